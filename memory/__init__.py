@@ -1,0 +1,1 @@
+"""Binding memory: the SQLite save file, write guards, recall, budget, lifecycle, audit, scrubbing."""
