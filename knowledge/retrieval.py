@@ -1,0 +1,147 @@
+"""Local knowledge retrieval: the playbooks split by `##` section and ranked with BM25.
+
+Each section is its own document so a hit points at the paragraph that answers, not a whole file;
+a query sharing no term with any section returns nothing rather than every file.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+
+from knowledge.models import KnowledgeHit
+from knowledge.text import clip, query_terms, slugify, tokenize
+
+K1 = 1.2
+B = 0.75
+HEADING_WEIGHT = 3
+MAX_TOP_K = 20
+PLAYBOOK_DIR = "playbooks"
+
+
+@dataclass(frozen=True)
+class Section:
+    """One rankable unit: a `##` section of a playbook (or the text before the first one)."""
+
+    source: str
+    title: str
+    text: str
+
+
+def split_sections(path: str, markdown: str) -> list[Section]:
+    """Split a Markdown file into sections at `##` headings; `# Title` names the document."""
+    doc_title = path.rsplit("/", 1)[-1].removesuffix(".md")
+    heading: str | None = None
+    body: list[str] = []
+    sections: list[Section] = []
+
+    def flush() -> None:
+        text = "\n".join(body).strip()
+        if not text:
+            return
+        if heading is None:
+            sections.append(Section(path, doc_title, text))
+        else:
+            sections.append(Section(f"{path}#{slugify(heading)}", f"{doc_title} / {heading}", text))
+
+    for line in markdown.splitlines():
+        if line.startswith("# ") and heading is None and not body:
+            doc_title = line[2:].strip() or doc_title
+        elif line.startswith("## "):
+            flush()
+            heading, body = line[3:].strip(), []
+        else:
+            body.append(line)
+    flush()
+    return sections
+
+
+class KnowledgeIndex:
+    """A BM25 index over sections, built once; searching never touches the files again."""
+
+    def __init__(self, sections: Iterable[Section]) -> None:
+        self.sections: list[Section] = sorted(sections, key=lambda s: s.source)
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        self._lengths: list[int] = []
+        for i, section in enumerate(self.sections):
+            terms = tokenize(section.text) + tokenize(section.title) * HEADING_WEIGHT
+            self._lengths.append(len(terms))
+            for term, tf in sorted(Counter(terms).items()):
+                self._postings.setdefault(term, []).append((i, tf))
+        count = len(self.sections)
+        self._avg_len = (sum(self._lengths) / count) if count else 0.0
+        self._idf = {
+            term: math.log(1.0 + (count - len(posts) + 0.5) / (len(posts) + 0.5))
+            for term, posts in self._postings.items()
+        }
+
+    @classmethod
+    def from_texts(cls, files: Mapping[str, str]) -> KnowledgeIndex:
+        """Index Markdown texts keyed by their relative path."""
+        sections: list[Section] = []
+        for path in sorted(files):
+            sections.extend(split_sections(path, files[path]))
+        return cls(sections)
+
+    @classmethod
+    def from_package(cls) -> KnowledgeIndex:
+        """Index the playbooks shipped inside the `knowledge` package (works when installed)."""
+        root = resources.files("knowledge") / PLAYBOOK_DIR
+        files = {
+            f"{PLAYBOOK_DIR}/{entry.name}": entry.read_text(encoding="utf-8")
+            for entry in root.iterdir()
+            if entry.name.endswith(".md") and entry.is_file()
+        }
+        return cls.from_texts(files)
+
+    def __len__(self) -> int:
+        return len(self.sections)
+
+    def search(self, query: str, top_k: int = 2) -> list[KnowledgeHit]:
+        """Top sections by BM25 score; ties break on source path. No shared term means []."""
+        if not isinstance(query, str) or not isinstance(top_k, int) or top_k <= 0:
+            return []
+        scores: dict[int, float] = {}
+        for term in query_terms(query):
+            posts = self._postings.get(term)
+            if not posts:
+                continue
+            idf = self._idf[term]
+            for i, tf in posts:
+                norm = K1 * (1.0 - B + B * self._lengths[i] / self._avg_len)
+                scores[i] = scores.get(i, 0.0) + idf * tf * (K1 + 1.0) / (tf + norm)
+        ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), self.sections[item[0]].source))
+        return [
+            KnowledgeHit(
+                source=self.sections[i].source,
+                title=self.sections[i].title,
+                text=clip(self.sections[i].text),
+                score=round(score, 6),
+                origin="local-knowledge",
+            )
+            for i, score in ranked[: min(top_k, MAX_TOP_K)]
+            if score > 0.0
+        ]
+
+
+_default: KnowledgeIndex | None = None
+_default_lock = threading.Lock()
+
+
+def default_index() -> KnowledgeIndex:
+    """The shipped playbooks' index, built on first use and shared by every caller."""
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                _default = KnowledgeIndex.from_package()
+    return _default
+
+
+def search(query: str, top_k: int = 2) -> list[KnowledgeHit]:
+    """Search the shipped playbooks; up to `top_k` section hits, best first."""
+    return default_index().search(query, top_k)
