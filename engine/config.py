@@ -1,0 +1,274 @@
+"""Settings for routing and storage: env names compatible with the original, a settings file that env
+overrides, save/config/log directories, and the "Copy env" block. API keys never reach disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import platformdirs
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+APP_NAME = "worldforge"
+SETTINGS_FILENAME = "settings.json"
+SCOPE_AI = "https://ai.azure.com/.default"
+SCOPE_COGNITIVE = "https://cognitiveservices.azure.com/.default"
+
+DemoMode = Literal["simulation", "local", "live"]
+Routing = Literal["local_first", "cloud_first", "local_only", "cloud_only"]
+RuntimeLabel = Literal["simulation", "local", "live", "hybrid"]
+
+SECRET_FIELDS = ("local_agent_api_key", "foundry_api_key")
+
+# Default chains per role, as in the original: the first set name wins, then the tier default.
+CLOUD_CHAINS: dict[str, tuple[str, ...]] = {
+    "narrator": ("narrator_model",),
+    "orgdesigner": ("org_designer_model", "narrator_model"),
+    "antagonist": ("antagonist_model", "narrator_model"),
+    "strategist": ("strategist_model",),
+    "designer": ("designer_model",),
+    "marketer": ("marketer_model",),
+    "ops": ("ops_model", "marketer_model"),
+    "npc": ("npc_model",),
+}
+LOCAL_CHAINS: dict[str, tuple[str, ...]] = {
+    "narrator": ("local_narrator_model", "local_agent_model"),
+    "orgdesigner": ("local_org_designer_model", "local_narrator_model", "local_agent_model"),
+    "antagonist": ("local_antagonist_model", "local_narrator_model", "local_agent_model"),
+    "strategist": ("local_strategist_model", "local_agent_model"),
+    "designer": ("local_designer_model", "local_agent_model"),
+    "marketer": ("local_marketer_model", "local_agent_model"),
+    "ops": ("local_ops_model", "local_agent_model"),
+    "npc": ("local_npc_model", "local_agent_model"),
+}
+
+
+def _home() -> Path | None:
+    value = os.environ.get("WORLDFORGE_HOME", "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def config_dir() -> Path:
+    """Where the settings file lives: WORLDFORGE_HOME when set, else the user config dir."""
+    home = _home()
+    return home if home else Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def save_dir() -> Path:
+    """Where saves live: WORLDFORGE_HOME when set, else the user data dir."""
+    home = _home()
+    return home if home else Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def log_dir() -> Path:
+    """Where logs go: WORLDFORGE_HOME/logs when set, else the user log dir."""
+    home = _home()
+    return home / "logs" if home else Path(platformdirs.user_log_dir(APP_NAME))
+
+
+def settings_path() -> Path:
+    return config_dir() / SETTINGS_FILENAME
+
+
+def _opt_model() -> Any:
+    return Field(default=None, max_length=200)
+
+
+class Settings(BaseSettings):
+    """Every routing knob; field names are the env names in lower case (DEMO_MODE → demo_mode)."""
+
+    model_config = SettingsConfigDict(case_sensitive=False, extra="ignore", populate_by_name=True,
+                                      validate_assignment=True)
+
+    demo_mode: DemoMode = "simulation"
+    agent_routing: Routing = "local_first"
+
+    local_agent_base_url: str | None = None
+    local_agent_api_key: SecretStr | None = None
+    local_agent_model: str | None = _opt_model()
+
+    narrator_model: str | None = _opt_model()
+    org_designer_model: str | None = _opt_model()
+    antagonist_model: str | None = _opt_model()
+    strategist_model: str | None = _opt_model()
+    designer_model: str | None = _opt_model()
+    marketer_model: str | None = _opt_model()
+    ops_model: str | None = _opt_model()
+    npc_model: str | None = Field(default=None, max_length=200,
+                                  validation_alias=AliasChoices("npc_model", "npc_fast_model"))
+
+    local_narrator_model: str | None = _opt_model()
+    local_org_designer_model: str | None = _opt_model()
+    local_antagonist_model: str | None = _opt_model()
+    local_strategist_model: str | None = _opt_model()
+    local_designer_model: str | None = _opt_model()
+    local_marketer_model: str | None = _opt_model()
+    local_ops_model: str | None = _opt_model()
+    local_npc_model: str | None = Field(
+        default=None, max_length=200,
+        validation_alias=AliasChoices("local_npc_model", "local_npc_fast_model"))
+
+    foundry_project_endpoint: str | None = None
+    foundry_base_url: str | None = None
+    foundry_api_key: SecretStr | None = None
+    foundry_fallback_model: str | None = _opt_model()
+    foundry_memory_store: str | None = _opt_model()
+    foundry_iq_knowledge_base: str | None = _opt_model()
+    foundry_token_scope: str | None = None
+
+    agent_request_timeout: float = Field(default=45.0, gt=0, le=3600)
+    agent_max_retries: int = Field(default=1, ge=0, le=5)
+    agent_cooldown_seconds: float = Field(default=30.0, ge=0, le=86_400)
+    agent_temperature: float = Field(default=0.7, ge=0, le=2)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        """An empty env var or form field means "not set", as in a .env file."""
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("demo_mode", "agent_routing", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.lower() if isinstance(value, str) else value
+
+    @field_validator("local_agent_base_url", "foundry_base_url", "foundry_project_endpoint")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        """Base URLs must be http(s) with a host; anything else is a typo we refuse early."""
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"must be an http(s) URL, got {value[:80]!r}")
+        return value.rstrip("/")
+
+    # --- derived views -------------------------------------------------------------------------
+
+    def local_model_for(self, role: str) -> str | None:
+        """The local model for a role after its default chain (LOCAL_<ROLE>_MODEL → … → LOCAL_AGENT_MODEL)."""
+        return next((getattr(self, f) for f in LOCAL_CHAINS[role] if getattr(self, f)), None)
+
+    def cloud_model_for(self, role: str) -> str | None:
+        """The Foundry deployment for a role after its chain, else FOUNDRY_FALLBACK_MODEL."""
+        named = next((getattr(self, f) for f in CLOUD_CHAINS[role] if getattr(self, f)), None)
+        return named or self.foundry_fallback_model
+
+    def foundry_openai_url(self) -> str | None:
+        """The Foundry `/openai/v1` base: FOUNDRY_BASE_URL, else the project endpoint + /openai/v1."""
+        if self.foundry_base_url:
+            return self.foundry_base_url
+        if self.foundry_project_endpoint:
+            return self.foundry_project_endpoint + "/openai/v1"
+        return None
+
+    def token_scope(self) -> str:
+        """Entra scope: the configured one, else chosen from the endpoint's shape."""
+        if self.foundry_token_scope:
+            return self.foundry_token_scope
+        host = urlsplit(self.foundry_openai_url() or "").hostname or ""
+        if host.endswith((".openai.azure.com", ".cognitiveservices.azure.com")):
+            return SCOPE_COGNITIVE
+        return SCOPE_AI
+
+    def local_ready(self) -> bool:
+        return (self.demo_mode in ("local", "live") and self.agent_routing != "cloud_only"
+                and bool(self.local_agent_base_url) and bool(self.local_agent_model
+                                                              or any(self.local_model_for(r)
+                                                                     for r in LOCAL_CHAINS)))
+
+    def cloud_ready(self) -> bool:
+        return (self.demo_mode == "live" and self.agent_routing != "local_only"
+                and self.foundry_openai_url() is not None)
+
+    def runtime_label(self) -> RuntimeLabel:
+        """simulation | local | live | hybrid, as the original's runtime_mode()."""
+        local, cloud = self.local_ready(), self.cloud_ready()
+        if local and cloud:
+            return "hybrid"
+        if local:
+            return "local"
+        if cloud:
+            return "live"
+        return "simulation"
+
+
+def _env_name(field: str) -> str:
+    return field.upper()
+
+
+class SettingsFileError(ValueError):
+    """The settings file exists but cannot be used; front ends show it as one line."""
+
+
+def _file_values() -> dict[str, Any]:
+    path = settings_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise SettingsFileError(f"settings file {path} is unreadable: {exc}") from exc
+    if not isinstance(data, dict):
+        raise SettingsFileError(f"settings file {path} does not hold an object")
+    known = set(Settings.model_fields) - set(SECRET_FIELDS)
+    return {k.lower(): v for k, v in data.items() if isinstance(k, str) and k.lower() in known}
+
+
+def load_settings() -> Settings:
+    """Settings from the settings file, with any env var overriding it (bad values raise)."""
+    env_only = Settings()
+    from_env = env_only.model_dump(include=env_only.model_fields_set)
+    merged = {**_file_values(), **from_env}
+    return Settings.model_validate(merged)
+
+
+def _scrubbed(value: str) -> str:
+    from memory.scrub import scrub
+
+    return scrub(value)
+
+
+def save_settings(settings: Settings) -> Path:
+    """Write the non-secret settings atomically to the settings file (keys stay in env/memory only)."""
+    values: dict[str, Any] = {}
+    for name, value in settings.model_dump(exclude=set(SECRET_FIELDS)).items():
+        if value is None:
+            continue
+        values[_env_name(name)] = _scrubbed(value) if isinstance(value, str) else value
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(values, fh, indent=2, sort_keys=True)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def env_block(settings: Settings, *, reveal_keys: bool = False) -> str:
+    """The .env lines for "Copy env": every set value, API keys masked unless reveal_keys."""
+    lines: list[str] = []
+    for name in Settings.model_fields:
+        value = getattr(settings, name)
+        if value is None:
+            continue
+        if isinstance(value, SecretStr):
+            shown = value.get_secret_value() if reveal_keys else "********"
+        else:
+            shown = str(value)
+        lines.append(f"{_env_name(name)}={shown}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,110 @@
+"""Error taxonomy: map an exception from one attempt to a label and the router's next action.
+
+Classification reads the exception type, HTTP status, `code` and `param`, never message text alone.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import openai
+
+Action = Literal["retry", "adapt", "next", "wait_retry"]
+Adapt = Literal["temperature", "token_param", "response_format"]
+Scope = Literal["endpoint", "model"]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What went wrong in one attempt and what to do about it."""
+
+    label: str
+    detail: str
+    retryable: bool = False
+    adapt: Adapt | None = None
+    cooldown: Scope | None = None
+    retry_after: float | None = None
+
+
+def _short(text: object, limit: int = 160) -> str:
+    return " ".join(str(text).split())[:limit]
+
+
+def retry_after_seconds(exc: openai.APIStatusError) -> float | None:
+    """Seconds from `retry-after-ms` or `retry-after` (seconds or HTTP date), as the SDK reads them."""
+    headers = exc.response.headers if exc.response is not None else {}
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            return max(0.0, float(raw_ms) / 1000)
+        except ValueError:
+            pass
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(raw)
+        except (TypeError, ValueError):
+            return None
+        return max(0.0, when.timestamp() - time.time())
+
+
+def _bad_request(exc: openai.BadRequestError) -> Failure:
+    param = (exc.param or "").lower()
+    code = (exc.code or "").lower()
+    message = _short(exc.message)
+    if code == "content_filter" or "content_filter" in code:
+        return Failure("content_filtered", message)
+    if code == "context_length_exceeded":
+        return Failure("context_window", message)
+    if param == "temperature":
+        return Failure("bad_param", f"temperature: {message}", adapt="temperature")
+    if param in ("max_tokens", "max_completion_tokens"):
+        return Failure("bad_param", f"{param}: {message}", adapt="token_param")
+    if param.startswith("response_format") or (not param and "response_format" in message.lower()):
+        return Failure("bad_param", f"response_format: {message}", adapt="response_format")
+    return Failure("bad_request", message)
+
+
+def classify(exc: BaseException) -> Failure:
+    """Label an attempt's exception (timeout is checked before connection: it is a subclass)."""
+    if isinstance(exc, TimeoutError | openai.APITimeoutError):
+        return Failure("timeout", "no answer within the deadline", retryable=True,
+                       cooldown="endpoint")
+    if isinstance(exc, openai.APIConnectionError):
+        return Failure("unreachable", _short(exc.__cause__ or exc.message), cooldown="endpoint")
+    if isinstance(exc, openai.RateLimitError):
+        return Failure("rate_limited", _short(exc.message), retryable=True, cooldown="model",
+                       retry_after=retry_after_seconds(exc))
+    if isinstance(exc, openai.BadRequestError):
+        return _bad_request(exc)
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        return Failure("auth", f"{exc.status_code}: {_short(exc.message)}", cooldown="endpoint")
+    if isinstance(exc, openai.NotFoundError):
+        return Failure("model_missing", _short(exc.message), cooldown="model")
+    if isinstance(exc, openai.APIStatusError):
+        if exc.status_code >= 500 or exc.status_code in (408, 409):
+            return Failure("server_error", f"{exc.status_code}: {_short(exc.message)}",
+                           retryable=True)
+        return Failure("bad_request", f"{exc.status_code}: {_short(exc.message)}")
+    if isinstance(exc, openai.APIResponseValidationError):
+        return Failure("bad_response", _short(exc.message))
+    if _is_auth_provider_error(exc):
+        return Failure("auth", f"credential unavailable: {_short(exc)}", cooldown="endpoint")
+    return Failure("internal_error", f"{type(exc).__name__}: {_short(exc)}")
+
+
+def _is_auth_provider_error(exc: BaseException) -> bool:
+    """azure-identity errors reach us unwrapped (not openai errors); match by class name and module."""
+    for cls in type(exc).__mro__:
+        if cls.__module__.startswith("azure.") and "Authentication" in cls.__name__:
+            return True
+        if cls.__name__ in ("CredentialUnavailableError", "ClientAuthenticationError"):
+            return True
+    return False

@@ -1,0 +1,175 @@
+"""Structured output from model text: strip reasoning, take fenced or first balanced JSON, validate.
+
+One shared pipeline for every tier (the original pasted its extractor five times). It never repairs
+or "completes" truncated JSON: a cut-off answer is reported as truncated so the router can re-ask.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+_CLOSED = re.compile(r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_OPEN = re.compile(r"<(think|thinking|reasoning)\b[^>]*>", re.IGNORECASE)
+_STRAY_CLOSE = re.compile(r"^.*?</(think|thinking|reasoning)\s*>", re.IGNORECASE | re.DOTALL)
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)```", re.DOTALL)
+_MAX_CANDIDATES = 8
+
+
+class OutputError(Exception):
+    """Model text that yields no valid artifact; `label` names why (truncated, no_json, invalid…)."""
+
+    def __init__(self, label: str, detail: str) -> None:
+        super().__init__(f"{label}: {detail}")
+        self.label = label
+        self.detail = detail
+
+
+@dataclass
+class Extraction:
+    """A parsed artifact plus which pipeline steps fired and how much reasoning was dropped."""
+
+    output: BaseModel
+    steps: list[str] = field(default_factory=list)
+    reasoning_chars: int = 0
+
+
+def strip_reasoning(text: str) -> tuple[str, int, list[str]]:
+    """Remove <think>/<thinking>/<reasoning> blocks; an unclosed one means the answer was cut off."""
+    steps: list[str] = []
+    removed = 0
+
+    def _drop(match: re.Match[str]) -> str:
+        nonlocal removed
+        removed += len(match.group(0))
+        return ""
+
+    out = _CLOSED.sub(_drop, text)
+    if out != text:
+        steps.append("think_stripped")
+    if _OPEN.search(out):
+        raise OutputError("truncated_reasoning", "reasoning block never closed")
+    # Some templates open the block in the prompt, so only the closing tag arrives.
+    stray = _STRAY_CLOSE.match(out)
+    if stray:
+        removed += len(stray.group(0))
+        out = out[stray.end():]
+        steps.append("think_stripped")
+    return out, removed, steps
+
+
+def _balanced_end(text: str, start: int) -> int | None:
+    """Index just past the JSON value opening at `start`, respecting strings; None if unbalanced."""
+    depth = 0
+    in_str = False
+    escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_str:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_str = False
+            continue
+        if ch == '"':
+            in_str = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def json_candidates(text: str) -> tuple[list[Any], bool]:
+    """Top-level JSON values found in text, in order; the flag says an opened value never closed."""
+    found: list[Any] = []
+    stripped = text.strip()
+    if stripped:
+        try:
+            return [json.loads(stripped)], False
+        except ValueError:
+            pass
+    truncated = False
+    pos = 0
+    while len(found) < _MAX_CANDIDATES:
+        starts = [i for i in (text.find("{", pos), text.find("[", pos)) if i >= 0]
+        if not starts:
+            break
+        start = min(starts)
+        end = _balanced_end(text, start)
+        if end is None:
+            truncated = True
+            pos = start + 1
+            continue
+        try:
+            found.append(json.loads(text[start:end]))
+            pos = end
+        except ValueError:
+            pos = start + 1
+    return found, truncated and not found
+
+
+def _short_errors(exc: ValidationError, limit: int = 6) -> str:
+    parts = []
+    for err in exc.errors()[:limit]:
+        loc = ".".join(str(p) for p in err.get("loc", ())) or "(root)"
+        parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+    more = len(exc.errors()) - limit
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts)
+
+
+def parse_artifact(text: str | None, model: type[BaseModel], *,
+                   finish_reason: str | None = None) -> Extraction:
+    """Run the pipeline on one answer and return a validated `model` instance or raise OutputError."""
+    if text is None or not text.strip():
+        if finish_reason == "length":
+            raise OutputError("truncated", "empty answer at the token limit")
+        raise OutputError("empty", "no text in the answer")
+    body, reasoning_chars, steps = strip_reasoning(text)
+    fences = _FENCE.findall(body)
+    if fences:
+        body = fences[-1][1]
+        steps.append("fence_extracted")
+    candidates, truncated = json_candidates(body)
+    if not candidates:
+        if truncated or finish_reason == "length":
+            raise OutputError("truncated", "the JSON value never closed")
+        raise OutputError("no_json", "no JSON object in the answer")
+    first_error: ValidationError | None = None
+    for value in candidates:
+        try:
+            output = model.model_validate(value)
+        except ValidationError as exc:
+            first_error = first_error or exc
+            continue
+        if finish_reason == "length":
+            raise OutputError("truncated", "the answer hit the token limit")
+        return Extraction(output=output, steps=steps, reasoning_chars=reasoning_chars)
+    assert first_error is not None
+    raise OutputError("invalid", _short_errors(first_error))
+
+
+def reasoning_from_message(extra: dict[str, Any] | None) -> int:
+    """Characters of reasoning a server returned in a separate field (Ollama, llama.cpp)."""
+    if not extra:
+        return 0
+    total = 0
+    for key in ("reasoning", "reasoning_content"):
+        value = extra.get(key)
+        if isinstance(value, str):
+            total += len(value)
+    return total
+
+
+__all__ = ["Extraction", "OutputError", "json_candidates", "parse_artifact", "reasoning_from_message",
+           "strip_reasoning"]

@@ -1,0 +1,444 @@
+"""The hybrid router: one `call` that tries the configured tiers in order and always answers.
+
+Tiers: replay (recorded text), local and foundry (OpenAI-compatible), simulation (the engine's seeded
+worker, the floor). One total deadline per call covers every model attempt; each failure is labelled
+and every step down the chain is reported as a Fallback, so nothing degrades silently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from engine.config import Settings, load_settings
+from engine.routing.errors import Failure, classify
+from engine.routing.extract import OutputError, parse_artifact
+from engine.routing.health import Capabilities, Cooldowns
+from engine.routing.openai_tier import Completion, Target, chat, list_models
+from engine.routing.types import Attempt, Fallback, RouteRequest, RouteResult, Tier, Usage
+
+log = logging.getLogger("worldforge.routing")
+
+T = TypeVar("T")
+MAX_RATE_LIMIT_WAIT = 5.0
+LONG_PARK_FACTOR = 10.0  # auth failures and missing models stay parked longer than transient faults
+PROBE_TIMEOUT = 5.0
+MAX_ADAPTATIONS = 4
+MIN_ATTEMPT_BUDGET = 0.05
+REASK_ECHO_CHARS = 4000
+
+
+@dataclass
+class _Served:
+    target: Target | None
+    tier: Tier
+    model: str
+    output: BaseModel
+    raw_text: str
+    tokens_in: int = 0
+    tokens_out: int = 0
+
+
+@dataclass
+class _Trace:
+    """What one call did, gathered as it goes."""
+
+    attempts: list[Attempt] = field(default_factory=list)
+    adaptations: list[str] = field(default_factory=list)
+
+    def add(self, tier: Tier, target: Target | None, outcome: str, error: str | None,
+            started: float) -> None:
+        self.attempts.append(Attempt(
+            tier=tier, endpoint=target.endpoint if target else None,
+            model=target.model if target else None, outcome=outcome,  # type: ignore[arg-type]
+            error=error, ms=round((time.perf_counter() - started) * 1000, 2)))
+
+
+def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to completion from sync code, even when this thread already runs a loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+
+    def _worker() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=_worker, name="wf-router", daemon=True)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def schema_block(model: type[BaseModel]) -> tuple[dict[str, Any], str]:
+    """The artifact's JSON Schema and the system-prompt section that states it."""
+    schema = model.model_json_schema()
+    text = ("Reply with exactly one JSON object and nothing else. It must validate against this "
+            "JSON Schema:\n" + json.dumps(schema, separators=(",", ":")))
+    return schema, text
+
+
+def _reask(failure: OutputError) -> str:
+    return (f"Your previous answer was rejected ({failure.label}): {failure.detail[:600]}. "
+            "Reply again with only one JSON object that fixes these errors and validates against "
+            "the schema.")
+
+
+class Router:
+    """Routes worker calls across replay, local, foundry and the simulation floor."""
+
+    def __init__(self, settings: Settings | None = None, *, replay: Mapping[str, str] | None = None,
+                 token_provider: Callable[[], str] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._settings = settings if settings is not None else load_settings()
+        self._replay = dict(replay) if replay is not None else None
+        self._token_provider = token_provider
+        self._azure_providers: dict[str, Callable[[], str]] = {}
+        self._clock = clock
+        self._cooldowns = Cooldowns(clock)
+        self._caps = Capabilities()
+        self._lock = threading.Lock()
+        self._last: RouteResult | None = None
+        self._served_counts: dict[str, int] = {}
+
+    # ---- configuration ------------------------------------------------------------------------
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    def update_settings(self, settings: Settings) -> None:
+        """Swap settings for the next call; parks are forgotten, since they belonged to the old set."""
+        with self._lock:
+            self._settings = settings
+            self._cooldowns.clear()
+            self._azure_providers.clear()
+            self._last = None
+
+    def runtime_label(self) -> str:
+        """simulation | local | live | hybrid from the settings ("replay" when serving a recording)."""
+        if self._replay is not None:
+            return "replay"
+        return self._settings.runtime_label()
+
+    def _foundry_auth(self, settings: Settings) -> tuple[str | None, Callable[[], str] | None]:
+        if settings.foundry_api_key is not None:
+            return settings.foundry_api_key.get_secret_value(), None
+        if self._token_provider is not None:
+            return None, self._token_provider
+        scope = settings.token_scope()
+        provider = self._azure_providers.get(scope)
+        if provider is None:
+            provider = _azure_token_provider(scope)
+            self._azure_providers[scope] = provider
+        return None, provider
+
+    def plan(self, role: str, settings: Settings | None = None) -> list[Target]:
+        """Model targets for a role in the order the routing mode tries them (empty: simulation)."""
+        s = settings or self._settings
+        local: list[Target] = []
+        cloud: list[Target] = []
+        if s.local_ready() and s.local_agent_base_url:
+            model = s.local_model_for(role)
+            if model:
+                key = s.local_agent_api_key.get_secret_value() if s.local_agent_api_key else None
+                local.append(Target("local", s.local_agent_base_url, model, api_key=key))
+        url = s.foundry_openai_url()
+        if s.cloud_ready() and url:
+            api_key, provider = self._foundry_auth(s)
+            for model in dict.fromkeys(m for m in (s.cloud_model_for(role),
+                                                   s.foundry_fallback_model) if m):
+                cloud.append(Target("foundry", url, model, api_key=api_key,
+                                    token_provider=provider,
+                                    default_token_param="max_completion_tokens"))
+        return cloud + local if s.agent_routing == "cloud_first" else local + cloud
+
+    # ---- the call -----------------------------------------------------------------------------
+
+    def call(self, req: RouteRequest, simulate: Callable[[], BaseModel]) -> RouteResult:
+        """Serve one structured call; model faults fall through to the simulation floor, labelled."""
+        with self._lock:
+            settings = self._settings
+        started = time.perf_counter()
+        trace = _Trace()
+        failures: list[tuple[Tier, str]] = []
+        served: _Served | None = None
+        if self._replay is not None:
+            served = self._serve_replay(req, trace, failures)
+        else:
+            targets = self.plan(req.role, settings)
+            if targets:
+                served = _run_sync(self._serve_models(req, targets, settings, trace, failures))
+        if served is None:
+            output = simulate()
+            if not isinstance(output, req.schema_model):
+                raise TypeError(f"simulate() returned {type(output).__name__}, expected "
+                                f"{req.schema_model.__name__}")
+            served = _Served(None, "simulation", "simulation", output, "")
+        result = RouteResult(
+            output=served.output,
+            raw_text=served.raw_text if served.tier != "simulation" else None,
+            served_by=served.tier,
+            model=served.model,
+            fallback_reason=(f"{failures[0][0]}: {failures[0][1]}" if failures else None),
+            attempts=trace.attempts,
+            usage=Usage(tokens_in=served.tokens_in, tokens_out=served.tokens_out,
+                        latency_ms=round((time.perf_counter() - started) * 1000, 2)),
+            fallbacks=_fallbacks(failures, served.tier),
+            adaptations=trace.adaptations,
+        )
+        with self._lock:
+            self._last = result
+            self._served_counts[served.tier] = self._served_counts.get(served.tier, 0) + 1
+        return result
+
+    def _serve_replay(self, req: RouteRequest, trace: _Trace,
+                      failures: list[tuple[Tier, str]]) -> _Served | None:
+        assert self._replay is not None
+        started = time.perf_counter()
+        text = self._replay.get(req.call_key)
+        if text is None:
+            trace.add("replay", None, "skipped", "replay_missing", started)
+            failures.append(("replay", f"replay_missing ({req.call_key})"))
+            return None
+        try:
+            ext = parse_artifact(text, req.schema_model)
+        except OutputError as exc:
+            trace.add("replay", None, "invalid", str(exc), started)
+            failures.append(("replay", f"replay_invalid ({exc.label})"))
+            return None
+        trace.add("replay", None, "ok", None, started)
+        return _Served(None, "replay", "replay", ext.output, text)
+
+    async def _serve_models(self, req: RouteRequest, targets: list[Target], settings: Settings,
+                            trace: _Trace, failures: list[tuple[Tier, str]]) -> _Served | None:
+        deadline = self._clock() + settings.agent_request_timeout
+        schema, schema_text = schema_block(req.schema_model)
+        messages = [{"role": "system", "content": f"{req.system}\n\n{schema_text}"},
+                    {"role": "user", "content": req.user}]
+        for target in targets:
+            started = time.perf_counter()
+            parked = (self._cooldowns.active(target.endpoint)
+                      or self._cooldowns.active(target.model_key))
+            if parked:
+                reason, left = parked
+                trace.add(target.tier, target, "parked", f"cooldown({reason}, {left:.0f}s left)",
+                          started)
+                failures.append((target.tier, f"cooldown({reason})"))
+                continue
+            if deadline - self._clock() <= MIN_ATTEMPT_BUDGET:
+                trace.add(target.tier, target, "skipped", "deadline", started)
+                failures.append((target.tier, "deadline"))
+                continue
+            outcome = await self._serve_target(req, target, settings, messages, schema, deadline,
+                                               trace)
+            if isinstance(outcome, _Served):
+                return outcome
+            failures.append((target.tier, f"{outcome.label} ({outcome.detail})"
+                             if outcome.detail else outcome.label))
+        return None
+
+    async def _serve_target(self, req: RouteRequest, target: Target, settings: Settings,
+                            messages: list[dict[str, str]], schema: dict[str, Any],
+                            deadline: float, trace: _Trace) -> _Served | Failure:
+        """Attempts on one target: adaptations, ≤ AGENT_MAX_RETRIES retries, one re-ask, one wait."""
+        caps = self._caps.for_deployment(target.endpoint, target.model, target.default_token_param)
+        json_mode = self._caps.json_mode(target.endpoint)
+        convo = list(messages)
+        retries_left = settings.agent_max_retries
+        adaptations = 0
+        reasked = False
+        waited = False
+        while True:
+            remaining = deadline - self._clock()
+            if remaining <= MIN_ATTEMPT_BUDGET:
+                return Failure("timeout", "call budget spent")
+            started = time.perf_counter()
+            try:
+                comp: Completion = await chat(
+                    target, convo, caps=caps, json_mode=json_mode,
+                    schema_name=req.schema_model.__name__, schema=schema,
+                    max_tokens=req.max_output_tokens, temperature=settings.agent_temperature,
+                    timeout=remaining)
+            except Exception as exc:  # every fault is classified; none escapes the floor
+                failure = classify(exc)
+                if failure.label == "internal_error":
+                    log.exception("router internal error on %s %s", target.tier, target.endpoint)
+                trace.add(target.tier, target, "error", f"{failure.label}: {failure.detail}",
+                          started)
+                if failure.adapt and adaptations < MAX_ADAPTATIONS:
+                    label = self._adapt(target, caps, failure, json_mode)
+                    if label is not None:
+                        adaptations += 1
+                        trace.adaptations.append(label)
+                        if failure.adapt == "response_format":
+                            json_mode = self._caps.json_mode(target.endpoint)
+                        continue
+                if failure.label == "rate_limited":
+                    ra = failure.retry_after
+                    self._park(target, failure, settings, seconds=ra)
+                    budget = deadline - self._clock()
+                    if (ra is not None and not waited
+                            and ra <= min(MAX_RATE_LIMIT_WAIT, budget - MIN_ATTEMPT_BUDGET)):
+                        waited = True
+                        await asyncio.sleep(ra)
+                        self._cooldowns.clear(target.model_key)
+                        continue
+                    return failure
+                if (failure.retryable and retries_left > 0
+                        and deadline - self._clock() > MIN_ATTEMPT_BUDGET):
+                    retries_left -= 1
+                    continue
+                self._park(target, failure, settings)
+                return failure
+            try:
+                extraction = parse_artifact(comp.text, req.schema_model,
+                                            finish_reason=comp.finish_reason)
+            except OutputError as exc:
+                trace.add(target.tier, target, "invalid", str(exc), started)
+                if not reasked:
+                    reasked = True
+                    convo = convo + [
+                        {"role": "assistant", "content": (comp.text or "")[:REASK_ECHO_CHARS]},
+                        {"role": "user", "content": _reask(exc)}]
+                    continue
+                return Failure("invalid_output", str(exc))
+            trace.add(target.tier, target, "ok", None, started)
+            return _Served(target, target.tier, target.model, extraction.output, comp.text or "",
+                           comp.tokens_in, comp.tokens_out)
+
+    def _adapt(self, target: Target, caps: Any, failure: Failure, json_mode: str) -> str | None:
+        """Apply and remember the fix a 400 asked for; None when there is nothing left to change."""
+        if failure.adapt == "temperature" and caps.send_temperature:
+            caps.send_temperature = False
+            self._caps.learn(target.endpoint, target.model, caps)
+            return "temperature_dropped"
+        if failure.adapt == "token_param":
+            caps.token_param = ("max_tokens" if caps.token_param == "max_completion_tokens"
+                                else "max_completion_tokens")
+            self._caps.learn(target.endpoint, target.model, caps)
+            return f"token_param:{caps.token_param}"
+        if failure.adapt == "response_format":
+            nxt = self._caps.step_down_json(target.endpoint, json_mode)  # type: ignore[arg-type]
+            return f"json_mode:{nxt}" if nxt is not None else None
+        return None
+
+    def _park(self, target: Target, failure: Failure, settings: Settings,
+              seconds: float | None = None) -> None:
+        if failure.cooldown is None:
+            return
+        base = settings.agent_cooldown_seconds
+        if failure.label in ("auth", "model_missing"):
+            base *= LONG_PARK_FACTOR
+        length = seconds if seconds is not None else base
+        key = target.endpoint if failure.cooldown == "endpoint" else target.model_key
+        self._cooldowns.park(key, length, failure.label)
+
+    # ---- status for the front ends ------------------------------------------------------------
+
+    def pill(self) -> str:
+        """Short status for the TUI: "simulation", "local: qwen2.5", "fallback: …"."""
+        last = self._last
+        if last is not None:
+            if last.fallback_reason:
+                return f"fallback: {last.served_by} ({last.fallback_reason.split(' (')[0]})"
+            return "simulation" if last.served_by == "simulation" else (
+                f"{last.served_by}: {last.model}")
+        if self._replay is not None:
+            return "replay"
+        targets = self.plan("narrator")
+        return f"{targets[0].tier}: {targets[0].model}" if targets else "simulation"
+
+    def status(self) -> dict[str, Any]:
+        """Runtime label, routing, effective model per role, tiers configured, parks and memos."""
+        s = self._settings
+        roles = {role: {"local": s.local_model_for(role), "cloud": s.cloud_model_for(role),
+                        "order": [f"{t.tier}:{t.model}" for t in self.plan(role)] + ["simulation"]}
+                 for role in ("narrator", "orgdesigner", "antagonist", "strategist", "designer",
+                              "marketer", "ops", "npc")}
+        return {
+            "runtime": self.runtime_label(),
+            "demo_mode": s.demo_mode,
+            "routing": s.agent_routing,
+            "pill": self.pill(),
+            "tiers": {
+                "simulation": {"configured": True, "active": True},
+                "local": {"configured": bool(s.local_agent_base_url), "active": s.local_ready(),
+                          "endpoint": s.local_agent_base_url, "model": s.local_agent_model},
+                "foundry": {"configured": s.foundry_openai_url() is not None,
+                            "active": s.cloud_ready(), "endpoint": s.foundry_openai_url(),
+                            "fallback_model": s.foundry_fallback_model,
+                            "auth": "api_key" if s.foundry_api_key else "entra_id",
+                            "token_scope": s.token_scope()},
+                "replay": {"configured": self._replay is not None, "active": self._replay
+                           is not None},
+            },
+            "roles": roles,
+            "timeout_s": s.agent_request_timeout,
+            "max_retries": s.agent_max_retries,
+            "cooldowns": self._cooldowns.snapshot(),
+            "capabilities": self._caps.snapshot(),
+            "served": dict(self._served_counts),
+        }
+
+    def probe(self) -> list[dict[str, Any]]:
+        """List models on each configured endpoint; a good answer lifts that endpoint's cooldown."""
+        s = self._settings
+        seen: dict[tuple[str, str], Target] = {}
+        for role in ("narrator", "orgdesigner", "antagonist", "strategist", "designer", "marketer",
+                     "ops", "npc"):
+            for t in self.plan(role, s):
+                seen.setdefault((t.tier, t.endpoint), t)
+        results: list[dict[str, Any]] = [{"tier": "simulation", "endpoint": None, "ok": True,
+                                          "ms": 0.0, "error": None, "models": ["simulation"]}]
+        timeout = min(PROBE_TIMEOUT, s.agent_request_timeout)
+        for (tier, endpoint), target in seen.items():
+            started = time.perf_counter()
+            try:
+                models = _run_sync(list_models(target, timeout))
+            except Exception as exc:  # noqa: BLE001 - probe faults are reported, never raised
+                failure = classify(exc)
+                results.append({"tier": tier, "endpoint": endpoint, "ok": False,
+                                "ms": round((time.perf_counter() - started) * 1000, 1),
+                                "error": f"{failure.label}: {failure.detail}", "models": []})
+                continue
+            self._cooldowns.clear(endpoint)
+            wanted = sorted({t.model for r in ("narrator", "orgdesigner", "antagonist",
+                                                "strategist", "designer", "marketer", "ops", "npc")
+                             for t in self.plan(r, s) if t.endpoint == endpoint})
+            missing = [m for m in wanted if models and m not in models and tier == "local"]
+            results.append({"tier": tier, "endpoint": endpoint, "ok": True,
+                            "ms": round((time.perf_counter() - started) * 1000, 1),
+                            "error": None, "models": models, "missing_models": missing})
+        return results
+
+
+def _fallbacks(failures: list[tuple[Tier, str]], served: Tier) -> list[Fallback]:
+    """One Fallback per step down: each failed target hands over to the next tier that was tried."""
+    steps: list[Fallback] = []
+    for i, (tier, reason) in enumerate(failures):
+        to_tier = failures[i + 1][0] if i + 1 < len(failures) else served
+        steps.append(Fallback(from_tier=tier, to_tier=to_tier, reason=reason))
+    return steps
+
+
+def _azure_token_provider(scope: str) -> Callable[[], str]:
+    """An Entra ID bearer provider for the scope; built lazily so offline play never imports Azure."""
+    from azure.identity import DefaultAzureCredential, get_bearer_token_provider
+
+    credential = DefaultAzureCredential(exclude_interactive_browser_credential=True)
+    return get_bearer_token_provider(credential, scope)

@@ -1,0 +1,71 @@
+"""The router's boundary models: what the engine asks for and the one result shape every tier returns."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Role = Literal["narrator", "orgdesigner", "antagonist", "strategist", "designer", "marketer", "ops",
+               "npc"]
+Tier = Literal["simulation", "local", "foundry", "replay"]
+Outcome = Literal["ok", "error", "invalid", "skipped", "parked"]
+
+ROLES: tuple[Role, ...] = ("narrator", "orgdesigner", "antagonist", "strategist", "designer",
+                           "marketer", "ops", "npc")
+
+
+class RouteRequest(BaseModel):
+    """One structured call from a worker: prompts, the artifact model to validate, a stable call key."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    role: Role
+    system: str
+    user: str
+    schema_model: type[BaseModel]
+    call_key: str
+    max_output_tokens: int = Field(default=1500, ge=1, le=200_000)
+
+
+class Attempt(BaseModel):
+    """One try against one tier/endpoint/model, successful or not (ms is metadata)."""
+
+    tier: Tier
+    endpoint: str | None = None
+    model: str | None = None
+    outcome: Outcome
+    error: str | None = None
+    ms: float = 0.0
+
+
+class Usage(BaseModel):
+    """Token counts and wall latency of the serving call (latency is metadata)."""
+
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_ms: float = 0.0
+
+
+class Fallback(BaseModel):
+    """One step down the tier chain, with the reason; the engine logs each as ROUTE_FALLBACK."""
+
+    from_tier: Tier
+    to_tier: Tier
+    reason: str
+
+
+class RouteResult(BaseModel):
+    """The same envelope from every tier: validated output plus the proof of who served it and why."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    output: BaseModel
+    raw_text: str | None
+    served_by: Tier
+    model: str
+    fallback_reason: str | None
+    attempts: list[Attempt]
+    usage: Usage
+    fallbacks: list[Fallback]
+    adaptations: list[str] = Field(default_factory=list)
