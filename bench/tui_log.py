@@ -1,0 +1,89 @@
+"""Bench: push 100,000 events into the replay log; time until shown, RSS, keypress latency after.
+
+Run: `.venv/bin/python -m bench.tui_log` (prints one JSON object). Targets: flood under 2 s,
+RSS under 200 MB, keypress latency under 150 ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import resource
+import sys
+import time
+
+from textual.app import App, ComposeResult
+
+from worldforge_tui.widgets.replay_log import ReplayLog
+from worldforge_tui.widgets.replay_pane import ReplayPane
+
+TYPES = ("STAGE_EXECUTED", "MEMORY_WRITTEN", "CEO_DECISION", "ROUTE_FALLBACK", "ANTAGONIST_MOVE")
+
+
+def make_events(count: int) -> list[dict]:
+    """Synthetic events shaped like the engine's, with small payloads."""
+    out = []
+    for i in range(1, count + 1):
+        kind = TYPES[i % len(TYPES)]
+        payload = {"served_by": "simulation", "model": "simulation"} if i % 5 == 0 else {"n": i}
+        out.append({"id": i, "run_id": "bench", "ts": "2025-01-01T00:00:00Z", "game_day": i // 50,
+                    "type": kind, "actor": "ops", "payload": payload,
+                    "message": f"event {i}: the worker [bold]shipped[/] stage {i % 8} of the plan"})
+    return out
+
+
+class LogBenchApp(App[None]):
+    """Just the replay pane, as on the main screen."""
+
+    def compose(self) -> ComposeResult:
+        yield ReplayPane()
+
+
+def _rss_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024, 1)
+
+
+async def run(count: int = 100_000) -> dict:
+    events = make_events(count)
+    app = LogBenchApp()
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.screen.query_one(ReplayLog)
+        log.focus()
+        await pilot.pause()
+        start = time.perf_counter()
+        for i in range(0, count, 500):  # arrives in bursts, as from a listener thread
+            log.push_many(events[i:i + 500])
+        pushed = time.perf_counter() - start
+        while log.pending_count or len(log.entries) < count:
+            await asyncio.sleep(0.01)
+        await pilot.pause()
+        shown = time.perf_counter() - start
+        latencies = []
+        for key in ("up", "up", "pageup", "home", "end", "down"):
+            t0 = time.perf_counter()
+            await pilot.press(key)
+            latencies.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        await pilot.press("slash", "s", "t", "a", "g", "e")
+        filter_ms = (time.perf_counter() - t0) * 1000
+        assert len(log.entries) == count
+    return {
+        "bench": "tui_log", "events": count,
+        "push_s": round(pushed, 3), "until_shown_s": round(shown, 3),
+        "rss_mb": _rss_mb(),
+        "key_latency_ms_max": round(max(latencies), 1),
+        "key_latency_ms_median": round(sorted(latencies)[len(latencies) // 2], 1),
+        "filter_6_keys_ms": round(filter_ms, 1),
+        "targets": {"until_shown_s": 2.0, "rss_mb": 200, "key_latency_ms": 150},
+    }
+
+
+def main() -> int:
+    print(json.dumps(asyncio.run(run())))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

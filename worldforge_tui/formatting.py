@@ -1,0 +1,96 @@
+"""Number formatting for the panes: money, months, meters and signed deltas (pure, no textual)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# Economics fields shown in the status bar and the receipt: (field, short label, kind, good-when-up).
+FIELDS: tuple[tuple[str, str, str, bool], ...] = (
+    ("treasury_usd", "treasury", "money", True),
+    ("runway_months", "runway", "months", True),
+    ("monthly_burn_usd", "burn", "money", False),
+    ("monthly_revenue_usd", "revenue", "money", True),
+    ("paying_customers", "customers", "count", True),
+    ("market_share", "share", "percent", True),
+    ("proof", "proof", "meter", True),
+    ("trust", "trust", "meter", True),
+    ("velocity", "velocity", "meter", True),
+    ("burn_pressure", "burn pressure", "meter", False),
+    ("autonomy", "autonomy", "meter", True),
+    ("threat", "threat", "meter", False),
+)
+FIELD_INFO = {name: (label, kind, up_good) for name, label, kind, up_good in FIELDS}
+
+
+def number(value: Any) -> float:
+    """A finite float from anything (junk and NaN become 0)."""
+    try:
+        result = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return result if math.isfinite(result) else 0.0
+
+
+def money(value: Any) -> str:
+    """$412k, $1.2M, -$3k: short enough for a status bar."""
+    amount = number(value)
+    sign = "-" if amount < 0 else ""
+    amount = abs(amount)
+    if amount >= 1_000_000:
+        return f"{sign}${amount / 1_000_000:.1f}M"
+    if amount >= 10_000:
+        return f"{sign}${amount / 1000:.0f}k"
+    if amount >= 1000:
+        return f"{sign}${amount / 1000:.1f}k"
+    return f"{sign}${amount:.0f}"
+
+
+def value_text(field: str, value: Any) -> str:
+    """Format one economics field for display according to its kind."""
+    kind = FIELD_INFO.get(field, (field, "meter", True))[1]
+    amount = number(value)
+    if kind == "money":
+        return money(amount)
+    if kind == "months":
+        return "∞" if amount >= 999 else f"{amount:.1f}mo"
+    if kind == "percent":
+        return f"{amount * 100:.1f}%" if amount <= 1 else f"{amount:.1f}%"
+    if kind == "count":
+        return f"{amount:.0f}"
+    return f"{amount:.0f}"
+
+
+def delta_text(field: str, before: Any, after: Any) -> str:
+    """Signed change between two values (`+$12k`, `-3`, `±0`)."""
+    change = number(after) - number(before)
+    if abs(change) < 1e-9:
+        return "±0"
+    sign = "+" if change > 0 else "-"
+    return sign + value_text(field, abs(change)).lstrip("-")
+
+
+def delta_tone(field: str, before: Any, after: Any) -> str:
+    """`good`, `bad` or `flat` for a change, knowing which direction is good for the field."""
+    change = number(after) - number(before)
+    if abs(change) < 1e-9:
+        return "flat"
+    up_good = FIELD_INFO.get(field, (field, "meter", True))[2]
+    return "good" if (change > 0) == up_good else "bad"
+
+
+def meter_tone(field: str, value: Any) -> str:
+    """`good`, `warn` or `bad` for a meter's level (what the status bar colours)."""
+    amount = number(value)
+    if field in ("threat", "burn_pressure"):
+        return "bad" if amount >= 70 else "warn" if amount >= 45 else "good"
+    if field == "runway_months":
+        return "bad" if amount < 3 else "warn" if amount < 6 else "good"
+    if field == "treasury_usd":
+        return "bad" if amount <= 0 else "good"
+    if field in ("proof", "trust", "velocity", "autonomy"):
+        return "bad" if amount <= 20 else "warn" if amount < 40 else "good"
+    return "good"
+
+
+TONE_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error bold", "flat": "$foreground-muted"}

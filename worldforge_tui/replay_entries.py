@@ -1,0 +1,138 @@
+"""Rows of the replay log: engine events turned into cleaned, pre-formatted, categorised entries.
+
+Pure Python (no textual) so the conversion can run on whichever thread appended the event and the
+rules for which tab shows what are testable on their own.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from worldforge_tui.safe_text import one_line
+
+CAT_WORKERS = 1
+CAT_KNOWLEDGE = 2
+CAT_MEMORY = 4
+
+TABS: tuple[tuple[str, str, int], ...] = (
+    ("events", "Events", 0),
+    ("workers", "Workers & tools", CAT_WORKERS),
+    ("knowledge", "Knowledge", CAT_KNOWLEDGE),
+    ("memory", "Memory writes", CAT_MEMORY),
+)
+TAB_MASKS = {tab_id: mask for tab_id, _, mask in TABS}
+
+WORKER_TYPES = frozenset({
+    "STAGE_BRIEFED", "STAGE_EXECUTED", "ARTIFACT_REJECTED", "ARTIFACT_APPROVED", "ROUTE_FALLBACK",
+    "WORLD_DESIGNED", "ORG_CHARTERED", "ANTAGONIST_FORGED", "ANTAGONIST_MOVE", "WORLD_ADAPTED",
+    "STANDUP", "STANDUP_HELD", "TOOL_CALLED", "ROUTING_CHANGED", "SETTINGS_CHANGED",
+})
+WORKER_KEYS = frozenset({"served_by", "tools_called", "attempts", "fallback_reason"})
+KNOWLEDGE_KEYS = ("iq_hits", "knowledge_hits", "knowledge")
+
+TYPE_WIDTH, ACTOR_WIDTH = 20, 13
+MESSAGE_LIMIT = 300
+
+
+def payload_dict(payload: Any) -> dict[str, Any]:
+    """The payload as a dict whatever shape it arrived in (dict, JSON text, None, junk)."""
+    if isinstance(payload, dict):
+        return payload
+    if isinstance(payload, (str, bytes)):
+        try:
+            loaded = json.loads(payload)
+        except (ValueError, TypeError):
+            return {"text": payload if isinstance(payload, str) else repr(payload)}
+        return loaded if isinstance(loaded, dict) else {"value": loaded}
+    if payload is None:
+        return {}
+    dump = getattr(payload, "model_dump", None)
+    if callable(dump):
+        try:
+            result = dump(mode="json")
+        except Exception:  # noqa: BLE001 - a broken payload must still show up in the log
+            return {"value": repr(payload)}
+        return result if isinstance(result, dict) else {"value": result}
+    return {"value": payload}
+
+
+def categories(event_type: str, payload: dict[str, Any]) -> int:
+    """Bit mask of the log tabs (besides Events, which shows all) this event belongs to."""
+    mask = 0
+    if event_type in WORKER_TYPES or not WORKER_KEYS.isdisjoint(payload):
+        mask |= CAT_WORKERS
+    if event_type.startswith("KNOWLEDGE") or any(payload.get(key) for key in KNOWLEDGE_KEYS):
+        mask |= CAT_KNOWLEDGE
+    if event_type.startswith("MEMORY_") or payload.get("memory_written"):
+        mask |= CAT_MEMORY
+    return mask
+
+
+@dataclass(slots=True)
+class LogEntry:
+    """One replay-log row: the event's fields, cleaned, plus the formatted line and tab mask."""
+
+    id: int
+    day: int
+    type: str
+    actor: str
+    message: str
+    payload: dict[str, Any]
+    ts: str
+    cats: int
+    text: str
+    key: str  # lower-cased text the filter matches against
+
+
+def head(event_id: int, day: int) -> str:
+    """The id and game-day columns that start every row (their length places the styled columns)."""
+    return f"{event_id:>6} d{day:<4} "
+
+
+def _int(value: Any, default: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def entry_from_event(event: Any) -> LogEntry:
+    """Convert an engine `Event` (or any object/dict with its fields) into a `LogEntry`; never raises."""
+    if isinstance(event, dict):
+        get = event.get
+        raw_day = event.get("game_day", event.get("day"))
+    else:
+        def get(key: str, default: Any = None) -> Any:
+            return getattr(event, key, default)
+        raw_day = getattr(event, "game_day", None)
+    payload = payload_dict(get("payload"))
+    event_id = _int(get("id"))
+    day = _int(raw_day)
+    event_type = one_line(get("type") or "EVENT", 40)
+    actor = one_line(get("actor") or "", 30)
+    message = one_line(get("message") or "", MESSAGE_LIMIT)
+    served = payload.get("served_by")
+    if isinstance(served, str) and served and served not in message:
+        model = payload.get("model")
+        label = f"{served}: {model}" if isinstance(model, str) and model and model != served else served
+        message = f"{message} ← {one_line(label, 60)}"
+    text = (f"{head(event_id, day)}{event_type:<{TYPE_WIDTH}.{TYPE_WIDTH}} "
+            f"{actor:<{ACTOR_WIDTH}.{ACTOR_WIDTH}} {message}")
+    return LogEntry(event_id, day, event_type, actor, message, payload,
+                    str(get("ts") or "")[:40], categories(event_type, payload), text,
+                    text.lower())
+
+
+def in_tab(entry: LogEntry, tab: str) -> bool:
+    """True if the entry is shown under the tab (unknown tabs show everything)."""
+    mask = TAB_MASKS.get(tab, 0)
+    return mask == 0 or bool(entry.cats & mask)
+
+
+def payload_text(entry: LogEntry) -> str:
+    """Pretty JSON of the entry for the payload inspector (the caller cleans it before display)."""
+    body = {"id": entry.id, "type": entry.type, "actor": entry.actor, "game_day": entry.day,
+            "ts": entry.ts, "message": entry.message, "payload": entry.payload}
+    return json.dumps(body, indent=2, ensure_ascii=False, default=repr)

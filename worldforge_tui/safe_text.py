@@ -1,0 +1,81 @@
+"""Untrusted text (pitches, reasons, model output) made safe to put on a terminal, literally.
+
+Every string a player or a model wrote goes through `clean` or `one_line` before display: ANSI and
+other escape sequences are removed, remaining control characters become visible symbols, and very
+long text is cut. `literal` wraps the result in a rich `Text` so no markup (`[bold]`, `[/]`) is parsed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.text import Text
+
+ELLIPSIS = "…"
+DEFAULT_LIMIT = 4000
+LINE_LIMIT = 400
+
+# CSI (ESC [ … final), OSC (ESC ] … BEL/ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST), 2-char ESC sequences,
+# and the 8-bit C1 forms of CSI/OSC.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
+    r"|\x1b[ -/]*[0-~]?"
+    r"|\x9b[0-?]*[ -/]*[@-~]?"
+    r"|\x9d[^\x07\x9c]*(?:\x07|\x9c)?"
+)
+# C0 controls except tab/newline, DEL, C1 controls, and bidi overrides that can reorder a line.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_NEWLINES = re.compile(r"\s*\n\s*")
+# Anything that needs work at all: every control (including tab, newline, ESC) and bidi overrides.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    """Map a control character to its visible Unicode control picture (or U+FFFD)."""
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)
+    if code == 0x7F:
+        return "\u2421"
+    return "\ufffd"
+
+
+def clean(value: Any, limit: int | None = DEFAULT_LIMIT) -> str:
+    """Strip escape sequences, make control characters visible, normalise newlines, cut to `limit`."""
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    if (limit is None or len(text) <= limit) and not _UNSAFE.search(text):
+        return text  # fast path: plain printable text needs nothing
+    if limit is not None and len(text) > limit * 4:
+        text = text[: limit * 4]  # bound the regex work on hostile megabyte strings
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _ESCAPES.sub("", text)
+    text = _CONTROLS.sub(_visible, text)
+    text = text.expandtabs(4)
+    if limit is not None and len(text) > limit:
+        text = text[: max(0, limit - 1)] + ELLIPSIS
+    return text
+
+
+def one_line(value: Any, limit: int | None = LINE_LIMIT) -> str:
+    """`clean` text folded onto one line (newlines become ` ⏎ `), for lists and log rows."""
+    if isinstance(value, str) and (limit is None or len(value) <= limit) \
+            and not _UNSAFE.search(value):
+        return value.strip()
+    text = clean(value, None if limit is None else limit * 2)
+    text = _NEWLINES.sub(" ⏎ ", text.strip())
+    if limit is not None and len(text) > limit:
+        text = text[: max(0, limit - 1)] + ELLIPSIS
+    return text
+
+
+def literal(value: Any, style: str = "", limit: int | None = DEFAULT_LIMIT) -> Text:
+    """A rich `Text` holding the cleaned string verbatim: markup in it is shown, never parsed."""
+    return Text(clean(value, limit), style=style)
+
+
+def literal_line(value: Any, style: str = "", limit: int | None = LINE_LIMIT) -> Text:
+    """A one-line rich `Text` of the cleaned string, for labels and rows."""
+    return Text(one_line(value, limit), style=style, no_wrap=True, overflow="ellipsis")
