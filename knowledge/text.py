@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from knowledge.models import HIT_TEXT_LIMIT
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _MAX_TOKEN_LEN = 40
@@ -46,11 +47,19 @@ def _keep(raw: str) -> bool:
     return 1 < len(raw) <= _MAX_TOKEN_LEN and raw not in STOPWORDS
 
 
+def _raw_words(folded: str) -> list[str]:
+    """Word runs plus each hyphenated compound joined up, so "trade-off" also meets "tradeoff"."""
+    words = _WORD.findall(folded)
+    if "-" in folded:
+        words.extend(match.replace("-", "") for match in _COMPOUND.findall(folded))
+    return words
+
+
 def tokenize(text: str) -> list[str]:
-    """Lowercased, stopword-free, stemmed word tokens in document order."""
+    """Lowercased, stopword-free, stemmed word tokens (compounds joined at the end)."""
     cache: dict[str, str] = {}
     out: list[str] = []
-    for raw in _WORD.findall(text.casefold()):
+    for raw in _raw_words(text.casefold()):
         if not _keep(raw):
             continue
         term = cache.get(raw)
@@ -63,7 +72,7 @@ def tokenize(text: str) -> list[str]:
 def query_terms(text: str) -> list[str]:
     """Distinct query terms in first-seen order (repeating a word does not weigh it more)."""
     seen: dict[str, None] = {}
-    for raw in dict.fromkeys(_WORD.findall(text.casefold())):
+    for raw in dict.fromkeys(_raw_words(text.casefold())):
         if _keep(raw):
             seen.setdefault(stem(raw), None)
     return list(seen)

@@ -108,6 +108,8 @@ def test_tokenizer_stems_and_drops_stopwords():
     assert stem("pricing") == stem("price") == stem("priced")
     assert query_terms("runway RUNWAY runways of the") == ["runway"]
     assert slugify("Reading a rival's move") == "reading-a-rivals-move"
+    assert query_terms("trade-off") == [stem("trade"), "tradeoff"]
+    assert search("the core trade-off")[0].source == "playbooks/discovery.md#urgent-needs-and-the-core-tradeoff"
 
 
 def test_clip_limits_text_and_strips_control_characters():
