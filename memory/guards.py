@@ -1,0 +1,78 @@
+"""Framework guards for worker in-flight memory writes (the worker never applies its own).
+
+`check_request` turns untrusted input into a clean, clamped write or a rejection reason; the store
+then applies the stateful guards (restatement, near-duplicate, per-stage cap).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from memory.models import WORKER_KINDS, MemoryWriteRequest
+from memory.text import clean
+
+DEFAULT_IMPORTANCE = 5.0
+DEFAULT_TTL_DAYS = 7
+MAX_TTL_DAYS = 30
+STAGE_CAP = 3
+NEAR_DUPLICATE = 0.6
+
+_INSTRUCTION = re.compile(
+    r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|directions?|rules?|decisions?|"
+    r"prompt|policy|ceo)\b"
+    r"|\byou are now\b|\b(system|developer) (prompt|message)\b|\bnew (instructions?|directives?)\b"
+    r"|\bbinding (decision|direction|rule)\b|\bact as\b|\bfrom now on\b"
+    r"|</?\s*campaign_memory|\[/?campaign_memory\]|^\s*(system|assistant|user)\s*:",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class CleanWrite:
+    """A worker write that passed the stateless guards."""
+
+    kind: str
+    text: str
+    importance: float
+    ttl_days: int
+
+
+def _finite(value: float | None, default: float, low: float, high: float) -> float:
+    if value is None or not math.isfinite(value):
+        return default
+    return min(high, max(low, float(value)))
+
+
+def is_instruction_like(text: str) -> bool:
+    """True for text that tries to steer workers rather than record a finding."""
+    return bool(_INSTRUCTION.search(text))
+
+
+def check_request(raw: object) -> CleanWrite | tuple[str, str | None]:
+    """Validate and clamp one request; returns a CleanWrite or (rejection reason, kind)."""
+    if isinstance(raw, MemoryWriteRequest):
+        req = raw
+    elif isinstance(raw, dict):
+        try:
+            req = MemoryWriteRequest.model_validate(raw)
+        except ValidationError:
+            kind = raw.get("kind")
+            return "invalid-request", kind if isinstance(kind, str) else None
+    else:
+        return "invalid-request", None
+    kind = req.kind.strip().lower()
+    if kind not in WORKER_KINDS:
+        return ("kind-not-allowed: workers write preference or context notes only", kind[:32])
+    text = clean(req.text)
+    if not text:
+        return "empty-text", kind
+    if is_instruction_like(text):
+        return "instruction-like: a worker note records a finding, never a directive", kind
+    importance = _finite(req.importance, DEFAULT_IMPORTANCE, 0.0, 10.0)
+    ttl = req.ttl_days if req.ttl_days is not None else DEFAULT_TTL_DAYS
+    ttl = min(MAX_TTL_DAYS, max(1, ttl))
+    return CleanWrite(kind=kind, text=text, importance=importance, ttl_days=ttl)

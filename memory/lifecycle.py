@@ -1,0 +1,211 @@
+"""Memory lifecycle: hardening after each fork, retention prune, reviewed consolidation, forgetting.
+
+Functions take a bound `MemoryStore` (scope already checked) and run inside its transaction,
+except `compact`, which must run after commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from memory import audit
+from memory.models import (
+    CRITICAL_KINDS,
+    WORKER_KINDS,
+    ConsolidationResult,
+    ForgetReport,
+    HardenReport,
+    MemoryRecord,
+    PruneReport,
+)
+from memory.rows import COLUMNS, to_record
+from memory.text import clean, normalise
+
+if TYPE_CHECKING:
+    from memory.store import MemoryStore
+
+PRUNE_MAX_IMPORTANCE = 4.0
+EPISODIC_KINDS = frozenset({"preference", "context", "chat_summary"})
+MAX_CONSOLIDATION_SOURCES = 50
+PRUNE_REASON = "expired-noncritical-importance-at-most-4"
+
+
+def _set_status(store: MemoryStore, memory_id: str, status: str,
+                superseded_by: str | None = None) -> None:
+    store.conn.execute(
+        "UPDATE memories SET status = ?, superseded_by = coalesce(?, superseded_by)"
+        " WHERE run_id = ? AND id = ?", (status, superseded_by, store.run_id, memory_id))
+
+
+def harden(store: MemoryStore, *, game_day: int) -> HardenReport:
+    """Promote surviving provisional notes, archive expired ones and exact duplicates of an active
+    note (lineage in `superseded_by`), and supersede older binding decisions on the same axis."""
+    report = HardenReport()
+    for rec in store.records(statuses=["provisional"]):
+        if rec.expires_day is not None and rec.expires_day <= game_day:
+            _set_status(store, rec.id, "archived")
+            report.archived.append(rec.id)
+            continue
+        group = sorted(WORKER_KINDS) if rec.kind in WORKER_KINDS else [rec.kind]
+        marks = ",".join("?" * len(group))
+        twin = store.conn.execute(
+            f"SELECT id, importance FROM memories WHERE run_id = ? AND norm = ? AND id != ?"
+            f" AND status = 'active' AND kind IN ({marks}) ORDER BY seq LIMIT 1",
+            (store.run_id, normalise(rec.text), rec.id, *group)).fetchone()
+        if twin is not None:
+            _set_status(store, rec.id, "archived", superseded_by=twin[0])
+            store.conn.execute(
+                "UPDATE memories SET reinforced = reinforced + 1, importance = max(importance, ?)"
+                " WHERE run_id = ? AND id = ?", (rec.importance, store.run_id, twin[0]))
+            report.archived.append(rec.id)
+        else:
+            _set_status(store, rec.id, "active")
+            report.promoted.append(rec.id)
+    by_axis: dict[str, list[MemoryRecord]] = {}
+    for rec in store.records(kinds=["procedural"], statuses=["provisional", "active"]):
+        if rec.axis:
+            by_axis.setdefault(rec.axis, []).append(rec)
+    for recs in by_axis.values():
+        recs.sort(key=lambda r: (r.game_day, r.id))
+        newest = recs[-1]
+        for older in recs[:-1]:
+            _set_status(store, older.id, "archived", superseded_by=newest.id)
+            report.superseded.append(older.id)
+    for operation, ids in (("harden_promote", report.promoted),
+                           ("harden_archive", report.archived),
+                           ("harden_supersede", report.superseded)):
+        if ids:
+            audit.append(store.conn, store.run_id, operation, ids, "hardening-pass",
+                         game_day=game_day)
+    return report
+
+
+def live_semantic_sources(store: MemoryStore) -> set[str]:
+    """Ids that a live semantic note depends on (never pruned)."""
+    out: set[str] = set()
+    for (sources,) in store.conn.execute(
+            "SELECT source_ids FROM memories WHERE run_id = ? AND kind = 'semantic'"
+            " AND status IN ('provisional', 'active')", (store.run_id,)):
+        out.update(json.loads(sources))
+    return out
+
+
+def prune_blocker(rec: MemoryRecord, *, game_day: int, protected: set[str]) -> str | None:
+    """The one retention rule: None when `rec` may be deleted, else the reason it is kept."""
+    if rec.kind in CRITICAL_KINDS:
+        return "critical-or-binding"
+    if rec.id in protected:
+        return "semantic-source"
+    if rec.expires_day is None:
+        return "no-expiry"
+    if rec.expires_day > game_day:
+        return "not-expired"
+    if rec.importance > PRUNE_MAX_IMPORTANCE:
+        return "important"
+    return None
+
+
+def prune(store: MemoryStore, *, game_day: int, dry_run: bool) -> PruneReport:
+    """Delete (or, on a dry run, only list) every record the retention rule allows."""
+    protected = live_semantic_sources(store)
+    eligible = [r.id for r in store.records()
+                if prune_blocker(r, game_day=game_day, protected=protected) is None]
+    if dry_run:
+        return PruneReport(status="dry_run", eligible_ids=eligible, deleted_count=0)
+    for memory_id in eligible:
+        store.conn.execute("DELETE FROM memories WHERE run_id = ? AND id = ?",
+                           (store.run_id, memory_id))
+    if eligible:
+        store.conn.execute("DELETE FROM memory_cloud_outbox WHERE run_id = ? AND memory_id IN"
+                           f" ({','.join('?' * len(eligible))})", (store.run_id, *eligible))
+        audit.append(store.conn, store.run_id, "retention_prune", eligible, PRUNE_REASON,
+                     game_day=game_day)
+    return PruneReport(status="applied", eligible_ids=eligible, deleted_count=len(eligible))
+
+
+def semantic_id(run_id: str, source_ids: Sequence[str]) -> str:
+    """Deterministic, order-insensitive id of the semantic note built from `source_ids`."""
+    key = f"{run_id}:{':'.join(sorted(set(source_ids)))}"
+    return "sem-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def consolidate(store: MemoryStore, source_ids: Sequence[str], *, summary: str, reviewer: str,
+                game_day: int, dry_run: bool) -> ConsolidationResult:
+    """Reviewed consolidation of episodic notes into one semantic note; sources are kept
+    (archived, with `consolidated_into`). Idempotent: a matching retry writes nothing."""
+    ids = sorted({clean(s, limit=64) for s in source_ids if clean(s, limit=64)})
+    if not 2 <= len(ids) <= MAX_CONSOLIDATION_SOURCES:
+        raise ValueError(f"consolidation needs 2..{MAX_CONSOLIDATION_SOURCES} distinct sources")
+    text, who = clean(summary), clean(reviewer, limit=64)
+    if not text:
+        raise ValueError("consolidation summary is empty")
+    if not who:
+        raise ValueError("consolidation needs a reviewer")
+    sem = semantic_id(store.run_id, ids)
+    rows = {r[0]: r for r in store.conn.execute(
+        f"SELECT {COLUMNS}, consolidated_into FROM memories WHERE run_id = ? AND id IN"
+        f" ({','.join('?' * len(ids))})", (store.run_id, *ids))}
+    missing = [i for i in ids if i not in rows]
+    if missing:
+        raise ValueError(f"unknown memory id(s): {', '.join(missing)}")
+    targets = {rows[i][-1] for i in ids}
+    if targets == {sem}:
+        existing = store.conn.execute(
+            "SELECT text, reviewer, importance FROM memories WHERE run_id = ? AND id = ?",
+            (store.run_id, sem)).fetchone()
+        if existing is None or existing[0] != text or existing[1] != who:
+            raise ValueError("retry does not match the existing consolidation")
+        return ConsolidationResult(status="already_consolidated", semantic_memory_id=sem,
+                                   source_memory_ids=ids, text=text, importance=existing[2],
+                                   reviewer=who)
+    if targets != {None}:
+        raise ValueError("a source is already consolidated into another note")
+    sources = [to_record(rows[i][:-1]) for i in ids]
+    if any(s.kind not in EPISODIC_KINDS for s in sources):
+        raise ValueError("only preference, context and chat_summary notes can be consolidated")
+    if any(s.status not in ("provisional", "active") for s in sources):
+        raise ValueError("only live notes can be consolidated")
+    importance = round(sum(s.importance for s in sources) / len(sources), 2)
+    result = ConsolidationResult(status="dry_run", semantic_memory_id=sem, source_memory_ids=ids,
+                                 text=text, importance=importance, reviewer=who)
+    if dry_run:
+        return result
+    store._insert(kind="semantic", text=text, status="active", author="ceo",
+                  importance=importance, game_day=game_day, expires_day=None, source_ids=ids,
+                  stage_id=None, axis=None, memory_id=sem, reviewer=who)
+    store.conn.execute(
+        f"UPDATE memories SET consolidated_into = ?, status = 'archived' WHERE run_id = ?"
+        f" AND id IN ({','.join('?' * len(ids))})", (sem, store.run_id, *ids))
+    audit.append(store.conn, store.run_id, "consolidate", [sem, *ids], "reviewed-consolidation",
+                 game_day=game_day)
+    return result.model_copy(update={"status": "consolidated"})
+
+
+def forget(store: MemoryStore) -> ForgetReport:
+    """Delete every memory, counter and queued cloud write of the run and rebuild the FTS index so
+    no index segment keeps the text; the content-free audit survives."""
+    ids = [r[0] for r in store.conn.execute("SELECT id FROM memories WHERE run_id = ?",
+                                            (store.run_id,))]
+    store.conn.execute("DELETE FROM memories WHERE run_id = ?", (store.run_id,))
+    store.conn.execute("DELETE FROM memory_counters WHERE run_id = ?", (store.run_id,))
+    store.conn.execute("DELETE FROM memory_cloud_outbox WHERE run_id = ?", (store.run_id,))
+    store.conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
+    if store.cloud is not None:
+        store.conn.execute("INSERT INTO memory_cloud_outbox (run_id, op) VALUES (?, 'delete_scope')",
+                           (store.run_id,))
+    audit.append(store.conn, store.run_id, "forget_run", ids, "right-to-deletion")
+    return ForgetReport(run_id=store.run_id, deleted=len(ids), compacted=False)
+
+
+def compact(conn: sqlite3.Connection) -> bool:
+    """Fold the WAL into the file, VACUUM, and truncate the WAL; True when no reader blocked it."""
+    if conn.in_transaction:
+        raise RuntimeError("compact must run outside a transaction")
+    first = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    conn.execute("VACUUM")
+    last = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return first[0] == 0 and last[0] == 0

@@ -1,0 +1,37 @@
+"""Row <-> record mapping for the `memories` table, and the shared "live and injectable" filter."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from memory.models import MemoryRecord
+
+COLUMNS = ("id, run_id, kind, text, status, author, importance, game_day, ts, expires_day,"
+           " source_ids, origin, stage_id, axis, reinforced, superseded_by")
+
+# Live, unexpired, and not an older binding decision on an axis where a newer one exists.
+# Named parameters: :run, :day.
+INJECTABLE = """
+m.run_id = :run AND m.status IN ('provisional', 'active')
+AND (m.expires_day IS NULL OR m.expires_day > :day)
+AND NOT (m.kind = 'procedural' AND m.axis IS NOT NULL AND EXISTS (
+    SELECT 1 FROM memories n WHERE n.run_id = m.run_id AND n.kind = 'procedural'
+    AND n.axis = m.axis AND n.status IN ('provisional', 'active')
+    AND (n.game_day > m.game_day OR (n.game_day = m.game_day AND n.seq > m.seq))))
+"""
+
+
+def prefixed(alias: str = "m") -> str:
+    """COLUMNS qualified with a table alias."""
+    return ", ".join(f"{alias}.{c.strip()}" for c in COLUMNS.split(","))
+
+
+def to_record(row: sqlite3.Row | tuple) -> MemoryRecord:
+    """Build a MemoryRecord from a row selected with COLUMNS (in that order)."""
+    return MemoryRecord(
+        id=row[0], run_id=row[1], kind=row[2], text=row[3], status=row[4], author=row[5],
+        importance=row[6], game_day=row[7], ts=row[8], expires_day=row[9],
+        source_ids=json.loads(row[10]), origin=row[11], stage_id=row[12], axis=row[13],
+        reinforced=row[14], superseded_by=row[15],
+    )

@@ -1,0 +1,114 @@
+"""Secret scrubbing for every text that reaches disk: memories, event payloads, saved settings.
+
+Precision first: only shapes that are unmistakably credentials (or values explicitly labelled as
+secrets) are replaced with ``[redacted]``, so ordinary prose about tokens, keys and passwords survives.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+REDACTED = "[redacted]"
+
+# Free-standing credential shapes: recognisable wherever they appear.
+_SHAPES: tuple[re.Pattern[str], ...] = (
+    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL),
+    re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
+    re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
+    re.compile(r"(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{30,}"),
+    re.compile(r"(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{22,}"),
+    re.compile(r"(?<![A-Za-z0-9])xox[abposre]-[A-Za-z0-9\-]{10,}"),
+    re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_\-]{35}"),
+    re.compile(r"(?<![A-Za-z0-9])glpat-[A-Za-z0-9_\-]{20,}"),
+    re.compile(r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+)
+
+# "Bearer <token>" / "Basic <b64>" in headers or prose; the scheme word is kept.
+_AUTH_SCHEME = re.compile(r"\b(Bearer|Basic)(\s+)([A-Za-z0-9._~+/\-]{16,}=*)", re.IGNORECASE)
+
+# scheme://user:password@host -> scheme://[redacted]@host
+_URL_CREDS = re.compile(r"\b([a-z][a-z0-9+.\-]*://)([^\s/@:]+):([^\s/@]+)@", re.IGNORECASE)
+
+_SECRET_NAMES = (
+    r"api[_\-]?key|apikey|api[_\-]?token|secret[_\-]?key|client[_\-]?secret|secret|"
+    r"password|passwd|passphrase|pwd|access[_\-]?token|refresh[_\-]?token|auth[_\-]?token|"
+    r"id[_\-]?token|session[_\-]?token|bearer[_\-]?token|token|private[_\-]?key|"
+    r"account[_\-]?key|subscription[_\-]?key|ocp-apim-subscription-key|connection[_\-]?string|"
+    r"sig|signature|credentials?"
+)
+# name=value or name: value (optionally quoted, JSON-ish); name may carry a prefix (OPENAI_API_KEY).
+_KEY_VALUE = re.compile(
+    r"(?<![A-Za-z0-9])((?:[A-Za-z0-9]+[_\-])*(?:" + _SECRET_NAMES + r"))"
+    r"([\"']?[ \t]*)([:=])([ \t]*)([\"']?)([^\s\"',;&<>]+)",
+    re.IGNORECASE,
+)
+_ALWAYS_SECRET = re.compile(r"(password|passwd|passphrase|pwd|private[_\-]?key)$", re.IGNORECASE)
+_TOKENISH = re.compile(r"^(?=.*[0-9])[A-Za-z0-9_\-./+=~]{8,}$|^[A-Za-z0-9_\-./+=~]{20,}$")
+
+# Azure-style keys (32 hex / 84 base64-ish) only when a label precedes them.
+_AZURE_LABELLED = re.compile(
+    r"((?:azure|openai|foundry|cognitive|search|speech)[\w\- ]{0,24}?key[\"']?[ \t]*[:=]?[ \t]*[\"']?)"
+    r"([A-Za-z0-9]{32}|[A-Za-z0-9+/]{84}(?:==)?)(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+_SECRET_FIELD = re.compile(
+    r"(?:^|[_\-])(?:" + _SECRET_NAMES + r")$|^authorization$|^x-api-key$|^cookie$", re.IGNORECASE
+)
+
+
+def _key_value(match: re.Match[str]) -> str:
+    name, pre, sep, post, quote, value = match.groups()
+    if value.startswith("[redacted"):
+        return match.group(0)
+    if sep == "=" or _ALWAYS_SECRET.search(name) or quote:
+        if len(value) < 3 and not _ALWAYS_SECRET.search(name):
+            return match.group(0)
+    elif not _TOKENISH.match(value):
+        return match.group(0)
+    return f"{name}{pre}{sep}{post}{quote}{REDACTED}"
+
+
+_STEPS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (_URL_CREDS, r"\1" + REDACTED + "@"),
+    (_AUTH_SCHEME, r"\1\2" + REDACTED),
+    (_AZURE_LABELLED, r"\1" + REDACTED),
+    *((shape, REDACTED) for shape in _SHAPES),
+    (_KEY_VALUE, _key_value),
+)
+
+
+def scrub(text: str) -> str:
+    """Return `text` with credentials replaced by ``[redacted]``; non-str input is stringified."""
+    if not isinstance(text, str):
+        text = str(text)
+    if not text:
+        return text
+    for pattern, repl in _STEPS:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def is_secret_field(name: str) -> bool:
+    """True when a mapping key names a credential (its whole string value is then redacted)."""
+    return bool(_SECRET_FIELD.search(name.strip()))
+
+
+def scrub_obj(obj: Any) -> Any:
+    """Return a scrubbed copy of JSON-like data: every str scrubbed, secret-named fields redacted."""
+    if isinstance(obj, str):
+        return scrub(obj)
+    if isinstance(obj, dict):
+        out: dict[Any, Any] = {}
+        for key, value in obj.items():
+            if isinstance(key, str) and isinstance(value, str) and value and is_secret_field(key):
+                out[key] = REDACTED
+            else:
+                out[key] = scrub_obj(value)
+        return out
+    if isinstance(obj, list | tuple):
+        items = [scrub_obj(v) for v in obj]
+        return items if isinstance(obj, list) else tuple(items)
+    return obj

@@ -1,0 +1,67 @@
+"""Text handling shared by writes, recall and the budget: cleaning, normalising, similarity, tokens."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from memory.models import MAX_TEXT
+from memory.scrub import scrub
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"[a-z0-9]+")
+_DELIMITER = re.compile(r"<\s*(/?)\s*campaign_memory\b[^>]*>", re.IGNORECASE)
+
+STOPWORDS = frozenset(
+    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "i", "in", "is", "it", "its", "of", "on", "or", "our", "so", "that", "the", "this", "to", "was", "we", "were", "will", "with", "you", "your"]
+)
+
+
+def clean(text: object, *, limit: int = MAX_TEXT) -> str:
+    """Scrub secrets, drop control characters, collapse whitespace, clamp to `limit` characters."""
+    raw = text if isinstance(text, str) else str(text)
+    single = _SPACE.sub(" ", _CONTROL.sub(" ", scrub(raw))).strip()
+    return single[:limit].rstrip()
+
+
+def normalise(text: str) -> str:
+    """Comparison key for exact restatement: case-folded words only."""
+    return " ".join(_WORD.findall(text.casefold()))
+
+
+def words(text: str) -> set[str]:
+    """Content words (stopwords dropped) used for near-duplicate similarity."""
+    return {w for w in _WORD.findall(text.casefold()) if w not in STOPWORDS}
+
+
+def similarity(a: str, b: str) -> float:
+    """Jaccard overlap of content words, 0..1 (1 for two empty texts)."""
+    wa, wb = words(a), words(b)
+    if not wa and not wb:
+        return 1.0
+    return len(wa & wb) / len(wa | wb)
+
+
+def query_terms(query: str, *, cap: int = 16) -> list[str]:
+    """Search terms from untrusted query text: lower-case words, no stopwords, de-duplicated."""
+    seen: dict[str, None] = {}
+    for w in _WORD.findall(query.casefold()):
+        if len(w) > 1 and w not in STOPWORDS:
+            seen.setdefault(w, None)
+    return list(seen)[:cap]
+
+
+def fts_query(terms: list[str]) -> str:
+    """An FTS5 MATCH expression ORing quoted terms (quoted, so no query syntax reaches FTS5)."""
+    return " OR ".join(f'"{t}"' for t in terms)
+
+
+def neutralise(text: str) -> str:
+    """Stop memory text from opening or closing the `<campaign_memory>` block."""
+    return _DELIMITER.sub(lambda m: f"[{m.group(1)}campaign_memory]", text).replace("\n", " ")
+
+
+def tokens(text: str) -> int:
+    """Token estimate used by the budget: ceil(chars / 4), at least 1."""
+    return max(1, math.ceil(len(text) / 4))
