@@ -34,18 +34,60 @@ class IQError(Exception):
     """A retrieval failure whose message is safe to show and log (never carries a token)."""
 
 
-def default_token_provider(scope: str = DEFAULT_SCOPE) -> TokenProvider:
-    """A provider that asks DefaultAzureCredential for a token on each call (it caches internally)."""
-    state: dict[str, Any] = {}
+TOKEN_REFRESH_MARGIN_S = 300
+
+
+def default_token_provider(scope: str = DEFAULT_SCOPE, credential: Any = None) -> TokenProvider:
+    """A DefaultAzureCredential provider that reuses its token until five minutes before expiry.
+
+    Some credentials in the chain (the Azure CLI one) start a subprocess per call, so caching here
+    keeps every search after the first one cheap. The token lives in memory only. `credential` is
+    any object with azure-identity's `get_token(scope)`; DefaultAzureCredential when omitted.
+    """
+    state: dict[str, Any] = {} if credential is None else {"credential": credential}
+    lock = threading.Lock()
 
     def provide() -> str:
-        if "credential" not in state:
-            from azure.identity import DefaultAzureCredential
+        with lock:
+            cached = state.get("token")
+            if cached is not None and cached.expires_on - TOKEN_REFRESH_MARGIN_S > time.time():
+                return cached.token
+            if "credential" not in state:
+                from azure.identity import DefaultAzureCredential
 
-            state["credential"] = DefaultAzureCredential(exclude_interactive_browser_credential=True)
-        return state["credential"].get_token(scope).token
+                state["credential"] = DefaultAzureCredential(exclude_interactive_browser_credential=True)
+            state["token"] = state["credential"].get_token(scope)
+            return state["token"].token
 
     return provide
+
+
+def _call_with_deadline(provider: TokenProvider, deadline: float) -> str:
+    """Run the token provider in a helper thread so a slow credential chain cannot outlast the deadline."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["token"] = provider()
+        except Exception as exc:  # noqa: BLE001 - handed to the caller, not raised in the thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name="foundry-iq-token", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if worker.is_alive():
+        raise IQError("auth: token provider timed out")
+    if "error" in outcome:
+        raise IQError(f"auth: {type(outcome['error']).__name__}") from outcome["error"]
+    token = outcome.get("token")
+    if not isinstance(token, str) or not token:
+        raise IQError("auth: empty token")
+    return token
+
+
+def _is_loopback(url: str) -> bool:
+    host = httpx.URL(url).host
+    return host in ("127.0.0.1", "localhost", "::1")
 
 
 def _first_str(item: dict[str, Any], *keys: str) -> str:
@@ -170,16 +212,14 @@ class FoundryIQ:
     def _post(self, query: str) -> Any:
         """POST the query and read the body under one total deadline; raise IQError on any failure."""
         deadline = time.monotonic() + self.timeout_s
-        try:
-            token = self._token_provider()
-        except Exception as exc:  # any credential failure parks the tier
-            raise IQError(f"auth: {type(exc).__name__}") from exc
-        if not isinstance(token, str) or not token:
-            raise IQError("auth: empty token")
+        token = _call_with_deadline(self._token_provider, deadline)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise IQError(f"timeout after {self.timeout_s:g}s")
         headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        timeout = httpx.Timeout(self.timeout_s)
+        trust_env = not _is_loopback(self.url)  # proxies from the environment, never for loopback
         try:
-            with httpx.Client(timeout=timeout, trust_env=False) as client, client.stream(
+            with httpx.Client(timeout=httpx.Timeout(remaining), trust_env=trust_env) as client, client.stream(
                 "POST", self.url, params={"api-version": self.api_version},
                 headers=headers, json=self._body(query),
             ) as response:

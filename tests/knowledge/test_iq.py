@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import socket
+import threading
+import time
+from types import SimpleNamespace
 
 import pytest
 
 from knowledge import FoundryIQ, IQError, Knowledge
-from knowledge.iq import MAX_QUERY_CHARS, parse_retrieve
+from knowledge.iq import DEFAULT_SCOPE, MAX_QUERY_CHARS, default_token_provider, parse_retrieve
 from knowledge.models import HIT_TEXT_LIMIT
 
 TOKEN = "tok-SECRET-123"
@@ -179,3 +182,50 @@ def test_parse_response_text_that_is_not_json_becomes_one_passage():
     hits = parse_retrieve(body)
     assert len(hits) == 1 and hits[0].text == "Plain synthesized answer."
     assert hits[0].origin == "foundry-iq"
+
+
+def test_slow_token_provider_is_bounded_by_the_deadline(iq_server):
+    gate = threading.Event()
+
+    def stuck() -> str:
+        gate.wait(10)
+        return TOKEN
+
+    knowledge = _knowledge(iq_server, timeout_s=0.3, provider=stuck)
+    try:
+        hits = knowledge.search("burn runway")
+        assert hits and hits[0].origin == "local-knowledge"
+        assert knowledge.status()["parked_reason"] == "auth: token provider timed out"
+        assert iq_server.requests == []
+    finally:
+        gate.set()
+
+
+class _CountingCredential:
+    """A stand-in credential with azure-identity's get_token shape that counts how often it mints."""
+
+    def __init__(self, lifetime_s: float) -> None:
+        self.lifetime_s = lifetime_s
+        self.calls: list[str] = []
+
+    def get_token(self, scope: str) -> SimpleNamespace:
+        self.calls.append(scope)
+        return SimpleNamespace(token=f"t{len(self.calls)}", expires_on=int(time.time() + self.lifetime_s))
+
+
+def test_default_provider_reuses_a_fresh_token_and_renews_a_stale_one():
+    fresh = _CountingCredential(lifetime_s=3600)
+    provide = default_token_provider(credential=fresh)
+    assert [provide(), provide(), provide()] == ["t1", "t1", "t1"]
+    assert fresh.calls == [DEFAULT_SCOPE]
+    stale = _CountingCredential(lifetime_s=60)
+    provide = default_token_provider("https://example.invalid/.default", credential=stale)
+    assert [provide(), provide()] == ["t1", "t2"]
+    assert stale.calls == ["https://example.invalid/.default"] * 2
+
+
+def test_default_provider_token_reaches_the_server_as_a_bearer(iq_server):
+    provide = default_token_provider(credential=_CountingCredential(lifetime_s=3600))
+    hits = Knowledge(iq_server.url, "kb", provide).search("pricing")
+    assert hits[0].origin == "foundry-iq"
+    assert iq_server.requests[0]["auth"] == "Bearer t1"
