@@ -7,7 +7,7 @@ import socket
 import pytest
 
 from engine.config import Settings
-from engine.routing import RouteRequest, Router
+from engine.routing import Router, RouteRequest
 from tests.routing.artifacts import SIMULATED, Pitch, simulate
 
 

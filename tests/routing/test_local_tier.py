@@ -1,0 +1,173 @@
+"""The local tier against a real loopback server: request shape, retries, deadline, parks, re-ask."""
+
+from __future__ import annotations
+
+import time
+
+from engine.routing import Router
+from tests.routing.artifacts import GOOD, SIMULATED, simulate
+from tests.routing.helpers import local_settings, outcomes, req
+from tests.servers.openai_server import refused_url
+
+
+def test_local_serves_and_sends_schema_temperature_and_max_tokens(fake_openai):
+    fake_openai.set_payload(GOOD)
+    router = Router(local_settings(fake_openai.url))
+    result = router.call(req(), simulate)
+    assert result.served_by == "local"
+    assert result.model == "qwen2.5"
+    assert result.output.model_dump() == GOOD
+    assert result.fallback_reason is None and result.fallbacks == []
+    assert outcomes(result) == [("local", "ok")]
+    assert result.usage.tokens_in > 0 and result.usage.tokens_out > 0
+    assert result.raw_text is not None and "Dockside" in result.raw_text
+    body = fake_openai.chat_requests[0].body
+    assert body["model"] == "qwen2.5"
+    assert body["max_tokens"] == 400 and "max_completion_tokens" not in body
+    assert body["temperature"] == 0.7
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["schema"]["title"] == "Pitch"
+    assert '"confidence"' in body["messages"][0]["content"]  # schema also in the system prompt
+    assert router.pill() == "local: qwen2.5"
+    assert router.runtime_label() == "local"
+
+
+def test_sdk_retries_are_off_and_ours_is_bounded(fake_openai):
+    fake_openai.set_default("server_error")
+    router = Router(local_settings(fake_openai.url, agent_max_retries=1))
+    result = router.call(req(), simulate)
+    assert len(fake_openai.chat_requests) == 2  # one try + one retry of ours, none from the SDK
+    assert all(r.headers.get("x-stainless-retry-count", "0") == "0"
+               for r in fake_openai.chat_requests)
+    assert result.served_by == "simulation"
+    assert outcomes(result) == [("local", "error"), ("local", "error")]
+    assert result.fallback_reason.startswith("local: server_error")
+    assert [(f.from_tier, f.to_tier) for f in result.fallbacks] == [("local", "simulation")]
+
+
+def test_no_retries_when_max_retries_zero(fake_openai):
+    fake_openai.set_default("server_error")
+    Router(local_settings(fake_openai.url, agent_max_retries=0)).call(req(), simulate)
+    assert len(fake_openai.chat_requests) == 1
+
+
+def test_refused_falls_to_simulation_and_parks_the_endpoint():
+    url = refused_url()
+    router = Router(local_settings(url))
+    first = router.call(req(), simulate)
+    assert first.served_by == "simulation" and first.output == SIMULATED
+    assert outcomes(first) == [("local", "error")]  # unreachable is not retried
+    assert first.fallback_reason.startswith("local: unreachable")
+    second = router.call(req(), simulate)
+    assert outcomes(second) == [("local", "parked")]
+    assert "cooldown(unreachable" in second.attempts[0].error
+    assert router.pill().startswith("fallback: simulation")
+
+
+def test_dropped_connection_is_unreachable(fake_openai):
+    fake_openai.script("drop")
+    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    assert result.served_by == "simulation"
+    assert "unreachable" in result.fallback_reason
+
+
+def test_hang_is_cut_at_the_total_deadline(fake_openai):
+    fake_openai.set_default("hang")
+    router = Router(local_settings(fake_openai.url, agent_request_timeout=0.5))
+    started = time.perf_counter()
+    result = router.call(req(), simulate)
+    elapsed = time.perf_counter() - started
+    assert result.served_by == "simulation"
+    assert result.fallback_reason.startswith("local: timeout")
+    assert len(fake_openai.chat_requests) == 1  # the timeout ate the budget: no retry after it
+    assert elapsed < 5.0  # the server would hold the request for 30 s
+
+
+def test_trickle_is_cut_at_the_total_deadline(fake_openai_factory):
+    server = fake_openai_factory("ollama", payload=GOOD, trickle_chunk=4, trickle_delay=0.2)
+    server.set_default("trickle")
+    started = time.perf_counter()
+    result = Router(local_settings(server.url, agent_request_timeout=0.6)).call(req(), simulate)
+    elapsed = time.perf_counter() - started
+    assert result.served_by == "simulation"
+    assert "timeout" in result.fallback_reason
+    assert elapsed < 6.0  # the full trickle takes well over 10 s with reads every 0.2 s
+
+
+def test_short_retry_after_waits_once_then_serves(fake_openai):
+    fake_openai.set_payload(GOOD)
+    fake_openai.script("rate_limit")
+    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    assert result.served_by == "local"
+    assert outcomes(result) == [("local", "error"), ("local", "ok")]
+    assert result.attempts[0].error.startswith("rate_limited")
+
+
+def test_long_retry_after_does_not_wait(fake_openai_factory):
+    server = fake_openai_factory("ollama", payload=GOOD, retry_after=30)
+    server.script("rate_limit")
+    started = time.perf_counter()
+    router = Router(local_settings(server.url))
+    result = router.call(req(), simulate)
+    assert time.perf_counter() - started < 5.0
+    assert result.served_by == "simulation"
+    assert result.fallback_reason.startswith("local: rate_limited")
+    assert router.status()["cooldowns"][f"{server.url}#qwen2.5"]["seconds_left"] > 20
+
+
+def test_429_without_retry_after_moves_on(fake_openai):
+    fake_openai.set_payload(GOOD)
+    fake_openai.script("rate_limit_no_retry_after")
+    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    assert result.served_by == "simulation"
+    assert len(fake_openai.chat_requests) == 1
+
+
+def test_model_missing_is_labelled_and_parked(fake_openai):
+    router = Router(local_settings(fake_openai.url, local_agent_model="llama9"))
+    result = router.call(req(), simulate)
+    assert result.fallback_reason.startswith("local: model_missing")
+    assert len(fake_openai.chat_requests) == 1
+    assert router.call(req(), simulate).attempts[0].outcome == "parked"
+
+
+def test_update_settings_applies_to_the_next_call(fake_openai):
+    fake_openai.set_payload(GOOD)
+    router = Router(local_settings(refused_url()))
+    assert router.call(req(), simulate).served_by == "simulation"
+    router.update_settings(local_settings(fake_openai.url))
+    assert router.call(req(), simulate).served_by == "local"
+
+
+def test_status_and_probe(fake_openai):
+    router = Router(local_settings(fake_openai.url, local_designer_model="phi4"))
+    status = router.status()
+    assert status["runtime"] == "local"
+    assert status["roles"]["designer"]["local"] == "phi4"
+    assert status["roles"]["ops"]["order"] == ["local:qwen2.5", "simulation"]
+    probes = {p["tier"]: p for p in router.probe()}
+    assert probes["local"]["ok"] is True and probes["local"]["models"] == ["qwen2.5"]
+    assert probes["local"]["missing_models"] == ["phi4"]
+    assert probes["simulation"]["ok"] is True
+
+
+def test_probe_lifts_a_cooldown(fake_openai):
+    fake_openai.set_payload(GOOD)
+    fake_openai.script("drop")
+    router = Router(local_settings(fake_openai.url))
+    assert router.call(req(), simulate).served_by == "simulation"
+    assert router.call(req(), simulate).attempts[0].outcome == "parked"
+    assert router.probe()[1]["ok"] is True
+    assert router.call(req(), simulate).served_by == "local"
+
+
+def test_cooldown_expires_with_the_clock(fake_openai):
+    now = [1000.0]
+    fake_openai.set_payload(GOOD)
+    fake_openai.script("drop")
+    router = Router(local_settings(fake_openai.url, agent_cooldown_seconds=30),
+                    clock=lambda: now[0])
+    assert router.call(req(), simulate).served_by == "simulation"
+    assert router.call(req(), simulate).attempts[0].outcome == "parked"
+    now[0] += 31
+    assert router.call(req(), simulate).served_by == "local"

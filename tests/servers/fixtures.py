@@ -1,0 +1,31 @@
+"""Pytest fixtures for the loopback servers; import them into a suite's conftest to reuse them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.servers.openai_server import FakeOpenAI
+
+
+@pytest.fixture
+def fake_openai_factory() -> Iterator[Callable[..., FakeOpenAI]]:
+    """Start any number of FakeOpenAI servers (kwargs as FakeOpenAI); all stop at teardown."""
+    started: list[FakeOpenAI] = []
+
+    def _make(flavour: str = "ollama", **kwargs: Any) -> FakeOpenAI:
+        server = FakeOpenAI(flavour, **kwargs).start()  # type: ignore[arg-type]
+        started.append(server)
+        return server
+
+    yield _make
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def fake_openai(fake_openai_factory: Callable[..., FakeOpenAI]) -> FakeOpenAI:
+    """One Ollama-flavoured server on 127.0.0.1 (port 0)."""
+    return fake_openai_factory("ollama")

@@ -1,0 +1,429 @@
+"""A loopback OpenAI-compatible server with flavours and scripted or seeded-random faults per request.
+
+Stdlib only (ThreadingHTTPServer on 127.0.0.1, port 0). It speaks /v1/chat/completions, /v1/models
+and /health like Ollama, llama.cpp or an Azure /openai/v1 deployment, and can misbehave on purpose:
+drop the connection, hang, trickle bytes, 429 (with or without Retry-After), 500, 400 for unsupported
+temperature / max_tokens / response_format (texts as the real servers send them), <think>-wrapped,
+fenced, truncated or schema-violating JSON. Reusable: the reliability soak drives it with a seed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import struct
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal, Self
+
+Flavour = Literal["ollama", "llamacpp", "azure"]
+FAULTS = ("ok", "drop", "hang", "trickle", "rate_limit", "rate_limit_no_retry_after",
+          "server_error", "bad_temperature", "bad_max_tokens", "bad_response_format", "think",
+          "think_unclosed", "fenced", "truncated", "invalid_schema", "content_filter",
+          "model_missing", "auth")
+
+TEMPERATURE_ERROR = ("Unsupported value: 'temperature' does not support 0.7 with this model. Only "
+                     "the default (1) value is supported.")
+MAX_TOKENS_ERROR = ("Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+                    "'max_completion_tokens' instead.")
+RESPONSE_FORMAT_ERROR = ("Invalid parameter: 'response_format' of type '{kind}' is not supported "
+                         "with this model.")
+
+Payload = Mapping[str, Any] | str | Callable[[dict[str, Any]], Any]
+
+
+@dataclass
+class Recorded:
+    """One request as the server saw it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] | None
+    fault: str | None = None
+
+
+@dataclass
+class _State:
+    flavour: Flavour
+    payload: Payload
+    models: tuple[str, ...]
+    api_key: str | None
+    rejects: set[str]
+    retry_after: str
+    trickle_chunk: int
+    trickle_delay: float
+    hang_max: float
+    loading: bool = False
+    script: deque[str] = field(default_factory=deque)
+    rng: random.Random | None = None
+    mix: tuple[tuple[str, ...], tuple[float, ...]] | None = None
+    default: str = "ok"
+    requests: list[Recorded] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def next_fault(self) -> str:
+        with self.lock:
+            if self.script:
+                return self.script.popleft()
+            if self.rng is not None and self.mix is not None:
+                return self.rng.choices(self.mix[0], weights=self.mix[1])[0]
+            return self.default
+
+
+def _error_body(message: str, type_: str, param: str | None, code: str | None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": type_, "param": param, "code": code}}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: tests read the request log instead."""
+
+    # ---- plumbing -------------------------------------------------------------------------------
+
+    def _record(self, body: dict[str, Any] | None, fault: str | None = None) -> Recorded:
+        rec = Recorded(self.command, self.path, {k.lower(): v for k, v in self.headers.items()},
+                       body, fault)
+        with self.server.state.lock:
+            self.server.state.requests.append(rec)
+        return rec
+
+    def _send(self, status: int, body: dict[str, Any] | bytes,
+              headers: Mapping[str, str] | None = None) -> None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _read_json(self) -> dict[str, Any] | None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            value = json.loads(raw) if raw else None
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def _authorised(self) -> bool:
+        key = self.server.state.api_key
+        return key is None or self.headers.get("Authorization") == f"Bearer {key}"
+
+    def _drop(self) -> None:
+        """Close with RST and no response: the client sees a connection error."""
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.close_connection = True
+
+    # ---- routes ---------------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        st = self.server.state
+        path = self.path.split("?")[0].rstrip("/")
+        self._record(None)
+        if path in ("/health", "/v1/health"):
+            if st.loading:
+                self._send(503, {"error": {"code": 503, "message": "Loading model",
+                                           "type": "unavailable_error"}})
+            else:
+                self._send(200, {"status": "ok"})
+            return
+        if path == "/v1/models":
+            if not self._authorised():
+                self._send(401, _error_body("Unauthorized", "invalid_request_error", None,
+                                            "invalid_api_key"))
+                return
+            models = st.models[:1] if st.flavour == "llamacpp" else st.models
+            self._send(200, {"object": "list", "data": [
+                {"id": m, "object": "model", "created": 0, "owned_by": "library"}
+                for m in models]})
+            return
+        self._send(404, _error_body("not found", "not_found_error", None, None))
+
+    def do_POST(self) -> None:
+        body = self._read_json()
+        path = self.path.split("?")[0].rstrip("/")
+        if path != "/v1/chat/completions":
+            self._record(body)
+            self._send(404, _error_body("not found", "not_found_error", None, None))
+            return
+        st = self.server.state
+        fault = st.next_fault()
+        self._record(body, fault)
+        if body is None:
+            self._send(400, _error_body("invalid JSON body", "invalid_request_error", None, None))
+            return
+        if not self._authorised() or fault == "auth":
+            self._send(401, _error_body("Access denied due to invalid subscription key or wrong "
+                                        "API endpoint.", "invalid_request_error", None,
+                                        "invalid_api_key"))
+            return
+        if self._reject_params(body, fault):
+            return
+        self._serve_fault(body, fault)
+
+    def _reject_params(self, body: dict[str, Any], fault: str) -> bool:
+        """400s a real deployment sends for parameters it does not take (persistent or scripted)."""
+        st = self.server.state
+        rejects = set(st.rejects)
+        if fault == "bad_temperature":
+            rejects.add("temperature")
+        elif fault == "bad_max_tokens":
+            rejects.add("max_tokens")
+        elif fault == "bad_response_format":
+            rejects.add("response_format")
+        if "temperature" in rejects and "temperature" in body:
+            self._send(400, _error_body(TEMPERATURE_ERROR, "invalid_request_error", "temperature",
+                                        "unsupported_value"))
+            return True
+        if "max_tokens" in rejects and "max_tokens" in body:
+            self._send(400, _error_body(MAX_TOKENS_ERROR, "invalid_request_error", "max_tokens",
+                                        "unsupported_parameter"))
+            return True
+        if "max_completion_tokens" in rejects and "max_completion_tokens" in body:
+            msg = MAX_TOKENS_ERROR.replace("max_tokens", "#").replace(
+                "max_completion_tokens", "max_tokens").replace("#", "max_completion_tokens")
+            self._send(400, _error_body(msg, "invalid_request_error", "max_completion_tokens",
+                                        "unsupported_parameter"))
+            return True
+        fmt = body.get("response_format")
+        kind = fmt.get("type") if isinstance(fmt, dict) else None
+        if kind is not None and ("response_format" in rejects or kind in rejects):
+            if st.flavour == "llamacpp":
+                # llama.cpp answers unknown/unsupported types with a bare 400 and no param.
+                self._send(400, {"error": {"code": 400, "type": "invalid_request_error",
+                                           "message": f"response_format type '{kind}' is not "
+                                                      "supported"}})
+            else:
+                self._send(400, _error_body(RESPONSE_FORMAT_ERROR.format(kind=kind),
+                                            "invalid_request_error", "response_format.type",
+                                            "unsupported_value"))
+            return True
+        return False
+
+    def _content(self, body: dict[str, Any]) -> str:
+        payload = self.server.state.payload
+        value = payload(body) if callable(payload) else payload
+        return value if isinstance(value, str) else json.dumps(value)
+
+    def _serve_fault(self, body: dict[str, Any], fault: str) -> None:
+        st = self.server.state
+        model = str(body.get("model", ""))
+        if fault == "drop":
+            self._drop()
+            return
+        if fault == "hang":
+            st.release.wait(st.hang_max)
+            self._drop()
+            return
+        if fault in ("rate_limit", "rate_limit_no_retry_after"):
+            headers = {}
+            if fault == "rate_limit":
+                name = "retry-after-ms" if st.flavour == "azure" else "retry-after"
+                value = (str(int(float(st.retry_after) * 1000)) if name == "retry-after-ms"
+                         else st.retry_after)
+                headers[name] = value
+            self._send(429, _error_body("Rate limit reached. Please retry later.", "requests",
+                                        None, "429"), headers)
+            return
+        if fault == "server_error":
+            self._send(500, _error_body("The server had an error while processing your request.",
+                                        "server_error", None, None))
+            return
+        if fault == "content_filter":
+            self._send(400, _error_body("The response was filtered due to the prompt triggering "
+                                        "content management policy.", "invalid_request_error",
+                                        "prompt", "content_filter"))
+            return
+        if fault == "model_missing" or (st.flavour == "ollama" and model not in st.models):
+            self._send(404, _error_body(f'model "{model}" not found, try pulling it first',
+                                        "not_found_error", None, None))
+            return
+        self._complete(body, fault, model)
+
+    def _complete(self, body: dict[str, Any], fault: str, model: str) -> None:
+        st = self.server.state
+        content = self._content(body)
+        finish = "stop"
+        message: dict[str, Any] = {"role": "assistant"}
+        if fault == "think":
+            content = f"<think>Weighing it: maybe {{\"draft\": 1}} first.</think>\n{content}"
+        elif fault == "think_unclosed":
+            content = f"<think>Let me plan {content}"
+            finish = "length"
+        elif fault == "fenced":
+            content = f"Here is the artifact:\n```json\n{content}\n```\nDone."
+        elif fault == "truncated":
+            content = content[: max(1, len(content) // 2)]
+            finish = "length"
+        elif fault == "invalid_schema":
+            content = json.dumps({"unexpected": "shape", "confidence": "very"})
+        if st.flavour == "ollama":
+            message["reasoning"] = "short private reasoning"
+        elif st.flavour == "llamacpp":
+            message["reasoning_content"] = "short private reasoning"
+        message["content"] = content
+        prompt_tokens = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4
+        resp: dict[str, Any] = {
+            "id": f"chatcmpl-{len(st.requests)}", "object": "chat.completion",
+            "created": int(time.time()), "model": model or st.models[0],
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(content) // 4,
+                      "total_tokens": prompt_tokens + len(content) // 4},
+        }
+        if st.flavour == "llamacpp":
+            resp["timings"] = {"prompt_n": prompt_tokens, "predicted_n": len(content) // 4}
+        if fault == "trickle":
+            self._trickle(json.dumps(resp).encode())
+            return
+        self._send(200, resp)
+
+    def _trickle(self, data: bytes) -> None:
+        """Headers now, then the body a few bytes at a time: beats any per-read timeout."""
+        st = self.server.state
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.flush()
+        for i in range(0, len(data), st.trickle_chunk):
+            if st.release.wait(st.trickle_delay):
+                self._drop()
+                return
+            try:
+                self.wfile.write(data[i:i + st.trickle_chunk])
+                self.wfile.flush()
+            except OSError:
+                return
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    state: _State
+
+
+class FakeOpenAI:
+    """The server object tests drive: its URL, scripted faults, seeded random faults, request log."""
+
+    def __init__(self, flavour: Flavour = "ollama", *, payload: Payload = "{}",
+                 models: Iterable[str] = ("qwen2.5",), api_key: str | None = None,
+                 rejects: Iterable[str] | None = None, retry_after: float = 0.05,
+                 trickle_chunk: int = 8, trickle_delay: float = 0.05,
+                 hang_max: float = 30.0) -> None:
+        if rejects is None:
+            rejects = ("temperature", "max_tokens") if flavour == "azure" else ()
+        self._state = _State(flavour=flavour, payload=payload, models=tuple(models),
+                             api_key=api_key, rejects=set(rejects), retry_after=str(retry_after),
+                             trickle_chunk=trickle_chunk, trickle_delay=trickle_delay,
+                             hang_max=hang_max)
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    # ---- lifecycle ------------------------------------------------------------------------------
+
+    def start(self) -> Self:
+        server = _Server(("127.0.0.1", 0), _Handler)
+        server.state = self._state
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="fake-openai", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Release hanging handlers, then shut the listener down."""
+        self._state.release.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ---- what tests use -------------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "server not started"
+        return self._server.server_address[1]
+
+    @property
+    def url(self) -> str:
+        """Base URL for the OpenAI client (…/v1, as Ollama and llama.cpp publish it)."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def state(self) -> _State:
+        return self._state
+
+    def script(self, *faults: str) -> Self:
+        """Queue faults for the next chat requests, in order (then the mix or the default)."""
+        unknown = [f for f in faults if f not in FAULTS]
+        if unknown:
+            raise ValueError(f"unknown faults: {unknown}")
+        with self._state.lock:
+            self._state.script.extend(faults)
+        return self
+
+    def random_faults(self, seed: int, mix: Mapping[str, float]) -> Self:
+        """After the script, pick each request's fault from a seeded weighted mix."""
+        unknown = [f for f in mix if f not in FAULTS]
+        if unknown:
+            raise ValueError(f"unknown faults: {unknown}")
+        with self._state.lock:
+            self._state.rng = random.Random(seed)
+            self._state.mix = (tuple(mix), tuple(mix.values()))
+        return self
+
+    def set_default(self, fault: str) -> None:
+        if fault not in FAULTS:
+            raise ValueError(f"unknown fault: {fault}")
+        self._state.default = fault
+
+    def set_payload(self, payload: Payload) -> None:
+        self._state.payload = payload
+
+    def set_rejects(self, *params: str) -> None:
+        self._state.rejects = set(params)
+
+    def set_loading(self, loading: bool) -> None:
+        self._state.loading = loading
+
+    def release_hangs(self) -> None:
+        self._state.release.set()
+
+    @property
+    def requests(self) -> list[Recorded]:
+        with self._state.lock:
+            return list(self._state.requests)
+
+    @property
+    def chat_requests(self) -> list[Recorded]:
+        return [r for r in self.requests if r.path.rstrip("/").endswith("/chat/completions")]
+
+
+def refused_url() -> str:
+    """A loopback base URL nothing listens on: connecting is refused at once."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
