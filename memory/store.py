@@ -67,9 +67,8 @@ class MemoryStore:
             raise ScopeError(f"memory store is bound to run {self.run_id!r}, not {run_id!r}")
         return self.run_id
 
-    @property
-    def origin(self) -> str:
-        """Where this store's memories live, for labels."""
+    def store_label(self) -> str:
+        """Where this store's memories go, for labels: the cloud tier only while it is not parked."""
         return "foundry-memory" if self.cloud is not None and self.cloud.available else "local-sqlite"
 
     # -- writes --------------------------------------------------------------------------------
