@@ -79,8 +79,8 @@ def test_mode_by_health(fake_openai_factory, mode, routing, local, cloud, label,
 
 
 def test_replay_serves_recorded_text_and_labels_missing_keys():
-    recorded = {"stage_1_you/attempt-1": f"<think>x</think>```json\n{{\"title\": \"Recorded\", "
-                                         f"\"steps\": [\"a\"], \"confidence\": 9}}\n```"}
+    recorded = {"stage_1_you/attempt-1": "<think>x</think>```json\n{\"title\": \"Recorded\", "
+                                         "\"steps\": [\"a\"], \"confidence\": 9}\n```"}
     router = Router(Settings(demo_mode="live", foundry_base_url="http://127.0.0.1:9/v1"),
                     replay=recorded)
     hit = router.call(req(key="stage_1_you/attempt-1"), simulate)
