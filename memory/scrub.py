@@ -80,11 +80,19 @@ _STEPS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
 )
 
 
+# Every pattern above needs one of these fragments to match, so text without any is returned as is
+# (a superset check: it only decides whether the full passes run, never what they redact).
+_MAYBE_SECRET = re.compile(
+    r"[:=]|sk-|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abposre]-|AIza|glpat-|eyJ|bearer|basic|BEGIN|key",
+    re.IGNORECASE,
+)
+
+
 def scrub(text: str) -> str:
     """Return `text` with credentials replaced by ``[redacted]``; non-str input is stringified."""
     if not isinstance(text, str):
         text = str(text)
-    if not text:
+    if not text or not _MAYBE_SECRET.search(text):
         return text
     for pattern, repl in _STEPS:
         text = pattern.sub(repl, text)
