@@ -8,6 +8,7 @@ and every step down the chain is reported as a Fallback, so nothing degrades sil
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import threading
@@ -84,12 +85,25 @@ def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
     return box["value"]
 
 
-def schema_block(model: type[BaseModel]) -> tuple[dict[str, Any], str]:
-    """The artifact's JSON Schema and the system-prompt section that states it."""
+@functools.lru_cache(maxsize=64)
+def schema_block(model: type[BaseModel]) -> tuple[dict[str, Any], str, tuple[str, str]]:
+    """The artifact's JSON Schema, the system-prompt section stating it, and its two JSON spellings.
+
+    Cached per model class: pydantic schema generation is slow and the schema never changes.
+    """
     schema = model.model_json_schema()
+    compact = json.dumps(schema, separators=(",", ":"))
     text = ("Reply with exactly one JSON object and nothing else. It must validate against this "
-            "JSON Schema:\n" + json.dumps(schema, separators=(",", ":")))
-    return schema, text
+            "JSON Schema:\n" + compact)
+    return schema, text, (compact, json.dumps(schema))
+
+
+def system_prompt(req: RouteRequest) -> tuple[dict[str, Any], str]:
+    """The schema and the system prompt with the schema stated once (the engine may already have)."""
+    schema, text, spellings = schema_block(req.schema_model)
+    if any(s in req.system for s in spellings):
+        return schema, req.system
+    return schema, f"{req.system}\n\n{text}"
 
 
 def _reask(failure: OutputError) -> str:
@@ -227,8 +241,8 @@ class Router:
     async def _serve_models(self, req: RouteRequest, targets: list[Target], settings: Settings,
                             trace: _Trace, failures: list[tuple[Tier, str]]) -> _Served | None:
         deadline = self._clock() + settings.agent_request_timeout
-        schema, schema_text = schema_block(req.schema_model)
-        messages = [{"role": "system", "content": f"{req.system}\n\n{schema_text}"},
+        schema, system = system_prompt(req)
+        messages = [{"role": "system", "content": system},
                     {"role": "user", "content": req.user}]
         for target in targets:
             started = time.perf_counter()

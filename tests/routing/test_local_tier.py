@@ -171,3 +171,17 @@ def test_cooldown_expires_with_the_clock(fake_openai):
     assert router.call(req(), simulate).attempts[0].outcome == "parked"
     now[0] += 31
     assert router.call(req(), simulate).served_by == "local"
+
+
+def test_schema_is_stated_once_when_the_engine_already_did(fake_openai):
+    import json as _json
+
+    from engine.routing import RouteRequest
+    from tests.routing.artifacts import Pitch
+
+    fake_openai.set_payload(GOOD)
+    system = "Brief.\n\nSchema:\n" + _json.dumps(Pitch.model_json_schema())
+    request = RouteRequest(role="designer", system=system, user="u", schema_model=Pitch,
+                           call_key="k")
+    Router(local_settings(fake_openai.url)).call(request, simulate)
+    assert fake_openai.chat_requests[0].body["messages"][0]["content"] == system
