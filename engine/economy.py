@@ -1,0 +1,145 @@
+"""The economy: turn-based game days, burn and runway, stage outcomes, market share, defeat checks.
+
+All numbers live in TUNING so balance work edits data, not code. No wall clock: time moves only
+when a stage runs, a redo happens or a fork is decided.
+"""
+
+from __future__ import annotations
+
+from engine.models import Economics, GameState, Worker
+
+TUNING: dict[str, float] = {
+    "seed_usd": 60_000,
+    "arpu_usd": 220,
+    "market_share_step": 3.0,
+    "deal_cash_fraction": 0.25,
+    "days_per_stage": 4,
+    "days_per_redo": 2,
+    "days_per_fork": 1,
+    "threat_start": 10,
+    "threat_per_day": 0.45,
+    "pass_score": 70,
+}
+
+# Monthly cost of a digital worker, by lifecycle: 0.75 of a human median salary.
+ROLE_COST_BY_LIFECYCLE: dict[str, float] = {
+    "discovery": 5_250, "positioning": 8_250, "mvp": 7_875, "gtm": 5_625,
+    "retention": 4_875, "ops": 6_375, "other": 6_000,
+}
+ROLE_WEIGHT = {"strategist": 0.7, "designer": 1.0, "marketer": 1.7, "ops": 1.1}
+# Threat acceleration by arc stage, and the bite a newly entered arc stage takes.
+ARC = [  # (name, threshold, accel, bite)
+    ("watching", 0, 0.7, {}),
+    ("probing", 20, 1.0, {"velocity": -3}),
+    ("contesting", 40, 1.3, {"trust": -4}),
+    ("crisis", 60, 1.6, {"burn_pressure": 6, "velocity": -3}),
+    ("endgame", 80, 2.0, {"autonomy": -6, "trust": -4}),
+]
+
+
+def arc_stage(threat: float) -> str:
+    return [name for name, lo, _, _ in ARC if threat >= lo][-1]
+
+
+def founding_org() -> list[Worker]:
+    """The founding team: one human operator and four digital workers."""
+    return [
+        Worker(id="operator", title="Founder & Operator", kind="human", lifecycle="other",
+               hint="human", monthly_cost_usd=0),
+        Worker(id="strategy_lead", title="Strategy & Positioning Lead", lifecycle="positioning",
+               hint="reasoning", monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["positioning"],
+               reports_to="operator"),
+        Worker(id="product_builder", title="Product Builder", lifecycle="mvp", hint="creative",
+               monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["mvp"], reports_to="operator"),
+        Worker(id="growth_marketer", title="Growth Marketer", lifecycle="gtm", hint="creative",
+               monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["gtm"], reports_to="operator"),
+        Worker(id="retention_ops", title="Retention & Ops Worker", lifecycle="retention",
+               hint="fast", monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["retention"],
+               reports_to="operator"),
+    ]
+
+
+def digital_count(org: list[Worker]) -> int:
+    return sum(1 for w in org if w.active and w.kind != "human")
+
+
+def initial_economics(org: list[Worker]) -> Economics:
+    n = digital_count(org)
+    econ = Economics(
+        treasury_usd=TUNING["seed_usd"], monthly_burn_usd=sum(w.monthly_cost_usd for w in org),
+        addressable_market_usd=40_000 + 14_000 * n, arpu_usd=TUNING["arpu_usd"],
+        proof=24, trust=38, velocity=38 + 5 * n, burn_pressure=10 + 5 * n, autonomy=14 + 10 * n,
+        threat=TUNING["threat_start"],
+    )
+    recompute(econ)
+    return econ
+
+
+def sync_burn(state: GameState) -> None:
+    state.economics.monthly_burn_usd = float(sum(w.monthly_cost_usd for w in state.org if w.active))
+
+
+def recompute(econ: Economics) -> None:
+    """Derive revenue, customers and runway from share, treasury and burn."""
+    econ.monthly_revenue_usd = float(round(econ.market_share / 100 * econ.addressable_market_usd))
+    econ.paying_customers = int(round(econ.monthly_revenue_usd / econ.arpu_usd))
+    net = econ.monthly_burn_usd - econ.monthly_revenue_usd
+    econ.runway_months = 99.0 if net <= 0 else round(max(0.0, econ.treasury_usd) / net, 1)
+    econ.treasury_usd = round(econ.treasury_usd, 2)
+
+
+def advance_days(state: GameState, days: int) -> list[tuple[str, dict[str, float]]]:
+    """Move the clock: burn the treasury, climb the threat; return arc stages newly entered."""
+    econ = state.economics
+    entered: list[tuple[str, dict[str, float]]] = []
+    beat_mult = [1.0, 1.0, 1.05, 1.1, 1.15, 1.45, 1.1, 0.8][min(state.stage_index, 7)]
+    for _ in range(days):
+        state.day += 1
+        econ.treasury_usd -= (econ.monthly_burn_usd - econ.monthly_revenue_usd) / 30
+        old = arc_stage(econ.threat)
+        accel = next(a for name, _, a, _ in ARC if name == old)
+        winning = 1.0 - (0.35 if econ.monthly_revenue_usd > econ.monthly_burn_usd else 0) \
+            - (0.25 if econ.proof >= 60 else 0)
+        econ.threat = min(100.0, econ.threat + TUNING["threat_per_day"] * accel
+                          * max(0.3, winning) * beat_mult)
+        new = arc_stage(econ.threat)
+        if new != old:
+            bite = next(b for name, _, _, b in ARC if name == new)
+            for k, v in bite.items():
+                setattr(econ, k, min(100.0, max(0.0, getattr(econ, k) + v)))
+            entered.append((new, bite))
+        recompute(econ)
+    state.history.append((state.day, round(econ.treasury_usd, 2)))
+    return entered
+
+
+def stage_outcome(state: GameState, role: str, score: int) -> dict[str, float]:
+    """Book a shipped stage: market share moves with the score, a pass brings deal cash."""
+    econ = state.economics
+    contest = max(0.15, 1 - econ.threat / 130)
+    weight = ROLE_WEIGHT[role]
+    if score >= TUNING["pass_score"]:
+        gain = score / 100 * weight * contest * TUNING["market_share_step"]
+    else:
+        gain = -0.4 * weight
+    econ.market_share = round(min(100.0, max(0.0, econ.market_share + gain)), 2)
+    recompute(econ)
+    deal = round(econ.monthly_revenue_usd * TUNING["deal_cash_fraction"]) if gain > 0 else 0
+    econ.treasury_usd += deal
+    recompute(econ)
+    return {"share_gain": round(gain, 2), "deal_cash_usd": float(deal), "contest": round(contest, 3)}
+
+
+DEFEATS = (
+    ("treasury_usd", lambda v: v <= 0, "Out of cash: payroll could not be met."),
+    ("trust", lambda v: v <= 0, "Trust collapsed: customers and workers walked away."),
+    ("burn_pressure", lambda v: v >= 100, "Burn pressure broke the team."),
+    ("threat", lambda v: v >= 100, "The rival took the market."),
+)
+
+
+def defeat_reason(econ: Economics) -> str | None:
+    for fld, test, reason in DEFEATS:
+        if test(getattr(econ, fld)):
+            return reason
+    return None

@@ -1,0 +1,13 @@
+"""User-facing errors: each carries one clear line for the CLI (exit 2) or a TUI notification."""
+
+
+class GameError(Exception):
+    """A command that cannot run in the current state (e.g. approving before the worker has shipped)."""
+
+
+class InputError(GameError):
+    """Bad input from the player: empty pitch, unknown archetype, malformed path, unknown stage."""
+
+
+class SaveError(GameError):
+    """The save file is missing, corrupt, foreign or from a newer version; it is never overwritten."""

@@ -1,0 +1,107 @@
+"""Headless play: one driver that plays a venture from a fork path, rejections and own answers.
+
+Used by `worldforge simulate`, `worldforge balance`, the benches and the tests, so they all play
+the game the same way the TUI does (through the session API).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import InputError
+from engine.events import count_by_type
+from engine.session import MAX_REDOS, GameSession
+from engine.world import STAGE_IDS, resolve_stage
+
+FORKS = len(STAGE_IDS)
+
+
+def parse_path(path: str) -> str:
+    """`A`/`B` letters, one per fork; a single letter applies to every fork."""
+    p = (path or "").strip().upper()
+    if not p or any(c not in "AB" for c in p):
+        raise InputError(f"--choose takes letters A and B only, e.g. ABBA... (got {path[:20]!r})")
+    if len(p) == 1:
+        return p * FORKS
+    if len(p) != FORKS:
+        raise InputError(f"--choose needs 1 or {FORKS} letters, got {len(p)}")
+    return p
+
+
+def parse_stage_pairs(items: list[str], flag: str) -> list[tuple[str, str]]:
+    """`STAGE:TEXT` pairs, stage as id, beat or number."""
+    out = []
+    for item in items or []:
+        if ":" not in item:
+            raise InputError(f"{flag} takes STAGE:TEXT, e.g. {flag} 2:'too vague' (got {item[:30]!r})")
+        stage, text = item.split(":", 1)
+        out.append((resolve_stage(stage), text))
+    return out
+
+
+@dataclass
+class Plan:
+    """What the CEO will do at each gate and fork of a headless venture."""
+
+    path: str = "A" * FORKS
+    rejects: dict[str, list[str]] = field(default_factory=dict)
+    owns: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_cli(cls, choose: str, rejects: list[str], owns: list[str]) -> Plan:
+        plan = cls(path=parse_path(choose))
+        for sid, reason in parse_stage_pairs(rejects, "--reject"):
+            plan.rejects.setdefault(sid, []).append(reason)
+        for sid, text in parse_stage_pairs(owns, "--own"):
+            plan.owns[sid] = text
+        for sid, reasons in plan.rejects.items():
+            if len(reasons) > MAX_REDOS:
+                raise InputError(f"at most {MAX_REDOS} rejections per stage ({sid} has {len(reasons)})")
+        return plan
+
+
+def play(session: GameSession, plan: Plan) -> None:
+    """Drive the session to its end following the plan."""
+    while session.state.phase != "ended":
+        st = session.state
+        stage = st.stage
+        assert stage is not None
+        if st.phase == "brief":
+            session.run_stage()
+        elif st.phase == "gate":
+            reasons = plan.rejects.get(stage.id, [])
+            if stage.redos < len(reasons):
+                session.reject(reasons[stage.redos])
+            else:
+                session.approve()
+        elif st.phase == "fork":
+            if stage.id in plan.owns:
+                session.decide_own(plan.owns[stage.id])
+            else:
+                session.decide(plan.path[stage.number - 1])
+
+
+def summary(session: GameSession) -> dict[str, Any]:
+    """The `simulate --json` object."""
+    st = session.state
+    served: Counter[str] = Counter()
+    for e in session.events():
+        if e.type == "STAGE_EXECUTED":
+            served[e.payload.get("served_by", "?")] += 1
+    return {
+        "run_id": st.run_id,
+        "seed": st.seed,
+        "outcome": {"result": st.outcome.result, "reason": st.outcome.reason, "day": st.outcome.day}
+        if st.outcome else None,
+        "economics": st.economics.numbers(),
+        "org": [w.title for w in st.org if w.active],
+        "stages": [{"id": s.id, "beat": s.beat, "worker": s.worker_title, "score": s.score,
+                    "drift": s.drift, "redos": s.redos,
+                    "decision": {"rule_id": s.decision.rule_id, "option": s.decision.option}
+                    if s.decision else None} for s in st.stages],
+        "events": count_by_type(session.conn, st.run_id),
+        "memory": session.memory.counts(),
+        "served_by": dict(sorted(served.items())),
+    }

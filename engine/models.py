@@ -1,0 +1,232 @@
+"""Pydantic models of the game: company economics, org, stages, dilemmas, receipts, outcome, state."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Archetype = Literal["builder", "seller", "designer", "operator"]
+OwnerRole = Literal["strategist", "designer", "marketer", "ops"]
+Phase = Literal["brief", "gate", "fork", "ended"]
+StageStatus = Literal["pending", "active", "approved", "decided"]
+ARCHETYPES: tuple[str, ...] = ("builder", "seller", "designer", "operator")
+
+METER_FIELDS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
+
+
+class Economics(BaseModel):
+    """The company's numbers. Money in USD; meters 0–100; runway derived from treasury and net burn."""
+
+    treasury_usd: float
+    monthly_burn_usd: float
+    monthly_revenue_usd: float = 0.0
+    market_share: float = 0.0
+    addressable_market_usd: float
+    arpu_usd: float = 220.0
+    paying_customers: int = 0
+    runway_months: float = 0.0
+    proof: float
+    trust: float
+    velocity: float
+    burn_pressure: float
+    autonomy: float
+    threat: float = 10.0
+
+    def numbers(self) -> dict[str, float]:
+        return {k: float(v) for k, v in self.model_dump().items()}
+
+
+class Worker(BaseModel):
+    id: str
+    title: str
+    kind: Literal["human", "digital_worker", "hybrid"] = "digital_worker"
+    lifecycle: str
+    hint: Literal["reasoning", "creative", "fast", "human"] = "reasoning"
+    monthly_cost_usd: float
+    reports_to: str | None = None
+    spawned_by: str | None = None  # rule id that added this role
+    active: bool = True
+
+
+class OrgDelta(BaseModel):
+    added_role_id: str | None = None
+    added_role_title: str | None = None
+    monthly_cost_usd: float = 0.0
+    removed_role_id: str | None = None
+    removed_role_title: str | None = None
+
+
+class Stage(BaseModel):
+    id: str
+    beat: str
+    number: int
+    title: str
+    base_goal: str
+    goal: str
+    success_metric: str
+    owner_role: OwnerRole
+    worker_id: str
+    worker_title: str
+    status: StageStatus = "pending"
+    score: int | None = None
+    drift: bool = False
+    redos: int = 0
+    decision: StageDecision | None = None
+
+
+class StageDecision(BaseModel):
+    rule_id: str
+    option: str  # "A", "B" or "own"
+    text: str
+
+
+class Option(BaseModel):
+    key: Literal["A", "B"]
+    text: str
+    tradeoff: str
+    rule_id: str
+    effect_line: str = ""
+
+
+class Dilemma(BaseModel):
+    stage_id: str
+    title: str
+    axis: str
+    prompt: str
+    options: list[Option]
+
+
+class Directive(BaseModel):
+    """The newest binding decision: what the next artifact must visibly follow."""
+
+    memory_id: str | None = None
+    source: Literal["decision", "rejection", "standup", "founding"]
+    rule_id: str | None = None
+    text: str
+    keywords: list[str] = Field(default_factory=list)
+    stage_id: str | None = None
+    game_day: int = 0
+
+
+class Rubric(BaseModel):
+    dimensions: dict[str, int]
+    checks: dict[str, bool]
+    floor: int
+    compliance: int
+    drift: bool
+    final: int
+    notes: list[str] = Field(default_factory=list)
+
+
+class StageRun(BaseModel):
+    """What one worker run produced (an attempt at a stage)."""
+
+    stage_id: str
+    attempt: int
+    worker_id: str
+    worker_title: str
+    role: OwnerRole
+    artifact: dict[str, Any]
+    rubric: Rubric
+    served_by: str
+    model: str
+    fallback_reason: str | None = None
+    memory_injected: list[dict[str, Any]] = Field(default_factory=list)
+    memory_block: str = ""
+    knowledge_hits: list[dict[str, Any]] = Field(default_factory=list)
+    tools_called: list[dict[str, Any]] = Field(default_factory=list)
+    memory_dispositions: list[dict[str, Any]] = Field(default_factory=list)
+    directive: Directive | None = None
+
+
+class Receipt(BaseModel):
+    stage_id: str
+    rule_id: str
+    option: str
+    decided: str
+    summary: str
+    principle: str
+    economics_delta: dict[str, float]
+    before: Economics
+    after: Economics
+    org_delta: OrgDelta
+    memory_written: list[dict[str, Any]] = Field(default_factory=list)
+    next_brief: dict[str, str] | None = None
+    matched_by: str = "option"
+
+
+class StandupTurn(BaseModel):
+    speaker: str
+    role: str
+    line: str
+    tool: str
+    tool_result: str
+    served_by: str = "simulation"
+
+
+class Antagonist(BaseModel):
+    name: str
+    archetype: str
+    tagline: str
+    org: list[str]
+    target_customer: str
+
+
+class AntagonistMove(BaseModel):
+    day: int
+    stage_id: str
+    title: str
+    pressure_type: str
+    target_metric: str
+    threat_delta: float
+    narrative: str
+
+
+class Outcome(BaseModel):
+    result: Literal["victory", "defeat"]
+    reason: str
+    day: int
+
+
+class Founder(BaseModel):
+    name: str
+    company: str
+    pitch: str
+    archetype: Archetype
+    customer: str
+    keywords: list[str]
+
+
+class GameState(BaseModel):
+    """The whole persisted state of one run (saved as JSON after every command)."""
+
+    model_config = ConfigDict(validate_assignment=False)
+
+    run_id: str
+    seed: int
+    founder: Founder
+    day: int = 0
+    phase: Phase = "brief"
+    stage_index: int = 0
+    stages: list[Stage]
+    org: list[Worker]
+    economics: Economics
+    antagonist: Antagonist
+    moves: list[AntagonistMove] = Field(default_factory=list)
+    current: StageRun | None = None
+    dilemma: Dilemma | None = None
+    receipts: list[Receipt] = Field(default_factory=list)
+    standup: list[StandupTurn] = Field(default_factory=list)
+    standup_answered: bool = False
+    directive: Directive | None = None
+    flags: list[str] = Field(default_factory=list)
+    history: list[tuple[int, float]] = Field(default_factory=list)  # (day, treasury)
+    outcome: Outcome | None = None
+
+    @property
+    def stage(self) -> Stage | None:
+        return self.stages[self.stage_index] if self.stage_index < len(self.stages) else None
+
+
+Stage.model_rebuild()

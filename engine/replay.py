@@ -1,0 +1,112 @@
+"""Replay: re-derive a run from its recorded inputs and check it matches the stored events and state.
+
+Simulation runs are re-played on the simulation tier; runs served by a model are re-played with the
+replay tier serving the recorded model outputs, so a live run can be checked offline.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.config import Settings
+from engine.errors import SaveError
+from engine.events import list_events, strip_timing
+from engine.routing import Router
+from engine.saves import load_run
+from engine.session import GameSession
+from memory.db import connect
+
+ROUTING_KEYS = {"served_by", "model", "attempts", "usage", "fallback_reason", "raw_text", "runtime"}
+
+
+class ReplayReport(BaseModel):
+    run_id: str
+    ok: bool
+    steps: int
+    events_checked: int
+    mode: str
+    first_difference: str | None = None
+
+
+def _strip(value: Any, keys: set[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip(v, keys) for k, v in value.items() if k not in keys}
+    if isinstance(value, list):
+        return [_strip(v, keys) for v in value]
+    return value
+
+
+def apply_input(session: GameSession, step: dict[str, Any]) -> None:
+    """Perform one recorded command at the level it was recorded (no automatic follow-ups)."""
+    cmd = step["cmd"]
+    if cmd == "run_stage":
+        session.run_stage()
+    elif cmd == "approve":
+        session.approve()
+    elif cmd == "reject":
+        session._require("reject", "gate")
+        session._commit(step, lambda st: session._reject(st, step["reason"]))
+    elif cmd in ("decide", "decide_own"):
+        session._require("decide", "fork")
+        arg = step.get("choice") if cmd == "decide" else None
+        key = arg if cmd == "decide" else "own"
+        session._commit(step, lambda st: session._decide(st, key, step.get("text")))
+    elif cmd == "standup":
+        session._after_decision()
+    elif cmd == "standup_reply":
+        session.standup_reply(step["text"])
+    else:
+        raise SaveError(f"unknown recorded command {cmd!r}")
+
+
+def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
+    state, inputs = load_run(conn, run_id)
+    stored = list_events(conn, run_id)
+    recorded = {e.payload["raw_text"] for e in stored if e.payload.get("raw_text")}
+    mode = "simulation"
+    replay_map: dict[str, str] | None = None
+    if recorded:
+        mode = "replay"
+        replay_map = {}
+        for e in stored:
+            key, raw = e.payload.get("call_key"), e.payload.get("raw_text")
+            if e.type == "STAGE_EXECUTED" and raw:
+                key = f"{e.payload['stage_id']}/attempt-{e.payload['attempt']}"
+            if key and raw:
+                replay_map[key] = raw
+    router = Router(Settings(demo_mode="simulation"), replay=replay_map)
+    if not inputs or inputs[0].get("cmd") != "start":
+        raise SaveError(f"run {run_id!r} has no recorded start")
+    start = inputs[0]
+    mem = connect(":memory:")
+    try:
+        session = GameSession.start_venture(pitch=start["pitch"], name=start["name"],
+                                            archetype=start["archetype"], seed=start["seed"],
+                                            router=router, conn=mem, run_id=run_id)
+        for step in inputs[1:]:
+            if step["cmd"] == "standup" and session.state.phase == "ended":
+                continue
+            apply_input(session, step)
+        fresh = list_events(mem, run_id)
+        keys = ROUTING_KEYS if mode == "replay" else set()
+        a = [_strip(e.comparable(), keys) for e in stored if mode == "simulation" or e.type != "ROUTE_FALLBACK"]
+        b = [_strip(e.comparable(), keys) for e in fresh if mode == "simulation" or e.type != "ROUTE_FALLBACK"]
+        diff = None
+        for x, y in zip(a, b, strict=False):
+            if x != y:
+                diff = f"event {x['id']} ({x['type']}) differs from the re-derived one ({y['type']})"
+                break
+        if diff is None and len(a) != len(b):
+            diff = f"stored {len(a)} events, re-derived {len(b)}"
+        if diff is None:
+            s1 = _strip(strip_timing(state.model_dump(mode="json")), keys)
+            s2 = _strip(strip_timing(session.state.model_dump(mode="json")), keys)
+            if s1 != s2:
+                diff = "final state differs from the re-derived state"
+        return ReplayReport(run_id=run_id, ok=diff is None, steps=len(inputs), events_checked=len(a),
+                            mode=mode, first_difference=diff)
+    finally:
+        mem.close()

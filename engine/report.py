@@ -1,0 +1,67 @@
+"""The report card: a Markdown export of decisions, receipts, final economics and the memory trail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memory.scrub import scrub
+
+if TYPE_CHECKING:
+    from engine.session import GameSession
+
+MONEY = ("treasury_usd", "monthly_burn_usd", "monthly_revenue_usd", "addressable_market_usd", "arpu_usd")
+
+
+def _md(text: str) -> str:
+    """Neutralise Markdown/HTML control characters in untrusted text."""
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text.replace("\n", " "))
+
+
+def _num(field: str, v: float) -> str:
+    return f"${v:,.0f}" if field in MONEY else f"{v:g}"
+
+
+def render_report(session: GameSession) -> str:
+    st = session.state
+    f = st.founder
+    out = [f"# {_md(f.company)}: report card", "",
+           f"- Pitch: {_md(f.pitch)}", f"- Founder archetype: {f.archetype}; seed {st.seed}; run `{st.run_id}`",
+           f"- Rival: {_md(st.antagonist.name)}", f"- Day {st.day}; runtime {session.router.runtime_label()}"]
+    if st.outcome:
+        out.append(f"- **Outcome: {st.outcome.result}** — {_md(st.outcome.reason)}")
+    out += ["", "## Stages", "", "| # | beat | worker | score | drift | redos | decision |", "|---|---|---|---|---|---|---|"]
+    for s in st.stages:
+        dec = f"{s.decision.rule_id}: {_md(s.decision.text)}" if s.decision else ""
+        out.append(f"| {s.number} | {s.beat} | {_md(s.worker_title)} | {s.score if s.score is not None else ''} "
+                   f"| {'DRIFT' if s.drift else ''} | {s.redos} | {dec} |")
+    out += ["", "## Decisions and receipts", ""]
+    for r in st.receipts:
+        out.append(f"### {r.stage_id}: {_md(r.decided)} (`{r.rule_id}`)")
+        out.append(f"{_md(r.summary)} Principle: {r.principle}.")
+        out.append("")
+        out.append("| field | before | after |")
+        out.append("|---|---|---|")
+        for k, v in r.before.numbers().items():
+            a = r.after.numbers()[k]
+            if a != v:
+                out.append(f"| {k} | {_num(k, v)} | {_num(k, a)} |")
+        if r.org_delta.added_role_title:
+            out.append(f"\nOrg: +{_md(r.org_delta.added_role_title)}"
+                       + (f", −{_md(r.org_delta.removed_role_title)}" if r.org_delta.removed_role_title else ""))
+        out.append("")
+    out += ["## Final economics", ""]
+    out += [f"- {k}: {_num(k, v)}" for k, v in st.economics.numbers().items()]
+    out += ["", "## Memory trail", ""]
+    for m in session.memory.records():
+        out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(m.text)}")
+    return scrub("\n".join(out)) + "\n"
+
+
+def write_report(session: GameSession, path: str | Path | None = None) -> Path:
+    target = Path(path) if path else session.save_dir / "reports" / f"{session.state.run_id}-day{session.state.day}.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(render_report(session), encoding="utf-8")
+    tmp.replace(target)
+    return target

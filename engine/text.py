@@ -1,0 +1,71 @@
+"""Text hygiene shared by the engine: cleaning player input, whole-word tokens, slugs."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.errors import InputError
+
+MAX_PITCH_CHARS = 2000
+MAX_NAME_CHARS = 60
+MAX_REASON_CHARS = 1000
+
+_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+STOPWORDS = frozenset(
+    ["a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "for", "from", "has", "have", "how", "i", "in", "into", "is", "it", "its", "of", "on", "or", "our", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "will", "with", "you", "your", "than", "so", "not", "no", "do", "does", "just", "more", "most", "very", "also", "all", "any", "each", "per", "via", "about", "over", "under", "up", "out", "off", "only", "own", "same", "such", "too", "can't", "won't", "let", "make", "makes", "made", "get", "gets", "using", "use"]
+)
+
+
+def clean_text(value: str, *, field: str, max_chars: int, required: bool = True) -> str:
+    """Strip control characters and NULs, collapse whitespace, enforce a length; raise InputError."""
+    if not isinstance(value, str):
+        raise InputError(f"{field} must be text")
+    kept = []
+    for ch in value:
+        cat = unicodedata.category(ch)
+        if ch in "\n\t ":
+            kept.append(" ")
+        elif cat.startswith("C"):  # control, format (incl. bidi overrides), surrogate, unassigned
+            continue
+        else:
+            kept.append(ch)
+    text = re.sub(r"\s+", " ", "".join(kept)).strip()
+    if required and not text:
+        raise InputError(f"{field} is empty")
+    if len(text) > max_chars:
+        raise InputError(f"{field} is too long ({len(text):,} characters; at most {max_chars:,})")
+    return text
+
+
+def words(text: str) -> list[str]:
+    """Lower-case whole words (letters, digits, inner hyphens/apostrophes)."""
+    return _WORD.findall(text.lower())
+
+
+def content_words(text: str) -> list[str]:
+    """Whole words minus stopwords and one-letter tokens, in order, without repeats."""
+    seen: dict[str, None] = {}
+    for w in words(text):
+        if len(w) > 2 and w not in STOPWORDS and not w.isdigit():
+            seen.setdefault(w, None)
+    return list(seen)
+
+
+def has_phrase(text: str, phrase: str) -> bool:
+    """True when `phrase` occurs in `text` on whole-word boundaries (never as a substring of a word)."""
+    target = words(phrase)
+    if not target:
+        return False
+    tokens = words(text)
+    n = len(target)
+    return any(tokens[i : i + n] == target for i in range(len(tokens) - n + 1))
+
+
+def slug(text: str, limit: int = 24) -> str:
+    s = "-".join(words(text))[:limit].strip("-")
+    return s or "venture"
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"

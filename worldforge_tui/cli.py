@@ -1,0 +1,190 @@
+"""The `worldforge` command: the TUI by default, and headless commands for scripts, balance and CI.
+
+Headless commands never import textual. Bad input gives one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.errors import GameError
+
+ARCHETYPES = ("builder", "seller", "designer", "operator")
+
+
+class CliError(Exception):
+    """A usage error: printed as one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        raise CliError(message)
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text[:20]!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError("seed must be from 0 to 2^63-1")
+    return value
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from worldforge_tui.app import run_app  # textual only for the TUI
+
+    return run_app(args)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.headless import Plan, play, summary
+    from engine.session import GameSession
+
+    plan = Plan.from_cli(args.choose, args.reject, args.own)  # validate everything before writing
+    session = GameSession.start_venture(pitch=args.pitch, name=args.name, archetype=args.archetype,
+                                        seed=args.seed, save_dir=args.save_dir)
+    try:
+        play(session, plan)
+        result = summary(session)
+    finally:
+        session.close()
+    if args.json:
+        _print_json(result)
+    else:
+        o = result["outcome"]
+        print(f"{result['run_id']}: {o['result'].upper()} on day {o['day']} — {o['reason']}")
+        e = result["economics"]
+        print(f"treasury ${e['treasury_usd']:,.0f} · revenue ${e['monthly_revenue_usd']:,.0f}/mo · "
+              f"burn ${e['monthly_burn_usd']:,.0f}/mo · trust {e['trust']:.0f} · threat {e['threat']:.0f}")
+        for s in result["stages"]:
+            d = s["decision"]
+            print(f"  {s['beat']:<7} score {s['score'] if s['score'] is not None else '-':>3}"
+                  f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
+                  f"{d['rule_id'] if d else ''}")
+    return 0
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from engine.balance import run_balance
+
+    report = run_balance(seed=args.seed)
+    if args.json:
+        _print_json(report)
+    else:
+        print(f"{report['paths']} paths: {report['victories']} victories, {report['defeats']} defeats "
+              f"(win rate {report['win_rate']:.0%}) in {report['elapsed_s']} s")
+        for reason, n in report["defeat_reasons"].items():
+            print(f"  {n:>4}  {reason}")
+        print("rules fired: " + ", ".join(f"{k} {v}" for k, v in report["rules_fired"].items()))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from engine.replay import verify
+    from engine.saves import load_run, resolve_save_dir
+    from memory.db import connect, db_path
+
+    path = db_path(resolve_save_dir(args.save_dir))
+    if not path.exists():
+        raise GameError(f"no save file at {path}")
+    conn = connect(path, create=False)
+    try:
+        if not args.verify:
+            state, inputs = load_run(conn, args.run_id)
+            _print_json({"run_id": args.run_id, "inputs": inputs, "phase": state.phase, "day": state.day})
+            return 0
+        report = verify(conn, args.run_id)
+    finally:
+        conn.close()
+    if args.json:
+        _print_json(report.model_dump())
+    else:
+        print(f"{report.run_id}: {'OK' if report.ok else 'MISMATCH'} — {report.steps} steps, "
+              f"{report.events_checked} events re-derived ({report.mode})"
+              + (f"; {report.first_difference}" if report.first_difference else ""))
+    return 0 if report.ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="worldforge", description="WorldForge: run a company of AI workers whose memory binds them.")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    def common_start(sp: argparse.ArgumentParser, required: bool) -> None:
+        sp.add_argument("--pitch", required=required, help="what the company does")
+        sp.add_argument("--name", help="company name (default: from the pitch)")
+        sp.add_argument("--archetype", default="builder", choices=ARCHETYPES, help="founder archetype")
+        sp.add_argument("--seed", type=_seed, default=7, help="seed for the simulation (default 7)")
+        sp.add_argument("--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)")
+
+    play = sub.add_parser("play", help="open the game (the default)")
+    common_start(play, required=False)
+    play.set_defaults(func=cmd_play)
+
+    sim = sub.add_parser("simulate", help="play a full venture headless")
+    common_start(sim, required=True)
+    sim.add_argument("--choose", default="A", metavar="PATH", help="A/B per fork in stage order (one letter = every fork)")
+    sim.add_argument("--reject", action="append", default=[], metavar="STAGE:REASON", help="reject a stage's artifact with a reason (repeatable)")
+    sim.add_argument("--own", action="append", default=[], metavar="STAGE:TEXT", help="answer a stage's fork in your own words")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(func=cmd_simulate)
+
+    bal = sub.add_parser("balance", help="play all 256 fork paths and report outcomes")
+    bal.add_argument("--seed", type=_seed, default=7)
+    bal.add_argument("--json", action="store_true")
+    bal.set_defaults(func=cmd_balance)
+
+    rep = sub.add_parser("replay", help="re-derive a run from its inputs")
+    rep.add_argument("run_id")
+    rep.add_argument("--save-dir")
+    rep.add_argument("--verify", action="store_true", help="check events and state match the save")
+    rep.add_argument("--json", action="store_true")
+    rep.set_defaults(func=cmd_replay)
+
+    for module in ("worldforge_tui.cli_memory", "worldforge_tui.cli_routing"):
+        try:
+            register: Callable[[Any], None] = importlib.import_module(module).register
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise
+            continue
+        register(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv or ["play"])
+        if getattr(args, "func", None) is None:
+            args = parser.parse_args(["play", *argv])
+        return int(args.func(args) or 0)
+    except CliError as err:
+        print(f"worldforge: error: {err}", file=sys.stderr)
+        return 2
+    except GameError as err:
+        print(f"worldforge: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("worldforge: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:  # noqa: BLE001 - last resort: one line on screen, traceback to the log
+        from engine.logs import log_exception
+
+        where = log_exception(err, context={"argv": argv[:1]})
+        print(f"worldforge: error: {type(err).__name__}: {str(err)[:200]} (details in {where})", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
