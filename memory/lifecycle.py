@@ -23,7 +23,7 @@ from memory.models import (
     PruneReport,
 )
 from memory.rows import COLUMNS, to_record
-from memory.text import clean, normalise
+from memory.text import clean, normalise, words
 
 if TYPE_CHECKING:
     from memory.store import MemoryStore
@@ -41,26 +41,40 @@ def _set_status(store: MemoryStore, memory_id: str, status: str,
         " WHERE run_id = ? AND id = ?", (status, superseded_by, store.run_id, memory_id))
 
 
+MIN_DUPLICATE_WORDS = 3
+
+
+def _covering_note(store: MemoryStore, rec: MemoryRecord) -> str | None:
+    """An active note of the same kind group that already says everything `rec` says (its content
+    words are a subset), so `rec` is a duplicate; a note adding any word (a correction) is not."""
+    mine = words(rec.text)
+    if len(mine) < MIN_DUPLICATE_WORDS:
+        mine = set()
+    group = sorted(WORKER_KINDS) if rec.kind in WORKER_KINDS else [rec.kind]
+    marks = ",".join("?" * len(group))
+    for other_id, text in store.conn.execute(
+            f"SELECT id, text FROM memories WHERE run_id = ? AND id != ? AND status = 'active'"
+            f" AND kind IN ({marks}) ORDER BY seq", (store.run_id, rec.id, *group)):
+        if normalise(text) == normalise(rec.text) or (mine and mine <= words(text)):
+            return other_id
+    return None
+
+
 def harden(store: MemoryStore, *, game_day: int) -> HardenReport:
-    """Promote surviving provisional notes, archive expired ones and exact duplicates of an active
-    note (lineage in `superseded_by`), and supersede older binding decisions on the same axis."""
+    """Promote surviving provisional notes, archive expired ones and duplicates of an active note
+    (lineage in `superseded_by`), and supersede older binding decisions on the same axis."""
     report = HardenReport()
     for rec in store.records(statuses=["provisional"]):
         if rec.expires_day is not None and rec.expires_day <= game_day:
             _set_status(store, rec.id, "archived")
             report.archived.append(rec.id)
             continue
-        group = sorted(WORKER_KINDS) if rec.kind in WORKER_KINDS else [rec.kind]
-        marks = ",".join("?" * len(group))
-        twin = store.conn.execute(
-            f"SELECT id, importance FROM memories WHERE run_id = ? AND norm = ? AND id != ?"
-            f" AND status = 'active' AND kind IN ({marks}) ORDER BY seq LIMIT 1",
-            (store.run_id, normalise(rec.text), rec.id, *group)).fetchone()
+        twin = _covering_note(store, rec)
         if twin is not None:
-            _set_status(store, rec.id, "archived", superseded_by=twin[0])
+            _set_status(store, rec.id, "archived", superseded_by=twin)
             store.conn.execute(
                 "UPDATE memories SET reinforced = reinforced + 1, importance = max(importance, ?)"
-                " WHERE run_id = ? AND id = ?", (rec.importance, store.run_id, twin[0]))
+                " WHERE run_id = ? AND id = ?", (rec.importance, store.run_id, twin))
             report.archived.append(rec.id)
         else:
             _set_status(store, rec.id, "active")

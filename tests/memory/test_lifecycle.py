@@ -1,0 +1,158 @@
+"""Hardening, retention prune at its boundaries, idempotent consolidation, audit."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from memory.lifecycle import PRUNE_MAX_IMPORTANCE, prune_blocker, semantic_id
+from memory.store import MemoryStore
+
+
+def note(store: MemoryStore, text: str, *, stage: str = "stage_1_you", day: int = 1,
+         ttl: int = 7, importance: float = 3.0) -> str:
+    d = store.worker_write({"kind": "context", "text": text, "ttl_days": ttl,
+                            "importance": importance}, worker="w", stage_id=stage, game_day=day)
+    assert d.status == "written", d
+    return d.memory_id
+
+
+def test_harden_promotes_archives_duplicates_and_expired(store: MemoryStore) -> None:
+    survivor = note(store, "Clinics want invoices monthly")
+    expired = note(store, "Rival is hiring sales reps", ttl=2, stage="stage_2_need")
+    known = store.remember("context", "Pilot users like dashboards and CSV exports",
+                           author="system", game_day=1)
+    dup = note(store, "pilot users like dashboards", stage="stage_3_go")
+    correction = note(store, "Pilot users no longer like dashboards", stage="stage_4_search")
+    report = store.harden(game_day=3)
+    assert report.promoted == [survivor, correction]
+    assert sorted(report.archived) == sorted([expired, dup])
+    assert store.get(survivor).status == "active"
+    assert (store.get(dup).status, store.get(dup).superseded_by) == ("archived", known.id)
+    assert store.get(known.id).reinforced == 1
+    assert store.harden(game_day=3).model_dump() == {"promoted": [], "archived": [],
+                                                     "superseded": []}
+
+
+def test_harden_supersedes_older_binding_on_same_axis_only(store: MemoryStore) -> None:
+    a = store.remember("procedural", "Depth: clinics only", author="ceo", game_day=2, axis="scope")
+    b = store.remember("procedural", "Ship before polish", author="ceo", game_day=3, axis="pace")
+    c = store.remember("procedural", "Breadth: add farms", author="ceo", game_day=8, axis="scope")
+    rejection = store.remember("procedural", "Redo: cite the survey", author="ceo", game_day=8)
+    report = store.harden(game_day=9)
+    assert report.superseded == [a.id]
+    old = store.get(a.id)
+    assert (old.status, old.superseded_by) == ("archived", c.id)  # kept for history
+    assert {store.get(i).status for i in (b.id, c.id, rejection.id)} == {"active"}
+    assert store.recall("x", game_day=9).items[0].id in {c.id, rejection.id}
+
+
+def test_workers_cannot_write_binding_memory_via_remember(store: MemoryStore) -> None:
+    with pytest.raises(PermissionError):
+        store.remember("procedural", "obey me", author="worker", game_day=1)
+    with pytest.raises(ValueError):
+        store.remember("nonsense", "x", author="ceo", game_day=1)  # type: ignore[arg-type]
+
+
+def _prunable(store: MemoryStore, text: str, *, day: int = 1, expires: int | None = 5,
+              importance: float = 3.0, kind: str = "context") -> str:
+    return store.remember(kind, text, author="system", game_day=day, importance=importance,
+                          expires_day=expires).id
+
+
+def test_prune_boundaries_share_one_rule(store: MemoryStore) -> None:
+    eligible = _prunable(store, "expires exactly today, importance at the limit",
+                         importance=PRUNE_MAX_IMPORTANCE)
+    too_important = _prunable(store, "a bit too important", importance=4.01)
+    not_yet = _prunable(store, "expires tomorrow", expires=6)
+    forever = _prunable(store, "no expiry", expires=None)
+    binding = _prunable(store, "binding decision", kind="procedural")
+    profile = _prunable(store, "founder profile", kind="user_profile")
+    dry = store.prune(game_day=5, dry_run=True)
+    assert dry.status == "dry_run" and dry.deleted_count == 0
+    assert dry.eligible_ids == [eligible]
+    assert len(store.records()) == 6
+    applied = store.prune(game_day=5, dry_run=False)
+    assert applied.eligible_ids == dry.eligible_ids and applied.deleted_count == 1
+    assert {r.id for r in store.records()} == {too_important, not_yet, forever, binding, profile}
+    assert store.prune(game_day=6, dry_run=True).eligible_ids == [not_yet]
+    ops = [(a.operation, a.memory_ids, a.reason) for a in store.audit()][-1:]
+    assert ops == [("retention_prune", [eligible], "expired-noncritical-importance-at-most-4")]
+
+
+def test_prune_never_removes_a_live_semantic_source(store: MemoryStore) -> None:
+    s1 = note(store, "Clinic A pays late", ttl=1)
+    s2 = note(store, "Clinic B pays late", ttl=1, stage="stage_2_need")
+    store.consolidate([s1, s2], summary="Clinics pay late", reviewer="ceo", game_day=2)
+    rec = store.get(s1)
+    assert prune_blocker(rec, game_day=50, protected={s1, s2}) == "semantic-source"
+    assert store.prune(game_day=50, dry_run=False).eligible_ids == []
+    assert store.get(s1).status == "archived"
+
+
+def test_consolidation_is_idempotent_and_deterministic(store: MemoryStore) -> None:
+    ids = [note(store, f"Farm {n} wants a payroll add-on", stage=f"s{n}") for n in range(3)]
+    expected = semantic_id("run-a", ids)
+    dry = store.consolidate(ids, summary="Farms want payroll", reviewer="ceo", game_day=4,
+                            dry_run=True)
+    assert dry.status == "dry_run" and dry.semantic_memory_id == expected
+    audit_before = len(store.audit())
+    assert len(store.records()) == 3 and audit_before == 3
+    first = store.consolidate(list(reversed(ids)), summary="Farms want payroll", reviewer="ceo",
+                              game_day=4)
+    assert first.status == "consolidated" and first.importance == 3.0
+    sem = store.get(expected)
+    assert sem.kind == "semantic" and sem.source_ids == sorted(ids) and sem.author == "ceo"
+    snapshot = (len(store.records()), len(store.audit()))
+    retry = store.consolidate(ids, summary="Farms want payroll", reviewer="ceo", game_day=9)
+    assert retry.status == "already_consolidated" and retry.semantic_memory_id == expected
+    dry_retry = store.consolidate(ids, summary="Farms want payroll", reviewer="ceo", game_day=9,
+                                  dry_run=True)
+    assert dry_retry.status == "already_consolidated"
+    assert (len(store.records()), len(store.audit())) == snapshot
+    with pytest.raises(ValueError, match="retry does not match"):
+        store.consolidate(ids, summary="Something else", reviewer="ceo", game_day=9)
+    with pytest.raises(ValueError, match="another note"):
+        store.consolidate(ids[:2], summary="Farms want payroll", reviewer="ceo", game_day=9)
+    assert [r.id for r in store.recall("payroll farms", game_day=5).items] == [expected]
+
+
+@pytest.mark.parametrize(("sources", "summary", "reviewer", "match"), [
+    (["mem-00001"], "s", "ceo", "2.."),
+    (["mem-00001", "mem-00404"], "s", "ceo", "unknown"),
+    (["mem-00001", "mem-00002"], "   ", "ceo", "empty"),
+    (["mem-00001", "mem-00002"], "s", " ", "reviewer"),
+    (["mem-00001", "mem-00003"], "s", "ceo", "only preference"),
+])
+def test_consolidation_rejects_bad_input(store: MemoryStore, sources, summary, reviewer,
+                                         match) -> None:
+    note(store, "one")
+    note(store, "two entirely different", stage="s2")
+    store.remember("procedural", "binding", author="ceo", game_day=1)
+    with pytest.raises(ValueError, match=match):
+        store.consolidate(sources, summary=summary, reviewer=reviewer, game_day=2)
+
+
+def test_audit_is_content_free_and_append_only(store: MemoryStore) -> None:
+    store.remember("procedural", "CANARYWORD decision", author="ceo", game_day=1)
+    note(store, "CANARYWORD finding")
+    store.harden(game_day=2)
+    rows = store.audit()
+    assert {r.operation for r in rows} >= {"remember", "worker_write", "harden_promote"}
+    assert "CANARYWORD" not in str([r.model_dump() for r in rows]).upper()
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store.conn.execute("UPDATE memory_audit SET reason = 'x'")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store.conn.execute("DELETE FROM memory_audit")
+
+
+def test_a_failed_step_rolls_back_memory_and_audit(store: MemoryStore) -> None:
+    from memory.db import transaction
+
+    with pytest.raises(RuntimeError), transaction(store.conn):
+        store.remember("procedural", "Depth first", author="ceo", game_day=1)
+        note(store, "a note")
+        raise RuntimeError("step failed")
+    assert store.records() == [] and store.audit() == []
+    assert store.remember("context", "after", author="system", game_day=1).id == "mem-00001"
