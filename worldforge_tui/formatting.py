@@ -19,6 +19,8 @@ FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("burn_pressure", "burn pressure", "meter", False),
     ("autonomy", "autonomy", "meter", True),
     ("threat", "threat", "meter", False),
+    ("addressable_market_usd", "market", "money", True),
+    ("arpu_usd", "ARPU", "money", True),
 )
 FIELD_INFO = {name: (label, kind, up_good) for name, label, kind, up_good in FIELDS}
 
@@ -55,7 +57,7 @@ def value_text(field: str, value: Any) -> str:
     if kind == "months":
         return "∞" if amount >= 999 else f"{amount:.1f}mo"
     if kind == "percent":
-        return f"{amount * 100:.1f}%" if amount <= 1 else f"{amount:.1f}%"
+        return f"{amount:.1f}%"  # the engine keeps shares in percent already
     if kind == "count":
         return f"{amount:.0f}"
     return f"{amount:.0f}"

@@ -27,7 +27,7 @@ TAB_MASKS = {tab_id: mask for tab_id, _, mask in TABS}
 WORKER_TYPES = frozenset({
     "STAGE_BRIEFED", "STAGE_EXECUTED", "ARTIFACT_REJECTED", "ARTIFACT_APPROVED", "ROUTE_FALLBACK",
     "WORLD_DESIGNED", "ORG_CHARTERED", "ANTAGONIST_FORGED", "ANTAGONIST_MOVE", "WORLD_ADAPTED",
-    "STANDUP", "STANDUP_HELD", "TOOL_CALLED", "ROUTING_CHANGED", "SETTINGS_CHANGED",
+    "AGENT_STANDUP", "ANTAGONIST_ESCALATED", "SETTINGS_CHANGED",
 })
 WORKER_KEYS = frozenset({"served_by", "tools_called", "attempts", "fallback_reason"})
 KNOWLEDGE_KEYS = ("iq_hits", "knowledge_hits", "knowledge")

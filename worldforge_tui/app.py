@@ -1,0 +1,548 @@
+"""The WorldForge Textual app: one game session, driven by keys, rendered from engine snapshots.
+
+Every session command runs in one thread-worker group (the session is not thread-safe, so one at a
+time); workers only post messages, and the `on_…` handlers here change what the panes show. Engine
+events reach the replay log through a thread-safe queue that the log flushes in batches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+
+from worldforge_tui.safe_text import one_line
+from worldforge_tui.screens.dialogs import ConfirmScreen, InspectorScreen, TextPromptScreen
+from worldforge_tui.screens.end import EndScreen
+from worldforge_tui.screens.help import HelpScreen
+from worldforge_tui.screens.load import LoadScreen
+from worldforge_tui.screens.main import MainScreen
+from worldforge_tui.screens.new_venture import NewVentureScreen
+from worldforge_tui.screens.settings import SettingsScreen
+from worldforge_tui.theme import DEFAULT_THEME, THEMES
+from worldforge_tui.widgets.action_bar import ActionBar, thinking_text
+from worldforge_tui.widgets.memory_pane import MemoryPane
+from worldforge_tui.widgets.replay_log import ReplayLog
+from worldforge_tui.widgets.replay_pane import ReplayPane
+
+log = logging.getLogger("worldforge.tui")
+LOG_FILENAME = "tui.log"
+
+
+class CommandFinished(Message):
+    """A session command ended (result, or a one-line error; `crashed` for unexpected faults)."""
+
+    def __init__(self, label: str, result: Any = None, error: str | None = None,
+                 crashed: bool = False) -> None:
+        super().__init__()
+        self.label, self.result, self.error, self.crashed = label, result, error, crashed
+
+
+class SessionOpened(Message):
+    """A venture was started or loaded in a worker; the app adopts it on the UI thread."""
+
+    def __init__(self, session: Any) -> None:
+        super().__init__()
+        self.session = session
+
+
+class SessionFailed(Message):
+    """Starting or loading a venture failed with a one-line reason."""
+
+    def __init__(self, error: str, request: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.error, self.request = error, request
+
+
+class EngineNotice(Message):
+    """An engine event worth a notification (a route fallback), relayed from the worker thread."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+
+def _load_router() -> tuple[Any, str | None]:
+    """The shared router from saved settings + env; a broken settings file falls back to defaults."""
+    from engine.config import Settings, load_settings
+    from engine.routing import Router
+
+    try:
+        return Router(load_settings()), None
+    except Exception as exc:  # noqa: BLE001 - bad settings must not stop the game: use the floor
+        return Router(Settings.model_validate({})), one_line(f"settings ignored: {exc}", 200)
+
+
+class WorldForgeApp(App[int]):
+    """The game. Construct with the CLI's venture arguments (all optional)."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "WorldForge"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-compact"), (110, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "settings", "Settings", id="app.settings"),
+        Binding("n", "new_venture", "New", id="app.new"),
+        Binding("l", "load", "Load", id="app.load"),
+        Binding("e", "export", "Export", id="app.export"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+    ]
+
+    def __init__(self, *, pitch: str | None = None, name: str | None = None,
+                 archetype: str | None = None, seed: int | None = None,
+                 save_dir: str | Path | None = None, router: Any = None,
+                 auto_run: bool = True) -> None:
+        super().__init__()
+        self.start_request = ({"pitch": pitch, "name": name, "archetype": archetype or "builder",
+                               "seed": 7 if seed is None else seed} if pitch else None)
+        self.save_dir = save_dir
+        self.router, self._settings_warning = (router, None) if router is not None else (None, None)
+        self.session: Any = None
+        self.snap: Any = None
+        self.busy: str | None = None
+        self.auto_run = auto_run
+        self.last_export: Path | None = None
+
+    # ---- lifecycle -----------------------------------------------------------------------
+    def get_default_screen(self) -> Screen[Any]:
+        return MainScreen()
+
+    @property
+    def main(self) -> MainScreen:
+        """The board (always the bottom of the screen stack)."""
+        screen = self.screen_stack[0]
+        assert isinstance(screen, MainScreen)
+        return screen
+
+    @property
+    def replay(self) -> ReplayLog:
+        return self.main.query_one(ReplayPane).log_view
+
+    def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = DEFAULT_THEME
+        if self.router is None:
+            self.router, self._settings_warning = _load_router()
+        if self._settings_warning:
+            self.notify(self._settings_warning, severity="warning", markup=False)
+        self.call_after_refresh(self._startup)
+
+    def _startup(self) -> None:
+        """After the board's first frame: start the requested venture or ask for one."""
+        self.refresh_view()
+        if self.start_request is not None:
+            self.open_venture(self.start_request)
+        else:
+            self.action_new_venture(first=True)
+
+    def on_unmount(self) -> None:
+        self._close_session()
+
+    def _close_session(self) -> None:
+        if self.session is not None:
+            try:
+                self.session.close()
+            except Exception:
+                log.exception("closing the session failed")
+            self.session = None
+
+    # ---- state queries used by screens ---------------------------------------------------
+    def can(self, capability: str) -> bool:
+        """True if the player may do this now (a venture is open, idle, and the engine allows it)."""
+        if self.session is None or self.busy is not None or self.snap is None:
+            return False
+        return bool(self.snap.can.get(capability, False))
+
+    def pill(self) -> str:
+        try:
+            return str(self.router.pill()) if self.router is not None else "simulation"
+        except Exception:  # noqa: BLE001 - a pill is decoration; never fail a render for it
+            return "simulation"
+
+    def refresh_view(self) -> None:
+        """Re-render every pane from the current snapshot."""
+        self.main.show(self.snap, busy=self.busy is not None)
+
+    # ---- opening ventures ----------------------------------------------------------------
+    def open_venture(self, request: dict[str, Any]) -> None:
+        """Start (pitch…) or resume ({"resume": run_id}) a venture in a worker."""
+        if self.busy is not None:
+            self.notify("Wait for the current step to finish.", severity="warning")
+            return
+        self.busy = "open"
+        self.main.query_one(ActionBar).set_thinking(
+            "opening the venture…" if "resume" in request else
+            "founding the company: org, rival and eight stages…")
+        self.refresh_view()
+        self._open_in_thread(request)
+
+    @work(thread=True, group="session", exit_on_error=False)
+    def _open_in_thread(self, request: dict[str, Any]) -> None:
+        from engine.errors import GameError
+        from engine.session import GameSession
+
+        try:
+            if "resume" in request:
+                session = GameSession.load(str(request["resume"]), save_dir=self.save_dir,
+                                           router=self.router)
+            else:
+                session = GameSession.start_venture(
+                    pitch=request["pitch"], name=request.get("name"),
+                    archetype=request.get("archetype") or "builder",
+                    seed=int(request.get("seed") or 0), save_dir=self.save_dir, router=self.router)
+        except GameError as exc:
+            self.post_message(SessionFailed(one_line(str(exc), 300), request))
+        except Exception as exc:
+            log.exception("opening a venture failed")
+            self.post_message(SessionFailed(one_line(f"could not open the venture: {exc}", 300),
+                                            request))
+        else:
+            self.post_message(SessionOpened(session))
+
+    def on_session_opened(self, message: SessionOpened) -> None:
+        self._close_session()
+        self.session = message.session
+        self.busy = None
+        self.main.query_one(ActionBar).set_thinking(None)
+        self.session.add_listener(self._engine_event)
+        replay = self.replay
+        replay.reset()
+        replay.push_many(self.session.events())
+        replay.flush()
+        self.main.query_one(MemoryPane).clear_marks()
+        self._snapshot()
+        self.refresh_view()
+        self._continue()
+
+    def on_session_failed(self, message: SessionFailed) -> None:
+        self.busy = None
+        self.main.query_one(ActionBar).set_thinking(None)
+        self.refresh_view()
+        self.notify(message.error, title="Venture not opened", severity="error", markup=False)
+        if message.request is not None and "resume" not in message.request:
+            self.action_new_venture(error=message.error)
+
+    # ---- engine events (called on the worker thread) -------------------------------------
+    def _engine_event(self, event: Any) -> None:
+        self.replay.push(event)
+        if getattr(event, "type", "") == "ROUTE_FALLBACK":
+            self.post_message(EngineNotice(f"Fallback: {one_line(event.message, 200)}"))
+
+    def on_engine_notice(self, message: EngineNotice) -> None:
+        self.notify(message.message, title="Routing", severity="warning", markup=False)
+
+    # ---- running commands ----------------------------------------------------------------
+    def _snapshot(self) -> None:
+        try:
+            self.snap = self.session.snapshot() if self.session is not None else None
+        except Exception as exc:
+            log.exception("snapshot failed")
+            self.notify(one_line(f"could not read the venture: {exc}", 200), severity="error",
+                        markup=False)
+
+    def command(self, label: str, fn: Callable[[Any], Any], thinking: str | None = None) -> bool:
+        """Run `fn(session)` in the session worker group; False if something else is running."""
+        if self.session is None:
+            self.notify("No venture open: press n to start one.", severity="warning")
+            return False
+        if self.busy is not None:
+            self.notify("Wait for the current step to finish.", severity="warning")
+            return False
+        self.busy = label
+        self.main.query_one(ActionBar).set_thinking(thinking)
+        self.refresh_view()
+        self._command_in_thread(label, fn, self.session)
+        return True
+
+    @work(thread=True, group="session", exit_on_error=False)
+    def _command_in_thread(self, label: str, fn: Callable[[Any], Any], session: Any) -> None:
+        from engine.errors import GameError
+
+        try:
+            result = fn(session)
+        except GameError as exc:
+            self.post_message(CommandFinished(label, error=one_line(str(exc), 300)))
+        except Exception as exc:
+            log.exception("command %s failed", label)
+            self.post_message(CommandFinished(
+                label, error=one_line(f"{label} failed: {type(exc).__name__}: {exc}", 300),
+                crashed=True))
+        else:
+            self.post_message(CommandFinished(label, result=result))
+
+    def on_command_finished(self, message: CommandFinished) -> None:
+        self.busy = None
+        self.main.query_one(ActionBar).set_thinking(None)
+        self._snapshot()
+        self.refresh_view()
+        if message.error:
+            self.notify(message.error, title="Not done", severity="error", markup=False)
+        else:
+            self._report_result(message.label, message.result)
+        if self.snap is not None and self.snap.phase == "ended":
+            if message.label in ("decide", "decide_own", "approve", "run_stage", "reject"):
+                self.push_screen(EndScreen(self.snap), self._end_choice)
+            return
+        if not message.error:
+            self._continue()
+
+    def _report_result(self, label: str, result: Any) -> None:
+        if label in ("decide", "decide_own"):
+            self.main.reveal("receipt")
+        elif label == "export":
+            self.last_export = Path(result)
+            self.notify(f"Report written to {result}", title="Exported", markup=False)
+        elif label == "prune":
+            ids = ", ".join(getattr(result, "eligible_ids", [])[:8]) or "none"
+            self.notify(f"Prune dry run: {len(getattr(result, 'eligible_ids', []))} memories "
+                        f"would go ({ids}). Nothing was deleted.", title="Memory", markup=False)
+        elif label == "consolidate":
+            self.main.query_one(MemoryPane).clear_marks()
+            self.notify(f"Consolidation {getattr(result, 'status', 'done')}: "
+                        f"{getattr(result, 'semantic_memory_id', '')}", title="Memory",
+                        markup=False)
+        elif label == "forget":
+            self.notify(f"Forgot {getattr(result, 'deleted', 0)} memories of this run.",
+                        title="Memory", markup=False)
+
+    def _continue(self) -> None:
+        """A stage's worker runs as soon as the stage begins (unless a standup awaits a reply)."""
+        snap = self.snap
+        if not self.auto_run or snap is None or self.busy is not None:
+            return
+        if snap.phase == "brief" and snap.can.get("run_stage") and not snap.standup_open:
+            self.gate_run_stage()
+
+    # ---- gate and fork -------------------------------------------------------------------
+    def gate_run_stage(self) -> None:
+        if self.can("run_stage"):
+            self.command("run_stage", lambda s: s.run_stage(),
+                         thinking_text("is working on", self.snap, self.router))
+
+    def gate_approve(self) -> None:
+        if self.can("approve"):
+            self.command("approve", lambda s: s.approve(), "the narrator poses the fork…")
+
+    def gate_reject(self) -> None:
+        if not self.can("reject"):
+            return
+
+        def done(reason: str | None) -> None:
+            if reason:
+                self.command("reject", lambda s: s.reject(reason),
+                             thinking_text("is redoing", self.snap, self.router))
+
+        self.push_screen(TextPromptScreen(
+            "Why reject it? The worker redoes the stage with your reason as binding direction.",
+            "e.g. name the customer and cut the jargon", submit_label="Reject"), done)
+
+    def gate_decide(self, key: str) -> None:
+        if self.can("decide"):
+            self.command("decide", lambda s: s.decide(key),
+                         "consequence applied · rival moves · the team meets for a standup…")
+
+    def gate_own_answer(self) -> None:
+        if not self.can("decide_own"):
+            return
+
+        def done(text: str | None) -> None:
+            if text:
+                self.command("decide_own", lambda s: s.decide_own(text),
+                             "consequence applied · rival moves · the team meets for a standup…")
+
+        self.push_screen(TextPromptScreen(
+            "Your own answer at the fork (keywords pick a rule; otherwise custom.default):",
+            "e.g. partner with local co-ops before raising", submit_label="Decide"), done)
+
+    def gate_standup_reply(self) -> None:
+        if not self.can("standup_reply"):
+            return
+
+        def done(text: str | None) -> None:
+            if text:
+                self.command("standup_reply", lambda s: s.standup_reply(text))
+
+        self.push_screen(TextPromptScreen("Reply to the standup (binding for the next brief):",
+                                          submit_label="Reply"), done)
+
+    # ---- memory pane requests ------------------------------------------------------------
+    def on_memory_pane_action_requested(self, message: MemoryPane.ActionRequested) -> None:
+        if self.session is None:
+            self.notify("No venture open.", severity="warning")
+            return
+        if message.action == "prune":
+            self.command("prune", lambda s: s.memory.prune(game_day=s.state.day, dry_run=True))
+        elif message.action == "consolidate":
+            self._consolidate(message.ids)
+        elif message.action == "forget":
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self.command("forget", lambda s: s.memory.forget_run())
+
+            self.push_screen(ConfirmScreen("Forget every memory of this venture? Workers lose "
+                                           "all binding direction. This cannot be undone.",
+                                           yes_label="Forget"), confirmed)
+
+    def _consolidate(self, ids: list[str]) -> None:
+        if len(ids) < 2:
+            self.notify("Mark at least two notes with space, then press c.", severity="warning")
+            return
+
+        def done(summary: str | None) -> None:
+            if summary:
+                self.command("consolidate", lambda s: s.memory.consolidate(
+                    ids, summary=summary, reviewer="ceo", game_day=s.state.day))
+
+        self.push_screen(TextPromptScreen(f"One reviewed note replacing {len(ids)} notes:",
+                                          submit_label="Consolidate"), done)
+
+    # ---- replay inspector ----------------------------------------------------------------
+    def on_replay_log_inspect(self, message: ReplayLog.Inspect) -> None:
+        from worldforge_tui.replay_entries import payload_text
+
+        entry = message.entry
+        self.push_screen(InspectorScreen(f"#{entry.id} {entry.type} · day {entry.day}",
+                                         payload_text(entry)))
+
+    # ---- app actions ---------------------------------------------------------------------
+    def action_new_venture(self, first: bool = False, error: str | None = None) -> None:
+        from engine.session import GameSession
+
+        resume = None
+        try:
+            runs = GameSession.list_runs(self.save_dir)
+            unfinished = [r for r in runs if not r.outcome]
+            resume = max(unfinished, key=lambda r: r.updated) if unfinished else None
+        except Exception:
+            log.exception("listing runs failed")
+        screen = NewVentureScreen(resume=resume, can_cancel=not first or self.session is not None)
+
+        def chosen(request: dict[str, Any] | None) -> None:
+            if request:
+                self.open_venture(request)
+
+        self.push_screen(screen, chosen)
+        if error:
+            self.call_after_refresh(screen.show_error, error)
+
+    def action_load(self) -> None:
+        from engine.session import GameSession
+
+        try:
+            runs = GameSession.list_runs(self.save_dir)
+        except Exception as exc:  # noqa: BLE001 - report and stay on the board
+            self.notify(one_line(f"cannot list saves: {exc}", 200), severity="error",
+                        markup=False)
+            return
+
+        def chosen(run_id: str | None) -> None:
+            if run_id:
+                self.open_venture({"resume": run_id})
+
+        self.push_screen(LoadScreen(sorted(runs, key=lambda r: r.updated, reverse=True)), chosen)
+
+    def action_export(self) -> None:
+        self.command("export", lambda s: s.export_report())
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_settings(self) -> None:
+        self.push_screen(SettingsScreen(self.router.settings), self.apply_settings)
+
+    def apply_settings(self, settings: Any) -> None:
+        """Save (never the keys) and hand the settings to the router for the next call."""
+        if settings is None:
+            return
+        from engine.config import save_settings
+
+        try:
+            path = save_settings(settings)
+        except Exception as exc:
+            log.exception("saving settings failed")
+            self.notify(one_line(f"settings applied but not saved: {exc}", 200),
+                        severity="warning", markup=False)
+            path = None
+        self.router.update_settings(settings)
+        pill = self.pill()
+        self.replay.push({"id": 0, "type": "SETTINGS_CHANGED", "actor": "ceo",
+                          "game_day": self.snap.day if self.snap is not None else 0,
+                          "message": f"routing {settings.demo_mode}/{settings.agent_routing}: "
+                                     f"next call → {pill}",
+                          "payload": {"demo_mode": settings.demo_mode,
+                                      "agent_routing": settings.agent_routing,
+                                      "runtime": settings.runtime_label(), "pill": pill,
+                                      "saved_to": str(path) if path else None}})
+        self.refresh_view()
+        self.notify(f"Settings applied: the next call uses {pill}.", title="Settings",
+                    markup=False)
+
+    def _end_choice(self, choice: str | None) -> None:
+        if choice == "export":
+            self.action_export()
+        elif choice == "new":
+            self.action_new_venture()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Settings", "Routing mode, local and Foundry models, test, save",
+                            self.action_settings)
+        yield SystemCommand("New venture", "Found a new company", self.action_new_venture)
+        yield SystemCommand("Load venture", "Open a saved venture", self.action_load)
+        yield SystemCommand("Export report", "Write the Markdown report", self.action_export)
+        yield SystemCommand("Help", "How to play, and every key", self.action_help)
+        gate = (("Approve artifact", "approve", self.gate_approve),
+                ("Reject artifact…", "reject", self.gate_reject),
+                ("Choose option 1", "decide", lambda: self.gate_decide("A")),
+                ("Choose option 2", "decide", lambda: self.gate_decide("B")),
+                ("Own answer…", "decide_own", self.gate_own_answer),
+                ("Reply to the standup…", "standup_reply", self.gate_standup_reply),
+                ("Run the stage", "run_stage", self.gate_run_stage))
+        for title, capability, callback in gate:
+            if self.can(capability):
+                yield SystemCommand(title, "Game action", callback)
+
+
+def _setup_file_log() -> None:
+    """Send tracebacks to the log file (WORLDFORGE_HOME or the user log dir), never the screen."""
+    if any(isinstance(h, logging.FileHandler) for h in log.handlers):
+        return
+    try:
+        from engine.config import log_dir
+
+        directory = log_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(directory / LOG_FILENAME, encoding="utf-8")
+    except OSError:
+        return
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+
+
+def build_app(args: argparse.Namespace | None = None) -> WorldForgeApp:
+    """The app configured from the CLI's namespace (pitch, name, archetype, seed, save_dir)."""
+    def arg(key: str) -> Any:
+        return getattr(args, key, None) if args is not None else None
+
+    seed = arg("seed")
+    return WorldForgeApp(pitch=arg("pitch"), name=arg("name"), archetype=arg("archetype"),
+                         seed=int(seed) if seed is not None else None, save_dir=arg("save_dir"))
+
+
+def run_app(args: argparse.Namespace | None = None) -> int:
+    """Run the game until the player quits; the exit code for the CLI."""
+    _setup_file_log()
+    app = build_app(args)
+    app.run()
+    return int(app.return_code or 0)

@@ -1,0 +1,62 @@
+"""The load screen (`l`): saved ventures with outcome and day; Enter opens one."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from worldforge_tui.safe_text import one_line
+
+
+def run_prompt(run: Any) -> Content:
+    """One saved run: name, day, phase or outcome, pitch, last update."""
+    outcome = getattr(run, "outcome", None)
+    state = (f"{outcome}".upper() if outcome else f"in progress ({getattr(run, 'phase', '?')})")
+    style = ("$success bold" if str(outcome).lower() == "victory" else
+             "$error bold" if outcome else "$accent")
+    return Content.assemble((one_line(getattr(run, "name", ""), 40), "bold"),
+                            f"  day {getattr(run, 'day', '?')}  ", (state, style), "\n",
+                            ((f"  {one_line(getattr(run, 'pitch', ''), 90)}"
+                             f"  · {one_line(getattr(run, 'updated', ''), 25)}"),
+                             "$foreground-muted"))
+
+
+class LoadScreen(ModalScreen[str | None]):
+    """Dismisses with the chosen run id, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="load.cancel"),
+    ]
+
+    def __init__(self, runs: list[Any]) -> None:
+        super().__init__(classes="dialog")
+        self._runs = runs
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box load-box"):
+            yield Label("Load a venture", classes="dialog-title")
+            if self._runs:
+                yield OptionList(*(Option(run_prompt(run), id=f"run:{run.run_id}")
+                                   for run in self._runs), id="load-list")
+            else:
+                yield Label("No saved ventures yet: press n for a new one.", id="load-empty")
+            yield Label("Enter opens · Escape cancels", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        if self._runs:
+            self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#load-list")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss((event.option.id or "").removeprefix("run:") or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

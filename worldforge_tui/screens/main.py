@@ -1,0 +1,143 @@
+"""The main screen: Story, Decision receipt, Memory and Replay log panes, action bar, status bar.
+
+Gate keys live here as bindings with ids; `check_action` disables (never hides) an action the
+engine would refuse, so the footer and the buttons always say what is possible now.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Tab, Tabs
+
+from worldforge_tui.widgets.action_bar import BUTTONS, ActionBar
+from worldforge_tui.widgets.memory_pane import MemoryPane
+from worldforge_tui.widgets.receipt_pane import ReceiptPane
+from worldforge_tui.widgets.replay_pane import ReplayPane
+from worldforge_tui.widgets.status_bar import StatusBar
+from worldforge_tui.widgets.story_pane import StoryPane
+
+if TYPE_CHECKING:
+    from worldforge_tui.app import WorldForgeApp
+
+PANES = (("story", "Story"), ("receipt", "Receipt"), ("memory", "Memory"), ("log", "Replay log"))
+GATE_ACTIONS = {"approve": "approve", "reject": "reject", "choose": "decide",
+                "own_answer": "decide_own", "standup_reply": "standup_reply",
+                "run_stage": "run_stage"}
+
+
+class MainScreen(Screen[None]):
+    """The board. In compact terminals one pane shows at a time (tabs, or F1–F4)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "approve", "Approve", id="gate.approve"),
+        Binding("r", "reject", "Reject…", id="gate.reject"),
+        Binding("1", "choose('A')", "Option 1", id="fork.option_a"),
+        Binding("2", "choose('B')", "Option 2", id="fork.option_b"),
+        Binding("o", "own_answer", "Own answer…", id="fork.own"),
+        Binding("t", "standup_reply", "Reply", id="standup.reply"),
+        Binding("g", "run_stage", "Run stage", id="stage.run"),
+        Binding("f1", "pane('story')", "Story", show=False, id="pane.story"),
+        Binding("f2", "pane('receipt')", "Receipt", show=False, id="pane.receipt"),
+        Binding("f3", "pane('memory')", "Memory", show=False, id="pane.memory"),
+        Binding("f4", "pane('log')", "Log", show=False, id="pane.log"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Tabs(*(Tab(label, id=f"pane-tab-{pane}") for pane, label in PANES), id="pane-tabs")
+        with Horizontal(id="top"):
+            with Vertical(id="left"):
+                yield StoryPane(id="story")
+            with Vertical(id="right"):
+                yield ReceiptPane(id="receipt")
+                yield MemoryPane(id="memory")
+        yield ReplayPane(id="log")
+        yield ActionBar(id="actions")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    @property
+    def wf(self) -> WorldForgeApp:
+        return self.app  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        self.set_class(True, "-pane-story")
+        self.query_one("#story").border_title = "Story"
+        self.query_one("#receipt").border_title = "Decision receipt"
+        self.query_one("#memory").border_title = "Memory"
+        self.query_one("#log").border_title = "Replay log"
+
+    # ---- rendering -----------------------------------------------------------------------
+    def show(self, snap: Any, *, busy: bool = False) -> None:
+        """Render every pane from one snapshot (None = no venture open)."""
+        self.query_one(StoryPane).show(snap)
+        self.query_one(ReceiptPane).show(snap)
+        self.query_one(MemoryPane).show(snap)
+        status = self.query_one(StatusBar)
+        if snap is None:
+            status.show(None, (), None, self.wf.pill())
+            self.query_one(ActionBar).show_state(None, {}, busy)
+        else:
+            status.show(snap.economics, snap.treasury_history, snap.day, self.wf.pill())
+            stage = snap.stages[snap.stage_index] if snap.stage_index < len(snap.stages) else None
+            labels = None
+            if snap.dilemma is not None and len(snap.dilemma.options) >= 2:
+                labels = (snap.dilemma.options[0].text, snap.dilemma.options[1].text)
+            self.query_one(ActionBar).show_state(snap.phase, dict(snap.can), busy,
+                                                 stage.redos if stage else 0, labels)
+        self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        self.query_one(StatusBar).set_class(self.size.width < 110, "-compact")
+
+    # ---- compact pane switching ----------------------------------------------------------
+    def action_pane(self, pane: str) -> None:
+        self.query_one("#pane-tabs", Tabs).active = f"pane-tab-{pane}"
+
+    @on(Tabs.TabActivated, "#pane-tabs")
+    def _pane_changed(self, event: Tabs.TabActivated) -> None:
+        pane = (event.tab.id or "pane-tab-story").removeprefix("pane-tab-")
+        for name, _ in PANES:
+            self.set_class(name == pane, f"-pane-{name}")
+
+    def reveal(self, pane: str) -> None:
+        """Bring a pane forward in compact mode (e.g. the receipt after a decision)."""
+        if self.has_class("-compact"):
+            self.action_pane(pane)
+
+    # ---- gate actions --------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        capability = GATE_ACTIONS.get(action)
+        if capability is None:
+            return True
+        return True if self.wf.can(capability) else None
+
+    def action_approve(self) -> None:
+        self.wf.gate_approve()
+
+    def action_reject(self) -> None:
+        self.wf.gate_reject()
+
+    def action_choose(self, key: str) -> None:
+        self.wf.gate_decide(key)
+
+    def action_own_answer(self) -> None:
+        self.wf.gate_own_answer()
+
+    def action_standup_reply(self) -> None:
+        self.wf.gate_standup_reply()
+
+    def action_run_stage(self) -> None:
+        self.wf.gate_run_stage()
+
+    @on(Button.Pressed, "#actions Button")
+    def _button(self, event: Button.Pressed) -> None:
+        for button_id, _, action, _, _ in BUTTONS:
+            if event.button.id == button_id:
+                self.run_action(action)
+                return

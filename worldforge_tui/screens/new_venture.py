@@ -1,0 +1,98 @@
+"""The new-venture screen: pitch, company name, founder archetype and seed; or resume the last run."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select
+
+from worldforge_tui.safe_text import literal_line
+
+ARCHETYPES = (("Builder — ships product", "builder"), ("Seller — opens doors", "seller"),
+              ("Designer — crafts experience", "designer"), ("Operator — runs the machine",
+                                                             "operator"))
+PITCH_LIMIT = 600
+
+
+class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
+    """Dismisses with {"pitch","name","archetype","seed"}, {"resume": run_id}, or None (cancel)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="new.cancel"),
+    ]
+
+    def __init__(self, *, resume: Any = None, can_cancel: bool = True, seed: int = 7) -> None:
+        super().__init__(classes="dialog")
+        self._resume = resume
+        self._can_cancel = can_cancel
+        self._seed = seed
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box venture-box"):
+            yield Label("New venture", classes="dialog-title")
+            yield Label("Pitch: what does the company do, for whom?", classes="form-label-top")
+            yield Input(placeholder="e.g. inventory planning for small bakeries", id="nv-pitch",
+                        max_length=PITCH_LIMIT)
+            with Horizontal(classes="form-row"):
+                yield Label("Company", classes="form-label")
+                yield Input(placeholder="(from the pitch)", id="nv-name", max_length=80,
+                            compact=True)
+            with Horizontal(classes="form-row"):
+                yield Label("Founder", classes="form-label")
+                yield Select(list(ARCHETYPES), value="builder", allow_blank=False,
+                             id="nv-archetype", compact=True)
+            with Horizontal(classes="form-row"):
+                yield Label("Seed", classes="form-label")
+                yield Input(str(self._seed), id="nv-seed", type="integer", compact=True)
+            yield Label("", id="nv-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Start", variant="primary", id="nv-start")
+                if self._resume is not None:
+                    name = getattr(self._resume, "name", "") or getattr(self._resume, "run_id", "")
+                    day = getattr(self._resume, "day", "?")
+                    yield Button(literal_line(f"Resume {name} (day {day})", limit=40),
+                                 id="nv-resume")
+                if self._can_cancel:
+                    yield Button("Cancel", id="nv-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#nv-pitch", Input).focus()
+
+    def show_error(self, message: str) -> None:
+        """Show why the engine refused the venture (the screen stays open)."""
+        self.query_one("#nv-error", Label).update(literal_line(message, limit=200))
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#nv-start")
+    def _start(self) -> None:
+        pitch = self.query_one("#nv-pitch", Input).value.strip()
+        if not pitch:
+            self.show_error("Write a pitch first: a few words on what the company does.")
+            self.query_one("#nv-pitch", Input).focus()
+            return
+        seed_text = self.query_one("#nv-seed", Input).value.strip() or "7"
+        try:
+            seed = int(seed_text)
+        except ValueError:
+            self.show_error("The seed must be a whole number.")
+            return
+        archetype = self.query_one("#nv-archetype", Select).value
+        self.dismiss({"pitch": pitch, "name": self.query_one("#nv-name", Input).value.strip()
+                      or None, "archetype": archetype if isinstance(archetype, str) else "builder",
+                      "seed": seed})
+
+    @on(Button.Pressed, "#nv-resume")
+    def _resume_pressed(self) -> None:
+        self.dismiss({"resume": getattr(self._resume, "run_id", None)})
+
+    @on(Button.Pressed, "#nv-cancel")
+    def action_cancel(self) -> None:
+        if self._can_cancel:
+            self.dismiss(None)
+        else:
+            self.app.exit()

@@ -1,0 +1,190 @@
+"""The settings screen (`s`): routing mode, local and Foundry endpoints, per-role models, test, save.
+
+Saving returns a validated `Settings` to the app, which writes the file (keys never) and hands it
+to the router so the very next worker call uses it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from engine.config import Settings, env_block
+from worldforge_tui.safe_text import clean, literal, one_line
+from worldforge_tui.settings_form import (
+    MODE_OPTIONS,
+    ROLES,
+    ROUTING_OPTIONS,
+    TEXT_FIELDS,
+    build_settings,
+    field_text,
+    inherited_hint,
+    pills,
+    role_fields,
+)
+
+TONES = {"good": "$success", "bad": "$error", "accent": "$accent", "muted": "$foreground-muted"}
+
+
+def pills_content(items: list[tuple[str, str]]) -> Content:
+    parts: list[str | tuple[str, str]] = []
+    for text, tone in items:
+        parts.append((f" {one_line(text, 60)} ", f"{TONES.get(tone, '')} reverse"))
+        parts.append(" ")
+    return Content.assemble(*parts)
+
+
+class SettingsScreen(Screen[Settings | None]):
+    """Edit routing settings; Save (ctrl+s) dismisses with the new settings, Escape with None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back", id="settings.close"),
+        Binding("ctrl+s", "save", "Save", id="settings.save"),
+        Binding("ctrl+t", "test", "Test connection", id="settings.test"),
+    ]
+
+    class Probed(Message):
+        """Test connection finished (rows as `Router.probe` returns them)."""
+
+        def __init__(self, rows: list[dict[str, Any]]) -> None:
+            super().__init__()
+            self.rows = rows
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.probe_rows: list[dict[str, Any]] | None = None
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        yield Label("Settings — routing and models", classes="screen-title")
+        yield Static(pills_content(pills(s)), id="settings-pills")
+        with VerticalScroll(id="settings-form"):
+            with Horizontal(classes="form-row"):
+                yield Label("Mode", classes="form-label")
+                yield Select(list(MODE_OPTIONS), value=s.demo_mode, allow_blank=False,
+                             id="set-demo_mode", compact=True)
+            with Horizontal(classes="form-row"):
+                yield Label("Routing", classes="form-label")
+                yield Select(list(ROUTING_OPTIONS), value=s.agent_routing, allow_blank=False,
+                             id="set-agent_routing", compact=True)
+            for name, label, secret in TEXT_FIELDS:
+                with Horizontal(classes="form-row"):
+                    yield Label(label, classes="form-label")
+                    placeholder = ("set (kept in memory, never saved)" if secret and
+                                   getattr(s, name) is not None else
+                                   "kept in memory only, never saved" if secret else "")
+                    yield Input(field_text(s, name), placeholder=placeholder, password=secret,
+                                id=f"set-{name}", compact=True)
+            yield Label("Per-role models (blank = inherits default)", classes="form-section")
+            with Horizontal(classes="form-row role-head"):
+                yield Label("role", classes="form-label")
+                yield Label("local model", classes="role-col")
+                yield Label("Foundry deployment", classes="role-col")
+            for role in ROLES:
+                local_field, cloud_field = role_fields(role)
+                with Horizontal(classes="form-row"):
+                    yield Label(role, classes="form-label")
+                    yield Input(field_text(s, local_field), id=f"set-{local_field}", compact=True,
+                                placeholder=inherited_hint(s, role, "local"), classes="role-col")
+                    yield Input(field_text(s, cloud_field), id=f"set-{cloud_field}", compact=True,
+                                placeholder=inherited_hint(s, role, "cloud"), classes="role-col")
+            yield Static("", id="settings-env")
+        yield Label("", id="settings-error", classes="dialog-error")
+        with Horizontal(id="settings-buttons", classes="dialog-buttons"):
+            yield Button("Test connection", id="settings-test")
+            yield Button("Copy env", id="settings-copy")
+            yield Button("Save", variant="primary", id="settings-save")
+            yield Button("Back", id="settings-back")
+        yield Footer()
+
+    # ---- reading the form ----------------------------------------------------------------
+    def form_values(self) -> dict[str, str]:
+        """Every field's current text, keyed by settings field name."""
+        values: dict[str, str] = {}
+        for widget in self.query(Input):
+            if widget.id and widget.id.startswith("set-"):
+                values[widget.id.removeprefix("set-")] = widget.value
+        for select in self.query(Select):
+            if select.id and select.id.startswith("set-") and isinstance(select.value, str):
+                values[select.id.removeprefix("set-")] = select.value
+        return values
+
+    def current(self) -> Settings | None:
+        """The settings the form describes, or None (with the reason shown) if a value is refused."""
+        try:
+            candidate = build_settings(self.settings, self.form_values())
+        except ValueError as exc:
+            self.query_one("#settings-error", Label).update(literal(one_line(str(exc), 200)))
+            return None
+        self.query_one("#settings-error", Label).update("")
+        return candidate
+
+    def _refresh_pills(self, candidate: Settings | None = None) -> None:
+        shown = candidate or self.current() or self.settings
+        self.query_one("#settings-pills", Static).update(pills_content(pills(shown,
+                                                                             self.probe_rows)))
+
+    @on(Select.Changed)
+    def _select_changed(self) -> None:
+        self.probe_rows = None
+        self._refresh_pills()
+
+    # ---- actions -------------------------------------------------------------------------
+    @on(Button.Pressed, "#settings-save")
+    def action_save(self) -> None:
+        candidate = self.current()
+        if candidate is not None:
+            self.dismiss(candidate)
+
+    @on(Button.Pressed, "#settings-back")
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#settings-copy")
+    def _copy_env(self) -> None:
+        candidate = self.current()
+        if candidate is None:
+            return
+        block = env_block(candidate)
+        self.app.copy_to_clipboard(block)
+        self.query_one("#settings-env", Static).update(literal(clean(block, 8000)))
+        self.notify("The .env block is shown below and copied to the clipboard (keys masked).",
+                    title="Copy env", markup=False)
+
+    @on(Button.Pressed, "#settings-test")
+    def action_test(self) -> None:
+        candidate = self.current()
+        if candidate is None:
+            return
+        self.query_one("#settings-error", Label).update("Testing connection…")
+        self._probe(candidate)
+
+    @work(thread=True, exclusive=True, group="settings-probe", exit_on_error=False)
+    def _probe(self, candidate: Settings) -> None:
+        from engine.routing import Router
+
+        try:
+            rows = Router(candidate).probe()
+        except Exception as exc:  # noqa: BLE001 - a probe fault is shown, never raised
+            rows = [{"tier": "local", "ok": False, "error": one_line(str(exc), 80)}]
+        self.post_message(self.Probed(rows))
+
+    @on(Probed)
+    def _probed(self, message: Probed) -> None:
+        self.probe_rows = message.rows
+        self._refresh_pills()
+        lines = []
+        for row in message.rows:
+            status = "ok" if row.get("ok") else f"failed: {row.get('error')}"
+            models = ", ".join(str(m) for m in (row.get("models") or [])[:6])
+            lines.append(f"{row.get('tier')}: {status}" + (f" ({models})" if models else ""))
+        self.query_one("#settings-error", Label).update(literal(one_line(" · ".join(lines), 300)))

@@ -1,0 +1,116 @@
+"""What the settings screen edits: field lists, form values → a validated `Settings`, status pills.
+
+Pure (no textual), so the mapping between form and settings is tested without a screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import SecretStr, ValidationError
+
+from engine.config import CLOUD_CHAINS, LOCAL_CHAINS, Settings
+
+ROLES: tuple[str, ...] = ("narrator", "orgdesigner", "antagonist", "strategist", "designer",
+                          "marketer", "ops", "npc")
+MODE_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("Offline — seeded simulation", "simulation"),
+    ("Local model (OpenAI-compatible)", "local"),
+    ("Live — local and Azure AI Foundry", "live"),
+)
+ROUTING_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("Local first, cloud fallback", "local_first"),
+    ("Cloud first, local fallback", "cloud_first"),
+    ("Local only", "local_only"),
+    ("Cloud only", "cloud_only"),
+)
+# (field, label, secret?) for the plain inputs, in screen order.
+TEXT_FIELDS: tuple[tuple[str, str, bool], ...] = (
+    ("local_agent_base_url", "Local base URL", False),
+    ("local_agent_model", "Local model", False),
+    ("local_agent_api_key", "Local API key", True),
+    ("foundry_project_endpoint", "Foundry endpoint", False),
+    ("foundry_fallback_model", "Foundry fallback model", False),
+)
+SECRET_FIELDS = frozenset(name for name, _, secret in TEXT_FIELDS if secret)
+
+
+def role_fields(role: str) -> tuple[str, str]:
+    """The (local, cloud) settings fields that override one role's model."""
+    return LOCAL_CHAINS[role][0], CLOUD_CHAINS[role][0]
+
+
+def form_fields() -> list[str]:
+    """Every settings field the form can edit."""
+    names = ["demo_mode", "agent_routing", *(name for name, _, _ in TEXT_FIELDS)]
+    for role in ROLES:
+        names.extend(role_fields(role))
+    return names
+
+
+def field_text(settings: Settings, name: str) -> str:
+    """The current value of a field as form text (secrets shown as empty: the input is masked)."""
+    value = getattr(settings, name, None)
+    if value is None or isinstance(value, SecretStr):
+        return ""
+    return str(value)
+
+
+def build_settings(base: Settings, values: dict[str, str]) -> Settings:
+    """A new validated Settings: `base` with the form's values; an empty secret keeps the old key.
+
+    Raises `ValueError` with one readable line when a value is refused.
+    """
+    data: dict[str, Any] = {name: getattr(base, name) for name in Settings.model_fields}
+    for name, raw in values.items():
+        if name not in Settings.model_fields:
+            continue
+        text = raw.strip() if isinstance(raw, str) else raw
+        if name in SECRET_FIELDS and not text:
+            continue  # masked input left blank: keep the key already held in memory
+        data[name] = text or None
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ValueError(first_error(exc)) from exc
+
+
+def first_error(exc: ValidationError) -> str:
+    """One line naming the first refused field and why."""
+    errors = exc.errors()
+    if not errors:
+        return "invalid settings"
+    err = errors[0]
+    where = ".".join(str(part) for part in err.get("loc", ())) or "settings"
+    message = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
+    return f"{where.upper()}: {message}"
+
+
+def inherited_hint(settings: Settings, role: str, tier: str) -> str:
+    """Placeholder for a role's model input: what it inherits when left blank."""
+    model = settings.local_model_for(role) if tier == "local" else settings.cloud_model_for(role)
+    return f"inherits default ({model})" if model else "inherits default"
+
+
+def pills(settings: Settings, probe: list[dict[str, Any]] | None = None) -> list[tuple[str, str]]:
+    """Status pills (text, tone): runtime, routing, local connected?, foundry standby?"""
+    out = [(f"runtime: {settings.runtime_label()}", "accent"),
+           (f"routing: {settings.agent_routing}", "muted")]
+    results = {row.get("tier"): row for row in probe or () if isinstance(row, dict)}
+    if not settings.local_agent_base_url:
+        out.append(("local: not set", "muted"))
+    elif "local" in results:
+        row = results["local"]
+        out.append(("local: connected", "good") if row.get("ok")
+                   else (f"local: {str(row.get('error') or 'down')[:40]}", "bad"))
+    else:
+        out.append(("local: untested" if settings.local_ready() else "local: off", "muted"))
+    if settings.foundry_openai_url() is None:
+        out.append(("foundry: not set", "muted"))
+    elif "foundry" in results:
+        row = results["foundry"]
+        out.append(("foundry: connected", "good") if row.get("ok")
+                   else (f"foundry: {str(row.get('error') or 'down')[:40]}", "bad"))
+    else:
+        out.append(("foundry: active" if settings.cloud_ready() else "foundry: standby", "muted"))
+    return out

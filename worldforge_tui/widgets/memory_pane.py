@@ -1,0 +1,148 @@
+"""The Memory pane: the run's memories grouped by kind with counts, the store label, provisional and
+binding badges, expiry; space marks notes for consolidation, p runs a prune dry run, f forgets."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from worldforge_tui.safe_text import one_line
+from worldforge_tui.widgets.status_bar import field
+
+KIND_ORDER = ("procedural", "user_profile", "semantic", "chat_summary", "preference", "context")
+KIND_LABEL = {"procedural": "binding decisions", "user_profile": "founder profile",
+              "semantic": "reviewed notes", "chat_summary": "stage summaries",
+              "preference": "worker preferences", "context": "worker context"}
+SHOWN_STATUSES = ("provisional", "active")
+
+
+def record_prompt(record: dict[str, Any], marked: bool) -> Content:
+    """One memory row: mark, badges, text, day and expiry."""
+    parts: list[str | tuple[str, str]] = [("■ " if marked else "  ", "$accent bold")]
+    if record.get("kind") == "procedural":
+        parts.append((" BINDING ", "$warning bold reverse"))
+        parts.append(" ")
+    if record.get("status") == "provisional":
+        parts.append((" provisional ", "$accent reverse"))
+        parts.append(" ")
+    parts.append(one_line(record.get("text"), 240))
+    meta = f"  day {record.get('game_day')}"
+    if record.get("expires_day") is not None:
+        meta += f" · expires day {record.get('expires_day')}"
+    if record.get("reinforced"):
+        meta += f" · reinforced ×{record.get('reinforced')}"
+    parts.append((meta, "$foreground-muted"))
+    return Content.assemble(*parts)
+
+
+def group_records(records: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Live records (provisional, active) grouped by kind in display order, newest first."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        if not isinstance(record, dict) or record.get("status") not in SHOWN_STATUSES:
+            continue
+        groups.setdefault(str(record.get("kind")), []).append(record)
+    order = [k for k in KIND_ORDER if k in groups] + sorted(k for k in groups if k not in KIND_ORDER)
+    return [(kind, sorted(groups[kind], key=lambda r: (-(r.get("game_day") or 0),
+                                                       str(r.get("id")))))
+            for kind in order]
+
+
+class MemoryPane(Vertical):
+    """Header (store, counts) plus the grouped list; actions are requested from the app by message."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_mark", "Mark", id="memory.mark"),
+        Binding("c", "request('consolidate')", "Consolidate marked", id="memory.consolidate"),
+        Binding("p", "request('prune')", "Prune (dry run)", id="memory.prune"),
+        Binding("f", "request('forget')", "Forget run", id="memory.forget"),
+    ]
+    DEFAULT_CSS = """
+    MemoryPane { height: 1fr; }
+    MemoryPane > #memory-head { height: 1; padding: 0 1; color: $foreground-muted; }
+    MemoryPane > #memory-list { height: 1fr; border: none; }
+    """
+
+    class ActionRequested(Message):
+        """The player asked for consolidate / prune / forget with these marked ids."""
+
+        def __init__(self, action: str, ids: list[str]) -> None:
+            super().__init__()
+            self.action = action
+            self.ids = ids
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.records: dict[str, dict[str, Any]] = {}
+        self.marked: set[str] = set()
+        self._head = "no venture"
+
+    def compose(self) -> ComposeResult:
+        yield Label("no memories yet", id="memory-head", markup=False)
+        yield OptionList(id="memory-list")
+
+    def show(self, snap: Any) -> None:
+        """Rebuild the list from the snapshot's memory records, keeping marks and the highlight."""
+        records = list(field(snap, "memory") or []) if snap is not None else []
+        counts = field(snap, "memory_counts") or {} if snap is not None else {}
+        store = field(snap, "memory_store") if snap is not None else ""
+        self.records = {str(r.get("id")): r for r in records if isinstance(r, dict)}
+        self.marked &= set(self.records)
+        live = sum(int(v) for v in counts.values()) if isinstance(counts, dict) else 0
+        self._head = f"{live} live · store {one_line(store, 30)}" if snap is not None else "no venture"
+        self._show_head()
+        self._rebuild(counts if isinstance(counts, dict) else {})
+
+    def _rebuild(self, counts: dict[str, Any]) -> None:
+        option_list = self.query_one(OptionList)
+        highlighted = option_list.highlighted_option
+        keep = highlighted.id if highlighted is not None else None
+        options: list[Option | None] = []
+        for kind, rows in group_records(list(self.records.values())):
+            label = KIND_LABEL.get(kind, kind)
+            count = counts.get(kind, len(rows))
+            options.append(Option(Content.assemble((f"{kind}", "bold"), f" · {label} ({count})"),
+                                  id=f"head:{kind}", disabled=True))
+            options.extend(Option(record_prompt(r, str(r.get("id")) in self.marked),
+                                  id=f"mem:{r.get('id')}") for r in rows)
+        option_list.clear_options()
+        option_list.add_options(options)
+        if keep is not None:
+            try:
+                option_list.highlighted = option_list.get_option_index(keep)
+            except Exception:  # noqa: BLE001 - the option vanished (pruned or forgotten)
+                option_list.highlighted = None
+
+    def selected_id(self) -> str | None:
+        option = self.query_one(OptionList).highlighted_option
+        if option is None or not option.id or not option.id.startswith("mem:"):
+            return None
+        return option.id.removeprefix("mem:")
+
+    def action_toggle_mark(self) -> None:
+        memory_id = self.selected_id()
+        if memory_id is None:
+            return
+        self.marked ^= {memory_id}
+        self.query_one(OptionList).replace_option_prompt(
+            f"mem:{memory_id}", record_prompt(self.records[memory_id], memory_id in self.marked))
+        self._show_head()
+
+    def _show_head(self) -> None:
+        marks = f" · {len(self.marked)} marked (c consolidates)" if self.marked else ""
+        self.query_one("#memory-head", Label).update(self._head + marks)
+
+    def action_request(self, action: str) -> None:
+        ids = sorted(self.marked) if self.marked else ([x] if (x := self.selected_id()) else [])
+        self.post_message(self.ActionRequested(action, ids))
+
+    def clear_marks(self) -> None:
+        self.marked.clear()
+        self._show_head()

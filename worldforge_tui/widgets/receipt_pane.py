@@ -1,0 +1,109 @@
+"""The Decision receipt pane: 1 you decided, 2 consequence applied (every economics field before →
+after, signed and coloured, plus the org delta), 3 workers learned, 4 next brief."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from worldforge_tui.formatting import FIELD_INFO, TONE_STYLE, delta_text, delta_tone, value_text
+from worldforge_tui.safe_text import one_line
+from worldforge_tui.widgets.status_bar import field
+
+Part = str | tuple[str, str]
+
+
+def _numbers(economics: Any) -> dict[str, Any]:
+    if economics is None:
+        return {}
+    dump = getattr(economics, "model_dump", None)
+    data = dump() if callable(dump) else economics
+    return data if isinstance(data, dict) else {}
+
+
+def economics_rows(before: Any, after: Any) -> list[Part]:
+    """One aligned row per economics field: label, before → after, signed delta in its tone."""
+    old, new = _numbers(before), _numbers(after)
+    parts: list[Part] = []
+    for name in [*FIELD_INFO, *(k for k in new if k not in FIELD_INFO)]:
+        if name not in new:
+            continue
+        label = FIELD_INFO.get(name, (name, "meter", True))[0]
+        tone = delta_tone(name, old.get(name), new.get(name))
+        parts.append((f"   {one_line(label, 14):<14}", "$foreground-muted"))
+        parts.append(f"{value_text(name, old.get(name)):>9} → {value_text(name, new.get(name)):>9} ")
+        parts.append((f"{delta_text(name, old.get(name), new.get(name)):>8}\n", TONE_STYLE[tone]))
+    return parts
+
+
+def _org(delta: Any) -> list[Part]:
+    parts: list[Part] = []
+    added = field(delta, "added_role_title")
+    removed = field(delta, "removed_role_title")
+    cost = field(delta, "monthly_cost_usd") or 0
+    if added:
+        parts.append((f"   org: + {one_line(added, 60)} ({value_text('monthly_burn_usd', cost)}/mo)\n",
+                      "$success"))
+    if removed:
+        parts.append((f"   org: − {one_line(removed, 60)}\n", "$warning"))
+    if not parts:
+        parts.append(("   org: no change\n", "$foreground-muted"))
+    return parts
+
+
+def receipt_content(receipt: Any, store: str = "local-sqlite") -> Content:
+    """The four-part receipt of the latest decision (or a hint before the first one)."""
+    if receipt is None:
+        return Content.assemble(("No decision yet.\n", "bold"),
+                                (("Approve an artifact, then choose at the fork: the receipt shows "
+                                 "what your decision changed and what the workers learned."),
+                                 "$foreground-muted"))
+    parts: list[Part] = [("1 ", "$accent bold"), ("You decided ", "bold"),
+                         f"“{one_line(field(receipt, 'decided'), 300)}”\n",
+                         ((f"   {one_line(field(receipt, 'rule_id'), 40)}"
+                          f" · matched by {one_line(field(receipt, 'matched_by'), 20)}"
+                          f" · {one_line(field(receipt, 'principle'), 60)}\n"), "$foreground-muted"),
+                         ("2 ", "$accent bold"), ("Consequence applied ", "bold"),
+                         one_line(field(receipt, "summary"), 300) + "\n"]
+    parts.extend(economics_rows(field(receipt, "before"), field(receipt, "after")))
+    parts.extend(_org(field(receipt, "org_delta")))
+    parts.extend([("3 ", "$accent bold"), ("Workers learned\n", "bold")])
+    for memory in field(receipt, "memory_written") or []:
+        kind = one_line(field(memory, "kind"), 20)
+        badge = " BINDING " if kind == "procedural" else f" {kind} "
+        parts.append("   ")
+        parts.append((badge, "$warning bold reverse" if kind == "procedural" else "reverse"))
+        parts.append(" " + one_line(field(memory, "text"), 300))
+        where = field(memory, "store") or field(memory, "origin") or store
+        parts.append((f"  [{one_line(field(memory, 'id'), 20)} · {one_line(where, 20)}]\n",
+                      "$foreground-muted"))
+    parts.extend([("4 ", "$accent bold"), ("Next brief ", "bold")])
+    nxt = field(receipt, "next_brief")
+    if isinstance(nxt, dict) and nxt:
+        parts.append((one_line(nxt.get("worker"), 60), "$secondary bold"))
+        parts.append((f" ({one_line(nxt.get('stage_id'), 30)})\n", "$foreground-muted"))
+        parts.append(("   " + one_line(nxt.get("binding"), 400) + "\n", "$warning"))
+    else:
+        parts.append(("none — that was the last stage\n", "$foreground-muted"))
+    return Content.assemble(*parts)
+
+
+class ReceiptPane(VerticalScroll):
+    """Scrollable receipt; `show(snapshot)` renders the snapshot's last receipt."""
+
+    DEFAULT_CSS = """
+    ReceiptPane { height: 1fr; }
+    ReceiptPane > #receipt-body { width: 1fr; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(receipt_content(None), id="receipt-body")
+
+    def show(self, snap: Any) -> None:
+        receipt = field(snap, "last_receipt") if snap is not None else None
+        store = field(snap, "memory_store") if snap is not None else "local-sqlite"
+        self.query_one("#receipt-body", Static).update(receipt_content(receipt, store or ""))

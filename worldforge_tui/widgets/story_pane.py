@@ -1,0 +1,217 @@
+"""The Story pane: the venture, the stage chain, the shipped artifact with its score, rubric and DRIFT
+flag, the fork's options, the standup, and the ending. Every model/player string is shown literally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from worldforge_tui.safe_text import clean, one_line
+from worldforge_tui.widgets.status_bar import field
+
+Part = str | tuple[str, str]
+STATUS_MARK = {"decided": ("✓", "$success"), "approved": ("◐", "$secondary"),
+               "active": ("●", "$accent bold"), "pending": ("○", "$foreground-muted")}
+PHASE_LABEL = {"brief": "worker at work", "gate": "gate: approve or reject",
+               "fork": "fork: choose", "ended": "ended"}
+RUBRIC_ORDER = ("relevance", "completeness", "actionability", "clarity", "compliance")
+SKIP_ARTIFACT_KEYS = frozenset({"follows_decision", "memory_writes"})
+
+
+def _label(key: str) -> str:
+    return one_line(str(key).replace("_", " "), 40).capitalize()
+
+
+def artifact_parts(artifact: Any, indent: str = "  ") -> list[Part]:
+    """Readable lines for any artifact dict: scalars inline, lists as bullets, dicts as key: value."""
+    parts: list[Part] = []
+    if not isinstance(artifact, dict):
+        return [indent, clean(artifact, 2000), "\n"]
+    for key, value in artifact.items():
+        if key in SKIP_ARTIFACT_KEYS:
+            continue
+        parts.append((f"{indent}{_label(key)}: ", "$secondary bold"))
+        if isinstance(value, list):
+            parts.append("\n")
+            for item in value[:20]:
+                if isinstance(item, dict):
+                    text = " · ".join(f"{_label(k)}: {one_line(v, 160)}" for k, v in item.items())
+                else:
+                    text = one_line(item, 300)
+                parts.append((f"{indent}  • ", "$foreground-muted"))
+                parts.append(text + "\n")
+        elif isinstance(value, dict):
+            parts.append("\n")
+            for sub_key, sub_value in value.items():
+                parts.append(f"{indent}  {_label(sub_key)}: {one_line(sub_value, 300)}\n")
+        else:
+            parts.append(clean(value, 2000) + "\n")
+    return parts
+
+
+def _chain(stages: list[Any], index: int) -> list[Part]:
+    parts: list[Part] = []
+    for i, stage in enumerate(stages):
+        mark, style = STATUS_MARK.get(str(field(stage, "status")), ("○", "$foreground-muted"))
+        if i == index and field(stage, "status") == "pending":
+            mark, style = STATUS_MARK["active"]
+        parts.append((f"{mark}{one_line(field(stage, 'beat'), 12)}", style))
+        if field(stage, "drift"):
+            parts.append(("!", "$error bold"))
+        parts.append(" ")
+    return parts
+
+
+def _rubric(rubric: Any) -> list[Part]:
+    final = field(rubric, "final")
+    drift = bool(field(rubric, "drift"))
+    parts: list[Part] = [("Score ", "bold"), (f"{final}/100", "$accent bold")]
+    floor = field(rubric, "floor")
+    if floor is not None:
+        parts.append((f"  floor {floor}", "$foreground-muted"))
+    if drift:
+        parts.append(("  ⚠ DRIFT ", "$error bold reverse"))
+        parts.append((" did not follow the binding decision", "$error"))
+    parts.append("\n")
+    dims = field(rubric, "dimensions") or {}
+    if isinstance(dims, dict):
+        row = [f"{name} {dims[name]}" for name in RUBRIC_ORDER if name in dims]
+        row += [f"{k} {v}" for k, v in dims.items() if k not in RUBRIC_ORDER]
+        parts.append(("  " + " · ".join(one_line(x, 40) for x in row) + "\n", "$foreground-muted"))
+    for note in (field(rubric, "notes") or [])[:4]:
+        parts.append(("  – " + one_line(note, 200) + "\n", "$foreground-muted"))
+    return parts
+
+
+def _run(run: Any) -> list[Part]:
+    role = one_line(field(run, "role"), 20)
+    served = one_line(field(run, "served_by"), 20)
+    model = one_line(field(run, "model"), 60)
+    parts: list[Part] = [
+        (one_line(field(run, "worker_title"), 60), "$secondary bold"),
+        f" ({role}) shipped attempt {field(run, 'attempt')} · served by ",
+        (served if model in ("", served) else f"{served}: {model}", "$accent"), "\n"]
+    reason = field(run, "fallback_reason")
+    if reason:
+        parts.append(("  fallback: " + one_line(reason, 200) + "\n", "$warning"))
+    injected = field(run, "memory_injected") or []
+    hits = field(run, "knowledge_hits") or []
+    tools = field(run, "tools_called") or []
+    provisional = sum(1 for m in injected if isinstance(m, dict) and m.get("status") == "provisional")
+    parts.append((f"  memory injected {len(injected)}"
+                  + (f" ({provisional} provisional)" if provisional else "")
+                  + f" · knowledge hits {len(hits)} · tools {len(tools)}\n", "$foreground-muted"))
+    parts.extend(_rubric(field(run, "rubric")))
+    artifact = field(run, "artifact") or {}
+    follows = artifact.get("follows_decision") if isinstance(artifact, dict) else None
+    if isinstance(follows, dict):
+        parts.append(("Follows ", "bold"))
+        parts.append((one_line(follows.get("rule_id"), 60), "$accent"))
+        parts.append(": " + one_line(follows.get("how"), 400) + "\n")
+    parts.append(("Artifact\n", "bold underline"))
+    parts.extend(artifact_parts(artifact))
+    return parts
+
+
+def _dilemma(dilemma: Any) -> list[Part]:
+    parts: list[Part] = [("\nFork: ", "bold"), (one_line(field(dilemma, "title"), 120),
+                                                 "$accent bold"), "\n",
+                         clean(field(dilemma, "prompt"), 1500), "\n"]
+    for i, option in enumerate(field(dilemma, "options") or [], start=1):
+        parts.append((f" [{i}] ", "$accent bold reverse"))
+        parts.append((" " + one_line(field(option, "text"), 300), "bold"))
+        parts.append((f"  ({one_line(field(option, 'rule_id'), 40)})\n", "$foreground-muted"))
+        tradeoff = field(option, "tradeoff")
+        if tradeoff:
+            parts.append("     " + one_line(tradeoff, 300) + "\n")
+        effect = field(option, "effect_line")
+        if effect:
+            parts.append(("     → " + one_line(effect, 300) + "\n", "$secondary"))
+    parts.append((" [o] ", "$accent bold reverse"))
+    parts.append(" your own answer (keywords pick a rule, else custom.default)\n")
+    return parts
+
+
+def _standup(turns: list[Any], open_for_reply: bool) -> list[Part]:
+    parts: list[Part] = [("\nStandup\n", "bold underline")]
+    for turn in turns:
+        parts.append((f"  {one_line(field(turn, 'speaker'), 40)}", "$secondary bold"))
+        parts.append((f" ({one_line(field(turn, 'role'), 20)}): ", "$foreground-muted"))
+        parts.append(one_line(field(turn, "line"), 400))
+        tool = field(turn, "tool")
+        if tool:
+            parts.append((f"  [{one_line(tool, 30)}: {one_line(field(turn, 'tool_result'), 80)}]",
+                          "$foreground-muted"))
+        parts.append("\n")
+    if open_for_reply:
+        parts.append(("  t reply (becomes binding memory) · g run the next stage\n", "$accent"))
+    return parts
+
+
+def story_content(snap: Any) -> Content:
+    """Everything the Story pane shows for a snapshot (or a hint when no venture is open)."""
+    if snap is None:
+        return Content.assemble(("No venture open.\n\n", "bold"),
+                                "n  start a new venture\nl  load a saved one\n?  how to play\n")
+    founder = field(snap, "founder")
+    stages = field(snap, "stages") or []
+    index = int(field(snap, "stage_index") or 0)
+    phase = str(field(snap, "phase"))
+    parts: list[Part] = [(one_line(field(founder, "company"), 60), "$primary bold"), " — ",
+                         (one_line(field(founder, "pitch"), 300), "italic"), "\n"]
+    rival = field(snap, "antagonist")
+    parts.append(((f"Rival {one_line(field(rival, 'name'), 60)} · threat arc "
+                  f"{one_line(field(snap, 'threat_arc'), 30)}\n"), "$foreground-muted"))
+    parts.extend(_chain(stages, index))
+    parts.append("\n")
+    stage = stages[index] if 0 <= index < len(stages) else None
+    if stage is not None and phase != "ended":
+        parts.append(((f"Day {field(snap, 'day')} · Stage {field(stage, 'number')}/{len(stages)} "
+                      f"{one_line(field(stage, 'beat'), 12)}"), "bold"))
+        parts.append(" — " + one_line(field(stage, "title"), 120))
+        parts.append((f" · {PHASE_LABEL.get(phase, phase)}\n", "$accent"))
+        parts.append(((f"{one_line(field(stage, 'worker_title'), 60)} ({field(stage, 'owner_role')})"
+                      f" · redos {field(stage, 'redos')}/2\n"), "$foreground-muted"))
+        parts.append(("Goal: ", "bold"))
+        parts.append(one_line(field(stage, "goal"), 500) + "\n")
+    directive = field(snap, "directive")
+    if directive is not None and phase != "ended":
+        rule = field(directive, "rule_id") or field(directive, "source")
+        parts.append(("Binding: ", "$warning bold"))
+        parts.append(one_line(field(directive, "text"), 300))
+        parts.append((f" ({one_line(rule, 40)})\n", "$foreground-muted"))
+    current = field(snap, "current")
+    if current is not None and phase in ("gate", "fork"):
+        parts.append("\n")
+        parts.extend(_run(current))
+    dilemma = field(snap, "dilemma")
+    if dilemma is not None and phase == "fork":
+        parts.extend(_dilemma(dilemma))
+    standup = field(snap, "standup") or []
+    if standup:
+        parts.extend(_standup(standup, bool(field(snap, "standup_open"))))
+    outcome = field(snap, "outcome")
+    if outcome is not None:
+        result = str(field(outcome, "result")).upper()
+        style = "$success bold reverse" if result == "VICTORY" else "$error bold reverse"
+        parts.extend(["\n", (f" {result} ", style), " " + one_line(field(outcome, "reason"), 300),
+                      f" (day {field(outcome, 'day')})\n"])
+    return Content.assemble(*parts)
+
+
+class StoryPane(VerticalScroll):
+    """Scrollable story; `show(snapshot)` re-renders it."""
+
+    DEFAULT_CSS = """
+    StoryPane { height: 1fr; }
+    StoryPane > #story-body { width: 1fr; padding: 0 1; }
+    """
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(story_content(None), id="story-body")
+
+    def show(self, snap: Any) -> None:
+        self.query_one("#story-body", Static).update(story_content(snap))
