@@ -8,19 +8,29 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ipaddress
 import re
+import ssl
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import openai
+
+try:  # openai 3.x speaks httpx2; older releases take an httpx client
+    import httpx2 as _http
+except ImportError:  # pragma: no cover - depends on the installed openai line
+    import httpx as _http  # type: ignore[no-redef]
 
 from engine.routing.extract import reasoning_from_message
 from engine.routing.health import DeploymentCaps, JsonMode, TokenParam
 from engine.routing.types import Tier
 
 CONNECT_TIMEOUT = 3.0
+_ssl_lock = threading.Lock()
+_ssl_ctx: ssl.SSLContext | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,36 @@ async def _in_daemon_thread(fn: Callable[[], str]) -> str:
     return await asyncio.wrap_future(fut)
 
 
+def _ssl_context() -> ssl.SSLContext:
+    """One shared TLS context: building one per client costs ~35 ms (the CA bundle load)."""
+    global _ssl_ctx
+    with _ssl_lock:
+        if _ssl_ctx is None:
+            _ssl_ctx = ssl.create_default_context()
+        return _ssl_ctx
+
+
+def _is_loopback(host: str | None) -> bool:
+    if not host:
+        return False
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def make_client(target: Target, key: str, timeout: float) -> openai.AsyncOpenAI:
+    """An SDK client with its retries off; loopback endpoints never go through an env proxy."""
+    bounds = openai.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
+    host = urlsplit(target.endpoint).hostname
+    http = _http.AsyncClient(verify=_ssl_context(), trust_env=not _is_loopback(host),
+                             timeout=bounds)
+    return openai.AsyncOpenAI(base_url=target.endpoint, api_key=key, max_retries=0,
+                              timeout=bounds, http_client=http)
+
+
 def response_format_for(mode: JsonMode, schema_name: str, schema: dict[str, Any]) -> dict | None:
     """The `response_format` body for a JSON-mode rung (None means JSON by prompt only)."""
     if mode == "json_schema":
@@ -91,9 +131,7 @@ async def chat(target: Target, messages: list[dict[str, str]], *, caps: Deployme
     """Send one chat completion and return its text; raises the SDK's errors or TimeoutError."""
     async with asyncio.timeout(timeout):
         key = await resolve_key(target)
-        client = openai.AsyncOpenAI(base_url=target.endpoint, api_key=key, max_retries=0,
-                                    timeout=openai.Timeout(timeout,
-                                                           connect=min(CONNECT_TIMEOUT, timeout)))
+        client = make_client(target, key, timeout)
         try:
             kwargs: dict[str, Any] = {"model": target.model, "messages": messages,
                                       caps.token_param: max_tokens}
@@ -123,9 +161,7 @@ async def list_models(target: Target, timeout: float) -> list[str]:
     """GET /models under a hard deadline: the cheap probe for `routing test` and cooldown reset."""
     async with asyncio.timeout(timeout):
         key = await resolve_key(target)
-        client = openai.AsyncOpenAI(base_url=target.endpoint, api_key=key, max_retries=0,
-                                    timeout=openai.Timeout(timeout,
-                                                           connect=min(CONNECT_TIMEOUT, timeout)))
+        client = make_client(target, key, timeout)
         try:
             page = await client.models.list()
             return [m.id for m in page.data]

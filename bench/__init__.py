@@ -1,0 +1,1 @@
+"""Benchmarks that print JSON (run with `python -m bench.<name>`)."""

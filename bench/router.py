@@ -1,0 +1,110 @@
+"""Bench: router overhead per call on the simulation tier, a local round trip on loopback, and the
+worst-case time of one call when the model servers hang or trickle (budget, not budget × retries × tiers).
+
+Run: `.venv/bin/python -m bench.router [--calls N] [--budget S]` (prints one JSON object).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.config import Settings
+from engine.routing import Router, RouteRequest
+from tests.servers.openai_server import FakeOpenAI
+
+
+class _Plan(BaseModel):
+    title: str
+    steps: list[str]
+
+
+_PLAN = _Plan(title="bench", steps=["a", "b"])
+_PAYLOAD = {"title": "bench", "steps": ["a", "b"]}
+
+
+def _req(i: int) -> RouteRequest:
+    return RouteRequest(role="strategist", system="s", user="u", schema_model=_Plan,
+                        call_key=f"bench/{i}")
+
+
+def _percentiles(samples_s: list[float]) -> dict[str, float]:
+    ordered = sorted(samples_s)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return {"mean_us": round(statistics.fmean(ordered) * 1e6, 1),
+            "p50_us": round(pick(0.50) * 1e6, 1), "p99_us": round(pick(0.99) * 1e6, 1)}
+
+
+def simulation_overhead(calls: int) -> dict[str, Any]:
+    """Time Router.call on the floor minus nothing: the simulate callable returns a prebuilt model."""
+    router = Router(Settings())
+    for i in range(50):
+        router.call(_req(i), lambda: _PLAN)
+    samples = []
+    for i in range(calls):
+        start = time.perf_counter()
+        router.call(_req(i), lambda: _PLAN)
+        samples.append(time.perf_counter() - start)
+    return {"calls": calls, **_percentiles(samples)}
+
+
+def local_round_trip(calls: int) -> dict[str, Any]:
+    """A full local-tier call (HTTP on loopback, parse, validate) against the stdlib fake server."""
+    with FakeOpenAI("ollama", payload=_PAYLOAD) as server:
+        router = Router(Settings(demo_mode="local", local_agent_base_url=server.url,
+                                 local_agent_model="qwen2.5"))
+        samples = []
+        for i in range(calls):
+            start = time.perf_counter()
+            result = router.call(_req(i), lambda: _PLAN)
+            samples.append(time.perf_counter() - start)
+            assert result.served_by == "local"
+    stats = _percentiles(samples)
+    return {"calls": calls, **{k.replace("_us", "_ms"): round(v / 1000, 2)
+                               for k, v in stats.items()}}
+
+
+def worst_case(fault: str, budget: float, retries: int) -> dict[str, Any]:
+    """One call with both model tiers (local, then foundry) misbehaving; floor answers."""
+    with FakeOpenAI("ollama", payload=_PAYLOAD, trickle_chunk=4, trickle_delay=0.2) as local, \
+            FakeOpenAI("azure", payload=_PAYLOAD, rejects=(), trickle_chunk=4,
+                       trickle_delay=0.2) as cloud:
+        local.set_default(fault)
+        cloud.set_default(fault)
+        router = Router(Settings(demo_mode="live", agent_routing="local_first",
+                                 local_agent_base_url=local.url, local_agent_model="qwen2.5",
+                                 foundry_base_url=cloud.url, foundry_api_key="bench",
+                                 strategist_model="gpt-5-mini", agent_request_timeout=budget,
+                                 agent_max_retries=retries))
+        start = time.perf_counter()
+        result = router.call(_req(0), lambda: _PLAN)
+        elapsed = time.perf_counter() - start
+    return {"fault": fault, "budget_s": budget, "retries": retries, "tiers": 2,
+            "elapsed_s": round(elapsed, 3),
+            "naive_worst_s": budget * (1 + retries) * 2,
+            "within_budget": elapsed <= budget + 0.5,
+            "served_by": result.served_by,
+            "attempts": [f"{a.tier}:{a.outcome}" for a in result.attempts]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--budget", type=float, default=2.0)
+    args = parser.parse_args()
+    report = {
+        "simulation_overhead": simulation_overhead(args.calls),
+        "local_round_trip": local_round_trip(max(20, args.calls // 20)),
+        "worst_case_hang": worst_case("hang", args.budget, 1),
+        "worst_case_trickle": worst_case("trickle", args.budget, 1),
+    }
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
