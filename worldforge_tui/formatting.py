@@ -16,7 +16,7 @@ FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("proof", "proof", "meter", True),
     ("trust", "trust", "meter", True),
     ("velocity", "velocity", "meter", True),
-    ("burn_pressure", "burn pressure", "meter", False),
+    ("burn_pressure", "pressure", "meter", False),
     ("autonomy", "autonomy", "meter", True),
     ("threat", "threat", "meter", False),
     ("addressable_market_usd", "market", "money", True),

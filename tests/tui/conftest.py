@@ -14,3 +14,22 @@ def steady_cursor(monkeypatch):
     """Stop Input's cursor blink (a source of snapshot flakiness)."""
     monkeypatch.setattr(Input, "cursor_blink", False, raising=False)
     yield
+
+
+async def settle(app, pilot, rounds: int = 400) -> None:
+    """Wait until no session command is running and none was chained after it (no sleeps)."""
+    for _ in range(rounds):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.busy is None and not any(w.is_running for w in app.workers):
+            await pilot.pause()
+            if app.busy is None:
+                return
+    raise AssertionError(f"app never settled (busy={app.busy!r})")
+
+
+def text_of(app, selector: str) -> str:
+    """Plain text a Static-like widget on the active screen shows."""
+    widget = app.screen.query_one(selector)
+    content = widget.visual if hasattr(widget, "visual") else widget.render()
+    return str(getattr(content, "plain", content))

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Tab, Tabs
 
-from worldforge_tui.widgets.action_bar import BUTTONS, ActionBar
+from worldforge_tui.widgets.action_bar import BUTTONS, ActionBar, hint_for
 from worldforge_tui.widgets.memory_pane import MemoryPane
 from worldforge_tui.widgets.receipt_pane import ReceiptPane
 from worldforge_tui.widgets.replay_pane import ReplayPane
@@ -26,9 +26,14 @@ if TYPE_CHECKING:
     from worldforge_tui.app import WorldForgeApp
 
 PANES = (("story", "Story"), ("receipt", "Receipt"), ("memory", "Memory"), ("log", "Replay log"))
-GATE_ACTIONS = {"approve": "approve", "reject": "reject", "choose": "decide",
-                "own_answer": "decide_own", "standup_reply": "standup_reply",
-                "run_stage": "run_stage"}
+# action → (engine capability, the phase it belongs to, what to call it in a notice)
+GATE_ACTIONS = {"approve": ("approve", "gate", "Approve"), "reject": ("reject", "gate", "Reject"),
+                "choose": ("decide", "fork", "Choosing an option"),
+                "own_answer": ("decide_own", "fork", "An own answer"),
+                "standup_reply": ("standup_reply", "brief", "A standup reply"),
+                "run_stage": ("run_stage", "brief", "Running the stage")}
+GATE_KEYS = {"a": "approve", "r": "reject", "1": "choose", "2": "choose", "o": "own_answer",
+             "t": "standup_reply", "g": "run_stage"}
 
 
 class MainScreen(Screen[None]):
@@ -93,7 +98,11 @@ class MainScreen(Screen[None]):
         self.refresh_bindings()
 
     def on_resize(self) -> None:
-        self.query_one(StatusBar).set_class(self.size.width < 110, "-compact")
+        status = self.query_one(StatusBar)
+        compact = self.size.width < 140
+        if status.has_class("-compact") != compact:
+            status.set_class(compact, "-compact")
+            self.show(self.wf.snap, busy=self.wf.busy is not None)
 
     # ---- compact pane switching ----------------------------------------------------------
     def action_pane(self, pane: str) -> None:
@@ -112,10 +121,31 @@ class MainScreen(Screen[None]):
 
     # ---- gate actions --------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        capability = GATE_ACTIONS.get(action)
-        if capability is None:
+        """Gate keys: shown for their own phase only, and disabled there when not possible."""
+        gate = GATE_ACTIONS.get(action)
+        if gate is None:
             return True
-        return True if self.wf.can(capability) else None
+        capability, phase, _ = gate
+        if self.wf.can(capability):
+            return True
+        snap = self.wf.snap
+        return None if snap is not None and snap.phase == phase else False
+
+    def on_key(self, event: events.Key) -> None:
+        """A gate key that cannot act now says why instead of doing nothing."""
+        action = GATE_KEYS.get(event.key)
+        if action is None or self.wf.can(GATE_ACTIONS[action][0]):
+            return
+        event.stop()
+        snap = self.wf.snap
+        if snap is None:
+            why = "no venture is open (n starts one)"
+        elif self.wf.busy is not None:
+            why = "a worker is still at work"
+        else:
+            why = hint_for(snap.phase, dict(snap.can)) or f"the venture is in {snap.phase}"
+        self.notify(f"{GATE_ACTIONS[action][2]} is not possible now: {why}", markup=False,
+                    severity="warning", timeout=3)
 
     def action_approve(self) -> None:
         self.wf.gate_approve()

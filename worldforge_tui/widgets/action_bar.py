@@ -68,7 +68,7 @@ class ActionBar(Vertical):
         yield Static("", id="thinking")
         with Horizontal(id="action-row"):
             for button_id, label, _, _, _ in BUTTONS:
-                yield Button(label, id=button_id, compact=True, classes="-hidden")
+                yield Button(Content(label), id=button_id, compact=True, classes="-hidden")
             yield Static(hint_for(None, {}), id="action-hint", markup=False)
 
     def on_mount(self) -> None:

@@ -34,8 +34,8 @@ def economics_rows(before: Any, after: Any) -> list[Part]:
             continue
         label = FIELD_INFO.get(name, (name, "meter", True))[0]
         tone = delta_tone(name, old.get(name), new.get(name))
-        parts.append((f"   {one_line(label, 14):<14}", "$foreground-muted"))
-        parts.append(f"{value_text(name, old.get(name)):>9} → {value_text(name, new.get(name)):>9} ")
+        parts.append((f"  {one_line(label, 10):<10}", "$foreground-muted"))
+        parts.append(f"{value_text(name, old.get(name)):>7} → {value_text(name, new.get(name)):>7}")
         parts.append((f"{delta_text(name, old.get(name), new.get(name)):>8}\n", TONE_STYLE[tone]))
     return parts
 

@@ -22,7 +22,7 @@ METERS: tuple[tuple[str, str, str], ...] = (
     ("proof", "proof ", "P"),
     ("trust", "trust ", "T"),
     ("velocity", "vel ", "V"),
-    ("threat", "threat ", "!"),
+    ("threat", "threat ", "⚠"),
 )
 
 
@@ -74,7 +74,10 @@ class StatusBar(Horizontal):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(Content("no venture yet"), id="status-meters")
+        meters = Static(Content("no venture yet"), id="status-meters")
+        meters.tooltip = ("treasury · runway (rw) · monthly burn (b) · monthly revenue (r) · "
+                          "proof (P) · trust (T) · velocity (V) · threat (⚠)")
+        yield meters
         yield Sparkline([], id="status-spark")
         yield Static("", id="status-day", markup=False)
         yield Static(pill_content("simulation"), id="status-pill")
