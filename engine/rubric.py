@@ -125,7 +125,7 @@ def compliance(artifact: dict[str, Any], directive: Directive | None) -> tuple[i
     """Did the artifact follow the newest binding decision: right rule id and its words in the work?"""
     if directive is None or directive.source == "founding":
         return 100, []
-    text = artifact_text(artifact)
+    text = words(artifact_text(artifact))
     needed = directive.keywords[:8]
     hits = [k for k in needed if has_phrase(text, k)]
     kw_ok = len(hits) >= min(2, len(needed)) if needed else True
@@ -160,7 +160,7 @@ def evaluate(role: str, artifact: Any, *, goal: str, founder_keywords: list[str]
     for validator in VALIDATORS[role]:
         checks.update(validator(artifact))
     floor = round(100 * sum(checks.values()) / len(checks))
-    text = artifact_text(artifact)
+    text = words(artifact_text(artifact))
     targets = (founder_keywords[:5] + content_words(goal)[:5]) or ["customer"]
     relevance = round(100 * min(1.0, sum(has_phrase(text, t) for t in targets) / max(1, len(targets) * 0.6)))
     numbers = len(re.findall(r"\d", json.dumps(artifact)))

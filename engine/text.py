@@ -52,13 +52,18 @@ def content_words(text: str) -> list[str]:
     return list(seen)
 
 
-def has_phrase(text: str, phrase: str) -> bool:
-    """True when `phrase` occurs in `text` on whole-word boundaries (never as a substring of a word)."""
+def has_phrase(text: str | list[str], phrase: str) -> bool:
+    """True when `phrase` occurs in `text` on whole-word boundaries (never as a substring of a word).
+
+    `text` may be given already split by `words()` when many phrases are checked against it.
+    """
     target = words(phrase)
     if not target:
         return False
-    tokens = words(text)
+    tokens = words(text) if isinstance(text, str) else text
     n = len(target)
+    if n == 1:
+        return target[0] in tokens
     return any(tokens[i : i + n] == target for i in range(len(tokens) - n + 1))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 REDACTED = "[redacted]"
@@ -80,25 +81,32 @@ _STEPS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
 )
 
 
-# Every pattern above needs one of these fragments to match, so text without any is returned as is
-# (a superset check: it only decides whether the full passes run, never what they redact).
-_MAYBE_SECRET = re.compile(
-    r"[:=]|sk-|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abposre]-|AIza|glpat-|eyJ|bearer|basic|BEGIN|key",
-    re.IGNORECASE,
-)
+# Every pattern above needs one of these fragments (case-insensitively) to match, so text without
+# any is returned as is: a superset check that only decides whether the full passes run. URL
+# credentials need "@"; name=value secrets need a secret name, each of which holds one of
+# key/secret/pass/pwd/token/sig/credential/connection. Plain substring tests beat one big regex here.
+_TRIGGERS = ("@", "sk-", "akia", "asia", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_",
+             "xox", "aiza", "glpat-", "eyj", "bearer", "basic", "begin", "key", "secret", "pass",
+             "pwd", "token", "sig", "credential", "connection")
+
+
+def _maybe_secret(text: str) -> bool:
+    low = text.lower()
+    return any(t in low for t in _TRIGGERS)
 
 
 def scrub(text: str) -> str:
     """Return `text` with credentials replaced by ``[redacted]``; non-str input is stringified."""
     if not isinstance(text, str):
         text = str(text)
-    if not text or not _MAYBE_SECRET.search(text):
+    if not text or not _maybe_secret(text):
         return text
     for pattern, repl in _STEPS:
         text = pattern.sub(repl, text)
     return text
 
 
+@lru_cache(maxsize=4096)
 def is_secret_field(name: str) -> bool:
     """True when a mapping key names a credential (its whole string value is then redacted)."""
     return bool(_SECRET_FIELD.search(name.strip()))
