@@ -1,8 +1,9 @@
 """The hybrid router: one `call` that tries the configured tiers in order and always answers.
 
 Tiers: replay (recorded text), local and foundry (OpenAI-compatible), simulation (the engine's seeded
-worker, the floor). One total deadline per call covers every model attempt; each failure is labelled
-and every step down the chain is reported as a Fallback, so nothing degrades silently.
+worker, the floor). One total deadline per call covers every model attempt, shared between the
+endpoints still to try; each failure is labelled and every step down the chain is reported as a
+Fallback, so nothing degrades silently.
 """
 
 from __future__ import annotations
@@ -244,7 +245,7 @@ class Router:
         schema, system = system_prompt(req)
         messages = [{"role": "system", "content": system},
                     {"role": "user", "content": req.user}]
-        for target in targets:
+        for index, target in enumerate(targets):
             started = time.perf_counter()
             parked = (self._cooldowns.active(target.endpoint)
                       or self._cooldowns.active(target.model_key))
@@ -258,13 +259,22 @@ class Router:
                 trace.add(target.tier, target, "skipped", "deadline", started)
                 failures.append((target.tier, "deadline"))
                 continue
-            outcome = await self._serve_target(req, target, settings, messages, schema, deadline,
-                                               trace)
+            outcome = await self._serve_target(req, target, settings, messages, schema,
+                                               self._share(targets, index, deadline), trace)
             if isinstance(outcome, _Served):
                 return outcome
             failures.append((target.tier, f"{outcome.label} ({outcome.detail})"
                              if outcome.detail else outcome.label))
         return None
+
+    def _share(self, targets: list[Target], index: int, deadline: float) -> float:
+        """This target's slice of the call budget: split evenly with the live endpoints after it,
+        so one hanging tier cannot starve the next (the last endpoint gets all that is left)."""
+        target = targets[index]
+        later = {t.endpoint for t in targets[index + 1:]
+                 if t.endpoint != target.endpoint and not self._cooldowns.active(t.endpoint)}
+        now = self._clock()
+        return now + (deadline - now) / (1 + len(later))
 
     async def _serve_target(self, req: RouteRequest, target: Target, settings: Settings,
                             messages: list[dict[str, str]], schema: dict[str, Any],

@@ -185,3 +185,21 @@ def test_schema_is_stated_once_when_the_engine_already_did(fake_openai):
                            call_key="k")
     Router(local_settings(fake_openai.url)).call(request, simulate)
     assert fake_openai.chat_requests[0].body["messages"][0]["content"] == system
+
+
+def test_two_hanging_tiers_cost_one_budget_not_budget_x_retries_x_tiers(fake_openai_factory):
+    from tests.routing.helpers import live_settings
+
+    local = fake_openai_factory("ollama", payload=GOOD)
+    cloud = fake_openai_factory("azure", payload=GOOD, rejects=())
+    local.set_default("hang")
+    cloud.set_default("hang")
+    settings = live_settings(cloud.url, local.url, agent_request_timeout=1.0, agent_max_retries=1)
+    started = time.perf_counter()
+    result = Router(settings).call(req(), simulate)
+    elapsed = time.perf_counter() - started
+    assert outcomes(result) == [("local", "error"), ("foundry", "error")]
+    assert [(f.from_tier, f.to_tier) for f in result.fallbacks] == [("local", "foundry"),
+                                                                     ("foundry", "simulation")]
+    assert result.served_by == "simulation"
+    assert elapsed < 3.0  # budget 1 s; budget × (1 + retries) × tiers would be 4 s

@@ -11,7 +11,7 @@ from tests.routing.helpers import outcomes, req
 from tests.servers.openai_server import refused_url
 
 L, F, S = "local", "foundry", "simulation"
-OK, ERR, INV, SKIP = "ok", "error", "invalid", "skipped"
+OK, ERR, INV = "ok", "error", "invalid"
 
 # (demo_mode, routing, local health, cloud health) → (runtime label, served_by, attempts)
 TABLE = [
@@ -29,7 +29,8 @@ TABLE = [
     ("live", "local_first", "down", "down", "hybrid", S, [(L, ERR), (F, ERR)]),
     ("live", "cloud_first", "up", "up", "hybrid", F, [(F, OK)]),
     ("live", "cloud_first", "up", "down", "hybrid", L, [(F, ERR), (L, OK)]),
-    ("live", "cloud_first", "up", "hang", "hybrid", S, [(F, ERR), (L, SKIP)]),
+    ("live", "cloud_first", "up", "hang", "hybrid", L, [(F, ERR), (L, OK)]),
+    ("live", "local_first", "hang", "hang", "hybrid", S, [(L, ERR), (F, ERR)]),
     ("live", "local_only", "up", "up", L, L, [(L, OK)]),
     ("live", "local_only", "down", "up", L, S, [(L, ERR)]),
     ("live", "local_only", "absent", "up", S, S, []),
@@ -61,7 +62,7 @@ def test_mode_by_health(fake_openai_factory, mode, routing, local, cloud, label,
                         local_agent_model="qwen2.5",
                         foundry_base_url=_endpoint(cloud, fake_openai_factory, "azure"),
                         foundry_api_key="test-key", strategist_model="gpt-5-mini",
-                        agent_request_timeout=0.6 if "hang" in (local, cloud) else 3.0)
+                        agent_request_timeout=2.0 if "hang" in (local, cloud) else 3.0)
     router = Router(settings)
     assert router.runtime_label() == label
     result = router.call(req(), simulate)
