@@ -6,6 +6,7 @@ Classification reads the exception type, HTTP status, `code` and `param`, never 
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 from dataclasses import dataclass
 from typing import Literal
@@ -95,6 +96,8 @@ def classify(exc: BaseException) -> Failure:
         return Failure("bad_request", f"{exc.status_code}: {_short(exc.message)}")
     if isinstance(exc, openai.APIResponseValidationError):
         return Failure("bad_response", _short(exc.message))
+    if isinstance(exc, json.JSONDecodeError):  # a 200 whose body is not JSON (a proxy page, say)
+        return Failure("bad_response", f"answer body is not JSON: {_short(exc)}", retryable=True)
     if _is_auth_provider_error(exc):
         return Failure("auth", f"credential unavailable: {_short(exc)}", cooldown="endpoint")
     return Failure("internal_error", f"{type(exc).__name__}: {_short(exc)}")

@@ -203,3 +203,17 @@ def test_two_hanging_tiers_cost_one_budget_not_budget_x_retries_x_tiers(fake_ope
                                                                      ("foundry", "simulation")]
     assert result.served_by == "simulation"
     assert elapsed < 3.0  # budget 1 s; budget × (1 + retries) × tiers would be 4 s
+
+
+def test_non_json_body_and_empty_choices_are_labelled_not_crashes(fake_openai):
+    fake_openai.set_payload(GOOD)
+    fake_openai.script("garbage_body", "garbage_body", "no_choices", "no_choices")
+    router = Router(local_settings(fake_openai.url, agent_max_retries=1))
+    first = router.call(req(), simulate)
+    assert first.served_by == "simulation"
+    assert first.fallback_reason.startswith("local: bad_response")
+    assert len(fake_openai.chat_requests) == 2  # one retry of ours
+    second = router.call(req(), simulate)
+    assert outcomes(second) == [("local", "invalid"), ("local", "invalid")]
+    assert second.fallback_reason.startswith("local: invalid_output")
+    assert router.call(req(), simulate).served_by == "local"

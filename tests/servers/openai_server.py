@@ -4,7 +4,7 @@ Stdlib only (ThreadingHTTPServer on 127.0.0.1, port 0). It speaks /v1/chat/compl
 and /health like Ollama, llama.cpp or an Azure /openai/v1 deployment, and can misbehave on purpose:
 drop the connection, hang, trickle bytes, 429 (with or without Retry-After), 500, 400 for unsupported
 temperature / max_tokens / response_format (texts as the real servers send them), <think>-wrapped,
-fenced, truncated or schema-violating JSON. Reusable: the reliability soak drives it with a seed.
+fenced, truncated or schema-violating JSON, a non-JSON 200 body, a 200 with no choices. Reusable: the reliability soak drives it with a seed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ Flavour = Literal["ollama", "llamacpp", "azure"]
 FAULTS = ("ok", "drop", "hang", "trickle", "rate_limit", "rate_limit_no_retry_after",
           "server_error", "bad_temperature", "bad_max_tokens", "bad_response_format", "think",
           "think_unclosed", "fenced", "truncated", "invalid_schema", "content_filter",
-          "model_missing", "auth")
+          "model_missing", "auth", "garbage_body", "no_choices")
 
 TEMPERATURE_ERROR = ("Unsupported value: 'temperature' does not support 0.7 with this model. Only "
                      "the default (1) value is supported.")
@@ -236,6 +236,13 @@ class _Handler(BaseHTTPRequestHandler):
                 headers[name] = value
             self._send(429, _error_body("Rate limit reached. Please retry later.", "requests",
                                         None, "429"), headers)
+            return
+        if fault == "garbage_body":
+            self._send(200, b"<html><body>502 from a captive portal</body></html>")
+            return
+        if fault == "no_choices":
+            self._send(200, {"id": "x", "object": "chat.completion", "created": 0, "model": model,
+                             "choices": []})
             return
         if fault == "server_error":
             self._send(500, _error_body("The server had an error while processing your request.",
