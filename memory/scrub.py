@@ -84,15 +84,17 @@ _STEPS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
 # Every pattern above needs one of these fragments (case-insensitively) to match, so text without
 # any is returned as is: a superset check that only decides whether the full passes run. URL
 # credentials need "@"; name=value secrets need a secret name, each of which holds one of
-# key/secret/pass/pwd/token/sig/credential/connection. Plain substring tests beat one big regex here.
+# key/secret/pass/pwd/token/sig/credential/connection. Matching lower-cased text beats an IGNORECASE regex.
 _TRIGGERS = ("@", "sk-", "akia", "asia", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_",
              "xox", "aiza", "glpat-", "eyj", "bearer", "basic", "begin", "key", "secret", "pass",
              "pwd", "token", "sig", "credential", "connection")
 
 
+_TRIGGER_RE = re.compile("|".join(re.escape(t) for t in _TRIGGERS))
+
+
 def _maybe_secret(text: str) -> bool:
-    low = text.lower()
-    return any(t in low for t in _TRIGGERS)
+    return _TRIGGER_RE.search(text.lower()) is not None
 
 
 def scrub(text: str) -> str:
