@@ -217,3 +217,20 @@ def test_non_json_body_and_empty_choices_are_labelled_not_crashes(fake_openai):
     assert outcomes(second) == [("local", "invalid"), ("local", "invalid")]
     assert second.fallback_reason.startswith("local: invalid_output")
     assert router.call(req(), simulate).served_by == "local"
+
+
+async def test_call_works_from_inside_a_running_event_loop(fake_openai):
+    fake_openai.set_payload(GOOD)
+    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    assert result.served_by == "local"
+
+
+def test_concurrent_calls_share_one_router(fake_openai):
+    from concurrent.futures import ThreadPoolExecutor
+
+    fake_openai.set_payload(GOOD)
+    router = Router(local_settings(fake_openai.url))
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda i: router.call(req(key=f"k{i}"), simulate), range(8)))
+    assert {r.served_by for r in results} == {"local"}
+    assert router.status()["served"] == {"local": 8}
