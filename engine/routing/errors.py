@@ -13,6 +13,8 @@ from typing import Literal
 
 import openai
 
+from engine.routing.auth import AuthUnavailable
+
 Action = Literal["retry", "adapt", "next", "wait_retry"]
 Adapt = Literal["temperature", "token_param", "response_format"]
 Scope = Literal["endpoint", "model"]
@@ -105,6 +107,8 @@ def classify(exc: BaseException) -> Failure:
 
 def _is_auth_provider_error(exc: BaseException) -> bool:
     """azure-identity errors reach us unwrapped (not openai errors); match by class name and module."""
+    if isinstance(exc, AuthUnavailable):
+        return True
     for cls in type(exc).__mro__:
         if cls.__module__.startswith("azure.") and "Authentication" in cls.__name__:
             return True

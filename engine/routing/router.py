@@ -9,8 +9,6 @@ Fallback, so nothing degrades silently.
 from __future__ import annotations
 
 import asyncio
-import functools
-import json
 import logging
 import threading
 import time
@@ -21,10 +19,12 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from engine.config import Settings, load_settings
+from engine.routing.auth import azure_token_provider
 from engine.routing.errors import Failure, classify
 from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.health import Capabilities, Cooldowns
 from engine.routing.openai_tier import Completion, Target, chat, list_models
+from engine.routing.prompts import reask_turns, system_prompt
 from engine.routing.types import Attempt, Fallback, RouteRequest, RouteResult, Tier, Usage
 
 log = logging.getLogger("worldforge.routing")
@@ -35,7 +35,6 @@ LONG_PARK_FACTOR = 10.0  # auth failures and missing models stay parked longer t
 PROBE_TIMEOUT = 5.0
 MAX_ADAPTATIONS = 4
 MIN_ATTEMPT_BUDGET = 0.05
-REASK_ECHO_CHARS = 4000
 
 
 @dataclass
@@ -86,33 +85,6 @@ def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
     return box["value"]
 
 
-@functools.lru_cache(maxsize=64)
-def schema_block(model: type[BaseModel]) -> tuple[dict[str, Any], str, tuple[str, str]]:
-    """The artifact's JSON Schema, the system-prompt section stating it, and its two JSON spellings.
-
-    Cached per model class: pydantic schema generation is slow and the schema never changes.
-    """
-    schema = model.model_json_schema()
-    compact = json.dumps(schema, separators=(",", ":"))
-    text = ("Reply with exactly one JSON object and nothing else. It must validate against this "
-            "JSON Schema:\n" + compact)
-    return schema, text, (compact, json.dumps(schema))
-
-
-def system_prompt(req: RouteRequest) -> tuple[dict[str, Any], str]:
-    """The schema and the system prompt with the schema stated once (the engine may already have)."""
-    schema, text, spellings = schema_block(req.schema_model)
-    if any(s in req.system for s in spellings):
-        return schema, req.system
-    return schema, f"{req.system}\n\n{text}"
-
-
-def _reask(failure: OutputError) -> str:
-    return (f"Your previous answer was rejected ({failure.label}): {failure.detail[:600]}. "
-            "Reply again with only one JSON object that fixes these errors and validates against "
-            "the schema.")
-
-
 class Router:
     """Routes worker calls across replay, local, foundry and the simulation floor."""
 
@@ -158,7 +130,7 @@ class Router:
         scope = settings.token_scope()
         provider = self._azure_providers.get(scope)
         if provider is None:
-            provider = _azure_token_provider(scope)
+            provider = azure_token_provider(scope)
             self._azure_providers[scope] = provider
         return None, provider
 
@@ -336,9 +308,7 @@ class Router:
                 trace.add(target.tier, target, "invalid", str(exc), started)
                 if not reasked:
                     reasked = True
-                    convo = convo + [
-                        {"role": "assistant", "content": (comp.text or "")[:REASK_ECHO_CHARS]},
-                        {"role": "user", "content": _reask(exc)}]
+                    convo = convo + reask_turns(comp.text, exc)
                     continue
                 return Failure("invalid_output", str(exc))
             trace.add(target.tier, target, "ok", None, started)
@@ -458,11 +428,3 @@ def _fallbacks(failures: list[tuple[Tier, str]], served: Tier) -> list[Fallback]
         to_tier = failures[i + 1][0] if i + 1 < len(failures) else served
         steps.append(Fallback(from_tier=tier, to_tier=to_tier, reason=reason))
     return steps
-
-
-def _azure_token_provider(scope: str) -> Callable[[], str]:
-    """An Entra ID bearer provider for the scope; built lazily so offline play never imports Azure."""
-    from azure.identity import DefaultAzureCredential, get_bearer_token_provider
-
-    credential = DefaultAzureCredential(exclude_interactive_browser_credential=True)
-    return get_bearer_token_provider(credential, scope)
