@@ -26,7 +26,6 @@ from worldforge_tui.screens.help import HelpScreen
 from worldforge_tui.screens.load import LoadScreen
 from worldforge_tui.screens.main import MainScreen
 from worldforge_tui.screens.new_venture import NewVentureScreen
-from worldforge_tui.screens.settings import SettingsScreen
 from worldforge_tui.theme import DEFAULT_THEME, THEMES
 from worldforge_tui.widgets.action_bar import ActionBar, thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -62,6 +61,14 @@ class SessionFailed(Message):
         self.error, self.request = error, request
 
 
+class Booted(Message):
+    """The engine is imported and the router built (with a warning if settings were ignored)."""
+
+    def __init__(self, router: Any, warning: str | None) -> None:
+        super().__init__()
+        self.router, self.warning = router, warning
+
+
 class EngineNotice(Message):
     """An engine event worth a notification (a route fallback), relayed from the worker thread."""
 
@@ -84,7 +91,7 @@ def _load_router() -> tuple[Any, str | None]:
 class WorldForgeApp(App[int]):
     """The game. Construct with the CLI's venture arguments (all optional)."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "WorldForge"
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-compact"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -104,7 +111,7 @@ class WorldForgeApp(App[int]):
         self.start_request = ({"pitch": pitch, "name": name, "archetype": archetype or "builder",
                                "seed": 7 if seed is None else seed} if pitch else None)
         self.save_dir = save_dir
-        self.router, self._settings_warning = (router, None) if router is not None else (None, None)
+        self.router = router
         self.session: Any = None
         self.snap: Any = None
         self.busy: str | None = None
@@ -130,14 +137,25 @@ class WorldForgeApp(App[int]):
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = DEFAULT_THEME
-        if self.router is None:
-            self.router, self._settings_warning = _load_router()
-        if self._settings_warning:
-            self.notify(self._settings_warning, severity="warning", markup=False)
         self.call_after_refresh(self._startup)
 
     def _startup(self) -> None:
-        """After the board's first frame: start the requested venture or ask for one."""
+        """After the board's first frame: load the engine and router off the UI thread."""
+        self.refresh_view()
+        self._boot()
+
+    @work(thread=True, group="boot", exit_on_error=False)
+    def _boot(self) -> None:
+        """Import the engine (and the model SDKs behind the router) without blocking the UI."""
+        import engine.session  # noqa: F401 - warm the import so the first command is quick
+
+        router, warning = (self.router, None) if self.router is not None else _load_router()
+        self.post_message(Booted(router, warning))
+
+    def on_booted(self, message: Booted) -> None:
+        self.router = message.router
+        if message.warning:
+            self.notify(message.warning, severity="warning", markup=False)
         self.refresh_view()
         if self.start_request is not None:
             self.open_venture(self.start_request)
@@ -457,6 +475,11 @@ class WorldForgeApp(App[int]):
         self.push_screen(HelpScreen())
 
     def action_settings(self) -> None:
+        if self.router is None:
+            self.notify("Still starting up: try again in a moment.", severity="warning")
+            return
+        from worldforge_tui.screens.settings import SettingsScreen
+
         self.push_screen(SettingsScreen(self.router.settings), self.apply_settings)
 
     def apply_settings(self, settings: Any) -> None:

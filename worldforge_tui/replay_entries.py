@@ -114,10 +114,11 @@ def entry_from_event(event: Any) -> LogEntry:
     actor = one_line(get("actor") or "", 30)
     message = one_line(get("message") or "", MESSAGE_LIMIT)
     served = payload.get("served_by")
-    if isinstance(served, str) and served and served not in message:
+    if isinstance(served, str) and served:
         model = payload.get("model")
         label = f"{served}: {model}" if isinstance(model, str) and model and model != served else served
-        message = f"{message} ← {one_line(label, 60)}"
+        if label not in message:
+            message = f"{message} ← {one_line(label, 60)}"
     text = (f"{head(event_id, day)}{event_type:<{TYPE_WIDTH}.{TYPE_WIDTH}} "
             f"{actor:<{ACTOR_WIDTH}.{ACTOR_WIDTH}} {message}")
     return LogEntry(event_id, day, event_type, actor, message, payload,

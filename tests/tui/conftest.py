@@ -6,6 +6,8 @@ import pytest
 import textual.constants
 from textual.widgets import Input
 
+from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401  (fixtures)
+
 textual.constants.TEXTUAL_ANIMATIONS = "none"  # read by App.__init__; the env var is read too early
 
 

@@ -1,0 +1,94 @@
+"""Settings: form ↔ Settings mapping, keys never saved, and a flip that changes the next call."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Input, Select
+
+from engine.config import Settings, settings_path
+from engine.routing import Router
+from tests.tui.conftest import settle
+from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.replay_entries import in_tab
+from worldforge_tui.settings_form import build_settings, form_fields, inherited_hint, pills
+from worldforge_tui.widgets.replay_log import ReplayLog
+
+
+def base() -> Settings:
+    return Settings.model_validate({})
+
+
+def test_build_settings_applies_form_and_keeps_blank_secret():
+    start = Settings.model_validate({"local_agent_api_key": "sk-keep-me"})
+    out = build_settings(start, {"demo_mode": "local", "local_agent_base_url": "http://127.0.0.1:9",
+                                 "local_agent_model": "qwen2.5", "local_agent_api_key": "",
+                                 "local_ops_model": "  "})
+    assert out.demo_mode == "local" and out.local_agent_model == "qwen2.5"
+    assert out.local_agent_api_key.get_secret_value() == "sk-keep-me"
+    assert out.local_ops_model is None and out.local_model_for("ops") == "qwen2.5"
+
+
+def test_build_settings_refuses_bad_url_in_one_line():
+    with pytest.raises(ValueError) as err:
+        build_settings(base(), {"local_agent_base_url": "ftp://nope"})
+    assert "LOCAL_AGENT_BASE_URL" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_form_covers_every_role_and_hints_inheritance():
+    fields = form_fields()
+    assert "local_org_designer_model" in fields and "npc_model" in fields
+    s = Settings.model_validate({"local_agent_model": "qwen2.5"})
+    assert inherited_hint(s, "ops", "local") == "inherits default (qwen2.5)"
+
+
+def test_pills_report_probe_results():
+    s = Settings.model_validate({"demo_mode": "local", "local_agent_base_url": "http://127.0.0.1:1",
+                                 "local_agent_model": "m"})
+    assert ("local: untested", "muted") in pills(s)
+    bad = pills(s, [{"tier": "local", "ok": False, "error": "refused"}])
+    assert ("local: refused", "bad") in bad
+    assert ("foundry: not set", "muted") in pills(s)
+
+
+async def test_settings_flip_changes_next_calls_served_by(tmp_path, fake_openai):
+    router = Router(base())
+    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path,
+                        router=router)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.snap.current.served_by == "simulation"
+        fake_openai.set_payload(json.dumps(app.snap.current.artifact))
+
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.__class__.__name__ == "SettingsScreen"
+        screen.query_one("#set-demo_mode", Select).value = "local"
+        screen.query_one("#set-local_agent_base_url", Input).value = fake_openai.url
+        screen.query_one("#set-local_agent_model", Input).value = "qwen2.5"
+        screen.query_one("#set-local_agent_api_key", Input).value = "sk-test-secret-123456"
+        await pilot.press("ctrl+t")  # test connection against the loopback server
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.probe_rows and any(r["tier"] == "local" and r["ok"]
+                                         for r in screen.probe_rows)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "MainScreen"
+        assert router.settings.demo_mode == "local"
+        saved = settings_path().read_text(encoding="utf-8")
+        assert "sk-test-secret" not in saved and "LOCAL_AGENT_MODEL" in saved
+
+        await pilot.press("r", *list("tighter"), "enter")
+        await settle(app, pilot)
+        assert app.snap.current.served_by == "local" and app.snap.current.model == "qwen2.5"
+        assert fake_openai.chat_requests, "the redo went to the loopback model"
+        log = app.main.query_one(ReplayLog)
+        log.flush()
+        types = [e.type for e in log.entries]
+        assert "SETTINGS_CHANGED" in types
+        executed = [e for e in log.entries if e.type == "STAGE_EXECUTED"]
+        assert "local: qwen2.5" in executed[-1].text and in_tab(executed[-1], "workers")
+        assert "local" in app.pill()
