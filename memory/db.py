@@ -17,6 +17,7 @@ BUSY_TIMEOUT_MS = 5000
 
 _schemas: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
 _depth = threading.local()
+_rollbacks: dict[int, int] = {}
 
 
 def register_schema(name: str, ensure: Callable[[sqlite3.Connection], None]) -> None:
@@ -68,8 +69,15 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         depths[key] = depth
         if depth == 0:
             conn.execute("ROLLBACK")
+            _rollbacks[key] = _rollbacks.get(key, 0) + 1
         raise
     else:
         depths[key] = depth
         if depth == 0:
             conn.execute("COMMIT")
+
+
+def rollback_count(conn: sqlite3.Connection) -> int:
+    """How many outermost `transaction` blocks on `conn` rolled back (lets in-process caches of
+    table contents notice that writes they saw were undone)."""
+    return _rollbacks.get(id(conn), 0)

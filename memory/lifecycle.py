@@ -200,14 +200,13 @@ def consolidate(store: MemoryStore, source_ids: Sequence[str], *, summary: str, 
 
 
 def forget(store: MemoryStore) -> ForgetReport:
-    """Delete every memory, counter and queued cloud write of the run and rebuild the FTS index so
-    no index segment keeps the text; the content-free audit survives."""
+    """Delete every memory, counter and queued cloud write of the run (secure_delete zeroes the
+    freed pages; `compact` then clears the WAL); the content-free audit survives."""
     ids = [r[0] for r in store.conn.execute("SELECT id FROM memories WHERE run_id = ?",
                                             (store.run_id,))]
     store.conn.execute("DELETE FROM memories WHERE run_id = ?", (store.run_id,))
     store.conn.execute("DELETE FROM memory_counters WHERE run_id = ?", (store.run_id,))
     store.conn.execute("DELETE FROM memory_cloud_outbox WHERE run_id = ?", (store.run_id,))
-    store.conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
     if store.cloud is not None:
         store.conn.execute("INSERT INTO memory_cloud_outbox (run_id, op) VALUES (?, 'delete_scope')",
                            (store.run_id,))

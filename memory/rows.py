@@ -1,4 +1,4 @@
-"""Row <-> record mapping for the `memories` table, and the shared "live and injectable" filter."""
+"""Row <-> record mapping for the `memories` table."""
 
 from __future__ import annotations
 
@@ -9,23 +9,6 @@ from memory.models import MemoryRecord
 
 COLUMNS = ("id, run_id, kind, text, status, author, importance, game_day, ts, expires_day,"
            " source_ids, origin, stage_id, axis, reinforced, superseded_by")
-
-# Live, unexpired, and not an older binding decision on an axis where a newer one exists.
-# Named parameters: :run, :day.
-INJECTABLE = """
-m.run_id = :run AND m.status IN ('provisional', 'active')
-AND (m.expires_day IS NULL OR m.expires_day > :day)
-AND NOT (m.kind = 'procedural' AND m.axis IS NOT NULL AND EXISTS (
-    SELECT 1 FROM memories n WHERE n.run_id = m.run_id AND n.kind = 'procedural'
-    AND n.axis = m.axis AND n.status IN ('provisional', 'active')
-    AND (n.game_day > m.game_day OR (n.game_day = m.game_day AND n.seq > m.seq))))
-"""
-
-
-def prefixed(alias: str = "m") -> str:
-    """COLUMNS qualified with a table alias."""
-    return ", ".join(f"{alias}.{c.strip()}" for c in COLUMNS.split(","))
-
 
 def to_record(row: sqlite3.Row | tuple) -> MemoryRecord:
     """Build a MemoryRecord from a row selected with COLUMNS (in that order)."""

@@ -1,5 +1,5 @@
-"""The memory tables in the shared save file: memories (+ FTS5 index), id counters, cloud outbox,
-and the append-only, content-free audit log. Registered with `memory.db` at import time."""
+"""The memory tables in the shared save file: memories, per-run counters and revisions, the cloud
+outbox, and the append-only, content-free audit log. Registered with `memory.db` at import time."""
 
 from __future__ import annotations
 
@@ -31,30 +31,34 @@ CREATE TABLE IF NOT EXISTS memories (
     worker TEXT,
     consolidated_into TEXT,
     reviewer TEXT,
+    rev INTEGER NOT NULL DEFAULT 0,
     UNIQUE (run_id, id)
 );
-CREATE INDEX IF NOT EXISTS memories_live ON memories (run_id, status, kind, game_day, seq);
 CREATE INDEX IF NOT EXISTS memories_norm ON memories (run_id, norm);
-CREATE INDEX IF NOT EXISTS memories_axis ON memories (run_id, kind, axis);
-CREATE INDEX IF NOT EXISTS memories_stage ON memories (run_id, stage_id, author);
+CREATE INDEX IF NOT EXISTS memories_stage ON memories (run_id, stage_id);
 
-CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
-    text, content='memories', content_rowid='pk', tokenize='porter unicode61'
-);
-CREATE TRIGGER IF NOT EXISTS memories_fts_ai AFTER INSERT ON memories BEGIN
-    INSERT INTO memories_fts (rowid, text) VALUES (new.pk, new.text);
+-- Every change to a run's memories bumps its revision, so an in-process recall index can tell
+-- (with one indexed read) whether it is current and reload only the rows that changed. Inserts
+-- carry their revision (counter + 1) in the row itself; updates are stamped by the trigger.
+CREATE INDEX IF NOT EXISTS memories_rev ON memories (run_id, rev);
+CREATE TRIGGER IF NOT EXISTS memories_rev_ai AFTER INSERT ON memories BEGIN
+    UPDATE memory_counters SET rev = max(rev + 1, new.rev) WHERE run_id = new.run_id;
 END;
-CREATE TRIGGER IF NOT EXISTS memories_fts_ad AFTER DELETE ON memories BEGIN
-    INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', old.pk, old.text);
+CREATE TRIGGER IF NOT EXISTS memories_rev_au AFTER UPDATE ON memories WHEN new.rev = old.rev BEGIN
+    UPDATE memory_counters SET rev = rev + 1 WHERE run_id = new.run_id;
+    UPDATE memories SET rev = (SELECT rev FROM memory_counters WHERE run_id = new.run_id)
+        WHERE pk = new.pk;
 END;
-CREATE TRIGGER IF NOT EXISTS memories_fts_au AFTER UPDATE OF text ON memories BEGIN
-    INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', old.pk, old.text);
-    INSERT INTO memories_fts (rowid, text) VALUES (new.pk, new.text);
+CREATE TRIGGER IF NOT EXISTS memories_rev_ad AFTER DELETE ON memories BEGIN
+    UPDATE memory_counters SET rev = rev + 1, del_rev = rev + 1 WHERE run_id = old.run_id;
 END;
 
 CREATE TABLE IF NOT EXISTS memory_counters (
     run_id TEXT PRIMARY KEY,
-    n INTEGER NOT NULL
+    n INTEGER NOT NULL,
+    rev INTEGER NOT NULL DEFAULT 0,
+    del_rev INTEGER NOT NULL DEFAULT 0,
+    token TEXT NOT NULL DEFAULT (lower(hex(randomblob(8))))
 );
 
 CREATE TABLE IF NOT EXISTS memory_cloud_outbox (
@@ -68,7 +72,7 @@ CREATE TABLE IF NOT EXISTS memory_cloud_outbox (
 CREATE INDEX IF NOT EXISTS memory_cloud_outbox_run ON memory_cloud_outbox (run_id, pk);
 
 CREATE TABLE IF NOT EXISTS memory_audit (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER PRIMARY KEY,
     run_id TEXT NOT NULL,
     operation TEXT NOT NULL,
     memory_ids TEXT NOT NULL,
@@ -76,7 +80,6 @@ CREATE TABLE IF NOT EXISTS memory_audit (
     ts TEXT NOT NULL,
     game_day INTEGER
 );
-CREATE INDEX IF NOT EXISTS memory_audit_run ON memory_audit (run_id, seq);
 CREATE TRIGGER IF NOT EXISTS memory_audit_no_update BEFORE UPDATE ON memory_audit BEGIN
     SELECT RAISE(ABORT, 'memory_audit is append-only');
 END;
@@ -101,8 +104,33 @@ def _statements(script: str) -> list[str]:
 _STATEMENTS = _statements(_DDL)
 
 
+# Save files written by earlier builds: an FTS5 index and wider indexes that are no longer used.
+_RETIRED = ("DROP TRIGGER IF EXISTS memories_fts_ai", "DROP TRIGGER IF EXISTS memories_fts_ad",
+            "DROP TRIGGER IF EXISTS memories_fts_au", "DROP TABLE IF EXISTS memories_fts",
+            "DROP INDEX IF EXISTS memories_live", "DROP INDEX IF EXISTS memories_axis",
+            "DROP INDEX IF EXISTS memory_audit_run")
+_ADDED_COLUMNS = (("memories", "rev", "INTEGER NOT NULL DEFAULT 0"),
+                  ("memory_counters", "rev", "INTEGER NOT NULL DEFAULT 0"),
+                  ("memory_counters", "del_rev", "INTEGER NOT NULL DEFAULT 0"),
+                  ("memory_counters", "token", "TEXT NOT NULL DEFAULT 'v1'"))
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring an older save file's memory tables to the current shape (additive)."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "memories" not in tables:
+        return
+    for table, column, decl in _ADDED_COLUMNS:
+        if table in tables and column not in {r[1] for r in conn.execute(
+                f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+    for sql in _RETIRED:
+        conn.execute(sql)
+
+
 def ensure(conn: sqlite3.Connection) -> None:
     """Create the memory tables if missing (idempotent; runs inside `connect`'s transaction)."""
+    _migrate(conn)
     for sql in _STATEMENTS:
         conn.execute(sql)
 

@@ -18,6 +18,7 @@ from memory import schema as _schema  # noqa: F401  (registers the tables)
 from memory.audit import utc_now
 from memory.db import transaction
 from memory.guards import NEAR_DUPLICATE, STAGE_CAP, CleanWrite, check_request
+from memory.index import RunIndex
 from memory.models import (
     KINDS,
     WORKER_KINDS,
@@ -59,6 +60,7 @@ class MemoryStore:
         self.run_id = run_id
         self.cloud = cloud
         self.stage_cap = stage_cap
+        self._index = RunIndex(conn, run_id)
 
     # -- scope ---------------------------------------------------------------------------------
     def authorize(self, run_id: str | None) -> str:
@@ -85,16 +87,21 @@ class MemoryStore:
                 memory_id: str | None = None, reviewer: str | None = None) -> MemoryRecord:
         seq = self._next_seq()
         mid = memory_id or f"mem-{seq:05d}"
+        ts = utc_now()
+        sources = list(source_ids)
         self.conn.execute(
             "INSERT INTO memories (run_id, id, seq, kind, text, norm, status, author, importance,"
-            " game_day, ts, expires_day, source_ids, origin, stage_id, axis, worker, reviewer)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?, ?)",
+            " game_day, ts, expires_day, source_ids, origin, stage_id, axis, worker, reviewer, rev)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?, ?,"
+            " (SELECT rev + 1 FROM memory_counters WHERE run_id = ?1))",
             (self.run_id, mid, seq, kind, text, normalise(text), status, author, importance,
-             game_day, utc_now(), expires_day, json.dumps(list(source_ids)), stage_id, axis,
-             worker, reviewer),
+             game_day, ts, expires_day, json.dumps(sources), stage_id, axis, worker, reviewer),
         )
         self._queue_cloud_write(mid, kind, text)
-        return self.get(mid)
+        return MemoryRecord(id=mid, run_id=self.run_id, kind=kind, text=text, status=status,
+                            author=author, importance=importance, game_day=game_day, ts=ts,
+                            expires_day=expires_day, source_ids=sources, stage_id=stage_id,
+                            axis=axis)
 
     def remember(self, kind: Kind, text: str, *, author: Author, game_day: int,
                  importance: float = 5.0, stage_id: str | None = None, axis: str | None = None,
@@ -193,7 +200,8 @@ class MemoryStore:
         kinds = tuple(kinds)
         marks = ",".join("?" * len(kinds))
         row = self.conn.execute(
-            f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND norm = ? AND kind IN ({marks})"
+            f"SELECT {COLUMNS} FROM memories INDEXED BY memories_norm WHERE run_id = ? AND norm = ?"
+            f" AND kind IN ({marks})"
             " AND status IN ('provisional', 'active') ORDER BY seq LIMIT 1",
             (self.run_id, normalise(text), *kinds)).fetchone()
         return to_record(row) if row else None
@@ -247,10 +255,9 @@ class MemoryStore:
         if budget_tokens < recall.MIN_BUDGET or limit < 1:
             raise ValueError(f"budget must be >= {recall.MIN_BUDGET} tokens and limit >= 1")
         query = query if isinstance(query, str) else str(query)
-        rider = recall.newest_binding(self.conn, self.run_id, game_day)
-        recent = recall.newest(self.conn, self.run_id, game_day,
-                               max(1, math.ceil(recall.RECENT_SHARE * limit)))
-        ranked = recall.ranked(self.conn, self.run_id, query, game_day, limit * 3)
+        rider, recent, ranked = self._index.select(
+            query, game_day=int(game_day), ranked_n=limit * 3,
+            newest_n=max(1, math.ceil(recall.RECENT_SHARE * limit)))
         ranked = ranked + self._cloud_hits(query, game_day, ranked)
         return recall.pack(rider=rider, recent=recent, ranked_items=ranked,
                            budget=budget_tokens, limit=limit)
@@ -302,7 +309,7 @@ class MemoryStore:
         return report
 
     def compact(self) -> bool:
-        """Checkpoint the WAL, rebuild the FTS index and VACUUM; True when nothing was left behind."""
+        """Checkpoint the WAL, VACUUM, truncate the WAL; True when no reader kept old pages alive."""
         return lifecycle.compact(self.conn)
 
     # -- cloud ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from memory.scrub import scrub
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _SPACE = re.compile(r"\s+")
-_WORD = re.compile(r"[a-z0-9]+")
+WORD = re.compile(r"[a-z0-9]+")
 _DELIMITER = re.compile(r"<\s*(/?)\s*campaign_memory\b[^>]*>", re.IGNORECASE)
 
 STOPWORDS = frozenset(
@@ -27,12 +27,12 @@ def clean(text: object, *, limit: int = MAX_TEXT) -> str:
 
 def normalise(text: str) -> str:
     """Comparison key for exact restatement: case-folded words only."""
-    return " ".join(_WORD.findall(text.casefold()))
+    return " ".join(WORD.findall(text.casefold()))
 
 
 def words(text: str) -> set[str]:
     """Content words (stopwords dropped) used for near-duplicate similarity."""
-    return {w for w in _WORD.findall(text.casefold()) if w not in STOPWORDS}
+    return {w for w in WORD.findall(text.casefold()) if w not in STOPWORDS}
 
 
 def similarity(a: str, b: str) -> float:
@@ -41,20 +41,6 @@ def similarity(a: str, b: str) -> float:
     if not wa and not wb:
         return 1.0
     return len(wa & wb) / len(wa | wb)
-
-
-def query_terms(query: str, *, cap: int = 16) -> list[str]:
-    """Search terms from untrusted query text: lower-case words, no stopwords, de-duplicated."""
-    seen: dict[str, None] = {}
-    for w in _WORD.findall(query.casefold()):
-        if len(w) > 1 and w not in STOPWORDS:
-            seen.setdefault(w, None)
-    return list(seen)[:cap]
-
-
-def fts_query(terms: list[str]) -> str:
-    """An FTS5 MATCH expression ORing quoted terms (quoted, so no query syntax reaches FTS5)."""
-    return " OR ".join(f'"{t}"' for t in terms)
 
 
 def neutralise(text: str) -> str:

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory import recall
+from memory.index import RunIndex
 from memory.models import MemoryRecord
 from memory.store import MemoryStore
 from memory.text import tokens
@@ -57,21 +58,46 @@ def test_older_decision_on_same_axis_is_not_injected(store: MemoryStore) -> None
     assert new.id in ids and other.id in ids and old.id not in ids
 
 
+def _ranked(store: MemoryStore, query: str, day: int) -> list[str]:
+    _, _, ranked = RunIndex(store.conn, "run-a").select(query, game_day=day, ranked_n=10,
+                                                        newest_n=1)
+    return [r.id for r in ranked]
+
+
 def test_relevance_recency_and_importance_all_count(store: MemoryStore) -> None:
-    a = store.remember("chat_summary", "payroll integration for clinics", author="system",
+    a = store.remember("chat_summary", "payroll integrations for clinics", author="system",
                        game_day=1, importance=3)
     b = store.remember("chat_summary", "marketing webinar plan", author="system",
                        game_day=1, importance=3)
-    ranked = recall.ranked(store.conn, "run-a", "payroll", 1, 10)
-    assert [r.id for r in ranked] == [a.id, b.id]
+    assert _ranked(store, "payroll integration", 1) == [a.id, b.id]  # stemmed match
     c = store.remember("chat_summary", "marketing webinar recap", author="system", game_day=20,
                        importance=3)
-    ranked = recall.ranked(store.conn, "run-a", "", 20, 10)
-    assert ranked[0].id == c.id
+    assert _ranked(store, "", 20)[0] == c.id
     d = store.remember("chat_summary", "marketing webinar dates", author="system", game_day=1,
                        importance=10)
-    ranked = recall.ranked(store.conn, "run-a", "", 1, 10)
-    assert ranked[0].id == d.id
+    assert _ranked(store, "", 1)[0] == d.id
+
+
+def test_index_follows_other_stores_connections_and_rollbacks(store: MemoryStore, save_dir) -> None:
+    from memory.db import connect, db_path, transaction
+
+    assert store.recall("clinic", game_day=1).items == []
+    other = MemoryStore(store.conn, "run-a")
+    first = other.remember("chat_summary", "clinic pilot signed", author="system", game_day=1)
+    assert [r.id for r in store.recall("clinic", game_day=1).items] == [first.id]
+    second_conn = connect(db_path(save_dir))
+    MemoryStore(second_conn, "run-a").remember("chat_summary", "clinic churn risk",
+                                               author="system", game_day=2)
+    second_conn.close()
+    assert len(store.recall("clinic", game_day=2).items) == 2
+    with pytest.raises(RuntimeError), transaction(store.conn):
+        store.remember("chat_summary", "clinic phantom", author="system", game_day=2)
+        assert len(store.recall("clinic", game_day=2).items) == 3
+        raise RuntimeError("rolled back")
+    assert [r.text for r in store.recall("clinic phantom", game_day=2).items
+            if "phantom" in r.text] == []
+    store.forget_run()
+    assert store.recall("clinic", game_day=2).items == []
 
 
 def test_expired_archived_and_other_runs_are_excluded(store: MemoryStore) -> None:
