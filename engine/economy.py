@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.models import Economics, GameState, Worker
 
 TUNING: dict[str, float] = {
-    "seed_usd": 60_000,
+    "seed_usd": 35_000,
     "arpu_usd": 220,
     "market_share_step": 3.0,
     "deal_cash_fraction": 0.25,
@@ -17,7 +17,10 @@ TUNING: dict[str, float] = {
     "days_per_redo": 2,
     "days_per_fork": 1,
     "threat_start": 10,
-    "threat_per_day": 0.45,
+    "proof_start": 24,
+    "trust_start": 18,
+    "burn_pressure_base": 24,
+    "threat_per_day": 0.48,
     "pass_score": 70,
 }
 
@@ -68,7 +71,8 @@ def initial_economics(org: list[Worker]) -> Economics:
     econ = Economics(
         treasury_usd=TUNING["seed_usd"], monthly_burn_usd=sum(w.monthly_cost_usd for w in org),
         addressable_market_usd=40_000 + 14_000 * n, arpu_usd=TUNING["arpu_usd"],
-        proof=24, trust=38, velocity=38 + 5 * n, burn_pressure=10 + 5 * n, autonomy=14 + 10 * n,
+        proof=TUNING["proof_start"], trust=TUNING["trust_start"], velocity=38 + 5 * n,
+        burn_pressure=TUNING["burn_pressure_base"] + 5 * n, autonomy=14 + 10 * n,
         threat=TUNING["threat_start"],
     )
     recompute(econ)

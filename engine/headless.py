@@ -13,6 +13,7 @@ from typing import Any
 from engine.errors import InputError
 from engine.events import count_by_type
 from engine.session import MAX_REDOS, GameSession
+from engine.text import MAX_REASON_CHARS, clean_text
 from engine.world import STAGE_IDS, resolve_stage
 
 FORKS = len(STAGE_IDS)
@@ -53,9 +54,10 @@ class Plan:
     def from_cli(cls, choose: str, rejects: list[str], owns: list[str]) -> Plan:
         plan = cls(path=parse_path(choose))
         for sid, reason in parse_stage_pairs(rejects, "--reject"):
+            reason = clean_text(reason, field=f"--reject reason for {sid}", max_chars=MAX_REASON_CHARS)
             plan.rejects.setdefault(sid, []).append(reason)
         for sid, text in parse_stage_pairs(owns, "--own"):
-            plan.owns[sid] = text
+            plan.owns[sid] = clean_text(text, field=f"--own answer for {sid}", max_chars=MAX_REASON_CHARS)
         for sid, reasons in plan.rejects.items():
             if len(reasons) > MAX_REDOS:
                 raise InputError(f"at most {MAX_REDOS} rejections per stage ({sid} has {len(reasons)})")

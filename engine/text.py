@@ -18,15 +18,18 @@ STOPWORDS = frozenset(
 
 
 def clean_text(value: str, *, field: str, max_chars: int, required: bool = True) -> str:
-    """Strip control characters and NULs, collapse whitespace, enforce a length; raise InputError."""
+    """Validate player text: control characters (NUL, escapes) are refused, invisible format
+    characters (bidi overrides, zero-width) dropped, whitespace collapsed, length enforced."""
     if not isinstance(value, str):
         raise InputError(f"{field} must be text")
     kept = []
     for ch in value:
         cat = unicodedata.category(ch)
-        if ch in "\n\t ":
+        if ch in "\n\t\r ":
             kept.append(" ")
-        elif cat.startswith("C"):  # control, format (incl. bidi overrides), surrogate, unassigned
+        elif cat == "Cc":
+            raise InputError(f"{field} contains a control character (U+{ord(ch):04X}); use plain text")
+        elif cat.startswith("C"):  # format (bidi overrides, zero-width), surrogate, unassigned
             continue
         else:
             kept.append(ch)

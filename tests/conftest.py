@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+pytest_plugins = ["tests.netguard"]
+
 _ROUTING_ENV_PREFIXES = ("DEMO_MODE", "AGENT_", "LOCAL_", "FOUNDRY_", "AZURE_")
 _ROLE_MODEL_SUFFIX = "_MODEL"
 

@@ -1,0 +1,80 @@
+"""The headless CLI: bad input gets one clear line and exit 2, and nothing is half-written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from worldforge_tui.cli import main
+
+PITCH = "A solar microgrid cooperative for rural farmers"
+
+
+@pytest.mark.parametrize("args", [
+    ["--pitch", ""],
+    ["--pitch", "solar " * 20_000],
+    ["--pitch", PITCH, "--archetype", "wizard"],
+    ["--pitch", PITCH, "--choose", "ABX"],
+    ["--pitch", PITCH, "--choose", "ABA"],
+    ["--pitch", PITCH, "--reject", "9:too vague"],
+    ["--pitch", PITCH, "--reject", "NEED"],
+    ["--pitch", PITCH, "--reject", "2:"],
+    ["--pitch", PITCH, "--reject", "2:a", "--reject", "2:b", "--reject", "2:c"],
+    ["--pitch", PITCH, "--own", "2:bad\x00text"],
+    ["--pitch", "solar \x1b[31m grid"],
+    ["--pitch", PITCH, "--seed", "-4"],
+    ["--pitch", PITCH, "--seed", "abc"],
+])
+def test_bad_input_exit_2_one_line_nothing_written(tmp_path, capsys, args):
+    save = tmp_path / "saves"
+    rc = main(["simulate", "--save-dir", str(save), *args])
+    err = capsys.readouterr().err
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("worldforge: error: ")
+    assert "Traceback" not in err
+    assert not (save / "worldforge.db").exists()
+
+
+def test_markup_text_is_literal_and_plays(tmp_path, capsys):
+    rc = main(["simulate", "--save-dir", str(tmp_path), "--json", "--pitch",
+               "[bold]Solar[/] grids for rural [red]farmers[/red]", "--own", "3:keep [/] literal"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["outcome"]["result"] in ("victory", "defeat")
+    assert out["stages"][2]["decision"]["rule_id"] == "custom.default"
+
+
+def test_simulate_json_shape(tmp_path, capsys):
+    rc = main(["simulate", "--save-dir", str(tmp_path), "--json", "--pitch", PITCH, "--choose", "B",
+               "--reject", "NEED:name the cooperative's pricing", "--own", "stage_5_find:grow through farm fairs"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"run_id", "seed", "outcome", "economics", "org", "stages", "events", "memory",
+                        "served_by"}
+    assert out["served_by"] == {"simulation": sum(1 + s["redos"] for s in out["stages"] if s["score"] is not None)}
+    need = out["stages"][1]
+    assert need["redos"] == 1 and need["decision"]["rule_id"] == "strategist.breadth"
+    assert out["stages"][4]["decision"] == {"rule_id": "custom.default", "option": "own"}
+    assert out["events"]["ARTIFACT_REJECTED"] == 1
+    assert out["memory"]["procedural"] >= 2
+
+
+def test_headless_commands_do_not_import_textual(tmp_path):
+    code = (
+        "import sys; from worldforge_tui.cli import main; "
+        f"rc = main(['simulate', '--pitch', {PITCH!r}, '--save-dir', {str(tmp_path)!r}]); "
+        "assert rc == 0, rc; "
+        "bad = [m for m in sys.modules if m == 'textual' or m.startswith('textual.')]; "
+        "assert not bad, bad[:3]"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_core_packages_do_not_import_textual():
+    code = ("import sys, engine.session, engine.balance, engine.replay, memory.store, knowledge; "
+            "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

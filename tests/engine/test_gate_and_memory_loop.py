@@ -1,0 +1,144 @@
+"""The closed loop: a decision or a rejection becomes binding memory and the next artifact follows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import GameError, InputError
+from engine.headless import Plan, play
+from engine.rubric import evaluate
+from engine.simulate import simulate_artifact
+
+
+def test_rejection_reason_becomes_procedural_memory_and_redo_follows_it(new_session):
+    s = new_session()
+    s.run_stage()
+    first = s.state.current.artifact
+    s.reject("Focus on cooperative ownership and weekly harvest forecasts")
+    procedural = [m for m in s.memory.records() if m.kind == "procedural"]
+    assert any("harvest forecasts" in m.text and m.author == "ceo" for m in procedural)
+    run = s.state.current
+    assert run.attempt == 2 and s.state.stage.redos == 1
+    assert run.directive.source == "rejection"
+    assert "harvest forecasts" in run.artifact["value_proposition"]
+    assert "harvest" not in str(first)
+    assert run.rubric.compliance == 100 and not run.rubric.drift
+    injected = {m["id"] for m in run.memory_injected}
+    assert run.directive.memory_id in injected  # the newest binding memory rode into the brief
+    assert "<campaign_memory>" in run.memory_block
+
+
+def test_redo_limit_then_approve(new_session):
+    s = new_session()
+    s.run_stage()
+    s.reject("too vague about pricing")
+    s.reject("still vague about pricing tiers")
+    assert not s.can("reject")
+    with pytest.raises(GameError, match="no redos left"):
+        s.reject("again")
+    s.approve()
+    assert s.state.phase == "fork"
+
+
+def test_phase_rules_are_enforced_without_losing_state(new_session):
+    s = new_session()
+    with pytest.raises(GameError):
+        s.approve()
+    with pytest.raises(GameError):
+        s.decide("A")
+    s.run_stage()
+    with pytest.raises(InputError):
+        s.reject("   ")
+    with pytest.raises(InputError):
+        s.reject("bad \x00 reason")
+    assert s.state.phase == "gate"
+    s.approve()
+    with pytest.raises(InputError):
+        s.decide("C")
+    assert s.state.phase == "fork"
+    before = len(s.events())
+    s.decide("2")
+    assert s.state.stages[0].decision.rule_id == "strategist.breadth"
+    assert len(s.events()) > before
+
+
+def test_receipt_has_every_field_before_after_and_next_brief(new_session):
+    s = new_session()
+    s.run_stage()
+    s.approve()
+    r = s.decide("A")
+    assert r.rule_id == "strategist.depth"
+    assert set(r.economics_delta) == set(r.before.numbers())
+    assert r.after.proof > r.before.proof
+    assert r.org_delta.added_role_title == "Niche Research Analyst"
+    assert r.memory_written and r.memory_written[0]["kind"] == "procedural"
+    assert r.next_brief["worker"] == s.state.stages[1].worker_title
+    assert "strategist.depth" in r.next_brief["binding"]
+    assert len(s.state.standup) == 3
+    assert all(t.tool in ("recall_memory", "watch_burn", "search_knowledge") for t in s.state.standup)
+
+
+def test_own_answer_matches_whole_words_else_custom_default(new_session):
+    s = new_session()
+    s.run_stage()
+    s.approve()
+    r = s.decide_own("Build deep relationships and ownership with each farm")  # 'ship' inside words
+    assert r.rule_id == "custom.default"
+    s.run_stage()
+    run = s.state.current
+    assert run.directive.source == "decision" and run.directive.rule_id == "custom.default"
+    assert "relationships" in run.artifact["value_proposition"] and not run.rubric.drift
+    s.approve()
+    r2 = s.decide_own("stay in one niche, go deep")
+    assert r2.rule_id == "strategist.depth" and r2.matched_by == "keywords"
+
+
+def test_standup_reply_is_binding_for_next_stage(new_session):
+    s = new_session()
+    s.run_stage()
+    s.approve()
+    s.decide("A")
+    assert s.can("standup_reply")
+    s.standup_reply("Mention irrigation sensors in everything")
+    assert not s.can("standup_reply")
+    s.run_stage()
+    assert "irrigation" in s.state.current.artifact["value_proposition"]
+    assert s.state.current.rubric.compliance == 100
+
+
+def test_drift_is_flagged_when_artifact_ignores_decision(new_session):
+    s = new_session()
+    s.run_stage()
+    s.approve()
+    s.decide("A")  # depth
+    stage = s.state.stage
+    # An artifact built as if breadth had been chosen does not follow the binding decision.
+    from engine.models import Directive
+
+    wrong = Directive(source="decision", rule_id="strategist.breadth", text="breadth", keywords=[])
+    art = simulate_artifact("strategist", founder=s.state.founder, stage=stage, directive=wrong,
+                            economics=s.state.economics, seed=1, attempt=1).model_dump()
+    rub = evaluate("strategist", art, goal=stage.goal, founder_keywords=s.state.founder.keywords,
+                   directive=s.state.directive)
+    assert rub.drift and rub.compliance < 60 and rub.final <= 60
+    right = evaluate("strategist", s.state.current.artifact if s.state.current else
+                     simulate_artifact("strategist", founder=s.state.founder, stage=stage,
+                                       directive=s.state.directive, economics=s.state.economics,
+                                       seed=1, attempt=1).model_dump(),
+                     goal=stage.goal, founder_keywords=s.state.founder.keywords,
+                     directive=s.state.directive)
+    assert not right.drift and right.final > rub.final
+
+
+def test_two_runs_in_one_save_dir_never_see_each_others_memories(new_session):
+    a = new_session(pitch="Bike repair subscriptions for city couriers")
+    b = new_session(pitch="Tax filing help for freelance illustrators")
+    play(a, Plan(path="A" * 8, rejects={"stage_1_you": ["mention courier insurance"]}))
+    a_texts = {m.text for m in a.memory.records()}
+    b.run_stage()
+    b_records = b.memory.records()
+    assert {m.run_id for m in b_records} == {b.state.run_id}
+    assert not a_texts & {m.text for m in b_records}
+    block = b.state.current.memory_block
+    assert "courier" not in block.lower()
+    assert a.state.run_id != b.state.run_id

@@ -1,0 +1,62 @@
+"""Validators have real floors; rules are data and keyword matching uses whole words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.rubric import evaluate
+from engine.rules import RULES, RULES_BY_ROLE, match_own_answer
+from engine.text import has_phrase
+
+JUNK = {"a": "lorem ipsum dolor sit amet " * 5, "b": "consectetur adipiscing " * 5, "c": "x" * 200,
+        "d": "more filler text here", "e": "and more"}
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+def test_junk_json_fails(role):
+    r = evaluate(role, JUNK, goal="Position the promise", founder_keywords=["solar"], directive=None)
+    assert r.final == 0 and r.floor == 0
+    r2 = evaluate(role, "not json at all {", goal="x", founder_keywords=[], directive=None)
+    assert r2.final == 0
+    r3 = evaluate(role, json.dumps([1, 2, 3]), goal="x", founder_keywords=[], directive=None)
+    assert r3.final == 0
+
+
+def test_placeholder_url_and_thin_landing_page_lose_points():
+    good = {"summary": "Landing page for solar farmers.", "follows_decision": {"rule_id": "none", "how": "n/a"},
+            "hero_headline": "Solar microgrids for rural farmers", "cta_text": "Join the pilot",
+            "url": "https://solargrid.app/search", "features": ["a b c", "d e f", "g h i"]}
+    bad = dict(good, url="https://example.com/preview", features=["one"])
+    g = evaluate("designer", good, goal="MVP landing page", founder_keywords=["solar"], directive=None)
+    b = evaluate("designer", bad, goal="MVP landing page", founder_keywords=["solar"], directive=None)
+    assert g.checks["url_real"] and not b.checks["url_real"] and not b.checks["features_listed"]
+    assert g.final > b.final
+
+
+def test_every_role_has_a_pair_and_rules_are_complete():
+    assert len(RULES) == 11 and "custom.default" in RULES
+    paired = [r for pair in RULES_BY_ROLE.values() for r in pair]
+    assert sorted(paired) == sorted(k for k in RULES if k != "custom.default")
+    for pair in RULES_BY_ROLE.values():
+        assert RULES[pair[0]].axis == RULES[pair[1]].axis
+
+
+@pytest.mark.parametrize(("text", "phrase", "hit"), [
+    ("we ship this week", "ship", True),
+    ("a strong relationship", "ship", False),
+    ("follow the slow plan", "low", False),
+    ("keep a human in the loop", "human in the loop", True),
+    ("carefully automated", "fully", False),
+])
+def test_whole_word_matching(text, phrase, hit):
+    assert has_phrase(text, phrase) is hit
+
+
+def test_own_answer_resolution():
+    pair = RULES_BY_ROLE["designer"]
+    assert match_own_answer("Ship it this week", pair) == "designer.ship"
+    assert match_own_answer("our relationship with quality", pair) == "designer.polish"
+    assert match_own_answer("ship it, but with quality", pair) == "custom.default"  # ambiguous
+    assert match_own_answer("something else entirely", pair) == "custom.default"
