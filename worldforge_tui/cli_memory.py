@@ -74,6 +74,10 @@ def resolve_save_dir(save_dir: str | None) -> Path:
     return Path(user_data_dir("worldforge"))
 
 
+_HOOKS = (("engine.events", "append_event"), ("engine.events", "forget_run"),
+          ("engine.saves", "delete_run"))
+
+
 def _hook(module: str, name: str) -> Callable[..., Any] | None:
     """An optional engine function (the memory CLI works without the engine)."""
     try:
@@ -198,6 +202,8 @@ def run(args: argparse.Namespace) -> int:
               " forget, audit)", file=sys.stderr)
         return 2
     try:
+        for module, name in _HOOKS:  # import first, so their tables are ensured by connect()
+            _hook(module, name)
         path = db_path(resolve_save_dir(args.save_dir))
         try:
             conn = connect(path, create=False)
