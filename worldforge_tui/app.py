@@ -34,6 +34,7 @@ from worldforge_tui.widgets.replay_pane import ReplayPane
 
 log = logging.getLogger("worldforge.tui")
 LOG_FILENAME = "tui.log"
+MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget"})  # their ValueErrors are refusals
 
 
 class CommandFinished(Message):
@@ -285,9 +286,11 @@ class WorldForgeApp(App[int]):
     def _command_in_thread(self, label: str, fn: Callable[[Any], Any], session: Any) -> None:
         from engine.errors import GameError
 
+        refusals: tuple[type[Exception], ...] = (GameError, ValueError) \
+            if label in MEMORY_COMMANDS else (GameError,)
         try:
             result = fn(session)
-        except GameError as exc:
+        except refusals as exc:  # the engine (or the memory store) said no, in one line
             self.post_message(CommandFinished(label, error=one_line(str(exc), 300)))
         except Exception as exc:
             log.exception("command %s failed", label)

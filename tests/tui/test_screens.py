@@ -1,0 +1,99 @@
+"""Screens and panes around the gate: compact layout, memory actions, load, help, inspector,
+command palette entries."""
+
+from __future__ import annotations
+
+from textual.widgets import OptionList
+
+from tests.tui.conftest import settle, text_of
+from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.widgets.memory_pane import MemoryPane
+from worldforge_tui.widgets.replay_log import ReplayLog
+
+PITCH = "Meal kits for night-shift nurses"
+
+
+async def test_compact_layout_switches_panes_and_reveals_receipt(tmp_path):
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        board = app.main
+        assert board.has_class("-compact") and board.has_class("-pane-story")
+        assert not board.query_one("#right").display and not board.query_one("#log").display
+        await pilot.press("f4")
+        assert board.has_class("-pane-log") and board.query_one("#log").region.height > 0
+        await pilot.press("f1", "a")
+        await settle(app, pilot)
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert board.has_class("-pane-receipt")
+        assert board.query_one("#receipt").region.height > 0
+        assert "You decided" in text_of(app, "#receipt-body")
+
+
+async def test_memory_pane_prune_consolidate_forget(tmp_path):
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        for key in ("a", "1", "g", "a", "2", "g"):
+            await pilot.press(key)
+            await settle(app, pilot)
+        pane = app.main.query_one(MemoryPane)
+        notes = [r["id"] for r in app.snap.memory
+                 if r["kind"] in ("preference", "context", "chat_summary")
+                 and r["status"] in ("provisional", "active")][:2]
+        assert len(notes) == 2
+        option_list = pane.query_one(OptionList)
+        option_list.focus()
+        for memory_id in notes:
+            option_list.highlighted = option_list.get_option_index(f"mem:{memory_id}")
+            await pilot.press("space")
+        assert pane.marked == set(notes)
+        await pilot.press("c", *list("nurses want night delivery"), "enter")
+        await settle(app, pilot)
+        semantic = [r for r in app.snap.memory if r["kind"] == "semantic"]
+        assert semantic and "night delivery" in semantic[0]["text"] and not pane.marked
+
+        await pilot.press("p")
+        await settle(app, pilot)
+        assert any("Prune dry run" in n.message for n in app._notifications)
+
+        await pilot.press("f")
+        await pilot.press("n")  # declined: nothing forgotten
+        await settle(app, pilot)
+        assert sum(app.snap.memory_counts.values()) > 0
+        option_list.focus()
+        await pilot.press("f", "y")
+        await settle(app, pilot)
+        assert sum(app.snap.memory_counts.values()) == 0
+        assert app.is_running
+
+
+async def test_load_help_inspector_and_palette(tmp_path):
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        run_id = app.session.state.run_id
+        commands = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Settings" in commands and "Approve artifact" in commands
+        assert "Choose option 1" not in commands
+
+        await pilot.press("question_mark")
+        assert app.screen.__class__.__name__ == "HelpScreen"
+        await pilot.press("escape")
+
+        log = app.main.query_one(ReplayLog)
+        log.focus()
+        await pilot.press("home", "enter")
+        assert app.screen.__class__.__name__ == "InspectorScreen"
+        body = text_of(app, "#inspector-body")
+        assert '"type": "RUN_STARTED"' in body and '"payload"' in body
+        await pilot.press("escape")
+
+        await pilot.press("l")
+        assert app.screen.__class__.__name__ == "LoadScreen"
+        assert run_id in app.screen.query_one(OptionList).get_option_at_index(0).id
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.session.state.run_id == run_id and app.snap.phase == "gate"
+        assert [e.id for e in log.entries if e.id] == [e.id for e in app.session.events()]

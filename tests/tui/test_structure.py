@@ -1,0 +1,49 @@
+"""Structure rules: the headless path never imports textual; every binding has an id and a label."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from textual.binding import Binding
+
+from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.screens.dialogs import ConfirmScreen, InspectorScreen, TextPromptScreen
+from worldforge_tui.screens.end import EndScreen
+from worldforge_tui.screens.help import KEYS, HelpScreen
+from worldforge_tui.screens.load import LoadScreen
+from worldforge_tui.screens.main import MainScreen
+from worldforge_tui.screens.new_venture import NewVentureScreen
+from worldforge_tui.screens.settings import SettingsScreen
+from worldforge_tui.widgets.memory_pane import MemoryPane
+from worldforge_tui.widgets.replay_log import ReplayLog
+from worldforge_tui.widgets.replay_pane import ReplayPane
+
+BOUND = (WorldForgeApp, MainScreen, SettingsScreen, HelpScreen, LoadScreen, NewVentureScreen,
+         EndScreen, TextPromptScreen, ConfirmScreen, InspectorScreen, MemoryPane, ReplayLog,
+         ReplayPane)
+
+
+def test_headless_imports_stay_free_of_textual():
+    code = ("import sys, worldforge_tui, worldforge_tui.safe_text, worldforge_tui.formatting, "
+            "worldforge_tui.replay_entries, worldforge_tui.settings_form, engine.session; "
+            "bad = [m for m in sys.modules if m == 'textual' or m.startswith('textual.')]; "
+            "print(bad); sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                            timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_binding_has_an_id_and_description():
+    seen: dict[str, str] = {}
+    for owner in BOUND:
+        for binding in owner.BINDINGS:
+            assert isinstance(binding, Binding), owner
+            assert binding.id, f"{owner.__name__} {binding.key} has no id"
+            assert binding.description, f"{owner.__name__} {binding.key} has no description"
+            assert seen.setdefault(binding.id, owner.__name__) == owner.__name__, binding.id
+    design_keys = {"gate.approve", "gate.reject", "fork.option_a", "fork.option_b", "fork.own",
+                   "app.settings", "app.new", "app.load", "app.export", "app.help", "app.quit"}
+    assert design_keys <= set(seen)
+    documented = " ".join(binding_id for _, _, binding_id in KEYS)
+    assert all(binding_id in documented for binding_id in design_keys)
