@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-import httpx
 
 from knowledge.models import KnowledgeHit
 from knowledge.text import clean, clip
@@ -86,6 +85,8 @@ def _call_with_deadline(provider: TokenProvider, deadline: float) -> str:
 
 
 def _is_loopback(url: str) -> bool:
+    import httpx  # lazy: keeps `import knowledge` (and headless start-up) light
+
     host = httpx.URL(url).host
     return host in ("127.0.0.1", "localhost", "::1")
 
@@ -211,6 +212,8 @@ class FoundryIQ:
 
     def _post(self, query: str) -> Any:
         """POST the query and read the body under one total deadline; raise IQError on any failure."""
+        import httpx
+
         deadline = time.monotonic() + self.timeout_s
         token = _call_with_deadline(self._token_provider, deadline)
         remaining = deadline - time.monotonic()

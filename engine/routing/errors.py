@@ -9,9 +9,10 @@ import email.utils
 import json
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import openai
+if TYPE_CHECKING:  # the SDK is heavy (~0.5 s): imported only once a model tier is used
+    import openai
 
 from engine.routing.auth import AuthUnavailable
 
@@ -77,6 +78,8 @@ def _bad_request(exc: openai.BadRequestError) -> Failure:
 
 def classify(exc: BaseException) -> Failure:
     """Label an attempt's exception (timeout is checked before connection: it is a subclass)."""
+    import openai
+
     if isinstance(exc, TimeoutError | openai.APITimeoutError):
         return Failure("timeout", "no answer within the deadline", retryable=True,
                        cooldown="endpoint")

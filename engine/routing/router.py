@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -23,9 +23,11 @@ from engine.routing.auth import azure_token_provider
 from engine.routing.errors import Failure, classify
 from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.health import Capabilities, Cooldowns
-from engine.routing.openai_tier import Completion, Target, chat, list_models
 from engine.routing.prompts import reask_turns, system_prompt
 from engine.routing.types import Attempt, Fallback, RouteRequest, RouteResult, Tier, Usage
+
+if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
+    from engine.routing.openai_tier import Completion, Target
 
 log = logging.getLogger("worldforge.routing")
 
@@ -139,6 +141,9 @@ class Router:
         s = settings or self._settings
         local: list[Target] = []
         cloud: list[Target] = []
+        if not (s.local_ready() or s.cloud_ready()):
+            return []
+        from engine.routing.openai_tier import Target
         if s.local_ready() and s.local_agent_base_url:
             model = s.local_model_for(role)
             if model:
@@ -265,6 +270,8 @@ class Router:
                 return Failure("timeout", "call budget spent")
             started = time.perf_counter()
             try:
+                from engine.routing.openai_tier import chat
+
                 comp: Completion = await chat(
                     target, convo, caps=caps, json_mode=json_mode,
                     schema_name=req.schema_model.__name__, schema=schema,
@@ -403,6 +410,8 @@ class Router:
         for (tier, endpoint), target in seen.items():
             started = time.perf_counter()
             try:
+                from engine.routing.openai_tier import list_models
+
                 models = _run_sync(list_models(target, timeout))
             except Exception as exc:  # noqa: BLE001 - probe faults are reported, never raised
                 failure = classify(exc)

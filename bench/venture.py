@@ -1,0 +1,79 @@
+"""Ventures per second in-process on the simulation tier with SQLite on disk, plus the whole-process
+`worldforge simulate --json` time and the 256-path balance time. Prints JSON; quotes medians.
+
+    python -m bench.venture --json [--ventures 40] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PITCH = "A solar microgrid cooperative for rural farmers"
+
+
+def ventures_per_second(n: int) -> float:
+    from engine.config import Settings
+    from engine.headless import Plan, play
+    from engine.routing import Router
+    from engine.session import GameSession
+
+    router = Router(Settings(demo_mode="simulation"))
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        for i in range(n):
+            s = GameSession.start_venture(pitch=PITCH, seed=i, save_dir=Path(tmp), router=router)
+            play(s, Plan(path="AB"[i % 2] * 8))
+            s.close()
+        return n / (time.perf_counter() - start)
+
+
+def simulate_process_s() -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(sys.executable).with_name("worldforge")
+        cmd = [str(exe), "simulate", "--pitch", PITCH, "--json", "--save-dir", tmp]
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, env={**os.environ, "DEMO_MODE": "simulation"})
+        return time.perf_counter() - start
+
+
+def balance_s() -> float:
+    from engine.balance import run_balance
+
+    start = time.perf_counter()
+    run_balance(seed=7)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--ventures", type=int, default=40)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--balance-runs", type=int, default=3)
+    p.add_argument("--json", action="store_true")
+    a = p.parse_args()
+    vps = [ventures_per_second(a.ventures) for _ in range(a.runs)]
+    proc = [simulate_process_s() for _ in range(a.runs)]
+    bal = [balance_s() for _ in range(a.balance_runs)]
+    out = {
+        "ventures_per_s_median": round(statistics.median(vps), 1),
+        "ventures_per_s_runs": [round(v, 1) for v in vps],
+        "simulate_process_s_median": round(statistics.median(proc), 3),
+        "simulate_process_s_runs": [round(v, 3) for v in proc],
+        "balance_256_s_median": round(statistics.median(bal), 2),
+        "balance_256_s_runs": [round(v, 2) for v in bal],
+        "targets": {"balance_256_s": 10.0, "simulate_process_s": 0.3},
+        "cpus": os.cpu_count(),
+    }
+    print(json.dumps(out, indent=None if a.json else 2))
+
+
+if __name__ == "__main__":
+    main()
