@@ -13,6 +13,7 @@ import heapq
 import math
 import sqlite3
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memory.db import rollback_count
 from memory.models import MemoryRecord
@@ -24,6 +25,7 @@ RECENCY_DAYS = 7.0
 BM25_K1, BM25_B = 1.2, 0.75
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light plural/verb-ending fold so "invoices" finds "invoice" and "shipping" finds "ship"."""
     for suffix, keep in (("ies", "y"), ("ing", ""), ("es", ""), ("ed", ""), ("s", "")):
@@ -59,6 +61,7 @@ class RunIndex:
         self._total_len = 0
         self._order: list[tuple[int, int, str]] = []  # (game_day, seq, id), kept sorted
         self._hidden: set[str] | None = None  # recomputed when a binding decision changes
+        self._axes: dict[str, set[str]] = {}  # axis -> ids of live binding decisions on it
         self._seen: tuple[int, int, str | None, int] | None = None  # data_version, rollbacks, token, rev
 
     # -- freshness -------------------------------------------------------------------------------
@@ -92,6 +95,7 @@ class RunIndex:
         self._rows.clear()
         self._days.clear()
         self._order.clear()
+        self._axes.clear()
         self._hidden = None
         self._total_len = 0
 
@@ -104,7 +108,8 @@ class RunIndex:
         at = bisect.bisect_left(self._order, key)
         if at < len(self._order) and self._order[at] == key:
             del self._order[at]
-        if doc.rec.kind == "procedural":
+        if doc.rec.kind == "procedural" and doc.rec.axis:
+            self._axes[doc.rec.axis].discard(memory_id)
             self._hidden = None
         day = doc.rec.game_day
         self._days[day] -= 1
@@ -131,7 +136,8 @@ class RunIndex:
                               rec.expires_day, rec.id)
         self._days[rec.game_day] = self._days.get(rec.game_day, 0) + 1
         bisect.insort(self._order, (rec.game_day, seq, rec.id))
-        if rec.kind == "procedural":
+        if rec.kind == "procedural" and rec.axis:
+            self._axes.setdefault(rec.axis, set()).add(rec.id)
             self._hidden = None
         self._total_len += len(words)
         for w, f in tf.items():
@@ -141,19 +147,17 @@ class RunIndex:
     def _superseded(self) -> set[str]:
         """Older binding decisions on an axis that has a newer live one."""
         if self._hidden is None:
-            newest: dict[str, str] = {}
-            axes: list[_Doc] = []
-            for _, _, mid in self._order:
-                doc = self._docs[mid]
-                if doc.rec.kind == "procedural" and doc.rec.axis:
-                    newest[doc.rec.axis] = mid
-                    axes.append(doc)
-            keep = set(newest.values())
-            self._hidden = {d.rec.id for d in axes if d.rec.id not in keep}
+            hidden: set[str] = set()
+            for ids in self._axes.values():
+                if len(ids) > 1:
+                    docs = sorted((self._docs[i] for i in ids),
+                                  key=lambda d: (d.rec.game_day, d.seq))
+                    hidden.update(d.rec.id for d in docs[:-1])
+            self._hidden = hidden
         return self._hidden
 
     def relevance(self, query: str) -> dict[str, float]:
-        """BM25 over this run, squashed to 0..1 with s / (1 + s)."""
+        """Raw BM25 scores over this run (callers squash them to 0..1 with s / (1 + s))."""
         n = len(self._docs)
         if not n:
             return {}
@@ -165,13 +169,13 @@ class RunIndex:
             if not post:
                 continue
             idf = math.log(1 + (n - len(post) + 0.5) / (len(post) + 0.5)) * k
-            if not scores:
-                scores = {mid: idf * f / (f + c1 + c2 * dl) for mid, (f, dl) in post.items()}
-                continue
-            get = scores.get
-            for mid, (f, dl) in post.items():
-                scores[mid] = get(mid, 0.0) + idf * f / (f + c1 + c2 * dl)
-        return {mid: s / (1.0 + s) for mid, s in scores.items()}
+            part = {mid: idf * f / (f + c1 + c2 * dl) for mid, (f, dl) in post.items()}
+            if scores:
+                get_a, get_b = scores.get, part.get
+                scores = {mid: get_a(mid, 0.0) + get_b(mid, 0.0) for mid in scores.keys() | part}
+            else:
+                scores = part
+        return scores
 
     def select(self, query: str, *, game_day: int, ranked_n: int,
                newest_n: int) -> tuple[MemoryRecord | None, list[MemoryRecord], list[MemoryRecord]]:
@@ -195,8 +199,7 @@ class RunIndex:
                 binding = rec
             if binding is not None and len(newest) >= newest_n:
                 break
-        rel = self.relevance(query)
-        rel_get = rel.get
+        rel_get = {mid: s / (1.0 + s) for mid, s in self.relevance(query).items()}.get
         recency = {g: W_RECENCY / (1.0 + max(0, day - g) / RECENCY_DAYS) for g in self._days}
         half = W_RELEVANCE
         scored = [(recency[g] + imp + half * rel_get(mid, 0.0), g, seq, mid)
