@@ -142,6 +142,8 @@ def _show(store: MemoryStore, args: argparse.Namespace) -> None:
         lines.append(f"{kind} ({counts[kind]} live)")
         for r in group:
             badge = " [binding]" if kind == "procedural" and r.status == "active" else ""
+            if r.superseded_by:
+                badge += f" (superseded by {r.superseded_by})"
             lines.append(f"  {r.id} day {r.game_day} {r.status}{badge}: {r.text}")
     _emit(args, data, "\n".join(lines))
 
