@@ -34,6 +34,7 @@ from worldforge_tui.widgets.replay_pane import ReplayPane
 
 log = logging.getLogger("worldforge.tui")
 LOG_FILENAME = "tui.log"
+BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
 MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget"})  # their ValueErrors are refusals
 
 
@@ -161,7 +162,7 @@ class WorldForgeApp(App[int]):
         if self.start_request is not None:
             self.open_venture(self.start_request)
         else:
-            self.action_new_venture(first=True)
+            self.action_new_venture()
 
     def on_unmount(self) -> None:
         self._close_session()
@@ -173,6 +174,12 @@ class WorldForgeApp(App[int]):
             except Exception:
                 log.exception("closing the session failed")
             self.session = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Board-level actions (settings, new, load, export) only from the board itself."""
+        if action in BOARD_ACTIONS:
+            return isinstance(self.screen, MainScreen)
+        return True
 
     # ---- state queries used by screens ---------------------------------------------------
     def can(self, capability: str) -> bool:
@@ -435,7 +442,7 @@ class WorldForgeApp(App[int]):
                                          payload_text(entry)))
 
     # ---- app actions ---------------------------------------------------------------------
-    def action_new_venture(self, first: bool = False, error: str | None = None) -> None:
+    def action_new_venture(self, error: str | None = None) -> None:
         from engine.session import GameSession
 
         resume = None
@@ -445,7 +452,7 @@ class WorldForgeApp(App[int]):
             resume = max(unfinished, key=lambda r: r.updated) if unfinished else None
         except Exception:
             log.exception("listing runs failed")
-        screen = NewVentureScreen(resume=resume, can_cancel=not first or self.session is not None)
+        screen = NewVentureScreen(resume=resume)
 
         def chosen(request: dict[str, Any] | None) -> None:
             if request:

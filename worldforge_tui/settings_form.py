@@ -30,7 +30,7 @@ TEXT_FIELDS: tuple[tuple[str, str, bool], ...] = (
     ("local_agent_model", "Local model", False),
     ("local_agent_api_key", "Local API key", True),
     ("foundry_project_endpoint", "Foundry endpoint", False),
-    ("foundry_fallback_model", "Foundry fallback model", False),
+    ("foundry_fallback_model", "Foundry model", False),
 )
 SECRET_FIELDS = frozenset(name for name, _, secret in TEXT_FIELDS if secret)
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.session import GameSession
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 
-HOSTILE = "[bold]Boss[/] [/] [link=x]y\x1b[31m red\x1b[0m\x07 \x00 \u202e"
+MARKUP = "[bold]Boss[/] [/] [link=x]y [@click=app.quit]q[/]"
+CONTROL = "\x1b[31m red\x1b[0m\x07 \x00 \u202e \x1b]0;pwn\x07"
+HOSTILE = MARKUP + CONTROL
 LONG = "z" * 10_240
 
 
@@ -44,8 +48,9 @@ async def test_refused_input_keeps_new_venture_screen(tmp_path):
         assert "pitch" in text_of(app, "#nv-error").lower()
 
 
-async def test_oversized_pitch_is_refused_in_one_line(tmp_path):
-    app = WorldForgeApp(pitch="Meal kits " + HOSTILE + LONG, seed=5, save_dir=tmp_path)
+@pytest.mark.parametrize("pitch", ["Meal kits " + LONG, "Meal kits for nurses " + CONTROL])
+async def test_refused_pitch_shown_in_one_line(tmp_path, pitch):
+    app = WorldForgeApp(pitch=pitch, seed=5, save_dir=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
         assert app.session is None and app.is_running
@@ -55,14 +60,13 @@ async def test_oversized_pitch_is_refused_in_one_line(tmp_path):
 
 
 async def test_hostile_text_in_pitch_reason_answer_and_artifact(tmp_path):
-    pitch = "Meal kits for night-shift nurses " + HOSTILE
+    pitch = "Meal kits for night-shift nurses " + MARKUP
     app = WorldForgeApp(pitch=pitch, name="[/]Co", seed=5, save_dir=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert app.snap is not None, "hostile pitch must still found a company"
         story = text_of(app, "#story-body")
-        assert "[bold]Boss[/] [/]" in story
-        assert "\x1b" not in story and "\x07" not in story and "\x00" not in story
+        assert MARKUP in story and app.is_running
 
         # hostile artifact fields, as a model might return them
         run = app.session.state.current
@@ -84,7 +88,61 @@ async def test_hostile_text_in_pitch_reason_answer_and_artifact(tmp_path):
 
         await pilot.press("a")
         await settle(app, pilot)
+        app.gate_own_answer()  # typed text cannot carry ESC; paste-like input goes in directly
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "[bold]go[/] \x1b[2J"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.snap.phase == "fork" and app.is_running  # refused: control character
         await pilot.press("o", *list("[bold]go[/]"), "enter")
         await settle(app, pilot)
         assert "[bold]go[/]" in text_of(app, "#receipt-body")
         assert app.is_running
+
+
+async def test_thinking_line_names_role_tier_model_and_ui_stays_responsive(tmp_path, monkeypatch):
+    import threading
+
+    release = threading.Event()
+    real = GameSession.run_stage
+
+    def slow(self):
+        assert release.wait(30), "test never released the worker"
+        return real(self)
+
+    monkeypatch.setattr(GameSession, "run_stage", slow)
+    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(200):
+            await pilot.pause()
+            if app.busy == "run_stage":
+                break
+        bar = app.main.query_one("#actions")
+        assert "strategist" in bar.thinking and "tier simulation" in bar.thinking
+        assert "model simulation" in bar.thinking
+        assert app.main.query_one("#btn-run").disabled  # nothing can be started twice
+        await pilot.press("question_mark")  # the UI answers while the worker thinks
+        assert app.screen.__class__.__name__ == "HelpScreen"
+        await pilot.press("escape")
+        release.set()
+        await settle(app, pilot)
+        assert app.snap.phase == "gate" and bar.thinking is None
+
+
+async def test_unreachable_local_model_falls_back_labelled(tmp_path):
+    from engine.config import Settings
+    from engine.routing import Router
+    from tests.servers.openai_server import refused_url
+
+    router = Router(Settings.model_validate({
+        "demo_mode": "local", "local_agent_base_url": refused_url(),
+        "local_agent_model": "qwen2.5", "agent_request_timeout": 5}))
+    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path,
+                        router=router)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        run = app.snap.current
+        assert run.served_by == "simulation" and run.fallback_reason
+        assert "fallback:" in text_of(app, "#story-body")
+        assert any(n.title == "Routing" for n in app._notifications)
+        assert app.pill().startswith("fallback")

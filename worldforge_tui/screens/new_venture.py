@@ -26,10 +26,9 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
         Binding("escape", "cancel", "Cancel", id="new.cancel"),
     ]
 
-    def __init__(self, *, resume: Any = None, can_cancel: bool = True, seed: int = 7) -> None:
+    def __init__(self, *, resume: Any = None, seed: int = 7) -> None:
         super().__init__(classes="dialog")
         self._resume = resume
-        self._can_cancel = can_cancel
         self._seed = seed
 
     def compose(self) -> ComposeResult:
@@ -57,8 +56,7 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
                     day = getattr(self._resume, "day", "?")
                     yield Button(literal_line(f"Resume {name} (day {day})", limit=40),
                                  id="nv-resume")
-                if self._can_cancel:
-                    yield Button("Cancel", id="nv-cancel")
+                yield Button("Cancel", id="nv-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#nv-pitch", Input).focus()
@@ -92,7 +90,4 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
 
     @on(Button.Pressed, "#nv-cancel")
     def action_cancel(self) -> None:
-        if self._can_cancel:
-            self.dismiss(None)
-        else:
-            self.app.exit()
+        self.dismiss(None)
