@@ -32,6 +32,7 @@ from engine.models import (
     StageDecision,
 )
 from engine.routing import Router, RouteResult
+from engine.savefile import open_save
 from engine.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run, unique_run_id
 from engine.simulate import APPLY, customer_from_pitch
 from engine.snapshot import Snapshot, build_snapshot
@@ -46,7 +47,7 @@ from engine.text import (
     slug,
 )
 from engine.world import adapt_pending, build_stages
-from memory.db import connect, db_path, transaction
+from memory.db import db_path, transaction
 from memory.store import MemoryStore
 
 MAX_REDOS = 2
@@ -100,7 +101,7 @@ class GameSession:
             raise InputError("seed must be a whole number from 0")
         directory = resolve_save_dir(save_dir)
         own_conn = conn is None
-        conn = conn or connect(db_path(directory))
+        conn = conn or open_save(db_path(directory))
         try:
             digest = hashlib.sha256(f"{seed}|{archetype}|{name}|{pitch}".encode()).hexdigest()[:6]
             run_id = run_id or unique_run_id(conn, f"{slug(name)}-{digest}")
@@ -128,7 +129,7 @@ class GameSession:
     def load(cls, run_id: str, *, save_dir: str | Path | None = None, router: Router | None = None,
              knowledge: Any = None) -> GameSession:
         directory = resolve_save_dir(save_dir)
-        conn = connect(db_path(directory), create=False) if db_path(directory).exists() else None
+        conn = open_save(db_path(directory), create=False) if db_path(directory).exists() else None
         if conn is None:
             raise GameError(f"no saves in {directory}")
         try:
@@ -146,7 +147,7 @@ class GameSession:
         path = db_path(resolve_save_dir(save_dir))
         if not path.exists():
             return []
-        conn = connect(path, create=False)
+        conn = open_save(path, create=False)
         try:
             return list_runs(conn)
         finally:

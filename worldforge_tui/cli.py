@@ -91,13 +91,14 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from engine.replay import verify
+    from engine.savefile import open_save
     from engine.saves import load_run, resolve_save_dir
-    from memory.db import connect, db_path
+    from memory.db import db_path
 
     path = db_path(resolve_save_dir(args.save_dir))
     if not path.exists():
         raise GameError(f"no save file at {path}")
-    conn = connect(path, create=False)
+    conn = open_save(path, create=False)
     try:
         if not args.verify:
             state, inputs = load_run(conn, args.run_id)
