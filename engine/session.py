@@ -63,6 +63,18 @@ def _knowledge_from_env(settings: Any) -> Any:
     return Knowledge(settings.foundry_project_endpoint, settings.foundry_iq_knowledge_base)
 
 
+def _cloud_memory(settings: Any) -> Any:
+    """The Foundry memory tier, only when the game runs live and both settings are present."""
+    if getattr(settings, "demo_mode", "simulation") != "live":
+        return None
+    from memory.cloud import CloudMemory
+
+    return CloudMemory.from_env({
+        "FOUNDRY_PROJECT_ENDPOINT": settings.foundry_project_endpoint or "",
+        "FOUNDRY_MEMORY_STORE": settings.foundry_memory_store or "",
+        "AGENT_REQUEST_TIMEOUT": str(settings.agent_request_timeout)})
+
+
 class GameSession:
     """One venture in one save file. Not thread-safe: one command at a time (the TUI runs commands
     in a single worker group)."""
@@ -75,7 +87,7 @@ class GameSession:
         self.router = router
         self.knowledge = knowledge
         self.save_dir = save_dir
-        self.memory = memory or MemoryStore(conn, state.run_id)
+        self.memory = memory or MemoryStore(conn, state.run_id, cloud=_cloud_memory(router.settings))
         self._listeners: list[Callable[[Event], None]] = []
         self._pending: list[Event] = []
         self._lock = threading.RLock()
