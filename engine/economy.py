@@ -86,7 +86,7 @@ def sync_burn(state: GameState) -> None:
 def recompute(econ: Economics) -> None:
     """Derive revenue, customers and runway from share, treasury and burn."""
     econ.monthly_revenue_usd = float(round(econ.market_share / 100 * econ.addressable_market_usd))
-    econ.paying_customers = int(round(econ.monthly_revenue_usd / econ.arpu_usd))
+    econ.paying_customers = round(econ.monthly_revenue_usd / econ.arpu_usd)
     net = econ.monthly_burn_usd - econ.monthly_revenue_usd
     econ.runway_months = 99.0 if net <= 0 else round(max(0.0, econ.treasury_usd) / net, 1)
     econ.treasury_usd = round(econ.treasury_usd, 2)

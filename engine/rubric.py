@@ -6,6 +6,7 @@ the newest binding decision is flagged DRIFT and scored down.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -77,7 +78,7 @@ def _financial(a: dict) -> dict[str, bool]:
     mrr = fp.get("target_mrr_usd_m1_to_m6") or []
     checks = {
         "mrr_monotonic": _list(mrr, 4) and all(isinstance(x, int | float) for x in mrr)
-                         and all(b >= a for a, b in zip(mrr, mrr[1:], strict=False)) and mrr[-1] > 0,
+                         and all(b >= a for a, b in itertools.pairwise(mrr)) and mrr[-1] > 0,
         "breakeven_plausible": isinstance(fp.get("breakeven_month"), int) and 1 <= fp["breakeven_month"] <= 24,
         "burn_stated": isinstance(fp.get("burn_usd_per_month"), int | float) and fp["burn_usd_per_month"] >= 0,
         "churn_target_sane": isinstance(fp.get("churn_target_pct"), int | float) and 0 < fp["churn_target_pct"] < 20,

@@ -66,15 +66,15 @@ def simulate_artifact(role: str, *, founder: Founder, stage: Stage, directive: D
                    f"reshapes its scope and numbers around it." if call else
                    "No binding decision yet; the plan follows the founding pitch.")
     lead = f"Per the CEO's direction, we {call}. " if call else ""
-    common = dict(
-        summary=f"{stage.title}: {lead}{founder.company} serves {cust} with {focus}.",
-        follows_decision=FollowsDecision(rule_id=rule_id, how=follows_how),
-        memory_writes=[{
+    common: dict = {
+        "summary": f"{stage.title}: {lead}{founder.company} serves {cust} with {focus}.",
+        "follows_decision": FollowsDecision(rule_id=rule_id, how=follows_how),
+        "memory_writes": [{
             "kind": rng.choice(["context", "preference"]),
             "text": f"{stage.beat} finding: {cust} respond most to {rng.choice(kw)} "
                     f"when the offer is {rng.choice(['concrete', 'priced upfront', 'proven'])}.",
             "importance": round(rng.uniform(4, 8), 1)}],
-    )
+    }
     burn = round(economics.monthly_burn_usd)
     if role == "strategist":
         return ARTIFACT_MODELS["strategist"](

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-
 from knowledge.models import KnowledgeHit
 from knowledge.text import clean, clip
 

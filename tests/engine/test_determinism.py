@@ -6,8 +6,8 @@ import json
 
 from engine.headless import Plan, play, summary
 from engine.session import GameSession
-from worldforge_tui.cli import main
 from tests.engine.conftest import PITCH
+from worldforge_tui.cli import main
 
 
 def _cli_json(capsys, save_dir, *extra: str) -> dict:
