@@ -63,6 +63,7 @@ class ActionBar(Vertical):
         super().__init__(id=id)
         self._thinking: str | None = None
         self._frame = 0
+        self._hint: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="thinking")
@@ -79,15 +80,20 @@ class ActionBar(Vertical):
         """Show the phase's buttons, disabled when the engine would refuse them or a worker runs."""
         for button_id, label, _, capability, phases in BUTTONS:
             button = self.query_one(f"#{button_id}", Button)
-            button.set_class(phase not in phases, "-hidden")
+            hidden = phase not in phases
+            if button.has_class("-hidden") != hidden:
+                button.set_class(hidden, "-hidden")
             button.disabled = busy or not can.get(capability, False)
-            if option_labels and button_id in ("btn-option-a", "btn-option-b"):
+            if button_id in ("btn-option-a", "btn-option-b"):
                 index = 0 if button_id == "btn-option-a" else 1
-                button.label = Content(f"[{index + 1}] {one_line(option_labels[index], 28)}")
-            elif button_id in ("btn-option-a", "btn-option-b"):
-                button.label = Content(label)
+                text = (f"[{index + 1}] {one_line(option_labels[index], 28)}" if option_labels
+                        else label)
+                if str(button.label) != text:
+                    button.label = Content(text)
         hint = "" if busy else hint_for(phase, can, redos)
-        self.query_one("#action-hint", Static).update(hint)
+        if hint != self._hint:
+            self._hint = hint
+            self.query_one("#action-hint", Static).update(hint)
 
     def set_thinking(self, text: str | None) -> None:
         """Show (or clear, with None) the progress line naming who is working and how."""

@@ -83,6 +83,7 @@ class MemoryPane(Vertical):
         self.records: dict[str, dict[str, Any]] = {}
         self.marked: set[str] = set()
         self._head = "no venture"
+        self._signature: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("no memories yet", id="memory-head", markup=False)
@@ -93,6 +94,11 @@ class MemoryPane(Vertical):
         records = list(field(snap, "memory") or []) if snap is not None else []
         counts = field(snap, "memory_counts") or {} if snap is not None else {}
         store = field(snap, "memory_store") if snap is not None else ""
+        signature = (tuple((r.get("id"), r.get("status"), r.get("text"), r.get("reinforced"))
+                           for r in records if isinstance(r, dict)), str(counts), str(store))
+        if signature == self._signature:
+            return  # nothing changed: keep the list (and its highlight) as it is
+        self._signature = signature
         self.records = {str(r.get("id")): r for r in records if isinstance(r, dict)}
         self.marked &= set(self.records)
         live = sum(int(v) for v in counts.values()) if isinstance(counts, dict) else 0

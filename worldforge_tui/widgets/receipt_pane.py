@@ -100,10 +100,15 @@ class ReceiptPane(VerticalScroll):
     ReceiptPane > #receipt-body { width: 1fr; padding: 0 1; }
     """
 
+    _shown: Content | None = None
+
     def compose(self) -> ComposeResult:
         yield Static(receipt_content(None), id="receipt-body")
 
     def show(self, snap: Any) -> None:
         receipt = field(snap, "last_receipt") if snap is not None else None
         store = field(snap, "memory_store") if snap is not None else "local-sqlite"
-        self.query_one("#receipt-body", Static).update(receipt_content(receipt, store or ""))
+        content = receipt_content(receipt, store or "")
+        if content != self._shown:  # unchanged text: skip the re-layout
+            self._shown = content
+            self.query_one("#receipt-body", Static).update(content)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -210,8 +211,13 @@ class StoryPane(VerticalScroll):
     StoryPane > #story-body { width: 1fr; padding: 0 1; }
     """
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    _shown: Content | None = None
+
+    def compose(self) -> ComposeResult:
         yield Static(story_content(None), id="story-body")
 
     def show(self, snap: Any) -> None:
-        self.query_one("#story-body", Static).update(story_content(snap))
+        content = story_content(snap)
+        if content != self._shown:  # unchanged text: skip the re-layout
+            self._shown = content
+            self.query_one("#story-body", Static).update(content)
