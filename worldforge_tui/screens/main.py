@@ -6,13 +6,14 @@ engine would refuse, so the footer and the buttons always say what is possible n
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Tab, Tabs
 
 from worldforge_tui.widgets.action_bar import BUTTONS, ActionBar, hint_for
@@ -25,6 +26,7 @@ from worldforge_tui.widgets.story_pane import StoryPane
 if TYPE_CHECKING:
     from worldforge_tui.app import WorldForgeApp
 
+W = TypeVar("W", bound=Widget)
 PANES = (("story", "Story"), ("receipt", "Receipt"), ("memory", "Memory"), ("log", "Replay log"))
 # action → (engine capability, the phase it belongs to, what to call it in a notice)
 GATE_ACTIONS = {"approve": ("approve", "gate", "Approve"), "reject": ("reject", "gate", "Reject"),
@@ -36,8 +38,16 @@ GATE_KEYS = {"a": "approve", "r": "reject", "1": "choose", "2": "choose", "o": "
              "t": "standup_reply", "g": "run_stage"}
 
 
+def titled(widget: W, title: str) -> W:
+    """Set a pane's border title before it mounts (no restyle after the first frame)."""
+    widget.border_title = title
+    return widget
+
+
 class MainScreen(Screen[None]):
     """The board. In compact terminals one pane shows at a time (tabs, or F1–F4)."""
+
+    DEFAULT_CLASSES = "-pane-story"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "approve", "Approve", id="gate.approve"),
@@ -57,11 +67,11 @@ class MainScreen(Screen[None]):
         yield Tabs(*(Tab(label, id=f"pane-tab-{pane}") for pane, label in PANES), id="pane-tabs")
         with Horizontal(id="top"):
             with Vertical(id="left"):
-                yield StoryPane(id="story")
+                yield titled(StoryPane(id="story"), "Story")
             with Vertical(id="right"):
-                yield ReceiptPane(id="receipt")
-                yield MemoryPane(id="memory")
-        yield ReplayPane(id="log")
+                yield titled(ReceiptPane(id="receipt"), "Decision receipt")
+                yield titled(MemoryPane(id="memory"), "Memory")
+        yield titled(ReplayPane(id="log"), "Replay log")
         yield ActionBar(id="actions")
         yield StatusBar(id="status")
         yield Footer()
@@ -69,13 +79,6 @@ class MainScreen(Screen[None]):
     @property
     def wf(self) -> WorldForgeApp:
         return self.app  # type: ignore[return-value]
-
-    def on_mount(self) -> None:
-        self.set_class(True, "-pane-story")
-        self.query_one("#story").border_title = "Story"
-        self.query_one("#receipt").border_title = "Decision receipt"
-        self.query_one("#memory").border_title = "Memory"
-        self.query_one("#log").border_title = "Replay log"
 
     # ---- rendering -----------------------------------------------------------------------
     def show(self, snap: Any, *, busy: bool = False) -> None:
