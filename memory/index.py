@@ -36,7 +36,11 @@ def stem(word: str) -> str:
 
 def terms(text: str) -> list[str]:
     """Index terms: lower-case words minus stopwords and one-letter words, lightly stemmed."""
-    return [stem(w) for w in WORD.findall(text.casefold()) if len(w) > 1 and w not in STOPWORDS]
+    return _terms(WORD.findall(text.casefold()))
+
+
+def _terms(words: list[str]) -> list[str]:
+    return [stem(w) for w in words if len(w) > 1 and w not in STOPWORDS]
 
 
 @dataclass(slots=True)
@@ -123,11 +127,21 @@ class RunIndex:
                 if not ids:
                     del self._postings[term]
 
-    def _put(self, rec: MemoryRecord, seq: int) -> None:
+    def note_insert(self, rec: MemoryRecord, seq: int, rev: int, norm: str) -> None:
+        """Take a row this connection just inserted (at revision `rev`, normalised words `norm`)
+        without reading it back; skipped unless the index was current just before it."""
+        seen = self._seen
+        if seen is None or rev != seen[3] + 1:
+            return
+        self._put(rec, seq, _terms(norm.split()))
+        self._seen = (seen[0], seen[1], seen[2], rev)
+
+    def _put(self, rec: MemoryRecord, seq: int, words: list[str] | None = None) -> None:
         self._drop(rec.id)
         if rec.status not in ("provisional", "active"):
             return
-        words = terms(rec.text)
+        if words is None:
+            words = terms(rec.text)
         tf: dict[str, int] = {}
         for w in words:
             tf[w] = tf.get(w, 0) + 1

@@ -39,10 +39,13 @@ CREATE INDEX IF NOT EXISTS memories_stage ON memories (run_id, stage_id);
 
 -- Every change to a run's memories bumps its revision, so an in-process recall index can tell
 -- (with one indexed read) whether it is current and reload only the rows that changed. Inserts
--- carry their revision (counter + 1) in the row itself; updates are stamped by the trigger.
+-- carry their sequence number and revision (counter + 1) in the row itself, and this trigger
+-- creates or advances the run's counter row, so a write is one statement; updates are stamped
+-- by the update trigger.
 CREATE INDEX IF NOT EXISTS memories_rev ON memories (run_id, rev);
-CREATE TRIGGER IF NOT EXISTS memories_rev_ai AFTER INSERT ON memories BEGIN
-    UPDATE memory_counters SET rev = max(rev + 1, new.rev) WHERE run_id = new.run_id;
+CREATE TRIGGER IF NOT EXISTS memories_count_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memory_counters (run_id, n, rev) VALUES (new.run_id, new.seq, max(new.rev, 1))
+    ON CONFLICT (run_id) DO UPDATE SET n = max(n, excluded.n), rev = max(rev + 1, excluded.rev);
 END;
 CREATE TRIGGER IF NOT EXISTS memories_rev_au AFTER UPDATE ON memories WHEN new.rev = old.rev BEGIN
     UPDATE memory_counters SET rev = rev + 1 WHERE run_id = new.run_id;
@@ -104,8 +107,10 @@ def _statements(script: str) -> list[str]:
 _STATEMENTS = _statements(_DDL)
 
 
-# Save files written by earlier builds: an FTS5 index and wider indexes that are no longer used.
-_RETIRED = ("DROP TRIGGER IF EXISTS memories_fts_ai", "DROP TRIGGER IF EXISTS memories_fts_ad",
+# Save files written by earlier builds: an FTS5 index, wider indexes and the insert trigger that
+# only bumped the revision (the counter row is now advanced by `memories_count_ai`).
+_RETIRED = ("DROP TRIGGER IF EXISTS memories_rev_ai",
+            "DROP TRIGGER IF EXISTS memories_fts_ai", "DROP TRIGGER IF EXISTS memories_fts_ad",
             "DROP TRIGGER IF EXISTS memories_fts_au", "DROP TABLE IF EXISTS memories_fts",
             "DROP INDEX IF EXISTS memories_live", "DROP INDEX IF EXISTS memories_axis",
             "DROP INDEX IF EXISTS memory_audit_run")

@@ -45,6 +45,22 @@ _AUTHORS = ("ceo", "worker", "system")
 _STATUSES = ("provisional", "active", "archived", "revoked")
 
 
+_INSERT_COLUMNS = ("run_id, id, seq, kind, text, norm, status, author, importance, game_day, ts,"
+                   " expires_day, source_ids, origin, stage_id, axis, worker, reviewer, rev")
+_INSERT_VALUES = ("SELECT ?1, coalesce(?2, printf('mem-%05d', c.n + 1)), c.n + 1, ?3, ?4, ?5, ?6,"
+                  " ?7, ?8, ?9, ?10, ?11, ?12, 'local-sqlite', ?13, ?14, ?15, ?16, c.rev + 1"
+                  " FROM (SELECT coalesce(max(n), 0) AS n, coalesce(max(rev), 0) AS rev"
+                  " FROM memory_counters WHERE run_id = ?1) AS c")
+_INSERT_SQL = (f"INSERT INTO memories ({_INSERT_COLUMNS}) {_INSERT_VALUES}"
+               " RETURNING id, seq, rev")
+# The same insert, skipped when a live note of the given kinds has the same normalised words.
+_INSERT_UNLESS_SAME_SQL = (
+    f"INSERT INTO memories ({_INSERT_COLUMNS}) {_INSERT_VALUES}"
+    " WHERE NOT EXISTS (SELECT 1 FROM memories INDEXED BY memories_norm WHERE run_id = ?1"
+    " AND norm = ?5 AND kind IN ({marks}) AND status IN ('provisional', 'active'))"
+    " RETURNING id, seq, rev")
+
+
 class ScopeError(PermissionError):
     """A store bound to one run was asked about another; raised before any query."""
 
@@ -74,34 +90,34 @@ class MemoryStore:
         return "foundry-memory" if self.cloud is not None and self.cloud.available else "local-sqlite"
 
     # -- writes --------------------------------------------------------------------------------
-    def _next_seq(self) -> int:
-        row = self.conn.execute(
-            "INSERT INTO memory_counters (run_id, n) VALUES (?, 1)"
-            " ON CONFLICT (run_id) DO UPDATE SET n = n + 1 RETURNING n", (self.run_id,)
-        ).fetchone()
-        return int(row[0])
-
     def _insert(self, *, kind: str, text: str, status: str, author: str, importance: float,
                 game_day: int, expires_day: int | None, source_ids: Sequence[str],
                 stage_id: str | None, axis: str | None, worker: str | None = None,
-                memory_id: str | None = None, reviewer: str | None = None) -> MemoryRecord:
-        seq = self._next_seq()
-        mid = memory_id or f"mem-{seq:05d}"
+                memory_id: str | None = None, reviewer: str | None = None,
+                unless_same: tuple[str, ...] = ()) -> MemoryRecord | None:
+        """Insert one row in one statement (sequence number and revision read from the run's
+        counter, which the insert trigger advances); None when `unless_same` names kinds and a
+        live note of one of them already says the same words (the caller reinforces it)."""
         ts = utc_now()
         sources = list(source_ids)
-        self.conn.execute(
-            "INSERT INTO memories (run_id, id, seq, kind, text, norm, status, author, importance,"
-            " game_day, ts, expires_day, source_ids, origin, stage_id, axis, worker, reviewer, rev)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?, ?,"
-            " (SELECT rev + 1 FROM memory_counters WHERE run_id = ?1))",
-            (self.run_id, mid, seq, kind, text, normalise(text), status, author, importance,
-             game_day, ts, expires_day, json.dumps(sources), stage_id, axis, worker, reviewer),
-        )
+        norm = normalise(text)
+        sql = _INSERT_SQL if not unless_same else _INSERT_UNLESS_SAME_SQL.format(
+            marks=",".join("?" * len(unless_same)))
+        row = self.conn.execute(
+            sql, (self.run_id, memory_id, kind, text, norm, status, author, importance, game_day,
+                  ts, expires_day, json.dumps(sources) if sources else "[]", stage_id, axis,
+                  worker, reviewer, *unless_same)).fetchone()
+        if row is None:
+            return None
+        mid, seq, rev = row[0], row[1], row[2]
         self._queue_cloud_write(mid, kind, text)
-        return MemoryRecord(id=mid, run_id=self.run_id, kind=kind, text=text, status=status,
-                            author=author, importance=importance, game_day=game_day, ts=ts,
-                            expires_day=expires_day, source_ids=sources, stage_id=stage_id,
-                            axis=axis)
+        rec = MemoryRecord.model_construct(
+            id=mid, run_id=self.run_id, kind=kind, text=text, status=status, author=author,
+            importance=importance, game_day=game_day, ts=ts, expires_day=expires_day,
+            source_ids=sources, origin="local-sqlite", stage_id=stage_id, axis=axis,
+            reinforced=0, superseded_by=None)
+        self._index.note_insert(rec, seq, rev, norm)
+        return rec
 
     def remember(self, kind: Kind, text: str, *, author: Author, game_day: int,
                  importance: float = 5.0, stage_id: str | None = None, axis: str | None = None,
@@ -121,17 +137,19 @@ class MemoryStore:
         weight = min(10.0, max(0.0, float(weight)))
         axis_key = clean(axis, limit=64).lower() if axis else None
         with transaction(self.conn):
-            if kind != "procedural":
-                same = self._live_same_text(body, (kind,))
-                if same is not None:
-                    self._reinforce(same, weight, expires_day)
-                    audit.append(self.conn, self.run_id, "remember", [same.id], "reinforced",
-                                 game_day=game_day)
-                    return self.get(same.id)
             rec = self._insert(kind=kind, text=body, status=status, author=author,
                                importance=weight, game_day=int(game_day), expires_day=expires_day,
                                source_ids=[clean(s, limit=64) for s in source_ids],
-                               stage_id=stage_id, axis=axis_key)
+                               stage_id=stage_id, axis=axis_key,
+                               unless_same=() if kind == "procedural" else (kind,))
+            if rec is None:
+                same = self._live_same_text(body, (kind,))
+                if same is None:
+                    raise RuntimeError("insert skipped without a live note of the same text")
+                self._reinforce(same, weight, expires_day)
+                audit.append(self.conn, self.run_id, "remember", [same.id], "reinforced",
+                             game_day=game_day)
+                return self.get(same.id)
             audit.append(self.conn, self.run_id, "remember", [rec.id], f"written-{kind}",
                          game_day=game_day)
         return rec
@@ -188,6 +206,8 @@ class MemoryStore:
         rec = self._insert(kind=w.kind, text=w.text, status="provisional", author="worker",
                            importance=w.importance, game_day=game_day, expires_day=expires,
                            source_ids=(), stage_id=stage_id, axis=None, worker=worker)
+        if rec is None:
+            raise RuntimeError("an unconditional insert returned no row")
         return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
 
     def _queue_cloud_write(self, memory_id: str, kind: str, text: str) -> None:
