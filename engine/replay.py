@@ -6,6 +6,7 @@ replay tier serving the recorded model outputs, so a live run can be checked off
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -19,6 +20,7 @@ from engine.saves import load_run
 from engine.session import GameSession
 from memory.db import connect
 
+_TIER_TAG = re.compile(r" \[(simulation|local|foundry|replay)\]$")
 ROUTING_KEYS = {"served_by", "model", "attempts", "usage", "fallback_reason", "raw_text", "runtime"}
 
 
@@ -92,12 +94,28 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
             apply_input(session, step)
         fresh = list_events(mem, run_id)
         keys = ROUTING_KEYS if mode == "replay" else set()
-        a = [_strip(e.comparable(), keys) for e in stored if mode == "simulation" or e.type != "ROUTE_FALLBACK"]
-        b = [_strip(e.comparable(), keys) for e in fresh if mode == "simulation" or e.type != "ROUTE_FALLBACK"]
+
+        def norm(events: list) -> list[dict[str, Any]]:
+            out = []
+            for e in events:
+                if mode == "replay" and e.type == "ROUTE_FALLBACK":
+                    continue
+                c = _strip(e.comparable(), keys)
+                if mode == "replay":  # the tier label differs by design: the replay tier served it
+                    c["message"] = _TIER_TAG.sub("", c["message"])
+                out.append(c)
+            return out
+
+        a, b = norm(stored), norm(fresh)
         diff = None
         for x, y in zip(a, b, strict=False):
             if x != y:
-                diff = f"event {x['id']} ({x['type']}) differs from the re-derived one ({y['type']})"
+                fields = sorted(k for k in set(x) | set(y) if x.get(k) != y.get(k))
+                if "payload" in fields:
+                    px, py = x.get("payload", {}), y.get("payload", {})
+                    fields += [f"payload.{k}" for k in sorted(set(px) | set(py)) if px.get(k) != py.get(k)]
+                diff = (f"event {x['id']} ({x['type']}) differs from the re-derived one ({y['type']}): "
+                        + ", ".join(fields))
                 break
         if diff is None and len(a) != len(b):
             diff = f"stored {len(a)} events, re-derived {len(b)}"

@@ -100,3 +100,20 @@ def test_venture_under_random_faults_is_honestly_labelled(fake_openai_factory, s
         assert fell  # seed 7 makes at least one stage exhaust its retry and re-ask
     finally:
         session.close()
+
+
+def test_local_run_replays_offline_and_verifies(fake_openai, sim_artifacts, tmp_path):
+    """A model-served run re-derives offline: the replay tier serves its recorded outputs."""
+    from engine.replay import verify
+
+    fake_openai.set_payload(_payload_for(sim_artifacts))
+    router = Router(local_settings(fake_openai.url, agent_request_timeout=10.0))
+    session = _play(router, tmp_path)
+    try:
+        served_before = len(fake_openai.chat_requests)
+        report = verify(session.conn, session.state.run_id)
+        assert report.ok, report.first_difference
+        assert report.mode == "replay"
+        assert len(fake_openai.chat_requests) == served_before  # no model was called to verify
+    finally:
+        session.close()
