@@ -59,7 +59,8 @@ def gather_context(state: GameState, stage: Stage, memory: Any, knowledge: Any) 
     burn_line, t3 = _tool(
         "watch_burn",
         lambda: (f"treasury ${e.treasury_usd:,.0f}, burn ${e.monthly_burn_usd:,.0f}/mo, revenue "
-                 f"${e.monthly_revenue_usd:,.0f}/mo, runway {e.runway_months:g} months"),
+                 f"${e.monthly_revenue_usd:,.0f}/mo, runway "
+                 + ("profitable" if e.runway_months >= 99 else f"{e.runway_months:.1f} months")),
         lambda s: s)
     return WorkerContext(
         memory_block=recall.block, memory_injected=list(recall.injected),

@@ -45,6 +45,16 @@ def customer_from_pitch(pitch: str) -> str:
     return f"early adopters of {kws[0]}" if kws else "early adopters"
 
 
+def offering_from_pitch(pitch: str, keywords: list[str]) -> str:
+    """What the company offers, in the pitch's own words ("A tide pool tour for schools" → "tide pool
+    tour"), else its first content words."""
+    head = re.split(r"\bfor\b|[.,;:!?]", pitch, maxsplit=1)[0]
+    words = re.sub(r"^(an?|the)\s+", "", head.strip(), flags=re.I).split()
+    if 1 <= len(words) <= 8:
+        return " ".join(words).lower()
+    return " ".join(keywords[:3]) or "the service"
+
+
 def directive_phrase(d: Directive | None) -> str:
     if d is None or d.source == "founding":
         return ""
@@ -58,7 +68,7 @@ def simulate_artifact(role: str, *, founder: Founder, stage: Stage, directive: D
     """Build a role's artifact deterministically from (seed, stage, attempt)."""
     rng = random.Random(f"{seed}:{stage.id}:{attempt}:artifact")
     kw = founder.keywords or ["service"]
-    focus = " ".join(kw[:3])
+    focus = offering_from_pitch(founder.pitch, kw)
     cust = founder.customer
     call = directive_phrase(directive)
     rule_id = directive.rule_id if directive and directive.rule_id else "none"

@@ -57,7 +57,8 @@ def run_standup(state: GameState, receipt: Receipt, *, router: Router, memory: A
             result = f"{len(r.items)} notes recalled"
         elif tool == "watch_burn":
             e = state.economics
-            result = f"burn ${e.monthly_burn_usd:,.0f}/mo, runway {e.runway_months:g} months"
+            runway = "profitable" if e.runway_months >= 99 else f"runway {e.runway_months:.1f} months"
+            result = f"burn ${e.monthly_burn_usd:,.0f}/mo, {runway}"
         else:
             hits = knowledge.search(receipt.principle, top_k=1)
             result = hits[0].source if hits else "no playbook hit"

@@ -58,7 +58,7 @@ def resolve_stage(ref: str) -> str:
 
 
 def pressure_lens(econ: Economics) -> str:
-    if econ.runway_months <= 3 or econ.burn_pressure >= 70:
+    if econ.runway_months <= 0.8 or econ.burn_pressure >= 70:
         return "With runway tight, favour moves that pay for themselves quickly"
     if econ.trust <= 30:
         return "With trust thin, lead with proof customers can check"
