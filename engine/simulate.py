@@ -49,7 +49,7 @@ def offering_from_pitch(pitch: str, keywords: list[str]) -> str:
     """What the company offers, in the pitch's own words ("A tide pool tour for schools" → "tide pool
     tour"), else its first content words."""
     head = re.split(r"\bfor\b|[.,;:!?]", pitch, maxsplit=1)[0]
-    words = re.sub(r"^(an?|the)\s+", "", head.strip(), flags=re.I).split()
+    words = re.sub(r"^(an?|the)\s+", "", head.strip(), flags=re.IGNORECASE).split()
     if 1 <= len(words) <= 8:
         return " ".join(words).lower()
     return " ".join(keywords[:3]) or "the service"
