@@ -66,9 +66,9 @@ class SessionFailed(Message):
 class Booted(Message):
     """The engine is imported and the router built (with a warning if settings were ignored)."""
 
-    def __init__(self, router: Any, warning: str | None) -> None:
+    def __init__(self, router: Any, warning: str | None, keymap: dict[str, str]) -> None:
         super().__init__()
-        self.router, self.warning = router, warning
+        self.router, self.warning, self.keymap = router, warning, keymap
 
 
 class EngineNotice(Message):
@@ -150,12 +150,17 @@ class WorldForgeApp(App[int]):
     def _boot(self) -> None:
         """Import the engine (and the model SDKs behind the router) without blocking the UI."""
         import engine.session  # noqa: F401 - warm the import so the first command is quick
+        from engine.config import config_dir
+        from worldforge_tui.keymap import load_keymap
 
         router, warning = (self.router, None) if self.router is not None else _load_router()
-        self.post_message(Booted(router, warning))
+        keymap, problem = load_keymap(config_dir())
+        self.post_message(Booted(router, warning or problem, keymap))
 
     def on_booted(self, message: Booted) -> None:
         self.router = message.router
+        if message.keymap:
+            self.set_keymap(message.keymap)
         if message.warning:
             self.notify(message.warning, severity="warning", markup=False)
         self.refresh_view()

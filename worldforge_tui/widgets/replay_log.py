@@ -224,11 +224,17 @@ class ReplayLog(ScrollView, can_focus=True):
         if self._follow:
             self.cursor = len(self._view) - 1
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+            # again once laid out: a scrollbar that appears with this batch shrinks the view
+            self.call_after_refresh(self._follow_tail)
         elif self.cursor >= len(self._view):
             self.cursor = len(self._view) - 1
         self._cache.clear()
         self.refresh()
         self.post_message(self.Counted(len(self._view), len(self._entries)))
+
+    def _follow_tail(self) -> None:
+        if self._follow:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     # ---- cursor and actions --------------------------------------------------------------
     @property

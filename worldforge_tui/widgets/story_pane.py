@@ -98,13 +98,6 @@ def _run(run: Any) -> list[Part]:
     reason = field(run, "fallback_reason")
     if reason:
         parts.append(("  fallback: " + one_line(reason, 200) + "\n", "$warning"))
-    injected = field(run, "memory_injected") or []
-    hits = field(run, "knowledge_hits") or []
-    tools = field(run, "tools_called") or []
-    provisional = sum(1 for m in injected if isinstance(m, dict) and m.get("status") == "provisional")
-    parts.append((f"  memory injected {len(injected)}"
-                  + (f" ({provisional} provisional)" if provisional else "")
-                  + f" · knowledge hits {len(hits)} · tools {len(tools)}\n", "$foreground-muted"))
     parts.extend(_rubric(field(run, "rubric")))
     artifact = field(run, "artifact") or {}
     follows = artifact.get("follows_decision") if isinstance(artifact, dict) else None
@@ -114,6 +107,29 @@ def _run(run: Any) -> list[Part]:
         parts.append(": " + one_line(follows.get("how"), 400) + "\n")
     parts.append(("Artifact\n", "bold underline"))
     parts.extend(artifact_parts(artifact))
+    parts.extend(_proof_points(run))
+    return parts
+
+
+def _proof_points(run: Any) -> list[Part]:
+    """What the worker was given and did: memory injected, tools called, knowledge hits."""
+    injected = field(run, "memory_injected") or []
+    hits = field(run, "knowledge_hits") or []
+    tools = field(run, "tools_called") or []
+    provisional = sum(1 for m in injected if isinstance(m, dict) and m.get("status") == "provisional")
+    parts: list[Part] = [("Proof points\n", "bold underline"),
+                         (f"  memory injected {len(injected)}"
+                          + (f" ({provisional} provisional)" if provisional else "")
+                          + f" · knowledge hits {len(hits)} · tools {len(tools)}\n",
+                          "$foreground-muted")]
+    for tool in tools[:6]:
+        if isinstance(tool, dict):
+            parts.append(((f"  ⚙ {one_line(tool.get('tool'), 30)}: "
+                          f"{one_line(tool.get('result'), 160)}\n"), "$foreground-muted"))
+    for hit in hits[:3]:
+        if isinstance(hit, dict):
+            parts.append(((f"  ✦ {one_line(hit.get('source'), 80)} "
+                          f"({one_line(hit.get('origin'), 20)})\n"), "$foreground-muted"))
     return parts
 
 
@@ -184,13 +200,13 @@ def story_content(snap: Any) -> Content:
         parts.append(("Binding: ", "$warning bold"))
         parts.append(one_line(field(directive, "text"), 300))
         parts.append((f" ({one_line(rule, 40)})\n", "$foreground-muted"))
+    dilemma = field(snap, "dilemma")
+    if dilemma is not None and phase == "fork":  # the choice first; the shipped work below it
+        parts.extend(_dilemma(dilemma))
     current = field(snap, "current")
     if current is not None and phase in ("gate", "fork"):
         parts.append("\n")
         parts.extend(_run(current))
-    dilemma = field(snap, "dilemma")
-    if dilemma is not None and phase == "fork":
-        parts.extend(_dilemma(dilemma))
     standup = field(snap, "standup") or []
     if standup:
         parts.extend(_standup(standup, bool(field(snap, "standup_open"))))
@@ -221,3 +237,4 @@ class StoryPane(VerticalScroll):
         if content != self._shown:  # unchanged text: skip the re-layout
             self._shown = content
             self.query_one("#story-body", Static).update(content)
+            self.scroll_home(animate=False)

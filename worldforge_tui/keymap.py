@@ -1,0 +1,43 @@
+"""User key overrides: `keymap.json` in the config dir maps binding ids to keys ({"gate.approve": "y"}).
+
+Read once at start-up; a missing file is normal, a broken one is reported and ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import RootModel, ValidationError, field_validator
+
+KEYMAP_FILENAME = "keymap.json"
+
+
+class Keymap(RootModel[dict[str, str]]):
+    """Binding id → comma-separated keys; ids and keys are short plain names."""
+
+    @field_validator("root")
+    @classmethod
+    def _plain(cls, value: dict[str, str]) -> dict[str, str]:
+        for binding_id, keys in value.items():
+            if not binding_id or len(binding_id) > 60 or len(keys) > 60 or not keys.strip():
+                raise ValueError(f"bad keymap entry {binding_id[:40]!r}")
+            if not all(ch.isprintable() for ch in binding_id + keys):
+                raise ValueError(f"keymap entry {binding_id[:40]!r} has control characters")
+        return {k: v.strip() for k, v in value.items()}
+
+
+def load_keymap(directory: Path) -> tuple[dict[str, str], str | None]:
+    """(overrides, problem): overrides to pass to `App.set_keymap`, or a one-line problem."""
+    path = directory / KEYMAP_FILENAME
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        return {}, f"keymap {path} unreadable: {exc}"
+    try:
+        return Keymap.model_validate(json.loads(raw)).root, None
+    except (ValueError, ValidationError) as exc:
+        first = str(exc).splitlines()[0][:160]
+        return {}, f"keymap {path} ignored: {first}"
