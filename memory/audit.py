@@ -8,19 +8,33 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from memory.models import AuditRecord
 
 _CODE = re.compile(r"[^a-z0-9_\-:.]")
 
 
+_second: tuple[int, str] = (-1, "")  # the last whole second formatted, reused within it
+
+
 def utc_now() -> str:
-    """ISO-8601 UTC timestamp (metadata only; never used for ranking)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """ISO-8601 UTC timestamp with milliseconds, e.g. 2025-01-02T03:04:05.678Z (metadata only;
+    never used for ranking). The date-time part is formatted once per second."""
+    global _second
+    now = time.time()
+    whole = int(now)
+    sec, prefix = _second
+    if sec != whole:
+        prefix = datetime.fromtimestamp(whole, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        _second = (whole, prefix)
+    return f"{prefix}.{int((now - whole) * 1000):03d}Z"
 
 
+@lru_cache(maxsize=512)
 def reason_code(reason: str) -> str:
     """Force a reason into a short machine code so free text can never leak into the audit."""
     return _CODE.sub("-", reason.lower())[:48] or "unspecified"

@@ -12,6 +12,7 @@ import bisect
 import heapq
 import math
 import sqlite3
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -49,6 +50,7 @@ class _Doc:
     seq: int
     length: int
     terms: tuple[str, ...]
+    weight: float  # W_IMPORTANCE * importance / 10: the importance part of the score
 
 
 class RunIndex:
@@ -58,10 +60,13 @@ class RunIndex:
         self.conn = conn
         self.run_id = run_id
         self._docs: dict[str, _Doc] = {}
+        # id -> (game_day, seq, weight, expires_day): the scoring inputs, flat for the hot loop
+        self._rows: dict[str, tuple[int, int, float, int | None]] = {}
+        self._expiring = 0  # live docs with an expiry day (0: no expiry check needed)
         self._postings: dict[str, dict[str, tuple[int, int]]] = {}  # term -> id -> (tf, length)
-        # id -> (game_day, seq, weighted importance, expires_day, id): the scoring inputs
-        self._rows: dict[str, tuple[int, int, float, int | None, str]] = {}
-        self._days: dict[int, int] = {}  # game_day -> live docs on that day
+        # game_day -> (weight, seq, id) of that day's live docs, kept sorted: the best documents
+        # that match no query term are read off the top of these buckets instead of scored
+        self._by_day: dict[int, list[tuple[float, int, str]]] = {}
         self._total_len = 0
         self._order: list[tuple[int, int, str]] = []  # (game_day, seq, id), kept sorted
         self._hidden: set[str] | None = None  # recomputed when a binding decision changes
@@ -93,11 +98,21 @@ class RunIndex:
             self._put(to_record(r), r[-1])
         self._seen = (version, rollbacks, token, rev)
 
+    def note_insert(self, rec: MemoryRecord, seq: int, rev: int, norm: str) -> None:
+        """Take a row this connection just inserted (at revision `rev`, normalised words `norm`)
+        without reading it back; skipped unless the index was current just before it."""
+        seen = self._seen
+        if seen is None or rev != seen[3] + 1:
+            return
+        self._put(rec, seq, _terms(norm.split()))
+        self._seen = (seen[0], seen[1], seen[2], rev)
+
     def _clear(self) -> None:
         self._docs.clear()
-        self._postings.clear()
         self._rows.clear()
-        self._days.clear()
+        self._expiring = 0
+        self._postings.clear()
+        self._by_day.clear()
         self._order.clear()
         self._axes.clear()
         self._hidden = None
@@ -108,17 +123,17 @@ class RunIndex:
         if doc is None:
             return
         del self._rows[memory_id]
-        key = (doc.rec.game_day, doc.seq, memory_id)
-        at = bisect.bisect_left(self._order, key)
-        if at < len(self._order) and self._order[at] == key:
-            del self._order[at]
+        if doc.rec.expires_day is not None:
+            self._expiring -= 1
+        day = doc.rec.game_day
+        _remove_sorted(self._order, (day, doc.seq, memory_id))
+        bucket = self._by_day[day]
+        _remove_sorted(bucket, (doc.weight, doc.seq, memory_id))
+        if not bucket:
+            del self._by_day[day]
         if doc.rec.kind == "procedural" and doc.rec.axis:
             self._axes[doc.rec.axis].discard(memory_id)
             self._hidden = None
-        day = doc.rec.game_day
-        self._days[day] -= 1
-        if not self._days[day]:
-            del self._days[day]
         self._total_len -= doc.length
         for term in doc.terms:
             ids = self._postings.get(term)
@@ -127,35 +142,43 @@ class RunIndex:
                 if not ids:
                     del self._postings[term]
 
-    def note_insert(self, rec: MemoryRecord, seq: int, rev: int, norm: str) -> None:
-        """Take a row this connection just inserted (at revision `rev`, normalised words `norm`)
-        without reading it back; skipped unless the index was current just before it."""
-        seen = self._seen
-        if seen is None or rev != seen[3] + 1:
-            return
-        self._put(rec, seq, _terms(norm.split()))
-        self._seen = (seen[0], seen[1], seen[2], rev)
-
     def _put(self, rec: MemoryRecord, seq: int, words: list[str] | None = None) -> None:
-        self._drop(rec.id)
+        mid = rec.id
+        if mid in self._docs:
+            self._drop(mid)
         if rec.status not in ("provisional", "active"):
             return
         if words is None:
             words = terms(rec.text)
-        tf: dict[str, int] = {}
-        for w in words:
-            tf[w] = tf.get(w, 0) + 1
-        self._docs[rec.id] = _Doc(rec, seq, len(words), tuple(tf))
-        self._rows[rec.id] = (rec.game_day, seq, W_IMPORTANCE / 10.0 * rec.importance,
-                              rec.expires_day, rec.id)
-        self._days[rec.game_day] = self._days.get(rec.game_day, 0) + 1
-        bisect.insort(self._order, (rec.game_day, seq, rec.id))
+        tf = Counter(words)
+        length = len(words)
+        weight = W_IMPORTANCE / 10.0 * rec.importance
+        self._docs[mid] = _Doc(rec, seq, length, tuple(tf), weight)
+        day = rec.game_day
+        self._rows[mid] = (day, seq, weight, rec.expires_day)
+        if rec.expires_day is not None:
+            self._expiring += 1
+        bucket = self._by_day.get(day)
+        if bucket is None:
+            self._by_day[day] = [(weight, seq, mid)]
+        else:
+            bisect.insort(bucket, (weight, seq, mid))
+        order = self._order
+        if not order or order[-1] < (day, seq, mid):
+            order.append((day, seq, mid))
+        else:
+            bisect.insort(order, (day, seq, mid))
         if rec.kind == "procedural" and rec.axis:
-            self._axes.setdefault(rec.axis, set()).add(rec.id)
+            self._axes.setdefault(rec.axis, set()).add(mid)
             self._hidden = None
-        self._total_len += len(words)
+        self._total_len += length
+        postings = self._postings
         for w, f in tf.items():
-            self._postings.setdefault(w, {})[rec.id] = (f, len(words))
+            post = postings.get(w)
+            if post is None:
+                postings[w] = {mid: (f, length)}
+            else:
+                post[mid] = (f, length)
 
     # -- queries ---------------------------------------------------------------------------------
     def _superseded(self) -> set[str]:
@@ -183,29 +206,33 @@ class RunIndex:
             if not post:
                 continue
             idf = math.log(1 + (n - len(post) + 0.5) / (len(post) + 0.5)) * k
-            part = {mid: idf * f / (f + c1 + c2 * dl) for mid, (f, dl) in post.items()}
-            if scores:
-                get_a, get_b = scores.get, part.get
-                scores = {mid: get_a(mid, 0.0) + get_b(mid, 0.0) for mid in scores.keys() | part}
-            else:
-                scores = part
+            if not scores:
+                scores = {mid: idf * f / (f + c1 + c2 * dl) for mid, (f, dl) in post.items()}
+                continue
+            get = scores.get
+            for mid, (f, dl) in post.items():
+                scores[mid] = get(mid, 0.0) + idf * f / (f + c1 + c2 * dl)
         return scores
 
     def select(self, query: str, *, game_day: int, ranked_n: int,
                newest_n: int) -> tuple[MemoryRecord | None, list[MemoryRecord], list[MemoryRecord]]:
         """(newest binding decision, newest `newest_n` records, top `ranked_n` by score).
 
-        Scoring runs as one comprehension over precomputed tuples; the recency term is looked up
-        per distinct game day, and superseded decisions are dropped after the top-k cut.
+        Score = recency + importance + relevance weights (recency looked up per distinct game
+        day). Only documents matching a query term are scored one by one; the best of the rest
+        come off the per-day buckets (sorted by importance) through a heap, which gives the same
+        top `ranked_n` as scoring every document. Superseded decisions and expired notes never
+        enter.
         """
         self.refresh()
         hidden = self._superseded()
         day = game_day
+        docs = self._docs
         newest: list[MemoryRecord] = []
         binding: MemoryRecord | None = None
         for _, _, mid in reversed(self._order):
-            rec = self._docs[mid].rec
-            if (rec.expires_day is not None and rec.expires_day <= day) or rec.id in hidden:
+            rec = docs[mid].rec
+            if (rec.expires_day is not None and rec.expires_day <= day) or mid in hidden:
                 continue
             if len(newest) < newest_n:
                 newest.append(rec)
@@ -213,11 +240,48 @@ class RunIndex:
                 binding = rec
             if binding is not None and len(newest) >= newest_n:
                 break
-        rel_get = {mid: s / (1.0 + s) for mid, s in self.relevance(query).items()}.get
-        recency = {g: W_RECENCY / (1.0 + max(0, day - g) / RECENCY_DAYS) for g in self._days}
+        recency = {g: W_RECENCY / (1.0 + max(0, day - g) / RECENCY_DAYS) for g in self._by_day}
         half = W_RELEVANCE
-        scored = [(recency[g] + imp + half * rel_get(mid, 0.0), g, seq, mid)
-                  for g, seq, imp, exp, mid in self._rows.values() if exp is None or exp > day]
-        top = heapq.nlargest(ranked_n + len(hidden), scored)
-        ranked = [self._docs[t[3]].rec for t in top if t[3] not in hidden][:ranked_n]
-        return binding, newest, ranked
+        rel = self.relevance(query)
+        rows = self._rows
+        scored = [(recency[g] + w + half * (s / (1.0 + s)), g, seq, mid)
+                  for mid, s in rel.items() for g, seq, w, _ in (rows[mid],)]
+        if self._expiring or hidden:
+            scored = [t for t in scored if t[3] not in hidden
+                      and ((exp := rows[t[3]][3]) is None or exp > day)]
+        scored.extend(self._best_unmatched(rel, hidden, recency, day, ranked_n))
+        top = heapq.nlargest(ranked_n, scored)
+        return binding, newest, [docs[t[3]].rec for t in top]
+
+    def _best_unmatched(self, matched: dict[str, float], hidden: set[str],
+                        recency: dict[int, float], day: int,
+                        n: int) -> list[tuple[float, int, int, str]]:
+        """The `n` best live documents matching no query term, scored as recency + importance,
+        in the same (score, game_day, seq, id) order a full scan would give."""
+        buckets = self._by_day
+        heap = []
+        for g, bucket in buckets.items():
+            weight, seq, mid = bucket[-1]
+            heap.append((-(recency[g] + weight), -g, -seq, len(bucket) - 1, mid))
+        heapq.heapify(heap)
+        docs = self._docs
+        out: list[tuple[float, int, int, str]] = []
+        while heap and len(out) < n:
+            neg, neg_g, neg_seq, at, mid = heapq.heappop(heap)
+            g = -neg_g
+            if at:
+                weight, seq, nxt = buckets[g][at - 1]
+                heapq.heappush(heap, (-(recency[g] + weight), neg_g, -seq, at - 1, nxt))
+            if mid in matched or mid in hidden:
+                continue
+            exp = docs[mid].rec.expires_day
+            if exp is None or exp > day:
+                out.append((-neg, g, -neg_seq, mid))
+        return out
+
+
+def _remove_sorted(items: list, key: tuple) -> None:
+    """Delete `key` from a sorted list if present."""
+    at = bisect.bisect_left(items, key)
+    if at < len(items) and items[at] == key:
+        del items[at]

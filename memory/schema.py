@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from memory.db import register_schema
+from memory.text import norm_key
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS memories (
@@ -16,6 +17,7 @@ CREATE TABLE IF NOT EXISTS memories (
     kind TEXT NOT NULL,
     text TEXT NOT NULL,
     norm TEXT NOT NULL,
+    norm_key INTEGER,
     status TEXT NOT NULL,
     author TEXT NOT NULL,
     importance REAL NOT NULL,
@@ -34,15 +36,18 @@ CREATE TABLE IF NOT EXISTS memories (
     rev INTEGER NOT NULL DEFAULT 0,
     UNIQUE (run_id, id)
 );
-CREATE INDEX IF NOT EXISTS memories_norm ON memories (run_id, norm);
-CREATE INDEX IF NOT EXISTS memories_stage ON memories (run_id, stage_id);
+-- Exact-restatement lookups go through a 64-bit key of the normalised words (small index pages),
+-- then compare `norm` itself; stage lookups only ever ask for a stage, so rows without one stay out.
+CREATE INDEX IF NOT EXISTS memories_normkey ON memories (run_id, norm_key);
+CREATE INDEX IF NOT EXISTS memories_stage_set ON memories (run_id, stage_id)
+    WHERE stage_id IS NOT NULL;
 
 -- Every change to a run's memories bumps its revision, so an in-process recall index can tell
--- (with one indexed read) whether it is current and reload only the rows that changed. Inserts
+-- (with one indexed read) whether it is current and reload only the rows that changed (a scan of
+-- the run's rows; no index on `rev`, which would cost a page per run on every commit). Inserts
 -- carry their sequence number and revision (counter + 1) in the row itself, and this trigger
 -- creates or advances the run's counter row, so a write is one statement; updates are stamped
 -- by the update trigger.
-CREATE INDEX IF NOT EXISTS memories_rev ON memories (run_id, rev);
 CREATE TRIGGER IF NOT EXISTS memories_count_ai AFTER INSERT ON memories BEGIN
     INSERT INTO memory_counters (run_id, n, rev) VALUES (new.run_id, new.seq, max(new.rev, 1))
     ON CONFLICT (run_id) DO UPDATE SET n = max(n, excluded.n), rev = max(rev + 1, excluded.rev);
@@ -107,14 +112,17 @@ def _statements(script: str) -> list[str]:
 _STATEMENTS = _statements(_DDL)
 
 
-# Save files written by earlier builds: an FTS5 index, wider indexes and the insert trigger that
-# only bumped the revision (the counter row is now advanced by `memories_count_ai`).
-_RETIRED = ("DROP TRIGGER IF EXISTS memories_rev_ai",
+# Save files written by earlier builds: an FTS5 index, wider indexes (full normalised text, every
+# row's stage, the revision) and the insert trigger that only bumped the revision (the counter row
+# is now advanced by `memories_count_ai`).
+_RETIRED = ("DROP TRIGGER IF EXISTS memories_rev_ai", "DROP INDEX IF EXISTS memories_norm",
+            "DROP INDEX IF EXISTS memories_stage", "DROP INDEX IF EXISTS memories_rev",
             "DROP TRIGGER IF EXISTS memories_fts_ai", "DROP TRIGGER IF EXISTS memories_fts_ad",
             "DROP TRIGGER IF EXISTS memories_fts_au", "DROP TABLE IF EXISTS memories_fts",
             "DROP INDEX IF EXISTS memories_live", "DROP INDEX IF EXISTS memories_axis",
             "DROP INDEX IF EXISTS memory_audit_run")
 _ADDED_COLUMNS = (("memories", "rev", "INTEGER NOT NULL DEFAULT 0"),
+                  ("memories", "norm_key", "INTEGER"),
                   ("memory_counters", "rev", "INTEGER NOT NULL DEFAULT 0"),
                   ("memory_counters", "del_rev", "INTEGER NOT NULL DEFAULT 0"),
                   ("memory_counters", "token", "TEXT NOT NULL DEFAULT 'v1'"))
@@ -129,6 +137,10 @@ def _migrate(conn: sqlite3.Connection) -> None:
         if table in tables and column not in {r[1] for r in conn.execute(
                 f"PRAGMA table_info({table})")}:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+            if column == "norm_key":
+                conn.executemany("UPDATE memories SET norm_key = ? WHERE pk = ?",
+                                 [(norm_key(n), pk) for pk, n in
+                                  conn.execute("SELECT pk, norm FROM memories").fetchall()])
     for sql in _RETIRED:
         conn.execute(sql)
 

@@ -36,7 +36,7 @@ from memory.models import (
     WriteDisposition,
 )
 from memory.rows import COLUMNS, to_record
-from memory.text import clean, normalise, similarity
+from memory.text import clean, norm_key, normalise, similarity
 
 if TYPE_CHECKING:
     from memory.cloud import CloudMemory
@@ -46,9 +46,10 @@ _STATUSES = ("provisional", "active", "archived", "revoked")
 
 
 _INSERT_COLUMNS = ("run_id, id, seq, kind, text, norm, status, author, importance, game_day, ts,"
-                   " expires_day, source_ids, origin, stage_id, axis, worker, reviewer, rev")
+                   " expires_day, source_ids, origin, stage_id, axis, worker, reviewer, norm_key,"
+                   " rev")
 _INSERT_VALUES = ("SELECT ?1, coalesce(?2, printf('mem-%05d', c.n + 1)), c.n + 1, ?3, ?4, ?5, ?6,"
-                  " ?7, ?8, ?9, ?10, ?11, ?12, 'local-sqlite', ?13, ?14, ?15, ?16, c.rev + 1"
+                  " ?7, ?8, ?9, ?10, ?11, ?12, 'local-sqlite', ?13, ?14, ?15, ?16, ?17, c.rev + 1"
                   " FROM (SELECT coalesce(max(n), 0) AS n, coalesce(max(rev), 0) AS rev"
                   " FROM memory_counters WHERE run_id = ?1) AS c")
 _INSERT_SQL = (f"INSERT INTO memories ({_INSERT_COLUMNS}) {_INSERT_VALUES}"
@@ -56,8 +57,9 @@ _INSERT_SQL = (f"INSERT INTO memories ({_INSERT_COLUMNS}) {_INSERT_VALUES}"
 # The same insert, skipped when a live note of the given kinds has the same normalised words.
 _INSERT_UNLESS_SAME_SQL = (
     f"INSERT INTO memories ({_INSERT_COLUMNS}) {_INSERT_VALUES}"
-    " WHERE NOT EXISTS (SELECT 1 FROM memories INDEXED BY memories_norm WHERE run_id = ?1"
-    " AND norm = ?5 AND kind IN ({marks}) AND status IN ('provisional', 'active'))"
+    " WHERE NOT EXISTS (SELECT 1 FROM memories INDEXED BY memories_normkey WHERE run_id = ?1"
+    " AND norm_key = ?17 AND norm = ?5 AND kind IN ({marks})"
+    " AND status IN ('provisional', 'active'))"
     " RETURNING id, seq, rev")
 
 
@@ -106,7 +108,7 @@ class MemoryStore:
         row = self.conn.execute(
             sql, (self.run_id, memory_id, kind, text, norm, status, author, importance, game_day,
                   ts, expires_day, json.dumps(sources) if sources else "[]", stage_id, axis,
-                  worker, reviewer, *unless_same)).fetchone()
+                  worker, reviewer, norm_key(norm), *unless_same)).fetchone()
         if row is None:
             return None
         mid, seq, rev = row[0], row[1], row[2]
@@ -190,9 +192,9 @@ class MemoryStore:
             rec = to_record(row)
             if similarity(rec.text, w.text) >= NEAR_DUPLICATE:
                 self.conn.execute(
-                    "UPDATE memories SET text = ?, norm = ?, kind = ?, importance = ?,"
-                    " expires_day = ?, game_day = ? WHERE run_id = ? AND id = ?",
-                    (w.text, normalise(w.text), w.kind, max(rec.importance, w.importance),
+                    "UPDATE memories SET text = ?, norm = ?, norm_key = ?, kind = ?,"
+                    " importance = ?, expires_day = ?, game_day = ? WHERE run_id = ? AND id = ?",
+                    (w.text, normalise(w.text), norm_key(normalise(w.text)), w.kind, max(rec.importance, w.importance),
                      expires, game_day, self.run_id, rec.id))
                 self._queue_cloud_write(rec.id, w.kind, w.text)
                 return WriteDisposition(status="superseded", memory_id=rec.id, kind=w.kind,
@@ -219,11 +221,12 @@ class MemoryStore:
     def _live_same_text(self, text: str, kinds: Iterable[str]) -> MemoryRecord | None:
         kinds = tuple(kinds)
         marks = ",".join("?" * len(kinds))
+        norm = normalise(text)
         row = self.conn.execute(
-            f"SELECT {COLUMNS} FROM memories INDEXED BY memories_norm WHERE run_id = ? AND norm = ?"
-            f" AND kind IN ({marks})"
+            f"SELECT {COLUMNS} FROM memories INDEXED BY memories_normkey WHERE run_id = ?"
+            f" AND norm_key = ? AND norm = ? AND kind IN ({marks})"
             " AND status IN ('provisional', 'active') ORDER BY seq LIMIT 1",
-            (self.run_id, normalise(text), *kinds)).fetchone()
+            (self.run_id, norm_key(norm), norm, *kinds)).fetchone()
         return to_record(row) if row else None
 
     def _reinforce(self, rec: MemoryRecord, importance: float, expires_day: int | None) -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+from hashlib import blake2b
 
 from memory.models import MAX_TEXT
 from memory.scrub import scrub
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_SPACE = re.compile(r"\s+")
 WORD = re.compile(r"[a-z0-9]+")
 _DELIMITER = re.compile(r"<\s*(/?)\s*campaign_memory\b[^>]*>", re.IGNORECASE)
 
@@ -21,13 +21,19 @@ STOPWORDS = frozenset(
 def clean(text: object, *, limit: int = MAX_TEXT) -> str:
     """Scrub secrets, drop control characters, collapse whitespace, clamp to `limit` characters."""
     raw = text if isinstance(text, str) else str(text)
-    single = _SPACE.sub(" ", _CONTROL.sub(" ", scrub(raw))).strip()
+    # str.split() and the regex \s share one definition of whitespace (str.isspace).
+    single = " ".join(_CONTROL.sub(" ", scrub(raw)).split())
     return single[:limit].rstrip()
 
 
 def normalise(text: str) -> str:
     """Comparison key for exact restatement: case-folded words only."""
     return " ".join(WORD.findall(text.casefold()))
+
+
+def norm_key(norm: str) -> int:
+    """A signed 64-bit key of a `normalise`d text, for a compact restatement index."""
+    return int.from_bytes(blake2b(norm.encode(), digest_size=8).digest(), "big", signed=True)
 
 
 def words(text: str) -> set[str]:
