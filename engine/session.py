@@ -368,6 +368,8 @@ class GameSession:
         if stage.redos >= MAX_REDOS:
             raise GameError(f"no redos left for {stage.beat} ({MAX_REDOS} used): approve it to go on")
         self._commit({"cmd": "reject", "reason": reason}, lambda st: self._reject(st, reason))
+        if self.state.phase == "ended":  # the redo's days can end the venture (a defeat)
+            return None
         return self.run_stage()
 
     def _reject(self, st: GameState, reason: str) -> None:
