@@ -1,0 +1,40 @@
+"""Reliability suite fixtures: a played save file to damage, and the loopback model servers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.config import Settings
+from engine.headless import Plan, play
+from engine.routing import Router
+from engine.session import GameSession
+from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401 - fixtures
+
+PITCH = "Repair bookings for independent bike shops"
+
+
+def play_venture(save_dir: Path, *, seed: int = 5, plan: Plan | None = None,
+                 stop_after: int | None = None) -> str:
+    """Play a simulation venture into `save_dir` (to the end, or `stop_after` commands); its run id."""
+    session = GameSession.start_venture(pitch=PITCH, name="Spoke Co", seed=seed, save_dir=save_dir,
+                                        router=Router(Settings(demo_mode="simulation")))
+    try:
+        if stop_after is None:
+            play(session, plan or Plan())
+        else:
+            for _ in range(stop_after):
+                {"brief": session.run_stage, "gate": session.approve,
+                 "fork": lambda: session.decide("A")}[session.state.phase]()
+        return session.state.run_id
+    finally:
+        session.close()
+
+
+@pytest.fixture(scope="session")
+def played_save(tmp_path_factory) -> tuple[Path, str]:
+    """A save file holding one finished venture: (the db file, its run id). Copy before damaging."""
+    save_dir = tmp_path_factory.mktemp("played")
+    run_id = play_venture(save_dir)
+    return save_dir / "worldforge.db", run_id
