@@ -41,13 +41,13 @@ def reason_code(reason: str) -> str:
 
 
 def append(conn: sqlite3.Connection, run_id: str, operation: str, memory_ids: Sequence[str],
-           reason: str, *, game_day: int | None = None) -> None:
-    """Append one audit row (caller holds the transaction)."""
+           reason: str, *, game_day: int | None = None, ts: str | None = None) -> None:
+    """Append one audit row (caller holds the transaction); `ts` defaults to now."""
     conn.execute(
         "INSERT INTO memory_audit (run_id, operation, memory_ids, reason, ts, game_day)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (run_id, reason_code(operation), json.dumps(sorted(set(memory_ids))), reason_code(reason),
-         utc_now(), game_day),
+         ts or utc_now(), game_day),
     )
 
 

@@ -9,7 +9,6 @@ a rollback, a delete or a forgotten-and-recreated run reloads the run in full.
 from __future__ import annotations
 
 import bisect
-import heapq
 import math
 import sqlite3
 from collections import Counter
@@ -50,23 +49,35 @@ class _Doc:
     seq: int
     length: int
     terms: tuple[str, ...]
-    weight: float  # W_IMPORTANCE * importance / 10: the importance part of the score
+    slot: int  # position in the RunIndex slot arrays
+
+
+_DEAD = float("-inf")
+_COMPACT_AT = 64  # dropped slots tolerated before the arrays are rebuilt (and half of all slots)
 
 
 class RunIndex:
-    """Ranked access to one run's live memories (provisional and active)."""
+    """Ranked access to one run's live memories (provisional and active).
+
+    Documents live in parallel slot arrays (day, seq, importance weight), and postings hold
+    (slot, tf, length) rows, so a query is one accumulation pass per query term plus one pass
+    over the arrays, with the same arithmetic as scoring document by document.
+    """
 
     def __init__(self, conn: sqlite3.Connection, run_id: str) -> None:
         self.conn = conn
         self.run_id = run_id
         self._docs: dict[str, _Doc] = {}
-        # id -> (game_day, seq, weight, expires_day): the scoring inputs, flat for the hot loop
-        self._rows: dict[str, tuple[int, int, float, int | None]] = {}
-        self._expiring = 0  # live docs with an expiry day (0: no expiry check needed)
-        self._postings: dict[str, dict[str, tuple[int, int]]] = {}  # term -> id -> (tf, length)
-        # game_day -> (weight, seq, id) of that day's live docs, kept sorted: the best documents
-        # that match no query term are read off the top of these buckets instead of scored
-        self._by_day: dict[int, list[tuple[float, int, str]]] = {}
+        self._mids: list[str | None] = []  # None once dropped
+        self._days: list[int] = []
+        self._seqs: list[int] = []
+        self._weights: list[float] = []  # W_IMPORTANCE * importance / 10; _DEAD once dropped
+        self._dead = 0
+        self._expiring: dict[int, int] = {}  # slot -> expires_day, live slots that expire
+        self._slot_days: set[int] = set()  # every game_day in `_days` (dropped slots too)
+        self._recency: tuple[int, dict[int, float]] = (0, {})  # query day, game_day -> weight
+        # term -> [(slot, tf, doc length)], slots ascending
+        self._postings: dict[str, list[tuple[int, int, int]]] = {}
         self._total_len = 0
         self._order: list[tuple[int, int, str]] = []  # (game_day, seq, id), kept sorted
         self._hidden: set[str] | None = None  # recomputed when a binding decision changes
@@ -89,10 +100,10 @@ class RunIndex:
             self._clear()
             rows = self.conn.execute(
                 f"SELECT {COLUMNS}, seq FROM memories WHERE run_id = ?"
-                " AND status IN ('provisional', 'active')", (self.run_id,))
+                " AND status IN ('provisional', 'active') ORDER BY seq", (self.run_id,))
         else:
             rows = self.conn.execute(
-                f"SELECT {COLUMNS}, seq FROM memories WHERE run_id = ? AND rev > ?",
+                f"SELECT {COLUMNS}, seq FROM memories WHERE run_id = ? AND rev > ? ORDER BY seq",
                 (self.run_id, seen[3]))
         for r in rows:
             self._put(to_record(r), r[-1])
@@ -108,13 +119,11 @@ class RunIndex:
         self._seen = (seen[0], seen[1], seen[2], rev)
 
     def _clear(self) -> None:
-        self._docs.clear()
-        self._rows.clear()
-        self._expiring = 0
-        self._postings.clear()
-        self._by_day.clear()
-        self._order.clear()
-        self._axes.clear()
+        for part in (self._docs, self._expiring, self._slot_days, self._postings, self._axes):
+            part.clear()
+        for array in (self._mids, self._days, self._seqs, self._weights, self._order):
+            array.clear()
+        self._dead = 0
         self._hidden = None
         self._total_len = 0
 
@@ -122,25 +131,30 @@ class RunIndex:
         doc = self._docs.pop(memory_id, None)
         if doc is None:
             return
-        del self._rows[memory_id]
-        if doc.rec.expires_day is not None:
-            self._expiring -= 1
-        day = doc.rec.game_day
+        slot, day = doc.slot, doc.rec.game_day
+        self._mids[slot] = None
+        self._weights[slot] = _DEAD
+        self._expiring.pop(slot, None)
+        self._dead += 1
         _remove_sorted(self._order, (day, doc.seq, memory_id))
-        bucket = self._by_day[day]
-        _remove_sorted(bucket, (doc.weight, doc.seq, memory_id))
-        if not bucket:
-            del self._by_day[day]
         if doc.rec.kind == "procedural" and doc.rec.axis:
             self._axes[doc.rec.axis].discard(memory_id)
             self._hidden = None
         self._total_len -= doc.length
         for term in doc.terms:
-            ids = self._postings.get(term)
-            if ids is not None:
-                ids.pop(memory_id, None)
-                if not ids:
-                    del self._postings[term]
+            post = self._postings[term]
+            del post[bisect.bisect_left(post, (slot,))]  # slots are appended in increasing order
+            if not post:
+                del self._postings[term]
+        if self._dead > _COMPACT_AT and 2 * self._dead > len(self._mids):
+            self._compact()
+
+    def _compact(self) -> None:
+        """Rebuild the slot arrays without dropped slots (keeps the documents' order)."""
+        live = sorted(self._docs.values(), key=lambda d: d.slot)
+        self._clear()
+        for doc in live:
+            self._put(doc.rec, doc.seq)
 
     def _put(self, rec: MemoryRecord, seq: int, words: list[str] | None = None) -> None:
         mid = rec.id
@@ -152,17 +166,16 @@ class RunIndex:
             words = terms(rec.text)
         tf = Counter(words)
         length = len(words)
-        weight = W_IMPORTANCE / 10.0 * rec.importance
-        self._docs[mid] = _Doc(rec, seq, length, tuple(tf), weight)
+        slot = len(self._mids)
         day = rec.game_day
-        self._rows[mid] = (day, seq, weight, rec.expires_day)
+        self._mids.append(mid)
+        self._days.append(day)
+        self._seqs.append(seq)
+        self._weights.append(W_IMPORTANCE / 10.0 * rec.importance)
         if rec.expires_day is not None:
-            self._expiring += 1
-        bucket = self._by_day.get(day)
-        if bucket is None:
-            self._by_day[day] = [(weight, seq, mid)]
-        else:
-            bisect.insort(bucket, (weight, seq, mid))
+            self._expiring[slot] = rec.expires_day
+        self._slot_days.add(day)
+        self._docs[mid] = _Doc(rec, seq, length, tuple(tf), slot)
         order = self._order
         if not order or order[-1] < (day, seq, mid):
             order.append((day, seq, mid))
@@ -176,9 +189,9 @@ class RunIndex:
         for w, f in tf.items():
             post = postings.get(w)
             if post is None:
-                postings[w] = {mid: (f, length)}
+                postings[w] = [(slot, f, length)]
             else:
-                post[mid] = (f, length)
+                post.append((slot, f, length))
 
     # -- queries ---------------------------------------------------------------------------------
     def _superseded(self) -> set[str]:
@@ -193,36 +206,41 @@ class RunIndex:
             self._hidden = hidden
         return self._hidden
 
-    def relevance(self, query: str) -> dict[str, float]:
-        """Raw BM25 scores over this run (callers squash them to 0..1 with s / (1 + s))."""
+    def relevance(self, query: str) -> list[float]:
+        """Raw BM25 score per slot (0.0 where no query term occurs); callers squash it to 0..1
+        with s / (1 + s). Per posting: idf * f / (f + k1 (1 - b) + k1 b dl / avgdl)."""
         n = len(self._docs)
+        acc = [0.0] * len(self._mids)
         if not n:
-            return {}
+            return acc
         avgdl = self._total_len / n or 1.0
         c1, c2, k = BM25_K1 * (1 - BM25_B), BM25_K1 * BM25_B / avgdl, BM25_K1 + 1
-        scores: dict[str, float] = {}
         for term in dict.fromkeys(terms(query)):
             post = self._postings.get(term)
             if not post:
                 continue
             idf = math.log(1 + (n - len(post) + 0.5) / (len(post) + 0.5)) * k
-            if not scores:
-                scores = {mid: idf * f / (f + c1 + c2 * dl) for mid, (f, dl) in post.items()}
-                continue
-            get = scores.get
-            for mid, (f, dl) in post.items():
-                scores[mid] = get(mid, 0.0) + idf * f / (f + c1 + c2 * dl)
-        return scores
+            for slot, f, dl in post:
+                acc[slot] += idf * f / (f + c1 + c2 * dl)
+        return acc
+
+    def _recency_by_day(self, day: int) -> dict[int, float]:
+        """game_day -> recency weight for a query on `day` (cached per query day)."""
+        cached_day, table = self._recency
+        if cached_day != day or not table:
+            table = {}
+            self._recency = (day, table)
+        for g in self._slot_days - table.keys():
+            table[g] = W_RECENCY / (1.0 + max(0, day - g) / RECENCY_DAYS)
+        return table
 
     def select(self, query: str, *, game_day: int, ranked_n: int,
                newest_n: int) -> tuple[MemoryRecord | None, list[MemoryRecord], list[MemoryRecord]]:
         """(newest binding decision, newest `newest_n` records, top `ranked_n` by score).
 
-        Score = recency + importance + relevance weights (recency looked up per distinct game
-        day). Only documents matching a query term are scored one by one; the best of the rest
-        come off the per-day buckets (sorted by importance) through a heap, which gives the same
-        top `ranked_n` as scoring every document. Superseded decisions and expired notes never
-        enter.
+        Score = recency + importance + W_RELEVANCE * s / (1 + s), per slot over whole arrays;
+        ties go to the later game day, then the later write. Expired notes and superseded
+        decisions never enter.
         """
         self.refresh()
         hidden = self._superseded()
@@ -240,44 +258,27 @@ class RunIndex:
                 binding = rec
             if binding is not None and len(newest) >= newest_n:
                 break
-        recency = {g: W_RECENCY / (1.0 + max(0, day - g) / RECENCY_DAYS) for g in self._by_day}
+        if not docs:
+            return binding, newest, []
+        recency = self._recency_by_day(day)
+        acc = self.relevance(query)
         half = W_RELEVANCE
-        rel = self.relevance(query)
-        rows = self._rows
-        scored = [(recency[g] + w + half * (s / (1.0 + s)), g, seq, mid)
-                  for mid, s in rel.items() for g, seq, w, _ in (rows[mid],)]
-        if self._expiring or hidden:
-            scored = [t for t in scored if t[3] not in hidden
-                      and ((exp := rows[t[3]][3]) is None or exp > day)]
-        scored.extend(self._best_unmatched(rel, hidden, recency, day, ranked_n))
-        top = heapq.nlargest(ranked_n, scored)
-        return binding, newest, [docs[t[3]].rec for t in top]
-
-    def _best_unmatched(self, matched: dict[str, float], hidden: set[str],
-                        recency: dict[int, float], day: int,
-                        n: int) -> list[tuple[float, int, int, str]]:
-        """The `n` best live documents matching no query term, scored as recency + importance,
-        in the same (score, game_day, seq, id) order a full scan would give."""
-        buckets = self._by_day
-        heap = []
-        for g, bucket in buckets.items():
-            weight, seq, mid = bucket[-1]
-            heap.append((-(recency[g] + weight), -g, -seq, len(bucket) - 1, mid))
-        heapq.heapify(heap)
-        docs = self._docs
-        out: list[tuple[float, int, int, str]] = []
-        while heap and len(out) < n:
-            neg, neg_g, neg_seq, at, mid = heapq.heappop(heap)
-            g = -neg_g
-            if at:
-                weight, seq, nxt = buckets[g][at - 1]
-                heapq.heappush(heap, (-(recency[g] + weight), neg_g, -seq, at - 1, nxt))
-            if mid in matched or mid in hidden:
-                continue
-            exp = docs[mid].rec.expires_day
-            if exp is None or exp > day:
-                out.append((-neg, g, -neg_seq, mid))
-        return out
+        total = [recency[g] + w + half * (s / (1.0 + s))
+                 for g, w, s in zip(self._days, self._weights, acc)]
+        for slot, expires in self._expiring.items():
+            if expires <= day:
+                total[slot] = _DEAD
+        for mid in hidden:
+            total[docs[mid].slot] = _DEAD
+        live = len(docs) - len(hidden)
+        cut = sorted(total)[-ranked_n] if ranked_n < live else _DEAD
+        if cut == _DEAD:
+            picks = [i for i, v in enumerate(total) if v != _DEAD]
+        else:
+            picks = [i for i, v in enumerate(total) if v >= cut]
+        days, seqs, mids = self._days, self._seqs, self._mids
+        picks.sort(key=lambda i: (total[i], days[i], seqs[i], mids[i]), reverse=True)
+        return binding, newest, [docs[mids[i]].rec for i in picks[:ranked_n]]  # type: ignore[index]
 
 
 def _remove_sorted(items: list, key: tuple) -> None:

@@ -11,6 +11,7 @@ import json
 import math
 import sqlite3
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from memory import audit, lifecycle, recall
@@ -63,6 +64,11 @@ _INSERT_UNLESS_SAME_SQL = (
     " RETURNING id, seq, rev")
 
 
+@lru_cache(maxsize=8)
+def _insert_unless_same_sql(n_kinds: int) -> str:
+    return _INSERT_UNLESS_SAME_SQL.format(marks=",".join("?" * n_kinds))
+
+
 class ScopeError(PermissionError):
     """A store bound to one run was asked about another; raised before any query."""
 
@@ -103,8 +109,7 @@ class MemoryStore:
         ts = utc_now()
         sources = list(source_ids)
         norm = normalise(text)
-        sql = _INSERT_SQL if not unless_same else _INSERT_UNLESS_SAME_SQL.format(
-            marks=",".join("?" * len(unless_same)))
+        sql = _INSERT_SQL if not unless_same else _insert_unless_same_sql(len(unless_same))
         row = self.conn.execute(
             sql, (self.run_id, memory_id, kind, text, norm, status, author, importance, game_day,
                   ts, expires_day, json.dumps(sources) if sources else "[]", stage_id, axis,
@@ -113,7 +118,7 @@ class MemoryStore:
             return None
         mid, seq, rev = row[0], row[1], row[2]
         self._queue_cloud_write(mid, kind, text)
-        rec = MemoryRecord.model_construct(
+        rec = MemoryRecord(  # validating is faster than model_construct in pydantic 2.x here
             id=mid, run_id=self.run_id, kind=kind, text=text, status=status, author=author,
             importance=importance, game_day=game_day, ts=ts, expires_day=expires_day,
             source_ids=sources, origin="local-sqlite", stage_id=stage_id, axis=axis,
@@ -153,7 +158,7 @@ class MemoryStore:
                              game_day=game_day)
                 return self.get(same.id)
             audit.append(self.conn, self.run_id, "remember", [rec.id], f"written-{kind}",
-                         game_day=game_day)
+                         game_day=game_day, ts=rec.ts)
         return rec
 
     def worker_write(self, req: MemoryWriteRequest | dict, *, worker: str, stage_id: str,

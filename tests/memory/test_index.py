@@ -114,3 +114,17 @@ def test_index_sees_an_update_made_through_another_store(store: MemoryStore) -> 
     other = MemoryStore(store.conn, store.run_id)
     other.conn.execute("UPDATE memories SET status = 'archived' WHERE id = ?", (rec.id,))
     assert store.recall("clinic", game_day=1).items == []
+
+
+def test_many_drops_compact_the_arrays_and_ranking_still_matches(store: MemoryStore) -> None:
+    words = ["clinic", "payroll", "farmers", "depth", "churn"]
+    for i in range(150):
+        store.remember("context", f"note {i} {words[i % 5]} {words[(i * 3) % 5]}", author="system",
+                       game_day=i % 9, importance=(i * 7) % 11)
+    store.recall("clinic", game_day=9)
+    store.conn.execute("UPDATE memories SET status = 'archived' WHERE seq % 3 != 0")
+    index = store._index
+    _, _, ranked = index.select("clinic churn", game_day=9, ranked_n=12, newest_n=2)
+    assert len(index._docs) == 50 and len(index._mids) < 100  # dropped slots were compacted away
+    want = reference(store.records(), "clinic churn", 9)[:12]
+    assert [r.id for r in ranked] == [mid for _, mid in want]
