@@ -70,7 +70,11 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
     recorded = {e.payload["raw_text"] for e in stored if e.payload.get("raw_text")}
     mode = "simulation"
     replay_map: dict[str, str] | None = None
-    if recorded:
+    # A run that tried a model (even one where every call fell back) carries tier labels, fallback
+    # reasons and ROUTE_FALLBACK events the simulation cannot reproduce: compare it in replay mode.
+    tried_model = any(e.type == "ROUTE_FALLBACK" for e in stored) or (
+        bool(stored) and stored[0].payload.get("runtime", "simulation") != "simulation")
+    if recorded or tried_model:
         mode = "replay"
         replay_map = {}
         for e in stored:
@@ -103,6 +107,7 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
                 c = _strip(e.comparable(), keys)
                 if mode == "replay":  # the tier label differs by design: the replay tier served it
                     c["message"] = _TIER_TAG.sub("", c["message"])
+                    c["id"] = len(out) + 1  # ids shift with the fallback events left out above
                 out.append(c)
             return out
 
