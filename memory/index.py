@@ -1,9 +1,10 @@
 """An in-process recall index over one run's injectable memories: BM25 relevance plus recency and
 importance, kept current by the per-run revision the schema's triggers maintain.
 
-Freshness costs two tiny reads per recall (`PRAGMA data_version`, the run's counter row). Changes
-made on this connection reload only rows whose revision moved; a commit from another connection,
-a rollback, a delete or a forgotten-and-recreated run reloads the run in full.
+Freshness costs two tiny reads per recall (`PRAGMA data_version`, the run's counter row). Rows the
+store inserts are handed to the index as they are written (`note_insert`), so they are never read
+back; other changes made on this connection reload only rows whose revision moved; a commit from
+another connection, a rollback, a delete or a forgotten-and-recreated run reloads the run in full.
 """
 
 from __future__ import annotations
