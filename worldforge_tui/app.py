@@ -314,6 +314,7 @@ class WorldForgeApp(App[int]):
 
     def on_command_finished(self, message: CommandFinished) -> None:
         self.busy = None
+        self.replay.flush()  # the step's events show with the step's result, not a tick later
         self.main.query_one(ActionBar).set_thinking(None)
         self._snapshot()
         self.refresh_view()

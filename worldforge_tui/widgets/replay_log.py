@@ -53,7 +53,7 @@ class ReplayLog(ScrollView, can_focus=True):
         background: $surface;
         color: $foreground;
         overflow-y: scroll;
-        overflow-x: auto;
+        overflow-x: hidden;  /* a scrollbar appearing mid-flood would hide the tail row */
         & > .replay-log--cursor { background: $boost; text-style: bold; }
         &:focus > .replay-log--cursor { background: $accent 40%; }
         & > .replay-log--id { color: $foreground-muted; }
