@@ -1,0 +1,62 @@
+"""Model faults at scale: 200 ventures through the local tier against loopback servers with a seeded
+random fault mix (hangs, trickled bodies, 429s, 500s, refused connections, garbage, truncated JSON).
+
+Two worker processes (one per core) each run `soak_worker` with their own server. Every venture
+must end, every STAGE_EXECUTED must name its tier and (when it fell back) why, and no stage may
+take longer than the call budget (AGENT_REQUEST_TIMEOUT 0.5 s, one retry) beyond scheduling noise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.reliability.soak_worker import SLACK, TIMEOUT
+
+ROOT = Path(__file__).resolve().parents[2]
+VENTURES = 200
+WORKERS = 2
+
+
+@pytest.mark.slow
+def test_two_hundred_ventures_under_random_model_faults(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    share = VENTURES // WORKERS
+    procs = [subprocess.Popen([sys.executable, "-m", "tests.reliability.soak_worker",
+                               str(tmp_path / f"w{i}"), str(i * share), str(share)],
+                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for i in range(WORKERS)]
+    summaries = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err[-3000:]
+        summaries.append(json.loads(out.strip().splitlines()[-1]))
+    tried = sum(s["tried"] for s in summaries)
+    completed = sum(s["completed"] for s in summaries)
+    problems = [p for s in summaries for p in s["problems"]]
+    served: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    faults: dict[str, int] = {}
+    for s in summaries:
+        for key, into in (("served", served), ("fallback_kinds", kinds), ("faults", faults)):
+            for k, v in s[key].items():
+                into[k] = into.get(k, 0) + v
+    print(f"\nsoak: ventures completed/tried {completed}/{tried}; stages "
+          f"{sum(s['stages'] for s in summaries)} served {served}; fallbacks {kinds}; "
+          f"requests {sum(s['requests'] for s in summaries)} faults {faults}; replay-verified "
+          f"{sum(s['verified'] for s in summaries)}; slowest stage "
+          f"{max(s['max_stage_s'] for s in summaries):.2f} s; worker time "
+          f"{[s['elapsed_s'] for s in summaries]} s")
+    assert tried == VENTURES and completed == VENTURES
+    assert problems == []
+    assert max(s["max_stage_s"] for s in summaries) <= TIMEOUT + SLACK
+    # the mix really happened: slow and fast faults were served, stages fell back and recovered
+    assert {"hang", "trickle", "rate_limit", "server_error", "garbage_body", "truncated",
+            "drop"} <= set(faults)
+    assert served.get("local", 0) > served.get("simulation", 0) > 0
+    assert {"timeout", "unreachable"} <= set(kinds)
