@@ -1,52 +1,129 @@
-"""The rotating log file in the user state dir: tracebacks with correlation ids, never secrets."""
+"""The rotating log file in the user state dir: tracebacks with correlation ids, never secrets.
+
+Session commands run inside `correlation(run=…, stage=…, attempt=…, cmd=…)` (the `logged_command`
+decorator), so every line logged meanwhile, the router's included, names the run, stage and attempt.
+Unexpected errors are logged with their traceback before they reach the front end, which shows one
+line. Every formatted line, traceback text included, passes the secret scrubber.
+"""
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import logging
 import logging.handlers
 import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from memory.scrub import scrub
 
 _LOGGER = "worldforge"
+LOG_FILENAME = "worldforge.log"
+MAX_BYTES = 1_000_000
+BACKUPS = 3
+
+_ids: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("worldforge_log_ids",
+                                                                        default=None)
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _ScrubFilter(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = scrub(record.getMessage())
-        record.args = None
-        return True
+class _ScrubFormatter(logging.Formatter):
+    """Format with the current correlation ids, then scrub the whole line (tracebacks too)."""
 
-
-def get_logger() -> logging.Logger:
-    """The app logger, writing to <log dir>/worldforge.log (rotating, 1 MB × 3)."""
-    logger = logging.getLogger(_LOGGER)
-    if not logger.handlers:
-        from engine.config import log_dir
-
-        directory = log_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(directory / "worldforge.log", maxBytes=1_000_000,
-                                                       backupCount=3, encoding="utf-8")
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-        handler.addFilter(_ScrubFilter())
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
-        logger.propagate = False
-    return logger
+    def format(self, record: logging.LogRecord) -> str:
+        ids = getattr(record, "ids", None) or _ids.get() or {}
+        record.ids_text = " ".join(f"{k}={v}" for k, v in ids.items()) or "-"
+        return scrub(super().format(record))
 
 
 def log_path() -> Path:
     from engine.config import log_dir
 
-    return log_dir() / "worldforge.log"
+    return log_dir() / LOG_FILENAME
+
+
+def get_logger() -> logging.Logger:
+    """The app logger, writing to <log dir>/worldforge.log (rotating, 1 MB × 3); the handler follows
+    the log dir if it changes (WORLDFORGE_HOME differs per test and per portable install)."""
+    logger = logging.getLogger(_LOGGER)
+    path = log_path()
+    current = [h for h in logger.handlers if isinstance(h, logging.handlers.RotatingFileHandler)]
+    if current and Path(current[0].baseFilename) == path.absolute():
+        return logger
+    for handler in current:
+        logger.removeHandler(handler)
+        handler.close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.handlers.RotatingFileHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS,
+                                                   encoding="utf-8")
+    handler.setFormatter(_ScrubFormatter("%(asctime)s %(levelname)s %(name)s [%(ids_text)s] %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    return logger
+
+
+@contextmanager
+def correlation(**ids: object) -> Iterator[None]:
+    """Add ids (run, stage, attempt, cmd…) to every line logged in this context, nested ones merged."""
+    merged = {**(_ids.get() or {}), **{k: str(v)[:80] for k, v in ids.items() if v is not None}}
+    token = _ids.set(merged)
+    try:
+        yield
+    finally:
+        _ids.reset(token)
 
 
 def log_exception(err: BaseException, context: dict[str, Any] | None = None) -> Path:
     """Write a traceback with correlation ids (run, stage, attempt…) and return the log's path."""
-    ids = " ".join(f"{k}={v}" for k, v in (context or {}).items())
     tb = "".join(traceback.format_exception(type(err), err, err.__traceback__))
-    get_logger().error(f"{ids}\n{tb}")
+    with correlation(**(context or {})):
+        get_logger().error(f"{type(err).__name__}: {str(err)[:300]}\n{tb}")
     return log_path()
+
+
+def _session_ids(session: Any, cmd: str) -> dict[str, object]:
+    state = getattr(session, "state", None)
+    stage = getattr(state, "stage", None) if state is not None else None
+    return {"run": getattr(state, "run_id", None), "stage": getattr(stage, "id", None),
+            "attempt": (stage.redos + 1) if stage is not None else None,
+            "phase": getattr(state, "phase", None), "cmd": cmd}
+
+
+def logged_command(fn: F) -> F:
+    """Run a session command inside its correlation ids; log unexpected errors (not GameError)
+    with a traceback before re-raising, so the front end can show one line."""
+    from engine.errors import GameError
+
+    @functools.wraps(fn)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        ids = _session_ids(self, fn.__name__)
+        with correlation(**ids):
+            try:
+                return fn(self, *args, **kwargs)
+            except GameError:
+                raise
+            except Exception as err:
+                if not getattr(err, "_worldforge_logged", False):
+                    log_exception(err)
+                    err._worldforge_logged = True  # type: ignore[attr-defined]
+                raise
+
+    return wrapper  # type: ignore[return-value]
+
+
+def log_event(event: Any) -> None:
+    """Session listener: route fallbacks go to the log as warnings with their run, stage, attempt."""
+    if getattr(event, "type", None) != "ROUTE_FALLBACK":
+        return
+    try:
+        p = event.payload
+        with correlation(run=event.run_id, stage=p.get("stage_id"), attempt=p.get("attempt"),
+                         event=event.id):
+            get_logger().warning(f"route fallback {p.get('from_tier')} -> {p.get('to_tier')}: "
+                                 f"{str(p.get('reason'))[:200]}")
+    except Exception:  # noqa: BLE001 - logging must never break the game
+        return

@@ -22,6 +22,7 @@ from engine.dilemmas import pose
 from engine.economy import TUNING, advance_days, defeat_reason, stage_outcome
 from engine.errors import GameError, InputError
 from engine.events import Event, EventType, append_event, list_events, next_event_id
+from engine.logs import log_event, logged_command
 from engine.models import (
     ARCHETYPES,
     Directive,
@@ -88,7 +89,7 @@ class GameSession:
         self.knowledge = knowledge
         self.save_dir = save_dir
         self.memory = memory or MemoryStore(conn, state.run_id, cloud=_cloud_memory(router.settings))
-        self._listeners: list[Callable[[Event], None]] = []
+        self._listeners: list[Callable[[Event], None]] = [log_event]
         self._pending: list[Event] = []
         self._lock = threading.RLock()
         self._next_id: int | None = None
@@ -289,6 +290,7 @@ class GameSession:
                        f"{f.customer}: {clip(f.pitch, 280)}", author="system", importance=8)
 
     # ---------------------------------------------------------------- stage
+    @logged_command
     def run_stage(self) -> Any:
         """The stage's worker runs (model call first, then one transaction to persist)."""
         self._require("run the stage", "brief")
@@ -339,6 +341,7 @@ class GameSession:
         st.phase = "gate"
         return run
 
+    @logged_command
     def approve(self) -> Any:
         self._require("approve", "gate")
         return self._commit({"cmd": "approve"}, self._approve)
@@ -359,6 +362,7 @@ class GameSession:
         st.phase = "fork"
         return st.dilemma
 
+    @logged_command
     def reject(self, reason: str) -> Any:
         """Reject with a reason: it becomes binding memory and the worker redoes the stage."""
         self._require("reject", "gate")
@@ -388,6 +392,7 @@ class GameSession:
         st.phase = "brief"
 
     # ---------------------------------------------------------------- fork
+    @logged_command
     def decide(self, choice: str) -> Receipt:
         self._require("decide", "fork")
         key = str(choice).strip().upper()
@@ -398,6 +403,7 @@ class GameSession:
         self._after_decision()
         return receipt
 
+    @logged_command
     def decide_own(self, text: str) -> Receipt:
         self._require("decide", "fork")
         text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
@@ -479,6 +485,7 @@ class GameSession:
                         "raw_text": res.raw_text, "model": res.model})
         st.standup = turns
 
+    @logged_command
     def standup_reply(self, text: str) -> dict[str, Any]:
         if not self.can("standup_reply"):
             raise GameError("there is no standup waiting for a reply")

@@ -183,7 +183,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engine.logs import log_exception
 
         where = log_exception(err, context={"argv": argv[:1]})
-        print(f"worldforge: error: {type(err).__name__}: {str(err)[:200]} (details in {where})", file=sys.stderr)
+        from memory.scrub import scrub
+
+        shown = scrub(" ".join(str(err).encode("ascii", "backslashreplace").decode().split()))[:200]
+        print(f"worldforge: error: {type(err).__name__}: {shown} (details in {where})", file=sys.stderr)
         return 1
 
 
