@@ -38,3 +38,11 @@ def played_save(tmp_path_factory) -> tuple[Path, str]:
     save_dir = tmp_path_factory.mktemp("played")
     run_id = play_venture(save_dir)
     return save_dir / "worldforge.db", run_id
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The closing-note figure: how many hostile inputs the property tests generated."""
+    from tests.reliability.hostile import tried
+
+    if tried():
+        terminalreporter.write_line(f"reliability: hostile inputs tried: {tried()}")
