@@ -18,6 +18,7 @@ from engine.models import Directive, GameState, Stage, StageRun
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.rubric import evaluate
 from engine.simulate import simulate_artifact
+from memory.scrub import scrub_obj
 
 ROLE_BRIEF = {
     "strategist": "You are the company's strategist. Ship positioning with an org chart and Q1 OKRs.",
@@ -105,7 +106,7 @@ def run_worker(state: GameState, stage: Stage, *, attempt: int, router: Router, 
 
     result = router.call(RouteRequest(role=role, system=system, user=user, schema_model=model,
                                       call_key=f"{stage.id}/attempt-{attempt}"), simulate)
-    artifact = result.output.model_dump(mode="json")
+    artifact = scrub_obj(result.output.model_dump(mode="json"))  # a secret never enters game state
     rubric, t4 = _tool("run_validators",
                        lambda: evaluate(role, artifact, goal=stage.goal,
                                         founder_keywords=state.founder.keywords, directive=directive),

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from engine.models import GameState, Receipt, StandupTurn
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.text import clip
+from memory.scrub import scrub
 
 
 class StandupLine(BaseModel):
@@ -76,7 +77,7 @@ def run_standup(state: GameState, receipt: Receipt, *, router: Router, memory: A
                     "at most 40 words, reacting to the CEO's decision. Answer as JSON {\"line\": …}."),
             user=f"CEO decision: {receipt.decided}\nYour tool {tool}: {result}\nEarlier turns:\n{prior}",
             schema_model=StandupLine), simulate)
-        line = clip(" ".join(str(res.output.line).split()), 320)  # type: ignore[attr-defined]
+        line = clip(" ".join(scrub(str(res.output.line)).split()), 320)  # type: ignore[attr-defined]
         turns.append(StandupTurn(speaker=title, role=wid, line=line, tool=tool, tool_result=result,
                                  served_by=res.served_by))
         results.append(res)

@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from engine.errors import InputError
+from memory.scrub import scrub
 
 MAX_PITCH_CHARS = 2000
 MAX_NAME_CHARS = 60
@@ -33,7 +34,7 @@ def clean_text(value: str, *, field: str, max_chars: int, required: bool = True)
             continue
         else:
             kept.append(ch)
-    text = re.sub(r"\s+", " ", "".join(kept)).strip()
+    text = scrub(re.sub(r"\s+", " ", "".join(kept)).strip())  # secrets never enter game state
     if required and not text:
         raise InputError(f"{field} is empty")
     if len(text) > max_chars:
