@@ -83,7 +83,7 @@ class MainScreen(Screen[None]):
     # ---- rendering -----------------------------------------------------------------------
     def show(self, snap: Any, *, busy: bool = False) -> None:
         """Render every pane from one snapshot (None = no venture open)."""
-        self.query_one(StoryPane).show(snap)
+        self.query_one(StoryPane).show(snap, self.query_one(ReplayPane).log_view.narration())
         self.query_one(ReceiptPane).show(snap)
         self.query_one(MemoryPane).show(snap)
         status = self.query_one(StatusBar)

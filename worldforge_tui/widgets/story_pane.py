@@ -168,8 +168,9 @@ def _standup(turns: list[Any], open_for_reply: bool) -> list[Part]:
     return parts
 
 
-def story_content(snap: Any) -> Content:
-    """Everything the Story pane shows for a snapshot (or a hint when no venture is open)."""
+def story_content(snap: Any, narration: str | None = None) -> Content:
+    """Everything the Story pane shows for a snapshot (or a hint when no venture is open);
+    `narration` is the latest narrator or rival line from the event log."""
     if snap is None:
         return Content.assemble(("No venture open.\n\n", "bold"),
                                 "n  start a new venture\nl  load a saved one\n?  how to play\n")
@@ -182,6 +183,8 @@ def story_content(snap: Any) -> Content:
     rival = field(snap, "antagonist")
     parts.append(((f"Rival {one_line(field(rival, 'name'), 60)} · threat arc "
                   f"{one_line(field(snap, 'threat_arc'), 30)}\n"), "$foreground-muted"))
+    if narration:
+        parts.append(("❝ " + one_line(narration, 300) + "\n", "italic $secondary"))
     parts.extend(_chain(stages, index))
     parts.append("\n")
     stage = stages[index] if 0 <= index < len(stages) else None
@@ -232,8 +235,8 @@ class StoryPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(story_content(None), id="story-body")
 
-    def show(self, snap: Any) -> None:
-        content = story_content(snap)
+    def show(self, snap: Any, narration: str | None = None) -> None:
+        content = story_content(snap, narration)
         if content != self._shown:  # unchanged text: skip the re-layout
             self._shown = content
             self.query_one("#story-body", Static).update(content)
