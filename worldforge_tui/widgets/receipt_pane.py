@@ -46,12 +46,12 @@ def _org(delta: Any) -> list[Part]:
     removed = field(delta, "removed_role_title")
     cost = field(delta, "monthly_cost_usd") or 0
     if added:
-        parts.append((f"   org: + {one_line(added, 60)} ({value_text('monthly_burn_usd', cost)}/mo)\n",
+        parts.append((f"  org: + {one_line(added, 60)} ({value_text('monthly_burn_usd', cost)}/mo)\n",
                       "$success"))
     if removed:
-        parts.append((f"   org: − {one_line(removed, 60)}\n", "$warning"))
+        parts.append((f"  org: − {one_line(removed, 60)}\n", "$warning"))
     if not parts:
-        parts.append(("   org: no change\n", "$foreground-muted"))
+        parts.append(("  org: no change\n", "$foreground-muted"))
     return parts
 
 
