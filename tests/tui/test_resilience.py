@@ -146,3 +146,38 @@ async def test_unreachable_local_model_falls_back_labelled(tmp_path):
         assert "fallback:" in text_of(app, "#story-body")
         assert any(n.title == "Routing" for n in app._notifications)
         assert app.pill().startswith("fallback")
+
+
+async def test_hostile_model_output_renders_literally(tmp_path, fake_openai):
+    """A real local-tier answer carrying markup, ANSI and a 10 KB field shows as plain text."""
+    import json
+
+    from engine.config import Settings
+    from engine.routing import Router
+
+    seed_app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3,
+                             save_dir=tmp_path / "seed")
+    async with seed_app.run_test(size=(100, 30)) as pilot:
+        await settle(seed_app, pilot)
+        artifact = dict(seed_app.snap.current.artifact)
+    artifact["summary"] = MARKUP + CONTROL + " " + LONG
+    artifact["core_problem"] = "[/]\x1b[2J\x1b]0;owned\x07 [bold red]boom"
+    fake_openai.set_payload(json.dumps(artifact))
+    router = Router(Settings.model_validate({
+        "demo_mode": "local", "local_agent_base_url": fake_openai.url,
+        "local_agent_model": "qwen2.5"}))
+    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path,
+                        router=router)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.snap.current.served_by == "local"
+        story = text_of(app, "#story-body")
+        assert "[bold red]boom" in story and MARKUP in story
+        assert "\x1b" not in story and "\x07" not in story
+        assert "\x1b" not in app.export_screenshot()
+        log = app.main.query_one("#replay-log")
+        await pilot.press("f4")
+        log.focus()
+        await pilot.press("end", "enter")
+        assert app.screen.__class__.__name__ == "InspectorScreen"
+        assert "\x1b" not in text_of(app, "#inspector-body")
