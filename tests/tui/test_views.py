@@ -1,0 +1,75 @@
+"""Pane content builders from real engine snapshots: DRIFT flag, receipt signs, report card."""
+
+from __future__ import annotations
+
+from engine.session import GameSession
+from worldforge_tui.formatting import delta_text, delta_tone, money, value_text
+from worldforge_tui.screens.end import report_card
+from worldforge_tui.widgets.receipt_pane import receipt_content
+from worldforge_tui.widgets.story_pane import artifact_parts, story_content
+
+
+def played(tmp_path, steps: int):
+    session = GameSession.start_venture(pitch="Meal kits for night-shift nurses", seed=7,
+                                        save_dir=tmp_path)
+    for _ in range(steps):
+        phase = session.state.phase
+        if phase == "brief":
+            session.run_stage()
+        elif phase == "gate":
+            session.approve()
+        elif phase == "fork":
+            session.decide("B")
+    return session
+
+
+def test_drift_flag_and_score_in_story(tmp_path):
+    session = played(tmp_path, 1)
+    snap = session.snapshot()
+    assert "DRIFT" not in story_content(snap).plain
+    snap.current.rubric.drift = True
+    text = story_content(snap).plain
+    assert "⚠ DRIFT" in text and "did not follow the binding decision" in text
+    assert f"Score {snap.current.rubric.final}/100" in text
+    session.close()
+
+
+def test_receipt_lists_every_economics_field_with_signs(tmp_path):
+    session = played(tmp_path, 3)
+    snap = session.snapshot()
+    text = receipt_content(snap.last_receipt).plain
+    for label in ("treasury", "runway", "burn", "revenue", "proof", "trust", "velocity", "threat"):
+        assert f"  {label}" in text
+    assert text.index("1 You decided") < text.index("2 Consequence") < \
+        text.index("3 Workers learned") < text.index("4 Next brief")
+    assert "Binding (" in text  # the next brief's binding line
+    session.close()
+
+
+def test_report_card_after_a_whole_venture(tmp_path):
+    session = played(tmp_path, 40)
+    snap = session.snapshot()
+    assert snap.outcome is not None
+    card = report_card(snap).plain
+    assert snap.outcome.result.upper() in card and "Final economics" in card
+    assert card.count("(ops.") + card.count("(strategist.") + card.count("(designer.") + \
+        card.count("(marketer.") >= 1
+    session.close()
+
+
+def test_artifact_parts_handle_any_shape():
+    parts = artifact_parts({"summary": "[b]x[/b]", "features": ["a", {"k": "v"}],
+                            "plan": {"burn": 3}, "memory_writes": [{"kind": "context"}]})
+    plain = "".join(p if isinstance(p, str) else p[0] for p in parts)
+    assert "[b]x[/b]" in plain and "• a" in plain and "K: v" in plain and "Burn: 3" in plain
+    assert "memory_writes" not in plain.lower().replace(" ", "_")
+    assert artifact_parts("just text")[1] == "just text"
+
+
+def test_number_formats():
+    assert money(412_000) == "$412k" and money(1_250_000) == "$1.2M" and money(-3000) == "-$3.0k"
+    assert value_text("runway_months", 2.34) == "2.3mo"
+    assert delta_text("monthly_burn_usd", 1000, 3000) == "+$2.0k"
+    assert delta_tone("monthly_burn_usd", 1000, 3000) == "bad"
+    assert delta_tone("trust", 10, 20) == "good" and delta_text("trust", 5, 5) == "±0"
+    assert value_text("proof", float("nan")) == "0"
