@@ -13,13 +13,14 @@ from textual.widgets import Label, Static
 
 LOOP = (
     "Each chapter a worker ships an artifact for the current stage.",
-    "Gate: approve it (a), or reject it with a reason (r): the worker redoes it with your reason",
-    "  as binding direction (costs game days; at most 2 redos).",
-    "Fork: choose option 1 or 2, or write your own answer (o). A rule, not a model, changes the",
-    "  numbers; the receipt shows every field before → after, what the workers learned, and the",
-    "  next brief with your decision as its binding line.",
-    "The next gate checks the artifact followed it: DRIFT marks one that did not.",
-    "Win: decide stage 8's fork while solvent. Lose: treasury, trust, burn pressure or threat.",
+    ("• Gate: approve it (a), or reject it with a reason (r). The worker redoes the stage with "
+    "your reason as binding direction (costs game days; at most 2 redos)."),
+    ("• Fork: choose option 1 or 2, or write your own answer (o). A rule, not a model, changes "
+    "the numbers. The receipt shows every field before → after, what the workers learned, and "
+    "the next brief with your decision as its binding line."),
+    "• The next gate checks the artifact followed it: DRIFT marks one that did not.",
+    "• Win: decide stage 8's fork while solvent. Lose: treasury, trust, burn pressure or threat.",
+    "",
 )
 
 KEYS: tuple[tuple[str, str, str], ...] = (
@@ -44,9 +45,9 @@ def keys_content() -> Content:
     """The key table as styled text (static strings only: nothing untrusted here)."""
     rows: list[str | tuple[str, str]] = []
     for key, what, binding_id in KEYS:
-        rows.append((f"{key:>8}  ", "$accent bold"))
-        rows.append(f"{what:<50}")
-        rows.append((f" {binding_id}\n", "$foreground-muted"))
+        rows.append((f"{key:>7}  ", "$accent bold"))
+        rows.append(what)
+        rows.append((f"  {binding_id}\n", "$foreground-muted"))
     return Content.assemble(*rows)
 
 
@@ -63,7 +64,8 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-scroll"):
                 yield Static(Content("\n".join(LOOP)), id="help-loop")
                 yield Static(keys_content(), id="help-keys")
-            yield Label("Escape closes · keys are rebindable by id", classes="dialog-hint")
+            yield Label("Escape closes · rebind keys by id in keymap.json (config dir)",
+                        classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()

@@ -100,10 +100,10 @@ class SettingsScreen(Screen[Settings | None]):
             yield Static("", id="settings-env")
         yield Label("", id="settings-error", classes="dialog-error")
         with Horizontal(id="settings-buttons", classes="dialog-buttons"):
-            yield Button("Test connection", id="settings-test")
-            yield Button("Copy env", id="settings-copy")
-            yield Button("Save", variant="primary", id="settings-save")
-            yield Button("Back", id="settings-back")
+            yield Button("Test connection", id="settings-test", compact=True)
+            yield Button("Copy env", id="settings-copy", compact=True)
+            yield Button("Save", variant="primary", id="settings-save", compact=True)
+            yield Button("Back", id="settings-back", compact=True)
         yield Footer()
 
     # ---- reading the form ----------------------------------------------------------------
