@@ -97,3 +97,20 @@ async def test_load_help_inspector_and_palette(tmp_path):
         await settle(app, pilot)
         assert app.session.state.run_id == run_id and app.snap.phase == "gate"
         assert [e.id for e in log.entries if e.id] == [e.id for e in app.session.events()]
+
+
+async def test_reject_disabled_after_two_redos_with_a_notice(tmp_path):
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        for reason in ("shorter", "simpler"):
+            await pilot.press("r", *list(reason), "enter")
+            await settle(app, pilot)
+        assert app.session.state.stages[0].redos == 2 and app.snap.phase == "gate"
+        assert app.main.query_one("#btn-reject").disabled
+        assert app.main.check_action("reject", ()) is None  # shown greyed, not hidden
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "MainScreen"  # no reason prompt opened
+        assert any("Reject is not possible now" in n.message for n in app._notifications)
+        assert "no redos left" in text_of(app, "#action-hint")
