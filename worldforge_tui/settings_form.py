@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import SecretStr, ValidationError
 
 from engine.config import CLOUD_CHAINS, LOCAL_CHAINS, Settings
+from worldforge_tui.safe_text import one_line
 
 ROLES: tuple[str, ...] = ("narrator", "orgdesigner", "antagonist", "strategist", "designer",
                           "marketer", "ops", "npc")
@@ -53,7 +54,7 @@ def field_text(settings: Settings, name: str) -> str:
     value = getattr(settings, name, None)
     if value is None or isinstance(value, SecretStr):
         return ""
-    return str(value)
+    return one_line(value, 500)  # a hand-edited settings file may hold escapes: never echo them
 
 
 def build_settings(base: Settings, values: dict[str, str]) -> Settings:
