@@ -1,32 +1,30 @@
 """The game session: the one command API every front end uses (CLI, TUI, tests, benchmarks).
 
-Each command works on a copy of the state, does its slow work (model calls) before touching the
-save file, then persists state, events and memories in one transaction: a crash or an error leaves
-the last committed step intact, and nothing half-written.
+Each command does its slow work (model calls) before touching the save file, then changes the state
+and persists it with its events and memories in one transaction; on any error the transaction rolls
+back and the state is reloaded from the last committed step, so nothing is half-written.
 """
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import economy, rules
+from engine import rules
 from engine.agents import run_worker
-from engine.antagonist import forge, move
+from engine.antagonist import move
 from engine.config import load_settings
 from engine.dilemmas import pose
 from engine.economy import TUNING, advance_days, defeat_reason, stage_outcome
 from engine.errors import GameError, InputError
 from engine.events import Event, EventType, append_event, list_events, next_event_id
+from engine.founding import cloud_memory_for, found_state, knowledge_for, validate_start
 from engine.logs import log_event, logged_command
 from engine.models import (
-    ARCHETYPES,
     Directive,
-    Founder,
     GameState,
     Outcome,
     Receipt,
@@ -35,45 +33,21 @@ from engine.models import (
 from engine.routing import Router, RouteResult
 from engine.savefile import open_save
 from engine.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run, unique_run_id
-from engine.simulate import APPLY, customer_from_pitch
+from engine.simulate import APPLY
 from engine.snapshot import Snapshot, build_snapshot
 from engine.standup import run_standup
 from engine.text import (
-    MAX_NAME_CHARS,
-    MAX_PITCH_CHARS,
     MAX_REASON_CHARS,
     clean_text,
     clip,
     content_words,
-    slug,
 )
-from engine.world import adapt_pending, build_stages
+from engine.world import adapt_pending
 from memory.db import db_path, transaction
 from memory.store import MemoryStore
 
 MAX_REDOS = 2
 E = EventType
-
-
-def _knowledge_from_env(settings: Any) -> Any:
-    """Playbook search; the Foundry IQ tier only when the game runs live (simulation stays offline)."""
-    from knowledge import Knowledge
-
-    if getattr(settings, "demo_mode", "simulation") != "live":
-        return Knowledge()
-    return Knowledge(settings.foundry_project_endpoint, settings.foundry_iq_knowledge_base)
-
-
-def _cloud_memory(settings: Any) -> Any:
-    """The Foundry memory tier, only when the game runs live and both settings are present."""
-    if getattr(settings, "demo_mode", "simulation") != "live":
-        return None
-    from memory.cloud import CloudMemory
-
-    return CloudMemory.from_env({
-        "FOUNDRY_PROJECT_ENDPOINT": settings.foundry_project_endpoint or "",
-        "FOUNDRY_MEMORY_STORE": settings.foundry_memory_store or "",
-        "AGENT_REQUEST_TIMEOUT": str(settings.agent_request_timeout)})
 
 
 class GameSession:
@@ -88,7 +62,7 @@ class GameSession:
         self.router = router
         self.knowledge = knowledge
         self.save_dir = save_dir
-        self.memory = memory or MemoryStore(conn, state.run_id, cloud=_cloud_memory(router.settings))
+        self.memory = memory or MemoryStore(conn, state.run_id, cloud=cloud_memory_for(router.settings))
         self._listeners: list[Callable[[Event], None]] = [log_event]
         self._pending: list[Event] = []
         self._lock = threading.RLock()
@@ -101,37 +75,18 @@ class GameSession:
                       knowledge: Any = None, conn: sqlite3.Connection | None = None,
                       run_id: str | None = None) -> GameSession:
         """Found a company: validate input, charter the org, forge the rival, design the world."""
-        pitch = clean_text(pitch, field="pitch", max_chars=MAX_PITCH_CHARS)
-        if len(content_words(pitch)) < 2:
-            raise InputError("pitch needs at least a few words about what the company does")
-        name = clean_text(name or "", field="name", max_chars=MAX_NAME_CHARS, required=False)
-        if not name:
-            name = " ".join(w.capitalize() for w in content_words(pitch)[:2]) + " Co"
-        archetype = (archetype or "").strip().lower()
-        if archetype not in ARCHETYPES:
-            raise InputError(f"unknown archetype {archetype[:30]!r} (choose {', '.join(ARCHETYPES)})")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise InputError("seed must be a whole number from 0")
+        start = validate_start(pitch, name, archetype, seed)
         directory = resolve_save_dir(save_dir)
         own_conn = conn is None
         conn = conn or open_save(db_path(directory))
         try:
-            digest = hashlib.sha256(f"{seed}|{archetype}|{name}|{pitch}".encode()).hexdigest()[:6]
-            run_id = run_id or unique_run_id(conn, f"{slug(name)}-{digest}")
+            run_id = run_id or unique_run_id(conn, start.base_run_id())
             settings = load_settings() if router is None else router.settings
             router = router or Router(settings)
-            knowledge = knowledge or _knowledge_from_env(settings)
-            org = economy.founding_org()
-            customer = customer_from_pitch(pitch)
-            founder = Founder(name="You", company=name, pitch=pitch, archetype=archetype,  # type: ignore[arg-type]
-                              customer=customer, keywords=content_words(pitch)[:8])
-            state = GameState(run_id=run_id, seed=seed, founder=founder, stages=build_stages(org), org=org,
-                              economics=economy.initial_economics(org),
-                              antagonist=forge(archetype, customer, seed))
-            state.history.append((0, state.economics.treasury_usd))
+            knowledge = knowledge or knowledge_for(settings)
+            state = found_state(start, run_id)
             session = cls(conn, state, [], router=router, knowledge=knowledge, save_dir=directory)
-            session._commit({"cmd": "start", "pitch": pitch, "name": name, "archetype": archetype,
-                             "seed": seed}, session._found)
+            session._commit(start.record(), session._found)
             return session
         except BaseException:
             if own_conn:
@@ -150,7 +105,7 @@ class GameSession:
             settings = load_settings() if router is None else router.settings
             router = router or Router(settings)
             return cls(conn, state, inputs, router=router,
-                       knowledge=knowledge or _knowledge_from_env(settings), save_dir=directory)
+                       knowledge=knowledge or knowledge_for(settings), save_dir=directory)
         except BaseException:
             conn.close()
             raise

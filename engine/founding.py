@@ -1,0 +1,85 @@
+"""Founding a venture: validate the player's start inputs, build the day-0 company, pick the tiers
+(knowledge, cloud memory) that the settings allow."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from engine import economy
+from engine.antagonist import forge
+from engine.errors import InputError
+from engine.models import ARCHETYPES, Founder, GameState
+from engine.simulate import customer_from_pitch
+from engine.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text, content_words, slug
+from engine.world import build_stages
+
+
+@dataclass(frozen=True)
+class StartInputs:
+    pitch: str
+    name: str
+    archetype: str
+    seed: int
+
+    def record(self) -> dict[str, Any]:
+        """The `start` step of the run's recorded inputs (what replay re-plays)."""
+        return {"cmd": "start", "pitch": self.pitch, "name": self.name,
+                "archetype": self.archetype, "seed": self.seed}
+
+    def base_run_id(self) -> str:
+        digest = hashlib.sha256(
+            f"{self.seed}|{self.archetype}|{self.name}|{self.pitch}".encode()).hexdigest()[:6]
+        return f"{slug(self.name)}-{digest}"
+
+
+def validate_start(pitch: str, name: str | None, archetype: str, seed: int) -> StartInputs:
+    """Clean and check everything before anything is written; raise InputError with one line."""
+    pitch = clean_text(pitch, field="pitch", max_chars=MAX_PITCH_CHARS)
+    if len(content_words(pitch)) < 2:
+        raise InputError("pitch needs at least a few words about what the company does")
+    name = clean_text(name or "", field="name", max_chars=MAX_NAME_CHARS, required=False)
+    if not name:
+        name = " ".join(w.capitalize() for w in content_words(pitch)[:2]) + " Co"
+    archetype = (archetype or "").strip().lower()
+    if archetype not in ARCHETYPES:
+        raise InputError(f"unknown archetype {archetype[:30]!r} (choose {', '.join(ARCHETYPES)})")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise InputError("seed must be a whole number from 0")
+    return StartInputs(pitch=pitch, name=name, archetype=archetype, seed=seed)
+
+
+def found_state(inputs: StartInputs, run_id: str) -> GameState:
+    """The company on day 0: org, economics, eight stages, the rival."""
+    org = economy.founding_org()
+    customer = customer_from_pitch(inputs.pitch)
+    founder = Founder(name="You", company=inputs.name, pitch=inputs.pitch,
+                      archetype=inputs.archetype,  # type: ignore[arg-type]
+                      customer=customer, keywords=content_words(inputs.pitch)[:8])
+    state = GameState(run_id=run_id, seed=inputs.seed, founder=founder, stages=build_stages(org),
+                      org=org, economics=economy.initial_economics(org),
+                      antagonist=forge(inputs.archetype, customer, inputs.seed))
+    state.history.append((0, state.economics.treasury_usd))
+    return state
+
+
+def knowledge_for(settings: Any) -> Any:
+    """Playbook search; the Foundry IQ tier only when the game runs live (simulation stays offline)."""
+    from knowledge import Knowledge
+
+    if getattr(settings, "demo_mode", "simulation") != "live":
+        return Knowledge()
+    return Knowledge(settings.foundry_project_endpoint, settings.foundry_iq_knowledge_base)
+
+
+def cloud_memory_for(settings: Any) -> Any:
+    """The Foundry memory tier, only when the game runs live and both settings are present."""
+    if getattr(settings, "demo_mode", "simulation") != "live":
+        return None
+    from memory.cloud import CloudMemory
+
+    return CloudMemory.from_env({
+        "FOUNDRY_PROJECT_ENDPOINT": settings.foundry_project_endpoint or "",
+        "FOUNDRY_MEMORY_STORE": settings.foundry_memory_store or "",
+        "AGENT_REQUEST_TIMEOUT": str(settings.agent_request_timeout)})
