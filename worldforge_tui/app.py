@@ -8,7 +8,6 @@ events reach the replay log through a thread-safe queue that the log flushes in 
 from __future__ import annotations
 
 import argparse
-import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -16,81 +15,35 @@ from typing import Any, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.screen import Screen
 
+from worldforge_tui.boot import load_router, log, setup_file_log
+from worldforge_tui.messages import (
+    Booted,
+    CommandFinished,
+    EngineNotice,
+    SessionFailed,
+    SessionOpened,
+)
+from worldforge_tui.player_actions import PlayerActions
 from worldforge_tui.safe_text import one_line
-from worldforge_tui.screens.dialogs import ConfirmScreen, InspectorScreen, TextPromptScreen
+from worldforge_tui.screens.dialogs import InspectorScreen
 from worldforge_tui.screens.end import EndScreen
 from worldforge_tui.screens.help import HelpScreen
 from worldforge_tui.screens.load import LoadScreen
 from worldforge_tui.screens.main import MainScreen
 from worldforge_tui.screens.new_venture import NewVentureScreen
 from worldforge_tui.theme import DEFAULT_THEME, THEMES
-from worldforge_tui.widgets.action_bar import ActionBar, thinking_text
+from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.memory_pane import MemoryPane
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane
 
-log = logging.getLogger("worldforge.tui")
-LOG_FILENAME = "tui.log"
 BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
 MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget"})  # their ValueErrors are refusals
 
 
-class CommandFinished(Message):
-    """A session command ended (result, or a one-line error; `crashed` for unexpected faults)."""
-
-    def __init__(self, label: str, result: Any = None, error: str | None = None,
-                 crashed: bool = False) -> None:
-        super().__init__()
-        self.label, self.result, self.error, self.crashed = label, result, error, crashed
-
-
-class SessionOpened(Message):
-    """A venture was started or loaded in a worker; the app adopts it on the UI thread."""
-
-    def __init__(self, session: Any) -> None:
-        super().__init__()
-        self.session = session
-
-
-class SessionFailed(Message):
-    """Starting or loading a venture failed with a one-line reason."""
-
-    def __init__(self, error: str, request: dict[str, Any] | None) -> None:
-        super().__init__()
-        self.error, self.request = error, request
-
-
-class Booted(Message):
-    """The engine is imported and the router built (with a warning if settings were ignored)."""
-
-    def __init__(self, router: Any, warning: str | None, keymap: dict[str, str]) -> None:
-        super().__init__()
-        self.router, self.warning, self.keymap = router, warning, keymap
-
-
-class EngineNotice(Message):
-    """An engine event worth a notification (a route fallback), relayed from the worker thread."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__()
-        self.message = message
-
-
-def _load_router() -> tuple[Any, str | None]:
-    """The shared router from saved settings + env; a broken settings file falls back to defaults."""
-    from engine.config import Settings, load_settings
-    from engine.routing import Router
-
-    try:
-        return Router(load_settings()), None
-    except Exception as exc:  # noqa: BLE001 - bad settings must not stop the game: use the floor
-        return Router(Settings.model_validate({})), one_line(f"settings ignored: {exc}", 200)
-
-
-class WorldForgeApp(App[int]):
+class WorldForgeApp(PlayerActions, App[int]):
     """The game. Construct with the CLI's venture arguments (all optional)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -149,15 +102,25 @@ class WorldForgeApp(App[int]):
     @work(thread=True, group="boot", exit_on_error=False)
     def _boot(self) -> None:
         """Import the engine (and the model SDKs behind the router) without blocking the UI."""
-        import engine.session  # noqa: F401 - warm the import so the first command is quick
-        from engine.config import config_dir
-        from worldforge_tui.keymap import load_keymap
+        try:
+            import engine.session  # noqa: F401 - warm the import so the first command is quick
+            from engine.config import config_dir
+            from worldforge_tui.keymap import load_keymap
 
-        router, warning = (self.router, None) if self.router is not None else _load_router()
-        keymap, problem = load_keymap(config_dir())
+            router, warning = (self.router, None) if self.router is not None else load_router()
+            keymap, problem = load_keymap(config_dir())
+        except Exception as exc:  # noqa: BLE001 - a broken install is reported, not a crash
+            log.exception("engine failed to load")
+            self.post_message(Booted(None, one_line(f"the engine failed to load: {exc}", 200),
+                                     {}, failed=True))
+            return
         self.post_message(Booted(router, warning or problem, keymap))
 
     def on_booted(self, message: Booted) -> None:
+        if message.failed:
+            self.notify(message.warning or "the engine failed to load", severity="error",
+                        markup=False, timeout=30)
+            return
         self.router = message.router
         if message.keymap:
             self.set_keymap(message.keymap)
@@ -176,7 +139,7 @@ class WorldForgeApp(App[int]):
         if self.session is not None:
             try:
                 self.session.close()
-            except Exception:
+            except Exception:  # noqa: BLE001 - closing a save on exit must never raise
                 log.exception("closing the session failed")
             self.session = None
 
@@ -232,7 +195,7 @@ class WorldForgeApp(App[int]):
                     seed=int(request.get("seed") or 0), save_dir=self.save_dir, router=self.router)
         except GameError as exc:
             self.post_message(SessionFailed(one_line(str(exc), 300), request))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - shown as one line; traceback to the log file
             log.exception("opening a venture failed")
             self.post_message(SessionFailed(one_line(f"could not open the venture: {exc}", 300),
                                             request))
@@ -275,7 +238,7 @@ class WorldForgeApp(App[int]):
     def _snapshot(self) -> None:
         try:
             self.snap = self.session.snapshot() if self.session is not None else None
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - keep the last good view rather than crash
             log.exception("snapshot failed")
             self.notify(one_line(f"could not read the venture: {exc}", 200), severity="error",
                         markup=False)
@@ -304,7 +267,7 @@ class WorldForgeApp(App[int]):
             result = fn(session)
         except refusals as exc:  # the engine (or the memory store) said no, in one line
             self.post_message(CommandFinished(label, error=one_line(str(exc), 300)))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a worker fault must leave the app up
             log.exception("command %s failed", label)
             self.post_message(CommandFinished(
                 label, error=one_line(f"{label} failed: {type(exc).__name__}: {exc}", 300),
@@ -356,89 +319,6 @@ class WorldForgeApp(App[int]):
         if snap.phase == "brief" and snap.can.get("run_stage") and not snap.standup_open:
             self.gate_run_stage()
 
-    # ---- gate and fork -------------------------------------------------------------------
-    def gate_run_stage(self) -> None:
-        if self.can("run_stage"):
-            self.command("run_stage", lambda s: s.run_stage(),
-                         thinking_text("is working on", self.snap, self.router))
-
-    def gate_approve(self) -> None:
-        if self.can("approve"):
-            self.command("approve", lambda s: s.approve(), "the narrator poses the fork…")
-
-    def gate_reject(self) -> None:
-        if not self.can("reject"):
-            return
-
-        def done(reason: str | None) -> None:
-            if reason:
-                self.command("reject", lambda s: s.reject(reason),
-                             thinking_text("is redoing", self.snap, self.router))
-
-        self.push_screen(TextPromptScreen(
-            "Why reject it? The worker redoes the stage with your reason as binding direction.",
-            "e.g. name the customer and cut the jargon", submit_label="Reject"), done)
-
-    def gate_decide(self, key: str) -> None:
-        if self.can("decide"):
-            self.command("decide", lambda s: s.decide(key),
-                         "consequence applied · rival moves · the team meets for a standup…")
-
-    def gate_own_answer(self) -> None:
-        if not self.can("decide_own"):
-            return
-
-        def done(text: str | None) -> None:
-            if text:
-                self.command("decide_own", lambda s: s.decide_own(text),
-                             "consequence applied · rival moves · the team meets for a standup…")
-
-        self.push_screen(TextPromptScreen(
-            "Your own answer at the fork (keywords pick a rule; otherwise custom.default):",
-            "e.g. partner with local co-ops before raising", submit_label="Decide"), done)
-
-    def gate_standup_reply(self) -> None:
-        if not self.can("standup_reply"):
-            return
-
-        def done(text: str | None) -> None:
-            if text:
-                self.command("standup_reply", lambda s: s.standup_reply(text))
-
-        self.push_screen(TextPromptScreen("Reply to the standup (binding for the next brief):",
-                                          submit_label="Reply"), done)
-
-    # ---- memory pane requests ------------------------------------------------------------
-    def on_memory_pane_action_requested(self, message: MemoryPane.ActionRequested) -> None:
-        if self.session is None:
-            self.notify("No venture open.", severity="warning")
-            return
-        if message.action == "prune":
-            self.command("prune", lambda s: s.memory.prune(game_day=s.state.day, dry_run=True))
-        elif message.action == "consolidate":
-            self._consolidate(message.ids)
-        elif message.action == "forget":
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    self.command("forget", lambda s: s.memory.forget_run())
-
-            self.push_screen(ConfirmScreen("Forget every memory of this venture? Workers lose "
-                                           "all binding direction. This cannot be undone.",
-                                           yes_label="Forget"), confirmed)
-
-    def _consolidate(self, ids: list[str]) -> None:
-        if len(ids) < 2:
-            self.notify("Mark at least two notes with space, then press c.", severity="warning")
-            return
-
-        def done(summary: str | None) -> None:
-            if summary:
-                self.command("consolidate", lambda s: s.memory.consolidate(
-                    ids, summary=summary, reviewer="ceo", game_day=s.state.day))
-
-        self.push_screen(TextPromptScreen(f"One reviewed note replacing {len(ids)} notes:",
-                                          submit_label="Consolidate"), done)
-
     # ---- replay inspector ----------------------------------------------------------------
     def on_replay_log_inspect(self, message: ReplayLog.Inspect) -> None:
         from worldforge_tui.replay_entries import payload_text
@@ -448,7 +328,17 @@ class WorldForgeApp(App[int]):
                                          payload_text(entry)))
 
     # ---- app actions ---------------------------------------------------------------------
+    def _engine_ready(self) -> bool:
+        """The engine is loaded (a venture can be opened); says so when it is not."""
+        if self.router is None:
+            self.notify("The engine is not loaded (still starting, or it failed: see the log).",
+                        severity="warning")
+            return False
+        return True
+
     def action_new_venture(self, error: str | None = None) -> None:
+        if not self._engine_ready():
+            return
         from engine.session import GameSession
 
         resume = None
@@ -456,7 +346,7 @@ class WorldForgeApp(App[int]):
             runs = GameSession.list_runs(self.save_dir)
             unfinished = [r for r in runs if not r.outcome]
             resume = max(unfinished, key=lambda r: r.updated) if unfinished else None
-        except Exception:
+        except Exception:  # noqa: BLE001 - an unreadable save dir just means no resume offer
             log.exception("listing runs failed")
         screen = NewVentureScreen(resume=resume)
 
@@ -469,6 +359,8 @@ class WorldForgeApp(App[int]):
             self.call_after_refresh(screen.show_error, error)
 
     def action_load(self) -> None:
+        if not self._engine_ready():
+            return
         from engine.session import GameSession
 
         try:
@@ -491,8 +383,7 @@ class WorldForgeApp(App[int]):
         self.push_screen(HelpScreen())
 
     def action_settings(self) -> None:
-        if self.router is None:
-            self.notify("Still starting up: try again in a moment.", severity="warning")
+        if not self._engine_ready():
             return
         from worldforge_tui.screens.settings import SettingsScreen
 
@@ -506,7 +397,7 @@ class WorldForgeApp(App[int]):
 
         try:
             path = save_settings(settings)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - still applied for this session
             log.exception("saving settings failed")
             self.notify(one_line(f"settings applied but not saved: {exc}", 200),
                         severity="warning", markup=False)
@@ -551,24 +442,6 @@ class WorldForgeApp(App[int]):
                 yield SystemCommand(title, "Game action", callback)
 
 
-def _setup_file_log() -> None:
-    """Send tracebacks to the log file (WORLDFORGE_HOME or the user log dir), never the screen."""
-    if any(isinstance(h, logging.FileHandler) for h in log.handlers):
-        return
-    try:
-        from engine.config import log_dir
-
-        directory = log_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(directory / LOG_FILENAME, encoding="utf-8")
-    except OSError:
-        return
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    log.addHandler(handler)
-    log.setLevel(logging.INFO)
-    log.propagate = False
-
-
 def build_app(args: argparse.Namespace | None = None) -> WorldForgeApp:
     """The app configured from the CLI's namespace (pitch, name, archetype, seed, save_dir)."""
     def arg(key: str) -> Any:
@@ -581,7 +454,7 @@ def build_app(args: argparse.Namespace | None = None) -> WorldForgeApp:
 
 def run_app(args: argparse.Namespace | None = None) -> int:
     """Run the game until the player quits; the exit code for the CLI."""
-    _setup_file_log()
+    setup_file_log()
     app = build_app(args)
     app.run()
     return int(app.return_code or 0)

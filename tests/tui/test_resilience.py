@@ -181,3 +181,20 @@ async def test_hostile_model_output_renders_literally(tmp_path, fake_openai):
         await pilot.press("end", "enter")
         assert app.screen.__class__.__name__ == "InspectorScreen"
         assert "\x1b" not in text_of(app, "#inspector-body")
+
+
+async def test_engine_load_failure_is_reported_not_fatal(tmp_path, monkeypatch):
+    import worldforge_tui.app as app_module
+
+    def broken():
+        raise RuntimeError("settings backend [/] exploded")
+
+    monkeypatch.setattr(app_module, "load_router", broken)
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running and app.router is None
+        assert any("failed to load" in n.message for n in app._notifications)
+        await pilot.press("n", "l", "s")
+        assert app.is_running and app.screen.__class__.__name__ == "MainScreen"

@@ -1,0 +1,49 @@
+"""Messages the app's workers post to the UI thread (workers never touch widgets themselves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+
+class CommandFinished(Message):
+    """A session command ended (result, or a one-line error; `crashed` for unexpected faults)."""
+
+    def __init__(self, label: str, result: Any = None, error: str | None = None,
+                 crashed: bool = False) -> None:
+        super().__init__()
+        self.label, self.result, self.error, self.crashed = label, result, error, crashed
+
+
+class SessionOpened(Message):
+    """A venture was started or loaded in a worker; the app adopts it on the UI thread."""
+
+    def __init__(self, session: Any) -> None:
+        super().__init__()
+        self.session = session
+
+
+class SessionFailed(Message):
+    """Starting or loading a venture failed with a one-line reason."""
+
+    def __init__(self, error: str, request: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.error, self.request = error, request
+
+
+class Booted(Message):
+    """The engine is imported and the router built (with a warning if settings were ignored)."""
+
+    def __init__(self, router: Any, warning: str | None, keymap: dict[str, str], *,
+                 failed: bool = False) -> None:
+        super().__init__()
+        self.router, self.warning, self.keymap, self.failed = router, warning, keymap, failed
+
+
+class EngineNotice(Message):
+    """An engine event worth a notification (a route fallback), relayed from the worker thread."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
