@@ -73,9 +73,9 @@ class EndScreen(ModalScreen[str | None]):
             with VerticalScroll(id="end-scroll"):
                 yield Static(report_card(self._snap), id="end-card")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Export report [e]", variant="primary", id="end-export")
-                yield Button("New venture [n]", id="end-new")
-                yield Button("Board [esc]", id="end-close")
+                yield Button(Content("Export report [e]"), variant="primary", id="end-export")
+                yield Button(Content("New venture [n]"), id="end-new")
+                yield Button(Content("Board [esc]"), id="end-close")
 
     @on(Button.Pressed, "#end-export")
     def _export(self) -> None:
