@@ -7,11 +7,13 @@ event. Only visible rows are rendered (Textual's line API), cached in an LRU of 
 
 from __future__ import annotations
 
+import gc
 from collections import deque
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rich.text import Text
+from rich.segment import Segment
+from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
@@ -33,6 +35,7 @@ from worldforge_tui.replay_entries import (
 )
 
 FLUSH_SECONDS = 0.08
+FREEZE_BATCH = 2000
 NARRATION_TYPES = frozenset({"ANTAGONIST_MOVE", "ANTAGONIST_ESCALATED"})  # the rival's voice
 MAX_WIDTH = 480
 
@@ -181,6 +184,10 @@ class ReplayLog(ScrollView, can_focus=True):
                           if matches(self._entries[i]))
         if len(self._entries) > self.max_entries:
             self._prune()
+        if len(batch) >= FREEZE_BATCH:
+            # A flood leaves ~a million long-lived objects; without this every later full GC
+            # rescans them all (~100 ms), stalling whichever keypress it lands on.
+            gc.freeze()
         self._after_change()
         return len(batch)
 
@@ -323,13 +330,10 @@ class ReplayLog(ScrollView, can_focus=True):
         return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, row)
 
     def _render_row(self, entry: LogEntry, is_cursor: bool) -> Strip:
-        def style(name: str) -> Any:
+        """Segments straight from the row's columns (the text is already cleaned of controls)."""
+        def style(name: str) -> Style:
             return self.get_component_rich_style(name, partial=True)
 
-        text = Text(entry.text, no_wrap=True, end="")
-        type_at = len(head(entry.id, entry.day))
-        actor_at = type_at + TYPE_WIDTH + 1
-        text.stylize(style("replay-log--id"), 0, type_at)
         type_style = "replay-log--type"
         if entry.cats & CAT_MEMORY:
             type_style = "replay-log--memory"
@@ -337,10 +341,15 @@ class ReplayLog(ScrollView, can_focus=True):
             type_style = "replay-log--knowledge"
         if entry.type == "ROUTE_FALLBACK" or entry.payload.get("fallback_reason"):
             type_style = "replay-log--fallback"
-        text.stylize(style(type_style), type_at, actor_at)
-        text.stylize(style("replay-log--actor"), actor_at, actor_at + ACTOR_WIDTH)
+        text = entry.text
+        type_at = len(head(entry.id, entry.day))
+        actor_at = type_at + TYPE_WIDTH + 1
+        message_at = actor_at + ACTOR_WIDTH
         base = self.rich_style
         if is_cursor:
             base = base + self.get_component_rich_style("replay-log--cursor")
-        segments = list(text.render(self.app.console))
+        segments = [Segment(text[:type_at], style("replay-log--id")),
+                    Segment(text[type_at:actor_at], style(type_style)),
+                    Segment(text[actor_at:message_at], style("replay-log--actor")),
+                    Segment(text[message_at:])]
         return Strip(segments).apply_style(base)
