@@ -12,9 +12,10 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Tab, Tabs
+from textual.widgets import Button, Footer, Static
 
 from worldforge_tui.widgets.action_bar import BUTTONS, ActionBar, hint_for
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -36,6 +37,15 @@ GATE_ACTIONS = {"approve": ("approve", "gate", "Approve"), "reject": ("reject", 
                 "run_stage": ("run_stage", "brief", "Running the stage")}
 GATE_KEYS = {"a": "approve", "r": "reject", "1": "choose", "2": "choose", "o": "own_answer",
              "t": "standup_reply", "g": "run_stage"}
+
+
+def pane_bar(active: str) -> Content:
+    """The compact-mode pane switcher: F-key, name, the active one highlighted; clickable."""
+    parts = []
+    for number, (pane, label) in enumerate(PANES, start=1):
+        style = "reverse bold" if pane == active else ""
+        parts.append(f"[{style} @click=screen.pane('{pane}')] F{number} {label} [/]")
+    return Content.from_markup("  ".join(parts))
 
 
 def titled(widget: W, title: str) -> W:
@@ -64,7 +74,7 @@ class MainScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Tabs(*(Tab(label, id=f"pane-tab-{pane}") for pane, label in PANES), id="pane-tabs")
+        yield Static(pane_bar("story"), id="pane-tabs")
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield titled(StoryPane(id="story"), "Story")
@@ -109,13 +119,10 @@ class MainScreen(Screen[None]):
 
     # ---- compact pane switching ----------------------------------------------------------
     def action_pane(self, pane: str) -> None:
-        self.query_one("#pane-tabs", Tabs).active = f"pane-tab-{pane}"
-
-    @on(Tabs.TabActivated, "#pane-tabs")
-    def _pane_changed(self, event: Tabs.TabActivated) -> None:
-        pane = (event.tab.id or "pane-tab-story").removeprefix("pane-tab-")
+        """Show one pane in compact mode (F1–F4, or a click on the pane bar)."""
         for name, _ in PANES:
             self.set_class(name == pane, f"-pane-{name}")
+        self.query_one("#pane-tabs", Static).update(pane_bar(pane))
 
     def reveal(self, pane: str) -> None:
         """Bring a pane forward in compact mode (e.g. the receipt after a decision)."""
