@@ -58,6 +58,9 @@ def apply_input(session: GameSession, step: dict[str, Any]) -> None:
         session._commit(step, lambda st: session._decide(st, key, step.get("text")))
     elif cmd == "standup":
         session._after_decision()
+    elif cmd == "settings":
+        info = {k: v for k, v in step.items() if k != "cmd"}
+        session._commit(step, lambda st: session._settings(st, info))
     elif cmd == "standup_reply":
         session.standup_reply(step["text"])
     else:

@@ -460,6 +460,18 @@ class GameSession:
                        {"stage_ids": adapted})
         return mem
 
+    def note_settings_change(self, settings: Any) -> dict[str, Any]:
+        """Record a routing change in the run's log (no secrets: modes and labels only)."""
+        info = {"demo_mode": settings.demo_mode, "agent_routing": settings.agent_routing,
+                "runtime": self.router.runtime_label(), "pill": self.router.pill()}
+        self._commit({"cmd": "settings", **info}, lambda st: self._settings(st, info))
+        return info
+
+    def _settings(self, st: GameState, info: dict[str, Any]) -> None:
+        self._emit(st, E.SETTINGS_CHANGED, "ceo",
+                   f"Routing {info['demo_mode']}/{info['agent_routing']}: next call → {info['pill']}",
+                   info)
+
     # ---------------------------------------------------------------- views
     def snapshot(self) -> Snapshot:
         return build_snapshot(self)

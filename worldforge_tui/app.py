@@ -404,6 +404,16 @@ class WorldForgeApp(PlayerActions, App[int]):
             path = None
         self.router.update_settings(settings)
         pill = self.pill()
+        if self.session is not None and self.busy is None:  # persisted in the run's event log
+            self.command("settings", lambda s: s.note_settings_change(settings))
+        else:
+            self._settings_row(settings, pill, path)
+        self.refresh_view()
+        self.notify(f"Settings applied: the next call uses {pill}.", title="Settings",
+                    markup=False)
+
+    def _settings_row(self, settings: Any, pill: str, path: Path | None) -> None:
+        """A screen-only log row when no venture is open (or a step is running) to record it in."""
         self.replay.push({"id": 0, "type": "SETTINGS_CHANGED", "actor": "ceo",
                           "game_day": self.snap.day if self.snap is not None else 0,
                           "message": f"routing {settings.demo_mode}/{settings.agent_routing}: "
@@ -412,9 +422,6 @@ class WorldForgeApp(PlayerActions, App[int]):
                                       "agent_routing": settings.agent_routing,
                                       "runtime": settings.runtime_label(), "pill": pill,
                                       "saved_to": str(path) if path else None}})
-        self.refresh_view()
-        self.notify(f"Settings applied: the next call uses {pill}.", title="Settings",
-                    markup=False)
 
     def _end_choice(self, choice: str | None) -> None:
         if choice == "export":

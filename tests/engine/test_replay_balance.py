@@ -55,3 +55,17 @@ def test_victory_and_every_defeat_reason_reachable(balance):
 
     assert balance["victories"] > 0
     assert set(balance["defeat_reasons"]) == {reason for _, _, reason in DEFEATS}
+
+
+def test_settings_change_is_logged_and_replays(new_session):
+    from engine.config import Settings
+
+    s = new_session()
+    s.run_stage()
+    s.router.update_settings(Settings(demo_mode="simulation", agent_routing="cloud_first"))
+    info = s.note_settings_change(s.router.settings)
+    assert info["agent_routing"] == "cloud_first" and "key" not in str(info).lower()
+    event = s.events()[-1]
+    assert event.type == "SETTINGS_CHANGED" and "cloud_first" in event.message
+    s.approve()
+    assert verify(s.conn, s.state.run_id).ok

@@ -89,6 +89,9 @@ async def test_settings_flip_changes_next_calls_served_by(tmp_path, fake_openai)
         log.flush()
         types = [e.type for e in log.entries]
         assert "SETTINGS_CHANGED" in types
+        persisted = [e for e in app.session.events() if e.type == "SETTINGS_CHANGED"]
+        assert persisted and persisted[0].payload["demo_mode"] == "local"  # in the run's own log
+        assert "sk-test-secret" not in str(persisted[0].payload)
         executed = [e for e in log.entries if e.type == "STAGE_EXECUTED"]
         assert "local: qwen2.5" in executed[-1].text and in_tab(executed[-1], "workers")
         assert "local" in app.pill()
