@@ -22,7 +22,7 @@ ALL_PATHS = ["".join(p) for p in itertools.product("AB", repeat=FORKS)]
 
 
 def play_paths(paths: list[str], seed: int, pitch: str, directory: str) -> list[dict[str, Any]]:
-    """Play each path in its own fresh save file under `directory`; one result row per path."""
+    """Play each path as its own run in one save file under `directory`; one row per path."""
     from engine.config import Settings
     from engine.routing import Router
     from engine.session import GameSession
@@ -30,10 +30,10 @@ def play_paths(paths: list[str], seed: int, pitch: str, directory: str) -> list[
 
     router = Router(Settings(demo_mode="simulation"))
     rows = []
-    for i, path in enumerate(paths):
-        file = Path(directory) / f"balance-{os.getpid()}-{i}.db"
-        conn = connect(file)
-        try:
+    file = Path(directory) / f"balance-{os.getpid()}.db"
+    conn = connect(file)  # one save file per process; every venture is its own run in it
+    try:
+        for path in paths:
             s = GameSession.start_venture(pitch=pitch, name="Balance Co", seed=seed, router=router,
                                           conn=conn, save_dir=directory)
             play(s, Plan(path=path))
@@ -43,10 +43,8 @@ def play_paths(paths: list[str], seed: int, pitch: str, directory: str) -> list[
                          "rules": [st.decision.rule_id for st in s.state.stages if st.decision],
                          "economics": s.state.economics.numbers(),
                          "org": [w.title for w in s.state.org if w.active]})
-        finally:
-            conn.close()
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{file}{suffix}").unlink(missing_ok=True)
+    finally:
+        conn.close()
     return rows
 
 

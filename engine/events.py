@@ -85,21 +85,28 @@ def next_event_id(conn: sqlite3.Connection, run_id: str) -> int:
     return int(row[0]) + 1
 
 
-def append_event(conn: sqlite3.Connection, run_id: str, type: str, actor: str, message: str,
-                 payload: dict[str, Any] | None = None, game_day: int = 0,
-                 event_id: int | None = None) -> Event:
-    """Append one event (scrubbed of secrets) with the run's next id; joins any open transaction.
+def make_event(run_id: str, event_id: int, type: str, actor: str, message: str,
+               payload: dict[str, Any] | None = None, game_day: int = 0) -> Event:
+    """Build one event with its message and payload scrubbed of secrets (nothing written yet)."""
+    return Event(id=event_id, run_id=run_id, ts=now_iso(), game_day=game_day, type=str(type),
+                 actor=actor, message=scrub(message), payload=scrub_obj(payload or {}))
 
-    A caller that already knows the next id (the session, which owns its run) passes `event_id`.
-    """
-    payload = scrub_obj(payload or {})
-    message = scrub(message)
+
+def insert_events(conn: sqlite3.Connection, events: list[Event]) -> None:
+    """Write built events in one statement; joins any open transaction."""
     with transaction(conn):
-        event = Event(id=event_id or next_event_id(conn, run_id), run_id=run_id, ts=now_iso(), game_day=game_day, type=str(type),
-                      actor=actor, message=message, payload=payload)
-        conn.execute("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)",
-                     (run_id, event.id, event.ts, game_day, event.type, actor, message,
-                      json.dumps(payload, ensure_ascii=False, sort_keys=True)))
+        conn.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", [
+            (e.run_id, e.id, e.ts, e.game_day, e.type, e.actor, e.message,
+             json.dumps(e.payload, ensure_ascii=False, sort_keys=True)) for e in events])
+
+
+def append_event(conn: sqlite3.Connection, run_id: str, type: str, actor: str, message: str,
+                 payload: dict[str, Any] | None = None, game_day: int = 0) -> Event:
+    """Append one event (scrubbed) with the run's next id, for callers outside a game session."""
+    with transaction(conn):
+        event = make_event(run_id, next_event_id(conn, run_id), type, actor, message, payload,
+                           game_day)
+        insert_events(conn, [event])
     return event
 
 

@@ -20,7 +20,7 @@ from engine.config import load_settings
 from engine.dilemmas import pose
 from engine.economy import TUNING, advance_days, defeat_reason, stage_outcome
 from engine.errors import GameError, InputError
-from engine.events import Event, EventType, append_event, list_events, next_event_id
+from engine.events import Event, EventType, insert_events, list_events, make_event, next_event_id
 from engine.founding import cloud_memory_for, found_state, knowledge_for, validate_start
 from engine.logs import log_event, logged_command
 from engine.models import (
@@ -135,8 +135,7 @@ class GameSession:
               payload: dict[str, Any] | None = None) -> Event:
         if self._next_id is None:
             self._next_id = next_event_id(self.conn, st.run_id)
-        event = append_event(self.conn, st.run_id, type_, actor, message, payload, st.day,
-                             event_id=self._next_id)
+        event = make_event(st.run_id, self._next_id, type_, actor, message, payload, st.day)
         self._next_id += 1
         self._pending.append(event)
         return event
@@ -151,6 +150,7 @@ class GameSession:
                     result = step(work)
                     self._check_end(work)
                     inputs = self.inputs + ([record] if record else [])
+                    insert_events(self.conn, self._pending)
                     save_run(self.conn, work, inputs)
             except BaseException:
                 self._pending = []

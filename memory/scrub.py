@@ -90,6 +90,9 @@ _TRIGGERS = ("@", "sk-", "akia", "asia", "gho_", "ghp_", "ghu_", "ghs_", "ghr_",
              "pwd", "token", "sig", "credential", "connection")
 
 
+_SHORTEST_SECRET = 5  # "pwd=x" is the shortest text any pattern above redacts
+
+
 def _maybe_secret(text: str) -> bool:
     # Plain substring tests beat one regex alternation of the fragments (no literal-set engine).
     low = text.lower()
@@ -103,7 +106,7 @@ def scrub(text: str) -> str:
     """Return `text` with credentials replaced by ``[redacted]``; non-str input is stringified."""
     if not isinstance(text, str):
         text = str(text)
-    if not text or not _maybe_secret(text):
+    if len(text) < _SHORTEST_SECRET or not _maybe_secret(text):
         return text
     for pattern, repl in _STEPS:
         text = pattern.sub(repl, text)
