@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
 
 from worldforge_tui.formatting import FIELD_INFO, TONE_STYLE, delta_text, delta_tone, value_text
 from worldforge_tui.safe_text import one_line
+from worldforge_tui.widgets.content_pane import ContentPane
 from worldforge_tui.widgets.status_bar import field
 
 Part = str | tuple[str, str]
@@ -92,23 +90,15 @@ def receipt_content(receipt: Any, store: str = "local-sqlite") -> Content:
     return Content.assemble(*parts)
 
 
-class ReceiptPane(VerticalScroll):
+class ReceiptPane(ContentPane):
     """Scrollable receipt; `show(snapshot)` renders the snapshot's last receipt."""
 
-    DEFAULT_CSS = """
-    ReceiptPane { height: 1fr; }
-    ReceiptPane > #receipt-body { width: 1fr; padding: 0 1; }
-    """
+    BODY_ID = "receipt-body"
 
-    _shown: Content | None = None
-
-    def compose(self) -> ComposeResult:
-        yield Static(receipt_content(None), id="receipt-body")
+    def initial_content(self) -> Content:
+        return receipt_content(None)
 
     def show(self, snap: Any) -> None:
         receipt = field(snap, "last_receipt") if snap is not None else None
         store = field(snap, "memory_store") if snap is not None else "local-sqlite"
-        content = receipt_content(receipt, store or "")
-        if content != self._shown:  # unchanged text: skip the re-layout
-            self._shown = content
-            self.query_one("#receipt-body", Static).update(content)
+        self.render_body(receipt_content(receipt, store or ""))

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
 
 from worldforge_tui.safe_text import clean, one_line
+from worldforge_tui.widgets.content_pane import ContentPane
 from worldforge_tui.widgets.status_bar import field
 
 Part = str | tuple[str, str]
@@ -222,22 +220,14 @@ def story_content(snap: Any, narration: str | None = None) -> Content:
     return Content.assemble(*parts)
 
 
-class StoryPane(VerticalScroll):
+class StoryPane(ContentPane):
     """Scrollable story; `show(snapshot)` re-renders it."""
 
-    DEFAULT_CSS = """
-    StoryPane { height: 1fr; }
-    StoryPane > #story-body { width: 1fr; padding: 0 1; }
-    """
+    BODY_ID = "story-body"
 
-    _shown: Content | None = None
-
-    def compose(self) -> ComposeResult:
-        yield Static(story_content(None), id="story-body")
+    def initial_content(self) -> Content:
+        return story_content(None)
 
     def show(self, snap: Any, narration: str | None = None) -> None:
-        content = story_content(snap, narration)
-        if content != self._shown:  # unchanged text: skip the re-layout
-            self._shown = content
-            self.query_one("#story-body", Static).update(content)
+        if self.render_body(story_content(snap, narration)):
             self.scroll_home(animate=False)
