@@ -10,7 +10,8 @@ MAX_MEMORY_WRITES = 6
 
 
 class FollowsDecision(BaseModel):
-    rule_id: str = Field(description="id of the binding decision this artifact follows, or 'none'")
+    rule_id: str = Field(description="the binding decision's rule id (or the memory id of a "
+                         "rejection or standup direction), or 'none'")
     how: str = Field(description="one sentence on how the artifact follows it")
 
 

@@ -60,7 +60,8 @@ def directive_phrase(d: Directive | None) -> str:
         return ""
     if d.rule_id and d.rule_id in APPLY:
         return APPLY[d.rule_id]
-    return clip(d.text, 160)
+    text = clip(d.text, 160)
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def simulate_artifact(role: str, *, founder: Founder, stage: Stage, directive: Directive | None,
@@ -71,7 +72,8 @@ def simulate_artifact(role: str, *, founder: Founder, stage: Stage, directive: D
     focus = offering_from_pitch(founder.pitch, kw)
     cust = founder.customer
     call = directive_phrase(directive)
-    rule_id = directive.rule_id if directive and directive.rule_id else "none"
+    # The rule it follows, else the memory id of a rejection or standup direction.
+    rule_id = (directive.rule_id or directive.memory_id or "none") if directive else "none"
     follows_how = (f"Following the CEO's binding direction to {call}, this {stage.beat} plan "
                    f"reshapes its scope and numbers around it." if call else
                    "No binding decision yet; the plan follows the founding pitch.")
