@@ -82,7 +82,7 @@ def install_kill_hook(spec: str) -> None:
     where, _, count = spec.partition(":")
     n = int(count)
     if where == "event":
-        session_module.append_event = _die_on(n, session_module.append_event)  # type: ignore[attr-defined]
+        session_module.insert_events = _die_on(n, session_module.insert_events)  # type: ignore[attr-defined]
     elif where == "memory":
         MemoryStore._insert = _die_on(n, MemoryStore._insert)  # type: ignore[method-assign]
     elif where == "save_run":

@@ -45,7 +45,7 @@ def sim_artifacts(tmp_path_factory) -> dict[int, dict[str, Any]]:
 def _payload_for(artifacts: dict[int, dict[str, Any]]):
     def payload(body: dict[str, Any]) -> dict[str, Any]:
         system = body["messages"][0]["content"]
-        if "standup" in system:
+        if "speaking at a standup" in system:
             return STANDUP_LINE
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
         number = int(re.search(r"Stage (\d+) ", user).group(1))
