@@ -16,30 +16,23 @@ def make_app(tmp_path) -> WorldForgeApp:
     return WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
 
 
-def test_board_at_gate_120x40(snap_compare, tmp_path):
-    async def ready(pilot):
+def after_keys(*keys: str):
+    """A run_before that lets the board settle, then presses each key and settles again."""
+    async def run(pilot):
         await settle(pilot.app, pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot.app, pilot)
+    return run
 
-    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40), run_before=ready)
+
+def test_board_at_gate_120x40(snap_compare, tmp_path):
+    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40), run_before=after_keys())
 
 
 def test_board_after_decision_120x40(snap_compare, tmp_path):
-    async def decide(pilot):
-        await settle(pilot.app, pilot)
-        await pilot.press("a")
-        await settle(pilot.app, pilot)
-        await pilot.press("2")
-        await settle(pilot.app, pilot)
-
-    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40), run_before=decide)
+    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40), run_before=after_keys("a", "2"))
 
 
 def test_compact_receipt_80x24(snap_compare, tmp_path):
-    async def decide(pilot):
-        await settle(pilot.app, pilot)
-        await pilot.press("a")
-        await settle(pilot.app, pilot)
-        await pilot.press("1")
-        await settle(pilot.app, pilot)
-
-    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=decide)
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=after_keys("a", "1"))
