@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -176,6 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GameError as err:
         print(f"worldforge: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`worldforge … | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("worldforge: interrupted", file=sys.stderr)
         return 130

@@ -78,3 +78,14 @@ def test_core_packages_do_not_import_textual():
     code = ("import sys, engine.session, engine.balance, engine.replay, memory.store, knowledge; "
             "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_output_into_a_closed_pipe_is_quiet(tmp_path):
+    """`worldforge … | head` must not print a BrokenPipe error line."""
+    exe = [sys.executable, "-m", "worldforge_tui.cli", "simulate", "--pitch", PITCH, "--json",
+           "--save-dir", str(tmp_path)]
+    proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the game writes a byte
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "BrokenPipe" not in err and "Traceback" not in err
