@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from engine.artifacts import ARTIFACT_MODELS
+from engine.economy import burn_line
 from engine.models import Directive, GameState, Stage, StageRun
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.rubric import evaluate
@@ -56,18 +57,12 @@ def gather_context(state: GameState, stage: Stage, memory: Any, knowledge: Any) 
                        lambda r: f"{len(r.items)} memories, {r.tokens_used}/{r.budget} tokens")
     hits, t2 = _tool("search_knowledge", lambda: knowledge.search(stage.base_goal, top_k=2),
                      lambda h: ", ".join(x.source for x in h) or "no hits")
-    e = state.economics
-    burn_line, t3 = _tool(
-        "watch_burn",
-        lambda: (f"treasury ${e.treasury_usd:,.0f}, burn ${e.monthly_burn_usd:,.0f}/mo, revenue "
-                 f"${e.monthly_revenue_usd:,.0f}/mo, runway "
-                 + ("profitable" if e.runway_months >= 99 else f"{e.runway_months:.1f} months")),
-        lambda s: s)
+    burn, t3 = _tool("watch_burn", lambda: burn_line(state.economics), lambda s: s)
     return WorkerContext(
         memory_block=recall.block, memory_injected=list(recall.injected),
         knowledge_hits=[{"source": h.source, "title": h.title, "origin": h.origin,
                          "score": round(h.score, 3), "text": h.text} for h in hits],
-        burn_line=burn_line, tools=[t1, t2, t3])
+        burn_line=burn, tools=[t1, t2, t3])
 
 
 @cache

@@ -92,6 +92,16 @@ def recompute(econ: Economics) -> None:
     econ.treasury_usd = round(econ.treasury_usd, 2)
 
 
+def runway_text(econ: Economics) -> str:
+    return "profitable" if econ.runway_months >= 99 else f"runway {econ.runway_months:.1f} months"
+
+
+def burn_line(econ: Economics) -> str:
+    """The burn watch a worker's brief carries."""
+    return (f"treasury ${econ.treasury_usd:,.0f}, burn ${econ.monthly_burn_usd:,.0f}/mo, "
+            f"revenue ${econ.monthly_revenue_usd:,.0f}/mo, {runway_text(econ)}")
+
+
 def advance_days(state: GameState, days: int) -> list[tuple[str, dict[str, float]]]:
     """Move the clock: burn the treasury, climb the threat; return arc stages newly entered."""
     econ = state.economics

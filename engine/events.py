@@ -58,12 +58,18 @@ class Event(BaseModel):
 _TIMING_KEYS = {"ts", "ms", "latency_ms", "latency_s", "elapsed_ms"}
 
 
-def strip_timing(value: Any) -> Any:
+def strip_keys(value: Any, keys: set[str] | frozenset[str]) -> Any:
+    """A copy of JSON-like data without the named keys, at any depth."""
     if isinstance(value, dict):
-        return {k: strip_timing(v) for k, v in value.items() if k not in _TIMING_KEYS}
+        return {k: strip_keys(v, keys) for k, v in value.items() if k not in keys}
     if isinstance(value, list):
-        return [strip_timing(v) for v in value]
+        return [strip_keys(v, keys) for v in value]
     return value
+
+
+def strip_timing(value: Any) -> Any:
+    """Drop wall-clock metadata (timestamps, latencies) before comparing runs."""
+    return strip_keys(value, _TIMING_KEYS)
 
 
 def _ensure(conn: sqlite3.Connection) -> None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from engine.config import Settings
 from engine.errors import SaveError
-from engine.events import list_events, strip_timing
+from engine.events import list_events, strip_keys, strip_timing
 from engine.routing import Router
 from engine.saves import load_run
 from engine.session import GameSession
@@ -31,14 +31,6 @@ class ReplayReport(BaseModel):
     events_checked: int
     mode: str
     first_difference: str | None = None
-
-
-def _strip(value: Any, keys: set[str]) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip(v, keys) for k, v in value.items() if k not in keys}
-    if isinstance(value, list):
-        return [_strip(v, keys) for v in value]
-    return value
 
 
 def apply_input(session: GameSession, step: dict[str, Any]) -> None:
@@ -107,7 +99,7 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
             for e in events:
                 if mode == "replay" and e.type == "ROUTE_FALLBACK":
                     continue
-                c = _strip(e.comparable(), keys)
+                c = strip_keys(e.comparable(), keys)
                 if mode == "replay":  # the tier label differs by design: the replay tier served it
                     c["message"] = _TIER_TAG.sub("", c["message"])
                     c["id"] = len(out) + 1  # ids shift with the fallback events left out above
@@ -128,8 +120,8 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
         if diff is None and len(a) != len(b):
             diff = f"stored {len(a)} events, re-derived {len(b)}"
         if diff is None:
-            s1 = _strip(strip_timing(state.model_dump(mode="json")), keys)
-            s2 = _strip(strip_timing(session.state.model_dump(mode="json")), keys)
+            s1 = strip_keys(strip_timing(state.model_dump(mode="json")), keys)
+            s2 = strip_keys(strip_timing(session.state.model_dump(mode="json")), keys)
             if s1 != s2:
                 diff = "final state differs from the re-derived state"
         return ReplayReport(run_id=run_id, ok=diff is None, steps=len(inputs), events_checked=len(a),

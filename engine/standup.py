@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from engine.economy import runway_text
 from engine.models import GameState, Receipt, StandupTurn
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.text import clip
@@ -58,8 +59,7 @@ def run_standup(state: GameState, receipt: Receipt, *, router: Router, memory: A
             result = f"{len(r.items)} notes recalled"
         elif tool == "watch_burn":
             e = state.economics
-            runway = "profitable" if e.runway_months >= 99 else f"runway {e.runway_months:.1f} months"
-            result = f"burn ${e.monthly_burn_usd:,.0f}/mo, {runway}"
+            result = f"burn ${e.monthly_burn_usd:,.0f}/mo, {runway_text(e)}"
         else:
             hits = knowledge.search(receipt.principle, top_k=1)
             result = hits[0].source if hits else "no playbook hit"
