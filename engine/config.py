@@ -1,18 +1,22 @@
 """Settings for routing and storage: env names compatible with the original, a settings file that env
-overrides, save/config/log directories, and the "Copy env" block. API keys never reach disk."""
+overrides, save/config/log directories, and the "Copy env" block. API keys never reach disk.
+
+Settings is a plain pydantic model fed by `load_settings` (file, then env, matched case-insensitively).
+pydantic-settings did the same env matching but cost ~150 ms of imports (asyncio, dotenv, every cloud
+source provider) on each `worldforge simulate`, half the headless start-up budget."""
 
 from __future__ import annotations
 
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import platformdirs
-from pydantic import AliasChoices, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 APP_NAME = "worldforge"
 SETTINGS_FILENAME = "settings.json"
@@ -79,11 +83,11 @@ def _opt_model() -> Any:
     return Field(default=None, max_length=200)
 
 
-class Settings(BaseSettings):
-    """Every routing knob; field names are the env names in lower case (DEMO_MODE → demo_mode)."""
+class Settings(BaseModel):
+    """Every routing knob; field names are the env names in lower case (DEMO_MODE → demo_mode).
+    Constructing one reads nothing: `load_settings()` is the one place env and file come in."""
 
-    model_config = SettingsConfigDict(case_sensitive=False, extra="ignore", populate_by_name=True,
-                                      validate_assignment=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, validate_assignment=True)
 
     demo_mode: DemoMode = "simulation"
     agent_routing: Routing = "local_first"
@@ -222,12 +226,29 @@ def _file_values() -> dict[str, Any]:
     return {k.lower(): v for k, v in data.items() if isinstance(k, str) and k.lower() in known}
 
 
+def _input_names() -> dict[str, str]:
+    """Every lower-case name Settings accepts, mapped to its field (npc_fast_model → npc_model)."""
+    names: dict[str, str] = {}
+    for field, info in Settings.model_fields.items():
+        if isinstance(info.validation_alias, AliasChoices):
+            names.update({c: field for c in info.validation_alias.choices if isinstance(c, str)})
+    return {**names, **{f: f for f in Settings.model_fields}}
+
+
+def env_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The settings present in the environment by field name; a blank value means unset, and a
+    field's own name beats its alias (NPC_MODEL over NPC_FAST_MODEL)."""
+    names = _input_names()
+    source = os.environ if environ is None else environ
+    found = [(names[k.lower()], k.lower(), v) for k, v in source.items()
+             if k.lower() in names and v.strip()]
+    found.sort(key=lambda item: item[0] == item[1])  # aliases first, so own names overwrite them
+    return {field: value for field, _, value in found}
+
+
 def load_settings() -> Settings:
     """Settings from the settings file, with any env var overriding it (bad values raise)."""
-    env_only = Settings()
-    from_env = env_only.model_dump(include=env_only.model_fields_set)
-    merged = {**_file_values(), **from_env}
-    return Settings.model_validate(merged)
+    return Settings.model_validate({**_file_values(), **env_values()})
 
 
 def _scrubbed(value: str) -> str:

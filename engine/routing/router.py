@@ -8,7 +8,6 @@ Fallback, so nothing degrades silently.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -66,7 +65,10 @@ class _Trace:
 
 
 def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to completion from sync code, even when this thread already runs a loop."""
+    """Run a coroutine to completion from sync code, even when this thread already runs a loop.
+    asyncio loads here, on the first model call: the simulation tier never pays its import."""
+    import asyncio
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -85,6 +87,12 @@ def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+async def _sleep(seconds: float) -> None:
+    import asyncio
+
+    await asyncio.sleep(seconds)
 
 
 class Router:
@@ -298,7 +306,7 @@ class Router:
                     if (ra is not None and not waited
                             and ra <= min(MAX_RATE_LIMIT_WAIT, budget - MIN_ATTEMPT_BUDGET)):
                         waited = True
-                        await asyncio.sleep(ra)
+                        await _sleep(ra)
                         self._cooldowns.clear(target.model_key)
                         continue
                     return failure

@@ -120,3 +120,18 @@ def test_secrets_hidden_in_repr():
     s = Settings(foundry_api_key="azure-secret-value")
     assert "azure-secret-value" not in repr(s)
     assert "azure-secret-value" not in s.model_dump_json()
+
+
+def test_env_values_match_names_case_blind_and_own_name_beats_alias():
+    from engine.config import env_values
+
+    got = env_values({"npc_fast_model": "alias", "NPC_MODEL": "own", "Demo_Mode": "local",
+                      "LOCAL_AGENT_MODEL": "  ", "PATH": "/usr/bin"})
+    assert got == {"npc_model": "own", "demo_mode": "local"}
+    assert env_values({"NPC_FAST_MODEL": "nano"}) == {"npc_model": "nano"}
+
+
+def test_blank_env_leaves_the_file_value(monkeypatch):
+    save_settings(Settings(local_agent_model="phi4"))
+    monkeypatch.setenv("LOCAL_AGENT_MODEL", "")
+    assert load_settings().local_agent_model == "phi4"
