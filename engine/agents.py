@@ -6,11 +6,9 @@ memory, searches the playbooks, watches burn, and runs its validators on what it
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from engine.artifacts import ARTIFACT_MODELS
@@ -65,13 +63,9 @@ def gather_context(state: GameState, stage: Stage, memory: Any, knowledge: Any) 
         burn_line=burn, tools=[t1, t2, t3])
 
 
-@cache
-def schema_for(role: str) -> dict[str, Any]:
-    """The role's artifact JSON Schema (built once: pydantic schema generation is slow)."""
-    return ARTIFACT_MODELS[role].model_json_schema()
-
-
-def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext, schema: dict[str, Any]) -> tuple[str, str]:
+def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[str, str]:
+    """The worker's system and user prompts. The artifact's JSON Schema is the router's to add
+    (engine.routing.prompts), only when a model is asked: the simulation tier never needs it."""
     f = state.founder
     knowledge = "\n".join(f"- [{h['source']}] {h['text'][:400]}" for h in ctx.knowledge_hits) or "- none"
     system = "\n\n".join([
@@ -79,7 +73,6 @@ def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext, schema: di
         POLICY,
         "## Context (memory, knowledge, burn)\n" + ctx.memory_block
         + f"\n\nPlaybook hits:\n{knowledge}\n\nBurn watch: {ctx.burn_line}",
-        "Answer with one JSON object only, matching this JSON Schema:\n" + json.dumps(schema),
     ])
     user = (f"Company: {f.company}\nPitch: {f.pitch}\nCustomer: {f.customer}\n"
             f"Stage {stage.number} {stage.beat}: {stage.title}\nGoal: {stage.goal}\n"
@@ -93,7 +86,7 @@ def run_worker(state: GameState, stage: Stage, *, attempt: int, router: Router, 
     role = stage.owner_role
     model = ARTIFACT_MODELS[role]
     ctx = gather_context(state, stage, memory, knowledge)
-    system, user = build_prompts(state, stage, ctx, schema_for(role))
+    system, user = build_prompts(state, stage, ctx)
 
     def simulate():
         return simulate_artifact(role, founder=state.founder, stage=stage, directive=directive,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from knowledge.models import HIT_TEXT_LIMIT
 
@@ -26,6 +27,7 @@ _STOPWORD_TEXT = """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
+@lru_cache(maxsize=32_768)  # playbooks and briefs repeat words; bounded against hostile text
 def stem(word: str) -> str:
     """Strip common English suffixes so "churned", "churns" and "churn" meet on one term."""
     if len(word) > 4 and word.endswith("ies"):
@@ -57,16 +59,7 @@ def _raw_words(folded: str) -> list[str]:
 
 def tokenize(text: str) -> list[str]:
     """Lowercased, stopword-free, stemmed word tokens (compounds joined at the end)."""
-    cache: dict[str, str] = {}
-    out: list[str] = []
-    for raw in _raw_words(text.casefold()):
-        if not _keep(raw):
-            continue
-        term = cache.get(raw)
-        if term is None:
-            term = cache[raw] = stem(raw)
-        out.append(term)
-    return out
+    return [stem(raw) for raw in _raw_words(text.casefold()) if _keep(raw)]
 
 
 def query_terms(text: str) -> list[str]:
