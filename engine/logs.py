@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextvars
 import functools
 import logging
-import logging.handlers
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -48,6 +47,8 @@ def log_path() -> Path:
 def get_logger() -> logging.Logger:
     """The app logger, writing to <log dir>/worldforge.log (rotating, 1 MB × 3); the handler follows
     the log dir if it changes (WORLDFORGE_HOME differs per test and per portable install)."""
+    import logging.handlers  # only once something is logged: a clean run never opens the log
+
     logger = logging.getLogger(_LOGGER)
     path = log_path()
     current = [h for h in logger.handlers if isinstance(h, logging.handlers.RotatingFileHandler)]
