@@ -40,15 +40,23 @@ def reason_code(reason: str) -> str:
     return _CODE.sub("-", reason.lower())[:48] or "unspecified"
 
 
+def row(run_id: str, operation: str, memory_ids: Sequence[str], reason: str, *,
+        game_day: int | None = None, ts: str | None = None) -> tuple:
+    """The parameters of one audit row (run, operation code, sorted ids, reason code, ts, day)."""
+    if len(memory_ids) == 1 and memory_ids[0].replace("-", "").isalnum():
+        ids = f'["{memory_ids[0]}"]'  # what json.dumps gives for one plain id, without its cost
+    else:
+        ids = json.dumps(sorted(set(memory_ids)))
+    return (run_id, reason_code(operation), ids, reason_code(reason), ts or utc_now(), game_day)
+
+
 def append(conn: sqlite3.Connection, run_id: str, operation: str, memory_ids: Sequence[str],
            reason: str, *, game_day: int | None = None, ts: str | None = None) -> None:
-    """Append one audit row (caller holds the transaction); `ts` defaults to now."""
+    """Append one audit row now (caller holds the transaction); `ts` defaults to now."""
     conn.execute(
         "INSERT INTO memory_audit (run_id, operation, memory_ids, reason, ts, game_day)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (run_id, reason_code(operation), json.dumps(sorted(set(memory_ids))), reason_code(reason),
-         ts or utc_now(), game_day),
-    )
+        " VALUES (?, ?, ?, ?, ?, ?)", row(run_id, operation, memory_ids, reason,
+                                          game_day=game_day, ts=ts))
 
 
 def read(conn: sqlite3.Connection, run_id: str, *, limit: int | None = None) -> list[AuditRecord]:

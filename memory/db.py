@@ -25,6 +25,8 @@ SUGGESTION = "move it aside or use --save-dir DIR to start a fresh save dir"
 _schemas: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
 _depth = threading.local()
 _rollbacks: dict[int, int] = {}
+# Writes held back until the outermost commit (or an earlier read): connection -> owner -> hooks.
+_deferred: dict[int, dict[int, tuple[Callable[[], None], Callable[[], None]]]] = {}
 
 
 class SaveFileError(ValueError):
@@ -201,16 +203,40 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     depths[key] = depth + 1
     try:
         yield conn
+        if depth == 0:
+            flush(conn)  # deferred writes land inside this transaction, before COMMIT
     except BaseException:
         depths[key] = depth
         if depth == 0:
             conn.execute("ROLLBACK")
             _rollbacks[key] = _rollbacks.get(key, 0) + 1
+            _discard(conn)
         raise
     else:
         depths[key] = depth
         if depth == 0:
             conn.execute("COMMIT")
+
+
+def defer(conn: sqlite3.Connection, owner: object, flush_fn: Callable[[], None],
+          discard_fn: Callable[[], None]) -> None:
+    """Hold `owner`'s queued writes until `flush(conn)`: the outermost `transaction` flushes them
+    just before COMMIT and discards them on ROLLBACK; readers call `flush` before they read."""
+    _deferred.setdefault(id(conn), {})[id(owner)] = (flush_fn, discard_fn)
+
+
+def flush(conn: sqlite3.Connection) -> None:
+    """Send every deferred write on `conn` to SQLite now (cheap when nothing is queued)."""
+    hooks = _deferred.get(id(conn))
+    while hooks:
+        _, (flush_fn, _discard_fn) = hooks.popitem()
+        flush_fn()
+    _deferred.pop(id(conn), None)
+
+
+def _discard(conn: sqlite3.Connection) -> None:
+    for _flush_fn, discard_fn in (_deferred.pop(id(conn), None) or {}).values():
+        discard_fn()
 
 
 def rollback_count(conn: sqlite3.Connection) -> int:

@@ -1,10 +1,13 @@
 """An in-process recall index over one run's injectable memories: BM25 relevance plus recency and
 importance, kept current by the per-run revision the schema's triggers maintain.
 
-Freshness costs two tiny reads per recall (`PRAGMA data_version`, the run's counter row). Rows the
-store inserts are handed to the index as they are written (`note_insert`), so they are never read
-back; other changes made on this connection reload only rows whose revision moved; a commit from
-another connection, a rollback, a delete or a forgotten-and-recreated run reloads the run in full.
+Freshness costs one tiny read (`PRAGMA data_version`) while only the store's own queue wrote to the
+connection (`memory.pending` stamps), else a read of the run's counter row too. Rows the store
+inserts are handed to the index as they are queued (`note_insert`), so they are never read back;
+other changes made on this connection reload only rows whose revision moved; a commit from another
+connection, a rollback, a delete or a forgotten-and-recreated run reloads the run in full.
+The index also answers the write path: the run's next sequence number and revision, and which live
+note already says the same normalised words (exact restatement), without a query.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory.db import rollback_count
+from memory import pending
+from memory.db import flush, rollback_count
 from memory.models import MemoryRecord
 from memory.rows import COLUMNS, to_record
 from memory.text import STOPWORDS, WORD
@@ -48,6 +52,7 @@ def _terms(words: list[str]) -> list[str]:
 class _Doc:
     rec: MemoryRecord
     seq: int
+    norm: str
     length: int
     terms: tuple[str, ...]
     slot: int  # position in the RunIndex slot arrays
@@ -84,15 +89,56 @@ class RunIndex:
         self._hidden: set[str] | None = None  # recomputed when a binding decision changes
         self._axes: dict[str, set[str]] = {}  # axis -> ids of live binding decisions on it
         self._seen: tuple[int, int, str | None, int] | None = None  # data_version, rollbacks, token, rev
+        self._n = 0  # the run's highest sequence number (from its counter row, then own inserts)
+        self._by_norm: dict[str, list[str]] = {}  # normalised words -> live ids, write order
+        self._state = pending.state(conn)
+        self._stamp: pending.Stamp | None = None  # the connection's stamp when last known current
 
     # -- freshness -------------------------------------------------------------------------------
+    def ensure_current(self) -> None:
+        """Make the index current: one `PRAGMA data_version` when nothing but the store's own
+        queue touched the connection since the last check, else flush the queue and `refresh`."""
+        if self._stamp is not None and self._stamp == self._state.stamp(self.run_id):
+            return
+        flush(self.conn)
+        self.refresh()
+        self._stamp = self._state.stamp(self.run_id)
+
+    def flushed(self, run_generation: int, generation: int, new_run_generation: int) -> None:
+        """The connection's queue just inserted rows of this run that the index already holds:
+        stay current if the index was current before the flush."""
+        stamp = self._stamp
+        if stamp is not None and stamp[1:] == (rollback_count(self.conn), generation,
+                                               run_generation):
+            self._stamp = (stamp[0], stamp[1], generation, new_run_generation)
+
+    @property
+    def next_seq(self) -> int:
+        """Sequence number of the run's next insert (call `ensure_current` first)."""
+        return self._n + 1
+
+    @property
+    def next_rev(self) -> int:
+        """Revision of the run's next change (call `ensure_current` first)."""
+        return (self._seen[3] if self._seen else 0) + 1
+
+    def same_text(self, norm: str, kinds: tuple[str, ...]) -> MemoryRecord | None:
+        """The earliest live note of one of `kinds` whose normalised words are `norm`."""
+        for mid in self._by_norm.get(norm, ()):
+            rec = self._docs[mid].rec
+            if rec.kind in kinds:
+                return rec
+        return None
+
     def refresh(self) -> None:
         """Bring the index up to date with the database (cheap when nothing changed)."""
         version = self.conn.execute("PRAGMA data_version").fetchone()[0]
         rollbacks = rollback_count(self.conn)
-        row = self.conn.execute("SELECT token, rev, del_rev FROM memory_counters WHERE run_id = ?",
-                                (self.run_id,)).fetchone()
-        token, rev, del_rev = (row[0], row[1], row[2]) if row else (None, 0, 0)
+        row = self.conn.execute(
+            "SELECT token, rev, del_rev, n FROM memory_counters WHERE run_id = ?",
+            (self.run_id,)).fetchone()
+        token, rev, del_rev, n = (row[0], row[1], row[2], row[3]) if row else (None, 0, 0, 0)
+        self._n = n
         seen = self._seen
         if seen is not None and seen == (version, rollbacks, token, rev):
             return
@@ -100,27 +146,30 @@ class RunIndex:
                 or del_rev > seen[3]):
             self._clear()
             rows = self.conn.execute(
-                f"SELECT {COLUMNS}, seq FROM memories WHERE run_id = ?"
+                f"SELECT {COLUMNS}, seq, norm FROM memories WHERE run_id = ?"
                 " AND status IN ('provisional', 'active') ORDER BY seq", (self.run_id,))
         else:
             rows = self.conn.execute(
-                f"SELECT {COLUMNS}, seq FROM memories WHERE run_id = ? AND rev > ? ORDER BY seq",
-                (self.run_id, seen[3]))
+                f"SELECT {COLUMNS}, seq, norm FROM memories WHERE run_id = ? AND rev > ?"
+                " ORDER BY seq", (self.run_id, seen[3]))
         for r in rows:
-            self._put(to_record(r), r[-1])
+            self._put(to_record(r), r[-2], r[-1])
         self._seen = (version, rollbacks, token, rev)
 
     def note_insert(self, rec: MemoryRecord, seq: int, rev: int, norm: str) -> None:
-        """Take a row this connection just inserted (at revision `rev`, normalised words `norm`)
-        without reading it back; skipped unless the index was current just before it."""
+        """Take a row this connection just queued or inserted (at revision `rev`, normalised words
+        `norm`) without reading it back; skipped unless the index was current just before it."""
         seen = self._seen
         if seen is None or rev != seen[3] + 1:
+            self._stamp = None
             return
-        self._put(rec, seq, _terms(norm.split()))
+        self._put(rec, seq, norm, _terms(norm.split()))
+        self._n = max(self._n, seq)
         self._seen = (seen[0], seen[1], seen[2], rev)
 
     def _clear(self) -> None:
-        for part in (self._docs, self._expiring, self._slot_days, self._postings, self._axes):
+        for part in (self._docs, self._expiring, self._slot_days, self._postings, self._axes,
+                     self._by_norm):
             part.clear()
         for array in (self._mids, self._days, self._seqs, self._weights, self._order):
             array.clear()
@@ -142,6 +191,10 @@ class RunIndex:
             self._axes[doc.rec.axis].discard(memory_id)
             self._hidden = None
         self._total_len -= doc.length
+        same = self._by_norm[doc.norm]
+        same.remove(memory_id)
+        if not same:
+            del self._by_norm[doc.norm]
         for term in doc.terms:
             post = self._postings[term]
             del post[bisect.bisect_left(post, (slot,))]  # slots are appended in increasing order
@@ -155,16 +208,17 @@ class RunIndex:
         live = sorted(self._docs.values(), key=lambda d: d.slot)
         self._clear()
         for doc in live:
-            self._put(doc.rec, doc.seq)
+            self._put(doc.rec, doc.seq, doc.norm)
 
-    def _put(self, rec: MemoryRecord, seq: int, words: list[str] | None = None) -> None:
+    def _put(self, rec: MemoryRecord, seq: int, norm: str,
+             words: list[str] | None = None) -> None:
         mid = rec.id
         if mid in self._docs:
             self._drop(mid)
         if rec.status not in ("provisional", "active"):
             return
         if words is None:
-            words = terms(rec.text)
+            words = _terms(norm.split())
         tf = Counter(words)
         length = len(words)
         slot = len(self._mids)
@@ -176,7 +230,12 @@ class RunIndex:
         if rec.expires_day is not None:
             self._expiring[slot] = rec.expires_day
         self._slot_days.add(day)
-        self._docs[mid] = _Doc(rec, seq, length, tuple(tf), slot)
+        self._docs[mid] = _Doc(rec, seq, norm, length, tuple(tf), slot)
+        same = self._by_norm.get(norm)
+        if same is None:
+            self._by_norm[norm] = [mid]
+        else:
+            bisect.insort(same, mid, key=lambda i: self._docs[i].seq)
         order = self._order
         if not order or order[-1] < (day, seq, mid):
             order.append((day, seq, mid))
@@ -243,7 +302,7 @@ class RunIndex:
         ties go to the later game day, then the later write. Expired notes and superseded
         decisions never enter.
         """
-        self.refresh()
+        self.ensure_current()
         hidden = self._superseded()
         day = game_day
         docs = self._docs
@@ -280,6 +339,16 @@ class RunIndex:
         days, seqs, mids = self._days, self._seqs, self._mids
         picks.sort(key=lambda i: (total[i], days[i], seqs[i], mids[i]), reverse=True)
         return binding, newest, [docs[mids[i]].rec for i in picks[:ranked_n]]  # type: ignore[index]
+
+
+def shared_index(conn: sqlite3.Connection, run_id: str) -> RunIndex:
+    """The one live index of `run_id` on `conn`, shared by every store of that run there (so
+    one store's queued writes are in another's recall); it lives while a store holds it."""
+    indexes = pending.state(conn).indexes
+    index = indexes.get(run_id)
+    if index is None:
+        index = indexes[run_id] = RunIndex(conn, run_id)
+    return index
 
 
 def _remove_sorted(items: list, key: tuple) -> None:

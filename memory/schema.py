@@ -36,9 +36,9 @@ CREATE TABLE IF NOT EXISTS memories (
     rev INTEGER NOT NULL DEFAULT 0,
     UNIQUE (run_id, id)
 );
--- Exact-restatement lookups go through a 64-bit key of the normalised words (small index pages),
--- then compare `norm` itself; stage lookups only ever ask for a stage, so rows without one stay out.
-CREATE INDEX IF NOT EXISTS memories_normkey ON memories (run_id, norm_key);
+-- Exact restatement is answered by the run's in-process index (`memory.index`), so `norm_key` (a
+-- 64-bit key of the normalised words) is kept filled but not indexed: a random key would dirty one
+-- index page per insert. Stage lookups only ever ask for a stage, so rows without one stay out.
 CREATE INDEX IF NOT EXISTS memories_stage_set ON memories (run_id, stage_id)
     WHERE stage_id IS NOT NULL;
 
@@ -112,15 +112,15 @@ def _statements(script: str) -> list[str]:
 _STATEMENTS = _statements(_DDL)
 
 
-# Save files written by earlier builds: an FTS5 index, wider indexes (full normalised text, every
-# row's stage, the revision) and the insert trigger that only bumped the revision (the counter row
+# Save files written by earlier builds: an FTS5 index, wider indexes (full normalised text, its key,
+# every row's stage, the revision) and the insert trigger that only bumped the revision (the counter row
 # is now advanced by `memories_count_ai`).
 _RETIRED = ("DROP TRIGGER IF EXISTS memories_rev_ai", "DROP INDEX IF EXISTS memories_norm",
             "DROP INDEX IF EXISTS memories_stage", "DROP INDEX IF EXISTS memories_rev",
             "DROP TRIGGER IF EXISTS memories_fts_ai", "DROP TRIGGER IF EXISTS memories_fts_ad",
             "DROP TRIGGER IF EXISTS memories_fts_au", "DROP TABLE IF EXISTS memories_fts",
             "DROP INDEX IF EXISTS memories_live", "DROP INDEX IF EXISTS memories_axis",
-            "DROP INDEX IF EXISTS memory_audit_run")
+            "DROP INDEX IF EXISTS memory_audit_run", "DROP INDEX IF EXISTS memories_normkey")
 _ADDED_COLUMNS = (("memories", "rev", "INTEGER NOT NULL DEFAULT 0"),
                   ("memories", "norm_key", "INTEGER"),
                   ("memory_counters", "rev", "INTEGER NOT NULL DEFAULT 0"),

@@ -11,15 +11,14 @@ import json
 import math
 import sqlite3
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from memory import audit, lifecycle, recall
+from memory import audit, lifecycle, pending, recall
 from memory import schema as _schema  # noqa: F401  (registers the tables)
 from memory.audit import utc_now
-from memory.db import transaction
+from memory.db import flush, transaction
 from memory.guards import NEAR_DUPLICATE, STAGE_CAP, CleanWrite, check_request
-from memory.index import RunIndex
+from memory.index import shared_index
 from memory.models import (
     KINDS,
     WORKER_KINDS,
@@ -46,29 +45,6 @@ _AUTHORS = ("ceo", "worker", "system")
 _STATUSES = ("provisional", "active", "archived", "revoked")
 
 
-_INSERT_COLUMNS = ("run_id, id, seq, kind, text, norm, status, author, importance, game_day, ts,"
-                   " expires_day, source_ids, origin, stage_id, axis, worker, reviewer, norm_key,"
-                   " rev")
-_INSERT_VALUES = ("SELECT ?1, coalesce(?2, printf('mem-%05d', c.n + 1)), c.n + 1, ?3, ?4, ?5, ?6,"
-                  " ?7, ?8, ?9, ?10, ?11, ?12, 'local-sqlite', ?13, ?14, ?15, ?16, ?17, c.rev + 1"
-                  " FROM (SELECT coalesce(max(n), 0) AS n, coalesce(max(rev), 0) AS rev"
-                  " FROM memory_counters WHERE run_id = ?1) AS c")
-_INSERT_SQL = (f"INSERT INTO memories ({_INSERT_COLUMNS}) {_INSERT_VALUES}"
-               " RETURNING id, seq, rev")
-# The same insert, skipped when a live note of the given kinds has the same normalised words.
-_INSERT_UNLESS_SAME_SQL = (
-    f"INSERT INTO memories ({_INSERT_COLUMNS}) {_INSERT_VALUES}"
-    " WHERE NOT EXISTS (SELECT 1 FROM memories INDEXED BY memories_normkey WHERE run_id = ?1"
-    " AND norm_key = ?17 AND norm = ?5 AND kind IN ({marks})"
-    " AND status IN ('provisional', 'active'))"
-    " RETURNING id, seq, rev")
-
-
-@lru_cache(maxsize=8)
-def _insert_unless_same_sql(n_kinds: int) -> str:
-    return _INSERT_UNLESS_SAME_SQL.format(marks=",".join("?" * n_kinds))
-
-
 class ScopeError(PermissionError):
     """A store bound to one run was asked about another; raised before any query."""
 
@@ -84,7 +60,8 @@ class MemoryStore:
         self.run_id = run_id
         self.cloud = cloud
         self.stage_cap = stage_cap
-        self._index = RunIndex(conn, run_id)
+        self._index = shared_index(conn, run_id)
+        self._pending = pending.state(conn)
 
     # -- scope ---------------------------------------------------------------------------------
     def authorize(self, run_id: str | None) -> str:
@@ -102,29 +79,36 @@ class MemoryStore:
                 game_day: int, expires_day: int | None, source_ids: Sequence[str],
                 stage_id: str | None, axis: str | None, worker: str | None = None,
                 memory_id: str | None = None, reviewer: str | None = None,
-                unless_same: tuple[str, ...] = ()) -> MemoryRecord | None:
-        """Insert one row in one statement (sequence number and revision read from the run's
-        counter, which the insert trigger advances); None when `unless_same` names kinds and a
-        live note of one of them already says the same words (the caller reinforces it)."""
+                norm: str | None = None) -> MemoryRecord:
+        """Queue one row (caller holds the transaction): its sequence number and revision come
+        from the run's index, which takes the row at once; it reaches SQLite before the commit
+        or any read (`memory.pending`), and the counter row follows it by the insert trigger."""
+        index = self._index
+        index.ensure_current()
+        seq, rev = index.next_seq, index.next_rev
+        mid = memory_id or f"mem-{seq:05d}"
         ts = utc_now()
         sources = list(source_ids)
-        norm = normalise(text)
-        sql = _INSERT_SQL if not unless_same else _insert_unless_same_sql(len(unless_same))
-        row = self.conn.execute(
-            sql, (self.run_id, memory_id, kind, text, norm, status, author, importance, game_day,
-                  ts, expires_day, json.dumps(sources) if sources else "[]", stage_id, axis,
-                  worker, reviewer, norm_key(norm), *unless_same)).fetchone()
-        if row is None:
-            return None
-        mid, seq, rev = row[0], row[1], row[2]
+        if norm is None:
+            norm = normalise(text)
+        self._pending.queue_row(
+            (self.run_id, mid, seq, kind, text, norm, status, author, importance, game_day, ts,
+             expires_day, json.dumps(sources) if sources else "[]", stage_id, axis, worker,
+             reviewer, norm_key(norm), rev))
         self._queue_cloud_write(mid, kind, text)
         rec = MemoryRecord(  # validating is faster than model_construct in pydantic 2.x here
             id=mid, run_id=self.run_id, kind=kind, text=text, status=status, author=author,
             importance=importance, game_day=game_day, ts=ts, expires_day=expires_day,
             source_ids=sources, origin="local-sqlite", stage_id=stage_id, axis=axis,
             reinforced=0, superseded_by=None)
-        self._index.note_insert(rec, seq, rev, norm)
+        index.note_insert(rec, seq, rev, norm)
         return rec
+
+    def _audit(self, operation: str, memory_ids: Sequence[str], reason: str, *,
+               game_day: int | None, ts: str | None = None) -> None:
+        """Queue one content-free audit row (in order with the store's other audit rows)."""
+        self._pending.queue_audit(audit.row(self.run_id, operation, memory_ids, reason,
+                                            game_day=game_day, ts=ts))
 
     def remember(self, kind: Kind, text: str, *, author: Author, game_day: int,
                  importance: float = 5.0, stage_id: str | None = None, axis: str | None = None,
@@ -143,22 +127,20 @@ class MemoryStore:
         weight = importance if math.isfinite(importance) else 5.0
         weight = min(10.0, max(0.0, float(weight)))
         axis_key = clean(axis, limit=64).lower() if axis else None
+        norm = normalise(body)
         with transaction(self.conn):
+            if kind != "procedural":
+                self._index.ensure_current()
+                same = self._index.same_text(norm, (kind,))
+                if same is not None:
+                    self._reinforce(same, weight, expires_day)
+                    self._audit("remember", [same.id], "reinforced", game_day=game_day)
+                    return self.get(same.id)
             rec = self._insert(kind=kind, text=body, status=status, author=author,
                                importance=weight, game_day=int(game_day), expires_day=expires_day,
                                source_ids=[clean(s, limit=64) for s in source_ids],
-                               stage_id=stage_id, axis=axis_key,
-                               unless_same=() if kind == "procedural" else (kind,))
-            if rec is None:
-                same = self._live_same_text(body, (kind,))
-                if same is None:
-                    raise RuntimeError("insert skipped without a live note of the same text")
-                self._reinforce(same, weight, expires_day)
-                audit.append(self.conn, self.run_id, "remember", [same.id], "reinforced",
-                             game_day=game_day)
-                return self.get(same.id)
-            audit.append(self.conn, self.run_id, "remember", [rec.id], f"written-{kind}",
-                         game_day=game_day, ts=rec.ts)
+                               stage_id=stage_id, axis=axis_key, norm=norm)
+            self._audit("remember", [rec.id], f"written-{kind}", game_day=game_day, ts=rec.ts)
         return rec
 
     def worker_write(self, req: MemoryWriteRequest | dict, *, worker: str, stage_id: str,
@@ -168,12 +150,12 @@ class MemoryStore:
         with transaction(self.conn):
             if not isinstance(checked, CleanWrite):
                 reason, kind = checked
-                audit.append(self.conn, self.run_id, "worker_write", [],
-                             "rejected-" + reason.split(":")[0], game_day=game_day)
+                self._audit("worker_write", [], "rejected-" + reason.split(":")[0],
+                            game_day=game_day)
                 return WriteDisposition(status="rejected", reason=reason, kind=kind)
             disposition = self._guarded_write(checked, worker=clean(worker, limit=64),
                                               stage_id=stage_id, game_day=int(game_day))
-            audit.append(self.conn, self.run_id, "worker_write",
+            self._audit("worker_write",
                          [disposition.memory_id] if disposition.memory_id else [],
                          disposition.status + ("-" + disposition.reason.split(":")[0]
                                                if disposition.status == "rejected"
@@ -184,11 +166,13 @@ class MemoryStore:
     def _guarded_write(self, w: CleanWrite, *, worker: str, stage_id: str,
                        game_day: int) -> WriteDisposition:
         expires = game_day + w.ttl_days
-        same = self._live_same_text(w.text, tuple(sorted(WORKER_KINDS)))
+        self._index.ensure_current()
+        same = self._index.same_text(normalise(w.text), tuple(sorted(WORKER_KINDS)))
         if same is not None:
             self._reinforce(same, w.importance, expires)
             return WriteDisposition(status="reinforced", memory_id=same.id, kind=same.kind,
                                     reason="exact restatement of an existing note")
+        flush(self.conn)  # the stage's queued notes count for the near-duplicate and cap checks
         own = self.conn.execute(
             f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND stage_id = ? AND author = 'worker'"
             " AND status IN ('provisional', 'active') ORDER BY seq DESC", (self.run_id, stage_id)
@@ -213,8 +197,6 @@ class MemoryStore:
         rec = self._insert(kind=w.kind, text=w.text, status="provisional", author="worker",
                            importance=w.importance, game_day=game_day, expires_day=expires,
                            source_ids=(), stage_id=stage_id, axis=None, worker=worker)
-        if rec is None:
-            raise RuntimeError("an unconditional insert returned no row")
         return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
 
     def _queue_cloud_write(self, memory_id: str, kind: str, text: str) -> None:
@@ -223,20 +205,10 @@ class MemoryStore:
                 "INSERT INTO memory_cloud_outbox (run_id, op, memory_id, kind, text)"
                 " VALUES (?, 'write', ?, ?, ?)", (self.run_id, memory_id, kind, text))
 
-    def _live_same_text(self, text: str, kinds: Iterable[str]) -> MemoryRecord | None:
-        kinds = tuple(kinds)
-        marks = ",".join("?" * len(kinds))
-        norm = normalise(text)
-        row = self.conn.execute(
-            f"SELECT {COLUMNS} FROM memories INDEXED BY memories_normkey WHERE run_id = ?"
-            f" AND norm_key = ? AND norm = ? AND kind IN ({marks})"
-            " AND status IN ('provisional', 'active') ORDER BY seq LIMIT 1",
-            (self.run_id, norm_key(norm), norm, *kinds)).fetchone()
-        return to_record(row) if row else None
-
     def _reinforce(self, rec: MemoryRecord, importance: float, expires_day: int | None) -> None:
         new_expiry = (None if rec.expires_day is None or expires_day is None
                       else max(rec.expires_day, expires_day))
+        flush(self.conn)
         self.conn.execute(
             "UPDATE memories SET reinforced = reinforced + 1, importance = ?, expires_day = ?"
             " WHERE run_id = ? AND id = ?",
@@ -246,6 +218,7 @@ class MemoryStore:
     def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
         """One record of this run by id (KeyError when absent)."""
         self.authorize(run_id)
+        flush(self.conn)
         row = self.conn.execute(f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND id = ?",
                                 (self.run_id, memory_id)).fetchone()
         if row is None:
@@ -257,6 +230,7 @@ class MemoryStore:
                 run_id: str | None = None) -> list[MemoryRecord]:
         """This run's records in write order, optionally filtered by kind and status."""
         self.authorize(run_id)
+        flush(self.conn)
         sql = f"SELECT {COLUMNS} FROM memories WHERE run_id = ?"
         params: list[object] = [self.run_id]
         for column, values in (("kind", kinds), ("status", statuses)):
@@ -269,6 +243,7 @@ class MemoryStore:
     def counts(self, *, run_id: str | None = None) -> dict[str, int]:
         """Live (provisional + active) memories per kind, every kind present."""
         self.authorize(run_id)
+        flush(self.conn)
         out = dict.fromkeys(KINDS, 0)
         for kind, n in self.conn.execute(
                 "SELECT kind, count(*) FROM memories WHERE run_id = ?"
@@ -305,6 +280,7 @@ class MemoryStore:
     def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
         """This run's content-free audit trail, oldest first."""
         self.authorize(run_id)
+        flush(self.conn)
         return audit.read(self.conn, self.run_id, limit=limit)
 
     # -- lifecycle (delegated) -----------------------------------------------------------------
@@ -312,17 +288,20 @@ class MemoryStore:
         """After each fork: promote surviving provisional notes, archive duplicates and expired
         notes with lineage, supersede older binding decisions on the same axis."""
         with transaction(self.conn):
+            flush(self.conn)
             return lifecycle.harden(self, game_day=game_day)
 
     def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
         """Retention: dry run and apply share `lifecycle.prune_blocker`."""
         with transaction(self.conn):
+            flush(self.conn)
             return lifecycle.prune(self, game_day=game_day, dry_run=dry_run)
 
     def consolidate(self, source_ids: Sequence[str], *, summary: str, reviewer: str,
                     game_day: int, dry_run: bool = False) -> ConsolidationResult:
         """Fold several notes into one reviewed semantic note; a retry writes nothing."""
         with transaction(self.conn):
+            flush(self.conn)
             return lifecycle.consolidate(self, source_ids, summary=summary, reviewer=reviewer,
                                          game_day=game_day, dry_run=dry_run)
 
@@ -331,6 +310,7 @@ class MemoryStore:
         open (then call `compact()` after commit)."""
         self.authorize(run_id)
         with transaction(self.conn):
+            flush(self.conn)
             report = lifecycle.forget(self)
         if compact and not self.conn.in_transaction:
             report.compacted = lifecycle.compact(self.conn)
