@@ -18,6 +18,8 @@ import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress, repeat
+from operator import add, mul, truediv
 
 from memory import pending
 from memory.db import flush, rollback_count
@@ -39,13 +41,28 @@ def stem(word: str) -> str:
     return word
 
 
+class _TermOf(dict):
+    """word -> index term ("" for a stopword or one-letter word), filled on first sight; past
+    `_TERM_CACHE` distinct words new words are answered without being kept (bounded memory)."""
+
+    def __missing__(self, word: str) -> str:
+        term = stem(word) if len(word) > 1 and word not in STOPWORDS else ""
+        if len(self) < _TERM_CACHE:
+            self[word] = term
+        return term
+
+
+_TERM_CACHE = 200_000
+_term_of = _TermOf()
+
+
 def terms(text: str) -> list[str]:
     """Index terms: lower-case words minus stopwords and one-letter words, lightly stemmed."""
     return _terms(WORD.findall(text.casefold()))
 
 
 def _terms(words: list[str]) -> list[str]:
-    return [stem(w) for w in words if len(w) > 1 and w not in STOPWORDS]
+    return [t for t in map(_term_of.__getitem__, words) if t]
 
 
 @dataclass(slots=True)
@@ -54,7 +71,7 @@ class _Doc:
     seq: int
     norm: str
     length: int
-    terms: tuple[str, ...]
+    tf: tuple[tuple[str, int], ...]  # (term, frequency) pairs
     slot: int  # position in the RunIndex slot arrays
 
 
@@ -82,8 +99,11 @@ class RunIndex:
         self._expiring: dict[int, int] = {}  # slot -> expires_day, live slots that expire
         self._slot_days: set[int] = set()  # every game_day in `_days` (dropped slots too)
         self._recency: tuple[int, dict[int, float]] = (0, {})  # query day, game_day -> weight
-        # term -> [(slot, tf, doc length)], slots ascending
-        self._postings: dict[str, list[tuple[int, int, int]]] = {}
+        self._static: tuple[int | None, list[float]] = (None, [])  # query day, recency + weight
+        self._lengths: list[int] = []  # document length (index terms) per slot
+        # term -> {tf: slots ascending}
+        self._postings: dict[str, dict[int, list[int]]] = {}
+        self._df: dict[str, int] = {}  # term -> live documents holding it
         self._total_len = 0
         self._order: list[tuple[int, int, str]] = []  # (game_day, seq, id), kept sorted
         self._hidden: set[str] | None = None  # recomputed when a binding decision changes
@@ -169,13 +189,15 @@ class RunIndex:
 
     def _clear(self) -> None:
         for part in (self._docs, self._expiring, self._slot_days, self._postings, self._axes,
-                     self._by_norm):
+                     self._by_norm, self._df):
             part.clear()
-        for array in (self._mids, self._days, self._seqs, self._weights, self._order):
+        for array in (self._mids, self._days, self._seqs, self._weights, self._order,
+                      self._lengths):
             array.clear()
         self._dead = 0
         self._hidden = None
         self._total_len = 0
+        self._static = (None, [])
 
     def _drop(self, memory_id: str) -> None:
         doc = self._docs.pop(memory_id, None)
@@ -184,6 +206,8 @@ class RunIndex:
         slot, day = doc.slot, doc.rec.game_day
         self._mids[slot] = None
         self._weights[slot] = _DEAD
+        if slot < len(self._static[1]):
+            self._static[1][slot] = _DEAD
         self._expiring.pop(slot, None)
         self._dead += 1
         _remove_sorted(self._order, (day, doc.seq, memory_id))
@@ -195,11 +219,16 @@ class RunIndex:
         same.remove(memory_id)
         if not same:
             del self._by_norm[doc.norm]
-        for term in doc.terms:
-            post = self._postings[term]
-            del post[bisect.bisect_left(post, (slot,))]  # slots are appended in increasing order
-            if not post:
-                del self._postings[term]
+        postings, df = self._postings, self._df
+        for term, f in doc.tf:
+            groups = postings[term]
+            group = groups[f]
+            del group[bisect.bisect_left(group, slot)]  # slots are appended in increasing order
+            if not group:
+                del groups[f]
+            df[term] -= 1
+            if not df[term]:
+                del postings[term], df[term]
         if self._dead > _COMPACT_AT and 2 * self._dead > len(self._mids):
             self._compact()
 
@@ -227,10 +256,12 @@ class RunIndex:
         self._days.append(day)
         self._seqs.append(seq)
         self._weights.append(W_IMPORTANCE / 10.0 * rec.importance)
+        self._lengths.append(length)
         if rec.expires_day is not None:
             self._expiring[slot] = rec.expires_day
         self._slot_days.add(day)
-        self._docs[mid] = _Doc(rec, seq, norm, length, tuple(tf), slot)
+        pairs = tuple(tf.items())
+        self._docs[mid] = _Doc(rec, seq, norm, length, pairs, slot)
         same = self._by_norm.get(norm)
         if same is None:
             self._by_norm[norm] = [mid]
@@ -245,13 +276,19 @@ class RunIndex:
             self._axes.setdefault(rec.axis, set()).add(mid)
             self._hidden = None
         self._total_len += length
-        postings = self._postings
-        for w, f in tf.items():
-            post = postings.get(w)
-            if post is None:
-                postings[w] = [(slot, f, length)]
+        postings, df = self._postings, self._df
+        for w, f in pairs:
+            groups = postings.get(w)
+            if groups is None:
+                postings[w] = {f: [slot]}
+                df[w] = 1
             else:
-                post.append((slot, f, length))
+                group = groups.get(f)
+                if group is None:
+                    groups[f] = [slot]
+                else:
+                    group.append(slot)
+                df[w] += 1
 
     # -- queries ---------------------------------------------------------------------------------
     def _superseded(self) -> set[str]:
@@ -275,13 +312,19 @@ class RunIndex:
             return acc
         avgdl = self._total_len / n or 1.0
         c1, c2, k = BM25_K1 * (1 - BM25_B), BM25_K1 * BM25_B / avgdl, BM25_K1 + 1
+        scaled: list[float] | None = None  # c2 * dl per slot, built once per query
         for term in dict.fromkeys(terms(query)):
-            post = self._postings.get(term)
-            if not post:
+            groups = self._postings.get(term)
+            if not groups:
                 continue
-            idf = math.log(1 + (n - len(post) + 0.5) / (len(post) + 0.5)) * k
-            for slot, f, dl in post:
-                acc[slot] += idf * f / (f + c1 + c2 * dl)
+            if scaled is None:
+                scaled = list(map(c2.__mul__, self._lengths))
+            df = self._df[term]
+            idf = math.log(1 + (n - df + 0.5) / (df + 0.5)) * k
+            for f, slots in groups.items():
+                top, base = idf * f, f + c1  # idf * f / (f + c1 + c2 * dl), same operation order
+                for slot in slots:
+                    acc[slot] += top / (base + scaled[slot])
         return acc
 
     def _recency_by_day(self, day: int) -> dict[int, float]:
@@ -293,6 +336,19 @@ class RunIndex:
         for g in self._slot_days - table.keys():
             table[g] = W_RECENCY / (1.0 + max(0, day - g) / RECENCY_DAYS)
         return table
+
+    def _static_scores(self, day: int) -> list[float]:
+        """recency + importance weight per slot for a query on `day` (kept per query day and
+        extended as slots are added; _DEAD for dropped slots)."""
+        cached_day, static = self._static
+        if cached_day != day:
+            static = []
+            self._static = (day, static)
+        if len(static) < len(self._days):
+            recency = self._recency_by_day(day)
+            at = len(static)
+            static.extend(recency[g] + w for g, w in zip(self._days[at:], self._weights[at:]))
+        return static
 
     def select(self, query: str, *, game_day: int, ranked_n: int,
                newest_n: int) -> tuple[MemoryRecord | None, list[MemoryRecord], list[MemoryRecord]]:
@@ -320,11 +376,12 @@ class RunIndex:
                 break
         if not docs:
             return binding, newest, []
-        recency = self._recency_by_day(day)
+        static = self._static_scores(day)
         acc = self.relevance(query)
         half = W_RELEVANCE
-        total = [recency[g] + w + half * (s / (1.0 + s))
-                 for g, w, s in zip(self._days, self._weights, acc)]
+        # static + half * (s / (1 + s)) per slot, element-wise in C
+        total = list(map(add, static, map(mul, repeat(half),
+                                          map(truediv, acc, map(add, acc, repeat(1.0))))))
         for slot, expires in self._expiring.items():
             if expires <= day:
                 total[slot] = _DEAD
@@ -333,9 +390,9 @@ class RunIndex:
         live = len(docs) - len(hidden)
         cut = sorted(total)[-ranked_n] if ranked_n < live else _DEAD
         if cut == _DEAD:
-            picks = [i for i, v in enumerate(total) if v != _DEAD]
+            picks = list(compress(range(len(total)), map(_DEAD.__lt__, total)))
         else:
-            picks = [i for i, v in enumerate(total) if v >= cut]
+            picks = list(compress(range(len(total)), map(cut.__le__, total)))
         days, seqs, mids = self._days, self._seqs, self._mids
         picks.sort(key=lambda i: (total[i], days[i], seqs[i], mids[i]), reverse=True)
         return binding, newest, [docs[mids[i]].rec for i in picks[:ranked_n]]  # type: ignore[index]
