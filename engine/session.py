@@ -11,7 +11,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import rules
 from engine.agents import run_worker
@@ -34,7 +34,6 @@ from engine.routing import Router, RouteResult
 from engine.savefile import open_save
 from engine.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run, unique_run_id
 from engine.simulate import APPLY
-from engine.snapshot import Snapshot, build_snapshot
 from engine.standup import run_standup
 from engine.text import (
     MAX_REASON_CHARS,
@@ -45,6 +44,9 @@ from engine.text import (
 from engine.world import adapt_pending
 from memory.db import db_path, transaction
 from memory.store import MemoryStore
+
+if TYPE_CHECKING:
+    from engine.snapshot import Snapshot
 
 MAX_REDOS = 2
 E = EventType
@@ -474,6 +476,9 @@ class GameSession:
 
     # ---------------------------------------------------------------- views
     def snapshot(self) -> Snapshot:
+        """Everything a front end draws, in one model (loaded on first use: headless runs never draw)."""
+        from engine.snapshot import build_snapshot
+
         return build_snapshot(self)
 
     def export_report(self, path: str | Path | None = None) -> Path:
