@@ -1,7 +1,7 @@
 """Ventures per second in-process on the simulation tier with SQLite on disk, plus the whole-process
 `worldforge simulate --json` time and the 256-path balance time. Prints JSON; quotes medians.
 
-    python -m bench.venture --json [--ventures 40] [--runs 5]
+    python -m bench.venture --json [--ventures 40] [--runs 5] [--process-only]
 """
 
 from __future__ import annotations
@@ -48,6 +48,18 @@ def simulate_process_s() -> float:
         return time.perf_counter() - start
 
 
+FLOOR_CODE = "from pydantic import BaseModel\n\nclass Floor(BaseModel):\n    x: int = 0\n"
+
+
+def floor_process_s() -> float:
+    """The same interpreter doing nothing but importing pydantic and building one model: the part
+    of `simulate`'s time no engine change can remove while the engine is built on pydantic."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", FLOOR_CODE], check=True, capture_output=True, env=env)
+    return time.perf_counter() - start
+
+
 def balance_s() -> float:
     from engine.balance import run_balance
 
@@ -61,18 +73,27 @@ def main() -> None:
     p.add_argument("--ventures", type=int, default=40)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--balance-runs", type=int, default=3)
+    p.add_argument("--process-only", action="store_true",
+                   help="only the whole-process simulate figure (and its pydantic floor)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args()
-    vps = [ventures_per_second(a.ventures) for _ in range(a.runs)]
+    vps = [] if a.process_only else [ventures_per_second(a.ventures) for _ in range(a.runs)]
     simulate_process_s()  # warm-up: writes the bytecode cache, as a first launch would
-    proc = [simulate_process_s() for _ in range(a.runs)]
-    bal = [balance_s() for _ in range(a.balance_runs)]
+    proc, floor = [], []
+    for _ in range(a.runs):  # interleaved, so both see the same machine load
+        proc.append(simulate_process_s())
+        floor.append(floor_process_s())
+    bal = [] if a.process_only else [balance_s() for _ in range(a.balance_runs)]
+    def median(values: list[float], digits: int) -> float | None:
+        return round(statistics.median(values), digits) if values else None
+
     out = {
-        "ventures_per_s_median": round(statistics.median(vps), 1),
+        "ventures_per_s_median": median(vps, 1),
         "ventures_per_s_runs": [round(v, 1) for v in vps],
-        "simulate_process_s_median": round(statistics.median(proc), 3),
+        "simulate_process_s_median": median(proc, 3),
         "simulate_process_s_runs": [round(v, 3) for v in proc],
-        "balance_256_s_median": round(statistics.median(bal), 2),
+        "pydantic_floor_process_s_median": median(floor, 3),
+        "balance_256_s_median": median(bal, 2),
         "balance_256_s_runs": [round(v, 2) for v in bal],
         "targets": {"balance_256_s": 10.0, "simulate_process_s": 0.3},
         "cpus": os.cpu_count(),
