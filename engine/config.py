@@ -123,6 +123,9 @@ class Settings(BaseModel):
     foundry_fallback_model: str | None = _opt_model()
     foundry_memory_store: str | None = _opt_model()
     foundry_iq_knowledge_base: str | None = _opt_model()
+    # Foundry IQ knowledge bases live on the Azure AI Search service, not the Foundry project.
+    foundry_iq_endpoint: str | None = Field(
+        default=None, validation_alias=AliasChoices("foundry_iq_endpoint", "azure_search_endpoint"))
     foundry_token_scope: str | None = None
 
     agent_request_timeout: float = Field(default=45.0, gt=0, le=3600)
@@ -143,7 +146,8 @@ class Settings(BaseModel):
     def _lower(cls, value: Any) -> Any:
         return value.lower() if isinstance(value, str) else value
 
-    @field_validator("local_agent_base_url", "foundry_base_url", "foundry_project_endpoint")
+    @field_validator("local_agent_base_url", "foundry_base_url", "foundry_project_endpoint",
+                     "foundry_iq_endpoint")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         """Base URLs must be http(s) with a host; anything else is a typo we refuse early."""

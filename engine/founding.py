@@ -65,12 +65,13 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
 
 
 def knowledge_for(settings: Any) -> Any:
-    """Playbook search; the Foundry IQ tier only when the game runs live (simulation stays offline)."""
+    """Playbook search; the Foundry IQ tier only when the game runs live (simulation stays offline)
+    and both the Search service endpoint (FOUNDRY_IQ_ENDPOINT) and the knowledge base are set."""
     from knowledge import Knowledge
 
     if getattr(settings, "demo_mode", "simulation") != "live":
         return Knowledge()
-    return Knowledge(settings.foundry_project_endpoint, settings.foundry_iq_knowledge_base)
+    return Knowledge(settings.foundry_iq_endpoint, settings.foundry_iq_knowledge_base)
 
 
 def cloud_memory_for(settings: Any) -> Any:

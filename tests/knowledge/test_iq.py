@@ -229,3 +229,19 @@ def test_default_provider_token_reaches_the_server_as_a_bearer(iq_server):
     hits = Knowledge(iq_server.url, "kb", provide).search("pricing")
     assert hits[0].origin == "foundry-iq"
     assert iq_server.requests[0]["auth"] == "Bearer t1"
+
+
+def test_iq_tier_uses_the_search_endpoint_not_the_foundry_project(monkeypatch):
+    from engine.config import load_settings
+    from engine.founding import knowledge_for
+
+    monkeypatch.setenv("DEMO_MODE", "live")
+    monkeypatch.setenv("FOUNDRY_PROJECT_ENDPOINT", "https://acct.services.ai.azure.com/api/projects/p")
+    monkeypatch.setenv("FOUNDRY_IQ_KNOWLEDGE_BASE", "wf-playbooks")
+    assert knowledge_for(load_settings()).iq is None  # a project endpoint holds no knowledge bases
+    monkeypatch.setenv("AZURE_SEARCH_ENDPOINT", "https://search1.search.windows.net/")
+    iq = knowledge_for(load_settings()).iq
+    assert iq is not None
+    assert iq.url.startswith("https://search1.search.windows.net/knowledgebases/wf-playbooks/")
+    monkeypatch.setenv("DEMO_MODE", "simulation")
+    assert knowledge_for(load_settings()).iq is None  # simulation never leaves the machine
