@@ -25,6 +25,7 @@ SUGGESTION = "move it aside or use --save-dir DIR to start a fresh save dir"
 _schemas: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
 _depth = threading.local()
 _rollbacks: dict[int, int] = {}
+_serials: dict[int, int] = {}  # outermost `transaction` blocks begun per connection
 # Writes held back until the outermost commit (or an earlier read): connection -> owner -> hooks.
 _deferred: dict[int, dict[int, tuple[Callable[[], None], Callable[[], None]]]] = {}
 
@@ -200,6 +201,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     depth = depths.get(key, 0)
     if depth == 0:
         conn.execute("BEGIN IMMEDIATE")
+        _serials[key] = _serials.get(key, 0) + 1
     depths[key] = depth + 1
     try:
         yield conn
@@ -237,6 +239,14 @@ def flush(conn: sqlite3.Connection) -> None:
 def _discard(conn: sqlite3.Connection) -> None:
     for _flush_fn, discard_fn in (_deferred.pop(id(conn), None) or {}).values():
         discard_fn()
+
+
+def transaction_serial(conn: sqlite3.Connection) -> int | None:
+    """Which outermost `transaction` block of this thread is open on `conn` (None outside one).
+    While it is open this connection holds the write lock, so no other connection commits."""
+    if not _depth.__dict__.get("d", {}).get(id(conn)):
+        return None
+    return _serials[id(conn)]
 
 
 def rollback_count(conn: sqlite3.Connection) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import math
 import sqlite3
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress, repeat
@@ -101,9 +101,10 @@ class RunIndex:
         self._recency: tuple[int, dict[int, float]] = (0, {})  # query day, game_day -> weight
         self._static: tuple[int | None, list[float]] = (None, [])  # query day, recency + weight
         self._lengths: list[int] = []  # document length (index terms) per slot
-        # term -> {tf: slots ascending}
-        self._postings: dict[str, dict[int, list[int]]] = {}
-        self._df: dict[str, int] = {}  # term -> live documents holding it
+        # term (tf 1) or (term, tf) (tf 2.._max_tf) -> slots ascending
+        self._postings: defaultdict[str | tuple[str, int], list[int]] = defaultdict(list)
+        self._max_tf = 0
+        self._df: Counter[str] = Counter()  # term -> live documents holding it
         self._total_len = 0
         self._order: list[tuple[int, int, str]] = []  # (game_day, seq, id), kept sorted
         self._hidden: set[str] | None = None  # recomputed when a binding decision changes
@@ -183,7 +184,7 @@ class RunIndex:
         if seen is None or rev != seen[3] + 1:
             self._stamp = None
             return
-        self._put(rec, seq, norm, _terms(norm.split()))
+        self._put(rec, seq, norm)
         self._n = max(self._n, seq)
         self._seen = (seen[0], seen[1], seen[2], rev)
 
@@ -197,6 +198,7 @@ class RunIndex:
         self._dead = 0
         self._hidden = None
         self._total_len = 0
+        self._max_tf = 0
         self._static = (None, [])
 
     def _drop(self, memory_id: str) -> None:
@@ -220,15 +222,16 @@ class RunIndex:
         if not same:
             del self._by_norm[doc.norm]
         postings, df = self._postings, self._df
-        for term, f in doc.tf:
-            groups = postings[term]
-            group = groups[f]
+        for pair in doc.tf:
+            term = pair[0]
+            key = term if pair[1] == 1 else pair
+            group = postings[key]
             del group[bisect.bisect_left(group, slot)]  # slots are appended in increasing order
             if not group:
-                del groups[f]
+                del postings[key]
             df[term] -= 1
             if not df[term]:
-                del postings[term], df[term]
+                del df[term]
         if self._dead > _COMPACT_AT and 2 * self._dead > len(self._mids):
             self._compact()
 
@@ -239,17 +242,15 @@ class RunIndex:
         for doc in live:
             self._put(doc.rec, doc.seq, doc.norm)
 
-    def _put(self, rec: MemoryRecord, seq: int, norm: str,
-             words: list[str] | None = None) -> None:
+    def _put(self, rec: MemoryRecord, seq: int, norm: str) -> None:
         mid = rec.id
         if mid in self._docs:
             self._drop(mid)
         if rec.status not in ("provisional", "active"):
             return
-        if words is None:
-            words = _terms(norm.split())
-        tf = Counter(words)
-        length = len(words)
+        words = norm.split()
+        tf = Counter(map(_term_of.__getitem__, words))  # "" counts the words that are no term
+        length = len(words) - tf.pop("", 0)
         slot = len(self._mids)
         day = rec.game_day
         self._mids.append(mid)
@@ -276,19 +277,12 @@ class RunIndex:
             self._axes.setdefault(rec.axis, set()).add(mid)
             self._hidden = None
         self._total_len += length
-        postings, df = self._postings, self._df
-        for w, f in pairs:
-            groups = postings.get(w)
-            if groups is None:
-                postings[w] = {f: [slot]}
-                df[w] = 1
-            else:
-                group = groups.get(f)
-                if group is None:
-                    groups[f] = [slot]
-                else:
-                    group.append(slot)
-                df[w] += 1
+        postings = self._postings
+        for pair in pairs:
+            postings[pair[0] if pair[1] == 1 else pair].append(slot)
+        self._df.update(iter(tf))  # one more document per term (counted in C)
+        if tf and max(tf.values()) > self._max_tf:
+            self._max_tf = max(tf.values())
 
     # -- queries ---------------------------------------------------------------------------------
     def _superseded(self) -> set[str]:
@@ -313,15 +307,18 @@ class RunIndex:
         avgdl = self._total_len / n or 1.0
         c1, c2, k = BM25_K1 * (1 - BM25_B), BM25_K1 * BM25_B / avgdl, BM25_K1 + 1
         scaled: list[float] | None = None  # c2 * dl per slot, built once per query
+        postings = self._postings
         for term in dict.fromkeys(terms(query)):
-            groups = self._postings.get(term)
-            if not groups:
+            df = self._df.get(term)
+            if not df:
                 continue
             if scaled is None:
                 scaled = list(map(c2.__mul__, self._lengths))
-            df = self._df[term]
             idf = math.log(1 + (n - df + 0.5) / (df + 0.5)) * k
-            for f, slots in groups.items():
+            for f in range(1, self._max_tf + 1):
+                slots = postings.get(term if f == 1 else (term, f))
+                if not slots:
+                    continue
                 top, base = idf * f, f + c1  # idf * f / (f + c1 + c2 * dl), same operation order
                 for slot in slots:
                     acc[slot] += top / (base + scaled[slot])
@@ -347,7 +344,7 @@ class RunIndex:
         if len(static) < len(self._days):
             recency = self._recency_by_day(day)
             at = len(static)
-            static.extend(recency[g] + w for g, w in zip(self._days[at:], self._weights[at:]))
+            static.extend(map(add, map(recency.__getitem__, self._days[at:]), self._weights[at:]))
         return static
 
     def select(self, query: str, *, game_day: int, ranked_n: int,

@@ -41,6 +41,7 @@ class ConnState:
         self.generation = 0  # bumped by any change on this connection the queue did not make
         self.run_generation: dict[str, int] = {}  # bumped when a run's queued rows are flushed
         self._clean_total = conn.total_changes
+        self._version: tuple[int | None, int] = (None, 0)  # transaction serial, data_version
 
     # -- queue -------------------------------------------------------------------------------------
     def queue_row(self, params: tuple) -> None:
@@ -91,7 +92,12 @@ class ConnState:
 
     def stamp(self, run_id: str) -> Stamp:
         """What an index of `run_id` must have seen to be current without reading the run."""
-        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        serial = db.transaction_serial(self.conn)
+        if serial is not None and serial == self._version[0]:
+            version = self._version[1]  # we hold the write lock: no other commit since
+        else:
+            version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+            self._version = (serial, version)
         return (version, db.rollback_count(self.conn), self.current_generation(),
                 self.run_generation.get(run_id, 0))
 
