@@ -74,7 +74,7 @@ async def _in_daemon_thread(fn: Callable[[], str]) -> str:
     return await asyncio.wrap_future(fut)
 
 
-def _ssl_context() -> ssl.SSLContext:
+def shared_ssl_context() -> ssl.SSLContext:
     """One shared TLS context: building one per client costs ~35 ms (the CA bundle load)."""
     global _ssl_ctx
     with _ssl_lock:
@@ -98,7 +98,7 @@ def make_client(target: Target, key: str, timeout: float) -> openai.AsyncOpenAI:
     """An SDK client with its retries off; loopback endpoints never go through an env proxy."""
     bounds = openai.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
     host = urlsplit(target.endpoint).hostname
-    http = _http.AsyncClient(verify=_ssl_context(), trust_env=not _is_loopback(host),
+    http = _http.AsyncClient(verify=shared_ssl_context(), trust_env=not _is_loopback(host),
                              timeout=bounds)
     return openai.AsyncOpenAI(base_url=target.endpoint, api_key=key, max_retries=0,
                               timeout=bounds, http_client=http)

@@ -9,6 +9,7 @@ Fallback, so nothing degrades silently.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -89,6 +90,20 @@ def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
     return box["value"]
 
 
+def _load_model_tier() -> None:
+    """Import the OpenAI-compatible tier (openai, httpx: up to a second on a slow machine) and
+    build its shared TLS context (the CA bundle load), so the first model call pays neither."""
+    from engine.routing.openai_tier import shared_ssl_context
+
+    shared_ssl_context()
+
+
+def _warm_model_tier(settings: Settings) -> None:
+    """When the settings can reach a model, load its client code in the background meanwhile."""
+    if settings.runtime_label() != "simulation" and "engine.routing.openai_tier" not in sys.modules:
+        threading.Thread(target=_load_model_tier, name="wf-router-warm", daemon=True).start()
+
+
 async def _sleep(seconds: float) -> None:
     import asyncio
 
@@ -111,6 +126,7 @@ class Router:
         self._lock = threading.Lock()
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
+        _warm_model_tier(self._settings)
 
     # ---- configuration ------------------------------------------------------------------------
 
@@ -123,6 +139,7 @@ class Router:
         with self._lock:
             self._settings = settings
             self._cooldowns.clear()
+            _warm_model_tier(settings)
             self._azure_providers.clear()
             self._last = None
 

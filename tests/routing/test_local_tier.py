@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 from engine.routing import Router
@@ -234,3 +236,26 @@ def test_concurrent_calls_share_one_router(fake_openai):
         results = list(pool.map(lambda i: router.call(req(key=f"k{i}"), simulate), range(8)))
     assert {r.served_by for r in results} == {"local"}
     assert router.status()["served"] == {"local": 8}
+
+
+def test_model_client_code_loads_in_the_background_once_a_model_is_configured():
+    """The first model call must not spend its deadline importing openai or loading CA certs."""
+    code = (
+        "import sys, time\n"
+        "from engine.config import Settings\n"
+        "from engine.routing import Router\n"
+        "Router(Settings())\n"
+        "time.sleep(0.3)\n"
+        "assert 'engine.routing.openai_tier' not in sys.modules, 'simulation warmed a model tier'\n"
+        "Router(Settings(demo_mode='local', local_agent_base_url='http://127.0.0.1:9/v1',"
+        " local_agent_model='qwen2.5'))\n"
+        "deadline = time.monotonic() + 60\n"
+        "while time.monotonic() < deadline:\n"
+        "    tier = sys.modules.get('engine.routing.openai_tier')\n"
+        "    if tier is not None and getattr(tier, '_ssl_ctx', None) is not None:\n"
+        "        break\n"
+        "    time.sleep(0.02)\n"
+        "else:\n"
+        "    raise AssertionError('model tier never warmed')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=90)
