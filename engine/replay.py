@@ -33,32 +33,6 @@ class ReplayReport(BaseModel):
     first_difference: str | None = None
 
 
-def apply_input(session: GameSession, step: dict[str, Any]) -> None:
-    """Perform one recorded command at the level it was recorded (no automatic follow-ups)."""
-    cmd = step["cmd"]
-    if cmd == "run_stage":
-        session.run_stage()
-    elif cmd == "approve":
-        session.approve()
-    elif cmd == "reject":
-        session._require("reject", "gate")
-        session._commit(step, lambda st: session._reject(st, step["reason"]))
-    elif cmd in ("decide", "decide_own"):
-        session._require("decide", "fork")
-        arg = step.get("choice") if cmd == "decide" else None
-        key = arg if cmd == "decide" else "own"
-        session._commit(step, lambda st: session._decide(st, key, step.get("text")))
-    elif cmd == "standup":
-        session._after_decision()
-    elif cmd == "settings":
-        info = {k: v for k, v in step.items() if k != "cmd"}
-        session._commit(step, lambda st: session._settings(st, info))
-    elif cmd == "standup_reply":
-        session.standup_reply(step["text"])
-    else:
-        raise SaveError(f"unknown recorded command {cmd!r}")
-
-
 def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
     state, inputs = load_run(conn, run_id)
     stored = list_events(conn, run_id)
@@ -90,7 +64,7 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
         for step in inputs[1:]:
             if step["cmd"] == "standup" and session.state.phase == "ended":
                 continue
-            apply_input(session, step)
+            session.apply_recorded(step)
         fresh = list_events(mem, run_id)
         keys = ROUTING_KEYS if mode == "replay" else set()
 

@@ -7,7 +7,7 @@ import logging.handlers
 
 import pytest
 
-from engine import session as session_module
+from engine import rules
 from engine.config import Settings
 from engine.headless import Plan, play
 from engine.logs import correlation, get_logger, log_path
@@ -31,7 +31,7 @@ def test_unexpected_command_error_is_logged_with_ids_and_rolled_back(tmp_path, m
         session.run_stage()
         session.approve()
         events_before = len(session.events())
-        monkeypatch.setattr(session_module.rules, "apply_rule", _boom)
+        monkeypatch.setattr(rules, "apply_rule", _boom)
         with pytest.raises(RuntimeError):
             session.decide("A")
         assert session.state.phase == "fork" and len(session.events()) == events_before
@@ -49,7 +49,7 @@ def test_unexpected_command_error_is_logged_with_ids_and_rolled_back(tmp_path, m
 
 
 def test_cli_shows_one_line_and_logs_the_traceback(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(session_module.rules, "apply_rule", _boom)
+    monkeypatch.setattr(rules, "apply_rule", _boom)
     code = cli_main(["simulate", "--pitch", "Meal plans for night shift nurses", "--save-dir",
                      str(tmp_path)])
     err = capsys.readouterr().err.strip()
