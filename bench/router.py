@@ -96,6 +96,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--budget", type=float, default=2.0)
+    parser.add_argument("--json", action="store_true", help="one line of JSON (default: indented)")
     args = parser.parse_args()
     report = {
         "simulation_overhead": simulation_overhead(args.calls),
@@ -103,7 +104,7 @@ def main() -> None:
         "worst_case_hang": worst_case("hang", args.budget, 1),
         "worst_case_trickle": worst_case("trickle", args.budget, 1),
     }
-    print(json.dumps(report, indent=2))
+    print(json.dumps(report, indent=None if args.json else 2))
 
 
 if __name__ == "__main__":
