@@ -9,7 +9,6 @@ Fallback, so nothing degrades silently.
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -90,6 +89,9 @@ def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
     return box["value"]
 
 
+_warming = threading.Event()  # set once a warm-up has started in this process
+
+
 def _load_model_tier() -> None:
     """Import the OpenAI-compatible tier (openai, httpx: up to a second on a slow machine) and
     build its shared TLS context (the CA bundle load), so the first model call pays neither."""
@@ -100,7 +102,8 @@ def _load_model_tier() -> None:
 
 def _warm_model_tier(settings: Settings) -> None:
     """When the settings can reach a model, load its client code in the background meanwhile."""
-    if settings.runtime_label() != "simulation" and "engine.routing.openai_tier" not in sys.modules:
+    if settings.runtime_label() != "simulation" and not _warming.is_set():
+        _warming.set()
         threading.Thread(target=_load_model_tier, name="wf-router-warm", daemon=True).start()
 
 
