@@ -1,14 +1,15 @@
 """The WorldForge Textual app: one game session, driven by keys, rendered from engine snapshots.
 
-Every session command runs in one thread-worker group (the session is not thread-safe, so one at a
-time); workers only post messages, and the `on_…` handlers here change what the panes show. Engine
-events reach the replay log through a thread-safe queue that the log flushes in batches.
+Lifecycle, boot, board-level actions and the command palette live here; opening ventures and running
+session commands (one thread-worker group, since the session is not thread-safe) live in
+`session_runner`, and the player's gate, fork, standup and memory actions in `player_actions`.
+Engine events reach the replay log through a thread-safe queue that the log flushes in batches.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,32 +19,23 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from worldforge_tui.boot import load_router, log, setup_file_log
-from worldforge_tui.messages import (
-    Booted,
-    CommandFinished,
-    EngineNotice,
-    SessionFailed,
-    SessionOpened,
-)
+from worldforge_tui.messages import Booted
 from worldforge_tui.player_actions import PlayerActions
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.screens.dialogs import InspectorScreen
-from worldforge_tui.screens.end import EndScreen
 from worldforge_tui.screens.help import HelpScreen
 from worldforge_tui.screens.load import LoadScreen
 from worldforge_tui.screens.main import MainScreen
 from worldforge_tui.screens.new_venture import NewVentureScreen
+from worldforge_tui.session_runner import SessionRunner
 from worldforge_tui.theme import DEFAULT_THEME, THEMES
-from worldforge_tui.widgets.action_bar import ActionBar
-from worldforge_tui.widgets.memory_pane import MemoryPane
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane
 
 BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
-MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget"})  # their ValueErrors are refusals
 
 
-class WorldForgeApp(PlayerActions, App[int]):
+class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
     """The game. Construct with the CLI's venture arguments (all optional)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -135,14 +127,6 @@ class WorldForgeApp(PlayerActions, App[int]):
     def on_unmount(self) -> None:
         self._close_session()
 
-    def _close_session(self) -> None:
-        if self.session is not None:
-            try:
-                self.session.close()
-            except Exception:  # noqa: BLE001 - closing a save on exit must never raise
-                log.exception("closing the session failed")
-            self.session = None
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Board-level actions (settings, new, load, export) only from the board itself."""
         if action in BOARD_ACTIONS:
@@ -165,159 +149,6 @@ class WorldForgeApp(PlayerActions, App[int]):
     def refresh_view(self) -> None:
         """Re-render every pane from the current snapshot."""
         self.main.show(self.snap, busy=self.busy is not None)
-
-    # ---- opening ventures ----------------------------------------------------------------
-    def open_venture(self, request: dict[str, Any]) -> None:
-        """Start (pitch…) or resume ({"resume": run_id}) a venture in a worker."""
-        if self.busy is not None:
-            self.notify("Wait for the current step to finish.", severity="warning")
-            return
-        self.busy = "open"
-        self.main.query_one(ActionBar).set_thinking(
-            "opening the venture…" if "resume" in request else
-            "founding the company: org, rival and eight stages…")
-        self.refresh_view()
-        self._open_in_thread(request)
-
-    @work(thread=True, group="session", exit_on_error=False)
-    def _open_in_thread(self, request: dict[str, Any]) -> None:
-        from engine.errors import GameError
-        from engine.session import GameSession
-
-        try:
-            if "resume" in request:
-                session = GameSession.load(str(request["resume"]), save_dir=self.save_dir,
-                                           router=self.router)
-            else:
-                session = GameSession.start_venture(
-                    pitch=request["pitch"], name=request.get("name"),
-                    archetype=request.get("archetype") or "builder",
-                    seed=int(request.get("seed") or 0), save_dir=self.save_dir, router=self.router)
-        except GameError as exc:
-            self.post_message(SessionFailed(one_line(str(exc), 300), request))
-        except Exception as exc:  # noqa: BLE001 - shown as one line; traceback to the log file
-            log.exception("opening a venture failed")
-            self.post_message(SessionFailed(one_line(f"could not open the venture: {exc}", 300),
-                                            request))
-        else:
-            self.post_message(SessionOpened(session))
-
-    def on_session_opened(self, message: SessionOpened) -> None:
-        self._close_session()
-        self.session = message.session
-        self.busy = None
-        self.main.query_one(ActionBar).set_thinking(None)
-        self.session.add_listener(self._engine_event)
-        replay = self.replay
-        replay.reset()
-        replay.push_many(self.session.events())
-        replay.flush()
-        self.main.query_one(MemoryPane).clear_marks()
-        self._snapshot()
-        self.refresh_view()
-        self._continue()
-
-    def on_session_failed(self, message: SessionFailed) -> None:
-        self.busy = None
-        self.main.query_one(ActionBar).set_thinking(None)
-        self.refresh_view()
-        self.notify(message.error, title="Venture not opened", severity="error", markup=False)
-        if message.request is not None and "resume" not in message.request:
-            self.action_new_venture(error=message.error)
-
-    # ---- engine events (called on the worker thread) -------------------------------------
-    def _engine_event(self, event: Any) -> None:
-        self.replay.push(event)
-        if getattr(event, "type", "") == "ROUTE_FALLBACK":
-            self.post_message(EngineNotice(f"Fallback: {one_line(event.message, 200)}"))
-
-    def on_engine_notice(self, message: EngineNotice) -> None:
-        self.notify(message.message, title="Routing", severity="warning", markup=False)
-
-    # ---- running commands ----------------------------------------------------------------
-    def _snapshot(self) -> None:
-        try:
-            self.snap = self.session.snapshot() if self.session is not None else None
-        except Exception as exc:  # noqa: BLE001 - keep the last good view rather than crash
-            log.exception("snapshot failed")
-            self.notify(one_line(f"could not read the venture: {exc}", 200), severity="error",
-                        markup=False)
-
-    def command(self, label: str, fn: Callable[[Any], Any], thinking: str | None = None) -> bool:
-        """Run `fn(session)` in the session worker group; False if something else is running."""
-        if self.session is None:
-            self.notify("No venture open: press n to start one.", severity="warning")
-            return False
-        if self.busy is not None:
-            self.notify("Wait for the current step to finish.", severity="warning")
-            return False
-        self.busy = label
-        self.main.query_one(ActionBar).set_thinking(thinking)
-        self.refresh_view()
-        self._command_in_thread(label, fn, self.session)
-        return True
-
-    @work(thread=True, group="session", exit_on_error=False)
-    def _command_in_thread(self, label: str, fn: Callable[[Any], Any], session: Any) -> None:
-        from engine.errors import GameError
-
-        refusals: tuple[type[Exception], ...] = (GameError, ValueError) \
-            if label in MEMORY_COMMANDS else (GameError,)
-        try:
-            result = fn(session)
-        except refusals as exc:  # the engine (or the memory store) said no, in one line
-            self.post_message(CommandFinished(label, error=one_line(str(exc), 300)))
-        except Exception as exc:  # noqa: BLE001 - a worker fault must leave the app up
-            log.exception("command %s failed", label)
-            self.post_message(CommandFinished(
-                label, error=one_line(f"{label} failed: {type(exc).__name__}: {exc}", 300),
-                crashed=True))
-        else:
-            self.post_message(CommandFinished(label, result=result))
-
-    def on_command_finished(self, message: CommandFinished) -> None:
-        self.busy = None
-        self.replay.flush()  # the step's events show with the step's result, not a tick later
-        self.main.query_one(ActionBar).set_thinking(None)
-        self._snapshot()
-        self.refresh_view()
-        if message.error:
-            self.notify(message.error, title="Not done", severity="error", markup=False)
-        else:
-            self._report_result(message.label, message.result)
-        if self.snap is not None and self.snap.phase == "ended":
-            if message.label in ("decide", "decide_own", "approve", "run_stage", "reject"):
-                self.push_screen(EndScreen(self.snap), self._end_choice)
-            return
-        if not message.error:
-            self._continue()
-
-    def _report_result(self, label: str, result: Any) -> None:
-        if label in ("decide", "decide_own"):
-            self.main.reveal("receipt")
-        elif label == "export":
-            self.last_export = Path(result)
-            self.notify(f"Report written to {result}", title="Exported", markup=False)
-        elif label == "prune":
-            ids = ", ".join(getattr(result, "eligible_ids", [])[:8]) or "none"
-            self.notify(f"Prune dry run: {len(getattr(result, 'eligible_ids', []))} memories "
-                        f"would go ({ids}). Nothing was deleted.", title="Memory", markup=False)
-        elif label == "consolidate":
-            self.main.query_one(MemoryPane).clear_marks()
-            self.notify(f"Consolidation {getattr(result, 'status', 'done')}: "
-                        f"{getattr(result, 'semantic_memory_id', '')}", title="Memory",
-                        markup=False)
-        elif label == "forget":
-            self.notify(f"Forgot {getattr(result, 'deleted', 0)} memories of this run.",
-                        title="Memory", markup=False)
-
-    def _continue(self) -> None:
-        """A stage's worker runs as soon as the stage begins (unless a standup awaits a reply)."""
-        snap = self.snap
-        if not self.auto_run or snap is None or self.busy is not None:
-            return
-        if snap.phase == "brief" and snap.can.get("run_stage") and not snap.standup_open:
-            self.gate_run_stage()
 
     # ---- replay inspector ----------------------------------------------------------------
     def on_replay_log_inspect(self, message: ReplayLog.Inspect) -> None:
