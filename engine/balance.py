@@ -55,6 +55,11 @@ def run_balance(seed: int = 7, pitch: str = PITCH, workers: int | None = None) -
         if workers == 1:
             rows = play_paths(ALL_PATHS, seed, pitch, tmp)
         else:
+            # Load the engine and the playbook index once here: forked workers inherit both.
+            import engine.session  # noqa: F401
+            from knowledge import default_index
+
+            default_index()
             chunks = [ALL_PATHS[i::workers] for i in range(workers)]
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 parts = list(pool.map(play_paths, chunks, [seed] * workers, [pitch] * workers,
