@@ -2,7 +2,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test install install-test bench clean
+.PHONY: play test check install install-test bench clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or run: make PYTHON=python3 ...)"; exit 2; }
@@ -26,6 +26,12 @@ play: install
 
 test: install-test
 	$(BIN)/python -m pytest
+
+check: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: install
 	$(BIN)/python -m bench.venture --json
