@@ -27,7 +27,8 @@ DemoMode = Literal["simulation", "local", "live"]
 Routing = Literal["local_first", "cloud_first", "local_only", "cloud_only"]
 RuntimeLabel = Literal["simulation", "local", "live", "hybrid"]
 
-SECRET_FIELDS = ("local_agent_api_key", "foundry_api_key")
+SECRET_FIELDS = ("local_agent_api_key", "foundry_api_key", "azure_cosmos_key")
+MemoryBackend = Literal["local", "cosmos"]
 
 # Default chains per role, as in the original: the first set name wins, then the tier default.
 CLOUD_CHAINS: dict[str, tuple[str, ...]] = {
@@ -128,6 +129,15 @@ class Settings(BaseModel):
         default=None, validation_alias=AliasChoices("foundry_iq_endpoint", "azure_search_endpoint"))
     foundry_token_scope: str | None = None
 
+    # Where binding memory lives: the local SQLite save (default) or Azure Cosmos DB for NoSQL.
+    memory_backend: MemoryBackend = "local"
+    azure_cosmos_endpoint: str | None = None
+    azure_cosmos_key: SecretStr | None = None  # only when set; else DefaultAzureCredential
+    azure_cosmos_database: str | None = _opt_model()  # unset: worldforge
+    azure_cosmos_memory_container: str | None = _opt_model()  # unset: memories
+    azure_cosmos_audit_container: str | None = _opt_model()  # unset: memory-audit
+    azure_cosmos_embedding_deployment: str | None = _opt_model()
+
     agent_request_timeout: float = Field(default=45.0, gt=0, le=3600)
     agent_max_retries: int = Field(default=1, ge=0, le=5)
     agent_cooldown_seconds: float = Field(default=30.0, ge=0, le=86_400)
@@ -141,13 +151,13 @@ class Settings(BaseModel):
             return None
         return value.strip() if isinstance(value, str) else value
 
-    @field_validator("demo_mode", "agent_routing", mode="before")
+    @field_validator("demo_mode", "agent_routing", "memory_backend", mode="before")
     @classmethod
     def _lower(cls, value: Any) -> Any:
         return value.lower() if isinstance(value, str) else value
 
     @field_validator("local_agent_base_url", "foundry_base_url", "foundry_project_endpoint",
-                     "foundry_iq_endpoint")
+                     "foundry_iq_endpoint", "azure_cosmos_endpoint")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         """Base URLs must be http(s) with a host; anything else is a typo we refuse early."""
