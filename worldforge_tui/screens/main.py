@@ -176,8 +176,8 @@ class MainScreen(Screen[None]):
         self.wf.gate_run_stage()
 
     @on(Button.Pressed, "#actions Button")
-    def _button(self, event: Button.Pressed) -> None:
+    async def _button(self, event: Button.Pressed) -> None:
         for button_id, _, action, _, _ in BUTTONS:
             if event.button.id == button_id:
-                self.run_action(action)
+                await self.run_action(action)
                 return
