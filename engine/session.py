@@ -13,11 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import steps
+from engine import lease as leases
+from engine import memory_commands, steps
 from engine.agents import run_worker
 from engine.config import load_settings
 from engine.errors import GameError, InputError, SaveError
 from engine.events import Event, insert_events, list_events, next_event_id
+from engine.lease import Holder, Lease, RunBusyError
 from engine.founding import cloud_memory_for, found_state, knowledge_for, validate_start
 from engine.logs import log_event, logged_command
 from engine.models import GameState, Receipt
@@ -41,8 +43,13 @@ class GameSession:
     in a single worker group)."""
 
     def __init__(self, conn: sqlite3.Connection, state: GameState, inputs: list[dict[str, Any]], *,
-                 router: Router, knowledge: Any, save_dir: Path, memory: MemoryStore | None = None):
+                 router: Router, knowledge: Any, save_dir: Path, memory: MemoryStore | None = None,
+                 lease: Lease | Holder | None = None):
         self.conn = conn
+        # One writer per run: a Lease lets this session write; a Holder means another live window
+        # has the run and this one only watches (`read_only`, `refresh`).
+        self.lease = lease if isinstance(lease, Lease) else None
+        self.holder = lease if isinstance(lease, Holder) else None
         self.state = state
         self.inputs = inputs
         self.router = router
@@ -52,6 +59,7 @@ class GameSession:
         self._listeners: list[Callable[[Event], None]] = [log_event]
         self._lock = threading.RLock()
         self._next_id: int | None = None
+        self._seen_event_id = 0
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -70,7 +78,11 @@ class GameSession:
             router = router or Router(settings)
             knowledge = knowledge or knowledge_for(settings)
             state = found_state(start, run_id)
-            session = cls(conn, state, [], router=router, knowledge=knowledge, save_dir=directory)
+            lease = leases.acquire(conn, run_id)
+            if isinstance(lease, Holder):  # only an id collision could get here
+                raise RunBusyError(leases.busy_line(run_id, lease))
+            session = cls(conn, state, [], router=router, knowledge=knowledge, save_dir=directory,
+                          lease=lease)
             session._commit(start.record(), steps.found)
             return session
         except BaseException:
@@ -87,10 +99,14 @@ class GameSession:
             raise GameError(f"no saves in {directory}")
         try:
             state, inputs = load_run(conn, run_id)
+            lease = leases.acquire(conn, run_id)
+            if isinstance(lease, Lease):  # re-read under the lease: the state it expects
+                state, inputs = load_run(conn, run_id)
             settings = load_settings() if router is None else router.settings
             router = router or Router(settings)
             return cls(conn, state, inputs, router=router,
-                       knowledge=knowledge or knowledge_for(settings), save_dir=directory)
+                       knowledge=knowledge or knowledge_for(settings), save_dir=directory,
+                       lease=lease)
         except BaseException:
             conn.close()
             raise
@@ -107,19 +123,71 @@ class GameSession:
             conn.close()
 
     def close(self) -> None:
+        if self.lease is not None:
+            try:
+                leases.release(self.conn, self.lease)
+            except Exception:  # noqa: BLE001 - a closed or locked file: the lease goes stale
+                pass
+            self.lease = None
         self.conn.close()
+
+    # ---------------------------------------------------------------- one writer
+    @property
+    def read_only(self) -> bool:
+        """True when another live window holds the run: this session only watches it."""
+        return self.lease is None
+
+    def read_only_line(self) -> str:
+        holder = self.holder or leases.current_holder(self.conn, self.state.run_id)
+        if holder is None:
+            return f"run {self.state.run_id} is open read-only here; reopen it to play"
+        return leases.busy_line(self.state.run_id, holder)
+
+    def _writable(self) -> None:
+        if self.lease is None:
+            raise RunBusyError(self.read_only_line())
+
+    def refresh(self) -> list[Event]:
+        """For a watching window: reload the run's state and return the events written since."""
+        last = self._seen_event_id
+        try:
+            self.state, self.inputs = load_run(self.conn, self.state.run_id)
+        except GameError:
+            return []  # forgotten meanwhile: keep the last view
+        fresh = self.events(after_id=last)
+        if fresh:
+            self._seen_event_id = fresh[-1].id
+        return fresh
+
+    def try_take_over(self) -> bool:
+        """A watching window asks for the lease again (the writer may have closed)."""
+        if self.lease is not None:
+            return True
+        got = leases.acquire(self.conn, self.state.run_id)
+        if isinstance(got, Holder):
+            self.holder = got
+            return False
+        self.lease, self.holder = got, None
+        self.state, self.inputs = load_run(self.conn, self.state.run_id)
+        self._next_id = None
+        return True
 
     # ---------------------------------------------------------------- plumbing
     def add_listener(self, fn: Callable[[Event], None]) -> None:
         self._listeners.append(fn)
 
     def events(self, after_id: int = 0) -> list[Event]:
-        return list_events(self.conn, self.state.run_id, after_id)
+        out = list_events(self.conn, self.state.run_id, after_id)
+        if out:
+            self._seen_event_id = max(self._seen_event_id, out[-1].id)
+        return out
 
     def _commit(self, record: dict[str, Any] | None, step_fn: Callable[[Step], Any]) -> Any:
         """Run one step on the state inside one transaction; on failure reload the last committed
         state. `record` is the command as replay will re-issue it (None: not a player input)."""
         with self._lock:
+            self._writable()
+            assert self.lease is not None
             work = self.state
             if self._next_id is None:
                 self._next_id = next_event_id(self.conn, work.run_id)
@@ -127,6 +195,7 @@ class GameSession:
                         runtime=self.router.runtime_label(), store_label=self.memory_store_label)
             try:
                 with transaction(self.conn):
+                    new_version = leases.advance(self.conn, self.lease)
                     result = step_fn(step)
                     steps.check_end(step)
                     inputs = self.inputs + ([record] if record else [])
@@ -137,7 +206,9 @@ class GameSession:
                 self.state = load_run(self.conn, work.run_id)[0] if self.inputs else work
                 raise
             self.inputs = inputs
+            self.lease.version = new_version
             self._next_id = step.next_event_id
+            self._seen_event_id = step.next_event_id - 1
         self.memory.flush_cloud()
         for event in step.events:
             for fn in list(self._listeners):
@@ -160,6 +231,7 @@ class GameSession:
         }.get(action, False)
 
     def _require(self, action: str, phase: str) -> None:
+        self._writable()
         if self.state.phase == "ended":
             raise GameError("the venture has ended; start a new one with `n`")
         if self.state.phase != phase:
@@ -245,6 +317,58 @@ class GameSession:
         self._commit({"cmd": "settings", **info}, lambda step: steps.settings_changed(step, info))
         return info
 
+    # ---------------------------------------------------------------- memory commands
+    @logged_command
+    def consolidate(self, source_ids: list[str], *, summary: str, reviewer: str = "ceo") -> Any:
+        """Fold notes into one reviewed semantic note: a recorded command of the run."""
+        self._writable()
+        summary = clean_text(summary, field="summary", max_chars=MAX_REASON_CHARS)
+        reviewer = clean_text(reviewer, field="reviewer", max_chars=64)
+        record = memory_commands.consolidate_record(source_ids, summary, reviewer)
+        return self._commit(record, lambda step: memory_commands.consolidate(step, record))
+
+    def prune_preview(self) -> Any:
+        """What a prune would delete today (reads only; not a command of the run)."""
+        return self.memory.prune(game_day=self.state.day, dry_run=True)
+
+    @logged_command
+    def prune(self) -> Any:
+        """Apply the retention rule today: a recorded command of the run."""
+        self._writable()
+        return self._commit({"cmd": "prune"}, memory_commands.prune)
+
+    @logged_command
+    def forget_memories(self) -> Any:
+        """Delete every memory of the run (the game goes on): a recorded command of the run."""
+        self._writable()
+        report = self._commit({"cmd": "forget_memories"}, memory_commands.forget_memories)
+        report.compacted = self.memory.compact()
+        return report
+
+    @logged_command
+    def forget_run(self) -> dict[str, Any]:
+        """Right to deletion: the run's row, events, memories, lease and exported reports go; only
+        content-free audit rows (opaque ids) stay. The session is closed afterwards."""
+        self._writable()
+        assert self.lease is not None
+        run_id = self.state.run_id
+        with self._lock:
+            with transaction(self.conn):
+                leases.advance(self.conn, self.lease)  # refuses if the run changed meanwhile
+                report = self.memory.forget_run(compact=False)
+                from engine.events import forget_run as forget_events
+                from engine.saves import delete_run
+
+                events = forget_events(self.conn, run_id)
+                delete_run(self.conn, run_id)
+                leases.forget(self.conn, run_id)
+            self.lease = None
+            report.compacted = self.memory.compact()
+        removed = memory_commands.delete_reports(self.save_dir, run_id)
+        self.conn.close()
+        return {"run_id": run_id, "memories": report.deleted, "events": events,
+                "reports_deleted": [str(p) for p in removed], "compacted": report.compacted}
+
     # ---------------------------------------------------------------- replay
     def apply_recorded(self, record: dict[str, Any]) -> None:
         """Re-issue one recorded command as it was recorded, without its automatic follow-ups (the
@@ -268,6 +392,12 @@ class GameSession:
             self._commit(record, lambda step: steps.settings_changed(step, info))
         elif cmd == "standup_reply":
             self.standup_reply(record["text"])
+        elif cmd == "consolidate":
+            self._commit(record, lambda step: memory_commands.consolidate(step, record))
+        elif cmd == "prune":
+            self._commit(record, memory_commands.prune)
+        elif cmd == "forget_memories":
+            self._commit(record, memory_commands.forget_memories)
         else:
             raise SaveError(f"unknown recorded command {str(cmd)[:40]!r}")
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.errors import GameError
 from memory.db import connect, db_path, transaction
 from memory.models import KINDS
 from memory.store import MemoryStore
@@ -158,29 +159,85 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
         res = store.recall(args.query, game_day=day, budget_tokens=args.budget, limit=args.limit)
         _emit(args, res.model_dump(), res.block + f"\n({res.tokens_used}/{res.budget} tokens,"
               f" {len(res.items)} items, {len(res.skipped)} skipped)")
-    elif act == "prune":
+    elif act == "prune" and args.dry_run:
         day = args.day if args.day is not None else _run_day(conn, args.run)
-        with transaction(conn):
-            rep = store.prune(game_day=day, dry_run=args.dry_run)
-            if rep.deleted_count:
-                _event(conn, args.run, "MEMORY_PRUNED", f"{rep.deleted_count} memories pruned",
-                       rep.model_dump(), day)
-        verb = "would prune" if args.dry_run else "pruned"
-        _emit(args, rep.model_dump(), f"{verb} {len(rep.eligible_ids)}: "
+        rep = store.prune(game_day=day, dry_run=True)
+        _emit(args, rep.model_dump(), f"would prune {len(rep.eligible_ids)}: "
               + (", ".join(rep.eligible_ids) or "nothing"))
-    elif act == "consolidate":
+    elif act == "consolidate" and args.dry_run:
         day = args.day if args.day is not None else _run_day(conn, args.run)
-        with transaction(conn):
-            res = store.consolidate(args.source, summary=args.summary, reviewer=args.reviewer,
-                                    game_day=day, dry_run=args.dry_run)
-            if res.status == "consolidated":
-                _event(conn, args.run, "MEMORY_WRITTEN",
-                       f"semantic memory {res.semantic_memory_id} consolidated",
-                       {"id": res.semantic_memory_id, "kind": "semantic",
-                        "source_ids": res.source_memory_ids, "reviewer": res.reviewer}, day)
+        res = store.consolidate(args.source, summary=args.summary, reviewer=args.reviewer,
+                                game_day=day, dry_run=True)
         _emit(args, res.model_dump(), f"{res.status}: {res.semantic_memory_id} from "
               + ", ".join(res.source_memory_ids))
-    elif act == "forget":
+    elif act in ("prune", "consolidate", "forget"):
+        _write_command(conn, store, args)
+    elif act == "audit":
+        rows = store.audit(limit=args.limit)
+        _emit(args, [r.model_dump() for r in rows], "\n".join(
+            f"{r.seq} {r.ts} day {r.game_day} {r.operation} {r.reason} {','.join(r.memory_ids)}"
+            for r in rows) or "no audit records")
+
+
+def _write_command(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Namespace) -> None:
+    """prune, consolidate and forget change the run: they go through the run's game session, so
+    they take its lease (refused while another window holds the run) and are recorded commands
+    that `replay --verify` re-applies. Memories of an id with no game run behind them (written by
+    a script) are handled by the store alone."""
+    from engine.saves import run_exists
+
+    if not _table_exists(conn, "runs") or not run_exists(conn, args.run):
+        _store_only(conn, store, args)
+        return
+    from engine.config import Settings
+    from engine.routing import Router
+    from engine.session import GameSession
+
+    day = getattr(args, "day", None)
+    if day is not None and day != _run_day(conn, args.run):
+        raise CliError("--day applies to dry runs only: a change to a game run happens on the "
+                       "run's own game day")
+    session = GameSession.load(args.run, save_dir=resolve_save_dir(args.save_dir),
+                               router=Router(Settings(demo_mode="simulation")), knowledge=object())
+    try:
+        if session.read_only:
+            raise CliError(session.read_only_line())
+        act = args.memory_action
+        if act == "prune":
+            rep = session.prune()
+            _emit(args, rep.model_dump(), f"pruned {len(rep.eligible_ids)}: "
+                  + (", ".join(rep.eligible_ids) or "nothing"))
+        elif act == "consolidate":
+            res = session.consolidate(args.source, summary=args.summary, reviewer=args.reviewer)
+            _emit(args, res.model_dump(), f"{res.status}: {res.semantic_memory_id} from "
+                  + ", ".join(res.source_memory_ids))
+        else:
+            gone = session.forget_run()
+            reports = gone["reports_deleted"]
+            _emit(args, gone, f"forgot run {gone['run_id']}: {gone['memories']} memories, "
+                  f"{gone['events']} events" + (f", {len(reports)} exported reports" if reports
+                                                else "") + " deleted"
+                  + ("" if gone["compacted"] else
+                     " (another reader kept the WAL; run again to compact)")
+                  + "; copies of reports saved elsewhere are not tracked")
+    finally:
+        session.close()
+
+
+def _store_only(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Namespace) -> None:
+    act = args.memory_action
+    day = getattr(args, "day", None)
+    day = day if day is not None else _run_day(conn, args.run)
+    if act == "prune":
+        rep = store.prune(game_day=day, dry_run=False)
+        _emit(args, rep.model_dump(), f"pruned {len(rep.eligible_ids)}: "
+              + (", ".join(rep.eligible_ids) or "nothing"))
+    elif act == "consolidate":
+        res = store.consolidate(args.source, summary=args.summary, reviewer=args.reviewer,
+                                game_day=day)
+        _emit(args, res.model_dump(), f"{res.status}: {res.semantic_memory_id} from "
+              + ", ".join(res.source_memory_ids))
+    else:
         with transaction(conn):
             rep = store.forget_run(compact=False)
             for module, name in (("engine.events", "forget_run"), ("engine.saves", "delete_run")):
@@ -190,11 +247,6 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
         rep.compacted = store.compact()
         _emit(args, rep.model_dump(), f"forgot run {rep.run_id}: {rep.deleted} memories deleted"
               + ("" if rep.compacted else " (another reader kept the WAL; run again to compact)"))
-    elif act == "audit":
-        rows = store.audit(limit=args.limit)
-        _emit(args, [r.model_dump() for r in rows], "\n".join(
-            f"{r.seq} {r.ts} day {r.game_day} {r.operation} {r.reason} {','.join(r.memory_ids)}"
-            for r in rows) or "no audit records")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -217,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
             _dispatch(conn, args)
         finally:
             conn.close()
-    except (CliError, ValueError, KeyError, PermissionError, sqlite3.Error) as exc:
+    except (CliError, GameError, ValueError, KeyError, PermissionError, sqlite3.Error) as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"worldforge: error: {message}", file=sys.stderr)
         return 2

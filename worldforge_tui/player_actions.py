@@ -86,7 +86,7 @@ class PlayerActions:
         elif message.action == "forget":
             def confirmed(yes: bool | None) -> None:
                 if yes:
-                    self.command("forget", lambda s: s.memory.forget_run())
+                    self.command("forget", lambda s: s.forget_memories())
 
             self.push_screen(ConfirmScreen("Forget every memory of this venture? Workers lose "
                                            "all binding direction. This cannot be undone.",
@@ -99,8 +99,8 @@ class PlayerActions:
 
         def done(summary: str | None) -> None:
             if summary:
-                self.command("consolidate", lambda s: s.memory.consolidate(
-                    ids, summary=summary, reviewer="ceo", game_day=s.state.day))
+                self.command("consolidate", lambda s: s.consolidate(ids, summary=summary,
+                                                                    reviewer="ceo"))
 
         self.push_screen(TextPromptScreen(f"One reviewed note replacing {len(ids)} notes:",
                                           submit_label="Consolidate"), done)
