@@ -90,8 +90,13 @@ class Holder:
 def _holder(row: sqlite3.Row | tuple | None) -> Holder | None:
     if row is None or row[0] is None:
         return None
-    return Holder(token=row[0], pid=int(row[1] or 0), host=str(row[2] or ""),
-                  proc=str(row[3] or ""), since=str(row[4] or ""))
+    return Holder(
+        token=row[0],
+        pid=int(row[1] or 0),
+        host=str(row[2] or ""),
+        proc=str(row[3] or ""),
+        since=str(row[4] or ""),
+    )
 
 
 _HOLDER_COLS = "holder_token, holder_pid, holder_host, holder_proc, holder_since"
@@ -99,8 +104,11 @@ _HOLDER_COLS = "holder_token, holder_pid, holder_host, holder_proc, holder_since
 
 def current_holder(conn: sqlite3.Connection, run_id: str) -> Holder | None:
     """The live holder of the run's lease, if any (a stale one counts as none)."""
-    h = _holder(conn.execute(f"SELECT {_HOLDER_COLS} FROM run_leases WHERE run_id = ?",
-                             (run_id,)).fetchone())
+    h = _holder(
+        conn.execute(
+            f"SELECT {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (run_id,)
+        ).fetchone()
+    )
     return h if h is not None and h.alive() else None
 
 
@@ -124,8 +132,9 @@ def acquire(conn: sqlite3.Connection, run_id: str) -> Lease | Holder:
     token = secrets.token_hex(12)
     pid = os.getpid()
     with transaction(conn):
-        row = conn.execute(f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?",
-                           (run_id,)).fetchone()
+        row = conn.execute(
+            f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (run_id,)
+        ).fetchone()
         if row is not None:
             other = _holder(tuple(row)[1:])
             if other is not None and other.alive():
@@ -136,7 +145,8 @@ def acquire(conn: sqlite3.Connection, run_id: str) -> Lease | Holder:
                 ON CONFLICT(run_id) DO UPDATE SET holder_token=excluded.holder_token,
                 holder_pid=excluded.holder_pid, holder_host=excluded.holder_host,
                 holder_proc=excluded.holder_proc, holder_since=excluded.holder_since""",
-            (run_id, token, pid, HOST, _proc_start(pid), since))
+            (run_id, token, pid, HOST, _proc_start(pid), since),
+        )
         now = conn.execute("SELECT version FROM run_leases WHERE run_id = ?", (run_id,)).fetchone()
     return Lease(run_id=run_id, token=token, version=int(now[0]))
 
@@ -144,15 +154,19 @@ def acquire(conn: sqlite3.Connection, run_id: str) -> Lease | Holder:
 def release(conn: sqlite3.Connection, lease: Lease) -> None:
     """Give the lease back (only if still ours); the version stays."""
     with transaction(conn):
-        conn.execute(f"UPDATE run_leases SET ({_HOLDER_COLS}) = (NULL, NULL, NULL, NULL, NULL)"
-                     " WHERE run_id = ? AND holder_token = ?", (lease.run_id, lease.token))
+        conn.execute(
+            f"UPDATE run_leases SET ({_HOLDER_COLS}) = (NULL, NULL, NULL, NULL, NULL)"
+            " WHERE run_id = ? AND holder_token = ?",
+            (lease.run_id, lease.token),
+        )
 
 
 def advance(conn: sqlite3.Connection, lease: Lease) -> int:
     """Inside the writer's transaction: check the lease is still ours and the version is the one we
     expect, then bump it; raise (so the transaction rolls back) otherwise. Returns the new version."""
-    row = conn.execute(f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?",
-                       (lease.run_id,)).fetchone()
+    row = conn.execute(
+        f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (lease.run_id,)
+    ).fetchone()
     if row is None:
         raise StaleStateError("this run was forgotten or removed elsewhere; nothing was saved")
     holder = _holder(tuple(row)[1:])
@@ -160,8 +174,10 @@ def advance(conn: sqlite3.Connection, lease: Lease) -> int:
         who = f" ({holder.describe()})" if holder is not None else ""
         raise RunBusyError(f"this window no longer holds the run{who}; reopen it to continue")
     if int(row[0]) != lease.version:
-        raise StaleStateError(f"the run changed elsewhere (version {row[0]}, this window has "
-                              f"{lease.version}); nothing was saved: reopen it")
+        raise StaleStateError(
+            f"the run changed elsewhere (version {row[0]}, this window has "
+            f"{lease.version}); nothing was saved: reopen it"
+        )
     conn.execute("UPDATE run_leases SET version = version + 1 WHERE run_id = ?", (lease.run_id,))
     return lease.version + 1
 
@@ -173,5 +189,7 @@ def forget(conn: sqlite3.Connection, run_id: str) -> None:
 
 def busy_line(run_id: str, holder: Holder) -> str:
     """The one line a refused writer shows."""
-    return (f"run {run_id} is open in another window ({holder.describe()}); close it there first "
-            "(this window can only watch)")
+    return (
+        f"run {run_id} is open in another window ({holder.describe()}); close it there first "
+        "(this window can only watch)"
+    )

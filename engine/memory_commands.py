@@ -26,8 +26,11 @@ def _refusal(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except ValueError as err:
-        raise InputError(str(err).strip().splitlines()[0] if str(err).strip() else
-                         "the memory store refused the command") from None
+        raise InputError(
+            str(err).strip().splitlines()[0]
+            if str(err).strip()
+            else "the memory store refused the command"
+        ) from None
 
 
 def _reindex(step: Step) -> None:
@@ -46,22 +49,39 @@ def _reindex(step: Step) -> None:
 
 
 def consolidate_record(source_ids: Sequence[str], summary: str, reviewer: str) -> dict[str, Any]:
-    return {"cmd": "consolidate", "sources": sorted(set(source_ids)), "summary": summary,
-            "reviewer": reviewer}
+    return {
+        "cmd": "consolidate",
+        "sources": sorted(set(source_ids)),
+        "summary": summary,
+        "reviewer": reviewer,
+    }
 
 
 def consolidate(step: Step, record: dict[str, Any]) -> ConsolidationResult:
     """Fold the marked notes into one reviewed semantic note (the CEO is the reviewer)."""
     st = step.state
-    res = _refusal(lambda: step.memory.consolidate(
-        record["sources"], summary=record["summary"], reviewer=record["reviewer"],
-        game_day=st.day))
+    res = _refusal(
+        lambda: step.memory.consolidate(
+            record["sources"],
+            summary=record["summary"],
+            reviewer=record["reviewer"],
+            game_day=st.day,
+        )
+    )
     _reindex(step)
     if res.status == "consolidated":
-        step.emit(E.MEMORY_WRITTEN, "ceo", f"semantic memory {res.semantic_memory_id} consolidated",
-                  {"id": res.semantic_memory_id, "kind": "semantic",
-                   "source_ids": res.source_memory_ids, "reviewer": res.reviewer,
-                   "store": step.store_label})
+        step.emit(
+            E.MEMORY_WRITTEN,
+            "ceo",
+            f"semantic memory {res.semantic_memory_id} consolidated",
+            {
+                "id": res.semantic_memory_id,
+                "kind": "semantic",
+                "source_ids": res.source_memory_ids,
+                "reviewer": res.reviewer,
+                "store": step.store_label,
+            },
+        )
     return res
 
 
@@ -78,8 +98,12 @@ def forget_memories(step: Step) -> ForgetReport:
     """Delete every memory of the run; the game goes on without its binding direction."""
     rep = step.memory.forget_run(compact=False)
     _reindex(step)
-    step.emit(E.MEMORY_PRUNED, "ceo", f"all {rep.deleted} memories of the run forgotten",
-              {"forgotten": rep.deleted, "operation": "forget_memories"})
+    step.emit(
+        E.MEMORY_PRUNED,
+        "ceo",
+        f"all {rep.deleted} memories of the run forgotten",
+        {"forgotten": rep.deleted, "operation": "forget_memories"},
+    )
     return rep
 
 

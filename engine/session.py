@@ -7,6 +7,7 @@ back and the state is reloaded from the last committed step, so nothing is half-
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -19,8 +20,8 @@ from engine.agents import run_worker
 from engine.config import load_settings
 from engine.errors import GameError, InputError, SaveError
 from engine.events import Event, insert_events, list_events, next_event_id
-from engine.lease import Holder, Lease, RunBusyError
 from engine.founding import cloud_memory_for, found_state, knowledge_for, validate_start
+from engine.lease import Holder, Lease, RunBusyError
 from engine.logs import log_event, logged_command
 from engine.models import GameState, Receipt
 from engine.routing import Router
@@ -59,7 +60,7 @@ class GameSession:
         self._listeners: list[Callable[[Event], None]] = [log_event]
         self._lock = threading.RLock()
         self._next_id: int | None = None
-        self._seen_event_id = 0
+        self._seen_event_id = next_event_id(conn, state.run_id) - 1 if inputs else 0
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -124,10 +125,9 @@ class GameSession:
 
     def close(self) -> None:
         if self.lease is not None:
-            try:
+            # a closed or locked file: the lease stays and goes stale when this process ends
+            with contextlib.suppress(sqlite3.Error):
                 leases.release(self.conn, self.lease)
-            except Exception:  # noqa: BLE001 - a closed or locked file: the lease goes stale
-                pass
             self.lease = None
         self.conn.close()
 
@@ -383,7 +383,7 @@ class GameSession:
             self._commit(record, lambda step: steps.reject(step, record["reason"]))
         elif cmd in ("decide", "decide_own"):
             self._require("decide", "fork")
-            key = record.get("choice") if cmd == "decide" else "own"
+            key = str(record.get("choice")) if cmd == "decide" else "own"
             self._commit(record, lambda step: steps.decide(step, key, record.get("text")))
         elif cmd == "standup":
             self._after_decision()

@@ -25,11 +25,18 @@ from engine.replay import verify
 from engine.routing import Router
 from engine.session import GameSession
 
-PITCHES = ("Repair bookings for independent bike shops", "Meal plans for night shift nurses",
-           "Seed libraries for rural schools", "Tool rental for weekend gardeners")
+PITCHES = (
+    "Repair bookings for independent bike shops",
+    "Meal plans for night shift nurses",
+    "Seed libraries for rural schools",
+    "Tool rental for weekend gardeners",
+)
 REASONS = ("name the first customer", "cut the scope to one city", "show the price up front")
-OWN = ("partner with local co-ops before raising", "raise prices and hire support",
-       "stay small and profitable")
+OWN = (
+    "partner with local co-ops before raising",
+    "raise prices and hire support",
+    "stay small and profitable",
+)
 
 
 def _router() -> Router:
@@ -39,8 +46,11 @@ def _router() -> Router:
 def _memory_command(session: GameSession, rng: random.Random) -> str:
     pick = rng.random()
     if pick < 0.5:
-        notes = [r.id for r in session.memory.records(statuses=["provisional", "active"])
-                 if r.kind in ("preference", "context", "chat_summary")]
+        notes = [
+            r.id
+            for r in session.memory.records(statuses=["provisional", "active"])
+            if r.kind in ("preference", "context", "chat_summary")
+        ]
         if len(notes) >= 2:
             ids = rng.sample(notes, rng.randint(2, min(4, len(notes))))
             session.consolidate(ids, summary=f"Reviewed: {rng.choice(REASONS)}", reviewer="ceo")
@@ -79,8 +89,9 @@ def _game_command(session: GameSession, rng: random.Random) -> str:
 def run_sequence(save_dir: Path, seed: int, *, max_commands: int = 40) -> dict[str, Any]:
     """Play one random sequence into `save_dir`; return what was done and the replay verdict."""
     rng = random.Random(seed)
-    session = GameSession.start_venture(pitch=rng.choice(PITCHES), seed=rng.randrange(1000),
-                                        save_dir=save_dir, router=_router())
+    session = GameSession.start_venture(
+        pitch=rng.choice(PITCHES), seed=rng.randrange(1000), save_dir=save_dir, router=_router()
+    )
     run_id = session.state.run_id
     done: list[str] = []
     try:
@@ -108,8 +119,7 @@ def run_sequence(save_dir: Path, seed: int, *, max_commands: int = 40) -> dict[s
         report = verify(conn, run_id)
     finally:
         conn.close()
-    return {"seed": seed, "commands": done, "ok": report.ok,
-            "difference": report.first_difference}
+    return {"seed": seed, "commands": done, "ok": report.ok, "difference": report.first_difference}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,15 +133,23 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.start, args.start + args.count):
             out = run_sequence(Path(tmp) / f"s{i}", i)
-            memory_commands += sum(c in ("consolidate", "prune", "forget_memories")
-                                   for c in out["commands"])
+            memory_commands += sum(
+                c in ("consolidate", "prune", "forget_memories") for c in out["commands"]
+            )
             if not out["ok"]:
                 failures.append(out)
-    result = {"sequences": args.count, "memory_commands": memory_commands,
-              "replay_failures": len(failures), "first_failures": failures[:3]}
-    print(json.dumps(result, indent=2) if args.json else
-          f"{args.count} sequences, {memory_commands} memory commands, "
-          f"{len(failures)} replay failures")
+    result = {
+        "sequences": args.count,
+        "memory_commands": memory_commands,
+        "replay_failures": len(failures),
+        "first_failures": failures[:3],
+    }
+    print(
+        json.dumps(result, indent=2)
+        if args.json
+        else f"{args.count} sequences, {memory_commands} memory commands, "
+        f"{len(failures)} replay failures"
+    )
     return 1 if failures else 0
 
 

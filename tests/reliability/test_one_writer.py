@@ -1,0 +1,240 @@
+"""Issue 12 cases 1-3: one writer per run (a lease in the save file, a state version checked by
+every write), memory commands as recorded run commands, and forget that leaves nothing behind.
+
+The other window is a real process holding a real session on the same save file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.config import Settings
+from engine.errors import GameError
+from engine.lease import RunBusyError
+from engine.replay import verify
+from engine.routing import Router
+from engine.savefile import open_save
+from engine.session import GameSession
+from memory.db import db_path
+from tests.reliability.conftest import play_venture
+from tests.reliability.sequences import run_sequence
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HOLDER = textwrap.dedent("""
+    import sys
+    from engine.config import Settings
+    from engine.routing import Router
+    from engine.session import GameSession
+    save_dir, run_id = sys.argv[1], sys.argv[2]
+    s = GameSession.load(run_id, save_dir=save_dir, router=Router(Settings(demo_mode="simulation")))
+    print("ready", s.read_only, flush=True)
+    for line in sys.stdin:
+        cmd = line.strip()
+        if cmd == "close":
+            break
+        try:
+            {"run_stage": s.run_stage, "approve": s.approve, "decide": lambda: s.decide("A")}[cmd]()
+            print("ok", s.state.phase, flush=True)
+        except Exception as err:
+            print("refused", type(err).__name__, err, flush=True)
+    s.close()
+    print("closed", flush=True)
+""")
+
+
+def _router() -> Router:
+    return Router(Settings(demo_mode="simulation"))
+
+
+class Window:
+    """Another process with the run open (a second `play` window, in effect)."""
+
+    def __init__(self, save_dir: Path, run_id: str) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "WORLDFORGE_HOME": str(save_dir)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, str(save_dir), run_id],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        self.first = self.read()
+
+    def read(self) -> str:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.readline().strip()
+
+    def send(self, cmd: str) -> str:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+        return self.read()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.send("close")
+        self.proc.wait(timeout=30)
+
+
+def _verify(save_dir: Path, run_id: str):
+    conn = open_save(db_path(save_dir), create=False)
+    try:
+        return verify(conn, run_id)
+    finally:
+        conn.close()
+
+
+def test_second_window_watches_read_only_and_no_decision_is_lost(tmp_path: Path) -> None:
+    run_id = play_venture(tmp_path, stop_after=1)  # the worker has shipped: the gate is open
+    other = Window(tmp_path, run_id)
+    try:
+        assert other.first == "ready False"  # the other window holds the run
+        mine = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+        try:
+            assert mine.read_only
+            line = mine.read_only_line()
+            assert f"pid {other.proc.pid}" in line and "another window" in line
+            with pytest.raises(RunBusyError, match="another window"):
+                mine.approve()
+            assert other.send("approve") == "ok fork"
+            assert other.send("decide") == "ok brief"
+            fresh = mine.refresh()  # the watching window sees the log scroll
+            assert [e.type for e in fresh][:2] == ["ARTIFACT_APPROVED", "MEMORY_WRITTEN"]
+            assert mine.state.phase == "brief" and mine.state.stage_index == 1
+            with pytest.raises(RunBusyError):
+                mine.decide("B")
+        finally:
+            mine.close()
+    finally:
+        other.close()
+    report = _verify(tmp_path, run_id)
+    assert report.ok, report.first_difference
+    decisions = [
+        e for e in GameSession.load(run_id, save_dir=tmp_path).events() if e.type == "CEO_DECISION"
+    ]
+    assert len(decisions) == 1
+
+
+def test_a_stale_lease_of_a_killed_process_is_taken_over(tmp_path: Path) -> None:
+    run_id = play_venture(tmp_path, stop_after=1)
+    other = Window(tmp_path, run_id)
+    assert other.first == "ready False"
+    other.proc.send_signal(signal.SIGKILL)
+    other.proc.wait(timeout=30)
+    mine = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+    try:
+        assert not mine.read_only
+        mine.approve()
+    finally:
+        mine.close()
+
+
+def test_an_older_session_refuses_instead_of_overwriting_newer_state(tmp_path: Path) -> None:
+    run_id = play_venture(tmp_path, stop_after=1)
+    old = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+    new = GameSession.load(run_id, save_dir=tmp_path, router=_router())  # takes the run over
+    try:
+        new.approve()
+        new.close()  # lease released: the old session still must not write its older state
+        with pytest.raises(GameError, match="no longer holds|changed elsewhere"):
+            old.approve()
+        assert old.read_only is False  # it had the lease once; its write was refused in one line
+    finally:
+        old.close()
+    assert _verify(tmp_path, run_id).ok
+
+
+def _cli(save_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WORLDFORGE_HOME": str(save_dir)}
+    return subprocess.run(
+        [sys.executable, "-m", "worldforge_tui.cli", *args, "--save-dir", str(save_dir)],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def test_cli_forget_obeys_the_lease_then_removes_the_run_everywhere(tmp_path: Path) -> None:
+    run_id = play_venture(tmp_path, stop_after=4)
+    s = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+    report_path = s.export_report()
+    s.close()
+    other = Window(tmp_path, run_id)
+    try:
+        refused = _cli(tmp_path, "memory", "forget", "--run", run_id)
+        assert refused.returncode == 2
+        assert refused.stderr.count("\n") == 1 and "another window" in refused.stderr
+        assert "Traceback" not in refused.stderr
+        assert other.send("approve").startswith("ok")  # the holder goes on, nothing was lost
+    finally:
+        other.close()
+    done = _cli(tmp_path, "memory", "forget", "--run", run_id, "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["reports_deleted"] == [str(report_path)] and not report_path.exists()
+    conn = open_save(db_path(tmp_path), create=False)
+    try:
+        for table in ("runs", "events", "memories", "run_leases"):
+            n = conn.execute(f"SELECT count(*) FROM {table} WHERE run_id = ?", (run_id,))
+            assert n.fetchone()[0] == 0, table
+    finally:
+        conn.close()
+    with pytest.raises(GameError):
+        GameSession.load(run_id, save_dir=tmp_path)
+
+
+def test_cli_consolidate_and_prune_are_recorded_and_replay_holds(tmp_path: Path) -> None:
+    run_id = play_venture(tmp_path, stop_after=7)
+    s = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+    notes = [
+        r.id
+        for r in s.memory.records(statuses=["provisional", "active"])
+        if r.kind in ("preference", "context", "chat_summary")
+    ]
+    s.close()
+    assert len(notes) >= 2
+    sources = [a for n in notes[:2] for a in ("--source", n)]
+    res = _cli(
+        tmp_path,
+        "memory",
+        "consolidate",
+        "--run",
+        run_id,
+        *sources,
+        "--summary",
+        "Reviewed: ship to one city first",
+        "--reviewer",
+        "ceo",
+    )
+    assert res.returncode == 0, res.stderr
+    assert _cli(tmp_path, "memory", "prune", "--run", run_id).returncode == 0
+    s = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+    try:
+        assert [i["cmd"] for i in s.inputs][-2:] == ["consolidate", "prune"]
+        while s.state.phase != "ended" and s.state.stage_index < 4:  # play on past the change
+            {"brief": s.run_stage, "gate": s.approve, "fork": lambda: s.decide("B")}[
+                s.state.phase
+            ]()
+    finally:
+        s.close()
+    report = _verify(tmp_path, run_id)
+    assert report.ok, report.first_difference
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_game_and_memory_sequences_replay(tmp_path: Path, seed: int) -> None:
+    out = run_sequence(tmp_path, 10_000 + seed)
+    assert out["ok"], (out["difference"], out["commands"])
