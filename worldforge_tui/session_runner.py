@@ -21,6 +21,7 @@ from worldforge_tui.screens.end import EndScreen
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
+WATCH_SECONDS = 0.5  # how often a read-only window reads the run's new events
 MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget"})  # their ValueErrors are refusals
 
 
@@ -99,7 +100,39 @@ class SessionRunner:
         self.main.query_one(MemoryPane).clear_marks()
         self._snapshot()
         self.refresh_view()
+        if getattr(self.session, "read_only", False):
+            self._watch_read_only()
         self._continue()
+
+    # ---- a second window on a run: watch it read-only --------------------------------------
+    def _watch_read_only(self) -> None:
+        """Another window holds the run: say who, scroll its log live, take over when it closes."""
+        self.notify(one_line(self.session.read_only_line(), 300), title="Read-only",
+                    severity="warning", markup=False, timeout=10)
+        session = self.session
+        timers: list[Any] = []
+        timers.append(self.set_interval(WATCH_SECONDS, lambda: self._watch_tick(session, timers[0])))
+
+    def _watch_tick(self, session: Any, timer: Any) -> None:
+        if self.session is not session or not session.read_only:
+            timer.stop()
+            return
+        try:
+            fresh = session.refresh()
+            took_over = session.try_take_over()
+        except Exception:  # noqa: BLE001 - a watch tick must never take the app down
+            log.exception("watching the run failed")
+            return
+        if fresh:
+            self.replay.push_many(fresh)
+            self.replay.flush()
+        if fresh or took_over:
+            self._snapshot()
+            self.refresh_view()
+        if took_over:
+            timer.stop()
+            self.notify("The other window closed the run: you can play it here now.",
+                        title="Read-only ended", markup=False)
 
     def on_session_failed(self, message: SessionFailed) -> None:
         self.busy = None
@@ -199,6 +232,8 @@ class SessionRunner:
         """A stage's worker runs as soon as the stage begins (unless a standup awaits a reply)."""
         snap = self.snap
         if not self.auto_run or snap is None or self.busy is not None:
+            return
+        if getattr(self.session, "read_only", False):
             return
         if snap.phase == "brief" and snap.can.get("run_stage") and not snap.standup_open:
             self.gate_run_stage()
