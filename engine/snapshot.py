@@ -52,9 +52,13 @@ class Snapshot(BaseModel):
     runtime: str
     pill: str
     can: dict[str, bool]
+    redos_left: int = 0
+    max_redos: int = 0
 
 
 def build_snapshot(session: GameSession) -> Snapshot:
+    from engine.session import MAX_REDOS
+
     st = session.state
     records = session.memory.records()
     return Snapshot(
@@ -69,4 +73,6 @@ def build_snapshot(session: GameSession) -> Snapshot:
         outcome=st.outcome, runtime=session.router.runtime_label(), pill=session.router.pill(),
         can={a: session.can(a) for a in ("run_stage", "approve", "reject", "decide", "decide_own",
                                          "standup_reply")},
+        redos_left=max(0, MAX_REDOS - st.stage.redos) if st.stage is not None else 0,
+        max_redos=MAX_REDOS,
     )

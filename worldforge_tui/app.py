@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from worldforge_tui import actions
 from worldforge_tui.boot import load_router, log, setup_file_log
 from worldforge_tui.messages import Booted
 from worldforge_tui.player_actions import PlayerActions
@@ -41,14 +43,7 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "WorldForge"
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-compact"), (110, "-wide")]
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "settings", "Settings", id="app.settings"),
-        Binding("n", "new_venture", "New", id="app.new"),
-        Binding("l", "load", "Load", id="app.load"),
-        Binding("e", "export", "Export", id="app.export"),
-        Binding("question_mark", "help", "Help", id="app.help"),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(actions.bindings("app"))
 
     def __init__(self, *, pitch: str | None = None, name: str | None = None,
                  archetype: str | None = None, seed: int | None = None,
@@ -64,6 +59,7 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
         self.busy: str | None = None
         self.auto_run = auto_run
         self.last_export: Path | None = None
+        self.live_keys: dict[str, str] = actions.default_keys()
 
     # ---- lifecycle -----------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -115,7 +111,7 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
             return
         self.router = message.router
         if message.keymap:
-            self.set_keymap(message.keymap)
+            self.apply_keymap(message.keymap)
         if message.warning:
             self.notify(message.warning, severity="warning", markup=False)
         self.refresh_view()
@@ -123,6 +119,27 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
             self.open_venture(self.start_request)
         else:
             self.action_new_venture()
+
+    def apply_keymap(self, keymap: dict[str, str]) -> None:
+        """Rebind by id (known ids only); unknown ids are reported once, in one notification."""
+        unknown = actions.unknown_ids(keymap)
+        known = {k: v for k, v in keymap.items() if k not in unknown}
+        self.live_keys = {**actions.default_keys(), **known}
+        self.set_keymap(known)
+        if unknown:
+            shown = ", ".join(one_line(k, 40) for k in unknown[:6])
+            self.notify(f"keymap.json: unknown binding id{'s' * (len(unknown) > 1)} {shown} "
+                        "(ignored; ? lists every id)", severity="warning", markup=False,
+                        timeout=10)
+        self.main.reveal(self.main.shown_pane)  # the pane bar names the live keys
+        self.refresh_view()
+
+    def key_of(self, action_id: str) -> str:
+        """How the live key of a registry action is shown (`a`, `?`, `^q`, `F1`)."""
+        keys = self.live_keys.get(action_id) or actions.BY_ID[action_id].key
+        first = keys.split(",")[0].strip()
+        shown = self.get_key_display(Binding(first, ""))
+        return shown.upper() if shown[:1] == "f" and shown[1:].isdigit() else shown
 
     def on_unmount(self) -> None:
         self._close_session()
@@ -211,7 +228,15 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
         self.command("export", lambda s: s.export_report())
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        from worldforge_tui import version
+
+        try:
+            from engine.config import config_dir
+
+            where = str(config_dir() / "keymap.json")
+        except Exception:  # noqa: BLE001 - the path is a hint; never fail the help for it
+            where = "keymap.json in the config dir"
+        self.push_screen(HelpScreen(self.key_of, version(), where))
 
     def action_settings(self) -> None:
         if not self._engine_ready():
@@ -262,22 +287,18 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Settings", "Routing mode, local and Foundry models, test, save",
-                            self.action_settings)
-        yield SystemCommand("New venture", "Found a new company", self.action_new_venture)
-        yield SystemCommand("Load venture", "Open a saved venture", self.action_load)
-        yield SystemCommand("Export report", "Write the Markdown report", self.action_export)
-        yield SystemCommand("Help", "How to play, and every key", self.action_help)
-        gate = (("Approve artifact", "approve", self.gate_approve),
-                ("Reject artifact…", "reject", self.gate_reject),
-                ("Choose option 1", "decide", lambda: self.gate_decide("A")),
-                ("Choose option 2", "decide", lambda: self.gate_decide("B")),
-                ("Own answer…", "decide_own", self.gate_own_answer),
-                ("Reply to the standup…", "standup_reply", self.gate_standup_reply),
-                ("Run the stage", "run_stage", self.gate_run_stage))
-        for title, capability, callback in gate:
-            if self.can(capability):
-                yield SystemCommand(title, "Game action", callback)
+        if not isinstance(screen, MainScreen):
+            return
+        for row in actions.ACTIONS:
+            if not row.palette or row.scope not in ("app", "board"):
+                continue
+            if row.scope == "board" and screen.check_action(row.action, ()) is not True:
+                continue  # only what is possible now
+            if row.needs_venture and self.session is None:
+                continue
+            owner = self if row.scope == "app" else screen
+            yield SystemCommand(f"{row.palette} ({self.key_of(row.id)})", row.description,
+                                partial(owner.run_action, row.action))
 
 
 def build_app(args: argparse.Namespace | None = None) -> WorldForgeApp:

@@ -99,6 +99,7 @@ class SessionRunner:
         replay.flush()
         self.main.query_one(MemoryPane).clear_marks()
         self._snapshot()
+        self.main.reveal("story")
         self.refresh_view()
         if getattr(self.session, "read_only", False):
             self._watch_read_only()
@@ -201,6 +202,7 @@ class SessionRunner:
         if message.error:
             self.notify(message.error, title="Not done", severity="error", markup=False)
         else:
+            self._show_what_is_next(message.label)
             self._report_result(message.label, message.result)
         if self.snap is not None and self.snap.phase == "ended":
             if message.label in ("decide", "decide_own", "approve", "run_stage", "reject"):
@@ -209,10 +211,16 @@ class SessionRunner:
         if not message.error:
             self._continue()
 
-    def _report_result(self, label: str, result: Any) -> None:
+    def _show_what_is_next(self, label: str) -> None:
+        """Bring forward the pane holding what the player decides next (what compact mode shows):
+        the receipt after a decision, the story when an artifact or a fork awaits."""
         if label in ("decide", "decide_own"):
             self.main.reveal("receipt")
-        elif label == "export":
+        elif self.snap is not None and self.snap.phase in ("gate", "fork"):
+            self.main.reveal("story")
+
+    def _report_result(self, label: str, result: Any) -> None:
+        if label == "export":
             self.last_export = Path(result)
             self.notify(f"Report written to {result}", title="Exported", markup=False)
         elif label == "prune":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
-from worldforge_tui.widgets.action_bar import BUTTONS
+from worldforge_tui.widgets.action_bar import BUTTON_ROWS
 
 PITCH = "Meal kits for night-shift nurses"
 
@@ -55,4 +55,4 @@ async def test_every_button_of_every_phase_works_by_mouse(tmp_path):
         await settle(app, pilot)
         assert app.session.state.stages[1].decision.option == "A"
         clicked.add("btn-option-a")
-    assert clicked == {button_id for button_id, *_ in BUTTONS}
+    assert clicked == {row.button for row in BUTTON_ROWS}

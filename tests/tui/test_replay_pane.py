@@ -53,12 +53,14 @@ async def test_batched_flush_tabs_filter_and_inspect():
         app.screen.query_one(ReplayPane).select_tab("events")
         await pilot.pause()
         log.focus()
-        await pilot.press("slash", "r", "o", "w", " ", "1", "2", "enter")
+        app.screen.query_one(ReplayPane).action_focus_filter()  # `/` on the board (test_focus)
+        await pilot.press("r", "o", "w", " ", "1", "2", "enter")
         assert [e.id for e in log.visible_entries] == [12]
         await pilot.press("enter")
         assert [e.id for e in app.inspected] == [12]
 
-        await pilot.press("slash", "backspace", "backspace", "backspace", "enter", "home")
+        app.screen.query_one(ReplayPane).action_focus_filter()
+        await pilot.press("backspace", "backspace", "backspace", "enter", "home")
         assert log.selected.id == 1
         await pilot.press("down", "down", "enter")
         assert app.inspected[-1].id == 3

@@ -75,8 +75,8 @@ async def test_load_help_inspector_and_palette(tmp_path):
         await settle(app, pilot)
         run_id = app.session.state.run_id
         commands = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Settings" in commands and "Approve artifact" in commands
-        assert "Choose option 1" not in commands
+        assert "Settings (s)" in commands and "Approve artifact (a)" in commands
+        assert not any(title.startswith("Choose option 1") for title in commands)
 
         await pilot.press("question_mark")
         assert app.screen.__class__.__name__ == "HelpScreen"

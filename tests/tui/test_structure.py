@@ -7,10 +7,11 @@ import sys
 
 from textual.binding import Binding
 
+from worldforge_tui import actions
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.screens.dialogs import ConfirmScreen, InspectorScreen, TextPromptScreen
 from worldforge_tui.screens.end import EndScreen
-from worldforge_tui.screens.help import KEYS, HelpScreen
+from worldforge_tui.screens.help import HelpScreen, keys_content
 from worldforge_tui.screens.load import LoadScreen
 from worldforge_tui.screens.main import MainScreen
 from worldforge_tui.screens.new_venture import NewVentureScreen
@@ -45,5 +46,7 @@ def test_every_binding_has_an_id_and_description():
     design_keys = {"gate.approve", "gate.reject", "fork.option_a", "fork.option_b", "fork.own",
                    "app.settings", "app.new", "app.load", "app.export", "app.help", "app.quit"}
     assert design_keys <= set(seen)
-    documented = " ".join(binding_id for _, _, binding_id in KEYS)
-    assert all(binding_id in documented for binding_id in design_keys)
+    assert set(seen) == set(actions.BY_ID), "every binding comes from the registry, and back"
+    documented = keys_content(lambda action_id: actions.BY_ID[action_id].key).plain
+    board = {a.id for a in actions.ACTIONS if a.scope in actions.BOARD_SCOPES}
+    assert all(binding_id in documented for binding_id in board | design_keys)

@@ -6,11 +6,12 @@ from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from worldforge_tui import actions
 from worldforge_tui.safe_text import clean, literal
 
 PROMPT_LIMIT = 2000
@@ -19,9 +20,7 @@ PROMPT_LIMIT = 2000
 class TextPromptScreen(ModalScreen[str | None]):
     """Ask for one line (a rejection reason, an own answer); Enter submits, Escape cancels."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("prompt")
 
     def __init__(self, title: str, placeholder: str = "", *, submit_label: str = "OK",
                  initial: str = "") -> None:
@@ -67,10 +66,7 @@ class TextPromptScreen(ModalScreen[str | None]):
 class ConfirmScreen(ModalScreen[bool]):
     """Yes/no for a destructive action; `y` confirms, `n` or Escape declines."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("confirm")
 
     def __init__(self, question: str, *, yes_label: str = "Yes") -> None:
         super().__init__(classes="dialog")
@@ -102,9 +98,7 @@ class ConfirmScreen(ModalScreen[bool]):
 class InspectorScreen(ModalScreen[None]):
     """A scrollable, literal view of one event's full payload (Escape or q closes)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,enter", "close", "Close", id="inspector.close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("inspector")
 
     def __init__(self, title: str, body: str) -> None:
         super().__init__(classes="dialog")

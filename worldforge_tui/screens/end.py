@@ -6,12 +6,13 @@ from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from worldforge_tui import actions
 from worldforge_tui.formatting import FIELDS, TONE_STYLE, meter_tone, value_text
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.widgets.status_bar import field
@@ -58,11 +59,7 @@ def report_card(snap: Any) -> Content:
 class EndScreen(ModalScreen[str | None]):
     """Dismisses with "export", "new" or None (back to the board)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("e", "choose('export')", "Export report", id="end.export"),
-        Binding("n", "choose('new')", "New venture", id="end.new"),
-        Binding("escape", "choose(None)", "Back to the board", id="end.close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("end")
 
     def __init__(self, snap: Any) -> None:
         super().__init__(classes="dialog")

@@ -1,71 +1,88 @@
-"""The help screen (`?`): how a chapter plays, and every key with its binding id."""
+"""The help screen (`?`): how a chapter plays, and every key (live, from the registry) with its id."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-LOOP = (
-    "Each chapter a worker ships an artifact for the current stage.",
-    ("• Gate: approve it (a), or reject it with a reason (r). The worker redoes the stage with "
-    "your reason as binding direction (costs game days; at most 2 redos)."),
-    ("• Fork: choose option 1 or 2, or write your own answer (o). A rule, not a model, changes "
-    "the numbers. The receipt shows every field before → after, what the workers learned, and "
-    "the next brief with your decision as its binding line."),
-    "• The next gate checks the artifact followed it: DRIFT marks one that did not.",
-    "• Win: decide stage 8's fork while solvent. Lose: treasury, trust, burn pressure or threat.",
-    "",
-)
-
-KEYS: tuple[tuple[str, str, str], ...] = (
-    ("a", "Approve the artifact at the gate", "gate.approve"),
-    ("r", "Reject with a reason (the worker redoes it)", "gate.reject"),
-    ("1 / 2", "Choose fork option A / B", "fork.option_a / fork.option_b"),
-    ("o", "Own answer at the fork", "fork.own"),
-    ("t", "Reply to the standup (procedural memory)", "standup.reply"),
-    ("s", "Settings (routing, models, test connection)", "app.settings"),
-    ("n", "New venture", "app.new"),
-    ("l", "Load a saved venture", "app.load"),
-    ("e", "Export the report (Markdown)", "app.export"),
-    ("/", "Filter the replay log; Enter on a row inspects it", "replay.filter"),
-    ("tab", "Move focus between panes", "-"),
-    ("?", "This help", "app.help"),
-    ("ctrl+p", "Command palette (every action is there)", "command_palette"),
-    ("ctrl+q", "Quit", "app.quit"),
-)
+from worldforge_tui import actions
 
 
-def keys_content() -> Content:
-    """The key table as styled text (static strings only: nothing untrusted here)."""
+def loop_text(key_of: Callable[[str], str]) -> str:
+    """How a chapter plays, naming the live keys."""
+    return "\n".join((
+        "Each chapter a worker ships an artifact for the current stage.",
+        (f"• Gate: approve it ({key_of('gate.approve')}), or reject it with a reason "
+        f"({key_of('gate.reject')}). The worker redoes the stage with your reason as binding "
+        "direction (costs game days; at most 2 redos)."),
+        (f"• Fork: choose option {key_of('fork.option_a')} or {key_of('fork.option_b')}, or write "
+        f"your own answer ({key_of('fork.own')}). A rule, not a model, changes the numbers. The "
+        "receipt shows every field before → after, what the workers learned, and the next brief "
+        "with your decision as its binding line."),
+        "• The next gate checks the artifact followed it: DRIFT marks one that did not.",
+        ("• Win: decide stage 8's fork while solvent. Lose: treasury, trust, burn pressure or "
+        "threat."),
+    ))
+
+
+HELP_GROUPS = ("Gate and fork", "Board", "Panes", "Memory pane", "Replay log")
+
+
+def keys_content(key_of: Callable[[str], str]) -> Content:
+    """Every board key from the registry, with the live key and its binding id (static text)."""
     rows: list[str | tuple[str, str]] = []
-    for key, what, binding_id in KEYS:
-        rows.append((f"{key:>7}  ", "$accent bold"))
-        rows.append(what)
-        rows.append((f"  {binding_id}\n", "$foreground-muted"))
+    for group in HELP_GROUPS:
+        rows.append((f"\n{group}\n", "bold underline"))
+        for row in actions.ACTIONS:
+            if row.group != group:
+                continue
+            key = key_of(row.id)
+            if row.id == "fork.option_a":
+                key = f"{key} / {key_of('fork.option_b')}"
+                what, binding_id = "Choose the fork's option 1 / 2", "fork.option_a / fork.option_b"
+            elif row.id == "fork.option_b":
+                continue
+            else:
+                what, binding_id = row.description, row.id
+            rows.append((f"{key:>8}  ", "$accent bold"))
+            rows.append(what)
+            rows.append((f"  {binding_id}\n", "$foreground-muted"))
+    rows.append((f"{'tab':>8}  ", "$accent bold"))
+    rows.append("Move focus between panes and buttons\n")
+    rows.append((f"{'ctrl+p':>8}  ", "$accent bold"))
+    rows.append("Command palette (every action possible now is there)\n")
     return Content.assemble(*rows)
 
 
 class HelpScreen(ModalScreen[None]):
     """Modal help; any of Escape, q or ? closes it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "close", "Close", id="help.close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("help")
+
+    def __init__(self, key_of: Callable[[str], str], version: str = "",
+                 keymap_path: str = "keymap.json") -> None:
+        super().__init__()
+        self._key_of = key_of
+        self._version = version
+        self._keymap_path = keymap_path
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box help-box"):
-            yield Label("WorldForge — how to play", classes="dialog-title")
+            title = "WorldForge — how to play" + (f" · v{self._version}" if self._version else "")
+            yield Label(title, classes="dialog-title")
             with VerticalScroll(id="help-scroll"):
-                yield Static(Content("\n".join(LOOP)), id="help-loop")
-                yield Static(keys_content(), id="help-keys")
-            yield Label("Escape closes · rebind keys by id in keymap.json (config dir)",
-                        classes="dialog-hint")
+                yield Static(Content(loop_text(self._key_of)), id="help-loop")
+                yield Static(keys_content(self._key_of), id="help-keys")
+            yield Static(Content(f"Escape closes · rebind a key by its id in {self._keymap_path}, "
+                                 'e.g. {"gate.approve": "y"}'), classes="dialog-hint",
+                         id="help-hint")
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()

@@ -6,13 +6,14 @@ from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from worldforge_tui import actions
 from worldforge_tui.safe_text import one_line
 
 
@@ -32,9 +33,7 @@ def run_prompt(run: Any) -> Content:
 class LoadScreen(ModalScreen[str | None]):
     """Dismisses with the chosen run id, or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="load.cancel"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("load")
 
     def __init__(self, runs: list[Any]) -> None:
         super().__init__(classes="dialog")

@@ -1,7 +1,8 @@
 """The main screen: Story, Decision receipt, Memory and Replay log panes, action bar, status bar.
 
-Gate keys live here as bindings with ids; `check_action` disables (never hides) an action the
-engine would refuse, so the footer and the buttons always say what is possible now.
+Its keys come from the action registry (`worldforge_tui.actions`); `check_action` asks the registry
+what the current phase allows: an action of another phase is hidden, one the engine would refuse
+now is shown greyed, so the footer and the buttons always say what is possible.
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Static
 
-from worldforge_tui.widgets.action_bar import BUTTONS, ActionBar, hint_for
+from worldforge_tui import actions
+from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.memory_pane import MemoryPane
 from worldforge_tui.widgets.receipt_pane import ReceiptPane
 from worldforge_tui.widgets.replay_pane import ReplayPane
@@ -29,22 +31,15 @@ if TYPE_CHECKING:
 
 W = TypeVar("W", bound=Widget)
 PANES = (("story", "Story"), ("receipt", "Receipt"), ("memory", "Memory"), ("log", "Replay log"))
-# action → (engine capability, the phase it belongs to, what to call it in a notice)
-GATE_ACTIONS = {"approve": ("approve", "gate", "Approve"), "reject": ("reject", "gate", "Reject"),
-                "choose": ("decide", "fork", "Choosing an option"),
-                "own_answer": ("decide_own", "fork", "An own answer"),
-                "standup_reply": ("standup_reply", "brief", "A standup reply"),
-                "run_stage": ("run_stage", "brief", "Running the stage")}
-GATE_KEYS = {"a": "approve", "r": "reject", "1": "choose", "2": "choose", "o": "own_answer",
-             "t": "standup_reply", "g": "run_stage"}
 
 
-def pane_bar(active: str) -> Content:
-    """The compact-mode pane switcher: F-key, name, the active one highlighted; clickable."""
+def pane_bar(active: str, key_of: Any = None) -> Content:
+    """The compact-mode pane switcher: live key, name, the active one highlighted; clickable."""
     parts = []
     for number, (pane, label) in enumerate(PANES, start=1):
         style = "reverse bold" if pane == active else ""
-        parts.append(f"[{style} @click=screen.pane('{pane}')] F{number} {label} [/]")
+        key = key_of(f"pane.{pane}") if key_of is not None else f"F{number}"
+        parts.append(f"[{style} @click=screen.pane('{pane}')] {key} {label} [/]")
     return Content.from_markup("  ".join(parts))
 
 
@@ -59,19 +54,7 @@ class MainScreen(Screen[None]):
 
     DEFAULT_CLASSES = "-pane-story"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "approve", "Approve", id="gate.approve"),
-        Binding("r", "reject", "Reject…", id="gate.reject"),
-        Binding("1", "choose('A')", "Option 1", id="fork.option_a"),
-        Binding("2", "choose('B')", "Option 2", id="fork.option_b"),
-        Binding("o", "own_answer", "Own answer…", id="fork.own"),
-        Binding("t", "standup_reply", "Reply", id="standup.reply"),
-        Binding("g", "run_stage", "Run stage", id="stage.run"),
-        Binding("f1", "pane('story')", "Story", show=False, id="pane.story"),
-        Binding("f2", "pane('receipt')", "Receipt", show=False, id="pane.receipt"),
-        Binding("f3", "pane('memory')", "Memory", show=False, id="pane.memory"),
-        Binding("f4", "pane('log')", "Log", show=False, id="pane.log"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(actions.bindings("board"))
 
     def compose(self) -> ComposeResult:
         yield Static(pane_bar("story"), id="pane-tabs")
@@ -102,59 +85,83 @@ class MainScreen(Screen[None]):
             self.query_one(ActionBar).show_state(None, {}, busy)
         else:
             status.show(snap.economics, snap.treasury_history, snap.day, self.wf.pill())
-            stage = snap.stages[snap.stage_index] if snap.stage_index < len(snap.stages) else None
             labels = None
             if snap.dilemma is not None and len(snap.dilemma.options) >= 2:
                 labels = (snap.dilemma.options[0].text, snap.dilemma.options[1].text)
             self.query_one(ActionBar).show_state(snap.phase, dict(snap.can), busy,
-                                                 stage.redos if stage else 0, labels)
+                                                 snap.redos_left, labels)
+        self.query_one(ActionBar).relabel(self.wf.key_of)
         self.refresh_bindings()
 
     def on_resize(self) -> None:
         status = self.query_one(StatusBar)
         compact = self.size.width < 140
+        self.query_one(Footer).compact = self.size.width < 110
         if status.has_class("-compact") != compact:
             status.set_class(compact, "-compact")
             self.show(self.wf.snap, busy=self.wf.busy is not None)
 
     # ---- compact pane switching ----------------------------------------------------------
     def action_pane(self, pane: str) -> None:
-        """Show one pane in compact mode (F1–F4, or a click on the pane bar)."""
-        for name, _ in PANES:
-            self.set_class(name == pane, f"-pane-{name}")
-        self.query_one("#pane-tabs", Static).update(pane_bar(pane))
+        """Show and focus a pane (F1–F4, or a click on the pane bar), at any size."""
+        self.reveal(pane)
+        target = self.focus_target(pane)
+        if target is not None:
+            target.focus(scroll_visible=False)
+
+    def focus_target(self, pane: str) -> Widget | None:
+        """The widget that takes the keys when a pane is chosen."""
+        selector = {"story": "#story", "receipt": "#receipt", "memory": "#memory-list",
+                    "log": "#replay-log"}.get(pane)
+        return self.query_one(selector) if selector else None
 
     def reveal(self, pane: str) -> None:
-        """Bring a pane forward in compact mode (e.g. the receipt after a decision)."""
-        if self.has_class("-compact"):
-            self.action_pane(pane)
+        """Bring a pane forward (the one shown in compact mode); focus stays where it is."""
+        for name, _ in PANES:
+            self.set_class(name == pane, f"-pane-{name}")
+        self.query_one("#pane-tabs", Static).update(pane_bar(pane, self.wf.key_of))
+
+    @property
+    def shown_pane(self) -> str:
+        """The pane compact mode shows now."""
+        return next((name for name, _ in PANES if self.has_class(f"-pane-{name}")), "story")
+
+    def action_focus_filter(self) -> None:
+        """`/` from anywhere on the board: show the log and type into its filter."""
+        self.reveal("log")
+        self.query_one(ReplayPane).action_focus_filter()
 
     # ---- gate actions --------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Gate keys: shown for their own phase only, and disabled there when not possible."""
-        gate = GATE_ACTIONS.get(action)
-        if gate is None:
-            return True
-        capability, phase, _ = gate
-        if self.wf.can(capability):
-            return True
+    def _phase_state(self) -> tuple[str | None, dict[str, bool], bool]:
+        """(phase, what the engine allows, busy) as the registry needs them."""
         snap = self.wf.snap
-        return None if snap is not None and snap.phase == phase else False
+        if snap is None or self.wf.session is None:
+            return None, {}, self.wf.busy is not None
+        return snap.phase, dict(snap.can), self.wf.busy is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Phase keys: shown for their own phase only, and greyed there when not possible."""
+        row = actions.by_action("board", action)
+        if row is None:
+            return True
+        return actions.state_of(row, *self._phase_state())
 
     def on_key(self, event: events.Key) -> None:
-        """A gate key that cannot act now says why instead of doing nothing."""
-        action = GATE_KEYS.get(event.key)
-        if action is None or self.wf.can(GATE_ACTIONS[action][0]):
+        """A phase key that cannot act now says why instead of doing nothing."""
+        row = next((r for r in actions.in_scope("board") if r.capability and event.key in
+                    self.wf.live_keys.get(r.id, r.key).split(",")), None)
+        if row is None or actions.state_of(row, *self._phase_state()) is True:
             return
         event.stop()
         snap = self.wf.snap
         if snap is None:
-            why = "no venture is open (n starts one)"
+            why = f"no venture is open ({self.wf.key_of('app.new')} starts one)"
         elif self.wf.busy is not None:
             why = "a worker is still at work"
         else:
-            why = hint_for(snap.phase, dict(snap.can)) or f"the venture is in {snap.phase}"
-        self.notify(f"{GATE_ACTIONS[action][2]} is not possible now: {why}", markup=False,
+            why = (actions.hint_line(snap.phase, dict(snap.can), self.wf.key_of, snap.redos_left)
+                   or f"the venture is in {snap.phase}")
+        self.notify(f"{row.label.rstrip('…')} is not possible now: {why}", markup=False,
                     severity="warning", timeout=3)
 
     def action_approve(self) -> None:
@@ -177,7 +184,7 @@ class MainScreen(Screen[None]):
 
     @on(Button.Pressed, "#actions Button")
     async def _button(self, event: Button.Pressed) -> None:
-        for button_id, _, action, _, _ in BUTTONS:
-            if event.button.id == button_id:
-                await self.run_action(action)
+        for row in actions.ACTIONS:
+            if row.button is not None and event.button.id == row.button:
+                await self.run_action(row.action)
                 return

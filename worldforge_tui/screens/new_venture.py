@@ -6,11 +6,12 @@ from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
+from worldforge_tui import actions
 from worldforge_tui.safe_text import literal_line
 
 ARCHETYPES = (("Builder — ships product", "builder"), ("Seller — opens doors", "seller"),
@@ -22,9 +23,7 @@ PITCH_LIMIT = 600
 class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
     """Dismisses with {"pitch","name","archetype","seed"}, {"resume": run_id}, or None (cancel)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="new.cancel"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")
 
     def __init__(self, *, resume: Any = None, seed: int = 7) -> None:
         super().__init__(classes="dialog")

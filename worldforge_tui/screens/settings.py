@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from engine.config import Settings, env_block
+from worldforge_tui import actions
 from worldforge_tui.safe_text import clean, literal, one_line
 from worldforge_tui.settings_form import (
     MODE_OPTIONS,
@@ -45,11 +46,7 @@ def pills_content(items: list[tuple[str, str]]) -> Content:
 class SettingsScreen(Screen[Settings | None]):
     """Edit routing settings; Save (ctrl+s) dismisses with the new settings, Escape with None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back", id="settings.close"),
-        Binding("ctrl+s", "save", "Save", id="settings.save"),
-        Binding("ctrl+t", "test", "Test connection", id="settings.test"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("settings")
 
     class Probed(Message):
         """Test connection finished (rows as `Router.probe` returns them)."""

@@ -1,11 +1,13 @@
 """The action bar: the thinking line (role, tier, model, spinner) and the gate/fork buttons.
 
-Buttons mirror the key bindings for the mouse: only the current phase's buttons are shown, and an
-action the engine would refuse (no redos left, a worker still thinking) is disabled, never hidden.
+Buttons mirror the registry's phase actions for the mouse (labels carry the live keys): only the
+current phase's buttons are shown, and an action the engine would refuse (no redos left, a worker
+still thinking) is disabled, never hidden.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -13,38 +15,12 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Static
 
+from worldforge_tui import actions
 from worldforge_tui.safe_text import one_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-# button id → (label, action on the main screen, engine capability, phases it belongs to)
-BUTTONS: tuple[tuple[str, str, str, str, tuple[str, ...]], ...] = (
-    ("btn-approve", "Approve [a]", "approve", "approve", ("gate",)),
-    ("btn-reject", "Reject [r]", "reject", "reject", ("gate",)),
-    ("btn-option-a", "Option 1", "choose('A')", "decide", ("fork",)),
-    ("btn-option-b", "Option 2", "choose('B')", "decide", ("fork",)),
-    ("btn-own", "Own answer [o]", "own_answer", "decide_own", ("fork",)),
-    ("btn-reply", "Reply [t]", "standup_reply", "standup_reply", ("brief",)),
-    ("btn-run", "Run stage [g]", "run_stage", "run_stage", ("brief",)),
-)
-
-
-def hint_for(phase: str | None, can: dict[str, bool], redos: int = 0) -> str:
-    """One line telling the player what they can do now."""
-    if phase is None:
-        return "n new venture · l load · s settings · ? help"
-    if phase == "gate":
-        left = max(0, 2 - redos)
-        return (f"Gate: a approve · r reject with a reason ({left} redo{'s' * (left != 1)} left)"
-                if can.get("reject") else "Gate: a approve (no redos left: approve or take the hit)")
-    if phase == "fork":
-        return "Fork: 1 / 2 choose an option · o write your own answer"
-    if phase == "brief":
-        if can.get("standup_reply"):
-            return "Standup: t reply (binding) · g run the next stage"
-        return "g run the stage"
-    if phase == "ended":
-        return "The venture has ended · e export the report · n new venture"
-    return ""
+BUTTON_ROWS = tuple(row for row in actions.ACTIONS if row.button is not None)
+OPTION_IDS = ("fork.option_a", "fork.option_b")
 
 
 class ActionBar(Vertical):
@@ -64,33 +40,55 @@ class ActionBar(Vertical):
         self._thinking: str | None = None
         self._frame = 0
         self._hint: str | None = None
+        self._key_of: Callable[[str], str] = lambda action_id: actions.BY_ID[action_id].key
+        self._labels: tuple[str, str] | None = None
+        self._state: tuple[str | None, dict[str, bool], bool, int | None] = (None, {}, False, None)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="thinking")
         with Horizontal(id="action-row"):
-            for button_id, label, _, _, _ in BUTTONS:
-                yield Button(Content(label), id=button_id, compact=True, classes="-hidden")
-            yield Static(hint_for(None, {}), id="action-hint", markup=False)
+            for row in BUTTON_ROWS:
+                yield Button(Content(row.label), id=row.button, compact=True, classes="-hidden")
+            yield Static("", id="action-hint", markup=False)
 
     def on_mount(self) -> None:
         self.set_interval(0.12, self._tick, name="thinking-spinner")
 
     def show_state(self, phase: str | None, can: dict[str, bool], busy: bool,
-                   redos: int = 0, option_labels: tuple[str, str] | None = None) -> None:
+                   redos_left: int | None = None,
+                   option_labels: tuple[str, str] | None = None) -> None:
         """Show the phase's buttons, disabled when the engine would refuse them or a worker runs."""
-        for button_id, label, _, capability, phases in BUTTONS:
-            button = self.query_one(f"#{button_id}", Button)
-            hidden = phase not in phases
+        self._state = (phase, dict(can), busy, redos_left)
+        self._labels = option_labels
+        for row in BUTTON_ROWS:
+            button = self.query_one(f"#{row.button}", Button)
+            hidden = phase != row.phase
             if button.has_class("-hidden") != hidden:
                 button.set_class(hidden, "-hidden")
-            button.disabled = busy or not can.get(capability, False)
-            if button_id in ("btn-option-a", "btn-option-b"):
-                index = 0 if button_id == "btn-option-a" else 1
-                text = (f"[{index + 1}] {one_line(option_labels[index], 28)}" if option_labels
-                        else label)
-                if str(button.label) != text:
-                    button.label = Content(text)
-        hint = "" if busy else hint_for(phase, can, redos)
+            button.disabled = actions.state_of(row, phase, can, busy) is not True
+        self._show_labels()
+
+    def relabel(self, key_of: Callable[[str], str]) -> None:
+        """Use the live keys (after a keymap.json rebind) in button labels and the hint line."""
+        self._key_of = key_of
+        self._show_labels()
+
+    def _show_labels(self) -> None:
+        phase, can, busy, redos_left = self._state
+        key_of = self._key_of
+        width = self.size.width or self.app.size.width
+        option_room = max(8, min(28, (width - 35) // 2))  # two options + "Own answer [o]"
+        for row in BUTTON_ROWS:
+            button = self.query_one(f"#{row.button}", Button)
+            if row.id in OPTION_IDS and self._labels:
+                index = OPTION_IDS.index(row.id)
+                text = f"[{key_of(row.id)}] {one_line(self._labels[index], option_room)}"
+            else:
+                text = f"{row.label.rstrip('…')} [{key_of(row.id)}]"
+            if str(button.label) != text:
+                button.label = Content(text)
+        hint = "" if busy else actions.hint_line(phase, can, key_of, redos_left,
+                                                 terse=width < 110)
         if hint != self._hint:
             self._hint = hint
             self.query_one("#action-hint", Static).update(hint)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from worldforge_tui import actions
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.widgets.status_bar import field
 
@@ -58,12 +59,7 @@ def group_records(records: list[dict[str, Any]]) -> list[tuple[str, list[dict[st
 class MemoryPane(Vertical):
     """Header (store, counts) plus the grouped list; actions are requested from the app by message."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle_mark", "Mark", id="memory.mark"),
-        Binding("c", "request('consolidate')", "Consolidate marked", id="memory.consolidate"),
-        Binding("p", "request('prune')", "Prune (dry run)", id="memory.prune"),
-        Binding("f", "request('forget')", "Forget run", id="memory.forget"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("memory")
     DEFAULT_CSS = """
     MemoryPane { height: 1fr; }
     MemoryPane > #memory-head { height: 1; padding: 0 1; color: $foreground-muted; }

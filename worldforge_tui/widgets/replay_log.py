@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -23,6 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from worldforge_tui import actions
 from worldforge_tui.replay_entries import (
     ACTOR_WIDTH,
     CAT_KNOWLEDGE,
@@ -68,15 +69,7 @@ class ReplayLog(ScrollView, can_focus=True):
         & > .replay-log--fallback { color: $warning; text-style: bold; }
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "inspect", "Inspect", id="replay.inspect"),
-        Binding("up", "cursor(-1)", "Up", show=False, id="replay.up"),
-        Binding("down", "cursor(1)", "Down", show=False, id="replay.down"),
-        Binding("pageup", "page(-1)", "Page up", show=False, id="replay.pageup"),
-        Binding("pagedown", "page(1)", "Page down", show=False, id="replay.pagedown"),
-        Binding("home", "first", "First", show=False, id="replay.first"),
-        Binding("end", "last", "Last (follow)", show=False, id="replay.last"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("log")
 
     cursor: reactive[int] = reactive(-1, repaint=False)
 

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, Tab, Tabs
 
@@ -15,11 +12,8 @@ from worldforge_tui.widgets.replay_log import ReplayLog
 
 
 class ReplayPane(Vertical):
-    """Tabs + filter + the virtualised log; `/` focuses the filter, Escape returns to the log."""
+    """Tabs + filter + the virtualised log; `/` (a board key) focuses the filter, Enter returns."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_filter", "Filter log", id="replay.filter"),
-    ]
     DEFAULT_CSS = """
     ReplayPane { height: 1fr; }
     ReplayPane #replay-tabs { height: 2; }

@@ -1,0 +1,547 @@
+"""The action registry: every key the game answers, in one table.
+
+Each row says its binding id (what `keymap.json` rebinds), default key, the Textual action it runs
+and where (its scope), a short label, a description, and when it applies (the engine capability and
+the phase it belongs to). The bindings, the action-bar buttons, the hint line, the footer, the
+command palette and the help screen are all built from this table, so a rebind shows everywhere.
+
+Pure data and functions (no textual import at module level), so what each phase allows is tested
+without a screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.binding import Binding
+
+# Scopes: who owns the binding. "app" = the App (board-level, works from the board), "board" = the
+# main screen, "memory" = the memory pane, "log" = the replay log; the rest are one screen each.
+BOARD_SCOPES = ("app", "board", "memory", "log")
+
+
+@dataclass(frozen=True, slots=True)
+class GameAction:
+    """One key the player can press: id, default key, action, label, and when it applies."""
+
+    id: str
+    key: str
+    action: str
+    label: str
+    description: str
+    scope: str
+    group: str = ""
+    capability: str | None = None  # the engine capability (snapshot.can) it needs
+    phase: str | None = None  # the phase it belongs to (shown greyed there when not possible)
+    hint: str = ""  # the hint line's words after the key ("approve", "choose an option")
+    button: str | None = None  # the action-bar button id that mirrors it
+    show: bool = True  # in the footer (phase actions are not: the action bar shows them)
+    priority: bool = False
+    palette: str = ""  # the command palette's title ("" = not in the palette)
+    needs_venture: bool = False  # board-level actions that need an open venture
+
+
+ACTIONS: tuple[GameAction, ...] = (
+    # ---- board (app scope): work only while the board is the active screen ------------------
+    GameAction(
+        "app.help",
+        "question_mark",
+        "help",
+        "Help",
+        "How to play, and every key",
+        "app",
+        "Board",
+        palette="Help",
+    ),
+    GameAction(
+        "app.settings",
+        "s",
+        "settings",
+        "Settings",
+        "Settings: routing mode, local and Foundry models, test connection, save",
+        "app",
+        "Board",
+        palette="Settings",
+    ),
+    GameAction(
+        "app.new",
+        "n",
+        "new_venture",
+        "New",
+        "Found a new company (or resume the last)",
+        "app",
+        "Board",
+        palette="New venture",
+    ),
+    GameAction(
+        "app.load",
+        "l",
+        "load",
+        "Load",
+        "Open a saved venture",
+        "app",
+        "Board",
+        palette="Load venture",
+    ),
+    GameAction(
+        "app.export",
+        "e",
+        "export",
+        "Export",
+        "Write the venture's report (Markdown)",
+        "app",
+        "Board",
+        palette="Export report",
+        needs_venture=True,
+    ),
+    GameAction(
+        "app.quit",
+        "ctrl+q",
+        "quit",
+        "Quit",
+        "Quit (the venture is saved after every step)",
+        "app",
+        "Board",
+        priority=True,
+    ),
+    # ---- the gate, the fork, the standup (main screen) -------------------------------------
+    GameAction(
+        "gate.approve",
+        "a",
+        "approve",
+        "Approve",
+        "Approve the artifact at the gate",
+        "board",
+        "Gate and fork",
+        capability="approve",
+        phase="gate",
+        hint="approve",
+        button="btn-approve",
+        show=False,
+        palette="Approve artifact",
+    ),
+    GameAction(
+        "gate.reject",
+        "r",
+        "reject",
+        "Reject…",
+        "Reject with a reason: the worker redoes the stage with it as binding direction",
+        "board",
+        "Gate and fork",
+        capability="reject",
+        phase="gate",
+        hint="reject with a reason",
+        button="btn-reject",
+        show=False,
+        palette="Reject artifact…",
+    ),
+    GameAction(
+        "fork.option_a",
+        "1",
+        "choose('A')",
+        "Option 1",
+        "Choose the fork's option 1",
+        "board",
+        "Gate and fork",
+        capability="decide",
+        phase="fork",
+        hint="option 1",
+        button="btn-option-a",
+        show=False,
+        palette="Choose option 1",
+    ),
+    GameAction(
+        "fork.option_b",
+        "2",
+        "choose('B')",
+        "Option 2",
+        "Choose the fork's option 2",
+        "board",
+        "Gate and fork",
+        capability="decide",
+        phase="fork",
+        hint="option 2",
+        button="btn-option-b",
+        show=False,
+        palette="Choose option 2",
+    ),
+    GameAction(
+        "fork.own",
+        "o",
+        "own_answer",
+        "Own answer…",
+        "Answer the fork in your own words (keywords pick a rule)",
+        "board",
+        "Gate and fork",
+        capability="decide_own",
+        phase="fork",
+        hint="write your own answer",
+        button="btn-own",
+        show=False,
+        palette="Own answer…",
+    ),
+    GameAction(
+        "standup.reply",
+        "t",
+        "standup_reply",
+        "Reply…",
+        "Reply to the standup (becomes binding direction for the next brief)",
+        "board",
+        "Gate and fork",
+        capability="standup_reply",
+        phase="brief",
+        hint="reply (binding)",
+        button="btn-reply",
+        show=False,
+        palette="Reply to the standup…",
+    ),
+    GameAction(
+        "stage.run",
+        "g",
+        "run_stage",
+        "Run stage",
+        "Run the next stage's worker",
+        "board",
+        "Gate and fork",
+        capability="run_stage",
+        phase="brief",
+        hint="run the next stage",
+        button="btn-run",
+        show=False,
+        palette="Run the stage",
+    ),
+    # ---- panes (main screen): show and focus ------------------------------------------------
+    GameAction(
+        "pane.story",
+        "f1",
+        "pane('story')",
+        "Story",
+        "Show and focus the Story pane",
+        "board",
+        "Panes",
+        show=False,
+    ),
+    GameAction(
+        "pane.receipt",
+        "f2",
+        "pane('receipt')",
+        "Receipt",
+        "Show and focus the Decision receipt",
+        "board",
+        "Panes",
+        show=False,
+    ),
+    GameAction(
+        "pane.memory",
+        "f3",
+        "pane('memory')",
+        "Memory",
+        "Show and focus the Memory pane",
+        "board",
+        "Panes",
+        show=False,
+    ),
+    GameAction(
+        "pane.log",
+        "f4",
+        "pane('log')",
+        "Log",
+        "Show and focus the Replay log",
+        "board",
+        "Panes",
+        show=False,
+    ),
+    GameAction(
+        "replay.filter",
+        "slash",
+        "focus_filter",
+        "Filter log",
+        "Filter the replay log (Enter returns to the log, Escape clears)",
+        "board",
+        "Panes",
+        show=False,
+        palette="Filter the replay log",
+    ),
+    # ---- memory pane (when it has focus) ----------------------------------------------------
+    GameAction(
+        "memory.mark",
+        "space",
+        "toggle_mark",
+        "Mark",
+        "Mark a note for consolidation",
+        "memory",
+        "Memory pane",
+    ),
+    GameAction(
+        "memory.consolidate",
+        "c",
+        "request('consolidate')",
+        "Consolidate",
+        "Fold the marked notes into one reviewed note",
+        "memory",
+        "Memory pane",
+    ),
+    GameAction(
+        "memory.prune",
+        "p",
+        "request('prune')",
+        "Prune (dry run)",
+        "List the notes a prune would delete (nothing is deleted)",
+        "memory",
+        "Memory pane",
+    ),
+    GameAction(
+        "memory.forget",
+        "f",
+        "request('forget')",
+        "Forget run",
+        "Forget every memory of this venture (asks first)",
+        "memory",
+        "Memory pane",
+    ),
+    # ---- replay log (when it has focus) -----------------------------------------------------
+    GameAction(
+        "replay.inspect",
+        "enter",
+        "inspect",
+        "Inspect",
+        "Inspect the row's full payload",
+        "log",
+        "Replay log",
+    ),
+    GameAction(
+        "replay.up", "up", "cursor(-1)", "Up", "Previous row", "log", "Replay log", show=False
+    ),
+    GameAction(
+        "replay.down", "down", "cursor(1)", "Down", "Next row", "log", "Replay log", show=False
+    ),
+    GameAction(
+        "replay.pageup",
+        "pageup",
+        "page(-1)",
+        "Page up",
+        "A page up",
+        "log",
+        "Replay log",
+        show=False,
+    ),
+    GameAction(
+        "replay.pagedown",
+        "pagedown",
+        "page(1)",
+        "Page down",
+        "A page down",
+        "log",
+        "Replay log",
+        show=False,
+    ),
+    GameAction(
+        "replay.first", "home", "first", "First", "First row", "log", "Replay log", show=False
+    ),
+    GameAction(
+        "replay.last",
+        "end",
+        "last",
+        "Last (follow)",
+        "Last row, and follow new ones",
+        "log",
+        "Replay log",
+        show=False,
+    ),
+    # ---- other screens ----------------------------------------------------------------------
+    GameAction(
+        "settings.close",
+        "escape",
+        "close",
+        "Back",
+        "Leave settings without saving",
+        "settings",
+        "Settings",
+    ),
+    GameAction(
+        "settings.save",
+        "ctrl+s",
+        "save",
+        "Save",
+        "Save and apply to the next call",
+        "settings",
+        "Settings",
+    ),
+    GameAction(
+        "settings.test",
+        "ctrl+t",
+        "test",
+        "Test connection",
+        "Probe each configured tier",
+        "settings",
+        "Settings",
+    ),
+    GameAction(
+        "help.close",
+        "escape,q,question_mark",
+        "close",
+        "Close",
+        "Close the help",
+        "help",
+        "Dialogs",
+        show=True,
+    ),
+    GameAction(
+        "load.cancel", "escape", "cancel", "Cancel", "Close the load dialog", "load", "Dialogs"
+    ),
+    GameAction(
+        "new.cancel", "escape", "cancel", "Cancel", "Close the new-venture form", "new", "Dialogs"
+    ),
+    GameAction(
+        "end.export",
+        "e",
+        "choose('export')",
+        "Export report",
+        "Export the report",
+        "end",
+        "Dialogs",
+    ),
+    GameAction(
+        "end.new", "n", "choose('new')", "New venture", "Found a new company", "end", "Dialogs"
+    ),
+    GameAction(
+        "end.close", "escape", "choose(None)", "Board", "Back to the board", "end", "Dialogs"
+    ),
+    GameAction(
+        "dialog.cancel", "escape", "cancel", "Cancel", "Cancel the prompt", "prompt", "Dialogs"
+    ),
+    GameAction("confirm.yes", "y", "answer(True)", "Yes", "Confirm", "confirm", "Dialogs"),
+    GameAction("confirm.no", "n,escape", "answer(False)", "No", "Decline", "confirm", "Dialogs"),
+    GameAction(
+        "inspector.close",
+        "escape,q,enter",
+        "close",
+        "Close",
+        "Close the inspector",
+        "inspector",
+        "Dialogs",
+    ),
+)
+BY_ID: dict[str, GameAction] = {a.id: a for a in ACTIONS}
+PHASE_TITLES = {"gate": "Gate", "fork": "Fork", "brief": "Standup", "ended": "Ended"}
+
+
+def in_scope(scope: str) -> tuple[GameAction, ...]:
+    """The registry rows one scope owns, in table order."""
+    return tuple(a for a in ACTIONS if a.scope == scope)
+
+
+def bindings(scope: str) -> list[Binding]:
+    """Textual `Binding`s for one scope (ids from the registry, so `keymap.json` reaches them)."""
+    from textual.binding import Binding
+
+    return [
+        Binding(
+            a.key,
+            a.action,
+            a.label,
+            show=a.show,
+            priority=a.priority,
+            id=a.id,
+            tooltip=a.description,
+        )
+        for a in in_scope(scope)
+    ]
+
+
+def by_action(scope: str, action: str) -> GameAction | None:
+    """The row that runs `action` (its name, without arguments) in `scope`."""
+    name = action.split("(", 1)[0]
+    for row in in_scope(scope):
+        if row.action.split("(", 1)[0] == name:
+            return row
+    return None
+
+
+def state_of(
+    row: GameAction, phase: str | None, can: Mapping[str, bool], busy: bool = False
+) -> bool | None:
+    """Textual's `check_action` answer: True enabled, None shown greyed, False hidden.
+
+    A phase action is hidden outside its phase and greyed in it when the engine would refuse it
+    (no redos left) or a worker is still at work.
+    """
+    if row.capability is None:
+        return True
+    if phase != row.phase:
+        return False
+    return bool(can.get(row.capability)) and not busy or None
+
+
+def phase_rows(phase: str | None) -> tuple[GameAction, ...]:
+    """The phase's own actions (the ones with buttons and hint words)."""
+    return tuple(a for a in ACTIONS if a.phase is not None and a.phase == phase)
+
+
+def hint_line(
+    phase: str | None,
+    can: Mapping[str, bool],
+    key_of: Callable[[str], str],
+    redos_left: int | None = None,
+    *,
+    terse: bool = False,
+) -> str:
+    """One line saying what the player can do now, with the live keys.
+
+    `terse` (narrow terminals, where the buttons already name each key) keeps only what the buttons
+    cannot say: the redos left.
+    """
+    if terse and phase in ("gate", "fork", "brief"):
+        if phase == "gate" and redos_left is not None:
+            return (
+                f"{redos_left} redo{'s' * (redos_left != 1)} left"
+                if can.get("reject")
+                else "no redos left"
+            )
+        return ""
+    if phase is None:
+        return " · ".join(
+            f"{key_of(i)} {w}"
+            for i, w in (
+                ("app.new", "new venture"),
+                ("app.load", "load"),
+                ("app.settings", "settings"),
+                ("app.help", "help"),
+            )
+        )
+    if phase == "ended":
+        return (
+            f"The venture has ended · {key_of('app.export')} export the report · "
+            f"{key_of('app.new')} new venture"
+        )
+    words = []
+    for row in phase_rows(phase):
+        if not can.get(row.capability or ""):
+            continue
+        if row.id == "fork.option_b":
+            continue  # "1 / 2 choose an option" reads better as one item
+        if row.id == "fork.option_a":
+            words.append(f"{key_of('fork.option_a')} / {key_of('fork.option_b')} choose an option")
+            continue
+        text = f"{key_of(row.id)} {row.hint}"
+        if row.id == "gate.reject" and redos_left is not None:
+            text += f" ({redos_left} redo{'s' * (redos_left != 1)} left)"
+        words.append(text)
+    if phase == "gate" and not can.get("reject"):
+        words.append("no redos left: approve or take the hit")
+    if not words:
+        return ""
+    return f"{PHASE_TITLES.get(phase, phase.capitalize())}: " + " · ".join(words)
+
+
+def unknown_ids(keymap: Iterable[str]) -> list[str]:
+    """Binding ids in a user keymap that no action has (reported once at start-up)."""
+    return sorted(k for k in keymap if k not in BY_ID)
+
+
+def default_keys() -> dict[str, str]:
+    """Binding id → default key string, for the whole registry."""
+    return {a.id: a.key for a in ACTIONS}
