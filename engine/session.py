@@ -20,9 +20,10 @@ from engine.agents import run_worker
 from engine.config import load_settings
 from engine.errors import GameError, InputError, SaveError
 from engine.events import Event, insert_events, list_events, next_event_id
-from engine.founding import cloud_memory_for, found_state, knowledge_for, validate_start
+from engine.founding import found_state, knowledge_for, validate_start
 from engine.lease import Holder, Lease, RunBusyError
 from engine.logs import log_event, logged_command
+from engine.memory_backend import memory_for
 from engine.models import GameState, Receipt
 from engine.routing import Router
 from engine.savefile import open_save
@@ -56,7 +57,7 @@ class GameSession:
         self.router = router
         self.knowledge = knowledge
         self.save_dir = save_dir
-        self.memory = memory or MemoryStore(conn, state.run_id, cloud=cloud_memory_for(router.settings))
+        self.memory = memory or memory_for(router.settings, conn, state.run_id)
         self._listeners: list[Callable[[Event], None]] = [log_event]
         self._lock = threading.RLock()
         self._next_id: int | None = None
@@ -197,6 +198,7 @@ class GameSession:
                 with transaction(self.conn):
                     new_version = leases.advance(self.conn, self.lease)
                     result = step_fn(step)
+                    steps.note_memory_backend(step)
                     steps.check_end(step)
                     inputs = self.inputs + ([record] if record else [])
                     insert_events(self.conn, step.events)

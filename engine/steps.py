@@ -84,6 +84,13 @@ def _end_event(step: Step) -> None:
               {"result": o.result, "reason": o.reason, "economics": step.state.economics.numbers()})
 
 
+def note_memory_backend(step: Step) -> None:
+    """Log any change of where memory lives (Cosmos DB down: the local store serves; back)."""
+    drain = getattr(step.memory, "drain_notices", None)
+    for message, payload in drain() if callable(drain) else ():
+        step.emit(E.MEMORY_BACKEND, "memory", message, payload)
+
+
 def check_end(step: Step) -> None:
     """After every step: a defeat or the last stage ends the venture (once)."""
     st = step.state

@@ -1,0 +1,50 @@
+"""Which store holds a run's binding memory: MEMORY_BACKEND=local (the SQLite save, the default)
+or cosmos (Azure Cosmos DB for NoSQL, falling back to the local store while it does not answer).
+
+`memory.cosmos` (and with it the azure-cosmos SDK) is imported only when cosmos is chosen.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, cast
+
+from engine.founding import cloud_memory_for
+from memory.store import MemoryStore
+
+
+def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemoryStore:
+    """The run's memory store for these settings (same public contract either way)."""
+    local = MemoryStore(conn, run_id, cloud=cloud_memory_for(settings))
+    if getattr(settings, "memory_backend", "local") != "cosmos":
+        return local
+    from memory.cosmos_failover import FailoverMemory
+
+    def connect() -> Any:
+        from memory.cosmos import CosmosConfig, CosmosMemoryStore
+
+        return CosmosMemoryStore(CosmosConfig.from_settings(settings), run_id)
+
+    return cast(MemoryStore, FailoverMemory(local, connect))
+
+
+def backend_status(settings: Any) -> dict[str, Any]:
+    """For `routing status`: the memory backend, where it points, and whether it answers."""
+    backend = getattr(settings, "memory_backend", "local")
+    if backend != "cosmos":
+        return {"backend": "local", "store": "local-sqlite", "answers": True, "detail": "save file"}
+    out: dict[str, Any] = {"backend": "cosmos", "store": "azure-cosmos",
+                           "endpoint": settings.azure_cosmos_endpoint, "answers": False}
+    try:
+        from memory.cosmos import CosmosConfig, CosmosMemoryStore
+
+        store = CosmosMemoryStore(CosmosConfig.from_settings(settings), "status-probe")
+        out["answers"] = store.ping()
+        out["detail"] = ("vector ranking" if store.vector_enabled else "keyword ranking")
+    except ImportError:
+        out["detail"] = "azure-cosmos not installed: pip install 'worldforge-tui[cosmos]'"
+    except Exception as exc:  # the status line says why, in one line, never a traceback
+        from memory.cosmos_failover import _reason
+
+        out["detail"] = _reason(exc)
+    return out

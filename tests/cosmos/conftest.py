@@ -1,0 +1,66 @@
+"""Fixtures: a real Cosmos DB server (`@vercel/cosmosdb-server`) on 127.0.0.2 behind a throw-away
+CA, one per test session; each test gets its own database, so tests never see each other's data."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from tests.servers import cosmos_server
+
+KEY = "dGVzdC1rZXktbm90LWEtc2VjcmV0"  # the server accepts any key; the SDK wants base64
+
+
+@pytest.fixture(scope="session")
+def cosmos_server_running(tmp_path_factory):
+    pytest.importorskip("azure.cosmos", reason="azure-cosmos not installed (the cosmos extra)")
+    try:
+        server = cosmos_server.start(tmp_path_factory.mktemp("cosmos-ca"))
+    except cosmos_server.ServerUnavailable as exc:
+        pytest.skip(f"no Cosmos DB server here: {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def cosmos(cosmos_server_running, monkeypatch):
+    """The server, trusted through REQUESTS_CA_BUNDLE / SSL_CERT_FILE for this test."""
+    ca = str(cosmos_server_running.ca_file)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", ca)
+    monkeypatch.setenv("SSL_CERT_FILE", ca)
+    return cosmos_server_running
+
+
+@pytest.fixture
+def config(cosmos):
+    from memory.cosmos import CosmosConfig
+
+    return CosmosConfig(endpoint=cosmos.endpoint, key=KEY, database=f"db-{uuid.uuid4().hex[:8]}")
+
+
+@pytest.fixture
+def store_factory(config):
+    from memory.cosmos import CosmosMemoryStore
+
+    def make(run_id: str = "run-a", **kw):
+        return CosmosMemoryStore(kw.pop("config", config), run_id, **kw)
+
+    return make
+
+
+@pytest.fixture
+def shim(cosmos):
+    """The shim in front of the server (every behaviour off until a test turns it on)."""
+    from tests.servers.cosmos_shim import CosmosShim
+
+    proxy = CosmosShim(cosmos.endpoint, cosmos.cert_file, cosmos.key_file, cosmos.ca_file)
+    yield proxy
+    proxy.close()
+
+
+@pytest.fixture
+def shim_config(shim, config):
+    from dataclasses import replace
+
+    return replace(config, endpoint=shim.endpoint)

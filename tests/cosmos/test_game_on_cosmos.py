@@ -1,0 +1,84 @@
+"""The whole game with MEMORY_BACKEND=cosmos against the real server, and Cosmos failing mid-game:
+the game goes on with the local store, says so, and syncs when Cosmos is back."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.config import Settings
+from engine.headless import Plan, play
+from engine.routing import Router
+from engine.session import GameSession
+from tests.cosmos.conftest import KEY
+
+pytestmark = pytest.mark.slow
+PITCH = "A solar microgrid cooperative for rural farmers"
+
+
+def _settings(config, endpoint=None) -> Settings:
+    return Settings(demo_mode="simulation", memory_backend="cosmos",
+                    azure_cosmos_endpoint=endpoint or config.endpoint, azure_cosmos_key=KEY,
+                    azure_cosmos_database=config.database)
+
+
+def _docs(store):
+    return list(store.memories.query_items("SELECT * FROM c WHERE c.runId = @run",
+                                           parameters=[{"name": "@run", "value": store.run_id}],
+                                           partition_key=store.run_id))
+
+
+def test_whole_game_on_cosmos_matches_the_local_game(config, tmp_path):
+    local = GameSession.start_venture(pitch=PITCH, seed=11, save_dir=tmp_path / "local",
+                                      router=Router(Settings(demo_mode="simulation")))
+    play(local, Plan(path="ABABABAB"))
+    game = GameSession.start_venture(pitch=PITCH, seed=11, save_dir=tmp_path / "cosmos",
+                                     router=Router(_settings(config)))
+    play(game, Plan(path="ABABABAB"))
+    assert game.memory_store_label() == "azure-cosmos"
+    assert game.state.outcome == local.state.outcome
+    assert game.memory.counts() == local.memory.counts()
+    assert [(r.id, r.kind, r.status, r.text) for r in game.memory.records()] == \
+        [(r.id, r.kind, r.status, r.text) for r in local.memory.records()]
+    written = [e for e in game.events() if e.type == "MEMORY_WRITTEN"]
+    assert written and {e.payload["store"] for e in written} == {"azure-cosmos"}
+    assert not [e for e in game.events() if e.type == "MEMORY_BACKEND"]
+    store = game.memory.cosmos
+    assert len(_docs(store)) == len(local.memory.records())
+    assert game.memory.local.records() == []  # nothing went to the local store
+    audit = game.memory.audit()
+    assert {"remember", "worker_write", "harden_promote"} <= {a.operation for a in audit}
+    game.memory.forget_run()
+    assert _docs(store) == []  # forget leaves no document
+    game.close()
+    local.close()
+
+
+def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
+    game = GameSession.start_venture(pitch=PITCH, seed=5, save_dir=tmp_path / "saves",
+                                     router=Router(_settings(shim_config, shim.endpoint)))
+    game.memory.retry_seconds = 0.0
+    game.run_stage()
+    game.approve()
+    before = len(_docs(game.memory.cosmos))
+    shim.down = True
+    game.decide("A")  # the decision is written while Cosmos does not answer
+    assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down")
+    notices = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
+    assert notices and notices[-1].payload["state"] == "fallback"
+    decision = [e for e in game.events() if e.type == "MEMORY_WRITTEN"][-1]
+    assert decision.payload["store"].startswith("local-sqlite")
+    assert game.memory.pending() >= 1
+    assert game.state.directive is not None  # the game goes on
+    game.run_stage()
+    assert game.memory.local.records(kinds=["procedural"])  # the decision is in the local store
+    shim.down = False
+    game.approve()  # after this step, the parked tier is probed and the outbox sent
+    assert game.memory_store_label() == "azure-cosmos"
+    assert game.memory.pending() == 0
+    texts = {d["text"] for d in _docs(game.memory.cosmos)}
+    assert decision.payload["text"] in texts
+    assert len(_docs(game.memory.cosmos)) > before
+    game.decide("B")
+    restored = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
+    assert restored[-1].payload["state"] == "restored" and restored[-1].payload["synced"] >= 1
+    game.close()
