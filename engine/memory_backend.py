@@ -33,17 +33,21 @@ def backend_status(settings: Any) -> dict[str, Any]:
     backend = getattr(settings, "memory_backend", "local")
     if backend != "cosmos":
         return {"backend": "local", "store": "local-sqlite", "answers": True, "detail": "save file"}
-    out: dict[str, Any] = {"backend": "cosmos", "store": "azure-cosmos",
-                           "endpoint": settings.azure_cosmos_endpoint, "answers": False}
+    out: dict[str, Any] = {
+        "backend": "cosmos",
+        "store": "azure-cosmos",
+        "endpoint": settings.azure_cosmos_endpoint,
+        "answers": False,
+    }
     try:
         from memory.cosmos import CosmosConfig, CosmosMemoryStore
 
         store = CosmosMemoryStore(CosmosConfig.from_settings(settings), "status-probe")
         out["answers"] = store.ping()
-        out["detail"] = ("vector ranking" if store.vector_enabled else "keyword ranking")
+        out["detail"] = "vector ranking" if store.vector_enabled else "keyword ranking"
     except ImportError:
         out["detail"] = "azure-cosmos not installed: pip install 'worldforge-tui[cosmos]'"
-    except Exception as exc:  # the status line says why, in one line, never a traceback
+    except Exception as exc:  # noqa: BLE001  (the status line says why in one line)
         from memory.cosmos_failover import _reason
 
         out["detail"] = _reason(exc)

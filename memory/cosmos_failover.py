@@ -31,8 +31,10 @@ _LOCAL_ONLY = ("compact",)
 
 
 def _ensure_outbox(conn: sqlite3.Connection) -> None:
-    conn.execute("CREATE TABLE IF NOT EXISTS memory_cosmos_outbox (pk INTEGER PRIMARY KEY,"
-                 " run_id TEXT NOT NULL, op TEXT NOT NULL, memory_id TEXT)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS memory_cosmos_outbox (pk INTEGER PRIMARY KEY,"
+        " run_id TEXT NOT NULL, op TEXT NOT NULL, memory_id TEXT)"
+    )
 
 
 register_schema("memory_cosmos_outbox", _ensure_outbox)
@@ -41,8 +43,13 @@ register_schema("memory_cosmos_outbox", _ensure_outbox)
 class FailoverMemory:
     """Cosmos DB with the local store as the fallback and an outbox to catch up."""
 
-    def __init__(self, local: MemoryStore, connect: Callable[[], Any], *,
-                 retry_seconds: float = RETRY_SECONDS) -> None:
+    def __init__(
+        self,
+        local: MemoryStore,
+        connect: Callable[[], Any],
+        *,
+        retry_seconds: float = RETRY_SECONDS,
+    ) -> None:
         self.local = local
         self.run_id = local.run_id
         self.conn = local.conn
@@ -61,7 +68,7 @@ class FailoverMemory:
         if self.cosmos is None:
             try:
                 self.cosmos = self._connect()
-            except Exception as exc:  # no SDK, bad settings, no answer: play on locally
+            except Exception as exc:  # noqa: BLE001  (no SDK, bad settings, no answer: play locally)
                 self._park(_reason(exc))
                 return None
         return self.cosmos
@@ -69,10 +76,12 @@ class FailoverMemory:
     def _park(self, reason: str) -> None:
         if self.parked_reason is None:
             log.warning("cosmos memory parked: %s", reason)
-            self._notices.append((
+            message = (
                 f"Memory on the local store: azure-cosmos unavailable ({reason}); "
-                "writes will sync when it answers", {"backend": "local-sqlite", "reason": reason,
-                                                     "state": "fallback"}))
+                "writes will sync when it answers"
+            )
+            payload = {"backend": "local-sqlite", "reason": reason, "state": "fallback"}
+            self._notices.append((message, payload))
         self.parked_reason = reason
         self._parked_at = time.monotonic()
 
@@ -111,8 +120,10 @@ class FailoverMemory:
     def _outbox(self, op: str, memory_id: str | None) -> None:
         with transaction(self.conn):
             _ensure_outbox(self.conn)
-            self.conn.execute("INSERT INTO memory_cosmos_outbox (run_id, op, memory_id)"
-                              " VALUES (?, ?, ?)", (self.run_id, op, memory_id))
+            self.conn.execute(
+                "INSERT INTO memory_cosmos_outbox (run_id, op, memory_id) VALUES (?, ?, ?)",
+                (self.run_id, op, memory_id),
+            )
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_") or name in _LOCAL_ONLY:
@@ -154,14 +165,20 @@ class FailoverMemory:
             self._parked_at = time.monotonic()
             return False
         self.parked_reason = None
-        self._notices.append((f"Memory back on azure-cosmos: {synced} local write(s) synced",
-                              {"backend": "azure-cosmos", "synced": synced, "state": "restored"}))
+        self._notices.append(
+            (
+                f"Memory back on azure-cosmos: {synced} local write(s) synced",
+                {"backend": "azure-cosmos", "synced": synced, "state": "restored"},
+            )
+        )
         return True
 
     def _sync(self, primary: Any) -> int:
         _ensure_outbox(self.conn)
-        rows = self.conn.execute("SELECT pk, op, memory_id FROM memory_cosmos_outbox"
-                                 " WHERE run_id = ? ORDER BY pk", (self.run_id,)).fetchall()
+        rows = self.conn.execute(
+            "SELECT pk, op, memory_id FROM memory_cosmos_outbox WHERE run_id = ? ORDER BY pk",
+            (self.run_id,),
+        ).fetchall()
         sent: set[str] = set()
         for pk, op, memory_id in rows:
             if op == "forget":
@@ -182,8 +199,11 @@ class FailoverMemory:
     def pending(self) -> int:
         """Outbox rows waiting for Cosmos."""
         _ensure_outbox(self.conn)
-        return int(self.conn.execute("SELECT count(*) FROM memory_cosmos_outbox WHERE run_id = ?",
-                                     (self.run_id,)).fetchone()[0])
+        return int(
+            self.conn.execute(
+                "SELECT count(*) FROM memory_cosmos_outbox WHERE run_id = ?", (self.run_id,)
+            ).fetchone()[0]
+        )
 
 
 def _outage(exc: BaseException) -> bool:

@@ -16,29 +16,43 @@ PITCH = "A solar microgrid cooperative for rural farmers"
 
 
 def _settings(config, endpoint=None) -> Settings:
-    return Settings(demo_mode="simulation", memory_backend="cosmos",
-                    azure_cosmos_endpoint=endpoint or config.endpoint, azure_cosmos_key=KEY,
-                    azure_cosmos_database=config.database)
+    return Settings(
+        demo_mode="simulation",
+        memory_backend="cosmos",
+        azure_cosmos_endpoint=endpoint or config.endpoint,
+        azure_cosmos_key=KEY,
+        azure_cosmos_database=config.database,
+    )
 
 
 def _docs(store):
-    return list(store.memories.query_items("SELECT * FROM c WHERE c.runId = @run",
-                                           parameters=[{"name": "@run", "value": store.run_id}],
-                                           partition_key=store.run_id))
+    return list(
+        store.memories.query_items(
+            "SELECT * FROM c WHERE c.runId = @run",
+            parameters=[{"name": "@run", "value": store.run_id}],
+            partition_key=store.run_id,
+        )
+    )
 
 
 def test_whole_game_on_cosmos_matches_the_local_game(config, tmp_path):
-    local = GameSession.start_venture(pitch=PITCH, seed=11, save_dir=tmp_path / "local",
-                                      router=Router(Settings(demo_mode="simulation")))
+    local = GameSession.start_venture(
+        pitch=PITCH,
+        seed=11,
+        save_dir=tmp_path / "local",
+        router=Router(Settings(demo_mode="simulation")),
+    )
     play(local, Plan(path="ABABABAB"))
-    game = GameSession.start_venture(pitch=PITCH, seed=11, save_dir=tmp_path / "cosmos",
-                                     router=Router(_settings(config)))
+    game = GameSession.start_venture(
+        pitch=PITCH, seed=11, save_dir=tmp_path / "cosmos", router=Router(_settings(config))
+    )
     play(game, Plan(path="ABABABAB"))
     assert game.memory_store_label() == "azure-cosmos"
     assert game.state.outcome == local.state.outcome
     assert game.memory.counts() == local.memory.counts()
-    assert [(r.id, r.kind, r.status, r.text) for r in game.memory.records()] == \
-        [(r.id, r.kind, r.status, r.text) for r in local.memory.records()]
+    assert [(r.id, r.kind, r.status, r.text) for r in game.memory.records()] == [
+        (r.id, r.kind, r.status, r.text) for r in local.memory.records()
+    ]
     written = [e for e in game.events() if e.type == "MEMORY_WRITTEN"]
     assert written and {e.payload["store"] for e in written} == {"azure-cosmos"}
     assert not [e for e in game.events() if e.type == "MEMORY_BACKEND"]
@@ -54,8 +68,12 @@ def test_whole_game_on_cosmos_matches_the_local_game(config, tmp_path):
 
 
 def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
-    game = GameSession.start_venture(pitch=PITCH, seed=5, save_dir=tmp_path / "saves",
-                                     router=Router(_settings(shim_config, shim.endpoint)))
+    game = GameSession.start_venture(
+        pitch=PITCH,
+        seed=5,
+        save_dir=tmp_path / "saves",
+        router=Router(_settings(shim_config, shim.endpoint)),
+    )
     game.memory.retry_seconds = 0.0
     game.run_stage()
     game.approve()

@@ -13,10 +13,12 @@ pytestmark = pytest.mark.slow
 
 def _notes(store, n=3):
     ids = []
-    for i, text in enumerate(["Farmers lease batteries", "Clinics lease batteries too",
-                              "Schools ask about leasing"][:n]):
-        d = store.worker_write({"kind": "context", "text": text}, worker="w", stage_id=f"s{i}",
-                               game_day=1)
+    for i, text in enumerate(
+        ["Farmers lease batteries", "Clinics lease batteries too", "Schools ask about leasing"][:n]
+    ):
+        d = store.worker_write(
+            {"kind": "context", "text": text}, worker="w", stage_id=f"s{i}", game_day=1
+        )
         ids.append(d.memory_id)
     return ids
 
@@ -38,8 +40,11 @@ def test_consolidation_is_one_atomic_batch_and_idempotent(shim, shim_config, sto
     sem = store.get(done.semantic_memory_id)
     assert sem.kind == "semantic" and sem.source_ids == sorted(ids)
     assert {store.get(i).status for i in ids} == {"archived"}
-    batches = [r for r in shim.requests if r[2].get("x-ms-cosmos-is-batch-request") == "True"
-               and "/colls/memories/" in r[1]]
+    batches = [
+        r
+        for r in shim.requests
+        if r[2].get("x-ms-cosmos-is-batch-request") == "True" and "/colls/memories/" in r[1]
+    ]
     assert len(batches) == 2  # one batch per attempt, not one request per document
     again = store.consolidate(ids, summary="Leasing wins", reviewer="ceo", game_day=2)
     assert again.status == "already_consolidated"
@@ -82,12 +87,18 @@ def test_outage_is_an_unavailable_error(shim, shim_config, store_factory):
 
 def test_ttl_expiry_removes_only_what_prune_would(shim, shim_config, store_factory):
     store = store_factory(config=shim_config)
-    low = store.worker_write({"kind": "context", "text": "Low value weather note",
-                              "importance": 2, "ttl_days": 3}, worker="w", stage_id="s1",
-                             game_day=1)
-    high = store.worker_write({"kind": "context", "text": "High value pricing note",
-                               "importance": 7, "ttl_days": 3}, worker="w", stage_id="s2",
-                              game_day=1)
+    low = store.worker_write(
+        {"kind": "context", "text": "Low value weather note", "importance": 2, "ttl_days": 3},
+        worker="w",
+        stage_id="s1",
+        game_day=1,
+    )
+    high = store.worker_write(
+        {"kind": "context", "text": "High value pricing note", "importance": 7, "ttl_days": 3},
+        worker="w",
+        stage_id="s2",
+        game_day=1,
+    )
     assert shim.expire(shim_config.database, shim_config.memories, "run-a", 2 * 86_400) == []
     gone = shim.expire(shim_config.database, shim_config.memories, "run-a", 4 * 86_400)
     assert gone == [low.memory_id]
@@ -106,11 +117,11 @@ def test_vector_distance_ranks_when_the_container_has_a_policy(shim, shim_config
 
     store = store_factory(config=shim_config, embedder=embed)
     assert store.vector_enabled
-    store.remember("context", "Leasing batteries to farms", author="system", game_day=1,
-                   importance=1)
+    store.remember(
+        "context", "Leasing batteries to farms", author="system", game_day=1, importance=1
+    )
     store.remember("context", "Grid fees went up", author="system", game_day=1, importance=9)
     store.remember("context", "Solar panel prices", author="system", game_day=1, importance=5)
     res = store.recall("farm lease battery", game_day=1, budget_tokens=160, limit=2)
     # the newest note fills the recent share; the vector match beats the important grid note
-    assert sorted(r.text for r in res.items) == ["Leasing batteries to farms",
-                                                 "Solar panel prices"]
+    assert sorted(r.text for r in res.items) == ["Leasing batteries to farms", "Solar panel prices"]

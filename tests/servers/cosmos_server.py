@@ -54,9 +54,21 @@ def install(prefix: Path | None = None) -> Path:
         raise ServerUnavailable("node/npm are not on PATH (needed for @vercel/cosmosdb-server)")
     prefix.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-                               f"{PACKAGE}@{VERSION}"], capture_output=True, text=True,
-                              timeout=600)
+        proc = subprocess.run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(prefix),
+                "--no-audit",
+                "--no-fund",
+                f"{PACKAGE}@{VERSION}",
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     except subprocess.TimeoutExpired as exc:
         raise ServerUnavailable("npm install @vercel/cosmosdb-server timed out") from exc
     if proc.returncode != 0 or not (pkg / "lib" / "index.js").exists():
@@ -75,38 +87,64 @@ def make_ca(directory: Path, host: str = HOST) -> tuple[Path, Path, Path]:
     now = dt.datetime.now(dt.UTC)
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "worldforge test CA")])
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
-          .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
-          .not_valid_before(now - dt.timedelta(minutes=5))
-          .not_valid_after(now + dt.timedelta(days=2))
-          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-          .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
-                                       content_commitment=False, key_encipherment=False,
-                                       data_encipherment=False, key_agreement=False,
-                                       encipher_only=False, decipher_only=False), critical=True)
-          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()),
-                         critical=False)
-          .sign(ca_key, hashes.SHA256()))
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=2))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                key_cert_sign=True,
+                crl_sign=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(
+            x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
     key = ec.generate_private_key(ec.SECP256R1())
-    cert = (x509.CertificateBuilder()
-            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)]))
-            .issuer_name(ca_name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now - dt.timedelta(minutes=5))
-            .not_valid_after(now + dt.timedelta(days=2))
-            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(host))]),
-                           critical=False)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
-                           critical=False)
-            .sign(ca_key, hashes.SHA256()))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=2))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(host))]),
+            critical=False,
+        )
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
     directory.mkdir(parents=True, exist_ok=True)
     paths = directory / "ca.pem", directory / "cert.pem", directory / "key.pem"
     paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
     paths[1].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    paths[2].write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
+    paths[2].write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
     return paths
 
 
@@ -142,9 +180,13 @@ def start(directory: Path, *, host: str = HOST, package: Path | None = None) -> 
     ca, cert, key = make_ca(directory, host)
     launcher = directory / "launch.js"
     launcher.write_text(_LAUNCHER)
-    proc = subprocess.Popen([node, str(launcher), str(pkg), str(cert), str(key), host],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [node, str(launcher), str(pkg), str(cert), str(key), host],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     deadline = time.monotonic() + 30
     assert proc.stdout is not None
     line = proc.stdout.readline()

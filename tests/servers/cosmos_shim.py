@@ -58,8 +58,9 @@ class CosmosShim:
             def _serve(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length) if length else b""
-                status, headers, out = shim.handle(self.command, self.path, dict(self.headers),
-                                                   body)
+                status, headers, out = shim.handle(
+                    self.command, self.path, dict(self.headers), body
+                )
                 self.send_response(status)
                 for k, v in headers.items():
                     if k.lower() not in ("content-length", "transfer-encoding", "connection"):
@@ -86,21 +87,27 @@ class CosmosShim:
         self._throttle = [retry_after_ms] * n
 
     # -- forwarding ------------------------------------------------------------------------------
-    def forward(self, method: str, path: str, headers: dict[str, str],
-                body: bytes) -> tuple[int, dict[str, str], bytes]:
-        conn = http.client.HTTPSConnection(self.upstream.hostname, self.upstream.port,
-                                           context=self._ctx, timeout=30)
+    def forward(
+        self, method: str, path: str, headers: dict[str, str], body: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPSConnection(
+            self.upstream.hostname, self.upstream.port, context=self._ctx, timeout=30
+        )
         try:
-            sent = {k: v for k, v in headers.items()
-                    if k.lower() not in ("host", "connection", "content-length")}
+            sent = {
+                k: v
+                for k, v in headers.items()
+                if k.lower() not in ("host", "connection", "content-length")
+            }
             conn.request(method, path, body=body or None, headers=sent)
             resp = conn.getresponse()
             return resp.status, dict(resp.getheaders()), resp.read()
         finally:
             conn.close()
 
-    def handle(self, method: str, path: str, headers: dict[str, str],
-               body: bytes) -> tuple[int, dict[str, str], bytes]:
+    def handle(
+        self, method: str, path: str, headers: dict[str, str], body: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
         low = {k.lower(): v for k, v in headers.items()}
         with self._lock:
             self.requests.append((method, path, low))
@@ -108,11 +115,21 @@ class CosmosShim:
                 return 503, {"content-type": "application/json"}, b'{"code":"ServiceUnavailable"}'
             if self._throttle:
                 wait = self._throttle.pop(0)
-                return 429, {"content-type": "application/json", "x-ms-retry-after-ms": str(wait),
-                             "x-ms-substatus": "3200"}, b'{"code":"TooManyRequests"}'
-        is_write = method in ("POST", "PUT", "DELETE", "PATCH") and "/docs" in path and \
-            low.get("x-ms-documentdb-isquery") != "True" and \
-            low.get("content-type", "") != "application/query+json"
+                return (
+                    429,
+                    {
+                        "content-type": "application/json",
+                        "x-ms-retry-after-ms": str(wait),
+                        "x-ms-substatus": "3200",
+                    },
+                    b'{"code":"TooManyRequests"}',
+                )
+        is_write = (
+            method in ("POST", "PUT", "DELETE", "PATCH")
+            and "/docs" in path
+            and low.get("x-ms-documentdb-isquery") != "True"
+            and low.get("content-type", "") != "application/query+json"
+        )
         if self.session_tokens and not is_write and "/docs" in path:
             self.read_tokens.append(low.get("x-ms-session-token"))
         if low.get("x-ms-cosmos-is-batch-request") == "True" and self.atomic_batch:
@@ -123,9 +140,16 @@ class CosmosShim:
             status, out_headers, out = self.forward(method, path, headers, body)
             if self.vector_policy and method == "GET" and _COLL.match(path) and status == 200:
                 doc = json.loads(out)
-                doc["vectorEmbeddingPolicy"] = {"vectorEmbeddings": [{
-                    "path": "/embedding", "dataType": "float32", "distanceFunction": "cosine",
-                    "dimensions": 8}]}
+                doc["vectorEmbeddingPolicy"] = {
+                    "vectorEmbeddings": [
+                        {
+                            "path": "/embedding",
+                            "dataType": "float32",
+                            "distanceFunction": "cosine",
+                            "dimensions": 8,
+                        }
+                    ]
+                }
                 out = json.dumps(doc).encode()
         if self.session_tokens and is_write and status < 300:
             with self._lock:
@@ -135,26 +159,40 @@ class CosmosShim:
 
     # -- the atomic batch ------------------------------------------------------------------------
     def _doc(self, db: str, coll: str, pk: str, doc_id: str, headers: dict[str, str]) -> Any:
-        q = json.dumps({"query": "SELECT * FROM c WHERE c.runId = @run AND c.id = @id",
-                        "parameters": [{"name": "@run", "value": json.loads(pk)[0]},
-                                       {"name": "@id", "value": doc_id}]}).encode()
-        h = {**headers, "x-ms-documentdb-isquery": "True",
-             "content-type": "application/query+json", "x-ms-documentdb-partitionkey": pk}
+        q = json.dumps(
+            {
+                "query": "SELECT * FROM c WHERE c.runId = @run AND c.id = @id",
+                "parameters": [
+                    {"name": "@run", "value": json.loads(pk)[0]},
+                    {"name": "@id", "value": doc_id},
+                ],
+            }
+        ).encode()
+        h = {
+            **headers,
+            "x-ms-documentdb-isquery": "True",
+            "content-type": "application/query+json",
+            "x-ms-documentdb-partitionkey": pk,
+        }
         h.pop("x-ms-cosmos-is-batch-request", None)
         h.pop("x-ms-cosmos-batch-atomic", None)
         status, _, out = self.forward("POST", f"/dbs/{db}/colls/{coll}/docs", h, q)
         docs = json.loads(out).get("Documents", []) if status == 200 else []
         return docs[0] if docs else None
 
-    def _batch(self, path: str, headers: dict[str, str],
-               ops: list[dict[str, Any]]) -> tuple[int, dict[str, str], bytes]:
+    def _batch(
+        self, path: str, headers: dict[str, str], ops: list[dict[str, Any]]
+    ) -> tuple[int, dict[str, str], bytes]:
         m = _DOCS.match(path)
         assert m, path
         db, coll = m.groups()
         pk = headers.get("x-ms-documentdb-partitionkey", "[]")
-        plain = {k: v for k, v in headers.items()
-                 if k not in ("x-ms-cosmos-is-batch-request", "x-ms-cosmos-batch-atomic",
-                              "content-length")}
+        plain = {
+            k: v
+            for k, v in headers.items()
+            if k
+            not in ("x-ms-cosmos-is-batch-request", "x-ms-cosmos-batch-atomic", "content-length")
+        }
         failing, code = None, 0
         for i, op in enumerate(ops):
             body = op.get("resourceBody") or {}
@@ -171,8 +209,10 @@ class CosmosShim:
             if failing is not None:
                 break
         if failing is not None:
-            results = [{"statusCode": code if i == failing else 424, "requestCharge": 0}
-                       for i in range(len(ops))]
+            results = [
+                {"statusCode": code if i == failing else 424, "requestCharge": 0}
+                for i in range(len(ops))
+            ]
             return 207, {"content-type": "application/json"}, json.dumps(results).encode()
         results = []
         for op in ops:
@@ -186,24 +226,36 @@ class CosmosShim:
             elif kind == "Replace":
                 if op.get("ifMatch"):
                     h["if-match"] = op["ifMatch"]
-                status, _, out = self.forward("PUT", f"{path.rstrip('/')}/{quote(op['id'])}", h,
-                                              json.dumps(body).encode())
+                status, _, out = self.forward(
+                    "PUT", f"{path.rstrip('/')}/{quote(op['id'])}", h, json.dumps(body).encode()
+                )
             else:
                 raise AssertionError(f"batch operation {kind} not emulated")
             doc = json.loads(out) if out else {}
-            results.append({"statusCode": status, "requestCharge": 1,
-                            "eTag": doc.get("_etag"), "resourceBody": doc})
+            results.append(
+                {
+                    "statusCode": status,
+                    "requestCharge": 1,
+                    "eTag": doc.get("_etag"),
+                    "resourceBody": doc,
+                }
+            )
         return 200, {"content-type": "application/json"}, json.dumps(results).encode()
 
     # -- VectorDistance --------------------------------------------------------------------------
-    def _vector_query(self, method: str, path: str, headers: dict[str, str],
-                      body: bytes) -> tuple[int, dict[str, str], bytes]:
+    def _vector_query(
+        self, method: str, path: str, headers: dict[str, str], body: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
         spec = json.loads(body)
         params = {p["name"]: p["value"] for p in spec.get("parameters", [])}
         vector = params["@embedding"]
         run = params["@run"]
-        q = json.dumps({"query": "SELECT * FROM c WHERE c.runId = @run",
-                        "parameters": [{"name": "@run", "value": run}]}).encode()
+        q = json.dumps(
+            {
+                "query": "SELECT * FROM c WHERE c.runId = @run",
+                "parameters": [{"name": "@run", "value": run}],
+            }
+        ).encode()
         status, out_headers, out = self.forward(method, path, headers, q)
         docs = json.loads(out).get("Documents", [])
         qwords = set(params.get("@q") or [])
@@ -211,8 +263,13 @@ class CosmosShim:
         for d in docs:
             if d.get("status") not in ("provisional", "active") or "embedding" not in d:
                 continue
-            rows.append({"doc": d, "hits": len(qwords & set(d.get("terms") or [])),
-                         "distance": _cosine(d["embedding"], vector)})
+            rows.append(
+                {
+                    "doc": d,
+                    "hits": len(qwords & set(d.get("terms") or [])),
+                    "distance": _cosine(d["embedding"], vector),
+                }
+            )
         rows.sort(key=lambda r: r["distance"], reverse=True)  # cosine: a similarity, best first
         out = json.dumps({"_rid": "", "Documents": rows, "_count": len(rows)}).encode()
         return status, out_headers, out
@@ -220,19 +277,34 @@ class CosmosShim:
     # -- TTL -------------------------------------------------------------------------------------
     def expire(self, db: str, coll: str, run: str, later_seconds: float) -> list[str]:
         """Delete the run's documents whose TTL runs out within `later_seconds` from now."""
-        q = json.dumps({"query": "SELECT * FROM c WHERE c.runId = @run",
-                        "parameters": [{"name": "@run", "value": run}]}).encode()
-        h = {"x-ms-documentdb-isquery": "True", "content-type": "application/query+json",
-             "x-ms-documentdb-partitionkey": json.dumps([run]), "authorization": "shim",
-             "x-ms-version": "2020-07-15"}
+        q = json.dumps(
+            {
+                "query": "SELECT * FROM c WHERE c.runId = @run",
+                "parameters": [{"name": "@run", "value": run}],
+            }
+        ).encode()
+        h = {
+            "x-ms-documentdb-isquery": "True",
+            "content-type": "application/query+json",
+            "x-ms-documentdb-partitionkey": json.dumps([run]),
+            "authorization": "shim",
+            "x-ms-version": "2020-07-15",
+        }
         _, _, out = self.forward("POST", f"/dbs/{db}/colls/{coll}/docs", h, q)
         gone = []
         for d in json.loads(out).get("Documents", []):
             ttl = d.get("ttl", -1)
             if ttl and ttl > 0 and d["_ts"] + ttl <= time.time() + later_seconds:
-                self.forward("DELETE", f"/dbs/{db}/colls/{coll}/docs/{quote(d['id'])}",
-                             {"x-ms-documentdb-partitionkey": json.dumps([run]),
-                              "authorization": "shim", "x-ms-version": "2020-07-15"}, b"")
+                self.forward(
+                    "DELETE",
+                    f"/dbs/{db}/colls/{coll}/docs/{quote(d['id'])}",
+                    {
+                        "x-ms-documentdb-partitionkey": json.dumps([run]),
+                        "authorization": "shim",
+                        "x-ms-version": "2020-07-15",
+                    },
+                    b"",
+                )
                 gone.append(d["id"])
         return gone
 
