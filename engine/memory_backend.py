@@ -28,8 +28,9 @@ def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemorySt
     return cast(MemoryStore, FailoverMemory(local, connect))
 
 
-def backend_status(settings: Any) -> dict[str, Any]:
-    """For `routing status`: the memory backend, where it points, and whether it answers."""
+def backend_status(settings: Any, *, probe: bool = True) -> dict[str, Any]:
+    """For `routing status`: the memory backend, where it points, and whether it answers
+    (None when not probed)."""
     backend = getattr(settings, "memory_backend", "local")
     if backend != "cosmos":
         return {"backend": "local", "store": "local-sqlite", "answers": True, "detail": "save file"}
@@ -39,6 +40,9 @@ def backend_status(settings: Any) -> dict[str, Any]:
         "endpoint": settings.azure_cosmos_endpoint,
         "answers": False,
     }
+    if not probe:
+        out.update(answers=None, detail="not probed")
+        return out
     try:
         from memory.cosmos import CosmosConfig, CosmosMemoryStore
 

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.config import SettingsFileError, load_settings
+from engine.memory_backend import backend_status
 from engine.routing import ROLES, Router
 
 
@@ -54,6 +55,7 @@ def _status(router: Router, probe: bool) -> dict[str, Any]:
             info["probe_error"] = reach[tier]["error"]
         elif tier in ("local", "foundry"):
             info["reachable"] = None
+    data["memory"] = backend_status(router.settings, probe=probe)
     return data
 
 
@@ -74,6 +76,12 @@ def _print_status(data: dict[str, Any]) -> None:
         if info.get("probe_error"):
             line += f"  ({info['probe_error']})"
         print(line.rstrip())
+    mem = data.get("memory")
+    if mem:
+        answers = {True: "answers", False: "does not answer", None: "not probed"}[mem["answers"]]
+        where = mem.get("endpoint") or ""
+        print(f"memory: {mem['backend']} ({mem['store']}) {answers} {where}".rstrip()
+              + (f"  ({mem['detail']})" if mem.get("detail") else ""))
     print("roles:")
     for role in ROLES:
         r = data["roles"][role]

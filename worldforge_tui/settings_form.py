@@ -25,6 +25,10 @@ ROUTING_OPTIONS: tuple[tuple[str, str], ...] = (
     ("Local only", "local_only"),
     ("Cloud only", "cloud_only"),
 )
+MEMORY_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("Local save file (SQLite)", "local"),
+    ("Azure Cosmos DB for NoSQL", "cosmos"),
+)
 # (field, label, secret?) for the plain inputs, in screen order.
 TEXT_FIELDS: tuple[tuple[str, str, bool], ...] = (
     ("local_agent_base_url", "Local base URL", False),
@@ -32,6 +36,8 @@ TEXT_FIELDS: tuple[tuple[str, str, bool], ...] = (
     ("local_agent_api_key", "Local API key", True),
     ("foundry_project_endpoint", "Foundry endpoint", False),
     ("foundry_fallback_model", "Foundry model", False),
+    ("azure_cosmos_endpoint", "Cosmos endpoint", False),
+    ("azure_cosmos_key", "Cosmos key", True),
 )
 SECRET_FIELDS = frozenset(name for name, _, secret in TEXT_FIELDS if secret)
 
@@ -43,7 +49,8 @@ def role_fields(role: str) -> tuple[str, str]:
 
 def form_fields() -> list[str]:
     """Every settings field the form can edit."""
-    names = ["demo_mode", "agent_routing", *(name for name, _, _ in TEXT_FIELDS)]
+    names = ["demo_mode", "agent_routing", "memory_backend",
+             *(name for name, _, _ in TEXT_FIELDS)]
     for role in ROLES:
         names.extend(role_fields(role))
     return names
@@ -114,4 +121,6 @@ def pills(settings: Settings, probe: list[dict[str, Any]] | None = None) -> list
                    else (f"foundry: {str(row.get('error') or 'down')[:40]}", "bad"))
     else:
         out.append(("foundry: active" if settings.cloud_ready() else "foundry: standby", "muted"))
+    out.append((f"memory: {settings.memory_backend}", "accent" if
+                settings.memory_backend == "cosmos" else "muted"))
     return out

@@ -21,6 +21,7 @@ from engine.config import Settings, env_block
 from worldforge_tui import actions
 from worldforge_tui.safe_text import clean, literal, one_line
 from worldforge_tui.settings_form import (
+    MEMORY_OPTIONS,
     MODE_OPTIONS,
     ROLES,
     ROUTING_OPTIONS,
@@ -73,6 +74,10 @@ class SettingsScreen(Screen[Settings | None]):
                 yield Label("Routing", classes="form-label")
                 yield Select(list(ROUTING_OPTIONS), value=s.agent_routing, allow_blank=False,
                              id="set-agent_routing", compact=True)
+            with Horizontal(classes="form-row"):
+                yield Label("Memory", classes="form-label")
+                yield Select(list(MEMORY_OPTIONS), value=s.memory_backend, allow_blank=False,
+                             id="set-memory_backend", compact=True)
             for name, label, secret in TEXT_FIELDS:
                 with Horizontal(classes="form-row"):
                     yield Label(label, classes="form-label")
