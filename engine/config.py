@@ -138,6 +138,9 @@ class Settings(BaseModel):
     azure_cosmos_audit_container: str | None = _opt_model()  # unset: memory-audit
     azure_cosmos_embedding_deployment: str | None = _opt_model()
 
+    # The TUI's look, kept with the other preferences so one file holds them (TUI_THEME in env).
+    tui_theme: str | None = Field(default=None, max_length=60, pattern=r"^[A-Za-z0-9_.-]+$")
+
     agent_request_timeout: float = Field(default=45.0, gt=0, le=3600)
     agent_max_retries: int = Field(default=1, ge=0, le=5)
     agent_cooldown_seconds: float = Field(default=30.0, ge=0, le=86_400)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.version import version
 from memory.scrub import scrub
 
 if TYPE_CHECKING:
@@ -27,7 +28,8 @@ def render_report(session: GameSession) -> str:
     f = st.founder
     out = [f"# {_md(f.company)}: report card", "",
            f"- Pitch: {_md(f.pitch)}", f"- Founder archetype: {f.archetype}; seed {st.seed}; run `{st.run_id}`",
-           f"- Rival: {_md(st.antagonist.name)}", f"- Day {st.day}; runtime {session.router.runtime_label()}"]
+           f"- Rival: {_md(st.antagonist.name)}", f"- Day {st.day}; runtime {session.router.runtime_label()}",
+           f"- Written by WorldForge {version()}"]
     if st.outcome:
         out.append(f"- **Outcome: {st.outcome.result}** — {_md(st.outcome.reason)}")
     out += ["", "## Stages", "", "| # | beat | worker | score | drift | redos | decision |", "|---|---|---|---|---|---|---|"]

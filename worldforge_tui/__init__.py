@@ -5,11 +5,7 @@ Importing this package must stay cheap and must not import textual: headless CLI
 
 
 def version() -> str:
-    """The installed package's version (`worldforge --version`, the help screen, logs, reports)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
+    """The installed package's version (one source: `engine.version`)."""
+    from engine.version import version as engine_version
 
-    try:
-        return dist_version("worldforge-tui")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return engine_version()

@@ -48,7 +48,7 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
     def __init__(self, *, pitch: str | None = None, name: str | None = None,
                  archetype: str | None = None, seed: int | None = None,
                  save_dir: str | Path | None = None, router: Any = None,
-                 auto_run: bool = True) -> None:
+                 auto_run: bool = True, theme: str | None = None) -> None:
         super().__init__()
         self.start_request = ({"pitch": pitch, "name": name, "archetype": archetype or "builder",
                                "seed": 7 if seed is None else seed} if pitch else None)
@@ -60,6 +60,7 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
         self.auto_run = auto_run
         self.last_export: Path | None = None
         self.live_keys: dict[str, str] = actions.default_keys()
+        self.requested_theme = theme  # --theme: this session only, not saved
 
     # ---- lifecycle -----------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -79,7 +80,8 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
     def on_mount(self) -> None:
         for theme in THEMES:
             self.register_theme(theme)
-        self.theme = DEFAULT_THEME
+        self.theme = self.requested_theme or DEFAULT_THEME
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
         self.call_after_refresh(self._startup)
 
     def _startup(self) -> None:
@@ -110,6 +112,7 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
                         markup=False, timeout=30)
             return
         self.router = message.router
+        self._restore_theme()
         if message.keymap:
             self.apply_keymap(message.keymap)
         if message.warning:
@@ -119,6 +122,34 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
             self.open_venture(self.start_request)
         else:
             self.action_new_venture()
+
+    # ---- remembered look -----------------------------------------------------------------
+    def _restore_theme(self) -> None:
+        """The theme saved in the settings file (unless --theme chose one for this session)."""
+        saved = getattr(self.router.settings, "tui_theme", None)
+        if self.requested_theme is None and saved and saved in self.available_themes:
+            self.theme = saved
+
+    def _theme_chosen(self, theme: Any) -> None:
+        """A theme picked in the app (palette, settings) is saved for the next start."""
+        settings = getattr(self.router, "settings", None)
+        if settings is None or getattr(settings, "tui_theme", None) == theme.name:
+            return
+        if self.requested_theme is not None and theme.name == self.requested_theme:
+            return  # the --theme of this session: not a choice to remember
+        settings.tui_theme = theme.name
+        self._save_settings_quietly(settings)
+
+    @work(thread=True, group="preferences", exclusive=True, exit_on_error=False)
+    def _save_settings_quietly(self, settings: Any) -> None:
+        from engine.config import save_settings
+
+        try:
+            save_settings(settings)
+        except Exception as exc:  # noqa: BLE001 - a preference that cannot be saved is a notice
+            log.exception("saving preferences failed")
+            self.call_from_thread(self.notify, one_line(f"theme not saved: {exc}", 200),
+                                  severity="warning", markup=False)
 
     def apply_keymap(self, keymap: dict[str, str]) -> None:
         """Rebind by id (known ids only); unknown ids are reported once, in one notification."""
@@ -308,7 +339,15 @@ def build_app(args: argparse.Namespace | None = None) -> WorldForgeApp:
 
     seed = arg("seed")
     return WorldForgeApp(pitch=arg("pitch"), name=arg("name"), archetype=arg("archetype"),
-                         seed=int(seed) if seed is not None else None, save_dir=arg("save_dir"))
+                         seed=int(seed) if seed is not None else None, save_dir=arg("save_dir"),
+                         theme=arg("theme"))
+
+
+def theme_names() -> list[str]:
+    """Every theme `--theme` accepts: Textual's built-in ones and the game's own."""
+    from textual.theme import BUILTIN_THEMES
+
+    return sorted({*BUILTIN_THEMES, *(theme.name for theme in THEMES)})
 
 
 def run_app(args: argparse.Namespace | None = None) -> int:

@@ -38,3 +38,6 @@ def setup_file_log() -> None:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
+    from worldforge_tui import version
+
+    log.info("WorldForge %s started", version())

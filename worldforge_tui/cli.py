@@ -42,8 +42,10 @@ def _print_json(obj: Any) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from worldforge_tui.app import run_app  # textual only for the TUI
+    from worldforge_tui.app import run_app, theme_names  # textual only for the TUI
 
+    if args.theme is not None and args.theme not in theme_names():
+        raise CliError(f"unknown theme {args.theme[:40]!r}; one of: {', '.join(theme_names())}")
     return run_app(args)
 
 
@@ -77,8 +79,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_balance(args: argparse.Namespace) -> int:
     from engine.balance import run_balance
+    from worldforge_tui.cli_info import progress
 
-    report = run_balance(seed=args.seed)
+    with progress("balance: playing every fork path"):
+        report = run_balance(seed=args.seed)
     if args.json:
         _print_json(report)
     else:
@@ -103,7 +107,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         if not args.verify:
             state, inputs = load_run(conn, args.run_id)
-            _print_json({"run_id": args.run_id, "inputs": inputs, "phase": state.phase, "day": state.day})
+            if args.json:
+                _print_json({"run_id": args.run_id, "inputs": inputs, "phase": state.phase,
+                             "day": state.day})
+            else:
+                print(f"{args.run_id}: day {state.day}, {state.phase}; "
+                      f"{len(inputs)} recorded command{'s' * (len(inputs) != 1)}")
+                for number, record in enumerate(inputs, start=1):
+                    print(f"  {number:>3} {json.dumps(record, ensure_ascii=True)[:160]}")
             return 0
         report = verify(conn, args.run_id)
     finally:
@@ -118,7 +129,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from worldforge_tui import version
+
     p = _Parser(prog="worldforge", description="WorldForge: run a company of AI workers whose memory binds them.")
+    p.add_argument("--version", action="version", version=f"worldforge {version()}",
+                   help="print the version and exit")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     def common_start(sp: argparse.ArgumentParser, required: bool) -> None:
@@ -130,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="open the game (the default)")
     common_start(play, required=False)
+    play.add_argument("--theme", metavar="NAME", help="colour theme for this session (the palette's "
+                      "Theme command picks one and remembers it)")
     play.set_defaults(func=cmd_play)
 
     sim = sub.add_parser("simulate", help="play a full venture headless")
@@ -141,18 +158,19 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(func=cmd_simulate)
 
     bal = sub.add_parser("balance", help="play all 256 fork paths and report outcomes")
-    bal.add_argument("--seed", type=_seed, default=7)
-    bal.add_argument("--json", action="store_true")
+    bal.add_argument("--seed", type=_seed, default=7, help="seed for every path (default 7)")
+    bal.add_argument("--json", action="store_true", help="print one JSON object")
     bal.set_defaults(func=cmd_balance)
 
     rep = sub.add_parser("replay", help="re-derive a run from its inputs")
-    rep.add_argument("run_id")
-    rep.add_argument("--save-dir")
+    rep.add_argument("run_id", metavar="RUN", help="the venture's run id (see `worldforge runs`)")
+    rep.add_argument("--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)")
     rep.add_argument("--verify", action="store_true", help="check events and state match the save")
-    rep.add_argument("--json", action="store_true")
+    rep.add_argument("--json", action="store_true", help="print one JSON object")
     rep.set_defaults(func=cmd_replay)
 
-    for module in ("worldforge_tui.cli_memory", "worldforge_tui.cli_routing"):
+    for module in ("worldforge_tui.cli_memory", "worldforge_tui.cli_routing",
+                   "worldforge_tui.cli_info"):
         try:
             register: Callable[[Any], None] = importlib.import_module(module).register
         except ModuleNotFoundError as err:

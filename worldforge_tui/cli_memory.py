@@ -20,6 +20,7 @@ from engine.errors import GameError
 from memory.db import connect, db_path, transaction
 from memory.models import KINDS
 from memory.store import MemoryStore
+from worldforge_tui.formatting import plural
 
 
 class CliError(Exception):
@@ -43,22 +44,26 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
     action("show", "list the run's memories grouped by kind")
     p = action("recall", "show the <campaign_memory> block a brief would get")
-    p.add_argument("--query", required=True, metavar="TEXT")
-    p.add_argument("--limit", type=int, default=12, metavar="N")
-    p.add_argument("--budget", type=int, default=700, metavar="TOKENS")
+    p.add_argument("--query", required=True, metavar="TEXT", help="what the brief is about")
+    p.add_argument("--limit", type=int, default=12, metavar="N",
+                   help="at most this many memories (default 12)")
+    p.add_argument("--budget", type=int, default=700, metavar="TOKENS",
+                   help="token budget of the block (default 700)")
     p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
     p = action("prune", "delete expired, unimportant, non-binding notes")
     p.add_argument("--dry-run", action="store_true", help="list what would go; change nothing")
     p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
     p = action("consolidate", "fold notes into one reviewed semantic note")
-    p.add_argument("--source", action="append", required=True, metavar="ID")
-    p.add_argument("--summary", required=True, metavar="TEXT")
-    p.add_argument("--reviewer", required=True, metavar="NAME")
-    p.add_argument("--dry-run", action="store_true")
+    p.add_argument("--source", action="append", required=True, metavar="ID",
+                   help="a memory id to fold in (repeat for each)")
+    p.add_argument("--summary", required=True, metavar="TEXT", help="the reviewed note's text")
+    p.add_argument("--reviewer", required=True, metavar="NAME", help="who reviewed it")
+    p.add_argument("--dry-run", action="store_true", help="show the result; change nothing")
     p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
-    action("forget", "delete the run's memories and events for good (right to deletion)")
+    p = action("forget", "delete the run's memories and events for good (right to deletion)")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p = action("audit", "show the content-free audit trail")
-    p.add_argument("--limit", type=int, metavar="N")
+    p.add_argument("--limit", type=int, metavar="N", help="only the newest N records")
     parser.set_defaults(func=run)
     return parser
 
@@ -214,9 +219,11 @@ def _write_command(conn: sqlite3.Connection, store: MemoryStore, args: argparse.
         else:
             gone = session.forget_run()
             reports = gone["reports_deleted"]
-            _emit(args, gone, f"forgot run {gone['run_id']}: {gone['memories']} memories, "
-                  f"{gone['events']} events" + (f", {len(reports)} exported reports" if reports
-                                                else "") + " deleted"
+            memories = plural(gone["memories"], "memory", "memories")
+            _emit(args, gone, f"forgot run {gone['run_id']}: {memories}, "
+                  f"{plural(gone['events'], 'event')}"
+                  + (f", {plural(len(reports), 'exported report')}" if reports else "")
+                  + " deleted"
                   + ("" if gone["compacted"] else
                      " (another reader kept the WAL; run again to compact)")
                   + "; copies of reports saved elsewhere are not tracked")
@@ -245,8 +252,20 @@ def _store_only(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Nam
                 if hook is not None:
                     hook(conn, args.run)
         rep.compacted = store.compact()
-        _emit(args, rep.model_dump(), f"forgot run {rep.run_id}: {rep.deleted} memories deleted"
+        _emit(args, rep.model_dump(), f"forgot run {rep.run_id}: "
+              f"{plural(rep.deleted, 'memory', 'memories')} deleted"
               + ("" if rep.compacted else " (another reader kept the WAL; run again to compact)"))
+
+
+def _confirm_forget(run_id: str) -> None:
+    """Ask before deleting for good; without a terminal to ask on, refuse (use --yes)."""
+    if not sys.stdin.isatty():
+        raise CliError("memory forget deletes the run's memories for good: add --yes to confirm")
+    sys.stderr.write(f"Forget every memory and event of run {run_id[:80]}? This cannot be "
+                     "undone. [y/N] ")
+    sys.stderr.flush()
+    if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+        raise CliError("nothing forgotten")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -266,6 +285,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             if not _run_known(conn, args.run):
                 raise CliError(f"unknown run id {args.run[:80]!r} in {path.parent}")
+            if args.memory_action == "forget" and not args.yes:
+                _confirm_forget(args.run)
             _dispatch(conn, args)
         finally:
             conn.close()

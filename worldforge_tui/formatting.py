@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import datetime, timedelta
 from typing import Any
 
 # Economics fields shown in the status bar and the receipt: (field, short label, kind, good-when-up).
@@ -96,3 +97,28 @@ def meter_tone(field: str, value: Any) -> str:
 
 
 TONE_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error bold", "flat": "$foreground-muted"}
+
+
+def human_time(stamp: Any, now: datetime | None = None) -> str:
+    """An ISO timestamp in local time, as people say it: `today 14:03`, `yesterday 09:12`,
+    `Mon 3 Nov 14:03` (this year) or `3 Nov 2025`; text that is not a timestamp comes back cut."""
+    text = str(stamp or "").strip()
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return text[:25]
+    local = when.astimezone() if when.tzinfo is not None else when
+    today = (now or datetime.now().astimezone()).date()
+    clock = local.strftime("%H:%M")
+    if local.date() == today:
+        return f"today {clock}"
+    if local.date() == today - timedelta(days=1):
+        return f"yesterday {clock}"
+    if local.year == today.year:
+        return f"{local.strftime('%a')} {local.day} {local.strftime('%b')} {clock}"
+    return f"{local.day} {local.strftime('%b %Y')}"
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """`1 memory`, `2 memories`, `0 redos`: the count with the right form of the noun."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"

@@ -15,6 +15,7 @@ from typing import Any
 from textual import work
 
 from worldforge_tui.boot import log
+from worldforge_tui.formatting import plural
 from worldforge_tui.messages import CommandFinished, EngineNotice, SessionFailed, SessionOpened
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.screens.end import EndScreen
@@ -225,7 +226,8 @@ class SessionRunner:
             self.notify(f"Report written to {result}", title="Exported", markup=False)
         elif label == "prune":
             ids = ", ".join(getattr(result, "eligible_ids", [])[:8]) or "none"
-            self.notify(f"Prune dry run: {len(getattr(result, 'eligible_ids', []))} memories "
+            count = len(getattr(result, "eligible_ids", []))
+            self.notify(f"Prune dry run: {plural(count, 'memory', 'memories')} "
                         f"would go ({ids}). Nothing was deleted.", title="Memory", markup=False)
         elif label == "consolidate":
             self.main.query_one(MemoryPane).clear_marks()
@@ -233,7 +235,8 @@ class SessionRunner:
                         f"{getattr(result, 'semantic_memory_id', '')}", title="Memory",
                         markup=False)
         elif label == "forget":
-            self.notify(f"Forgot {getattr(result, 'deleted', 0)} memories of this run.",
+            self.notify(f"Forgot {plural(int(getattr(result, 'deleted', 0)), 'memory', 'memories')}"
+                        " of this run.",
                         title="Memory", markup=False)
 
     def _continue(self) -> None:

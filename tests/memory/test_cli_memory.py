@@ -77,7 +77,7 @@ def test_forget_removes_the_run(seeded: Path, capsys) -> None:
     events.append_event(conn, "run-1", "MEMORY_WRITTEN", "memory", "Depth over breadth",
                         {"text": "Depth over breadth"}, 4)
     conn.close()
-    code, out, _ = run_cli(capsys, "forget", "--run", "run-1", "--save-dir", str(seeded))
+    code, out, _ = run_cli(capsys, "forget", "--run", "run-1", "--save-dir", str(seeded), "--yes")
     assert code == 0 and "4 memories deleted" in out
     for path in seeded.rglob("*"):
         assert b"Depth over breadth" not in path.read_bytes()

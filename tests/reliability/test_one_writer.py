@@ -174,14 +174,14 @@ def test_cli_forget_obeys_the_lease_then_removes_the_run_everywhere(tmp_path: Pa
     s.close()
     other = Window(tmp_path, run_id)
     try:
-        refused = _cli(tmp_path, "memory", "forget", "--run", run_id)
+        refused = _cli(tmp_path, "memory", "forget", "--run", run_id, "--yes")
         assert refused.returncode == 2
         assert refused.stderr.count("\n") == 1 and "another window" in refused.stderr
         assert "Traceback" not in refused.stderr
         assert other.send("approve").startswith("ok")  # the holder goes on, nothing was lost
     finally:
         other.close()
-    done = _cli(tmp_path, "memory", "forget", "--run", run_id, "--json")
+    done = _cli(tmp_path, "memory", "forget", "--run", run_id, "--json", "--yes")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["reports_deleted"] == [str(report_path)] and not report_path.exists()

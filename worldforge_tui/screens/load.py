@@ -14,6 +14,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from worldforge_tui import actions
+from worldforge_tui.formatting import human_time
 from worldforge_tui.safe_text import one_line
 
 
@@ -26,7 +27,7 @@ def run_prompt(run: Any) -> Content:
     return Content.assemble((one_line(getattr(run, "name", ""), 40), "bold"),
                             f"  day {getattr(run, 'day', '?')}  ", (state, style), "\n",
                             ((f"  {one_line(getattr(run, 'pitch', ''), 90)}"
-                             f"  · {one_line(getattr(run, 'updated', ''), 25)}"),
+                             f"  · {human_time(getattr(run, 'updated', ''))}"),
                              "$foreground-muted"))
 
 
