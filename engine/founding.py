@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +11,7 @@ from engine.antagonist import forge
 from engine.errors import InputError
 from engine.models import ARCHETYPES, Founder, GameState
 from engine.simulate import customer_from_pitch
-from engine.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text, content_words, slug
+from engine.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text, content_words
 from engine.world import build_stages
 
 
@@ -27,11 +26,6 @@ class StartInputs:
         """The `start` step of the run's recorded inputs (what replay re-plays)."""
         return {"cmd": "start", "pitch": self.pitch, "name": self.name,
                 "archetype": self.archetype, "seed": self.seed}
-
-    def base_run_id(self) -> str:
-        digest = hashlib.sha256(
-            f"{self.seed}|{self.archetype}|{self.name}|{self.pitch}".encode()).hexdigest()[:6]
-        return f"{slug(self.name)}-{digest}"
 
 
 def validate_start(pitch: str, name: str | None, archetype: str, seed: int) -> StartInputs:

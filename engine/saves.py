@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine import run_ids as _run_ids  # noqa: F401  (renames legacy run ids on open)
 from engine.errors import SaveError
 from engine.events import now_iso
 from engine.models import GameState
@@ -42,15 +43,6 @@ register_schema("runs", _ensure)
 
 def run_exists(conn: sqlite3.Connection, run_id: str) -> bool:
     return conn.execute("SELECT 1 FROM runs WHERE run_id=?", (run_id,)).fetchone() is not None
-
-
-def unique_run_id(conn: sqlite3.Connection, base: str) -> str:
-    """`base`, or `base-2`, `base-3`… so two ventures in one save dir never share an id."""
-    run_id, n = base, 1
-    while run_exists(conn, run_id):
-        n += 1
-        run_id = f"{base}-{n}"
-    return run_id
 
 
 def save_run(conn: sqlite3.Connection, state: GameState, inputs: list[dict[str, Any]]) -> None:

@@ -26,8 +26,9 @@ from engine.logs import log_event, logged_command
 from engine.memory_backend import memory_for
 from engine.models import GameState, Receipt
 from engine.routing import Router
+from engine.run_ids import new_run_id
 from engine.savefile import open_save
-from engine.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run, unique_run_id
+from engine.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
 from engine.standup import run_standup
 from engine.steps import Step
 from engine.text import MAX_REASON_CHARS, clean_text
@@ -75,7 +76,7 @@ class GameSession:
         own_conn = conn is None
         conn = conn or open_save(db_path(directory))
         try:
-            run_id = run_id or unique_run_id(conn, start.base_run_id())
+            run_id = run_id or new_run_id()
             settings = load_settings() if router is None else router.settings
             router = router or Router(settings)
             knowledge = knowledge or knowledge_for(settings)

@@ -57,7 +57,7 @@ def test_cli_shows_one_line_and_logs_the_traceback(tmp_path, monkeypatch, capsys
     assert len(err.splitlines()) == 1 and "details in" in err and str(log_path()) in err
     assert CANARY not in err
     text = log_path().read_text(encoding="utf-8")
-    assert "cmd=decide" in text and "run=meal-plans" in text and "Traceback" in text
+    assert "cmd=decide" in text and "run=run-" in text and "Traceback" in text
     assert CANARY not in text
 
 
