@@ -154,8 +154,20 @@ def _show(store: MemoryStore, args: argparse.Namespace) -> None:
     _emit(args, data, "\n".join(lines))
 
 
+def _settings() -> Any:
+    """Offline routing, with the memory backend the user chose (MEMORY_BACKEND, AZURE_COSMOS_*)."""
+    from engine.config import SettingsFileError, load_settings
+
+    try:
+        return load_settings().model_copy(update={"demo_mode": "simulation"})
+    except (SettingsFileError, ValueError) as err:
+        raise CliError(str(err).splitlines()[0][:200]) from None
+
+
 def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
-    store = MemoryStore(conn, args.run)
+    from engine.memory_backend import memory_for
+
+    store = memory_for(_settings(), conn, args.run)
     act = args.memory_action
     if act == "show":
         _show(store, args)
@@ -182,6 +194,7 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
         _emit(args, [r.model_dump() for r in rows], "\n".join(
             f"{r.seq} {r.ts} day {r.game_day} {r.operation} {r.reason} {','.join(r.memory_ids)}"
             for r in rows) or "no audit records")
+    store.flush_cloud()  # a remote backend's queued audit rows
 
 
 def _write_command(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Namespace) -> None:
@@ -194,7 +207,6 @@ def _write_command(conn: sqlite3.Connection, store: MemoryStore, args: argparse.
     if not _table_exists(conn, "runs") or not run_exists(conn, args.run):
         _store_only(conn, store, args)
         return
-    from engine.config import Settings
     from engine.routing import Router
     from engine.session import GameSession
 
@@ -203,7 +215,7 @@ def _write_command(conn: sqlite3.Connection, store: MemoryStore, args: argparse.
         raise CliError("--day applies to dry runs only: a change to a game run happens on the "
                        "run's own game day")
     session = GameSession.load(args.run, save_dir=resolve_save_dir(args.save_dir),
-                               router=Router(Settings(demo_mode="simulation")), knowledge=object())
+                               router=Router(_settings()), knowledge=object())
     try:
         if session.read_only:
             raise CliError(session.read_only_line())

@@ -100,3 +100,29 @@ def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
     restored = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
     assert restored[-1].payload["state"] == "restored" and restored[-1].payload["synced"] >= 1
     game.close()
+
+
+def test_memory_cli_reads_the_cosmos_backend(config, tmp_path, capsys, monkeypatch):
+    import json
+
+    from worldforge_tui.cli import main
+
+    game = GameSession.start_venture(
+        pitch=PITCH, seed=2, save_dir=tmp_path, router=Router(_settings(config))
+    )
+    game.run_stage()
+    game.approve()
+    run_id = game.state.run_id
+    ids = [r.id for r in game.memory.records()]
+    game.close()
+    monkeypatch.setenv("MEMORY_BACKEND", "cosmos")
+    monkeypatch.setenv("AZURE_COSMOS_ENDPOINT", config.endpoint)
+    monkeypatch.setenv("AZURE_COSMOS_KEY", config.key)
+    monkeypatch.setenv("AZURE_COSMOS_DATABASE", config.database)
+    assert main(["memory", "show", "--run", run_id, "--save-dir", str(tmp_path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["store"] == "azure-cosmos" and [r["id"] for r in shown["records"]] == ids
+    assert main(["memory", "audit", "--run", run_id, "--save-dir", str(tmp_path), "--json"]) == 0
+    assert {"remember", "worker_write"} <= {
+        a["operation"] for a in json.loads(capsys.readouterr().out)
+    }
