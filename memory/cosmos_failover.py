@@ -7,8 +7,9 @@ notice the session turns into a MEMORY_BACKEND event), and every memory the loca
 meanwhile goes into an outbox in the save file, in the step's own transaction. After each step
 (`flush_cloud`) a parked tier is probed again (at most every `retry_seconds`); once it answers,
 the outbox is sent (each record gets a new id in the run's Cosmos partition) and Cosmos serves
-again. Memories written to Cosmos before the outage are not in the local store, so briefs during
-an outage carry only what was written locally.
+again. The run's live binding decisions and founder profile, as last seen in Cosmos, are copied
+into the local store when an outage starts, so briefs keep their binding direction; other notes
+written to Cosmos before the outage are not in briefs until it answers again.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from memory.store import MemoryStore
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 15.0
+SEED_KINDS = ["procedural", "user_profile"]
 _WRITES = ("remember", "worker_write")
 _LOCAL_ONLY = ("compact",)
 
@@ -59,6 +61,8 @@ class FailoverMemory:
         self._parked_at = 0.0
         self.retry_seconds = retry_seconds
         self._notices: list[tuple[str, dict[str, Any]]] = []
+        self._binding: dict[str, Any] = {}  # live binding/profile records known in Cosmos
+        self._seeded: set[str] = set()
 
     # -- state -----------------------------------------------------------------------------------
     def _primary(self) -> Any:
@@ -68,6 +72,8 @@ class FailoverMemory:
         if self.cosmos is None:
             try:
                 self.cosmos = self._connect()
+                live = self.cosmos.records(kinds=SEED_KINDS, statuses=["provisional", "active"])
+                self._binding = {r.id: r for r in live}
             except Exception as exc:  # noqa: BLE001  (no SDK, bad settings, no answer: play locally)
                 self._park(_reason(exc))
                 return None
@@ -76,14 +82,52 @@ class FailoverMemory:
     def _park(self, reason: str) -> None:
         if self.parked_reason is None:
             log.warning("cosmos memory parked: %s", reason)
+            seeded = self._seed()
             message = (
                 f"Memory on the local store: azure-cosmos unavailable ({reason}); "
                 "writes will sync when it answers"
             )
-            payload = {"backend": "local-sqlite", "reason": reason, "state": "fallback"}
+            payload = {
+                "backend": "local-sqlite",
+                "reason": reason,
+                "state": "fallback",
+                "seeded": seeded,
+            }
             self._notices.append((message, payload))
         self.parked_reason = reason
         self._parked_at = time.monotonic()
+
+    def _seed(self) -> int:
+        """Copy the live binding decisions and profile known from Cosmos into the local store, so
+        briefs keep their binding direction during the outage (not queued: Cosmos has them)."""
+        count = 0
+        for rec in list(self._binding.values()):
+            if rec.id in self._seeded:
+                continue
+            self.local.remember(
+                rec.kind,
+                rec.text,
+                author=rec.author,
+                game_day=rec.game_day,
+                importance=rec.importance,
+                stage_id=rec.stage_id,
+                axis=rec.axis,
+                source_ids=rec.source_ids,
+                status=rec.status,
+            )
+            self._seeded.add(rec.id)
+            count += 1
+        return count
+
+    def _track(self, name: str, result: Any) -> None:
+        """Keep `_binding` current from what Cosmos answered."""
+        if name == "remember" and result.kind in SEED_KINDS:
+            self._binding[result.id] = result
+        elif name == "harden":
+            for memory_id in (*result.archived, *result.superseded):
+                self._binding.pop(memory_id, None)
+        elif name == "forget_run":
+            self._binding.clear()
 
     def store_label(self) -> str:
         if self.parked_reason is None:
@@ -103,11 +147,14 @@ class FailoverMemory:
         primary = self._primary()
         if primary is not None:
             try:
-                return getattr(primary, name)(*args, **kwargs)
+                result = getattr(primary, name)(*args, **kwargs)
             except Exception as exc:
                 if not _outage(exc):
                     raise
                 self._park(str(exc))
+            else:
+                self._track(name, result)
+                return result
         result = getattr(self.local, name)(*args, **kwargs)
         if name in _WRITES:
             memory_id = getattr(result, "memory_id", None) if name == "worker_write" else result.id

@@ -77,26 +77,35 @@ def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
     game.memory.retry_seconds = 0.0
     game.run_stage()
     game.approve()
+    game.decide("A")  # stage 1's binding decision lives in Cosmos only
+    assert game.memory.local.records() == []
+    binding = game.state.directive
+    assert binding is not None
     before = len(_docs(game.memory.cosmos))
     shim.down = True
-    game.decide("A")  # the decision is written while Cosmos does not answer
+    game.run_stage()  # Cosmos does not answer: the local store serves this step
     assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down")
     notices = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
     assert notices and notices[-1].payload["state"] == "fallback"
-    decision = [e for e in game.events() if e.type == "MEMORY_WRITTEN"][-1]
-    assert decision.payload["store"].startswith("local-sqlite")
+    assert notices[-1].payload["seeded"] >= 2  # the profile and the binding decision
+    brief = [e for e in game.events() if e.type == "STAGE_EXECUTED"][-1]
+    kinds = {m["kind"] for m in brief.payload["memory_injected"]}
+    assert "procedural" in kinds  # the brief kept its binding direction during the outage
+    game.approve()
+    written = [e for e in game.events() if e.type == "MEMORY_WRITTEN"][-1]
+    assert written.payload["store"].startswith("local-sqlite")
     assert game.memory.pending() >= 1
-    assert game.state.directive is not None  # the game goes on
-    game.run_stage()
-    assert game.memory.local.records(kinds=["procedural"])  # the decision is in the local store
     shim.down = False
-    game.approve()  # after this step, the parked tier is probed and the outbox sent
+    game.decide("B")  # after this step the parked tier is probed and the outbox sent
     assert game.memory_store_label() == "azure-cosmos"
     assert game.memory.pending() == 0
-    texts = {d["text"] for d in _docs(game.memory.cosmos)}
-    assert decision.payload["text"] in texts
-    assert len(_docs(game.memory.cosmos)) > before
-    game.decide("B")
+    docs = _docs(game.memory.cosmos)
+    texts = [d["text"] for d in docs]
+    assert written.payload["text"] in texts
+    decision = next(d for d in docs if d["id"] == binding.memory_id)
+    assert texts.count(decision["text"]) == 1  # seeded copies are not sent back
+    assert len(texts) > before
+    game.run_stage()
     restored = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
     assert restored[-1].payload["state"] == "restored" and restored[-1].payload["synced"] >= 1
     game.close()
