@@ -11,9 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine import flaws
 from engine.artifacts import ARTIFACT_MODELS
 from engine.economy import burn_line
 from engine.models import Directive, GameState, Stage, StageRun
+from engine.render import changes
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.rubric import evaluate
 from engine.simulate import simulate_artifact
@@ -80,6 +82,16 @@ def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[s
     return system, user
 
 
+def thread(state: GameState) -> dict[str, str]:
+    """What the workers remember of the venture so far: the rival, its last move, the niche."""
+    t = {"rival": state.antagonist.name}
+    if state.moves:
+        t["move"] = state.moves[-1].title.split("answers", 1)[-1].strip(" '") or "a move"
+    if state.niche:
+        t["niche"] = state.niche
+    return t
+
+
 def run_worker(state: GameState, stage: Stage, *, attempt: int, router: Router, memory: Any,
                knowledge: Any, directive: Directive | None) -> tuple[StageRun, RouteResult]:
     """Brief, call and score one attempt at a stage. Pure with respect to game state."""
@@ -88,16 +100,22 @@ def run_worker(state: GameState, stage: Stage, *, attempt: int, router: Router, 
     ctx = gather_context(state, stage, memory, knowledge)
     system, user = build_prompts(state, stage, ctx)
 
+    previous = state.rejected if attempt > 1 else None
+    avoid = tuple(directive.reading.get("topics", [])) if directive and directive.reading else ()
+    flaw = flaws.draw(state, stage, attempt, directive, avoid=avoid)
+
     def simulate():
         return simulate_artifact(role, founder=state.founder, stage=stage, directive=directive,
-                                 economics=state.economics, seed=state.seed, attempt=attempt)
+                                 economics=state.economics, seed=state.seed, attempt=attempt,
+                                 thread=thread(state), flaw=flaw, previous=previous)
 
     result = router.call(RouteRequest(role=role, system=system, user=user, schema_model=model,
                                       call_key=f"{stage.id}/attempt-{attempt}"), simulate)
     artifact = scrub_obj(result.output.model_dump(mode="json"))  # a secret never enters game state
     rubric, t4 = _tool("run_validators",
                        lambda: evaluate(role, artifact, goal=stage.goal,
-                                        founder_keywords=state.founder.keywords, directive=directive),
+                                        founder_keywords=state.founder.keywords, directive=directive,
+                                        customer=state.niche or state.founder.customer),
                        lambda r: f"score={r.final} checks {sum(r.checks.values())}/{len(r.checks)}"
                                  + (" DRIFT" if r.drift else ""))
     run = StageRun(stage_id=stage.id, attempt=attempt, worker_id=stage.worker_id,
@@ -105,5 +123,6 @@ def run_worker(state: GameState, stage: Stage, *, attempt: int, router: Router, 
                    served_by=result.served_by, model=result.model,
                    fallback_reason=result.fallback_reason, memory_injected=ctx.memory_injected,
                    memory_block=ctx.memory_block, knowledge_hits=ctx.knowledge_hits,
-                   tools_called=ctx.tools + [t4], directive=directive)
+                   tools_called=ctx.tools + [t4], directive=directive,
+                   changes=changes(previous, artifact))
     return run, result

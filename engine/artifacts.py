@@ -10,8 +10,10 @@ MAX_MEMORY_WRITES = 6
 
 
 class FollowsDecision(BaseModel):
-    rule_id: str = Field(description="the binding decision's rule id (or the memory id of a "
-                         "rejection or standup direction), or 'none'")
+    rule_id: str = Field(
+        description="the binding decision's rule id (or the memory id of a "
+        "rejection or standup direction), or 'none'"
+    )
     how: str = Field(description="one sentence on how the artifact follows it")
 
 
@@ -20,8 +22,10 @@ class ArtifactBase(BaseModel):
     summary: str = Field(description="two sentences on what this artifact is")
     follows_decision: FollowsDecision
     memory_writes: list[dict[str, Any]] = Field(
-        default_factory=list, max_length=MAX_MEMORY_WRITES,
-        description="optional notes to remember: [{kind: preference|context, text, importance}]")
+        default_factory=list,
+        max_length=MAX_MEMORY_WRITES,
+        description="optional notes to remember: [{kind: preference|context, text, importance}]",
+    )
 
 
 class OrgRole(BaseModel):

@@ -37,6 +37,8 @@ class EventType(StrEnum):
     CEO_STANDUP_RESPONSE = "CEO_STANDUP_RESPONSE"
     SETTINGS_CHANGED = "SETTINGS_CHANGED"
     MEMORY_BACKEND = "MEMORY_BACKEND"
+    FLAW_SURFACED = "FLAW_SURFACED"  # an approved mistake's later cost comes due
+    ORDER_APPLIED = "ORDER_APPLIED"  # a standing order from the CEO changed a consequence
     RUN_ENDED = "RUN_ENDED"
 
 

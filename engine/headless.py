@@ -101,7 +101,9 @@ def summary(session: GameSession) -> dict[str, Any]:
         "org": [w.title for w in st.org if w.active],
         "stages": [{"id": s.id, "beat": s.beat, "worker": s.worker_title, "score": s.score,
                     "drift": s.drift, "redos": s.redos,
-                    "decision": {"rule_id": s.decision.rule_id, "option": s.decision.option}
+                    "decision": {"rule_id": s.decision.rule_id, "option": s.decision.option,
+                                 **({"interpreted": s.decision.interpreted}
+                                    if s.decision.interpreted else {})}
                     if s.decision else None} for s in st.stages],
         "events": count_by_type(session.conn, st.run_id),
         "memory": session.memory.counts(),

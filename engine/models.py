@@ -79,6 +79,7 @@ class StageDecision(BaseModel):
     rule_id: str
     option: str  # "A", "B" or "own"
     text: str
+    interpreted: dict[str, Any] | None = None  # how an own answer was read (engine.reading)
 
 
 class Option(BaseModel):
@@ -107,6 +108,8 @@ class Directive(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     stage_id: str | None = None
     game_day: int = 0
+    reading: dict[str, Any] | None = None  # what a rejection or reply asks to change
+    standing_text: str | None = None  # the fork decision that stays binding under it
 
 
 class Rubric(BaseModel):
@@ -117,6 +120,7 @@ class Rubric(BaseModel):
     drift: bool
     final: int
     notes: list[str] = Field(default_factory=list)
+    flaws: list[dict[str, str]] = Field(default_factory=list)  # {kind, note} in plain words
 
 
 class StageRun(BaseModel):
@@ -138,6 +142,7 @@ class StageRun(BaseModel):
     tools_called: list[dict[str, Any]] = Field(default_factory=list)
     memory_dispositions: list[dict[str, Any]] = Field(default_factory=list)
     directive: Directive | None = None
+    changes: list[str] = Field(default_factory=list)  # what changed since the rejected attempt
 
 
 class Receipt(BaseModel):
@@ -154,6 +159,7 @@ class Receipt(BaseModel):
     memory_written: list[dict[str, Any]] = Field(default_factory=list)
     next_brief: dict[str, str] | None = None
     matched_by: str = "option"
+    notes: list[str] = Field(default_factory=list)  # standing orders and costs that came due
 
 
 class StandupTurn(BaseModel):
@@ -223,6 +229,10 @@ class GameState(BaseModel):
     flags: list[str] = Field(default_factory=list)
     history: list[tuple[int, float]] = Field(default_factory=list)  # (day, treasury)
     outcome: Outcome | None = None
+    niche: str | None = None  # the customer the CEO narrowed to ("focus on X")
+    orders: list[dict[str, Any]] = Field(default_factory=list)  # standing orders from a reply
+    planted: list[dict[str, Any]] = Field(default_factory=list)  # approved flaws not yet due
+    rejected: dict[str, Any] | None = None  # the last rejected artifact (a redo starts from it)
 
     @property
     def stage(self) -> Stage | None:

@@ -286,6 +286,17 @@ class GameSession:
         self._after_decision()
         return receipt
 
+    def interpret_own(self, text: str) -> dict[str, Any]:
+        """How an own answer would be read (rule, niche, what it will change), without deciding:
+        the TUI shows this for the player to confirm before `decide_own` commits it."""
+        from engine.reading import interpret
+        from engine.rules import RULES
+
+        self._require("decide", "fork")
+        text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
+        assert self.state.dilemma is not None
+        return steps.own_answer_view(interpret(text, self.state.dilemma, RULES), self.state.dilemma)
+
     @logged_command
     def decide_own(self, text: str) -> Receipt:
         self._require("decide", "fork")

@@ -1,25 +1,30 @@
-"""The seeded simulation tier: every role's artifact built from the pitch, the stage and the newest
-binding decision, so offline play shows the memory loop working. Labelled `simulation` everywhere.
+"""The seeded simulation tier: every role's artifact written from the pitch, the stage, the
+company's state and the binding direction, so offline play shows the memory loop working (and,
+sometimes, an honest mistake for the gate to catch). Labelled `simulation` everywhere.
+
+A redo after a rejection starts from the rejected artifact and changes exactly what the reason
+named (engine.reading); the standing fork decision stays binding.
 """
 
 from __future__ import annotations
 
+import copy
+import math
 import random
 import re
+from typing import Any
 
-from engine.artifacts import (
-    ARTIFACT_MODELS,
-    OKR,
-    ArtifactBase,
-    Channel,
-    FinancialPlan,
-    FollowsDecision,
-    OrgRole,
-)
+from engine import banks
+from engine.artifacts import ARTIFACT_MODELS, ArtifactBase
+from engine.flaws import WRONG_AUDIENCES
 from engine.models import Directive, Economics, Founder, Stage
-from engine.text import clip, content_words, slug
+from engine.phrases import Voice, cap, plural, sentences
+from engine.pitch import read_pitch
+from engine.reading import Reading
+from engine.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, apply_reading, money, price_for
+from engine.text import clip
 
-# How each role carries out each binding decision (rules as data, our own words).
+# How each role carries out each binding decision: a verb phrase (rules as data, our own words).
 APPLY: dict[str, str] = {
     "strategist.depth": "go deep on one niche and own its most painful workflow",
     "strategist.breadth": "reach several adjacent segments with a broad offer",
@@ -32,112 +37,346 @@ APPLY: dict[str, str] = {
     "ops.shareholder": "raise shareholder capital and blitzscale",
     "ops.cooperative": "become a worker-owned cooperative built on mutual aid",
 }
-VERBS = ["map", "test", "prove", "price", "package", "measure"]
 
 
 def customer_from_pitch(pitch: str) -> str:
-    """The customer the pitch names ("… for rural farmers" → "rural farmers"), else a fallback."""
-    m = re.search(r"\bfor ([a-zA-Z][\w\s'-]{2,60}?)(?:[.,;:!?]| who | that | to | with |$)", pitch)
-    if m:
-        words = m.group(1).split()[:4]
-        return " ".join(words).lower()
-    kws = content_words(pitch)
-    return f"early adopters of {kws[0]}" if kws else "early adopters"
+    """The customer the pitch names (any language), else the industry's usual customer."""
+    return read_pitch(pitch).customer
 
 
 def offering_from_pitch(pitch: str, keywords: list[str]) -> str:
-    """What the company offers, in the pitch's own words ("A tide pool tour for schools" → "tide pool
-    tour"), else its first content words."""
-    head = re.split(r"\bfor\b|[.,;:!?]", pitch, maxsplit=1)[0]
-    words = re.sub(r"^(an?|the)\s+", "", head.strip(), flags=re.IGNORECASE).split()
-    if 1 <= len(words) <= 8:
-        return " ".join(words).lower()
-    return " ".join(keywords[:3]) or "the service"
+    return read_pitch(pitch).offering or " ".join(keywords[:3]) or "the service"
 
 
 def directive_phrase(d: Directive | None) -> str:
-    if d is None or d.source == "founding":
+    """The binding decision as a verb phrase ("go deep on one niche …"), '' when there is none."""
+    if d is None or d.source == "founding" or (d.source != "decision" and not d.rule_id):
         return ""
     if d.rule_id and d.rule_id in APPLY:
         return APPLY[d.rule_id]
-    text = clip(d.text, 160)
+    text = clip(d.standing_text or d.text, 160).rstrip(".")
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
-def simulate_artifact(role: str, *, founder: Founder, stage: Stage, directive: Directive | None,
-                      economics: Economics, seed: int, attempt: int) -> ArtifactBase:
-    """Build a role's artifact deterministically from (seed, stage, attempt)."""
-    rng = random.Random(f"{seed}:{stage.id}:{attempt}:artifact")
-    kw = founder.keywords or ["service"]
-    focus = offering_from_pitch(founder.pitch, kw)
-    cust = founder.customer
-    call = directive_phrase(directive)
-    # The rule it follows, else the memory id of a rejection or standup direction.
-    rule_id = (directive.rule_id or directive.memory_id or "none") if directive else "none"
-    follows_how = (f"Following the CEO's binding direction to {call}, this {stage.beat} plan "
-                   f"reshapes its scope and numbers around it." if call else
-                   "No binding decision yet; the plan follows the founding pitch.")
-    lead = f"Per the CEO's direction, we {call}. " if call else ""
-    common: dict = {
-        "summary": f"{stage.title}: {lead}{founder.company} serves {cust} with {focus}.",
-        "follows_decision": FollowsDecision(rule_id=rule_id, how=follows_how),
-        "memory_writes": [{
-            "kind": rng.choice(["context", "preference"]),
-            "text": f"{stage.beat} finding: {cust} respond most to {rng.choice(kw)} "
-                    f"when the offer is {rng.choice(['concrete', 'priced upfront', 'proven'])}.",
-            "importance": round(rng.uniform(4, 8), 1)}],
+def _voice(
+    founder: Founder,
+    stage: Stage,
+    economics: Economics,
+    seed: int,
+    attempt: int,
+    thread: dict[str, str] | None,
+) -> Voice:
+    t = thread or {}
+    p = read_pitch(founder.pitch)
+    rng = random.Random(f"{seed}:{stage.id}:slots")
+    bank = banks.INDUSTRY.get(p.industry, banks.INDUSTRY["general"])
+    customer = t.get("niche") or founder.customer
+    slots = {
+        "company": founder.company,
+        "customer": customer,
+        "offering": p.offering,
+        "pain": rng.choice(bank["pain"]),
+        "outcome": rng.choice(bank["outcome"]),
+        "unit": rng.choice(bank["unit"]),
+        "place": rng.choice(bank["place"]),
+        "tool": rng.choice(bank["tools"]),
+        "rival": t.get("rival", "the rival"),
+        "move": t.get("move", "a price cut"),
+        "niche": t.get("niche", customer),
+        "beat": stage.beat,
+        "weeks": str(rng.randint(2, 6)),
+        "n": str(rng.randint(3, 12)),
     }
-    burn = round(economics.monthly_burn_usd)
-    if role == "strategist":
-        return ARTIFACT_MODELS["strategist"](
-            **common,
-            target_audience=f"{cust.capitalize()} who need {focus} and lose time without it",
-            core_problem=f"{cust.capitalize()} cannot get {focus} that fits how they work; {stage.base_goal.lower()}.",
-            value_proposition=f"{founder.company} gives {cust} {focus}. {lead}".strip(),
-            primary_benefit=f"Less wasted effort on {kw[0]} within the first {rng.randint(2, 6)} weeks",
-            org_chart=[OrgRole(role="Founder & Operator", responsibility="final calls, customer promise"),
-                       OrgRole(role="Strategy & Positioning Lead", reports_to="Founder & Operator",
-                               responsibility=f"{rng.choice(VERBS)} the {kw[0]} wedge"),
-                       OrgRole(role="Product Builder", reports_to="Founder & Operator",
-                               responsibility="ship the first loop")],
-            okrs_q1=[OKR(objective=f"Prove {cust} will pay for {focus}",
-                         key_results=[f"{rng.randint(8, 25)} problem interviews with {cust}",
-                                      f"{rng.randint(3, 10)} letters of intent",
-                                      f"Decision followed: {call or 'founding pitch'}"])],
-        )
-    if role == "designer":
-        return ARTIFACT_MODELS["designer"](
-            **common,
-            hero_headline=f"{focus.capitalize()} for {cust}, without the busywork",
-            cta_text=rng.choice(["Start free", "Book a demo", "Join the pilot"]),
-            url=f"https://{slug(founder.company, 20)}.app/{slug(stage.beat, 10)}",
-            features=[f"{kw[i % len(kw)].capitalize()} workflow in one place" for i in range(3)]
-                     + [f"Plan: {call}" if call else "Guided onboarding"],
-            integrations=["email", "calendar", "payments"],
-            wireframe_notes=f"Hero, three proof points, pricing; {lead or 'ship the first loop'}",
-        )
-    mrr0 = rng.randint(4, 9) * 100
+    slots["unit_plural"] = plural(slots["unit"])
+    slots["pain_short"] = " ".join(slots["pain"].split()[:3])
+    for k in ("customer", "offering", "outcome"):
+        slots[f"cap_{k}"] = cap(slots[k])
+    slots["tools"] = ", ".join(bank["tools"])
+    return Voice(slots, f"{seed}:{stage.id}:{attempt}")
+
+
+def _summary(v: Voice, stage: Stage, founder: Founder, call: str) -> str:
+    parts = [
+        v.pick(f"{stage.id}:open", banks.STAGE_OPENERS.get(stage.beat, banks.STAGE_OPENERS["GO"]))
+    ]
+    if call:
+        parts.append(v.pick(f"{stage.id}:follow", banks.FOLLOW_LINES, decision=call))
+    elif v.slots.get("move") and stage.number > 1:
+        parts.append(v.pick(f"{stage.id}:thread", banks.THREAD_LINES))
+    if v.slots.get("niche") and v.slots["niche"] != founder.customer:
+        parts.append(v.pick(f"{stage.id}:niche", banks.NICHE_LINES))
+    return " ".join(parts)
+
+
+def _plan(economics: Economics, rng: random.Random, rule_id: str) -> dict[str, Any]:
+    """Six months of revenue targets that never start below what is already booked."""
+    booked = economics.monthly_revenue_usd
+    mrr0 = max(rng.randint(4, 9) * 100, math.ceil(booked / 50) * 50)
     growth = 1.5 if rule_id in ("marketer.adoption", "designer.ship", "ops.shareholder") else 1.3
-    plan = FinancialPlan(target_mrr_usd_m1_to_m6=[round(mrr0 * growth ** i) for i in range(6)],
-                         burn_usd_per_month=burn, breakeven_month=rng.randint(5, 14),
-                         churn_target_pct=round(rng.uniform(2.5, 6.0), 1))
-    if role == "marketer":
-        return ARTIFACT_MODELS["marketer"](
-            **common,
-            subject=f"{founder.company}: {focus} for {cust}",
-            body=(f"Hi — we built {founder.company} for {cust} who are tired of doing {kw[0]} by hand. "
-                  f"{lead}Our pilot shows results within weeks. Sign up for the pilot: [link]"),
-            gtm_channels=[Channel(channel=c, expected_cac_usd=rng.randint(5, 60), weekly_hours=rng.randint(2, 8))
-                          for c in ("founder outbound", f"{kw[0]} communities", "partner referrals")],
-            financial_plan=plan,
-        )
-    return ARTIFACT_MODELS["ops"](
-        **common,
-        retention_loops=[f"Weekly {kw[0]} check-in with each account",
-                         f"Usage digest for {cust}", f"Loop: {call}" if call else "Quarterly review"],
-        churn_drivers=["slow first value", f"{kw[-1]} setup friction", "support wait times"],
-        nps_plan=f"Ask {cust} monthly; act on every detractor within {rng.randint(2, 5)} days.",
-        support_workflow=["triage within one hour", "resolve or escalate the same day",
-                          f"follow up with the customer; {call}" if call else "follow up in a week"],
-        financial_plan=plan,
+    return {
+        "target_mrr_usd_m1_to_m6": [round(mrr0 * growth**i / 10) * 10 for i in range(6)],
+        "burn_usd_per_month": round(economics.monthly_burn_usd),
+        "breakeven_month": rng.randint(5, 14),
+        "churn_target_pct": round(rng.uniform(2.5, 6.0), 1),
+    }
+
+
+def _fresh(
+    role: str,
+    v: Voice,
+    *,
+    founder: Founder,
+    stage: Stage,
+    directive: Directive | None,
+    economics: Economics,
+    seed: int,
+    attempt: int,
+    follow: bool,
+) -> dict[str, Any]:
+    rng = random.Random(f"{seed}:{stage.id}:{attempt}:artifact")
+    call = directive_phrase(directive) if follow else ""
+    rule_id = (directive.rule_id or "none") if (directive and follow) else "none"
+    key = stage.id
+    craft = v.pick(f"{key}:craft", banks.ARCHETYPE_LINES[founder.archetype])
+    how = (
+        f"The plan is built to {call}."
+        if call
+        else "No binding decision yet; the plan follows the founding pitch."
     )
+    art: dict[str, Any] = {
+        "summary": _summary(v, stage, founder, call) + " " + craft,
+        "follows_decision": {"rule_id": rule_id, "how": how},
+        "memory_writes": [
+            {
+                "kind": rng.choice(["context", "preference"]),
+                "text": v.fill(
+                    rng.choice(
+                        (
+                            "{beat} finding: {customer} answered fastest when the price was on the page.",
+                            "{beat} finding: {customer} trust a number from a {unit} like theirs.",
+                            "{beat} finding: {customer} asked about {pain_short} before anything else.",
+                        )
+                    )
+                ),
+                "importance": round(rng.uniform(4, 8), 1),
+            }
+        ],
+    }
+    price = price_for(economics, seed, stage)
+    if role == "strategist":
+        kr = [
+            v.fill("{n} problem interviews with {customer}", n=str(rng.randint(8, 25))),
+            v.fill("{n} letters of intent from {unit_plural}", n=str(rng.randint(3, 10))),
+        ]
+        if call:
+            kr.append(cap(call) + f" by week {rng.randint(4, 10)}")
+        art.update(
+            target_audience=v.pick(f"{key}:aud", banks.AUDIENCE),
+            core_problem=v.pick(f"{key}:prob", banks.PROBLEM),
+            value_proposition=v.pick(f"{key}:val", banks.VALUE) + (f" We {call}." if call else ""),
+            primary_benefit=v.pick(f"{key}:ben", banks.BENEFIT),
+            org_chart=[
+                {
+                    "role": "Founder & Operator",
+                    "responsibility": "final calls and the customer promise",
+                },
+                {
+                    "role": "Strategy & Positioning Lead",
+                    "reports_to": "Founder & Operator",
+                    "responsibility": v.fill("keeps the {unit} wedge sharp"),
+                },
+                {
+                    "role": "Product Builder",
+                    "reports_to": "Founder & Operator",
+                    "responsibility": "ships the first loop",
+                },
+            ],
+            okrs_q1=[{"objective": v.pick(f"{key}:obj", banks.OBJECTIVES), "key_results": kr}],
+        )
+    elif role == "designer":
+        feats = [v.fill(f) for f in rng.sample(banks.FEATURES, 3)]
+        feats.append(v.fill("Pilot price: {price} a month per {unit}", price=money(price)))
+        if call:
+            feats.append(f"Launch plan: {call}")
+        art.update(
+            hero_headline=v.pick(f"{key}:hero", banks.HEADLINES),
+            cta_text=rng.choice(banks.CTAS),
+            url=f"https://{_host(founder.company)}.app/{stage.beat.lower()}",
+            features=feats,
+            integrations=list(
+                banks.INDUSTRY.get(read_pitch(founder.pitch).industry, banks.INDUSTRY["general"])[
+                    "tools"
+                ]
+            ),
+            wireframe_notes=v.pick(f"{key}:wire", banks.WIREFRAMES) + f" Launch in week "
+            f"{rng.randint(2, 6)}.",
+        )
+    else:
+        plan = _plan(economics, rng, rule_id)
+        if role == "marketer":
+            body = [
+                v.pick(f"{key}:open", banks.EMAIL_OPENERS),
+                v.fill("The pilot costs {price} a month per {unit}.", price=money(price)),
+                v.pick(f"{key}:proof", banks.EMAIL_PROOF),
+            ]
+            if call:
+                body.append(f"We chose to {call}, so the offer is built for that.")
+            body.append(v.pick(f"{key}:cta", banks.EMAIL_CTA))
+            chans = [v.fill(c) for c in rng.sample(CHANNELS, 3)]
+            art.update(
+                subject=v.pick(f"{key}:subj", banks.SUBJECTS),
+                body=" ".join(body),
+                gtm_channels=[
+                    {
+                        "channel": c,
+                        "expected_cac_usd": rng.randint(5, 60),
+                        "weekly_hours": rng.randint(2, 8),
+                    }
+                    for c in chans
+                ],
+                financial_plan=plan,
+            )
+        else:
+            loops = [v.fill(x) for x in rng.sample(banks.LOOPS, 3)]
+            if call:
+                loops.append(cap(call))
+            art.update(
+                retention_loops=loops,
+                churn_drivers=[v.fill(x) for x in rng.sample(banks.CHURN_DRIVERS, 3)],
+                nps_plan=v.pick(f"{key}:nps", banks.NPS, n=str(rng.randint(2, 5))),
+                support_workflow=[v.fill(x) for x in banks.SUPPORT[:3]]
+                + ([f"Every change checked against the decision to {call}"] if call else []),
+                financial_plan=plan,
+            )
+    return art
+
+
+def _host(company: str) -> str:
+    from engine.text import slug
+
+    return slug(company, 20)
+
+
+# ------------------------------------------------------------------ honest mistakes
+def inject(role: str, art: dict[str, Any], flaw: str, v: Voice) -> None:
+    """Make the mistake the flaw names (the rubric must find it from the artifact alone)."""
+    if flaw == "missing_price":
+        if role == "designer":
+            art["features"] = [f for f in art["features"] if not _PRICE_LINE.match(f)]
+        else:
+            art["body"] = re.sub(r"[^.]*\$[\d,]+[^.]*\.\s*", "", art["body"])
+    elif flaw == "over_claim":
+        field = TOPIC_FIELDS["claims"][role]
+        claim = v.fill("Results guaranteed within a week for every {unit}.")
+        art[field] = f"{art[field].rstrip()} {claim}".strip()
+    elif flaw == "wrong_audience":
+        wrong = WRONG_AUDIENCES[random.Random(v.seed).randrange(len(WRONG_AUDIENCES))]
+        field = TOPIC_FIELDS["audience"][role]
+        if role == "strategist":
+            art[field] = f"{cap(wrong)} who want a simpler week"
+        elif role == "designer":
+            art[field] = v.fill("{cap_outcome} for ") + wrong
+        else:
+            art["subject"] = f"For {wrong}: " + v.fill("{outcome}")
+            art["body"] = art["body"].replace(v.slots["customer"], wrong)
+
+
+def simulate_artifact(
+    role: str,
+    *,
+    founder: Founder,
+    stage: Stage,
+    directive: Directive | None,
+    economics: Economics,
+    seed: int,
+    attempt: int,
+    thread: dict[str, str] | None = None,
+    flaw: str | None = None,
+    previous: dict[str, Any] | None = None,
+) -> ArtifactBase:
+    """Build a role's artifact deterministically from (seed, stage, attempt, direction, state).
+
+    `previous` is the rejected attempt (a redo changes only what the reason named); `flaw` is the
+    honest mistake this attempt makes (engine.flaws.draw)."""
+    v = _voice(founder, stage, economics, seed, attempt, thread)
+    follow = flaw != "ignores_decision"
+    call = directive_phrase(directive)
+    reading = Reading.model_validate(directive.reading) if directive and directive.reading else None
+    if (
+        previous is not None
+        and reading is not None
+        and directive
+        and directive.source == "rejection"
+    ):
+        art = copy.deepcopy(previous)
+        art.pop("memory_writes", None)
+        said = apply_reading(
+            role,
+            art,
+            reading,
+            v,
+            reason=directive.text,
+            economics=economics,
+            seed=seed,
+            stage=stage,
+            call=call if follow else "",
+        )
+        if not reading.actionable:
+            said = [banks.CHANGED["vague"].format(reason=clip(directive.text, 60))]
+        rule_id = directive.rule_id or "none"
+        art["follows_decision"] = {
+            "rule_id": rule_id if follow else "none",
+            "how": (
+                f"The plan is built to {call}; this attempt also answers your rejection."
+                if call and follow
+                else "This attempt answers your rejection."
+            ),
+        }
+        lead = v.fill(f"Attempt {attempt}. You said “{clip(directive.text, 120)}”.")
+        art["summary"] = sentences(" ".join([lead, *said]))
+        if call and follow and "decision" not in reading.topics:
+            art["summary"] += " " + v.pick(
+                f"{stage.id}:follow:{attempt}", banks.FOLLOW_LINES, decision=call
+            )
+    else:
+        art = _fresh(
+            role,
+            v,
+            founder=founder,
+            stage=stage,
+            directive=directive,
+            economics=economics,
+            seed=seed,
+            attempt=attempt,
+            follow=follow,
+        )
+        if reading is not None and reading.actionable:
+            said = apply_reading(
+                role,
+                art,
+                reading,
+                v,
+                reason=directive.text if directive else "",
+                economics=economics,
+                seed=seed,
+                stage=stage,
+                call=call,
+            )
+            if said:
+                heard = clip(directive.text if directive else "", 100)
+                art["summary"] = sentences(
+                    f"{art['summary']} At the standup you said “{heard}”. " + " ".join(said)
+                )
+    if flaw and not (reading and _named(flaw, reading)):
+        inject(role, art, flaw, v)
+    return ARTIFACT_MODELS[role].model_validate(art)
+
+
+def _named(flaw: str, r: Reading) -> bool:
+    """A redo never repeats the very mistake the CEO just named."""
+    return {
+        "missing_price": "price",
+        "over_claim": "claims",
+        "wrong_audience": "audience",
+        "ignores_decision": "decision",
+    }.get(flaw, "") in r.topics

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import rules
+from engine import flaws, orders, rules
 from engine.antagonist import move
 from engine.dilemmas import pose
 from engine.economy import TUNING, advance_days, defeat_reason, stage_outcome
@@ -25,6 +25,7 @@ from engine.models import (
     StageRun,
     StandupTurn,
 )
+from engine.reading import interpret, read_reason
 from engine.routing import RouteResult
 from engine.simulate import APPLY
 from engine.text import clip, content_words
@@ -139,6 +140,8 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
     assert stage is not None
     stage.status = "active"
     step.days(int(TUNING["days_per_stage"] if run.attempt == 1 else 0))
+    for due in flaws.come_due(st):  # an approved mistake's cost shows up now
+        step.emit(E.FLAW_SURFACED, "narrator", due["line"], due)
     step.emit(E.STAGE_BRIEFED, stage.worker_id,
               f"{stage.beat}: {stage.worker_title} briefed (attempt {run.attempt})",
               {"stage_id": stage.id, "goal": stage.goal, "attempt": run.attempt,
@@ -167,7 +170,8 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
                "iq_hits": [{"source": h["source"], "origin": h["origin"]} for h in run.knowledge_hits],
                "memory_injected": run.memory_injected, "tools_called": run.tools_called,
                "usage": result.usage.model_dump(), "artifact": run.artifact,
-               "raw_text": result.raw_text, "memory_dispositions": dispositions})
+               "raw_text": result.raw_text, "memory_dispositions": dispositions,
+               "changes": run.changes})
     stage.score, stage.drift = r.final, r.drift
     st.current = run
     st.phase = "gate"
@@ -181,8 +185,13 @@ def approve(step: Step) -> Dilemma:
     assert stage is not None and run is not None
     stage.status = "approved"
     outcome = stage_outcome(st, stage.owner_role, run.rubric.final)
-    step.emit(E.ARTIFACT_APPROVED, "ceo", f"{stage.beat} approved (score {run.rubric.final})",
-              {"stage_id": stage.id, "score": run.rubric.final, "drift": run.rubric.drift, **outcome})
+    planted = flaws.plant(st, stage, run.rubric.flaws)
+    st.rejected = None
+    step.emit(E.ARTIFACT_APPROVED, "ceo", f"{stage.beat} approved (score {run.rubric.final})"
+              + (f" with {len(planted)} known flaw" + ("s" if len(planted) > 1 else "")
+                 if planted else ""),
+              {"stage_id": stage.id, "score": run.rubric.final, "drift": run.rubric.drift,
+               "flaws": [f["kind"] for f in run.rubric.flaws], **outcome})
     step.remember("chat_summary", f"Stage {stage.beat} '{stage.title}' shipped by "
                   f"{stage.worker_title} (score {run.rubric.final}/100). Goal: {clip(stage.goal, 160)}",
                   author="system", importance=4, stage_id=stage.id)
@@ -200,15 +209,31 @@ def reject(step: Step, reason: str) -> None:
     assert stage is not None
     mem = step.remember("procedural", f"CEO rejected the {stage.beat} artifact: {reason}",
                         author="ceo", importance=9, axis=f"redo:{stage.id}", stage_id=stage.id)
-    st.directive = Directive(memory_id=mem["id"], source="rejection", text=reason,
-                             keywords=content_words(reason)[:8], stage_id=stage.id, game_day=st.day)
+    reading = read_reason(reason)
+    st.directive = _under_standing(st.directive, Directive(
+        memory_id=mem["id"], source="rejection", text=reason, keywords=content_words(reason)[:8],
+        stage_id=stage.id, game_day=st.day, reading=reading.model_dump()))
+    st.rejected = st.current.artifact if st.current else None
+    if "audience" in reading.topics and reading.subject:
+        st.niche = reading.subject  # the customer the CEO named is the customer from now on
     step.emit(E.ARTIFACT_REJECTED, "ceo", f"{stage.beat} rejected: {clip(reason, 80)}",
               {"stage_id": stage.id, "reason": reason, "memory_id": mem["id"],
-               "redo": stage.redos + 1})
+               "redo": stage.redos + 1, "reading": reading.model_dump()})
     stage.redos += 1
     step.days(int(TUNING["days_per_redo"]))
     st.current = None
     st.phase = "brief"
+
+
+def _under_standing(standing: Directive | None, new: Directive) -> Directive:
+    """A rejection or a standup reply binds on top of the standing fork decision, never instead
+    of it: the rule id and the decision's words stay, the new words are added."""
+    if standing is None or standing.source == "founding" or not standing.rule_id:
+        return new
+    base = standing.standing_text or standing.text
+    keywords = list(standing.keywords[:6]) + [k for k in new.keywords if k not in standing.keywords]
+    return new.model_copy(update={"rule_id": standing.rule_id, "standing_text": base,
+                                  "keywords": keywords[:10]})
 
 
 def decide(step: Step, key: str, own_text: str | None) -> Receipt:
@@ -217,18 +242,26 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     st = step.state
     stage, dilemma = st.stage, st.dilemma
     assert stage is not None and dilemma is not None
+    interpreted = None
     if own_text is None:
         opt = next(o for o in dilemma.options if o.key == key)
         rule_id, text, matched = opt.rule_id, opt.text, "option"
     else:
-        rule_id = rules.match_own_answer(own_text, tuple(o.rule_id for o in dilemma.options))
-        text, matched = own_text, ("keywords" if rule_id != "custom.default" else "custom")
+        reading = interpret(own_text, dilemma, rules.RULES)
+        rule_id, text, matched = reading.rule_id, own_text, reading.matched_by
+        interpreted = own_answer_view(reading, dilemma)
+        if reading.niche:
+            st.niche = reading.niche
     rule = rules.RULES[rule_id]
     step.emit(E.CEO_DECISION, "ceo", f"CEO chose: {clip(text, 90)}",
               {"stage_id": stage.id, "option": key, "text": text, "rule_id": rule_id,
-               "custom": own_text is not None, "matched_by": matched})
+               "custom": own_text is not None, "matched_by": matched, "interpreted": interpreted})
     before, after, org_delta, _delta = rules.apply_rule(st, rule_id, stage.id)
-    stage.decision = StageDecision(rule_id=rule_id, option=key, text=text)
+    governed = orders.govern_hire(st, org_delta, custom=rule_id == "custom.default")
+    if governed:
+        after = st.economics.model_copy()
+        step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
+    stage.decision = StageDecision(rule_id=rule_id, option=key, text=text, interpreted=interpreted)
     stage.status = "decided"
     mem = step.remember("procedural", f"CEO chose '{clip(text, 200)}' at {stage.beat} "
                         f"({rule_id}): {rule.summary}", author="ceo", importance=9,
@@ -242,7 +275,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
                       economics_delta={k: round(after.numbers()[k] - before.numbers()[k], 2)
                                        for k in before.numbers()},
                       before=before, after=after, org_delta=org_delta, memory_written=[mem],
-                      matched_by=matched,
+                      matched_by=matched, notes=governed,
                       next_brief=({"stage_id": nxt.id, "worker": nxt.worker_title,
                                    "binding": f"Binding ({rule_id}): {APPLY.get(rule_id, clip(text, 120))}"}
                                   if nxt else None))
@@ -287,15 +320,44 @@ def standup_reply(step: Step, text: str) -> dict[str, Any]:
     st = step.state
     mem = step.remember("procedural", f"CEO replied at the standup: {text}", author="ceo",
                         importance=9, axis="standup")
-    st.directive = Directive(memory_id=mem["id"], source="standup", text=text,
-                             keywords=content_words(text)[:8], game_day=st.day)
+    reading = read_reason(text)
+    given = orders.read_orders(text)
+    st.orders = given
+    st.directive = _under_standing(st.directive, Directive(
+        memory_id=mem["id"], source="standup", text=text, keywords=content_words(text)[:8],
+        game_day=st.day, reading=reading.model_dump() if reading.actionable else None))
     st.standup_answered = True
-    step.emit(E.CEO_STANDUP_RESPONSE, "ceo", f"CEO: {clip(text, 90)}", {"text": text, "memory": mem})
+    step.emit(E.CEO_STANDUP_RESPONSE, "ceo", f"CEO: {clip(text, 90)}",
+              {"text": text, "memory": mem, "orders": given, "reading": reading.model_dump()})
     adapted = adapt_pending(st, text)
     if adapted:
         step.emit(E.WORLD_ADAPTED, "narrator", f"{len(adapted)} pending stages adapted",
                   {"stage_ids": adapted})
     return mem
+
+
+def own_answer_view(reading: Any, dilemma: Dilemma) -> dict[str, Any]:
+    """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits."""
+    rule = rules.RULES.get(reading.rule_id)
+    opt = next((o for o in dilemma.options if o.key == reading.option), None)
+    if opt is not None:
+        says = f"Reads as option {opt.key}: {opt.text}."
+        if reading.matched_by == "negation":
+            says = f"Reads as option {opt.key} (you ruled out the other): {opt.text}."
+        elif reading.matched_by == "not-yet":
+            says = f"Reads as “not yet”, so option {opt.key}: {opt.text}."
+        change = opt.effect_line or (rule.summary if rule else "")
+    else:
+        says = ("Reads as a blend of both options: no single rule fits, so your words become "
+                "the binding constraint." if reading.matched_by == "both" else
+                "Matches neither option: your words become the binding constraint.")
+        change = "small shifts in proof and trust; no one is hired"
+    if reading.niche:
+        says += f" The customer narrows to {reading.niche}."
+    if reading.dropped:
+        says += f" Leaves out {reading.dropped}."
+    return {"rule_id": reading.rule_id, "option": reading.option, "matched_by": reading.matched_by,
+            "niche": reading.niche, "dropped": reading.dropped, "says": says, "will_change": change}
 
 
 def settings_changed(step: Step, info: dict[str, Any]) -> None:

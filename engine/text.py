@@ -12,9 +12,130 @@ MAX_PITCH_CHARS = 2000
 MAX_NAME_CHARS = 60
 MAX_REASON_CHARS = 1000
 
-_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")  # any script: accents and CJK stay whole
+_ASCII_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "for", "from", "has", "have", "how", "i", "in", "into", "is", "it", "its", "of", "on", "or", "our", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "will", "with", "you", "your", "than", "so", "not", "no", "do", "does", "just", "more", "most", "very", "also", "all", "any", "each", "per", "via", "about", "over", "under", "up", "out", "off", "only", "own", "same", "such", "too", "can't", "won't", "let", "make", "makes", "made", "get", "gets", "using", "use"]
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "our",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "will",
+        "with",
+        "you",
+        "your",
+        "than",
+        "so",
+        "not",
+        "no",
+        "do",
+        "does",
+        "just",
+        "more",
+        "most",
+        "very",
+        "also",
+        "all",
+        "any",
+        "each",
+        "per",
+        "via",
+        "about",
+        "over",
+        "under",
+        "up",
+        "out",
+        "off",
+        "only",
+        "own",
+        "same",
+        "such",
+        "too",
+        "can't",
+        "won't",
+        "let",
+        "make",
+        "makes",
+        "made",
+        "get",
+        "gets",
+        "using",
+        "use",
+        # the connectives of other Latin-script pitches (a name or keyword is never one of these)
+        "pour",
+        "les",
+        "des",
+        "une",
+        "dans",
+        "avec",
+        "par",
+        "sur",
+        "aux",
+        "para",
+        "los",
+        "las",
+        "una",
+        "con",
+        "por",
+        "del",
+        "für",
+        "und",
+        "die",
+        "der",
+        "das",
+        "mit",
+        "ein",
+        "eine",
+        "von",
+        "per",
+        "gli",
+        "dei",
+        "delle",
+        "com",
+        "uma",
+        "nos",
+        "nas",
+    ]
 )
 
 
@@ -29,7 +150,9 @@ def clean_text(value: str, *, field: str, max_chars: int, required: bool = True)
         if ch in "\n\t\r ":
             kept.append(" ")
         elif cat == "Cc":
-            raise InputError(f"{field} contains a control character (U+{ord(ch):04X}); use plain text")
+            raise InputError(
+                f"{field} contains a control character (U+{ord(ch):04X}); use plain text"
+            )
         elif cat.startswith("C"):  # format (bidi overrides, zero-width), surrogate, unassigned
             continue
         else:
@@ -42,16 +165,34 @@ def clean_text(value: str, *, field: str, max_chars: int, required: bool = True)
     return text
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+# Particles that join CJK words (no spaces between words in those scripts).
+_CJK_JOIN = re.compile(
+    r"のための|のため|向けの|向け|による|として|の|を|に|は|が|と|で|へ|や|的|为|為|和|与|및|를|을|위한|의"
+)
+
+
+def is_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
 def words(text: str) -> list[str]:
-    """Lower-case whole words (letters, digits, inner hyphens/apostrophes)."""
-    return _WORD.findall(text.lower())
+    """Lower-case whole words (letters of any script, digits, inner hyphens/apostrophes); a CJK run
+    is split at its particles (の, を, 的 …) since those scripts put no spaces between words."""
+    out: list[str] = []
+    for tok in _WORD.findall(text.lower()):
+        if is_cjk(tok):
+            out.extend(p for p in _CJK_JOIN.split(tok) if p)
+        else:
+            out.append(tok)
+    return out
 
 
 def content_words(text: str) -> list[str]:
     """Whole words minus stopwords and one-letter tokens, in order, without repeats."""
     seen: dict[str, None] = {}
     for w in words(text):
-        if len(w) > 2 and w not in STOPWORDS and not w.isdigit():
+        if (len(w) > 2 or (len(w) > 1 and is_cjk(w))) and w not in STOPWORDS and not w.isdigit():
             seen.setdefault(w, None)
     return list(seen)
 
@@ -72,7 +213,9 @@ def has_phrase(text: str | list[str], phrase: str) -> bool:
 
 
 def slug(text: str, limit: int = 24) -> str:
-    s = "-".join(words(text))[:limit].strip("-")
+    """ASCII only (URLs, ids): accents are folded ("Thé" -> "the"), other scripts dropped."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    s = "-".join(_ASCII_WORD.findall(folded))[:limit].strip("-")
     return s or "venture"
 
 

@@ -55,13 +55,26 @@ class PlayerActions:
             return
 
         def done(text: str | None) -> None:
-            if text:
-                self.command("decide_own", lambda s: s.decide_own(text),
-                             "consequence applied · rival moves · the team meets for a standup…")
+            if not text:
+                return
+            try:  # the reading is shown before it commits (pure: nothing is written)
+                view = self.session.interpret_own(text)
+            except Exception as err:  # bad input: one clear line, the fork stays open
+                self.notify(str(err).splitlines()[0][:200], severity="warning")
+                return
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self.command("decide_own", lambda s: s.decide_own(text),
+                                 "consequence applied · rival moves · the team meets for a standup…")
+
+            self.push_screen(ConfirmScreen(
+                f"{view['says']}\nWill change: {view['will_change']}.\nDecide this way?",
+                yes_label="Decide"), confirmed)
 
         self.push_screen(TextPromptScreen(
-            "Your own answer at the fork (keywords pick a rule; otherwise custom.default):",
-            "e.g. partner with local co-ops before raising", submit_label="Decide"), done)
+            "Your own answer at the fork (read as you mean it; you confirm the reading next):",
+            "e.g. partner with local co-ops before raising", submit_label="Read it"), done)
 
     def gate_standup_reply(self) -> None:
         if not self.can("standup_reply"):

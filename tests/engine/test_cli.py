@@ -58,7 +58,9 @@ def test_simulate_json_shape(tmp_path, capsys):
     assert out["served_by"] == {"simulation": sum(1 + s["redos"] for s in out["stages"] if s["score"] is not None)}
     need = out["stages"][1]
     assert need["redos"] == 1 and need["decision"]["rule_id"] == "strategist.breadth"
-    assert out["stages"][4]["decision"] == {"rule_id": "custom.default", "option": "own"}
+    own = out["stages"][4]["decision"]
+    assert {k: own[k] for k in ("rule_id", "option")} == {"rule_id": "custom.default", "option": "own"}
+    assert own["interpreted"]["matched_by"] == "custom" and own["interpreted"]["says"]
     assert out["events"]["ARTIFACT_REJECTED"] == 1
     assert out["memory"]["procedural"] >= 2
 

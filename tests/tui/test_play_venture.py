@@ -59,6 +59,10 @@ async def test_full_venture_by_keys(tmp_path):
                 await pilot.press("o")
                 await type_text(pilot, "partner with hospital unions")
                 await pilot.press("enter")
+                await settle(app, pilot)
+                assert app.screen.__class__.__name__ == "ConfirmScreen"  # the reading, shown first
+                assert app.snap.phase == "fork"  # nothing committed yet
+                await pilot.press("y")
                 decided += 1
             elif phase == "fork":
                 await pilot.press("2" if decided % 2 else "1")

@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.content import Content
 
+from engine.render import render_artifact
 from worldforge_tui.safe_text import clean, one_line
 from worldforge_tui.widgets.content_pane import ContentPane
 from worldforge_tui.widgets.status_bar import field
@@ -17,37 +18,21 @@ STATUS_MARK = {"decided": ("✓", "$success"), "approved": ("◐", "$secondary")
 PHASE_LABEL = {"brief": "worker at work", "gate": "gate: approve or reject",
                "fork": "fork: choose", "ended": "ended"}
 RUBRIC_ORDER = ("relevance", "completeness", "actionability", "clarity", "compliance")
-SKIP_ARTIFACT_KEYS = frozenset({"follows_decision", "memory_writes"})
-
-
-def _label(key: str) -> str:
-    return one_line(str(key).replace("_", " "), 40).capitalize()
 
 
 def artifact_parts(artifact: Any, indent: str = "  ") -> list[Part]:
-    """Readable lines for any artifact dict: scalars inline, lists as bullets, dicts as key: value."""
+    """Readable lines for any artifact (engine.render: labels, bullets, formatted numbers)."""
     parts: list[Part] = []
-    if not isinstance(artifact, dict):
-        return [indent, clean(artifact, 2000), "\n"]
-    for key, value in artifact.items():
-        if key in SKIP_ARTIFACT_KEYS:
-            continue
-        parts.append((f"{indent}{_label(key)}: ", "$secondary bold"))
-        if isinstance(value, list):
+    for block in render_artifact(artifact):
+        parts.append((f"{indent}{one_line(block.label, 60)}: ", "$secondary bold"))
+        if block.bullets:
             parts.append("\n")
-            for item in value[:20]:
-                if isinstance(item, dict):
-                    text = " · ".join(f"{_label(k)}: {one_line(v, 160)}" for k, v in item.items())
-                else:
-                    text = one_line(item, 300)
-                parts.append((f"{indent}  • ", "$foreground-muted"))
-                parts.append(text + "\n")
-        elif isinstance(value, dict):
-            parts.append("\n")
-            for sub_key, sub_value in value.items():
-                parts.append(f"{indent}  {_label(sub_key)}: {one_line(sub_value, 300)}\n")
+            for line in block.lines:
+                sub = line.startswith("  ")
+                parts.append((f"{indent}{'    ◦ ' if sub else '  • '}", "$foreground-muted"))
+                parts.append(one_line(line.strip(), 300) + "\n")
         else:
-            parts.append(clean(value, 2000) + "\n")
+            parts.append(clean(" ".join(block.lines), 2000) + "\n")
     return parts
 
 
@@ -68,12 +53,17 @@ def _rubric(rubric: Any) -> list[Part]:
     final = field(rubric, "final")
     drift = bool(field(rubric, "drift"))
     parts: list[Part] = [("Score ", "bold"), (f"{final}/100", "$accent bold")]
-    floor = field(rubric, "floor")
-    if floor is not None:
-        parts.append((f"  floor {floor}", "$foreground-muted"))
+    checks = field(rubric, "checks") or {}
+    if isinstance(checks, dict) and checks:
+        passed = sum(1 for ok in checks.values() if ok)
+        parts.append((f"  checks passed {passed} of {len(checks)}", "$foreground-muted"))
     if drift:
         parts.append(("  ⚠ DRIFT ", "$error bold reverse"))
         parts.append((" did not follow the binding decision", "$error"))
+    flaws = [f for f in (field(rubric, "flaws") or []) if isinstance(f, dict)
+             and f.get("kind") != "ignores_decision"]
+    if flaws:
+        parts.append((f"  ⚠ {len(flaws)} FLAW{'S' if len(flaws) > 1 else ''} ", "$warning bold reverse"))
     parts.append("\n")
     dims = field(rubric, "dimensions") or {}
     if isinstance(dims, dict):
@@ -103,6 +93,11 @@ def _run(run: Any) -> list[Part]:
         parts.append(("Follows ", "bold"))
         parts.append((one_line(follows.get("rule_id"), 60), "$accent"))
         parts.append(": " + one_line(follows.get("how"), 400) + "\n")
+    changed = field(run, "changes") or []
+    if changed:
+        parts.append(("What changed since the last attempt\n", "bold underline"))
+        for line in changed[:8]:
+            parts.append(("  ↻ " + one_line(line, 300) + "\n", "$secondary"))
     parts.append(("Artifact\n", "bold underline"))
     parts.extend(artifact_parts(artifact))
     parts.extend(_proof_points(run))
@@ -146,7 +141,7 @@ def _dilemma(dilemma: Any) -> list[Part]:
         if effect:
             parts.append(("     → " + one_line(effect, 300) + "\n", "$secondary"))
     parts.append((" [o] ", "$accent bold reverse"))
-    parts.append(" your own answer (keywords pick a rule, else custom.default)\n")
+    parts.append(" your own answer (read as you mean it; you confirm the reading first)\n")
     return parts
 
 

@@ -1,0 +1,182 @@
+"""Artifacts rendered for people: one function used by the story pane, the report card and the
+`--json` prose. Field labels come from a label map, lists become bullets, money and percentages are
+formatted, and no internal id, path, repr or float noise reaches the player.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+LABELS: dict[str, str] = {
+    "summary": "Summary",
+    "target_audience": "Who it is for",
+    "core_problem": "The problem",
+    "value_proposition": "The promise",
+    "primary_benefit": "Main benefit",
+    "org_chart": "Team",
+    "okrs_q1": "Goals for the first quarter",
+    "hero_headline": "Headline",
+    "cta_text": "Button",
+    "url": "Page address",
+    "features": "Features",
+    "integrations": "Works with",
+    "wireframe_notes": "Page layout",
+    "subject": "Email subject",
+    "body": "Email",
+    "gtm_channels": "Channels",
+    "financial_plan": "The numbers",
+    "retention_loops": "Keeping customers",
+    "churn_drivers": "Why customers leave",
+    "nps_plan": "Asking customers",
+    "support_workflow": "Support steps",
+    "target_mrr_usd_m1_to_m6": "Monthly revenue targets, months 1 to 6",
+    "burn_usd_per_month": "Monthly burn",
+    "breakeven_month": "Breakeven",
+    "churn_target_pct": "Churn target",
+    "objective": "Objective",
+    "key_results": "Key results",
+    "channel": "Channel",
+    "expected_cac_usd": "Cost per customer",
+    "weekly_hours": "Hours a week",
+    "role": "Role",
+    "reports_to": "Reports to",
+    "responsibility": "Responsibility",
+}
+HIDDEN = frozenset({"follows_decision", "memory_writes"})
+_INTERNAL = re.compile(
+    r"\bmem-\d+\b|\b[\w./-]+\.(?:md|py|json|db)(?:#[\w-]+)?\b|"
+    r"\b(?:strategist|designer|marketer|ops|custom)\.[a-z_]+\b"
+)
+
+
+@dataclass
+class Block:
+    """One labelled part of an artifact: a line of prose or a list of bullets."""
+
+    label: str
+    lines: list[str] = field(default_factory=list)
+    bullets: bool = False
+
+
+def label(key: str) -> str:
+    return LABELS.get(key, key.replace("_", " ").strip().capitalize())
+
+
+def number(key: str, value: Any) -> str:
+    """A number as a person reads it, by what the field holds."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return clean(str(value))
+    if key.endswith("_usd") or key.startswith("target_mrr") or "usd" in key:
+        return f"${value:,.0f}" + (" a month" if key == "burn_usd_per_month" else "")
+    if key.endswith("_pct"):
+        return f"{value:.1f} %"
+    if key == "breakeven_month":
+        return f"month {value:.0f}"
+    if key == "weekly_hours":
+        return f"{value:g}"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def clean(text: str) -> str:
+    """Prose as shown: internal ids and file paths removed, whitespace collapsed."""
+    return " ".join(_INTERNAL.sub("", str(text)).split()).replace(" ,", ",").replace("()", "")
+
+
+def _item(key: str, value: Any) -> str:
+    if isinstance(value, dict):
+        return _dict_line(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return number(key, value)
+    return clean(value)
+
+
+def _dict_line(d: dict[str, Any]) -> str:
+    if "channel" in d:
+        bits = [clean(d.get("channel", ""))]
+        if "expected_cac_usd" in d:
+            bits.append(f"{number('expected_cac_usd', d['expected_cac_usd'])} per customer")
+        if "weekly_hours" in d:
+            bits.append(f"{number('weekly_hours', d['weekly_hours'])} hours a week")
+        return ", ".join(bits)
+    if "role" in d:
+        head = clean(d.get("role", ""))
+        if d.get("reports_to"):
+            head += f" (reports to {clean(d['reports_to'])})"
+        return head + (f": {clean(d['responsibility'])}" if d.get("responsibility") else "")
+    return "; ".join(f"{label(k)}: {_item(k, v)}" for k, v in d.items() if v not in (None, ""))
+
+
+def render_artifact(artifact: Any) -> list[Block]:
+    """The artifact as labelled blocks (HIDDEN fields are shown elsewhere, e.g. 'Follows')."""
+    if not isinstance(artifact, dict):
+        return [Block("Artifact", [clean(str(artifact))[:2000]])]
+    out: list[Block] = []
+    for key, value in artifact.items():
+        if key in HIDDEN or value in (None, "", [], {}):
+            continue
+        if key == "financial_plan" and isinstance(value, dict):
+            lines = []
+            for k, v in value.items():
+                shown = ", ".join(number(k, x) for x in v) if isinstance(v, list) else number(k, v)
+                lines.append(f"{label(k)}: {shown}")
+            out.append(Block(label(key), lines, bullets=True))
+        elif key == "okrs_q1" and isinstance(value, list):
+            lines = []
+            for okr in value:
+                if isinstance(okr, dict):
+                    lines.append(clean(okr.get("objective", "")))
+                    lines += [f"  {clean(k)}" for k in okr.get("key_results") or []]
+                else:
+                    lines.append(_item(key, okr))
+            out.append(Block(label(key), lines, bullets=True))
+        elif isinstance(value, list):
+            out.append(Block(label(key), [_item(key, x) for x in value[:20]], bullets=True))
+        elif isinstance(value, dict):
+            out.append(Block(label(key), [_dict_line(value)]))
+        else:
+            out.append(Block(label(key), [_item(key, value)]))
+    return out
+
+
+def artifact_markdown(artifact: Any) -> list[str]:
+    """Plain lines (bullets as '- '), for the report card and `--json` prose."""
+    lines: list[str] = []
+    for b in render_artifact(artifact):
+        if b.bullets:
+            lines.append(f"{b.label}:")
+            lines += [("  - " + x.strip()) if x.startswith("  ") else f"- {x}" for x in b.lines]
+        else:
+            lines.append(f"{b.label}: {' '.join(b.lines)}")
+    return lines
+
+
+def changes(previous: dict[str, Any] | None, current: dict[str, Any]) -> list[str]:
+    """What changed between two attempts, one line per changed field ('Headline: A → B')."""
+    if not previous:
+        return []
+    before = {b.label: b for b in render_artifact(previous)}
+    out = []
+    for b in render_artifact(current):
+        if b.label == "Summary":
+            continue
+        old = before.get(b.label)
+        if old is None:
+            out.append(f"{b.label}: added")
+        elif old.lines != b.lines:
+            if not b.bullets and len(b.lines) == 1 and len(old.lines) == 1:
+                out.append(f"{b.label}: “{_short(old.lines[0])}” → “{_short(b.lines[0])}”")
+            else:
+                gone = [x for x in old.lines if x not in b.lines]
+                new = [x for x in b.lines if x not in old.lines]
+                bits = [f"+ {_short(x.strip())}" for x in new[:2]] + [
+                    f"− {_short(x.strip())}" for x in gone[:2]
+                ]
+                out.append(f"{b.label}: " + "; ".join(bits))
+    return out
+
+
+def _short(text: str, n: int = 70) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
