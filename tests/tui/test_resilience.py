@@ -96,6 +96,8 @@ async def test_hostile_text_in_pitch_reason_answer_and_artifact(tmp_path):
         assert app.snap.phase == "fork" and app.is_running  # refused: control character
         await pilot.press("o", *list("[bold]go[/]"), "enter")
         await settle(app, pilot)
+        await pilot.press("y")  # confirm the reading shown before it commits
+        await settle(app, pilot)
         assert "[bold]go[/]" in text_of(app, "#receipt-body")
         assert app.is_running
 

@@ -22,6 +22,8 @@ RUBRIC_ORDER = ("relevance", "completeness", "actionability", "clarity", "compli
 
 def artifact_parts(artifact: Any, indent: str = "  ") -> list[Part]:
     """Readable lines for any artifact (engine.render: labels, bullets, formatted numbers)."""
+    if not isinstance(artifact, dict):
+        return [indent, clean(artifact, 2000), "\n"]
     parts: list[Part] = []
     for block in render_artifact(artifact):
         parts.append((f"{indent}{one_line(block.label, 60)}: ", "$secondary bold"))
