@@ -1,8 +1,12 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
+# The real llama.cpp server for the local-tier integration tests, from a wheel in RUNTIMES.
+RUNTIMES ?= ../shared/runtimes
+LLM_WHEEL := $(firstword $(wildcard $(RUNTIMES)/llama_cpp_python-*.whl))
+LLM_VENV := .venv-llm
 
-.PHONY: play test check install install-test bench clean
+.PHONY: play test check install install-test llm-runtime bench clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or run: make PYTHON=python3 ...)"; exit 2; }
@@ -22,9 +26,24 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 play: install
-	DEMO_MODE=simulation $(BIN)/worldforge play
+	$(BIN)/worldforge play
 
-test: install-test
+# Its own venv, so the game's never carries the server's dependencies. Where the wheel is
+# missing or will not install, the real-server tests skip and say why.
+llm-runtime:
+ifeq ($(LLM_WHEEL),)
+	@echo "no llama_cpp_python wheel in $(RUNTIMES): the real llama.cpp tests will skip"
+else
+	@$(MAKE) --no-print-directory $(LLM_VENV)/.installed
+endif
+
+$(LLM_VENV)/.installed: $(LLM_WHEEL)
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 2; }
+	@$(PYTHON) -m venv $(LLM_VENV) && $(LLM_VENV)/bin/python -m pip install --quiet \
+		"$(LLM_WHEEL)[server]" gguf numpy && touch $@ \
+	|| { rm -rf $(LLM_VENV); echo "llama_cpp_python did not install: the real llama.cpp tests will skip"; }
+
+test: install-test llm-runtime
 	$(BIN)/python -m pytest
 
 check: install-test
@@ -37,4 +56,4 @@ bench: install
 	$(BIN)/python -m bench.venture --json
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(LLM_VENV) build *.egg-info

@@ -144,6 +144,9 @@ class Settings(BaseModel):
     agent_request_timeout: float = Field(default=45.0, gt=0, le=3600)
     agent_max_retries: int = Field(default=1, ge=0, le=5)
     agent_cooldown_seconds: float = Field(default=30.0, ge=0, le=86_400)
+    # The breaker also half-opens once this many calls have skipped a resting tier (0: time only),
+    # so a script's back-to-back calls probe again instead of all going to the floor.
+    agent_breaker_skips: int = Field(default=3, ge=0, le=1000)
     agent_temperature: float = Field(default=0.7, ge=0, le=2)
 
     @field_validator("*", mode="before")

@@ -20,19 +20,31 @@ from engine.routing import ROLES, Router
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `routing` sub-command (status, test) to the main CLI's subparsers."""
-    parser = subparsers.add_parser("routing", help="show and test model routing",
-                                   description="Show and test how workers' model calls are routed.")
+    parser = subparsers.add_parser(
+        "routing",
+        help="show and test model routing",
+        description="Show and test how workers' model calls are routed.",
+    )
     actions = parser.add_subparsers(dest="routing_action", metavar="ACTION", required=True)
-    status = actions.add_parser("status", help="runtime label, routing, model per role, tiers",
-                                description="Runtime label, routing mode, effective model per "
-                                            "role, tiers configured and reachable.")
+    status = actions.add_parser(
+        "status",
+        help="runtime label, routing, model per role, tiers",
+        description="Runtime label, routing mode, effective model per "
+        "role, tiers configured and reachable.",
+    )
     status.add_argument("--json", action="store_true", help="print JSON")
-    status.add_argument("--no-probe", action="store_true",
-                        help="do not contact endpoints (reachability shown as unknown)")
+    status.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="do not contact endpoints (reachability shown as unknown)",
+    )
     status.set_defaults(func=run)
-    test = actions.add_parser("test", help="probe each configured tier and print latency",
-                              description="Probe each configured tier (GET /models); exit 0 only "
-                                          "if every active tier answers.")
+    test = actions.add_parser(
+        "test",
+        help="probe each configured tier and print latency",
+        description="Probe each configured tier (GET /models); exit 0 only "
+        "if every active tier answers.",
+    )
     test.add_argument("--json", action="store_true", help="print JSON")
     test.set_defaults(func=run)
     return parser
@@ -60,8 +72,10 @@ def _status(router: Router, probe: bool) -> dict[str, Any]:
 
 
 def _print_status(data: dict[str, Any]) -> None:
-    print(f"runtime: {data['runtime']}  (DEMO_MODE={data['demo_mode']}, "
-          f"AGENT_ROUTING={data['routing']})")
+    print(
+        f"runtime: {data['runtime']}  (DEMO_MODE={data['demo_mode']}, "
+        f"AGENT_ROUTING={data['routing']})"
+    )
     print("tiers:")
     for tier, info in data["tiers"].items():
         reach = info.get("reachable")
@@ -76,25 +90,42 @@ def _print_status(data: dict[str, Any]) -> None:
         if info.get("probe_error"):
             line += f"  ({info['probe_error']})"
         print(line.rstrip())
+    for key, caps in data.get("capabilities", {}).items():
+        print(
+            f"  learned    {key}: output {caps['json_mode']}, {caps['token_param']}"
+            f"{'' if caps['send_temperature'] else ', no temperature'} ({caps['source']})"
+        )
+    for key, brk in data.get("cooldowns", {}).items():
+        print(
+            f"  breaker    {key}: {brk['state']} ({brk['reason']}, "
+            f"{brk['seconds_left']:.0f}s left, {brk['skipped_calls']} calls skipped)"
+        )
     mem = data.get("memory")
     if mem:
         answers = {True: "answers", False: "does not answer", None: "not probed"}[mem["answers"]]
         where = mem.get("endpoint") or ""
-        print(f"memory: {mem['backend']} ({mem['store']}) {answers} {where}".rstrip()
-              + (f"  ({mem['detail']})" if mem.get("detail") else ""))
+        print(
+            f"memory: {mem['backend']} ({mem['store']}) {answers} {where}".rstrip()
+            + (f"  ({mem['detail']})" if mem.get("detail") else "")
+        )
     print("roles:")
     for role in ROLES:
         r = data["roles"][role]
-        print(f"  {role:<11} local={r['local'] or '-':<16} cloud={r['cloud'] or '-':<16} "
-              f"→ {' → '.join(r['order'])}")
+        print(
+            f"  {role:<11} local={r['local'] or '-':<16} cloud={r['cloud'] or '-':<16} "
+            f"→ {' → '.join(r['order'])}"
+        )
 
 
 def _print_probe(results: list[dict[str, Any]], ok: bool) -> None:
     for p in results:
         status = "ok" if p["ok"] else "FAIL"
         where = p["endpoint"] or ""
-        extra = f" models={','.join(p['models'][:6])}" if p["ok"] and p["tier"] != "simulation" \
+        extra = (
+            f" models={','.join(p['models'][:6])}"
+            if p["ok"] and p["tier"] != "simulation"
             else (f" {p['error']}" if p["error"] else "")
+        )
         missing = p.get("missing_models")
         if missing:
             extra += f" missing={','.join(missing)}"
@@ -119,8 +150,10 @@ def run(args: argparse.Namespace) -> int:
     results = router.probe()
     ok = all(p["ok"] for p in results)
     if args.json:
-        sys.stdout.write(json.dumps({"ok": ok, "runtime": router.runtime_label(),
-                                     "tiers": results}, indent=2) + "\n")
+        sys.stdout.write(
+            json.dumps({"ok": ok, "runtime": router.runtime_label(), "tiers": results}, indent=2)
+            + "\n"
+        )
     else:
         _print_probe(results, ok)
     return 0 if ok else 1

@@ -12,5 +12,14 @@ from engine.routing.types import (
     Usage,
 )
 
-__all__ = ["ROLES", "Attempt", "Fallback", "Role", "RouteRequest", "RouteResult", "Router", "Tier",
-           "Usage"]
+__all__ = [
+    "ROLES",
+    "Attempt",
+    "Fallback",
+    "Role",
+    "RouteRequest",
+    "RouteResult",
+    "Router",
+    "Tier",
+    "Usage",
+]

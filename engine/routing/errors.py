@@ -17,8 +17,13 @@ if TYPE_CHECKING:  # the SDK is heavy (~0.5 s): imported only once a model tier 
 from engine.routing.auth import AuthUnavailable
 
 Action = Literal["retry", "adapt", "next", "wait_retry"]
-Adapt = Literal["temperature", "token_param", "response_format"]
+Adapt = Literal["temperature", "token_param", "response_format", "stream_options"]
+FORMAT_STATUSES = (400, 404, 422, 500)  # where servers say they cannot take the request's format
 Scope = Literal["endpoint", "model"]
+
+
+class BadResponse(ValueError):
+    """A 200 whose body is not a chat completion (a proxy's HTML page, say)."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,9 @@ class Failure:
     adapt: Adapt | None = None
     cooldown: Scope | None = None
     retry_after: float | None = None
+
+
+_PARAM_ADAPTS = ("temperature", "max_tokens", "max_completion_tokens")
 
 
 def _short(text: object, limit: int = 160) -> str:
@@ -71,9 +79,32 @@ def _bad_request(exc: openai.BadRequestError) -> Failure:
         return Failure("bad_param", f"temperature: {message}", adapt="temperature")
     if param in ("max_tokens", "max_completion_tokens"):
         return Failure("bad_param", f"{param}: {message}", adapt="token_param")
-    if param.startswith("response_format") or (not param and "response_format" in message.lower()):
-        return Failure("bad_param", f"response_format: {message}", adapt="response_format")
     return Failure("bad_request", message)
+
+
+def _body_text(exc: openai.APIStatusError) -> str:
+    """The error's param, message and body as one lower-case string (for format detection)."""
+    return " ".join(str(x) for x in (exc.param or "", exc.message, exc.body or "")).lower()
+
+
+def format_failure(exc: openai.APIStatusError) -> Failure | None:
+    """A 400/404/422/500 whose body points at the request's format: the structured-output mode
+    (llama-cpp-python answers `json_schema` with a 500 validation error) or stream_options."""
+    if exc.status_code not in FORMAT_STATUSES:
+        return None
+    param = (exc.param or "").lower()
+    if (exc.code or "") in ("context_length_exceeded", "content_filter"):
+        return None
+    text = _body_text(exc)
+    if param.startswith("response_format") or "response_format" in text:
+        return Failure(
+            "bad_param", f"response_format: {_short(exc.message)}", adapt="response_format"
+        )
+    if param.startswith("stream_options") or "stream_options" in text:
+        return Failure(
+            "bad_param", f"stream_options: {_short(exc.message)}", adapt="stream_options"
+        )
+    return None
 
 
 def classify(exc: BaseException) -> Failure:
@@ -81,13 +112,25 @@ def classify(exc: BaseException) -> Failure:
     import openai
 
     if isinstance(exc, TimeoutError | openai.APITimeoutError):
-        return Failure("timeout", "no answer within the deadline", retryable=True,
-                       cooldown="endpoint")
+        return Failure(
+            "timeout", "no answer within the deadline", retryable=True, cooldown="endpoint"
+        )
     if isinstance(exc, openai.APIConnectionError):
         return Failure("unreachable", _short(exc.__cause__ or exc.message), cooldown="endpoint")
     if isinstance(exc, openai.RateLimitError):
-        return Failure("rate_limited", _short(exc.message), retryable=True, cooldown="model",
-                       retry_after=retry_after_seconds(exc))
+        return Failure(
+            "rate_limited",
+            _short(exc.message),
+            retryable=True,
+            cooldown="model",
+            retry_after=retry_after_seconds(exc),
+        )
+    if isinstance(exc, openai.APIStatusError):
+        fmt = format_failure(exc)
+        if fmt is not None and not (
+            isinstance(exc, openai.BadRequestError) and (exc.param or "").lower() in _PARAM_ADAPTS
+        ):
+            return fmt
     if isinstance(exc, openai.BadRequestError):
         return _bad_request(exc)
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
@@ -96,11 +139,14 @@ def classify(exc: BaseException) -> Failure:
         return Failure("model_missing", _short(exc.message), cooldown="model")
     if isinstance(exc, openai.APIStatusError):
         if exc.status_code >= 500 or exc.status_code in (408, 409):
-            return Failure("server_error", f"{exc.status_code}: {_short(exc.message)}",
-                           retryable=True)
+            return Failure(
+                "server_error", f"{exc.status_code}: {_short(exc.message)}", retryable=True
+            )
         return Failure("bad_request", f"{exc.status_code}: {_short(exc.message)}")
     if isinstance(exc, openai.APIResponseValidationError):
         return Failure("bad_response", _short(exc.message))
+    if isinstance(exc, BadResponse):
+        return Failure("bad_response", _short(exc), retryable=True)
     if isinstance(exc, json.JSONDecodeError):  # a 200 whose body is not JSON (a proxy page, say)
         return Failure("bad_response", f"answer body is not JSON: {_short(exc)}", retryable=True)
     if _is_auth_provider_error(exc):

@@ -57,7 +57,7 @@ def strip_reasoning(text: str) -> tuple[str, int, list[str]]:
     stray = _STRAY_CLOSE.match(out)
     if stray:
         removed += len(stray.group(0))
-        out = out[stray.end():]
+        out = out[stray.end() :]
         steps.append("think_stripped")
     return out, removed, steps
 
@@ -128,9 +128,59 @@ def _short_errors(exc: ValidationError, limit: int = 6) -> str:
     return "; ".join(parts)
 
 
-def parse_artifact(text: str | None, model: type[BaseModel], *,
-                   finish_reason: str | None = None) -> Extraction:
-    """Run the pipeline on one answer and return a validated `model` instance or raise OutputError."""
+_BOUNDS = {
+    "greater_than_equal": "ge",
+    "less_than_equal": "le",
+    "greater_than": "gt",
+    "less_than": "lt",
+    "too_long": "max_length",
+}
+
+
+def clamp_to_limits(value: Any, exc: ValidationError) -> tuple[Any, list[str]] | None:
+    """A copy of `value` with each out-of-range number or over-long list/string brought to its
+    schema limit (servers do not enforce minimum/maximum); None when any other error remains."""
+    import copy
+
+    fixed = copy.deepcopy(value)
+    done: list[str] = []
+    for err in exc.errors():
+        bound = _BOUNDS.get(err.get("type", ""))
+        loc = err.get("loc", ())
+        if bound is None or not loc:
+            return None
+        parent = fixed
+        for part in loc[:-1]:
+            try:
+                parent = parent[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        key = loc[-1]
+        limit = (err.get("ctx") or {}).get(bound)
+        try:
+            current = parent[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+        if bound == "max_length" and isinstance(current, list | str) and isinstance(limit, int):
+            parent[key] = current[:limit]
+        elif isinstance(current, int | float) and isinstance(limit, int | float):
+            step = 1 if isinstance(current, int) and isinstance(limit, int) else 1e-9
+            parent[key] = {"ge": limit, "le": limit, "gt": limit + step, "lt": limit - step}[bound]
+        else:
+            return None
+        done.append(".".join(str(p) for p in loc))
+    return fixed, done
+
+
+def parse_artifact(
+    text: str | None,
+    model: type[BaseModel],
+    *,
+    finish_reason: str | None = None,
+    clamp: bool = False,
+) -> Extraction:
+    """Run the pipeline on one answer and return a validated `model` instance or raise OutputError.
+    With `clamp`, values beyond a schema limit are brought to it (a step labelled clamped:…)."""
     if text is None or not text.strip():
         if finish_reason == "length":
             raise OutputError("truncated", "empty answer at the token limit")
@@ -151,7 +201,14 @@ def parse_artifact(text: str | None, model: type[BaseModel], *,
             output = model.model_validate(value)
         except ValidationError as exc:
             first_error = first_error or exc
-            continue
+            fixed = clamp_to_limits(value, exc) if clamp else None
+            if fixed is None:
+                continue
+            try:
+                output = model.model_validate(fixed[0])
+            except ValidationError:
+                continue
+            steps = steps + [f"clamped:{loc}" for loc in fixed[1]]
         if finish_reason == "length":
             raise OutputError("truncated", "the answer hit the token limit")
         return Extraction(output=output, steps=steps, reasoning_chars=reasoning_chars)
@@ -171,5 +228,11 @@ def reasoning_from_message(extra: dict[str, Any] | None) -> int:
     return total
 
 
-__all__ = ["Extraction", "OutputError", "json_candidates", "parse_artifact", "reasoning_from_message",
-           "strip_reasoning"]
+__all__ = [
+    "Extraction",
+    "OutputError",
+    "json_candidates",
+    "parse_artifact",
+    "reasoning_from_message",
+    "strip_reasoning",
+]

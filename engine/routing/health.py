@@ -1,53 +1,97 @@
-"""What the router learns as it runs: expiring per-endpoint cooldowns and per-deployment capabilities."""
+"""What the router learns as it runs: a breaker per endpoint (or endpoint#model) and the request shape
+each deployment takes, remembered for the process and in a cache file beside the settings."""
 
 from __future__ import annotations
 
+import json
+import logging
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
 from typing import Literal
 
-JsonMode = Literal["json_schema", "json_object", "none"]
+log = logging.getLogger("worldforge.routing")
+
+JsonMode = Literal["json_schema", "json_object_schema", "json_object", "none"]
 TokenParam = Literal["max_tokens", "max_completion_tokens"]
-_LADDER: tuple[JsonMode, ...] = ("json_schema", "json_object", "none")
+# Structured output, strongest first: OpenAI's json_schema; llama.cpp's {"type": "json_object",
+# "schema": …} (a grammar from the schema); plain JSON mode; and JSON asked for by the prompt only.
+LADDER: tuple[JsonMode, ...] = ("json_schema", "json_object_schema", "json_object", "none")
+BreakerState = Literal["closed", "open", "half_open"]
 
 
 @dataclass
 class _Park:
     until: float
     reason: str
+    skips: int = 0
+    probing: bool = False
 
 
 class Cooldowns:
-    """Endpoints (or endpoint#model keys) parked until a deadline; expiry or a good probe clears them."""
+    """A circuit breaker per key (an endpoint, or endpoint#model).
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    open: after a fault the key rests until its cooldown ends, or until `max_skips` calls have
+    been sent elsewhere (a script's calls come back to back; a fixed wall would hand every later
+    call to the floor). half_open: then one call goes through as the probe; its success closes the
+    breaker (`success`), its failure opens it again (`park`). Calls meanwhile still skip the key.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, max_skips: int = 0) -> None:
         self._clock = clock
         self._parks: dict[str, _Park] = {}
         self._lock = threading.Lock()
+        self.max_skips = max_skips  # 0: time alone ends the rest
 
     def park(self, key: str, seconds: float, reason: str) -> None:
-        """Park a key; re-parking keeps the later deadline (never shortens a running cooldown)."""
+        """Open the breaker; re-parking a resting key keeps the later deadline (never shortens it)."""
         if seconds <= 0:
             return
         until = self._clock() + seconds
         with self._lock:
             old = self._parks.get(key)
-            if old is None or old.until < until:
+            if old is None or old.probing or old.until < until:
                 self._parks[key] = _Park(until, reason)
 
+    def _resting(self, park: _Park, now: float) -> bool:
+        return park.until > now and not (self.max_skips and park.skips >= self.max_skips)
+
     def active(self, key: str) -> tuple[str, float] | None:
-        """(reason, seconds left) while parked; None once expired."""
+        """(reason, seconds left) while the key must be skipped; None lets this call through
+        (closed, or the one half-open probe, which this call then is)."""
         now = self._clock()
         with self._lock:
             park = self._parks.get(key)
             if park is None:
                 return None
-            if park.until <= now:
-                del self._parks[key]
-                return None
-            return park.reason, park.until - now
+            if park.probing:
+                return f"{park.reason}, probe in flight", 0.0
+            if self._resting(park, now):
+                park.skips += 1
+                return park.reason, max(0.0, park.until - now)
+            park.probing = True
+            return None
+
+    def is_probe(self, key: str) -> bool:
+        with self._lock:
+            park = self._parks.get(key)
+            return park is not None and park.probing
+
+    def success(self, key: str) -> None:
+        """A call through the key was answered: close its breaker."""
+        with self._lock:
+            self._parks.pop(key, None)
+
+    def release(self, key: str) -> None:
+        """The probe ended without a verdict (cancelled, say): the next call probes again."""
+        with self._lock:
+            park = self._parks.get(key)
+            if park is not None:
+                park.probing = False
 
     def clear(self, prefix: str | None = None) -> None:
         """Forget every park (settings changed) or those for one endpoint (a probe answered)."""
@@ -58,60 +102,135 @@ class Cooldowns:
                 for key in [k for k in self._parks if k == prefix or k.startswith(prefix + "#")]:
                     del self._parks[key]
 
-    def snapshot(self) -> dict[str, dict[str, float | str]]:
+    def state(self, key: str) -> BreakerState:
         now = self._clock()
         with self._lock:
-            return {k: {"reason": p.reason, "seconds_left": round(p.until - now, 1)}
-                    for k, p in self._parks.items() if p.until > now}
+            park = self._parks.get(key)
+            if park is None:
+                return "closed"
+            return "open" if self._resting(park, now) and not park.probing else "half_open"
+
+    def snapshot(self) -> dict[str, dict[str, float | str | int]]:
+        now = self._clock()
+        with self._lock:
+            items = list(self._parks.items())
+        return {
+            k: {
+                "state": ("open" if self._resting(p, now) and not p.probing else "half_open"),
+                "reason": p.reason,
+                "seconds_left": round(max(0.0, p.until - now), 1),
+                "skipped_calls": p.skips,
+            }
+            for k, p in items
+        }
 
 
 @dataclass
 class DeploymentCaps:
-    """Request shape that works for one (endpoint, model), learned from its 400s."""
+    """Request shape that works for one (endpoint, model), learned from its error answers."""
 
     send_temperature: bool = True
     token_param: TokenParam = "max_tokens"
+    json_mode: JsonMode = "json_schema"
+    stream_usage: bool = True  # send stream_options.include_usage
+
+
+def _caps_from(data: object) -> DeploymentCaps | None:
+    if not isinstance(data, dict):
+        return None
+    caps = DeploymentCaps()
+    names = {f.name for f in fields(DeploymentCaps)}
+    for key, value in data.items():
+        if key not in names:
+            continue
+        if key == "json_mode" and value not in LADDER:
+            return None
+        if key == "token_param" and value not in ("max_tokens", "max_completion_tokens"):
+            return None
+        if key in ("send_temperature", "stream_usage") and not isinstance(value, bool):
+            return None
+        setattr(caps, key, value)
+    return caps
 
 
 class Capabilities:
-    """Per-deployment parameter memo and per-endpoint JSON-mode ladder position."""
+    """Per-deployment request shape, learned from answers; saved to `cache_path` when given, so the
+    next process starts on the rung that worked (`source` says learned now or read from the cache)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache_path: Path | None = None) -> None:
         self._deployments: dict[tuple[str, str], DeploymentCaps] = {}
-        self._json: dict[str, JsonMode] = {}
+        self._source: dict[tuple[str, str], str] = {}
         self._lock = threading.Lock()
+        self._path = cache_path
+        self._loaded = cache_path is None
 
-    def for_deployment(self, endpoint: str, model: str, default_token: TokenParam) -> DeploymentCaps:
+    def _load(self) -> None:
+        """Read the cache once (on first use); a damaged file is ignored, never fatal."""
+        if self._loaded:
+            return
+        self._loaded = True
+        assert self._path is not None
+        try:
+            data = json.loads(self._path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            log.warning("capability cache %s unreadable, ignored: %s", self._path, exc)
+            return
+        if not isinstance(data, dict):
+            return
+        for key, value in data.items():
+            endpoint, sep, model = str(key).rpartition("#")
+            caps = _caps_from(value)
+            if sep and caps is not None:
+                self._deployments[(endpoint, model)] = caps
+                self._source[(endpoint, model)] = "cache"
+
+    def _save(self) -> None:
+        if self._path is None:
+            return
+        data = {f"{e}#{m}": asdict(c) for (e, m), c in self._deployments.items()}
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".caps-", suffix=".json", dir=self._path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, indent=2, sort_keys=True)
+            os.replace(tmp, self._path)
+        except OSError as exc:  # a read-only config dir costs the memo, never the call
+            log.warning("capability cache %s not written: %s", self._path, exc)
+
+    def for_deployment(
+        self, endpoint: str, model: str, default_token: TokenParam
+    ) -> DeploymentCaps:
+        """A copy of what is known for (endpoint, model); defaults on first sight."""
         with self._lock:
+            self._load()
             caps = self._deployments.get((endpoint, model))
             if caps is None:
                 caps = DeploymentCaps(token_param=default_token)
                 self._deployments[(endpoint, model)] = caps
-            return DeploymentCaps(caps.send_temperature, caps.token_param)
+                self._source[(endpoint, model)] = "default"
+            return DeploymentCaps(**asdict(caps))
 
     def learn(self, endpoint: str, model: str, caps: DeploymentCaps) -> None:
         with self._lock:
-            self._deployments[(endpoint, model)] = DeploymentCaps(caps.send_temperature,
-                                                                  caps.token_param)
+            self._load()
+            if self._deployments.get((endpoint, model)) == caps:
+                return
+            self._deployments[(endpoint, model)] = DeploymentCaps(**asdict(caps))
+            self._source[(endpoint, model)] = "learned"
+            self._save()
 
-    def json_mode(self, endpoint: str) -> JsonMode:
+    def snapshot(self) -> dict[str, dict[str, object]]:
         with self._lock:
-            return self._json.get(endpoint, "json_schema")
-
-    def step_down_json(self, endpoint: str, current: JsonMode) -> JsonMode | None:
-        """Move the endpoint one rung down json_schema → json_object → none; None at the bottom."""
-        idx = _LADDER.index(current)
-        if idx + 1 >= len(_LADDER):
-            return None
-        nxt = _LADDER[idx + 1]
-        with self._lock:
-            if _LADDER.index(self._json.get(endpoint, "json_schema")) < idx + 1:
-                self._json[endpoint] = nxt
-        return nxt
-
-    def snapshot(self) -> dict[str, object]:
-        with self._lock:
+            self._load()
             return {
-                "deployments": {f"{e}#{m}": asdict(c) for (e, m), c in self._deployments.items()},
-                "json_mode": dict(self._json),
+                f"{e}#{m}": {**asdict(c), "source": self._source.get((e, m), "default")}
+                for (e, m), c in self._deployments.items()
             }
+
+
+def next_json_mode(current: JsonMode) -> JsonMode | None:
+    """One rung down the structured-output ladder; None at the bottom (prompt-only)."""
+    idx = LADDER.index(current)
+    return LADDER[idx + 1] if idx + 1 < len(LADDER) else None

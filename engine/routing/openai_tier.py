@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import ipaddress
+import json
 import re
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +26,7 @@ try:  # openai 3.x speaks httpx2; older releases take an httpx client
 except ImportError:  # pragma: no cover - depends on the installed openai line
     import httpx as _http  # type: ignore[no-redef]
 
+from engine.routing.errors import BadResponse
 from engine.routing.extract import reasoning_from_message
 from engine.routing.health import DeploymentCaps, JsonMode, TokenParam
 from engine.routing.types import Tier
@@ -56,8 +59,10 @@ class Completion:
     text: str | None
     finish_reason: str | None
     tokens_in: int
-    tokens_out: int
+    tokens_out: int  # from the usage chunk, else one per content chunk
     reasoning_chars: int
+    first_token_ms: float | None = None
+    total_ms: float = 0.0
 
 
 async def _in_daemon_thread(fn: Callable[[], str]) -> str:
@@ -98,18 +103,24 @@ def make_client(target: Target, key: str, timeout: float) -> openai.AsyncOpenAI:
     """An SDK client with its retries off; loopback endpoints never go through an env proxy."""
     bounds = openai.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
     host = urlsplit(target.endpoint).hostname
-    http = _http.AsyncClient(verify=shared_ssl_context(), trust_env=not _is_loopback(host),
-                             timeout=bounds)
-    return openai.AsyncOpenAI(base_url=target.endpoint, api_key=key, max_retries=0,
-                              timeout=bounds, http_client=http)
+    http = _http.AsyncClient(
+        verify=shared_ssl_context(), trust_env=not _is_loopback(host), timeout=bounds
+    )
+    return openai.AsyncOpenAI(
+        base_url=target.endpoint, api_key=key, max_retries=0, timeout=bounds, http_client=http
+    )
 
 
 def response_format_for(mode: JsonMode, schema_name: str, schema: dict[str, Any]) -> dict | None:
-    """The `response_format` body for a JSON-mode rung (None means JSON by prompt only)."""
+    """The `response_format` body for a structured-output rung (None: JSON by prompt only)."""
     if mode == "json_schema":
         name = re.sub(r"[^A-Za-z0-9_-]", "_", schema_name)[:64] or "artifact"
-        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema,
-                                                        "strict": False}}
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": name, "schema": schema, "strict": False},
+        }
+    if mode == "json_object_schema":
+        return {"type": "json_object", "schema": schema}
     if mode == "json_object":
         return {"type": "json_object"}
     return None
@@ -125,35 +136,130 @@ async def resolve_key(target: Target) -> str:
     return target.api_key or "local"
 
 
-async def chat(target: Target, messages: list[dict[str, str]], *, caps: DeploymentCaps,
-               json_mode: JsonMode, schema_name: str, schema: dict[str, Any], max_tokens: int,
-               temperature: float, timeout: float) -> Completion:
-    """Send one chat completion and return its text; raises the SDK's errors or TimeoutError."""
+def request_body(
+    target: Target,
+    messages: list[dict[str, str]],
+    *,
+    caps: DeploymentCaps,
+    schema_name: str,
+    schema: dict[str, Any],
+    max_tokens: int,
+    temperature: float,
+) -> dict[str, Any]:
+    """The chat-completion arguments for one attempt, shaped by what the deployment takes.
+    The token cap is always sent: llama.cpp stops at 16 tokens without `max_tokens`."""
+    kwargs: dict[str, Any] = {
+        "model": target.model,
+        "messages": messages,
+        caps.token_param: max_tokens,
+        "stream": True,
+    }
+    if caps.stream_usage:
+        kwargs["stream_options"] = {"include_usage": True}
+    if caps.send_temperature:
+        kwargs["temperature"] = temperature
+    fmt = response_format_for(caps.json_mode, schema_name, schema)
+    if fmt is not None:
+        kwargs["response_format"] = fmt
+    return kwargs
+
+
+async def chat(
+    target: Target,
+    messages: list[dict[str, str]],
+    *,
+    caps: DeploymentCaps,
+    schema_name: str,
+    schema: dict[str, Any],
+    max_tokens: int,
+    temperature: float,
+    timeout: float,
+    on_delta: Callable[[str], None] | None = None,
+) -> Completion:
+    """Stream one chat completion under a hard deadline and return its text; `on_delta` sees each
+    piece of content as it arrives. Raises the SDK's errors or TimeoutError."""
+    started = time.perf_counter()
+    parts: list[str] = []
+    finish: str | None = None
+    usage: Any = None
+    chunks = 0
+    first_ms: float | None = None
+    reasoning = 0
     async with asyncio.timeout(timeout):
         key = await resolve_key(target)
         client = make_client(target, key, timeout)
         try:
-            kwargs: dict[str, Any] = {"model": target.model, "messages": messages,
-                                      caps.token_param: max_tokens}
-            if caps.send_temperature:
-                kwargs["temperature"] = temperature
-            fmt = response_format_for(json_mode, schema_name, schema)
-            if fmt is not None:
-                kwargs["response_format"] = fmt
-            resp = await client.chat.completions.create(**kwargs)
+            kwargs = request_body(
+                target,
+                messages,
+                caps=caps,
+                schema_name=schema_name,
+                schema=schema,
+                max_tokens=max_tokens,
+                temperature=temperature,
+            )
+            stream = await client.chat.completions.create(**kwargs)
+            kind = stream.response.headers.get("content-type", "")
+            if "text/event-stream" not in kind:  # a server that ignored `stream`, or a proxy page
+                return _whole_answer(await stream.response.aread(), kind, started)
+            async for chunk in stream:
+                if getattr(chunk, "usage", None) is not None:
+                    usage = chunk.usage
+                for choice in chunk.choices or ():
+                    delta = choice.delta
+                    piece = getattr(delta, "content", None) if delta is not None else None
+                    if delta is not None:
+                        reasoning += reasoning_from_message(getattr(delta, "model_extra", None))
+                    if piece:
+                        if first_ms is None:
+                            first_ms = (time.perf_counter() - started) * 1000
+                        chunks += 1
+                        parts.append(piece)
+                        if on_delta is not None:
+                            on_delta(piece)
+                    if choice.finish_reason:
+                        finish = choice.finish_reason
+            if not parts and finish is None and usage is None:
+                # The stream closed with nothing in it: llama.cpp reports a prompt beyond its
+                # context that way. Ask once without streaming to read the server's real answer.
+                # A new client: the broken stream's connection is not reused.
+                kwargs.pop("stream_options", None)
+                await client.close()
+                client = make_client(target, key, timeout)
+                plain = await client.chat.completions.with_raw_response.create(
+                    **{**kwargs, "stream": False}
+                )
+                return _whole_answer(plain.content, plain.headers.get("content-type", ""), started)
         finally:
             await client.close()
-    if not resp.choices:
-        return Completion(None, None, 0, 0, 0)
-    choice = resp.choices[0]
-    message = choice.message
-    usage = resp.usage
+    text = "".join(parts) if parts else None
     return Completion(
-        text=message.content if message is not None else None,
-        finish_reason=choice.finish_reason,
+        text=text,
+        finish_reason=finish,
         tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
-        tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
-        reasoning_chars=reasoning_from_message(getattr(message, "model_extra", None)),
+        tokens_out=int(getattr(usage, "completion_tokens", 0) or 0) or chunks,
+        reasoning_chars=reasoning,
+        first_token_ms=first_ms,
+        total_ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+def _whole_answer(raw: bytes, kind: str, started: float) -> Completion:
+    """A non-streamed answer to a streamed request: a chat completion in JSON, else bad_response."""
+    try:
+        data = json.loads(raw)
+        choice = data["choices"][0] if data.get("choices") else None
+        message = choice.get("message") or {} if choice else {}
+        usage = data.get("usage") or {}
+    except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+        raise BadResponse(f"a {kind or 'typeless'} answer that is not a chat completion") from exc
+    return Completion(
+        text=message.get("content"),
+        finish_reason=choice.get("finish_reason") if choice else None,
+        tokens_in=int(usage.get("prompt_tokens") or 0),
+        tokens_out=int(usage.get("completion_tokens") or 0),
+        reasoning_chars=reasoning_from_message(message),
+        total_ms=(time.perf_counter() - started) * 1000,
     )
 
 

@@ -22,8 +22,10 @@ def schema_block(model: type[BaseModel]) -> tuple[dict[str, Any], str, tuple[str
     """
     schema = model.model_json_schema()
     compact = json.dumps(schema, separators=(",", ":"))
-    text = ("Reply with exactly one JSON object and nothing else. It must validate against this "
-            "JSON Schema:\n" + compact)
+    text = (
+        "Reply with exactly one JSON object and nothing else. It must validate against this "
+        "JSON Schema:\n" + compact
+    )
     return schema, text, (compact, json.dumps(schema))
 
 
@@ -37,12 +39,16 @@ def system_prompt(req: RouteRequest) -> tuple[dict[str, Any], str]:
 
 def reask(failure: OutputError) -> str:
     """The re-ask line: quotes the validation error so the model can fix exactly that."""
-    return (f"Your previous answer was rejected ({failure.label}): {failure.detail[:600]}. "
-            "Reply again with only one JSON object that fixes these errors and validates against "
-            "the schema.")
+    return (
+        f"Your previous answer was rejected ({failure.label}): {failure.detail[:600]}. "
+        "Reply again with only one JSON object that fixes these errors and validates against "
+        "the schema."
+    )
 
 
 def reask_turns(answer: str | None, failure: OutputError) -> list[dict[str, str]]:
     """The bad answer (clipped) and one user turn quoting why it was rejected."""
-    return [{"role": "assistant", "content": (answer or "")[:REASK_ECHO_CHARS]},
-            {"role": "user", "content": reask(failure)}]
+    return [
+        {"role": "assistant", "content": (answer or "")[:REASK_ECHO_CHARS]},
+        {"role": "user", "content": reask(failure)},
+    ]

@@ -8,22 +8,33 @@ Fallback, so nothing degrades silently.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from engine.config import Settings, load_settings
+from engine.config import Settings, config_dir, load_settings
 from engine.routing.auth import azure_token_provider
 from engine.routing.errors import Failure, classify
 from engine.routing.extract import OutputError, parse_artifact
-from engine.routing.health import Capabilities, Cooldowns
+from engine.routing.health import Capabilities, Cooldowns, next_json_mode
 from engine.routing.prompts import reask_turns, system_prompt
-from engine.routing.types import Attempt, Fallback, RouteRequest, RouteResult, Tier, Usage
+from engine.routing.types import (
+    Attempt,
+    CallCancelled,
+    Fallback,
+    RouteRequest,
+    RouteResult,
+    StreamEvent,
+    Tier,
+    Usage,
+)
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
     from engine.routing.openai_tier import Completion, Target
@@ -36,6 +47,10 @@ LONG_PARK_FACTOR = 10.0  # auth failures and missing models stay parked longer t
 PROBE_TIMEOUT = 5.0
 MAX_ADAPTATIONS = 4
 MIN_ATTEMPT_BUDGET = 0.05
+CANCEL_POLL = 0.02  # how often a call in flight looks at the cancel flag (seconds)
+CAPS_CACHE = "capabilities.json"
+
+Watcher = Callable[[StreamEvent], None]
 
 
 @dataclass
@@ -47,6 +62,8 @@ class _Served:
     raw_text: str
     tokens_in: int = 0
     tokens_out: int = 0
+    first_token_ms: float | None = None
+    http_ms: float = 0.0
 
 
 @dataclass
@@ -55,13 +72,21 @@ class _Trace:
 
     attempts: list[Attempt] = field(default_factory=list)
     adaptations: list[str] = field(default_factory=list)
+    http_ms: float = 0.0  # time spent inside HTTP exchanges (for the router-overhead figure)
 
-    def add(self, tier: Tier, target: Target | None, outcome: str, error: str | None,
-            started: float) -> None:
-        self.attempts.append(Attempt(
-            tier=tier, endpoint=target.endpoint if target else None,
-            model=target.model if target else None, outcome=outcome,  # type: ignore[arg-type]
-            error=error, ms=round((time.perf_counter() - started) * 1000, 2)))
+    def add(
+        self, tier: Tier, target: Target | None, outcome: str, error: str | None, started: float
+    ) -> None:
+        self.attempts.append(
+            Attempt(
+                tier=tier,
+                endpoint=target.endpoint if target else None,
+                model=target.model if target else None,
+                outcome=outcome,  # type: ignore[arg-type]
+                error=error,
+                ms=round((time.perf_counter() - started) * 1000, 2),
+            )
+        )
 
 
 def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
@@ -116,16 +141,25 @@ async def _sleep(seconds: float) -> None:
 class Router:
     """Routes worker calls across replay, local, foundry and the simulation floor."""
 
-    def __init__(self, settings: Settings | None = None, *, replay: Mapping[str, str] | None = None,
-                 token_provider: Callable[[], str] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        replay: Mapping[str, str] | None = None,
+        token_provider: Callable[[], str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        caps_cache: Path | None | bool = True,
+    ) -> None:
         self._settings = settings if settings is not None else load_settings()
         self._replay = dict(replay) if replay is not None else None
         self._token_provider = token_provider
         self._azure_providers: dict[str, Callable[[], str]] = {}
         self._clock = clock
-        self._cooldowns = Cooldowns(clock)
-        self._caps = Capabilities()
+        self._cooldowns = Cooldowns(clock, max_skips=self._settings.agent_breaker_skips)
+        cache = (config_dir() / CAPS_CACHE) if caps_cache is True else (caps_cache or None)
+        self._caps = Capabilities(cache if isinstance(cache, Path) else None)
+        self._watchers: list[Watcher] = []
+        self._cancel = threading.Event()
         self._lock = threading.Lock()
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
@@ -142,9 +176,27 @@ class Router:
         with self._lock:
             self._settings = settings
             self._cooldowns.clear()
+            self._cooldowns.max_skips = settings.agent_breaker_skips
             _warm_model_tier(settings)
             self._azure_providers.clear()
             self._last = None
+
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Call `watcher` (on the calling thread) with each StreamEvent; returns an unwatch."""
+        self._watchers.append(watcher)
+        return lambda: self._watchers.remove(watcher) if watcher in self._watchers else None
+
+    def cancel(self) -> None:
+        """Cancel the call in flight (from any thread): it raises CallCancelled, or serves the
+        floor labelled "cancelled" when its request says so. No-op when nothing is running."""
+        self._cancel.set()
+
+    def _emit(self, event: StreamEvent) -> None:
+        for watcher in list(self._watchers):
+            try:
+                watcher(event)
+            except Exception:  # a broken display never breaks a call
+                log.exception("stream watcher failed")
 
     def runtime_label(self) -> str:
         """simulation | local | live | hybrid from the settings ("replay" when serving a recording)."""
@@ -172,6 +224,7 @@ class Router:
         if not (s.local_ready() or s.cloud_ready()):
             return []
         from engine.routing.openai_tier import Target
+
         if s.local_ready() and s.local_agent_base_url:
             model = s.local_model_for(role)
             if model:
@@ -180,11 +233,19 @@ class Router:
         url = s.foundry_openai_url()
         if s.cloud_ready() and url:
             api_key, provider = self._foundry_auth(s)
-            for model in dict.fromkeys(m for m in (s.cloud_model_for(role),
-                                                   s.foundry_fallback_model) if m):
-                cloud.append(Target("foundry", url, model, api_key=api_key,
-                                    token_provider=provider,
-                                    default_token_param="max_completion_tokens"))
+            for model in dict.fromkeys(
+                m for m in (s.cloud_model_for(role), s.foundry_fallback_model) if m
+            ):
+                cloud.append(
+                    Target(
+                        "foundry",
+                        url,
+                        model,
+                        api_key=api_key,
+                        token_provider=provider,
+                        default_token_param="max_completion_tokens",
+                    )
+                )
         return cloud + local if s.agent_routing == "cloud_first" else local + cloud
 
     # ---- the call -----------------------------------------------------------------------------
@@ -197,17 +258,40 @@ class Router:
         trace = _Trace()
         failures: list[tuple[Tier, str]] = []
         served: _Served | None = None
+        self._cancel.clear()
         if self._replay is not None:
             served = self._serve_replay(req, trace, failures)
         else:
             targets = self.plan(req.role, settings)
             if targets:
-                served = _run_sync(self._serve_models(req, targets, settings, trace, failures))
+                try:
+                    served = _run_sync(self._serve_models(req, targets, settings, trace, failures))
+                except CallCancelled:
+                    self._emit(
+                        StreamEvent(
+                            "end",
+                            req.call_key,
+                            req.role,
+                            "simulation",
+                            "cancelled",
+                            at=time.perf_counter(),
+                        )
+                    )
+                    if req.on_cancel == "raise":
+                        raise
+                    failures.append(
+                        (
+                            failures[-1][0] if failures else targets[0].tier,
+                            "cancelled (by the player)",
+                        )
+                    )
         if served is None:
             output = simulate()
             if not isinstance(output, req.schema_model):
-                raise TypeError(f"simulate() returned {type(output).__name__}, expected "
-                                f"{req.schema_model.__name__}")
+                raise TypeError(
+                    f"simulate() returned {type(output).__name__}, expected "
+                    f"{req.schema_model.__name__}"
+                )
             served = _Served(None, "simulation", "simulation", output, "")
         result = RouteResult(
             output=served.output,
@@ -216,18 +300,41 @@ class Router:
             model=served.model,
             fallback_reason=(f"{failures[0][0]}: {failures[0][1]}" if failures else None),
             attempts=trace.attempts,
-            usage=Usage(tokens_in=served.tokens_in, tokens_out=served.tokens_out,
-                        latency_ms=round((time.perf_counter() - started) * 1000, 2)),
+            usage=Usage(
+                tokens_in=served.tokens_in,
+                tokens_out=served.tokens_out,
+                latency_ms=round((time.perf_counter() - started) * 1000, 2),
+                first_token_ms=(
+                    round(served.first_token_ms, 2) if served.first_token_ms is not None else None
+                ),
+                http_ms=round(trace.http_ms, 3),
+            ),
             fallbacks=_fallbacks(failures, served.tier),
             adaptations=trace.adaptations,
         )
+        if served.tier not in ("simulation", "replay"):
+            self._emit(
+                StreamEvent(
+                    "end",
+                    req.call_key,
+                    req.role,
+                    served.tier,
+                    served.model,
+                    served.raw_text,
+                    served.tokens_out,
+                    (time.perf_counter() - started),
+                    served.first_token_ms,
+                    at=time.perf_counter(),
+                )
+            )
         with self._lock:
             self._last = result
             self._served_counts[served.tier] = self._served_counts.get(served.tier, 0) + 1
         return result
 
-    def _serve_replay(self, req: RouteRequest, trace: _Trace,
-                      failures: list[tuple[Tier, str]]) -> _Served | None:
+    def _serve_replay(
+        self, req: RouteRequest, trace: _Trace, failures: list[tuple[Tier, str]]
+    ) -> _Served | None:
         assert self._replay is not None
         started = time.perf_counter()
         text = self._replay.get(req.call_key)
@@ -244,49 +351,150 @@ class Router:
         trace.add("replay", None, "ok", None, started)
         return _Served(None, "replay", "replay", ext.output, text)
 
-    async def _serve_models(self, req: RouteRequest, targets: list[Target], settings: Settings,
-                            trace: _Trace, failures: list[tuple[Tier, str]]) -> _Served | None:
+    async def _serve_models(
+        self,
+        req: RouteRequest,
+        targets: list[Target],
+        settings: Settings,
+        trace: _Trace,
+        failures: list[tuple[Tier, str]],
+    ) -> _Served | None:
         deadline = self._clock() + settings.agent_request_timeout
         schema, system = system_prompt(req)
-        messages = [{"role": "system", "content": system},
-                    {"role": "user", "content": req.user}]
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": req.user}]
         for index, target in enumerate(targets):
             started = time.perf_counter()
-            parked = (self._cooldowns.active(target.endpoint)
-                      or self._cooldowns.active(target.model_key))
+            parked = self._cooldowns.active(target.endpoint) or self._cooldowns.active(
+                target.model_key
+            )
             if parked:
                 reason, left = parked
-                trace.add(target.tier, target, "parked", f"cooldown({reason}, {left:.0f}s left)",
-                          started)
+                trace.add(
+                    target.tier, target, "parked", f"cooldown({reason}, {left:.0f}s left)", started
+                )
                 failures.append((target.tier, f"cooldown({reason})"))
                 continue
             if deadline - self._clock() <= MIN_ATTEMPT_BUDGET:
                 trace.add(target.tier, target, "skipped", "deadline", started)
                 failures.append((target.tier, "deadline"))
                 continue
-            outcome = await self._serve_target(req, target, settings, messages, schema,
-                                               self._share(targets, index, deadline), trace)
+            outcome = await self._serve_target(
+                req,
+                target,
+                settings,
+                messages,
+                schema,
+                self._share(targets, index, deadline),
+                trace,
+            )
             if isinstance(outcome, _Served):
                 return outcome
-            failures.append((target.tier, f"{outcome.label} ({outcome.detail})"
-                             if outcome.detail else outcome.label))
+            failures.append(
+                (
+                    target.tier,
+                    f"{outcome.label} ({outcome.detail})" if outcome.detail else outcome.label,
+                )
+            )
         return None
 
     def _share(self, targets: list[Target], index: int, deadline: float) -> float:
         """This target's slice of the call budget: split evenly with the live endpoints after it,
         so one hanging tier cannot starve the next (the last endpoint gets all that is left)."""
         target = targets[index]
-        later = {t.endpoint for t in targets[index + 1:]
-                 if t.endpoint != target.endpoint and not self._cooldowns.active(t.endpoint)}
+        later = {
+            t.endpoint
+            for t in targets[index + 1 :]
+            if t.endpoint != target.endpoint and self._cooldowns.state(t.endpoint) != "open"
+        }
         now = self._clock()
         return now + (deadline - now) / (1 + len(later))
 
-    async def _serve_target(self, req: RouteRequest, target: Target, settings: Settings,
-                            messages: list[dict[str, str]], schema: dict[str, Any],
-                            deadline: float, trace: _Trace) -> _Served | Failure:
+    async def _attempt(
+        self,
+        req: RouteRequest,
+        target: Target,
+        settings: Settings,
+        convo: list[dict[str, str]],
+        schema: dict[str, Any],
+        caps: Any,
+        remaining: float,
+    ) -> Completion:
+        """One streamed attempt; watchers see the text grow; Esc (cancel) ends it at once."""
+        import asyncio
+
+        from engine.routing.openai_tier import chat
+
+        t0 = time.perf_counter()
+        watching = bool(self._watchers)
+        text = ""
+        pieces = 0
+        first_ms: float | None = None
+
+        def on_delta(piece: str) -> None:
+            nonlocal text, pieces, first_ms
+            pieces += 1
+            now = time.perf_counter()
+            if first_ms is None:
+                first_ms = (now - t0) * 1000
+            if watching:
+                text += piece
+                self._emit(
+                    StreamEvent(
+                        "delta",
+                        req.call_key,
+                        req.role,
+                        target.tier,
+                        target.model,
+                        text,
+                        pieces,
+                        now - t0,
+                        first_ms,
+                        at=now,
+                    )
+                )
+
+        if watching:
+            self._emit(
+                StreamEvent("start", req.call_key, req.role, target.tier, target.model, at=t0)
+            )
+        task = asyncio.ensure_future(
+            chat(
+                target,
+                convo,
+                caps=caps,
+                schema_name=req.schema_model.__name__,
+                schema=schema,
+                max_tokens=req.max_output_tokens,
+                temperature=settings.agent_temperature,
+                timeout=remaining,
+                on_delta=on_delta,
+            )
+        )
+        try:
+            while not task.done():
+                if self._cancel.is_set():
+                    task.cancel()
+                    raise CallCancelled(f"{req.role} call cancelled")
+                await asyncio.wait({task}, timeout=CANCEL_POLL)
+            return task.result()
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):  # the cancelled attempt's own end
+                    await task
+
+    async def _serve_target(
+        self,
+        req: RouteRequest,
+        target: Target,
+        settings: Settings,
+        messages: list[dict[str, str]],
+        schema: dict[str, Any],
+        deadline: float,
+        trace: _Trace,
+    ) -> _Served | Failure:
         """Attempts on one target: adaptations, ≤ AGENT_MAX_RETRIES retries, one re-ask, one wait."""
         caps = self._caps.for_deployment(target.endpoint, target.model, target.default_token_param)
-        json_mode = self._caps.json_mode(target.endpoint)
         convo = list(messages)
         retries_left = settings.agent_max_retries
         adaptations = 0
@@ -298,47 +506,59 @@ class Router:
                 return Failure("timeout", "call budget spent")
             started = time.perf_counter()
             try:
-                from engine.routing.openai_tier import chat
-
-                comp: Completion = await chat(
-                    target, convo, caps=caps, json_mode=json_mode,
-                    schema_name=req.schema_model.__name__, schema=schema,
-                    max_tokens=req.max_output_tokens, temperature=settings.agent_temperature,
-                    timeout=remaining)
+                comp: Completion = await self._attempt(
+                    req, target, settings, convo, schema, caps, remaining
+                )
+            except CallCancelled:
+                self._cooldowns.release(target.endpoint)
+                self._cooldowns.release(target.model_key)
+                trace.add(target.tier, target, "error", "cancelled", started)
+                raise
             except Exception as exc:  # every fault is classified; none escapes the floor
+                trace.http_ms += (time.perf_counter() - started) * 1000
                 failure = classify(exc)
                 if failure.label == "internal_error":
                     log.exception("router internal error on %s %s", target.tier, target.endpoint)
-                trace.add(target.tier, target, "error", f"{failure.label}: {failure.detail}",
-                          started)
+                trace.add(
+                    target.tier, target, "error", f"{failure.label}: {failure.detail}", started
+                )
+                if failure.cooldown != "endpoint":  # the endpoint answered: its breaker closes
+                    self._cooldowns.success(target.endpoint)
                 if failure.adapt and adaptations < MAX_ADAPTATIONS:
-                    label = self._adapt(target, caps, failure, json_mode)
+                    label = self._adapt(target, caps, failure)
                     if label is not None:
                         adaptations += 1
                         trace.adaptations.append(label)
-                        if failure.adapt == "response_format":
-                            json_mode = self._caps.json_mode(target.endpoint)
                         continue
                 if failure.label == "rate_limited":
                     ra = failure.retry_after
                     self._park(target, failure, settings, seconds=ra)
                     budget = deadline - self._clock()
-                    if (ra is not None and not waited
-                            and ra <= min(MAX_RATE_LIMIT_WAIT, budget - MIN_ATTEMPT_BUDGET)):
+                    if (
+                        ra is not None
+                        and not waited
+                        and ra <= min(MAX_RATE_LIMIT_WAIT, budget - MIN_ATTEMPT_BUDGET)
+                    ):
                         waited = True
                         await _sleep(ra)
                         self._cooldowns.clear(target.model_key)
                         continue
                     return failure
-                if (failure.retryable and retries_left > 0
-                        and deadline - self._clock() > MIN_ATTEMPT_BUDGET):
+                if (
+                    failure.retryable
+                    and retries_left > 0
+                    and deadline - self._clock() > MIN_ATTEMPT_BUDGET
+                ):
                     retries_left -= 1
                     continue
                 self._park(target, failure, settings)
                 return failure
+            trace.http_ms += comp.total_ms
+            self._cooldowns.success(target.endpoint)
             try:
-                extraction = parse_artifact(comp.text, req.schema_model,
-                                            finish_reason=comp.finish_reason)
+                extraction = parse_artifact(
+                    comp.text, req.schema_model, finish_reason=comp.finish_reason, clamp=reasked
+                )
             except OutputError as exc:
                 trace.add(target.tier, target, "invalid", str(exc), started)
                 if not reasked:
@@ -347,27 +567,48 @@ class Router:
                     continue
                 return Failure("invalid_output", str(exc))
             trace.add(target.tier, target, "ok", None, started)
-            return _Served(target, target.tier, target.model, extraction.output, comp.text or "",
-                           comp.tokens_in, comp.tokens_out)
+            trace.adaptations.extend(s for s in extraction.steps if s.startswith("clamped:"))
+            self._cooldowns.success(target.model_key)
+            return _Served(
+                target,
+                target.tier,
+                target.model,
+                extraction.output,
+                comp.text or "",
+                comp.tokens_in,
+                comp.tokens_out,
+                comp.first_token_ms,
+                comp.total_ms,
+            )
 
-    def _adapt(self, target: Target, caps: Any, failure: Failure, json_mode: str) -> str | None:
-        """Apply and remember the fix a 400 asked for; None when there is nothing left to change."""
+    def _adapt(self, target: Target, caps: Any, failure: Failure) -> str | None:
+        """Apply and remember the fix an error answer asked for; None when nothing is left to change."""
+        label: str | None = None
         if failure.adapt == "temperature" and caps.send_temperature:
             caps.send_temperature = False
+            label = "temperature_dropped"
+        elif failure.adapt == "token_param":
+            caps.token_param = (
+                "max_tokens"
+                if caps.token_param == "max_completion_tokens"
+                else "max_completion_tokens"
+            )
+            label = f"token_param:{caps.token_param}"
+        elif failure.adapt == "response_format":
+            nxt = next_json_mode(caps.json_mode)
+            if nxt is not None:
+                caps.json_mode = nxt
+                label = f"json_mode:{nxt}"
+        elif failure.adapt == "stream_options" and caps.stream_usage:
+            caps.stream_usage = False
+            label = "stream_usage_off"
+        if label is not None:
             self._caps.learn(target.endpoint, target.model, caps)
-            return "temperature_dropped"
-        if failure.adapt == "token_param":
-            caps.token_param = ("max_tokens" if caps.token_param == "max_completion_tokens"
-                                else "max_completion_tokens")
-            self._caps.learn(target.endpoint, target.model, caps)
-            return f"token_param:{caps.token_param}"
-        if failure.adapt == "response_format":
-            nxt = self._caps.step_down_json(target.endpoint, json_mode)  # type: ignore[arg-type]
-            return f"json_mode:{nxt}" if nxt is not None else None
-        return None
+        return label
 
-    def _park(self, target: Target, failure: Failure, settings: Settings,
-              seconds: float | None = None) -> None:
+    def _park(
+        self, target: Target, failure: Failure, settings: Settings, seconds: float | None = None
+    ) -> None:
         if failure.cooldown is None:
             return
         base = settings.agent_cooldown_seconds
@@ -385,8 +626,11 @@ class Router:
         if last is not None:
             if last.fallback_reason:
                 return f"fallback: {last.served_by} ({last.fallback_reason.split(' (')[0]})"
-            return "simulation" if last.served_by == "simulation" else (
-                f"{last.served_by}: {last.model}")
+            return (
+                "simulation"
+                if last.served_by == "simulation"
+                else (f"{last.served_by}: {last.model}")
+            )
         if self._replay is not None:
             return "replay"
         targets = self.plan("narrator")
@@ -395,10 +639,23 @@ class Router:
     def status(self) -> dict[str, Any]:
         """Runtime label, routing, effective model per role, tiers configured, parks and memos."""
         s = self._settings
-        roles = {role: {"local": s.local_model_for(role), "cloud": s.cloud_model_for(role),
-                        "order": [f"{t.tier}:{t.model}" for t in self.plan(role)] + ["simulation"]}
-                 for role in ("narrator", "orgdesigner", "antagonist", "strategist", "designer",
-                              "marketer", "ops", "npc")}
+        roles = {
+            role: {
+                "local": s.local_model_for(role),
+                "cloud": s.cloud_model_for(role),
+                "order": [f"{t.tier}:{t.model}" for t in self.plan(role)] + ["simulation"],
+            }
+            for role in (
+                "narrator",
+                "orgdesigner",
+                "antagonist",
+                "strategist",
+                "designer",
+                "marketer",
+                "ops",
+                "npc",
+            )
+        }
         return {
             "runtime": self.runtime_label(),
             "demo_mode": s.demo_mode,
@@ -406,15 +663,24 @@ class Router:
             "pill": self.pill(),
             "tiers": {
                 "simulation": {"configured": True, "active": True},
-                "local": {"configured": bool(s.local_agent_base_url), "active": s.local_ready(),
-                          "endpoint": s.local_agent_base_url, "model": s.local_agent_model},
-                "foundry": {"configured": s.foundry_openai_url() is not None,
-                            "active": s.cloud_ready(), "endpoint": s.foundry_openai_url(),
-                            "fallback_model": s.foundry_fallback_model,
-                            "auth": "api_key" if s.foundry_api_key else "entra_id",
-                            "token_scope": s.token_scope()},
-                "replay": {"configured": self._replay is not None, "active": self._replay
-                           is not None},
+                "local": {
+                    "configured": bool(s.local_agent_base_url),
+                    "active": s.local_ready(),
+                    "endpoint": s.local_agent_base_url,
+                    "model": s.local_agent_model,
+                },
+                "foundry": {
+                    "configured": s.foundry_openai_url() is not None,
+                    "active": s.cloud_ready(),
+                    "endpoint": s.foundry_openai_url(),
+                    "fallback_model": s.foundry_fallback_model,
+                    "auth": "api_key" if s.foundry_api_key else "entra_id",
+                    "token_scope": s.token_scope(),
+                },
+                "replay": {
+                    "configured": self._replay is not None,
+                    "active": self._replay is not None,
+                },
             },
             "roles": roles,
             "timeout_s": s.agent_request_timeout,
@@ -428,12 +694,28 @@ class Router:
         """List models on each configured endpoint; a good answer lifts that endpoint's cooldown."""
         s = self._settings
         seen: dict[tuple[str, str], Target] = {}
-        for role in ("narrator", "orgdesigner", "antagonist", "strategist", "designer", "marketer",
-                     "ops", "npc"):
+        for role in (
+            "narrator",
+            "orgdesigner",
+            "antagonist",
+            "strategist",
+            "designer",
+            "marketer",
+            "ops",
+            "npc",
+        ):
             for t in self.plan(role, s):
                 seen.setdefault((t.tier, t.endpoint), t)
-        results: list[dict[str, Any]] = [{"tier": "simulation", "endpoint": None, "ok": True,
-                                          "ms": 0.0, "error": None, "models": ["simulation"]}]
+        results: list[dict[str, Any]] = [
+            {
+                "tier": "simulation",
+                "endpoint": None,
+                "ok": True,
+                "ms": 0.0,
+                "error": None,
+                "models": ["simulation"],
+            }
+        ]
         timeout = min(PROBE_TIMEOUT, s.agent_request_timeout)
         for (tier, endpoint), target in seen.items():
             started = time.perf_counter()
@@ -443,18 +725,47 @@ class Router:
                 models = _run_sync(list_models(target, timeout))
             except Exception as exc:  # noqa: BLE001 - probe faults are reported, never raised
                 failure = classify(exc)
-                results.append({"tier": tier, "endpoint": endpoint, "ok": False,
-                                "ms": round((time.perf_counter() - started) * 1000, 1),
-                                "error": f"{failure.label}: {failure.detail}", "models": []})
+                results.append(
+                    {
+                        "tier": tier,
+                        "endpoint": endpoint,
+                        "ok": False,
+                        "ms": round((time.perf_counter() - started) * 1000, 1),
+                        "error": f"{failure.label}: {failure.detail}",
+                        "models": [],
+                    }
+                )
                 continue
             self._cooldowns.clear(endpoint)
-            wanted = sorted({t.model for r in ("narrator", "orgdesigner", "antagonist",
-                                                "strategist", "designer", "marketer", "ops", "npc")
-                             for t in self.plan(r, s) if t.endpoint == endpoint})
+            wanted = sorted(
+                {
+                    t.model
+                    for r in (
+                        "narrator",
+                        "orgdesigner",
+                        "antagonist",
+                        "strategist",
+                        "designer",
+                        "marketer",
+                        "ops",
+                        "npc",
+                    )
+                    for t in self.plan(r, s)
+                    if t.endpoint == endpoint
+                }
+            )
             missing = [m for m in wanted if models and m not in models and tier == "local"]
-            results.append({"tier": tier, "endpoint": endpoint, "ok": True,
-                            "ms": round((time.perf_counter() - started) * 1000, 1),
-                            "error": None, "models": models, "missing_models": missing})
+            results.append(
+                {
+                    "tier": tier,
+                    "endpoint": endpoint,
+                    "ok": True,
+                    "ms": round((time.perf_counter() - started) * 1000, 1),
+                    "error": None,
+                    "models": models,
+                    "missing_models": missing,
+                }
+            )
         return results
 
 

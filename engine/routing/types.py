@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Role = Literal["narrator", "orgdesigner", "antagonist", "strategist", "designer", "marketer", "ops",
-               "npc"]
+Role = Literal[
+    "narrator", "orgdesigner", "antagonist", "strategist", "designer", "marketer", "ops", "npc"
+]
 Tier = Literal["simulation", "local", "foundry", "replay"]
 Outcome = Literal["ok", "error", "invalid", "skipped", "parked"]
 
-ROLES: tuple[Role, ...] = ("narrator", "orgdesigner", "antagonist", "strategist", "designer",
-                           "marketer", "ops", "npc")
+ROLES: tuple[Role, ...] = (
+    "narrator",
+    "orgdesigner",
+    "antagonist",
+    "strategist",
+    "designer",
+    "marketer",
+    "ops",
+    "npc",
+)
 
 
 class RouteRequest(BaseModel):
@@ -26,6 +36,9 @@ class RouteRequest(BaseModel):
     schema_model: type[BaseModel]
     call_key: str
     max_output_tokens: int = Field(default=1500, ge=1, le=200_000)
+    # Esc during this call: "raise" CallCancelled (the command is undone and can run again), or
+    # "floor" (serve the simulation, labelled cancelled: for calls inside a step already begun).
+    on_cancel: Literal["raise", "floor"] = "raise"
 
 
 class Attempt(BaseModel):
@@ -45,6 +58,8 @@ class Usage(BaseModel):
     tokens_in: int = 0
     tokens_out: int = 0
     latency_ms: float = 0.0
+    first_token_ms: float | None = None  # time to the first streamed token of the serving attempt
+    http_ms: float = 0.0  # time inside HTTP exchanges, every attempt (latency_ms - this = ours)
 
 
 class Fallback(BaseModel):
@@ -69,3 +84,32 @@ class RouteResult(BaseModel):
     usage: Usage
     fallbacks: list[Fallback]
     adaptations: list[str] = Field(default_factory=list)
+
+
+class CallCancelled(Exception):
+    """The player cancelled a model call (Esc): nothing was served and nothing is recorded."""
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEvent:
+    """What a watcher sees of a call in flight: "start" (a target is asked), "delta" (text so far),
+    "end" (the call is served, by whom). Times are seconds/ms since the attempt began."""
+
+    kind: Literal["start", "delta", "end"]
+    call_key: str
+    role: str
+    tier: Tier
+    model: str
+    text: str = ""
+    tokens: int = 0
+    elapsed_s: float = 0.0
+    first_token_ms: float | None = None
+    at: float = 0.0  # time.perf_counter() when the event was made (for display-latency figures)
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Tokens per second after the first token (0 until two have arrived)."""
+        if self.first_token_ms is None or self.tokens < 2:
+            return 0.0
+        gen = self.elapsed_s - self.first_token_ms / 1000
+        return (self.tokens - 1) / gen if gen > 0 else 0.0

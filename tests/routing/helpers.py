@@ -10,22 +10,37 @@ from tests.routing.artifacts import Pitch
 
 
 def req(role: str = "strategist", key: str = "stage_1_you/attempt-1") -> RouteRequest:
-    return RouteRequest(role=role, system="You are the strategist.", user="Plan the pilot.",
-                        schema_model=Pitch, call_key=key, max_output_tokens=400)
+    return RouteRequest(
+        role=role,
+        system="You are the strategist.",
+        user="Plan the pilot.",
+        schema_model=Pitch,
+        call_key=key,
+        max_output_tokens=400,
+    )
 
 
 def local_settings(url: str, **extra: Any) -> Settings:
-    values: dict[str, Any] = {"demo_mode": "local", "local_agent_base_url": url,
-                              "local_agent_model": "qwen2.5", "agent_request_timeout": 2.0,
-                              "agent_max_retries": 1}
+    values: dict[str, Any] = {
+        "demo_mode": "local",
+        "local_agent_base_url": url,
+        "local_agent_model": "qwen2.5",
+        "agent_request_timeout": 2.0,
+        "agent_max_retries": 1,
+    }
     values.update(extra)
     return Settings(**values)
 
 
 def live_settings(cloud_url: str | None, local_url: str | None = None, **extra: Any) -> Settings:
-    values: dict[str, Any] = {"demo_mode": "live", "foundry_base_url": cloud_url,
-                              "strategist_model": "gpt-5-mini", "foundry_api_key": "test-key",
-                              "agent_request_timeout": 2.0, "agent_max_retries": 1}
+    values: dict[str, Any] = {
+        "demo_mode": "live",
+        "foundry_base_url": cloud_url,
+        "strategist_model": "gpt-5-mini",
+        "foundry_api_key": "test-key",
+        "agent_request_timeout": 2.0,
+        "agent_max_retries": 1,
+    }
     if local_url:
         values.update(local_agent_base_url=local_url, local_agent_model="qwen2.5")
     values.update(extra)

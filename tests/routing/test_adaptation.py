@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.routing import Router
-from tests.routing.artifacts import GOOD, simulate
+from tests.routing.artifacts import GOOD, Pitch, simulate
 from tests.routing.helpers import local_settings, req
 
 
@@ -39,11 +39,12 @@ def test_json_ladder_steps_to_json_object_and_remembers(fake_openai):
     router = Router(local_settings(fake_openai.url))
     result = router.call(req(), simulate)
     assert result.served_by == "local"
-    assert result.adaptations == ["json_mode:json_object"]
-    assert fake_openai.chat_requests[-1].body["response_format"] == {"type": "json_object"}
+    assert result.adaptations == ["json_mode:json_object_schema"]
+    sent = fake_openai.chat_requests[-1].body["response_format"]
+    assert sent["type"] == "json_object" and sent["schema"] == Pitch.model_json_schema()
     again = router.call(req("designer"), simulate)
-    assert again.adaptations == []  # remembered per endpoint, for every role on it
-    assert fake_openai.chat_requests[-1].body["response_format"] == {"type": "json_object"}
+    assert again.adaptations == []  # remembered per (endpoint, model), for every role on it
+    assert fake_openai.chat_requests[-1].body["response_format"]["type"] == "json_object"
 
 
 def test_json_ladder_reaches_prompt_only(fake_openai_factory):
@@ -51,7 +52,11 @@ def test_json_ladder_reaches_prompt_only(fake_openai_factory):
     router = Router(local_settings(server.url))
     result = router.call(req(), simulate)
     assert result.served_by == "local"
-    assert result.adaptations == ["json_mode:json_object", "json_mode:none"]
+    assert result.adaptations == [
+        "json_mode:json_object_schema",
+        "json_mode:json_object",
+        "json_mode:none",
+    ]
     assert "response_format" not in server.chat_requests[-1].body
     assert '"title"' in server.chat_requests[-1].body["messages"][0]["content"]
 

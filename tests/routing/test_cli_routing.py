@@ -65,7 +65,9 @@ def test_cli_routing_never_imports_textual():
     import subprocess
     import sys
 
-    code = ("import sys, worldforge_tui.cli_routing, engine.routing, engine.config; "
-            "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))")
+    code = (
+        "import sys, worldforge_tui.cli_routing, engine.routing, engine.config; "
+        "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

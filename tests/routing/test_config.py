@@ -55,15 +55,18 @@ def test_fallback_model_is_the_cloud_default():
     assert s.cloud_model_for("designer") == "gpt-5"
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("demo_mode", "turbo"),
-    ("agent_routing", "random"),
-    ("local_agent_base_url", "ftp://host/v1"),
-    ("local_agent_base_url", "localhost:11434"),
-    ("agent_request_timeout", -1),
-    ("agent_request_timeout", 0),
-    ("agent_max_retries", -2),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("demo_mode", "turbo"),
+        ("agent_routing", "random"),
+        ("local_agent_base_url", "ftp://host/v1"),
+        ("local_agent_base_url", "localhost:11434"),
+        ("agent_request_timeout", -1),
+        ("agent_request_timeout", 0),
+        ("agent_max_retries", -2),
+    ],
+)
 def test_bad_values_raise_validation_error(field, value):
     with pytest.raises(ValidationError):
         Settings(**{field: value})
@@ -76,9 +79,14 @@ def test_bad_env_value_raises_on_load(monkeypatch):
 
 
 def test_save_never_writes_keys_and_env_overrides_file(monkeypatch):
-    s = Settings(demo_mode="local", local_agent_base_url="http://127.0.0.1:8080/v1",
-                 local_agent_model="phi4", local_agent_api_key="sk-local-secret-123456789012345",
-                 foundry_api_key="azure-secret-value", foundry_fallback_model="gpt-4.1-mini")
+    s = Settings(
+        demo_mode="local",
+        local_agent_base_url="http://127.0.0.1:8080/v1",
+        local_agent_model="phi4",
+        local_agent_api_key="sk-local-secret-123456789012345",
+        foundry_api_key="azure-secret-value",
+        foundry_fallback_model="gpt-4.1-mini",
+    )
     path = save_settings(s)
     text = path.read_text()
     assert "secret" not in text
@@ -107,8 +115,11 @@ def test_unreadable_settings_file_is_a_value_error():
 
 
 def test_env_block_masks_keys_unless_revealed():
-    s = Settings(demo_mode="live", foundry_api_key="azure-secret-value",
-                 foundry_base_url="https://a.openai.azure.com/openai/v1")
+    s = Settings(
+        demo_mode="live",
+        foundry_api_key="azure-secret-value",
+        foundry_base_url="https://a.openai.azure.com/openai/v1",
+    )
     block = env_block(s)
     assert "DEMO_MODE=live" in block
     assert "FOUNDRY_BASE_URL=https://a.openai.azure.com/openai/v1" in block
@@ -125,8 +136,15 @@ def test_secrets_hidden_in_repr():
 def test_env_values_match_names_case_blind_and_own_name_beats_alias():
     from engine.config import env_values
 
-    got = env_values({"npc_fast_model": "alias", "NPC_MODEL": "own", "Demo_Mode": "local",
-                      "LOCAL_AGENT_MODEL": "  ", "PATH": "/usr/bin"})
+    got = env_values(
+        {
+            "npc_fast_model": "alias",
+            "NPC_MODEL": "own",
+            "Demo_Mode": "local",
+            "LOCAL_AGENT_MODEL": "  ",
+            "PATH": "/usr/bin",
+        }
+    )
     assert got == {"npc_model": "own", "demo_mode": "local"}
     assert env_values({"NPC_FAST_MODEL": "nano"}) == {"npc_model": "nano"}
 

@@ -14,28 +14,34 @@ from tests.routing.artifacts import GOOD, Pitch
 DOC = json.dumps(GOOD)
 
 
-@pytest.mark.parametrize("text", [
-    DOC,
-    f"Sure! {DOC} Hope that helps.",
-    f"<think>maybe {{\"x\": 1}} first</think>\n{DOC}",
-    f"<THINKING>hm</THINKING>{DOC}",
-    f"<reasoning>a</reasoning>```json\n{DOC}\n```",
-    f"```json\n{{\"draft\": true}}\n```\nfinal:\n```json\n{DOC}\n```",
-    f"...thoughts</think>{DOC}",
-    f'{{"note": "not it"}} then {DOC}',
-    f'{{"a": "brace }} in string"}} {DOC}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        DOC,
+        f"Sure! {DOC} Hope that helps.",
+        f'<think>maybe {{"x": 1}} first</think>\n{DOC}',
+        f"<THINKING>hm</THINKING>{DOC}",
+        f"<reasoning>a</reasoning>```json\n{DOC}\n```",
+        f'```json\n{{"draft": true}}\n```\nfinal:\n```json\n{DOC}\n```',
+        f"...thoughts</think>{DOC}",
+        f'{{"note": "not it"}} then {DOC}',
+        f'{{"a": "brace }} in string"}} {DOC}',
+    ],
+)
 def test_shapes_that_parse(text):
     assert parse_artifact(text, Pitch).output.model_dump() == GOOD
 
 
-@pytest.mark.parametrize(("text", "label"), [
-    ("", "empty"),
-    ("I cannot help with that.", "no_json"),
-    (f"<think>planning {DOC}", "truncated_reasoning"),
-    (DOC[: len(DOC) // 2], "truncated"),
-    ('{"title": "x"}', "invalid"),
-])
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("", "empty"),
+        ("I cannot help with that.", "no_json"),
+        (f"<think>planning {DOC}", "truncated_reasoning"),
+        (DOC[: len(DOC) // 2], "truncated"),
+        ('{"title": "x"}', "invalid"),
+    ],
+)
 def test_shapes_that_fail(text, label):
     with pytest.raises(OutputError) as info:
         parse_artifact(text, Pitch)

@@ -12,8 +12,9 @@ class CredentialUnavailableError(Exception):
 
 
 def test_foundry_serves_with_token_provider_called_per_request(fake_openai_factory):
-    server = fake_openai_factory("azure", payload=GOOD, models=("gpt-5-mini",),
-                                 api_key="test-token")
+    server = fake_openai_factory(
+        "azure", payload=GOOD, models=("gpt-5-mini",), api_key="test-token"
+    )
     tokens = []
 
     def provider() -> str:
@@ -88,4 +89,5 @@ def test_project_endpoint_builds_openai_v1_url_and_scope(fake_openai_factory):
     assert settings.foundry_openai_url() == project + "/openai/v1"
     assert settings.token_scope() == "https://ai.azure.com/.default"
     assert live_settings("https://x.openai.azure.com/openai/v1").token_scope() == (
-        "https://cognitiveservices.azure.com/.default")
+        "https://cognitiveservices.azure.com/.default"
+    )

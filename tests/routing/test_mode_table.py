@@ -57,12 +57,16 @@ def _endpoint(health: str, factory, flavour: str) -> str | None:
 
 @pytest.mark.parametrize(("mode", "routing", "local", "cloud", "label", "served", "tried"), TABLE)
 def test_mode_by_health(fake_openai_factory, mode, routing, local, cloud, label, served, tried):
-    settings = Settings(demo_mode=mode, agent_routing=routing,
-                        local_agent_base_url=_endpoint(local, fake_openai_factory, "ollama"),
-                        local_agent_model="qwen2.5",
-                        foundry_base_url=_endpoint(cloud, fake_openai_factory, "azure"),
-                        foundry_api_key="test-key", strategist_model="gpt-5-mini",
-                        agent_request_timeout=2.0 if "hang" in (local, cloud) else 3.0)
+    settings = Settings(
+        demo_mode=mode,
+        agent_routing=routing,
+        local_agent_base_url=_endpoint(local, fake_openai_factory, "ollama"),
+        local_agent_model="qwen2.5",
+        foundry_base_url=_endpoint(cloud, fake_openai_factory, "azure"),
+        foundry_api_key="test-key",
+        strategist_model="gpt-5-mini",
+        agent_request_timeout=2.0 if "hang" in (local, cloud) else 3.0,
+    )
     router = Router(settings)
     assert router.runtime_label() == label
     result = router.call(req(), simulate)
@@ -80,10 +84,13 @@ def test_mode_by_health(fake_openai_factory, mode, routing, local, cloud, label,
 
 
 def test_replay_serves_recorded_text_and_labels_missing_keys():
-    recorded = {"stage_1_you/attempt-1": "<think>x</think>```json\n{\"title\": \"Recorded\", "
-                                         "\"steps\": [\"a\"], \"confidence\": 9}\n```"}
-    router = Router(Settings(demo_mode="live", foundry_base_url="http://127.0.0.1:9/v1"),
-                    replay=recorded)
+    recorded = {
+        "stage_1_you/attempt-1": '<think>x</think>```json\n{"title": "Recorded", '
+        '"steps": ["a"], "confidence": 9}\n```'
+    }
+    router = Router(
+        Settings(demo_mode="live", foundry_base_url="http://127.0.0.1:9/v1"), replay=recorded
+    )
     hit = router.call(req(key="stage_1_you/attempt-1"), simulate)
     assert hit.served_by == "replay" and hit.output.title == "Recorded"
     assert hit.raw_text == recorded["stage_1_you/attempt-1"]

@@ -35,8 +35,17 @@ def test_loopback_is_allowed(fake_openai):
         pass
 
 
-@pytest.mark.parametrize(("host", "ok"), [("127.0.0.1", True), ("::1", True), ("localhost", True),
-                                          ("127.9.9.9", True), ("10.0.0.1", False),
-                                          ("example.com", False), ("0.0.0.0", False)])
+@pytest.mark.parametrize(
+    ("host", "ok"),
+    [
+        ("127.0.0.1", True),
+        ("::1", True),
+        ("localhost", True),
+        ("127.9.9.9", True),
+        ("10.0.0.1", False),
+        ("example.com", False),
+        ("0.0.0.0", False),
+    ],
+)
 def test_is_loopback(host, ok):
     assert is_loopback(host) is ok

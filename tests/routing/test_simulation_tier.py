@@ -12,8 +12,9 @@ from tests.routing.artifacts import SIMULATED, Pitch, simulate
 
 
 def _req(key: str = "stage_1_you/attempt-1") -> RouteRequest:
-    return RouteRequest(role="strategist", system="sys", user="go", schema_model=Pitch,
-                        call_key=key)
+    return RouteRequest(
+        role="strategist", system="sys", user="go", schema_model=Pitch, call_key=key
+    )
 
 
 def test_default_mode_serves_simulation_without_sockets(monkeypatch):

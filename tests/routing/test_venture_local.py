@@ -19,8 +19,14 @@ STANDUP_LINE = {"line": "Heard the call; I will fold it into this week's work."}
 
 
 def _play(router: Router, save_dir: Any, seed: int = 11) -> GameSession:
-    session = GameSession.start_venture(pitch=PITCH, name="Spoke Co", archetype="builder",
-                                        seed=seed, save_dir=save_dir, router=router)
+    session = GameSession.start_venture(
+        pitch=PITCH,
+        name="Spoke Co",
+        archetype="builder",
+        seed=seed,
+        save_dir=save_dir,
+        router=router,
+    )
     play(session, Plan())
     return session
 
@@ -50,6 +56,7 @@ def _payload_for(artifacts: dict[int, dict[str, Any]]):
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
         number = int(re.search(r"Stage (\d+) ", user).group(1))
         return artifacts[number]
+
     return payload
 
 
@@ -78,13 +85,25 @@ def test_full_venture_served_by_local(fake_openai, sim_artifacts, tmp_path):
     assert any("<campaign_memory>" in s for s in systems)  # the binding memory rode along
 
 
-def test_venture_under_random_faults_is_honestly_labelled(fake_openai_factory, sim_artifacts,
-                                                          tmp_path):
+def test_venture_under_random_faults_is_honestly_labelled(
+    fake_openai_factory, sim_artifacts, tmp_path
+):
     server = fake_openai_factory("llamacpp", payload=_payload_for(sim_artifacts))
-    server.random_faults(7, {"ok": 5, "think": 2, "fenced": 2, "server_error": 1, "truncated": 1,
-                             "invalid_schema": 1, "drop": 1})
-    router = Router(local_settings(server.url, agent_request_timeout=10.0,
-                                   agent_cooldown_seconds=0))
+    server.random_faults(
+        7,
+        {
+            "ok": 5,
+            "think": 2,
+            "fenced": 2,
+            "server_error": 1,
+            "truncated": 1,
+            "invalid_schema": 1,
+            "drop": 1,
+        },
+    )
+    router = Router(
+        local_settings(server.url, agent_request_timeout=10.0, agent_cooldown_seconds=0)
+    )
     session = _play(router, tmp_path)
     try:
         executed = _stage_events(session)
@@ -92,8 +111,9 @@ def test_venture_under_random_faults_is_honestly_labelled(fake_openai_factory, s
         fallbacks = _stage_events(session, "ROUTE_FALLBACK")
         for e in executed:
             assert e.payload["served_by"] in ("local", "simulation")
-            assert (e.payload["served_by"] == "simulation") == (e.payload["fallback_reason"]
-                                                                is not None)
+            assert (e.payload["served_by"] == "simulation") == (
+                e.payload["fallback_reason"] is not None
+            )
         fell = {e.payload["stage_id"] for e in executed if e.payload["served_by"] == "simulation"}
         assert {e.payload["stage_id"] for e in fallbacks if "stage_id" in e.payload} == fell
         assert any(e.payload["served_by"] == "local" for e in executed)

@@ -29,3 +29,15 @@ def fake_openai_factory() -> Iterator[Callable[..., FakeOpenAI]]:
 def fake_openai(fake_openai_factory: Callable[..., FakeOpenAI]) -> FakeOpenAI:
     """One Ollama-flavoured server on 127.0.0.1 (port 0)."""
     return fake_openai_factory("ollama")
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The real llama-cpp-python server with the tiny model, once per session (skipped, with the
+    one reason, where the wheel is not installed: `make llm-runtime` installs it)."""
+    from tests.servers.llama_real import running_server, unavailable_reason
+
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    yield from running_server(tmp_path_factory.mktemp("llama"))

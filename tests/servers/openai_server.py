@@ -22,17 +22,40 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, Self
 
 Flavour = Literal["ollama", "llamacpp", "azure"]
-FAULTS = ("ok", "drop", "hang", "trickle", "rate_limit", "rate_limit_no_retry_after",
-          "server_error", "bad_temperature", "bad_max_tokens", "bad_response_format", "think",
-          "think_unclosed", "fenced", "truncated", "invalid_schema", "content_filter",
-          "model_missing", "auth", "garbage_body", "no_choices")
+FAULTS = (
+    "ok",
+    "drop",
+    "hang",
+    "trickle",
+    "rate_limit",
+    "rate_limit_no_retry_after",
+    "server_error",
+    "bad_temperature",
+    "bad_max_tokens",
+    "bad_response_format",
+    "think",
+    "think_unclosed",
+    "fenced",
+    "truncated",
+    "invalid_schema",
+    "content_filter",
+    "model_missing",
+    "auth",
+    "garbage_body",
+    "no_choices",
+)
 
-TEMPERATURE_ERROR = ("Unsupported value: 'temperature' does not support 0.7 with this model. Only "
-                     "the default (1) value is supported.")
-MAX_TOKENS_ERROR = ("Unsupported parameter: 'max_tokens' is not supported with this model. Use "
-                    "'max_completion_tokens' instead.")
-RESPONSE_FORMAT_ERROR = ("Invalid parameter: 'response_format' of type '{kind}' is not supported "
-                         "with this model.")
+TEMPERATURE_ERROR = (
+    "Unsupported value: 'temperature' does not support 0.7 with this model. Only "
+    "the default (1) value is supported."
+)
+MAX_TOKENS_ERROR = (
+    "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+    "'max_completion_tokens' instead."
+)
+RESPONSE_FORMAT_ERROR = (
+    "Invalid parameter: 'response_format' of type '{kind}' is not supported with this model."
+)
 
 Payload = Mapping[str, Any] | str | Callable[[dict[str, Any]], Any]
 
@@ -59,6 +82,8 @@ class _State:
     trickle_chunk: int
     trickle_delay: float
     hang_max: float
+    stream_piece: int = 16
+    stream_delay: float = 0.0
     loading: bool = False
     script: deque[str] = field(default_factory=deque)
     rng: random.Random | None = None
@@ -91,14 +116,16 @@ class _Handler(BaseHTTPRequestHandler):
     # ---- plumbing -------------------------------------------------------------------------------
 
     def _record(self, body: dict[str, Any] | None, fault: str | None = None) -> Recorded:
-        rec = Recorded(self.command, self.path, {k.lower(): v for k, v in self.headers.items()},
-                       body, fault)
+        rec = Recorded(
+            self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body, fault
+        )
         with self.server.state.lock:
             self.server.state.requests.append(rec)
         return rec
 
-    def _send(self, status: int, body: dict[str, Any] | bytes,
-              headers: Mapping[str, str] | None = None) -> None:
+    def _send(
+        self, status: int, body: dict[str, Any] | bytes, headers: Mapping[str, str] | None = None
+    ) -> None:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -134,20 +161,37 @@ class _Handler(BaseHTTPRequestHandler):
         self._record(None)
         if path in ("/health", "/v1/health"):
             if st.loading:
-                self._send(503, {"error": {"code": 503, "message": "Loading model",
-                                           "type": "unavailable_error"}})
+                self._send(
+                    503,
+                    {
+                        "error": {
+                            "code": 503,
+                            "message": "Loading model",
+                            "type": "unavailable_error",
+                        }
+                    },
+                )
             else:
                 self._send(200, {"status": "ok"})
             return
         if path == "/v1/models":
             if not self._authorised():
-                self._send(401, _error_body("Unauthorized", "invalid_request_error", None,
-                                            "invalid_api_key"))
+                self._send(
+                    401,
+                    _error_body("Unauthorized", "invalid_request_error", None, "invalid_api_key"),
+                )
                 return
             models = st.models[:1] if st.flavour == "llamacpp" else st.models
-            self._send(200, {"object": "list", "data": [
-                {"id": m, "object": "model", "created": 0, "owned_by": "library"}
-                for m in models]})
+            self._send(
+                200,
+                {
+                    "object": "list",
+                    "data": [
+                        {"id": m, "object": "model", "created": 0, "owned_by": "library"}
+                        for m in models
+                    ],
+                },
+            )
             return
         self._send(404, _error_body("not found", "not_found_error", None, None))
 
@@ -165,9 +209,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, _error_body("invalid JSON body", "invalid_request_error", None, None))
             return
         if not self._authorised() or fault == "auth":
-            self._send(401, _error_body("Access denied due to invalid subscription key or wrong "
-                                        "API endpoint.", "invalid_request_error", None,
-                                        "invalid_api_key"))
+            self._send(
+                401,
+                _error_body(
+                    "Access denied due to invalid subscription key or wrong API endpoint.",
+                    "invalid_request_error",
+                    None,
+                    "invalid_api_key",
+                ),
+            )
             return
         if self._reject_params(body, fault):
             return
@@ -184,31 +234,59 @@ class _Handler(BaseHTTPRequestHandler):
         elif fault == "bad_response_format":
             rejects.add("response_format")
         if "temperature" in rejects and "temperature" in body:
-            self._send(400, _error_body(TEMPERATURE_ERROR, "invalid_request_error", "temperature",
-                                        "unsupported_value"))
+            self._send(
+                400,
+                _error_body(
+                    TEMPERATURE_ERROR, "invalid_request_error", "temperature", "unsupported_value"
+                ),
+            )
             return True
         if "max_tokens" in rejects and "max_tokens" in body:
-            self._send(400, _error_body(MAX_TOKENS_ERROR, "invalid_request_error", "max_tokens",
-                                        "unsupported_parameter"))
+            self._send(
+                400,
+                _error_body(
+                    MAX_TOKENS_ERROR, "invalid_request_error", "max_tokens", "unsupported_parameter"
+                ),
+            )
             return True
         if "max_completion_tokens" in rejects and "max_completion_tokens" in body:
-            msg = MAX_TOKENS_ERROR.replace("max_tokens", "#").replace(
-                "max_completion_tokens", "max_tokens").replace("#", "max_completion_tokens")
-            self._send(400, _error_body(msg, "invalid_request_error", "max_completion_tokens",
-                                        "unsupported_parameter"))
+            msg = (
+                MAX_TOKENS_ERROR.replace("max_tokens", "#")
+                .replace("max_completion_tokens", "max_tokens")
+                .replace("#", "max_completion_tokens")
+            )
+            self._send(
+                400,
+                _error_body(
+                    msg, "invalid_request_error", "max_completion_tokens", "unsupported_parameter"
+                ),
+            )
             return True
         fmt = body.get("response_format")
         kind = fmt.get("type") if isinstance(fmt, dict) else None
         if kind is not None and ("response_format" in rejects or kind in rejects):
             if st.flavour == "llamacpp":
                 # llama.cpp answers unknown/unsupported types with a bare 400 and no param.
-                self._send(400, {"error": {"code": 400, "type": "invalid_request_error",
-                                           "message": f"response_format type '{kind}' is not "
-                                                      "supported"}})
+                self._send(
+                    400,
+                    {
+                        "error": {
+                            "code": 400,
+                            "type": "invalid_request_error",
+                            "message": f"response_format type '{kind}' is not supported",
+                        }
+                    },
+                )
             else:
-                self._send(400, _error_body(RESPONSE_FORMAT_ERROR.format(kind=kind),
-                                            "invalid_request_error", "response_format.type",
-                                            "unsupported_value"))
+                self._send(
+                    400,
+                    _error_body(
+                        RESPONSE_FORMAT_ERROR.format(kind=kind),
+                        "invalid_request_error",
+                        "response_format.type",
+                        "unsupported_value",
+                    ),
+                )
             return True
         return False
 
@@ -231,31 +309,79 @@ class _Handler(BaseHTTPRequestHandler):
             headers = {}
             if fault == "rate_limit":
                 name = "retry-after-ms" if st.flavour == "azure" else "retry-after"
-                value = (str(int(float(st.retry_after) * 1000)) if name == "retry-after-ms"
-                         else st.retry_after)
+                value = (
+                    str(int(float(st.retry_after) * 1000))
+                    if name == "retry-after-ms"
+                    else st.retry_after
+                )
                 headers[name] = value
-            self._send(429, _error_body("Rate limit reached. Please retry later.", "requests",
-                                        None, "429"), headers)
+            self._send(
+                429,
+                _error_body("Rate limit reached. Please retry later.", "requests", None, "429"),
+                headers,
+            )
             return
         if fault == "garbage_body":
             self._send(200, b"<html><body>502 from a captive portal</body></html>")
             return
         if fault == "no_choices":
-            self._send(200, {"id": "x", "object": "chat.completion", "created": 0, "model": model,
-                             "choices": []})
+            if body.get("stream"):
+                self._sse(
+                    [
+                        {
+                            "id": "x",
+                            "object": "chat.completion.chunk",
+                            "created": 0,
+                            "model": model,
+                            "choices": [],
+                        }
+                    ]
+                )
+                return
+            self._send(
+                200,
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": model,
+                    "choices": [],
+                },
+            )
             return
         if fault == "server_error":
-            self._send(500, _error_body("The server had an error while processing your request.",
-                                        "server_error", None, None))
+            self._send(
+                500,
+                _error_body(
+                    "The server had an error while processing your request.",
+                    "server_error",
+                    None,
+                    None,
+                ),
+            )
             return
         if fault == "content_filter":
-            self._send(400, _error_body("The response was filtered due to the prompt triggering "
-                                        "content management policy.", "invalid_request_error",
-                                        "prompt", "content_filter"))
+            self._send(
+                400,
+                _error_body(
+                    "The response was filtered due to the prompt triggering "
+                    "content management policy.",
+                    "invalid_request_error",
+                    "prompt",
+                    "content_filter",
+                ),
+            )
             return
         if fault == "model_missing" or (st.flavour == "ollama" and model not in st.models):
-            self._send(404, _error_body(f'model "{model}" not found, try pulling it first',
-                                        "not_found_error", None, None))
+            self._send(
+                404,
+                _error_body(
+                    f'model "{model}" not found, try pulling it first',
+                    "not_found_error",
+                    None,
+                    None,
+                ),
+            )
             return
         self._complete(body, fault, model)
 
@@ -265,7 +391,7 @@ class _Handler(BaseHTTPRequestHandler):
         finish = "stop"
         message: dict[str, Any] = {"role": "assistant"}
         if fault == "think":
-            content = f"<think>Weighing it: maybe {{\"draft\": 1}} first.</think>\n{content}"
+            content = f'<think>Weighing it: maybe {{"draft": 1}} first.</think>\n{content}'
         elif fault == "think_unclosed":
             content = f"<think>Let me plan {content}"
             finish = "length"
@@ -283,18 +409,53 @@ class _Handler(BaseHTTPRequestHandler):
         message["content"] = content
         prompt_tokens = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4
         resp: dict[str, Any] = {
-            "id": f"chatcmpl-{len(st.requests)}", "object": "chat.completion",
-            "created": int(time.time()), "model": model or st.models[0],
+            "id": f"chatcmpl-{len(st.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model or st.models[0],
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(content) // 4,
-                      "total_tokens": prompt_tokens + len(content) // 4},
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": len(content) // 4,
+                "total_tokens": prompt_tokens + len(content) // 4,
+            },
         }
         if st.flavour == "llamacpp":
             resp["timings"] = {"prompt_n": prompt_tokens, "predicted_n": len(content) // 4}
+        if body.get("stream"):
+            self._sse(
+                _chunks(resp, message, finish, body, st.stream_piece),
+                delay=st.trickle_delay if fault == "trickle" else st.stream_delay,
+            )
+            return
         if fault == "trickle":
             self._trickle(json.dumps(resp).encode())
             return
         self._send(200, resp)
+
+    def _sse(self, events: list[dict[str, Any]], delay: float = 0.0) -> None:
+        """Server-sent events, one `data:` line per chunk, then [DONE] (chunked, as servers do)."""
+        st = self.server.state
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for event in [*events, None]:
+                if delay and st.release.wait(delay):
+                    self._drop()
+                    return
+                data = (
+                    b"data: [DONE]\n\n"
+                    if event is None
+                    else (b"data: " + json.dumps(event).encode() + b"\n\n")
+                )
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except OSError:
+            return
 
     def _trickle(self, data: bytes) -> None:
         """Headers now, then the body a few bytes at a time: beats any per-read timeout."""
@@ -309,10 +470,38 @@ class _Handler(BaseHTTPRequestHandler):
                 self._drop()
                 return
             try:
-                self.wfile.write(data[i:i + st.trickle_chunk])
+                self.wfile.write(data[i : i + st.trickle_chunk])
                 self.wfile.flush()
             except OSError:
                 return
+
+
+def _chunks(
+    resp: dict[str, Any], message: dict[str, Any], finish: str, body: dict[str, Any], piece: int
+) -> list[dict[str, Any]]:
+    """A completion cut into stream chunks: role, reasoning, content `piece` chars at a time, the
+    finish reason, and the usage chunk when stream_options.include_usage asks for it."""
+    base = {
+        "id": resp["id"],
+        "object": "chat.completion.chunk",
+        "created": resp["created"],
+        "model": resp["model"],
+    }
+
+    def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
+
+    out = [chunk({"role": "assistant"})]
+    for key in ("reasoning", "reasoning_content"):
+        if key in message:
+            out.append(chunk({key: message[key]}))
+    content = str(message.get("content") or "")
+    out += [chunk({"content": content[i : i + piece]}) for i in range(0, len(content), piece)]
+    out.append(chunk({}, finish))
+    options = body.get("stream_options")
+    if isinstance(options, dict) and options.get("include_usage"):
+        out.append({**base, "choices": [], "usage": resp["usage"]})
+    return out
 
 
 class _Server(ThreadingHTTPServer):
@@ -324,17 +513,36 @@ class _Server(ThreadingHTTPServer):
 class FakeOpenAI:
     """The server object tests drive: its URL, scripted faults, seeded random faults, request log."""
 
-    def __init__(self, flavour: Flavour = "ollama", *, payload: Payload = "{}",
-                 models: Iterable[str] = ("qwen2.5",), api_key: str | None = None,
-                 rejects: Iterable[str] | None = None, retry_after: float = 0.05,
-                 trickle_chunk: int = 8, trickle_delay: float = 0.05,
-                 hang_max: float = 30.0) -> None:
+    def __init__(
+        self,
+        flavour: Flavour = "ollama",
+        *,
+        payload: Payload = "{}",
+        models: Iterable[str] = ("qwen2.5",),
+        api_key: str | None = None,
+        rejects: Iterable[str] | None = None,
+        retry_after: float = 0.05,
+        trickle_chunk: int = 8,
+        trickle_delay: float = 0.05,
+        hang_max: float = 30.0,
+        stream_piece: int = 16,
+        stream_delay: float = 0.0,
+    ) -> None:
         if rejects is None:
             rejects = ("temperature", "max_tokens") if flavour == "azure" else ()
-        self._state = _State(flavour=flavour, payload=payload, models=tuple(models),
-                             api_key=api_key, rejects=set(rejects), retry_after=str(retry_after),
-                             trickle_chunk=trickle_chunk, trickle_delay=trickle_delay,
-                             hang_max=hang_max)
+        self._state = _State(
+            flavour=flavour,
+            payload=payload,
+            models=tuple(models),
+            api_key=api_key,
+            rejects=set(rejects),
+            retry_after=str(retry_after),
+            trickle_chunk=trickle_chunk,
+            trickle_delay=trickle_delay,
+            hang_max=hang_max,
+            stream_piece=stream_piece,
+            stream_delay=stream_delay,
+        )
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -344,8 +552,12 @@ class FakeOpenAI:
         server = _Server(("127.0.0.1", 0), _Handler)
         server.state = self._state
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="fake-openai", daemon=True)
+        self._thread = threading.Thread(
+            target=server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="fake-openai",
+            daemon=True,
+        )
         self._thread.start()
         return self
 

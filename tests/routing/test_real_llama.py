@@ -1,0 +1,163 @@
+"""The local tier against the REAL llama-cpp-python server (llama.cpp's engine, a tiny random model).
+
+What the loopback fake cannot prove: the real server's answers to our requests. It rejects
+`json_schema` with a 500, takes `{"type": "json_object", "schema": …}`, streams server-sent events,
+and refuses a prompt beyond its context. Skipped, with one reason, where the wheel is not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import subprocess
+import sys
+
+from engine.config import config_dir
+from engine.routing import Router
+from engine.routing.types import StreamEvent
+from engine.standup import StandupLine
+from tests.routing.artifacts import GOOD, Pitch, simulate
+from tests.routing.helpers import local_settings, outcomes, req
+from worldforge_tui import cli_routing
+
+PITCH = "Repair bookings for independent bike shops"
+
+
+def _settings(server, **extra):
+    return local_settings(
+        server.url, local_agent_model=server.model, agent_request_timeout=60.0, **extra
+    )
+
+
+def _env(server, monkeypatch) -> None:
+    monkeypatch.setenv("DEMO_MODE", "local")
+    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", server.url)
+    monkeypatch.setenv("LOCAL_AGENT_MODEL", server.model)
+    monkeypatch.setenv("AGENT_REQUEST_TIMEOUT", "60")
+
+
+def _cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="worldforge")
+    cli_routing.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_routing_test_reaches_the_real_server(llama_server, monkeypatch, capsys):
+    _env(llama_server, monkeypatch)
+    assert _cli(["routing", "test", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    local = next(t for t in data["tiers"] if t["tier"] == "local")
+    assert local["ok"] and local["models"] == ["tiny"]
+
+
+def test_json_schema_500_steps_down_and_is_remembered(llama_server, monkeypatch, capsys):
+    router = Router(_settings(llama_server))
+    first = router.call(req(), simulate)
+    assert first.served_by == "local", first.fallback_reason
+    # The real server answers json_schema with HTTP 500 (a validation error naming the format).
+    assert first.adaptations[0] == "json_mode:json_object_schema"
+    assert first.attempts[0].error.startswith("bad_param: response_format")
+    key = f"{llama_server.url}#tiny"
+    assert router.status()["capabilities"][key]["json_mode"] == "json_object_schema"
+    # A new process (a new router) starts on the rung that worked: the settings' cache.
+    again = Router(_settings(llama_server))
+    second = again.call(req(), simulate)
+    assert second.served_by == "local" and "json_mode" not in " ".join(second.adaptations)
+    assert outcomes(second)[0] == ("local", "ok") or second.attempts[0].outcome == "invalid"
+    status = again.status()["capabilities"][key]
+    assert status == {**status, "json_mode": "json_object_schema", "source": "cache"}
+    cached = json.loads((config_dir() / "capabilities.json").read_text())
+    assert cached[key]["json_mode"] == "json_object_schema"
+    _env(llama_server, monkeypatch)
+    assert _cli(["routing", "status", "--no-probe"]) == 0
+    assert f"learned    {key}: output json_object_schema, max_tokens (cache)" in (
+        capsys.readouterr().out
+    )
+
+
+def test_streaming_shows_the_text_as_it_grows(llama_server):
+    router = Router(_settings(llama_server))
+    events: list[StreamEvent] = []
+    router.watch(events.append)
+    result = router.call(req(), simulate)
+    assert result.served_by == "local"
+    deltas = [e for e in events if e.kind == "delta"]
+    assert len(deltas) > 5  # the answer arrived in pieces, not at once
+    assert all(
+        b.text.startswith(a.text) and len(b.text) > len(a.text)
+        for a, b in itertools.pairwise(deltas)
+    )
+    assert deltas[-1].text == result.raw_text
+    assert events[-1].kind == "end" and events[-1].tier == "local"
+    assert result.usage.first_token_ms is not None and result.usage.tokens_out >= len(deltas)
+    Pitch.model_validate_json(result.raw_text)
+
+
+def test_context_overflow_falls_to_the_floor_labelled(llama_server):
+    router = Router(_settings(llama_server))
+    big = req().model_copy(update={"user": "bike shop repair booking " * 4000})
+    result = router.call(big, simulate)
+    assert result.served_by == "simulation"
+    assert result.fallback_reason.startswith("local: context_window")
+    assert outcomes(result)[-1] == ("local", "error")
+    assert sum(1 for a in result.attempts if a.error and "context_window" in a.error) == 1
+
+
+def test_schema_limits_are_ours_to_enforce(llama_server):
+    """The grammar ignores minimum/maximum: whatever the tiny model writes, the router returns a
+    valid artifact (validated, re-asked or clamped with a label), never an out-of-range one."""
+    router = Router(_settings(llama_server))
+    for i in range(3):
+        result = router.call(req(key=f"limits-{i}"), simulate)
+        if result.served_by == "local":
+            out = result.output
+            assert 0 <= out.confidence <= 100 and len(out.title) >= 3
+            clamps = [a for a in result.adaptations if a.startswith("clamped:")]
+            raw = json.loads(result.raw_text)
+            assert bool(clamps) == (raw != out.model_dump() or not (0 <= raw["confidence"] <= 100))
+    assert GOOD["confidence"] <= 100
+
+
+def test_full_simulate_served_locally_at_every_stage(llama_server, tmp_path):
+    env = {
+        "WORLDFORGE_HOME": str(tmp_path / "home"),
+        "DEMO_MODE": "local",
+        "LOCAL_AGENT_BASE_URL": llama_server.url,
+        "LOCAL_AGENT_MODEL": llama_server.model,
+        "AGENT_REQUEST_TIMEOUT": "60",
+        "PATH": "/usr/bin:/bin",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "worldforge_tui.cli", "simulate", "--pitch", PITCH, "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(proc.stdout)
+    executed = data["events"]["STAGE_EXECUTED"]
+    assert data["served_by"] == {"local": executed}  # every stage the venture reached
+    assert "ROUTE_FALLBACK" not in data["events"]  # standups included: nothing fell back
+    assert data["events"]["AGENT_STANDUP"] >= 3 * (executed - 1)
+
+
+def test_standup_line_is_served_by_the_real_server(llama_server):
+    from engine.routing import RouteRequest
+
+    router = Router(_settings(llama_server))
+    result = router.call(
+        RouteRequest(
+            role="npc",
+            system="You are ops at a standup.",
+            user="CEO decision: ship weekly.",
+            schema_model=StandupLine,
+            call_key="x/standup-0",
+            max_output_tokens=200,
+        ),
+        lambda: StandupLine(line="sim"),
+    )
+    assert result.served_by == "local" and result.output.line != "sim"
