@@ -16,7 +16,15 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import platformdirs
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
 
 APP_NAME = "worldforge"
 SETTINGS_FILENAME = "settings.json"
@@ -171,8 +179,23 @@ class Settings(BaseModel):
             return None
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(f"must be an http(s) URL, got {value[:80]!r}")
+            raise ValueError(f"must be an http(s) URL, got {_scrubbed(value)[:80]!r}")
         return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _register_secrets(self) -> Settings:
+        """Every configured key (and any password in a base URL) is redacted by value from all
+        text scrubbed from now on: error bodies that echo it, logs, events, the screen."""
+        from memory.scrub import register_secret
+
+        for name in SECRET_FIELDS:
+            register_secret(getattr(self, name, None))
+        for name in ("local_agent_base_url", "foundry_base_url", "foundry_project_endpoint",
+                     "foundry_iq_endpoint", "azure_cosmos_endpoint"):
+            url = getattr(self, name, None)
+            if url:
+                register_secret(urlsplit(url).password)
+        return self
 
     # --- derived views -------------------------------------------------------------------------
 

@@ -15,7 +15,9 @@ REDACTED = "[redacted]"
 
 # Free-standing credential shapes: recognisable wherever they appear.
 _SHAPES: tuple[re.Pattern[str], ...] = (
-    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL),
+    re.compile(
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL
+    ),
     re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
     re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
     re.compile(r"(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{30,}"),
@@ -55,6 +57,95 @@ _AZURE_LABELLED = re.compile(
     re.IGNORECASE,
 )
 
+# Prose forms: "my password is hunter2", "the token X9f…", and long hex/base64 runs right after a
+# key word ("Incorrect API key provided: 0123…"). A password-like word takes any value that is not
+# an ordinary word about it; token/key/secret words take only token-shaped values.
+_PROSE_PASSWORD = re.compile(
+    r"\b(password|passwd|passphrase|pwd|passcode)(\s+(?:is|was|reads|=|:)\s+[\"'`]?)"
+    r"([^\s\"'`,;]{3,})",
+    re.IGNORECASE,
+)
+_ORDINARY = frozenset(
+    [
+        "required",
+        "incorrect",
+        "wrong",
+        "invalid",
+        "missing",
+        "not",
+        "too",
+        "the",
+        "a",
+        "an",
+        "set",
+        "empty",
+        "expired",
+        "rotated",
+        "being",
+        "should",
+        "must",
+        "unknown",
+        "changed",
+        "reset",
+        "correct",
+        "weak",
+        "strong",
+        "short",
+        "long",
+        "needed",
+    ]
+)
+_PROSE_TOKEN = re.compile(
+    r"\b((?:api[ _\-]?)?(?:token|key|secret|credential|apikey)s?)(\s+(?:is\s+|was\s+|=\s*|:\s*)?[\"'`]?)"
+    r"((?=[A-Za-z0-9._~+/=\-]*[0-9])(?=[A-Za-z0-9._~+/=\-]*[A-Za-z])[A-Za-z0-9._~+/=\-]{8,}"
+    r"|[A-Za-z0-9._~+/=\-]{24,})",
+    re.IGNORECASE,
+)
+_NEAR_KEYWORD_RUN = re.compile(
+    r"(\b(?:key|token|secret|password|credential|auth\w*|signature|sig)\b[^\n]{0,40}?)"
+    r"(?<![A-Za-z0-9+/_\-])([A-Fa-f0-9]{24,}|[A-Za-z0-9+/_\-]{32,}={0,2})(?![A-Za-z0-9+/_\-])",
+    re.IGNORECASE,
+)
+
+
+def _prose_password(match: re.Match[str]) -> str:
+    word, sep, value = match.groups()
+    if value.lower().strip(".!?") in _ORDINARY or value.startswith("[redacted"):
+        return match.group(0)
+    return f"{word}{sep}{REDACTED}"
+
+
+def _prose_token(match: re.Match[str]) -> str:
+    word, sep, value = match.groups()
+    if value.startswith("[redacted") or value.lower().startswith(("http", "www.")):
+        return match.group(0)
+    return f"{word}{sep}{REDACTED}"
+
+
+# Configured secret values (API keys from settings and the environment): redacted by value, in
+# any text, whatever their shape; registered when settings load.
+_configured: set[str] = set()
+MIN_CONFIGURED = 6
+
+
+def register_secret(value: object) -> None:
+    """Redact this exact value (and its URL-encoded form) from every text scrubbed from now on."""
+    raw = value.get_secret_value() if hasattr(value, "get_secret_value") else value
+    if not isinstance(raw, str) or len(raw.strip()) < MIN_CONFIGURED:
+        return
+    from urllib.parse import quote
+
+    _configured.add(raw.strip())
+    _configured.add(quote(raw.strip(), safe=""))
+
+
+def _redact_configured(text: str) -> str:
+    for value in sorted(_configured, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, REDACTED)
+    return text
+
+
 _SECRET_FIELD = re.compile(
     r"(?:^|[_\-])(?:" + _SECRET_NAMES + r")$|^authorization$|^x-api-key$|^cookie$", re.IGNORECASE
 )
@@ -78,6 +169,9 @@ _STEPS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (_AZURE_LABELLED, r"\1" + REDACTED),
     *((shape, REDACTED) for shape in _SHAPES),
     (_KEY_VALUE, _key_value),
+    (_PROSE_PASSWORD, _prose_password),
+    (_PROSE_TOKEN, _prose_token),
+    (_NEAR_KEYWORD_RUN, r"\1" + REDACTED),
 )
 
 
@@ -85,9 +179,34 @@ _STEPS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
 # any is returned as is: a superset check that only decides whether the full passes run. URL
 # credentials need "@"; name=value secrets need a secret name, each of which holds one of
 # key/secret/pass/pwd/token/sig/credential/connection. Matching lower-cased text beats an IGNORECASE regex.
-_TRIGGERS = ("@", "sk-", "akia", "asia", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_",
-             "xox", "aiza", "glpat-", "eyj", "bearer", "basic", "begin", "key", "secret", "pass",
-             "pwd", "token", "sig", "credential", "connection")
+_TRIGGERS = (
+    "@",
+    "sk-",
+    "akia",
+    "asia",
+    "gho_",
+    "ghp_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "xox",
+    "aiza",
+    "glpat-",
+    "eyj",
+    "bearer",
+    "basic",
+    "begin",
+    "key",
+    "secret",
+    "pass",
+    "pwd",
+    "token",
+    "sig",
+    "credential",
+    "connection",
+    "auth",
+)
 
 
 _SHORTEST_SECRET = 5  # "pwd=x" is the shortest text any pattern above redacts
@@ -106,6 +225,8 @@ def scrub(text: str) -> str:
     """Return `text` with credentials replaced by ``[redacted]``; non-str input is stringified."""
     if not isinstance(text, str):
         text = str(text)
+    if _configured:
+        text = _redact_configured(text)
     if len(text) < _SHORTEST_SECRET or not _maybe_secret(text):
         return text
     for pattern, repl in _STEPS:

@@ -8,7 +8,6 @@ from typing import Any
 from worldforge_tui.safe_text import one_line
 
 log = logging.getLogger("worldforge.tui")
-LOG_FILENAME = "tui.log"
 
 
 def load_router() -> tuple[Any, str | None]:
@@ -23,21 +22,17 @@ def load_router() -> tuple[Any, str | None]:
 
 
 def setup_file_log() -> None:
-    """Send tracebacks to the log file (WORLDFORGE_HOME or the user log dir), never the screen."""
-    if any(isinstance(h, logging.FileHandler) for h in log.handlers):
-        return
+    """Send tracebacks to the one log (worldforge.log in WORLDFORGE_HOME or the user log dir:
+    rotated, every line scrubbed of secrets), never the screen. `worldforge.tui` is a child of the
+    engine's `worldforge` logger, so it writes through the engine's handler."""
     try:
-        from engine.config import log_dir
+        from engine.logs import get_logger
 
-        directory = log_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(directory / LOG_FILENAME, encoding="utf-8")
+        get_logger()
     except OSError:
         return
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    log.addHandler(handler)
     log.setLevel(logging.INFO)
-    log.propagate = False
+    log.propagate = True
     from worldforge_tui import version
 
     log.info("WorldForge %s started", version())

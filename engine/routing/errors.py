@@ -42,7 +42,11 @@ _PARAM_ADAPTS = ("temperature", "max_tokens", "max_completion_tokens")
 
 
 def _short(text: object, limit: int = 160) -> str:
-    return " ".join(str(text).split())[:limit]
+    """One line of an endpoint's error text, scrubbed of configured keys and credentials (the one
+    boundary every model and Azure error detail passes on its way to events, logs and screens)."""
+    from memory.scrub import scrub
+
+    return scrub(" ".join(str(text).split()))[:limit]
 
 
 def retry_after_seconds(exc: openai.APIStatusError) -> float | None:
