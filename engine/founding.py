@@ -8,11 +8,15 @@ from typing import Any
 
 from engine import economy
 from engine.antagonist import forge
+from engine.archetypes import ARCHETYPE_RULES
 from engine.errors import InputError
 from engine.models import ARCHETYPES, Founder, GameState
 from engine.simulate import customer_from_pitch
 from engine.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text, content_words
 from engine.world import build_stages
+
+# The game's rules generation: a save made under another one is refused rather than replayed wrong.
+RULES_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -24,8 +28,13 @@ class StartInputs:
 
     def record(self) -> dict[str, Any]:
         """The `start` step of the run's recorded inputs (what replay re-plays)."""
-        return {"cmd": "start", "pitch": self.pitch, "name": self.name,
-                "archetype": self.archetype, "seed": self.seed}
+        return {
+            "cmd": "start",
+            "pitch": self.pitch,
+            "name": self.name,
+            "archetype": self.archetype,
+            "seed": self.seed,
+        }
 
 
 def validate_start(pitch: str, name: str | None, archetype: str, seed: int) -> StartInputs:
@@ -48,12 +57,25 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
     """The company on day 0: org, economics, eight stages, the rival."""
     org = economy.founding_org()
     customer = customer_from_pitch(inputs.pitch)
-    founder = Founder(name="You", company=inputs.name, pitch=inputs.pitch,
-                      archetype=inputs.archetype,  # type: ignore[arg-type]
-                      customer=customer, keywords=content_words(inputs.pitch)[:8])
-    state = GameState(run_id=run_id, seed=inputs.seed, founder=founder, stages=build_stages(org),
-                      org=org, economics=economy.initial_economics(org),
-                      antagonist=forge(inputs.archetype, customer, inputs.seed))
+    founder = Founder(
+        name="You",
+        company=inputs.name,
+        pitch=inputs.pitch,
+        archetype=inputs.archetype,  # type: ignore[arg-type]
+        customer=customer,
+        keywords=content_words(inputs.pitch)[:8],
+    )
+    start = ARCHETYPE_RULES[inputs.archetype].start
+    state = GameState(
+        rules_version=RULES_VERSION,
+        run_id=run_id,
+        seed=inputs.seed,
+        founder=founder,
+        stages=build_stages(org),
+        org=org,
+        economics=economy.initial_economics(org, start),
+        antagonist=forge(inputs.archetype, customer, inputs.seed),
+    )
     state.history.append((0, state.economics.treasury_usd))
     return state
 
@@ -74,7 +96,10 @@ def cloud_memory_for(settings: Any) -> Any:
         return None
     from memory.cloud import CloudMemory
 
-    return CloudMemory.from_env({
-        "FOUNDRY_PROJECT_ENDPOINT": settings.foundry_project_endpoint or "",
-        "FOUNDRY_MEMORY_STORE": settings.foundry_memory_store or "",
-        "AGENT_REQUEST_TIMEOUT": str(settings.agent_request_timeout)})
+    return CloudMemory.from_env(
+        {
+            "FOUNDRY_PROJECT_ENDPOINT": settings.foundry_project_endpoint or "",
+            "FOUNDRY_MEMORY_STORE": settings.foundry_memory_store or "",
+            "AGENT_REQUEST_TIMEOUT": str(settings.agent_request_timeout),
+        }
+    )

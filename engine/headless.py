@@ -42,6 +42,18 @@ def parse_stage_pairs(items: list[str], flag: str) -> list[tuple[str, str]]:
     return out
 
 
+def parse_event_answers(items: list[str]) -> dict[str, str]:
+    """`A`/`B` (every event) or `STAGE:A` (the event after that stage), as for --event."""
+    out: dict[str, str] = {}
+    for item in items:
+        where, _, key = item.rpartition(":")
+        key = key.strip().upper()
+        if key not in ("A", "B"):
+            raise InputError(f"--event takes A, B or STAGE:A|B, e.g. --event 3:B (got {item[:30]!r})")
+        out[resolve_stage(where) if where else "*"] = key
+    return out
+
+
 @dataclass
 class Plan:
     """What the CEO will do at each gate and fork of a headless venture."""
@@ -49,10 +61,14 @@ class Plan:
     path: str = "A" * FORKS
     rejects: dict[str, list[str]] = field(default_factory=dict)
     owns: dict[str, str] = field(default_factory=dict)
+    # answers to between-stage events' small choices, by the stage the event follows ("*": all);
+    # an event without an answer here takes its default when the next stage runs
+    events: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_cli(cls, choose: str, rejects: list[str], owns: list[str]) -> Plan:
-        plan = cls(path=parse_path(choose))
+    def from_cli(cls, choose: str, rejects: list[str], owns: list[str],
+                 events: list[str] | None = None) -> Plan:
+        plan = cls(path=parse_path(choose), events=parse_event_answers(events or []))
         for sid, reason in parse_stage_pairs(rejects, "--reject"):
             reason = clean_text(reason, field=f"--reject reason for {sid}", max_chars=MAX_REASON_CHARS)
             plan.rejects.setdefault(sid, []).append(reason)
@@ -71,7 +87,12 @@ def play(session: GameSession, plan: Plan) -> None:
         stage = st.stage
         assert stage is not None
         if st.phase == "brief":
-            session.run_stage()
+            ev = st.pending_event
+            answer = plan.events.get(ev.after_stage, plan.events.get("*")) if ev else None
+            if answer:
+                session.answer_event(answer)
+            else:
+                session.run_stage()
         elif st.phase == "gate":
             reasons = plan.rejects.get(stage.id, [])
             if stage.redos < len(reasons):
@@ -95,9 +116,17 @@ def summary(session: GameSession) -> dict[str, Any]:
     return {
         "run_id": st.run_id,
         "seed": st.seed,
-        "outcome": {"result": st.outcome.result, "reason": st.outcome.reason, "day": st.outcome.day}
+        "outcome": {"result": st.outcome.result, "reason": st.outcome.reason, "day": st.outcome.day,
+                    "stage": st.outcome.stage, "ending": st.outcome.ending}
         if st.outcome else None,
+        "score": {"points": st.outcome.score, "grade": st.outcome.grade,
+                  "ending": st.outcome.ending, "title": st.outcome.title} if st.outcome else None,
         "economics": st.economics.numbers(),
+        "world_events": [{"after_stage": e.after_stage, "kind": e.kind, "title": e.title,
+                          "choice": e.choice, "effect": e.effect_line} for e in st.world_events],
+        "rival": {"name": st.antagonist.name, "personality": st.antagonist.personality,
+                  "moves": [{"stage_id": m.stage_id, "metric": m.target_metric,
+                             "change": m.metric_delta, "reaction": m.reaction} for m in st.moves]},
         "org": [w.title for w in st.org if w.active],
         "stages": [{"id": s.id, "beat": s.beat, "worker": s.worker_title, "score": s.score,
                     "drift": s.drift, "redos": s.redos,
@@ -105,6 +134,10 @@ def summary(session: GameSession) -> dict[str, Any]:
                                  **({"interpreted": s.decision.interpreted}
                                     if s.decision.interpreted else {})}
                     if s.decision else None} for s in st.stages],
+        "dilemmas": [{"stage_id": s.id, "title": s.decision.title, "variant": s.decision.variant,
+                      "rule_id": s.decision.rule_id, "effect": r.effect_line}
+                     for s, r in zip([s for s in st.stages if s.decision], st.receipts,
+                                     strict=True) if s.decision],
         "events": count_by_type(session.conn, st.run_id),
         "memory": session.memory.counts(),
         "served_by": dict(sorted(served.items())),

@@ -32,6 +32,7 @@ class Economics(BaseModel):
     burn_pressure: float
     autonomy: float
     threat: float = 10.0
+    overhead_usd: float = 0.0  # non-payroll monthly costs (supplier contracts), part of the burn
 
     def numbers(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.model_dump().items()}
@@ -80,6 +81,8 @@ class StageDecision(BaseModel):
     option: str  # "A", "B" or "own"
     text: str
     interpreted: dict[str, Any] | None = None  # how an own answer was read (engine.reading)
+    variant: str = ""  # the dilemma it answered (engine/dilemmas.py DECK)
+    title: str = ""
 
 
 class Option(BaseModel):
@@ -88,6 +91,8 @@ class Option(BaseModel):
     tradeoff: str
     rule_id: str
     effect_line: str = ""
+    hint: str = ""  # what the size of the effect depends on, e.g. "revenue grows with trust"
+    archetype: str | None = None  # set when only this founder archetype gets the option
 
 
 class Dilemma(BaseModel):
@@ -96,6 +101,8 @@ class Dilemma(BaseModel):
     axis: str
     prompt: str
     options: list[Option]
+    family: str = ""
+    variant: str = ""
 
 
 class Directive(BaseModel):
@@ -160,6 +167,7 @@ class Receipt(BaseModel):
     next_brief: dict[str, str] | None = None
     matched_by: str = "option"
     notes: list[str] = Field(default_factory=list)  # standing orders and costs that came due
+    effect_line: str = ""  # the same line the option showed before the choice
 
 
 class StandupTurn(BaseModel):
@@ -177,6 +185,8 @@ class Antagonist(BaseModel):
     tagline: str
     org: list[str]
     target_customer: str
+    personality: str = "steady"
+    personality_text: str = ""
 
 
 class AntagonistMove(BaseModel):
@@ -187,12 +197,40 @@ class AntagonistMove(BaseModel):
     target_metric: str
     threat_delta: float
     narrative: str
+    metric_delta: float = 0.0  # how far the named metric moved
+    reaction: str = ""  # which of your choices the rival punished, if any
+
+
+class EventChoice(BaseModel):
+    key: Literal["A", "B"]
+    text: str
+    effect_line: str = ""
+
+
+class WorldEvent(BaseModel):
+    """A seeded happening between stages: a visible consequence, sometimes a small choice."""
+
+    kind: str
+    title: str
+    text: str
+    after_stage: str
+    day: int
+    effect_line: str = ""
+    applied: dict[str, float] = Field(default_factory=dict)
+    options: list[EventChoice] = Field(default_factory=list)
+    default: Literal["A", "B"] | None = None
+    choice: str | None = None
 
 
 class Outcome(BaseModel):
     result: Literal["victory", "defeat"]
     reason: str
     day: int
+    ending: str = ""  # the ending's id (engine/endings.py)
+    title: str = ""
+    score: int = 0  # 0-100 from the final company
+    grade: str = ""
+    stage: int = 0  # the stage (1-8) the venture ended in
 
 
 class Founder(BaseModel):
@@ -209,6 +247,7 @@ class GameState(BaseModel):
 
     model_config = ConfigDict(validate_assignment=False)
 
+    rules_version: int = 1  # saves made before the rules-as-dilemma-deck game carry 1
     run_id: str
     seed: int
     founder: Founder
@@ -233,6 +272,8 @@ class GameState(BaseModel):
     orders: list[dict[str, Any]] = Field(default_factory=list)  # standing orders from a reply
     planted: list[dict[str, Any]] = Field(default_factory=list)  # approved flaws not yet due
     rejected: dict[str, Any] | None = None  # the last rejected artifact (a redo starts from it)
+    world_events: list[WorldEvent] = Field(default_factory=list)
+    pending_event: WorldEvent | None = None  # an event whose small choice waits for the CEO
 
     @property
     def stage(self) -> Stage | None:

@@ -17,7 +17,7 @@ from engine.errors import SaveError
 from engine.events import list_events, strip_keys, strip_timing
 from engine.routing import Router
 from engine.saves import load_run
-from engine.session import GameSession
+from engine.session import GameSession, refuse_old_rules
 from memory.db import connect
 
 _TIER_TAG = re.compile(r" \[(simulation|local|foundry|replay)\]$")
@@ -35,6 +35,7 @@ class ReplayReport(BaseModel):
 
 def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
     state, inputs = load_run(conn, run_id)
+    refuse_old_rules(state)
     stored = list_events(conn, run_id)
     recorded = {e.payload["raw_text"] for e in stored if e.payload.get("raw_text")}
     mode = "simulation"

@@ -20,7 +20,7 @@ from engine.agents import run_worker
 from engine.config import load_settings
 from engine.errors import GameError, InputError, SaveError
 from engine.events import Event, insert_events, list_events, next_event_id
-from engine.founding import found_state, knowledge_for, validate_start
+from engine.founding import RULES_VERSION, found_state, knowledge_for, validate_start
 from engine.lease import Holder, Lease, RunBusyError
 from engine.logs import log_event, logged_command
 from engine.memory_backend import memory_for
@@ -39,6 +39,14 @@ if TYPE_CHECKING:
     from engine.snapshot import Snapshot
 
 MAX_REDOS = 2
+
+
+def refuse_old_rules(state: GameState) -> None:
+    """A venture saved under an older rules generation cannot go on (or replay) under these rules."""
+    if state.rules_version != RULES_VERSION:
+        raise SaveError(f"run {state.run_id!r} was played under rules version "
+                        f"{state.rules_version}; this build plays version {RULES_VERSION}: "
+                        "start a new venture (the old one stays in the save file)")
 
 
 class GameSession:
@@ -102,6 +110,7 @@ class GameSession:
             raise GameError(f"no saves in {directory}")
         try:
             state, inputs = load_run(conn, run_id)
+            refuse_old_rules(state)
             lease = leases.acquire(conn, run_id)
             if isinstance(lease, Lease):  # re-read under the lease: the state it expects
                 state, inputs = load_run(conn, run_id)
@@ -231,6 +240,7 @@ class GameSession:
             "decide": st.phase == "fork",
             "decide_own": st.phase == "fork",
             "standup_reply": st.phase == "brief" and bool(st.standup) and not st.standup_answered,
+            "answer_event": st.phase == "brief" and st.pending_event is not None,
         }.get(action, False)
 
     def _require(self, action: str, phase: str) -> None:
@@ -247,6 +257,10 @@ class GameSession:
     def run_stage(self) -> Any:
         """The stage's worker runs (model call first, then one transaction to persist)."""
         self._require("run the stage", "brief")
+        if self.state.pending_event is not None:  # unanswered: its default applies first
+            self.answer_event(self.state.pending_event.default or "A", by_default=True)
+            if self.state.phase == "ended":
+                return None
         with self._lock:
             st = self.state
             stage = st.stage
@@ -273,6 +287,18 @@ class GameSession:
         if self.state.phase == "ended":  # the redo's days can end the venture (a defeat)
             return None
         return self.run_stage()
+
+    @logged_command
+    def answer_event(self, choice: str, *, by_default: bool = False) -> Any:
+        """Answer the small choice of the event waiting between stages (A/B or 1/2)."""
+        if not self.can("answer_event"):
+            raise GameError("there is no event waiting for an answer")
+        key = {"1": "A", "2": "B"}.get(str(choice).strip().upper(), str(choice).strip().upper())
+        if key not in ("A", "B"):
+            raise InputError(f"answer the event with A or B (or 1 or 2), not {str(choice)[:20]!r}")
+        record = {"cmd": "event", "choice": key, "by_default": by_default}
+        return self._commit(record, lambda step: steps.answer_event(step, key,
+                                                                    by_default=by_default))
 
     # ---------------------------------------------------------------- fork
     @logged_command
@@ -412,6 +438,8 @@ class GameSession:
             self._commit(record, memory_commands.prune)
         elif cmd == "forget_memories":
             self._commit(record, memory_commands.forget_memories)
+        elif cmd == "event":
+            self.answer_event(record["choice"], by_default=bool(record.get("by_default")))
         else:
             raise SaveError(f"unknown recorded command {str(cmd)[:40]!r}")
 

@@ -13,13 +13,13 @@ from typing import Any
 from engine import flaws, orders, rules
 from engine.antagonist import move
 from engine.dilemmas import pose
-from engine.economy import TUNING, advance_days, defeat_reason, stage_outcome
+from engine.economy import TUNING, advance_days, defeat, stage_outcome
+from engine.endings import finish
 from engine.events import Event, EventType, make_event
 from engine.models import (
     Dilemma,
     Directive,
     GameState,
-    Outcome,
     Receipt,
     StageDecision,
     StageRun,
@@ -30,6 +30,7 @@ from engine.routing import RouteResult
 from engine.simulate import APPLY
 from engine.text import clip, content_words
 from engine.world import adapt_pending
+from engine.world_events import draw, open_event, resolve_choice
 from memory.store import MemoryStore
 
 E = EventType
@@ -82,7 +83,9 @@ def _end_event(step: Step) -> None:
     o = step.state.outcome
     assert o is not None
     step.emit(E.RUN_ENDED, "system", f"{o.result.upper()}: {o.reason}",
-              {"result": o.result, "reason": o.reason, "economics": step.state.economics.numbers()})
+              {"result": o.result, "reason": o.reason, "ending": o.ending, "title": o.title,
+               "score": o.score, "grade": o.grade, "stage": o.stage,
+               "economics": step.state.economics.numbers()})
 
 
 def note_memory_backend(step: Step) -> None:
@@ -93,7 +96,7 @@ def note_memory_backend(step: Step) -> None:
 
 
 def check_end(step: Step) -> None:
-    """After every step: a defeat or the last stage ends the venture (once)."""
+    """After every step: a defeat (from stage 3 on) or the last stage ends the venture (once)."""
     st = step.state
     if st.outcome is not None and st.phase != "ended":
         st.phase = "ended"
@@ -101,16 +104,16 @@ def check_end(step: Step) -> None:
         return
     if st.phase == "ended":
         return
-    reason = defeat_reason(st.economics)
-    if reason:
-        st.outcome = Outcome(result="defeat", reason=reason, day=st.day)
+    hit = defeat(st.economics) if st.stage_index + 1 >= TUNING["defeat_from_stage"] else None
+    if hit:
+        st.outcome = finish(st, hit[0], hit[1])
     elif st.stage_index >= len(st.stages):
-        st.outcome = Outcome(result="victory", day=st.day,
-                             reason="The ownership question is settled and the company is solvent.")
+        st.outcome = finish(st, None, None)
     else:
         return
     st.phase = "ended"
     st.dilemma = None
+    st.pending_event = None
     _end_event(step)
 
 
@@ -256,12 +259,16 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     step.emit(E.CEO_DECISION, "ceo", f"CEO chose: {clip(text, 90)}",
               {"stage_id": stage.id, "option": key, "text": text, "rule_id": rule_id,
                "custom": own_text is not None, "matched_by": matched, "interpreted": interpreted})
+    posed = next((o.effect_line for o in dilemma.options if o.rule_id == rule_id), None)
     before, after, org_delta, _delta = rules.apply_rule(st, rule_id, stage.id)
+    line = rules.effect_line(before, after, org_delta)
+    assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
     governed = orders.govern_hire(st, org_delta, custom=rule_id == "custom.default")
     if governed:
         after = st.economics.model_copy()
         step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
-    stage.decision = StageDecision(rule_id=rule_id, option=key, text=text, interpreted=interpreted)
+    stage.decision = StageDecision(rule_id=rule_id, option=key, text=text, interpreted=interpreted,
+                                   variant=dilemma.variant, title=dilemma.title)
     stage.status = "decided"
     mem = step.remember("procedural", f"CEO chose '{clip(text, 200)}' at {stage.beat} "
                         f"({rule_id}): {rule.summary}", author="ceo", importance=9,
@@ -272,10 +279,9 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     nxt = st.stages[st.stage_index + 1] if st.stage_index + 1 < len(st.stages) else None
     receipt = Receipt(stage_id=stage.id, rule_id=rule_id, option=key, decided=text,
                       summary=rule.summary, principle=rule.principle,
-                      economics_delta={k: round(after.numbers()[k] - before.numbers()[k], 2)
-                                       for k in before.numbers()},
+                      economics_delta=economics_delta(before, after),
                       before=before, after=after, org_delta=org_delta, memory_written=[mem],
-                      matched_by=matched, notes=governed,
+                      matched_by=matched, notes=governed, effect_line=line,
                       next_brief=({"stage_id": nxt.id, "worker": nxt.worker_title,
                                    "binding": f"Binding ({rule_id}): {APPLY.get(rule_id, clip(text, 120))}"}
                                   if nxt else None))
@@ -298,7 +304,49 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     st.standup, st.standup_answered = [], False
     st.stage_index += 1
     st.phase = "brief"
+    if st.stage_index < len(st.stages):
+        world_event(step, stage.id)
     return receipt
+
+
+def economics_delta(before: Any, after: Any) -> dict[str, float]:
+    """after - before per field, money to whole dollars, the rest to one decimal."""
+    a, b = after.numbers(), before.numbers()
+    return {k: float(round(a[k] - b[k])) if k.endswith("_usd") else round(a[k] - b[k], 1)
+            for k in b}
+
+
+def world_event(step: Step, after_stage: str) -> None:
+    """The seeded event between two stages: applied now, or waiting for the CEO's small choice."""
+    st = step.state
+    kind = draw(st, after_stage)
+    if kind is None:
+        return
+    ev = open_event(st, kind, after_stage)
+    if ev.options:
+        st.pending_event = ev
+        opts = " / ".join(f"{o.key}: {o.text}" for o in ev.options)
+        step.emit(E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} Choose {opts} "
+                  f"(default {ev.default})", ev.model_dump())
+    else:
+        st.world_events.append(ev)
+        step.emit(E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} ({ev.effect_line})",
+                  ev.model_dump())
+
+
+def answer_event(step: Step, key: str, *, by_default: bool = False) -> Any:
+    """The CEO's answer to the waiting event (or its default, when the next stage runs first)."""
+    st = step.state
+    ev = st.pending_event
+    assert ev is not None
+    resolve_choice(st, ev, key)
+    st.pending_event = None
+    st.world_events.append(ev)
+    chosen = next(o.text for o in ev.options if o.key == key)
+    who = "default" if by_default else "ceo"
+    step.emit(E.WORLD_EVENT_RESOLVED, who, f"{ev.title}: {chosen} ({ev.effect_line})",
+              {**ev.model_dump(), "by_default": by_default})
+    return ev
 
 
 def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResult]) -> None:

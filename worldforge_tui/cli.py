@@ -37,6 +37,16 @@ def _seed(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seeds must be a whole number, not {text[:20]!r}") from None
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError("--seeds must be from 1 to 1000")
+    return value
+
+
 def _print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
 
@@ -53,7 +63,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.headless import Plan, play, summary
     from engine.session import GameSession
 
-    plan = Plan.from_cli(args.choose, args.reject, args.own)  # validate everything before writing
+    plan = Plan.from_cli(args.choose, args.reject, args.own, args.event)  # validate before writing
     session = GameSession.start_venture(pitch=args.pitch, name=args.name, archetype=args.archetype,
                                         seed=args.seed, save_dir=args.save_dir)
     try:
@@ -66,6 +76,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     else:
         o = result["outcome"]
         print(f"{result['run_id']}: {o['result'].upper()} on day {o['day']} — {o['reason']}")
+        sc = result["score"]
+        print(f"score {sc['points']}/100 ({sc['grade']}) · ending: {sc['title']}")
         e = result["economics"]
         print(f"treasury ${e['treasury_usd']:,.0f} · revenue ${e['monthly_revenue_usd']:,.0f}/mo · "
               f"burn ${e['monthly_burn_usd']:,.0f}/mo · trust {e['trust']:.0f} · threat {e['threat']:.0f}")
@@ -81,16 +93,63 @@ def cmd_balance(args: argparse.Namespace) -> int:
     from engine.balance import run_balance
     from worldforge_tui.cli_info import progress
 
-    with progress("balance: playing every fork path"):
-        report = run_balance(seed=args.seed)
+    seeds = list(range(args.seed, args.seed + args.seeds))
+    rows: list[dict[str, Any]] = []
+    kinds = len(args.archetype or ARCHETYPES)
+    with progress(f"balance: playing {len(seeds) * kinds * 256} fork paths"):
+        report = run_balance(seeds=seeds, archetypes=args.archetype or None,
+                             rows_out=rows if args.per_path else None)
+    if args.per_path:
+        for r in rows:
+            sys.stdout.write(
+                json.dumps(
+                    {
+                        k: r[k]
+                        for k in (
+                            "path",
+                            "seed",
+                            "archetype",
+                            "result",
+                            "ending",
+                            "reason",
+                            "day",
+                            "stage",
+                            "score",
+                            "grade",
+                            "economics",
+                        )
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
+        return 0
     if args.json:
         _print_json(report)
-    else:
-        print(f"{report['paths']} paths: {report['victories']} victories, {report['defeats']} defeats "
-              f"(win rate {report['win_rate']:.0%}) in {report['elapsed_s']} s")
-        for reason, n in report["defeat_reasons"].items():
-            print(f"  {n:>4}  {reason}")
-        print("rules fired: " + ", ".join(f"{k} {v}" for k, v in report["rules_fired"].items()))
+        return 0
+    print(
+        f"{report['paths']} paths ({len(seeds)} seed(s) x {len(report['archetypes'])} "
+        f"archetype(s)): {report['victories']} victories, {report['defeats']} defeats "
+        f"(win rate {report['win_rate']:.0%}) in {report['elapsed_s']} s"
+    )
+    for reason, n in report["defeat_reasons"].items():
+        print(f"  {n:>5}  {reason}")
+    print(
+        f"defeats before stage 6: {report['defeats_before_stage_6']:.0%}; archetypes change "
+        f"{report['archetypes_change_outcome']:.0%} of (seed, path) outcomes"
+    )
+    fp = report["fixed_paths"]
+    print(
+        f"fixed paths: best {fp['best'][0]['path']} {fp['best'][0]['win_rate']:.0%}, worst "
+        f"{fp['worst'][-1]['path']} {fp['worst'][-1]['win_rate']:.0%}, all-A "
+        f"{fp['all_a']:.0%}, all-B {fp['all_b']:.0%}"
+    )
+    for f in report["forks"]:
+        b = f["better"]
+        print(
+            f"  fork {f['fork']}: A better {b['A']:.0%}, B better {b['B']:.0%}, tie "
+            f"{b['tie']:.0%} of {f['histories']} histories"
+        )
     return 0
 
 
@@ -154,11 +213,19 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--choose", default="A", metavar="PATH", help="A/B per fork in stage order (one letter = every fork)")
     sim.add_argument("--reject", action="append", default=[], metavar="STAGE:REASON", help="reject a stage's artifact with a reason (repeatable)")
     sim.add_argument("--own", action="append", default=[], metavar="STAGE:TEXT", help="answer a stage's fork in your own words")
+    sim.add_argument("--event", action="append", default=[], metavar="[STAGE:]A|B",
+                     help="answer the small choice of the event after STAGE (or of every event); "
+                          "unanswered events take their default")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=cmd_simulate)
 
-    bal = sub.add_parser("balance", help="play all 256 fork paths and report outcomes")
-    bal.add_argument("--seed", type=_seed, default=7, help="seed for every path (default 7)")
+    bal = sub.add_parser("balance", help="play all 256 fork paths per archetype and seed and "
+                                         "report outcomes")
+    bal.add_argument("--seed", type=_seed, default=7, help="first seed (default 7)")
+    bal.add_argument("--seeds", type=_count, default=1, help="how many seeds from --seed (default 1)")
+    bal.add_argument("--archetype", action="append", choices=ARCHETYPES,
+                     help="an archetype to explore (repeatable; default all four)")
+    bal.add_argument("--per-path", action="store_true", help="one JSON line per path")
     bal.add_argument("--json", action="store_true", help="print one JSON object")
     bal.set_defaults(func=cmd_balance)
 

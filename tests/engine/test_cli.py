@@ -53,11 +53,12 @@ def test_simulate_json_shape(tmp_path, capsys):
                "--reject", "NEED:name the cooperative's pricing", "--own", "stage_5_find:grow through farm fairs"])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"run_id", "seed", "outcome", "economics", "org", "stages", "events", "memory",
-                        "served_by"}
+    assert set(out) == {"run_id", "seed", "outcome", "score", "economics", "org", "stages",
+                        "dilemmas", "world_events", "rival", "events", "memory", "served_by"}
     assert out["served_by"] == {"simulation": sum(1 + s["redos"] for s in out["stages"] if s["score"] is not None)}
     need = out["stages"][1]
-    assert need["redos"] == 1 and need["decision"]["rule_id"] == "strategist.breadth"
+    assert need["redos"] == 1 and need["decision"]["option"] == "B"
+    assert out["dilemmas"][1]["rule_id"] == need["decision"]["rule_id"]
     own = out["stages"][4]["decision"]
     assert {k: own[k] for k in ("rule_id", "option")} == {"rule_id": "custom.default", "option": "own"}
     assert own["interpreted"]["matched_by"] == "custom" and own["interpreted"]["says"]

