@@ -84,7 +84,7 @@ def test_own_answer_matches_whole_words_else_custom_default(new_session):
     s = new_session()
     s.run_stage()
     s.approve()
-    r = s.decide_own("Build deep relationships and ownership with each farm")  # 'ship' inside words
+    r = s.decide_own("Deep relationships and ownership with each farm")  # "ship" inside words
     assert r.rule_id == "custom.default"
     s.run_stage()
     run = s.state.current
