@@ -84,7 +84,8 @@ class MainScreen(Screen[None]):
             status.show(None, (), None, self.wf.pill())
             self.query_one(ActionBar).show_state(None, {}, busy)
         else:
-            status.show(snap.economics, snap.treasury_history, snap.day, self.wf.pill())
+            status.show(snap.economics, snap.treasury_history, snap.day, self.wf.pill(),
+                        memory=snap.memory_store)
             labels = None
             if snap.dilemma is not None and len(snap.dilemma.options) >= 2:
                 labels = (snap.dilemma.options[0].text, snap.dilemma.options[1].text)

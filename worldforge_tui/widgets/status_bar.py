@@ -61,6 +61,16 @@ def pill_content(pill: str) -> Content:
     return Content.assemble(("● ", style), (text, style))
 
 
+def memory_pill(store: str) -> Content:
+    """Where memory lives, shown only when it is not the save file: Cosmos DB, or the local
+    store standing in while Cosmos DB does not answer."""
+    text = one_line(store, 60)
+    if text.startswith("local-sqlite"):
+        return Content.assemble(("● ", "$warning bold"), ("memory: local (cosmos down)",
+                                                          "$warning bold"))
+    return Content.assemble(("● ", "$success bold"), (f"memory: {text}", "$success bold"))
+
+
 class StatusBar(Horizontal):
     """Meters, sparkline, day and pill; `show(...)` refreshes from the latest snapshot."""
 
@@ -70,6 +80,9 @@ class StatusBar(Horizontal):
     StatusBar #status-spark { width: 16; height: 1; margin: 0 1; }
     StatusBar #status-day { width: auto; height: 1; padding: 0 1; color: $foreground-muted; }
     StatusBar #status-pill { width: auto; max-width: 34; height: 1; padding: 0 1; }
+    StatusBar #status-memory { width: auto; max-width: 30; height: 1; padding: 0 1;
+                               display: none; }
+    StatusBar #status-memory.-on { display: block; }
     StatusBar.-compact #status-spark { width: 8; margin: 0; }
     """
 
@@ -81,9 +94,10 @@ class StatusBar(Horizontal):
         yield Sparkline([], id="status-spark")
         yield Static("", id="status-day", markup=False)
         yield Static(pill_content("simulation"), id="status-pill")
+        yield Static("", id="status-memory")
 
     def show(self, economics: Any, history: Sequence[Any] = (), day: int | None = None,
-             pill: str | None = None) -> None:
+             pill: str | None = None, memory: str | None = None) -> None:
         """Render meters from economics, the sparkline from [(day, treasury)], the day and pill."""
         compact = self.has_class("-compact")
         self.query_one("#status-meters", Static).update(meters_content(economics, compact=compact))
@@ -93,6 +107,11 @@ class StatusBar(Horizontal):
         self.query_one("#status-day", Static).update("" if day is None else f"day {day}")
         if pill is not None:
             self.set_pill(pill)
+        shown = self.query_one("#status-memory", Static)
+        remote = bool(memory) and memory != "local-sqlite"
+        shown.set_class(remote, "-on")
+        if remote and memory:
+            shown.update(memory_pill(memory))
 
     def set_pill(self, pill: str) -> None:
         """Show the router's current pill (runtime and model, or a fallback)."""
