@@ -65,13 +65,15 @@ FLAWS: dict[str, Flaw] = {
 
 # Odds of a flaw on one attempt (rules as data).
 ODDS = {
-    "base": 0.035,
+    "base": 0.07,
     "thin_runway": 0.05,
     "burn_pressure": 0.03,
     "rushed_redo": 0.05,
     "new_hire": 0.03,
     "strong_worker": 0.5,
 }
+# How often each kind is the mistake made, relative to the others.
+WEIGHT = {"missing_price": 2.0, "over_claim": 2.0, "wrong_audience": 2.0, "ignores_decision": 1.0}
 THIN_RUNWAY_MONTHS = 4.0
 HIGH_BURN_PRESSURE = 60.0
 STRONG_ROLE = {
@@ -162,7 +164,8 @@ def draw(
     avoid: tuple[str, ...] = (),
 ) -> str | None:
     """Seeded: which flaw (if any) this attempt ships. `avoid` holds what a rejection named."""
-    rng = random.Random(f"{state.seed}:{stage.id}:{attempt}:flaw")
+    history = ",".join(s.decision.rule_id for s in state.stages if s.decision)
+    rng = random.Random(f"{state.seed}:{stage.id}:{attempt}:{history}:{state.day}:flaw")
     p, _ = odds(state, stage, attempt)
     if rng.random() >= p:
         return None
@@ -173,7 +176,9 @@ def draw(
         and k not in avoid
         and (k != "ignores_decision" or (directive is not None and directive.rule_id))
     ]
-    return rng.choice(kinds) if kinds else None
+    if not kinds:
+        return None
+    return rng.choices(kinds, weights=[WEIGHT.get(k, 1.0) for k in kinds])[0]
 
 
 # ------------------------------------------------------------------ what the rubric sees

@@ -20,9 +20,10 @@ class PitchReading(BaseModel):
 
 
 # "X for Y" in the languages players write pitches in (Latin scripts): the word for "for".
-_FOR = r"(?:for|pour|para|für|fuer|per)"
+_FOR = r"(?:for|pour|para|für|fuer|per|för|voor)"
 _CLAUSE_END = re.compile(
     r"\s+(?:who|that|which|to|with|by|so|because|while|without|using|in order|across|from|"
+    r"living|working|looking|trying|"
     r"through|via|where|when|qui|que|avec|sans|dans|con|sin|que|mit|ohne|die|der)\b|[.,;:!?()]",
     re.IGNORECASE,
 )
@@ -296,13 +297,13 @@ def read_pitch(pitch: str) -> PitchReading:
     industry = industry_of(text)
     fallback = INDUSTRIES[industry][1] if industry in INDUSTRIES else "early customers"
     if is_cjk(text):
-        flat = re.sub(r"[。、！？!?.,]", "", text).replace(" ", "")
+        flat = re.sub(r"[。、！？!?.,]", "", text).strip()
         for pat in _CJK_FOR:
             m = pat.match(flat)
             if m:
                 return PitchReading(
-                    customer=m.group("c"),
-                    offering=m.group("o"),
+                    customer=m.group("c").strip(),
+                    offering=m.group("o").strip(),
                     industry=industry,
                     customer_found=True,
                 )

@@ -59,7 +59,11 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "demographic",
         "for whom",
         "speaks to",
+        "speak to",
         "aimed at",
+        "written for",
+        "write for",
+        "aim at",
     ),
     "claims": (
         "claim",
@@ -309,7 +313,8 @@ VAGUE = (
 
 _SUBJECT = re.compile(
     r"\b(?:focus on|focus it on|focused on|narrow (?:it )?to|only|just|aim at|aim it at|target|"
-    r"speak to|talk to|write for|for|mention|include|add|cover|name|about|spell out|show)\s+"
+    r"speak to|talk to|write for|for|mention|include|add|cover|name|about|spell out|show|"
+    r"forgets|forgot|lacks|is missing|misses)\s+"
     r"(?:the\s+|a\s+|an\s+|our\s+)?([^,.;:!?]+)",
     re.IGNORECASE,
 )
@@ -356,7 +361,12 @@ def read_reason(reason: str) -> Reading:
     topics = [t for t, phrases in TOPICS.items() if _any(text, phrases)]
     number = next((n for n, phrases in NUMBERS.items() if _any(text, phrases)), None)
     direction = None
-    if _any(text, SOONER) and (number in (None, "breakeven") or "timeline" in topics):
+    explicit = _explicit_direction(text)
+    if explicit and number not in (None, "breakeven"):
+        direction = explicit
+    elif _any(text, OPTIMISTIC) and number in ("churn", "burn", "cac"):
+        direction = "up"  # an optimistic churn, burn or cost is one set too low
+    elif _any(text, SOONER) and (number in (None, "breakeven") or "timeline" in topics):
         direction = "sooner"
     elif _any(text, LATER) and (number in (None, "breakeven") or "timeline" in topics):
         direction = "later"
@@ -369,10 +379,11 @@ def read_reason(reason: str) -> Reading:
     if number == "price":
         number = None  # a price is its own topic, moved by direction
         topics = ["price"] + [t for t in topics if t != "price"]
-    if number and direction:
+    if number == "breakeven":
+        topics = ["timeline"] + [t for t in topics if t not in ("timeline", "number")]
+        number = None
+    elif number and direction:
         topics = ["number"] + [t for t in topics if t not in ("price", "scope", "timeline")]
-    elif number == "breakeven":
-        topics = ["timeline"] + [t for t in topics if t != "timeline"]
     m = _SUBJECT.search(reason)
     subject = _tidy(m.group(1)) if m else None
     d = _DROP.search(reason)
@@ -396,6 +407,8 @@ def read_reason(reason: str) -> Reading:
         "include",
     ]
     topics.sort(key=lambda t: order.index(t) if t in order else len(order))
+    if "include" in topics and subject and _leads_with_include(text):
+        topics = ["include"] + [t for t in topics if t != "include"]
     if "audience" in topics and subject and "scope" in topics:
         topics.remove("scope")
     actionable = bool(topics)
@@ -411,6 +424,41 @@ def read_reason(reason: str) -> Reading:
     )
     r.says = reading_line(r)
     return r
+
+
+OPTIMISTIC = ("too optimistic", "too rosy", "unrealistic", "fantasy", "wishful")
+_RAISE = (
+    "raise it",
+    "raise the",
+    "increase it",
+    "increase the",
+    "push it up",
+    "higher",
+    "aim higher",
+    "be more ambitious",
+    "more ambitious",
+)
+_LOWER = (
+    "lower it",
+    "lower the",
+    "reduce it",
+    "reduce the",
+    "bring it down",
+    "bring down",
+    "cut it",
+    "cut the",
+    "lower",
+    "reduce",
+)
+
+
+def _explicit_direction(text: list[str]) -> str | None:
+    """An explicit verb ("raise it", "lower the …") outranks an evaluative phrase."""
+    if _any(text, _RAISE):
+        return "up"
+    if _any(text, _LOWER):
+        return "down"
+    return None
 
 
 def _leads_with_include(text: list[str]) -> bool:
@@ -671,9 +719,7 @@ def _concept_words(keywords: tuple[str, ...], option_text: str) -> set[str]:
 
 
 def _clauses(text: str) -> list[str]:
-    parts = re.split(
-        r"[,;:.!?]|\bbut\b|\bthen\b|\bwhile\b|\band then\b|—|–", text, flags=re.IGNORECASE
-    )
+    parts = re.split(r"[,;:.!?]|\bbut\b|\bthen\b|\bwhile\b|\band\b|—|–", text, flags=re.IGNORECASE)
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -740,8 +786,8 @@ def read_own_answer(
 
 def _niche(text: str) -> tuple[str | None, str | None]:
     m = re.search(
-        r"\b(?:focus on|focus only on|only|just|narrow to|stick to|concentrate on|"
-        r"double down on|serve only|serve)\s+(?:the\s+|our\s+)?([^,.;:!?]+)",
+        r"\b(?:focus(?: only)? on|concentrate on|double down on|narrow to|stick to|"
+        r"(?:just |only )?serve(?: only)?|only|just)\s+(?:the\s+|our\s+)?([^,.;:!?]+)",
         text,
         re.IGNORECASE,
     )

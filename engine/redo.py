@@ -18,11 +18,17 @@ from engine.reading import Reading
 
 # Which artifact field each topic of a rejection changes, per role (the redo and its tests).
 TOPIC_FIELDS: dict[str, dict[str, str]] = {
-    "price": {"designer": "features", "marketer": "body"},
+    "price": {
+        "strategist": "value_proposition",
+        "designer": "features",
+        "marketer": "body",
+        "ops": "retention_loops",
+    },
     "audience": {
         "strategist": "target_audience",
         "designer": "hero_headline",
         "marketer": "subject",
+        "ops": "nps_plan",
     },
     "claims": {
         "strategist": "value_proposition",
@@ -137,7 +143,7 @@ def _fix(
 ) -> str | None:
     base = price_for(economics, seed, stage)
     if topic == "price":
-        old = _currentprice_for(art) or base
+        old = _current_price(art) or base
         new = old
         if r.direction == "down":
             new = int(round(old * 0.7 / 5) * 5)
@@ -151,8 +157,15 @@ def _fix(
             art["body"] = (
                 v.fill("The pilot costs {price} a month per {unit}. ", price=money(new)) + body
             )
+        elif role == "strategist":
+            kept = re.sub(r"\s*Pilot price: [^.]*\.", "", art["value_proposition"])
+            art["value_proposition"] = f"{kept} {line}."
         else:
-            return None
+            loops = [x for x in art["retention_loops"] if not x.startswith("Renewal at")]
+            art["retention_loops"] = [
+                *loops,
+                v.fill("Renewal at {price} a month per {unit}, stated up front", price=money(new)),
+            ]
         key = "price" if new == old else ("price_down" if new < old else "price_up")
         return banks.CHANGED[key].format(
             price=money(new), old=money(old), new=money(new), unit=v.slots["unit"]
@@ -161,9 +174,9 @@ def _fix(
         who = r.subject or v.slots["customer"]
         v2 = Voice({**v.slots, "customer": who, "cap_customer": cap(who)}, v.seed + ":aud")
         if role == "strategist":
-            art["target_audience"] = v2.pick("aud", banks.AUDIENCE)
+            art["target_audience"] = _other(v2, banks.AUDIENCE, art["target_audience"])
         elif role == "designer":
-            art["hero_headline"] = v2.pick("hero", banks.PLAIN_HEADLINES)
+            art["hero_headline"] = _other(v2, banks.PLAIN_HEADLINES, art["hero_headline"])
         elif role == "marketer":
             art["subject"] = v2.fill("For {customer}: {outcome}")
             for wrong in WRONG_AUDIENCES:
@@ -201,7 +214,7 @@ def _fix(
                 kept.append(
                     v.fill(
                         "The pilot costs {price} a month per {unit}.",
-                        price=money(_currentprice_for(art) or base),
+                        price=money(_current_price(art) or base),
                     )
                 )
                 kept.append(v.pick("cta", banks.EMAIL_CTA))
@@ -366,8 +379,15 @@ def _scale_numbers(text: str, factor: float) -> str:
     return re.sub(r"\d+", lambda m: str(max(1, round(int(m.group()) * factor))), text, count=1)
 
 
-def _currentprice_for(art: dict[str, Any]) -> int | None:
-    for text in [*art.get("features", []), art.get("body", "")]:
+def _other(v: Voice, bank: tuple[str, ...], current: str) -> str:
+    """A fill of the bank that differs from what the field says now (a redo must change it)."""
+    options = [v.fill(t) for t in bank]
+    return next((o for o in options if o != current), options[0])
+
+
+def _current_price(art: dict[str, Any]) -> int | None:
+    texts = [*art.get("features", []), *art.get("retention_loops", []), art.get("body", "")]
+    for text in [*texts, art.get("value_proposition", "")]:
         m = re.search(r"\$([\d,]+)", str(text))
         if m:
             return int(m.group(1).replace(",", ""))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.errors import GameError
 from worldforge_tui.screens.dialogs import ConfirmScreen, TextPromptScreen
 from worldforge_tui.widgets.action_bar import thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -59,7 +60,7 @@ class PlayerActions:
                 return
             try:  # the reading is shown before it commits (pure: nothing is written)
                 view = self.session.interpret_own(text)
-            except Exception as err:  # bad input: one clear line, the fork stays open
+            except GameError as err:  # bad input: one clear line, the fork stays open
                 self.notify(str(err).splitlines()[0][:200], severity="warning")
                 return
 

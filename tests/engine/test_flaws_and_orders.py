@@ -1,0 +1,143 @@
+"""Honest mistakes the rubric names, their later cost, and standup replies with teeth."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import flaws
+from engine.economy import founding_org, initial_economics
+from engine.models import Directive, Founder
+from engine.rubric import evaluate
+from engine.simulate import simulate_artifact
+from engine.world import build_stages
+
+FOUNDER = Founder(
+    name="You",
+    company="Ledger Co",
+    archetype="builder",
+    pitch="Bookkeeping for hair salons",
+    customer="hair salons",
+    keywords=["bookkeeping", "hair", "salons"],
+)
+DECISION = Directive(
+    source="decision",
+    rule_id="strategist.depth",
+    text="Depth: own one hair salons niche end to end",
+    keywords=["depth", "niche", "painful workflow", "moat", "hair", "salons"],
+)
+ROLE_STAGE = {"strategist": 1, "designer": 3, "marketer": 4, "ops": 5}
+
+
+def judge(role: str, flaw: str | None, seed: int = 3):
+    stage = build_stages(founding_org())[ROLE_STAGE[role]]
+    art = simulate_artifact(
+        role,
+        founder=FOUNDER,
+        stage=stage,
+        directive=DECISION,
+        economics=initial_economics(founding_org()),
+        seed=seed,
+        attempt=1,
+        flaw=flaw,
+    ).model_dump()
+    return evaluate(
+        role,
+        art,
+        goal=stage.goal,
+        founder_keywords=FOUNDER.keywords,
+        directive=DECISION,
+        customer=FOUNDER.customer,
+    )
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+@pytest.mark.parametrize("seed", range(12))
+def test_a_faithful_artifact_has_no_flaw_and_no_drift(role, seed):
+    r = judge(role, None, seed)
+    assert not r.drift and r.flaws == [], r.notes
+
+
+@pytest.mark.parametrize(
+    ("role", "kind"), [(r, k) for k, f in flaws.FLAWS.items() for r in f.roles]
+)
+def test_each_flaw_is_caught_and_named_in_plain_words(role, kind):
+    r = judge(role, kind)
+    assert kind in [f["kind"] for f in r.flaws]
+    clean = judge(role, None)
+    assert r.final < clean.final
+    note = next(f["note"] for f in r.flaws if f["kind"] == kind)
+    assert "_" not in note and "{" not in note
+    if kind == "ignores_decision":
+        assert r.drift
+
+
+def test_pressure_raises_the_odds_and_a_strong_worker_lowers_them(new_session):
+    s = new_session(archetype="seller")
+    st, stage = s.state, s.state.stages[4]  # the marketer's stage: the seller's own craft
+    calm, _ = flaws.odds(st, stage, 1)
+    st.economics.runway_months = 1.0
+    rushed, why = flaws.odds(st, stage, 2)
+    assert rushed > calm and "thin runway" in why and "a rushed redo" in why
+    st.founder.archetype = "builder"
+    assert flaws.odds(st, stage, 2)[0] > rushed
+
+
+def test_an_approved_flaw_costs_later_and_the_story_says_so(new_session):
+    s = new_session()
+    s.run_stage()
+    s.state.current.rubric.flaws = [{"kind": "over_claim", "note": "promises too much"}]
+    trust = s.state.economics.trust
+    s.approve()
+    assert s.state.planted and s.state.planted[0]["kind"] == "over_claim"
+    s.decide("A")
+    before = s.state.economics.trust
+    s.run_stage()
+    surfaced = [e for e in s.events() if e.type == "FLAW_SURFACED"]
+    assert surfaced and "over-claim you approved at YOU" in surfaced[0].message
+    assert surfaced[0].payload["changes"]["trust"] < 0 and not s.state.planted
+    assert s.state.economics.trust < before or before == 0
+    assert trust >= 0
+
+
+def test_a_hiring_freeze_reply_blocks_the_next_hire_with_a_receipt_line(new_session):
+    s = new_session()
+    s.run_stage()
+    s.approve()
+    s.decide("A")
+    s.standup_reply("Freeze hiring and cut burn now")
+    s.run_stage()
+    s.approve()
+    titles = [w.title for w in s.state.org if w.active]
+    r = s.decide("B")
+    assert r.org_delta.added_role_title is None
+    assert [w.title for w in s.state.org if w.active] == [
+        t for t in titles if t != r.org_delta.removed_role_title
+    ]
+    assert any("Hiring freeze" in n and "not hired" in n for n in r.notes)
+    assert r.after.monthly_burn_usd <= r.before.monthly_burn_usd
+    assert not s.state.orders  # an order binds one fork
+
+
+def test_an_own_answer_matching_no_rule_hires_no_one(new_session):
+    s = new_session()
+    s.run_stage()
+    s.approve()
+    view = s.interpret_own("Partner with local co-ops before raising")
+    assert view["rule_id"] == "custom.default" and "no one is hired" in view["will_change"]
+    org = [w.id for w in s.state.org if w.active]
+    r = s.decide_own("Partner with local co-ops before raising")
+    assert r.rule_id == "custom.default" and r.org_delta.added_role_title is None
+    assert [w.id for w in s.state.org if w.active] == org
+
+
+def test_focus_on_x_drop_y_narrows_the_customer_for_the_next_artifact(new_session):
+    s = new_session(pitch="Scheduling for hospitals and clinics", seed=8)
+    s.run_stage()
+    s.approve()
+    r = s.decide_own("Focus on hospitals, drop clinics")
+    assert r.rule_id == "strategist.depth" and s.state.niche == "hospitals"
+    s.run_stage()
+    art = s.state.current.artifact
+    assert not s.state.current.rubric.flaws  # this seed's worker makes no mistake here
+    assert "hospitals" in art["target_audience"].lower()
+    assert "clinics" not in art["target_audience"].lower()
