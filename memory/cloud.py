@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from memory.db import transaction
 from memory.models import MemoryRecord
-from memory.text import clean
+from memory.guards import clean
 
 log = logging.getLogger(__name__)
 

@@ -18,16 +18,12 @@ from pathlib import Path
 DB_FILENAME = "worldforge.db"
 BUSY_TIMEOUT_MS = 5000
 APPLICATION_ID = 0x57466731  # "WFg1": marks a file as a WorldForge save
-SCHEMA_VERSION = 1  # bump with a registered migration whenever a change is not additive
+SCHEMA_VERSION = 2  # 2: recall on FTS5 (memory.schema). Bump with a registered migration whenever a change is not additive
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SUGGESTION = "move it aside or use --save-dir DIR to start a fresh save dir"
 
 _schemas: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
 _depth = threading.local()
-_rollbacks: dict[int, int] = {}
-_serials: dict[int, int] = {}  # outermost `transaction` blocks begun per connection
-# Writes held back until the outermost commit (or an earlier read): connection -> owner -> hooks.
-_deferred: dict[int, dict[int, tuple[Callable[[], None], Callable[[], None]]]] = {}
 
 
 class SaveFileError(ValueError):
@@ -201,55 +197,15 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     depth = depths.get(key, 0)
     if depth == 0:
         conn.execute("BEGIN IMMEDIATE")
-        _serials[key] = _serials.get(key, 0) + 1
     depths[key] = depth + 1
     try:
         yield conn
-        if depth == 0:
-            flush(conn)  # deferred writes land inside this transaction, before COMMIT
     except BaseException:
         depths[key] = depth
         if depth == 0:
             conn.execute("ROLLBACK")
-            _rollbacks[key] = _rollbacks.get(key, 0) + 1
-            _discard(conn)
         raise
     else:
         depths[key] = depth
         if depth == 0:
             conn.execute("COMMIT")
-
-
-def defer(conn: sqlite3.Connection, owner: object, flush_fn: Callable[[], None],
-          discard_fn: Callable[[], None]) -> None:
-    """Hold `owner`'s queued writes until `flush(conn)`: the outermost `transaction` flushes them
-    just before COMMIT and discards them on ROLLBACK; readers call `flush` before they read."""
-    _deferred.setdefault(id(conn), {})[id(owner)] = (flush_fn, discard_fn)
-
-
-def flush(conn: sqlite3.Connection) -> None:
-    """Send every deferred write on `conn` to SQLite now (cheap when nothing is queued)."""
-    hooks = _deferred.get(id(conn))
-    while hooks:
-        _, (flush_fn, _discard_fn) = hooks.popitem()
-        flush_fn()
-    _deferred.pop(id(conn), None)
-
-
-def _discard(conn: sqlite3.Connection) -> None:
-    for _flush_fn, discard_fn in (_deferred.pop(id(conn), None) or {}).values():
-        discard_fn()
-
-
-def transaction_serial(conn: sqlite3.Connection) -> int | None:
-    """Which outermost `transaction` block of this thread is open on `conn` (None outside one).
-    While it is open this connection holds the write lock, so no other connection commits."""
-    if not _depth.__dict__.get("d", {}).get(id(conn)):
-        return None
-    return _serials[id(conn)]
-
-
-def rollback_count(conn: sqlite3.Connection) -> int:
-    """How many outermost `transaction` blocks on `conn` rolled back (lets in-process caches of
-    table contents notice that writes they saw were undone)."""
-    return _rollbacks.get(id(conn), 0)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from memory.models import WORKER_KINDS, MemoryWriteRequest
-from memory.text import clean
+import textkit
+from memory.models import MAX_TEXT, WORKER_KINDS, MemoryWriteRequest
+from memory.scrub import scrub
 
 DEFAULT_IMPORTANCE = 5.0
 DEFAULT_TTL_DAYS = 7
@@ -29,6 +30,25 @@ _INSTRUCTION = re.compile(
     r"|</?\s*campaign_memory|\[/?campaign_memory\]|^\s*(system|assistant|user)\s*:",
     re.IGNORECASE,
 )
+
+
+def clean(text: object, *, limit: int = MAX_TEXT) -> str:
+    """What any memory text becomes before it is stored: secrets scrubbed, then the toolkit's
+    cleaning (control and format characters out, whitespace folded), clamped to `limit`."""
+    return textkit.clean(scrub(text if isinstance(text, str) else str(text)), limit)
+
+
+def content_words(text: str) -> set[str]:
+    """Folded words minus stopwords, for near-duplicate checks."""
+    return {w for w in textkit.words(text) if w not in textkit.STOPWORDS}
+
+
+def similarity(a: str, b: str) -> float:
+    """Jaccard overlap of content words, 0..1 (1 for two empty texts)."""
+    wa, wb = content_words(a), content_words(b)
+    if not wa and not wb:
+        return 1.0
+    return len(wa & wb) / len(wa | wb)
 
 
 @dataclass(frozen=True)

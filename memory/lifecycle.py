@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memory import audit
+from memory.guards import clean, content_words
 from memory.models import (
     CRITICAL_KINDS,
     WORKER_KINDS,
@@ -23,7 +24,7 @@ from memory.models import (
     PruneReport,
 )
 from memory.rows import COLUMNS, to_record
-from memory.text import clean, normalise, words
+from textkit import normalise
 
 if TYPE_CHECKING:
     from memory.store import MemoryStore
@@ -47,7 +48,7 @@ MIN_DUPLICATE_WORDS = 3
 def _covering_note(store: MemoryStore, rec: MemoryRecord) -> str | None:
     """An active note of the same kind group that already says everything `rec` says (its content
     words are a subset), so `rec` is a duplicate; a note adding any word (a correction) is not."""
-    mine = words(rec.text)
+    mine = content_words(rec.text)
     if len(mine) < MIN_DUPLICATE_WORDS:
         mine = set()
     group = sorted(WORKER_KINDS) if rec.kind in WORKER_KINDS else [rec.kind]
@@ -55,7 +56,7 @@ def _covering_note(store: MemoryStore, rec: MemoryRecord) -> str | None:
     for other_id, text in store.conn.execute(
             f"SELECT id, text FROM memories WHERE run_id = ? AND id != ? AND status = 'active'"
             f" AND kind IN ({marks}) ORDER BY seq", (store.run_id, rec.id, *group)):
-        if normalise(text) == normalise(rec.text) or (mine and mine <= words(text)):
+        if normalise(text) == normalise(rec.text) or (mine and mine <= content_words(text)):
             return other_id
     return None
 
@@ -200,13 +201,16 @@ def consolidate(store: MemoryStore, source_ids: Sequence[str], *, summary: str, 
 
 
 def forget(store: MemoryStore) -> ForgetReport:
-    """Delete every memory, counter and queued cloud write of the run (secure_delete zeroes the
-    freed pages; `compact` then clears the WAL); the content-free audit survives."""
+    """Delete every memory, counter and queued cloud write of the run, and merge the FTS index so
+    no segment keeps the run's terms (secure_delete zeroes the freed pages; `compact` then clears
+    the WAL); the content-free audit survives."""
     ids = [r[0] for r in store.conn.execute("SELECT id FROM memories WHERE run_id = ?",
                                             (store.run_id,))]
     store.conn.execute("DELETE FROM memories WHERE run_id = ?", (store.run_id,))
     store.conn.execute("DELETE FROM memory_counters WHERE run_id = ?", (store.run_id,))
     store.conn.execute("DELETE FROM memory_cloud_outbox WHERE run_id = ?", (store.run_id,))
+    # An FTS5 'delete' only marks the run's terms deleted; merging every segment drops them.
+    store.conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
     if store.cloud is not None:
         store.conn.execute("INSERT INTO memory_cloud_outbox (run_id, op) VALUES (?, 'delete_scope')",
                            (store.run_id,))

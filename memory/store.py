@@ -2,7 +2,10 @@
 
 Every method joins the caller's transaction (`memory.db.transaction`, re-entrant), checks the run
 scope before touching the database, scrubs every text before it is stored, and records a
-content-free audit row. Cloud writes are queued in an outbox and sent only by `flush_cloud()`.
+content-free audit row. Writes go straight to SQLite (its triggers keep the FTS5 index and the run's
+counter); recall is one query (`memory.recall.select`). Nothing about a run is held in process, so
+any number of stores and connections see the same truth. Cloud writes are queued in an outbox and
+sent only by `flush_cloud()`.
 """
 
 from __future__ import annotations
@@ -13,12 +16,10 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from memory import audit, lifecycle, pending, recall
-from memory import schema as _schema  # noqa: F401  (registers the tables)
+from memory import audit, lifecycle, recall
 from memory.audit import utc_now
-from memory.db import flush, transaction
-from memory.guards import NEAR_DUPLICATE, STAGE_CAP, CleanWrite, check_request
-from memory.index import shared_index
+from memory.db import transaction
+from memory.guards import NEAR_DUPLICATE, STAGE_CAP, CleanWrite, check_request, clean, similarity
 from memory.models import (
     KINDS,
     WORKER_KINDS,
@@ -36,13 +37,19 @@ from memory.models import (
     WriteDisposition,
 )
 from memory.rows import COLUMNS, to_record
-from memory.text import clean, norm_key, normalise, similarity
+from memory.schema import index_terms, norm_key, run_key
+from textkit import normalise
 
 if TYPE_CHECKING:
     from memory.cloud import CloudMemory
 
 _AUTHORS = ("ceo", "worker", "system")
 _STATUSES = ("provisional", "active", "archived", "revoked")
+_INSERT = (
+    "INSERT INTO memories (run_id, id, seq, kind, text, terms, n_terms, run_key, norm_key, status,"
+    " author, importance, game_day, ts, expires_day, source_ids, origin, stage_id, axis, worker,"
+    " reviewer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?, ?)"
+)
 
 
 class ScopeError(PermissionError):
@@ -60,8 +67,7 @@ class MemoryStore:
         self.run_id = run_id
         self.cloud = cloud
         self.stage_cap = stage_cap
-        self._index = shared_index(conn, run_id)
-        self._pending = pending.state(conn)
+        self._run_key = run_key(run_id)
 
     # -- scope ---------------------------------------------------------------------------------
     def authorize(self, run_id: str | None) -> str:
@@ -80,35 +86,41 @@ class MemoryStore:
                 stage_id: str | None, axis: str | None, worker: str | None = None,
                 memory_id: str | None = None, reviewer: str | None = None,
                 norm: str | None = None) -> MemoryRecord:
-        """Queue one row (caller holds the transaction): its sequence number and revision come
-        from the run's index, which takes the row at once; it reaches SQLite before the commit
-        or any read (`memory.pending`), and the counter row follows it by the insert trigger."""
-        index = self._index
-        index.ensure_current()
-        seq, rev = index.next_seq, index.next_rev
+        """Insert one row (caller holds the transaction); its id follows the run's counter."""
+        row = self.conn.execute("SELECT n FROM memory_counters WHERE run_id = ?",
+                                (self.run_id,)).fetchone()
+        seq = (row[0] if row else 0) + 1
         mid = memory_id or f"mem-{seq:05d}"
         ts = utc_now()
         sources = list(source_ids)
-        if norm is None:
-            norm = normalise(text)
-        self._pending.queue_row(
-            (self.run_id, mid, seq, kind, text, norm, status, author, importance, game_day, ts,
-             expires_day, json.dumps(sources) if sources else "[]", stage_id, axis, worker,
-             reviewer, norm_key(norm), rev))
+        key = norm_key(normalise(text) if norm is None else norm)
+        self.conn.execute(_INSERT, (
+            self.run_id, mid, seq, kind, text, *index_terms(text), self._run_key, key, status,
+            author, importance, game_day, ts, expires_day, json.dumps(sources), stage_id, axis,
+            worker, reviewer))
         self._queue_cloud_write(mid, kind, text)
-        rec = MemoryRecord(  # validating is faster than model_construct in pydantic 2.x here
+        return MemoryRecord(
             id=mid, run_id=self.run_id, kind=kind, text=text, status=status, author=author,
             importance=importance, game_day=game_day, ts=ts, expires_day=expires_day,
             source_ids=sources, origin="local-sqlite", stage_id=stage_id, axis=axis,
             reinforced=0, superseded_by=None)
-        index.note_insert(rec, seq, rev, norm)
-        return rec
+
+    def _same_text(self, norm: str, kinds: Sequence[str]) -> MemoryRecord | None:
+        """The earliest live note of one of `kinds` whose normalised words are `norm`."""
+        marks = ",".join("?" * len(kinds))
+        for row in self.conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND norm_key = ?"
+                f" AND status IN ('provisional', 'active') AND kind IN ({marks}) ORDER BY seq",
+                (self.run_id, norm_key(norm), *kinds)):
+            rec = to_record(row)
+            if normalise(rec.text) == norm:
+                return rec
+        return None
 
     def _audit(self, operation: str, memory_ids: Sequence[str], reason: str, *,
                game_day: int | None, ts: str | None = None) -> None:
-        """Queue one content-free audit row (in order with the store's other audit rows)."""
-        self._pending.queue_audit(audit.row(self.run_id, operation, memory_ids, reason,
-                                            game_day=game_day, ts=ts))
+        audit.append(self.conn, self.run_id, operation, memory_ids, reason, game_day=game_day,
+                     ts=ts)
 
     def remember(self, kind: Kind, text: str, *, author: Author, game_day: int,
                  importance: float = 5.0, stage_id: str | None = None, axis: str | None = None,
@@ -130,8 +142,7 @@ class MemoryStore:
         norm = normalise(body)
         with transaction(self.conn):
             if kind != "procedural":
-                self._index.ensure_current()
-                same = self._index.same_text(norm, (kind,))
+                same = self._same_text(norm, (kind,))
                 if same is not None:
                     self._reinforce(same, weight, expires_day)
                     self._audit("remember", [same.id], "reinforced", game_day=game_day)
@@ -166,13 +177,11 @@ class MemoryStore:
     def _guarded_write(self, w: CleanWrite, *, worker: str, stage_id: str,
                        game_day: int) -> WriteDisposition:
         expires = game_day + w.ttl_days
-        self._index.ensure_current()
-        same = self._index.same_text(normalise(w.text), tuple(sorted(WORKER_KINDS)))
+        same = self._same_text(normalise(w.text), sorted(WORKER_KINDS))
         if same is not None:
             self._reinforce(same, w.importance, expires)
             return WriteDisposition(status="reinforced", memory_id=same.id, kind=same.kind,
                                     reason="exact restatement of an existing note")
-        flush(self.conn)  # the stage's queued notes count for the near-duplicate and cap checks
         own = self.conn.execute(
             f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND stage_id = ? AND author = 'worker'"
             " AND status IN ('provisional', 'active') ORDER BY seq DESC", (self.run_id, stage_id)
@@ -181,10 +190,10 @@ class MemoryStore:
             rec = to_record(row)
             if similarity(rec.text, w.text) >= NEAR_DUPLICATE:
                 self.conn.execute(
-                    "UPDATE memories SET text = ?, norm = ?, norm_key = ?, kind = ?,"
+                    "UPDATE memories SET text = ?, terms = ?, n_terms = ?, norm_key = ?, kind = ?,"
                     " importance = ?, expires_day = ?, game_day = ? WHERE run_id = ? AND id = ?",
-                    (w.text, normalise(w.text), norm_key(normalise(w.text)), w.kind, max(rec.importance, w.importance),
-                     expires, game_day, self.run_id, rec.id))
+                    (w.text, *index_terms(w.text), norm_key(normalise(w.text)), w.kind,
+                     max(rec.importance, w.importance), expires, game_day, self.run_id, rec.id))
                 self._queue_cloud_write(rec.id, w.kind, w.text)
                 return WriteDisposition(status="superseded", memory_id=rec.id, kind=w.kind,
                                         reason="replaced a near-duplicate note from this stage")
@@ -208,7 +217,6 @@ class MemoryStore:
     def _reinforce(self, rec: MemoryRecord, importance: float, expires_day: int | None) -> None:
         new_expiry = (None if rec.expires_day is None or expires_day is None
                       else max(rec.expires_day, expires_day))
-        flush(self.conn)
         self.conn.execute(
             "UPDATE memories SET reinforced = reinforced + 1, importance = ?, expires_day = ?"
             " WHERE run_id = ? AND id = ?",
@@ -218,7 +226,6 @@ class MemoryStore:
     def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
         """One record of this run by id (KeyError when absent)."""
         self.authorize(run_id)
-        flush(self.conn)
         row = self.conn.execute(f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND id = ?",
                                 (self.run_id, memory_id)).fetchone()
         if row is None:
@@ -230,7 +237,6 @@ class MemoryStore:
                 run_id: str | None = None) -> list[MemoryRecord]:
         """This run's records in write order, optionally filtered by kind and status."""
         self.authorize(run_id)
-        flush(self.conn)
         sql = f"SELECT {COLUMNS} FROM memories WHERE run_id = ?"
         params: list[object] = [self.run_id]
         for column, values in (("kind", kinds), ("status", statuses)):
@@ -243,7 +249,6 @@ class MemoryStore:
     def counts(self, *, run_id: str | None = None) -> dict[str, int]:
         """Live (provisional + active) memories per kind, every kind present."""
         self.authorize(run_id)
-        flush(self.conn)
         out = dict.fromkeys(KINDS, 0)
         for kind, n in self.conn.execute(
                 "SELECT kind, count(*) FROM memories WHERE run_id = ?"
@@ -258,8 +263,8 @@ class MemoryStore:
         if budget_tokens < recall.MIN_BUDGET or limit < 1:
             raise ValueError(f"budget must be >= {recall.MIN_BUDGET} tokens and limit >= 1")
         query = query if isinstance(query, str) else str(query)
-        rider, recent, ranked = self._index.select(
-            query, game_day=int(game_day), ranked_n=limit * 3,
+        rider, recent, ranked = recall.select(
+            self.conn, self.run_id, query, game_day=int(game_day), ranked_n=limit * 3,
             newest_n=max(1, math.ceil(recall.RECENT_SHARE * limit)))
         ranked = ranked + self._cloud_hits(query, game_day, ranked)
         return recall.pack(rider=rider, recent=recent, ranked_items=ranked,
@@ -280,7 +285,6 @@ class MemoryStore:
     def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
         """This run's content-free audit trail, oldest first."""
         self.authorize(run_id)
-        flush(self.conn)
         return audit.read(self.conn, self.run_id, limit=limit)
 
     # -- lifecycle (delegated) -----------------------------------------------------------------
@@ -288,20 +292,17 @@ class MemoryStore:
         """After each fork: promote surviving provisional notes, archive duplicates and expired
         notes with lineage, supersede older binding decisions on the same axis."""
         with transaction(self.conn):
-            flush(self.conn)
             return lifecycle.harden(self, game_day=game_day)
 
     def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
         """Retention: dry run and apply share `lifecycle.prune_blocker`."""
         with transaction(self.conn):
-            flush(self.conn)
             return lifecycle.prune(self, game_day=game_day, dry_run=dry_run)
 
     def consolidate(self, source_ids: Sequence[str], *, summary: str, reviewer: str,
                     game_day: int, dry_run: bool = False) -> ConsolidationResult:
         """Fold several notes into one reviewed semantic note; a retry writes nothing."""
         with transaction(self.conn):
-            flush(self.conn)
             return lifecycle.consolidate(self, source_ids, summary=summary, reviewer=reviewer,
                                          game_day=game_day, dry_run=dry_run)
 
@@ -310,7 +311,6 @@ class MemoryStore:
         open (then call `compact()` after commit)."""
         self.authorize(run_id)
         with transaction(self.conn):
-            flush(self.conn)
             report = lifecycle.forget(self)
         if compact and not self.conn.in_transaction:
             report.compacted = lifecycle.compact(self.conn)

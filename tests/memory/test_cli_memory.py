@@ -109,7 +109,7 @@ def test_cli_module_does_not_import_textual() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, worldforge_tui.cli_memory, memory.store, memory.cloud, memory.index; "
+    code = ("import sys, worldforge_tui.cli_memory, memory.store, memory.cloud, memory.recall; "
             "sys.exit(1 if any(m == 'textual' or m.startswith('textual.') for m in sys.modules)"
             " else 0)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -7,10 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory import recall
-from memory.index import RunIndex
 from memory.models import MemoryRecord
+from memory.recall import tokens
 from memory.store import MemoryStore
-from memory.text import tokens
 
 
 def rec(i: int, text: str, *, kind: str = "context", status: str = "active",
@@ -59,8 +58,8 @@ def test_older_decision_on_same_axis_is_not_injected(store: MemoryStore) -> None
 
 
 def _ranked(store: MemoryStore, query: str, day: int) -> list[str]:
-    _, _, ranked = RunIndex(store.conn, "run-a").select(query, game_day=day, ranked_n=10,
-                                                        newest_n=1)
+    _, _, ranked = recall.select(store.conn, "run-a", query, game_day=day, ranked_n=10,
+                                 newest_n=1)
     return [r.id for r in ranked]
 
 
@@ -78,7 +77,7 @@ def test_relevance_recency_and_importance_all_count(store: MemoryStore) -> None:
     assert _ranked(store, "", 1)[0] == d.id
 
 
-def test_index_follows_other_stores_connections_and_rollbacks(store: MemoryStore, save_dir) -> None:
+def test_recall_follows_other_stores_connections_and_rollbacks(store: MemoryStore, save_dir) -> None:
     from memory.db import connect, db_path, transaction
 
     assert store.recall("clinic", game_day=1).items == []
@@ -200,3 +199,26 @@ def test_property_budget_arithmetic(texts, budget, limit, with_rider) -> None:
     for sid in res.skipped:
         skipped = next(r for r in items if r.id == sid)
         assert res.tokens_used + tokens(recall.render_line(skipped)) > budget
+
+
+def test_a_runs_recall_does_not_depend_on_other_runs_in_the_save(tmp_path) -> None:
+    """Replay re-derives a run in an empty save: its ranking must be the same there as beside
+    any number of other runs (so the index statistics are the run's own)."""
+    from memory.db import connect, db_path
+
+    def block(extra_runs: int) -> str:
+        conn = connect(db_path(tmp_path / f"save-{extra_runs}"))
+        for r in range(extra_runs):
+            other = MemoryStore(conn, f"other-{r}")
+            for i in range(20):
+                other.remember("context", f"clinic payroll pricing note {i}", author="system",
+                               game_day=i)
+        mine = MemoryStore(conn, "run-mine")
+        for i, text in enumerate(["clinic pilot signed", "payroll is monthly", "pricing by seat",
+                                  "clinic churn after three months", "farmers pay late"]):
+            mine.remember("chat_summary", text, author="system", game_day=1, importance=5)
+        out = mine.recall("clinic payroll", game_day=2, limit=2, budget_tokens=160).block
+        conn.close()
+        return out
+
+    assert block(0) == block(3)

@@ -1,67 +1,98 @@
-"""A save written by the previous memory schema opens, gains the restatement key, and keeps
-deduplicating and counting as before."""
+"""A save written by the previous build (format 1: an in-process recall index fed by revision
+counters, no FTS) opens, migrates in place, and recalls, deduplicates and counts as before."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
-from memory.db import connect, db_path
+from memory.db import APPLICATION_ID, SCHEMA_VERSION, connect, db_path
 from memory.store import MemoryStore
 
+# The memory tables as format 1 wrote them (the columns and triggers the migration must retire).
+_FORMAT_1 = """
+CREATE TABLE memories (pk INTEGER PRIMARY KEY, run_id TEXT NOT NULL, id TEXT NOT NULL,
+    seq INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, norm TEXT NOT NULL,
+    norm_key INTEGER, status TEXT NOT NULL, author TEXT NOT NULL, importance REAL NOT NULL,
+    game_day INTEGER NOT NULL, ts TEXT NOT NULL, expires_day INTEGER,
+    source_ids TEXT NOT NULL DEFAULT '[]', origin TEXT NOT NULL DEFAULT 'local-sqlite',
+    stage_id TEXT, axis TEXT, reinforced INTEGER NOT NULL DEFAULT 0, superseded_by TEXT,
+    worker TEXT, consolidated_into TEXT, reviewer TEXT, rev INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (run_id, id));
+CREATE INDEX memories_stage_set ON memories (run_id, stage_id) WHERE stage_id IS NOT NULL;
+CREATE TABLE memory_counters (run_id TEXT PRIMARY KEY, n INTEGER NOT NULL,
+    rev INTEGER NOT NULL DEFAULT 0, del_rev INTEGER NOT NULL DEFAULT 0,
+    token TEXT NOT NULL DEFAULT (lower(hex(randomblob(8)))));
+CREATE TRIGGER memories_count_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memory_counters (run_id, n, rev) VALUES (new.run_id, new.seq, max(new.rev, 1))
+    ON CONFLICT (run_id) DO UPDATE SET n = max(n, excluded.n), rev = max(rev + 1, excluded.rev);
+END;
+CREATE TRIGGER memories_rev_au AFTER UPDATE ON memories WHEN new.rev = old.rev BEGIN
+    UPDATE memory_counters SET rev = rev + 1 WHERE run_id = new.run_id;
+END;
+CREATE TRIGGER memories_rev_ad AFTER DELETE ON memories BEGIN
+    UPDATE memory_counters SET rev = rev + 1, del_rev = rev + 1 WHERE run_id = old.run_id;
+END;
+CREATE TABLE memory_cloud_outbox (pk INTEGER PRIMARY KEY, run_id TEXT NOT NULL, op TEXT NOT NULL,
+    memory_id TEXT, kind TEXT, text TEXT);
+CREATE TABLE memory_audit (seq INTEGER PRIMARY KEY, run_id TEXT NOT NULL,
+    operation TEXT NOT NULL, memory_ids TEXT NOT NULL, reason TEXT NOT NULL, ts TEXT NOT NULL,
+    game_day INTEGER);
+"""
+_ROWS = [  # run, id, seq, kind, text, norm, status, axis, game_day
+    ("run-old", "mem-00001", 1, "context", "Clinics pay on time", "clinics pay on time",
+     "active", None, 1),
+    ("run-old", "mem-00002", 2, "procedural", "Depth first", "depth first", "active", "depth", 2),
+    ("run-other", "mem-00001", 1, "context", "Clinics in the other run", "clinics in the other run",
+     "active", None, 1),
+]
 
-def _downgrade(path: Path) -> None:
-    """Turn a fresh save into the previous layout: full-text norm index, per-row stage and rev
-    indexes, the revision-only insert trigger that needed a separate counter upsert, no key."""
-    conn = connect(path)
-    store = MemoryStore(conn, "run-old")
-    store.remember("context", "Clinics pay on time", author="system", game_day=1)
-    store.remember("procedural", "Depth first", author="ceo", game_day=2, axis="depth")
-    conn.executescript("""
-        DROP INDEX IF EXISTS memories_normkey; DROP INDEX memories_stage_set;
-        DROP TRIGGER memories_count_ai;
-        ALTER TABLE memories DROP COLUMN norm_key;
-        CREATE INDEX memories_norm ON memories (run_id, norm);
-        CREATE INDEX memories_stage ON memories (run_id, stage_id);
-        CREATE INDEX memories_rev ON memories (run_id, rev);
-        CREATE TRIGGER memories_rev_ai AFTER INSERT ON memories BEGIN
-            UPDATE memory_counters SET rev = max(rev + 1, new.rev) WHERE run_id = new.run_id;
-        END;
-    """)
+
+def _format_1_save(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path)
+    conn.executescript(_FORMAT_1)
+    conn.executemany(
+        "INSERT INTO memories (run_id, id, seq, kind, text, norm, norm_key, status, author,"
+        " importance, game_day, ts, axis, rev) VALUES (?, ?, ?, ?, ?, ?, 42, ?, 'ceo', 5, ?,"
+        " '2025-01-01T00:00:00.000Z', ?, 1)",
+        [(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[8], r[7]) for r in _ROWS])
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    conn.execute("PRAGMA user_version=1")
+    conn.commit()
     conn.close()
 
 
-def test_old_save_upgrades_in_place(save_dir: Path) -> None:
+def test_format_1_save_migrates_on_open(save_dir: Path) -> None:
     path = db_path(save_dir)
-    _downgrade(path)
+    _format_1_save(path)
     conn = connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
+    assert {"terms", "run_key", "norm_key"} <= columns and not {"norm", "rev"} & columns
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-    assert {"memories_stage_set", "memories_count_ai"} <= names
-    assert not {"memories_norm", "memories_stage", "memories_rev", "memories_rev_ai",
-                "memories_normkey"} & names
-    assert conn.execute("SELECT count(*) FROM memories WHERE norm_key IS NULL").fetchone()[0] == 0
+    assert {"memories_fts", "memories_fts_ai", "memories_norm_key"} <= names
+    assert not {"memories_rev_au", "memories_rev_ad"} & names
     store = MemoryStore(conn, "run-old")
+    found = store.recall("clinic", game_day=3)
+    assert [r.id for r in found.items if r.kind == "context"] == ["mem-00001"]  # own run only
     again = store.remember("context", "clinics  PAY on time!", author="system", game_day=3)
-    assert again.id == "mem-00001" and again.reinforced == 1  # the old row was found by its key
+    assert again.id == "mem-00001" and again.reinforced == 1  # found by its recomputed key
     new = store.remember("context", "Farmers want payroll", author="system", game_day=3)
     assert new.id == "mem-00003"  # the counter carried on
-    assert {"mem-00003", "mem-00002"} <= {r.id for r in store.recall("payroll", game_day=3).items}
+    assert "mem-00003" in [r.id for r in store.recall("payroll farmers", game_day=3).items]
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    # FTS5 compares its index with the rows it was built from and raises on any difference.
+    conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)")
     conn.close()
 
 
-def test_the_restatement_key_index_of_the_last_build_is_dropped(save_dir: Path) -> None:
-    """The previous build indexed `norm_key`; restatement is now answered in process, so the
-    index goes (one dirty page fewer per insert) while the key column stays filled."""
+def test_migrated_save_opens_again_unchanged(save_dir: Path) -> None:
     path = db_path(save_dir)
+    _format_1_save(path)
+    connect(path).close()
     conn = connect(path)
-    MemoryStore(conn, "run-k").remember("context", "Clinics pay on time", author="system",
-                                        game_day=1)
-    conn.execute("CREATE INDEX memories_normkey ON memories (run_id, norm_key)")
-    conn.close()
-    conn = connect(path)
-    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-    assert "memories_normkey" not in names
-    store = MemoryStore(conn, "run-k")
-    again = store.remember("context", "clinics pay on TIME", author="system", game_day=2)
-    assert again.id == "mem-00001" and again.reinforced == 1
-    assert conn.execute("SELECT count(*) FROM memories WHERE norm_key IS NULL").fetchone()[0] == 0
+    store = MemoryStore(conn, "run-old")
+    assert [r.id for r in store.records()] == ["mem-00001", "mem-00002"]
+    assert store.recall("depth", game_day=3).items[0].id == "mem-00002"
     conn.close()

@@ -115,3 +115,26 @@ def test_canary_secrets_never_reach_any_file(save_dir: Path) -> None:
     for name, canary in canaries.items():
         assert _scan(save_dir, canary.encode()) == [], name
     assert _scan(save_dir, b"[redacted]")
+
+
+def test_forget_leaves_no_index_term_of_the_run(save_dir: Path) -> None:
+    """The FTS5 index keeps lower-cased terms in its own pages: after forget none of the run's
+    terms is listed by the index and no file holds the pitch's words in any case."""
+    conn = connect(db_path(save_dir))
+    gone, kept = MemoryStore(conn, "run-gone"), MemoryStore(conn, "run-kept")
+    with transaction(conn):
+        for i in range(60):
+            gone.remember("chat_summary", f"Quetzalcoatlus pitch {i} for Xylophonic clinics",
+                          author="system", game_day=i)
+            kept.remember("chat_summary", f"Keeper note {i} about payroll", author="system",
+                          game_day=i)
+    gone.forget_run()
+    conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, memories_fts, 'row')")
+    vocab = [r[0] for r in conn.execute("SELECT term FROM temp.vocab")]
+    assert vocab and not [t for t in vocab if "quetzalcoatlus" in t or "xylophonic" in t]
+    conn.execute("DROP TABLE temp.vocab")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for needle in (b"quetzalcoatlus", b"Quetzalcoatlus", b"xylophonic", b"Xylophonic"):
+        assert _scan(save_dir, needle) == [], needle
+    assert len(kept.recall("payroll", game_day=60).items) == 12
+    conn.close()

@@ -1,0 +1,143 @@
+"""How recall holds up as one save grows: 10k, 100k and 1M memories, in runs of 500.
+
+    python -m bench.memory_growth --json [--sizes 10000,100000,1000000] [--cache /tmp/wf-growth]
+
+For each size a save is built once (the real schema and triggers, bulk inserts in one transaction;
+cached under --cache, so the 1M save costs its minutes only on the first call) and then measured in
+a fresh Python process, so nothing is warm but the OS page cache:
+- `open_first_recall_ms`: `memory.db.connect` (header, identity and page checks, schema) plus the
+  first budgeted recall of one run;
+- `recall_p50_ms` / `recall_p95_ms`: 200 more recalls in that run (3-5 query words each);
+- `peak_rss_mib`: the measuring process's peak resident memory (imports included);
+- `bytes_per_memory`: the save file's size over its memory count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RUN_SIZE = 500
+KINDS = ("context", "chat_summary", "preference", "procedural", "user_profile")
+_WORDS = (
+    "clinic payroll farmers pricing churn depth breadth ship polish bundle discount referral "
+    "cooperative audit latency rival steward niche margin partner burn quality moat segment "
+    "compliance backlog community webinar beachhead workflow retention support adoption roadmap "
+    "landing solar wedge enterprise onboarding contract outbound automate invoice pilot renewal "
+    "runway seat channel launch survey interview escrow integration dashboard storage warehouse "
+    "logistics harvest irrigation loan insurance pharmacy tutor courier bakery grocery fleet "
+    "subscription marketplace freemium upsell pipeline forecast hiring mentor governance equity"
+).split()
+
+
+def _text(rng: random.Random, i: int) -> str:
+    words = rng.choices(_WORDS, k=rng.randint(8, 40))
+    return f"note {i}: CEO chose {words[0]} over {words[1]}; " + " ".join(words[2:])
+
+
+def build(path: Path, size: int) -> None:
+    """Write `size` memories in runs of RUN_SIZE through the real schema, one transaction."""
+    from memory.db import connect, transaction
+    from memory.schema import index_terms, norm_key, run_key
+    from textkit import normalise
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+        leftover.unlink(missing_ok=True)
+    conn = connect(partial)
+    rng = random.Random(size)
+    sql = ("INSERT INTO memories (run_id, id, seq, kind, text, terms, n_terms, run_key, norm_key,"
+           " status, author, importance, game_day, ts, source_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+           " 'active', 'system', ?, ?, '2026-01-01T00:00:00.000Z', '[]')")
+    with transaction(conn):
+        for start in range(0, size, RUN_SIZE):
+            run = f"run-{start // RUN_SIZE:06d}"
+            key = run_key(run)
+            rows = []
+            for seq in range(1, min(RUN_SIZE, size - start) + 1):
+                text = _text(rng, start + seq)
+                rows.append((run, f"mem-{seq:05d}", seq, rng.choice(KINDS), text,
+                             *index_terms(text), key, norm_key(normalise(text)),
+                             round(rng.uniform(0, 10), 1), seq // 20))
+            conn.executemany(sql, rows)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    partial.rename(path)
+
+
+def measure(path: Path, recalls: int = 200) -> dict[str, float]:
+    """Run in a fresh process: open + first recall, then `recalls` recalls in the same run."""
+    t0 = time.perf_counter()
+    from memory.db import connect
+    from memory.store import MemoryStore
+
+    imported = time.perf_counter()
+    conn = connect(path, create=False)
+    runs = conn.execute("SELECT count(*) FROM memory_counters").fetchone()[0]
+    rng = random.Random(7)
+    store = MemoryStore(conn, f"run-{rng.randrange(runs):06d}")
+    store.recall(" ".join(rng.choices(_WORDS, k=4)), game_day=30)
+    first = time.perf_counter()
+    times = []
+    for _ in range(recalls):
+        query = " ".join(rng.choices(_WORDS, k=rng.randint(3, 5)))
+        q0 = time.perf_counter()
+        result = store.recall(query, game_day=30)
+        times.append((time.perf_counter() - q0) * 1000)
+        assert result.items
+    times.sort()
+    conn.close()
+    return {
+        "import_ms": round((imported - t0) * 1000, 2),
+        "open_first_recall_ms": round((first - imported) * 1000, 2),
+        "recall_p50_ms": round(statistics.median(times), 3),
+        "recall_p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
+        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.memory_growth")
+    parser.add_argument("--json", action="store_true", help="print JSON (the default output)")
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/wf-memory-growth"))
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child's entry
+    args = parser.parse_args(argv)
+    if args.measure:
+        print(json.dumps(measure(args.measure)))
+        return 0
+    try:
+        sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    except ValueError:
+        print("bench.memory_growth: error: --sizes takes numbers, e.g. 10000,100000", file=sys.stderr)
+        return 2
+    out = []
+    for size in sizes:
+        path = args.cache / f"growth-{size}.db"
+        built_s = None
+        if not path.exists():
+            t0 = time.perf_counter()
+            build(path, size)
+            built_s = round(time.perf_counter() - t0, 1)
+        child = subprocess.run([sys.executable, "-m", "bench.memory_growth", "--measure",
+                                str(path)], capture_output=True, text=True, check=True,
+                               timeout=600)
+        figures = json.loads(child.stdout)
+        out.append({"memories": size, "runs": -(-size // RUN_SIZE), **figures,
+                    "bytes_per_memory": round(path.stat().st_size / size, 1),
+                    "build_s": built_s})
+    print(json.dumps(out, sort_keys=True) if args.json else
+          "\n".join(json.dumps(row, sort_keys=True) for row in out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
