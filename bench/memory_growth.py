@@ -26,15 +26,85 @@ from pathlib import Path
 
 RUN_SIZE = 500
 KINDS = ("context", "chat_summary", "preference", "procedural", "user_profile")
-_WORDS = (
-    "clinic payroll farmers pricing churn depth breadth ship polish bundle discount referral "
-    "cooperative audit latency rival steward niche margin partner burn quality moat segment "
-    "compliance backlog community webinar beachhead workflow retention support adoption roadmap "
-    "landing solar wedge enterprise onboarding contract outbound automate invoice pilot renewal "
-    "runway seat channel launch survey interview escrow integration dashboard storage warehouse "
-    "logistics harvest irrigation loan insurance pharmacy tutor courier bakery grocery fleet "
-    "subscription marketplace freemium upsell pipeline forecast hiring mentor governance equity"
-).split()
+_WORDS = [
+    "clinic",
+    "payroll",
+    "farmers",
+    "pricing",
+    "churn",
+    "depth",
+    "breadth",
+    "ship",
+    "polish",
+    "bundle",
+    "discount",
+    "referral",
+    "cooperative",
+    "audit",
+    "latency",
+    "rival",
+    "steward",
+    "niche",
+    "margin",
+    "partner",
+    "burn",
+    "quality",
+    "moat",
+    "segment",
+    "compliance",
+    "backlog",
+    "community",
+    "webinar",
+    "beachhead",
+    "workflow",
+    "retention",
+    "support",
+    "adoption",
+    "roadmap",
+    "landing",
+    "solar",
+    "wedge",
+    "enterprise",
+    "onboarding",
+    "contract",
+    "outbound",
+    "automate",
+    "invoice",
+    "pilot",
+    "renewal",
+    "runway",
+    "seat",
+    "channel",
+    "launch",
+    "survey",
+    "interview",
+    "escrow",
+    "integration",
+    "dashboard",
+    "storage",
+    "warehouse",
+    "logistics",
+    "harvest",
+    "irrigation",
+    "loan",
+    "insurance",
+    "pharmacy",
+    "tutor",
+    "courier",
+    "bakery",
+    "grocery",
+    "fleet",
+    "subscription",
+    "marketplace",
+    "freemium",
+    "upsell",
+    "pipeline",
+    "forecast",
+    "hiring",
+    "mentor",
+    "governance",
+    "equity",
+]
 
 
 def _text(rng: random.Random, i: int) -> str:
@@ -54,9 +124,11 @@ def build(path: Path, size: int) -> None:
         leftover.unlink(missing_ok=True)
     conn = connect(partial)
     rng = random.Random(size)
-    sql = ("INSERT INTO memories (run_id, id, seq, kind, text, terms, n_terms, run_key, norm_key,"
-           " status, author, importance, game_day, ts, source_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-           " 'active', 'system', ?, ?, '2026-01-01T00:00:00.000Z', '[]')")
+    sql = (
+        "INSERT INTO memories (run_id, id, seq, kind, text, terms, n_terms, run_key, norm_key,"
+        " status, author, importance, game_day, ts, source_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        " 'active', 'system', ?, ?, '2026-01-01T00:00:00.000Z', '[]')"
+    )
     with transaction(conn):
         for start in range(0, size, RUN_SIZE):
             run = f"run-{start // RUN_SIZE:06d}"
@@ -64,9 +136,20 @@ def build(path: Path, size: int) -> None:
             rows = []
             for seq in range(1, min(RUN_SIZE, size - start) + 1):
                 text = _text(rng, start + seq)
-                rows.append((run, f"mem-{seq:05d}", seq, rng.choice(KINDS), text,
-                             *index_terms(text), key, norm_key(normalise(text)),
-                             round(rng.uniform(0, 10), 1), seq // 20))
+                rows.append(
+                    (
+                        run,
+                        f"mem-{seq:05d}",
+                        seq,
+                        rng.choice(KINDS),
+                        text,
+                        *index_terms(text),
+                        key,
+                        norm_key(normalise(text)),
+                        round(rng.uniform(0, 10), 1),
+                        seq // 20,
+                    )
+                )
             conn.executemany(sql, rows)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
@@ -117,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     except ValueError:
-        print("bench.memory_growth: error: --sizes takes numbers, e.g. 10000,100000", file=sys.stderr)
+        print(
+            "bench.memory_growth: error: --sizes takes numbers, e.g. 10000,100000", file=sys.stderr
+        )
         return 2
     out = []
     for size in sizes:
@@ -127,15 +212,28 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             build(path, size)
             built_s = round(time.perf_counter() - t0, 1)
-        child = subprocess.run([sys.executable, "-m", "bench.memory_growth", "--measure",
-                                str(path)], capture_output=True, text=True, check=True,
-                               timeout=600)
+        child = subprocess.run(
+            [sys.executable, "-m", "bench.memory_growth", "--measure", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
+        )
         figures = json.loads(child.stdout)
-        out.append({"memories": size, "runs": -(-size // RUN_SIZE), **figures,
-                    "bytes_per_memory": round(path.stat().st_size / size, 1),
-                    "build_s": built_s})
-    print(json.dumps(out, sort_keys=True) if args.json else
-          "\n".join(json.dumps(row, sort_keys=True) for row in out))
+        out.append(
+            {
+                "memories": size,
+                "runs": -(-size // RUN_SIZE),
+                **figures,
+                "bytes_per_memory": round(path.stat().st_size / size, 1),
+                "build_s": built_s,
+            }
+        )
+    print(
+        json.dumps(out, sort_keys=True)
+        if args.json
+        else "\n".join(json.dumps(row, sort_keys=True) for row in out)
+    )
     return 0
 
 

@@ -33,21 +33,6 @@ def _refusal(fn: Callable[[], T]) -> T:
         ) from None
 
 
-def _reindex(step: Step) -> None:
-    """The store's in-process recall index (while memory/index.py exists) does not notice its own
-    connection's lifecycle updates: make it re-read the run's changed rows, so the next brief sees
-    what replay will see."""
-    index = getattr(step.memory, "_index", None)
-    if index is None or not hasattr(index, "_seen"):
-        return
-    from memory.db import flush
-
-    flush(step.memory.conn)
-    index._seen = None  # a full re-read of the run's live rows
-    index._stamp = None
-    index.refresh()
-
-
 def consolidate_record(source_ids: Sequence[str], summary: str, reviewer: str) -> dict[str, Any]:
     return {
         "cmd": "consolidate",
@@ -68,7 +53,6 @@ def consolidate(step: Step, record: dict[str, Any]) -> ConsolidationResult:
             game_day=st.day,
         )
     )
-    _reindex(step)
     if res.status == "consolidated":
         step.emit(
             E.MEMORY_WRITTEN,
@@ -88,7 +72,6 @@ def consolidate(step: Step, record: dict[str, Any]) -> ConsolidationResult:
 def prune(step: Step) -> PruneReport:
     """Apply the retention rule at today's game date."""
     rep = step.memory.prune(game_day=step.state.day, dry_run=False)
-    _reindex(step)
     if rep.deleted_count:
         step.emit(E.MEMORY_PRUNED, "ceo", f"{rep.deleted_count} memories pruned", rep.model_dump())
     return rep
@@ -97,7 +80,6 @@ def prune(step: Step) -> PruneReport:
 def forget_memories(step: Step) -> ForgetReport:
     """Delete every memory of the run; the game goes on without its binding direction."""
     rep = step.memory.forget_run(compact=False)
-    _reindex(step)
     step.emit(
         E.MEMORY_PRUNED,
         "ceo",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import textkit
 from engine.errors import InputError
 from memory.scrub import scrub
 
@@ -13,7 +14,6 @@ MAX_NAME_CHARS = 60
 MAX_REASON_CHARS = 1000
 
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")  # any script: accents and CJK stay whole
-_ASCII_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 STOPWORDS = frozenset(
     [
         "a",
@@ -214,9 +214,7 @@ def has_phrase(text: str | list[str], phrase: str) -> bool:
 
 def slug(text: str, limit: int = 24) -> str:
     """ASCII only (URLs, ids): accents are folded ("Thé" -> "the"), other scripts dropped."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    s = "-".join(_ASCII_WORD.findall(folded))[:limit].strip("-")
-    return s or "venture"
+    return textkit.slug(text, limit, default="venture", ascii_only=True)
 
 
 def clip(text: str, limit: int) -> str:

@@ -41,8 +41,13 @@ class Knowledge:
         self._index = index
         self.iq: FoundryIQ | None = None
         if endpoint and endpoint.strip() and kb and kb.strip():
-            self.iq = FoundryIQ(endpoint.strip(), kb.strip(), token_provider,
-                                api_version=api_version, timeout_s=timeout_s)
+            self.iq = FoundryIQ(
+                endpoint.strip(),
+                kb.strip(),
+                token_provider,
+                api_version=api_version,
+                timeout_s=timeout_s,
+            )
         self.last_origin: Origin | None = None
 
     @property

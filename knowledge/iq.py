@@ -1,8 +1,9 @@
 """The Foundry IQ tier: Azure AI Search knowledge-base retrieval over httpx, parked after a failure.
 
-One call posts the query to `{endpoint}/knowledgebases/{kb}/retrieve`, with a bearer token from an
-injectable provider, under a total deadline (also against a server that trickles bytes). Any
-failure (auth, HTTP status, timeout, unreadable body) parks the tier for the session with a reason.
+One call posts the query to `{endpoint}/knowledgebases/{kb}/retrieve` through the shared bounded
+Azure call (`azurehttp.request_json`: bearer token from an injectable provider, one total deadline,
+size cap). Any failure (auth, HTTP status, timeout, unreadable body) parks the tier for the session
+with a short reason.
 """
 
 from __future__ import annotations
@@ -10,13 +11,12 @@ from __future__ import annotations
 import json
 import math
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from knowledge.models import KnowledgeHit
-from knowledge.text import clean, clip
+from azurehttp import AzureError, TokenProvider, request_json, token_provider
+from knowledge.models import HIT_TEXT_LIMIT, KnowledgeHit
+from textkit import clean, clip
 
 DEFAULT_API_VERSION = "2025-11-01-preview"
 DEFAULT_SCOPE = "https://search.azure.com/.default"
@@ -25,69 +25,23 @@ MAX_QUERY_CHARS = 1000
 MAX_RESPONSE_BYTES = 2_000_000
 MAX_REASON_CHARS = 200
 
-TokenProvider = Callable[[], str]
+__all__ = [
+    "DEFAULT_SCOPE",
+    "FoundryIQ",
+    "IQError",
+    "TokenProvider",
+    "default_token_provider",
+    "parse_retrieve",
+]
 
 
 class IQError(Exception):
     """A retrieval failure whose message is safe to show and log (never carries a token)."""
 
 
-TOKEN_REFRESH_MARGIN_S = 300
-
-
 def default_token_provider(scope: str = DEFAULT_SCOPE, credential: Any = None) -> TokenProvider:
-    """A DefaultAzureCredential provider that reuses its token until five minutes before expiry.
-
-    Some credentials in the chain (the Azure CLI one) start a subprocess per call, so caching here
-    keeps every search after the first one cheap. The token lives in memory only. `credential` is
-    any object with azure-identity's `get_token(scope)`; DefaultAzureCredential when omitted.
-    """
-    state: dict[str, Any] = {} if credential is None else {"credential": credential}
-    lock = threading.Lock()
-
-    def provide() -> str:
-        with lock:
-            cached = state.get("token")
-            if cached is not None and cached.expires_on - TOKEN_REFRESH_MARGIN_S > time.time():
-                return cached.token
-            if "credential" not in state:
-                from azure.identity import DefaultAzureCredential
-
-                state["credential"] = DefaultAzureCredential(exclude_interactive_browser_credential=True)
-            state["token"] = state["credential"].get_token(scope)
-            return state["token"].token
-
-    return provide
-
-
-def _call_with_deadline(provider: TokenProvider, deadline: float) -> str:
-    """Run the token provider in a helper thread so a slow credential chain cannot outlast the deadline."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["token"] = provider()
-        except Exception as exc:  # noqa: BLE001 - handed to the caller, not raised in the thread
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=run, name="foundry-iq-token", daemon=True)
-    worker.start()
-    worker.join(max(0.0, deadline - time.monotonic()))
-    if worker.is_alive():
-        raise IQError("auth: token provider timed out")
-    if "error" in outcome:
-        raise IQError(f"auth: {type(outcome['error']).__name__}") from outcome["error"]
-    token = outcome.get("token")
-    if not isinstance(token, str) or not token:
-        raise IQError("auth: empty token")
-    return token
-
-
-def _is_loopback(url: str) -> bool:
-    import httpx  # lazy: keeps `import knowledge` (and headless start-up) light
-
-    host = httpx.URL(url).host
-    return host in ("127.0.0.1", "localhost", "::1")
+    """The shared provider (`azurehttp.token_provider`) for the Azure AI Search scope."""
+    return token_provider(scope, credential)
 
 
 def _first_str(item: dict[str, Any], *keys: str) -> str:
@@ -108,7 +62,8 @@ def _first_num(item: dict[str, Any], *keys: str) -> float:
 
 def _hit(item: dict[str, Any], fallback_rank: int) -> KnowledgeHit | None:
     """Map one result/reference/chunk dict (flat or with `sourceData`) to a hit, or None if empty."""
-    data = item.get("sourceData") if isinstance(item.get("sourceData"), dict) else {}
+    source_data = item.get("sourceData")
+    data: dict[str, Any] = source_data if isinstance(source_data, dict) else {}
     merged = {**data, **{k: v for k, v in item.items() if k != "sourceData"}}
     text = _first_str(merged, "content", "text", "chunk", "snippet", "page_chunk", "summary")
     if not text:
@@ -121,7 +76,7 @@ def _hit(item: dict[str, Any], fallback_rank: int) -> KnowledgeHit | None:
     return KnowledgeHit(
         source=clip(source or f"foundry-iq#{fallback_rank}", 300),
         title=clip(title, 200),
-        text=clip(text),
+        text=clip(text, HIT_TEXT_LIMIT),
         score=round(score, 6),
         origin="foundry-iq",
     )
@@ -166,7 +121,9 @@ def parse_retrieve(body: Any) -> list[KnowledgeHit]:
         items = _chunks_from_response(body) or body.get("references") or []
     else:
         raise IQError("bad response: no results, response or references")
-    hits = [hit for n, item in enumerate(items) if isinstance(item, dict) and (hit := _hit(item, n))]
+    hits = [
+        hit for n, item in enumerate(items) if isinstance(item, dict) and (hit := _hit(item, n))
+    ]
     return sorted(hits, key=lambda h: (-h.score, h.source))
 
 
@@ -210,40 +167,19 @@ class FoundryIQ:
         return body
 
     def _post(self, query: str) -> Any:
-        """POST the query and read the body under one total deadline; raise IQError on any failure."""
-        import httpx
-
-        deadline = time.monotonic() + self.timeout_s
-        token = _call_with_deadline(self._token_provider, deadline)
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise IQError(f"timeout after {self.timeout_s:g}s")
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        trust_env = not _is_loopback(self.url)  # proxies from the environment, never for loopback
+        """POST the query under one total deadline; raise IQError on any failure."""
         try:
-            with httpx.Client(timeout=httpx.Timeout(remaining), trust_env=trust_env) as client, client.stream(
-                "POST", self.url, params={"api-version": self.api_version},
-                headers=headers, json=self._body(query),
-            ) as response:
-                if response.status_code not in (200, 206):
-                    raise IQError(f"HTTP {response.status_code} {response.reason_phrase}".strip())
-                data = bytearray()
-                for chunk in response.iter_bytes():
-                    data.extend(chunk)
-                    if len(data) > MAX_RESPONSE_BYTES:
-                        raise IQError("bad response: body too large")
-                    if time.monotonic() > deadline:
-                        raise IQError(f"timeout after {self.timeout_s:g}s")
-        except httpx.TimeoutException as exc:
-            raise IQError(f"timeout after {self.timeout_s:g}s") from exc
-        except httpx.HTTPError as exc:
-            raise IQError(f"transport: {type(exc).__name__}") from exc
-        if time.monotonic() > deadline:
-            raise IQError(f"timeout after {self.timeout_s:g}s")
-        try:
-            return json.loads(bytes(data))
-        except ValueError as exc:
-            raise IQError("bad response: not JSON") from exc
+            return request_json(
+                "POST",
+                self.url,
+                provider=self._token_provider,
+                timeout_s=self.timeout_s,
+                body=self._body(query),
+                params={"api-version": self.api_version},
+                max_bytes=MAX_RESPONSE_BYTES,
+            )
+        except AzureError as exc:
+            raise IQError(str(exc)) from exc
 
     def retrieve(self, query: str, top_k: int = 2) -> list[KnowledgeHit]:
         """Hits from the knowledge base; raises IQError (and parks) on failure or when parked."""

@@ -16,7 +16,9 @@ class KnowledgeHit(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    source: str = Field(description='relative path with section anchor, e.g. "playbooks/finance.md#burn-and-runway"')
+    source: str = Field(
+        description='relative path with section anchor, e.g. "playbooks/finance.md#burn-and-runway"'
+    )
     title: str
     text: str = Field(max_length=HIT_TEXT_LIMIT)
     score: float

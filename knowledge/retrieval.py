@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 
-from knowledge.models import KnowledgeHit
-from knowledge.text import clip, query_terms, slugify, tokenize
+from knowledge.models import HIT_TEXT_LIMIT, KnowledgeHit
+from textkit import clip, query_terms, slug, terms
 
 K1 = 1.2
 B = 0.75
@@ -46,7 +46,7 @@ def split_sections(path: str, markdown: str) -> list[Section]:
         if heading is None:
             sections.append(Section(path, doc_title, text))
         else:
-            sections.append(Section(f"{path}#{slugify(heading)}", f"{doc_title} / {heading}", text))
+            sections.append(Section(f"{path}#{slug(heading)}", f"{doc_title} / {heading}", text))
 
     for line in markdown.splitlines():
         if line.startswith("# ") and heading is None and not body:
@@ -68,9 +68,9 @@ class KnowledgeIndex:
         self._postings: dict[str, list[tuple[int, int]]] = {}
         self._lengths: list[int] = []
         for i, section in enumerate(self.sections):
-            terms = tokenize(section.text) + tokenize(section.title) * HEADING_WEIGHT
-            self._lengths.append(len(terms))
-            for term, tf in sorted(Counter(terms).items()):
+            found = terms(section.text) + terms(section.title) * HEADING_WEIGHT
+            self._lengths.append(len(found))
+            for term, tf in sorted(Counter(found).items()):
                 self._postings.setdefault(term, []).append((i, tf))
         count = len(self.sections)
         self._avg_len = (sum(self._lengths) / count) if count else 0.0
@@ -114,12 +114,14 @@ class KnowledgeIndex:
             for i, tf in posts:
                 norm = K1 * (1.0 - B + B * self._lengths[i] / self._avg_len)
                 scores[i] = scores.get(i, 0.0) + idf * tf * (K1 + 1.0) / (tf + norm)
-        ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), self.sections[item[0]].source))
+        ranked = sorted(
+            scores.items(), key=lambda item: (-round(item[1], 9), self.sections[item[0]].source)
+        )
         return [
             KnowledgeHit(
                 source=self.sections[i].source,
                 title=self.sections[i].title,
-                text=clip(self.sections[i].text),
+                text=clip(self.sections[i].text, HIT_TEXT_LIMIT),
                 score=round(score, 6),
                 origin="local-knowledge",
             )

@@ -40,8 +40,15 @@ def reason_code(reason: str) -> str:
     return _CODE.sub("-", reason.lower())[:48] or "unspecified"
 
 
-def row(run_id: str, operation: str, memory_ids: Sequence[str], reason: str, *,
-        game_day: int | None = None, ts: str | None = None) -> tuple:
+def row(
+    run_id: str,
+    operation: str,
+    memory_ids: Sequence[str],
+    reason: str,
+    *,
+    game_day: int | None = None,
+    ts: str | None = None,
+) -> tuple:
     """The parameters of one audit row (run, operation code, sorted ids, reason code, ts, day)."""
     if len(memory_ids) == 1 and memory_ids[0].replace("-", "").isalnum():
         ids = f'["{memory_ids[0]}"]'  # what json.dumps gives for one plain id, without its cost
@@ -50,24 +57,42 @@ def row(run_id: str, operation: str, memory_ids: Sequence[str], reason: str, *,
     return (run_id, reason_code(operation), ids, reason_code(reason), ts or utc_now(), game_day)
 
 
-def append(conn: sqlite3.Connection, run_id: str, operation: str, memory_ids: Sequence[str],
-           reason: str, *, game_day: int | None = None, ts: str | None = None) -> None:
+def append(
+    conn: sqlite3.Connection,
+    run_id: str,
+    operation: str,
+    memory_ids: Sequence[str],
+    reason: str,
+    *,
+    game_day: int | None = None,
+    ts: str | None = None,
+) -> None:
     """Append one audit row now (caller holds the transaction); `ts` defaults to now."""
     conn.execute(
         "INSERT INTO memory_audit (run_id, operation, memory_ids, reason, ts, game_day)"
-        " VALUES (?, ?, ?, ?, ?, ?)", row(run_id, operation, memory_ids, reason,
-                                          game_day=game_day, ts=ts))
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        row(run_id, operation, memory_ids, reason, game_day=game_day, ts=ts),
+    )
 
 
 def read(conn: sqlite3.Connection, run_id: str, *, limit: int | None = None) -> list[AuditRecord]:
     """Audit rows for one run, oldest first (the last `limit` when given)."""
-    sql = ("SELECT seq, run_id, operation, memory_ids, reason, ts, game_day FROM memory_audit"
-           " WHERE run_id = ? ORDER BY seq")
+    sql = (
+        "SELECT seq, run_id, operation, memory_ids, reason, ts, game_day FROM memory_audit"
+        " WHERE run_id = ? ORDER BY seq"
+    )
     rows = conn.execute(sql, (run_id,)).fetchall()
     if limit is not None:
         rows = rows[-limit:] if limit > 0 else []
     return [
-        AuditRecord(seq=r[0], run_id=r[1], operation=r[2], memory_ids=json.loads(r[3]),
-                    reason=r[4], ts=r[5], game_day=r[6])
+        AuditRecord(
+            seq=r[0],
+            run_id=r[1],
+            operation=r[2],
+            memory_ids=json.loads(r[3]),
+            reason=r[4],
+            ts=r[5],
+            game_day=r[6],
+        )
         for r in rows
     ]

@@ -1,32 +1,30 @@
 """The Foundry Agent Service memory-store tier (preview REST API over httpx, bearer token).
 
-Optional and best-effort: the local SQLite store is always written first. Every call has bounded
-connect/read timeouts plus an overall deadline and a response-size cap; the first failure of any
-kind (auth, throttling, server error, timeout, garbage) parks the tier for the rest of the session.
+Optional and best-effort: the local SQLite store is always written first. Every call goes through
+the shared bounded Azure call (`azurehttp.request_json`: one total deadline, a response-size cap);
+the first failure of any kind (auth, throttling, server error, timeout, garbage) parks the tier
+for the rest of the session.
 Network I/O happens only outside transactions (`MemoryStore.flush_cloud`, recall outside a step).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
 import sqlite3
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from azurehttp import AzureError, TokenProvider, request_json, token_provider
 from memory.db import transaction
-from memory.models import MemoryRecord
 from memory.guards import clean
+from memory.models import Kind, MemoryRecord
 
 log = logging.getLogger(__name__)
 
-TokenProvider = Callable[[], str]
 SCOPE = "https://ai.azure.com/.default"
 API_VERSION = "2025-11-15-preview"
 MAX_RESPONSE_BYTES = 1_000_000
@@ -55,20 +53,20 @@ class _SearchResult(BaseModel):
     memories: list[_Hit] = []
 
 
-def default_token_provider() -> TokenProvider:
-    """A DefaultAzureCredential bearer-token provider for the Foundry scope (imported lazily)."""
-    from azure.identity import DefaultAzureCredential, get_bearer_token_provider
-
-    return get_bearer_token_provider(DefaultAzureCredential(), SCOPE)
-
-
 class CloudMemory:
     """Client for one Foundry memory store; `available` turns False for good after one failure."""
 
-    def __init__(self, endpoint: str, store: str, *, token_provider: TokenProvider | None = None,
-                 api_version: str = API_VERSION, features_header: str | None = None,
-                 timeout: float = 8.0, connect_timeout: float = 3.0,
-                 max_memories: int = 6) -> None:
+    def __init__(
+        self,
+        endpoint: str,
+        store: str,
+        *,
+        token_provider: TokenProvider | None = None,
+        api_version: str = API_VERSION,
+        features_header: str | None = None,
+        timeout: float = 8.0,
+        max_memories: int = 6,
+    ) -> None:
         self.base = endpoint.rstrip("/")
         self.store = store
         self.api_version = api_version
@@ -76,14 +74,13 @@ class CloudMemory:
         self.deadline_s = timeout
         self.max_memories = max_memories
         self._token_provider = token_provider
-        self._client = httpx.Client(timeout=httpx.Timeout(timeout, connect=connect_timeout),
-                                    follow_redirects=False, trust_env=False)
         self._probed = False
         self.parked_reason: str | None = None
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, *,
-                 token_provider: TokenProvider | None = None) -> CloudMemory | None:
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, token_provider: TokenProvider | None = None
+    ) -> CloudMemory | None:
         """Build the tier when FOUNDRY_PROJECT_ENDPOINT and FOUNDRY_MEMORY_STORE are both set."""
         env = os.environ if env is None else env
         endpoint = env.get("FOUNDRY_PROJECT_ENDPOINT", "").strip()
@@ -91,10 +88,14 @@ class CloudMemory:
         if not endpoint or not store:
             return None
         timeout = env.get("AGENT_REQUEST_TIMEOUT", "").strip()
-        return cls(endpoint, store, token_provider=token_provider,
-                   api_version=env.get("FOUNDRY_MEMORY_API_VERSION", "").strip() or API_VERSION,
-                   features_header=env.get("FOUNDRY_MEMORY_FEATURES", "").strip() or None,
-                   timeout=min(float(timeout), 30.0) if _is_number(timeout) else 8.0)
+        return cls(
+            endpoint,
+            store,
+            token_provider=token_provider,
+            api_version=env.get("FOUNDRY_MEMORY_API_VERSION", "").strip() or API_VERSION,
+            features_header=env.get("FOUNDRY_MEMORY_FEATURES", "").strip() or None,
+            timeout=min(float(timeout), 30.0) if _is_number(timeout) else 8.0,
+        )
 
     @property
     def available(self) -> bool:
@@ -108,50 +109,31 @@ class CloudMemory:
             log.warning("foundry memory tier parked: %s", reason)
 
     def close(self) -> None:
-        """Release the HTTP connection pool."""
-        self._client.close()
+        """Nothing to release: each call opens and closes its own connection."""
 
     # -- HTTP ----------------------------------------------------------------------------------
-    def _headers(self) -> dict[str, str]:
-        provider = self._token_provider or default_token_provider()
-        self._token_provider = provider
-        headers = {"Authorization": f"Bearer {provider()}", "Content-Type": "application/json"}
-        if self.features_header:
-            headers["Foundry-Features"] = self.features_header
-        return headers
-
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-        """One request with a hard deadline and size cap; any failure parks and raises CloudError."""
+        """One bounded call; any failure parks the tier and raises CloudError."""
         if not self.available:
             raise CloudError(self.parked_reason or "parked")
-        url = f"{self.base}{path}"
-        deadline = time.monotonic() + self.deadline_s
+        if self._token_provider is None:
+            self._token_provider = token_provider(SCOPE)
         try:
-            headers = self._headers()
-            with self._client.stream(method, url, params={"api-version": self.api_version},
-                                     headers=headers, json=body) as resp:
-                data = bytearray()
-                for chunk in resp.iter_bytes():
-                    data.extend(chunk)
-                    if len(data) > MAX_RESPONSE_BYTES:
-                        raise CloudError("response-too-large")
-                    if time.monotonic() > deadline:
-                        raise CloudError("deadline")
-                if resp.status_code >= 400:
-                    raise CloudError(f"http-{resp.status_code}")
-            return json.loads(bytes(data)) if data.strip() else {}
-        except CloudError as exc:
+            return request_json(
+                method,
+                f"{self.base}{path}",
+                provider=self._token_provider,
+                timeout_s=self.deadline_s,
+                body=body,
+                params={"api-version": self.api_version},
+                headers={"Foundry-Features": self.features_header}
+                if self.features_header
+                else None,
+                max_bytes=MAX_RESPONSE_BYTES,
+            )
+        except AzureError as exc:
             self.park(str(exc))
-            raise
-        except httpx.TimeoutException as exc:
-            self.park("timeout")
-            raise CloudError("timeout") from exc
-        except (httpx.HTTPError, ValueError, OSError) as exc:
-            self.park(type(exc).__name__)
-            raise CloudError(type(exc).__name__) from exc
-        except Exception as exc:  # credential failures and anything else must not break the game
-            self.park(type(exc).__name__)
-            raise CloudError(type(exc).__name__) from exc
+            raise CloudError(str(exc)) from exc
 
     def probe(self) -> bool:
         """Read the store once per session; a failure parks the tier."""
@@ -166,16 +148,24 @@ class CloudMemory:
 
     def update(self, scope: str, notes: list[tuple[str, str]]) -> bool:
         """Send (kind, text) notes to `scope` in one update_memories call."""
-        items = [{"type": "message", "role": "user",
-                  "content": [{"type": "input_text", "text": f"[{kind}] {text}"}]}
-                 for kind, text in notes]
+        items = [
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": f"[{kind}] {text}"}],
+            }
+            for kind, text in notes
+        ]
         try:
-            out = self._call("POST", f"/memory_stores/{self.store}:update_memories",
-                             {"scope": scope, "items": items, "update_delay": 0})
+            out = self._call(
+                "POST",
+                f"/memory_stores/{self.store}:update_memories",
+                {"scope": scope, "items": items, "update_delay": 0},
+            )
         except CloudError:
             return False
         if not isinstance(out, dict):
-            self.park("garbage")
+            self.park("bad response: unexpected shape")
             return False
         return True
 
@@ -191,16 +181,24 @@ class CloudMemory:
         """Semantic search in `scope`; results are untrusted: scrubbed, clamped, never binding."""
         if not self.available or not self.probe():
             return []
-        body = {"scope": scope, "options": {"max_memories": self.max_memories},
-                "items": [{"type": "message", "role": "user",
-                           "content": [{"type": "input_text", "text": clean(query)}]}]}
+        body = {
+            "scope": scope,
+            "options": {"max_memories": self.max_memories},
+            "items": [
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": clean(query)}],
+                }
+            ],
+        }
         try:
             raw = self._call("POST", f"/memory_stores/{self.store}:search_memories", body)
             result = _SearchResult.model_validate(raw)
         except CloudError:
             return []
         except ValidationError:
-            self.park("garbage")
+            self.park("bad response: unexpected shape")
             return []
         out: list[MemoryRecord] = []
         for hit in result.memories[: self.max_memories]:
@@ -208,18 +206,37 @@ class CloudMemory:
             text = clean(item.content)
             if not text or (item.scope is not None and item.scope != scope):
                 continue
-            kind = item.kind if item.kind in ("user_profile", "chat_summary") else "context"
-            out.append(MemoryRecord(
-                id="cloud-" + _SAFE_ID.sub("", item.memory_id)[:40], run_id=scope, kind=kind,
-                text=text, status="active", author="system", importance=5.0, game_day=game_day,
-                ts="", origin="foundry-memory"))
+            kind: Kind = (
+                "user_profile"
+                if item.kind == "user_profile"
+                else "chat_summary"
+                if item.kind == "chat_summary"
+                else "context"
+            )
+            out.append(
+                MemoryRecord(
+                    id="cloud-" + _SAFE_ID.sub("", item.memory_id)[:40],
+                    run_id=scope,
+                    kind=kind,
+                    text=text,
+                    status="active",
+                    author="system",
+                    importance=5.0,
+                    game_day=game_day,
+                    ts="",
+                    origin="foundry-memory",
+                )
+            )
         return out
 
     # -- outbox ----------------------------------------------------------------------------------
     def flush(self, conn: sqlite3.Connection, run_id: str) -> None:
         """Send the run's queued operations; sent (or, once parked, dropped) rows are deleted."""
-        rows = conn.execute("SELECT pk, op, memory_id, kind, text FROM memory_cloud_outbox"
-                            " WHERE run_id = ? ORDER BY pk", (run_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT pk, op, memory_id, kind, text FROM memory_cloud_outbox"
+            " WHERE run_id = ? ORDER BY pk",
+            (run_id,),
+        ).fetchall()
         if not rows:
             return
         sent_ids: list[str] = []
@@ -231,11 +248,14 @@ class CloudMemory:
                 self.delete_scope(run_id)
         last_pk = rows[-1][0]
         with transaction(conn):
-            conn.execute("DELETE FROM memory_cloud_outbox WHERE run_id = ? AND pk <= ?",
-                         (run_id, last_pk))
+            conn.execute(
+                "DELETE FROM memory_cloud_outbox WHERE run_id = ? AND pk <= ?", (run_id, last_pk)
+            )
             for mid in sent_ids:
-                conn.execute("UPDATE memories SET origin = 'foundry-memory'"
-                             " WHERE run_id = ? AND id = ?", (run_id, mid))
+                conn.execute(
+                    "UPDATE memories SET origin = 'foundry-memory' WHERE run_id = ? AND id = ?",
+                    (run_id, mid),
+                )
 
 
 def _is_number(text: str) -> bool:

@@ -65,11 +65,15 @@ def _check_header(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as err:
-        raise SaveFileError(f"cannot read save file {path} ({err.strerror or err}): {SUGGESTION}") from None
+        raise SaveFileError(
+            f"cannot read save file {path} ({err.strerror or err}): {SUGGESTION}"
+        ) from None
     if size == 0:
         return
     if not head.startswith(SQLITE_MAGIC[: len(head)]):
-        raise SaveFileError(f"{path} is not a WorldForge save (not an SQLite database): {SUGGESTION}")
+        raise SaveFileError(
+            f"{path} is not a WorldForge save (not an SQLite database): {SUGGESTION}"
+        )
     if len(head) < 100:
         raise SaveFileError(f"save file {path} is truncated ({size} bytes): {SUGGESTION}")
     page_size = int.from_bytes(head[16:18], "big")
@@ -81,8 +85,9 @@ def _check_header(path: Path) -> None:
     if page_size < 512 or page_size & (page_size - 1):
         raise SaveFileError(f"save file {path} is damaged (bad page size): {SUGGESTION}")
     if counter_valid and pages and wal_size == 0 and size < pages * page_size:
-        raise SaveFileError(f"save file {path} is truncated ({size:,} of {pages * page_size:,} "
-                            f"bytes): {SUGGESTION}")
+        raise SaveFileError(
+            f"save file {path} is truncated ({size:,} of {pages * page_size:,} bytes): {SUGGESTION}"
+        )
 
 
 _known_cache: dict[tuple[str, ...], set[str]] = {}
@@ -98,7 +103,9 @@ def _known_tables() -> set[str]:
         try:
             for _, ensure in _schemas:
                 ensure(probe)
-            cached = {r[0] for r in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            cached = {
+                r[0] for r in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
         finally:
             probe.close()
         _known_cache[key] = cached
@@ -110,15 +117,20 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id not in (0, APPLICATION_ID):
-        raise SaveFileError(f"{path} belongs to another application (id {app_id:#x}), not "
-                            f"WorldForge: {SUGGESTION}")
+        raise SaveFileError(
+            f"{path} belongs to another application (id {app_id:#x}), not WorldForge: {SUGGESTION}"
+        )
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if app_id == 0 and tables and not tables & _known_tables():
-        raise SaveFileError(f"{path} is an SQLite database from another application, not a "
-                            f"WorldForge save: {SUGGESTION}")
+        raise SaveFileError(
+            f"{path} is an SQLite database from another application, not a "
+            f"WorldForge save: {SUGGESTION}"
+        )
     if version > SCHEMA_VERSION:
-        raise SaveFileError(f"save file {path} was written by a newer WorldForge (format {version}; "
-                            f"this build reads up to {SCHEMA_VERSION}): upgrade, or {SUGGESTION}")
+        raise SaveFileError(
+            f"save file {path} was written by a newer WorldForge (format {version}; "
+            f"this build reads up to {SCHEMA_VERSION}): upgrade, or {SUGGESTION}"
+        )
     return int(version)
 
 
@@ -161,8 +173,9 @@ def connect(path: Path | str, *, create: bool = True) -> sqlite3.Connection:
         elif not path.exists():
             raise FileNotFoundError(f"no save file at {path}")
         _check_header(path)
-    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
-                           check_same_thread=False)
+    conn = sqlite3.connect(
+        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+    )
     try:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")

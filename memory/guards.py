@@ -9,11 +9,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from pydantic import ValidationError
 
 import textkit
-from memory.models import MAX_TEXT, WORKER_KINDS, MemoryWriteRequest
+from memory.models import MAX_TEXT, WORKER_KINDS, Kind, MemoryWriteRequest
 from memory.scrub import scrub
 
 DEFAULT_IMPORTANCE = 5.0
@@ -55,7 +56,7 @@ def similarity(a: str, b: str) -> float:
 class CleanWrite:
     """A worker write that passed the stateless guards."""
 
-    kind: str
+    kind: Kind
     text: str
     importance: float
     ttl_days: int
@@ -95,4 +96,4 @@ def check_request(raw: object) -> CleanWrite | tuple[str, str | None]:
     importance = _finite(req.importance, DEFAULT_IMPORTANCE, 0.0, 10.0)
     ttl = req.ttl_days if req.ttl_days is not None else DEFAULT_TTL_DAYS
     ttl = min(MAX_TTL_DAYS, max(1, ttl))
-    return CleanWrite(kind=kind, text=text, importance=importance, ttl_days=ttl)
+    return CleanWrite(kind=cast(Kind, kind), text=text, importance=importance, ttl_days=ttl)

@@ -35,11 +35,14 @@ MAX_CONSOLIDATION_SOURCES = 50
 PRUNE_REASON = "expired-noncritical-importance-at-most-4"
 
 
-def _set_status(store: MemoryStore, memory_id: str, status: str,
-                superseded_by: str | None = None) -> None:
+def _set_status(
+    store: MemoryStore, memory_id: str, status: str, superseded_by: str | None = None
+) -> None:
     store.conn.execute(
         "UPDATE memories SET status = ?, superseded_by = coalesce(?, superseded_by)"
-        " WHERE run_id = ? AND id = ?", (status, superseded_by, store.run_id, memory_id))
+        " WHERE run_id = ? AND id = ?",
+        (status, superseded_by, store.run_id, memory_id),
+    )
 
 
 MIN_DUPLICATE_WORDS = 3
@@ -54,8 +57,10 @@ def _covering_note(store: MemoryStore, rec: MemoryRecord) -> str | None:
     group = sorted(WORKER_KINDS) if rec.kind in WORKER_KINDS else [rec.kind]
     marks = ",".join("?" * len(group))
     for other_id, text in store.conn.execute(
-            f"SELECT id, text FROM memories WHERE run_id = ? AND id != ? AND status = 'active'"
-            f" AND kind IN ({marks}) ORDER BY seq", (store.run_id, rec.id, *group)):
+        f"SELECT id, text FROM memories WHERE run_id = ? AND id != ? AND status = 'active'"
+        f" AND kind IN ({marks}) ORDER BY seq",
+        (store.run_id, rec.id, *group),
+    ):
         if normalise(text) == normalise(rec.text) or (mine and mine <= content_words(text)):
             return other_id
     return None
@@ -75,7 +80,9 @@ def harden(store: MemoryStore, *, game_day: int) -> HardenReport:
             _set_status(store, rec.id, "archived", superseded_by=twin)
             store.conn.execute(
                 "UPDATE memories SET reinforced = reinforced + 1, importance = max(importance, ?)"
-                " WHERE run_id = ? AND id = ?", (rec.importance, store.run_id, twin))
+                " WHERE run_id = ? AND id = ?",
+                (rec.importance, store.run_id, twin),
+            )
             report.archived.append(rec.id)
         else:
             _set_status(store, rec.id, "active")
@@ -90,12 +97,15 @@ def harden(store: MemoryStore, *, game_day: int) -> HardenReport:
         for older in recs[:-1]:
             _set_status(store, older.id, "archived", superseded_by=newest.id)
             report.superseded.append(older.id)
-    for operation, ids in (("harden_promote", report.promoted),
-                           ("harden_archive", report.archived),
-                           ("harden_supersede", report.superseded)):
+    for operation, ids in (
+        ("harden_promote", report.promoted),
+        ("harden_archive", report.archived),
+        ("harden_supersede", report.superseded),
+    ):
         if ids:
-            audit.append(store.conn, store.run_id, operation, ids, "hardening-pass",
-                         game_day=game_day)
+            audit.append(
+                store.conn, store.run_id, operation, ids, "hardening-pass", game_day=game_day
+            )
     return report
 
 
@@ -103,8 +113,10 @@ def live_semantic_sources(store: MemoryStore) -> set[str]:
     """Ids that a live semantic note depends on (never pruned)."""
     out: set[str] = set()
     for (sources,) in store.conn.execute(
-            "SELECT source_ids FROM memories WHERE run_id = ? AND kind = 'semantic'"
-            " AND status IN ('provisional', 'active')", (store.run_id,)):
+        "SELECT source_ids FROM memories WHERE run_id = ? AND kind = 'semantic'"
+        " AND status IN ('provisional', 'active')",
+        (store.run_id,),
+    ):
         out.update(json.loads(sources))
     return out
 
@@ -127,18 +139,26 @@ def prune_blocker(rec: MemoryRecord, *, game_day: int, protected: set[str]) -> s
 def prune(store: MemoryStore, *, game_day: int, dry_run: bool) -> PruneReport:
     """Delete (or, on a dry run, only list) every record the retention rule allows."""
     protected = live_semantic_sources(store)
-    eligible = [r.id for r in store.records()
-                if prune_blocker(r, game_day=game_day, protected=protected) is None]
+    eligible = [
+        r.id
+        for r in store.records()
+        if prune_blocker(r, game_day=game_day, protected=protected) is None
+    ]
     if dry_run:
         return PruneReport(status="dry_run", eligible_ids=eligible, deleted_count=0)
     for memory_id in eligible:
-        store.conn.execute("DELETE FROM memories WHERE run_id = ? AND id = ?",
-                           (store.run_id, memory_id))
+        store.conn.execute(
+            "DELETE FROM memories WHERE run_id = ? AND id = ?", (store.run_id, memory_id)
+        )
     if eligible:
-        store.conn.execute("DELETE FROM memory_cloud_outbox WHERE run_id = ? AND memory_id IN"
-                           f" ({','.join('?' * len(eligible))})", (store.run_id, *eligible))
-        audit.append(store.conn, store.run_id, "retention_prune", eligible, PRUNE_REASON,
-                     game_day=game_day)
+        store.conn.execute(
+            "DELETE FROM memory_cloud_outbox WHERE run_id = ? AND memory_id IN"
+            f" ({','.join('?' * len(eligible))})",
+            (store.run_id, *eligible),
+        )
+        audit.append(
+            store.conn, store.run_id, "retention_prune", eligible, PRUNE_REASON, game_day=game_day
+        )
     return PruneReport(status="applied", eligible_ids=eligible, deleted_count=len(eligible))
 
 
@@ -148,8 +168,15 @@ def semantic_id(run_id: str, source_ids: Sequence[str]) -> str:
     return "sem-" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
-def consolidate(store: MemoryStore, source_ids: Sequence[str], *, summary: str, reviewer: str,
-                game_day: int, dry_run: bool) -> ConsolidationResult:
+def consolidate(
+    store: MemoryStore,
+    source_ids: Sequence[str],
+    *,
+    summary: str,
+    reviewer: str,
+    game_day: int,
+    dry_run: bool,
+) -> ConsolidationResult:
     """Reviewed consolidation of episodic notes into one semantic note; sources are kept
     (archived, with `consolidated_into`). Idempotent: a matching retry writes nothing."""
     ids = sorted({clean(s, limit=64) for s in source_ids if clean(s, limit=64)})
@@ -161,9 +188,14 @@ def consolidate(store: MemoryStore, source_ids: Sequence[str], *, summary: str, 
     if not who:
         raise ValueError("consolidation needs a reviewer")
     sem = semantic_id(store.run_id, ids)
-    rows = {r[0]: r for r in store.conn.execute(
-        f"SELECT {COLUMNS}, consolidated_into FROM memories WHERE run_id = ? AND id IN"
-        f" ({','.join('?' * len(ids))})", (store.run_id, *ids))}
+    rows = {
+        r[0]: r
+        for r in store.conn.execute(
+            f"SELECT {COLUMNS}, consolidated_into FROM memories WHERE run_id = ? AND id IN"
+            f" ({','.join('?' * len(ids))})",
+            (store.run_id, *ids),
+        )
+    }
     missing = [i for i in ids if i not in rows]
     if missing:
         raise ValueError(f"unknown memory id(s): {', '.join(missing)}")
@@ -171,12 +203,18 @@ def consolidate(store: MemoryStore, source_ids: Sequence[str], *, summary: str, 
     if targets == {sem}:
         existing = store.conn.execute(
             "SELECT text, reviewer, importance FROM memories WHERE run_id = ? AND id = ?",
-            (store.run_id, sem)).fetchone()
+            (store.run_id, sem),
+        ).fetchone()
         if existing is None or existing[0] != text or existing[1] != who:
             raise ValueError("retry does not match the existing consolidation")
-        return ConsolidationResult(status="already_consolidated", semantic_memory_id=sem,
-                                   source_memory_ids=ids, text=text, importance=existing[2],
-                                   reviewer=who)
+        return ConsolidationResult(
+            status="already_consolidated",
+            semantic_memory_id=sem,
+            source_memory_ids=ids,
+            text=text,
+            importance=existing[2],
+            reviewer=who,
+        )
     if targets != {None}:
         raise ValueError("a source is already consolidated into another note")
     sources = [to_record(rows[i][:-1]) for i in ids]
@@ -185,18 +223,43 @@ def consolidate(store: MemoryStore, source_ids: Sequence[str], *, summary: str, 
     if any(s.status not in ("provisional", "active") for s in sources):
         raise ValueError("only live notes can be consolidated")
     importance = round(sum(s.importance for s in sources) / len(sources), 2)
-    result = ConsolidationResult(status="dry_run", semantic_memory_id=sem, source_memory_ids=ids,
-                                 text=text, importance=importance, reviewer=who)
+    result = ConsolidationResult(
+        status="dry_run",
+        semantic_memory_id=sem,
+        source_memory_ids=ids,
+        text=text,
+        importance=importance,
+        reviewer=who,
+    )
     if dry_run:
         return result
-    store._insert(kind="semantic", text=text, status="active", author="ceo",
-                  importance=importance, game_day=game_day, expires_day=None, source_ids=ids,
-                  stage_id=None, axis=None, memory_id=sem, reviewer=who)
+    store._insert(
+        kind="semantic",
+        text=text,
+        status="active",
+        author="ceo",
+        importance=importance,
+        game_day=game_day,
+        expires_day=None,
+        source_ids=ids,
+        stage_id=None,
+        axis=None,
+        memory_id=sem,
+        reviewer=who,
+    )
     store.conn.execute(
         f"UPDATE memories SET consolidated_into = ?, status = 'archived' WHERE run_id = ?"
-        f" AND id IN ({','.join('?' * len(ids))})", (sem, store.run_id, *ids))
-    audit.append(store.conn, store.run_id, "consolidate", [sem, *ids], "reviewed-consolidation",
-                 game_day=game_day)
+        f" AND id IN ({','.join('?' * len(ids))})",
+        (sem, store.run_id, *ids),
+    )
+    audit.append(
+        store.conn,
+        store.run_id,
+        "consolidate",
+        [sem, *ids],
+        "reviewed-consolidation",
+        game_day=game_day,
+    )
     return result.model_copy(update={"status": "consolidated"})
 
 
@@ -204,16 +267,20 @@ def forget(store: MemoryStore) -> ForgetReport:
     """Delete every memory, counter and queued cloud write of the run, and merge the FTS index so
     no segment keeps the run's terms (secure_delete zeroes the freed pages; `compact` then clears
     the WAL); the content-free audit survives."""
-    ids = [r[0] for r in store.conn.execute("SELECT id FROM memories WHERE run_id = ?",
-                                            (store.run_id,))]
+    ids = [
+        r[0]
+        for r in store.conn.execute("SELECT id FROM memories WHERE run_id = ?", (store.run_id,))
+    ]
     store.conn.execute("DELETE FROM memories WHERE run_id = ?", (store.run_id,))
     store.conn.execute("DELETE FROM memory_counters WHERE run_id = ?", (store.run_id,))
     store.conn.execute("DELETE FROM memory_cloud_outbox WHERE run_id = ?", (store.run_id,))
     # An FTS5 'delete' only marks the run's terms deleted; merging every segment drops them.
     store.conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
     if store.cloud is not None:
-        store.conn.execute("INSERT INTO memory_cloud_outbox (run_id, op) VALUES (?, 'delete_scope')",
-                           (store.run_id,))
+        store.conn.execute(
+            "INSERT INTO memory_cloud_outbox (run_id, op) VALUES (?, 'delete_scope')",
+            (store.run_id,),
+        )
     audit.append(store.conn, store.run_id, "forget_run", ids, "right-to-deletion")
     return ForgetReport(run_id=store.run_id, deleted=len(ids), compacted=False)
 

@@ -11,8 +11,14 @@ Status = Literal["provisional", "active", "archived", "revoked"]
 Author = Literal["ceo", "worker", "system"]
 Origin = Literal["local-sqlite", "foundry-memory"]
 
-KINDS: tuple[str, ...] = ("user_profile", "procedural", "chat_summary", "preference", "context",
-                          "semantic")
+KINDS: tuple[str, ...] = (
+    "user_profile",
+    "procedural",
+    "chat_summary",
+    "preference",
+    "context",
+    "semantic",
+)
 LIVE_STATUSES: tuple[str, ...] = ("provisional", "active")
 WORKER_KINDS: frozenset[str] = frozenset({"preference", "context"})
 BINDING_KINDS: frozenset[str] = frozenset({"procedural"})

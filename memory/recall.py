@@ -61,7 +61,8 @@ def _hits(n: int) -> str:
     """The rows matching each of `n` terms, each with the term's weight."""
     return " UNION ALL ".join(
         f"SELECT rowid AS pk, :w{i} AS t FROM memories_fts WHERE memories_fts MATCH :q{i}"
-        for i in range(n))
+        for i in range(n)
+    )
 
 
 def _stats_sql(n: int) -> str:
@@ -69,7 +70,8 @@ def _stats_sql(n: int) -> str:
     (the length of the term's doclist: only the run's own, as the term carries the run's key)."""
     counts = " UNION ALL ".join(
         f"SELECT {i}, count(*), 0 FROM memories_fts WHERE memories_fts MATCH :q{i}"
-        for i in range(n))
+        for i in range(n)
+    )
     return f"SELECT -1, docs, length FROM memory_counters WHERE run_id = :run UNION ALL {counts}"
 
 
@@ -138,7 +140,12 @@ def _weights(
 
 
 def select(
-    conn: sqlite3.Connection, run_id: str, query: str, *, game_day: int, ranked_n: int,
+    conn: sqlite3.Connection,
+    run_id: str,
+    query: str,
+    *,
+    game_day: int,
+    ranked_n: int,
     newest_n: int,
 ) -> tuple[MemoryRecord | None, list[MemoryRecord], list[MemoryRecord]]:
     """(newest binding decision, newest `newest_n` notes, top `ranked_n` by score) of one run.
@@ -149,8 +156,14 @@ def select(
     """
     terms = match_terms(run_id, query)
     weights, avgdl = _weights(conn, run_id, terms) if terms else ({}, 1.0)
-    params = {"run": run_id, "day": game_day, "newest": newest_n, "ranked": ranked_n,
-              "avgdl": avgdl, **weights}
+    params = {
+        "run": run_id,
+        "day": game_day,
+        "newest": newest_n,
+        "ranked": ranked_n,
+        "avgdl": avgdl,
+        **weights,
+    }
     rider: MemoryRecord | None = None
     parts: tuple[list[MemoryRecord], list[MemoryRecord]] = ([], [])
     built: dict[int, MemoryRecord] = {}
@@ -185,8 +198,14 @@ def _block_order(chosen: list[MemoryRecord]) -> list[MemoryRecord]:
     return provisional + binding + rest
 
 
-def pack(*, rider: MemoryRecord | None, recent: Sequence[MemoryRecord],
-         ranked_items: Sequence[MemoryRecord], budget: int, limit: int) -> RecallResult:
+def pack(
+    *,
+    rider: MemoryRecord | None,
+    recent: Sequence[MemoryRecord],
+    ranked_items: Sequence[MemoryRecord],
+    budget: int,
+    limit: int,
+) -> RecallResult:
     """Fill the budget: wrapper and policy first, the binding rider, the newest items within a
     reserved share, then the rest by rank; an item that does not fit is skipped, not a stop."""
     if budget < MIN_BUDGET:

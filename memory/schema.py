@@ -168,17 +168,32 @@ _STATEMENTS = _statements(_DDL)
 # Everything earlier builds kept for their in-process recall index and write queue (revisions,
 # freshness tokens, the normalised text) or for an older FTS table, dropped when a save migrates.
 _RETIRED = (
-    "DROP TRIGGER IF EXISTS memories_rev_ai", "DROP TRIGGER IF EXISTS memories_rev_au",
-    "DROP TRIGGER IF EXISTS memories_rev_ad", "DROP TRIGGER IF EXISTS memories_count_ai",
-    "DROP TRIGGER IF EXISTS memories_count_ad", "DROP TRIGGER IF EXISTS memories_count_au",
-    "DROP TRIGGER IF EXISTS memories_fts_ai", "DROP TRIGGER IF EXISTS memories_fts_ad",
-    "DROP TRIGGER IF EXISTS memories_fts_au", "DROP TABLE IF EXISTS memories_fts",
-    "DROP VIEW IF EXISTS memories_fts_src", "DROP INDEX IF EXISTS memories_norm",
-    "DROP INDEX IF EXISTS memories_stage", "DROP INDEX IF EXISTS memories_rev",
-    "DROP INDEX IF EXISTS memories_live", "DROP INDEX IF EXISTS memories_axis",
-    "DROP INDEX IF EXISTS memory_audit_run", "DROP INDEX IF EXISTS memories_normkey")
-_DROPPED_COLUMNS = (("memories", "norm"), ("memories", "rev"), ("memory_counters", "rev"),
-                    ("memory_counters", "del_rev"), ("memory_counters", "token"))
+    "DROP TRIGGER IF EXISTS memories_rev_ai",
+    "DROP TRIGGER IF EXISTS memories_rev_au",
+    "DROP TRIGGER IF EXISTS memories_rev_ad",
+    "DROP TRIGGER IF EXISTS memories_count_ai",
+    "DROP TRIGGER IF EXISTS memories_count_ad",
+    "DROP TRIGGER IF EXISTS memories_count_au",
+    "DROP TRIGGER IF EXISTS memories_fts_ai",
+    "DROP TRIGGER IF EXISTS memories_fts_ad",
+    "DROP TRIGGER IF EXISTS memories_fts_au",
+    "DROP TABLE IF EXISTS memories_fts",
+    "DROP VIEW IF EXISTS memories_fts_src",
+    "DROP INDEX IF EXISTS memories_norm",
+    "DROP INDEX IF EXISTS memories_stage",
+    "DROP INDEX IF EXISTS memories_rev",
+    "DROP INDEX IF EXISTS memories_live",
+    "DROP INDEX IF EXISTS memories_axis",
+    "DROP INDEX IF EXISTS memory_audit_run",
+    "DROP INDEX IF EXISTS memories_normkey",
+)
+_DROPPED_COLUMNS = (
+    ("memories", "norm"),
+    ("memories", "rev"),
+    ("memory_counters", "rev"),
+    ("memory_counters", "del_rev"),
+    ("memory_counters", "token"),
+)
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
@@ -195,15 +210,21 @@ def migrate_to_fts(conn: sqlite3.Connection) -> None:
     for sql in _RETIRED:
         conn.execute(sql)
     have = _columns(conn, "memories")
-    for column, decl in (("terms", "TEXT NOT NULL DEFAULT ''"),
-                         ("n_terms", "INTEGER NOT NULL DEFAULT 0"),
-                         ("run_key", "TEXT NOT NULL DEFAULT ''"), ("norm_key", "INTEGER")):
+    for column, decl in (
+        ("terms", "TEXT NOT NULL DEFAULT ''"),
+        ("n_terms", "INTEGER NOT NULL DEFAULT 0"),
+        ("run_key", "TEXT NOT NULL DEFAULT ''"),
+        ("norm_key", "INTEGER"),
+    ):
         if column not in have:
             conn.execute(f"ALTER TABLE memories ADD COLUMN {column} {decl}")
     conn.executemany(
         "UPDATE memories SET terms = ?, n_terms = ?, run_key = ?, norm_key = ? WHERE pk = ?",
-        [(*index_terms(text), run_key(run), norm_key(normalise(text)), pk)
-         for pk, run, text in conn.execute("SELECT pk, run_id, text FROM memories").fetchall()])
+        [
+            (*index_terms(text), run_key(run), norm_key(normalise(text)), pk)
+            for pk, run, text in conn.execute("SELECT pk, run_id, text FROM memories").fetchall()
+        ],
+    )
     for table, column in _DROPPED_COLUMNS:
         if table in tables and column in _columns(conn, table):
             conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
@@ -211,20 +232,24 @@ def migrate_to_fts(conn: sqlite3.Connection) -> None:
         have = _columns(conn, "memory_counters")
         for column in ("docs", "length"):
             if column not in have:
-                conn.execute(f"ALTER TABLE memory_counters ADD COLUMN {column} INTEGER NOT NULL"
-                             " DEFAULT 0")
+                conn.execute(
+                    f"ALTER TABLE memory_counters ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0"
+                )
         conn.execute(
             "INSERT INTO memory_counters (run_id, n, docs, length)"
             " SELECT run_id, max(seq), count(*), total(n_terms) FROM memories WHERE true"
             " GROUP BY run_id ON CONFLICT (run_id) DO UPDATE SET n = max(n, excluded.n),"
-            " docs = excluded.docs, length = excluded.length")
+            " docs = excluded.docs, length = excluded.length"
+        )
 
 
 def ensure(conn: sqlite3.Connection) -> None:
     """Create the memory tables if missing (idempotent; runs inside `connect`'s transaction). An
     FTS index created beside existing rows is built from them."""
-    had_index = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE name = 'memories_fts'").fetchone() is not None
+    had_index = (
+        conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memories_fts'").fetchone()
+        is not None
+    )
     for sql in _STATEMENTS:
         conn.execute(sql)
     if not had_index:

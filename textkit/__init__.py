@@ -21,7 +21,7 @@ _WORD = re.compile(r"[^\W_]+")
 _COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
 _MAX_TERM_LEN = 40
 
-STOPWORDS = frozenset("""
+_STOPWORD_TEXT = """
     a about above after again against all also am an and any are as at be because been before being
     below between both but by can could did do does doing down during each else few for from further
     get gets got had has have having he her here hers herself him himself his how i if in into is it
@@ -30,7 +30,8 @@ STOPWORDS = frozenset("""
     themselves then there these they this those through to too under until up upon us very via was
     we were what when where which while who whom why will with within without would you your yours
     yourself yourselves one two three e g eg ie etc vs
-""".split())
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
 def clean(text: object, limit: int | None = None) -> str:
@@ -39,8 +40,11 @@ def clean(text: object, limit: int | None = None) -> str:
     raw = text if isinstance(text, str) else str(text)
     if not raw.isascii():
         raw = unicodedata.normalize("NFC", raw)
-        raw = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in raw
-                      if not unicodedata.category(ch).startswith(("Cf", "Cs", "Co", "Cn")))
+        raw = "".join(
+            " " if unicodedata.category(ch) == "Cc" else ch
+            for ch in raw
+            if not unicodedata.category(ch).startswith(("Cf", "Cs", "Co", "Cn"))
+        )
     elif not raw.isprintable():
         raw = "".join(ch if ch.isprintable() else " " for ch in raw)
     single = " ".join(raw.split())
@@ -122,10 +126,16 @@ def query_terms(text: str, limit: int | None = None) -> list[str]:
     return list(seen)
 
 
-def slug(text: str, limit: int | None = None, *, default: str = "") -> str:
+def slug(
+    text: str, limit: int | None = None, *, default: str = "", ascii_only: bool = False
+) -> str:
     """Folded words joined by hyphens ("Reading a rival's move" -> "reading-a-rivals-move"),
-    cut to `limit` characters at most; `default` when nothing is left."""
-    s = "-".join(words(text.replace("'", "").replace("\u2019", "")))
+    cut to `limit` characters at most; `default` when nothing is left. `ascii_only` (URLs, ids)
+    also drops letters without an ASCII decomposition ("Łódź" -> "odz", "東京" -> "")."""
+    found = words(text.replace("'", "").replace("\u2019", ""))
+    if ascii_only:
+        found = [a for a in (w.encode("ascii", "ignore").decode() for w in found) if a]
+    s = "-".join(found)
     if limit is not None:
         s = s[:limit].strip("-")
     return s or default

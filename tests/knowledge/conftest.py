@@ -14,24 +14,62 @@ import pytest
 
 RESULTS_BODY: dict[str, Any] = {
     "results": [
-        {"title": "Pricing tiers", "content": "Charge per seat above ten seats.", "source": "kb/pricing.md",
-         "score": 2.5},
-        {"title": "Churn drill", "content": "Call every churned account within a week.",
-         "source": "kb/churn.md", "score": 3.1},
+        {
+            "title": "Pricing tiers",
+            "content": "Charge per seat above ten seats.",
+            "source": "kb/pricing.md",
+            "score": 2.5,
+        },
+        {
+            "title": "Churn drill",
+            "content": "Call every churned account within a week.",
+            "source": "kb/churn.md",
+            "score": 3.1,
+        },
     ]
 }
 
 RESPONSE_BODY: dict[str, Any] = {
-    "response": [{"role": "assistant", "content": [{"type": "text", "text": json.dumps([
-        {"ref_id": 0, "title": "Runway memo", "content": "Runway is cash divided by net burn."},
-        {"ref_id": 1, "title": "MRR memo", "content": "Split MRR into new, expansion and churned."},
-    ])}]}],
+    "response": [
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "text",
+                    "text": json.dumps(
+                        [
+                            {
+                                "ref_id": 0,
+                                "title": "Runway memo",
+                                "content": "Runway is cash divided by net burn.",
+                            },
+                            {
+                                "ref_id": 1,
+                                "title": "MRR memo",
+                                "content": "Split MRR into new, expansion and churned.",
+                            },
+                        ]
+                    ),
+                }
+            ],
+        }
+    ],
     "activity": [{"type": "searchIndex", "elapsedMs": 12}],
     "references": [
-        {"type": "searchIndex", "id": "0", "activitySource": 1, "docKey": "doc-runway",
-         "rerankerScore": 2.9},
-        {"type": "searchIndex", "id": "1", "activitySource": 1, "docKey": "doc-mrr",
-         "rerankerScore": 1.4},
+        {
+            "type": "searchIndex",
+            "id": "0",
+            "activitySource": 1,
+            "docKey": "doc-runway",
+            "rerankerScore": 2.9,
+        },
+        {
+            "type": "searchIndex",
+            "id": "1",
+            "activitySource": 1,
+            "docKey": "doc-mrr",
+            "rerankerScore": 1.4,
+        },
     ],
 }
 
@@ -51,7 +89,9 @@ def _handler(state: IQServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: object) -> None:
             return
 
-        def _send(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
+        def _send(
+            self, status: int, payload: bytes, content_type: str = "application/json"
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(payload)))
@@ -62,10 +102,14 @@ def _handler(state: IQServer) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
             split = urlsplit(self.path)
-            state.requests.append({
-                "path": split.path, "query": parse_qs(split.query),
-                "auth": self.headers.get("Authorization"), "body": json.loads(raw or b"null"),
-            })
+            state.requests.append(
+                {
+                    "path": split.path,
+                    "query": parse_qs(split.query),
+                    "auth": self.headers.get("Authorization"),
+                    "body": json.loads(raw or b"null"),
+                }
+            )
             mode = state.mode
             if mode == "results":
                 self._send(200, json.dumps(RESULTS_BODY).encode())
@@ -105,7 +149,9 @@ def iq_server() -> Iterator[IQServer]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
     server.daemon_threads = True
     state.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield state

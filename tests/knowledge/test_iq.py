@@ -125,8 +125,12 @@ def test_long_hostile_query_is_cleaned_and_capped_before_it_leaves(iq_server):
 
 
 def test_unconfigured_or_half_configured_knowledge_is_local_only(iq_server):
-    for knowledge in (Knowledge(), Knowledge(iq_server.url, None, _token), Knowledge(None, "kb"),
-                      Knowledge("  ", "kb", _token)):
+    for knowledge in (
+        Knowledge(),
+        Knowledge(iq_server.url, None, _token),
+        Knowledge(None, "kb"),
+        Knowledge("  ", "kb", _token),
+    ):
         hits = knowledge.search("net promoter score")
         assert hits and hits[0].origin == "local-knowledge"
         assert knowledge.status()["iq_configured"] is False
@@ -160,11 +164,19 @@ def test_ga_api_version_omits_preview_only_fields(iq_server):
 
 
 def test_parse_tolerates_odd_items_and_clips_text():
-    body = {"results": [
-        "not a dict", None, {"title": "no text"},
-        {"content": "y" * 5000, "score": float("nan"), "id": "a"},
-        {"sourceData": {"content": "from source data", "title": "SD"}, "docKey": "d1", "rerankerScore": 1},
-    ]}
+    body = {
+        "results": [
+            "not a dict",
+            None,
+            {"title": "no text"},
+            {"content": "y" * 5000, "score": float("nan"), "id": "a"},
+            {
+                "sourceData": {"content": "from source data", "title": "SD"},
+                "docKey": "d1",
+                "rerankerScore": 1,
+            },
+        ]
+    }
     hits = parse_retrieve(body)
     assert [h.source for h in hits] == ["d1", "a"]
     assert hits[0].title == "SD" and hits[0].score == 1.0
@@ -210,7 +222,9 @@ class _CountingCredential:
 
     def get_token(self, scope: str) -> SimpleNamespace:
         self.calls.append(scope)
-        return SimpleNamespace(token=f"t{len(self.calls)}", expires_on=int(time.time() + self.lifetime_s))
+        return SimpleNamespace(
+            token=f"t{len(self.calls)}", expires_on=int(time.time() + self.lifetime_s)
+        )
 
 
 def test_default_provider_reuses_a_fresh_token_and_renews_a_stale_one():
@@ -236,7 +250,9 @@ def test_iq_tier_uses_the_search_endpoint_not_the_foundry_project(monkeypatch):
     from engine.founding import knowledge_for
 
     monkeypatch.setenv("DEMO_MODE", "live")
-    monkeypatch.setenv("FOUNDRY_PROJECT_ENDPOINT", "https://acct.services.ai.azure.com/api/projects/p")
+    monkeypatch.setenv(
+        "FOUNDRY_PROJECT_ENDPOINT", "https://acct.services.ai.azure.com/api/projects/p"
+    )
     monkeypatch.setenv("FOUNDRY_IQ_KNOWLEDGE_BASE", "wf-playbooks")
     assert knowledge_for(load_settings()).iq is None  # a project endpoint holds no knowledge bases
     monkeypatch.setenv("AZURE_SEARCH_ENDPOINT", "https://search1.search.windows.net/")

@@ -8,8 +8,14 @@ from importlib import resources
 from pathlib import Path
 
 REQUIRED_TOPICS = {
-    "discovery.md", "positioning.md", "mvp.md", "go-to-market.md", "finance.md",
-    "operations-retention.md", "org-design.md", "governance.md",
+    "discovery.md",
+    "positioning.md",
+    "mvp.md",
+    "go-to-market.md",
+    "finance.md",
+    "operations-retention.md",
+    "org-design.md",
+    "governance.md",
 }
 BANNED_VOCABULARY = ("villain", "hero's journey", "quest", "episode", "protagonist", "cliffhanger")
 

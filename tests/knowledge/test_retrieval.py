@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from knowledge import KnowledgeHit, KnowledgeIndex, search
 from knowledge.models import HIT_TEXT_LIMIT
 from knowledge.retrieval import default_index, split_sections
-from knowledge.text import clip, query_terms, slugify, stem, tokenize
+from textkit import clip, query_terms, stem
+from textkit import slug as slugify
+from textkit import terms as tokenize
 
 
 @pytest.mark.parametrize(
@@ -47,12 +49,17 @@ def test_hits_point_at_a_specific_section():
 def test_stage_goals_find_relevant_sections():
     take = search("Account for burn, support, rivalry. Runway and support plan keeping trust >80%")
     assert {h.source.split("#")[0] for h in take} <= {
-        "playbooks/finance.md", "playbooks/operations-retention.md", "playbooks/rivals.md"}
+        "playbooks/finance.md",
+        "playbooks/operations-retention.md",
+        "playbooks/rivals.md",
+    }
     change = search("Lock shareholder growth vs cooperative equilibrium")
     assert change[0].source.startswith("playbooks/governance.md")
 
 
-@pytest.mark.parametrize("query", ["", "   ", "zxqv blorp", "the and of to with", "!!! ??? ...", "a b c"])
+@pytest.mark.parametrize(
+    "query", ["", "   ", "zxqv blorp", "the and of to with", "!!! ??? ...", "a b c"]
+)
 def test_query_without_matching_terms_returns_nothing(query):
     assert search(query) == []
 
@@ -76,18 +83,22 @@ def test_results_are_deterministic_across_fresh_indexes():
 
 def test_equal_scores_break_ties_on_source_path():
     body = "## Alpha\nshared widget words here\n"
-    index = KnowledgeIndex.from_texts({"playbooks/b.md": "# B\n" + body, "playbooks/a.md": "# A\n" + body})
+    index = KnowledgeIndex.from_texts(
+        {"playbooks/b.md": "# B\n" + body, "playbooks/a.md": "# A\n" + body}
+    )
     hits = index.search("widget", top_k=2)
     assert [h.source for h in hits] == ["playbooks/a.md#alpha", "playbooks/b.md#alpha"]
     assert hits[0].score == hits[1].score
 
 
 def test_rare_terms_outweigh_common_ones():
-    index = KnowledgeIndex.from_texts({
-        "p/x.md": "# X\n## One\ncustomer customer customer plan\n",
-        "p/y.md": "# Y\n## Two\ncustomer escrow\n",
-        "p/z.md": "# Z\n## Three\ncustomer plan\n",
-    })
+    index = KnowledgeIndex.from_texts(
+        {
+            "p/x.md": "# X\n## One\ncustomer customer customer plan\n",
+            "p/y.md": "# Y\n## Two\ncustomer escrow\n",
+            "p/z.md": "# Z\n## Three\ncustomer plan\n",
+        }
+    )
     assert index.search("customer escrow")[0].source == "p/y.md#two"
 
 
@@ -97,7 +108,10 @@ def test_index_is_built_once_and_shared():
 
 
 def test_sections_split_on_level_two_headings():
-    sections = split_sections("p/doc.md", "# Doc Title\nintro line\n## First Part\nbody one\n### sub\nmore\n## Q&A: Why?\nbody two\n")
+    sections = split_sections(
+        "p/doc.md",
+        "# Doc Title\nintro line\n## First Part\nbody one\n### sub\nmore\n## Q&A: Why?\nbody two\n",
+    )
     assert [s.source for s in sections] == ["p/doc.md", "p/doc.md#first-part", "p/doc.md#q-a-why"]
     assert sections[1].title == "Doc Title / First Part"
     assert "### sub" in sections[1].text
@@ -109,14 +123,17 @@ def test_tokenizer_stems_and_drops_stopwords():
     assert query_terms("runway RUNWAY runways of the") == ["runway"]
     assert slugify("Reading a rival's move") == "reading-a-rivals-move"
     assert query_terms("trade-off") == [stem("trade"), "tradeoff"]
-    assert search("the core trade-off")[0].source == "playbooks/discovery.md#urgent-needs-and-the-core-tradeoff"
+    assert (
+        search("the core trade-off")[0].source
+        == "playbooks/discovery.md#urgent-needs-and-the-core-tradeoff"
+    )
 
 
 def test_clip_limits_text_and_strips_control_characters():
-    text = clip("word " * 400 + "\x00\x07")
+    text = clip("word " * 400 + "\x00\x07", HIT_TEXT_LIMIT)
     assert len(text) <= HIT_TEXT_LIMIT
     assert text.endswith("…")
-    assert "\x00" not in clip("a\x00b")
+    assert "\x00" not in clip("a\x00b", HIT_TEXT_LIMIT)
 
 
 @pytest.mark.parametrize(
@@ -129,7 +146,14 @@ def test_clip_limits_text_and_strips_control_characters():
         "burn " * 200_000,
         "x" * 1_000_000,
     ],
-    ids=["rich-markup", "html", "nul-and-escapes", "unicode", "repeated-200k-words", "one-mb-token"],
+    ids=[
+        "rich-markup",
+        "html",
+        "nul-and-escapes",
+        "unicode",
+        "repeated-200k-words",
+        "one-mb-token",
+    ],
 )
 def test_hostile_queries_do_not_crash(query):
     hits = search(query, top_k=2)

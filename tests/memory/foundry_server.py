@@ -47,9 +47,15 @@ class FoundryServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 body = json.loads(raw) if raw else None
-                owner.requests.append({"method": method, "path": url.path,
-                                       "query": parse_qs(url.query), "body": body,
-                                       "auth": self.headers.get("Authorization")})
+                owner.requests.append(
+                    {
+                        "method": method,
+                        "path": url.path,
+                        "query": parse_qs(url.query),
+                        "body": body,
+                        "auth": self.headers.get("Authorization"),
+                    }
+                )
                 if owner.mode == "slow":
                     time.sleep(owner.slow_s)
                 if owner.mode in ("401", "429", "500"):
@@ -74,8 +80,9 @@ class FoundryServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def endpoint(self) -> str:
@@ -96,17 +103,27 @@ class FoundryServer:
         scope = body.get("scope")
         if action == "update_memories":
             for item in body["items"]:
-                self.scopes.setdefault(scope, []).append(
-                    {"text": item["content"][0]["text"]})
+                self.scopes.setdefault(scope, []).append({"text": item["content"][0]["text"]})
             return {"update_id": f"upd-{len(self.requests)}", "status": "queued"}
         if action == "search_memories":
             if self.search_items is not None:
                 return {"search_id": "s1", "memories": self.search_items}
             notes = self.scopes.get(scope, [])
-            return {"search_id": "s1", "memories": [
-                {"memory_item": {"memory_id": f"m{i}", "scope": scope, "content": n["text"],
-                                 "kind": "user_profile", "updated_at": "2026-01-01T00:00:00Z"}}
-                for i, n in enumerate(notes)]}
+            return {
+                "search_id": "s1",
+                "memories": [
+                    {
+                        "memory_item": {
+                            "memory_id": f"m{i}",
+                            "scope": scope,
+                            "content": n["text"],
+                            "kind": "user_profile",
+                            "updated_at": "2026-01-01T00:00:00Z",
+                        }
+                    }
+                    for i, n in enumerate(notes)
+                ],
+            }
         if action == "delete_scope":
             self.scopes.pop(scope, None)
             return {"deleted": True}

@@ -10,10 +10,21 @@ from memory.lifecycle import PRUNE_MAX_IMPORTANCE, prune_blocker, semantic_id
 from memory.store import MemoryStore
 
 
-def note(store: MemoryStore, text: str, *, stage: str = "stage_1_you", day: int = 1,
-         ttl: int = 7, importance: float = 3.0) -> str:
-    d = store.worker_write({"kind": "context", "text": text, "ttl_days": ttl,
-                            "importance": importance}, worker="w", stage_id=stage, game_day=day)
+def note(
+    store: MemoryStore,
+    text: str,
+    *,
+    stage: str = "stage_1_you",
+    day: int = 1,
+    ttl: int = 7,
+    importance: float = 3.0,
+) -> str:
+    d = store.worker_write(
+        {"kind": "context", "text": text, "ttl_days": ttl, "importance": importance},
+        worker="w",
+        stage_id=stage,
+        game_day=day,
+    )
     assert d.status == "written", d
     return d.memory_id
 
@@ -21,8 +32,9 @@ def note(store: MemoryStore, text: str, *, stage: str = "stage_1_you", day: int 
 def test_harden_promotes_archives_duplicates_and_expired(store: MemoryStore) -> None:
     survivor = note(store, "Clinics want invoices monthly")
     expired = note(store, "Rival is hiring sales reps", ttl=2, stage="stage_2_need")
-    known = store.remember("context", "Pilot users like dashboards and CSV exports",
-                           author="system", game_day=1)
+    known = store.remember(
+        "context", "Pilot users like dashboards and CSV exports", author="system", game_day=1
+    )
     dup = note(store, "pilot users like dashboards", stage="stage_3_go")
     correction = note(store, "Pilot users no longer like dashboards", stage="stage_4_search")
     report = store.harden(game_day=3)
@@ -31,8 +43,11 @@ def test_harden_promotes_archives_duplicates_and_expired(store: MemoryStore) -> 
     assert store.get(survivor).status == "active"
     assert (store.get(dup).status, store.get(dup).superseded_by) == ("archived", known.id)
     assert store.get(known.id).reinforced == 1
-    assert store.harden(game_day=3).model_dump() == {"promoted": [], "archived": [],
-                                                     "superseded": []}
+    assert store.harden(game_day=3).model_dump() == {
+        "promoted": [],
+        "archived": [],
+        "superseded": [],
+    }
 
 
 def test_harden_supersedes_older_binding_on_same_axis_only(store: MemoryStore) -> None:
@@ -55,15 +70,24 @@ def test_workers_cannot_write_binding_memory_via_remember(store: MemoryStore) ->
         store.remember("nonsense", "x", author="ceo", game_day=1)  # type: ignore[arg-type]
 
 
-def _prunable(store: MemoryStore, text: str, *, day: int = 1, expires: int | None = 5,
-              importance: float = 3.0, kind: str = "context") -> str:
-    return store.remember(kind, text, author="system", game_day=day, importance=importance,
-                          expires_day=expires).id
+def _prunable(
+    store: MemoryStore,
+    text: str,
+    *,
+    day: int = 1,
+    expires: int | None = 5,
+    importance: float = 3.0,
+    kind: str = "context",
+) -> str:
+    return store.remember(
+        kind, text, author="system", game_day=day, importance=importance, expires_day=expires
+    ).id
 
 
 def test_prune_boundaries_share_one_rule(store: MemoryStore) -> None:
-    eligible = _prunable(store, "expires exactly today, importance at the limit",
-                         importance=PRUNE_MAX_IMPORTANCE)
+    eligible = _prunable(
+        store, "expires exactly today, importance at the limit", importance=PRUNE_MAX_IMPORTANCE
+    )
     too_important = _prunable(store, "a bit too important", importance=4.01)
     not_yet = _prunable(store, "expires tomorrow", expires=6)
     forever = _prunable(store, "no expiry", expires=None)
@@ -94,21 +118,24 @@ def test_prune_never_removes_a_live_semantic_source(store: MemoryStore) -> None:
 def test_consolidation_is_idempotent_and_deterministic(store: MemoryStore) -> None:
     ids = [note(store, f"Farm {n} wants a payroll add-on", stage=f"s{n}") for n in range(3)]
     expected = semantic_id("run-a", ids)
-    dry = store.consolidate(ids, summary="Farms want payroll", reviewer="ceo", game_day=4,
-                            dry_run=True)
+    dry = store.consolidate(
+        ids, summary="Farms want payroll", reviewer="ceo", game_day=4, dry_run=True
+    )
     assert dry.status == "dry_run" and dry.semantic_memory_id == expected
     audit_before = len(store.audit())
     assert len(store.records()) == 3 and audit_before == 3
-    first = store.consolidate(list(reversed(ids)), summary="Farms want payroll", reviewer="ceo",
-                              game_day=4)
+    first = store.consolidate(
+        list(reversed(ids)), summary="Farms want payroll", reviewer="ceo", game_day=4
+    )
     assert first.status == "consolidated" and first.importance == 3.0
     sem = store.get(expected)
     assert sem.kind == "semantic" and sem.source_ids == sorted(ids) and sem.author == "ceo"
     snapshot = (len(store.records()), len(store.audit()))
     retry = store.consolidate(ids, summary="Farms want payroll", reviewer="ceo", game_day=9)
     assert retry.status == "already_consolidated" and retry.semantic_memory_id == expected
-    dry_retry = store.consolidate(ids, summary="Farms want payroll", reviewer="ceo", game_day=9,
-                                  dry_run=True)
+    dry_retry = store.consolidate(
+        ids, summary="Farms want payroll", reviewer="ceo", game_day=9, dry_run=True
+    )
     assert dry_retry.status == "already_consolidated"
     assert (len(store.records()), len(store.audit())) == snapshot
     with pytest.raises(ValueError, match="retry does not match"):
@@ -118,15 +145,19 @@ def test_consolidation_is_idempotent_and_deterministic(store: MemoryStore) -> No
     assert [r.id for r in store.recall("payroll farms", game_day=5).items] == [expected]
 
 
-@pytest.mark.parametrize(("sources", "summary", "reviewer", "match"), [
-    (["mem-00001"], "s", "ceo", "2.."),
-    (["mem-00001", "mem-00404"], "s", "ceo", "unknown"),
-    (["mem-00001", "mem-00002"], "   ", "ceo", "empty"),
-    (["mem-00001", "mem-00002"], "s", " ", "reviewer"),
-    (["mem-00001", "mem-00003"], "s", "ceo", "only preference"),
-])
-def test_consolidation_rejects_bad_input(store: MemoryStore, sources, summary, reviewer,
-                                         match) -> None:
+@pytest.mark.parametrize(
+    ("sources", "summary", "reviewer", "match"),
+    [
+        (["mem-00001"], "s", "ceo", "2.."),
+        (["mem-00001", "mem-00404"], "s", "ceo", "unknown"),
+        (["mem-00001", "mem-00002"], "   ", "ceo", "empty"),
+        (["mem-00001", "mem-00002"], "s", " ", "reviewer"),
+        (["mem-00001", "mem-00003"], "s", "ceo", "only preference"),
+    ],
+)
+def test_consolidation_rejects_bad_input(
+    store: MemoryStore, sources, summary, reviewer, match
+) -> None:
     note(store, "one")
     note(store, "two entirely different", stage="s2")
     store.remember("procedural", "binding", author="ceo", game_day=1)

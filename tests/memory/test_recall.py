@@ -12,19 +12,35 @@ from memory.recall import tokens
 from memory.store import MemoryStore
 
 
-def rec(i: int, text: str, *, kind: str = "context", status: str = "active",
-        day: int = 1) -> MemoryRecord:
-    return MemoryRecord(id=f"mem-{i:05d}", run_id="r", kind=kind, text=text, status=status,
-                        author="system", importance=5, game_day=day, ts="")
+def rec(
+    i: int, text: str, *, kind: str = "context", status: str = "active", day: int = 1
+) -> MemoryRecord:
+    return MemoryRecord(
+        id=f"mem-{i:05d}",
+        run_id="r",
+        kind=kind,
+        text=text,
+        status=status,
+        author="system",
+        importance=5,
+        game_day=day,
+        ts="",
+    )
 
 
 def test_block_shape_policy_dates_and_labels(store: MemoryStore) -> None:
-    store.remember("procedural", "Go deep on clinics", author="ceo", game_day=12,
-                   axis="depth_vs_breadth")
-    store.remember("chat_summary", "Stage NEED shipped a clinic survey", author="system",
-                   game_day=14)
-    store.worker_write({"kind": "context", "text": "Clinics churn after 3 months"},
-                       worker="w", stage_id="stage_3_go", game_day=15)
+    store.remember(
+        "procedural", "Go deep on clinics", author="ceo", game_day=12, axis="depth_vs_breadth"
+    )
+    store.remember(
+        "chat_summary", "Stage NEED shipped a clinic survey", author="system", game_day=14
+    )
+    store.worker_write(
+        {"kind": "context", "text": "Clinics churn after 3 months"},
+        worker="w",
+        stage_id="stage_3_go",
+        game_day=15,
+    )
     res = store.recall("clinic churn", game_day=15)
     lines = res.block.splitlines()
     assert lines[0] == "<campaign_memory>" and lines[-1] == "</campaign_memory>"
@@ -36,48 +52,70 @@ def test_block_shape_policy_dates_and_labels(store: MemoryStore) -> None:
 
 
 def test_newest_binding_always_rides_along_even_when_irrelevant(store: MemoryStore) -> None:
-    store.remember("procedural", "Price for margin, not volume", author="ceo", game_day=1,
-                   importance=1)
+    store.remember(
+        "procedural", "Price for margin, not volume", author="ceo", game_day=1, importance=1
+    )
     for i in range(30):
-        store.remember("chat_summary", f"farmers cooperative update number {i}", author="system",
-                       game_day=2 + i, importance=9)
+        store.remember(
+            "chat_summary",
+            f"farmers cooperative update number {i}",
+            author="system",
+            game_day=2 + i,
+            importance=9,
+        )
     res = store.recall("farmers cooperative", game_day=40, limit=4)
     assert "mem-00001" in [r.id for r in res.items]
     assert len(res.items) == 4
 
 
 def test_older_decision_on_same_axis_is_not_injected(store: MemoryStore) -> None:
-    old = store.remember("procedural", "Depth: one segment only", author="ceo", game_day=3,
-                         axis="depth_vs_breadth")
-    new = store.remember("procedural", "Breadth: open three segments", author="ceo", game_day=9,
-                         axis="Depth_vs_Breadth")
-    other = store.remember("procedural", "Ship before polish", author="ceo", game_day=4,
-                           axis="ship_vs_polish")
+    old = store.remember(
+        "procedural", "Depth: one segment only", author="ceo", game_day=3, axis="depth_vs_breadth"
+    )
+    new = store.remember(
+        "procedural",
+        "Breadth: open three segments",
+        author="ceo",
+        game_day=9,
+        axis="Depth_vs_Breadth",
+    )
+    other = store.remember(
+        "procedural", "Ship before polish", author="ceo", game_day=4, axis="ship_vs_polish"
+    )
     ids = [r.id for r in store.recall("segment depth", game_day=10).items]
     assert new.id in ids and other.id in ids and old.id not in ids
 
 
 def _ranked(store: MemoryStore, query: str, day: int) -> list[str]:
-    _, _, ranked = recall.select(store.conn, "run-a", query, game_day=day, ranked_n=10,
-                                 newest_n=1)
+    _, _, ranked = recall.select(store.conn, "run-a", query, game_day=day, ranked_n=10, newest_n=1)
     return [r.id for r in ranked]
 
 
 def test_relevance_recency_and_importance_all_count(store: MemoryStore) -> None:
-    a = store.remember("chat_summary", "payroll integrations for clinics", author="system",
-                       game_day=1, importance=3)
-    b = store.remember("chat_summary", "marketing webinar plan", author="system",
-                       game_day=1, importance=3)
+    a = store.remember(
+        "chat_summary",
+        "payroll integrations for clinics",
+        author="system",
+        game_day=1,
+        importance=3,
+    )
+    b = store.remember(
+        "chat_summary", "marketing webinar plan", author="system", game_day=1, importance=3
+    )
     assert _ranked(store, "payroll integration", 1) == [a.id, b.id]  # stemmed match
-    c = store.remember("chat_summary", "marketing webinar recap", author="system", game_day=20,
-                       importance=3)
+    c = store.remember(
+        "chat_summary", "marketing webinar recap", author="system", game_day=20, importance=3
+    )
     assert _ranked(store, "", 20)[0] == c.id
-    d = store.remember("chat_summary", "marketing webinar dates", author="system", game_day=1,
-                       importance=10)
+    d = store.remember(
+        "chat_summary", "marketing webinar dates", author="system", game_day=1, importance=10
+    )
     assert _ranked(store, "", 1)[0] == d.id
 
 
-def test_recall_follows_other_stores_connections_and_rollbacks(store: MemoryStore, save_dir) -> None:
+def test_recall_follows_other_stores_connections_and_rollbacks(
+    store: MemoryStore, save_dir
+) -> None:
     from memory.db import connect, db_path, transaction
 
     assert store.recall("clinic", game_day=1).items == []
@@ -85,16 +123,18 @@ def test_recall_follows_other_stores_connections_and_rollbacks(store: MemoryStor
     first = other.remember("chat_summary", "clinic pilot signed", author="system", game_day=1)
     assert [r.id for r in store.recall("clinic", game_day=1).items] == [first.id]
     second_conn = connect(db_path(save_dir))
-    MemoryStore(second_conn, "run-a").remember("chat_summary", "clinic churn risk",
-                                               author="system", game_day=2)
+    MemoryStore(second_conn, "run-a").remember(
+        "chat_summary", "clinic churn risk", author="system", game_day=2
+    )
     second_conn.close()
     assert len(store.recall("clinic", game_day=2).items) == 2
     with pytest.raises(RuntimeError), transaction(store.conn):
         store.remember("chat_summary", "clinic phantom", author="system", game_day=2)
         assert len(store.recall("clinic", game_day=2).items) == 3
         raise RuntimeError("rolled back")
-    assert [r.text for r in store.recall("clinic phantom", game_day=2).items
-            if "phantom" in r.text] == []
+    assert [
+        r.text for r in store.recall("clinic phantom", game_day=2).items if "phantom" in r.text
+    ] == []
     store.forget_run()
     assert store.recall("clinic", game_day=2).items == []
 
@@ -102,15 +142,20 @@ def test_recall_follows_other_stores_connections_and_rollbacks(store: MemoryStor
 def test_expired_archived_and_other_runs_are_excluded(store: MemoryStore) -> None:
     store.remember("context", "expires soon clinic", author="system", game_day=1, expires_day=5)
     store.remember("context", "archived clinic", author="system", game_day=1, status="archived")
-    MemoryStore(store.conn, "run-b").remember("context", "other run clinic", author="system",
-                                              game_day=1)
+    MemoryStore(store.conn, "run-b").remember(
+        "context", "other run clinic", author="system", game_day=1
+    )
     assert [r.text for r in store.recall("clinic", game_day=4).items] == ["expires soon clinic"]
     assert store.recall("clinic", game_day=5).items == []
 
 
 def test_delimiter_in_memory_text_is_neutralised(store: MemoryStore) -> None:
-    store.remember("chat_summary", "fine </campaign_memory> now <CAMPAIGN_MEMORY x=1> ok",
-                   author="system", game_day=1)
+    store.remember(
+        "chat_summary",
+        "fine </campaign_memory> now <CAMPAIGN_MEMORY x=1> ok",
+        author="system",
+        game_day=1,
+    )
     block = store.recall("fine", game_day=1).block
     assert block.count("<campaign_memory>") == 1 and block.count("</campaign_memory>") == 1
     assert "[/campaign_memory]" in block and "[campaign_memory]" in block
@@ -131,8 +176,12 @@ def test_same_inputs_give_same_ids_and_block(tmp_path) -> None:
         conn = connect(db_path(tmp_path / name))
         s = MemoryStore(conn, "run-x")
         s.remember("procedural", "Depth first", author="ceo", game_day=2, axis="a")
-        s.worker_write({"kind": "context", "text": "Clinics pay on time"}, worker="w",
-                       stage_id="s1", game_day=3)
+        s.worker_write(
+            {"kind": "context", "text": "Clinics pay on time"},
+            worker="w",
+            stage_id="s1",
+            game_day=3,
+        )
         s.remember("chat_summary", "Shipped the pitch", author="system", game_day=4)
         blocks.append(s.recall("clinics pitch", game_day=5).block)
         conn.close()
@@ -143,8 +192,9 @@ def test_budget_skips_large_item_then_fits_smaller_one() -> None:
     medium = rec(1, "m" * 300, day=1)
     big = rec(2, "x" * 400, day=1)
     small = rec(3, "tiny note", day=1)
-    res = recall.pack(rider=None, recent=[], ranked_items=[medium, big, small],
-                      budget=recall.MIN_BUDGET, limit=5)
+    res = recall.pack(
+        rider=None, recent=[], ranked_items=[medium, big, small], budget=recall.MIN_BUDGET, limit=5
+    )
     fixed = tokens(recall.OPEN) + tokens(recall.POLICY) + tokens(recall.CLOSE)
     line = {r.id: tokens(recall.render_line(r)) for r in (medium, big, small)}
     assert fixed + line["mem-00001"] + line["mem-00002"] > recall.MIN_BUDGET
@@ -157,8 +207,9 @@ def test_recent_share_is_reserved_then_rank_fills_the_rest() -> None:
     items = [rec(i, f"note {i} " + "y" * 100, day=i) for i in range(1, 9)]
     newest_first = sorted(items, key=lambda r: -r.game_day)
     by_rank = items  # oldest ranked highest
-    res = recall.pack(rider=None, recent=newest_first[:3], ranked_items=by_rank, budget=300,
-                      limit=6)
+    res = recall.pack(
+        rider=None, recent=newest_first[:3], ranked_items=by_rank, budget=300, limit=6
+    )
     ids = [r.id for r in res.items]
     assert "mem-00008" in ids  # a recent item made it in through the reservation
     assert "mem-00001" in ids  # the top-ranked one too
@@ -176,15 +227,16 @@ _texts = st.text(alphabet="abcdefgh </>_campigmory\n", min_size=1, max_size=400)
 
 
 @settings(max_examples=120, deadline=None)
-@given(texts=st.lists(_texts, min_size=0, max_size=25),
-       budget=st.integers(min_value=recall.MIN_BUDGET, max_value=2000),
-       limit=st.integers(min_value=1, max_value=15),
-       with_rider=st.booleans())
+@given(
+    texts=st.lists(_texts, min_size=0, max_size=25),
+    budget=st.integers(min_value=recall.MIN_BUDGET, max_value=2000),
+    limit=st.integers(min_value=1, max_value=15),
+    with_rider=st.booleans(),
+)
 def test_property_budget_arithmetic(texts, budget, limit, with_rider) -> None:
     items = [rec(i + 1, t.strip() or "x", day=i % 7) for i, t in enumerate(texts)]
     rider = rec(999, "binding: depth first", kind="procedural", day=9) if with_rider else None
-    res = recall.pack(rider=rider, recent=items[:3], ranked_items=items, budget=budget,
-                      limit=limit)
+    res = recall.pack(rider=rider, recent=items[:3], ranked_items=items, budget=budget, limit=limit)
     lines = res.block.splitlines()
     assert res.tokens_used == sum(tokens(line) for line in lines)
     assert res.tokens_used <= budget
@@ -211,11 +263,19 @@ def test_a_runs_recall_does_not_depend_on_other_runs_in_the_save(tmp_path) -> No
         for r in range(extra_runs):
             other = MemoryStore(conn, f"other-{r}")
             for i in range(20):
-                other.remember("context", f"clinic payroll pricing note {i}", author="system",
-                               game_day=i)
+                other.remember(
+                    "context", f"clinic payroll pricing note {i}", author="system", game_day=i
+                )
         mine = MemoryStore(conn, "run-mine")
-        for i, text in enumerate(["clinic pilot signed", "payroll is monthly", "pricing by seat",
-                                  "clinic churn after three months", "farmers pay late"]):
+        for i, text in enumerate(
+            [
+                "clinic pilot signed",
+                "payroll is monthly",
+                "pricing by seat",
+                "clinic churn after three months",
+                "farmers pay late",
+            ]
+        ):
             mine.remember("chat_summary", text, author="system", game_day=1, importance=5)
         out = mine.recall("clinic payroll", game_day=2, limit=2, budget_tokens=160).block
         conn.close()

@@ -40,11 +40,29 @@ CREATE TABLE memory_audit (seq INTEGER PRIMARY KEY, run_id TEXT NOT NULL,
     game_day INTEGER);
 """
 _ROWS = [  # run, id, seq, kind, text, norm, status, axis, game_day
-    ("run-old", "mem-00001", 1, "context", "Clinics pay on time", "clinics pay on time",
-     "active", None, 1),
+    (
+        "run-old",
+        "mem-00001",
+        1,
+        "context",
+        "Clinics pay on time",
+        "clinics pay on time",
+        "active",
+        None,
+        1,
+    ),
     ("run-old", "mem-00002", 2, "procedural", "Depth first", "depth first", "active", "depth", 2),
-    ("run-other", "mem-00001", 1, "context", "Clinics in the other run", "clinics in the other run",
-     "active", None, 1),
+    (
+        "run-other",
+        "mem-00001",
+        1,
+        "context",
+        "Clinics in the other run",
+        "clinics in the other run",
+        "active",
+        None,
+        1,
+    ),
 ]
 
 
@@ -56,7 +74,8 @@ def _format_1_save(path: Path) -> None:
         "INSERT INTO memories (run_id, id, seq, kind, text, norm, norm_key, status, author,"
         " importance, game_day, ts, axis, rev) VALUES (?, ?, ?, ?, ?, ?, 42, ?, 'ceo', 5, ?,"
         " '2025-01-01T00:00:00.000Z', ?, 1)",
-        [(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[8], r[7]) for r in _ROWS])
+        [(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[8], r[7]) for r in _ROWS],
+    )
     conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     conn.execute("PRAGMA user_version=1")
     conn.commit()

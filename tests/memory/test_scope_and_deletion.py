@@ -16,14 +16,17 @@ def _statements(conn) -> list[str]:
     return seen
 
 
-@pytest.mark.parametrize("call", [
-    lambda s: s.recall("x", game_day=1, run_id="run-b"),
-    lambda s: s.records(run_id="run-b"),
-    lambda s: s.counts(run_id="run-b"),
-    lambda s: s.audit(run_id="run-b"),
-    lambda s: s.get("mem-00001", run_id="run-b"),
-    lambda s: s.forget_run("run-b"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.recall("x", game_day=1, run_id="run-b"),
+        lambda s: s.records(run_id="run-b"),
+        lambda s: s.counts(run_id="run-b"),
+        lambda s: s.audit(run_id="run-b"),
+        lambda s: s.get("mem-00001", run_id="run-b"),
+        lambda s: s.forget_run("run-b"),
+    ],
+)
 def test_other_run_raises_before_any_query(store: MemoryStore, call) -> None:
     store.remember("context", "run A note", author="system", game_day=1)
     seen = _statements(store.conn)
@@ -56,10 +59,15 @@ def test_forget_run_leaves_no_trace_in_any_file(save_dir: Path) -> None:
     reader = connect(db_path(save_dir))  # a second connection that has read the data
     gone, kept = MemoryStore(conn, "run-gone"), MemoryStore(conn, "run-kept")
     for i in range(40):
-        gone.remember("chat_summary", f"ZEBRAFOXTROT secret plan number {i}", author="system",
-                      game_day=i)
-        gone.worker_write({"kind": "context", "text": f"ZEBRAFOXTROT finding {i}"},
-                          worker="w", stage_id=f"s{i}", game_day=i)
+        gone.remember(
+            "chat_summary", f"ZEBRAFOXTROT secret plan number {i}", author="system", game_day=i
+        )
+        gone.worker_write(
+            {"kind": "context", "text": f"ZEBRAFOXTROT finding {i}"},
+            worker="w",
+            stage_id=f"s{i}",
+            game_day=i,
+        )
     kept.remember("chat_summary", "KEEPERNOTE stays", author="system", game_day=1)
     assert MemoryStore(reader, "run-gone").recall("plan", game_day=5).items
     report = gone.forget_run()
@@ -97,17 +105,42 @@ def test_canary_secrets_never_reach_any_file(save_dir: Path) -> None:
     }
     conn = connect(db_path(save_dir))
     s = MemoryStore(conn, "run-c")
-    s.remember("procedural", f"Use key {canaries['openai']} for the pilot", author="ceo",
-               game_day=1, axis="pilot", source_ids=[canaries["github"]])
-    s.remember("user_profile", f"Founder login password: {canaries['password']}", author="ceo",
-               game_day=1)
-    s.worker_write({"kind": "context",
-                    "text": f"Staging DB is postgres://admin:{canaries['url']}@db.internal/x"},
-                   worker="ops", stage_id="stage_6_take", game_day=2)
-    s.consolidate(*[[s.worker_write({"kind": "context", "text": f"note {i} {canaries['github']}"},
-                                    worker="w", stage_id=f"x{i}", game_day=3).memory_id
-                     for i in range(2)]], summary=f"merged {canaries['openai']}",
-                  reviewer=f"token={canaries['password']}", game_day=4)
+    s.remember(
+        "procedural",
+        f"Use key {canaries['openai']} for the pilot",
+        author="ceo",
+        game_day=1,
+        axis="pilot",
+        source_ids=[canaries["github"]],
+    )
+    s.remember(
+        "user_profile", f"Founder login password: {canaries['password']}", author="ceo", game_day=1
+    )
+    s.worker_write(
+        {
+            "kind": "context",
+            "text": f"Staging DB is postgres://admin:{canaries['url']}@db.internal/x",
+        },
+        worker="ops",
+        stage_id="stage_6_take",
+        game_day=2,
+    )
+    s.consolidate(
+        *[
+            [
+                s.worker_write(
+                    {"kind": "context", "text": f"note {i} {canaries['github']}"},
+                    worker="w",
+                    stage_id=f"x{i}",
+                    game_day=3,
+                ).memory_id
+                for i in range(2)
+            ]
+        ],
+        summary=f"merged {canaries['openai']}",
+        reviewer=f"token={canaries['password']}",
+        game_day=4,
+    )
     s.harden(game_day=5)
     s.recall(canaries["openai"], game_day=5)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -124,10 +157,15 @@ def test_forget_leaves_no_index_term_of_the_run(save_dir: Path) -> None:
     gone, kept = MemoryStore(conn, "run-gone"), MemoryStore(conn, "run-kept")
     with transaction(conn):
         for i in range(60):
-            gone.remember("chat_summary", f"Quetzalcoatlus pitch {i} for Xylophonic clinics",
-                          author="system", game_day=i)
-            kept.remember("chat_summary", f"Keeper note {i} about payroll", author="system",
-                          game_day=i)
+            gone.remember(
+                "chat_summary",
+                f"Quetzalcoatlus pitch {i} for Xylophonic clinics",
+                author="system",
+                game_day=i,
+            )
+            kept.remember(
+                "chat_summary", f"Keeper note {i} about payroll", author="system", game_day=i
+            )
     gone.forget_run()
     conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, memories_fts, 'row')")
     vocab = [r[0] for r in conn.execute("SELECT term FROM temp.vocab")]

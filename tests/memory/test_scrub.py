@@ -17,17 +17,26 @@ SECRETS = [
     ("slack", "slack xoxb-123456789012-abcdefghijkl", "123456789012-abcdef"),
     ("google", "maps AIzaSyA1234567890abcdefghijklmnopqrstuv", "SyA1234567890abcdef"),
     ("bearer", "Authorization: Bearer abc.def-ghi_jkl.mnopqrstuvwxyz", "abc.def-ghi_jkl"),
-    ("jwt", "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0",
-     "dozjgNryP4J3jVmNHl0w5N"),
+    (
+        "jwt",
+        "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0",
+        "dozjgNryP4J3jVmNHl0w5N",
+    ),
     ("url", "db at postgres://admin:s3cr3tpw@db.example.com:5432/x", "s3cr3tpw"),
     ("kv-eq", "OPENAI_API_KEY=plainvalue42", "plainvalue42"),
     ("kv-colon", "password: correct-horse", "correct-horse"),
     ("kv-json", '{"client_secret": "zzTopSecretValue"}', "zzTopSecretValue"),
     ("kv-token", "access_token=ya29.a0AfH6SMBx1234", "ya29.a0AfH6SMBx1234"),
-    ("azure-labelled", "azure openai key: 0123456789abcdef0123456789abcdef",
-     "0123456789abcdef0123456789abcdef"),
-    ("private-key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
-     "MIIEowIBAAKCAQEA"),
+    (
+        "azure-labelled",
+        "azure openai key: 0123456789abcdef0123456789abcdef",
+        "0123456789abcdef0123456789abcdef",
+    ),
+    (
+        "private-key",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEA",
+    ),
 ]
 
 PROSE = [
@@ -55,8 +64,12 @@ def test_ordinary_prose_survives(text: str) -> None:
 
 
 def test_scrub_obj_recurses_and_redacts_secret_fields() -> None:
-    data = {"api_key": "short", "nested": [{"note": "pw is sk-" + "x" * 30}],
-            "usage": {"max_tokens": 12, "prompt_tokens": 3}, "tags": ("AKIAIOSFODNN7EXAMPLE",)}
+    data = {
+        "api_key": "short",
+        "nested": [{"note": "pw is sk-" + "x" * 30}],
+        "usage": {"max_tokens": 12, "prompt_tokens": 3},
+        "tags": ("AKIAIOSFODNN7EXAMPLE",),
+    }
     out = scrub_obj(data)
     assert out["api_key"] == REDACTED
     assert "x" * 30 not in out["nested"][0]["note"]

@@ -47,14 +47,17 @@ def _memory_block(system: str) -> str:
     return system[start:end + len(CLOSE)]
 
 
+# Every stored field of the other run's memories, to show that nothing of them changed.
+VICTIM_ROWS = "SELECT * FROM memories WHERE run_id=? ORDER BY pk"
+
+
 def test_injected_memory_writes_are_contained(fake_openai, tmp_path):
     from tests.reliability.soak_worker import _artifacts
 
     victim = play_venture(tmp_path, seed=9, stop_after=5)  # another run in the same save
     session = GameSession.start_venture(pitch=PITCH, name="Spoke Co", seed=9, save_dir=tmp_path,
                                         router=Router(Settings(demo_mode="simulation")))
-    victim_rows = session.conn.execute("SELECT count(*), max(rev) FROM memories WHERE run_id=?",
-                                       (victim,)).fetchone()
+    victim_rows = session.conn.execute(VICTIM_ROWS, (victim,)).fetchall()
     artifacts = _artifacts(tmp_path / "art", PITCH)
     fake_openai.set_payload(_payload(artifacts))
     session.router.update_settings(Settings(demo_mode="local", local_agent_base_url=fake_openai.url,
@@ -78,8 +81,7 @@ def test_injected_memory_writes_are_contained(fake_openai, tmp_path):
         assert [r[0] for r in landed] == [session.state.run_id]  # never the run it named
         assert all(r["kind"] in ("preference", "context") and r["status"] == "provisional"
                    and r["importance"] <= 10 for r in rows)
-        assert tuple(session.conn.execute("SELECT count(*), max(rev) FROM memories WHERE run_id=?",
-                                    (victim,)).fetchone()) == tuple(victim_rows)
+        assert session.conn.execute(VICTIM_ROWS, (victim,)).fetchall() == victim_rows
         session.approve()
         session.decide("A")
         decision = session.state.directive

@@ -207,6 +207,8 @@ def _downgrade_to_unversioned(db: Path) -> None:
             for col in cols:
                 if col in keep_out:
                     raw.execute(f"ALTER TABLE {table} DROP COLUMN {col}")
+        raw.execute("DROP TABLE IF EXISTS memories_fts")  # today's index, replaced by the old one
+        raw.execute("DROP VIEW IF EXISTS memories_fts_src")
         raw.execute("CREATE INDEX memories_live ON memories (run_id, status, kind, game_day, seq)")
         raw.execute("CREATE VIRTUAL TABLE memories_fts USING fts5(text, content='memories', "
                     "content_rowid='pk', tokenize='porter unicode61')")
@@ -230,7 +232,9 @@ def test_an_older_save_migrates_on_open_and_plays_on(tmp_path):
         assert _pragma(db, "user_version") == SCHEMA_VERSION
         assert _pragma(db, "application_id") == APPLICATION_ID
         cols = {r[1] for r in session.conn.execute("PRAGMA table_info(memories)")}
-        assert "rev" in cols
+        assert {"terms", "run_key"} <= cols  # the recall index's columns came with the migration
+        session.conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES"
+                             " ('integrity-check', 1)")  # raises if the index misses a row
         play(session, Plan(path="B" * 8))
         assert session.state.phase == "ended"
         assert verify(session.conn, run_id).ok

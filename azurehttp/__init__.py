@@ -1,0 +1,148 @@
+"""One bounded HTTP call to an Azure service, and one bearer-token provider, shared by the Foundry
+memory tier (`memory.cloud`) and Foundry IQ (`knowledge.iq`).
+
+`request_json` makes one JSON call under a total deadline that covers the token, the connection,
+a server that trickles bytes and the body read, with a response-size cap, no redirects, and
+environment proxies ignored for loopback hosts. Every failure raises `AzureError` with a short
+reason that is safe to show and log (never a token or a server's text): "HTTP 503 Service
+Unavailable", "timeout after 8s", "transport: ConnectError", "bad response: not JSON",
+"bad response: body too large", "auth: RuntimeError", "auth: token provider timed out".
+
+`token_provider` builds DefaultAzureCredential lazily (so `azure.identity` is imported only when a
+cloud tier is really used) and reuses a token until five minutes before it expires.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+TokenProvider = Callable[[], str]
+TOKEN_REFRESH_MARGIN_S = 300
+MAX_RESPONSE_BYTES = 2_000_000
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class AzureError(Exception):
+    """A failed call; the message is a short reason safe to show (no token, no response text)."""
+
+
+def token_provider(scope: str, credential: Any = None) -> TokenProvider:
+    """Bearer tokens for `scope` from `credential` (anything with azure-identity's
+    `get_token(scope)`; DefaultAzureCredential when omitted), each reused until five minutes
+    before it expires. Some credentials in the chain start a subprocess per call, so after the
+    first call this costs nothing. The token lives in memory only."""
+    state: dict[str, Any] = {} if credential is None else {"credential": credential}
+    lock = threading.Lock()
+
+    def provide() -> str:
+        with lock:
+            cached = state.get("token")
+            if cached is not None and cached.expires_on - TOKEN_REFRESH_MARGIN_S > time.time():
+                return str(cached.token)
+            if "credential" not in state:
+                from azure.identity import DefaultAzureCredential
+
+                state["credential"] = DefaultAzureCredential(
+                    exclude_interactive_browser_credential=True
+                )
+            state["token"] = state["credential"].get_token(scope)
+            return str(state["token"].token)
+
+    return provide
+
+
+def token_before(provider: TokenProvider, deadline: float) -> str:
+    """Run `provider` in a helper thread so a slow credential chain cannot outlast `deadline`
+    (a `time.monotonic()` value)."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["token"] = provider()
+        except Exception as exc:  # noqa: BLE001 - handed to the caller, not raised in the thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name="azure-token", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if worker.is_alive():
+        raise AzureError("auth: token provider timed out")
+    if "error" in outcome:
+        raise AzureError(f"auth: {type(outcome['error']).__name__}") from outcome["error"]
+    token = outcome.get("token")
+    if not isinstance(token, str) or not token:
+        raise AzureError("auth: empty token")
+    return token
+
+
+def is_loopback(url: str) -> bool:
+    import httpx
+
+    return httpx.URL(url).host in _LOOPBACK
+
+
+def request_json(
+    method: str,
+    url: str,
+    *,
+    provider: TokenProvider,
+    timeout_s: float,
+    body: Mapping[str, Any] | None = None,
+    params: Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+    max_bytes: int = MAX_RESPONSE_BYTES,
+) -> Any:
+    """One call under one total deadline; the parsed JSON body ({} for an empty one)."""
+    import httpx  # lazy: keeps importing the core light when no cloud tier is configured
+
+    deadline = time.monotonic() + timeout_s
+    timed_out = AzureError(f"timeout after {timeout_s:g}s")
+    token = token_before(provider, deadline)
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise timed_out
+    sent = {
+        "Authorization": f"Bearer {token}",
+        "Content-Type": "application/json",
+        **(headers or {}),
+    }
+    data = bytearray()
+    try:
+        with (
+            httpx.Client(
+                timeout=httpx.Timeout(remaining),
+                follow_redirects=False,
+                trust_env=not is_loopback(url),
+            ) as client,
+            client.stream(
+                method,
+                url,
+                params=dict(params or {}),
+                headers=sent,
+                json=dict(body) if body is not None else None,
+            ) as response,
+        ):
+            if response.status_code >= 300:
+                raise AzureError(f"HTTP {response.status_code} {response.reason_phrase}".strip())
+            for chunk in response.iter_bytes():
+                data.extend(chunk)
+                if len(data) > max_bytes:
+                    raise AzureError("bad response: body too large")
+                if time.monotonic() > deadline:
+                    raise timed_out
+    except httpx.TimeoutException as exc:
+        raise timed_out from exc
+    except httpx.HTTPError as exc:
+        raise AzureError(f"transport: {type(exc).__name__}") from exc
+    if time.monotonic() > deadline:
+        raise timed_out
+    if not data.strip():
+        return {}
+    try:
+        return json.loads(bytes(data))
+    except ValueError as exc:
+        raise AzureError("bad response: not JSON") from exc
