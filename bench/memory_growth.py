@@ -6,7 +6,8 @@ For each size a save is built once (the real schema and triggers, bulk inserts i
 cached under --cache, so the 1M save costs its minutes only on the first call) and then measured in
 a fresh Python process, so nothing is warm but the OS page cache:
 - `open_first_recall_ms`: `memory.db.connect` (header, identity and page checks, schema) plus the
-  first budgeted recall of one run;
+  first budgeted recall of one run; `open_ms` and `first_recall_ms` are its two parts (`open_ms`
+  includes the save's `PRAGMA quick_check`, a read of the whole file);
 - `recall_p50_ms` / `recall_p95_ms`: 200 more recalls in that run (3-5 query words each);
 - `peak_rss_mib`: the measuring process's peak resident memory (imports included);
 - `bytes_per_memory`: the save file's size over its memory count.
@@ -164,7 +165,8 @@ def measure(path: Path, recalls: int = 200) -> dict[str, float]:
 
     imported = time.perf_counter()
     conn = connect(path, create=False)
-    runs = conn.execute("SELECT count(*) FROM memory_counters").fetchone()[0]
+    opened = time.perf_counter()
+    runs = -(-conn.execute("SELECT max(pk) FROM memories").fetchone()[0] // RUN_SIZE)
     rng = random.Random(7)
     store = MemoryStore(conn, f"run-{rng.randrange(runs):06d}")
     store.recall(" ".join(rng.choices(_WORDS, k=4)), game_day=30)
@@ -181,6 +183,8 @@ def measure(path: Path, recalls: int = 200) -> dict[str, float]:
     return {
         "import_ms": round((imported - t0) * 1000, 2),
         "open_first_recall_ms": round((first - imported) * 1000, 2),
+        "open_ms": round((opened - imported) * 1000, 2),
+        "first_recall_ms": round((first - opened) * 1000, 2),
         "recall_p50_ms": round(statistics.median(times), 3),
         "recall_p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
         "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

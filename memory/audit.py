@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -18,43 +17,16 @@ from memory.models import AuditRecord
 _CODE = re.compile(r"[^a-z0-9_\-:.]")
 
 
-_second: tuple[int, str] = (-1, "")  # the last whole second formatted, reused within it
-
-
 def utc_now() -> str:
     """ISO-8601 UTC timestamp with milliseconds, e.g. 2025-01-02T03:04:05.678Z (metadata only;
-    never used for ranking). The date-time part is formatted once per second."""
-    global _second
-    now = time.time()
-    whole = int(now)
-    sec, prefix = _second
-    if sec != whole:
-        prefix = datetime.fromtimestamp(whole, UTC).strftime("%Y-%m-%dT%H:%M:%S")
-        _second = (whole, prefix)
-    return f"{prefix}.{int((now - whole) * 1000):03d}Z"
+    never used for ranking)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @lru_cache(maxsize=512)
 def reason_code(reason: str) -> str:
     """Force a reason into a short machine code so free text can never leak into the audit."""
     return _CODE.sub("-", reason.lower())[:48] or "unspecified"
-
-
-def row(
-    run_id: str,
-    operation: str,
-    memory_ids: Sequence[str],
-    reason: str,
-    *,
-    game_day: int | None = None,
-    ts: str | None = None,
-) -> tuple:
-    """The parameters of one audit row (run, operation code, sorted ids, reason code, ts, day)."""
-    if len(memory_ids) == 1 and memory_ids[0].replace("-", "").isalnum():
-        ids = f'["{memory_ids[0]}"]'  # what json.dumps gives for one plain id, without its cost
-    else:
-        ids = json.dumps(sorted(set(memory_ids)))
-    return (run_id, reason_code(operation), ids, reason_code(reason), ts or utc_now(), game_day)
 
 
 def append(
@@ -67,11 +39,19 @@ def append(
     game_day: int | None = None,
     ts: str | None = None,
 ) -> None:
-    """Append one audit row now (caller holds the transaction); `ts` defaults to now."""
+    """Append one audit row (caller holds the transaction): run, operation code, sorted ids,
+    reason code, time (default now) and game day."""
     conn.execute(
         "INSERT INTO memory_audit (run_id, operation, memory_ids, reason, ts, game_day)"
         " VALUES (?, ?, ?, ?, ?, ?)",
-        row(run_id, operation, memory_ids, reason, game_day=game_day, ts=ts),
+        (
+            run_id,
+            reason_code(operation),
+            json.dumps(sorted(set(memory_ids))),
+            reason_code(reason),
+            ts or utc_now(),
+            game_day,
+        ),
     )
 
 

@@ -141,24 +141,7 @@ class MemoryStore:
             ),
         )
         self._queue_cloud_write(mid, kind, text)
-        return MemoryRecord(
-            id=mid,
-            run_id=self.run_id,
-            kind=kind,
-            text=text,
-            status=status,
-            author=author,
-            importance=importance,
-            game_day=game_day,
-            ts=ts,
-            expires_day=expires_day,
-            source_ids=sources,
-            origin="local-sqlite",
-            stage_id=stage_id,
-            axis=axis,
-            reinforced=0,
-            superseded_by=None,
-        )
+        return self.get(mid)
 
     def _same_text(self, norm: str, kinds: Sequence[str]) -> MemoryRecord | None:
         """The earliest live note of one of `kinds` whose normalised words are `norm`."""
