@@ -34,7 +34,8 @@ from azure.cosmos import CosmosClient, PartitionKey, exceptions
 
 from memory import audit as audit_codes
 from memory import lifecycle, recall
-from memory.guards import NEAR_DUPLICATE, STAGE_CAP, CleanWrite, check_request
+from memory.guards import NEAR_DUPLICATE, STAGE_CAP, CleanWrite, check_request, clean, similarity
+from memory.guards import content_words as words
 from memory.models import (
     CRITICAL_KINDS,
     KINDS,
@@ -53,7 +54,7 @@ from memory.models import (
     WriteDisposition,
 )
 from memory.store import ScopeError
-from memory.text import clean, normalise, similarity, words
+from textkit import normalise
 
 ORIGIN = "azure-cosmos"
 DEFAULT_DATABASE, DEFAULT_MEMORIES, DEFAULT_AUDIT = "worldforge", "memories", "memory-audit"
