@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(func=cmd_replay)
 
     for module in ("worldforge_tui.cli_memory", "worldforge_tui.cli_routing",
-                   "worldforge_tui.cli_info"):
+                   "worldforge_tui.cli_info", "worldforge_tui.cli_serve"):
         try:
             register: Callable[[Any], None] = importlib.import_module(module).register
         except ModuleNotFoundError as err:

@@ -37,6 +37,8 @@ class SessionRunner:
     save_dir: Any
     auto_run: bool
     last_export: Path | None
+    is_web: bool
+    deliver_text: Callable[..., str | None]
     main: Any
     replay: Any
     refresh_view: Callable[[], None]
@@ -223,7 +225,13 @@ class SessionRunner:
     def _report_result(self, label: str, result: Any) -> None:
         if label == "export":
             self.last_export = Path(result)
-            self.notify(f"Report written to {result}", title="Exported", markup=False)
+            if self.is_web:  # in a browser the file is on the server: offer it as a download
+                self.deliver_text(self.last_export, save_filename=self.last_export.name,
+                                  mime_type="text/markdown")
+                self.notify(f"Report {self.last_export.name} offered for download.",
+                            title="Exported", markup=False)
+            else:
+                self.notify(f"Report written to {result}", title="Exported", markup=False)
         elif label == "prune":
             ids = ", ".join(getattr(result, "eligible_ids", [])[:8]) or "none"
             count = len(getattr(result, "eligible_ids", []))

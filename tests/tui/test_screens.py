@@ -18,15 +18,15 @@ async def test_compact_layout_switches_panes_and_reveals_receipt(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         board = app.main
-        assert board.has_class("-compact") and board.has_class("-pane-story")
+        assert board.has_class("-compact") and board.shown_pane == "story"
         assert not board.query_one("#right").display and not board.query_one("#log").display
         await pilot.press("f4")
-        assert board.has_class("-pane-log") and board.query_one("#log").region.height > 0
+        assert board.shown_pane == "log" and board.query_one("#log").region.height > 0
         await pilot.press("f1", "a")
         await settle(app, pilot)
         await pilot.press("1")
         await settle(app, pilot)
-        assert board.has_class("-pane-receipt")
+        assert board.shown_pane == "receipt"
         assert board.query_one("#receipt").region.height > 0
         assert "You decided" in text_of(app, "#receipt-body")
 

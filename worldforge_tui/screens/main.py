@@ -52,7 +52,21 @@ def titled(widget: W, title: str) -> W:
 class MainScreen(Screen[None]):
     """The board. In compact terminals one pane shows at a time (tabs, or F1–F4)."""
 
-    DEFAULT_CLASSES = "-pane-story"
+    COMPACT_BELOW = 110  # columns; the app's HORIZONTAL_BREAKPOINTS use the same edge
+    # pane → which containers compact mode displays (the wide layout displays them all)
+    COMPACT_LAYOUT: ClassVar[dict[str, dict[str, bool]]] = {
+        "story": {"top": True, "left": True, "right": False, "log": False},
+        "receipt": {"top": True, "left": False, "right": True, "receipt": True, "memory": False,
+                    "log": False},
+        "memory": {"top": True, "left": False, "right": True, "receipt": False, "memory": True,
+                   "log": False},
+        "log": {"top": False, "log": True},
+    }
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pane = "story"
+        self._laid_out: tuple[str, bool] | None = None
 
     BINDINGS: ClassVar[list[BindingType]] = list(actions.bindings("board"))
 
@@ -95,9 +109,10 @@ class MainScreen(Screen[None]):
         self.refresh_bindings()
 
     def on_resize(self) -> None:
+        self._lay_out()
         status = self.query_one(StatusBar)
         compact = self.size.width < 140
-        self.query_one(Footer).compact = self.size.width < 110
+        self.query_one(Footer).compact = self.size.width < self.COMPACT_BELOW
         if status.has_class("-compact") != compact:
             status.set_class(compact, "-compact")
             self.show(self.wf.snap, busy=self.wf.busy is not None)
@@ -118,14 +133,31 @@ class MainScreen(Screen[None]):
 
     def reveal(self, pane: str) -> None:
         """Bring a pane forward (the one shown in compact mode); focus stays where it is."""
-        for name, _ in PANES:
-            self.set_class(name == pane, f"-pane-{name}")
+        self._pane = pane
+        self._lay_out()
         self.query_one("#pane-tabs", Static).update(pane_bar(pane, self.wf.key_of))
+
+    def _lay_out(self) -> None:
+        """Display only the chosen pane's containers in compact mode, all of them when wide.
+
+        Toggling `display` on a few containers restyles only them; a class on the screen would
+        restyle every widget on the board (measured: ~0.4 s a key on a busy machine)."""
+        compact = 0 < self.size.width < self.COMPACT_BELOW
+        if self._laid_out == (self._pane, compact):
+            return
+        self._laid_out = (self._pane, compact)
+        layout = self.COMPACT_LAYOUT[self._pane] if compact else {}
+        with self.app.batch_update():
+            for name in ("top", "left", "right", "receipt", "memory", "log"):
+                widget = self.query_one(f"#{name}")
+                shown = layout.get(name, True)
+                if widget.display != shown:
+                    widget.display = shown
 
     @property
     def shown_pane(self) -> str:
-        """The pane compact mode shows now."""
-        return next((name for name, _ in PANES if self.has_class(f"-pane-{name}")), "story")
+        """The pane compact mode shows now (and the one last chosen when wide)."""
+        return self._pane
 
     def action_focus_filter(self) -> None:
         """`/` from anywhere on the board: show the log and type into its filter."""

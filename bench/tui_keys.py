@@ -1,0 +1,251 @@
+"""Bench: how fast each screen opens and each key shows its effect, driven by Textual's Pilot.
+
+Every sample is the wall time from sending the key to the moment its effect is on the app (the
+screen is on top, the pane is shown and focused, the phase has moved, the filter has narrowed the
+log) with the app idle again. Each scenario runs in a fresh app `--runs` times; the JSON gives the
+median and p95 per key, and the worst p95 among screens and among keys.
+
+Run: `.venv/bin/python -m bench.tui_keys --json` (add `--busy 2` to keep two CPU-bound processes
+running meanwhile, as on a machine shared with a build). Targets: screens <= 150 ms p95, keys <= 100
+ms p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+PITCH = "Meal kits for night-shift nurses"
+SCREEN_TARGET_MS = 150
+KEY_TARGET_MS = 100
+LOG_EVENTS = 100_000
+
+
+def p95(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+FRAMES: list[float] = []  # when each frame was composed (the app's display hook, below)
+
+
+def watch_frames(app: Any) -> None:
+    """Record the time of every frame the app composes for the terminal (headless included).
+
+    `_display` is where a composed frame goes to the driver; wrapping it is the only way to see
+    "painted" without a real terminal. Bench-only: the game never touches it.
+    """
+    original = app._display
+
+    def display(screen: Any, renderable: Any) -> None:
+        if renderable is not None:
+            FRAMES.append(time.perf_counter())
+        original(screen, renderable)
+
+    app._display = display
+
+
+async def timed(pilot: Any, key: str, done: Callable[[], bool], limit: float = 10.0) -> float:
+    """ms from sending `key` until `done()` holds and a frame showing it has been composed."""
+    from textual import events
+
+    app = pilot.app
+    await pilot.pause()  # start from an idle app
+    char = key if len(key) == 1 else {"space": " ", "slash": "/", "question_mark": "?"}.get(key)
+    start = time.perf_counter()
+    app.post_message(events.Key(key, char))
+    seen: float | None = None
+    while True:
+        await asyncio.sleep(0.001)
+        now = time.perf_counter()
+        if seen is None and done():
+            seen = now
+        if seen is not None and FRAMES and FRAMES[-1] >= seen:
+            break
+        if now - start > limit:
+            raise RuntimeError(f"{key}: effect not seen within {limit} s")
+    ms = (FRAMES[-1] - start) * 1000
+    await pilot.pause()
+    return ms
+
+
+async def settle(app: Any, pilot: Any) -> None:
+    for _ in range(400):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.busy is None and not any(w.is_running for w in app.workers):
+            return
+    raise RuntimeError("app never settled")
+
+
+def on(app: Any, name: str) -> Callable[[], bool]:
+    return lambda: app.screen.__class__.__name__ == name
+
+
+async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> None:
+    from textual.widgets import Input
+
+    from worldforge_tui.app import WorldForgeApp
+
+    def add(name: str, ms: float) -> None:
+        samples.setdefault(name, []).append(ms)
+
+    with tempfile.TemporaryDirectory(prefix="wf-bench-keys-") as tmp:
+        os.environ["WORLDFORGE_HOME"] = tmp
+        app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp)
+        app.animation_level = "none"
+        async with app.run_test(size=size) as pilot:
+            watch_frames(app)
+            await settle(app, pilot)
+            board = app.main
+            # ---- screens -------------------------------------------------------------
+            for key, screen, close in (
+                ("s", "SettingsScreen", "escape"),
+                ("question_mark", "HelpScreen", "escape"),
+                ("l", "LoadScreen", "escape"),
+                ("n", "NewVentureScreen", "escape"),
+                ("ctrl+p", "CommandPalette", "escape"),
+            ):
+                add(f"screen {key}", await timed(pilot, key, on(app, screen)))
+                await pilot.press(close)
+                await pilot.pause()
+            await pilot.press("f4")
+            await pilot.press("home")
+            add("screen enter (inspector)", await timed(pilot, "enter", on(app, "InspectorScreen")))
+            await pilot.press("escape")
+            # ---- panes and focus ----------------------------------------------------------
+            for key, pane in (("f1", "story"), ("f2", "receipt"), ("f3", "memory"), ("f4", "log")):
+                add(f"key {key}", await timed(pilot, key, lambda p=pane: board.shown_pane == p))
+            field = board.query_one("#replay-filter", Input)
+            add("key / (filter)", await timed(pilot, "slash", lambda: app.focused is field))
+            for ch in "stage":
+                add(
+                    "key typed into filter",
+                    await timed(pilot, ch, lambda c=ch: field.value.endswith(c)),
+                )
+            log = board.query_one("#replay-log")
+            add("key enter (filter → log)", await timed(pilot, "enter", lambda: app.focused is log))
+            # ---- theme ----------------------------------------------------------------------
+            await pilot.pause()
+            start = time.perf_counter()
+            app.theme = "nord"
+            while not FRAMES or FRAMES[-1] < start:
+                await asyncio.sleep(0.001)
+            add("theme change", (FRAMES[-1] - start) * 1000)
+            # ---- game keys (the engine's step included) -------------------------------------
+            await pilot.press("f1")
+            phase = lambda want: lambda: app.snap.phase == want and app.busy is None
+            add("key a (fork shown)", await timed(pilot, "a", phase("fork")))
+            add(
+                "key 1 (receipt shown)",
+                await timed(pilot, "1", lambda: app.busy is None and board.shown_pane == "receipt"),
+            )
+            add("key g (next gate shown)", await timed(pilot, "g", phase("gate")))
+            # ---- the filter over a big log --------------------------------------------------
+            from engine.events import Event
+
+            log.push_many(
+                Event(
+                    id=10_000 + i,
+                    run_id="bench",
+                    ts="",
+                    game_day=i // 50,
+                    type=("STAGE_EXECUTED", "MEMORY_WRITTEN")[i % 2],
+                    actor="ops",
+                    payload={},
+                    message=f"event {i}: stage {i % 8} of the plan",
+                )
+                for i in range(LOG_EVENTS)
+            )
+            log.flush()
+            await pilot.press("slash")
+            for ch in "stage ":
+                add(
+                    f"key typed into filter ({LOG_EVENTS:,} events)",
+                    await timed(
+                        pilot, "space" if ch == " " else ch, lambda c=ch: field.value.endswith(c)
+                    ),
+                )
+            add(
+                f"key enter (filter → log, {LOG_EVENTS:,} events)",
+                await timed(pilot, "enter", lambda: app.focused is log),
+            )
+
+
+def summary(samples: dict[str, list[float]]) -> dict[str, Any]:
+    rows = {
+        name: {"median_ms": round(statistics.median(v), 1), "p95_ms": round(p95(v), 1), "n": len(v)}
+        for name, v in samples.items()
+    }
+    screens = {k: v for k, v in rows.items() if k.startswith("screen")}
+    keys = {k: v for k, v in rows.items() if k.startswith(("key", "theme"))}
+    worst_screen = max(screens.items(), key=lambda kv: kv[1]["p95_ms"])
+    worst_key = max(keys.items(), key=lambda kv: kv[1]["p95_ms"])
+    return {
+        "rows": rows,
+        "worst_screen": {"name": worst_screen[0], **worst_screen[1]},
+        "worst_key": {"name": worst_key[0], **worst_key[1]},
+        "targets": {"screen_p95_ms": SCREEN_TARGET_MS, "key_p95_ms": KEY_TARGET_MS},
+        "screens_within_target": worst_screen[1]["p95_ms"] <= SCREEN_TARGET_MS,
+        "keys_within_target": worst_key[1]["p95_ms"] <= KEY_TARGET_MS,
+    }
+
+
+def burners(count: int) -> list[subprocess.Popen[bytes]]:
+    """CPU-bound processes that keep the machine busy while the bench runs."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+
+async def run(runs: int, size: tuple[int, int], busy: int) -> dict[str, Any]:
+    import textual.constants
+
+    textual.constants.TEXTUAL_ANIMATIONS = "none"
+    samples: dict[str, list[float]] = {}
+    procs = burners(busy)
+    try:
+        for _ in range(runs):
+            await one_run(size, samples)
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+    return {
+        "bench": "tui_keys",
+        "runs": runs,
+        "size": list(size),
+        "busy_processes": busy,
+        "cpus": os.cpu_count(),
+        **summary(samples),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench.tui_keys", description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="fresh apps per scenario (default 5)")
+    parser.add_argument("--size", default="80x24", help="terminal size WxH (default 80x24)")
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        metavar="N",
+        help="CPU-bound processes kept running meanwhile (default 0)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object (the default)")
+    args = parser.parse_args(argv)
+    width, height = (int(x) for x in args.size.lower().split("x"))
+    result: Awaitable[dict[str, Any]] = run(args.runs, (width, height), args.busy)
+    print(json.dumps(asyncio.run(result)))  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
