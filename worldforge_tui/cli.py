@@ -56,6 +56,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if args.theme is not None and args.theme not in theme_names():
         raise CliError(f"unknown theme {args.theme[:40]!r}; one of: {', '.join(theme_names())}")
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+        raise CliError("play needs a terminal (stdin or stdout is not one); for a headless "
+                       "venture use `worldforge simulate`")
     return run_app(args)
 
 
@@ -248,36 +251,71 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+TUI_COMMANDS = frozenset({"play", "serve"})  # they draw the terminal themselves
+
+
+def _environment_line(err: OSError) -> str:
+    """One line for a save dir, settings or log location the OS refused (read-only, a file…)."""
+    where = err.filename or "the WorldForge home"
+    reason = err.strerror or type(err).__name__
+    return (f"cannot use {where}: {reason} (point WORLDFORGE_HOME or --save-dir at a writable "
+            "directory)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    streams = (sys.stdout, sys.stderr)
     try:
+        parser = build_parser()
         args = parser.parse_args(argv or ["play"])
         if getattr(args, "func", None) is None:
             args = parser.parse_args(["play", *argv])
+        if getattr(args, "command", None) not in TUI_COMMANDS:
+            from worldforge_tui.terminal import SafeStream
+
+            sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
         return int(args.func(args) or 0)
     except CliError as err:
-        print(f"worldforge: error: {err}", file=sys.stderr)
+        _error(str(err))
         return 2
     except GameError as err:
-        print(f"worldforge: error: {err}", file=sys.stderr)
+        _error(str(err))
         return 2
     except BrokenPipeError:  # the reader went away (`worldforge … | head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        print("worldforge: interrupted", file=sys.stderr)
+        _error("interrupted")
         return 130
+    except OSError as err:  # the environment said no: a read-only or missing home, a full disk
+        _error(_environment_line(err))
+        return 2
     except Exception as err:  # noqa: BLE001 - last resort: one line on screen, traceback to the log
         from engine.logs import log_exception
 
-        where = log_exception(err, context={"argv": argv[:1]})
-        from memory.scrub import scrub
-
-        shown = scrub(" ".join(str(err).encode("ascii", "backslashreplace").decode().split()))[:200]
-        print(f"worldforge: error: {type(err).__name__}: {shown} (details in {where})", file=sys.stderr)
+        try:
+            where = f"details in {log_exception(err, context={'argv': argv[:1]})}"
+        except Exception as log_err:  # noqa: BLE001 - the log itself failed: still one line
+            where = f"no log written: {type(log_err).__name__}"
+        shown = " ".join(str(err).encode("ascii", "backslashreplace").decode().split())
+        _error(f"{type(err).__name__}: {_scrubbed(shown)[:200]} ({where})")
         return 1
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _scrubbed(text: str) -> str:
+    from memory.scrub import scrub
+
+    return scrub(text)
+
+
+def _error(message: str) -> None:
+    """The one error line: scrubbed and made printable whatever stream is current."""
+    from worldforge_tui.terminal import printable
+
+    print(f"worldforge: error: {printable(_scrubbed(message))}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -12,35 +12,16 @@ from typing import Any
 
 from rich.text import Text
 
+from worldforge_tui.terminal import CONTROLS as _CONTROLS
+from worldforge_tui.terminal import ESCAPES as _ESCAPES
+from worldforge_tui.terminal import UNSAFE as _UNSAFE
+from worldforge_tui.terminal import visible as _visible
+
 ELLIPSIS = "…"
 DEFAULT_LIMIT = 4000
 LINE_LIMIT = 400
 
-# CSI (ESC [ … final), OSC (ESC ] … BEL/ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST), 2-char ESC sequences,
-# and the 8-bit C1 forms of CSI/OSC.
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]?"
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
-    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
-    r"|\x1b[ -/]*[0-~]?"
-    r"|\x9b[0-?]*[ -/]*[@-~]?"
-    r"|\x9d[^\x07\x9c]*(?:\x07|\x9c)?"
-)
-# C0 controls except tab/newline, DEL, C1 controls, and bidi overrides that can reorder a line.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _NEWLINES = re.compile(r"\s*\n\s*")
-# Anything that needs work at all: every control (including tab, newline, ESC) and bidi overrides.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def _visible(match: re.Match[str]) -> str:
-    """Map a control character to its visible Unicode control picture (or U+FFFD)."""
-    code = ord(match.group())
-    if code < 0x20:
-        return chr(0x2400 + code)
-    if code == 0x7F:
-        return "\u2421"
-    return "\ufffd"
 
 
 def clean(value: Any, limit: int | None = DEFAULT_LIMIT) -> str:
