@@ -696,6 +696,45 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Words too common in option texts to point at one option.
+GENERIC = frozenset(
+    (
+        "before",
+        "after",
+        "first",
+        "anything",
+        "something",
+        "everything",
+        "people",
+        "already",
+        "every",
+        "their",
+        "there",
+        "three",
+        "weeks",
+        "months",
+        "today",
+        "again",
+        "still",
+        "while",
+        "where",
+        "which",
+        "would",
+        "could",
+        "should",
+        "start",
+        "keep",
+        "more",
+        "less",
+        "than",
+        "what",
+        "know",
+        "only",
+        "next",
+    )
+)
+
+
 class Interpretation(BaseModel):
     """How an own answer is read, shown to the player before it commits."""
 
@@ -711,7 +750,7 @@ def _concept_words(keywords: tuple[str, ...], option_text: str) -> set[str]:
     """The phrases that point at one option: its rule's keywords, its text's content words and the
     everyday words of any concept those keywords name."""
     phrases = set(keywords)
-    phrases |= {w for w in words(option_text) if len(w) > 3 and w not in STOPWORDS}
+    phrases |= {w for w in words(option_text) if len(w) > 3 and w not in STOPWORDS | GENERIC}
     for concept, everyday in CONCEPTS.items():
         if any(has_phrase(concept, k) or k in everyday for k in keywords) or concept in phrases:
             phrases |= set(everyday)

@@ -264,8 +264,9 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     line = rules.effect_line(before, after, org_delta)
     assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
     governed = orders.govern_hire(st, org_delta, custom=rule_id == "custom.default")
-    if governed:
+    if governed:  # the receipt explains what happened, blocked hire included
         after = st.economics.model_copy()
+        line = rules.effect_line(before, after, org_delta)
         step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
     stage.decision = StageDecision(rule_id=rule_id, option=key, text=text, interpreted=interpreted,
                                    variant=dilemma.variant, title=dilemma.title)

@@ -10,7 +10,7 @@ import pytest
 from engine.models import Dilemma
 from engine.pitch import read_pitch
 from engine.reading import interpret, read_reason
-from engine.rules import RULES, RULES_BY_ROLE
+from engine.rules import RULES
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 # The labelled sets name the idea an answer picks; this maps it to today's rule ids (one place to
@@ -38,17 +38,27 @@ def load(name: str) -> list[dict]:
     ]
 
 
-def dilemma_for(fork: str) -> Dilemma:
-    """The fork's two options as the deck poses them (their text and rule ids)."""
-    from engine.dilemmas import TEMPLATES
+FORK_PAIRS = {
+    "strategist": ("strategist.depth", "strategist.breadth"),
+    "designer": ("designer.ship", "designer.polish"),
+    "marketer": ("marketer.adoption", "marketer.runway"),
+    "ops": ("ops.automate", "ops.human_loop"),
+    "final": ("ops.shareholder", "ops.cooperative"),
+}
 
-    title, axis, question, a, b = TEMPLATES[fork]
-    fill = {"customer": "rural farmers", "company": "Acme"}
+
+def dilemma_for(fork: str) -> Dilemma:
+    """The first variant in the deck that poses this pair of rules, as the game poses it."""
+    from engine.dilemmas import DECK
+
+    pair = set(FORK_PAIRS[fork])
+    v = next(v for family in DECK.values() for v in family if {v.a[2], v.b[2]} == pair)
+    fill = {"customer": "rural farmers", "company": "Acme", "rival": "Rival Co"}
     opts = [
         {"key": k, "text": t.format(**fill), "tradeoff": tr, "rule_id": rid}
-        for k, (t, tr), rid in zip(("A", "B"), (a, b), RULES_BY_ROLE[fork], strict=True)
+        for k, (t, tr, rid) in (("A", v.a), ("B", v.b))
     ]
-    return Dilemma(stage_id="s", title=title, axis=axis, prompt=question, options=opts)
+    return Dilemma(stage_id="s", title=v.title, axis=v.id, prompt=v.question, options=opts)
 
 
 def norm(text: str | None) -> str:
