@@ -201,38 +201,46 @@ STAGE_OPENERS: dict[str, tuple[str, ...]] = {
 
 # How a worker says it follows the binding decision (the decision is a verb phrase).
 FOLLOW_LINES = (
-    "Because you chose to {decision}, this plan is built around it.",
-    "Your call was to {decision}; every number below assumes it.",
-    "We {decision}, as you decided, and cut what does not fit.",
-    "Following your decision, we {decision}.",
+    "Because you chose to {decision}, the {beat} plan for {customer} is built around it.",
+    "Your call was to {decision}; every {beat} number for {customer} assumes it.",
+    "We {decision}, as you decided, and the {beat} work cuts what does not fit {customer}.",
+    "Following your decision, the {beat} work for {customer} is to {decision}.",
 )
 THREAD_LINES = (
-    "{rival}'s last move ({move}) is why we keep the promise narrow.",
-    "After {rival} answered us, we kept the plan to what we can prove.",
-    "With {rival} pressing, this plan defends the ground we already hold.",
+    "{rival} {move}, so the {beat} promise to {customer} stays narrow.",
+    "After {rival} answered us, the {beat} plan keeps to what {customer} can check.",
+    "With {rival} pressing, the {beat} plan defends the ground we hold with {customer}.",
 )
 NICHE_LINES = (
-    "It speaks only to {niche}, as you asked.",
-    "Everything here is for {niche} now; the rest waits.",
+    "The {beat} work speaks only to {niche}, as you asked.",
+    "Everything in the {beat} plan is for {niche} now; the rest waits.",
 )
 
 # Archetype voice: one line of the founder's craft per artifact.
 ARCHETYPE_LINES: dict[str, tuple[str, ...]] = {
     "builder": (
-        "We keep the build small enough to ship in a fortnight.",
-        "Each piece is one loop we can build, measure and fix in a week.",
+        "We keep the {offering} build small enough to ship in a fortnight.",
+        "Each piece is one loop {customer} can try, and we can fix within a week.",
+        "Nothing gets built for {customer} that we cannot measure by Friday.",
+        "The next {offering} release is scoped to what two people can ship.",
     ),
     "seller": (
-        "Every step ends with a conversation that can close.",
-        "We judge it by one thing: does a buyer say yes.",
+        "Every step ends with a conversation with {customer} that can close.",
+        "We judge it by one thing: does a {unit} say yes to {company}.",
+        "Each line is something we can say on a sales call with {customer}.",
+        "If a {unit} will not pay for it, it waits.",
     ),
     "designer": (
-        "Every screen earns its place or goes.",
-        "We keep the experience calm and the words plain.",
+        "Every screen {customer} see earns its place or goes.",
+        "We keep the {offering} experience calm and the words plain.",
+        "One thing per screen, so {customer} never have to guess.",
+        "Each detail is tested with a {unit} before it ships.",
     ),
     "operator": (
-        "Each step has an owner and a time limit.",
-        "We measure it weekly and fix the slowest step first.",
+        "Each {offering} step has an owner and a time limit.",
+        "We measure it weekly and fix the slowest step for {customer} first.",
+        "Every handover for {customer} is written down once and followed.",
+        "The {unit} count, the cost per {unit} and the time per {unit} are tracked weekly.",
     ),
 }
 
@@ -271,28 +279,28 @@ FEATURES = (
     "Set up a {unit} in one sitting",
     "See {outcome} on one screen",
     "A weekly summary for each {unit}",
-    "Reminders before {pain_short} happens",
+    "An early warning about {pain}",
 )
 CTAS = ("Start a pilot", "Book a call", "Join the pilot", "See the price")
 WIREFRAMES = (
-    "Headline, three proof points, the price, one button.",
+    "Headline, three proof points from {unit_plural}, the price, one button.",
     "Promise first, then price, then one quote from a {unit} in the pilot.",
-    "One screen: what it does, what it costs, how to start.",
+    "One screen for {customer}: what {offering} does, what it costs, how to start.",
 )
 EMAIL_OPENERS = (
     "Hi, we built {company} for {customer} who are tired of {pain}.",
     "Hello, if {pain} sounds familiar, {company} was built for you.",
     "Hi, {company} helps {customer} get {outcome}.",
 )
-EMAIL_PLAIN = ("Hi, {company} helps {customer} with {pain_short}.",)
+EMAIL_PLAIN = ("Hi, {company} helps {customer} with {pain}.",)
 EMAIL_PROOF = (
     "In our pilot, {n} {unit_plural} saw the first result within {weeks} weeks.",
     "{n} {unit_plural} tried it in the pilot; most kept using it after week {weeks}.",
 )
 EMAIL_CTA = (
-    "Reply to this email to join the pilot.",
-    "Book a fifteen-minute call: [link]",
-    "Start the pilot here: [link]",
+    "Reply to this email and {company} will set up your pilot this week.",
+    "Book fifteen minutes with the {company} team: [link]",
+    "Start the {company} pilot here: [link]",
 )
 SUBJECTS = (
     "{cap_outcome}, for {customer}",
@@ -300,26 +308,41 @@ SUBJECTS = (
     "{company}: {outcome}",
 )
 CHURN_DRIVERS = (
-    "slow first value for a new {unit}",
-    "setup friction with the {tool}",
-    "support replies that take too long",
-    "price surprises at renewal",
+    "Slow first value for a new {unit}",
+    "Setup friction with the {tool}",
+    "Support replies that take too long for {customer}",
+    "Price surprises at renewal",
+    "A {unit} that never finished setup",
+    "No one at the {unit} owns the account",
+    "{cap_customer} still losing time to {pain}",
+    "A rival offer from {rival}",
+    "Seasonal lulls at each {unit}",
 )
 LOOPS = (
     "A weekly check-in with each {unit}",
-    "A monthly digest of {outcome} for {customer}",
+    "A monthly digest for {customer}: how close they are to {outcome}",
     "A call with every {unit} that goes quiet for two weeks",
-    "A quarterly review with the five biggest accounts",
+    "A quarterly review with the five biggest {unit_plural}",
+    "A {beat} check on the {tool} every Monday",
+    "A thank-you note to each {unit} after its first month",
+    "An open evening for {customer} at {place}",
+    "A shared board of what {customer} asked for and what shipped",
+    "A renewal call a month before each {unit} renews",
 )
 NPS = (
     "Ask {customer} monthly; call every detractor within {n} days.",
     "A two-question survey after each {unit}'s first month; detractors get a call within {n} days.",
 )
 SUPPORT = (
-    "Triage every ticket within one hour",
+    "Triage every {unit} ticket within one hour",
     "Resolve or escalate the same day",
     "Follow up with the {unit} once it is fixed",
-    "Log each fix in the playbook",
+    "Log each fix in the {company} playbook",
+    "Answer {customer} in the channel they wrote from",
+    "Escalate anything about {pain} to the founder",
+    "Close each week with the three slowest tickets reviewed",
+    "Check the {tool} before replying",
+    "Write one help article for every repeated question",
 )
 
 # What a redo says it changed, per topic.

@@ -85,12 +85,22 @@ def clean(text: str) -> str:
     return " ".join(_INTERNAL.sub("", str(text)).split()).replace(" ,", ",").replace("()", "")
 
 
-def _item(key: str, value: Any) -> str:
+def _plain(key: str, value: Any) -> str:
     if isinstance(value, dict):
         return _dict_line(value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return number(key, value)
     return clean(value)
+
+
+def _item(key: str, value: Any) -> str:
+    """A bullet: as `_plain`, starting with a capital."""
+    return _cap(_plain(key, value))
+
+
+def _cap(text: str) -> str:
+    """A bullet starts with a capital, as a person would write it (other scripts left alone)."""
+    return text[:1].upper() + text[1:] if text[:1].isascii() and text[:1].islower() else text
 
 
 def _dict_line(d: dict[str, Any]) -> str:
@@ -106,7 +116,7 @@ def _dict_line(d: dict[str, Any]) -> str:
         if d.get("reports_to"):
             head += f" (reports to {clean(d['reports_to'])})"
         return head + (f": {clean(d['responsibility'])}" if d.get("responsibility") else "")
-    return "; ".join(f"{label(k)}: {_item(k, v)}" for k, v in d.items() if v not in (None, ""))
+    return "; ".join(f"{label(k)}: {_plain(k, v)}" for k, v in d.items() if v not in (None, ""))
 
 
 def render_artifact(artifact: Any) -> list[Block]:

@@ -321,7 +321,8 @@ class GameSession:
         self._require("decide", "fork")
         text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
         assert self.state.dilemma is not None
-        return steps.own_answer_view(interpret(text, self.state.dilemma, RULES), self.state.dilemma)
+        return steps.own_answer_view(interpret(text, self.state.dilemma, RULES), self.state.dilemma,
+                                     text)
 
     @logged_command
     def decide_own(self, text: str) -> Receipt:

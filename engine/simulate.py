@@ -55,6 +55,8 @@ def directive_phrase(d: Directive | None) -> str:
     if d.rule_id and d.rule_id in APPLY:
         return APPLY[d.rule_id]
     text = clip(d.standing_text or d.text, 160).rstrip(".")
+    if ":" in text[:40]:  # "Network: sell to the people who know you" -> "sell to the people …"
+        text = text.split(":", 1)[1].strip()
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
@@ -137,14 +139,19 @@ def _fresh(
     call = directive_phrase(directive) if follow else ""
     rule_id = (directive.rule_id or "none") if (directive and follow) else "none"
     key = stage.id
-    craft = v.pick(f"{key}:craft", banks.ARCHETYPE_LINES[founder.archetype])
+    crafts = banks.ARCHETYPE_LINES[founder.archetype]
+    # the founder's craft speaks in every other stage, never the same line twice in a venture
+    craft = v.fill(crafts[(stage.number // 2) % len(crafts)]) if stage.number % 2 else ""
     how = (
-        f"The plan is built to {call}."
+        v.fill("The {beat} plan for {customer} is built to") + f" {call}."
         if call
-        else "No binding decision yet; the plan follows the founding pitch."
+        else v.fill(
+            "No decision binds the {beat} work yet; it follows the pitch, {offering} "
+            "for {customer}."
+        )
     )
     art: dict[str, Any] = {
-        "summary": _summary(v, stage, founder, call) + " " + craft,
+        "summary": (_summary(v, stage, founder, call) + " " + craft).strip(),
         "follows_decision": {"rule_id": rule_id, "how": how},
         "memory_writes": [
             {
@@ -154,7 +161,7 @@ def _fresh(
                         (
                             "{beat} finding: {customer} answered fastest when the price was on the page.",
                             "{beat} finding: {customer} trust a number from a {unit} like theirs.",
-                            "{beat} finding: {customer} asked about {pain_short} before anything else.",
+                            "{beat} finding: {customer} asked about {pain} before anything else.",
                         )
                     )
                 ),
@@ -169,26 +176,29 @@ def _fresh(
             v.fill("{n} letters of intent from {unit_plural}", n=str(rng.randint(3, 10))),
         ]
         if call:
-            kr.append(cap(call) + f" by week {rng.randint(4, 10)}")
+            kr.append(
+                f"{cap(call)} " + v.fill("with {customer} by week") + f" {rng.randint(4, 10)}"
+            )
         art.update(
             target_audience=v.pick(f"{key}:aud", banks.AUDIENCE),
             core_problem=v.pick(f"{key}:prob", banks.PROBLEM),
-            value_proposition=v.pick(f"{key}:val", banks.VALUE) + (f" We {call}." if call else ""),
+            value_proposition=v.pick(f"{key}:val", banks.VALUE)
+            + (" " + v.fill("To get there for {customer}, we") + f" {call}." if call else ""),
             primary_benefit=v.pick(f"{key}:ben", banks.BENEFIT),
             org_chart=[
                 {
                     "role": "Founder & Operator",
-                    "responsibility": "final calls and the customer promise",
+                    "responsibility": v.fill(ORG_DUTIES["founder"][stage.number % 3]),
                 },
                 {
                     "role": "Strategy & Positioning Lead",
                     "reports_to": "Founder & Operator",
-                    "responsibility": v.fill("keeps the {unit} wedge sharp"),
+                    "responsibility": v.fill(ORG_DUTIES["strategy"][stage.number % 3]),
                 },
                 {
                     "role": "Product Builder",
                     "reports_to": "Founder & Operator",
-                    "responsibility": "ships the first loop",
+                    "responsibility": v.fill(ORG_DUTIES["builder"][stage.number % 3]),
                 },
             ],
             okrs_q1=[{"objective": v.pick(f"{key}:obj", banks.OBJECTIVES), "key_results": kr}],
@@ -197,7 +207,7 @@ def _fresh(
         feats = [v.fill(f) for f in rng.sample(banks.FEATURES, 3)]
         feats.append(v.fill("Pilot price: {price} a month per {unit}", price=money(price)))
         if call:
-            feats.append(f"Launch plan: {call}")
+            feats.append(v.fill("Launch plan for {customer}:") + f" {call}")
         art.update(
             hero_headline=v.pick(f"{key}:hero", banks.HEADLINES),
             cta_text=rng.choice(banks.CTAS),
@@ -208,8 +218,10 @@ def _fresh(
                     "tools"
                 ]
             ),
-            wireframe_notes=v.pick(f"{key}:wire", banks.WIREFRAMES) + f" Launch in week "
-            f"{rng.randint(2, 6)}.",
+            wireframe_notes=v.pick(f"{key}:wire", banks.WIREFRAMES)
+            + " "
+            + v.fill("Launch to the first {unit_plural} in week")
+            + f" {rng.randint(2, 6)}.",
         )
     else:
         plan = _plan(economics, rng, rule_id)
@@ -237,18 +249,44 @@ def _fresh(
                 financial_plan=plan,
             )
         else:
-            loops = [v.fill(x) for x in rng.sample(banks.LOOPS, 3)]
+            loops = _rotate(v, banks.LOOPS, stage.number, seed)
             if call:
-                loops.append(cap(call))
+                loops.append(cap(call) + v.fill(", for {customer}"))
             art.update(
                 retention_loops=loops,
-                churn_drivers=[v.fill(x) for x in rng.sample(banks.CHURN_DRIVERS, 3)],
+                churn_drivers=_rotate(v, banks.CHURN_DRIVERS, stage.number, seed + 1),
                 nps_plan=v.pick(f"{key}:nps", banks.NPS, n=str(rng.randint(2, 5))),
-                support_workflow=[v.fill(x) for x in banks.SUPPORT[:3]]
-                + ([f"Every change checked against the decision to {call}"] if call else []),
+                support_workflow=_rotate(v, banks.SUPPORT, stage.number, seed + 2),
                 financial_plan=plan,
             )
     return art
+
+
+# Who does what in the org chart, varied by stage (stage number mod 3).
+ORG_DUTIES = {
+    "founder": (
+        "final calls and the promise to {customer}",
+        "signs off every price {company} quotes",
+        "owns the relationship with the first {unit_plural}",
+    ),
+    "strategy": (
+        "keeps the {unit} wedge sharp",
+        "tracks what {rival} does next",
+        "turns interviews with {customer} into one sentence",
+    ),
+    "builder": (
+        "ships the first {offering} loop",
+        "prototypes what {customer} ask for",
+        "keeps the {tool} integration working",
+    ),
+}
+
+
+def _rotate(v: Voice, bank: tuple[str, ...], number: int, seed: int) -> list[str]:
+    """Three items from a bank, a different three for each stage of a venture (rotation from a
+    seeded start), so the ops stages never repeat each other's lists."""
+    start = random.Random(f"{seed}:rotate").randrange(len(bank))
+    return [v.fill(bank[(start + 3 * number + i) % len(bank)]) for i in range(3)]
 
 
 def _host(company: str) -> str:

@@ -26,16 +26,16 @@ class StandupLine(BaseModel):
 LINES = {
     "recall_memory": (
         (
-            "I went back over our {notes}; the newest is your call to {decision}, so I drop what "
-            "does not serve {customer}."
+            "I went back over our {notes}; the newest is your call to {decision}, so the "
+            "{next_beat} work drops what does not serve {customer}."
         ),
         (
-            "Our {notes} agree with you: we {decision}. I will say no to anything that pulls us "
-            "away from {customer}."
+            "Our {notes} agree with you: we {decision}, and in the {next_beat} work I will say no "
+            "to anything that pulls us away from {customer}."
         ),
         (
             "Reading our {notes} again, {rival} keeps coming up; we {decision} and let them chase "
-            "the rest."
+            "the rest while the {next_beat} work starts."
         ),
     ),
     "watch_burn": (
@@ -44,15 +44,15 @@ LINES = {
         "{cap_runway} at {burn} a month; {decision_cost}",
     ),
     "search_knowledge": (
-        "The playbook on {topic} backs this: {advice}",
-        "Our playbook on {topic} says much the same: {advice}",
-        "I checked the playbook on {topic}: {advice}",
+        "For {customer}, the playbook on {topic} backs this: {advice}",
+        "Our playbook on {topic} says much the same for {customer}: {advice}",
+        "I checked the playbook on {topic} before the {next_beat} work with {customer}: {advice}",
     ),
 }
 COSTS = (
-    "I will keep the {next_beat} plan inside that.",
-    "every new cost in the {next_beat} work has to pay for itself.",
-    "the {next_beat} work starts with what we can afford.",
+    "I will keep the {next_beat} plan for {customer} inside that.",
+    "every new cost in the {next_beat} work for {customer} has to pay for itself.",
+    "the {next_beat} work for {customer} starts with what we can afford.",
 )
 
 
@@ -103,7 +103,7 @@ def _topic(title: str) -> str:
 
 
 def _advice(text: str) -> str:
-    first = re.split(r"(?<=[.!?])\s+", " ".join(text.split()), maxsplit=1)[0]
+    first = re.split(r"(?<=[.!?])\s+", " ".join(text.split()).lstrip("-*• "), maxsplit=1)[0]
     first = clip(first, 160)
     head = first.split(" ", 1)[0]
     lower = head[1:].islower() or (len(head) == 1 and head != "I")

@@ -252,7 +252,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     else:
         reading = interpret(own_text, dilemma, rules.RULES)
         rule_id, text, matched = reading.rule_id, own_text, reading.matched_by
-        interpreted = own_answer_view(reading, dilemma)
+        interpreted = own_answer_view(reading, dilemma, own_text)
         if reading.niche:
             st.niche = reading.niche
     rule = rules.RULES[rule_id]
@@ -385,7 +385,7 @@ def standup_reply(step: Step, text: str) -> dict[str, Any]:
     return mem
 
 
-def own_answer_view(reading: Any, dilemma: Dilemma) -> dict[str, Any]:
+def own_answer_view(reading: Any, dilemma: Dilemma, text: str = "") -> dict[str, Any]:
     """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits."""
     rule = rules.RULES.get(reading.rule_id)
     opt = next((o for o in dilemma.options if o.key == reading.option), None)
@@ -397,9 +397,10 @@ def own_answer_view(reading: Any, dilemma: Dilemma) -> dict[str, Any]:
             says = f"Reads as “not yet”, so option {opt.key}: {opt.text}."
         change = opt.effect_line or (rule.summary if rule else "")
     else:
-        says = ("Reads as a blend of both options: no single rule fits, so your words become "
-                "the binding constraint." if reading.matched_by == "both" else
-                "Matches neither option: your words become the binding constraint.")
+        says = (f"“{clip(text, 80)}” reads as a blend of both options: no single rule fits, so "
+                "your words become the binding constraint." if reading.matched_by == "both" else
+                f"“{clip(text, 80)}” matches neither option: your words become the binding "
+                "constraint.")
         change = "small shifts in proof and trust; no one is hired"
     if reading.niche:
         says += f" The customer narrows to {reading.niche}."

@@ -61,7 +61,7 @@ def test_artifact_parts_handle_any_shape():
     parts = artifact_parts({"summary": "[b]x[/b]", "features": ["a", {"k": "v"}],
                             "plan": {"burn": 3}, "memory_writes": [{"kind": "context"}]})
     plain = "".join(p if isinstance(p, str) else p[0] for p in parts)
-    assert "[b]x[/b]" in plain and "• a" in plain and "K: v" in plain and "Burn: 3" in plain
+    assert "[b]x[/b]" in plain and "• A" in plain and "K: v" in plain and "Burn: 3" in plain
     assert "memory_writes" not in plain.lower().replace(" ", "_")
     assert artifact_parts("just text")[1] == "just text"
 
