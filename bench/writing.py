@@ -124,7 +124,9 @@ LEAKS = {
     "file path": re.compile(r"\b[\w-]+/[\w./-]+\.(?:md|py|json|db)\b|#[a-z]+(?:-[a-z]+){2,}"),
     "float noise": re.compile(r"\d+\.\d{3,}|\d\.0\b(?! ?%)"),
 }
-_VOWEL_AN_OK = re.compile(r"^(?:hour|honest|honour|heir|mvp|nhs|sms|seo|faq|x-ray|fda)", re.IGNORECASE)
+_VOWEL_AN_OK = re.compile(
+    r"^(?:hour|honest|honour|heir|mvp|nhs|sms|seo|faq|x-ray|fda)", re.IGNORECASE
+)
 _CONS_A_OK = re.compile(r"^(?:uni|use|user|usu|euro|one|once|ubi|uti)", re.IGNORECASE)
 
 
