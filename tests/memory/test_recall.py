@@ -282,3 +282,40 @@ def test_a_runs_recall_does_not_depend_on_other_runs_in_the_save(tmp_path) -> No
         return out
 
     assert block(0) == block(3)
+
+
+def test_index_follows_supersede_prune_and_forget(store: MemoryStore) -> None:
+    """Every way a note's text or existence changes reaches the FTS index (checked by FTS5's own
+    integrity check against the rows), and recall finds the new words, not the old ones."""
+    first = store.worker_write(
+        {"kind": "context", "text": "Clinics pay their invoices late"},
+        worker="w",
+        stage_id="s1",
+        game_day=1,
+    )
+    again = store.worker_write(
+        {"kind": "context", "text": "Clinics pay their invoices very late, quokka"},
+        worker="w",
+        stage_id="s1",
+        game_day=2,
+    )
+    assert again.status == "superseded" and again.memory_id == first.memory_id
+    assert [r.id for r in store.recall("quokka", game_day=2).items] == [first.memory_id]
+    store.remember(
+        "context",
+        "short lived payroll note",
+        author="system",
+        game_day=1,
+        importance=1,
+        expires_day=2,
+    )
+    store.prune(game_day=5, dry_run=False)
+    store.conn.execute(
+        "INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)"
+    )
+    assert all("payroll" not in r.text for r in store.recall("payroll", game_day=5).items)
+    store.forget_run()
+    store.conn.execute(
+        "INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)"
+    )
+    assert store.recall("quokka clinics", game_day=5).items == []
