@@ -21,9 +21,12 @@ def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemorySt
     from memory.cosmos_failover import FailoverMemory
 
     def connect() -> Any:
+        from engine.embeddings import embedder_for
         from memory.cosmos import CosmosConfig, CosmosMemoryStore
 
-        return CosmosMemoryStore(CosmosConfig.from_settings(settings), run_id)
+        return CosmosMemoryStore(
+            CosmosConfig.from_settings(settings), run_id, embedder=embedder_for(settings)
+        )
 
     return cast(MemoryStore, FailoverMemory(local, connect))
 

@@ -254,8 +254,8 @@ class FailoverMemory:
 
 
 def _outage(exc: BaseException) -> bool:
-    """True for `memory.cosmos.CosmosUnavailable` (checked without importing the SDK)."""
-    module = sys.modules.get("memory.cosmos")
+    """True for `memory.cosmos_client.CosmosUnavailable` (checked without importing the SDK)."""
+    module = sys.modules.get("memory.cosmos_client")
     return module is not None and isinstance(exc, module.CosmosUnavailable)
 
 

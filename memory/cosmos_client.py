@@ -1,0 +1,165 @@
+"""The Cosmos DB tier's connection: settings, the one long-lived client per endpoint and credential,
+the errors the store raises, the document TTL from retention, and document <-> record mapping.
+
+DefaultAzureCredential unless the user set AZURE_COSMOS_KEY (held in memory only, never written).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from azure.core.exceptions import AzureError, ServiceRequestError, ServiceResponseError
+from azure.cosmos import CosmosClient, exceptions
+
+from memory import lifecycle
+from memory.models import CRITICAL_KINDS, MemoryRecord
+
+ORIGIN = "azure-cosmos"
+DEFAULT_DATABASE, DEFAULT_MEMORIES, DEFAULT_AUDIT = "worldforge", "memories", "memory-audit"
+SECONDS_PER_GAME_DAY = 86_400  # one game day of retention keeps a document one calendar day
+LIVE = "c.status IN ('provisional', 'active')"
+NOT_EXPIRED = "(IS_NULL(c.expiresDay) OR c.expiresDay > @day)"
+
+
+class CosmosUnavailable(RuntimeError):
+    """Cosmos DB did not answer (connection, timeout, throttled past retries, 5xx, auth): the
+    caller may fall back to the local store. The message is a short code, never a secret."""
+
+
+class StaleWrite(RuntimeError):
+    """An ETag-conditional update found the document changed by someone else (HTTP 412)."""
+
+
+def unavailable(exc: BaseException) -> CosmosUnavailable:
+    if isinstance(exc, exceptions.CosmosHttpResponseError):
+        return CosmosUnavailable(f"http-{exc.status_code}")
+    return CosmosUnavailable(type(exc).__name__)
+
+
+def is_outage(exc: BaseException) -> bool:
+    if isinstance(exc, exceptions.CosmosHttpResponseError):
+        code = exc.status_code or 0
+        return code >= 500 or code in (401, 403, 408, 429) or code == 0
+    return isinstance(exc, (ServiceRequestError, ServiceResponseError, AzureError, OSError))
+
+
+@dataclass(frozen=True)
+class CosmosConfig:
+    """Where the tier lives; `key` only when the user set one (kept in memory only)."""
+
+    endpoint: str
+    database: str = DEFAULT_DATABASE
+    memories: str = DEFAULT_MEMORIES
+    audit: str = DEFAULT_AUDIT
+    key: str | None = field(default=None, repr=False)
+    embedding_deployment: str | None = None
+    connection_timeout: float = 3.0
+    read_timeout: float = 8.0
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> CosmosConfig:
+        """From `engine.config.Settings` (AZURE_COSMOS_*); raises ValueError without an endpoint."""
+        endpoint = getattr(settings, "azure_cosmos_endpoint", None)
+        if not endpoint:
+            raise ValueError("MEMORY_BACKEND=cosmos needs AZURE_COSMOS_ENDPOINT")
+        secret = getattr(settings, "azure_cosmos_key", None)
+        timeout = float(getattr(settings, "agent_request_timeout", 8.0) or 8.0)
+        return cls(
+            endpoint=endpoint,
+            database=settings.azure_cosmos_database or DEFAULT_DATABASE,
+            memories=settings.azure_cosmos_memory_container or DEFAULT_MEMORIES,
+            audit=settings.azure_cosmos_audit_container or DEFAULT_AUDIT,
+            key=secret.get_secret_value() if secret is not None else None,
+            embedding_deployment=settings.azure_cosmos_embedding_deployment,
+            read_timeout=min(timeout, 30.0),
+        )
+
+
+class RequestCounter:
+    """Counts HTTP requests the client sends (the bench's round trips per operation)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_request(self, request: Any) -> None:
+        self.count += 1
+
+
+_clients: dict[tuple[str, str], tuple[CosmosClient, RequestCounter]] = {}
+_clients_lock = threading.Lock()
+
+
+def client_for(
+    config: CosmosConfig, *, credential: Any = None
+) -> tuple[CosmosClient, RequestCounter]:
+    """The one long-lived client for this endpoint and credential (built on first use)."""
+    cache_key = (config.endpoint, "key" if config.key else f"aad:{id(credential)}")
+    with _clients_lock:
+        found = _clients.get(cache_key)
+        if found is not None:
+            return found
+        counter = RequestCounter()
+        if config.key:
+            cred: Any = config.key
+        elif credential is not None:
+            cred = credential
+        else:
+            from azure.identity import DefaultAzureCredential
+
+            cred = DefaultAzureCredential()
+        client = CosmosClient(
+            config.endpoint,
+            credential=cred,
+            consistency_level="Session",
+            connection_timeout=config.connection_timeout,
+            read_timeout=config.read_timeout,
+            retry_total=3,
+            retry_backoff_max=10,
+            enable_endpoint_discovery=False,
+            raw_request_hook=counter.on_request,
+            user_agent_suffix="worldforge",
+        )
+        _clients[cache_key] = (client, counter)
+        return client, counter
+
+
+def drop_clients() -> None:
+    """Forget cached clients (tests start servers on new ports)."""
+    with _clients_lock:
+        _clients.clear()
+
+
+def ttl_seconds(kind: str, importance: float, game_day: int, expires_day: int | None) -> int:
+    """The document TTL from the memory's retention: -1 (never) for binding/profile memories, notes
+    without an expiry and notes important enough that prune keeps them; else the retention in
+    game days as calendar days, so the service deletes only what prune would delete too."""
+    if kind in CRITICAL_KINDS or expires_day is None or importance > lifecycle.PRUNE_MAX_IMPORTANCE:
+        return -1
+    return max(1, expires_day - game_day) * SECONDS_PER_GAME_DAY
+
+
+def doc_to_record(doc: dict[str, Any]) -> MemoryRecord:
+    return MemoryRecord(
+        id=doc["id"],
+        run_id=doc["runId"],
+        kind=doc["kind"],
+        text=doc["text"],
+        status=doc["status"],
+        author=doc["author"],
+        importance=float(doc["importance"]),
+        game_day=int(doc["gameDay"]),
+        ts=doc.get("ts") or "",
+        expires_day=doc.get("expiresDay"),
+        source_ids=list(doc.get("sourceIds") or []),
+        origin=ORIGIN,
+        stage_id=doc.get("stageId"),
+        axis=doc.get("axis"),
+        reinforced=int(doc.get("reinforced") or 0),
+        superseded_by=doc.get("supersededBy"),
+    )
+
+
+def param(name: str, value: Any) -> dict[str, Any]:
+    return {"name": name, "value": value}
