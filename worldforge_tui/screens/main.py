@@ -113,6 +113,7 @@ class MainScreen(Screen[None]):
         status = self.query_one(StatusBar)
         compact = self.size.width < 140
         self.query_one(Footer).compact = self.size.width < self.COMPACT_BELOW
+        status.set_class(self.size.width < 72, "-narrow")  # meters before the sparkline
         if status.has_class("-compact") != compact:
             status.set_class(compact, "-compact")
             self.show(self.wf.snap, busy=self.wf.busy is not None)

@@ -84,6 +84,7 @@ class StatusBar(Horizontal):
                                display: none; }
     StatusBar #status-memory.-on { display: block; }
     StatusBar.-compact #status-spark { width: 8; margin: 0; }
+    StatusBar.-narrow #status-spark { display: none; }
     """
 
     def compose(self) -> ComposeResult:

@@ -1,0 +1,83 @@
+"""Snapshot tests: every screen and every phase at 80×24 and 120×40 (and the board at 60×20),
+seeded, animations off, fixed clock for the load dialog. (The payload inspector shows event
+timestamps, so it is checked by behaviour in test_screens.py, not by picture.)
+
+Regenerate after a deliberate visual change with `pytest tests/tui/test_snapshots_screens.py
+--snapshot-update`, and review the SVGs first (`snapshot_report.html`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.tui.conftest import settle
+from worldforge_tui.app import WorldForgeApp
+
+PITCH = "Meal kits for night-shift nurses"
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def steps(*keys: str):
+    """A run_before: settle, then press each key and settle again."""
+
+    async def run(pilot):
+        await settle(pilot.app, pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot.app, pilot)
+
+    return run
+
+
+async def play_to_the_end(pilot) -> None:
+    """Approve every gate, alternate options at every fork, until the end screen shows."""
+    app = pilot.app
+    await settle(app, pilot)
+    for turn in range(60):
+        if app.snap.phase == "ended":
+            break
+        key = {"gate": "a", "fork": "12"[turn % 2], "brief": "g"}[app.snap.phase]
+        await pilot.press(key)
+        await settle(app, pilot)
+    assert app.screen.__class__.__name__ == "EndScreen"
+
+
+SCENES = {
+    "gate": steps(),
+    "fork": steps("a"),
+    "standup": steps("a", "1"),
+    "reject_prompt": steps("r"),
+    "settings": steps("s"),
+    "help": steps("question_mark"),
+    "load": steps("l"),
+    "forget_confirm": steps("f3", "f"),
+    "log_filter": steps("slash", "m", "e", "m"),
+    "end": play_to_the_end,
+}
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock_and_paths(monkeypatch):
+    """The load dialog says when a save was written and the help names the keymap's path: pin
+    both so the pictures do not age or carry a test's temporary directory."""
+    monkeypatch.setattr("worldforge_tui.screens.load.human_time", lambda stamp: "today 12:00")
+    monkeypatch.setattr("engine.config.config_dir", lambda: Path("/home/player/.config/worldforge"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_scene(snap_compare, tmp_path, scene, size):
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    assert snap_compare(app, terminal_size=size, run_before=SCENES[scene])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_new_venture_form(snap_compare, tmp_path, size):
+    assert snap_compare(WorldForgeApp(save_dir=tmp_path), terminal_size=size, run_before=steps())
+
+
+def test_small_terminal_60x20_keeps_revenue(snap_compare, tmp_path):
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    assert snap_compare(app, terminal_size=(60, 20), run_before=steps("a"))
