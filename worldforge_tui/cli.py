@@ -56,7 +56,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if args.theme is not None and args.theme not in theme_names():
         raise CliError(f"unknown theme {args.theme[:40]!r}; one of: {', '.join(theme_names())}")
-    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+    web = bool(os.environ.get("TEXTUAL_DRIVER"))  # `worldforge serve`: a web driver over pipes
+    if not web and not (sys.stdout.isatty() and sys.stdin.isatty()):
         raise CliError("play needs a terminal (stdin or stdout is not one); for a headless "
                        "venture use `worldforge simulate`")
     return run_app(args)
