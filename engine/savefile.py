@@ -26,10 +26,12 @@ class SaveInfo(BaseModel):
     runs: int
 
 
-def open_save(path: str | Path, *, create: bool = True) -> sqlite3.Connection:
+def open_save(
+    path: str | Path, *, create: bool = True, readonly: bool = False
+) -> sqlite3.Connection:
     """`memory.db.connect` with its refusals raised as SaveError (newer, foreign, corrupt, truncated)."""
     try:
-        return connect(path, create=create)
+        return connect(path, create=create, readonly=readonly)
     except SaveFileError as err:
         raise SaveError(str(err)) from err
 

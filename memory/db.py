@@ -90,26 +90,11 @@ def _check_header(path: Path) -> None:
         )
 
 
-_known_cache: dict[tuple[str, ...], set[str]] = {}
 _DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "disk image")
-
-
-def _known_tables() -> set[str]:
-    """The tables the registered schemas create (built once per set of schemas, in memory)."""
-    key = tuple(name for name, _ in _schemas)
-    cached = _known_cache.get(key)
-    if cached is None:
-        probe = sqlite3.connect(":memory:", isolation_level=None)
-        try:
-            for _, ensure in _schemas:
-                ensure(probe)
-            cached = {
-                r[0] for r in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-        finally:
-            probe.close()
-        _known_cache[key] = cached
-    return cached
+ADOPT = (
+    "if it is a save from an early WorldForge build, stamp it first: sqlite3 FILE "
+    f"'PRAGMA application_id={APPLICATION_ID}'"
+)
 
 
 def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
@@ -120,12 +105,8 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
         raise SaveFileError(
             f"{path} belongs to another application (id {app_id:#x}), not WorldForge: {SUGGESTION}"
         )
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    if app_id == 0 and tables and not tables & _known_tables():
-        raise SaveFileError(
-            f"{path} is an SQLite database from another application, not a "
-            f"WorldForge save: {SUGGESTION}"
-        )
+    if app_id == 0 and conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():
+        raise SaveFileError(_unstamped(path))
     if version > SCHEMA_VERSION:
         raise SaveFileError(
             f"save file {path} was written by a newer WorldForge (format {version}; "
@@ -134,28 +115,57 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
     return int(version)
 
 
-PAGE_CHECK_BUDGET_S = 0.025
+def _unstamped(path: Path) -> str:
+    return (
+        f"{path} has no WorldForge stamp (an SQLite database from another application, or from "
+        f"before saves were stamped); it was left untouched: {SUGGESTION}, or {ADOPT}"
+    )
 
 
-def _check_pages(conn: sqlite3.Connection, path: Path) -> None:
-    """`PRAGMA quick_check` within PAGE_CHECK_BUDGET_S: damage is refused at open, not mid-game.
-    A game's save (a few MB at ~1 ms/MB) is checked whole; a very large one (a million memories
-    is ~800 MB) is checked as far as the budget reaches, so opening it stays fast; SQLite still
-    reports damage on any page when it is read."""
-    timer = threading.Timer(PAGE_CHECK_BUDGET_S, conn.interrupt)  # the check stops at the budget
-    timer.start()
+def _check_stamp(path: Path) -> bool:
+    """Refuse by the file's own stamp, read from its bytes (and its WAL's newest page 1) before
+    SQLite opens it; True for a new (missing or empty) file, which `connect` stamps first."""
+    from memory.stamp import read_stamp
+
     try:
-        problem = conn.execute("PRAGMA quick_check(1)").fetchall()[0][0]  # statement done
-    except sqlite3.OperationalError as err:
-        if "interrupt" in str(err).lower():
-            return  # out of budget: no damage found so far
-        raise
-    finally:
-        timer.cancel()
-        timer.join()
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return True
+    if size == 0:
+        return True
+    with path.open("rb") as fh:
+        head = fh.read(100)
+    app_id, version = read_stamp(path, head)
+    if app_id == 0:
+        raise SaveFileError(_unstamped(path))
+    if app_id != APPLICATION_ID:
+        raise SaveFileError(
+            f"{path} belongs to another application (id {app_id:#x}), not WorldForge; it was left "
+            f"untouched: {SUGGESTION}"
+        )
+    if version > SCHEMA_VERSION:
+        raise SaveFileError(
+            f"save file {path} was written by a newer WorldForge (format {version}; "
+            f"this build reads up to {SCHEMA_VERSION}): upgrade, or {SUGGESTION}"
+        )
+    return False
+
+
+def _check_pages(path: Path) -> None:
+    """`PRAGMA quick_check` on a view that cannot change the file (memory.stamp): damage deep in
+    the file is refused at open, not mid-game, and the refused file and its WAL stay as found."""
+    from memory.stamp import quick_check
+
+    try:
+        problem = quick_check(path)
+    except sqlite3.DatabaseError as err:
+        problem = str(err)
     if problem != "ok":
         detail = " ".join(str(problem).replace("*", " ").split())[:80]
-        raise SaveFileError(f"save file {path} is damaged ({detail}): {SUGGESTION}")
+        raise SaveFileError(
+            f"save file {path} is damaged ({detail}); it was left as found (with its -wal and "
+            f"-shm): keep a copy, try `sqlite3 {path} .recover`, or {SUGGESTION}"
+        )
 
 
 def _prepare(conn: sqlite3.Connection, path: Path | None) -> None:
@@ -176,28 +186,37 @@ def _prepare(conn: sqlite3.Connection, path: Path | None) -> None:
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
-def connect(path: Path | str, *, create: bool = True) -> sqlite3.Connection:
-    """Open the save file in autocommit mode with WAL, a busy timeout and every registered schema.
+def connect(path: Path | str, *, create: bool = True, readonly: bool = False) -> sqlite3.Connection:
+    """Open the save file in autocommit mode with WAL, a busy timeout and every registered schema
+    (`readonly`: a read-only connection that changes nothing, for commands that only look).
 
     Raises SaveFileError (file left untouched) for a newer, foreign, corrupt or truncated file.
     """
     memory = str(path) == ":memory:"
     path = Path(path)
+    fresh = memory
     if not memory:
-        if create:
+        if create and not readonly:
             path.parent.mkdir(parents=True, exist_ok=True)
         elif not path.exists():
             raise FileNotFoundError(f"no save file at {path}")
         _check_header(path)
+        fresh = _check_stamp(path)  # by the stamp, before SQLite opens the file
+        if not fresh:
+            _check_pages(path)
+        elif readonly:
+            raise SaveFileError(f"{path} is empty: there is nothing to read yet")
+    if readonly:
+        return _connect_readonly(path)
     conn = sqlite3.connect(
         path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
     )
     try:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        if not memory:
-            _check_identity(conn, path)  # read-only: refuse before WAL mode touches the file
-            _check_pages(conn, path)
+        if fresh and not memory:  # stamp a new file before WAL: the stamp lands in the file itself
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
@@ -212,6 +231,28 @@ def connect(path: Path | str, *, create: bool = True) -> sqlite3.Connection:
             raise
         detail = " ".join(str(err).split())[:80]
         raise SaveFileError(f"save file {path} is damaged ({detail}): {SUGGESTION}") from None
+    return conn
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write the save (SQLite `mode=ro`); an older format is refused
+    rather than upgraded, since upgrading would write."""
+    conn = sqlite3.connect(
+        path.absolute().as_uri() + "?mode=ro",
+        uri=True,
+        isolation_level=None,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        check_same_thread=False,
+    )
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version != SCHEMA_VERSION:
+        conn.close()
+        raise SaveFileError(
+            f"save file {path} is format {version}; open it once with `worldforge play` to "
+            f"upgrade it to format {SCHEMA_VERSION} (read-only commands never write)"
+        )
     return conn
 
 

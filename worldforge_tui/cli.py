@@ -166,7 +166,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = db_path(resolve_save_dir(args.save_dir))
     if not path.exists():
         raise GameError(f"no save file at {path}")
-    conn = open_save(path, create=False)
+    conn = open_save(path, create=False, readonly=True)  # replay re-derives in memory
     try:
         if not args.verify:
             state, inputs = load_run(conn, args.run_id)

@@ -291,7 +291,9 @@ def run(args: argparse.Namespace) -> int:
             _hook(module, name)
         path = db_path(resolve_save_dir(args.save_dir))
         try:
-            conn = connect(path, create=False)
+            looks = args.memory_action in ("show", "recall", "audit")
+            looks = looks or bool(getattr(args, "dry_run", False))
+            conn = connect(path, create=False, readonly=looks)  # looking never writes
         except FileNotFoundError:
             raise CliError(f"no save file at {path}") from None
         try:

@@ -227,6 +227,12 @@ def test_an_older_save_migrates_on_open_and_plays_on(tmp_path):
     db = tmp_path / "worldforge.db"
     _downgrade_to_unversioned(db)
     assert (_pragma(db, "user_version"), _pragma(db, "application_id")) == (0, 0)
+    # Unstamped, it is recognised by nothing but table names: refused, and left as found.
+    before = db.read_bytes()
+    with pytest.raises(SaveError, match="no WorldForge stamp"):
+        GameSession.load(run_id, save_dir=tmp_path)
+    assert db.read_bytes() == before
+    _set_pragma(db, "application_id", APPLICATION_ID)  # the player adopts it, as the line says
     session = GameSession.load(run_id, save_dir=tmp_path)
     try:
         assert _pragma(db, "user_version") == SCHEMA_VERSION
