@@ -156,10 +156,7 @@ def _check_pages(path: Path) -> None:
     the file is refused at open, not mid-game, and the refused file and its WAL stay as found."""
     from memory.stamp import quick_check
 
-    try:
-        problem = quick_check(path)
-    except sqlite3.DatabaseError as err:
-        problem = str(err)
+    problem = quick_check(path)
     if problem != "ok":
         detail = " ".join(str(problem).replace("*", " ").split())[:80]
         raise SaveFileError(

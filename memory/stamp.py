@@ -15,6 +15,7 @@ import shutil
 import sqlite3
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 WAL_HEADER = 32
@@ -57,16 +58,38 @@ def read_stamp(path: Path, head: bytes) -> tuple[int, int]:
     return int.from_bytes(source[68:72], "big"), int.from_bytes(source[60:64], "big")
 
 
+CHECKS = 3  # a view taken while another process writes can look torn: damage must persist
+
+
 def quick_check(path: Path) -> str:
-    """`PRAGMA quick_check(1)` on a view of the file that cannot change it: immutable when there
-    is no WAL, else a copy of the file and its WAL in a temporary directory."""
+    """`PRAGMA quick_check(1)` on views of the file that cannot change it (`_view_check`). A view
+    is not a locked snapshot, so a problem counts only when it is seen again on fresh views."""
+    problem = "ok"
+    for attempt in range(CHECKS):
+        try:
+            problem = _view_check(path)
+        except sqlite3.DatabaseError as err:
+            problem = str(err)
+        if problem == "ok":
+            return problem
+        time.sleep(0.02 * (attempt + 1))
+    return problem
+
+
+def _view_check(path: Path) -> str:
+    """The file alone, immutable (~1 ms); only if that looks damaged and a WAL is beside it, the
+    file with its WAL on a copy (the WAL may hold the newer, intact pages)."""
+    problem = _check(path.absolute().as_uri() + "?immutable=1")
     wal = Path(f"{path}-wal")
-    if not (wal.exists() and wal.stat().st_size > 0):
-        return _check(path.absolute().as_uri() + "?immutable=1")
+    if problem == "ok" or not (wal.exists() and wal.stat().st_size > 0):
+        return problem
     with tempfile.TemporaryDirectory(prefix="worldforge-check-") as tmp:
         copy = Path(tmp) / "save.db"
         shutil.copyfile(path, copy)
-        shutil.copyfile(wal, Path(f"{copy}-wal"))
+        try:
+            shutil.copyfile(wal, Path(f"{copy}-wal"))
+        except FileNotFoundError:  # checkpointed and removed meanwhile: check the file again
+            return _check(path.absolute().as_uri() + "?immutable=1")
         return _check(copy.as_uri())
 
 
