@@ -7,6 +7,8 @@ rules for which tab shows what are testable on their own.
 from __future__ import annotations
 
 import json
+from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,3 +139,21 @@ def payload_text(entry: LogEntry) -> str:
     body = {"id": entry.id, "type": entry.type, "actor": entry.actor, "game_day": entry.day,
             "ts": entry.ts, "message": entry.message, "payload": entry.payload}
     return json.dumps(body, indent=2, ensure_ascii=False, default=repr)
+
+
+class EventInbox:
+    """Where engine events wait for the replay log: filled from any thread (the session's worker
+    calls `put` from the engine's listener), drained on the UI thread by the log's flush timer.
+
+    A plain object, not a widget, so the worker thread never touches the widget tree.
+    """
+
+    def __init__(self) -> None:
+        self.entries: deque[LogEntry] = deque()  # append/popleft are atomic: no lock needed
+
+    def put(self, event: Any) -> None:
+        """Convert one event (on the calling thread) and queue it."""
+        self.entries.append(entry_from_event(event))
+
+    def put_many(self, events: Iterable[Any]) -> None:
+        self.entries.extend(entry_from_event(event) for event in events)

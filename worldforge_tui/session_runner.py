@@ -17,6 +17,7 @@ from textual import work
 from worldforge_tui.boot import log
 from worldforge_tui.formatting import plural
 from worldforge_tui.messages import CommandFinished, EngineNotice, SessionFailed, SessionOpened
+from worldforge_tui.replay_entries import EventInbox
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.screens.end import EndScreen
 from worldforge_tui.widgets.action_bar import ActionBar
@@ -37,6 +38,7 @@ class SessionRunner:
     save_dir: Any
     auto_run: bool
     last_export: Path | None
+    inbox: EventInbox
     is_web: bool
     deliver_text: Callable[..., str | None]
     main: Any
@@ -95,8 +97,9 @@ class SessionRunner:
         self.session = message.session
         self.busy = None
         self.main.query_one(ActionBar).set_thinking(None)
-        self.session.add_listener(self._engine_event)
         replay = self.replay
+        self.inbox = replay.inbox  # the listener (a worker thread) only ever touches this
+        self.session.add_listener(self._engine_event)
         replay.reset()
         replay.push_many(self.session.events())
         replay.flush()
@@ -148,7 +151,9 @@ class SessionRunner:
 
     # ---- engine events (called on the worker thread) -------------------------------------
     def _engine_event(self, event: Any) -> None:
-        self.replay.push(event)
+        """The engine's listener, on the session's worker thread: queue the event for the log's
+        next flush and relay a fallback as a message; never a widget call."""
+        self.inbox.put(event)
         if getattr(event, "type", "") == "ROUTE_FALLBACK":
             self.post_message(EngineNotice(f"Fallback: {one_line(event.message, 200)}"))
 

@@ -50,3 +50,33 @@ def test_every_binding_has_an_id_and_description():
     documented = keys_content(lambda action_id: actions.BY_ID[action_id].key).plain
     board = {a.id for a in actions.ACTIONS if a.scope in actions.BOARD_SCOPES}
     assert all(binding_id in documented for binding_id in board | design_keys)
+
+
+async def test_engine_events_never_touch_the_widget_tree_from_a_worker(tmp_path, monkeypatch):
+    import threading
+
+    from textual.dom import DOMNode
+
+    from tests.tui.conftest import settle
+
+    ui_thread = threading.get_ident()
+    offenders: list[str] = []
+    real_query_one = DOMNode.query_one
+
+    def guarded(self, *args, **kwargs):
+        if threading.get_ident() != ui_thread:
+            offenders.append(threading.current_thread().name)
+        return real_query_one(self, *args, **kwargs)
+
+    monkeypatch.setattr(DOMNode, "query_one", guarded)
+    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        for key in ("a", "1", "g"):
+            await pilot.press(key)
+            await settle(app, pilot)
+        assert app.snap.phase == "gate" and app.snap.stage_index == 1
+        log = app.main.query_one(ReplayLog)
+        log.flush()
+        assert [e.id for e in log.entries if e.id] == [e.id for e in app.session.events()]
+    assert not offenders, f"widget tree queried from {sorted(set(offenders))}"

@@ -29,8 +29,8 @@ from worldforge_tui.replay_entries import (
     CAT_KNOWLEDGE,
     CAT_MEMORY,
     TYPE_WIDTH,
+    EventInbox,
     LogEntry,
-    entry_from_event,
     head,
     in_tab,
 )
@@ -92,7 +92,8 @@ class ReplayLog(ScrollView, can_focus=True):
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.max_entries = max_entries
-        self._pending: deque[LogEntry] = deque()
+        self.inbox = EventInbox()  # engine events from any thread wait here for the next flush
+        self._pending: deque[LogEntry] = self.inbox.entries
         self._entries: list[LogEntry] = []
         self._view: list[int] = []
         self._tab = "events"
@@ -105,11 +106,11 @@ class ReplayLog(ScrollView, can_focus=True):
     # ---- feeding -------------------------------------------------------------------------
     def push(self, event: Any) -> None:
         """Queue one engine event (thread-safe; converted here, shown on the next flush)."""
-        self._pending.append(entry_from_event(event))
+        self.inbox.put(event)
 
     def push_many(self, batch: Iterable[Any]) -> None:
         """Queue many events at once (thread-safe)."""
-        self._pending.extend(entry_from_event(event) for event in batch)
+        self.inbox.put_many(batch)
 
     def reset(self) -> None:
         """Forget every row (a different run was opened)."""
