@@ -145,6 +145,7 @@ def run_standup(
                 role="npc",
                 call_key=f"{receipt.stage_id}/standup-{i}",
                 max_output_tokens=200,
+                on_cancel="floor",  # the decision is made: a cancelled line is simulated, labelled
                 system=(
                     f"You are {title} at {state.founder.company}, speaking at a standup. One line, "
                     'at most 40 words, reacting to the CEO\'s decision. Answer as JSON {"line": …}.'

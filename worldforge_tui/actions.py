@@ -98,6 +98,16 @@ ACTIONS: tuple[GameAction, ...] = (
         needs_venture=True,
     ),
     GameAction(
+        "app.cancel_call",
+        "escape",
+        "cancel_call",
+        "Cancel call",
+        "Cancel the model call in flight (nothing is recorded; the step can run again)",
+        "app",
+        "Board",
+        show=False,
+    ),
+    GameAction(
         "app.quit",
         "ctrl+q",
         "quit",

@@ -21,6 +21,7 @@ from textual.screen import Screen
 
 from worldforge_tui import actions
 from worldforge_tui.boot import load_router, log, setup_file_log
+from worldforge_tui.live_writing import LiveWriting
 from worldforge_tui.messages import Booted
 from worldforge_tui.player_actions import PlayerActions
 from worldforge_tui.safe_text import one_line
@@ -37,7 +38,7 @@ from worldforge_tui.widgets.replay_pane import ReplayPane
 BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
 
 
-class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
+class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     """The game. Construct with the CLI's venture arguments (all optional)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -112,6 +113,7 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
                         markup=False, timeout=30)
             return
         self.router = message.router
+        self.live_attach(self.router)
         self._restore_theme()
         if message.keymap:
             self.apply_keymap(message.keymap)
@@ -179,6 +181,8 @@ class WorldForgeApp(PlayerActions, SessionRunner, App[int]):
         """Board-level actions (settings, new, load, export) only from the board itself."""
         if action in BOARD_ACTIONS:
             return isinstance(self.screen, MainScreen)
+        if action == "cancel_call":  # Esc only means "cancel" while a worker is writing
+            return self.busy is not None and isinstance(self.screen, MainScreen)
         return True
 
     # ---- state queries used by screens ---------------------------------------------------

@@ -47,6 +47,7 @@ class SessionRunner:
     gate_run_stage: Callable[[], None]
     action_new_venture: Callable[..., None]
     _end_choice: Callable[[str | None], None]
+    live_reset: Callable[[], None]
 
     def _close_session(self) -> None:
         if self.session is not None:
@@ -203,6 +204,7 @@ class SessionRunner:
 
     def on_command_finished(self, message: CommandFinished) -> None:
         self.busy = None
+        self.live_reset()
         self.replay.flush()  # the step's events show with the step's result, not a tick later
         self.main.query_one(ActionBar).set_thinking(None)
         self._snapshot()

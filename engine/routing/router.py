@@ -474,7 +474,7 @@ class Router:
             while not task.done():
                 if self._cancel.is_set():
                     task.cancel()
-                    raise CallCancelled(f"{req.role} call cancelled")
+                    raise CallCancelled(f"the {req.role} call was cancelled: nothing was recorded")
                 await asyncio.wait({task}, timeout=CANCEL_POLL)
             return task.result()
         finally:

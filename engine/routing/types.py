@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.errors import GameError
+
 Role = Literal[
     "narrator", "orgdesigner", "antagonist", "strategist", "designer", "marketer", "ops", "npc"
 ]
@@ -86,7 +88,7 @@ class RouteResult(BaseModel):
     adaptations: list[str] = Field(default_factory=list)
 
 
-class CallCancelled(Exception):
+class CallCancelled(GameError):
     """The player cancelled a model call (Esc): nothing was served and nothing is recorded."""
 
 

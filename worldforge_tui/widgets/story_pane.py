@@ -225,6 +225,14 @@ class StoryPane(ContentPane):
     def initial_content(self) -> Content:
         return story_content(None)
 
+    _base: Content | None = None
+
     def show(self, snap: Any, narration: str | None = None) -> None:
-        if self.render_body(story_content(snap, narration)):
+        self._base = story_content(snap, narration)
+        if self.render_body(self._base):
             self.scroll_home(animate=False)
+
+    def show_live(self, live: Content) -> None:
+        """The story with a call's text being written under it, followed to its end."""
+        if self.render_body((self._base or story_content(None)) + live):
+            self.scroll_end(animate=False)

@@ -1,0 +1,195 @@
+"""Live writing: a worker's model call shown as it streams, and Esc to cancel it.
+
+The router calls its watcher on the session's worker thread for every streamed piece. The watcher
+only queues the event and, when none is pending, posts one `LiveTick` message; the UI thread then
+renders everything queued at once, at most one frame per MIN_FRAME. So a fast model costs a few
+renders a second, never one widget write per token. Mixed into the app.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.content import Content
+from textual.message import Message
+
+from worldforge_tui.safe_text import one_line
+from worldforge_tui.widgets.action_bar import ActionBar
+from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
+
+MIN_FRAME = 1 / 30  # seconds between live renders
+LATENCY_SAMPLES = 2000
+
+
+class LiveTick(Message):
+    """Streamed text is waiting to be shown (posted at most once until it is rendered)."""
+
+
+@dataclass
+class LiveView:
+    """What the live section shows: calls finished in this command, and the one being written."""
+
+    done: list[Any] = field(default_factory=list)  # the last event of each ended call
+    current: Any = None
+
+    def apply(self, event: Any) -> None:
+        if event.kind == "start" or event.kind == "delta":
+            self.current = event
+        elif event.kind == "end":
+            if event.model != "cancelled" and _is_standup(event):
+                self.done.append(event)
+            self.current = None
+
+    def clear(self) -> None:
+        self.done.clear()
+        self.current = None
+
+
+def _is_standup(event: Any) -> bool:
+    return "/standup-" in str(event.call_key)
+
+
+def _standup_line(event: Any, cursor: bool) -> list[Part]:
+    from engine.routing.partial import partial_json
+
+    value = partial_json(event.text or "")
+    line = value.get("line", "") if isinstance(value, dict) else ""
+    parts: list[Part] = [
+        (f"  {one_line(event.role, 20)}: ", "$secondary bold"),
+        one_line(line, 400),
+    ]
+    if cursor:
+        parts.append(("▌", "$accent"))
+    parts.append("\n")
+    return parts
+
+
+def live_content(view: LiveView) -> Content | None:
+    """The live section under the story: standup lines so far, or the artifact being written."""
+    from engine.routing.partial import partial_json
+
+    cur = view.current
+    if cur is None and not view.done:
+        return None
+    parts: list[Part] = []
+    if view.done or (cur is not None and _is_standup(cur)):
+        parts.append(("\nStandup (live)\n", "bold underline"))
+        for event in view.done:
+            parts.extend(_standup_line(event, cursor=False))
+        if cur is not None and _is_standup(cur):
+            parts.extend(_standup_line(cur, cursor=True))
+    elif cur is not None:
+        parts.append(("\n✎ Being written", "bold underline"))
+        parts.append(
+            (
+                f"  {one_line(cur.role, 20)} · {cur.tier}: {one_line(cur.model, 60)}\n",
+                "$foreground-muted",
+            )
+        )
+        value = partial_json(cur.text or "")
+        if isinstance(value, dict) and value:
+            parts.extend(artifact_parts(value))
+        else:
+            parts.append(("  (waiting for the first field)\n", "$foreground-muted"))
+        parts.append(("  ▌\n", "$accent"))
+    return Content.assemble(*parts)
+
+
+def progress_line(event: Any) -> str:
+    """'strategist writing · local: qwen2.5 · 212 tok · 48 tok/s · 4.4 s · esc cancels'."""
+    rate = event.tokens_per_s
+    return one_line(
+        f"{event.role} writing · {event.tier}: {event.model} · {event.tokens} tok · "
+        f"{rate:.0f} tok/s · {event.elapsed_s:.1f} s · esc cancels",
+        200,
+    )
+
+
+class LiveWriting:
+    """Needs the app's `main`, `busy`, `router`, `post_message`, `set_timer`, `call_after_refresh`,
+    `notify` and `snap`."""
+
+    main: Any
+    busy: str | None
+    router: Any
+    snap: Any
+    post_message: Callable[..., Any]
+    set_timer: Callable[..., Any]
+    call_after_refresh: Callable[..., Any]
+    notify: Callable[..., Any]
+
+    _live_unwatch: Callable[[], None] | None = None
+
+    def live_attach(self, router: Any) -> None:
+        """Watch the router's streamed calls (once per router)."""
+        if router is None or not hasattr(router, "watch"):
+            return
+        if getattr(self, "_live_router", None) is router:
+            return
+        if self._live_unwatch is not None:
+            self._live_unwatch()
+        self._live_lock = threading.Lock()
+        self._live_queue: list[Any] = []
+        self._live_posted = False
+        self._live_last = 0.0
+        self._live_view = LiveView()
+        self._live_router = router
+        # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it.
+        self.live_latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
+        self._live_unwatch = router.watch(self._live_event)
+
+    def _live_event(self, event: Any) -> None:
+        """Called on the worker thread: queue, and post one tick if none is pending."""
+        with self._live_lock:
+            self._live_queue.append(event)
+            if self._live_posted:
+                return
+            self._live_posted = True
+        self.post_message(LiveTick())
+
+    def on_live_tick(self, _message: LiveTick) -> None:
+        wait = MIN_FRAME - (time.perf_counter() - self._live_last)
+        if wait > 0:
+            self.set_timer(wait, self._live_render)
+        else:
+            self._live_render()
+
+    def _live_render(self) -> None:
+        with self._live_lock:
+            events, self._live_queue = self._live_queue, []
+            self._live_posted = False
+        if not events:
+            return
+        view = self._live_view
+        for event in events:
+            view.apply(event)
+        self._live_last = time.perf_counter()
+        if self.busy is None:  # the command already finished: its result is on screen
+            view.clear()
+            return
+        body = live_content(view)
+        if body is not None:
+            self.main.query_one(StoryPane).show_live(body)
+        last = events[-1]
+        if last.kind != "end":
+            self.main.query_one(ActionBar).set_thinking(progress_line(last))
+        arrived = max(e.at for e in events)
+        self.call_after_refresh(lambda: self.live_latencies.append(time.perf_counter() - arrived))
+
+    def live_reset(self) -> None:
+        """A command finished: the next one starts a fresh live section."""
+        view = getattr(self, "_live_view", None)
+        if view is not None:
+            view.clear()
+
+    def action_cancel_call(self) -> None:
+        """Esc: cancel the model call in flight; the step is not recorded and can run again."""
+        if self.busy is None or self.router is None:
+            return
+        self.router.cancel()
+        self.notify("Cancelling the model call…", title="Routing", markup=False, timeout=3)
