@@ -23,12 +23,23 @@ def _num(field: str, v: float) -> str:
     return f"${v:,.0f}" if field in MONEY else f"{v:g}"
 
 
+def _served(session: GameSession) -> str:
+    """What served the run's worker calls (stages and standups, from its event log), not the
+    settings' label: a local run that fell back says so."""
+    from engine.routing.types import served_line
+
+    pairs = [(str(e.payload.get("served_by")), str(e.payload.get("model") or ""))
+             for e in session.events() if e.type in ("STAGE_EXECUTED", "AGENT_STANDUP")
+             and e.payload.get("served_by")]
+    return served_line(pairs)
+
+
 def render_report(session: GameSession) -> str:
     st = session.state
     f = st.founder
     out = [f"# {_md(f.company)}: report card", "",
            f"- Pitch: {_md(f.pitch)}", f"- Founder archetype: {f.archetype}; seed {st.seed}; run `{st.run_id}`",
-           f"- Rival: {_md(st.antagonist.name)}", f"- Day {st.day}; runtime {session.router.runtime_label()}",
+           f"- Rival: {_md(st.antagonist.name)}", f"- Day {st.day}; runtime {_md(_served(session))}",
            f"- Written by WorldForge {version()}"]
     if st.outcome:
         out.append(f"- **Outcome: {st.outcome.result}** — {_md(st.outcome.reason)}")

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import ipaddress
 import json
 import re
 import ssl
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +34,7 @@ from engine.routing.health import DeploymentCaps, JsonMode, TokenParam
 from engine.routing.types import Tier
 
 CONNECT_TIMEOUT = 3.0
+DEFAULT_BOUND = 600.0  # a cached client's own bound; each request passes its budget
 _ssl_lock = threading.Lock()
 _ssl_ctx: ssl.SSLContext | None = None
 
@@ -101,14 +104,48 @@ def _is_loopback(host: str | None) -> bool:
 
 def make_client(target: Target, key: str, timeout: float) -> openai.AsyncOpenAI:
     """An SDK client with its retries off; loopback endpoints never go through an env proxy."""
-    bounds = openai.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
+    limit = bounds(timeout)
     host = urlsplit(target.endpoint).hostname
     http = _http.AsyncClient(
-        verify=shared_ssl_context(), trust_env=not _is_loopback(host), timeout=bounds
+        verify=shared_ssl_context(), trust_env=not _is_loopback(host), timeout=limit
     )
     return openai.AsyncOpenAI(
-        base_url=target.endpoint, api_key=key, max_retries=0, timeout=bounds, http_client=http
+        base_url=target.endpoint, api_key=key, max_retries=0, timeout=limit, http_client=http
     )
+
+
+MAX_CLIENTS = 8
+_clients: OrderedDict[tuple[str, str], openai.AsyncOpenAI] = OrderedDict()
+_clients_loop: asyncio.AbstractEventLoop | None = None
+
+
+def client_for(target: Target, key: str) -> openai.AsyncOpenAI:
+    """The loop's client for (endpoint, key), kept between calls so connections are reused (the
+    least recently used beyond MAX_CLIENTS is closed). Only ever called on the router loop."""
+    global _clients_loop
+    loop = asyncio.get_running_loop()
+    if _clients_loop is not loop:
+        _clients.clear()
+        _clients_loop = loop
+    ident = (target.endpoint, key)
+    client = _clients.get(ident)
+    if client is not None:
+        _clients.move_to_end(ident)
+        return client
+    client = make_client(target, key, DEFAULT_BOUND)
+    _clients[ident] = client
+    while len(_clients) > MAX_CLIENTS:
+        _, old = _clients.popitem(last=False)
+        _closing.add(loop.create_task(old.close()))
+    return client
+
+
+_closing: set[asyncio.Task[None]] = set()
+
+
+def bounds(timeout: float) -> openai.Timeout:
+    """Per-request timeouts: the attempt's budget, with a short connect."""
+    return openai.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
 
 
 def response_format_for(mode: JsonMode, schema_name: str, schema: dict[str, Any]) -> dict | None:
@@ -187,21 +224,22 @@ async def chat(
     reasoning = 0
     async with asyncio.timeout(timeout):
         key = await resolve_key(target)
-        client = make_client(target, key, timeout)
+        client = client_for(target, key)
+        kwargs = request_body(
+            target,
+            messages,
+            caps=caps,
+            schema_name=schema_name,
+            schema=schema,
+            max_tokens=max_tokens,
+            temperature=temperature,
+        )
+        sent = time.perf_counter()  # HTTP time: from here to the stream's end
+        stream = await client.chat.completions.create(**kwargs, timeout=bounds(timeout))
         try:
-            kwargs = request_body(
-                target,
-                messages,
-                caps=caps,
-                schema_name=schema_name,
-                schema=schema,
-                max_tokens=max_tokens,
-                temperature=temperature,
-            )
-            stream = await client.chat.completions.create(**kwargs)
             kind = stream.response.headers.get("content-type", "")
             if "text/event-stream" not in kind:  # a server that ignored `stream`, or a proxy page
-                return _whole_answer(await stream.response.aread(), kind, started)
+                return _whole_answer(await stream.response.aread(), kind, sent)
             async for chunk in stream:
                 if getattr(chunk, "usage", None) is not None:
                     usage = chunk.usage
@@ -219,19 +257,21 @@ async def chat(
                             on_delta(piece)
                     if choice.finish_reason:
                         finish = choice.finish_reason
-            if not parts and finish is None and usage is None:
-                # The stream closed with nothing in it: llama.cpp reports a prompt beyond its
-                # context that way. Ask once without streaming to read the server's real answer.
-                # A new client: the broken stream's connection is not reused.
-                kwargs.pop("stream_options", None)
-                await client.close()
-                client = make_client(target, key, timeout)
-                plain = await client.chat.completions.with_raw_response.create(
+        finally:
+            with contextlib.suppress(Exception):  # hand the connection back (or drop it)
+                await stream.close()
+        if not parts and finish is None and usage is None:
+            # The stream closed with nothing in it: llama.cpp reports a prompt beyond its context
+            # that way. Ask once without streaming, on a fresh connection, to read its answer.
+            kwargs.pop("stream_options", None)
+            once = make_client(target, key, timeout)
+            try:
+                plain = await once.chat.completions.with_raw_response.create(
                     **{**kwargs, "stream": False}
                 )
-                return _whole_answer(plain.content, plain.headers.get("content-type", ""), started)
-        finally:
-            await client.close()
+            finally:
+                await once.close()
+            return _whole_answer(plain.content, plain.headers.get("content-type", ""), sent)
     text = "".join(parts) if parts else None
     return Completion(
         text=text,
@@ -240,7 +280,7 @@ async def chat(
         tokens_out=int(getattr(usage, "completion_tokens", 0) or 0) or chunks,
         reasoning_chars=reasoning,
         first_token_ms=first_ms,
-        total_ms=(time.perf_counter() - started) * 1000,
+        total_ms=(time.perf_counter() - sent) * 1000,
     )
 
 
@@ -267,9 +307,5 @@ async def list_models(target: Target, timeout: float) -> list[str]:
     """GET /models under a hard deadline: the cheap probe for `routing test` and cooldown reset."""
     async with asyncio.timeout(timeout):
         key = await resolve_key(target)
-        client = make_client(target, key, timeout)
-        try:
-            page = await client.models.list()
-            return [m.id for m in page.data]
-        finally:
-            await client.close()
+        page = await client_for(target, key).models.list(timeout=bounds(timeout))
+        return [m.id for m in page.data]

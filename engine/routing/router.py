@@ -89,29 +89,33 @@ class _Trace:
         )
 
 
+_loop_lock = threading.Lock()
+_loop: Any = None  # the router's event loop (asyncio.AbstractEventLoop), started on first use
+_loop_pid = 0
+
+
+def _model_loop() -> Any:
+    """The process's router loop, running in a daemon thread: model clients live on it and keep
+    their connections between calls, and no loop is built and torn down per call. A forked child
+    (balance workers) starts its own. asyncio loads here: the simulation tier never pays for it."""
+    import asyncio
+    import os
+
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid() or _loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="wf-router-loop", daemon=True).start()
+            _loop, _loop_pid = loop, os.getpid()
+        return _loop
+
+
 def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to completion from sync code, even when this thread already runs a loop.
-    asyncio loads here, on the first model call: the simulation tier never pays its import."""
+    """Run a coroutine on the router loop and wait for it (from any thread, even one running a
+    loop of its own)."""
     import asyncio
 
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    box: dict[str, Any] = {}
-
-    def _worker() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
-            box["error"] = exc
-
-    thread = threading.Thread(target=_worker, name="wf-router", daemon=True)
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    return asyncio.run_coroutine_threadsafe(coro, _model_loop()).result()
 
 
 _warming = threading.Event()  # set once a warm-up has started in this process

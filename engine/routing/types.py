@@ -115,3 +115,16 @@ class StreamEvent:
             return 0.0
         gen = self.elapsed_s - self.first_token_ms / 1000
         return (self.tokens - 1) / gen if gen > 0 else 0.0
+
+
+def served_line(served: list[tuple[str, str]]) -> str:
+    """What actually served a run's calls, from (tier, model) pairs: "local: tiny 25 of 25 calls",
+    "local: qwen2.5 20, simulation 5 of 25 calls", or "simulation (no calls)"."""
+    if not served:
+        return "simulation (no calls)"
+    counts: dict[str, int] = {}
+    for tier, model in served:
+        name = tier if tier in ("simulation", "replay") or not model else f"{tier}: {model}"
+        counts[name] = counts.get(name, 0) + 1
+    parts = [f"{name} {n}" for name, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+    return ", ".join(parts) + f" of {len(served)} calls"

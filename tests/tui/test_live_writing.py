@@ -108,3 +108,61 @@ async def test_escape_cancels_cleanly_and_the_stage_runs_again(
         await pilot.press("g")
         await settle(app, pilot)
         assert app.snap.phase == "gate" and app.snap.current.served_by == "local"
+
+
+@pytest.mark.parametrize("width", [100, 120, 140, 160])
+async def test_status_pill_is_never_cut(tmp_path, width):
+    from textual.widgets import Static
+
+    from worldforge_tui.widgets.status_bar import StatusBar
+
+    pill = "fallback: simulation (context_window)"
+    app = WorldForgeApp(save_dir=tmp_path, router=Router(Settings()))
+    async with app.run_test(size=(width, 40)) as pilot:
+        await pilot.pause()
+        bar = app.main.query_one(StatusBar)
+        bar.set_pill(pill)
+        long_model = "local: qwen2.5-coder:32b-instruct-q4_K_M"
+        for text in (pill, long_model):
+            bar.set_pill(text)
+            await pilot.pause()
+            widget = bar.query_one("#status-pill", Static)
+            assert widget.content_region.width >= len(text) + 2, (width, text)
+            assert text in app.export_screenshot() or text in str(widget.render())
+
+
+async def test_saving_settings_that_fail_their_test_asks_first(tmp_path):
+    from textual.widgets import Input, Select
+
+    from engine.config import settings_path
+    from tests.servers.openai_server import refused_url
+
+    router = Router(Settings())
+    app = WorldForgeApp(save_dir=tmp_path, router=router)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.screen.__class__.__name__ != "MainScreen":
+            await pilot.press("escape")
+            await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.__class__.__name__ == "SettingsScreen"
+        screen.query_one("#set-demo_mode", Select).value = "local"
+        screen.query_one("#set-local_agent_base_url", Input).value = refused_url()
+        screen.query_one("#set-local_agent_model", Input).value = "qwen2.5"
+        await pilot.press("ctrl+s")
+        await _wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        assert "connection test failed" in text_of(app, ".dialog-title")
+        await pilot.press("n")  # not kept: back on the form, nothing saved
+        await pilot.pause()
+        assert app.screen is screen and router.settings.demo_mode == "simulation"
+        saved = settings_path().read_text(encoding="utf-8") if settings_path().exists() else ""
+        assert "LOCAL_AGENT_MODEL" not in saved
+        await pilot.press("ctrl+s")
+        await _wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await _wait_for(pilot, lambda: app.screen.__class__.__name__ == "MainScreen")
+        assert router.settings.demo_mode == "local"
+        assert "LOCAL_AGENT_MODEL" in settings_path().read_text(encoding="utf-8")

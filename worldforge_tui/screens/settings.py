@@ -20,6 +20,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from engine.config import Settings, env_block
 from worldforge_tui import actions
 from worldforge_tui.safe_text import clean, literal, one_line
+from worldforge_tui.screens.dialogs import ConfirmScreen
 from worldforge_tui.settings_form import (
     MEMORY_OPTIONS,
     MODE_OPTIONS,
@@ -52,14 +53,17 @@ class SettingsScreen(Screen[Settings | None]):
     class Probed(Message):
         """Test connection finished (rows as `Router.probe` returns them)."""
 
-        def __init__(self, rows: list[dict[str, Any]]) -> None:
+        def __init__(self, rows: list[dict[str, Any]], candidate: Settings | None = None) -> None:
             super().__init__()
             self.rows = rows
+            self.candidate = candidate
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         self.settings = settings
         self.probe_rows: list[dict[str, Any]] | None = None
+        self._probed_for: Settings | None = None  # the settings probe_rows describe
+        self._save_pending: Settings | None = None  # Save waits for this test
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -143,9 +147,35 @@ class SettingsScreen(Screen[Settings | None]):
     # ---- actions -------------------------------------------------------------------------
     @on(Button.Pressed, "#settings-save")
     def action_save(self) -> None:
+        """Save; settings that reach a model are tested first, and kept past a failed test only
+        when the player says so."""
         candidate = self.current()
-        if candidate is not None:
+        if candidate is None:
+            return
+        if candidate.runtime_label() == "simulation":
             self.dismiss(candidate)
+            return
+        if self._probed_for == candidate and self.probe_rows is not None:
+            self._decide_save(candidate, self.probe_rows)
+            return
+        self._save_pending = candidate
+        self.query_one("#settings-error", Label).update("Testing connection before saving…")
+        self._probe(candidate)
+
+    def _decide_save(self, candidate: Settings, rows: list[dict[str, Any]]) -> None:
+        failed = [r for r in rows if not r.get("ok")]
+        if not failed:
+            self.dismiss(candidate)
+            return
+        why = "; ".join(f"{r.get('tier')}: {one_line(r.get('error'), 80)}" for r in failed[:2])
+        question = (f"The connection test failed ({why}). Keep these settings anyway? Calls "
+                    "fall back to the simulation until the endpoint answers.")
+
+        def answered(keep: bool | None) -> None:
+            if keep:
+                self.dismiss(candidate)
+
+        self.app.push_screen(ConfirmScreen(question, yes_label="Keep them"), answered)
 
     @on(Button.Pressed, "#settings-back")
     def action_close(self) -> None:
@@ -168,6 +198,7 @@ class SettingsScreen(Screen[Settings | None]):
         if candidate is None:
             return
         self.query_one("#settings-error", Label).update("Testing connection…")
+        self._save_pending = None
         self._probe(candidate)
 
     @work(thread=True, exclusive=True, group="settings-probe", exit_on_error=False)
@@ -178,11 +209,16 @@ class SettingsScreen(Screen[Settings | None]):
             rows = Router(candidate).probe()
         except Exception as exc:  # noqa: BLE001 - a probe fault is shown, never raised
             rows = [{"tier": "local", "ok": False, "error": one_line(str(exc), 80)}]
-        self.post_message(self.Probed(rows))
+        self.post_message(self.Probed(rows, candidate))
 
     @on(Probed)
     def _probed(self, message: Probed) -> None:
         self.probe_rows = message.rows
+        self._probed_for = message.candidate
+        pending, self._save_pending = self._save_pending, None
+        if pending is not None and pending == message.candidate:
+            self._decide_save(pending, message.rows)
+            return
         self._refresh_pills()
         lines = []
         for row in message.rows:

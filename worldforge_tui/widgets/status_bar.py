@@ -26,6 +26,9 @@ METERS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+PILL_CHARS = 56
+
+
 def field(source: Any, name: str) -> Any:
     """Read a field from a pydantic model, an object or a dict (missing → None)."""
     if source is None:
@@ -55,7 +58,7 @@ def meters_content(economics: Any, *, compact: bool = False) -> Content:
 
 def pill_content(pill: str) -> Content:
     """The runtime pill: simulation / local: model / foundry: model / fallback: …"""
-    text = one_line(pill or "simulation", 40)
+    text = one_line(pill or "simulation", PILL_CHARS)  # shown whole: the meters give way
     style = "$warning bold" if text.startswith("fallback") else (
         "$success bold" if text.startswith(("local", "foundry", "live")) else "$accent bold")
     return Content.assemble(("● ", style), (text, style))
@@ -79,7 +82,7 @@ class StatusBar(Horizontal):
     StatusBar #status-meters { width: 1fr; height: 1; padding: 0 1; }
     StatusBar #status-spark { width: 16; height: 1; margin: 0 1; }
     StatusBar #status-day { width: auto; height: 1; padding: 0 1; color: $foreground-muted; }
-    StatusBar #status-pill { width: auto; max-width: 34; height: 1; padding: 0 1; }
+    StatusBar #status-pill { width: auto; height: 1; padding: 0 1; }
     StatusBar #status-memory { width: auto; max-width: 30; height: 1; padding: 0 1;
                                display: none; }
     StatusBar #status-memory.-on { display: block; }
