@@ -22,7 +22,7 @@ from worldforge_tui.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
 
-MIN_FRAME = 1 / 30  # seconds between live renders
+MIN_FRAME = 1 / 50  # seconds between live renders
 LATENCY_SAMPLES = 2000
 
 
@@ -178,7 +178,7 @@ class LiveWriting:
         last = events[-1]
         if last.kind != "end":
             self.main.query_one(ActionBar).set_thinking(progress_line(last))
-        arrived = max(e.at for e in events)
+        arrived = min(e.at for e in events)  # the oldest piece in this frame waited longest
         self.call_after_refresh(lambda: self.live_latencies.append(time.perf_counter() - arrived))
 
     def live_reset(self) -> None:

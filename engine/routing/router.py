@@ -316,7 +316,13 @@ class Router:
             fallbacks=_fallbacks(failures, served.tier),
             adaptations=trace.adaptations,
         )
-        if served.tier not in ("simulation", "replay"):
+        if self._watchers and result.attempts and served.tier != "replay":
+            # a model was asked: watchers see who served in the end (the floor's text as JSON)
+            text = (
+                served.raw_text
+                if served.tier != "simulation"
+                else (served.output.model_dump_json())
+            )
             self._emit(
                 StreamEvent(
                     "end",
@@ -324,7 +330,7 @@ class Router:
                     req.role,
                     served.tier,
                     served.model,
-                    served.raw_text,
+                    text,
                     served.tokens_out,
                     (time.perf_counter() - started),
                     served.first_token_ms,

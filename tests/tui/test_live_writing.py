@@ -74,12 +74,14 @@ async def test_artifact_fields_appear_while_the_worker_writes(
         line = app.main.query_one("ActionBar").thinking
         assert line.startswith("strategist writing · local: qwen2.5 · ")
         assert "esc cancels" in line
-        await _wait_for(pilot, lambda: "Summary: " in text_of(app, "#story-body"))
-        story = text_of(app, "#story-body")
-        assert "✎ Being written" in story
+        await _wait_for(pilot, lambda: "Summary: " in text_of(app, "#story-live"))
+        assert "✎ Being written" in text_of(app, "#story-live")
+        assert app.main.query_one("#story-live").display
         await settle(app, pilot)
         assert app.snap.current.served_by == "local"
-        assert "✎ Being written" not in text_of(app, "#story-body")  # the shipped artifact now
+        assert not app.main.query_one("#story-live").display  # the shipped artifact now
+        assert "✎ Being written" not in text_of(app, "#story-live")
+        assert "Summary: " in text_of(app, "#story-body")
     assert renders and any("Summary: " in r for r in renders)
     assert len(renders) < len(deltas)  # batched: never one widget write per piece
     written = [r for r in renders if "Being written" in r]
@@ -103,7 +105,7 @@ async def test_escape_cancels_cleanly_and_the_stage_runs_again(
         assert not [e for e in app.session.events() if e.type == "STAGE_EXECUTED"]
         notes = " ".join(str(n.message) for n in app._notifications)
         assert "cancelled" in notes
-        assert "Being written" not in text_of(app, "#story-body")
+        assert not app.main.query_one("#story-live").display
         server.state.stream_delay = 0.0
         await pilot.press("g")
         await settle(app, pilot)

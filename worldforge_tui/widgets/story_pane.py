@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.content import Content
+from textual.widgets import Static
 
 from engine.render import render_artifact
 from worldforge_tui.safe_text import clean, one_line
@@ -225,14 +227,23 @@ class StoryPane(ContentPane):
     def initial_content(self) -> Content:
         return story_content(None)
 
-    _base: Content | None = None
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        live = Static("", id="story-live", classes="pane-body")
+        live.display = False
+        yield live
 
     def show(self, snap: Any, narration: str | None = None) -> None:
-        self._base = story_content(snap, narration)
-        if self.render_body(self._base):
+        live = self.query_one("#story-live", Static)
+        if live.display:
+            live.update("")
+            live.display = False
+        if self.render_body(story_content(snap, narration)):
             self.scroll_home(animate=False)
 
     def show_live(self, live: Content) -> None:
-        """The story with a call's text being written under it, followed to its end."""
-        if self.render_body((self._base or story_content(None)) + live):
-            self.scroll_end(animate=False)
+        """A call's text being written, under the story (only this part re-renders), followed."""
+        widget = self.query_one("#story-live", Static)
+        widget.update(live)
+        widget.display = True
+        self.scroll_end(animate=False)
