@@ -125,3 +125,30 @@ def test_vector_distance_ranks_when_the_container_has_a_policy(shim, shim_config
     res = store.recall("farm lease battery", game_day=1, budget_tokens=160, limit=2)
     # the newest note fills the recent share; the vector match beats the important grid note
     assert sorted(r.text for r in res.items) == ["Leasing batteries to farms", "Solar panel prices"]
+
+
+def test_entra_id_token_when_no_key_is_set(shim, shim_config, store_factory):
+    """Without AZURE_COSMOS_KEY the client signs with a token from the credential it is given
+    (DefaultAzureCredential in the game); the server accepts any signature, so the shim checks
+    what was sent. The containers must already exist: the data plane cannot create them."""
+    from dataclasses import replace
+
+    from azure.core.credentials import AccessToken
+
+    store_factory(config=shim_config)  # with the key: database and containers are created
+
+    class Credential:
+        def __init__(self) -> None:
+            self.scopes: list[str] = []
+
+        def get_token(self, *scopes, **kwargs):
+            self.scopes.extend(scopes)
+            return AccessToken("entra-token-123", int(time.time()) + 3600)
+
+    cred = Credential()
+    store = store_factory(config=replace(shim_config, key=None), credential=cred)
+    shim.requests.clear()
+    store.remember("context", "Signed with a token", author="system", game_day=1)
+    auth = [r[2].get("authorization", "") for r in shim.requests if "/docs" in r[1]]
+    assert auth and all(a == "type=aad&ver=1.0&sig=entra-token-123" for a in auth)
+    assert cred.scopes and all(s.endswith("/.default") for s in cred.scopes)
