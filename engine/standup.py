@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from engine.economy import runway_text
+from engine.fence import DATA_RULE, data_block
 from engine.models import GameState, Receipt, StandupTurn
 from engine.phrases import Voice
 from engine.routing import Router, RouteRequest, RouteResult
@@ -147,10 +148,15 @@ def run_standup(
                 max_output_tokens=200,
                 on_cancel="floor",  # the decision is made: a cancelled line is simulated, labelled
                 system=(
-                    f"You are {title} at {state.founder.company}, speaking at a standup. One line, "
-                    'at most 40 words, reacting to the CEO\'s decision. Answer as JSON {"line": …}.'
+                    f"You are {title} at the company in the data block, speaking at a standup. One "
+                    'line, at most 40 words, reacting to the CEO\'s decision. Answer as JSON {"line": '
+                    "…}. " + DATA_RULE
                 ),
-                user=f"CEO decision: {receipt.decided}\nYour tool {tool}: {result}\nEarlier turns:\n{prior}",
+                user=data_block(
+                    "standup_data",
+                    f"Company: {state.founder.company}\nCEO decision: {receipt.decided}\n"
+                    f"Your tool {tool}: {result}\nEarlier turns:\n{prior}",
+                ),
                 schema_model=StandupLine,
             ),
             simulate,
