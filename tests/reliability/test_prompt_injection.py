@@ -93,7 +93,7 @@ def test_injected_memory_writes_are_contained(fake_openai, tmp_path):
               if "Stage 2 " in next(m["content"] for m in r.body["messages"] if m["role"] == "user")]
     system = stage2[-1].body["messages"][0]["content"]
     block = _memory_block(system)
-    assert system.count(OPEN) == 2 and system.count(CLOSE) == 1  # policy mention + the block
+    assert system.count(OPEN) == 1 and system.count(CLOSE) == 1  # only the block spells its tag
     inner = block[len(OPEN):-len(CLOSE)]
     assert "campaign_memory" not in inner
     for phrase in ("ignore previous", "billboards", "from now on", "new instructions",
