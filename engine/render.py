@@ -177,7 +177,7 @@ def changes(previous: dict[str, Any] | None, current: dict[str, Any]) -> list[st
             out.append(f"{b.label}: added")
         elif old.lines != b.lines:
             if not b.bullets and len(b.lines) == 1 and len(old.lines) == 1:
-                out.append(f"{b.label}: “{_short(old.lines[0])}” → “{_short(b.lines[0])}”")
+                out.append(f"{b.label}: {_diff(old.lines[0], b.lines[0])}")
             else:
                 gone = [x for x in old.lines if x not in b.lines]
                 new = [x for x in b.lines if x not in old.lines]
@@ -186,6 +186,17 @@ def changes(previous: dict[str, Any] | None, current: dict[str, Any]) -> list[st
                 ]
                 out.append(f"{b.label}: " + "; ".join(bits))
     return out
+
+
+def _diff(old: str, new: str) -> str:
+    """One changed line, showing where it changed: an addition as '+ “…”', else both sides
+    from the first word that differs."""
+    if new.startswith(old):
+        return f"+ “{_short(new[len(old):].strip())}”"
+    a, b = old.split(), new.split()
+    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    lead = "… " if i else ""
+    return f"“{lead}{_short(' '.join(a[i:]))}” → “{lead}{_short(' '.join(b[i:]))}”"
 
 
 def _short(text: str, n: int = 70) -> str:

@@ -94,8 +94,10 @@ def _run(run: Any) -> list[Part]:
     artifact = field(run, "artifact") or {}
     follows = artifact.get("follows_decision") if isinstance(artifact, dict) else None
     if isinstance(follows, dict):
-        parts.append(("Follows ", "bold"))
-        parts.append((one_line(follows.get("rule_id"), 60), "$accent"))
+        rule = str(follows.get("rule_id") or "")
+        parts.append(("Follows", "bold"))
+        if rule and rule != "none":
+            parts.append((" " + one_line(rule, 60), "$accent"))
         parts.append(": " + one_line(follows.get("how"), 400) + "\n")
     changed = field(run, "changes") or []
     if changed:
