@@ -33,7 +33,7 @@ INDUSTRY: dict[str, dict[str, tuple[str, ...]]] = {
         "outcome": (
             "less waste by Friday",
             "orders that arrive when promised",
-            "a warm cup at 3 a.m.",
+            "a warm cup in the small hours",
         ),
         "unit": ("kitchen", "café", "order"),
         "place": ("local food markets", "the night-shift break rooms", "chef group chats"),

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.errors import InputError
 from engine.events import count_by_type
+from engine.render import artifact_markdown, shipped
 from engine.session import MAX_REDOS, GameSession
 from engine.text import MAX_REASON_CHARS, clean_text
 from engine.world import STAGE_IDS, resolve_stage
@@ -110,9 +111,11 @@ def summary(session: GameSession) -> dict[str, Any]:
     """The `simulate --json` object."""
     st = session.state
     served: Counter[str] = Counter()
-    for e in session.events():
+    events = session.events()
+    for e in events:
         if e.type == "STAGE_EXECUTED":
             served[e.payload.get("served_by", "?")] += 1
+    work = shipped(events)
     return {
         "run_id": st.run_id,
         "seed": st.seed,
@@ -130,6 +133,9 @@ def summary(session: GameSession) -> dict[str, Any]:
         "org": [w.title for w in st.org if w.active],
         "stages": [{"id": s.id, "beat": s.beat, "worker": s.worker_title, "score": s.score,
                     "drift": s.drift, "redos": s.redos,
+                    "flaws": [f["kind"] for f in (work.get(s.id, {}).get("rubric") or {})
+                              .get("flaws") or []],
+                    "shipped": artifact_markdown(work[s.id]["artifact"]) if s.id in work else [],
                     "decision": {"rule_id": s.decision.rule_id, "option": s.decision.option,
                                  **({"interpreted": s.decision.interpreted}
                                     if s.decision.interpreted else {})}

@@ -55,6 +55,8 @@ def with_article(phrase: str) -> str:
 
 def is_plural(phrase: str) -> bool:
     """A noun phrase is plural when its head (last word before a qualifier) reads as one."""
+    if is_cjk(phrase):
+        return True  # a customer named in CJK is read as a group of people
     head = re.split(
         r"\s+(?:in|of|at|on|with|who|near|across|de|du|des|in)\s+", phrase.strip(), maxsplit=1
     )[0].split()

@@ -823,6 +823,29 @@ def read_own_answer(
     )
 
 
+ACTION_VERBS = [
+    [v]
+    for v in (
+        "chase",
+        "go",
+        "do",
+        "ship",
+        "launch",
+        "build",
+        "hire",
+        "raise",
+        "sell",
+        "take",
+        "spend",
+        "wait",
+        "rush",
+        "grow",
+        "make",
+        "push",
+    )
+]
+
+
 def _niche(text: str) -> tuple[str | None, str | None]:
     m = re.search(
         r"\b(?:focus(?: only)? on|concentrate on|double down on|narrow to|stick to|"
@@ -840,8 +863,8 @@ def _niche(text: str) -> tuple[str | None, str | None]:
     dropped = _tidy(d.group(1), 4) if d else None
     if niche and _is_option_word(niche):
         niche = None
-    if dropped and _is_option_word(dropped):
-        dropped = None
+    if dropped and (_is_option_word(dropped) or words(dropped)[:1] in ACTION_VERBS):
+        dropped = None  # "do not chase the big hospitals" drops an action, not a customer
     return niche, dropped
 
 

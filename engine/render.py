@@ -192,7 +192,7 @@ def _diff(old: str, new: str) -> str:
     """One changed line, showing where it changed: an addition as '+ “…”', else both sides
     from the first word that differs."""
     if new.startswith(old):
-        return f"+ “{_short(new[len(old):].strip())}”"
+        return f"+ “{_short(new[len(old) :].strip())}”"
     a, b = old.split(), new.split()
     i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     lead = "… " if i else ""
@@ -201,3 +201,12 @@ def _diff(old: str, new: str) -> str:
 
 def _short(text: str, n: int = 70) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def shipped(events: list[Any]) -> dict[str, dict[str, Any]]:
+    """The last STAGE_EXECUTED payload of each stage (its shipped attempt), by stage id."""
+    out: dict[str, dict[str, Any]] = {}
+    for e in events:
+        if getattr(e, "type", None) == "STAGE_EXECUTED":
+            out[e.payload.get("stage_id", "")] = e.payload
+    return out

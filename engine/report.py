@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.render import artifact_markdown, shipped
 from engine.version import version
 from memory.scrub import scrub
 
@@ -48,6 +49,17 @@ def render_report(session: GameSession) -> str:
         dec = f"{s.decision.rule_id}: {_md(s.decision.text)}" if s.decision else ""
         out.append(f"| {s.number} | {s.beat} | {_md(s.worker_title)} | {s.score if s.score is not None else ''} "
                    f"| {'DRIFT' if s.drift else ''} | {s.redos} | {dec} |")
+    out += ["", "## Shipped work", ""]
+    for sid, p in shipped(session.events()).items():
+        stage = next((s for s in st.stages if s.id == sid), None)
+        out.append(f"### {stage.beat if stage else _md(sid)}: "
+                   f"shipped by {_md(stage.worker_title) if stage else 'a worker'}, score {p.get('score')}")
+        flaws = [f.get("note", "") for f in (p.get("rubric") or {}).get("flaws") or []]
+        out += [f"- **Flaw:** {_md(n)}" for n in flaws]
+        out += [_md(line) if not line.lstrip().startswith("- ") else
+                line[: len(line) - len(line.lstrip())] + "- " + _md(line.lstrip()[2:])
+                for line in artifact_markdown(p.get("artifact") or {})]
+        out.append("")
     out += ["", "## Decisions and receipts", ""]
     for r in st.receipts:
         out.append(f"### {r.stage_id}: {_md(r.decided)} (`{r.rule_id}`)")

@@ -176,9 +176,7 @@ def _fresh(
             v.fill("{n} letters of intent from {unit_plural}", n=str(rng.randint(3, 10))),
         ]
         if call:
-            kr.append(
-                f"{cap(call)} " + v.fill("with {customer} by week") + f" {rng.randint(4, 10)}"
-            )
+            kr.append(f"By week {rng.randint(4, 10)} " + v.fill("with {customer}:") + f" {call}")
         art.update(
             target_audience=v.pick(f"{key}:aud", banks.AUDIENCE),
             core_problem=v.pick(f"{key}:prob", banks.PROBLEM),

@@ -125,3 +125,19 @@ def test_session_redo_shows_changes_and_keeps_the_decision(new_session):
     assert run.artifact["follows_decision"]["rule_id"] == decided
     assert any(c.startswith("Who it is for") for c in run.changes)
     assert not run.rubric.drift
+
+
+def test_report_card_and_json_render_shipped_work_for_people(played):
+    import re
+
+    from engine.headless import summary
+    from engine.report import render_report
+
+    s = played("AB" * 4, rejects={"stage_4_search": ["too expensive for farmers"]})
+    card = render_report(s)
+    assert "## Shipped work" in card and "Pilot price" in card
+    stages = summary(s)["stages"]
+    prose = "\n".join(line for st in stages for line in st["shipped"])
+    assert all(st["shipped"] for st in stages if st["score"] is not None)
+    for text in (card.split("## Decisions")[0], prose):
+        assert not re.search(r"\[['{]|\bmem-\d+|\.md#|\d\.\d{3,}|_usd\b|_pct\b", text)
