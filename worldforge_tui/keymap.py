@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import RootModel, ValidationError, field_validator
 
 KEYMAP_FILENAME = "keymap.json"
+MAX_KEYMAP_CHARS = 65_536  # a few hundred bindings fit many times over
 
 
 class Keymap(RootModel[dict[str, str]]):
@@ -36,8 +37,12 @@ def load_keymap(directory: Path) -> tuple[dict[str, str], str | None]:
         return {}, None
     except OSError as exc:
         return {}, f"keymap {path} unreadable: {exc}"
+    if len(raw) > MAX_KEYMAP_CHARS:
+        return {}, f"keymap {path} ignored: larger than {MAX_KEYMAP_CHARS:,} characters"
     try:
         return Keymap.model_validate(json.loads(raw)).root, None
+    except RecursionError:  # `[[[[…` nested past the parser's depth
+        return {}, f"keymap {path} ignored: nested too deeply"
     except (ValueError, ValidationError) as exc:
         first = str(exc).splitlines()[0][:160]
         return {}, f"keymap {path} ignored: {first}"

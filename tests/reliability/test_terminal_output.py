@@ -120,3 +120,12 @@ def test_play_refuses_a_non_terminal_stdout(tmp_path: Path) -> None:
     res = cli(tmp_path, "play")
     assert res.returncode == 2 and res.stderr.count(b"\n") == 1
     assert b"terminal" in res.stderr
+
+
+@pytest.mark.parametrize("body", ["[" * 5000 + "]" * 5000, "{" + '"a": "b",' * 20000 + "}"])
+def test_a_hostile_keymap_is_reported_and_ignored(tmp_path: Path, body: str) -> None:
+    from worldforge_tui.keymap import load_keymap
+
+    (tmp_path / "keymap.json").write_text(body, encoding="utf-8")
+    overrides, problem = load_keymap(tmp_path)
+    assert overrides == {} and problem is not None and "ignored" in problem
