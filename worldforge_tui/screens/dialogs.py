@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from worldforge_tui import actions
 from worldforge_tui.safe_text import clean, literal
+from worldforge_tui.widgets.bounded_input import BoundedInput
 
 PROMPT_LIMIT = 2000
 
@@ -33,7 +34,7 @@ class TextPromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(literal(self._title), classes="dialog-title")
-            yield Input(self._initial, placeholder=self._placeholder, id="prompt-input",
+            yield BoundedInput(self._initial, placeholder=self._placeholder, id="prompt-input",
                         max_length=PROMPT_LIMIT)
             yield Label("", id="prompt-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):

@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Select
 
 from worldforge_tui import actions
 from worldforge_tui.safe_text import literal_line
+from worldforge_tui.widgets.bounded_input import BoundedInput
 
 ARCHETYPES = (("Builder — ships product", "builder"), ("Seller — opens doors", "seller"),
               ("Designer — crafts experience", "designer"), ("Operator — runs the machine",
@@ -34,11 +35,11 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
         with Vertical(classes="dialog-box venture-box"):
             yield Label("New venture", classes="dialog-title")
             yield Label("Pitch: what does the company do, for whom?", classes="form-label-top")
-            yield Input(placeholder="e.g. inventory planning for small bakeries", id="nv-pitch",
+            yield BoundedInput(placeholder="e.g. inventory planning for small bakeries", id="nv-pitch",
                         max_length=PITCH_LIMIT)
             with Horizontal(classes="form-row"):
                 yield Label("Company", classes="form-label")
-                yield Input(placeholder="(from the pitch)", id="nv-name", max_length=80,
+                yield BoundedInput(placeholder="(from the pitch)", id="nv-name", max_length=80,
                             compact=True)
             with Horizontal(classes="form-row"):
                 yield Label("Founder", classes="form-label")
