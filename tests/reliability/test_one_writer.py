@@ -238,3 +238,4 @@ def test_cli_consolidate_and_prune_are_recorded_and_replay_holds(tmp_path: Path)
 def test_random_game_and_memory_sequences_replay(tmp_path: Path, seed: int) -> None:
     out = run_sequence(tmp_path, 10_000 + seed)
     assert out["ok"], (out["difference"], out["commands"])
+    assert out["canary_hits"] == 0 and out["escapes_printed"] == 0
