@@ -31,9 +31,13 @@ def _pct(values: list[float], q: float) -> float | None:
 
 
 def _summary(values: list[float]) -> dict[str, Any]:
-    return {"p50_ms": _pct(values, 0.5), "p95_ms": _pct(values, 0.95),
-            "max_ms": _pct(values, 1.0), "n": len(values),
-            "mean_ms": round(statistics.fmean(values) * 1000, 2) if values else None}
+    return {
+        "p50_ms": _pct(values, 0.5),
+        "p95_ms": _pct(values, 0.95),
+        "max_ms": _pct(values, 1.0),
+        "n": len(values),
+        "mean_ms": round(statistics.fmean(values) * 1000, 2) if values else None,
+    }
 
 
 def _artifact(tmp: Path) -> dict[str, Any]:
@@ -41,8 +45,9 @@ def _artifact(tmp: Path) -> dict[str, Any]:
     from engine.routing import Router
     from engine.session import GameSession
 
-    session = GameSession.start_venture(pitch=PITCH, seed=3, router=Router(Settings()),
-                                        save_dir=tmp / "sim")
+    session = GameSession.start_venture(
+        pitch=PITCH, seed=3, router=Router(Settings()), save_dir=tmp / "sim"
+    )
     try:
         session.run_stage()
         return dict(session.state.current.artifact)
@@ -79,8 +84,15 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
     from engine.routing import Router
     from worldforge_tui.app import WorldForgeApp
 
-    router = Router(Settings(demo_mode="local", local_agent_base_url=url, local_agent_model=model,
-                             agent_request_timeout=120), caps_cache=None)
+    router = Router(
+        Settings(
+            demo_mode="local",
+            local_agent_base_url=url,
+            local_agent_model=model,
+            agent_request_timeout=120,
+        ),
+        caps_cache=None,
+    )
     deltas = [0]
     router.watch(lambda e: deltas.__setitem__(0, deltas[0] + (e.kind == "delta")))
     app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp / "tui", router=router)
@@ -114,8 +126,12 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
                 await pilot.press("g")
         latencies = list(app.live_latencies)
         renders = len(latencies)
-    return {"pieces_streamed": deltas[0], "frames_rendered": renders,
-            "token_to_screen": _summary(latencies), "key_latency_while_streaming": _summary(keys)}
+    return {
+        "pieces_streamed": deltas[0],
+        "frames_rendered": renders,
+        "token_to_screen": _summary(latencies),
+        "key_latency_while_streaming": _summary(keys),
+    }
 
 
 def main() -> int:
@@ -146,8 +162,9 @@ def main() -> int:
             from tests.servers.openai_server import FakeOpenAI
 
             payload = json.dumps(_artifact(tmp))
-            with FakeOpenAI("ollama", payload=payload, stream_piece=args.piece,
-                            stream_delay=args.delay) as fake:
+            with FakeOpenAI(
+                "ollama", payload=payload, stream_piece=args.piece, stream_delay=args.delay
+            ) as fake:
                 report = asyncio.run(_drive(fake.url, "qwen2.5", tmp, args.stages))
             report["server"] = f"loopback fake: {args.piece} chars every {args.delay * 1000:g} ms"
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")
