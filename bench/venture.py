@@ -1,7 +1,7 @@
 """Ventures per second in-process on the simulation tier with SQLite on disk, plus the whole-process
 `worldforge simulate --json` time and the balance time (4 archetypes x 256 paths on one seed). Prints JSON; quotes medians.
 
-    python -m bench.venture --json [--ventures 40] [--runs 5] [--process-only]
+    python -m bench.venture --json [--ventures 40] [--runs 5] [--process-only | --balance-only]
 """
 
 from __future__ import annotations
@@ -75,14 +75,18 @@ def main() -> None:
     p.add_argument("--balance-runs", type=int, default=3)
     p.add_argument("--process-only", action="store_true",
                    help="only the whole-process simulate figure (and its pydantic floor)")
+    p.add_argument("--balance-only", action="store_true",
+                   help="only the balance figure (4 archetypes x 256 paths on one seed)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args()
-    vps = [] if a.process_only else [ventures_per_second(a.ventures) for _ in range(a.runs)]
-    simulate_process_s()  # warm-up: writes the bytecode cache, as a first launch would
+    vps = [] if a.process_only or a.balance_only else [ventures_per_second(a.ventures)
+                                                       for _ in range(a.runs)]
     proc, floor = [], []
-    for _ in range(a.runs):  # interleaved, so both see the same machine load
-        proc.append(simulate_process_s())
-        floor.append(floor_process_s())
+    if not a.balance_only:
+        simulate_process_s()  # warm-up: writes the bytecode cache, as a first launch would
+        for _ in range(a.runs):  # interleaved, so both see the same machine load
+            proc.append(simulate_process_s())
+            floor.append(floor_process_s())
     bal = [] if a.process_only else [balance_s() for _ in range(a.balance_runs)]
     def median(values: list[float], digits: int) -> float | None:
         return round(statistics.median(values), digits) if values else None
@@ -97,6 +101,7 @@ def main() -> None:
         "balance_4x256_s_runs": [round(v, 2) for v in bal],
         "targets": {"balance_4x256_s": 30.0, "simulate_process_s": 0.3},
         "cpus": os.cpu_count(),
+        "load_average_1m": round(os.getloadavg()[0], 2),
     }
     print(json.dumps(out, indent=None if a.json else 2))
 

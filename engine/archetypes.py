@@ -23,9 +23,9 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
         Archetype(
             "builder",
             "Builder — ships product",
-            "Proof and speed effects x1.3; added roles cost 15% less. Only a builder can "
-            "build the MVP in-house at SEARCH.",
-            start={"proof": 8, "velocity": 5, "trust": -6},
+            "Proof and speed effects x1.3, roles 15% cheaper; only a builder can build the MVP "
+            "in-house.",
+            start={"proof": 8, "velocity": 5, "trust": -10},
             effect_mult={"proof": 1.3, "velocity": 1.3},
             role_cost=0.85,
             exclusive="builder.in_house",
@@ -33,26 +33,26 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
         Archetype(
             "seller",
             "Seller — opens doors",
-            "Revenue and cash effects x1.3, trust gains x0.8; starts with a first customer. "
-            "Only a seller can pre-sell annual contracts at FIND.",
-            start={"revenue": 1_500, "trust": -4, "proof": -4},
+            "Revenue and cash effects x1.3, trust gains x0.8; only a seller can pre-sell annual "
+            "contracts.",
+            start={"revenue": 1_500, "trust": -6, "proof": -4, "cash": 3_000},
             effect_mult={"revenue": 1.3, "cash": 1.3, "trust+": 0.8},
             exclusive="seller.presell",
         ),
         Archetype(
             "designer",
             "Designer — crafts experience",
-            "Trust effects x1.4 (both ways); starts trusted but slower. Only a designer can "
-            "co-design with ten customers at GO.",
-            start={"trust": 10, "velocity": -6},
+            "Trust effects x1.4 both ways, a trusted but slower start; only a designer can "
+            "co-design.",
+            start={"trust": 6, "velocity": -6},
             effect_mult={"trust": 1.4},
             exclusive="designer.codesign",
         ),
         Archetype(
             "operator",
             "Operator — runs the machine",
-            "Strain increases x0.7 and overhead x0.7; speed gains x0.8. Only an operator can "
-            "run the org lean at TAKE.",
+            "Strain gains and overhead x0.7, speed gains x0.8; only an operator can run the org "
+            "lean.",
             start={"burn_pressure": -8, "autonomy": 10, "velocity": -4},
             effect_mult={"burn_pressure+": 0.7, "overhead": 0.7, "velocity+": 0.8},
             exclusive="operator.lean",

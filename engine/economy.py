@@ -11,21 +11,22 @@ from __future__ import annotations
 from engine.models import Economics, GameState, Worker
 
 TUNING: dict[str, float] = {
-    "seed_usd": 48_000,
+    "seed_usd": 36_000,
     "arpu_usd": 220,
     "market_share_step": 3.2,
     "deal_cash_fraction": 0.5,
     "days_per_stage": 7,
     "days_per_redo": 2,
     "days_per_fork": 2,
+    "days_after_final": 6,  # the closing weeks under the new ownership, before the ending
     "threat_start": 10,
     "proof_start": 25,
-    "trust_start": 40,
+    "trust_start": 34,
     "velocity_start": 50,
     "burn_pressure_start": 30,
     "autonomy_start": 40,
     "threat_per_day": 0.3,
-    "pressure_per_day": 0.45,  # team strain per day at velocity 50, autonomy 0
+    "pressure_per_day": 0.55,  # team strain per day at velocity 50, autonomy 0
     "trust_per_day_per_proof": 0.006,  # trust drifts with proof above/below 30
     "pass_score": 70,
     "defeat_from_stage": 3,  # no defeat while the first two stages are played
@@ -55,9 +56,9 @@ METERS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
 ARC = [  # (name, threshold, accel, bite)
     ("watching", 0, 0.7, {}),
     ("probing", 20, 1.0, {"velocity": -3}),
-    ("contesting", 40, 1.3, {"trust": -4}),
+    ("contesting", 40, 1.3, {"trust": -2}),
     ("crisis", 60, 1.6, {"burn_pressure": 6, "velocity": -3}),
-    ("endgame", 80, 2.0, {"autonomy": -6, "trust": -4}),
+    ("endgame", 80, 2.0, {"autonomy": -6, "burn_pressure": 4}),
 ]
 
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from engine.economy import bump
 from engine.models import Directive, Economics, GameState, Stage
 from engine.text import content_words, has_phrase, words
 
@@ -272,9 +273,7 @@ def come_due(state: GameState) -> list[dict[str, Any]]:
         econ: Economics = state.economics
         changes = {}
         for k, v in flaw.cost.items():
-            before = getattr(econ, k)
-            setattr(econ, k, min(100.0, max(0.0, before + v)))
-            changes[k] = round(getattr(econ, k) - before, 2)
+            changes[k] = bump(econ, k, v)  # clamped and rounded as every meter is
         shown = ", ".join(f"{k.replace('_', ' ')} {v:+g}" for k, v in changes.items())
         out.append(
             {

@@ -19,6 +19,7 @@ from engine.models import (
     StageRun,
     StandupTurn,
     Worker,
+    WorldEvent,
 )
 
 if TYPE_CHECKING:
@@ -49,6 +50,8 @@ class Snapshot(BaseModel):
     memory_store: str
     treasury_history: list[tuple[int, float]]
     outcome: Outcome | None
+    pending_event: WorldEvent | None = None
+    world_events: list[WorldEvent] = []
     runtime: str
     pill: str
     can: dict[str, bool]
@@ -70,9 +73,11 @@ def build_snapshot(session: GameSession) -> Snapshot:
         threat_arc=arc_stage(st.economics.threat),
         memory=[r.model_dump() for r in records], memory_counts=session.memory.counts(),
         memory_store=session.memory_store_label(), treasury_history=list(st.history),
-        outcome=st.outcome, runtime=session.router.runtime_label(), pill=session.router.pill(),
+        outcome=st.outcome,
+        pending_event=st.pending_event,
+        world_events=list(st.world_events), runtime=session.router.runtime_label(), pill=session.router.pill(),
         can={a: session.can(a) for a in ("run_stage", "approve", "reject", "decide", "decide_own",
-                                         "standup_reply")},
+                                         "standup_reply", "answer_event")},
         redos_left=max(0, MAX_REDOS - st.stage.redos) if st.stage is not None else 0,
         max_redos=MAX_REDOS,
     )

@@ -290,7 +290,8 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     mv = move(st, rule_id, stage.id)
     st.moves.append(mv)
     step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, mv.model_dump())
-    step.days(int(TUNING["days_per_fork"]))
+    final = st.stage_index + 1 >= len(st.stages)  # the last fork: the closing weeks follow
+    step.days(int(TUNING["days_per_fork"] + (TUNING["days_after_final"] if final else 0)))
     report = step.memory.harden(game_day=st.day)
     step.emit(E.MEMORY_HARDENED, "memory",
               f"Hardening: {len(report.promoted)} promoted, {len(report.archived)} archived, "

@@ -209,6 +209,34 @@ ACTIONS: tuple[GameAction, ...] = (
         palette="Reply to the standup…",
     ),
     GameAction(
+        "event.option_a",
+        "1",
+        "answer_event('A')",
+        "Event option 1",
+        "Answer the waiting event's small choice with its option 1",
+        "board",
+        "Gate and fork",
+        capability="answer_event",
+        phase="brief",
+        hint="",
+        show=False,
+        palette="Answer the event: option 1",
+    ),
+    GameAction(
+        "event.option_b",
+        "2",
+        "answer_event('B')",
+        "Event option 2",
+        "Answer the waiting event's small choice with its option 2",
+        "board",
+        "Gate and fork",
+        capability="answer_event",
+        phase="brief",
+        hint="",
+        show=False,
+        palette="Answer the event: option 2",
+    ),
+    GameAction(
         "stage.run",
         "g",
         "run_stage",
@@ -531,8 +559,14 @@ def hint_line(
     for row in phase_rows(phase):
         if not can.get(row.capability or ""):
             continue
-        if row.id == "fork.option_b":
+        if row.id in ("fork.option_b", "event.option_b"):
             continue  # "1 / 2 choose an option" reads better as one item
+        if row.id == "event.option_a":
+            words.append(
+                f"{key_of('event.option_a')} / {key_of('event.option_b')} answer the event "
+                "(or run the stage: its default applies)"
+            )
+            continue
         if row.id == "fork.option_a":
             words.append(f"{key_of('fork.option_a')} / {key_of('fork.option_b')} choose an option")
             continue

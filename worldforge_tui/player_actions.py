@@ -51,6 +51,10 @@ class PlayerActions:
             self.command("decide", lambda s: s.decide(key),
                          "consequence applied · rival moves · the team meets for a standup…")
 
+    def gate_answer_event(self, key: str) -> None:
+        if self.can("answer_event"):
+            self.command("answer_event", lambda s: s.answer_event(key))
+
     def gate_own_answer(self) -> None:
         if not self.can("decide_own"):
             return

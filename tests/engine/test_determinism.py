@@ -27,7 +27,7 @@ def test_same_seed_same_path_same_json_and_events(tmp_path, capsys):
     try:
         ea = [e.comparable() for e in sa.events()]
         eb = [e.comparable() for e in sb.events()]
-        assert len(ea) > 80 and ea == eb
+        assert len(ea) > 40 and ea == eb  # a venture may now end early (a defeat from stage 3)
         assert [e.ts for e in sa.events()] != [] and all(e.ts.endswith("Z") for e in sa.events())
     finally:
         sa.close()

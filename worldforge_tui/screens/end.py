@@ -29,7 +29,9 @@ def report_card(snap: Any) -> Content:
     parts: list[Part] = [(f"  {result}  ", banner), "  ",
                          (one_line(field(founder, "company"), 60), "bold"),
                          f" · day {field(outcome, 'day')}\n",
-                         one_line(field(outcome, "reason"), 300) + "\n\n",
+                         one_line(field(outcome, "reason"), 300) + "\n",
+                         ((f"Score {field(outcome, 'score')}/100 · grade {field(outcome, 'grade')}"
+                           f" · ending: {one_line(field(outcome, 'title'), 60)}\n\n"), "bold"),
                          ("Final economics\n", "bold underline")]
     economics = field(snap, "economics")
     for name, label, _, _ in FIELDS:

@@ -182,9 +182,10 @@ class MainScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """A phase key that cannot act now says why instead of doing nothing."""
-        row = next((r for r in actions.in_scope("board") if r.capability and event.key in
-                    self.wf.live_keys.get(r.id, r.key).split(",")), None)
-        if row is None or actions.state_of(row, *self._phase_state()) is True:
+        rows = [r for r in actions.in_scope("board") if r.capability and event.key in
+                self.wf.live_keys.get(r.id, r.key).split(",")]
+        row = rows[0] if rows else None  # a key may serve two phases (1/2: fork, event)
+        if row is None or any(actions.state_of(r, *self._phase_state()) is True for r in rows):
             return
         event.stop()
         snap = self.wf.snap
@@ -206,6 +207,9 @@ class MainScreen(Screen[None]):
 
     def action_choose(self, key: str) -> None:
         self.wf.gate_decide(key)
+
+    def action_answer_event(self, key: str) -> None:
+        self.wf.gate_answer_event(key)
 
     def action_own_answer(self) -> None:
         self.wf.gate_own_answer()

@@ -11,13 +11,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
+from engine.archetypes import ARCHETYPE_RULES
 from worldforge_tui import actions
 from worldforge_tui.safe_text import literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput
 
-ARCHETYPES = (("Builder — ships product", "builder"), ("Seller — opens doors", "seller"),
-              ("Designer — crafts experience", "designer"), ("Operator — runs the machine",
-                                                             "operator"))
+ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
 PITCH_LIMIT = 600
 
 
@@ -45,6 +44,8 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
                 yield Label("Founder", classes="form-label")
                 yield Select(list(ARCHETYPES), value="builder", allow_blank=False,
                              id="nv-archetype", compact=True)
+            yield Label(literal_line(ARCHETYPE_RULES["builder"].mechanic, limit=200),
+                        id="nv-mechanic", classes="form-label-top")
             with Horizontal(classes="form-row"):
                 yield Label("Seed", classes="form-label")
                 yield Input(str(self._seed), id="nv-seed", type="integer", compact=True)
@@ -64,6 +65,13 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
     def show_error(self, message: str) -> None:
         """Show why the engine refused the venture (the screen stays open)."""
         self.query_one("#nv-error", Label).update(literal_line(message, limit=200))
+
+    @on(Select.Changed, "#nv-archetype")
+    def _archetype_changed(self, event: Select.Changed) -> None:
+        """What the chosen founder changes in the game (its modifier and its own option)."""
+        rules = ARCHETYPE_RULES.get(str(event.value))
+        if rules is not None:
+            self.query_one("#nv-mechanic", Label).update(literal_line(rules.mechanic, limit=200))
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#nv-start")

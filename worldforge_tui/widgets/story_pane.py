@@ -146,9 +146,39 @@ def _dilemma(dilemma: Any) -> list[Part]:
         effect = field(option, "effect_line")
         if effect:
             parts.append(("     → " + one_line(effect, 300) + "\n", "$secondary"))
+        hint = field(option, "hint")
+        if hint:
+            parts.append(("       size: " + one_line(hint, 200) + "\n", "$foreground-muted"))
+        if field(option, "archetype"):
+            only = one_line(field(option, "archetype"), 20)
+            parts.append((f"       only a {only} founder gets this option\n", "$warning"))
     parts.append((" [o] ", "$accent bold reverse"))
     parts.append(" your own answer (read as you mean it; you confirm the reading first)\n")
     return parts
+
+
+def _world_event(snap: Any) -> list[Part]:
+    """The event between stages: waiting for a small choice, or the latest one and its effect."""
+    pending = field(snap, "pending_event")
+    if pending is not None:
+        parts: list[Part] = [("\nEvent: ", "$warning bold"),
+                             (one_line(field(pending, "title"), 120), "bold"), " — ",
+                             one_line(field(pending, "text"), 300), "\n"]
+        for i, option in enumerate(field(pending, "options") or [], start=1):
+            parts.append((f" [{i}] ", "$accent bold reverse"))
+            parts.append(" " + one_line(field(option, "text"), 200))
+            parts.append(("  → " + one_line(field(option, "effect_line"), 200) + "\n",
+                          "$secondary"))
+        default = "1" if field(pending, "default") == "A" else "2"
+        parts.append((f"  1 / 2 answer · g runs the stage with option {default}\n", "$accent"))
+        return parts
+    events = field(snap, "world_events") or []
+    if not events:
+        return []
+    last = events[-1]
+    return [("\nEvent: ", "$warning bold"), (one_line(field(last, "title"), 120), "bold"), " — ",
+            one_line(field(last, "text"), 300),
+            ("  → " + one_line(field(last, "effect_line"), 200) + "\n", "$secondary")]
 
 
 def _standup(turns: list[Any], open_for_reply: bool) -> list[Part]:
@@ -209,6 +239,8 @@ def story_content(snap: Any, narration: str | None = None) -> Content:
     if current is not None and phase in ("gate", "fork"):
         parts.append("\n")
         parts.extend(_run(current))
+    if phase == "brief":
+        parts.extend(_world_event(snap))
     standup = field(snap, "standup") or []
     if standup:
         parts.extend(_standup(standup, bool(field(snap, "standup_open"))))
@@ -218,6 +250,9 @@ def story_content(snap: Any, narration: str | None = None) -> Content:
         style = "$success bold reverse" if result == "VICTORY" else "$error bold reverse"
         parts.extend(["\n", (f" {result} ", style), " " + one_line(field(outcome, "reason"), 300),
                       f" (day {field(outcome, 'day')})\n"])
+        if field(outcome, "grade"):
+            parts.append(((f" Score {field(outcome, 'score')}/100 ({field(outcome, 'grade')}) · "
+                           f"{one_line(field(outcome, 'title'), 60)}\n"), "bold"))
     return Content.assemble(*parts)
 
 
