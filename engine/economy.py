@@ -21,7 +21,7 @@ TUNING: dict[str, float] = {
     "days_after_final": 6,  # the closing weeks under the new ownership, before the ending
     "threat_start": 10,
     "proof_start": 25,
-    "trust_start": 34,
+    "trust_start": 37,
     "velocity_start": 50,
     "burn_pressure_start": 30,
     "autonomy_start": 40,
