@@ -91,10 +91,19 @@ def on(app: Any, name: str) -> Callable[[], bool]:
     return lambda: app.screen.__class__.__name__ == name
 
 
+def shows(board: Any, pane: str) -> Callable[[], bool]:
+    return lambda: bool(board.shown_pane == pane)
+
+
+def ends_with(field: Any, text: str) -> Callable[[], bool]:
+    return lambda: bool(field.value.endswith(text))
+
+
 async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> None:
     from textual.widgets import Input
 
     from worldforge_tui.app import WorldForgeApp
+    from worldforge_tui.widgets.replay_log import ReplayLog
 
     def add(name: str, ms: float) -> None:
         samples.setdefault(name, []).append(ms)
@@ -124,15 +133,15 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
             await pilot.press("escape")
             # ---- panes and focus ----------------------------------------------------------
             for key, pane in (("f1", "story"), ("f2", "receipt"), ("f3", "memory"), ("f4", "log")):
-                add(f"key {key}", await timed(pilot, key, lambda p=pane: board.shown_pane == p))
+                add(f"key {key}", await timed(pilot, key, shows(board, pane)))
             field = board.query_one("#replay-filter", Input)
             add("key / (filter)", await timed(pilot, "slash", lambda: app.focused is field))
             for ch in "stage":
                 add(
                     "key typed into filter",
-                    await timed(pilot, ch, lambda c=ch: field.value.endswith(c)),
+                    await timed(pilot, ch, ends_with(field, ch)),
                 )
-            log = board.query_one("#replay-log")
+            log = board.query_one("#replay-log", ReplayLog)
             add("key enter (filter → log)", await timed(pilot, "enter", lambda: app.focused is log))
             # ---- theme ----------------------------------------------------------------------
             await pilot.pause()
@@ -171,9 +180,7 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
             for ch in "stage ":
                 add(
                     f"key typed into filter ({LOG_EVENTS:,} events)",
-                    await timed(
-                        pilot, "space" if ch == " " else ch, lambda c=ch: field.value.endswith(c)
-                    ),
+                    await timed(pilot, "space" if ch == " " else ch, ends_with(field, ch)),
                 )
             add(
                 f"key enter (filter → log, {LOG_EVENTS:,} events)",
@@ -208,7 +215,7 @@ def burners(count: int) -> list[subprocess.Popen[bytes]]:
 async def run(runs: int, size: tuple[int, int], busy: int) -> dict[str, Any]:
     import textual.constants
 
-    textual.constants.TEXTUAL_ANIMATIONS = "none"
+    textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]  # read by App()
     samples: dict[str, list[float]] = {}
     procs = burners(busy)
     try:

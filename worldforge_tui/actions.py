@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from textual.binding import Binding
+    from textual.binding import BindingType
 
 # Scopes: who owns the binding. "app" = the App (board-level, works from the board), "board" = the
 # main screen, "memory" = the memory pane, "log" = the replay log; the rest are one screen each.
@@ -472,7 +472,7 @@ def in_scope(scope: str) -> tuple[GameAction, ...]:
     return tuple(a for a in ACTIONS if a.scope == scope)
 
 
-def bindings(scope: str) -> list[Binding]:
+def bindings(scope: str) -> list[BindingType]:
     """Textual `Binding`s for one scope (ids from the registry, so `keymap.json` reaches them)."""
     from textual.binding import Binding
 
