@@ -13,6 +13,7 @@ import sys
 import time
 
 from textual.app import App, ComposeResult
+from textual.widgets import Input
 
 from engine.events import Event
 from worldforge_tui.widgets.replay_log import ReplayLog
@@ -72,9 +73,12 @@ async def run(count: int = 100_000) -> dict:
             t0 = time.perf_counter()
             await pilot.press(key)
             latencies.append((time.perf_counter() - t0) * 1000)
+        app.screen.query_one(ReplayPane).action_focus_filter()  # `/` is a board key now
+        await pilot.pause()
         t0 = time.perf_counter()
-        await pilot.press("slash", "s", "t", "a", "g", "e")
+        await pilot.press("s", "t", "a", "g", "e", "space")  # 6 keys typed into the filter
         filter_ms = (time.perf_counter() - t0) * 1000
+        assert app.screen.query_one("#replay-filter", Input).value == "stage "
         assert len(log.entries) == count
     return {
         "bench": "tui_log", "events": count,
