@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,10 +84,15 @@ def render_report(session: GameSession) -> str:
     return scrub("\n".join(out)) + "\n"
 
 
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def write_report(session: GameSession, path: str | Path | None = None) -> Path:
     target = Path(path) if path else session.save_dir / "reports" / f"{session.state.run_id}-day{session.state.day}.md"
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".tmp")
-    tmp.write_text(render_report(session), encoding="utf-8")
+    # Text a model or player wrote reaches the file without controls (ESC, C1, NUL, bidi overrides):
+    # a report opened with `cat` must not drive the terminal.
+    tmp.write_text(_CONTROLS.sub("", render_report(session)), encoding="utf-8")
     tmp.replace(target)
     return target
