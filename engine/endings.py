@@ -35,7 +35,7 @@ ENDINGS: tuple[Ending, ...] = (
         "defeat",
         "Out of cash",
         lambda st, d: d == "bankrupt",
-        "Payroll could not be met on day {day}, in stage {stage}: revenue ${revenue}/mo "
+        "Day {day}, stage {stage}: revenue ${revenue}/mo "
         "against burn ${burn}/mo.",
     ),
     Ending(
@@ -43,21 +43,21 @@ ENDINGS: tuple[Ending, ...] = (
         "defeat",
         "Trust collapsed",
         lambda st, d: d == "trust",
-        "Customers and workers walked away on day {day}, in stage {stage}.",
+        "Day {day}, stage {stage}: trust reached 0 with {runway}.",
     ),
     Ending(
         "burnout",
         "defeat",
         "The team broke",
         lambda st, d: d == "burnout",
-        "Burn pressure broke the team on day {day}, in stage {stage}.",
+        "Day {day}, stage {stage}: strain reached 100 with {runway}.",
     ),
     Ending(
         "overrun",
         "defeat",
         "The rival took the market",
         lambda st, d: d == "rival",
-        "{rival} took the market on day {day}, in stage {stage}.",
+        "Day {day}, stage {stage}: {rival}'s threat reached 100 with {runway}.",
     ),
     Ending(
         "commons",
