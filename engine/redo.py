@@ -158,8 +158,8 @@ def _fix(
                 v.fill("The pilot costs {price} a month per {unit}. ", price=money(new)) + body
             )
         elif role == "strategist":
-            kept = re.sub(r"\s*Pilot price: [^.]*\.", "", art["value_proposition"])
-            art["value_proposition"] = f"{kept} {line}."
+            trimmed = re.sub(r"\s*Pilot price: [^.]*\.", "", art["value_proposition"])
+            art["value_proposition"] = f"{trimmed} {line}."
         else:
             loops = [x for x in art["retention_loops"] if not x.startswith("Renewal at")]
             art["retention_loops"] = [
