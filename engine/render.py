@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,8 +82,10 @@ def number(key: str, value: Any) -> str:
 
 
 def clean(text: str) -> str:
-    """Prose as shown: internal ids and file paths removed, whitespace collapsed."""
-    return " ".join(_INTERNAL.sub("", str(text)).split()).replace(" ,", ",").replace("()", "")
+    """Prose as shown: control and invisible format characters (escapes, bidi overrides) dropped,
+    internal ids and file paths removed, whitespace collapsed. Markup stays literal."""
+    text = "".join(ch if not unicodedata.category(ch).startswith("C") else " " for ch in str(text))
+    return " ".join(_INTERNAL.sub("", text).split()).replace(" ,", ",").replace("()", "")
 
 
 def _plain(key: str, value: Any) -> str:
