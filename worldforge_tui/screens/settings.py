@@ -11,10 +11,12 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from engine.config import Settings, env_block
@@ -72,37 +74,50 @@ class SettingsScreen(Screen[Settings | None]):
         with VerticalScroll(id="settings-form"):
             with Horizontal(classes="form-row"):
                 yield Label("Mode", classes="form-label")
-                yield Select(list(MODE_OPTIONS), value=s.demo_mode, allow_blank=False,
-                             id="set-demo_mode", compact=True)
+                yield Select(
+                    list(MODE_OPTIONS),
+                    value=s.demo_mode,
+                    allow_blank=False,
+                    id="set-demo_mode",
+                    compact=True,
+                )
             with Horizontal(classes="form-row"):
                 yield Label("Routing", classes="form-label")
-                yield Select(list(ROUTING_OPTIONS), value=s.agent_routing, allow_blank=False,
-                             id="set-agent_routing", compact=True)
+                yield Select(
+                    list(ROUTING_OPTIONS),
+                    value=s.agent_routing,
+                    allow_blank=False,
+                    id="set-agent_routing",
+                    compact=True,
+                )
             with Horizontal(classes="form-row"):
                 yield Label("Memory", classes="form-label")
-                yield Select(list(MEMORY_OPTIONS), value=s.memory_backend, allow_blank=False,
-                             id="set-memory_backend", compact=True)
+                yield Select(
+                    list(MEMORY_OPTIONS),
+                    value=s.memory_backend,
+                    allow_blank=False,
+                    id="set-memory_backend",
+                    compact=True,
+                )
             for name, label, secret in TEXT_FIELDS:
                 with Horizontal(classes="form-row"):
                     yield Label(label, classes="form-label")
-                    placeholder = ("set (kept in memory, never saved)" if secret and
-                                   getattr(s, name) is not None else
-                                   "kept in memory only, never saved" if secret else "")
-                    yield Input(field_text(s, name), placeholder=placeholder, password=secret,
-                                id=f"set-{name}", compact=True)
-            yield Label("Per-role models (blank = inherits default)", classes="form-section")
-            with Horizontal(classes="form-row role-head"):
-                yield Label("role", classes="form-label")
-                yield Label("local model", classes="role-col")
-                yield Label("Foundry deployment", classes="role-col")
-            for role in ROLES:
-                local_field, cloud_field = role_fields(role)
-                with Horizontal(classes="form-row"):
-                    yield Label(role, classes="form-label")
-                    yield Input(field_text(s, local_field), id=f"set-{local_field}", compact=True,
-                                placeholder=inherited_hint(s, role, "local"), classes="role-col")
-                    yield Input(field_text(s, cloud_field), id=f"set-{cloud_field}", compact=True,
-                                placeholder=inherited_hint(s, role, "cloud"), classes="role-col")
+                    placeholder = (
+                        "set (kept in memory, never saved)"
+                        if secret and getattr(s, name) is not None
+                        else "kept in memory only, never saved"
+                        if secret
+                        else ""
+                    )
+                    yield Input(
+                        field_text(s, name),
+                        placeholder=placeholder,
+                        password=secret,
+                        id=f"set-{name}",
+                        compact=True,
+                    )
+            # Below the fold: mounted just after the first frame, so the screen opens at once.
+            yield Lazy(self.role_section(s))
             yield Static("", id="settings-env")
         yield Label("", id="settings-error", classes="dialog-error")
         with Horizontal(id="settings-buttons", classes="dialog-buttons"):
@@ -111,6 +126,42 @@ class SettingsScreen(Screen[Settings | None]):
             yield Button("Save", variant="primary", id="settings-save", compact=True)
             yield Button("Back", id="settings-back", compact=True)
         yield Footer()
+
+    @staticmethod
+    def role_section(s: Settings) -> Vertical:
+        """The per-role model overrides (24 inputs and labels: the bulk of the screen)."""
+        rows: list[Widget] = [
+            Label("Per-role models (blank = inherits default)", classes="form-section"),
+            Horizontal(
+                Label("role", classes="form-label"),
+                Label("local model", classes="role-col"),
+                Label("Foundry deployment", classes="role-col"),
+                classes="form-row role-head",
+            ),
+        ]
+        for role in ROLES:
+            local_field, cloud_field = role_fields(role)
+            rows.append(
+                Horizontal(
+                    Label(role, classes="form-label"),
+                    Input(
+                        field_text(s, local_field),
+                        id=f"set-{local_field}",
+                        compact=True,
+                        placeholder=inherited_hint(s, role, "local"),
+                        classes="role-col",
+                    ),
+                    Input(
+                        field_text(s, cloud_field),
+                        id=f"set-{cloud_field}",
+                        compact=True,
+                        placeholder=inherited_hint(s, role, "cloud"),
+                        classes="role-col",
+                    ),
+                    classes="form-row",
+                )
+            )
+        return Vertical(*rows, id="settings-roles")
 
     # ---- reading the form ----------------------------------------------------------------
     def form_values(self) -> dict[str, str]:
@@ -136,8 +187,9 @@ class SettingsScreen(Screen[Settings | None]):
 
     def _refresh_pills(self, candidate: Settings | None = None) -> None:
         shown = candidate or self.current() or self.settings
-        self.query_one("#settings-pills", Static).update(pills_content(pills(shown,
-                                                                             self.probe_rows)))
+        self.query_one("#settings-pills", Static).update(
+            pills_content(pills(shown, self.probe_rows))
+        )
 
     @on(Select.Changed)
     def _select_changed(self) -> None:
@@ -168,8 +220,10 @@ class SettingsScreen(Screen[Settings | None]):
             self.dismiss(candidate)
             return
         why = "; ".join(f"{r.get('tier')}: {one_line(r.get('error'), 80)}" for r in failed[:2])
-        question = (f"The connection test failed ({why}). Keep these settings anyway? Calls "
-                    "fall back to the simulation until the endpoint answers.")
+        question = (
+            f"The connection test failed ({why}). Keep these settings anyway? Calls "
+            "fall back to the simulation until the endpoint answers."
+        )
 
         def answered(keep: bool | None) -> None:
             if keep:
@@ -189,8 +243,11 @@ class SettingsScreen(Screen[Settings | None]):
         block = env_block(candidate)
         self.app.copy_to_clipboard(block)
         self.query_one("#settings-env", Static).update(literal(clean(block, 8000)))
-        self.notify("The .env block is shown below and copied to the clipboard (keys masked).",
-                    title="Copy env", markup=False)
+        self.notify(
+            "The .env block is shown below and copied to the clipboard (keys masked).",
+            title="Copy env",
+            markup=False,
+        )
 
     @on(Button.Pressed, "#settings-test")
     def action_test(self) -> None:
