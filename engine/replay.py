@@ -70,7 +70,7 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
         keys = ROUTING_KEYS if mode == "replay" else set()
 
         def norm(events: list) -> list[dict[str, Any]]:
-            out = []
+            out: list[dict[str, Any]] = []
             for e in events:
                 if mode == "replay" and e.type == "ROUTE_FALLBACK":
                     continue

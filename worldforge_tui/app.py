@@ -43,7 +43,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "WorldForge"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-compact"), (110, "-wide")]
+    # not a ClassVar to mypy: Textual's App declares it as an (optional) attribute
+    HORIZONTAL_BREAKPOINTS = [(0, "-compact"), (110, "-wide")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = list(actions.bindings("app"))
 
     def __init__(self, *, pitch: str | None = None, name: str | None = None,

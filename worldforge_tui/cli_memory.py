@@ -183,10 +183,10 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
               + (", ".join(rep.eligible_ids) or "nothing"))
     elif act == "consolidate" and args.dry_run:
         day = args.day if args.day is not None else _run_day(conn, args.run)
-        res = store.consolidate(args.source, summary=args.summary, reviewer=args.reviewer,
+        merged = store.consolidate(args.source, summary=args.summary, reviewer=args.reviewer,
                                 game_day=day, dry_run=True)
-        _emit(args, res.model_dump(), f"{res.status}: {res.semantic_memory_id} from "
-              + ", ".join(res.source_memory_ids))
+        _emit(args, merged.model_dump(), f"{merged.status}: {merged.semantic_memory_id} from "
+              + ", ".join(merged.source_memory_ids))
     elif act in ("prune", "consolidate", "forget"):
         _write_command(conn, store, args)
     elif act == "audit":
@@ -252,21 +252,21 @@ def _store_only(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Nam
         _emit(args, rep.model_dump(), f"pruned {len(rep.eligible_ids)}: "
               + (", ".join(rep.eligible_ids) or "nothing"))
     elif act == "consolidate":
-        res = store.consolidate(args.source, summary=args.summary, reviewer=args.reviewer,
+        merged = store.consolidate(args.source, summary=args.summary, reviewer=args.reviewer,
                                 game_day=day)
-        _emit(args, res.model_dump(), f"{res.status}: {res.semantic_memory_id} from "
-              + ", ".join(res.source_memory_ids))
+        _emit(args, merged.model_dump(), f"{merged.status}: {merged.semantic_memory_id} from "
+              + ", ".join(merged.source_memory_ids))
     else:
         with transaction(conn):
-            rep = store.forget_run(compact=False)
+            gone = store.forget_run(compact=False)
             for module, name in (("engine.events", "forget_run"), ("engine.saves", "delete_run")):
                 hook = _hook(module, name)
                 if hook is not None:
                     hook(conn, args.run)
-        rep.compacted = store.compact()
-        _emit(args, rep.model_dump(), f"forgot run {rep.run_id}: "
-              f"{plural(rep.deleted, 'memory', 'memories')} deleted"
-              + ("" if rep.compacted else " (another reader kept the WAL; run again to compact)"))
+        gone.compacted = store.compact()
+        _emit(args, gone.model_dump(), f"forgot run {gone.run_id}: "
+              f"{plural(gone.deleted, 'memory', 'memories')} deleted"
+              + ("" if gone.compacted else " (another reader kept the WAL; run again to compact)"))
 
 
 def _confirm_forget(run_id: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from textual.content import Content
 from textual.message import Message
 
+from worldforge_tui.host import AppHost
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
@@ -110,18 +111,8 @@ def progress_line(event: Any) -> str:
     )
 
 
-class LiveWriting:
-    """Needs the app's `main`, `busy`, `router`, `post_message`, `set_timer`, `call_after_refresh`,
-    `notify` and `snap`."""
-
-    main: Any
-    busy: str | None
-    router: Any
-    snap: Any
-    post_message: Callable[..., Any]
-    set_timer: Callable[..., Any]
-    call_after_refresh: Callable[..., Any]
-    notify: Callable[..., Any]
+class LiveWriting(AppHost):
+    """The live section of the story pane and the progress line, fed by the router's watcher."""
 
     _live_unwatch: Callable[[], None] | None = None
 

@@ -6,23 +6,15 @@ hands one command to the app's session worker (`command`), which reports back by
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from engine.errors import GameError
+from worldforge_tui.host import AppHost
 from worldforge_tui.screens.dialogs import ConfirmScreen, TextPromptScreen
 from worldforge_tui.widgets.action_bar import thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
 
-class PlayerActions:
-    """Gate, fork, standup and memory actions; needs the app's `can`, `command`, `snap`, `router`."""
-
-    snap: Any
-    router: Any
-    session: Any
-    can: Callable[[str], bool]
-    command: Callable[..., bool]
+class PlayerActions(AppHost):
+    """Gate, fork, standup and memory actions, each one session command."""
 
     def gate_run_stage(self) -> None:
         if self.can("run_stage"):
@@ -60,7 +52,7 @@ class PlayerActions:
             return
 
         def done(text: str | None) -> None:
-            if not text:
+            if not text or self.session is None:
                 return
             try:  # the reading is shown before it commits (pure: nothing is written)
                 view = self.session.interpret_own(text)

@@ -10,44 +10,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 
 from worldforge_tui.boot import log
 from worldforge_tui.formatting import plural
+from worldforge_tui.host import AppHost
 from worldforge_tui.messages import CommandFinished, EngineNotice, SessionFailed, SessionOpened
-from worldforge_tui.replay_entries import EventInbox
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.screens.end import EndScreen
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from engine.session import GameSession
+
 WATCH_SECONDS = 0.5  # how often a read-only window reads the run's new events
 MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget"})  # their ValueErrors are refusals
 
 
-class SessionRunner:
-    """Opening ventures and running commands; needs the app's `main`, `replay`, `refresh_view`,
-    `notify`, `post_message`, `push_screen` and the state attributes declared below."""
-
-    session: Any
-    snap: Any
-    busy: str | None
-    router: Any
-    save_dir: Any
-    auto_run: bool
-    last_export: Path | None
-    inbox: EventInbox
-    is_web: bool
-    deliver_text: Callable[..., str | None]
-    main: Any
-    replay: Any
-    refresh_view: Callable[[], None]
-    gate_run_stage: Callable[[], None]
-    action_new_venture: Callable[..., None]
-    _end_choice: Callable[[str | None], None]
-    live_reset: Callable[[], None]
+class SessionRunner(AppHost):
+    """Opening ventures and running commands on the app's session worker group."""
 
     def _close_session(self) -> None:
         if self.session is not None:
@@ -95,33 +81,33 @@ class SessionRunner:
 
     def on_session_opened(self, message: SessionOpened) -> None:
         self._close_session()
-        self.session = message.session
+        session: GameSession = message.session
+        self.session = session
         self.busy = None
         self.main.query_one(ActionBar).set_thinking(None)
         replay = self.replay
         self.inbox = replay.inbox  # the listener (a worker thread) only ever touches this
-        self.session.add_listener(self._engine_event)
+        session.add_listener(self._engine_event)
         replay.reset()
-        replay.push_many(self.session.events())
+        replay.push_many(session.events())
         replay.flush()
         self.main.query_one(MemoryPane).clear_marks()
         self._snapshot()
         self.main.reveal("story")
         self.refresh_view()
-        if getattr(self.session, "read_only", False):
-            self._watch_read_only()
+        if session.read_only:
+            self._watch_read_only(session)
         self._continue()
 
     # ---- a second window on a run: watch it read-only --------------------------------------
-    def _watch_read_only(self) -> None:
+    def _watch_read_only(self, session: GameSession) -> None:
         """Another window holds the run: say who, scroll its log live, take over when it closes."""
-        self.notify(one_line(self.session.read_only_line(), 300), title="Read-only",
+        self.notify(one_line(session.read_only_line(), 300), title="Read-only",
                     severity="warning", markup=False, timeout=10)
-        session = self.session
-        timers: list[Any] = []
+        timers: list[Timer] = []
         timers.append(self.set_interval(WATCH_SECONDS, lambda: self._watch_tick(session, timers[0])))
 
-    def _watch_tick(self, session: Any, timer: Any) -> None:
+    def _watch_tick(self, session: GameSession, timer: Timer) -> None:
         if self.session is not session or not session.read_only:
             timer.stop()
             return
@@ -259,7 +245,7 @@ class SessionRunner:
         snap = self.snap
         if not self.auto_run or snap is None or self.busy is not None:
             return
-        if getattr(self.session, "read_only", False):
+        if self.session is not None and self.session.read_only:
             return
         if snap.phase == "brief" and snap.can.get("run_stage") and not snap.standup_open:
             self.gate_run_stage()
