@@ -45,6 +45,8 @@ def render_report(session: GameSession) -> str:
            f"- Written by WorldForge {version()}"]
     if st.outcome:
         out.append(f"- **Outcome: {st.outcome.result}** — {_md(st.outcome.reason)}")
+        out.append(f"- **Score: {st.outcome.score}/100 ({st.outcome.grade})** — ending: "
+                   f"{_md(st.outcome.title)}")
     out += ["", "## Stages", "", "| # | beat | worker | score | drift | redos | decision |", "|---|---|---|---|---|---|---|"]
     for s in st.stages:
         dec = f"{s.decision.rule_id}: {_md(s.decision.text)}" if s.decision else ""

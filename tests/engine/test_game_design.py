@@ -175,6 +175,10 @@ def test_endings_score_and_truthful_victory_text(ventures):
         else:
             assert o.stage >= 3
     assert len({s.state.outcome.ending for s in ventures}) >= 3
+    from engine.report import render_report
+
+    o = ventures[0].state.outcome
+    assert f"Score: {o.score}/100 ({o.grade})" in render_report(ventures[0])
 
 
 def test_numbers_carry_no_float_noise(ventures):
