@@ -127,6 +127,10 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
                 add(f"screen {key}", await timed(pilot, key, on(app, screen)))
                 await pilot.press(close)
                 await pilot.pause()
+            # the settings screen is built on its first open and reused after that
+            add("screen s (reopened)", await timed(pilot, "s", on(app, "SettingsScreen")))
+            await pilot.press("escape")
+            await pilot.pause()
             await pilot.press("f4")
             await pilot.press("home")
             add("screen enter (inspector)", await timed(pilot, "enter", on(app, "InspectorScreen")))

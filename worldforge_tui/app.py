@@ -279,7 +279,11 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             return
         from worldforge_tui.screens.settings import SettingsScreen
 
-        self.push_screen(SettingsScreen(self.router.settings), self.apply_settings)
+        if self.is_screen_installed("settings"):  # built once, refreshed on each open
+            self.get_screen("settings", SettingsScreen).show_settings(self.router.settings)
+        else:
+            self.install_screen(SettingsScreen(self.router.settings), "settings")
+        self.push_screen("settings", self.apply_settings)
 
     def apply_settings(self, settings: Any) -> None:
         """Save (never the keys) and hand the settings to the router for the next call."""

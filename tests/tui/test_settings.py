@@ -95,3 +95,37 @@ async def test_settings_flip_changes_next_calls_served_by(tmp_path, fake_openai)
         executed = [e for e in log.entries if e.type == "STAGE_EXECUTED"]
         assert "local: qwen2.5" in executed[-1].text and in_tab(executed[-1], "workers")
         assert "local" in app.pill()
+
+
+async def test_settings_reopened_shows_current_settings_not_leftover_edits(tmp_path):
+    """The screen is built once and reused: a reopen shows the router's settings, not the text
+    left by an earlier visit closed with Escape, and no key typed earlier."""
+    router = Router(base())
+    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path,
+                        router=router)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        first = app.screen
+        first.query_one("#set-local_agent_model", Input).value = "typed-then-abandoned"
+        first.query_one("#set-local_agent_api_key", Input).value = "sk-abandoned-123456"
+        first.query_one("#set-demo_mode", Select).value = "live"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "MainScreen"
+        router.update_settings(Settings.model_validate({"local_agent_model": "qwen2.5",
+                                                        "local_ops_model": "phi-4"}))
+
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen is first  # reused, not composed again
+        assert first.query_one("#set-local_agent_model", Input).value == "qwen2.5"
+        assert first.query_one("#set-local_agent_api_key", Input).value == ""
+        assert first.query_one("#set-demo_mode", Select).value == "simulation"
+        assert first.query_one("#set-local_ops_model", Input).value == "phi-4"
+        assert "qwen2.5" in first.query_one("#set-local_marketer_model", Input).placeholder
+        await pilot.press("ctrl+s")  # a simulation save closes at once with the shown settings
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "MainScreen"
+        assert router.settings.local_agent_model == "qwen2.5"

@@ -36,6 +36,12 @@ from worldforge_tui.settings_form import (
     role_fields,
 )
 
+# settings field -> (role, tier) for the per-role model inputs
+ROLE_FIELDS = {
+    field: (role, tier)
+    for role in ROLES
+    for field, tier in zip(role_fields(role), ("local", "cloud"), strict=True)
+}
 TONES = {"good": "$success", "bad": "$error", "accent": "$accent", "muted": "$foreground-muted"}
 
 
@@ -45,6 +51,15 @@ def pills_content(items: list[tuple[str, str]]) -> Content:
         parts.append((f" {one_line(text, 60)} ", f"{TONES.get(tone, '')} reverse"))
         parts.append(" ")
     return Content.assemble(*parts)
+
+
+def secret_hint(s: Settings, name: str, secret: bool) -> str:
+    """Placeholder of a text field: whether a (masked) key is held."""
+    if not secret:
+        return ""
+    if getattr(s, name) is not None:
+        return "set (kept in memory, never saved)"
+    return "kept in memory only, never saved"
 
 
 class SettingsScreen(Screen[Settings | None]):
@@ -102,16 +117,9 @@ class SettingsScreen(Screen[Settings | None]):
             for name, label, secret in TEXT_FIELDS:
                 with Horizontal(classes="form-row"):
                     yield Label(label, classes="form-label")
-                    placeholder = (
-                        "set (kept in memory, never saved)"
-                        if secret and getattr(s, name) is not None
-                        else "kept in memory only, never saved"
-                        if secret
-                        else ""
-                    )
                     yield Input(
                         field_text(s, name),
-                        placeholder=placeholder,
+                        placeholder=secret_hint(s, name, secret),
                         password=secret,
                         id=f"set-{name}",
                         compact=True,
@@ -126,6 +134,29 @@ class SettingsScreen(Screen[Settings | None]):
             yield Button("Save", variant="primary", id="settings-save", compact=True)
             yield Button("Back", id="settings-back", compact=True)
         yield Footer()
+
+    def show_settings(self, settings: Settings) -> None:
+        """Reopened (the app keeps this screen installed): show `settings` as a fresh screen would,
+        updating only the fields whose text differs instead of composing ~70 widgets again."""
+        self.settings = settings
+        self.probe_rows = self._probed_for = self._save_pending = None
+        if not self.is_mounted:
+            return  # composed from self.settings on the first open
+        for select in self.query(Select):
+            if select.id and select.id.startswith("set-"):
+                select.value = getattr(settings, select.id.removeprefix("set-"))
+        secrets = {name: secret for name, _, secret in TEXT_FIELDS}
+        for field in self.query(Input):
+            name = (field.id or "").removeprefix("set-")
+            if name in secrets:
+                field.placeholder = secret_hint(settings, name, secrets[name])
+            elif name in ROLE_FIELDS:
+                field.placeholder = inherited_hint(settings, *ROLE_FIELDS[name])
+            field.value = field_text(settings, name)
+        self.query_one("#settings-error", Label).update("")
+        self.query_one("#settings-env", Static).update("")
+        self.query_one("#settings-pills", Static).update(pills_content(pills(settings)))
+        self.query_one("#settings-form", VerticalScroll).scroll_home(animate=False)
 
     @staticmethod
     def role_section(s: Settings) -> Vertical:
