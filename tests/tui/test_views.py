@@ -23,6 +23,18 @@ def played(tmp_path, steps: int):
     return session
 
 
+def test_every_economics_name_the_panes_read_is_a_field():
+    """The meters and the report card read Economics by these names: a misspelled one fails
+    here (and the pane would raise), never shows as a silently blank meter."""
+    from engine.models import Economics
+    from worldforge_tui.formatting import FIELDS
+    from worldforge_tui.widgets.status_bar import METERS
+
+    names = set(Economics.model_fields)
+    assert {name for name, *_ in FIELDS} <= names
+    assert {name for name, *_ in METERS} <= names
+
+
 def test_drift_flag_and_score_in_story(tmp_path):
     session = played(tmp_path, 1)
     snap = session.snapshot()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,46 +15,46 @@ from textual.widgets import Button, Static
 from worldforge_tui import actions
 from worldforge_tui.formatting import FIELDS, TONE_STYLE, meter_tone, value_text
 from worldforge_tui.safe_text import one_line
-from worldforge_tui.widgets.status_bar import field
+
+if TYPE_CHECKING:
+    from engine.snapshot import Snapshot
 
 Part = str | tuple[str, str]
 
 
-def report_card(snap: Any) -> Content:
+def report_card(snap: Snapshot) -> Content:
     """Outcome banner, final economics, each stage's decision, the memory trail counts."""
-    outcome = field(snap, "outcome")
-    result = str(field(outcome, "result") or "ended").upper()
+    outcome = snap.outcome
+    result = (outcome.result if outcome is not None else "ended").upper()
     banner = "$success bold reverse" if result == "VICTORY" else "$error bold reverse"
-    founder = field(snap, "founder")
     parts: list[Part] = [(f"  {result}  ", banner), "  ",
-                         (one_line(field(founder, "company"), 60), "bold"),
-                         f" · day {field(outcome, 'day')}\n",
-                         one_line(field(outcome, "reason"), 300) + "\n",
-                         ((f"Score {field(outcome, 'score')}/100 · grade {field(outcome, 'grade')}"
-                           f" · ending: {one_line(field(outcome, 'title'), 60)}\n\n"), "bold"),
-                         ("Final economics\n", "bold underline")]
-    economics = field(snap, "economics")
+                         (one_line(snap.founder.company, 60), "bold")]
+    if outcome is not None:
+        parts += [f" · day {outcome.day}\n", one_line(outcome.reason, 300) + "\n",
+                  ((f"Score {outcome.score}/100 · grade {outcome.grade}"
+                    f" · ending: {one_line(outcome.title, 60)}\n\n"), "bold")]
+    else:
+        parts += [" · day None\n", "\n", ("Score None/100 · grade None · ending: \n\n", "bold")]
+    parts.append(("Final economics\n", "bold underline"))
+    values = snap.economics.model_dump()
     for name, label, _, _ in FIELDS:
-        value = field(economics, name)
-        if value is None:
-            continue
+        value = values[name]  # every FIELDS name is an Economics field (tests/tui/test_views.py)
         parts.append((f"  {label:<14}", "$foreground-muted"))
         parts.append((f"{value_text(name, value):>10}\n", TONE_STYLE[meter_tone(name, value)]))
     parts.append(("\nDecisions\n", "bold underline"))
-    for stage in field(snap, "stages") or []:
-        decision = field(stage, "decision")
-        parts.append((f"  {one_line(field(stage, 'beat'), 8):<8}", "$accent"))
+    for stage in snap.stages:
+        decision = stage.decision
+        parts.append((f"  {one_line(stage.beat, 8):<8}", "$accent"))
         if decision is None:
             parts.append(("—\n", "$foreground-muted"))
             continue
-        parts.append(one_line(field(decision, "text"), 120))
-        parts.append(((f"  ({one_line(field(decision, 'rule_id'), 40)}, score "
-                      f"{field(stage, 'score')}{', DRIFT' if field(stage, 'drift') else ''})\n"),
+        parts.append(one_line(decision.text, 120))
+        parts.append(((f"  ({one_line(decision.rule_id, 40)}, score "
+                      f"{stage.score}{', DRIFT' if stage.drift else ''})\n"),
                       "$foreground-muted"))
-    counts = field(snap, "memory_counts") or {}
-    trail = " · ".join(f"{kind} {n}" for kind, n in counts.items() if n)
+    trail = " · ".join(f"{kind} {n}" for kind, n in snap.memory_counts.items() if n)
     parts.append(("\nMemory trail\n", "bold underline"))
-    parts.append(f"  {trail or 'none'} · store {one_line(field(snap, 'memory_store'), 30)}\n")
+    parts.append(f"  {trail or 'none'} · store {one_line(snap.memory_store, 30)}\n")
     return Content.assemble(*parts)
 
 
@@ -63,7 +63,7 @@ class EndScreen(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("end")
 
-    def __init__(self, snap: Any) -> None:
+    def __init__(self, snap: Snapshot) -> None:
         super().__init__(classes="dialog")
         self._snap = snap
 

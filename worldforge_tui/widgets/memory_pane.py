@@ -3,7 +3,7 @@ binding badges, expiry; space marks notes for consolidation, p runs a prune dry 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -15,7 +15,9 @@ from textual.widgets.option_list import Option
 
 from worldforge_tui import actions
 from worldforge_tui.safe_text import one_line
-from worldforge_tui.widgets.status_bar import field
+
+if TYPE_CHECKING:
+    from engine.snapshot import Snapshot
 
 KIND_ORDER = ("procedural", "user_profile", "semantic", "chat_summary", "preference", "context")
 KIND_LABEL = {"procedural": "binding decisions", "user_profile": "founder profile",
@@ -85,22 +87,22 @@ class MemoryPane(Vertical):
         yield Label("no memories yet", id="memory-head", markup=False)
         yield OptionList(id="memory-list")
 
-    def show(self, snap: Any) -> None:
+    def show(self, snap: Snapshot | None) -> None:
         """Rebuild the list from the snapshot's memory records, keeping marks and the highlight."""
-        records = list(field(snap, "memory") or []) if snap is not None else []
-        counts = field(snap, "memory_counts") or {} if snap is not None else {}
-        store = field(snap, "memory_store") if snap is not None else ""
+        records = list(snap.memory) if snap is not None else []
+        counts = snap.memory_counts if snap is not None else {}
+        store = snap.memory_store if snap is not None else ""
         signature = (tuple((r.get("id"), r.get("status"), r.get("text"), r.get("reinforced"))
-                           for r in records if isinstance(r, dict)), str(counts), str(store))
+                           for r in records), str(counts), str(store))
         if signature == self._signature:
             return  # nothing changed: keep the list (and its highlight) as it is
         self._signature = signature
-        self.records = {str(r.get("id")): r for r in records if isinstance(r, dict)}
+        self.records = {str(r.get("id")): r for r in records}
         self.marked &= set(self.records)
-        live = sum(int(v) for v in counts.values()) if isinstance(counts, dict) else 0
+        live = sum(counts.values())
         self._head = f"{live} live · store {one_line(store, 30)}" if snap is not None else "no venture"
         self._show_head()
-        self._rebuild(counts if isinstance(counts, dict) else {})
+        self._rebuild(counts)
 
     def _rebuild(self, counts: dict[str, Any]) -> None:
         option_list = self.query_one(OptionList)

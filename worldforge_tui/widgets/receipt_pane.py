@@ -3,29 +3,24 @@ after, signed and coloured, plus the org delta), 3 workers learned, 4 next brief
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 
 from worldforge_tui.formatting import FIELD_INFO, TONE_STYLE, delta_text, delta_tone, value_text
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.widgets.content_pane import ContentPane
-from worldforge_tui.widgets.status_bar import field
+
+if TYPE_CHECKING:
+    from engine.models import Economics, OrgDelta, Receipt
+    from engine.snapshot import Snapshot
 
 Part = str | tuple[str, str]
 
 
-def _numbers(economics: Any) -> dict[str, Any]:
-    if economics is None:
-        return {}
-    dump = getattr(economics, "model_dump", None)
-    data = dump() if callable(dump) else economics
-    return data if isinstance(data, dict) else {}
-
-
-def economics_rows(before: Any, after: Any) -> list[Part]:
+def economics_rows(before: Economics, after: Economics) -> list[Part]:
     """One aligned row per economics field: label, before → after, signed delta in its tone."""
-    old, new = _numbers(before), _numbers(after)
+    old, new = before.model_dump(), after.model_dump()
     parts: list[Part] = []
     for name in [*FIELD_INFO, *(k for k in new if k not in FIELD_INFO)]:
         if name not in new:
@@ -38,11 +33,11 @@ def economics_rows(before: Any, after: Any) -> list[Part]:
     return parts
 
 
-def _org(delta: Any) -> list[Part]:
+def _org(delta: OrgDelta) -> list[Part]:
     parts: list[Part] = []
-    added = field(delta, "added_role_title")
-    removed = field(delta, "removed_role_title")
-    cost = field(delta, "monthly_cost_usd") or 0
+    added = delta.added_role_title
+    removed = delta.removed_role_title
+    cost = delta.monthly_cost_usd or 0
     if added:
         parts.append((f"  org: + {one_line(added, 60)} ({value_text('monthly_burn_usd', cost)}/mo)\n",
                       "$success"))
@@ -53,7 +48,7 @@ def _org(delta: Any) -> list[Part]:
     return parts
 
 
-def receipt_content(receipt: Any, store: str = "local-sqlite") -> Content:
+def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Content:
     """The four-part receipt of the latest decision (or a hint before the first one)."""
     if receipt is None:
         return Content.assemble(("No decision yet.\n", "bold"),
@@ -61,27 +56,27 @@ def receipt_content(receipt: Any, store: str = "local-sqlite") -> Content:
                                  "what your decision changed and what the workers learned."),
                                  "$foreground-muted"))
     parts: list[Part] = [("1 ", "$accent bold"), ("You decided ", "bold"),
-                         f"“{one_line(field(receipt, 'decided'), 300)}”\n",
-                         ((f"   {one_line(field(receipt, 'rule_id'), 40)}"
-                          f" · matched by {one_line(field(receipt, 'matched_by'), 20)}"
-                          f" · {one_line(field(receipt, 'principle'), 60)}\n"), "$foreground-muted"),
+                         f"“{one_line(receipt.decided, 300)}”\n",
+                         ((f"   {one_line(receipt.rule_id, 40)}"
+                          f" · matched by {one_line(receipt.matched_by, 20)}"
+                          f" · {one_line(receipt.principle, 60)}\n"), "$foreground-muted"),
                          ("2 ", "$accent bold"), ("Consequence applied ", "bold"),
-                         one_line(field(receipt, "summary"), 300) + "\n"]
-    parts.extend(economics_rows(field(receipt, "before"), field(receipt, "after")))
-    parts.extend(_org(field(receipt, "org_delta")))
+                         one_line(receipt.summary, 300) + "\n"]
+    parts.extend(economics_rows(receipt.before, receipt.after))
+    parts.extend(_org(receipt.org_delta))
     parts.extend([("3 ", "$accent bold"), ("Workers learned\n", "bold")])
-    for memory in field(receipt, "memory_written") or []:
-        kind = one_line(field(memory, "kind"), 20)
+    for memory in receipt.memory_written:  # the memory records as dicts (memory.models)
+        kind = one_line(memory.get("kind"), 20)
         badge = " BINDING " if kind == "procedural" else f" {kind} "
         parts.append("   ")
         parts.append((badge, "$warning bold reverse" if kind == "procedural" else "reverse"))
-        parts.append(" " + one_line(field(memory, "text"), 300))
-        where = field(memory, "store") or field(memory, "origin") or store
-        parts.append((f"  [{one_line(field(memory, 'id'), 20)} · {one_line(where, 20)}]\n",
+        parts.append(" " + one_line(memory.get("text"), 300))
+        where = memory.get("store") or memory.get("origin") or store
+        parts.append((f"  [{one_line(memory.get('id'), 20)} · {one_line(where, 20)}]\n",
                       "$foreground-muted"))
     parts.extend([("4 ", "$accent bold"), ("Next brief ", "bold")])
-    nxt = field(receipt, "next_brief")
-    if isinstance(nxt, dict) and nxt:
+    nxt = receipt.next_brief
+    if nxt:
         parts.append((one_line(nxt.get("worker"), 60), "$secondary bold"))
         parts.append((f" ({one_line(nxt.get('stage_id'), 30)})\n", "$foreground-muted"))
         parts.append(("   " + one_line(nxt.get("binding"), 400) + "\n", "$warning"))
@@ -98,7 +93,7 @@ class ReceiptPane(ContentPane):
     def initial_content(self) -> Content:
         return receipt_content(None)
 
-    def show(self, snap: Any) -> None:
-        receipt = field(snap, "last_receipt") if snap is not None else None
-        store = field(snap, "memory_store") if snap is not None else "local-sqlite"
-        self.render_body(receipt_content(receipt, store or ""))
+    def show(self, snap: Snapshot | None) -> None:
+        receipt = snap.last_receipt if snap is not None else None
+        store = snap.memory_store if snap is not None else "local-sqlite"
+        self.render_body(receipt_content(receipt, store))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -12,6 +12,9 @@ from textual.widgets import Sparkline, Static
 
 from worldforge_tui.formatting import TONE_STYLE, meter_tone, number, value_text
 from worldforge_tui.safe_text import one_line
+
+if TYPE_CHECKING:
+    from engine.models import Economics
 
 METERS: tuple[tuple[str, str, str], ...] = (
     # field, label (wide), label (compact)
@@ -29,24 +32,14 @@ METERS: tuple[tuple[str, str, str], ...] = (
 PILL_CHARS = 56
 
 
-def field(source: Any, name: str) -> Any:
-    """Read a field from a pydantic model, an object or a dict (missing → None)."""
-    if source is None:
-        return None
-    if isinstance(source, dict):
-        return source.get(name)
-    return getattr(source, name, None)
-
-
-def meters_content(economics: Any, *, compact: bool = False) -> Content:
+def meters_content(economics: Economics | None, *, compact: bool = False) -> Content:
     """One line of coloured meters; `compact` drops the long labels for 80-column terminals."""
     if economics is None:
         return Content("no venture yet")
+    values = economics.model_dump()
     parts: list[str | tuple[str, str]] = []
     for name, wide, short in METERS:
-        value = field(economics, name)
-        if value is None:
-            continue
+        value = values[name]  # every METERS name is an Economics field (tests/tui/test_views.py)
         if parts:
             parts.append((" · " if not compact else " ", "$foreground-muted"))
         label = short if compact else wide
@@ -100,7 +93,7 @@ class StatusBar(Horizontal):
         yield Static(pill_content("simulation"), id="status-pill")
         yield Static("", id="status-memory")
 
-    def show(self, economics: Any, history: Sequence[Any] = (), day: int | None = None,
+    def show(self, economics: Economics | None, history: Sequence[Any] = (), day: int | None = None,
              pill: str | None = None, memory: str | None = None) -> None:
         """Render meters from economics, the sparkline from [(day, treasury)], the day and pill."""
         compact = self.has_class("-compact")
