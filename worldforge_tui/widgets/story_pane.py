@@ -222,7 +222,7 @@ def story_content(snap: Snapshot | None, narration: str | None = None) -> Conten
         parts.append(" — " + one_line(stage.title, 120))
         parts.append((f" · {PHASE_LABEL.get(phase, phase)}\n", "$accent"))
         parts.append(((f"{one_line(stage.worker_title, 60)} ({stage.owner_role})"
-                      f" · redos {stage.redos}/2\n"), "$foreground-muted"))
+                      f" · redos {stage.redos}/{snap.max_redos}\n"), "$foreground-muted"))
         parts.append(("Goal: ", "bold"))
         parts.append(one_line(stage.goal, 500) + "\n")
     directive = snap.directive
