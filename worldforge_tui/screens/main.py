@@ -7,7 +7,8 @@ now is shown greyed, so the footer and the buttons always say what is possible.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -27,13 +28,14 @@ from worldforge_tui.widgets.status_bar import StatusBar
 from worldforge_tui.widgets.story_pane import StoryPane
 
 if TYPE_CHECKING:
+    from engine.snapshot import Snapshot
     from worldforge_tui.app import WorldForgeApp
 
 W = TypeVar("W", bound=Widget)
 PANES = (("story", "Story"), ("receipt", "Receipt"), ("memory", "Memory"), ("log", "Replay log"))
 
 
-def pane_bar(active: str, key_of: Any = None) -> Content:
+def pane_bar(active: str, key_of: Callable[[str], str] | None = None) -> Content:
     """The compact-mode pane switcher: live key, name, the active one highlighted; clickable."""
     parts = []
     for number, (pane, label) in enumerate(PANES, start=1):
@@ -88,7 +90,7 @@ class MainScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     # ---- rendering -----------------------------------------------------------------------
-    def show(self, snap: Any, *, busy: bool = False) -> None:
+    def show(self, snap: Snapshot | None, *, busy: bool = False) -> None:
         """Render every pane from one snapshot (None = no venture open)."""
         self.query_one(StoryPane).show(snap, self.query_one(ReplayPane).log_view.narration())
         self.query_one(ReceiptPane).show(snap)
