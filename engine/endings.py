@@ -74,7 +74,7 @@ ENDINGS: tuple[Ending, ...] = (
         "victory",
         "Growth at a price",
         lambda st, d: _owner(st) in ("ops.shareholder", "change.partner"),
-        "{company} took outside money: {profit}; {runway}. Trust {trust}/100.",
+        "{company} took outside money and is {profit}: {runway}. Trust {trust}/100.",
     ),
     Ending(
         "independent",
@@ -121,9 +121,9 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
     econ = st.economics
     ending = next(e for e in ENDINGS if e.when(st, defeat_kind))
     runway = (
-        "profitable, so runway is not running down"
+        "revenue covering burn"
         if econ.runway_months >= 99
-        else f"{econ.runway_months:.1f} months of runway"
+        else f"{econ.runway_months:.1f} months of runway left"
     )
     facts = {
         "day": st.day,
