@@ -129,3 +129,27 @@ async def test_settings_reopened_shows_current_settings_not_leftover_edits(tmp_p
         await pilot.pause()
         assert app.screen.__class__.__name__ == "MainScreen"
         assert router.settings.local_agent_model == "qwen2.5"
+
+
+async def test_settings_left_during_save_test_is_not_saved_later(tmp_path):
+    """Save waits for a connection test; leaving with Escape meanwhile means no save, even though
+    the reused screen still receives the test's answer afterwards."""
+    router = Router(base())
+    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path,
+                        router=router)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        candidate = Settings.model_validate({"demo_mode": "local", "local_agent_model": "m",
+                                             "local_agent_base_url": "http://127.0.0.1:9"})
+        screen._save_pending = candidate  # as action_save leaves it while the probe runs
+        await pilot.press("escape")
+        await pilot.pause()
+        screen.post_message(screen.Probed([{"tier": "local", "ok": True}], candidate))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "MainScreen"
+        assert router.settings.demo_mode == "simulation"
+        assert router.settings.local_agent_model != "m"

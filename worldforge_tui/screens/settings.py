@@ -304,8 +304,8 @@ class SettingsScreen(Screen[Settings | None]):
         self.probe_rows = message.rows
         self._probed_for = message.candidate
         pending, self._save_pending = self._save_pending, None
-        if pending is not None and pending == message.candidate:
-            self._decide_save(pending, message.rows)
+        if pending is not None and pending == message.candidate and self.is_current:
+            self._decide_save(pending, message.rows)  # not if the screen was left meanwhile
             return
         self._refresh_pills()
         lines = []
