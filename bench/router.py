@@ -29,15 +29,19 @@ _PAYLOAD = {"title": "bench", "steps": ["a", "b"]}
 
 
 def _req(i: int) -> RouteRequest:
-    return RouteRequest(role="strategist", system="s", user="u", schema_model=_Plan,
-                        call_key=f"bench/{i}")
+    return RouteRequest(
+        role="strategist", system="s", user="u", schema_model=_Plan, call_key=f"bench/{i}"
+    )
 
 
 def _percentiles(samples_s: list[float]) -> dict[str, float]:
     ordered = sorted(samples_s)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-    return {"mean_us": round(statistics.fmean(ordered) * 1e6, 1),
-            "p50_us": round(pick(0.50) * 1e6, 1), "p99_us": round(pick(0.99) * 1e6, 1)}
+    return {
+        "mean_us": round(statistics.fmean(ordered) * 1e6, 1),
+        "p50_us": round(pick(0.50) * 1e6, 1),
+        "p99_us": round(pick(0.99) * 1e6, 1),
+    }
 
 
 def simulation_overhead(calls: int) -> dict[str, Any]:
@@ -56,8 +60,11 @@ def simulation_overhead(calls: int) -> dict[str, Any]:
 def local_round_trip(calls: int) -> dict[str, Any]:
     """A full local-tier call (HTTP on loopback, parse, validate) against the stdlib fake server."""
     with FakeOpenAI("ollama", payload=_PAYLOAD) as server:
-        router = Router(Settings(demo_mode="local", local_agent_base_url=server.url,
-                                 local_agent_model="qwen2.5"))
+        router = Router(
+            Settings(
+                demo_mode="local", local_agent_base_url=server.url, local_agent_model="qwen2.5"
+            )
+        )
         samples = []
         for i in range(calls):
             start = time.perf_counter()
@@ -65,31 +72,49 @@ def local_round_trip(calls: int) -> dict[str, Any]:
             samples.append(time.perf_counter() - start)
             assert result.served_by == "local"
     stats = _percentiles(samples)
-    return {"calls": calls, **{k.replace("_us", "_ms"): round(v / 1000, 2)
-                               for k, v in stats.items()}}
+    return {
+        "calls": calls,
+        **{k.replace("_us", "_ms"): round(v / 1000, 2) for k, v in stats.items()},
+    }
 
 
 def worst_case(fault: str, budget: float, retries: int) -> dict[str, Any]:
     """One call with both model tiers (local, then foundry) misbehaving; floor answers."""
-    with FakeOpenAI("ollama", payload=_PAYLOAD, trickle_chunk=4, trickle_delay=0.2) as local, \
-            FakeOpenAI("azure", payload=_PAYLOAD, rejects=(), trickle_chunk=4,
-                       trickle_delay=0.2) as cloud:
+    with (
+        FakeOpenAI("ollama", payload=_PAYLOAD, trickle_chunk=4, trickle_delay=0.2) as local,
+        FakeOpenAI(
+            "azure", payload=_PAYLOAD, rejects=(), trickle_chunk=4, trickle_delay=0.2
+        ) as cloud,
+    ):
         local.set_default(fault)
         cloud.set_default(fault)
-        router = Router(Settings(demo_mode="live", agent_routing="local_first",
-                                 local_agent_base_url=local.url, local_agent_model="qwen2.5",
-                                 foundry_base_url=cloud.url, foundry_api_key="bench",
-                                 strategist_model="gpt-5-mini", agent_request_timeout=budget,
-                                 agent_max_retries=retries))
+        router = Router(
+            Settings(
+                demo_mode="live",
+                agent_routing="local_first",
+                local_agent_base_url=local.url,
+                local_agent_model="qwen2.5",
+                foundry_base_url=cloud.url,
+                foundry_api_key="bench",
+                strategist_model="gpt-5-mini",
+                agent_request_timeout=budget,
+                agent_max_retries=retries,
+            )
+        )
         start = time.perf_counter()
         result = router.call(_req(0), lambda: _PLAN)
         elapsed = time.perf_counter() - start
-    return {"fault": fault, "budget_s": budget, "retries": retries, "tiers": 2,
-            "elapsed_s": round(elapsed, 3),
-            "naive_worst_s": budget * (1 + retries) * 2,
-            "within_budget": elapsed <= budget + 0.5,
-            "served_by": result.served_by,
-            "attempts": [f"{a.tier}:{a.outcome}" for a in result.attempts]}
+    return {
+        "fault": fault,
+        "budget_s": budget,
+        "retries": retries,
+        "tiers": 2,
+        "elapsed_s": round(elapsed, 3),
+        "naive_worst_s": budget * (1 + retries) * 2,
+        "within_budget": elapsed <= budget + 0.5,
+        "served_by": result.served_by,
+        "attempts": [f"{a.tier}:{a.outcome}" for a in result.attempts],
+    }
 
 
 def main() -> None:

@@ -29,9 +29,18 @@ def make_events(start: int, count: int) -> list[Event]:
     for i in range(start, start + count):
         kind = TYPES[i % len(TYPES)]
         payload = {"served_by": "simulation", "model": "simulation"} if i % 5 == 0 else {"n": i}
-        out.append(Event(id=i, run_id="bench", ts="2025-01-01T00:00:00Z", game_day=i // 50,
-                         type=kind, actor="ops", payload=payload,
-                         message=f"event {i}: the worker [bold]shipped[/] stage {i % 8} of the plan"))
+        out.append(
+            Event(
+                id=i,
+                run_id="bench",
+                ts="2025-01-01T00:00:00Z",
+                game_day=i // 50,
+                type=kind,
+                actor="ops",
+                payload=payload,
+                message=f"event {i}: the worker [bold]shipped[/] stage {i % 8} of the plan",
+            )
+        )
     return out
 
 
@@ -81,8 +90,10 @@ async def run(count: int = 100_000) -> dict:
         assert app.screen.query_one("#replay-filter", Input).value == "stage "
         assert len(log.entries) == count
     return {
-        "bench": "tui_log", "events": count,
-        "push_s": round(pushed, 3), "until_shown_s": round(shown, 3),
+        "bench": "tui_log",
+        "events": count,
+        "push_s": round(pushed, 3),
+        "until_shown_s": round(shown, 3),
         "rss_mb": _rss_mb(),
         "key_latency_ms_max": round(max(latencies), 1),
         "key_latency_ms_median": round(sorted(latencies)[len(latencies) // 2], 1),

@@ -59,11 +59,20 @@ def sample(home: str, child: str = CHILD) -> tuple[float, float, float]:
     """One fresh process: (import s, in-process first frame s, wall incl. interpreter start s)."""
     # Bytecode caching on, as on a player's machine (a sandbox may set PYTHONDONTWRITEBYTECODE,
     # which would recompile every changed module on every sample).
-    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-           "WORLDFORGE_HOME": home, "TEXTUAL_ANIMATIONS": "none"}
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+        "WORLDFORGE_HOME": home,
+        "TEXTUAL_ANIMATIONS": "none",
+    }
     started = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
-                         env=env, check=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", child],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=60,
+    )
     wall = time.perf_counter() - started
     imported, first = (float(x) for x in out.stdout.split()[-2:])
     return imported, first, wall
@@ -79,15 +88,23 @@ def main() -> int:
     imports = sorted(r[0] for r in rows)
     firsts = sorted(r[1] for r in rows)
     walls = sorted(r[2] for r in rows)
-    print(json.dumps({
-        "bench": "tui_startup", "runs": RUNS, "size": "120x40",
-        "import_s_median": round(imports[RUNS // 2], 3),
-        "first_frame_s_median": round(firsts[RUNS // 2], 3),
-        "first_frame_s_min": round(firsts[0], 3),
-        "process_wall_s_median": round(walls[RUNS // 2], 3),
-        "bare_7_widget_first_frame_s_median": round(sorted(b[1] for b in bare)[RUNS // 2], 3),
-        "target_first_frame_s": 0.6,
-    }))
+    print(
+        json.dumps(
+            {
+                "bench": "tui_startup",
+                "runs": RUNS,
+                "size": "120x40",
+                "import_s_median": round(imports[RUNS // 2], 3),
+                "first_frame_s_median": round(firsts[RUNS // 2], 3),
+                "first_frame_s_min": round(firsts[0], 3),
+                "process_wall_s_median": round(walls[RUNS // 2], 3),
+                "bare_7_widget_first_frame_s_median": round(
+                    sorted(b[1] for b in bare)[RUNS // 2], 3
+                ),
+                "target_first_frame_s": 0.6,
+            }
+        )
+    )
     return 0
 
 

@@ -73,14 +73,23 @@ def main() -> None:
     p.add_argument("--ventures", type=int, default=40)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--balance-runs", type=int, default=3)
-    p.add_argument("--process-only", action="store_true",
-                   help="only the whole-process simulate figure (and its pydantic floor)")
-    p.add_argument("--balance-only", action="store_true",
-                   help="only the balance figure (4 archetypes x 256 paths on one seed)")
+    p.add_argument(
+        "--process-only",
+        action="store_true",
+        help="only the whole-process simulate figure (and its pydantic floor)",
+    )
+    p.add_argument(
+        "--balance-only",
+        action="store_true",
+        help="only the balance figure (4 archetypes x 256 paths on one seed)",
+    )
     p.add_argument("--json", action="store_true")
     a = p.parse_args()
-    vps = [] if a.process_only or a.balance_only else [ventures_per_second(a.ventures)
-                                                       for _ in range(a.runs)]
+    vps = (
+        []
+        if a.process_only or a.balance_only
+        else [ventures_per_second(a.ventures) for _ in range(a.runs)]
+    )
     proc, floor = [], []
     if not a.balance_only:
         simulate_process_s()  # warm-up: writes the bytecode cache, as a first launch would
@@ -88,6 +97,7 @@ def main() -> None:
             proc.append(simulate_process_s())
             floor.append(floor_process_s())
     bal = [] if a.process_only else [balance_s() for _ in range(a.balance_runs)]
+
     def median(values: list[float], digits: int) -> float | None:
         return round(statistics.median(values), digits) if values else None
 

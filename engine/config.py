@@ -112,8 +112,9 @@ class Settings(BaseModel):
     designer_model: str | None = _opt_model()
     marketer_model: str | None = _opt_model()
     ops_model: str | None = _opt_model()
-    npc_model: str | None = Field(default=None, max_length=200,
-                                  validation_alias=AliasChoices("npc_model", "npc_fast_model"))
+    npc_model: str | None = Field(
+        default=None, max_length=200, validation_alias=AliasChoices("npc_model", "npc_fast_model")
+    )
 
     local_narrator_model: str | None = _opt_model()
     local_org_designer_model: str | None = _opt_model()
@@ -123,8 +124,10 @@ class Settings(BaseModel):
     local_marketer_model: str | None = _opt_model()
     local_ops_model: str | None = _opt_model()
     local_npc_model: str | None = Field(
-        default=None, max_length=200,
-        validation_alias=AliasChoices("local_npc_model", "local_npc_fast_model"))
+        default=None,
+        max_length=200,
+        validation_alias=AliasChoices("local_npc_model", "local_npc_fast_model"),
+    )
 
     foundry_project_endpoint: str | None = None
     foundry_base_url: str | None = None
@@ -134,7 +137,8 @@ class Settings(BaseModel):
     foundry_iq_knowledge_base: str | None = _opt_model()
     # Foundry IQ knowledge bases live on the Azure AI Search service, not the Foundry project.
     foundry_iq_endpoint: str | None = Field(
-        default=None, validation_alias=AliasChoices("foundry_iq_endpoint", "azure_search_endpoint"))
+        default=None, validation_alias=AliasChoices("foundry_iq_endpoint", "azure_search_endpoint")
+    )
     foundry_token_scope: str | None = None
 
     # Where binding memory lives: the local SQLite save (default) or Azure Cosmos DB for NoSQL.
@@ -170,8 +174,13 @@ class Settings(BaseModel):
     def _lower(cls, value: Any) -> Any:
         return value.lower() if isinstance(value, str) else value
 
-    @field_validator("local_agent_base_url", "foundry_base_url", "foundry_project_endpoint",
-                     "foundry_iq_endpoint", "azure_cosmos_endpoint")
+    @field_validator(
+        "local_agent_base_url",
+        "foundry_base_url",
+        "foundry_project_endpoint",
+        "foundry_iq_endpoint",
+        "azure_cosmos_endpoint",
+    )
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         """Base URLs must be http(s) with a host; anything else is a typo we refuse early."""
@@ -190,8 +199,13 @@ class Settings(BaseModel):
 
         for name in SECRET_FIELDS:
             register_secret(getattr(self, name, None))
-        for name in ("local_agent_base_url", "foundry_base_url", "foundry_project_endpoint",
-                     "foundry_iq_endpoint", "azure_cosmos_endpoint"):
+        for name in (
+            "local_agent_base_url",
+            "foundry_base_url",
+            "foundry_project_endpoint",
+            "foundry_iq_endpoint",
+            "azure_cosmos_endpoint",
+        ):
             url = getattr(self, name, None)
             if url:
                 register_secret(urlsplit(url).password)
@@ -226,14 +240,19 @@ class Settings(BaseModel):
         return SCOPE_AI
 
     def local_ready(self) -> bool:
-        return (self.demo_mode in ("local", "live") and self.agent_routing != "cloud_only"
-                and bool(self.local_agent_base_url) and bool(self.local_agent_model
-                                                              or any(self.local_model_for(r)
-                                                                     for r in LOCAL_CHAINS)))
+        return (
+            self.demo_mode in ("local", "live")
+            and self.agent_routing != "cloud_only"
+            and bool(self.local_agent_base_url)
+            and bool(self.local_agent_model or any(self.local_model_for(r) for r in LOCAL_CHAINS))
+        )
 
     def cloud_ready(self) -> bool:
-        return (self.demo_mode == "live" and self.agent_routing != "local_only"
-                and self.foundry_openai_url() is not None)
+        return (
+            self.demo_mode == "live"
+            and self.agent_routing != "local_only"
+            and self.foundry_openai_url() is not None
+        )
 
     def runtime_label(self) -> RuntimeLabel:
         """simulation | local | live | hybrid, as the original's runtime_mode()."""
@@ -283,8 +302,11 @@ def env_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     field's own name beats its alias (NPC_MODEL over NPC_FAST_MODEL)."""
     names = _input_names()
     source = os.environ if environ is None else environ
-    found = [(names[k.lower()], k.lower(), v) for k, v in source.items()
-             if k.lower() in names and v.strip()]
+    found = [
+        (names[k.lower()], k.lower(), v)
+        for k, v in source.items()
+        if k.lower() in names and v.strip()
+    ]
     found.sort(key=lambda item: item[0] == item[1])  # aliases first, so own names overwrite them
     return {field: value for field, _, value in found}
 

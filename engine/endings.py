@@ -35,8 +35,7 @@ ENDINGS: tuple[Ending, ...] = (
         "defeat",
         "Out of cash",
         lambda st, d: d == "bankrupt",
-        "Day {day}, stage {stage}: revenue ${revenue}/mo "
-        "against burn ${burn}/mo.",
+        "Day {day}, stage {stage}: revenue ${revenue}/mo against burn ${burn}/mo.",
     ),
     Ending(
         "trust_collapse",

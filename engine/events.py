@@ -56,8 +56,14 @@ class Event(BaseModel):
 
     def comparable(self) -> dict[str, Any]:
         """The event minus wall-clock metadata (timestamps, latencies), for determinism checks."""
-        return {"id": self.id, "game_day": self.game_day, "type": self.type, "actor": self.actor,
-                "message": self.message, "payload": strip_timing(self.payload)}
+        return {
+            "id": self.id,
+            "game_day": self.game_day,
+            "type": self.type,
+            "actor": self.actor,
+            "message": self.message,
+            "payload": strip_timing(self.payload),
+        }
 
 
 _TIMING_KEYS = {"ts", "ms", "latency_ms", "latency_s", "elapsed_ms"}
@@ -92,50 +98,104 @@ def now_iso() -> str:
 
 
 def next_event_id(conn: sqlite3.Connection, run_id: str) -> int:
-    row = conn.execute("SELECT COALESCE(MAX(id), 0) FROM events WHERE run_id=?", (run_id,)).fetchone()
+    row = conn.execute(
+        "SELECT COALESCE(MAX(id), 0) FROM events WHERE run_id=?", (run_id,)
+    ).fetchone()
     return int(row[0]) + 1
 
 
-def make_event(run_id: str, event_id: int, type: str, actor: str, message: str,
-               payload: dict[str, Any] | None = None, game_day: int = 0) -> Event:
+def make_event(
+    run_id: str,
+    event_id: int,
+    type: str,
+    actor: str,
+    message: str,
+    payload: dict[str, Any] | None = None,
+    game_day: int = 0,
+) -> Event:
     """Build one event with its message and payload scrubbed of secrets (nothing written yet)."""
-    return Event(id=event_id, run_id=run_id, ts=now_iso(), game_day=game_day, type=str(type),
-                 actor=actor, message=scrub(message), payload=scrub_obj(payload or {}))
+    return Event(
+        id=event_id,
+        run_id=run_id,
+        ts=now_iso(),
+        game_day=game_day,
+        type=str(type),
+        actor=actor,
+        message=scrub(message),
+        payload=scrub_obj(payload or {}),
+    )
 
 
 def insert_events(conn: sqlite3.Connection, events: list[Event]) -> None:
     """Write built events in one statement; joins any open transaction."""
     with transaction(conn):
-        conn.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", [
-            (e.run_id, e.id, e.ts, e.game_day, e.type, e.actor, e.message,
-             json.dumps(e.payload, ensure_ascii=False, sort_keys=True)) for e in events])
+        conn.executemany(
+            "INSERT INTO events VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (
+                    e.run_id,
+                    e.id,
+                    e.ts,
+                    e.game_day,
+                    e.type,
+                    e.actor,
+                    e.message,
+                    json.dumps(e.payload, ensure_ascii=False, sort_keys=True),
+                )
+                for e in events
+            ],
+        )
 
 
-def append_event(conn: sqlite3.Connection, run_id: str, type: str, actor: str, message: str,
-                 payload: dict[str, Any] | None = None, game_day: int = 0) -> Event:
+def append_event(
+    conn: sqlite3.Connection,
+    run_id: str,
+    type: str,
+    actor: str,
+    message: str,
+    payload: dict[str, Any] | None = None,
+    game_day: int = 0,
+) -> Event:
     """Append one event (scrubbed) with the run's next id, for callers outside a game session."""
     with transaction(conn):
-        event = make_event(run_id, next_event_id(conn, run_id), type, actor, message, payload,
-                           game_day)
+        event = make_event(
+            run_id, next_event_id(conn, run_id), type, actor, message, payload, game_day
+        )
         insert_events(conn, [event])
     return event
 
 
-def list_events(conn: sqlite3.Connection, run_id: str, after_id: int = 0,
-                limit: int | None = None) -> list[Event]:
+def list_events(
+    conn: sqlite3.Connection, run_id: str, after_id: int = 0, limit: int | None = None
+) -> list[Event]:
     sql = "SELECT * FROM events WHERE run_id=? AND id>? ORDER BY id"
     args: tuple[Any, ...] = (run_id, after_id)
     if limit is not None:
         sql += " LIMIT ?"
         args += (limit,)
-    return [Event(id=r["id"], run_id=r["run_id"], ts=r["ts"], game_day=r["game_day"], type=r["type"],
-                  actor=r["actor"], message=r["message"], payload=json.loads(r["payload"]))
-            for r in conn.execute(sql, args)]
+    return [
+        Event(
+            id=r["id"],
+            run_id=r["run_id"],
+            ts=r["ts"],
+            game_day=r["game_day"],
+            type=r["type"],
+            actor=r["actor"],
+            message=r["message"],
+            payload=json.loads(r["payload"]),
+        )
+        for r in conn.execute(sql, args)
+    ]
 
 
 def count_by_type(conn: sqlite3.Connection, run_id: str) -> dict[str, int]:
-    return {r[0]: r[1] for r in conn.execute(
-        "SELECT type, COUNT(*) FROM events WHERE run_id=? GROUP BY type ORDER BY type", (run_id,))}
+    return {
+        r[0]: r[1]
+        for r in conn.execute(
+            "SELECT type, COUNT(*) FROM events WHERE run_id=? GROUP BY type ORDER BY type",
+            (run_id,),
+        )
+    }
 
 
 def forget_run(conn: sqlite3.Connection, run_id: str) -> int:

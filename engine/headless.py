@@ -37,7 +37,9 @@ def parse_stage_pairs(items: list[str], flag: str) -> list[tuple[str, str]]:
     out = []
     for item in items or []:
         if ":" not in item:
-            raise InputError(f"{flag} takes STAGE:TEXT, e.g. {flag} 2:'too vague' (got {item[:30]!r})")
+            raise InputError(
+                f"{flag} takes STAGE:TEXT, e.g. {flag} 2:'too vague' (got {item[:30]!r})"
+            )
         stage, text = item.split(":", 1)
         out.append((resolve_stage(stage), text))
     return out
@@ -50,7 +52,9 @@ def parse_event_answers(items: list[str]) -> dict[str, str]:
         where, _, key = item.rpartition(":")
         key = key.strip().upper()
         if key not in ("A", "B"):
-            raise InputError(f"--event takes A, B or STAGE:A|B, e.g. --event 3:B (got {item[:30]!r})")
+            raise InputError(
+                f"--event takes A, B or STAGE:A|B, e.g. --event 3:B (got {item[:30]!r})"
+            )
         out[resolve_stage(where) if where else "*"] = key
     return out
 
@@ -67,17 +71,24 @@ class Plan:
     events: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_cli(cls, choose: str, rejects: list[str], owns: list[str],
-                 events: list[str] | None = None) -> Plan:
+    def from_cli(
+        cls, choose: str, rejects: list[str], owns: list[str], events: list[str] | None = None
+    ) -> Plan:
         plan = cls(path=parse_path(choose), events=parse_event_answers(events or []))
         for sid, reason in parse_stage_pairs(rejects, "--reject"):
-            reason = clean_text(reason, field=f"--reject reason for {sid}", max_chars=MAX_REASON_CHARS)
+            reason = clean_text(
+                reason, field=f"--reject reason for {sid}", max_chars=MAX_REASON_CHARS
+            )
             plan.rejects.setdefault(sid, []).append(reason)
         for sid, text in parse_stage_pairs(owns, "--own"):
-            plan.owns[sid] = clean_text(text, field=f"--own answer for {sid}", max_chars=MAX_REASON_CHARS)
+            plan.owns[sid] = clean_text(
+                text, field=f"--own answer for {sid}", max_chars=MAX_REASON_CHARS
+            )
         for sid, reasons in plan.rejects.items():
             if len(reasons) > MAX_REDOS:
-                raise InputError(f"at most {MAX_REDOS} rejections per stage ({sid} has {len(reasons)})")
+                raise InputError(
+                    f"at most {MAX_REDOS} rejections per stage ({sid} has {len(reasons)})"
+                )
         return plan
 
 
@@ -119,31 +130,81 @@ def summary(session: GameSession) -> dict[str, Any]:
     return {
         "run_id": st.run_id,
         "seed": st.seed,
-        "outcome": {"result": st.outcome.result, "reason": st.outcome.reason, "day": st.outcome.day,
-                    "stage": st.outcome.stage, "ending": st.outcome.ending}
-        if st.outcome else None,
-        "score": {"points": st.outcome.score, "grade": st.outcome.grade,
-                  "ending": st.outcome.ending, "title": st.outcome.title} if st.outcome else None,
+        "outcome": {
+            "result": st.outcome.result,
+            "reason": st.outcome.reason,
+            "day": st.outcome.day,
+            "stage": st.outcome.stage,
+            "ending": st.outcome.ending,
+        }
+        if st.outcome
+        else None,
+        "score": {
+            "points": st.outcome.score,
+            "grade": st.outcome.grade,
+            "ending": st.outcome.ending,
+            "title": st.outcome.title,
+        }
+        if st.outcome
+        else None,
         "economics": st.economics.numbers(),
-        "world_events": [{"after_stage": e.after_stage, "kind": e.kind, "title": e.title,
-                          "choice": e.choice, "effect": e.effect_line} for e in st.world_events],
-        "rival": {"name": st.antagonist.name, "personality": st.antagonist.personality,
-                  "moves": [{"stage_id": m.stage_id, "metric": m.target_metric,
-                             "change": m.metric_delta, "reaction": m.reaction} for m in st.moves]},
+        "world_events": [
+            {
+                "after_stage": e.after_stage,
+                "kind": e.kind,
+                "title": e.title,
+                "choice": e.choice,
+                "effect": e.effect_line,
+            }
+            for e in st.world_events
+        ],
+        "rival": {
+            "name": st.antagonist.name,
+            "personality": st.antagonist.personality,
+            "moves": [
+                {
+                    "stage_id": m.stage_id,
+                    "metric": m.target_metric,
+                    "change": m.metric_delta,
+                    "reaction": m.reaction,
+                }
+                for m in st.moves
+            ],
+        },
         "org": [w.title for w in st.org if w.active],
-        "stages": [{"id": s.id, "beat": s.beat, "worker": s.worker_title, "score": s.score,
-                    "drift": s.drift, "redos": s.redos,
-                    "flaws": [f["kind"] for f in (work.get(s.id, {}).get("rubric") or {})
-                              .get("flaws") or []],
-                    "shipped": artifact_markdown(work[s.id]["artifact"]) if s.id in work else [],
-                    "decision": {"rule_id": s.decision.rule_id, "option": s.decision.option,
-                                 **({"interpreted": s.decision.interpreted}
-                                    if s.decision.interpreted else {})}
-                    if s.decision else None} for s in st.stages],
-        "dilemmas": [{"stage_id": s.id, "title": s.decision.title, "variant": s.decision.variant,
-                      "rule_id": s.decision.rule_id, "effect": r.effect_line}
-                     for s, r in zip([s for s in st.stages if s.decision], st.receipts,
-                                     strict=True) if s.decision],
+        "stages": [
+            {
+                "id": s.id,
+                "beat": s.beat,
+                "worker": s.worker_title,
+                "score": s.score,
+                "drift": s.drift,
+                "redos": s.redos,
+                "flaws": [
+                    f["kind"] for f in (work.get(s.id, {}).get("rubric") or {}).get("flaws") or []
+                ],
+                "shipped": artifact_markdown(work[s.id]["artifact"]) if s.id in work else [],
+                "decision": {
+                    "rule_id": s.decision.rule_id,
+                    "option": s.decision.option,
+                    **({"interpreted": s.decision.interpreted} if s.decision.interpreted else {}),
+                }
+                if s.decision
+                else None,
+            }
+            for s in st.stages
+        ],
+        "dilemmas": [
+            {
+                "stage_id": s.id,
+                "title": s.decision.title,
+                "variant": s.decision.variant,
+                "rule_id": s.decision.rule_id,
+                "effect": r.effect_line,
+            }
+            for s, r in zip([s for s in st.stages if s.decision], st.receipts, strict=True)
+            if s.decision
+        ],
         "events": count_by_type(session.conn, st.run_id),
         "memory": session.memory.counts(),
         "served_by": dict(sorted(served.items())),

@@ -24,8 +24,9 @@ LOG_FILENAME = "worldforge.log"
 MAX_BYTES = 1_000_000
 BACKUPS = 3
 
-_ids: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("worldforge_log_ids",
-                                                                        default=None)
+_ids: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
+    "worldforge_log_ids", default=None
+)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -58,9 +59,12 @@ def get_logger() -> logging.Logger:
         logger.removeHandler(handler)
         handler.close()
     path.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS,
-                                                   encoding="utf-8")
-    handler.setFormatter(_ScrubFormatter("%(asctime)s %(levelname)s %(name)s [%(ids_text)s] %(message)s"))
+    handler = logging.handlers.RotatingFileHandler(
+        path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
+    )
+    handler.setFormatter(
+        _ScrubFormatter("%(asctime)s %(levelname)s %(name)s [%(ids_text)s] %(message)s")
+    )
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
@@ -89,9 +93,13 @@ def log_exception(err: BaseException, context: dict[str, Any] | None = None) -> 
 def _session_ids(session: Any, cmd: str) -> dict[str, object]:
     state = getattr(session, "state", None)
     stage = getattr(state, "stage", None) if state is not None else None
-    return {"run": getattr(state, "run_id", None), "stage": getattr(stage, "id", None),
-            "attempt": (stage.redos + 1) if stage is not None else None,
-            "phase": getattr(state, "phase", None), "cmd": cmd}
+    return {
+        "run": getattr(state, "run_id", None),
+        "stage": getattr(stage, "id", None),
+        "attempt": (stage.redos + 1) if stage is not None else None,
+        "phase": getattr(state, "phase", None),
+        "cmd": cmd,
+    }
 
 
 def logged_command(fn: F) -> F:
@@ -122,9 +130,12 @@ def log_event(event: Any) -> None:
         return
     try:
         p = event.payload
-        with correlation(run=event.run_id, stage=p.get("stage_id"), attempt=p.get("attempt"),
-                         event=event.id):
-            get_logger().warning(f"route fallback {p.get('from_tier')} -> {p.get('to_tier')}: "
-                                 f"{str(p.get('reason'))[:200]}")
+        with correlation(
+            run=event.run_id, stage=p.get("stage_id"), attempt=p.get("attempt"), event=event.id
+        ):
+            get_logger().warning(
+                f"route fallback {p.get('from_tier')} -> {p.get('to_tier')}: "
+                f"{str(p.get('reason'))[:200]}"
+            )
     except Exception:  # noqa: BLE001 - logging must never break the game
         return

@@ -43,7 +43,8 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
     # A run that tried a model (even one where every call fell back) carries tier labels, fallback
     # reasons and ROUTE_FALLBACK events the simulation cannot reproduce: compare it in replay mode.
     tried_model = any(e.type == "ROUTE_FALLBACK" for e in stored) or (
-        bool(stored) and stored[0].payload.get("runtime", "simulation") != "simulation")
+        bool(stored) and stored[0].payload.get("runtime", "simulation") != "simulation"
+    )
     if recorded or tried_model:
         mode = "replay"
         replay_map = {}
@@ -59,9 +60,15 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
     start = inputs[0]
     mem = connect(":memory:")
     try:
-        session = GameSession.start_venture(pitch=start["pitch"], name=start["name"],
-                                            archetype=start["archetype"], seed=start["seed"],
-                                            router=router, conn=mem, run_id=run_id)
+        session = GameSession.start_venture(
+            pitch=start["pitch"],
+            name=start["name"],
+            archetype=start["archetype"],
+            seed=start["seed"],
+            router=router,
+            conn=mem,
+            run_id=run_id,
+        )
         for step in inputs[1:]:
             if step["cmd"] == "standup" and session.state.phase == "ended":
                 continue
@@ -88,9 +95,13 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
                 fields = sorted(k for k in set(x) | set(y) if x.get(k) != y.get(k))
                 if "payload" in fields:
                     px, py = x.get("payload", {}), y.get("payload", {})
-                    fields += [f"payload.{k}" for k in sorted(set(px) | set(py)) if px.get(k) != py.get(k)]
-                diff = (f"event {x['id']} ({x['type']}) differs from the re-derived one ({y['type']}): "
-                        + ", ".join(fields))
+                    fields += [
+                        f"payload.{k}" for k in sorted(set(px) | set(py)) if px.get(k) != py.get(k)
+                    ]
+                diff = (
+                    f"event {x['id']} ({x['type']}) differs from the re-derived one ({y['type']}): "
+                    + ", ".join(fields)
+                )
                 break
         if diff is None and len(a) != len(b):
             diff = f"stored {len(a)} events, re-derived {len(b)}"
@@ -99,7 +110,13 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
             s2 = strip_keys(strip_timing(session.state.model_dump(mode="json")), keys)
             if s1 != s2:
                 diff = "final state differs from the re-derived state"
-        return ReplayReport(run_id=run_id, ok=diff is None, steps=len(inputs), events_checked=len(a),
-                            mode=mode, first_difference=diff)
+        return ReplayReport(
+            run_id=run_id,
+            ok=diff is None,
+            steps=len(inputs),
+            events_checked=len(a),
+            mode=mode,
+            first_difference=diff,
+        )
     finally:
         mem.close()

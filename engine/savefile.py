@@ -49,13 +49,21 @@ def inspect_save(path: str | Path) -> SaveInfo:
         raise SaveError(f"no save file at {path}")
     conn = open_save(path, create=False)
     try:
-        has_runs = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'"
-                                ).fetchone() is not None
+        has_runs = (
+            conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'"
+            ).fetchone()
+            is not None
+        )
         runs = conn.execute("SELECT count(*) FROM runs").fetchone()[0] if has_runs else 0
-        return SaveInfo(path=str(path), version=conn.execute("PRAGMA user_version").fetchone()[0],
-                        current_version=SCHEMA_VERSION,
-                        application_id=conn.execute("PRAGMA application_id").fetchone()[0],
-                        integrity=integrity(conn), runs=int(runs))
+        return SaveInfo(
+            path=str(path),
+            version=conn.execute("PRAGMA user_version").fetchone()[0],
+            current_version=SCHEMA_VERSION,
+            application_id=conn.execute("PRAGMA application_id").fetchone()[0],
+            integrity=integrity(conn),
+            runs=int(runs),
+        )
     finally:
         conn.close()
 

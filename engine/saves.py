@@ -55,10 +55,23 @@ def save_run(conn: sqlite3.Connection, state: GameState, inputs: list[dict[str, 
                ON CONFLICT(run_id) DO UPDATE SET updated=excluded.updated, day=excluded.day,
                phase=excluded.phase, stage=excluded.stage, outcome=excluded.outcome,
                reason=excluded.reason, inputs=excluded.inputs, state=excluded.state""",
-            (state.run_id, f.company, f.pitch, f.archetype, state.seed, now_iso(), now_iso(),
-             state.day, state.phase, state.stage_index, outcome.result if outcome else None,
-             outcome.reason if outcome else None, json.dumps(inputs, ensure_ascii=False),
-             state.model_dump_json()))
+            (
+                state.run_id,
+                f.company,
+                f.pitch,
+                f.archetype,
+                state.seed,
+                now_iso(),
+                now_iso(),
+                state.day,
+                state.phase,
+                state.stage_index,
+                outcome.result if outcome else None,
+                outcome.reason if outcome else None,
+                json.dumps(inputs, ensure_ascii=False),
+                state.model_dump_json(),
+            ),
+        )
 
 
 def load_run(conn: sqlite3.Connection, run_id: str) -> tuple[GameState, list[dict[str, Any]]]:
@@ -68,14 +81,29 @@ def load_run(conn: sqlite3.Connection, run_id: str) -> tuple[GameState, list[dic
     try:
         return GameState.model_validate_json(row["state"]), json.loads(row["inputs"])
     except ValueError as err:
-        raise SaveError(f"run {run_id!r} is damaged and cannot be loaded ({type(err).__name__})") from err
+        raise SaveError(
+            f"run {run_id!r} is damaged and cannot be loaded ({type(err).__name__})"
+        ) from err
 
 
 def list_runs(conn: sqlite3.Connection) -> list[RunSummary]:
     rows = conn.execute("SELECT * FROM runs ORDER BY updated DESC, run_id").fetchall()
-    return [RunSummary(run_id=r["run_id"], name=r["name"], pitch=r["pitch"], archetype=r["archetype"],
-                       seed=r["seed"], day=r["day"], phase=r["phase"], stage=r["stage"],
-                       outcome=r["outcome"], reason=r["reason"], updated=r["updated"]) for r in rows]
+    return [
+        RunSummary(
+            run_id=r["run_id"],
+            name=r["name"],
+            pitch=r["pitch"],
+            archetype=r["archetype"],
+            seed=r["seed"],
+            day=r["day"],
+            phase=r["phase"],
+            stage=r["stage"],
+            outcome=r["outcome"],
+            reason=r["reason"],
+            updated=r["updated"],
+        )
+        for r in rows
+    ]
 
 
 def delete_run(conn: sqlite3.Connection, run_id: str) -> None:

@@ -44,18 +44,29 @@ MAX_REDOS = 2
 def refuse_old_rules(state: GameState) -> None:
     """A venture saved under an older rules generation cannot go on (or replay) under these rules."""
     if state.rules_version != RULES_VERSION:
-        raise SaveError(f"run {state.run_id!r} was played under rules version "
-                        f"{state.rules_version}; this build plays version {RULES_VERSION}: "
-                        "start a new venture (the old one stays in the save file)")
+        raise SaveError(
+            f"run {state.run_id!r} was played under rules version "
+            f"{state.rules_version}; this build plays version {RULES_VERSION}: "
+            "start a new venture (the old one stays in the save file)"
+        )
 
 
 class GameSession:
     """One venture in one save file. Not thread-safe: one command at a time (the TUI runs commands
     in a single worker group)."""
 
-    def __init__(self, conn: sqlite3.Connection, state: GameState, inputs: list[dict[str, Any]], *,
-                 router: Router, knowledge: Any, save_dir: Path, memory: MemoryStore | None = None,
-                 lease: Lease | Holder | None = None):
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        state: GameState,
+        inputs: list[dict[str, Any]],
+        *,
+        router: Router,
+        knowledge: Any,
+        save_dir: Path,
+        memory: MemoryStore | None = None,
+        lease: Lease | Holder | None = None,
+    ):
         self.conn = conn
         # One writer per run: a Lease lets this session write; a Holder means another live window
         # has the run and this one only watches (`read_only`, `refresh`).
@@ -74,10 +85,19 @@ class GameSession:
 
     # ---------------------------------------------------------------- construction
     @classmethod
-    def start_venture(cls, *, pitch: str, name: str | None = None, archetype: str = "builder",
-                      seed: int = 7, save_dir: str | Path | None = None, router: Router | None = None,
-                      knowledge: Any = None, conn: sqlite3.Connection | None = None,
-                      run_id: str | None = None) -> GameSession:
+    def start_venture(
+        cls,
+        *,
+        pitch: str,
+        name: str | None = None,
+        archetype: str = "builder",
+        seed: int = 7,
+        save_dir: str | Path | None = None,
+        router: Router | None = None,
+        knowledge: Any = None,
+        conn: sqlite3.Connection | None = None,
+        run_id: str | None = None,
+    ) -> GameSession:
         """Found a company: validate input, charter the org, forge the rival, design the world."""
         start = validate_start(pitch, name, archetype, seed)
         directory = resolve_save_dir(save_dir)
@@ -92,8 +112,9 @@ class GameSession:
             lease = leases.acquire(conn, run_id)
             if isinstance(lease, Holder):  # only an id collision could get here
                 raise RunBusyError(leases.busy_line(run_id, lease))
-            session = cls(conn, state, [], router=router, knowledge=knowledge, save_dir=directory,
-                          lease=lease)
+            session = cls(
+                conn, state, [], router=router, knowledge=knowledge, save_dir=directory, lease=lease
+            )
             session._commit(start.record(), steps.found)
             return session
         except BaseException:
@@ -102,8 +123,14 @@ class GameSession:
             raise
 
     @classmethod
-    def load(cls, run_id: str, *, save_dir: str | Path | None = None, router: Router | None = None,
-             knowledge: Any = None) -> GameSession:
+    def load(
+        cls,
+        run_id: str,
+        *,
+        save_dir: str | Path | None = None,
+        router: Router | None = None,
+        knowledge: Any = None,
+    ) -> GameSession:
         directory = resolve_save_dir(save_dir)
         conn = open_save(db_path(directory), create=False) if db_path(directory).exists() else None
         if conn is None:
@@ -116,9 +143,15 @@ class GameSession:
                 state, inputs = load_run(conn, run_id)
             settings = load_settings() if router is None else router.settings
             router = router or Router(settings)
-            return cls(conn, state, inputs, router=router,
-                       knowledge=knowledge or knowledge_for(settings), save_dir=directory,
-                       lease=lease)
+            return cls(
+                conn,
+                state,
+                inputs,
+                router=router,
+                knowledge=knowledge or knowledge_for(settings),
+                save_dir=directory,
+                lease=lease,
+            )
         except BaseException:
             conn.close()
             raise
@@ -202,8 +235,13 @@ class GameSession:
             work = self.state
             if self._next_id is None:
                 self._next_id = next_event_id(self.conn, work.run_id)
-            step = Step(work, self.memory, next_event_id=self._next_id,
-                        runtime=self.router.runtime_label(), store_label=self.memory_store_label)
+            step = Step(
+                work,
+                self.memory,
+                next_event_id=self._next_id,
+                runtime=self.router.runtime_label(),
+                store_label=self.memory_store_label,
+            )
             try:
                 with transaction(self.conn):
                     new_version = leases.advance(self.conn, self.lease)
@@ -248,9 +286,14 @@ class GameSession:
         if self.state.phase == "ended":
             raise GameError("the venture has ended; start a new one with `n`")
         if self.state.phase != phase:
-            needed = {"brief": "run the stage first", "gate": "approve or reject the artifact first",
-                      "fork": "choose at the fork first"}
-            raise GameError(f"cannot {action} now: {needed.get(self.state.phase, self.state.phase)}")
+            needed = {
+                "brief": "run the stage first",
+                "gate": "approve or reject the artifact first",
+                "fork": "choose at the fork first",
+            }
+            raise GameError(
+                f"cannot {action} now: {needed.get(self.state.phase, self.state.phase)}"
+            )
 
     # ---------------------------------------------------------------- stage
     @logged_command
@@ -265,8 +308,15 @@ class GameSession:
             st = self.state
             stage = st.stage
             assert stage is not None
-            run, result = run_worker(st, stage, attempt=stage.redos + 1, router=self.router,
-                                     memory=self.memory, knowledge=self.knowledge, directive=st.directive)
+            run, result = run_worker(
+                st,
+                stage,
+                attempt=stage.redos + 1,
+                router=self.router,
+                memory=self.memory,
+                knowledge=self.knowledge,
+                directive=st.directive,
+            )
         return self._commit({"cmd": "run_stage"}, lambda step: steps.record_run(step, run, result))
 
     @logged_command
@@ -282,7 +332,9 @@ class GameSession:
         stage = self.state.stage
         assert stage is not None
         if stage.redos >= MAX_REDOS:
-            raise GameError(f"no redos left for {stage.beat} ({MAX_REDOS} used): approve it to go on")
+            raise GameError(
+                f"no redos left for {stage.beat} ({MAX_REDOS} used): approve it to go on"
+            )
         self._commit({"cmd": "reject", "reason": reason}, lambda step: steps.reject(step, reason))
         if self.state.phase == "ended":  # the redo's days can end the venture (a defeat)
             return None
@@ -297,8 +349,9 @@ class GameSession:
         if key not in ("A", "B"):
             raise InputError(f"answer the event with A or B (or 1 or 2), not {str(choice)[:20]!r}")
         record = {"cmd": "event", "choice": key, "by_default": by_default}
-        return self._commit(record, lambda step: steps.answer_event(step, key,
-                                                                    by_default=by_default))
+        return self._commit(
+            record, lambda step: steps.answer_event(step, key, by_default=by_default)
+        )
 
     # ---------------------------------------------------------------- fork
     @logged_command
@@ -308,7 +361,9 @@ class GameSession:
         key = {"1": "A", "2": "B"}.get(key, key)
         if key not in ("A", "B"):
             raise InputError(f"choose A or B (or 1 or 2), not {str(choice)[:20]!r}")
-        receipt = self._commit({"cmd": "decide", "choice": key}, lambda step: steps.decide(step, key, None))
+        receipt = self._commit(
+            {"cmd": "decide", "choice": key}, lambda step: steps.decide(step, key, None)
+        )
         self._after_decision()
         return receipt
 
@@ -321,15 +376,17 @@ class GameSession:
         self._require("decide", "fork")
         text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
         assert self.state.dilemma is not None
-        return steps.own_answer_view(interpret(text, self.state.dilemma, RULES), self.state.dilemma,
-                                     text)
+        return steps.own_answer_view(
+            interpret(text, self.state.dilemma, RULES), self.state.dilemma, text
+        )
 
     @logged_command
     def decide_own(self, text: str) -> Receipt:
         self._require("decide", "fork")
         text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
-        receipt = self._commit({"cmd": "decide_own", "text": text},
-                               lambda step: steps.decide(step, "own", text))
+        receipt = self._commit(
+            {"cmd": "decide_own", "text": text}, lambda step: steps.decide(step, "own", text)
+        )
         self._after_decision()
         return receipt
 
@@ -339,8 +396,13 @@ class GameSession:
             return
         receipt = self.state.receipts[-1]
         with self._lock:
-            turns, results = run_standup(self.state, receipt, router=self.router, memory=self.memory,
-                                         knowledge=self.knowledge)
+            turns, results = run_standup(
+                self.state,
+                receipt,
+                router=self.router,
+                memory=self.memory,
+                knowledge=self.knowledge,
+            )
         self._commit({"cmd": "standup"}, lambda step: steps.record_standup(step, turns, results))
 
     @logged_command
@@ -348,13 +410,18 @@ class GameSession:
         if not self.can("standup_reply"):
             raise GameError("there is no standup waiting for a reply")
         text = clean_text(text, field="reply", max_chars=MAX_REASON_CHARS)
-        return self._commit({"cmd": "standup_reply", "text": text},
-                            lambda step: steps.standup_reply(step, text))
+        return self._commit(
+            {"cmd": "standup_reply", "text": text}, lambda step: steps.standup_reply(step, text)
+        )
 
     def note_settings_change(self, settings: Any) -> dict[str, Any]:
         """Record a routing change in the run's log (no secrets: modes and labels only)."""
-        info = {"demo_mode": settings.demo_mode, "agent_routing": settings.agent_routing,
-                "runtime": self.router.runtime_label(), "pill": self.router.pill()}
+        info = {
+            "demo_mode": settings.demo_mode,
+            "agent_routing": settings.agent_routing,
+            "runtime": self.router.runtime_label(),
+            "pill": self.router.pill(),
+        }
         self._commit({"cmd": "settings", **info}, lambda step: steps.settings_changed(step, info))
         return info
 
@@ -407,8 +474,13 @@ class GameSession:
             report.compacted = self.memory.compact()
         removed = memory_commands.delete_reports(self.save_dir, run_id)
         self.conn.close()
-        return {"run_id": run_id, "memories": report.deleted, "events": events,
-                "reports_deleted": [str(p) for p in removed], "compacted": report.compacted}
+        return {
+            "run_id": run_id,
+            "memories": report.deleted,
+            "events": events,
+            "reports_deleted": [str(p) for p in removed],
+            "compacted": report.compacted,
+        }
 
     # ---------------------------------------------------------------- replay
     def apply_recorded(self, record: dict[str, Any]) -> None:

@@ -47,13 +47,29 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-compact"), (110, "-wide")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = list(actions.bindings("app"))
 
-    def __init__(self, *, pitch: str | None = None, name: str | None = None,
-                 archetype: str | None = None, seed: int | None = None,
-                 save_dir: str | Path | None = None, router: Any = None,
-                 auto_run: bool = True, theme: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        pitch: str | None = None,
+        name: str | None = None,
+        archetype: str | None = None,
+        seed: int | None = None,
+        save_dir: str | Path | None = None,
+        router: Any = None,
+        auto_run: bool = True,
+        theme: str | None = None,
+    ) -> None:
         super().__init__()
-        self.start_request = ({"pitch": pitch, "name": name, "archetype": archetype or "builder",
-                               "seed": 7 if seed is None else seed} if pitch else None)
+        self.start_request = (
+            {
+                "pitch": pitch,
+                "name": name,
+                "archetype": archetype or "builder",
+                "seed": 7 if seed is None else seed,
+            }
+            if pitch
+            else None
+        )
         self.save_dir = save_dir
         self.router = router
         self.session: Any = None
@@ -103,15 +119,20 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             keymap, problem = load_keymap(config_dir())
         except Exception as exc:  # noqa: BLE001 - a broken install is reported, not a crash
             log.exception("engine failed to load")
-            self.post_message(Booted(None, one_line(f"the engine failed to load: {exc}", 200),
-                                     {}, failed=True))
+            self.post_message(
+                Booted(None, one_line(f"the engine failed to load: {exc}", 200), {}, failed=True)
+            )
             return
         self.post_message(Booted(router, warning or problem, keymap))
 
     def on_booted(self, message: Booted) -> None:
         if message.failed:
-            self.notify(message.warning or "the engine failed to load", severity="error",
-                        markup=False, timeout=30)
+            self.notify(
+                message.warning or "the engine failed to load",
+                severity="error",
+                markup=False,
+                timeout=30,
+            )
             return
         self.router = message.router
         self.live_attach(self.router)
@@ -151,8 +172,12 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             save_settings(settings)
         except Exception as exc:  # noqa: BLE001 - a preference that cannot be saved is a notice
             log.exception("saving preferences failed")
-            self.call_from_thread(self.notify, one_line(f"theme not saved: {exc}", 200),
-                                  severity="warning", markup=False)
+            self.call_from_thread(
+                self.notify,
+                one_line(f"theme not saved: {exc}", 200),
+                severity="warning",
+                markup=False,
+            )
 
     def apply_keymap(self, keymap: dict[str, str]) -> None:
         """Rebind by id (known ids only); unknown ids are reported once, in one notification."""
@@ -162,9 +187,13 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.set_keymap(known)
         if unknown:
             shown = ", ".join(one_line(k, 40) for k in unknown[:6])
-            self.notify(f"keymap.json: unknown binding id{'s' * (len(unknown) > 1)} {shown} "
-                        "(ignored; ? lists every id)", severity="warning", markup=False,
-                        timeout=10)
+            self.notify(
+                f"keymap.json: unknown binding id{'s' * (len(unknown) > 1)} {shown} "
+                "(ignored; ? lists every id)",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
         self.main.reveal(self.main.shown_pane)  # the pane bar names the live keys
         self.refresh_view()
 
@@ -208,15 +237,18 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         from worldforge_tui.replay_entries import payload_text
 
         entry = message.entry
-        self.push_screen(InspectorScreen(f"#{entry.id} {entry.type} · day {entry.day}",
-                                         payload_text(entry)))
+        self.push_screen(
+            InspectorScreen(f"#{entry.id} {entry.type} · day {entry.day}", payload_text(entry))
+        )
 
     # ---- app actions ---------------------------------------------------------------------
     def _engine_ready(self) -> bool:
         """The engine is loaded (a venture can be opened); says so when it is not."""
         if self.router is None:
-            self.notify("The engine is not loaded (still starting, or it failed: see the log).",
-                        severity="warning")
+            self.notify(
+                "The engine is not loaded (still starting, or it failed: see the log).",
+                severity="warning",
+            )
             return False
         return True
 
@@ -250,8 +282,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         try:
             runs = GameSession.list_runs(self.save_dir)
         except Exception as exc:  # noqa: BLE001 - report and stay on the board
-            self.notify(one_line(f"cannot list saves: {exc}", 200), severity="error",
-                        markup=False)
+            self.notify(one_line(f"cannot list saves: {exc}", 200), severity="error", markup=False)
             return
 
         def chosen(run_id: str | None) -> None:
@@ -295,8 +326,11 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             path = save_settings(settings)
         except Exception as exc:  # noqa: BLE001 - still applied for this session
             log.exception("saving settings failed")
-            self.notify(one_line(f"settings applied but not saved: {exc}", 200),
-                        severity="warning", markup=False)
+            self.notify(
+                one_line(f"settings applied but not saved: {exc}", 200),
+                severity="warning",
+                markup=False,
+            )
             path = None
         self.router.update_settings(settings)
         pill = self.pill()
@@ -305,19 +339,27 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         else:
             self._settings_row(settings, pill, path)
         self.refresh_view()
-        self.notify(f"Settings applied: the next call uses {pill}.", title="Settings",
-                    markup=False)
+        self.notify(f"Settings applied: the next call uses {pill}.", title="Settings", markup=False)
 
     def _settings_row(self, settings: Any, pill: str, path: Path | None) -> None:
         """A screen-only log row when no venture is open (or a step is running) to record it in."""
-        self.replay.push({"id": 0, "type": "SETTINGS_CHANGED", "actor": "ceo",
-                          "game_day": self.snap.day if self.snap is not None else 0,
-                          "message": f"routing {settings.demo_mode}/{settings.agent_routing}: "
-                                     f"next call → {pill}",
-                          "payload": {"demo_mode": settings.demo_mode,
-                                      "agent_routing": settings.agent_routing,
-                                      "runtime": settings.runtime_label(), "pill": pill,
-                                      "saved_to": str(path) if path else None}})
+        self.replay.push(
+            {
+                "id": 0,
+                "type": "SETTINGS_CHANGED",
+                "actor": "ceo",
+                "game_day": self.snap.day if self.snap is not None else 0,
+                "message": f"routing {settings.demo_mode}/{settings.agent_routing}: "
+                f"next call → {pill}",
+                "payload": {
+                    "demo_mode": settings.demo_mode,
+                    "agent_routing": settings.agent_routing,
+                    "runtime": settings.runtime_label(),
+                    "pill": pill,
+                    "saved_to": str(path) if path else None,
+                },
+            }
+        )
 
     def _end_choice(self, choice: str | None) -> None:
         if choice == "export":
@@ -337,19 +379,28 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             if row.needs_venture and self.session is None:
                 continue
             owner = self if row.scope == "app" else screen
-            yield SystemCommand(f"{row.palette} ({self.key_of(row.id)})", row.description,
-                                partial(owner.run_action, row.action))
+            yield SystemCommand(
+                f"{row.palette} ({self.key_of(row.id)})",
+                row.description,
+                partial(owner.run_action, row.action),
+            )
 
 
 def build_app(args: argparse.Namespace | None = None) -> WorldForgeApp:
     """The app configured from the CLI's namespace (pitch, name, archetype, seed, save_dir)."""
+
     def arg(key: str) -> Any:
         return getattr(args, key, None) if args is not None else None
 
     seed = arg("seed")
-    return WorldForgeApp(pitch=arg("pitch"), name=arg("name"), archetype=arg("archetype"),
-                         seed=int(seed) if seed is not None else None, save_dir=arg("save_dir"),
-                         theme=arg("theme"))
+    return WorldForgeApp(
+        pitch=arg("pitch"),
+        name=arg("name"),
+        archetype=arg("archetype"),
+        seed=int(seed) if seed is not None else None,
+        save_dir=arg("save_dir"),
+        theme=arg("theme"),
+    )
 
 
 def theme_names() -> list[str]:

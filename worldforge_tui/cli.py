@@ -31,7 +31,9 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text[:20]!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"seed must be a whole number, not {text[:20]!r}"
+        ) from None
     if not 0 <= value < 2**63:
         raise argparse.ArgumentTypeError("seed must be from 0 to 2^63-1")
     return value
@@ -41,7 +43,9 @@ def _count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--seeds must be a whole number, not {text[:20]!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"--seeds must be a whole number, not {text[:20]!r}"
+        ) from None
     if not 1 <= value <= 1000:
         raise argparse.ArgumentTypeError("--seeds must be from 1 to 1000")
     return value
@@ -58,8 +62,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError(f"unknown theme {args.theme[:40]!r}; one of: {', '.join(theme_names())}")
     web = bool(os.environ.get("TEXTUAL_DRIVER"))  # `worldforge serve`: a web driver over pipes
     if not web and not (sys.stdout.isatty() and sys.stdin.isatty()):
-        raise CliError("play needs a terminal (stdin or stdout is not one); for a headless "
-                       "venture use `worldforge simulate`")
+        raise CliError(
+            "play needs a terminal (stdin or stdout is not one); for a headless "
+            "venture use `worldforge simulate`"
+        )
     return run_app(args)
 
 
@@ -68,8 +74,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.session import GameSession
 
     plan = Plan.from_cli(args.choose, args.reject, args.own, args.event)  # validate before writing
-    session = GameSession.start_venture(pitch=args.pitch, name=args.name, archetype=args.archetype,
-                                        seed=args.seed, save_dir=args.save_dir)
+    session = GameSession.start_venture(
+        pitch=args.pitch,
+        name=args.name,
+        archetype=args.archetype,
+        seed=args.seed,
+        save_dir=args.save_dir,
+    )
     try:
         play(session, plan)
         result = summary(session)
@@ -83,13 +94,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         sc = result["score"]
         print(f"score {sc['points']}/100 ({sc['grade']}) · ending: {sc['title']}")
         e = result["economics"]
-        print(f"treasury ${e['treasury_usd']:,.0f} · revenue ${e['monthly_revenue_usd']:,.0f}/mo · "
-              f"burn ${e['monthly_burn_usd']:,.0f}/mo · trust {e['trust']:.0f} · threat {e['threat']:.0f}")
+        print(
+            f"treasury ${e['treasury_usd']:,.0f} · revenue ${e['monthly_revenue_usd']:,.0f}/mo · "
+            f"burn ${e['monthly_burn_usd']:,.0f}/mo · trust {e['trust']:.0f} · threat {e['threat']:.0f}"
+        )
         for s in result["stages"]:
             d = s["decision"]
-            print(f"  {s['beat']:<7} score {s['score'] if s['score'] is not None else '-':>3}"
-                  f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
-                  f"{d['rule_id'] if d else ''}")
+            print(
+                f"  {s['beat']:<7} score {s['score'] if s['score'] is not None else '-':>3}"
+                f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
+                f"{d['rule_id'] if d else ''}"
+            )
     return 0
 
 
@@ -101,8 +116,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     kinds = len(args.archetype or ARCHETYPES)
     with progress(f"balance: playing {len(seeds) * kinds * 256} fork paths"):
-        report = run_balance(seeds=seeds, archetypes=args.archetype or None,
-                             rows_out=rows if args.per_path else None)
+        report = run_balance(
+            seeds=seeds, archetypes=args.archetype or None, rows_out=rows if args.per_path else None
+        )
     if args.per_path:
         for r in rows:
             sys.stdout.write(
@@ -171,11 +187,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if not args.verify:
             state, inputs = load_run(conn, args.run_id)
             if args.json:
-                _print_json({"run_id": args.run_id, "inputs": inputs, "phase": state.phase,
-                             "day": state.day})
+                _print_json(
+                    {
+                        "run_id": args.run_id,
+                        "inputs": inputs,
+                        "phase": state.phase,
+                        "day": state.day,
+                    }
+                )
             else:
-                print(f"{args.run_id}: day {state.day}, {state.phase}; "
-                      f"{len(inputs)} recorded command{'s' * (len(inputs) != 1)}")
+                print(
+                    f"{args.run_id}: day {state.day}, {state.phase}; "
+                    f"{len(inputs)} recorded command{'s' * (len(inputs) != 1)}"
+                )
                 for number, record in enumerate(inputs, start=1):
                     print(f"  {number:>3} {json.dumps(record, ensure_ascii=True)[:160]}")
             return 0
@@ -185,63 +209,115 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report.model_dump())
     else:
-        print(f"{report.run_id}: {'OK' if report.ok else 'MISMATCH'} — {report.steps} steps, "
-              f"{report.events_checked} events re-derived ({report.mode})"
-              + (f"; {report.first_difference}" if report.first_difference else ""))
+        print(
+            f"{report.run_id}: {'OK' if report.ok else 'MISMATCH'} — {report.steps} steps, "
+            f"{report.events_checked} events re-derived ({report.mode})"
+            + (f"; {report.first_difference}" if report.first_difference else "")
+        )
     return 0 if report.ok else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
     from worldforge_tui import version
 
-    p = _Parser(prog="worldforge", description="WorldForge: run a company of AI workers whose memory binds them.")
-    p.add_argument("--version", action="version", version=f"worldforge {version()}",
-                   help="print the version and exit")
+    p = _Parser(
+        prog="worldforge",
+        description="WorldForge: run a company of AI workers whose memory binds them.",
+    )
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"worldforge {version()}",
+        help="print the version and exit",
+    )
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     def common_start(sp: argparse.ArgumentParser, required: bool) -> None:
         sp.add_argument("--pitch", required=required, help="what the company does")
         sp.add_argument("--name", help="company name (default: from the pitch)")
-        sp.add_argument("--archetype", default="builder", choices=ARCHETYPES, help="founder archetype")
+        sp.add_argument(
+            "--archetype", default="builder", choices=ARCHETYPES, help="founder archetype"
+        )
         sp.add_argument("--seed", type=_seed, default=7, help="seed for the simulation (default 7)")
-        sp.add_argument("--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)")
+        sp.add_argument(
+            "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
+        )
 
     play = sub.add_parser("play", help="open the game (the default)")
     common_start(play, required=False)
-    play.add_argument("--theme", metavar="NAME", help="colour theme for this session (the palette's "
-                      "Theme command picks one and remembers it)")
+    play.add_argument(
+        "--theme",
+        metavar="NAME",
+        help="colour theme for this session (the palette's "
+        "Theme command picks one and remembers it)",
+    )
     play.set_defaults(func=cmd_play)
 
     sim = sub.add_parser("simulate", help="play a full venture headless")
     common_start(sim, required=True)
-    sim.add_argument("--choose", default="A", metavar="PATH", help="A/B per fork in stage order (one letter = every fork)")
-    sim.add_argument("--reject", action="append", default=[], metavar="STAGE:REASON", help="reject a stage's artifact with a reason (repeatable)")
-    sim.add_argument("--own", action="append", default=[], metavar="STAGE:TEXT", help="answer a stage's fork in your own words")
-    sim.add_argument("--event", action="append", default=[], metavar="[STAGE:]A|B",
-                     help="answer the small choice of the event after STAGE (or of every event); "
-                          "unanswered events take their default")
+    sim.add_argument(
+        "--choose",
+        default="A",
+        metavar="PATH",
+        help="A/B per fork in stage order (one letter = every fork)",
+    )
+    sim.add_argument(
+        "--reject",
+        action="append",
+        default=[],
+        metavar="STAGE:REASON",
+        help="reject a stage's artifact with a reason (repeatable)",
+    )
+    sim.add_argument(
+        "--own",
+        action="append",
+        default=[],
+        metavar="STAGE:TEXT",
+        help="answer a stage's fork in your own words",
+    )
+    sim.add_argument(
+        "--event",
+        action="append",
+        default=[],
+        metavar="[STAGE:]A|B",
+        help="answer the small choice of the event after STAGE (or of every event); "
+        "unanswered events take their default",
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=cmd_simulate)
 
-    bal = sub.add_parser("balance", help="play all 256 fork paths per archetype and seed and "
-                                         "report outcomes")
+    bal = sub.add_parser(
+        "balance", help="play all 256 fork paths per archetype and seed and report outcomes"
+    )
     bal.add_argument("--seed", type=_seed, default=7, help="first seed (default 7)")
-    bal.add_argument("--seeds", type=_count, default=1, help="how many seeds from --seed (default 1)")
-    bal.add_argument("--archetype", action="append", choices=ARCHETYPES,
-                     help="an archetype to explore (repeatable; default all four)")
+    bal.add_argument(
+        "--seeds", type=_count, default=1, help="how many seeds from --seed (default 1)"
+    )
+    bal.add_argument(
+        "--archetype",
+        action="append",
+        choices=ARCHETYPES,
+        help="an archetype to explore (repeatable; default all four)",
+    )
     bal.add_argument("--per-path", action="store_true", help="one JSON line per path")
     bal.add_argument("--json", action="store_true", help="print one JSON object")
     bal.set_defaults(func=cmd_balance)
 
     rep = sub.add_parser("replay", help="re-derive a run from its inputs")
     rep.add_argument("run_id", metavar="RUN", help="the venture's run id (see `worldforge runs`)")
-    rep.add_argument("--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)")
+    rep.add_argument(
+        "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
+    )
     rep.add_argument("--verify", action="store_true", help="check events and state match the save")
     rep.add_argument("--json", action="store_true", help="print one JSON object")
     rep.set_defaults(func=cmd_replay)
 
-    for module in ("worldforge_tui.cli_memory", "worldforge_tui.cli_routing",
-                   "worldforge_tui.cli_info", "worldforge_tui.cli_serve"):
+    for module in (
+        "worldforge_tui.cli_memory",
+        "worldforge_tui.cli_routing",
+        "worldforge_tui.cli_info",
+        "worldforge_tui.cli_serve",
+    ):
         try:
             register: Callable[[Any], None] = importlib.import_module(module).register
         except ModuleNotFoundError as err:
@@ -259,8 +335,10 @@ def _environment_line(err: OSError) -> str:
     """One line for a save dir, settings or log location the OS refused (read-only, a file…)."""
     where = err.filename or "the WorldForge home"
     reason = err.strerror or type(err).__name__
-    return (f"cannot use {where}: {reason} (point WORLDFORGE_HOME or --save-dir at a writable "
-            "directory)")
+    return (
+        f"cannot use {where}: {reason} (point WORLDFORGE_HOME or --save-dir at a writable "
+        "directory)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,27 +23,43 @@ KEYMAP_FILENAME = "keymap.json"  # the same name `worldforge_tui.keymap` reads
 
 def register(subparsers: Any) -> None:
     """Add `locate`, `runs` and `export` to the main CLI's subparsers."""
-    loc = subparsers.add_parser("locate", help="print where settings, saves, logs and keymap live",
-                                description="Print where WorldForge keeps its files.")
-    loc.add_argument("--save-dir", help="the save directory to report (default: WORLDFORGE_HOME "
-                                        "or the user data dir)")
+    loc = subparsers.add_parser(
+        "locate",
+        help="print where settings, saves, logs and keymap live",
+        description="Print where WorldForge keeps its files.",
+    )
+    loc.add_argument(
+        "--save-dir",
+        help="the save directory to report (default: WORLDFORGE_HOME or the user data dir)",
+    )
     loc.add_argument("--json", action="store_true", help="print one JSON object")
     loc.set_defaults(func=cmd_locate)
 
-    runs = subparsers.add_parser("runs", help="list saved ventures, newest first",
-                                 description="List saved ventures, newest first.")
-    runs.add_argument("--save-dir", help="where saves live (default: WORLDFORGE_HOME or the "
-                                         "user data dir)")
+    runs = subparsers.add_parser(
+        "runs",
+        help="list saved ventures, newest first",
+        description="List saved ventures, newest first.",
+    )
+    runs.add_argument(
+        "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
+    )
     runs.add_argument("--json", action="store_true", help="print a JSON list")
     runs.set_defaults(func=cmd_runs)
 
-    exp = subparsers.add_parser("export", help="write a venture's report card (Markdown)",
-                                description="Write a venture's report card as Markdown.")
+    exp = subparsers.add_parser(
+        "export",
+        help="write a venture's report card (Markdown)",
+        description="Write a venture's report card as Markdown.",
+    )
     exp.add_argument("run_id", metavar="RUN", help="the venture's run id (see `worldforge runs`)")
-    exp.add_argument("--out", metavar="FILE", help="where to write it (default: the save dir's "
-                                                   "reports/ folder); - writes to stdout")
-    exp.add_argument("--save-dir", help="where saves live (default: WORLDFORGE_HOME or the "
-                                        "user data dir)")
+    exp.add_argument(
+        "--out",
+        metavar="FILE",
+        help="where to write it (default: the save dir's reports/ folder); - writes to stdout",
+    )
+    exp.add_argument(
+        "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
+    )
     exp.add_argument("--json", action="store_true", help="print {run_id, path} as JSON")
     exp.set_defaults(func=cmd_export)
 
@@ -59,10 +75,15 @@ def locations(save_dir: str | None = None) -> dict[str, str]:
     from memory.db import db_path
 
     saves = resolve_save_dir(save_dir)
-    return {"config_dir": str(config_dir()), "settings": str(settings_path()),
-            "keymap": str(config_dir() / KEYMAP_FILENAME), "save_dir": str(saves),
-            "save_file": str(db_path(saves)), "reports": str(saves / "reports"),
-            "logs": str(log_dir())}
+    return {
+        "config_dir": str(config_dir()),
+        "settings": str(settings_path()),
+        "keymap": str(config_dir() / KEYMAP_FILENAME),
+        "save_dir": str(saves),
+        "save_file": str(db_path(saves)),
+        "reports": str(saves / "reports"),
+        "logs": str(log_dir()),
+    }
 
 
 def cmd_locate(args: argparse.Namespace) -> int:
@@ -94,10 +115,15 @@ def cmd_runs(args: argparse.Namespace) -> int:
         return 0
     print(f"{plural(len(rows), 'venture')}, newest first:")
     for row in rows:
-        state = (str(row["outcome"]).upper() if row["outcome"]
-                 else f"in progress ({row['phase']}, stage {int(row['stage']) + 1})")
-        print(f"  {row['run_id']}  {one_line(row['name'], 32):<32} day {row['day']:<4} "
-              f"{state:<28} {human_time(row['updated'])}")
+        state = (
+            str(row["outcome"]).upper()
+            if row["outcome"]
+            else f"in progress ({row['phase']}, stage {int(row['stage']) + 1})"
+        )
+        print(
+            f"  {row['run_id']}  {one_line(row['name'], 32):<32} day {row['day']:<4} "
+            f"{state:<28} {human_time(row['updated'])}"
+        )
     return 0
 
 
@@ -107,9 +133,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     from engine.session import GameSession
 
     with progress(f"exporting {one_line(args.run_id, 40)}"):
-        session = GameSession.load(args.run_id, save_dir=args.save_dir,
-                                   router=Router(Settings(demo_mode="simulation")),
-                                   knowledge=object())
+        session = GameSession.load(
+            args.run_id,
+            save_dir=args.save_dir,
+            router=Router(Settings(demo_mode="simulation")),
+            knowledge=object(),
+        )
         try:
             if args.out == "-":
                 from engine.report import render_report
@@ -156,6 +185,7 @@ def progress(label: str, *, after: float = 1.0) -> Iterator[None]:
         ticker.join(timeout=1)
         if shown.is_set():
             elapsed = time.monotonic() - started
-            sys.stderr.write(("\r" if tty else "worldforge: ") +
-                             f"{label}: done in {elapsed:.1f} s\n")
+            sys.stderr.write(
+                ("\r" if tty else "worldforge: ") + f"{label}: done in {elapsed:.1f} s\n"
+            )
             sys.stderr.flush()

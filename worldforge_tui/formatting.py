@@ -96,7 +96,12 @@ def meter_tone(field: str, value: Any) -> str:
     return "good"
 
 
-TONE_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error bold", "flat": "$foreground-muted"}
+TONE_STYLE = {
+    "good": "$success",
+    "warn": "$warning",
+    "bad": "$error bold",
+    "flat": "$foreground-muted",
+}
 
 
 def human_time(stamp: Any, now: datetime | None = None) -> str:

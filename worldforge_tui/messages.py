@@ -10,8 +10,9 @@ from textual.message import Message
 class CommandFinished(Message):
     """A session command ended (result, or a one-line error; `crashed` for unexpected faults)."""
 
-    def __init__(self, label: str, result: Any = None, error: str | None = None,
-                 crashed: bool = False) -> None:
+    def __init__(
+        self, label: str, result: Any = None, error: str | None = None, crashed: bool = False
+    ) -> None:
         super().__init__()
         self.label, self.result, self.error, self.crashed = label, result, error, crashed
 
@@ -35,8 +36,9 @@ class SessionFailed(Message):
 class Booted(Message):
     """The engine is imported and the router built (with a warning if settings were ignored)."""
 
-    def __init__(self, router: Any, warning: str | None, keymap: dict[str, str], *,
-                 failed: bool = False) -> None:
+    def __init__(
+        self, router: Any, warning: str | None, keymap: dict[str, str], *, failed: bool = False
+    ) -> None:
         super().__init__()
         self.router, self.warning, self.keymap, self.failed = router, warning, keymap, failed
 

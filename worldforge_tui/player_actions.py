@@ -18,8 +18,11 @@ class PlayerActions(AppHost):
 
     def gate_run_stage(self) -> None:
         if self.can("run_stage"):
-            self.command("run_stage", lambda s: s.run_stage(),
-                         thinking_text("is working on", self.snap, self.router))
+            self.command(
+                "run_stage",
+                lambda s: s.run_stage(),
+                thinking_text("is working on", self.snap, self.router),
+            )
 
     def gate_approve(self) -> None:
         if self.can("approve"):
@@ -31,17 +34,28 @@ class PlayerActions(AppHost):
 
         def done(reason: str | None) -> None:
             if reason:
-                self.command("reject", lambda s: s.reject(reason),
-                             thinking_text("is redoing", self.snap, self.router))
+                self.command(
+                    "reject",
+                    lambda s: s.reject(reason),
+                    thinking_text("is redoing", self.snap, self.router),
+                )
 
-        self.push_screen(TextPromptScreen(
-            "Why reject it? The worker redoes the stage with your reason as binding direction.",
-            "e.g. name the customer and cut the jargon", submit_label="Reject"), done)
+        self.push_screen(
+            TextPromptScreen(
+                "Why reject it? The worker redoes the stage with your reason as binding direction.",
+                "e.g. name the customer and cut the jargon",
+                submit_label="Reject",
+            ),
+            done,
+        )
 
     def gate_decide(self, key: str) -> None:
         if self.can("decide"):
-            self.command("decide", lambda s: s.decide(key),
-                         "consequence applied · rival moves · the team meets for a standup…")
+            self.command(
+                "decide",
+                lambda s: s.decide(key),
+                "consequence applied · rival moves · the team meets for a standup…",
+            )
 
     def gate_answer_event(self, key: str) -> None:
         if self.can("answer_event"):
@@ -62,16 +76,28 @@ class PlayerActions(AppHost):
 
             def confirmed(yes: bool | None) -> None:
                 if yes:
-                    self.command("decide_own", lambda s: s.decide_own(text),
-                                 "consequence applied · rival moves · the team meets for a standup…")
+                    self.command(
+                        "decide_own",
+                        lambda s: s.decide_own(text),
+                        "consequence applied · rival moves · the team meets for a standup…",
+                    )
 
-            self.push_screen(ConfirmScreen(
-                f"{view['says']}\nWill change: {view['will_change']}.\nDecide this way?",
-                yes_label="Decide"), confirmed)
+            self.push_screen(
+                ConfirmScreen(
+                    f"{view['says']}\nWill change: {view['will_change']}.\nDecide this way?",
+                    yes_label="Decide",
+                ),
+                confirmed,
+            )
 
-        self.push_screen(TextPromptScreen(
-            "Your own answer at the fork (read as you mean it; you confirm the reading next):",
-            "e.g. partner with local co-ops before raising", submit_label="Read it"), done)
+        self.push_screen(
+            TextPromptScreen(
+                "Your own answer at the fork (read as you mean it; you confirm the reading next):",
+                "e.g. partner with local co-ops before raising",
+                submit_label="Read it",
+            ),
+            done,
+        )
 
     def gate_standup_reply(self) -> None:
         if not self.can("standup_reply"):
@@ -81,8 +107,12 @@ class PlayerActions(AppHost):
             if text:
                 self.command("standup_reply", lambda s: s.standup_reply(text))
 
-        self.push_screen(TextPromptScreen("Reply to the standup (binding for the next brief):",
-                                          submit_label="Reply"), done)
+        self.push_screen(
+            TextPromptScreen(
+                "Reply to the standup (binding for the next brief):", submit_label="Reply"
+            ),
+            done,
+        )
 
     # ---- memory pane requests ------------------------------------------------------------
     def on_memory_pane_action_requested(self, message: MemoryPane.ActionRequested) -> None:
@@ -94,13 +124,19 @@ class PlayerActions(AppHost):
         elif message.action == "consolidate":
             self._consolidate(message.ids)
         elif message.action == "forget":
+
             def confirmed(yes: bool | None) -> None:
                 if yes:
                     self.command("forget", lambda s: s.forget_memories())
 
-            self.push_screen(ConfirmScreen("Forget every memory of this venture? Workers lose "
-                                           "all binding direction. This cannot be undone.",
-                                           yes_label="Forget"), confirmed)
+            self.push_screen(
+                ConfirmScreen(
+                    "Forget every memory of this venture? Workers lose "
+                    "all binding direction. This cannot be undone.",
+                    yes_label="Forget",
+                ),
+                confirmed,
+            )
 
     def _consolidate(self, ids: list[str]) -> None:
         if len(ids) < 2:
@@ -109,8 +145,13 @@ class PlayerActions(AppHost):
 
         def done(summary: str | None) -> None:
             if summary:
-                self.command("consolidate", lambda s: s.consolidate(ids, summary=summary,
-                                                                    reviewer="ceo"))
+                self.command(
+                    "consolidate", lambda s: s.consolidate(ids, summary=summary, reviewer="ceo")
+                )
 
-        self.push_screen(TextPromptScreen(f"One reviewed note replacing {len(ids)} notes:",
-                                          submit_label="Consolidate"), done)
+        self.push_screen(
+            TextPromptScreen(
+                f"One reviewed note replacing {len(ids)} notes:", submit_label="Consolidate"
+            ),
+            done,
+        )

@@ -26,11 +26,23 @@ TABS: tuple[tuple[str, str, int], ...] = (
 )
 TAB_MASKS = {tab_id: mask for tab_id, _, mask in TABS}
 
-WORKER_TYPES = frozenset({
-    "STAGE_BRIEFED", "STAGE_EXECUTED", "ARTIFACT_REJECTED", "ARTIFACT_APPROVED", "ROUTE_FALLBACK",
-    "WORLD_DESIGNED", "ORG_CHARTERED", "ANTAGONIST_FORGED", "ANTAGONIST_MOVE", "WORLD_ADAPTED",
-    "AGENT_STANDUP", "ANTAGONIST_ESCALATED", "SETTINGS_CHANGED",
-})
+WORKER_TYPES = frozenset(
+    {
+        "STAGE_BRIEFED",
+        "STAGE_EXECUTED",
+        "ARTIFACT_REJECTED",
+        "ARTIFACT_APPROVED",
+        "ROUTE_FALLBACK",
+        "WORLD_DESIGNED",
+        "ORG_CHARTERED",
+        "ANTAGONIST_FORGED",
+        "ANTAGONIST_MOVE",
+        "WORLD_ADAPTED",
+        "AGENT_STANDUP",
+        "ANTAGONIST_ESCALATED",
+        "SETTINGS_CHANGED",
+    }
+)
 WORKER_KEYS = frozenset({"served_by", "tools_called", "attempts", "fallback_reason"})
 KNOWLEDGE_KEYS = ("iq_hits", "knowledge_hits", "knowledge")
 
@@ -106,8 +118,10 @@ def entry_from_event(event: Any) -> LogEntry:
         get = event.get
         raw_day = event.get("game_day", event.get("day"))
     else:
+
         def get(key: str, default: Any = None) -> Any:
             return getattr(event, key, default)
+
         raw_day = getattr(event, "game_day", None)
     payload = payload_dict(get("payload"))
     event_id = _int(get("id"))
@@ -118,14 +132,27 @@ def entry_from_event(event: Any) -> LogEntry:
     served = payload.get("served_by")
     if isinstance(served, str) and served:
         model = payload.get("model")
-        label = f"{served}: {model}" if isinstance(model, str) and model and model != served else served
+        label = (
+            f"{served}: {model}" if isinstance(model, str) and model and model != served else served
+        )
         if label not in message:
             message = f"{message} ← {one_line(label, 60)}"
-    text = (f"{head(event_id, day)}{event_type:<{TYPE_WIDTH}.{TYPE_WIDTH}} "
-            f"{actor:<{ACTOR_WIDTH}.{ACTOR_WIDTH}} {message}")
-    return LogEntry(event_id, day, event_type, actor, message, payload,
-                    str(get("ts") or "")[:40], categories(event_type, payload), text,
-                    text.lower())
+    text = (
+        f"{head(event_id, day)}{event_type:<{TYPE_WIDTH}.{TYPE_WIDTH}} "
+        f"{actor:<{ACTOR_WIDTH}.{ACTOR_WIDTH}} {message}"
+    )
+    return LogEntry(
+        event_id,
+        day,
+        event_type,
+        actor,
+        message,
+        payload,
+        str(get("ts") or "")[:40],
+        categories(event_type, payload),
+        text,
+        text.lower(),
+    )
 
 
 def in_tab(entry: LogEntry, tab: str) -> bool:
@@ -136,8 +163,15 @@ def in_tab(entry: LogEntry, tab: str) -> bool:
 
 def payload_text(entry: LogEntry) -> str:
     """Pretty JSON of the entry for the payload inspector (the caller cleans it before display)."""
-    body = {"id": entry.id, "type": entry.type, "actor": entry.actor, "game_day": entry.day,
-            "ts": entry.ts, "message": entry.message, "payload": entry.payload}
+    body = {
+        "id": entry.id,
+        "type": entry.type,
+        "actor": entry.actor,
+        "game_day": entry.day,
+        "ts": entry.ts,
+        "message": entry.message,
+        "payload": entry.payload,
+    }
     return json.dumps(body, indent=2, ensure_ascii=False, default=repr)
 
 

@@ -42,8 +42,11 @@ def clean(value: Any, limit: int | None = DEFAULT_LIMIT) -> str:
 
 def one_line(value: Any, limit: int | None = LINE_LIMIT) -> str:
     """`clean` text folded onto one line (newlines become ` ⏎ `), for lists and log rows."""
-    if isinstance(value, str) and (limit is None or len(value) <= limit) \
-            and not _UNSAFE.search(value):
+    if (
+        isinstance(value, str)
+        and (limit is None or len(value) <= limit)
+        and not _UNSAFE.search(value)
+    ):
         return value.strip()
     text = clean(value, None if limit is None else limit * 2)
     text = _NEWLINES.sub(" ⏎ ", text.strip())

@@ -51,8 +51,10 @@ class SessionRunner(AppHost):
             return
         self.busy = "open"
         self.main.query_one(ActionBar).set_thinking(
-            "opening the venture…" if "resume" in request else
-            "founding the company: org, rival and eight stages…")
+            "opening the venture…"
+            if "resume" in request
+            else "founding the company: org, rival and eight stages…"
+        )
         self.refresh_view()
         self._open_in_thread(request)
 
@@ -63,19 +65,25 @@ class SessionRunner(AppHost):
 
         try:
             if "resume" in request:
-                session = GameSession.load(str(request["resume"]), save_dir=self.save_dir,
-                                           router=self.router)
+                session = GameSession.load(
+                    str(request["resume"]), save_dir=self.save_dir, router=self.router
+                )
             else:
                 session = GameSession.start_venture(
-                    pitch=request["pitch"], name=request.get("name"),
+                    pitch=request["pitch"],
+                    name=request.get("name"),
                     archetype=request.get("archetype") or "builder",
-                    seed=int(request.get("seed") or 0), save_dir=self.save_dir, router=self.router)
+                    seed=int(request.get("seed") or 0),
+                    save_dir=self.save_dir,
+                    router=self.router,
+                )
         except GameError as exc:
             self.post_message(SessionFailed(one_line(str(exc), 300), request))
         except Exception as exc:  # noqa: BLE001 - shown as one line; traceback to the log file
             log.exception("opening a venture failed")
-            self.post_message(SessionFailed(one_line(f"could not open the venture: {exc}", 300),
-                                            request))
+            self.post_message(
+                SessionFailed(one_line(f"could not open the venture: {exc}", 300), request)
+            )
         else:
             self.post_message(SessionOpened(session))
 
@@ -102,10 +110,17 @@ class SessionRunner(AppHost):
     # ---- a second window on a run: watch it read-only --------------------------------------
     def _watch_read_only(self, session: GameSession) -> None:
         """Another window holds the run: say who, scroll its log live, take over when it closes."""
-        self.notify(one_line(session.read_only_line(), 300), title="Read-only",
-                    severity="warning", markup=False, timeout=10)
+        self.notify(
+            one_line(session.read_only_line(), 300),
+            title="Read-only",
+            severity="warning",
+            markup=False,
+            timeout=10,
+        )
         timers: list[Timer] = []
-        timers.append(self.set_interval(WATCH_SECONDS, lambda: self._watch_tick(session, timers[0])))
+        timers.append(
+            self.set_interval(WATCH_SECONDS, lambda: self._watch_tick(session, timers[0]))
+        )
 
     def _watch_tick(self, session: GameSession, timer: Timer) -> None:
         if self.session is not session or not session.read_only:
@@ -125,8 +140,11 @@ class SessionRunner(AppHost):
             self.refresh_view()
         if took_over:
             timer.stop()
-            self.notify("The other window closed the run: you can play it here now.",
-                        title="Read-only ended", markup=False)
+            self.notify(
+                "The other window closed the run: you can play it here now.",
+                title="Read-only ended",
+                markup=False,
+            )
 
     def on_session_failed(self, message: SessionFailed) -> None:
         self.busy = None
@@ -153,8 +171,9 @@ class SessionRunner(AppHost):
             self.snap = self.session.snapshot() if self.session is not None else None
         except Exception as exc:  # noqa: BLE001 - keep the last good view rather than crash
             log.exception("snapshot failed")
-            self.notify(one_line(f"could not read the venture: {exc}", 200), severity="error",
-                        markup=False)
+            self.notify(
+                one_line(f"could not read the venture: {exc}", 200), severity="error", markup=False
+            )
 
     def command(self, label: str, fn: Callable[[Any], Any], thinking: str | None = None) -> bool:
         """Run `fn(session)` in the session worker group; False if something else is running."""
@@ -174,17 +193,22 @@ class SessionRunner(AppHost):
     def _command_in_thread(self, label: str, fn: Callable[[Any], Any], session: Any) -> None:
         from engine.errors import GameError
 
-        refusals: tuple[type[Exception], ...] = (GameError, ValueError) \
-            if label in MEMORY_COMMANDS else (GameError,)
+        refusals: tuple[type[Exception], ...] = (
+            (GameError, ValueError) if label in MEMORY_COMMANDS else (GameError,)
+        )
         try:
             result = fn(session)
         except refusals as exc:  # the engine (or the memory store) said no, in one line
             self.post_message(CommandFinished(label, error=one_line(str(exc), 300)))
         except Exception as exc:  # noqa: BLE001 - a worker fault must leave the app up
             log.exception("command %s failed", label)
-            self.post_message(CommandFinished(
-                label, error=one_line(f"{label} failed: {type(exc).__name__}: {exc}", 300),
-                crashed=True))
+            self.post_message(
+                CommandFinished(
+                    label,
+                    error=one_line(f"{label} failed: {type(exc).__name__}: {exc}", 300),
+                    crashed=True,
+                )
+            )
         else:
             self.post_message(CommandFinished(label, result=result))
 
@@ -219,26 +243,40 @@ class SessionRunner(AppHost):
         if label == "export":
             self.last_export = Path(result)
             if self.is_web:  # in a browser the file is on the server: offer it as a download
-                self.deliver_text(self.last_export, save_filename=self.last_export.name,
-                                  mime_type="text/markdown")
-                self.notify(f"Report {self.last_export.name} offered for download.",
-                            title="Exported", markup=False)
+                self.deliver_text(
+                    self.last_export, save_filename=self.last_export.name, mime_type="text/markdown"
+                )
+                self.notify(
+                    f"Report {self.last_export.name} offered for download.",
+                    title="Exported",
+                    markup=False,
+                )
             else:
                 self.notify(f"Report written to {result}", title="Exported", markup=False)
         elif label == "prune":
             ids = ", ".join(getattr(result, "eligible_ids", [])[:8]) or "none"
             count = len(getattr(result, "eligible_ids", []))
-            self.notify(f"Prune dry run: {plural(count, 'memory', 'memories')} "
-                        f"would go ({ids}). Nothing was deleted.", title="Memory", markup=False)
+            self.notify(
+                f"Prune dry run: {plural(count, 'memory', 'memories')} "
+                f"would go ({ids}). Nothing was deleted.",
+                title="Memory",
+                markup=False,
+            )
         elif label == "consolidate":
             self.main.query_one(MemoryPane).clear_marks()
-            self.notify(f"Consolidation {getattr(result, 'status', 'done')}: "
-                        f"{getattr(result, 'semantic_memory_id', '')}", title="Memory",
-                        markup=False)
+            self.notify(
+                f"Consolidation {getattr(result, 'status', 'done')}: "
+                f"{getattr(result, 'semantic_memory_id', '')}",
+                title="Memory",
+                markup=False,
+            )
         elif label == "forget":
-            self.notify(f"Forgot {plural(int(getattr(result, 'deleted', 0)), 'memory', 'memories')}"
-                        " of this run.",
-                        title="Memory", markup=False)
+            self.notify(
+                f"Forgot {plural(int(getattr(result, 'deleted', 0)), 'memory', 'memories')}"
+                " of this run.",
+                title="Memory",
+                markup=False,
+            )
 
     def _continue(self) -> None:
         """A stage's worker runs as soon as the stage begins (unless a standup awaits a reply)."""

@@ -12,8 +12,16 @@ from pydantic import SecretStr, ValidationError
 from engine.config import CLOUD_CHAINS, LOCAL_CHAINS, Settings
 from worldforge_tui.safe_text import one_line
 
-ROLES: tuple[str, ...] = ("narrator", "orgdesigner", "antagonist", "strategist", "designer",
-                          "marketer", "ops", "npc")
+ROLES: tuple[str, ...] = (
+    "narrator",
+    "orgdesigner",
+    "antagonist",
+    "strategist",
+    "designer",
+    "marketer",
+    "ops",
+    "npc",
+)
 MODE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("Offline — seeded simulation", "simulation"),
     ("Local model (OpenAI-compatible)", "local"),
@@ -49,8 +57,7 @@ def role_fields(role: str) -> tuple[str, str]:
 
 def form_fields() -> list[str]:
     """Every settings field the form can edit."""
-    names = ["demo_mode", "agent_routing", "memory_backend",
-             *(name for name, _, _ in TEXT_FIELDS)]
+    names = ["demo_mode", "agent_routing", "memory_backend", *(name for name, _, _ in TEXT_FIELDS)]
     for role in ROLES:
         names.extend(role_fields(role))
     return names
@@ -102,25 +109,37 @@ def inherited_hint(settings: Settings, role: str, tier: str) -> str:
 
 def pills(settings: Settings, probe: list[dict[str, Any]] | None = None) -> list[tuple[str, str]]:
     """Status pills (text, tone): runtime, routing, local connected?, foundry standby?"""
-    out = [(f"runtime: {settings.runtime_label()}", "accent"),
-           (f"routing: {settings.agent_routing}", "muted")]
+    out = [
+        (f"runtime: {settings.runtime_label()}", "accent"),
+        (f"routing: {settings.agent_routing}", "muted"),
+    ]
     results = {row.get("tier"): row for row in probe or () if isinstance(row, dict)}
     if not settings.local_agent_base_url:
         out.append(("local: not set", "muted"))
     elif "local" in results:
         row = results["local"]
-        out.append(("local: connected", "good") if row.get("ok")
-                   else (f"local: {str(row.get('error') or 'down')[:40]}", "bad"))
+        out.append(
+            ("local: connected", "good")
+            if row.get("ok")
+            else (f"local: {str(row.get('error') or 'down')[:40]}", "bad")
+        )
     else:
         out.append(("local: untested" if settings.local_ready() else "local: off", "muted"))
     if settings.foundry_openai_url() is None:
         out.append(("foundry: not set", "muted"))
     elif "foundry" in results:
         row = results["foundry"]
-        out.append(("foundry: connected", "good") if row.get("ok")
-                   else (f"foundry: {str(row.get('error') or 'down')[:40]}", "bad"))
+        out.append(
+            ("foundry: connected", "good")
+            if row.get("ok")
+            else (f"foundry: {str(row.get('error') or 'down')[:40]}", "bad")
+        )
     else:
         out.append(("foundry: active" if settings.cloud_ready() else "foundry: standby", "muted"))
-    out.append((f"memory: {settings.memory_backend}", "accent" if
-                settings.memory_backend == "cosmos" else "muted"))
+    out.append(
+        (
+            f"memory: {settings.memory_backend}",
+            "accent" if settings.memory_backend == "cosmos" else "muted",
+        )
+    )
     return out

@@ -23,8 +23,9 @@ def new_session(tmp_path, sim_router):
     made: list[GameSession] = []
 
     def make(pitch: str = PITCH, seed: int = 7, **kw) -> GameSession:
-        s = GameSession.start_venture(pitch=pitch, seed=seed, save_dir=tmp_path / "saves",
-                                      router=sim_router, **kw)
+        s = GameSession.start_venture(
+            pitch=pitch, seed=seed, save_dir=tmp_path / "saves", router=sim_router, **kw
+        )
         made.append(s)
         return s
 

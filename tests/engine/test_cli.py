@@ -13,21 +13,24 @@ from worldforge_tui.cli import main
 PITCH = "A solar microgrid cooperative for rural farmers"
 
 
-@pytest.mark.parametrize("args", [
-    ["--pitch", ""],
-    ["--pitch", "solar " * 20_000],
-    ["--pitch", PITCH, "--archetype", "wizard"],
-    ["--pitch", PITCH, "--choose", "ABX"],
-    ["--pitch", PITCH, "--choose", "ABA"],
-    ["--pitch", PITCH, "--reject", "9:too vague"],
-    ["--pitch", PITCH, "--reject", "NEED"],
-    ["--pitch", PITCH, "--reject", "2:"],
-    ["--pitch", PITCH, "--reject", "2:a", "--reject", "2:b", "--reject", "2:c"],
-    ["--pitch", PITCH, "--own", "2:bad\x00text"],
-    ["--pitch", "solar \x1b[31m grid"],
-    ["--pitch", PITCH, "--seed", "-4"],
-    ["--pitch", PITCH, "--seed", "abc"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--pitch", ""],
+        ["--pitch", "solar " * 20_000],
+        ["--pitch", PITCH, "--archetype", "wizard"],
+        ["--pitch", PITCH, "--choose", "ABX"],
+        ["--pitch", PITCH, "--choose", "ABA"],
+        ["--pitch", PITCH, "--reject", "9:too vague"],
+        ["--pitch", PITCH, "--reject", "NEED"],
+        ["--pitch", PITCH, "--reject", "2:"],
+        ["--pitch", PITCH, "--reject", "2:a", "--reject", "2:b", "--reject", "2:c"],
+        ["--pitch", PITCH, "--own", "2:bad\x00text"],
+        ["--pitch", "solar \x1b[31m grid"],
+        ["--pitch", PITCH, "--seed", "-4"],
+        ["--pitch", PITCH, "--seed", "abc"],
+    ],
+)
 def test_bad_input_exit_2_one_line_nothing_written(tmp_path, capsys, args):
     save = tmp_path / "saves"
     rc = main(["simulate", "--save-dir", str(save), *args])
@@ -40,8 +43,18 @@ def test_bad_input_exit_2_one_line_nothing_written(tmp_path, capsys, args):
 
 
 def test_markup_text_is_literal_and_plays(tmp_path, capsys):
-    rc = main(["simulate", "--save-dir", str(tmp_path), "--json", "--pitch",
-               "[bold]Solar[/] grids for rural [red]farmers[/red]", "--own", "3:keep [/] literal"])
+    rc = main(
+        [
+            "simulate",
+            "--save-dir",
+            str(tmp_path),
+            "--json",
+            "--pitch",
+            "[bold]Solar[/] grids for rural [red]farmers[/red]",
+            "--own",
+            "3:keep [/] literal",
+        ]
+    )
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     assert out["outcome"]["result"] in ("victory", "defeat")
@@ -49,18 +62,50 @@ def test_markup_text_is_literal_and_plays(tmp_path, capsys):
 
 
 def test_simulate_json_shape(tmp_path, capsys):
-    rc = main(["simulate", "--save-dir", str(tmp_path), "--json", "--pitch", PITCH, "--choose", "B",
-               "--reject", "NEED:name the cooperative's pricing", "--own", "stage_5_find:grow through farm fairs"])
+    rc = main(
+        [
+            "simulate",
+            "--save-dir",
+            str(tmp_path),
+            "--json",
+            "--pitch",
+            PITCH,
+            "--choose",
+            "B",
+            "--reject",
+            "NEED:name the cooperative's pricing",
+            "--own",
+            "stage_5_find:grow through farm fairs",
+        ]
+    )
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"run_id", "seed", "outcome", "score", "economics", "org", "stages",
-                        "dilemmas", "world_events", "rival", "events", "memory", "served_by"}
-    assert out["served_by"] == {"simulation": sum(1 + s["redos"] for s in out["stages"] if s["score"] is not None)}
+    assert set(out) == {
+        "run_id",
+        "seed",
+        "outcome",
+        "score",
+        "economics",
+        "org",
+        "stages",
+        "dilemmas",
+        "world_events",
+        "rival",
+        "events",
+        "memory",
+        "served_by",
+    }
+    assert out["served_by"] == {
+        "simulation": sum(1 + s["redos"] for s in out["stages"] if s["score"] is not None)
+    }
     need = out["stages"][1]
     assert need["redos"] == 1 and need["decision"]["option"] == "B"
     assert out["dilemmas"][1]["rule_id"] == need["decision"]["rule_id"]
     own = out["stages"][4]["decision"]
-    assert {k: own[k] for k in ("rule_id", "option")} == {"rule_id": "custom.default", "option": "own"}
+    assert {k: own[k] for k in ("rule_id", "option")} == {
+        "rule_id": "custom.default",
+        "option": "own",
+    }
     assert own["interpreted"]["matched_by"] == "custom" and own["interpreted"]["says"]
     assert out["events"]["ARTIFACT_REJECTED"] == 1
     assert out["memory"]["procedural"] >= 2
@@ -82,15 +127,26 @@ def test_headless_simulate_loads_no_tui_or_model_client_code(tmp_path):
 
 
 def test_core_packages_do_not_import_textual():
-    code = ("import sys, engine.session, engine.balance, engine.replay, memory.store, knowledge; "
-            "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']")
+    code = (
+        "import sys, engine.session, engine.balance, engine.replay, memory.store, knowledge; "
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_output_into_a_closed_pipe_is_quiet(tmp_path):
     """`worldforge … | head` must not print a BrokenPipe error line."""
-    exe = [sys.executable, "-m", "worldforge_tui.cli", "simulate", "--pitch", PITCH, "--json",
-           "--save-dir", str(tmp_path)]
+    exe = [
+        sys.executable,
+        "-m",
+        "worldforge_tui.cli",
+        "simulate",
+        "--pitch",
+        PITCH,
+        "--json",
+        "--save-dir",
+        str(tmp_path),
+    ]
     proc = subprocess.Popen(exe, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader is gone before the game writes a byte
     err = proc.stderr.read().decode()

@@ -11,7 +11,19 @@ from worldforge_tui.cli import main
 
 
 def _cli_json(capsys, save_dir, *extra: str) -> dict:
-    rc = main(["simulate", "--pitch", PITCH, "--seed", "11", "--save-dir", str(save_dir), "--json", *extra])
+    rc = main(
+        [
+            "simulate",
+            "--pitch",
+            PITCH,
+            "--seed",
+            "11",
+            "--save-dir",
+            str(save_dir),
+            "--json",
+            *extra,
+        ]
+    )
     out = capsys.readouterr().out
     assert rc == 0
     return json.loads(out)
@@ -44,14 +56,20 @@ def test_one_different_fork_changes_company_and_next_artifact(played):
     # The stage after the changed fork visibly follows the new decision.
     art_a = a.events()
     art_b = b.events()
-    third_a = next(e for e in art_a if e.type == "STAGE_EXECUTED" and e.payload["stage_id"] == "stage_3_go")
-    third_b = next(e for e in art_b if e.type == "STAGE_EXECUTED" and e.payload["stage_id"] == "stage_3_go")
+    third_a = next(
+        e for e in art_a if e.type == "STAGE_EXECUTED" and e.payload["stage_id"] == "stage_3_go"
+    )
+    third_b = next(
+        e for e in art_b if e.type == "STAGE_EXECUTED" and e.payload["stage_id"] == "stage_3_go"
+    )
     rule_a, rule_b = (s.stages[1].decision.rule_id for s in (a.state, b.state))
     assert rule_a != rule_b
     assert third_a.payload["artifact"]["follows_decision"]["rule_id"] == rule_a
     assert third_b.payload["artifact"]["follows_decision"]["rule_id"] == rule_b
-    assert third_a.payload["artifact"]["value_proposition"] != \
-        third_b.payload["artifact"]["value_proposition"]
+    assert (
+        third_a.payload["artifact"]["value_proposition"]
+        != third_b.payload["artifact"]["value_proposition"]
+    )
     assert not third_a.payload["drift"] and not third_b.payload["drift"]
 
 
@@ -59,5 +77,7 @@ def test_different_seed_different_rival_or_numbers(new_session):
     s1, s2 = new_session(seed=1), new_session(seed=2)
     play(s1, Plan())
     play(s2, Plan())
-    assert summary(s1)["economics"] != summary(s2)["economics"] or \
-        s1.state.antagonist.name != s2.state.antagonist.name
+    assert (
+        summary(s1)["economics"] != summary(s2)["economics"]
+        or s1.state.antagonist.name != s2.state.antagonist.name
+    )

@@ -77,7 +77,9 @@ def test_receipt_has_every_field_before_after_and_next_brief(new_session):
     assert r.next_brief["worker"] == s.state.stages[1].worker_title
     assert first.rule_id in r.next_brief["binding"]
     assert len(s.state.standup) == 3
-    assert all(t.tool in ("recall_memory", "watch_burn", "search_knowledge") for t in s.state.standup)
+    assert all(
+        t.tool in ("recall_memory", "watch_burn", "search_knowledge") for t in s.state.standup
+    )
 
 
 def test_own_answer_matches_whole_words_else_custom_default(new_session):
@@ -120,17 +122,40 @@ def test_drift_is_flagged_when_artifact_ignores_decision(new_session):
     from engine.models import Directive
 
     wrong = Directive(source="decision", rule_id="strategist.breadth", text="breadth", keywords=[])
-    art = simulate_artifact("strategist", founder=s.state.founder, stage=stage, directive=wrong,
-                            economics=s.state.economics, seed=1, attempt=1).model_dump()
-    rub = evaluate("strategist", art, goal=stage.goal, founder_keywords=s.state.founder.keywords,
-                   directive=s.state.directive)
+    art = simulate_artifact(
+        "strategist",
+        founder=s.state.founder,
+        stage=stage,
+        directive=wrong,
+        economics=s.state.economics,
+        seed=1,
+        attempt=1,
+    ).model_dump()
+    rub = evaluate(
+        "strategist",
+        art,
+        goal=stage.goal,
+        founder_keywords=s.state.founder.keywords,
+        directive=s.state.directive,
+    )
     assert rub.drift and rub.compliance < 60 and rub.final <= 60
-    right = evaluate("strategist", s.state.current.artifact if s.state.current else
-                     simulate_artifact("strategist", founder=s.state.founder, stage=stage,
-                                       directive=s.state.directive, economics=s.state.economics,
-                                       seed=1, attempt=1).model_dump(),
-                     goal=stage.goal, founder_keywords=s.state.founder.keywords,
-                     directive=s.state.directive)
+    right = evaluate(
+        "strategist",
+        s.state.current.artifact
+        if s.state.current
+        else simulate_artifact(
+            "strategist",
+            founder=s.state.founder,
+            stage=stage,
+            directive=s.state.directive,
+            economics=s.state.economics,
+            seed=1,
+            attempt=1,
+        ).model_dump(),
+        goal=stage.goal,
+        founder_keywords=s.state.founder.keywords,
+        directive=s.state.directive,
+    )
     assert not right.drift and right.final > rub.final
 
 

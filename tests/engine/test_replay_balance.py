@@ -14,15 +14,23 @@ from worldforge_tui.cli import main
 
 def test_replay_verify_passes_and_catches_tampering(new_session, capsys):
     s = new_session()
-    play(s, Plan(path="BABABABA", rejects={"stage_4_search": ["show the pricing page first"]},
-                 owns={"stage_6_take": "hire a part-time support lead"}))
+    play(
+        s,
+        Plan(
+            path="BABABABA",
+            rejects={"stage_4_search": ["show the pricing page first"]},
+            owns={"stage_6_take": "hire a part-time support lead"},
+        ),
+    )
     report = verify(s.conn, s.state.run_id)
     assert report.ok, report.first_difference
     assert report.events_checked == len(s.events())
     rc = main(["replay", s.state.run_id, "--save-dir", str(s.save_dir), "--verify", "--json"])
     assert rc == 0 and json.loads(capsys.readouterr().out)["ok"] is True
-    s.conn.execute("UPDATE events SET message = 'forged' WHERE run_id=? AND type='CEO_DECISION'",
-                   (s.state.run_id,))
+    s.conn.execute(
+        "UPDATE events SET message = 'forged' WHERE run_id=? AND type='CEO_DECISION'",
+        (s.state.run_id,),
+    )
     bad = verify(s.conn, s.state.run_id)
     assert not bad.ok and "CEO_DECISION" in bad.first_difference
 

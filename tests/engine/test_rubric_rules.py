@@ -11,13 +11,20 @@ from engine.rubric import evaluate
 from engine.rules import RULES, match_own_answer
 from engine.text import has_phrase
 
-JUNK = {"a": "lorem ipsum dolor sit amet " * 5, "b": "consectetur adipiscing " * 5, "c": "x" * 200,
-        "d": "more filler text here", "e": "and more"}
+JUNK = {
+    "a": "lorem ipsum dolor sit amet " * 5,
+    "b": "consectetur adipiscing " * 5,
+    "c": "x" * 200,
+    "d": "more filler text here",
+    "e": "and more",
+}
 
 
 @pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
 def test_junk_json_fails(role):
-    r = evaluate(role, JUNK, goal="Position the promise", founder_keywords=["solar"], directive=None)
+    r = evaluate(
+        role, JUNK, goal="Position the promise", founder_keywords=["solar"], directive=None
+    )
     assert r.final == 0 and r.floor == 0
     r2 = evaluate(role, "not json at all {", goal="x", founder_keywords=[], directive=None)
     assert r2.final == 0
@@ -26,12 +33,21 @@ def test_junk_json_fails(role):
 
 
 def test_placeholder_url_and_thin_landing_page_lose_points():
-    good = {"summary": "Landing page for solar farmers.", "follows_decision": {"rule_id": "none", "how": "n/a"},
-            "hero_headline": "Solar microgrids for rural farmers", "cta_text": "Join the pilot",
-            "url": "https://solargrid.app/search", "features": ["a b c", "d e f", "g h i"]}
+    good = {
+        "summary": "Landing page for solar farmers.",
+        "follows_decision": {"rule_id": "none", "how": "n/a"},
+        "hero_headline": "Solar microgrids for rural farmers",
+        "cta_text": "Join the pilot",
+        "url": "https://solargrid.app/search",
+        "features": ["a b c", "d e f", "g h i"],
+    }
     bad = dict(good, url="https://example.com/preview", features=["one"])
-    g = evaluate("designer", good, goal="MVP landing page", founder_keywords=["solar"], directive=None)
-    b = evaluate("designer", bad, goal="MVP landing page", founder_keywords=["solar"], directive=None)
+    g = evaluate(
+        "designer", good, goal="MVP landing page", founder_keywords=["solar"], directive=None
+    )
+    b = evaluate(
+        "designer", bad, goal="MVP landing page", founder_keywords=["solar"], directive=None
+    )
     assert g.checks["url_real"] and not b.checks["url_real"] and not b.checks["features_listed"]
     assert g.final > b.final
 
@@ -46,13 +62,16 @@ def test_every_rule_is_offered_by_the_deck_and_each_option_carries_its_keywords(
                 assert any(has_phrase(text, kw) for kw in RULES[rid].keywords), (v.id, rid)
 
 
-@pytest.mark.parametrize(("text", "phrase", "hit"), [
-    ("we ship this week", "ship", True),
-    ("a strong relationship", "ship", False),
-    ("follow the slow plan", "low", False),
-    ("keep a human in the loop", "human in the loop", True),
-    ("carefully automated", "fully", False),
-])
+@pytest.mark.parametrize(
+    ("text", "phrase", "hit"),
+    [
+        ("we ship this week", "ship", True),
+        ("a strong relationship", "ship", False),
+        ("follow the slow plan", "low", False),
+        ("keep a human in the loop", "human in the loop", True),
+        ("carefully automated", "fully", False),
+    ],
+)
 def test_whole_word_matching(text, phrase, hit):
     assert has_phrase(text, phrase) is hit
 

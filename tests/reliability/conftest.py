@@ -15,18 +15,27 @@ from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F40
 PITCH = "Repair bookings for independent bike shops"
 
 
-def play_venture(save_dir: Path, *, seed: int = 5, plan: Plan | None = None,
-                 stop_after: int | None = None) -> str:
+def play_venture(
+    save_dir: Path, *, seed: int = 5, plan: Plan | None = None, stop_after: int | None = None
+) -> str:
     """Play a simulation venture into `save_dir` (to the end, or `stop_after` commands); its run id."""
-    session = GameSession.start_venture(pitch=PITCH, name="Spoke Co", seed=seed, save_dir=save_dir,
-                                        router=Router(Settings(demo_mode="simulation")))
+    session = GameSession.start_venture(
+        pitch=PITCH,
+        name="Spoke Co",
+        seed=seed,
+        save_dir=save_dir,
+        router=Router(Settings(demo_mode="simulation")),
+    )
     try:
         if stop_after is None:
             play(session, plan or Plan())
         else:
             for _ in range(stop_after):
-                {"brief": session.run_stage, "gate": session.approve,
-                 "fork": lambda: session.decide("A")}[session.state.phase]()
+                {
+                    "brief": session.run_stage,
+                    "gate": session.approve,
+                    "fork": lambda: session.decide("A"),
+                }[session.state.phase]()
         return session.state.run_id
     finally:
         session.close()

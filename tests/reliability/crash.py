@@ -67,9 +67,15 @@ class Zygote:
     """A `crash_child` process that has imported the game once and forks a game per request."""
 
     def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.reliability.crash_child"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
-                                     env=_child_env(), text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.reliability.crash_child"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=ROOT,
+            env=_child_env(),
+            text=True,
+            bufsize=1,
+        )
         first = self._line()
         assert first == "ZYGOTE", f"crash zygote did not start: {first!r}"
 
@@ -80,12 +86,24 @@ class Zygote:
             raise AssertionError(f"crash zygote died (exit {self.proc.wait()})")
         return line.strip()
 
-    def run(self, save_dir: Path, generation: int, log: Path, *, delay: float | None = None,
-            kill_at: str | None = None) -> Outcome:
+    def run(
+        self,
+        save_dir: Path,
+        generation: int,
+        log: Path,
+        *,
+        delay: float | None = None,
+        kill_at: str | None = None,
+    ) -> Outcome:
         """Fork a game on `save_dir`; SIGKILL it after `delay` s, or let the `kill_at` hook fire."""
         assert self.proc.stdin is not None
-        request = {"save_dir": str(save_dir), "generation": generation, "log": str(log),
-                   "delay": delay, "kill_at": kill_at}
+        request = {
+            "save_dir": str(save_dir),
+            "generation": generation,
+            "log": str(log),
+            "delay": delay,
+            "kill_at": kill_at,
+        }
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         answer = json.loads(self._line())
@@ -123,8 +141,11 @@ def check_after_kill(save_dir: Path, outcome: Outcome, *, in_transaction: bool) 
     try:
         assert integrity(conn) == "ok"
         runs = {r.run_id: r for r in list_runs(conn)}
-        touched = sorted(set(outcome.acks) | set(outcome.started) & set(runs)
-                         | {r for r, s in runs.items() if s.phase != "ended"})
+        touched = sorted(
+            set(outcome.acks)
+            | set(outcome.started) & set(runs)
+            | {r for r, s in runs.items() if s.phase != "ended"}
+        )
         for run_id in touched:
             acked = outcome.acks.get(run_id, [])
             assert run_id in runs or not acked, f"{run_id}: acknowledged but missing from the save"

@@ -30,13 +30,24 @@ from engine.session import GameSession
 from engine.world import STAGE_IDS
 from memory.store import MemoryStore
 
-PITCHES = ("Repair bookings for independent bike shops", "Meal plans for night shift nurses",
-           "Bookkeeping for small farm co-ops", "Tool rental lockers for apartment blocks",
-           "Tutoring marketplace for adult learners", "Cold chain sensors for food trucks")
-REASONS = ("Too vague about the customer; name the first ten shops",
-           "Cut the scope to one city and one channel", "Price it for a pilot, not a rollout")
-OWN = ("Partner with local repair collectives and share revenue",
-       "Go slower on hiring and keep the runway long", "Ship a paid pilot with three customers")
+PITCHES = (
+    "Repair bookings for independent bike shops",
+    "Meal plans for night shift nurses",
+    "Bookkeeping for small farm co-ops",
+    "Tool rental lockers for apartment blocks",
+    "Tutoring marketplace for adult learners",
+    "Cold chain sensors for food trucks",
+)
+REASONS = (
+    "Too vague about the customer; name the first ten shops",
+    "Cut the scope to one city and one channel",
+    "Price it for a pilot, not a rollout",
+)
+OWN = (
+    "Partner with local repair collectives and share revenue",
+    "Go slower on hiring and keep the runway long",
+    "Ship a paid pilot with three customers",
+)
 MAX_VENTURES = 40
 
 
@@ -47,9 +58,12 @@ def venture(generation: int, index: int) -> tuple[dict[str, Any], Plan]:
     for sid in rng.sample(STAGE_IDS, 2):
         plan.rejects[sid] = [rng.choice(REASONS)]
     plan.owns[rng.choice(STAGE_IDS)] = rng.choice(OWN)
-    args = {"pitch": rng.choice(PITCHES), "name": f"Crash {generation}-{index}",
-            "archetype": rng.choice(("builder", "seller", "designer", "operator")),
-            "seed": rng.randrange(1000)}
+    args = {
+        "pitch": rng.choice(PITCHES),
+        "name": f"Crash {generation}-{index}",
+        "archetype": rng.choice(("builder", "seller", "designer", "operator")),
+        "seed": rng.randrange(1000),
+    }
     return args, plan
 
 

@@ -29,23 +29,42 @@ from tests.servers.openai_server import FakeOpenAI, refused_url
 TIMEOUT = 0.5  # AGENT_REQUEST_TIMEOUT for the soak: one budget per call, shared by every attempt
 REFUSED_EVERY = 10
 VERIFY_EVERY = 4
-PITCHES = ("Repair bookings for independent bike shops", "Meal plans for night shift nurses",
-           "Bookkeeping for small farm co-ops")
+PITCHES = (
+    "Repair bookings for independent bike shops",
+    "Meal plans for night shift nurses",
+    "Bookkeeping for small farm co-ops",
+)
 # Mostly fast faults; hangs and trickles each cost a whole call budget, so they stay rare.
-FAULT_MIX = {"ok": 60, "server_error": 5, "rate_limit": 4, "rate_limit_no_retry_after": 2,
-             "drop": 4, "garbage_body": 3, "truncated": 5, "invalid_schema": 3, "think": 3,
-             "fenced": 3, "no_choices": 2, "hang": 0.8, "trickle": 0.8}
+FAULT_MIX = {
+    "ok": 60,
+    "server_error": 5,
+    "rate_limit": 4,
+    "rate_limit_no_retry_after": 2,
+    "drop": 4,
+    "garbage_body": 3,
+    "truncated": 5,
+    "invalid_schema": 3,
+    "think": 3,
+    "fenced": 3,
+    "no_choices": 2,
+    "hang": 0.8,
+    "trickle": 0.8,
+}
 STAGE_ROLES = ("strategist", "designer", "marketer", "ops")
 
 
 def _artifacts(save_dir: Path, pitch: str) -> dict[int, dict[str, Any]]:
     """Role-valid artifacts per stage number, from a simulation run of the same pitch."""
-    session = GameSession.start_venture(pitch=pitch, seed=1, save_dir=save_dir,
-                                        router=Router(Settings(demo_mode="simulation")))
+    session = GameSession.start_venture(
+        pitch=pitch, seed=1, save_dir=save_dir, router=Router(Settings(demo_mode="simulation"))
+    )
     try:
         play(session, Plan())
-        return {int(re.match(r"stage_(\d+)_", e.payload["stage_id"]).group(1)): e.payload["artifact"]
-                for e in session.events() if e.type == "STAGE_EXECUTED"}
+        return {
+            int(re.match(r"stage_(\d+)_", e.payload["stage_id"]).group(1)): e.payload["artifact"]
+            for e in session.events()
+            if e.type == "STAGE_EXECUTED"
+        }
     finally:
         session.close()
 
@@ -55,13 +74,20 @@ def _payload(artifacts: dict[str, dict[int, dict[str, Any]]]):
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
         pitch = next(p for p in artifacts if p in user)
         return artifacts[pitch][int(re.search(r"Stage (\d+) ", user).group(1))]
+
     return payload
 
 
 def _settings(url: str) -> Settings:
     per_role = {f"local_{role}_model": "qwen2.5" for role in STAGE_ROLES}
-    return Settings(demo_mode="local", local_agent_base_url=url, agent_request_timeout=TIMEOUT,
-                    agent_max_retries=1, agent_cooldown_seconds=0, **per_role)
+    return Settings(
+        demo_mode="local",
+        local_agent_base_url=url,
+        agent_request_timeout=TIMEOUT,
+        agent_max_retries=1,
+        agent_cooldown_seconds=0,
+        **per_role,
+    )
 
 
 def _check_stage(e: Any, problems: list[str]) -> float:
@@ -71,7 +97,9 @@ def _check_stage(e: Any, problems: list[str]) -> float:
         problems.append(f"{where}: served_by {p.get('served_by')!r}")
     fell = p.get("served_by") == "simulation"
     if fell != bool(p.get("fallback_reason")):
-        problems.append(f"{where}: served_by {p['served_by']} with fallback {p.get('fallback_reason')!r}")
+        problems.append(
+            f"{where}: served_by {p['served_by']} with fallback {p.get('fallback_reason')!r}"
+        )
     if not p.get("attempts"):
         problems.append(f"{where}: no attempts recorded")
     return float(p["usage"]["latency_ms"]) / 1000  # reported, not asserted: the machine is shared
@@ -81,13 +109,21 @@ def run(save_dir: Path, first: int, count: int) -> dict[str, Any]:
     import engine.routing.openai_tier  # noqa: F401 - load the SDK (~1 s) before any stage is timed
 
     artifacts = {p: _artifacts(save_dir / "sim", p) for p in PITCHES}
-    server = FakeOpenAI("ollama", payload=_payload(artifacts), hang_max=30.0,
-                        trickle_delay=0.05).start()
+    server = FakeOpenAI(
+        "ollama", payload=_payload(artifacts), hang_max=30.0, trickle_delay=0.05
+    ).start()
     server.random_faults(first, FAULT_MIX)
     good, refused = Router(_settings(server.url)), Router(_settings(refused_url()))
-    summary: dict[str, Any] = {"tried": 0, "completed": 0, "stages": 0, "served": Counter(),
-                               "fallback_kinds": Counter(), "verified": 0, "problems": [],
-                               "max_stage_s": 0.0}
+    summary: dict[str, Any] = {
+        "tried": 0,
+        "completed": 0,
+        "stages": 0,
+        "served": Counter(),
+        "fallback_kinds": Counter(),
+        "verified": 0,
+        "problems": [],
+        "max_stage_s": 0.0,
+    }
     started = time.perf_counter()
     try:
         for n in range(first, first + count):
@@ -97,32 +133,47 @@ def run(save_dir: Path, first: int, count: int) -> dict[str, Any]:
                 plan.rejects["stage_3_go"] = ["Name the first ten customers and the price"]
             router = refused if n % REFUSED_EVERY == 0 else good
             summary["tried"] += 1
-            session = GameSession.start_venture(pitch=PITCHES[n % len(PITCHES)], name=f"Soak {n}",
-                                                seed=n, save_dir=save_dir, router=router)
+            session = GameSession.start_venture(
+                pitch=PITCHES[n % len(PITCHES)],
+                name=f"Soak {n}",
+                seed=n,
+                save_dir=save_dir,
+                router=router,
+            )
             try:
                 play(session, plan)
                 if session.state.phase != "ended":
                     summary["problems"].append(f"{session.state.run_id}: did not end")
                     continue
                 summary["completed"] += 1
-                fallbacks = {e.payload.get("stage_id") for e in session.events()
-                             if e.type == "ROUTE_FALLBACK"}
+                fallbacks = {
+                    e.payload.get("stage_id")
+                    for e in session.events()
+                    if e.type == "ROUTE_FALLBACK"
+                }
                 for e in session.events():
                     if e.type != "STAGE_EXECUTED":
                         continue
                     summary["stages"] += 1
                     summary["served"][e.payload["served_by"]] += 1
                     if e.payload["fallback_reason"]:
-                        summary["fallback_kinds"][e.payload["fallback_reason"].split(":")[1]
-                                                  .split("(")[0].strip()] += 1
+                        summary["fallback_kinds"][
+                            e.payload["fallback_reason"].split(":")[1].split("(")[0].strip()
+                        ] += 1
                         if e.payload["stage_id"] not in fallbacks:
-                            summary["problems"].append(f"{e.run_id}: fallback without ROUTE_FALLBACK")
-                    summary["max_stage_s"] = max(summary["max_stage_s"], _check_stage(e, summary["problems"]))
+                            summary["problems"].append(
+                                f"{e.run_id}: fallback without ROUTE_FALLBACK"
+                            )
+                    summary["max_stage_s"] = max(
+                        summary["max_stage_s"], _check_stage(e, summary["problems"])
+                    )
                 if n % VERIFY_EVERY == 0:
                     report = verify(session.conn, session.state.run_id)
                     summary["verified"] += 1
                     if not report.ok:
-                        summary["problems"].append(f"{report.run_id}: replay {report.first_difference}")
+                        summary["problems"].append(
+                            f"{report.run_id}: replay {report.first_difference}"
+                        )
             finally:
                 session.close()
     finally:

@@ -62,11 +62,22 @@ def test_game_writes_while_memory_show_reads(tmp_path):
     run_id = play_venture(save_dir, stop_after=6)
     done = tmp_path / "writer-done"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(save_dir), str(done)], cwd=ROOT,
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    reader = subprocess.Popen([sys.executable, "-c", READER, str(save_dir), run_id, str(done)],
-                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(save_dir), str(done)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    reader = subprocess.Popen(
+        [sys.executable, "-c", READER, str(save_dir), run_id, str(done)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     _, w_err = writer.communicate(timeout=120)
     r_out, r_err = reader.communicate(timeout=120)
     assert writer.returncode == 0, w_err[-2000:]

@@ -23,8 +23,17 @@ CHAINS = 6
 RANDOM_KILLS_PER_CHAIN = 8
 # Deterministic kills inside a transaction: after the Nth event row, memory row or run-row write.
 T = TypeVar("T")
-IN_TRANSACTION = ("event:1", "event:7", "event:57", "event:130", "memory:1", "memory:20",
-                  "save_run:1", "save_run:9", "save_run:25")
+IN_TRANSACTION = (
+    "event:1",
+    "event:7",
+    "event:57",
+    "event:130",
+    "memory:1",
+    "memory:20",
+    "save_run:1",
+    "save_run:9",
+    "save_run:25",
+)
 
 
 @pytest.fixture(scope="module")
@@ -72,12 +81,15 @@ def _chain(zygote: Zygote, root: Path, chain: int) -> dict[str, int]:
 
 def test_random_sigkills_lose_nothing(tmp_path, zygotes):
     with ThreadPoolExecutor(max_workers=2) as pool:
-        tallies = list(pool.map(lambda c: _on_zygote(zygotes, lambda z: _chain(z, tmp_path, c)),
-                                range(CHAINS)))
+        tallies = list(
+            pool.map(lambda c: _on_zygote(zygotes, lambda z: _chain(z, tmp_path, c)), range(CHAINS))
+        )
     tried = sum(t["tried"] for t in tallies)
     survived = sum(t["survived"] for t in tallies)
-    print(f"\nrandom kills survived/tried: {survived}/{tried}; acknowledged events "
-          f"{sum(t['acks'] for t in tallies)}; runs checked {sum(t['runs_checked'] for t in tallies)}")
+    print(
+        f"\nrandom kills survived/tried: {survived}/{tried}; acknowledged events "
+        f"{sum(t['acks'] for t in tallies)}; runs checked {sum(t['runs_checked'] for t in tallies)}"
+    )
     assert tried >= CHAINS * RANDOM_KILLS_PER_CHAIN // 2  # most kills land before the game ends
     assert survived == tried
     assert sum(t["mid_game"] for t in tallies) >= tried // 2  # mid-game, not at start-up
@@ -93,11 +105,18 @@ def _inside(zygote: Zygote, root: Path, index: int, spec: str) -> tuple[str, boo
 
 def test_kills_inside_a_write_transaction_leave_the_last_committed_step(tmp_path, zygotes):
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda a: _on_zygote(zygotes, lambda z: _inside(z, tmp_path, *a)),
-                                enumerate(IN_TRANSACTION)))
-    print(f"\nin-transaction kills survived/tried: {sum(1 for r in results if r[1])}/{len(results)}"
-          f"; runs checked per kill {[n for _, _, n in results]}")
+        results = list(
+            pool.map(
+                lambda a: _on_zygote(zygotes, lambda z: _inside(z, tmp_path, *a)),
+                enumerate(IN_TRANSACTION),
+            )
+        )
+    print(
+        f"\nin-transaction kills survived/tried: {sum(1 for r in results if r[1])}/{len(results)}"
+        f"; runs checked per kill {[n for _, _, n in results]}"
+    )
     assert all(killed for _, killed, _ in results)
     # a kill at the very first event leaves no run at all; every other kill leaves one to resume
-    assert all(n >= 1 for spec, _, n in results if spec not in ("event:1", "memory:1",
-                                                                "save_run:1"))
+    assert all(
+        n >= 1 for spec, _, n in results if spec not in ("event:1", "memory:1", "save_run:1")
+    )

@@ -24,9 +24,12 @@ def _boom(*_args, **_kwargs):
 
 
 def test_unexpected_command_error_is_logged_with_ids_and_rolled_back(tmp_path, monkeypatch):
-    session = GameSession.start_venture(pitch="Repair bookings for independent bike shops",
-                                        seed=3, save_dir=tmp_path,
-                                        router=Router(Settings(demo_mode="simulation")))
+    session = GameSession.start_venture(
+        pitch="Repair bookings for independent bike shops",
+        seed=3,
+        save_dir=tmp_path,
+        router=Router(Settings(demo_mode="simulation")),
+    )
     try:
         session.run_stage()
         session.approve()
@@ -50,8 +53,9 @@ def test_unexpected_command_error_is_logged_with_ids_and_rolled_back(tmp_path, m
 
 def test_cli_shows_one_line_and_logs_the_traceback(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(rules, "apply_rule", _boom)
-    code = cli_main(["simulate", "--pitch", "Meal plans for night shift nurses", "--save-dir",
-                     str(tmp_path)])
+    code = cli_main(
+        ["simulate", "--pitch", "Meal plans for night shift nurses", "--save-dir", str(tmp_path)]
+    )
     err = capsys.readouterr().err.strip()
     assert code == 1
     assert len(err.splitlines()) == 1 and "details in" in err and str(log_path()) in err
@@ -62,18 +66,29 @@ def test_cli_shows_one_line_and_logs_the_traceback(tmp_path, monkeypatch, capsys
 
 
 def test_route_fallbacks_are_logged_with_run_stage_and_attempt(tmp_path):
-    settings = Settings(demo_mode="local", local_agent_base_url=refused_url(),
-                        local_agent_model="qwen2.5", agent_request_timeout=0.5,
-                        agent_cooldown_seconds=0)
-    session = GameSession.start_venture(pitch="Bookkeeping for small farm co-ops", seed=2,
-                                        save_dir=tmp_path, router=Router(settings))
+    settings = Settings(
+        demo_mode="local",
+        local_agent_base_url=refused_url(),
+        local_agent_model="qwen2.5",
+        agent_request_timeout=0.5,
+        agent_cooldown_seconds=0,
+    )
+    session = GameSession.start_venture(
+        pitch="Bookkeeping for small farm co-ops",
+        seed=2,
+        save_dir=tmp_path,
+        router=Router(settings),
+    )
     try:
         play(session, Plan(rejects={"stage_1_you": ["Name the first ten farms"]}))
         run_id = session.state.run_id
     finally:
         session.close()
-    lines = [ln for ln in log_path().read_text(encoding="utf-8").splitlines()
-             if "route fallback local -> simulation" in ln]
+    lines = [
+        ln
+        for ln in log_path().read_text(encoding="utf-8").splitlines()
+        if "route fallback local -> simulation" in ln
+    ]
     assert lines and all(f"run={run_id}" in ln for ln in lines)
     assert any("stage=stage_1_you" in ln and "attempt=2" in ln for ln in lines)  # the redo
     assert all("unreachable" in ln for ln in lines)
@@ -85,7 +100,9 @@ def test_log_follows_the_log_dir_and_rotates(tmp_path, monkeypatch):
     logger = get_logger()
     handlers = [h for h in logger.handlers if isinstance(h, logging.handlers.RotatingFileHandler)]
     assert logger is first and len(handlers) == 1
-    assert handlers[0].baseFilename == str((tmp_path / "other" / "logs" / "worldforge.log").absolute())
+    assert handlers[0].baseFilename == str(
+        (tmp_path / "other" / "logs" / "worldforge.log").absolute()
+    )
     assert handlers[0].maxBytes > 0 and handlers[0].backupCount >= 1
     with correlation(run="r1", stage="stage_2_need"):
         logger.info(f"api_key={CANARY}")

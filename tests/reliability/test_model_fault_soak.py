@@ -26,10 +26,24 @@ WORKERS = 2
 def test_two_hundred_ventures_under_random_model_faults(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     share = VENTURES // WORKERS
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.reliability.soak_worker",
-                               str(tmp_path / f"w{i}"), str(i * share), str(share)],
-                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for i in range(WORKERS)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.reliability.soak_worker",
+                str(tmp_path / f"w{i}"),
+                str(i * share),
+                str(share),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(WORKERS)
+    ]
     summaries = []
     for proc in procs:
         out, err = proc.communicate(timeout=300)
@@ -45,16 +59,25 @@ def test_two_hundred_ventures_under_random_model_faults(tmp_path):
         for key, into in (("served", served), ("fallback_kinds", kinds), ("faults", faults)):
             for k, v in s[key].items():
                 into[k] = into.get(k, 0) + v
-    print(f"\nsoak: ventures completed/tried {completed}/{tried}; stages "
-          f"{sum(s['stages'] for s in summaries)} served {served}; fallbacks {kinds}; "
-          f"requests {sum(s['requests'] for s in summaries)} faults {faults}; replay-verified "
-          f"{sum(s['verified'] for s in summaries)}; slowest stage "
-          f"{max(s['max_stage_s'] for s in summaries):.2f} s; worker time "
-          f"{[s['elapsed_s'] for s in summaries]} s")
+    print(
+        f"\nsoak: ventures completed/tried {completed}/{tried}; stages "
+        f"{sum(s['stages'] for s in summaries)} served {served}; fallbacks {kinds}; "
+        f"requests {sum(s['requests'] for s in summaries)} faults {faults}; replay-verified "
+        f"{sum(s['verified'] for s in summaries)}; slowest stage "
+        f"{max(s['max_stage_s'] for s in summaries):.2f} s; worker time "
+        f"{[s['elapsed_s'] for s in summaries]} s"
+    )
     assert tried == VENTURES and completed == VENTURES
     assert problems == []
     # the mix really happened: slow and fast faults were served, stages fell back and recovered
-    assert {"hang", "trickle", "rate_limit", "server_error", "garbage_body", "truncated",
-            "drop"} <= set(faults)
+    assert {
+        "hang",
+        "trickle",
+        "rate_limit",
+        "server_error",
+        "garbage_body",
+        "truncated",
+        "drop",
+    } <= set(faults)
     assert served.get("local", 0) > served.get("simulation", 0) > 0
     assert {"timeout", "unreachable"} <= set(kinds)

@@ -85,7 +85,7 @@ def _truncated_header(good: Path, target: Path) -> None:
 def _corrupt_pages(good: Path, target: Path) -> None:
     data = bytearray(good.read_bytes())
     noise = random.Random(3).randbytes(8192)
-    data[4096:4096 + len(noise)] = noise  # pages 2-3: table b-trees right after the schema page
+    data[4096 : 4096 + len(noise)] = noise  # pages 2-3: table b-trees right after the schema page
     target.write_bytes(bytes(data))
 
 
@@ -96,9 +96,14 @@ def _corrupt_header(good: Path, target: Path) -> None:
 
 
 BAD_FILES: dict[str, Callable[[Path, Path], None]] = {
-    "newer": _newer, "foreign-app-id": _foreign_app, "foreign-sqlite": _foreign_sqlite,
-    "text-file": _text_file, "truncated": _truncated, "truncated-header": _truncated_header,
-    "corrupt-pages": _corrupt_pages, "corrupt-header": _corrupt_header,
+    "newer": _newer,
+    "foreign-app-id": _foreign_app,
+    "foreign-sqlite": _foreign_sqlite,
+    "text-file": _text_file,
+    "truncated": _truncated,
+    "truncated-header": _truncated_header,
+    "corrupt-pages": _corrupt_pages,
+    "corrupt-header": _corrupt_header,
 }
 
 
@@ -130,8 +135,9 @@ def test_bad_save_gives_one_clear_error_and_is_never_written(bad_save, capsys):
     calls: list[Callable[[], object]] = [
         lambda: GameSession.load(run_id, save_dir=save_dir),
         lambda: GameSession.list_runs(save_dir),
-        lambda: GameSession.start_venture(pitch="Tool rental lockers for apartments",
-                                          save_dir=save_dir),
+        lambda: GameSession.start_venture(
+            pitch="Tool rental lockers for apartments", save_dir=save_dir
+        ),
         lambda: inspect_save(db),
     ]
     for call in calls:
@@ -139,10 +145,11 @@ def test_bad_save_gives_one_clear_error_and_is_never_written(bad_save, capsys):
             call()
         message = str(info.value)
         assert "\n" not in message and "--save-dir" in message and "move it aside" in message
-    for argv in (["simulate", "--pitch", "Tool rental lockers for apartments", "--save-dir",
-                  str(save_dir)],
-                 ["replay", run_id, "--verify", "--save-dir", str(save_dir)],
-                 ["memory", "show", "--run", run_id, "--save-dir", str(save_dir)]):
+    for argv in (
+        ["simulate", "--pitch", "Tool rental lockers for apartments", "--save-dir", str(save_dir)],
+        ["replay", run_id, "--verify", "--save-dir", str(save_dir)],
+        ["memory", "show", "--run", run_id, "--save-dir", str(save_dir)],
+    ):
         assert cli_main(argv) == 2, (kind, argv)
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and err.startswith("worldforge: error:") and "--save-dir" in err
@@ -157,16 +164,32 @@ def test_cli_process_exit_code_and_suggestion(played_save, tmp_path):
     save_dir.mkdir()
     _foreign_sqlite(played_save[0], save_dir / "worldforge.db")
     before = _digest(save_dir / "worldforge.db")
-    proc = subprocess.run([sys.executable, "-m", "worldforge_tui.cli", "simulate", "--pitch",
-                           "Meal plans for night shift nurses", "--save-dir", str(save_dir)],
-                          check=False, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "worldforge_tui.cli",
+            "simulate",
+            "--pitch",
+            "Meal plans for night shift nurses",
+            "--save-dir",
+            str(save_dir),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "move it aside or use --save-dir" in lines[0]
     assert _digest(save_dir / "worldforge.db") == before
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(body=st.binary(min_size=1, max_size=6000), magic=st.booleans())
 def test_random_bytes_are_refused_and_kept(tmp_path, body, magic):
     path = tmp_path / "rand" / "worldforge.db"
@@ -198,11 +221,16 @@ def _downgrade_to_unversioned(db: Path) -> None:
     raw = sqlite3.connect(db, isolation_level=None)
     try:
         raw.execute("BEGIN")
-        for name, in raw.execute("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'index')"
-                                 " AND name LIKE 'memor%' AND sql IS NOT NULL").fetchall():
+        for (name,) in raw.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('trigger', 'index')"
+            " AND name LIKE 'memor%' AND sql IS NOT NULL"
+        ).fetchall():
             kind = raw.execute("SELECT type FROM sqlite_master WHERE name=?", (name,)).fetchone()[0]
             raw.execute(f"DROP {kind.upper()} {name}")
-        for table, keep_out in (("memories", {"rev"}), ("memory_counters", {"rev", "del_rev", "token"})):
+        for table, keep_out in (
+            ("memories", {"rev"}),
+            ("memory_counters", {"rev", "del_rev", "token"}),
+        ):
             cols = [r[1] for r in raw.execute(f"PRAGMA table_info({table})")]
             for col in cols:
                 if col in keep_out:
@@ -210,11 +238,15 @@ def _downgrade_to_unversioned(db: Path) -> None:
         raw.execute("DROP TABLE IF EXISTS memories_fts")  # today's index, replaced by the old one
         raw.execute("DROP VIEW IF EXISTS memories_fts_src")
         raw.execute("CREATE INDEX memories_live ON memories (run_id, status, kind, game_day, seq)")
-        raw.execute("CREATE VIRTUAL TABLE memories_fts USING fts5(text, content='memories', "
-                    "content_rowid='pk', tokenize='porter unicode61')")
+        raw.execute(
+            "CREATE VIRTUAL TABLE memories_fts USING fts5(text, content='memories', "
+            "content_rowid='pk', tokenize='porter unicode61')"
+        )
         raw.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
-        raw.execute("CREATE TRIGGER memories_fts_ai AFTER INSERT ON memories BEGIN "
-                    "INSERT INTO memories_fts (rowid, text) VALUES (new.pk, new.text); END")
+        raw.execute(
+            "CREATE TRIGGER memories_fts_ai AFTER INSERT ON memories BEGIN "
+            "INSERT INTO memories_fts (rowid, text) VALUES (new.pk, new.text); END"
+        )
         raw.execute("PRAGMA application_id=0")
         raw.execute("PRAGMA user_version=0")
         raw.execute("COMMIT")
@@ -239,8 +271,9 @@ def test_an_older_save_migrates_on_open_and_plays_on(tmp_path):
         assert _pragma(db, "application_id") == APPLICATION_ID
         cols = {r[1] for r in session.conn.execute("PRAGMA table_info(memories)")}
         assert {"terms", "run_key"} <= cols  # the recall index's columns came with the migration
-        session.conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES"
-                             " ('integrity-check', 1)")  # raises if the index misses a row
+        session.conn.execute(
+            "INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)"
+        )  # raises if the index misses a row
         play(session, Plan(path="B" * 8))
         assert session.state.phase == "ended"
         assert verify(session.conn, run_id).ok

@@ -52,6 +52,7 @@ def _model_payload(artifacts: dict[int, dict[str, Any]]):
         if isinstance(value, list):
             return [plant(v) for v in value]
         return value
+
     planted = {n: plant(a) for n, a in artifacts.items()}
 
     def payload(body: dict[str, Any]) -> Any:
@@ -60,6 +61,7 @@ def _model_payload(artifacts: dict[int, dict[str, Any]]):
         if match is None:
             return {"line": f"Heard you; my key is {CANARIES['standup']} for the record."}
         return planted[int(match.group(1))]
+
     return payload
 
 
@@ -68,23 +70,34 @@ def test_no_canary_reaches_disk(fake_openai_factory, isolated_home, tmp_path, mo
 
     pitch = "Repair bookings for independent bike shops"
     artifacts = _artifacts(tmp_path / "art", pitch)
-    server = fake_openai_factory("ollama", payload=_model_payload(artifacts),
-                                 api_key=CANARIES["local_key"])
+    server = fake_openai_factory(
+        "ollama", payload=_model_payload(artifacts), api_key=CANARIES["local_key"]
+    )
     monkeypatch.setenv("LOCAL_AGENT_API_KEY", CANARIES["local_key"])
     monkeypatch.setenv("FOUNDRY_API_KEY", CANARIES["foundry_key"])
-    settings = Settings(demo_mode="local", local_agent_base_url=server.url,
-                        local_agent_model="qwen2.5", agent_request_timeout=5.0,
-                        local_agent_api_key=CANARIES["local_key"],
-                        foundry_api_key=CANARIES["foundry_key"])
+    settings = Settings(
+        demo_mode="local",
+        local_agent_base_url=server.url,
+        local_agent_model="qwen2.5",
+        agent_request_timeout=5.0,
+        local_agent_api_key=CANARIES["local_key"],
+        foundry_api_key=CANARIES["foundry_key"],
+    )
     save_settings(settings)
     assert load_settings().local_agent_api_key.get_secret_value() == CANARIES["local_key"]
     save_dir = isolated_home
-    session = GameSession.start_venture(pitch=f"{pitch} with key {CANARIES['pitch']}",
-                                        name=f"Spoke {CANARIES['name']}", seed=6,
-                                        save_dir=save_dir, router=Router(settings))
+    session = GameSession.start_venture(
+        pitch=f"{pitch} with key {CANARIES['pitch']}",
+        name=f"Spoke {CANARIES['name']}",
+        seed=6,
+        save_dir=save_dir,
+        router=Router(settings),
+    )
     try:
-        plan = Plan(rejects={"stage_2_need": [f"Too vague, and stop pasting {CANARIES['reason']}"]},
-                    owns={"stage_3_go": f"Partner with repair collectives using {CANARIES['own']}"})
+        plan = Plan(
+            rejects={"stage_2_need": [f"Too vague, and stop pasting {CANARIES['reason']}"]},
+            owns={"stage_3_go": f"Partner with repair collectives using {CANARIES['own']}"},
+        )
         session.run_stage()
         session.approve()
         session.decide("A")
@@ -100,8 +113,12 @@ def test_no_canary_reaches_disk(fake_openai_factory, isolated_home, tmp_path, mo
     finally:
         session.close()
     closed_hits = scan(save_dir)
-    assert server.chat_requests and all(r.headers.get("authorization") ==
-                                        f"Bearer {CANARIES['local_key']}" for r in server.chat_requests)
-    print(f"\ncanary hits: open {sum(map(len, open_hits.values()))}, closed "
-          f"{sum(map(len, closed_hits.values()))} across {len(_files(save_dir))} files")
+    assert server.chat_requests and all(
+        r.headers.get("authorization") == f"Bearer {CANARIES['local_key']}"
+        for r in server.chat_requests
+    )
+    print(
+        f"\ncanary hits: open {sum(map(len, open_hits.values()))}, closed "
+        f"{sum(map(len, closed_hits.values()))} across {len(_files(save_dir))} files"
+    )
     assert open_hits == {} and closed_hits == {}

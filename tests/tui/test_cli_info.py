@@ -140,11 +140,14 @@ def test_human_time_and_plurals():
 
 def test_new_commands_never_import_textual(saved):
     save_dir, _run_id = saved
-    code = ("import sys; from worldforge_tui.cli import main; "
-            f"main(['runs', '--json', '--save-dir', {str(save_dir)!r}]); "
-            f"main(['locate', '--json']); "
-            "bad = [m for m in sys.modules if m.split('.')[0] == 'textual']; "
-            "sys.exit(3 if bad else 0)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=60, check=False)
+    code = (
+        "import sys; from worldforge_tui.cli import main; "
+        f"main(['runs', '--json', '--save-dir', {str(save_dir)!r}]); "
+        f"main(['locate', '--json']); "
+        "bad = [m for m in sys.modules if m.split('.')[0] == 'textual']; "
+        "sys.exit(3 if bad else 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     assert result.returncode == 0, result.stderr

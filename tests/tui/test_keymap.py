@@ -22,8 +22,7 @@ def test_load_keymap_valid_missing_and_broken(tmp_path):
 
 async def test_rebound_approve_key_plays(tmp_path, isolated_home):
     isolated_home.mkdir(parents=True, exist_ok=True)
-    (isolated_home / "keymap.json").write_text(json.dumps({"gate.approve": "y"}),
-                                               encoding="utf-8")
+    (isolated_home / "keymap.json").write_text(json.dumps({"gate.approve": "y"}), encoding="utf-8")
     app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
@@ -37,9 +36,10 @@ async def test_rebind_shows_everywhere_and_unknown_ids_are_reported_once(tmp_pat
     from worldforge_tui.screens.help import keys_content
 
     isolated_home.mkdir(parents=True, exist_ok=True)
-    (isolated_home / "keymap.json").write_text(json.dumps(
-        {"gate.approve": "y", "fork.option_a": "7", "gate.aprove": "x", "no.such": "z"}),
-        encoding="utf-8")
+    (isolated_home / "keymap.json").write_text(
+        json.dumps({"gate.approve": "y", "fork.option_a": "7", "gate.aprove": "x", "no.such": "z"}),
+        encoding="utf-8",
+    )
     app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(app, pilot)
@@ -49,8 +49,9 @@ async def test_rebind_shows_everywhere_and_unknown_ids_are_reported_once(tmp_pat
         assert "y" in keys_content(app.key_of).plain.split("Approve the artifact")[0][-12:]
         titles = [c.title for c in app.get_system_commands(board)]
         assert "Approve artifact (y)" in titles
-        assert any(b.binding.id == "gate.approve" and k == "y"
-                   for k, b in board.active_bindings.items())
+        assert any(
+            b.binding.id == "gate.approve" and k == "y" for k, b in board.active_bindings.items()
+        )
         warned = [n.message for n in app._notifications if "keymap.json" in n.message]
         assert len(warned) == 1 and "gate.aprove" in warned[0] and "no.such" in warned[0]
         await pilot.press("a")  # the old key no longer approves

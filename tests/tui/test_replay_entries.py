@@ -15,16 +15,29 @@ from worldforge_tui.replay_entries import (
 
 
 def ev(**kw):
-    base = {"id": 1, "run_id": "r", "ts": "t", "game_day": 3, "type": "CEO_DECISION",
-            "actor": "ceo", "message": "chose A", "payload": {}}
+    base = {
+        "id": 1,
+        "run_id": "r",
+        "ts": "t",
+        "game_day": 3,
+        "type": "CEO_DECISION",
+        "actor": "ceo",
+        "message": "chose A",
+        "payload": {},
+    }
     base.update(kw)
     return base
 
 
 def test_stage_executed_is_worker_and_knowledge_and_names_served_by():
-    entry = entry_from_event(ev(type="STAGE_EXECUTED", actor="strategist", message="shipped",
-                                payload={"served_by": "local", "model": "qwen2.5",
-                                         "iq_hits": [{"origin": "local"}]}))
+    entry = entry_from_event(
+        ev(
+            type="STAGE_EXECUTED",
+            actor="strategist",
+            message="shipped",
+            payload={"served_by": "local", "model": "qwen2.5", "iq_hits": [{"origin": "local"}]},
+        )
+    )
     assert entry.cats & CAT_WORKERS and entry.cats & CAT_KNOWLEDGE
     assert not entry.cats & CAT_MEMORY
     assert "local: qwen2.5" in entry.text

@@ -22,9 +22,17 @@ class PaneApp(App[None]):
 
 def events(n: int, start: int = 1):
     kinds = ("STAGE_EXECUTED", "MEMORY_WRITTEN", "CEO_DECISION")
-    return [{"id": i, "game_day": i, "type": kinds[i % 3], "actor": "ops",
-             "message": f"row {i} [bold]x[/]", "payload": {"served_by": "simulation"}
-             if i % 3 == 0 else {}} for i in range(start, start + n)]
+    return [
+        {
+            "id": i,
+            "game_day": i,
+            "type": kinds[i % 3],
+            "actor": "ops",
+            "message": f"row {i} [bold]x[/]",
+            "payload": {"served_by": "simulation"} if i % 3 == 0 else {},
+        }
+        for i in range(start, start + n)
+    ]
 
 
 def rendered(log: ReplayLog) -> list[str]:

@@ -136,11 +136,19 @@ async def test_unreachable_local_model_falls_back_labelled(tmp_path):
     from engine.routing import Router
     from tests.servers.openai_server import refused_url
 
-    router = Router(Settings.model_validate({
-        "demo_mode": "local", "local_agent_base_url": refused_url(),
-        "local_agent_model": "qwen2.5", "agent_request_timeout": 5}))
-    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path,
-                        router=router)
+    router = Router(
+        Settings.model_validate(
+            {
+                "demo_mode": "local",
+                "local_agent_base_url": refused_url(),
+                "local_agent_model": "qwen2.5",
+                "agent_request_timeout": 5,
+            }
+        )
+    )
+    app = WorldForgeApp(
+        pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path, router=router
+    )
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(app, pilot)
         run = app.snap.current
@@ -157,19 +165,27 @@ async def test_hostile_model_output_renders_literally(tmp_path, fake_openai):
     from engine.config import Settings
     from engine.routing import Router
 
-    seed_app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3,
-                             save_dir=tmp_path / "seed")
+    seed_app = WorldForgeApp(
+        pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path / "seed"
+    )
     async with seed_app.run_test(size=(100, 30)) as pilot:
         await settle(seed_app, pilot)
         artifact = dict(seed_app.snap.current.artifact)
     artifact["summary"] = MARKUP + CONTROL + " " + LONG
     artifact["core_problem"] = "[/]\x1b[2J\x1b]0;owned\x07 [bold red]boom"
     fake_openai.set_payload(json.dumps(artifact))
-    router = Router(Settings.model_validate({
-        "demo_mode": "local", "local_agent_base_url": fake_openai.url,
-        "local_agent_model": "qwen2.5"}))
-    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path,
-                        router=router)
+    router = Router(
+        Settings.model_validate(
+            {
+                "demo_mode": "local",
+                "local_agent_base_url": fake_openai.url,
+                "local_agent_model": "qwen2.5",
+            }
+        )
+    )
+    app = WorldForgeApp(
+        pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path, router=router
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert app.snap.current.served_by == "local"

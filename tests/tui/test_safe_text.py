@@ -7,7 +7,9 @@ from hypothesis import strategies as st
 
 from worldforge_tui.safe_text import clean, literal, literal_line, one_line
 
-HOSTILE = "[bold]boss[/] [/] [link=http://x]y[/link] \x1b[31mred\x1b[0m \x1b]0;title\x07 \x07bell\x00"
+HOSTILE = (
+    "[bold]boss[/] [/] [link=http://x]y[/link] \x1b[31mred\x1b[0m \x1b]0;title\x07 \x07bell\x00"
+)
 
 
 def test_markup_survives_as_text():

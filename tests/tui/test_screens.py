@@ -39,9 +39,12 @@ async def test_memory_pane_prune_consolidate_forget(tmp_path):
             await pilot.press(key)
             await settle(app, pilot)
         pane = app.main.query_one(MemoryPane)
-        notes = [r["id"] for r in app.snap.memory
-                 if r["kind"] in ("preference", "context", "chat_summary")
-                 and r["status"] in ("provisional", "active")][:2]
+        notes = [
+            r["id"]
+            for r in app.snap.memory
+            if r["kind"] in ("preference", "context", "chat_summary")
+            and r["status"] in ("provisional", "active")
+        ][:2]
         assert len(notes) == 2
         option_list = pane.query_one(OptionList)
         option_list.focus()

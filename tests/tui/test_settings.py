@@ -22,9 +22,16 @@ def base() -> Settings:
 
 def test_build_settings_applies_form_and_keeps_blank_secret():
     start = Settings.model_validate({"local_agent_api_key": "sk-keep-me"})
-    out = build_settings(start, {"demo_mode": "local", "local_agent_base_url": "http://127.0.0.1:9",
-                                 "local_agent_model": "qwen2.5", "local_agent_api_key": "",
-                                 "local_ops_model": "  "})
+    out = build_settings(
+        start,
+        {
+            "demo_mode": "local",
+            "local_agent_base_url": "http://127.0.0.1:9",
+            "local_agent_model": "qwen2.5",
+            "local_agent_api_key": "",
+            "local_ops_model": "  ",
+        },
+    )
     assert out.demo_mode == "local" and out.local_agent_model == "qwen2.5"
     assert out.local_agent_api_key.get_secret_value() == "sk-keep-me"
     assert out.local_ops_model is None and out.local_model_for("ops") == "qwen2.5"
@@ -44,8 +51,13 @@ def test_form_covers_every_role_and_hints_inheritance():
 
 
 def test_pills_report_probe_results():
-    s = Settings.model_validate({"demo_mode": "local", "local_agent_base_url": "http://127.0.0.1:1",
-                                 "local_agent_model": "m"})
+    s = Settings.model_validate(
+        {
+            "demo_mode": "local",
+            "local_agent_base_url": "http://127.0.0.1:1",
+            "local_agent_model": "m",
+        }
+    )
     assert ("local: untested", "muted") in pills(s)
     bad = pills(s, [{"tier": "local", "ok": False, "error": "refused"}])
     assert ("local: refused", "bad") in bad
@@ -54,8 +66,9 @@ def test_pills_report_probe_results():
 
 async def test_settings_flip_changes_next_calls_served_by(tmp_path, fake_openai):
     router = Router(base())
-    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path,
-                        router=router)
+    app = WorldForgeApp(
+        pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path, router=router
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert app.snap.current.served_by == "simulation"
@@ -72,8 +85,9 @@ async def test_settings_flip_changes_next_calls_served_by(tmp_path, fake_openai)
         await pilot.press("ctrl+t")  # test connection against the loopback server
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert screen.probe_rows and any(r["tier"] == "local" and r["ok"]
-                                         for r in screen.probe_rows)
+        assert screen.probe_rows and any(
+            r["tier"] == "local" and r["ok"] for r in screen.probe_rows
+        )
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "MainScreen"
@@ -101,8 +115,9 @@ async def test_settings_reopened_shows_current_settings_not_leftover_edits(tmp_p
     """The screen is built once and reused: a reopen shows the router's settings, not the text
     left by an earlier visit closed with Escape, and no key typed earlier."""
     router = Router(base())
-    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path,
-                        router=router)
+    app = WorldForgeApp(
+        pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path, router=router
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await pilot.press("s")
@@ -114,8 +129,9 @@ async def test_settings_reopened_shows_current_settings_not_leftover_edits(tmp_p
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "MainScreen"
-        router.update_settings(Settings.model_validate({"local_agent_model": "qwen2.5",
-                                                        "local_ops_model": "phi-4"}))
+        router.update_settings(
+            Settings.model_validate({"local_agent_model": "qwen2.5", "local_ops_model": "phi-4"})
+        )
 
         await pilot.press("s")
         await pilot.pause()
@@ -135,15 +151,21 @@ async def test_settings_left_during_save_test_is_not_saved_later(tmp_path):
     """Save waits for a connection test; leaving with Escape meanwhile means no save, even though
     the reused screen still receives the test's answer afterwards."""
     router = Router(base())
-    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path,
-                        router=router)
+    app = WorldForgeApp(
+        pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path, router=router
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await pilot.press("s")
         await pilot.pause()
         screen = app.screen
-        candidate = Settings.model_validate({"demo_mode": "local", "local_agent_model": "m",
-                                             "local_agent_base_url": "http://127.0.0.1:9"})
+        candidate = Settings.model_validate(
+            {
+                "demo_mode": "local",
+                "local_agent_model": "m",
+                "local_agent_base_url": "http://127.0.0.1:9",
+            }
+        )
         screen._save_pending = candidate  # as action_save leaves it while the probe runs
         await pilot.press("escape")
         await pilot.pause()

@@ -18,11 +18,13 @@ def make_app(tmp_path) -> WorldForgeApp:
 
 def after_keys(*keys: str):
     """A run_before that lets the board settle, then presses each key and settles again."""
+
     async def run(pilot):
         await settle(pilot.app, pilot)
         for key in keys:
             await pilot.press(key)
             await settle(pilot.app, pilot)
+
     return run
 
 
@@ -31,7 +33,9 @@ def test_board_at_gate_120x40(snap_compare, tmp_path):
 
 
 def test_board_after_decision_120x40(snap_compare, tmp_path):
-    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40), run_before=after_keys("a", "2"))
+    assert snap_compare(
+        make_app(tmp_path), terminal_size=(120, 40), run_before=after_keys("a", "2")
+    )
 
 
 def test_compact_receipt_80x24(snap_compare, tmp_path):

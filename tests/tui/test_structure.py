@@ -20,18 +20,33 @@ from worldforge_tui.widgets.memory_pane import MemoryPane
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane
 
-BOUND = (WorldForgeApp, MainScreen, SettingsScreen, HelpScreen, LoadScreen, NewVentureScreen,
-         EndScreen, TextPromptScreen, ConfirmScreen, InspectorScreen, MemoryPane, ReplayLog,
-         ReplayPane)
+BOUND = (
+    WorldForgeApp,
+    MainScreen,
+    SettingsScreen,
+    HelpScreen,
+    LoadScreen,
+    NewVentureScreen,
+    EndScreen,
+    TextPromptScreen,
+    ConfirmScreen,
+    InspectorScreen,
+    MemoryPane,
+    ReplayLog,
+    ReplayPane,
+)
 
 
 def test_headless_imports_stay_free_of_textual():
-    code = ("import sys, worldforge_tui, worldforge_tui.safe_text, worldforge_tui.formatting, "
-            "worldforge_tui.replay_entries, worldforge_tui.settings_form, engine.session; "
-            "bad = [m for m in sys.modules if m == 'textual' or m.startswith('textual.')]; "
-            "print(bad); sys.exit(1 if bad else 0)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
-                            timeout=60)
+    code = (
+        "import sys, worldforge_tui, worldforge_tui.safe_text, worldforge_tui.formatting, "
+        "worldforge_tui.replay_entries, worldforge_tui.settings_form, engine.session; "
+        "bad = [m for m in sys.modules if m == 'textual' or m.startswith('textual.')]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -43,8 +58,19 @@ def test_every_binding_has_an_id_and_description():
             assert binding.id, f"{owner.__name__} {binding.key} has no id"
             assert binding.description, f"{owner.__name__} {binding.key} has no description"
             assert seen.setdefault(binding.id, owner.__name__) == owner.__name__, binding.id
-    design_keys = {"gate.approve", "gate.reject", "fork.option_a", "fork.option_b", "fork.own",
-                   "app.settings", "app.new", "app.load", "app.export", "app.help", "app.quit"}
+    design_keys = {
+        "gate.approve",
+        "gate.reject",
+        "fork.option_a",
+        "fork.option_b",
+        "fork.own",
+        "app.settings",
+        "app.new",
+        "app.load",
+        "app.export",
+        "app.help",
+        "app.quit",
+    }
     assert design_keys <= set(seen)
     assert set(seen) == set(actions.BY_ID), "every binding comes from the registry, and back"
     documented = keys_content(lambda action_id: actions.BY_ID[action_id].key).plain

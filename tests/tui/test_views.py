@@ -10,8 +10,9 @@ from worldforge_tui.widgets.story_pane import artifact_parts, story_content
 
 
 def played(tmp_path, steps: int):
-    session = GameSession.start_venture(pitch="Meal kits for night-shift nurses", seed=7,
-                                        save_dir=tmp_path)
+    session = GameSession.start_venture(
+        pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path
+    )
     for _ in range(steps):
         phase = session.state.phase
         if phase == "brief":
@@ -52,8 +53,12 @@ def test_receipt_lists_every_economics_field_with_signs(tmp_path):
     text = receipt_content(snap.last_receipt).plain
     for label in ("treasury", "runway", "burn", "revenue", "proof", "trust", "velocity", "threat"):
         assert f"  {label}" in text
-    assert text.index("1 You decided") < text.index("2 Consequence") < \
-        text.index("3 Workers learned") < text.index("4 Next brief")
+    assert (
+        text.index("1 You decided")
+        < text.index("2 Consequence")
+        < text.index("3 Workers learned")
+        < text.index("4 Next brief")
+    )
     assert "Binding (" in text  # the next brief's binding line
     session.close()
 
@@ -70,8 +75,14 @@ def test_report_card_after_a_whole_venture(tmp_path):
 
 
 def test_artifact_parts_handle_any_shape():
-    parts = artifact_parts({"summary": "[b]x[/b]", "features": ["a", {"k": "v"}],
-                            "plan": {"burn": 3}, "memory_writes": [{"kind": "context"}]})
+    parts = artifact_parts(
+        {
+            "summary": "[b]x[/b]",
+            "features": ["a", {"k": "v"}],
+            "plan": {"burn": 3},
+            "memory_writes": [{"kind": "context"}],
+        }
+    )
     plain = "".join(p if isinstance(p, str) else p[0] for p in parts)
     assert "[b]x[/b]" in plain and "• A" in plain and "K: v" in plain and "Burn: 3" in plain
     assert "memory_writes" not in plain.lower().replace(" ", "_")

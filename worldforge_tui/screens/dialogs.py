@@ -23,8 +23,9 @@ class TextPromptScreen(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("prompt")
 
-    def __init__(self, title: str, placeholder: str = "", *, submit_label: str = "OK",
-                 initial: str = "") -> None:
+    def __init__(
+        self, title: str, placeholder: str = "", *, submit_label: str = "OK", initial: str = ""
+    ) -> None:
         super().__init__(classes="dialog")
         self._title = title
         self._placeholder = placeholder
@@ -34,8 +35,12 @@ class TextPromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(literal(self._title), classes="dialog-title")
-            yield BoundedInput(self._initial, placeholder=self._placeholder, id="prompt-input",
-                        max_length=PROMPT_LIMIT)
+            yield BoundedInput(
+                self._initial,
+                placeholder=self._placeholder,
+                id="prompt-input",
+                max_length=PROMPT_LIMIT,
+            )
             yield Label("", id="prompt-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._submit_label, variant="primary", id="prompt-ok")

@@ -27,12 +27,23 @@ def report_card(snap: Snapshot) -> Content:
     outcome = snap.outcome
     result = (outcome.result if outcome is not None else "ended").upper()
     banner = "$success bold reverse" if result == "VICTORY" else "$error bold reverse"
-    parts: list[Part] = [(f"  {result}  ", banner), "  ",
-                         (one_line(snap.founder.company, 60), "bold")]
+    parts: list[Part] = [
+        (f"  {result}  ", banner),
+        "  ",
+        (one_line(snap.founder.company, 60), "bold"),
+    ]
     if outcome is not None:
-        parts += [f" · day {outcome.day}\n", one_line(outcome.reason, 300) + "\n",
-                  ((f"Score {outcome.score}/100 · grade {outcome.grade}"
-                    f" · ending: {one_line(outcome.title, 60)}\n\n"), "bold")]
+        parts += [
+            f" · day {outcome.day}\n",
+            one_line(outcome.reason, 300) + "\n",
+            (
+                (
+                    f"Score {outcome.score}/100 · grade {outcome.grade}"
+                    f" · ending: {one_line(outcome.title, 60)}\n\n"
+                ),
+                "bold",
+            ),
+        ]
     else:
         parts += [" · day None\n", "\n", ("Score None/100 · grade None · ending: \n\n", "bold")]
     parts.append(("Final economics\n", "bold underline"))
@@ -49,9 +60,15 @@ def report_card(snap: Snapshot) -> Content:
             parts.append(("—\n", "$foreground-muted"))
             continue
         parts.append(one_line(decision.text, 120))
-        parts.append(((f"  ({one_line(decision.rule_id, 40)}, score "
-                      f"{stage.score}{', DRIFT' if stage.drift else ''})\n"),
-                      "$foreground-muted"))
+        parts.append(
+            (
+                (
+                    f"  ({one_line(decision.rule_id, 40)}, score "
+                    f"{stage.score}{', DRIFT' if stage.drift else ''})\n"
+                ),
+                "$foreground-muted",
+            )
+        )
     trail = " · ".join(f"{kind} {n}" for kind, n in snap.memory_counts.items() if n)
     parts.append(("\nMemory trail\n", "bold underline"))
     parts.append(f"  {trail or 'none'} · store {one_line(snap.memory_store, 30)}\n")

@@ -17,19 +17,27 @@ from worldforge_tui import actions
 
 def loop_text(key_of: Callable[[str], str]) -> str:
     """How a chapter plays, naming the live keys."""
-    return "\n".join((
-        "Each chapter a worker ships an artifact for the current stage.",
-        (f"• Gate: approve it ({key_of('gate.approve')}), or reject it with a reason "
-        f"({key_of('gate.reject')}). The worker redoes the stage with your reason as binding "
-        "direction (costs game days; at most 2 redos)."),
-        (f"• Fork: choose option {key_of('fork.option_a')} or {key_of('fork.option_b')}, or write "
-        f"your own answer ({key_of('fork.own')}). A rule, not a model, changes the numbers. The "
-        "receipt shows every field before → after, what the workers learned, and the next brief "
-        "with your decision as its binding line."),
-        "• The next gate checks the artifact followed it: DRIFT marks one that did not.",
-        ("• Win: decide stage 8's fork while solvent. Lose: treasury, trust, burn pressure or "
-        "threat."),
-    ))
+    return "\n".join(
+        (
+            "Each chapter a worker ships an artifact for the current stage.",
+            (
+                f"• Gate: approve it ({key_of('gate.approve')}), or reject it with a reason "
+                f"({key_of('gate.reject')}). The worker redoes the stage with your reason as binding "
+                "direction (costs game days; at most 2 redos)."
+            ),
+            (
+                f"• Fork: choose option {key_of('fork.option_a')} or {key_of('fork.option_b')}, or write "
+                f"your own answer ({key_of('fork.own')}). A rule, not a model, changes the numbers. The "
+                "receipt shows every field before → after, what the workers learned, and the next brief "
+                "with your decision as its binding line."
+            ),
+            "• The next gate checks the artifact followed it: DRIFT marks one that did not.",
+            (
+                "• Win: decide stage 8's fork while solvent. Lose: treasury, trust, burn pressure or "
+                "threat."
+            ),
+        )
+    )
 
 
 HELP_GROUPS = ("Gate and fork", "Board", "Panes", "Memory pane", "Replay log")
@@ -66,8 +74,9 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("help")
 
-    def __init__(self, key_of: Callable[[str], str], version: str = "",
-                 keymap_path: str = "keymap.json") -> None:
+    def __init__(
+        self, key_of: Callable[[str], str], version: str = "", keymap_path: str = "keymap.json"
+    ) -> None:
         super().__init__()
         self._key_of = key_of
         self._version = version
@@ -80,9 +89,14 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-scroll"):
                 yield Static(Content(loop_text(self._key_of)), id="help-loop")
                 yield Static(keys_content(self._key_of), id="help-keys")
-            yield Static(Content(f"Escape closes · rebind a key by its id in {self._keymap_path}, "
-                                 'e.g. {"gate.approve": "y"}'), classes="dialog-hint",
-                         id="help-hint")
+            yield Static(
+                Content(
+                    f"Escape closes · rebind a key by its id in {self._keymap_path}, "
+                    'e.g. {"gate.approve": "y"}'
+                ),
+                classes="dialog-hint",
+                id="help-hint",
+            )
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()

@@ -21,14 +21,27 @@ from worldforge_tui.safe_text import one_line
 def run_prompt(run: Any) -> Content:
     """One saved run: name, day, phase or outcome, pitch, last update."""
     outcome = getattr(run, "outcome", None)
-    state = (f"{outcome}".upper() if outcome else f"in progress ({getattr(run, 'phase', '?')})")
-    style = ("$success bold" if str(outcome).lower() == "victory" else
-             "$error bold" if outcome else "$accent")
-    return Content.assemble((one_line(getattr(run, "name", ""), 40), "bold"),
-                            f"  day {getattr(run, 'day', '?')}  ", (state, style), "\n",
-                            ((f"  {one_line(getattr(run, 'pitch', ''), 90)}"
-                             f"  · {human_time(getattr(run, 'updated', ''))}"),
-                             "$foreground-muted"))
+    state = f"{outcome}".upper() if outcome else f"in progress ({getattr(run, 'phase', '?')})"
+    style = (
+        "$success bold"
+        if str(outcome).lower() == "victory"
+        else "$error bold"
+        if outcome
+        else "$accent"
+    )
+    return Content.assemble(
+        (one_line(getattr(run, "name", ""), 40), "bold"),
+        f"  day {getattr(run, 'day', '?')}  ",
+        (state, style),
+        "\n",
+        (
+            (
+                f"  {one_line(getattr(run, 'pitch', ''), 90)}"
+                f"  · {human_time(getattr(run, 'updated', ''))}"
+            ),
+            "$foreground-muted",
+        ),
+    )
 
 
 class LoadScreen(ModalScreen[str | None]):
@@ -44,8 +57,10 @@ class LoadScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog-box load-box"):
             yield Label("Load a venture", classes="dialog-title")
             if self._runs:
-                yield OptionList(*(Option(run_prompt(run), id=f"run:{run.run_id}")
-                                   for run in self._runs), id="load-list")
+                yield OptionList(
+                    *(Option(run_prompt(run), id=f"run:{run.run_id}") for run in self._runs),
+                    id="load-list",
+                )
             else:
                 yield Label("No saved ventures yet: press n for a new one.", id="load-empty")
             yield Label("Enter opens · Escape cancels", classes="dialog-hint")

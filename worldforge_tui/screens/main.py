@@ -58,10 +58,22 @@ class MainScreen(Screen[None]):
     # pane → which containers compact mode displays (the wide layout displays them all)
     COMPACT_LAYOUT: ClassVar[dict[str, dict[str, bool]]] = {
         "story": {"top": True, "left": True, "right": False, "log": False},
-        "receipt": {"top": True, "left": False, "right": True, "receipt": True, "memory": False,
-                    "log": False},
-        "memory": {"top": True, "left": False, "right": True, "receipt": False, "memory": True,
-                   "log": False},
+        "receipt": {
+            "top": True,
+            "left": False,
+            "right": True,
+            "receipt": True,
+            "memory": False,
+            "log": False,
+        },
+        "memory": {
+            "top": True,
+            "left": False,
+            "right": True,
+            "receipt": False,
+            "memory": True,
+            "log": False,
+        },
         "log": {"top": False, "log": True},
     }
 
@@ -100,13 +112,19 @@ class MainScreen(Screen[None]):
             status.show(None, (), None, self.wf.pill())
             self.query_one(ActionBar).show_state(None, {}, busy)
         else:
-            status.show(snap.economics, snap.treasury_history, snap.day, self.wf.pill(),
-                        memory=snap.memory_store)
+            status.show(
+                snap.economics,
+                snap.treasury_history,
+                snap.day,
+                self.wf.pill(),
+                memory=snap.memory_store,
+            )
             labels = None
             if snap.dilemma is not None and len(snap.dilemma.options) >= 2:
                 labels = (snap.dilemma.options[0].text, snap.dilemma.options[1].text)
-            self.query_one(ActionBar).show_state(snap.phase, dict(snap.can), busy,
-                                                 snap.redos_left, labels)
+            self.query_one(ActionBar).show_state(
+                snap.phase, dict(snap.can), busy, snap.redos_left, labels
+            )
         self.query_one(ActionBar).relabel(self.wf.key_of)
         self.refresh_bindings()
 
@@ -130,8 +148,12 @@ class MainScreen(Screen[None]):
 
     def focus_target(self, pane: str) -> Widget | None:
         """The widget that takes the keys when a pane is chosen."""
-        selector = {"story": "#story", "receipt": "#receipt", "memory": "#memory-list",
-                    "log": "#replay-log"}.get(pane)
+        selector = {
+            "story": "#story",
+            "receipt": "#receipt",
+            "memory": "#memory-list",
+            "log": "#replay-log",
+        }.get(pane)
         return self.query_one(selector) if selector else None
 
     def reveal(self, pane: str) -> None:
@@ -184,8 +206,11 @@ class MainScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """A phase key that cannot act now says why instead of doing nothing."""
-        rows = [r for r in actions.in_scope("board") if r.capability and event.key in
-                self.wf.live_keys.get(r.id, r.key).split(",")]
+        rows = [
+            r
+            for r in actions.in_scope("board")
+            if r.capability and event.key in self.wf.live_keys.get(r.id, r.key).split(",")
+        ]
         row = rows[0] if rows else None  # a key may serve two phases (1/2: fork, event)
         if row is None or any(actions.state_of(r, *self._phase_state()) is True for r in rows):
             return
@@ -196,10 +221,16 @@ class MainScreen(Screen[None]):
         elif self.wf.busy is not None:
             why = "a worker is still at work"
         else:
-            why = (actions.hint_line(snap.phase, dict(snap.can), self.wf.key_of, snap.redos_left)
-                   or f"the venture is in {snap.phase}")
-        self.notify(f"{row.label.rstrip('…')} is not possible now: {why}", markup=False,
-                    severity="warning", timeout=3)
+            why = (
+                actions.hint_line(snap.phase, dict(snap.can), self.wf.key_of, snap.redos_left)
+                or f"the venture is in {snap.phase}"
+            )
+        self.notify(
+            f"{row.label.rstrip('…')} is not possible now: {why}",
+            markup=False,
+            severity="warning",
+            timeout=3,
+        )
 
     def action_approve(self) -> None:
         self.wf.gate_approve()

@@ -34,18 +34,30 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
         with Vertical(classes="dialog-box venture-box"):
             yield Label("New venture", classes="dialog-title")
             yield Label("Pitch: what does the company do, for whom?", classes="form-label-top")
-            yield BoundedInput(placeholder="e.g. inventory planning for small bakeries", id="nv-pitch",
-                        max_length=PITCH_LIMIT)
+            yield BoundedInput(
+                placeholder="e.g. inventory planning for small bakeries",
+                id="nv-pitch",
+                max_length=PITCH_LIMIT,
+            )
             with Horizontal(classes="form-row"):
                 yield Label("Company", classes="form-label")
-                yield BoundedInput(placeholder="(from the pitch)", id="nv-name", max_length=80,
-                            compact=True)
+                yield BoundedInput(
+                    placeholder="(from the pitch)", id="nv-name", max_length=80, compact=True
+                )
             with Horizontal(classes="form-row"):
                 yield Label("Founder", classes="form-label")
-                yield Select(list(ARCHETYPES), value="builder", allow_blank=False,
-                             id="nv-archetype", compact=True)
-            yield Label(literal_line(ARCHETYPE_RULES["builder"].mechanic, limit=200),
-                        id="nv-mechanic", classes="form-label-top")
+                yield Select(
+                    list(ARCHETYPES),
+                    value="builder",
+                    allow_blank=False,
+                    id="nv-archetype",
+                    compact=True,
+                )
+            yield Label(
+                literal_line(ARCHETYPE_RULES["builder"].mechanic, limit=200),
+                id="nv-mechanic",
+                classes="form-label-top",
+            )
             with Horizontal(classes="form-row"):
                 yield Label("Seed", classes="form-label")
                 yield Input(str(self._seed), id="nv-seed", type="integer", compact=True)
@@ -55,8 +67,9 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
                 if self._resume is not None:
                     name = getattr(self._resume, "name", "") or getattr(self._resume, "run_id", "")
                     day = getattr(self._resume, "day", "?")
-                    yield Button(literal_line(f"Resume {name} (day {day})", limit=40),
-                                 id="nv-resume")
+                    yield Button(
+                        literal_line(f"Resume {name} (day {day})", limit=40), id="nv-resume"
+                    )
                 yield Button("Cancel", id="nv-cancel")
 
     def on_mount(self) -> None:
@@ -88,9 +101,14 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
             self.show_error("The seed must be a whole number.")
             return
         archetype = self.query_one("#nv-archetype", Select).value
-        self.dismiss({"pitch": pitch, "name": self.query_one("#nv-name", Input).value.strip()
-                      or None, "archetype": archetype if isinstance(archetype, str) else "builder",
-                      "seed": seed})
+        self.dismiss(
+            {
+                "pitch": pitch,
+                "name": self.query_one("#nv-name", Input).value.strip() or None,
+                "archetype": archetype if isinstance(archetype, str) else "builder",
+                "seed": seed,
+            }
+        )
 
     @on(Button.Pressed, "#nv-resume")
     def _resume_pressed(self) -> None:

@@ -54,9 +54,14 @@ class ActionBar(Vertical):
     def on_mount(self) -> None:
         self.set_interval(0.12, self._tick, name="thinking-spinner")
 
-    def show_state(self, phase: str | None, can: dict[str, bool], busy: bool,
-                   redos_left: int | None = None,
-                   option_labels: tuple[str, str] | None = None) -> None:
+    def show_state(
+        self,
+        phase: str | None,
+        can: dict[str, bool],
+        busy: bool,
+        redos_left: int | None = None,
+        option_labels: tuple[str, str] | None = None,
+    ) -> None:
         """Show the phase's buttons, disabled when the engine would refuse them or a worker runs."""
         self._state = (phase, dict(can), busy, redos_left)
         self._labels = option_labels
@@ -87,8 +92,7 @@ class ActionBar(Vertical):
                 text = f"{row.label.rstrip('…')} [{key_of(row.id)}]"
             if str(button.label) != text:
                 button.label = Content(text)
-        hint = "" if busy else actions.hint_line(phase, can, key_of, redos_left,
-                                                 terse=width < 110)
+        hint = "" if busy else actions.hint_line(phase, can, key_of, redos_left, terse=width < 110)
         if hint != self._hint:
             self._hint = hint
             self.query_one("#action-hint", Static).update(hint)
@@ -114,8 +118,11 @@ class ActionBar(Vertical):
             line.display = False
             return
         line.display = True
-        line.update(Content.assemble((SPINNER[self._frame] + " ", "$accent bold"),
-                                     (self._thinking, "$accent")))
+        line.update(
+            Content.assemble(
+                (SPINNER[self._frame] + " ", "$accent bold"), (self._thinking, "$accent")
+            )
+        )
 
 
 def thinking_text(verb: str, snap: Any, router: Any) -> str:

@@ -20,9 +20,14 @@ if TYPE_CHECKING:
     from engine.snapshot import Snapshot
 
 KIND_ORDER = ("procedural", "user_profile", "semantic", "chat_summary", "preference", "context")
-KIND_LABEL = {"procedural": "binding decisions", "user_profile": "founder profile",
-              "semantic": "reviewed notes", "chat_summary": "stage summaries",
-              "preference": "worker preferences", "context": "worker context"}
+KIND_LABEL = {
+    "procedural": "binding decisions",
+    "user_profile": "founder profile",
+    "semantic": "reviewed notes",
+    "chat_summary": "stage summaries",
+    "preference": "worker preferences",
+    "context": "worker context",
+}
 SHOWN_STATUSES = ("provisional", "active")
 
 
@@ -52,10 +57,13 @@ def group_records(records: list[dict[str, Any]]) -> list[tuple[str, list[dict[st
         if not isinstance(record, dict) or record.get("status") not in SHOWN_STATUSES:
             continue
         groups.setdefault(str(record.get("kind")), []).append(record)
-    order = [k for k in KIND_ORDER if k in groups] + sorted(k for k in groups if k not in KIND_ORDER)
-    return [(kind, sorted(groups[kind], key=lambda r: (-(r.get("game_day") or 0),
-                                                       str(r.get("id")))))
-            for kind in order]
+    order = [k for k in KIND_ORDER if k in groups] + sorted(
+        k for k in groups if k not in KIND_ORDER
+    )
+    return [
+        (kind, sorted(groups[kind], key=lambda r: (-(r.get("game_day") or 0), str(r.get("id")))))
+        for kind in order
+    ]
 
 
 class MemoryPane(Vertical):
@@ -92,15 +100,22 @@ class MemoryPane(Vertical):
         records = list(snap.memory) if snap is not None else []
         counts = snap.memory_counts if snap is not None else {}
         store = snap.memory_store if snap is not None else ""
-        signature = (tuple((r.get("id"), r.get("status"), r.get("text"), r.get("reinforced"))
-                           for r in records), str(counts), str(store))
+        signature = (
+            tuple(
+                (r.get("id"), r.get("status"), r.get("text"), r.get("reinforced")) for r in records
+            ),
+            str(counts),
+            str(store),
+        )
         if signature == self._signature:
             return  # nothing changed: keep the list (and its highlight) as it is
         self._signature = signature
         self.records = {str(r.get("id")): r for r in records}
         self.marked &= set(self.records)
         live = sum(counts.values())
-        self._head = f"{live} live · store {one_line(store, 30)}" if snap is not None else "no venture"
+        self._head = (
+            f"{live} live · store {one_line(store, 30)}" if snap is not None else "no venture"
+        )
         self._show_head()
         self._rebuild(counts)
 
@@ -112,10 +127,17 @@ class MemoryPane(Vertical):
         for kind, rows in group_records(list(self.records.values())):
             label = KIND_LABEL.get(kind, kind)
             count = counts.get(kind, len(rows))
-            options.append(Option(Content.assemble((f"{kind}", "bold"), f" · {label} ({count})"),
-                                  id=f"head:{kind}", disabled=True))
-            options.extend(Option(record_prompt(r, str(r.get("id")) in self.marked),
-                                  id=f"mem:{r.get('id')}") for r in rows)
+            options.append(
+                Option(
+                    Content.assemble((f"{kind}", "bold"), f" · {label} ({count})"),
+                    id=f"head:{kind}",
+                    disabled=True,
+                )
+            )
+            options.extend(
+                Option(record_prompt(r, str(r.get("id")) in self.marked), id=f"mem:{r.get('id')}")
+                for r in rows
+            )
         option_list.clear_options()
         option_list.add_options(options)
         if keep is not None:
@@ -136,7 +158,8 @@ class MemoryPane(Vertical):
             return
         self.marked ^= {memory_id}
         self.query_one(OptionList).replace_option_prompt(
-            f"mem:{memory_id}", record_prompt(self.records[memory_id], memory_id in self.marked))
+            f"mem:{memory_id}", record_prompt(self.records[memory_id], memory_id in self.marked)
+        )
         self._show_head()
 
     def _show_head(self) -> None:

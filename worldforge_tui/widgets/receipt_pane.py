@@ -39,8 +39,12 @@ def _org(delta: OrgDelta) -> list[Part]:
     removed = delta.removed_role_title
     cost = delta.monthly_cost_usd or 0
     if added:
-        parts.append((f"  org: + {one_line(added, 60)} ({value_text('monthly_burn_usd', cost)}/mo)\n",
-                      "$success"))
+        parts.append(
+            (
+                f"  org: + {one_line(added, 60)} ({value_text('monthly_burn_usd', cost)}/mo)\n",
+                "$success",
+            )
+        )
     if removed:
         parts.append((f"  org: − {one_line(removed, 60)}\n", "$warning"))
     if not parts:
@@ -51,17 +55,32 @@ def _org(delta: OrgDelta) -> list[Part]:
 def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Content:
     """The four-part receipt of the latest decision (or a hint before the first one)."""
     if receipt is None:
-        return Content.assemble(("No decision yet.\n", "bold"),
-                                (("Approve an artifact, then choose at the fork: the receipt shows "
-                                 "what your decision changed and what the workers learned."),
-                                 "$foreground-muted"))
-    parts: list[Part] = [("1 ", "$accent bold"), ("You decided ", "bold"),
-                         f"“{one_line(receipt.decided, 300)}”\n",
-                         ((f"   {one_line(receipt.rule_id, 40)}"
-                          f" · matched by {one_line(receipt.matched_by, 20)}"
-                          f" · {one_line(receipt.principle, 60)}\n"), "$foreground-muted"),
-                         ("2 ", "$accent bold"), ("Consequence applied ", "bold"),
-                         one_line(receipt.summary, 300) + "\n"]
+        return Content.assemble(
+            ("No decision yet.\n", "bold"),
+            (
+                (
+                    "Approve an artifact, then choose at the fork: the receipt shows "
+                    "what your decision changed and what the workers learned."
+                ),
+                "$foreground-muted",
+            ),
+        )
+    parts: list[Part] = [
+        ("1 ", "$accent bold"),
+        ("You decided ", "bold"),
+        f"“{one_line(receipt.decided, 300)}”\n",
+        (
+            (
+                f"   {one_line(receipt.rule_id, 40)}"
+                f" · matched by {one_line(receipt.matched_by, 20)}"
+                f" · {one_line(receipt.principle, 60)}\n"
+            ),
+            "$foreground-muted",
+        ),
+        ("2 ", "$accent bold"),
+        ("Consequence applied ", "bold"),
+        one_line(receipt.summary, 300) + "\n",
+    ]
     parts.extend(economics_rows(receipt.before, receipt.after))
     parts.extend(_org(receipt.org_delta))
     parts.extend([("3 ", "$accent bold"), ("Workers learned\n", "bold")])
@@ -72,8 +91,9 @@ def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Con
         parts.append((badge, "$warning bold reverse" if kind == "procedural" else "reverse"))
         parts.append(" " + one_line(memory.get("text"), 300))
         where = memory.get("store") or memory.get("origin") or store
-        parts.append((f"  [{one_line(memory.get('id'), 20)} · {one_line(where, 20)}]\n",
-                      "$foreground-muted"))
+        parts.append(
+            (f"  [{one_line(memory.get('id'), 20)} · {one_line(where, 20)}]\n", "$foreground-muted")
+        )
     parts.extend([("4 ", "$accent bold"), ("Next brief ", "bold")])
     nxt = receipt.next_brief
     if nxt:

@@ -88,8 +88,14 @@ class ReplayLog(ScrollView, can_focus=True):
             self.shown = shown
             self.total = total
 
-    def __init__(self, *, max_entries: int = 200_000, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        max_entries: int = 200_000,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.max_entries = max_entries
         self.inbox = EventInbox()  # engine events from any thread wait here for the next flush
@@ -174,8 +180,7 @@ class ReplayLog(ScrollView, can_focus=True):
         self._entries.extend(batch)
         self._width = min(MAX_WIDTH, max(self._width, max(len(e.text) for e in batch)))
         matches = self._matches
-        self._view.extend(i for i in range(start, start + len(batch))
-                          if matches(self._entries[i]))
+        self._view.extend(i for i in range(start, start + len(batch)) if matches(self._entries[i]))
         if len(self._entries) > self.max_entries:
             self._prune()
         if len(batch) >= FREEZE_BATCH:
@@ -325,6 +330,7 @@ class ReplayLog(ScrollView, can_focus=True):
 
     def _render_row(self, entry: LogEntry, is_cursor: bool) -> Strip:
         """Segments straight from the row's columns (the text is already cleaned of controls)."""
+
         def style(name: str) -> Style:
             return self.get_component_rich_style(name, partial=True)
 
@@ -342,8 +348,10 @@ class ReplayLog(ScrollView, can_focus=True):
         base = self.rich_style
         if is_cursor:
             base = base + self.get_component_rich_style("replay-log--cursor")
-        segments = [Segment(text[:type_at], style("replay-log--id")),
-                    Segment(text[type_at:actor_at], style(type_style)),
-                    Segment(text[actor_at:message_at], style("replay-log--actor")),
-                    Segment(text[message_at:])]
+        segments = [
+            Segment(text[:type_at], style("replay-log--id")),
+            Segment(text[type_at:actor_at], style(type_style)),
+            Segment(text[actor_at:message_at], style("replay-log--actor")),
+            Segment(text[message_at:]),
+        ]
         return Strip(segments).apply_style(base)

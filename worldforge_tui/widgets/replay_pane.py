@@ -24,11 +24,13 @@ class ReplayPane(Vertical):
     """
 
     def compose(self) -> ComposeResult:
-        yield Tabs(*(Tab(label, id=f"replay-tab-{tab_id}") for tab_id, label, _ in TABS),
-                   id="replay-tabs")
+        yield Tabs(
+            *(Tab(label, id=f"replay-tab-{tab_id}") for tab_id, label, _ in TABS), id="replay-tabs"
+        )
         with Horizontal(id="replay-bar"):
-            yield Input(placeholder="/ filter (type, actor, text)", id="replay-filter",
-                        compact=True)
+            yield Input(
+                placeholder="/ filter (type, actor, text)", id="replay-filter", compact=True
+            )
             yield Label("0", id="replay-count", markup=False)
         yield ReplayLog(id="replay-log")
 
@@ -51,7 +53,9 @@ class ReplayPane(Vertical):
 
     @on(ReplayLog.Counted)
     def _counted(self, event: ReplayLog.Counted) -> None:
-        label = f"{event.shown:,}" if event.shown == event.total else f"{event.shown:,}/{event.total:,}"
+        label = (
+            f"{event.shown:,}" if event.shown == event.total else f"{event.shown:,}/{event.total:,}"
+        )
         self.query_one("#replay-count", Label).update(label)
 
     def action_focus_filter(self) -> None:

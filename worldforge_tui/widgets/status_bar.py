@@ -52,8 +52,11 @@ def meters_content(economics: Economics | None, *, compact: bool = False) -> Con
 def pill_content(pill: str) -> Content:
     """The runtime pill: simulation / local: model / foundry: model / fallback: …"""
     text = one_line(pill or "simulation", PILL_CHARS)  # shown whole: the meters give way
-    style = "$warning bold" if text.startswith("fallback") else (
-        "$success bold" if text.startswith(("local", "foundry", "live")) else "$accent bold")
+    style = (
+        "$warning bold"
+        if text.startswith("fallback")
+        else ("$success bold" if text.startswith(("local", "foundry", "live")) else "$accent bold")
+    )
     return Content.assemble(("● ", style), (text, style))
 
 
@@ -62,8 +65,9 @@ def memory_pill(store: str) -> Content:
     store standing in while Cosmos DB does not answer."""
     text = one_line(store, 60)
     if text.startswith("local-sqlite"):
-        return Content.assemble(("● ", "$warning bold"), ("memory: local (cosmos down)",
-                                                          "$warning bold"))
+        return Content.assemble(
+            ("● ", "$warning bold"), ("memory: local (cosmos down)", "$warning bold")
+        )
     return Content.assemble(("● ", "$success bold"), (f"memory: {text}", "$success bold"))
 
 
@@ -85,21 +89,30 @@ class StatusBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         meters = Static(Content("no venture yet"), id="status-meters")
-        meters.tooltip = ("treasury · runway (rw) · monthly burn (b) · monthly revenue (r) · "
-                          "proof (P) · trust (T) · velocity (V) · threat (⚠)")
+        meters.tooltip = (
+            "treasury · runway (rw) · monthly burn (b) · monthly revenue (r) · "
+            "proof (P) · trust (T) · velocity (V) · threat (⚠)"
+        )
         yield meters
         yield Sparkline([], id="status-spark")
         yield Static("", id="status-day", markup=False)
         yield Static(pill_content("simulation"), id="status-pill")
         yield Static("", id="status-memory")
 
-    def show(self, economics: Economics | None, history: Sequence[Any] = (), day: int | None = None,
-             pill: str | None = None, memory: str | None = None) -> None:
+    def show(
+        self,
+        economics: Economics | None,
+        history: Sequence[Any] = (),
+        day: int | None = None,
+        pill: str | None = None,
+        memory: str | None = None,
+    ) -> None:
         """Render meters from economics, the sparkline from [(day, treasury)], the day and pill."""
         compact = self.has_class("-compact")
         self.query_one("#status-meters", Static).update(meters_content(economics, compact=compact))
-        points = [number(p[1] if isinstance(p, (list, tuple)) and len(p) > 1 else p)
-                  for p in history]
+        points = [
+            number(p[1] if isinstance(p, (list, tuple)) and len(p) > 1 else p) for p in history
+        ]
         self.query_one("#status-spark", Sparkline).data = points[-64:] if len(points) > 1 else []
         self.query_one("#status-day", Static).update("" if day is None else f"day {day}")
         if pill is not None:

@@ -18,10 +18,18 @@ if TYPE_CHECKING:
     from engine.snapshot import Snapshot
 
 Part = str | tuple[str, str]
-STATUS_MARK = {"decided": ("✓", "$success"), "approved": ("◐", "$secondary"),
-               "active": ("●", "$accent bold"), "pending": ("○", "$foreground-muted")}
-PHASE_LABEL = {"brief": "worker at work", "gate": "gate: approve or reject",
-               "fork": "fork: choose", "ended": "ended"}
+STATUS_MARK = {
+    "decided": ("✓", "$success"),
+    "approved": ("◐", "$secondary"),
+    "active": ("●", "$accent bold"),
+    "pending": ("○", "$foreground-muted"),
+}
+PHASE_LABEL = {
+    "brief": "worker at work",
+    "gate": "gate: approve or reject",
+    "fork": "fork: choose",
+    "ended": "ended",
+}
 RUBRIC_ORDER = ("relevance", "completeness", "actionability", "clarity", "compliance")
 
 
@@ -69,7 +77,9 @@ def _rubric(rubric: Rubric) -> list[Part]:
         parts.append((" did not follow the binding decision", "$error"))
     flaws = [f for f in rubric.flaws if f.get("kind") != "ignores_decision"]
     if flaws:
-        parts.append((f"  ⚠ {len(flaws)} FLAW{'S' if len(flaws) > 1 else ''} ", "$warning bold reverse"))
+        parts.append(
+            (f"  ⚠ {len(flaws)} FLAW{'S' if len(flaws) > 1 else ''} ", "$warning bold reverse")
+        )
     parts.append("\n")
     dims = rubric.dimensions
     row = [f"{name} {dims[name]}" for name in RUBRIC_ORDER if name in dims]
@@ -87,7 +97,9 @@ def _run(run: StageRun) -> list[Part]:
     parts: list[Part] = [
         (one_line(run.worker_title, 60), "$secondary bold"),
         f" ({role}) shipped attempt {run.attempt} · served by ",
-        (served if model in ("", served) else f"{served}: {model}", "$accent"), "\n"]
+        (served if model in ("", served) else f"{served}: {model}", "$accent"),
+        "\n",
+    ]
     reason = run.fallback_reason
     if reason:
         parts.append(("  fallback: " + one_line(reason, 200) + "\n", "$warning"))
@@ -117,24 +129,40 @@ def _proof_points(run: StageRun) -> list[Part]:
     hits = run.knowledge_hits
     tools = run.tools_called
     provisional = sum(1 for m in injected if m.get("status") == "provisional")
-    parts: list[Part] = [("Proof points\n", "bold underline"),
-                         (f"  memory injected {len(injected)}"
-                          + (f" ({provisional} provisional)" if provisional else "")
-                          + f" · knowledge hits {len(hits)} · tools {len(tools)}\n",
-                          "$foreground-muted")]
+    parts: list[Part] = [
+        ("Proof points\n", "bold underline"),
+        (
+            f"  memory injected {len(injected)}"
+            + (f" ({provisional} provisional)" if provisional else "")
+            + f" · knowledge hits {len(hits)} · tools {len(tools)}\n",
+            "$foreground-muted",
+        ),
+    ]
     for tool in tools[:6]:
-        parts.append(((f"  ⚙ {one_line(tool.get('tool'), 30)}: "
-                      f"{one_line(tool.get('result'), 160)}\n"), "$foreground-muted"))
+        parts.append(
+            (
+                (f"  ⚙ {one_line(tool.get('tool'), 30)}: {one_line(tool.get('result'), 160)}\n"),
+                "$foreground-muted",
+            )
+        )
     for hit in hits[:3]:
-        parts.append(((f"  ✦ {one_line(hit.get('source'), 80)} "
-                      f"({one_line(hit.get('origin'), 20)})\n"), "$foreground-muted"))
+        parts.append(
+            (
+                (f"  ✦ {one_line(hit.get('source'), 80)} ({one_line(hit.get('origin'), 20)})\n"),
+                "$foreground-muted",
+            )
+        )
     return parts
 
 
 def _dilemma(dilemma: Dilemma) -> list[Part]:
-    parts: list[Part] = [("\nFork: ", "bold"), (one_line(dilemma.title, 120),
-                                                 "$accent bold"), "\n",
-                         clean(dilemma.prompt, 1500), "\n"]
+    parts: list[Part] = [
+        ("\nFork: ", "bold"),
+        (one_line(dilemma.title, 120), "$accent bold"),
+        "\n",
+        clean(dilemma.prompt, 1500),
+        "\n",
+    ]
     for i, option in enumerate(dilemma.options, start=1):
         parts.append((f" [{i}] ", "$accent bold reverse"))
         parts.append((" " + one_line(option.text, 300), "bold"))
@@ -160,14 +188,17 @@ def _world_event(snap: Snapshot) -> list[Part]:
     """The event between stages: waiting for a small choice, or the latest one and its effect."""
     pending = snap.pending_event
     if pending is not None:
-        parts: list[Part] = [("\nEvent: ", "$warning bold"),
-                             (one_line(pending.title, 120), "bold"), " — ",
-                             one_line(pending.text, 300), "\n"]
+        parts: list[Part] = [
+            ("\nEvent: ", "$warning bold"),
+            (one_line(pending.title, 120), "bold"),
+            " — ",
+            one_line(pending.text, 300),
+            "\n",
+        ]
         for i, option in enumerate(pending.options, start=1):
             parts.append((f" [{i}] ", "$accent bold reverse"))
             parts.append(" " + one_line(option.text, 200))
-            parts.append(("  → " + one_line(option.effect_line, 200) + "\n",
-                          "$secondary"))
+            parts.append(("  → " + one_line(option.effect_line, 200) + "\n", "$secondary"))
         default = "1" if pending.default == "A" else "2"
         parts.append((f"  1 / 2 answer · g runs the stage with option {default}\n", "$accent"))
         return parts
@@ -175,9 +206,13 @@ def _world_event(snap: Snapshot) -> list[Part]:
     if not events:
         return []
     last = events[-1]
-    return [("\nEvent: ", "$warning bold"), (one_line(last.title, 120), "bold"), " — ",
-            one_line(last.text, 300),
-            ("  → " + one_line(last.effect_line, 200) + "\n", "$secondary")]
+    return [
+        ("\nEvent: ", "$warning bold"),
+        (one_line(last.title, 120), "bold"),
+        " — ",
+        one_line(last.text, 300),
+        ("  → " + one_line(last.effect_line, 200) + "\n", "$secondary"),
+    ]
 
 
 def _standup(turns: list[StandupTurn], open_for_reply: bool) -> list[Part]:
@@ -188,8 +223,9 @@ def _standup(turns: list[StandupTurn], open_for_reply: bool) -> list[Part]:
         parts.append(one_line(turn.line, 400))
         tool = turn.tool
         if tool:
-            parts.append((f"  [{one_line(tool, 30)}: {one_line(turn.tool_result, 80)}]",
-                          "$foreground-muted"))
+            parts.append(
+                (f"  [{one_line(tool, 30)}: {one_line(turn.tool_result, 80)}]", "$foreground-muted")
+            )
         parts.append("\n")
     if open_for_reply:
         parts.append(("  t reply (becomes binding memory) · g run the next stage\n", "$accent"))
@@ -200,29 +236,50 @@ def story_content(snap: Snapshot | None, narration: str | None = None) -> Conten
     """Everything the Story pane shows for a snapshot (or a hint when no venture is open);
     `narration` is the latest narrator or rival line from the event log."""
     if snap is None:
-        return Content.assemble(("No venture open.\n\n", "bold"),
-                                "n  start a new venture\nl  load a saved one\n?  how to play\n")
+        return Content.assemble(
+            ("No venture open.\n\n", "bold"),
+            "n  start a new venture\nl  load a saved one\n?  how to play\n",
+        )
     founder = snap.founder
     stages = snap.stages
     index = snap.stage_index
     phase = snap.phase
-    parts: list[Part] = [(one_line(founder.company, 60), "$primary bold"), " — ",
-                         (one_line(founder.pitch, 300), "italic"), "\n"]
+    parts: list[Part] = [
+        (one_line(founder.company, 60), "$primary bold"),
+        " — ",
+        (one_line(founder.pitch, 300), "italic"),
+        "\n",
+    ]
     rival = snap.antagonist
-    parts.append(((f"Rival {one_line(rival.name, 60)} · threat arc "
-                  f"{one_line(snap.threat_arc, 30)}\n"), "$foreground-muted"))
+    parts.append(
+        (
+            (f"Rival {one_line(rival.name, 60)} · threat arc {one_line(snap.threat_arc, 30)}\n"),
+            "$foreground-muted",
+        )
+    )
     if narration:
         parts.append(("❝ " + one_line(narration, 300) + "\n", "italic $secondary"))
     parts.extend(_chain(stages, index))
     parts.append("\n")
     stage = stages[index] if 0 <= index < len(stages) else None
     if stage is not None and phase != "ended":
-        parts.append(((f"Day {snap.day} · Stage {stage.number}/{len(stages)} "
-                      f"{one_line(stage.beat, 12)}"), "bold"))
+        parts.append(
+            (
+                (f"Day {snap.day} · Stage {stage.number}/{len(stages)} {one_line(stage.beat, 12)}"),
+                "bold",
+            )
+        )
         parts.append(" — " + one_line(stage.title, 120))
         parts.append((f" · {PHASE_LABEL.get(phase, phase)}\n", "$accent"))
-        parts.append(((f"{one_line(stage.worker_title, 60)} ({stage.owner_role})"
-                      f" · redos {stage.redos}/{snap.max_redos}\n"), "$foreground-muted"))
+        parts.append(
+            (
+                (
+                    f"{one_line(stage.worker_title, 60)} ({stage.owner_role})"
+                    f" · redos {stage.redos}/{snap.max_redos}\n"
+                ),
+                "$foreground-muted",
+            )
+        )
         parts.append(("Goal: ", "bold"))
         parts.append(one_line(stage.goal, 500) + "\n")
     directive = snap.directive
@@ -247,11 +304,24 @@ def story_content(snap: Snapshot | None, narration: str | None = None) -> Conten
     if outcome is not None:
         result = outcome.result.upper()
         style = "$success bold reverse" if result == "VICTORY" else "$error bold reverse"
-        parts.extend(["\n", (f" {result} ", style), " " + one_line(outcome.reason, 300),
-                      f" (day {outcome.day})\n"])
+        parts.extend(
+            [
+                "\n",
+                (f" {result} ", style),
+                " " + one_line(outcome.reason, 300),
+                f" (day {outcome.day})\n",
+            ]
+        )
         if outcome.grade:
-            parts.append(((f" Score {outcome.score}/100 ({outcome.grade}) · "
-                           f"{one_line(outcome.title, 60)}\n"), "bold"))
+            parts.append(
+                (
+                    (
+                        f" Score {outcome.score}/100 ({outcome.grade}) · "
+                        f"{one_line(outcome.title, 60)}\n"
+                    ),
+                    "bold",
+                )
+            )
     return Content.assemble(*parts)
 
 
