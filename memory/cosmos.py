@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import math
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -51,7 +50,15 @@ from memory.cosmos_client import (
     ttl_seconds,
     unavailable,
 )
-from memory.guards import NEAR_DUPLICATE, STAGE_CAP, CleanWrite, check_request, clean, similarity
+from memory.guards import (
+    NEAR_DUPLICATE,
+    STAGE_CAP,
+    CleanWrite,
+    check_request,
+    check_write,
+    clean,
+    similarity,
+)
 from memory.models import (
     KINDS,
     WORKER_KINDS,
@@ -88,8 +95,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 BATCH_LIMIT = 100  # operations per transactional batch (service limit)
-_AUTHORS = ("ceo", "worker", "system")
-_STATUSES = ("provisional", "active", "archived", "revoked")
 
 Embedder = Callable[[str], list[float]]
 
@@ -394,18 +399,7 @@ class CosmosMemoryStore:
         expires_day: int | None = None,
     ) -> MemoryRecord:
         """Framework, CEO and system writes (two requests: the restatement query, the write)."""
-        if kind not in KINDS:
-            raise ValueError(f"unknown memory kind {kind!r}")
-        if author not in _AUTHORS or status not in _STATUSES:
-            raise ValueError("unknown author or status")
-        if kind == "procedural" and author == "worker":
-            raise PermissionError("workers cannot write binding (procedural) memory")
-        body = clean(text)
-        if not body:
-            raise ValueError("memory text is empty after cleaning")
-        weight = importance if math.isfinite(importance) else 5.0
-        weight = min(10.0, max(0.0, float(weight)))
-        axis_key = clean(axis, limit=64).lower() if axis else None
+        body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
         if kind != "procedural":
             same = self._docs(
                 f"c.norm = @norm AND c.kind = @kind AND {LIVE}",

@@ -14,7 +14,7 @@ from typing import cast
 from pydantic import ValidationError
 
 import textkit
-from memory.models import MAX_TEXT, WORKER_KINDS, Kind, MemoryWriteRequest
+from memory.models import KINDS, MAX_TEXT, WORKER_KINDS, Author, Kind, MemoryWriteRequest, Status
 from memory.scrub import scrub
 
 DEFAULT_IMPORTANCE = 5.0
@@ -66,6 +66,29 @@ def _finite(value: float | None, default: float, low: float, high: float) -> flo
     if value is None or not math.isfinite(value):
         return default
     return min(high, max(low, float(value)))
+
+
+_AUTHORS = ("ceo", "worker", "system")
+_STATUSES = ("provisional", "active", "archived", "revoked")
+
+
+def check_write(
+    kind: Kind, text: str, author: Author, status: Status, importance: float, axis: str | None
+) -> tuple[str, float, str | None]:
+    """The guards on a framework, CEO or system write, shared by every store: (body, weight, axis
+    key), or ValueError / PermissionError (procedural, i.e. binding, never from a worker)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown memory kind {kind!r}")
+    if author not in _AUTHORS or status not in _STATUSES:
+        raise ValueError("unknown author or status")
+    if kind == "procedural" and author == "worker":
+        raise PermissionError("workers cannot write binding (procedural) memory")
+    body = clean(text)
+    if not body:
+        raise ValueError("memory text is empty after cleaning")
+    weight = _finite(importance, DEFAULT_IMPORTANCE, 0.0, 10.0)
+    axis_key = clean(axis, limit=64).lower() if axis else None
+    return body, weight, axis_key
 
 
 def is_instruction_like(text: str) -> bool:

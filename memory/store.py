@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING
 from memory import audit, lifecycle, recall
 from memory.audit import utc_now
 from memory.db import transaction
-from memory.guards import NEAR_DUPLICATE, STAGE_CAP, CleanWrite, check_request, clean, similarity
+from memory.guards import (
+    NEAR_DUPLICATE,
+    STAGE_CAP,
+    CleanWrite,
+    check_request,
+    check_write,
+    clean,
+    similarity,
+)
 from memory.models import (
     KINDS,
     WORKER_KINDS,
@@ -43,8 +51,6 @@ from textkit import normalise
 if TYPE_CHECKING:
     from memory.cloud import CloudMemory
 
-_AUTHORS = ("ceo", "worker", "system")
-_STATUSES = ("provisional", "active", "archived", "revoked")
 _INSERT = (
     "INSERT INTO memories (run_id, id, seq, kind, text, terms, n_terms, run_key, norm_key, status,"
     " author, importance, game_day, ts, expires_day, source_ids, origin, stage_id, axis, worker,"
@@ -184,18 +190,7 @@ class MemoryStore:
         expires_day: int | None = None,
     ) -> MemoryRecord:
         """Framework, CEO and system writes; procedural (binding) only from the CEO or system."""
-        if kind not in KINDS:
-            raise ValueError(f"unknown memory kind {kind!r}")
-        if author not in _AUTHORS or status not in _STATUSES:
-            raise ValueError("unknown author or status")
-        if kind == "procedural" and author == "worker":
-            raise PermissionError("workers cannot write binding (procedural) memory")
-        body = clean(text)
-        if not body:
-            raise ValueError("memory text is empty after cleaning")
-        weight = importance if math.isfinite(importance) else 5.0
-        weight = min(10.0, max(0.0, float(weight)))
-        axis_key = clean(axis, limit=64).lower() if axis else None
+        body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
         norm = normalise(body)
         with transaction(self.conn):
             if kind != "procedural":
