@@ -26,6 +26,7 @@ from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.health import Capabilities, Cooldowns, next_json_mode
 from engine.routing.prompts import reask_turns, system_prompt
 from engine.routing.types import (
+    ROLES,
     Attempt,
     CallCancelled,
     Fallback,
@@ -655,16 +656,7 @@ class Router:
                 "cloud": s.cloud_model_for(role),
                 "order": [f"{t.tier}:{t.model}" for t in self.plan(role)] + ["simulation"],
             }
-            for role in (
-                "narrator",
-                "orgdesigner",
-                "antagonist",
-                "strategist",
-                "designer",
-                "marketer",
-                "ops",
-                "npc",
-            )
+            for role in ROLES
         }
         return {
             "runtime": self.runtime_label(),
@@ -704,16 +696,7 @@ class Router:
         """List models on each configured endpoint; a good answer lifts that endpoint's cooldown."""
         s = self._settings
         seen: dict[tuple[str, str], Target] = {}
-        for role in (
-            "narrator",
-            "orgdesigner",
-            "antagonist",
-            "strategist",
-            "designer",
-            "marketer",
-            "ops",
-            "npc",
-        ):
+        for role in ROLES:
             for t in self.plan(role, s):
                 seen.setdefault((t.tier, t.endpoint), t)
         results: list[dict[str, Any]] = [
