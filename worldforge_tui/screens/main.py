@@ -17,10 +17,11 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from worldforge_tui import actions
 from worldforge_tui.widgets.action_bar import ActionBar
+from worldforge_tui.widgets.key_footer import KeyFooter
 from worldforge_tui.widgets.memory_pane import MemoryPane
 from worldforge_tui.widgets.receipt_pane import ReceiptPane
 from worldforge_tui.widgets.replay_pane import ReplayPane
@@ -95,7 +96,7 @@ class MainScreen(Screen[None]):
         yield titled(ReplayPane(id="log"), "Replay log")
         yield ActionBar(id="actions")
         yield StatusBar(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def wf(self) -> WorldForgeApp:
@@ -132,7 +133,7 @@ class MainScreen(Screen[None]):
         self._lay_out()
         status = self.query_one(StatusBar)
         compact = self.size.width < 140
-        self.query_one(Footer).compact = self.size.width < self.COMPACT_BELOW
+        self.query_one(KeyFooter).compact = self.size.width < self.COMPACT_BELOW
         status.set_class(self.size.width < 72, "-narrow")  # meters before the sparkline
         if status.has_class("-compact") != compact:
             status.set_class(compact, "-compact")

@@ -17,7 +17,7 @@ from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.config import Settings, env_block
 from worldforge_tui import actions
@@ -35,6 +35,7 @@ from worldforge_tui.settings_form import (
     pills,
     role_fields,
 )
+from worldforge_tui.widgets.key_footer import KeyFooter
 
 # settings field -> (role, tier) for the per-role model inputs
 ROLE_FIELDS = {
@@ -133,7 +134,7 @@ class SettingsScreen(Screen[Settings | None]):
             yield Button("Copy env", id="settings-copy", compact=True)
             yield Button("Save", variant="primary", id="settings-save", compact=True)
             yield Button("Back", id="settings-back", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def show_settings(self, settings: Settings) -> None:
         """Reopened (the app keeps this screen installed): show `settings` as a fresh screen would,
