@@ -37,6 +37,7 @@ ECON_KEYS = (
     "burn_pressure",
     "threat",
     "market_share",
+    "profitable",
 )
 
 
@@ -85,7 +86,7 @@ def _row(session: Any, prefix: str, archetype: str, seed: int) -> dict[str, Any]
         "stage": o.stage,
         "score": o.score,
         "grade": o.grade,
-        "economics": {k: st.economics.numbers()[k] for k in ECON_KEYS},
+        "economics": {k: st.economics.shown()[k] for k in ECON_KEYS},
         "rules": [s.decision.rule_id for s in st.stages if s.decision],
         "dilemmas": [s.decision.variant for s in st.stages if s.decision],
         "events": [e.kind for e in st.world_events],

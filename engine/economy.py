@@ -52,6 +52,7 @@ MONEY_FIELDS = (
     "overhead_usd",
 )
 METERS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
+PROFITABLE_RUNWAY = 99.0  # the stored runway of a company whose revenue covers its burn
 # Threat acceleration by arc stage, and the bite a newly entered arc stage takes.
 ARC = [  # (name, threshold, accel, bite)
     ("watching", 0, 0.7, {}),
@@ -165,15 +166,19 @@ def recompute(econ: Economics) -> None:
     econ.paying_customers = round(econ.monthly_revenue_usd / econ.arpu_usd)
     econ.treasury_usd = float(round(econ.treasury_usd))
     net = econ.monthly_burn_usd - econ.monthly_revenue_usd
-    econ.runway_months = 99.0 if net <= 0 else round(max(0.0, econ.treasury_usd) / net, 1)
+    # Stored for the rules' comparisons only ("runway < 2"): a profitable company's runway is
+    # unbounded, kept as PROFITABLE_RUNWAY; outputs show it as profitable (Economics.shown).
+    econ.runway_months = (
+        PROFITABLE_RUNWAY if net <= 0 else round(max(0.0, econ.treasury_usd) / net, 1)
+    )
 
 
 def profitable(econ: Economics) -> bool:
-    return econ.monthly_revenue_usd >= econ.monthly_burn_usd
+    return econ.profitable
 
 
 def runway_text(econ: Economics) -> str:
-    return "profitable" if econ.runway_months >= 99 else f"runway {econ.runway_months:.1f} months"
+    return "profitable" if econ.profitable else f"runway {econ.runway_months:.1f} months"
 
 
 def booked_revenue_floor(econ: Economics) -> int:

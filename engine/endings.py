@@ -96,7 +96,7 @@ ENDINGS: tuple[Ending, ...] = (
 def score(econ: Economics, st: GameState, result: str) -> int:
     """0-100 from the final company; a defeat scores at most 35, less the earlier it came."""
     margin = econ.monthly_revenue_usd / econ.monthly_burn_usd if econ.monthly_burn_usd else 1.0
-    runway = 12.0 if econ.runway_months >= 99 else min(12.0, econ.runway_months)
+    runway = 12.0 if profitable(econ) else min(12.0, econ.runway_months)
     ownership = econ.autonomy
     raw = (
         30 * min(1.0, margin)
@@ -121,7 +121,7 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
     ending = next(e for e in ENDINGS if e.when(st, defeat_kind))
     runway = (
         "revenue covering burn"
-        if econ.runway_months >= 99
+        if profitable(econ)
         else f"{econ.runway_months:.1f} months of runway left"
     )
     facts = {

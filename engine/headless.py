@@ -147,7 +147,7 @@ def summary(session: GameSession) -> dict[str, Any]:
         }
         if st.outcome
         else None,
-        "economics": st.economics.numbers(),
+        "economics": st.economics.shown(),
         "world_events": [
             {
                 "after_stage": e.after_stage,

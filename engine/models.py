@@ -37,6 +37,20 @@ class Economics(BaseModel):
     def numbers(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.model_dump().items()}
 
+    @property
+    def profitable(self) -> bool:
+        """Revenue covers burn: there is no runway to count down."""
+        return self.monthly_revenue_usd >= self.monthly_burn_usd
+
+    def shown(self) -> dict[str, float | bool | None]:
+        """The numbers as every output shows them (JSON, report card, event payloads): a
+        profitable company has no runway (`runway_months` null) and says `profitable: true`."""
+        out: dict[str, float | bool | None] = dict(self.numbers())
+        if self.profitable:
+            out["runway_months"] = None
+        out["profitable"] = self.profitable
+        return out
+
 
 class Worker(BaseModel):
     id: str
@@ -159,7 +173,7 @@ class Receipt(BaseModel):
     decided: str
     summary: str
     principle: str
-    economics_delta: dict[str, float]
+    economics_delta: dict[str, float | None]
     before: Economics
     after: Economics
     org_delta: OrgDelta

@@ -27,7 +27,12 @@ def _md(text: str) -> str:
     return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text.replace("\n", " "))
 
 
-def _num(field: str, v: float) -> str:
+def _num(field: str, v: float | bool | None) -> str:
+    if field == "runway_months" and v is None:
+        return "none needed (profitable)"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    assert v is not None
     return f"${v:,.0f}" if field in MONEY else f"{v:g}"
 
 
@@ -98,8 +103,8 @@ def render_report(session: GameSession) -> str:
         out.append("")
         out.append("| field | before | after |")
         out.append("|---|---|---|")
-        for k, v in r.before.numbers().items():
-            a = r.after.numbers()[k]
+        for k, v in r.before.shown().items():
+            a = r.after.shown()[k]
             if a != v:
                 out.append(f"| {k} | {_num(k, v)} | {_num(k, a)} |")
         if r.org_delta.added_role_title:
@@ -113,7 +118,7 @@ def render_report(session: GameSession) -> str:
             )
         out.append("")
     out += ["## Final economics", ""]
-    out += [f"- {k}: {_num(k, v)}" for k, v in st.economics.numbers().items()]
+    out += [f"- {k}: {_num(k, v)}" for k, v in st.economics.shown().items()]
     out += ["", "## Memory trail", ""]
     for m in session.memory.records():
         out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(m.text)}")

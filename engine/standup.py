@@ -79,7 +79,7 @@ def _slots(state: GameState, receipt: Receipt) -> dict[str, str]:
     months = f"{e.runway_months:.1f}".rstrip("0").rstrip(".")
     runway = (
         "no end to the runway (profitable)"
-        if e.runway_months >= 99
+        if e.profitable
         else f"{months} month{'' if months == '1' else 's'} of runway"
     )
     return {

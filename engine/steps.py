@@ -130,7 +130,7 @@ def _end_event(step: Step) -> None:
             "score": o.score,
             "grade": o.grade,
             "stage": o.stage,
-            "economics": step.state.economics.numbers(),
+            "economics": step.state.economics.shown(),
         },
     )
 
@@ -516,12 +516,16 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     return receipt
 
 
-def economics_delta(before: Any, after: Any) -> dict[str, float]:
-    """after - before per field, money to whole dollars, the rest to one decimal."""
+def economics_delta(before: Any, after: Any) -> dict[str, float | None]:
+    """after - before per field, money to whole dollars, the rest to one decimal; the runway's
+    change is null when either side is profitable (no runway to count)."""
     a, b = after.numbers(), before.numbers()
-    return {
+    out: dict[str, float | None] = {
         k: float(round(a[k] - b[k])) if k.endswith("_usd") else round(a[k] - b[k], 1) for k in b
     }
+    if before.profitable or after.profitable:
+        out["runway_months"] = None
+    return out
 
 
 def world_event(step: Step, after_stage: str) -> None:

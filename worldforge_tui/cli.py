@@ -94,9 +94,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         sc = result["score"]
         print(f"score {sc['points']}/100 ({sc['grade']}) · ending: {sc['title']}")
         e = result["economics"]
+        runway = "profitable" if e["profitable"] else f"runway {e['runway_months']:.1f} months"
         print(
             f"treasury ${e['treasury_usd']:,.0f} · revenue ${e['monthly_revenue_usd']:,.0f}/mo · "
-            f"burn ${e['monthly_burn_usd']:,.0f}/mo · trust {e['trust']:.0f} · threat {e['threat']:.0f}"
+            f"burn ${e['monthly_burn_usd']:,.0f}/mo · {runway} · trust {e['trust']:.0f} · "
+            f"threat {e['threat']:.0f}"
         )
         for s in result["stages"]:
             d = s["decision"]

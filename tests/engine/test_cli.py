@@ -109,6 +109,21 @@ def test_simulate_json_shape(tmp_path, capsys):
     assert own["interpreted"]["matched_by"] == "custom" and own["interpreted"]["says"]
     assert out["events"]["ARTIFACT_REJECTED"] == 1
     assert out["memory"]["procedural"] >= 2
+    econ = out["economics"]  # no runway sentinel: null runway exactly when profitable
+    assert isinstance(econ["profitable"], bool)
+    assert (econ["runway_months"] is None) == econ["profitable"]
+
+
+def test_simulate_says_profitable_or_the_runway(tmp_path, capsys):
+    rc = main(["simulate", "--save-dir", str(tmp_path), "--pitch", PITCH, "--json"])
+    econ = json.loads(capsys.readouterr().out)["economics"]
+    rc = main(["simulate", "--save-dir", str(tmp_path / "2"), "--pitch", PITCH])
+    out = capsys.readouterr().out
+    assert rc == 0
+    if econ["profitable"]:
+        assert " · profitable · " in out
+    else:
+        assert f" · runway {econ['runway_months']:.1f} months · " in out
 
 
 # A simulated venture needs none of these: the TUI, the model clients and their event loop.

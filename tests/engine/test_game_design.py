@@ -205,3 +205,42 @@ def test_a_save_from_older_rules_is_refused_with_one_line(new_session):
         GameSession.load(s.state.run_id, save_dir=s.save_dir)
     with pytest.raises(SaveError, match="rules version 1"):
         verify(s.conn, s.state.run_id)
+
+
+def test_a_profitable_company_shows_profitable_not_a_runway_sentinel(ventures, capsys):
+    """Revenue covering burn has no runway to count: every output says profitable (JSON null
+    runway plus `profitable: true`, the report card in words), never a made-up 99 months."""
+    from engine.economy import recompute
+    from engine.report import render_report
+    from engine.steps import economics_delta
+
+    s = ventures[0]
+    econ = s.state.economics
+    losing = econ.model_copy(update={"monthly_revenue_usd": 0.0, "market_share": 0.0})
+    recompute(losing)
+    assert losing.shown()["profitable"] is False and losing.shown()["runway_months"] > 0
+    winning = econ.model_copy(update={"market_share": 100.0})
+    recompute(winning)
+    assert winning.shown()["profitable"] is True and winning.shown()["runway_months"] is None
+    assert economics_delta(losing, winning)["runway_months"] is None
+    for v in ventures:
+        out = summary(v)["economics"]
+        assert out["profitable"] == (out["runway_months"] is None)
+        for e in v.events():
+            if e.type == "RUN_ENDED":
+                shown = e.payload["economics"]
+                assert shown["profitable"] == (shown["runway_months"] is None)
+            if e.type == "CONSEQUENCE_APPLIED":
+                assert e.payload["economics_delta"]["runway_months"] not in (97.8, 99.0)
+    s.state.economics = winning
+    try:
+        out = summary(s)["economics"]
+        assert out["runway_months"] is None and out["profitable"] is True
+        assert "99" not in json.dumps({"runway": out["runway_months"]})
+        card = render_report(s)
+        assert "- runway_months: none needed (profitable)" in card
+        assert "- profitable: yes" in card
+    finally:
+        s.state.economics = econ
+    card = render_report(s)
+    assert ("- profitable: yes" in card) == econ.profitable

@@ -59,6 +59,10 @@ def test_balance_covers_every_path_and_reports_the_design_figures(balance):
     report, rows = balance
     assert report["paths"] == 4 * 256 == len(rows)
     assert {len(r["path"]) for r in rows} == {8}
+    # a profitable ending has no runway to show: null plus profitable, never a 99 sentinel
+    assert all(
+        r["economics"]["profitable"] == (r["economics"]["runway_months"] is None) for r in rows
+    )
     assert report["victories"] > 0 and report["defeats"] > 0
     assert len(report["defeat_reasons"]) >= 2
     assert len(report["forks"]) == 8 and all(f["histories"] > 0 for f in report["forks"])
