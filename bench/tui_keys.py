@@ -42,12 +42,16 @@ def watch_frames(app: Any) -> None:
     """Record the time of every frame the app composes for the terminal (headless included).
 
     `_display` is where a composed frame goes to the driver; wrapping it is the only way to see
-    "painted" without a real terminal. Bench-only: the game never touches it.
+    "painted" without a real terminal. Headless, Textual skips turning the frame into terminal
+    bytes; that is done here too, so the time includes what a real terminal's frame costs us.
+    Bench-only: the game never touches it.
     """
     original = app._display
 
     def display(screen: Any, renderable: Any) -> None:
-        if renderable is not None:
+        if renderable is not None and not app._batch_count:
+            if app.is_headless and hasattr(renderable, "render_segments"):
+                renderable.render_segments(app.console)
             FRAMES.append(time.perf_counter())
         original(screen, renderable)
 

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.tui_keys import watch_frames
+
 PITCH = "Meal kits for night-shift nurses"
 KEYS = ("f2", "f1")  # show another pane and back: handled on the board while the worker writes
 
@@ -99,6 +101,7 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
     keys: list[float] = []
     renders = 0
     async with app.run_test(size=(140, 45)) as pilot:
+        watch_frames(app)  # frames cost what a real terminal's do (headless skips the encoding)
         done = 0
         while done < stages:
             # wait for the worker to start writing, then press keys until it has shipped

@@ -1,9 +1,11 @@
 """Live writing: a worker's model call shown as it streams, and Esc to cancel it.
 
 The router calls its watcher on the session's worker thread for every streamed piece. The watcher
-only queues the event and, when none is pending, posts one `LiveTick` message; the UI thread then
-renders everything queued at once, at most one frame per MIN_FRAME. So a fast model costs a few
-renders a second, never one widget write per token. Mixed into the app.
+only queues the event and, when none is pending, posts one `LiveTick` message; the UI thread folds
+everything queued into the live view (no text is built then) and marks the story's live section
+stale. The section builds its text when the screen paints, so a fast model costs one render per
+frame, never one widget write per token, and a piece waits for no timer but the next frame.
+Mixed into the app.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from worldforge_tui.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
 
-MIN_FRAME = 1 / 50  # seconds between live renders
 LATENCY_SAMPLES = 2000
 
 
@@ -127,7 +128,7 @@ class LiveWriting(AppHost):
         self._live_lock = threading.Lock()
         self._live_queue: list[Any] = []
         self._live_posted = False
-        self._live_last = 0.0
+        self._live_oldest: float | None = None  # arrival of the oldest piece not yet drawn
         self._live_view = LiveView()
         self._live_router = router
         # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it.
@@ -144,13 +145,6 @@ class LiveWriting(AppHost):
         self.post_message(LiveTick())
 
     def on_live_tick(self, _message: LiveTick) -> None:
-        wait = MIN_FRAME - (time.perf_counter() - self._live_last)
-        if wait > 0:
-            self.set_timer(wait, self._live_render)
-        else:
-            self._live_render()
-
-    def _live_render(self) -> None:
         with self._live_lock:
             events, self._live_queue = self._live_queue, []
             self._live_posted = False
@@ -159,24 +153,33 @@ class LiveWriting(AppHost):
         view = self._live_view
         for event in events:
             view.apply(event)
-        self._live_last = time.perf_counter()
         if self.busy is None:  # the command already finished: its result is on screen
             view.clear()
             return
-        body = live_content(view)
-        if body is not None:
-            self.main.query_one(StoryPane).show_live(body)
+        if view.current is not None or view.done:
+            arrived = min(e.at for e in events)
+            if self._live_oldest is None or arrived < self._live_oldest:
+                self._live_oldest = arrived
+            self.main.query_one(StoryPane).show_live(self._live_draw)
         last = events[-1]
         if last.kind != "end":
             self.main.query_one(ActionBar).set_thinking(progress_line(last))
-        arrived = min(e.at for e in events)  # the oldest piece in this frame waited longest
-        self.call_after_refresh(lambda: self.live_latencies.append(time.perf_counter() - arrived))
+
+    def _live_draw(self) -> Content:
+        """The live section's text, built when the screen paints it (once a frame at most)."""
+        oldest, self._live_oldest = self._live_oldest, None
+        if oldest is not None:  # stamped right after this frame reaches the terminal
+            self.call_after_refresh(
+                lambda: self.live_latencies.append(time.perf_counter() - oldest)
+            )
+        return live_content(self._live_view) or Content("")
 
     def live_reset(self) -> None:
         """A command finished: the next one starts a fresh live section."""
         view = getattr(self, "_live_view", None)
         if view is not None:
             view.clear()
+            self._live_oldest = None
 
     def action_cancel_call(self) -> None:
         """Esc: cancel the model call in flight; the step is not recorded and can run again."""

@@ -61,13 +61,15 @@ async def test_artifact_fields_appear_while_the_worker_writes(
     router = _router(server)
     deltas: list[Any] = []
     router.watch(lambda e: deltas.append(e) if e.kind == "delta" else None)
-    renders = []
-    original = StoryPane.show_live
-    monkeypatch.setattr(
-        StoryPane,
-        "show_live",
-        lambda self, live: (renders.append(live.plain), original(self, live))[1],
-    )
+    renders = []  # what the live section drew, frame by frame
+    original = WorldForgeApp._live_draw
+
+    def draw(self):
+        drawn = original(self)
+        renders.append(drawn.plain)
+        return drawn
+
+    monkeypatch.setattr(WorldForgeApp, "_live_draw", draw)
     app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp_path, router=router)
     async with app.run_test(size=(120, 40)) as pilot:
         await _wait_for(pilot, lambda: "tok/s" in (app.main.query_one("ActionBar").thinking or ""))
@@ -77,13 +79,16 @@ async def test_artifact_fields_appear_while_the_worker_writes(
         await _wait_for(pilot, lambda: "Summary: " in text_of(app, "#story-live"))
         assert "✎ Being written" in text_of(app, "#story-live")
         assert app.main.query_one("#story-live").display
+        story = app.main.query_one(StoryPane)
+        assert story.is_anchored  # follows the writing to the end, in the frame that draws it
         await settle(app, pilot)
+        assert not story.is_anchored and story.scroll_y == 0  # the shipped artifact, from the top
         assert app.snap.current.served_by == "local"
         assert not app.main.query_one("#story-live").display  # the shipped artifact now
         assert "✎ Being written" not in text_of(app, "#story-live")
         assert "Summary: " in text_of(app, "#story-body")
     assert renders and any("Summary: " in r for r in renders)
-    assert len(renders) < len(deltas)  # batched: never one widget write per piece
+    assert len(renders) < len(deltas)  # batched: one draw per frame, never one per piece
     written = [r for r in renders if "Being written" in r]
     assert len({len(r) for r in written}) > 2  # the section grew as fields completed
     assert app.live_latencies  # measured for bench.tui_stream

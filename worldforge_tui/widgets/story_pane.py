@@ -3,11 +3,12 @@ flag, the fork's options, the standup, and the ending. Every model/player string
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.content import Content
-from textual.widgets import Static
+from textual.widget import Widget
 
 from engine.render import render_artifact
 from worldforge_tui.safe_text import clean, one_line
@@ -325,8 +326,39 @@ def story_content(snap: Snapshot | None, narration: str | None = None) -> Conten
     return Content.assemble(*parts)
 
 
+class LiveSection(Widget):
+    """The call being written, under the story. It asks its source for the text only when the
+    screen paints, so however many pieces stream in between two frames, they cost one render."""
+
+    DEFAULT_CSS = "LiveSection { height: auto; }"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._source: Callable[[], Content] | None = None
+        self._drawn = Content("")
+        self._stale = False
+
+    def follow(self, source: Callable[[], Content]) -> None:
+        """New text is waiting: draw it from `source` at the next frame."""
+        self._source = source
+        self._stale = True
+        self.refresh(layout=True)
+
+    def stop(self) -> None:
+        self._source = None
+        self._drawn = Content("")
+        self._stale = False
+        self.refresh(layout=True)
+
+    def render(self) -> Content:
+        if self._stale and self._source is not None:
+            self._stale = False
+            self._drawn = self._source()
+        return self._drawn
+
+
 class StoryPane(ContentPane):
-    """Scrollable story; `show(snapshot)` re-renders it."""
+    """Scrollable story; `show(snapshot)` re-renders it, `show_live(source)` follows a call."""
 
     BODY_ID = "story-body"
 
@@ -335,21 +367,24 @@ class StoryPane(ContentPane):
 
     def compose(self) -> ComposeResult:
         yield from super().compose()
-        live = Static("", id="story-live", classes="pane-body")
+        live = LiveSection(id="story-live", classes="pane-body")
         live.display = False
         yield live
 
     def show(self, snap: Snapshot | None, narration: str | None = None) -> None:
-        live = self.query_one("#story-live", Static)
+        live = self.query_one(LiveSection)
         if live.display:
-            live.update("")
+            live.stop()
             live.display = False
+            self.anchor(False)
         if self.render_body(story_content(snap, narration)):
             self.scroll_home(animate=False)
 
-    def show_live(self, live: Content) -> None:
-        """A call's text being written, under the story (only this part re-renders), followed."""
-        widget = self.query_one("#story-live", Static)
-        widget.update(live)
-        widget.display = True
-        self.scroll_end(animate=False)
+    def show_live(self, source: Callable[[], Content]) -> None:
+        """A call's text being written, under the story (only this part re-renders). The pane
+        follows it to the end, in the same frame, until the player scrolls away."""
+        live = self.query_one(LiveSection)
+        if not live.display:
+            live.display = True
+            self.anchor()
+        live.follow(source)
