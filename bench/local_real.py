@@ -4,9 +4,13 @@ Reports stages served locally (of the stages the venture reached, and of 8), sta
 locally, re-asks and adaptations, time to first token and tokens/s as the TUI sees them (from the
 router's stream events, the same ones the story pane renders), and the router's own time per call:
 the call's wall time minus the time inside its HTTP exchanges (request sent to stream end).
+`approved` lists what the gate said of each artifact the CEO approved: the tiny model's prose is
+noise, the rubric flags it, and a venture that ships flawed work pays for it (how far it gets is
+the game's verdict on the work, not the router's: every stage it reaches is served locally).
+`--choose careful` plays forks and event choices by engine.careful's stated policy.
 
 Needs `make llm-runtime` (the wheel in ../shared/runtimes). Run:
-`.venv/bin/python -m bench.local_real --json [--seed 7] [--choose A]`
+`.venv/bin/python -m bench.local_real --json [--seed 7] [--choose A|AABBAABB|careful]`
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.config import Settings
-from engine.headless import Plan, play
+from engine.errors import InputError
+from engine.headless import Plan, parse_path, play
 from engine.routing import Router
 from engine.routing.types import RouteResult, StreamEvent
 from engine.session import GameSession
@@ -46,6 +51,7 @@ def _summary(values: list[float]) -> dict[str, float | None]:
 
 
 def run(server_url: str, model: str, seed: int, choose: str, save_dir: Path) -> dict[str, Any]:
+    """One venture; `choose` is fork letters (one or eight) or "CAREFUL" (engine.careful)."""
     router = Router(
         Settings(
             demo_mode="local",
@@ -76,9 +82,13 @@ def run(server_url: str, model: str, seed: int, choose: str, save_dir: Path) -> 
         router=router,
     )
     try:
-        play(session, Plan(path=choose * 8 if len(choose) == 1 else choose))
-        executed = [e for e in session.events() if e.type == "STAGE_EXECUTED"]
-        standups = [e for e in session.events() if e.type == "AGENT_STANDUP"]
+        careful = choose == "CAREFUL"
+        play(session, Plan(path=parse_path("A" if careful else choose), careful=careful))
+        events = session.events()
+        executed = [e for e in events if e.type == "STAGE_EXECUTED"]
+        standups = [e for e in events if e.type == "AGENT_STANDUP"]
+        approved = [e for e in events if e.type == "ARTIFACT_APPROVED"]
+        taken = "".join(str(e.payload["option"]) for e in events if e.type == "CEO_DECISION")
         outcome = session.state.outcome
     finally:
         session.close()
@@ -97,8 +107,13 @@ def run(server_url: str, model: str, seed: int, choose: str, save_dir: Path) -> 
     return {
         "server": "llama-cpp-python 0.3.36 (tiny random-weight GGUF, n_ctx 4096)",
         "seed": seed,
-        "choose": choose,
-        "outcome": {"result": outcome.result, "day": outcome.day} if outcome else None,
+        "choose": choose.lower() if choose == "CAREFUL" else choose,
+        "path_taken": taken,
+        "outcome": (
+            {"result": outcome.result, "day": outcome.day, "reason": outcome.reason}
+            if outcome
+            else None
+        ),
         "stages_served_locally": served_stages,
         "stages_run": len(executed),
         "stages_total": 8,
@@ -113,15 +128,36 @@ def run(server_url: str, model: str, seed: int, choose: str, save_dir: Path) -> 
         "tokens_per_s": _summary(tps),
         "router_overhead_ms": _summary(overhead),
         "venture_wall_s": round(wall, 1),
+        # what the gate said of each approved artifact: why a venture of noise does not last
+        "approved": [
+            {
+                "stage_id": e.payload["stage_id"],
+                "score": e.payload["score"],
+                "drift": e.payload["drift"],
+                "flaws": e.payload["flaws"],
+            }
+            for e in approved
+        ],
     }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--choose", default="A", help="fork letters, one or eight (default A)")
+    parser.add_argument(
+        "--choose",
+        default="A",
+        help="fork letters, one or eight (default A), or 'careful': forks and event choices by "
+        "engine.careful's stated policy (the option leaving the company furthest from defeat)",
+    )
     parser.add_argument("--json", action="store_true", help="one line of JSON (default: indented)")
     args = parser.parse_args()
+    choose = args.choose.strip().upper()
+    try:
+        choose = choose if choose == "CAREFUL" else parse_path(choose)
+    except InputError as err:
+        sys.stderr.write(f"local_real: {err}\n")
+        return 2
     from tests.servers.llama_real import running_server, unavailable_reason
 
     reason = unavailable_reason()
@@ -132,9 +168,7 @@ def main() -> int:
         servers = running_server(Path(tmp))
         server = next(servers)
         try:
-            report = run(
-                server.url, server.model, args.seed, args.choose.upper(), Path(tmp) / "saves"
-            )
+            report = run(server.url, server.model, args.seed, choose, Path(tmp) / "saves")
         finally:
             servers.close()
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import careful
 from engine.errors import InputError
 from engine.events import count_by_type
 from engine.render import artifact_markdown, shipped
@@ -69,6 +70,8 @@ class Plan:
     # answers to between-stage events' small choices, by the stage the event follows ("*": all);
     # an event without an answer here takes its default when the next stage runs
     events: dict[str, str] = field(default_factory=dict)
+    # forks and event choices by engine.careful's stated policy instead of `path` and defaults
+    careful: bool = False
 
     @classmethod
     def from_cli(
@@ -101,6 +104,8 @@ def play(session: GameSession, plan: Plan) -> None:
         if st.phase == "brief":
             ev = st.pending_event
             answer = plan.events.get(ev.after_stage, plan.events.get("*")) if ev else None
+            if answer is None and plan.careful:
+                answer = careful.event_choice(st)
             if answer:
                 session.answer_event(answer)
             else:
@@ -114,6 +119,8 @@ def play(session: GameSession, plan: Plan) -> None:
         elif st.phase == "fork":
             if stage.id in plan.owns:
                 session.decide_own(plan.owns[stage.id])
+            elif plan.careful:
+                session.decide(careful.fork_choice(st))
             else:
                 session.decide(plan.path[stage.number - 1])
 

@@ -130,7 +130,10 @@ def test_full_simulate_served_locally_at_every_stage(llama_server, tmp_path):
         "PATH": "/usr/bin:/bin",
     }
     proc = subprocess.run(
-        [sys.executable, "-m", "worldforge_tui.cli", "simulate", "--pitch", PITCH, "--json"],
+        [
+            *(sys.executable, "-m", "worldforge_tui.cli", "simulate", "--pitch", PITCH, "--json"),
+            *("--save-dir", str(tmp_path / "saves")),
+        ],
         check=False,
         capture_output=True,
         text=True,
@@ -142,7 +145,25 @@ def test_full_simulate_served_locally_at_every_stage(llama_server, tmp_path):
     executed = data["events"]["STAGE_EXECUTED"]
     assert data["served_by"] == {"local": executed}  # every stage the venture reached
     assert "ROUTE_FALLBACK" not in data["events"]  # standups included: nothing fell back
-    assert data["events"]["AGENT_STANDUP"] >= 3 * (executed - 1)
+    standups = data["events"]["AGENT_STANDUP"]
+    assert standups >= 3 * (executed - 1)
+    # the report card's runtime names what served the calls (the event log), not the settings:
+    # opened here under simulation settings, it still says the local model served them
+    from engine.config import Settings
+    from engine.report import render_report
+    from engine.session import GameSession
+
+    session = GameSession.load(
+        data["run_id"],
+        save_dir=tmp_path / "saves",
+        router=Router(Settings(demo_mode="simulation")),
+    )
+    try:
+        card = render_report(session)
+    finally:
+        session.close()
+    calls = executed + standups
+    assert f"runtime local: {llama_server.model} {calls} of {calls} calls" in card
 
 
 def test_standup_line_is_served_by_the_real_server(llama_server):
