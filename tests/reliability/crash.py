@@ -94,8 +94,10 @@ class Zygote:
         *,
         delay: float | None = None,
         kill_at: str | None = None,
+        ventures: int | None = None,
     ) -> Outcome:
-        """Fork a game on `save_dir`; SIGKILL it after `delay` s, or let the `kill_at` hook fire."""
+        """Fork a game on `save_dir` that plays `ventures` ventures (default: until killed);
+        SIGKILL it after `delay` s, or let the `kill_at` hook fire."""
         assert self.proc.stdin is not None
         request = {
             "save_dir": str(save_dir),
@@ -103,6 +105,7 @@ class Zygote:
             "log": str(log),
             "delay": delay,
             "kill_at": kill_at,
+            "ventures": ventures,
         }
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()

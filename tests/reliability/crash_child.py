@@ -105,9 +105,9 @@ def install_kill_hook(spec: str) -> None:
         raise SystemExit(f"unknown kill point {spec!r}")
 
 
-def play_ventures(save_dir: str, generation: int) -> None:
-    """Found and play ventures one after another until killed (or MAX_VENTURES are done)."""
-    for index in range(MAX_VENTURES):
+def play_ventures(save_dir: str, generation: int, count: int = MAX_VENTURES) -> None:
+    """Found and play `count` ventures one after another (unless killed first)."""
+    for index in range(count):
         args, plan = venture(generation, index)
         session = GameSession.start_venture(save_dir=save_dir, **args)
         _say(f"RUN {session.state.run_id}")
@@ -128,7 +128,8 @@ def _game(request: dict[str, Any]) -> None:
         sys.stdout = open(request["log"], "w", encoding="utf-8")  # noqa: SIM115 - lives until _exit
         if request.get("kill_at"):
             install_kill_hook(request["kill_at"])
-        play_ventures(request["save_dir"], int(request["generation"]))
+        count = request.get("ventures") or MAX_VENTURES
+        play_ventures(request["save_dir"], int(request["generation"]), int(count))
     except BaseException:  # noqa: BLE001 - report in the log, exit non-zero
         traceback.print_exc(file=sys.stdout)
         sys.stdout.flush()

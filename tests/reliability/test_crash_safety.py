@@ -63,7 +63,9 @@ def _chain(zygote: Zygote, root: Path, chain: int) -> dict[str, int]:
     # The kill window is one whole venture as long as it takes on this machine now (load varies),
     # timed by playing one to the end in a save of its own.
     started = time.monotonic()
-    zygote.run(root / f"calibrate-{chain}", chain * 100 + 99, root / f"calibrate-{chain}.log")
+    zygote.run(
+        root / f"calibrate-{chain}", chain * 100 + 99, root / f"calibrate-{chain}.log", ventures=1
+    )
     window = time.monotonic() - started
     for k in range(RANDOM_KILLS_PER_CHAIN):
         log = root / f"chain-{chain}-{k}.log"
