@@ -14,7 +14,6 @@ from azure.cosmos import exceptions
 
 from memory import lifecycle
 from memory.cosmos_client import LIVE, doc_to_record, param
-from memory.guards import clean
 from memory.guards import content_words as words
 from memory.models import (
     WORKER_KINDS,
@@ -129,86 +128,58 @@ def consolidate(
     """Fold episodic notes into one reviewed semantic note: one query reads the sources and
     any earlier result, then one transactional batch creates the note (deterministic id) and
     archives every source on its ETag. A retry writes nothing but the audit event."""
-    ids = sorted({clean(s, limit=64) for s in source_ids if clean(s, limit=64)})
-    if not 2 <= len(ids) <= lifecycle.MAX_CONSOLIDATION_SOURCES:
-        raise ValueError(
-            f"consolidation needs 2..{lifecycle.MAX_CONSOLIDATION_SOURCES} distinct sources"
-        )
-    text, who = clean(summary), clean(reviewer, limit=64)
-    if not text:
-        raise ValueError("consolidation summary is empty")
-    if not who:
-        raise ValueError("consolidation needs a reviewer")
-    sem = lifecycle.semantic_id(store.run_id, ids)
-    rows = {
-        d["id"]: d for d in store._docs("ARRAY_CONTAINS(@ids, c.id)", [param("@ids", [sem, *ids])])
+    req = lifecycle.consolidation(store.run_id, source_ids, summary, reviewer)
+    docs = {
+        d["id"]: d for d in store._docs("ARRAY_CONTAINS(@ids, c.id)", [param("@ids", req.wanted)])
     }
-    missing = [i for i in ids if i not in rows]
-    if missing:
-        raise ValueError(f"unknown memory id(s): {', '.join(missing)}")
-    audit_id = f"audit-consolidate-{sem}"
-    targets = {rows[i].get("consolidatedInto") for i in ids}
-    if targets == {sem}:
-        existing = rows.get(sem)
-        if existing is None or existing["text"] != text or existing.get("reviewer") != who:
-            raise ValueError("retry does not match the existing consolidation")
+    notes = {
+        i: lifecycle.Note(
+            d["kind"],
+            d["status"],
+            float(d["importance"]),
+            d.get("consolidatedInto"),
+            d["text"],
+            d.get("reviewer"),
+        )
+        for i, d in docs.items()
+    }
+    result = lifecycle.plan_consolidation(req, notes)
+    audit_id = f"audit-consolidate-{req.semantic_id}"
+    if result.status == "already_consolidated":
         store._audit(
             "consolidate",
-            [sem, *ids],
+            [req.semantic_id, *req.ids],
             "reviewed-consolidation",
             game_day=game_day,
             event_id=audit_id,
         )
-        return ConsolidationResult(
-            status="already_consolidated",
-            semantic_memory_id=sem,
-            source_memory_ids=ids,
-            text=text,
-            importance=float(existing["importance"]),
-            reviewer=who,
-        )
-    if targets != {None}:
-        raise ValueError("a source is already consolidated into another note")
-    sources = [rows[i] for i in ids]
-    if any(s["kind"] not in lifecycle.EPISODIC_KINDS for s in sources):
-        raise ValueError("only preference, context and chat_summary notes can be consolidated")
-    if any(s["status"] not in ("provisional", "active") for s in sources):
-        raise ValueError("only live notes can be consolidated")
-    importance = round(sum(float(s["importance"]) for s in sources) / len(sources), 2)
-    result = ConsolidationResult(
-        status="dry_run",
-        semantic_memory_id=sem,
-        source_memory_ids=ids,
-        text=text,
-        importance=importance,
-        reviewer=who,
-    )
+        return result
     if dry_run:
         return result
     note = store._new_doc(
         kind="semantic",
-        text=text,
+        text=req.text,
         status="active",
         author="ceo",
-        importance=importance,
+        importance=result.importance,
         game_day=game_day,
         expires_day=None,
-        source_ids=ids,
+        source_ids=req.ids,
         stage_id=None,
         axis=None,
-        memory_id=sem,
-        reviewer=who,
+        memory_id=req.semantic_id,
+        reviewer=req.reviewer,
     )
     ops: list[tuple[Any, ...]] = [("create", (note,))]
-    for s in sources:
-        body = {k: v for k, v in s.items() if not k.startswith("_")}
-        body.update(consolidatedInto=sem, status="archived", ttl=-1)
-        ops.append(("replace", (s["id"], body), {"if_match_etag": s["_etag"]}))
+    for i in req.ids:
+        body = {k: v for k, v in docs[i].items() if not k.startswith("_")}
+        body.update(consolidatedInto=req.semantic_id, status="archived", ttl=-1)
+        ops.append(("replace", (i, body), {"if_match_etag": docs[i]["_etag"]}))
     store._send_batch(store.memories, ops)
     store._note_write()
     store._audit(
         "consolidate",
-        [sem, *ids],
+        [req.semantic_id, *req.ids],
         "reviewed-consolidation",
         game_day=game_day,
         event_id=audit_id,

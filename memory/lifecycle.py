@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from memory import audit
 from memory.guards import clean, content_words
@@ -23,7 +24,6 @@ from memory.models import (
     MemoryRecord,
     PruneReport,
 )
-from memory.rows import COLUMNS, to_record
 from textkit import normalise
 
 if TYPE_CHECKING:
@@ -168,6 +168,82 @@ def semantic_id(run_id: str, source_ids: Sequence[str]) -> str:
     return "sem-" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
+class Note(NamedTuple):
+    """What consolidation needs to know of a note, from either store."""
+
+    kind: str
+    status: str
+    importance: float
+    consolidated_into: str | None
+    text: str
+    reviewer: str | None
+
+
+@dataclass(frozen=True)
+class Consolidation:
+    """A checked consolidation request: the sources' ids, the summary, the reviewer and the id
+    of the semantic note it makes."""
+
+    ids: list[str]
+    text: str
+    reviewer: str
+    semantic_id: str
+
+    @property
+    def wanted(self) -> list[str]:
+        """The ids to read: the sources and an earlier result."""
+        return [self.semantic_id, *self.ids]
+
+
+def consolidation(
+    run_id: str, source_ids: Sequence[str], summary: str, reviewer: str
+) -> Consolidation:
+    """Check a consolidation request before anything is read (ValueError says what is wrong)."""
+    ids = sorted({clean(s, limit=64) for s in source_ids if clean(s, limit=64)})
+    if not 2 <= len(ids) <= MAX_CONSOLIDATION_SOURCES:
+        raise ValueError(f"consolidation needs 2..{MAX_CONSOLIDATION_SOURCES} distinct sources")
+    text, who = clean(summary), clean(reviewer, limit=64)
+    if not text:
+        raise ValueError("consolidation summary is empty")
+    if not who:
+        raise ValueError("consolidation needs a reviewer")
+    return Consolidation(ids, text, who, semantic_id(run_id, ids))
+
+
+def plan_consolidation(req: Consolidation, notes: Mapping[str, Note]) -> ConsolidationResult:
+    """The outcome before any write, the same rule for both stores: `already_consolidated` for a
+    matching retry, else `dry_run` (the note to write). `notes` holds what was read of
+    `req.wanted`; ValueError says why the sources cannot be consolidated."""
+    missing = [i for i in req.ids if i not in notes]
+    if missing:
+        raise ValueError(f"unknown memory id(s): {', '.join(missing)}")
+    sources = [notes[i] for i in req.ids]
+    result = ConsolidationResult(
+        status="dry_run",
+        semantic_memory_id=req.semantic_id,
+        source_memory_ids=req.ids,
+        text=req.text,
+        importance=0.0,
+        reviewer=req.reviewer,
+    )
+    targets = {s.consolidated_into for s in sources}
+    if targets == {req.semantic_id}:
+        existing = notes.get(req.semantic_id)
+        if existing is None or existing.text != req.text or existing.reviewer != req.reviewer:
+            raise ValueError("retry does not match the existing consolidation")
+        return result.model_copy(
+            update={"status": "already_consolidated", "importance": existing.importance}
+        )
+    if targets != {None}:
+        raise ValueError("a source is already consolidated into another note")
+    if any(s.kind not in EPISODIC_KINDS for s in sources):
+        raise ValueError("only preference, context and chat_summary notes can be consolidated")
+    if any(s.status not in ("provisional", "active") for s in sources):
+        raise ValueError("only live notes can be consolidated")
+    importance = round(sum(s.importance for s in sources) / len(sources), 2)
+    return result.model_copy(update={"importance": importance})
+
+
 def consolidate(
     store: MemoryStore,
     source_ids: Sequence[str],
@@ -179,84 +255,42 @@ def consolidate(
 ) -> ConsolidationResult:
     """Reviewed consolidation of episodic notes into one semantic note; sources are kept
     (archived, with `consolidated_into`). Idempotent: a matching retry writes nothing."""
-    ids = sorted({clean(s, limit=64) for s in source_ids if clean(s, limit=64)})
-    if not 2 <= len(ids) <= MAX_CONSOLIDATION_SOURCES:
-        raise ValueError(f"consolidation needs 2..{MAX_CONSOLIDATION_SOURCES} distinct sources")
-    text, who = clean(summary), clean(reviewer, limit=64)
-    if not text:
-        raise ValueError("consolidation summary is empty")
-    if not who:
-        raise ValueError("consolidation needs a reviewer")
-    sem = semantic_id(store.run_id, ids)
-    rows = {
-        r[0]: r
+    req = consolidation(store.run_id, source_ids, summary, reviewer)
+    notes = {
+        r[0]: Note(*r[1:])
         for r in store.conn.execute(
-            f"SELECT {COLUMNS}, consolidated_into FROM memories WHERE run_id = ? AND id IN"
-            f" ({','.join('?' * len(ids))})",
-            (store.run_id, *ids),
+            "SELECT id, kind, status, importance, consolidated_into, text, reviewer FROM memories"
+            f" WHERE run_id = ? AND id IN ({','.join('?' * len(req.wanted))})",
+            (store.run_id, *req.wanted),
         )
     }
-    missing = [i for i in ids if i not in rows]
-    if missing:
-        raise ValueError(f"unknown memory id(s): {', '.join(missing)}")
-    targets = {rows[i][-1] for i in ids}
-    if targets == {sem}:
-        existing = store.conn.execute(
-            "SELECT text, reviewer, importance FROM memories WHERE run_id = ? AND id = ?",
-            (store.run_id, sem),
-        ).fetchone()
-        if existing is None or existing[0] != text or existing[1] != who:
-            raise ValueError("retry does not match the existing consolidation")
-        return ConsolidationResult(
-            status="already_consolidated",
-            semantic_memory_id=sem,
-            source_memory_ids=ids,
-            text=text,
-            importance=existing[2],
-            reviewer=who,
-        )
-    if targets != {None}:
-        raise ValueError("a source is already consolidated into another note")
-    sources = [to_record(rows[i][:-1]) for i in ids]
-    if any(s.kind not in EPISODIC_KINDS for s in sources):
-        raise ValueError("only preference, context and chat_summary notes can be consolidated")
-    if any(s.status not in ("provisional", "active") for s in sources):
-        raise ValueError("only live notes can be consolidated")
-    importance = round(sum(s.importance for s in sources) / len(sources), 2)
-    result = ConsolidationResult(
-        status="dry_run",
-        semantic_memory_id=sem,
-        source_memory_ids=ids,
-        text=text,
-        importance=importance,
-        reviewer=who,
-    )
-    if dry_run:
+    result = plan_consolidation(req, notes)
+    if dry_run or result.status == "already_consolidated":
         return result
     store._insert(
         kind="semantic",
-        text=text,
+        text=req.text,
         status="active",
         author="ceo",
-        importance=importance,
+        importance=result.importance,
         game_day=game_day,
         expires_day=None,
-        source_ids=ids,
+        source_ids=req.ids,
         stage_id=None,
         axis=None,
-        memory_id=sem,
-        reviewer=who,
+        memory_id=req.semantic_id,
+        reviewer=req.reviewer,
     )
     store.conn.execute(
         f"UPDATE memories SET consolidated_into = ?, status = 'archived' WHERE run_id = ?"
-        f" AND id IN ({','.join('?' * len(ids))})",
-        (sem, store.run_id, *ids),
+        f" AND id IN ({','.join('?' * len(req.ids))})",
+        (req.semantic_id, store.run_id, *req.ids),
     )
     audit.append(
         store.conn,
         store.run_id,
         "consolidate",
-        [sem, *ids],
+        [req.semantic_id, *req.ids],
         "reviewed-consolidation",
         game_day=game_day,
     )
