@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from engine.session import MAX_REDOS
 from worldforge_tui import actions
 
 
@@ -23,7 +24,7 @@ def loop_text(key_of: Callable[[str], str]) -> str:
             (
                 f"• Gate: approve it ({key_of('gate.approve')}), or reject it with a reason "
                 f"({key_of('gate.reject')}). The worker redoes the stage with your reason as binding "
-                "direction (costs game days; at most 2 redos)."
+                f"direction (costs game days; at most {MAX_REDOS} redos)."
             ),
             (
                 f"• Fork: choose option {key_of('fork.option_a')} or {key_of('fork.option_b')}, or write "
