@@ -1,5 +1,6 @@
 """One bounded HTTP call to an Azure service, and one bearer-token provider, shared by the Foundry
-memory tier (`memory.cloud`) and Foundry IQ (`knowledge.iq`).
+memory tier (`memory.cloud`) and Foundry IQ (`knowledge.iq`); the model router and the embedder use
+the token provider too.
 
 `request_json` makes one JSON call under a total deadline that covers the token, the connection,
 a server that trickles bytes and the body read, with a response-size cap, no redirects, and
@@ -30,6 +31,10 @@ class AzureError(Exception):
     """A failed call; the message is a short reason safe to show (no token, no response text)."""
 
 
+class AuthUnavailable(RuntimeError):
+    """No way to get a token at all: azure-identity is not installed."""
+
+
 def token_provider(scope: str, credential: Any = None) -> TokenProvider:
     """Bearer tokens for `scope` from `credential` (anything with azure-identity's
     `get_token(scope)`; DefaultAzureCredential when omitted), each reused until five minutes
@@ -44,7 +49,10 @@ def token_provider(scope: str, credential: Any = None) -> TokenProvider:
             if cached is not None and cached.expires_on - TOKEN_REFRESH_MARGIN_S > time.time():
                 return str(cached.token)
             if "credential" not in state:
-                from azure.identity import DefaultAzureCredential
+                try:
+                    from azure.identity import DefaultAzureCredential
+                except ImportError as exc:
+                    raise AuthUnavailable("azure-identity is not installed") from exc
 
                 state["credential"] = DefaultAzureCredential(
                     exclude_interactive_browser_credential=True

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from engine.routing.auth import azure_token_provider
+from azurehttp import token_provider
 
 MAX_RESPONSE_BYTES = 2_000_000
 
@@ -30,7 +30,7 @@ def embedder_for(settings: Any) -> Callable[[str], list[float]] | None:
     if not deployment or not base:
         return None
     key = settings.foundry_api_key.get_secret_value() if settings.foundry_api_key else None
-    token = None if key else azure_token_provider(settings.token_scope())
+    token = None if key else token_provider(settings.token_scope())
     return HttpEmbedder(
         base,
         deployment,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:  # the SDK is heavy (~0.5 s): imported only once a model tier is used
     import openai
 
-from engine.routing.auth import AuthUnavailable
+from azurehttp import AuthUnavailable
 
 Action = Literal["retry", "adapt", "next", "wait_retry"]
 Adapt = Literal["temperature", "token_param", "response_format", "stream_options"]

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
+from azurehttp import token_provider
 from engine.config import Settings, config_dir, load_settings
-from engine.routing.auth import azure_token_provider
 from engine.routing.errors import Failure, classify
 from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.health import Capabilities, Cooldowns, next_json_mode
@@ -217,7 +217,7 @@ class Router:
         scope = settings.token_scope()
         provider = self._azure_providers.get(scope)
         if provider is None:
-            provider = azure_token_provider(scope)
+            provider = token_provider(scope)
             self._azure_providers[scope] = provider
         return None, provider
 

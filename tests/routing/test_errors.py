@@ -6,7 +6,7 @@ import httpx2
 import openai
 import pytest
 
-from engine.routing.auth import AuthUnavailable, azure_token_provider
+from azurehttp import AuthUnavailable, token_provider
 from engine.routing.errors import classify, retry_after_seconds
 
 
@@ -83,5 +83,5 @@ def test_auth_shapes():
 
 
 def test_azure_provider_is_lazy():
-    provider = azure_token_provider("https://ai.azure.com/.default")
+    provider = token_provider("https://ai.azure.com/.default")
     assert callable(provider)  # building it touched no credential and no network
