@@ -5,12 +5,15 @@ locally, re-asks and adaptations, time to first token and tokens/s as the TUI se
 router's stream events, the same ones the story pane renders), and the router's own time per call:
 the call's wall time minus the time inside its HTTP exchanges (request sent to stream end).
 `approved` lists what the gate said of each artifact the CEO approved: the tiny model's prose is
-noise, the rubric flags it, and a venture that ships flawed work pays for it (how far it gets is
-the game's verdict on the work, not the router's: every stage it reaches is served locally).
-`--choose careful` plays forks and event choices by engine.careful's stated policy.
+noise, the rubric flags it, and a venture that ships flawed work pays for it: how far a venture
+gets is the game's verdict on the work; which tier served the stages it reached is the router's.
+The CEO plays carefully by default (engine.careful: at forks and event choices the option whose
+previewed numbers leave the company furthest from defeat); `--choose AABBAABB` plays a fixed path.
+`--seeds N` plays N ventures (seeds from --seed on) and reports each one's row and the routing
+figures over all their calls: how far a venture of noise gets varies with the seed.
 
 Needs `make llm-runtime` (the wheel in ../shared/runtimes). Run:
-`.venv/bin/python -m bench.local_real --json [--seed 7] [--choose A|AABBAABB|careful]`
+`.venv/bin/python -m bench.local_real --json [--seed 7] [--seeds 1] [--choose careful|A|AABBAABB]`
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from engine.routing.types import RouteResult, StreamEvent
 from engine.session import GameSession
 
 PITCH = "Repair bookings for independent bike shops"
+STAGES = 8
 
 
 def _pct(values: list[float], q: float) -> float | None:
@@ -50,9 +54,8 @@ def _summary(values: list[float]) -> dict[str, float | None]:
     }
 
 
-def run(server_url: str, model: str, seed: int, choose: str, save_dir: Path) -> dict[str, Any]:
-    """One venture; `choose` is fork letters (one or eight) or "CAREFUL" (engine.careful)."""
-    router = Router(
+def _router(server_url: str, model: str) -> Router:
+    return Router(
         Settings(
             demo_mode="local",
             local_agent_base_url=server_url,
@@ -60,19 +63,11 @@ def run(server_url: str, model: str, seed: int, choose: str, save_dir: Path) -> 
             agent_request_timeout=120,
         ),
         caps_cache=None,
-    )  # learn from scratch, as a first run does
-    results: list[RouteResult] = []
-    real_call = router.call
+    )  # learn from scratch, as a first run does (one process: later ventures reuse what it learned)
 
-    def call(req: Any, simulate: Any) -> RouteResult:
-        result = real_call(req, simulate)
-        results.append(result)
-        return result
 
-    router.call = call  # type: ignore[method-assign]
-    last: dict[str, StreamEvent] = {}
-    router.watch(lambda e: last.__setitem__(e.call_key, e) if e.kind == "delta" else None)
-    started = time.perf_counter()
+def _venture(router: Router, seed: int, choose: str, save_dir: Path) -> dict[str, Any]:
+    """Play one venture; its row (stages, standups, outcome, the gate's verdicts)."""
     session = GameSession.start_venture(
         pitch=PITCH,
         name="Spoke Co",
@@ -85,70 +80,123 @@ def run(server_url: str, model: str, seed: int, choose: str, save_dir: Path) -> 
         careful = choose == "CAREFUL"
         play(session, Plan(path=parse_path("A" if careful else choose), careful=careful))
         events = session.events()
-        executed = [e for e in events if e.type == "STAGE_EXECUTED"]
-        standups = [e for e in events if e.type == "AGENT_STANDUP"]
-        approved = [e for e in events if e.type == "ARTIFACT_APPROVED"]
-        taken = "".join(str(e.payload["option"]) for e in events if e.type == "CEO_DECISION")
         outcome = session.state.outcome
     finally:
         session.close()
-    wall = time.perf_counter() - started
-    model_calls = [r for r in results if r.served_by == "local"]
-    ttft = [r.usage.first_token_ms for r in model_calls if r.usage.first_token_ms is not None]
-    tps = [ev.tokens_per_s for ev in last.values() if ev.tokens_per_s > 0]
-    overhead = [r.usage.latency_ms - r.usage.http_ms for r in model_calls]
-    reasks = sum(1 for r in results for a in r.attempts if a.outcome == "invalid")
-    adaptations: dict[str, int] = {}
-    for r in results:
-        for a in r.adaptations:
-            adaptations[a] = adaptations.get(a, 0) + 1
-    served_stages = sum(1 for e in executed if e.payload["served_by"] == "local")
-    served_standups = sum(1 for e in standups if e.payload.get("served_by") == "local")
+    executed = [e for e in events if e.type == "STAGE_EXECUTED"]
+    standups = [e for e in events if e.type == "AGENT_STANDUP"]
     return {
-        "server": "llama-cpp-python 0.3.36 (tiny random-weight GGUF, n_ctx 4096)",
         "seed": seed,
-        "choose": choose.lower() if choose == "CAREFUL" else choose,
-        "path_taken": taken,
+        "path_taken": "".join(str(e.payload["option"]) for e in events if e.type == "CEO_DECISION"),
         "outcome": (
             {"result": outcome.result, "day": outcome.day, "reason": outcome.reason}
             if outcome
             else None
         ),
-        "stages_served_locally": served_stages,
+        "stages_served_locally": sum(1 for e in executed if e.payload["served_by"] == "local"),
         "stages_run": len(executed),
-        "stages_total": 8,
-        "standups_served_locally": served_standups,
+        "standups_served_locally": sum(
+            1 for e in standups if e.payload.get("served_by") == "local"
+        ),
         "standups": len(standups),
-        "calls": len(results),
-        "calls_served_locally": len(model_calls),
-        "fallbacks": sum(1 for r in results if r.fallback_reason),
-        "reasks": reasks,
-        "adaptations": adaptations,
-        "time_to_first_token_ms": _summary(ttft),
-        "tokens_per_s": _summary(tps),
-        "router_overhead_ms": _summary(overhead),
-        "venture_wall_s": round(wall, 1),
         # what the gate said of each approved artifact: why a venture of noise does not last
         "approved": [
-            {
-                "stage_id": e.payload["stage_id"],
-                "score": e.payload["score"],
-                "drift": e.payload["drift"],
-                "flaws": e.payload["flaws"],
-            }
-            for e in approved
+            {k: e.payload[k] for k in ("stage_id", "score", "drift", "flaws")}
+            for e in events
+            if e.type == "ARTIFACT_APPROVED"
         ],
     }
+
+
+def run(
+    server_url: str, model: str, seeds: list[int], choose: str, save_dir: Path
+) -> dict[str, Any]:
+    """Ventures on these seeds, one router; `choose` is fork letters or "CAREFUL" (engine.careful).
+    One seed: that venture's figures. Several: each venture's row, routing figures over all calls."""
+    router = _router(server_url, model)
+    results: list[RouteResult] = []
+    real_call = router.call
+
+    def call(req: Any, simulate: Any) -> RouteResult:
+        result = real_call(req, simulate)
+        results.append(result)
+        return result
+
+    router.call = call  # type: ignore[method-assign]
+    last: dict[str, StreamEvent] = {}  # the newest delta of each call in flight
+    tps: list[float] = []
+
+    def on_event(e: StreamEvent) -> None:
+        if e.kind == "delta":
+            last[e.call_key] = e
+        elif e.kind == "end" and e.call_key in last:
+            rate = last.pop(e.call_key).tokens_per_s  # as the TUI's progress line showed it last
+            if rate > 0:
+                tps.append(rate)
+
+    router.watch(on_event)
+    started = time.perf_counter()
+    ventures = [_venture(router, seed, choose, save_dir) for seed in seeds]
+    wall = time.perf_counter() - started
+    model_calls = [r for r in results if r.served_by == "local"]
+    ttft = [r.usage.first_token_ms for r in model_calls if r.usage.first_token_ms is not None]
+    overhead = [r.usage.latency_ms - r.usage.http_ms for r in model_calls]
+    adaptations: dict[str, int] = {}
+    for r in results:
+        for a in r.adaptations:
+            adaptations[a] = adaptations.get(a, 0) + 1
+    totals = {
+        k: sum(v[k] for v in ventures)
+        for k in ("stages_served_locally", "stages_run", "standups_served_locally", "standups")
+    }
+    out: dict[str, Any] = {
+        "server": "llama-cpp-python 0.3.36 (tiny random-weight GGUF, n_ctx 4096)",
+        "choose": choose.lower() if choose == "CAREFUL" else choose,
+    }
+    if len(ventures) == 1:
+        out.update({k: v for k, v in ventures[0].items() if k != "approved"})
+        out["stages_total"] = STAGES
+    else:
+        out["seeds"] = seeds
+        out.update(totals)
+        out["ventures_reaching_the_last_stage"] = sum(
+            1 for v in ventures if v["stages_run"] == STAGES
+        )
+    out.update(
+        {
+            "calls": len(results),
+            "calls_served_locally": len(model_calls),
+            "fallbacks": sum(1 for r in results if r.fallback_reason),
+            "reasks": sum(1 for r in results for a in r.attempts if a.outcome == "invalid"),
+            "adaptations": adaptations,
+            "time_to_first_token_ms": _summary(ttft),
+            "tokens_per_s": _summary(tps),
+            "router_overhead_ms": _summary(overhead),
+            "wall_s": round(wall, 1),
+        }
+    )
+    if len(ventures) == 1:
+        out["approved"] = ventures[0]["approved"]
+    else:
+        out["ventures"] = [{k: v for k, v in row.items() if k != "approved"} for row in ventures]
+    return out
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
+        "--seeds",
+        type=int,
+        default=1,
+        help="play this many ventures, seeds from --seed on (default 1): each venture's row "
+        "and the routing figures over all their calls",
+    )
+    parser.add_argument(
         "--choose",
-        default="A",
-        help="fork letters, one or eight (default A), or 'careful': forks and event choices by "
-        "engine.careful's stated policy (the option leaving the company furthest from defeat)",
+        default="careful",
+        help="'careful' (default): forks and event choices by engine.careful's stated policy "
+        "(the option leaving the company furthest from defeat); or fork letters, one or eight",
     )
     parser.add_argument("--json", action="store_true", help="one line of JSON (default: indented)")
     args = parser.parse_args()
@@ -168,7 +216,8 @@ def main() -> int:
         servers = running_server(Path(tmp))
         server = next(servers)
         try:
-            report = run(server.url, server.model, args.seed, choose, Path(tmp) / "saves")
+            seeds = list(range(args.seed, args.seed + max(1, args.seeds)))
+            report = run(server.url, server.model, seeds, choose, Path(tmp) / "saves")
         finally:
             servers.close()
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")
