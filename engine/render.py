@@ -102,7 +102,10 @@ def _item(key: str, value: Any) -> str:
 
 
 def _cap(text: str) -> str:
-    """A bullet starts with a capital, as a person would write it (other scripts left alone)."""
+    """A bullet starts with a capital, as a person would write it (other scripts and web
+    addresses left alone)."""
+    if text.startswith(("http://", "https://", "www.")):
+        return text
     return text[:1].upper() + text[1:] if text[:1].isascii() and text[:1].islower() else text
 
 

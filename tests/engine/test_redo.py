@@ -141,3 +141,4 @@ def test_report_card_and_json_render_shipped_work_for_people(played):
     assert all(st["shipped"] for st in stages if st["score"] is not None)
     for text in (card.split("## Decisions")[0], prose):
         assert not re.search(r"\[['{]|\bmem-\d+|\.md#|\d\.\d{3,}|_usd\b|_pct\b", text)
+        assert "Page address: https://" in text and "Https://" not in text
