@@ -25,6 +25,9 @@ from engine.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, apply_reading, mone
 from engine.text import clip
 
 # How each role carries out each binding decision: a verb phrase (rules as data, our own words).
+# Each rule's decision as a verb phrase ("Because you chose to …", "We …, as you decided"), with at
+# least two of the rule's keywords so the gate sees the work follow it. The CEO's own answer
+# (custom.default) is quoted from its text instead.
 APPLY: dict[str, str] = {
     "strategist.depth": "go deep on one niche and own its most painful workflow",
     "strategist.breadth": "reach several adjacent segments with a broad offer",
@@ -36,6 +39,32 @@ APPLY: dict[str, str] = {
     "ops.human_loop": "keep a human in the loop to protect the promise",
     "ops.shareholder": "raise shareholder capital and blitzscale",
     "ops.cooperative": "become a worker-owned cooperative built on mutual aid",
+    "founder.network": "sell first to your warm network, the people who know you",
+    "founder.craft": "craft one showcase piece before selling anything",
+    "founder.full_time": "quit and go all in, full time, now",
+    "founder.side_income": "keep a side contract that funds the runway",
+    "need.interviews": "run forty interviews and listen before writing code",
+    "need.waitlist": "put up a launch page and count the waitlist sign-ups",
+    "go.confront": "confront the rival head-on, against its weakest promise",
+    "go.flank": "flank the rival and take the corner it ignored",
+    "go.premium": "charge a premium, a high price for clear value",
+    "go.cheap": "win volume with a cheap, low price",
+    "designer.codesign": "co-design the product with ten customers as design partners",
+    "search.cut_scope": "cut scope to one feature and run smaller",
+    "search.bridge": "borrow on a bridge loan to buy time",
+    "builder.in_house": "build it yourself, in-house, on your own stack",
+    "find.ads": "run a paid ads campaign",
+    "find.community": "grow through the users' community and word of mouth",
+    "seller.presell": "pre-sell annual contracts upfront to the warmest leads",
+    "take.hire": "hire support help to give the team relief",
+    "take.triage": "triage the backlog and say no to half of it",
+    "operator.lean": "run lean and cut costs to the bone",
+    "return.profit_share": "give the team a profit share, a bonus from the upside",
+    "return.retain": "retain every dollar, keep the cash and reinvest it",
+    "return.alliance": "ally with a larger partner in an alliance",
+    "return.alone": "stay independent and go it alone, on our own",
+    "change.partner": "bring in a strategic partner with corporate money and priorities",
+    "change.steward": "put the company in a steward-owned purpose trust",
 }
 
 

@@ -82,3 +82,15 @@ def test_own_answer_resolution():
     assert match_own_answer("our relationship with quality", pair) == "designer.polish"
     assert match_own_answer("ship it, but with quality", pair) == "custom.default"  # ambiguous
     assert match_own_answer("something else entirely", pair) == "custom.default"
+
+
+def test_every_decision_reads_as_a_verb_phrase_with_its_rule_words():
+    """Workers write "Because you chose to {phrase}" and "We {phrase}": every rule a fork offers
+    has its phrase, and the phrase carries two of the rule's keywords so the gate sees it followed."""
+    from engine.simulate import APPLY
+
+    assert set(APPLY) == set(RULES) - {"custom.default"}
+    for rule_id, phrase in APPLY.items():
+        hits = [k for k in RULES[rule_id].keywords if has_phrase(phrase, k)]
+        assert len(hits) >= 2, (rule_id, phrase, RULES[rule_id].keywords)
+        assert phrase[:1].islower() and ":" not in phrase, phrase
