@@ -117,3 +117,32 @@ async def test_reject_disabled_after_two_redos_with_a_notice(tmp_path):
         assert app.screen.__class__.__name__ == "MainScreen"  # no reason prompt opened
         assert any("Reject is not possible now" in n.message for n in app._notifications)
         assert "no redos left" in text_of(app, "#action-hint")
+
+
+async def test_small_terminals_keep_every_meter_and_the_whole_pill(tmp_path):
+    """At 60 columns the day and pill move under the meters; a long pill does so at 80."""
+    from worldforge_tui.widgets.key_footer import KeyFooter
+    from worldforge_tui.widgets.status_bar import StatusBar
+
+    for size, pill in (((60, 20), None), ((80, 24), "local: qwen2.5-coder:32b-instruct-q4_K_M")):
+        app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path / str(size[0]))
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            bar = app.main.query_one(StatusBar)
+            if pill is not None:
+                bar.set_pill(pill)
+            await pilot.pause()
+            assert bar.has_class("-two-lines") and bar.region.height == 2
+            for selector in ("#status-meters", "#status-pill", "#status-day"):
+                widget = bar.query_one(selector)
+                text = text_of(app, selector)
+                assert widget.content_region.width >= len(text) > 0, (size, selector, text)
+                assert widget.region.right <= size[0]
+            assert all(m in text_of(app, "#status-meters") for m in (" V", " ⚠", " r "))
+            footer = app.main.query_one(KeyFooter).visual.plain
+            assert len(footer.rstrip()) <= size[0] and "…" not in footer
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path / "wide")
+    async with app.run_test(size=(120, 40)) as pilot:  # room to spare: one line, sparkline shown
+        await settle(app, pilot)
+        bar = app.main.query_one(StatusBar)
+        assert not bar.has_class("-two-lines") and bar.query_one("#status-spark").display

@@ -134,10 +134,10 @@ class MainScreen(Screen[None]):
         status = self.query_one(StatusBar)
         compact = self.size.width < 140
         self.query_one(KeyFooter).compact = self.size.width < self.COMPACT_BELOW
-        status.set_class(self.size.width < 72, "-narrow")  # meters before the sparkline
         if status.has_class("-compact") != compact:
             status.set_class(compact, "-compact")
             self.show(self.wf.snap, busy=self.wf.busy is not None)
+        status.fit(self.size.width)  # meters before the sparkline; two lines when short
 
     # ---- compact pane switching ----------------------------------------------------------
     def action_pane(self, pane: str) -> None:

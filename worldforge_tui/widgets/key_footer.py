@@ -23,20 +23,27 @@ def footer_content(screen: Screen[Any], width: int = 0, *, compact: bool = False
     app = screen.app
     parts: list[str | tuple[str, str]] = []
     seen: set[str] = set()
-    palette: list[str | tuple[str, str]] = []
+    palette: tuple[str, str, str] | None = None
     for key, (_node, binding, enabled, _tooltip) in screen.active_bindings.items():
         shown = app.get_key_display(binding)
         if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
-            palette = _key_parts(key, shown, binding.description, True, compact)
+            palette = (key, shown, binding.description)
             continue
         if not binding.show or binding.action in seen:
             continue
         seen.add(binding.action)
         parts.extend(_key_parts(key, shown, binding.description, enabled, compact))
     left = Content.assemble(*parts)
-    if not palette:
+    if palette is None:
         return left
-    right = Content.assemble(("▏", "$foreground 20%"), *palette)
+    key, shown, label = palette
+    right = Content.assemble(
+        ("▏", "$foreground 20%"), *_key_parts(key, shown, label, True, compact)
+    )
+    if width and left.cell_length + 1 + right.cell_length > width:  # short: the key alone
+        right = Content.assemble(("▏", "$foreground 20%"), *_key_parts(key, shown, "", True, True))
+        if left.cell_length + 1 + right.cell_length > width:  # still short: cut the left part
+            left = left.truncate(max(1, width - 1 - right.cell_length), ellipsis=True)
     room = width - left.cell_length - right.cell_length
     return Content.assemble(left, " " * max(1, room), right)
 

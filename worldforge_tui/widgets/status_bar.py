@@ -85,6 +85,8 @@ class StatusBar(Horizontal):
     StatusBar #status-memory.-on { display: block; }
     StatusBar.-compact #status-spark { width: 8; margin: 0; }
     StatusBar.-narrow #status-spark { display: none; }
+    StatusBar.-two-lines { height: 2; align-horizontal: right; }
+    StatusBar.-two-lines #status-meters { dock: top; width: 100%; }
     """
 
     def compose(self) -> ComposeResult:
@@ -99,6 +101,11 @@ class StatusBar(Horizontal):
         yield Static(pill_content("simulation"), id="status-pill")
         yield Static("", id="status-memory")
 
+    _cells: dict[str, int]  # cells each part needs (its text and padding), for `fit`
+
+    def on_mount(self) -> None:
+        self._cells = {"meters": 16, "day": 0, "pill": 14, "memory": 0}
+
     def show(
         self,
         economics: Economics | None,
@@ -109,20 +116,44 @@ class StatusBar(Horizontal):
     ) -> None:
         """Render meters from economics, the sparkline from [(day, treasury)], the day and pill."""
         compact = self.has_class("-compact")
-        self.query_one("#status-meters", Static).update(meters_content(economics, compact=compact))
+        meters = meters_content(economics, compact=compact)
+        self.query_one("#status-meters", Static).update(meters)
         points = [
             number(p[1] if isinstance(p, (list, tuple)) and len(p) > 1 else p) for p in history
         ]
         self.query_one("#status-spark", Sparkline).data = points[-64:] if len(points) > 1 else []
-        self.query_one("#status-day", Static).update("" if day is None else f"day {day}")
-        if pill is not None:
-            self.set_pill(pill)
+        day_text = "" if day is None else f"day {day}"
+        self.query_one("#status-day", Static).update(day_text)
         shown = self.query_one("#status-memory", Static)
         remote = bool(memory) and memory != "local-sqlite"
         shown.set_class(remote, "-on")
-        if remote and memory:
-            shown.update(memory_pill(memory))
+        store = memory_pill(memory) if remote and memory else None
+        if store is not None:
+            shown.update(store)
+        self._cells.update(
+            meters=meters.cell_length + 2,
+            day=len(day_text) + 2,
+            memory=min(30, store.cell_length + 2) if store is not None else 0,
+        )
+        if pill is not None:
+            self.set_pill(pill)
+        else:
+            self.fit()
 
     def set_pill(self, pill: str) -> None:
         """Show the router's current pill (runtime and model, or a fallback)."""
-        self.query_one("#status-pill", Static).update(pill_content(pill))
+        content = pill_content(pill)
+        self.query_one("#status-pill", Static).update(content)
+        self._cells["pill"] = content.cell_length + 2
+        self.fit()
+
+    def fit(self, width: int | None = None) -> None:
+        """Give way gracefully on a short line: the sparkline goes first, then the day and pill
+        move under the meters (two lines), so no meter and no part of the pill is ever cut."""
+        width = width or self.size.width or self.app.size.width
+        if not width or not self.is_mounted:
+            return
+        needed = sum(self._cells.values())
+        spark = 8 if self.has_class("-compact") else 18
+        self.set_class(needed + spark > width, "-narrow")
+        self.set_class(needed > width, "-two-lines")
