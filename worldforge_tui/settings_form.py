@@ -10,18 +10,9 @@ from typing import Any
 from pydantic import SecretStr, ValidationError
 
 from engine.config import CLOUD_CHAINS, LOCAL_CHAINS, Settings
+from engine.routing.types import ROLES
 from worldforge_tui.safe_text import one_line
 
-ROLES: tuple[str, ...] = (
-    "narrator",
-    "orgdesigner",
-    "antagonist",
-    "strategist",
-    "designer",
-    "marketer",
-    "ops",
-    "npc",
-)
 MODE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("Offline — seeded simulation", "simulation"),
     ("Local model (OpenAI-compatible)", "local"),

@@ -731,21 +731,7 @@ class Router:
                 continue
             self._cooldowns.clear(endpoint)
             wanted = sorted(
-                {
-                    t.model
-                    for r in (
-                        "narrator",
-                        "orgdesigner",
-                        "antagonist",
-                        "strategist",
-                        "designer",
-                        "marketer",
-                        "ops",
-                        "npc",
-                    )
-                    for t in self.plan(r, s)
-                    if t.endpoint == endpoint
-                }
+                {t.model for r in ROLES for t in self.plan(r, s) if t.endpoint == endpoint}
             )
             missing = [m for m in wanted if models and m not in models and tier == "local"]
             results.append(
