@@ -8,6 +8,7 @@ change what the panes show.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -103,6 +104,7 @@ class SessionRunner(AppHost):
         self._snapshot()
         self.main.reveal("story")
         self.refresh_view()
+        gc.freeze()  # the venture's state lives as long as it is open: out of full GC passes
         if session.read_only:
             self._watch_read_only(session)
         self._continue()

@@ -55,7 +55,10 @@ def titled(widget: W, title: str) -> W:
 class MainScreen(Screen[None]):
     """The board. In compact terminals one pane shows at a time (tabs, or F1–F4)."""
 
-    COMPACT_BELOW = 110  # columns; the app's HORIZONTAL_BREAKPOINTS use the same edge
+    COMPACT_BELOW = 110  # columns; HORIZONTAL_BREAKPOINTS use the same edge
+    # On the board only (the only screen whose CSS uses them): set on the app, every screen
+    # pushed would be restyled whole once more when its first resize adds the class.
+    HORIZONTAL_BREAKPOINTS = [(0, "-compact"), (COMPACT_BELOW, "-wide")]  # noqa: RUF012
     # pane → which containers compact mode displays (the wide layout displays them all)
     COMPACT_LAYOUT: ClassVar[dict[str, dict[str, bool]]] = {
         "story": {"top": True, "left": True, "right": False, "log": False},

@@ -13,7 +13,6 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
@@ -67,6 +66,8 @@ class SettingsScreen(Screen[Settings | None]):
     """Edit routing settings; Save (ctrl+s) dismisses with the new settings, Escape with None."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("settings")
+    # The first field, not the scrolling form around it: focusing the form restyles every field.
+    AUTO_FOCUS = "#set-demo_mode"
 
     class Probed(Message):
         """Test connection finished (rows as `Router.probe` returns them)."""
@@ -125,8 +126,7 @@ class SettingsScreen(Screen[Settings | None]):
                         id=f"set-{name}",
                         compact=True,
                     )
-            # Below the fold: mounted just after the first frame, so the screen opens at once.
-            yield Lazy(self.role_section(s))
+            # The per-role models (below the fold) are built and mounted after the first frame.
             yield Static("", id="settings-env")
         yield Label("", id="settings-error", classes="dialog-error")
         with Horizontal(id="settings-buttons", classes="dialog-buttons"):
@@ -135,6 +135,15 @@ class SettingsScreen(Screen[Settings | None]):
             yield Button("Save", variant="primary", id="settings-save", compact=True)
             yield Button("Back", id="settings-back", compact=True)
         yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._add_roles)
+
+    def _add_roles(self) -> None:
+        """Build and mount the bulk of the form once the screen is on view (so it opens at once;
+        saving before they arrive keeps the per-role values the settings already hold)."""
+        form = self.query_one("#settings-form", VerticalScroll)
+        form.mount(self.role_section(self.settings), before="#settings-env")
 
     def show_settings(self, settings: Settings) -> None:
         """Reopened (the app keeps this screen installed): show `settings` as a fresh screen would,
