@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -26,7 +28,7 @@ PITCH = "Repair bookings for independent bike shops"
 
 def _settings(server, **extra):
     return local_settings(
-        server.url, local_agent_model=server.model, agent_request_timeout=60.0, **extra
+        server.url, **{"local_agent_model": server.model, "agent_request_timeout": 60.0, **extra}
     )
 
 
@@ -182,3 +184,35 @@ def test_standup_line_is_served_by_the_real_server(llama_server):
         lambda: StandupLine(line="sim"),
     )
     assert result.served_by == "local" and result.output.line != "sim"
+
+
+def test_a_frozen_server_opens_the_breaker_then_one_probe_closes_it(llama_server, capsys):
+    """A real server that stops answering (SIGSTOP: a hung process) times out; `routing status`
+    shows the breaker open; after the rest one half-open probe finds it back and closes it."""
+    now = [1000.0]
+    router = Router(
+        _settings(
+            llama_server,
+            agent_request_timeout=1.5,
+            agent_max_retries=0,
+            agent_cooldown_seconds=30,
+            agent_breaker_skips=0,
+        ),
+        clock=lambda: now[0],
+    )
+    assert router.call(req(key="warm"), simulate).served_by == "local"  # output mode learned
+    os.kill(llama_server.process.pid, signal.SIGSTOP)
+    try:
+        hung = router.call(req(key="frozen"), simulate)
+    finally:
+        os.kill(llama_server.process.pid, signal.SIGCONT)
+    assert hung.served_by == "simulation" and hung.fallback_reason.startswith("local: timeout")
+    cli_routing._print_status(cli_routing._status(router, probe=False))
+    assert f"breaker    {llama_server.url}: open (timeout" in capsys.readouterr().out
+    assert outcomes(router.call(req(key="resting"), simulate)) == [("local", "parked")]
+    now[0] += 31  # the rest is over: the next call is the one probe
+    probe = router.call(req(key="probe"), simulate)
+    assert probe.served_by == "local", probe.fallback_reason
+    assert router.status()["cooldowns"] == {}
+    cli_routing._print_status(cli_routing._status(router, probe=False))
+    assert "breaker" not in capsys.readouterr().out
