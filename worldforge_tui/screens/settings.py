@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
@@ -89,35 +89,22 @@ class SettingsScreen(Screen[Settings | None]):
         yield Label("Settings — routing and models", classes="screen-title")
         yield Static(pills_content(pills(s)), id="settings-pills")
         with VerticalScroll(id="settings-form"):
-            with Horizontal(classes="form-row"):
-                yield Label("Mode", classes="form-label")
-                yield Select(
-                    list(MODE_OPTIONS),
-                    value=s.demo_mode,
-                    allow_blank=False,
-                    id="set-demo_mode",
-                    compact=True,
-                )
-            with Horizontal(classes="form-row"):
-                yield Label("Routing", classes="form-label")
-                yield Select(
-                    list(ROUTING_OPTIONS),
-                    value=s.agent_routing,
-                    allow_blank=False,
-                    id="set-agent_routing",
-                    compact=True,
-                )
-            with Horizontal(classes="form-row"):
-                yield Label("Memory", classes="form-label")
-                yield Select(
-                    list(MEMORY_OPTIONS),
-                    value=s.memory_backend,
-                    allow_blank=False,
-                    id="set-memory_backend",
-                    compact=True,
-                )
-            for name, label, secret in TEXT_FIELDS:
-                with Horizontal(classes="form-row"):
+            # One grid of label | field (a row container per field doubled the widgets to style).
+            with Grid(id="settings-fields"):
+                for name, label, options in (
+                    ("demo_mode", "Mode", MODE_OPTIONS),
+                    ("agent_routing", "Routing", ROUTING_OPTIONS),
+                    ("memory_backend", "Memory", MEMORY_OPTIONS),
+                ):
+                    yield Label(label, classes="form-label")
+                    yield Select(
+                        list(options),
+                        value=getattr(s, name),
+                        allow_blank=False,
+                        id=f"set-{name}",
+                        compact=True,
+                    )
+                for name, label, secret in TEXT_FIELDS:
                     yield Label(label, classes="form-label")
                     yield Input(
                         field_text(s, name),
@@ -171,37 +158,28 @@ class SettingsScreen(Screen[Settings | None]):
     @staticmethod
     def role_section(s: Settings) -> Vertical:
         """The per-role model overrides (24 inputs and labels: the bulk of the screen)."""
-        rows: list[Widget] = [
-            Label("Per-role models (blank = inherits default)", classes="form-section"),
-            Horizontal(
-                Label("role", classes="form-label"),
-                Label("local model", classes="role-col"),
-                Label("Foundry deployment", classes="role-col"),
-                classes="form-row role-head",
-            ),
+        cells: list[Widget] = [
+            Label("role", classes="form-label role-head"),
+            Label("local model", classes="role-col role-head"),
+            Label("Foundry deployment", classes="role-col role-head"),
         ]
         for role in ROLES:
             local_field, cloud_field = role_fields(role)
-            rows.append(
-                Horizontal(
-                    Label(role, classes="form-label"),
+            cells.append(Label(role, classes="form-label"))
+            for field, tier in ((local_field, "local"), (cloud_field, "cloud")):
+                cells.append(
                     Input(
-                        field_text(s, local_field),
-                        id=f"set-{local_field}",
+                        field_text(s, field),
+                        id=f"set-{field}",
                         compact=True,
-                        placeholder=inherited_hint(s, role, "local"),
+                        placeholder=inherited_hint(s, role, tier),
                         classes="role-col",
-                    ),
-                    Input(
-                        field_text(s, cloud_field),
-                        id=f"set-{cloud_field}",
-                        compact=True,
-                        placeholder=inherited_hint(s, role, "cloud"),
-                        classes="role-col",
-                    ),
-                    classes="form-row",
+                    )
                 )
-            )
+        rows: list[Widget] = [
+            Label("Per-role models (blank = inherits default)", classes="form-section"),
+            Grid(*cells, id="settings-role-grid"),
+        ]
         return Vertical(*rows, id="settings-roles")
 
     # ---- reading the form ----------------------------------------------------------------
