@@ -104,7 +104,6 @@ class SessionRunner(AppHost):
         self._snapshot()
         self.main.reveal("story")
         self.refresh_view()
-        gc.freeze()  # the venture's state lives as long as it is open: out of full GC passes
         if session.read_only:
             self._watch_read_only(session)
         self._continue()
@@ -214,8 +213,13 @@ class SessionRunner(AppHost):
         else:
             self.post_message(CommandFinished(label, result=result))
 
+    _heap_frozen = False
+
     def on_command_finished(self, message: CommandFinished) -> None:
         self.busy = None
+        if not self._heap_frozen:  # the venture and what its first step imported stay for good:
+            self._heap_frozen = True  # keep them out of full GC passes (after this frame)
+            self.call_after_refresh(gc.freeze)
         self.live_reset()
         self.replay.flush()  # the step's events show with the step's result, not a tick later
         self.main.query_one(ActionBar).set_thinking(None)
