@@ -95,6 +95,9 @@ def _print_status(data: dict[str, Any]) -> None:
             f"  learned    {key}: output {caps['json_mode']}, {caps['token_param']}"
             f"{'' if caps['send_temperature'] else ', no temperature'} ({caps['source']})"
         )
+    model_tiers = [t for t, i in data["tiers"].items() if t != "simulation" and i["active"]]
+    if model_tiers and not data.get("cooldowns"):
+        print("  breaker    closed on every endpoint (this process; a running game keeps its own)")
     for key, brk in data.get("cooldowns", {}).items():
         print(
             f"  breaker    {key}: {brk['state']} ({brk['reason']}, "

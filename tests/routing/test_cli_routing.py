@@ -22,6 +22,8 @@ def test_status_json_in_simulation(capsys):
     assert data["runtime"] == "simulation"
     assert data["roles"]["ops"]["order"] == ["simulation"]
     assert data["tiers"]["local"]["reachable"] is None
+    assert _main(["routing", "status"]) == 0
+    assert "breaker" not in capsys.readouterr().out  # no model tier: no breaker to speak of
 
 
 def test_status_reports_reachability(monkeypatch, capsys, fake_openai):
@@ -33,6 +35,7 @@ def test_status_reports_reachability(monkeypatch, capsys, fake_openai):
     assert "runtime: local" in out
     assert "reachable" in out and "unreachable" not in out
     assert "local:qwen2.5 → simulation" in out
+    assert "breaker    closed on every endpoint" in out
 
 
 def test_test_exits_1_when_active_tier_is_down(monkeypatch, capsys):
