@@ -35,7 +35,7 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             "Seller — opens doors",
             "Revenue and cash effects x1.3, trust gains x0.8; only a seller can pre-sell annual "
             "contracts.",
-            start={"revenue": 1_500, "trust": -6, "proof": -4, "cash": 3_000},
+            start={"revenue": 1_500, "trust": -3, "proof": -4, "cash": 3_000},
             effect_mult={"revenue": 1.3, "cash": 1.3, "trust+": 0.8},
             exclusive="seller.presell",
         ),
@@ -44,7 +44,7 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             "Designer — crafts experience",
             "Trust effects x1.4 both ways, a trusted but slower start; only a designer can "
             "co-design.",
-            start={"trust": 6, "velocity": -6},
+            start={"trust": 6, "velocity": -6, "cash": 4_000},
             effect_mult={"trust": 1.4},
             exclusive="designer.codesign",
         ),

@@ -155,7 +155,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
             ),
             (
                 "Polish to 95 percent quality: three more weeks",
-                "a stronger promise, costs cash and time",
+                "a stronger promise; three weeks of burn, dearer when runway is short",
                 "designer.polish",
             ),
         ),
@@ -165,7 +165,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "Runway is short. What gives?",
             (
                 "Cut scope to one feature and retire a role",
-                "cheaper, less to show",
+                "lower burn for good, severance now: fatal if cash is already thin",
                 "search.cut_scope",
             ),
             (
@@ -186,7 +186,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
             ),
             (
                 "Build it yourself in-house on your own stack and retire a contractor role",
-                "proof and lower burn, long nights",
+                "proof and lower burn, a contract to buy out, long nights",
                 "builder.in_house",
             ),
             archetype="builder",
@@ -243,7 +243,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "Support load is climbing. Who answers customers?",
             (
                 "Automate the support path to protect margin",
-                "pays only past a volume of customers",
+                "pays past a volume of customers; costs trust where trust is thin",
                 "ops.automate",
             ),
             (
@@ -288,10 +288,14 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "The first profits are in sight. Who gets them?",
             (
                 "Profit share: share the upside with the team as a bonus",
-                "a rested team, less cash",
+                "a rested team; the bonus scales with payroll, fatal on a short runway",
                 "return.profit_share",
             ),
-            ("Retain: keep the cash and reinvest it", "cash, a tired team", "return.retain"),
+            (
+                "Retain: keep the cash and reinvest it",
+                "cash; an unrewarded team strains more the longer the runway",
+                "return.retain",
+            ),
         ),
         V(
             "alliance",
@@ -299,12 +303,12 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "{rival} is pressing hard. Do we need a friend?",
             (
                 "Alliance: ally with a larger partner against {rival}",
-                "shelter from the rival, a cut of revenue",
+                "shelter from the rival; the partner's cut grows with your share",
                 "return.alliance",
             ),
             (
                 "Alone: stay independent and keep our own customers",
-                "all the revenue, all the heat",
+                "all the revenue; the rival hits a small company hardest",
                 "return.alone",
             ),
             when=(("threat", ">=", 45),),
@@ -317,12 +321,12 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "Who should own {company} from here?",
             (
                 "Take shareholder capital from investors and blitzscale",
-                "cash and shelter, a board and a strained team",
+                "cash and a board: growth targets break a team with a small share",
                 "ops.shareholder",
             ),
             (
                 "Form a worker-owned cooperative built on mutual aid",
-                "trust and a rested team, slower and poorer",
+                "trust and a rested team; the rival comes for a big share you cannot defend",
                 "ops.cooperative",
             ),
         ),
@@ -332,12 +336,12 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "A corporate buyer is interested. Who should own {company}?",
             (
                 "A strategic partner: the corporate acquirer buys a stake",
-                "cash and shelter, less say",
+                "cash and shelter; integrating a big company strains the team",
                 "change.partner",
             ),
             (
                 "Steward-owned: put the company in a trust for its purpose",
-                "trust and independence, costs cash",
+                "trust and independence; a small company left exposed to the rival",
                 "change.steward",
             ),
             when=(("market_share", ">=", 10),),

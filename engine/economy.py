@@ -11,10 +11,10 @@ from __future__ import annotations
 from engine.models import Economics, GameState, Worker
 
 TUNING: dict[str, float] = {
-    "seed_usd": 36_000,
+    "seed_usd": 38_000,
     "arpu_usd": 220,
-    "market_share_step": 3.2,
-    "deal_cash_fraction": 0.5,
+    "market_share_step": 3.6,
+    "deal_cash_fraction": 0.65,
     "days_per_stage": 7,
     "days_per_redo": 2,
     "days_per_fork": 2,
@@ -25,8 +25,8 @@ TUNING: dict[str, float] = {
     "velocity_start": 50,
     "burn_pressure_start": 30,
     "autonomy_start": 40,
-    "threat_per_day": 0.3,
-    "pressure_per_day": 0.55,  # team strain per day at velocity 50, autonomy 0
+    "threat_per_day": 0.27,
+    "pressure_per_day": 0.48,  # team strain per day at velocity 50, autonomy 0
     "trust_per_day_per_proof": 0.006,  # trust drifts with proof above/below 30
     "pass_score": 70,
     "defeat_from_stage": 3,  # no defeat while the first two stages are played

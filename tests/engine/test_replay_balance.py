@@ -42,22 +42,24 @@ def test_replay_unknown_run_is_one_line(tmp_path, capsys, new_session):
 
 
 # Each option is the better one in at least this share of the histories reaching its fork. The
-# issue's bar is 25 % over 4 seeds (forks 1-6 meet it there); one seed sees 4 to ~100 histories
-# per fork, so the CI sweep allows 20 %.
-MIN_BETTER = 0.20
+# issue's bar is 25 % over 4 seeds (`worldforge balance --seeds 4` meets it at all 8 forks); two
+# seeds see 16 to ~700 histories per fork, so the CI sweep allows 15 %.
+MIN_BETTER = 0.15
+CI_SEEDS = [7, 8]
 
 
 @pytest.fixture(scope="module")
 def balance():
-    """One seed, all four archetypes: the smallest sweep the design targets mean anything on."""
+    """Two seeds, all four archetypes: the smallest sweep the design targets mean anything on
+    (on one seed a fixed path meets only 4 combinations)."""
     rows: list[dict] = []
-    report = run_balance(seeds=[7], rows_out=rows)
+    report = run_balance(seeds=CI_SEEDS, rows_out=rows)
     return report, rows
 
 
 def test_balance_covers_every_path_and_reports_the_design_figures(balance):
     report, rows = balance
-    assert report["paths"] == 4 * 256 == len(rows)
+    assert report["paths"] == len(CI_SEEDS) * 4 * 256 == len(rows)
     assert {len(r["path"]) for r in rows} == {8}
     # a profitable ending has no runway to show: null plus profitable, never a 99 sentinel
     assert all(
@@ -74,28 +76,27 @@ def test_balance_covers_every_path_and_reports_the_design_figures(balance):
 
 
 def test_the_design_targets_hold_on_a_small_sweep(balance):
-    """The issue's targets, on the CI-sized sweep (one seed x 4 archetypes). The full figures are
-    over 4 seeds (`worldforge balance --seeds 4`); on one seed a fixed path meets only 4
-    combinations, so that target is left to the full sweep, and early defeats are fewer."""
+    """The issue's targets, on the CI-sized sweep (two seeds x 4 archetypes). The full figures are
+    over 4 seeds (`worldforge balance --seeds 4`); on two seeds a fixed path meets 8 combinations,
+    so the best path may win 7 of 8 here (the full sweep holds it to 80 %)."""
     report, _rows = balance
     assert 0.35 <= report["win_rate"] <= 0.65
     assert len(report["defeat_reasons"]) >= 4
     assert report["defeats_before_stage_6"] >= 0.05
     fixed = report["fixed_paths"]
     assert 0.10 <= fixed["all_a"] <= 0.90 and 0.10 <= fixed["all_b"] <= 0.90
+    assert fixed["max_win_rate"] <= 0.875
     assert report["archetypes_change_outcome"] >= 0.30
     assert report["distinct_dilemmas_per_venture"] == {"min": 8, "max": 8}
     forks = report["forks"]
-    for fork in forks[:6]:  # no dominant option
+    for fork in forks:  # no dominant option, the last two forks included
         assert min(fork["better"]["A"], fork["better"]["B"]) >= MIN_BETTER, fork
-    for fork in forks[6:]:  # the last two forks decide fewer histories (most are ties): not yet 25%
-        assert min(fork["better"]["A"], fork["better"]["B"]) >= 0.05, fork
 
 
 def test_branched_paths_play_exactly_as_a_fresh_venture(balance, new_session):
     """The prefix-sharing explorer gives each path the outcome a venture played from scratch gets."""
     _report, rows = balance
-    picks = [r for r in rows if r["archetype"] == "seller"][::61]
+    picks = [r for r in rows if r["archetype"] == "seller" and r["seed"] == 7][::61]
     for r in picks:
         s = new_session(pitch=PITCH, seed=7, archetype="seller", name="Balance Co")
         play(s, Plan(path=r["path"]))
