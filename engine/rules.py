@@ -46,6 +46,7 @@ class Scale:
         )
 
     def hint(self) -> str:
+        """How state sizes the effect, in words: "more revenue when trust is above 40, less below"."""
         what = "strain" if self.field == "burn_pressure" else self.field.replace("_", " ")
         metric = {
             "paying_customers": "paying customers",
@@ -54,8 +55,16 @@ class Scale:
             "market_share": "market share",
             "monthly_burn_usd": "monthly burn",
         }.get(self.metric, self.metric)
-        way = "rises" if self.per > 0 else "falls"
-        return f"{what} {way} with {metric} (pivot {self.pivot:g})"
+        pivot = {
+            "runway_months": f"{self.pivot:g} months",
+            "market_share": f"{self.pivot:g}%",
+            "monthly_burn_usd": f"${self.pivot:,.0f}",
+        }.get(self.metric, f"{self.pivot:g}")
+        if self.pivot == 0:  # no pivot to cross: the effect just follows the metric
+            return f"{'more' if self.per > 0 else 'less'} {what} the higher the {metric}"
+        side, other = ("above", "below") if self.per > 0 else ("below", "above")
+        verb = "are" if metric.endswith("customers") else "is"
+        return f"more {what} when {metric} {verb} {side} {pivot}, less {other}"
 
 
 @dataclass(frozen=True)

@@ -244,3 +244,20 @@ def test_a_profitable_company_shows_profitable_not_a_runway_sentinel(ventures, c
         s.state.economics = econ
     card = render_report(s)
     assert ("- profitable: yes" in card) == econ.profitable
+
+
+def test_a_scaled_effect_says_in_words_which_state_makes_it_bigger():
+    from engine.rules import Scale
+
+    assert Scale("revenue", "trust", 40, 10, -500, 500).hint() == (
+        "more revenue when trust is above 40, less below"
+    )
+    assert Scale("proof", "proof", 25, -0.2, -3, 3).hint() == (
+        "more proof when proof is below 25, less above"
+    )
+    assert Scale("cash", "runway_months", 2, 100, -1, 1).hint() == (
+        "more cash when runway is above 2 months, less below"
+    )
+    assert Scale("cash", "monthly_burn_usd", 0, -0.5, -9, 0).hint() == (
+        "less cash the higher the monthly burn"
+    )
