@@ -16,7 +16,8 @@ from engine.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text, content_wor
 from engine.world import build_stages
 
 # The game's rules generation: a save made under another one is refused rather than replayed wrong.
-RULES_VERSION = 3
+# 4: the decisive-late-forks balance landed after another change had already claimed 3.
+RULES_VERSION = 4
 
 
 @dataclass(frozen=True)
