@@ -6,6 +6,8 @@ import math
 from datetime import datetime, timedelta
 from typing import Any
 
+from engine.economy import PROFITABLE_RUNWAY
+
 # Economics fields shown in the status bar and the receipt: (field, short label, kind, good-when-up).
 FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("treasury_usd", "treasury", "money", True),
@@ -56,7 +58,7 @@ def value_text(field: str, value: Any) -> str:
     if kind == "money":
         return money(amount)
     if kind == "months":
-        return "∞" if amount >= 999 else f"{amount:.1f}mo"
+        return "∞" if amount >= PROFITABLE_RUNWAY else f"{amount:.1f}mo"  # revenue covers burn
     if kind == "percent":
         return f"{amount:.1f}%"  # the engine keeps shares in percent already
     if kind == "count":
@@ -69,6 +71,10 @@ def delta_text(field: str, before: Any, after: Any) -> str:
     change = number(after) - number(before)
     if abs(change) < 1e-9:
         return "±0"
+    if FIELD_INFO.get(field, (field, "", True))[1] == "months":
+        was, now = (number(v) >= PROFITABLE_RUNWAY for v in (before, after))
+        if was != now:  # no month count crosses into or out of profit
+            return "profit" if now else "loss"
     sign = "+" if change > 0 else "-"
     return sign + value_text(field, abs(change)).lstrip("-")
 
