@@ -122,7 +122,8 @@ def test_schema_limits_are_ours_to_enforce(llama_server):
     assert GOOD["confidence"] <= 100
 
 
-def test_full_simulate_served_locally_at_every_stage(llama_server, tmp_path):
+def test_full_simulate_served_locally_at_every_stage(fresh_llama_server, tmp_path):
+    llama_server = fresh_llama_server
     env = {
         "WORLDFORGE_HOME": str(tmp_path / "home"),
         "DEMO_MODE": "local",
@@ -145,10 +146,6 @@ def test_full_simulate_served_locally_at_every_stage(llama_server, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads(proc.stdout)
     executed = data["events"]["STAGE_EXECUTED"]
-    assert data["served_by"] == {"local": executed}  # every stage the venture reached
-    assert "ROUTE_FALLBACK" not in data["events"]  # standups included: nothing fell back
-    standups = data["events"]["AGENT_STANDUP"]
-    assert standups >= 3 * (executed - 1)
     # the report card's runtime names what served the calls (the event log), not the settings:
     # opened here under simulation settings, it still says the local model served them
     from engine.config import Settings
@@ -162,8 +159,13 @@ def test_full_simulate_served_locally_at_every_stage(llama_server, tmp_path):
     )
     try:
         card = render_report(session)
+        fallbacks = [e.payload for e in session.events() if e.type == "ROUTE_FALLBACK"]
     finally:
         session.close()
+    assert data["served_by"] == {"local": executed}, fallbacks  # every stage the venture reached
+    assert not fallbacks  # standups included: nothing fell back
+    standups = data["events"]["AGENT_STANDUP"]
+    assert standups >= 3 * (executed - 1)
     calls = executed + standups
     assert f"runtime local: {llama_server.model} {calls} of {calls} calls" in card
 
@@ -215,4 +217,4 @@ def test_a_frozen_server_opens_the_breaker_then_one_probe_closes_it(llama_server
     assert probe.served_by == "local", probe.fallback_reason
     assert router.status()["cooldowns"] == {}
     cli_routing._print_status(cli_routing._status(router, probe=False))
-    assert "breaker" not in capsys.readouterr().out
+    assert "breaker    closed on every endpoint" in capsys.readouterr().out

@@ -31,13 +31,24 @@ def fake_openai(fake_openai_factory: Callable[..., FakeOpenAI]) -> FakeOpenAI:
     return fake_openai_factory("ollama")
 
 
-@pytest.fixture(scope="session")
-def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The real llama-cpp-python server with the tiny model, once per session (skipped, with the
-    one reason, where the wheel is not installed: `make llm-runtime` installs it)."""
+def _real_llama(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from tests.servers.llama_real import running_server, unavailable_reason
 
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
     yield from running_server(tmp_path_factory.mktemp("llama"))
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The real llama-cpp-python server with the tiny model, once per session (skipped, with the
+    one reason, where the wheel is not installed: `make llm-runtime` installs it)."""
+    yield from _real_llama(tmp_path_factory)
+
+
+@pytest.fixture
+def fresh_llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A real server of the test's own: the tiny model samples from the server's generator, so
+    whatever earlier tests asked would change what it writes for a whole venture."""
+    yield from _real_llama(tmp_path_factory)
