@@ -156,20 +156,7 @@ def consolidate(
         return result
     if dry_run:
         return result
-    note = store._new_doc(
-        kind="semantic",
-        text=req.text,
-        status="active",
-        author="ceo",
-        importance=result.importance,
-        game_day=game_day,
-        expires_day=None,
-        source_ids=req.ids,
-        stage_id=None,
-        axis=None,
-        memory_id=req.semantic_id,
-        reviewer=req.reviewer,
-    )
+    note = store._new_doc(**req.note(result.importance, game_day))
     ops: list[tuple[Any, ...]] = [("create", (note,))]
     for i in req.ids:
         body = {k: v for k, v in docs[i].items() if not k.startswith("_")}

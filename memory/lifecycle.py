@@ -11,7 +11,7 @@ import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory import audit
 from memory.guards import clean, content_words
@@ -194,6 +194,23 @@ class Consolidation:
         """The ids to read: the sources and an earlier result."""
         return [self.semantic_id, *self.ids]
 
+    def note(self, importance: float, game_day: int) -> dict[str, Any]:
+        """The semantic note's fields, as both stores' writers take them."""
+        return {
+            "kind": "semantic",
+            "text": self.text,
+            "status": "active",
+            "author": "ceo",
+            "importance": importance,
+            "game_day": game_day,
+            "expires_day": None,
+            "source_ids": self.ids,
+            "stage_id": None,
+            "axis": None,
+            "memory_id": self.semantic_id,
+            "reviewer": self.reviewer,
+        }
+
 
 def consolidation(
     run_id: str, source_ids: Sequence[str], summary: str, reviewer: str
@@ -267,20 +284,7 @@ def consolidate(
     result = plan_consolidation(req, notes)
     if dry_run or result.status == "already_consolidated":
         return result
-    store._insert(
-        kind="semantic",
-        text=req.text,
-        status="active",
-        author="ceo",
-        importance=result.importance,
-        game_day=game_day,
-        expires_day=None,
-        source_ids=req.ids,
-        stage_id=None,
-        axis=None,
-        memory_id=req.semantic_id,
-        reviewer=req.reviewer,
-    )
+    store._insert(**req.note(result.importance, game_day))
     store.conn.execute(
         f"UPDATE memories SET consolidated_into = ?, status = 'archived' WHERE run_id = ?"
         f" AND id IN ({','.join('?' * len(req.ids))})",
