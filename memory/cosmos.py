@@ -465,12 +465,7 @@ class CosmosMemoryStore:
         ]
         if same:
             rec = self._reinforce(same[0], w.importance, expires)
-            return WriteDisposition(
-                status="reinforced",
-                memory_id=rec.id,
-                kind=rec.kind,
-                reason="exact restatement of an existing note",
-            )
+            return w.reinforced(rec.id, rec.kind)
         own = [d for d in docs if d.get("stageId") == stage_id and d["author"] == "worker"]
         for doc in sorted(
             (d for d in own if d["status"] in ("provisional", "active")),
@@ -492,31 +487,10 @@ class CosmosMemoryStore:
                         "ttl": ttl_seconds(w.kind, weight, game_day, expires),
                     },
                 )
-                return WriteDisposition(
-                    status="superseded",
-                    memory_id=doc["id"],
-                    kind=w.kind,
-                    reason="replaced a near-duplicate note from this stage",
-                )
+                return w.superseded(doc["id"])
         if len(own) >= self.stage_cap:
-            return WriteDisposition(
-                status="rejected",
-                kind=w.kind,
-                reason=f"stage-cap: at most {self.stage_cap} notes per stage",
-            )
-        rec = self._insert(
-            kind=w.kind,
-            text=w.text,
-            status="provisional",
-            author="worker",
-            importance=w.importance,
-            game_day=game_day,
-            expires_day=expires,
-            source_ids=(),
-            stage_id=stage_id,
-            axis=None,
-            worker=worker,
-        )
+            return w.over_cap(self.stage_cap)
+        rec = self._insert(**w.note(worker=worker, stage_id=stage_id, game_day=game_day))
         return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
 
     # -- reads ---------------------------------------------------------------------------------

@@ -9,12 +9,21 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from pydantic import ValidationError
 
 import textkit
-from memory.models import KINDS, MAX_TEXT, WORKER_KINDS, Author, Kind, MemoryWriteRequest, Status
+from memory.models import (
+    KINDS,
+    MAX_TEXT,
+    WORKER_KINDS,
+    Author,
+    Kind,
+    MemoryWriteRequest,
+    Status,
+    WriteDisposition,
+)
 from memory.scrub import scrub
 
 DEFAULT_IMPORTANCE = 5.0
@@ -54,12 +63,51 @@ def similarity(a: str, b: str) -> float:
 
 @dataclass(frozen=True)
 class CleanWrite:
-    """A worker write that passed the stateless guards."""
+    """A worker write that passed the stateless guards. Both stores apply one rule to it:
+    reinforce an exact restatement, else supersede the newest near-duplicate from the same stage,
+    else refuse past the stage cap, else write it (the outcomes below)."""
 
     kind: Kind
     text: str
     importance: float
     ttl_days: int
+
+    def note(self, *, worker: str, stage_id: str, game_day: int) -> dict[str, Any]:
+        """The new note's fields, as both stores' writers take them."""
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "status": "provisional",
+            "author": "worker",
+            "importance": self.importance,
+            "game_day": game_day,
+            "expires_day": game_day + self.ttl_days,
+            "source_ids": (),
+            "stage_id": stage_id,
+            "axis": None,
+            "worker": worker,
+        }
+
+    def reinforced(self, memory_id: str, kind: Kind) -> WriteDisposition:
+        return WriteDisposition(
+            status="reinforced",
+            memory_id=memory_id,
+            kind=kind,
+            reason="exact restatement of an existing note",
+        )
+
+    def superseded(self, memory_id: str) -> WriteDisposition:
+        return WriteDisposition(
+            status="superseded",
+            memory_id=memory_id,
+            kind=self.kind,
+            reason="replaced a near-duplicate note from this stage",
+        )
+
+    def over_cap(self, cap: int) -> WriteDisposition:
+        return WriteDisposition(
+            status="rejected", kind=self.kind, reason=f"stage-cap: at most {cap} notes per stage"
+        )
 
 
 def _finite(value: float | None, default: float, low: float, high: float) -> float:

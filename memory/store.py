@@ -250,12 +250,7 @@ class MemoryStore:
         same = self._same_text(normalise(w.text), sorted(WORKER_KINDS))
         if same is not None:
             self._reinforce(same, w.importance, expires)
-            return WriteDisposition(
-                status="reinforced",
-                memory_id=same.id,
-                kind=same.kind,
-                reason="exact restatement of an existing note",
-            )
+            return w.reinforced(same.id, same.kind)
         own = self.conn.execute(
             f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND stage_id = ? AND author = 'worker'"
             " AND status IN ('provisional', 'active') ORDER BY seq DESC",
@@ -280,35 +275,14 @@ class MemoryStore:
                     ),
                 )
                 self._queue_cloud_write(rec.id, w.kind, w.text)
-                return WriteDisposition(
-                    status="superseded",
-                    memory_id=rec.id,
-                    kind=w.kind,
-                    reason="replaced a near-duplicate note from this stage",
-                )
+                return w.superseded(rec.id)
         written = self.conn.execute(
             "SELECT count(*) FROM memories WHERE run_id = ? AND stage_id = ? AND author = 'worker'",
             (self.run_id, stage_id),
         ).fetchone()[0]
         if written >= self.stage_cap:
-            return WriteDisposition(
-                status="rejected",
-                kind=w.kind,
-                reason=f"stage-cap: at most {self.stage_cap} notes per stage",
-            )
-        rec = self._insert(
-            kind=w.kind,
-            text=w.text,
-            status="provisional",
-            author="worker",
-            importance=w.importance,
-            game_day=game_day,
-            expires_day=expires,
-            source_ids=(),
-            stage_id=stage_id,
-            axis=None,
-            worker=worker,
-        )
+            return w.over_cap(self.stage_cap)
+        rec = self._insert(**w.note(worker=worker, stage_id=stage_id, game_day=game_day))
         return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
 
     def _queue_cloud_write(self, memory_id: str, kind: str, text: str) -> None:
