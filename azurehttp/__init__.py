@@ -1,5 +1,5 @@
 """One bounded HTTP call to an Azure service, and one bearer-token provider, shared by the Foundry
-memory tier (`memory.cloud`) and Foundry IQ (`knowledge.iq`); the model router and the embedder use
+memory tier (`memory.foundry.cloud`) and Foundry IQ (`knowledge.iq`); the model router and the embedder use
 the token provider too.
 
 `request_json` makes one JSON call under a total deadline that covers the token, the connection,

@@ -7,7 +7,7 @@ the call's wall time minus the time inside its HTTP exchanges (request sent to s
 `approved` lists what the gate said of each artifact the CEO approved: the tiny model's prose is
 noise, the rubric flags it, and a venture that ships flawed work pays for it: how far a venture
 gets is the game's verdict on the work; which tier served the stages it reached is the router's.
-The CEO plays carefully by default (engine.careful: at forks and event choices the option whose
+The CEO plays carefully by default (engine.play.careful: at forks and event choices the option whose
 previewed numbers leave the company furthest from defeat); `--choose AABBAABB` plays a fixed path.
 `--seeds N` plays N ventures (seeds from --seed on) and reports each one's row and the routing
 figures over all their calls: how far a venture of noise gets varies with the seed.
@@ -29,10 +29,10 @@ from typing import Any
 
 from engine.config import Settings
 from engine.errors import InputError
-from engine.headless import Plan, parse_path, play
+from engine.play.headless import Plan, parse_path, play
 from engine.routing import Router
 from engine.routing.types import RouteResult, StreamEvent
-from engine.session import GameSession
+from engine.session.api import GameSession
 
 PITCH = "Repair bookings for independent bike shops"
 STAGES = 8
@@ -111,7 +111,7 @@ def _venture(router: Router, seed: int, choose: str, save_dir: Path) -> dict[str
 def run(
     server_url: str, model: str, seeds: list[int], choose: str, save_dir: Path
 ) -> dict[str, Any]:
-    """Ventures on these seeds, one router; `choose` is fork letters or "CAREFUL" (engine.careful).
+    """Ventures on these seeds, one router; `choose` is fork letters or "CAREFUL" (engine.play.careful).
     One seed: that venture's figures. Several: each venture's row, routing figures over all calls."""
     router = _router(server_url, model)
     results: list[RouteResult] = []
@@ -195,7 +195,7 @@ def main() -> int:
     parser.add_argument(
         "--choose",
         default="careful",
-        help="'careful' (default): forks and event choices by engine.careful's stated policy "
+        help="'careful' (default): forks and event choices by engine.play.careful's stated policy "
         "(the option leaving the company furthest from defeat); or fork letters, one or eight",
     )
     parser.add_argument("--json", action="store_true", help="one line of JSON (default: indented)")

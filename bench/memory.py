@@ -5,7 +5,7 @@ game's memory ledger re-created here, and print both timings as JSON.
 
 The writes between two recalls share one transaction, committed before the recall: that is how the
 store is used, since the engine runs each game step (its memory writes, events and state) inside one
-`memory.db.transaction` and commits once. Each recall runs after that commit and builds the full
+`memory.local.db.transaction` and commits once. Each recall runs after that commit and builds the full
 budgeted `<campaign_memory>` block at the run's latest game day. `write_s` includes the commits.
 
 `original` replays the same operations through `OriginalLedger`, the original game's local memory
@@ -28,9 +28,9 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from memory.db import connect, db_path, transaction
+from memory.local.db import connect, db_path, transaction
+from memory.local.store import MemoryStore
 from memory.models import Author
-from memory.store import MemoryStore
 
 _AUTHOR: dict[str, Author] = {"procedural": "ceo", "user_profile": "ceo"}
 LEDGER_CAP = 200

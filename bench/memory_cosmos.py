@@ -91,7 +91,7 @@ def _summary(ms: list[float], requests: list[int]) -> dict[str, Any]:
 def load(
     endpoint: str, writes: int = 1000, recalls: int = 200, runs: int = 5, seed: int = 7
 ) -> dict[str, Any]:
-    from memory.cosmos import CosmosConfig, CosmosMemoryStore
+    from memory.cosmos.store import CosmosConfig, CosmosMemoryStore
 
     rng = random.Random(seed)
     config = CosmosConfig(endpoint=endpoint, key=KEY, database=f"bench-{uuid.uuid4().hex[:8]}")
@@ -142,9 +142,9 @@ def load(
 
 def game(endpoint: str, save_dir: Path) -> dict[str, Any]:
     from engine.config import Settings
-    from engine.headless import Plan
+    from engine.play.headless import Plan
     from engine.routing import Router
-    from engine.session import GameSession
+    from engine.session.api import GameSession
 
     settings = Settings(
         demo_mode="simulation",

@@ -5,7 +5,7 @@
 For each size a save is built once (the real schema and triggers, bulk inserts in one transaction;
 cached under --cache, so the 1M save costs its minutes only on the first call) and then measured in
 a fresh Python process, so nothing is warm but the OS page cache:
-- `open_first_recall_ms`: `memory.db.connect` (header, identity and page checks, schema) plus the
+- `open_first_recall_ms`: `memory.local.db.connect` (header, identity and page checks, schema) plus the
   first budgeted recall of one run; `open_ms` and `first_recall_ms` are its two parts (`open_ms`
   includes the save's `PRAGMA quick_check`, a read of the whole file);
 - `recall_p50_ms` / `recall_p95_ms`: 200 more recalls in that run (3-5 query words each);
@@ -115,8 +115,8 @@ def _text(rng: random.Random, i: int) -> str:
 
 def build(path: Path, size: int) -> None:
     """Write `size` memories in runs of RUN_SIZE through the real schema, one transaction."""
-    from memory.db import connect, transaction
-    from memory.schema import index_terms, norm_key, run_key
+    from memory.local.db import connect, transaction
+    from memory.local.schema import index_terms, norm_key, run_key
     from textkit import normalise
 
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -160,8 +160,8 @@ def build(path: Path, size: int) -> None:
 def measure(path: Path, recalls: int = 200) -> dict[str, float]:
     """Run in a fresh process: open + first recall, then `recalls` recalls in the same run."""
     t0 = time.perf_counter()
-    from memory.db import connect
-    from memory.store import MemoryStore
+    from memory.local.db import connect
+    from memory.local.store import MemoryStore
 
     imported = time.perf_counter()
     conn = connect(path, create=False)

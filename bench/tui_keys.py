@@ -168,7 +168,7 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
             )
             add("key g (next gate shown)", await timed(pilot, "g", phase("gate")))
             # ---- the filter over a big log --------------------------------------------------
-            from engine.events import Event
+            from engine.session.events import Event
 
             log.push_many(
                 Event(

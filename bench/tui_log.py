@@ -15,7 +15,7 @@ import time
 from textual.app import App, ComposeResult
 from textual.widgets import Input
 
-from engine.events import Event
+from engine.session.events import Event
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane
 

@@ -45,7 +45,7 @@ def _summary(values: list[float]) -> dict[str, Any]:
 def _artifact(tmp: Path) -> dict[str, Any]:
     from engine.config import Settings
     from engine.routing import Router
-    from engine.session import GameSession
+    from engine.session.api import GameSession
 
     session = GameSession.start_venture(
         pitch=PITCH, seed=3, router=Router(Settings()), save_dir=tmp / "sim"

@@ -21,9 +21,9 @@ PITCH = "A solar microgrid cooperative for rural farmers"
 
 def ventures_per_second(n: int) -> float:
     from engine.config import Settings
-    from engine.headless import Plan, play
+    from engine.play.headless import Plan, play
     from engine.routing import Router
-    from engine.session import GameSession
+    from engine.session.api import GameSession
 
     router = Router(Settings(demo_mode="simulation"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,7 +61,7 @@ def floor_process_s() -> float:
 
 
 def balance_s() -> float:
-    from engine.balance import run_balance
+    from engine.play.balance import run_balance
 
     start = time.perf_counter()
     run_balance(seed=7)  # every archetype (4 x 256 paths)

@@ -8,7 +8,7 @@ a rejection, an own answer and a standup reply each) on the simulation tier and 
 - with --gate: how often the gate has something to catch (DRIFT or a named flaw) over the balance
   paths (always approving).
 
-Sentences are the prose a player reads: each stage's shipped artifact (rendered by engine.render),
+Sentences are the prose a player reads: each stage's shipped artifact (rendered by engine.views.render),
 the standup lines, the rubric's notes, own-answer readings, receipt notes and flaw costs. A
 "sentence" has at least four words (shorter items are labels: a button, a tool name).
 
@@ -171,7 +171,7 @@ def split_sentences(text: str) -> list[str]:
 
 def venture_prose(session: Any) -> list[str]:
     """Every sentence the player reads in one venture (see the module docstring)."""
-    from engine.render import artifact_markdown
+    from engine.views.render import artifact_markdown
 
     shipped: dict[str, dict[str, Any]] = {}
     lines: list[str] = []
@@ -197,7 +197,7 @@ def venture_prose(session: Any) -> list[str]:
 def play_venture(row: tuple, directory: str) -> tuple[Any, list[str]]:
     from engine.config import Settings
     from engine.routing import Router
-    from engine.session import GameSession
+    from engine.session.api import GameSession
 
     pitch, archetype, seed, (rej_stage, reason), (own_stage, answer), reply = row
     s = GameSession.start_venture(
@@ -249,11 +249,11 @@ def reading_figures() -> dict[str, Any]:
 
 def gate_rate(n_paths: int) -> dict[str, Any]:
     """Stage runs with DRIFT or a named flaw over balance paths (always approving)."""
-    from engine.balance import ALL_PATHS, PITCH
     from engine.config import Settings
-    from engine.headless import Plan, play
+    from engine.play.balance import ALL_PATHS, PITCH
+    from engine.play.headless import Plan, play
     from engine.routing import Router
-    from engine.session import GameSession
+    from engine.session.api import GameSession
 
     runs = flagged = drift = 0
     kinds: Counter[str] = Counter()

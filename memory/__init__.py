@@ -1,1 +1,2 @@
-"""Binding memory: the SQLite save file, write guards, recall, budget, lifecycle, audit, scrubbing."""
+"""Binding memory. Here, the contract both backends share: records and kinds, write guards, the secret
+scrubber, the consolidation rule and audit; `local/` (SQLite, the default), `cosmos/` and `foundry/` hold the backends."""

@@ -27,7 +27,7 @@ from memory.models import (
 from textkit import normalise
 
 if TYPE_CHECKING:
-    from memory.store import MemoryStore
+    from memory.local.store import MemoryStore
 
 PRUNE_MAX_IMPORTANCE = 4.0
 EPISODIC_KINDS = frozenset({"preference", "context", "chat_summary"})

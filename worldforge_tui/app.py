@@ -110,7 +110,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     def _boot(self) -> None:
         """Import the engine (and the model SDKs behind the router) without blocking the UI."""
         try:
-            import engine.session  # noqa: F401 - warm the import so the first command is quick
+            import engine.session.api  # noqa: F401 - warm the import so the first command is quick
             from engine.config import config_dir
             from worldforge_tui.keymap import load_keymap
 
@@ -257,7 +257,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     def action_new_venture(self, error: str | None = None) -> None:
         if not self._engine_ready():
             return
-        from engine.session import GameSession
+        from engine.session.api import GameSession
 
         resume = None
         try:
@@ -279,7 +279,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     def action_load(self) -> None:
         if not self._engine_ready():
             return
-        from engine.session import GameSession
+        from engine.session.api import GameSession
 
         try:
             runs = GameSession.list_runs(self.save_dir)

@@ -6,7 +6,7 @@ import math
 from datetime import datetime, timedelta
 from typing import Any
 
-from engine.economy import PROFITABLE_RUNWAY
+from engine.game.economy import PROFITABLE_RUNWAY
 
 # Economics fields shown in the status bar and the receipt: (field, short label, kind, good-when-up).
 FIELDS: tuple[tuple[str, str, str, bool], ...] = (

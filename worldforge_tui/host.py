@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from textual.app import App
 
-    from engine.session import GameSession
-    from engine.snapshot import Snapshot
+    from engine.session.api import GameSession
+    from engine.views.snapshot import Snapshot
     from worldforge_tui.replay_entries import EventInbox
     from worldforge_tui.screens.main import MainScreen
     from worldforge_tui.widgets.replay_log import ReplayLog

@@ -27,7 +27,7 @@ from worldforge_tui.widgets.memory_pane import MemoryPane
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from engine.session import GameSession
+    from engine.session.api import GameSession
 
 WATCH_SECONDS = 0.5  # how often a read-only window reads the run's new events
 MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget"})  # their ValueErrors are refusals
@@ -62,7 +62,7 @@ class SessionRunner(AppHost):
     @work(thread=True, group="session", exit_on_error=False)
     def _open_in_thread(self, request: dict[str, Any]) -> None:
         from engine.errors import GameError
-        from engine.session import GameSession
+        from engine.session.api import GameSession
 
         try:
             if "resume" in request:

@@ -34,14 +34,14 @@ def cosmos(cosmos_server_running, monkeypatch):
 
 @pytest.fixture
 def config(cosmos):
-    from memory.cosmos import CosmosConfig
+    from memory.cosmos.store import CosmosConfig
 
     return CosmosConfig(endpoint=cosmos.endpoint, key=KEY, database=f"db-{uuid.uuid4().hex[:8]}")
 
 
 @pytest.fixture
 def store_factory(config):
-    from memory.cosmos import CosmosMemoryStore
+    from memory.cosmos.store import CosmosMemoryStore
 
     def make(run_id: str = "run-a", **kw):
         return CosmosMemoryStore(kw.pop("config", config), run_id, **kw)

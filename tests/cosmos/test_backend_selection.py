@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from engine.config import Settings, load_settings, save_settings, settings_path
-from engine.headless import Plan, play
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 from worldforge_tui.cli import main
 
 PITCH = "A solar microgrid cooperative for rural farmers"
@@ -21,9 +21,9 @@ _PLAY = """
 import sys
 {block}
 from engine.config import load_settings
-from engine.headless import Plan, play
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 s = GameSession.start_venture(pitch="A solar microgrid cooperative for rural farmers", seed=3,
                               router=Router(load_settings()))
 play(s, Plan(path="AAAAAAAA"))
@@ -121,7 +121,7 @@ def test_routing_status_says_the_server_answers(cosmos, config, capsys, monkeypa
 
 
 def test_settings_form_chooses_the_memory_backend():
-    from worldforge_tui.settings_form import build_settings, form_fields, pills
+    from worldforge_tui.screens.settings_form import build_settings, form_fields, pills
 
     assert "memory_backend" in form_fields() and "azure_cosmos_key" in form_fields()
     base = Settings(azure_cosmos_key="a2V5")

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from engine.config import Settings
-from engine.embeddings import EmbeddingError, HttpEmbedder, embedder_for
+from engine.routing.embeddings import EmbeddingError, HttpEmbedder, embedder_for
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine.config import Settings
-from engine.headless import Plan, play
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 from tests.cosmos.conftest import KEY
 
 pytestmark = pytest.mark.slow

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.store import ScopeError
+from memory.local.store import ScopeError
 
 pytestmark = pytest.mark.slow
 
@@ -163,7 +163,7 @@ def test_ttl_follows_retention(store_factory):
 
 
 def test_updates_are_etag_conditional(store_factory):
-    from memory.cosmos import StaleWrite
+    from memory.cosmos.store import StaleWrite
 
     store = store_factory()
     rec = store.remember("context", "Farmers lease batteries", author="system", game_day=1)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.config import Settings
-from engine.headless import Plan, play
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 
 PITCH = "A solar microgrid cooperative for rural farmers"
 

@@ -1,11 +1,11 @@
-"""The careful CEO (engine.careful): forks and event choices by the option's previewed numbers."""
+"""The careful CEO (engine.play.careful): forks and event choices by the option's previewed numbers."""
 
 from __future__ import annotations
 
-from engine import careful
-from engine.headless import Plan, play
-from engine.models import Dilemma, Option
-from engine.rules import RULES, resolve
+from engine.game.models import Dilemma, Option
+from engine.game.rules import RULES, resolve
+from engine.play import careful
+from engine.play.headless import Plan, play
 
 
 def _at_fork(new_session):
@@ -32,7 +32,7 @@ def test_short_of_cash_it_takes_the_option_that_brings_cash_whichever_letter(new
     s = _at_fork(new_session)
     st = s.state
     st.economics.treasury_usd = 1_500.0  # cash is the nearest defeat line
-    from engine.economy import recompute
+    from engine.game.economy import recompute
 
     recompute(st.economics)
     spend, earn = _cash_rules(st)

@@ -143,7 +143,7 @@ def test_headless_simulate_loads_no_tui_or_model_client_code(tmp_path):
 
 def test_core_packages_do_not_import_textual():
     code = (
-        "import sys, engine.session, engine.balance, engine.replay, memory.store, knowledge; "
+        "import sys, engine.session.api, engine.play.balance, engine.session.replay, memory.local.store, knowledge; "
         "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

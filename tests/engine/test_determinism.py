@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from engine.headless import Plan, play, summary
-from engine.session import GameSession
+from engine.play.headless import Plan, play, summary
+from engine.session.api import GameSession
 from tests.engine.conftest import PITCH
 from worldforge_tui.cli import main
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine import flaws
-from engine.economy import founding_org, initial_economics
-from engine.models import Directive, Founder
-from engine.rubric import evaluate
-from engine.simulate import simulate_artifact
-from engine.world import build_stages
+from engine.game import flaws
+from engine.game.economy import founding_org, initial_economics
+from engine.game.models import Directive, Founder
+from engine.game.rubric import evaluate
+from engine.game.world import build_stages
+from engine.writing.simulate import simulate_artifact
 
 FOUNDER = Founder(
     name="You",
@@ -100,7 +100,7 @@ def test_an_approved_flaw_costs_later_and_the_story_says_so(new_session):
 
 
 def test_a_hiring_freeze_reply_blocks_the_next_hire_with_a_receipt_line(new_session):
-    from engine.rules import RULES
+    from engine.game.rules import RULES
 
     s = new_session()
     blocked = None

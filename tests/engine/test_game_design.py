@@ -8,15 +8,15 @@ import re
 
 import pytest
 
-from engine.archetypes import ARCHETYPE_RULES
-from engine.dilemmas import DECK, pose
-from engine.endings import ENDINGS
 from engine.errors import SaveError
-from engine.headless import Plan, play, summary
-from engine.models import ARCHETYPES
-from engine.replay import verify
-from engine.rules import RULES, Scale, resolve
-from engine.session import GameSession
+from engine.game.archetypes import ARCHETYPE_RULES
+from engine.game.dilemmas import DECK, pose
+from engine.game.endings import ENDINGS
+from engine.game.models import ARCHETYPES
+from engine.game.rules import RULES, Scale, resolve
+from engine.play.headless import Plan, play, summary
+from engine.session.api import GameSession
+from engine.session.replay import verify
 
 PATHS = ("AAAAAAAA", "BBBBBBBB", "ABBABAAB", "BAABBABA")
 
@@ -84,7 +84,7 @@ def test_a_role_moves_burn_by_its_cost_and_no_receipt_cancels_itself(ventures):
 
 def test_effects_depend_on_state():
     breadth = RULES["strategist.breadth"]
-    from engine.economy import founding_org, initial_economics
+    from engine.game.economy import founding_org, initial_economics
 
     thin, high = initial_economics(founding_org()), initial_economics(founding_org())
     thin.trust, high.trust = 15, 70
@@ -175,7 +175,7 @@ def test_endings_score_and_truthful_victory_text(ventures):
         else:
             assert o.stage >= 3
     assert len({s.state.outcome.ending for s in ventures}) >= 3
-    from engine.report import render_report
+    from engine.views.report import render_report
 
     o = ventures[0].state.outcome
     assert f"Score: {o.score}/100 ({o.grade})" in render_report(ventures[0])
@@ -198,7 +198,7 @@ def test_numbers_carry_no_float_noise(ventures):
 def test_a_save_from_older_rules_is_refused_with_one_line(new_session):
     s = new_session()
     s.state.rules_version = 1
-    from engine.saves import save_run
+    from engine.session.saves import save_run
 
     save_run(s.conn, s.state, s.inputs)
     with pytest.raises(SaveError, match="rules version 1"):
@@ -210,9 +210,9 @@ def test_a_save_from_older_rules_is_refused_with_one_line(new_session):
 def test_a_profitable_company_shows_profitable_not_a_runway_sentinel(ventures, capsys):
     """Revenue covering burn has no runway to count: every output says profitable (JSON null
     runway plus `profitable: true`, the report card in words), never a made-up 99 months."""
-    from engine.economy import recompute
-    from engine.report import render_report
-    from engine.steps import economics_delta
+    from engine.game.economy import recompute
+    from engine.session.steps import economics_delta
+    from engine.views.report import render_report
 
     s = ventures[0]
     econ = s.state.economics
@@ -247,7 +247,7 @@ def test_a_profitable_company_shows_profitable_not_a_runway_sentinel(ventures, c
 
 
 def test_a_scaled_effect_says_in_words_which_state_makes_it_bigger():
-    from engine.rules import Scale
+    from engine.game.rules import Scale
 
     assert Scale("revenue", "trust", 40, 10, -500, 500).hint() == (
         "more revenue when trust is above 40, less below"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import GameError, InputError
-from engine.headless import Plan, play
-from engine.rubric import evaluate
-from engine.rules import RULES
-from engine.simulate import simulate_artifact
+from engine.game.rubric import evaluate
+from engine.game.rules import RULES
+from engine.play.headless import Plan, play
+from engine.writing.simulate import simulate_artifact
 
 
 def test_rejection_reason_becomes_procedural_memory_and_redo_follows_it(new_session):
@@ -119,7 +119,7 @@ def test_drift_is_flagged_when_artifact_ignores_decision(new_session):
     s.decide("A")  # depth
     stage = s.state.stage
     # An artifact built as if breadth had been chosen does not follow the binding decision.
-    from engine.models import Directive
+    from engine.game.models import Directive
 
     wrong = Directive(source="decision", rule_id="strategist.breadth", text="breadth", keywords=[])
     art = simulate_artifact(

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.models import Dilemma
-from engine.pitch import read_pitch
-from engine.reading import interpret, read_reason
-from engine.rules import RULES
+from engine.game.models import Dilemma
+from engine.game.rules import RULES
+from engine.language.pitch import read_pitch
+from engine.language.reading import interpret, read_reason
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 # The labelled sets name the idea an answer picks; this maps it to today's rule ids (one place to
@@ -49,7 +49,7 @@ FORK_PAIRS = {
 
 def dilemma_for(fork: str) -> Dilemma:
     """The first variant in the deck that poses this pair of rules, as the game poses it."""
-    from engine.dilemmas import DECK
+    from engine.game.dilemmas import DECK
 
     pair = set(FORK_PAIRS[fork])
     v = next(v for family in DECK.values() for v in family if {v.a[2], v.b[2]} == pair)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.economy import founding_org, initial_economics
-from engine.models import Directive, Economics, Founder
-from engine.reading import read_reason
-from engine.redo import NUMBER_FIELD, TOPIC_FIELDS
-from engine.simulate import simulate_artifact
-from engine.world import build_stages
+from engine.game.economy import founding_org, initial_economics
+from engine.game.models import Directive, Economics, Founder
+from engine.game.world import build_stages
+from engine.language.reading import read_reason
+from engine.writing.redo import NUMBER_FIELD, TOPIC_FIELDS
+from engine.writing.simulate import simulate_artifact
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 STAGE_OF = {"strategist": 2, "designer": 3, "marketer": 4, "ops": 5}  # index into the stages
@@ -130,8 +130,8 @@ def test_session_redo_shows_changes_and_keeps_the_decision(new_session):
 def test_report_card_and_json_render_shipped_work_for_people(played):
     import re
 
-    from engine.headless import summary
-    from engine.report import render_report
+    from engine.play.headless import summary
+    from engine.views.report import render_report
 
     s = played("AB" * 4, rejects={"stage_4_search": ["too expensive for farmers"]})
     card = render_report(s)

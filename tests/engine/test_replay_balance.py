@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from engine.balance import PITCH, run_balance
-from engine.headless import Plan, play
-from engine.replay import verify
+from engine.play.balance import PITCH, run_balance
+from engine.play.headless import Plan, play
+from engine.session.replay import verify
 from worldforge_tui.cli import main
 
 

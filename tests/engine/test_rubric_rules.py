@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from engine.dilemmas import DECK
-from engine.rubric import evaluate
-from engine.rules import RULES, match_own_answer
-from engine.text import has_phrase
+from engine.game.dilemmas import DECK
+from engine.game.rubric import evaluate
+from engine.game.rules import RULES, match_own_answer
+from engine.language.text import has_phrase
 
 JUNK = {
     "a": "lorem ipsum dolor sit amet " * 5,
@@ -87,7 +87,7 @@ def test_own_answer_resolution():
 def test_every_decision_reads_as_a_verb_phrase_with_its_rule_words():
     """Workers write "Because you chose to {phrase}" and "We {phrase}": every rule a fork offers
     has its phrase, and the phrase carries two of the rule's keywords so the gate sees it followed."""
-    from engine.simulate import APPLY
+    from engine.writing.simulate import APPLY
 
     assert set(APPLY) == set(RULES) - {"custom.default"}
     for rule_id, phrase in APPLY.items():

@@ -247,7 +247,7 @@ def test_default_provider_token_reaches_the_server_as_a_bearer(iq_server):
 
 def test_iq_tier_uses_the_search_endpoint_not_the_foundry_project(monkeypatch):
     from engine.config import load_settings
-    from engine.founding import knowledge_for
+    from engine.session.founding import knowledge_for
 
     monkeypatch.setenv("DEMO_MODE", "live")
     monkeypatch.setenv(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.db import connect, db_path
-from memory.store import MemoryStore
+from memory.local.db import connect, db_path
+from memory.local.store import MemoryStore
 from tests.memory.foundry_server import FoundryServer
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from memory.db import connect, db_path
-from memory.store import MemoryStore
-from worldforge_tui.cli_memory import main
+from memory.local.db import connect, db_path
+from memory.local.store import MemoryStore
+from worldforge_tui.cli.memory import main
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_consolidate_is_idempotent_from_the_cli(seeded: Path, capsys) -> None:
 
 
 def test_forget_removes_the_run(seeded: Path, capsys) -> None:
-    events = pytest.importorskip("engine.events")
+    events = pytest.importorskip("engine.session.events")
     conn = connect(db_path(seeded))
     events.append_event(
         conn,
@@ -183,7 +183,7 @@ def test_cli_module_does_not_import_textual() -> None:
     import sys
 
     code = (
-        "import sys, worldforge_tui.cli_memory, memory.store, memory.cloud, memory.recall; "
+        "import sys, worldforge_tui.cli.memory, memory.local.store, memory.foundry.cloud, memory.local.recall; "
         "sys.exit(1 if any(m == 'textual' or m.startswith('textual.') for m in sys.modules)"
         " else 0)"
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.cloud import CloudMemory
-from memory.db import transaction
-from memory.store import MemoryStore
+from memory.foundry.cloud import CloudMemory
+from memory.local.db import transaction
+from memory.local.store import MemoryStore
 from tests.memory.foundry_server import TOKEN, FoundryServer
 
 

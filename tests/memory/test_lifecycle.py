@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from memory.lifecycle import PRUNE_MAX_IMPORTANCE, prune_blocker, semantic_id
-from memory.store import MemoryStore
+from memory.local.store import MemoryStore
 
 
 def note(
@@ -179,7 +179,7 @@ def test_audit_is_content_free_and_append_only(store: MemoryStore) -> None:
 
 
 def test_a_failed_step_rolls_back_memory_and_audit(store: MemoryStore) -> None:
-    from memory.db import transaction
+    from memory.local.db import transaction
 
     with pytest.raises(RuntimeError), transaction(store.conn):
         store.remember("procedural", "Depth first", author="ceo", game_day=1)

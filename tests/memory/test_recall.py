@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory import recall
+from memory.local import recall
+from memory.local.recall import tokens
+from memory.local.store import MemoryStore
 from memory.models import MemoryRecord
-from memory.recall import tokens
-from memory.store import MemoryStore
 
 
 def rec(
@@ -116,7 +116,7 @@ def test_relevance_recency_and_importance_all_count(store: MemoryStore) -> None:
 def test_recall_follows_other_stores_connections_and_rollbacks(
     store: MemoryStore, save_dir
 ) -> None:
-    from memory.db import connect, db_path, transaction
+    from memory.local.db import connect, db_path, transaction
 
     assert store.recall("clinic", game_day=1).items == []
     other = MemoryStore(store.conn, "run-a")
@@ -169,7 +169,7 @@ def test_hostile_query_text_is_harmless(store: MemoryStore) -> None:
 
 
 def test_same_inputs_give_same_ids_and_block(tmp_path) -> None:
-    from memory.db import connect, db_path
+    from memory.local.db import connect, db_path
 
     blocks = []
     for name in ("one", "two"):
@@ -256,7 +256,7 @@ def test_property_budget_arithmetic(texts, budget, limit, with_rider) -> None:
 def test_a_runs_recall_does_not_depend_on_other_runs_in_the_save(tmp_path) -> None:
     """Replay re-derives a run in an empty save: its ranking must be the same there as beside
     any number of other runs (so the index statistics are the run's own)."""
-    from memory.db import connect, db_path
+    from memory.local.db import connect, db_path
 
     def block(extra_runs: int) -> str:
         conn = connect(db_path(tmp_path / f"save-{extra_runs}"))

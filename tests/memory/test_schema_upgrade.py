@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from memory.db import APPLICATION_ID, SCHEMA_VERSION, connect, db_path
-from memory.store import MemoryStore
+from memory.local.db import APPLICATION_ID, SCHEMA_VERSION, connect, db_path
+from memory.local.store import MemoryStore
 
 # The memory tables as format 1 wrote them (the columns and triggers the migration must retire).
 _FORMAT_1 = """

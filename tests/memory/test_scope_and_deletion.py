@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.db import connect, db_path, transaction
-from memory.store import MemoryStore, ScopeError
+from memory.local.db import connect, db_path, transaction
+from memory.local.store import MemoryStore, ScopeError
 
 
 def _statements(conn) -> list[str]:

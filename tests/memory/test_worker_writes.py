@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory.db import connect, db_path
+from memory.local.db import connect, db_path
+from memory.local.store import MemoryStore
 from memory.models import MAX_TEXT, MemoryWriteRequest
-from memory.store import MemoryStore
 
 
 def write(store: MemoryStore, req, stage: str = "stage_1_you", day: int = 2):

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from engine.config import Settings
-from engine.headless import Plan, play
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401 - fixtures
 
 PITCH = "Repair bookings for independent bike shops"

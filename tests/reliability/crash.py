@@ -3,7 +3,7 @@
 After every kill the save must open, pass `PRAGMA integrity_check`, hold every acknowledged event
 (with no gaps and nothing but the one in-flight step beyond them), replay-verify each touched run
 through the `worldforge replay --verify` command, and resume: `GameSession.load` then
-`engine.headless.play` to the end, after which the run verifies again and its acknowledged prefix is
+`engine.play.headless.play` to the end, after which the run verifies again and its acknowledged prefix is
 unchanged.
 """
 
@@ -20,13 +20,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.events import list_events
-from engine.headless import Plan, play
-from engine.replay import verify
-from engine.savefile import integrity, open_save
-from engine.saves import list_runs
-from engine.session import GameSession
-from memory.db import db_path
+from engine.play.headless import Plan, play
+from engine.session.api import GameSession
+from engine.session.events import list_events
+from engine.session.replay import verify
+from engine.session.savefile import integrity, open_save
+from engine.session.saves import list_runs
+from memory.local.db import db_path
 from worldforge_tui.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[2]

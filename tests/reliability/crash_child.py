@@ -23,12 +23,12 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from engine import session as session_module
-from engine.events import Event
-from engine.headless import FORKS, Plan, play
-from engine.session import GameSession
-from engine.world import STAGE_IDS
-from memory.store import MemoryStore
+from engine.game.world import STAGE_IDS
+from engine.play.headless import FORKS, Plan, play
+from engine.session import api as session_module
+from engine.session.api import GameSession
+from engine.session.events import Event
+from memory.local.store import MemoryStore
 
 PITCHES = (
     "Repair bookings for independent bike shops",

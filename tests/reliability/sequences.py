@@ -22,9 +22,9 @@ from typing import Any
 
 from engine.config import Settings
 from engine.errors import GameError
-from engine.replay import verify
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
+from engine.session.replay import verify
 
 PITCHES = (
     "Repair bookings for independent bike shops",
@@ -141,8 +141,8 @@ def run_sequence(save_dir: Path, seed: int, *, max_commands: int = 40) -> dict[s
                 done.append("reopen")
     finally:
         session.close()
-    from engine.savefile import open_save
-    from memory.db import db_path
+    from engine.session.savefile import open_save
+    from memory.local.db import db_path
 
     conn = open_save(db_path(save_dir), create=False)
     try:

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.config import Settings
-from engine.headless import FORKS, Plan, play
-from engine.replay import verify
+from engine.play.headless import FORKS, Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
+from engine.session.replay import verify
 from tests.servers.openai_server import FakeOpenAI, refused_url
 
 TIMEOUT = 0.5  # AGENT_REQUEST_TIMEOUT for the soak: one budget per call, shared by every attempt

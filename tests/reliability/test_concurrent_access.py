@@ -10,9 +10,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-from engine.savefile import integrity, open_save
-from engine.saves import list_runs
-from memory.db import db_path
+from engine.session.savefile import integrity, open_save
+from engine.session.saves import list_runs
+from memory.local.db import db_path
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from engine.headless import Plan, play
-    from engine.session import GameSession
+    from engine.play.headless import Plan, play
+    from engine.session.api import GameSession
     save_dir, done = sys.argv[1], Path(sys.argv[2])
     try:
         for i in range(6):
@@ -38,7 +38,7 @@ WRITER = textwrap.dedent("""
 READER = textwrap.dedent("""
     import contextlib, io, json, sys
     from pathlib import Path
-    from engine.session import GameSession
+    from engine.session.api import GameSession
     from worldforge_tui.cli import main
     save_dir, run_id, done = sys.argv[1], sys.argv[2], Path(sys.argv[3])
     reads, failures = 0, []

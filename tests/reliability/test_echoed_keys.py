@@ -17,7 +17,7 @@ import pytest
 
 from engine.config import Settings
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 from memory.scrub import scrub
 
 ROOT = Path(__file__).resolve().parents[2]

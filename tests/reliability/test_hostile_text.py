@@ -13,10 +13,10 @@ from pydantic import ValidationError
 
 from engine.config import Settings, SettingsFileError, load_settings, save_settings, settings_path
 from engine.errors import GameError
-from engine.headless import Plan, play
-from engine.replay import verify
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
+from engine.session.replay import verify
 from tests.reliability.hostile import ESCAPE_OR_CONTROL, SAMPLES, hostile_pitch, hostile_text
 from worldforge_tui.cli import main as cli_main
 

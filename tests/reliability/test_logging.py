@@ -7,12 +7,12 @@ import logging.handlers
 
 import pytest
 
-from engine import rules
 from engine.config import Settings
-from engine.headless import Plan, play
+from engine.game import rules
 from engine.logs import correlation, get_logger, log_path
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 from tests.servers.openai_server import refused_url
 from worldforge_tui.cli import main as cli_main
 

@@ -18,12 +18,12 @@ import pytest
 
 from engine.config import Settings
 from engine.errors import GameError
-from engine.lease import RunBusyError
-from engine.replay import verify
 from engine.routing import Router
-from engine.savefile import open_save
-from engine.session import GameSession
-from memory.db import db_path
+from engine.session.api import GameSession
+from engine.session.lease import RunBusyError
+from engine.session.replay import verify
+from engine.session.savefile import open_save
+from memory.local.db import db_path
 from tests.reliability.conftest import play_venture
 from tests.reliability.sequences import run_sequence
 
@@ -33,7 +33,7 @@ HOLDER = textwrap.dedent("""
     import sys
     from engine.config import Settings
     from engine.routing import Router
-    from engine.session import GameSession
+    from engine.session.api import GameSession
     save_dir, run_id = sys.argv[1], sys.argv[2]
     s = GameSession.load(run_id, save_dir=save_dir, router=Router(Settings(demo_mode="simulation")))
     print("ready", s.read_only, flush=True)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.session import GameSession
-from memory.db import db_path
+from engine.session.api import GameSession
+from memory.local.db import db_path
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,7 @@ def _legacy_save(save_dir: Path) -> str:
             "SELECT sql FROM sqlite_master WHERE name = 'memory_audit_no_update'"
         ).fetchone()[0]
         conn.execute("DROP TRIGGER memory_audit_no_update")
-        from engine.run_ids import _run_id_tables
+        from engine.session.run_ids import _run_id_tables
 
         for table in _run_id_tables(conn):
             conn.execute(f'UPDATE "{table}" SET run_id = ? WHERE run_id = ?', (LEGACY, run_id))

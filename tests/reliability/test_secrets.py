@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.config import Settings, load_settings, save_settings
-from engine.headless import Plan, play
-from engine.replay import verify
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
+from engine.session.replay import verify
 
 CANARIES = {
     "pitch": "sk-proj-PITCHCANARY0a1b2c3d4e5f6g7h8",

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from tests.servers.openai_server import refused_url
-from worldforge_tui import cli_routing
+from worldforge_tui.cli import routing as cli_routing
 
 
 def _main(argv: list[str]) -> int:
@@ -69,7 +69,7 @@ def test_cli_routing_never_imports_textual():
     import sys
 
     code = (
-        "import sys, worldforge_tui.cli_routing, engine.routing, engine.config; "
+        "import sys, worldforge_tui.cli.routing, engine.routing, engine.config; "
         "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -18,10 +18,10 @@ import sys
 from engine.config import config_dir
 from engine.routing import Router
 from engine.routing.types import StreamEvent
-from engine.standup import StandupLine
+from engine.workers.standup import StandupLine
 from tests.routing.artifacts import GOOD, Pitch, simulate
 from tests.routing.helpers import local_settings, outcomes, req
-from worldforge_tui import cli_routing
+from worldforge_tui.cli import routing as cli_routing
 
 PITCH = "Repair bookings for independent bike shops"
 
@@ -149,8 +149,8 @@ def test_full_simulate_served_locally_at_every_stage(fresh_llama_server, tmp_pat
     # the report card's runtime names what served the calls (the event log), not the settings:
     # opened here under simulation settings, it still says the local model served them
     from engine.config import Settings
-    from engine.report import render_report
-    from engine.session import GameSession
+    from engine.session.api import GameSession
+    from engine.views.report import render_report
 
     session = GameSession.load(
         data["run_id"],

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from engine.config import Settings
-from engine.headless import Plan, play
-from engine.report import render_report
+from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.routing.types import served_line
-from engine.session import GameSession
+from engine.session.api import GameSession
+from engine.views.report import render_report
 from tests.servers.openai_server import refused_url
 
 

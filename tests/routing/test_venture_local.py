@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from engine.config import Settings
-from engine.headless import Plan, play
+from engine.play.headless import Plan, play
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 from tests.routing.helpers import local_settings
 
 PITCH = "Repair bookings for independent bike shops"
@@ -124,7 +124,7 @@ def test_venture_under_random_faults_is_honestly_labelled(
 
 def test_local_run_replays_offline_and_verifies(fake_openai, sim_artifacts, tmp_path):
     """A model-served run re-derives offline: the replay tier serves its recorded outputs."""
-    from engine.replay import verify
+    from engine.session.replay import verify
 
     fake_openai.set_payload(_payload_for(sim_artifacts))
     router = Router(local_settings(fake_openai.url, agent_request_timeout=10.0))

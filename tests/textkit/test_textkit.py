@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import textkit
-from engine.text import slug as engine_slug
+from engine.language.text import slug as engine_slug
 
 
 def test_accented_names_slug_to_their_letters() -> None:

@@ -12,10 +12,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engine.session import GameSession
+from engine.session.api import GameSession
 from worldforge_tui import version
 from worldforge_tui.cli import build_parser, main
-from worldforge_tui.cli_info import progress
+from worldforge_tui.cli.info import progress
 from worldforge_tui.formatting import human_time, plural
 
 PITCH = "Meal kits for night-shift nurses"

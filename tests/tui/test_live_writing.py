@@ -10,7 +10,7 @@ import pytest
 
 from engine.config import Settings
 from engine.routing import Router
-from engine.session import GameSession
+from engine.session.api import GameSession
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.story_pane import StoryPane

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.session import GameSession
+from engine.session.api import GameSession
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 

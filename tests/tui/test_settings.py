@@ -12,7 +12,7 @@ from engine.routing import Router
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.replay_entries import in_tab
-from worldforge_tui.settings_form import build_settings, form_fields, inherited_hint, pills
+from worldforge_tui.screens.settings_form import build_settings, form_fields, inherited_hint, pills
 from worldforge_tui.widgets.replay_log import ReplayLog
 
 

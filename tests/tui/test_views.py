@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.session import GameSession
+from engine.session.api import GameSession
 from worldforge_tui.formatting import delta_text, delta_tone, money, value_text
 from worldforge_tui.screens.end import report_card
 from worldforge_tui.widgets.receipt_pane import receipt_content
@@ -27,7 +27,7 @@ def played(tmp_path, steps: int):
 def test_every_economics_name_the_panes_read_is_a_field():
     """The meters and the report card read Economics by these names: a misspelled one fails
     here (and the pane would raise), never shows as a silently blank meter."""
-    from engine.models import Economics
+    from engine.game.models import Economics
     from worldforge_tui.formatting import FIELDS
     from worldforge_tui.widgets.status_bar import METERS
 

@@ -17,7 +17,7 @@ from worldforge_tui.formatting import FIELDS, TONE_STYLE, meter_tone, value_text
 from worldforge_tui.safe_text import one_line
 
 if TYPE_CHECKING:
-    from engine.snapshot import Snapshot
+    from engine.views.snapshot import Snapshot
 
 Part = str | tuple[str, str]
 

@@ -29,7 +29,7 @@ from worldforge_tui.widgets.status_bar import StatusBar
 from worldforge_tui.widgets.story_pane import StoryPane
 
 if TYPE_CHECKING:
-    from engine.snapshot import Snapshot
+    from engine.views.snapshot import Snapshot
     from worldforge_tui.app import WorldForgeApp
 
 W = TypeVar("W", bound=Widget)

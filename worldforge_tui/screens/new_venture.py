@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
-from engine.archetypes import ARCHETYPE_RULES
+from engine.game.archetypes import ARCHETYPE_RULES
 from worldforge_tui import actions
 from worldforge_tui.safe_text import literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput

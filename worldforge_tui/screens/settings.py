@@ -22,7 +22,7 @@ from engine.config import Settings, env_block
 from worldforge_tui import actions
 from worldforge_tui.safe_text import clean, literal, one_line
 from worldforge_tui.screens.dialogs import ConfirmScreen
-from worldforge_tui.settings_form import (
+from worldforge_tui.screens.settings_form import (
     MEMORY_OPTIONS,
     MODE_OPTIONS,
     ROLES,

@@ -17,7 +17,7 @@ from worldforge_tui import actions
 from worldforge_tui.safe_text import one_line
 
 if TYPE_CHECKING:
-    from engine.snapshot import Snapshot
+    from engine.views.snapshot import Snapshot
 
 KIND_ORDER = ("procedural", "user_profile", "semantic", "chat_summary", "preference", "context")
 KIND_LABEL = {

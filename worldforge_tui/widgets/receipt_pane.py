@@ -12,8 +12,8 @@ from worldforge_tui.safe_text import one_line
 from worldforge_tui.widgets.content_pane import ContentPane
 
 if TYPE_CHECKING:
-    from engine.models import Economics, OrgDelta, Receipt
-    from engine.snapshot import Snapshot
+    from engine.game.models import Economics, OrgDelta, Receipt
+    from engine.views.snapshot import Snapshot
 
 Part = str | tuple[str, str]
 

@@ -14,7 +14,7 @@ from worldforge_tui.formatting import TONE_STYLE, meter_tone, number, value_text
 from worldforge_tui.safe_text import one_line
 
 if TYPE_CHECKING:
-    from engine.models import Economics
+    from engine.game.models import Economics
 
 METERS: tuple[tuple[str, str, str], ...] = (
     # field, label (wide), label (compact)

@@ -10,13 +10,13 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 
-from engine.render import render_artifact
+from engine.views.render import render_artifact
 from worldforge_tui.safe_text import clean, one_line
 from worldforge_tui.widgets.content_pane import ContentPane
 
 if TYPE_CHECKING:
-    from engine.models import Dilemma, Rubric, Stage, StageRun, StandupTurn
-    from engine.snapshot import Snapshot
+    from engine.game.models import Dilemma, Rubric, Stage, StageRun, StandupTurn
+    from engine.views.snapshot import Snapshot
 
 Part = str | tuple[str, str]
 STATUS_MARK = {
@@ -35,7 +35,7 @@ RUBRIC_ORDER = ("relevance", "completeness", "actionability", "clarity", "compli
 
 
 def artifact_parts(artifact: Any, indent: str = "  ") -> list[Part]:
-    """Readable lines for any artifact (engine.render: labels, bullets, formatted numbers)."""
+    """Readable lines for any artifact (engine.views.render: labels, bullets, formatted numbers)."""
     if not isinstance(artifact, dict):
         return [indent, clean(artifact, 2000), "\n"]
     parts: list[Part] = []

@@ -1,0 +1,206 @@
+"""The rival: forged from the founder's archetype and the seed, with a seeded personality that
+decides which metric it attacks; after every decision it moves, and it punishes choices that
+leave a flank open (a thin moat after breadth, a cold answer while trust is thin). Every move
+changes the metric it names, by the amount its narrative states."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.game.economy import arc_stage, bump, recompute
+from engine.game.models import Antagonist, AntagonistMove, GameState
+from engine.game.rules import RULES
+
+OPPOSITE = {
+    "builder": "seller",
+    "seller": "builder",
+    "designer": "operator",
+    "operator": "designer",
+}
+RIVALS: dict[str, list[tuple[str, str, list[str]]]] = {
+    "builder": [
+        (
+            "The Automation Trust",
+            "Everything automated, nobody accountable",
+            ["Platform Architect", "Integration Enforcer", "Patent Counsel"],
+        ),
+        (
+            "Stackworks Unlimited",
+            "One more feature than you, every week",
+            ["Feature Factory Lead", "Bundle Strategist", "API Gatekeeper"],
+        ),
+        (
+            "The Tooling Consortium",
+            "Own the tools, own the trade",
+            ["Standards Lobbyist", "Tooling Evangelist", "Licence Auditor"],
+        ),
+    ],
+    "seller": [
+        (
+            "Quota Holdings",
+            "Every customer is a number to close",
+            ["Enterprise Closer", "Pricing Enforcer", "Channel Lobbyist"],
+        ),
+        (
+            "The Funnel Syndicate",
+            "Buy the attention before you earn it",
+            ["Ad Buyer", "Lead Broker", "Discount Strategist"],
+        ),
+        (
+            "Pipeline Partners",
+            "Relationships rented by the quarter",
+            ["Account Executive", "Partner Manager", "Renewal Hunter"],
+        ),
+    ],
+    "designer": [
+        (
+            "Glossline Studio",
+            "Beautiful surfaces, nothing underneath",
+            ["Brand Director", "Launch Stylist", "Award Chaser"],
+        ),
+        (
+            "The Pixel Guild",
+            "Taste as a barrier to entry",
+            ["Design Lead", "Trend Forecaster", "Portfolio Curator"],
+        ),
+        (
+            "Polish & Co.",
+            "Never ship until it sparkles",
+            ["Creative Director", "Prototype Lead", "Review Board"],
+        ),
+    ],
+    "operator": [
+        (
+            "Margin Logistics",
+            "Squeeze every process until it breaks",
+            ["Efficiency Auditor", "Outsourcing Lead", "Cost Controller"],
+        ),
+        (
+            "The Process Bureau",
+            "Compliance as a moat",
+            ["Compliance Officer", "Procurement Lead", "Contract Lawyer"],
+        ),
+        (
+            "Scaleway Operations",
+            "Cheaper at volume, colder at every touch",
+            ["Operations Chief", "Automation Lead", "Vendor Manager"],
+        ),
+    ],
+}
+ACTIONS = {
+    "watching": "is circling your market for an opening",
+    "probing": "is probing where your proof is thinnest",
+    "contesting": "is contesting your customers head-on",
+    "crisis": "is undercutting you in every channel",
+    "endgame": "is moving to take the market outright",
+}
+
+
+@dataclass(frozen=True)
+class Personality:
+    id: str
+    text: str
+    metric: str  # the economics field its moves attack
+    bite: float  # the base change to that metric per move (share points or meter points)
+    verb: str
+    punishes: tuple[str, tuple[str, str, float], str]  # (rule tag, (field, op, value), why)
+
+
+PERSONALITIES: dict[str, Personality] = {
+    p.id: p
+    for p in [
+        Personality(
+            "undercutter",
+            "wins on price, takes customers one discount at a time",
+            "market_share",
+            -0.9,
+            "undercuts your prices",
+            ("wide", ("proof", "<", 45), "a thin moat after a wide move"),
+        ),
+        Personality(
+            "smear",
+            "talks down every promise you make",
+            "trust",
+            -3.0,
+            "spreads doubt about your promise",
+            ("cold", ("trust", "<", 45), "a cold answer while trust is thin"),
+        ),
+        Personality(
+            "poacher",
+            "hires your best people away",
+            "burn_pressure",
+            2.5,
+            "poaches your people",
+            ("premium", ("burn_pressure", ">=", 45), "a tired team sold on premium promises"),
+        ),
+        Personality(
+            "copycat",
+            "copies what works and ships it first",
+            "proof",
+            -3.0,
+            "copies your best feature",
+            ("slow", ("velocity", "<", 50), "a slow move that leaves time to copy"),
+        ),
+    ]
+}
+OPS = {"<": lambda a, b: a < b, ">=": lambda a, b: a >= b}
+
+
+def forge(archetype: str, customer: str, seed: int) -> Antagonist:
+    rng = random.Random(f"{seed}:antagonist")
+    side = OPPOSITE[archetype]
+    name, tagline, org = RIVALS[side][rng.randrange(len(RIVALS[side]))]
+    personality = sorted(PERSONALITIES)[rng.randrange(len(PERSONALITIES))]
+    return Antagonist(
+        name=name,
+        archetype=side,
+        tagline=tagline,
+        org=org,
+        target_customer=customer,
+        personality=personality,
+        personality_text=PERSONALITIES[personality].text,
+    )
+
+
+def move(state: GameState, rule_id: str, stage_id: str) -> AntagonistMove:
+    """The rival answers the CEO's decision: threat rises by the rule's pressure plus seeded noise,
+    and the personality's metric takes a bite, harder when the choice left its flank open."""
+    rule = RULES[rule_id]
+    rival = state.antagonist
+    p = PERSONALITIES.get(rival.personality, PERSONALITIES["undercutter"])
+    rng = random.Random(f"{state.seed}:move:{stage_id}")
+    econ = state.economics
+    tag, (fld, op, value), why = p.punishes
+    punished = tag in rule.tags and OPS[op](float(getattr(econ, fld)), value)
+    bite = p.bite * (1.8 if punished else 1.0) * rng.choice((0.8, 1.0, 1.2))
+    if p.metric == "market_share":
+        old = econ.market_share
+        econ.market_share = round(max(0.0, old + bite), 1)
+        changed = round(econ.market_share - old, 1)
+    else:
+        changed = bump(econ, p.metric, bite)
+    delta = bump(econ, "threat", rule.threat + rng.choice((0, 1, 2)) + (3 if punished else 0))
+    recompute(econ)
+    stage = arc_stage(econ.threat)
+    label = {"market_share": "market share", "burn_pressure": "strain"}.get(p.metric, p.metric)
+    unit = " pts" if p.metric == "market_share" else ""
+    reaction = f"punishing {why}" if punished else ""
+    title = f"{rival.name} {p.verb}" + (" (punishing your choice)" if punished else "")
+    hit = f"your {label} {changed:+g}{unit}" if changed else f"your {label} cannot move further"
+    narrative = (
+        f"{rival.name} {p.verb}: {hit}"
+        + (f", {reaction}" if punished else "")
+        + f". It {ACTIONS[stage]} (threat {econ.threat:.0f}/100)."
+    )
+    return AntagonistMove(
+        day=state.day,
+        stage_id=stage_id,
+        title=title,
+        pressure_type=p.id,
+        target_metric=p.metric,
+        threat_delta=delta,
+        narrative=narrative,
+        metric_delta=changed,
+        reaction=reaction,
+    )

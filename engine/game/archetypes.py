@@ -1,0 +1,70 @@
+"""Founder archetypes as data: a head start, a modifier on some rule effects, and one dilemma
+variant only that archetype is offered (engine/game/dilemmas.py names it by `exclusive`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Archetype:
+    id: str
+    label: str  # the new-venture form's choice
+    mechanic: str  # one line the form shows under the choice
+    start: dict[str, float] = field(default_factory=dict)  # meter points, cash, revenue at day 0
+    effect_mult: dict[str, float] = field(default_factory=dict)  # rule effect field -> factor
+    role_cost: float = 1.0  # factor on the monthly cost of roles a decision adds
+    exclusive: str = ""  # the rule id only this archetype can choose
+
+
+ARCHETYPE_RULES: dict[str, Archetype] = {
+    a.id: a
+    for a in [
+        Archetype(
+            "builder",
+            "Builder — ships product",
+            "Proof and speed effects x1.3, roles 15% cheaper; only a builder can build the MVP "
+            "in-house.",
+            start={"proof": 8, "velocity": 5, "trust": -10},
+            effect_mult={"proof": 1.3, "velocity": 1.3},
+            role_cost=0.85,
+            exclusive="builder.in_house",
+        ),
+        Archetype(
+            "seller",
+            "Seller — opens doors",
+            "Revenue and cash effects x1.3, trust gains x0.8; only a seller can pre-sell annual "
+            "contracts.",
+            start={"revenue": 1_500, "trust": -3, "proof": -4, "cash": 3_000},
+            effect_mult={"revenue": 1.3, "cash": 1.3, "trust+": 0.8},
+            exclusive="seller.presell",
+        ),
+        Archetype(
+            "designer",
+            "Designer — crafts experience",
+            "Trust effects x1.4 both ways, a trusted but slower start; only a designer can "
+            "co-design.",
+            start={"trust": 6, "velocity": -6, "cash": 4_000},
+            effect_mult={"trust": 1.4},
+            exclusive="designer.codesign",
+        ),
+        Archetype(
+            "operator",
+            "Operator — runs the machine",
+            "Strain gains and overhead x0.7, speed gains x0.8; only an operator can run the org "
+            "lean.",
+            start={"burn_pressure": -8, "autonomy": 10, "velocity": -4},
+            effect_mult={"burn_pressure+": 0.7, "overhead": 0.7, "velocity+": 0.8},
+            exclusive="operator.lean",
+        ),
+    ]
+}
+
+
+def effect_factor(archetype: str, fld: str, value: float) -> float:
+    """The archetype's factor for one effect: `field` applies both ways, `field+` to gains only."""
+    mult = ARCHETYPE_RULES[archetype].effect_mult
+    factor = mult.get(fld, 1.0)
+    if value > 0:
+        factor *= mult.get(f"{fld}+", 1.0)
+    return factor

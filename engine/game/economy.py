@@ -1,0 +1,270 @@
+"""The economy: turn-based game days, burn and runway, stage outcomes, market share, defeat checks.
+
+All numbers live in TUNING so balance work edits data, not code. No wall clock: time moves only
+when a stage runs, a redo happens or a fork is decided. Every stored number is already rounded the
+way it is shown (money to whole dollars, meters and percentages to one decimal), so no output ever
+carries float noise and a loaded save continues exactly as the unsaved game would.
+"""
+
+from __future__ import annotations
+
+from engine.game.models import Economics, GameState, Worker
+
+TUNING: dict[str, float] = {
+    "seed_usd": 38_000,
+    "arpu_usd": 220,
+    "market_share_step": 3.6,
+    "deal_cash_fraction": 0.65,
+    "days_per_stage": 7,
+    "days_per_redo": 2,
+    "days_per_fork": 2,
+    "days_after_final": 6,  # the closing weeks under the new ownership, before the ending
+    "threat_start": 10,
+    "proof_start": 25,
+    "trust_start": 37,
+    "velocity_start": 50,
+    "burn_pressure_start": 30,
+    "autonomy_start": 40,
+    "threat_per_day": 0.27,
+    "pressure_per_day": 0.48,  # team strain per day at velocity 50, autonomy 0
+    "trust_per_day_per_proof": 0.006,  # trust drifts with proof above/below 30
+    "pass_score": 70,
+    "defeat_from_stage": 3,  # no defeat while the first two stages are played
+}
+
+# Monthly cost of a digital worker, by lifecycle: 0.75 of a human median salary.
+ROLE_COST_BY_LIFECYCLE: dict[str, float] = {
+    "discovery": 5_250,
+    "positioning": 8_250,
+    "mvp": 7_875,
+    "gtm": 5_625,
+    "retention": 4_875,
+    "ops": 6_375,
+    "other": 6_000,
+}
+ROLE_WEIGHT = {"strategist": 0.7, "designer": 1.0, "marketer": 1.7, "ops": 1.1}
+MONEY_FIELDS = (
+    "treasury_usd",
+    "monthly_burn_usd",
+    "monthly_revenue_usd",
+    "addressable_market_usd",
+    "arpu_usd",
+    "overhead_usd",
+)
+METERS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
+PROFITABLE_RUNWAY = 99.0  # the stored runway of a company whose revenue covers its burn
+MAX_REDOS = 2  # redos a stage allows after rejections; then the CEO must approve
+# Threat acceleration by arc stage, and the bite a newly entered arc stage takes.
+ARC = [  # (name, threshold, accel, bite)
+    ("watching", 0, 0.7, {}),
+    ("probing", 20, 1.0, {"velocity": -3}),
+    ("contesting", 40, 1.3, {"trust": -2}),
+    ("crisis", 60, 1.6, {"burn_pressure": 6, "velocity": -3}),
+    ("endgame", 80, 2.0, {"autonomy": -6, "burn_pressure": 4}),
+]
+
+
+def arc_stage(threat: float) -> str:
+    return [name for name, lo, _, _ in ARC if threat >= lo][-1]
+
+
+def bump(econ: Economics, field: str, delta: float) -> float:
+    """Move one meter by `delta`, clamped to 0-100 and rounded to one decimal; returns the change."""
+    old = getattr(econ, field)
+    new = round(min(100.0, max(0.0, old + delta)), 1)
+    setattr(econ, field, new)
+    return round(new - old, 1)
+
+
+def founding_org() -> list[Worker]:
+    """The founding team: one human operator and four digital workers."""
+    return [
+        Worker(
+            id="operator",
+            title="Founder & Operator",
+            kind="human",
+            lifecycle="other",
+            hint="human",
+            monthly_cost_usd=0,
+        ),
+        Worker(
+            id="strategy_lead",
+            title="Strategy & Positioning Lead",
+            lifecycle="positioning",
+            hint="reasoning",
+            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["positioning"],
+            reports_to="operator",
+        ),
+        Worker(
+            id="product_builder",
+            title="Product Builder",
+            lifecycle="mvp",
+            hint="creative",
+            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["mvp"],
+            reports_to="operator",
+        ),
+        Worker(
+            id="growth_marketer",
+            title="Growth Marketer",
+            lifecycle="gtm",
+            hint="creative",
+            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["gtm"],
+            reports_to="operator",
+        ),
+        Worker(
+            id="retention_ops",
+            title="Retention & Ops Worker",
+            lifecycle="retention",
+            hint="fast",
+            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["retention"],
+            reports_to="operator",
+        ),
+    ]
+
+
+def digital_count(org: list[Worker]) -> int:
+    return sum(1 for w in org if w.active and w.kind != "human")
+
+
+def initial_economics(org: list[Worker], start: dict[str, float] | None = None) -> Economics:
+    """Day-0 numbers; `start` holds the founder archetype's head start (meter points, cash)."""
+    n = digital_count(org)
+    econ = Economics(
+        treasury_usd=TUNING["seed_usd"],
+        monthly_burn_usd=sum(w.monthly_cost_usd for w in org),
+        addressable_market_usd=40_000 + 14_000 * n,
+        arpu_usd=TUNING["arpu_usd"],
+        proof=TUNING["proof_start"],
+        trust=TUNING["trust_start"],
+        velocity=TUNING["velocity_start"],
+        burn_pressure=TUNING["burn_pressure_start"],
+        autonomy=TUNING["autonomy_start"],
+        threat=TUNING["threat_start"],
+    )
+    for k, v in (start or {}).items():
+        if k == "cash":
+            econ.treasury_usd = float(round(econ.treasury_usd + v))
+        elif k == "revenue":
+            econ.market_share = round(econ.market_share + v / econ.addressable_market_usd * 100, 1)
+        else:
+            bump(econ, k, v)
+    recompute(econ)
+    return econ
+
+
+def org_burn(org: list[Worker], overhead: float) -> float:
+    return float(round(sum(w.monthly_cost_usd for w in org if w.active) + overhead))
+
+
+def sync_burn(state: GameState) -> None:
+    state.economics.monthly_burn_usd = org_burn(state.org, state.economics.overhead_usd)
+
+
+def recompute(econ: Economics) -> None:
+    """Derive revenue, customers and runway from share, treasury and burn."""
+    econ.market_share = round(min(100.0, max(0.0, econ.market_share)), 1)
+    econ.monthly_revenue_usd = float(round(econ.market_share / 100 * econ.addressable_market_usd))
+    econ.paying_customers = round(econ.monthly_revenue_usd / econ.arpu_usd)
+    econ.treasury_usd = float(round(econ.treasury_usd))
+    net = econ.monthly_burn_usd - econ.monthly_revenue_usd
+    # Stored for the rules' comparisons only ("runway < 2"): a profitable company's runway is
+    # unbounded, kept as PROFITABLE_RUNWAY; outputs show it as profitable (Economics.shown).
+    econ.runway_months = (
+        PROFITABLE_RUNWAY if net <= 0 else round(max(0.0, econ.treasury_usd) / net, 1)
+    )
+
+
+def profitable(econ: Economics) -> bool:
+    return econ.profitable
+
+
+def runway_text(econ: Economics) -> str:
+    return "profitable" if econ.profitable else f"runway {econ.runway_months:.1f} months"
+
+
+def booked_revenue_floor(econ: Economics) -> int:
+    """The monthly revenue already booked: a financial plan's first month must not start below it."""
+    return round(econ.monthly_revenue_usd)
+
+
+def burn_line(econ: Economics) -> str:
+    """The burn watch a worker's brief carries."""
+    return (
+        f"treasury ${econ.treasury_usd:,.0f}, burn ${econ.monthly_burn_usd:,.0f}/mo, "
+        f"revenue ${econ.monthly_revenue_usd:,.0f}/mo, {runway_text(econ)}"
+    )
+
+
+def advance_days(state: GameState, days: int) -> list[tuple[str, dict[str, float]]]:
+    """Move the clock: burn the treasury, climb the threat, strain the team, let trust follow proof;
+    return the rival's arc stages newly entered."""
+    econ = state.economics
+    entered: list[tuple[str, dict[str, float]]] = []
+    beat_mult = [1.0, 1.0, 1.05, 1.1, 1.15, 1.3, 1.1, 0.9][min(state.stage_index, 7)]
+    for _ in range(days):
+        state.day += 1
+        econ.treasury_usd = float(
+            round(econ.treasury_usd - (econ.monthly_burn_usd - econ.monthly_revenue_usd) / 30)
+        )
+        old = arc_stage(econ.threat)
+        accel = next(a for name, _, a, _ in ARC if name == old)
+        winning = 1.0 - (0.35 if profitable(econ) else 0) - (0.25 if econ.proof >= 60 else 0)
+        bump(econ, "threat", TUNING["threat_per_day"] * accel * max(0.3, winning) * beat_mult)
+        strain = TUNING["pressure_per_day"] * (econ.velocity / 50) * (1 - econ.autonomy / 160)
+        bump(econ, "burn_pressure", strain + (0.25 if econ.runway_months < 1 else 0))
+        bump(econ, "trust", TUNING["trust_per_day_per_proof"] * (econ.proof - 30))
+        new = arc_stage(econ.threat)
+        if new != old:
+            bite = next(b for name, _, _, b in ARC if name == new)
+            for k, v in bite.items():
+                bump(econ, k, v)
+            entered.append((new, {k: float(v) for k, v in bite.items()}))
+        recompute(econ)
+    state.history.append((state.day, econ.treasury_usd))
+    return entered
+
+
+def stage_outcome(state: GameState, role: str, score: int) -> dict[str, float]:
+    """Book a shipped stage: market share moves with the score, speed and trust; a pass brings
+    deal cash."""
+    econ = state.economics
+    contest = max(0.15, 1 - econ.threat / 130)
+    weight = ROLE_WEIGHT[role]
+    if score >= TUNING["pass_score"]:
+        pull = 0.5 + (econ.velocity + econ.trust) / 200
+        gain = score / 100 * weight * contest * TUNING["market_share_step"] * pull
+    else:
+        gain = -0.4 * weight
+    before = econ.monthly_revenue_usd
+    econ.market_share = round(min(100.0, max(0.0, econ.market_share + gain)), 1)
+    recompute(econ)
+    added = max(0.0, econ.monthly_revenue_usd - before)
+    deal = round(added * TUNING["deal_cash_fraction"])
+    econ.treasury_usd += deal
+    recompute(econ)
+    return {
+        "share_gain": round(gain, 1),
+        "deal_cash_usd": float(deal),
+        "contest": round(contest, 2),
+    }
+
+
+DEFEATS = (
+    ("treasury_usd", lambda v: v <= 0, "bankrupt", "Out of cash: payroll could not be met."),
+    ("trust", lambda v: v <= 0, "trust", "Trust collapsed: customers and workers walked away."),
+    ("burn_pressure", lambda v: v >= 100, "burnout", "Burn pressure broke the team."),
+    ("threat", lambda v: v >= 100, "rival", "The rival took the market."),
+)
+
+
+def defeat(econ: Economics) -> tuple[str, str] | None:
+    """(kind, reason) of the first defeat condition the company meets, else None."""
+    for fld, test, kind, reason in DEFEATS:
+        if test(getattr(econ, fld)):
+            return kind, reason
+    return None
+
+
+def defeat_reason(econ: Economics) -> str | None:
+    hit = defeat(econ)
+    return hit[1] if hit else None

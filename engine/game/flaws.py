@@ -1,0 +1,286 @@
+"""Honest mistakes: what a worker can get wrong, how often, how the rubric sees it, and what
+approving it costs later. Rules as data: a flaw is a row.
+
+The simulation tier draws a flaw from (seed, stage, attempt) with odds that rise under pressure
+(thin runway, a rushed redo, a new hire still ramping) and fall for a strong worker (the founder's
+own craft). The rubric never trusts that draw: it looks at the artifact itself, so a model tier's
+artifact is judged by the same checks.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from engine.game.economy import bump
+from engine.game.models import Directive, Economics, GameState, Stage
+from engine.language.text import content_words, has_phrase, words
+
+
+@dataclass(frozen=True)
+class Flaw:
+    kind: str
+    roles: tuple[str, ...]
+    note: str  # what the rubric says, in plain words
+    cost: dict[str, float]  # meter points lost when an approved flaw comes due
+    cost_story: str  # what happened, "{beat}" is the stage it shipped at
+
+
+FLAWS: dict[str, Flaw] = {
+    f.kind: f
+    for f in [
+        Flaw(
+            "missing_price",
+            ("designer", "marketer"),
+            "names no price: a buyer cannot tell what it costs",
+            {"proof": -5, "trust": -2},
+            "The {beat} work you approved named no price; pilots stalled at the first invoice",
+        ),
+        Flaw(
+            "over_claim",
+            ("strategist", "designer", "marketer", "ops"),
+            "promises what the company cannot prove yet ({phrase})",
+            {"trust": -8},
+            "The over-claim you approved at {beat} came back: early customers asked where the "
+            "promised results were",
+        ),
+        Flaw(
+            "wrong_audience",
+            ("strategist", "designer", "marketer"),
+            "speaks to the wrong audience ({found}) instead of {customer}",
+            {"proof": -4, "velocity": -4},
+            "The {beat} work you approved spoke to the wrong people; a week of leads went nowhere",
+        ),
+        Flaw(
+            "ignores_decision",
+            ("strategist", "designer", "marketer", "ops"),
+            "ignores the binding decision ({decision})",
+            {"trust": -4, "burn_pressure": 5},
+            "The {beat} plan you approved pulled against your own decision; the team spent days "
+            "arguing about which one to follow",
+        ),
+    ]
+}
+
+# Odds of a flaw on one attempt (rules as data).
+ODDS = {
+    "base": 0.07,
+    "thin_runway": 0.05,
+    "burn_pressure": 0.03,
+    "rushed_redo": 0.05,
+    "new_hire": 0.03,
+    "strong_worker": 0.5,
+}
+# How often each kind is the mistake made, relative to the others.
+WEIGHT = {"missing_price": 2.0, "over_claim": 2.0, "wrong_audience": 2.0, "ignores_decision": 1.0}
+THIN_RUNWAY_MONTHS = 4.0
+HIGH_BURN_PRESSURE = 60.0
+STRONG_ROLE = {
+    "builder": "designer",
+    "seller": "marketer",
+    "designer": "designer",
+    "operator": "ops",
+}
+PENALTY = 20  # rubric points a flaw costs
+
+OVER_CLAIMS = (
+    "guaranteed",
+    "guarantee",
+    "100 percent",
+    "100%",
+    "zero churn",
+    "overnight",
+    "instantly",
+    "never fails",
+    "best in the world",
+    "no risk",
+    "risk-free",
+    "every single",
+    "double your",
+    "triple your",
+    "10x",
+)
+_PRICE = re.compile(
+    r"(?:[$€£¥]\s?\d|\d\s?(?:usd|eur|gbp|dollars|euros|円)|\bper (?:month|seat|"
+    r"user|year|week|site|clinic|farm|team)\b|/mo\b|\bfree tier\b)",
+    re.IGNORECASE,
+)
+PRICE_FIELDS = {
+    "designer": ("features", "cta_text", "wireframe_notes", "hero_headline"),
+    "marketer": ("body", "subject"),
+}
+AUDIENCE_FIELDS = {
+    "strategist": ("target_audience",),
+    "designer": ("hero_headline",),
+    "marketer": ("subject", "body"),
+}
+# Audiences a distracted worker writes for instead of the real customer.
+WRONG_AUDIENCES = (
+    "small businesses everywhere",
+    "busy professionals",
+    "enterprise IT buyers",
+    "students and hobbyists",
+    "retail investors",
+)
+
+
+def odds(state: GameState, stage: Stage, attempt: int) -> tuple[float, list[str]]:
+    """The chance this attempt ships a flaw, and the pressures behind it (shown nowhere as a
+    number: the player sees the pressures, the rubric sees the flaw)."""
+    econ = state.economics
+    p, why = ODDS["base"], []
+    if econ.runway_months < THIN_RUNWAY_MONTHS:
+        p += ODDS["thin_runway"]
+        why.append("thin runway")
+    if econ.burn_pressure >= HIGH_BURN_PRESSURE:
+        p += ODDS["burn_pressure"]
+        why.append("burn pressure")
+    if attempt > 1:
+        p += ODDS["rushed_redo"]
+        why.append("a rushed redo")
+    last = state.receipts[-1] if state.receipts else None
+    if (
+        last
+        and last.org_delta.added_role_id
+        and any(
+            w.id == last.org_delta.added_role_id and w.active and w.reports_to == stage.worker_id
+            for w in state.org
+        )
+    ):
+        p += ODDS["new_hire"]
+        why.append("a new hire still ramping")
+    if STRONG_ROLE.get(state.founder.archetype) == stage.owner_role:
+        p *= ODDS["strong_worker"]
+        why.append("the founder's own craft")
+    return p, why
+
+
+def draw(
+    state: GameState,
+    stage: Stage,
+    attempt: int,
+    directive: Directive | None,
+    avoid: tuple[str, ...] = (),
+) -> str | None:
+    """Seeded: which flaw (if any) this attempt ships. `avoid` holds what a rejection named."""
+    history = ",".join(s.decision.rule_id for s in state.stages if s.decision)
+    rng = random.Random(f"{state.seed}:{stage.id}:{attempt}:{history}:{state.day}:flaw")
+    p, _ = odds(state, stage, attempt)
+    if rng.random() >= p:
+        return None
+    kinds = [
+        k
+        for k, f in FLAWS.items()
+        if stage.owner_role in f.roles
+        and k not in avoid
+        and (k != "ignores_decision" or (directive is not None and directive.rule_id))
+    ]
+    if not kinds:
+        return None
+    return rng.choices(kinds, weights=[WEIGHT.get(k, 1.0) for k in kinds])[0]
+
+
+# ------------------------------------------------------------------ what the rubric sees
+def _field_text(artifact: dict[str, Any], names: tuple[str, ...]) -> str:
+    out: list[Any] = []
+    for n in names:
+        v = artifact.get(n)
+        out.extend(v if isinstance(v, list) else [v])
+    return " ".join(str(x) for x in out if isinstance(x, str | int | float))
+
+
+def find_flaws(
+    role: str, artifact: dict[str, Any], *, customer: str, drift_note: str | None = None
+) -> list[dict[str, str]]:
+    """The flaws visible in an artifact, each named in plain words."""
+    found: list[dict[str, str]] = []
+    if role in PRICE_FIELDS and not _PRICE.search(_field_text(artifact, PRICE_FIELDS[role])):
+        found.append({"kind": "missing_price", "note": FLAWS["missing_price"].note})
+    prose = " ".join(_prose(artifact))
+    toks = words(prose)
+    claim = next(
+        (c for c in OVER_CLAIMS if c in prose.lower() if has_phrase(toks, c) or not c.isalnum()),
+        None,
+    )
+    if claim:
+        found.append(
+            {"kind": "over_claim", "note": FLAWS["over_claim"].note.format(phrase=f"“{claim}”")}
+        )
+    if role in AUDIENCE_FIELDS:
+        audience = _field_text(artifact, AUDIENCE_FIELDS[role])
+        need = [w for w in content_words(customer) if len(w) > 2]
+        if need and not any(has_phrase(audience, w) for w in need):
+            wrong = next(
+                (w for w in WRONG_AUDIENCES if w.lower() in audience.lower()), "someone else"
+            )
+            found.append(
+                {
+                    "kind": "wrong_audience",
+                    "note": FLAWS["wrong_audience"].note.format(found=wrong, customer=customer),
+                }
+            )
+    if drift_note:
+        found.append(
+            {
+                "kind": "ignores_decision",
+                "note": FLAWS["ignores_decision"].note.format(decision=drift_note),
+            }
+        )
+    return found
+
+
+def _prose(v: Any) -> list[str]:
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, dict):
+        return [
+            s
+            for k, x in v.items()
+            if k not in ("follows_decision", "memory_writes", "url")
+            for s in _prose(x)
+        ]
+    if isinstance(v, list):
+        return [s for x in v for s in _prose(x)]
+    return []
+
+
+# ------------------------------------------------------------------ the later cost
+def plant(state: GameState, stage: Stage, flaws: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """Approving a flawed artifact plants its cost; it comes due when the next stage runs."""
+    planted = [
+        {
+            "kind": f["kind"],
+            "stage_id": stage.id,
+            "beat": stage.beat,
+            "due_index": state.stage_index + 1,
+        }
+        for f in flaws
+        if f["kind"] in FLAWS
+    ]
+    state.planted.extend(planted)
+    return planted
+
+
+def come_due(state: GameState) -> list[dict[str, Any]]:
+    """Apply every planted cost now due; return one line and the meter changes for each."""
+    due = [p for p in state.planted if p["due_index"] <= state.stage_index]
+    state.planted = [p for p in state.planted if p["due_index"] > state.stage_index]
+    out: list[dict[str, Any]] = []
+    for p in due:
+        flaw = FLAWS[p["kind"]]
+        econ: Economics = state.economics
+        changes = {}
+        for k, v in flaw.cost.items():
+            changes[k] = bump(econ, k, v)  # clamped and rounded as every meter is
+        shown = ", ".join(f"{k.replace('_', ' ')} {v:+g}" for k, v in changes.items())
+        out.append(
+            {
+                "kind": p["kind"],
+                "stage_id": p["stage_id"],
+                "changes": changes,
+                "line": f"{flaw.cost_story.format(beat=p['beat'])} ({shown}).",
+            }
+        )
+    return out

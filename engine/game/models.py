@@ -1,0 +1,299 @@
+"""Pydantic models of the game: company economics, org, stages, dilemmas, receipts, outcome, state."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Archetype = Literal["builder", "seller", "designer", "operator"]
+OwnerRole = Literal["strategist", "designer", "marketer", "ops"]
+Phase = Literal["brief", "gate", "fork", "ended"]
+StageStatus = Literal["pending", "active", "approved", "decided"]
+ARCHETYPES: tuple[str, ...] = ("builder", "seller", "designer", "operator")
+
+METER_FIELDS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
+
+
+class Economics(BaseModel):
+    """The company's numbers. Money in USD; meters 0–100; runway derived from treasury and net burn."""
+
+    treasury_usd: float
+    monthly_burn_usd: float
+    monthly_revenue_usd: float = 0.0
+    market_share: float = 0.0
+    addressable_market_usd: float
+    arpu_usd: float = 220.0
+    paying_customers: int = 0
+    runway_months: float = 0.0
+    proof: float
+    trust: float
+    velocity: float
+    burn_pressure: float
+    autonomy: float
+    threat: float = 10.0
+    overhead_usd: float = 0.0  # non-payroll monthly costs (supplier contracts), part of the burn
+
+    def numbers(self) -> dict[str, float]:
+        return {k: float(v) for k, v in self.model_dump().items()}
+
+    @property
+    def profitable(self) -> bool:
+        """Revenue covers burn: there is no runway to count down."""
+        return self.monthly_revenue_usd >= self.monthly_burn_usd
+
+    def shown(self) -> dict[str, float | bool | None]:
+        """The numbers as every output shows them (JSON, report card, event payloads): a
+        profitable company has no runway (`runway_months` null) and says `profitable: true`."""
+        out: dict[str, float | bool | None] = dict(self.numbers())
+        if self.profitable:
+            out["runway_months"] = None
+        out["profitable"] = self.profitable
+        return out
+
+
+class Worker(BaseModel):
+    id: str
+    title: str
+    kind: Literal["human", "digital_worker", "hybrid"] = "digital_worker"
+    lifecycle: str
+    hint: Literal["reasoning", "creative", "fast", "human"] = "reasoning"
+    monthly_cost_usd: float
+    reports_to: str | None = None
+    spawned_by: str | None = None  # rule id that added this role
+    active: bool = True
+
+
+class OrgDelta(BaseModel):
+    added_role_id: str | None = None
+    added_role_title: str | None = None
+    monthly_cost_usd: float = 0.0
+    removed_role_id: str | None = None
+    removed_role_title: str | None = None
+
+
+class Stage(BaseModel):
+    id: str
+    beat: str
+    number: int
+    title: str
+    base_goal: str
+    goal: str
+    success_metric: str
+    owner_role: OwnerRole
+    worker_id: str
+    worker_title: str
+    status: StageStatus = "pending"
+    score: int | None = None
+    drift: bool = False
+    redos: int = 0
+    decision: StageDecision | None = None
+
+
+class StageDecision(BaseModel):
+    rule_id: str
+    option: str  # "A", "B" or "own"
+    text: str
+    interpreted: dict[str, Any] | None = (
+        None  # how an own answer was read (engine.language.reading)
+    )
+    variant: str = ""  # the dilemma it answered (engine/game/dilemmas.py DECK)
+    title: str = ""
+
+
+class Option(BaseModel):
+    key: Literal["A", "B"]
+    text: str
+    tradeoff: str
+    rule_id: str
+    effect_line: str = ""
+    hint: str = ""  # what the size of the effect depends on, e.g. "revenue grows with trust"
+    archetype: str | None = None  # set when only this founder archetype gets the option
+
+
+class Dilemma(BaseModel):
+    stage_id: str
+    title: str
+    axis: str
+    prompt: str
+    options: list[Option]
+    family: str = ""
+    variant: str = ""
+
+
+class Directive(BaseModel):
+    """The newest binding decision: what the next artifact must visibly follow."""
+
+    memory_id: str | None = None
+    source: Literal["decision", "rejection", "standup", "founding"]
+    rule_id: str | None = None
+    text: str
+    keywords: list[str] = Field(default_factory=list)
+    stage_id: str | None = None
+    game_day: int = 0
+    reading: dict[str, Any] | None = None  # what a rejection or reply asks to change
+    standing_text: str | None = None  # the fork decision that stays binding under it
+
+
+class Rubric(BaseModel):
+    dimensions: dict[str, int]
+    checks: dict[str, bool]
+    floor: int
+    compliance: int
+    drift: bool
+    final: int
+    notes: list[str] = Field(default_factory=list)
+    flaws: list[dict[str, str]] = Field(default_factory=list)  # {kind, note} in plain words
+
+
+class StageRun(BaseModel):
+    """What one worker run produced (an attempt at a stage)."""
+
+    stage_id: str
+    attempt: int
+    worker_id: str
+    worker_title: str
+    role: OwnerRole
+    artifact: dict[str, Any]
+    rubric: Rubric
+    served_by: str
+    model: str
+    fallback_reason: str | None = None
+    memory_injected: list[dict[str, Any]] = Field(default_factory=list)
+    memory_block: str = ""
+    knowledge_hits: list[dict[str, Any]] = Field(default_factory=list)
+    tools_called: list[dict[str, Any]] = Field(default_factory=list)
+    memory_dispositions: list[dict[str, Any]] = Field(default_factory=list)
+    directive: Directive | None = None
+    changes: list[str] = Field(default_factory=list)  # what changed since the rejected attempt
+
+
+class Receipt(BaseModel):
+    stage_id: str
+    rule_id: str
+    option: str
+    decided: str
+    summary: str
+    principle: str
+    economics_delta: dict[str, float | None]
+    before: Economics
+    after: Economics
+    org_delta: OrgDelta
+    memory_written: list[dict[str, Any]] = Field(default_factory=list)
+    next_brief: dict[str, str] | None = None
+    matched_by: str = "option"
+    notes: list[str] = Field(default_factory=list)  # standing orders and costs that came due
+    effect_line: str = ""  # the same line the option showed before the choice
+
+
+class StandupTurn(BaseModel):
+    speaker: str
+    role: str
+    line: str
+    tool: str
+    tool_result: str
+    served_by: str = "simulation"
+
+
+class Antagonist(BaseModel):
+    name: str
+    archetype: str
+    tagline: str
+    org: list[str]
+    target_customer: str
+    personality: str = "steady"
+    personality_text: str = ""
+
+
+class AntagonistMove(BaseModel):
+    day: int
+    stage_id: str
+    title: str
+    pressure_type: str
+    target_metric: str
+    threat_delta: float
+    narrative: str
+    metric_delta: float = 0.0  # how far the named metric moved
+    reaction: str = ""  # which of your choices the rival punished, if any
+
+
+class EventChoice(BaseModel):
+    key: Literal["A", "B"]
+    text: str
+    effect_line: str = ""
+
+
+class WorldEvent(BaseModel):
+    """A seeded happening between stages: a visible consequence, sometimes a small choice."""
+
+    kind: str
+    title: str
+    text: str
+    after_stage: str
+    day: int
+    effect_line: str = ""
+    applied: dict[str, float] = Field(default_factory=dict)
+    options: list[EventChoice] = Field(default_factory=list)
+    default: Literal["A", "B"] | None = None
+    choice: str | None = None
+
+
+class Outcome(BaseModel):
+    result: Literal["victory", "defeat"]
+    reason: str
+    day: int
+    ending: str = ""  # the ending's id (engine/game/endings.py)
+    title: str = ""
+    score: int = 0  # 0-100 from the final company
+    grade: str = ""
+    stage: int = 0  # the stage (1-8) the venture ended in
+
+
+class Founder(BaseModel):
+    name: str
+    company: str
+    pitch: str
+    archetype: Archetype
+    customer: str
+    keywords: list[str]
+
+
+class GameState(BaseModel):
+    """The whole persisted state of one run (saved as JSON after every command)."""
+
+    model_config = ConfigDict(validate_assignment=False)
+
+    rules_version: int = 1  # saves made before the rules-as-dilemma-deck game carry 1
+    run_id: str
+    seed: int
+    founder: Founder
+    day: int = 0
+    phase: Phase = "brief"
+    stage_index: int = 0
+    stages: list[Stage]
+    org: list[Worker]
+    economics: Economics
+    antagonist: Antagonist
+    moves: list[AntagonistMove] = Field(default_factory=list)
+    current: StageRun | None = None
+    dilemma: Dilemma | None = None
+    receipts: list[Receipt] = Field(default_factory=list)
+    standup: list[StandupTurn] = Field(default_factory=list)
+    standup_answered: bool = False
+    directive: Directive | None = None
+    flags: list[str] = Field(default_factory=list)
+    history: list[tuple[int, float]] = Field(default_factory=list)  # (day, treasury)
+    outcome: Outcome | None = None
+    niche: str | None = None  # the customer the CEO narrowed to ("focus on X")
+    orders: list[dict[str, Any]] = Field(default_factory=list)  # standing orders from a reply
+    planted: list[dict[str, Any]] = Field(default_factory=list)  # approved flaws not yet due
+    rejected: dict[str, Any] | None = None  # the last rejected artifact (a redo starts from it)
+    world_events: list[WorldEvent] = Field(default_factory=list)
+    pending_event: WorldEvent | None = None  # an event whose small choice waits for the CEO
+
+    @property
+    def stage(self) -> Stage | None:
+        return self.stages[self.stage_index] if self.stage_index < len(self.stages) else None
+
+
+Stage.model_rebuild()

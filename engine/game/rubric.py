@@ -1,0 +1,278 @@
+"""Validators with real floors and the rubric, including compliance with the binding decision.
+
+A score is earned: junk that does not fit the role's contract scores 0, and an artifact that ignores
+the newest binding decision is flagged DRIFT and scored down.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.game.artifacts import ARTIFACT_MODELS
+from engine.game.flaws import PENALTY, find_flaws
+from engine.game.models import Directive, Rubric
+from engine.language.text import content_words, has_phrase, words
+
+WEIGHTS = {
+    "relevance": 25,
+    "completeness": 25,
+    "actionability": 20,
+    "clarity": 10,
+    "compliance": 20,
+}
+DRIFT_BELOW = 60
+DRIFT_CAP = 60
+_URL = re.compile(r"^https://[a-z0-9-]+(\.[a-z0-9-]+)+(/[\w\-./]*)?$", re.IGNORECASE)
+_PLACEHOLDER_HOSTS = ("example.com", "example.org", "localhost")
+_CTA = ("[cta]", "[link]", "http", "sign up", "book a", "reply", "join", "start")
+
+
+# What a failed check means, in plain words (the player never sees a check's id).
+CHECK_NOTES = {
+    "target_audience_specific": "the audience is too vague",
+    "core_problem_specific": "the problem is too vague",
+    "value_proposition_specific": "the value is too vague",
+    "primary_benefit_specific": "the benefit is too vague",
+    "org_chart_has_roles": "the org chart has fewer than two roles",
+    "org_chart_has_founder": "the org chart has no founder",
+    "okrs_present": "there are no OKRs",
+    "okrs_measurable": "the key results have no numbers",
+    "headline_specific": "the headline is too short to say anything",
+    "cta_present": "there is no call to action",
+    "url_real": "the page address is a placeholder",
+    "features_listed": "fewer than three features",
+    "subject_specific": "the subject line is vague",
+    "body_substantial": "the email is too short",
+    "body_has_cta": "the email asks for nothing",
+    "mrr_monotonic": "the revenue targets fall or stop",
+    "breakeven_plausible": "the breakeven month is implausible",
+    "burn_stated": "the burn is missing",
+    "churn_target_sane": "the churn target is implausible",
+    "channels_costed": "the channels are not costed",
+    "retention_loops": "fewer than two retention loops",
+    "churn_drivers": "fewer than two churn drivers",
+    "nps_plan": "no plan to ask customers",
+    "support_workflow": "the support workflow has fewer than three steps",
+}
+
+
+def _text(v: Any, n: int = 10) -> bool:
+    return isinstance(v, str) and len(v.strip()) > n and len(words(v)) >= 3
+
+
+def _list(v: Any, n: int) -> bool:
+    return isinstance(v, list) and len(v) >= n
+
+
+def _positioning(a: dict) -> dict[str, bool]:
+    return {
+        f"{k}_specific": _text(a.get(k))
+        for k in ("target_audience", "core_problem", "value_proposition", "primary_benefit")
+    }
+
+
+def _org_chart(a: dict) -> dict[str, bool]:
+    chart = a.get("org_chart") or []
+    okrs = a.get("okrs_q1") or []
+    return {
+        "org_chart_has_roles": _list(chart, 2),
+        "org_chart_has_founder": any(
+            "founder" in str(r.get("role", "")).lower() for r in chart if isinstance(r, dict)
+        ),
+        "okrs_present": _list(okrs, 1),
+        "okrs_measurable": any(
+            isinstance(o, dict)
+            and _list(o.get("key_results"), 2)
+            and any(re.search(r"\d", str(k)) for k in o["key_results"])
+            for o in okrs
+        ),
+    }
+
+
+def _landing(a: dict) -> dict[str, bool]:
+    url = str(a.get("url", ""))
+    return {
+        "headline_specific": _text(a.get("hero_headline"), 15),
+        "cta_present": isinstance(a.get("cta_text"), str) and len(a["cta_text"].strip()) >= 3,
+        "url_real": bool(_URL.match(url)) and not any(h in url for h in _PLACEHOLDER_HOSTS),
+        "features_listed": _list(a.get("features"), 3),
+    }
+
+
+def _email(a: dict) -> dict[str, bool]:
+    body = str(a.get("body", ""))
+    return {
+        "subject_specific": _text(a.get("subject"), 10),
+        "body_substantial": len(body) >= 100,
+        "body_has_cta": any(c in body.lower() for c in _CTA),
+    }
+
+
+def _financial(a: dict) -> dict[str, bool]:
+    ch = a.get("gtm_channels")
+    fp = a.get("financial_plan") or {}
+    mrr = fp.get("target_mrr_usd_m1_to_m6") or []
+    checks = {
+        "mrr_monotonic": _list(mrr, 4)
+        and all(isinstance(x, int | float) for x in mrr)
+        and all(b >= a for a, b in itertools.pairwise(mrr))
+        and mrr[-1] > 0,
+        "breakeven_plausible": isinstance(fp.get("breakeven_month"), int)
+        and 1 <= fp["breakeven_month"] <= 24,
+        "burn_stated": isinstance(fp.get("burn_usd_per_month"), int | float)
+        and fp["burn_usd_per_month"] >= 0,
+        "churn_target_sane": isinstance(fp.get("churn_target_pct"), int | float)
+        and 0 < fp["churn_target_pct"] < 20,
+    }
+    if ch is not None:
+        checks["channels_costed"] = _list(ch, 3) and all(
+            isinstance(c, dict)
+            and c.get("weekly_hours", 0) > 0
+            and c.get("expected_cac_usd", -1) >= 0
+            for c in ch
+        )
+    return checks
+
+
+def _retention(a: dict) -> dict[str, bool]:
+    return {
+        "retention_loops": _list(a.get("retention_loops"), 2),
+        "churn_drivers": _list(a.get("churn_drivers"), 2),
+        "nps_plan": _text(a.get("nps_plan")),
+        "support_workflow": _list(a.get("support_workflow"), 3),
+    }
+
+
+VALIDATORS: dict[str, list[Callable[[dict], dict[str, bool]]]] = {
+    "strategist": [_positioning, _org_chart],
+    "designer": [_landing],
+    "marketer": [_email, _financial],
+    "ops": [_retention, _financial],
+}
+
+
+def artifact_text(artifact: dict[str, Any]) -> str:
+    """All of an artifact's prose except its own claim of compliance and its memory notes."""
+    body = {k: v for k, v in artifact.items() if k not in ("follows_decision", "memory_writes")}
+    return " ".join(_strings(body))
+
+
+def _strings(v: Any) -> list[str]:
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, dict):
+        return [s for x in v.values() for s in _strings(x)]
+    if isinstance(v, list):
+        return [s for x in v for s in _strings(x)]
+    return []
+
+
+def compliance(artifact: dict[str, Any], directive: Directive | None) -> tuple[int, list[str]]:
+    """Did the artifact follow the newest binding decision: right rule id and its words in the work?"""
+    if directive is None or directive.source == "founding":
+        return 100, []
+    text = words(artifact_text(artifact))
+    needed = directive.keywords[:8]
+    hits = [k for k in needed if has_phrase(text, k)]
+    kw_ok = len(hits) >= min(2, len(needed)) if needed else True
+    claimed = str((artifact.get("follows_decision") or {}).get("rule_id", ""))
+    notes = [] if kw_ok else [f"does not use the decision's words ({', '.join(needed[:4])})"]
+    if directive.rule_id is not None and directive.rule_id not in claimed and claimed != "none":
+        notes.append("follows a different decision than the binding one")
+    if directive.rule_id is None:
+        return (100 if kw_ok else 0), notes
+    rule_ok = claimed == directive.rule_id
+    if not rule_ok and claimed in ("", "none"):
+        notes.append("does not say which decision it follows")
+    return (100 if rule_ok and kw_ok else 50 if (rule_ok or kw_ok) else 0), notes
+
+
+def evaluate(
+    role: str,
+    artifact: Any,
+    *,
+    goal: str,
+    founder_keywords: list[str],
+    directive: Directive | None,
+    customer: str | None = None,
+) -> Rubric:
+    """Score an artifact (dict or JSON text) for a role. Contract violations floor it at 0."""
+    if isinstance(artifact, str):
+        try:
+            artifact = json.loads(artifact)
+        except ValueError:
+            artifact = None
+    if not isinstance(artifact, dict):
+        return Rubric(
+            dimensions={k: 0 for k in WEIGHTS},
+            checks={"is_json_object": False},
+            floor=0,
+            compliance=0,
+            drift=True,
+            final=0,
+            notes=["not a JSON object"],
+        )
+    try:
+        ARTIFACT_MODELS[role].model_validate(artifact)
+    except ValidationError as err:
+        return Rubric(
+            dimensions={k: 0 for k in WEIGHTS},
+            checks={"fits_contract": False},
+            floor=0,
+            compliance=0,
+            drift=True,
+            final=0,
+            notes=[f"does not fit the {role} contract ({err.error_count()} errors)"],
+        )
+    checks: dict[str, bool] = {}
+    for validator in VALIDATORS[role]:
+        checks.update(validator(artifact))
+    floor = round(100 * sum(checks.values()) / len(checks))
+    text = words(artifact_text(artifact))
+    targets = (founder_keywords[:5] + content_words(goal)[:5]) or ["customer"]
+    relevance = round(
+        100 * min(1.0, sum(has_phrase(text, t) for t in targets) / max(1, len(targets) * 0.6))
+    )
+    numbers = len(re.findall(r"\d", json.dumps(artifact)))
+    actionability = min(100, 40 + 4 * numbers)
+    fields = [s for s in _strings(artifact) if s.strip()]
+    distinct = len(set(fields)) / max(1, len(fields))
+    clarity = round(100 * distinct) if all(len(s) <= 1500 for s in fields) else 50
+    comp, notes = compliance(artifact, directive)
+    dims = {
+        "relevance": relevance,
+        "completeness": floor,
+        "actionability": actionability,
+        "clarity": clarity,
+        "compliance": comp,
+    }
+    final = round(sum(dims[k] * w for k, w in WEIGHTS.items()) / sum(WEIGHTS.values()))
+    drift = comp < DRIFT_BELOW
+    decision = (directive.standing_text or directive.text) if directive else ""
+    flaws = find_flaws(
+        role,
+        artifact,
+        customer=customer or "",
+        drift_note=f"“{decision[:80]}”" if drift and decision else None,
+    )
+    final = max(0, final - PENALTY * sum(1 for f in flaws if f["kind"] != "ignores_decision"))
+    if drift:
+        final = min(final, DRIFT_CAP)
+    notes = [f["note"][:1].upper() + f["note"][1:] for f in flaws] + (notes if not drift else [])
+    notes += [CHECK_NOTES.get(k, k.replace("_", " ")) for k, ok in checks.items() if not ok]
+    return Rubric(
+        dimensions=dims,
+        checks=checks,
+        floor=floor,
+        compliance=comp,
+        drift=drift,
+        final=final,
+        notes=notes,
+        flaws=flaws,
+    )

@@ -1,0 +1,736 @@
+"""The consequence rules as data, and the one function that applies a rule to the company.
+
+A rule is a row: adding a rule is adding a row (and a test). An effect is a base amount per field
+plus scalings on the company's state (breadth pays when trust is high and hurts when it is thin),
+then the founder archetype's factor. Fields: the meters (proof, trust, velocity, burn_pressure,
+autonomy, threat), `revenue` ($/month, booked as market share), `cash` ($ once) and `overhead`
+($/month of non-payroll cost). A rule may add a role (burn rises by its cost) and may retire an
+earlier decision's role (burn falls by its cost). What the option shows before the choice is
+computed by applying the rule to a copy of the company, so it is exactly what the receipt applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.game.archetypes import ARCHETYPE_RULES, effect_factor
+from engine.game.economy import METERS, ROLE_COST_BY_LIFECYCLE, bump, org_burn, recompute
+from engine.game.models import Economics, GameState, OrgDelta, Worker
+from engine.language.text import has_phrase, slug
+
+EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
+LABEL = {
+    "burn_pressure": "Strain",
+    "threat": "Threat",
+    "proof": "Proof",
+    "trust": "Trust",
+    "velocity": "Velocity",
+    "autonomy": "Autonomy",
+}
+
+
+@dataclass(frozen=True)
+class Scale:
+    """effect[field] += per x (state[metric] - pivot), kept within [lo, hi]."""
+
+    field: str
+    metric: str
+    pivot: float
+    per: float
+    lo: float
+    hi: float
+
+    def amount(self, econ: Economics) -> float:
+        return min(
+            self.hi, max(self.lo, self.per * (float(getattr(econ, self.metric)) - self.pivot))
+        )
+
+    def hint(self) -> str:
+        """How state sizes the effect, in words: "more revenue when trust is above 40, less below"."""
+        what = "strain" if self.field == "burn_pressure" else self.field.replace("_", " ")
+        metric = {
+            "paying_customers": "paying customers",
+            "runway_months": "runway",
+            "burn_pressure": "strain",
+            "market_share": "market share",
+            "monthly_burn_usd": "monthly burn",
+        }.get(self.metric, self.metric)
+        pivot = {
+            "runway_months": f"{self.pivot:g} months",
+            "market_share": f"{self.pivot:g}%",
+            "monthly_burn_usd": f"${self.pivot:,.0f}",
+        }.get(self.metric, f"{self.pivot:g}")
+        if self.pivot == 0:  # no pivot to cross: the effect just follows the metric
+            return f"{'more' if self.per > 0 else 'less'} {what} the higher the {metric}"
+        side, other = ("above", "below") if self.per > 0 else ("below", "above")
+        verb = "are" if metric.endswith("customers") else "is"
+        return f"more {what} when {metric} {verb} {side} {pivot}, less {other}"
+
+
+@dataclass(frozen=True)
+class Role:
+    title: str
+    lifecycle: str
+    hint: str = "fast"
+    kind: str = "digital_worker"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    axis: str
+    keywords: tuple[str, ...]
+    summary: str
+    principle: str
+    effects: tuple[tuple[str, float], ...]
+    scales: tuple[Scale, ...] = ()
+    role: Role | None = None
+    retires: bool = False  # retire the oldest active role an earlier decision added
+    threat: float = 4  # how hard the rival answers it
+    tags: tuple[str, ...] = ()  # what the rival may punish (engine/game/antagonist.py)
+    flag: str | None = None
+    archetype: str | None = None  # only this founder archetype is offered the rule
+
+    def base(self) -> dict[str, float]:
+        return dict(self.effects)
+
+
+def make_rule(
+    id: str,
+    axis: str,
+    keywords: str,
+    summary: str,
+    principle: str,
+    effects: dict[str, float],
+    *scales: Scale,
+    role: Role | None = None,
+    retires: bool = False,
+    threat: float = 4,
+    tags: str = "",
+    flag: str | None = None,
+    archetype: str | None = None,
+) -> Rule:
+    """One row of a rules table: keywords comma-separated, tags space-separated."""
+    return Rule(
+        id,
+        axis,
+        tuple(k.strip() for k in keywords.split(",")),
+        summary,
+        principle,
+        tuple(effects.items()),
+        tuple(scales),
+        role,
+        retires,
+        threat,
+        tuple(tags.split()),
+        flag,
+        archetype,
+    )
+
+
+S = Scale
+
+RULES: dict[str, Rule] = {
+    r.id: r
+    for r in [
+        # ---- stage 1 YOU: where the founder starts
+        make_rule(
+            "founder.network",
+            "founder_edge",
+            "network, warm, people who know",
+            "The first customers come from the founder's own network.",
+            "Start with who you know",
+            {"revenue": 1_400, "trust": 3, "burn_pressure": 5},
+            S("revenue", "trust", 40, 60, -1_200, 1_500),
+            tags="wide",
+        ),
+        make_rule(
+            "founder.craft",
+            "founder_edge",
+            "craft, showcase, portfolio",
+            "The founder builds one showcase piece before selling anything.",
+            "Show, don't tell",
+            {"proof": 9, "threat": -3, "cash": -4_000},
+            S("proof", "proof", 25, -0.25, -6, 4),
+            tags="slow",
+        ),
+        make_rule(
+            "founder.full_time",
+            "founder_time",
+            "full time, all in, quit",
+            "The founder goes all in: faster work, a salary to pay.",
+            "Burn the boats",
+            {"velocity": 8, "proof": 4, "burn_pressure": 6, "overhead": 2_000},
+            S("velocity", "burn_pressure", 40, -0.3, -6, 3),
+        ),
+        make_rule(
+            "founder.side_income",
+            "founder_time",
+            "side, contract, day job",
+            "A paid contract on the side funds the runway and slows the work.",
+            "Fund it yourself",
+            {"cash": 9_000, "velocity": -8, "threat": 4},
+            S("cash", "runway_months", 2, -3_000, -3_000, 4_000),
+            tags="slow",
+        ),
+        # ---- stage 2 NEED: focus
+        make_rule(
+            "strategist.depth",
+            "depth_vs_breadth",
+            "depth, niche, painful workflow, moat",
+            "The company narrows to one customer segment and owns its hardest workflow.",
+            "Beachhead strategy",
+            {"proof": 8, "trust": 2, "velocity": -4, "threat": -4},
+            S("revenue", "proof", 30, 40, -600, 1_200),
+            role=Role("Niche Research Analyst", "discovery", "reasoning"),
+            tags="slow",
+        ),
+        make_rule(
+            "strategist.breadth",
+            "depth_vs_breadth",
+            "breadth, broad, adjacent, reach",
+            "The company maps adjacent segments quickly, trading proof for reach.",
+            "Optionality versus focus",
+            {"revenue": 1_800, "velocity": 8, "trust": -2, "burn_pressure": 5},
+            S("revenue", "trust", 40, 90, -2_000, 2_000),
+            S("trust", "trust", 40, 0.15, -4, 3),
+            threat=6,
+            tags="wide",
+            flag="competitor_leakage",
+        ),
+        make_rule(
+            "need.interviews",
+            "evidence",
+            "interviews, listen, evidence",
+            "Forty customer interviews before a line of code.",
+            "Evidence before building",
+            {"proof": 7, "trust": 3, "velocity": -5, "cash": -4_000},
+            S("trust", "trust", 40, -0.2, -3, 5),
+            tags="slow",
+        ),
+        make_rule(
+            "need.waitlist",
+            "evidence",
+            "waitlist, launch page, sign-ups",
+            "A launch page and a waitlist test demand in public.",
+            "Test the market in the open",
+            {"revenue": 1_600, "velocity": 6, "trust": -2, "threat": 3},
+            S("revenue", "velocity", 50, 60, -1_200, 1_500),
+            tags="wide",
+        ),
+        # ---- stage 3 GO: position against the rival
+        make_rule(
+            "go.confront",
+            "rival_stance",
+            "confront, head-on, against",
+            "The company positions itself head-on against the rival.",
+            "Attack the leader's weakness",
+            {"revenue": 2_800, "threat": 5, "velocity": 3},
+            S("revenue", "proof", 35, 80, -2_000, 2_200),
+            S("threat", "proof", 35, -0.15, -4, 4),
+            threat=6,
+            tags="wide",
+        ),
+        make_rule(
+            "go.flank",
+            "rival_stance",
+            "flank, ignored, corner",
+            "The company takes a corner of the market the rival ignores.",
+            "Flank, don't fight",
+            {"threat": -4, "trust": 1},
+            S("revenue", "market_share", 5, -150, -800, 600),
+            threat=2,
+            tags="slow",
+        ),
+        make_rule(
+            "go.premium",
+            "price_point",
+            "premium, high price, value",
+            "A premium price: fewer customers, each worth more.",
+            "Price on value",
+            {"revenue": 1_400, "cash": 3_000, "velocity": -4},
+            S("revenue", "trust", 30, 80, -1_800, 1_800),
+            tags="premium",
+        ),
+        make_rule(
+            "go.cheap",
+            "price_point",
+            "cheap, low price, volume",
+            "A low price to win volume fast.",
+            "Penetration pricing",
+            {"revenue": 1_600, "velocity": 6, "burn_pressure": 8, "proof": -3},
+            S("burn_pressure", "autonomy", 40, -0.15, -4, 4),
+            threat=6,
+            tags="wide",
+        ),
+        make_rule(
+            "designer.codesign",
+            "co_design",
+            "co-design, design partners, ten customers",
+            "Ten customers co-design the product as named design partners.",
+            "Design with, not for",
+            {"trust": 8, "proof": 6, "velocity": -5, "cash": -2_000},
+            threat=2,
+            tags="slow",
+            archetype="designer",
+        ),
+        # ---- stage 4 SEARCH: the first loop
+        make_rule(
+            "designer.ship",
+            "speed_vs_quality",
+            "ship, 70 percent, real users, this week",
+            "The first version goes out now and real users shape the next one.",
+            "Build, measure, learn",
+            {"revenue": 1_600, "velocity": 8, "proof": 4, "trust": -1},
+            S("trust", "trust", 30, 0.3, -8, 4),
+            S("revenue", "trust", 40, 50, -1_200, 1_200),
+            threat=6,
+            tags="wide",
+            flag="competitor_friction",
+        ),
+        make_rule(
+            "designer.polish",
+            "speed_vs_quality",
+            "polish, 95 percent, quality",
+            "The launch waits for a finished product; quality becomes the promise.",
+            "Quality as a moat",
+            {"trust": 6, "proof": 5, "velocity": -6},
+            S("cash", "monthly_burn_usd", 0, -0.55, -22_000, 0),
+            S("cash", "runway_months", 2, 3_000, -6_000, 2_000),
+            threat=5,
+            tags="slow",
+        ),
+        make_rule(
+            "search.cut_scope",
+            "scope",
+            "cut scope, one feature, smaller",
+            "Scope shrinks to one feature; a role goes and the runway stretches.",
+            "Do less, better",
+            {"proof": -3, "velocity": -3, "burn_pressure": -6, "cash": -7_000},
+            retires=True,
+            tags="slow",
+        ),
+        make_rule(
+            "search.bridge",
+            "scope",
+            "bridge, loan, borrow",
+            "A bridge loan buys time; the interest and the lender's terms follow.",
+            "Buy time",
+            {"cash": 12_000, "autonomy": -8, "overhead": 1_500, "burn_pressure": 4},
+            threat=3,
+        ),
+        make_rule(
+            "builder.in_house",
+            "speed_vs_quality",
+            "in-house, build it yourself, own stack",
+            "The founder builds the MVP in-house; a contractor role goes, the hours pile up.",
+            "Own the core",
+            {"proof": 8, "velocity": 4, "burn_pressure": 10, "cash": -3_000},
+            retires=True,
+            archetype="builder",
+            tags="slow",
+        ),
+        # ---- stage 5 FIND: traction
+        make_rule(
+            "marketer.adoption",
+            "volume_vs_value",
+            "adoption, low price, grassroots, volume",
+            "A low price buys grassroots adoption and a louder community.",
+            "Land-grab pricing",
+            {"revenue": 2_600, "velocity": 6, "burn_pressure": 4, "overhead": 1_000},
+            S("revenue", "trust", 30, 70, -1_800, 1_800),
+            threat=7,
+            tags="wide",
+            flag="competitor_pricing_clash",
+        ),
+        make_rule(
+            "marketer.runway",
+            "volume_vs_value",
+            "enterprise, bigger accounts, fewer, runway",
+            "Fewer, larger accounts extend the runway at the cost of reach.",
+            "Move upmarket",
+            {"cash": 4_000, "trust": 1, "velocity": -5},
+            S("cash", "proof", 35, 250, -4_000, 8_000),
+            role=Role("Enterprise Deal Desk", "gtm", "creative"),
+            tags="premium",
+        ),
+        make_rule(
+            "find.ads",
+            "channel",
+            "ads, paid, campaign",
+            "Paid campaigns buy attention at a monthly price.",
+            "Pay for reach",
+            {"revenue": 3_000, "overhead": 2_500, "trust": -1},
+            S("revenue", "proof", 35, 50, -1_200, 1_500),
+            threat=5,
+            tags="wide",
+        ),
+        make_rule(
+            "find.community",
+            "channel",
+            "community, word of mouth, forum",
+            "The company grows through its users' community, slowly and for free.",
+            "Community as a channel",
+            {"trust": 3, "burn_pressure": 5, "revenue": 600},
+            S("revenue", "trust", 40, 80, -800, 2_000),
+            tags="slow",
+        ),
+        make_rule(
+            "seller.presell",
+            "volume_vs_value",
+            "pre-sell, annual contracts, upfront",
+            "Annual contracts are pre-sold: cash now, promises to keep.",
+            "Sell before you build",
+            {"cash": 12_000, "trust": -5, "burn_pressure": 6},
+            S("cash", "trust", 40, 250, -5_000, 5_000),
+            archetype="seller",
+            tags="premium",
+        ),
+        # ---- stage 6 TAKE: the operating toll
+        make_rule(
+            "ops.automate",
+            "leverage_vs_trust",
+            "automate, automation, margin",
+            "Support runs on automation; margin improves and the human touch thins.",
+            "Operating leverage",
+            {"autonomy": 10, "burn_pressure": -4, "trust": -1},
+            S("burn_pressure", "paying_customers", 40, -0.2, -10, 6),
+            S("trust", "paying_customers", 40, -0.1, -6, 3),
+            S("trust", "trust", 30, 0.25, -6, 2),
+            role=Role("Support Automation Agent", "retention"),
+            retires=True,
+            threat=6,
+            tags="cold",
+            flag="competitor_churn_risk",
+        ),
+        make_rule(
+            "ops.human_loop",
+            "leverage_vs_trust",
+            "human in the loop, protect the promise, steward",
+            "A person stays in the support loop; the promise holds and costs rise.",
+            "Trust over margin",
+            {"trust": 10, "burn_pressure": 2},
+            S("trust", "trust", 40, -0.15, -4, 5),
+            role=Role("Customer Steward", "ops", "fast", "hybrid"),
+            threat=4,
+            tags="slow",
+        ),
+        make_rule(
+            "take.hire",
+            "relief",
+            "hire, help, relief",
+            "A new support hire takes the load off the team.",
+            "Hire ahead of the pain",
+            {"burn_pressure": -12, "velocity": 3},
+            S("burn_pressure", "burn_pressure", 60, -0.2, -6, 4),
+            role=Role("Support Specialist", "retention"),
+            threat=3,
+        ),
+        make_rule(
+            "take.triage",
+            "relief",
+            "triage, say no, backlog",
+            "The team says no to half the backlog and keeps its cash.",
+            "Focus by saying no",
+            {"burn_pressure": -5, "velocity": -5, "trust": -4, "cash": 2_000},
+            tags="cold",
+        ),
+        make_rule(
+            "operator.lean",
+            "leverage_vs_trust",
+            "lean, cut costs, bone",
+            "The org runs lean: a role goes and the rest carry more.",
+            "Lean operations",
+            {"burn_pressure": 8, "velocity": -3, "cash": 3_000},
+            retires=True,
+            archetype="operator",
+            tags="cold",
+        ),
+        # ---- stage 7 RETURN: what the company gives back
+        make_rule(
+            "return.profit_share",
+            "upside",
+            "profit share, share the upside, bonus",
+            "The team gets a share of the upside; the cash it costs is gone.",
+            "Share the upside",
+            {"burn_pressure": -12, "trust": 1, "cash": -2_000},
+            S("burn_pressure", "burn_pressure", 50, -0.1, -4, 3),
+            S("cash", "monthly_burn_usd", 0, -0.2, -10_000, 0),
+            tags="slow",
+        ),
+        make_rule(
+            "return.retain",
+            "upside",
+            "retain, keep the cash, reinvest",
+            "Every dollar stays in the company; the team carries on unrewarded.",
+            "Retained earnings",
+            {"cash": 12_000, "burn_pressure": 4},
+            S("burn_pressure", "runway_months", 1.5, 8, -6, 20),
+            S("cash", "market_share", 10, 400, -2_000, 4_000),
+            tags="cold",
+        ),
+        make_rule(
+            "return.alliance",
+            "alliance",
+            "alliance, partner, ally",
+            "An alliance with a larger partner shields the company; the partner takes a cut.",
+            "Strength in numbers",
+            {"threat": -10, "autonomy": -8, "revenue": -600},
+            S("revenue", "market_share", 0, -200, -5_000, 0),
+            threat=0,
+        ),
+        make_rule(
+            "return.alone",
+            "alliance",
+            "alone, independent, our own",
+            "The company stays on its own and keeps every customer it wins.",
+            "Go it alone",
+            {"autonomy": 6, "revenue": 3_600},
+            S("threat", "proof", 50, -0.2, -6, 4),
+            S("threat", "market_share", 17, -5, -10, 20),
+            threat=3,
+            tags="wide",
+        ),
+        # ---- stage 8 CHANGE: ownership
+        make_rule(
+            "ops.shareholder",
+            "ownership",
+            "shareholder, venture capital, blitzscale, investors",
+            "Outside capital arrives with growth targets and a board seat.",
+            "Blitzscaling",
+            {"cash": 36_000, "threat": -4, "trust": -4, "burn_pressure": 8, "autonomy": -20},
+            S("cash", "proof", 40, 600, -15_000, 20_000),
+            S("burn_pressure", "market_share", 19.3, -16, -5, 40),
+            threat=4,
+            flag="competitor_consolidation",
+        ),
+        make_rule(
+            "ops.cooperative",
+            "ownership",
+            "cooperative, co-op, mutual aid, worker-owned",
+            "Workers and customers become owners; growth slows and trust deepens.",
+            "Stakeholder ownership",
+            {
+                "trust": 14,
+                "burn_pressure": -10,
+                "velocity": -8,
+                "autonomy": 15,
+                "cash": 4_000,
+            },
+            S("threat", "market_share", 19.3, 16, -8, 40),
+            S("trust", "trust", 40, 0.15, -4, 6),
+            S("cash", "trust", 30, 300, -4_000, 9_000),
+            threat=1,
+            tags="slow",
+            flag="coop_alliance_active",
+        ),
+        make_rule(
+            "change.partner",
+            "ownership",
+            "strategic partner, acquirer, corporate",
+            "A strategic partner buys in: cash and shelter, and its priorities now count.",
+            "Strategic capital",
+            {"cash": 24_000, "threat": -15, "autonomy": -25, "trust": -3, "burn_pressure": 4},
+            S("burn_pressure", "market_share", 19, 16, -8, 40),
+            S("cash", "market_share", 10, 1_000, -8_000, 10_000),
+            threat=0,
+        ),
+        make_rule(
+            "change.steward",
+            "ownership",
+            "steward-owned, trust, purpose",
+            "The company is put in a steward-ownership trust: it cannot be sold.",
+            "Steward ownership",
+            {"trust": 10, "autonomy": 12, "burn_pressure": -8, "cash": -3_000, "threat": 4},
+            S("threat", "market_share", 19, -16, -8, 40),
+            S("burn_pressure", "burn_pressure", 50, -0.2, -6, 4),
+            threat=1,
+            tags="slow",
+        ),
+        # ---- own answers nothing else fits
+        make_rule(
+            "custom.default",
+            "custom",
+            "",
+            "The CEO's own direction becomes the constraint every worker follows.",
+            "Constraint-driven strategy",
+            {"proof": 2, "trust": 2, "burn_pressure": 3, "threat": 2},
+        ),
+    ]
+}
+
+
+def match_own_answer(text: str, allowed: tuple[str, ...]) -> str:
+    """Resolve free text to a rule: exactly one allowed rule whose keyword occurs as whole words.
+
+    Ambiguous or no match gives `custom.default` (never the first rule by accident).
+    """
+    hits = [
+        rid for rid in allowed if any(kw and has_phrase(text, kw) for kw in RULES[rid].keywords)
+    ]
+    return hits[0] if len(hits) == 1 else "custom.default"
+
+
+def resolve(rule: Rule, econ: Economics, archetype: str) -> dict[str, float]:
+    """The rule's effect on this company now: base + state scalings, times the archetype's factor."""
+    eff = {k: 0.0 for k in EFFECT_FIELDS}
+    for k, v in rule.effects:
+        eff[k] += v
+    for sc in rule.scales:
+        eff[sc.field] += sc.amount(econ)
+    out = {}
+    for k, v in eff.items():
+        if v:
+            v *= effect_factor(archetype, k, v)
+            out[k] = float(round(v)) if k in ("revenue", "cash", "overhead") else round(v, 1)
+    return {k: v for k, v in out.items() if v}
+
+
+def hints(rule: Rule) -> str:
+    return "; ".join(sc.hint() for sc in rule.scales)
+
+
+def role_cost(rule: Rule, archetype: str) -> float:
+    assert rule.role is not None
+    return float(
+        round(ROLE_COST_BY_LIFECYCLE[rule.role.lifecycle] * ARCHETYPE_RULES[archetype].role_cost)
+    )
+
+
+def _apply(
+    econ: Economics,
+    org: list[Worker],
+    flags: list[str],
+    rule: Rule,
+    archetype: str,
+    stage_id: str,
+    reports_to: str,
+    protected: set[str],
+) -> OrgDelta:
+    """Apply a rule to these numbers and this org in place (the real thing or a preview copy).
+    A retirement takes the oldest role an earlier decision added, else a founding worker whose
+    stages are all done (`protected` holds the owners of stages still to come)."""
+    eff = resolve(rule, econ, archetype)
+    org_delta = OrgDelta()
+    if rule.retires:
+        spawned = [w for w in org if w.active and w.spawned_by]
+        idle = [
+            w
+            for w in org
+            if w.active and w.kind != "human" and not w.spawned_by and w.id not in protected
+        ]
+        if spawned or idle:
+            retired = (spawned or idle)[0]
+            retired.active = False
+            org_delta.removed_role_id, org_delta.removed_role_title = retired.id, retired.title
+    if rule.role is not None:
+        cost = role_cost(rule, archetype)
+        role_id = f"role_{slug(stage_id, 20)}_{slug(rule.id, 30)}".replace("-", "_")
+        org.append(
+            Worker(
+                id=role_id,
+                title=rule.role.title,
+                kind=rule.role.kind,  # type: ignore[arg-type]
+                lifecycle=rule.role.lifecycle,
+                hint=rule.role.hint,  # type: ignore[arg-type]
+                monthly_cost_usd=cost,
+                reports_to=reports_to,
+                spawned_by=rule.id,
+            )
+        )
+        org_delta.added_role_id, org_delta.added_role_title = role_id, rule.role.title
+        org_delta.monthly_cost_usd = cost
+    for k in METERS:
+        if k in eff:
+            bump(econ, k, eff[k])
+    econ.treasury_usd = float(round(econ.treasury_usd + eff.get("cash", 0.0)))
+    econ.overhead_usd = float(max(0.0, round(econ.overhead_usd + eff.get("overhead", 0.0))))
+    econ.market_share = round(
+        min(
+            100.0,
+            max(
+                0.0, econ.market_share + eff.get("revenue", 0.0) / econ.addressable_market_usd * 100
+            ),
+        ),
+        1,
+    )
+    if rule.flag and rule.flag not in flags:
+        flags.append(rule.flag)
+    econ.monthly_burn_usd = org_burn(org, econ.overhead_usd)
+    recompute(econ)
+    return org_delta
+
+
+def effect_line(before: Economics, after: Economics, org_delta: OrgDelta) -> str:
+    """What a rule did (or will do), from the numbers before and after: meters, money, roles."""
+    parts = []
+    for k in METERS:
+        d = round(getattr(after, k) - getattr(before, k), 1)
+        if d:
+            parts.append(f"{LABEL[k]} {d:+g}")
+    money = (
+        ("monthly_revenue_usd", "revenue {}/mo"),
+        ("treasury_usd", "cash {}"),
+        ("monthly_burn_usd", "burn {}/mo"),
+    )
+    for fld, fmt in money:
+        d = round(getattr(after, fld) - getattr(before, fld))
+        if d:
+            parts.append(fmt.format(f"{'+' if d > 0 else '-'}${abs(d):,.0f}"))
+    roles = []
+    if org_delta.added_role_title:
+        roles.append(f"adds {org_delta.added_role_title} (${org_delta.monthly_cost_usd:,.0f}/mo)")
+    if org_delta.removed_role_title:
+        roles.append(f"retires {org_delta.removed_role_title}")
+    if roles:
+        parts.append("; ".join(roles))
+    return ", ".join(parts) or "no change"
+
+
+def protected(state: GameState) -> set[str]:
+    """Workers who still own a stage (the current one or a later one): never retired."""
+    return {s.worker_id for s in state.stages[state.stage_index :]}
+
+
+def _reports_to(state: GameState, stage_id: str) -> str:
+    stage = next((s for s in state.stages if s.id == stage_id), None)
+    return stage.worker_id if stage else "operator"
+
+
+def preview(state: GameState, rule: Rule | str, stage_id: str) -> str:
+    """The effect line of a rule applied now, computed on a copy: exactly what `apply_rule` does."""
+    rule = RULES[rule] if isinstance(rule, str) else rule
+    econ = state.economics.model_copy()
+    org = [w.model_copy() for w in state.org]
+    delta = _apply(
+        econ,
+        org,
+        list(state.flags),
+        rule,
+        state.founder.archetype,
+        stage_id,
+        _reports_to(state, stage_id),
+        protected(state),
+    )
+    return effect_line(state.economics, econ, delta)
+
+
+def apply_rule(
+    state: GameState, rule: Rule | str, stage_id: str
+) -> tuple[Economics, Economics, OrgDelta, dict[str, float]]:
+    """Apply one rule (a decision's, or a world event's) to the company in place; return before,
+    after, org delta and the resolved effect (base + scalings + archetype factor)."""
+    rule = RULES[rule] if isinstance(rule, str) else rule
+    before = state.economics.model_copy()
+    effect = resolve(rule, before, state.founder.archetype)
+    org_delta = _apply(
+        state.economics,
+        state.org,
+        state.flags,
+        rule,
+        state.founder.archetype,
+        stage_id,
+        _reports_to(state, stage_id),
+        protected(state),
+    )
+    return before, state.economics.model_copy(), org_delta, effect

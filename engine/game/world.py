@@ -1,0 +1,139 @@
+"""The world: the eight stages, who owns them, stage references, and adaptation after decisions."""
+
+from __future__ import annotations
+
+from engine.errors import InputError
+from engine.game.models import Economics, GameState, Stage, Worker
+
+# id, beat, title, goal, success metric, owner role
+STAGE_TABLE: list[tuple[str, str, str, str, str, str]] = [
+    (
+        "stage_1_you",
+        "YOU",
+        "The Skills You Already Have",
+        "Name the founder's lived skills, constraints and unfair advantages",
+        "Three founder assets and three constraints, each with evidence",
+        "strategist",
+    ),
+    (
+        "stage_2_need",
+        "NEED",
+        "The Need Nobody Meets",
+        "Identify the unmet customer need and the core trade-off behind it",
+        "Ten urgent needs validated and one core trade-off named",
+        "strategist",
+    ),
+    (
+        "stage_3_go",
+        "GO",
+        "Crossing Into the Market",
+        "Position the promise against the rival's market logic",
+        "One sharp positioning statement and an ideal-customer wedge",
+        "strategist",
+    ),
+    (
+        "stage_4_search",
+        "SEARCH",
+        "Building the First Loop",
+        "Specify a low-overhead MVP landing page and the first digital-worker templates",
+        "A working prototype loop with a first paying signal",
+        "designer",
+    ),
+    (
+        "stage_5_find",
+        "FIND",
+        "The Traction Signal",
+        "Choose adoption channels and a proof the rival cannot fake",
+        "Three reachable channels and one proof-backed launch motion",
+        "marketer",
+    ),
+    (
+        "stage_6_take",
+        "TAKE",
+        "The Operating Toll",
+        "Account for burn, support load and rivalry",
+        "A runway and support plan that keeps trust above 80 percent",
+        "ops",
+    ),
+    (
+        "stage_7_return",
+        "RETURN",
+        "Bringing the Loop Home",
+        "Return the system to its community, workforce and governance",
+        "A worker-owned operating cadence and a stakeholder ledger",
+        "ops",
+    ),
+    (
+        "stage_8_change",
+        "CHANGE",
+        "The Ownership Question",
+        "Settle growth capital against cooperative ownership",
+        "A decision the community and the team both sign",
+        "ops",
+    ),
+]
+OWNER_WORKER = {
+    "strategist": "strategy_lead",
+    "designer": "product_builder",
+    "marketer": "growth_marketer",
+    "ops": "retention_ops",
+}
+STAGE_IDS = [row[0] for row in STAGE_TABLE]
+
+
+def build_stages(org: list[Worker]) -> list[Stage]:
+    by_id = {w.id: w for w in org}
+    stages = []
+    for n, (sid, beat, title, goal, metric, role) in enumerate(STAGE_TABLE, start=1):
+        worker = by_id[OWNER_WORKER[role]]
+        stages.append(
+            Stage(
+                id=sid,
+                beat=beat,
+                number=n,
+                title=title,
+                base_goal=goal,
+                goal=goal,
+                success_metric=metric,
+                owner_role=role,  # type: ignore[arg-type]
+                worker_id=worker.id,
+                worker_title=worker.title,
+            )
+        )
+    return stages
+
+
+def resolve_stage(ref: str) -> str:
+    """A stage named by id (`stage_2_need`), beat (`NEED`, any case) or number (`2`)."""
+    key = ref.strip().lower()
+    for n, (sid, beat, *_rest) in enumerate(STAGE_TABLE, start=1):
+        if key in (sid, beat.lower(), str(n)):
+            return sid
+    raise InputError(
+        f"unknown stage {ref[:40]!r} (use 1-8, a beat like NEED, or an id like stage_2_need)"
+    )
+
+
+def pressure_lens(econ: Economics) -> str:
+    if econ.runway_months <= 0.8 or econ.burn_pressure >= 70:
+        return "With runway tight, favour moves that pay for themselves quickly"
+    if econ.trust <= 30:
+        return "With trust thin, lead with proof customers can check"
+    if econ.threat >= 60:
+        return "With the rival pressing, defend the wedge before widening it"
+    if econ.proof >= 70:
+        return "With proof in hand, turn it into repeatable scale"
+    return "Hold the current advantage"
+
+
+def adapt_pending(state: GameState, decision_text: str) -> list[str]:
+    """Rewrite the goals of stages not yet begun around the company's pressure and the CEO's call."""
+    lens = pressure_lens(state.economics)
+    adapted = []
+    for stage in state.stages[state.stage_index + 1 :]:
+        stage.goal = (
+            f"{lens}: {stage.base_goal[0].lower()}{stage.base_goal[1:]}. "
+            f"Honour the CEO's call: {decision_text}"
+        )
+        adapted.append(stage.id)
+    return adapted

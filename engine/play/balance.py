@@ -1,0 +1,293 @@
+"""Balance: play every fork path (always approving, events on their defaults) for each founder
+archetype and seed, and report what a designer needs: win rate, defeat reasons and days, each
+fork's option win rates and how often each option is the better one given the earlier choices,
+the best and worst fixed paths, and how often the archetype changes the outcome.
+
+Paths share their prefixes: a venture is played up to a fork, then branched (a copy of its save,
+loaded as a save is loaded) for each option, so 256 paths cost 255 stage plays, not 2,048. A path
+that ends before its last fork stands for every path sharing its prefix. Jobs (one per seed and
+archetype) run in worker processes; results are merged in a fixed order, so the report is the
+same however many processes ran.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import os
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from engine.game.models import ARCHETYPES
+from engine.play.headless import FORKS
+
+PITCH = "A booking and invoicing assistant for independent physiotherapy clinics"
+ALL_PATHS = ["".join(p) for p in itertools.product("AB", repeat=FORKS)]
+ECON_KEYS = (
+    "treasury_usd",
+    "monthly_burn_usd",
+    "monthly_revenue_usd",
+    "runway_months",
+    "trust",
+    "burn_pressure",
+    "threat",
+    "market_share",
+    "profitable",
+)
+
+
+def _branch(session: Any) -> Any:
+    """A second session continuing from a copy of this one's save (loaded as any save is)."""
+    from engine.session.api import GameSession
+    from engine.session.saves import load_run
+    from memory.local.db import connect
+
+    conn = connect(":memory:")
+    session.conn.backup(conn)
+    state, inputs = load_run(conn, session.state.run_id)
+    # The copy carries the lease row as it stood: the branch holds a copy of the same lease.
+    return GameSession(
+        conn,
+        state,
+        inputs,
+        router=session.router,
+        knowledge=session.knowledge,
+        save_dir=session.save_dir,
+        lease=copy.copy(session.lease),
+    )
+
+
+def _to_fork(session: Any) -> None:
+    """Play (approving, events on their defaults) until the next fork or the end."""
+    while session.state.phase not in ("fork", "ended"):
+        if session.state.phase == "brief":
+            session.run_stage()
+        else:
+            session.approve()
+
+
+def _row(session: Any, prefix: str, archetype: str, seed: int) -> dict[str, Any]:
+    st = session.state
+    o = st.outcome
+    assert o is not None
+    return {
+        "prefix": prefix,
+        "seed": seed,
+        "archetype": archetype,
+        "result": o.result,
+        "ending": o.ending,
+        "reason": o.title,
+        "day": o.day,
+        "stage": o.stage,
+        "score": o.score,
+        "grade": o.grade,
+        "economics": {k: st.economics.shown()[k] for k in ECON_KEYS},
+        "rules": [s.decision.rule_id for s in st.stages if s.decision],
+        "dilemmas": [s.decision.variant for s in st.stages if s.decision],
+        "events": [e.kind for e in st.world_events],
+    }
+
+
+def explore(seed: int, archetype: str, pitch: str = PITCH) -> list[dict[str, Any]]:
+    """Every fork path of one (seed, archetype), depth first; one row per distinct ending prefix."""
+    from engine.config import Settings
+    from engine.routing import Router
+    from engine.session.api import GameSession
+    from memory.local.db import connect
+
+    router = Router(Settings(demo_mode="simulation"))
+    rows: list[dict[str, Any]] = []
+
+    def walk(session: Any, prefix: str) -> None:
+        _to_fork(session)
+        if session.state.phase == "ended":
+            rows.append(_row(session, prefix, archetype, seed))
+            session.close()
+            return
+        other = _branch(session)
+        other.decide("A")
+        walk(other, prefix + "A")
+        session.decide("B")
+        walk(session, prefix + "B")
+
+    root = GameSession.start_venture(
+        pitch=pitch,
+        name="Balance Co",
+        archetype=archetype,
+        seed=seed,
+        router=router,
+        conn=connect(":memory:"),
+        save_dir="/nonexistent-balance",
+    )
+    walk(root, "")
+    return rows
+
+
+def _explore_job(job: tuple[int, str, str]) -> list[dict[str, Any]]:
+    return explore(*job)
+
+
+def expand(rows: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """One row per full 8-letter path (a venture that ended early stands for all its suffixes)."""
+    for r in rows:
+        for tail in itertools.product("AB", repeat=FORKS - len(r["prefix"])):
+            yield {**r, "path": r["prefix"] + "".join(tail)}
+
+
+def fork_stats(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per fork: each option's win rate where the fork is reached, and how often each option is
+    the better one (higher win rate over the continuations) given the same earlier choices."""
+    out = []
+    for k in range(FORKS):
+        groups: dict[tuple[Any, ...], dict[str, list[int]]] = defaultdict(
+            lambda: {"A": [], "B": []}
+        )
+        for r in paths:
+            if len(r["prefix"]) <= k:  # ended before this fork: the fork is never reached
+                continue
+            groups[(r["seed"], r["archetype"], r["path"][:k])][r["path"][k]].append(
+                r["result"] == "victory"
+            )
+        better: Counter[str] = Counter()
+        wins = {"A": [0, 0], "B": [0, 0]}
+        for g in groups.values():
+            rate = {o: sum(v) / len(v) for o, v in g.items()}
+            better["A" if rate["A"] > rate["B"] else "B" if rate["B"] > rate["A"] else "tie"] += 1
+            for o, v in g.items():
+                wins[o][0] += sum(v)
+                wins[o][1] += len(v)
+        n = len(groups)
+        out.append(
+            {
+                "fork": k + 1,
+                "histories": n,
+                "win_rate": {o: round(w / t, 3) if t else None for o, (w, t) in wins.items()},
+                "better": {o: round(better[o] / n, 3) if n else None for o in ("A", "B", "tie")},
+            }
+        )
+    return out
+
+
+def summarise(
+    rows: list[dict[str, Any]],
+    seeds: list[int],
+    archetypes: list[str],
+    elapsed: float,
+    workers: int,
+) -> dict[str, Any]:
+    paths = list(expand(rows))
+    total = len(paths)
+    wins = sum(r["result"] == "victory" for r in paths)
+    defeats = [r for r in rows if r["result"] == "defeat"]
+    d_paths = [r for r in paths if r["result"] == "defeat"]
+    combos = [(s, a) for s in seeds for a in archetypes]
+    by_path: dict[str, int] = Counter()
+    for r in paths:
+        by_path[r["path"]] += r["result"] == "victory"
+    rate = {p: round(by_path[p] / len(combos), 3) for p in ALL_PATHS}
+    ranked = sorted(ALL_PATHS, key=lambda p: (-rate[p], p))
+    outcome_sets: dict[tuple[int, str], set[str]] = defaultdict(set)
+    for r in paths:
+        outcome_sets[(r["seed"], r["path"])].add(r["result"])
+    changed = sum(len(v) > 1 for v in outcome_sets.values())
+    full = [r for r in rows if len(r["dilemmas"]) == FORKS]
+    distinct = [len(set(r["dilemmas"])) for r in full]
+    days = [r["day"] for r in d_paths]
+    return {
+        "seeds": seeds,
+        "archetypes": archetypes,
+        "paths": total,
+        "ventures_played": len(rows),
+        "victories": wins,
+        "defeats": total - wins,
+        "win_rate": round(wins / total, 3),
+        "defeat_reasons": dict(Counter(r["reason"] for r in d_paths).most_common()),
+        "defeat_stages": dict(sorted(Counter(r["stage"] for r in d_paths).items())),
+        "defeat_days": {"min": min(days), "median": statistics.median(days), "max": max(days)}
+        if days
+        else None,
+        "defeats_before_stage_6": round(sum(r["stage"] < 6 for r in d_paths) / len(d_paths), 3)
+        if d_paths
+        else 0.0,
+        "endings": dict(Counter(r["ending"] for r in paths).most_common()),
+        "score_median": statistics.median(r["score"] for r in paths),
+        "forks": fork_stats(paths),
+        "fixed_paths": {
+            "best": [{"path": p, "win_rate": rate[p]} for p in ranked[:3]],
+            "worst": [{"path": p, "win_rate": rate[p]} for p in ranked[-3:]],
+            "max_win_rate": rate[ranked[0]],
+            "all_a": rate["A" * FORKS],
+            "all_b": rate["B" * FORKS],
+        },
+        "archetypes_change_outcome": round(changed / len(outcome_sets), 3),
+        "win_rate_by_archetype": {
+            a: round(
+                sum(r["result"] == "victory" for r in paths if r["archetype"] == a)
+                / max(1, sum(r["archetype"] == a for r in paths)),
+                3,
+            )
+            for a in archetypes
+        },
+        "distinct_dilemmas_per_venture": {"min": min(distinct), "max": max(distinct)}
+        if distinct
+        else None,
+        "rules_fired": dict(sorted(Counter(x for r in rows for x in r["rules"]).items())),
+        "events_seen": dict(sorted(Counter(x for r in rows for x in r["events"]).items())),
+        "defeat_ventures": len(defeats),
+        "workers": workers,
+        "elapsed_s": round(elapsed, 2),
+    }
+
+
+def run_balance(
+    seed: int = 7,
+    pitch: str = PITCH,
+    workers: int | None = None,
+    *,
+    seeds: list[int] | None = None,
+    archetypes: list[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+    rows_out: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Explore every path for each (seed, archetype); `rows_out` receives the per-path rows."""
+    started = time.perf_counter()
+    seeds = seeds or [seed]
+    archetypes = archetypes or list(ARCHETYPES)
+    jobs = [(s, a, pitch) for s in seeds for a in archetypes]
+    workers = max(1, min(workers or min(2, os.cpu_count() or 1), len(jobs)))
+    parts: list[list[dict[str, Any]]] = []
+
+    def tick(done: int) -> None:
+        if progress and time.perf_counter() - started > 1.0:
+            progress(
+                f"balance: {done}/{len(jobs)} (seed, archetype) explored, "
+                f"{time.perf_counter() - started:.1f} s"
+            )
+
+    if workers == 1:
+        for i, job in enumerate(jobs, 1):
+            parts.append(_explore_job(job))
+            tick(i)
+    else:
+        import engine.session.api  # noqa: F401 - load once here: forked workers inherit it
+        from knowledge import default_index
+
+        default_index()
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for i, part in enumerate(pool.map(_explore_job, jobs), 1):
+                parts.append(part)
+                tick(i)
+    rows = [r for part in parts for r in part]
+    report = summarise(rows, seeds, archetypes, time.perf_counter() - started, workers)
+    if rows_out is not None:
+        rows_out.extend(sorted(expand(rows), key=lambda r: (r["seed"], r["archetype"], r["path"])))
+    return report
+
+
+def stderr_progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

@@ -1,0 +1,528 @@
+"""The game session: the one command API every front end uses (CLI, TUI, tests, benchmarks).
+
+Each command does its slow work (model calls) before touching the save file, then changes the state
+and persists it with its events and memories in one transaction; on any error the transaction rolls
+back and the state is reloaded from the last committed step, so nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.config import load_settings
+from engine.errors import GameError, InputError, SaveError
+from engine.game.economy import MAX_REDOS
+from engine.game.models import GameState, Receipt
+from engine.language.text import MAX_REASON_CHARS, clean_text
+from engine.logs import log_event, logged_command
+from engine.routing import Router
+from engine.session import lease as leases
+from engine.session import memory_commands, steps
+from engine.session.events import Event, insert_events, list_events, next_event_id
+from engine.session.founding import RULES_VERSION, found_state, knowledge_for, validate_start
+from engine.session.lease import Holder, Lease, RunBusyError
+from engine.session.memory_backend import memory_for
+from engine.session.run_ids import new_run_id
+from engine.session.savefile import open_save
+from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
+from engine.session.steps import Step
+from engine.workers.agents import run_worker
+from engine.workers.standup import run_standup
+from memory.local.db import db_path, transaction
+from memory.local.store import MemoryStore
+
+if TYPE_CHECKING:
+    from engine.views.snapshot import Snapshot
+
+
+def refuse_old_rules(state: GameState) -> None:
+    """A venture saved under an older rules generation cannot go on (or replay) under these rules."""
+    if state.rules_version != RULES_VERSION:
+        raise SaveError(
+            f"run {state.run_id!r} was played under rules version "
+            f"{state.rules_version}; this build plays version {RULES_VERSION}: "
+            "start a new venture (the old one stays in the save file)"
+        )
+
+
+class GameSession:
+    """One venture in one save file. Not thread-safe: one command at a time (the TUI runs commands
+    in a single worker group)."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        state: GameState,
+        inputs: list[dict[str, Any]],
+        *,
+        router: Router,
+        knowledge: Any,
+        save_dir: Path,
+        memory: MemoryStore | None = None,
+        lease: Lease | Holder | None = None,
+    ):
+        self.conn = conn
+        # One writer per run: a Lease lets this session write; a Holder means another live window
+        # has the run and this one only watches (`read_only`, `refresh`).
+        self.lease = lease if isinstance(lease, Lease) else None
+        self.holder = lease if isinstance(lease, Holder) else None
+        self.state = state
+        self.inputs = inputs
+        self.router = router
+        self.knowledge = knowledge
+        self.save_dir = save_dir
+        self.memory = memory or memory_for(router.settings, conn, state.run_id)
+        self._listeners: list[Callable[[Event], None]] = [log_event]
+        self._lock = threading.RLock()
+        self._next_id: int | None = None
+        self._seen_event_id = next_event_id(conn, state.run_id) - 1 if inputs else 0
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def start_venture(
+        cls,
+        *,
+        pitch: str,
+        name: str | None = None,
+        archetype: str = "builder",
+        seed: int = 7,
+        save_dir: str | Path | None = None,
+        router: Router | None = None,
+        knowledge: Any = None,
+        conn: sqlite3.Connection | None = None,
+        run_id: str | None = None,
+    ) -> GameSession:
+        """Found a company: validate input, charter the org, forge the rival, design the world."""
+        start = validate_start(pitch, name, archetype, seed)
+        directory = resolve_save_dir(save_dir)
+        own_conn = conn is None
+        conn = conn or open_save(db_path(directory))
+        try:
+            run_id = run_id or new_run_id()
+            settings = load_settings() if router is None else router.settings
+            router = router or Router(settings)
+            knowledge = knowledge or knowledge_for(settings)
+            state = found_state(start, run_id)
+            lease = leases.acquire(conn, run_id)
+            if isinstance(lease, Holder):  # only an id collision could get here
+                raise RunBusyError(leases.busy_line(run_id, lease))
+            session = cls(
+                conn, state, [], router=router, knowledge=knowledge, save_dir=directory, lease=lease
+            )
+            session._commit(start.record(), steps.found)
+            return session
+        except BaseException:
+            if own_conn:
+                conn.close()
+            raise
+
+    @classmethod
+    def load(
+        cls,
+        run_id: str,
+        *,
+        save_dir: str | Path | None = None,
+        router: Router | None = None,
+        knowledge: Any = None,
+    ) -> GameSession:
+        directory = resolve_save_dir(save_dir)
+        conn = open_save(db_path(directory), create=False) if db_path(directory).exists() else None
+        if conn is None:
+            raise GameError(f"no saves in {directory}")
+        try:
+            state, inputs = load_run(conn, run_id)
+            refuse_old_rules(state)
+            lease = leases.acquire(conn, run_id)
+            if isinstance(lease, Lease):  # re-read under the lease: the state it expects
+                state, inputs = load_run(conn, run_id)
+            settings = load_settings() if router is None else router.settings
+            router = router or Router(settings)
+            return cls(
+                conn,
+                state,
+                inputs,
+                router=router,
+                knowledge=knowledge or knowledge_for(settings),
+                save_dir=directory,
+                lease=lease,
+            )
+        except BaseException:
+            conn.close()
+            raise
+
+    @staticmethod
+    def list_runs(save_dir: str | Path | None = None) -> list[RunSummary]:
+        path = db_path(resolve_save_dir(save_dir))
+        if not path.exists():
+            return []
+        conn = open_save(path, create=False)
+        try:
+            return list_runs(conn)
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        if self.lease is not None:
+            # a closed or locked file: the lease stays and goes stale when this process ends
+            with contextlib.suppress(sqlite3.Error):
+                leases.release(self.conn, self.lease)
+            self.lease = None
+        self.conn.close()
+
+    # ---------------------------------------------------------------- one writer
+    @property
+    def read_only(self) -> bool:
+        """True when another live window holds the run: this session only watches it."""
+        return self.lease is None
+
+    def read_only_line(self) -> str:
+        holder = self.holder or leases.current_holder(self.conn, self.state.run_id)
+        if holder is None:
+            return f"run {self.state.run_id} is open read-only here; reopen it to play"
+        return leases.busy_line(self.state.run_id, holder)
+
+    def _writable(self) -> None:
+        if self.lease is None:
+            raise RunBusyError(self.read_only_line())
+
+    def refresh(self) -> list[Event]:
+        """For a watching window: reload the run's state and return the events written since."""
+        last = self._seen_event_id
+        try:
+            self.state, self.inputs = load_run(self.conn, self.state.run_id)
+        except GameError:
+            return []  # forgotten meanwhile: keep the last view
+        fresh = self.events(after_id=last)
+        if fresh:
+            self._seen_event_id = fresh[-1].id
+        return fresh
+
+    def try_take_over(self) -> bool:
+        """A watching window asks for the lease again (the writer may have closed)."""
+        if self.lease is not None:
+            return True
+        got = leases.acquire(self.conn, self.state.run_id)
+        if isinstance(got, Holder):
+            self.holder = got
+            return False
+        self.lease, self.holder = got, None
+        self.state, self.inputs = load_run(self.conn, self.state.run_id)
+        self._next_id = None
+        return True
+
+    # ---------------------------------------------------------------- plumbing
+    def add_listener(self, fn: Callable[[Event], None]) -> None:
+        self._listeners.append(fn)
+
+    def events(self, after_id: int = 0) -> list[Event]:
+        out = list_events(self.conn, self.state.run_id, after_id)
+        if out:
+            self._seen_event_id = max(self._seen_event_id, out[-1].id)
+        return out
+
+    def _commit(self, record: dict[str, Any] | None, step_fn: Callable[[Step], Any]) -> Any:
+        """Run one step on the state inside one transaction; on failure reload the last committed
+        state. `record` is the command as replay will re-issue it (None: not a player input)."""
+        with self._lock:
+            self._writable()
+            assert self.lease is not None
+            work = self.state
+            if self._next_id is None:
+                self._next_id = next_event_id(self.conn, work.run_id)
+            step = Step(
+                work,
+                self.memory,
+                next_event_id=self._next_id,
+                runtime=self.router.runtime_label(),
+                store_label=self.memory_store_label,
+            )
+            try:
+                with transaction(self.conn):
+                    new_version = leases.advance(self.conn, self.lease)
+                    result = step_fn(step)
+                    steps.note_memory_backend(step)
+                    steps.check_end(step)
+                    inputs = self.inputs + ([record] if record else [])
+                    insert_events(self.conn, step.events)
+                    save_run(self.conn, work, inputs)
+            except BaseException:
+                self._next_id = None
+                self.state = load_run(self.conn, work.run_id)[0] if self.inputs else work
+                raise
+            self.inputs = inputs
+            self.lease.version = new_version
+            self._next_id = step.next_event_id
+            self._seen_event_id = step.next_event_id - 1
+        self.memory.flush_cloud()
+        for event in step.events:
+            for fn in list(self._listeners):
+                fn(event)
+        return result
+
+    def memory_store_label(self) -> str:
+        label = getattr(self.memory, "store_label", None)
+        return label() if callable(label) else "local-sqlite"
+
+    def can(self, action: str) -> bool:
+        st = self.state
+        return {
+            "run_stage": st.phase == "brief",
+            "approve": st.phase == "gate",
+            "reject": st.phase == "gate" and st.stage is not None and st.stage.redos < MAX_REDOS,
+            "decide": st.phase == "fork",
+            "decide_own": st.phase == "fork",
+            "standup_reply": st.phase == "brief" and bool(st.standup) and not st.standup_answered,
+            "answer_event": st.phase == "brief" and st.pending_event is not None,
+        }.get(action, False)
+
+    def _require(self, action: str, phase: str) -> None:
+        self._writable()
+        if self.state.phase == "ended":
+            raise GameError("the venture has ended; start a new one with `n`")
+        if self.state.phase != phase:
+            needed = {
+                "brief": "run the stage first",
+                "gate": "approve or reject the artifact first",
+                "fork": "choose at the fork first",
+            }
+            raise GameError(
+                f"cannot {action} now: {needed.get(self.state.phase, self.state.phase)}"
+            )
+
+    # ---------------------------------------------------------------- stage
+    @logged_command
+    def run_stage(self) -> Any:
+        """The stage's worker runs (model call first, then one transaction to persist)."""
+        self._require("run the stage", "brief")
+        if self.state.pending_event is not None:  # unanswered: its default applies first
+            self.answer_event(self.state.pending_event.default or "A", by_default=True)
+            if self.state.phase == "ended":
+                return None
+        with self._lock:
+            st = self.state
+            stage = st.stage
+            assert stage is not None
+            run, result = run_worker(
+                st,
+                stage,
+                attempt=stage.redos + 1,
+                router=self.router,
+                memory=self.memory,
+                knowledge=self.knowledge,
+                directive=st.directive,
+            )
+        return self._commit({"cmd": "run_stage"}, lambda step: steps.record_run(step, run, result))
+
+    @logged_command
+    def approve(self) -> Any:
+        self._require("approve", "gate")
+        return self._commit({"cmd": "approve"}, steps.approve)
+
+    @logged_command
+    def reject(self, reason: str) -> Any:
+        """Reject with a reason: it becomes binding memory and the worker redoes the stage."""
+        self._require("reject", "gate")
+        reason = clean_text(reason, field="reason", max_chars=MAX_REASON_CHARS)
+        stage = self.state.stage
+        assert stage is not None
+        if stage.redos >= MAX_REDOS:
+            raise GameError(
+                f"no redos left for {stage.beat} ({MAX_REDOS} used): approve it to go on"
+            )
+        self._commit({"cmd": "reject", "reason": reason}, lambda step: steps.reject(step, reason))
+        if self.state.phase == "ended":  # the redo's days can end the venture (a defeat)
+            return None
+        return self.run_stage()
+
+    @logged_command
+    def answer_event(self, choice: str, *, by_default: bool = False) -> Any:
+        """Answer the small choice of the event waiting between stages (A/B or 1/2)."""
+        if not self.can("answer_event"):
+            raise GameError("there is no event waiting for an answer")
+        key = {"1": "A", "2": "B"}.get(str(choice).strip().upper(), str(choice).strip().upper())
+        if key not in ("A", "B"):
+            raise InputError(f"answer the event with A or B (or 1 or 2), not {str(choice)[:20]!r}")
+        record = {"cmd": "event", "choice": key, "by_default": by_default}
+        return self._commit(
+            record, lambda step: steps.answer_event(step, key, by_default=by_default)
+        )
+
+    # ---------------------------------------------------------------- fork
+    @logged_command
+    def decide(self, choice: str) -> Receipt:
+        self._require("decide", "fork")
+        key = str(choice).strip().upper()
+        key = {"1": "A", "2": "B"}.get(key, key)
+        if key not in ("A", "B"):
+            raise InputError(f"choose A or B (or 1 or 2), not {str(choice)[:20]!r}")
+        receipt = self._commit(
+            {"cmd": "decide", "choice": key}, lambda step: steps.decide(step, key, None)
+        )
+        self._after_decision()
+        return receipt
+
+    def interpret_own(self, text: str) -> dict[str, Any]:
+        """How an own answer would be read (rule, niche, what it will change), without deciding:
+        the TUI shows this for the player to confirm before `decide_own` commits it."""
+        from engine.game.rules import RULES
+        from engine.language.reading import interpret
+
+        self._require("decide", "fork")
+        text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
+        assert self.state.dilemma is not None
+        return steps.own_answer_view(
+            interpret(text, self.state.dilemma, RULES), self.state.dilemma, text
+        )
+
+    @logged_command
+    def decide_own(self, text: str) -> Receipt:
+        self._require("decide", "fork")
+        text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
+        receipt = self._commit(
+            {"cmd": "decide_own", "text": text}, lambda step: steps.decide(step, "own", text)
+        )
+        self._after_decision()
+        return receipt
+
+    def _after_decision(self) -> None:
+        """The standup: three workers react (their own model calls), then it is persisted."""
+        if self.state.phase == "ended" or not self.state.receipts:
+            return
+        receipt = self.state.receipts[-1]
+        with self._lock:
+            turns, results = run_standup(
+                self.state,
+                receipt,
+                router=self.router,
+                memory=self.memory,
+                knowledge=self.knowledge,
+            )
+        self._commit({"cmd": "standup"}, lambda step: steps.record_standup(step, turns, results))
+
+    @logged_command
+    def standup_reply(self, text: str) -> dict[str, Any]:
+        if not self.can("standup_reply"):
+            raise GameError("there is no standup waiting for a reply")
+        text = clean_text(text, field="reply", max_chars=MAX_REASON_CHARS)
+        return self._commit(
+            {"cmd": "standup_reply", "text": text}, lambda step: steps.standup_reply(step, text)
+        )
+
+    def note_settings_change(self, settings: Any) -> dict[str, Any]:
+        """Record a routing change in the run's log (no secrets: modes and labels only)."""
+        info = {
+            "demo_mode": settings.demo_mode,
+            "agent_routing": settings.agent_routing,
+            "runtime": self.router.runtime_label(),
+            "pill": self.router.pill(),
+        }
+        self._commit({"cmd": "settings", **info}, lambda step: steps.settings_changed(step, info))
+        return info
+
+    # ---------------------------------------------------------------- memory commands
+    @logged_command
+    def consolidate(self, source_ids: list[str], *, summary: str, reviewer: str = "ceo") -> Any:
+        """Fold notes into one reviewed semantic note: a recorded command of the run."""
+        self._writable()
+        summary = clean_text(summary, field="summary", max_chars=MAX_REASON_CHARS)
+        reviewer = clean_text(reviewer, field="reviewer", max_chars=64)
+        record = memory_commands.consolidate_record(source_ids, summary, reviewer)
+        return self._commit(record, lambda step: memory_commands.consolidate(step, record))
+
+    def prune_preview(self) -> Any:
+        """What a prune would delete today (reads only; not a command of the run)."""
+        return self.memory.prune(game_day=self.state.day, dry_run=True)
+
+    @logged_command
+    def prune(self) -> Any:
+        """Apply the retention rule today: a recorded command of the run."""
+        self._writable()
+        return self._commit({"cmd": "prune"}, memory_commands.prune)
+
+    @logged_command
+    def forget_memories(self) -> Any:
+        """Delete every memory of the run (the game goes on): a recorded command of the run."""
+        self._writable()
+        report = self._commit({"cmd": "forget_memories"}, memory_commands.forget_memories)
+        report.compacted = self.memory.compact()
+        return report
+
+    @logged_command
+    def forget_run(self) -> dict[str, Any]:
+        """Right to deletion: the run's row, events, memories, lease and exported reports go; only
+        content-free audit rows (opaque ids) stay. The session is closed afterwards."""
+        self._writable()
+        assert self.lease is not None
+        run_id = self.state.run_id
+        with self._lock:
+            with transaction(self.conn):
+                leases.advance(self.conn, self.lease)  # refuses if the run changed meanwhile
+                report = self.memory.forget_run(compact=False)
+                from engine.session.events import forget_run as forget_events
+                from engine.session.saves import delete_run
+
+                events = forget_events(self.conn, run_id)
+                delete_run(self.conn, run_id)
+                leases.forget(self.conn, run_id)
+            self.lease = None
+            report.compacted = self.memory.compact()
+        removed = memory_commands.delete_reports(self.save_dir, run_id)
+        self.conn.close()
+        return {
+            "run_id": run_id,
+            "memories": report.deleted,
+            "events": events,
+            "reports_deleted": [str(p) for p in removed],
+            "compacted": report.compacted,
+        }
+
+    # ---------------------------------------------------------------- replay
+    def apply_recorded(self, record: dict[str, Any]) -> None:
+        """Re-issue one recorded command as it was recorded, without its automatic follow-ups (the
+        redo after a rejection and the standup after a decision are recorded as their own steps)."""
+        cmd = record.get("cmd")
+        if cmd == "run_stage":
+            self.run_stage()
+        elif cmd == "approve":
+            self.approve()
+        elif cmd == "reject":
+            self._require("reject", "gate")
+            self._commit(record, lambda step: steps.reject(step, record["reason"]))
+        elif cmd in ("decide", "decide_own"):
+            self._require("decide", "fork")
+            key = str(record.get("choice")) if cmd == "decide" else "own"
+            self._commit(record, lambda step: steps.decide(step, key, record.get("text")))
+        elif cmd == "standup":
+            self._after_decision()
+        elif cmd == "settings":
+            info = {k: v for k, v in record.items() if k != "cmd"}
+            self._commit(record, lambda step: steps.settings_changed(step, info))
+        elif cmd == "standup_reply":
+            self.standup_reply(record["text"])
+        elif cmd == "consolidate":
+            self._commit(record, lambda step: memory_commands.consolidate(step, record))
+        elif cmd == "prune":
+            self._commit(record, memory_commands.prune)
+        elif cmd == "forget_memories":
+            self._commit(record, memory_commands.forget_memories)
+        elif cmd == "event":
+            self.answer_event(record["choice"], by_default=bool(record.get("by_default")))
+        else:
+            raise SaveError(f"unknown recorded command {str(cmd)[:40]!r}")
+
+    # ---------------------------------------------------------------- views
+    def snapshot(self) -> Snapshot:
+        """Everything a front end draws, in one model (loaded on first use: headless runs never draw)."""
+        from engine.views.snapshot import build_snapshot
+
+        return build_snapshot(self)
+
+    def export_report(self, path: str | Path | None = None) -> Path:
+        from engine.views.report import write_report
+
+        return write_report(self, path)

@@ -1,0 +1,204 @@
+"""Typed events: the append-only replay log of a run, stored in the save file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from memory.local.db import register_schema, transaction
+from memory.scrub import scrub, scrub_obj
+
+
+class EventType(StrEnum):
+    RUN_STARTED = "RUN_STARTED"
+    ORG_CHARTERED = "ORG_CHARTERED"
+    ANTAGONIST_FORGED = "ANTAGONIST_FORGED"
+    WORLD_DESIGNED = "WORLD_DESIGNED"
+    STAGE_BRIEFED = "STAGE_BRIEFED"
+    STAGE_EXECUTED = "STAGE_EXECUTED"
+    ARTIFACT_REJECTED = "ARTIFACT_REJECTED"
+    ARTIFACT_APPROVED = "ARTIFACT_APPROVED"
+    DILEMMA_POSED = "DILEMMA_POSED"
+    CEO_DECISION = "CEO_DECISION"
+    CONSEQUENCE_APPLIED = "CONSEQUENCE_APPLIED"
+    MEMORY_WRITTEN = "MEMORY_WRITTEN"
+    MEMORY_HARDENED = "MEMORY_HARDENED"
+    MEMORY_PRUNED = "MEMORY_PRUNED"
+    ANTAGONIST_MOVE = "ANTAGONIST_MOVE"
+    ANTAGONIST_ESCALATED = "ANTAGONIST_ESCALATED"
+    WORLD_ADAPTED = "WORLD_ADAPTED"
+    ROUTE_FALLBACK = "ROUTE_FALLBACK"
+    AGENT_STANDUP = "AGENT_STANDUP"
+    CEO_STANDUP_RESPONSE = "CEO_STANDUP_RESPONSE"
+    SETTINGS_CHANGED = "SETTINGS_CHANGED"
+    MEMORY_BACKEND = "MEMORY_BACKEND"
+    FLAW_SURFACED = "FLAW_SURFACED"  # an approved mistake's later cost comes due
+    ORDER_APPLIED = "ORDER_APPLIED"  # a standing order from the CEO changed a consequence
+    WORLD_EVENT = "WORLD_EVENT"  # a seeded happening between stages
+    WORLD_EVENT_RESOLVED = "WORLD_EVENT_RESOLVED"  # the CEO's answer to an event's small choice
+    RUN_ENDED = "RUN_ENDED"
+
+
+class Event(BaseModel):
+    id: int
+    run_id: str
+    ts: str
+    game_day: int
+    type: str
+    actor: str
+    message: str
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+    def comparable(self) -> dict[str, Any]:
+        """The event minus wall-clock metadata (timestamps, latencies), for determinism checks."""
+        return {
+            "id": self.id,
+            "game_day": self.game_day,
+            "type": self.type,
+            "actor": self.actor,
+            "message": self.message,
+            "payload": strip_timing(self.payload),
+        }
+
+
+_TIMING_KEYS = {"ts", "ms", "latency_ms", "latency_s", "elapsed_ms"}
+
+
+def strip_keys(value: Any, keys: set[str] | frozenset[str]) -> Any:
+    """A copy of JSON-like data without the named keys, at any depth."""
+    if isinstance(value, dict):
+        return {k: strip_keys(v, keys) for k, v in value.items() if k not in keys}
+    if isinstance(value, list):
+        return [strip_keys(v, keys) for v in value]
+    return value
+
+
+def strip_timing(value: Any) -> Any:
+    """Drop wall-clock metadata (timestamps, latencies) before comparing runs."""
+    return strip_keys(value, _TIMING_KEYS)
+
+
+def _ensure(conn: sqlite3.Connection) -> None:
+    conn.execute("""CREATE TABLE IF NOT EXISTS events (
+        run_id TEXT NOT NULL, id INTEGER NOT NULL, ts TEXT NOT NULL, game_day INTEGER NOT NULL,
+        type TEXT NOT NULL, actor TEXT NOT NULL, message TEXT NOT NULL, payload TEXT NOT NULL,
+        PRIMARY KEY (run_id, id)) WITHOUT ROWID""")
+
+
+register_schema("events", _ensure)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def next_event_id(conn: sqlite3.Connection, run_id: str) -> int:
+    row = conn.execute(
+        "SELECT COALESCE(MAX(id), 0) FROM events WHERE run_id=?", (run_id,)
+    ).fetchone()
+    return int(row[0]) + 1
+
+
+def make_event(
+    run_id: str,
+    event_id: int,
+    type: str,
+    actor: str,
+    message: str,
+    payload: dict[str, Any] | None = None,
+    game_day: int = 0,
+) -> Event:
+    """Build one event with its message and payload scrubbed of secrets (nothing written yet)."""
+    return Event(
+        id=event_id,
+        run_id=run_id,
+        ts=now_iso(),
+        game_day=game_day,
+        type=str(type),
+        actor=actor,
+        message=scrub(message),
+        payload=scrub_obj(payload or {}),
+    )
+
+
+def insert_events(conn: sqlite3.Connection, events: list[Event]) -> None:
+    """Write built events in one statement; joins any open transaction."""
+    with transaction(conn):
+        conn.executemany(
+            "INSERT INTO events VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (
+                    e.run_id,
+                    e.id,
+                    e.ts,
+                    e.game_day,
+                    e.type,
+                    e.actor,
+                    e.message,
+                    json.dumps(e.payload, ensure_ascii=False, sort_keys=True),
+                )
+                for e in events
+            ],
+        )
+
+
+def append_event(
+    conn: sqlite3.Connection,
+    run_id: str,
+    type: str,
+    actor: str,
+    message: str,
+    payload: dict[str, Any] | None = None,
+    game_day: int = 0,
+) -> Event:
+    """Append one event (scrubbed) with the run's next id, for callers outside a game session."""
+    with transaction(conn):
+        event = make_event(
+            run_id, next_event_id(conn, run_id), type, actor, message, payload, game_day
+        )
+        insert_events(conn, [event])
+    return event
+
+
+def list_events(
+    conn: sqlite3.Connection, run_id: str, after_id: int = 0, limit: int | None = None
+) -> list[Event]:
+    sql = "SELECT * FROM events WHERE run_id=? AND id>? ORDER BY id"
+    args: tuple[Any, ...] = (run_id, after_id)
+    if limit is not None:
+        sql += " LIMIT ?"
+        args += (limit,)
+    return [
+        Event(
+            id=r["id"],
+            run_id=r["run_id"],
+            ts=r["ts"],
+            game_day=r["game_day"],
+            type=r["type"],
+            actor=r["actor"],
+            message=r["message"],
+            payload=json.loads(r["payload"]),
+        )
+        for r in conn.execute(sql, args)
+    ]
+
+
+def count_by_type(conn: sqlite3.Connection, run_id: str) -> dict[str, int]:
+    return {
+        r[0]: r[1]
+        for r in conn.execute(
+            "SELECT type, COUNT(*) FROM events WHERE run_id=? GROUP BY type ORDER BY type",
+            (run_id,),
+        )
+    }
+
+
+def forget_run(conn: sqlite3.Connection, run_id: str) -> int:
+    """Delete a run's events (right to deletion); the memory package deletes the rest."""
+    with transaction(conn):
+        return conn.execute("DELETE FROM events WHERE run_id=?", (run_id,)).rowcount

@@ -1,0 +1,106 @@
+"""Founding a venture: validate the player's start inputs, build the day-0 company, pick the tiers
+(knowledge, cloud memory) that the settings allow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import InputError
+from engine.game import economy
+from engine.game.antagonist import forge
+from engine.game.archetypes import ARCHETYPE_RULES
+from engine.game.models import ARCHETYPES, Founder, GameState
+from engine.game.world import build_stages
+from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text, content_words
+from engine.writing.simulate import customer_from_pitch
+
+# The game's rules generation: a save made under another one is refused rather than replayed wrong.
+# 4: the decisive-late-forks balance landed after another change had already claimed 3.
+RULES_VERSION = 4
+
+
+@dataclass(frozen=True)
+class StartInputs:
+    pitch: str
+    name: str
+    archetype: str
+    seed: int
+
+    def record(self) -> dict[str, Any]:
+        """The `start` step of the run's recorded inputs (what replay re-plays)."""
+        return {
+            "cmd": "start",
+            "pitch": self.pitch,
+            "name": self.name,
+            "archetype": self.archetype,
+            "seed": self.seed,
+        }
+
+
+def validate_start(pitch: str, name: str | None, archetype: str, seed: int) -> StartInputs:
+    """Clean and check everything before anything is written; raise InputError with one line."""
+    pitch = clean_text(pitch, field="pitch", max_chars=MAX_PITCH_CHARS)
+    if len(content_words(pitch)) < 2:
+        raise InputError("pitch needs at least a few words about what the company does")
+    name = clean_text(name or "", field="name", max_chars=MAX_NAME_CHARS, required=False)
+    if not name:
+        name = " ".join(w.capitalize() for w in content_words(pitch)[:2]) + " Co"
+    archetype = (archetype or "").strip().lower()
+    if archetype not in ARCHETYPES:
+        raise InputError(f"unknown archetype {archetype[:30]!r} (choose {', '.join(ARCHETYPES)})")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise InputError("seed must be a whole number from 0")
+    return StartInputs(pitch=pitch, name=name, archetype=archetype, seed=seed)
+
+
+def found_state(inputs: StartInputs, run_id: str) -> GameState:
+    """The company on day 0: org, economics, eight stages, the rival."""
+    org = economy.founding_org()
+    customer = customer_from_pitch(inputs.pitch)
+    founder = Founder(
+        name="You",
+        company=inputs.name,
+        pitch=inputs.pitch,
+        archetype=inputs.archetype,  # type: ignore[arg-type]
+        customer=customer,
+        keywords=content_words(inputs.pitch)[:8],
+    )
+    start = ARCHETYPE_RULES[inputs.archetype].start
+    state = GameState(
+        rules_version=RULES_VERSION,
+        run_id=run_id,
+        seed=inputs.seed,
+        founder=founder,
+        stages=build_stages(org),
+        org=org,
+        economics=economy.initial_economics(org, start),
+        antagonist=forge(inputs.archetype, customer, inputs.seed),
+    )
+    state.history.append((0, state.economics.treasury_usd))
+    return state
+
+
+def knowledge_for(settings: Any) -> Any:
+    """Playbook search; the Foundry IQ tier only when the game runs live (simulation stays offline)
+    and both the Search service endpoint (FOUNDRY_IQ_ENDPOINT) and the knowledge base are set."""
+    from knowledge import Knowledge
+
+    if getattr(settings, "demo_mode", "simulation") != "live":
+        return Knowledge()
+    return Knowledge(settings.foundry_iq_endpoint, settings.foundry_iq_knowledge_base)
+
+
+def cloud_memory_for(settings: Any) -> Any:
+    """The Foundry memory tier, only when the game runs live and both settings are present."""
+    if getattr(settings, "demo_mode", "simulation") != "live":
+        return None
+    from memory.foundry.cloud import CloudMemory
+
+    return CloudMemory.from_env(
+        {
+            "FOUNDRY_PROJECT_ENDPOINT": settings.foundry_project_endpoint or "",
+            "FOUNDRY_MEMORY_STORE": settings.foundry_memory_store or "",
+            "AGENT_REQUEST_TIMEOUT": str(settings.agent_request_timeout),
+        }
+    )

@@ -1,0 +1,195 @@
+"""One writer per run: a lease row in the save file, and the run's state version.
+
+Opening a run for play takes its lease (holder pid, host, process start, a random token). Another
+window finds the lease held by a live process and opens the run read-only. A lease whose holder
+process is gone (same host, pid dead or reused) is stale and is taken over inside the same write
+transaction, so two processes racing for it cannot both win. Every committed step of a run checks,
+inside its transaction, that it still holds the lease and that the run's version is the one it
+loaded, then bumps the version: a writer never overwrites newer state, it refuses in one line.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from engine.errors import GameError
+from memory.local.db import register_schema, transaction
+
+
+class RunBusyError(GameError):
+    """The run is held by another live window or process; this one may only watch it."""
+
+
+class StaleStateError(GameError):
+    """The run changed (or was forgotten) since this window loaded it; nothing was written."""
+
+
+def _ensure(conn: sqlite3.Connection) -> None:
+    conn.execute("""CREATE TABLE IF NOT EXISTS run_leases (
+        run_id TEXT PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0,
+        holder_token TEXT, holder_pid INTEGER, holder_host TEXT, holder_proc TEXT,
+        holder_since TEXT)""")
+
+
+register_schema("run_leases", _ensure)
+
+
+def _proc_start(pid: int) -> str:
+    """The process's start time in clock ticks since boot (Linux), "" where unknown: tells a
+    live holder from a new process that reused its pid."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat.rsplit(")", 1)[-1].split()[19] if ")" in stat else ""
+
+
+HOST = socket.gethostname()[:64]
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a run's lease."""
+
+    token: str
+    pid: int
+    host: str
+    proc: str
+    since: str
+
+    def describe(self) -> str:
+        when = self.since[:16].replace("T", " ")
+        return f"pid {self.pid} on {self.host}, since {when} UTC"
+
+    def alive(self) -> bool:
+        """False when we can tell: same host and the pid is gone, reused by a newer process, or is
+        this process (a newer session here takes over; the older one then refuses to write). A
+        holder on another host is presumed alive."""
+        if self.host != HOST:
+            return True
+        if self.pid == os.getpid():
+            return False  # an older session of this very process: the newer one takes over
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        except OSError:
+            return False
+        now = _proc_start(self.pid)
+        return not (self.proc and now and now != self.proc)
+
+
+def _holder(row: sqlite3.Row | tuple | None) -> Holder | None:
+    if row is None or row[0] is None:
+        return None
+    return Holder(
+        token=row[0],
+        pid=int(row[1] or 0),
+        host=str(row[2] or ""),
+        proc=str(row[3] or ""),
+        since=str(row[4] or ""),
+    )
+
+
+_HOLDER_COLS = "holder_token, holder_pid, holder_host, holder_proc, holder_since"
+
+
+def current_holder(conn: sqlite3.Connection, run_id: str) -> Holder | None:
+    """The live holder of the run's lease, if any (a stale one counts as none)."""
+    h = _holder(
+        conn.execute(
+            f"SELECT {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (run_id,)
+        ).fetchone()
+    )
+    return h if h is not None and h.alive() else None
+
+
+def version(conn: sqlite3.Connection, run_id: str) -> int | None:
+    """The run's committed state version (None once the run is forgotten or never leased)."""
+    row = conn.execute("SELECT version FROM run_leases WHERE run_id = ?", (run_id,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+@dataclass
+class Lease:
+    """This process's hold on one run: its token and the state version it last saw."""
+
+    run_id: str
+    token: str
+    version: int
+
+
+def acquire(conn: sqlite3.Connection, run_id: str) -> Lease | Holder:
+    """Take the run's lease (a stale one is taken over): the Lease, or the live Holder who has it."""
+    token = secrets.token_hex(12)
+    pid = os.getpid()
+    with transaction(conn):
+        row = conn.execute(
+            f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        if row is not None:
+            other = _holder(tuple(row)[1:])
+            if other is not None and other.alive():
+                return other
+        since = datetime.now(UTC).isoformat(timespec="seconds")
+        conn.execute(
+            f"""INSERT INTO run_leases (run_id, version, {_HOLDER_COLS}) VALUES (?, 0, ?,?,?,?,?)
+                ON CONFLICT(run_id) DO UPDATE SET holder_token=excluded.holder_token,
+                holder_pid=excluded.holder_pid, holder_host=excluded.holder_host,
+                holder_proc=excluded.holder_proc, holder_since=excluded.holder_since""",
+            (run_id, token, pid, HOST, _proc_start(pid), since),
+        )
+        now = conn.execute("SELECT version FROM run_leases WHERE run_id = ?", (run_id,)).fetchone()
+    return Lease(run_id=run_id, token=token, version=int(now[0]))
+
+
+def release(conn: sqlite3.Connection, lease: Lease) -> None:
+    """Give the lease back (only if still ours); the version stays."""
+    with transaction(conn):
+        conn.execute(
+            f"UPDATE run_leases SET ({_HOLDER_COLS}) = (NULL, NULL, NULL, NULL, NULL)"
+            " WHERE run_id = ? AND holder_token = ?",
+            (lease.run_id, lease.token),
+        )
+
+
+def advance(conn: sqlite3.Connection, lease: Lease) -> int:
+    """Inside the writer's transaction: check the lease is still ours and the version is the one we
+    expect, then bump it; raise (so the transaction rolls back) otherwise. Returns the new version."""
+    row = conn.execute(
+        f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (lease.run_id,)
+    ).fetchone()
+    if row is None:
+        raise StaleStateError("this run was forgotten or removed elsewhere; nothing was saved")
+    holder = _holder(tuple(row)[1:])
+    if holder is None or holder.token != lease.token:
+        who = f" ({holder.describe()})" if holder is not None else ""
+        raise RunBusyError(f"this window no longer holds the run{who}; reopen it to continue")
+    if int(row[0]) != lease.version:
+        raise StaleStateError(
+            f"the run changed elsewhere (version {row[0]}, this window has "
+            f"{lease.version}); nothing was saved: reopen it"
+        )
+    conn.execute("UPDATE run_leases SET version = version + 1 WHERE run_id = ?", (lease.run_id,))
+    return lease.version + 1
+
+
+def forget(conn: sqlite3.Connection, run_id: str) -> None:
+    """Drop the run's lease row (the run is being deleted); joins the caller's transaction."""
+    conn.execute("DELETE FROM run_leases WHERE run_id = ?", (run_id,))
+
+
+def busy_line(run_id: str, holder: Holder) -> str:
+    """The one line a refused writer shows."""
+    return (
+        f"run {run_id} is open in another window ({holder.describe()}); close it there first "
+        "(this window can only watch)"
+    )

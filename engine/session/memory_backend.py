@@ -1,0 +1,61 @@
+"""Which store holds a run's binding memory: MEMORY_BACKEND=local (the SQLite save, the default)
+or cosmos (Azure Cosmos DB for NoSQL, falling back to the local store while it does not answer).
+
+`memory.cosmos.store` (and with it the azure-cosmos SDK) is imported only when cosmos is chosen.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, cast
+
+from engine.session.founding import cloud_memory_for
+from memory.local.store import MemoryStore
+
+
+def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemoryStore:
+    """The run's memory store for these settings (same public contract either way)."""
+    local = MemoryStore(conn, run_id, cloud=cloud_memory_for(settings))
+    if getattr(settings, "memory_backend", "local") != "cosmos":
+        return local
+    from memory.cosmos.failover import FailoverMemory
+
+    def connect() -> Any:
+        from engine.routing.embeddings import embedder_for
+        from memory.cosmos.store import CosmosConfig, CosmosMemoryStore
+
+        return CosmosMemoryStore(
+            CosmosConfig.from_settings(settings), run_id, embedder=embedder_for(settings)
+        )
+
+    return cast(MemoryStore, FailoverMemory(local, connect))
+
+
+def backend_status(settings: Any, *, probe: bool = True) -> dict[str, Any]:
+    """For `routing status`: the memory backend, where it points, and whether it answers
+    (None when not probed)."""
+    backend = getattr(settings, "memory_backend", "local")
+    if backend != "cosmos":
+        return {"backend": "local", "store": "local-sqlite", "answers": True, "detail": "save file"}
+    out: dict[str, Any] = {
+        "backend": "cosmos",
+        "store": "azure-cosmos",
+        "endpoint": settings.azure_cosmos_endpoint,
+        "answers": False,
+    }
+    if not probe:
+        out.update(answers=None, detail="not probed")
+        return out
+    try:
+        from memory.cosmos.store import CosmosConfig, CosmosMemoryStore
+
+        store = CosmosMemoryStore(CosmosConfig.from_settings(settings), "status-probe")
+        out["answers"] = store.ping()
+        out["detail"] = "vector ranking" if store.vector_enabled else "keyword ranking"
+    except ImportError:
+        out["detail"] = "azure-cosmos not installed: pip install 'worldforge-tui[cosmos]'"
+    except Exception as exc:  # noqa: BLE001  (the status line says why in one line)
+        from memory.cosmos.failover import _reason
+
+        out["detail"] = _reason(exc)
+    return out

@@ -1,0 +1,104 @@
+"""What the player's memory commands (consolidate, prune, forget the memories) do to a run.
+
+They are steps like the game's (engine/session/steps.py): the session records each as a command of the run
+and runs it inside one transaction, so `replay --verify` re-applies them at the same point and the
+briefs after them are re-derived with the same memory. A store refusal (unknown id, a source
+already consolidated) becomes one InputError line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from glob import escape as glob_escape
+from pathlib import Path
+from typing import Any, TypeVar
+
+from engine.errors import InputError
+from engine.session.events import EventType
+from engine.session.steps import Step
+from memory.models import ConsolidationResult, ForgetReport, PruneReport
+
+E = EventType
+T = TypeVar("T")
+
+
+def _refusal(fn: Callable[[], T]) -> T:
+    try:
+        return fn()
+    except ValueError as err:
+        raise InputError(
+            str(err).strip().splitlines()[0]
+            if str(err).strip()
+            else "the memory store refused the command"
+        ) from None
+
+
+def consolidate_record(source_ids: Sequence[str], summary: str, reviewer: str) -> dict[str, Any]:
+    return {
+        "cmd": "consolidate",
+        "sources": sorted(set(source_ids)),
+        "summary": summary,
+        "reviewer": reviewer,
+    }
+
+
+def consolidate(step: Step, record: dict[str, Any]) -> ConsolidationResult:
+    """Fold the marked notes into one reviewed semantic note (the CEO is the reviewer)."""
+    st = step.state
+    res = _refusal(
+        lambda: step.memory.consolidate(
+            record["sources"],
+            summary=record["summary"],
+            reviewer=record["reviewer"],
+            game_day=st.day,
+        )
+    )
+    if res.status == "consolidated":
+        step.emit(
+            E.MEMORY_WRITTEN,
+            "ceo",
+            f"semantic memory {res.semantic_memory_id} consolidated",
+            {
+                "id": res.semantic_memory_id,
+                "kind": "semantic",
+                "source_ids": res.source_memory_ids,
+                "reviewer": res.reviewer,
+                "store": step.store_label,
+            },
+        )
+    return res
+
+
+def prune(step: Step) -> PruneReport:
+    """Apply the retention rule at today's game date."""
+    rep = step.memory.prune(game_day=step.state.day, dry_run=False)
+    if rep.deleted_count:
+        step.emit(E.MEMORY_PRUNED, "ceo", f"{rep.deleted_count} memories pruned", rep.model_dump())
+    return rep
+
+
+def forget_memories(step: Step) -> ForgetReport:
+    """Delete every memory of the run; the game goes on without its binding direction."""
+    rep = step.memory.forget_run(compact=False)
+    step.emit(
+        E.MEMORY_PRUNED,
+        "ceo",
+        f"all {rep.deleted} memories of the run forgotten",
+        {"forgotten": rep.deleted, "operation": "forget_memories"},
+    )
+    return rep
+
+
+def delete_reports(save_dir: Path, run_id: str) -> list[Path]:
+    """Delete the run's exported reports in the save dir's `reports/` (named by the opaque run id)."""
+    folder = Path(save_dir) / "reports"
+    removed: list[Path] = []
+    if not folder.is_dir():
+        return removed
+    for path in sorted(folder.glob(f"{glob_escape(run_id)}-day*.md")):
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(path)
+    return removed

@@ -1,0 +1,120 @@
+"""Runs in the save file: one row per venture holding its inputs (for replay) and its latest state."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.errors import SaveError
+from engine.game.models import GameState
+from engine.session import run_ids as _run_ids  # noqa: F401  (renames legacy run ids on open)
+from engine.session.events import now_iso
+from memory.local.db import register_schema, transaction
+
+
+class RunSummary(BaseModel):
+    run_id: str
+    name: str
+    pitch: str
+    archetype: str
+    seed: int
+    day: int
+    phase: str
+    stage: int
+    outcome: str | None
+    reason: str | None
+    updated: str
+
+
+def _ensure(conn: sqlite3.Connection) -> None:
+    conn.execute("""CREATE TABLE IF NOT EXISTS runs (
+        run_id TEXT PRIMARY KEY, name TEXT NOT NULL, pitch TEXT NOT NULL, archetype TEXT NOT NULL,
+        seed INTEGER NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL, day INTEGER NOT NULL,
+        phase TEXT NOT NULL, stage INTEGER NOT NULL, outcome TEXT, reason TEXT,
+        inputs TEXT NOT NULL, state TEXT NOT NULL)""")
+
+
+register_schema("runs", _ensure)
+
+
+def run_exists(conn: sqlite3.Connection, run_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM runs WHERE run_id=?", (run_id,)).fetchone() is not None
+
+
+def save_run(conn: sqlite3.Connection, state: GameState, inputs: list[dict[str, Any]]) -> None:
+    """Insert or update the run row; joins the caller's transaction."""
+    f = state.founder
+    outcome = state.outcome
+    with transaction(conn):
+        conn.execute(
+            """INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+               ON CONFLICT(run_id) DO UPDATE SET updated=excluded.updated, day=excluded.day,
+               phase=excluded.phase, stage=excluded.stage, outcome=excluded.outcome,
+               reason=excluded.reason, inputs=excluded.inputs, state=excluded.state""",
+            (
+                state.run_id,
+                f.company,
+                f.pitch,
+                f.archetype,
+                state.seed,
+                now_iso(),
+                now_iso(),
+                state.day,
+                state.phase,
+                state.stage_index,
+                outcome.result if outcome else None,
+                outcome.reason if outcome else None,
+                json.dumps(inputs, ensure_ascii=False),
+                state.model_dump_json(),
+            ),
+        )
+
+
+def load_run(conn: sqlite3.Connection, run_id: str) -> tuple[GameState, list[dict[str, Any]]]:
+    row = conn.execute("SELECT state, inputs FROM runs WHERE run_id=?", (run_id,)).fetchone()
+    if row is None:
+        raise SaveError(f"no run {run_id[:60]!r} in this save dir (see `worldforge play` → load)")
+    try:
+        return GameState.model_validate_json(row["state"]), json.loads(row["inputs"])
+    except ValueError as err:
+        raise SaveError(
+            f"run {run_id!r} is damaged and cannot be loaded ({type(err).__name__})"
+        ) from err
+
+
+def list_runs(conn: sqlite3.Connection) -> list[RunSummary]:
+    rows = conn.execute("SELECT * FROM runs ORDER BY updated DESC, run_id").fetchall()
+    return [
+        RunSummary(
+            run_id=r["run_id"],
+            name=r["name"],
+            pitch=r["pitch"],
+            archetype=r["archetype"],
+            seed=r["seed"],
+            day=r["day"],
+            phase=r["phase"],
+            stage=r["stage"],
+            outcome=r["outcome"],
+            reason=r["reason"],
+            updated=r["updated"],
+        )
+        for r in rows
+    ]
+
+
+def delete_run(conn: sqlite3.Connection, run_id: str) -> None:
+    with transaction(conn):
+        conn.execute("DELETE FROM runs WHERE run_id=?", (run_id,))
+
+
+def resolve_save_dir(save_dir: str | Path | None) -> Path:
+    """`--save-dir`, else WORLDFORGE_HOME, else the platformdirs user data dir."""
+    if save_dir:
+        return Path(save_dir).expanduser()
+    from engine.config import save_dir as default_save_dir
+
+    return default_save_dir()

@@ -1,0 +1,683 @@
+"""What each session command does to the game, inside that command's one transaction.
+
+A step gets a `Step`: the working state plus the writers it may use (events, memories, game days).
+The session (engine/session/api.py) does everything around it: input checks, model calls, the
+transaction, rollback, listeners. Steps never call a model and never touch the save file directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.game import flaws, orders, rules
+from engine.game.antagonist import move
+from engine.game.dilemmas import pose
+from engine.game.economy import TUNING, advance_days, defeat, stage_outcome
+from engine.game.endings import finish
+from engine.game.models import (
+    Dilemma,
+    Directive,
+    GameState,
+    Receipt,
+    StageDecision,
+    StageRun,
+    StandupTurn,
+)
+from engine.game.world import adapt_pending
+from engine.game.world_events import draw, open_event, resolve_choice
+from engine.language.reading import interpret, read_reason
+from engine.language.text import clip, content_words
+from engine.routing import RouteResult
+from engine.session.events import Event, EventType, make_event
+from engine.writing.simulate import APPLY
+from memory.local.store import MemoryStore
+from memory.models import Author, Kind
+
+E = EventType
+
+
+class Step:
+    """One command's working state and writers; its events are kept until the session commits."""
+
+    def __init__(
+        self,
+        state: GameState,
+        memory: MemoryStore,
+        *,
+        next_event_id: int,
+        runtime: str,
+        store_label: Callable[[], str],
+    ) -> None:
+        self.state = state
+        self.memory = memory
+        self.runtime = runtime
+        self._store_label = store_label
+        self.next_event_id = next_event_id
+        self.events: list[Event] = []
+
+    @property
+    def store_label(self) -> str:
+        return self._store_label()
+
+    def emit(
+        self, type_: EventType, actor: str, message: str, payload: dict[str, Any] | None = None
+    ) -> Event:
+        """Queue one event with the run's next id (written with the step's transaction)."""
+        st = self.state
+        event = make_event(st.run_id, self.next_event_id, type_, actor, message, payload, st.day)
+        self.next_event_id += 1
+        self.events.append(event)
+        return event
+
+    def remember(
+        self,
+        kind: Kind,
+        text: str,
+        *,
+        author: Author,
+        importance: float = 5.0,
+        axis: str | None = None,
+        stage_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Write one memory at today's game date and log it; returns what the receipt shows."""
+        rec = self.memory.remember(
+            kind,
+            text,
+            author=author,
+            game_day=self.state.day,
+            importance=importance,
+            axis=axis,
+            stage_id=stage_id,
+        )
+        info = {
+            "id": rec.id,
+            "kind": rec.kind,
+            "status": rec.status,
+            "origin": rec.origin,
+            "text": rec.text,
+            "store": self.store_label,
+        }
+        self.emit(
+            E.MEMORY_WRITTEN, "memory", f"{rec.kind} memory written: {clip(rec.text, 80)}", info
+        )
+        return info
+
+    def days(self, days: int) -> None:
+        """Let game days pass; each threat-arc escalation of the rival is logged."""
+        st = self.state
+        for arc, bite in advance_days(st, days):
+            self.emit(
+                E.ANTAGONIST_ESCALATED,
+                st.antagonist.name,
+                f"{st.antagonist.name} escalates to {arc}",
+                {"arc": arc, "bite": bite},
+            )
+
+
+def _end_event(step: Step) -> None:
+    o = step.state.outcome
+    assert o is not None
+    step.emit(
+        E.RUN_ENDED,
+        "system",
+        f"{o.result.upper()}: {o.reason}",
+        {
+            "result": o.result,
+            "reason": o.reason,
+            "ending": o.ending,
+            "title": o.title,
+            "score": o.score,
+            "grade": o.grade,
+            "stage": o.stage,
+            "economics": step.state.economics.shown(),
+        },
+    )
+
+
+def note_memory_backend(step: Step) -> None:
+    """Log any change of where memory lives (Cosmos DB down: the local store serves; back)."""
+    drain = getattr(step.memory, "drain_notices", None)
+    for message, payload in drain() if callable(drain) else ():
+        step.emit(E.MEMORY_BACKEND, "memory", message, payload)
+
+
+def check_end(step: Step) -> None:
+    """After every step: a defeat (from stage 3 on) or the last stage ends the venture (once)."""
+    st = step.state
+    if st.outcome is not None and st.phase != "ended":
+        st.phase = "ended"
+        _end_event(step)
+        return
+    if st.phase == "ended":
+        return
+    hit = defeat(st.economics) if st.stage_index + 1 >= TUNING["defeat_from_stage"] else None
+    if hit:
+        st.outcome = finish(st, hit[0], hit[1])
+    elif st.stage_index >= len(st.stages):
+        st.outcome = finish(st, None, None)
+    else:
+        return
+    st.phase = "ended"
+    st.dilemma = None
+    st.pending_event = None
+    _end_event(step)
+
+
+def found(step: Step) -> None:
+    """The founding events: company, org, rival, world, and the founder's profile memory."""
+    st = step.state
+    f = st.founder
+    step.emit(
+        E.RUN_STARTED,
+        "system",
+        f"{f.company} founded: {clip(f.pitch, 80)}",
+        {
+            "pitch": f.pitch,
+            "company": f.company,
+            "archetype": f.archetype,
+            "seed": st.seed,
+            "customer": f.customer,
+            "runtime": step.runtime,
+        },
+    )
+    step.emit(
+        E.ORG_CHARTERED,
+        "orgdesigner",
+        f"Org chartered: {len(st.org)} roles",
+        {
+            "org": [w.model_dump() for w in st.org],
+            "monthly_burn_usd": st.economics.monthly_burn_usd,
+        },
+    )
+    a = st.antagonist
+    step.emit(E.ANTAGONIST_FORGED, "antagonist", f"Rival forged: {a.name}", a.model_dump())
+    step.emit(
+        E.WORLD_DESIGNED,
+        "narrator",
+        "Eight stages designed",
+        {
+            "stages": [
+                {"id": s.id, "beat": s.beat, "owner_role": s.owner_role, "worker": s.worker_title}
+                for s in st.stages
+            ]
+        },
+    )
+    step.remember(
+        "user_profile",
+        f"Founder ({f.archetype}) is building {f.company} for {f.customer}: {clip(f.pitch, 280)}",
+        author="system",
+        importance=8,
+    )
+
+
+def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
+    """A worker's attempt lands: days pass, its notes are guarded into memory, the gate opens."""
+    st = step.state
+    stage = st.stage
+    assert stage is not None
+    stage.status = "active"
+    step.days(int(TUNING["days_per_stage"] if run.attempt == 1 else 0))
+    for due in flaws.come_due(st):  # an approved mistake's cost shows up now
+        step.emit(E.FLAW_SURFACED, "narrator", due["line"], due)
+    step.emit(
+        E.STAGE_BRIEFED,
+        stage.worker_id,
+        f"{stage.beat}: {stage.worker_title} briefed (attempt {run.attempt})",
+        {
+            "stage_id": stage.id,
+            "goal": stage.goal,
+            "attempt": run.attempt,
+            "directive": st.directive.model_dump() if st.directive else None,
+            "memory_injected": run.memory_injected,
+        },
+    )
+    for fb in result.fallbacks:
+        step.emit(
+            E.ROUTE_FALLBACK,
+            "router",
+            f"{fb.from_tier} → {fb.to_tier}: {clip(fb.reason, 100)}",
+            {"stage_id": stage.id, **fb.model_dump()},
+        )
+    dispositions = []
+    for req in run.artifact.get("memory_writes") or []:
+        d = step.memory.worker_write(
+            req, worker=stage.worker_id, stage_id=stage.id, game_day=st.day
+        )
+        dispositions.append(d.model_dump())
+        if d.status != "rejected":
+            step.emit(
+                E.MEMORY_WRITTEN,
+                stage.worker_id,
+                f"worker note {d.status}: {d.memory_id}",
+                {"disposition": d.model_dump(), "store": step.store_label, "author": "worker"},
+            )
+    run.memory_dispositions = dispositions
+    r = run.rubric
+    step.emit(
+        E.STAGE_EXECUTED,
+        stage.worker_id,
+        f"{stage.beat} shipped by {stage.worker_title}: score {r.final}"
+        + (" DRIFT" if r.drift else "")
+        + f" [{result.served_by}]",
+        {
+            "stage_id": stage.id,
+            "attempt": run.attempt,
+            "score": r.final,
+            "drift": r.drift,
+            "rubric": r.model_dump(),
+            "served_by": result.served_by,
+            "model": result.model,
+            "fallback_reason": result.fallback_reason,
+            "attempts": [a.model_dump() for a in result.attempts],
+            "iq_hits": [{"source": h["source"], "origin": h["origin"]} for h in run.knowledge_hits],
+            "memory_injected": run.memory_injected,
+            "tools_called": run.tools_called,
+            "usage": result.usage.model_dump(),
+            "artifact": run.artifact,
+            "raw_text": result.raw_text,
+            "memory_dispositions": dispositions,
+            "changes": run.changes,
+        },
+    )
+    stage.score, stage.drift = r.final, r.drift
+    st.current = run
+    st.phase = "gate"
+    return run
+
+
+def approve(step: Step) -> Dilemma:
+    """The artifact ships: the stage's outcome lands in the numbers and the fork is posed."""
+    st = step.state
+    stage, run = st.stage, st.current
+    assert stage is not None and run is not None
+    stage.status = "approved"
+    outcome = stage_outcome(st, stage.owner_role, run.rubric.final)
+    planted = flaws.plant(st, stage, run.rubric.flaws)
+    st.rejected = None
+    step.emit(
+        E.ARTIFACT_APPROVED,
+        "ceo",
+        f"{stage.beat} approved (score {run.rubric.final})"
+        + (
+            f" with {len(planted)} known flaw" + ("s" if len(planted) > 1 else "")
+            if planted
+            else ""
+        ),
+        {
+            "stage_id": stage.id,
+            "score": run.rubric.final,
+            "drift": run.rubric.drift,
+            "flaws": [f["kind"] for f in run.rubric.flaws],
+            **outcome,
+        },
+    )
+    step.remember(
+        "chat_summary",
+        f"Stage {stage.beat} '{stage.title}' shipped by "
+        f"{stage.worker_title} (score {run.rubric.final}/100). Goal: {clip(stage.goal, 160)}",
+        author="system",
+        importance=4,
+        stage_id=stage.id,
+    )
+    st.dilemma = pose(st, stage)
+    step.emit(
+        E.DILEMMA_POSED,
+        "narrator",
+        f"{st.dilemma.title} {clip(st.dilemma.prompt, 90)}",
+        st.dilemma.model_dump(),
+    )
+    st.phase = "fork"
+    return st.dilemma
+
+
+def reject(step: Step, reason: str) -> None:
+    """The reason becomes binding memory and the stage goes back to its worker."""
+    st = step.state
+    stage = st.stage
+    assert stage is not None
+    mem = step.remember(
+        "procedural",
+        f"CEO rejected the {stage.beat} artifact: {reason}",
+        author="ceo",
+        importance=9,
+        axis=f"redo:{stage.id}",
+        stage_id=stage.id,
+    )
+    reading = read_reason(reason)
+    st.directive = _under_standing(
+        st.directive,
+        Directive(
+            memory_id=mem["id"],
+            source="rejection",
+            text=reason,
+            keywords=content_words(reason)[:8],
+            stage_id=stage.id,
+            game_day=st.day,
+            reading=reading.model_dump(),
+        ),
+    )
+    st.rejected = st.current.artifact if st.current else None
+    if "audience" in reading.topics and reading.subject:
+        st.niche = reading.subject  # the customer the CEO named is the customer from now on
+    step.emit(
+        E.ARTIFACT_REJECTED,
+        "ceo",
+        f"{stage.beat} rejected: {clip(reason, 80)}",
+        {
+            "stage_id": stage.id,
+            "reason": reason,
+            "memory_id": mem["id"],
+            "redo": stage.redos + 1,
+            "reading": reading.model_dump(),
+        },
+    )
+    stage.redos += 1
+    step.days(int(TUNING["days_per_redo"]))
+    st.current = None
+    st.phase = "brief"
+
+
+def _under_standing(standing: Directive | None, new: Directive) -> Directive:
+    """A rejection or a standup reply binds on top of the standing fork decision, never instead
+    of it: the rule id and the decision's words stay, the new words are added."""
+    if standing is None or standing.source == "founding" or not standing.rule_id:
+        return new
+    base = standing.standing_text or standing.text
+    keywords = list(standing.keywords[:6]) + [k for k in new.keywords if k not in standing.keywords]
+    return new.model_copy(
+        update={"rule_id": standing.rule_id, "standing_text": base, "keywords": keywords[:10]}
+    )
+
+
+def decide(step: Step, key: str, own_text: str | None) -> Receipt:
+    """The rule fires: before → after numbers, org change, binding memory, the rival's answer,
+    hardening, pending stages adapted, and the receipt."""
+    st = step.state
+    stage, dilemma = st.stage, st.dilemma
+    assert stage is not None and dilemma is not None
+    interpreted = None
+    if own_text is None:
+        opt = next(o for o in dilemma.options if o.key == key)
+        rule_id, text, matched = opt.rule_id, opt.text, "option"
+    else:
+        reading = interpret(own_text, dilemma, rules.RULES)
+        rule_id, text, matched = reading.rule_id, own_text, reading.matched_by
+        interpreted = own_answer_view(reading, dilemma, own_text)
+        if reading.niche:
+            st.niche = reading.niche
+    rule = rules.RULES[rule_id]
+    step.emit(
+        E.CEO_DECISION,
+        "ceo",
+        f"CEO chose: {clip(text, 90)}",
+        {
+            "stage_id": stage.id,
+            "option": key,
+            "text": text,
+            "rule_id": rule_id,
+            "custom": own_text is not None,
+            "matched_by": matched,
+            "interpreted": interpreted,
+        },
+    )
+    posed = next((o.effect_line for o in dilemma.options if o.rule_id == rule_id), None)
+    before, after, org_delta, _delta = rules.apply_rule(st, rule_id, stage.id)
+    line = rules.effect_line(before, after, org_delta)
+    assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
+    governed = orders.govern_hire(st, org_delta, custom=rule_id == "custom.default")
+    if governed:  # the receipt explains what happened, blocked hire included
+        after = st.economics.model_copy()
+        line = rules.effect_line(before, after, org_delta)
+        step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
+    stage.decision = StageDecision(
+        rule_id=rule_id,
+        option=key,
+        text=text,
+        interpreted=interpreted,
+        variant=dilemma.variant,
+        title=dilemma.title,
+    )
+    stage.status = "decided"
+    mem = step.remember(
+        "procedural",
+        f"CEO chose '{clip(text, 200)}' at {stage.beat} ({rule_id}): {rule.summary}",
+        author="ceo",
+        importance=9,
+        axis=None if rule_id == "custom.default" else rule.axis,
+        stage_id=stage.id,
+    )
+    keywords = list(rule.keywords) + [w for w in content_words(text) if w not in rule.keywords]
+    st.directive = Directive(
+        memory_id=mem["id"],
+        source="decision",
+        rule_id=rule_id,
+        text=text,
+        keywords=keywords[:8],
+        stage_id=stage.id,
+        game_day=st.day,
+    )
+    nxt = st.stages[st.stage_index + 1] if st.stage_index + 1 < len(st.stages) else None
+    receipt = Receipt(
+        stage_id=stage.id,
+        rule_id=rule_id,
+        option=key,
+        decided=text,
+        summary=rule.summary,
+        principle=rule.principle,
+        economics_delta=economics_delta(before, after),
+        before=before,
+        after=after,
+        org_delta=org_delta,
+        memory_written=[mem],
+        matched_by=matched,
+        notes=governed,
+        effect_line=line,
+        next_brief=(
+            {
+                "stage_id": nxt.id,
+                "worker": nxt.worker_title,
+                "binding": f"Binding ({rule_id}): {APPLY.get(rule_id, clip(text, 120))}",
+            }
+            if nxt
+            else None
+        ),
+    )
+    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", receipt.model_dump())
+    mv = move(st, rule_id, stage.id)
+    st.moves.append(mv)
+    step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, mv.model_dump())
+    final = st.stage_index + 1 >= len(st.stages)  # the last fork: the closing weeks follow
+    step.days(int(TUNING["days_per_fork"] + (TUNING["days_after_final"] if final else 0)))
+    report = step.memory.harden(game_day=st.day)
+    step.emit(
+        E.MEMORY_HARDENED,
+        "memory",
+        f"Hardening: {len(report.promoted)} promoted, {len(report.archived)} archived, "
+        f"{len(report.superseded)} superseded",
+        report.model_dump(),
+    )
+    adapted = adapt_pending(st, text)
+    if adapted:
+        step.emit(
+            E.WORLD_ADAPTED,
+            "narrator",
+            f"{len(adapted)} pending stages adapted",
+            {"stage_ids": adapted, "lens": st.stages[st.stage_index + 1].goal},
+        )
+    st.receipts.append(receipt)
+    st.dilemma = None
+    st.current = None
+    st.standup, st.standup_answered = [], False
+    st.stage_index += 1
+    st.phase = "brief"
+    if st.stage_index < len(st.stages):
+        world_event(step, stage.id)
+    return receipt
+
+
+def economics_delta(before: Any, after: Any) -> dict[str, float | None]:
+    """after - before per field, money to whole dollars, the rest to one decimal; the runway's
+    change is null when either side is profitable (no runway to count)."""
+    a, b = after.numbers(), before.numbers()
+    out: dict[str, float | None] = {
+        k: float(round(a[k] - b[k])) if k.endswith("_usd") else round(a[k] - b[k], 1) for k in b
+    }
+    if before.profitable or after.profitable:
+        out["runway_months"] = None
+    return out
+
+
+def world_event(step: Step, after_stage: str) -> None:
+    """The seeded event between two stages: applied now, or waiting for the CEO's small choice."""
+    st = step.state
+    kind = draw(st, after_stage)
+    if kind is None:
+        return
+    ev = open_event(st, kind, after_stage)
+    if ev.options:
+        st.pending_event = ev
+        opts = " / ".join(f"{o.key}: {o.text}" for o in ev.options)
+        step.emit(
+            E.WORLD_EVENT,
+            "world",
+            f"{ev.title}: {ev.text} Choose {opts} (default {ev.default})",
+            ev.model_dump(),
+        )
+    else:
+        st.world_events.append(ev)
+        step.emit(
+            E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} ({ev.effect_line})", ev.model_dump()
+        )
+
+
+def answer_event(step: Step, key: str, *, by_default: bool = False) -> Any:
+    """The CEO's answer to the waiting event (or its default, when the next stage runs first)."""
+    st = step.state
+    ev = st.pending_event
+    assert ev is not None
+    resolve_choice(st, ev, key)
+    st.pending_event = None
+    st.world_events.append(ev)
+    chosen = next(o.text for o in ev.options if o.key == key)
+    who = "default" if by_default else "ceo"
+    step.emit(
+        E.WORLD_EVENT_RESOLVED,
+        who,
+        f"{ev.title}: {chosen} ({ev.effect_line})",
+        {**ev.model_dump(), "by_default": by_default},
+    )
+    return ev
+
+
+def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResult]) -> None:
+    """Three workers' standup lines (and any fallbacks their calls took) join the log."""
+    st = step.state
+    for res in results:
+        for fb in res.fallbacks:
+            step.emit(
+                E.ROUTE_FALLBACK,
+                "router",
+                f"{fb.from_tier} → {fb.to_tier}: {clip(fb.reason, 100)}",
+                fb.model_dump(),
+            )
+    for i, (t, res) in enumerate(zip(turns, results, strict=True)):
+        step.emit(
+            E.AGENT_STANDUP,
+            t.role,
+            f"{t.speaker}: {clip(t.line, 100)}",
+            {
+                **t.model_dump(),
+                "call_key": f"{st.receipts[-1].stage_id}/standup-{i}",
+                "raw_text": res.raw_text,
+                "model": res.model,
+            },
+        )
+    st.standup = turns
+
+
+def standup_reply(step: Step, text: str) -> dict[str, Any]:
+    """The CEO's standup reply becomes the newest binding direction."""
+    st = step.state
+    mem = step.remember(
+        "procedural",
+        f"CEO replied at the standup: {text}",
+        author="ceo",
+        importance=9,
+        axis="standup",
+    )
+    reading = read_reason(text)
+    given = orders.read_orders(text)
+    st.orders = given
+    st.directive = _under_standing(
+        st.directive,
+        Directive(
+            memory_id=mem["id"],
+            source="standup",
+            text=text,
+            keywords=content_words(text)[:8],
+            game_day=st.day,
+            reading=reading.model_dump() if reading.actionable else None,
+        ),
+    )
+    st.standup_answered = True
+    step.emit(
+        E.CEO_STANDUP_RESPONSE,
+        "ceo",
+        f"CEO: {clip(text, 90)}",
+        {"text": text, "memory": mem, "orders": given, "reading": reading.model_dump()},
+    )
+    adapted = adapt_pending(st, text)
+    if adapted:
+        step.emit(
+            E.WORLD_ADAPTED,
+            "narrator",
+            f"{len(adapted)} pending stages adapted",
+            {"stage_ids": adapted},
+        )
+    return mem
+
+
+def own_answer_view(reading: Any, dilemma: Dilemma, text: str = "") -> dict[str, Any]:
+    """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits."""
+    rule = rules.RULES.get(reading.rule_id)
+    opt = next((o for o in dilemma.options if o.key == reading.option), None)
+    if opt is not None:
+        says = f"Reads as option {opt.key}: {opt.text}."
+        if reading.matched_by == "negation":
+            says = f"Reads as option {opt.key} (you ruled out the other): {opt.text}."
+        elif reading.matched_by == "not-yet":
+            says = f"Reads as “not yet”, so option {opt.key}: {opt.text}."
+        change = opt.effect_line or (rule.summary if rule else "")
+    else:
+        says = (
+            f"“{clip(text, 80)}” reads as a blend of both options: no single rule fits, so "
+            "your words become the binding constraint."
+            if reading.matched_by == "both"
+            else f"“{clip(text, 80)}” matches neither option: your words become the binding "
+            "constraint."
+        )
+        change = "small shifts in proof and trust; no one is hired"
+    if reading.niche:
+        says += f" The customer narrows to {reading.niche}."
+    if reading.dropped:
+        says += f" Leaves out {reading.dropped}."
+    return {
+        "rule_id": reading.rule_id,
+        "option": reading.option,
+        "matched_by": reading.matched_by,
+        "niche": reading.niche,
+        "dropped": reading.dropped,
+        "says": says,
+        "will_change": change,
+    }
+
+
+def settings_changed(step: Step, info: dict[str, Any]) -> None:
+    """A routing change, logged in the run (modes and labels only, never a key)."""
+    step.emit(
+        E.SETTINGS_CHANGED,
+        "ceo",
+        f"Routing {info['demo_mode']}/{info['agent_routing']}: next call → {info['pill']}",
+        info,
+    )

@@ -1,0 +1,143 @@
+"""The report card: a Markdown export of decisions, receipts, final economics and the memory trail."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.version import version
+from engine.views.render import artifact_markdown, shipped
+from memory.scrub import scrub
+
+if TYPE_CHECKING:
+    from engine.session.api import GameSession
+
+MONEY = (
+    "treasury_usd",
+    "monthly_burn_usd",
+    "monthly_revenue_usd",
+    "addressable_market_usd",
+    "arpu_usd",
+)
+
+
+def _md(text: str) -> str:
+    """Neutralise Markdown/HTML control characters in untrusted text."""
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text.replace("\n", " "))
+
+
+def _num(field: str, v: float | bool | None) -> str:
+    if field == "runway_months" and v is None:
+        return "none needed (profitable)"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    assert v is not None
+    return f"${v:,.0f}" if field in MONEY else f"{v:g}"
+
+
+def _served(session: GameSession) -> str:
+    """What served the run's worker calls (stages and standups, from its event log), not the
+    settings' label: a local run that fell back says so."""
+    from engine.routing.types import served_line
+
+    pairs = [
+        (str(e.payload.get("served_by")), str(e.payload.get("model") or ""))
+        for e in session.events()
+        if e.type in ("STAGE_EXECUTED", "AGENT_STANDUP") and e.payload.get("served_by")
+    ]
+    return served_line(pairs)
+
+
+def render_report(session: GameSession) -> str:
+    st = session.state
+    f = st.founder
+    out = [
+        f"# {_md(f.company)}: report card",
+        "",
+        f"- Pitch: {_md(f.pitch)}",
+        f"- Founder archetype: {f.archetype}; seed {st.seed}; run `{st.run_id}`",
+        f"- Rival: {_md(st.antagonist.name)}",
+        f"- Day {st.day}; runtime {_md(_served(session))}",
+        f"- Written by WorldForge {version()}",
+    ]
+    if st.outcome:
+        out.append(f"- **Outcome: {st.outcome.result}** — {_md(st.outcome.reason)}")
+        out.append(
+            f"- **Score: {st.outcome.score}/100 ({st.outcome.grade})** — ending: "
+            f"{_md(st.outcome.title)}"
+        )
+    out += [
+        "",
+        "## Stages",
+        "",
+        "| # | beat | worker | score | drift | redos | decision |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in st.stages:
+        dec = f"{s.decision.rule_id}: {_md(s.decision.text)}" if s.decision else ""
+        out.append(
+            f"| {s.number} | {s.beat} | {_md(s.worker_title)} | {s.score if s.score is not None else ''} "
+            f"| {'DRIFT' if s.drift else ''} | {s.redos} | {dec} |"
+        )
+    out += ["", "## Shipped work", ""]
+    for sid, p in shipped(session.events()).items():
+        stage = next((s for s in st.stages if s.id == sid), None)
+        out.append(
+            f"### {stage.beat if stage else _md(sid)}: "
+            f"shipped by {_md(stage.worker_title) if stage else 'a worker'}, score {p.get('score')}"
+        )
+        flaws = [f.get("note", "") for f in (p.get("rubric") or {}).get("flaws") or []]
+        out += [f"- **Flaw:** {_md(n)}" for n in flaws]
+        out += [
+            _md(line)
+            if not line.lstrip().startswith("- ")
+            else line[: len(line) - len(line.lstrip())] + "- " + _md(line.lstrip()[2:])
+            for line in artifact_markdown(p.get("artifact") or {})
+        ]
+        out.append("")
+    out += ["", "## Decisions and receipts", ""]
+    for r in st.receipts:
+        out.append(f"### {r.stage_id}: {_md(r.decided)} (`{r.rule_id}`)")
+        out.append(f"{_md(r.summary)} Principle: {r.principle}.")
+        out.append("")
+        out.append("| field | before | after |")
+        out.append("|---|---|---|")
+        for k, v in r.before.shown().items():
+            a = r.after.shown()[k]
+            if a != v:
+                out.append(f"| {k} | {_num(k, v)} | {_num(k, a)} |")
+        if r.org_delta.added_role_title:
+            out.append(
+                f"\nOrg: +{_md(r.org_delta.added_role_title)}"
+                + (
+                    f", −{_md(r.org_delta.removed_role_title)}"
+                    if r.org_delta.removed_role_title
+                    else ""
+                )
+            )
+        out.append("")
+    out += ["## Final economics", ""]
+    out += [f"- {k}: {_num(k, v)}" for k, v in st.economics.shown().items()]
+    out += ["", "## Memory trail", ""]
+    for m in session.memory.records():
+        out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(m.text)}")
+    return scrub("\n".join(out)) + "\n"
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def write_report(session: GameSession, path: str | Path | None = None) -> Path:
+    target = (
+        Path(path)
+        if path
+        else session.save_dir / "reports" / f"{session.state.run_id}-day{session.state.day}.md"
+    )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    # Text a model or player wrote reaches the file without controls (ESC, C1, NUL, bidi overrides):
+    # a report opened with `cat` must not drive the terminal.
+    tmp.write_text(_CONTROLS.sub("", render_report(session)), encoding="utf-8")
+    tmp.replace(target)
+    return target

@@ -1,0 +1,206 @@
+"""Workers: the brief (a context-provider step), the routed call, and the tools each worker runs.
+
+Every tier goes through the same steps, so `tools_called` is honest on every tier: the worker recalls
+memory, searches the playbooks, watches burn, and runs its validators on what it produced.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.game import flaws
+from engine.game.artifacts import ARTIFACT_MODELS
+from engine.game.economy import burn_line
+from engine.game.models import Directive, GameState, Stage, StageRun
+from engine.game.rubric import evaluate
+from engine.language.fence import DATA_RULE, data_block, rewrap
+from engine.routing import Router, RouteRequest, RouteResult
+from engine.views.render import changes
+from engine.writing.simulate import simulate_artifact
+from memory.scrub import scrub_obj
+
+ROLE_BRIEF = {
+    "strategist": "You are the company's strategist. Ship positioning with an org chart and Q1 OKRs.",
+    "designer": "You are the company's product designer. Ship a landing-page spec for the MVP.",
+    "marketer": "You are the company's growth marketer. Ship a launch email, costed channels and a plan.",
+    "ops": "You are the company's operations lead. Ship retention loops, support flow and a plan.",
+}
+POLICY = (
+    "The campaign_memory block is binding direction from the CEO: the artifact must visibly "
+    "follow the newest binding decision, name its rule id in follows_decision, and never "
+    "contradict it. " + DATA_RULE
+)
+
+
+@dataclass
+class WorkerContext:
+    """What the context-provider step gathered for one brief."""
+
+    memory_block: str
+    memory_injected: list[dict[str, Any]]
+    knowledge_hits: list[dict[str, Any]]
+    burn_line: str
+    tools: list[dict[str, Any]]
+
+
+def _tool(
+    name: str, fn: Callable[[], Any], summarise: Callable[[Any], str]
+) -> tuple[Any, dict[str, Any]]:
+    start = time.perf_counter()
+    result = fn()
+    return result, {
+        "tool": name,
+        "result": summarise(result),
+        "ms": round((time.perf_counter() - start) * 1000, 2),
+    }
+
+
+def gather_context(state: GameState, stage: Stage, memory: Any, knowledge: Any) -> WorkerContext:
+    """Run the worker's read tools and assemble the one labelled context section of its brief."""
+    query = f"{stage.beat} {stage.goal} {state.founder.pitch}"
+    recall, t1 = _tool(
+        "recall_memory",
+        lambda: memory.recall(query, game_day=state.day),
+        lambda r: f"{len(r.items)} memories, {r.tokens_used}/{r.budget} tokens",
+    )
+    hits, t2 = _tool(
+        "search_knowledge",
+        lambda: knowledge.search(stage.base_goal, top_k=2),
+        lambda h: ", ".join(x.source for x in h) or "no hits",
+    )
+    burn, t3 = _tool("watch_burn", lambda: burn_line(state.economics), lambda s: s)
+    return WorkerContext(
+        memory_block=rewrap(recall.block, "campaign_memory"),
+        memory_injected=list(recall.injected),
+        knowledge_hits=[
+            {
+                "source": h.source,
+                "title": h.title,
+                "origin": h.origin,
+                "score": round(h.score, 3),
+                "text": h.text,
+            }
+            for h in hits
+        ],
+        burn_line=burn,
+        tools=[t1, t2, t3],
+    )
+
+
+def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[str, str]:
+    """The worker's system and user prompts. The artifact's JSON Schema is the router's to add
+    (engine.routing.prompts), only when a model is asked: the simulation tier never needs it."""
+    f = state.founder
+    knowledge = (
+        "\n".join(f"- [{h['source']}] {h['text'][:400]}" for h in ctx.knowledge_hits) or "- none"
+    )
+    system = "\n\n".join(
+        [
+            ROLE_BRIEF[stage.owner_role],
+            POLICY,
+            "## Context (memory, knowledge, burn)\n"
+            + ctx.memory_block
+            + f"\n\nPlaybook hits:\n{knowledge}\n\nBurn watch: {ctx.burn_line}",
+        ]
+    )
+    user = data_block(
+        "venture_data",
+        f"Company: {f.company}\nPitch: {f.pitch}\nCustomer: {f.customer}\n"
+        f"Stage {stage.number} {stage.beat}: {stage.title}\nGoal: {stage.goal}\n"
+        f"Success metric: {stage.success_metric}\nRival: {state.antagonist.name}",
+    )
+    return system, user
+
+
+def thread(state: GameState) -> dict[str, str]:
+    """What the workers remember of the venture so far: the rival, its last move, the niche."""
+    t = {"rival": state.antagonist.name}
+    if state.moves:
+        t["move"] = state.moves[-1].title.split("answers", 1)[-1].strip(" '") or "a move"
+    if state.niche:
+        t["niche"] = state.niche
+    return t
+
+
+def run_worker(
+    state: GameState,
+    stage: Stage,
+    *,
+    attempt: int,
+    router: Router,
+    memory: Any,
+    knowledge: Any,
+    directive: Directive | None,
+) -> tuple[StageRun, RouteResult]:
+    """Brief, call and score one attempt at a stage. Pure with respect to game state."""
+    role = stage.owner_role
+    model = ARTIFACT_MODELS[role]
+    ctx = gather_context(state, stage, memory, knowledge)
+    system, user = build_prompts(state, stage, ctx)
+
+    previous = state.rejected if attempt > 1 else None
+    avoid = tuple(directive.reading.get("topics", [])) if directive and directive.reading else ()
+    flaw = flaws.draw(state, stage, attempt, directive, avoid=avoid)
+
+    def simulate():
+        return simulate_artifact(
+            role,
+            founder=state.founder,
+            stage=stage,
+            directive=directive,
+            economics=state.economics,
+            seed=state.seed,
+            attempt=attempt,
+            thread=thread(state),
+            flaw=flaw,
+            previous=previous,
+        )
+
+    result = router.call(
+        RouteRequest(
+            role=role,
+            system=system,
+            user=user,
+            schema_model=model,
+            call_key=f"{stage.id}/attempt-{attempt}",
+        ),
+        simulate,
+    )
+    artifact = scrub_obj(result.output.model_dump(mode="json"))  # a secret never enters game state
+    rubric, t4 = _tool(
+        "run_validators",
+        lambda: evaluate(
+            role,
+            artifact,
+            goal=stage.goal,
+            founder_keywords=state.founder.keywords,
+            directive=directive,
+            customer=state.niche or state.founder.customer,
+        ),
+        lambda r: (
+            f"score={r.final} checks {sum(r.checks.values())}/{len(r.checks)}"
+            + (" DRIFT" if r.drift else "")
+        ),
+    )
+    run = StageRun(
+        stage_id=stage.id,
+        attempt=attempt,
+        worker_id=stage.worker_id,
+        worker_title=stage.worker_title,
+        role=role,
+        artifact=artifact,
+        rubric=rubric,
+        served_by=result.served_by,
+        model=result.model,
+        fallback_reason=result.fallback_reason,
+        memory_injected=ctx.memory_injected,
+        memory_block=ctx.memory_block,
+        knowledge_hits=ctx.knowledge_hits,
+        tools_called=ctx.tools + [t4],
+        directive=directive,
+        changes=changes(previous, artifact),
+    )
+    return run, result

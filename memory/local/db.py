@@ -1,0 +1,278 @@
+"""The save file: one SQLite database (WAL) per save dir, and a re-entrant transaction helper.
+
+Every package that keeps tables in the save file registers its DDL here through `register_schema`,
+so one `connect()` makes a ready database and the engine, the memory store and the CLI share it.
+`connect()` also checks what it opens: the file carries our application id and a format version
+(`PRAGMA user_version`); an older save is migrated, and a newer, foreign, corrupt or truncated file
+raises `SaveFileError` before anything is written to it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+DB_FILENAME = "worldforge.db"
+BUSY_TIMEOUT_MS = 5000
+APPLICATION_ID = 0x57466731  # "WFg1": marks a file as a WorldForge save
+SCHEMA_VERSION = 2  # 2: recall on FTS5 (memory.local.schema). Bump with a registered migration whenever a change is not additive
+SQLITE_MAGIC = b"SQLite format 3\x00"
+SUGGESTION = "move it aside or use --save-dir DIR to start a fresh save dir"
+
+_schemas: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
+_depth = threading.local()
+
+
+class SaveFileError(ValueError):
+    """The file is not a save this build can open (newer, foreign, corrupt, truncated); it is left
+    untouched. The engine maps it to `engine.errors.SaveError`."""
+
+
+_migrations: dict[int, Callable[[sqlite3.Connection], None]] = {}
+
+
+def register_migration(version: int, migrate: Callable[[sqlite3.Connection], None]) -> None:
+    """Register the step that brings a save from `version - 1` to `version` (runs before the
+    packages' idempotent schema functions, inside the opening transaction)."""
+    if not 1 <= version <= SCHEMA_VERSION:
+        raise ValueError(f"migration to version {version} is outside 1..{SCHEMA_VERSION}")
+    _migrations[version] = migrate
+
+
+def register_schema(name: str, ensure: Callable[[sqlite3.Connection], None]) -> None:
+    """Register a function that creates a package's tables (idempotent: CREATE ... IF NOT EXISTS)."""
+    if all(existing != name for existing, _ in _schemas):
+        _schemas.append((name, ensure))
+
+
+def db_path(save_dir: Path | str) -> Path:
+    return Path(save_dir) / DB_FILENAME
+
+
+def _check_header(path: Path) -> None:
+    """Refuse, without opening it in SQLite, a file that is not an SQLite database or is cut short.
+
+    A zero-length file counts as a new save: a process killed while creating the file leaves one,
+    and it holds nothing to lose.
+    """
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(100)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise SaveFileError(
+            f"cannot read save file {path} ({err.strerror or err}): {SUGGESTION}"
+        ) from None
+    if size == 0:
+        return
+    if not head.startswith(SQLITE_MAGIC[: len(head)]):
+        raise SaveFileError(
+            f"{path} is not a WorldForge save (not an SQLite database): {SUGGESTION}"
+        )
+    if len(head) < 100:
+        raise SaveFileError(f"save file {path} is truncated ({size} bytes): {SUGGESTION}")
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    counter_valid = head[24:28] == head[92:96]
+    wal = Path(f"{path}-wal")
+    wal_size = wal.stat().st_size if wal.exists() else 0
+    if page_size < 512 or page_size & (page_size - 1):
+        raise SaveFileError(f"save file {path} is damaged (bad page size): {SUGGESTION}")
+    if counter_valid and pages and wal_size == 0 and size < pages * page_size:
+        raise SaveFileError(
+            f"save file {path} is truncated ({size:,} of {pages * page_size:,} bytes): {SUGGESTION}"
+        )
+
+
+_DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "disk image")
+ADOPT = (
+    "if it is a save from an early WorldForge build, stamp it first: sqlite3 FILE "
+    f"'PRAGMA application_id={APPLICATION_ID}'"
+)
+
+
+def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
+    """Return the save's format version; raise SaveFileError for a newer or foreign database."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id not in (0, APPLICATION_ID):
+        raise SaveFileError(
+            f"{path} belongs to another application (id {app_id:#x}), not WorldForge: {SUGGESTION}"
+        )
+    if app_id == 0 and conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():
+        raise SaveFileError(_unstamped(path))
+    if version > SCHEMA_VERSION:
+        raise SaveFileError(
+            f"save file {path} was written by a newer WorldForge (format {version}; "
+            f"this build reads up to {SCHEMA_VERSION}): upgrade, or {SUGGESTION}"
+        )
+    return int(version)
+
+
+def _unstamped(path: Path) -> str:
+    return (
+        f"{path} has no WorldForge stamp (an SQLite database from another application, or from "
+        f"before saves were stamped); it was left untouched: {SUGGESTION}, or {ADOPT}"
+    )
+
+
+def _check_stamp(path: Path) -> bool:
+    """Refuse by the file's own stamp, read from its bytes (and its WAL's newest page 1) before
+    SQLite opens it; True for a new (missing or empty) file, which `connect` stamps first."""
+    from memory.local.stamp import read_stamp
+
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return True
+    if size == 0:
+        return True
+    with path.open("rb") as fh:
+        head = fh.read(100)
+    app_id, version = read_stamp(path, head)
+    if app_id == 0:
+        raise SaveFileError(_unstamped(path))
+    if app_id != APPLICATION_ID:
+        raise SaveFileError(
+            f"{path} belongs to another application (id {app_id:#x}), not WorldForge; it was left "
+            f"untouched: {SUGGESTION}"
+        )
+    if version > SCHEMA_VERSION:
+        raise SaveFileError(
+            f"save file {path} was written by a newer WorldForge (format {version}; "
+            f"this build reads up to {SCHEMA_VERSION}): upgrade, or {SUGGESTION}"
+        )
+    return False
+
+
+def _check_pages(path: Path) -> None:
+    """`PRAGMA quick_check` on a view that cannot change the file (memory.local.stamp): damage deep in
+    the file is refused at open, not mid-game, and the refused file and its WAL stay as found."""
+    from memory.local.stamp import quick_check
+
+    problem = quick_check(path)
+    if problem != "ok":
+        detail = " ".join(str(problem).replace("*", " ").split())[:80]
+        raise SaveFileError(
+            f"save file {path} is damaged ({detail}); it was left as found (with its -wal and "
+            f"-shm): keep a copy, try `sqlite3 {path} .recover`, or {SUGGESTION}"
+        )
+
+
+def _prepare(conn: sqlite3.Connection, path: Path | None) -> None:
+    """Check, migrate and stamp the save inside one transaction (re-checked under the write lock)."""
+    with transaction(conn):
+        version = _check_identity(conn, path) if path is not None else SCHEMA_VERSION
+        has_tables = conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
+        if has_tables:
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                migrate = _migrations.get(step)
+                if migrate is not None:
+                    migrate(conn)
+        for _, ensure in _schemas:
+            ensure(conn)
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def connect(path: Path | str, *, create: bool = True, readonly: bool = False) -> sqlite3.Connection:
+    """Open the save file in autocommit mode with WAL, a busy timeout and every registered schema
+    (`readonly`: a read-only connection that changes nothing, for commands that only look).
+
+    Raises SaveFileError (file left untouched) for a newer, foreign, corrupt or truncated file.
+    """
+    memory = str(path) == ":memory:"
+    path = Path(path)
+    fresh = memory
+    if not memory:
+        if create and not readonly:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        elif not path.exists():
+            raise FileNotFoundError(f"no save file at {path}")
+        _check_header(path)
+        fresh = _check_stamp(path)  # by the stamp, before SQLite opens the file
+        if not fresh:
+            _check_pages(path)
+        elif readonly:
+            raise SaveFileError(f"{path} is empty: there is nothing to read yet")
+    if readonly:
+        return _connect_readonly(path)
+    conn = sqlite3.connect(
+        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+    )
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        if fresh and not memory:  # stamp a new file before WAL: the stamp lands in the file itself
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA secure_delete=ON")
+        _prepare(conn, None if memory else path)
+    except SaveFileError:
+        conn.close()
+        raise
+    except sqlite3.DatabaseError as err:
+        conn.close()
+        if not any(word in str(err).lower() for word in _DAMAGE_WORDS):
+            raise
+        detail = " ".join(str(err).split())[:80]
+        raise SaveFileError(f"save file {path} is damaged ({detail}): {SUGGESTION}") from None
+    return conn
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write the save (SQLite `mode=ro`); an older format is refused
+    rather than upgraded, since upgrading would write."""
+    conn = sqlite3.connect(
+        path.absolute().as_uri() + "?mode=ro",
+        uri=True,
+        isolation_level=None,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        check_same_thread=False,
+    )
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version != SCHEMA_VERSION:
+        conn.close()
+        raise SaveFileError(
+            f"save file {path} is format {version}; open it once with `worldforge play` to "
+            f"upgrade it to format {SCHEMA_VERSION} (read-only commands never write)"
+        )
+    return conn
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE … COMMIT, re-entrant per connection: inner blocks join the outer one.
+
+    On any exception the whole outermost transaction rolls back, so nothing is half-written.
+    """
+    depths: dict[int, int] = _depth.__dict__.setdefault("d", {})
+    key = id(conn)
+    depth = depths.get(key, 0)
+    if depth == 0:
+        conn.execute("BEGIN IMMEDIATE")
+    depths[key] = depth + 1
+    try:
+        yield conn
+    except BaseException:
+        depths[key] = depth
+        if depth == 0:
+            conn.execute("ROLLBACK")
+        raise
+    else:
+        depths[key] = depth
+        if depth == 0:
+            conn.execute("COMMIT")

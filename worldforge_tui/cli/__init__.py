@@ -1,0 +1,399 @@
+"""The `worldforge` command: the TUI by default, and headless commands for scripts, balance and CI.
+
+Headless commands never import textual. Bad input gives one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from engine.errors import GameError
+
+ARCHETYPES = ("builder", "seller", "designer", "operator")
+
+
+class CliError(Exception):
+    """A usage error: printed as one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, no usage dump
+        raise CliError(message)
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"seed must be a whole number, not {text[:20]!r}"
+        ) from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError("seed must be from 0 to 2^63-1")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--seeds must be a whole number, not {text[:20]!r}"
+        ) from None
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError("--seeds must be from 1 to 1000")
+    return value
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from worldforge_tui.app import run_app, theme_names  # textual only for the TUI
+
+    if args.theme is not None and args.theme not in theme_names():
+        raise CliError(f"unknown theme {args.theme[:40]!r}; one of: {', '.join(theme_names())}")
+    web = bool(os.environ.get("TEXTUAL_DRIVER"))  # `worldforge serve`: a web driver over pipes
+    if not web and not (sys.stdout.isatty() and sys.stdin.isatty()):
+        raise CliError(
+            "play needs a terminal (stdin or stdout is not one); for a headless "
+            "venture use `worldforge simulate`"
+        )
+    return run_app(args)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.play.headless import Plan, play, summary
+    from engine.session.api import GameSession
+
+    plan = Plan.from_cli(args.choose, args.reject, args.own, args.event)  # validate before writing
+    session = GameSession.start_venture(
+        pitch=args.pitch,
+        name=args.name,
+        archetype=args.archetype,
+        seed=args.seed,
+        save_dir=args.save_dir,
+    )
+    try:
+        play(session, plan)
+        result = summary(session)
+    finally:
+        session.close()
+    if args.json:
+        _print_json(result)
+    else:
+        o = result["outcome"]
+        print(f"{result['run_id']}: {o['result'].upper()} on day {o['day']} — {o['reason']}")
+        sc = result["score"]
+        print(f"score {sc['points']}/100 ({sc['grade']}) · ending: {sc['title']}")
+        e = result["economics"]
+        runway = "profitable" if e["profitable"] else f"runway {e['runway_months']:.1f} months"
+        print(
+            f"treasury ${e['treasury_usd']:,.0f} · revenue ${e['monthly_revenue_usd']:,.0f}/mo · "
+            f"burn ${e['monthly_burn_usd']:,.0f}/mo · {runway} · trust {e['trust']:.0f} · "
+            f"threat {e['threat']:.0f}"
+        )
+        for s in result["stages"]:
+            d = s["decision"]
+            print(
+                f"  {s['beat']:<7} score {s['score'] if s['score'] is not None else '-':>3}"
+                f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
+                f"{d['rule_id'] if d else ''}"
+            )
+    return 0
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from engine.play.balance import run_balance
+    from worldforge_tui.cli.info import progress
+
+    seeds = list(range(args.seed, args.seed + args.seeds))
+    rows: list[dict[str, Any]] = []
+    kinds = len(args.archetype or ARCHETYPES)
+    with progress(f"balance: playing {len(seeds) * kinds * 256} fork paths"):
+        report = run_balance(
+            seeds=seeds, archetypes=args.archetype or None, rows_out=rows if args.per_path else None
+        )
+    if args.per_path:
+        for r in rows:
+            sys.stdout.write(
+                json.dumps(
+                    {
+                        k: r[k]
+                        for k in (
+                            "path",
+                            "seed",
+                            "archetype",
+                            "result",
+                            "ending",
+                            "reason",
+                            "day",
+                            "stage",
+                            "score",
+                            "grade",
+                            "economics",
+                        )
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
+        return 0
+    if args.json:
+        _print_json(report)
+        return 0
+    print(
+        f"{report['paths']} paths ({len(seeds)} seed(s) x {len(report['archetypes'])} "
+        f"archetype(s)): {report['victories']} victories, {report['defeats']} defeats "
+        f"(win rate {report['win_rate']:.0%}) in {report['elapsed_s']} s"
+    )
+    for reason, n in report["defeat_reasons"].items():
+        print(f"  {n:>5}  {reason}")
+    print(
+        f"defeats before stage 6: {report['defeats_before_stage_6']:.0%}; archetypes change "
+        f"{report['archetypes_change_outcome']:.0%} of (seed, path) outcomes"
+    )
+    fp = report["fixed_paths"]
+    print(
+        f"fixed paths: best {fp['best'][0]['path']} {fp['best'][0]['win_rate']:.0%}, worst "
+        f"{fp['worst'][-1]['path']} {fp['worst'][-1]['win_rate']:.0%}, all-A "
+        f"{fp['all_a']:.0%}, all-B {fp['all_b']:.0%}"
+    )
+    for f in report["forks"]:
+        b = f["better"]
+        print(
+            f"  fork {f['fork']}: A better {b['A']:.0%}, B better {b['B']:.0%}, tie "
+            f"{b['tie']:.0%} of {f['histories']} histories"
+        )
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from engine.session.replay import verify
+    from engine.session.savefile import open_save
+    from engine.session.saves import load_run, resolve_save_dir
+    from memory.local.db import db_path
+
+    path = db_path(resolve_save_dir(args.save_dir))
+    if not path.exists():
+        raise GameError(f"no save file at {path}")
+    conn = open_save(path, create=False, readonly=True)  # replay re-derives in memory
+    try:
+        if not args.verify:
+            state, inputs = load_run(conn, args.run_id)
+            if args.json:
+                _print_json(
+                    {
+                        "run_id": args.run_id,
+                        "inputs": inputs,
+                        "phase": state.phase,
+                        "day": state.day,
+                    }
+                )
+            else:
+                print(
+                    f"{args.run_id}: day {state.day}, {state.phase}; "
+                    f"{len(inputs)} recorded command{'s' * (len(inputs) != 1)}"
+                )
+                for number, record in enumerate(inputs, start=1):
+                    print(f"  {number:>3} {json.dumps(record, ensure_ascii=True)[:160]}")
+            return 0
+        report = verify(conn, args.run_id)
+    finally:
+        conn.close()
+    if args.json:
+        _print_json(report.model_dump())
+    else:
+        print(
+            f"{report.run_id}: {'OK' if report.ok else 'MISMATCH'} — {report.steps} steps, "
+            f"{report.events_checked} events re-derived ({report.mode})"
+            + (f"; {report.first_difference}" if report.first_difference else "")
+        )
+    return 0 if report.ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from worldforge_tui import version
+
+    p = _Parser(
+        prog="worldforge",
+        description="WorldForge: run a company of AI workers whose memory binds them.",
+    )
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"worldforge {version()}",
+        help="print the version and exit",
+    )
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    def common_start(sp: argparse.ArgumentParser, required: bool) -> None:
+        sp.add_argument("--pitch", required=required, help="what the company does")
+        sp.add_argument("--name", help="company name (default: from the pitch)")
+        sp.add_argument(
+            "--archetype", default="builder", choices=ARCHETYPES, help="founder archetype"
+        )
+        sp.add_argument("--seed", type=_seed, default=7, help="seed for the simulation (default 7)")
+        sp.add_argument(
+            "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
+        )
+
+    play = sub.add_parser("play", help="open the game (the default)")
+    common_start(play, required=False)
+    play.add_argument(
+        "--theme",
+        metavar="NAME",
+        help="colour theme for this session (the palette's "
+        "Theme command picks one and remembers it)",
+    )
+    play.set_defaults(func=cmd_play)
+
+    sim = sub.add_parser("simulate", help="play a full venture headless")
+    common_start(sim, required=True)
+    sim.add_argument(
+        "--choose",
+        default="A",
+        metavar="PATH",
+        help="A/B per fork in stage order (one letter = every fork)",
+    )
+    sim.add_argument(
+        "--reject",
+        action="append",
+        default=[],
+        metavar="STAGE:REASON",
+        help="reject a stage's artifact with a reason (repeatable)",
+    )
+    sim.add_argument(
+        "--own",
+        action="append",
+        default=[],
+        metavar="STAGE:TEXT",
+        help="answer a stage's fork in your own words",
+    )
+    sim.add_argument(
+        "--event",
+        action="append",
+        default=[],
+        metavar="[STAGE:]A|B",
+        help="answer the small choice of the event after STAGE (or of every event); "
+        "unanswered events take their default",
+    )
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(func=cmd_simulate)
+
+    bal = sub.add_parser(
+        "balance", help="play all 256 fork paths per archetype and seed and report outcomes"
+    )
+    bal.add_argument("--seed", type=_seed, default=7, help="first seed (default 7)")
+    bal.add_argument(
+        "--seeds", type=_count, default=1, help="how many seeds from --seed (default 1)"
+    )
+    bal.add_argument(
+        "--archetype",
+        action="append",
+        choices=ARCHETYPES,
+        help="an archetype to explore (repeatable; default all four)",
+    )
+    bal.add_argument("--per-path", action="store_true", help="one JSON line per path")
+    bal.add_argument("--json", action="store_true", help="print one JSON object")
+    bal.set_defaults(func=cmd_balance)
+
+    rep = sub.add_parser("replay", help="re-derive a run from its inputs")
+    rep.add_argument("run_id", metavar="RUN", help="the venture's run id (see `worldforge runs`)")
+    rep.add_argument(
+        "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
+    )
+    rep.add_argument("--verify", action="store_true", help="check events and state match the save")
+    rep.add_argument("--json", action="store_true", help="print one JSON object")
+    rep.set_defaults(func=cmd_replay)
+
+    for module in (
+        "worldforge_tui.cli.memory",
+        "worldforge_tui.cli.routing",
+        "worldforge_tui.cli.info",
+        "worldforge_tui.cli.serve",
+    ):
+        try:
+            register: Callable[[Any], None] = importlib.import_module(module).register
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise
+            continue
+        register(sub)
+    return p
+
+
+TUI_COMMANDS = frozenset({"play", "serve"})  # they draw the terminal themselves
+
+
+def _environment_line(err: OSError) -> str:
+    """One line for a save dir, settings or log location the OS refused (read-only, a file…)."""
+    where = err.filename or "the WorldForge home"
+    reason = err.strerror or type(err).__name__
+    return (
+        f"cannot use {where}: {reason} (point WORLDFORGE_HOME or --save-dir at a writable "
+        "directory)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    streams = (sys.stdout, sys.stderr)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv or ["play"])
+        if getattr(args, "func", None) is None:
+            args = parser.parse_args(["play", *argv])
+        if getattr(args, "command", None) not in TUI_COMMANDS:
+            from worldforge_tui.terminal import SafeStream
+
+            sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
+        return int(args.func(args) or 0)
+    except CliError as err:
+        _error(str(err))
+        return 2
+    except GameError as err:
+        _error(str(err))
+        return 2
+    except BrokenPipeError:  # the reader went away (`worldforge … | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except OSError as err:  # the environment said no: a read-only or missing home, a full disk
+        _error(_environment_line(err))
+        return 2
+    except Exception as err:  # noqa: BLE001 - last resort: one line on screen, traceback to the log
+        from engine.logs import log_exception
+
+        try:
+            where = f"details in {log_exception(err, context={'argv': argv[:1]})}"
+        except Exception as log_err:  # noqa: BLE001 - the log itself failed: still one line
+            where = f"no log written: {type(log_err).__name__}"
+        shown = " ".join(str(err).encode("ascii", "backslashreplace").decode().split())
+        _error(f"{type(err).__name__}: {_scrubbed(shown)[:200]} ({where})")
+        return 1
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _scrubbed(text: str) -> str:
+    from memory.scrub import scrub
+
+    return scrub(text)
+
+
+def _error(message: str) -> None:
+    """The one error line: scrubbed and made printable whatever stream is current."""
+    from worldforge_tui.terminal import printable
+
+    print(f"worldforge: error: {printable(_scrubbed(message))}", file=sys.stderr)

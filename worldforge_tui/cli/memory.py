@@ -1,0 +1,421 @@
+"""`worldforge memory show|recall|prune|consolidate|forget|audit`: inspect and manage a run's memory.
+
+Thin front end over `memory.local.store.MemoryStore`; no textual import. Errors print one line
+(`worldforge: error: …`) and return 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.errors import GameError
+from memory.local.db import connect, db_path, transaction
+from memory.local.store import MemoryStore
+from memory.models import KINDS
+from worldforge_tui.formatting import plural
+
+
+class CliError(Exception):
+    """A user-facing problem: one line, exit code 2."""
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the `memory` sub-command (and its actions) to the main CLI's subparsers."""
+    parser = subparsers.add_parser(
+        "memory",
+        help="inspect and manage a run's binding memory",
+        description="Inspect and manage a run's binding memory.",
+    )
+    actions = parser.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
+
+    def action(name: str, text: str) -> argparse.ArgumentParser:
+        p = actions.add_parser(name, help=text, description=text)
+        p.add_argument("--run", required=True, metavar="RUN_ID", help="the run (venture) id")
+        p.add_argument(
+            "--save-dir",
+            metavar="D",
+            help="save directory (default: WORLDFORGE_HOME or the user data dir)",
+        )
+        p.add_argument("--json", action="store_true", help="print JSON")
+        p.set_defaults(func=run)
+        return p
+
+    action("show", "list the run's memories grouped by kind")
+    p = action("recall", "show the <campaign_memory> block a brief would get")
+    p.add_argument("--query", required=True, metavar="TEXT", help="what the brief is about")
+    p.add_argument(
+        "--limit", type=int, default=12, metavar="N", help="at most this many memories (default 12)"
+    )
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=700,
+        metavar="TOKENS",
+        help="token budget of the block (default 700)",
+    )
+    p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+    p = action("prune", "delete expired, unimportant, non-binding notes")
+    p.add_argument("--dry-run", action="store_true", help="list what would go; change nothing")
+    p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+    p = action("consolidate", "fold notes into one reviewed semantic note")
+    p.add_argument(
+        "--source",
+        action="append",
+        required=True,
+        metavar="ID",
+        help="a memory id to fold in (repeat for each)",
+    )
+    p.add_argument("--summary", required=True, metavar="TEXT", help="the reviewed note's text")
+    p.add_argument("--reviewer", required=True, metavar="NAME", help="who reviewed it")
+    p.add_argument("--dry-run", action="store_true", help="show the result; change nothing")
+    p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+    p = action("forget", "delete the run's memories and events for good (right to deletion)")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p = action("audit", "show the content-free audit trail")
+    p.add_argument("--limit", type=int, metavar="N", help="only the newest N records")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def resolve_save_dir(save_dir: str | None) -> Path:
+    """--save-dir, else WORLDFORGE_HOME, else platformdirs' user data dir."""
+    if save_dir:
+        return Path(save_dir).expanduser()
+    home = os.environ.get("WORLDFORGE_HOME", "").strip()
+    if home:
+        return Path(home).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("worldforge"))
+
+
+_HOOKS = (
+    ("engine.session.events", "append_event"),
+    ("engine.session.events", "forget_run"),
+    ("engine.session.saves", "delete_run"),
+)
+
+
+def _hook(module: str, name: str) -> Callable[..., Any] | None:
+    """An optional engine function (the memory CLI works without the engine)."""
+    try:
+        fn = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+    return fn if callable(fn) else None
+
+
+def _table_exists(conn: sqlite3.Connection, name: str) -> bool:
+    return (
+        conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        ).fetchone()
+        is not None
+    )
+
+
+def _run_known(conn: sqlite3.Connection, run_id: str) -> bool:
+    checks = [
+        ("memories", "run_id"),
+        ("memory_audit", "run_id"),
+        ("runs", "run_id"),
+        ("events", "run_id"),
+    ]
+    return any(
+        _table_exists(conn, t)
+        and conn.execute(f"SELECT 1 FROM {t} WHERE {c} = ? LIMIT 1", (run_id,)).fetchone()
+        is not None
+        for t, c in checks
+    )
+
+
+def _run_day(conn: sqlite3.Connection, run_id: str) -> int:
+    """The run's current game day: the saved run row, else its newest event or memory."""
+    if _table_exists(conn, "runs"):
+        row = conn.execute("SELECT day FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is not None:
+            return int(row[0])
+    best = 0
+    for table in ("events", "memories"):
+        if _table_exists(conn, table):
+            row = conn.execute(
+                f"SELECT max(game_day) FROM {table} WHERE run_id = ?", (run_id,)
+            ).fetchone()
+            best = max(best, int(row[0] or 0))
+    return best
+
+
+def _event(
+    conn: sqlite3.Connection,
+    run_id: str,
+    kind: str,
+    message: str,
+    payload: dict[str, Any],
+    day: int,
+) -> None:
+    append = _hook("engine.session.events", "append_event")
+    if append is not None:
+        append(conn, run_id, kind, "ceo", message, payload, day)
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
+    else:
+        print(text)
+
+
+def _show(store: MemoryStore, args: argparse.Namespace) -> None:
+    records = store.records()
+    counts = store.counts()
+    data = {
+        "run_id": store.run_id,
+        "store": store.store_label(),
+        "counts": counts,
+        "records": [r.model_dump() for r in records],
+    }
+    lines = [f"run {store.run_id} · store {store.store_label()} · {sum(counts.values())} live"]
+    for kind in KINDS:
+        group = [r for r in records if r.kind == kind]
+        if not group:
+            continue
+        lines.append(f"{kind} ({counts[kind]} live)")
+        for r in group:
+            badge = " [binding]" if kind == "procedural" and r.status == "active" else ""
+            if r.superseded_by:
+                badge += f" (superseded by {r.superseded_by})"
+            lines.append(f"  {r.id} day {r.game_day} {r.status}{badge}: {r.text}")
+    _emit(args, data, "\n".join(lines))
+
+
+def _settings() -> Any:
+    """Offline routing, with the memory backend the user chose (MEMORY_BACKEND, AZURE_COSMOS_*)."""
+    from engine.config import SettingsFileError, load_settings
+
+    try:
+        return load_settings().model_copy(update={"demo_mode": "simulation"})
+    except (SettingsFileError, ValueError) as err:
+        raise CliError(str(err).splitlines()[0][:200]) from None
+
+
+def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
+    from engine.session.memory_backend import memory_for
+
+    store = memory_for(_settings(), conn, args.run)
+    act = args.memory_action
+    if act == "show":
+        _show(store, args)
+    elif act == "recall":
+        day = args.day if args.day is not None else _run_day(conn, args.run)
+        res = store.recall(args.query, game_day=day, budget_tokens=args.budget, limit=args.limit)
+        _emit(
+            args,
+            res.model_dump(),
+            res.block + f"\n({res.tokens_used}/{res.budget} tokens,"
+            f" {len(res.items)} items, {len(res.skipped)} skipped)",
+        )
+    elif act == "prune" and args.dry_run:
+        day = args.day if args.day is not None else _run_day(conn, args.run)
+        rep = store.prune(game_day=day, dry_run=True)
+        _emit(
+            args,
+            rep.model_dump(),
+            f"would prune {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
+        )
+    elif act == "consolidate" and args.dry_run:
+        day = args.day if args.day is not None else _run_day(conn, args.run)
+        merged = store.consolidate(
+            args.source, summary=args.summary, reviewer=args.reviewer, game_day=day, dry_run=True
+        )
+        _emit(
+            args,
+            merged.model_dump(),
+            f"{merged.status}: {merged.semantic_memory_id} from "
+            + ", ".join(merged.source_memory_ids),
+        )
+    elif act in ("prune", "consolidate", "forget"):
+        _write_command(conn, store, args)
+    elif act == "audit":
+        rows = store.audit(limit=args.limit)
+        _emit(
+            args,
+            [r.model_dump() for r in rows],
+            "\n".join(
+                f"{r.seq} {r.ts} day {r.game_day} {r.operation} {r.reason} {','.join(r.memory_ids)}"
+                for r in rows
+            )
+            or "no audit records",
+        )
+    store.flush_cloud()  # a remote backend's queued audit rows
+
+
+def _write_command(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Namespace) -> None:
+    """prune, consolidate and forget change the run: they go through the run's game session, so
+    they take its lease (refused while another window holds the run) and are recorded commands
+    that `replay --verify` re-applies. Memories of an id with no game run behind them (written by
+    a script) are handled by the store alone."""
+    from engine.session.saves import run_exists
+
+    if not _table_exists(conn, "runs") or not run_exists(conn, args.run):
+        _store_only(conn, store, args)
+        return
+    from engine.routing import Router
+    from engine.session.api import GameSession
+
+    day = getattr(args, "day", None)
+    if day is not None and day != _run_day(conn, args.run):
+        raise CliError(
+            "--day applies to dry runs only: a change to a game run happens on the "
+            "run's own game day"
+        )
+    session = GameSession.load(
+        args.run,
+        save_dir=resolve_save_dir(args.save_dir),
+        router=Router(_settings()),
+        knowledge=object(),
+    )
+    try:
+        if session.read_only:
+            raise CliError(session.read_only_line())
+        act = args.memory_action
+        if act == "prune":
+            rep = session.prune()
+            _emit(
+                args,
+                rep.model_dump(),
+                f"pruned {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
+            )
+        elif act == "consolidate":
+            res = session.consolidate(args.source, summary=args.summary, reviewer=args.reviewer)
+            _emit(
+                args,
+                res.model_dump(),
+                f"{res.status}: {res.semantic_memory_id} from " + ", ".join(res.source_memory_ids),
+            )
+        else:
+            gone = session.forget_run()
+            reports = gone["reports_deleted"]
+            memories = plural(gone["memories"], "memory", "memories")
+            _emit(
+                args,
+                gone,
+                f"forgot run {gone['run_id']}: {memories}, "
+                f"{plural(gone['events'], 'event')}"
+                + (f", {plural(len(reports), 'exported report')}" if reports else "")
+                + " deleted"
+                + (
+                    ""
+                    if gone["compacted"]
+                    else " (another reader kept the WAL; run again to compact)"
+                )
+                + "; copies of reports saved elsewhere are not tracked",
+            )
+    finally:
+        session.close()
+
+
+def _store_only(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Namespace) -> None:
+    act = args.memory_action
+    day = getattr(args, "day", None)
+    day = day if day is not None else _run_day(conn, args.run)
+    if act == "prune":
+        rep = store.prune(game_day=day, dry_run=False)
+        _emit(
+            args,
+            rep.model_dump(),
+            f"pruned {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
+        )
+    elif act == "consolidate":
+        merged = store.consolidate(
+            args.source, summary=args.summary, reviewer=args.reviewer, game_day=day
+        )
+        _emit(
+            args,
+            merged.model_dump(),
+            f"{merged.status}: {merged.semantic_memory_id} from "
+            + ", ".join(merged.source_memory_ids),
+        )
+    else:
+        with transaction(conn):
+            gone = store.forget_run(compact=False)
+            for module, name in (
+                ("engine.session.events", "forget_run"),
+                ("engine.session.saves", "delete_run"),
+            ):
+                hook = _hook(module, name)
+                if hook is not None:
+                    hook(conn, args.run)
+        gone.compacted = store.compact()
+        _emit(
+            args,
+            gone.model_dump(),
+            f"forgot run {gone.run_id}: "
+            f"{plural(gone.deleted, 'memory', 'memories')} deleted"
+            + ("" if gone.compacted else " (another reader kept the WAL; run again to compact)"),
+        )
+
+
+def _confirm_forget(run_id: str) -> None:
+    """Ask before deleting for good; without a terminal to ask on, refuse (use --yes)."""
+    if not sys.stdin.isatty():
+        raise CliError("memory forget deletes the run's memories for good: add --yes to confirm")
+    sys.stderr.write(
+        f"Forget every memory and event of run {run_id[:80]}? This cannot be undone. [y/N] "
+    )
+    sys.stderr.flush()
+    if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+        raise CliError("nothing forgotten")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handle `worldforge memory …`; 0 on success, 2 with one error line on bad input."""
+    if getattr(args, "memory_action", None) is None:
+        print(
+            "worldforge: error: memory needs an action (show, recall, prune, consolidate,"
+            " forget, audit)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        for module, name in _HOOKS:  # import first, so their tables are ensured by connect()
+            _hook(module, name)
+        path = db_path(resolve_save_dir(args.save_dir))
+        try:
+            looks = args.memory_action in ("show", "recall", "audit")
+            looks = looks or bool(getattr(args, "dry_run", False))
+            conn = connect(path, create=False, readonly=looks)  # looking never writes
+        except FileNotFoundError:
+            raise CliError(f"no save file at {path}") from None
+        try:
+            if not _run_known(conn, args.run):
+                raise CliError(f"unknown run id {args.run[:80]!r} in {path.parent}")
+            if args.memory_action == "forget" and not args.yes:
+                _confirm_forget(args.run)
+            _dispatch(conn, args)
+        finally:
+            conn.close()
+    except (CliError, GameError, ValueError, KeyError, PermissionError, sqlite3.Error) as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"worldforge: error: {message}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry (`python -m worldforge_tui.cli.memory memory …`), mainly for tests."""
+    parser = argparse.ArgumentParser(prog="worldforge")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,162 @@
+"""`worldforge routing status|test`: show how calls will be routed, and probe each configured tier.
+
+Thin front end over `engine.routing.Router`; never imports textual. Bad settings print one line
+(`worldforge: error: …`) and return 2; `routing test` returns 1 when an active tier does not answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.config import SettingsFileError, load_settings
+from engine.routing import ROLES, Router
+from engine.session.memory_backend import backend_status
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the `routing` sub-command (status, test) to the main CLI's subparsers."""
+    parser = subparsers.add_parser(
+        "routing",
+        help="show and test model routing",
+        description="Show and test how workers' model calls are routed.",
+    )
+    actions = parser.add_subparsers(dest="routing_action", metavar="ACTION", required=True)
+    status = actions.add_parser(
+        "status",
+        help="runtime label, routing, model per role, tiers",
+        description="Runtime label, routing mode, effective model per "
+        "role, tiers configured and reachable.",
+    )
+    status.add_argument("--json", action="store_true", help="print JSON")
+    status.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="do not contact endpoints (reachability shown as unknown)",
+    )
+    status.set_defaults(func=run)
+    test = actions.add_parser(
+        "test",
+        help="probe each configured tier and print latency",
+        description="Probe each configured tier (GET /models); exit 0 only "
+        "if every active tier answers.",
+    )
+    test.add_argument("--json", action="store_true", help="print JSON")
+    test.set_defaults(func=run)
+    return parser
+
+
+def _one_line(err: Exception) -> str:
+    if isinstance(err, ValidationError):
+        first = err.errors()[0]
+        loc = ".".join(str(p) for p in first.get("loc", ())).upper() or "settings"
+        return f"bad setting {loc}: {first.get('msg', 'invalid')}"
+    return str(err).splitlines()[0][:300]
+
+
+def _status(router: Router, probe: bool) -> dict[str, Any]:
+    data = router.status()
+    reach = {p["tier"]: p for p in router.probe()} if probe else {}
+    for tier, info in data["tiers"].items():
+        if tier in reach:
+            info["reachable"] = reach[tier]["ok"]
+            info["probe_error"] = reach[tier]["error"]
+        elif tier in ("local", "foundry"):
+            info["reachable"] = None
+    data["memory"] = backend_status(router.settings, probe=probe)
+    return data
+
+
+def _print_status(data: dict[str, Any]) -> None:
+    print(
+        f"runtime: {data['runtime']}  (DEMO_MODE={data['demo_mode']}, "
+        f"AGENT_ROUTING={data['routing']})"
+    )
+    print("tiers:")
+    for tier, info in data["tiers"].items():
+        reach = info.get("reachable")
+        mark = {True: "reachable", False: "unreachable", None: "not probed"}[reach]
+        if tier == "simulation":
+            mark = "always available"
+        elif not info["active"]:
+            mark = "-"
+        endpoint = info.get("endpoint") or ""
+        state = "active" if info["active"] else ("configured" if info["configured"] else "off")
+        line = f"  {tier:<10} {state:<10} {mark:<16} {endpoint}"
+        if info.get("probe_error"):
+            line += f"  ({info['probe_error']})"
+        print(line.rstrip())
+    for key, caps in data.get("capabilities", {}).items():
+        print(
+            f"  learned    {key}: output {caps['json_mode']}, {caps['token_param']}"
+            f"{'' if caps['send_temperature'] else ', no temperature'} ({caps['source']})"
+        )
+    model_tiers = [t for t, i in data["tiers"].items() if t != "simulation" and i["active"]]
+    if model_tiers and not data.get("cooldowns"):
+        print("  breaker    closed on every endpoint (this process; a running game keeps its own)")
+    for key, brk in data.get("cooldowns", {}).items():
+        print(
+            f"  breaker    {key}: {brk['state']} ({brk['reason']}, "
+            f"{brk['seconds_left']:.0f}s left, {brk['skipped_calls']} calls skipped)"
+        )
+    mem = data.get("memory")
+    if mem:
+        answers = {True: "answers", False: "does not answer", None: "not probed"}[mem["answers"]]
+        where = mem.get("endpoint") or ""
+        print(
+            f"memory: {mem['backend']} ({mem['store']}) {answers} {where}".rstrip()
+            + (f"  ({mem['detail']})" if mem.get("detail") else "")
+        )
+    print("roles:")
+    for role in ROLES:
+        r = data["roles"][role]
+        print(
+            f"  {role:<11} local={r['local'] or '-':<16} cloud={r['cloud'] or '-':<16} "
+            f"→ {' → '.join(r['order'])}"
+        )
+
+
+def _print_probe(results: list[dict[str, Any]], ok: bool) -> None:
+    for p in results:
+        status = "ok" if p["ok"] else "FAIL"
+        where = p["endpoint"] or ""
+        extra = (
+            f" models={','.join(p['models'][:6])}"
+            if p["ok"] and p["tier"] != "simulation"
+            else (f" {p['error']}" if p["error"] else "")
+        )
+        missing = p.get("missing_models")
+        if missing:
+            extra += f" missing={','.join(missing)}"
+        print(f"{p['tier']:<10} {status:<4} {p['ms']:>8.1f} ms {where}{extra}".rstrip())
+    print("all active tiers answered" if ok else "an active tier did not answer")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry for both actions; returns the process exit code."""
+    try:
+        router = Router(load_settings())
+    except (ValidationError, SettingsFileError) as err:
+        print(f"worldforge: error: {_one_line(err)}", file=sys.stderr)
+        return 2
+    if args.routing_action == "status":
+        data = _status(router, probe=not args.no_probe)
+        if args.json:
+            sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+        else:
+            _print_status(data)
+        return 0
+    results = router.probe()
+    ok = all(p["ok"] for p in results)
+    if args.json:
+        sys.stdout.write(
+            json.dumps({"ok": ok, "runtime": router.runtime_label(), "tiers": results}, indent=2)
+            + "\n"
+        )
+    else:
+        _print_probe(results, ok)
+    return 0 if ok else 1
