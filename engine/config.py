@@ -160,6 +160,15 @@ class Settings(BaseModel):
     # so a script's back-to-back calls probe again instead of all going to the floor.
     agent_breaker_skips: int = Field(default=3, ge=0, le=1000)
     agent_temperature: float = Field(default=0.7, ge=0, le=2)
+    # Per-attempt limits inside the total deadline: a server that sends no first token (or goes
+    # silent mid-stream) this long is abandoned for the next tier, labelled "silent" / "stalled".
+    agent_first_token_timeout: float = Field(default=10.0, gt=0, le=3600)
+    agent_stream_idle_timeout: float = Field(default=10.0, gt=0, le=3600)
+    # A model answer longer than this (UTF-8 bytes) is cut off and refused before parsing.
+    agent_max_answer_bytes: int = Field(default=262_144, ge=1024, le=64 * 1024 * 1024)
+    # Where a prompt overflows a model's context, the router steps to this one (same endpoint).
+    local_large_context_model: str | None = _opt_model()
+    foundry_large_context_model: str | None = _opt_model()
 
     @field_validator("*", mode="before")
     @classmethod
