@@ -6,6 +6,7 @@ then applies the stateful guards (restatement, near-duplicate, per-stage cap).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -137,6 +138,37 @@ def check_write(
     weight = _finite(importance, DEFAULT_IMPORTANCE, 0.0, 10.0)
     axis_key = clean(axis, limit=64).lower() if axis else None
     return body, weight, axis_key
+
+
+MAX_PAYLOAD_CHARS = 4000
+
+
+def check_payload(payload: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A binding note's structured payload, as every store keeps it: JSON data only, every string
+    cleaned and scrubbed like a note's text, at most MAX_PAYLOAD_CHARS once encoded (over that it
+    is refused with ValueError, never cut into invalid data)."""
+    if not payload:
+        return None
+    if not isinstance(payload, dict):
+        raise TypeError("a memory payload is a JSON object")
+    out = _clean_data(payload)
+    if len(json.dumps(out, sort_keys=True)) > MAX_PAYLOAD_CHARS:
+        raise ValueError(f"memory payload over {MAX_PAYLOAD_CHARS} characters")
+    return out
+
+
+def _clean_data(value: Any) -> Any:
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int | float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {clean(str(k), limit=64): _clean_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean_data(v) for v in value]
+    return clean(str(value))
 
 
 def is_instruction_like(text: str) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,6 +45,9 @@ class MemoryRecord(BaseModel):
     axis: str | None = None
     reinforced: int = 0
     superseded_by: str | None = None
+    # Structured content of a binding note (engine.game.directions: the typed directions a CEO
+    # input was read into); scrubbed like the text, never shown as raw JSON.
+    payload: dict[str, Any] | None = None
 
 
 class MemoryWriteRequest(BaseModel):

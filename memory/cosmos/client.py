@@ -158,6 +158,7 @@ def doc_to_record(doc: dict[str, Any]) -> MemoryRecord:
         axis=doc.get("axis"),
         reinforced=int(doc.get("reinforced") or 0),
         superseded_by=doc.get("supersededBy"),
+        payload=doc.get("payload") or None,
     )
 
 

@@ -114,6 +114,7 @@ class FailoverMemory:
                 axis=rec.axis,
                 source_ids=rec.source_ids,
                 status=rec.status,
+                payload=rec.payload,
             )
             self._seeded.add(rec.id)
             count += 1

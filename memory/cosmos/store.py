@@ -55,6 +55,7 @@ from memory.guards import (
     NEAR_DUPLICATE,
     STAGE_CAP,
     CleanWrite,
+    check_payload,
     check_request,
     check_write,
     clean,
@@ -327,6 +328,7 @@ class CosmosMemoryStore:
         worker: str | None = None,
         memory_id: str | None = None,
         reviewer: str | None = None,
+        payload: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         seq = self._next_seq()
         doc: dict[str, Any] = {
@@ -351,6 +353,7 @@ class CosmosMemoryStore:
             "reinforced": 0,
             "supersededBy": None,
             "consolidatedInto": None,
+            "payload": payload,
             "ttl": ttl_seconds(kind, importance, game_day, expires_day),
         }
         vector = self._embed(text)
@@ -398,9 +401,11 @@ class CosmosMemoryStore:
         source_ids: Sequence[str] = (),
         status: Status = "active",
         expires_day: int | None = None,
+        payload: dict[str, Any] | None = None,
     ) -> MemoryRecord:
         """Framework, CEO and system writes (two requests: the restatement query, the write)."""
         body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
+        payload = check_payload(payload)
         if kind != "procedural":
             same = self._docs(
                 f"c.norm = @norm AND c.kind = @kind AND {LIVE}",
@@ -421,6 +426,7 @@ class CosmosMemoryStore:
             source_ids=[clean(s, limit=64) for s in source_ids],
             stage_id=stage_id,
             axis=axis_key,
+            payload=payload,
         )
         self._audit("remember", [rec.id], f"written-{kind}", game_day=game_day)
         return rec

@@ -9,7 +9,7 @@ from memory.models import MemoryRecord
 
 COLUMNS = (
     "id, run_id, kind, text, status, author, importance, game_day, ts, expires_day,"
-    " source_ids, origin, stage_id, axis, reinforced, superseded_by"
+    " source_ids, origin, stage_id, axis, reinforced, superseded_by, payload"
 )
 
 
@@ -32,4 +32,5 @@ def to_record(row: sqlite3.Row | tuple) -> MemoryRecord:
         axis=row[13],
         reinforced=row[14],
         superseded_by=row[15],
+        payload=json.loads(row[16]) if len(row) > 16 and row[16] else None,
     )

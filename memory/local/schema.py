@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS memories (
     worker TEXT,
     consolidated_into TEXT,
     reviewer TEXT,
+    payload TEXT,
     UNIQUE (run_id, id)
 );
 -- Recall reads a run's live notes through this index alone (scores need no row fetch).
@@ -252,6 +253,8 @@ def ensure(conn: sqlite3.Connection) -> None:
     )
     for sql in _STATEMENTS:
         conn.execute(sql)
+    if "payload" not in _columns(conn, "memories"):  # saves from before typed directions
+        conn.execute("ALTER TABLE memories ADD COLUMN payload TEXT")
     if not had_index:
         conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
 

@@ -14,7 +14,7 @@ import json
 import math
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memory import audit, lifecycle
 from memory.audit import utc_now
@@ -22,6 +22,7 @@ from memory.guards import (
     NEAR_DUPLICATE,
     STAGE_CAP,
     CleanWrite,
+    check_payload,
     check_request,
     check_write,
     clean,
@@ -55,7 +56,8 @@ if TYPE_CHECKING:
 _INSERT = (
     "INSERT INTO memories (run_id, id, seq, kind, text, terms, n_terms, run_key, norm_key, status,"
     " author, importance, game_day, ts, expires_day, source_ids, origin, stage_id, axis, worker,"
-    " reviewer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?, ?)"
+    " reviewer, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?,"
+    " ?, ?)"
 )
 
 
@@ -113,6 +115,7 @@ class MemoryStore:
         memory_id: str | None = None,
         reviewer: str | None = None,
         norm: str | None = None,
+        payload: dict[str, Any] | None = None,
     ) -> MemoryRecord:
         """Insert one row (caller holds the transaction); its id follows the run's counter."""
         row = self.conn.execute(
@@ -145,6 +148,7 @@ class MemoryStore:
                 axis,
                 worker,
                 reviewer,
+                json.dumps(payload, sort_keys=True) if payload else None,
             ),
         )
         self._queue_cloud_write(mid, kind, text)
@@ -189,9 +193,12 @@ class MemoryStore:
         source_ids: Sequence[str] = (),
         status: Status = "active",
         expires_day: int | None = None,
+        payload: dict[str, Any] | None = None,
     ) -> MemoryRecord:
-        """Framework, CEO and system writes; procedural (binding) only from the CEO or system."""
+        """Framework, CEO and system writes; procedural (binding) only from the CEO or system.
+        `payload` is a binding note's structured content (scrubbed like the text)."""
         body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
+        payload = check_payload(payload)
         norm = normalise(body)
         with transaction(self.conn):
             if kind != "procedural":
@@ -212,6 +219,7 @@ class MemoryStore:
                 stage_id=stage_id,
                 axis=axis_key,
                 norm=norm,
+                payload=payload,
             )
             self._audit("remember", [rec.id], f"written-{kind}", game_day=game_day, ts=rec.ts)
         return rec
