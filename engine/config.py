@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 from pydantic import (
@@ -36,6 +36,20 @@ Routing = Literal["local_first", "cloud_first", "local_only", "cloud_only"]
 RuntimeLabel = Literal["simulation", "local", "live", "hybrid"]
 
 SECRET_FIELDS = ("local_agent_api_key", "foundry_api_key", "azure_cosmos_key")
+URL_FIELDS = (
+    "local_agent_base_url",
+    "foundry_base_url",
+    "foundry_project_endpoint",
+    "foundry_iq_endpoint",
+    "azure_cosmos_endpoint",
+)
+# Where a URL's user name or password belongs instead (the key settings live in memory only).
+_KEY_FOR_URL = {
+    "local_agent_base_url": "LOCAL_AGENT_API_KEY",
+    "foundry_base_url": "FOUNDRY_API_KEY",
+    "foundry_project_endpoint": "FOUNDRY_API_KEY",
+    "azure_cosmos_endpoint": "AZURE_COSMOS_KEY",
+}
 MemoryBackend = Literal["local", "cosmos"]
 
 # Default chains per role, as in the original: the first set name wins, then the tier default.
@@ -183,13 +197,7 @@ class Settings(BaseModel):
     def _lower(cls, value: Any) -> Any:
         return value.lower() if isinstance(value, str) else value
 
-    @field_validator(
-        "local_agent_base_url",
-        "foundry_base_url",
-        "foundry_project_endpoint",
-        "foundry_iq_endpoint",
-        "azure_cosmos_endpoint",
-    )
+    @field_validator(*URL_FIELDS)
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         """Base URLs must be http(s) with a host; anything else is a typo we refuse early."""
@@ -208,13 +216,7 @@ class Settings(BaseModel):
 
         for name in SECRET_FIELDS:
             register_secret(getattr(self, name, None))
-        for name in (
-            "local_agent_base_url",
-            "foundry_base_url",
-            "foundry_project_endpoint",
-            "foundry_iq_endpoint",
-            "azure_cosmos_endpoint",
-        ):
+        for name in URL_FIELDS:
             url = getattr(self, name, None)
             if url:
                 register_secret(urlsplit(url).password)
@@ -279,8 +281,13 @@ def _env_name(field: str) -> str:
     return field.upper()
 
 
-class SettingsFileError(ValueError):
-    """The settings file exists but cannot be used; front ends show it as one line."""
+class SettingsError(ValueError):
+    """Settings that cannot be used, as one line naming the setting, where it came from and what
+    is allowed. Every front end shows this line as it is: the CLI exits 2, the TUI notifies."""
+
+
+class SettingsFileError(SettingsError):
+    """The settings file exists but cannot be used."""
 
 
 def _file_values() -> dict[str, Any]:
@@ -290,7 +297,8 @@ def _file_values() -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:
-        raise SettingsFileError(f"settings file {path} is unreadable: {exc}") from exc
+        reason = " ".join(str(exc).split())[:120]
+        raise SettingsFileError(f"settings file {path} is unreadable: {reason}") from exc
     if not isinstance(data, dict):
         raise SettingsFileError(f"settings file {path} does not hold an object")
     known = set(Settings.model_fields) - set(SECRET_FIELDS)
@@ -306,23 +314,73 @@ def _input_names() -> dict[str, str]:
     return {**names, **{f: f for f in Settings.model_fields}}
 
 
-def env_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The settings present in the environment by field name; a blank value means unset, and a
-    field's own name beats its alias (NPC_MODEL over NPC_FAST_MODEL)."""
+def _env_entries(environ: Mapping[str, str] | None = None) -> dict[str, tuple[str, str]]:
+    """field -> (the variable's name as spelled, its value) for the settings in the environment;
+    a blank value means unset, and a field's own name beats its alias (NPC_MODEL over
+    NPC_FAST_MODEL)."""
     names = _input_names()
     source = os.environ if environ is None else environ
     found = [
-        (names[k.lower()], k.lower(), v)
+        (names[k.lower()], k.lower(), k, v)
         for k, v in source.items()
         if k.lower() in names and v.strip()
     ]
     found.sort(key=lambda item: item[0] == item[1])  # aliases first, so own names overwrite them
-    return {field: value for field, _, value in found}
+    return {field: (spelled, value) for field, _, spelled, value in found}
+
+
+def env_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The settings present in the environment by field name (see `_env_entries`)."""
+    return {field: value for field, (_, value) in _env_entries(environ).items()}
+
+
+def _validated(
+    values: Mapping[str, Any], source: str, spelled: Mapping[str, tuple[str, str]] | None = None
+) -> Settings:
+    """`Settings` from values, or `SettingsError` naming the first refused one: the variable as
+    spelled and where it came from (`source` unless `spelled` names it as from the environment)."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings.model_validate(dict(values))
+    except ValidationError as exc:
+        raise SettingsError(_refusal(exc, source, spelled or {})) from None
+
+
+def _refusal(exc: Any, source: str, spelled: Mapping[str, tuple[str, str]]) -> str:
+    """One line for a pydantic refusal: NAME='value' (from where): what is allowed."""
+    errors = exc.errors()
+    if not errors:
+        return f"settings from {source} are invalid"
+    err = errors[0]
+    loc = err.get("loc") or ("settings",)
+    field = str(loc[0])
+    name, where = (
+        (spelled[field][0], "the environment")
+        if field in spelled
+        else (
+            _env_name(field),
+            source,
+        )
+    )
+    message = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
+    message = message.replace("Input should be ", "must be ")
+    if field in SECRET_FIELDS:
+        shown = ""
+    else:
+        raw = err.get("input")
+        text = raw if isinstance(raw, str) else json.dumps(raw, default=str)
+        shown = "=" + repr(" ".join(_scrubbed(text).split())[:60])
+    return f"{name}{shown} in {where}: {message}"
 
 
 def load_settings() -> Settings:
-    """Settings from the settings file, with any env var overriding it (bad values raise)."""
-    return Settings.model_validate({**_file_values(), **env_values()})
+    """Settings from the settings file, with any env var overriding it. A value that cannot be
+    used raises `SettingsError`: one line naming it and where it came from."""
+    file = _file_values()
+    entries = _env_entries()
+    values = {**file, **{field: value for field, (_, value) in entries.items()}}
+    return _validated(values, source=f"the settings file {settings_path()}", spelled=entries)
 
 
 def _scrubbed(value: str) -> str:
@@ -331,19 +389,59 @@ def _scrubbed(value: str) -> str:
     return scrub(value)
 
 
-def save_settings(settings: Settings) -> Path:
-    """Write the non-secret settings atomically to the settings file (keys stay in env/memory only)."""
-    values: dict[str, Any] = {}
-    for name, value in settings.model_dump(exclude=set(SECRET_FIELDS)).items():
-        if value is None:
+def url_without_userinfo(url: str) -> str:
+    """The URL with any `user:password@` taken out: what caches and files may key or store."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def changed_fields(before: Settings, after: Settings) -> dict[str, Any]:
+    """What the player changed between two settings (None: cleared); keys are never included,
+    and nothing that merely came from the environment or the defaults."""
+    return {
+        name: getattr(after, name)
+        for name in Settings.model_fields
+        if name not in SECRET_FIELDS and getattr(before, name) != getattr(after, name)
+    }
+
+
+def check_choices(changes: Mapping[str, Any]) -> None:
+    """Refuse, in one line, a choice that must not reach the settings file: a URL with a user
+    name or password in it (the password would sit on disk in clear)."""
+    for name in URL_FIELDS:
+        value = changes.get(name)
+        if isinstance(value, str) and url_without_userinfo(value) != value:
+            key = _KEY_FOR_URL.get(name)
+            instead = f"; give the key as {key} instead" if key else ""
+            raise SettingsError(
+                f"{_env_name(name)}: a URL with a user name or password is never saved{instead}"
+            )
+
+
+def save_choices(changes: Mapping[str, Any]) -> Path:
+    """Write the player's changes (field -> value, None clears it) into the settings file,
+    atomically, keeping what the file already held: the file records only what the player
+    set, never values from the environment or defaults (which would freeze them). Keys are
+    never written; a URL with user-info is refused (`SettingsError`)."""
+    check_choices(changes)
+    values = _file_values()
+    for name, value in changes.items():
+        if name not in Settings.model_fields or name in SECRET_FIELDS:
             continue
-        values[_env_name(name)] = _scrubbed(value) if isinstance(value, str) else value
+        if value is None:
+            values.pop(name, None)
+        else:
+            values[name] = value
+    validated = _validated(values, source="the settings file")
+    data = {_env_name(name): getattr(validated, name) for name in sorted(values)}
     path = settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(values, fh, indent=2, sort_keys=True)
+            json.dump(data, fh, indent=2, sort_keys=True)
             fh.write("\n")
             fh.flush()
             os.fsync(fh.fileno())

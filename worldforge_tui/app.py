@@ -164,14 +164,14 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         if self.requested_theme is not None and theme.name == self.requested_theme:
             return  # the --theme of this session: not a choice to remember
         settings.tui_theme = theme.name
-        self._save_settings_quietly(settings)
+        self._save_settings_quietly({"tui_theme": theme.name})
 
     @work(thread=True, group="preferences", exclusive=True, exit_on_error=False)
-    def _save_settings_quietly(self, settings: Any) -> None:
-        from engine.config import save_settings
+    def _save_settings_quietly(self, changes: dict[str, Any]) -> None:
+        from engine.config import save_choices
 
         try:
-            save_settings(settings)
+            save_choices(changes)  # only the theme: never the environment's or default values
         except Exception as exc:  # noqa: BLE001 - a preference that cannot be saved is a notice
             log.exception("saving preferences failed")
             self.call_from_thread(
@@ -322,10 +322,11 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         """Save (never the keys) and hand the settings to the router for the next call."""
         if settings is None:
             return
-        from engine.config import save_settings
+        from engine.config import changed_fields, save_choices
 
+        changes = changed_fields(self.router.settings, settings)  # what the player changed
         try:
-            path = save_settings(settings)
+            path = save_choices(changes) if changes else None
         except Exception as exc:  # noqa: BLE001 - still applied for this session
             log.exception("saving settings failed")
             self.notify(

@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Literal
 
+from engine.config import url_without_userinfo
+
 log = logging.getLogger("worldforge.routing")
 
 JsonMode = Literal["json_schema", "json_object_schema", "json_object", "none"]
@@ -153,6 +155,11 @@ def _caps_from(data: object) -> DeploymentCaps | None:
     return caps
 
 
+def _key(endpoint: str, model: str) -> tuple[str, str]:
+    """A deployment's cache key: the endpoint without user-info, so no password reaches disk."""
+    return url_without_userinfo(endpoint), model
+
+
 class Capabilities:
     """Per-deployment request shape, learned from answers; saved to `cache_path` when given, so the
     next process starts on the rung that worked (`source` says learned now or read from the cache)."""
@@ -183,8 +190,8 @@ class Capabilities:
             endpoint, sep, model = str(key).rpartition("#")
             caps = _caps_from(value)
             if sep and caps is not None:
-                self._deployments[(endpoint, model)] = caps
-                self._source[(endpoint, model)] = "cache"
+                self._deployments[_key(endpoint, model)] = caps
+                self._source[_key(endpoint, model)] = "cache"
 
     def _save(self) -> None:
         if self._path is None:
@@ -205,20 +212,22 @@ class Capabilities:
         """A copy of what is known for (endpoint, model); defaults on first sight."""
         with self._lock:
             self._load()
-            caps = self._deployments.get((endpoint, model))
+            key = _key(endpoint, model)
+            caps = self._deployments.get(key)
             if caps is None:
                 caps = DeploymentCaps(token_param=default_token)
-                self._deployments[(endpoint, model)] = caps
-                self._source[(endpoint, model)] = "default"
+                self._deployments[key] = caps
+                self._source[key] = "default"
             return DeploymentCaps(**asdict(caps))
 
     def learn(self, endpoint: str, model: str, caps: DeploymentCaps) -> None:
         with self._lock:
             self._load()
-            if self._deployments.get((endpoint, model)) == caps:
+            key = _key(endpoint, model)
+            if self._deployments.get(key) == caps:
                 return
-            self._deployments[(endpoint, model)] = DeploymentCaps(**asdict(caps))
-            self._source[(endpoint, model)] = "learned"
+            self._deployments[key] = DeploymentCaps(**asdict(caps))
+            self._source[key] = "learned"
             self._save()
 
     def snapshot(self) -> dict[str, dict[str, object]]:

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from engine.config import Settings, load_settings, save_settings, settings_path
+from engine.config import Settings, load_settings, save_choices, settings_path
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
@@ -92,7 +92,7 @@ def test_the_cosmos_key_never_reaches_the_settings_file(isolated_home, monkeypat
     monkeypatch.setenv("AZURE_COSMOS_KEY", "c2VjcmV0LWtleQ==")
     settings = load_settings()
     assert settings.memory_backend == "cosmos"
-    save_settings(settings)
+    save_choices({"memory_backend": "cosmos", "azure_cosmos_key": settings.azure_cosmos_key})
     text = settings_path().read_text()
     assert "c2VjcmV0LWtleQ" not in text and "AZURE_COSMOS_KEY" not in text
     assert json.loads(text)["MEMORY_BACKEND"] == "cosmos"

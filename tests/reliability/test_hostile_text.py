@@ -11,7 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from engine.config import Settings, SettingsFileError, load_settings, save_settings, settings_path
+from engine.config import (
+    Settings,
+    SettingsError,
+    load_settings,
+    save_choices,
+    settings_path,
+)
 from engine.errors import GameError
 from engine.play.headless import Plan, play
 from engine.routing import Router
@@ -141,7 +147,10 @@ def test_hostile_settings_values(tmp_path, monkeypatch, capsys, value):
             s = Settings(**{field: value})
         except ValidationError:
             continue
-        save_settings(s)
+        try:
+            save_choices(s.model_dump(exclude_defaults=True))
+        except SettingsError:
+            continue  # a URL with user-info: refused in one line, never stored
         assert (
             load_settings().model_dump()
             == Settings.model_validate(
@@ -154,7 +163,7 @@ def test_hostile_settings_values(tmp_path, monkeypatch, capsys, value):
     )
     try:
         load_settings()
-    except (ValidationError, SettingsFileError):
+    except SettingsError:  # SettingsFileError among them
         pass
     if "\x00" not in value:
         monkeypatch.setenv("LOCAL_AGENT_MODEL", value[:5000])

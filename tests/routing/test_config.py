@@ -9,12 +9,13 @@ from pydantic import ValidationError
 
 from engine.config import (
     Settings,
+    SettingsError,
     config_dir,
     env_block,
     load_settings,
     log_dir,
+    save_choices,
     save_dir,
-    save_settings,
     settings_path,
 )
 
@@ -74,7 +75,7 @@ def test_bad_values_raise_validation_error(field, value):
 
 def test_bad_env_value_raises_on_load(monkeypatch):
     monkeypatch.setenv("DEMO_MODE", "bogus")
-    with pytest.raises(ValidationError):
+    with pytest.raises(SettingsError, match="DEMO_MODE='bogus' in the environment"):
         load_settings()
 
 
@@ -87,7 +88,7 @@ def test_save_never_writes_keys_and_env_overrides_file(monkeypatch):
         foundry_api_key="azure-secret-value",
         foundry_fallback_model="gpt-4.1-mini",
     )
-    path = save_settings(s)
+    path = save_choices(s.model_dump(exclude_defaults=True))
     text = path.read_text()
     assert "secret" not in text
     assert json.loads(text)["LOCAL_AGENT_MODEL"] == "phi4"
@@ -102,9 +103,15 @@ def test_save_never_writes_keys_and_env_overrides_file(monkeypatch):
     assert again.foundry_api_key.get_secret_value() == "from-env"
 
 
-def test_save_scrubs_credentials_in_urls():
-    save_settings(Settings(local_agent_base_url="http://user:hunter2pass@127.0.0.1:8080/v1"))
-    assert "hunter2pass" not in settings_path().read_text()
+def test_save_refuses_credentials_in_urls_in_one_line():
+    url = "http://user:hunter2pass@127.0.0.1:8080/v1"
+    with pytest.raises(SettingsError) as caught:
+        save_choices({"local_agent_base_url": url, "local_agent_model": "phi4"})
+    assert "hunter2pass" not in str(caught.value) and "\n" not in str(caught.value)
+    assert "LOCAL_AGENT_BASE_URL" in str(caught.value) and "LOCAL_AGENT_API_KEY" in str(
+        caught.value
+    )
+    assert not settings_path().exists()  # nothing half-written
 
 
 def test_unreadable_settings_file_is_a_value_error():
@@ -150,6 +157,6 @@ def test_env_values_match_names_case_blind_and_own_name_beats_alias():
 
 
 def test_blank_env_leaves_the_file_value(monkeypatch):
-    save_settings(Settings(local_agent_model="phi4"))
+    save_choices({"local_agent_model": "phi4"})
     monkeypatch.setenv("LOCAL_AGENT_MODEL", "")
     assert load_settings().local_agent_model == "phi4"

@@ -46,3 +46,38 @@ def test_unknown_theme_is_one_line_exit_2(capsys):
     assert main(["play", "--theme", "no-such-theme"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown theme" in err and "nord" in err
+
+
+async def test_theme_writes_only_the_theme_not_the_environment(
+    tmp_path, isolated_home, monkeypatch, fake_openai_factory
+):
+    """The issue's case: a one-run environment (DEMO_MODE=local, a URL with user-info) and a theme
+    picked in the app. Only TUI_THEME reaches the file, the password reaches no file in the home
+    (the capability cache included), and the next start with no environment still works."""
+    password = "hunter2pass"
+    fake_openai = fake_openai_factory("ollama", rejects=("temperature",))  # a rung to learn
+    url = fake_openai.url.replace("http://", f"http://user:{password}@")
+    monkeypatch.setenv("DEMO_MODE", "local")
+    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", url)
+    monkeypatch.setenv("LOCAL_AGENT_MODEL", "qwen2.5")
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path / "saves")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert app.router.settings.demo_mode == "local"
+        app.theme = "dracula"
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    assert fake_openai.chat_requests, "the model tier was called"
+    assert json.loads(settings_path().read_text(encoding="utf-8")) == {"TUI_THEME": "dracula"}
+    caps = isolated_home / "capabilities.json"
+    assert caps.exists() and "127.0.0.1" in caps.read_text(encoding="utf-8")
+    leaks = [
+        p
+        for p in [*isolated_home.rglob("*"), *tmp_path.rglob("*")]
+        if p.is_file() and password.encode() in p.read_bytes()
+    ]
+    assert leaks == []
+    for name in ("DEMO_MODE", "LOCAL_AGENT_BASE_URL", "LOCAL_AGENT_MODEL"):
+        monkeypatch.delenv(name)
+    args = ["simulate", "--pitch", PITCH, "--save-dir", str(tmp_path / "later"), "--json"]
+    assert main(args) == 0

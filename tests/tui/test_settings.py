@@ -43,6 +43,27 @@ def test_build_settings_refuses_bad_url_in_one_line():
     assert "LOCAL_AGENT_BASE_URL" in str(err.value) and "\n" not in str(err.value)
 
 
+def test_build_settings_refuses_a_typed_password_in_a_url_but_keeps_one_from_env():
+    with pytest.raises(ValueError) as err:
+        build_settings(base(), {"local_agent_base_url": "http://me:hunter2pass@127.0.0.1:9/v1"})
+    assert "never saved" in str(err.value) and "hunter2pass" not in str(err.value)
+    from_env = Settings.model_validate({"local_agent_base_url": "http://me:pw@127.0.0.1:9/v1"})
+    values = {"local_agent_base_url": from_env.local_agent_base_url, "local_agent_model": "m"}
+    assert build_settings(from_env, values).local_agent_model == "m"  # unchanged: not refused
+
+
+def test_saving_the_form_writes_only_the_fields_the_player_changed(monkeypatch):
+    from engine.config import changed_fields, load_settings, save_choices
+
+    monkeypatch.setenv("DEMO_MODE", "local")
+    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", "http://me:pw@127.0.0.1:9/v1")
+    shown = load_settings()
+    form = {"demo_mode": "local", "local_agent_base_url": shown.local_agent_base_url}
+    edited = build_settings(shown, {**form, "local_agent_model": "qwen2.5"})
+    save_choices(changed_fields(shown, edited))
+    assert json.loads(settings_path().read_text()) == {"LOCAL_AGENT_MODEL": "qwen2.5"}
+
+
 def test_form_covers_every_role_and_hints_inheritance():
     fields = form_fields()
     assert "local_org_designer_model" in fields and "npc_model" in fields

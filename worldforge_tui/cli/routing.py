@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.config import SettingsFileError, load_settings
+from engine.config import SettingsError, load_settings
 from engine.routing import ROLES, Router
 from engine.session.memory_backend import backend_status
 
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     """Entry for both actions; returns the process exit code."""
     try:
         router = Router(load_settings())
-    except (ValidationError, SettingsFileError) as err:
+    except SettingsError as err:
         print(f"worldforge: error: {_one_line(err)}", file=sys.stderr)
         return 2
     if args.routing_action == "status":

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import SecretStr, ValidationError
 
-from engine.config import CLOUD_CHAINS, LOCAL_CHAINS, Settings
+from engine.config import CLOUD_CHAINS, LOCAL_CHAINS, Settings, changed_fields, check_choices
 from engine.routing.types import ROLES
 from worldforge_tui.safe_text import one_line
 
@@ -76,9 +76,11 @@ def build_settings(base: Settings, values: dict[str, str]) -> Settings:
             continue  # masked input left blank: keep the key already held in memory
         data[name] = text or None
     try:
-        return Settings.model_validate(data)
+        candidate = Settings.model_validate(data)
     except ValidationError as exc:
         raise ValueError(first_error(exc)) from exc
+    check_choices(changed_fields(base, candidate))  # a URL with a password is refused: one line
+    return candidate
 
 
 def first_error(exc: ValidationError) -> str:
