@@ -17,8 +17,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from memory.scrub import scrub
-
 _LOGGER = "worldforge"
 LOG_FILENAME = "worldforge.log"
 MAX_BYTES = 1_000_000
@@ -34,6 +32,8 @@ class _ScrubFormatter(logging.Formatter):
     """Format with the current correlation ids, then scrub the whole line (tracebacks too)."""
 
     def format(self, record: logging.LogRecord) -> str:
+        from memory.scrub import scrub  # only once a line is written: start-up stays light
+
         ids = getattr(record, "ids", None) or _ids.get() or {}
         record.ids_text = " ".join(f"{k}={v}" for k, v in ids.items()) or "-"
         return scrub(super().format(record))
@@ -45,30 +45,81 @@ def log_path() -> Path:
     return log_dir() / LOG_FILENAME
 
 
-def get_logger() -> logging.Logger:
-    """The app logger, writing to <log dir>/worldforge.log (rotating, 1 MB × 3); the handler follows
-    the log dir if it changes (WORLDFORGE_HOME differs per test and per portable install)."""
-    import logging.handlers  # only once something is logged: a clean run never opens the log
+class _FileHandler(logging.Handler):
+    """The one file every `worldforge.*` logger writes to (engine, memory, knowledge, TUI): opened
+    on the first line, never before (a clean run creates no log), and following the log dir when
+    it changes (WORLDFORGE_HOME differs per test and per portable install). Installed on the
+    `worldforge` logger at import, so a warning from any package (`cosmos memory parked: …`)
+    reaches the file instead of Python's last-resort print to stderr, which the TUI would lose."""
 
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.setFormatter(
+            _ScrubFormatter("%(asctime)s %(levelname)s %(name)s [%(ids_text)s] %(message)s")
+        )
+        self._file: logging.Handler | None = None
+        self._path: Path | None = None
+
+    def _target(self) -> logging.Handler:
+        import logging.handlers
+
+        path = log_path().absolute()
+        if self._file is None or self._path != path:
+            if self._file is not None:
+                self._file.close()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handler = logging.handlers.RotatingFileHandler(
+                path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
+            )
+            handler.setFormatter(self.formatter)
+            self._file, self._path = handler, path
+        return self._file
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            target = self._target()
+        except OSError:  # no writable log dir: the line is lost, the game goes on
+            return
+        target.emit(record)
+
+    def current_path(self) -> Path:
+        self._target()
+        assert self._path is not None
+        return self._path
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        super().close()
+
+
+def install() -> logging.Logger:
+    """Give the `worldforge` logger its file handler (once per process) and return it."""
     logger = logging.getLogger(_LOGGER)
-    path = log_path()
-    current = [h for h in logger.handlers if isinstance(h, logging.handlers.RotatingFileHandler)]
-    if current and Path(current[0].baseFilename) == path.absolute():
-        return logger
-    for handler in current:
-        logger.removeHandler(handler)
-        handler.close()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(
-        path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
-    )
-    handler.setFormatter(
-        _ScrubFormatter("%(asctime)s %(levelname)s %(name)s [%(ids_text)s] %(message)s")
-    )
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+    if not any(isinstance(h, _FileHandler) for h in logger.handlers):
+        handler = _FileHandler()
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+        # The Azure SDKs (Cosmos, identity) warn through their own loggers: same file, not stderr.
+        azure = logging.getLogger("azure")
+        azure.addHandler(handler)
+        azure.setLevel(logging.WARNING)
+        azure.propagate = False
     return logger
+
+
+def get_logger() -> logging.Logger:
+    """The app logger, writing to <log dir>/worldforge.log (rotating, 1 MB × 3). Raises OSError
+    when the log dir cannot be made (the TUI's start-up says so once)."""
+    logger = install()
+    for handler in logger.handlers:
+        if isinstance(handler, _FileHandler):
+            handler.current_path()
+    return logger
+
+
+install()
 
 
 @contextmanager

@@ -141,8 +141,14 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self._restore_theme()
         if message.keymap:
             self.apply_keymap(message.keymap)
-        if message.warning:
-            self.notify(message.warning, severity="warning", markup=False)
+        if message.warning:  # settings that cannot be used: the CLI's line, and what happens now
+            self.notify(
+                message.warning,
+                title="Settings ignored: playing the simulation",
+                severity="warning",
+                markup=False,
+                timeout=20,
+            )
         self.refresh_view()
         if self.start_request is not None:
             self.open_venture(self.start_request)

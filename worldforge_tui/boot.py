@@ -18,7 +18,8 @@ def load_router() -> tuple[Any, str | None]:
     try:
         return Router(load_settings()), None
     except Exception as exc:  # noqa: BLE001 - bad settings must not stop the game: use the floor
-        return Router(Settings.model_validate({})), one_line(f"settings ignored: {exc}", 200)
+        log.warning("settings ignored: %s", exc)  # the same line the CLI prints, in the log too
+        return Router(Settings.model_validate({})), one_line(str(exc), 300)
 
 
 def setup_file_log() -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from memory.local.db import register_schema, transaction
 from memory.local.store import MemoryStore
 
-log = logging.getLogger(__name__)
+log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.logs)
 
 RETRY_SECONDS = 15.0
 SEED_KINDS = ["procedural", "user_profile"]

@@ -95,7 +95,7 @@ __all__ = [
     "ttl_seconds",
 ]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.logs)
 BATCH_LIMIT = 100  # operations per transactional batch (service limit)
 
 Embedder = Callable[[str], list[float]]

@@ -23,7 +23,7 @@ from memory.guards import clean
 from memory.local.db import transaction
 from memory.models import Kind, MemoryRecord
 
-log = logging.getLogger(__name__)
+log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.logs)
 
 SCOPE = "https://ai.azure.com/.default"
 API_VERSION = "2025-11-15-preview"

@@ -9,7 +9,7 @@ import pytest
 
 from engine.config import Settings
 from engine.game import rules
-from engine.logs import correlation, get_logger, log_path
+from engine.logs import _FileHandler, correlation, get_logger, log_path
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
@@ -98,12 +98,12 @@ def test_log_follows_the_log_dir_and_rotates(tmp_path, monkeypatch):
     first = get_logger()
     monkeypatch.setenv("WORLDFORGE_HOME", str(tmp_path / "other"))
     logger = get_logger()
-    handlers = [h for h in logger.handlers if isinstance(h, logging.handlers.RotatingFileHandler)]
-    assert logger is first and len(handlers) == 1
-    assert handlers[0].baseFilename == str(
-        (tmp_path / "other" / "logs" / "worldforge.log").absolute()
-    )
-    assert handlers[0].maxBytes > 0 and handlers[0].backupCount >= 1
+    ones = [h for h in logger.handlers if isinstance(h, _FileHandler)]
+    assert logger is first and len(ones) == 1
+    handler = ones[0]._file
+    assert isinstance(handler, logging.handlers.RotatingFileHandler)
+    assert handler.baseFilename == str((tmp_path / "other" / "logs" / "worldforge.log").absolute())
+    assert handler.maxBytes > 0 and handler.backupCount >= 1
     with correlation(run="r1", stage="stage_2_need"):
         logger.info(f"api_key={CANARY}")
     text = log_path().read_text(encoding="utf-8")

@@ -61,6 +61,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.theme is not None and args.theme not in theme_names():
         raise CliError(f"unknown theme {args.theme[:40]!r}; one of: {', '.join(theme_names())}")
     web = bool(os.environ.get("TEXTUAL_DRIVER"))  # `worldforge serve`: a web driver over pipes
+    if not web:  # unusable settings: the same one line and exit 2 as every other command
+        from engine.config import load_settings
+
+        load_settings()
     if not web and not (sys.stdout.isatty() and sys.stdin.isatty()):
         raise CliError(
             "play needs a terminal (stdin or stdout is not one); for a headless "
@@ -351,6 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv or ["play"])
         if getattr(args, "func", None) is None:
             args = parser.parse_args(["play", *argv])
+        import engine.logs  # noqa: F401 - every `worldforge.*` logger writes to the one file
+
         if getattr(args, "command", None) not in TUI_COMMANDS:
             from worldforge_tui.terminal import SafeStream
 
@@ -373,6 +379,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(_environment_line(err))
         return 2
     except Exception as err:  # noqa: BLE001 - last resort: one line on screen, traceback to the log
+        if _is_settings_error(err):  # settings that cannot be used: their one line, exit 2
+            _error(str(err))
+            return 2
         from engine.logs import log_exception
 
         try:
@@ -384,6 +393,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         sys.stdout, sys.stderr = streams
+
+
+def _is_settings_error(err: BaseException) -> bool:
+    """A `SettingsError` (engine.config is loaded only once a command reads settings)."""
+    config = sys.modules.get("engine.config")
+    return config is not None and isinstance(err, config.SettingsError)
 
 
 def _scrubbed(text: str) -> str:
