@@ -9,14 +9,36 @@ import re
 
 from pydantic import BaseModel
 
+from engine.language.domains import TRADES, WORLDS
 from engine.language.text import STOPWORDS, content_words, is_cjk, words
 
 
 class PitchReading(BaseModel):
+    """What a pitch says: the offering, who it is for, where, and the two worlds it lives in.
+
+    `customer` is the people who pay (never cut mid-phrase: "night-shift nurses", with the place
+    they work in `setting`: "big city hospitals"); `world` is what the offering is about
+    (engine.language.domains.WORLDS: "meals") and `trade` what the customer does ("nursing").
+    `note` is one plain line when part of the reading is a guess, for the new-venture form."""
+
     customer: str
     offering: str
     industry: str
     customer_found: bool
+    setting: str = ""
+    world: str = "general"
+    trade: str = "general"
+    note: str = ""
+    setting_prep: str = "at"
+
+    @property
+    def who(self) -> str:
+        """The customer with the place they are in ("NHS nurses in Leeds")."""
+        return f"{self.customer} {self.setting_phrase}".strip()
+
+    @property
+    def setting_phrase(self) -> str:
+        return f"{self.setting_prep} {self.setting}" if self.setting else ""
 
 
 # "X for Y" in the languages players write pitches in (Latin scripts): the word for "for".
@@ -268,8 +290,10 @@ def _keep_case(phrase: str, pitch: str) -> str:
     """Keep names, acronyms, German nouns and CJK as written; lower-case only a word capitalised
     because it opens the pitch, or every word of a Title Case pitch."""
     toks = pitch.split()
-    title_case = len(toks) > 2 and all(
-        w[:1].isupper() for w in toks if w[:1].isalpha() and w.lower() not in STOPWORDS
+    title_case = (
+        len(toks) > 2
+        and not re.search(r"\bf(?:ü|ue)r\b", pitch, re.IGNORECASE)
+        and all(w[:1].isupper() for w in toks if w[:1].isalpha() and w.lower() not in STOPWORDS)
     )
     opener = toks[0] if toks else ""
     out = []
@@ -283,56 +307,224 @@ def _keep_case(phrase: str, pitch: str) -> str:
     return " ".join(out)
 
 
-def _trim(phrase: str, limit: int = 5) -> str:
+_MARKUP = re.compile(r"<[^<>]{0,60}>|\[/?[#a-z0-9 =_-]{0,40}\]|\\[nrt]", re.IGNORECASE)
+# Where the customer is: "nurses at big city hospitals", "farmers in Kenya".
+_SETTING = re.compile(r"\s+(at|in|across|near|around|inside|within|throughout)\s+", re.IGNORECASE)
+# Things a pitch is "for" that do not pay: the customer is whoever owns them.
+_NOT_PEOPLE = frozenset(
+    [
+        "plants",
+        "batteries",
+        "bikes",
+        "e-bikes",
+        "cars",
+        "vans",
+        "dogs",
+        "cats",
+        "pets",
+        "horses",
+        "boats",
+        "phones",
+        "laptops",
+        "gardens",
+        "lawns",
+        "pools",
+        "roofs",
+        "bees",
+        "chickens",
+        "gear",
+        "equipment",
+        "instruments",
+    ]
+)
+_PEOPLE_WORDS = frozenset(
+    [
+        "people",
+        "staff",
+        "kids",
+        "children",
+        "families",
+        "couples",
+        "teams",
+        "folks",
+        "parents",
+        "seniors",
+        "police",
+        "clinics",
+        "schools",
+        "shops",
+        "cafés",
+        "cafes",
+        "restaurants",
+        "hospitals",
+        "hotels",
+        "farms",
+        "practices",
+        "firms",
+        "agencies",
+        "charities",
+        "cooperatives",
+        "breweries",
+        "bakeries",
+        "salons",
+        "homes",
+        "households",
+        "startups",
+        "businesses",
+        "companies",
+        "studios",
+        "gyms",
+        "canteens",
+        "neighbourhoods",
+    ]
+)
+_RTL = re.compile(r"[\u0590-\u08ff]")
+_RTL_FOR = re.compile(r"^(?:لل|ل|ל|של)(?=\w)")
+_MAX_CUSTOMER_WORDS = 8
+_CONJ = {"and", "or", "et", "y", "und", "e", "och", "en"}
+
+
+def _trim(phrase: str) -> str:
+    """A phrase up to its clause's end ("nurses who work nights" -> "nurses"), whole words only,
+    without dangling stop words; never cut inside a noun phrase."""
     phrase = _CLAUSE_END.split(phrase, maxsplit=1)[0].strip()
-    toks = phrase.split()[:limit]
-    while toks and toks[-1].lower() in STOPWORDS | {"and", "or", "et", "y", "und"}:
+    toks = phrase.split()
+    while toks and toks[-1].lower() in STOPWORDS | _CONJ:
         toks.pop()
     return " ".join(toks).strip(" '\"“”‘’-")
 
 
-def read_pitch(pitch: str) -> PitchReading:
-    """The customer, the offering and the industry of a pitch (any language; English best)."""
-    text = " ".join(pitch.split())
-    industry = industry_of(text)
-    fallback = INDUSTRIES[industry][1] if industry in INDUSTRIES else "early customers"
-    if is_cjk(text):
-        flat = re.sub(r"[。、！？!?.,]", "", text).strip()
-        for pat in _CJK_FOR:
-            m = pat.match(flat)
-            if m:
-                return PitchReading(
-                    customer=m.group("c").strip(),
-                    offering=m.group("o").strip(),
-                    industry=industry,
-                    customer_found=True,
-                )
-        cw = content_words(text)
-        return PitchReading(
-            customer=fallback,
-            offering=cw[0] if cw else text[:20],
-            industry=industry,
-            customer_found=False,
-        )
-    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+def _head_noun_phrase(phrase: str) -> str:
+    """A very long customer phrase (a rambling pitch) down to its first people-noun."""
+    toks = phrase.split()
+    if len(toks) <= _MAX_CUSTOMER_WORDS:
+        return phrase
+    for i, w in enumerate(toks[:_MAX_CUSTOMER_WORDS]):
+        lw = w.lower().strip(",.")
+        if lw in _PEOPLE_WORDS or _PEOPLE_SUFFIX.fullmatch(lw):
+            return " ".join(toks[: i + 1])
+    return " ".join(toks[:_MAX_CUSTOMER_WORDS])
+
+
+def _split_setting(customer: str) -> tuple[str, str, str]:
+    """("night-shift nurses at big city hospitals") -> ("night-shift nurses", "at", "big city …")."""
+    m = _SETTING.search(customer)
+    if not m or not customer[: m.start()].strip():
+        return customer, "", ""
+    return customer[: m.start()].strip(), m.group(1).lower(), _trim(customer[m.end() :])
+
+
+def _owners(customer: str) -> str:
+    """ "plants" -> "plant owners", "e-bike batteries" -> "e-bike owners": who pays for a thing."""
+    toks = customer.split()
+    if not toks or toks[-1].lower() not in _NOT_PEOPLE:
+        return customer
+    while len(toks) > 1 and toks[0].lower() in ("used", "old", "broken", "second-hand", "new"):
+        toks = toks[1:]
+    if len(toks) > 1:
+        kept = toks[:-1] if toks[-1].lower().endswith("s") else toks
+        return " ".join(kept) + " owners"
+    head = toks[0]
+    single = head[:-3] + "y" if head.lower().endswith("ies") else head.rstrip("s")
+    return f"{single} owners"
+
+
+def _hits(word: str, tells: tuple[str, ...]) -> bool:
+    """A whole-word hit; a CJK word (no spaces in those scripts) hits a tell it contains."""
+    if word in tells:
+        return True
+    return is_cjk(word) and any(is_cjk(t) and t in word for t in tells)
+
+
+_QUALIFIER = re.compile(r"\s+(?:of|on|at|in|with|for|de|du|des|di|da)\s+", re.IGNORECASE)
+
+
+def _head(phrase: str) -> str:
+    """The head noun of a phrase: its last word before a qualifier ("parents" of "parents of
+    young children", "flowers" of "wedding flowers on a budget")."""
+    ws = words(_QUALIFIER.split(phrase, maxsplit=1)[0])
+    return ws[-1] if ws else ""
+
+
+def _best(
+    vocab: dict[str, tuple[str, ...]], strong: list[str], weak: list[str], head: str = ""
+) -> str:
+    """The entry whose telling words the strong words (counted twice, the head noun once more)
+    and the weak words hit most; ties go to the first in the table."""
+    best, score = "general", 0
+    for name, tells in vocab.items():
+        n = 2 * sum(_hits(t, tells) for t in strong) + sum(_hits(t, tells) for t in weak)
+        n += _hits(head, tells) if head else 0
+        if n > score:
+            best, score = name, n
+    return best
+
+
+def _clean(pitch: str) -> str:
+    """The pitch as read: markup tags and escapes gone, whitespace collapsed (stored as typed)."""
+    pitch = re.sub(
+        r"<(script|style)\b[^>]*>.*?</\1\s*>", " ", pitch, flags=re.IGNORECASE | re.DOTALL
+    )
+    return " ".join(_MARKUP.sub(" ", pitch).split())
+
+
+def _read_cjk(text: str) -> tuple[str, str]:
+    flat = re.sub(r"[。、！？!?.,]", "", text).strip()
+    for pat in _CJK_FOR:
+        m = pat.match(flat)
+        if m:
+            return m.group("o").strip(), m.group("c").strip()
+    cw = content_words(text)
+    return (cw[0] if cw else text[:20]), ""
+
+
+def _read_rtl(text: str) -> tuple[str, str]:
+    """Arabic / Hebrew: "for" is a prefix (ل, לל): "وجبات للممرضات" -> ("وجبات", "ممرضات")."""
+    toks = text.split()
+    for i, w in enumerate(toks[1:], start=1):
+        if _RTL_FOR.match(w):
+            return " ".join(toks[:i]), " ".join([_RTL_FOR.sub("", w), *toks[i + 1 :]])
+    return text, ""
+
+
+def _read_latin(first: str) -> tuple[str, str]:
+    """(offering, customer phrase) of a pitch in a Latin script."""
+    lead = re.match(rf"^{_FOR}\s+(?P<c>[^,:;.!?—–-]+)[,:;—–-]\s*(?P<o>.+)$", first, re.IGNORECASE)
+    if lead:
+        return lead.group("o"), lead.group("c")
     m = re.search(rf"^(?P<o>.*?)\s+{_FOR}\s+(?P<c>.+)$", first, re.IGNORECASE)
-    offering, customer = "", ""
     if m:
-        offering, customer = m.group("o"), _trim(m.group("c"))
+        return m.group("o"), m.group("c")
+    h = _HELPS.search(first)
+    if h:
+        offering = first[: h.start()]
+        if not content_words(_LEAD.sub("", offering.strip() + " ")):
+            offering = first[h.end() :]
+        return offering, h.group(1)
+    return first, ""
+
+
+def read_pitch(pitch: str) -> PitchReading:
+    """The offering, customer, setting and the two worlds of a pitch (any language; English best).
+
+    Reads 3 to 60 words with or without "for"; keeps accents and other scripts whole; reads the
+    pitch without markup or escapes; a pitch that names no customer gets the offering world's
+    usual one and says so in `note`."""
+    text = _clean(pitch)
+    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0] if text else ""
+    if is_cjk(text):
+        offering, customer = _read_cjk(text)
+    elif _RTL.search(text):
+        offering, customer = _read_rtl(first)
     else:
-        h = _HELPS.search(first)
-        if h:
-            customer = _trim(h.group(1))
-            offering = first[: h.start()]
-            if not content_words(_LEAD.sub("", offering.strip() + " ")):
-                offering = first[h.end() :]
-        else:
-            offering = first
-    offering = _trim(_LEAD.sub("", offering.strip()), 6)
+        offering, customer = _read_latin(first)
+    offering = _trim(_LEAD.sub("", offering.strip()))
     offering = re.sub(r"\s+(?:that|which|to)$", "", offering)
     if not offering:
-        cw = content_words(text)
-        offering = " ".join(cw[:3]) or "the service"
+        offering = " ".join(content_words(text)[:3])
+    customer = re.sub(r"^the\s+", "", _trim(customer), flags=re.IGNORECASE)
+    customer, prep, setting = _split_setting(_head_noun_phrase(customer))
+    owners = _owners(customer)
     found = bool(customer)
     if not customer:
         people = [
@@ -342,23 +534,55 @@ def read_pitch(pitch: str) -> PitchReading:
             and w.lower() not in STOPWORDS
             and w.lower() not in words(offering)
         ]
-        customer = people[-1] if people else fallback
-        found = bool(people)
+        customer, found = (people[-1], True) if people else ("", False)
+    core = _QUALIFIER.split(offering, maxsplit=1)[0]  # "wedding flowers" of "… on a budget"
+    world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), words(text))
+    trade = _best(TRADES, words(f"{owners} {setting}"), [], _head(owners)) if found else "general"
+    note = ""
+    if owners != customer:
+        note = f"“{customer}” do not pay, so the customer is read as {owners}"
+        customer = owners
+    if not customer:
+        customer = WORLDS[world][1] if world in WORLDS else "early customers"
+        note = f"the pitch names no customer, so it is read as {customer}; add “for …” to say"
+    if not offering:
+        offering = "the service"
+    industry = industry_of(text)
     return PitchReading(
         customer=_keep_case(customer, text),
         offering=_keep_case(offering, text),
         industry=industry,
         customer_found=found,
+        setting=_keep_case(setting, text),
+        setting_prep=prep or "at",
+        world=world,
+        trade=trade,
+        note=note,
     )
 
 
+def describe(r: PitchReading) -> str:
+    """The reading in one line for the new-venture form ("Offering: meal kits · Customer: …")."""
+    parts = [f"Offering: {r.offering}", f"Customer: {r.customer}"]
+    if r.setting:
+        parts.append(f"Where: {r.setting}")
+    parts.append(f"World: {r.world} for {r.trade}")
+    return " · ".join(parts)
+
+
 def company_name(pitch: str) -> str:
-    """A name when the player gives none: the offering's first words as written (any script)."""
+    """A name when the player gives none: the offering's first words as written (any script),
+    each word's first letter raised and the rest kept ("AI Receptionist Co", "Thé Co")."""
     r = read_pitch(pitch)
-    source = r.offering if r.offering else pitch
+    source = r.offering or _clean(pitch)
     if is_cjk(source):
         return source[:12]
-    picked = [w for w in source.split() if w.lower() not in STOPWORDS and len(w) > 2][:2]
+    picked = [
+        w
+        for w in source.split()
+        if w.lower() not in STOPWORDS and (len(w) > 2 or (len(w) == 2 and w.isupper()))
+    ][:2]
     if not picked:
-        picked = [w for w in content_words(pitch)[:2]]
-    return " ".join(w[:1].upper() + w[1:] for w in picked) + " Co"
+        picked = content_words(_clean(pitch))[:2] or ["New"]
+    name = " ".join(w[:1].upper() + w[1:] for w in picked)
+    return name if _RTL.search(name) else name + " Co"

@@ -12,12 +12,15 @@ from engine.game.antagonist import forge
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
 from engine.game.world import build_stages
+from engine.language.pitch import company_name
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text, content_words
 from engine.writing.simulate import customer_from_pitch
 
 # The game's rules generation: a save made under another one is refused rather than replayed wrong.
 # 4: the decisive-late-forks balance landed after another change had already claimed 3.
-RULES_VERSION = 4
+# 5: the pitch model reads the customer whole, with its setting apart ("night-shift nurses" at
+#    "big city hospitals"), and names the company from the offering as written.
+RULES_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ def validate_start(pitch: str, name: str | None, archetype: str, seed: int) -> S
         raise InputError("pitch needs at least a few words about what the company does")
     name = clean_text(name or "", field="name", max_chars=MAX_NAME_CHARS, required=False)
     if not name:
-        name = " ".join(w.capitalize() for w in content_words(pitch)[:2]) + " Co"
+        name = company_name(pitch)
     archetype = (archetype or "").strip().lower()
     if archetype not in ARCHETYPES:
         raise InputError(f"unknown archetype {archetype[:30]!r} (choose {', '.join(ARCHETYPES)})")

@@ -88,7 +88,9 @@ def own_ok(row: dict) -> bool:
 
 def pitch_ok(row: dict) -> bool:
     r = read_pitch(row["pitch"])
-    return norm(r.customer) == norm(row["customer"]) and norm(r.offering) == norm(row["offering"])
+    if norm(r.customer) != norm(row["customer"]) or norm(r.offering) != norm(row["offering"]):
+        return False
+    return all(getattr(r, k) == row[k] for k in ("setting", "world", "trade") if k in row)
 
 
 @pytest.mark.parametrize(

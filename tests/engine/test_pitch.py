@@ -1,0 +1,93 @@
+"""The pitch model: offering, customer, setting and the two worlds, from any pitch; bad input gets
+one clear line or a sensible reading, never a crash or a mangled company name."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import InputError
+from engine.language.domains import TRADES, WORLDS
+from engine.language.pitch import company_name, describe, read_pitch
+from engine.session.founding import validate_start
+
+
+def test_the_customer_is_never_cut_and_the_setting_is_its_own_field():
+    r = read_pitch("Meal kits for night-shift nurses at big city hospitals")
+    assert (r.offering, r.customer, r.setting) == (
+        "meal kits",
+        "night-shift nurses",
+        "big city hospitals",
+    )
+    assert (r.world, r.trade) == ("meals", "nursing")
+    assert r.who == "night-shift nurses at big city hospitals"
+
+
+def test_a_pitch_without_a_customer_says_what_it_assumed():
+    r = read_pitch("Luxury cat hotels")
+    assert r.customer == "pet owners" and not r.customer_found and "names no customer" in r.note
+    things = read_pitch("Swap stations for e-bike batteries")
+    assert things.customer == "e-bike owners" and "do not pay" in things.note
+
+
+def test_a_pitch_that_starts_with_for():
+    r = read_pitch("For nurses: meal kits")
+    assert (r.offering, r.customer, r.world) == ("meal kits", "nurses", "meals")
+
+
+@pytest.mark.parametrize(
+    ("pitch", "offering", "customer"),
+    [
+        ("夜勤看護師のためのお茶", "お茶", "夜勤看護師"),
+        ("وجبات للممرضات", "وجبات", "ممرضات"),
+        ("סלטים לאחיות", "סלטים", "אחיות"),
+        ("Ein Lieferdienst für Bäckereien", "Lieferdienst", "Bäckereien"),
+    ],
+)
+def test_other_scripts_are_read_and_kept_whole(pitch, offering, customer):
+    r = read_pitch(pitch)
+    assert (r.offering, r.customer) == (offering, customer)
+    assert company_name(pitch).startswith(offering)
+
+
+def test_markup_and_escapes_are_not_read_as_words():
+    r = read_pitch("<b>Meal</b> kits for [red]nurses[/red] \\n at [link=x]Leeds General[/link]")
+    assert (r.offering, r.customer, r.setting) == ("meal kits", "nurses", "Leeds General")
+    assert company_name("<script>alert(1)</script> meal kits for nurses") == "Meal Kits Co"
+
+
+def test_a_long_pitch_reads_its_first_sentence_whole():
+    pitch = (
+        "Meal kits for night-shift nurses at big city hospitals. " + "We deliver fresh food. " * 90
+    )
+    assert len(pitch) > 2000 - 100
+    r = read_pitch(pitch[:2000])
+    assert (r.customer, r.setting) == ("night-shift nurses", "big city hospitals")
+    rambling = read_pitch("Kits for " + " ".join(["tired"] * 40) + " nurses")
+    assert 1 <= len(rambling.customer.split()) <= 8
+
+
+@pytest.mark.parametrize("pitch", ["the and of for with", "🍕🍕 🎉 🚀", "   ", "a"])
+def test_a_pitch_with_no_words_gets_one_line(pitch):
+    with pytest.raises(InputError) as e:
+        validate_start(pitch, None, "builder", 1)
+    assert "\n" not in str(e.value)
+
+
+def test_the_default_company_name_keeps_what_the_player_wrote():
+    assert validate_start("An AI receptionist for dental practices", None, "builder", 1).name == (
+        "AI Receptionist Co"
+    )
+    assert validate_start("Thé pour infirmières de nuit", None, "builder", 1).name == "Thé Co"
+    assert validate_start("夜勤看護師のためのお茶", None, "builder", 1).name == "お茶"
+
+
+def test_every_reading_names_a_known_world_and_trade():
+    for pitch in ("Meal kits for nurses", "Solar for farms", "xyzzy plugh frobnicate"):
+        r = read_pitch(pitch)
+        assert r.world in WORLDS or r.world == "general"
+        assert r.trade in TRADES or r.trade == "general"
+        assert describe(r).startswith("Offering: ")
+
+
+def test_there_are_at_least_twenty_offering_worlds():
+    assert len(WORLDS) >= 20 and len(TRADES) >= 15
