@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import sys
+from collections import deque
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -78,6 +80,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.last_export: Path | None = None
         self.live_keys: dict[str, str] = actions.default_keys()
         self.requested_theme = theme  # --theme: this session only, not saved
+        # Every route fallback's payload this process saw: `play` names them once it closes.
+        self.route_fallbacks: deque[dict[str, Any]] = deque(maxlen=2000)
 
     # ---- lifecycle -----------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -154,6 +158,17 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             self.open_venture(self.start_request)
         else:
             self.action_new_venture()
+
+    def tier_warning(self) -> str | None:
+        """One line when this session asked for a model tier and none answered a call."""
+        if self.router is None:
+            return None
+        from engine.views.served import served_summary, tier_warning
+
+        served = self.router.status().get("served") or {}
+        return tier_warning(
+            served_summary(self.router.runtime_label(), served, list(self.route_fallbacks))
+        )
 
     # ---- remembered look -----------------------------------------------------------------
     def _restore_theme(self) -> None:
@@ -424,4 +439,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
     setup_file_log()
     app = build_app(args)
     app.run()
+    warning = app.tier_warning()
+    if warning:  # the terminal is the shell's again: say it where the player looks next
+        print(f"worldforge: warning: {warning}", file=sys.stderr)
     return int(app.return_code or 0)

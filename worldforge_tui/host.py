@@ -8,6 +8,7 @@ method order of `WorldForgeApp` is exactly the mixins then `App`.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ class AppHost(_Base):
         auto_run: bool
         last_export: Path | None
         inbox: EventInbox
+        route_fallbacks: deque[dict[str, Any]]
 
         @property
         def main(self) -> MainScreen: ...

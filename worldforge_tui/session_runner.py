@@ -161,6 +161,7 @@ class SessionRunner(AppHost):
         next flush and relay a fallback as a message; never a widget call."""
         self.inbox.put(event)
         if getattr(event, "type", "") == "ROUTE_FALLBACK":
+            self.route_fallbacks.append(dict(event.payload))
             self.post_message(EngineNotice(f"Fallback: {one_line(event.message, 200)}"))
 
     def on_engine_notice(self, message: EngineNotice) -> None:

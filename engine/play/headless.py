@@ -17,6 +17,7 @@ from engine.play import careful
 from engine.session.api import MAX_REDOS, GameSession
 from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
+from engine.views.served import served_summary
 
 FORKS = len(STAGE_IDS)
 
@@ -125,6 +126,14 @@ def play(session: GameSession, plan: Plan) -> None:
                 session.decide(plan.path[stage.number - 1])
 
 
+def routing(session: GameSession) -> dict[str, Any]:
+    """Who served this process's model calls and every fallback the run logged (see
+    `engine.views.served`)."""
+    fallbacks = [e.payload for e in session.events() if e.type == "ROUTE_FALLBACK"]
+    served = session.router.status().get("served") or {}
+    return served_summary(session.router.runtime_label(), served, fallbacks)
+
+
 def summary(session: GameSession) -> dict[str, Any]:
     """The `simulate --json` object."""
     st = session.state
@@ -215,4 +224,5 @@ def summary(session: GameSession) -> dict[str, Any]:
         "events": count_by_type(session.conn, st.run_id),
         "memory": session.memory.counts(),
         "served_by": dict(sorted(served.items())),
+        "routing": routing(session),
     }

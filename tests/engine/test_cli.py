@@ -94,6 +94,7 @@ def test_simulate_json_shape(tmp_path, capsys):
         "events",
         "memory",
         "served_by",
+        "routing",
     }
     assert out["served_by"] == {
         "simulation": sum(1 + s["redos"] for s in out["stages"] if s["score"] is not None)

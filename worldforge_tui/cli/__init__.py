@@ -76,6 +76,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.play.headless import Plan, play, summary
     from engine.session.api import GameSession
+    from engine.views.served import served_lines, tier_warning
 
     plan = Plan.from_cli(args.choose, args.reject, args.own, args.event)  # validate before writing
     session = GameSession.start_venture(
@@ -111,6 +112,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
                 f"{d['rule_id'] if d else ''}"
             )
+        for line in served_lines(result["routing"]):
+            print(line)
+    warning = tier_warning(result["routing"])
+    if warning:
+        _warn(warning)
+        if args.strict_tier:
+            return 1
     return 0
 
 
@@ -290,6 +298,11 @@ def build_parser() -> argparse.ArgumentParser:
         "unanswered events take their default",
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument(
+        "--strict-tier",
+        action="store_true",
+        help="exit 1 when a model tier was asked for (DEMO_MODE local/live) and none answered",
+    )
     sim.set_defaults(func=cmd_simulate)
 
     bal = sub.add_parser(
@@ -405,6 +418,13 @@ def _scrubbed(text: str) -> str:
     from memory.scrub import scrub
 
     return scrub(text)
+
+
+def _warn(message: str) -> None:
+    """A warning line on stderr (the command still succeeds unless told to be strict)."""
+    from worldforge_tui.terminal import printable
+
+    print(f"worldforge: warning: {printable(_scrubbed(message))}", file=sys.stderr)
 
 
 def _error(message: str) -> None:

@@ -1,0 +1,69 @@
+"""Who served a run's model calls, and why any fell back: the headless output's routing lines.
+
+`simulate` (text and `--json`) and `play` (after the app closes) state the served-by split and
+every fallback reason, and warn when a model tier was asked for and none answered, so a dead or
+misconfigured endpoint never passes as a played venture. Pure: the caller passes the router's
+served counts and the run's ROUTE_FALLBACK payloads.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+MODEL_TIERS = ("local", "foundry")
+SHOWN_REASONS = 6
+
+
+def served_summary(
+    runtime: str, served: Mapping[str, int], fallbacks: Iterable[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """{asked, calls, served_by, model_answered, fallbacks: [{from, to, reason, count}]}:
+    `asked` is the runtime label (simulation | local | live | hybrid), `model_answered` whether
+    any model tier served a call (None when none was asked)."""
+    steps = Counter(
+        (str(f.get("from_tier")), str(f.get("to_tier")), str(f.get("reason") or "?"))
+        for f in fallbacks
+    )
+    asked = runtime != "simulation"
+    answered = sum(served.get(t, 0) for t in MODEL_TIERS)
+    return {
+        "asked": runtime,
+        "calls": sum(served.values()),
+        "served_by": dict(sorted(served.items())),
+        "model_answered": (answered > 0) if asked else None,
+        "fallbacks": [
+            {"from": a, "to": b, "reason": why, "count": n}
+            for (a, b, why), n in sorted(steps.items(), key=lambda item: (-item[1], item[0]))
+        ],
+    }
+
+
+def served_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The text lines: the split, then each fallback reason with its count."""
+    split = ", ".join(f"{tier} {n}" for tier, n in summary["served_by"].items()) or "none"
+    lines = [f"calls: {summary['calls']} served by {split} (asked for: {summary['asked']})"]
+    steps = summary["fallbacks"]
+    for step in steps[:SHOWN_REASONS]:
+        lines.append(f"  fallback {step['count']}× {step['from']} → {step['to']}: {step['reason']}")
+    if len(steps) > SHOWN_REASONS:
+        rest = sum(s["count"] for s in steps[SHOWN_REASONS:])
+        lines.append(f"  and {rest} more fallbacks for {len(steps) - SHOWN_REASONS} other reasons")
+    return lines
+
+
+def tier_warning(summary: Mapping[str, Any]) -> str | None:
+    """One line when a model tier was asked for and none answered, else None."""
+    if summary["model_answered"] is not False:
+        return None
+    reasons = [s["reason"] for s in summary["fallbacks"]]
+    # The cause rather than the breaker resting after it: "unreachable (…)", not "cooldown(…)".
+    cause = next((r for r in reasons if not r.startswith("cooldown(")), None)
+    why = cause or (reasons[0] if reasons else "no call reached it")
+    calls = summary["calls"]
+    return (
+        f"a model tier was asked for ({summary['asked']}) and none answered: "
+        f"{'all ' if calls > 1 else ''}{calls} call{'s' * (calls != 1)} fell back to the "
+        f"simulation ({why})"
+    )
