@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import machine
 from engine.config import Settings
 from engine.errors import InputError
 from engine.play.headless import Plan, parse_path, play
@@ -220,6 +221,7 @@ def main() -> int:
             report = run(server.url, server.model, seeds, choose, Path(tmp) / "saves")
         finally:
             servers.close()
+    report["machine"] = machine()
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")
     return 0
 

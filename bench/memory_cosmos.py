@@ -32,6 +32,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from bench import machine
+
 KEY = "YmVuY2gta2V5LW5vdC1hLXNlY3JldA=="
 WORDS = [
     "solar",
@@ -245,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         <= 2,
     }
+    out["machine"] = machine()
     sys.stdout.write(json.dumps(out, indent=2) + "\n")
     return 0
 

@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench import machine
+
 RUN_SIZE = 500
 KINDS = ("context", "chat_summary", "preference", "procedural", "user_profile")
 _WORDS = [
@@ -231,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                 **figures,
                 "bytes_per_memory": round(path.stat().st_size / size, 1),
                 "build_s": built_s,
+                "machine": machine(),
             }
         )
     print(

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bench import machine
 from engine.config import Settings
 from engine.routing import Router, RouteRequest
 from tests.servers.openai_server import FakeOpenAI
@@ -129,6 +130,7 @@ def main() -> None:
         "worst_case_hang": worst_case("hang", args.budget, 1),
         "worst_case_trickle": worst_case("trickle", args.budget, 1),
     }
+    report["machine"] = machine()
     print(json.dumps(report, indent=None if args.json else 2))
 
 

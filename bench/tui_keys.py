@@ -24,6 +24,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bench import machine
+
 PITCH = "Meal kits for night-shift nurses"
 SCREEN_TARGET_MS = 150
 KEY_TARGET_MS = 100
@@ -258,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     width, height = (int(x) for x in args.size.lower().split("x"))
     result: Awaitable[dict[str, Any]] = run(args.runs, (width, height), args.busy)
-    print(json.dumps(asyncio.run(result)))  # type: ignore[arg-type]
+    print(json.dumps({**asyncio.run(result), "machine": machine()}))  # type: ignore[arg-type]
     return 0
 
 

@@ -15,6 +15,7 @@ import time
 from textual.app import App, ComposeResult
 from textual.widgets import Input
 
+from bench import machine
 from engine.session.events import Event
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane
@@ -104,7 +105,7 @@ async def run(count: int = 100_000) -> dict:
 
 
 def main() -> int:
-    print(json.dumps(asyncio.run(run())))
+    print(json.dumps({**asyncio.run(run()), "machine": machine()}))
     return 0
 
 

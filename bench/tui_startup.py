@@ -13,6 +13,8 @@ import sys
 import tempfile
 import time
 
+from bench import machine
+
 RUNS = 5
 CHILD = r"""
 import time
@@ -102,6 +104,7 @@ def main() -> int:
                     sorted(b[1] for b in bare)[RUNS // 2], 3
                 ),
                 "target_first_frame_s": 0.6,
+                "machine": machine(),
             }
         )
     )

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import machine
 from bench.tui_keys import watch_frames
 
 PITCH = "Meal kits for night-shift nurses"
@@ -170,6 +171,7 @@ def main() -> int:
             ) as fake:
                 report = asyncio.run(_drive(fake.url, "qwen2.5", tmp, args.stages))
             report["server"] = f"loopback fake: {args.piece} chars every {args.delay * 1000:g} ms"
+    report["machine"] = machine()
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")
     return 0
 

@@ -2,6 +2,13 @@
 `worldforge simulate --json` time and the balance time (4 archetypes x 256 paths on one seed). Prints JSON; quotes medians.
 
     python -m bench.venture --json [--ventures 40] [--runs 5] [--process-only | --balance-only]
+        [--original SUBMISSION_DIR --original-python PYTHON]
+
+The anchor: with `--original`, each round also runs the original game's own headless venture
+(`tools/run_campaign_simulation.py` of princepspolycap/agentsleague-afterbuild, `DEMO_MODE=simulation`,
+in the `submission/` directory of a checkout, under an interpreter with its requirements), so
+`simulate` and the original are timed interleaved on the same load: wall, CPU and peak RSS of each
+process (from `os.wait4`), medians, and the ratios the issue asks for.
 """
 
 from __future__ import annotations
@@ -15,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench import machine
 
 PITCH = "A solar microgrid cooperative for rural farmers"
 
@@ -35,17 +44,49 @@ def ventures_per_second(n: int) -> float:
         return n / (time.perf_counter() - start)
 
 
-def simulate_process_s() -> float:
-    """One `worldforge simulate --json` process, start to exit. Bytecode caching on, as on a
-    player's machine (this sandbox sets PYTHONDONTWRITEBYTECODE); main() runs one warm-up first."""
+def measured(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> dict[str, float]:
+    """One process, start to exit: wall s, CPU s (user + system) and peak RSS MiB, from its own
+    rusage (`os.wait4`), so other children do not blur the peak."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench.venture: {cmd[0]} exited {proc.returncode}: {err[-400:]}")
+    return {
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_mib": usage.ru_maxrss / 1024,
+    }
+
+
+def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["DEMO_MODE"] = "simulation"
+    return env
+
+
+def simulate_process() -> dict[str, float]:
+    """One `worldforge simulate --json` process, start to exit. Bytecode caching on, as on a
+    player's machine (this sandbox sets PYTHONDONTWRITEBYTECODE); main() runs one warm-up first."""
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(sys.executable).with_name("worldforge")
         cmd = [str(exe), "simulate", "--pitch", PITCH, "--json", "--save-dir", tmp]
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True, env=env)
-        return time.perf_counter() - start
+        return measured(cmd, _env())
+
+
+def original_process(submission: Path, python: str) -> dict[str, float]:
+    """One headless venture of the original game (its campaign simulator, simulation mode)."""
+    cmd = [python, "tools/run_campaign_simulation.py", "--pitch", PITCH]
+    return measured(cmd, _env(), cwd=str(submission))
+
+
+def simulate_process_s() -> float:
+    return simulate_process()["wall_s"]
 
 
 FLOOR_CODE = "from pydantic import BaseModel\n\nclass Floor(BaseModel):\n    x: int = 0\n"
@@ -83,35 +124,67 @@ def main() -> None:
         action="store_true",
         help="only the balance figure (4 archetypes x 256 paths on one seed)",
     )
+    p.add_argument(
+        "--original",
+        type=Path,
+        metavar="SUBMISSION_DIR",
+        help="the original game's submission/ directory: time its headless venture interleaved",
+    )
+    p.add_argument(
+        "--original-python",
+        default=sys.executable,
+        help="interpreter with the original's requirements (default: this one)",
+    )
     p.add_argument("--json", action="store_true")
     a = p.parse_args()
+    before = machine()
     vps = (
         []
         if a.process_only or a.balance_only
         else [ventures_per_second(a.ventures) for _ in range(a.runs)]
     )
-    proc, floor = [], []
+    proc: list[dict[str, float]] = []
+    orig: list[dict[str, float]] = []
+    floor: list[float] = []
     if not a.balance_only:
-        simulate_process_s()  # warm-up: writes the bytecode cache, as a first launch would
-        for _ in range(a.runs):  # interleaved, so both see the same machine load
-            proc.append(simulate_process_s())
+        simulate_process()  # warm-up: writes the bytecode cache, as a first launch would
+        if a.original:
+            original_process(a.original, a.original_python)
+        for _ in range(a.runs):  # interleaved, so all see the same machine load
+            proc.append(simulate_process())
+            if a.original:
+                orig.append(original_process(a.original, a.original_python))
             floor.append(floor_process_s())
     bal = [] if a.process_only else [balance_s() for _ in range(a.balance_runs)]
 
     def median(values: list[float], digits: int) -> float | None:
         return round(statistics.median(values), digits) if values else None
 
+    def medians(rows: list[dict[str, float]]) -> dict[str, float] | None:
+        if not rows:
+            return None
+        return {k: round(statistics.median(r[k] for r in rows), 3) for k in rows[0]}
+
+    ours, anchor = medians(proc), medians(orig)
     out = {
         "ventures_per_s_median": median(vps, 1),
         "ventures_per_s_runs": [round(v, 1) for v in vps],
-        "simulate_process_s_median": median(proc, 3),
-        "simulate_process_s_runs": [round(v, 3) for v in proc],
+        "simulate_process_s_median": ours and ours["wall_s"],
+        "simulate_process_s_runs": [round(r["wall_s"], 3) for r in proc],
+        "simulate_process": ours,
+        "original_process": anchor,
+        "vs_original": ours
+        and anchor
+        and {k: round(ours[k] / anchor[k], 2) for k in ("wall_s", "cpu_s", "peak_mib")},
         "pydantic_floor_process_s_median": median(floor, 3),
         "balance_4x256_s_median": median(bal, 2),
         "balance_4x256_s_runs": [round(v, 2) for v in bal],
-        "targets": {"balance_4x256_s": 30.0, "simulate_process_s": 0.3},
-        "cpus": os.cpu_count(),
-        "load_average_1m": round(os.getloadavg()[0], 2),
+        "targets": {
+            "balance_4x256_s": 5.0,
+            "vs_original_wall_s": 0.5,
+            "vs_original_peak_mib": 0.8,
+        },
+        "machine": {"before": before, "after": machine()},
     }
     print(json.dumps(out, indent=None if a.json else 2))
 

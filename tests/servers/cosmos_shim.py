@@ -70,6 +70,7 @@ class CosmosShim:
                 self.wfile.write(out)
 
             do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _serve
+            disable_nagle_algorithm = True  # TCP_NODELAY: no Nagle delay added to each round trip
 
         self.server = ThreadingHTTPServer((host, 0), Handler)
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
