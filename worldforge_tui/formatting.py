@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.game.economy import PROFITABLE_RUNWAY
+from engine.language import grammar
 
 # Economics fields shown in the status bar and the receipt: (field, short label, kind, good-when-up).
 FIELDS: tuple[tuple[str, str, str, bool], ...] = (
@@ -131,5 +132,8 @@ def human_time(stamp: Any, now: datetime | None = None) -> str:
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
-    """`1 memory`, `2 memories`, `0 redos`: the count with the right form of the noun."""
-    return f"{count} {noun if count == 1 else many or noun + 's'}"
+    """`1 memory`, `2 memories`, `0 redos`: the count with the right form of the noun (inflect,
+    through engine.language.grammar; `many` names an irregular plural it does not know)."""
+    if many and count != 1:
+        return f"{count} {many}"
+    return grammar.count(count, noun)

@@ -286,9 +286,10 @@ def industry_of(pitch: str) -> str:
     return best
 
 
-def _keep_case(phrase: str, pitch: str) -> str:
+def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
     """Keep names, acronyms, German nouns and CJK as written; lower-case only a word capitalised
-    because it opens the pitch, or every word of a Title Case pitch."""
+    because it opens the pitch, or every plain English word of a Title Case pitch outside the
+    place (`place`: "Leeds" of "… In Leeds" stays)."""
     toks = pitch.split()
     title_case = (
         len(toks) > 2
@@ -298,12 +299,15 @@ def _keep_case(phrase: str, pitch: str) -> str:
     opener = toks[0] if toks else ""
     out = []
     for w in phrase.split():
+        title = w[:1].isupper() and all(p[1:] == p[1:].lower() for p in w.split("-"))
         if w.isupper() and len(w) > 1:
-            out.append(w)
-        elif (title_case or w == opener) and w[:1].isupper() and w[1:] == w[1:].lower():
+            out.append(w)  # an acronym
+        elif w == opener and title:
             out.append(w[:1].lower() + w[1:])
+        elif title_case and title and w.isascii() and not place:
+            out.append("-".join(p[:1].lower() + p[1:] for p in w.split("-")))
         else:
-            out.append(w)
+            out.append(w)  # a name ("Zürich", "Leeds" in a place), German nouns, CJK
     return " ".join(out)
 
 
@@ -553,7 +557,7 @@ def read_pitch(pitch: str) -> PitchReading:
         offering=_keep_case(offering, text),
         industry=industry,
         customer_found=found,
-        setting=_keep_case(setting, text),
+        setting=_keep_case(setting, text, place=True),
         setting_prep=prep or "at",
         world=world,
         trade=trade,

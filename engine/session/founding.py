@@ -20,7 +20,8 @@ from engine.writing.simulate import customer_from_pitch
 # 4: the decisive-late-forks balance landed after another change had already claimed 3.
 # 5: the pitch model reads the customer whole, with its setting apart ("night-shift nurses" at
 #    "big city hospitals"), and names the company from the offering as written.
-RULES_VERSION = 5
+# 6: the simulated prose's grammar comes from inflect (articles, plurals, agreement, counts).
+RULES_VERSION = 6
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from engine.errors import InputError
+from engine.language.grammar import count
 from engine.session.events import EventType
 from engine.session.steps import Step
 from memory.models import ConsolidationResult, ForgetReport, PruneReport
@@ -73,7 +74,9 @@ def prune(step: Step) -> PruneReport:
     """Apply the retention rule at today's game date."""
     rep = step.memory.prune(game_day=step.state.day, dry_run=False)
     if rep.deleted_count:
-        step.emit(E.MEMORY_PRUNED, "ceo", f"{rep.deleted_count} memories pruned", rep.model_dump())
+        step.emit(
+            E.MEMORY_PRUNED, "ceo", f"{count(rep.deleted_count, 'memory')} pruned", rep.model_dump()
+        )
     return rep
 
 
@@ -83,7 +86,7 @@ def forget_memories(step: Step) -> ForgetReport:
     step.emit(
         E.MEMORY_PRUNED,
         "ceo",
-        f"all {rep.deleted} memories of the run forgotten",
+        f"{'the one memory' if rep.deleted == 1 else f'all {rep.deleted} memories'} of the run forgotten",
         {"forgotten": rep.deleted, "operation": "forget_memories"},
     )
     return rep

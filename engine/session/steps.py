@@ -26,6 +26,7 @@ from engine.game.models import (
 )
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
+from engine.language.grammar import count
 from engine.language.reading import interpret, read_reason
 from engine.language.text import clip, content_words
 from engine.routing import RouteResult
@@ -502,7 +503,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         step.emit(
             E.WORLD_ADAPTED,
             "narrator",
-            f"{len(adapted)} pending stages adapted",
+            f"{count(len(adapted), 'pending stage')} adapted",
             {"stage_ids": adapted, "lens": st.stages[st.stage_index + 1].goal},
         )
     st.receipts.append(receipt)
@@ -632,7 +633,7 @@ def standup_reply(step: Step, text: str) -> dict[str, Any]:
         step.emit(
             E.WORLD_ADAPTED,
             "narrator",
-            f"{len(adapted)} pending stages adapted",
+            f"{count(len(adapted), 'pending stage')} adapted",
             {"stage_ids": adapted},
         )
     return mem

@@ -17,6 +17,7 @@ from engine.game.economy import burn_line
 from engine.game.models import Directive, GameState, Stage, StageRun
 from engine.game.rubric import evaluate
 from engine.language.fence import DATA_RULE, data_block, rewrap
+from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.views.render import changes
 from engine.writing.simulate import simulate_artifact
@@ -64,7 +65,7 @@ def gather_context(state: GameState, stage: Stage, memory: Any, knowledge: Any) 
     recall, t1 = _tool(
         "recall_memory",
         lambda: memory.recall(query, game_day=state.day),
-        lambda r: f"{len(r.items)} memories, {r.tokens_used}/{r.budget} tokens",
+        lambda r: f"{count(len(r.items), 'memory')}, {r.tokens_used}/{r.budget} tokens",
     )
     hits, t2 = _tool(
         "search_knowledge",

@@ -2,7 +2,7 @@
 archetype and per stage. `engine.writing.phrases.Voice` fills them; `engine.writing.simulate` decides which.
 
 Slots: {company} {customer} {offering} {pain} {outcome} {unit} {place} {rival} {decision} {niche}
-{n} {weeks} {price} {beat} {goal} {move}; {a:slot} adds an article; <verb> agrees with the customer.
+{n} {weeks} {price} {beat} {goal} {move}; {a:slot} adds an article; <verb> (singular form: <loses>) agrees with the customer.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ STAGE_OPENERS: dict[str, tuple[str, ...]] = {
         "Our unfair advantage with {customer} is sharper than it looks.",
     ),
     "NEED": (
-        "{cap_customer} <lose> time to {pain}; that is the need we start from.",
+        "{cap_customer} <loses> time to {pain}; that is the need we start from.",
         "Ten conversations in, one need keeps coming back: {pain}.",
         "The need is plain once you listen to {customer}: {pain}.",
     ),
@@ -245,14 +245,14 @@ ARCHETYPE_LINES: dict[str, tuple[str, ...]] = {
 }
 
 AUDIENCE = (
-    "{cap_customer} who <lose> time to {pain}",
+    "{cap_customer} who <loses> time to {pain}",
     "{cap_customer} who want {outcome} and have no time to set it up",
     "{cap_customer} tired of {pain}",
 )
 PROBLEM = (
-    "{cap_customer} <lose> time to {pain}, and nothing they try fits how they work.",
-    "Today {customer} <juggle> {pain}; the tools on offer were built for someone else.",
-    "{cap_customer} <want> {outcome}, yet every week starts with {pain}.",
+    "{cap_customer} <loses> time to {pain}, and nothing they try fits how they work.",
+    "Today {customer} <juggles> {pain}; the tools on offer were built for someone else.",
+    "{cap_customer} <wants> {outcome}, yet every week starts with {pain}.",
 )
 VALUE = (
     "{company} gives {customer} {a:offering} that delivers {outcome}.",

@@ -1,0 +1,75 @@
+"""Grammar of generated prose comes from inflect: articles by sound, plurals, agreement, counts,
+possessives, and casing that survives abbreviations and names."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.language.grammar import (
+    agree,
+    count,
+    is_plural,
+    number_word,
+    plural,
+    possessive,
+    sentences,
+    singular,
+    split_sentences,
+    with_article,
+)
+from engine.writing.phrases import Voice
+
+
+@pytest.mark.parametrize(
+    ("phrase", "written"),
+    [
+        ("hour of calm", "an hour of calm"),
+        ("unit", "a unit"),
+        ("NHS ward", "an NHS ward"),
+        ("URL", "a URL"),
+        ("8-week plan", "an 8-week plan"),
+        ("operator founder", "an operator founder"),
+        ("account", "an account"),
+        ("crop rotation planning", "crop rotation planning"),
+        ("tax filing help", "tax filing help"),
+        ("booking tool", "a booking tool"),
+        ("night-shift nurses", "night-shift nurses"),
+        ("お茶", "お茶"),
+        ("thé", "thé"),
+    ],
+)
+def test_articles_follow_the_sound(phrase, written):
+    assert with_article(phrase) == written
+
+
+def test_plurals_and_singulars_of_a_phrase_head():
+    assert plural("clinic") == "clinics" and plural("bakery") == "bakeries"
+    assert plural("ward team") == "ward teams" and plural("nurses") == "nurses"
+    assert singular("night-shift nurses") == "night-shift nurse"
+    assert is_plural("NHS nurses in Leeds") and is_plural("staff") and not is_plural("business")
+    assert is_plural("Künstler")  # a customer named in another language is a group
+
+
+def test_agreement_counts_and_possessives():
+    assert agree("loses", True) == "lose" and agree("has", True) == "have"
+    assert agree("loses", False) == "loses"
+    assert count(1, "memory") == "1 memory" and count(3, "memory") == "3 memories"
+    assert count(1, "pending stage") == "1 pending stage"
+    assert number_word(3) == "three" and number_word(12) == "12"
+    assert possessive("Pipeline Partners") == "Pipeline Partners'"
+    assert possessive("Acme") == "Acme's"
+
+
+def test_sentence_casing_leaves_abbreviations_and_names_alone():
+    assert sentences("we met Polish & Co. does next. then iPhone fans came.") == (
+        "we met Polish & Co. does next. Then iPhone fans came."
+    )
+    assert split_sentences("Acme Co. ships. It works.") == ["Acme Co. ships.", "It works."]
+
+
+def test_a_voice_makes_the_customer_agree():
+    many = Voice({"customer": "nurses"}, "s").fill(
+        "{customer} <loses> time; {customer} <has> none."
+    )
+    one = Voice({"customer": "a ward"}, "s").fill("{customer} <loses> time.")
+    assert many == "nurses lose time; nurses have none." and one == "a ward loses time."
