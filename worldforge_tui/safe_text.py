@@ -8,9 +8,10 @@ long text is cut. `literal` wraps the result in a rich `Text` so no markup (`[bo
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
+if TYPE_CHECKING:  # rich loads with the TUI; headless commands use `clean` / `one_line` only
+    from rich.text import Text
 
 from worldforge_tui.terminal import CONTROLS as _CONTROLS
 from worldforge_tui.terminal import ESCAPES as _ESCAPES
@@ -57,9 +58,13 @@ def one_line(value: Any, limit: int | None = LINE_LIMIT) -> str:
 
 def literal(value: Any, style: str = "", limit: int | None = DEFAULT_LIMIT) -> Text:
     """A rich `Text` holding the cleaned string verbatim: markup in it is shown, never parsed."""
+    from rich.text import Text
+
     return Text(clean(value, limit), style=style)
 
 
 def literal_line(value: Any, style: str = "", limit: int | None = LINE_LIMIT) -> Text:
     """A one-line rich `Text` of the cleaned string, for labels and rows."""
+    from rich.text import Text
+
     return Text(one_line(value, limit), style=style, no_wrap=True, overflow="ellipsis")

@@ -8,7 +8,11 @@ carries float noise and a loaded save continues exactly as the unsaved game woul
 
 from __future__ import annotations
 
-from engine.game.models import Economics, GameState, Worker
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the models load where a function builds one: front ends read TUNING and the
+    # constants below before the first frame without paying for the pydantic state models
+    from engine.game.models import Economics, GameState, Worker
 
 TUNING: dict[str, float] = {
     "seed_usd": 38_000,
@@ -78,6 +82,8 @@ def bump(econ: Economics, field: str, delta: float) -> float:
 
 def founding_org() -> list[Worker]:
     """The founding team: one human operator and four digital workers."""
+    from engine.game.models import Worker
+
     return [
         Worker(
             id="operator",
@@ -128,6 +134,8 @@ def digital_count(org: list[Worker]) -> int:
 
 def initial_economics(org: list[Worker], start: dict[str, float] | None = None) -> Economics:
     """Day-0 numbers; `start` holds the founder archetype's head start (meter points, cash)."""
+    from engine.game.models import Economics
+
     n = digital_count(org)
     econ = Economics(
         treasury_usd=TUNING["seed_usd"],

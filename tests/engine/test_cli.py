@@ -127,8 +127,31 @@ def test_simulate_says_profitable_or_the_runway(tmp_path, capsys):
         assert f" · runway {econ['runway_months']:.1f} months · " in out
 
 
-# A simulated venture needs none of these: the TUI, the model clients and their event loop.
-NOT_ON_THE_HEADLESS_PATH = ("textual", "openai", "httpx", "asyncio", "azure")
+# A simulated venture needs none of these: the TUI and its renderer, the model clients and their
+# event loop.
+NOT_ON_THE_HEADLESS_PATH = ("textual", "rich", "openai", "httpx", "asyncio", "azure")
+
+# `--version` and `--help` build the parser only: no models, store, router, renderer or metadata.
+NOT_FOR_THE_PARSER = (
+    "pydantic",
+    "sqlite3",
+    "rich",
+    "memory",
+    "importlib.metadata",
+    "engine.routing",
+)
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help", "simulate --help"])
+def test_version_and_help_load_only_the_parser(flag):
+    code = (
+        "import sys, contextlib, io; from worldforge_tui.cli import main\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main({flag.split()!r})\n"
+        f"bad = [m for m in sys.modules if any(m == b or m.startswith(b + '.') for b in {NOT_FOR_THE_PARSER!r})]\n"
+        "assert not bad, bad[:8]"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_headless_simulate_loads_no_tui_or_model_client_code(tmp_path):

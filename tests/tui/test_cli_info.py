@@ -38,6 +38,13 @@ def test_version_flag(capsys):
     assert version() and version() != "0+unknown"
 
 
+def test_version_is_the_installed_distributions():
+    """`version()` reads no metadata; the installed metadata is built from the same constant."""
+    from importlib.metadata import version as dist_version
+
+    assert version() == dist_version("worldforge-tui")
+
+
 def test_locate_names_every_path(tmp_path, isolated_home, capsys):
     assert main(["locate", "--json", "--save-dir", str(tmp_path)]) == 0
     paths = json.loads(capsys.readouterr().out)

@@ -10,17 +10,18 @@ import argparse
 import importlib
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameError
-from memory.local.db import connect, db_path, transaction
-from memory.local.store import MemoryStore
-from memory.models import KINDS
 from worldforge_tui.formatting import plural
+
+if TYPE_CHECKING:  # the store and SQLite load when a memory command runs, not for `--help`
+    import sqlite3
+
+    from memory.local.store import MemoryStore
 
 
 class CliError(Exception):
@@ -183,6 +184,8 @@ def _show(store: MemoryStore, args: argparse.Namespace) -> None:
         "records": [r.model_dump() for r in records],
     }
     lines = [f"run {store.run_id} · store {store.store_label()} · {sum(counts.values())} live"]
+    from memory.models import KINDS
+
     for kind in KINDS:
         group = [r for r in records if r.kind == kind]
         if not group:
@@ -344,6 +347,8 @@ def _store_only(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Nam
             + ", ".join(merged.source_memory_ids),
         )
     else:
+        from memory.local.db import transaction
+
         with transaction(conn):
             gone = store.forget_run(compact=False)
             for module, name in (
@@ -384,6 +389,10 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    import sqlite3
+
+    from memory.local.db import connect, db_path
+
     try:
         for module, name in _HOOKS:  # import first, so their tables are ensured by connect()
             _hook(module, name)

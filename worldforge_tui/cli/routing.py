@@ -9,13 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from engine.config import SettingsError, load_settings
-from engine.routing import ROLES, Router
-from engine.session.memory_backend import backend_status
+if TYPE_CHECKING:  # the router and settings load when a routing command runs, not for `--help`
+    from engine.routing import Router
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -51,6 +48,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _one_line(err: Exception) -> str:
+    from pydantic import ValidationError
+
     if isinstance(err, ValidationError):
         first = err.errors()[0]
         loc = ".".join(str(p) for p in first.get("loc", ())).upper() or "settings"
@@ -59,6 +58,8 @@ def _one_line(err: Exception) -> str:
 
 
 def _status(router: Router, probe: bool) -> dict[str, Any]:
+    from engine.session.memory_backend import backend_status
+
     data = router.status()
     reach = {p["tier"]: p for p in router.probe()} if probe else {}
     for tier, info in data["tiers"].items():
@@ -72,6 +73,8 @@ def _status(router: Router, probe: bool) -> dict[str, Any]:
 
 
 def _print_status(data: dict[str, Any]) -> None:
+    from engine.routing import ROLES
+
     print(
         f"runtime: {data['runtime']}  (DEMO_MODE={data['demo_mode']}, "
         f"AGENT_ROUTING={data['routing']})"
@@ -138,6 +141,9 @@ def _print_probe(results: list[dict[str, Any]], ok: bool) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Entry for both actions; returns the process exit code."""
+    from engine.config import SettingsError, load_settings
+    from engine.routing import Router
+
     try:
         router = Router(load_settings())
     except SettingsError as err:

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from engine.session.api import MAX_REDOS
+from engine.game.economy import MAX_REDOS  # no engine import before the first frame
 from worldforge_tui import actions
 
 
