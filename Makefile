@@ -6,7 +6,7 @@ RUNTIMES ?= ../shared/runtimes
 LLM_WHEEL := $(firstword $(wildcard $(RUNTIMES)/llama_cpp_python-*.whl))
 LLM_VENV := .venv-llm
 
-.PHONY: play test check install install-test llm-runtime bench clean
+.PHONY: play test test-setup browser cosmos-server check install install-test llm-runtime bench clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or run: make PYTHON=python3 ...)"; exit 2; }
@@ -43,8 +43,28 @@ $(LLM_VENV)/.installed: $(LLM_WHEEL)
 		"$(LLM_WHEEL)[server]" gguf numpy && touch $@ \
 	|| { rm -rf $(LLM_VENV); echo "llama_cpp_python did not install: the real llama.cpp tests will skip"; }
 
-test: install-test llm-runtime
-	$(BIN)/python -m pytest
+# What the tests need beyond the venvs, installed here and never by a test: a test whose part is
+# missing skips with one reason. Each step only says so where the machine does not allow it.
+test-setup: install-test llm-runtime browser cosmos-server
+
+# Chromium for the browser test (tests/tui/test_serve.py), from the OS packages where we are root.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+	|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	     && { apt-get update -q >/dev/null 2>&1; \
+	          DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; }; } \
+	|| echo "chromium not installed (needs root and apt-get): the browser test will skip"
+
+# The Cosmos DB server (npm @vercel/cosmosdb-server) for tests/cosmos, into the tests' cache.
+cosmos-server: install-test
+	@command -v npm >/dev/null 2>&1 && $(BIN)/python -m tests.servers.cosmos_server install \
+	|| echo "npm missing: the Cosmos tests will skip"
+
+# The whole suite in parallel, one worker a core (TEST_WORKERS=0 runs it in one process); a
+# module's tests stay on one worker, so its module-scoped fixtures (a balance sweep) run once.
+TEST_WORKERS ?= auto
+test: test-setup
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 check: install-test
 	$(BIN)/ruff check .

@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            server = cosmos_server.start(Path(tmp) / "ca")
+            server = cosmos_server.start(Path(tmp) / "ca", package=cosmos_server.install())
         except cosmos_server.ServerUnavailable as exc:
             print(f"bench.memory_cosmos: error: {exc}", file=sys.stderr)
             return 2

@@ -67,7 +67,9 @@ def test_top_k_limits_iq_hits(iq_server):
 )
 def test_failure_falls_back_to_local_and_parks_for_the_session(iq_server, mode, reason_prefix):
     iq_server.mode = mode
-    knowledge = _knowledge(iq_server, timeout_s=0.4)
+    # a short budget only where the server is meant to outlast it; an answer that comes at once
+    # must be read as that answer, however loaded the machine is
+    knowledge = _knowledge(iq_server, timeout_s=0.4 if mode in ("hang", "trickle") else 30.0)
     hits = knowledge.search("burn runway breakeven", top_k=2)
     assert hits and all(h.origin == "local-knowledge" for h in hits)
     assert hits[0].source.startswith("playbooks/finance.md")

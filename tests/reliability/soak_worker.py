@@ -26,7 +26,10 @@ from engine.session.api import GameSession
 from engine.session.replay import verify
 from tests.servers.openai_server import FakeOpenAI, refused_url
 
-TIMEOUT = 0.5  # AGENT_REQUEST_TIMEOUT for the soak: one budget per call, shared by every attempt
+# AGENT_REQUEST_TIMEOUT for the soak: one budget per call, shared by every attempt. Hangs (30 s)
+# and trickles (~12 s a body) outlast it by design; an answered call is ~0.02 s, so a saturated
+# machine is far from turning a good answer into a timeout.
+TIMEOUT = 3.0
 REFUSED_EVERY = 10
 VERIFY_EVERY = 4
 PITCHES = (

@@ -1,6 +1,8 @@
 """A real Cosmos DB for NoSQL server for tests: `@vercel/cosmosdb-server` (Node) on 127.0.0.2.
 
-The npm package is installed once into a cache directory the tests own (`npm install --prefix`).
+The npm package is installed into a cache directory by the set-up step (`make test-setup` runs
+`python -m tests.servers.cosmos_server install`, i.e. `npm install --prefix`), never by a test: where
+it is missing the Cosmos tests skip with that one reason.
 The server gets a certificate from a throw-away CA made here with `cryptography`; the SDK verifies
 TLS for every host except the literal `localhost`/`127.0.0.1`, so the server listens on 127.0.0.2
 and clients trust the CA through REQUESTS_CA_BUNDLE / SSL_CERT_FILE (or `connection_verify`).
@@ -43,10 +45,25 @@ def cache_dir() -> Path:
     return Path(base) / "cosmosdb-server"
 
 
+def _package(prefix: Path) -> Path:
+    return prefix / "node_modules" / "@vercel" / "cosmosdb-server"
+
+
+def installed(prefix: Path | None = None) -> Path:
+    """The installed package dir; ServerUnavailable (the skip reason) when the set-up has not run."""
+    pkg = _package(prefix or cache_dir())
+    if not (pkg / "lib" / "index.js").exists():
+        raise ServerUnavailable(
+            f"{PACKAGE} is not installed in {pkg.parents[2]}: `make test-setup` installs it"
+        )
+    return pkg
+
+
 def install(prefix: Path | None = None) -> Path:
-    """`npm install --prefix <cache> @vercel/cosmosdb-server@VERSION` once; the package dir."""
+    """`npm install --prefix <cache> @vercel/cosmosdb-server@VERSION` once; the package dir.
+    Called by the set-up step (and bench/memory_cosmos.py), never by a test."""
     prefix = prefix or cache_dir()
-    pkg = prefix / "node_modules" / "@vercel" / "cosmosdb-server"
+    pkg = _package(prefix)
     if (pkg / "lib" / "index.js").exists():
         return pkg
     npm, node = shutil.which("npm"), shutil.which("node")
@@ -173,7 +190,7 @@ class CosmosServer:
 
 def start(directory: Path, *, host: str = HOST, package: Path | None = None) -> CosmosServer:
     """Start the server on `host`, port 0, behind a fresh CA in `directory`."""
-    pkg = package or install()
+    pkg = package or installed()
     node = shutil.which("node")
     if node is None:
         raise ServerUnavailable("node is not on PATH")
@@ -194,3 +211,14 @@ def start(directory: Path, *, host: str = HOST, package: Path | None = None) -> 
         proc.kill()
         raise ServerUnavailable(f"cosmosdb-server did not start ({line.strip()[:80]!r})")
     return CosmosServer(f"https://{host}:{int(line.split()[1])}", ca, proc, cert, key)
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["install"]:
+        sys.exit("usage: python -m tests.servers.cosmos_server install")
+    try:
+        print(f"cosmosdb-server: {install()}")
+    except ServerUnavailable as exc:  # the Cosmos tests will skip with the same reason
+        print(f"cosmosdb-server not installed: {exc}")

@@ -2,9 +2,9 @@
 
 The page draws the terminal on a canvas, so the test reads what the browser received: it drives
 Chromium over the DevTools protocol and collects the websocket frames the page gets from the game,
-until the board's pane titles and the action bar have arrived. Chromium comes from the OS packages
-(`apt-get install -y chromium` in the set-up when missing); the test is skipped, saying why, where
-that cannot be done.
+until the board's pane titles and the action bar have arrived. Chromium comes from the OS packages,
+installed by the set-up step (`make test-setup`, where the machine allows: root with apt-get), never
+by a test; without it the test is skipped with one reason.
 """
 
 from __future__ import annotations
@@ -33,25 +33,11 @@ def find_browser() -> str | None:
     return next((path for name in BROWSERS if (path := shutil.which(name))), None)
 
 
-def install_browser() -> str | None:
-    """Chromium from the OS packages when the test may install them (root with apt-get)."""
-    if find_browser() or not shutil.which("apt-get") or os.geteuid() != 0:
-        return find_browser()
-    subprocess.run(
-        ["apt-get", "install", "-y", "-q", "chromium"],
-        capture_output=True,
-        timeout=900,
-        check=False,
-        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-    )
-    return find_browser()
-
-
 @pytest.fixture(scope="module")
 def browser() -> str:
-    path = install_browser()
+    path = find_browser()
     if path is None:
-        pytest.skip("no Chromium: not installed, and apt-get is unavailable or not root here")
+        pytest.skip("no Chromium on PATH: `make test-setup` installs it where apt-get runs as root")
     return path
 
 
