@@ -33,8 +33,8 @@ from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_d
 from engine.session.steps import Step
 from engine.workers.agents import run_worker
 from engine.workers.standup import run_standup
+from memory.contract import MemoryBackend
 from memory.local.db import db_path, transaction
-from memory.local.store import MemoryStore
 
 if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot
@@ -63,7 +63,7 @@ class GameSession:
         router: Router,
         knowledge: Any,
         save_dir: Path,
-        memory: MemoryStore | None = None,
+        memory: MemoryBackend | None = None,
         lease: Lease | Holder | None = None,
     ):
         self.conn = conn
@@ -265,8 +265,7 @@ class GameSession:
         return result
 
     def memory_store_label(self) -> str:
-        label = getattr(self.memory, "store_label", None)
-        return label() if callable(label) else "local-sqlite"
+        return self.memory.store_label()
 
     def can(self, action: str) -> bool:
         st = self.state

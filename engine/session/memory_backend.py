@@ -7,20 +7,24 @@ or cosmos (Azure Cosmos DB for NoSQL, falling back to the local store while it d
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 from engine.session.founding import cloud_memory_for
+from memory.contract import MemoryBackend
 from memory.local.store import MemoryStore
 
+if TYPE_CHECKING:
+    from memory.cosmos.store import CosmosMemoryStore
 
-def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemoryStore:
+
+def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemoryBackend:
     """The run's memory store for these settings (same public contract either way)."""
     local = MemoryStore(conn, run_id, cloud=cloud_memory_for(settings))
     if getattr(settings, "memory_backend", "local") != "cosmos":
         return local
     from memory.cosmos.failover import FailoverMemory
 
-    def connect() -> Any:
+    def connect() -> CosmosMemoryStore:
         from engine.routing.embeddings import embedder_for
         from memory.cosmos.store import CosmosConfig, CosmosMemoryStore
 
@@ -28,7 +32,7 @@ def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemorySt
             CosmosConfig.from_settings(settings), run_id, embedder=embedder_for(settings)
         )
 
-    return cast(MemoryStore, FailoverMemory(local, connect))
+    return FailoverMemory(local, connect)
 
 
 def backend_status(settings: Any, *, probe: bool = True) -> dict[str, Any]:
@@ -55,7 +59,7 @@ def backend_status(settings: Any, *, probe: bool = True) -> dict[str, Any]:
     except ImportError:
         out["detail"] = "azure-cosmos not installed: pip install 'worldforge-tui[cosmos]'"
     except Exception as exc:  # noqa: BLE001  (the status line says why in one line)
-        from memory.cosmos.failover import _reason
+        from memory.cosmos.failover import outage_reason
 
-        out["detail"] = _reason(exc)
+        out["detail"] = outage_reason(exc)
     return out

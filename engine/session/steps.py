@@ -32,7 +32,7 @@ from engine.language.text import clip, content_words
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from engine.writing.simulate import APPLY
-from memory.local.store import MemoryStore
+from memory.contract import MemoryBackend
 from memory.models import Author, Kind
 
 E = EventType
@@ -44,7 +44,7 @@ class Step:
     def __init__(
         self,
         state: GameState,
-        memory: MemoryStore,
+        memory: MemoryBackend,
         *,
         next_event_id: int,
         runtime: str,
@@ -138,8 +138,7 @@ def _end_event(step: Step) -> None:
 
 def note_memory_backend(step: Step) -> None:
     """Log any change of where memory lives (Cosmos DB down: the local store serves; back)."""
-    drain = getattr(step.memory, "drain_notices", None)
-    for message, payload in drain() if callable(drain) else ():
+    for message, payload in step.memory.drain_notices():
         step.emit(E.MEMORY_BACKEND, "memory", message, payload)
 
 

@@ -1,6 +1,6 @@
 """MEMORY_BACKEND=cosmos in a game: Cosmos DB first, the local store when it does not answer.
 
-`FailoverMemory` has the store contract. Every call goes to `CosmosMemoryStore`; when Cosmos is
+`FailoverMemory` implements the store contract (`memory.contract.MemoryBackend`). Every call goes to `CosmosMemoryStore`; when Cosmos is
 unreachable (connection, timeout, throttling past retries, 5xx, auth, SDK missing) the call is
 served by the run's local SQLite store instead, the outage is labelled (`store_label`, and a
 notice the session turns into a MEMORY_BACKEND event), and every memory the local store writes
@@ -18,18 +18,40 @@ import logging
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
+from memory.contract import MemoryBackend, Notice
 from memory.local.db import register_schema, transaction
 from memory.local.store import MemoryStore
+from memory.models import (
+    AuditRecord,
+    Author,
+    ConsolidationResult,
+    ForgetReport,
+    HardenReport,
+    Kind,
+    MemoryRecord,
+    MemoryWriteRequest,
+    PruneReport,
+    RecallResult,
+    Status,
+    WriteDisposition,
+)
 
 log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.logs)
 
 RETRY_SECONDS = 15.0
 SEED_KINDS = ["procedural", "user_profile"]
-_WRITES = ("remember", "worker_write")
-_LOCAL_ONLY = ("compact",)
+T = TypeVar("T")
+
+
+class Primary(MemoryBackend, Protocol):
+    """What the failover needs of the remote store beyond the contract (`CosmosMemoryStore`)."""
+
+    def ping(self) -> bool: ...
+
+    def import_record(self, rec: MemoryRecord) -> MemoryRecord: ...
 
 
 def _ensure_outbox(conn: sqlite3.Connection) -> None:
@@ -48,24 +70,23 @@ class FailoverMemory:
     def __init__(
         self,
         local: MemoryStore,
-        connect: Callable[[], Any],
+        connect: Callable[[], Primary],
         *,
         retry_seconds: float = RETRY_SECONDS,
     ) -> None:
         self.local = local
-        self.run_id = local.run_id
         self.conn = local.conn
         self._connect = connect
-        self.cosmos: Any = None
+        self.cosmos: Primary | None = None
         self.parked_reason: str | None = None
         self._parked_at = 0.0
         self.retry_seconds = retry_seconds
-        self._notices: list[tuple[str, dict[str, Any]]] = []
-        self._binding: dict[str, Any] = {}  # live binding/profile records known in Cosmos
+        self._notices: list[Notice] = []
+        self._binding: dict[str, MemoryRecord] = {}  # live binding/profile records in Cosmos
         self._seeded: set[str] = set()
 
     # -- state -----------------------------------------------------------------------------------
-    def _primary(self) -> Any:
+    def _primary(self) -> Primary | None:
         """The Cosmos store, connected on first use; None while parked."""
         if self.parked_reason is not None:
             return None
@@ -75,7 +96,7 @@ class FailoverMemory:
                 live = self.cosmos.records(kinds=SEED_KINDS, statuses=["provisional", "active"])
                 self._binding = {r.id: r for r in live}
             except Exception as exc:  # noqa: BLE001  (no SDK, bad settings, no answer: play locally)
-                self._park(_reason(exc))
+                self._park(outage_reason(exc))
                 return None
         return self.cosmos
 
@@ -120,22 +141,16 @@ class FailoverMemory:
             count += 1
         return count
 
-    def _track(self, name: str, result: Any) -> None:
-        """Keep `_binding` current from what Cosmos answered."""
-        if name == "remember" and result.kind in SEED_KINDS:
-            self._binding[result.id] = result
-        elif name == "harden":
-            for memory_id in (*result.archived, *result.superseded):
-                self._binding.pop(memory_id, None)
-        elif name == "forget_run":
-            self._binding.clear()
-
     def store_label(self) -> str:
         if self.parked_reason is None:
             return "azure-cosmos"
         return f"local-sqlite (azure-cosmos down: {self.parked_reason})"
 
-    def drain_notices(self) -> list[tuple[str, dict[str, Any]]]:
+    @property
+    def run_id(self) -> str:
+        return self.local.run_id
+
+    def drain_notices(self) -> list[Notice]:
         """Backend changes since the last call, as (message, payload) for MEMORY_BACKEND events."""
         out, self._notices = self._notices, []
         return out
@@ -143,27 +158,140 @@ class FailoverMemory:
     def authorize(self, run_id: str | None) -> str:
         return self.local.authorize(run_id)
 
-    # -- the contract, delegated -----------------------------------------------------------------
-    def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+    # -- the contract, served by Cosmos or (while it is out) by the local store ------------------
+    def _serve(self, call: Callable[[MemoryBackend], T]) -> tuple[T, bool]:
+        """`call` on Cosmos; on an outage (or while parked) on the local store. The flag says
+        whether the local store served it (its writes then go into the outbox)."""
         primary = self._primary()
         if primary is not None:
             try:
-                result = getattr(primary, name)(*args, **kwargs)
+                return call(primary), False
             except Exception as exc:
                 if not _outage(exc):
                     raise
                 self._park(str(exc))
-            else:
-                self._track(name, result)
-                return result
-        result = getattr(self.local, name)(*args, **kwargs)
-        if name in _WRITES:
-            memory_id = getattr(result, "memory_id", None) if name == "worker_write" else result.id
-            if memory_id:
-                self._outbox("write", memory_id)
-        elif name == "forget_run":
+        return call(self.local), True
+
+    def remember(
+        self,
+        kind: Kind,
+        text: str,
+        *,
+        author: Author,
+        game_day: int,
+        importance: float = 5.0,
+        stage_id: str | None = None,
+        axis: str | None = None,
+        source_ids: Sequence[str] = (),
+        status: Status = "active",
+        expires_day: int | None = None,
+    ) -> MemoryRecord:
+        rec, local = self._serve(
+            lambda m: m.remember(
+                kind,
+                text,
+                author=author,
+                game_day=game_day,
+                importance=importance,
+                stage_id=stage_id,
+                axis=axis,
+                source_ids=source_ids,
+                status=status,
+                expires_day=expires_day,
+            )
+        )
+        if local:
+            self._outbox("write", rec.id)
+        elif rec.kind in SEED_KINDS:
+            self._binding[rec.id] = rec
+        return rec
+
+    def worker_write(
+        self,
+        req: MemoryWriteRequest | dict[str, Any],
+        *,
+        worker: str,
+        stage_id: str,
+        game_day: int,
+    ) -> WriteDisposition:
+        d, local = self._serve(
+            lambda m: m.worker_write(req, worker=worker, stage_id=stage_id, game_day=game_day)
+        )
+        if local and d.memory_id:
+            self._outbox("write", d.memory_id)
+        return d
+
+    def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
+        return self._serve(lambda m: m.get(memory_id, run_id=run_id))[0]
+
+    def records(
+        self,
+        *,
+        kinds: Iterable[str] | None = None,
+        statuses: Iterable[str] | None = None,
+        run_id: str | None = None,
+    ) -> list[MemoryRecord]:
+        kinds = None if kinds is None else list(kinds)  # a retry on the local store reads it again
+        statuses = None if statuses is None else list(statuses)
+        return self._serve(lambda m: m.records(kinds=kinds, statuses=statuses, run_id=run_id))[0]
+
+    def counts(self, *, run_id: str | None = None) -> dict[str, int]:
+        return self._serve(lambda m: m.counts(run_id=run_id))[0]
+
+    def recall(
+        self,
+        query: str,
+        *,
+        game_day: int,
+        budget_tokens: int = 700,
+        limit: int = 12,
+        run_id: str | None = None,
+    ) -> RecallResult:
+        return self._serve(
+            lambda m: m.recall(
+                query, game_day=game_day, budget_tokens=budget_tokens, limit=limit, run_id=run_id
+            )
+        )[0]
+
+    def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
+        return self._serve(lambda m: m.audit(limit=limit, run_id=run_id))[0]
+
+    def harden(self, *, game_day: int) -> HardenReport:
+        report, local = self._serve(lambda m: m.harden(game_day=game_day))
+        if not local:
+            for memory_id in (*report.archived, *report.superseded):
+                self._binding.pop(memory_id, None)
+        return report
+
+    def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
+        return self._serve(lambda m: m.prune(game_day=game_day, dry_run=dry_run))[0]
+
+    def consolidate(
+        self,
+        source_ids: Sequence[str],
+        *,
+        summary: str,
+        reviewer: str,
+        game_day: int,
+        dry_run: bool = False,
+    ) -> ConsolidationResult:
+        return self._serve(
+            lambda m: m.consolidate(
+                source_ids, summary=summary, reviewer=reviewer, game_day=game_day, dry_run=dry_run
+            )
+        )[0]
+
+    def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:
+        report, local = self._serve(lambda m: m.forget_run(run_id, compact=compact))
+        if local:
             self._outbox("forget", None)
-        return result
+        else:
+            self._binding.clear()
+        return report
+
+    def compact(self) -> bool:
+        """The save file's space (Cosmos has nothing to compact)."""
+        return self.local.compact()
 
     def _outbox(self, op: str, memory_id: str | None) -> None:
         with transaction(self.conn):
@@ -172,11 +300,6 @@ class FailoverMemory:
                 "INSERT INTO memory_cosmos_outbox (run_id, op, memory_id) VALUES (?, ?, ?)",
                 (self.run_id, op, memory_id),
             )
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or name in _LOCAL_ONLY:
-            return getattr(self.local, name)
-        return lambda *args, **kwargs: self._call(name, *args, **kwargs)
 
     # -- catching up -----------------------------------------------------------------------------
     def flush_cloud(self) -> None:
@@ -209,7 +332,7 @@ class FailoverMemory:
         except Exception as exc:
             if not (_outage(exc) or isinstance(exc, (ImportError, ValueError, ConnectionError))):
                 raise
-            self.parked_reason = _reason(exc)
+            self.parked_reason = outage_reason(exc)
             self._parked_at = time.monotonic()
             return False
         self.parked_reason = None
@@ -221,7 +344,7 @@ class FailoverMemory:
         )
         return True
 
-    def _sync(self, primary: Any) -> int:
+    def _sync(self, primary: Primary) -> int:
         _ensure_outbox(self.conn)
         rows = self.conn.execute(
             "SELECT pk, op, memory_id FROM memory_cosmos_outbox WHERE run_id = ? ORDER BY pk",
@@ -260,7 +383,8 @@ def _outage(exc: BaseException) -> bool:
     return module is not None and isinstance(exc, module.CosmosUnavailable)
 
 
-def _reason(exc: BaseException) -> str:
+def outage_reason(exc: BaseException) -> str:
+    """Why a Cosmos store could not be reached, in a few words for a label or a status line."""
     if isinstance(exc, ImportError):
         return "azure-cosmos not installed: pip install 'worldforge-tui[cosmos]'"
     if isinstance(exc, ValueError):

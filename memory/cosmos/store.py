@@ -31,6 +31,7 @@ from azure.core.exceptions import AzureError
 from azure.cosmos import CosmosClient, PartitionKey, exceptions
 
 from memory import audit as audit_codes
+from memory.contract import Notice, ScopeError
 from memory.cosmos import lifecycle as cosmos_lifecycle
 from memory.cosmos import recall as cosmos_recall
 from memory.cosmos.client import (
@@ -61,7 +62,6 @@ from memory.guards import (
     clean,
     similarity,
 )
-from memory.local.store import ScopeError
 from memory.models import (
     KINDS,
     WORKER_KINDS,
@@ -102,7 +102,7 @@ Embedder = Callable[[str], list[float]]
 
 
 class CosmosMemoryStore:
-    """One run's binding memory in Cosmos DB, with the public contract of `MemoryStore`.
+    """One run's binding memory in Cosmos DB (implements `memory.contract.MemoryBackend`).
 
     The run is this store's partition. Writes land at once; the audit rows of an operation are
     queued and sent by `flush_cloud()` as one transactional batch (the session calls it after
@@ -175,6 +175,10 @@ class CosmosMemoryStore:
 
     def store_label(self) -> str:
         return ORIGIN
+
+    def drain_notices(self) -> list[Notice]:
+        """Outages are the failover's to report (`memory.cosmos.failover`): nothing here."""
+        return []
 
     def _guard(self, fn: Callable[[], Any]) -> Any:
         """Run one SDK call; an outage becomes CosmosUnavailable, a 412 StaleWrite."""
@@ -432,7 +436,12 @@ class CosmosMemoryStore:
         return rec
 
     def worker_write(
-        self, req: MemoryWriteRequest | dict, *, worker: str, stage_id: str, game_day: int
+        self,
+        req: MemoryWriteRequest | dict[str, Any],
+        *,
+        worker: str,
+        stage_id: str,
+        game_day: int,
     ) -> WriteDisposition:
         """Every guard on one worker request (two requests: one query for restatement, the
         stage's notes and the cap together, then the write)."""

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from memory import audit, lifecycle
 from memory.audit import utc_now
+from memory.contract import Notice, ScopeError
 from memory.guards import (
     NEAR_DUPLICATE,
     STAGE_CAP,
@@ -61,12 +62,8 @@ _INSERT = (
 )
 
 
-class ScopeError(PermissionError):
-    """A store bound to one run was asked about another; raised before any query."""
-
-
 class MemoryStore:
-    """Binding memory for one run: guarded writes, lifecycle, budgeted recall, retention, audit."""
+    """Binding memory for one run in the save file (implements `memory.contract.MemoryBackend`)."""
 
     def __init__(
         self,
@@ -96,6 +93,10 @@ class MemoryStore:
         return (
             "foundry-memory" if self.cloud is not None and self.cloud.available else "local-sqlite"
         )
+
+    def drain_notices(self) -> list[Notice]:
+        """The save file never changes backend: nothing to report."""
+        return []
 
     # -- writes --------------------------------------------------------------------------------
     def _insert(
@@ -225,7 +226,12 @@ class MemoryStore:
         return rec
 
     def worker_write(
-        self, req: MemoryWriteRequest | dict, *, worker: str, stage_id: str, game_day: int
+        self,
+        req: MemoryWriteRequest | dict[str, Any],
+        *,
+        worker: str,
+        stage_id: str,
+        game_day: int,
     ) -> WriteDisposition:
         """Apply every guard to one worker request and say exactly what happened to it."""
         checked = check_request(req)

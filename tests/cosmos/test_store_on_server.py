@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.local.store import ScopeError
+from memory.contract import ScopeError
 
 pytestmark = pytest.mark.slow
 

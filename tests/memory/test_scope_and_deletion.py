@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from memory.contract import ScopeError
 from memory.local.db import connect, db_path, transaction
-from memory.local.store import MemoryStore, ScopeError
+from memory.local.store import MemoryStore
 
 
 def _statements(conn) -> list[str]:

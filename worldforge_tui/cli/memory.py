@@ -1,7 +1,7 @@
 """`worldforge memory show|recall|prune|consolidate|forget|audit`: inspect and manage a run's memory.
 
-Thin front end over `memory.local.store.MemoryStore`; no textual import. Errors print one line
-(`worldforge: error: …`) and return 2.
+Thin front end over the run's memory store (`memory.contract.MemoryBackend`); no textual import.
+Errors print one line (`worldforge: error: …`) and return 2.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from worldforge_tui.formatting import plural
 if TYPE_CHECKING:  # the store and SQLite load when a memory command runs, not for `--help`
     import sqlite3
 
-    from memory.local.store import MemoryStore
+    from memory.contract import MemoryBackend
 
 
 class CliError(Exception):
@@ -174,7 +174,7 @@ def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
         print(text)
 
 
-def _show(store: MemoryStore, args: argparse.Namespace) -> None:
+def _show(store: MemoryBackend, args: argparse.Namespace) -> None:
     records = store.records()
     counts = store.counts()
     data = {
@@ -260,7 +260,9 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
     store.flush_cloud()  # a remote backend's queued audit rows
 
 
-def _write_command(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Namespace) -> None:
+def _write_command(
+    conn: sqlite3.Connection, store: MemoryBackend, args: argparse.Namespace
+) -> None:
     """prune, consolidate and forget change the run: they go through the run's game session, so
     they take its lease (refused while another window holds the run) and are recorded commands
     that `replay --verify` re-applies. Memories of an id with no game run behind them (written by
@@ -325,7 +327,7 @@ def _write_command(conn: sqlite3.Connection, store: MemoryStore, args: argparse.
         session.close()
 
 
-def _store_only(conn: sqlite3.Connection, store: MemoryStore, args: argparse.Namespace) -> None:
+def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.Namespace) -> None:
     act = args.memory_action
     day = getattr(args, "day", None)
     day = day if day is not None else _run_day(conn, args.run)

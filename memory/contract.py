@@ -1,0 +1,154 @@
+"""The memory contract: what every store of a run's binding memory offers the engine.
+
+`MemoryBackend` is a `typing.Protocol`. The local store (`memory.local.store.MemoryStore`), the
+Cosmos DB store (`memory.cosmos.store.CosmosMemoryStore`) and the failover between them
+(`memory.cosmos.failover.FailoverMemory`) each implement it, and the engine holds a store only as
+a `MemoryBackend`, so mypy sees a method missing or mistyped on any path. Nothing here imports a
+backend (or the Cosmos SDK).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from memory.models import (
+    AuditRecord,
+    Author,
+    ConsolidationResult,
+    ForgetReport,
+    HardenReport,
+    Kind,
+    MemoryRecord,
+    MemoryWriteRequest,
+    PruneReport,
+    RecallResult,
+    Status,
+    WriteDisposition,
+)
+
+# A backend change the session records as a MEMORY_BACKEND event: (one-line message, payload).
+Notice = tuple[str, dict[str, Any]]
+
+
+class ScopeError(PermissionError):
+    """A store bound to one run was asked about another; raised before any query."""
+
+
+class MemoryBackend(Protocol):
+    """One run's binding memory: guarded writes, lifecycle, budgeted recall, retention, audit."""
+
+    @property
+    def run_id(self) -> str:
+        """The run this store is bound to; every other run is refused (`ScopeError`)."""
+        ...
+
+    # -- scope and labels ------------------------------------------------------------------------
+    def authorize(self, run_id: str | None) -> str:
+        """Return the bound run id; raise ScopeError (before any I/O) for any other run."""
+        ...
+
+    def store_label(self) -> str:
+        """Where this store's memories go now, for labels ("local-sqlite", "azure-cosmos", …)."""
+        ...
+
+    def drain_notices(self) -> list[Notice]:
+        """Backend changes (an outage, a recovery) since the last call; [] for a plain store."""
+        ...
+
+    # -- writes ----------------------------------------------------------------------------------
+    def remember(
+        self,
+        kind: Kind,
+        text: str,
+        *,
+        author: Author,
+        game_day: int,
+        importance: float = 5.0,
+        stage_id: str | None = None,
+        axis: str | None = None,
+        source_ids: Sequence[str] = (),
+        status: Status = "active",
+        expires_day: int | None = None,
+    ) -> MemoryRecord:
+        """Framework, CEO and system writes; procedural (binding) only from the CEO or system."""
+        ...
+
+    def worker_write(
+        self,
+        req: MemoryWriteRequest | dict[str, Any],
+        *,
+        worker: str,
+        stage_id: str,
+        game_day: int,
+    ) -> WriteDisposition:
+        """Apply every guard to one worker request and say exactly what happened to it."""
+        ...
+
+    # -- reads -----------------------------------------------------------------------------------
+    def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
+        """One record of this run by id (KeyError when absent)."""
+        ...
+
+    def records(
+        self,
+        *,
+        kinds: Iterable[str] | None = None,
+        statuses: Iterable[str] | None = None,
+        run_id: str | None = None,
+    ) -> list[MemoryRecord]:
+        """This run's records in write order, optionally filtered by kind and status."""
+        ...
+
+    def counts(self, *, run_id: str | None = None) -> dict[str, int]:
+        """Live (provisional + active) memories per kind, every kind present."""
+        ...
+
+    def recall(
+        self,
+        query: str,
+        *,
+        game_day: int,
+        budget_tokens: int = 700,
+        limit: int = 12,
+        run_id: str | None = None,
+    ) -> RecallResult:
+        """Budgeted `<campaign_memory>` block for a brief; the newest binding decision rides along."""
+        ...
+
+    def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
+        """This run's content-free audit trail, oldest first."""
+        ...
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def harden(self, *, game_day: int) -> HardenReport:
+        """After each fork: promote, archive duplicates and expired notes, supersede bindings."""
+        ...
+
+    def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
+        """Retention: the dry run and the real one share one rule."""
+        ...
+
+    def consolidate(
+        self,
+        source_ids: Sequence[str],
+        *,
+        summary: str,
+        reviewer: str,
+        game_day: int,
+        dry_run: bool = False,
+    ) -> ConsolidationResult:
+        """Fold several notes into one reviewed semantic note; a retry writes nothing."""
+        ...
+
+    def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:
+        """Delete every memory of this run (the content-free audit survives)."""
+        ...
+
+    def compact(self) -> bool:
+        """Give deleted content's space back; True when nothing old was kept alive."""
+        ...
+
+    def flush_cloud(self) -> None:
+        """Send queued remote work (call after the step's transaction commits)."""
+        ...
