@@ -7,7 +7,6 @@ import unicodedata
 
 import textkit
 from engine.errors import InputError
-from memory.scrub import scrub
 
 MAX_PITCH_CHARS = 2000
 MAX_NAME_CHARS = 60
@@ -157,6 +156,8 @@ def clean_text(value: str, *, field: str, max_chars: int, required: bool = True)
             continue
         else:
             kept.append(ch)
+    from memory.scrub import scrub  # its patterns load with the first player text, not at start-up
+
     text = scrub(re.sub(r"\s+", " ", "".join(kept)).strip())  # secrets never enter game state
     if required and not text:
         raise InputError(f"{field} is empty")
