@@ -8,31 +8,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 REDACTED = "[redacted]"
 
+# Every pattern is written here as (source, flags) and compiled on the first text that needs the
+# full passes (`_steps`), not at import: the TUI imports this module before its first frame and most
+# processes scrub only texts the pre-check lets through untouched.
+
 # Free-standing credential shapes: recognisable wherever they appear.
-_SHAPES: tuple[re.Pattern[str], ...] = (
-    re.compile(
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL
-    ),
-    re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
-    re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
-    re.compile(r"(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{30,}"),
-    re.compile(r"(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{22,}"),
-    re.compile(r"(?<![A-Za-z0-9])xox[abposre]-[A-Za-z0-9\-]{10,}"),
-    re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_\-]{35}"),
-    re.compile(r"(?<![A-Za-z0-9])glpat-[A-Za-z0-9_\-]{20,}"),
-    re.compile(r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+_SHAPES: tuple[tuple[str, int], ...] = (
+    (r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL),
+    (r"(?<![A-Za-z0-9])sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", 0),
+    (r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])", 0),
+    (r"(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{30,}", 0),
+    (r"(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{22,}", 0),
+    (r"(?<![A-Za-z0-9])xox[abposre]-[A-Za-z0-9\-]{10,}", 0),
+    (r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_\-]{35}", 0),
+    (r"(?<![A-Za-z0-9])glpat-[A-Za-z0-9_\-]{20,}", 0),
+    (r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
 )
 
 # "Bearer <token>" / "Basic <b64>" in headers or prose; the scheme word is kept.
-_AUTH_SCHEME = re.compile(r"\b(Bearer|Basic)(\s+)([A-Za-z0-9._~+/\-]{16,}=*)", re.IGNORECASE)
+_AUTH_SCHEME = (r"\b(Bearer|Basic)(\s+)([A-Za-z0-9._~+/\-]{16,}=*)", re.IGNORECASE)
 
 # scheme://user:password@host -> scheme://[redacted]@host
-_URL_CREDS = re.compile(r"\b([a-z][a-z0-9+.\-]*://)([^\s/@:]+):([^\s/@]+)@", re.IGNORECASE)
+_URL_CREDS = (r"\b([a-z][a-z0-9+.\-]*://)([^\s/@:]+):([^\s/@]+)@", re.IGNORECASE)
 
 _SECRET_NAMES = (
     r"api[_\-]?key|apikey|api[_\-]?token|secret[_\-]?key|client[_\-]?secret|secret|"
@@ -42,29 +44,36 @@ _SECRET_NAMES = (
     r"sig|signature|credentials?"
 )
 # name=value or name: value (optionally quoted, JSON-ish); name may carry a prefix (OPENAI_API_KEY).
-_KEY_VALUE = re.compile(
+_KEY_VALUE = (
     r"(?<![A-Za-z0-9])((?:[A-Za-z0-9]+[_\-])*(?:" + _SECRET_NAMES + r"))"
     r"([\"']?[ \t]*)([:=])([ \t]*)([\"']?)([^\s\"',;&<>]+)",
     re.IGNORECASE,
 )
-_ALWAYS_SECRET = re.compile(r"(password|passwd|passphrase|pwd|private[_\-]?key)$", re.IGNORECASE)
-_TOKENISH = re.compile(r"^(?=.*[0-9])[A-Za-z0-9_\-./+=~]{8,}$|^[A-Za-z0-9_\-./+=~]{20,}$")
+
+_ALWAYS_SECRET = (r"(password|passwd|passphrase|pwd|private[_\-]?key)$", re.IGNORECASE)
+_TOKENISH = (r"^(?=.*[0-9])[A-Za-z0-9_\-./+=~]{8,}$|^[A-Za-z0-9_\-./+=~]{20,}$", 0)
 
 # Azure-style keys (32 hex / 84 base64-ish) only when a label precedes them.
-_AZURE_LABELLED = re.compile(
-    r"((?:azure|openai|foundry|cognitive|search|speech)[\w\- ]{0,24}?key[\"']?[ \t]*[:=]?[ \t]*[\"']?)"
-    r"([A-Za-z0-9]{32}|[A-Za-z0-9+/]{84}(?:==)?)(?![A-Za-z0-9])",
+_AZURE_LABELLED = (
+    (
+        r"((?:azure|openai|foundry|cognitive|search|speech)[\w\- ]{0,24}?key[\"']?[ \t]*[:=]?[ \t]*[\"']?)"
+        r"([A-Za-z0-9]{32}|[A-Za-z0-9+/]{84}(?:==)?)(?![A-Za-z0-9])"
+    ),
     re.IGNORECASE,
 )
+
 
 # Prose forms: "my password is hunter2", "the token X9f…", and long hex/base64 runs right after a
 # key word ("Incorrect API key provided: 0123…"). A password-like word takes any value that is not
 # an ordinary word about it; token/key/secret words take only token-shaped values.
-_PROSE_PASSWORD = re.compile(
-    r"\b(password|passwd|passphrase|pwd|passcode)(\s+(?:is|was|reads|=|:)\s+[\"'`]?)"
-    r"([^\s\"'`,;]{3,})",
+_PROSE_PASSWORD = (
+    (
+        r"\b(password|passwd|passphrase|pwd|passcode)(\s+(?:is|was|reads|=|:)\s+[\"'`]?)"
+        r"([^\s\"'`,;]{3,})"
+    ),
     re.IGNORECASE,
 )
+
 _ORDINARY = frozenset(
     [
         "required",
@@ -95,15 +104,20 @@ _ORDINARY = frozenset(
         "needed",
     ]
 )
-_PROSE_TOKEN = re.compile(
-    r"\b((?:api[ _\-]?)?(?:token|key|secret|credential|apikey)s?)(\s+(?:is\s+|was\s+|=\s*|:\s*)?[\"'`]?)"
-    r"((?=[A-Za-z0-9._~+/=\-]*[0-9])(?=[A-Za-z0-9._~+/=\-]*[A-Za-z])[A-Za-z0-9._~+/=\-]{8,}"
-    r"|[A-Za-z0-9._~+/=\-]{24,})",
+_PROSE_TOKEN = (
+    (
+        r"\b((?:api[ _\-]?)?(?:token|key|secret|credential|apikey)s?)(\s+(?:is\s+|was\s+|=\s*|:\s*)?[\"'`]?)"
+        r"((?=[A-Za-z0-9._~+/=\-]*[0-9])(?=[A-Za-z0-9._~+/=\-]*[A-Za-z])[A-Za-z0-9._~+/=\-]{8,}"
+        r"|[A-Za-z0-9._~+/=\-]{24,})"
+    ),
     re.IGNORECASE,
 )
-_NEAR_KEYWORD_RUN = re.compile(
-    r"(\b(?:key|token|secret|password|credential|auth\w*|signature|sig)\b[^\n]{0,40}?)"
-    r"(?<![A-Za-z0-9+/_\-])([A-Fa-f0-9]{24,}|[A-Za-z0-9+/_\-]{32,}={0,2})(?![A-Za-z0-9+/_\-])",
+
+_NEAR_KEYWORD_RUN = (
+    (
+        r"(\b(?:key|token|secret|password|credential|auth\w*|signature|sig)\b[^\n]{0,40}?)"
+        r"(?<![A-Za-z0-9+/_\-])([A-Fa-f0-9]{24,}|[A-Za-z0-9+/_\-]{32,}={0,2})(?![A-Za-z0-9+/_\-])"
+    ),
     re.IGNORECASE,
 )
 
@@ -137,17 +151,25 @@ def register_secret(value: object) -> None:
 
     _configured.add(raw.strip())
     _configured.add(quote(raw.strip(), safe=""))
+    _by_length.cache_clear()
+    _scrub_short.cache_clear()  # remembered results predate this value
+
+
+@lru_cache(maxsize=1)
+def _by_length() -> tuple[str, ...]:
+    return tuple(sorted(_configured, key=len, reverse=True))
 
 
 def _redact_configured(text: str) -> str:
-    for value in sorted(_configured, key=len, reverse=True):
+    for value in _by_length():
         if value in text:
             text = text.replace(value, REDACTED)
     return text
 
 
-_SECRET_FIELD = re.compile(
-    r"(?:^|[_\-])(?:" + _SECRET_NAMES + r")$|^authorization$|^x-api-key$|^cookie$", re.IGNORECASE
+_SECRET_FIELD = (
+    r"(?:^|[_\-])(?:" + _SECRET_NAMES + r")$|^authorization$|^x-api-key$|^cookie$",
+    re.IGNORECASE,
 )
 
 
@@ -155,24 +177,36 @@ def _key_value(match: re.Match[str]) -> str:
     name, pre, sep, post, quote, value = match.groups()
     if value.startswith("[redacted"):
         return match.group(0)
-    if sep == "=" or _ALWAYS_SECRET.search(name) or quote:
-        if len(value) < 3 and not _ALWAYS_SECRET.search(name):
+    if sep == "=" or _rx(_ALWAYS_SECRET).search(name) or quote:
+        if len(value) < 3 and not _rx(_ALWAYS_SECRET).search(name):
             return match.group(0)
-    elif not _TOKENISH.match(value):
+    elif not _rx(_TOKENISH).match(value):
         return match.group(0)
     return f"{name}{pre}{sep}{post}{quote}{REDACTED}"
 
 
-_STEPS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
-    (_URL_CREDS, r"\1" + REDACTED + "@"),
-    (_AUTH_SCHEME, r"\1\2" + REDACTED),
-    (_AZURE_LABELLED, r"\1" + REDACTED),
-    *((shape, REDACTED) for shape in _SHAPES),
-    (_KEY_VALUE, _key_value),
-    (_PROSE_PASSWORD, _prose_password),
-    (_PROSE_TOKEN, _prose_token),
-    (_NEAR_KEYWORD_RUN, r"\1" + REDACTED),
-)
+@cache
+def _rx(spec: tuple[str, int]) -> re.Pattern[str]:
+    """One pattern, compiled once per process on first use."""
+    return re.compile(*spec)
+
+
+Step = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
+
+
+@lru_cache(maxsize=1)
+def _steps() -> tuple[Step, ...]:
+    """The full passes in order (each sees the previous one's output), compiled on first need."""
+    return (
+        (_rx(_URL_CREDS), r"\1" + REDACTED + "@"),
+        (_rx(_AUTH_SCHEME), r"\1\2" + REDACTED),
+        (_rx(_AZURE_LABELLED), r"\1" + REDACTED),
+        *((_rx(shape), REDACTED) for shape in _SHAPES),
+        (_rx(_KEY_VALUE), _key_value),
+        (_rx(_PROSE_PASSWORD), _prose_password),
+        (_rx(_PROSE_TOKEN), _prose_token),
+        (_rx(_NEAR_KEYWORD_RUN), r"\1" + REDACTED),
+    )
 
 
 # Every pattern above needs one of these fragments (case-insensitively) to match, so text without
@@ -221,23 +255,38 @@ def _maybe_secret(text: str) -> bool:
     return False
 
 
-def scrub(text: str) -> str:
-    """Return `text` with credentials replaced by ``[redacted]``; non-str input is stringified."""
-    if not isinstance(text, str):
-        text = str(text)
+def _scrub(text: str) -> str:
     if _configured:
         text = _redact_configured(text)
     if len(text) < _SHORTEST_SECRET or not _maybe_secret(text):
         return text
-    for pattern, repl in _STEPS:
+    for pattern, repl in _steps():
         text = pattern.sub(repl, text)
     return text
+
+
+# A venture scrubs the same short texts over and over (labels, names, reasons in every event:
+# ~1,400 distinct of ~1,850 a venture), so short texts are scrubbed once per process and the result
+# remembered; registering a secret forgets the remembered results. Long texts (artifacts) are
+# scrubbed each time, so the memo stays small (at most _MEMO_SIZE x _MEMO_CHARS characters).
+_MEMO_CHARS = 1024
+_MEMO_SIZE = 4096
+_scrub_short = lru_cache(maxsize=_MEMO_SIZE)(_scrub)
+
+
+def scrub(text: str) -> str:
+    """Return `text` with credentials replaced by ``[redacted]``; non-str input is stringified."""
+    if not isinstance(text, str):
+        text = str(text)
+    if len(text) <= _MEMO_CHARS:
+        return _scrub_short(text)
+    return _scrub(text)
 
 
 @lru_cache(maxsize=4096)
 def is_secret_field(name: str) -> bool:
     """True when a mapping key names a credential (its whole string value is then redacted)."""
-    return bool(_SECRET_FIELD.search(name.strip()))
+    return bool(_rx(_SECRET_FIELD).search(name.strip()))
 
 
 def scrub_obj(obj: Any) -> Any:

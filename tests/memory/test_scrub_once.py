@@ -1,0 +1,118 @@
+"""Scrubbing pays once: short texts are remembered per process, patterns compile on first need, and
+the results are exactly those of running every pass over every text (the pre-check and the memo
+only skip work)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memory import scrub as scrubbing
+from memory.scrub import REDACTED, register_secret, scrub
+
+# Pieces that make the passes fire or nearly fire, mixed with ordinary game prose.
+PIECES = [
+    "sk-",
+    "sk-proj-",
+    "abcdefghijklmnopqrstuvwxyz012345",
+    "AKIA",
+    "IOSFODNN7EXAMPLE",
+    "ghp_",
+    "github_pat_",
+    "xoxb-",
+    "AIza",
+    "glpat-",
+    "eyJ",
+    ".eyJ",
+    "Bearer ",
+    "basic ",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "-----END RSA PRIVATE KEY-----",
+    "://",
+    "user:",
+    "pw@",
+    "host",
+    "api_key",
+    "OPENAI_API_KEY",
+    "password",
+    "passcode",
+    "token",
+    "secret",
+    "signature",
+    "sig",
+    "credential",
+    "connection_string",
+    "auth",
+    "author",
+    "design",
+    "key",
+    " is ",
+    "=",
+    ": ",
+    '"',
+    "'",
+    "0123456789abcdef0123456789abcdef",
+    "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6",
+    "hunter2",
+    "required",
+    "azure openai key ",
+    " ",
+    "\n",
+    ".",
+    ",",
+    "the rival cut prices",
+    "farmers",
+    "[redacted]",
+]
+
+
+def every_pass(text: str) -> str:
+    """The scrubber without its shortcuts: configured values, then every pass in order."""
+    text = scrubbing._redact_configured(text)
+    for pattern, repl in scrubbing._steps():
+        text = pattern.sub(repl, text)
+    return text
+
+
+texts = st.lists(st.sampled_from(PIECES) | st.text(max_size=12), max_size=14).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(texts)
+def test_the_shortcuts_change_no_result(text):
+    first = scrub(text)
+    assert first == every_pass(text)
+    assert scrub(text) == first  # the remembered result is the same
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts)
+def test_long_texts_scrub_the_same_without_the_memo(text):
+    long = text + " filler" * 200
+    assert len(long) > scrubbing._MEMO_CHARS
+    assert scrub(long) == every_pass(long)
+
+
+def test_a_secret_registered_later_is_redacted_from_a_remembered_text():
+    text = "the vendor gave us Zq7-unusual-value-991 last week"
+    assert scrub(text) == text  # remembered as clean
+    register_secret("Zq7-unusual-value-991")
+    try:
+        assert scrub(text) == f"the vendor gave us {REDACTED} last week"
+    finally:
+        scrubbing._configured.clear()
+        scrubbing._by_length.cache_clear()
+        scrubbing._scrub_short.cache_clear()
+
+
+def test_importing_the_scrubber_compiles_nothing():
+    code = (
+        "import memory.scrub as s; assert s._steps.cache_info().currsize == 0; "
+        "assert s.scrub('plain prose about farmers') == 'plain prose about farmers'; "
+        "assert s._rx.cache_info().currsize == 0, 'a clean text compiled the passes'; "
+        "assert s.scrub('password: hunter22') == 'password: [redacted]'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
