@@ -6,7 +6,7 @@ import math
 from datetime import datetime, timedelta
 from typing import Any
 
-from engine.game.economy import PROFITABLE_RUNWAY
+from engine.game.economy import METER_NAMES, PROFITABLE_RUNWAY
 from engine.language import grammar
 
 # Economics fields shown in the status bar and the receipt: (field, short label, kind, good-when-up).
@@ -20,7 +20,7 @@ FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("proof", "proof", "meter", True),
     ("trust", "trust", "meter", True),
     ("velocity", "velocity", "meter", True),
-    ("burn_pressure", "pressure", "meter", False),
+    ("burn_pressure", METER_NAMES["burn_pressure"], "meter", False),
     ("autonomy", "autonomy", "meter", True),
     ("threat", "threat", "meter", False),
     ("addressable_market_usd", "market", "money", True),

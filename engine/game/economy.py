@@ -8,7 +8,7 @@ carries float noise and a loaded save continues exactly as the unsaved game woul
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # the models load where a function builds one: front ends read TUNING and the
     # constants below before the first frame without paying for the pydantic state models
@@ -56,6 +56,15 @@ MONEY_FIELDS = (
     "overhead_usd",
 )
 METERS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
+# Each meter's one name in player-facing text (effect lines, flaw costs, endings, the front ends).
+METER_NAMES = {
+    "proof": "proof",
+    "trust": "trust",
+    "velocity": "velocity",
+    "burn_pressure": "strain",
+    "autonomy": "autonomy",
+    "threat": "threat",
+}
 PROFITABLE_RUNWAY = 99.0  # the stored runway of a company whose revenue covers its burn
 MAX_REDOS = 2  # redos a stage allows after rejections; then the CEO must approve
 # Threat acceleration by arc stage, and the bite a newly entered arc stage takes.
@@ -257,11 +266,29 @@ def stage_outcome(state: GameState, role: str, score: int) -> dict[str, float]:
     }
 
 
+class Line(NamedTuple):
+    """A defeat line as data: a value `op` `limit` ends the venture (front ends print it as is)."""
+
+    op: str  # "<=" or ">="
+    limit: float
+
+    def __call__(self, value: float) -> bool:
+        return value <= self.limit if self.op == "<=" else value >= self.limit
+
+
+class Defeat(NamedTuple):
+    field: str
+    test: Line
+    kind: str  # the ending it leads to (engine.game.endings)
+    reason: str
+
+
+# Checked in this order after every step from stage `defeat_from_stage` on (engine.session.steps).
 DEFEATS = (
-    ("treasury_usd", lambda v: v <= 0, "bankrupt", "Out of cash: payroll could not be met."),
-    ("trust", lambda v: v <= 0, "trust", "Trust collapsed: customers and workers walked away."),
-    ("burn_pressure", lambda v: v >= 100, "burnout", "Burn pressure broke the team."),
-    ("threat", lambda v: v >= 100, "rival", "The rival took the market."),
+    Defeat("treasury_usd", Line("<=", 0), "bankrupt", "Out of cash: payroll could not be met."),
+    Defeat("trust", Line("<=", 0), "trust", "Trust collapsed: customers and workers walked away."),
+    Defeat("burn_pressure", Line(">=", 100), "burnout", "Strain broke the team."),
+    Defeat("threat", Line(">=", 100), "rival", "The rival took the market."),
 )
 
 
@@ -271,6 +298,11 @@ def defeat(econ: Economics) -> tuple[str, str] | None:
         if test(getattr(econ, fld)):
             return kind, reason
     return None
+
+
+def defeat_at(econ: Economics, stage_index: int) -> tuple[str, str] | None:
+    """The defeat these numbers mean at this stage: none while the first stages are played."""
+    return defeat(econ) if stage_index + 1 >= TUNING["defeat_from_stage"] else None
 
 
 def defeat_reason(econ: Economics) -> str | None:

@@ -22,6 +22,12 @@ class Ending:
     title: str
     when: Callable[[GameState, str | None], bool]  # (state, defeat kind or None)
     story: str  # formatted with the facts below
+    defeat: str | None = None  # the defeat kind (engine.game.economy.DEFEATS) this ending is
+
+
+def _lost(id: str, kind: str, title: str, story: str) -> Ending:
+    """The ending of one defeat kind."""
+    return Ending(id, "defeat", title, lambda st, d: d == kind, story, defeat=kind)
 
 
 def _owner(st: GameState) -> str:
@@ -30,32 +36,28 @@ def _owner(st: GameState) -> str:
 
 
 ENDINGS: tuple[Ending, ...] = (
-    Ending(
+    _lost(
         "bankrupt",
-        "defeat",
+        "bankrupt",
         "Out of cash",
-        lambda st, d: d == "bankrupt",
         "Day {day}, stage {stage}: revenue ${revenue}/mo against burn ${burn}/mo.",
     ),
-    Ending(
+    _lost(
         "trust_collapse",
-        "defeat",
+        "trust",
         "Trust collapsed",
-        lambda st, d: d == "trust",
         "Day {day}, stage {stage}: trust reached 0 with {runway}.",
     ),
-    Ending(
+    _lost(
         "burnout",
-        "defeat",
+        "burnout",
         "The team broke",
-        lambda st, d: d == "burnout",
         "Day {day}, stage {stage}: strain reached 100 with {runway}.",
     ),
-    Ending(
+    _lost(
         "overrun",
-        "defeat",
+        "rival",
         "The rival took the market",
-        lambda st, d: d == "rival",
         "Day {day}, stage {stage}: {rival}'s threat reached 100 with {runway}.",
     ),
     Ending(
@@ -93,21 +95,46 @@ ENDINGS: tuple[Ending, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class ScorePart:
+    """points × value ÷ scale of the final company; `what` says it in words."""
+
+    points: int
+    name: str
+    what: str
+    value: Callable[[Economics], float]
+    scale: float
+
+
+def _margin(econ: Economics) -> float:
+    return econ.monthly_revenue_usd / econ.monthly_burn_usd if econ.monthly_burn_usd else 1.0
+
+
+SCORE_PARTS: tuple[ScorePart, ...] = (
+    ScorePart(30, "margin", "revenue ÷ burn, at most 1", lambda e: min(1.0, _margin(e)), 1),
+    ScorePart(
+        20,
+        "runway",
+        "months of runway (12 at most; profitable counts 12) ÷ 12",
+        lambda e: 12.0 if profitable(e) else min(12.0, e.runway_months),
+        12,
+    ),
+    ScorePart(20, "trust", "trust ÷ 100", lambda e: e.trust, 100),
+    ScorePart(
+        15, "share", "market share ÷ 30%, at most 1", lambda e: min(1.0, e.market_share / 30), 1
+    ),
+    ScorePart(15, "ownership", "autonomy ÷ 100", lambda e: e.autonomy, 100),
+)
+# A defeat: half the points above plus DEFEAT_PER_STAGE × the share of stages decided, capped.
+DEFEAT_CAP, DEFEAT_HALF, DEFEAT_PER_STAGE = 35.0, 0.5, 15
+
+
 def score(econ: Economics, st: GameState, result: str) -> int:
     """0-100 from the final company; a defeat scores at most 35, less the earlier it came."""
-    margin = econ.monthly_revenue_usd / econ.monthly_burn_usd if econ.monthly_burn_usd else 1.0
-    runway = 12.0 if profitable(econ) else min(12.0, econ.runway_months)
-    ownership = econ.autonomy
-    raw = (
-        30 * min(1.0, margin)
-        + 20 * runway / 12
-        + 20 * econ.trust / 100
-        + 15 * min(1.0, econ.market_share / 30)
-        + 15 * ownership / 100
-    )
+    raw = sum(part.points * part.value(econ) / part.scale for part in SCORE_PARTS)
     if result == "defeat":
         done = sum(1 for s in st.stages if s.decision) / len(st.stages)
-        raw = min(35.0, raw * 0.5 + 15 * done)
+        raw = min(DEFEAT_CAP, raw * DEFEAT_HALF + DEFEAT_PER_STAGE * done)
     return max(0, min(100, round(raw)))
 
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.game.economy import bump
+from engine.game.economy import METER_NAMES, bump
 from engine.game.models import Directive, Economics, GameState, Stage
 from engine.language.text import content_words, has_phrase, words
 
@@ -136,7 +136,7 @@ def odds(state: GameState, stage: Stage, attempt: int) -> tuple[float, list[str]
         why.append("thin runway")
     if econ.burn_pressure >= HIGH_BURN_PRESSURE:
         p += ODDS["burn_pressure"]
-        why.append("burn pressure")
+        why.append("team strain")
     if attempt > 1:
         p += ODDS["rushed_redo"]
         why.append("a rushed redo")
@@ -274,7 +274,7 @@ def come_due(state: GameState) -> list[dict[str, Any]]:
         changes = {}
         for k, v in flaw.cost.items():
             changes[k] = bump(econ, k, v)  # clamped and rounded as every meter is
-        shown = ", ".join(f"{k.replace('_', ' ')} {v:+g}" for k, v in changes.items())
+        shown = ", ".join(f"{METER_NAMES.get(k, k)} {v:+g}" for k, v in changes.items())
         out.append(
             {
                 "kind": p["kind"],

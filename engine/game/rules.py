@@ -14,19 +14,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.game.archetypes import ARCHETYPE_RULES, effect_factor
-from engine.game.economy import METERS, ROLE_COST_BY_LIFECYCLE, bump, org_burn, recompute
+from engine.game.economy import (
+    METER_NAMES,
+    METERS,
+    ROLE_COST_BY_LIFECYCLE,
+    bump,
+    org_burn,
+    recompute,
+)
 from engine.game.models import Economics, GameState, OrgDelta, Worker
 from engine.language.text import has_phrase, slug
 
 EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
-LABEL = {
-    "burn_pressure": "Strain",
-    "threat": "Threat",
-    "proof": "Proof",
-    "trust": "Trust",
-    "velocity": "Velocity",
-    "autonomy": "Autonomy",
-}
+LABEL = {k: name.capitalize() for k, name in METER_NAMES.items()}  # one name per meter
 
 
 @dataclass(frozen=True)

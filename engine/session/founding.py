@@ -21,7 +21,8 @@ from engine.writing.simulate import customer_from_pitch
 # 5: the pitch model reads the customer whole, with its setting apart ("night-shift nurses" at
 #    "big city hospitals"), and names the company from the offering as written.
 # 6: the simulated prose's grammar comes from inflect (articles, plurals, agreement, counts).
-RULES_VERSION = 6
+# 7: one name per meter ("Strain broke the team.", flaw costs name "strain"), so old messages differ.
+RULES_VERSION = 7
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 from engine.game import flaws, orders, rules
 from engine.game.antagonist import move
 from engine.game.dilemmas import pose
-from engine.game.economy import TUNING, advance_days, defeat, stage_outcome
+from engine.game.economy import TUNING, advance_days, defeat_at, stage_outcome
 from engine.game.endings import finish
 from engine.game.models import (
     Dilemma,
@@ -151,7 +151,7 @@ def check_end(step: Step) -> None:
         return
     if st.phase == "ended":
         return
-    hit = defeat(st.economics) if st.stage_index + 1 >= TUNING["defeat_from_stage"] else None
+    hit = defeat_at(st.economics, st.stage_index)
     if hit:
         st.outcome = finish(st, hit[0], hit[1])
     elif st.stage_index >= len(st.stages):

@@ -14,6 +14,7 @@ from textual.widgets import Button, Static
 
 from worldforge_tui import actions
 from worldforge_tui.formatting import FIELDS, TONE_STYLE, meter_tone, value_text
+from worldforge_tui.glossary import loss_rule, score_rows, score_rule, win_rule
 from worldforge_tui.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -39,11 +40,22 @@ def report_card(snap: Snapshot) -> Content:
             (
                 (
                     f"Score {outcome.score}/100 · grade {outcome.grade}"
-                    f" · ending: {one_line(outcome.title, 60)}\n\n"
+                    f" · ending: {one_line(outcome.title, 60)}\n"
                 ),
                 "bold",
             ),
         ]
+        earned = " · ".join(
+            f"{name} {points}"
+            for name, points in score_rows(
+                snap.economics,
+                sum(1 for s in snap.stages if s.decision) / len(snap.stages)
+                if outcome.result == "defeat" and snap.stages
+                else None,
+            )
+        )
+        parts.append((f"  {earned}\n", "$foreground-muted"))
+        parts.append("\n")
     else:
         parts += [" · day None\n", "\n", ("Score None/100 · grade None · ending: \n\n", "bold")]
     parts.append(("Final economics\n", "bold underline"))
@@ -72,6 +84,9 @@ def report_card(snap: Snapshot) -> Content:
     trail = " · ".join(f"{kind} {n}" for kind, n in snap.memory_counts.items() if n)
     parts.append(("\nMemory trail\n", "bold underline"))
     parts.append(f"  {trail or 'none'} · store {one_line(snap.memory_store, 30)}\n")
+    parts.append(("\nHow the run is won, lost and scored\n", "bold underline"))
+    for rule in (win_rule(), loss_rule(), score_rule()):
+        parts.append((f"  {rule}\n", "$foreground-muted"))
     return Content.assemble(*parts)
 
 

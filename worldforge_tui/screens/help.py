@@ -14,6 +14,7 @@ from textual.widgets import Label, Static
 
 from engine.game.economy import MAX_REDOS  # no engine import before the first frame
 from worldforge_tui import actions
+from worldforge_tui.glossary import GLOSSARY, loss_rule, meaning, score_rule, win_rule
 
 
 def loop_text(key_of: Callable[[str], str]) -> str:
@@ -33,12 +34,24 @@ def loop_text(key_of: Callable[[str], str]) -> str:
                 "with your decision as its binding line."
             ),
             "• The next gate checks the artifact followed it: DRIFT marks one that did not.",
-            (
-                "• Win: decide stage 8's fork while solvent. Lose: treasury, trust, burn pressure or "
-                "threat."
-            ),
+            f"• {win_rule()}",
+            f"• {loss_rule()}",
+            f"• {score_rule()}",
         )
     )
+
+
+def glossary_content() -> Content:
+    """Every number on the board: its status-bar letter, its one name, what it means."""
+    rows: list[str | tuple[str, str]] = [("\nMeters (status bar)\n", "bold underline")]
+    for meter in GLOSSARY:
+        letter = meter.short or ("$" if meter.field == "treasury_usd" else "—")
+        rows.append((f"{letter:>8}  ", "$accent bold"))
+        rows.append((meter.name, "bold"))
+        rows.append(f": {meaning(meter)}\n")
+    rows.append((f"{'▁▃▅':>8}  ", "$accent bold"))
+    rows.append("the sparkline: the treasury over game days\n")
+    return Content.assemble(*rows)
 
 
 HELP_GROUPS = ("Gate and fork", "Board", "Panes", "Memory pane", "Replay log")
@@ -89,6 +102,7 @@ class HelpScreen(ModalScreen[None]):
             yield Label(title, classes="dialog-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(Content(loop_text(self._key_of)), id="help-loop")
+                yield Static(glossary_content(), id="help-glossary")
                 yield Static(keys_content(self._key_of), id="help-keys")
             yield Static(
                 Content(

@@ -10,22 +10,24 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Sparkline, Static
 
-from worldforge_tui.formatting import TONE_STYLE, meter_tone, number, value_text
+from worldforge_tui.formatting import FIELD_INFO, TONE_STYLE, meter_tone, number, value_text
+from worldforge_tui.glossary import METER_BY_FIELD, meters_tooltip
 from worldforge_tui.safe_text import one_line
 
 if TYPE_CHECKING:
     from engine.game.models import Economics
 
-METERS: tuple[tuple[str, str, str], ...] = (
-    # field, label (wide), label (compact)
-    ("treasury_usd", "", ""),
-    ("runway_months", "runway ", "rw "),
-    ("monthly_burn_usd", "burn ", "b "),
-    ("monthly_revenue_usd", "rev ", "r "),
-    ("proof", "proof ", "P"),
-    ("trust", "trust ", "T"),
-    ("velocity", "vel ", "V"),
-    ("threat", "threat ", "⚠"),
+# The meters on the bar: money first, then every meter that can end the run (glossary order).
+METERS: tuple[str, ...] = (
+    "treasury_usd",
+    "runway_months",
+    "monthly_burn_usd",
+    "monthly_revenue_usd",
+    "proof",
+    "trust",
+    "velocity",
+    "burn_pressure",
+    "threat",
 )
 
 
@@ -38,11 +40,15 @@ def meters_content(economics: Economics | None, *, compact: bool = False) -> Con
         return Content("no venture yet")
     values = economics.model_dump()
     parts: list[str | tuple[str, str]] = []
-    for name, wide, short in METERS:
+    for name in METERS:
         value = values[name]  # every METERS name is an Economics field (tests/tui/test_views.py)
         if parts:
             parts.append((" · " if not compact else " ", "$foreground-muted"))
-        label = short if compact else wide
+        meter = METER_BY_FIELD[name]
+        if not compact:
+            label = f"{meter.name} " if meter.short else ""
+        else:  # a meter's letter sits on its number (P33); money and months get a space
+            label = meter.short + (" " if meter.short and FIELD_INFO[name][1] != "meter" else "")
         if label:
             parts.append((label, "$foreground-muted"))
         parts.append((value_text(name, value), TONE_STYLE[meter_tone(name, value)]))
@@ -91,12 +97,10 @@ class StatusBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         meters = Static(Content("no venture yet"), id="status-meters")
-        meters.tooltip = (
-            "treasury · runway (rw) · monthly burn (b) · monthly revenue (r) · "
-            "proof (P) · trust (T) · velocity (V) · threat (⚠)"
-        )
         yield meters
-        yield Sparkline([], id="status-spark")
+        spark = Sparkline([], id="status-spark")
+        spark.tooltip = "the treasury over game days"
+        yield spark
         yield Static("", id="status-day", markup=False)
         yield Static(pill_content("simulation"), id="status-pill")
         yield Static("", id="status-memory")
@@ -117,7 +121,10 @@ class StatusBar(Horizontal):
         """Render meters from economics, the sparkline from [(day, treasury)], the day and pill."""
         compact = self.has_class("-compact")
         meters = meters_content(economics, compact=compact)
-        self.query_one("#status-meters", Static).update(meters)
+        shown_meters = self.query_one("#status-meters", Static)
+        shown_meters.update(meters)
+        if economics is not None and shown_meters.tooltip is None:  # built once the engine is in
+            shown_meters.tooltip = meters_tooltip()
         points = [
             number(p[1] if isinstance(p, (list, tuple)) and len(p) > 1 else p) for p in history
         ]
