@@ -70,8 +70,10 @@ class MemoryBackend(Protocol):
         source_ids: Sequence[str] = (),
         status: Status = "active",
         expires_day: int | None = None,
+        payload: dict[str, Any] | None = None,
     ) -> MemoryRecord:
-        """Framework, CEO and system writes; procedural (binding) only from the CEO or system."""
+        """Framework, CEO and system writes; procedural (binding) only from the CEO or system.
+        `payload` is a binding note's structured content (scrubbed and bounded like the text)."""
         ...
 
     def worker_write(

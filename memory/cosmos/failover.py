@@ -185,6 +185,7 @@ class FailoverMemory:
         source_ids: Sequence[str] = (),
         status: Status = "active",
         expires_day: int | None = None,
+        payload: dict[str, Any] | None = None,
     ) -> MemoryRecord:
         rec, local = self._serve(
             lambda m: m.remember(
@@ -198,6 +199,7 @@ class FailoverMemory:
                 source_ids=source_ids,
                 status=status,
                 expires_day=expires_day,
+                payload=payload,
             )
         )
         if local:

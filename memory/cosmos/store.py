@@ -24,6 +24,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from azure.core import MatchConditions
@@ -31,6 +32,7 @@ from azure.core.exceptions import AzureError
 from azure.cosmos import CosmosClient, PartitionKey, exceptions
 
 from memory import audit as audit_codes
+from memory import writes
 from memory.contract import Notice, ScopeError
 from memory.cosmos import lifecycle as cosmos_lifecycle
 from memory.cosmos import recall as cosmos_recall
@@ -53,14 +55,8 @@ from memory.cosmos.client import (
     unavailable,
 )
 from memory.guards import (
-    NEAR_DUPLICATE,
     STAGE_CAP,
     CleanWrite,
-    check_payload,
-    check_request,
-    check_write,
-    clean,
-    similarity,
 )
 from memory.models import (
     KINDS,
@@ -375,23 +371,6 @@ class CosmosMemoryStore:
             self._seq = None  # another writer took the id: read the run's sequence again
             return doc_to_record(self._create(self._new_doc(**fields)))
 
-    def _reinforce(
-        self, doc: dict[str, Any], importance: float, expires_day: int | None
-    ) -> MemoryRecord:
-        old = doc.get("expiresDay")
-        expiry = None if old is None or expires_day is None else max(old, expires_day)
-        weight = max(float(doc["importance"]), importance)
-        out = self._replace(
-            doc,
-            {
-                "reinforced": int(doc.get("reinforced") or 0) + 1,
-                "importance": weight,
-                "expiresDay": expiry,
-                "ttl": ttl_seconds(doc["kind"], weight, doc["gameDay"], expiry),
-            },
-        )
-        return doc_to_record(out)
-
     def remember(
         self,
         kind: Kind,
@@ -407,33 +386,22 @@ class CosmosMemoryStore:
         expires_day: int | None = None,
         payload: dict[str, Any] | None = None,
     ) -> MemoryRecord:
-        """Framework, CEO and system writes (two requests: the restatement query, the write)."""
-        body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
-        payload = check_payload(payload)
-        if kind != "procedural":
-            same = self._docs(
-                f"c.norm = @norm AND c.kind = @kind AND {LIVE}",
-                [param("@norm", normalise(body)), param("@kind", kind)],
-            )
-            if same:
-                rec = self._reinforce(same[0], weight, expires_day)
-                self._audit("remember", [rec.id], "reinforced", game_day=game_day)
-                return rec
-        rec = self._insert(
-            kind=kind,
-            text=body,
-            status=status,
+        """Framework, CEO and system writes (the policy in `memory.writes`; two requests: the
+        restatement query, the write)."""
+        return writes.remember(
+            _Notes(self),
+            kind,
+            text,
             author=author,
-            importance=weight,
-            game_day=int(game_day),
-            expires_day=expires_day,
-            source_ids=[clean(s, limit=64) for s in source_ids],
+            game_day=game_day,
+            importance=importance,
             stage_id=stage_id,
-            axis=axis_key,
+            axis=axis,
+            source_ids=source_ids,
+            status=status,
+            expires_day=expires_day,
             payload=payload,
         )
-        self._audit("remember", [rec.id], f"written-{kind}", game_day=game_day)
-        return rec
 
     def worker_write(
         self,
@@ -443,71 +411,16 @@ class CosmosMemoryStore:
         stage_id: str,
         game_day: int,
     ) -> WriteDisposition:
-        """Every guard on one worker request (two requests: one query for restatement, the
-        stage's notes and the cap together, then the write)."""
-        checked = check_request(req)
-        if not isinstance(checked, CleanWrite):
-            reason, kind = checked
-            self._audit("worker_write", [], "rejected-" + reason.split(":")[0], game_day=game_day)
-            return WriteDisposition(status="rejected", reason=reason, kind=kind)
-        d = self._guarded_write(
-            checked, worker=clean(worker, limit=64), stage_id=stage_id, game_day=int(game_day)
-        )
-        suffix = ("-" + d.reason.split(":")[0]) if d.status == "rejected" and d.reason else ""
-        self._audit(
-            "worker_write",
-            [d.memory_id] if d.memory_id else [],
-            d.status + suffix,
+        """Every guard on one worker request (the policy in `memory.writes`; two requests: one
+        query for restatement, the stage's notes and the cap together, then the write)."""
+        return writes.worker_write(
+            _Notes(self),
+            req,
+            worker=worker,
+            stage_id=stage_id,
             game_day=game_day,
+            stage_cap=self.stage_cap,
         )
-        return d
-
-    def _guarded_write(
-        self, w: CleanWrite, *, worker: str, stage_id: str, game_day: int
-    ) -> WriteDisposition:
-        expires = game_day + w.ttl_days
-        norm = normalise(w.text)
-        docs = self._docs(
-            f"((c.norm = @norm AND c.kind IN ('preference', 'context') AND {LIVE})"
-            " OR (c.stageId = @stage AND c.author = 'worker'))",
-            [param("@norm", norm), param("@stage", stage_id)],
-        )
-        same = [
-            d
-            for d in docs
-            if d["norm"] == norm
-            and d["kind"] in WORKER_KINDS
-            and d["status"] in ("provisional", "active")
-        ]
-        if same:
-            rec = self._reinforce(same[0], w.importance, expires)
-            return w.reinforced(rec.id, rec.kind)
-        own = [d for d in docs if d.get("stageId") == stage_id and d["author"] == "worker"]
-        for doc in sorted(
-            (d for d in own if d["status"] in ("provisional", "active")),
-            key=lambda d: d["seq"],
-            reverse=True,
-        ):
-            if similarity(doc["text"], w.text) >= NEAR_DUPLICATE:
-                weight = max(float(doc["importance"]), w.importance)
-                self._replace(
-                    doc,
-                    {
-                        "text": w.text,
-                        "norm": norm,
-                        "terms": sorted(set(terms(w.text))),
-                        "kind": w.kind,
-                        "importance": weight,
-                        "expiresDay": expires,
-                        "gameDay": game_day,
-                        "ttl": ttl_seconds(w.kind, weight, game_day, expires),
-                    },
-                )
-                return w.superseded(doc["id"])
-        if len(own) >= self.stage_cap:
-            return w.over_cap(self.stage_cap)
-        rec = self._insert(**w.note(worker=worker, stage_id=stage_id, game_day=game_day))
-        return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
 
     # -- reads ---------------------------------------------------------------------------------
     def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
@@ -635,3 +548,94 @@ class CosmosMemoryStore:
             stage_id=rec.stage_id,
             axis=rec.axis,
         )
+
+
+class _Notes:
+    """Cosmos DB's side of the write policy (`memory.writes.NoteRepository`). The documents a read
+    returned are kept by id, so a reinforce or rewrite replaces them ETag-conditionally."""
+
+    def __init__(self, store: CosmosMemoryStore) -> None:
+        self.store = store
+        self._docs: dict[str, dict[str, Any]] = {}
+
+    def _seen(self, docs: list[dict[str, Any]]) -> list[MemoryRecord]:
+        self._docs.update((d["id"], d) for d in docs)
+        return [doc_to_record(d) for d in docs]
+
+    def transaction(self) -> AbstractContextManager[Any]:
+        return nullcontext()  # each write is one request; the policy's reads come first
+
+    def restatement(self, norm: str, kind: Kind) -> MemoryRecord | None:
+        same = self.store._docs(
+            f"c.norm = @norm AND c.kind = @kind AND {LIVE}",
+            [param("@norm", norm), param("@kind", kind)],
+        )
+        return next(iter(self._seen(same[:1])), None)
+
+    def worker_context(
+        self, norm: str, stage_id: str
+    ) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
+        docs = self.store._docs(
+            f"((c.norm = @norm AND c.kind IN ('preference', 'context') AND {LIVE})"
+            " OR (c.stageId = @stage AND c.author = 'worker'))",
+            [param("@norm", norm), param("@stage", stage_id)],
+        )
+        same = [
+            d
+            for d in docs
+            if d["norm"] == norm
+            and d["kind"] in WORKER_KINDS
+            and d["status"] in ("provisional", "active")
+        ]
+        own = [d for d in docs if d.get("stageId") == stage_id and d["author"] == "worker"]
+        own.sort(key=lambda d: d["seq"], reverse=True)
+        return next(iter(self._seen(same[:1])), None), self._seen(own)
+
+    def reinforce(
+        self, rec: MemoryRecord, importance: float, expires_day: int | None
+    ) -> MemoryRecord:
+        doc = self._docs[rec.id]
+        old = doc.get("expiresDay")
+        expiry = None if old is None or expires_day is None else max(old, expires_day)
+        weight = max(float(doc["importance"]), importance)
+        out = self.store._replace(
+            doc,
+            {
+                "reinforced": int(doc.get("reinforced") or 0) + 1,
+                "importance": weight,
+                "expiresDay": expiry,
+                "ttl": ttl_seconds(doc["kind"], weight, doc["gameDay"], expiry),
+            },
+        )
+        return doc_to_record(out)
+
+    def rewrite(self, rec: MemoryRecord, w: CleanWrite, *, expires_day: int, game_day: int) -> None:
+        doc = self._docs[rec.id]
+        weight = max(float(doc["importance"]), w.importance)
+        self.store._replace(
+            doc,
+            {
+                "text": w.text,
+                "norm": normalise(w.text),
+                "terms": sorted(set(terms(w.text))),
+                "kind": w.kind,
+                "importance": weight,
+                "expiresDay": expires_day,
+                "gameDay": game_day,
+                "ttl": ttl_seconds(w.kind, weight, game_day, expires_day),
+            },
+        )
+
+    def insert(self, **fields: Any) -> MemoryRecord:
+        return self.store._insert(**fields)
+
+    def audit(
+        self,
+        operation: str,
+        memory_ids: Sequence[str],
+        reason: str,
+        *,
+        game_day: int | None,
+        ts: str | None = None,
+    ) -> None:
+        self.store._audit(operation, memory_ids, reason, game_day=game_day)

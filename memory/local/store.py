@@ -14,20 +14,15 @@ import json
 import math
 import sqlite3
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from memory import audit, lifecycle
+from memory import audit, lifecycle, writes
 from memory.audit import utc_now
 from memory.contract import Notice, ScopeError
 from memory.guards import (
-    NEAR_DUPLICATE,
     STAGE_CAP,
     CleanWrite,
-    check_payload,
-    check_request,
-    check_write,
-    clean,
-    similarity,
 )
 from memory.local import recall
 from memory.local.db import transaction
@@ -155,19 +150,6 @@ class MemoryStore:
         self._queue_cloud_write(mid, kind, text)
         return self.get(mid)
 
-    def _same_text(self, norm: str, kinds: Sequence[str]) -> MemoryRecord | None:
-        """The earliest live note of one of `kinds` whose normalised words are `norm`."""
-        marks = ",".join("?" * len(kinds))
-        for row in self.conn.execute(
-            f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND norm_key = ?"
-            f" AND status IN ('provisional', 'active') AND kind IN ({marks}) ORDER BY seq",
-            (self.run_id, norm_key(norm), *kinds),
-        ):
-            rec = to_record(row)
-            if normalise(rec.text) == norm:
-                return rec
-        return None
-
     def _audit(
         self,
         operation: str,
@@ -196,34 +178,21 @@ class MemoryStore:
         expires_day: int | None = None,
         payload: dict[str, Any] | None = None,
     ) -> MemoryRecord:
-        """Framework, CEO and system writes; procedural (binding) only from the CEO or system.
-        `payload` is a binding note's structured content (scrubbed like the text)."""
-        body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
-        payload = check_payload(payload)
-        norm = normalise(body)
-        with transaction(self.conn):
-            if kind != "procedural":
-                same = self._same_text(norm, (kind,))
-                if same is not None:
-                    self._reinforce(same, weight, expires_day)
-                    self._audit("remember", [same.id], "reinforced", game_day=game_day)
-                    return self.get(same.id)
-            rec = self._insert(
-                kind=kind,
-                text=body,
-                status=status,
-                author=author,
-                importance=weight,
-                game_day=int(game_day),
-                expires_day=expires_day,
-                source_ids=[clean(s, limit=64) for s in source_ids],
-                stage_id=stage_id,
-                axis=axis_key,
-                norm=norm,
-                payload=payload,
-            )
-            self._audit("remember", [rec.id], f"written-{kind}", game_day=game_day, ts=rec.ts)
-        return rec
+        """Framework, CEO and system writes (the policy in `memory.writes`)."""
+        return writes.remember(
+            _Notes(self),
+            kind,
+            text,
+            author=author,
+            game_day=game_day,
+            importance=importance,
+            stage_id=stage_id,
+            axis=axis,
+            source_ids=source_ids,
+            status=status,
+            expires_day=expires_day,
+            payload=payload,
+        )
 
     def worker_write(
         self,
@@ -233,72 +202,15 @@ class MemoryStore:
         stage_id: str,
         game_day: int,
     ) -> WriteDisposition:
-        """Apply every guard to one worker request and say exactly what happened to it."""
-        checked = check_request(req)
-        with transaction(self.conn):
-            if not isinstance(checked, CleanWrite):
-                reason, kind = checked
-                self._audit(
-                    "worker_write", [], "rejected-" + reason.split(":")[0], game_day=game_day
-                )
-                return WriteDisposition(status="rejected", reason=reason, kind=kind)
-            disposition = self._guarded_write(
-                checked, worker=clean(worker, limit=64), stage_id=stage_id, game_day=int(game_day)
-            )
-            self._audit(
-                "worker_write",
-                [disposition.memory_id] if disposition.memory_id else [],
-                disposition.status
-                + (
-                    "-" + disposition.reason.split(":")[0]
-                    if disposition.status == "rejected" and disposition.reason
-                    else ""
-                ),
-                game_day=game_day,
-            )
-        return disposition
-
-    def _guarded_write(
-        self, w: CleanWrite, *, worker: str, stage_id: str, game_day: int
-    ) -> WriteDisposition:
-        expires = game_day + w.ttl_days
-        same = self._same_text(normalise(w.text), sorted(WORKER_KINDS))
-        if same is not None:
-            self._reinforce(same, w.importance, expires)
-            return w.reinforced(same.id, same.kind)
-        own = self.conn.execute(
-            f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND stage_id = ? AND author = 'worker'"
-            " AND status IN ('provisional', 'active') ORDER BY seq DESC",
-            (self.run_id, stage_id),
-        ).fetchall()
-        for row in own:
-            rec = to_record(row)
-            if similarity(rec.text, w.text) >= NEAR_DUPLICATE:
-                self.conn.execute(
-                    "UPDATE memories SET text = ?, terms = ?, n_terms = ?, norm_key = ?, kind = ?,"
-                    " importance = ?, expires_day = ?, game_day = ? WHERE run_id = ? AND id = ?",
-                    (
-                        w.text,
-                        *index_terms(w.text),
-                        norm_key(normalise(w.text)),
-                        w.kind,
-                        max(rec.importance, w.importance),
-                        expires,
-                        game_day,
-                        self.run_id,
-                        rec.id,
-                    ),
-                )
-                self._queue_cloud_write(rec.id, w.kind, w.text)
-                return w.superseded(rec.id)
-        written = self.conn.execute(
-            "SELECT count(*) FROM memories WHERE run_id = ? AND stage_id = ? AND author = 'worker'",
-            (self.run_id, stage_id),
-        ).fetchone()[0]
-        if written >= self.stage_cap:
-            return w.over_cap(self.stage_cap)
-        rec = self._insert(**w.note(worker=worker, stage_id=stage_id, game_day=game_day))
-        return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
+        """Every guard on one worker request (the policy in `memory.writes`)."""
+        return writes.worker_write(
+            _Notes(self),
+            req,
+            worker=worker,
+            stage_id=stage_id,
+            game_day=game_day,
+            stage_cap=self.stage_cap,
+        )
 
     def _queue_cloud_write(self, memory_id: str, kind: str, text: str) -> None:
         if self.cloud is not None:
@@ -307,18 +219,6 @@ class MemoryStore:
                 " VALUES (?, 'write', ?, ?, ?)",
                 (self.run_id, memory_id, kind, text),
             )
-
-    def _reinforce(self, rec: MemoryRecord, importance: float, expires_day: int | None) -> None:
-        new_expiry = (
-            None
-            if rec.expires_day is None or expires_day is None
-            else max(rec.expires_day, expires_day)
-        )
-        self.conn.execute(
-            "UPDATE memories SET reinforced = reinforced + 1, importance = ?, expires_day = ?"
-            " WHERE run_id = ? AND id = ?",
-            (max(rec.importance, importance), new_expiry, self.run_id, rec.id),
-        )
 
     # -- reads ---------------------------------------------------------------------------------
     def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
@@ -460,3 +360,88 @@ class MemoryStore:
         if self.conn.in_transaction:
             raise RuntimeError("flush_cloud must run after the transaction commits")
         self.cloud.flush(self.conn, self.run_id)
+
+
+class _Notes:
+    """The save file's side of the write policy (`memory.writes.NoteRepository`)."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.conn = store.conn
+        self.run_id = store.run_id
+
+    def transaction(self) -> AbstractContextManager[Any]:
+        return transaction(self.conn)
+
+    def restatement(self, norm: str, kind: Kind) -> MemoryRecord | None:
+        return self._same_text(norm, (kind,))
+
+    def worker_context(
+        self, norm: str, stage_id: str
+    ) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
+        own = self.conn.execute(
+            f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND stage_id = ? AND author = 'worker'"
+            " ORDER BY seq DESC",
+            (self.run_id, stage_id),
+        ).fetchall()
+        return self._same_text(norm, sorted(WORKER_KINDS)), [to_record(r) for r in own]
+
+    def _same_text(self, norm: str, kinds: Sequence[str]) -> MemoryRecord | None:
+        """The earliest live note of one of `kinds` whose normalised words are `norm`."""
+        marks = ",".join("?" * len(kinds))
+        for row in self.conn.execute(
+            f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND norm_key = ?"
+            f" AND status IN ('provisional', 'active') AND kind IN ({marks}) ORDER BY seq",
+            (self.run_id, norm_key(norm), *kinds),
+        ):
+            rec = to_record(row)
+            if normalise(rec.text) == norm:
+                return rec
+        return None
+
+    def reinforce(
+        self, rec: MemoryRecord, importance: float, expires_day: int | None
+    ) -> MemoryRecord:
+        new_expiry = (
+            None
+            if rec.expires_day is None or expires_day is None
+            else max(rec.expires_day, expires_day)
+        )
+        self.conn.execute(
+            "UPDATE memories SET reinforced = reinforced + 1, importance = ?, expires_day = ?"
+            " WHERE run_id = ? AND id = ?",
+            (max(rec.importance, importance), new_expiry, self.run_id, rec.id),
+        )
+        return self.store.get(rec.id)
+
+    def rewrite(self, rec: MemoryRecord, w: CleanWrite, *, expires_day: int, game_day: int) -> None:
+        self.conn.execute(
+            "UPDATE memories SET text = ?, terms = ?, n_terms = ?, norm_key = ?, kind = ?,"
+            " importance = ?, expires_day = ?, game_day = ? WHERE run_id = ? AND id = ?",
+            (
+                w.text,
+                *index_terms(w.text),
+                norm_key(normalise(w.text)),
+                w.kind,
+                max(rec.importance, w.importance),
+                expires_day,
+                game_day,
+                self.run_id,
+                rec.id,
+            ),
+        )
+        self.store._queue_cloud_write(rec.id, w.kind, w.text)
+
+    def insert(self, **fields: Any) -> MemoryRecord:
+        return self.store._insert(**fields)
+
+    def audit(
+        self,
+        operation: str,
+        memory_ids: Sequence[str],
+        reason: str,
+        *,
+        game_day: int | None,
+        ts: str | None = None,
+    ) -> None:
+        self.store._audit(operation, memory_ids, reason, game_day=game_day, ts=ts)
