@@ -11,6 +11,11 @@ a fresh Python process, so nothing is warm but the OS page cache:
 - `recall_p50_ms` / `recall_p95_ms`: 200 more recalls in that run (3-5 query words each);
 - `peak_rss_mib`: the measuring process's peak resident memory (imports included);
 - `bytes_per_memory`: the save file's size over its memory count.
+
+The anchor, `plain_fts5`: the same notes (same texts, same runs) in one plain SQLite FTS5 table
+(`run_id UNINDEXED, text`), built once and measured the same way in its own fresh process
+(open + first `MATCH ... ORDER BY rank LIMIT 12` in one run, 200 more, the file's bytes per
+note); `vs_plain_fts5` gives our bytes per note over its bytes per note.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from bench import machine
 
@@ -159,6 +165,65 @@ def build(path: Path, size: int) -> None:
     partial.rename(path)
 
 
+def build_plain(path: Path, size: int) -> None:
+    """The anchor: the same notes in one plain FTS5 table, nothing else."""
+    import sqlite3
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    partial.unlink(missing_ok=True)
+    conn = sqlite3.connect(partial)
+    conn.execute("CREATE VIRTUAL TABLE notes USING fts5(run_id UNINDEXED, text)")
+    rng = random.Random(size)
+    with conn:
+        for start in range(0, size, RUN_SIZE):
+            run = f"run-{start // RUN_SIZE:06d}"
+            rows = []
+            for seq in range(1, min(RUN_SIZE, size - start) + 1):
+                text = _text(rng, start + seq)
+                rng.choice(KINDS), rng.uniform(0, 10)  # the same draws as build()
+                rows.append((run, text))
+            conn.executemany("INSERT INTO notes (run_id, text) VALUES (?, ?)", rows)
+    conn.execute("INSERT INTO notes(notes) VALUES ('optimize')")
+    conn.commit()
+    conn.close()
+    partial.rename(path)
+
+
+def measure_plain(path: Path, recalls: int = 200) -> dict[str, float]:
+    """The anchor's figures, measured as `measure` measures ours."""
+    t0 = time.perf_counter()
+    import sqlite3
+
+    imported = time.perf_counter()
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    runs = -(-conn.execute("SELECT max(rowid) FROM notes").fetchone()[0] // RUN_SIZE)
+    rng = random.Random(7)
+    run = f"run-{rng.randrange(runs):06d}"
+    sql = "SELECT text FROM notes WHERE notes MATCH ? AND run_id = ? ORDER BY rank LIMIT 12"
+
+    def recall(words: list[str]) -> list[Any]:
+        return conn.execute(sql, (" OR ".join(words), run)).fetchall()
+
+    recall(rng.choices(_WORDS, k=4))
+    first = time.perf_counter()
+    times = []
+    for _ in range(recalls):
+        words = rng.choices(_WORDS, k=rng.randint(3, 5))
+        q0 = time.perf_counter()
+        recall(words)
+        times.append((time.perf_counter() - q0) * 1000)
+    times.sort()
+    conn.close()
+    return {
+        "import_ms": round((imported - t0) * 1000, 2),
+        "open_first_recall_ms": round((first - imported) * 1000, 2),
+        "recall_p50_ms": round(statistics.median(times), 3),
+        "recall_p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
+        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
 def measure(path: Path, recalls: int = 200) -> dict[str, float]:
     """Run in a fresh process: open + first recall, then `recalls` recalls in the same run."""
     t0 = time.perf_counter()
@@ -199,9 +264,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/wf-memory-growth"))
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child's entry
+    parser.add_argument("--measure-plain", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--no-anchor", action="store_true", help="skip the plain FTS5 anchor")
     args = parser.parse_args(argv)
     if args.measure:
         print(json.dumps(measure(args.measure)))
+        return 0
+    if args.measure_plain:
+        print(json.dumps(measure_plain(args.measure_plain)))
         return 0
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -218,24 +288,37 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             build(path, size)
             built_s = round(time.perf_counter() - t0, 1)
-        child = subprocess.run(
-            [sys.executable, "-m", "bench.memory_growth", "--measure", str(path)],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=600,
-        )
-        figures = json.loads(child.stdout)
-        out.append(
-            {
-                "memories": size,
-                "runs": -(-size // RUN_SIZE),
-                **figures,
-                "bytes_per_memory": round(path.stat().st_size / size, 1),
-                "build_s": built_s,
-                "machine": machine(),
-            }
-        )
+        plain = args.cache / f"plain-fts5-{size}.db"
+        if not args.no_anchor and not plain.exists():
+            build_plain(plain, size)
+
+        def child(flag: str, target: Path) -> dict[str, Any]:
+            done = subprocess.run(
+                [sys.executable, "-m", "bench.memory_growth", flag, str(target)],
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=600,
+            )
+            return dict(json.loads(done.stdout))
+
+        figures = child("--measure", path)
+        row: dict[str, Any] = {
+            "memories": size,
+            "runs": -(-size // RUN_SIZE),
+            **figures,
+            "bytes_per_memory": round(path.stat().st_size / size, 1),
+            "build_s": built_s,
+            "machine": machine(),
+        }
+        if not args.no_anchor:
+            anchor = child("--measure-plain", plain)
+            anchor["bytes_per_memory"] = round(plain.stat().st_size / size, 1)
+            row["plain_fts5"] = anchor
+            row["vs_plain_fts5_bytes"] = round(
+                row["bytes_per_memory"] / anchor["bytes_per_memory"], 2
+            )
+        out.append(row)
     print(
         json.dumps(out, sort_keys=True)
         if args.json
