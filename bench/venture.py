@@ -70,13 +70,17 @@ def _env() -> dict[str, str]:
     return env
 
 
-def simulate_process() -> dict[str, float]:
+def simulate_process(tree: Path | None = None) -> dict[str, float]:
     """One `worldforge simulate --json` process, start to exit. Bytecode caching on, as on a
-    player's machine (this sandbox sets PYTHONDONTWRITEBYTECODE); main() runs one warm-up first."""
+    player's machine (this sandbox sets PYTHONDONTWRITEBYTECODE); main() runs one warm-up first.
+    `tree`: another source tree first on PYTHONPATH (a before/after pair in the same rounds)."""
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(sys.executable).with_name("worldforge")
         cmd = [str(exe), "simulate", "--pitch", PITCH, "--json", "--save-dir", tmp]
-        return measured(cmd, _env())
+        env = _env()
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree.resolve())
+        return measured(cmd, env, cwd=tmp)
 
 
 def original_process(submission: Path, python: str) -> dict[str, float]:
@@ -135,6 +139,12 @@ def main() -> None:
         default=sys.executable,
         help="interpreter with the original's requirements (default: this one)",
     )
+    p.add_argument(
+        "--before",
+        type=Path,
+        metavar="SRC_DIR",
+        help="another source tree (git archive of a commit) timed in the same rounds",
+    )
     p.add_argument("--json", action="store_true")
     a = p.parse_args()
     before = machine()
@@ -144,14 +154,19 @@ def main() -> None:
         else [ventures_per_second(a.ventures) for _ in range(a.runs)]
     )
     proc: list[dict[str, float]] = []
+    earlier: list[dict[str, float]] = []
     orig: list[dict[str, float]] = []
     floor: list[float] = []
     if not a.balance_only:
         simulate_process()  # warm-up: writes the bytecode cache, as a first launch would
         if a.original:
             original_process(a.original, a.original_python)
+        if a.before:
+            simulate_process(a.before)
         for _ in range(a.runs):  # interleaved, so all see the same machine load
             proc.append(simulate_process())
+            if a.before:
+                earlier.append(simulate_process(a.before))
             if a.original:
                 orig.append(original_process(a.original, a.original_python))
             floor.append(floor_process_s())
@@ -165,7 +180,7 @@ def main() -> None:
             return None
         return {k: round(statistics.median(r[k] for r in rows), 3) for k in rows[0]}
 
-    ours, anchor = medians(proc), medians(orig)
+    ours, anchor, before_tree = medians(proc), medians(orig), medians(earlier)
     out = {
         "ventures_per_s_median": median(vps, 1),
         "ventures_per_s_runs": [round(v, 1) for v in vps],
@@ -173,6 +188,10 @@ def main() -> None:
         "simulate_process_s_runs": [round(r["wall_s"], 3) for r in proc],
         "simulate_process": ours,
         "original_process": anchor,
+        "before_tree_process": before_tree,
+        "before_tree_vs_original": before_tree
+        and anchor
+        and {k: round(before_tree[k] / anchor[k], 2) for k in ("wall_s", "cpu_s", "peak_mib")},
         "vs_original": ours
         and anchor
         and {k: round(ours[k] / anchor[k], 2) for k in ("wall_s", "cpu_s", "peak_mib")},
