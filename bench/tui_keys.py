@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from bench import machine
 
@@ -198,6 +198,63 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
             )
 
 
+async def anchor_run(size: tuple[int, int], samples: dict[str, list[float]]) -> None:
+    """The same measurements on a bare Textual app of about the board's widget count: four panes
+    of labels that keys show and focus, and a pushed screen of labels. Run after each game run,
+    so the anchor shares the machine load; the game's rows read against `anchor key` and
+    `anchor screen`."""
+    from textual.app import App, ComposeResult
+    from textual.containers import VerticalScroll
+    from textual.screen import Screen
+    from textual.widgets import Footer, Header, Static
+
+    class Page(Screen[None]):
+        BINDINGS: ClassVar[list[Any]] = [("escape", "app.pop_screen", "back")]
+
+        def compose(self) -> ComposeResult:
+            yield Header()
+            for i in range(30):
+                yield Static(f"setting {i}")
+            yield Footer()
+
+    class Bare(App[None]):
+        BINDINGS: ClassVar[list[Any]] = [
+            (f"f{i}", f"pane({i})", f"pane {i}") for i in range(1, 5)
+        ] + [("s", "push_screen('page')", "page")]
+        SCREENS: ClassVar[dict[str, Any]] = {"page": Page}
+        shown = 1
+
+        def compose(self) -> ComposeResult:
+            yield Header()
+            for i in range(1, 5):
+                with VerticalScroll(id=f"pane{i}", can_focus=True):
+                    for j in range(10):
+                        yield Static(f"pane {i} line {j}")
+            yield Footer()
+
+        def action_pane(self, i: int) -> None:
+            for k in range(1, 5):
+                self.query_one(f"#pane{k}").display = k == i
+            self.query_one(f"#pane{i}").focus()
+            self.shown = i
+
+    app = Bare()
+    async with app.run_test(size=size) as pilot:
+        watch_frames(app)
+        await pilot.pause()
+        for _ in range(2):
+            key = "s"
+            samples.setdefault("anchor screen", []).append(
+                await timed(pilot, key, lambda: app.screen.__class__.__name__ == "Page")
+            )
+            await pilot.press("escape")
+            await pilot.pause()
+        for i in (2, 3, 4, 1, 2, 3, 4, 1):
+            samples.setdefault("anchor key", []).append(
+                await timed(pilot, f"f{i}", lambda i=i: app.shown == i)  # type: ignore[misc]
+            )
+
+
 def summary(samples: dict[str, list[float]]) -> dict[str, Any]:
     rows = {
         name: {"median_ms": round(statistics.median(v), 1), "p95_ms": round(p95(v), 1), "n": len(v)}
@@ -205,12 +262,14 @@ def summary(samples: dict[str, list[float]]) -> dict[str, Any]:
     }
     screens = {k: v for k, v in rows.items() if k.startswith("screen")}
     keys = {k: v for k, v in rows.items() if k.startswith(("key", "theme"))}
+    anchor = {k: v for k, v in rows.items() if k.startswith("anchor")}
     worst_screen = max(screens.items(), key=lambda kv: kv[1]["p95_ms"])
     worst_key = max(keys.items(), key=lambda kv: kv[1]["p95_ms"])
     return {
         "rows": rows,
         "worst_screen": {"name": worst_screen[0], **worst_screen[1]},
         "worst_key": {"name": worst_key[0], **worst_key[1]},
+        "anchor_bare_app": anchor,
         "targets": {"screen_p95_ms": SCREEN_TARGET_MS, "key_p95_ms": KEY_TARGET_MS},
         "screens_within_target": worst_screen[1]["p95_ms"] <= SCREEN_TARGET_MS,
         "keys_within_target": worst_key[1]["p95_ms"] <= KEY_TARGET_MS,
@@ -229,8 +288,9 @@ async def run(runs: int, size: tuple[int, int], busy: int) -> dict[str, Any]:
     samples: dict[str, list[float]] = {}
     procs = burners(busy)
     try:
-        for _ in range(runs):
+        for _ in range(runs):  # interleaved with the bare anchor, so both see the same load
             await one_run(size, samples)
+            await anchor_run(size, samples)
     finally:
         for proc in procs:
             proc.kill()
