@@ -1,9 +1,11 @@
-"""Settings for routing and storage: env names compatible with the original, a settings file that env
-overrides, save/config/log directories, and the "Copy env" block. API keys never reach disk.
+"""Settings for routing and storage: WORLDFORGE_-prefixed env names (the original's unprefixed
+names read as aliases, with one warning line), a .env file, a settings file holding only what the
+player chose, save/config/log directories, and the "Copy env" block. API keys never reach disk.
 
-Settings is a plain pydantic model fed by `load_settings` (file, then env, matched case-insensitively).
-pydantic-settings did the same env matching but cost ~150 ms of imports (asyncio, dotenv, every cloud
-source provider) on each `worldforge simulate`, half the headless start-up budget."""
+Settings is a plain pydantic model fed by `load_settings` (lowest first: the settings file, ./.env
+or --env FILE, the environment; names matched case-insensitively). pydantic-settings did the same
+env matching but cost ~150 ms of imports (asyncio, dotenv, every cloud source provider) on each
+`worldforge simulate`, half the headless start-up budget."""
 
 from __future__ import annotations
 
@@ -277,8 +279,18 @@ class Settings(BaseModel):
         return "simulation"
 
 
+ENV_PREFIX = "WORLDFORGE_"
+DOTENV_NAME = ".env"
+
+
 def _env_name(field: str) -> str:
+    """A field's key in the settings file and its old env name (demo_mode → DEMO_MODE)."""
     return field.upper()
+
+
+def env_name(field: str) -> str:
+    """A field's env name (demo_mode → WORLDFORGE_DEMO_MODE); the old unprefixed one is an alias."""
+    return ENV_PREFIX + field.upper()
 
 
 class SettingsError(ValueError):
@@ -314,31 +326,106 @@ def _input_names() -> dict[str, str]:
     return {**names, **{f: f for f in Settings.model_fields}}
 
 
-def _env_entries(environ: Mapping[str, str] | None = None) -> dict[str, tuple[str, str]]:
-    """field -> (the variable's name as spelled, its value) for the settings in the environment;
-    a blank value means unset, and a field's own name beats its alias (NPC_MODEL over
-    NPC_FAST_MODEL)."""
+# field -> (the variable's name as spelled, its value, where it came from)
+Entries = dict[str, tuple[str, str, str]]
+
+
+def _env_entries(
+    environ: Mapping[str, str] | None = None, where: str = "the environment"
+) -> Entries:
+    """The settings among `environ`'s variables, names matched in any case. A blank value means
+    unset; WORLDFORGE_<NAME> beats the old unprefixed <NAME>, and a field's own name beats its
+    alias (NPC_MODEL over NPC_FAST_MODEL)."""
     names = _input_names()
     source = os.environ if environ is None else environ
-    found = [
-        (names[k.lower()], k.lower(), k, v)
-        for k, v in source.items()
-        if k.lower() in names and v.strip()
-    ]
-    found.sort(key=lambda item: item[0] == item[1])  # aliases first, so own names overwrite them
-    return {field: (spelled, value) for field, _, spelled, value in found}
+    ranked: list[tuple[int, str, str, str]] = []
+    for key, value in source.items():
+        if not value.strip():
+            continue
+        low = key.lower()
+        prefixed = low.startswith(ENV_PREFIX.lower()) and low[len(ENV_PREFIX) :] in names
+        name = low[len(ENV_PREFIX) :] if prefixed else low
+        if name not in names:
+            continue
+        field = names[name]
+        ranked.append((2 * prefixed + (name == field), field, key, value))
+    ranked.sort(key=lambda item: item[0])  # weaker names first, so stronger ones overwrite them
+    return {field: (key, value, where) for _, field, key, value in ranked}
 
 
 def env_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The settings present in the environment by field name (see `_env_entries`)."""
-    return {field: value for field, (_, value) in _env_entries(environ).items()}
+    return {field: value for field, (_, value, _) in _env_entries(environ).items()}
 
 
-def _validated(
-    values: Mapping[str, Any], source: str, spelled: Mapping[str, tuple[str, str]] | None = None
-) -> Settings:
+def is_old_name(name: str) -> bool:
+    """An unprefixed setting name (DEMO_MODE), read as an alias of WORLDFORGE_DEMO_MODE."""
+    return not name.lower().startswith(ENV_PREFIX.lower())
+
+
+_env_file: Path | None = None  # --env FILE; None: a .env in the working directory, if any
+_old_names: dict[str, str] = {}  # old name as spelled -> its WORLDFORGE_ name, seen this process
+
+
+def use_env_file(path: str | Path | None) -> None:
+    """Read settings from this .env-style file instead of ./.env (`worldforge --env FILE`)."""
+    global _env_file
+    _env_file = Path(path).expanduser() if path is not None else None
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """KEY=VALUE lines as in a .env file: `export ` prefixes, # comments, blank lines and
+    matching single or double quotes around a value are allowed; anything else is skipped."""
+    values: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.removeprefix("export ").partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key.replace("_", "").isalnum():
+            continue
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        values[key] = value
+    return values
+
+
+def dotenv_path() -> Path | None:
+    """The .env file settings are read from: --env FILE, else ./.env when there is one."""
+    if _env_file is not None:
+        return _env_file
+    local = Path.cwd() / DOTENV_NAME
+    return local if local.is_file() else None
+
+
+def _dotenv_entries() -> Entries:
+    path = dotenv_path()
+    if path is None:
+        return {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SettingsError(f"env file {path} is unreadable: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"env file {path} is not UTF-8 text") from None
+    return _env_entries(parse_dotenv(text), where=str(path))
+
+
+def old_names_line() -> str | None:
+    """The one warning line for old setting names read this process, or None."""
+    if not _old_names:
+        return None
+    pairs = [f"{old} → {new}" for old, new in sorted(_old_names.items())]
+    shown = ", ".join(pairs[:4]) + (f" and {len(pairs) - 4} more" if len(pairs) > 4 else "")
+    return f"old setting names read as aliases: {shown} (rename them to silence this)"
+
+
+def _validated(values: Mapping[str, Any], source: str, spelled: Entries | None = None) -> Settings:
     """`Settings` from values, or `SettingsError` naming the first refused one: the variable as
-    spelled and where it came from (`source` unless `spelled` names it as from the environment)."""
+    spelled and where it came from (`spelled`'s entry for it, else `source`)."""
     from pydantic import ValidationError
 
     try:
@@ -347,22 +434,14 @@ def _validated(
         raise SettingsError(_refusal(exc, source, spelled or {})) from None
 
 
-def _refusal(exc: Any, source: str, spelled: Mapping[str, tuple[str, str]]) -> str:
-    """One line for a pydantic refusal: NAME='value' (from where): what is allowed."""
+def _refusal(exc: Any, source: str, spelled: Entries) -> str:
+    """One line for a pydantic refusal: NAME='value' in where: what is allowed."""
     errors = exc.errors()
     if not errors:
         return f"settings from {source} are invalid"
     err = errors[0]
-    loc = err.get("loc") or ("settings",)
-    field = str(loc[0])
-    name, where = (
-        (spelled[field][0], "the environment")
-        if field in spelled
-        else (
-            _env_name(field),
-            source,
-        )
-    )
+    field = str((err.get("loc") or ("settings",))[0])
+    name, _, where = spelled.get(field, (_env_name(field), "", source))
     message = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
     message = message.replace("Input should be ", "must be ")
     if field in SECRET_FIELDS:
@@ -375,11 +454,16 @@ def _refusal(exc: Any, source: str, spelled: Mapping[str, tuple[str, str]]) -> s
 
 
 def load_settings() -> Settings:
-    """Settings from the settings file, with any env var overriding it. A value that cannot be
-    used raises `SettingsError`: one line naming it and where it came from."""
+    """Settings from, lowest first: the settings file, the .env file (./.env or --env FILE), the
+    environment. A value that cannot be used raises `SettingsError`: one line naming it and
+    where it came from. Old unprefixed names are read as aliases and noted for one warning."""
+    _old_names.clear()
     file = _file_values()
-    entries = _env_entries()
-    values = {**file, **{field: value for field, (_, value) in entries.items()}}
+    entries = {**_dotenv_entries(), **_env_entries()}
+    for field, (name, _, _) in entries.items():
+        if is_old_name(name):
+            _old_names[name] = env_name(field)
+    values = {**file, **{field: value for field, (_, value, _) in entries.items()}}
     return _validated(values, source=f"the settings file {settings_path()}", spelled=entries)
 
 
@@ -414,6 +498,7 @@ def check_choices(changes: Mapping[str, Any]) -> None:
         value = changes.get(name)
         if isinstance(value, str) and url_without_userinfo(value) != value:
             key = _KEY_FOR_URL.get(name)
+            key = key and ENV_PREFIX + key
             instead = f"; give the key as {key} instead" if key else ""
             raise SettingsError(
                 f"{_env_name(name)}: a URL with a user name or password is never saved{instead}"
@@ -463,5 +548,5 @@ def env_block(settings: Settings, *, reveal_keys: bool = False) -> str:
             shown = value.get_secret_value() if reveal_keys else "********"
         else:
             shown = str(value)
-        lines.append(f"{_env_name(name)}={shown}")
+        lines.append(f"{env_name(name)}={shown}")
     return "\n".join(lines) + "\n"

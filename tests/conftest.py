@@ -16,8 +16,19 @@ _ROLE_MODEL_SUFFIX = "_MODEL"
 def isolated_home(tmp_path, monkeypatch):
     """Point saves, settings and logs at a temp dir and drop any model-routing env vars."""
     for key in list(os.environ):
-        if key.startswith(_ROUTING_ENV_PREFIXES) or key.endswith(_ROLE_MODEL_SUFFIX):
+        if (
+            key.startswith(_ROUTING_ENV_PREFIXES)
+            or key.endswith(_ROLE_MODEL_SUFFIX)
+            or key.upper().startswith("WORLDFORGE_")
+            and key.upper() != "WORLDFORGE_HOME"
+        ):
             monkeypatch.delenv(key, raising=False)
+    import engine.config
+
+    # No --env file from an earlier test, and no developer's ./.env: tests that read a .env
+    # set these back themselves.
+    monkeypatch.setattr(engine.config, "_env_file", None)
+    monkeypatch.setattr(engine.config, "DOTENV_NAME", ".env (ignored in tests)")
     home = tmp_path / "wf-home"
     monkeypatch.setenv("WORLDFORGE_HOME", str(home))
     return home

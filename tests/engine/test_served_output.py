@@ -39,10 +39,10 @@ def test_summary_groups_reasons_and_names_the_cause():
 def failing(fake_openai_factory, monkeypatch):  # noqa: F811
     server = fake_openai_factory("ollama")
     server.set_default("server_error")  # every call answered with a 5xx
-    monkeypatch.setenv("DEMO_MODE", "local")
-    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", server.url)
-    monkeypatch.setenv("LOCAL_AGENT_MODEL", "qwen2.5")
-    monkeypatch.setenv("AGENT_MAX_RETRIES", "0")
+    monkeypatch.setenv("WORLDFORGE_DEMO_MODE", "local")
+    monkeypatch.setenv("WORLDFORGE_LOCAL_AGENT_BASE_URL", server.url)
+    monkeypatch.setenv("WORLDFORGE_LOCAL_AGENT_MODEL", "qwen2.5")
+    monkeypatch.setenv("WORLDFORGE_AGENT_MAX_RETRIES", "0")
     return server
 
 

@@ -244,6 +244,13 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"worldforge {version()}",
         help="print the version and exit",
     )
+    p.add_argument(
+        "--env",
+        metavar="FILE",
+        dest="env_file",
+        help="read settings from this .env file instead of ./.env (the environment still "
+        "overrides it)",
+    )
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     def common_start(sp: argparse.ArgumentParser, required: bool) -> None:
@@ -370,11 +377,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(["play", *argv])
         import engine.logs  # noqa: F401 - every `worldforge.*` logger writes to the one file
 
+        if args.env_file is not None:
+            _use_env_file(args.env_file)
+
         if getattr(args, "command", None) not in TUI_COMMANDS:
             from worldforge_tui.terminal import SafeStream
 
             sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        if code != 2:  # after the output; an exit-2 error line stands alone
+            _old_names_warning()
+        return code
     except CliError as err:
         _error(str(err))
         return 2
@@ -406,6 +419,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         sys.stdout, sys.stderr = streams
+
+
+def _use_env_file(name: str) -> None:
+    """`--env FILE`: it must exist; settings read from then on take it instead of ./.env."""
+    from pathlib import Path
+
+    from engine.config import use_env_file
+
+    path = Path(name).expanduser()
+    if not path.is_file():
+        raise CliError(f"--env {name[:80]!r}: no such file")
+    use_env_file(path)
+
+
+def _old_names_warning() -> None:
+    """The one warning line when settings came in under their old, unprefixed names."""
+    config = sys.modules.get("engine.config")
+    line = config.old_names_line() if config is not None else None
+    if line:
+        _warn(line)
 
 
 def _is_settings_error(err: BaseException) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -41,9 +42,13 @@ def _port(text: str) -> int:
     return value
 
 
-def play_command(save_dir: str | None) -> str:
-    """The command each browser session runs: this Python, this package, the game."""
-    argv = [sys.executable, "-m", "worldforge_tui.cli", "play"]
+def play_command(save_dir: str | None, env_file: str | None = None) -> str:
+    """The command each browser session runs: this Python, this package, the game (with the
+    same --env file as `serve`)."""
+    argv = [sys.executable, "-m", "worldforge_tui.cli"]
+    if env_file:
+        argv += ["--env", str(Path(env_file).expanduser().absolute())]
+    argv.append("play")
     if save_dir:
         argv += ["--save-dir", save_dir]
     return shlex.join(argv)
@@ -56,7 +61,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from worldforge_tui.cli import CliError
 
         raise CliError("serve needs textual-serve: pip install 'worldforge-tui[serve]'") from None
-    server = Server(play_command(args.save_dir), host=args.host, port=args.port, title="WorldForge")
+    command = play_command(args.save_dir, getattr(args, "env_file", None))
+    server = Server(command, host=args.host, port=args.port, title="WorldForge")
     print(f"WorldForge on http://{args.host}:{args.port} (ctrl+c stops it)", file=sys.stderr)
     server.serve()
     return 0

@@ -1,0 +1,108 @@
+"""Where settings come from: WORLDFORGE_-prefixed names (any case) with the old unprefixed names
+as aliases and one warning line, a .env (./.env or --env FILE) read above the settings file and
+below the environment, and a bad value named with the file it came from."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import config
+from engine.config import env_block, load_settings, old_names_line, save_choices
+from worldforge_tui.cli import main
+
+PITCH = "Meal kits for night-shift nurses"
+
+
+def test_the_prefixed_name_beats_a_foreign_old_one(monkeypatch):
+    monkeypatch.setenv("DEMO_MODE", "true")  # another tool's variable
+    monkeypatch.setenv("worldforge_demo_mode", "local")
+    assert load_settings().demo_mode == "local"
+    assert old_names_line() is None
+
+
+def test_old_names_are_aliases_with_one_warning_line(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("LOCAL_AGENT_MODEL", "qwen2.5")
+    monkeypatch.setenv("NPC_FAST_MODEL", "nano")
+    assert load_settings().local_agent_model == "qwen2.5"
+    args = ["simulate", "--pitch", PITCH, "--save-dir", str(tmp_path), "--json"]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["run_id"]
+    assert err.splitlines() == [
+        (
+            "worldforge: warning: old setting names read as aliases: LOCAL_AGENT_MODEL → "
+            "WORLDFORGE_LOCAL_AGENT_MODEL, NPC_FAST_MODEL → WORLDFORGE_NPC_MODEL (rename them "
+            "to silence this)"
+        )
+    ]
+    monkeypatch.delenv("LOCAL_AGENT_MODEL")
+    monkeypatch.delenv("NPC_FAST_MODEL")
+    monkeypatch.setenv("WORLDFORGE_LOCAL_AGENT_MODEL", "qwen2.5")
+    assert main(args) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.fixture
+def in_project(tmp_path, monkeypatch):
+    """A working directory whose ./.env is read (the suite ignores a developer's own)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(config, "DOTENV_NAME", ".env")
+    return tmp_path
+
+
+def test_dotenv_sits_between_the_settings_file_and_the_environment(in_project, monkeypatch):
+    save_choices({"local_agent_model": "from-file", "agent_request_timeout": 9})
+    (in_project / ".env").write_text(
+        "# local set-up\n"
+        "export WORLDFORGE_DEMO_MODE=local\n"
+        "WORLDFORGE_LOCAL_AGENT_MODEL='from-dotenv'\n"
+        'WORLDFORGE_LOCAL_AGENT_BASE_URL="http://127.0.0.1:9/v1"\n'
+        "WORLDFORGE_LOCAL_AGENT_API_KEY=sk-dotenv-key-0123456789\n"
+        "UNRELATED=1\n",
+        encoding="utf-8",
+    )
+    s = load_settings()
+    assert (s.demo_mode, s.local_agent_model, s.agent_request_timeout) == (
+        "local",
+        "from-dotenv",
+        9,
+    )
+    assert s.local_agent_api_key.get_secret_value() == "sk-dotenv-key-0123456789"
+    monkeypatch.setenv("WORLDFORGE_LOCAL_AGENT_MODEL", "from-env")
+    assert load_settings().local_agent_model == "from-env"
+    save_choices({"tui_theme": "nord"})  # the .env's values never reach the settings file
+    saved = json.loads(config.settings_path().read_text())
+    assert saved == {
+        "AGENT_REQUEST_TIMEOUT": 9.0,
+        "LOCAL_AGENT_MODEL": "from-file",
+        "TUI_THEME": "nord",
+    }
+
+
+def test_a_bad_dotenv_value_names_the_file(in_project, capsys):
+    (in_project / ".env").write_text("WORLDFORGE_DEMO_MODE=true\n", encoding="utf-8")
+    assert main(["routing", "status", "--no-probe"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"worldforge: error: WORLDFORGE_DEMO_MODE='true' in {in_project / '.env'}: "
+        "must be 'simulation', 'local' or 'live'"
+    )
+
+
+def test_env_flag_reads_that_file_instead(in_project, tmp_path, capsys):
+    (in_project / ".env").write_text("WORLDFORGE_DEMO_MODE=true\n", encoding="utf-8")  # skipped
+    other = tmp_path / "team.env"
+    other.write_text("WORLDFORGE_AGENT_ROUTING=local_only\n", encoding="utf-8")
+    assert main(["--env", str(other), "routing", "status", "--no-probe", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["routing"] == "local_only" and data["demo_mode"] == "simulation"
+    assert main(["--env", str(tmp_path / "missing.env"), "routing", "status"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "missing.env" in line and "no such file" in line
+
+
+def test_copy_env_block_uses_the_prefixed_names():
+    block = env_block(config.Settings(demo_mode="local", local_agent_model="m"))
+    assert "WORLDFORGE_DEMO_MODE=local\n" in block and "WORLDFORGE_LOCAL_AGENT_MODEL=m\n" in block
