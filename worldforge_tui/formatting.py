@@ -1,13 +1,17 @@
-"""Number formatting for the panes: money, months, meters and signed deltas (pure, no textual)."""
+"""Number formatting for the panes: fields, meters and signed deltas (pure, no textual); the money
+and months themselves come from `textkit.numbers`."""
 
 from __future__ import annotations
 
-import math
 from datetime import datetime, timedelta
 from typing import Any
 
 from engine.game.economy import METER_NAMES, PROFITABLE_RUNWAY
 from engine.language import grammar
+from textkit.numbers import number, runway_short
+from textkit.numbers import usd_short as money
+
+__all__ = ["money", "number"]  # the numbers module's, re-exported for the panes
 
 # Economics fields shown in the status bar and the receipt: (field, short label, kind, good-when-up).
 FIELDS: tuple[tuple[str, str, str, bool], ...] = (
@@ -29,29 +33,6 @@ FIELDS: tuple[tuple[str, str, str, bool], ...] = (
 FIELD_INFO = {name: (label, kind, up_good) for name, label, kind, up_good in FIELDS}
 
 
-def number(value: Any) -> float:
-    """A finite float from anything (junk and NaN become 0)."""
-    try:
-        result = float(value)
-    except (TypeError, ValueError):
-        return 0.0
-    return result if math.isfinite(result) else 0.0
-
-
-def money(value: Any) -> str:
-    """$412k, $1.2M, -$3k: short enough for a status bar."""
-    amount = number(value)
-    sign = "-" if amount < 0 else ""
-    amount = abs(amount)
-    if amount >= 1_000_000:
-        return f"{sign}${amount / 1_000_000:.1f}M"
-    if amount >= 10_000:
-        return f"{sign}${amount / 1000:.0f}k"
-    if amount >= 1000:
-        return f"{sign}${amount / 1000:.1f}k"
-    return f"{sign}${amount:.0f}"
-
-
 def value_text(field: str, value: Any) -> str:
     """Format one economics field for display according to its kind."""
     kind = FIELD_INFO.get(field, (field, "meter", True))[1]
@@ -59,7 +40,7 @@ def value_text(field: str, value: Any) -> str:
     if kind == "money":
         return money(amount)
     if kind == "months":
-        return "∞" if amount >= PROFITABLE_RUNWAY else f"{amount:.1f}mo"  # revenue covers burn
+        return runway_short(None if amount >= PROFITABLE_RUNWAY else amount)  # ∞: in profit
     if kind == "percent":
         return f"{amount:.1f}%"  # the engine keeps shares in percent already
     if kind == "count":

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from textkit import numbers
+from textkit.numbers import usd
+
 if TYPE_CHECKING:  # the models load where a function builds one: front ends read TUNING and the
     # constants below before the first frame without paying for the pydantic state models
     from engine.game.models import Economics, GameState, Worker
@@ -196,7 +199,7 @@ def profitable(econ: Economics) -> bool:
 
 
 def runway_text(econ: Economics) -> str:
-    return "profitable" if econ.profitable else f"runway {econ.runway_months:.1f} months"
+    return numbers.runway(None if econ.profitable else econ.runway_months)
 
 
 def booked_revenue_floor(econ: Economics) -> int:
@@ -207,8 +210,8 @@ def booked_revenue_floor(econ: Economics) -> int:
 def burn_line(econ: Economics) -> str:
     """The burn watch a worker's brief carries."""
     return (
-        f"treasury ${econ.treasury_usd:,.0f}, burn ${econ.monthly_burn_usd:,.0f}/mo, "
-        f"revenue ${econ.monthly_revenue_usd:,.0f}/mo, {runway_text(econ)}"
+        f"treasury {usd(econ.treasury_usd)}, burn {usd(econ.monthly_burn_usd)}/mo, "
+        f"revenue {usd(econ.monthly_revenue_usd)}/mo, {runway_text(econ)}"
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from engine.game.economy import recompute, sync_burn
 from engine.game.models import GameState, OrgDelta
 from engine.language.text import has_phrase, words
+from textkit.numbers import usd
 
 # kind, phrases that give it (whole words), what it blocks, the receipt's words
 ORDERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
@@ -92,8 +93,8 @@ def govern_hire(state: GameState, org_delta: OrgDelta, *, custom: bool) -> list[
     lines.append(
         why
         + (
-            f" Burn stays ${state.economics.monthly_burn_usd:,.0f} a month "
-            f"(${saved:,.0f} a month not spent)."
+            f" Burn stays {usd(state.economics.monthly_burn_usd)} a month "
+            f"({usd(saved)} a month not spent)."
             if saved > 0
             else ""
         )

@@ -24,6 +24,7 @@ from engine.game.economy import (
 )
 from engine.game.models import Economics, GameState, OrgDelta, Worker
 from engine.language.text import has_phrase, slug
+from textkit.numbers import usd
 
 EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
 LABEL = {k: name.capitalize() for k, name in METER_NAMES.items()}  # one name per meter
@@ -58,7 +59,7 @@ class Scale:
         pivot = {
             "runway_months": f"{self.pivot:g} months",
             "market_share": f"{self.pivot:g}%",
-            "monthly_burn_usd": f"${self.pivot:,.0f}",
+            "monthly_burn_usd": usd(self.pivot),
         }.get(self.metric, f"{self.pivot:g}")
         if self.pivot == 0:  # no pivot to cross: the effect just follows the metric
             return f"{'more' if self.per > 0 else 'less'} {what} the higher the {metric}"
@@ -676,10 +677,10 @@ def effect_line(before: Economics, after: Economics, org_delta: OrgDelta) -> str
     for fld, fmt in money:
         d = round(getattr(after, fld) - getattr(before, fld))
         if d:
-            parts.append(fmt.format(f"{'+' if d > 0 else '-'}${abs(d):,.0f}"))
+            parts.append(fmt.format(("+" if d > 0 else "-") + usd(abs(d))))
     roles = []
     if org_delta.added_role_title:
-        roles.append(f"adds {org_delta.added_role_title} (${org_delta.monthly_cost_usd:,.0f}/mo)")
+        roles.append(f"adds {org_delta.added_role_title} ({usd(org_delta.monthly_cost_usd)}/mo)")
     if org_delta.removed_role_title:
         roles.append(f"retires {org_delta.removed_role_title}")
     if roles:

@@ -11,6 +11,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from textkit.numbers import usd
+
 LABELS: dict[str, str] = {
     "summary": "Summary",
     "target_audience": "Who it is for",
@@ -71,7 +73,7 @@ def number(key: str, value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return clean(str(value))
     if key.endswith("_usd") or key.startswith("target_mrr") or "usd" in key:
-        return f"${value:,.0f}" + (" a month" if key == "burn_usd_per_month" else "")
+        return usd(value) + (" a month" if key == "burn_usd_per_month" else "")
     if key.endswith("_pct"):
         return f"{value:.1f} %"
     if key == "breakeven_month":

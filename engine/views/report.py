@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from engine.version import version
 from engine.views.render import artifact_markdown, shipped
 from memory.scrub import scrub
+from textkit.numbers import usd
 
 if TYPE_CHECKING:
     from engine.session.api import GameSession
@@ -33,7 +34,7 @@ def _num(field: str, v: float | bool | None) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     assert v is not None
-    return f"${v:,.0f}" if field in MONEY else f"{v:g}"
+    return usd(v) if field in MONEY else f"{v:g}"
 
 
 def _served(session: GameSession) -> str:

@@ -17,6 +17,7 @@ from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
 from engine.writing.simulate import APPLY
 from memory.scrub import scrub
+from textkit.numbers import usd
 
 
 class StandupLine(BaseModel):
@@ -86,7 +87,7 @@ def _slots(state: GameState, receipt: Receipt) -> dict[str, str]:
         "decision": decided,
         "customer": state.niche or state.founder.customer,
         "rival": state.antagonist.name,
-        "burn": f"${e.monthly_burn_usd:,.0f}",
+        "burn": usd(e.monthly_burn_usd),
         "runway": runway,
         "cap_runway": runway[:1].upper() + runway[1:],
         "next_beat": nxt.beat if nxt else "final",
@@ -127,7 +128,7 @@ def run_standup(
             slots["notes"] = f"{n} note{'s' if n != 1 else ''}" if n != 1 else "one note"
         elif tool == "watch_burn":
             e = state.economics
-            result = f"burn ${e.monthly_burn_usd:,.0f} a month, {runway_text(e)}"
+            result = f"burn {usd(e.monthly_burn_usd)} a month, {runway_text(e)}"
         else:
             hits = knowledge.search(receipt.principle, top_k=1)
             result = _topic(hits[0].title) if hits else "no playbook hit"

@@ -15,6 +15,7 @@ from engine.game.models import Economics, Stage
 from engine.language.reading import Reading
 from engine.writing import banks
 from engine.writing.phrases import Voice, cap, join_prose
+from textkit.numbers import usd as money
 
 # Which artifact field each topic of a rejection changes, per role (the redo and its tests).
 TOPIC_FIELDS: dict[str, dict[str, str]] = {
@@ -94,10 +95,6 @@ CHANNELS = (
     "a newsletter for {customer}",
 )
 _PRICE_LINE = re.compile(r"^Pilot price: ")
-
-
-def money(v: float) -> str:
-    return f"${v:,.0f}"
 
 
 def price_for(economics: Economics, seed: int, stage: Stage) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from engine.errors import GameError
+from textkit.numbers import runway, usd
 
 ARCHETYPES = ("builder", "seller", "designer", "operator")
 
@@ -99,10 +100,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         sc = result["score"]
         print(f"score {sc['points']}/100 ({sc['grade']}) · ending: {sc['title']}")
         e = result["economics"]
-        runway = "profitable" if e["profitable"] else f"runway {e['runway_months']:.1f} months"
         print(
-            f"treasury ${e['treasury_usd']:,.0f} · revenue ${e['monthly_revenue_usd']:,.0f}/mo · "
-            f"burn ${e['monthly_burn_usd']:,.0f}/mo · {runway} · trust {e['trust']:.0f} · "
+            f"treasury {usd(e['treasury_usd'])} · revenue {usd(e['monthly_revenue_usd'])}/mo · "
+            f"burn {usd(e['monthly_burn_usd'])}/mo · {runway(e['runway_months'])} · "
+            f"trust {e['trust']:.0f} · "
             f"threat {e['threat']:.0f}"
         )
         for s in result["stages"]:

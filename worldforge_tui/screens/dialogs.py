@@ -11,11 +11,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from engine.language.text import MAX_REASON_CHARS
 from worldforge_tui import actions
 from worldforge_tui.safe_text import clean, literal
 from worldforge_tui.widgets.bounded_input import BoundedInput
 
-PROMPT_LIMIT = 2000
+# Every prompt's answer (a reason, an own answer, a reply, a summary) meets the engine's limit for
+# player reasons: what the field takes, the engine accepts, so typed text is never lost.
+PROMPT_LIMIT = MAX_REASON_CHARS
 
 
 class TextPromptScreen(ModalScreen[str | None]):

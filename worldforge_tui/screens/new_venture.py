@@ -12,12 +12,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from engine.game.archetypes import ARCHETYPE_RULES
+from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_tui import actions
 from worldforge_tui.safe_text import literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
-PITCH_LIMIT = 600
 
 
 class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
@@ -37,12 +37,15 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
             yield BoundedInput(
                 placeholder="e.g. inventory planning for small bakeries",
                 id="nv-pitch",
-                max_length=PITCH_LIMIT,
+                max_length=MAX_PITCH_CHARS,  # the engine's limits: what fits here is accepted
             )
             with Horizontal(classes="form-row"):
                 yield Label("Company", classes="form-label")
                 yield BoundedInput(
-                    placeholder="(from the pitch)", id="nv-name", max_length=80, compact=True
+                    placeholder="(from the pitch)",
+                    id="nv-name",
+                    max_length=MAX_NAME_CHARS,
+                    compact=True,
                 )
             with Horizontal(classes="form-row"):
                 yield Label("Founder", classes="form-label")

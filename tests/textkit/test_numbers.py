@@ -1,0 +1,45 @@
+"""One numbers module: the same amount reads the same everywhere, profitable is None, and the TUI's
+text fields take exactly what the engine accepts."""
+
+from __future__ import annotations
+
+from engine.game.economy import initial_economics, recompute, runway_text
+from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, MAX_REASON_CHARS
+from textkit.numbers import number, runway, runway_short, usd, usd_short
+
+
+def test_money_full_and_short() -> None:
+    assert usd(12_000) == "$12,000" and usd(999.6) == "$1,000"
+    assert usd_short(412_000) == "$412k" and usd_short(1_250_000) == "$1.2M"
+    assert usd_short(-3000) == "-$3.0k" and usd_short("junk") == "$0"
+
+
+def test_profitable_is_none_and_reads_as_words() -> None:
+    assert runway(None) == "profitable" and runway(4.25) == "runway 4.2 months"
+    assert runway_short(None) == "∞" and runway_short(4.0) == "4.0mo"
+    econ = initial_economics([])
+    econ.monthly_burn_usd = 5000.0
+    recompute(econ)
+    assert runway_text(econ) == runway(econ.runway_months) == "runway 7.6 months"
+    econ.market_share, econ.monthly_burn_usd = 100.0, 1.0
+    recompute(econ)
+    assert econ.shown()["runway_months"] is None and runway_text(econ) == "profitable"
+
+
+def test_number_is_finite() -> None:
+    assert number(float("nan")) == 0.0 and number(None) == 0.0 and number("2.5") == 2.5
+
+
+async def test_tui_fields_take_what_the_engine_accepts(tmp_path) -> None:
+    from worldforge_tui.app import WorldForgeApp
+    from worldforge_tui.screens.dialogs import TextPromptScreen
+    from worldforge_tui.widgets.bounded_input import BoundedInput
+
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#nv-pitch", BoundedInput).max_length == MAX_PITCH_CHARS
+        assert app.screen.query_one("#nv-name", BoundedInput).max_length == MAX_NAME_CHARS
+        app.push_screen(TextPromptScreen("Why reject it?"))
+        await pilot.pause()
+        assert app.screen.query_one("#prompt-input", BoundedInput).max_length == MAX_REASON_CHARS
