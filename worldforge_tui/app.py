@@ -278,6 +278,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     def action_new_venture(self, error: str | None = None) -> None:
         if not self._engine_ready():
             return
+        from engine.errors import SaveError
         from engine.session.api import GameSession
 
         resume = None
@@ -285,6 +286,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             runs = GameSession.list_runs(self.save_dir)
             unfinished = [r for r in runs if not r.outcome]
             resume = max(unfinished, key=lambda r: r.updated) if unfinished else None
+        except SaveError as exc:  # a damaged or foreign save: said on the first screen
+            error = error or str(exc)
         except Exception:  # noqa: BLE001 - an unreadable save dir just means no resume offer
             log.exception("listing runs failed")
         screen = NewVentureScreen(resume=resume)

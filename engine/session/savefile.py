@@ -33,7 +33,28 @@ def open_save(
     try:
         return connect(path, create=create, readonly=readonly)
     except SaveFileError as err:
-        raise SaveError(str(err)) from err
+        message = str(err)
+        if " is damaged " in message:  # what can still be read, before the way forward
+            head, _, tail = message.partition("); ")
+            message = f"{head}); {readable_line(Path(path))}; {tail}"
+        raise SaveError(message) from err
+
+
+def readable_line(path: Path) -> str:
+    """What can still be read from a save refused as damaged, for the refusal's one line."""
+    from memory.local.stamp import salvage
+
+    rows = salvage(path, "SELECT name, day, outcome FROM runs ORDER BY updated DESC")
+    if not rows:
+        return "no venture in it can be read"
+    named = [
+        f"{''.join(ch for ch in str(name) if ch.isprintable())[:40]} (day {day}"
+        + (", ended)" if outcome else ")")
+        for name, day, outcome in rows[:4]
+    ]
+    more = f" and {len(rows) - 4} more" if len(rows) > 4 else ""
+    noun = "venture" if len(rows) == 1 else "ventures"
+    return f"still readable: {len(rows)} {noun}: " + ", ".join(named) + more
 
 
 def integrity(conn: sqlite3.Connection) -> str:

@@ -53,15 +53,19 @@ def db_path(save_dir: Path | str) -> Path:
 
 
 def _check_header(path: Path) -> None:
-    """Refuse, without opening it in SQLite, a file that is not an SQLite database or is cut short.
+    """Refuse a file that is not an SQLite database at all (its first 100 bytes, read through the
+    pinned descriptor of memory.local.stamp.read_head, never a plain open/close).
 
     A zero-length file counts as a new save: a process killed while creating the file leaves one,
-    and it holds nothing to lose.
+    and it holds nothing to lose. Whether the file is whole (truncated, torn) is not judged from
+    its size against the header here: without SQLite's lock that comparison races another
+    process's checkpoint (the file grows after page 1 is written, the WAL is truncated after); the
+    damage check asks SQLite inside a read transaction instead (`_check_pages`).
     """
+    from memory.local.stamp import read_head
+
     try:
-        size = path.stat().st_size
-        with path.open("rb") as fh:
-            head = fh.read(100)
+        size, head = read_head(path)
     except FileNotFoundError:
         return
     except OSError as err:
@@ -78,16 +82,8 @@ def _check_header(path: Path) -> None:
         raise SaveFileError(f"save file {path} is truncated ({size} bytes): {SUGGESTION}")
     page_size = int.from_bytes(head[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(head[28:32], "big")
-    counter_valid = head[24:28] == head[92:96]
-    wal = Path(f"{path}-wal")
-    wal_size = wal.stat().st_size if wal.exists() else 0
     if page_size < 512 or page_size & (page_size - 1):
         raise SaveFileError(f"save file {path} is damaged (bad page size): {SUGGESTION}")
-    if counter_valid and pages and wal_size == 0 and size < pages * page_size:
-        raise SaveFileError(
-            f"save file {path} is truncated ({size:,} of {pages * page_size:,} bytes): {SUGGESTION}"
-        )
 
 
 _DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "disk image")
@@ -125,16 +121,14 @@ def _unstamped(path: Path) -> str:
 def _check_stamp(path: Path) -> bool:
     """Refuse by the file's own stamp, read from its bytes (and its WAL's newest page 1) before
     SQLite opens it; True for a new (missing or empty) file, which `connect` stamps first."""
-    from memory.local.stamp import read_stamp
+    from memory.local.stamp import read_head, read_stamp
 
     try:
-        size = path.stat().st_size
+        size, head = read_head(path)
     except FileNotFoundError:
         return True
     if size == 0:
         return True
-    with path.open("rb") as fh:
-        head = fh.read(100)
     app_id, version = read_stamp(path, head)
     if app_id == 0:
         raise SaveFileError(_unstamped(path))
@@ -152,17 +146,23 @@ def _check_stamp(path: Path) -> bool:
 
 
 def _check_pages(path: Path) -> None:
-    """`PRAGMA quick_check` on a view that cannot change the file (memory.local.stamp): damage deep in
-    the file is refused at open, not mid-game, and the refused file and its WAL stay as found."""
+    """Ask SQLite whether the save is whole (memory.local.stamp.quick_check: a read-only connection
+    with the WAL, one read transaction, every DatabaseError counted): damage is refused at open,
+    not mid-game, and the refused file and its WAL stay as found."""
     from memory.local.stamp import quick_check
 
     problem = quick_check(path)
     if problem != "ok":
-        detail = " ".join(str(problem).replace("*", " ").split())[:80]
-        raise SaveFileError(
-            f"save file {path} is damaged ({detail}); it was left as found (with its -wal and "
-            f"-shm): keep a copy, try `sqlite3 {path} .recover`, or {SUGGESTION}"
-        )
+        raise SaveFileError(damaged_line(path, problem))
+
+
+def damaged_line(path: Path, problem: str) -> str:
+    """The one line for a save SQLite reports damaged (a short form of what it said)."""
+    detail = " ".join(str(problem).replace("*", " ").split())[:80]
+    return (
+        f"save file {path} is damaged ({detail}); it was left as found (with its -wal): keep a "
+        f"copy, try `sqlite3 {path} .recover`, or {SUGGESTION}"
+    )
 
 
 def _prepare(conn: sqlite3.Connection, path: Path | None) -> None:

@@ -1,19 +1,29 @@
-"""Is this file our save? Decided from its own stamp, without letting SQLite touch it.
+"""Is this file our save, and is it whole? The stamp from its bytes; the damage check from SQLite.
 
 A save carries WorldForge's application id and its format version (`PRAGMA application_id` /
 `user_version`, bytes 68 and 60 of the database header). Both are read from the file's bytes (and
 from the newest committed copy of page 1 in its `-wal`, when one is there), never from table names,
-so any other SQLite file (one that happens to have a table called `events`, say) is refused as it
-is. The damage check runs on a read-only, immutable view of the file, or on a copy when a `-wal`
-is beside it, so a refused file, its `-wal` and its `-shm` are left byte-for-byte as found (a
-normal connection would fold the WAL into the file and delete it when it closes).
+so any other SQLite file (one that happens to have a table called `events`, say) is refused before
+SQLite opens it.
+
+The bytes are read through one descriptor per file that this process keeps open (`read_head`):
+closing any descriptor of a file drops every POSIX lock the process holds on it, SQLite's included,
+so a plain open/close of the save while a connection is open lets another process believe it is
+the last one, checkpoint and delete the WAL that this process still writes into (the lost writes
+and the "truncated" save two windows once left behind; tests/reliability/test_damage_check.py).
+
+Whether the file is damaged is asked of SQLite, never of the bytes: a normal read-only connection
+(`mode=ro`, with the WAL, under SQLite's locks) runs `PRAGMA quick_check` inside one read
+transaction, so it sees one committed snapshot even while another process writes or checkpoints,
+and every `DatabaseError` it raises counts. A read-only connection never checkpoints or deletes the
+WAL, so a refused file and its `-wal` are left as found (its `-shm` index may be rebuilt). A file
+with no -wal beside it is checked from its bytes in memory (`quick_check`).
 """
 
 from __future__ import annotations
 
-import shutil
+import os
 import sqlite3
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -21,9 +31,44 @@ from pathlib import Path
 WAL_HEADER = 32
 FRAME_HEADER = 24
 
+_pinned: dict[tuple[int, int], int] = {}
+_pinned_lock = threading.Lock()
+
+
+def read_head(path: Path, count: int = 100) -> tuple[int, bytes]:
+    """(size, first `count` bytes) of the file, read through a descriptor this process keeps open
+    for the file's lifetime (closing one would drop SQLite's locks on it; see the module doc).
+    Raises FileNotFoundError / OSError like `open`."""
+    with _pinned_lock:
+        st = os.stat(path)  # stat opens nothing; a pinned inode cannot be reused while pinned
+        fd = _pinned.get((st.st_dev, st.st_ino))
+        if fd is None:
+            _prune()
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            now = os.fstat(fd)
+            _pinned[(now.st_dev, now.st_ino)] = fd  # replaced meanwhile: pin the new one
+        return os.fstat(fd).st_size, os.pread(fd, count, 0)
+
+
+def _prune() -> None:
+    """Close pinned descriptors of files that no longer exist anywhere (unlinked: no lock on
+    them matters any more), so a long test run or many save dirs do not pile descriptors up."""
+    for key, fd in list(_pinned.items()):
+        try:
+            gone = os.fstat(fd).st_nlink == 0
+        except OSError:
+            gone = True
+        if gone:
+            del _pinned[key]
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
 
 def _page1_from_wal(wal: Path) -> bytes | None:
-    """The newest committed copy of page 1's header in a WAL file (None when there is none)."""
+    """The newest committed copy of page 1's header in a WAL file (None when there is none).
+    SQLite takes no locks on the -wal file itself, so opening and closing it here is safe."""
     try:
         with wal.open("rb") as fh:
             head = fh.read(WAL_HEADER)
@@ -58,58 +103,129 @@ def read_stamp(path: Path, head: bytes) -> tuple[int, int]:
     return int.from_bytes(source[68:72], "big"), int.from_bytes(source[60:64], "big")
 
 
-CHECKS = 3  # a view taken while another process writes can look torn: damage must persist
-
-
-def quick_check(path: Path) -> str:
-    """`PRAGMA quick_check(1)` on views of the file that cannot change it (`_view_check`). A view
-    is not a locked snapshot, so a problem counts only when it is seen again on fresh views."""
-    problem = "ok"
-    for attempt in range(CHECKS):
-        try:
-            problem = _view_check(path)
-        except sqlite3.DatabaseError as err:
-            problem = str(err)
-        if problem == "ok":
-            return problem
-        time.sleep(0.02 * (attempt + 1))
-    return problem
-
-
-def _view_check(path: Path) -> str:
-    """The file alone, immutable (~1 ms); only if that looks damaged and a WAL is beside it, the
-    file with its WAL on a copy (the WAL may hold the newer, intact pages)."""
-    problem = _check(path.absolute().as_uri() + "?immutable=1")
-    wal = Path(f"{path}-wal")
-    if problem == "ok" or not (wal.exists() and wal.stat().st_size > 0):
-        return problem
-    with tempfile.TemporaryDirectory(prefix="worldforge-check-") as tmp:
-        copy = Path(tmp) / "save.db"
-        shutil.copyfile(path, copy)
-        try:
-            shutil.copyfile(wal, Path(f"{copy}-wal"))
-        except FileNotFoundError:  # checkpointed and removed meanwhile: check the file again
-            return _check(path.absolute().as_uri() + "?immutable=1")
-        return _check(copy.as_uri())
-
-
 PAGE_CHECK_BUDGET_S = 0.025
+BUSY_WORDS = ("locked", "busy")
+CHECKS = 3  # a save locked by a writer's recovery is asked again before the check gives up
 
 
-def _check(uri: str) -> str:
-    """quick_check within PAGE_CHECK_BUDGET_S: a game's save (a few MB at ~1 ms/MB) is checked
-    whole; a very large one as far as the budget reaches, so opening it stays fast (SQLite still
-    reports damage on any page when it is read)."""
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
-    timer = threading.Timer(PAGE_CHECK_BUDGET_S, conn.interrupt)
-    timer.start()
+IN_MEMORY_MAX = 64 * 1024 * 1024  # a save without a WAL up to this size is checked in memory
+
+
+def quick_check(path: Path, *, budget_s: float = PAGE_CHECK_BUDGET_S) -> str:
+    """Return "ok" or what SQLite says is wrong with the save (file and WAL, one locked snapshot).
+
+    `PRAGMA quick_check(1)` within `budget_s`: a game's save (a few MB at ~1 ms/MB) is checked
+    whole; a very large one as far as the budget reaches, so opening stays fast (SQLite still
+    reports damage on any page when it is read). A save SQLite cannot lock now (another process
+    holds it exclusively for a moment) is asked again, then passed: being busy is not damage.
+
+    With no `-wal` beside it the file alone is the database: it is read through the pinned
+    descriptor and checked in memory, so a refused file does not get an empty -wal and -shm
+    created beside it. Damage seen that way is confirmed through SQLite's own connection
+    whenever a -wal has appeared meanwhile (another process started writing)."""
+    if not Path(f"{path}-wal").exists():
+        problem = _memory_check(path, budget_s)
+        if problem in ("ok", None) or not Path(f"{path}-wal").exists():
+            return problem or "ok"
+    for attempt in range(CHECKS):
+        problem = _read_check(path, budget_s)
+        if problem is not None:
+            return problem
+        time.sleep(0.05 * (attempt + 1))
+    return "ok"
+
+
+def _memory_check(path: Path, budget_s: float) -> str | None:
+    """The file's bytes, deserialized into an in-memory database and checked (None: too large
+    to copy, or deserialize is missing: use the connection)."""
+    size, _ = read_head(path, 0)
+    if size > IN_MEMORY_MAX:
+        return None
+    _, raw = read_head(path, size)
+    data = _rollback_mode(raw)
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    if not hasattr(conn, "deserialize"):
+        conn.close()
+        return None
+    timer = threading.Timer(budget_s, conn.interrupt)
     try:
-        return str(conn.execute("PRAGMA quick_check(1)").fetchall()[0][0])
-    except sqlite3.OperationalError as err:
-        if "interrupt" in str(err).lower():
-            return "ok"  # out of budget: no damage found so far
-        raise
+        conn.deserialize(data)
+        timer.start()
+        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+        return str(rows[0][0]) if rows else "ok"
+    except sqlite3.DatabaseError as err:
+        return "ok" if "interrupt" in str(err).lower() else _detail(err)
     finally:
         timer.cancel()
-        timer.join()
+        if timer.is_alive():
+            timer.join()
         conn.close()
+
+
+def _read_check(path: Path, budget_s: float) -> str | None:
+    """One check; None when the save was busy."""
+    try:
+        conn = sqlite3.connect(
+            path.absolute().as_uri() + "?mode=ro", uri=True, isolation_level=None, timeout=2.0
+        )
+    except sqlite3.DatabaseError as err:
+        return None if _busy(err) else _detail(err)
+    timer = threading.Timer(budget_s, conn.interrupt)
+    try:
+        conn.execute("BEGIN")  # deferred: the snapshot is taken by the first read below
+        timer.start()
+        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+        return str(rows[0][0]) if rows else "ok"
+    except sqlite3.DatabaseError as err:  # every kind: malformed, not a database, I/O, full...
+        if "interrupt" in str(err).lower():
+            return "ok"  # out of budget: no damage found so far
+        return None if _busy(err) else _detail(err)
+    finally:
+        timer.cancel()
+        if timer.is_alive():
+            timer.join()
+        try:
+            conn.close()  # a read-only connection: it never checkpoints or deletes the WAL
+        except sqlite3.Error:
+            pass
+
+
+def _rollback_mode(raw: bytes) -> bytes:
+    """The file's bytes marked as a rollback-journal database: a memory database has no WAL."""
+    data = bytearray(raw)
+    if len(data) >= 20 and data[18:20] == b"\x02\x02":
+        data[18:20] = b"\x01\x01"
+    return bytes(data)
+
+
+def _busy(err: sqlite3.DatabaseError) -> bool:
+    return isinstance(err, sqlite3.OperationalError) and any(
+        w in str(err).lower() for w in BUSY_WORDS
+    )
+
+
+def _detail(err: BaseException) -> str:
+    return str(err) or type(err).__name__
+
+
+def salvage(path: Path, sql: str) -> list[tuple[object, ...]]:
+    """Rows of `sql` still readable from a save refused as damaged (the same views as the check:
+    the bytes in memory without a -wal, a read-only connection with one; nothing is written).
+    Rows are read one by one until SQLite stops; [] when nothing can be read."""
+    out: list[tuple[object, ...]] = []
+    conn: sqlite3.Connection | None = None
+    try:
+        if Path(f"{path}-wal").exists():
+            conn = sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, timeout=2.0)
+        else:
+            _, raw = read_head(path, IN_MEMORY_MAX)
+            conn = sqlite3.connect(":memory:")
+            conn.deserialize(_rollback_mode(raw))
+        for row in conn.execute(sql):
+            out.append(tuple(row))
+    except (sqlite3.DatabaseError, OSError, AttributeError):
+        pass
+    finally:
+        if conn is not None:
+            conn.close()
+    return out

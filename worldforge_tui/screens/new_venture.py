@@ -80,7 +80,7 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
 
     def show_error(self, message: str) -> None:
         """Show why the engine refused the venture (the screen stays open)."""
-        self.query_one("#nv-error", Label).update(literal_line(message, limit=200))
+        self.query_one("#nv-error", Label).update(literal_line(message, limit=400))
 
     @on(Select.Changed, "#nv-archetype")
     def _archetype_changed(self, event: Select.Changed) -> None:
