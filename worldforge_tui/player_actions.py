@@ -132,7 +132,8 @@ class PlayerActions(AppHost):
             self.push_screen(
                 ConfirmScreen(
                     "Forget every memory of this venture? Workers lose "
-                    "all binding direction. This cannot be undone.",
+                    "all binding direction. This cannot be undone. The venture, its pitch "
+                    "and its log stay: `worldforge memory forget --run ID` deletes the whole run.",
                     yes_label="Forget",
                 ),
                 confirmed,

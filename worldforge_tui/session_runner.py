@@ -133,6 +133,16 @@ class SessionRunner(AppHost):
         except Exception:  # noqa: BLE001 - a watch tick must never take the app down
             log.exception("watching the run failed")
             return
+        if session.forgotten:  # deleted elsewhere: say so once, keep the last view, never write
+            timer.stop()
+            self.notify(
+                one_line(session.read_only_line(), 300),
+                title="Run forgotten",
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
+            return
         if fresh:
             self.replay.push_many(fresh)
             self.replay.flush()

@@ -19,7 +19,7 @@ from engine.errors import GameError, InputError, SaveError
 from engine.game.economy import MAX_REDOS
 from engine.game.models import GameState, Receipt
 from engine.language.text import MAX_REASON_CHARS, clean_text
-from engine.logs import log_event, logged_command
+from engine.logs import log_event, log_exception, logged_command
 from engine.routing import Router
 from engine.session import lease as leases
 from engine.session import memory_commands, steps
@@ -81,6 +81,7 @@ class GameSession:
         self._lock = threading.RLock()
         self._next_id: int | None = None
         self._seen_event_id = next_event_id(conn, state.run_id) - 1 if inputs else 0
+        self.forgotten = False  # set once the run is found deleted elsewhere (watchers)
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -108,7 +109,7 @@ class GameSession:
             router = router or Router(settings)
             knowledge = knowledge or knowledge_for(settings)
             state = found_state(start, run_id)
-            lease = leases.acquire(conn, run_id)
+            lease = leases.acquire(conn, run_id, new=True)
             if isinstance(lease, Holder):  # only an id collision could get here
                 raise RunBusyError(leases.busy_line(run_id, lease))
             session = cls(
@@ -181,6 +182,11 @@ class GameSession:
         return self.lease is None
 
     def read_only_line(self) -> str:
+        if self.forgotten:
+            return (
+                f"run {self.state.run_id} was forgotten in another window or command; "
+                "this window shows what was left and saves nothing"
+            )
         holder = self.holder or leases.current_holder(self.conn, self.state.run_id)
         if holder is None:
             return f"run {self.state.run_id} is open read-only here; reopen it to play"
@@ -196,7 +202,8 @@ class GameSession:
         try:
             self.state, self.inputs = load_run(self.conn, self.state.run_id)
         except GameError:
-            return []  # forgotten meanwhile: keep the last view
+            self.forgotten = True  # forgotten meanwhile: keep the last view, never write it
+            return []
         fresh = self.events(after_id=last)
         if fresh:
             self._seen_event_id = fresh[-1].id
@@ -206,7 +213,13 @@ class GameSession:
         """A watching window asks for the lease again (the writer may have closed)."""
         if self.lease is not None:
             return True
-        got = leases.acquire(self.conn, self.state.run_id)
+        if self.forgotten:
+            return False
+        try:
+            got = leases.acquire(self.conn, self.state.run_id)
+        except leases.StaleStateError:
+            self.forgotten = True
+            return False
         if isinstance(got, Holder):
             self.holder = got
             return False
@@ -258,7 +271,10 @@ class GameSession:
             self.lease.version = new_version
             self._next_id = step.next_event_id
             self._seen_event_id = step.next_event_id - 1
-        self.memory.flush_cloud()
+        try:
+            self.memory.flush_cloud()
+        except Exception as exc:  # noqa: BLE001 - the step committed: never report it as not done
+            log_exception(exc, {"after": "committed step", "sending": "memory to the cloud tier"})
         for event in step.events:
             for fn in list(self._listeners):
                 fn(event)
@@ -470,7 +486,9 @@ class GameSession:
                 leases.forget(self.conn, run_id)
             self.lease = None
             report.compacted = self.memory.compact()
+        pending = getattr(self.memory, "forget_pending", None)
         removed = memory_commands.delete_reports(self.save_dir, run_id)
+        cosmos_pending = bool(pending()) if callable(pending) else False
         self.conn.close()
         return {
             "run_id": run_id,
@@ -478,6 +496,7 @@ class GameSession:
             "events": events,
             "reports_deleted": [str(p) for p in removed],
             "compacted": report.compacted,
+            "cosmos_pending": cosmos_pending,
         }
 
     # ---------------------------------------------------------------- replay

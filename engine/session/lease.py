@@ -30,6 +30,9 @@ class StaleStateError(GameError):
     """The run changed (or was forgotten) since this window loaded it; nothing was written."""
 
 
+FORGOTTEN = "this run was forgotten or removed elsewhere; nothing was saved"
+
+
 def _ensure(conn: sqlite3.Connection) -> None:
     conn.execute("""CREATE TABLE IF NOT EXISTS run_leases (
         run_id TEXT PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0,
@@ -127,11 +130,27 @@ class Lease:
     version: int
 
 
-def acquire(conn: sqlite3.Connection, run_id: str) -> Lease | Holder:
-    """Take the run's lease (a stale one is taken over): the Lease, or the live Holder who has it."""
+def _run_saved(conn: sqlite3.Connection, run_id: str) -> bool:
+    has_runs = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
+    ).fetchone()
+    return bool(
+        has_runs
+        and conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is not None
+    )
+
+
+def acquire(conn: sqlite3.Connection, run_id: str, *, new: bool = False) -> Lease | Holder:
+    """Take the run's lease (a stale one is taken over): the Lease, or the live Holder who has it.
+
+    Only for a run the save holds (`new`: the run being founded in this very transaction's
+    caller); a run forgotten meanwhile raises StaleStateError, so a window that still shows it
+    can never write it back."""
     token = secrets.token_hex(12)
     pid = os.getpid()
     with transaction(conn):
+        if not new and not _run_saved(conn, run_id):
+            raise StaleStateError(FORGOTTEN)
         row = conn.execute(
             f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (run_id,)
         ).fetchone()
@@ -167,8 +186,8 @@ def advance(conn: sqlite3.Connection, lease: Lease) -> int:
     row = conn.execute(
         f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (lease.run_id,)
     ).fetchone()
-    if row is None:
-        raise StaleStateError("this run was forgotten or removed elsewhere; nothing was saved")
+    if row is None or (lease.version > 0 and not _run_saved(conn, lease.run_id)):
+        raise StaleStateError(FORGOTTEN)
     holder = _holder(tuple(row)[1:])
     if holder is None or holder.token != lease.token:
         who = f" ({holder.describe()})" if holder is not None else ""

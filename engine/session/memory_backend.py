@@ -24,15 +24,16 @@ def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemoryBa
         return local
     from memory.cosmos.failover import FailoverMemory
 
-    def connect() -> CosmosMemoryStore:
+    def connect_for(run: str) -> CosmosMemoryStore:
         from engine.routing.embeddings import embedder_for
         from memory.cosmos.store import CosmosConfig, CosmosMemoryStore
 
         return CosmosMemoryStore(
-            CosmosConfig.from_settings(settings), run_id, embedder=embedder_for(settings)
+            CosmosConfig.from_settings(settings), run, embedder=embedder_for(settings)
         )
 
-    return FailoverMemory(local, connect)
+    # connect_for: any session drains what the save holds for other runs too (issue 26)
+    return FailoverMemory(local, lambda: connect_for(run_id), connect_for=connect_for)
 
 
 def backend_status(settings: Any, *, probe: bool = True) -> dict[str, Any]:

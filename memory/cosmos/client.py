@@ -41,7 +41,9 @@ def unavailable(exc: BaseException) -> CosmosUnavailable:
 def is_outage(exc: BaseException) -> bool:
     if isinstance(exc, exceptions.CosmosHttpResponseError):
         code = exc.status_code or 0
-        return code >= 500 or code in (401, 403, 408, 429) or code == 0
+        # 404 here means the database or container is gone (a missing document is caught where
+        # it is expected): play on locally and queue, like any outage (issue 26)
+        return code >= 500 or code in (401, 403, 404, 408, 429) or code == 0
     return isinstance(exc, (ServiceRequestError, ServiceResponseError, AzureError, OSError))
 
 

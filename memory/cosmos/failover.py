@@ -10,10 +10,19 @@ the outbox is sent (each record gets a new id in the run's Cosmos partition) and
 again. The run's live binding decisions and founder profile, as last seen in Cosmos, are copied
 into the local store when an outage starts, so briefs keep their binding direction; other notes
 written to Cosmos before the outage are not in briefs until it answers again.
+
+The outbox always drains (issue 26): it lives in the save file, not in the session, so whichever
+later session or command first reaches Cosmos (any run of the save) sends it before it serves
+anything, and a note written locally keeps its id in Cosmos (the local counter is moved past
+Cosmos's when an outage starts, and seeded copies keep Cosmos's ids, so an id is never given to
+two texts). A run forgotten while Cosmos does not answer leaves a tombstone that outlives the
+run's row: the local copy is gone at once, the Cosmos copy is deleted by the first session or
+command that reaches Cosmos, and until then the forget says "Cosmos copy pending".
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import sqlite3
 import sys
@@ -51,7 +60,11 @@ class Primary(MemoryBackend, Protocol):
 
     def ping(self) -> bool: ...
 
-    def import_record(self, rec: MemoryRecord) -> MemoryRecord: ...
+    def import_record(self, rec: MemoryRecord, *, keep_id: bool = False) -> MemoryRecord: ...
+
+    def known_seq(self) -> int: ...
+
+    def max_seq(self) -> int: ...
 
 
 def _ensure_outbox(conn: sqlite3.Connection) -> None:
@@ -59,6 +72,19 @@ def _ensure_outbox(conn: sqlite3.Connection) -> None:
         "CREATE TABLE IF NOT EXISTS memory_cosmos_outbox (pk INTEGER PRIMARY KEY,"
         " run_id TEXT NOT NULL, op TEXT NOT NULL, memory_id TEXT)"
     )
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS memory_cosmos_tombstones (run_id TEXT PRIMARY KEY,"
+        " since TEXT NOT NULL)"
+    )
+
+
+def pending_forgets(conn: sqlite3.Connection) -> list[str]:
+    """Runs forgotten locally whose Cosmos copy is still to be deleted (read-only)."""
+    try:
+        rows = conn.execute("SELECT run_id FROM memory_cosmos_tombstones ORDER BY since").fetchall()
+    except sqlite3.OperationalError:  # a save from before tombstones: none pending
+        return []
+    return [str(r[0]) for r in rows]
 
 
 register_schema("memory_cosmos_outbox", _ensure_outbox)
@@ -73,6 +99,7 @@ class FailoverMemory:
         connect: Callable[[], Primary],
         *,
         retry_seconds: float = RETRY_SECONDS,
+        connect_for: Callable[[str], Primary] | None = None,
     ) -> None:
         self.local = local
         self.conn = local.conn
@@ -84,6 +111,8 @@ class FailoverMemory:
         self._notices: list[Notice] = []
         self._binding: dict[str, MemoryRecord] = {}  # live binding/profile records in Cosmos
         self._seeded: set[str] = set()
+        self._connect_for = connect_for  # a store for another run of the save (draining)
+        self._cosmos_seq = 0  # the highest note sequence Cosmos held when we connected
 
     # -- state -----------------------------------------------------------------------------------
     def _primary(self) -> Primary | None:
@@ -93,8 +122,10 @@ class FailoverMemory:
         if self.cosmos is None:
             try:
                 self.cosmos = self._connect()
+                self._drain(self.cosmos)  # what earlier sessions left, before serving anything
                 live = self.cosmos.records(kinds=SEED_KINDS, statuses=["provisional", "active"])
                 self._binding = {r.id: r for r in live}
+                self._cosmos_seq = self.cosmos.max_seq()
             except Exception as exc:  # noqa: BLE001  (no SDK, bad settings, no answer: play locally)
                 self._park(outage_reason(exc))
                 return None
@@ -103,6 +134,8 @@ class FailoverMemory:
     def _park(self, reason: str) -> None:
         if self.parked_reason is None:
             log.warning("cosmos memory parked: %s", reason)
+            known = self.cosmos.known_seq() if self.cosmos is not None else 0
+            self._counter_past(max(self._cosmos_seq, known))
             seeded = self._seed()
             message = (
                 f"Memory on the local store: azure-cosmos unavailable ({reason}); "
@@ -117,6 +150,8 @@ class FailoverMemory:
             self._notices.append((message, payload))
         self.parked_reason = reason
         self._parked_at = time.monotonic()
+        if reason == "http-404":
+            self.cosmos = None  # database or container gone: reconnect (recreate with a key)
 
     def _seed(self) -> int:
         """Copy the live binding decisions and profile known from Cosmos into the local store, so
@@ -125,21 +160,41 @@ class FailoverMemory:
         for rec in list(self._binding.values()):
             if rec.id in self._seeded:
                 continue
-            self.local.remember(
-                rec.kind,
-                rec.text,
-                author=rec.author,
-                game_day=rec.game_day,
-                importance=rec.importance,
-                stage_id=rec.stage_id,
-                axis=rec.axis,
-                source_ids=rec.source_ids,
-                status=rec.status,
-                payload=rec.payload,
-            )
+            try:
+                self.local.get(rec.id)  # seeded by an earlier session already
+            except KeyError:
+                with transaction(self.conn):  # under Cosmos's own id: one id, one text
+                    self.local._insert(
+                        kind=rec.kind,
+                        text=rec.text,
+                        status=rec.status,
+                        author=rec.author,
+                        importance=rec.importance,
+                        game_day=rec.game_day,
+                        expires_day=rec.expires_day,
+                        source_ids=rec.source_ids,
+                        stage_id=rec.stage_id,
+                        axis=rec.axis,
+                        memory_id=rec.id,
+                        payload=rec.payload,
+                    )
+                count += 1
             self._seeded.add(rec.id)
-            count += 1
         return count
+
+    def _counter_past(self, seq: int) -> None:
+        """Move the run's local note counter past Cosmos's, so a note written during the outage
+        gets an id Cosmos never gave (and keeps it when it is sent)."""
+        if seq <= 0:
+            return
+        self._write(
+            functools.partial(
+                self.conn.execute,
+                "INSERT INTO memory_counters (run_id, n) VALUES (?, ?) ON CONFLICT (run_id)"
+                " DO UPDATE SET n = max(n, excluded.n)",
+                (self.run_id, seq),
+            )
+        )
 
     def store_label(self) -> str:
         if self.parked_reason is None:
@@ -284,12 +339,44 @@ class FailoverMemory:
         )[0]
 
     def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:
-        report, local = self._serve(lambda m: m.forget_run(run_id, compact=compact))
-        if local:
-            self._outbox("forget", None)
-        else:
-            self._binding.clear()
+        """Delete the run's memories here at once (local copies and seeds included) and in Cosmos
+        when it answers; otherwise leave a tombstone (in the caller's transaction) that any later
+        session or command sends. `forget_pending()` says which it was."""
+        self.local.authorize(run_id)
+        report = self.local.forget_run(compact=False)
+        primary = self._primary()
+        if primary is not None:
+            try:
+                remote = primary.forget_run(compact=False)
+            except Exception as exc:
+                if not _outage(exc):
+                    raise
+                self._park(str(exc))
+            else:
+                self._binding.clear()
+                with transaction(self.conn):
+                    self._clear(self.run_id)
+                report.deleted = max(report.deleted, remote.deleted)
+                return report
+        with transaction(self.conn):
+            self._clear(self.run_id)
+            self.conn.execute(
+                "INSERT OR REPLACE INTO memory_cosmos_tombstones (run_id, since)"
+                " VALUES (?, datetime('now'))",
+                (self.run_id,),
+            )
+        self._binding.clear()
         return report
+
+    def forget_pending(self) -> bool:
+        """True while the run's Cosmos copy waits for Cosmos to answer (a tombstone is queued)."""
+        return self.run_id in pending_forgets(self.conn)
+
+    def _clear(self, run_id: str) -> None:
+        """Drop the run's queued writes and its tombstone (caller holds the transaction)."""
+        _ensure_outbox(self.conn)
+        self.conn.execute("DELETE FROM memory_cosmos_outbox WHERE run_id = ?", (run_id,))
+        self.conn.execute("DELETE FROM memory_cosmos_tombstones WHERE run_id = ?", (run_id,))
 
     def compact(self) -> bool:
         """The save file's space (Cosmos has nothing to compact)."""
@@ -313,6 +400,8 @@ class FailoverMemory:
             if primary is not None:
                 try:
                     primary.flush_cloud()
+                    if self._waiting():
+                        self._drain(primary)
                 except Exception as exc:
                     if not _outage(exc):
                         raise
@@ -329,13 +418,14 @@ class FailoverMemory:
                 self.cosmos = self._connect()
             if not self.cosmos.ping():
                 raise ConnectionError("no-answer")
-            synced = self._sync(self.cosmos)
+            synced = self._drain(self.cosmos)
             self.cosmos.flush_cloud()
         except Exception as exc:
             if not (_outage(exc) or isinstance(exc, (ImportError, ValueError, ConnectionError))):
                 raise
             self.parked_reason = outage_reason(exc)
             self._parked_at = time.monotonic()
+            self.cosmos = None  # reconnect next time: a deleted database is recreated (key auth)
             return False
         self.parked_reason = None
         self._notices.append(
@@ -346,27 +436,79 @@ class FailoverMemory:
         )
         return True
 
-    def _sync(self, primary: Primary) -> int:
-        _ensure_outbox(self.conn)
+    def _waiting(self) -> bool:
+        """Anything queued in this save for Cosmos (any run)?"""
+        try:
+            return bool(
+                self.conn.execute(
+                    "SELECT EXISTS (SELECT 1 FROM memory_cosmos_outbox)"
+                    " OR EXISTS (SELECT 1 FROM memory_cosmos_tombstones)"
+                ).fetchone()[0]
+            )
+        except sqlite3.OperationalError:  # an old save without the tables: nothing queued
+            return False
+
+    def _drain(self, primary: Primary) -> int:
+        """Send what the save holds for Cosmos, whoever queued it: tombstones first (a forgotten
+        run's documents are deleted), then each run's queued writes. Returns this run's notes sent.
+        A read-only command leaves the queue to the next one that may write."""
+        if not self._waiting():
+            return 0
+        for run_id in pending_forgets(self.conn):
+            store = primary if run_id == self.run_id else self._store_for(run_id)
+            if store is None:
+                continue
+            store.forget_run(compact=False)
+            if not self._write(functools.partial(self._clear, run_id)):
+                return 0
+        synced = 0
+        for (run_id,) in self.conn.execute(
+            "SELECT DISTINCT run_id FROM memory_cosmos_outbox ORDER BY run_id"
+        ).fetchall():
+            store = primary if run_id == self.run_id else self._store_for(run_id)
+            if store is not None:
+                sent = self._sync(store, run_id)
+                synced += sent if run_id == self.run_id else 0
+        return synced
+
+    def _store_for(self, run_id: str) -> Primary | None:
+        return self._connect_for(run_id) if self._connect_for is not None else None
+
+    def _write(self, fn: Callable[[], Any]) -> bool:
+        """Run `fn` in a write transaction; False on a read-only connection."""
+        try:
+            with transaction(self.conn):
+                fn()
+        except sqlite3.OperationalError as err:
+            if "readonly" in str(err).replace(" ", "").lower():
+                return False
+            raise
+        return True
+
+    def _sync(self, primary: Primary, run_id: str) -> int:
+        local = self.local if run_id == self.run_id else MemoryStore(self.conn, run_id)
         rows = self.conn.execute(
             "SELECT pk, op, memory_id FROM memory_cosmos_outbox WHERE run_id = ? ORDER BY pk",
-            (self.run_id,),
+            (run_id,),
         ).fetchall()
         sent: set[str] = set()
         for pk, op, memory_id in rows:
-            if op == "forget":
-                primary.forget_run()
+            if op == "forget":  # a queued forget from before tombstones
+                primary.forget_run(compact=False)
                 sent.clear()
             elif memory_id not in sent:
                 try:
-                    rec = self.local.get(memory_id)
+                    rec = local.get(memory_id)
                 except KeyError:
                     rec = None  # pruned or forgotten locally since: nothing to send
                 if rec is not None:
-                    primary.import_record(rec)
+                    primary.import_record(rec, keep_id=True)
                 sent.add(memory_id)
-            with transaction(self.conn):
-                self.conn.execute("DELETE FROM memory_cosmos_outbox WHERE pk = ?", (pk,))
+            done = functools.partial(
+                self.conn.execute, "DELETE FROM memory_cosmos_outbox WHERE pk = ?", (pk,)
+            )
+            if not self._write(done):
+                break
         return len(sent)
 
     def pending(self) -> int:

@@ -110,7 +110,7 @@ def delete(store: CosmosMemoryStore, doc: dict[str, Any], *, conditional: bool =
     if conditional:
         kwargs.update(etag=doc["_etag"], match_condition=MatchConditions.IfNotModified)
     try:
-        store._guard(lambda: store.memories.delete_item(doc["id"], **kwargs))
+        store._guard(lambda: store.memories.delete_item(doc["id"], **kwargs), missing_ok=True)
     except exceptions.CosmosResourceNotFoundError:
         pass  # TTL or another writer deleted it already: the outcome stands
     store._note_write()

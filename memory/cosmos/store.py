@@ -176,10 +176,16 @@ class CosmosMemoryStore:
         """Outages are the failover's to report (`memory.cosmos.failover`): nothing here."""
         return []
 
-    def _guard(self, fn: Callable[[], Any]) -> Any:
-        """Run one SDK call; an outage becomes CosmosUnavailable, a 412 StaleWrite."""
+    def _guard(self, fn: Callable[[], Any], *, missing_ok: bool = False) -> Any:
+        """Run one SDK call; an outage (a gone database or container included) becomes
+        CosmosUnavailable, a 412 StaleWrite; `missing_ok`: a missing document is re-raised as
+        CosmosResourceNotFoundError for the caller to expect."""
         try:
             return fn()
+        except exceptions.CosmosResourceNotFoundError:
+            if missing_ok:
+                raise
+            raise CosmosUnavailable("http-404") from None
         except exceptions.CosmosBatchOperationError as exc:
             raise StaleWrite(
                 f"transactional batch refused at operation {exc.error_index}: nothing was written"
@@ -534,20 +540,42 @@ class CosmosMemoryStore:
             return False
         return True
 
-    def import_record(self, rec: MemoryRecord) -> MemoryRecord:
-        """Write a record the local store kept during an outage (a new id in this run)."""
-        return self._insert(
-            kind=rec.kind,
-            text=rec.text,
-            status=rec.status,
-            author=rec.author,
-            importance=rec.importance,
-            game_day=rec.game_day,
-            expires_day=rec.expires_day,
-            source_ids=rec.source_ids,
-            stage_id=rec.stage_id,
-            axis=rec.axis,
-        )
+    def import_record(self, rec: MemoryRecord, *, keep_id: bool = False) -> MemoryRecord:
+        """Write a record the local store kept during an outage: under its own id when `keep_id`
+        and Cosmos has no document by that id (its sequence then counts past it, so the id is never
+        given to another text), else under a new id in this run."""
+        fields: dict[str, Any] = {
+            "kind": rec.kind,
+            "text": rec.text,
+            "status": rec.status,
+            "author": rec.author,
+            "importance": rec.importance,
+            "game_day": rec.game_day,
+            "expires_day": rec.expires_day,
+            "source_ids": rec.source_ids,
+            "stage_id": rec.stage_id,
+            "axis": rec.axis,
+            "payload": rec.payload,
+        }
+        if keep_id:
+            doc = self._new_doc(**fields, memory_id=rec.id)
+            local_seq = int(rec.id[4:]) if rec.id[4:].isdigit() else 0
+            doc["seq"] = max(int(doc["seq"]), local_seq)
+            self._seq = max(self._seq or 0, int(doc["seq"]))
+            try:
+                return doc_to_record(self._create(doc))
+            except exceptions.CosmosResourceExistsError:
+                self._seq = None
+        return self._insert(**fields)
+
+    def known_seq(self) -> int:
+        """The highest note sequence this store has seen or given (no request)."""
+        return int(self._seq or 0)
+
+    def max_seq(self) -> int:
+        """The highest note sequence number in this run's partition (0 for none)."""
+        rows: list[Any] = self._query("SELECT VALUE MAX(c.seq) FROM c WHERE c.runId = @run", [])
+        return int(rows[0]) if rows and rows[0] is not None else 0
 
 
 class _Notes:

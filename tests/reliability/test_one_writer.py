@@ -239,3 +239,36 @@ def test_random_game_and_memory_sequences_replay(tmp_path: Path, seed: int) -> N
     out = run_sequence(tmp_path, 10_000 + seed)
     assert out["ok"], (out["difference"], out["commands"])
     assert out["canary_hits"] == 0 and out["escapes_printed"] == 0
+
+
+def test_a_watcher_of_a_forgotten_run_says_so_and_never_writes(tmp_path) -> None:
+    """Issue 26: `memory forget` deletes the run a read-only window shows; the window says so,
+    takes no lease and cannot write the run back (no lease for a run that does not exist)."""
+    from engine.errors import GameError
+    from engine.session import lease as leases
+    from engine.session.saves import run_exists
+
+    run_id = play_venture(tmp_path, stop_after=3)
+    other = Window(tmp_path, run_id)  # another process holds the run: this window watches
+    watcher = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+    assert watcher.read_only
+    other.proc.kill()  # the holder dies; a later command takes its stale lease and forgets
+    other.proc.wait(timeout=30)
+    writer = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+    assert not writer.read_only
+    writer.forget_run()
+    watcher.refresh()
+    assert watcher.forgotten and "was forgotten" in watcher.read_only_line()
+    assert watcher.try_take_over() is False
+    with pytest.raises(GameError):
+        watcher.run_stage()
+    assert not run_exists(watcher.conn, run_id)
+    assert (
+        watcher.conn.execute(
+            "SELECT count(*) FROM run_leases WHERE run_id = ?", (run_id,)
+        ).fetchone()[0]
+        == 0
+    )
+    with pytest.raises(leases.StaleStateError):
+        leases.acquire(watcher.conn, run_id)
+    watcher.close()

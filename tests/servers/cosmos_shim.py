@@ -38,6 +38,8 @@ class CosmosShim:
         self.upstream = urlsplit(upstream)
         self._ctx = ssl.create_default_context(cafile=str(ca))
         self.down = False
+        self.hang = False  # accept, then never answer (until cleared or 120 s)
+        self.gone = False  # answer 404, as if the database had been deleted
         self.session_tokens = False
         self.atomic_batch = False
         self.vector_policy = False
@@ -110,6 +112,11 @@ class CosmosShim:
         self, method: str, path: str, headers: dict[str, str], body: bytes
     ) -> tuple[int, dict[str, str], bytes]:
         low = {k.lower(): v for k, v in headers.items()}
+        deadline = time.monotonic() + 120
+        while self.hang and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if self.gone:
+            return 404, {"content-type": "application/json"}, b'{"code":"NotFound"}'
         with self._lock:
             self.requests.append((method, path, low))
             if self.down:

@@ -23,6 +23,11 @@ if TYPE_CHECKING:  # the store and SQLite load when a memory command runs, not f
 
     from memory.contract import MemoryBackend
 
+COSMOS_PENDING = (
+    "; Cosmos copy pending: Cosmos did not answer, its copy is deleted by the next session or"
+    " command that reaches it"
+)
+
 
 class CliError(Exception):
     """A user-facing problem: one line, exit code 2."""
@@ -321,7 +326,8 @@ def _write_command(
                     if gone["compacted"]
                     else " (another reader kept the WAL; run again to compact)"
                 )
-                + "; copies of reports saved elsewhere are not tracked",
+                + "; copies of reports saved elsewhere are not tracked"
+                + (COSMOS_PENDING if gone.get("cosmos_pending") else ""),
             )
     finally:
         session.close()
@@ -361,12 +367,15 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
                 if hook is not None:
                     hook(conn, args.run)
         gone.compacted = store.compact()
+        pending = getattr(store, "forget_pending", None)
+        cosmos_pending = bool(pending()) if callable(pending) else False
         _emit(
             args,
-            gone.model_dump(),
+            {**gone.model_dump(), "cosmos_pending": cosmos_pending},
             f"forgot run {gone.run_id}: "
             f"{plural(gone.deleted, 'memory', 'memories')} deleted"
-            + ("" if gone.compacted else " (another reader kept the WAL; run again to compact)"),
+            + ("" if gone.compacted else " (another reader kept the WAL; run again to compact)")
+            + (COSMOS_PENDING if cosmos_pending else ""),
         )
 
 

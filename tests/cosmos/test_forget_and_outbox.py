@@ -1,0 +1,157 @@
+"""Issue 26 on the real Cosmos server: forget finishes everywhere, the outbox always drains, a 404 is
+an outage, and a step that committed is never reported as not done.
+
+- `memory forget` during an outage deletes the local copy at once, says "Cosmos copy pending", and
+  the first later command that reaches Cosmos (another run's session) deletes every document.
+- Writes made during an outage by a session that ends inside the retry window are sent by the next
+  session before it serves anything, under their own ids (never given to another text).
+- A deleted database answers 404: the game plays on locally and recreates it (key auth) on retry.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from engine.config import Settings
+from engine.routing import Router
+from engine.session.api import GameSession
+from memory.local.db import db_path
+from tests.cosmos.conftest import KEY
+
+pytestmark = pytest.mark.slow
+PITCH = "Seed swaps for balcony gardeners in tower blocks"
+
+
+def _settings(config, endpoint: str) -> Settings:
+    return Settings(
+        demo_mode="simulation",
+        memory_backend="cosmos",
+        azure_cosmos_endpoint=endpoint,
+        azure_cosmos_key=KEY,
+        azure_cosmos_database=config.database,
+    )
+
+
+def _docs(store_factory, run_id: str) -> list[dict]:
+    store = store_factory(run_id)
+    return list(
+        store.memories.query_items(
+            "SELECT * FROM c WHERE c.runId = @run",
+            parameters=[{"name": "@run", "value": run_id}],
+            partition_key=run_id,
+        )
+    )
+
+
+def _save_bytes(folder) -> bytes:
+    db = db_path(folder)
+    return b"".join(p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name))
+
+
+def _cli_env(monkeypatch, config, endpoint: str) -> None:
+    monkeypatch.setenv("MEMORY_BACKEND", "cosmos")
+    monkeypatch.setenv("AZURE_COSMOS_ENDPOINT", endpoint)
+    monkeypatch.setenv("AZURE_COSMOS_KEY", KEY)
+    monkeypatch.setenv("AZURE_COSMOS_DATABASE", config.database)
+
+
+def test_forget_during_an_outage_finishes_when_cosmos_answers(
+    shim, shim_config, store_factory, tmp_path, capsys, monkeypatch
+):
+    from worldforge_tui.cli import main
+
+    game = GameSession.start_venture(
+        pitch=PITCH, seed=4, save_dir=tmp_path, router=Router(_settings(shim_config, shim.endpoint))
+    )
+    game.run_stage()
+    game.approve()
+    game.decide("A")
+    run_id = game.state.run_id
+    game.close()
+    assert _docs(store_factory, run_id)  # the pitch and the decision live in Cosmos
+    _cli_env(monkeypatch, shim_config, shim.endpoint)
+    shim.down = True
+    argv = ["memory", "forget", "--run", run_id, "--yes", "--save-dir", str(tmp_path)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"forgot run {run_id}" in out and "Cosmos copy pending" in out
+    assert PITCH.encode() not in _save_bytes(tmp_path)  # the local copy is gone at once
+    assert _docs(store_factory, run_id)  # Cosmos did not answer: its copy waits
+    conn = sqlite3.connect(db_path(tmp_path))
+    assert conn.execute("SELECT run_id FROM memory_cosmos_tombstones").fetchall() == [(run_id,)]
+    conn.close()
+    shim.down = False
+    other = GameSession.start_venture(  # any later session of the save sends the tombstone
+        pitch="Tool libraries for new homeowners",
+        seed=2,
+        save_dir=tmp_path,
+        router=Router(_settings(shim_config, shim.endpoint)),
+    )
+    other.run_stage()
+    other.close()
+    assert _docs(store_factory, run_id) == []
+    conn = sqlite3.connect(db_path(tmp_path))
+    assert conn.execute("SELECT count(*) FROM memory_cosmos_tombstones").fetchone()[0] == 0
+    assert conn.execute("SELECT count(*) FROM memory_cosmos_outbox").fetchone()[0] == 0
+    conn.close()
+    assert PITCH.encode() not in _save_bytes(tmp_path)
+
+
+def test_a_session_that_ends_during_an_outage_is_drained_by_the_next(
+    shim, shim_config, store_factory, tmp_path
+):
+    router = Router(_settings(shim_config, shim.endpoint))
+    game = GameSession.start_venture(pitch=PITCH, seed=5, save_dir=tmp_path, router=router)
+    game.run_stage()
+    game.approve()
+    game.decide("A")
+    run_id = game.state.run_id
+    shim.down = True
+    game.run_stage()  # the local store serves; its writes are queued
+    game.approve()
+    game.decide("B")  # a binding decision written during the outage
+    local = {r.id: r.text for r in game.memory.local.records()}
+    queued_ids = {
+        r[0]
+        for r in game.conn.execute(
+            "SELECT memory_id FROM memory_cosmos_outbox WHERE run_id = ?", (run_id,)
+        )
+    }
+    assert len(queued_ids) >= 1
+    game.close()  # ends inside the 15 s retry window: nothing was sent
+    shim.down = False
+    again = GameSession.load(run_id, save_dir=tmp_path, router=router)
+    again.run_stage()  # the first contact with Cosmos sends the outbox before serving
+    assert again.memory_store_label() == "azure-cosmos"
+    assert again.memory.pending() == 0
+    docs = {d["id"]: d["text"] for d in _docs(store_factory, run_id)}
+    assert all(docs.get(mid, text) == text for mid, text in local.items())  # one id, one text
+    assert queued_ids and queued_ids <= set(docs)  # the outage's notes, under their own ids
+    directive = again.state.directive
+    assert directive is not None and directive.memory_id in docs  # the binding decision is there
+    ids = [d["id"] for d in _docs(store_factory, run_id)]
+    assert len(ids) == len(set(ids))
+    again.close()
+
+
+def test_a_404_is_an_outage_and_a_deleted_database_comes_back(
+    shim, shim_config, store_factory, tmp_path
+):
+    router = Router(_settings(shim_config, shim.endpoint))
+    game = GameSession.start_venture(pitch=PITCH, seed=6, save_dir=tmp_path, router=router)
+    game.memory.retry_seconds = 0.0
+    game.run_stage()
+    game.approve()
+    shim.gone = True  # every request answers 404, as for a deleted database
+    game.decide("A")  # committed on the local store and reported done
+    assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down: http-404")
+    assert game.state.phase == "brief" and game.state.standup  # the standup ran after it
+    shim.gone = False
+    store_factory(game.state.run_id).client.delete_database(shim_config.database)  # really gone
+    game.run_stage()  # the retry reconnects, recreates the database and sends the outbox
+    assert game.memory_store_label() == "azure-cosmos"
+    assert game.memory.pending() == 0
+    assert _docs(store_factory, game.state.run_id)
+    game.close()
