@@ -22,6 +22,11 @@ from memory.local.db import connect
 
 _TIER_TAG = re.compile(r" \[(simulation|local|foundry|replay)\]$")
 ROUTING_KEYS = {"served_by", "model", "attempts", "usage", "fallback_reason", "raw_text", "runtime"}
+# Where a memory was kept (the local store, Cosmos, Cosmos down) is not what the run did: a run
+# backed by Cosmos re-derives on the local store, so these labels and the backend's notices
+# (MEMORY_BACKEND) stay outside what verify compares (issue 26).
+STORAGE_KEYS = {"store", "origin"}
+STORAGE_EVENTS = {"MEMORY_BACKEND"}
 
 
 class ReplayReport(BaseModel):
@@ -74,17 +79,17 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
                 continue
             session.apply_recorded(step)
         fresh = list_events(mem, run_id)
-        keys = ROUTING_KEYS if mode == "replay" else set()
+        keys = (ROUTING_KEYS if mode == "replay" else set()) | STORAGE_KEYS
 
         def norm(events: list) -> list[dict[str, Any]]:
             out: list[dict[str, Any]] = []
             for e in events:
-                if mode == "replay" and e.type == "ROUTE_FALLBACK":
+                if mode == "replay" and e.type == "ROUTE_FALLBACK" or e.type in STORAGE_EVENTS:
                     continue
                 c = strip_keys(e.comparable(), keys)
                 if mode == "replay":  # the tier label differs by design: the replay tier served it
                     c["message"] = _TIER_TAG.sub("", c["message"])
-                    c["id"] = len(out) + 1  # ids shift with the fallback events left out above
+                c["id"] = len(out) + 1  # ids shift with the events left out above
                 out.append(c)
             return out
 
