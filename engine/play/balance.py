@@ -45,10 +45,9 @@ def _branch(session: Any) -> Any:
     """A second session continuing from a copy of this one's save (loaded as any save is)."""
     from engine.session.api import GameSession
     from engine.session.saves import load_run
-    from memory.local.db import connect
+    from memory.local.db import copy_of
 
-    conn = connect(":memory:")
-    session.conn.backup(conn)
+    conn = copy_of(session.conn)
     state, inputs = load_run(conn, session.state.run_id)
     # The copy carries the lease row as it stood: the branch holds a copy of the same lease.
     return GameSession(

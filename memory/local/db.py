@@ -214,10 +214,7 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
         if fresh and not memory:  # stamp a new file before WAL: the stamp lands in the file itself
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA secure_delete=ON")
+        _pragmas(conn)
         _prepare(conn, None if memory else path)
     except SaveFileError:
         conn.close()
@@ -228,6 +225,29 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
             raise
         detail = " ".join(str(err).split())[:80]
         raise SaveFileError(f"save file {path} is damaged ({detail}): {SUGGESTION}") from None
+    return conn
+
+
+def _pragmas(conn: sqlite3.Connection) -> None:
+    """The per-connection settings every writable connection gets."""
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA secure_delete=ON")
+
+
+def copy_of(source: sqlite3.Connection) -> sqlite3.Connection:
+    """An in-memory copy of an open save (schema, rows, stamp) on a connection set up as `connect`
+    sets one up. The copy carries the schema, so none is re-run: `connect(":memory:")` followed
+    by a backup spent most of its time creating tables the backup then replaced (balance
+    branches a venture at every fork this way)."""
+    conn = sqlite3.connect(
+        ":memory:", isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+    )
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    _pragmas(conn)
+    source.backup(conn)
     return conn
 
 
