@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -26,9 +27,70 @@ class BadResponse(ValueError):
     """A 200 whose body is not a chat completion (a proxy's HTML page, say)."""
 
 
+class StreamCut(ConnectionError):
+    """The stream ended (or its connection died) after a 200 without a finish reason."""
+
+    def __init__(self, tokens: int, detail: str = "") -> None:
+        super().__init__(detail or f"the stream ended after {tokens} tokens without a finish")
+        self.tokens = tokens
+
+
+class StreamTimeout(TimeoutError):
+    """A per-attempt limit fired: no first token in time ("silent") or a gap mid-stream ("stalled")."""
+
+    def __init__(self, kind: Literal["silent", "stalled"], tokens: int, seconds: float) -> None:
+        what = (
+            f"no first token in {seconds:.1f} s"
+            if kind == "silent"
+            else f"silent for {seconds:.1f} s after {tokens} tokens"
+        )
+        super().__init__(what)
+        self.kind = kind
+        self.tokens = tokens
+        self.seconds = seconds
+
+
+class AnswerTooLong(ValueError):
+    """An answer beyond AGENT_MAX_ANSWER_BYTES: cut off and refused before any parsing."""
+
+
+class Refused(ValueError):
+    """The model's own stream ended with finish_reason "content_filter"."""
+
+
+# The cause of each failure in the player's words: one table, so the story pill, the receipt,
+# `--json` and the log all say the same thing (Failure.reason builds the one string they show).
+WORDS: dict[str, str] = {
+    "cut": "cut mid-answer",
+    "stalled": "stalled mid-answer",
+    "silent": "silent",
+    "reset": "connection reset",
+    "malformed": "garbled stream",
+    "unreachable": "unreachable",
+    "timeout": "out of time",
+    "rate_limited": "rate-limited",
+    "overloaded": "overloaded",
+    "server_error": "server error",
+    "content_filtered": "refused by the content filter",
+    "context_window": "context too long",
+    "bad_request": "request refused",
+    "bad_param": "request shape refused",
+    "auth": "not signed in",
+    "model_missing": "model not found",
+    "bad_response": "not a model answer",
+    "invalid_output": "answer not valid",
+    "internal_error": "router fault",
+}
+
+
 @dataclass(frozen=True)
 class Failure:
-    """What went wrong in one attempt and what to do about it."""
+    """What went wrong in one attempt and what to do about it.
+
+    `same_endpoint`: retried once on the same endpoint, which stays open (a reset, a cut or garbled
+    stream: the server is up). `breaker`: counts toward the endpoint's breaker (5xx). `final`: no
+    other model is asked (a content-filter refusal: another model would only route around it).
+    """
 
     label: str
     detail: str
@@ -36,6 +98,18 @@ class Failure:
     adapt: Adapt | None = None
     cooldown: Scope | None = None
     retry_after: float | None = None
+    same_endpoint: bool = False
+    breaker: bool = False
+    final: bool = False
+
+    @property
+    def words(self) -> str:
+        return WORDS.get(self.label, self.label.replace("_", " "))
+
+    @property
+    def reason(self) -> str:
+        """What the player reads: the cause in words, then the endpoint's own detail."""
+        return f"{self.words} ({self.detail})" if self.detail else self.words
 
 
 _PARAM_ADAPTS = ("temperature", "max_tokens", "max_completion_tokens")
@@ -71,14 +145,54 @@ def retry_after_seconds(exc: openai.APIStatusError) -> float | None:
         return max(0.0, when.timestamp() - time.time())
 
 
+CONTENT_FILTER_CODES = frozenset(
+    {"content_filter", "content_policy_violation", "responsibleaipolicyviolation", "safety"}
+)
+CONTEXT_CODES = frozenset(
+    {"context_length_exceeded", "exceed_context_size_error", "context_window_exceeded"}
+)
+# How runtimes that send no such code say a prompt does not fit (read only on a 400/413/422):
+# vLLM and OpenAI "maximum context length is …", llama.cpp's server "exceeds the available context
+# size", LM Studio "context length of only …", Ollama "input length exceeds the context length",
+# TGI "`inputs` tokens + `max_new_tokens` must be <= …", Mistral "too large for model with …".
+_CONTEXT_TEXT = re.compile(
+    r"maximum context length|exceeds? the (available )?context|context (length|size|window) "
+    r"(of only|exceeded|is too small)|exceeds the context length|too large for model with"
+    r"|`inputs` tokens \+ `max_new_tokens`|prompt is too long|context_length_exceeded",
+    re.IGNORECASE,
+)
+
+
+def _codes(exc: openai.APIStatusError) -> set[str]:
+    """Every code / type the error body carries, lower case (Azure nests one in innererror)."""
+    found = {str(exc.code or "").lower(), str(getattr(exc, "type", "") or "").lower()}
+    body = exc.body if isinstance(exc.body, dict) else {}
+    for key in ("code", "type"):
+        found.add(str(body.get(key) or "").lower())
+    inner = body.get("innererror")
+    if isinstance(inner, dict):
+        found.add(str(inner.get("code") or "").lower())
+    return found - {""}
+
+
+def refusal_or_overflow(exc: openai.APIStatusError) -> Failure | None:
+    """A content-filter refusal (final, its reason shown) or a context overflow, from any runtime."""
+    if exc.status_code not in (400, 403, 413, 422):
+        return None
+    codes = _codes(exc)
+    message = _short(exc.message, 200)
+    if codes & CONTENT_FILTER_CODES:
+        return Failure("content_filtered", message, final=True)
+    if codes & CONTEXT_CODES or (
+        exc.status_code != 403 and _CONTEXT_TEXT.search(f"{exc.message} {exc.body}")
+    ):
+        return Failure("context_window", message)
+    return None
+
+
 def _bad_request(exc: openai.BadRequestError) -> Failure:
     param = (exc.param or "").lower()
-    code = (exc.code or "").lower()
     message = _short(exc.message)
-    if code == "content_filter" or "content_filter" in code:
-        return Failure("content_filtered", message)
-    if code == "context_length_exceeded":
-        return Failure("context_window", message)
     if param == "temperature":
         return Failure("bad_param", f"temperature: {message}", adapt="temperature")
     if param in ("max_tokens", "max_completion_tokens"):
@@ -97,7 +211,7 @@ def format_failure(exc: openai.APIStatusError) -> Failure | None:
     if exc.status_code not in FORMAT_STATUSES:
         return None
     param = (exc.param or "").lower()
-    if (exc.code or "") in ("context_length_exceeded", "content_filter"):
+    if refusal_or_overflow(exc) is not None:
         return None
     text = _body_text(exc)
     if param.startswith("response_format") or "response_format" in text:
@@ -111,25 +225,47 @@ def format_failure(exc: openai.APIStatusError) -> Failure | None:
     return None
 
 
+def _transport_name(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc.__context__
+    return type(cause).__name__ if cause is not None else ""
+
+
 def classify(exc: BaseException) -> Failure:
     """Label an attempt's exception (timeout is checked before connection: it is a subclass)."""
     import openai
 
+    if isinstance(exc, StreamTimeout):
+        if exc.kind == "silent":  # a silent route is not retried: it only multiplies the wait
+            return Failure("silent", str(exc), cooldown="endpoint")
+        return Failure("stalled", str(exc))
+    if isinstance(exc, StreamCut):
+        return Failure("cut", str(exc), same_endpoint=True)
+    if isinstance(exc, AnswerTooLong):
+        return Failure("invalid_output", str(exc))
+    if isinstance(exc, Refused):
+        return Failure("content_filtered", str(exc) or "finish_reason content_filter", final=True)
     if isinstance(exc, TimeoutError | openai.APITimeoutError):
-        return Failure(
-            "timeout", "no answer within the deadline", retryable=True, cooldown="endpoint"
-        )
+        return Failure("timeout", "the call's deadline ran out", cooldown="endpoint")
     if isinstance(exc, openai.APIConnectionError):
-        return Failure("unreachable", _short(exc.__cause__ or exc.message), cooldown="endpoint")
+        cause = _transport_name(exc)
+        if cause in ("ConnectError", "ConnectTimeout", "UnsupportedProtocol", "gaierror", ""):
+            detail = _short(exc.__cause__ or exc.message) or "connection refused"
+            return Failure("unreachable", detail, cooldown="endpoint")
+        detail = _short(exc.__cause__ or "") or "closed before any answer"
+        return Failure("reset", f"{detail} ({cause})", same_endpoint=True)
     if isinstance(exc, openai.RateLimitError):
+        ra = retry_after_seconds(exc)
         return Failure(
             "rate_limited",
-            _short(exc.message),
+            _short(exc.message) + (f"; retry after {ra:.1f} s" if ra is not None else ""),
             retryable=True,
             cooldown="model",
-            retry_after=retry_after_seconds(exc),
+            retry_after=ra,
         )
     if isinstance(exc, openai.APIStatusError):
+        special = refusal_or_overflow(exc)
+        if special is not None:
+            return special
         fmt = format_failure(exc)
         if fmt is not None and not (
             isinstance(exc, openai.BadRequestError) and (exc.param or "").lower() in _PARAM_ADAPTS
@@ -142,11 +278,17 @@ def classify(exc: BaseException) -> Failure:
     if isinstance(exc, openai.NotFoundError):
         return Failure("model_missing", _short(exc.message), cooldown="model")
     if isinstance(exc, openai.APIStatusError):
-        if exc.status_code >= 500 or exc.status_code in (408, 409):
+        status = exc.status_code
+        if status >= 500 or status in (408, 409):
+            label = "overloaded" if status in (502, 503, 504, 529) else "server_error"
             return Failure(
-                "server_error", f"{exc.status_code}: {_short(exc.message)}", retryable=True
+                label,
+                f"{status}: {_short(exc.message)}",
+                retryable=True,
+                breaker=status >= 500,
+                retry_after=retry_after_seconds(exc),
             )
-        return Failure("bad_request", f"{exc.status_code}: {_short(exc.message)}")
+        return Failure("bad_request", f"{status}: {_short(exc.message)}")
     if isinstance(exc, openai.APIResponseValidationError):
         return Failure("bad_response", _short(exc.message))
     if isinstance(exc, BadResponse):

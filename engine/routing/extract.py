@@ -1,7 +1,9 @@
 """Structured output from model text: strip reasoning, take fenced or first balanced JSON, validate.
 
-One shared pipeline for every tier (the original pasted its extractor five times). It never repairs
-or "completes" truncated JSON: a cut-off answer is reported as truncated so the router can re-ask.
+One shared pipeline for every tier (the original pasted its extractor five times). It never
+"completes" truncated JSON: a cut-off answer is reported as truncated so the router can re-ask. On the
+unconstrained rungs (json_object, prompt-only) a closed but slightly wrong JSON value (trailing commas,
+single quotes, True/None, raw newlines) is repaired with `json-repair`, and the step says so.
 """
 
 from __future__ import annotations
@@ -172,15 +174,38 @@ def clamp_to_limits(value: Any, exc: ValidationError) -> tuple[Any, list[str]] |
     return fixed, done
 
 
+def repaired_json(body: str) -> tuple[Any, int] | None:
+    """`body`'s first JSON value repaired (value, number of repairs), when it is closed: a value
+    that never closes is truncated, and json-repair would silently complete it."""
+    starts = [i for i in (body.find("{"), body.find("[")) if i >= 0]
+    if not starts:
+        return None
+    start = min(starts)
+    end = _balanced_end(body, start)
+    if end is None:
+        return None
+    import json_repair
+
+    try:
+        value, actions = json_repair.repair_json(body[start:end], return_objects=True, logging=True)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(value, dict | list) or not value:
+        return None
+    return value, max(1, len(actions))
+
+
 def parse_artifact(
     text: str | None,
     model: type[BaseModel],
     *,
     finish_reason: str | None = None,
     clamp: bool = False,
+    repair: bool = False,
 ) -> Extraction:
     """Run the pipeline on one answer and return a validated `model` instance or raise OutputError.
-    With `clamp`, values beyond a schema limit are brought to it (a step labelled clamped:…)."""
+    With `clamp`, values beyond a schema limit are brought to it (a step labelled clamped:…); with
+    `repair` (the unconstrained rungs), closed JSON with small slips is repaired (json_repaired:N)."""
     if text is None or not text.strip():
         if finish_reason == "length":
             raise OutputError("truncated", "empty answer at the token limit")
@@ -191,6 +216,11 @@ def parse_artifact(
         body = fences[-1][1]
         steps.append("fence_extracted")
     candidates, truncated = json_candidates(body)
+    if repair and finish_reason != "length" and not any(_valid(model, c) for c in candidates):
+        repaired = repaired_json(body)
+        if repaired is not None and _valid(model, repaired[0]):
+            candidates = [repaired[0]]
+            steps = steps + [f"json_repaired:{repaired[1]}"]
     if not candidates:
         if truncated or finish_reason == "length":
             raise OutputError("truncated", "the JSON value never closed")
@@ -214,6 +244,14 @@ def parse_artifact(
         return Extraction(output=output, steps=steps, reasoning_chars=reasoning_chars)
     assert first_error is not None
     raise OutputError("invalid", _short_errors(first_error))
+
+
+def _valid(model: type[BaseModel], value: Any) -> bool:
+    try:
+        model.model_validate(value)
+    except ValidationError:
+        return False
+    return True
 
 
 def reasoning_from_message(extra: dict[str, Any] | None) -> int:

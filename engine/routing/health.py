@@ -23,6 +23,9 @@ TokenParam = Literal["max_tokens", "max_completion_tokens"]
 # Structured output, strongest first: OpenAI's json_schema; llama.cpp's {"type": "json_object",
 # "schema": …} (a grammar from the schema); plain JSON mode; and JSON asked for by the prompt only.
 LADDER: tuple[JsonMode, ...] = ("json_schema", "json_object_schema", "json_object", "none")
+# The rungs where nothing constrains the model's JSON, so small models' slips (trailing commas,
+# single quotes, True/None, raw newlines) are repaired before validation, and the repair logged.
+REPAIR_RUNGS: frozenset[JsonMode] = frozenset({"json_object", "none"})
 BreakerState = Literal["closed", "open", "half_open"]
 
 
@@ -46,6 +49,7 @@ class Cooldowns:
     def __init__(self, clock: Callable[[], float] = time.monotonic, max_skips: int = 0) -> None:
         self._clock = clock
         self._parks: dict[str, _Park] = {}
+        self._strikes: dict[str, int] = {}
         self._lock = threading.Lock()
         self.max_skips = max_skips  # 0: time alone ends the rest
 
@@ -58,6 +62,19 @@ class Cooldowns:
             old = self._parks.get(key)
             if old is None or old.probing or old.until < until:
                 self._parks[key] = _Park(until, reason)
+
+    def strike(self, key: str, seconds: float, reason: str, threshold: int) -> bool:
+        """Count one more consecutive fault (a 5xx) against the key; the breaker opens at
+        `threshold`, or at once when this call was the half-open probe. True when it opened."""
+        with self._lock:
+            count = self._strikes.get(key, 0) + 1
+            self._strikes[key] = count
+            park = self._parks.get(key)
+            probing = park is not None and park.probing
+        if count >= threshold or probing:
+            self.park(key, seconds, reason)
+            return True
+        return False
 
     def _resting(self, park: _Park, now: float) -> bool:
         return park.until > now and not (self.max_skips and park.skips >= self.max_skips)
@@ -87,6 +104,7 @@ class Cooldowns:
         """A call through the key was answered: close its breaker."""
         with self._lock:
             self._parks.pop(key, None)
+            self._strikes.pop(key, None)
 
     def release(self, key: str) -> None:
         """The probe ended without a verdict (cancelled, say): the next call probes again."""
@@ -100,9 +118,11 @@ class Cooldowns:
         with self._lock:
             if prefix is None:
                 self._parks.clear()
+                self._strikes.clear()
             else:
                 for key in [k for k in self._parks if k == prefix or k.startswith(prefix + "#")]:
                     del self._parks[key]
+                self._strikes.pop(prefix, None)
 
     def state(self, key: str) -> BreakerState:
         now = self._clock()
@@ -135,6 +155,10 @@ class DeploymentCaps:
     token_param: TokenParam = "max_tokens"
     json_mode: JsonMode = "json_schema"
     stream_usage: bool = True  # send stream_options.include_usage
+    # Whether the endpoint holds its output to the schema on the rung in use (None: not probed).
+    # An endpoint that accepts a schema and ignores it is "schema advisory": output is validated
+    # here either way, with one re-ask.
+    schema_enforced: bool | None = None
 
 
 def _caps_from(data: object) -> DeploymentCaps | None:
@@ -150,6 +174,8 @@ def _caps_from(data: object) -> DeploymentCaps | None:
         if key == "token_param" and value not in ("max_tokens", "max_completion_tokens"):
             return None
         if key in ("send_temperature", "stream_usage") and not isinstance(value, bool):
+            return None
+        if key == "schema_enforced" and value is not None and not isinstance(value, bool):
             return None
         setattr(caps, key, value)
     return caps

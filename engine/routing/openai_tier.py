@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import ipaddress
 import json
 import re
@@ -28,31 +27,16 @@ try:  # openai 3.x speaks httpx2; older releases take an httpx client
 except ImportError:  # pragma: no cover - depends on the installed openai line
     import httpx as _http  # type: ignore[no-redef]
 
-from engine.routing.errors import BadResponse
+from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut, StreamTimeout
 from engine.routing.extract import reasoning_from_message
-from engine.routing.health import DeploymentCaps, JsonMode, TokenParam
-from engine.routing.types import Tier
+from engine.routing.health import DeploymentCaps, JsonMode
+from engine.routing.target import Target
 
 CONNECT_TIMEOUT = 3.0
-DEFAULT_BOUND = 600.0  # a cached client's own bound; each request passes its budget
+DEFAULT_BOUND = 600.0
+DEFAULT_MAX_BYTES = 262_144  # a cached client's own bound; each request passes its budget
 _ssl_lock = threading.Lock()
 _ssl_ctx: ssl.SSLContext | None = None
-
-
-@dataclass(frozen=True)
-class Target:
-    """One place a call can go: tier, endpoint, model and how to authenticate."""
-
-    tier: Tier
-    endpoint: str
-    model: str
-    api_key: str | None = None
-    token_provider: Callable[[], str] | None = None
-    default_token_param: TokenParam = "max_tokens"
-
-    @property
-    def model_key(self) -> str:
-        return f"{self.endpoint}#{self.model}"
 
 
 @dataclass
@@ -66,6 +50,8 @@ class Completion:
     reasoning_chars: int
     first_token_ms: float | None = None
     total_ms: float = 0.0
+    skipped_events: int = 0  # garbled stream events skipped
+    usage_reported: bool = True
 
 
 async def _in_daemon_thread(fn: Callable[[], str]) -> str:
@@ -201,6 +187,95 @@ def request_body(
     return kwargs
 
 
+@dataclass
+class Limits:
+    """One attempt's clocks inside the call's deadline: the whole attempt, the wait for the first
+    token (headers included), the longest gap between events after it, and the answer's size."""
+
+    total: float
+    first_token: float
+    idle: float
+    max_bytes: int
+    ends_at: float | None = (
+        None  # the deadline on the loop's clock (time.monotonic); else now+total
+    )
+
+
+class _Stream:
+    """What one streamed answer has said so far (events parsed here, so a garbled one is skipped)."""
+
+    def __init__(self, limits: Limits, on_delta: Callable[[str], None] | None) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.finish: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self.chunks = 0
+        self.reasoning = 0
+        self.skipped = 0
+        self.thoughts = 0  # reasoning pieces (they count as tokens for the first-token clock)
+        self.done = False
+        self.first_at: float | None = None
+        self.last_at: float | None = None
+        self._limits = limits
+        self._on_delta = on_delta
+
+    @property
+    def tokens(self) -> int:
+        return self.chunks + self.thoughts
+
+    def feed(self, line: str) -> bool:
+        """Take one SSE line; True when it carried a token (content or reasoning)."""
+        if not line.startswith("data:"):
+            return False  # blank separators, comments (": ping"), event names
+        data = line[5:].strip()
+        if data == "[DONE]":
+            self.done = True
+            return False
+        try:
+            event = json.loads(data)
+        except ValueError:
+            self.skipped += 1  # a proxy's garbled event: skipped, counted, never parsed as text
+            return False
+        if not isinstance(event, dict):
+            self.skipped += 1
+            return False
+        if isinstance(event.get("error"), dict):  # an error sent inside a 200 stream
+            err = event["error"]
+            raise BadResponse(f"error inside the stream: {str(err.get('message', err))[:200]}")
+        if isinstance(event.get("usage"), dict):
+            self.usage = event["usage"]
+        token = False
+        for choice in event.get("choices") or ():
+            if not isinstance(choice, dict):
+                continue
+            delta = choice.get("delta") or {}
+            if isinstance(delta, dict):
+                thought = reasoning_from_message(delta)
+                if thought:
+                    self.reasoning += thought
+                    self.thoughts += 1
+                    token = True
+                piece = delta.get("content")
+                if isinstance(piece, str) and piece:
+                    self.size += len(piece.encode("utf-8"))
+                    if self.size > self._limits.max_bytes:
+                        raise AnswerTooLong(
+                            f"answer over {self._limits.max_bytes:,} bytes, cut off unread"
+                        )
+                    self.chunks += 1
+                    self.parts.append(piece)
+                    token = True
+                    if self._on_delta is not None:
+                        self._on_delta(piece)
+            if choice.get("finish_reason"):
+                self.finish = str(choice["finish_reason"])
+        if token:
+            self.last_at = time.perf_counter()
+            if self.first_at is None:
+                self.first_at = self.last_at
+        return token
+
+
 async def chat(
     target: Target,
     messages: list[dict[str, str]],
@@ -210,19 +285,32 @@ async def chat(
     schema: dict[str, Any],
     max_tokens: int,
     temperature: float,
-    timeout: float,
+    timeout: float | Limits,
     on_delta: Callable[[str], None] | None = None,
 ) -> Completion:
-    """Stream one chat completion under a hard deadline and return its text; `on_delta` sees each
-    piece of content as it arrives. Raises the SDK's errors or TimeoutError."""
+    """Stream one chat completion under hard clocks and return its text; `on_delta` sees each
+    piece of content as it arrives. Raises the SDK's errors, StreamTimeout (silent / stalled),
+    StreamCut (ended without a finish), AnswerTooLong, Refused or TimeoutError (the deadline)."""
+    limits = (
+        timeout
+        if isinstance(timeout, Limits)
+        else Limits(timeout, timeout, timeout, DEFAULT_MAX_BYTES)
+    )
+    loop = asyncio.get_running_loop()
     started = time.perf_counter()
-    parts: list[str] = []
-    finish: str | None = None
-    usage: Any = None
-    chunks = 0
-    first_ms: float | None = None
-    reasoning = 0
-    async with asyncio.timeout(timeout):
+    got = _Stream(limits, on_delta)
+    ends_at = limits.ends_at if limits.ends_at is not None else loop.time() + limits.total
+
+    capped = [False]
+
+    def _phase_end(seconds: float) -> float:  # a phase limit never outlasts the deadline
+        want = loop.time() + seconds
+        capped[0] = want >= ends_at
+        return min(want, ends_at)
+
+    # The phase clocks below end the attempt with its cause; this outer one is only the backstop
+    # for work outside them (the key, the client), a little later so the two never race.
+    async with asyncio.timeout_at(ends_at + BACKSTOP):
         key = await resolve_key(target)
         client = client_for(target, key)
         kwargs = request_body(
@@ -235,57 +323,89 @@ async def chat(
             temperature=temperature,
         )
         sent = time.perf_counter()  # HTTP time: from here to the stream's end
-        stream = await client.chat.completions.create(**kwargs, timeout=bounds(timeout))
+        phase = asyncio.timeout_at(_phase_end(limits.first_token))
         try:
-            kind = stream.response.headers.get("content-type", "")
-            if "text/event-stream" not in kind:  # a server that ignored `stream`, or a proxy page
-                return _whole_answer(await stream.response.aread(), kind, sent)
-            async for chunk in stream:
-                if getattr(chunk, "usage", None) is not None:
-                    usage = chunk.usage
-                for choice in chunk.choices or ():
-                    delta = choice.delta
-                    piece = getattr(delta, "content", None) if delta is not None else None
-                    if delta is not None:
-                        reasoning += reasoning_from_message(getattr(delta, "model_extra", None))
-                    if piece:
-                        if first_ms is None:
-                            first_ms = (time.perf_counter() - started) * 1000
-                        chunks += 1
-                        parts.append(piece)
-                        if on_delta is not None:
-                            on_delta(piece)
-                    if choice.finish_reason:
-                        finish = choice.finish_reason
-        finally:
-            with contextlib.suppress(Exception):  # hand the connection back (or drop it)
-                await stream.close()
-        if not parts and finish is None and usage is None:
+            async with (
+                phase,
+                client.chat.completions.with_streaming_response.create(
+                    **kwargs, timeout=bounds(limits.total)
+                ) as resp,
+            ):
+                kind = resp.headers.get("content-type", "")
+                if "text/event-stream" not in kind:  # ignored `stream`, or a proxy's page
+                    phase.reschedule(None)  # a whole body: the deadline alone bounds it
+                    raw = await _read_capped(resp, limits.max_bytes)
+                    return _whole_answer(raw, kind, sent, limits.max_bytes)
+                try:
+                    async for line in resp.iter_lines():
+                        if got.feed(line) or (got.first_at is not None and line):
+                            phase.reschedule(_phase_end(limits.idle))
+                        if got.done:
+                            break
+                except _http.TransportError as exc:  # the connection died mid-stream
+                    raise StreamCut(
+                        got.tokens,
+                        f"connection lost after {got.tokens} tokens ({type(exc).__name__})",
+                    ) from exc
+        except TimeoutError as exc:
+            if not phase.expired():
+                raise
+            waited = time.perf_counter() - (got.last_at or started)
+            if got.first_at is None:
+                raise StreamTimeout("silent", 0, waited) from exc
+            if capped[0]:  # it was still streaming when the call's deadline came
+                raise TimeoutError("the call's deadline ran out mid-stream") from exc
+            raise StreamTimeout("stalled", got.tokens, waited) from exc
+        if got.finish == "content_filter":
+            raise Refused("the model's answer was stopped by its content filter")
+        if got.finish is None and not got.done and (got.parts or got.usage is not None):
+            raise StreamCut(got.tokens)
+        if not got.parts and got.finish is None and got.usage is None:
             # The stream closed with nothing in it: llama.cpp reports a prompt beyond its context
             # that way. Ask once without streaming, on a fresh connection, to read its answer.
             kwargs.pop("stream_options", None)
-            once = make_client(target, key, timeout)
+            once = make_client(target, key, max(0.05, ends_at - loop.time()))
             try:
                 plain = await once.chat.completions.with_raw_response.create(
                     **{**kwargs, "stream": False}
                 )
             finally:
                 await once.close()
-            return _whole_answer(plain.content, plain.headers.get("content-type", ""), sent)
-    text = "".join(parts) if parts else None
+            return _whole_answer(
+                plain.content, plain.headers.get("content-type", ""), sent, limits.max_bytes
+            )
+    usage = got.usage or {}
     return Completion(
-        text=text,
-        finish_reason=finish,
-        tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
-        tokens_out=int(getattr(usage, "completion_tokens", 0) or 0) or chunks,
-        reasoning_chars=reasoning,
-        first_token_ms=first_ms,
+        text="".join(got.parts) if got.parts else None,
+        finish_reason=got.finish,
+        tokens_in=int(usage.get("prompt_tokens") or 0),
+        tokens_out=int(usage.get("completion_tokens") or 0) or got.chunks,
+        reasoning_chars=got.reasoning,
+        first_token_ms=(got.first_at - started) * 1000 if got.first_at is not None else None,
         total_ms=(time.perf_counter() - sent) * 1000,
+        skipped_events=got.skipped,
+        usage_reported=got.usage is not None,
     )
 
 
-def _whole_answer(raw: bytes, kind: str, started: float) -> Completion:
+BACKSTOP = 0.04
+ENVELOPE_BYTES = 64 * 1024  # room for a non-streamed answer's JSON around its text
+
+
+async def _read_capped(resp: Any, max_bytes: int) -> bytes:
+    """A whole body, refused once it passes the answer cap (plus the envelope) unread."""
+    buf = bytearray()
+    async for piece in resp.iter_bytes():
+        buf += piece
+        if len(buf) > max_bytes + ENVELOPE_BYTES:
+            raise AnswerTooLong(f"answer over {max_bytes:,} bytes, cut off unread")
+    return bytes(buf)
+
+
+def _whole_answer(raw: bytes, kind: str, started: float, max_bytes: int = 0) -> Completion:
     """A non-streamed answer to a streamed request: a chat completion in JSON, else bad_response."""
+    if max_bytes and len(raw) > max_bytes + ENVELOPE_BYTES:
+        raise AnswerTooLong(f"answer over {max_bytes:,} bytes, cut off unread")
     try:
         data = json.loads(raw)
         choice = data["choices"][0] if data.get("choices") else None
@@ -293,6 +413,11 @@ def _whole_answer(raw: bytes, kind: str, started: float) -> Completion:
         usage = data.get("usage") or {}
     except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
         raise BadResponse(f"a {kind or 'typeless'} answer that is not a chat completion") from exc
+    text = message.get("content")
+    if max_bytes and isinstance(text, str) and len(text.encode("utf-8")) > max_bytes:
+        raise AnswerTooLong(f"answer over {max_bytes:,} bytes, cut off unread")
+    if choice and choice.get("finish_reason") == "content_filter":
+        raise Refused("the model's answer was stopped by its content filter")
     return Completion(
         text=message.get("content"),
         finish_reason=choice.get("finish_reason") if choice else None,

@@ -8,8 +8,10 @@ Fallback, so nothing degrades silently.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -21,10 +23,11 @@ from pydantic import BaseModel
 
 from azurehttp import token_provider
 from engine.config import Settings, config_dir, load_settings
-from engine.routing.errors import Failure, classify
+from engine.routing.errors import WORDS, Failure, classify
 from engine.routing.extract import OutputError, parse_artifact
-from engine.routing.health import Capabilities, Cooldowns, next_json_mode
+from engine.routing.health import REPAIR_RUNGS, Capabilities, Cooldowns, next_json_mode
 from engine.routing.prompts import reask_turns, system_prompt
+from engine.routing.target import Target
 from engine.routing.types import (
     ROLES,
     Attempt,
@@ -38,7 +41,7 @@ from engine.routing.types import (
 )
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
-    from engine.routing.openai_tier import Completion, Target
+    from engine.routing.openai_tier import Completion
 
 log = logging.getLogger("worldforge.routing")
 
@@ -48,6 +51,14 @@ LONG_PARK_FACTOR = 10.0  # auth failures and missing models stay parked longer t
 PROBE_TIMEOUT = 5.0
 MAX_ADAPTATIONS = 4
 MIN_ATTEMPT_BUDGET = 0.05
+# The first model tier keeps this share of what is left of the budget (the later tiers the rest),
+# rather than an even split: a slow local model is not cut at half the deadline.
+FIRST_TIER_FLOOR = 0.7
+BREAKER_THRESHOLD = 3  # consecutive 5xx answers from one endpoint open its breaker
+BACKOFF_BASE = 0.25  # 5xx / 429-without-Retry-After: base × 2^n seconds, jittered to 50–100 %
+BACKOFF_CAP = 2.0
+SAME_ENDPOINT_RETRIES = 1  # a reset, a cut or garbled stream: the server is up, ask it again once
+DEADLINE_GRACE = 0.08  # the caller waits this past the deadline for the attempts' own labelled end
 CANCEL_POLL = 0.02  # how often a call in flight looks at the cancel flag (seconds)
 CAPS_CACHE = "capabilities.json"
 
@@ -65,6 +76,7 @@ class _Served:
     tokens_out: int = 0
     first_token_ms: float | None = None
     http_ms: float = 0.0
+    usage_reported: bool = False
 
 
 @dataclass
@@ -111,15 +123,22 @@ def _model_loop() -> Any:
         return _loop
 
 
+def asyncio_submit(coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+    """Start a coroutine on the router loop; the caller waits on the future as long as it may."""
+    import asyncio
+
+    return asyncio.run_coroutine_threadsafe(coro, _model_loop())
+
+
 def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine on the router loop and wait for it (from any thread, even one running a
     loop of its own)."""
-    import asyncio
-
-    return asyncio.run_coroutine_threadsafe(coro, _model_loop()).result()
+    return asyncio_submit(coro).result()
 
 
 _warming = threading.Event()  # set once a warm-up has started in this process
+_warm_lock = threading.Lock()
+_ready: concurrent.futures.Future[None] | None = None  # done once the model tier is imported
 
 
 def _load_model_tier() -> None:
@@ -130,11 +149,37 @@ def _load_model_tier() -> None:
     shared_ssl_context()
 
 
+def model_tier_ready() -> concurrent.futures.Future[None]:
+    """The import of the model tier, started once per process on a daemon thread: a call awaits
+    it inside its own deadline and never imports on its own (or the loop's) thread."""
+    global _ready
+    with _warm_lock:
+        if _ready is None:
+            fut: concurrent.futures.Future[None] = concurrent.futures.Future()
+
+            fut.set_running_or_notify_cancel()  # a call that gives up waiting cannot cancel it
+
+            def _run() -> None:
+                try:
+                    _load_model_tier()
+                    fut.set_result(None)
+                except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting call
+                    fut.set_exception(exc)
+
+            _warming.set()
+            threading.Thread(target=_run, name="wf-router-warm", daemon=True).start()
+            _ready = fut
+        return _ready
+
+
 def _warm_model_tier(settings: Settings) -> None:
     """When the settings can reach a model, load its client code in the background meanwhile."""
     if settings.runtime_label() != "simulation" and not _warming.is_set():
-        _warming.set()
-        threading.Thread(target=_load_model_tier, name="wf-router-warm", daemon=True).start()
+        model_tier_ready()
+
+
+def _jitter(base: float) -> float:
+    return base * random.uniform(0.5, 1.0)
 
 
 async def _sleep(seconds: float) -> None:
@@ -228,13 +273,16 @@ class Router:
         cloud: list[Target] = []
         if not (s.local_ready() or s.cloud_ready()):
             return []
-        from engine.routing.openai_tier import Target
-
         if s.local_ready() and s.local_agent_base_url:
             model = s.local_model_for(role)
             if model:
                 key = s.local_agent_api_key.get_secret_value() if s.local_agent_api_key else None
                 local.append(Target("local", s.local_agent_base_url, model, api_key=key))
+                big = s.local_large_context_model
+                if big and big != model:
+                    local.append(
+                        Target("local", s.local_agent_base_url, big, api_key=key, overflow=True)
+                    )
         url = s.foundry_openai_url()
         if s.cloud_ready() and url:
             api_key, provider = self._foundry_auth(s)
@@ -251,6 +299,19 @@ class Router:
                         default_token_param="max_completion_tokens",
                     )
                 )
+            big = s.foundry_large_context_model
+            if big and big not in {t.model for t in cloud}:
+                cloud.append(
+                    Target(
+                        "foundry",
+                        url,
+                        big,
+                        api_key=api_key,
+                        token_provider=provider,
+                        default_token_param="max_completion_tokens",
+                        overflow=True,
+                    )
+                )
         return cloud + local if s.agent_routing == "cloud_first" else local + cloud
 
     # ---- the call -----------------------------------------------------------------------------
@@ -260,6 +321,8 @@ class Router:
         with self._lock:
             settings = self._settings
         started = time.perf_counter()
+        # The deadline starts here, before planning, the loop and the model tier's imports.
+        deadline = time.monotonic() + settings.agent_request_timeout
         trace = _Trace()
         failures: list[tuple[Tier, str]] = []
         served: _Served | None = None
@@ -270,7 +333,13 @@ class Router:
             targets = self.plan(req.role, settings)
             if targets:
                 try:
-                    served = _run_sync(self._serve_models(req, targets, settings, trace, failures))
+                    served = self._bounded(
+                        self._serve_models(req, targets, settings, trace, failures, deadline),
+                        deadline,
+                        targets,
+                        trace,
+                        failures,
+                    )
                 except CallCancelled:
                     self._emit(
                         StreamEvent(
@@ -362,6 +431,32 @@ class Router:
         trace.add("replay", None, "ok", None, started)
         return _Served(None, "replay", "replay", ext.output, text)
 
+    def _bounded(
+        self,
+        coro: Coroutine[Any, Any, _Served | None],
+        deadline: float,
+        targets: list[Target],
+        trace: _Trace,
+        failures: list[tuple[Tier, str]],
+    ) -> _Served | None:
+        """Run the model attempts on the router loop, and wait for them no longer than the
+        deadline: whatever holds them (an import, a blocked loop, a hung token provider), the
+        caller gets the floor on time. What the attempts recorded so far is kept."""
+        fut = asyncio_submit(coro)
+        try:
+            return fut.result(timeout=max(0.0, deadline - time.monotonic()) + DEADLINE_GRACE)
+        except concurrent.futures.TimeoutError:
+            fut.cancel()
+            tier = failures[-1][0] if failures else targets[0].tier
+            if not failures or not failures[-1][1].startswith(("out of time", "silent")):
+                failures.append((tier, "out of time (the call's deadline ran out)"))
+            trace.attempts.append(
+                Attempt(
+                    tier=tier, outcome="error", error="out of time: the call's deadline ran out"
+                )
+            )
+            return None
+
     async def _serve_models(
         self,
         req: RouteRequest,
@@ -369,56 +464,78 @@ class Router:
         settings: Settings,
         trace: _Trace,
         failures: list[tuple[Tier, str]],
+        deadline: float,
     ) -> _Served | None:
-        deadline = self._clock() + settings.agent_request_timeout
+        import asyncio
+
+        ready = model_tier_ready()
+        if not ready.done():  # the first call of a process: the import counts against its deadline
+            started = time.perf_counter()
+            try:
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    await asyncio.shield(asyncio.wrap_future(ready))
+            except TimeoutError:
+                trace.add(targets[0].tier, targets[0], "error", "out of time", started)
+                failures.append(
+                    (targets[0].tier, "out of time (the model client was still loading)")
+                )
+                return None
         schema, system = system_prompt(req)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": req.user}]
+        overflowed: set[str] = set()
         for index, target in enumerate(targets):
+            if target.overflow and target.tier not in overflowed:
+                continue  # the larger-context model is only for a prompt another one refused
             started = time.perf_counter()
             parked = self._cooldowns.active(target.endpoint) or self._cooldowns.active(
                 target.model_key
             )
             if parked:
                 reason, left = parked
+                words = WORDS.get(reason, reason.replace("_", " "))
                 trace.add(
-                    target.tier, target, "parked", f"cooldown({reason}, {left:.0f}s left)", started
+                    target.tier,
+                    target,
+                    "parked",
+                    f"breaker open ({words}, {left:.0f}s left)",
+                    started,
                 )
-                failures.append((target.tier, f"cooldown({reason})"))
+                failures.append((target.tier, f"breaker open ({words})"))
                 continue
-            if deadline - self._clock() <= MIN_ATTEMPT_BUDGET:
-                trace.add(target.tier, target, "skipped", "deadline", started)
-                failures.append((target.tier, "deadline"))
+            if deadline - time.monotonic() <= MIN_ATTEMPT_BUDGET:
+                trace.add(target.tier, target, "skipped", "out of time", started)
+                failures.append((target.tier, "out of time (nothing left of the deadline)"))
                 continue
+            share, has_next = self._share(targets, index, deadline, overflowed)
             outcome = await self._serve_target(
-                req,
-                target,
-                settings,
-                messages,
-                schema,
-                self._share(targets, index, deadline),
-                trace,
+                req, target, settings, messages, schema, share, has_next, trace
             )
             if isinstance(outcome, _Served):
                 return outcome
-            failures.append(
-                (
-                    target.tier,
-                    f"{outcome.label} ({outcome.detail})" if outcome.detail else outcome.label,
-                )
-            )
+            failures.append((target.tier, outcome.reason))
+            if outcome.label == "context_window":
+                overflowed.add(target.tier)
+            if outcome.final:
+                break  # a content-filter refusal stands: no other model is asked to route round it
         return None
 
-    def _share(self, targets: list[Target], index: int, deadline: float) -> float:
-        """This target's slice of the call budget: split evenly with the live endpoints after it,
-        so one hanging tier cannot starve the next (the last endpoint gets all that is left)."""
+    def _share(
+        self, targets: list[Target], index: int, deadline: float, overflowed: set[str]
+    ) -> tuple[float, bool]:
+        """This target's slice of the call budget and whether another model could answer after
+        it. The first tier keeps FIRST_TIER_FLOOR of what is left; the last takes all of it."""
         target = targets[index]
         later = {
             t.endpoint
             for t in targets[index + 1 :]
-            if t.endpoint != target.endpoint and self._cooldowns.state(t.endpoint) != "open"
+            if t.endpoint != target.endpoint
+            and (not t.overflow or t.tier in overflowed)
+            and self._cooldowns.state(t.endpoint) != "open"
         }
-        now = self._clock()
-        return now + (deadline - now) / (1 + len(later))
+        now = time.monotonic()
+        if not later:
+            return deadline, False
+        return now + (deadline - now) * FIRST_TIER_FLOOR, True
 
     async def _attempt(
         self,
@@ -428,9 +545,11 @@ class Router:
         convo: list[dict[str, str]],
         schema: dict[str, Any],
         caps: Any,
-        remaining: float,
+        limits: Any,
+        streamed: list[int],
     ) -> Completion:
-        """One streamed attempt; watchers see the text grow; Esc (cancel) ends it at once."""
+        """One streamed attempt; watchers see the text grow; Esc (cancel) ends it at once.
+        `streamed[0]` counts the pieces that arrived (for an honest label if the attempt fails)."""
         import asyncio
 
         from engine.routing.openai_tier import chat
@@ -444,6 +563,7 @@ class Router:
         def on_delta(piece: str) -> None:
             nonlocal text, pieces, first_ms
             pieces += 1
+            streamed[0] = pieces
             now = time.perf_counter()
             if first_ms is None:
                 first_ms = (now - t0) * 1000
@@ -477,7 +597,7 @@ class Router:
                 schema=schema,
                 max_tokens=req.max_output_tokens,
                 temperature=settings.agent_temperature,
-                timeout=remaining,
+                timeout=limits,
                 on_delta=on_delta,
             )
         )
@@ -502,23 +622,42 @@ class Router:
         messages: list[dict[str, str]],
         schema: dict[str, Any],
         deadline: float,
+        has_next: bool,
         trace: _Trace,
     ) -> _Served | Failure:
-        """Attempts on one target: adaptations, ≤ AGENT_MAX_RETRIES retries, one re-ask, one wait."""
+        """Attempts on one target, by fault class: adaptations (the request shape changes); one
+        retry on the same endpoint for a reset, a cut or garbled stream (it stays open); 429 waits
+        out a short Retry-After or backs off once; 5xx backs off with jitter (≤ AGENT_MAX_RETRIES)
+        and counts toward the breaker; a 400 is never resent unchanged; one re-ask for output
+        that does not validate. Time to first token is limited when another model could answer."""
+        from engine.routing.openai_tier import Limits
+
         caps = self._caps.for_deployment(target.endpoint, target.model, target.default_token_param)
         convo = list(messages)
         retries_left = settings.agent_max_retries
+        same_left = SAME_ENDPOINT_RETRIES
         adaptations = 0
+        backoffs = 0
         reasked = False
         waited = False
         while True:
-            remaining = deadline - self._clock()
+            remaining = deadline - time.monotonic()
             if remaining <= MIN_ATTEMPT_BUDGET:
-                return Failure("timeout", "call budget spent")
+                return Failure("timeout", "nothing left of the deadline")
+            limits = Limits(
+                total=remaining,
+                first_token=(
+                    min(settings.agent_first_token_timeout, remaining) if has_next else remaining
+                ),
+                idle=min(settings.agent_stream_idle_timeout, remaining),
+                max_bytes=settings.agent_max_answer_bytes,
+                ends_at=deadline,
+            )
             started = time.perf_counter()
+            streamed = [0]
             try:
                 comp: Completion = await self._attempt(
-                    req, target, settings, convo, schema, caps, remaining
+                    req, target, settings, convo, schema, caps, limits, streamed
                 )
             except CallCancelled:
                 self._cooldowns.release(target.endpoint)
@@ -528,49 +667,91 @@ class Router:
             except Exception as exc:  # every fault is classified; none escapes the floor
                 trace.http_ms += (time.perf_counter() - started) * 1000
                 failure = classify(exc)
+                if failure.label == "timeout" and streamed[0]:
+                    failure = Failure(
+                        "timeout", f"the call's deadline ran out after {streamed[0]} tokens"
+                    )
                 if failure.label == "internal_error":
                     log.exception("router internal error on %s %s", target.tier, target.endpoint)
                 trace.add(
                     target.tier, target, "error", f"{failure.label}: {failure.detail}", started
                 )
-                if failure.cooldown != "endpoint":  # the endpoint answered: its breaker closes
-                    self._cooldowns.success(target.endpoint)
+                if failure.cooldown != "endpoint" and not failure.breaker:
+                    self._cooldowns.success(target.endpoint)  # the endpoint answered
                 if failure.adapt and adaptations < MAX_ADAPTATIONS:
                     label = self._adapt(target, caps, failure)
                     if label is not None:
                         adaptations += 1
                         trace.adaptations.append(label)
                         continue
+                if failure.same_endpoint and same_left > 0:
+                    same_left -= 1
+                    log.info(
+                        "retrying %s %s once after %s", target.tier, target.endpoint, failure.label
+                    )
+                    continue
                 if failure.label == "rate_limited":
                     ra = failure.retry_after
-                    self._park(target, failure, settings, seconds=ra)
-                    budget = deadline - self._clock()
-                    if (
-                        ra is not None
-                        and not waited
-                        and ra <= min(MAX_RATE_LIMIT_WAIT, budget - MIN_ATTEMPT_BUDGET)
-                    ):
+                    budget = deadline - time.monotonic() - MIN_ATTEMPT_BUDGET
+                    if ra is not None:
+                        if not waited and ra <= min(MAX_RATE_LIMIT_WAIT, budget):
+                            waited = True
+                            await _sleep(ra)  # the header says when: honour it, once
+                            continue
+                        self._park(target, failure, settings, seconds=ra)
+                        return failure
+                    pause = _jitter(BACKOFF_BASE * 2)
+                    if not waited and pause <= budget:
                         waited = True
-                        await _sleep(ra)
-                        self._cooldowns.clear(target.model_key)
+                        await _sleep(pause)
                         continue
+                    self._park(target, failure, settings)
                     return failure
-                if (
-                    failure.retryable
-                    and retries_left > 0
-                    and deadline - self._clock() > MIN_ATTEMPT_BUDGET
-                ):
-                    retries_left -= 1
-                    continue
+                if failure.breaker:
+                    opened = self._cooldowns.strike(
+                        target.endpoint,
+                        settings.agent_cooldown_seconds,
+                        failure.label,
+                        BREAKER_THRESHOLD,
+                    )
+                    if opened:
+                        log.warning("breaker open on %s after %s", target.endpoint, failure.label)
+                        return failure
+                if failure.retryable and retries_left > 0:
+                    pause = (
+                        min(failure.retry_after, BACKOFF_CAP)
+                        if failure.retry_after is not None
+                        else _jitter(min(BACKOFF_CAP, BACKOFF_BASE * 2**backoffs))
+                    )
+                    if pause <= deadline - time.monotonic() - MIN_ATTEMPT_BUDGET:
+                        retries_left -= 1
+                        backoffs += 1
+                        await _sleep(pause)
+                        continue
                 self._park(target, failure, settings)
                 return failure
             trace.http_ms += comp.total_ms
             self._cooldowns.success(target.endpoint)
             try:
                 extraction = parse_artifact(
-                    comp.text, req.schema_model, finish_reason=comp.finish_reason, clamp=reasked
+                    comp.text,
+                    req.schema_model,
+                    finish_reason=comp.finish_reason,
+                    clamp=reasked,
+                    repair=caps.json_mode in REPAIR_RUNGS,
                 )
             except OutputError as exc:
+                if comp.skipped_events and same_left > 0:
+                    # garbled events were skipped and what is left does not parse: ask again
+                    same_left -= 1
+                    trace.add(
+                        target.tier,
+                        target,
+                        "invalid",
+                        f"garbled stream: {comp.skipped_events} events unreadable ({exc})",
+                        started,
+                    )
+                    continue
                 trace.add(target.tier, target, "invalid", str(exc), started)
                 if not reasked:
                     reasked = True
@@ -578,7 +759,27 @@ class Router:
                     continue
                 return Failure("invalid_output", str(exc))
             trace.add(target.tier, target, "ok", None, started)
-            trace.adaptations.extend(s for s in extraction.steps if s.startswith("clamped:"))
+            if comp.skipped_events:
+                trace.adaptations.append(f"skipped_events:{comp.skipped_events}")
+                log.info(
+                    "%s %s: skipped %d garbled stream events, answer complete",
+                    target.tier,
+                    target.endpoint,
+                    comp.skipped_events,
+                )
+            trace.adaptations.extend(
+                s for s in extraction.steps if s.startswith(("clamped:", "json_repaired"))
+            )
+            for step in extraction.steps:
+                if step.startswith("json_repaired"):
+                    log.info(
+                        "json repaired for %s on %s#%s (%s rung): %s",
+                        req.call_key,
+                        target.endpoint,
+                        target.model,
+                        caps.json_mode,
+                        step,
+                    )
             self._cooldowns.success(target.model_key)
             return _Served(
                 target,
@@ -590,6 +791,7 @@ class Router:
                 comp.tokens_out,
                 comp.first_token_ms,
                 comp.total_ms,
+                usage_reported=comp.usage_reported,
             )
 
     def _adapt(self, target: Target, caps: Any, failure: Failure) -> str | None:

@@ -66,6 +66,9 @@ def test_cli_shows_one_line_and_logs_the_traceback(tmp_path, monkeypatch, capsys
 
 
 def test_route_fallbacks_are_logged_with_run_stage_and_attempt(tmp_path):
+    from engine.routing.router import model_tier_ready
+
+    model_tier_ready().result()  # the client import counts against a call's 0.5 s: do it first
     settings = Settings(
         demo_mode="local",
         local_agent_base_url=refused_url(),

@@ -84,4 +84,4 @@ def test_two_hundred_ventures_under_random_model_faults(tmp_path):
     # mostly good answers were sent (the seeded mix, not the machine's speed), both tiers served
     assert faults["ok"] > sum(faults.values()) / 2
     assert served.get("local", 0) > 0 and served.get("simulation", 0) > 0
-    assert {"timeout", "unreachable"} <= set(kinds)
+    assert {"silent", "unreachable"} <= set(kinds)  # a hang reads "silent" (no first token)

@@ -31,7 +31,7 @@ def test_timeout_opens_then_one_probe_closes(fake_openai):
     fake_openai.script("hang")
     router = _router(fake_openai, now)
     first = router.call(req(), simulate)
-    assert first.fallback_reason.startswith("local: timeout")
+    assert first.fallback_reason.startswith("local: silent")
     assert _state(router, fake_openai) == "open"
     assert outcomes(router.call(req(), simulate)) == [("local", "parked")]
     now[0] += 29
@@ -48,14 +48,14 @@ def test_timeout_opens_then_one_probe_closes(fake_openai):
 def test_failed_probe_opens_the_breaker_again(fake_openai):
     now = [1000.0]
     fake_openai.set_payload(GOOD)
-    fake_openai.script("hang", "drop")
+    fake_openai.script("hang", "hang")
     router = _router(fake_openai, now)
     router.call(req(), simulate)
     now[0] += 31
     probe = router.call(req(), simulate)
-    assert probe.served_by == "simulation" and probe.fallback_reason.startswith("local: unreach")
+    assert probe.served_by == "simulation" and probe.fallback_reason.startswith("local: silent")
     assert _state(router, fake_openai) == "open"
-    assert router.status()["cooldowns"][fake_openai.url]["reason"] == "unreachable"
+    assert router.status()["cooldowns"][fake_openai.url]["reason"] == "silent"
     assert outcomes(router.call(req(), simulate)) == [("local", "parked")]
     assert len(fake_openai.chat_requests) == 2
 
@@ -92,9 +92,9 @@ def test_probe_in_flight_keeps_other_calls_away():
 
 def test_status_shows_the_breaker(fake_openai):
     now = [1000.0]
-    fake_openai.script("drop")
+    fake_openai.script("hang")
     router = _router(fake_openai, now)
     router.call(req(), simulate)
     info = router.status()["cooldowns"][fake_openai.url]
-    assert info["state"] == "open" and info["reason"] == "unreachable"
+    assert info["state"] == "open" and info["reason"] == "silent"
     assert info["seconds_left"] == 30.0

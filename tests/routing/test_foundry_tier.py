@@ -50,7 +50,7 @@ def test_credential_error_is_auth_and_parks_the_tier(fake_openai_factory):
     router = Router(live_settings(server.url, foundry_api_key=None), token_provider=provider)
     result = router.call(req(), simulate)
     assert result.served_by == "simulation"
-    assert result.fallback_reason.startswith("foundry: auth")
+    assert result.fallback_reason.startswith("foundry: not signed in")
     assert server.chat_requests == []
     assert router.call(req(), simulate).attempts[0].outcome == "parked"
 
@@ -58,7 +58,7 @@ def test_credential_error_is_auth_and_parks_the_tier(fake_openai_factory):
 def test_401_is_auth_not_retried(fake_openai_factory):
     server = fake_openai_factory("azure", payload=GOOD, api_key="right")
     result = Router(live_settings(server.url, foundry_api_key="wrong")).call(req(), simulate)
-    assert result.fallback_reason.startswith("foundry: auth (401")
+    assert result.fallback_reason.startswith("foundry: not signed in (401")
     assert len(server.chat_requests) == 1
 
 
@@ -70,7 +70,7 @@ def test_long_429_goes_to_the_fallback_model(fake_openai_factory):
     assert result.served_by == "foundry" and result.model == "gpt-4.1-mini"
     assert outcomes(result) == [("foundry", "error"), ("foundry", "ok")]
     assert [(f.from_tier, f.to_tier) for f in result.fallbacks] == [("foundry", "foundry")]
-    assert result.fallback_reason.startswith("foundry: rate_limited")
+    assert result.fallback_reason.startswith("foundry: rate-limited")
     assert [r.body["model"] for r in server.chat_requests] == ["gpt-5-mini", "gpt-4.1-mini"]
 
 
@@ -78,7 +78,7 @@ def test_content_filter_is_not_retried(fake_openai_factory):
     server = fake_openai_factory("azure", payload=GOOD, rejects=())
     server.script("content_filter")
     result = Router(live_settings(server.url)).call(req(), simulate)
-    assert result.fallback_reason.startswith("foundry: content_filtered")
+    assert result.fallback_reason.startswith("foundry: refused by the content filter")
     assert len(server.chat_requests) == 1
 
 

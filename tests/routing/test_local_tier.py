@@ -44,7 +44,7 @@ def test_sdk_retries_are_off_and_ours_is_bounded(fake_openai):
     )
     assert result.served_by == "simulation"
     assert outcomes(result) == [("local", "error"), ("local", "error")]
-    assert result.fallback_reason.startswith("local: server_error")
+    assert result.fallback_reason.startswith("local: server error")
     assert [(f.from_tier, f.to_tier) for f in result.fallbacks] == [("local", "simulation")]
 
 
@@ -63,15 +63,28 @@ def test_refused_falls_to_simulation_and_parks_the_endpoint():
     assert first.fallback_reason.startswith("local: unreachable")
     second = router.call(req(), simulate)
     assert outcomes(second) == [("local", "parked")]
-    assert "cooldown(unreachable" in second.attempts[0].error
+    assert "breaker open (unreachable" in second.attempts[0].error
     assert router.pill().startswith("fallback: simulation")
 
 
-def test_dropped_connection_is_unreachable(fake_openai):
+def test_reset_is_retried_once_on_the_same_endpoint_without_parking(fake_openai):
+    fake_openai.set_payload(GOOD)
     fake_openai.script("drop")
-    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    router = Router(local_settings(fake_openai.url))
+    result = router.call(req(), simulate)
+    assert result.served_by == "local"
+    assert outcomes(result) == [("local", "error"), ("local", "ok")]
+    assert result.attempts[0].error.startswith("reset")
+    assert router.status()["cooldowns"] == {}  # the server was up: nothing rests
+
+
+def test_two_resets_fall_back_labelled_and_park_nothing(fake_openai):
+    fake_openai.script("drop", "drop")
+    router = Router(local_settings(fake_openai.url))
+    result = router.call(req(), simulate)
     assert result.served_by == "simulation"
-    assert "unreachable" in result.fallback_reason
+    assert result.fallback_reason.startswith("local: connection reset (")
+    assert router.status()["cooldowns"] == {}
 
 
 def test_hang_is_cut_at_the_total_deadline(fake_openai):
@@ -81,7 +94,7 @@ def test_hang_is_cut_at_the_total_deadline(fake_openai):
     result = router.call(req(), simulate)
     elapsed = time.perf_counter() - started
     assert result.served_by == "simulation"
-    assert result.fallback_reason.startswith("local: timeout")
+    assert result.fallback_reason.startswith("local: silent")
     assert len(fake_openai.chat_requests) == 1  # the timeout ate the budget: no retry after it
     assert elapsed < 5.0  # the server would hold the request for 30 s
 
@@ -93,7 +106,7 @@ def test_trickle_is_cut_at_the_total_deadline(fake_openai_factory):
     result = Router(local_settings(server.url, agent_request_timeout=0.6)).call(req(), simulate)
     elapsed = time.perf_counter() - started
     assert result.served_by == "simulation"
-    assert "timeout" in result.fallback_reason
+    assert "out of time" in result.fallback_reason
     assert elapsed < 6.0  # the full trickle takes well over 10 s with reads every 0.2 s
 
 
@@ -114,22 +127,28 @@ def test_long_retry_after_does_not_wait(fake_openai_factory):
     result = router.call(req(), simulate)
     assert time.perf_counter() - started < 5.0
     assert result.served_by == "simulation"
-    assert result.fallback_reason.startswith("local: rate_limited")
+    assert result.fallback_reason.startswith("local: rate-limited")
     assert router.status()["cooldowns"][f"{server.url}#qwen2.5"]["seconds_left"] > 20
 
 
-def test_429_without_retry_after_moves_on(fake_openai):
+def test_429_without_retry_after_backs_off_once_then_moves_on(fake_openai):
     fake_openai.set_payload(GOOD)
     fake_openai.script("rate_limit_no_retry_after")
     result = Router(local_settings(fake_openai.url)).call(req(), simulate)
-    assert result.served_by == "simulation"
-    assert len(fake_openai.chat_requests) == 1
+    assert result.served_by == "local"  # one jittered back-off, then it answered
+    fake_openai.script("rate_limit_no_retry_after", "rate_limit_no_retry_after")
+    router = Router(local_settings(fake_openai.url))
+    before = len(fake_openai.chat_requests)
+    second = router.call(req(), simulate)
+    assert second.served_by == "simulation"
+    assert second.fallback_reason.startswith("local: rate-limited")
+    assert len(fake_openai.chat_requests) - before == 2
 
 
 def test_model_missing_is_labelled_and_parked(fake_openai):
     router = Router(local_settings(fake_openai.url, local_agent_model="llama9"))
     result = router.call(req(), simulate)
-    assert result.fallback_reason.startswith("local: model_missing")
+    assert result.fallback_reason.startswith("local: model not found")
     assert len(fake_openai.chat_requests) == 1
     assert router.call(req(), simulate).attempts[0].outcome == "parked"
 
@@ -156,8 +175,8 @@ def test_status_and_probe(fake_openai):
 
 def test_probe_lifts_a_cooldown(fake_openai):
     fake_openai.set_payload(GOOD)
-    fake_openai.script("drop")
-    router = Router(local_settings(fake_openai.url))
+    fake_openai.script("hang")
+    router = Router(local_settings(fake_openai.url, agent_request_timeout=0.4))
     assert router.call(req(), simulate).served_by == "simulation"
     assert router.call(req(), simulate).attempts[0].outcome == "parked"
     assert router.probe()[1]["ok"] is True
@@ -167,9 +186,10 @@ def test_probe_lifts_a_cooldown(fake_openai):
 def test_cooldown_expires_with_the_clock(fake_openai):
     now = [1000.0]
     fake_openai.set_payload(GOOD)
-    fake_openai.script("drop")
+    fake_openai.script("hang")
     router = Router(
-        local_settings(fake_openai.url, agent_cooldown_seconds=30), clock=lambda: now[0]
+        local_settings(fake_openai.url, agent_cooldown_seconds=30, agent_request_timeout=0.4),
+        clock=lambda: now[0],
     )
     assert router.call(req(), simulate).served_by == "simulation"
     assert router.call(req(), simulate).attempts[0].outcome == "parked"
@@ -218,7 +238,7 @@ def test_non_json_body_and_empty_choices_are_labelled_not_crashes(fake_openai):
     router = Router(local_settings(fake_openai.url, agent_max_retries=1))
     first = router.call(req(), simulate)
     assert first.served_by == "simulation"
-    assert first.fallback_reason.startswith("local: bad_response")
+    assert first.fallback_reason.startswith("local: not a model answer")
     assert len(fake_openai.chat_requests) == 2  # one retry of ours
     # An empty stream is asked once more without streaming (how llama.cpp's errors are read):
     # that answer has no choices either, so the attempt is invalid, and the re-ask serves.

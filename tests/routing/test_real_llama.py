@@ -102,7 +102,7 @@ def test_context_overflow_falls_to_the_floor_labelled(llama_server):
     big = req().model_copy(update={"user": "bike shop repair booking " * 4000})
     result = router.call(big, simulate)
     assert result.served_by == "simulation"
-    assert result.fallback_reason.startswith("local: context_window")
+    assert result.fallback_reason.startswith("local: context too long")
     assert outcomes(result)[-1] == ("local", "error")
     assert sum(1 for a in result.attempts if a.error and "context_window" in a.error) == 1
 
@@ -214,9 +214,9 @@ def test_a_frozen_server_opens_the_breaker_then_one_probe_closes_it(llama_server
         hung = router.call(req(key="frozen"), simulate)
     finally:
         os.kill(llama_server.process.pid, signal.SIGCONT)
-    assert hung.served_by == "simulation" and hung.fallback_reason.startswith("local: timeout")
+    assert hung.served_by == "simulation" and hung.fallback_reason.startswith("local: silent")
     cli_routing._print_status(cli_routing._status(router, probe=False))
-    assert f"breaker    {llama_server.url}: open (timeout" in capsys.readouterr().out
+    assert f"breaker    {llama_server.url}: open (silent" in capsys.readouterr().out
     assert outcomes(router.call(req(key="resting"), simulate)) == [("local", "parked")]
     now[0] += 31  # the rest is over: the next call is the one probe
     probe = router.call(req(key="probe"), simulate)

@@ -50,7 +50,7 @@ def test_two_bad_answers_fall_to_simulation_labelled(fake_openai):
     result = Router(local_settings(fake_openai.url)).call(req(), simulate)
     assert result.served_by == "simulation"
     assert outcomes(result) == [("local", "invalid"), ("local", "invalid")]
-    assert result.fallback_reason.startswith("local: invalid_output")
+    assert result.fallback_reason.startswith("local: answer not valid")
     assert len(fake_openai.chat_requests) == 2
 
 

@@ -1,0 +1,339 @@
+"""Run the router's own code through the fault catalogue and score each cell as failoverbench does.
+
+Two set-ups: "local" (the local tier at the faulty endpoint, nothing behind it but the simulation)
+and "hybrid" (local at the faulty endpoint, Foundry at a healthy one). Game defaults throughout,
+with every time (the catalogue's waits and the router's deadline, limits and rest) scaled by one
+factor so a run takes seconds. Verdicts: pass (rescued, every check clean), partial (rescued, an
+advisory check failed), safe (not rescued, but bounded, labelled and every required check clean),
+fail. Two checks are ours and required everywhere: the call ended by AGENT_REQUEST_TIMEOUT + 0.1 s,
+and the cause was named (its label in the trace, its words in the fallback reason).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from engine.config import Settings
+from engine.routing.errors import WORDS
+from engine.routing.faults.catalogue import SCENARIOS, Check, Scenario
+from engine.routing.faults.server import CANONICAL_TEXT, FaultAnswer, FaultServer, Hit
+from engine.routing.router import Router
+from engine.routing.types import RouteRequest, RouteResult
+
+Setup = Literal["local", "hybrid"]
+Verdict = Literal["pass", "partial", "safe", "fail"]
+PRIMARY = "fb-primary"
+LONG = "fb-long"
+CLOUD = "fb-cloud"
+DEADLINE_SLACK = 0.1
+PROMPT = "Explain in sixty words why a gateway earns trust only when its provider misbehaves."
+SIMULATED = FaultAnswer(answer="(the simulation's answer)")
+
+
+@dataclass
+class Cell:
+    """One scenario through one set-up: the verdict, what the player saw, and every check."""
+
+    scenario: str
+    title: str
+    setup: Setup
+    verdict: Verdict
+    served_by: str
+    seen: str  # what the player reads: the fallback reason, or who answered
+    seconds: float
+    primary_attempts: int
+    fallback_attempts: int
+    checks: dict[str, str] = field(default_factory=dict)  # id -> ok | FAIL | n/a | info
+
+
+def settings_for(
+    setup: Setup, primary: str, cloud: str | None, scale: float, **extra: Any
+) -> Settings:
+    """Game defaults, the tiers pointed at the fault servers, every time scaled by `scale`."""
+    defaults = Settings()
+    values: dict[str, Any] = {
+        "demo_mode": "local" if setup == "local" else "live",
+        "local_agent_base_url": primary,
+        "local_agent_model": PRIMARY,
+        "agent_request_timeout": defaults.agent_request_timeout * scale,
+        "agent_first_token_timeout": defaults.agent_first_token_timeout * scale,
+        "agent_stream_idle_timeout": defaults.agent_stream_idle_timeout * scale,
+        "agent_cooldown_seconds": defaults.agent_cooldown_seconds * scale,
+    }
+    if setup == "hybrid":
+        values.update(foundry_base_url=cloud, foundry_api_key="fault-test", strategist_model=CLOUD)
+    values.update(extra)
+    return Settings(**values)
+
+
+def request(key: str) -> RouteRequest:
+    return RouteRequest(
+        role="strategist",
+        system="You answer for the fault catalogue.",
+        user=PROMPT,
+        schema_model=FaultAnswer,
+        call_key=f"faults/{key}",
+        max_output_tokens=300,
+    )
+
+
+def _rescued(result: RouteResult) -> bool:
+    out = result.output
+    return (
+        result.served_by in ("local", "foundry")
+        and isinstance(out, FaultAnswer)
+        and out.answer == CANONICAL_TEXT
+    )
+
+
+def _truncated_success(result: RouteResult) -> bool:
+    out = result.output
+    return result.served_by in ("local", "foundry") and not (
+        isinstance(out, FaultAnswer) and out.answer == CANONICAL_TEXT
+    )
+
+
+def _seen(result: RouteResult) -> str:
+    if result.fallback_reason:
+        return f"{result.served_by} (fallback: {result.fallback_reason})"
+    return f"{result.served_by}: {result.model}"
+
+
+def _named(scn: Scenario, results: list[RouteResult]) -> bool:
+    """The cause was named: its label in the attempt trace, and its words wherever a call fell."""
+    if scn.label is None:
+        return all(
+            bool(r.fallback_reason) == (r.served_by == "simulation" or bool(r.fallbacks))
+            for r in results
+        )
+    words = WORDS.get(scn.label, scn.label)
+    traced = any(
+        (a.error or "").startswith(scn.label) or words in (a.error or "")
+        for r in results
+        for a in r.attempts
+    )
+    fell = [r for r in results if r.fallback_reason]
+    return traced and all(
+        words in (r.fallback_reason or "") or "breaker open" in (r.fallback_reason or "")
+        for r in fell
+    )
+
+
+class _Run:
+    """What one scenario produced, for its checks."""
+
+    def __init__(self, scn: Scenario, setup: Setup, scale: float, budget: float) -> None:
+        self.scn = scn
+        self.setup = setup
+        self.scale = scale
+        self.budget = budget
+        self.results: list[RouteResult] = []
+        self.elapsed: list[float] = []
+        self.starts: list[float] = []
+        self.primary: list[Hit] = []
+        self.fallback: list[Hit] = []
+        self.alive: bool | None = None
+
+    def check(self, c: Check) -> bool:
+        s = self.scale
+        result = self.results[0]
+        hits = self.primary
+        first = hits[0].t if hits else 0.0
+        if c.kind in ("no_hang", "seq_no_hang"):
+            limit = (self.scn.sequence[2] if self.scn.sequence else self.scn.max_wall_s) * s
+            return all(e <= limit for e in self.elapsed)
+        if c.kind == "complete":
+            return _rescued(result)
+        if c.kind == "no_truncated_success":
+            return not any(_truncated_success(r) for r in self.results)
+        if c.kind == "attempts_primary_min":
+            return len(hits) >= c.value
+        if c.kind == "attempts_primary_max":
+            return len(hits) <= c.value
+        if c.kind == "attempts_primary_eq":
+            return len(hits) == c.value
+        if c.kind == "first_gap_min_s":
+            return len(hits) >= 2 and hits[1].t - hits[0].t >= c.value * s
+        if c.kind == "max_attempts_within":
+            return sum(1 for h in hits if h.t - first <= c.window_s * s) <= c.value
+        if c.kind == "wall_max_s":
+            return max(self.elapsed) <= c.value * s
+        if c.kind == "alive_after":
+            return bool(self.alive)
+        if c.kind == "fallback_used":
+            return bool(self.fallback)
+        if c.kind == "reported_model_is_fallback":
+            return result.served_by == "foundry" and result.model == CLOUD
+        if c.kind == "usage_present":
+            return result.usage.tokens_in > 0
+        if c.kind == "no_prefill_masking":
+            masked = any(h.last_role == "assistant" for h in self.fallback)
+            return not (result.served_by == "simulation" and masked)
+        outage = 60.0 * s
+        during = [r for r, t in zip(self.results, self.starts, strict=True) if t < outage]
+        after = [(r, t) for r, t in zip(self.results, self.starts, strict=True) if t >= outage]
+        if c.kind == "seq_served_during_outage":
+            return all(_rescued(r) for r in during)
+        if c.kind == "seq_recovered_within_s":
+            return any(r.served_by == "local" and t <= outage + c.value * s for r, t in after)
+        if c.kind == "seq_probe_discipline":
+            return True
+        raise ValueError(f"unknown check kind {c.kind}")
+
+
+def run_scenario(
+    scn: Scenario,
+    setup: Setup,
+    primary: FaultServer,
+    cloud: FaultServer | None,
+    scale: float,
+    **extra: Any,
+) -> Cell:
+    """One cell: a fresh router (its own breaker and memo) against the servers playing `scn`."""
+    settings = settings_for(setup, primary.url, cloud.url if cloud else None, scale, **extra)
+    run = _Run(scn, setup, scale, settings.agent_request_timeout)
+    primary.use(scn.id, primary_model=PRIMARY if scn.id == "S12" else None)
+    if cloud is not None:
+        cloud.use("ok")
+    router = Router(settings, caps_cache=False)
+    count, interval = (scn.sequence[0], scn.sequence[1] * scale) if scn.sequence else (1, 0.0)
+    origin = time.monotonic()
+    for i in range(count):
+        if i:
+            time.sleep(max(0.0, origin + i * interval - time.monotonic()))
+        run.starts.append(time.monotonic() - origin)
+        t0 = time.perf_counter()
+        run.results.append(router.call(request(f"{scn.id}/{i}"), lambda: SIMULATED))
+        run.elapsed.append(time.perf_counter() - t0)
+    hits = primary.hits
+    run.primary = [h for h in hits if h.model == PRIMARY]
+    run.fallback = [h for h in hits if h.model != PRIMARY] + (cloud.hits if cloud else [])
+    if any(c.kind == "alive_after" for c in scn.checks):
+        primary.use("ok")
+        if cloud is not None:
+            cloud.use("ok")
+        alive = router.call(request(f"{scn.id}/alive"), lambda: SIMULATED)
+        run.alive = _rescued(alive)
+    return _score(run)
+
+
+def _score(run: _Run) -> Cell:
+    scn = run.scn
+    checks: dict[str, str] = {}
+    required_ok = advisory_ok = True
+    for c in scn.checks:
+        if c.requires_fallback and run.setup == "local":
+            checks[c.id] = "n/a"
+            continue
+        ok = run.check(c)
+        if c.informational:
+            checks[c.id] = "info:" + ("yes" if ok else "no")
+            continue
+        checks[c.id] = "ok" if ok else "FAIL"
+        if not ok:
+            if c.severity == "required":
+                required_ok = False
+            else:
+                advisory_ok = False
+    deadline_ok = all(e <= run.budget + DEADLINE_SLACK for e in run.elapsed)
+    named_ok = _named(scn, run.results)
+    checks["deadline"] = "ok" if deadline_ok else "FAIL"
+    checks["cause_named"] = "ok" if named_ok else "FAIL"
+    truncated = any(_truncated_success(r) for r in run.results)
+    result = run.results[0]
+    if scn.ideal == "error":
+        reason = result.fallback_reason or ""
+        rescued = result.served_by == "simulation" and WORDS["content_filtered"] in reason
+        routed_round = result.served_by != "simulation"
+    else:
+        rescued = all(_rescued(r) for r in run.results)
+        routed_round = False
+    verdict: Verdict
+    if not (required_ok and deadline_ok and named_ok) or truncated:
+        verdict = "fail"
+    elif rescued:
+        verdict = "pass" if advisory_ok else "partial"
+    elif routed_round:
+        verdict = "partial"
+    else:
+        verdict = "safe"
+    return Cell(
+        scenario=scn.id,
+        title=scn.title,
+        setup=run.setup,
+        verdict=verdict,
+        served_by=result.served_by,
+        seen=_seen(result),
+        seconds=round(max(run.elapsed), 3),
+        primary_attempts=len(run.primary),
+        fallback_attempts=len(run.fallback),
+        checks=checks,
+    )
+
+
+def run_catalogue(
+    setups: Iterable[Setup] = ("local", "hybrid"),
+    *,
+    scale: float = 0.1,
+    only: Iterable[str] | None = None,
+) -> list[Cell]:
+    """Every scenario (or `only` these ids) through each set-up, on fresh loopback servers."""
+    wanted = set(only) if only else None
+    cells: list[Cell] = []
+    with (
+        FaultServer(scale=scale) as primary,
+        FaultServer(scale=scale, reject_prefill=True) as cloud,
+    ):
+        for setup in setups:
+            for scn in SCENARIOS:
+                if wanted is None or scn.id in wanted:
+                    cells.append(
+                        run_scenario(
+                            scn, setup, primary, cloud if setup == "hybrid" else None, scale
+                        )
+                    )
+    return cells
+
+
+def tally(cells: Iterable[Cell]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for c in cells:
+        row = out.setdefault(c.setup, {"pass": 0, "partial": 0, "safe": 0, "fail": 0})
+        row[c.verdict] += 1
+    return out
+
+
+def as_json(cells: list[Cell], scale: float) -> dict[str, Any]:
+    return {"scale": scale, "tally": tally(cells), "cells": [asdict(c) for c in cells]}
+
+
+def render(cells: list[Cell], scale: float) -> str:
+    """The scorecard as text: one row per scenario, a column per set-up, then the tally."""
+    setups = list(dict.fromkeys(c.setup for c in cells))
+    by = {(c.scenario, c.setup): c for c in cells}
+    ids = list(dict.fromkeys(c.scenario for c in cells))
+    lines = [
+        f"fault catalogue (failoverbench v0.1 faults, our loopback server), times ×{scale:g}",
+        f"{'':4} {'scenario':<36} " + " ".join(f"{s:<8}" for s in setups) + "  what the player saw",
+    ]
+    for sid in ids:
+        row = [by[(sid, s)] for s in setups if (sid, s) in by]
+        last = row[-1]
+        lines.append(
+            f"{sid:<4} {last.title[:36]:<36} "
+            + " ".join(f"{c.verdict:<8}" for c in row)
+            + f"  {last.seen[:90]}"
+        )
+        for c in row:
+            failed = [k for k, v in c.checks.items() if v == "FAIL"]
+            if failed:
+                lines.append(f"       {c.setup}: failed {', '.join(failed)}")
+    for setup, counts in tally(cells).items():
+        lines.append(
+            f"{setup}: {counts['pass']} pass, {counts['partial']} partial, "
+            f"{counts['safe']} safe, {counts['fail']} fail"
+        )
+    return "\n".join(lines)
