@@ -144,9 +144,9 @@ _ready: concurrent.futures.Future[None] | None = None  # done once the model tie
 def _load_model_tier() -> None:
     """Import the OpenAI-compatible tier (openai, httpx: up to a second on a slow machine) and
     build its shared TLS context (the CA bundle load), so the first model call pays neither."""
-    from engine.routing.openai_tier import shared_ssl_context
+    from engine.routing.openai_tier import preload
 
-    shared_ssl_context()
+    preload()
 
 
 def model_tier_ready() -> concurrent.futures.Future[None]:
