@@ -58,7 +58,9 @@ def backend_status(settings: Any, *, probe: bool = True) -> dict[str, Any]:
         out["answers"] = store.ping()
         out["detail"] = "vector ranking" if store.vector_enabled else "keyword ranking"
     except ImportError:
-        out["detail"] = "azure-cosmos not installed: pip install 'worldforge-tui[cosmos]'"
+        from engine.version import install_hint
+
+        out["detail"] = f"azure-cosmos not installed: {install_hint('cosmos')}"
     except Exception as exc:  # noqa: BLE001  (the status line says why in one line)
         from memory.cosmos.failover import outage_reason
 

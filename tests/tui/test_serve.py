@@ -1,8 +1,10 @@
-"""`worldforge serve` on loopback, loaded by a real headless Chromium: the board reaches the browser.
+"""`worldforge serve` on loopback, driven by a real headless Chromium: the board reaches the browser,
+and a player founds a venture, approves the first artifact and chooses its fork by key.
 
 The page draws the terminal on a canvas, so the test reads what the browser received: it drives
-Chromium over the DevTools protocol and collects the websocket frames the page gets from the game,
-until the board's pane titles and the action bar have arrived. Chromium comes from the OS packages,
+Chromium over the DevTools protocol (keys and a click as input events) and collects the websocket
+frames the page gets from the game until the words of each step have arrived; the save file then
+shows the approval and the decision. Chromium comes from the OS packages,
 installed by the set-up step (`make test-setup`, where the machine allows: root with apt-get), never
 by a test; without it the test is skipped with one reason.
 """
@@ -16,10 +18,13 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,10 +65,19 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], limit: float = 30.0)
     raise AssertionError("serve did not listen in time")
 
 
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture
 def served(tmp_path):
     port = free_port()
-    env = {**os.environ, "WORLDFORGE_HOME": str(tmp_path), "DEMO_MODE": "simulation"}
+    env = {**os.environ, "WORLDFORGE_HOME": str(tmp_path), "WORLDFORGE_DEMO_MODE": "simulation"}
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -83,12 +97,7 @@ def served(tmp_path):
         wait_for_port(port, proc)
         yield f"http://127.0.0.1:{port}/"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def start_chromium(path: str, profile: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -132,56 +141,114 @@ def frame_text(response: dict[str, object]) -> str:
     return ANSI.sub("", payload)
 
 
-async def frames_seen(browser_ws: str, url: str, want: tuple[str, ...], limit: float = 90.0) -> str:
-    """Open `url` in a new tab and collect the websocket text it receives until `want` all show."""
+class Page:
+    """One Chromium tab over the DevTools protocol: navigate, press keys, read the game's frames."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws, self.seq, self.text = ws, 0, ""
+
+    async def send(self, method: str, **params: object) -> None:
+        self.seq += 1
+        await self.ws.send_json({"id": self.seq, "method": method, "params": params})
+
+    async def until(self, *want: str, limit: float = 90.0) -> None:
+        """Collect frames until every word in `want` has arrived since the last call."""
+        start, deadline = len(self.text), time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if all(word in self.text[start:] for word in want):
+                return
+            try:
+                message = await self.ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(message.data)
+            if data.get("method") == "Network.webSocketFrameReceived":
+                self.text += frame_text(data["params"]["response"])
+        missing = [w for w in want if w not in self.text[start:]]
+        raise AssertionError(f"never reached the browser: {missing}; last: {self.text[-300:]!r}")
+
+    async def key(self, key: str, code: str, vk: int, text: str) -> None:
+        """One key press as the terminal's page sees it (down with its text, then up)."""
+        await self.send(
+            "Input.dispatchKeyEvent",
+            type="keyDown",
+            key=key,
+            code=code,
+            windowsVirtualKeyCode=vk,
+            text=text,
+            unmodifiedText=text,
+        )
+        await self.send("Input.dispatchKeyEvent", type="keyUp", key=key, code=code)
+
+    async def type(self, text: str) -> None:
+        await self.send("Input.insertText", text=text)
+
+
+async def in_a_tab(browser_ws: str, url: str, steps: Callable[[Page], Awaitable[None]]) -> None:
+    """Open `url` in a new tab and run `steps` on it."""
     port = int(browser_ws.split(":")[2].split("/")[0])
     async with aiohttp.ClientSession() as http:
         async with http.put(f"http://127.0.0.1:{port}/json/new?about:blank") as response:
-            page = json.loads(await response.text())
-        async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-            seq = 0
-
-            async def send(method: str, **params: object) -> None:
-                nonlocal seq
-                seq += 1
-                await ws.send_json({"id": seq, "method": method, "params": params})
-
-            await send("Network.enable")
-            await send("Page.enable")
-            await send("Page.navigate", url=url)
-            received: list[str] = []
-            deadline = time.monotonic() + limit
-            while time.monotonic() < deadline:
-                try:
-                    message = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-                except TimeoutError:
-                    break
-                if message.type != aiohttp.WSMsgType.TEXT:
-                    break
-                data = json.loads(message.data)
-                if data.get("method") == "Network.webSocketFrameReceived":
-                    received.append(frame_text(data["params"]["response"]))
-                    text = "".join(received)
-                    if all(word in text for word in want):
-                        return text
-            return "".join(received)
+            target = json.loads(await response.text())
+        async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+            page = Page(ws)
+            await page.send("Network.enable")
+            await page.send("Page.enable")
+            await page.send("Page.navigate", url=url)
+            await steps(page)
 
 
-def test_serve_shows_the_board_in_headless_chromium(served, browser, tmp_path):
+async def see_the_board(page: Page) -> None:
+    """The board's panes and the new-venture form (the first thing a player sees)."""
+    await page.until("Story", "Replay log", "New venture", "Pitch")
+
+
+async def play_a_stage(page: Page) -> None:
+    """Found a venture, approve the first artifact with `a`, choose the fork with `1`: the
+    player's first minute, by key, in the browser."""
+    await page.until("New venture", "Pitch")
+    for kind in ("mousePressed", "mouseReleased"):  # focus the terminal: a click on the page
+        await page.send(
+            "Input.dispatchMouseEvent", type=kind, x=600, y=400, button="left", clickCount=1
+        )
+    await page.type("Repair bookings for independent bike shops")
+    await page.until("independent bike")
+    await page.key("Enter", "Enter", 13, "\r")
+    await page.until("approve", "STAGE_EXECUTED")
+    await page.key("a", "KeyA", 65, "a")
+    await page.until("ARTIFACT_APPROVED", "DILEMMA_POSED")
+    await page.key("1", "Digit1", 49, "1")
+    await page.until("Standup")
+
+
+@pytest.fixture
+def chromium(browser, tmp_path):
+    """A headless Chromium's DevTools websocket URL, stopped after the test."""
     proc, browser_ws = start_chromium(browser, tmp_path / "profile")
     try:
-        text = asyncio.run(frames_seen(browser_ws, served, ("Story", "Replay log", "New venture")))
+        yield browser_ws
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    assert text, "the page never opened the game's websocket"
-    # the board's panes and the new-venture form (the first thing a player sees) reached the page
-    for word in ("Story", "Replay log", "New venture", "Pitch"):
-        assert word in text, f"{word!r} never reached the browser"
+        stop(proc)
+
+
+def test_serve_shows_the_board_in_headless_chromium(served, chromium):
+    asyncio.run(in_a_tab(chromium, served, see_the_board))
+
+
+def test_serve_plays_a_stage_by_key_in_headless_chromium(served, chromium, tmp_path):
+    """A venture started, approved and its fork chosen by key in the browser; the save proves it."""
+    asyncio.run(in_a_tab(chromium, served, play_a_stage))
+    conn = sqlite3.connect(f"file:{tmp_path / 'worldforge.db'}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT type, payload FROM events ORDER BY id").fetchall()
+    finally:
+        conn.close()
+    types = [t for t, _ in rows]
+    assert "RUN_STARTED" in types and "ARTIFACT_APPROVED" in types
+    decision = json.loads(next(p for t, p in rows if t == "CEO_DECISION"))
+    assert decision.get("option") == "A", decision
 
 
 def test_serve_without_the_extra_says_how_to_add_it(monkeypatch, capsys):

@@ -117,7 +117,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print(line)
     warning = tier_warning(result["routing"])
     if warning:
-        _warn(warning)
+        warn(warning)
         if args.strict_tier:
             return 1
     return 0
@@ -439,7 +439,7 @@ def _old_names_warning() -> None:
     config = sys.modules.get("engine.config")
     line = config.old_names_line() if config is not None else None
     if line:
-        _warn(line)
+        warn(line)
 
 
 def _is_settings_error(err: BaseException) -> bool:
@@ -454,7 +454,7 @@ def _scrubbed(text: str) -> str:
     return scrub(text)
 
 
-def _warn(message: str) -> None:
+def warn(message: str) -> None:
     """A warning line on stderr (the command still succeeds unless told to be strict)."""
     from worldforge_tui.terminal import printable
 
