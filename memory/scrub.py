@@ -289,19 +289,30 @@ def is_secret_field(name: str) -> bool:
     return bool(_rx(_SECRET_FIELD).search(name.strip()))
 
 
+_ATOMS = (int, float, bool, type(None))  # leaves that hold no text: returned as they are
+
+
 def scrub_obj(obj: Any) -> Any:
-    """Return a scrubbed copy of JSON-like data: every str scrubbed, secret-named fields redacted."""
+    """Return a scrubbed copy of JSON-like data: every str scrubbed, secret-named fields redacted.
+
+    Leaves are handled in the loop (a venture's event payloads hold ~25 leaves each), so only
+    nested containers cost a call."""
     if isinstance(obj, str):
         return scrub(obj)
     if isinstance(obj, dict):
         out: dict[Any, Any] = {}
         for key, value in obj.items():
-            if isinstance(key, str) and isinstance(value, str) and value and is_secret_field(key):
-                out[key] = REDACTED
+            if isinstance(value, str):
+                secret = value and isinstance(key, str) and is_secret_field(key)
+                out[key] = REDACTED if secret else scrub(value)
+            elif type(value) in _ATOMS:
+                out[key] = value
             else:
                 out[key] = scrub_obj(value)
         return out
     if isinstance(obj, list | tuple):
-        items = [scrub_obj(v) for v in obj]
+        items = [
+            scrub(v) if type(v) is str else v if type(v) in _ATOMS else scrub_obj(v) for v in obj
+        ]
         return items if isinstance(obj, list) else tuple(items)
     return obj

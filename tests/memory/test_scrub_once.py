@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory import scrub as scrubbing
-from memory.scrub import REDACTED, register_secret, scrub
+from memory.scrub import REDACTED, is_secret_field, register_secret, scrub, scrub_obj
 
 # Pieces that make the passes fire or nearly fire, mixed with ordinary game prose.
 PIECES = [
@@ -116,3 +116,42 @@ def test_importing_the_scrubber_compiles_nothing():
         "assert s.scrub('password: hunter22') == 'password: [redacted]'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def scrub_obj_reference(obj):
+    """scrub_obj as first written: one call per node."""
+    if isinstance(obj, str):
+        return scrub(obj)
+    if isinstance(obj, dict):
+        out = {}
+        for key, value in obj.items():
+            if isinstance(key, str) and isinstance(value, str) and value and is_secret_field(key):
+                out[key] = REDACTED
+            else:
+                out[key] = scrub_obj_reference(value)
+        return out
+    if isinstance(obj, list | tuple):
+        items = [scrub_obj_reference(v) for v in obj]
+        return items if isinstance(obj, list) else tuple(items)
+    return obj
+
+
+leaves = texts | st.integers() | st.floats(allow_nan=False) | st.booleans() | st.none()
+keys = st.sampled_from(["api_key", "password", "name", "reason", "token", "x"]) | st.text(
+    max_size=6
+)
+payloads = st.recursive(
+    leaves,
+    lambda kids: (
+        st.lists(kids, max_size=4)
+        | st.lists(kids, max_size=3).map(tuple)
+        | st.dictionaries(keys, kids, max_size=5)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(payloads)
+def test_scrub_obj_gives_what_one_call_per_node_gave(obj):
+    assert scrub_obj(obj) == scrub_obj_reference(obj)
