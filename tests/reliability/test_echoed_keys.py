@@ -163,16 +163,19 @@ def test_prose_about_secrets_survives(text: str) -> None:
 
 
 def test_the_tui_logs_into_the_one_rotated_scrubbed_log(tmp_path: Path, monkeypatch) -> None:
-    import logging.handlers
-
-    from engine.logs import get_logger, log_path
+    from engine import logs
+    from engine.logs import log_path
     from worldforge_tui.boot import log, setup_file_log
 
     monkeypatch.setenv("WORLDFORGE_HOME", str(tmp_path))
+    monkeypatch.setattr(logs, "MAX_BYTES", 4_000)  # the handler for this home is made below
     Settings(local_agent_api_key=ODD_KEY)  # configured keys are redacted by value
     setup_file_log()
     log.error("worker crashed; presented %s", ODD_KEY)
     text = log_path().read_text(encoding="utf-8")
     assert "worker crashed" in text and ODD_KEY not in text
     assert [p.name for p in tmp_path.rglob("*.log")] == ["worldforge.log"]  # no tui.log
-    assert any(isinstance(h, logging.handlers.RotatingFileHandler) for h in get_logger().handlers)
+    for n in range(60):  # ~12 kB through a 4 kB file: it rotates, keeping BACKUPS old files
+        log.info("line %d %s", n, "x" * 180)
+    names = sorted(p.name for p in log_path().parent.iterdir())
+    assert names == ["worldforge.log"] + [f"worldforge.log.{i}" for i in range(1, logs.BACKUPS + 1)]
