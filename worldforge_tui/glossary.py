@@ -86,6 +86,13 @@ def meaning(meter: Meter) -> str:
     return f"{meter.meaning}; {line_text(line)} ends the run ({ending_of(line.kind)})"
 
 
+def fatal_text(kind: str) -> str:
+    """What a fatal choice's card says: the ending and the line its numbers cross."""
+    line = next((d for d in DEFEATS if d.kind == kind), None)
+    crossed = f" ({line_text(line)})" if line is not None else ""
+    return f"FATAL: these numbers end the run: {ending_of(kind)}{crossed}"
+
+
 def loss_rule() -> str:
     """When and how a venture is lost, as `engine.session.steps.check_end` applies it."""
     lines = " · ".join(f"{line_text(d)} ({ending_of(d.kind)})" for d in DEFEATS)

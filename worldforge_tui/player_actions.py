@@ -7,6 +7,7 @@ hands one command to the app's session worker (`command`), which reports back by
 from __future__ import annotations
 
 from engine.errors import GameError
+from worldforge_tui.glossary import fatal_text
 from worldforge_tui.host import AppHost
 from worldforge_tui.screens.dialogs import ConfirmScreen, TextPromptScreen
 from worldforge_tui.widgets.action_bar import thinking_text
@@ -82,9 +83,12 @@ class PlayerActions(AppHost):
                         "consequence applied · rival moves · the team meets for a standup…",
                     )
 
+            fatal = self.snap.fatal_options.get(view.get("option") or "") if self.snap else None
+            warning = f"\n✖ {fatal_text(fatal)}." if fatal else ""
             self.push_screen(
                 ConfirmScreen(
-                    f"{view['says']}\nWill change: {view['will_change']}.\nDecide this way?",
+                    f"{view['says']}\nWill change: {view['will_change']}.{warning}\n"
+                    "Decide this way?",
                     yes_label="Decide",
                 ),
                 confirmed,

@@ -698,8 +698,8 @@ def _reports_to(state: GameState, stage_id: str) -> str:
     return stage.worker_id if stage else "operator"
 
 
-def preview(state: GameState, rule: Rule | str, stage_id: str) -> str:
-    """The effect line of a rule applied now, computed on a copy: exactly what `apply_rule` does."""
+def preview_after(state: GameState, rule: Rule | str, stage_id: str) -> tuple[Economics, OrgDelta]:
+    """The numbers and org change of a rule applied now, on a copy: exactly what `apply_rule` does."""
     rule = RULES[rule] if isinstance(rule, str) else rule
     econ = state.economics.model_copy()
     org = [w.model_copy() for w in state.org]
@@ -713,6 +713,12 @@ def preview(state: GameState, rule: Rule | str, stage_id: str) -> str:
         _reports_to(state, stage_id),
         protected(state),
     )
+    return econ, delta
+
+
+def preview(state: GameState, rule: Rule | str, stage_id: str) -> str:
+    """The effect line of a rule applied now (what the option shows, what the receipt applies)."""
+    econ, delta = preview_after(state, rule, stage_id)
     return effect_line(state.economics, econ, delta)
 
 

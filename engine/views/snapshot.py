@@ -6,13 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from engine.game.economy import MAX_REDOS, arc_stage
+from engine.game.economy import MAX_REDOS, arc_stage, defeat_at
 from engine.game.models import (
     Antagonist,
     Dilemma,
     Directive,
     Economics,
     Founder,
+    GameState,
     Outcome,
     Receipt,
     Stage,
@@ -57,11 +58,42 @@ class Snapshot(BaseModel):
     can: dict[str, bool]
     redos_left: int = 0
     max_redos: int = 0
+    # The defeat kind (engine.game.economy.DEFEATS) each choice's previewed numbers would end the
+    # run with, keyed "A"/"B" for the fork and the waiting event: the option card marks it fatal.
+    fatal_options: dict[str, str] = {}
+    fatal_events: dict[str, str] = {}
+
+
+def fatal_choices(state: GameState) -> tuple[dict[str, str], dict[str, str]]:
+    """Which fork options and event answers end the run by their own previewed numbers (the
+    numbers the option's effect line shows and the receipt applies), checked the way the engine
+    checks after the step: a fork's check comes once the next stage has begun."""
+    from engine.game.rules import preview_after
+    from engine.game.world_events import KIND_BY_ID
+
+    forks: dict[str, str] = {}
+    if state.phase == "fork" and state.dilemma is not None and state.stage is not None:
+        for option in state.dilemma.options:
+            after, _ = preview_after(state, option.rule_id, state.stage.id)
+            hit = defeat_at(after, state.stage_index + 1)
+            if hit:
+                forks[option.key] = hit[0]
+    answers: dict[str, str] = {}
+    event = state.pending_event
+    kind = KIND_BY_ID.get(event.kind) if event is not None else None
+    if event is not None and kind is not None and kind.choices:
+        for key, (_text, rule) in zip(("A", "B"), kind.choices, strict=False):
+            after, _ = preview_after(state, rule, event.after_stage)
+            hit = defeat_at(after, state.stage_index)
+            if hit:
+                answers[key] = hit[0]
+    return forks, answers
 
 
 def build_snapshot(session: GameSession) -> Snapshot:
     st = session.state
     records = session.memory.records()
+    fatal_options, fatal_events = fatal_choices(st)
     return Snapshot(
         run_id=st.run_id,
         seed=st.seed,
@@ -104,4 +136,6 @@ def build_snapshot(session: GameSession) -> Snapshot:
         },
         redos_left=max(0, MAX_REDOS - st.stage.redos) if st.stage is not None else 0,
         max_redos=MAX_REDOS,
+        fatal_options=fatal_options,
+        fatal_events=fatal_events,
     )

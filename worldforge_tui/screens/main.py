@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from worldforge_tui import actions
+from worldforge_tui.consequences import since_last_decision
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.key_footer import KeyFooter
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -108,7 +109,8 @@ class MainScreen(Screen[None]):
     # ---- rendering -----------------------------------------------------------------------
     def show(self, snap: Snapshot | None, *, busy: bool = False) -> None:
         """Render every pane from one snapshot (None = no venture open)."""
-        self.query_one(StoryPane).show(snap, self.query_one(ReplayPane).log_view.narration())
+        found = since_last_decision(self.query_one(ReplayPane).log_view.entries) if snap else ()
+        self.query_one(StoryPane).show(snap, found, self.wf.key_of, busy=busy)
         self.query_one(ReceiptPane).show(snap)
         self.query_one(MemoryPane).show(snap)
         status = self.query_one(StatusBar)
@@ -125,7 +127,12 @@ class MainScreen(Screen[None]):
             )
             labels = None
             if snap.dilemma is not None and len(snap.dilemma.options) >= 2:
-                labels = (snap.dilemma.options[0].text, snap.dilemma.options[1].text)
+                first, second = snap.dilemma.options[:2]
+                fatal = snap.fatal_options
+                labels = (
+                    ("✖ " if first.key in fatal else "") + first.text,
+                    ("✖ " if second.key in fatal else "") + second.text,
+                )
             self.query_one(ActionBar).show_state(
                 snap.phase, dict(snap.can), busy, snap.redos_left, labels
             )

@@ -37,7 +37,6 @@ from worldforge_tui.replay_entries import (
 
 FLUSH_SECONDS = 0.08
 FREEZE_BATCH = 2000
-NARRATION_TYPES = frozenset({"ANTAGONIST_MOVE", "ANTAGONIST_ESCALATED"})  # the rival's voice
 MAX_WIDTH = 480
 
 
@@ -145,13 +144,6 @@ class ReplayLog(ScrollView, can_focus=True):
     def visible_entries(self) -> list[LogEntry]:
         """The rows that pass the current tab and filter."""
         return [self._entries[i] for i in self._view]
-
-    def narration(self, limit: int = 400) -> str | None:
-        """The rival's newest move among the last `limit` rows (the Story pane's narrator line)."""
-        for entry in reversed(self._entries[-limit:]):
-            if entry.type in NARRATION_TYPES:
-                return entry.message
-        return None
 
     @property
     def pending_count(self) -> int:

@@ -3,7 +3,7 @@ flag, the fork's options, the standup, and the ending. Every model/player string
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
@@ -11,6 +11,8 @@ from textual.content import Content
 from textual.widget import Widget
 
 from engine.views.render import render_artifact
+from worldforge_tui.consequences import Consequence
+from worldforge_tui.glossary import fatal_text
 from worldforge_tui.safe_text import clean, one_line
 from worldforge_tui.widgets.content_pane import ContentPane
 
@@ -26,11 +28,31 @@ STATUS_MARK = {
     "pending": ("○", "$foreground-muted"),
 }
 PHASE_LABEL = {
-    "brief": "worker at work",
     "gate": "gate: approve or reject",
     "fork": "fork: choose",
     "ended": "ended",
 }
+FORK_IDS = ("fork.option_a", "fork.option_b")
+EVENT_IDS = ("event.option_a", "event.option_b")
+KeyOf = Callable[[str], str]
+
+
+def phase_label(snap: Snapshot, busy: bool, key_of: KeyOf) -> str:
+    """What the stage waits for: "worker at work" only while a worker works; otherwise what the
+    game waits for from the CEO, with the live key."""
+    if busy:
+        return "worker at work"
+    if snap.phase != "brief":
+        return PHASE_LABEL.get(snap.phase, snap.phase)
+    if snap.pending_event is not None:
+        return "an event waits for your answer"
+    if snap.standup_open:
+        return (
+            f"standup: reply ({key_of('standup.reply')}) or run the stage ({key_of('stage.run')})"
+        )
+    return f"waiting for you: {key_of('stage.run')} runs the stage"
+
+
 RUBRIC_ORDER = ("relevance", "completeness", "actionability", "clarity", "compliance")
 
 
@@ -156,7 +178,13 @@ def _proof_points(run: StageRun) -> list[Part]:
     return parts
 
 
-def _dilemma(dilemma: Dilemma) -> list[Part]:
+def _fatal(kind: str | None) -> list[Part]:
+    if not kind:
+        return []
+    return [("     ✖ ", "$error bold"), (fatal_text(kind) + "\n", "$error bold")]
+
+
+def _dilemma(dilemma: Dilemma, key_of: KeyOf, fatal: Mapping[str, str]) -> list[Part]:
     parts: list[Part] = [
         ("\nFork: ", "bold"),
         (one_line(dilemma.title, 120), "$accent bold"),
@@ -164,8 +192,8 @@ def _dilemma(dilemma: Dilemma) -> list[Part]:
         clean(dilemma.prompt, 1500),
         "\n",
     ]
-    for i, option in enumerate(dilemma.options, start=1):
-        parts.append((f" [{i}] ", "$accent bold reverse"))
+    for option_id, option in zip(FORK_IDS, dilemma.options, strict=False):
+        parts.append((f" [{key_of(option_id)}] ", "$accent bold reverse"))
         parts.append((" " + one_line(option.text, 300), "bold"))
         parts.append((f"  ({one_line(option.rule_id, 40)})\n", "$foreground-muted"))
         tradeoff = option.tradeoff
@@ -174,49 +202,57 @@ def _dilemma(dilemma: Dilemma) -> list[Part]:
         effect = option.effect_line
         if effect:
             parts.append(("     → " + one_line(effect, 300) + "\n", "$secondary"))
+        parts.extend(_fatal(fatal.get(option.key)))
         hint = option.hint
         if hint:
             parts.append(("       size: " + one_line(hint, 200) + "\n", "$foreground-muted"))
         if option.archetype:
             only = one_line(option.archetype, 20)
             parts.append((f"       only a {only} founder gets this option\n", "$warning"))
-    parts.append((" [o] ", "$accent bold reverse"))
+    parts.append((f" [{key_of('fork.own')}] ", "$accent bold reverse"))
     parts.append(" your own answer (read as you mean it; you confirm the reading first)\n")
     return parts
 
 
-def _world_event(snap: Snapshot) -> list[Part]:
-    """The event between stages: waiting for a small choice, or the latest one and its effect."""
+def _pending_event(snap: Snapshot, key_of: KeyOf) -> list[Part]:
+    """The event waiting for a small choice: its options, their numbers, the live keys."""
     pending = snap.pending_event
-    if pending is not None:
-        parts: list[Part] = [
-            ("\nEvent: ", "$warning bold"),
-            (one_line(pending.title, 120), "bold"),
-            " — ",
-            one_line(pending.text, 300),
-            "\n",
-        ]
-        for i, option in enumerate(pending.options, start=1):
-            parts.append((f" [{i}] ", "$accent bold reverse"))
-            parts.append(" " + one_line(option.text, 200))
-            parts.append(("  → " + one_line(option.effect_line, 200) + "\n", "$secondary"))
-        default = "1" if pending.default == "A" else "2"
-        parts.append((f"  1 / 2 answer · g runs the stage with option {default}\n", "$accent"))
-        return parts
-    events = snap.world_events
-    if not events:
+    if pending is None:
         return []
-    last = events[-1]
-    return [
-        ("\nEvent: ", "$warning bold"),
-        (one_line(last.title, 120), "bold"),
+    parts: list[Part] = [
+        (f"\nEvent · day {pending.day}: ", "$warning bold"),
+        (one_line(pending.title, 120), "bold"),
         " — ",
-        one_line(last.text, 300),
-        ("  → " + one_line(last.effect_line, 200) + "\n", "$secondary"),
+        one_line(pending.text, 300),
+        "\n",
     ]
+    for option_id, option in zip(EVENT_IDS, pending.options, strict=False):
+        parts.append((f" [{key_of(option_id)}] ", "$accent bold reverse"))
+        parts.append(" " + one_line(option.text, 200))
+        parts.append(("  → " + one_line(option.effect_line, 200) + "\n", "$secondary"))
+        parts.extend(_fatal(snap.fatal_events.get(option.key)))
+    default = key_of(EVENT_IDS[0] if pending.default == "A" else EVENT_IDS[1])
+    keys = f"{key_of(EVENT_IDS[0])} / {key_of(EVENT_IDS[1])}"
+    run = key_of("stage.run")
+    parts.append((f"  {keys} answer · {run} runs the stage with option {default}\n", "$accent"))
+    return parts
 
 
-def _standup(turns: list[StandupTurn], open_for_reply: bool) -> list[Part]:
+CONSEQUENCE_MARK = {"rival": "⚔", "event": "✦", "flaw": "⚠", "order": "§"}
+
+
+def _consequences(found: Sequence[Consequence]) -> list[Part]:
+    """What happened since the last decision, dated, with its numbers."""
+    if not found:
+        return []
+    parts: list[Part] = [("\nSince your last decision\n", "bold underline")]
+    for one in found:
+        parts.append((f"  day {one.day:<3} {CONSEQUENCE_MARK.get(one.kind, '•')} ", "$warning"))
+        parts.append(one_line(one.text, 400) + "\n")
+    return parts
+
+
+def _standup(turns: list[StandupTurn], open_for_reply: bool, key_of: KeyOf) -> list[Part]:
     parts: list[Part] = [("\nStandup\n", "bold underline")]
     for turn in turns:
         parts.append((f"  {one_line(turn.speaker, 40)}", "$secondary bold"))
@@ -229,17 +265,35 @@ def _standup(turns: list[StandupTurn], open_for_reply: bool) -> list[Part]:
             )
         parts.append("\n")
     if open_for_reply:
-        parts.append(("  t reply (becomes binding memory) · g run the next stage\n", "$accent"))
+        reply, run = key_of("standup.reply"), key_of("stage.run")
+        line = f"  {reply} reply (becomes binding memory) · {run} run the next stage\n"
+        parts.append((line, "$accent"))
     return parts
 
 
-def story_content(snap: Snapshot | None, narration: str | None = None) -> Content:
-    """Everything the Story pane shows for a snapshot (or a hint when no venture is open);
-    `narration` is the latest narrator or rival line from the event log."""
+def default_key(action_id: str) -> str:
+    from worldforge_tui.actions import BY_ID
+
+    return BY_ID[action_id].key.split(",")[0].replace("question_mark", "?")
+
+
+def story_content(
+    snap: Snapshot | None,
+    found: Sequence[Consequence] = (),
+    key_of: KeyOf = default_key,
+    *,
+    busy: bool = False,
+) -> Content:
+    """Everything the Story pane shows for a snapshot (or the welcome before a venture opens);
+    `found` is what happened since the last decision (from the event log), `key_of` the live
+    key of a registry action."""
     if snap is None:
         return Content.assemble(
-            ("No venture open.\n\n", "bold"),
-            "n  start a new venture\nl  load a saved one\n?  how to play\n",
+            ("WorldForge\n", "$primary bold"),
+            "You are the CEO of a company of AI workers whose memory binds them.\n\n",
+            f"{key_of('app.new')}  found a company (or resume the last)\n"
+            f"{key_of('app.load')}  load a saved venture\n"
+            f"{key_of('app.help')}  how to play, the meters, how a run is won and lost\n",
         )
     founder = snap.founder
     stages = snap.stages
@@ -258,8 +312,6 @@ def story_content(snap: Snapshot | None, narration: str | None = None) -> Conten
             "$foreground-muted",
         )
     )
-    if narration:
-        parts.append(("❝ " + one_line(narration, 300) + "\n", "italic $secondary"))
     parts.extend(_chain(stages, index))
     parts.append("\n")
     stage = stages[index] if 0 <= index < len(stages) else None
@@ -271,7 +323,7 @@ def story_content(snap: Snapshot | None, narration: str | None = None) -> Conten
             )
         )
         parts.append(" — " + one_line(stage.title, 120))
-        parts.append((f" · {PHASE_LABEL.get(phase, phase)}\n", "$accent"))
+        parts.append((f" · {phase_label(snap, busy, key_of)}\n", "$accent"))
         parts.append(
             (
                 (
@@ -291,16 +343,17 @@ def story_content(snap: Snapshot | None, narration: str | None = None) -> Conten
         parts.append((f" ({one_line(rule, 40)})\n", "$foreground-muted"))
     dilemma = snap.dilemma
     if dilemma is not None and phase == "fork":  # the choice first; the shipped work below it
-        parts.extend(_dilemma(dilemma))
+        parts.extend(_dilemma(dilemma, key_of, snap.fatal_options))
     current = snap.current
     if current is not None and phase in ("gate", "fork"):
         parts.append("\n")
         parts.extend(_run(current))
+    parts.extend(_consequences(found))
     if phase == "brief":
-        parts.extend(_world_event(snap))
+        parts.extend(_pending_event(snap, key_of))
     standup = snap.standup
     if standup:
-        parts.extend(_standup(standup, snap.standup_open))
+        parts.extend(_standup(standup, snap.standup_open, key_of))
     outcome = snap.outcome
     if outcome is not None:
         result = outcome.result.upper()
@@ -371,13 +424,20 @@ class StoryPane(ContentPane):
         live.display = False
         yield live
 
-    def show(self, snap: Snapshot | None, narration: str | None = None) -> None:
+    def show(
+        self,
+        snap: Snapshot | None,
+        found: Sequence[Consequence] = (),
+        key_of: KeyOf = default_key,
+        *,
+        busy: bool = False,
+    ) -> None:
         live = self.query_one(LiveSection)
         if live.display:
             live.stop()
             live.display = False
             self.anchor(False)
-        if self.render_body(story_content(snap, narration)):
+        if self.render_body(story_content(snap, found, key_of, busy=busy)):
             self.scroll_home(animate=False)
 
     def show_live(self, source: Callable[[], Content]) -> None:
