@@ -64,7 +64,9 @@ print(f"{app.widgets} {t_import - t0:.4f} {app.first_frame - t0:.4f}")
 """
 
 
-def sample(home: str, child: str = CHILD, *args: str) -> tuple[float, float, float, int]:
+def sample(
+    home: str, child: str = CHILD, *args: str, tree: str | None = None
+) -> tuple[float, float, float, int]:
     """One fresh process: (import s, in-process first frame s, wall incl. interpreter start s,
     widgets on the first frame)."""
     # Bytecode caching on, as on a player's machine (a sandbox may set PYTHONDONTWRITEBYTECODE,
@@ -73,10 +75,12 @@ def sample(home: str, child: str = CHILD, *args: str) -> tuple[float, float, flo
         **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
         "WORLDFORGE_HOME": home,
         "TEXTUAL_ANIMATIONS": "none",
+        **({"PYTHONPATH": tree} if tree else {}),
     }
     started = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-c", child, *args],
+        cwd=home,  # not a source tree: the installed one, or `tree` first on PYTHONPATH
         capture_output=True,
         text=True,
         env=env,
@@ -88,16 +92,25 @@ def sample(home: str, child: str = CHILD, *args: str) -> tuple[float, float, flo
     return float(imported), float(first), wall, int(widgets)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.tui_startup")
+    parser.add_argument("--before", help="another source tree, timed in the same rounds")
+    args = parser.parse_args(argv)
     before = machine()
     with tempfile.TemporaryDirectory() as home:
         board = sample(home)[3]  # also warms the .pyc cache
         probe = sample(home, BARE, "3")[3]  # the bare app's own widgets besides its labels
         statics = max(0, 3 + board - probe)
-        rows, bare = [], []
+        rows, bare, old = [], [], []
+        if args.before:
+            sample(home, tree=args.before)
         for _ in range(RUNS):  # interleaved, so machine noise hits both alike
             rows.append(sample(home))
             bare.append(sample(home, BARE, str(statics)))
+            if args.before:
+                old.append(sample(home, tree=args.before))
     imports = sorted(r[0] for r in rows)
     firsts = sorted(r[1] for r in rows)
     walls = sorted(r[2] for r in rows)
@@ -117,6 +130,14 @@ def main() -> int:
                 "bare_first_frame_s_median": round(sorted(b[1] for b in bare)[RUNS // 2], 3),
                 "vs_bare_median_of_pairs": round(ratios[RUNS // 2], 2),
                 "target_vs_bare": 1.3,
+                "before_tree_first_frame_s_median": round(sorted(o[1] for o in old)[RUNS // 2], 3)
+                if old
+                else None,
+                "before_tree_vs_bare_median_of_pairs": round(
+                    sorted(o[1] / b[1] for o, b in zip(old, bare, strict=True))[RUNS // 2], 2
+                )
+                if old
+                else None,
                 "machine": {"before": before, "after": machine()},
             }
         )
