@@ -949,6 +949,31 @@ class Router:
             )
         return results
 
+    def model_targets(self) -> list[Target]:
+        """Each distinct (tier, endpoint, model) any role may call, in plan order."""
+        seen: dict[tuple[str, str, str], Target] = {}
+        for role in ROLES:
+            for t in self.plan(role, self._settings):
+                seen.setdefault((t.tier, t.endpoint, t.model), t)
+        return list(seen.values())
+
+    def test_completions(self) -> list[dict[str, Any]]:
+        """`routing test`: a one-token completion per model target, then its schema probe (the
+        result is remembered in the capability cache: `routing status` says "schema advisory")."""
+        from engine.routing.probe import one_token, schema_enforcement
+
+        timeout = min(PROBE_TIMEOUT * 4, self._settings.agent_request_timeout)
+        rows: list[dict[str, Any]] = []
+        for target in self.model_targets():
+            caps = self._caps.for_deployment(
+                target.endpoint, target.model, target.default_token_param
+            )
+            row = _run_sync(one_token(target, caps, timeout))
+            if row["ok"]:
+                row["schema"] = _run_sync(schema_enforcement(target, self._caps, timeout))
+            rows.append(row)
+        return rows
+
 
 def _fallbacks(failures: list[tuple[Tier, str]], served: Tier) -> list[Fallback]:
     """One Fallback per step down: each failed target hands over to the next tier that was tried."""

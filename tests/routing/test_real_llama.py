@@ -224,3 +224,12 @@ def test_a_frozen_server_opens_the_breaker_then_one_probe_closes_it(llama_server
     assert router.status()["cooldowns"] == {}
     cli_routing._print_status(cli_routing._status(router, probe=False))
     assert "breaker    closed on every endpoint" in capsys.readouterr().out
+
+
+def test_routing_test_completes_one_token_and_finds_the_schema_enforced(llama_server):
+    """llama-cpp-python refuses json_schema (500) and grammar-constrains json_object + schema: the
+    probe steps down as a call would and finds the schema enforced on that rung."""
+    router = Router(_settings(llama_server), caps_cache=False)
+    (row,) = router.test_completions()
+    assert row["ok"], row  # answered (the tiny model's unconstrained turn may end at once)
+    assert row["schema"]["mode"] == "json_object_schema" and row["schema"]["enforced"] is True

@@ -39,10 +39,30 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     test = actions.add_parser(
         "test",
         help="probe each configured tier and print latency",
-        description="Probe each configured tier (GET /models); exit 0 only "
-        "if every active tier answers.",
+        description="Probe each configured tier: list its models, send a one-token completion "
+        "and check whether it enforces a JSON schema; exit 0 only if every active tier answers. "
+        "With --faults, run the router through the fault catalogue against a bundled loopback "
+        "fault server instead and print the scorecard (exit 0 unless a cell fails).",
     )
     test.add_argument("--json", action="store_true", help="print JSON")
+    test.add_argument(
+        "--faults",
+        action="store_true",
+        help="run the 16-fault catalogue against the bundled loopback fault server",
+    )
+    test.add_argument(
+        "--setup",
+        choices=("both", "local", "hybrid"),
+        default="both",
+        help="with --faults: local only, local + a healthy Foundry, or both (default)",
+    )
+    test.add_argument(
+        "--scale",
+        type=float,
+        default=0.1,
+        help="with --faults: factor on every wait and limit (1 = the catalogue's times; 0.1)",
+    )
+    test.add_argument("--only", default="", help="with --faults: scenario ids, e.g. S06,S09")
     test.set_defaults(func=run)
     return parser
 
@@ -74,6 +94,7 @@ def _status(router: Router, probe: bool) -> dict[str, Any]:
 
 def _print_status(data: dict[str, Any]) -> None:
     from engine.routing import ROLES
+    from engine.routing.errors import WORDS
 
     print(
         f"runtime: {data['runtime']}  (DEMO_MODE={data['demo_mode']}, "
@@ -94,16 +115,18 @@ def _print_status(data: dict[str, Any]) -> None:
             line += f"  ({info['probe_error']})"
         print(line.rstrip())
     for key, caps in data.get("capabilities", {}).items():
+        enforced = caps.get("schema_enforced")
+        schema = {True: ", schema enforced", False: ", schema advisory", None: ""}[enforced]
         print(
             f"  learned    {key}: output {caps['json_mode']}, {caps['token_param']}"
-            f"{'' if caps['send_temperature'] else ', no temperature'} ({caps['source']})"
+            f"{'' if caps['send_temperature'] else ', no temperature'}{schema} ({caps['source']})"
         )
     model_tiers = [t for t, i in data["tiers"].items() if t != "simulation" and i["active"]]
     if model_tiers and not data.get("cooldowns"):
         print("  breaker    closed on every endpoint (this process; a running game keeps its own)")
     for key, brk in data.get("cooldowns", {}).items():
         print(
-            f"  breaker    {key}: {brk['state']} ({brk['reason']}, "
+            f"  breaker    {key}: {brk['state']} ({WORDS.get(brk['reason'], brk['reason'])}, "
             f"{brk['seconds_left']:.0f}s left, {brk['skipped_calls']} calls skipped)"
         )
     mem = data.get("memory")
@@ -123,7 +146,59 @@ def _print_status(data: dict[str, Any]) -> None:
         )
 
 
-def _print_probe(results: list[dict[str, Any]], ok: bool) -> None:
+def _run_faults(args: argparse.Namespace) -> int:
+    """`routing test --faults`: the router's own code through the catalogue, on loopback only."""
+    import logging
+
+    from engine.routing.faults.catalogue import BY_ID
+    from engine.routing.faults.scorecard import as_json, render, run_catalogue
+
+    only = [s.strip().upper() for s in args.only.split(",") if s.strip()]
+    unknown = [s for s in only if s not in BY_ID]
+    if unknown:
+        print(
+            f"worldforge: error: unknown scenario {', '.join(unknown)} (S01…S16)", file=sys.stderr
+        )
+        return 2
+    if not 0.02 <= args.scale <= 2:
+        print("worldforge: error: --scale must be between 0.02 and 2", file=sys.stderr)
+        return 2
+    setups = ("local", "hybrid") if args.setup == "both" else (args.setup,)
+    routing_log = logging.getLogger("worldforge.routing")
+    quiet, routing_log.propagate = routing_log.propagate, False  # the faults are on purpose
+    try:
+        cells = run_catalogue(setups, scale=args.scale, only=only or None)  # type: ignore[arg-type]
+    finally:
+        routing_log.propagate = quiet
+    if args.json:
+        sys.stdout.write(json.dumps(as_json(cells, args.scale), indent=2) + "\n")
+    else:
+        print(render(cells, args.scale))
+    return 1 if any(c.verdict == "fail" for c in cells) else 0
+
+
+def _print_completions(rows: list[dict[str, Any]]) -> None:
+    from engine.routing.probe import describe
+
+    for row in rows:
+        where = f"{row['endpoint']}#{row['model']}"
+        if row["ok"]:
+            first = (
+                f", first token {row['first_token_ms']:.0f} ms" if row.get("first_token_ms") else ""
+            )
+            print(
+                f"{row['tier']:<10} ok   {row['ms']:>8.1f} ms {where} one-token completion{first}"
+            )
+            schema = row.get("schema")
+            if schema:
+                print(f"{'':<10} {describe(schema)}")
+        else:
+            print(f"{row['tier']:<10} FAIL {row['ms']:>8.1f} ms {where} completion: {row['error']}")
+
+
+def _print_probe(
+    results: list[dict[str, Any]], ok: bool, completions: list[dict[str, Any]] | None = None
+) -> None:
     for p in results:
         status = "ok" if p["ok"] else "FAIL"
         where = p["endpoint"] or ""
@@ -136,6 +211,7 @@ def _print_probe(results: list[dict[str, Any]], ok: bool) -> None:
         if missing:
             extra += f" missing={','.join(missing)}"
         print(f"{p['tier']:<10} {status:<4} {p['ms']:>8.1f} ms {where}{extra}".rstrip())
+    _print_completions(completions or [])
     print("all active tiers answered" if ok else "an active tier did not answer")
 
 
@@ -144,6 +220,8 @@ def run(args: argparse.Namespace) -> int:
     from engine.config import SettingsError, load_settings
     from engine.routing import Router
 
+    if args.routing_action == "test" and getattr(args, "faults", False):
+        return _run_faults(args)  # loopback only, game defaults: the player's settings stay out
     try:
         router = Router(load_settings())
     except SettingsError as err:
@@ -157,12 +235,21 @@ def run(args: argparse.Namespace) -> int:
             _print_status(data)
         return 0
     results = router.probe()
-    ok = all(p["ok"] for p in results)
+    completions = router.test_completions()
+    ok = all(p["ok"] for p in results) and all(c["ok"] for c in completions)
     if args.json:
         sys.stdout.write(
-            json.dumps({"ok": ok, "runtime": router.runtime_label(), "tiers": results}, indent=2)
+            json.dumps(
+                {
+                    "ok": ok,
+                    "runtime": router.runtime_label(),
+                    "tiers": results,
+                    "completions": completions,
+                },
+                indent=2,
+            )
             + "\n"
         )
     else:
-        _print_probe(results, ok)
+        _print_probe(results, ok, completions)
     return 0 if ok else 1

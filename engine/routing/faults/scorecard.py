@@ -97,9 +97,17 @@ def _truncated_success(result: RouteResult) -> bool:
 
 
 def _seen(result: RouteResult) -> str:
+    """What the player reads: the fallback reason, or who answered (and what it rode out)."""
     if result.fallback_reason:
         return f"{result.served_by} (fallback: {result.fallback_reason})"
-    return f"{result.served_by}: {result.model}"
+    rode = [
+        WORDS.get((a.error or "").split(":")[0], "")
+        for a in result.attempts
+        if a.outcome in ("error", "invalid")
+    ]
+    rode += [a.split(":")[0].replace("_", " ") for a in result.adaptations if a.startswith("skip")]
+    after = f" (after {', '.join(dict.fromkeys(w for w in rode if w))})" if any(rode) else ""
+    return f"{result.served_by}: {result.model}{after}"
 
 
 def _named(scn: Scenario, results: list[RouteResult]) -> bool:
@@ -316,7 +324,10 @@ def render(cells: list[Cell], scale: float) -> str:
     by = {(c.scenario, c.setup): c for c in cells}
     ids = list(dict.fromkeys(c.scenario for c in cells))
     lines = [
-        f"fault catalogue (failoverbench v0.1 faults, our loopback server), times ×{scale:g}",
+        (
+            "fault catalogue: failoverbench v0.1's 16 faults on the bundled loopback server, the "
+            f"router's own code, game defaults, every time ×{scale:g}"
+        ),
         f"{'':4} {'scenario':<36} " + " ".join(f"{s:<8}" for s in setups) + "  what the player saw",
     ]
     for sid in ids:
