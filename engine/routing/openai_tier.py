@@ -418,7 +418,7 @@ async def chat(
     )
 
 
-BACKSTOP = 0.04
+BACKSTOP = 0.03
 ENVELOPE_BYTES = 64 * 1024  # room for a non-streamed answer's JSON around its text
 
 

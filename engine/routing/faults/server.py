@@ -353,6 +353,9 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     state: _State
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Quiet: a client hanging up mid-fault is part of the fault, not a server error."""
+
 
 class FaultServer:
     """One loopback endpoint that plays catalogue faults: `use("S08")`, then point a tier at `url`."""
