@@ -44,19 +44,20 @@ def main(argv: list[str] | None = None) -> int:
     neutral = tempfile.mkdtemp(prefix="wf-cli-start-")  # cwd: not a source tree on sys.path
     start = machine()
     rows: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}  # CPU seconds: less blurred than wall by a loaded machine
     for rnd in range(args.runs + 1):  # the first round warms the bytecode caches
-        sample = {"python_pass": measured([sys.executable, "-c", "pass"], _env(None))["wall_s"]}
+        sample = {"python_pass": measured([sys.executable, "-c", "pass"], _env(None))}
         for label, tree in trees.items():
             for name, flags in COMMANDS.items():
-                sample[f"{label}.{name}"] = measured([*cli, *flags], _env(tree), cwd=neutral)[
-                    "wall_s"
-                ]
+                sample[f"{label}.{name}"] = measured([*cli, *flags], _env(tree), cwd=neutral)
         if rnd:
             for key, value in sample.items():
-                rows.setdefault(key, []).append(value)
+                rows.setdefault(key, []).append(value["wall_s"])
+                cpu.setdefault(key, []).append(value["cpu_s"])
     out = {
         "runs": args.runs,
         "median_s": {k: round(statistics.median(v), 3) for k, v in rows.items()},
+        "median_cpu_s": {k: round(statistics.median(v), 3) for k, v in cpu.items()},
         "targets_s": {"version": 0.15, "help": 0.3},
         "machine": {"before": start, "after": machine()},
     }
