@@ -105,12 +105,15 @@ def floor_process_s() -> float:
     return time.perf_counter() - start
 
 
-def balance_s() -> float:
-    from engine.play.balance import run_balance
-
-    start = time.perf_counter()
-    run_balance(seed=7)  # every archetype (4 x 256 paths)
-    return time.perf_counter() - start
+def balance_process(tree: Path | None = None) -> dict[str, float]:
+    """One `worldforge balance --seed 7` process (4 archetypes x 256 paths, its worker processes'
+    CPU included, as wait4 counts reaped descendants); `tree` as in `simulate_process`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(sys.executable).with_name("worldforge")
+        env = _env()
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree.resolve())
+        return measured([str(exe), "balance", "--seed", "7", "--json"], env, cwd=tmp)
 
 
 def main() -> None:
@@ -170,7 +173,15 @@ def main() -> None:
             if a.original:
                 orig.append(original_process(a.original, a.original_python))
             floor.append(floor_process_s())
-    bal = [] if a.process_only else [balance_s() for _ in range(a.balance_runs)]
+    bal: list[float] = []
+    bal_proc: list[dict[str, float]] = []
+    bal_before: list[dict[str, float]] = []
+    if not a.process_only:
+        for _ in range(a.balance_runs):  # interleaved with the --before tree's, when given
+            bal_proc.append(balance_process())
+            bal.append(bal_proc[-1]["wall_s"])
+            if a.before:
+                bal_before.append(balance_process(a.before))
 
     def median(values: list[float], digits: int) -> float | None:
         return round(statistics.median(values), digits) if values else None
@@ -198,6 +209,8 @@ def main() -> None:
         "pydantic_floor_process_s_median": median(floor, 3),
         "balance_4x256_s_median": median(bal, 2),
         "balance_4x256_s_runs": [round(v, 2) for v in bal],
+        "balance_process": medians(bal_proc),
+        "before_tree_balance_process": medians(bal_before),
         "targets": {
             "balance_4x256_s": 5.0,
             "vs_original_wall_s": 0.5,
