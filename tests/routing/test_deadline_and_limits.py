@@ -165,17 +165,28 @@ def test_a_truncated_value_is_never_completed_by_repair():
     assert err.value.label == "truncated"
 
 
-def test_router_repairs_on_the_prompt_only_rung_and_logs_it(fake_openai, caplog):
+def test_router_repairs_on_the_prompt_only_rung_and_logs_it(fake_openai):
     fake_openai.set_rejects("response_format")  # every structured-output rung refused
     fake_openai.set_payload("{'title': 'Dock', 'steps': ['a', 'b',], 'confidence': 7,}")
-    caplog.set_level(logging.INFO, logger="worldforge.routing")
-    result = Router(local_settings(fake_openai.url), caps_cache=False).call(req(), simulate)
+    seen: list[str] = []
+
+    class _Catch(logging.Handler):  # on the router's own logger: the CLI may stop propagation
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    routing_log = logging.getLogger("worldforge.routing")
+    handler, level = _Catch(), routing_log.level
+    routing_log.addHandler(handler)
+    routing_log.setLevel(logging.INFO)
+    try:
+        result = Router(local_settings(fake_openai.url), caps_cache=False).call(req(), simulate)
+    finally:
+        routing_log.removeHandler(handler)
+        routing_log.setLevel(level)
     assert result.served_by == "local"
     assert "json_mode:none" in result.adaptations
     assert any(a.startswith("json_repaired:") for a in result.adaptations)
-    assert any(
-        "json repaired" in r.getMessage() and "none rung" in r.getMessage() for r in caplog.records
-    )
+    assert any("json repaired" in m and "none rung" in m for m in seen), seen
 
 
 def test_no_repair_on_the_schema_rung(fake_openai):
