@@ -37,7 +37,10 @@ def _req(i: int) -> RouteRequest:
 
 def _percentiles(samples_s: list[float]) -> dict[str, float]:
     ordered = sorted(samples_s)
-    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    def pick(q):
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
     return {
         "mean_us": round(statistics.fmean(ordered) * 1e6, 1),
         "p50_us": round(pick(0.50) * 1e6, 1),

@@ -162,7 +162,10 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
             add("theme change", (FRAMES[-1] - start) * 1000)
             # ---- game keys (the engine's step included) -------------------------------------
             await pilot.press("f1")
-            phase = lambda want: lambda: app.snap.phase == want and app.busy is None
+
+            def phase(want):
+                return lambda: app.snap.phase == want and app.busy is None
+
             add("key a (fork shown)", await timed(pilot, "a", phase("fork")))
             add(
                 "key 1 (receipt shown)",

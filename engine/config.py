@@ -85,13 +85,13 @@ def _home() -> Path | None:
 def config_dir() -> Path:
     """Where the settings file lives: WORLDFORGE_HOME when set, else the user config dir."""
     home = _home()
-    return home if home else Path(platformdirs.user_config_dir(APP_NAME))
+    return home or Path(platformdirs.user_config_dir(APP_NAME))
 
 
 def save_dir() -> Path:
     """Where saves live: WORLDFORGE_HOME when set, else the user data dir."""
     home = _home()
-    return home if home else Path(platformdirs.user_data_dir(APP_NAME))
+    return home or Path(platformdirs.user_data_dir(APP_NAME))
 
 
 def log_dir() -> Path:

@@ -6,6 +6,8 @@ and pass plain values to `Knowledge`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from knowledge.iq import DEFAULT_API_VERSION, DEFAULT_TIMEOUT_S, FoundryIQ, IQError, TokenProvider
 from knowledge.models import KnowledgeHit, KnowledgeStatus, Origin
 from knowledge.retrieval import KnowledgeIndex, default_index, search
@@ -71,7 +73,7 @@ class Knowledge:
             self.last_origin = "local-knowledge"
         return hits
 
-    def status(self) -> dict:
+    def status(self) -> dict[str, Any]:
         """Which tier is active, whether IQ is configured and parked, and why."""
         iq = self.iq
         return KnowledgeStatus(

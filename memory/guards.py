@@ -151,7 +151,7 @@ def check_payload(payload: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     if not isinstance(payload, dict):
         raise TypeError("a memory payload is a JSON object")
-    out = _clean_data(payload)
+    out = {clean(str(k), limit=64): _clean_data(v) for k, v in payload.items()}
     if len(json.dumps(out, sort_keys=True)) > MAX_PAYLOAD_CHARS:
         raise ValueError(f"memory payload over {MAX_PAYLOAD_CHARS} characters")
     return out

@@ -62,7 +62,7 @@ def _covering_note(store: MemoryStore, rec: MemoryRecord) -> str | None:
         (store.run_id, rec.id, *group),
     ):
         if normalise(text) == normalise(rec.text) or (mine and mine <= content_words(text)):
-            return other_id
+            return str(other_id)
     return None
 
 
@@ -330,4 +330,4 @@ def compact(conn: sqlite3.Connection) -> bool:
     first = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     conn.execute("VACUUM")
     last = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    return first[0] == 0 and last[0] == 0
+    return bool(first[0] == 0 and last[0] == 0)

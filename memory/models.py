@@ -75,7 +75,7 @@ class RecallResult(BaseModel):
 
     block: str
     items: list[MemoryRecord]
-    injected: list[dict]
+    injected: list[dict[str, Any]]
     tokens_used: int
     budget: int
     skipped: list[str]

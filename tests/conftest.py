@@ -19,8 +19,7 @@ def isolated_home(tmp_path, monkeypatch):
         if (
             key.startswith(_ROUTING_ENV_PREFIXES)
             or key.endswith(_ROLE_MODEL_SUFFIX)
-            or key.upper().startswith("WORLDFORGE_")
-            and key.upper() != "WORLDFORGE_HOME"
+            or (key.upper().startswith("WORLDFORGE_") and key.upper() != "WORLDFORGE_HOME")
         ):
             monkeypatch.delenv(key, raising=False)
     import engine.config

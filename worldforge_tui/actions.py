@@ -511,7 +511,7 @@ def state_of(
         return True
     if phase != row.phase:
         return False
-    return bool(can.get(row.capability)) and not busy or None
+    return (bool(can.get(row.capability)) and not busy) or None
 
 
 def phase_rows(phase: str | None) -> tuple[GameAction, ...]:

@@ -86,7 +86,7 @@ def arc_stage(threat: float) -> str:
 
 def bump(econ: Economics, field: str, delta: float) -> float:
     """Move one meter by `delta`, clamped to 0-100 and rounded to one decimal; returns the change."""
-    old = getattr(econ, field)
+    old = float(getattr(econ, field))
     new = round(min(100.0, max(0.0, old + delta)), 1)
     setattr(econ, field, new)
     return round(new - old, 1)

@@ -70,14 +70,14 @@ def _list(v: Any, n: int) -> bool:
     return isinstance(v, list) and len(v) >= n
 
 
-def _positioning(a: dict) -> dict[str, bool]:
+def _positioning(a: dict[str, Any]) -> dict[str, bool]:
     return {
         f"{k}_specific": _text(a.get(k))
         for k in ("target_audience", "core_problem", "value_proposition", "primary_benefit")
     }
 
 
-def _org_chart(a: dict) -> dict[str, bool]:
+def _org_chart(a: dict[str, Any]) -> dict[str, bool]:
     chart = a.get("org_chart") or []
     okrs = a.get("okrs_q1") or []
     return {
@@ -95,7 +95,7 @@ def _org_chart(a: dict) -> dict[str, bool]:
     }
 
 
-def _landing(a: dict) -> dict[str, bool]:
+def _landing(a: dict[str, Any]) -> dict[str, bool]:
     url = str(a.get("url", ""))
     return {
         "headline_specific": _text(a.get("hero_headline"), 15),
@@ -105,7 +105,7 @@ def _landing(a: dict) -> dict[str, bool]:
     }
 
 
-def _email(a: dict) -> dict[str, bool]:
+def _email(a: dict[str, Any]) -> dict[str, bool]:
     body = str(a.get("body", ""))
     return {
         "subject_specific": _text(a.get("subject"), 10),
@@ -114,7 +114,7 @@ def _email(a: dict) -> dict[str, bool]:
     }
 
 
-def _financial(a: dict) -> dict[str, bool]:
+def _financial(a: dict[str, Any]) -> dict[str, bool]:
     ch = a.get("gtm_channels")
     fp = a.get("financial_plan") or {}
     mrr = fp.get("target_mrr_usd_m1_to_m6") or []
@@ -140,7 +140,7 @@ def _financial(a: dict) -> dict[str, bool]:
     return checks
 
 
-def _retention(a: dict) -> dict[str, bool]:
+def _retention(a: dict[str, Any]) -> dict[str, bool]:
     return {
         "retention_loops": _list(a.get("retention_loops"), 2),
         "churn_drivers": _list(a.get("churn_drivers"), 2),
@@ -149,7 +149,7 @@ def _retention(a: dict) -> dict[str, bool]:
     }
 
 
-VALIDATORS: dict[str, list[Callable[[dict], dict[str, bool]]]] = {
+VALIDATORS: dict[str, list[Callable[[dict[str, Any]], dict[str, bool]]]] = {
     "strategist": [_positioning, _org_chart],
     "designer": [_landing],
     "marketer": [_email, _financial],

@@ -580,9 +580,9 @@ def resolve(rule: Rule, econ: Economics, archetype: str) -> dict[str, float]:
     for sc in rule.scales:
         eff[sc.field] += sc.amount(econ)
     out = {}
-    for k, v in eff.items():
-        if v:
-            v *= effect_factor(archetype, k, v)
+    for k, raw in eff.items():
+        if raw:
+            v = raw * effect_factor(archetype, k, raw)
             out[k] = float(round(v)) if k in ("revenue", "cash", "overhead") else round(v, 1)
     return {k: v for k, v in out.items() if v}
 

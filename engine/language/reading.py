@@ -355,7 +355,7 @@ def _tidy(fragment: str, limit: int = 6) -> str | None:
     return " ".join(toks).strip(" '\"“”‘’") or None
 
 
-def read_reason(reason: str) -> Reading:
+def read_reason(reason: str) -> Reading:  # noqa: C901 - one pass over the words
     """Read a rejection reason for what it is about and which way a number should move."""
     text = words(reason)
     topics = [t for t, phrases in TOPICS.items() if _any(text, phrases)]

@@ -274,7 +274,7 @@ def run_balance(
             tick(i)
     else:
         import engine.session.api  # noqa: F401 - load once here: forked workers inherit it
-        from knowledge import default_index
+        from knowledge.retrieval import default_index
 
         default_index()
         with ProcessPoolExecutor(max_workers=workers) as pool:

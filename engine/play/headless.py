@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import InputError
+from engine.game.economy import MAX_REDOS
 from engine.game.world import STAGE_IDS, resolve_stage
 from engine.language.text import MAX_REASON_CHARS, clean_text
 from engine.play import careful
-from engine.session.api import MAX_REDOS, GameSession
+from engine.session.api import GameSession
 from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import served_summary
@@ -79,9 +80,9 @@ class Plan:
         cls, choose: str, rejects: list[str], owns: list[str], events: list[str] | None = None
     ) -> Plan:
         plan = cls(path=parse_path(choose), events=parse_event_answers(events or []))
-        for sid, reason in parse_stage_pairs(rejects, "--reject"):
+        for sid, typed in parse_stage_pairs(rejects, "--reject"):
             reason = clean_text(
-                reason, field=f"--reject reason for {sid}", max_chars=MAX_REASON_CHARS
+                typed, field=f"--reject reason for {sid}", max_chars=MAX_REASON_CHARS
             )
             plan.rejects.setdefault(sid, []).append(reason)
         for sid, text in parse_stage_pairs(owns, "--own"):

@@ -164,7 +164,9 @@ def bounds(timeout: float) -> openai.Timeout:
     return openai.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
 
 
-def response_format_for(mode: JsonMode, schema_name: str, schema: dict[str, Any]) -> dict | None:
+def response_format_for(
+    mode: JsonMode, schema_name: str, schema: dict[str, Any]
+) -> dict[str, Any] | None:
     """The `response_format` body for a structured-output rung (None: JSON by prompt only)."""
     if mode == "json_schema":
         name = re.sub(r"[^A-Za-z0-9_-]", "_", schema_name)[:64] or "artifact"

@@ -198,7 +198,7 @@ class Router:
         replay: Mapping[str, str] | None = None,
         token_provider: Callable[[], str] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        caps_cache: Path | None | bool = True,
+        caps_cache: Path | bool | None = True,
     ) -> None:
         self._settings = settings if settings is not None else load_settings()
         self._replay = dict(replay) if replay is not None else None

@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.config import load_settings
 from engine.errors import GameError, InputError, SaveError
@@ -48,6 +48,9 @@ def refuse_old_rules(state: GameState) -> None:
             f"{state.rules_version}; this build plays version {RULES_VERSION}: "
             "start a new venture (the old one stays in the save file)"
         )
+
+
+T = TypeVar("T")
 
 
 class GameSession:
@@ -238,7 +241,7 @@ class GameSession:
             self._seen_event_id = max(self._seen_event_id, out[-1].id)
         return out
 
-    def _commit(self, record: dict[str, Any] | None, step_fn: Callable[[Step], Any]) -> Any:
+    def _commit(self, record: dict[str, Any] | None, step_fn: Callable[[Step], T]) -> T:
         """Run one step on the state inside one transaction; on failure reload the last committed
         state. `record` is the command as replay will re-issue it (None: not a player input)."""
         with self._lock:

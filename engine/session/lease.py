@@ -17,6 +17,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from engine.errors import GameError
 from memory.local.db import register_schema, transaction
@@ -90,7 +91,7 @@ class Holder:
         return not (self.proc and now and now != self.proc)
 
 
-def _holder(row: sqlite3.Row | tuple | None) -> Holder | None:
+def _holder(row: sqlite3.Row | tuple[Any, ...] | None) -> Holder | None:
     if row is None or row[0] is None:
         return None
     return Holder(

@@ -38,7 +38,7 @@ class ReplayReport(BaseModel):
     first_difference: str | None = None
 
 
-def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
+def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:  # noqa: C901 - the replay loop
     state, inputs = load_run(conn, run_id)
     refuse_old_rules(state)
     stored = list_events(conn, run_id)
@@ -81,7 +81,7 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
         fresh = list_events(mem, run_id)
         keys = (ROUTING_KEYS if mode == "replay" else set()) | STORAGE_KEYS
 
-        def norm(events: list) -> list[dict[str, Any]]:
+        def norm(events: list[Any]) -> list[dict[str, Any]]:
             out: list[dict[str, Any]] = []
             for e in events:
                 if mode == "replay" and e.type == "ROUTE_FALLBACK" or e.type in STORAGE_EVENTS:

@@ -202,7 +202,7 @@ def _diff(old: str, new: str) -> str:
     if new.startswith(old):
         return f"+ “{_short(new[len(old) :].strip())}”"
     a, b = old.split(), new.split()
-    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     lead = "… " if i else ""
     return f"“{lead}{_short(' '.join(a[i:]))}” → “{lead}{_short(' '.join(b[i:]))}”"
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import flaws
-from engine.game.artifacts import ARTIFACT_MODELS
+from engine.game.artifacts import ARTIFACT_MODELS, ArtifactBase
 from engine.game.economy import burn_line
 from engine.game.models import Directive, GameState, Stage, StageRun
 from engine.game.rubric import evaluate
@@ -146,7 +146,7 @@ def run_worker(
     avoid = tuple(directive.reading.get("topics", [])) if directive and directive.reading else ()
     flaw = flaws.draw(state, stage, attempt, directive, avoid=avoid)
 
-    def simulate():
+    def simulate() -> ArtifactBase:
         return simulate_artifact(
             role,
             founder=state.founder,
@@ -200,7 +200,7 @@ def run_worker(
         memory_injected=ctx.memory_injected,
         memory_block=ctx.memory_block,
         knowledge_hits=ctx.knowledge_hits,
-        tools_called=ctx.tools + [t4],
+        tools_called=[*ctx.tools, t4],
         directive=directive,
         changes=changes(previous, artifact),
     )

@@ -136,7 +136,9 @@ def run_standup(
             slots["advice"] = _advice(hits[0].text) if hits else "keep to what we can prove."
         rng = random.Random(f"{state.seed}:standup:{receipt.stage_id}:{i}")
 
-        def simulate(tool=tool, rng=rng, slots=slots, i=i) -> StandupLine:
+        def simulate(
+            tool: str = tool, rng: random.Random = rng, slots: dict[str, str] = slots, i: int = i
+        ) -> StandupLine:
             v = Voice(slots, f"{state.seed}:standup:{receipt.stage_id}:{i}")
             slots["decision_cost"] = v.pick("cost", COSTS)
             return StandupLine(line=v.pick("line", LINES[tool]))

@@ -22,7 +22,8 @@ from engine.language.reading import Reading
 from engine.language.text import clip
 from engine.writing import banks
 from engine.writing.phrases import Voice, cap, plural, sentences
-from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, apply_reading, money, price_for
+from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, apply_reading, price_for
+from textkit.numbers import usd as money
 
 # How each role carries out each binding decision: a verb phrase (rules as data, our own words).
 # Each rule's decision as a verb phrase ("Because you chose to …", "We …, as you decided"), with at

@@ -6,6 +6,7 @@ ETag-conditional writes, and every delete is partition-scoped.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -109,10 +110,9 @@ def delete(store: CosmosMemoryStore, doc: dict[str, Any], *, conditional: bool =
     kwargs: dict[str, Any] = {"partition_key": store.run_id}
     if conditional:
         kwargs.update(etag=doc["_etag"], match_condition=MatchConditions.IfNotModified)
-    try:
+    # TTL or another writer deleted it already: the outcome stands
+    with contextlib.suppress(exceptions.CosmosResourceNotFoundError):
         store._guard(lambda: store.memories.delete_item(doc["id"], **kwargs), missing_ok=True)
-    except exceptions.CosmosResourceNotFoundError:
-        pass  # TTL or another writer deleted it already: the outcome stands
     store._note_write()
 
 

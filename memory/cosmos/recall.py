@@ -122,9 +122,9 @@ def rank(
                 unique[doc["id"]] = doc
 
     def score(doc: dict[str, Any]) -> float:
-        rel = min(1.0, doc.get("_hits", 0) / qn)
+        rel = min(1.0, float(doc.get("_hits", 0)) / qn)
         if "_distance" in doc:
-            value = doc["_distance"]
+            value = float(doc["_distance"])
             close = 1.0 / (1.0 + max(0.0, value)) if vector_function == "euclidean" else value
             rel = max(rel, min(1.0, max(0.0, close)))
         recency = 1.0 / (1.0 + max(0, day - int(doc["gameDay"])) / RECENCY_DAYS)

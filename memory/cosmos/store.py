@@ -25,7 +25,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import Any, TypeVar
 
 from azure.core import MatchConditions
 from azure.core.exceptions import AzureError
@@ -95,6 +95,7 @@ log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.lo
 BATCH_LIMIT = 100  # operations per transactional batch (service limit)
 
 Embedder = Callable[[str], list[float]]
+T = TypeVar("T")
 
 
 class CosmosMemoryStore:
@@ -176,7 +177,7 @@ class CosmosMemoryStore:
         """Outages are the failover's to report (`memory.cosmos.failover`): nothing here."""
         return []
 
-    def _guard(self, fn: Callable[[], Any], *, missing_ok: bool = False) -> Any:
+    def _guard(self, fn: Callable[[], T], *, missing_ok: bool = False) -> T:
         """Run one SDK call; an outage (a gone database or container included) becomes
         CosmosUnavailable, a 412 StaleWrite; `missing_ok`: a missing document is re-raised as
         CosmosResourceNotFoundError for the caller to expect."""

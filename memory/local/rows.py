@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 from memory.models import MemoryRecord
 
@@ -13,7 +14,7 @@ COLUMNS = (
 )
 
 
-def to_record(row: sqlite3.Row | tuple) -> MemoryRecord:
+def to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
     """Build a MemoryRecord from a row selected with COLUMNS (in that order)."""
     return MemoryRecord(
         id=row[0],

@@ -242,9 +242,9 @@ class MemoryStore:
         self.authorize(run_id)
         sql = f"SELECT {COLUMNS} FROM memories WHERE run_id = ?"
         params: list[object] = [self.run_id]
-        for column, values in (("kind", kinds), ("status", statuses)):
-            if values is not None:
-                values = list(values)
+        for column, wanted in (("kind", kinds), ("status", statuses)):
+            if wanted is not None:
+                values = list(wanted)
                 sql += f" AND {column} IN ({','.join('?' * len(values))})" if values else " AND 0"
                 params.extend(values)
         return [to_record(r) for r in self.conn.execute(sql + " ORDER BY seq", params)]

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -37,10 +38,8 @@ class FoundryServer:
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                try:
+                with contextlib.suppress(OSError):
                     self.wfile.write(body)
-                except OSError:
-                    pass
 
             def _handle(self, method: str) -> None:
                 url = urlparse(self.path)

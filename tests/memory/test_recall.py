@@ -267,15 +267,13 @@ def test_a_runs_recall_does_not_depend_on_other_runs_in_the_save(tmp_path) -> No
                     "context", f"clinic payroll pricing note {i}", author="system", game_day=i
                 )
         mine = MemoryStore(conn, "run-mine")
-        for i, text in enumerate(
-            [
-                "clinic pilot signed",
-                "payroll is monthly",
-                "pricing by seat",
-                "clinic churn after three months",
-                "farmers pay late",
-            ]
-        ):
+        for text in [
+            "clinic pilot signed",
+            "payroll is monthly",
+            "pricing by seat",
+            "clinic churn after three months",
+            "farmers pay late",
+        ]:
             mine.remember("chat_summary", text, author="system", game_day=1, importance=5)
         out = mine.recall("clinic payroll", game_day=2, limit=2, budget_tokens=160).block
         conn.close()

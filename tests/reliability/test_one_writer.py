@@ -146,7 +146,7 @@ def test_an_older_session_refuses_instead_of_overwriting_newer_state(tmp_path: P
     try:
         new.approve()
         new.close()  # lease released: the old session still must not write its older state
-        with pytest.raises(GameError, match="no longer holds|changed elsewhere"):
+        with pytest.raises(GameError, match=r"no longer holds|changed elsewhere"):
             old.approve()
         assert old.read_only is False  # it had the lease once; its write was refused in one line
     finally:

@@ -68,7 +68,7 @@ def shared_save(tmp_path_factory) -> tuple[Path, str]:
         ("replay",),
         ("replay", "--json"),
     ],
-    ids=lambda a: " ".join(a),
+    ids=" ".join,
 )
 def test_memory_and_replay_output_carries_no_escapes(shared_save, args) -> None:
     home, run_id = shared_save

@@ -52,7 +52,7 @@ def test_simulate_called_only_when_floor_serves():
 def test_wrong_simulate_type_is_a_programming_error():
     router = Router(Settings())
     with pytest.raises(TypeError):
-        router.call(_req(), lambda: Settings())
+        router.call(_req(), Settings)
 
 
 def test_local_mode_without_base_url_is_simulation():

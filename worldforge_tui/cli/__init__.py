@@ -430,7 +430,8 @@ def _use_env_file(name: str) -> None:
 
     path = Path(name).expanduser()
     if not path.is_file():
-        raise CliError(f"--env {name[:80]!r}: no such file")
+        shown = name if len(name) <= 80 else "…" + name[-79:]  # the file's own name stays
+        raise CliError(f"--env {shown!r}: no such file")
     use_env_file(path)
 
 

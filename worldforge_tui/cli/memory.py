@@ -35,7 +35,7 @@ class CliError(Exception):
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `memory` sub-command (and its actions) to the main CLI's subparsers."""
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "memory",
         help="inspect and manage a run's binding memory",
         description="Inspect and manage a run's binding memory.",
@@ -43,7 +43,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     actions = parser.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
 
     def action(name: str, text: str) -> argparse.ArgumentParser:
-        p = actions.add_parser(name, help=text, description=text)
+        p: argparse.ArgumentParser = actions.add_parser(name, help=text, description=text)
         p.add_argument("--run", required=True, metavar="RUN_ID", help="the run (venture) id")
         p.add_argument(
             "--save-dir",

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the router and settings load when a routing command runs, n
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `routing` sub-command (status, test) to the main CLI's subparsers."""
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "routing",
         help="show and test model routing",
         description="Show and test how workers' model calls are routed.",

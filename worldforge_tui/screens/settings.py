@@ -19,13 +19,13 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.config import Settings, env_block
+from engine.routing.types import ROLES
 from worldforge_tui import actions
 from worldforge_tui.safe_text import clean, literal, one_line
 from worldforge_tui.screens.dialogs import ConfirmScreen
 from worldforge_tui.screens.settings_form import (
     MEMORY_OPTIONS,
     MODE_OPTIONS,
-    ROLES,
     ROUTING_OPTIONS,
     TEXT_FIELDS,
     build_settings,

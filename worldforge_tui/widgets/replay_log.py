@@ -170,7 +170,7 @@ class ReplayLog(ScrollView, can_focus=True):
             return 0
         start = len(self._entries)
         self._entries.extend(batch)
-        self._width = min(MAX_WIDTH, max(self._width, max(len(e.text) for e in batch)))
+        self._width = min(MAX_WIDTH, max(self._width, *(len(e.text) for e in batch)))
         matches = self._matches
         self._view.extend(i for i in range(start, start + len(batch)) if matches(self._entries[i]))
         if len(self._entries) > self.max_entries:
