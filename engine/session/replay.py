@@ -84,7 +84,7 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:  # noqa: C901
         def norm(events: list[Any]) -> list[dict[str, Any]]:
             out: list[dict[str, Any]] = []
             for e in events:
-                if mode == "replay" and e.type == "ROUTE_FALLBACK" or e.type in STORAGE_EVENTS:
+                if (mode == "replay" and e.type == "ROUTE_FALLBACK") or e.type in STORAGE_EVENTS:
                     continue
                 c = strip_keys(e.comparable(), keys)
                 if mode == "replay":  # the tier label differs by design: the replay tier served it

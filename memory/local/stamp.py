@@ -22,6 +22,7 @@ with no -wal beside it is checked from its bytes in memory (`quick_check`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -60,10 +61,8 @@ def _prune() -> None:
             gone = True
         if gone:
             del _pinned[key]
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
 
 def _page1_from_wal(wal: Path) -> bytes | None:
@@ -184,10 +183,8 @@ def _read_check(path: Path, budget_s: float) -> str | None:
         timer.cancel()
         if timer.is_alive():
             timer.join()
-        try:
+        with contextlib.suppress(sqlite3.Error):
             conn.close()  # a read-only connection: it never checkpoints or deletes the WAL
-        except sqlite3.Error:
-            pass
 
 
 def _rollback_mode(raw: bytes) -> bytes:

@@ -145,7 +145,7 @@ class _Run:
         self.fallback: list[Hit] = []
         self.alive: bool | None = None
 
-    def check(self, c: Check) -> bool:
+    def check(self, c: Check) -> bool:  # noqa: C901 - split when its owner next changes it
         s = self.scale
         result = self.results[0]
         hits = self.primary
