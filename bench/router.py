@@ -67,9 +67,11 @@ def local_round_trip(calls: int) -> dict[str, Any]:
     `overhead` is the router's own time per call: the call's latency minus its HTTP exchange."""
     from engine.routing.faults.server import FaultAnswer, FaultServer
 
-    req = lambda i: RouteRequest(
-        role="strategist", system="s", user="u", schema_model=FaultAnswer, call_key=f"bench/{i}"
-    )
+    def req(i):
+        return RouteRequest(
+            role="strategist", system="s", user="u", schema_model=FaultAnswer, call_key=f"bench/{i}"
+        )
+
     with FaultServer() as server:
         server.use("ok")
         router = Router(
