@@ -7,8 +7,9 @@ DefaultAzureCredential unless the user set AZURE_COSMOS_KEY (held in memory only
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from azure.core.exceptions import AzureError, ServiceRequestError, ServiceResponseError
 from azure.cosmos import CosmosClient, exceptions
@@ -59,6 +60,7 @@ class CosmosConfig:
     embedding_deployment: str | None = None
     connection_timeout: float = 3.0
     read_timeout: float = 8.0
+    deadline: float = 8.0  # seconds any one call may take, retries included (`within`)
 
     @classmethod
     def from_settings(cls, settings: Any) -> CosmosConfig:
@@ -76,7 +78,40 @@ class CosmosConfig:
             key=secret.get_secret_value() if secret is not None else None,
             embedding_deployment=settings.azure_cosmos_embedding_deployment,
             read_timeout=min(timeout, 30.0),
+            deadline=max(0.5, min(timeout, REMOTE_DEADLINE_CAP)),
         )
+
+
+REMOTE_DEADLINE_CAP = 30.0  # as engine.session.founding.remote_deadline (the same player setting)
+
+
+T = TypeVar("T")
+
+
+def within(deadline: float, fn: Callable[[], T]) -> T:
+    """`fn()` or CosmosUnavailable("deadline") once `deadline` seconds pass (issue 26).
+
+    The SDK's own timeouts apply per attempt (a server that accepts and never answers held a step
+    41 s: 8 s read timeout x 3 retries plus backoff), so the call runs on a daemon thread and the
+    caller stops waiting at the deadline; the thread ends on the SDK's timeouts and its result is
+    dropped (the failover has already served the call from the local store)."""
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="cosmos-call", daemon=True).start()
+    if not done.wait(deadline):
+        raise CosmosUnavailable("deadline")
+    if "error" in box:
+        raise box["error"]
+    return cast(T, box["value"])
 
 
 class RequestCounter:

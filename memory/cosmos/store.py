@@ -53,6 +53,7 @@ from memory.cosmos.client import (
     param,
     ttl_seconds,
     unavailable,
+    within,
 )
 from memory.guards import (
     STAGE_CAP,
@@ -134,7 +135,10 @@ class CosmosMemoryStore:
         self._audit_seq = itertools.count(time.time_ns())
         self.vector_enabled = False
         try:
-            self._open(create if create is not None else bool(config.key))
+            within(
+                config.deadline,
+                lambda: self._open(create if create is not None else bool(config.key)),
+            )
         except exceptions.CosmosHttpResponseError as exc:
             if is_outage(exc):
                 raise unavailable(exc) from exc
@@ -182,7 +186,7 @@ class CosmosMemoryStore:
         CosmosUnavailable, a 412 StaleWrite; `missing_ok`: a missing document is re-raised as
         CosmosResourceNotFoundError for the caller to expect."""
         try:
-            return fn()
+            return within(self.config.deadline, fn)
         except exceptions.CosmosResourceNotFoundError:
             if missing_ok:
                 raise

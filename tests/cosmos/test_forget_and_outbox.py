@@ -188,3 +188,40 @@ def test_a_cosmos_run_replays_like_a_local_one(shim, shim_config, tmp_path):
         "STAGE_BRIEFED" in diff and diff.endswith("payload, payload.memory_injected")
     ), diff
     assert "store" not in diff and "origin" not in diff
+
+
+def test_a_hanging_cosmos_is_given_up_at_its_deadline(shim, shim_config):
+    """A server that accepts and never answers: the call ends at the store's deadline, long before
+    the SDK's own read timeout (30 s here, x 4 attempts) would have ended it."""
+    import time
+    from dataclasses import replace
+
+    from memory.cosmos.client import CosmosUnavailable
+    from memory.cosmos.store import CosmosMemoryStore
+
+    store = CosmosMemoryStore(replace(shim_config, read_timeout=30.0, deadline=1.0), "run-hang")
+    shim.hang = True
+    try:
+        started = time.monotonic()
+        with pytest.raises(CosmosUnavailable, match="deadline"):
+            store.records()
+        assert time.monotonic() - started < 30.0
+    finally:
+        shim.hang = False
+
+
+def test_a_step_with_a_hanging_cosmos_plays_on_locally(shim, shim_config, tmp_path):
+    router = Router(
+        _settings(shim_config, shim.endpoint).model_copy(update={"agent_request_timeout": 2.0})
+    )
+    game = GameSession.start_venture(pitch=PITCH, seed=7, save_dir=tmp_path, router=router)
+    game.run_stage()
+    shim.hang = True
+    try:
+        game.approve()  # the first call waits out the deadline, the rest of the step is local
+        assert game.memory_store_label() == "local-sqlite (azure-cosmos down: deadline)"
+        game.decide("A")
+        assert game.state.phase == "brief"
+    finally:
+        shim.hang = False
+    game.close()
