@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 DB_FILENAME = "worldforge.db"
-BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MS = 15000  # a writer waits this long for another process's transaction (issue 26)
+BUSY_RETRIES = 3  # then BEGIN IMMEDIATE is tried again this many times before SaveBusyError
 APPLICATION_ID = 0x57466731  # "WFg1": marks a file as a WorldForge save
 SCHEMA_VERSION = 2  # 2: recall on FTS5 (memory.local.schema). Bump with a registered migration whenever a change is not additive
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -29,6 +31,40 @@ _depth = threading.local()
 class SaveFileError(ValueError):
     """The file is not a save this build can open (newer, foreign, corrupt, truncated); it is left
     untouched. The engine maps it to `engine.errors.SaveError`."""
+
+
+class SaveBusyError(sqlite3.OperationalError):
+    """Another process kept the save locked past the busy timeout and the retries; nothing was
+    written. The message is the one line a front end shows."""
+
+
+BUSY_LINE = (
+    "the save is busy: another WorldForge process kept it locked for {seconds} s; nothing was "
+    "changed, try again when it is done"
+)
+
+
+def is_busy(err: BaseException) -> bool:
+    text = str(err).lower()
+    return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _begin_immediate(conn: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE, waiting (busy timeout) and retrying while another process writes."""
+    for attempt in range(BUSY_RETRIES + 1):
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as err:
+            if not is_busy(err) or attempt == BUSY_RETRIES:
+                if is_busy(err):
+                    raise SaveBusyError(busy_line()) from None
+                raise
+            time.sleep(0.05 * (attempt + 1))
+
+
+def busy_line() -> str:
+    return BUSY_LINE.format(seconds=BUSY_TIMEOUT_MS * (BUSY_RETRIES + 1) // 1000)
 
 
 _migrations: dict[int, Callable[[sqlite3.Connection], None]] = {}
@@ -230,7 +266,7 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
 
 def _pragmas(conn: sqlite3.Connection) -> None:
     """The per-connection settings every writable connection gets."""
-    conn.execute("PRAGMA journal_mode=WAL")
+    _retry_busy(lambda: conn.execute("PRAGMA journal_mode=WAL"))
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA secure_delete=ON")
@@ -249,6 +285,19 @@ def copy_of(source: sqlite3.Connection) -> sqlite3.Connection:
     _pragmas(conn)
     source.backup(conn)
     return conn
+
+
+def _retry_busy(fn: Callable[[], object]) -> None:
+    for attempt in range(BUSY_RETRIES + 1):
+        try:
+            fn()
+            return
+        except sqlite3.OperationalError as err:
+            if not is_busy(err):
+                raise
+            if attempt == BUSY_RETRIES:
+                raise SaveBusyError(busy_line()) from None
+            time.sleep(0.05 * (attempt + 1))
 
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
@@ -283,7 +332,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     key = id(conn)
     depth = depths.get(key, 0)
     if depth == 0:
-        conn.execute("BEGIN IMMEDIATE")
+        _begin_immediate(conn)
     depths[key] = depth + 1
     try:
         yield conn
