@@ -52,6 +52,18 @@ class LiveView:
         self.current = None
 
 
+def _shown(text: str, *, final: bool) -> str:
+    """Streamed text as it may be drawn (and sent by `serve`): scrubbed of secrets (an echoed key,
+    a URL's credentials), and while the call streams, without its unfinished last word, so a
+    secret is never drawn half-way before the scrubber can recognise it (issue 26)."""
+    from memory.scrub import scrub
+
+    if not final:
+        cut = max(text.rfind(" "), text.rfind("\n"), text.rfind("\t"))
+        text = text[: cut + 1] if cut >= 0 else ""
+    return scrub(text)
+
+
 def _is_standup(event: Any) -> bool:
     return "/standup-" in str(event.call_key)
 
@@ -59,7 +71,7 @@ def _is_standup(event: Any) -> bool:
 def _standup_line(event: Any, cursor: bool) -> list[Part]:
     from engine.routing.partial import partial_json
 
-    value = partial_json(event.text or "")
+    value = partial_json(_shown(event.text or "", final=not cursor))
     line = value.get("line", "") if isinstance(value, dict) else ""
     parts: list[Part] = [
         (f"  {one_line(event.role, 20)}: ", "$secondary bold"),
@@ -93,7 +105,7 @@ def live_content(view: LiveView) -> Content | None:
                 "$foreground-muted",
             )
         )
-        value = partial_json(cur.text or "")
+        value = partial_json(_shown(cur.text or "", final=False))
         if isinstance(value, dict) and value:
             parts.extend(artifact_parts(value))
         else:
