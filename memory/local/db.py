@@ -88,6 +88,27 @@ def db_path(save_dir: Path | str) -> Path:
     return Path(save_dir) / DB_FILENAME
 
 
+def inside(base: Path, target: Path) -> bool:
+    """True when `target`, every symlink resolved, lies in `base` (itself resolved)."""
+    try:
+        target.resolve().relative_to(base.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def check_links(path: Path) -> None:
+    """Refuse to write a save whose file, -wal, -shm or -journal is a symlink leading out of the save
+    dir: SQLite would write through it, wherever it points (issue 26)."""
+    for name in ("", "-wal", "-shm", "-journal"):
+        link = Path(f"{path}{name}")
+        if link.is_symlink() and not inside(path.parent, link):
+            raise SaveFileError(
+                f"{link} is a symlink to {link.resolve()}, outside the save dir; WorldForge does "
+                f"not write through it: {SUGGESTION}"
+            )
+
+
 def _check_header(path: Path) -> None:
     """Refuse a file that is not an SQLite database at all (its first 100 bytes, read through the
     pinned descriptor of memory.local.stamp.read_head, never a plain open/close).
@@ -233,6 +254,8 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
             path.parent.mkdir(parents=True, exist_ok=True)
         elif not path.exists():
             raise FileNotFoundError(f"no save file at {path}")
+        if not readonly:
+            check_links(path)
         _check_header(path)
         fresh = _check_stamp(path)  # by the stamp, before SQLite opens the file
         if not fresh:
