@@ -1,4 +1,11 @@
-PYTHON ?= python3.11
+# Any Python 3.11 or newer on PATH: the newest pythonX.Y, else python3 when it is new enough
+# (or say which: make PYTHON=/path/to/python ...).
+ifeq ($(origin PYTHON), undefined)
+PYTHON := $(shell for p in python3.14 python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	2>/dev/null && { echo $$p; break; }; done)
+endif
+NEED_PYTHON = { echo "need Python 3.11 or newer on PATH (or run: make PYTHON=/path/to/python ...)"; exit 2; }
 VENV := .venv
 BIN := $(VENV)/bin
 # The real llama.cpp server for the local-tier integration tests, from a wheel in RUNTIMES.
@@ -6,10 +13,10 @@ RUNTIMES ?= ../shared/runtimes
 LLM_WHEEL := $(firstword $(wildcard $(RUNTIMES)/llama_cpp_python-*.whl))
 LLM_VENV := .venv-llm
 
-.PHONY: play test test-setup browser cosmos-server check install install-test llm-runtime bench clean
+.PHONY: play test test-lowest test-setup browser cosmos-server check install install-test llm-runtime bench clean
 
 $(BIN)/python:
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or run: make PYTHON=python3 ...)"; exit 2; }
+	@[ -n "$(PYTHON)" ] && command -v $(PYTHON) >/dev/null 2>&1 || $(NEED_PYTHON)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
@@ -17,8 +24,9 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# The dev tools are PEP 735 dependency groups (pyproject.toml), not a public extra.
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e . --group dev
 	touch $(VENV)/.installed $@
 
 install: $(VENV)/.installed
@@ -38,7 +46,7 @@ else
 endif
 
 $(LLM_VENV)/.installed: $(LLM_WHEEL)
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 2; }
+	@[ -n "$(PYTHON)" ] && command -v $(PYTHON) >/dev/null 2>&1 || $(NEED_PYTHON)
 	@$(PYTHON) -m venv $(LLM_VENV) && $(LLM_VENV)/bin/python -m pip install --quiet \
 		"$(LLM_WHEEL)[server]" gguf numpy && touch $@ \
 	|| { rm -rf $(LLM_VENV); echo "llama_cpp_python did not install: the real llama.cpp tests will skip"; }
@@ -66,6 +74,18 @@ TEST_WORKERS ?= auto
 test: test-setup
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
+# The dependency floors: the suite in a venv resolved to each direct dependency's lowest allowed
+# version (uv's lowest-direct resolution); `make test` covers the newest the caps allow.
+LOW_VENV := .venv-lowest
+test-lowest: install-test
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile -q --native-tls pyproject.toml --group dev --resolution lowest-direct \
+		--python-version 3.11 -o $(LOW_VENV).txt
+	$(BIN)/uv venv -q --allow-existing -p $(PYTHON) $(LOW_VENV)
+	$(BIN)/uv pip sync -q --native-tls --python $(LOW_VENV)/bin/python $(LOW_VENV).txt
+	$(BIN)/uv pip install -q --native-tls --no-deps --python $(LOW_VENV)/bin/python -e .
+	$(LOW_VENV)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadscope
+
 check: install-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -76,4 +96,4 @@ bench: install
 	$(BIN)/python -m bench.venture --json
 
 clean:
-	rm -rf $(VENV) $(LLM_VENV) build *.egg-info
+	rm -rf $(VENV) $(LLM_VENV) $(LOW_VENV) $(LOW_VENV).txt build *.egg-info

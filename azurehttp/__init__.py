@@ -88,7 +88,7 @@ def token_before(provider: TokenProvider, deadline: float) -> str:
 
 
 def is_loopback(url: str) -> bool:
-    import httpx
+    import httpx2 as httpx
 
     return httpx.URL(url).host in _LOOPBACK
 
@@ -105,7 +105,7 @@ def request_json(
     max_bytes: int = MAX_RESPONSE_BYTES,
 ) -> Any:
     """One call under one total deadline; the parsed JSON body ({} for an empty one)."""
-    import httpx  # lazy: keeps importing the core light when no cloud tier is configured
+    import httpx2 as httpx  # lazy: keeps importing the core light when no cloud tier is configured
 
     deadline = time.monotonic() + timeout_s
     timed_out = AzureError(f"timeout after {timeout_s:g}s")

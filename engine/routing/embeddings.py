@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2 as httpx  # the one HTTP stack (openai 3.x uses httpx2 too)
 
 from azurehttp import token_provider
 
