@@ -115,7 +115,7 @@ def load(
         store.remember(
             kind,
             text,
-            author="ceo" if kind == "procedural" else "system",  # type: ignore[arg-type]
+            author="ceo" if kind == "procedural" else "system",
             game_day=day[r],
             importance=rng.uniform(1, 9),
             axis=rng.choice(WORDS) if kind == "procedural" else None,

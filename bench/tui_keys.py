@@ -323,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     width, height = (int(x) for x in args.size.lower().split("x"))
     result: Awaitable[dict[str, Any]] = run(args.runs, (width, height), args.busy)
-    print(json.dumps({**asyncio.run(result), "machine": machine()}))  # type: ignore[arg-type]
+    print(json.dumps({**asyncio.run(result), "machine": machine()}))
     return 0
 
 

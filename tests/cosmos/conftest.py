@@ -4,10 +4,15 @@ CA, one per test session; each test gets its own database, so tests never see ea
 from __future__ import annotations
 
 import uuid
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.servers import cosmos_server
+
+if TYPE_CHECKING:
+    from engine.session.api import GameSession
+    from memory.cosmos.failover import FailoverMemory
 
 KEY = "dGVzdC1rZXktbm90LWEtc2VjcmV0"  # the server accepts any key; the SDK wants base64
 
@@ -64,3 +69,12 @@ def shim_config(shim, config):
     from dataclasses import replace
 
     return replace(config, endpoint=shim.endpoint)
+
+
+def failover(game: GameSession) -> FailoverMemory:
+    """A session's memory as the failover store (MEMORY_BACKEND=cosmos): its outbox, parked
+    state and two tiers are not part of the memory contract, so tests reach them through here."""
+    from memory.cosmos.failover import FailoverMemory
+
+    assert isinstance(game.memory, FailoverMemory), type(game.memory)
+    return game.memory

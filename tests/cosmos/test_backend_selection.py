@@ -13,6 +13,7 @@ from engine.config import Settings, load_settings, save_choices, settings_path
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
+from tests.cosmos.conftest import failover
 from worldforge_tui.cli import main
 
 PITCH = "A solar microgrid cooperative for rural farmers"
@@ -82,7 +83,7 @@ def test_cosmos_unreachable_plays_on_locally(tmp_path, monkeypatch):
     assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down")
     events = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
     assert len(events) == 1 and events[0].payload["state"] == "fallback"
-    assert game.memory.pending() == len(game.memory.local.records()) > 0  # waiting to sync
+    assert failover(game).pending() == len(failover(game).local.records()) > 0  # waiting to sync
     game.close()
 
 

@@ -18,7 +18,7 @@ from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
 from memory.local.db import db_path
-from tests.cosmos.conftest import KEY
+from tests.cosmos.conftest import KEY, failover
 
 pytestmark = pytest.mark.slow
 PITCH = "Seed swaps for balcony gardeners in tower blocks"
@@ -112,7 +112,7 @@ def test_a_session_that_ends_during_an_outage_is_drained_by_the_next(
     game.run_stage()  # the local store serves; its writes are queued
     game.approve()
     game.decide("B")  # a binding decision written during the outage
-    local = {r.id: r.text for r in game.memory.local.records()}
+    local = {r.id: r.text for r in failover(game).local.records()}
     queued_ids = {
         r[0]
         for r in game.conn.execute(
@@ -125,7 +125,7 @@ def test_a_session_that_ends_during_an_outage_is_drained_by_the_next(
     again = GameSession.load(run_id, save_dir=tmp_path, router=router)
     again.run_stage()  # the first contact with Cosmos sends the outbox before serving
     assert again.memory_store_label() == "azure-cosmos"
-    assert again.memory.pending() == 0
+    assert failover(again).pending() == 0
     docs = {d["id"]: d["text"] for d in _docs(store_factory, run_id)}
     assert all(docs.get(mid, text) == text for mid, text in local.items())  # one id, one text
     assert queued_ids and queued_ids <= set(docs)  # the outage's notes, under their own ids
@@ -141,7 +141,7 @@ def test_a_404_is_an_outage_and_a_deleted_database_comes_back(
 ):
     router = Router(_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=6, save_dir=tmp_path, router=router)
-    game.memory.retry_seconds = 0.0
+    failover(game).retry_seconds = 0.0
     game.run_stage()
     game.approve()
     shim.gone = True  # every request answers 404, as for a deleted database
@@ -152,7 +152,7 @@ def test_a_404_is_an_outage_and_a_deleted_database_comes_back(
     store_factory(game.state.run_id).client.delete_database(shim_config.database)  # really gone
     game.run_stage()  # the retry reconnects, recreates the database and sends the outbox
     assert game.memory_store_label() == "azure-cosmos"
-    assert game.memory.pending() == 0
+    assert failover(game).pending() == 0
     assert _docs(store_factory, game.state.run_id)
     game.close()
 
@@ -167,7 +167,7 @@ def test_a_cosmos_run_replays_like_a_local_one(shim, shim_config, tmp_path):
 
     router = Router(_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=8, save_dir=tmp_path, router=router)
-    game.memory.retry_seconds = 0.0
+    failover(game).retry_seconds = 0.0
     game.run_stage()
     game.approve()
     game.decide("A")

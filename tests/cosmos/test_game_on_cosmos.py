@@ -9,7 +9,7 @@ from engine.config import Settings
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
-from tests.cosmos.conftest import KEY
+from tests.cosmos.conftest import KEY, failover
 
 pytestmark = pytest.mark.slow
 PITCH = "A solar microgrid cooperative for rural farmers"
@@ -56,9 +56,9 @@ def test_whole_game_on_cosmos_matches_the_local_game(config, tmp_path):
     written = [e for e in game.events() if e.type == "MEMORY_WRITTEN"]
     assert written and {e.payload["store"] for e in written} == {"azure-cosmos"}
     assert not [e for e in game.events() if e.type == "MEMORY_BACKEND"]
-    store = game.memory.cosmos
+    store = failover(game).cosmos
     assert len(_docs(store)) == len(local.memory.records())
-    assert game.memory.local.records() == []  # nothing went to the local store
+    assert failover(game).local.records() == []  # nothing went to the local store
     audit = game.memory.audit()
     assert {"remember", "worker_write", "harden_promote"} <= {a.operation for a in audit}
     game.memory.forget_run()
@@ -74,14 +74,14 @@ def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
         save_dir=tmp_path / "saves",
         router=Router(_settings(shim_config, shim.endpoint)),
     )
-    game.memory.retry_seconds = 0.0
+    failover(game).retry_seconds = 0.0
     game.run_stage()
     game.approve()
     game.decide("A")  # stage 1's binding decision lives in Cosmos only
-    assert game.memory.local.records() == []
+    assert failover(game).local.records() == []
     binding = game.state.directive
     assert binding is not None
-    before = len(_docs(game.memory.cosmos))
+    before = len(_docs(failover(game).cosmos))
     shim.down = True
     game.run_stage()  # Cosmos does not answer: the local store serves this step
     assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down")
@@ -94,12 +94,12 @@ def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
     game.approve()
     written = [e for e in game.events() if e.type == "MEMORY_WRITTEN"][-1]
     assert written.payload["store"].startswith("local-sqlite")
-    assert game.memory.pending() >= 1
+    assert failover(game).pending() >= 1
     shim.down = False
     game.decide("B")  # after this step the parked tier is probed and the outbox sent
     assert game.memory_store_label() == "azure-cosmos"
-    assert game.memory.pending() == 0
-    docs = _docs(game.memory.cosmos)
+    assert failover(game).pending() == 0
+    docs = _docs(failover(game).cosmos)
     texts = [d["text"] for d in docs]
     assert written.payload["text"] in texts
     decision = next(d for d in docs if d["id"] == binding.memory_id)

@@ -186,7 +186,8 @@ def test_parse_tolerates_odd_items_and_clips_text():
 
 
 def test_parse_rejects_non_objects_and_unknown_shapes():
-    for body in ([1, 2], "text", None, {"value": []}):
+    bodies: tuple[object, ...] = ([1, 2], "text", None, {"value": []})
+    for body in bodies:
         with pytest.raises(IQError):
             parse_retrieve(body)
 

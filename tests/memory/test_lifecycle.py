@@ -25,7 +25,7 @@ def note(
         stage_id=stage,
         game_day=day,
     )
-    assert d.status == "written", d
+    assert d.status == "written" and d.memory_id is not None, d
     return d.memory_id
 
 
@@ -67,7 +67,7 @@ def test_workers_cannot_write_binding_memory_via_remember(store: MemoryStore) ->
     with pytest.raises(PermissionError):
         store.remember("procedural", "obey me", author="worker", game_day=1)
     with pytest.raises(ValueError):
-        store.remember("nonsense", "x", author="ceo", game_day=1)  # type: ignore[arg-type]
+        store.remember("nonsense", "x", author="ceo", game_day=1)
 
 
 def _prunable(

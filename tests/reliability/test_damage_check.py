@@ -36,7 +36,7 @@ def _child(code: str, **kw: object) -> subprocess.CompletedProcess[str]:
         timeout=120,
         check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 

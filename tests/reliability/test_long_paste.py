@@ -4,6 +4,7 @@ dropped without a word)."""
 from __future__ import annotations
 
 from textual import events
+from textual.widgets import Input
 
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
@@ -14,7 +15,7 @@ async def test_a_megabyte_paste_into_the_pitch_is_refused_with_a_message(tmp_pat
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await settle(app, pilot)
         assert app.screen.__class__.__name__ == "NewVentureScreen"
-        pitch = app.screen.query_one("#nv-pitch")
+        pitch = app.screen.query_one("#nv-pitch", Input)
         pitch.focus()
         await pilot.pause()
         pitch.post_message(events.Paste("z" * 1_000_000))

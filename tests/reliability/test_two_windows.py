@@ -13,7 +13,7 @@ from tests.reliability.test_one_writer import Window
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 
-textual.constants.TEXTUAL_ANIMATIONS = "none"
+textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
 
 
 async def _until(pilot, check, rounds: int = 200) -> None:

@@ -155,7 +155,7 @@ def test_small_slips_are_repaired_only_where_asked(text):
     with pytest.raises(OutputError):
         parse_artifact(text, Pitch)
     fixed = parse_artifact(text, Pitch, repair=True)
-    assert fixed.output.title.startswith("Dock")
+    assert fixed.output.model_dump()["title"].startswith("Dock")
     assert any(s.startswith("json_repaired:") for s in fixed.steps)
 
 

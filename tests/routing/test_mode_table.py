@@ -92,7 +92,7 @@ def test_replay_serves_recorded_text_and_labels_missing_keys():
         Settings(demo_mode="live", foundry_base_url="http://127.0.0.1:9/v1"), replay=recorded
     )
     hit = router.call(req(key="stage_1_you/attempt-1"), simulate)
-    assert hit.served_by == "replay" and hit.output.title == "Recorded"
+    assert hit.served_by == "replay" and hit.output.model_dump()["title"] == "Recorded"
     assert hit.raw_text == recorded["stage_1_you/attempt-1"]
     miss = router.call(req(key="stage_2_need/attempt-1"), simulate)
     assert miss.served_by == "simulation"

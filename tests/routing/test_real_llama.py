@@ -115,6 +115,7 @@ def test_schema_limits_are_ours_to_enforce(llama_server):
         result = router.call(req(key=f"limits-{i}"), simulate)
         if result.served_by == "local":
             out = result.output
+            assert isinstance(out, Pitch)
             assert 0 <= out.confidence <= 100 and len(out.title) >= 3
             clamps = [a for a in result.adaptations if a.startswith("clamped:")]
             raw = json.loads(result.raw_text)
@@ -185,7 +186,7 @@ def test_standup_line_is_served_by_the_real_server(llama_server):
         ),
         lambda: StandupLine(line="sim"),
     )
-    assert result.served_by == "local" and result.output.line != "sim"
+    assert result.served_by == "local" and result.output.model_dump()["line"] != "sim"
 
 
 FROZEN_BUDGET_S = 30.0

@@ -46,7 +46,7 @@ def test_simulate_called_only_when_floor_serves():
     result = router.call(_req("k"), counting)
     assert result.served_by == "replay"
     assert calls == []
-    assert result.output.title == "Replayed"
+    assert result.output.model_dump()["title"] == "Replayed"
 
 
 def test_wrong_simulate_type_is_a_programming_error():

@@ -16,7 +16,7 @@ def fake_openai_factory() -> Iterator[Callable[..., FakeOpenAI]]:
     started: list[FakeOpenAI] = []
 
     def _make(flavour: str = "ollama", **kwargs: Any) -> FakeOpenAI:
-        server = FakeOpenAI(flavour, **kwargs).start()  # type: ignore[arg-type]
+        server = FakeOpenAI(flavour, **kwargs).start()
         started.append(server)
         return server
 

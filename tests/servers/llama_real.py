@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,7 +144,7 @@ def start_server(model: Path, workdir: Path, *, n_ctx: int = N_CTX) -> LlamaServ
     raise RuntimeError(f"llama_cpp.server did not start on port {port}:\n{tail}")
 
 
-def running_server(workdir: Path) -> Iterator[LlamaServer]:
+def running_server(workdir: Path) -> Generator[LlamaServer, None, None]:
     """Build the model in `workdir`, start the server, yield it, stop it."""
     server = start_server(build_model(workdir / "tiny.gguf"), workdir)
     try:

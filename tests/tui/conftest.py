@@ -8,7 +8,7 @@ from textual.widgets import Input
 
 from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401  (fixtures)
 
-textual.constants.TEXTUAL_ANIMATIONS = "none"  # read by App.__init__; the env var is read too early
+textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]  # read by App.__init__; the env var is read too early
 
 
 @pytest.fixture(autouse=True)

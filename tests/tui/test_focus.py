@@ -4,6 +4,7 @@ filter (never into game keys), and after each step compact mode shows what must 
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input
 
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
@@ -42,7 +43,7 @@ async def test_slash_types_into_the_filter_not_game_keys(tmp_path):
         await pilot.press("f1")  # focus on the story, far from the log
         await pilot.press("slash", "c", "e", "a", "o", "r", "1")
         await settle(app, pilot)
-        field = app.main.query_one("#replay-filter")
+        field = app.main.query_one("#replay-filter", Input)
         assert app.focused is field and field.value == "ceaor1"
         assert app.main.shown_pane == "log" and app.main.query_one("#log").region.height > 0
         assert app.snap.phase == "gate", "letters typed into the filter approved nothing"

@@ -63,7 +63,7 @@ def test_score_rows_add_up_to_the_engine_score():
 
     final = econ(monthly_revenue_usd=25_000, runway_months=99.0, trust=70, market_share=20)
     earned = sum(float(v.split("/")[0]) for _, v in glossary.score_rows(final))
-    assert round(earned) == endings.score(final, None, "victory")  # type: ignore[arg-type]
+    assert round(earned) == endings.score(final, None, "victory")
     rule = glossary.score_rule()
     for part in endings.SCORE_PARTS:
         assert f"{part.points} × ({part.what})" in rule

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from textual.widgets import Button
+
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.keymap import load_keymap
@@ -44,7 +46,7 @@ async def test_rebind_shows_everywhere_and_unknown_ids_are_reported_once(tmp_pat
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(app, pilot)
         board = app.main
-        assert str(board.query_one("#btn-approve").label) == "Approve [y]"
+        assert str(board.query_one("#btn-approve", Button).label) == "Approve [y]"
         assert "y approve" in str(board.query_one("#action-hint").render())
         assert "y" in keys_content(app.key_of).plain.split("Approve the artifact")[0][-12:]
         titles = [c.title for c in app.get_system_commands(board)]
@@ -60,7 +62,7 @@ async def test_rebind_shows_everywhere_and_unknown_ids_are_reported_once(tmp_pat
         await pilot.press("y")
         await settle(app, pilot)
         assert app.snap.phase == "fork"
-        assert str(board.query_one("#btn-option-a").label).startswith("[7] ")
+        assert str(board.query_one("#btn-option-a", Button).label).startswith("[7] ")
         await pilot.press("7")
         await settle(app, pilot)
         assert app.session.state.stages[0].decision.option == "A"

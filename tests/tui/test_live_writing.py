@@ -13,6 +13,7 @@ from engine.routing import Router
 from engine.session.api import GameSession
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import StoryPane
 
 PITCH = "Meal kits for night-shift nurses"
@@ -72,8 +73,8 @@ async def test_artifact_fields_appear_while_the_worker_writes(
     monkeypatch.setattr(WorldForgeApp, "_live_draw", draw)
     app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp_path, router=router)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _wait_for(pilot, lambda: "tok/s" in (app.main.query_one("ActionBar").thinking or ""))
-        line = app.main.query_one("ActionBar").thinking
+        await _wait_for(pilot, lambda: "tok/s" in (app.main.query_one(ActionBar).thinking or ""))
+        line = app.main.query_one(ActionBar).thinking
         assert line.startswith("strategist writing · local: qwen2.5 · ")
         assert "esc cancels" in line
         await _wait_for(pilot, lambda: "Summary: " in text_of(app, "#story-live"))
@@ -102,7 +103,7 @@ async def test_escape_cancels_cleanly_and_the_stage_runs_again(
     )
     app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp_path, router=_router(server))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await _wait_for(pilot, lambda: "tok/s" in (app.main.query_one("ActionBar").thinking or ""))
+        await _wait_for(pilot, lambda: "tok/s" in (app.main.query_one(ActionBar).thinking or ""))
         await pilot.press("escape")
         await settle(app, pilot)
         assert app.snap.phase == "brief" and app.snap.current is None
@@ -114,7 +115,8 @@ async def test_escape_cancels_cleanly_and_the_stage_runs_again(
         server.state.stream_delay = 0.0
         await pilot.press("g")
         await settle(app, pilot)
-        assert app.snap.phase == "gate" and app.snap.current.served_by == "local"
+        assert app.snap.phase == "gate" and app.snap.current is not None
+        assert app.snap.current.served_by == "local"
 
 
 @pytest.mark.parametrize("width", [100, 120, 140, 160])

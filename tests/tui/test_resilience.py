@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input
 
 from engine.session.api import GameSession
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.widgets.action_bar import ActionBar
 
 MARKUP = "[bold]Boss[/] [/] [link=x]y [@click=app.quit]q[/]"
 CONTROL = "\x1b[31m red\x1b[0m\x07 \x00 \u202e \x1b]0;pwn\x07"
@@ -90,7 +92,7 @@ async def test_hostile_text_in_pitch_reason_answer_and_artifact(tmp_path):
         await settle(app, pilot)
         app.gate_own_answer()  # typed text cannot carry ESC; paste-like input goes in directly
         await pilot.pause()
-        app.screen.query_one("#prompt-input").value = "[bold]go[/] \x1b[2J"
+        app.screen.query_one("#prompt-input", Input).value = "[bold]go[/] \x1b[2J"
         await pilot.press("enter")
         await settle(app, pilot)
         assert app.snap.phase == "fork" and app.is_running  # refused: control character
@@ -119,7 +121,7 @@ async def test_thinking_line_names_role_tier_model_and_ui_stays_responsive(tmp_p
             await pilot.pause()
             if app.busy == "run_stage":
                 break
-        bar = app.main.query_one("#actions")
+        bar = app.main.query_one("#actions", ActionBar)
         assert "strategist" in bar.thinking and "tier simulation" in bar.thinking
         assert "model simulation" in bar.thinking
         assert app.main.query_one("#btn-run").disabled  # nothing can be started twice

@@ -139,7 +139,7 @@ async def test_small_terminals_keep_every_meter_and_the_whole_pill(tmp_path):
                 assert widget.content_region.width >= len(text) > 0, (size, selector, text)
                 assert widget.region.right <= size[0]
             assert all(m in text_of(app, "#status-meters") for m in (" V", " ⚠", " r "))
-            footer = app.main.query_one(KeyFooter).visual.plain
+            footer = app.main.query_one(KeyFooter).visual.plain  # type: ignore[attr-defined]  # Content
             assert len(footer.rstrip()) <= size[0] and "…" not in footer
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path / "wide")
     async with app.run_test(size=(120, 40)) as pilot:  # room to spare: one line, sparkline shown

@@ -12,6 +12,7 @@ from engine.routing import Router
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.replay_entries import in_tab
+from worldforge_tui.screens.settings import SettingsScreen
 from worldforge_tui.screens.settings_form import build_settings, form_fields, inherited_hint, pills
 from worldforge_tui.widgets.replay_log import ReplayLog
 
@@ -98,7 +99,7 @@ async def test_settings_flip_changes_next_calls_served_by(tmp_path, fake_openai)
         await pilot.press("s")
         await pilot.pause()
         screen = app.screen
-        assert screen.__class__.__name__ == "SettingsScreen"
+        assert isinstance(screen, SettingsScreen)
         screen.query_one("#set-demo_mode", Select).value = "local"
         screen.query_one("#set-local_agent_base_url", Input).value = fake_openai.url
         screen.query_one("#set-local_agent_model", Input).value = "qwen2.5"
@@ -180,6 +181,7 @@ async def test_settings_left_during_save_test_is_not_saved_later(tmp_path):
         await pilot.press("s")
         await pilot.pause()
         screen = app.screen
+        assert isinstance(screen, SettingsScreen)
         candidate = Settings.model_validate(
             {
                 "demo_mode": "local",
