@@ -54,8 +54,9 @@ def served_lines(summary: Mapping[str, Any]) -> list[str]:
 
 
 def tier_warning(summary: Mapping[str, Any]) -> str | None:
-    """One line when a model tier was asked for and none answered, else None."""
-    if summary["model_answered"] is not False:
+    """One line when a model tier was asked for and none answered a call, else None (also when
+    no call was made: nothing was asked of it yet)."""
+    if summary["model_answered"] is not False or not summary["calls"]:
         return None
     reasons = [s["reason"] for s in summary["fallbacks"]]
     # The cause rather than the breaker resting after it: "unreachable (…)", not "cooldown(…)".

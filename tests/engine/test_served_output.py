@@ -33,6 +33,7 @@ def test_summary_groups_reasons_and_names_the_cause():
     )
     assert tier_warning(served_summary("local", {"local": 1, "simulation": 3}, fallbacks)) is None
     assert tier_warning(served_summary("simulation", {"simulation": 9}, [])) is None
+    assert tier_warning(served_summary("local", {}, [])) is None  # no call made yet
 
 
 @pytest.fixture

@@ -13,7 +13,13 @@ from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.replay_entries import in_tab
 from worldforge_tui.screens.settings import SettingsScreen
-from worldforge_tui.screens.settings_form import build_settings, form_fields, inherited_hint, pills
+from worldforge_tui.screens.settings_form import (
+    build_settings,
+    field_text,
+    form_fields,
+    inherited_hint,
+    pills,
+)
 from worldforge_tui.widgets.replay_log import ReplayLog
 
 
@@ -48,9 +54,14 @@ def test_build_settings_refuses_a_typed_password_in_a_url_but_keeps_one_from_env
     with pytest.raises(ValueError) as err:
         build_settings(base(), {"local_agent_base_url": "http://me:hunter2pass@127.0.0.1:9/v1"})
     assert "never saved" in str(err.value) and "hunter2pass" not in str(err.value)
-    from_env = Settings.model_validate({"local_agent_base_url": "http://me:pw@127.0.0.1:9/v1"})
-    values = {"local_agent_base_url": from_env.local_agent_base_url, "local_agent_model": "m"}
-    assert build_settings(from_env, values).local_agent_model == "m"  # unchanged: not refused
+    from_env = Settings.model_validate({"local_agent_base_url": "http://me:pw9x@127.0.0.1:9/v1"})
+    shown = field_text(from_env, "local_agent_base_url")
+    assert shown == "http://me:****@127.0.0.1:9/v1"  # the password never on screen
+    values = {"local_agent_base_url": shown, "local_agent_model": "m"}
+    kept = build_settings(from_env, values)  # unchanged: not refused, the real URL kept
+    assert (
+        kept.local_agent_model == "m" and kept.local_agent_base_url == from_env.local_agent_base_url
+    )
 
 
 def test_saving_the_form_writes_only_the_fields_the_player_changed(monkeypatch):
@@ -59,7 +70,7 @@ def test_saving_the_form_writes_only_the_fields_the_player_changed(monkeypatch):
     monkeypatch.setenv("DEMO_MODE", "local")
     monkeypatch.setenv("LOCAL_AGENT_BASE_URL", "http://me:pw@127.0.0.1:9/v1")
     shown = load_settings()
-    form = {"demo_mode": "local", "local_agent_base_url": shown.local_agent_base_url}
+    form = {"demo_mode": "local", "local_agent_base_url": field_text(shown, "local_agent_base_url")}
     edited = build_settings(shown, {**form, "local_agent_model": "qwen2.5"})
     save_choices(changed_fields(shown, edited))
     assert json.loads(settings_path().read_text()) == {"LOCAL_AGENT_MODEL": "qwen2.5"}

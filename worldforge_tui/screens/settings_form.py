@@ -6,10 +6,18 @@ Pure (no textual), so the mapping between form and settings is tested without a 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import SecretStr, ValidationError
 
-from engine.config import CLOUD_CHAINS, LOCAL_CHAINS, Settings, changed_fields, check_choices
+from engine.config import (
+    CLOUD_CHAINS,
+    LOCAL_CHAINS,
+    URL_FIELDS,
+    Settings,
+    changed_fields,
+    check_choices,
+)
 from engine.routing.types import ROLES
 from worldforge_tui.safe_text import one_line
 
@@ -54,11 +62,24 @@ def form_fields() -> list[str]:
     return names
 
 
+def masked_url(url: str) -> str:
+    """A URL as the screen shows it: a password in it (from the environment) as ****."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user = userinfo.split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:****@{host}"))
+
+
 def field_text(settings: Settings, name: str) -> str:
-    """The current value of a field as form text (secrets shown as empty: the input is masked)."""
+    """The current value of a field as form text (secrets shown as empty: the input is masked;
+    a password inside a URL as ****)."""
     value = getattr(settings, name, None)
     if value is None or isinstance(value, SecretStr):
         return ""
+    if name in URL_FIELDS:
+        value = masked_url(value)
     return one_line(value, 500)  # a hand-edited settings file may hold escapes: never echo them
 
 
@@ -74,6 +95,8 @@ def build_settings(base: Settings, values: dict[str, str]) -> Settings:
         text = raw.strip() if isinstance(raw, str) else raw
         if name in SECRET_FIELDS and not text:
             continue  # masked input left blank: keep the key already held in memory
+        if name in URL_FIELDS and text and text == field_text(base, name):
+            continue  # the URL as shown (its password masked): unchanged
         data[name] = text or None
     try:
         candidate = Settings.model_validate(data)
