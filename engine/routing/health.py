@@ -212,12 +212,16 @@ class Capabilities:
             return
         if not isinstance(data, dict):
             return
+        rewrite = False
         for key, value in data.items():
             endpoint, sep, model = str(key).rpartition("#")
             caps = _caps_from(value)
             if sep and caps is not None:
                 self._deployments[_key(endpoint, model)] = caps
                 self._source[_key(endpoint, model)] = "cache"
+                rewrite = rewrite or _key(endpoint, model)[0] != endpoint
+        if rewrite:  # an older cache keyed by a URL with a password in it: rewrite it without
+            self._save()
 
     def _save(self) -> None:
         if self._path is None:

@@ -81,3 +81,16 @@ async def test_theme_writes_only_the_theme_not_the_environment(
         monkeypatch.delenv(name)
     args = ["simulate", "--pitch", PITCH, "--save-dir", str(tmp_path / "later"), "--json"]
     assert main(args) == 0
+
+
+def test_an_old_capability_cache_with_a_password_is_rewritten_without_it(isolated_home):
+    from engine.routing.health import Capabilities
+
+    path = isolated_home / "capabilities.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = "http://user:hunter2pass@127.0.0.1:43341/v1#tiny"
+    path.write_text(json.dumps({old: {"json_mode": "json_object"}}), encoding="utf-8")
+    snapshot = Capabilities(path).snapshot()
+    assert list(snapshot) == ["http://127.0.0.1:43341/v1#tiny"]
+    assert snapshot["http://127.0.0.1:43341/v1#tiny"]["json_mode"] == "json_object"
+    assert "hunter2pass" not in path.read_text(encoding="utf-8")
