@@ -85,3 +85,92 @@ def test_auth_shapes():
 def test_azure_provider_is_lazy():
     provider = token_provider("https://ai.azure.com/.default")
     assert callable(provider)  # building it touched no credential and no network
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        # OpenAI / Azure / llama-cpp-python: the code says it
+        (400, {"message": "too long", "code": "context_length_exceeded", "param": "messages"}),
+        # llama.cpp's own server: a type, no code
+        (
+            400,
+            {
+                "code": 400,
+                "message": "the request exceeds the available context size, try increasing it",
+                "type": "exceed_context_size_error",
+            },
+        ),
+        # vLLM: BadRequestError with the message only
+        (
+            400,
+            {
+                "message": "This model's maximum context length is 4096 tokens. However, you "
+                "requested 5000 tokens (4800 in the messages, 200 in the completion).",
+                "type": "BadRequestError",
+                "code": 400,
+            },
+        ),
+        # LM Studio
+        (
+            400,
+            {
+                "message": "Trying to keep the first 5210 tokens when context the overflows. "
+                "However, the model is loaded with context length of only 4096 tokens"
+            },
+        ),
+        # Ollama
+        (400, {"message": "the input length exceeds the context length"}),
+        # TGI (422)
+        (
+            422,
+            {
+                "message": "Input validation error: `inputs` tokens + `max_new_tokens` must be "
+                "<= 4096. Given: 4000 `inputs` tokens and 200 `max_new_tokens`"
+            },
+        ),
+    ],
+)
+def test_context_overflow_from_every_runtime_is_labelled(status, error):
+    cls = openai.BadRequestError if status == 400 else openai.UnprocessableEntityError
+    failure = classify(_status_error(cls, status, {"error": error}))
+    assert failure.label == "context_window" and failure.words == "context too long"
+    assert not failure.retryable and not failure.same_endpoint
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"message": "filtered", "code": "content_filter", "param": "prompt"},
+        {"message": "Your request was rejected", "code": "content_policy_violation"},
+        {
+            "message": "The response was filtered",
+            "code": "invalid_prompt",
+            "innererror": {"code": "ResponsibleAIPolicyViolation"},
+        },
+    ],
+)
+def test_content_filter_refusals_are_final_with_their_reason(error):
+    failure = classify(_status_error(openai.BadRequestError, 400, {"error": error}))
+    assert failure.label == "content_filtered" and failure.final
+    assert failure.reason.startswith("refused by the content filter (")
+
+
+def test_a_plain_bad_request_is_not_an_overflow():
+    failure = classify(
+        _status_error(openai.BadRequestError, 400, {"error": {"message": "bad role 'robot'"}})
+    )
+    assert failure.label == "bad_request"
+
+
+def test_503_counts_toward_the_breaker_and_a_reset_is_retried_in_place():
+    over = classify(_status_error(openai.InternalServerError, 503, {"error": {"message": "busy"}}))
+    assert over.label == "overloaded" and over.breaker and over.retryable
+    request = httpx2.Request("POST", "http://127.0.0.1/v1")
+    reset = openai.APIConnectionError(request=request)
+    reset.__cause__ = httpx2.RemoteProtocolError("Server disconnected without sending a response.")
+    failure = classify(reset)
+    assert failure.label == "reset" and failure.same_endpoint and failure.cooldown is None
+    refused = openai.APIConnectionError(request=request)
+    refused.__cause__ = httpx2.ConnectError("All connection attempts failed")
+    assert classify(refused).label == "unreachable" and classify(refused).cooldown == "endpoint"
