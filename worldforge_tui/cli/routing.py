@@ -165,10 +165,13 @@ def _run_faults(args: argparse.Namespace) -> int:
         return 2
     setups = ("local", "hybrid") if args.setup == "both" else (args.setup,)
     routing_log = logging.getLogger("worldforge.routing")
-    quiet, routing_log.propagate = routing_log.propagate, False  # the faults are on purpose
+    mute = logging.NullHandler()  # the faults are on purpose: no breaker warnings on the screen
+    quiet, routing_log.propagate = routing_log.propagate, False
+    routing_log.addHandler(mute)
     try:
         cells = run_catalogue(setups, scale=args.scale, only=only or None)  # type: ignore[arg-type]
     finally:
+        routing_log.removeHandler(mute)
         routing_log.propagate = quiet
     if args.json:
         sys.stdout.write(json.dumps(as_json(cells, args.scale), indent=2) + "\n")

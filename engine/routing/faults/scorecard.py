@@ -289,6 +289,9 @@ def run_catalogue(
     only: Iterable[str] | None = None,
 ) -> list[Cell]:
     """Every scenario (or `only` these ids) through each set-up, on fresh loopback servers."""
+    from engine.routing.router import model_tier_ready
+
+    model_tier_ready().result()  # the client's import is not the fault under test: load it first
     wanted = set(only) if only else None
     cells: list[Cell] = []
     with (
@@ -336,9 +339,11 @@ def render(cells: list[Cell], scale: float) -> str:
         lines.append(
             f"{sid:<4} {last.title[:36]:<36} "
             + " ".join(f"{c.verdict:<8}" for c in row)
-            + f"  {last.seen[:90]}"
+            + f"  {f'({last.setup}) ' if len(row) > 1 else ''}{last.seen[:90]}"
         )
         for c in row:
+            if c is not last and c.seen != last.seen:
+                lines.append(f"{'':<43}{' ' * 9 * len(row)}({c.setup}) {c.seen[:90]}")
             failed = [k for k, v in c.checks.items() if v == "FAIL"]
             if failed:
                 lines.append(f"       {c.setup}: failed {', '.join(failed)}")
