@@ -350,6 +350,7 @@ class CosmosMemoryStore:
             "text": text,
             "norm": normalise(text),
             "terms": sorted(set(terms(text))),
+            "nTerms": len(terms(text)),  # the note's length for BM25, as the save file counts it
             "status": status,
             "author": author,
             "importance": importance,
@@ -651,6 +652,7 @@ class _Notes:
                 "text": w.text,
                 "norm": normalise(w.text),
                 "terms": sorted(set(terms(w.text))),
+                "nTerms": len(terms(w.text)),
                 "kind": w.kind,
                 "importance": weight,
                 "expiresDay": expires_day,

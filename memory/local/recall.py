@@ -1,7 +1,8 @@
 """Recall: SQL picks a run's candidates, and the context budget packs them into one delimited
 `<campaign_memory>` block.
 
-`select` ranks in SQLite. FTS5 finds the notes holding each query term, reading only the run's own
+`select` ranks in SQLite, with `memory.ranking`'s weights and arithmetic (the one ranking; the
+Cosmos tier runs the same one in Python). FTS5 finds the notes holding each query term, reading only the run's own
 doclists (every index term carries the run's key, see `memory.local.schema`); BM25 is computed in SQL
 from the run's own statistics (notes, mean length, notes per term), so a run ranks the same in any
 save, beside any other runs, as its replay does. FTS5's built-in `bm25()` is not used for that
@@ -20,12 +21,18 @@ from collections.abc import Sequence
 from memory.local.rows import COLUMNS, to_record
 from memory.local.schema import run_key
 from memory.models import MemoryRecord, RecallResult
+from memory.ranking import (
+    BM25_B,
+    BM25_K1,
+    MAX_QUERY_TERMS,
+    RECENCY_DAYS,
+    W_IMPORTANCE,
+    W_RECENCY,
+    W_RELEVANCE,
+    idf,
+)
 from textkit import query_terms
 
-W_RELEVANCE, W_RECENCY, W_IMPORTANCE = 0.5, 0.25, 0.25
-RECENCY_DAYS = 7.0
-BM25_K1, BM25_B = 1.2, 0.75
-MAX_QUERY_TERMS = 32
 RECENT_SHARE = 0.3
 MIN_BUDGET = 160
 OPEN, CLOSE = "<campaign_memory>", "</campaign_memory>"
@@ -135,7 +142,7 @@ def _weights(
     out: dict[str, object] = {}
     for i, t in enumerate(sorted(df)):
         out[f"q{i}"] = terms[t]
-        out[f"w{i}"] = math.log(1.0 + (notes - df[t] + 0.5) / (df[t] + 0.5))
+        out[f"w{i}"] = idf(notes, df[t])
     return out, (total / notes if notes and total else 1.0)
 
 
