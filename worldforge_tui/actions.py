@@ -389,6 +389,26 @@ ACTIONS: tuple[GameAction, ...] = (
         "Replay log",
         show=False,
     ),
+    GameAction(
+        "replay.clear",
+        "escape",
+        "clear_filter",
+        "Clear filter",
+        "Clear the log's filter (while one is set)",
+        "log",
+        "Replay log",
+        show=False,
+    ),
+    GameAction(
+        "filter.clear",
+        "escape",
+        "clear_filter",
+        "Clear",
+        "Clear the filter and return to the log",
+        "filter",
+        "",  # help lists it once, as the log's Escape
+        show=False,
+    ),
     # ---- other screens ----------------------------------------------------------------------
     GameAction(
         "settings.close",
@@ -579,6 +599,62 @@ def hint_line(
     if not words:
         return ""
     return f"{PHASE_TITLES.get(phase, phase.capitalize())}: " + " · ".join(words)
+
+
+def _active_together(a: GameAction, b: GameAction) -> bool:
+    """True if both keys can be live at once: same scope, or a board scope under the board's
+    own (app, board); two phase actions of different phases never are (1 is a fork option and
+    an event answer)."""
+    if a.phase is not None and b.phase is not None and a.phase != b.phase:
+        return False
+    if a.scope == b.scope:
+        return True
+    outer = ("app", "board")
+    return (a.scope in outer and b.scope in BOARD_SCOPES) or (
+        b.scope in outer and a.scope in BOARD_SCOPES
+    )
+
+
+KEY_NAMES = {"?": "question_mark", "/": "slash", " ": "space", "esc": "escape"}
+
+
+def _keys(value: str) -> set[str]:
+    return {KEY_NAMES.get(k.strip(), k.strip()) for k in value.split(",") if k.strip()}
+
+
+def conflicts(keymap: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """(overridden id, id it collides with, key) for each override that would take a key another
+    live action answers (after every override applies); those overrides are refused, the later
+    id of two overrides that clash with each other."""
+    live = {**default_keys(), **{k: v for k, v in keymap.items() if k in BY_ID}}
+    found: list[tuple[str, str, str]] = []
+    for binding_id in sorted(k for k in keymap if k in BY_ID):
+        row = BY_ID[binding_id]
+        wanted = _keys(live[binding_id])
+        if wanted == _keys(row.key):
+            continue  # the default itself: nothing changes
+        clash = next(
+            (
+                (other.id, key)
+                for other in ACTIONS
+                if other.id != binding_id and _active_together(row, other)
+                for key in sorted(wanted & _keys(live[other.id]))
+            ),
+            None,
+        )
+        if clash is not None:
+            found.append((binding_id, clash[0], clash[1]))
+            live[binding_id] = row.key  # refused: the default stays
+    return found
+
+
+def live_key(app: object, action_id: str) -> str:
+    """The live key of an action as the app shows it (its `key_of`), else the default key."""
+    key_of = getattr(app, "key_of", None)
+    if callable(key_of):
+        return str(key_of(action_id))
+    first = BY_ID[action_id].key.split(",")[0]
+    return {"question_mark": "?", "escape": "esc"}.get(first, first)
 
 
 def unknown_ids(keymap: Iterable[str]) -> list[str]:

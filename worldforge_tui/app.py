@@ -206,8 +206,21 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         """Rebind by id (known ids only); unknown ids are reported once, in one notification."""
         unknown = actions.unknown_ids(keymap)
         known = {k: v for k, v in keymap.items() if k not in unknown}
+        clashes = actions.conflicts(known)
+        for binding_id, _other, _key in clashes:
+            known.pop(binding_id, None)
         self.live_keys = {**actions.default_keys(), **known}
         self.set_keymap(known)
+        if clashes:
+            shown = "; ".join(
+                f"{one_line(b, 40)} → {one_line(k, 20)} is {o}'s key" for b, o, k in clashes[:4]
+            )
+            self.notify(
+                f"keymap.json: {shown} (refused: both would answer one key; the default stays)",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
         if unknown:
             shown = ", ".join(one_line(k, 40) for k in unknown[:6])
             self.notify(
@@ -242,6 +255,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     def can(self, capability: str) -> bool:
         """True if the player may do this now (a venture is open, idle, and the engine allows it)."""
         if self.session is None or self.busy is not None or self.snap is None:
+            return False
+        if self.session.read_only:  # a watching window opens no input it would have to refuse
             return False
         return bool(self.snap.can.get(capability, False))
 
@@ -394,6 +409,26 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         elif choice == "new":
             self.action_new_venture()
 
+    def _palette_title(self, row: actions.GameAction) -> str:
+        """The palette's words for an action; a fork option or event answer adds its own text."""
+        snap = self.snap
+        index = {"fork.option_a": 0, "fork.option_b": 1, "event.option_a": 0, "event.option_b": 1}
+        if snap is None or row.id not in index:
+            return row.palette
+        if row.id.startswith("fork.") and snap.dilemma is not None:
+            options = [(o.key, o.text) for o in snap.dilemma.options]
+            fatal = snap.fatal_options
+        elif row.id.startswith("event.") and snap.pending_event is not None:
+            options = [(o.key, o.text) for o in snap.pending_event.options]
+            fatal = snap.fatal_events
+        else:
+            return row.palette
+        if index[row.id] >= len(options):
+            return row.palette
+        key, text = options[index[row.id]]
+        mark = " ✖ FATAL" if key in fatal else ""
+        return f"{row.palette}: {one_line(text, 60)}{mark}"
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if not isinstance(screen, MainScreen):
@@ -407,7 +442,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
                 continue
             owner = self if row.scope == "app" else screen
             yield SystemCommand(
-                f"{row.palette} ({self.key_of(row.id)})",
+                f"{self._palette_title(row)} ({self.key_of(row.id)})",
                 row.description,
                 partial(owner.run_action, row.action),
             )

@@ -115,7 +115,15 @@ def live_content(view: LiveView) -> Content | None:
 
 
 def progress_line(event: Any) -> str:
-    """'strategist writing · local: qwen2.5 · 212 tok · 48 tok/s · 4.4 s · esc cancels'."""
+    """'strategist writing · local: qwen2.5 · 212 tok · 48 tok/s · 4.4 s · esc cancels'; before
+    the first token 'strategist · local: qwen2.5 · waiting for the first token' (the action bar
+    adds the seconds waited, live)."""
+    if not event.tokens:
+        return one_line(
+            f"{event.role} · {event.tier}: {event.model} · waiting for the first token · "
+            "esc cancels",
+            200,
+        )
     rate = event.tokens_per_s
     return one_line(
         f"{event.role} writing · {event.tier}: {event.model} · {event.tokens} tok · "
@@ -175,7 +183,9 @@ class LiveWriting(AppHost):
             self.main.query_one(StoryPane).show_live(self._live_draw)
         last = events[-1]
         if last.kind != "end":
-            self.main.query_one(ActionBar).set_thinking(progress_line(last))
+            waiting = not last.tokens
+            bar = self.main.query_one(ActionBar)
+            bar.set_thinking(progress_line(last), clock=waiting and bar.clock_start is None)
 
     def _live_draw(self) -> Content:
         """The live section's text, built when the screen paints it (once a frame at most)."""

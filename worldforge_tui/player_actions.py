@@ -6,6 +6,8 @@ hands one command to the app's session worker (`command`), which reports back by
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.errors import GameError
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.host import AppHost
@@ -29,25 +31,48 @@ class PlayerActions(AppHost):
         if self.can("approve"):
             self.command("approve", lambda s: s.approve(), "the narrator poses the fork…")
 
-    def gate_reject(self) -> None:
-        if not self.can("reject"):
-            return
+    def ask(
+        self,
+        title: str,
+        then: Callable[[str], None],
+        *,
+        placeholder: str = "",
+        submit_label: str = "OK",
+        initial: str = "",
+        error: str = "",
+    ) -> None:
+        """Ask for a line of text and hand it to `then`; nothing happens on cancel."""
 
-        def done(reason: str | None) -> None:
-            if reason:
-                self.command(
-                    "reject",
-                    lambda s: s.reject(reason),
-                    thinking_text("is redoing", self.snap, self.router),
-                )
+        def done(text: str | None) -> None:
+            if text:
+                then(text)
 
         self.push_screen(
             TextPromptScreen(
-                "Why reject it? The worker redoes the stage with your reason as binding direction.",
-                "e.g. name the customer and cut the jargon",
-                submit_label="Reject",
+                title, placeholder, submit_label=submit_label, initial=initial, error=error
             ),
             done,
+        )
+
+    def gate_reject(self, initial: str = "", error: str = "") -> None:
+        if not self.can("reject"):
+            return
+
+        def send(reason: str) -> None:
+            self.command(
+                "reject",
+                lambda s: s.reject(reason),
+                thinking_text("is redoing", self.snap, self.router),
+                on_refused=lambda why: self.gate_reject(reason, why),  # the reason comes back
+            )
+
+        self.ask(
+            "Why reject it? The worker redoes the stage with your reason as binding direction.",
+            send,
+            placeholder="e.g. name the customer and cut the jargon",
+            submit_label="Reject",
+            initial=initial,
+            error=error,
         )
 
     def gate_decide(self, key: str) -> None:
@@ -62,17 +87,17 @@ class PlayerActions(AppHost):
         if self.can("answer_event"):
             self.command("answer_event", lambda s: s.answer_event(key))
 
-    def gate_own_answer(self) -> None:
+    def gate_own_answer(self, initial: str = "", error: str = "") -> None:
         if not self.can("decide_own"):
             return
 
-        def done(text: str | None) -> None:
-            if not text or self.session is None:
+        def read(text: str) -> None:
+            if self.session is None:
                 return
             try:  # the reading is shown before it commits (pure: nothing is written)
                 view = self.session.interpret_own(text)
-            except GameError as err:  # bad input: one clear line, the fork stays open
-                self.notify(str(err).splitlines()[0][:200], severity="warning")
+            except GameError as err:  # bad input: one clear line, the text comes back
+                self.gate_own_answer(text, str(err).splitlines()[0][:200])
                 return
 
             def confirmed(yes: bool | None) -> None:
@@ -81,7 +106,10 @@ class PlayerActions(AppHost):
                         "decide_own",
                         lambda s: s.decide_own(text),
                         "consequence applied · rival moves · the team meets for a standup…",
+                        on_refused=lambda why: self.gate_own_answer(text, why),
                     )
+                else:  # "no" goes back to the words, to change them
+                    self.gate_own_answer(text)
 
             fatal = self.snap.fatal_options.get(view.get("option") or "") if self.snap else None
             warning = f"\n✖ {fatal_text(fatal)}." if fatal else ""
@@ -90,38 +118,52 @@ class PlayerActions(AppHost):
                     f"{view['says']}\nWill change: {view['will_change']}.{warning}\n"
                     "Decide this way?",
                     yes_label="Decide",
+                    default=not fatal,  # Enter decides, unless the reading ends the run
+                    key_of=self.key_of,
                 ),
                 confirmed,
             )
 
-        self.push_screen(
-            TextPromptScreen(
-                "Your own answer at the fork (read as you mean it; you confirm the reading next):",
-                "e.g. partner with local co-ops before raising",
-                submit_label="Read it",
-            ),
-            done,
+        self.ask(
+            "Your own answer at the fork (read as you mean it; you confirm the reading next):",
+            read,
+            placeholder="e.g. partner with local co-ops before raising",
+            submit_label="Read it",
+            initial=initial,
+            error=error,
         )
 
-    def gate_standup_reply(self) -> None:
+    def gate_standup_reply(self, initial: str = "", error: str = "") -> None:
         if not self.can("standup_reply"):
             return
 
-        def done(text: str | None) -> None:
-            if text:
-                self.command("standup_reply", lambda s: s.standup_reply(text))
+        def send(text: str) -> None:
+            self.command(
+                "standup_reply",
+                lambda s: s.standup_reply(text),
+                on_refused=lambda why: self.gate_standup_reply(text, why),
+            )
 
-        self.push_screen(
-            TextPromptScreen(
-                "Reply to the standup (binding for the next brief):", submit_label="Reply"
-            ),
-            done,
+        self.ask(
+            "Reply to the standup (binding for the next brief):",
+            send,
+            submit_label="Reply",
+            initial=initial,
+            error=error,
         )
 
     # ---- memory pane requests ------------------------------------------------------------
     def on_memory_pane_action_requested(self, message: MemoryPane.ActionRequested) -> None:
         if self.session is None:
             self.notify("No venture open.", severity="warning")
+            return
+        if self.session.read_only:
+            self.notify(
+                "This window is watching the venture (read-only): memory commands are made in "
+                "the window that holds it.",
+                severity="warning",
+                markup=False,
+            )
             return
         if message.action == "prune":
             self.command("prune", lambda s: s.memory.prune(game_day=s.state.day, dry_run=True))
@@ -143,20 +185,27 @@ class PlayerActions(AppHost):
                 confirmed,
             )
 
-    def _consolidate(self, ids: list[str]) -> None:
+    def _consolidate(self, ids: list[str], initial: str = "", error: str = "") -> None:
         if len(ids) < 2:
-            self.notify("Mark at least two notes with space, then press c.", severity="warning")
+            mark, fold = self.key_of("memory.mark"), self.key_of("memory.consolidate")
+            self.notify(
+                f"Mark at least two notes with {mark}, then press {fold}.",
+                severity="warning",
+                markup=False,
+            )
             return
 
-        def done(summary: str | None) -> None:
-            if summary:
-                self.command(
-                    "consolidate", lambda s: s.consolidate(ids, summary=summary, reviewer="ceo")
-                )
+        def send(summary: str) -> None:
+            self.command(
+                "consolidate",
+                lambda s: s.consolidate(ids, summary=summary, reviewer="ceo"),
+                on_refused=lambda why: self._consolidate(ids, summary, why),
+            )
 
-        self.push_screen(
-            TextPromptScreen(
-                f"One reviewed note replacing {len(ids)} notes:", submit_label="Consolidate"
-            ),
-            done,
+        self.ask(
+            f"One reviewed note replacing {len(ids)} notes:",
+            send,
+            submit_label="Consolidate",
+            initial=initial,
+            error=error,
         )

@@ -187,14 +187,29 @@ class SessionRunner(AppHost):
                 one_line(f"could not read the venture: {exc}", 200), severity="error", markup=False
             )
 
-    def command(self, label: str, fn: Callable[[Any], Any], thinking: str | None = None) -> bool:
-        """Run `fn(session)` in the session worker group; False if something else is running."""
+    _on_refused: Callable[[str], None] | None = None
+
+    def command(
+        self,
+        label: str,
+        fn: Callable[[Any], Any],
+        thinking: str | None = None,
+        *,
+        on_refused: Callable[[str], None] | None = None,
+    ) -> bool:
+        """Run `fn(session)` in the session worker group; False if something else is running.
+        `on_refused(reason)` runs when the engine says no (a prompt reopens with the typed text)."""
         if self.session is None:
-            self.notify("No venture open: press n to start one.", severity="warning")
+            self.notify(
+                f"No venture open: press {self.key_of('app.new')} to start one.",
+                severity="warning",
+                markup=False,
+            )
             return False
         if self.busy is not None:
             self.notify("Wait for the current step to finish.", severity="warning")
             return False
+        self._on_refused = on_refused
         self.busy = label
         self.main.query_one(ActionBar).set_thinking(thinking)
         self.refresh_view()
@@ -236,14 +251,17 @@ class SessionRunner(AppHost):
         self.main.query_one(ActionBar).set_thinking(None)
         self._snapshot()
         self.refresh_view()
+        refused, self._on_refused = self._on_refused, None
         if message.error:
             self.notify(message.error, title="Not done", severity="error", markup=False)
+            if refused is not None and not message.crashed:
+                refused(message.error)
         else:
             self._show_what_is_next(message.label)
             self._report_result(message.label, message.result)
         if self.snap is not None and self.snap.phase == "ended":
             if message.label in ("decide", "decide_own", "approve", "run_stage", "reject"):
-                self.push_screen(EndScreen(self.snap), self._end_choice)
+                self.push_screen(EndScreen(self.snap, self.key_of), self._end_choice)
             return
         if not message.error:
             self._continue()

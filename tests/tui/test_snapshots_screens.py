@@ -44,6 +44,24 @@ async def play_to_the_end(pilot) -> None:
     assert app.screen.__class__.__name__ == "EndScreen"
 
 
+async def fatal_fork(pilot) -> None:
+    """Stage 3's fork with the company just inside a line one option's numbers cross."""
+    from tests.tui.test_consequences import near_a_line
+
+    app = pilot.app
+    await settle(app, pilot)
+    for _ in range(20):
+        if app.snap.phase == "fork" and app.snap.stage_index == 2:
+            break
+        await pilot.press({"gate": "a", "fork": "1", "brief": "g"}[app.snap.phase])
+        await settle(app, pilot)
+    near_a_line(app.session)
+    app._snapshot()
+    app.refresh_view()
+    app.main.reveal("story")
+    await pilot.pause()
+
+
 SCENES = {
     "gate": steps(),
     "fork": steps("a"),
@@ -55,6 +73,10 @@ SCENES = {
     "forget_confirm": steps("f3", "f"),
     "log_filter": steps("slash", "m", "e", "m"),
     "end": play_to_the_end,
+    "own_confirm": steps("a", "o", "s", "e", "l", "l", "enter"),
+    "story_since_decision": steps("a", "1", "f1"),
+    "palette_options": steps("a", "ctrl+p"),
+    "fatal_fork": fatal_fork,
 }
 
 

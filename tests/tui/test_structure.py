@@ -18,7 +18,7 @@ from worldforge_tui.screens.new_venture import NewVentureScreen
 from worldforge_tui.screens.settings import SettingsScreen
 from worldforge_tui.widgets.memory_pane import MemoryPane
 from worldforge_tui.widgets.replay_log import ReplayLog
-from worldforge_tui.widgets.replay_pane import ReplayPane
+from worldforge_tui.widgets.replay_pane import FilterInput, ReplayPane
 
 BOUND = (
     WorldForgeApp,
@@ -34,6 +34,7 @@ BOUND = (
     MemoryPane,
     ReplayLog,
     ReplayPane,
+    FilterInput,
 )
 
 

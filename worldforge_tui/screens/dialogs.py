@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
@@ -27,13 +29,20 @@ class TextPromptScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("prompt")
 
     def __init__(
-        self, title: str, placeholder: str = "", *, submit_label: str = "OK", initial: str = ""
+        self,
+        title: str,
+        placeholder: str = "",
+        *,
+        submit_label: str = "OK",
+        initial: str = "",
+        error: str = "",
     ) -> None:
         super().__init__(classes="dialog")
         self._title = title
         self._placeholder = placeholder
         self._submit_label = submit_label
         self._initial = initial
+        self._error = error  # why the last try was refused (the typed text comes back in it)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -44,7 +53,7 @@ class TextPromptScreen(ModalScreen[str | None]):
                 id="prompt-input",
                 max_length=PROMPT_LIMIT,
             )
-            yield Label("", id="prompt-error", classes="dialog-error")
+            yield Label(literal(self._error), id="prompt-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._submit_label, variant="primary", id="prompt-ok")
                 yield Button("Cancel", id="prompt-cancel")
@@ -55,7 +64,10 @@ class TextPromptScreen(ModalScreen[str | None]):
     def _submit(self) -> None:
         value = self.query_one(Input).value.strip()
         if not value:
-            self.query_one("#prompt-error", Label).update("Type something first (Escape cancels).")
+            cancel = actions.live_key(self.app, "dialog.cancel")
+            self.query_one("#prompt-error", Label).update(
+                f"Type something first ({cancel} cancels)."
+            )
             return
         self.dismiss(value)
 
@@ -73,24 +85,41 @@ class TextPromptScreen(ModalScreen[str | None]):
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Yes/no for a destructive action; `y` confirms, `n` or Escape declines."""
+    """Yes/no. `y` confirms, `n` or Escape declines, Enter takes the default: yes for a choice the
+    player just asked for, no (the safe answer, and the dialog says so) for a destructive one."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("confirm")
 
-    def __init__(self, question: str, *, yes_label: str = "Yes") -> None:
+    def __init__(
+        self,
+        question: str,
+        *,
+        yes_label: str = "Yes",
+        default: bool = False,
+        key_of: Callable[[str], str] | None = None,
+    ) -> None:
         super().__init__(classes="dialog")
         self._question = question
         self._yes_label = yes_label
+        self._default = default
+        self._key_of = key_of or (lambda action_id: actions.BY_ID[action_id].key.split(",")[0])
 
     def compose(self) -> ComposeResult:
+        yes_key, no_key = self._key_of("confirm.yes"), self._key_of("confirm.no")
         with Vertical(classes="dialog-box"):
             yield Static(literal(self._question), classes="dialog-title")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self._yes_label, variant="error", id="confirm-yes")
-                yield Button("No", id="confirm-no")
+                yield Button(
+                    Content(f"{self._yes_label} [{yes_key}]"), variant="error", id="confirm-yes"
+                )
+                yield Button(Content(f"No [{no_key}]"), id="confirm-no")
+            enter = f"Enter: {self._yes_label}" if self._default else "Enter: No (the safe answer)"
+            yield Label(
+                f"{enter} · {yes_key} yes · {no_key} no", classes="dialog-hint", markup=False
+            )
 
     def on_mount(self) -> None:
-        self.query_one("#confirm-no", Button).focus()
+        self.query_one("#confirm-yes" if self._default else "#confirm-no", Button).focus()
 
     @on(Button.Pressed, "#confirm-yes")
     def _yes(self) -> None:
@@ -119,7 +148,8 @@ class InspectorScreen(ModalScreen[None]):
             yield Label(literal(self._title), classes="dialog-title")
             with VerticalScroll(id="inspector-scroll"):
                 yield Static(literal(clean(self._body, 60_000)), id="inspector-body")
-            yield Label("Escape closes", classes="dialog-hint")
+            close = actions.live_key(self.app, "inspector.close")
+            yield Label(f"{close} closes", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#inspector-scroll").focus()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -95,18 +96,24 @@ class EndScreen(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("end")
 
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(self, snap: Snapshot, key_of: Callable[[str], str] | None = None) -> None:
         super().__init__(classes="dialog")
         self._snap = snap
+        self._key_of = key_of or (lambda action_id: actions.BY_ID[action_id].key.split(",")[0])
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box end-box"):
             with VerticalScroll(id="end-scroll"):
                 yield Static(report_card(self._snap), id="end-card")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(Content("Export report [e]"), variant="primary", id="end-export")
-                yield Button(Content("New venture [n]"), id="end-new")
-                yield Button(Content("Board [esc]"), id="end-close")
+                key = self._key_of
+                yield Button(
+                    Content(f"Export report [{key('end.export')}]"),
+                    variant="primary",
+                    id="end-export",
+                )
+                yield Button(Content(f"New venture [{key('end.new')}]"), id="end-new")
+                yield Button(Content(f"Board [{key('end.close')}]"), id="end-close")
 
     @on(Button.Pressed, "#end-export")
     def _export(self) -> None:

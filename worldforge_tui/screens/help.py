@@ -106,7 +106,8 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(keys_content(self._key_of), id="help-keys")
             yield Static(
                 Content(
-                    f"Escape closes · rebind a key by its id in {self._keymap_path}, "
+                    f"{actions.live_key(self.app, 'help.close')} closes · rebind a key by its id "
+                    f"in {self._keymap_path}, "
                     'e.g. {"gate.approve": "y"}'
                 ),
                 classes="dialog-hint",

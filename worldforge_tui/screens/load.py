@@ -63,7 +63,8 @@ class LoadScreen(ModalScreen[str | None]):
                 )
             else:
                 yield Label("No saved ventures yet: press n for a new one.", id="load-empty")
-            yield Label("Enter opens · Escape cancels", classes="dialog-hint")
+            cancel = actions.live_key(self.app, "load.cancel")
+            yield Label(f"Enter opens · {cancel} cancels", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         if self._runs:

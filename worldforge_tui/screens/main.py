@@ -134,7 +134,7 @@ class MainScreen(Screen[None]):
                     ("✖ " if second.key in fatal else "") + second.text,
                 )
             self.query_one(ActionBar).show_state(
-                snap.phase, dict(snap.can), busy, snap.redos_left, labels
+                snap.phase, self.allowed(snap), busy, snap.redos_left, labels
             )
         self.query_one(ActionBar).relabel(self.wf.key_of)
         self.refresh_bindings()
@@ -206,7 +206,12 @@ class MainScreen(Screen[None]):
         snap = self.wf.snap
         if snap is None or self.wf.session is None:
             return None, {}, self.wf.busy is not None
-        return snap.phase, dict(snap.can), self.wf.busy is not None
+        return snap.phase, self.allowed(snap), self.wf.busy is not None
+
+    def allowed(self, snap: Snapshot) -> dict[str, bool]:
+        """What the engine allows now; nothing in a window that only watches the venture."""
+        session = self.wf.session
+        return {} if session is not None and session.read_only else dict(snap.can)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Phase keys: shown for their own phase only, and greyed there when not possible."""
@@ -231,6 +236,8 @@ class MainScreen(Screen[None]):
             why = f"no venture is open ({self.wf.key_of('app.new')} starts one)"
         elif self.wf.busy is not None:
             why = "a worker is still at work"
+        elif self.wf.session is not None and self.wf.session.read_only:
+            why = "this window is watching the venture (read-only); play it where it is open"
         else:
             why = (
                 actions.hint_line(snap.phase, dict(snap.can), self.wf.key_of, snap.redos_left)

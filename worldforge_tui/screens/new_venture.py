@@ -14,7 +14,7 @@ from textual.widgets import Button, Input, Label, Select
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_tui import actions
-from worldforge_tui.safe_text import literal_line
+from worldforge_tui.safe_text import literal, literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
@@ -57,7 +57,7 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                 )
             yield Label(
-                literal_line(ARCHETYPE_RULES["builder"].mechanic, limit=200),
+                literal(ARCHETYPE_RULES["builder"].mechanic, limit=300),
                 id="nv-mechanic",
                 classes="form-label-top",
             )
@@ -75,8 +75,12 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
                     )
                 yield Button("Cancel", id="nv-cancel")
 
+    # No focus until the form is drawn: a key pressed as it opens (the `n` that opened it, say)
+    # reaches the screen, not the pitch field.
+    AUTO_FOCUS = None
+
     def on_mount(self) -> None:
-        self.query_one("#nv-pitch", Input).focus()
+        self.call_after_refresh(self.query_one("#nv-pitch", Input).focus)
 
     def show_error(self, message: str) -> None:
         """Show why the engine refused the venture (the screen stays open)."""
@@ -87,7 +91,7 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
         """What the chosen founder changes in the game (its modifier and its own option)."""
         rules = ARCHETYPE_RULES.get(str(event.value))
         if rules is not None:
-            self.query_one("#nv-mechanic", Label).update(literal_line(rules.mechanic, limit=200))
+            self.query_one("#nv-mechanic", Label).update(literal(rules.mechanic, limit=300))
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#nv-start")

@@ -7,6 +7,7 @@ still thinking) is disabled, never hidden.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -83,6 +84,7 @@ class ActionBar(Vertical):
         key_of = self._key_of
         width = self.size.width or self.app.size.width
         option_room = max(8, min(28, (width - 35) // 2))  # two options + "Own answer [o]"
+        used = 0  # cells the shown buttons take (label, padding, margin)
         for row in BUTTON_ROWS:
             button = self.query_one(f"#{row.button}", Button)
             if row.id in OPTION_IDS and self._labels:
@@ -92,14 +94,27 @@ class ActionBar(Vertical):
                 text = f"{row.label.rstrip('…')} [{key_of(row.id)}]"
             if str(button.label) != text:
                 button.label = Content(text)
-        hint = "" if busy else actions.hint_line(phase, can, key_of, redos_left, terse=width < 110)
+            if row.phase == phase:
+                used += max(len(text) + 2, 10) + 1
+        hint = ""
+        if not busy:  # the whole hint when it fits beside the buttons, else what they cannot say
+            hint = actions.hint_line(phase, can, key_of, redos_left)
+            if width < 110 or len(hint) > width - used - 2:
+                hint = actions.hint_line(phase, can, key_of, redos_left, terse=True)
         if hint != self._hint:
             self._hint = hint
             self.query_one("#action-hint", Static).update(hint)
 
-    def set_thinking(self, text: str | None) -> None:
-        """Show (or clear, with None) the progress line naming who is working and how."""
+    clock_start: float | None = None  # while waiting for a first token: the seconds waited
+
+    def set_thinking(self, text: str | None, *, clock: bool = False) -> None:
+        """Show (or clear, with None) the progress line naming who is working and how; `clock`
+        starts a live count of the seconds waited (kept until the line changes without it)."""
         self._thinking = text
+        if clock:
+            self.clock_start = time.monotonic()
+        elif text is None or "waiting for the first token" not in text:
+            self.clock_start = None
         self._render_thinking()
 
     @property
@@ -118,9 +133,14 @@ class ActionBar(Vertical):
             line.display = False
             return
         line.display = True
+        waited = (
+            f" · {time.monotonic() - self.clock_start:.1f} s"
+            if self.clock_start is not None
+            else ""
+        )
         line.update(
             Content.assemble(
-                (SPINNER[self._frame] + " ", "$accent bold"), (self._thinking, "$accent")
+                (SPINNER[self._frame] + " ", "$accent bold"), (self._thinking + waited, "$accent")
             )
         )
 

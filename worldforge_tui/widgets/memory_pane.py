@@ -72,7 +72,8 @@ class MemoryPane(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("memory")
     DEFAULT_CSS = """
     MemoryPane { height: 1fr; }
-    MemoryPane > #memory-head { height: 1; padding: 0 1; color: $foreground-muted; }
+    MemoryPane > #memory-head { height: auto; max-height: 2; padding: 0 1;
+                                color: $foreground-muted; }
     MemoryPane > #memory-list { height: 1fr; border: none; }
     """
 
@@ -156,14 +157,35 @@ class MemoryPane(Vertical):
         memory_id = self.selected_id()
         if memory_id is None:
             return
+        from memory.lifecycle import EPISODIC_KINDS  # what the store will fold (its own rule)
+
+        record = self.records[memory_id]
+        if memory_id not in self.marked and record.get("kind") not in EPISODIC_KINDS:
+            kinds = ", ".join(KIND_LABEL.get(k, k) for k in KIND_ORDER if k in EPISODIC_KINDS)
+            self.app.notify(
+                f"Only {kinds} can be consolidated; this is one of the "
+                f"{KIND_LABEL.get(str(record.get('kind')), str(record.get('kind')))}.",
+                title="Not marked",
+                severity="warning",
+                markup=False,
+            )
+            return
         self.marked ^= {memory_id}
         self.query_one(OptionList).replace_option_prompt(
             f"mem:{memory_id}", record_prompt(self.records[memory_id], memory_id in self.marked)
         )
         self._show_head()
 
+    def _key(self, action_id: str) -> str:
+        key_of = getattr(self.app, "key_of", None)
+        return key_of(action_id) if callable(key_of) else actions.BY_ID[action_id].key
+
     def _show_head(self) -> None:
-        marks = f" · {len(self.marked)} marked (c consolidates)" if self.marked else ""
+        marks = (
+            f" · {len(self.marked)} marked: {self._key('memory.consolidate')} consolidates"
+            if self.marked
+            else ""
+        )
         self.query_one("#memory-head", Label).update(self._head + marks)
 
     def action_request(self, action: str) -> None:

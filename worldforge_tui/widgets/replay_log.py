@@ -280,6 +280,19 @@ class ReplayLog(ScrollView, can_focus=True):
     def action_last(self) -> None:
         self._move_to(len(self._view) - 1)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape clears the filter only while there is one (else it cancels a call, app-wide)."""
+        if action == "clear_filter":
+            return bool(self._filter)
+        return True
+
+    def action_clear_filter(self) -> None:
+        from worldforge_tui.widgets.replay_pane import ReplayPane
+
+        pane = next((a for a in self.ancestors if isinstance(a, ReplayPane)), None)
+        if pane is not None:
+            pane.clear_filter()
+
     def action_inspect(self) -> None:
         entry = self.selected
         if entry is not None:

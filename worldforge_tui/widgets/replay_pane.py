@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, Tab, Tabs
 
+from worldforge_tui import actions
 from worldforge_tui.replay_entries import TABS
 from worldforge_tui.widgets.replay_log import ReplayLog
+
+
+class FilterInput(Input):
+    """The log's filter: Escape clears it and returns to the log (as help and the palette say)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = actions.bindings("filter")
+
+    def action_clear_filter(self) -> None:
+        self.value = ""
+        pane = next((a for a in self.ancestors if isinstance(a, ReplayPane)), None)
+        if pane is not None:
+            pane.log_view.focus()
 
 
 class ReplayPane(Vertical):
@@ -28,8 +44,10 @@ class ReplayPane(Vertical):
             *(Tab(label, id=f"replay-tab-{tab_id}") for tab_id, label, _ in TABS), id="replay-tabs"
         )
         with Horizontal(id="replay-bar"):
-            yield Input(
-                placeholder="/ filter (type, actor, text)", id="replay-filter", compact=True
+            yield FilterInput(
+                placeholder="/ filter (type, actor, text) · Escape clears",
+                id="replay-filter",
+                compact=True,
             )
             yield Label("0", id="replay-count", markup=False)
         yield ReplayLog(id="replay-log")
@@ -60,6 +78,20 @@ class ReplayPane(Vertical):
 
     def action_focus_filter(self) -> None:
         self.query_one("#replay-filter", Input).focus()
+
+    def set_filter_hint(self, key: str) -> None:
+        """The filter's placeholder names the live key that focuses it."""
+        self.query_one(
+            "#replay-filter", Input
+        ).placeholder = f"{key} filter (type, actor, text) · Escape clears"
+
+    def clear_filter(self) -> bool:
+        """Empty the filter (False when there was none)."""
+        field = self.query_one("#replay-filter", Input)
+        if not field.value:
+            return False
+        field.value = ""
+        return True
 
     def select_tab(self, tab_id: str) -> None:
         """Switch the visible tab by id (events, workers, knowledge, memory)."""

@@ -433,11 +433,14 @@ class StoryPane(ContentPane):
         busy: bool = False,
     ) -> None:
         live = self.query_one(LiveSection)
-        if live.display:
+        was_live = bool(live.display)
+        if was_live:
             live.stop()
             live.display = False
             self.anchor(False)
-        if self.render_body(story_content(snap, found, key_of, busy=busy)):
+        # After a streamed call the pane was scrolled to the live text's end: start from the top
+        # of what it became, never on the blank lines the live section left behind.
+        if self.render_body(story_content(snap, found, key_of, busy=busy)) or was_live:
             self.scroll_home(animate=False)
 
     def show_live(self, source: Callable[[], Content]) -> None:
