@@ -181,6 +181,7 @@ class PlayerActions(AppHost):
                     "all binding direction. This cannot be undone. The venture, its pitch "
                     "and its log stay: `worldforge memory forget --run ID` deletes the whole run.",
                     yes_label="Forget",
+                    key_of=self.key_of,
                 ),
                 confirmed,
             )

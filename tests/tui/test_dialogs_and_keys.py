@@ -4,6 +4,8 @@ a watching window opens no input, and a venture plays to its end by mouse alone.
 
 from __future__ import annotations
 
+from textual.widgets import Button, Input, OptionList
+
 from engine.errors import GameError
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
@@ -73,7 +75,7 @@ async def test_a_refused_reason_comes_back_with_its_text_and_why(tmp_path, monke
         await pilot.press("r", *"name the customer", "enter")
         await settle(app, pilot)
         assert screen_name(app) == "TextPromptScreen"
-        assert app.screen.query_one("#prompt-input").value == "name the customer"
+        assert app.screen.query_one("#prompt-input", Input).value == "name the customer"
         assert "refused this reason" in text_of(app, "#prompt-error")
 
 
@@ -85,7 +87,7 @@ async def test_binding_notes_cannot_be_marked_for_consolidation(tmp_path):
         await settle(app, pilot)
         pane = app.main.query_one(MemoryPane)
         app.main.action_pane("memory")
-        options = app.main.query_one("#memory-list")
+        options = app.main.query_one("#memory-list", OptionList)
         binding = next(
             i
             for i in range(options.option_count)
@@ -108,7 +110,7 @@ async def test_a_clashing_rebind_is_refused_in_one_notice_naming_both(tmp_path):
         notices = [n.message for n in app._notifications if "keymap.json" in n.message]
         assert len(notices) == 1 and "gate.approve" in notices[0] and "gate.reject" in notices[0]
         assert app.key_of("gate.approve") == "a" and app.key_of("fork.own") == "w"
-        assert "Approve [a]" in str(app.main.query_one("#btn-approve").label)
+        assert "Approve [a]" in str(app.main.query_one("#btn-approve", Button).label)
         await pilot.press("r")
         await pilot.pause()
         assert screen_name(app) == "TextPromptScreen"  # reject is still reachable
