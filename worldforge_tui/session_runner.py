@@ -133,6 +133,10 @@ class SessionRunner(AppHost):
         except Exception:  # noqa: BLE001 - a watch tick must never take the app down
             log.exception("watching the run failed")
             return
+        holder = session.holder
+        if not took_over and holder is not None and holder.expired() and not self._offered:
+            self._offered = True  # ask once per watch: the player confirms a take-over
+            self._offer_take_over(session, holder)
         if session.forgotten:  # deleted elsewhere: say so once, keep the last view, never write
             timer.stop()
             self.notify(
@@ -156,6 +160,31 @@ class SessionRunner(AppHost):
                 title="Read-only ended",
                 markup=False,
             )
+
+    _offered = False
+
+    def _offer_take_over(self, session: GameSession, holder: Any) -> None:
+        """The holder's heartbeat went silent: ask before taking the run from it."""
+        from worldforge_tui.screens.dialogs import ConfirmScreen
+
+        def confirmed(yes: bool | None) -> None:
+            if yes and self.session is session and session.try_take_over(confirmed=True):
+                self._snapshot()
+                self.refresh_view()
+                self.notify("You hold the run now; the other window saves nothing.", markup=False)
+
+        self.push_screen(
+            ConfirmScreen(
+                one_line(
+                    f"The window holding this run ({holder.describe()}) has not answered for "
+                    f"{holder.silent_for():.0f} s: it may be stopped or hung. Take the run over "
+                    "here? That window will no longer be able to save.",
+                    400,
+                ),
+                yes_label="Take over",
+            ),
+            confirmed,
+        )
 
     def on_session_failed(self, message: SessionFailed) -> None:
         self.busy = None

@@ -85,6 +85,8 @@ class GameSession:
         self._next_id: int | None = None
         self._seen_event_id = next_event_id(conn, state.run_id) - 1 if inputs else 0
         self.forgotten = False  # set once the run is found deleted elsewhere (watchers)
+        self._heartbeat: leases.Heartbeat | None = None
+        self._beat()
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -170,7 +172,18 @@ class GameSession:
         finally:
             conn.close()
 
+    def _beat(self) -> None:
+        """Keep the lease's heartbeat going while this session holds it (file saves only)."""
+        if self._heartbeat is not None:
+            self._heartbeat.stop()
+            self._heartbeat = None
+        row = self.conn.execute("PRAGMA database_list").fetchone()
+        if self.lease is not None and row is not None and row[2]:
+            self._heartbeat = leases.Heartbeat(str(row[2]), self.lease)
+
     def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.stop()
         if self.lease is not None:
             # a closed or locked file: the lease stays and goes stale when this process ends
             with contextlib.suppress(sqlite3.Error):
@@ -212,14 +225,15 @@ class GameSession:
             self._seen_event_id = fresh[-1].id
         return fresh
 
-    def try_take_over(self) -> bool:
-        """A watching window asks for the lease again (the writer may have closed)."""
+    def try_take_over(self, *, confirmed: bool = False) -> bool:
+        """A watching window asks for the lease again (the writer may have closed). `confirmed`:
+        the player agreed to take it from a holder whose heartbeat went silent (stopped, hung)."""
         if self.lease is not None:
             return True
         if self.forgotten:
             return False
         try:
-            got = leases.acquire(self.conn, self.state.run_id)
+            got = leases.acquire(self.conn, self.state.run_id, take_over=confirmed)
         except leases.StaleStateError:
             self.forgotten = True
             return False
@@ -229,6 +243,7 @@ class GameSession:
         self.lease, self.holder = got, None
         self.state, self.inputs = load_run(self.conn, self.state.run_id)
         self._next_id = None
+        self._beat()
         return True
 
     # ---------------------------------------------------------------- plumbing

@@ -14,6 +14,8 @@ import os
 import secrets
 import socket
 import sqlite3
+import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,11 +36,18 @@ class StaleStateError(GameError):
 FORGOTTEN = "this run was forgotten or removed elsewhere; nothing was saved"
 
 
+BEAT_S = 5.0  # a holder writes its heartbeat this often (its own connection, `Heartbeat`)
+EXPIRY_S = 30.0  # a holder silent this long may be taken over, once the player confirms
+
+
 def _ensure(conn: sqlite3.Connection) -> None:
     conn.execute("""CREATE TABLE IF NOT EXISTS run_leases (
         run_id TEXT PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0,
         holder_token TEXT, holder_pid INTEGER, holder_host TEXT, holder_proc TEXT,
-        holder_since TEXT)""")
+        holder_since TEXT, holder_beat REAL)""")
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(run_leases)")}
+    if "holder_beat" not in columns:  # additive: saves from before heartbeats
+        conn.execute("ALTER TABLE run_leases ADD COLUMN holder_beat REAL")
 
 
 register_schema("run_leases", _ensure)
@@ -66,10 +75,19 @@ class Holder:
     host: str
     proc: str
     since: str
+    beat: float | None = None  # time.time() of its last heartbeat (None: before heartbeats)
 
     def describe(self) -> str:
         when = self.since[:16].replace("T", " ")
         return f"pid {self.pid} on {self.host}, since {when} UTC"
+
+    def silent_for(self) -> float:
+        return 0.0 if self.beat is None else max(0.0, time.time() - self.beat)
+
+    def expired(self) -> bool:
+        """No heartbeat for EXPIRY_S: stopped (SIGSTOP), hung or gone without a trace. It may be
+        taken over, but only when the player confirms (`acquire(take_over=True)`)."""
+        return self.beat is not None and self.silent_for() > EXPIRY_S
 
     def alive(self) -> bool:
         """False when we can tell: same host and the pid is gone, reused by a newer process, or is
@@ -100,10 +118,11 @@ def _holder(row: sqlite3.Row | tuple[Any, ...] | None) -> Holder | None:
         host=str(row[2] or ""),
         proc=str(row[3] or ""),
         since=str(row[4] or ""),
+        beat=float(row[5]) if len(row) > 5 and row[5] is not None else None,
     )
 
 
-_HOLDER_COLS = "holder_token, holder_pid, holder_host, holder_proc, holder_since"
+_HOLDER_COLS = "holder_token, holder_pid, holder_host, holder_proc, holder_since, holder_beat"
 
 
 def current_holder(conn: sqlite3.Connection, run_id: str) -> Holder | None:
@@ -141,7 +160,9 @@ def _run_saved(conn: sqlite3.Connection, run_id: str) -> bool:
     )
 
 
-def acquire(conn: sqlite3.Connection, run_id: str, *, new: bool = False) -> Lease | Holder:
+def acquire(
+    conn: sqlite3.Connection, run_id: str, *, new: bool = False, take_over: bool = False
+) -> Lease | Holder:
     """Take the run's lease (a stale one is taken over): the Lease, or the live Holder who has it.
 
     Only for a run the save holds (`new`: the run being founded in this very transaction's
@@ -157,15 +178,16 @@ def acquire(conn: sqlite3.Connection, run_id: str, *, new: bool = False) -> Leas
         ).fetchone()
         if row is not None:
             other = _holder(tuple(row)[1:])
-            if other is not None and other.alive():
+            if other is not None and other.alive() and not (take_over and other.expired()):
                 return other
         since = datetime.now(UTC).isoformat(timespec="seconds")
         conn.execute(
-            f"""INSERT INTO run_leases (run_id, version, {_HOLDER_COLS}) VALUES (?, 0, ?,?,?,?,?)
+            f"""INSERT INTO run_leases (run_id, version, {_HOLDER_COLS}) VALUES (?, 0, ?,?,?,?,?,?)
                 ON CONFLICT(run_id) DO UPDATE SET holder_token=excluded.holder_token,
                 holder_pid=excluded.holder_pid, holder_host=excluded.holder_host,
-                holder_proc=excluded.holder_proc, holder_since=excluded.holder_since""",
-            (run_id, token, pid, HOST, _proc_start(pid), since),
+                holder_proc=excluded.holder_proc, holder_since=excluded.holder_since,
+                holder_beat=excluded.holder_beat""",
+            (run_id, token, pid, HOST, _proc_start(pid), since, time.time()),
         )
         now = conn.execute("SELECT version FROM run_leases WHERE run_id = ?", (run_id,)).fetchone()
     return Lease(run_id=run_id, token=token, version=int(now[0]))
@@ -175,7 +197,7 @@ def release(conn: sqlite3.Connection, lease: Lease) -> None:
     """Give the lease back (only if still ours); the version stays."""
     with transaction(conn):
         conn.execute(
-            f"UPDATE run_leases SET ({_HOLDER_COLS}) = (NULL, NULL, NULL, NULL, NULL)"
+            f"UPDATE run_leases SET ({_HOLDER_COLS}) = (NULL, NULL, NULL, NULL, NULL, NULL)"
             " WHERE run_id = ? AND holder_token = ?",
             (lease.run_id, lease.token),
         )
@@ -198,7 +220,10 @@ def advance(conn: sqlite3.Connection, lease: Lease) -> int:
             f"the run changed elsewhere (version {row[0]}, this window has "
             f"{lease.version}); nothing was saved: reopen it"
         )
-    conn.execute("UPDATE run_leases SET version = version + 1 WHERE run_id = ?", (lease.run_id,))
+    conn.execute(
+        "UPDATE run_leases SET version = version + 1, holder_beat = ? WHERE run_id = ?",
+        (time.time(), lease.run_id),
+    )
     return lease.version + 1
 
 
@@ -209,7 +234,44 @@ def forget(conn: sqlite3.Connection, run_id: str) -> None:
 
 def busy_line(run_id: str, holder: Holder) -> str:
     """The one line a refused writer shows."""
+    if holder.expired():
+        return (
+            f"run {run_id} is held by {holder.describe()}, silent for "
+            f"{holder.silent_for():.0f} s (stopped or hung?); confirm a take-over to play it "
+            "here (that window then saves nothing)"
+        )
     return (
         f"run {run_id} is open in another window ({holder.describe()}); close it there first "
         "(this window can only watch)"
     )
+
+
+class Heartbeat:
+    """Writes the holder's heartbeat every BEAT_S on a connection of its own (a daemon thread), so
+    a stopped or hung holder goes silent and can be taken over; ends when the lease is no longer
+    this holder's."""
+
+    def __init__(self, path: str, lease: Lease) -> None:
+        self.path, self.lease = path, lease
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="lease-heartbeat", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(BEAT_S):
+            try:
+                conn = sqlite3.connect(self.path, timeout=2.0, isolation_level=None)
+                try:
+                    cur = conn.execute(
+                        "UPDATE run_leases SET holder_beat = ? WHERE run_id = ? AND holder_token = ?",
+                        (time.time(), self.lease.run_id, self.lease.token),
+                    )
+                    if cur.rowcount == 0:
+                        return  # taken over or released: nothing more to beat for
+                finally:
+                    conn.close()
+            except sqlite3.Error:
+                continue  # busy or gone for a moment: the next beat tries again
+
+    def stop(self) -> None:
+        self._stop.set()

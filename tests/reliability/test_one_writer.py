@@ -272,3 +272,44 @@ def test_a_watcher_of_a_forgotten_run_says_so_and_never_writes(tmp_path) -> None
     with pytest.raises(leases.StaleStateError):
         leases.acquire(watcher.conn, run_id)
     watcher.close()
+
+
+def test_a_stopped_holder_is_taken_over_only_when_the_player_confirms(
+    tmp_path, monkeypatch
+) -> None:
+    """Issue 26: a SIGSTOPped holder's heartbeat goes silent; past the expiry another window may
+    take the run over once the player confirms, and the stopped one then saves nothing."""
+    import time
+
+    from engine.session import lease as leases
+
+    run_id = play_venture(tmp_path, stop_after=1)  # at the gate
+    other = Window(tmp_path, run_id)
+    assert other.first == "ready False"
+    other.proc.send_signal(signal.SIGSTOP)
+    try:
+        monkeypatch.setattr(leases, "EXPIRY_S", 0.5)  # judged by the one taking over
+        time.sleep(1.0)
+        watcher = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+        assert watcher.read_only and watcher.holder is not None and watcher.holder.expired()
+        assert "silent for" in watcher.read_only_line()
+        assert watcher.try_take_over() is False  # never without the player's word
+        assert watcher.try_take_over(confirmed=True) is True
+        watcher.approve()
+    finally:
+        other.proc.send_signal(signal.SIGCONT)
+    answer = other.send("approve")  # what it still shows: the gate it approved nothing at
+    assert answer.startswith("refused RunBusyError"), answer
+    other.close()
+    watcher.close()
+    assert _verify(tmp_path, run_id).ok
+
+
+def test_a_live_holder_is_never_taken_over(tmp_path) -> None:
+    run_id = play_venture(tmp_path, stop_after=1)
+    other = Window(tmp_path, run_id)
+    watcher = GameSession.load(run_id, save_dir=tmp_path, router=_router())
+    assert watcher.read_only and not watcher.holder.expired()
+    assert watcher.try_take_over(confirmed=True) is False  # its heartbeat is fresh
+    other.close()
+    watcher.close()
