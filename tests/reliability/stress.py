@@ -27,6 +27,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +46,9 @@ class Proc:
             threading.Thread(target=_drain, args=(stream, sink), daemon=True).start()
 
 
-def _drain(stream, sink: list[str]) -> None:  # type: ignore[no-untyped-def]
+def _drain(stream: IO[str] | None, sink: list[str]) -> None:
+    if stream is None:
+        return
     for line in stream:
         sink.append(line.rstrip("\n"))
 
