@@ -201,6 +201,9 @@ def run_scenario(
     **extra: Any,
 ) -> Cell:
     """One cell: a fresh router (its own breaker and memo) against the servers playing `scn`."""
+    from engine.routing.router import model_tier_ready
+
+    model_tier_ready().result()  # the client's import is not the fault under test: load it first
     settings = settings_for(setup, primary.url, cloud.url if cloud else None, scale, **extra)
     run = _Run(scn, setup, scale, settings.agent_request_timeout)
     primary.use(scn.id, primary_model=PRIMARY if scn.id == "S12" else None)
@@ -289,9 +292,6 @@ def run_catalogue(
     only: Iterable[str] | None = None,
 ) -> list[Cell]:
     """Every scenario (or `only` these ids) through each set-up, on fresh loopback servers."""
-    from engine.routing.router import model_tier_ready
-
-    model_tier_ready().result()  # the client's import is not the fault under test: load it first
     wanted = set(only) if only else None
     cells: list[Cell] = []
     with (
