@@ -116,6 +116,7 @@ AUDIENCE_FIELDS = {
     "designer": ("hero_headline",),
     "marketer": ("subject", "body"),
 }
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"")
 # Audiences a distracted worker writes for instead of the real customer.
 WRONG_AUDIENCES = (
     "small businesses everywhere",
@@ -161,10 +162,18 @@ def draw(
     state: GameState,
     stage: Stage,
     attempt: int,
-    directive: Directive | None,
+    directive: Directive | None = None,
     avoid: tuple[str, ...] = (),
+    *,
+    bound: bool | None = None,
 ) -> str | None:
-    """Seeded: which flaw (if any) this attempt ships. `avoid` holds what a rejection named."""
+    """Seeded: which flaw (if any) this attempt ships. `avoid` holds what a rejection named;
+    `bound` says whether recalled memory binds this attempt (a seeded DRIFT needs a direction to
+    break; `directive` is the older way of saying so). A redo never ships a new flaw."""
+    if attempt > 1:
+        return None
+    if bound is None:
+        bound = directive is not None and bool(directive.rule_id)
     history = ",".join(s.decision.rule_id for s in state.stages if s.decision)
     rng = random.Random(f"{state.seed}:{stage.id}:{attempt}:{history}:{state.day}:flaw")
     p, _ = odds(state, stage, attempt)
@@ -173,13 +182,19 @@ def draw(
     kinds = [
         k
         for k, f in FLAWS.items()
-        if stage.owner_role in f.roles
-        and k not in avoid
-        and (k != "ignores_decision" or (directive is not None and directive.rule_id))
+        if stage.owner_role in f.roles and k not in avoid and (k != "ignores_decision" or bound)
     ]
     if not kinds:
         return None
     return rng.choices(kinds, weights=[WEIGHT.get(k, 1.0) for k in kinds])[0]
+
+
+def drift_target(state: GameState, stage: Stage, candidates: list[Any]) -> Any:
+    """The one recalled direction a seeded DRIFT breaks (seeded from the run and the stage)."""
+    if not candidates:
+        return None
+    rng = random.Random(f"{state.seed}:{stage.id}:drift-target")
+    return candidates[rng.randrange(len(candidates))]
 
 
 # ------------------------------------------------------------------ what the rubric sees
@@ -198,7 +213,7 @@ def find_flaws(
     found: list[dict[str, str]] = []
     if role in PRICE_FIELDS and not _PRICE.search(_field_text(artifact, PRICE_FIELDS[role])):
         found.append({"kind": "missing_price", "note": FLAWS["missing_price"].note})
-    prose = " ".join(_prose(artifact))
+    prose = _QUOTED.sub(" ", " ".join(_prose(artifact)))  # never the CEO's own quoted words
     toks = words(prose)
     claim = next(
         (c for c in OVER_CLAIMS if c in prose.lower() if has_phrase(toks, c) or not c.isalnum()),

@@ -144,6 +144,8 @@ class Rubric(BaseModel):
     final: int
     notes: list[str] = Field(default_factory=list)
     flaws: list[dict[str, str]] = Field(default_factory=list)  # {kind, note} in plain words
+    # recalled directions the artifact broke: {axis, direction, did, memory_id, line}
+    violations: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class StageRun(BaseModel):
@@ -166,6 +168,7 @@ class StageRun(BaseModel):
     memory_dispositions: list[dict[str, Any]] = Field(default_factory=list)
     directive: Directive | None = None
     changes: list[str] = Field(default_factory=list)  # what changed since the rejected attempt
+    binding: list[dict[str, Any]] = Field(default_factory=list)  # the recalled directions
 
 
 class Receipt(BaseModel):

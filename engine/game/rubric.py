@@ -1,7 +1,8 @@
-"""Validators with real floors and the rubric, including compliance with the binding decision.
+"""Validators with real floors and the rubric, including adherence to every recalled direction.
 
-A score is earned: junk that does not fit the role's contract scores 0, and an artifact that ignores
-the newest binding decision is flagged DRIFT and scored down.
+A score is earned: junk that does not fit the role's contract scores 0, and an artifact that breaks
+a binding direction recalled for its brief is flagged DRIFT, naming the direction and what the
+artifact did instead (engine.game.directions.check), and capped below a pass.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.game.artifacts import ARTIFACT_MODELS
+from engine.game.directions import Binding, check
 from engine.game.flaws import PENALTY, find_flaws
-from engine.game.models import Directive, Rubric
+from engine.game.models import Rubric
 from engine.language.text import content_words, has_phrase, words
 
 WEIGHTS = {
@@ -173,24 +175,18 @@ def _strings(v: Any) -> list[str]:
     return []
 
 
-def compliance(artifact: dict[str, Any], directive: Directive | None) -> tuple[int, list[str]]:
-    """Did the artifact follow the newest binding decision: right rule id and its words in the work?"""
-    if directive is None or directive.source == "founding":
-        return 100, []
-    text = words(artifact_text(artifact))
-    needed = directive.keywords[:8]
-    hits = [k for k in needed if has_phrase(text, k)]
-    kw_ok = len(hits) >= min(2, len(needed)) if needed else True
+def adherence(
+    role: str, artifact: dict[str, Any], binding: Binding
+) -> tuple[int, list[str], list[dict[str, Any]]]:
+    """Each recalled direction checked against the artifact's fields: 100 when every one holds,
+    0 on any violation (DRIFT, naming the direction and what the artifact did instead)."""
+    notes: list[str] = []
     claimed = str((artifact.get("follows_decision") or {}).get("rule_id", ""))
-    notes = [] if kw_ok else [f"does not use the decision's words ({', '.join(needed[:4])})"]
-    if directive.rule_id is not None and directive.rule_id not in claimed and claimed != "none":
-        notes.append("follows a different decision than the binding one")
-    if directive.rule_id is None:
-        return (100 if kw_ok else 0), notes
-    rule_ok = claimed == directive.rule_id
-    if not rule_ok and claimed in ("", "none"):
-        notes.append("does not say which decision it follows")
-    return (100 if rule_ok and kw_ok else 50 if (rule_ok or kw_ok) else 0), notes
+    if binding.rule_id and claimed not in ("", "none", binding.rule_id):
+        notes.append("names a different decision than the binding one")
+    found = check(role, artifact, binding.directions)
+    violations = [{**v.model_dump(), "line": v.line} for v in found]
+    return (0 if violations else 100), notes, violations
 
 
 def evaluate(
@@ -199,10 +195,13 @@ def evaluate(
     *,
     goal: str,
     founder_keywords: list[str],
-    directive: Directive | None,
     customer: str | None = None,
+    binding: Binding | None = None,
 ) -> Rubric:
-    """Score an artifact (dict or JSON text) for a role. Contract violations floor it at 0."""
+    """Score an artifact (dict or JSON text) for a role. Contract violations floor it at 0.
+
+    Compliance is the adherence check of every recalled direction (`binding`, folded from the
+    brief's recalled memory): a broken direction is DRIFT, named, and caps the score below a pass."""
     if isinstance(artifact, str):
         try:
             artifact = json.loads(artifact)
@@ -244,7 +243,7 @@ def evaluate(
     fields = [s for s in _strings(artifact) if s.strip()]
     distinct = len(set(fields)) / max(1, len(fields))
     clarity = round(100 * distinct) if all(len(s) <= 1500 for s in fields) else 50
-    comp, notes = compliance(artifact, directive)
+    comp, notes, violations = adherence(role, artifact, binding or Binding())
     dims = {
         "relevance": relevance,
         "completeness": floor,
@@ -254,17 +253,20 @@ def evaluate(
     }
     final = round(sum(dims[k] * w for k, w in WEIGHTS.items()) / sum(WEIGHTS.values()))
     drift = comp < DRIFT_BELOW
-    decision = (directive.standing_text or directive.text) if directive else ""
-    flaws = find_flaws(
-        role,
-        artifact,
-        customer=customer or "",
-        drift_note=f"“{decision[:80]}”" if drift and decision else None,
-    )
+    drift_note = violations[0]["direction"] if violations else None
+    flaws = find_flaws(role, artifact, customer=customer or "", drift_note=drift_note)
     final = max(0, final - PENALTY * sum(1 for f in flaws if f["kind"] != "ignores_decision"))
     if drift:
         final = min(final, DRIFT_CAP)
-    notes = [f["note"][:1].upper() + f["note"][1:] for f in flaws] + (notes if not drift else [])
+    notes = (
+        [v["line"] for v in violations]
+        + [
+            f["note"][:1].upper() + f["note"][1:]
+            for f in flaws
+            if f["kind"] != "ignores_decision" or not violations
+        ]
+        + (notes if not drift else [])
+    )
     notes += [CHECK_NOTES.get(k, k.replace("_", " ")) for k, ok in checks.items() if not ok]
     return Rubric(
         dimensions=dims,
@@ -275,4 +277,5 @@ def evaluate(
         final=final,
         notes=notes,
         flaws=flaws,
+        violations=violations,
     )

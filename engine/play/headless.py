@@ -200,6 +200,10 @@ def summary(session: GameSession) -> dict[str, Any]:
                 "flaws": [
                     f["kind"] for f in (work.get(s.id, {}).get("rubric") or {}).get("flaws") or []
                 ],
+                "verdict": [
+                    v["line"]
+                    for v in (work.get(s.id, {}).get("rubric") or {}).get("violations") or []
+                ],
                 "shipped": artifact_markdown(work[s.id]["artifact"]) if s.id in work else [],
                 "decision": {
                     "rule_id": s.decision.rule_id,

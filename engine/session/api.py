@@ -53,6 +53,26 @@ def refuse_old_rules(state: GameState) -> None:
 T = TypeVar("T")
 
 
+def question(read: Any, role: str, beat: str) -> str:
+    """The one question a rejection the reader cannot place gets (nothing is spent)."""
+    if "price" in read.unclear:
+        return (
+            f"Which price should the {beat} work state? Name it, e.g. “$29 a month” or "
+            "“under $30 a month”, or say “lower the price”."
+        )
+    parts = {
+        "strategist": "its audience (“speak to …”), a channel, the launch week, a name, "
+        "claims to drop, the tone",
+        "designer": "its price (“$29 a month”), audience, launch week, features in scope, "
+        "a name, claims to drop, the tone",
+        "marketer": "its price, audience, channels, launch week, a number such as the churn "
+        "target or burn, claims to drop, the tone",
+        "ops": "its price, the support channel, the launch week, a number such as the churn "
+        "target or breakeven month, claims to drop",
+    }[role]
+    return f"What should change? The {beat} work can change {parts}. Say which, concretely."
+
+
 class GameSession:
     """One venture in one save file. Not thread-safe: one command at a time (the TUI runs commands
     in a single worker group)."""
@@ -367,6 +387,9 @@ class GameSession:
             raise GameError(
                 f"no redos left for {stage.beat} ({MAX_REDOS} used): approve it to go on"
             )
+        read = steps.read_rejection(self.state, reason)
+        if not read.directions:  # one honest question; no redo is spent
+            raise InputError(question(read, stage.owner_role, stage.beat))
         self._commit({"cmd": "reject", "reason": reason}, lambda step: steps.reject(step, reason))
         if self.state.phase == "ended":  # the redo's days can end the venture (a defeat)
             return None
@@ -407,10 +430,18 @@ class GameSession:
 
         self._require("decide", "fork")
         text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
-        assert self.state.dilemma is not None
-        return steps.own_answer_view(
-            interpret(text, self.state.dilemma, RULES), self.state.dilemma, text
+        st = self.state
+        assert st.dilemma is not None and st.stage is not None
+        reading = interpret(text, st.dilemma, RULES)
+        costed = (
+            steps.costlier_option(st, st.dilemma, st.stage.id).rule_id
+            if reading.option is None
+            else reading.rule_id
         )
+        view = steps.own_answer_view(reading, st.dilemma, text, costed_as=costed)
+        binds = steps.fork_directions(st, st.dilemma, st.stage.id, costed, text, reading)
+        view["binding"] = [d.line() for d in binds]
+        return view
 
     @logged_command
     def decide_own(self, text: str) -> Receipt:

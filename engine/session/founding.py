@@ -22,7 +22,8 @@ from engine.writing.simulate import customer_from_pitch
 #    "big city hospitals"), and names the company from the offering as written.
 # 6: the simulated prose's grammar comes from inflect (articles, plurals, agreement, counts).
 # 7: one name per meter ("Strain broke the team.", flaw costs name "strain"), so old messages differ.
-RULES_VERSION = 7
+# 8: typed directions bind the work from recalled memory (content, the gate's check, redos).
+RULES_VERSION = 8
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.game import directions as dirs
 from engine.game import flaws, orders, rules
 from engine.game.antagonist import move
 from engine.game.dilemmas import pose
@@ -28,9 +29,10 @@ from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.grammar import count
 from engine.language.reading import interpret, read_reason
-from engine.language.text import clip, content_words
+from engine.language.text import clip, content_words, has_phrase, words
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
+from engine.writing.redo import price_for
 from engine.writing.simulate import APPLY
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind
@@ -80,6 +82,7 @@ class Step:
         importance: float = 5.0,
         axis: str | None = None,
         stage_id: str | None = None,
+        payload: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Write one memory at today's game date and log it; returns what the receipt shows."""
         rec = self.memory.remember(
@@ -90,8 +93,9 @@ class Step:
             importance=importance,
             axis=axis,
             stage_id=stage_id,
+            payload=payload,
         )
-        info = {
+        info: dict[str, Any] = {
             "id": rec.id,
             "kind": rec.kind,
             "status": rec.status,
@@ -99,6 +103,10 @@ class Step:
             "text": rec.text,
             "store": self.store_label,
         }
+        if rec.payload and rec.payload.get("directions"):
+            info["directions"] = [
+                dirs.Direction.model_validate(d).line() for d in rec.payload["directions"]
+            ]
         self.emit(
             E.MEMORY_WRITTEN, "memory", f"{rec.kind} memory written: {clip(rec.text, 80)}", info
         )
@@ -331,11 +339,51 @@ def approve(step: Step) -> Dilemma:
     return st.dilemma
 
 
+def read_rejection(st: GameState, reason: str) -> dirs.Read:
+    """A rejection reason read into directions, a relative one resolved against the artifact it
+    rejects; "this ignores the decision" names the directions the attempt was briefed with (the
+    session asks a question instead of spending a redo when nothing is placed)."""
+    stage = st.stage
+    assert stage is not None
+    read = dirs.read_directions(
+        reason,
+        source="rejection",
+        stage=stage.id,
+        current=st.current.artifact if st.current else None,
+        base_price=price_for(st.economics, st.seed, stage),
+        customer=st.founder.customer,
+    )
+    toks = words(reason)
+    if not read.directions and st.current and any(has_phrase(toks, c) for c in dirs.DECISION_CUES):
+        for raw in st.current.binding:
+            d = dirs.Direction.model_validate(raw)
+            d.source, d.stage, d.said, d.memory_id, d.replaced = (
+                "rejection",
+                stage.id,
+                clip(reason, 160),
+                None,
+                None,
+            )
+            read.directions.append(d)
+    return read
+
+
+def replaced_lines(step: Step, new: list[dirs.Direction]) -> list[str]:
+    """For the receipt: which binding directions the new ones replace (recalled now)."""
+    live = step.memory.records(kinds=["procedural"], statuses=["provisional", "active"])
+    before = dirs.fold(live)
+    slots = {d.slot: d for d in before.directions}
+    return [f"{d.line()} replaces {slots[d.slot].line()}" for d in new if d.slot in slots]
+
+
 def reject(step: Step, reason: str) -> None:
-    """The reason becomes binding memory and the stage goes back to its worker."""
+    """The reason becomes binding memory (its typed directions as the note's payload) and the
+    stage goes back to its worker."""
     st = step.state
     stage = st.stage
     assert stage is not None
+    read = read_rejection(st, reason)
+    replaced = replaced_lines(step, read.directions)
     mem = step.remember(
         "procedural",
         f"CEO rejected the {stage.beat} artifact: {reason}",
@@ -343,6 +391,7 @@ def reject(step: Step, reason: str) -> None:
         importance=9,
         axis=f"redo:{stage.id}",
         stage_id=stage.id,
+        payload=dirs.payload(read.directions, source="rejection", said=reason),
     )
     reading = read_reason(reason)
     st.directive = _under_standing(
@@ -358,8 +407,9 @@ def reject(step: Step, reason: str) -> None:
         ),
     )
     st.rejected = st.current.artifact if st.current else None
-    if "audience" in reading.topics and reading.subject:
-        st.niche = reading.subject  # the customer the CEO named is the customer from now on
+    aud = next((d.value for d in read.directions if d.axis == "audience"), None)
+    if aud:
+        st.niche = aud  # shown as the customer; what binds the work is the recalled note
     step.emit(
         E.ARTIFACT_REJECTED,
         "ceo",
@@ -370,6 +420,10 @@ def reject(step: Step, reason: str) -> None:
             "memory_id": mem["id"],
             "redo": stage.redos + 1,
             "reading": reading.model_dump(),
+            "directions": [d.model_dump(exclude_none=True) for d in read.directions],
+            "binding": [d.line() for d in read.directions],
+            "replaced": replaced,
+            "notes": read.notes,
         },
     )
     stage.redos += 1
@@ -397,15 +451,22 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     stage, dilemma = st.stage, st.dilemma
     assert stage is not None and dilemma is not None
     interpreted = None
+    reading = None
     if own_text is None:
         opt = next(o for o in dilemma.options if o.key == key)
         rule_id, text, matched = opt.rule_id, opt.text, "option"
     else:
         reading = interpret(own_text, dilemma, rules.RULES)
         rule_id, text, matched = reading.rule_id, own_text, reading.matched_by
-        interpreted = own_answer_view(reading, dilemma, own_text)
-        if reading.niche:
-            st.niche = reading.niche
+        if reading.option is None:  # "both", "neither", no fit: costed like the dearer option
+            rule_id = costlier_option(st, dilemma, stage.id).rule_id
+        interpreted = own_answer_view(reading, dilemma, own_text, costed_as=rule_id)
+    directions = fork_directions(st, dilemma, stage.id, rule_id, own_text, reading)
+    replaced = replaced_lines(step, directions)
+    named = next((d.value for d in directions if d.axis == "audience"), None)
+    niche = named or (reading.niche if reading is not None else None)
+    if niche:
+        st.niche = niche  # shown as the customer; the recalled note binds
     rule = rules.RULES[rule_id]
     step.emit(
         E.CEO_DECISION,
@@ -419,6 +480,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             "custom": own_text is not None,
             "matched_by": matched,
             "interpreted": interpreted,
+            "directions": [d.model_dump(exclude_none=True) for d in directions],
         },
     )
     posed = next((o.effect_line for o in dilemma.options if o.rule_id == rule_id), None)
@@ -446,6 +508,12 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         importance=9,
         axis=None if rule_id == "custom.default" else rule.axis,
         stage_id=stage.id,
+        payload=dirs.payload(
+            directions,
+            source="own" if own_text is not None else "decision",
+            rule_id=rule_id,
+            said=text,
+        ),
     )
     keywords = list(rule.keywords) + [w for w in content_words(text) if w not in rule.keywords]
     st.directive = Directive(
@@ -477,7 +545,8 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             {
                 "stage_id": nxt.id,
                 "worker": nxt.worker_title,
-                "binding": f"Binding ({rule_id}): {APPLY.get(rule_id, clip(text, 120))}",
+                "binding": binding_words(directions, rule_id, text),
+                "replaced": "; ".join(replaced),
             }
             if nxt
             else None
@@ -514,6 +583,62 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     if st.stage_index < len(st.stages):
         world_event(step, stage.id)
     return receipt
+
+
+def binding_words(directions: list[dirs.Direction], rule_id: str, text: str) -> str:
+    """The receipt's next-brief line: what binds the next worker, in words (no ids)."""
+    if directions:
+        return "Binding: " + "; ".join(d.line() for d in directions)
+    return f"Binding: {APPLY.get(rule_id, clip(text, 120))}"
+
+
+def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Any:
+    """The option an own answer that picks neither is costed like: the one that costs more cash
+    and burn now (never a free third way out of a dilemma)."""
+
+    def cost(opt: Any) -> tuple[float, str]:
+        probe = st.model_copy(deep=True)
+        before, after, _org, _d = rules.apply_rule(probe, opt.rule_id, stage_id)
+        spent = (before.treasury_usd - after.treasury_usd) + 6 * (
+            after.monthly_burn_usd - before.monthly_burn_usd
+        )
+        return spent, opt.key
+
+    return max(dilemma.options, key=cost)
+
+
+def fork_directions(
+    st: GameState,
+    dilemma: Dilemma,
+    stage_id: str,
+    rule_id: str,
+    own_text: str | None,
+    reading: Any,
+) -> list[dirs.Direction]:
+    """What a fork decision binds: the chosen option's content of its own, overridden on any slot
+    by what the CEO's own words name; "both" binds both options' content (the dearer one's where
+    they clash)."""
+    stage = st.stage
+    assert stage is not None
+    base = price_for(st.economics, st.seed, stage)
+    customer = st.niche or st.founder.customer
+
+    def content(rid: str) -> list[dirs.Direction]:
+        return dirs.option_directions(
+            rid, base_price=base, customer=customer, rival=st.antagonist.name, stage=stage_id
+        )
+
+    out: dict[str, dirs.Direction] = {}
+    if own_text is None or (reading is not None and reading.option is not None):
+        out = {d.slot: d for d in content(rule_id)}
+    elif reading is not None and reading.matched_by == "both":
+        for opt in sorted(dilemma.options, key=lambda o: o.rule_id == rule_id):
+            out.update({d.slot: d for d in content(opt.rule_id)})
+    if own_text:
+        said = dirs.read_directions(own_text, source="own", stage=stage_id, base_price=base)
+        for d in said.directions:
+            out[d.slot] = d
+    return list(out.values())
 
 
 def economics_delta(before: Any, after: Any) -> dict[str, float | None]:
@@ -599,12 +724,23 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
 def standup_reply(step: Step, text: str) -> dict[str, Any]:
     """The CEO's standup reply becomes the newest binding direction."""
     st = step.state
+    stage = st.stage
+    read = dirs.read_directions(
+        text,
+        source="standup",
+        stage=stage.id if stage else None,
+        base_price=price_for(st.economics, st.seed, stage) if stage else None,
+    )
+    replaced = replaced_lines(step, read.directions)
     mem = step.remember(
         "procedural",
         f"CEO replied at the standup: {text}",
         author="ceo",
         importance=9,
         axis="standup",
+        payload=dirs.payload(read.directions, source="standup", said=text)
+        if read.directions
+        else None,
     )
     reading = read_reason(text)
     given = orders.read_orders(text)
@@ -625,7 +761,14 @@ def standup_reply(step: Step, text: str) -> dict[str, Any]:
         E.CEO_STANDUP_RESPONSE,
         "ceo",
         f"CEO: {clip(text, 90)}",
-        {"text": text, "memory": mem, "orders": given, "reading": reading.model_dump()},
+        {
+            "text": text,
+            "memory": mem,
+            "orders": given,
+            "reading": reading.model_dump(),
+            "binding": [d.line() for d in read.directions],
+            "replaced": replaced,
+        },
     )
     adapted = adapt_pending(st, text)
     if adapted:
@@ -638,10 +781,14 @@ def standup_reply(step: Step, text: str) -> dict[str, Any]:
     return mem
 
 
-def own_answer_view(reading: Any, dilemma: Dilemma, text: str = "") -> dict[str, Any]:
-    """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits."""
+def own_answer_view(
+    reading: Any, dilemma: Dilemma, text: str = "", *, costed_as: str | None = None
+) -> dict[str, Any]:
+    """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits.
+    An answer that picks neither option is costed like `costed_as` (the dearer option)."""
     rule = rules.RULES.get(reading.rule_id)
     opt = next((o for o in dilemma.options if o.key == reading.option), None)
+    costed = next((o for o in dilemma.options if o.rule_id == costed_as), None)
     if opt is not None:
         says = f"Reads as option {opt.key}: {opt.text}."
         if reading.matched_by == "negation":
@@ -657,13 +804,18 @@ def own_answer_view(reading: Any, dilemma: Dilemma, text: str = "") -> dict[str,
             else f"“{clip(text, 80)}” matches neither option: your words become the binding "
             "constraint."
         )
+        if reading.matched_by == "both":
+            says = f"“{clip(text, 80)}” reads as both options: the work carries both."
         change = "small shifts in proof and trust; no one is hired"
+        if costed is not None:
+            says += f" It is costed like option {costed.key} ({costed.text})."
+            change = costed.effect_line or change
     if reading.niche:
         says += f" The customer narrows to {reading.niche}."
     if reading.dropped:
         says += f" Leaves out {reading.dropped}."
     return {
-        "rule_id": reading.rule_id,
+        "rule_id": costed_as or reading.rule_id,
         "option": reading.option,
         "matched_by": reading.matched_by,
         "niche": reading.niche,

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.game import flaws
 from engine.game.artifacts import ARTIFACT_MODELS, ArtifactBase
+from engine.game.directions import Binding, applies, binding_from_recall
 from engine.game.economy import burn_line
 from engine.game.models import Directive, GameState, Stage, StageRun
 from engine.game.rubric import evaluate
@@ -30,9 +31,10 @@ ROLE_BRIEF = {
     "ops": "You are the company's operations lead. Ship retention loops, support flow and a plan.",
 }
 POLICY = (
-    "The campaign_memory block is binding direction from the CEO: the artifact must visibly "
-    "follow the newest binding decision, name its rule id in follows_decision, and never "
-    "contradict it. " + DATA_RULE
+    "The campaign_memory block is binding direction from the CEO: the artifact must carry every "
+    "binding direction listed below in its fields (the named price is the price everywhere, the "
+    "named audience is the audience, an excluded segment never appears), name the newest "
+    "decision's rule id in follows_decision, and never contradict it. " + DATA_RULE
 )
 
 
@@ -45,6 +47,7 @@ class WorkerContext:
     knowledge_hits: list[dict[str, Any]]
     burn_line: str
     tools: list[dict[str, Any]]
+    binding: Binding
 
 
 def _tool(
@@ -88,7 +91,19 @@ def gather_context(state: GameState, stage: Stage, memory: Any, knowledge: Any) 
         ],
         burn_line=burn,
         tools=[t1, t2, t3],
+        binding=binding_from_recall(recall.items, stage_id=stage.id),
     )
+
+
+def binding_section(binding: Binding) -> str:
+    """The brief's binding section, built only from recalled memory (withhold a note: its
+    directions are gone from here and from the work)."""
+    if binding.empty:
+        return "## Binding directions\n- none recalled: no binding direction for this work"
+    lines = [f"- {line}" for line in binding.lines()]
+    if binding.rule_id:
+        lines.append(f"- newest decision: {binding.rule_id}")
+    return "## Binding directions (from recalled memory)\n" + "\n".join(lines)
 
 
 def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[str, str]:
@@ -105,6 +120,7 @@ def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[s
             "## Context (memory, knowledge, burn)\n"
             + ctx.memory_block
             + f"\n\nPlaybook hits:\n{knowledge}\n\nBurn watch: {ctx.burn_line}",
+            data_block("binding_directions", binding_section(ctx.binding)),
         ]
     )
     user = data_block(
@@ -143,15 +159,31 @@ def run_worker(
     system, user = build_prompts(state, stage, ctx)
 
     previous = state.rejected if attempt > 1 else None
-    avoid = tuple(directive.reading.get("topics", [])) if directive and directive.reading else ()
-    flaw = flaws.draw(state, stage, attempt, directive, avoid=avoid)
+    binding = ctx.binding
+    flaw = flaws.draw(state, stage, attempt, bound=bool(binding.directions))
+    drift = None
+    if flaw == "ignores_decision":
+        probe = simulate_artifact(
+            role,
+            founder=state.founder,
+            stage=stage,
+            binding=binding,
+            economics=state.economics,
+            seed=state.seed,
+            attempt=attempt,
+            thread=thread(state),
+        ).model_dump(mode="json")
+        drift = flaws.drift_target(
+            state, stage, [d for d in binding.directions if applies(role, d, probe)]
+        )
 
     def simulate() -> ArtifactBase:
         return simulate_artifact(
             role,
             founder=state.founder,
             stage=stage,
-            directive=directive,
+            binding=binding,
+            drift=drift,
             economics=state.economics,
             seed=state.seed,
             attempt=attempt,
@@ -178,12 +210,15 @@ def run_worker(
             artifact,
             goal=stage.goal,
             founder_keywords=state.founder.keywords,
-            directive=directive,
-            customer=state.niche or state.founder.customer,
+            binding=binding,
+            customer=next(
+                (d.value for d in binding.directions if d.axis == "audience"),
+                state.founder.customer,
+            ),
         ),
         lambda r: (
             f"score={r.final} checks {sum(r.checks.values())}/{len(r.checks)}"
-            + (" DRIFT" if r.drift else "")
+            + (f" {r.violations[0]['line']}" if r.violations else " DRIFT" if r.drift else "")
         ),
     )
     run = StageRun(
@@ -203,5 +238,6 @@ def run_worker(
         tools_called=[*ctx.tools, t4],
         directive=directive,
         changes=changes(previous, artifact),
+        binding=[d.model_dump(exclude_none=True) for d in binding.directions],
     )
     return run, result

@@ -15,14 +15,15 @@ import re
 from typing import Any
 
 from engine.game.artifacts import ARTIFACT_MODELS, ArtifactBase
+from engine.game.directions import Binding, Direction, applies
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Directive, Economics, Founder, Stage
 from engine.language.pitch import read_pitch
-from engine.language.reading import Reading
 from engine.language.text import clip
 from engine.writing import banks
 from engine.writing.phrases import Voice, cap, plural, sentences
-from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, apply_reading, price_for
+from engine.writing.realise import realise, violate, what_changed
+from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
 from textkit.numbers import usd as money
 
 # How each role carries out each binding decision: a verb phrase (rules as data, our own words).
@@ -159,27 +160,19 @@ def _fresh(
     *,
     founder: Founder,
     stage: Stage,
-    directive: Directive | None,
+    binding: Binding,
     economics: Economics,
     seed: int,
     attempt: int,
-    follow: bool,
 ) -> dict[str, Any]:
     rng = random.Random(f"{seed}:{stage.id}:{attempt}:artifact")
-    call = directive_phrase(directive) if follow else ""
-    rule_id = (directive.rule_id or "none") if (directive and follow) else "none"
+    rule_id = binding.rule_id or "none"
+    call = APPLY.get(rule_id, "")
     key = stage.id
     crafts = banks.ARCHETYPE_LINES[founder.archetype]
     # the founder's craft speaks in every other stage, never the same line twice in a venture
     craft = v.fill(crafts[(stage.number // 2) % len(crafts)]) if stage.number % 2 else ""
-    how = (
-        v.fill("The {beat} plan for {customer} is built to") + f" {call}."
-        if call
-        else v.fill(
-            "No decision binds the {beat} work yet; it follows the pitch, {offering} "
-            "for {customer}."
-        )
-    )
+    how = how_line(binding, v)
     art: dict[str, Any] = {
         "summary": (_summary(v, stage, founder, call) + " " + craft).strip(),
         "follows_decision": {"rule_id": rule_id, "how": how},
@@ -205,13 +198,10 @@ def _fresh(
             v.fill("{n} problem interviews with {customer}", n=str(rng.randint(8, 25))),
             v.fill("{n} letters of intent from {unit_plural}", n=str(rng.randint(3, 10))),
         ]
-        if call:
-            kr.append(f"By week {rng.randint(4, 10)} " + v.fill("with {customer}:") + f" {call}")
         art.update(
             target_audience=v.pick(f"{key}:aud", banks.AUDIENCE),
             core_problem=v.pick(f"{key}:prob", banks.PROBLEM),
-            value_proposition=v.pick(f"{key}:val", banks.VALUE)
-            + (" " + v.fill("To get there for {customer}, we") + f" {call}." if call else ""),
+            value_proposition=v.pick(f"{key}:val", banks.VALUE),
             primary_benefit=v.pick(f"{key}:ben", banks.BENEFIT),
             org_chart=[
                 {
@@ -234,8 +224,6 @@ def _fresh(
     elif role == "designer":
         feats = [v.fill(f) for f in rng.sample(banks.FEATURES, 3)]
         feats.append(v.fill("Pilot price: {price} a month per {unit}", price=money(price)))
-        if call:
-            feats.append(v.fill("Launch plan for {customer}:") + f" {call}")
         art.update(
             hero_headline=v.pick(f"{key}:hero", banks.HEADLINES),
             cta_text=rng.choice(banks.CTAS),
@@ -259,8 +247,6 @@ def _fresh(
                 v.fill("The pilot costs {price} a month per {unit}.", price=money(price)),
                 v.pick(f"{key}:proof", banks.EMAIL_PROOF),
             ]
-            if call:
-                body.append(f"We chose to {call}, so the offer is built for that.")
             body.append(v.pick(f"{key}:cta", banks.EMAIL_CTA))
             chans = [v.fill(c) for c in rng.sample(CHANNELS, 3)]
             art.update(
@@ -278,8 +264,6 @@ def _fresh(
             )
         else:
             loops = _rotate(v, banks.LOOPS, stage.number, seed)
-            if call:
-                loops.append(cap(call) + v.fill(", for {customer}"))
             art.update(
                 retention_loops=loops,
                 churn_drivers=_rotate(v, banks.CHURN_DRIVERS, stage.number, seed + 1),
@@ -347,102 +331,81 @@ def inject(role: str, art: dict[str, Any], flaw: str, v: Voice) -> None:
             art["body"] = art["body"].replace(v.slots["customer"], wrong)
 
 
+def how_line(binding: Binding, v: Voice) -> str:
+    """`follows_decision.how`: the recalled directions this artifact carries, in words (or, with
+    none recalled, that nothing binds it), never a quoted fragment of the CEO's words."""
+    if binding.directions:
+        lines = [d.line() for d in binding.directions[:6]]
+        return sentences("It carries what you set: " + "; ".join(lines) + ".")
+    if binding.rule_id and binding.rule_id in APPLY:
+        return sentences(f"It follows your decision to {APPLY[binding.rule_id]}.")
+    return v.fill(
+        "No binding direction was recalled for the {beat} work; it follows the pitch, "
+        "{offering} for {customer}."
+    )
+
+
 def simulate_artifact(
     role: str,
     *,
     founder: Founder,
     stage: Stage,
-    directive: Directive | None,
     economics: Economics,
     seed: int,
     attempt: int,
+    binding: Binding | None = None,
     thread: dict[str, str] | None = None,
     flaw: str | None = None,
     previous: dict[str, Any] | None = None,
+    drift: Direction | None = None,
+    directive: Directive | None = None,
 ) -> ArtifactBase:
-    """Build a role's artifact deterministically from (seed, stage, attempt, direction, state).
+    """Build a role's artifact deterministically from (seed, stage, attempt, binding, state).
 
-    `previous` is the rejected attempt (a redo changes only what the reason named); `flaw` is the
-    honest mistake this attempt makes (engine.game.flaws.draw)."""
-    v = _voice(founder, stage, economics, seed, attempt, thread)
-    follow = flaw != "ignores_decision"
-    call = directive_phrase(directive)
-    reading = Reading.model_validate(directive.reading) if directive and directive.reading else None
-    if (
-        previous is not None
-        and reading is not None
-        and directive
-        and directive.source == "rejection"
-    ):
+    `binding` is what recall brought back (engine.game.directions.binding_from_recall): each of
+    its directions is realised in the artifact's fields. `previous` is the rejected attempt: a
+    redo changes only the fields the rejection's directions name. `flaw` is the honest mistake
+    this attempt makes (engine.game.flaws.draw); `drift` is the one recalled direction a seeded
+    DRIFT breaks. `directive` is accepted for old callers and binds nothing."""
+    binding = binding or Binding()
+    audience = next((d.value for d in binding.directions if d.axis == "audience"), None)
+    t = {k: x for k, x in (thread or {}).items() if k != "niche"}
+    if audience:
+        t["niche"] = audience
+    v = _voice(founder, stage, economics, seed, attempt, t)
+    redo = binding.rejection if previous is not None else None
+    art: dict[str, Any]
+    if redo is not None and previous is not None:
         art = copy.deepcopy(previous)
         art.pop("memory_writes", None)
-        said = apply_reading(
-            role,
-            art,
-            reading,
-            v,
-            reason=directive.text,
-            economics=economics,
-            seed=seed,
-            stage=stage,
-            call=call if follow else "",
-        )
-        if not reading.actionable:
-            said = [banks.CHANGED["vague"].format(reason=clip(directive.text, 60))]
-        rule_id = directive.rule_id or "none"
+        named = [Direction.model_validate(d) for d in redo.get("directions") or []]
+        realise(role, art, named, v)
+        said = what_changed(role, previous, art, [d for d in named if applies(role, d, art)])
+        if not said:
+            said = [
+                "Nothing in your reason is something this artifact carries, so it is unchanged."
+            ]
         art["follows_decision"] = {
-            "rule_id": rule_id if follow else "none",
-            "how": (
-                f"The plan is built to {call}; this attempt also answers your rejection."
-                if call and follow
-                else "This attempt answers your rejection."
-            ),
+            "rule_id": binding.rule_id or "none",
+            "how": how_line(binding, v),
         }
-        lead = v.fill(f"Attempt {attempt}. You said “{clip(directive.text, 120)}”.")
+        heard = clip(str(redo.get("said") or ""), 120)
+        lead = f"Attempt {attempt}. You said “{heard}”." if heard else f"Attempt {attempt}."
         art["summary"] = sentences(" ".join([lead, *said]))
-        if call and follow and "decision" not in reading.topics:
-            art["summary"] += " " + v.pick(
-                f"{stage.id}:follow:{attempt}", banks.FOLLOW_LINES, decision=call
-            )
     else:
         art = _fresh(
             role,
             v,
             founder=founder,
             stage=stage,
-            directive=directive,
+            binding=binding,
             economics=economics,
             seed=seed,
             attempt=attempt,
-            follow=follow,
         )
-        if reading is not None and reading.actionable:
-            said = apply_reading(
-                role,
-                art,
-                reading,
-                v,
-                reason=directive.text if directive else "",
-                economics=economics,
-                seed=seed,
-                stage=stage,
-                call=call,
-            )
-            if said:
-                heard = clip(directive.text if directive else "", 100)
-                art["summary"] = sentences(
-                    f"{art['summary']} At the standup you said “{heard}”. " + " ".join(said)
-                )
-    if flaw and not (reading and _named(flaw, reading)):
+        realise(role, art, binding.directions, v)
+    if drift is not None:
+        violate(role, art, drift, v)
+    elif flaw and flaw != "ignores_decision":
         inject(role, art, flaw, v)
     return ARTIFACT_MODELS[role].model_validate(art)
-
-
-def _named(flaw: str, r: Reading) -> bool:
-    """A redo never repeats the very mistake the CEO just named."""
-    return {
-        "missing_price": "price",
-        "over_claim": "claims",
-        "wrong_audience": "audience",
-        "ignores_decision": "decision",
-    }.get(flaw, "") in r.topics

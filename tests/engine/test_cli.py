@@ -58,7 +58,9 @@ def test_markup_text_is_literal_and_plays(tmp_path, capsys):
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     assert out["outcome"]["result"] in ("victory", "defeat")
-    assert out["stages"][2]["decision"]["rule_id"] == "custom.default"
+    own = out["stages"][2]["decision"]  # no option fits: costed like one, never free
+    assert own["option"] == "own" and own["interpreted"]["matched_by"] == "custom"
+    assert own["rule_id"] == out["dilemmas"][2]["rule_id"]
 
 
 def test_simulate_json_shape(tmp_path, capsys):
@@ -103,11 +105,10 @@ def test_simulate_json_shape(tmp_path, capsys):
     assert need["redos"] == 1 and need["decision"]["option"] == "B"
     assert out["dilemmas"][1]["rule_id"] == need["decision"]["rule_id"]
     own = out["stages"][4]["decision"]
-    assert {k: own[k] for k in ("rule_id", "option")} == {
-        "rule_id": "custom.default",
-        "option": "own",
-    }
-    assert own["interpreted"]["matched_by"] == "custom" and own["interpreted"]["says"]
+    assert own["option"] == "own" and own["rule_id"] == out["dilemmas"][4]["rule_id"]
+    assert (
+        own["interpreted"]["matched_by"] == "custom" and "costed like" in own["interpreted"]["says"]
+    )
     assert out["events"]["ARTIFACT_REJECTED"] == 1
     assert out["memory"]["procedural"] >= 2
     econ = out["economics"]  # no runway sentinel: null runway exactly when profitable

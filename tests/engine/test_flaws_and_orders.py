@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.game import flaws
+from engine.game.directions import Binding, applies, option_directions
 from engine.game.economy import founding_org, initial_economics
-from engine.game.models import Directive, Founder
+from engine.game.models import Founder
 from engine.game.rubric import evaluate
 from engine.game.world import build_stages
 from engine.writing.simulate import simulate_artifact
@@ -19,34 +20,43 @@ FOUNDER = Founder(
     customer="hair salons",
     keywords=["bookkeeping", "hair", "salons"],
 )
-DECISION = Directive(
-    source="decision",
-    rule_id="strategist.depth",
-    text="Depth: own one hair salons niche end to end",
-    keywords=["depth", "niche", "painful workflow", "moat", "hair", "salons"],
+# What recall brings back after two decisions: the busiest salons, a launch by week 2.
+DECISION = Binding(
+    rule_id="founder.full_time",
+    directions=option_directions(
+        "strategist.depth", base_price=80, customer="hair salons", rival="R", stage="s2"
+    )
+    + option_directions("founder.full_time", base_price=80, customer="", rival="R", stage="s1"),
 )
 ROLE_STAGE = {"strategist": 1, "designer": 3, "marketer": 4, "ops": 5}
 
 
 def judge(role: str, flaw: str | None, seed: int = 3):
     stage = build_stages(founding_org())[ROLE_STAGE[role]]
-    art = simulate_artifact(
-        role,
-        founder=FOUNDER,
-        stage=stage,
-        directive=DECISION,
-        economics=initial_economics(founding_org()),
-        seed=seed,
-        attempt=1,
-        flaw=flaw,
-    ).model_dump()
+
+    def make(drift=None):
+        return simulate_artifact(
+            role,
+            founder=FOUNDER,
+            stage=stage,
+            binding=DECISION,
+            economics=initial_economics(founding_org()),
+            seed=seed,
+            attempt=1,
+            flaw=flaw,
+            drift=drift,
+        ).model_dump()
+
+    art = make()
+    if flaw == "ignores_decision":  # a seeded DRIFT breaks one recalled direction
+        art = make(next(d for d in DECISION.directions if applies(role, d, art)))
     return evaluate(
         role,
         art,
         goal=stage.goal,
         founder_keywords=FOUNDER.keywords,
-        directive=DECISION,
-        customer=FOUNDER.customer,
+        binding=DECISION,
+        customer="the busiest hair salons",
     )
 
 
@@ -68,7 +78,8 @@ def test_each_flaw_is_caught_and_named_in_plain_words(role, kind):
     note = next(f["note"] for f in r.flaws if f["kind"] == kind)
     assert "_" not in note and "{" not in note
     if kind == "ignores_decision":
-        assert r.drift
+        assert r.drift and r.violations and r.violations[0]["line"].startswith("DRIFT: ")
+        assert r.final < 70  # a drifted artifact cannot pass the gate's score
 
 
 def test_pressure_raises_the_odds_and_a_strong_worker_lowers_them(new_session):
@@ -129,16 +140,18 @@ def test_a_hiring_freeze_reply_blocks_the_next_hire_with_a_receipt_line(new_sess
     assert not any(w.id not in org for w in s.state.org if w.active and w.spawned_by)
 
 
-def test_an_own_answer_matching_no_rule_hires_no_one(new_session):
+def test_an_own_answer_matching_no_option_is_costed_like_one_never_free(new_session):
     s = new_session()
     s.run_stage()
     s.approve()
+    options = {o.rule_id: o for o in s.state.dilemma.options}
     view = s.interpret_own("Partner with local co-ops before raising")
-    assert view["rule_id"] == "custom.default" and "no one is hired" in view["will_change"]
-    org = [w.id for w in s.state.org if w.active]
+    assert view["option"] is None and view["rule_id"] in options
+    costed = options[view["rule_id"]]
+    assert view["will_change"] == costed.effect_line and f"option {costed.key}" in view["says"]
     r = s.decide_own("Partner with local co-ops before raising")
-    assert r.rule_id == "custom.default" and r.org_delta.added_role_title is None
-    assert [w.id for w in s.state.org if w.active] == org
+    assert r.rule_id == costed.rule_id and r.effect_line == costed.effect_line
+    assert r.option == "own" and r.matched_by == "custom"
 
 
 def test_focus_on_x_drop_y_narrows_the_customer_for_the_next_artifact(new_session):

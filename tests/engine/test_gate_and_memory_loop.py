@@ -15,25 +15,27 @@ def test_rejection_reason_becomes_procedural_memory_and_redo_follows_it(new_sess
     s = new_session()
     s.run_stage()
     first = s.state.current.artifact
-    s.reject("Focus on cooperative ownership and weekly harvest forecasts")
+    s.reject("Focus on weekly harvest forecasts; leave out investors")
     procedural = [m for m in s.memory.records() if m.kind == "procedural"]
-    assert any("harvest forecasts" in m.text and m.author == "ceo" for m in procedural)
+    note = next(m for m in procedural if "harvest forecasts" in m.text and m.author == "ceo")
+    axes = {d["axis"]: d["value"] for d in note.payload["directions"]}
+    assert axes == {"scope": "weekly harvest forecasts", "exclusion": "investors"}
     run = s.state.current
     assert run.attempt == 2 and s.state.stage.redos == 1
-    assert run.directive.source == "rejection"
-    assert "harvest forecasts" in run.artifact["value_proposition"]
+    assert "harvest forecasts" in str(run.artifact["okrs_q1"])
     assert "harvest" not in str(first)
     assert run.rubric.compliance == 100 and not run.rubric.drift
     injected = {m["id"] for m in run.memory_injected}
-    assert run.directive.memory_id in injected  # the newest binding memory rode into the brief
+    assert note.id in injected  # the binding note rode into the brief: that is why it binds
+    assert {d["memory_id"] for d in run.binding} >= {note.id}
     assert "<campaign_memory>" in run.memory_block
 
 
 def test_redo_limit_then_approve(new_session):
     s = new_session()
     s.run_stage()
-    s.reject("too vague about pricing")
-    s.reject("still vague about pricing tiers")
+    s.reject("State the price up front")
+    s.reject("Lower the price")
     assert not s.can("reject")
     with pytest.raises(GameError, match="no redos left"):
         s.reject("again")
@@ -75,23 +77,26 @@ def test_receipt_has_every_field_before_after_and_next_brief(new_session):
     assert r.after != r.before
     assert r.memory_written and r.memory_written[0]["kind"] == "procedural"
     assert r.next_brief["worker"] == s.state.stages[1].worker_title
-    assert first.rule_id in r.next_brief["binding"]
+    binds = r.memory_written[0]["directions"]  # the option's content of its own, in words
+    assert binds and all(line in r.next_brief["binding"] for line in binds)
+    assert first.rule_id not in r.next_brief["binding"]  # no ids on screen
     assert len(s.state.standup) == 3
     assert all(
         t.tool in ("recall_memory", "watch_burn", "search_knowledge") for t in s.state.standup
     )
 
 
-def test_own_answer_matches_whole_words_else_custom_default(new_session):
+def test_own_answer_matches_whole_words_else_is_costed_like_an_option(new_session):
     s = new_session()
     s.run_stage()
     s.approve()
+    rules = {o.rule_id for o in s.state.dilemma.options}
     r = s.decide_own("Deep relationships and ownership with each farm")  # "ship" inside words
-    assert r.rule_id == "custom.default"
+    assert r.rule_id in rules and r.matched_by == "custom"
     s.run_stage()
     run = s.state.current
-    assert run.directive.source == "decision" and run.directive.rule_id == "custom.default"
-    assert "relationships" in run.artifact["value_proposition"] and not run.rubric.drift
+    assert "relationships" not in str(run.artifact)  # never bound as a literal fragment
+    assert not run.rubric.drift
     s.approve()
     option = s.state.dilemma.options[0]
     keyword = RULES[option.rule_id].keywords[0]
@@ -105,28 +110,38 @@ def test_standup_reply_is_binding_for_next_stage(new_session):
     s.approve()
     s.decide("A")
     assert s.can("standup_reply")
-    s.standup_reply("Mention irrigation sensors in everything")
+    s.standup_reply("Mention irrigation sensors in everything, and price it at $45 a month")
     assert not s.can("standup_reply")
     s.run_stage()
-    assert "irrigation" in s.state.current.artifact["value_proposition"]
+    art = s.state.current.artifact
+    assert "irrigation sensors" in str(art["okrs_q1"]) and "$45 a month" in art["value_proposition"]
     assert s.state.current.rubric.compliance == 100
 
 
-def test_drift_is_flagged_when_artifact_ignores_decision(new_session):
+def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
+    from engine.game.directions import Binding, Direction, option_directions
+
     s = new_session()
     s.run_stage()
     s.approve()
-    s.decide("A")  # depth
+    s.decide("A")
+    s.standup_reply("Speak to organic growers with one site")
+    s.run_stage()
+    run = s.state.current
+    binding = Binding(directions=[Direction.model_validate(d) for d in run.binding])
+    assert not run.rubric.drift and run.rubric.compliance == 100
+    # The same stage written as if another audience had been chosen breaks the recalled one.
+    wrong = Binding(
+        directions=option_directions(
+            "strategist.breadth", base_price=50, customer="hobby gardeners", rival="R", stage=None
+        )
+    )
     stage = s.state.stage
-    # An artifact built as if breadth had been chosen does not follow the binding decision.
-    from engine.game.models import Directive
-
-    wrong = Directive(source="decision", rule_id="strategist.breadth", text="breadth", keywords=[])
     art = simulate_artifact(
         "strategist",
         founder=s.state.founder,
         stage=stage,
-        directive=wrong,
+        binding=wrong,
         economics=s.state.economics,
         seed=1,
         attempt=1,
@@ -136,27 +151,12 @@ def test_drift_is_flagged_when_artifact_ignores_decision(new_session):
         art,
         goal=stage.goal,
         founder_keywords=s.state.founder.keywords,
-        directive=s.state.directive,
+        binding=binding,
     )
-    assert rub.drift and rub.compliance < 60 and rub.final <= 60
-    right = evaluate(
-        "strategist",
-        s.state.current.artifact
-        if s.state.current
-        else simulate_artifact(
-            "strategist",
-            founder=s.state.founder,
-            stage=stage,
-            directive=s.state.directive,
-            economics=s.state.economics,
-            seed=1,
-            attempt=1,
-        ).model_dump(),
-        goal=stage.goal,
-        founder_keywords=s.state.founder.keywords,
-        directive=s.state.directive,
-    )
-    assert not right.drift and right.final > rub.final
+    assert rub.drift and rub.compliance < 60 and rub.final < 70
+    broke = [v for v in rub.violations if v["axis"] == "audience"]
+    assert broke and broke[0]["line"].startswith("DRIFT: speaks to")
+    assert "organic growers" in broke[0]["line"] and broke[0]["line"] in rub.notes
 
 
 def test_two_runs_in_one_save_dir_never_see_each_others_memories(new_session):

@@ -22,13 +22,11 @@ JUNK = {
 
 @pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
 def test_junk_json_fails(role):
-    r = evaluate(
-        role, JUNK, goal="Position the promise", founder_keywords=["solar"], directive=None
-    )
+    r = evaluate(role, JUNK, goal="Position the promise", founder_keywords=["solar"])
     assert r.final == 0 and r.floor == 0
-    r2 = evaluate(role, "not json at all {", goal="x", founder_keywords=[], directive=None)
+    r2 = evaluate(role, "not json at all {", goal="x", founder_keywords=[])
     assert r2.final == 0
-    r3 = evaluate(role, json.dumps([1, 2, 3]), goal="x", founder_keywords=[], directive=None)
+    r3 = evaluate(role, json.dumps([1, 2, 3]), goal="x", founder_keywords=[])
     assert r3.final == 0
 
 
@@ -42,12 +40,8 @@ def test_placeholder_url_and_thin_landing_page_lose_points():
         "features": ["a b c", "d e f", "g h i"],
     }
     bad = dict(good, url="https://example.com/preview", features=["one"])
-    g = evaluate(
-        "designer", good, goal="MVP landing page", founder_keywords=["solar"], directive=None
-    )
-    b = evaluate(
-        "designer", bad, goal="MVP landing page", founder_keywords=["solar"], directive=None
-    )
+    g = evaluate("designer", good, goal="MVP landing page", founder_keywords=["solar"])
+    b = evaluate("designer", bad, goal="MVP landing page", founder_keywords=["solar"])
     assert g.checks["url_real"] and not b.checks["url_real"] and not b.checks["features_listed"]
     assert g.final > b.final
 

@@ -1,0 +1,1330 @@
+"""Typed directions: what a CEO input binds the next worker to, as data the gate can check.
+
+Every steering input (a fork choice, an own answer, a rejection reason, a standup reply) is read
+into `Direction`s: an axis (price, audience, exclusion, channel, scope, timeline, claim to avoid,
+tone, a number, a name), a value, do / don't, the source and the stage. They are stored as the
+binding memory note's payload (`memory.models.MemoryRecord.payload`) and come back only through
+recall: `binding_from_recall` folds the recalled notes, the later direction on a slot replacing the
+earlier one, so withholding or forgetting a note takes its directions out of the next brief.
+
+`check` is the gate's deterministic adherence test of one artifact against those directions; a
+violation names the direction and what the artifact did instead. Reading is whole-word matching
+and a few patterns; nothing here calls a model or reads the wall clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from engine.language.text import STOPWORDS, clip, has_phrase, words
+
+Axis = Literal[
+    "price",
+    "audience",
+    "exclusion",
+    "channel",
+    "scope",
+    "timeline",
+    "claim",
+    "tone",
+    "number",
+    "name",
+]
+AXES: tuple[str, ...] = (
+    "price",
+    "audience",
+    "exclusion",
+    "channel",
+    "scope",
+    "timeline",
+    "claim",
+    "tone",
+    "number",
+    "name",
+)
+Source = Literal["decision", "own", "rejection", "standup", "consolidated"]
+SOURCE_WORDS = {
+    "decision": "your choice",
+    "own": "your own answer",
+    "rejection": "your rejection",
+    "standup": "your standup reply",
+    "consolidated": "a reviewed note",
+}
+MAX_VALUE = 80  # a direction's value is clipped to this many characters (inert text)
+
+
+class Direction(BaseModel):
+    """One typed direction. `op` says how a number binds: eq (exactly), max (under), min (at
+    least); `key` names which number or date (churn, burn, mrr, breakeven, cac, hours, launch)."""
+
+    axis: Axis
+    value: str
+    do: bool = True
+    amount: float | None = None
+    op: Literal["eq", "max", "min"] = "eq"
+    key: str | None = None
+    unit: str | None = None  # a price's unit ("farm" in "$40 a month per farm")
+    period: str = "month"
+    source: Source = "rejection"
+    stage: str | None = None
+    said: str = ""  # the CEO's words it was read from (clipped)
+    memory_id: str | None = None  # the note it came from (set when folded from recall)
+    replaced: str | None = None  # what it replaced on its slot, in words
+
+    @property
+    def stage_beat(self) -> str:
+        """The beat of the stage it was given at ("SEARCH"), '' when none."""
+        return self.stage.rsplit("_", 1)[-1].upper() if self.stage else ""
+
+    @property
+    def slot(self) -> str:
+        """What a later direction replaces: one price, one audience, one value per number; each
+        exclusion and claim to avoid stands on its own."""
+        if self.axis in ("exclusion", "claim"):
+            return f"{self.axis}:{self.value.lower()}"
+        if self.axis in ("number", "timeline"):
+            return f"{self.axis}:{self.key or 'launch'}"
+        return self.axis
+
+    def line(self) -> str:
+        """The direction in plain words ("price $27 a month", "leave out salons")."""
+        a = self.axis
+        if a == "price":
+            bound = {"eq": "", "max": "under ", "min": "at least "}[self.op]
+            return f"price {bound}{price_words(self)}"
+        if a == "audience":
+            return f"speak to {self.value}"
+        if a == "exclusion":
+            return f"leave out {self.value}"
+        if a == "channel":
+            return f"reach customers through {self.value}"
+        if a == "scope":
+            return f"centre the work on {self.value}"
+        if a == "timeline":
+            bound = {"eq": "in", "max": "by", "min": "no sooner than"}[self.op]
+            return f"launch {bound} week {self.amount:.0f}"
+        if a == "claim":
+            return f"never claim {self.value}"
+        if a == "tone":
+            return f"write in a {self.value} tone"
+        if a == "number":
+            bound = {"eq": "", "max": "under ", "min": "at least "}[self.op]
+            return f"{NUMBER_WORDS.get(self.key or '', self.key)} {bound}{number_words(self)}"
+        return f"call it {self.value}"
+
+
+def price_words(d: Direction) -> str:
+    unit = f" per {d.unit}" if d.unit else ""
+    return f"${d.amount:,.0f} a {d.period}{unit}" if d.amount is not None else d.value
+
+
+NUMBER_WORDS = {
+    "churn": "churn target",
+    "burn": "monthly burn",
+    "mrr": "month-6 revenue target",
+    "breakeven": "breakeven",
+    "cac": "acquisition cost",
+    "hours": "weekly hours per channel",
+}
+
+
+def number_words(d: Direction) -> str:
+    v = d.amount or 0.0
+    if d.key == "churn":
+        return f"{v:.1f} %"
+    if d.key == "breakeven":
+        return f"month {v:.0f}"
+    if d.key == "hours":
+        return f"{v:.0f} hours a week"
+    return f"${v:,.0f}"
+
+
+# ------------------------------------------------------------------ reading text
+_MONEY = r"(?:\$\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:dollars|usd|bucks)\b)"
+_BOUND_MAX = r"(?:under|below|less than|at most|no more than|max(?:imum)?|up to|cap(?:ped)? at)"
+_BOUND_MIN = r"(?:over|above|at least|more than|minimum|no less than)"
+_PRICE = re.compile(
+    rf"(?:({_BOUND_MAX})|({_BOUND_MIN}))?\s*{_MONEY}"
+    r"(?:\s*(?:a|an|per|/|each)\s*(month|mo|year|yr|week))?"
+    r"(?:\s*(?:a|per|/|each)\s+(?!month\b|year\b|week\b)([a-z][a-z-]+))?",
+    re.IGNORECASE,
+)
+_NUMBER_CUES: dict[str, tuple[str, ...]] = {
+    "churn": ("churn",),
+    "burn": ("burn", "spend", "spending"),
+    "cac": ("cac", "acquisition cost", "cost per customer", "cost to acquire"),
+    "mrr": (
+        "mrr",
+        "revenue targets",
+        "revenue target",
+        "revenue",
+        "sales targets",
+        "sales target",
+        "growth projections",
+        "projections",
+        "forecast",
+    ),
+    "hours": ("hours a week", "hours per week", "weekly hours"),
+}
+_PCT = re.compile(r"(\d+(?:\.\d+)?)\s?(?:%|percent|per cent)", re.IGNORECASE)
+_WEEK = re.compile(
+    r"\b(?:(by|before|no later than)\s+)?(?:(?:launch|ship|live|open|start)\w*\s+)?"
+    r"(?:in\s+)?week\s+(\d{1,2})\b|\bwithin\s+(\d{1,2})\s+weeks\b|\bin\s+(\d{1,2})\s+weeks\b",
+    re.IGNORECASE,
+)
+_BREAKEVEN = re.compile(
+    r"\bbreak[- ]?even\b[^.;,]*?\bmonth\s+(\d{1,2})\b|\bbreak[- ]?even\s+(?:by|in)\s+"
+    r"(\d{1,2})\s+months\b",
+    re.IGNORECASE,
+)
+_NAME = re.compile(
+    r"\b(?i:call it|name it|called|named|rename it to|the name is|name:)\s+[\"'“‘]?"
+    r"([A-Z0-9][\w&.'-]*(?:\s+[A-Z0-9][\w&.'-]*){0,2})",
+)
+_QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
+_AUDIENCE = re.compile(
+    r"\b(?:focus(?: it)?(?: only)? on|narrow(?: it)? to|speak to|talk to|write for|aim(?: it)? at|"
+    r"target|serve only|only serve|sell to|built for|is for|audience is|audience should be|"
+    r"customers are|make it for|for)\s+(?:the\s+|our\s+)?([^,.;:!?()]+)",
+    re.IGNORECASE,
+)
+_EXCLUDE = re.compile(
+    r"\b(?:leave out|drop|exclude|excluding|without|skip|no more|stay away from|never mention|"
+    r"don't mention|do not mention|stop targeting|not for|forget about|except|not)\s+"
+    r"(?:the\s+|any\s+|our\s+)?([^,.;:!?()]+)",
+    re.IGNORECASE,
+)
+_LEAVE_ALONE = re.compile(r"\bleave\s+(?:the\s+)?([^,.;:!?()]+?)\s+(?:alone|out)\b", re.IGNORECASE)
+_CHANNEL_CUE = re.compile(
+    r"\b(?:through|via|sell through|reach them through|channel(?: is|:)?|use|on)\s+"
+    r"(?:the\s+|a\s+|an\s+)?([^,.;:!?()]+)",
+    re.IGNORECASE,
+)
+# Channels a CEO names in so many words (whole words, any case).
+CHANNEL_NAMES = (
+    "partner referrals",
+    "referrals",
+    "word of mouth",
+    "cold email",
+    "cold calls",
+    "linkedin",
+    "instagram",
+    "tiktok",
+    "facebook groups",
+    "facebook",
+    "youtube",
+    "podcasts",
+    "newsletter",
+    "seo",
+    "paid ads",
+    "google ads",
+    "trade shows",
+    "conferences",
+    "farmers markets",
+    "meetups",
+    "the community",
+    "community forum",
+    "founder outbound",
+    "door to door",
+    "whatsapp",
+    "reddit",
+)
+TONES = {
+    "plain": (
+        "plain",
+        "plainly",
+        "plain english",
+        "plain words",
+        "jargon",
+        "simpler words",
+        "salesy",
+        "buzzwords",
+        "buzzword",
+        "no hype",
+        "less hype",
+        "calmer",
+        "corporate",
+        "wordy",
+        "fluff",
+        "verbose",
+        "too long",
+        "marketing speak",
+        "cheesy",
+        "pushy",
+    ),
+    "warm": ("warm", "warmer", "friendly", "friendlier", "personal", "kinder", "robotic", "stiff"),
+    "formal": ("formal", "more formal", "professional", "serious"),
+}
+CLAIM_CUES = (
+    "claim",
+    "claims",
+    "overclaim",
+    "overclaims",
+    "over-claim",
+    "unproven",
+    "no proof",
+    "promise",
+    "promises",
+    "guarantee",
+    "guaranteed",
+    "guarantees",
+    "hype",
+    "exaggerate",
+    "exaggerated",
+    "overpromise",
+    "too good to be true",
+)
+GENERIC_CLAIM = "results it cannot prove yet"
+_SCOPE = re.compile(
+    r"\b(?:one feature:?|only the|just the|cut (?:the )?scope to|scope it to|centre it on|"
+    r"center it on|build only|ship only|mention|include|add a line about|add a section on|add|"
+    r"cover|talk about|spell out|it forgets|it forgot|forgets|forgot|is missing|lacks)\s+"
+    r"(?:the\s+|a\s+|an\s+|our\s+)?([^,.;:!?()]+)",
+    re.IGNORECASE,
+)
+SCOPE_CUES = (
+    "scope",
+    "too broad",
+    "too many",
+    "narrow it",
+    "narrow",
+    "trim",
+    "bloated",
+    "simpler",
+    "unfocused",
+    "essential",
+    "everything",
+    "kitchen sink",
+    "smaller",
+)
+CORE_SCOPE = "one core job"
+DECISION_CUES = (
+    "ignores the decision",
+    "the decision",
+    "we decided",
+    "we chose",
+    "drifted",
+    "contradicts",
+    "off plan",
+    "off-plan",
+    "what i chose",
+    "my decision",
+)
+TIME_CUES = (
+    "timeline",
+    "schedule",
+    "deadline",
+    "launch",
+    "date",
+    "results",
+    "breakeven",
+    "break-even",
+    "break even",
+    "too far out",
+)
+_CUT_AT = re.compile(
+    r"\s+(?:and then|and|but|then|so|because|instead|rather|while|please|in everything|"
+    r"everywhere|in all|at|from now on|a month|per month)\b|\s+(?:\$|\d)",
+    re.IGNORECASE,
+)
+_NOT_A_SEGMENT = frozenset(
+    [
+        "it",
+        "this",
+        "that",
+        "them",
+        "yet",
+        "now",
+        "later",
+        "one",
+        "good",
+        "bad",
+        "more",
+        "less",
+        "price",
+        "prices",
+        "pricing",
+        "tone",
+        "claims",
+        "claim",
+        "scope",
+        "everything",
+        "anything",
+        "something",
+        "everyone",
+        "nobody",
+        "me",
+        "us",
+        "you",
+        "a",
+        "an",
+        "the",
+        "month",
+        "week",
+        "weeks",
+        "months",
+        "year",
+    ]
+)
+
+
+_JUDGEMENT = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "too",
+        "vague",
+        "wrong",
+        "unclear",
+        "bad",
+        "generic",
+        "broad",
+        "fuzzy",
+        "weak",
+        "missing",
+    ]
+)
+
+
+def _phrase(fragment: str, limit: int = 6) -> str | None:
+    """The first few words of a captured phrase, stopping at a connective; inert and clipped."""
+    cut = _CUT_AT.split(fragment.strip(), maxsplit=1)[0]
+    toks = cut.split()[:limit]
+    while toks and toks[-1].lower() in STOPWORDS:
+        toks.pop()
+    while toks and toks[0].lower() in STOPWORDS:
+        toks.pop(0)
+    out = " ".join(toks).strip(" '\"“”‘’")
+    out = re.sub(r"[<>\[\]{}\\`*_|]", "", out)
+    return clip(out, MAX_VALUE) or None
+
+
+def _segment(fragment: str) -> str | None:
+    p = _phrase(fragment, 8)
+    if not p:
+        return None
+    toks = words(p)
+    if not toks or toks[0] in _NOT_A_SEGMENT or all(t in _NOT_A_SEGMENT for t in toks):
+        return None
+    if any(has_phrase(toks, c) for c in CHANNEL_NAMES) or any(t.isdigit() for t in toks):
+        return None
+    if any(t in _JUDGEMENT for t in toks):
+        return None  # "audience is far too vague" judges the work; it names no one
+    return p
+
+
+def _amount(m: re.Match[str]) -> float:
+    raw = (m.group(3) or m.group(4) or "0").replace(",", "")
+    return float(raw)
+
+
+class Read(BaseModel):
+    """What one input was read into, plus what could not be placed (asked, never guessed)."""
+
+    directions: list[Direction] = Field(default_factory=list)
+    unclear: list[str] = Field(default_factory=list)  # e.g. "price": named but not readable
+    notes: list[str] = Field(default_factory=list)  # e.g. "two prices: the later one wins"
+
+
+def read_directions(
+    text: str,
+    *,
+    source: Source,
+    stage: str | None = None,
+    current: dict[str, Any] | None = None,
+    base_price: float | None = None,
+    customer: str | None = None,
+) -> Read:
+    """Read free text into typed directions. `current` is the artifact a rejection answers (a
+    relative "too high" resolves against the price or number it states); `base_price` is the
+    company's list price when no artifact states one; `customer` is who "the wrong people" means
+    the work should speak to instead."""
+    out = Read()
+    said = clip(text, 160)
+    low = text.lower()
+    toks = words(text)
+
+    def add(d: Direction) -> None:
+        d.source, d.stage, d.said = source, stage, said
+        d.value = clip(d.value, MAX_VALUE)
+        out.directions.append(d)
+
+    # price: the later of two prices in one sentence wins
+    prices = [m for m in _PRICE.finditer(text) if not _is_number_cue(text, m.start())]
+    prices = [m for m in prices if not _is_percent(text, m.end())]
+    if len(prices) > 1:
+        out.notes.append("two prices named: the later one wins")
+    if prices:
+        m = prices[-1]
+        op: Literal["eq", "max", "min"] = "max" if m.group(1) else "min" if m.group(2) else "eq"
+        period = {"mo": "month", "yr": "year"}.get((m.group(5) or "month").lower(), "month")
+        period = period if period in ("month", "year", "week") else "month"
+        unit = (m.group(6) or "").lower() or None
+        if unit in STOPWORDS or unit in ("flat", "total", "only"):
+            unit = None
+        amount = _amount(m)
+        add(
+            Direction(
+                axis="price",
+                value=f"${amount:,.0f} a {period}",
+                amount=amount,
+                op=op,
+                unit=unit,
+                period=period,
+            )
+        )
+        if re.search(r"\bnot per (\w+)", low):
+            gone = re.search(r"\bnot per (\w+)", low)
+            assert gone is not None
+            add(Direction(axis="exclusion", value=f"per {gone.group(1)}", do=False))
+    elif _mentions_price(toks):
+        way = _way(toks)
+        now = current_price(current) if current else None
+        now = now or base_price
+        if way and now:
+            new = round(now * (0.7 if way == "down" else 1.3) / 5) * 5
+            add(Direction(axis="price", value=f"${new:,.0f} a month", amount=float(new), op="eq"))
+        elif _asks_for_price(toks) and _missing(toks) and (now or base_price):
+            p0 = float(now or base_price or 0)
+            add(Direction(axis="price", value=f"${p0:,.0f} a month", amount=p0))
+        elif _asks_for_price(toks):
+            out.unclear.append("price")
+    # numbers: churn %, burn $, cac $, hours, revenue targets, breakeven month
+    _read_numbers(text, toks, current, add, out)
+    # timeline: launch week
+    weeks = list(_WEEK.finditer(text))
+    if weeks:
+        m = weeks[-1]
+        n = int(m.group(2) or m.group(3) or m.group(4))
+        op2: Literal["eq", "max", "min"] = "max" if (m.group(1) or m.group(3)) else "eq"
+        if 1 <= n <= 52:
+            add(
+                Direction(axis="timeline", value=f"week {n}", amount=float(n), op=op2, key="launch")
+            )
+    elif current is not None and _way_time(toks) and any(has_phrase(toks, c) for c in TIME_CUES):
+        later = _way_time(toks) == "later"
+        now_week = current_week(current)
+        be = current_number(current, "breakeven")
+        if be and (not now_week or any(has_phrase(toks, c) for c in ("breakeven", "break even"))):
+            n = min(36, int(be) + 3) if later else max(2, int(be) - 3)
+            add(Direction(axis="number", key="breakeven", value=f"month {n}", amount=float(n)))
+        elif now_week:
+            n = now_week + 3 if later else max(1, now_week - 2)
+            add(Direction(axis="timeline", value=f"week {n}", amount=float(n), key="launch"))
+    # name
+    nm = _NAME.search(text)
+    if nm:
+        add(Direction(axis="name", value=_phrase(nm.group(1), 3) or nm.group(1)))
+    # claims to avoid
+    claim_named = any(has_phrase(toks, c) for c in CLAIM_CUES)
+    quoted = [q for q in _QUOTED.findall(text) if len(q.split()) <= 8]
+    if claim_named or (quoted and re.search(r"\b(drop|remove|cut|delete|lose)\b", low)):
+        for q in quoted or [GENERIC_CLAIM]:
+            add(Direction(axis="claim", value=q.strip().lower(), do=False))
+    # tone
+    for tone, cues in TONES.items():
+        if any(has_phrase(toks, c) for c in cues) and (
+            tone != "warm" or "tone" in toks or len(toks) <= 6 or "sound" in toks
+        ):
+            add(Direction(axis="tone", value=tone))
+            break
+    # channel (named, or after a channel cue); a negated one is an exclusion
+    _read_channels(text, toks, add)
+    # audience and exclusions
+    _read_audience(text, add, out)
+    # scope
+    sm = _SCOPE.search(text)
+    placed = {d.axis for d in out.directions}
+    if sm:
+        p = _phrase(sm.group(1), 5)
+        if (
+            p
+            and not words(p)[0] in _NOT_A_SEGMENT
+            and not ({"price", "tone"} & placed and _mentions_price(words(p)))
+        ):
+            add(Direction(axis="scope", value=p))
+    elif any(has_phrase(toks, c) for c in SCOPE_CUES) and not placed:
+        add(Direction(axis="scope", value=CORE_SCOPE))
+    if customer and "audience" not in {d.axis for d in out.directions} and _wrong_people(toks):
+        add(Direction(axis="audience", value=customer))
+    _dedupe(out)
+    return out
+
+
+def _wrong_people(toks: list[str]) -> bool:
+    return any(
+        has_phrase(toks, w)
+        for w in (
+            "who is this for",
+            "wrong people",
+            "persona",
+            "instead of our users",
+            "which customer",
+            "wrong audience",
+            "audience is wrong",
+            "not our customer",
+            "customer segment",
+        )
+    )
+
+
+def _is_number_cue(text: str, at: int) -> bool:
+    """A dollar figure right after 'burn', 'cac', 'revenue' names that number, not the price."""
+    before = words(text[max(0, at - 40) : at])[-4:]
+    return any(has_phrase(before, c) for cues in _NUMBER_CUES.values() for c in cues)
+
+
+def _is_percent(text: str, end: int) -> bool:
+    return bool(re.match(r"\s?(?:%|percent)", text[end : end + 9]))
+
+
+_PRICE_WORDS = ("price", "prices", "pricing", "priced", "fee", "cost", "costs", "charge")
+
+
+def _mentions_price(toks: list[str]) -> bool:
+    return any(has_phrase(toks, w) for w in (*_PRICE_WORDS, "pricing", "what it costs")) or any(
+        has_phrase(toks, w)
+        for w in (
+            "too expensive",
+            "too cheap",
+            "overpriced",
+            "underpriced",
+            "cheaper",
+            "pricier",
+            "affordable",
+        )
+    )
+
+
+def _asks_for_price(toks: list[str]) -> bool:
+    return any(has_phrase(toks, w) for w in (*_PRICE_WORDS, "pricing", "what it costs", "tiers"))
+
+
+def _missing(toks: list[str]) -> bool:
+    """A reason asking for a price to be stated at all ("no price", "where is the price?")."""
+    return any(
+        has_phrase(toks, w)
+        for w in (
+            "no",
+            "where",
+            "missing",
+            "never",
+            "state",
+            "show",
+            "up front",
+            "without",
+            "lacks",
+            "forgot",
+            "add",
+            "put",
+            "name",
+            "give",
+            "quote",
+            "tell",
+        )
+    )
+
+
+_DOWN = (
+    "too high",
+    "too expensive",
+    "overpriced",
+    "lower",
+    "cheaper",
+    "reduce",
+    "cut",
+    "less",
+    "bring down",
+    "too much",
+    "affordable",
+    "fantasy",
+    "too aggressive",
+    "unrealistic",
+    "too many",
+    "too rosy",
+    "inflated",
+    "too ambitious",
+)
+_UP = (
+    "too low",
+    "too cheap",
+    "underpriced",
+    "higher",
+    "raise",
+    "increase",
+    "more",
+    "pricier",
+    "too conservative",
+    "too timid",
+    "too cautious",
+    "aim higher",
+    "sandbagged",
+)
+
+
+def _way(toks: list[str]) -> str | None:
+    if any(has_phrase(toks, w) for w in _DOWN):
+        return "down"
+    if any(has_phrase(toks, w) for w in _UP):
+        return "up"
+    return None
+
+
+def _way_time(toks: list[str]) -> str | None:
+    if any(
+        has_phrase(toks, w)
+        for w in ("sooner", "earlier", "faster", "too late", "too slow", "too far out")
+    ):
+        return "sooner"
+    if any(
+        has_phrase(toks, w)
+        for w in ("later", "more time", "too soon", "too early", "rushed", "unrealistic")
+    ):
+        return "later"
+    return None
+
+
+def _num_way(toks: list[str], key: str) -> str | None:
+    """Which way a named number should move; an optimistic churn, burn or cost is one set too low."""
+    if key in ("churn", "burn", "cac") and any(
+        has_phrase(toks, w) for w in ("too optimistic", "too rosy", "unrealistic", "fantasy")
+    ):
+        return "up"
+    if any(has_phrase(toks, w) for w in ("raise it", "raise the", "increase", "higher")):
+        return "up"
+    return _way(toks)
+
+
+def _read_numbers(
+    text: str, toks: list[str], current: dict[str, Any] | None, add: Any, out: Read
+) -> None:
+    be = _BREAKEVEN.search(text)
+    if be:
+        n = int(be.group(1) or be.group(2))
+        if 1 <= n <= 36:
+            add(Direction(axis="number", key="breakeven", value=f"month {n}", amount=float(n)))
+    for key, cues in _NUMBER_CUES.items():
+        for cue in cues:
+            m = re.search(rf"\b{re.escape(cue)}\b", text, re.IGNORECASE)
+            if not m:
+                continue
+            tail = text[m.end() : m.end() + 60]
+            lead = re.split(r"[\d$.;]", tail, maxsplit=1)[0]
+            bound = re.search(rf"\b({_BOUND_MAX}|{_BOUND_MIN})\b", lead, re.IGNORECASE)
+            op: Literal["eq", "max", "min"] = "eq"
+            if bound:
+                op = "max" if re.fullmatch(_BOUND_MAX, bound.group(1), re.IGNORECASE) else "min"
+            if key == "churn" and _PCT.search(tail):
+                pm = _PCT.search(tail)
+                assert pm is not None
+                v = float(pm.group(1))
+                add(Direction(axis="number", key=key, value=f"{v:.1f} %", amount=v, op=op))
+            elif key == "hours" and re.search(
+                r"(\d{1,2})\s*" + re.escape(cue), text, re.IGNORECASE
+            ):
+                hm = re.search(r"(\d{1,2})\s*" + re.escape(cue), text, re.IGNORECASE)
+                assert hm is not None
+                v = float(hm.group(1))
+                add(Direction(axis="number", key=key, value=f"{v:.0f} hours", amount=v, op=op))
+            elif key in ("churn", "hours"):
+                now = current_number(current, key) if current is not None else None
+                if now and _num_way(toks, key):
+                    up = _num_way(toks, key) == "up"
+                    v = round(now * (1.3 if up else 0.7), 1 if key == "churn" else 0)
+                    shown = f"{v:.1f} %" if key == "churn" else f"{v:.0f} hours"
+                    add(Direction(axis="number", key=key, value=shown, amount=float(v)))
+            else:
+                mm = re.search(_MONEY + r"\s*(k)?", tail, re.IGNORECASE)
+                if mm:
+                    v = float((mm.group(1) or mm.group(2)).replace(",", ""))
+                    if mm.group(3):
+                        v *= 1000
+                    add(Direction(axis="number", key=key, value=f"${v:,.0f}", amount=v, op=op))
+                elif current is not None and _num_way(toks, key):
+                    now = current_number(current, key)
+                    if now:
+                        f = 0.7 if _num_way(toks, key) == "down" else 1.3
+                        v = float(round(now * f))
+                        add(Direction(axis="number", key=key, value=f"${v:,.0f}", amount=v))
+            break
+
+
+def _read_channels(text: str, toks: list[str], add: Any) -> None:
+    seen: set[str] = set()
+    for name in CHANNEL_NAMES:
+        if not has_phrase(toks, name) or any(name in s for s in seen):
+            continue
+        seen.add(name)
+        at = text.lower().find(name)
+        before = words(text[max(0, at - 24) : at])[-3:] if at >= 0 else []
+        negated = any(
+            w in ("no", "not", "without", "stop", "drop", "skip", "never") for w in before
+        )
+        if negated:
+            add(Direction(axis="exclusion", value=name, do=False))
+        else:
+            add(Direction(axis="channel", value=name))
+    if not seen:
+        m = re.search(
+            r"\b(?:sell through|through|via|channel is|channel:|answer on)\s+"
+            r"(?:the\s+|a\s+|an\s+)?([^,.;:!?()]+)",
+            text,
+            re.IGNORECASE,
+        )
+        if m:
+            p = _phrase(m.group(1), 5)
+            if p and words(p)[:1] and words(p)[0] not in _NOT_A_SEGMENT:
+                add(Direction(axis="channel", value=p))
+
+
+def _read_audience(text: str, add: Any, out: Read) -> None:
+    excluded: list[str] = []
+    for m in _LEAVE_ALONE.finditer(text):
+        p = _segment(m.group(1))
+        if p:
+            excluded.append(p)
+    for m in _EXCLUDE.finditer(text):
+        frag = m.group(1)
+        if re.match(
+            r"\s*(?:yet|now|per\b|a\b|to\b|so\b|too\b|only\b|just\b|the price|price)",
+            frag,
+            re.IGNORECASE,
+        ):
+            continue
+        p = _segment(frag)
+        overlaps = p and any(p.lower() in e.lower() or e.lower() in p.lower() for e in excluded)
+        claim = p and any(has_phrase(words(p), c) for c in CLAIM_CUES)
+        if p and not overlaps and not claim and not _QUOTED.search(frag):
+            excluded.append(p)
+    for p in excluded[:3]:
+        add(Direction(axis="exclusion", value=p, do=False))
+    aud = None
+    for m in _AUDIENCE.finditer(text):
+        bare = m.group(0).lower().startswith("for ")
+        if bare and not re.search(
+            r"\b(?:audience|customer|customers|people|buyers|users|segment)\b", text, re.IGNORECASE
+        ):
+            continue  # a bare "for X" names the audience only beside an audience word
+        if re.search(
+            r"\b(?:like|instead of|not|wrong)\b[\w' ]{0,12}$", text[: m.start()], re.IGNORECASE
+        ):
+            continue  # "reads like it's for X", "instead of X": who it should not be for
+        p = _segment(m.group(1))
+        if p and not any(p.lower() == e.lower() for e in excluded):
+            if _people(p):
+                aud = p
+            elif m.group(0).lower().startswith("focus"):
+                add(Direction(axis="scope", value=p))  # "focus on the booking workflow"
+    if aud:
+        add(Direction(axis="audience", value=aud))
+
+
+_PEOPLE = frozenset(
+    [
+        "people",
+        "staff",
+        "folk",
+        "folks",
+        "children",
+        "kids",
+        "men",
+        "women",
+        "families",
+        "couples",
+        "owners",
+        "teams",
+        "team",
+        "crew",
+        "community",
+    ]
+)
+
+
+_THINGS = frozenset(
+    [
+        "forecasts",
+        "features",
+        "reports",
+        "tools",
+        "workflows",
+        "sensors",
+        "reminders",
+        "integrations",
+        "payments",
+        "prices",
+        "metrics",
+        "numbers",
+        "results",
+        "orders",
+        "invoices",
+        "schedules",
+        "deliveries",
+        "kits",
+        "meals",
+        "apps",
+        "dashboards",
+        "alerts",
+        "loops",
+        "channels",
+        "plans",
+        "emails",
+        "pages",
+        "details",
+        "basics",
+        "essentials",
+        "costs",
+        "fees",
+        "hours",
+        "weeks",
+        "months",
+        "days",
+        "insights",
+        "analytics",
+        "templates",
+        "menus",
+        "routes",
+        "shifts",
+        "records",
+    ]
+)
+
+
+def _people(phrase: str) -> bool:
+    """A customer segment names people: its head noun (before "who", "in", "at", …) is a
+    plural or a word for people ("solo groomers who work from a van", "vets in Leeds")."""
+    head = re.split(r"\s+(?:who|that|in|at|on|with|near|across|from|of|for)\s+", phrase, 1)[0]
+    toks = head.split()
+    if not toks:
+        return False
+    w = toks[-1].lower().strip("'’")
+    if w in _THINGS or w.endswith(("tions", "ments", "ings", "ics")) and w != "clinics":
+        return False
+    return w in _PEOPLE or (w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3)
+
+
+def _dedupe(out: Read) -> None:
+    """One direction per slot per input (the later wins, said once in the notes)."""
+    by: dict[str, Direction] = {}
+    for d in out.directions:
+        if d.slot in by and d.axis not in ("exclusion", "claim"):
+            out.notes.append(f"two {d.axis} directions: the later one wins")
+        by[d.slot] = d
+    out.directions = list(by.values())
+
+
+# ------------------------------------------------------------------ what a fork option binds
+def option_directions(
+    rule_id: str, *, base_price: float, customer: str, rival: str, stage: str | None
+) -> list[Direction]:
+    """The content of its own each fork option binds (premium and cheap give different prices,
+    depth and breadth different segments, …): rules as data, resolved from the company now."""
+    hi = float(round(base_price * 1.8 / 5) * 5)
+    lo = float(max(5, round(base_price * 0.5 / 5) * 5))
+    mid_hi = float(round(base_price * 1.4 / 5) * 5)
+
+    def price(v: float, period: str = "month") -> Direction:
+        return Direction(axis="price", value=f"${v:,.0f} a {period}", amount=v, period=period)
+
+    def launch(week: float, op: Literal["eq", "max", "min"]) -> Direction:
+        return Direction(
+            axis="timeline", key="launch", value=f"week {week:.0f}", amount=week, op=op
+        )
+
+    def d(axis: Axis, value: str) -> Direction:
+        return Direction(axis=axis, value=value, do=axis not in ("exclusion", "claim"))
+
+    table: dict[str, list[Direction]] = {
+        "go.premium": [price(hi)],
+        "go.cheap": [price(lo)],
+        "marketer.adoption": [price(lo), d("channel", "referrals")],
+        "marketer.runway": [price(mid_hi), d("channel", "founder outbound")],
+        "seller.presell": [price(hi * 10, "year")],
+        "strategist.depth": [d("audience", f"the busiest {customer}")],
+        "strategist.breadth": [d("audience", f"{customer} and their neighbours in the trade")],
+        "go.flank": [d("audience", f"the {customer} {rival} ignores")],
+        "go.confront": [d("scope", f"a side-by-side with {rival}")],
+        "need.interviews": [d("scope", "forty customer interviews")],
+        "need.waitlist": [d("channel", "a launch page with a waitlist")],
+        "designer.codesign": [d("scope", "ten design partners")],
+        "designer.ship": [launch(1, "max")],
+        "designer.polish": [launch(6, "min")],
+        "builder.in_house": [d("scope", "our own stack, built in-house")],
+        "search.cut_scope": [d("scope", "one core feature")],
+        "search.bridge": [
+            Direction(axis="number", key="breakeven", value="month 12", amount=12.0, op="min")
+        ],
+        "find.ads": [d("channel", "paid ads")],
+        "find.community": [d("channel", "the community"), d("exclusion", "paid ads")],
+        "take.hire": [d("scope", "a dedicated support hire")],
+        "take.triage": [d("scope", "half the backlog, cut")],
+        "operator.lean": [d("exclusion", "new hires")],
+        "ops.automate": [d("channel", "self-serve help")],
+        "ops.human_loop": [d("channel", "a named person on support")],
+        "founder.network": [d("channel", "the founder's warm network")],
+        "founder.craft": [d("scope", "one showcase piece")],
+        "founder.full_time": [launch(2, "max")],
+        "founder.side_income": [launch(8, "min")],
+        "return.profit_share": [d("scope", "a team profit share")],
+        "return.retain": [d("scope", "every dollar reinvested")],
+        "return.alliance": [d("channel", "the alliance partner's customers")],
+        "return.alone": [d("exclusion", "alliance partners")],
+        "ops.shareholder": [d("tone", "formal")],
+        "ops.cooperative": [d("scope", "member-owners")],
+        "change.partner": [d("scope", "the partner's priorities")],
+        "change.steward": [d("scope", "a steward-ownership trust")],
+    }
+    out = table.get(rule_id, [])
+    for x in out:
+        x.source, x.stage = "decision", stage
+    return out
+
+
+# ------------------------------------------------------------------ binding from recall
+class Binding(BaseModel):
+    """What binds one brief, folded from recalled memory only (never from game state)."""
+
+    directions: list[Direction] = Field(default_factory=list)
+    rule_id: str | None = None  # the newest recalled fork decision's rule
+    decision: str = ""  # its words
+    rejection: dict[str, Any] | None = None  # the newest recalled rejection of this stage
+    note_ids: list[str] = Field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not self.directions and not self.rule_id
+
+    def lines(self) -> list[str]:
+        return [
+            f"{d.line()} (from {SOURCE_WORDS.get(d.source, d.source)}"
+            + (f", {d.stage_beat}" if d.stage_beat else "")
+            + ")"
+            for d in self.directions
+        ]
+
+
+def payload(
+    directions: Iterable[Direction],
+    *,
+    source: Source,
+    rule_id: str | None = None,
+    said: str = "",
+) -> dict[str, Any]:
+    """The binding note's structured payload (what `binding_from_recall` reads back)."""
+    return {
+        "source": source,
+        "rule_id": rule_id,
+        "said": clip(said, 160),
+        "directions": [
+            d.model_dump(exclude={"memory_id", "replaced"}, exclude_none=True) for d in directions
+        ],
+    }
+
+
+def fold(notes: Iterable[Any], *, stage_id: str | None = None) -> Binding:
+    """Fold binding notes (records with `.payload`, in write order by game day then id) into the
+    directions that bind now: on each slot the later replaces the earlier; an audience named
+    later lifts an exclusion of the same words, and the other way round."""
+    out = Binding()
+    slots: dict[str, Direction] = {}
+    recs = sorted(
+        (
+            n
+            for n in notes
+            if getattr(n, "payload", None) and getattr(n, "kind", "") == "procedural"
+        ),
+        key=lambda n: (n.game_day, n.id),
+    )
+    for rec in recs:
+        p = rec.payload or {}
+        out.note_ids.append(rec.id)
+        if p.get("rule_id") and p.get("source") in ("decision", "own"):
+            out.rule_id = p["rule_id"]
+            out.decision = str(p.get("said") or "")
+        if p.get("source") == "rejection" and (stage_id is None or rec.stage_id == stage_id):
+            out.rejection = {"memory_id": rec.id, **p}
+        for raw in p.get("directions") or []:
+            try:
+                d = Direction.model_validate(raw)
+            except ValueError:
+                continue  # a note from another build: inert
+            d.memory_id = rec.id
+            old = slots.get(d.slot)
+            if old is not None:
+                d.replaced = old.line()
+            if d.axis == "audience":
+                for k in [k for k, x in slots.items() if x.axis == "exclusion"]:
+                    if slots[k].value.lower() in d.value.lower():
+                        del slots[k]
+            if d.axis == "exclusion":
+                a = slots.get("audience")
+                if a is not None and d.value.lower() in a.value.lower():
+                    del slots["audience"]
+            slots.pop(d.slot, None)
+            slots[d.slot] = d
+    out.directions = list(slots.values())
+    return out
+
+
+def binding_from_recall(items: Iterable[Any], *, stage_id: str | None = None) -> Binding:
+    """The binding section of a brief: the recalled binding notes folded (nothing else binds)."""
+    return fold(items, stage_id=stage_id)
+
+
+# ------------------------------------------------------------------ the gate's check
+# Where each axis lives in each role's artifact (checked there, realised there).
+FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "audience": {
+        "strategist": ("target_audience",),
+        "designer": ("hero_headline",),
+        "marketer": ("subject",),
+        "ops": ("nps_plan",),
+    },
+    "channel": {
+        "strategist": ("okrs_q1",),
+        "designer": ("wireframe_notes",),
+        "marketer": ("gtm_channels",),
+        "ops": ("support_workflow",),
+    },
+    "scope": {
+        "strategist": ("okrs_q1",),
+        "designer": ("features",),
+        "marketer": ("body",),
+        "ops": ("retention_loops",),
+    },
+    "name": {
+        "strategist": ("value_proposition",),
+        "designer": ("hero_headline",),
+        "marketer": ("subject",),
+        "ops": ("nps_plan",),
+    },
+    "tone": {
+        "strategist": ("value_proposition",),
+        "designer": ("hero_headline",),
+        "marketer": ("body",),
+        "ops": ("nps_plan",),
+    },
+    "price": {
+        "strategist": ("value_proposition",),
+        "designer": ("features",),
+        "marketer": ("body",),
+        "ops": ("retention_loops",),
+    },
+    "timeline": {
+        "strategist": ("okrs_q1",),
+        "designer": ("wireframe_notes",),
+        "marketer": ("body",),
+        "ops": ("support_workflow",),
+    },
+}
+NUMBER_FIELD = {
+    "churn": "churn_target_pct",
+    "burn": "burn_usd_per_month",
+    "mrr": "target_mrr_usd_m1_to_m6",
+    "breakeven": "breakeven_month",
+}
+BUZZWORDS = (
+    "revolutionary",
+    "game-changing",
+    "game changer",
+    "synergy",
+    "disruptive",
+    "world-class",
+    "cutting-edge",
+    "best-in-class",
+    "supercharge",
+    "next-generation",
+    "rockstar",
+)
+_QUOTE = re.compile(r"“[^”]*”|\"[^\"]*\"")
+PRICE_SAID = re.compile(
+    r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|per|/)\s*(month|mo|year|week)\b", re.IGNORECASE
+)
+WEEK_SAID = re.compile(r"\bweek\s+(\d{1,2})\b", re.IGNORECASE)
+
+
+def strings(v: Any) -> list[str]:
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, dict):
+        return [s for x in v.values() for s in strings(x)]
+    if isinstance(v, list):
+        return [s for x in v for s in strings(x)]
+    return []
+
+
+def unquoted(text: str) -> str:
+    """Prose without the CEO's own quoted words (the checks judge the work, not the quote)."""
+    return _QUOTE.sub(" ", text)
+
+
+def prose(artifact: dict[str, Any], names: tuple[str, ...] | None = None) -> str:
+    """An artifact's prose (all of it, or the named fields), the CEO's quoted words left out."""
+    if names is None:
+        body = {
+            k: v
+            for k, v in artifact.items()
+            if k not in ("follows_decision", "memory_writes", "url")
+        }
+    else:
+        body = {k: artifact.get(k) for k in names}
+    return unquoted(" ".join(strings(body)))
+
+
+def mentions(text: str, phrase: str) -> bool:
+    """Whole-word presence of a phrase's content (most of its content words, in any order)."""
+    need = [w for w in words(phrase) if w not in STOPWORDS]
+    if not need:
+        return False
+    toks = words(text)
+    if has_phrase(toks, phrase):
+        return True
+    hits = sum(1 for w in need if has_phrase(toks, w))
+    return hits >= max(1, -(-len(need) * 3 // 4))
+
+
+def stated_prices(text: str) -> list[tuple[float, str]]:
+    return [
+        (float(m.group(1).replace(",", "")), m.group(2).lower()) for m in PRICE_SAID.finditer(text)
+    ]
+
+
+def current_price(artifact: dict[str, Any] | None) -> float | None:
+    if not artifact:
+        return None
+    found = stated_prices(prose(artifact))
+    return found[0][0] if found else None
+
+
+def current_week(artifact: dict[str, Any] | None) -> int | None:
+    if not artifact:
+        return None
+    m = WEEK_SAID.search(prose(artifact))
+    return int(m.group(1)) if m else None
+
+
+def current_number(artifact: dict[str, Any], key: str) -> float | None:
+    fp = artifact.get("financial_plan") or {}
+    v = fp.get(NUMBER_FIELD.get(key, ""))
+    if isinstance(v, list):
+        return float(v[-1]) if v else None
+    if key == "cac" and artifact.get("gtm_channels"):
+        return float(artifact["gtm_channels"][0].get("expected_cac_usd") or 0) or None
+    if key == "hours" and artifact.get("gtm_channels"):
+        return float(artifact["gtm_channels"][0].get("weekly_hours") or 0) or None
+    return float(v) if isinstance(v, int | float) else None
+
+
+def _within(value: float, d: Direction) -> bool:
+    target = d.amount or 0.0
+    if d.op == "max":
+        return value < target or (value == target and d.axis == "timeline")
+    if d.op == "min":
+        return value >= target
+    return abs(value - target) < 0.051
+
+
+class Violation(BaseModel):
+    """A direction the artifact broke, and what it did instead (in plain words)."""
+
+    axis: str
+    direction: str
+    did: str
+    memory_id: str | None = None
+
+    @property
+    def line(self) -> str:
+        return f"DRIFT: {self.did}, you said {self.direction}"
+
+
+def applies(role: str, d: Direction, artifact: dict[str, Any]) -> bool:
+    """Whether this role's artifact has a field the direction can be checked in."""
+    if d.axis == "number":
+        if d.key in ("cac", "hours"):
+            return bool(artifact.get("gtm_channels"))
+        return bool(artifact.get("financial_plan"))
+    if d.axis in ("exclusion", "claim"):
+        return True
+    return role in FIELDS.get(d.axis, {})
+
+
+def check(role: str, artifact: dict[str, Any], directions: Iterable[Direction]) -> list[Violation]:
+    """Each recalled direction against the artifact's fields (deterministic; DRIFT on a miss)."""
+    out: list[Violation] = []
+    allp = prose(artifact)
+    for d in directions:
+        if not applies(role, d, artifact):
+            continue
+        did = _violation(role, artifact, d, allp)
+        if did:
+            out.append(
+                Violation(
+                    axis=d.axis, direction=d.line(), did=clip(did, 120), memory_id=d.memory_id
+                )
+            )
+    return out
+
+
+def _violation(role: str, art: dict[str, Any], d: Direction, allp: str) -> str | None:
+    fields = FIELDS.get(d.axis, {}).get(role, ())
+    here = prose(art, fields) if fields else ""
+    a = d.axis
+    if a == "price":
+        said = stated_prices(allp)
+        if not said:
+            return "states no price"
+        for amount, period in said:
+            per = {"mo": "month"}.get(period, period)
+            if per != d.period or not _within(amount, d):
+                return f"price ${amount:,.0f} a {per}"
+        if d.unit and not has_phrase(allp, f"per {d.unit}"):
+            return "prices it per something else"
+        return None
+    if a == "audience":
+        return None if mentions(here, d.value) else f"speaks to “{clip(here, 60)}”"
+    if a == "exclusion":
+        return f"mentions {d.value}" if has_phrase(allp, d.value) else None
+    if a == "claim":
+        if d.value == GENERIC_CLAIM:
+            from engine.game.flaws import OVER_CLAIMS
+
+            hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)
+            return f"claims “{hit}”" if hit else None
+        return f"still says “{d.value}”" if d.value in allp.lower() else None
+    if a == "channel":
+        return None if mentions(here, d.value) else "names another channel"
+    if a == "scope":
+        return None if mentions(here, d.value) else f"leaves out {d.value}"
+    if a == "name":
+        return None if has_phrase(here, d.value) else "does not use the name"
+    if a == "tone":
+        hit = next((b for b in BUZZWORDS if has_phrase(allp, b)), None)
+        if hit:
+            return f"uses “{hit}”"
+        if d.value == "formal" and "!" in allp:
+            return "uses exclamation marks"
+        if d.value == "plain" and "!" in allp:
+            return "uses exclamation marks"
+        if d.value == "warm" and not has_phrase(here, "you"):
+            return "never speaks to the reader"
+        return None
+    if a == "timeline":
+        weeks = [int(x) for x in WEEK_SAID.findall(here)]
+        if not weeks:
+            return "names no launch week"
+        bad = next((w for w in weeks if not _within(float(w), d)), None)
+        return f"launches in week {bad}" if bad is not None else None
+    if a == "number":
+        now = current_number(art, d.key or "")
+        if now is None:
+            return f"states no {NUMBER_WORDS.get(d.key or '', 'number')}"
+        if not _within(now, d):
+            shown = Direction(axis="number", key=d.key, value="", amount=now)
+            return f"{NUMBER_WORDS.get(d.key or '', d.key)} {number_words(shown)}"
+        return None
+    return None

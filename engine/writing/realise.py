@@ -1,0 +1,474 @@
+"""How a simulated worker realises typed directions (engine.game.directions) in an artifact's
+fields, not in a sentence about them: the named price becomes the price everywhere one is stated,
+the audience goes into the audience field, an excluded segment is taken out, a channel, a launch
+week, a number or a name is put where the role's artifact carries it.
+
+Also the two other edits the simulation tier makes with directions: `violate` (a seeded DRIFT
+breaks one specific recalled direction, for the gate to catch) and `what_changed` (a redo's
+"what changed" lines, computed from the two artifacts, before → after per direction).
+
+Every edit here is checked by `engine.game.directions.check`: realising a direction makes the
+check pass, violating one makes it fail (tests/engine/test_directions.py holds both ways).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.game.directions import (
+    BUZZWORDS,
+    CORE_SCOPE,
+    FIELDS,
+    GENERIC_CLAIM,
+    NUMBER_FIELD,
+    NUMBER_WORDS,
+    PRICE_SAID,
+    WEEK_SAID,
+    Direction,
+    current_number,
+    mentions,
+    number_words,
+    prose,
+    stated_prices,
+)
+from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
+from engine.language.text import has_phrase
+from engine.writing.phrases import Voice, cap
+
+_SKIP = ("follows_decision", "memory_writes", "url")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_MUST_STAY = re.compile(
+    r"\$|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b", re.IGNORECASE
+)
+_FLOOR = {"features": 3, "retention_loops": 2, "churn_drivers": 2, "support_workflow": 3}
+
+
+def realise(role: str, art: dict[str, Any], directions: list[Direction], v: Voice) -> None:
+    """Edit `art` in place so it honours every direction its role's fields can carry."""
+    gone = [d for d in directions if d.axis in ("exclusion", "claim")]
+    for d in gone:
+        _take_out(role, art, d, v)
+    for d in directions:
+        if d.axis == "audience":
+            _audience(role, art, d.value, v)
+        elif d.axis == "channel":
+            _channel(role, art, d.value, v)
+        elif d.axis == "scope":
+            _scope(role, art, d.value)
+        elif d.axis == "timeline":
+            _timeline(role, art, d)
+        elif d.axis == "number":
+            _number(art, d)
+        elif d.axis == "name":
+            _name(role, art, d.value)
+        elif d.axis == "tone":
+            _tone(role, art, d.value)
+    for d in gone:
+        _take_out(role, art, d, v)
+    for d in directions:
+        if d.axis == "price":
+            _price(role, art, d, v, directions)
+
+
+# ------------------------------------------------------------------ price
+def target_price(d: Direction) -> float:
+    """The price that honours a direction: exactly it, just under it, or it."""
+    amount = d.amount or 0.0
+    if d.op == "max":
+        return amount - 1 if amount <= 50 else float(int((amount - 1) // 5) * 5)
+    return amount
+
+
+def price_phrase(d: Direction, v: Voice, directions: list[Direction]) -> str:
+    unit = d.unit or v.slots.get("unit", "")
+    barred = {x.value.lower() for x in directions if x.axis == "exclusion"}
+    if not unit or f"per {unit}".lower() in barred:
+        return f"${target_price(d):,.0f} a {d.period}"
+    return f"${target_price(d):,.0f} a {d.period} per {unit}"
+
+
+_PRICE_WITH_UNIT = re.compile(
+    r"\$\s?\d[\d,]*(?:\.\d+)?\s*(?:a|per|/)\s*(?:month|mo|year|week)\b(?:\s+per\s+[\w-]+)?",
+    re.IGNORECASE,
+)
+
+
+def _price(
+    role: str, art: dict[str, Any], d: Direction, v: Voice, directions: list[Direction]
+) -> None:
+    said = price_phrase(d, v, directions)
+    _map_strings(art, lambda s: _PRICE_WITH_UNIT.sub(said, s))
+    field = FIELDS["price"][role][0]
+    if stated_prices(prose(art, (field,))):
+        return
+    if role == "designer":
+        art["features"] = [*art.get("features", []), f"Pilot price: {said}"]
+    elif role == "marketer":
+        art["body"] = f"The pilot costs {said}. " + art.get("body", "")
+    elif role == "ops":
+        art["retention_loops"] = [
+            *art.get("retention_loops", []),
+            f"Renewal at {said}, stated up front",
+        ]
+    else:
+        art["value_proposition"] = (
+            f"{art.get('value_proposition', '').rstrip()} Pilot price: {said}."
+        )
+
+
+# ------------------------------------------------------------------ audience, channel, scope
+def _audience(role: str, art: dict[str, Any], who: str, v: Voice) -> None:
+    field = FIELDS["audience"][role][0]
+    old = v.slots.get("customer", "")
+    if old and old != who:
+        _map_strings(art, lambda s: s.replace(old, who))
+    if mentions(prose(art, (field,)), who):
+        return
+    outcome = v.slots.get("outcome", "a calmer week")
+    art[field] = {
+        "strategist": f"{cap(who)} who want {outcome.lower()}",
+        "designer": f"{cap(outcome)} for {who}",
+        "marketer": f"For {who}: {outcome.lower()}",
+        "ops": f"Ask {who} every month how likely they are to recommend us, and call back each low score",
+    }[role]
+
+
+def _channel(role: str, art: dict[str, Any], name: str, v: Voice) -> None:
+    field = FIELDS["channel"][role][0]
+    if mentions(prose(art, (field,)), name):
+        return
+    if role == "marketer":
+        chans = [c for c in art.get("gtm_channels", []) if isinstance(c, dict)]
+        first = dict(chans[0]) if chans else {"expected_cac_usd": 20, "weekly_hours": 4}
+        first["channel"] = name
+        art["gtm_channels"] = [first, *chans[1:3]] if len(chans) >= 3 else [first, *chans[1:]]
+        while len(art["gtm_channels"]) < 3:
+            art["gtm_channels"].append(
+                {"channel": "founder outbound", "expected_cac_usd": 30, "weekly_hours": 3}
+            )
+    elif role == "strategist":
+        okr = art["okrs_q1"][0]
+        okr["key_results"] = [
+            *okr["key_results"],
+            f"{v.slots.get('n', '5')} customers reached through {name}",
+        ]
+    elif role == "designer":
+        art["wireframe_notes"] = f"{art.get('wireframe_notes', '').rstrip()} Launch through {name}."
+    else:
+        art["support_workflow"] = [
+            *art.get("support_workflow", []),
+            f"Reach and answer customers through {name}",
+        ]
+
+
+def _scope(role: str, art: dict[str, Any], what: str) -> None:
+    field = FIELDS["scope"][role][0]
+    if what == CORE_SCOPE:  # "too broad": every list cut to what the role's floor needs
+        for k, floor in (*_FLOOR.items(), ("gtm_channels", 3)):
+            if isinstance(art.get(k), list) and len(art[k]) > floor:
+                priced = [x for x in art[k] if isinstance(x, str) and "$" in x]
+                rest = [x for x in art[k] if x not in priced]
+                art[k] = rest[: max(0, floor - len(priced))] + priced
+        if role == "strategist":
+            okr = art["okrs_q1"][0]
+            okr["key_results"] = okr["key_results"][:2]
+    if mentions(prose(art, (field,)), what):
+        return
+    if role == "strategist":
+        okr = art["okrs_q1"][0]
+        okr["key_results"] = [*okr["key_results"], f"1 plan centred on {what}"]
+    elif role == "designer":
+        art["features"] = [f"Built around {what}", *art.get("features", [])]
+    elif role == "marketer":
+        art["body"] = f"{art.get('body', '').rstrip()} The offer centres on {what}."
+    else:
+        art["retention_loops"] = [cap(what), *art.get("retention_loops", [])]
+
+
+# ------------------------------------------------------------------ dates, numbers, names, tone
+def target_week(d: Direction) -> int:
+    return int(d.amount or 1)
+
+
+def _timeline(role: str, art: dict[str, Any], d: Direction) -> None:
+    field = FIELDS["timeline"][role][0]
+    week = target_week(d)
+    art[field] = _map(art.get(field), lambda s: WEEK_SAID.sub(f"week {week}", s))
+    if WEEK_SAID.search(prose(art, (field,))):
+        return
+    if role == "strategist":
+        okr = art["okrs_q1"][0]
+        okr["key_results"] = [*okr["key_results"], f"Pilot live with 3 customers by week {week}"]
+    elif role == "designer":
+        art["wireframe_notes"] = f"{art.get('wireframe_notes', '').rstrip()} Launch in week {week}."
+    elif role == "marketer":
+        art["body"] = f"{art.get('body', '').rstrip()} The pilot opens in week {week}."
+    else:
+        art["support_workflow"] = [
+            *art.get("support_workflow", []),
+            f"Pilot support opens in week {week}",
+        ]
+
+
+def target_number(d: Direction) -> float:
+    amount = d.amount or 0.0
+    if d.op == "max":
+        step = 0.5 if d.key == "churn" else 1 if d.key in ("breakeven", "hours", "cac") else 500
+        return max(step, amount - step) if d.key != "burn" else round(amount * 0.95)
+    return amount
+
+
+def _number(art: dict[str, Any], d: Direction) -> None:
+    value = target_number(d)
+    if d.key in ("cac", "hours"):
+        key = "expected_cac_usd" if d.key == "cac" else "weekly_hours"
+        for c in art.get("gtm_channels") or []:
+            c[key] = max(1, round(value))
+        return
+    fp = art.get("financial_plan")
+    if not isinstance(fp, dict):
+        return
+    field = NUMBER_FIELD.get(d.key or "")
+    if field is None:
+        return
+    if field == "target_mrr_usd_m1_to_m6":
+        old = [float(x) for x in fp.get(field) or [1, 1, 1, 1, 1, 1]]
+        scale = value / old[-1] if old[-1] else 1.0
+        fp[field] = [max(10, round(x * scale / 10) * 10) for x in old[:-1]] + [round(value)]
+        for i in range(1, len(fp[field])):
+            fp[field][i] = max(fp[field][i], fp[field][i - 1])
+    elif field == "churn_target_pct":
+        fp[field] = round(value, 1)
+    else:
+        fp[field] = round(value)
+
+
+def _name(role: str, art: dict[str, Any], name: str) -> None:
+    field = FIELDS["name"][role][0]
+    text = str(art.get(field, ""))
+    if has_phrase(text, name):
+        return
+    art[field] = f"{name}: {text}" if text else name
+
+
+def _tone(role: str, art: dict[str, Any], tone: str) -> None:
+    def plain(s: str) -> str:
+        for b in BUZZWORDS:
+            s = re.sub(rf"\b{re.escape(b)}\b\s*", "", s, flags=re.IGNORECASE)
+        return s.replace("!", ".")
+
+    _map_strings(art, plain)
+    field = FIELDS["tone"][role][0]
+    text = art.get(field)
+    if tone == "plain" and isinstance(text, str):  # plainer: the opening and what must stay
+        parts = _SENTENCE.split(text.strip())
+        keep = [parts[0]] + [p for p in parts[1:] if _MUST_STAY.search(p)]
+        if len(parts[0].split()) >= 6 and len(keep) < len(parts):
+            art[field] = " ".join(keep)
+    if tone == "warm":
+        field = FIELDS["tone"][role][0]
+        if not has_phrase(str(art.get(field, "")), "you"):
+            art[field] = f"{str(art.get(field, '')).rstrip()} Tell us what you think."
+
+
+# ------------------------------------------------------------------ taking things out
+def _take_out(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
+    """Remove every sentence and list item that names an excluded segment or an avoided claim."""
+    if d.axis == "claim" and d.value == GENERIC_CLAIM:
+        phrases = list(OVER_CLAIMS)
+    else:
+        phrases = [d.value]
+
+    def names(s: str) -> bool:
+        return any(has_phrase(s, p) or (not p.isalnum() and p in s.lower()) for p in phrases)
+
+    for k, val in list(art.items()):
+        if k in _SKIP:
+            continue
+        art[k] = _strip(k, val, names, v)
+
+
+def _strip(key: str, val: Any, names: Any, v: Voice) -> Any:
+    if isinstance(val, str):
+        if not names(val):
+            return val
+        kept = [s for s in _SENTENCE.split(val) if s and (not names(s) or "“" in s)]
+        if kept:
+            return " ".join(kept)
+        return v.fill("{cap_outcome} for {customer}")
+    if isinstance(val, list):
+        if val and all(isinstance(x, dict) for x in val):
+            return [_strip(key, x, names, v) for x in val]
+        kept = [x for x in val if not (isinstance(x, str) and names(x))]
+        floor = _FLOOR.get(key, 1 if val else 0)
+        filler = iter(
+            (
+                "A weekly check-in with each customer",
+                "A short note after every job",
+                "A monthly review of what customers asked for",
+            )
+        )
+        while len(kept) < floor:
+            kept.append(next(filler, "A monthly review"))
+        return kept
+    if isinstance(val, dict):
+        return {
+            k: (
+                _strip(k, x, names, v)
+                if k != "channel" or not names(str(x))
+                else "founder outbound"
+            )
+            for k, x in val.items()
+        }
+    return val
+
+
+# ------------------------------------------------------------------ seeded DRIFT
+def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
+    """Break one recalled direction on purpose (the seeded DRIFT the gate must catch)."""
+    a = d.axis
+    if a == "price":
+        amount = (d.amount or 50) * 2 + 15 if d.op != "min" else max(1, (d.amount or 20) / 2)
+        wrong = Direction(axis="price", value="", amount=float(round(amount)), period=d.period)
+        _map_strings(art, lambda s: _PRICE_WITH_UNIT.sub(price_phrase(wrong, v, []), s))
+        if not stated_prices(prose(art)):
+            _price(role, art, wrong, v, [])
+    elif a == "audience":
+        who = next(w for w in WRONG_AUDIENCES if not has_phrase(w, d.value.split()[-1]))
+        field = FIELDS["audience"][role][0]
+        art[field] = {
+            "strategist": f"{cap(who)} who want a simpler week",
+            "designer": f"A simpler week for {who}",
+            "marketer": f"For {who}: a simpler week",
+            "ops": f"Ask {who} once a quarter what they think",
+        }[role]
+    elif a == "exclusion":
+        field = FIELDS["audience"].get(role, ("summary",))[0]
+        art[field] = f"{str(art.get(field, '')).rstrip()} Also for {d.value}."
+    elif a == "claim":
+        claim = "results guaranteed within a week" if d.value == GENERIC_CLAIM else d.value
+        field = FIELDS["tone"][role][0]
+        art[field] = f"{str(art.get(field, '')).rstrip()} {cap(claim)}."
+    elif a == "tone":
+        field = FIELDS["tone"][role][0]
+        art[field] = f"{str(art.get(field, '')).rstrip()} Revolutionary, and it shows!"
+        if d.value == "warm":
+            art[field] = re.sub(r"\byou\b", "customers", art[field], flags=re.IGNORECASE)
+    elif a == "timeline":
+        field = FIELDS["timeline"][role][0]
+        week = target_week(d) + 4 if d.op != "min" else max(1, target_week(d) - 3)
+        art[field] = _map(art.get(field), lambda s: WEEK_SAID.sub(f"week {week}", s))
+    elif a == "number":
+        now = current_number(art, d.key or "") or d.amount or 1
+        factor = 0.5 if d.op == "min" else 1.6
+        bent = Direction(axis="number", key=d.key, value="", amount=(d.amount or now) * factor)
+        _number(art, bent)
+    else:  # channel, scope, name: the named thing is left out
+        field = FIELDS.get(a, {}).get(role, ("summary",))[0]
+        gone = Direction(axis="exclusion", value=d.value, do=False)
+        art[field] = _strip(field, art.get(field), lambda s: has_phrase(s, gone.value), v)
+        if a == "channel" and role == "marketer":
+            for c in art.get("gtm_channels") or []:
+                if has_phrase(str(c.get("channel", "")), d.value):
+                    c["channel"] = "cold email"
+
+
+# ------------------------------------------------------------------ what a redo changed
+def what_changed(
+    role: str, before: dict[str, Any], after: dict[str, Any], directions: list[Direction]
+) -> list[str]:
+    """One line per named direction, from the two artifacts: before → after, or that it was
+    already so (never a change that was not made)."""
+    out: list[str] = []
+    for d in directions:
+        old, new = _shown(role, before, d), _shown(role, after, d)
+        label = {
+            "price": "Price",
+            "audience": "Audience",
+            "exclusion": f"Mentions of “{d.value}”",
+            "channel": "Channel",
+            "scope": "Scope",
+            "timeline": "Launch",
+            "claim": "The claim",
+            "tone": "Tone",
+            "number": cap(d.line().split(" ")[0]) if d.key is None else cap(_number_label(d)),
+            "name": "Name",
+        }[d.axis]
+        if old == new:
+            out.append(f"{label} was already {new}; nothing to change there.")
+        else:
+            old = old if old.startswith("“") else f"“{old}”"  # the old value is quoted, not stated
+            out.append(f"{label}: {old} → {new}.")
+    return out
+
+
+def _number_label(d: Direction) -> str:
+    return NUMBER_WORDS.get(d.key or "", "the number")
+
+
+def _shown(role: str, art: dict[str, Any], d: Direction) -> str:
+    a = d.axis
+    fields = FIELDS.get(a, {}).get(role, ())
+    if a == "price":
+        found = PRICE_SAID.search(prose(art))
+        return found.group(0) if found else "no price"
+    if a in ("audience", "channel", "scope", "name"):
+        text = prose(art, fields)
+        hit = mentions(text, d.value)
+        if a == "audience":
+            return f"“{_short(text)}”"
+        return d.value if hit else "not named"
+    if a == "exclusion":
+        return "present" if has_phrase(prose(art), d.value) else "gone"
+    if a == "claim":
+        if d.value == GENERIC_CLAIM:
+            said = next((c for c in OVER_CLAIMS if has_phrase(prose(art), c)), None)
+            return f"“{said}”" if said else "gone"
+        return "present" if d.value in prose(art).lower() else "gone"
+    if a == "tone":
+        text = prose(art)
+        buzz = next((b for b in BUZZWORDS if has_phrase(text, b)), None)
+        return f"“{buzz}”" if buzz else ("with exclamation marks" if "!" in text else "plain")
+    if a == "timeline":
+        m = WEEK_SAID.search(prose(art, fields))
+        return f"week {m.group(1)}" if m else "no week named"
+    if a == "number":
+        now = current_number(art, d.key or "")
+        if now is None:
+            return "not stated"
+        return number_words(Direction(axis="number", key=d.key, value="", amount=now))
+    return ""
+
+
+def _short(text: str, n: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+# ------------------------------------------------------------------ helpers
+def _map(val: Any, fn: Any) -> Any:
+    if isinstance(val, str):
+        return fn(val)
+    if isinstance(val, list):
+        return [_map(x, fn) for x in val]
+    if isinstance(val, dict):
+        return {k: _map(x, fn) for k, x in val.items()}
+    return val
+
+
+def _map_strings(art: dict[str, Any], fn: Any) -> None:
+    """Apply a text edit to every prose field (never the quoted summary's quote, the url or the
+    worker's notes)."""
+    for k in list(art):
+        if k in _SKIP:
+            continue
+        if k == "summary":
+            art[k] = _outside_quotes(art[k], fn)
+        else:
+            art[k] = _map(art[k], fn)
+
+
+def _outside_quotes(text: str, fn: Any) -> str:
+    parts = re.split(r"(“[^”]*”)", text)
+    return "".join(p if p.startswith("“") else fn(p) for p in parts)
