@@ -26,6 +26,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from engine.errors import InputError
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -219,7 +221,10 @@ def play_venture(row: tuple, directory: str) -> tuple[Any, list[str]]:
         elif st.phase == "gate":
             if stage.number == rej_stage and not rejected:
                 rejected = True
-                s.reject(reason)
+                try:
+                    s.reject(reason)
+                except InputError:  # a reason nothing can be placed from is asked about
+                    s.approve()
             else:
                 s.approve()
         elif stage.number == own_stage:

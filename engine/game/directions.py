@@ -282,7 +282,8 @@ GENERIC_CLAIM = "results it cannot prove yet"
 _SCOPE = re.compile(
     r"\b(?:one feature:?|only the|just the|cut (?:the )?scope to|scope it to|centre it on|"
     r"center it on|build only|ship only|mention|include|add a line about|add a section on|add|"
-    r"cover|talk about|spell out|it forgets|it forgot|forgets|forgot|is missing|lacks)\s+"
+    r"cover|talk about|spell out|it forgets|it forgot|forgets|forgot|is missing|lacks|"
+    r"name the|name our)\s+"
     r"(?:the\s+|a\s+|an\s+|our\s+)?([^,.;:!?()]+)",
     re.IGNORECASE,
 )
@@ -447,7 +448,6 @@ def read_directions(
     the work should speak to instead."""
     out = Read()
     said = clip(text, 160)
-    low = text.lower()
     toks = words(text)
 
     def add(d: Direction) -> None:
@@ -455,11 +455,43 @@ def read_directions(
         d.value = clip(d.value, MAX_VALUE)
         out.directions.append(d)
 
-    # price: the later of two prices in one sentence wins
+    ctx = _Ctx(text=text, toks=toks, current=current, base_price=base_price, add=add, out=out)
+    _read_price(ctx)
+    _read_numbers(text, toks, current, add, out)
+    _read_timeline(ctx)
+    nm = _NAME.search(text)
+    if nm:
+        add(Direction(axis="name", value=_phrase(nm.group(1), 3) or nm.group(1)))
+    _read_claims_and_tone(ctx)
+    _read_channels(text, toks, add)
+    _read_audience(text, add, out)
+    _read_scope(ctx)
+    if customer and "audience" not in {d.axis for d in out.directions} and _wrong_people(toks):
+        add(Direction(axis="audience", value=customer))
+    _dedupe(out)
+    return out
+
+
+class _Ctx(BaseModel):
+    """One reading's text and writers, shared by the per-axis readers."""
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    text: str
+    toks: list[str]
+    current: dict[str, Any] | None
+    base_price: float | None
+    add: Any
+    out: Read
+
+
+def _read_price(c: _Ctx) -> None:
+    """A named price (the later of two wins), or a relative one resolved against the artifact."""
+    text, toks, add = c.text, c.toks, c.add
     prices = [m for m in _PRICE.finditer(text) if not _is_number_cue(text, m.start())]
     prices = [m for m in prices if not _is_percent(text, m.end())]
     if len(prices) > 1:
-        out.notes.append("two prices named: the later one wins")
+        c.out.notes.append("two prices named: the later one wins")
     if prices:
         m = prices[-1]
         op: Literal["eq", "max", "min"] = "max" if m.group(1) else "min" if m.group(2) else "eq"
@@ -479,82 +511,76 @@ def read_directions(
                 period=period,
             )
         )
-        if re.search(r"\bnot per (\w+)", low):
-            gone = re.search(r"\bnot per (\w+)", low)
-            assert gone is not None
+        gone = re.search(r"\bnot per (\w+)", text.lower())
+        if gone:
             add(Direction(axis="exclusion", value=f"per {gone.group(1)}", do=False))
-    elif _mentions_price(toks):
-        way = _way(toks)
-        now = current_price(current) if current else None
-        now = now or base_price
-        if way and now:
-            new = round(now * (0.7 if way == "down" else 1.3) / 5) * 5
-            add(Direction(axis="price", value=f"${new:,.0f} a month", amount=float(new), op="eq"))
-        elif _asks_for_price(toks) and _missing(toks) and (now or base_price):
-            p0 = float(now or base_price or 0)
-            add(Direction(axis="price", value=f"${p0:,.0f} a month", amount=p0))
-        elif _asks_for_price(toks):
-            out.unclear.append("price")
-    # numbers: churn %, burn $, cac $, hours, revenue targets, breakeven month
-    _read_numbers(text, toks, current, add, out)
-    # timeline: launch week
-    weeks = list(_WEEK.finditer(text))
+        return
+    if not _mentions_price(toks):
+        return
+    way = _way(toks)
+    now = (current_price(c.current) if c.current else None) or c.base_price
+    if way and now:
+        new = round(now * (0.7 if way == "down" else 1.3) / 5) * 5
+        add(Direction(axis="price", value=f"${new:,.0f} a month", amount=float(new), op="eq"))
+    elif _asks_for_price(toks) and _missing(toks) and now:
+        add(Direction(axis="price", value=f"${now:,.0f} a month", amount=float(now)))
+    elif _asks_for_price(toks):
+        c.out.unclear.append("price")
+
+
+def _read_timeline(c: _Ctx) -> None:
+    """A launch week, or "sooner" / "later" resolved against the artifact's week or breakeven."""
+    toks, add = c.toks, c.add
+    weeks = list(_WEEK.finditer(c.text))
     if weeks:
         m = weeks[-1]
         n = int(m.group(2) or m.group(3) or m.group(4))
-        op2: Literal["eq", "max", "min"] = "max" if (m.group(1) or m.group(3)) else "eq"
+        op: Literal["eq", "max", "min"] = "max" if (m.group(1) or m.group(3)) else "eq"
         if 1 <= n <= 52:
-            add(
-                Direction(axis="timeline", value=f"week {n}", amount=float(n), op=op2, key="launch")
-            )
-    elif current is not None and _way_time(toks) and any(has_phrase(toks, c) for c in TIME_CUES):
-        later = _way_time(toks) == "later"
-        now_week = current_week(current)
-        be = current_number(current, "breakeven")
-        if be and (not now_week or any(has_phrase(toks, c) for c in ("breakeven", "break even"))):
-            n = min(36, int(be) + 3) if later else max(2, int(be) - 3)
-            add(Direction(axis="number", key="breakeven", value=f"month {n}", amount=float(n)))
-        elif now_week:
-            n = now_week + 3 if later else max(1, now_week - 2)
-            add(Direction(axis="timeline", value=f"week {n}", amount=float(n), key="launch"))
-    # name
-    nm = _NAME.search(text)
-    if nm:
-        add(Direction(axis="name", value=_phrase(nm.group(1), 3) or nm.group(1)))
-    # claims to avoid
-    claim_named = any(has_phrase(toks, c) for c in CLAIM_CUES)
-    quoted = [q for q in _QUOTED.findall(text) if len(q.split()) <= 8]
-    if claim_named or (quoted and re.search(r"\b(drop|remove|cut|delete|lose)\b", low)):
+            add(Direction(axis="timeline", value=f"week {n}", amount=float(n), op=op, key="launch"))
+        return
+    if c.current is None or not _way_time(toks) or not any(has_phrase(toks, x) for x in TIME_CUES):
+        return
+    later = _way_time(toks) == "later"
+    now_week = current_week(c.current)
+    be = current_number(c.current, "breakeven")
+    if be and (not now_week or any(has_phrase(toks, x) for x in ("breakeven", "break even"))):
+        n = min(36, int(be) + 3) if later else max(2, int(be) - 3)
+        add(Direction(axis="number", key="breakeven", value=f"month {n}", amount=float(n)))
+    elif now_week:
+        n = now_week + 3 if later else max(1, now_week - 2)
+        add(Direction(axis="timeline", value=f"week {n}", amount=float(n), key="launch"))
+
+
+def _read_claims_and_tone(c: _Ctx) -> None:
+    toks = c.toks
+    claim_named = any(has_phrase(toks, x) for x in CLAIM_CUES)
+    quoted = [q for q in _QUOTED.findall(c.text) if len(q.split()) <= 8]
+    if claim_named or (quoted and re.search(r"\b(drop|remove|cut|delete|lose)\b", c.text.lower())):
         for q in quoted or [GENERIC_CLAIM]:
-            add(Direction(axis="claim", value=q.strip().lower(), do=False))
-    # tone
+            c.add(Direction(axis="claim", value=q.strip().lower(), do=False))
     for tone, cues in TONES.items():
-        if any(has_phrase(toks, c) for c in cues) and (
+        if any(has_phrase(toks, x) for x in cues) and (
             tone != "warm" or "tone" in toks or len(toks) <= 6 or "sound" in toks
         ):
-            add(Direction(axis="tone", value=tone))
+            c.add(Direction(axis="tone", value=tone))
             break
-    # channel (named, or after a channel cue); a negated one is an exclusion
-    _read_channels(text, toks, add)
-    # audience and exclusions
-    _read_audience(text, add, out)
-    # scope
-    sm = _SCOPE.search(text)
-    placed = {d.axis for d in out.directions}
+
+
+def _read_scope(c: _Ctx) -> None:
+    sm = _SCOPE.search(c.text)
+    placed = {d.axis for d in c.out.directions}
     if sm:
         p = _phrase(sm.group(1), 5)
         if (
             p
-            and not words(p)[0] in _NOT_A_SEGMENT
+            and words(p)
+            and words(p)[0] not in ("it", "this", "that", "them", "yet", "now", "price")
             and not ({"price", "tone"} & placed and _mentions_price(words(p)))
         ):
-            add(Direction(axis="scope", value=p))
-    elif any(has_phrase(toks, c) for c in SCOPE_CUES) and not placed:
-        add(Direction(axis="scope", value=CORE_SCOPE))
-    if customer and "audience" not in {d.axis for d in out.directions} and _wrong_people(toks):
-        add(Direction(axis="audience", value=customer))
-    _dedupe(out)
-    return out
+            c.add(Direction(axis="scope", value=p))
+    elif any(has_phrase(c.toks, x) for x in SCOPE_CUES) and not placed:
+        c.add(Direction(axis="scope", value=CORE_SCOPE))
 
 
 def _wrong_people(toks: list[str]) -> bool:
@@ -898,12 +924,14 @@ _THINGS = frozenset(
 def _people(phrase: str) -> bool:
     """A customer segment names people: its head noun (before "who", "in", "at", …) is a
     plural or a word for people ("solo groomers who work from a van", "vets in Leeds")."""
-    head = re.split(r"\s+(?:who|that|in|at|on|with|near|across|from|of|for)\s+", phrase, 1)[0]
+    head = re.split(
+        r"\s+(?:who|that|in|at|on|with|near|across|from|of|for)\s+", phrase, maxsplit=1
+    )[0]
     toks = head.split()
     if not toks:
         return False
     w = toks[-1].lower().strip("'’")
-    if w in _THINGS or w.endswith(("tions", "ments", "ings", "ics")) and w != "clinics":
+    if w in _THINGS or (w.endswith(("tions", "ments", "ings", "ics")) and w != "clinics"):
         return False
     return w in _PEOPLE or (w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3)
 
@@ -1032,14 +1060,11 @@ def fold(notes: Iterable[Any], *, stage_id: str | None = None) -> Binding:
     later lifts an exclusion of the same words, and the other way round."""
     out = Binding()
     slots: dict[str, Direction] = {}
-    recs = sorted(
-        (
-            n
-            for n in notes
-            if getattr(n, "payload", None) and getattr(n, "kind", "") == "procedural"
-        ),
-        key=lambda n: (n.game_day, n.id),
-    )
+    seen: dict[str, Any] = {}
+    for n in notes:  # the same note from recall and from the binding read counts once
+        if getattr(n, "payload", None) and getattr(n, "kind", "") == "procedural":
+            seen.setdefault(n.id, n)
+    recs = sorted(seen.values(), key=lambda n: (n.game_day, n.id))
     for rec in recs:
         p = rec.payload or {}
         out.note_ids.append(rec.id)
@@ -1271,60 +1296,83 @@ def check(role: str, artifact: dict[str, Any], directions: Iterable[Direction]) 
 
 
 def _violation(role: str, art: dict[str, Any], d: Direction, allp: str) -> str | None:
+    """What the artifact did instead of the direction, in words (None when it holds)."""
     fields = FIELDS.get(d.axis, {}).get(role, ())
     here = prose(art, fields) if fields else ""
-    a = d.axis
-    if a == "price":
-        said = stated_prices(allp)
-        if not said:
-            return "states no price"
-        for amount, period in said:
-            per = {"mo": "month"}.get(period, period)
-            if per != d.period or not _within(amount, d):
-                return f"price ${amount:,.0f} a {per}"
-        if d.unit and not has_phrase(allp, f"per {d.unit}"):
-            return "prices it per something else"
-        return None
-    if a == "audience":
-        return None if mentions(here, d.value) else f"speaks to “{clip(here, 60)}”"
-    if a == "exclusion":
-        return f"mentions {d.value}" if has_phrase(allp, d.value) else None
-    if a == "claim":
-        if d.value == GENERIC_CLAIM:
-            from engine.game.flaws import OVER_CLAIMS
+    found: str | None = _CHECKS[d.axis](art, d, allp, here)
+    return found
 
-            hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)
-            return f"claims “{hit}”" if hit else None
-        return f"still says “{d.value}”" if d.value in allp.lower() else None
-    if a == "channel":
-        return None if mentions(here, d.value) else "names another channel"
-    if a == "scope":
-        return None if mentions(here, d.value) else f"leaves out {d.value}"
-    if a == "name":
-        return None if has_phrase(here, d.value) else "does not use the name"
-    if a == "tone":
-        hit = next((b for b in BUZZWORDS if has_phrase(allp, b)), None)
-        if hit:
-            return f"uses “{hit}”"
-        if d.value == "formal" and "!" in allp:
-            return "uses exclamation marks"
-        if d.value == "plain" and "!" in allp:
-            return "uses exclamation marks"
-        if d.value == "warm" and not has_phrase(here, "you"):
-            return "never speaks to the reader"
-        return None
-    if a == "timeline":
-        weeks = [int(x) for x in WEEK_SAID.findall(here)]
-        if not weeks:
-            return "names no launch week"
-        bad = next((w for w in weeks if not _within(float(w), d)), None)
-        return f"launches in week {bad}" if bad is not None else None
-    if a == "number":
-        now = current_number(art, d.key or "")
-        if now is None:
-            return f"states no {NUMBER_WORDS.get(d.key or '', 'number')}"
-        if not _within(now, d):
-            shown = Direction(axis="number", key=d.key, value="", amount=now)
-            return f"{NUMBER_WORDS.get(d.key or '', d.key)} {number_words(shown)}"
-        return None
+
+def _price_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    said = stated_prices(allp)
+    if not said:
+        return "states no price"
+    for amount, period in said:
+        per = {"mo": "month"}.get(period, period)
+        if per != d.period or not _within(amount, d):
+            return f"price ${amount:,.0f} a {per}"
+    if d.unit and not has_phrase(allp, f"per {d.unit}"):
+        return "prices it per something else"
     return None
+
+
+def _claim_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    if d.value == GENERIC_CLAIM:
+        from engine.game.flaws import OVER_CLAIMS
+
+        hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)
+        return f"claims “{hit}”" if hit else None
+    return f"still says “{d.value}”" if d.value in allp.lower() else None
+
+
+def _tone_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    hit = next((b for b in BUZZWORDS if has_phrase(allp, b)), None)
+    if hit:
+        return f"uses “{hit}”"
+    if d.value in ("formal", "plain") and "!" in allp:
+        return "uses exclamation marks"
+    if d.value == "warm" and not has_phrase(here, "you"):
+        return "never speaks to the reader"
+    return None
+
+
+def _week_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    weeks = [int(x) for x in WEEK_SAID.findall(here)]
+    if not weeks:
+        return "names no launch week"
+    bad = next((w for w in weeks if not _within(float(w), d)), None)
+    return f"launches in week {bad}" if bad is not None else None
+
+
+def _number_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    now = current_number(art, d.key or "")
+    if now is None:
+        return f"states no {NUMBER_WORDS.get(d.key or '', 'number')}"
+    if not _within(now, d):
+        shown = Direction(axis="number", key=d.key, value="", amount=now)
+        return f"{NUMBER_WORDS.get(d.key or '', d.key)} {number_words(shown)}"
+    return None
+
+
+_CHECKS: dict[str, Any] = {
+    "price": _price_miss,
+    "audience": lambda art, d, allp, here: (
+        None if mentions(here, d.value) else f"speaks to “{clip(here, 60)}”"
+    ),
+    "exclusion": lambda art, d, allp, here: (
+        f"mentions {d.value}" if has_phrase(allp, d.value) else None
+    ),
+    "claim": _claim_miss,
+    "channel": lambda art, d, allp, here: (
+        None if mentions(here, d.value) else "names another channel"
+    ),
+    "scope": lambda art, d, allp, here: (
+        None if mentions(here, d.value) else f"leaves out {d.value}"
+    ),
+    "name": lambda art, d, allp, here: (
+        None if has_phrase(here, d.value) else "does not use the name"
+    ),
+    "tone": _tone_miss,
+    "timeline": _week_miss,
+    "number": _number_miss,
+}

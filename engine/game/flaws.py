@@ -72,6 +72,7 @@ ODDS = {
     "rushed_redo": 0.05,
     "new_hire": 0.03,
     "strong_worker": 0.5,
+    "drift": 0.06,  # a seeded DRIFT on an attempt with no other mistake, when memory binds it
 }
 # How often each kind is the mistake made, relative to the others.
 WEIGHT = {"missing_price": 2.0, "over_claim": 2.0, "wrong_audience": 2.0, "ignores_decision": 1.0}
@@ -178,6 +179,9 @@ def draw(
     rng = random.Random(f"{state.seed}:{stage.id}:{attempt}:{history}:{state.day}:flaw")
     p, _ = odds(state, stage, attempt)
     if rng.random() >= p:
+        # a seeded DRIFT: the worker breaks one recalled direction (the gate must catch it)
+        if bound and "ignores_decision" not in avoid and rng.random() < ODDS["drift"]:
+            return "ignores_decision"
         return None
     kinds = [
         k

@@ -69,6 +69,8 @@ class Plan:
     path: str = "A" * FORKS
     rejects: dict[str, list[str]] = field(default_factory=dict)
     owns: dict[str, str] = field(default_factory=dict)
+    # standup replies, by the stage whose fork the standup follows
+    replies: dict[str, str] = field(default_factory=dict)
     # answers to between-stage events' small choices, by the stage the event follows ("*": all);
     # an event without an answer here takes its default when the next stage runs
     events: dict[str, str] = field(default_factory=dict)
@@ -77,9 +79,18 @@ class Plan:
 
     @classmethod
     def from_cli(
-        cls, choose: str, rejects: list[str], owns: list[str], events: list[str] | None = None
+        cls,
+        choose: str,
+        rejects: list[str],
+        owns: list[str],
+        events: list[str] | None = None,
+        replies: list[str] | None = None,
     ) -> Plan:
         plan = cls(path=parse_path(choose), events=parse_event_answers(events or []))
+        for sid, said in parse_stage_pairs(replies or [], "--reply"):
+            plan.replies[sid] = clean_text(
+                said, field=f"--reply for {sid}", max_chars=MAX_REASON_CHARS
+            )
         for sid, typed in parse_stage_pairs(rejects, "--reject"):
             reason = clean_text(
                 typed, field=f"--reject reason for {sid}", max_chars=MAX_REASON_CHARS
@@ -104,6 +115,10 @@ def play(session: GameSession, plan: Plan) -> None:
         stage = st.stage
         assert stage is not None
         if st.phase == "brief":
+            done = st.stages[st.stage_index - 1].id if st.stage_index else None
+            if done in plan.replies and session.can("standup_reply"):
+                session.standup_reply(plan.replies[done])
+                continue
             ev = st.pending_event
             answer = plan.events.get(ev.after_stage, plan.events.get("*")) if ev else None
             if answer is None and plan.careful:

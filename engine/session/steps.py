@@ -389,7 +389,7 @@ def reject(step: Step, reason: str) -> None:
         f"CEO rejected the {stage.beat} artifact: {reason}",
         author="ceo",
         importance=9,
-        axis=f"redo:{stage.id}",
+        axis=None,  # its directions are replaced slot by slot (engine.game.directions.fold)
         stage_id=stage.id,
         payload=dirs.payload(read.directions, source="rejection", said=reason),
     )
@@ -737,7 +737,7 @@ def standup_reply(step: Step, text: str) -> dict[str, Any]:
         f"CEO replied at the standup: {text}",
         author="ceo",
         importance=9,
-        axis="standup",
+        axis=None if read.directions else "standup",  # directions are replaced slot by slot
         payload=dirs.payload(read.directions, source="standup", said=text)
         if read.directions
         else None,

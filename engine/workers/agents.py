@@ -62,12 +62,36 @@ def _tool(
     }
 
 
-def gather_context(state: GameState, stage: Stage, memory: Any, knowledge: Any) -> WorkerContext:
-    """Run the worker's read tools and assemble the one labelled context section of its brief."""
+def withheld(recall: Any, ids: frozenset[str]) -> Any:
+    """The recall with some notes left out ("what if they forgot this?"): their lines leave the
+    block and their items the list, so nothing of them reaches the brief."""
+    if not ids:
+        return recall
+    keep = [r for r in recall.items if r.id not in ids]
+    lines = [ln for ln in recall.block.splitlines() if not any(f"[{i}]" in ln for i in ids)]
+    return recall.model_copy(
+        update={
+            "items": keep,
+            "injected": [x for x in recall.injected if x.get("id") not in ids],
+            "block": "\n".join(lines),
+        }
+    )
+
+
+def gather_context(
+    state: GameState,
+    stage: Stage,
+    memory: Any,
+    knowledge: Any,
+    *,
+    withhold: frozenset[str] = frozenset(),
+) -> WorkerContext:
+    """Run the worker's read tools and assemble the one labelled context section of its brief.
+    `withhold` leaves named notes out of the recall (a counterfactual; the run never uses it)."""
     query = f"{stage.beat} {stage.goal} {state.founder.pitch}"
     recall, t1 = _tool(
         "recall_memory",
-        lambda: memory.recall(query, game_day=state.day),
+        lambda: withheld(memory.recall(query, game_day=state.day), withhold),
         lambda r: f"{count(len(r.items), 'memory')}, {r.tokens_used}/{r.budget} tokens",
     )
     hits, t2 = _tool(
@@ -91,8 +115,18 @@ def gather_context(state: GameState, stage: Stage, memory: Any, knowledge: Any) 
         ],
         burn_line=burn,
         tools=[t1, t2, t3],
-        binding=binding_from_recall(recall.items, stage_id=stage.id),
+        binding=binding_from_recall(
+            [*recall.items, *binding_notes(memory, withhold)], stage_id=stage.id
+        ),
     )
+
+
+def binding_notes(memory: Any, withhold: frozenset[str]) -> list[Any]:
+    """Every live binding note of the run, read from memory at brief time (a binding note never
+    falls out of the brief for lack of token budget; archived, superseded, forgotten or withheld
+    notes never bind)."""
+    live = memory.records(kinds=["procedural"], statuses=["provisional", "active"])
+    return [r for r in live if r.id not in withhold and r.payload]
 
 
 def binding_section(binding: Binding) -> str:
@@ -151,11 +185,13 @@ def run_worker(
     memory: Any,
     knowledge: Any,
     directive: Directive | None,
+    withhold: frozenset[str] = frozenset(),
 ) -> tuple[StageRun, RouteResult]:
-    """Brief, call and score one attempt at a stage. Pure with respect to game state."""
+    """Brief, call and score one attempt at a stage. Pure with respect to game state.
+    `withhold` runs the counterfactual brief without some notes (bench, `replay --without`)."""
     role = stage.owner_role
     model = ARTIFACT_MODELS[role]
-    ctx = gather_context(state, stage, memory, knowledge)
+    ctx = gather_context(state, stage, memory, knowledge, withhold=withhold)
     system, user = build_prompts(state, stage, ctx)
 
     previous = state.rejected if attempt > 1 else None

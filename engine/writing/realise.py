@@ -45,30 +45,45 @@ _FLOOR = {"features": 3, "retention_loops": 2, "churn_drivers": 2, "support_work
 
 
 def realise(role: str, art: dict[str, Any], directions: list[Direction], v: Voice) -> None:
-    """Edit `art` in place so it honours every direction its role's fields can carry."""
-    gone = [d for d in directions if d.axis in ("exclusion", "claim")]
+    """Edit `art` in place so it honours every direction its role's fields can carry. The order is
+    fixed so no edit undoes another: tone first (it may shorten a field), then what adds content,
+    then what takes content out, then the name and the price (restated wherever one is stated)."""
+    by = {a: [d for d in directions if d.axis == a] for a in _ORDER}
+    gone = by["exclusion"] + by["claim"]
     for d in gone:
         _take_out(role, art, d, v)
-    for d in directions:
-        if d.axis == "audience":
-            _audience(role, art, d.value, v)
-        elif d.axis == "channel":
-            _channel(role, art, d.value, v)
-        elif d.axis == "scope":
-            _scope(role, art, d.value)
-        elif d.axis == "timeline":
-            _timeline(role, art, d)
-        elif d.axis == "number":
-            _number(art, d)
-        elif d.axis == "name":
-            _name(role, art, d.value)
-        elif d.axis == "tone":
-            _tone(role, art, d.value)
+    for d in by["tone"]:
+        _tone(role, art, d.value)
+    for d in by["audience"]:
+        _audience(role, art, d.value, v)
+    for d in by["channel"]:
+        _channel(role, art, d.value, v)
+    for d in by["scope"]:
+        _scope(role, art, d.value)
+    for d in by["timeline"]:
+        _timeline(role, art, d)
+    for d in by["number"]:
+        _number(art, d)
     for d in gone:
         _take_out(role, art, d, v)
-    for d in directions:
-        if d.axis == "price":
-            _price(role, art, d, v, directions)
+    for d in by["name"]:
+        _name(role, art, d.value)
+    for d in by["price"]:
+        _price(role, art, d, v, directions)
+
+
+_ORDER = (
+    "exclusion",
+    "claim",
+    "tone",
+    "audience",
+    "channel",
+    "scope",
+    "timeline",
+    "number",
+    "name",
+    "price",
+)
 
 
 # ------------------------------------------------------------------ price
@@ -275,10 +290,7 @@ def _tone(role: str, art: dict[str, Any], tone: str) -> None:
 # ------------------------------------------------------------------ taking things out
 def _take_out(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     """Remove every sentence and list item that names an excluded segment or an avoided claim."""
-    if d.axis == "claim" and d.value == GENERIC_CLAIM:
-        phrases = list(OVER_CLAIMS)
-    else:
-        phrases = [d.value]
+    phrases = list(OVER_CLAIMS) if d.axis == "claim" and d.value == GENERIC_CLAIM else [d.value]
 
     def names(s: str) -> bool:
         return any(has_phrase(s, p) or (not p.isalnum() and p in s.lower()) for p in phrases)

@@ -72,6 +72,12 @@ def redo_pair(reason: str, role: str) -> tuple[dict, dict, list]:
     return first, second, read.directions
 
 
+def field_changed(row: dict, first: dict, second: dict) -> bool:
+    """Whether the redo changed any field of the work (bench/writing.py's redo share)."""
+    del row
+    return any(first[k] != second.get(k) for k in first if k not in ("summary", "follows_decision"))
+
+
 def _rows() -> list[dict]:
     return [json.loads(x) for x in (DATA / "rejection_reasons.jsonl").read_text().splitlines()]
 

@@ -41,7 +41,7 @@ PITCHES = (
 REASONS = (
     "Too vague about the customer; name the first ten shops",
     "Cut the scope to one city and one channel",
-    "Price it for a pilot, not a rollout",
+    "Price it for a pilot at $30 a month, not a rollout",
 )
 OWN = (
     "Partner with local repair collectives and share revenue",

@@ -95,7 +95,11 @@ def test_no_canary_reaches_disk(fake_openai_factory, isolated_home, tmp_path, mo
     )
     try:
         plan = Plan(
-            rejects={"stage_2_need": [f"Too vague, and stop pasting {CANARIES['reason']}"]},
+            rejects={
+                "stage_2_need": [
+                    f"Too vague: name the pilot shop, and stop pasting {CANARIES['reason']}"
+                ]
+            },
             owns={"stage_3_go": f"Partner with repair collectives using {CANARIES['own']}"},
         )
         session.run_stage()

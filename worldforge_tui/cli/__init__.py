@@ -80,7 +80,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.session.api import GameSession
     from engine.views.served import served_lines, tier_warning
 
-    plan = Plan.from_cli(args.choose, args.reject, args.own, args.event)  # validate before writing
+    plan = Plan.from_cli(
+        args.choose, args.reject, args.own, args.event, args.reply
+    )  # validate before writing
     session = GameSession.start_venture(
         pitch=args.pitch,
         name=args.name,
@@ -297,6 +299,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="STAGE:TEXT",
         help="answer a stage's fork in your own words",
+    )
+    sim.add_argument(
+        "--reply",
+        action="append",
+        default=[],
+        metavar="STAGE:TEXT",
+        help="reply at the standup after STAGE's fork (binds the next stage's work)",
     )
     sim.add_argument(
         "--event",

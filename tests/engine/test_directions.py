@@ -1,0 +1,133 @@
+"""Typed directions: read from what the CEO says, realised in the work, checked by the gate, and
+gone from the brief when their note is withheld."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.game.directions import Binding, check, option_directions, read_directions
+from engine.game.economy import founding_org, initial_economics
+from engine.game.models import Founder
+from engine.game.rubric import evaluate
+from engine.game.world import build_stages
+from engine.writing.simulate import simulate_artifact
+
+FOUNDER = Founder(
+    name="You",
+    company="Groom Co",
+    archetype="builder",
+    pitch="Scheduling for solo mobile dog groomers",
+    customer="solo mobile dog groomers",
+    keywords=["scheduling", "groomers"],
+)
+ROLE_STAGE = {"strategist": 2, "designer": 3, "marketer": 4, "ops": 5}
+SAID = [
+    (
+        "Focus on solo mobile groomers who work from a van; leave salons alone. Price it under 30 "
+        "dollars a month."
+    ),
+    "Price: $25 a month, flat. Not per visit.",
+    "Sell through partner referrals, not paid ads, and launch by week 3",
+    "Drop the 'guaranteed' line and keep the tone plain",
+    "Call it Groomly; keep churn under 3% and the burn under $30,000 a month",
+    "Mention a weekly summary email and break even by month 9",
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "axes"),
+    [
+        (SAID[0], {"price", "audience", "exclusion"}),
+        (SAID[1], {"price", "exclusion"}),
+        (SAID[2], {"channel", "exclusion", "timeline"}),
+        (SAID[3], {"claim", "tone"}),
+        (SAID[4], {"name", "number"}),
+        (SAID[5], {"scope", "number"}),
+        ("both", set()),
+        ("not yet", set()),
+        ("meh", set()),
+    ],
+)
+def test_what_the_ceo_says_is_read_into_typed_directions(text, axes):
+    read = read_directions(text, source="standup")
+    assert {d.axis for d in read.directions} == axes
+    assert all(d.said and d.source == "standup" for d in read.directions)
+
+
+def test_two_prices_in_one_sentence_the_later_wins_and_the_reading_says_so():
+    read = read_directions("$30 a month. Actually $35 a month.", source="rejection")
+    assert [d.amount for d in read.directions] == [35.0]
+    assert read.notes == ["two prices named: the later one wins"]
+
+
+def test_a_price_named_without_a_number_is_asked_about_not_guessed():
+    read = read_directions("The price is wrong", source="rejection")
+    assert not read.directions and read.unclear == ["price"]
+
+
+def test_hostile_text_is_inert_and_clipped():
+    read = read_directions("Focus on [bold]x[/bold] \x1b[2J" + "a" * 10_000, source="own")
+    assert all("[" not in d.value and len(d.value) <= 80 for d in read.directions)
+
+
+def test_premium_and_cheap_bind_different_prices_depth_and_breadth_different_segments():
+    kw = {"base_price": 60, "customer": "groomers", "rival": "R", "stage": "s3"}
+    hi, lo = option_directions("go.premium", **kw), option_directions("go.cheap", **kw)
+    assert hi[0].amount != lo[0].amount
+    deep, broad = (
+        option_directions("strategist.depth", **kw),
+        option_directions("strategist.breadth", **kw),
+    )
+    assert deep[0].value != broad[0].value
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+@pytest.mark.parametrize("said", SAID)
+def test_realised_directions_pass_the_check_and_a_seeded_drift_on_each_fails_it(role, said):
+    stage = build_stages(founding_org())[ROLE_STAGE[role]]
+    binding = Binding(directions=read_directions(said, source="standup").directions)
+    common = {
+        "founder": FOUNDER,
+        "stage": stage,
+        "binding": binding,
+        "economics": initial_economics(founding_org()),
+        "seed": 31,
+        "attempt": 1,
+    }
+    art = simulate_artifact(role, **common).model_dump()
+    assert check(role, art, binding.directions) == []
+    r = evaluate(role, art, goal=stage.goal, founder_keywords=FOUNDER.keywords, binding=binding)
+    assert not r.drift and r.compliance == 100
+    from engine.game.directions import applies
+
+    for d in binding.directions:
+        if not applies(role, d, art):
+            continue
+        bent = simulate_artifact(role, drift=d, **common).model_dump()
+        r = evaluate(
+            role, bent, goal=stage.goal, founder_keywords=FOUNDER.keywords, binding=binding
+        )
+        assert r.drift and r.final < 70, (d.line(), r.notes)
+        assert any(v["axis"] == d.axis and v["line"].startswith("DRIFT: ") for v in r.violations)
+
+
+def test_withholding_or_forgetting_the_note_takes_its_direction_out_of_the_brief(new_session):
+    from engine.workers.agents import binding_section, gather_context
+
+    s = new_session(pitch="Scheduling for solo mobile dog groomers")
+    s.run_stage()
+    s.approve()
+    s.decide("A")
+    s.standup_reply("Price it at $27 a month")
+    note = s.memory.records(kinds=["procedural"])[-1]
+    st = s.state
+    full = gather_context(st, st.stage, s.memory, s.knowledge)
+    assert any(d.memory_id == note.id and d.amount == 27 for d in full.binding.directions)
+    assert "$27 a month" in binding_section(full.binding)
+    without = gather_context(st, st.stage, s.memory, s.knowledge, withhold=frozenset({note.id}))
+    assert not [d for d in without.binding.directions if d.memory_id == note.id]
+    assert "$27" not in binding_section(without.binding) and note.id not in without.memory_block
+    s.forget_memories()
+    s.run_stage()
+    run = s.state.current
+    assert run.binding == [] and "No binding direction" in run.artifact["follows_decision"]["how"]
