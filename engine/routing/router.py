@@ -58,7 +58,7 @@ BREAKER_THRESHOLD = 3  # consecutive 5xx answers from one endpoint open its brea
 BACKOFF_BASE = 0.25  # 5xx / 429-without-Retry-After: base × 2^n seconds, jittered to 50–100 %
 BACKOFF_CAP = 2.0
 SAME_ENDPOINT_RETRIES = 1  # a reset, a cut or garbled stream: the server is up, ask it again once
-DEADLINE_GRACE = 0.05  # the caller waits this past the deadline for the attempts' own labelled end
+DEADLINE_GRACE = 0.02  # the caller waits this past the deadline for the attempts' own labelled end
 CANCEL_POLL = 0.02  # how often a call in flight looks at the cancel flag (seconds)
 CAPS_CACHE = "capabilities.json"
 

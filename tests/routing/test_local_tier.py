@@ -176,6 +176,9 @@ def test_status_and_probe(fake_openai):
 
 
 def test_probe_lifts_a_cooldown(fake_openai):
+    from engine.routing.router import model_tier_ready
+
+    model_tier_ready().result()  # the hang must park the endpoint, not the client's import
     fake_openai.set_payload(GOOD)
     fake_openai.script("hang")
     router = Router(local_settings(fake_openai.url, agent_request_timeout=0.4))
@@ -186,6 +189,9 @@ def test_probe_lifts_a_cooldown(fake_openai):
 
 
 def test_cooldown_expires_with_the_clock(fake_openai):
+    from engine.routing.router import model_tier_ready
+
+    model_tier_ready().result()  # the hang must park the endpoint, not the client's import
     now = [1000.0]
     fake_openai.set_payload(GOOD)
     fake_openai.script("hang")
