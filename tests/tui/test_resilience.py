@@ -83,7 +83,9 @@ async def test_hostile_text_in_pitch_reason_answer_and_artifact(tmp_path):
         assert "\x1b" not in screen
 
         await pilot.press("r")
-        await pilot.press(*list("[/]x"), "enter")
+        await pilot.press(
+            *[("space" if c == " " else c) for c in "[/]x price it at $27 a month"], "enter"
+        )
         await settle(app, pilot)
         assert app.session.state.directive.text.startswith("[/]x")
         assert "[/]x" in text_of(app, "#story-body")

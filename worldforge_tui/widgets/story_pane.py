@@ -113,6 +113,20 @@ def _rubric(rubric: Rubric) -> list[Part]:
     return parts
 
 
+def _binding(recalled: list[dict[str, Any]]) -> list[Part]:
+    """What bound this artifact: the directions recalled from memory for its brief, in words (a
+    forgotten or withheld note is not among them, so nothing it said shows as binding)."""
+    from engine.game.directions import Direction
+
+    if not recalled:
+        return [
+            ("Binding: ", "$warning bold"),
+            ("none recalled from memory\n", "$foreground-muted"),
+        ]
+    lines = [Direction.model_validate(raw).line() for raw in recalled]
+    return [("Binding: ", "$warning bold"), one_line("; ".join(lines), 300) + "\n"]
+
+
 def _run(run: StageRun) -> list[Part]:
     role = one_line(run.role, 20)
     served = one_line(run.served_by, 20)
@@ -335,12 +349,8 @@ def story_content(
         )
         parts.append(("Goal: ", "bold"))
         parts.append(one_line(stage.goal, 500) + "\n")
-    directive = snap.directive
-    if directive is not None and phase != "ended":
-        rule = directive.rule_id or directive.source
-        parts.append(("Binding: ", "$warning bold"))
-        parts.append(one_line(directive.text, 300))
-        parts.append((f" ({one_line(rule, 40)})\n", "$foreground-muted"))
+    if snap.current is not None and phase in ("gate", "fork"):
+        parts.extend(_binding(snap.current.binding))
     dilemma = snap.dilemma
     if dilemma is not None and phase == "fork":  # the choice first; the shipped work below it
         parts.extend(_dilemma(dilemma, key_of, snap.fatal_options))
