@@ -1,10 +1,15 @@
-"""How the offline workers read and write: plays 10 fixed ventures (different pitches, archetypes,
-a rejection, an own answer and a standup reply each) on the simulation tier and reports
+"""How the offline workers read and write, over the benchmark pitches in tests/data/pitches.jsonl
+(the rows marked "bench": offerings and customers from different worlds), played on the simulation
+tier with seeds outside the tuned 7-14, each with a rejection, an own answer and a standup reply:
 
 - reading accuracy on the labelled sets in tests/data/ (and the share of labelled rejections whose
   redo changes the field they name),
-- repetition: the share of sentences found verbatim in 3 or more ventures, and repeated within one,
-- leaks (reprs, internal ids, file paths, float noise) and grammar defects its checker finds,
+- repetition: sentences found verbatim in 3 or more ventures (bar: <= 3 %), repeated within one,
+- variety: the same pitch with another seed shares <= 30 % of its sentences; the same pitch and
+  seed with the other choice at every fork <= 60 %,
+- defects, each detector with its examples: leaks (reprs, internal ids, file paths, float noise),
+  grammar (articles, agreement, doubled words, unfilled slots, casing, spacing) and words from
+  another offering world (a meal-kit company writing about allergen-free tools of a clinic),
 - with --gate: how often the gate has something to catch (DRIFT or a named flaw) over the balance
   paths (always approving).
 
@@ -12,7 +17,7 @@ Sentences are the prose a player reads: each stage's shipped artifact (rendered 
 the standup lines, the rubric's notes, own-answer readings, receipt notes and flaw costs. A
 "sentence" has at least four words (shorter items are labels: a button, a tool name).
 
-    python -m bench.writing --json [--gate 64]
+    python -m bench.writing --json [--pairs 10] [--gate 64]
 """
 
 from __future__ import annotations
@@ -32,89 +37,89 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-# pitch, archetype, seed, (stage, rejection), (stage, own answer), standup reply
-VENTURES: list[tuple[str, str, int, tuple[int, str], tuple[int, str], str]] = [
-    (
-        "A solar microgrid cooperative for rural farmers",
-        "operator",
-        1,
-        (4, "The landing page has no price"),
-        (3, "Focus on hospitals, drop clinics"),
-        "Freeze hiring and cut burn now",
-    ),
-    (
-        "A booking and invoicing assistant for independent physiotherapy clinics",
-        "builder",
-        2,
-        (5, "Churn target too high"),
-        (4, "Do not ship this week"),
-        "Mention the no-show reminders",
-    ),
-    (
-        "Thé pour infirmières de nuit",
-        "designer",
-        3,
-        (1, "Who is this for? Speak to nurses on night shifts"),
-        (6, "No automation, people answer every ticket"),
-        "Lower the price",
-    ),
-    (
-        "夜勤看護師のためのお茶",
-        "seller",
-        4,
-        (2, "Too salesy, cut the jargon"),
-        (5, "Not yet"),
-        "Cut burn and keep the team small",
-    ),
-    (
-        "Bike repair subscriptions for city couriers",
-        "operator",
-        5,
-        (6, "Revenue targets are fantasy"),
-        (8, "Form a worker-owned cooperative"),
-        "Focus on night couriers only",
-    ),
-    (
-        "Tax filing help for freelance illustrators",
-        "seller",
-        6,
-        (5, "Wrong channels, try referrals instead of ads"),
-        (2, "Both"),
-        "Spell out the deadline",
-    ),
-    (
-        "Cheaper wedding dresses",
-        "designer",
-        7,
-        (3, "It promises guaranteed results we can't back"),
-        (4, "Ship it this week"),
-        "No new hires this month",
-    ),
-    (
-        "An inventory app for small bakeries",
-        "builder",
-        8,
-        (4, "Too many features for a first version"),
-        (3, "Go deep on one niche"),
-        "Talk about waste, not features",
-    ),
-    (
-        "Software de reservas para escuelas de surf",
-        "seller",
-        9,
-        (7, "meh"),
-        (5, "Sell to fewer, bigger accounts"),
-        "Keep support personal",
-    ),
-    (
-        "Heat pump installs for older homes",
-        "operator",
-        10,
-        (5, "Breakeven is too late"),
-        (6, "Let the bots answer the easy tickets"),
-        "Hiring freeze until we are profitable",
-    ),
-]
+ARCHETYPES = ("builder", "seller", "designer", "operator")
+# Player inputs, 17 of each, so no one input (and its echo) reaches 3 of the 34 ventures.
+REJECTIONS = (
+    "The landing page has no price",
+    "Churn target too high",
+    "The audience is far too broad",
+    "Too salesy, cut the jargon",
+    "Revenue targets are fantasy",
+    "It promises guaranteed results we can't back",
+    "meh",
+    "Too many features for a first version",
+    "Wrong channels, try referrals instead of ads",
+    "Breakeven is too late",
+    "The price is too high for them",
+    "Make it shorter and plainer",
+    "No timeline, when does this launch?",
+    "This ignores what I decided",
+    "The headline says nothing",
+    "Burn is too high in this plan",
+    "Not convinced, do it again",
+)
+OWN_ANSWERS = (
+    "Go deep on one niche",
+    "Ship it this week",
+    "Sell to fewer, bigger accounts",
+    "Both",
+    "Keep a person on every ticket",
+    "Let the bots answer the easy tickets",
+    "Form a worker-owned cooperative",
+    "Not yet",
+    "Price it low and grow fast",
+    "Polish it first, then launch",
+    "Take the outside money",
+    "Only the night shift customers",
+    "Reach every segment we can",
+    "Automate support and save margin",
+    "Raise a big round",
+    "Stay small and independent",
+    "Do what the data says",
+)
+REPLIES = (
+    "Cut burn and keep the team small",
+    "Lower the price",
+    "Keep support personal",
+    "Focus on the busiest customers",
+    "Mention the delivery times",
+    "Spell out the deadline",
+    "No new hires this month",
+    "Talk about waste, not features",
+    "Put the price on every page",
+    "Freeze hiring until we are profitable",
+    "Use referrals, not ads",
+    "Launch before the end of the month",
+    "Say less and show the numbers",
+    "Drop the enterprise talk",
+    "Name the customer in every headline",
+    "Keep the promise small",
+    "Ask ten customers first",
+)
+
+
+def bench_pitches() -> list[str]:
+    rows = [
+        json.loads(x)
+        for x in (ROOT / "tests/data/pitches.jsonl").read_text("utf-8").splitlines()
+        if x.strip()
+    ]
+    return [r["pitch"] for r in rows if r.get("bench")]
+
+
+def venture_row(i: int, pitch: str, seed: int | None = None, flip: bool = False) -> tuple:
+    """One benchmark venture: pitch, archetype, seed, a rejection, an own answer, a reply, and
+    which option each fork takes (flip: the other one)."""
+    return (
+        pitch,
+        ARCHETYPES[i % 4],
+        100 + 37 * i if seed is None else seed,
+        (2 + i % 6, REJECTIONS[i % len(REJECTIONS)]),
+        (3 + (i * 5) % 5, OWN_ANSWERS[(i * 3) % len(OWN_ANSWERS)]),
+        REPLIES[(i * 5) % len(REPLIES)],
+        flip,
+    )
+
 
 LEAKS = {
     "repr": re.compile(r"\[['\"{]|\{['\"]|\bNone\b|\bTrue\b|\bFalse\b|<[a-z_.]+ object"),
@@ -132,9 +137,60 @@ _VOWEL_AN_OK = re.compile(
 _CONS_A_OK = re.compile(r"^(?:uni|use|user|usu|euro|one|once|ubi|uti)", re.IGNORECASE)
 
 
-def grammar_defects(sentence: str) -> list[str]:
+_MISS = re.compile(r"\bno (?:playbook|memory|knowledge) hit\b|\bnothing recalled\b", re.IGNORECASE)
+_SINGULAR_VERBS = "loses|wants|needs|juggles|has|is|was|gets|sees|trusts|asks"
+
+
+def _world_marks() -> dict[str, set[str]]:
+    """Phrases that belong to exactly one offering world's bank (its tools and things)."""
+    try:
+        from engine.writing.worlds import WORLD_WORDS
+    except ImportError:  # the offering worlds' banks are not in this tree yet: nothing to check
+        return {}
+
+    owner: dict[str, set[str]] = {}
+    for world, bank in WORLD_WORDS.items():
+        for phrase in (*bank["tools"], *bank["things"]):
+            owner.setdefault(phrase.lower(), set()).add(world)
+    marks: dict[str, set[str]] = {}
+    for phrase, worlds in owner.items():
+        if len(worlds) == 1 and len(phrase.split()) >= 2:
+            marks.setdefault(next(iter(worlds)), set()).add(phrase)
+    return marks
+
+
+def world_defects(sentence: str, world: str, marks: dict[str, set[str]]) -> list[str]:
+    """Words from another offering world's bank ("patient records" in a meal-kit venture)."""
+    low = sentence.lower()
+    return [
+        f"words of the {other} world ({p!r})"
+        for other, phrases in marks.items()
+        if other != world
+        for p in phrases
+        if re.search(rf"\b{re.escape(p)}\b", low)
+    ][:1]
+
+
+def grammar_defects(sentence: str, customer: str = "") -> list[str]:
     """What the checker finds wrong in one sentence (empty when nothing)."""
     found = []
+    if _MISS.search(sentence):
+        found.append("retrieval miss in prose")
+    plural_customer = customer and customer.split()[-1].lower().endswith("s")
+    for m in re.finditer(rf"\b{re.escape(customer)} (?:{_SINGULAR_VERBS})\b", sentence):
+        before = sentence[: m.start()].lower().split()[-1:]
+        if plural_customer and not set(before) & {
+            "for",
+            "with",
+            "to",
+            "of",
+            "about",
+            "from",
+            "at",
+            "by",
+        }:
+            found.append("agreement")  # the venture's plural customer with a singular verb
+            break
     if re.search(r"\s[,.;:!?]|\s{2,}|,,|\.\.(?!\.)|\(\s*\)", sentence):
         found.append("spacing or punctuation")
     if re.search(r"\{[a-z_:]+\}|<[a-z]+>", sentence):
@@ -171,8 +227,10 @@ def split_sentences(text: str) -> list[str]:
     return [p.strip() for p in parts if len(p.split()) >= 4]
 
 
-def venture_prose(session: Any) -> list[str]:
-    """Every sentence the player reads in one venture (see the module docstring)."""
+def venture_prose(session: Any, workers_only: bool = False) -> list[str]:
+    """Every sentence the player reads in one venture (see the module docstring); with
+    `workers_only`, only what the simulated workers wrote (artifacts, standups, 'Follows' lines),
+    without the game's own lines (rubric notes, readings of the CEO's words, receipts)."""
     from engine.views.render import artifact_markdown
 
     shipped: dict[str, dict[str, Any]] = {}
@@ -183,25 +241,34 @@ def venture_prose(session: Any) -> list[str]:
             shipped[p["stage_id"]] = p  # the last attempt is the one shipped
         elif e.type == "AGENT_STANDUP":
             lines.append(p.get("line", ""))
-        elif e.type in ("FLAW_SURFACED", "ORDER_APPLIED"):
+        elif e.type in ("FLAW_SURFACED", "ORDER_APPLIED") and not workers_only:
             lines.append(e.message)
-        elif e.type == "CEO_DECISION" and p.get("interpreted"):
+        elif e.type == "CEO_DECISION" and p.get("interpreted") and not workers_only:
             lines.append(p["interpreted"]["says"])
     for p in shipped.values():
         for line in artifact_markdown(p.get("artifact") or {}):
             lines.append(re.sub(r"^\s*- ", "", line))  # as the player sees it, label included
-        lines += list((p.get("rubric") or {}).get("notes") or [])
+        if not workers_only:
+            lines += list((p.get("rubric") or {}).get("notes") or [])
         lines.append(((p.get("artifact") or {}).get("follows_decision") or {}).get("how", ""))
-    lines = [x for x in lines if x and not x.rstrip().endswith(":")]  # labels, not prose
+    # labels, not prose: a heading ("Features:") or a short labelled value ("Button: Join the pilot")
+    lines = [
+        x
+        for x in lines
+        if x
+        and not x.rstrip().endswith(":")
+        and len(re.sub(r"^[A-Z][\w ,]{0,40}: ", "", x).split()) >= 4
+    ]
     return [s for line in lines for s in split_sentences(line)]
 
 
-def play_venture(row: tuple, directory: str) -> tuple[Any, list[str]]:
+def play_venture(row: tuple, directory: str) -> tuple[Any, list[str], list[str]]:
+    """Play one benchmark venture; (session, the workers' sentences, every sentence read)."""
     from engine.config import Settings
     from engine.routing import Router
     from engine.session.api import GameSession
 
-    pitch, archetype, seed, (rej_stage, reason), (own_stage, answer), reply = row
+    pitch, archetype, seed, (rej_stage, reason), (own_stage, answer), reply, flip = row
     s = GameSession.start_venture(
         pitch=pitch,
         archetype=archetype,
@@ -227,11 +294,11 @@ def play_venture(row: tuple, directory: str) -> tuple[Any, list[str]]:
                     s.approve()
             else:
                 s.approve()
-        elif stage.number == own_stage:
+        elif stage.number == own_stage and not flip:
             s.decide_own(answer)
         else:
-            s.decide("A" if (stage.number + seed) % 2 else "B")
-    return s, venture_prose(s)
+            s.decide("A" if ((stage.number + seed) % 2 == 0) == flip else "B")
+    return s, venture_prose(s, workers_only=True), venture_prose(s)
 
 
 def reading_figures() -> dict[str, Any]:
@@ -289,9 +356,31 @@ def gate_rate(n_paths: int) -> dict[str, Any]:
     }
 
 
+def shared_share(a: list[str], b: list[str]) -> float:
+    """The share of venture A's distinct sentences that venture B also has, word for word."""
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / max(1, len(sa))
+
+
+def _median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    n = len(xs)
+    return 0.0 if not n else (xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2)
+
+
 def main(argv: list[str] | None = None) -> int:
+    from bench import machine
+    from engine.language.pitch import read_pitch
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    ap.add_argument(
+        "--pairs",
+        type=int,
+        default=10,
+        metavar="N",
+        help="pitches played again (other seed, other choices)",
+    )
     ap.add_argument(
         "--gate",
         type=int,
@@ -300,12 +389,25 @@ def main(argv: list[str] | None = None) -> int:
         help="also play N balance paths and report the gate's catch rate",
     )
     args = ap.parse_args(argv)
+    pitches = bench_pitches()
+    rows = [venture_row(i, p) for i, p in enumerate(pitches)]
     per_venture: list[list[str]] = []
+    everything: list[list[str]] = []
+    other_seed: list[float] = []
+    other_choice: list[float] = []
     with tempfile.TemporaryDirectory(prefix="wf-bench-writing-") as tmp:
-        for row in VENTURES:
-            s, prose = play_venture(row, tmp)
+        for row in rows:
+            s, prose, read = play_venture(row, tmp)
             per_venture.append(prose)
+            everything.append(read)
             s.close()
+        for i, row in enumerate(rows[: args.pairs]):
+            s, again, _ = play_venture(venture_row(i, row[0], seed=row[2] + 5003), tmp)
+            s.close()
+            other_seed.append(shared_share(per_venture[i], again))
+            s, flipped, _ = play_venture(venture_row(i, row[0], flip=True), tmp)
+            s.close()
+            other_choice.append(shared_share(per_venture[i], flipped))
     seen_in: Counter[str] = Counter()
     for prose in per_venture:
         seen_in.update(set(prose))
@@ -313,18 +415,49 @@ def main(argv: list[str] | None = None) -> int:
     widely = [x for _, x in pairs if seen_in[x] >= 3]
     total = sum(len(p) for p in per_venture)
     repeated = sum(len(p) - len(set(p)) for p in per_venture)
-    leaks = {k: [x for p in per_venture for x in p if rx.search(x)] for k, rx in LEAKS.items()}
-    defects = [(x, d) for p in per_venture for x in p if (d := grammar_defects(x))]
+    leaks = {k: [x for p in everything for x in p if rx.search(x)] for k, rx in LEAKS.items()}
+    seen_all: Counter[str] = Counter()
+    for read in everything:
+        seen_all.update(set(read))
+    pairs_all = [x for read in everything for x in set(read)]
+    marks = _world_marks()
+    readings = [read_pitch(p) for p in pitches]
+    hits: dict[str, list[str]] = {}
+    defective = 0
+    for prose, r in zip(everything, readings, strict=True):
+        for x in prose:
+            found = grammar_defects(x, r.customer) + world_defects(x, r.world, marks)
+            defective += bool(found)
+            for d in found:
+                hits.setdefault(d.split(" (")[0].split(":")[0], []).append(f"{d}: {x}")
     report = {
-        "ventures": len(VENTURES),
-        "sentences": total,
+        "machine": machine(),
+        "ventures": len(rows),
+        "pitches": len(pitches),
+        "worker_sentences": total,
+        "sentences_read": sum(len(p) for p in everything),
         "verbatim_in_3plus_ventures_share": round(len(widely) / max(1, len(pairs)), 3),
+        "verbatim_in_3plus_ventures_share_all_lines": round(
+            sum(seen_all[x] >= 3 for x in pairs_all) / max(1, len(pairs_all)), 3
+        ),
         "repeated_within_venture_share": round(repeated / max(1, total), 3),
+        "same_pitch_other_seed_shared": {
+            "pairs": len(other_seed),
+            "median": round(_median(other_seed), 3),
+            "max": round(max(other_seed, default=0), 3),
+        },
+        "same_seed_other_choices_shared": {
+            "pairs": len(other_choice),
+            "median": round(_median(other_choice), 3),
+            "max": round(max(other_choice, default=0), 3),
+        },
         "leaks": {k: len(v) for k, v in leaks.items()},
         "leak_examples": [x for v in leaks.values() for x in v][:5],
-        "grammar_defect_share": round(len(defects) / max(1, total), 3),
-        "grammar_defect_examples": [f"{d}: {x}" for x, d in defects[:8]],
-        "widely_repeated_examples": sorted(set(widely))[:6],
+        "sentence_defect_share": round(defective / max(1, sum(len(p) for p in everything)), 4),
+        "defects": {k: {"hits": len(v), "examples": v[:3]} for k, v in sorted(hits.items())},
+        "widely_repeated_examples": [
+            f"{seen_in[x]}x {x}" for x in sorted(set(widely), key=lambda x: -seen_in[x])[:12]
+        ],
         "reading": reading_figures(),
     }
     if args.gate:

@@ -71,6 +71,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             if pitch
             else None
         )
+        self.form_seed = seed  # the new-venture form's seed when the CLI named one, else fresh
         self.save_dir = save_dir
         self.router = router
         self.session: Any = None
@@ -305,7 +306,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             error = error or str(exc)
         except Exception:  # noqa: BLE001 - an unreadable save dir just means no resume offer
             log.exception("listing runs failed")
-        screen = NewVentureScreen(resume=resume)
+        screen = NewVentureScreen(resume=resume, seed=self.form_seed)
 
         def chosen(request: dict[str, Any] | None) -> None:
             if request:

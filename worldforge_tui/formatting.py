@@ -29,6 +29,7 @@ FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("threat", "threat", "meter", False),
     ("addressable_market_usd", "market", "money", True),
     ("arpu_usd", "ARPU", "money", True),
+    ("overhead_usd", "overhead", "money", False),
 )
 FIELD_INFO = {name: (label, kind, up_good) for name, label, kind, up_good in FIELDS}
 

@@ -570,7 +570,9 @@ def describe(r: PitchReading) -> str:
     parts = [f"Offering: {r.offering}", f"Customer: {r.customer}"]
     if r.setting:
         parts.append(f"Where: {r.setting}")
-    parts.append(f"World: {r.world} for {r.trade}")
+    parts.append(
+        f"About: {r.world}" + (f" · Their trade: {r.trade}" if r.trade != "general" else "")
+    )
     return " · ".join(parts)
 
 

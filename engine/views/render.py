@@ -48,11 +48,64 @@ LABELS: dict[str, str] = {
     "reports_to": "Reports to",
     "responsibility": "Responsibility",
 }
+# The company's numbers as a player reads them (report card, receipts, end screen).
+ECONOMICS_LABELS: dict[str, str] = {
+    "treasury_usd": "Cash",
+    "monthly_burn_usd": "Monthly burn",
+    "monthly_revenue_usd": "Monthly revenue",
+    "market_share": "Market share",
+    "addressable_market_usd": "Addressable market",
+    "arpu_usd": "Revenue per customer",
+    "paying_customers": "Paying customers",
+    "runway_months": "Runway (months)",
+    "proof": "Proof",
+    "trust": "Trust",
+    "velocity": "Velocity",
+    "burn_pressure": "Burn pressure",
+    "autonomy": "Autonomy",
+    "threat": "Rival threat",
+    "overhead_usd": "Monthly overhead",
+    "profitable": "Profitable",
+}
+# Where a binding direction came from, in words.
+SOURCES: dict[str, str] = {
+    "decision": "your fork choice",
+    "rejection": "your rejection",
+    "standup": "your standup reply",
+    "founding": "the pitch",
+    "custom": "your own words",
+    "order": "your order",
+}
 HIDDEN = frozenset({"follows_decision", "memory_writes"})
-_INTERNAL = re.compile(
-    r"\bmem-\d+\b|\b[\w./-]+\.(?:md|py|json|db)(?:#[\w-]+)?\b|"
-    r"\b(?:strategist|designer|marketer|ops|custom)\.[a-z_]+\b"
+# Rule ids ("founder.craft", "go.cheap"), memory ids, run ids and file paths never reach prose.
+_RULE_SPACES = (
+    "strategist|designer|marketer|ops|custom|founder|need|go|search|find|take|return|change|"
+    "seller|builder|operator"
 )
+_INTERNAL = re.compile(
+    r"\s*\((?:" + _RULE_SPACES + r")\.[a-z_]+\)|"
+    r"\bmem-\d+\b|\b[\w./-]+\.(?:md|py|json|db)(?:#[\w-]+)?\b|"
+    r"\b(?:" + _RULE_SPACES + r")\.[a-z_]{3,}\b"
+)
+
+
+def economics_label(key: str) -> str:
+    return ECONOMICS_LABELS.get(key, key.replace("_usd", "").replace("_", " ").capitalize())
+
+
+def source_words(source: str) -> str:
+    """'decision' -> 'your fork choice': where a binding direction came from."""
+    return SOURCES.get(source, source.replace("_", " "))
+
+
+def decision_words(rule_id: str | None, text: str = "") -> str:
+    """A decision as a player reads it: the verb phrase the workers follow ("go deep on one
+    niche …"), else the text the CEO chose, never the rule id."""
+    from engine.writing.simulate import APPLY
+
+    if rule_id and rule_id in APPLY:
+        return APPLY[rule_id]
+    return clean(text)
 
 
 @dataclass
@@ -87,7 +140,8 @@ def clean(text: str) -> str:
     """Prose as shown: control and invisible format characters (escapes, bidi overrides) dropped,
     internal ids and file paths removed, whitespace collapsed. Markup stays literal."""
     text = "".join(ch if not unicodedata.category(ch).startswith("C") else " " for ch in str(text))
-    return " ".join(_INTERNAL.sub("", text).split()).replace(" ,", ",").replace("()", "")
+    out = " ".join(_INTERNAL.sub("", text).split())
+    return out.replace(" ,", ",").replace(" :", ":").replace("()", "")
 
 
 def _plain(key: str, value: Any) -> str:

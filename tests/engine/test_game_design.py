@@ -238,12 +238,12 @@ def test_a_profitable_company_shows_profitable_not_a_runway_sentinel(ventures, c
         assert out["runway_months"] is None and out["profitable"] is True
         assert "99" not in json.dumps({"runway": out["runway_months"]})
         card = render_report(s)
-        assert "- runway_months: none needed (profitable)" in card
-        assert "- profitable: yes" in card
+        assert "- Runway (months): none needed (profitable)" in card
+        assert "- Profitable: yes" in card
     finally:
         s.state.economics = econ
     card = render_report(s)
-    assert ("- profitable: yes" in card) == econ.profitable
+    assert ("- Profitable: yes" in card) == econ.profitable
 
 
 def test_a_scaled_effect_says_in_words_which_state_makes_it_bigger():

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -263,7 +262,12 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument(
             "--archetype", default="builder", choices=ARCHETYPES, help="founder archetype"
         )
-        sp.add_argument("--seed", type=_seed, default=7, help="seed for the simulation (default 7)")
+        sp.add_argument(
+            "--seed",
+            type=_seed,
+            default=None if not required else 7,
+            help="seed for the simulation (default 7; play's new-venture form picks a fresh one)",
+        )
         sp.add_argument(
             "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
         )
@@ -388,8 +392,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(["play", *argv])
         import engine.logs  # noqa: F401 - every `worldforge.*` logger writes to the one file
 
-        logging.raiseExceptions = False  # a log that cannot be written (full disk) stays silent
-
         if args.env_file is not None:
             _use_env_file(args.env_file)
 
@@ -421,10 +423,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _is_settings_error(err):  # settings that cannot be used: their one line, exit 2
             _error(str(err))
             return 2
-        save_line = _save_refusal(err)
-        if save_line:  # a busy save or a full disk: one line, exit 2, nothing half-written
-            _error(save_line)
-            return 2
         from engine.logs import log_exception
 
         try:
@@ -436,29 +434,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         sys.stdout, sys.stderr = streams
-
-
-FULL_DISK_LINE = (
-    "the disk is full ({detail}): the last step was not saved and nothing was half-written; "
-    "free some space and run it again"
-)
-
-
-def _save_refusal(err: BaseException) -> str | None:
-    """The one line for a save SQLite could not write: busy past the retries, or a full disk."""
-    sqlite3 = sys.modules.get("sqlite3")
-    if sqlite3 is None or not isinstance(err, sqlite3.OperationalError):
-        return None
-    from memory.local.db import SaveBusyError, busy_line, is_busy
-
-    text = " ".join(str(err).split())
-    if isinstance(err, SaveBusyError):
-        return text
-    if is_busy(err):
-        return busy_line()
-    if "disk is full" in text or "disk I/O error" in text:
-        return FULL_DISK_LINE.format(detail=text[:60])
-    return None
 
 
 def _use_env_file(name: str) -> None:

@@ -75,10 +75,7 @@ def report_card(snap: Snapshot) -> Content:
         parts.append(one_line(decision.text, 120))
         parts.append(
             (
-                (
-                    f"  ({one_line(decision.rule_id, 40)}, score "
-                    f"{stage.score}{', DRIFT' if stage.drift else ''})\n"
-                ),
+                (f"  (score {stage.score}{', DRIFT' if stage.drift else ''})\n"),
                 "$foreground-muted",
             )
         )

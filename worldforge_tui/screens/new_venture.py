@@ -1,7 +1,12 @@
-"""The new-venture screen: pitch, company name, founder archetype and seed; or resume the last run."""
+"""The new-venture screen: pitch, company name, founder archetype and seed; or resume the last run.
+
+Under the pitch, the game's reading of it (offering, customer, where, and the two worlds) updates as
+the player types, so a misread customer is corrected before the venture starts. The seed is fresh
+for every new venture (shown and editable, so a run can be played again)."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, ClassVar
 
 from textual import on
@@ -12,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from engine.game.archetypes import ARCHETYPE_RULES
+from engine.language.pitch import describe, read_pitch
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_tui import actions
 from worldforge_tui.safe_text import literal, literal_line
@@ -25,10 +31,10 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")
 
-    def __init__(self, *, resume: Any = None, seed: int = 7) -> None:
+    def __init__(self, *, resume: Any = None, seed: int | None = None) -> None:
         super().__init__(classes="dialog")
         self._resume = resume
-        self._seed = seed
+        self._seed = fresh_seed() if seed is None else seed
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box venture-box"):
@@ -38,6 +44,11 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
                 placeholder="e.g. inventory planning for small bakeries",
                 id="nv-pitch",
                 max_length=MAX_PITCH_CHARS,  # the engine's limits: what fits here is accepted
+            )
+            yield Label(
+                "Reading: type a pitch to see who it is for.",
+                id="nv-reading",
+                classes="form-label-top",
             )
             with Horizontal(classes="form-row"):
                 yield Label("Company", classes="form-label")
@@ -80,11 +91,21 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
     AUTO_FOCUS = None
 
     def on_mount(self) -> None:
+        reading = self.query_one("#nv-reading", Label)
+        reading.styles.width = "100%"  # wraps: the whole reading stays readable at 80 columns
+        reading.styles.height = "auto"
         self.call_after_refresh(self.query_one("#nv-pitch", Input).focus)
 
     def show_error(self, message: str) -> None:
         """Show why the engine refused the venture (the screen stays open)."""
         self.query_one("#nv-error", Label).update(literal_line(message, limit=400))
+
+    @on(Input.Changed, "#nv-pitch")
+    def _pitch_changed(self, event: Input.Changed) -> None:
+        """Show how the game reads the pitch; the player rewrites it ("… for …") to correct it."""
+        self.query_one("#nv-reading", Label).update(
+            literal_line(reading_line(event.value), limit=240)
+        )
 
     @on(Select.Changed, "#nv-archetype")
     def _archetype_changed(self, event: Select.Changed) -> None:
@@ -101,7 +122,7 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
             self.show_error("Write a pitch first: a few words on what the company does.")
             self.query_one("#nv-pitch", Input).focus()
             return
-        seed_text = self.query_one("#nv-seed", Input).value.strip() or "7"
+        seed_text = self.query_one("#nv-seed", Input).value.strip() or str(self._seed)
         try:
             seed = int(seed_text)
         except ValueError:
@@ -124,3 +145,17 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
     @on(Button.Pressed, "#nv-cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def fresh_seed() -> int:
+    """A new venture's seed: different every time, small enough to read and type again."""
+    return secrets.randbelow(1_000_000)
+
+
+def reading_line(pitch: str) -> str:
+    """The pitch as the game reads it, with the guess it made when the pitch says too little."""
+    if len(pitch.split()) < 2:
+        return "Reading: type a pitch to see who it is for."
+    r = read_pitch(pitch)
+    line = "Reading: " + describe(r)
+    return f"{line}. Note: {r.note}." if r.note else line

@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from engine.views.render import clean as render_clean
 from worldforge_tui import actions
 from worldforge_tui.safe_text import one_line
 
@@ -40,7 +41,7 @@ def record_prompt(record: dict[str, Any], marked: bool) -> Content:
     if record.get("status") == "provisional":
         parts.append((" provisional ", "$accent reverse"))
         parts.append(" ")
-    parts.append(one_line(record.get("text"), 240))
+    parts.append(one_line(render_clean(str(record.get("text") or "")), 240))
     meta = f"  day {record.get('game_day')}"
     if record.get("expires_day") is not None:
         meta += f" · expires day {record.get('expires_day')}"

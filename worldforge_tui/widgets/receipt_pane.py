@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
+from engine.views.render import clean as render_clean
 from worldforge_tui.formatting import FIELD_INFO, TONE_STYLE, delta_text, delta_tone, value_text
 from worldforge_tui.safe_text import one_line
 from worldforge_tui.widgets.content_pane import ContentPane
@@ -71,8 +72,7 @@ def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Con
         f"“{one_line(receipt.decided, 300)}”\n",
         (
             (
-                f"   {one_line(receipt.rule_id, 40)}"
-                f" · matched by {one_line(receipt.matched_by, 20)}"
+                f"   matched by {one_line(receipt.matched_by, 20)}"
                 f" · {one_line(receipt.principle, 60)}\n"
             ),
             "$foreground-muted",
@@ -89,17 +89,18 @@ def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Con
         badge = " BINDING " if kind == "procedural" else f" {kind} "
         parts.append("   ")
         parts.append((badge, "$warning bold reverse" if kind == "procedural" else "reverse"))
-        parts.append(" " + one_line(memory.get("text"), 300))
+        parts.append(" " + one_line(render_clean(str(memory.get("text") or "")), 300))
         where = memory.get("store") or memory.get("origin") or store
-        parts.append(
-            (f"  [{one_line(memory.get('id'), 20)} · {one_line(where, 20)}]\n", "$foreground-muted")
-        )
+        parts.append((f"  [{one_line(where, 20)}]\n", "$foreground-muted"))
     parts.extend([("4 ", "$accent bold"), ("Next brief ", "bold")])
     nxt = receipt.next_brief
     if nxt:
         parts.append((one_line(nxt.get("worker"), 60), "$secondary bold"))
-        parts.append((f" ({one_line(nxt.get('stage_id'), 30)})\n", "$foreground-muted"))
-        parts.append(("   " + one_line(nxt.get("binding"), 400) + "\n", "$warning"))
+        beat = str(nxt.get("stage_id") or "").rsplit("_", 1)[-1].upper()
+        parts.append((f" ({one_line(beat, 30)})\n", "$foreground-muted"))
+        parts.append(
+            ("   " + one_line(render_clean(str(nxt.get("binding") or "")), 400) + "\n", "$warning")
+        )
     else:
         parts.append(("none — that was the last stage\n", "$foreground-muted"))
     return Content.assemble(*parts)

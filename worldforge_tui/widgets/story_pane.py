@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 
+from engine.views.render import clean as render_clean
 from engine.views.render import render_artifact
 from worldforge_tui.consequences import Consequence
 from worldforge_tui.glossary import fatal_text
@@ -144,11 +145,8 @@ def _run(run: StageRun) -> list[Part]:
     artifact = run.artifact
     follows = artifact.get("follows_decision")
     if isinstance(follows, dict):
-        rule = str(follows.get("rule_id") or "")
         parts.append(("Follows", "bold"))
-        if rule and rule != "none":
-            parts.append((" " + one_line(rule, 60), "$accent"))
-        parts.append(": " + one_line(follows.get("how"), 400) + "\n")
+        parts.append(": " + one_line(render_clean(str(follows.get("how") or "")), 400) + "\n")
     changed = run.changes
     if changed:
         parts.append(("What changed since the last attempt\n", "bold underline"))
@@ -209,7 +207,7 @@ def _dilemma(dilemma: Dilemma, key_of: KeyOf, fatal: Mapping[str, str]) -> list[
     for option_id, option in zip(FORK_IDS, dilemma.options, strict=False):
         parts.append((f" [{key_of(option_id)}] ", "$accent bold reverse"))
         parts.append((" " + one_line(option.text, 300), "bold"))
-        parts.append((f"  ({one_line(option.rule_id, 40)})\n", "$foreground-muted"))
+        parts.append("\n")
         tradeoff = option.tradeoff
         if tradeoff:
             parts.append("     " + one_line(tradeoff, 300) + "\n")
