@@ -27,13 +27,13 @@ from worldforge_tui.boot import load_router, log, setup_file_log
 from worldforge_tui.live_writing import LiveWriting
 from worldforge_tui.messages import Booted
 from worldforge_tui.player_actions import PlayerActions
-from worldforge_tui.safe_text import one_line
 from worldforge_tui.screens.dialogs import InspectorScreen
 from worldforge_tui.screens.help import HelpScreen
 from worldforge_tui.screens.load import LoadScreen
 from worldforge_tui.screens.main import MainScreen
 from worldforge_tui.screens.new_venture import NewVentureScreen
 from worldforge_tui.session_runner import SessionRunner
+from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.theme import DEFAULT_THEME, THEMES
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane

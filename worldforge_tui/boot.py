@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.safe_text import one_line
 
 log = logging.getLogger("worldforge.tui")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game.economy import METER_NAMES
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.safe_text import one_line
 
 # The rows that start a new chapter of consequences (the CEO decided), and the ones that are one.
 SINCE = frozenset({"CEO_DECISION"})

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game.economy import DEFEATS, METER_NAMES, TUNING, Defeat
-from worldforge_tui.formatting import value_text
+from worldforge_tui.text.formatting import value_text
 
 # engine.game.endings and engine.game.world load the state models: they are imported where the
 # text is built (help, tooltips, the end screen), never before the board's first frame.

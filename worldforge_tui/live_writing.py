@@ -21,7 +21,7 @@ from textual.content import Content
 from textual.message import Message
 
 from worldforge_tui.host import AppHost
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.safe_text import one_line
 
 CAT_WORKERS = 1
 CAT_KNOWLEDGE = 2

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 
 from worldforge_tui.boot import log
-from worldforge_tui.formatting import plural
 from worldforge_tui.host import AppHost
 from worldforge_tui.messages import CommandFinished, EngineNotice, SessionFailed, SessionOpened
-from worldforge_tui.safe_text import one_line
 from worldforge_tui.screens.end import EndScreen
+from worldforge_tui.text.formatting import plural
+from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.memory_pane import MemoryPane
 

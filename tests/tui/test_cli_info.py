@@ -16,7 +16,7 @@ from engine.session.api import GameSession
 from worldforge_tui import version
 from worldforge_tui.cli import build_parser, main
 from worldforge_tui.cli.info import progress
-from worldforge_tui.formatting import human_time, plural
+from worldforge_tui.text.formatting import human_time, plural
 
 PITCH = "Meal kits for night-shift nurses"
 

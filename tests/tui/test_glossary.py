@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.game import economy, endings
 from engine.game.models import Economics
 from worldforge_tui import glossary
-from worldforge_tui.formatting import FIELD_INFO
+from worldforge_tui.text.formatting import FIELD_INFO
 from worldforge_tui.widgets.status_bar import METERS, meters_content
 
 

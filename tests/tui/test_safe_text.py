@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from worldforge_tui.safe_text import clean, literal, literal_line, one_line
+from worldforge_tui.text.safe_text import clean, literal, literal_line, one_line
 
 HOSTILE = (
     "[bold]boss[/] [/] [link=http://x]y[/link] \x1b[31mred\x1b[0m \x1b]0;title\x07 \x07bell\x00"

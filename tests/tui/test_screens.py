@@ -106,8 +106,8 @@ async def test_reject_disabled_after_two_redos_with_a_notice(tmp_path):
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(app, pilot)
-        for reason in ("shorter", "simpler"):
-            await pilot.press("r", *list(reason), "enter")
+        for reason in ("leave out salons", "price it at $27 a month"):  # placeable: each a redo
+            await pilot.press("r", *[("space" if c == " " else c) for c in reason], "enter")
             await settle(app, pilot)
         assert app.session.state.stages[0].redos == 2 and app.snap.phase == "gate"
         assert app.main.query_one("#btn-reject").disabled

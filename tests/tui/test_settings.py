@@ -128,7 +128,9 @@ async def test_settings_flip_changes_next_calls_served_by(tmp_path, fake_openai)
         saved = settings_path().read_text(encoding="utf-8")
         assert "sk-test-secret" not in saved and "LOCAL_AGENT_MODEL" in saved
 
-        await pilot.press("r", *list("tighter"), "enter")
+        # a reason the reader can place (a vague one gets a question and no redo)
+        reason = "leave out salons"
+        await pilot.press("r", *[("space" if c == " " else c) for c in reason], "enter")
         await settle(app, pilot)
         assert app.snap.current.served_by == "local" and app.snap.current.model == "qwen2.5"
         assert fake_openai.chat_requests, "the redo went to the loopback model"

@@ -40,7 +40,7 @@ BOUND = (
 
 def test_headless_imports_stay_free_of_textual():
     code = (
-        "import sys, worldforge_tui, worldforge_tui.safe_text, worldforge_tui.formatting, "
+        "import sys, worldforge_tui, worldforge_tui.text.safe_text, worldforge_tui.text.formatting, "
         "worldforge_tui.replay_entries, worldforge_tui.screens.settings_form, engine.session.api; "
         "bad = [m for m in sys.modules if m == 'textual' or m.startswith('textual.')]; "
         "print(bad); sys.exit(1 if bad else 0)"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.session.api import GameSession
-from worldforge_tui.formatting import delta_text, delta_tone, money, value_text
 from worldforge_tui.screens.end import report_card
+from worldforge_tui.text.formatting import delta_text, delta_tone, money, value_text
 from worldforge_tui.widgets.receipt_pane import receipt_content
 from worldforge_tui.widgets.story_pane import artifact_parts, story_content
 
@@ -28,7 +28,7 @@ def test_every_economics_name_the_panes_read_is_a_field():
     """The meters and the report card read Economics by these names: a misspelled one fails
     here (and the pane would raise), never shows as a silently blank meter."""
     from engine.game.models import Economics
-    from worldforge_tui.formatting import FIELDS
+    from worldforge_tui.text.formatting import FIELDS
     from worldforge_tui.widgets.status_bar import METERS
 
     names = set(Economics.model_fields)

@@ -396,7 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _use_env_file(args.env_file)
 
         if getattr(args, "command", None) not in TUI_COMMANDS:
-            from worldforge_tui.terminal import SafeStream
+            from worldforge_tui.text.terminal import SafeStream
 
             sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
         code = int(args.func(args) or 0)
@@ -471,13 +471,13 @@ def _scrubbed(text: str) -> str:
 
 def warn(message: str) -> None:
     """A warning line on stderr (the command still succeeds unless told to be strict)."""
-    from worldforge_tui.terminal import printable
+    from worldforge_tui.text.terminal import printable
 
     print(f"worldforge: warning: {printable(_scrubbed(message))}", file=sys.stderr)
 
 
 def _error(message: str) -> None:
     """The one error line: scrubbed and made printable whatever stream is current."""
-    from worldforge_tui.terminal import printable
+    from worldforge_tui.text.terminal import printable
 
     print(f"worldforge: error: {printable(_scrubbed(message))}", file=sys.stderr)

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from worldforge_tui.formatting import human_time, plural
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.formatting import human_time, plural
+from worldforge_tui.text.safe_text import one_line
 
 KEYMAP_FILENAME = "keymap.json"  # the same name `worldforge_tui.keymap` reads
 

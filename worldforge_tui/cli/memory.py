@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameError
-from worldforge_tui.formatting import plural
+from worldforge_tui.text.formatting import plural
 
 if TYPE_CHECKING:  # the store and SQLite load when a memory command runs, not for `--help`
     import sqlite3

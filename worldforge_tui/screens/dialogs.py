@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from engine.language.text import MAX_REASON_CHARS
 from worldforge_tui import actions
-from worldforge_tui.safe_text import clean, literal
+from worldforge_tui.text.safe_text import clean, literal
 from worldforge_tui.widgets.bounded_input import BoundedInput
 
 # Every prompt's answer (a reason, an own answer, a reply, a summary) meets the engine's limit for

@@ -14,9 +14,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from worldforge_tui import actions
-from worldforge_tui.formatting import FIELDS, TONE_STYLE, meter_tone, value_text
 from worldforge_tui.glossary import loss_rule, score_rows, score_rule, win_rule
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.formatting import FIELDS, TONE_STYLE, meter_tone, value_text
+from worldforge_tui.text.safe_text import one_line
 
 if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot

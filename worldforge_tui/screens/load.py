@@ -14,8 +14,8 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from worldforge_tui import actions
-from worldforge_tui.formatting import human_time
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.formatting import human_time
+from worldforge_tui.text.safe_text import one_line
 
 
 def run_prompt(run: Any) -> Content:

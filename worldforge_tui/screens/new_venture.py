@@ -20,7 +20,7 @@ from engine.game.archetypes import ARCHETYPE_RULES
 from engine.language.pitch import describe, read_pitch
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_tui import actions
-from worldforge_tui.safe_text import literal, literal_line
+from worldforge_tui.text.safe_text import literal, literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())

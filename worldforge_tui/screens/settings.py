@@ -21,7 +21,6 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.config import Settings, env_block
 from engine.routing.types import ROLES
 from worldforge_tui import actions
-from worldforge_tui.safe_text import clean, literal, one_line
 from worldforge_tui.screens.dialogs import ConfirmScreen
 from worldforge_tui.screens.settings_form import (
     MEMORY_OPTIONS,
@@ -34,6 +33,7 @@ from worldforge_tui.screens.settings_form import (
     pills,
     role_fields,
 )
+from worldforge_tui.text.safe_text import clean, literal, one_line
 from worldforge_tui.widgets.key_footer import KeyFooter
 
 # settings field -> (role, tier) for the per-role model inputs

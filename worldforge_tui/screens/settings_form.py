@@ -19,7 +19,7 @@ from engine.config import (
     check_choices,
 )
 from engine.routing.types import ROLES
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.safe_text import one_line
 
 MODE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("Offline — seeded simulation", "simulation"),

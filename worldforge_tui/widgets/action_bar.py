@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.widgets import Button, Static
 
 from worldforge_tui import actions
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.safe_text import one_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 BUTTON_ROWS = tuple(row for row in actions.ACTIONS if row.button is not None)

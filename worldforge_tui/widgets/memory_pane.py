@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from engine.views.render import clean as render_clean
 from worldforge_tui import actions
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.safe_text import one_line
 
 if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot

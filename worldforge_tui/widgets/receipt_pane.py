@@ -8,8 +8,14 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from engine.views.render import clean as render_clean
-from worldforge_tui.formatting import FIELD_INFO, TONE_STYLE, delta_text, delta_tone, value_text
-from worldforge_tui.safe_text import one_line
+from worldforge_tui.text.formatting import (
+    FIELD_INFO,
+    TONE_STYLE,
+    delta_text,
+    delta_tone,
+    value_text,
+)
+from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.content_pane import ContentPane
 
 if TYPE_CHECKING:

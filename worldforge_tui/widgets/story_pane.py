@@ -14,7 +14,7 @@ from engine.views.render import clean as render_clean
 from engine.views.render import render_artifact
 from worldforge_tui.consequences import Consequence
 from worldforge_tui.glossary import fatal_text
-from worldforge_tui.safe_text import clean, one_line
+from worldforge_tui.text.safe_text import clean, one_line
 from worldforge_tui.widgets.content_pane import ContentPane
 
 if TYPE_CHECKING:

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # rich loads with the TUI; headless commands use `clean` / `one_line` only
     from rich.text import Text
 
-from worldforge_tui.terminal import CONTROLS as _CONTROLS
-from worldforge_tui.terminal import ESCAPES as _ESCAPES
-from worldforge_tui.terminal import UNSAFE as _UNSAFE
-from worldforge_tui.terminal import visible as _visible
+from worldforge_tui.text.terminal import CONTROLS as _CONTROLS
+from worldforge_tui.text.terminal import ESCAPES as _ESCAPES
+from worldforge_tui.text.terminal import UNSAFE as _UNSAFE
+from worldforge_tui.text.terminal import visible as _visible
 
 ELLIPSIS = "…"
 DEFAULT_LIMIT = 4000
