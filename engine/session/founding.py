@@ -23,7 +23,8 @@ from engine.writing.simulate import customer_from_pitch
 # 6: the simulated prose's grammar comes from inflect (articles, plurals, agreement, counts).
 # 7: one name per meter ("Strain broke the team.", flaw costs name "strain"), so old messages differ.
 # 8: typed directions bind the work from recalled memory (content, the gate's check, redos).
-RULES_VERSION = 8
+# 9: a named audience takes the old customer's place before an exclusion strips any sentence.
+RULES_VERSION = 9
 
 
 @dataclass(frozen=True)

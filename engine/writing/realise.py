@@ -50,12 +50,12 @@ def realise(role: str, art: dict[str, Any], directions: list[Direction], v: Voic
     then what takes content out, then the name and the price (restated wherever one is stated)."""
     by = {a: [d for d in directions if d.axis == a] for a in _ORDER}
     gone = by["exclusion"] + by["claim"]
+    for d in by["audience"]:  # first: the named audience takes the old customer's place, so
+        _audience(role, art, d.value, v)  # "not dog owners" rewrites those lines, not deletes them
     for d in gone:
         _take_out(role, art, d, v)
     for d in by["tone"]:
         _tone(role, art, d.value)
-    for d in by["audience"]:
-        _audience(role, art, d.value, v)
     for d in by["channel"]:
         _channel(role, art, d.value, v)
     for d in by["scope"]:
@@ -135,9 +135,12 @@ def _price(
 # ------------------------------------------------------------------ audience, channel, scope
 def _audience(role: str, art: dict[str, Any], who: str, v: Voice) -> None:
     field = FIELDS["audience"][role][0]
-    old = v.slots.get("customer", "")
-    if old and old != who:
-        _map_strings(art, lambda s: s.replace(old, who))
+    for old in {v.slots.get("customer", ""), v.slots.get("pitch_customer", "")}:
+        if (
+            old and old.lower() not in who.lower()
+        ):  # the voice's or (on a redo) the pitch's customer;
+            # a narrowing ("the busiest hair salons" for "hair salons") leaves the old words standing
+            _map_strings(art, lambda s, o=old: s.replace(o, who).replace(cap(o), cap(who)))
     if mentions(prose(art, (field,)), who):
         return
     outcome = v.slots.get("outcome", "a calmer week")

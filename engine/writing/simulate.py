@@ -107,6 +107,7 @@ def _voice(
     slots = {
         "company": founder.company,
         "customer": customer,
+        "pitch_customer": founder.customer,  # whom earlier attempts were written for
         "offering": p.offering,
         "pain": rng.choice(bank["pain"]),
         "outcome": rng.choice(bank["outcome"]),

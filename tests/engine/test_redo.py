@@ -112,7 +112,9 @@ def test_a_redo_never_adds_a_flaw_and_says_what_changed_from_the_diff():
         if not directions:
             continue
         before = {f["kind"] for f in find_flaws(r["role"], first, customer="night-shift nurses")}
-        after = {f["kind"] for f in find_flaws(r["role"], second, customer="night-shift nurses")}
+        # as the gate does (engine.workers.agents): a named audience is whom the redo must address
+        who = next((d.value for d in directions if d.axis == "audience"), "night-shift nurses")
+        after = {f["kind"] for f in find_flaws(r["role"], second, customer=who)}
         assert after <= before, (r["reason"], after - before)
     first, second, _ = redo_pair("Too expensive for a small clinic", "designer")
     price = [f for f in second["features"] if f.startswith("Pilot price")]
