@@ -133,15 +133,35 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 
 
 def write_report(session: GameSession, path: str | Path | None = None) -> Path:
+    """Write the report atomically: to a new temporary file beside the target (created, never
+    opened through an existing name or symlink), then renamed over it. The default place, the save
+    dir's reports/, is refused when a symlink leads it out of the save dir (issue 26)."""
+    import os
+    import tempfile
+
+    from engine.errors import SaveError
+    from memory.local.db import inside
+
     target = (
         Path(path)
         if path
         else session.save_dir / "reports" / f"{session.state.run_id}-day{session.state.day}.md"
     )
+    if not path and not inside(session.save_dir, target):
+        raise SaveError(
+            f"{target.parent} leads outside the save dir {session.save_dir} (a symlink): "
+            "no report was written there; export with an explicit path instead"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(".tmp")
     # Text a model or player wrote reaches the file without controls (ESC, C1, NUL, bidi overrides):
     # a report opened with `cat` must not drive the terminal.
-    tmp.write_text(_CONTROLS.sub("", render_report(session)), encoding="utf-8")
-    tmp.replace(target)
+    text = _CONTROLS.sub("", render_report(session))
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)  # a rename replaces a symlink at the target, never follows it
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return target

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -392,6 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(["play", *argv])
         import engine.logs  # noqa: F401 - every `worldforge.*` logger writes to the one file
 
+        logging.raiseExceptions = False  # a log that cannot be written (full disk) stays silent
+
         if args.env_file is not None:
             _use_env_file(args.env_file)
 
@@ -423,6 +426,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _is_settings_error(err):  # settings that cannot be used: their one line, exit 2
             _error(str(err))
             return 2
+        save_line = _save_refusal(err)
+        if save_line:  # a busy save or a full disk: one line, exit 2, nothing half-written
+            _error(save_line)
+            return 2
         from engine.logs import log_exception
 
         try:
@@ -434,6 +441,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         sys.stdout, sys.stderr = streams
+
+
+FULL_DISK_LINE = (
+    "the disk is full ({detail}): the last step was not saved and nothing was half-written; "
+    "free some space and run it again"
+)
+
+
+def _save_refusal(err: BaseException) -> str | None:
+    """The one line for a save SQLite could not write: busy past the retries, or a full disk."""
+    sqlite3 = sys.modules.get("sqlite3")
+    if sqlite3 is None or not isinstance(err, sqlite3.OperationalError):
+        return None
+    from memory.local.db import SaveBusyError, busy_line, is_busy
+
+    text = " ".join(str(err).split())
+    if isinstance(err, SaveBusyError):
+        return text
+    if is_busy(err):
+        return busy_line()
+    if "disk is full" in text or "disk I/O error" in text:
+        return FULL_DISK_LINE.format(detail=text[:60])
+    return None
 
 
 def _use_env_file(name: str) -> None:
