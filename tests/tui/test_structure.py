@@ -51,6 +51,22 @@ def test_headless_imports_stay_free_of_textual():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_app_module_loads_none_of_the_engine_before_the_first_frame():
+    """The board draws before the engine loads (it loads on a thread after the first frame): the
+    app module and its screens import no pydantic, SQLite, memory store, router or session."""
+    code = (
+        "import sys, worldforge_tui.app; "
+        "heavy = ('pydantic', 'sqlite3', 'memory', 'engine.session', 'engine.game.models', "
+        "'engine.routing', 'engine.language.pitch'); "
+        "bad = sorted(m for m in sys.modules if m.startswith(heavy)); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_every_binding_has_an_id_and_description():
     seen: dict[str, str] = {}
     for owner in BOUND:

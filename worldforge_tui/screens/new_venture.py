@@ -17,7 +17,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from engine.game.archetypes import ARCHETYPE_RULES
-from engine.language.pitch import describe, read_pitch
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_tui import actions
 from worldforge_tui.text.safe_text import literal, literal_line
@@ -156,6 +155,9 @@ def reading_line(pitch: str) -> str:
     """The pitch as the game reads it, with the guess it made when the pitch says too little."""
     if len(pitch.split()) < 2:
         return "Reading: type a pitch to see who it is for."
+    # here, not at the top: the pitch model is pydantic, which the first frame must not wait for
+    from engine.language.pitch import describe, read_pitch
+
     r = read_pitch(pitch)
     line = "Reading: " + describe(r)
     return f"{line}. Note: {r.note}." if r.note else line
