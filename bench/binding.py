@@ -327,6 +327,8 @@ def _judge_redo(
         allowed |= set(FIELDS.get(d.axis, {}).get(redo.role, ()))
         if d.axis == "number":
             allowed |= {"financial_plan", "gtm_channels"}
+        if d.axis == "price":
+            allowed.add("financial_plan")  # the plan's revenue is its customers at the price
         if d.axis == "scope":
             allowed |= {
                 "features",

@@ -64,6 +64,11 @@ class Channel(BaseModel):
 
 
 class FinancialPlan(BaseModel):
+    """Six months of revenue targets; the simulation tier states the price a customer pays a
+    month and the paying customers behind each target (engine.writing.plan), a model may not."""
+
+    price_usd_per_month: float | None = None
+    paying_customers_m1_to_m6: list[int] = Field(default_factory=list)
     target_mrr_usd_m1_to_m6: list[float]
     burn_usd_per_month: float
     breakeven_month: int

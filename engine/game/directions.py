@@ -495,7 +495,8 @@ def _read_price(c: _Ctx) -> None:
     if prices:
         m = prices[-1]
         op: Literal["eq", "max", "min"] = "max" if m.group(1) else "min" if m.group(2) else "eq"
-        period = {"mo": "month", "yr": "year"}.get((m.group(5) or "month").lower(), "month")
+        said_per = (m.group(5) or "month").lower()
+        period = {"mo": "month", "yr": "year"}.get(said_per, said_per)
         period = period if period in ("month", "year", "week") else "month"
         unit = (m.group(6) or "").lower() or None
         if unit in STOPWORDS or unit in ("flat", "total", "only"):
@@ -1171,6 +1172,8 @@ PRICE_SAID = re.compile(
     r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|per|/)\s*(month|mo|year|week)\b", re.IGNORECASE
 )
 WEEK_SAID = re.compile(r"\bweek\s+(\d{1,2})\b", re.IGNORECASE)
+# A price per period as a monthly price (the revenue plan's numbers are monthly).
+PER_MONTH = {"month": 1.0, "mo": 1.0, "year": 1 / 12, "week": 52 / 12}
 
 
 def strings(v: Any) -> list[str]:
@@ -1313,6 +1316,29 @@ def _price_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str 
             return f"price ${amount:,.0f} a {per}"
     if d.unit and not has_phrase(allp, f"per {d.unit}"):
         return "prices it per something else"
+    return plan_price_miss(art, d)
+
+
+def plan_price_miss(art: dict[str, Any], d: Direction) -> str | None:
+    """The revenue plan follows the named price: its price is the named one (monthly) and each
+    month's revenue is within one customer's price of its paying customers × that price. A plan
+    that states no price or customers (an older artifact, a model's) is judged by its text only."""
+    fp = art.get("financial_plan")
+    if not isinstance(fp, dict):
+        return None
+    price, customers = fp.get("price_usd_per_month"), fp.get("paying_customers_m1_to_m6")
+    mrr = fp.get("target_mrr_usd_m1_to_m6")
+    if not isinstance(price, int | float) or isinstance(price, bool) or price <= 0:
+        return None
+    per = PER_MONTH.get(d.period, 1.0)
+    if not _within(round(price / per, 2), d):
+        return f"plans its revenue at ${price:,.0f} a month"
+    if isinstance(customers, list) and isinstance(mrr, list) and len(customers) == len(mrr):
+        for c, x in zip(customers, mrr, strict=True):
+            if not isinstance(c, int | float) or not isinstance(x, int | float):
+                continue
+            if abs(float(x) - float(c) * price) >= price:
+                return f"plans ${float(x):,.0f} a month from {c:,.0f} customers at ${price:,.0f}"
     return None
 
 

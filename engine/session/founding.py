@@ -24,7 +24,8 @@ from engine.writing.simulate import customer_from_pitch
 # 7: one name per meter ("Strain broke the team.", flaw costs name "strain"), so old messages differ.
 # 8: typed directions bind the work from recalled memory (content, the gate's check, redos).
 # 9: a named audience takes the old customer's place before an exclusion strips any sentence.
-RULES_VERSION = 9
+# 10: the revenue plan states its price and paying customers; a named price sets its numbers.
+RULES_VERSION = 10
 
 
 @dataclass(frozen=True)

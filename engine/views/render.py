@@ -35,6 +35,8 @@ LABELS: dict[str, str] = {
     "churn_drivers": "Why customers leave",
     "nps_plan": "Asking customers",
     "support_workflow": "Support steps",
+    "price_usd_per_month": "Price a customer pays",
+    "paying_customers_m1_to_m6": "Paying customers, months 1 to 6",
     "target_mrr_usd_m1_to_m6": "Monthly revenue targets, months 1 to 6",
     "burn_usd_per_month": "Monthly burn",
     "breakeven_month": "Breakeven",
@@ -126,7 +128,7 @@ def number(key: str, value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return clean(str(value))
     if key.endswith("_usd") or key.startswith("target_mrr") or "usd" in key:
-        return usd(value) + (" a month" if key == "burn_usd_per_month" else "")
+        return usd(value) + (" a month" if key.endswith("_per_month") else "")
     if key.endswith("_pct"):
         return f"{value:.1f} %"
     if key == "breakeven_month":
@@ -192,6 +194,8 @@ def render_artifact(artifact: Any) -> list[Block]:
         if key == "financial_plan" and isinstance(value, dict):
             lines = []
             for k, v in value.items():
+                if v in (None, [], ""):
+                    continue  # a model's plan may leave the price and customers out
                 shown = ", ".join(number(k, x) for x in v) if isinstance(v, list) else number(k, v)
                 lines.append(f"{label(k)}: {shown}")
             out.append(Block(label(key), lines, bullets=True))

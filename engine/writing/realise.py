@@ -13,6 +13,7 @@ check pass, violating one makes it fail (tests/engine/test_directions.py holds b
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -35,6 +36,7 @@ from engine.game.directions import (
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
 from engine.language.text import has_phrase
 from engine.writing.phrases import Voice, cap
+from engine.writing.plan import fit_customers, monthly_price, reprice
 
 _SKIP = ("follows_decision", "memory_writes", "url")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -44,10 +46,14 @@ _MUST_STAY = re.compile(
 _FLOOR = {"features": 3, "retention_loops": 2, "churn_drivers": 2, "support_workflow": 3}
 
 
-def realise(role: str, art: dict[str, Any], directions: list[Direction], v: Voice) -> None:
+def realise(
+    role: str, art: dict[str, Any], directions: list[Direction], v: Voice, *, booked: float = 0.0
+) -> None:
     """Edit `art` in place so it honours every direction its role's fields can carry. The order is
     fixed so no edit undoes another: tone first (it may shorten a field), then what adds content,
-    then what takes content out, then the name and the price (restated wherever one is stated)."""
+    then what takes content out, then the name and the price (restated wherever one is stated,
+    and the revenue plan's numbers recomputed from it; `booked` is the revenue already booked,
+    which a plan never starts below)."""
     by = {a: [d for d in directions if d.axis == a] for a in _ORDER}
     gone = by["exclusion"] + by["claim"]
     for d in by["audience"]:  # first: the named audience takes the old customer's place, so
@@ -63,13 +69,14 @@ def realise(role: str, art: dict[str, Any], directions: list[Direction], v: Voic
     for d in by["timeline"]:
         _timeline(role, art, d)
     for d in by["number"]:
-        _number(art, d)
+        _number(art, d, booked)
     for d in gone:
         _take_out(role, art, d, v)
     for d in by["name"]:
         _name(role, art, d.value)
     for d in by["price"]:
         _price(role, art, d, v, directions)
+        _reprice_plan(art, d, directions, booked)
 
 
 _ORDER = (
@@ -130,6 +137,19 @@ def _price(
         art["value_proposition"] = (
             f"{art.get('value_proposition', '').rstrip()} Pilot price: {said}."
         )
+
+
+def _reprice_plan(
+    art: dict[str, Any], d: Direction, directions: list[Direction], booked: float
+) -> None:
+    """The plan's numbers follow the named price: its customers pay it; a revenue target the CEO
+    named stays, and the customers become what it takes at this price."""
+    fp = art.get("financial_plan")
+    if not isinstance(fp, dict):
+        return
+    named_revenue = any(x.axis == "number" and x.key == "mrr" for x in directions)
+    price = monthly_price(target_price(d), d.period)
+    reprice(fp, price, booked=booked, keep_revenue=named_revenue)
 
 
 # ------------------------------------------------------------------ audience, channel, scope
@@ -237,7 +257,7 @@ def target_number(d: Direction) -> float:
     return amount
 
 
-def _number(art: dict[str, Any], d: Direction) -> None:
+def _number(art: dict[str, Any], d: Direction, booked: float = 0.0) -> None:
     value = target_number(d)
     if d.key in ("cac", "hours"):
         key = "expected_cac_usd" if d.key == "cac" else "weekly_hours"
@@ -253,9 +273,15 @@ def _number(art: dict[str, Any], d: Direction) -> None:
     if field == "target_mrr_usd_m1_to_m6":
         old = [float(x) for x in fp.get(field) or [1, 1, 1, 1, 1, 1]]
         scale = value / old[-1] if old[-1] else 1.0
-        fp[field] = [max(10, round(x * scale / 10) * 10) for x in old[:-1]] + [round(value)]
+        floor = min(round(value), math.ceil(booked / 10) * 10)  # never below what is booked
+        if old[0] * scale < floor:  # from what is booked to the target, growing evenly
+            fp[field] = [round(floor * (value / floor) ** (i / 5) / 10) * 10 for i in range(5)]
+        else:
+            fp[field] = [max(10, round(x * scale / 10) * 10) for x in old[:-1]]
+        fp[field].append(round(value))
         for i in range(1, len(fp[field])):
             fp[field][i] = max(fp[field][i], fp[field][i - 1])
+        fit_customers(fp)  # the customers those targets take at the plan's price
     elif field == "churn_target_pct":
         fp[field] = round(value, 1)
     else:
@@ -349,6 +375,8 @@ def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
         _map_strings(art, lambda s: _PRICE_WITH_UNIT.sub(price_phrase(wrong, v, []), s))
         if not stated_prices(prose(art)):
             _price(role, art, wrong, v, [])
+        if isinstance(art.get("financial_plan"), dict):  # the mistaken price, in the numbers too
+            reprice(art["financial_plan"], monthly_price(wrong.amount or 0.0, wrong.period))
     elif a == "audience":
         who = next(w for w in WRONG_AUDIENCES if not has_phrase(w, d.value.split()[-1]))
         field = FIELDS["audience"][role][0]
@@ -415,7 +443,20 @@ def what_changed(
         else:
             old = old if old.startswith("“") else f"“{old}”"  # the old value is quoted, not stated
             out.append(f"{label}: {old} → {new}.")
+        if d.axis == "price" and not any(x.key == "mrr" for x in directions):
+            out += _plan_changed(before, after)  # (a named revenue target says it itself)
     return out
+
+
+def _plan_changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The revenue plan's month-6 line when a price moved it (customers × the new price)."""
+    old, new = before.get("financial_plan") or {}, after.get("financial_plan") or {}
+    was, now = old.get("target_mrr_usd_m1_to_m6") or [], new.get("target_mrr_usd_m1_to_m6") or []
+    customers, price = new.get("paying_customers_m1_to_m6") or [], new.get("price_usd_per_month")
+    if not was or not now or was[-1] == now[-1] or not customers or not price:
+        return []
+    line = f"Month-6 revenue target: ${was[-1]:,.0f} → ${now[-1]:,.0f}"
+    return [f"{line} ({customers[-1]:,} paying customers at ${price:,.0f} a month)."]
 
 
 def _number_label(d: Direction) -> str:

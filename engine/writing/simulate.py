@@ -9,7 +9,6 @@ named (engine.language.reading); the standing fork decision stays binding.
 from __future__ import annotations
 
 import copy
-import math
 import random
 import re
 from typing import Any
@@ -22,6 +21,7 @@ from engine.language.pitch import read_pitch
 from engine.language.text import clip
 from engine.writing import banks
 from engine.writing.phrases import Voice, cap, plural, sentences
+from engine.writing.plan import price_plan
 from engine.writing.realise import realise, violate, what_changed
 from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
 from textkit.numbers import usd as money
@@ -142,19 +142,6 @@ def _summary(v: Voice, stage: Stage, founder: Founder, call: str) -> str:
     return " ".join(parts)
 
 
-def _plan(economics: Economics, rng: random.Random, rule_id: str) -> dict[str, Any]:
-    """Six months of revenue targets that never start below what is already booked."""
-    booked = economics.monthly_revenue_usd
-    mrr0 = max(rng.randint(4, 9) * 100, math.ceil(booked / 50) * 50)
-    growth = 1.5 if rule_id in ("marketer.adoption", "designer.ship", "ops.shareholder") else 1.3
-    return {
-        "target_mrr_usd_m1_to_m6": [round(mrr0 * growth**i / 10) * 10 for i in range(6)],
-        "burn_usd_per_month": round(economics.monthly_burn_usd),
-        "breakeven_month": rng.randint(5, 14),
-        "churn_target_pct": round(rng.uniform(2.5, 6.0), 1),
-    }
-
-
 def _fresh(
     role: str,
     v: Voice,
@@ -241,7 +228,7 @@ def _fresh(
             + f" {rng.randint(2, 6)}.",
         )
     else:
-        plan = _plan(economics, rng, rule_id)
+        plan = price_plan(economics, rng, rule_id, price)
         if role == "marketer":
             body = [
                 v.pick(f"{key}:open", banks.EMAIL_OPENERS),
@@ -380,7 +367,7 @@ def simulate_artifact(
         art = copy.deepcopy(previous)
         art.pop("memory_writes", None)
         named = [Direction.model_validate(d) for d in redo.get("directions") or []]
-        realise(role, art, named, v)
+        realise(role, art, named, v, booked=economics.monthly_revenue_usd)
         said = what_changed(role, previous, art, [d for d in named if applies(role, d, art)])
         if not said:
             said = [
@@ -404,7 +391,7 @@ def simulate_artifact(
             seed=seed,
             attempt=attempt,
         )
-        realise(role, art, binding.directions, v)
+        realise(role, art, binding.directions, v, booked=economics.monthly_revenue_usd)
     if drift is not None:
         violate(role, art, drift, v)
     elif flaw and flaw != "ignores_decision":
