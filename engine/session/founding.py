@@ -25,7 +25,8 @@ from engine.writing.simulate import customer_from_pitch
 # 8: typed directions bind the work from recalled memory (content, the gate's check, redos).
 # 9: a named audience takes the old customer's place before an exclusion strips any sentence.
 # 10: the revenue plan states its price and paying customers; a named price sets its numbers.
-RULES_VERSION = 10
+# 11: a redo's summary quotes a reason that ends in a full stop without adding a second one.
+RULES_VERSION = 11
 
 
 @dataclass(frozen=True)

@@ -38,42 +38,53 @@ class ReplayReport(BaseModel):
     first_difference: str | None = None
 
 
-def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:  # noqa: C901 - the replay loop
-    state, inputs = load_run(conn, run_id)
-    refuse_old_rules(state)
-    stored = list_events(conn, run_id)
+def router_for(stored: list[Any]) -> tuple[str, Router]:
+    """The router a re-derivation uses: the simulation tier, or, for a run that tried a model, the
+    replay tier serving the recorded model outputs (so a live run re-derives offline)."""
     recorded = {e.payload["raw_text"] for e in stored if e.payload.get("raw_text")}
-    mode = "simulation"
-    replay_map: dict[str, str] | None = None
     # A run that tried a model (even one where every call fell back) carries tier labels, fallback
     # reasons and ROUTE_FALLBACK events the simulation cannot reproduce: compare it in replay mode.
     tried_model = any(e.type == "ROUTE_FALLBACK" for e in stored) or (
         bool(stored) and stored[0].payload.get("runtime", "simulation") != "simulation"
     )
-    if recorded or tried_model:
-        mode = "replay"
-        replay_map = {}
-        for e in stored:
-            key, raw = e.payload.get("call_key"), e.payload.get("raw_text")
-            if e.type == "STAGE_EXECUTED" and raw:
-                key = f"{e.payload['stage_id']}/attempt-{e.payload['attempt']}"
-            if key and raw:
-                replay_map[key] = raw
-    router = Router(Settings(demo_mode="simulation"), replay=replay_map)
+    if not (recorded or tried_model):
+        return "simulation", Router(Settings(demo_mode="simulation"))
+    replay_map: dict[str, str] = {}
+    for e in stored:
+        key, raw = e.payload.get("call_key"), e.payload.get("raw_text")
+        if e.type == "STAGE_EXECUTED" and raw:
+            key = f"{e.payload['stage_id']}/attempt-{e.payload['attempt']}"
+        if key and raw:
+            replay_map[key] = raw
+    return "replay", Router(Settings(demo_mode="simulation"), replay=replay_map)
+
+
+def founded(
+    run_id: str, inputs: list[dict[str, Any]], router: Router, mem: sqlite3.Connection
+) -> GameSession:
+    """The run founded again in memory from its recorded start (nothing touches the save)."""
     if not inputs or inputs[0].get("cmd") != "start":
         raise SaveError(f"run {run_id!r} has no recorded start")
     start = inputs[0]
+    return GameSession.start_venture(
+        pitch=start["pitch"],
+        name=start["name"],
+        archetype=start["archetype"],
+        seed=start["seed"],
+        router=router,
+        conn=mem,
+        run_id=run_id,
+    )
+
+
+def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
+    state, inputs = load_run(conn, run_id)
+    refuse_old_rules(state)
+    stored = list_events(conn, run_id)
+    mode, router = router_for(stored)
     mem = connect(":memory:")
     try:
-        session = GameSession.start_venture(
-            pitch=start["pitch"],
-            name=start["name"],
-            archetype=start["archetype"],
-            seed=start["seed"],
-            router=router,
-            conn=mem,
-            run_id=run_id,
-        )
+        session = founded(run_id, inputs, router, mem)
         for step in inputs[1:]:
             if step["cmd"] == "standup" and session.state.phase == "ended":
                 continue

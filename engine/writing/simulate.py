@@ -378,7 +378,10 @@ def simulate_artifact(
             "how": how_line(binding, v),
         }
         heard = clip(str(redo.get("said") or ""), 120)
-        lead = f"Attempt {attempt}. You said “{heard}”." if heard else f"Attempt {attempt}."
+        stop = (
+            "" if heard.endswith((".", "!", "?")) else "."
+        )  # “… per groomer.” takes no second stop
+        lead = f"Attempt {attempt}. You said “{heard}”{stop}" if heard else f"Attempt {attempt}."
         art["summary"] = sentences(" ".join([lead, *said]))
     else:
         art = _fresh(

@@ -200,8 +200,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = db_path(resolve_save_dir(args.save_dir))
     if not path.exists():
         raise GameError(f"no save file at {path}")
+    if args.stage is not None and args.without is None:
+        raise CliError("--stage picks the stage --without re-derives: name a note with --without")
+    if args.without is not None and args.verify:
+        raise CliError("--without re-derives one stage; run --verify on its own")
     conn = open_save(path, create=False, readonly=True)  # replay re-derives in memory
     try:
+        if args.without is not None:
+            return _replay_without(conn, args)
         if not args.verify:
             state, inputs = load_run(conn, args.run_id)
             if args.json:
@@ -233,6 +239,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
             + (f"; {report.first_difference}" if report.first_difference else "")
         )
     return 0 if report.ok else 1
+
+
+def _replay_without(conn: Any, args: argparse.Namespace) -> int:
+    """`replay RUN --without NOTE_ID [--stage N]`: one stage re-derived without the note."""
+    from engine.session.without import without
+
+    report = without(conn, args.run_id, args.without, stage=args.stage)
+    if args.json:
+        _print_json(report.model_dump(mode="json"))
+    else:
+        print(f"{report.run_id}: what if they forgot note {report.note_id}?")
+        for line in report.lines():
+            print(f"  {line}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -351,6 +371,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
     )
     rep.add_argument("--verify", action="store_true", help="check events and state match the save")
+    rep.add_argument(
+        "--without",
+        metavar="NOTE_ID",
+        help="re-derive a stage in the simulator with this memory note withheld and print the "
+        "difference (brief, artifact, score, DRIFT); the run is not changed",
+    )
+    rep.add_argument(
+        "--stage",
+        type=int,
+        metavar="N",
+        help="with --without: the stage to re-derive (default: the first the note reached)",
+    )
     rep.add_argument("--json", action="store_true", help="print one JSON object")
     rep.set_defaults(func=cmd_replay)
 

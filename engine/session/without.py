@@ -1,0 +1,279 @@
+"""What if they forgot this? One stage of a run re-derived in the simulator with one memory note
+withheld, beside the same stage re-derived with it: the brief's binding lines, the artifact's
+fields, the score and DRIFT, before → after (`worldforge replay RUN --without NOTE_ID`, and the
+memory pane's key).
+
+The run itself is never changed: its recorded inputs are re-played into an in-memory database
+(as `replay --verify` does, with a model's recorded outputs served back for the stages before),
+and the stage is then briefed twice by the simulation tier, with and without the note.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from engine.config import Settings
+from engine.errors import SaveError
+from engine.game.directions import Binding, Direction
+from engine.game.models import StageRun
+from engine.language.text import clip
+from engine.routing import Router
+from engine.session.api import GameSession, refuse_old_rules
+from engine.session.events import list_events
+from engine.session.replay import founded, router_for
+from engine.session.saves import load_run
+from engine.views.render import render_artifact
+from engine.workers.agents import gather_context, run_worker
+from memory.local.db import connect
+
+LIVE = ("provisional", "active")
+
+
+class Side(BaseModel):
+    """One derivation of the stage: what bound its brief, what it made, how the gate judged it."""
+
+    binding: list[str] = Field(default_factory=list)
+    recalled: list[str] = Field(default_factory=list)  # the memory ids recalled into the brief
+    artifact: dict[str, Any] = Field(default_factory=dict)
+    score: int = 0
+    drift: bool = False
+    violations: list[str] = Field(default_factory=list)
+    flaws: list[str] = Field(default_factory=list)
+
+
+class FieldChange(BaseModel):
+    field: str
+    before: list[str]
+    after: list[str]
+
+
+class WithoutReport(BaseModel):
+    """The two derivations and their difference, in words a player reads."""
+
+    run_id: str
+    note_id: str
+    note: str
+    stage_id: str
+    stage: int
+    beat: str
+    attempt: int
+    worker: str
+    reached_brief: bool
+    mode: str
+    with_note: Side
+    without_note: Side
+    brief_gone: list[str] = Field(default_factory=list)
+    brief_new: list[str] = Field(default_factory=list)
+    fields: list[FieldChange] = Field(default_factory=list)
+
+    @property
+    def same(self) -> bool:
+        return not (
+            self.brief_gone
+            or self.brief_new
+            or self.fields
+            or self.with_note.score != self.without_note.score
+            or self.with_note.drift != self.without_note.drift
+        )
+
+    def lines(self) -> list[str]:
+        """The diff as text (the CLI prints it, the app shows it)."""
+        w, wo = self.with_note, self.without_note
+        head = f"Stage {self.stage} {self.beat} ({self.worker}), attempt {self.attempt}"
+        out = [f"{head}, re-derived in the simulator without note {self.note_id}: “{self.note}”"]
+        if not self.reached_brief:
+            out.append("This note reached no part of that brief: nothing binds differently.")
+        out.append("Brief, binding directions:")
+        out += [f"  − {x}" for x in self.brief_gone] + [f"  + {x}" for x in self.brief_new]
+        if not (self.brief_gone or self.brief_new):
+            out.append("  unchanged")
+        if not wo.binding:
+            out.append("  without it: none recalled, no binding direction for this work")
+        gone = [x for x in w.recalled if x not in wo.recalled]
+        if gone:
+            out.append("Brief, recalled memory: " + ", ".join(gone) + " no longer recalled")
+        out.append(f"Score: {w.score} → {wo.score}")
+        out.append(f"DRIFT: {_drift(w)} → {_drift(wo)}")
+        if self.fields:
+            out.append("What the work says, with the note → without it:")
+            for f in self.fields:
+                out.append(f"  {f.field}:")
+                out += [f"    − {x}" for x in f.before if x not in f.after]
+                out += [f"    + {x}" for x in f.after if x not in f.before]
+        else:
+            out.append("The work is the same without it.")
+        out.append("The run itself is unchanged (this was re-derived in memory).")
+        return out
+
+
+def _drift(s: Side) -> str:
+    return "; ".join(s.violations) if s.violations else ("DRIFT" if s.drift else "none")
+
+
+def _side(run: StageRun) -> Side:
+    binding = Binding(directions=[Direction.model_validate(b) for b in run.binding])
+    return Side(
+        binding=binding.lines(),
+        recalled=[str(x.get("id")) for x in run.memory_injected],
+        artifact=run.artifact,
+        score=run.rubric.final,
+        drift=run.rubric.drift,
+        violations=[str(v.get("line", "")) for v in run.rubric.violations],
+        flaws=[f.get("note", f.get("kind", "")) for f in run.rubric.flaws],
+    )
+
+
+def _blocks(artifact: dict[str, Any]) -> dict[str, list[str]]:
+    return {b.label: b.lines for b in render_artifact(artifact)}
+
+
+def _fields(before: dict[str, Any], after: dict[str, Any]) -> list[FieldChange]:
+    a, b = _blocks(before), _blocks(after)
+    labels = list(a) + [k for k in b if k not in a]
+    return [
+        FieldChange(field=k, before=a.get(k, []), after=b.get(k, []))
+        for k in labels
+        if a.get(k, []) != b.get(k, [])
+    ]
+
+
+def without(
+    conn: sqlite3.Connection, run_id: str, note_id: str, *, stage: int | None = None
+) -> WithoutReport:
+    """Re-derive a stage of the run with `note_id` withheld. Which stage: the first one run after
+    the note was written whose brief it reached (else the first run while it was live); with
+    `stage`, the first run of that stage while the note was live. Bad input raises SaveError
+    with one line; the save is only read."""
+    state, inputs = load_run(conn, run_id)
+    refuse_old_rules(state)
+    note_id = clip(note_id.strip(), 80)
+    if stage is not None and not any(s.number == stage for s in state.stages):
+        raise SaveError(f"no stage {stage} in run {run_id} (stages 1 to {len(state.stages)})")
+    mode, router = router_for(list_events(conn, run_id))
+    mem = connect(":memory:")
+    try:
+        session = founded(run_id, inputs, router, mem)
+        look = _Look()
+        for i, step in enumerate(inputs[1:], start=1):
+            brief = step.get("cmd") == "run_stage" and session.state.phase == "brief"
+            if brief and look.target(session, note_id, stage, i):
+                return _derive(session, run_id, note_id, mode, look.reached)
+            if step["cmd"] == "standup" and session.state.phase == "ended":
+                continue
+            session.apply_recorded(step)
+        look.seen = look.seen or note_id in {r.id for r in session.memory.records()}
+    finally:
+        mem.close()
+    if look.first_live is not None:  # live, but it reached no brief: the first run while live
+        return _at(conn, run_id, note_id, mode, router, inputs, look.first_live)
+    raise SaveError(look.why_not(run_id, note_id, stage))
+
+
+class _Look:
+    """The search for the stage to re-derive, and why there is none."""
+
+    def __init__(self) -> None:
+        self.seen = self.live = self.reached = False
+        self.ran: set[int] = set()
+        self.first_live: int | None = None
+
+    def target(self, session: GameSession, note_id: str, stage: int | None, i: int) -> bool:
+        here = session.state.stage
+        assert here is not None
+        self.ran.add(here.number)
+        notes = {r.id: r for r in session.memory.records()}
+        self.seen = self.seen or note_id in notes
+        if note_id not in notes or notes[note_id].status not in LIVE:
+            return False
+        self.live = True
+        if stage is not None:
+            if here.number != stage:
+                return False
+            self.reached = _reaches(session, note_id)
+            return True
+        self.reached = _reaches(session, note_id)
+        if not self.reached and self.first_live is None:
+            self.first_live = i
+        return self.reached
+
+    def why_not(self, run_id: str, note_id: str, stage: int | None) -> str:
+        if not self.seen:
+            return f"no note {note_id!r} in run {run_id} (the memory pane lists its notes' ids)"
+        if stage is not None and stage not in self.ran:
+            return f"stage {stage} was never run in run {run_id}"
+        if stage is not None:
+            return f"note {note_id} was not live when stage {stage} ran (written later, or gone)"
+        return f"no stage ran in run {run_id} while note {note_id} was live"
+
+
+def _reaches(session: GameSession, note_id: str) -> bool:
+    """Whether the note reaches this stage's brief (as a binding note or a recalled line)."""
+    st = session.state
+    assert st.stage is not None
+    ctx = gather_context(st, st.stage, session.memory, session.knowledge)
+    return note_id in ctx.binding.note_ids or any(
+        x.get("id") == note_id for x in ctx.memory_injected
+    )
+
+
+def _at(
+    conn: sqlite3.Connection,
+    run_id: str,
+    note_id: str,
+    mode: str,
+    router: Router,
+    inputs: list[dict[str, Any]],
+    index: int,
+) -> WithoutReport:
+    """Re-play the run up to input `index` (a run_stage) and derive that stage both ways."""
+    mem = connect(":memory:")
+    try:
+        session = founded(run_id, inputs, router, mem)
+        for step in inputs[1:index]:
+            if step["cmd"] == "standup" and session.state.phase == "ended":
+                continue
+            session.apply_recorded(step)
+        return _derive(session, run_id, note_id, mode, False)
+    finally:
+        mem.close()
+
+
+def _derive(
+    session: GameSession, run_id: str, note_id: str, mode: str, reached: bool
+) -> WithoutReport:
+    """The stage in the simulator, briefed with every note and with `note_id` withheld."""
+    st = session.state
+    stage = st.stage
+    assert stage is not None
+    sim = Router(Settings(demo_mode="simulation"))
+    note = next(r for r in session.memory.records() if r.id == note_id)
+    common: dict[str, Any] = {
+        "attempt": stage.redos + 1,
+        "router": sim,
+        "memory": session.memory,
+        "knowledge": session.knowledge,
+        "directive": st.directive,
+    }
+    with_run, _ = run_worker(st, stage, **common)
+    without_run, _ = run_worker(st, stage, withhold=frozenset({note_id}), **common)
+    w, wo = _side(with_run), _side(without_run)
+    return WithoutReport(
+        run_id=run_id,
+        note_id=note_id,
+        note=clip(note.text, 120),
+        stage_id=stage.id,
+        stage=stage.number,
+        beat=stage.beat,
+        attempt=stage.redos + 1,
+        worker=stage.worker_title,
+        reached_brief=reached,
+        mode="simulation" if mode == "simulation" else "simulation (earlier stages: recorded)",
+        with_note=w,
+        without_note=wo,
+        brief_gone=[x for x in w.binding if x not in wo.binding],
+        brief_new=[x for x in wo.binding if x not in w.binding],
+        fields=_fields(w.artifact, wo.artifact),
+    )
