@@ -340,6 +340,16 @@ ACTIONS: tuple[GameAction, ...] = (
         "memory",
         "Memory pane",
     ),
+    GameAction(
+        "memory.what_if",
+        "w",
+        "what_if",
+        "What if?",
+        "What if they forgot this? The next stage this note reached, re-derived in the simulator "
+        "without it: brief, work, score and DRIFT side by side (the run is not changed)",
+        "memory",
+        "Memory pane",
+    ),
     # ---- replay log (when it has focus) -----------------------------------------------------
     GameAction(
         "replay.inspect",

@@ -7,6 +7,7 @@ hands one command to the app's session worker (`command`), which reports back by
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine.errors import GameError
 from worldforge_tui.glossary import fatal_text
@@ -157,6 +158,9 @@ class PlayerActions(AppHost):
         if self.session is None:
             self.notify("No venture open.", severity="warning")
             return
+        if message.action == "what_if":  # only reads the save: a watching window may ask too
+            self._what_if(message.ids[0])
+            return
         if self.session.read_only:
             self.notify(
                 "This window is watching the venture (read-only): memory commands are made in "
@@ -185,6 +189,17 @@ class PlayerActions(AppHost):
                 ),
                 confirmed,
             )
+
+    def _what_if(self, note_id: str) -> None:
+        """Re-derive the stage the note first reached without it (engine.session.without): the
+        result shows in a dialog; nothing is recorded."""
+
+        def derive(s: Any) -> Any:
+            from engine.session.without import without
+
+            return without(s.conn, s.state.run_id, note_id)
+
+        self.command("what_if", derive, "re-deriving the work without this note…")
 
     def _consolidate(self, ids: list[str], initial: str = "", error: str = "") -> None:
         if len(ids) < 2:

@@ -298,6 +298,8 @@ class SessionRunner(AppHost):
     def _show_what_is_next(self, label: str) -> None:
         """Bring forward the pane holding what the player decides next (what compact mode shows):
         the receipt after a decision, the story when an artifact or a fork awaits."""
+        if label == "what_if":  # a look at another version of the work: the board stays put
+            return
         if label in ("decide", "decide_own"):
             self.main.reveal("receipt")
         elif self.snap is not None and self.snap.phase in ("gate", "fork"):
@@ -333,6 +335,12 @@ class SessionRunner(AppHost):
                 f"{getattr(result, 'semantic_memory_id', '')}",
                 title="Memory",
                 markup=False,
+            )
+        elif label == "what_if":
+            from worldforge_tui.screens.dialogs import InspectorScreen
+
+            self.push_screen(
+                InspectorScreen("What if they forgot this note?", "\n".join(result.lines()))
             )
         elif label == "forget":
             self.notify(

@@ -83,7 +83,7 @@ class WithoutReport(BaseModel):
         """The diff as text (the CLI prints it, the app shows it)."""
         w, wo = self.with_note, self.without_note
         head = f"Stage {self.stage} {self.beat} ({self.worker}), attempt {self.attempt}"
-        out = [f"{head}, re-derived in the simulator without note {self.note_id}: “{self.note}”"]
+        out = [f"{head}, re-derived in the simulator without the note “{self.note}”"]
         if not self.reached_brief:
             out.append("This note reached no part of that brief: nothing binds differently.")
         out.append("Brief, binding directions:")
@@ -92,9 +92,12 @@ class WithoutReport(BaseModel):
             out.append("  unchanged")
         if not wo.binding:
             out.append("  without it: none recalled, no binding direction for this work")
-        gone = [x for x in w.recalled if x not in wo.recalled]
-        if gone:
-            out.append("Brief, recalled memory: " + ", ".join(gone) + " no longer recalled")
+        if self.note_id in w.recalled:
+            others = len([x for x in wo.recalled if x not in w.recalled])
+            instead = (
+                f"; {others} other note{'s' * (others != 1)} recalled instead" if others else ""
+            )
+            out.append(f"Brief, recalled memory: this note is no longer recalled{instead}")
         out.append(f"Score: {w.score} → {wo.score}")
         out.append(f"DRIFT: {_drift(w)} → {_drift(wo)}")
         if self.fields:

@@ -105,11 +105,11 @@ async def test_a_clashing_rebind_is_refused_in_one_notice_naming_both(tmp_path):
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(app, pilot)
-        app.apply_keymap({"gate.approve": "r", "fork.own": "w"})
+        app.apply_keymap({"gate.approve": "r", "fork.own": "x"})
         await pilot.pause()
         notices = [n.message for n in app._notifications if "keymap.json" in n.message]
         assert len(notices) == 1 and "gate.approve" in notices[0] and "gate.reject" in notices[0]
-        assert app.key_of("gate.approve") == "a" and app.key_of("fork.own") == "w"
+        assert app.key_of("gate.approve") == "a" and app.key_of("fork.own") == "x"
         assert "Approve [a]" in str(app.main.query_one("#btn-approve", Button).label)
         await pilot.press("r")
         await pilot.pause()

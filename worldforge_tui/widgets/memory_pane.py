@@ -1,5 +1,6 @@
 """The Memory pane: the run's memories grouped by kind with counts, the store label, provisional and
-binding badges, expiry; space marks notes for consolidation, p runs a prune dry run, f forgets."""
+binding badges, expiry; space marks notes for consolidation, p runs a prune dry run, f forgets,
+w shows what the work would be if the highlighted note were forgotten (the run is not changed)."""
 
 from __future__ import annotations
 
@@ -192,6 +193,14 @@ class MemoryPane(Vertical):
     def action_request(self, action: str) -> None:
         ids = sorted(self.marked) if self.marked else ([x] if (x := self.selected_id()) else [])
         self.post_message(self.ActionRequested(action, ids))
+
+    def action_what_if(self) -> None:
+        """The selected note (never the marks): what the work would be without it."""
+        memory_id = self.selected_id()
+        if memory_id is None:
+            self.app.notify("Highlight a note first.", title="What if", markup=False)
+            return
+        self.post_message(self.ActionRequested("what_if", [memory_id]))
 
     def clear_marks(self) -> None:
         self.marked.clear()
