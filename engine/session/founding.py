@@ -26,7 +26,9 @@ from engine.writing.simulate import customer_from_pitch
 # 9: a named audience takes the old customer's place before an exclusion strips any sentence.
 # 10: the revenue plan states its price and paying customers; a named price sets its numbers.
 # 11: a redo's summary quotes a reason that ends in a full stop without adding a second one.
-RULES_VERSION = 11
+# 12: words from the offering's world and the customer's trade (engine/writing/worlds.py,
+#     trades.py); the venture's problem, promise and priced unit hold across stages.
+RULES_VERSION = 12
 
 
 @dataclass(frozen=True)

@@ -7,154 +7,6 @@ Slots: {company} {customer} {offering} {pain} {outcome} {unit} {place} {rival} {
 
 from __future__ import annotations
 
-# industry -> fields -> variants
-INDUSTRY: dict[str, dict[str, tuple[str, ...]]] = {
-    "health": {
-        "pain": (
-            "hours of paperwork between shifts",
-            "missed appointments nobody chases",
-            "rota gaps found too late",
-        ),
-        "outcome": ("fewer no-shows", "an hour back every shift", "calmer handovers"),
-        "unit": ("clinic", "ward", "practice"),
-        "place": (
-            "practice-manager forums",
-            "the regional nursing network",
-            "clinic owner meetups",
-        ),
-        "tools": ("calendar", "patient records export", "SMS reminders"),
-    },
-    "food": {
-        "pain": (
-            "stock that spoils before it sells",
-            "orders taken on scraps of paper",
-            "a rush hour with no time to eat",
-        ),
-        "outcome": (
-            "less waste by Friday",
-            "orders that arrive when promised",
-            "a warm cup in the small hours",
-        ),
-        "unit": ("kitchen", "café", "order"),
-        "place": ("local food markets", "the night-shift break rooms", "chef group chats"),
-        "tools": ("point of sale", "delivery apps", "inventory sheet"),
-    },
-    "farming": {
-        "pain": (
-            "harvest plans kept in a notebook",
-            "power cuts during irrigation",
-            "buyers who pay sixty days late",
-        ),
-        "outcome": ("steadier harvests", "pumps that run at dawn", "paid on delivery"),
-        "unit": ("farm", "cooperative", "field"),
-        "place": ("the grower cooperatives", "market-day stalls", "the extension officers"),
-        "tools": ("weather feed", "mobile money", "sensor readings"),
-    },
-    "energy": {
-        "pain": (
-            "diesel bills that eat the margin",
-            "outages that spoil stock",
-            "meters read by hand",
-        ),
-        "outcome": (
-            "power through the evening",
-            "half the diesel bill",
-            "a meter that reads itself",
-        ),
-        "unit": ("site", "household", "village grid"),
-        "place": ("village councils", "installer networks", "the local cooperatives"),
-        "tools": ("smart meters", "mobile money", "maintenance log"),
-    },
-    "education": {
-        "pain": (
-            "evenings lost to lesson planning",
-            "parents who never see progress",
-            "bookings juggled over text",
-        ),
-        "outcome": ("planning done by Sunday noon", "progress parents can see", "full classes"),
-        "unit": ("school", "class", "teacher"),
-        "place": ("teacher staff rooms", "parent associations", "district newsletters"),
-        "tools": ("class calendar", "parent messaging", "gradebook export"),
-    },
-    "money": {
-        "pain": (
-            "invoices chased by hand",
-            "tax deadlines found the night before",
-            "receipts lost in inboxes",
-        ),
-        "outcome": ("paid within a week", "filing done before the deadline", "books that balance"),
-        "unit": ("account", "practice", "freelancer"),
-        "place": ("freelancer communities", "accountant referrals", "co-working spaces"),
-        "tools": ("bank feed", "invoicing", "tax calendar"),
-    },
-    "fashion": {
-        "pain": (
-            "fittings booked around work",
-            "dresses priced out of reach",
-            "alterations that run late",
-        ),
-        "outcome": (
-            "a dress that fits the day",
-            "half the usual price",
-            "alterations done on time",
-        ),
-        "unit": ("fitting", "boutique", "order"),
-        "place": ("wedding fairs", "planner referrals", "bridal forums"),
-        "tools": ("fitting calendar", "measurements sheet", "payments"),
-    },
-    "travel": {
-        "pain": (
-            "bikes off the road for days",
-            "routes planned the night before",
-            "bookings lost between channels",
-        ),
-        "outcome": ("back on the road by noon", "routes that hold", "no double bookings"),
-        "unit": ("rider", "route", "booking"),
-        "place": ("courier depots", "rider group chats", "tour operator fairs"),
-        "tools": ("route planner", "booking calendar", "payments"),
-    },
-    "home": {
-        "pain": ("jobs booked by phone tag", "visits that run over", "no one to call after hours"),
-        "outcome": (
-            "a visit booked in one message",
-            "jobs done the same week",
-            "someone who answers",
-        ),
-        "unit": ("household", "visit", "job"),
-        "place": ("neighbourhood groups", "estate agents", "community boards"),
-        "tools": ("booking calendar", "payments", "job notes"),
-    },
-    "creative": {
-        "pain": ("admin that eats studio time", "late payers", "gigs found by luck"),
-        "outcome": ("more hours at the work itself", "paid on time", "a steady calendar"),
-        "unit": ("project", "studio", "commission"),
-        "place": ("artist collectives", "portfolio communities", "studio open days"),
-        "tools": ("portfolio", "invoicing", "calendar"),
-    },
-    "software": {
-        "pain": ("releases held up by manual checks", "dashboards nobody trusts", "on-call nights"),
-        "outcome": (
-            "releases on Fridays without fear",
-            "numbers the team trusts",
-            "quiet on-call weeks",
-        ),
-        "unit": ("team", "seat", "workspace"),
-        "place": ("developer meetups", "open-source forums", "engineering newsletters"),
-        "tools": ("issue tracker", "chat", "CI pipeline"),
-    },
-    "general": {
-        "pain": (
-            "work done by hand that should take minutes",
-            "customers lost to slow replies",
-            "guesswork where a number should be",
-        ),
-        "outcome": ("an afternoon back every week", "replies the same day", "decisions on data"),
-        "unit": ("account", "team", "site"),
-        "place": ("local business groups", "trade associations", "the founder's network"),
-        "tools": ("email", "calendar", "payments"),
-    },
-}
-
 # Stage openers for the summary (one per beat, several variants).
 STAGE_OPENERS: dict[str, tuple[str, ...]] = {
     "YOU": (
@@ -174,7 +26,7 @@ STAGE_OPENERS: dict[str, tuple[str, ...]] = {
     ),
     "SEARCH": (
         "The first landing page for {offering} is ready to show {customer}.",
-        "A one-page loop: {customer} see the promise, the price and one button.",
+        "A one-page loop: {customer} <sees> the promise, the price and one button.",
         "The MVP page is small on purpose, so {customer} can say yes in a minute.",
     ),
     "FIND": (
@@ -223,30 +75,38 @@ ARCHETYPE_LINES: dict[str, tuple[str, ...]] = {
         "Each piece is one loop {customer} can try, and we can fix within a week.",
         "Nothing gets built for {customer} that we cannot measure by Friday.",
         "The next {offering} release is scoped to what two people can ship.",
+        "We build the part each {unit} touches first, and nothing else yet.",
+        "Every change to the {tool} ships behind a switch we can turn off.",
     ),
     "seller": (
         "Every step ends with a conversation with {customer} that can close.",
-        "We judge it by one thing: does a {unit} say yes to {company}.",
+        "We judge it by one thing: does {a:unit} say yes to {company}.",
         "Each line is something we can say on a sales call with {customer}.",
-        "If a {unit} will not pay for it, it waits.",
+        "If {a:unit} will not pay for it, it waits.",
+        "Each {unit} we sign tells us which {thing} to sell next.",
+        "The price goes in the first line, because each {unit} asks about it first.",
     ),
     "designer": (
-        "Every screen {customer} see earns its place or goes.",
+        "Every screen {customer} <sees> earns its place or goes.",
         "We keep the {offering} experience calm and the words plain.",
-        "One thing per screen, so {customer} never have to guess.",
-        "Each detail is tested with a {unit} before it ships.",
+        "One thing per screen, so {customer} never <has> to guess.",
+        "Each detail is tested with {a:unit} before it ships.",
+        "The {thing} read the way {customer} talk about them.",
+        "Nothing on the page needs explaining {moment}.",
     ),
     "operator": (
         "Each {offering} step has an owner and a time limit.",
         "We measure it weekly and fix the slowest step for {customer} first.",
         "Every handover for {customer} is written down once and followed.",
         "The {unit} count, the cost per {unit} and the time per {unit} are tracked weekly.",
+        "Every {thing} problem gets a cause written down before it gets a fix.",
+        "We run the {thing} from one checklist, reviewed every Monday.",
     ),
 }
 
 AUDIENCE = (
     "{cap_customer} who <loses> time to {pain}",
-    "{cap_customer} who want {outcome} and have no time to set it up",
+    "{cap_customer} who <wants> {outcome} and <has> no time to set it up",
     "{cap_customer} tired of {pain}",
 )
 PROBLEM = (
@@ -255,18 +115,18 @@ PROBLEM = (
     "{cap_customer} <wants> {outcome}, yet every week starts with {pain}.",
 )
 VALUE = (
-    "{company} gives {customer} {a:offering} that delivers {outcome}.",
-    "With {company}, {customer} get {outcome} from {a:offering} they can start this week.",
+    "{company} gives {customer} {a:offering}, and with it {outcome}.",
+    "With {company}, {customer} <gets> {outcome} from {a:offering} they can start this week.",
     "{cap_offering} from {company}: {outcome}, without the setup.",
 )
 BENEFIT = (
-    "{cap_outcome} within {weeks} weeks",
+    "{cap_outcome}, within {weeks_word} weeks of the first order",
     "{cap_outcome}, measured from the first {unit}",
-    "{cap_outcome} before the first invoice",
+    "{cap_outcome}, or the first month is free",
 )
 OBJECTIVES = (
     "Prove that {customer} will pay for {a:offering}",
-    "Win the first ten {unit_plural}",
+    "Win the first ten {unit_plural} before {rival} does",
     "Show {outcome} for {customer} with real numbers",
 )
 HEADLINES = (
@@ -276,19 +136,19 @@ HEADLINES = (
 )
 PLAIN_HEADLINES = ("{cap_offering} for {customer}", "For {customer}: {outcome}")
 FEATURES = (
-    "Set up a {unit} in one sitting",
-    "See {outcome} on one screen",
     "A weekly summary for each {unit}",
-    "An early warning about {pain}",
+    "Start with your first {thing} in one sitting",
+    "One price for each {unit}, shown before you start",
+    "A person who answers each {unit} within the hour",
 )
 CTAS = ("Start a pilot", "Book a call", "Join the pilot", "See the price")
 WIREFRAMES = (
     "Headline, three proof points from {unit_plural}, the price, one button.",
-    "Promise first, then price, then one quote from a {unit} in the pilot.",
+    "Promise first, then price, then one quote from {a:unit} in the pilot.",
     "One screen for {customer}: what {offering} does, what it costs, how to start.",
 )
 EMAIL_OPENERS = (
-    "Hi, we built {company} for {customer} who are tired of {pain}.",
+    "Hi, we built {company} for {customer} who <is> tired of {pain}.",
     "Hello, if {pain} sounds familiar, {company} was built for you.",
     "Hi, {company} helps {customer} get {outcome}.",
 )
@@ -304,30 +164,42 @@ EMAIL_CTA = (
 )
 SUBJECTS = (
     "{cap_outcome}, for {customer}",
-    "For {customer}: {a:offering} that works",
-    "{company}: {outcome}",
+    "For {customer}: {outcome}, from the first week",
+    "{company} for {customer}: {outcome}",
 )
 CHURN_DRIVERS = (
     "Slow first value for a new {unit}",
     "Setup friction with the {tool}",
     "Support replies that take too long for {customer}",
-    "Price surprises at renewal",
-    "A {unit} that never finished setup",
-    "No one at the {unit} owns the account",
+    "Price surprises when {a:unit} renews",
+    "{a:unit} that never set up the {tool}",
+    "No one owns the {thing} for {a:unit}",
     "{cap_customer} still losing time to {pain}",
     "A rival offer from {rival}",
-    "Seasonal lulls at each {unit}",
+    "Seasonal lulls for each {unit}",
+    "No clear result for {a:unit} in the first month",
+    "{cap_thing} that stop matching what each {unit} needs",
+    "A price that rises faster than the value of the {thing}",
+    "Nobody tells {a:unit} what changed",
+    "The {tool} breaking at the worst moment",
+    "{cap_unit_plural} who never heard back about their {thing}",
 )
 LOOPS = (
-    "A weekly check-in with each {unit}",
+    "A weekly check-in with each {unit} about the {thing}",
     "A monthly digest for {customer}: how close they are to {outcome}",
     "A call with every {unit} that goes quiet for two weeks",
     "A quarterly review with the five biggest {unit_plural}",
     "A {beat} check on the {tool} every Monday",
-    "A thank-you note to each {unit} after its first month",
-    "An open evening for {customer} at {place}",
+    "A thank-you note to each {unit} after the first month",
+    "An open evening for {customer}, announced through {place}",
     "A shared board of what {customer} asked for and what shipped",
     "A renewal call a month before each {unit} renews",
+    "A short note to {customer} when their {thing} change",
+    "A check on the {tool} after each {unit} joins",
+    "A {beat} review of the {thing} every {unit} uses most",
+    "A first-month call with each new {unit}",
+    "A monthly tip for each {unit} on getting more from the {tool}",
+    "A list of quiet {unit_plural}, reviewed every Friday",
 )
 NPS = (
     "Ask {customer} monthly; call every detractor within {n} days.",
@@ -335,14 +207,20 @@ NPS = (
 )
 SUPPORT = (
     "Triage every {unit} ticket within one hour",
-    "Resolve or escalate the same day",
-    "Follow up with the {unit} once it is fixed",
+    "Resolve or escalate questions about {thing} the same day",
+    "Follow up with {a:unit} once it is fixed",
     "Log each fix in the {company} playbook",
     "Answer {customer} in the channel they wrote from",
     "Escalate anything about {pain} to the founder",
-    "Close each week with the three slowest tickets reviewed",
+    "Close each week reviewing the three slowest tickets about {thing}",
     "Check the {tool} before replying",
-    "Write one help article for every repeated question",
+    "Write one help article for every repeated question about {thing}",
+    "Reply {moment} as well as in office hours",
+    "Keep a list of the ten questions asked most about {thing}",
+    "Fix the {tool} first when it breaks, then explain",
+    "Send {a:unit} a note when the ticket closes",
+    "Hand anything about the price of {thing} to the founder the same day",
+    "Share what each {unit} asked this week with the builder every Friday",
 )
 
 # What a redo says it changed, per topic.

@@ -20,10 +20,12 @@ from engine.game.models import Directive, Economics, Founder, Stage
 from engine.language.pitch import read_pitch
 from engine.language.text import clip
 from engine.writing import banks
-from engine.writing.phrases import Voice, cap, plural, sentences
+from engine.writing.phrases import Voice, cap, number_word, plural, sentences, singular
 from engine.writing.plan import price_plan
 from engine.writing.realise import realise, violate, what_changed
 from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
+from engine.writing.trades import trade_words
+from engine.writing.worlds import world_words
 from textkit.numbers import usd as money
 
 # How each role carries out each binding decision: a verb phrase (rules as data, our own words).
@@ -98,35 +100,48 @@ def _voice(
     seed: int,
     attempt: int,
     thread: dict[str, str] | None,
+    steer: str = "pitch",
 ) -> Voice:
+    """The words of one stage: the offering's world (what the company handles, its problem and
+    promise) and the customer's trade (who pays, where they gather, when they are busy).
+
+    The problem, the promise and the unit priced are the venture's own, drawn once from the seed,
+    so they hold across stages; the channels and tools a stage names vary. Which template each
+    line uses also follows the standing decision, so other choices read differently."""
     t = thread or {}
     p = read_pitch(founder.pitch)
+    wb, tb = world_words(p.world), trade_words(p.trade)
+    venture = random.Random(f"{seed}:venture:words")
+    moment = venture.choice(tb["moment"])
     rng = random.Random(f"{seed}:{stage.id}:slots")
-    bank = banks.INDUSTRY.get(p.industry, banks.INDUSTRY["general"])
     customer = t.get("niche") or founder.customer
     slots = {
         "company": founder.company,
         "customer": customer,
         "pitch_customer": founder.customer,  # whom earlier attempts were written for
         "offering": p.offering,
-        "pain": rng.choice(bank["pain"]),
-        "outcome": rng.choice(bank["outcome"]),
-        "unit": rng.choice(bank["unit"]),
-        "place": rng.choice(bank["place"]),
-        "tool": rng.choice(bank["tools"]),
+        "setting": p.setting_phrase,
+        "moment": moment,
+        "pain": venture.choice(wb["pain"]).replace("{moment}", moment),
+        "outcome": venture.choice(wb["outcome"]).replace("{moment}", moment),
+        "unit": venture.choice(tb["unit"]) if p.trade != "general" else singular(customer),
+        "thing": venture.choice(wb["things"]),
+        "place": rng.choice(tb["place"]),
+        "tool": rng.choice(wb["tools"]),
         "rival": t.get("rival", "the rival"),
         "move": t.get("move", "a price cut"),
         "niche": t.get("niche", customer),
         "beat": stage.beat,
-        "weeks": str(rng.randint(2, 6)),
+        "weeks": str(weeks := rng.randint(2, 6)),
+        "weeks_word": number_word(weeks),
         "n": str(rng.randint(3, 12)),
     }
     slots["unit_plural"] = plural(slots["unit"])
     slots["pain_short"] = " ".join(slots["pain"].split()[:3])
-    for k in ("customer", "offering", "outcome"):
+    for k in ("customer", "offering", "outcome", "thing", "unit_plural"):
         slots[f"cap_{k}"] = cap(slots[k])
-    slots["tools"] = ", ".join(bank["tools"])
-    return Voice(slots, f"{seed}:{stage.id}:{attempt}")
+    slots["tools"] = ", ".join(wb["tools"])
+    return Voice(slots, f"{seed}:{stage.id}:{attempt}:{steer}")
 
 
 def _summary(v: Voice, stage: Stage, founder: Founder, call: str) -> str:
@@ -159,7 +174,7 @@ def _fresh(
     key = stage.id
     crafts = banks.ARCHETYPE_LINES[founder.archetype]
     # the founder's craft speaks in every other stage, never the same line twice in a venture
-    craft = v.fill(crafts[(stage.number // 2) % len(crafts)]) if stage.number % 2 else ""
+    craft = v.fill(crafts[(stage.number // 2 + seed) % len(crafts)]) if stage.number % 2 else ""
     how = how_line(binding, v)
     art: dict[str, Any] = {
         "summary": (_summary(v, stage, founder, call) + " " + craft).strip(),
@@ -171,7 +186,7 @@ def _fresh(
                     rng.choice(
                         (
                             "{beat} finding: {customer} answered fastest when the price was on the page.",
-                            "{beat} finding: {customer} trust a number from a {unit} like theirs.",
+                            "{beat} finding: {customer} <trusts> a number from {a:unit} like theirs.",
                             "{beat} finding: {customer} asked about {pain} before anything else.",
                         )
                     )
@@ -194,34 +209,31 @@ def _fresh(
             org_chart=[
                 {
                     "role": "Founder & Operator",
-                    "responsibility": v.fill(ORG_DUTIES["founder"][stage.number % 3]),
+                    "responsibility": v.fill(ORG_DUTIES["founder"][(stage.number + seed) % 5]),
                 },
                 {
                     "role": "Strategy & Positioning Lead",
                     "reports_to": "Founder & Operator",
-                    "responsibility": v.fill(ORG_DUTIES["strategy"][stage.number % 3]),
+                    "responsibility": v.fill(ORG_DUTIES["strategy"][(stage.number + 2 * seed) % 5]),
                 },
                 {
                     "role": "Product Builder",
                     "reports_to": "Founder & Operator",
-                    "responsibility": v.fill(ORG_DUTIES["builder"][stage.number % 3]),
+                    "responsibility": v.fill(ORG_DUTIES["builder"][(stage.number + 3 * seed) % 5]),
                 },
             ],
             okrs_q1=[{"objective": v.pick(f"{key}:obj", banks.OBJECTIVES), "key_results": kr}],
         )
     elif role == "designer":
-        feats = [v.fill(f) for f in rng.sample(banks.FEATURES, 3)]
+        own = world_words(read_pitch(founder.pitch).world)["features"]
+        feats = [v.fill(f) for f in rng.sample(own, 2) + rng.sample(banks.FEATURES, 1)]
         feats.append(v.fill("Pilot price: {price} a month per {unit}", price=money(price)))
         art.update(
             hero_headline=v.pick(f"{key}:hero", banks.HEADLINES),
             cta_text=rng.choice(banks.CTAS),
             url=f"https://{_host(founder.company)}.app/{stage.beat.lower()}",
             features=feats,
-            integrations=list(
-                banks.INDUSTRY.get(read_pitch(founder.pitch).industry, banks.INDUSTRY["general"])[
-                    "tools"
-                ]
-            ),
+            integrations=list(world_words(read_pitch(founder.pitch).world)["tools"]),
             wireframe_notes=v.pick(f"{key}:wire", banks.WIREFRAMES)
             + " "
             + v.fill("Launch to the first {unit_plural} in week")
@@ -267,17 +279,23 @@ ORG_DUTIES = {
     "founder": (
         "final calls and the promise to {customer}",
         "signs off every price {company} quotes",
-        "owns the relationship with the first {unit_plural}",
+        "owns the relationship with the first {unit_plural} and their {thing}",
+        "talks with one {unit} every day",
+        "decides what {company} will not do this quarter",
     ),
     "strategy": (
-        "keeps the {unit} wedge sharp",
-        "tracks what {rival} does next",
+        "keeps the {unit} wedge sharp against {rival}",
+        "tracks what {rival} offers each {unit} next",
         "turns interviews with {customer} into one sentence",
+        "finds where each {unit} already looks for {thing}",
+        "writes the one-line promise about {outcome}",
     ),
     "builder": (
         "ships the first {offering} loop",
-        "prototypes what {customer} ask for",
+        "prototypes what {customer} <asks> for",
         "keeps the {tool} integration working",
+        "turns what each {unit} says about the {thing} into fixes",
+        "keeps the {tool} running {moment}",
     ),
 }
 
@@ -360,7 +378,7 @@ def simulate_artifact(
     t = {k: x for k, x in (thread or {}).items() if k != "niche"}
     if audience:
         t["niche"] = audience
-    v = _voice(founder, stage, economics, seed, attempt, t)
+    v = _voice(founder, stage, economics, seed, attempt, t, binding.rule_id or "pitch")
     redo = binding.rejection if previous is not None else None
     art: dict[str, Any]
     if redo is not None and previous is not None:

@@ -75,11 +75,6 @@ def test_balance_covers_every_path_and_reports_the_design_figures(balance):
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known regression since typed directions bind the work (issue 20): one fixed path "
-    "(ABAABBBA) wins all 8 (seed, archetype) combinations of the CI sweep; retune pending",
-)
 def test_no_fixed_path_wins_every_combination_of_the_small_sweep(balance):
     report, _rows = balance
     assert report["fixed_paths"]["max_win_rate"] <= 0.875
