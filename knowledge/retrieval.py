@@ -72,6 +72,7 @@ class KnowledgeIndex:
             self._lengths.append(len(found))
             for term, tf in sorted(Counter(found).items()):
                 self._postings.setdefault(term, []).append((i, tf))
+        self._found: dict[tuple[str, int], list[KnowledgeHit]] = {}  # hits are frozen: shared
         count = len(self.sections)
         self._avg_len = (sum(self._lengths) / count) if count else 0.0
         self._idf = {
@@ -102,9 +103,19 @@ class KnowledgeIndex:
         return len(self.sections)
 
     def search(self, query: str, top_k: int = 2) -> list[KnowledgeHit]:
-        """Top sections by BM25 score; ties break on source path. No shared term means []."""
+        """Top sections by BM25 score; ties break on source path. No shared term means [].
+        The index never changes, so each (query, top_k) is ranked once (workers ask the same
+        stage goals again and again)."""
         if not isinstance(query, str) or not isinstance(top_k, int) or top_k <= 0:
             return []
+        key = (query, top_k)
+        if key not in self._found:
+            if len(self._found) >= 1024:  # bounded: a player's free text can be a query too
+                self._found.clear()
+            self._found[key] = self._rank(query, top_k)
+        return list(self._found[key])
+
+    def _rank(self, query: str, top_k: int) -> list[KnowledgeHit]:
         scores: dict[int, float] = {}
         for term in query_terms(query):
             posts = self._postings.get(term)

@@ -164,6 +164,7 @@ def agree(verb: str, plural_subject: bool) -> str:
     return str(_inflect().plural_verb(verb)) if plural_subject else verb
 
 
+@lru_cache(maxsize=512)
 def count(n: int, noun: str) -> str:
     """'1 memory', '2 memories', '0 stages': a number with the noun in the form it takes."""
     return f"{n} {_inflect().plural(noun, n) if _english(noun) else noun}"

@@ -5,6 +5,7 @@ lower-cased except plain English words, so "NHS" and "Thé" survive.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from pydantic import BaseModel
@@ -509,6 +510,13 @@ def _read_latin(first: str) -> tuple[str, str]:
 
 
 def read_pitch(pitch: str) -> PitchReading:
+    """The pitch's reading (see `_read_pitch`), read once per pitch: a venture's workers read
+    the same pitch at every stage."""
+    return _read_pitch(pitch).model_copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _read_pitch(pitch: str) -> PitchReading:
     """The offering, customer, setting and the two worlds of a pitch (any language; English best).
 
     Reads 3 to 60 words with or without "for"; keeps accents and other scripts whole; reads the

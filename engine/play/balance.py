@@ -3,11 +3,12 @@ archetype and seed, and report what a designer needs: win rate, defeat reasons a
 fork's option win rates and how often each option is the better one given the earlier choices,
 the best and worst fixed paths, and how often the archetype changes the outcome.
 
-Paths share their prefixes: a venture is played up to a fork, then branched (a copy of its save,
-loaded as a save is loaded) for each option, so 256 paths cost 255 stage plays, not 2,048. A path
-that ends before its last fork stands for every path sharing its prefix. Jobs (one per seed and
-archetype) run in worker processes; results are merged in a fixed order, so the report is the
-same however many processes ran.
+Paths share their prefixes: a venture is played up to a fork, then branched (a copy of its memory
+and of its state as a save holds it) for each option, so 256 paths cost 255 stage plays, not 2,048.
+A path that ends before its last fork stands for every path sharing its prefix. The sessions
+explore (`GameSession.explore`): they keep no log, save no state and run no standups, none of
+which the outcome reads. Jobs (one per seed, archetype and first choice) run in worker processes;
+results are merged in a fixed order, so the report is the same however many processes ran.
 """
 
 from __future__ import annotations
@@ -42,22 +43,22 @@ ECON_KEYS = (
 
 
 def _branch(session: Any) -> Any:
-    """A second session continuing from a copy of this one's save (loaded as any save is)."""
+    """A second exploring session continuing from a copy of this one: its memory (a copy of the
+    save's database) and its state as a save would hold it (the state is not saved while
+    exploring, so it goes through JSON here, as a save and a load would take it)."""
+    from engine.game.models import GameState
     from engine.session.api import GameSession
-    from engine.session.saves import load_run
     from memory.local.db import copy_of
 
-    conn = copy_of(session.conn)
-    state, inputs = load_run(conn, session.state.run_id)
-    # The copy carries the lease row as it stood: the branch holds a copy of the same lease.
     return GameSession(
-        conn,
-        state,
-        inputs,
+        copy_of(session.conn),
+        GameState.model_validate_json(session.state.model_dump_json()),
+        list(session.inputs),
         router=session.router,
         knowledge=session.knowledge,
         save_dir=session.save_dir,
         lease=copy.copy(session.lease),
+        explore=True,
     )
 
 
@@ -92,8 +93,12 @@ def _row(session: Any, prefix: str, archetype: str, seed: int) -> dict[str, Any]
     }
 
 
-def explore(seed: int, archetype: str, pitch: str = PITCH) -> list[dict[str, Any]]:
-    """Every fork path of one (seed, archetype), depth first; one row per distinct ending prefix."""
+def explore(
+    seed: int, archetype: str, pitch: str = PITCH, prefix: str = ""
+) -> list[dict[str, Any]]:
+    """Every fork path of one (seed, archetype) that starts with `prefix`, depth first; one row
+    per distinct ending prefix. A venture that ends before its `prefix` is played out is reported
+    once, by the job whose remaining prefix is all A."""
     from engine.config import Settings
     from engine.routing import Router
     from engine.session.api import GameSession
@@ -123,11 +128,20 @@ def explore(seed: int, archetype: str, pitch: str = PITCH) -> list[dict[str, Any
         conn=connect(":memory:"),
         save_dir="/nonexistent-balance",
     )
-    walk(root, "")
+    root.explore = True  # founded as any venture is; from here on it keeps no log
+    for i, choice in enumerate(prefix):
+        _to_fork(root)
+        if root.state.phase == "ended":
+            if set(prefix[i:]) == {"A"}:
+                rows.append(_row(root, prefix[:i], archetype, seed))
+            root.close()
+            return rows
+        root.decide(choice)
+    walk(root, prefix)
     return rows
 
 
-def _explore_job(job: tuple[int, str, str]) -> list[dict[str, Any]]:
+def _explore_job(job: tuple[int, str, str, str]) -> list[dict[str, Any]]:
     return explore(*job)
 
 
@@ -257,14 +271,15 @@ def run_balance(
     started = time.perf_counter()
     seeds = seeds or [seed]
     archetypes = archetypes or list(ARCHETYPES)
-    jobs = [(s, a, pitch) for s in seeds for a in archetypes]
+    # one job per (seed, archetype, first choice): halves even out the two processes' work
+    jobs = [(s, a, pitch, first) for s in seeds for a in archetypes for first in "AB"]
     workers = max(1, min(workers or min(2, os.cpu_count() or 1), len(jobs)))
     parts: list[list[dict[str, Any]]] = []
 
     def tick(done: int) -> None:
         if progress and time.perf_counter() - started > 1.0:
             progress(
-                f"balance: {done}/{len(jobs)} (seed, archetype) explored, "
+                f"balance: {done}/{len(jobs)} (seed, archetype, first choice) explored, "
                 f"{time.perf_counter() - started:.1f} s"
             )
 

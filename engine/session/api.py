@@ -88,8 +88,14 @@ class GameSession:
         save_dir: Path,
         memory: MemoryBackend | None = None,
         lease: Lease | Holder | None = None,
+        explore: bool = False,
     ):
         self.conn = conn
+        # An exploring copy (balance plays every fork path with them) keeps no log: its steps
+        # write memory, which the workers read, but build no events, save no state and run no
+        # standups, whose lines nothing in the game reads. It plays every path as a saved session
+        # does (tests/engine/test_replay_balance.py); after an error it is not used again.
+        self.explore = explore
         # One writer per run: a Lease lets this session write; a Holder means another live window
         # has the run and this one only watches (`read_only`, `refresh`).
         self.lease = lease if isinstance(lease, Lease) else None
@@ -291,19 +297,25 @@ class GameSession:
                 next_event_id=self._next_id,
                 runtime=self.router.runtime_label(),
                 store_label=self.memory_store_label,
+                log=not self.explore,
             )
             try:
                 with transaction(self.conn):
-                    new_version = leases.advance(self.conn, self.lease)
+                    if self.explore:
+                        new_version = self.lease.version + 1
+                    else:
+                        new_version = leases.advance(self.conn, self.lease)
                     result = step_fn(step)
                     steps.note_memory_backend(step)
                     steps.check_end(step)
                     inputs = self.inputs + ([record] if record else [])
-                    insert_events(self.conn, step.events)
-                    save_run(self.conn, work, inputs)
+                    if not self.explore:
+                        insert_events(self.conn, step.events)
+                        save_run(self.conn, work, inputs)
             except BaseException:
                 self._next_id = None
-                self.state = load_run(self.conn, work.run_id)[0] if self.inputs else work
+                if self.inputs and not self.explore:
+                    self.state = load_run(self.conn, work.run_id)[0]
                 raise
             self.inputs = inputs
             self.lease.version = new_version
@@ -455,7 +467,7 @@ class GameSession:
 
     def _after_decision(self) -> None:
         """The standup: three workers react (their own model calls), then it is persisted."""
-        if self.state.phase == "ended" or not self.state.receipts:
+        if self.state.phase == "ended" or not self.state.receipts or self.explore:
             return
         receipt = self.state.receipts[-1]
         with self._lock:

@@ -51,8 +51,10 @@ class Step:
         next_event_id: int,
         runtime: str,
         store_label: Callable[[], str],
+        log: bool = True,
     ) -> None:
         self.state = state
+        self.log = log  # False: events are counted, not built (an exploring session keeps no log)
         self.memory = memory
         self.runtime = runtime
         self._store_label = store_label
@@ -65,13 +67,14 @@ class Step:
 
     def emit(
         self, type_: EventType, actor: str, message: str, payload: dict[str, Any] | None = None
-    ) -> Event:
+    ) -> None:
         """Queue one event with the run's next id (written with the step's transaction)."""
         st = self.state
-        event = make_event(st.run_id, self.next_event_id, type_, actor, message, payload, st.day)
+        if self.log:
+            self.events.append(
+                make_event(st.run_id, self.next_event_id, type_, actor, message, payload, st.day)
+            )
         self.next_event_id += 1
-        self.events.append(event)
-        return event
 
     def remember(
         self,
