@@ -228,6 +228,14 @@ def summarise(
         if d_paths
         else 0.0,
         "endings": dict(Counter(r["ending"] for r in paths).most_common()),
+        "victories_profitable": round(
+            sum(r["economics"]["profitable"] for r in paths if r["result"] == "victory")
+            / max(1, wins),
+            3,
+        ),
+        "victory_grades": dict(
+            sorted(Counter(r["grade"] for r in paths if r["result"] == "victory").items())
+        ),
         "score_median": statistics.median(r["score"] for r in paths),
         "forks": fork_stats(paths),
         "fixed_paths": {
