@@ -49,14 +49,15 @@ def clean(text: object, *, limit: int = MAX_TEXT) -> str:
     return textkit.clean(scrub(text if isinstance(text, str) else str(text)), limit)
 
 
-def content_words(text: str) -> set[str]:
-    """Folded words minus stopwords, for near-duplicate checks."""
-    return {w for w in textkit.words(text) if w not in textkit.STOPWORDS}
+def note_words(text: str) -> set[str]:
+    """A note's folded words minus stopwords, for duplicate checks; numbers and short words count
+    ("$25 a month" and "$30 a month" are two notes), unlike `textkit.content_words`."""
+    return {w for w in textkit.words(textkit.fold(text)) if w not in textkit.STOPWORDS}
 
 
 def similarity(a: str, b: str) -> float:
     """Jaccard overlap of content words, 0..1 (1 for two empty texts)."""
-    wa, wb = content_words(a), content_words(b)
+    wa, wb = note_words(a), note_words(b)
     if not wa and not wb:
         return 1.0
     return len(wa & wb) / len(wa | wb)

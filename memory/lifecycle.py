@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory import audit
-from memory.guards import clean, content_words
+from memory.guards import clean, note_words
 from memory.models import (
     CRITICAL_KINDS,
     WORKER_KINDS,
@@ -51,7 +51,7 @@ MIN_DUPLICATE_WORDS = 3
 def _covering_note(store: MemoryStore, rec: MemoryRecord) -> str | None:
     """An active note of the same kind group that already says everything `rec` says (its content
     words are a subset), so `rec` is a duplicate; a note adding any word (a correction) is not."""
-    mine = content_words(rec.text)
+    mine = note_words(rec.text)
     if len(mine) < MIN_DUPLICATE_WORDS:
         mine = set()
     group = sorted(WORKER_KINDS) if rec.kind in WORKER_KINDS else [rec.kind]
@@ -61,7 +61,7 @@ def _covering_note(store: MemoryStore, rec: MemoryRecord) -> str | None:
         f" AND kind IN ({marks}) ORDER BY seq",
         (store.run_id, rec.id, *group),
     ):
-        if normalise(text) == normalise(rec.text) or (mine and mine <= content_words(text)):
+        if normalise(text) == normalise(rec.text) or (mine and mine <= note_words(text)):
             return str(other_id)
     return None
 

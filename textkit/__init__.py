@@ -1,14 +1,21 @@
-"""One text toolkit for memory, knowledge and the engine: cleaning, folding, tokenising, stemming,
-stopwords, slugs and clipping. Unicode-aware throughout, and free of any game or storage import.
+"""One text toolkit for every layer: cleaning, folding, tokenising, stemming, stopwords, phrases,
+slugs and clipping. Unicode-aware throughout, and free of any game or storage import.
 
 - `clean`: control characters out, invisible format characters (bidi overrides, zero-width) out,
   whitespace folded to single spaces, NFC, optional clamp.
+- `words`: the one tokenizer. Lower-case whole words of any script; a contraction or compound is
+  one word ("don't", "trade-off", "rival's"; "don’t" is "don't"), so a negation reads as one; a CJK
+  run is split at its particles (の, を, 的 …), those scripts putting no spaces between words.
+- `content_words` / `has_phrase`: the words minus `STOPWORDS` (one list, English and the
+  connectives of other Latin-script pitches); a phrase found on whole-word boundaries only.
 - `fold`: case-folded with diacritics removed ("Ñandú" -> "nandu"), so accented and plain spellings
   meet; scripts without a decomposition (CJK, Cyrillic) keep their letters.
-- `words` / `terms` / `query_terms`: word runs of the folded text; terms drop stopwords and
-  one-letter words and are stemmed (one light English stemmer); hyphenated compounds are also
-  joined ("trade-off" also gives "tradeoff").
+- `terms` / `query_terms` / `normalise`: for search and restatement keys. The folded words cut into
+  their letter runs (SQLite FTS5's unicode61 tokenizer separates at apostrophes and hyphens, so
+  the index and its queries must too), stopwords and one-letter runs dropped, stemmed (one light
+  English stemmer); hyphenated compounds are also joined ("trade-off" also gives "tradeoff").
 - `slug`: folded words joined by hyphens, for ids and anchors ("Café Olé" -> "cafe-ole").
+- `clip`: cleaned text cut at a word boundary, the cut marked with "…".
 """
 
 from __future__ import annotations
@@ -17,21 +24,31 @@ import re
 import unicodedata
 from functools import lru_cache
 
-_WORD = re.compile(r"[^\W_]+")
-_COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+_RUN = r"[^\W_]+"  # letters and digits of any script
+_PART = re.compile(_RUN)
+_WORD = re.compile(rf"{_RUN}(?:['’-]{_RUN})*")  # a word: runs joined by inner ' ’ -
+_COMPOUND = re.compile(rf"{_RUN}(?:-{_RUN})+")
 _MAX_TERM_LEN = 40
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+# Particles that join CJK words (no spaces between words in those scripts).
+_CJK_JOIN = re.compile(
+    r"のための|のため|向けの|向け|による|として|の|を|に|は|が|と|で|へ|や|的|为|為|和|与|및|를|을|위한|의"
+)
 
 _STOPWORD_TEXT = """
     a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each else few for from further
-    get gets got had has have having he her here hers herself him himself his how i if in into is it
-    its itself just let me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own per same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up upon us very via was
-    we were what when where which while who whom why will with within without would you your yours
-    yourself yourselves one two three e g eg ie etc vs
+    below between both but by can can't could did do does doing down during e each eg else etc few
+    for from further g get gets got had has have having he her here hers herself him himself his how
+    i ie if in into is it its itself just let made make makes me more most my myself no nor not now
+    of off on once one only or other our ours ourselves out over own per same she should so some
+    such than that the their theirs them themselves then there these they this those three through
+    to too two under until up upon us use using very via vs was we were what when where which while
+    who whom why will with within without won't would you your yours yourself yourselves
+    aux avec com con dans das dei del delle der des die ein eine für gli las les los mit nas nos par
+    para por pour sur uma una und une von
 """
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())  # English, then other Latin-script connectives
 
 
 def clean(text: object, limit: int | None = None) -> str:
@@ -51,6 +68,48 @@ def clean(text: object, limit: int | None = None) -> str:
     return single if limit is None else single[:limit].rstrip()
 
 
+def is_cjk(text: str) -> bool:
+    """True when `text` holds Chinese, Japanese or Korean letters."""
+    return bool(_CJK.search(text))
+
+
+def words(text: str) -> list[str]:
+    """Lower-case whole words in order (letters of any script, digits, inner hyphens and
+    apostrophes, a typographic ’ read as '); a CJK run is split at its particles."""
+    out: list[str] = []
+    for tok in _WORD.findall(text.lower().replace("’", "'")):
+        if is_cjk(tok):
+            out.extend(p for p in _CJK_JOIN.split(tok) if p)
+        else:
+            out.append(tok)
+    return out
+
+
+def content_words(text: str) -> list[str]:
+    """Whole words minus stopwords, numbers and words too short to tell (one letter; two outside
+    CJK), in order, without repeats."""
+    seen: dict[str, None] = {}
+    for w in words(text):
+        if (len(w) > 2 or (len(w) > 1 and is_cjk(w))) and w not in STOPWORDS and not w.isdigit():
+            seen.setdefault(w, None)
+    return list(seen)
+
+
+def has_phrase(text: str | list[str], phrase: str) -> bool:
+    """True when `phrase` occurs in `text` on whole-word boundaries (never as a substring of a word).
+
+    `text` may be given already split by `words()` when many phrases are checked against it.
+    """
+    target = words(phrase)
+    if not target:
+        return False
+    tokens = words(text) if isinstance(text, str) else text
+    n = len(target)
+    if n == 1:
+        return target[0] in tokens
+    return any(tokens[i : i + n] == target for i in range(len(tokens) - n + 1))
+
+
 @lru_cache(maxsize=8192)
 def _fold_word(word: str) -> str:
     decomposed = unicodedata.normalize("NFKD", word)
@@ -65,14 +124,9 @@ def fold(text: str) -> str:
     return " ".join(_fold_word(w) for w in low.split(" "))
 
 
-def words(text: str) -> list[str]:
-    """Word runs (letters and digits of any script) of the folded text, in order."""
-    return _WORD.findall(fold(text))
-
-
 def normalise(text: str) -> str:
-    """Comparison key for an exact restatement: the folded words, single-spaced."""
-    return " ".join(words(text))
+    """Comparison key for an exact restatement: the folded letter runs, single-spaced."""
+    return " ".join(_PART.findall(fold(text)))
 
 
 @lru_cache(maxsize=65_536)  # texts repeat their words; bounded against hostile input
@@ -103,15 +157,15 @@ def _keep(word: str) -> bool:
 
 def _raw_terms(text: str) -> list[str]:
     folded = fold(text)
-    found = _WORD.findall(folded)
+    found = _PART.findall(folded)
     if "-" in folded:
         found.extend(m.replace("-", "") for m in _COMPOUND.findall(folded))
     return found
 
 
 def terms(text: str) -> list[str]:
-    """Index terms in order: folded words minus stopwords and one-letter words, stemmed, plus
-    hyphenated compounds joined up."""
+    """Index terms in order: the folded letter runs minus stopwords and one-letter runs, stemmed,
+    plus hyphenated compounds joined up."""
     return [stem(w) for w in _raw_terms(text) if _keep(w)]
 
 
@@ -132,7 +186,7 @@ def slug(
     """Folded words joined by hyphens ("Reading a rival's move" -> "reading-a-rivals-move"),
     cut to `limit` characters at most; `default` when nothing is left. `ascii_only` (URLs, ids)
     also drops letters without an ASCII decomposition ("Łódź" -> "odz", "東京" -> "")."""
-    found = words(text.replace("'", "").replace("\u2019", ""))
+    found = _PART.findall(fold(text.replace("'", "").replace("\u2019", "")))
     if ascii_only:
         found = [a for a in (w.encode("ascii", "ignore").decode() for w in found) if a]
     s = "-".join(found)

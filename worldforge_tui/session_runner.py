@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
+from engine.language import grammar
 from worldforge_tui.boot import log
 from worldforge_tui.host import AppHost
 from worldforge_tui.messages import CommandFinished, EngineNotice, SessionFailed, SessionOpened
 from worldforge_tui.screens.end import EndScreen
-from worldforge_tui.text.formatting import plural
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -323,7 +323,7 @@ class SessionRunner(AppHost):
             ids = ", ".join(getattr(result, "eligible_ids", [])[:8]) or "none"
             count = len(getattr(result, "eligible_ids", []))
             self.notify(
-                f"Prune dry run: {plural(count, 'memory', 'memories')} "
+                f"Prune dry run: {grammar.count(count, 'memory')} "
                 f"would go ({ids}). Nothing was deleted.",
                 title="Memory",
                 markup=False,
@@ -344,7 +344,7 @@ class SessionRunner(AppHost):
             )
         elif label == "forget":
             self.notify(
-                f"Forgot {plural(int(getattr(result, 'deleted', 0)), 'memory', 'memories')}"
+                f"Forgot {grammar.count(int(getattr(result, 'deleted', 0)), 'memory')}"
                 " of this run.",
                 title="Memory",
                 markup=False,

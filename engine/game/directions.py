@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from engine.language.text import STOPWORDS, clip, has_phrase, words
+from textkit import STOPWORDS, clip, has_phrase, words
 
 Axis = Literal[
     "price",

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.game.economy import METER_NAMES, bump
 from engine.game.models import Directive, Economics, GameState, Stage
-from engine.language.text import content_words, has_phrase, words
+from textkit import content_words, has_phrase, words
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.game.economy import recompute, sync_burn
 from engine.game.models import GameState, OrgDelta
-from engine.language.text import has_phrase, words
+from textkit import has_phrase, words
 from textkit.numbers import usd
 
 # kind, phrases that give it (whole words), what it blocks, the receipt's words

@@ -19,7 +19,7 @@ from engine.game.artifacts import ARTIFACT_MODELS
 from engine.game.directions import Binding, check
 from engine.game.flaws import PENALTY, find_flaws
 from engine.game.models import Rubric
-from engine.language.text import content_words, has_phrase, words
+from textkit import content_words, has_phrase, words
 
 WEIGHTS = {
     "relevance": 25,

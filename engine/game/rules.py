@@ -23,7 +23,7 @@ from engine.game.economy import (
     recompute,
 )
 from engine.game.models import Economics, GameState, OrgDelta, Worker
-from engine.language.text import has_phrase, slug
+from textkit import has_phrase, slug
 from textkit.numbers import usd
 
 EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
@@ -626,7 +626,9 @@ def _apply(
             org_delta.removed_role_id, org_delta.removed_role_title = retired.id, retired.title
     if rule.role is not None:
         cost = role_cost(rule, archetype)
-        role_id = f"role_{slug(stage_id, 20)}_{slug(rule.id, 30)}".replace("-", "_")
+        role_id = f"role_{slug(stage_id, 20, ascii_only=True)}_{slug(rule.id, 30, ascii_only=True)}".replace(
+            "-", "_"
+        )
         org.append(
             Worker(
                 id=role_id,

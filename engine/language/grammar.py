@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from engine.language.text import is_cjk
+from textkit import is_cjk
 
 _ENGINE: Any = None
 

@@ -11,7 +11,7 @@ import re
 from pydantic import BaseModel
 
 from engine.language.domains import TRADES, WORLDS
-from engine.language.text import STOPWORDS, content_words, is_cjk, words
+from textkit import STOPWORDS, clean, content_words, is_cjk, words
 
 
 class PitchReading(BaseModel):
@@ -465,12 +465,12 @@ def _best(
     return best
 
 
-def _clean(pitch: str) -> str:
-    """The pitch as read: markup tags and escapes gone, whitespace collapsed (stored as typed)."""
+def _unmarked(pitch: str) -> str:
+    """The pitch as read: markup tags and escapes gone, then `textkit.clean` (stored as typed)."""
     pitch = re.sub(
         r"<(script|style)\b[^>]*>.*?</\1\s*>", " ", pitch, flags=re.IGNORECASE | re.DOTALL
     )
-    return " ".join(_MARKUP.sub(" ", pitch).split())
+    return clean(_MARKUP.sub(" ", pitch))
 
 
 def _read_cjk(text: str) -> tuple[str, str]:
@@ -522,7 +522,7 @@ def _read_pitch(pitch: str) -> PitchReading:
     Reads 3 to 60 words with or without "for"; keeps accents and other scripts whole; reads the
     pitch without markup or escapes; a pitch that names no customer gets the offering world's
     usual one and says so in `note`."""
-    text = _clean(pitch)
+    text = _unmarked(pitch)
     first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0] if text else ""
     if is_cjk(text):
         offering, customer = _read_cjk(text)
@@ -588,7 +588,7 @@ def company_name(pitch: str) -> str:
     """A name when the player gives none: the offering's first words as written (any script),
     each word's first letter raised and the rest kept ("AI Receptionist Co", "Thé Co")."""
     r = read_pitch(pitch)
-    source = r.offering or _clean(pitch)
+    source = r.offering or _unmarked(pitch)
     if is_cjk(source):
         return source[:12]
     picked = [
@@ -597,6 +597,6 @@ def company_name(pitch: str) -> str:
         if w.lower() not in STOPWORDS and (len(w) > 2 or (len(w) == 2 and w.isupper()))
     ][:2]
     if not picked:
-        picked = content_words(_clean(pitch))[:2] or ["New"]
+        picked = content_words(_unmarked(pitch))[:2] or ["New"]
     name = " ".join(w[:1].upper() + w[1:] for w in picked)
     return name if _RTL.search(name) else name + " Co"

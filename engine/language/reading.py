@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from engine.language.text import STOPWORDS, has_phrase, words
+from textkit import STOPWORDS, has_phrase, words
 
 # What a rejection can be about: topic -> phrases that name it (whole words, any case).
 TOPICS: dict[str, tuple[str, ...]] = {

@@ -13,8 +13,9 @@ from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
 from engine.game.world import build_stages
 from engine.language.pitch import company_name
-from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text, content_words
+from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
+from textkit import content_words
 
 # The game's rules generation: a save made under another one is refused rather than replayed wrong.
 # 4: the decisive-late-forks balance landed after another change had already claimed 3.
@@ -28,7 +29,8 @@ from engine.writing.simulate import customer_from_pitch
 # 11: a redo's summary quotes a reason that ends in a full stop without adding a second one.
 # 12: words from the offering's world and the customer's trade (engine/writing/worlds.py,
 #     trades.py); the venture's problem, promise and priced unit hold across stages.
-RULES_VERSION = 12
+# 13: one tokenizer, stopword list and clip (textkit) for the game, memory and search alike.
+RULES_VERSION = 13
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,13 @@ from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.grammar import count
 from engine.language.reading import interpret, read_reason
-from engine.language.text import clip, content_words, has_phrase, words
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from engine.writing.redo import price_for
 from engine.writing.simulate import APPLY
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind
+from textkit import clip, content_words, has_phrase, words
 
 E = EventType
 

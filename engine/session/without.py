@@ -19,7 +19,6 @@ from engine.config import Settings
 from engine.errors import SaveError
 from engine.game.directions import Binding, Direction
 from engine.game.models import StageRun
-from engine.language.text import clip
 from engine.routing import Router
 from engine.session.api import GameSession, refuse_old_rules
 from engine.session.events import list_events
@@ -28,6 +27,7 @@ from engine.session.saves import load_run
 from engine.views.render import render_artifact
 from engine.workers.agents import gather_context, run_worker
 from memory.local.db import connect
+from textkit import clip
 
 LIVE = ("provisional", "active")
 

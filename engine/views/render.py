@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+import textkit
 from textkit.numbers import usd
 
 LABELS: dict[str, str] = {
@@ -107,7 +107,7 @@ def decision_words(rule_id: str | None, text: str = "") -> str:
 
     if rule_id and rule_id in APPLY:
         return APPLY[rule_id]
-    return clean(text)
+    return prose(text)
 
 
 @dataclass
@@ -126,7 +126,7 @@ def label(key: str) -> str:
 def number(key: str, value: Any) -> str:
     """A number as a person reads it, by what the field holds."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return clean(str(value))
+        return prose(str(value))
     if key.endswith("_usd") or key.startswith("target_mrr") or "usd" in key:
         return usd(value) + (" a month" if key.endswith("_per_month") else "")
     if key.endswith("_pct"):
@@ -138,11 +138,10 @@ def number(key: str, value: Any) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
-def clean(text: str) -> str:
-    """Prose as shown: control and invisible format characters (escapes, bidi overrides) dropped,
-    internal ids and file paths removed, whitespace collapsed. Markup stays literal."""
-    text = "".join(ch if not unicodedata.category(ch).startswith("C") else " " for ch in str(text))
-    out = " ".join(_INTERNAL.sub("", text).split())
+def prose(text: str) -> str:
+    """Prose as shown: `textkit.clean` (control and invisible format characters out, whitespace
+    collapsed), then internal ids and file paths removed. Markup stays literal."""
+    out = " ".join(_INTERNAL.sub("", textkit.clean(text)).split())
     return out.replace(" ,", ",").replace(" :", ":").replace("()", "")
 
 
@@ -151,7 +150,7 @@ def _plain(key: str, value: Any) -> str:
         return _dict_line(value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return number(key, value)
-    return clean(value)
+    return prose(value)
 
 
 def _item(key: str, value: Any) -> str:
@@ -169,24 +168,24 @@ def _cap(text: str) -> str:
 
 def _dict_line(d: dict[str, Any]) -> str:
     if "channel" in d:
-        bits = [clean(d.get("channel", ""))]
+        bits = [prose(d.get("channel", ""))]
         if "expected_cac_usd" in d:
             bits.append(f"{number('expected_cac_usd', d['expected_cac_usd'])} per customer")
         if "weekly_hours" in d:
             bits.append(f"{number('weekly_hours', d['weekly_hours'])} hours a week")
         return ", ".join(bits)
     if "role" in d:
-        head = clean(d.get("role", ""))
+        head = prose(d.get("role", ""))
         if d.get("reports_to"):
-            head += f" (reports to {clean(d['reports_to'])})"
-        return head + (f": {clean(d['responsibility'])}" if d.get("responsibility") else "")
+            head += f" (reports to {prose(d['reports_to'])})"
+        return head + (f": {prose(d['responsibility'])}" if d.get("responsibility") else "")
     return "; ".join(f"{label(k)}: {_plain(k, v)}" for k, v in d.items() if v not in (None, ""))
 
 
 def render_artifact(artifact: Any) -> list[Block]:
     """The artifact as labelled blocks (HIDDEN fields are shown elsewhere, e.g. 'Follows')."""
     if not isinstance(artifact, dict):
-        return [Block("Artifact", [clean(str(artifact))[:2000]])]
+        return [Block("Artifact", [prose(str(artifact))[:2000]])]
     out: list[Block] = []
     for key, value in artifact.items():
         if key in HIDDEN or value in (None, "", [], {}):
@@ -203,8 +202,8 @@ def render_artifact(artifact: Any) -> list[Block]:
             lines = []
             for okr in value:
                 if isinstance(okr, dict):
-                    lines.append(clean(okr.get("objective", "")))
-                    lines += [f"  {clean(k)}" for k in okr.get("key_results") or []]
+                    lines.append(prose(okr.get("objective", "")))
+                    lines += [f"  {prose(k)}" for k in okr.get("key_results") or []]
                 else:
                     lines.append(_item(key, okr))
             out.append(Block(label(key), lines, bullets=True))

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.version import version
-from engine.views.render import artifact_markdown, clean, decision_words, economics_label, shipped
+from engine.views.render import artifact_markdown, decision_words, economics_label, prose, shipped
 from memory.scrub import scrub
 from textkit.numbers import usd
 
@@ -77,7 +77,7 @@ def render_report(session: GameSession) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for s in st.stages:
-        dec = _md(clean(s.decision.text)) if s.decision else ""
+        dec = _md(prose(s.decision.text)) if s.decision else ""
         out.append(
             f"| {s.number} | {s.beat} | {_md(s.worker_title)} | {s.score if s.score is not None else ''} "
             f"| {'DRIFT' if s.drift else ''} | {s.redos} | {dec} |"
@@ -101,9 +101,9 @@ def render_report(session: GameSession) -> str:
     out += ["", "## Decisions and receipts", ""]
     beats = {s.id: s.beat for s in st.stages}
     for r in st.receipts:
-        out.append(f"### {beats.get(r.stage_id, 'A stage')}: {_md(clean(r.decided))}")
-        out.append(f"We {_md(decision_words(r.rule_id, r.decided))}. {_md(clean(r.summary))}")
-        out.append(f"Principle: {_md(clean(r.principle))}.")
+        out.append(f"### {beats.get(r.stage_id, 'A stage')}: {_md(prose(r.decided))}")
+        out.append(f"We {_md(decision_words(r.rule_id, r.decided))}. {_md(prose(r.summary))}")
+        out.append(f"Principle: {_md(prose(r.principle))}.")
         out.append("")
         out.append("| field | before | after |")
         out.append("|---|---|---|")
@@ -125,7 +125,7 @@ def render_report(session: GameSession) -> str:
     out += [f"- {economics_label(k)}: {_num(k, v)}" for k, v in st.economics.shown().items()]
     out += ["", "## Memory trail", ""]
     for m in session.memory.records():
-        out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(clean(m.text))}")
+        out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(prose(m.text))}")
     return scrub("\n".join(out)) + "\n"
 
 

@@ -12,11 +12,11 @@ from pydantic import BaseModel, Field
 from engine.game.economy import runway_text
 from engine.game.models import GameState, Receipt, StandupTurn
 from engine.language.fence import DATA_RULE, data_block
-from engine.language.text import clip
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
 from engine.writing.simulate import APPLY
 from memory.scrub import scrub
+from textkit import clip
 from textkit.numbers import usd
 
 

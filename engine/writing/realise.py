@@ -34,9 +34,9 @@ from engine.game.directions import (
     stated_prices,
 )
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
-from engine.language.text import has_phrase
 from engine.writing.phrases import Voice, cap
 from engine.writing.plan import fit_customers, monthly_price, reprice
+from textkit import has_phrase
 
 _SKIP = ("follows_decision", "memory_writes", "url")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")

@@ -18,7 +18,6 @@ from engine.game.directions import Binding, Direction, applies
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Directive, Economics, Founder, Stage
 from engine.language.pitch import read_pitch
-from engine.language.text import clip
 from engine.writing import banks
 from engine.writing.phrases import Voice, cap, number_word, plural, sentences, singular
 from engine.writing.plan import price_plan
@@ -26,6 +25,7 @@ from engine.writing.realise import realise, violate, what_changed
 from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
+from textkit import clip
 from textkit.numbers import usd as money
 
 # How each role carries out each binding decision: a verb phrase (rules as data, our own words).
@@ -308,9 +308,9 @@ def _rotate(v: Voice, bank: tuple[str, ...], number: int, seed: int) -> list[str
 
 
 def _host(company: str) -> str:
-    from engine.language.text import slug
+    from textkit import slug
 
-    return slug(company, 20)
+    return slug(company, 20, default="venture", ascii_only=True)
 
 
 # ------------------------------------------------------------------ honest mistakes

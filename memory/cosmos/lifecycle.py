@@ -15,7 +15,7 @@ from azure.cosmos import exceptions
 
 from memory import lifecycle
 from memory.cosmos.client import LIVE, doc_to_record, param
-from memory.guards import content_words as words
+from memory.guards import note_words as words
 from memory.models import (
     WORKER_KINDS,
     ConsolidationResult,

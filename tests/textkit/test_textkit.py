@@ -6,7 +6,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import textkit
-from engine.language.text import slug as engine_slug
 
 
 def test_accented_names_slug_to_their_letters() -> None:
@@ -15,9 +14,9 @@ def test_accented_names_slug_to_their_letters() -> None:
     assert textkit.slug("Łódź Østby") == "łodz-østby"  # letters without a decomposition stay
     assert textkit.slug("東京 Robotics") == "東京-robotics"  # no decomposition: letters kept
     assert textkit.slug("!!!", default="venture") == "venture"
-    assert engine_slug("Café Ñandú Cooperative", 15) == "cafe-nandu-coop"
+    assert textkit.slug("Café Ñandú Cooperative", 15, ascii_only=True) == "cafe-nandu-coop"
     assert textkit.slug("Thé 東京 Łódź", ascii_only=True) == "the-odz"
-    assert engine_slug("東京") == "venture"  # ids and URLs stay ASCII
+    assert textkit.slug("東京", default="venture", ascii_only=True) == "venture"  # ids stay ASCII
 
 
 def test_accented_and_plain_spellings_meet_on_one_term() -> None:
@@ -59,3 +58,57 @@ def test_any_text_gives_clean_terms_and_slugs(text: str) -> None:
     cleaned = textkit.clean(text)
     assert cleaned == cleaned.strip() and "  " not in cleaned
     assert all(ch.isprintable() for ch in cleaned)
+
+
+def test_one_tokenizer_keeps_contractions_and_compounds_whole() -> None:
+    said = "Don't trade-off the rival’s Café; 犬のトリミング"
+    assert textkit.words(said) == [
+        "don't",
+        "trade-off",
+        "the",
+        "rival's",
+        "café",
+        "犬",
+        "トリミング",
+    ]
+    assert textkit.content_words("We won't sell to the dog owners, les clients") == [
+        "sell",
+        "dog",
+        "owners",
+        "clients",
+    ]
+    assert textkit.has_phrase(said, "don't") and not textkit.has_phrase(said, "don")
+    assert textkit.has_phrase("a cat-sitting app", "cat-sitting")
+    assert not textkit.has_phrase("a cat-sitting app", "cat")
+
+
+def test_engine_and_memory_share_one_stopword_list() -> None:
+    import engine.language.text as engine_text
+    from engine.game import directions
+    from engine.language import pitch, reading
+
+    assert not hasattr(engine_text, "STOPWORDS") and not hasattr(engine_text, "words")
+    for module in (directions, pitch, reading):
+        assert module.STOPWORDS is textkit.STOPWORDS
+
+
+def test_index_terms_are_single_fts5_tokens() -> None:
+    """`terms` cut words where SQLite's unicode61 tokenizer does, so each term the index stores
+    is one FTS5 token and a quoted query term finds it."""
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'unicode61 remove_diacritics 0')")
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'row')")
+    text = "Don't trade-off the rival's naïve Café-owners; O'Brien’s 24/7 shop"
+    found = textkit.terms(text)
+    conn.execute("INSERT INTO t (x) VALUES (?)", (" ".join(found),))
+    assert {r[0] for r in conn.execute("SELECT term FROM v")} == set(found)
+    assert "don" in found and "tradeoff" in found and "obrien" not in found
+
+
+def test_notes_that_differ_by_a_number_are_not_near_duplicates() -> None:
+    from memory.guards import NEAR_DUPLICATE, similarity
+
+    assert similarity("Price it at $25 a month", "Price it at $30 a month") < NEAR_DUPLICATE
+    assert similarity("Don't pitch dog owners", "don’t PITCH dog owners") == 1.0

@@ -12,11 +12,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engine.language.grammar import count
 from engine.session.api import GameSession
 from worldforge_tui import version
 from worldforge_tui.cli import build_parser, main
 from worldforge_tui.cli.info import progress
-from worldforge_tui.text.formatting import human_time, plural
+from worldforge_tui.text.formatting import human_time
 
 PITCH = "Meal kits for night-shift nurses"
 
@@ -141,8 +142,8 @@ def test_human_time_and_plurals():
     assert human_time((now - timedelta(days=1)).isoformat(), now).startswith("yesterday ")
     assert human_time("2024-02-03T10:00:00+00:00", now).endswith("2024")
     assert human_time("not a time", now) == "not a time"
-    assert plural(1, "memory", "memories") == "1 memory"
-    assert plural(2, "memory", "memories") == "2 memories" and plural(0, "event") == "0 events"
+    assert count(1, "memory") == "1 memory"
+    assert count(2, "memory") == "2 memories" and count(0, "event") == "0 events"
 
 
 def test_new_commands_never_import_textual(saved):

@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from worldforge_tui.text.formatting import human_time, plural
+from engine.language import grammar
+from worldforge_tui.text.formatting import human_time
 from worldforge_tui.text.safe_text import one_line
 
 KEYMAP_FILENAME = "keymap.json"  # the same name `worldforge_tui.keymap` reads
@@ -113,7 +114,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
     if not rows:
         print("no saved ventures yet (worldforge play starts one)")
         return 0
-    print(f"{plural(len(rows), 'venture')}, newest first:")
+    print(f"{grammar.count(len(rows), 'venture')}, newest first:")
     for row in rows:
         state = (
             str(row["outcome"]).upper()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameError
-from worldforge_tui.text.formatting import plural
+from engine.language import grammar
 
 if TYPE_CHECKING:  # the store and SQLite load when a memory command runs, not for `--help`
     import sqlite3
@@ -313,13 +313,13 @@ def _write_command(
         else:
             gone = session.forget_run()
             reports = gone["reports_deleted"]
-            memories = plural(gone["memories"], "memory", "memories")
+            memories = grammar.count(gone["memories"], "memory")
             _emit(
                 args,
                 gone,
                 f"forgot run {gone['run_id']}: {memories}, "
-                f"{plural(gone['events'], 'event')}"
-                + (f", {plural(len(reports), 'exported report')}" if reports else "")
+                f"{grammar.count(gone['events'], 'event')}"
+                + (f", {grammar.count(len(reports), 'exported report')}" if reports else "")
                 + " deleted"
                 + (
                     ""
@@ -373,7 +373,7 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
             args,
             {**gone.model_dump(), "cosmos_pending": cosmos_pending},
             f"forgot run {gone.run_id}: "
-            f"{plural(gone.deleted, 'memory', 'memories')} deleted"
+            f"{grammar.count(gone.deleted, 'memory')} deleted"
             + ("" if gone.compacted else " (another reader kept the WAL; run again to compact)")
             + (COSMOS_PENDING if cosmos_pending else ""),
         )

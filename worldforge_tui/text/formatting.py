@@ -7,7 +7,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.game.economy import METER_NAMES, PROFITABLE_RUNWAY
-from engine.language import grammar
 from textkit.numbers import number, runway_short
 from textkit.numbers import usd_short as money
 
@@ -111,11 +110,3 @@ def human_time(stamp: Any, now: datetime | None = None) -> str:
     if local.year == today.year:
         return f"{local.strftime('%a')} {local.day} {local.strftime('%b')} {clock}"
     return f"{local.day} {local.strftime('%b %Y')}"
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """`1 memory`, `2 memories`, `0 redos`: the count with the right form of the noun (inflect,
-    through engine.language.grammar; `many` names an irregular plural it does not know)."""
-    if many and count != 1:
-        return f"{count} {many}"
-    return grammar.count(count, noun)

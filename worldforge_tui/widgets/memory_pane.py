@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from engine.views.render import clean as render_clean
+from engine.views.render import prose as render_clean
 from worldforge_tui import actions
 from worldforge_tui.text.safe_text import one_line
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from engine.views.render import clean as render_clean
+from engine.views.render import prose as render_clean
 from worldforge_tui.text.formatting import (
     FIELD_INFO,
     TONE_STYLE,

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 
-from engine.views.render import clean as render_clean
+from engine.views.render import prose as render_clean
 from engine.views.render import render_artifact
 from worldforge_tui.consequences import Consequence
 from worldforge_tui.glossary import fatal_text
