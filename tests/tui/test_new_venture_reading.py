@@ -3,6 +3,7 @@ for every venture (shown and editable)."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.widgets import Input
 
 from tests.tui.conftest import settle, text_of
@@ -33,3 +34,18 @@ def test_a_pitch_with_no_customer_says_what_it_guessed():
 
 def test_every_new_venture_gets_a_fresh_seed():
     assert len({fresh_seed() for _ in range(20)}) > 1
+
+
+async def test_a_pitch_typed_as_the_form_opens_lands_in_the_pitch_field(tmp_path):
+    """Letters sent the moment the form is pushed (before any frame of it is drawn) are the
+    pitch: none reach a screen with no focused field and vanish (the browser lost its pitch so)."""
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.pop_screen()  # back on the board, the form opened again by its action
+        app.action_new_venture()
+        for ch in "Bike repairs":
+            app.post_message(events.Key("space" if ch == " " else ch, ch))
+        await settle(app, pilot)
+        assert app.screen.query_one("#nv-pitch", Input).value == "Bike repairs"
+        assert "Reading:" in text_of(app, "#nv-reading")

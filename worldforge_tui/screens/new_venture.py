@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import Any, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -85,15 +85,35 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
                     )
                 yield Button("Cancel", id="nv-cancel")
 
-    # No focus until the form is drawn: a key pressed as it opens (the `n` that opened it, say)
-    # reaches the screen, not the pitch field.
-    AUTO_FOCUS = None
+    # The pitch field takes focus as the form mounts, not after its first draw: keys typed once the
+    # form shows must land in it (with the focus deferred, a pitch typed in the ~0.5 s between the
+    # first frame and the deferred focus, as in a browser under load, reached no widget and was
+    # lost). The key that opened the form was handled by the board and is never delivered again.
+    AUTO_FOCUS = "#nv-pitch"
 
     def on_mount(self) -> None:
         reading = self.query_one("#nv-reading", Label)
         reading.styles.width = "100%"  # wraps: the whole reading stays readable at 80 columns
         reading.styles.height = "auto"
-        self.call_after_refresh(self.query_one("#nv-pitch", Input).focus)
+        self.query_one("#nv-pitch", Input).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter the app routed to the screen before the pitch field had focus (typed as the
+        form was pushed) goes into the pitch field instead of nowhere."""
+        if event.is_printable and event.character:
+            self._into_pitch(event, event.character)
+
+    def on_paste(self, event: events.Paste) -> None:
+        if event.text:
+            self._into_pitch(event, event.text.splitlines()[0] if event.text.strip() else "")
+
+    def _into_pitch(self, event: events.Key | events.Paste, text: str) -> None:
+        pitch = self.query_one("#nv-pitch", Input)
+        if self.focused not in (None, pitch) or not text:
+            return  # typed on another field (a button, the founder list): theirs to handle
+        event.stop()
+        pitch.focus()
+        pitch.insert_text_at_cursor(text)
 
     def show_error(self, message: str) -> None:
         """Show why the engine refused the venture (the screen stays open)."""
