@@ -12,6 +12,7 @@ from engine.routing.extract import OutputError
 from engine.routing.types import RouteRequest
 
 REASK_ECHO_CHARS = 4000
+_STATE = "Reply with exactly one JSON object and nothing else. It must validate against this JSON Schema:"
 
 
 @functools.lru_cache(maxsize=64)
@@ -22,15 +23,18 @@ def schema_block(model: type[BaseModel]) -> tuple[dict[str, Any], str, tuple[str
     """
     schema = model.model_json_schema()
     compact = json.dumps(schema, separators=(",", ":"))
-    text = (
-        "Reply with exactly one JSON object and nothing else. It must validate against this "
-        "JSON Schema:\n" + compact
-    )
+    text = _STATE + "\n" + compact
     return schema, text, (compact, json.dumps(schema))
 
 
 def system_prompt(req: RouteRequest) -> tuple[dict[str, Any], str]:
-    """The schema and the system prompt with the schema stated once (the engine may already have)."""
+    """The schema and the system prompt with the schema stated once (the engine may already have).
+    A request's own schema (binding directions compiled in) is stated instead of the model's."""
+    if req.bound_schema is not None:
+        compact = json.dumps(req.bound_schema, separators=(",", ":"))
+        if compact in req.system:
+            return req.bound_schema, req.system
+        return req.bound_schema, f"{req.system}\n\n{_STATE}\n{compact}"
     schema, text, spellings = schema_block(req.schema_model)
     if any(s in req.system for s in spellings):
         return schema, req.system
@@ -46,9 +50,20 @@ def reask(failure: OutputError) -> str:
     )
 
 
-def reask_turns(answer: str | None, failure: OutputError) -> list[dict[str, str]]:
-    """The bad answer (clipped) and one user turn quoting why it was rejected."""
+def reask_turns(answer: str | None, failure: OutputError | str) -> list[dict[str, str]]:
+    """The bad answer (clipped) and one user turn quoting why it was rejected: a validation
+    error, or (a string) the binding directions a valid answer broke."""
+    line = reask(failure) if isinstance(failure, OutputError) else drift_reask(failure)
     return [
         {"role": "assistant", "content": (answer or "")[:REASK_ECHO_CHARS]},
-        {"role": "user", "content": reask(failure)},
+        {"role": "user", "content": line},
     ]
+
+
+def drift_reask(broken: str) -> str:
+    """The re-ask for a valid answer that broke a binding direction: it names the direction."""
+    return (
+        f"Your previous answer broke the CEO's binding direction ({broken[:600]}). Reply again "
+        "with only one JSON object that keeps every binding direction and validates against the "
+        "schema."
+    )

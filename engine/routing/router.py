@@ -639,6 +639,7 @@ class Router:
         adaptations = 0
         backoffs = 0
         reasked = False
+        judged = False  # the adherence re-ask is spent (once per call, beside the schema's)
         waited = False
         while True:
             remaining = deadline - time.monotonic()
@@ -758,6 +759,12 @@ class Router:
                     convo = convo + reask_turns(comp.text, exc)
                     continue
                 return Failure("invalid_output", str(exc))
+            broken = req.judge(extraction.output) if req.judge is not None and not judged else None
+            if broken:  # valid, but against a binding direction: one re-ask naming it
+                judged = True
+                trace.add(target.tier, target, "invalid", f"drift: {broken}", started)
+                convo = convo + reask_turns(comp.text, broken)
+                continue
             trace.add(target.tier, target, "ok", None, started)
             if comp.skipped_events:
                 trace.adaptations.append(f"skipped_events:{comp.skipped_events}")

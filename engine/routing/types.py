@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -41,6 +42,11 @@ class RouteRequest(BaseModel):
     # Esc during this call: "raise" CallCancelled (the command is undone and can run again), or
     # "floor" (serve the simulation, labelled cancelled: for calls inside a step already begun).
     on_cancel: Literal["raise", "floor"] = "raise"
+    # The artifact's JSON Schema with the CEO's binding directions compiled in (None: the model's
+    # own schema), and the adherence check a model's valid answer must pass: it returns the broken
+    # directions in words, and the answer is re-asked once naming them (engine.workers.schema).
+    bound_schema: dict[str, Any] | None = None
+    judge: Callable[[BaseModel], str | None] | None = Field(default=None, exclude=True)
 
 
 class Attempt(BaseModel):

@@ -21,6 +21,7 @@ from engine.language.fence import DATA_RULE, data_block, rewrap
 from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.views.render import changes
+from engine.workers.schema import compiled_schema, judge_for
 from engine.writing.simulate import simulate_artifact
 from memory.scrub import scrub_obj
 
@@ -235,6 +236,8 @@ def run_worker(
             user=user,
             schema_model=model,
             call_key=f"{stage.id}/attempt-{attempt}",
+            bound_schema=compiled_schema(role, model, binding.directions),
+            judge=judge_for(role, binding.directions),
         ),
         simulate,
     )

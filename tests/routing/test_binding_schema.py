@@ -1,0 +1,204 @@
+"""The model tiers get the same binding: recalled directions compiled into the artifact's JSON
+Schema (const price, enum of audiences, anchored patterns), the same adherence check on the
+model's answer, one re-ask naming the broken direction, then DRIFT at the gate."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from engine.config import Settings
+from engine.game.artifacts import ARTIFACT_MODELS
+from engine.game.directions import read_directions
+from engine.routing import Router
+from engine.session.api import GameSession
+from engine.workers.schema import compiled_schema, contains_pattern
+from tests.routing.helpers import local_settings
+
+PITCH = "Mobile grooming for dogs, for solo groomers who work from a van"
+REASON = (
+    "Speak to solo groomers who work from a van, not dog owners. Price it at 25 dollars a month."
+)
+SAID = "Speak to solo groomers who work from a van. Price it at $25 a month. Call it Groomly"
+
+
+def _directions(text: str = SAID):
+    return read_directions(text, source="standup").directions
+
+
+def test_directions_compile_into_the_schema_where_a_field_allows():
+    plan = compiled_schema("marketer", ARTIFACT_MODELS["marketer"], _directions())
+    fp = plan["$defs"]["FinancialPlan"]
+    assert fp["properties"]["price_usd_per_month"] == {"type": "number", "const": 25.0}
+    assert "price_usd_per_month" in fp["required"]
+    assert plan["properties"]["body"]["pattern"] == contains_pattern("$25 a month")
+    assert plan["properties"]["subject"]["pattern"] == contains_pattern("Groomly")  # one a field
+    strat = compiled_schema("strategist", ARTIFACT_MODELS["strategist"], _directions())
+    assert set(strat["properties"]["target_audience"]["enum"]) == {
+        "solo groomers who work from a van",
+        "Solo groomers who work from a van",
+    }
+    under = compiled_schema(
+        "ops", ARTIFACT_MODELS["ops"], _directions("Price it under $30 a month; churn under 4%")
+    )
+    props = under["$defs"]["FinancialPlan"]["properties"]
+    assert props["price_usd_per_month"]["exclusiveMaximum"] == 30.0
+    assert props["churn_target_pct"]["exclusiveMaximum"] == 4.0
+    assert compiled_schema("ops", ARTIFACT_MODELS["ops"], []) is None
+    assert (
+        compiled_schema("designer", ARTIFACT_MODELS["designer"], _directions("leave out salons"))
+        is None
+    )
+    # the model's own schema is untouched (the compiled one is a copy)
+    assert "const" not in json.dumps(ARTIFACT_MODELS["marketer"].model_json_schema())
+
+
+def test_every_pattern_is_anchored_and_matches_the_realised_work():
+    from engine.game.directions import Binding
+    from engine.game.economy import founding_org, initial_economics
+    from engine.game.world import build_stages
+    from engine.writing.simulate import simulate_artifact
+    from tests.engine.test_directions import FOUNDER
+
+    for role, number in (("strategist", 2), ("designer", 3), ("marketer", 4), ("ops", 5)):
+        schema = compiled_schema(role, ARTIFACT_MODELS[role], _directions())
+        art = simulate_artifact(
+            role,
+            founder=FOUNDER,
+            stage=build_stages(founding_org())[number],
+            binding=Binding(directions=_directions()),
+            economics=initial_economics(founding_org()),
+            seed=31,
+            attempt=1,
+        ).model_dump(mode="json")
+        for name, prop in schema["properties"].items():
+            if "pattern" in prop:
+                assert prop["pattern"].startswith("^") and prop["pattern"].endswith("$")
+                assert re.match(prop["pattern"], art[name]), (role, name, art[name])
+    said = contains_pattern("$25 a month")
+    assert said == (
+        '^([^"\\\\]{0,600}[^"\\\\A-Za-z0-9_])?[$]25 a month([^"\\\\A-Za-z0-9_][^"\\\\]{0,600})?$'
+    )
+    assert not re.match(said, "at $25 a monthly rate")  # whole words, as the check reads them
+    assert re.match(said, "The pilot costs $25 a month per groomer.")
+    assert not re.match(said, "The pilot costs $250 a month") and not re.match(said, "$2 a month")
+    assert not re.match(said, 'x" $25 a month') and not re.match(said, "x" * 601 + "$25 a month")
+
+
+def _sim_artifacts(tmp_path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Stage 1's first attempt and its redo after REASON, from a simulation run."""
+    s = GameSession.start_venture(
+        pitch=PITCH, seed=31, save_dir=tmp_path / "sim", router=Router(Settings())
+    )
+    try:
+        s.run_stage()
+        first = s.state.current.artifact
+        s.reject(REASON)
+        return first, s.state.current.artifact
+    finally:
+        s.close()
+
+
+def _reasked(body: dict[str, Any]) -> bool:
+    return any("broke the CEO's binding direction" in m["content"] for m in body["messages"])
+
+
+def _play_redo(router: Router, tmp_path) -> GameSession:
+    s = GameSession.start_venture(pitch=PITCH, seed=31, save_dir=tmp_path / "run", router=router)
+    s.run_stage()
+    s.reject(REASON)
+    return s
+
+
+def _redo_requests(server) -> list[Any]:
+    return [r for r in server.chat_requests if "Price it at 25" in r.body["messages"][0]["content"]]
+
+
+def test_a_model_that_breaks_a_direction_is_reasked_once_naming_it(fake_openai, tmp_path):
+    from engine.session.replay import verify
+
+    first, fixed = _sim_artifacts(tmp_path)
+    fake_openai.set_payload(lambda body: fixed if _reasked(body) else first)
+    s = _play_redo(Router(local_settings(fake_openai.url, agent_request_timeout=10.0)), tmp_path)
+    try:
+        run = s.state.current
+        assert run.attempt == 2 and run.served_by == "local" and run.fallback_reason is None
+        asked = _redo_requests(fake_openai)
+        assert len(asked) == 2  # the answer, and one re-ask
+        schema = asked[0].body["response_format"]["json_schema"]["schema"]
+        assert schema["properties"]["value_proposition"]["pattern"] == contains_pattern(
+            "$25 a month"
+        )
+        assert (
+            "Solo groomers who work from a van" in schema["properties"]["target_audience"]["enum"]
+        )
+        reask = asked[1].body["messages"][-1]["content"]
+        assert "DRIFT: " in reask and "you said price $25 a month" in reask
+        assert not run.rubric.drift and run.artifact == fixed
+        report = verify(s.conn, s.state.run_id)  # the recorded final answer replays exactly
+        assert report.ok, report.first_difference
+    finally:
+        s.close()
+
+
+def test_a_model_that_keeps_breaking_it_ships_with_drift_after_one_reask(fake_openai, tmp_path):
+    first, _fixed = _sim_artifacts(tmp_path)
+    fake_openai.set_payload(first)
+    s = _play_redo(Router(local_settings(fake_openai.url, agent_request_timeout=10.0)), tmp_path)
+    try:
+        run = s.state.current
+        assert run.served_by == "local" and len(_redo_requests(fake_openai)) == 2
+        assert run.rubric.drift and run.rubric.final < 70
+        lines = [v["line"] for v in run.rubric.violations]
+        assert any("you said price $25 a month" in x for x in lines)
+    finally:
+        s.close()
+
+
+def test_the_real_llama_server_holds_the_model_to_a_compiled_pattern_and_const(llama_server):
+    """llama.cpp turns a compiled schema into a grammar the model cannot leave: the anchored
+    pattern and the const come back in the answer (a tiny random-weight model, so only the grammar
+    can have put them there), and the answer passes the judge with no re-ask."""
+    from tests.routing.artifacts import Pitch, simulate
+    from tests.routing.helpers import req
+
+    schema = Pitch.model_json_schema()
+    schema["properties"]["title"]["pattern"] = contains_pattern("$25 a month", fill=12)
+    schema["properties"]["confidence"]["const"] = 42
+    judged: list[str] = []
+
+    def judge(out: Any) -> str | None:
+        judged.append(out.title)
+        return None if "$25 a month" in out.title else "DRIFT: no price, you said price $25 a month"
+
+    settings = local_settings(
+        llama_server.url, local_agent_model=llama_server.model, agent_request_timeout=120.0
+    )
+    call = req().model_copy(update={"bound_schema": schema, "judge": judge})
+    result = Router(settings).call(call, simulate)
+    assert result.served_by == "local", result.fallback_reason
+    out = result.output
+    assert isinstance(out, Pitch)
+    assert "$25 a month" in out.title and out.confidence == 42
+    assert judged == [out.title]  # judged once, kept: no re-ask
+
+
+def test_on_the_real_llama_server_a_bound_redo_keeps_every_direction(llama_server, tmp_path):
+    """The whole loop on llama.cpp: the redo's brief compiles the rejection's price and audience
+    into the strategist's schema, the grammar holds the tiny model to them, and the gate's check
+    finds nothing broken (no re-ask was needed)."""
+    settings = local_settings(
+        llama_server.url, local_agent_model=llama_server.model, agent_request_timeout=300.0
+    )
+    s = _play_redo(Router(settings), tmp_path)
+    try:
+        run = s.state.current
+        assert run.attempt == 2 and run.served_by == "local", run.fallback_reason
+        assert run.artifact["target_audience"].lower() == "solo groomers who work from a van"
+        assert "$25 a month" in run.artifact["value_proposition"]
+        assert run.rubric.violations == []
+        executed = [e for e in s.events() if e.type == "STAGE_EXECUTED"][-1]
+        assert not any("drift:" in (a.get("error") or "") for a in executed.payload["attempts"])
+    finally:
+        s.close()
