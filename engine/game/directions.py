@@ -1390,7 +1390,7 @@ _CHECKS: dict[str, Any] = {
     ),
     "claim": _claim_miss,
     "channel": lambda art, d, allp, here: (
-        None if mentions(here, d.value) else "names another channel"
+        None if mentions(here, d.value) else f"never uses {d.value}"
     ),
     "scope": lambda art, d, allp, here: (
         None if mentions(here, d.value) else f"leaves out {d.value}"

@@ -126,14 +126,13 @@ def pressure_lens(econ: Economics) -> str:
     return "Hold the current advantage"
 
 
-def adapt_pending(state: GameState, decision_text: str) -> list[str]:
-    """Rewrite the goals of stages not yet begun around the company's pressure and the CEO's call."""
+def adapt_pending(state: GameState) -> list[str]:
+    """Rewrite the goals of stages not yet begun around the company's pressure. The CEO's calls are
+    not written into goals: they reach a worker only as directions recalled from memory, so a
+    forgotten or withheld note stops binding (the goal is game state, which memory cannot forget)."""
     lens = pressure_lens(state.economics)
     adapted = []
     for stage in state.stages[state.stage_index + 1 :]:
-        stage.goal = (
-            f"{lens}: {stage.base_goal[0].lower()}{stage.base_goal[1:]}. "
-            f"Honour the CEO's call: {decision_text}"
-        )
+        stage.goal = f"{lens}: {stage.base_goal[0].lower()}{stage.base_goal[1:]}."
         adapted.append(stage.id)
     return adapted

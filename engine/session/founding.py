@@ -30,7 +30,8 @@ from textkit import content_words
 # 12: words from the offering's world and the customer's trade (engine/writing/worlds.py,
 #     trades.py); the venture's problem, promise and priced unit hold across stages.
 # 13: one tokenizer, stopword list and clip (textkit) for the game, memory and search alike.
-RULES_VERSION = 13
+# 14: stage goals no longer carry the CEO's last call (it binds only from recalled memory).
+RULES_VERSION = 14
 
 
 @dataclass(frozen=True)

@@ -569,7 +569,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         f"{len(report.superseded)} superseded",
         report.model_dump(),
     )
-    adapted = adapt_pending(st, text)
+    adapted = adapt_pending(st)
     if adapted:
         step.emit(
             E.WORLD_ADAPTED,
@@ -773,7 +773,7 @@ def standup_reply(step: Step, text: str) -> dict[str, Any]:
             "replaced": replaced,
         },
     )
-    adapted = adapt_pending(st, text)
+    adapted = adapt_pending(st)
     if adapted:
         step.emit(
             E.WORLD_ADAPTED,

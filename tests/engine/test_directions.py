@@ -131,3 +131,25 @@ def test_withholding_or_forgetting_the_note_takes_its_direction_out_of_the_brief
     s.run_stage()
     run = s.state.current
     assert run.binding == [] and "No binding direction" in run.artifact["follows_decision"]["how"]
+
+
+def test_a_forgotten_decision_reaches_no_part_of_the_next_brief(new_session):
+    """The CEO's call binds only through memory: once forgotten, neither the binding section nor
+    the stage goal (game state, which memory cannot forget) carries its words."""
+    from engine.workers.agents import build_prompts, gather_context
+
+    s = new_session(pitch="Scheduling for solo mobile dog groomers")
+    s.run_stage()
+    s.approve()
+    s.decide("A")
+    decided = s.state.receipts[-1].decided
+    label = decided.split(":", 1)[0]
+    st = s.state
+    before = " ".join(
+        build_prompts(st, st.stage, gather_context(st, st.stage, s.memory, s.knowledge))
+    )
+    assert label in before  # recalled: the binding section names it
+    s.forget_memories()
+    st = s.state
+    system, user = build_prompts(st, st.stage, gather_context(st, st.stage, s.memory, s.knowledge))
+    assert label not in system and label not in user and "CEO's call" not in user

@@ -44,6 +44,9 @@ def test_drift_flag_and_score_in_story(tmp_path):
     text = story_content(snap).plain
     assert "⚠ DRIFT" in text and "did not follow the binding decision" in text
     assert f"Score {snap.current.rubric.final}/100" in text
+    # the worker's "follows" claim is shown as its claim, beside the gate's verdict, never as fact
+    assert "The worker says" in text and "The gate found it did not" in text
+    assert "Follows:" not in text
     session.close()
 
 

@@ -145,8 +145,15 @@ def _run(run: StageRun) -> list[Part]:
     artifact = run.artifact
     follows = artifact.get("follows_decision")
     if isinstance(follows, dict):
-        parts.append(("Follows", "bold"))
-        parts.append(": " + one_line(render_clean(str(follows.get("how") or "")), 400) + "\n")
+        how = one_line(render_clean(str(follows.get("how") or "")), 400)
+        if run.rubric.drift:
+            # The worker's own claim, next to a gate that found otherwise: say whose words these are.
+            parts.append(("The worker says", "bold"))
+            parts.append(": " + how + " ")
+            parts.append(("The gate found it did not (DRIFT above).\n", "$error"))
+        else:
+            parts.append(("Follows", "bold"))
+            parts.append(": " + how + "\n")
     changed = run.changes
     if changed:
         parts.append(("What changed since the last attempt\n", "bold underline"))
