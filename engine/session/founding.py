@@ -31,7 +31,8 @@ from textkit import content_words
 #     trades.py); the venture's problem, promise and priced unit hold across stages.
 # 13: one tokenizer, stopword list and clip (textkit) for the game, memory and search alike.
 # 14: stage goals no longer carry the CEO's last call (it binds only from recalled memory).
-RULES_VERSION = 14
+# 15: "what changed" shows a list line that changed value as "Label: A → B" (the plan's price).
+RULES_VERSION = 15
 
 
 @dataclass(frozen=True)

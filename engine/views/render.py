@@ -244,13 +244,27 @@ def changes(previous: dict[str, Any] | None, current: dict[str, Any]) -> list[st
             if not b.bullets and len(b.lines) == 1 and len(old.lines) == 1:
                 out.append(f"{b.label}: {_diff(old.lines[0], b.lines[0])}")
             else:
-                gone = [x for x in old.lines if x not in b.lines]
-                new = [x for x in b.lines if x not in old.lines]
-                bits = [f"+ {_short(x.strip())}" for x in new[:2]] + [
-                    f"− {_short(x.strip())}" for x in gone[:2]
-                ]
-                out.append(f"{b.label}: " + "; ".join(bits))
+                out.append(f"{b.label}: " + "; ".join(_list_diff(old.lines, b.lines)))
     return out
+
+
+def _list_diff(old: list[str], new: list[str]) -> list[str]:
+    """A list block's changes: a labelled line that changed value as 'Label: A → B' (the plan's
+    'Price a customer pays: $55 a month → $39 a month'), other lines as '+ …' and '− …'."""
+    gone = [x for x in old if x not in new]
+    added = [x for x in new if x not in old]
+    bits: list[str] = []
+    for x in list(added):
+        label, _, now = x.strip().partition(": ")
+        was = next((g for g in gone if g.strip().startswith(f"{label}: ")), None) if now else None
+        if was is not None:
+            bits.append(f"{label}: {_short(was.strip()[len(label) + 2 :], 40)} → {_short(now, 40)}")
+            gone.remove(was)
+            added.remove(x)
+    bits += [f"+ {_short(x.strip())}" for x in added[:2]] + [
+        f"− {_short(x.strip())}" for x in gone[:2]
+    ]
+    return bits[:4]
 
 
 def _diff(old: str, new: str) -> str:
