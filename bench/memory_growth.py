@@ -124,7 +124,7 @@ def _text(rng: random.Random, i: int) -> str:
 def build(path: Path, size: int) -> None:
     """Write `size` memories in runs of RUN_SIZE through the real schema, one transaction."""
     from memory.local.db import connect, transaction
-    from memory.local.schema import index_terms, norm_key, run_key
+    from memory.local.schema import n_terms, norm_key, run_key
     from textkit import normalise
 
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -134,8 +134,8 @@ def build(path: Path, size: int) -> None:
     conn = connect(partial)
     rng = random.Random(size)
     sql = (
-        "INSERT INTO memories (run_id, id, seq, kind, text, terms, n_terms, run_key, norm_key,"
-        " status, author, importance, game_day, ts, source_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        "INSERT INTO memories (run_id, id, seq, kind, text, n_terms, run_key, norm_key,"
+        " status, author, importance, game_day, ts, source_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
         " 'active', 'system', ?, ?, '2026-01-01T00:00:00.000Z', '[]')"
     )
     with transaction(conn):
@@ -152,7 +152,7 @@ def build(path: Path, size: int) -> None:
                         seq,
                         rng.choice(KINDS),
                         text,
-                        *index_terms(text),
+                        n_terms(text),
                         key,
                         norm_key(normalise(text)),
                         round(rng.uniform(0, 10), 1),
@@ -283,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = []
     for size in sizes:
-        path = args.cache / f"growth-{size}.db"
+        from memory.local.db import SCHEMA_VERSION
+
+        path = args.cache / f"growth-v{SCHEMA_VERSION}-{size}.db"  # a cached save of this format
         built_s = None
         if not path.exists():
             t0 = time.perf_counter()

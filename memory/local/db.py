@@ -20,11 +20,13 @@ DB_FILENAME = "worldforge.db"
 BUSY_TIMEOUT_MS = 15000  # a writer waits this long for another process's transaction (issue 26)
 BUSY_RETRIES = 3  # then BEGIN IMMEDIATE is tried again this many times before SaveBusyError
 APPLICATION_ID = 0x57466731  # "WFg1": marks a file as a WorldForge save
-SCHEMA_VERSION = 2  # 2: recall on FTS5 (memory.local.schema). Bump with a registered migration whenever a change is not additive
+SCHEMA_VERSION = 3  # 2: recall on FTS5; 3: index terms derived, not stored (memory.local.schema). Bump with a registered migration whenever a change is not additive
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SUGGESTION = "move it aside or use --save-dir DIR to start a fresh save dir"
 
 _schemas: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
+SqlValue = str | bytes | int | float | None
+_functions: dict[str, tuple[int, Callable[..., SqlValue]]] = {}
 _depth = threading.local()
 
 
@@ -82,6 +84,17 @@ def register_schema(name: str, ensure: Callable[[sqlite3.Connection], None]) -> 
     """Register a function that creates a package's tables (idempotent: CREATE ... IF NOT EXISTS)."""
     if all(existing != name for existing, _ in _schemas):
         _schemas.append((name, ensure))
+
+
+def register_function(name: str, n_args: int, fn: Callable[..., SqlValue]) -> None:
+    """Register a deterministic SQL function that every connection to a save gets (the schema's
+    views and triggers call it)."""
+    _functions[name] = (n_args, fn)
+
+
+def _add_functions(conn: sqlite3.Connection) -> None:
+    for name, (n_args, fn) in _functions.items():
+        conn.create_function(name, n_args, fn, deterministic=True)
 
 
 def db_path(save_dir: Path | str) -> Path:
@@ -269,6 +282,7 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
     )
     try:
         conn.row_factory = sqlite3.Row
+        _add_functions(conn)
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         if fresh and not memory:  # stamp a new file before WAL: the stamp lands in the file itself
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -304,6 +318,7 @@ def copy_of(source: sqlite3.Connection) -> sqlite3.Connection:
         ":memory:", isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
     )
     conn.row_factory = sqlite3.Row
+    _add_functions(conn)
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     _pragmas(conn)
     source.backup(conn)
@@ -334,6 +349,7 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
         check_same_thread=False,
     )
     conn.row_factory = sqlite3.Row
+    _add_functions(conn)
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version != SCHEMA_VERSION:

@@ -4,18 +4,25 @@ cloud outbox, and the append-only, content-free audit log. Registered with `memo
 Recall runs on SQLite FTS5. The index is external-content (it stores no text of its own, only the
 term index) and kept in step with `memories` by triggers. Every term is stored behind its run's key
 (`run_key`, six characters from a hash of the run id), so a query for run A's terms reads only run
-A's doclists: a recall's cost follows the run's size, not the save's. `terms` holds the note's
-index terms (the shared `textkit` tokenizer: folded, stemmed, no stopwords); the view
-`memories_fts_src` puts the run key in front of each, for the index and for its 'delete' commands.
+A's doclists: a recall's cost follows the run's size, not the save's. A note's index terms (the
+shared `textkit` tokenizer: folded, stemmed, no stopwords; each once, as the index keeps no counts)
+are not stored in the row: the SQL function `memory_index_terms(run_key, text)`, registered on
+every connection `memory.local.db` opens, derives them for the index, its 'delete' commands and a
+'rebuild', through the view `memories_fts_src`. A save remembers which tokenizer built its index
+(`memory_index`); another one rebuilds the index at open, so a delete never names terms the index
+was not given.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from base64 import b32encode
+from functools import lru_cache
 from hashlib import blake2b
+from pathlib import Path
 
-from memory.local.db import register_migration, register_schema
+import textkit
+from memory.local.db import register_function, register_migration, register_schema
 from textkit import normalise, terms
 
 _DDL = """
@@ -26,7 +33,6 @@ CREATE TABLE IF NOT EXISTS memories (
     seq INTEGER NOT NULL,
     kind TEXT NOT NULL,
     text TEXT NOT NULL,
-    terms TEXT NOT NULL DEFAULT '',
     n_terms INTEGER NOT NULL DEFAULT 0,
     run_key TEXT NOT NULL DEFAULT '',
     norm_key INTEGER,
@@ -58,28 +64,26 @@ CREATE INDEX IF NOT EXISTS memories_stage_set ON memories (run_id, stage_id)
     WHERE stage_id IS NOT NULL;
 
 CREATE VIEW IF NOT EXISTS memories_fts_src AS
-    SELECT pk, CASE WHEN terms = '' THEN '' ELSE run_key || replace(terms, ' ', ' ' || run_key)
-               END AS terms
-    FROM memories;
+    SELECT pk, memory_index_terms(run_key, text) AS terms FROM memories;
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
-    terms, content = 'memories_fts_src', content_rowid = 'pk', detail = none,
+    terms, content = 'memories_fts_src', content_rowid = 'pk', detail = none, columnsize = 0,
     tokenize = 'unicode61 remove_diacritics 0');
 CREATE TRIGGER IF NOT EXISTS memories_fts_ai AFTER INSERT ON memories BEGIN
-    INSERT INTO memories_fts (rowid, terms) SELECT pk, terms FROM memories_fts_src
-        WHERE pk = new.pk;
+    INSERT INTO memories_fts (rowid, terms) VALUES (new.pk,
+        memory_index_terms(new.run_key, new.text));
 END;
 CREATE TRIGGER IF NOT EXISTS memories_fts_ad AFTER DELETE ON memories BEGIN
     INSERT INTO memories_fts (memories_fts, rowid, terms) VALUES ('delete', old.pk,
-        CASE WHEN old.terms = '' THEN '' ELSE old.run_key || replace(old.terms, ' ',
-                                                                     ' ' || old.run_key) END);
+        memory_index_terms(old.run_key, old.text));
 END;
-CREATE TRIGGER IF NOT EXISTS memories_fts_au AFTER UPDATE OF terms, run_key ON memories BEGIN
+CREATE TRIGGER IF NOT EXISTS memories_fts_au AFTER UPDATE OF text, run_key ON memories BEGIN
     INSERT INTO memories_fts (memories_fts, rowid, terms) VALUES ('delete', old.pk,
-        CASE WHEN old.terms = '' THEN '' ELSE old.run_key || replace(old.terms, ' ',
-                                                                     ' ' || old.run_key) END);
-    INSERT INTO memories_fts (rowid, terms) SELECT pk, terms FROM memories_fts_src
-        WHERE pk = new.pk;
+        memory_index_terms(old.run_key, old.text));
+    INSERT INTO memories_fts (rowid, terms) VALUES (new.pk,
+        memory_index_terms(new.run_key, new.text));
 END;
+-- Which tokenizer built the index (`tokenizer_id`); one row.
+CREATE TABLE IF NOT EXISTS memory_index (tokenizer TEXT NOT NULL);
 
 -- Per run: the highest sequence number, so ids are never reused while the run lives (a prune
 -- deletes rows; forgetting the run deletes the counter too, and ids start again), and the number
@@ -145,11 +149,36 @@ def norm_key(norm: str) -> int:
     return int.from_bytes(blake2b(norm.encode(), digest_size=8).digest(), "big", signed=True)
 
 
-def index_terms(text: str) -> tuple[str, int]:
-    """What `memories.terms` and `n_terms` hold for a text: its index terms, space-separated,
-    and how many there are (the note's length for BM25)."""
-    found = terms(text)
-    return " ".join(found), len(found)
+@lru_cache(maxsize=512)  # a note's terms are counted on write, then indexed by the trigger
+def _terms(text: str) -> tuple[str, ...]:
+    return tuple(terms(text))
+
+
+def n_terms(text: str) -> int:
+    """What `memories.n_terms` holds: how many index terms a text has, repeats counted (the
+    note's length for BM25)."""
+    return len(_terms(text))
+
+
+def memory_index_terms(key: str | None, text: str | None) -> str:
+    """The FTS5 column of a note (the SQL function of that name): each distinct index term of
+    `text` behind the run's key, space-separated."""
+    if not key or not text:
+        return ""
+    return " ".join(key + t for t in dict.fromkeys(_terms(text)))
+
+
+register_function("memory_index_terms", 2, memory_index_terms)
+
+
+@lru_cache(maxsize=1)
+def tokenizer_id() -> str:
+    """Names the tokenizer that derives index terms: a hash of the `textkit` package's source. A
+    save whose index another tokenizer built is rebuilt at open (`ensure`)."""
+    digest = blake2b(digest_size=8)
+    for source in sorted(Path(textkit.__file__).parent.glob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
 
 
 def _statements(script: str) -> list[str]:
@@ -212,7 +241,6 @@ def migrate_to_fts(conn: sqlite3.Connection) -> None:
         conn.execute(sql)
     have = _columns(conn, "memories")
     for column, decl in (
-        ("terms", "TEXT NOT NULL DEFAULT ''"),
         ("n_terms", "INTEGER NOT NULL DEFAULT 0"),
         ("run_key", "TEXT NOT NULL DEFAULT ''"),
         ("norm_key", "INTEGER"),
@@ -220,9 +248,9 @@ def migrate_to_fts(conn: sqlite3.Connection) -> None:
         if column not in have:
             conn.execute(f"ALTER TABLE memories ADD COLUMN {column} {decl}")
     conn.executemany(
-        "UPDATE memories SET terms = ?, n_terms = ?, run_key = ?, norm_key = ? WHERE pk = ?",
+        "UPDATE memories SET n_terms = ?, run_key = ?, norm_key = ? WHERE pk = ?",
         [
-            (*index_terms(text), run_key(run), norm_key(normalise(text)), pk)
+            (n_terms(text), run_key(run), norm_key(normalise(text)), pk)
             for pk, run, text in conn.execute("SELECT pk, run_id, text FROM memories").fetchall()
         ],
     )
@@ -244,9 +272,23 @@ def migrate_to_fts(conn: sqlite3.Connection) -> None:
         )
 
 
+def migrate_to_derived_terms(conn: sqlite3.Connection) -> None:
+    """Format 3: the index terms are derived, not stored (the `terms` column held a second copy of
+    every note's words, about a quarter of the file). The old index, view and triggers go; `ensure`
+    creates the new ones and rebuilds the index from the rows."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "memories" not in tables:
+        return
+    for sql in _RETIRED:
+        if "memories_fts" in sql:
+            conn.execute(sql)
+    if "terms" in _columns(conn, "memories"):
+        conn.execute("ALTER TABLE memories DROP COLUMN terms")
+
+
 def ensure(conn: sqlite3.Connection) -> None:
     """Create the memory tables if missing (idempotent; runs inside `connect`'s transaction). An
-    FTS index created beside existing rows is built from them."""
+    FTS index created beside existing rows, or built by another tokenizer, is built from them."""
     had_index = (
         conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memories_fts'").fetchone()
         is not None
@@ -255,9 +297,15 @@ def ensure(conn: sqlite3.Connection) -> None:
         conn.execute(sql)
     if "payload" not in _columns(conn, "memories"):  # saves from before typed directions
         conn.execute("ALTER TABLE memories ADD COLUMN payload TEXT")
-    if not had_index:
-        conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
+    built_by = conn.execute("SELECT tokenizer FROM memory_index").fetchone()
+    tokenizer = tokenizer_id()
+    if not had_index or built_by is None or built_by[0] != tokenizer:
+        if had_index or conn.execute("SELECT 1 FROM memories LIMIT 1").fetchone():
+            conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
+        conn.execute("DELETE FROM memory_index")
+        conn.execute("INSERT INTO memory_index (tokenizer) VALUES (?)", (tokenizer,))
 
 
 register_migration(2, migrate_to_fts)
+register_migration(3, migrate_to_derived_terms)
 register_schema("memory", ensure)

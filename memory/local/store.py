@@ -27,7 +27,7 @@ from memory.guards import (
 from memory.local import recall
 from memory.local.db import transaction
 from memory.local.rows import COLUMNS, to_record
-from memory.local.schema import index_terms, norm_key, run_key
+from memory.local.schema import n_terms, norm_key, run_key
 from memory.models import (
     KINDS,
     WORKER_KINDS,
@@ -50,9 +50,9 @@ if TYPE_CHECKING:
     from memory.foundry.cloud import CloudMemory
 
 _INSERT = (
-    "INSERT INTO memories (run_id, id, seq, kind, text, terms, n_terms, run_key, norm_key, status,"
+    "INSERT INTO memories (run_id, id, seq, kind, text, n_terms, run_key, norm_key, status,"
     " author, importance, game_day, ts, expires_day, source_ids, origin, stage_id, axis, worker,"
-    " reviewer, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?,"
+    " reviewer, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?,"
     " ?, ?)"
 )
 
@@ -130,7 +130,7 @@ class MemoryStore:
                 seq,
                 kind,
                 text,
-                *index_terms(text),
+                n_terms(text),
                 self._run_key,
                 key,
                 status,
@@ -416,11 +416,11 @@ class _Notes:
 
     def rewrite(self, rec: MemoryRecord, w: CleanWrite, *, expires_day: int, game_day: int) -> None:
         self.conn.execute(
-            "UPDATE memories SET text = ?, terms = ?, n_terms = ?, norm_key = ?, kind = ?,"
+            "UPDATE memories SET text = ?, n_terms = ?, norm_key = ?, kind = ?,"
             " importance = ?, expires_day = ?, game_day = ? WHERE run_id = ? AND id = ?",
             (
                 w.text,
-                *index_terms(w.text),
+                n_terms(w.text),
                 norm_key(normalise(w.text)),
                 w.kind,
                 max(rec.importance, w.importance),

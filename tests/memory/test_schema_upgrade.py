@@ -88,7 +88,8 @@ def test_format_1_save_migrates_on_open(save_dir: Path) -> None:
     conn = connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     columns = {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
-    assert {"terms", "run_key", "norm_key"} <= columns and not {"norm", "rev"} & columns
+    assert {"n_terms", "run_key", "norm_key"} <= columns
+    assert not {"norm", "rev", "terms"} & columns
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     assert {"memories_fts", "memories_fts_ai", "memories_norm_key"} <= names
     assert not {"memories_rev_au", "memories_rev_ad"} & names
@@ -114,4 +115,80 @@ def test_migrated_save_opens_again_unchanged(save_dir: Path) -> None:
     store = MemoryStore(conn, "run-old")
     assert [r.id for r in store.records()] == ["mem-00001", "mem-00002"]
     assert store.recall("depth", game_day=3).items[0].id == "mem-00002"
+    conn.close()
+
+
+# Format 2 kept each note's index terms in a `terms` column, read by the FTS view and triggers.
+_FORMAT_2_INDEX = """
+DROP TRIGGER memories_fts_ai; DROP TRIGGER memories_fts_ad; DROP TRIGGER memories_fts_au;
+DROP TABLE memories_fts; DROP VIEW memories_fts_src; DROP TABLE memory_index;
+ALTER TABLE memories ADD COLUMN terms TEXT NOT NULL DEFAULT '';
+CREATE VIEW memories_fts_src AS
+    SELECT pk, CASE WHEN terms = '' THEN '' ELSE run_key || replace(terms, ' ', ' ' || run_key)
+               END AS terms FROM memories;
+CREATE VIRTUAL TABLE memories_fts USING fts5(terms, content = 'memories_fts_src',
+    content_rowid = 'pk', detail = none, tokenize = 'unicode61 remove_diacritics 0');
+CREATE TRIGGER memories_fts_ad AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, terms) VALUES ('delete', old.pk,
+        CASE WHEN old.terms = '' THEN '' ELSE old.run_key || replace(old.terms, ' ',
+                                                                     ' ' || old.run_key) END);
+END;
+"""
+
+
+def _format_2_save(path: Path) -> None:
+    """A save as format 2 left it: rows with their stored terms, the index built from them."""
+    from textkit import terms
+
+    conn = connect(path)
+    store = MemoryStore(conn, "run-two")
+    store.remember("context", "Clinics pay on time", author="system", game_day=1)
+    store.remember("context", "Farmers want payroll help", author="system", game_day=2)
+    conn.close()
+    raw = sqlite3.connect(path)
+    raw.executescript(_FORMAT_2_INDEX)
+    for pk, text in raw.execute("SELECT pk, text FROM memories").fetchall():
+        raw.execute("UPDATE memories SET terms = ? WHERE pk = ?", (" ".join(terms(text)), pk))
+    raw.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
+    raw.execute("PRAGMA user_version=2")
+    raw.commit()
+    raw.close()
+
+
+def test_format_2_save_drops_its_stored_terms_and_recalls_as_before(save_dir: Path) -> None:
+    path = db_path(save_dir)
+    _format_2_save(path)
+    conn = connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert "terms" not in {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
+    store = MemoryStore(conn, "run-two")
+    assert [r.id for r in store.recall("payroll", game_day=3).items][:1] == ["mem-00002"]
+    conn.execute("DELETE FROM memories WHERE run_id = 'run-two' AND id = 'mem-00001'")
+    conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)")
+    assert [r.id for r in store.recall("clinics", game_day=3).items] == ["mem-00002"]
+    conn.close()
+
+
+def test_an_index_built_by_another_tokenizer_is_rebuilt_at_open(save_dir: Path) -> None:
+    """The index terms are derived from the text: a save whose index another tokenizer built
+    (another textkit) gets its index rebuilt, so deletes name the terms the index holds."""
+    path = db_path(save_dir)
+    conn = connect(path)
+    store = MemoryStore(conn, "run-t")
+    store.remember("context", "Clinics pay on time", author="system", game_day=1)
+    conn.execute("UPDATE memory_index SET tokenizer = 'another'")
+    # what another tokenizer would have indexed: other terms than this build derives
+    conn.execute(
+        "INSERT INTO memories_fts (memories_fts, rowid, terms) VALUES ('delete', 1, ?)",
+        (conn.execute("SELECT terms FROM memories_fts_src WHERE pk = 1").fetchone()[0],),
+    )
+    conn.execute("INSERT INTO memories_fts (rowid, terms) VALUES (1, 'zzzunrelated')")
+    conn.close()
+    conn = connect(path)
+    from memory.local.schema import tokenizer_id
+
+    assert conn.execute("SELECT tokenizer FROM memory_index").fetchone()[0] == tokenizer_id()
+    conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)")
+    store = MemoryStore(conn, "run-t")
+    assert [r.id for r in store.recall("clinics", game_day=2).items] == ["mem-00001"]
     conn.close()

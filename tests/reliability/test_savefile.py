@@ -270,7 +270,7 @@ def test_an_older_save_migrates_on_open_and_plays_on(tmp_path):
         assert _pragma(db, "user_version") == SCHEMA_VERSION
         assert _pragma(db, "application_id") == APPLICATION_ID
         cols = {r[1] for r in session.conn.execute("PRAGMA table_info(memories)")}
-        assert {"terms", "run_key"} <= cols  # the recall index's columns came with the migration
+        assert {"n_terms", "run_key"} <= cols  # the recall index's columns came with the migration
         session.conn.execute(
             "INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)"
         )  # raises if the index misses a row

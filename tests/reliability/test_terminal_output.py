@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from memory.local.db import db_path
+from memory.local.schema import memory_index_terms
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +47,8 @@ def shared_save(tmp_path_factory) -> tuple[Path, str]:
     home = tmp_path_factory.mktemp("shared")
     run_id = play_venture(home, stop_after=4)
     conn = sqlite3.connect(db_path(home), isolation_level=None)
+    # the index's trigger derives a note's terms through this function (memory.local.schema)
+    conn.create_function("memory_index_terms", 2, memory_index_terms)
     try:
         conn.execute("UPDATE memories SET text = text || ? WHERE run_id = ?", (HOSTILE, run_id))
         conn.execute(
