@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from engine.game.economy import arc_stage, bump, recompute
 from engine.game.models import Antagonist, AntagonistMove, GameState
 from engine.game.rules import RULES
+from engine.game.world_words import event_words
+from engine.language.pitch import read_pitch
 
 OPPOSITE = {
     "builder": "seller",
@@ -88,12 +90,13 @@ RIVALS: dict[str, list[tuple[str, str, list[str]]]] = {
         ),
     ],
 }
+# What the rival is doing at each stage of its arc, in the company's world (world_words fields).
 ACTIONS = {
-    "watching": "is circling your market for an opening",
+    "watching": "is circling {customer} for an opening",
     "probing": "is probing where your proof is thinnest",
-    "contesting": "is contesting your customers head-on",
-    "crisis": "is undercutting you in every channel",
-    "endgame": "is moving to take the market outright",
+    "contesting": "is pitching its own {order} to {customer} head-on",
+    "crisis": "is undercutting your {order} in every channel",
+    "endgame": "is moving to take {customer} outright",
 }
 
 
@@ -103,7 +106,7 @@ class Personality:
     text: str
     metric: str  # the economics field its moves attack
     bite: float  # the base change to that metric per move (share points or meter points)
-    verb: str
+    verbs: tuple[str, ...]  # what it does, in the company's world (world_words fields, {customer})
     punishes: tuple[str, tuple[str, str, float], str]  # (rule tag, (field, op, value), why)
 
 
@@ -115,7 +118,11 @@ PERSONALITIES: dict[str, Personality] = {
             "wins on price, takes customers one discount at a time",
             "market_share",
             -0.9,
-            "undercuts your prices",
+            (
+                "undercuts the price of your {order}",
+                "offers {customer} a free month to switch",
+                "prices its {order} just under yours again",
+            ),
             ("wide", ("proof", "<", 45), "a thin moat after a wide move"),
         ),
         Personality(
@@ -123,7 +130,11 @@ PERSONALITIES: dict[str, Personality] = {
             "talks down every promise you make",
             "trust",
             -3.0,
-            "spreads doubt about your promise",
+            (
+                "tells {customer} that {doubt}",
+                "posts a comparison that makes your {copy} look thin",
+                "asks {customer} in public whether you will last the year",
+            ),
             ("cold", ("trust", "<", 45), "a cold answer while trust is thin"),
         ),
         Personality(
@@ -131,7 +142,11 @@ PERSONALITIES: dict[str, Personality] = {
             "hires your best people away",
             "burn_pressure",
             2.5,
-            "poaches your people",
+            (
+                "hires away your best {staff}",
+                "offers your best {staff} more money to leave",
+                "recruits from your team at a trade meetup",
+            ),
             ("premium", ("burn_pressure", ">=", 45), "a tired team sold on premium promises"),
         ),
         Personality(
@@ -139,12 +154,27 @@ PERSONALITIES: dict[str, Personality] = {
             "copies what works and ships it first",
             "proof",
             -3.0,
-            "copies your best feature",
+            (
+                "copies your {copy}",
+                "launches its own {copy} a week after yours",
+                "copies your pitch to {customer} word for word",
+            ),
             ("slow", ("velocity", "<", 50), "a slow move that leaves time to copy"),
         ),
     ]
 }
 OPS = {"<": lambda a, b: a < b, ">=": lambda a, b: a >= b}
+
+
+def world_words(state: GameState) -> dict[str, str]:
+    """The company's world for the rival's lines: the offering's words and the rival's target."""
+    words = event_words(read_pitch(state.founder.pitch).world)
+    return {**words, "customer": state.antagonist.target_customer or state.founder.customer}
+
+
+def doing(state: GameState, arc: str) -> str:
+    """What the rival is doing at this stage of its arc, in the company's words."""
+    return ACTIONS[arc].format(**world_words(state))
 
 
 def forge(archetype: str, customer: str, seed: int) -> Antagonist:
@@ -186,12 +216,15 @@ def move(state: GameState, rule_id: str, stage_id: str) -> AntagonistMove:
     label = {"market_share": "market share", "burn_pressure": "strain"}.get(p.metric, p.metric)
     unit = " pts" if p.metric == "market_share" else ""
     reaction = f"punishing {why}" if punished else ""
-    title = f"{rival.name} {p.verb}" + (" (punishing your choice)" if punished else "")
+    words = world_words(state)
+    said = random.Random(f"{state.seed}:move:{stage_id}:words")  # words only: numbers unchanged
+    verb = said.choice(p.verbs).format(**words)
+    title = f"{rival.name} {verb}" + (" (punishing your choice)" if punished else "")
     hit = f"your {label} {changed:+g}{unit}" if changed else f"your {label} cannot move further"
     narrative = (
-        f"{rival.name} {p.verb}: {hit}"
+        f"{rival.name} {verb}: {hit}"
         + (f", {reaction}" if punished else "")
-        + f". It {ACTIONS[stage]} (threat {econ.threat:.0f}/100)."
+        + f". It {doing(state, stage)} (threat {econ.threat:.0f}/100)."
     )
     return AntagonistMove(
         day=state.day,

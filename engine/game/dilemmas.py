@@ -9,7 +9,7 @@ import operator
 import random
 from dataclasses import dataclass
 
-from engine.game.antagonist import ACTIONS
+from engine.game.antagonist import doing
 from engine.game.economy import arc_stage
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import RULES, hints, preview
@@ -372,7 +372,9 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
         "rival": state.antagonist.name,
     }
     threat = state.economics.threat
-    pressure = f"{state.antagonist.name} {ACTIONS[arc_stage(threat)]} (threat {threat:.0f}/100)."
+    pressure = (
+        f"{state.antagonist.name} {doing(state, arc_stage(threat))} (threat {threat:.0f}/100)."
+    )
     options = []
     for key, (text, tradeoff, rid) in (("A", v.a), ("B", v.b)):
         options.append(

@@ -8,17 +8,23 @@ choice between two rules; unanswered, the default applies when the next stage ru
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from engine.game.models import EventChoice, GameState, WorldEvent
 from engine.game.rules import Rule, Scale, apply_rule, effect_line, make_rule, preview
+from engine.game.world_words import event_words
+from engine.language.grammar import agree, cap, is_plural
+from engine.language.pitch import read_pitch
+
+_VERB = re.compile(r"<([a-z]+)>")  # a verb in its singular form (<uses>), made to agree
 
 
 @dataclass(frozen=True)
 class EventKind:
     id: str
     title: str
-    text: str  # may name {customer}, {rival}, {company}
+    text: str  # names {customer} {rival} {company} and the world's words (world_words.FIELDS)
     weight: float
     when: tuple[tuple[str, str, float], ...]
     effect: Rule | None = None  # applied at once (no choice)
@@ -35,7 +41,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "churn",
         "A key customer churns",
-        "One of your biggest {customer} accounts leaves.",
+        "One of your biggest accounts among {customer} cancels its {order}.",
         3,
         (("market_share", ">=", 3),),
         _e("churn", {"revenue": -1_200, "trust": -2}, S("revenue", "trust", 40, 30, -900, 600)),
@@ -43,7 +49,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "press",
         "A press mention",
-        "A trade newsletter writes up {company}.",
+        "{press} writes up {company}.",
         2,
         (("proof", ">=", 30),),
         _e("press", {"trust": 4, "revenue": 700}, S("revenue", "proof", 35, 30, -300, 900)),
@@ -59,7 +65,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "supplier",
         "A supplier raises prices",
-        "Your hosting provider raises its prices.",
+        "{supplier} raises its prices.",
         2,
         (),
         _e("supplier", {"overhead": 1_200}),
@@ -67,7 +73,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "outage",
         "A service outage",
-        "The service is down for half a day.",
+        "{breaks} is down for half a day.",
         2,
         (),
         _e("outage", {"trust": -5, "burn_pressure": 4}, S("trust", "autonomy", 40, 0.1, -3, 3)),
@@ -75,7 +81,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "referral",
         "A referral wave",
-        "Happy {customer} start sending their peers.",
+        "Happy {customer} <starts> telling their peers about your {order}.",
         2,
         (("trust", ">=", 45),),
         _e("referral", {"revenue": 1_200}, S("revenue", "trust", 45, 60, 0, 1_200)),
@@ -83,7 +89,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "rival_stumbles",
         "The rival stumbles",
-        "{rival} ships a broken release.",
+        "{rival} {stumble}.",
         2,
         (("threat", ">=", 25),),
         _e("rival_stumbles", {"threat": -8}),
@@ -99,7 +105,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "regulation",
         "A new regulation",
-        "A new rule for {customer} data takes effect.",
+        "{rule} takes effect.",
         1.5,
         (),
         _e("regulation", {"proof": 3, "burn_pressure": 4, "overhead": 500}),
@@ -107,7 +113,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "integration",
         "An integration partner",
-        "A platform {customer} use lists you.",
+        "{platform} that {customer} <uses> lists {company}.",
         1.5,
         (("proof", ">=", 35),),
         _e("integration", {"velocity": 5, "revenue": 700}),
@@ -115,7 +121,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "price_war",
         "A price war",
-        "{rival} cuts its prices by a third.",
+        "{rival} cuts the price of its {order} by a third.",
         2,
         (("threat", ">=", 40),),
         _e("price_war", {"revenue": -1_300, "threat": 4}),
@@ -153,7 +159,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "complaint",
         "A viral complaint",
-        "An angry {customer} thread about you trends.",
+        "An angry thread about {complaint} trends among {customer}.",
         2,
         (("market_share", ">=", 2),),
         choices=(
@@ -183,7 +189,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "contract",
         "A custom contract",
-        "A large prospect wants a custom build, paid upfront.",
+        "A large prospect wants {custom}, paid upfront.",
         2,
         (),
         choices=(
@@ -217,8 +223,15 @@ def draw(state: GameState, after_stage: str) -> EventKind | None:
 
 
 def _fill(state: GameState, text: str) -> str:
-    return text.format(
-        customer=state.founder.customer, rival=state.antagonist.name, company=state.founder.company
+    """An event's text in the company's world: its customer, rival and the offering's words; a
+    verb marked <uses> agrees with the customer, and the sentence starts with a capital."""
+    customer = state.founder.customer
+    words = event_words(read_pitch(state.founder.pitch).world)
+    text = _VERB.sub(lambda m: agree(m.group(1), is_plural(customer)), text)
+    return cap(
+        text.format(
+            customer=customer, rival=state.antagonist.name, company=state.founder.company, **words
+        )
     )
 
 

@@ -32,7 +32,10 @@ from textkit import content_words
 # 13: one tokenizer, stopword list and clip (textkit) for the game, memory and search alike.
 # 14: stage goals no longer carry the CEO's last call (it binds only from recalled memory).
 # 15: "what changed" shows a list line that changed value as "Label: A → B" (the plan's price).
-RULES_VERSION = 15
+# 16: events and rival moves in the offering's world (engine/game/world_words.py); the revenue
+#     plan's customers grow as a young company's do (slowing, about 1.8x to 2.5x in six months)
+#     and its breakeven month is where revenue covers the burn.
+RULES_VERSION = 16
 
 
 @dataclass(frozen=True)

@@ -110,17 +110,23 @@ def price_phrase(d: Direction, v: Voice, directions: list[Direction]) -> str:
     return f"${target_price(d):,.0f} a {d.period} per {unit}"
 
 
-_PRICE_WITH_UNIT = re.compile(
-    r"\$\s?\d[\d,]*(?:\.\d+)?\s*(?:a|per|/)\s*(?:month|mo|year|week)\b(?:\s+per\s+[\w-]+)?",
-    re.IGNORECASE,
-)
+_PRICE = r"\$\s?\d[\d,]*(?:\.\d+)?\s*(?:a|per|/)\s*(?:month|mo|year|week)\b"
+_PRICE_WITH_UNIT = re.compile(_PRICE + r"(?:\s+per\s+[\w-]+)?", re.IGNORECASE)
+
+
+def _price_re(v: Voice) -> re.Pattern[str]:
+    """A stated price with its unit, the voice's own unit whole ("per ward team"), else one word."""
+    unit = v.slots.get("unit", "")
+    if len(unit.split()) < 2:
+        return _PRICE_WITH_UNIT
+    return re.compile(_PRICE + rf"(?:\s+per\s+(?:{re.escape(unit)}\b|[\w-]+))?", re.IGNORECASE)
 
 
 def _price(
     role: str, art: dict[str, Any], d: Direction, v: Voice, directions: list[Direction]
 ) -> None:
     said = price_phrase(d, v, directions)
-    _map_strings(art, lambda s: _PRICE_WITH_UNIT.sub(said, s))
+    _map_strings(art, lambda s: _price_re(v).sub(said, s))
     field = FIELDS["price"][role][0]
     if stated_prices(prose(art, (field,))):
         return
@@ -372,7 +378,7 @@ def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     if a == "price":
         amount = (d.amount or 50) * 2 + 15 if d.op != "min" else max(1, (d.amount or 20) / 2)
         wrong = Direction(axis="price", value="", amount=float(round(amount)), period=d.period)
-        _map_strings(art, lambda s: _PRICE_WITH_UNIT.sub(price_phrase(wrong, v, []), s))
+        _map_strings(art, lambda s: _price_re(v).sub(price_phrase(wrong, v, []), s))
         if not stated_prices(prose(art)):
             _price(role, art, wrong, v, [])
         if isinstance(art.get("financial_plan"), dict):  # the mistaken price, in the numbers too

@@ -129,7 +129,10 @@ def _voice(
         "place": rng.choice(tb["place"]),
         "tool": rng.choice(wb["tools"]),
         "rival": t.get("rival", "the rival"),
-        "move": t.get("move", "a price cut"),
+        # the rival's last move without its name in front ("… hires away your best cook")
+        "move": re.sub(
+            r" \(.*\)$", "", t.get("move", "cuts its price").removeprefix(t.get("rival", "") + " ")
+        ),
         "niche": t.get("niche", customer),
         "beat": stage.beat,
         "weeks": str(weeks := rng.randint(2, 6)),

@@ -1,0 +1,75 @@
+"""Events and rival moves are written in the company's world: a meal-kit company hears about its
+vegetable supplier and its cook, a solar company about its panels and installers; every world's
+words fill every event and every rival line without a stray slot."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.game import antagonist, world_events
+from engine.game.world_words import EVENT_WORDS, FIELDS
+from engine.language.domains import WORLDS
+
+MEALS = "Meal kits for night-shift nurses at big city hospitals"
+SOLAR = "Solar microgrids for rural farmers in Kenya"
+GENERIC = ("hosting provider", "broken release", "custom build", "your people", "best feature")
+
+
+def test_every_offering_world_has_every_event_word():
+    assert set(WORLDS) <= set(EVENT_WORDS)
+    for world, words in EVENT_WORDS.items():
+        assert tuple(words) == FIELDS, world
+        assert all(w and w == w.strip() and "{" not in w for w in words.values()), world
+
+
+def _texts(state) -> list[str]:
+    return [world_events._fill(state, k.text) for k in world_events.KINDS]
+
+
+@pytest.mark.parametrize("world", sorted(EVENT_WORDS))
+def test_every_world_fills_every_event_and_rival_line(new_session, world, monkeypatch):
+    s = new_session(pitch=MEALS, seed=41)
+    monkeypatch.setattr(antagonist, "read_pitch", lambda _p: type("R", (), {"world": world}))
+    monkeypatch.setattr(world_events, "read_pitch", lambda _p: type("R", (), {"world": world}))
+    events = _texts(s.state)
+    assert all(e[:1] == e[:1].upper() for e in events), events
+    lines = [*events]
+    lines += [antagonist.doing(s.state, arc) for arc in antagonist.ACTIONS]
+    words = antagonist.world_words(s.state)
+    lines += [v.format(**words) for p in antagonist.PERSONALITIES.values() for v in p.verbs]
+    for line in lines:
+        assert not re.search(r"[{}<>]", line), line
+
+
+def test_a_meal_kit_company_hears_about_meals_not_servers(new_session):
+    s = new_session(pitch=MEALS, seed=41)
+    texts = " ".join(_texts(s.state)).lower()
+    assert "vegetable supplier" in texts and "meal box" in texts and "canteen" in texts
+    assert not any(g in texts for g in GENERIC)
+    # the verb agrees with the customer ("night-shift nurses use", not "uses")
+    assert "that night-shift nurses use lists" in texts
+
+
+def test_rival_moves_speak_of_the_companys_world(new_session):
+    from engine.play.headless import Plan, play
+
+    s = new_session(pitch=SOLAR, seed=43)
+    play(s, Plan(path="AB" * 4))
+    said = " ".join(m.narrative for m in s.state.moves)
+    assert s.state.moves and not any(g in said for g in GENERIC)
+    p = antagonist.PERSONALITIES[s.state.antagonist.personality]
+    words = antagonist.world_words(s.state)
+    assert any(v.format(**words) in said for v in p.verbs)
+    # the rival's moves vary their words across a venture
+    assert len({m.title for m in s.state.moves}) > 1
+
+
+def test_the_fork_pressure_line_is_filled(new_session):
+    s = new_session(pitch=MEALS, seed=41)
+    s.run_stage()
+    s.approve()
+    d = s.state.dilemma
+    assert d is not None and s.state.antagonist.name in d.prompt
+    assert not re.search(r"[{}]", d.prompt), d.prompt
