@@ -153,24 +153,31 @@ def _session_ids(session: Any, cmd: str) -> dict[str, object]:
     }
 
 
-def logged_command(fn: F) -> F:
-    """Run a session command inside its correlation ids; log unexpected errors (not GameError)
-    with a traceback before re-raising, so the front end can show one line."""
+@contextmanager
+def logged(session: Any, cmd: str) -> Iterator[None]:
+    """Run a session command inside its correlation ids; log an unexpected error (not a
+    GameError) with a traceback before it goes on up, so the front end can show one line."""
     from engine.errors import GameError
+
+    with correlation(**_session_ids(session, cmd)):
+        try:
+            yield
+        except GameError:
+            raise
+        except Exception as err:
+            if not getattr(err, "_worldforge_logged", False):
+                log_exception(err)
+                err._worldforge_logged = True  # type: ignore[attr-defined]
+            raise
+
+
+def logged_command(fn: F) -> F:
+    """`logged` around a session method, named for the method."""
 
     @functools.wraps(fn)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        ids = _session_ids(self, fn.__name__)
-        with correlation(**ids):
-            try:
-                return fn(self, *args, **kwargs)
-            except GameError:
-                raise
-            except Exception as err:
-                if not getattr(err, "_worldforge_logged", False):
-                    log_exception(err)
-                    err._worldforge_logged = True  # type: ignore[attr-defined]
-                raise
+        with logged(self, fn.__name__):
+            return fn(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 

@@ -11,18 +11,18 @@ import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from engine.config import load_settings
-from engine.errors import GameError, InputError, SaveError
-from engine.game.economy import MAX_REDOS
+from engine.errors import GameError, SaveError
 from engine.game.models import GameState, Receipt
-from engine.language.text import MAX_REASON_CHARS, clean_text
-from engine.logs import log_event, log_exception, logged_command
+from engine.logs import log_event, log_exception, logged, logged_command
 from engine.routing import Router
+from engine.session import commands, memory_commands, steps
 from engine.session import lease as leases
-from engine.session import memory_commands, steps
+from engine.session.commands import Command
 from engine.session.events import Event, insert_events, list_events, next_event_id
 from engine.session.founding import RULES_VERSION, found_state, knowledge_for, validate_start
 from engine.session.lease import Holder, Lease, RunBusyError
@@ -31,8 +31,6 @@ from engine.session.run_ids import new_run_id
 from engine.session.savefile import open_save
 from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
 from engine.session.steps import Step
-from engine.workers.agents import run_worker
-from engine.workers.standup import run_standup
 from memory.contract import MemoryBackend
 from memory.local.db import db_path, transaction
 
@@ -51,26 +49,6 @@ def refuse_old_rules(state: GameState) -> None:
 
 
 T = TypeVar("T")
-
-
-def question(read: Any, role: str, beat: str) -> str:
-    """The one question a rejection the reader cannot place gets (nothing is spent)."""
-    if "price" in read.unclear:
-        return (
-            f"Which price should the {beat} work state? Name it, e.g. “$29 a month” or "
-            "“under $30 a month”, or say “lower the price”."
-        )
-    parts = {
-        "strategist": "its audience (“speak to …”), a channel, the launch week, a name, "
-        "claims to drop, the tone",
-        "designer": "its price (“$29 a month”), audience, launch week, features in scope, "
-        "a name, claims to drop, the tone",
-        "marketer": "its price, audience, channels, launch week, a number such as the churn "
-        "target or burn, claims to drop, the tone",
-        "ops": "its price, the support channel, the launch week, a number such as the churn "
-        "target or breakeven month, claims to drop",
-    }[role]
-    return f"What should change? The {beat} work can change {parts}. Say which, concretely."
 
 
 class GameSession:
@@ -334,105 +312,53 @@ class GameSession:
         return self.memory.store_label()
 
     def can(self, action: str) -> bool:
-        st = self.state
-        return {
-            "run_stage": st.phase == "brief",
-            "approve": st.phase == "gate",
-            "reject": st.phase == "gate" and st.stage is not None and st.stage.redos < MAX_REDOS,
-            "decide": st.phase == "fork",
-            "decide_own": st.phase == "fork",
-            "standup_reply": st.phase == "brief" and bool(st.standup) and not st.standup_answered,
-            "answer_event": st.phase == "brief" and st.pending_event is not None,
-        }.get(action, False)
+        """Whether the command called `action` may run now (see engine.session.commands)."""
+        return commands.can(self.state, action)
 
-    def _require(self, action: str, phase: str) -> None:
-        self._writable()
-        if self.state.phase == "ended":
-            raise GameError("the venture has ended; start a new one with `n`")
-        if self.state.phase != phase:
-            needed = {
-                "brief": "run the stage first",
-                "gate": "approve or reject the artifact first",
-                "fork": "choose at the fork first",
-            }
-            raise GameError(
-                f"cannot {action} now: {needed.get(self.state.phase, self.state.phase)}"
-            )
+    # ---------------------------------------------------------------- any command
+    def execute(self, command: Command, *, replaying: bool = False) -> Any:
+        """Run one command: its lead-in, its refusal or input check, its model work outside the
+        transaction, then what it applies inside one, recorded; then its follow-up. Replaying
+        re-issues a recorded command as it was recorded, without check or follow-up (each
+        follow-up was recorded as a step of its own)."""
+        with logged(self, command.name):
+            self._writable()
+            lead = command.lead_in(self.state)
+            if lead is not None:
+                self.execute(lead, replaying=replaying)
+                if self.state.phase == "ended":
+                    return None
+            command.refuse(self.state)
+            if not replaying:
+                command.check(self.state)
+            with self._lock:
+                prepared = command.prepare(self)
+            result = self._commit(command.record(), lambda step: command.apply(step, prepared))
+            return result if replaying else command.finish(self, result)
 
-    # ---------------------------------------------------------------- stage
-    @logged_command
+    # ---------------------------------------------------------------- the player's commands
     def run_stage(self) -> Any:
         """The stage's worker runs (model call first, then one transaction to persist)."""
-        self._require("run the stage", "brief")
-        if self.state.pending_event is not None:  # unanswered: its default applies first
-            self.answer_event(self.state.pending_event.default or "A", by_default=True)
-            if self.state.phase == "ended":
-                return None
-        with self._lock:
-            st = self.state
-            stage = st.stage
-            assert stage is not None
-            run, result = run_worker(
-                st,
-                stage,
-                attempt=stage.redos + 1,
-                router=self.router,
-                memory=self.memory,
-                knowledge=self.knowledge,
-                directive=st.directive,
-            )
-        return self._commit({"cmd": "run_stage"}, lambda step: steps.record_run(step, run, result))
+        return self.execute(commands.RunStage())
 
-    @logged_command
     def approve(self) -> Any:
-        self._require("approve", "gate")
-        return self._commit({"cmd": "approve"}, steps.approve)
+        return self.execute(commands.Approve())
 
-    @logged_command
     def reject(self, reason: str) -> Any:
         """Reject with a reason: it becomes binding memory and the worker redoes the stage."""
-        self._require("reject", "gate")
-        reason = clean_text(reason, field="reason", max_chars=MAX_REASON_CHARS)
-        stage = self.state.stage
-        assert stage is not None
-        if stage.redos >= MAX_REDOS:
-            raise GameError(
-                f"no redos left for {stage.beat} ({MAX_REDOS} used): approve it to go on"
-            )
-        read = steps.read_rejection(self.state, reason)
-        if not read.directions:  # one honest question; no redo is spent
-            raise InputError(question(read, stage.owner_role, stage.beat))
-        self._commit({"cmd": "reject", "reason": reason}, lambda step: steps.reject(step, reason))
-        if self.state.phase == "ended":  # the redo's days can end the venture (a defeat)
-            return None
-        return self.run_stage()
+        self._writable()
+        commands.Reject.refuse(self.state)
+        return self.execute(commands.Reject.typed(reason))
 
-    @logged_command
     def answer_event(self, choice: str, *, by_default: bool = False) -> Any:
         """Answer the small choice of the event waiting between stages (A/B or 1/2)."""
-        if not self.can("answer_event"):
-            raise GameError("there is no event waiting for an answer")
-        key = {"1": "A", "2": "B"}.get(str(choice).strip().upper(), str(choice).strip().upper())
-        if key not in ("A", "B"):
-            raise InputError(f"answer the event with A or B (or 1 or 2), not {str(choice)[:20]!r}")
-        record = {"cmd": "event", "choice": key, "by_default": by_default}
-        return self._commit(
-            record, lambda step: steps.answer_event(step, key, by_default=by_default)
-        )
+        commands.AnswerEvent.refuse(self.state)
+        return self.execute(commands.AnswerEvent.typed(choice, by_default=by_default))
 
-    # ---------------------------------------------------------------- fork
-    @logged_command
     def decide(self, choice: str) -> Receipt:
-        self._require("decide", "fork")
-        key = str(choice).strip().upper()
-        key = {"1": "A", "2": "B"}.get(key, key)
-        if key not in ("A", "B"):
-            raise InputError(f"choose A or B (or 1 or 2), not {str(choice)[:20]!r}")
-        receipt = self._commit(
-            {"cmd": "decide", "choice": key}, lambda step: steps.decide(step, key, None)
-        )
-        self._after_decision()
-        return receipt
+        self._writable()
+        commands.Decide.refuse(self.state)
+        return cast(Receipt, self.execute(commands.Decide.typed(choice)))
 
     def interpret_own(self, text: str) -> dict[str, Any]:
         """How an own answer would be read (rule, niche, what it will change), without deciding:
@@ -440,8 +366,9 @@ class GameSession:
         from engine.game.rules import RULES
         from engine.language.reading import interpret
 
-        self._require("decide", "fork")
-        text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
+        self._writable()
+        commands.DecideOwn.refuse(self.state)
+        text = commands.DecideOwn.typed(text).text
         st = self.state
         assert st.dilemma is not None and st.stage is not None
         reading = interpret(text, st.dilemma, RULES)
@@ -455,78 +382,43 @@ class GameSession:
         view["binding"] = [d.line() for d in binds]
         return view
 
-    @logged_command
     def decide_own(self, text: str) -> Receipt:
-        self._require("decide", "fork")
-        text = clean_text(text, field="own answer", max_chars=MAX_REASON_CHARS)
-        receipt = self._commit(
-            {"cmd": "decide_own", "text": text}, lambda step: steps.decide(step, "own", text)
-        )
-        self._after_decision()
-        return receipt
+        self._writable()
+        commands.DecideOwn.refuse(self.state)
+        return cast(Receipt, self.execute(commands.DecideOwn.typed(text)))
 
-    def _after_decision(self) -> None:
-        """The standup: three workers react (their own model calls), then it is persisted."""
-        if self.state.phase == "ended" or not self.state.receipts or self.explore:
-            return
-        receipt = self.state.receipts[-1]
-        with self._lock:
-            turns, results = run_standup(
-                self.state,
-                receipt,
-                router=self.router,
-                memory=self.memory,
-                knowledge=self.knowledge,
-            )
-        self._commit({"cmd": "standup"}, lambda step: steps.record_standup(step, turns, results))
-
-    @logged_command
     def standup_reply(self, text: str) -> dict[str, Any]:
-        if not self.can("standup_reply"):
-            raise GameError("there is no standup waiting for a reply")
-        text = clean_text(text, field="reply", max_chars=MAX_REASON_CHARS)
-        return self._commit(
-            {"cmd": "standup_reply", "text": text}, lambda step: steps.standup_reply(step, text)
-        )
+        commands.StandupReply.refuse(self.state)
+        return cast(dict[str, Any], self.execute(commands.StandupReply.typed(text)))
 
     def note_settings_change(self, settings: Any) -> dict[str, Any]:
         """Record a routing change in the run's log (no secrets: modes and labels only)."""
-        info = {
-            "demo_mode": settings.demo_mode,
-            "agent_routing": settings.agent_routing,
-            "runtime": self.router.runtime_label(),
-            "pill": self.router.pill(),
-        }
-        self._commit({"cmd": "settings", **info}, lambda step: steps.settings_changed(step, info))
-        return info
+        command = commands.Settings(
+            demo_mode=settings.demo_mode,
+            agent_routing=settings.agent_routing,
+            runtime=self.router.runtime_label(),
+            pill=self.router.pill(),
+        )
+        self.execute(command)
+        return asdict(command)
 
     # ---------------------------------------------------------------- memory commands
-    @logged_command
     def consolidate(self, source_ids: list[str], *, summary: str, reviewer: str = "ceo") -> Any:
         """Fold notes into one reviewed semantic note: a recorded command of the run."""
         self._writable()
-        summary = clean_text(summary, field="summary", max_chars=MAX_REASON_CHARS)
-        reviewer = clean_text(reviewer, field="reviewer", max_chars=64)
-        record = memory_commands.consolidate_record(source_ids, summary, reviewer)
-        return self._commit(record, lambda step: memory_commands.consolidate(step, record))
+        return self.execute(commands.Consolidate.typed(source_ids, summary, reviewer))
 
     def prune_preview(self) -> Any:
         """What a prune would delete today (reads only; not a command of the run)."""
         return self.memory.prune(game_day=self.state.day, dry_run=True)
 
-    @logged_command
     def prune(self) -> Any:
         """Apply the retention rule today: a recorded command of the run."""
-        self._writable()
-        return self._commit({"cmd": "prune"}, memory_commands.prune)
+        return self.execute(commands.Prune())
 
-    @logged_command
     def forget_memories(self) -> Any:
         """Delete every memory of the run (the game goes on): a recorded command of the run."""
-        self._writable()
-        report = self._commit({"cmd": "forget_memories"}, memory_commands.forget_memories)
-        report.compacted = self.memory.compact()
-        return report
+        return self.execute(commands.ForgetMemories())
 
     @logged_command
     def forget_run(self) -> dict[str, Any]:
@@ -564,35 +456,7 @@ class GameSession:
     def apply_recorded(self, record: dict[str, Any]) -> None:
         """Re-issue one recorded command as it was recorded, without its automatic follow-ups (the
         redo after a rejection and the standup after a decision are recorded as their own steps)."""
-        cmd = record.get("cmd")
-        if cmd == "run_stage":
-            self.run_stage()
-        elif cmd == "approve":
-            self.approve()
-        elif cmd == "reject":
-            self._require("reject", "gate")
-            self._commit(record, lambda step: steps.reject(step, record["reason"]))
-        elif cmd in ("decide", "decide_own"):
-            self._require("decide", "fork")
-            key = str(record.get("choice")) if cmd == "decide" else "own"
-            self._commit(record, lambda step: steps.decide(step, key, record.get("text")))
-        elif cmd == "standup":
-            self._after_decision()
-        elif cmd == "settings":
-            info = {k: v for k, v in record.items() if k != "cmd"}
-            self._commit(record, lambda step: steps.settings_changed(step, info))
-        elif cmd == "standup_reply":
-            self.standup_reply(record["text"])
-        elif cmd == "consolidate":
-            self._commit(record, lambda step: memory_commands.consolidate(step, record))
-        elif cmd == "prune":
-            self._commit(record, memory_commands.prune)
-        elif cmd == "forget_memories":
-            self._commit(record, memory_commands.forget_memories)
-        elif cmd == "event":
-            self.answer_event(record["choice"], by_default=bool(record.get("by_default")))
-        else:
-            raise SaveError(f"unknown recorded command {str(cmd)[:40]!r}")
+        self.execute(commands.from_record(record), replaying=True)
 
     # ---------------------------------------------------------------- views
     def snapshot(self) -> Snapshot:

@@ -1,0 +1,444 @@
+"""The player's commands as data: one class each, and `COMMANDS`, the list every front end reads.
+
+A command is a frozen dataclass holding its input, already validated (`typed` builds it from
+what a player typed and refuses bad input in one line; `from_record` rebuilds it from the run's
+inputs as recorded, for replay). Its class says:
+
+- `name` (the capability the snapshot reports and the TUI's action rows name) and `cmd` (how the
+  run's inputs record it);
+- `phases` and `refusal`: where it may run and the one line a front end shows elsewhere
+  (`extra` adds any further condition: a redo left, a standup or an event waiting);
+- `check`: what a player's input must also pass before anything runs (a rejection reason the
+  reader cannot place gets a question, and no redo is spent);
+- `prepare`: its model work, run before the transaction (a worker's artifact, the standup);
+- `apply`: what it changes, inside the session's one transaction (an `engine.session.steps` or
+  `engine.session.memory_commands` step);
+- `lead_in`: a command issued first (an unanswered event's default before a stage runs);
+- `finish`: what the session does after the commit (the redo after a rejection, the standup
+  after a decision). Replay skips `check` and `finish`: each follow-up is a recorded step.
+
+`GameSession.execute` runs any of them; replay re-issues `from_record(record)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.errors import GameError, InputError, SaveError
+from engine.game.economy import MAX_REDOS
+from engine.game.models import GameState
+from engine.language.text import MAX_REASON_CHARS, clean_text
+from engine.session import memory_commands, steps
+from engine.workers.agents import run_worker
+from engine.workers.standup import run_standup
+
+if TYPE_CHECKING:
+    from engine.session.api import GameSession
+    from engine.session.steps import Step
+
+# What to do first, by the phase a venture is in (the tail of a refusal's one line).
+NEEDED = {
+    "brief": "run the stage first",
+    "gate": "approve or reject the artifact first",
+    "fork": "choose at the fork first",
+}
+ENDED = "the venture has ended; start a new one with `n`"
+
+
+def _ab(choice: object, what: str) -> str:
+    """A or B from A/B/1/2, any case; anything else is one line ("choose A or B …")."""
+    key = str(choice).strip().upper()
+    key = {"1": "A", "2": "B"}.get(key, key)
+    if key not in ("A", "B"):
+        raise InputError(f"{what} A or B (or 1 or 2), not {str(choice)[:20]!r}")
+    return key
+
+
+def _said(text: str, field: str) -> str:
+    return clean_text(text, field=field, max_chars=MAX_REASON_CHARS)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One player command (subclasses set the class variables and `apply`)."""
+
+    name: ClassVar[str]
+    cmd: ClassVar[str]
+    verb: ClassVar[str] = ""  # "cannot {verb} now: …"
+    phases: ClassVar[tuple[str, ...] | None] = None  # None: any phase, the ended one too
+
+    @classmethod
+    def extra(cls, state: GameState) -> bool:
+        """A condition beyond the phase (a redo left, something waiting for an answer)."""
+        return True
+
+    @classmethod
+    def refusal(cls, state: GameState) -> str:
+        """The line when `extra` fails."""
+        return f"cannot {cls.verb} now"
+
+    @classmethod
+    def allowed(cls, state: GameState) -> bool:
+        """Whether the command may run now: what the snapshot's `can` reports."""
+        return (cls.phases is None or state.phase in cls.phases) and cls.extra(state)
+
+    @classmethod
+    def refuse(cls, state: GameState) -> None:
+        """Raise the one line a front end shows when the command may not run now."""
+        if cls.phases is not None and state.phase not in cls.phases:
+            if state.phase == "ended":
+                raise GameError(ENDED)
+            raise GameError(f"cannot {cls.verb} now: {NEEDED.get(state.phase, state.phase)}")
+        if not cls.extra(state):
+            raise GameError(cls.refusal(state))
+
+    def lead_in(self, state: GameState) -> Command | None:
+        return None
+
+    def check(self, state: GameState) -> None:
+        """Refuse a player's input that passes the phase but cannot be carried out (live only)."""
+
+    def prepare(self, session: GameSession) -> Any:
+        """The model work, before the transaction (nothing by default)."""
+        return None
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        raise NotImplementedError
+
+    def finish(self, session: GameSession, result: Any) -> Any:
+        """After the commit (live only): a follow-up command, or tidying; returns the result."""
+        return result
+
+    def record(self) -> dict[str, Any]:
+        """The command as the run's inputs keep it (and as replay re-issues it)."""
+        return {"cmd": self.cmd, **asdict(self)}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Command:
+        return cls(**{k: v for k, v in record.items() if k != "cmd"})
+
+
+# ---------------------------------------------------------------------------- the stage
+@dataclass(frozen=True)
+class RunStage(Command):
+    """The stage's worker runs: its model call first, then one transaction to keep the work."""
+
+    name: ClassVar[str] = "run_stage"
+    cmd: ClassVar[str] = "run_stage"
+    verb: ClassVar[str] = "run the stage"
+    phases: ClassVar[tuple[str, ...] | None] = ("brief",)
+
+    def lead_in(self, state: GameState) -> Command | None:
+        ev = state.pending_event
+        return AnswerEvent(ev.default or "A", by_default=True) if ev is not None else None
+
+    def prepare(self, session: GameSession) -> Any:
+        st = session.state
+        stage = st.stage
+        assert stage is not None
+        return run_worker(
+            st,
+            stage,
+            attempt=stage.redos + 1,
+            router=session.router,
+            memory=session.memory,
+            knowledge=session.knowledge,
+            directive=st.directive,
+        )
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        run, result = prepared
+        return steps.record_run(step, run, result)
+
+
+@dataclass(frozen=True)
+class Approve(Command):
+    """The CEO approves the artifact at the gate; the fork opens."""
+
+    name: ClassVar[str] = "approve"
+    cmd: ClassVar[str] = "approve"
+    verb: ClassVar[str] = "approve"
+    phases: ClassVar[tuple[str, ...] | None] = ("gate",)
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return steps.approve(step)
+
+
+@dataclass(frozen=True)
+class Reject(Command):
+    """A rejection with a reason: binding memory, and the worker redoes the stage at once."""
+
+    reason: str
+    name: ClassVar[str] = "reject"
+    cmd: ClassVar[str] = "reject"
+    verb: ClassVar[str] = "reject"
+    phases: ClassVar[tuple[str, ...] | None] = ("gate",)
+
+    @classmethod
+    def typed(cls, reason: str) -> Reject:
+        return cls(_said(reason, "reason"))
+
+    @classmethod
+    def extra(cls, state: GameState) -> bool:
+        return state.stage is not None and state.stage.redos < MAX_REDOS
+
+    @classmethod
+    def refusal(cls, state: GameState) -> str:
+        beat = state.stage.beat if state.stage is not None else "this stage"
+        return f"no redos left for {beat} ({MAX_REDOS} used): approve it to go on"
+
+    def check(self, state: GameState) -> None:
+        read = steps.read_rejection(state, self.reason)
+        if not read.directions:  # one honest question; no redo is spent
+            assert state.stage is not None
+            raise InputError(question(read, state.stage.owner_role, state.stage.beat))
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return steps.reject(step, self.reason)
+
+    def finish(self, session: GameSession, result: Any) -> Any:
+        if session.state.phase == "ended":  # the redo's days can end the venture (a defeat)
+            return None
+        return session.execute(RunStage())
+
+
+@dataclass(frozen=True)
+class AnswerEvent(Command):
+    """The small choice of the event waiting between stages (A/B or 1/2)."""
+
+    choice: str
+    by_default: bool = False
+    name: ClassVar[str] = "answer_event"
+    cmd: ClassVar[str] = "event"
+
+    @classmethod
+    def typed(cls, choice: str, *, by_default: bool = False) -> AnswerEvent:
+        return cls(_ab(choice, "answer the event with"), by_default)
+
+    @classmethod
+    def extra(cls, state: GameState) -> bool:
+        return state.phase == "brief" and state.pending_event is not None
+
+    @classmethod
+    def refusal(cls, state: GameState) -> str:
+        return "there is no event waiting for an answer"
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return steps.answer_event(step, self.choice, by_default=self.by_default)
+
+
+# ---------------------------------------------------------------------------- the fork
+@dataclass(frozen=True)
+class Decide(Command):
+    """One of the fork's two options; the standup follows."""
+
+    choice: str
+    name: ClassVar[str] = "decide"
+    cmd: ClassVar[str] = "decide"
+    verb: ClassVar[str] = "decide"
+    phases: ClassVar[tuple[str, ...] | None] = ("fork",)
+
+    @classmethod
+    def typed(cls, choice: str) -> Decide:
+        return cls(_ab(choice, "choose"))
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return steps.decide(step, self.choice, None)
+
+    def finish(self, session: GameSession, result: Any) -> Any:
+        return _standup_after(session, result)
+
+
+@dataclass(frozen=True)
+class DecideOwn(Command):
+    """The fork answered in the CEO's own words (read as a person means them)."""
+
+    text: str
+    name: ClassVar[str] = "decide_own"
+    cmd: ClassVar[str] = "decide_own"
+    verb: ClassVar[str] = "decide"
+    phases: ClassVar[tuple[str, ...] | None] = ("fork",)
+
+    @classmethod
+    def typed(cls, text: str) -> DecideOwn:
+        return cls(_said(text, "own answer"))
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return steps.decide(step, "own", self.text)
+
+    def finish(self, session: GameSession, result: Any) -> Any:
+        return _standup_after(session, result)
+
+
+def _standup_after(session: GameSession, receipt: Any) -> Any:
+    """After a decision the standup runs (unless the decision ended the venture)."""
+    if Standup.allowed(session.state):
+        session.execute(Standup())
+    return receipt
+
+
+@dataclass(frozen=True)
+class Standup(Command):
+    """Three workers react to the decision (their own model calls), then it is kept."""
+
+    name: ClassVar[str] = "standup"
+    cmd: ClassVar[str] = "standup"
+    verb: ClassVar[str] = "hold the standup"
+
+    @classmethod
+    def extra(cls, state: GameState) -> bool:
+        return state.phase != "ended" and bool(state.receipts)
+
+    def prepare(self, session: GameSession) -> Any:
+        return run_standup(
+            session.state,
+            session.state.receipts[-1],
+            router=session.router,
+            memory=session.memory,
+            knowledge=session.knowledge,
+        )
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        turns, results = prepared
+        return steps.record_standup(step, turns, results)
+
+
+@dataclass(frozen=True)
+class StandupReply(Command):
+    """The CEO's reply at the standup: it binds the next stage's work."""
+
+    text: str
+    name: ClassVar[str] = "standup_reply"
+    cmd: ClassVar[str] = "standup_reply"
+
+    @classmethod
+    def typed(cls, text: str) -> StandupReply:
+        return cls(_said(text, "reply"))
+
+    @classmethod
+    def extra(cls, state: GameState) -> bool:
+        return state.phase == "brief" and bool(state.standup) and not state.standup_answered
+
+    @classmethod
+    def refusal(cls, state: GameState) -> str:
+        return "there is no standup waiting for a reply"
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return steps.standup_reply(step, self.text)
+
+
+@dataclass(frozen=True)
+class Settings(Command):
+    """A routing change, noted in the run's log (modes and labels only, never a secret)."""
+
+    demo_mode: str
+    agent_routing: str
+    runtime: str
+    pill: str
+    name: ClassVar[str] = "settings"
+    cmd: ClassVar[str] = "settings"
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return steps.settings_changed(step, asdict(self))
+
+
+# ---------------------------------------------------------------------------- memory
+@dataclass(frozen=True)
+class Consolidate(Command):
+    """Fold notes into one reviewed semantic note."""
+
+    sources: list[str]
+    summary: str
+    reviewer: str
+    name: ClassVar[str] = "consolidate"
+    cmd: ClassVar[str] = "consolidate"
+
+    @classmethod
+    def typed(cls, source_ids: list[str], summary: str, reviewer: str) -> Consolidate:
+        return cls(
+            sorted(set(source_ids)),
+            _said(summary, "summary"),
+            clean_text(reviewer, field="reviewer", max_chars=64),
+        )
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return memory_commands.consolidate(step, self.record())
+
+
+@dataclass(frozen=True)
+class Prune(Command):
+    """Apply the retention rule at today's game date."""
+
+    name: ClassVar[str] = "prune"
+    cmd: ClassVar[str] = "prune"
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return memory_commands.prune(step)
+
+
+@dataclass(frozen=True)
+class ForgetMemories(Command):
+    """Delete every memory of the run; the game goes on without its binding direction."""
+
+    name: ClassVar[str] = "forget_memories"
+    cmd: ClassVar[str] = "forget_memories"
+
+    def apply(self, step: Step, prepared: Any) -> Any:
+        return memory_commands.forget_memories(step)
+
+    def finish(self, session: GameSession, result: Any) -> Any:
+        result.compacted = session.memory.compact()
+        return result
+
+
+COMMANDS: tuple[type[Command], ...] = (
+    RunStage,
+    Approve,
+    Reject,
+    AnswerEvent,
+    Decide,
+    DecideOwn,
+    Standup,
+    StandupReply,
+    Settings,
+    Consolidate,
+    Prune,
+    ForgetMemories,
+)
+BY_CMD: dict[str, type[Command]] = {c.cmd: c for c in COMMANDS}
+BY_NAME: dict[str, type[Command]] = {c.name: c for c in COMMANDS}
+
+
+def from_record(record: dict[str, Any]) -> Command:
+    """The recorded command, rebuilt for replay (one line for a command this build does not know)."""
+    kind = BY_CMD.get(str(record.get("cmd")))
+    if kind is None:
+        raise SaveError(f"unknown recorded command {str(record.get('cmd'))[:40]!r}")
+    return kind.from_record(record)
+
+
+def can(state: GameState, name: str) -> bool:
+    """Whether the command called `name` may run now (False for a name that is not a command)."""
+    kind = BY_NAME.get(name)
+    return kind is not None and kind.allowed(state)
+
+
+def question(read: Any, role: str, beat: str) -> str:
+    """The one question a rejection the reader cannot place gets (nothing is spent)."""
+    if "price" in read.unclear:
+        return (
+            f"Which price should the {beat} work state? Name it, e.g. “$29 a month” or "
+            "“under $30 a month”, or say “lower the price”."
+        )
+    parts = {
+        "strategist": "its audience (“speak to …”), a channel, the launch week, a name, "
+        "claims to drop, the tone",
+        "designer": "its price (“$29 a month”), audience, launch week, features in scope, "
+        "a name, claims to drop, the tone",
+        "marketer": "its price, audience, channels, launch week, a number such as the churn "
+        "target or burn, claims to drop, the tone",
+        "ops": "its price, the support channel, the launch week, a number such as the churn "
+        "target or breakeven month, claims to drop",
+    }[role]
+    return f"What should change? The {beat} work can change {parts}. Say which, concretely."

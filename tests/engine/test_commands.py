@@ -1,0 +1,77 @@
+"""Commands as data: each player command is one class in engine.session.commands; the session
+runs any of them, and what a run records is what replay rebuilds and re-issues."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import GameError, InputError, SaveError
+from engine.session import commands as C
+
+SAMPLES: dict[type[C.Command], C.Command] = {
+    C.RunStage: C.RunStage(),
+    C.Approve: C.Approve(),
+    C.Reject: C.Reject("Speak to solo groomers, not dog owners"),
+    C.AnswerEvent: C.AnswerEvent("B", by_default=True),
+    C.Decide: C.Decide("A"),
+    C.DecideOwn: C.DecideOwn("Both, but cheaper"),
+    C.Standup: C.Standup(),
+    C.StandupReply: C.StandupReply("Keep it to the van"),
+    C.Settings: C.Settings("local", "local_first", "local: tiny", "local"),
+    C.Consolidate: C.Consolidate(["mem-1", "mem-2"], "One note", "ceo"),
+    C.Prune: C.Prune(),
+    C.ForgetMemories: C.ForgetMemories(),
+}
+
+
+def test_every_command_is_listed_once_and_rebuilds_from_its_record() -> None:
+    assert set(SAMPLES) == set(C.COMMANDS)
+    assert len({c.name for c in C.COMMANDS}) == len({c.cmd for c in C.COMMANDS}) == len(C.COMMANDS)
+    for kind, command in SAMPLES.items():
+        record = command.record()
+        assert record["cmd"] == kind.cmd
+        assert C.from_record(record) == command
+
+
+def test_an_unknown_recorded_command_is_one_line() -> None:
+    with pytest.raises(SaveError, match="unknown recorded command 'teleport'"):
+        C.from_record({"cmd": "teleport"})
+
+
+def test_a_played_venture_records_only_what_the_commands_rebuild(played) -> None:
+    session = played(
+        "ABABABAB",
+        rejects={"stage_1_you": ["Price it at $25 a month"]},
+        owns={"stage_3_go": "Both, but keep the price low"},
+        replies={"stage_2_need": "Keep it to the farmers"},
+        events={"*": "B"},
+    )
+    recorded = session.inputs[1:]  # the first is the venture's start
+    assert {r["cmd"] for r in recorded} >= {
+        "run_stage",
+        "approve",
+        "reject",
+        "decide",
+        "decide_own",
+        "standup",
+        "standup_reply",
+        "event",
+    }
+    for record in recorded:
+        assert C.from_record(record).record() == record
+
+
+def test_refusals_are_one_line_by_phase(new_session) -> None:
+    s = new_session()
+    assert s.can("run_stage") and not s.can("approve") and not s.can("teleport")
+    with pytest.raises(GameError, match="cannot approve now: run the stage first"):
+        s.approve()
+    with pytest.raises(GameError, match="there is no event waiting for an answer"):
+        s.answer_event("A")
+    s.run_stage()
+    with pytest.raises(GameError, match="cannot decide now: approve or reject the artifact first"):
+        s.decide("A")
+    s.approve()
+    with pytest.raises(InputError, match="choose A or B"):
+        s.decide("C")
+    assert s.state.phase == "fork"
