@@ -305,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             return dict(json.loads(done.stdout))
 
+        if built_s is None:  # a cached save: opened once first, as a player's is after an
+            from memory.local.db import connect  # upgrade (a new tokenizer rebuilds its index)
+
+            connect(path, create=False).close()
         figures = child("--measure", path)
         row: dict[str, Any] = {
             "memories": size,

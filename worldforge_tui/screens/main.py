@@ -86,6 +86,17 @@ class MainScreen(Screen[None]):
         super().__init__()
         self._pane = "story"
         self._laid_out: tuple[str, bool] | None = None
+        # The classes the first resize would give, set before the board is first styled: added by
+        # that resize instead, each restyles every widget on the board once more before the
+        # first frame (the breakpoint class all ~50 of them, the status bar's its own).
+        self._width = self._opening_width()
+        self.add_class(*self._get_breakpoint_classes(self._width, self.HORIZONTAL_BREAKPOINTS))
+
+    def _opening_width(self) -> int:
+        try:
+            return self.app.size.width
+        except Exception:  # noqa: BLE001 - built outside a running app (tests): the resize decides
+            return 0
 
     BINDINGS: ClassVar[list[BindingType]] = list(actions.bindings("board"))
 
@@ -99,7 +110,7 @@ class MainScreen(Screen[None]):
                 yield titled(MemoryPane(id="memory"), "Memory")
         yield titled(ReplayPane(id="log"), "Replay log")
         yield ActionBar(id="actions")
-        yield StatusBar(id="status")
+        yield StatusBar(id="status", classes="-compact" if 0 < self._width < 140 else None)
         yield KeyFooter()
 
     @property
