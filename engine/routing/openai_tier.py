@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import ipaddress
 import json
 import re
@@ -59,10 +60,14 @@ async def _in_daemon_thread(fn: Callable[[], str]) -> str:
     fut: concurrent.futures.Future[str] = concurrent.futures.Future()
 
     def _run() -> None:
-        try:
-            fut.set_result(fn())
-        except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting side, classified there
-            fut.set_exception(exc)
+        # the attempt may have been given up meanwhile (the future cancelled): nobody waits then
+        with contextlib.suppress(concurrent.futures.InvalidStateError):
+            try:
+                value = fn()
+            except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting side, classified there
+                fut.set_exception(exc)
+            else:
+                fut.set_result(value)
 
     threading.Thread(target=_run, name="wf-token", daemon=True).start()
     return await asyncio.wrap_future(fut)

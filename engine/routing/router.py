@@ -86,6 +86,7 @@ class _Trace:
     attempts: list[Attempt] = field(default_factory=list)
     adaptations: list[str] = field(default_factory=list)
     http_ms: float = 0.0  # time spent inside HTTP exchanges (for the router-overhead figure)
+    in_flight: Target | None = None  # the target whose attempts have not ended with a verdict
 
     def add(
         self, tier: Tier, target: Target | None, outcome: str, error: str | None, started: float
@@ -339,6 +340,7 @@ class Router:
                         targets,
                         trace,
                         failures,
+                        settings,
                     )
                 except CallCancelled:
                     self._emit(
@@ -438,15 +440,28 @@ class Router:
         targets: list[Target],
         trace: _Trace,
         failures: list[tuple[Tier, str]],
+        settings: Settings,
     ) -> _Served | None:
         """Run the model attempts on the router loop, and wait for them no longer than the
         deadline: whatever holds them (an import, a blocked loop, a hung token provider), the
-        caller gets the floor on time. What the attempts recorded so far is kept."""
+        caller gets the floor on time. What the attempts recorded so far is kept.
+
+        The endpoint an attempt was still waiting on gets the verdict the attempt would have given
+        it (out of time: its breaker opens), here, before the caller moves on: the cancelled attempt
+        records nothing, so a half-open probe given up on this way stayed "probe in flight" for
+        good (every later call skipped the endpoint), and a first call left it closed."""
         fut = asyncio_submit(coro)
         try:
             return fut.result(timeout=max(0.0, deadline - time.monotonic()) + DEADLINE_GRACE)
         except concurrent.futures.TimeoutError:
             fut.cancel()
+            waiting_on = trace.in_flight
+            if waiting_on is not None:
+                self._park(
+                    waiting_on,
+                    Failure("timeout", "the call's deadline ran out", cooldown="endpoint"),
+                    settings,
+                )
             tier = failures[-1][0] if failures else targets[0].tier
             if not failures or not failures[-1][1].startswith(("out of time", "silent")):
                 failures.append((tier, "out of time (the call's deadline ran out)"))
@@ -507,9 +522,13 @@ class Router:
                 failures.append((target.tier, "out of time (nothing left of the deadline)"))
                 continue
             share, has_next = self._share(targets, index, deadline, overflowed)
+            # set until the attempts on this target end with a verdict: a cancelled attempt (the
+            # caller's hard wait gave up on it) leaves it set for `_bounded` to give the verdict
+            trace.in_flight = target
             outcome = await self._serve_target(
                 req, target, settings, messages, schema, share, has_next, trace
             )
+            trace.in_flight = None
             if isinstance(outcome, _Served):
                 return outcome
             failures.append((target.tier, outcome.reason))

@@ -39,6 +39,7 @@ class CosmosShim:
         self._ctx = ssl.create_default_context(cafile=str(ca))
         self.down = False
         self.hang = False  # accept, then never answer (until cleared or 120 s)
+        self.held = 0  # requests being held unanswered by `hang` right now
         self.gone = False  # answer 404, as if the database had been deleted
         self.session_tokens = False
         self.atomic_batch = False
@@ -113,8 +114,15 @@ class CosmosShim:
     ) -> tuple[int, dict[str, str], bytes]:
         low = {k.lower(): v for k, v in headers.items()}
         deadline = time.monotonic() + 120
-        while self.hang and time.monotonic() < deadline:
-            time.sleep(0.05)
+        if self.hang:
+            with self._lock:
+                self.held += 1
+            try:
+                while self.hang and time.monotonic() < deadline:
+                    time.sleep(0.05)
+            finally:
+                with self._lock:
+                    self.held -= 1
         if self.gone:
             return 404, {"content-type": "application/json"}, b'{"code":"NotFound"}'
         with self._lock:
