@@ -1,12 +1,14 @@
 """The action registry: every key the game answers, in one table.
 
 Each row says its binding id (what `keymap.json` rebinds), default key, the Textual action it runs
-and where (its scope), a short label, a description, and when it applies (the engine capability and
-the phase it belongs to). The bindings, the action-bar buttons, the hint line, the footer, the
+and where (its scope), a short label, a description, and, for a player command, which command it
+gives: the command (engine.session.commands) says the phase it belongs to, and the snapshot's
+`can` whether it may run now. The bindings, the action-bar buttons, the hint line, the footer, the
 command palette and the help screen are all built from this table, so a rebind shows everywhere.
+A new command is one class there and one row here.
 
-Pure data and functions (no textual import at module level), so what each phase allows is tested
-without a screen.
+Pure data and functions (no textual import at module level, and only the light command list from
+the engine), so what each phase allows is tested without a screen.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from engine.session.commands import phase_of
 
 if TYPE_CHECKING:
     from textual.binding import BindingType
@@ -34,14 +38,18 @@ class GameAction:
     description: str
     scope: str
     group: str = ""
-    capability: str | None = None  # the engine capability (snapshot.can) it needs
-    phase: str | None = None  # the phase it belongs to (shown greyed there when not possible)
+    command: str | None = None  # the player command it gives (engine.session.commands)
     hint: str = ""  # the hint line's words after the key ("approve", "choose an option")
     button: str | None = None  # the action-bar button id that mirrors it
     show: bool = True  # in the footer (phase actions are not: the action bar shows them)
     priority: bool = False
     palette: str = ""  # the command palette's title ("" = not in the palette)
     needs_venture: bool = False  # board-level actions that need an open venture
+
+    @property
+    def phase(self) -> str | None:
+        """The phase its command belongs to (shown greyed there when the engine would refuse)."""
+        return phase_of(self.command) if self.command else None
 
 
 ACTIONS: tuple[GameAction, ...] = (
@@ -126,8 +134,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Approve the artifact at the gate",
         "board",
         "Gate and fork",
-        capability="approve",
-        phase="gate",
+        command="approve",
         hint="approve",
         button="btn-approve",
         show=False,
@@ -141,8 +148,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Reject with a reason: the worker redoes the stage with it as binding direction",
         "board",
         "Gate and fork",
-        capability="reject",
-        phase="gate",
+        command="reject",
         hint="reject with a reason",
         button="btn-reject",
         show=False,
@@ -156,8 +162,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Choose the fork's option 1",
         "board",
         "Gate and fork",
-        capability="decide",
-        phase="fork",
+        command="decide",
         hint="option 1",
         button="btn-option-a",
         show=False,
@@ -171,8 +176,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Choose the fork's option 2",
         "board",
         "Gate and fork",
-        capability="decide",
-        phase="fork",
+        command="decide",
         hint="option 2",
         button="btn-option-b",
         show=False,
@@ -186,8 +190,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Answer the fork in your own words (keywords pick a rule)",
         "board",
         "Gate and fork",
-        capability="decide_own",
-        phase="fork",
+        command="decide_own",
         hint="write your own answer",
         button="btn-own",
         show=False,
@@ -201,8 +204,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Reply to the standup (becomes binding direction for the next brief)",
         "board",
         "Gate and fork",
-        capability="standup_reply",
-        phase="brief",
+        command="standup_reply",
         hint="reply (binding)",
         button="btn-reply",
         show=False,
@@ -216,8 +218,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Answer the waiting event's small choice with its option 1",
         "board",
         "Gate and fork",
-        capability="answer_event",
-        phase="brief",
+        command="answer_event",
         hint="",
         show=False,
         palette="Answer the event: option 1",
@@ -230,8 +231,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Answer the waiting event's small choice with its option 2",
         "board",
         "Gate and fork",
-        capability="answer_event",
-        phase="brief",
+        command="answer_event",
         hint="",
         show=False,
         palette="Answer the event: option 2",
@@ -244,8 +244,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Run the next stage's worker",
         "board",
         "Gate and fork",
-        capability="run_stage",
-        phase="brief",
+        command="run_stage",
         hint="run the next stage",
         button="btn-run",
         show=False,
@@ -537,11 +536,11 @@ def state_of(
     A phase action is hidden outside its phase and greyed in it when the engine would refuse it
     (no redos left) or a worker is still at work.
     """
-    if row.capability is None:
+    if row.command is None:
         return True
     if phase != row.phase:
         return False
-    return (bool(can.get(row.capability)) and not busy) or None
+    return (bool(can.get(row.command)) and not busy) or None
 
 
 def phase_rows(phase: str | None) -> tuple[GameAction, ...]:
@@ -587,7 +586,7 @@ def hint_line(
         )
     words = []
     for row in phase_rows(phase):
-        if not can.get(row.capability or ""):
+        if not can.get(row.command or ""):
             continue
         if row.id in ("fork.option_b", "event.option_b"):
             continue  # "1 / 2 choose an option" reads better as one item

@@ -7,6 +7,7 @@ the game the same way the TUI does (through the session API).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from engine.game.world import STAGE_IDS, resolve_stage
 from engine.language.text import MAX_REASON_CHARS, clean_text
 from engine.play import careful
 from engine.session.api import GameSession
+from engine.session.commands import FLAGS
 from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import served_summary
@@ -78,28 +80,25 @@ class Plan:
     careful: bool = False
 
     @classmethod
-    def from_cli(
-        cls,
-        choose: str,
-        rejects: list[str],
-        owns: list[str],
-        events: list[str] | None = None,
-        replies: list[str] | None = None,
-    ) -> Plan:
-        plan = cls(path=parse_path(choose), events=parse_event_answers(events or []))
-        for sid, said in parse_stage_pairs(replies or [], "--reply"):
-            plan.replies[sid] = clean_text(
-                said, field=f"--reply for {sid}", max_chars=MAX_REASON_CHARS
-            )
-        for sid, typed in parse_stage_pairs(rejects, "--reject"):
-            reason = clean_text(
-                typed, field=f"--reject reason for {sid}", max_chars=MAX_REASON_CHARS
-            )
+    def from_cli(cls, given: Mapping[str, Any]) -> Plan:
+        """The plan from `worldforge simulate`'s options, keyed by the command each gives
+        (engine.session.commands.FLAGS); text is cleaned as the session cleans it."""
+
+        def said(name: str) -> list[tuple[str, str]]:
+            option = FLAGS[name].option
+            return [
+                (sid, clean_text(text, field=f"{option} for {sid}", max_chars=MAX_REASON_CHARS))
+                for sid, text in parse_stage_pairs(list(given.get(name) or []), option)
+            ]
+
+        plan = cls(
+            path=parse_path(str(given.get("decide") or "A")),
+            events=parse_event_answers(list(given.get("answer_event") or [])),
+        )
+        plan.replies.update(said("standup_reply"))
+        for sid, reason in said("reject"):
             plan.rejects.setdefault(sid, []).append(reason)
-        for sid, text in parse_stage_pairs(owns, "--own"):
-            plan.owns[sid] = clean_text(
-                text, field=f"--own answer for {sid}", max_chars=MAX_REASON_CHARS
-            )
+        plan.owns.update(said("decide_own"))
         for sid, reasons in plan.rejects.items():
             if len(reasons) > MAX_REDOS:
                 raise InputError(

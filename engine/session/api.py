@@ -315,6 +315,10 @@ class GameSession:
         """Whether the command called `action` may run now (see engine.session.commands)."""
         return commands.can(self.state, action)
 
+    def allowed(self) -> dict[str, bool]:
+        """What the player may do now: each player command's name, and whether it may run."""
+        return {c.name: c.allowed(self.state) for c in commands.PLAYER}
+
     # ---------------------------------------------------------------- any command
     def execute(self, command: Command, *, replaying: bool = False) -> Any:
         """Run one command: its lead-in, its refusal or input check, its model work outside the

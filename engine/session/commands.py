@@ -14,6 +14,7 @@ inputs as recorded, for replay). Its class says:
 - `apply`: what it changes, inside the session's one transaction (an `engine.session.steps` or
   `engine.session.memory_commands` step);
 - `lead_in`: a command issued first (an unanswered event's default before a stage runs);
+- `flag`: the `worldforge simulate` option that gives it in a headless venture, if any;
 - `finish`: what the session does after the commit (the redo after a rejection, the standup
   after a decision). Replay skips `check` and `finish`: each follow-up is a recorded step.
 
@@ -27,15 +28,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import GameError, InputError, SaveError
 from engine.game.economy import MAX_REDOS
-from engine.game.models import GameState
 from engine.language.text import MAX_REASON_CHARS, clean_text
-from engine.session import memory_commands, steps
-from engine.workers.agents import run_worker
-from engine.workers.standup import run_standup
 
 if TYPE_CHECKING:
+    from engine.game.models import GameState
     from engine.session.api import GameSession
     from engine.session.steps import Step
+
+# This module is light (its steps, workers and memory commands load when a command runs), so a
+# front end reads the command list before its first frame without loading the engine.
 
 # What to do first, by the phase a venture is in (the tail of a refusal's one line).
 NEEDED = {
@@ -60,6 +61,21 @@ def _said(text: str, field: str) -> str:
 
 
 @dataclass(frozen=True)
+class Flag:
+    """The `worldforge simulate` option that gives a command in a headless venture."""
+
+    option: str  # "--reject"
+    metavar: str
+    help: str
+    default: str | None = None  # None: repeatable (STAGE:TEXT pairs), else one value
+
+    @property
+    def dest(self) -> str:
+        """The option's attribute on parsed arguments ("--reject" -> "reject")."""
+        return self.option.lstrip("-").replace("-", "_")
+
+
+@dataclass(frozen=True)
 class Command:
     """One player command (subclasses set the class variables and `apply`)."""
 
@@ -67,6 +83,7 @@ class Command:
     cmd: ClassVar[str]
     verb: ClassVar[str] = ""  # "cannot {verb} now: …"
     phases: ClassVar[tuple[str, ...] | None] = None  # None: any phase, the ended one too
+    flag: ClassVar[Flag | None] = None
 
     @classmethod
     def extra(cls, state: GameState) -> bool:
@@ -134,6 +151,8 @@ class RunStage(Command):
         return AnswerEvent(ev.default or "A", by_default=True) if ev is not None else None
 
     def prepare(self, session: GameSession) -> Any:
+        from engine.workers.agents import run_worker
+
         st = session.state
         stage = st.stage
         assert stage is not None
@@ -148,6 +167,8 @@ class RunStage(Command):
         )
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         run, result = prepared
         return steps.record_run(step, run, result)
 
@@ -162,6 +183,8 @@ class Approve(Command):
     phases: ClassVar[tuple[str, ...] | None] = ("gate",)
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         return steps.approve(step)
 
 
@@ -174,6 +197,9 @@ class Reject(Command):
     cmd: ClassVar[str] = "reject"
     verb: ClassVar[str] = "reject"
     phases: ClassVar[tuple[str, ...] | None] = ("gate",)
+    flag: ClassVar[Flag | None] = Flag(
+        "--reject", "STAGE:REASON", "reject a stage's artifact with a reason (repeatable)"
+    )
 
     @classmethod
     def typed(cls, reason: str) -> Reject:
@@ -189,12 +215,16 @@ class Reject(Command):
         return f"no redos left for {beat} ({MAX_REDOS} used): approve it to go on"
 
     def check(self, state: GameState) -> None:
+        from engine.session import steps
+
         read = steps.read_rejection(state, self.reason)
         if not read.directions:  # one honest question; no redo is spent
             assert state.stage is not None
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         return steps.reject(step, self.reason)
 
     def finish(self, session: GameSession, result: Any) -> Any:
@@ -211,6 +241,13 @@ class AnswerEvent(Command):
     by_default: bool = False
     name: ClassVar[str] = "answer_event"
     cmd: ClassVar[str] = "event"
+    phases: ClassVar[tuple[str, ...] | None] = ("brief",)
+    flag: ClassVar[Flag | None] = Flag(
+        "--event",
+        "[STAGE:]A|B",
+        "answer the small choice of the event after STAGE (or of every event); "
+        "unanswered events take their default",
+    )
 
     @classmethod
     def typed(cls, choice: str, *, by_default: bool = False) -> AnswerEvent:
@@ -218,13 +255,16 @@ class AnswerEvent(Command):
 
     @classmethod
     def extra(cls, state: GameState) -> bool:
-        return state.phase == "brief" and state.pending_event is not None
+        return state.pending_event is not None
 
     @classmethod
-    def refusal(cls, state: GameState) -> str:
-        return "there is no event waiting for an answer"
+    def refuse(cls, state: GameState) -> None:
+        if not cls.allowed(state):
+            raise GameError("there is no event waiting for an answer")
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         return steps.answer_event(step, self.choice, by_default=self.by_default)
 
 
@@ -238,12 +278,17 @@ class Decide(Command):
     cmd: ClassVar[str] = "decide"
     verb: ClassVar[str] = "decide"
     phases: ClassVar[tuple[str, ...] | None] = ("fork",)
+    flag: ClassVar[Flag | None] = Flag(
+        "--choose", "PATH", "A/B per fork in stage order (one letter = every fork)", default="A"
+    )
 
     @classmethod
     def typed(cls, choice: str) -> Decide:
         return cls(_ab(choice, "choose"))
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         return steps.decide(step, self.choice, None)
 
     def finish(self, session: GameSession, result: Any) -> Any:
@@ -259,12 +304,17 @@ class DecideOwn(Command):
     cmd: ClassVar[str] = "decide_own"
     verb: ClassVar[str] = "decide"
     phases: ClassVar[tuple[str, ...] | None] = ("fork",)
+    flag: ClassVar[Flag | None] = Flag(
+        "--own", "STAGE:TEXT", "answer a stage's fork in your own words"
+    )
 
     @classmethod
     def typed(cls, text: str) -> DecideOwn:
         return cls(_said(text, "own answer"))
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         return steps.decide(step, "own", self.text)
 
     def finish(self, session: GameSession, result: Any) -> Any:
@@ -291,6 +341,8 @@ class Standup(Command):
         return state.phase != "ended" and bool(state.receipts)
 
     def prepare(self, session: GameSession) -> Any:
+        from engine.workers.standup import run_standup
+
         return run_standup(
             session.state,
             session.state.receipts[-1],
@@ -300,6 +352,8 @@ class Standup(Command):
         )
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         turns, results = prepared
         return steps.record_standup(step, turns, results)
 
@@ -311,6 +365,12 @@ class StandupReply(Command):
     text: str
     name: ClassVar[str] = "standup_reply"
     cmd: ClassVar[str] = "standup_reply"
+    phases: ClassVar[tuple[str, ...] | None] = ("brief",)
+    flag: ClassVar[Flag | None] = Flag(
+        "--reply",
+        "STAGE:TEXT",
+        "reply at the standup after STAGE's fork (binds the next stage's work)",
+    )
 
     @classmethod
     def typed(cls, text: str) -> StandupReply:
@@ -318,13 +378,16 @@ class StandupReply(Command):
 
     @classmethod
     def extra(cls, state: GameState) -> bool:
-        return state.phase == "brief" and bool(state.standup) and not state.standup_answered
+        return bool(state.standup) and not state.standup_answered
 
     @classmethod
-    def refusal(cls, state: GameState) -> str:
-        return "there is no standup waiting for a reply"
+    def refuse(cls, state: GameState) -> None:
+        if not cls.allowed(state):
+            raise GameError("there is no standup waiting for a reply")
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         return steps.standup_reply(step, self.text)
 
 
@@ -340,6 +403,8 @@ class Settings(Command):
     cmd: ClassVar[str] = "settings"
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import steps
+
         return steps.settings_changed(step, asdict(self))
 
 
@@ -363,6 +428,8 @@ class Consolidate(Command):
         )
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import memory_commands
+
         return memory_commands.consolidate(step, self.record())
 
 
@@ -374,6 +441,8 @@ class Prune(Command):
     cmd: ClassVar[str] = "prune"
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import memory_commands
+
         return memory_commands.prune(step)
 
 
@@ -385,6 +454,8 @@ class ForgetMemories(Command):
     cmd: ClassVar[str] = "forget_memories"
 
     def apply(self, step: Step, prepared: Any) -> Any:
+        from engine.session import memory_commands
+
         return memory_commands.forget_memories(step)
 
     def finish(self, session: GameSession, result: Any) -> Any:
@@ -392,15 +463,15 @@ class ForgetMemories(Command):
         return result
 
 
-COMMANDS: tuple[type[Command], ...] = (
+COMMANDS: tuple[type[Command], ...] = (  # in the order simulate's --help lists their options
     RunStage,
     Approve,
-    Reject,
-    AnswerEvent,
     Decide,
+    Reject,
     DecideOwn,
-    Standup,
     StandupReply,
+    AnswerEvent,
+    Standup,
     Settings,
     Consolidate,
     Prune,
@@ -408,6 +479,18 @@ COMMANDS: tuple[type[Command], ...] = (
 )
 BY_CMD: dict[str, type[Command]] = {c.cmd: c for c in COMMANDS}
 BY_NAME: dict[str, type[Command]] = {c.name: c for c in COMMANDS}
+# The commands a player gives at the gate, the fork and between stages, each in one phase: the
+# snapshot reports whether each may run now, and the TUI's action rows name one each.
+PLAYER: tuple[type[Command], ...] = tuple(c for c in COMMANDS if c.phases is not None)
+
+
+FLAGS: dict[str, Flag] = {c.name: c.flag for c in PLAYER if c.flag is not None}
+
+
+def phase_of(name: str) -> str | None:
+    """The phase a player command belongs to (None for any other name)."""
+    kind = BY_NAME.get(name)
+    return kind.phases[0] if kind is not None and kind.phases else None
 
 
 def from_record(record: dict[str, Any]) -> Command:

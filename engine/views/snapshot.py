@@ -122,18 +122,7 @@ def build_snapshot(session: GameSession) -> Snapshot:
         world_events=list(st.world_events),
         runtime=session.router.runtime_label(),
         pill=session.router.pill(),
-        can={
-            a: session.can(a)
-            for a in (
-                "run_stage",
-                "approve",
-                "reject",
-                "decide",
-                "decide_own",
-                "standup_reply",
-                "answer_event",
-            )
-        },
+        can=session.allowed(),
         redos_left=max(0, MAX_REDOS - st.stage.redos) if st.stage is not None else 0,
         max_redos=MAX_REDOS,
         fatal_options=fatal_options,

@@ -75,3 +75,26 @@ def test_refusals_are_one_line_by_phase(new_session) -> None:
     with pytest.raises(InputError, match="choose A or B"):
         s.decide("C")
     assert s.state.phase == "fork"
+
+
+def test_the_snapshot_the_action_rows_and_the_cli_derive_from_the_command_list(new_session) -> None:
+    """What may I do now, the TUI's key rows and simulate's options all come from the commands:
+    every player command has an action row in its phase, and every row names a command."""
+    import argparse
+
+    from worldforge_tui.actions import ACTIONS
+    from worldforge_tui.cli import build_parser
+
+    s = new_session()
+    assert set(s.snapshot().can) == {c.name for c in C.PLAYER}
+    rows = [a for a in ACTIONS if a.command is not None]
+    assert {a.command for a in rows} == {c.name for c in C.PLAYER}
+    for row in rows:
+        assert row.phase == (C.BY_NAME[row.command].phases or ("?",))[0]
+    sim = next(
+        a.choices["simulate"]
+        for a in build_parser()._actions
+        if isinstance(a, argparse._SubParsersAction)
+    )
+    options = {o for a in sim._actions for o in a.option_strings}
+    assert {f.option for f in C.FLAGS.values()} <= options

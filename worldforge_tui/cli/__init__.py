@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from engine.errors import GameError
+from engine.session.commands import FLAGS
 from textkit.numbers import runway, usd
 
 ARCHETYPES = ("builder", "seller", "designer", "operator")
@@ -80,9 +81,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.session.api import GameSession
     from engine.views.served import served_lines, tier_warning
 
-    plan = Plan.from_cli(
-        args.choose, args.reject, args.own, args.event, args.reply
-    )  # validate before writing
+    plan = Plan.from_cli(  # validate before writing
+        {name: getattr(args, flag.dest) for name, flag in FLAGS.items()}
+    )
     session = GameSession.start_venture(
         pitch=args.pitch,
         name=args.name,
@@ -305,41 +306,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play a full venture headless")
     common_start(sim, required=True)
-    sim.add_argument(
-        "--choose",
-        default="A",
-        metavar="PATH",
-        help="A/B per fork in stage order (one letter = every fork)",
-    )
-    sim.add_argument(
-        "--reject",
-        action="append",
-        default=[],
-        metavar="STAGE:REASON",
-        help="reject a stage's artifact with a reason (repeatable)",
-    )
-    sim.add_argument(
-        "--own",
-        action="append",
-        default=[],
-        metavar="STAGE:TEXT",
-        help="answer a stage's fork in your own words",
-    )
-    sim.add_argument(
-        "--reply",
-        action="append",
-        default=[],
-        metavar="STAGE:TEXT",
-        help="reply at the standup after STAGE's fork (binds the next stage's work)",
-    )
-    sim.add_argument(
-        "--event",
-        action="append",
-        default=[],
-        metavar="[STAGE:]A|B",
-        help="answer the small choice of the event after STAGE (or of every event); "
-        "unanswered events take their default",
-    )
+    for flag in FLAGS.values():  # one option per player command a headless venture can give
+        if flag.default is None:
+            sim.add_argument(
+                flag.option, action="append", default=[], metavar=flag.metavar, help=flag.help
+            )
+        else:
+            sim.add_argument(
+                flag.option, default=flag.default, metavar=flag.metavar, help=flag.help
+            )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument(
         "--strict-tier",

@@ -236,7 +236,7 @@ class MainScreen(Screen[None]):
         rows = [
             r
             for r in actions.in_scope("board")
-            if r.capability and event.key in self.wf.live_keys.get(r.id, r.key).split(",")
+            if r.command and event.key in self.wf.live_keys.get(r.id, r.key).split(",")
         ]
         row = rows[0] if rows else None  # a key may serve two phases (1/2: fork, event)
         if row is None or any(actions.state_of(r, *self._phase_state()) is True for r in rows):
