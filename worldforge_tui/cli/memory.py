@@ -54,6 +54,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         p.set_defaults(func=run)
         return p
 
+    def take_over(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--take-over",
+            action="store_true",
+            help="take the run from a window that has been silent for 30 s (stopped or hung);"
+            " that window then saves nothing. Never taken from a live one",
+        )
+
     action("show", "list the run's memories grouped by kind")
     p = action("recall", "show the <campaign_memory> block a brief would get")
     p.add_argument("--query", required=True, metavar="TEXT", help="what the brief is about")
@@ -71,6 +79,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     p = action("prune", "delete expired, unimportant, non-binding notes")
     p.add_argument("--dry-run", action="store_true", help="list what would go; change nothing")
     p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+    take_over(p)
     p = action("consolidate", "fold notes into one reviewed semantic note")
     p.add_argument(
         "--source",
@@ -83,12 +92,36 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--reviewer", required=True, metavar="NAME", help="who reviewed it")
     p.add_argument("--dry-run", action="store_true", help="show the result; change nothing")
     p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+    take_over(p)
     p = action("forget", "delete the run's memories and events for good (right to deletion)")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    take_over(p)
     p = action("audit", "show the content-free audit trail")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N records")
     parser.set_defaults(func=run)
     return parser
+
+
+def _held_line(session: Any, *, take_over: bool) -> str:
+    """Take a silent holder's lease when the player asked (`--take-over`) and it may be taken:
+    "" then. Otherwise the one line saying who holds the run and what would let this command in."""
+    holder = session.holder
+    if holder is None or session.forgotten:
+        return session.read_only_line()
+    if holder.expired():
+        if take_over and session.try_take_over(confirmed=True):
+            return ""
+        return (
+            f"run {session.state.run_id} is held by {holder.describe()}, silent for "
+            f"{holder.silent_for():.0f} s (stopped or hung?): add --take-over to take it "
+            "(that window then saves nothing)"
+        )
+    heard = f", heard from {holder.silent_for():.0f} s ago" if holder.beat is not None else ""
+    refused = "--take-over refused: " if take_over else ""
+    return (
+        f"{refused}run {session.state.run_id} is open in another window ({holder.describe()}"
+        f"{heard}); close it there first (only a window silent for 30 s can be taken over)"
+    )
 
 
 def resolve_save_dir(save_dir: str | None) -> Path:
@@ -294,7 +327,9 @@ def _write_command(
     )
     try:
         if session.read_only:
-            raise CliError(session.read_only_line())
+            refused = _held_line(session, take_over=bool(getattr(args, "take_over", False)))
+            if refused:
+                raise CliError(refused)
         act = args.memory_action
         if act == "prune":
             rep = session.prune()
