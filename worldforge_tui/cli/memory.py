@@ -107,7 +107,7 @@ def _held_line(session: Any, *, take_over: bool) -> str:
     "" then. Otherwise the one line saying who holds the run and what would let this command in."""
     holder = session.holder
     if holder is None or session.forgotten:
-        return session.read_only_line()
+        return str(session.read_only_line())
     if holder.expired():
         if take_over and session.try_take_over(confirmed=True):
             return ""
