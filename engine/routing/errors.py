@@ -230,10 +230,18 @@ def _transport_name(exc: BaseException) -> str:
     return type(cause).__name__ if cause is not None else ""
 
 
-def classify(exc: BaseException) -> Failure:  # noqa: C901 - split when its owner next changes it
-    """Label an attempt's exception (timeout is checked before connection: it is a subclass)."""
-    import openai
+def classify(exc: BaseException) -> Failure:
+    """Label an attempt's exception: the first of the named steps that knows it (our own stream
+    errors, then the transport, then an HTTP status, then the answer's body or a credential)."""
+    for step in (_stream_failure, _transport_failure, _status_failure, _body_failure):
+        found = step(exc)
+        if found is not None:
+            return found
+    return Failure("internal_error", f"{type(exc).__name__}: {_short(exc)}")
 
+
+def _stream_failure(exc: BaseException) -> Failure | None:
+    """What our own stream reader raised: silent, stalled, cut, too long, refused."""
     if isinstance(exc, StreamTimeout):
         if exc.kind == "silent":  # a silent route is not retried: it only multiplies the wait
             return Failure("silent", str(exc), cooldown="endpoint")
@@ -244,6 +252,13 @@ def classify(exc: BaseException) -> Failure:  # noqa: C901 - split when its owne
         return Failure("invalid_output", str(exc))
     if isinstance(exc, Refused):
         return Failure("content_filtered", str(exc) or "finish_reason content_filter", final=True)
+    return None
+
+
+def _transport_failure(exc: BaseException) -> Failure | None:
+    """A deadline or a connection that failed (timeout first: it is a connection error too)."""
+    import openai
+
     if isinstance(exc, TimeoutError | openai.APITimeoutError):
         return Failure("timeout", "the call's deadline ran out", cooldown="endpoint")
     if isinstance(exc, openai.APIConnectionError):
@@ -253,6 +268,14 @@ def classify(exc: BaseException) -> Failure:  # noqa: C901 - split when its owne
             return Failure("unreachable", detail, cooldown="endpoint")
         detail = _short(exc.__cause__ or "") or "closed before any answer"
         return Failure("reset", f"{detail} ({cause})", same_endpoint=True)
+    return None
+
+
+def _status_failure(exc: BaseException) -> Failure | None:
+    """An HTTP error status: rate limits, refusals and overflows, format and parameter
+    rejections, credentials, a missing model, then the status itself."""
+    import openai
+
     if isinstance(exc, openai.RateLimitError):
         ra = retry_after_seconds(exc)
         return Failure(
@@ -262,33 +285,39 @@ def classify(exc: BaseException) -> Failure:  # noqa: C901 - split when its owne
             cooldown="model",
             retry_after=ra,
         )
-    if isinstance(exc, openai.APIStatusError):
-        special = refusal_or_overflow(exc)
-        if special is not None:
-            return special
-        fmt = format_failure(exc)
-        if fmt is not None and not (
-            isinstance(exc, openai.BadRequestError) and (exc.param or "").lower() in _PARAM_ADAPTS
-        ):
-            return fmt
+    if not isinstance(exc, openai.APIStatusError):
+        return None
+    special = refusal_or_overflow(exc)
+    if special is not None:
+        return special
+    fmt = format_failure(exc)
+    if fmt is not None and not (
+        isinstance(exc, openai.BadRequestError) and (exc.param or "").lower() in _PARAM_ADAPTS
+    ):
+        return fmt
     if isinstance(exc, openai.BadRequestError):
         return _bad_request(exc)
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
         return Failure("auth", f"{exc.status_code}: {_short(exc.message)}", cooldown="endpoint")
     if isinstance(exc, openai.NotFoundError):
         return Failure("model_missing", _short(exc.message), cooldown="model")
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        if status >= 500 or status in (408, 409):
-            label = "overloaded" if status in (502, 503, 504, 529) else "server_error"
-            return Failure(
-                label,
-                f"{status}: {_short(exc.message)}",
-                retryable=True,
-                breaker=status >= 500,
-                retry_after=retry_after_seconds(exc),
-            )
-        return Failure("bad_request", f"{status}: {_short(exc.message)}")
+    status = exc.status_code
+    if status >= 500 or status in (408, 409):
+        label = "overloaded" if status in (502, 503, 504, 529) else "server_error"
+        return Failure(
+            label,
+            f"{status}: {_short(exc.message)}",
+            retryable=True,
+            breaker=status >= 500,
+            retry_after=retry_after_seconds(exc),
+        )
+    return Failure("bad_request", f"{status}: {_short(exc.message)}")
+
+
+def _body_failure(exc: BaseException) -> Failure | None:
+    """A 200 whose body is not the answer, or a credential the provider could not get."""
+    import openai
+
     if isinstance(exc, openai.APIResponseValidationError):
         return Failure("bad_response", _short(exc.message))
     if isinstance(exc, BadResponse):
@@ -297,7 +326,7 @@ def classify(exc: BaseException) -> Failure:  # noqa: C901 - split when its owne
         return Failure("bad_response", f"answer body is not JSON: {_short(exc)}", retryable=True)
     if _is_auth_provider_error(exc):
         return Failure("auth", f"credential unavailable: {_short(exc)}", cooldown="endpoint")
-    return Failure("internal_error", f"{type(exc).__name__}: {_short(exc)}")
+    return None
 
 
 def _is_auth_provider_error(exc: BaseException) -> bool:

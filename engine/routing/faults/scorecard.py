@@ -12,7 +12,7 @@ and the cause was named (its label in the trace, its words in the fallback reaso
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -145,51 +145,68 @@ class _Run:
         self.fallback: list[Hit] = []
         self.alive: bool | None = None
 
-    def check(self, c: Check) -> bool:  # noqa: C901 - split when its owner next changes it
-        s = self.scale
-        result = self.results[0]
-        hits = self.primary
-        first = hits[0].t if hits else 0.0
-        if c.kind in ("no_hang", "seq_no_hang"):
-            limit = (self.scn.sequence[2] if self.scn.sequence else self.scn.max_wall_s) * s
-            return all(e <= limit for e in self.elapsed)
-        if c.kind == "complete":
-            return _rescued(result)
-        if c.kind == "no_truncated_success":
-            return not any(_truncated_success(r) for r in self.results)
-        if c.kind == "attempts_primary_min":
-            return len(hits) >= c.value
-        if c.kind == "attempts_primary_max":
-            return len(hits) <= c.value
-        if c.kind == "attempts_primary_eq":
-            return len(hits) == c.value
-        if c.kind == "first_gap_min_s":
-            return len(hits) >= 2 and hits[1].t - hits[0].t >= c.value * s
-        if c.kind == "max_attempts_within":
-            return sum(1 for h in hits if h.t - first <= c.window_s * s) <= c.value
-        if c.kind == "wall_max_s":
-            return max(self.elapsed) <= c.value * s
-        if c.kind == "alive_after":
-            return bool(self.alive)
-        if c.kind == "fallback_used":
-            return bool(self.fallback)
-        if c.kind == "reported_model_is_fallback":
-            return result.served_by == "foundry" and result.model == CLOUD
-        if c.kind == "usage_present":
-            return result.usage.tokens_in > 0
-        if c.kind == "no_prefill_masking":
-            masked = any(h.last_role == "assistant" for h in self.fallback)
-            return not (result.served_by == "simulation" and masked)
-        outage = 60.0 * s
-        during = [r for r, t in zip(self.results, self.starts, strict=True) if t < outage]
-        after = [(r, t) for r, t in zip(self.results, self.starts, strict=True) if t >= outage]
-        if c.kind == "seq_served_during_outage":
-            return all(_rescued(r) for r in during)
-        if c.kind == "seq_recovered_within_s":
-            return any(r.served_by == "local" and t <= outage + c.value * s for r, t in after)
-        if c.kind == "seq_probe_discipline":
-            return True
-        raise ValueError(f"unknown check kind {c.kind}")
+    def check(self, c: Check) -> bool:
+        """Judge one of the scenario's checks (`CHECKS` holds a judge per kind)."""
+        judge = CHECKS.get(c.kind)
+        if judge is None:
+            raise ValueError(f"unknown check kind {c.kind}")
+        return judge(self, c)
+
+    def outage_split(self) -> tuple[list[RouteResult], list[tuple[RouteResult, float]]]:
+        """A sequence's results started during the 60 s outage, and those after it (with start)."""
+        outage = 60.0 * self.scale
+        pairs = list(zip(self.results, self.starts, strict=True))
+        return [r for r, t in pairs if t < outage], [(r, t) for r, t in pairs if t >= outage]
+
+
+def _no_hang(run: _Run, c: Check) -> bool:
+    limit = (run.scn.sequence[2] if run.scn.sequence else run.scn.max_wall_s) * run.scale
+    return all(e <= limit for e in run.elapsed)
+
+
+def _within(run: _Run, c: Check) -> bool:
+    first = run.primary[0].t if run.primary else 0.0
+    return sum(1 for h in run.primary if h.t - first <= c.window_s * run.scale) <= c.value
+
+
+def _no_prefill_masking(run: _Run, c: Check) -> bool:
+    masked = any(h.last_role == "assistant" for h in run.fallback)
+    return not (run.results[0].served_by == "simulation" and masked)
+
+
+def _recovered(run: _Run, c: Check) -> bool:
+    outage = 60.0 * run.scale
+    return any(
+        r.served_by == "local" and t <= outage + c.value * run.scale
+        for r, t in run.outage_split()[1]
+    )
+
+
+# One judge per check kind (rules as data): what a scenario's run must show.
+CHECKS: dict[str, Callable[[_Run, Check], bool]] = {
+    "no_hang": _no_hang,
+    "seq_no_hang": _no_hang,
+    "complete": lambda run, c: _rescued(run.results[0]),
+    "no_truncated_success": lambda run, c: not any(_truncated_success(r) for r in run.results),
+    "attempts_primary_min": lambda run, c: len(run.primary) >= c.value,
+    "attempts_primary_max": lambda run, c: len(run.primary) <= c.value,
+    "attempts_primary_eq": lambda run, c: len(run.primary) == c.value,
+    "first_gap_min_s": lambda run, c: (
+        len(run.primary) >= 2 and run.primary[1].t - run.primary[0].t >= c.value * run.scale
+    ),
+    "max_attempts_within": _within,
+    "wall_max_s": lambda run, c: max(run.elapsed) <= c.value * run.scale,
+    "alive_after": lambda run, c: bool(run.alive),
+    "fallback_used": lambda run, c: bool(run.fallback),
+    "reported_model_is_fallback": lambda run, c: (
+        run.results[0].served_by == "foundry" and run.results[0].model == CLOUD
+    ),
+    "usage_present": lambda run, c: run.results[0].usage.tokens_in > 0,
+    "no_prefill_masking": _no_prefill_masking,
+    "seq_served_during_outage": lambda run, c: all(_rescued(r) for r in run.outage_split()[0]),
+    "seq_recovered_within_s": _recovered,
+    "seq_probe_discipline": lambda run, c: True,
+}
 
 
 def run_scenario(
