@@ -260,25 +260,11 @@ class _Stream:
     def tokens(self) -> int:
         return self.chunks + self.thoughts
 
-    def feed(self, line: str) -> bool:  # noqa: C901 - split when its owner next changes it
+    def feed(self, line: str) -> bool:
         """Take one SSE line; True when it carried a token (content or reasoning)."""
-        if not line.startswith("data:"):
-            return False  # blank separators, comments (": ping"), event names
-        data = line[5:].strip()
-        if data == "[DONE]":
-            self.done = True
+        event = self._event(line)
+        if event is None:
             return False
-        try:
-            event = json.loads(data)
-        except ValueError:
-            self.skipped += 1  # a proxy's garbled event: skipped, counted, never parsed as text
-            return False
-        if not isinstance(event, dict):
-            self.skipped += 1
-            return False
-        if isinstance(event.get("error"), dict):  # an error sent inside a 200 stream
-            err = event["error"]
-            raise BadResponse(f"error inside the stream: {str(err.get('message', err))[:200]}")
         if isinstance(event.get("usage"), dict):
             self.usage = event["usage"]
         token = False
@@ -286,30 +272,55 @@ class _Stream:
             if not isinstance(choice, dict):
                 continue
             delta = choice.get("delta") or {}
-            if isinstance(delta, dict):
-                thought = reasoning_from_message(delta)
-                if thought:
-                    self.reasoning += thought
-                    self.thoughts += 1
-                    token = True
-                piece = delta.get("content")
-                if isinstance(piece, str) and piece:
-                    self.size += len(piece.encode("utf-8"))
-                    if self.size > self._limits.max_bytes:
-                        raise AnswerTooLong(
-                            f"answer over {self._limits.max_bytes:,} bytes, cut off unread"
-                        )
-                    self.chunks += 1
-                    self.parts.append(piece)
-                    token = True
-                    if self._on_delta is not None:
-                        self._on_delta(piece)
+            if isinstance(delta, dict) and self._take(delta):
+                token = True
             if choice.get("finish_reason"):
                 self.finish = str(choice["finish_reason"])
         if token:
             self.last_at = time.perf_counter()
             if self.first_at is None:
                 self.first_at = self.last_at
+        return token
+
+    def _event(self, line: str) -> dict[str, Any] | None:
+        """The line's JSON event, or None for a separator, `[DONE]` or a garbled event (counted);
+        an error sent inside a 200 stream is raised."""
+        if not line.startswith("data:"):
+            return None  # blank separators, comments (": ping"), event names
+        data = line[5:].strip()
+        if data == "[DONE]":
+            self.done = True
+            return None
+        try:
+            event = json.loads(data)
+        except ValueError:
+            event = None  # a proxy's garbled event: skipped, counted, never parsed as text
+        if not isinstance(event, dict):
+            self.skipped += 1
+            return None
+        if isinstance(event.get("error"), dict):
+            err = event["error"]
+            raise BadResponse(f"error inside the stream: {str(err.get('message', err))[:200]}")
+        return event
+
+    def _take(self, delta: dict[str, Any]) -> bool:
+        """Keep one delta's reasoning and content (content under the byte cap); True if a token."""
+        token = False
+        thought = reasoning_from_message(delta)
+        if thought:
+            self.reasoning += thought
+            self.thoughts += 1
+            token = True
+        piece = delta.get("content")
+        if isinstance(piece, str) and piece:
+            self.size += len(piece.encode("utf-8"))
+            if self.size > self._limits.max_bytes:
+                raise AnswerTooLong(f"answer over {self._limits.max_bytes:,} bytes, cut off unread")
+            self.chunks += 1
+            self.parts.append(piece)
+            token = True
+            if self._on_delta is not None:
+                self._on_delta(piece)
         return token
 
 
