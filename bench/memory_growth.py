@@ -307,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if built_s is None:  # a cached save: opened once first, as a player's is after an
             from memory.local.db import connect  # upgrade (a new tokenizer rebuilds its index)
+            from memory.local.store import MemoryStore  # noqa: F401 - registers the schema
 
             connect(path, create=False).close()
         figures = child("--measure", path)
