@@ -63,15 +63,24 @@ class ActionBar(Vertical):
         redos_left: int | None = None,
         option_labels: tuple[str, str] | None = None,
     ) -> None:
-        """Show the phase's buttons, disabled when the engine would refuse them or a worker runs."""
+        """Show the phase's buttons, disabled when the engine would refuse them or a worker runs.
+
+        Only the shown buttons get their `disabled` set (each change restyles the button): a hidden
+        one's is set when its phase comes, before it shows. A worker's start and end used to
+        restyle all 14 buttons twice a key."""
         self._state = (phase, dict(can), busy, redos_left)
         self._labels = option_labels
         for row in BUTTON_ROWS:
             button = self.query_one(f"#{row.button}", Button)
-            hidden = phase != row.phase
-            if button.has_class("-hidden") != hidden:
-                button.set_class(hidden, "-hidden")
-            button.disabled = actions.state_of(row, phase, can, busy) is not True
+            if phase != row.phase:
+                if not button.has_class("-hidden"):
+                    button.add_class("-hidden")
+                continue
+            disabled = actions.state_of(row, phase, can, busy) is not True
+            if button.disabled != disabled:
+                button.disabled = disabled
+            if button.has_class("-hidden"):
+                button.remove_class("-hidden")
         self._show_labels()
 
     def relabel(self, key_of: Callable[[str], str]) -> None:
