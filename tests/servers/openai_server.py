@@ -1,6 +1,8 @@
 """A loopback OpenAI-compatible server with flavours and scripted or seeded-random faults per request.
 
-Stdlib only (ThreadingHTTPServer on 127.0.0.1, port 0). It speaks /v1/chat/completions, /v1/models
+A thin use of the packaged loopback plumbing (engine.routing.faults.loopback, which the fault
+catalogue's server uses too: 127.0.0.1, port 0, TCP_NODELAY, the lifecycle); this file holds only
+its routes and faults. It speaks /v1/chat/completions, /v1/models
 and /health like Ollama, llama.cpp or an Azure /openai/v1 deployment, and can misbehave on purpose:
 drop the connection, hang, trickle bytes, 429 (with or without Retry-After), 500, 400 for unsupported
 temperature / max_tokens / response_format (texts as the real servers send them), <think>-wrapped,
@@ -12,14 +14,14 @@ from __future__ import annotations
 import json
 import random
 import socket
-import struct
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, Self
+
+from engine.routing.faults.loopback import Loopback, LoopbackHandler, LoopbackServer
 
 Flavour = Literal["ollama", "llamacpp", "azure"]
 FAULTS = (
@@ -106,18 +108,10 @@ def _error_body(message: str, type_: str, param: str | None, code: str | None) -
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(LoopbackHandler):
     server: _Server
-    protocol_version = "HTTP/1.1"
 
-    def setup(self) -> None:
-        super().setup()  # small SSE events must not wait ~40 ms on a delayed ACK
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: tests read the request log instead."""
-
-    # ---- plumbing -------------------------------------------------------------------------------
+    # ---- plumbing (the rest is engine.routing.faults.loopback's) --------------------------------
 
     def _record(self, body: dict[str, Any] | None, fault: str | None = None) -> Recorded:
         rec = Recorded(
@@ -126,18 +120,6 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.state.lock:
             self.server.state.requests.append(rec)
         return rec
-
-    def _send(
-        self, status: int, body: dict[str, Any] | bytes, headers: Mapping[str, str] | None = None
-    ) -> None:
-        data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(data)
 
     def _read_json(self) -> dict[str, Any] | None:
         length = int(self.headers.get("Content-Length") or 0)
@@ -152,11 +134,6 @@ class _Handler(BaseHTTPRequestHandler):
         key = self.server.state.api_key
         return key is None or self.headers.get("Authorization") == f"Bearer {key}"
 
-    def _drop(self) -> None:
-        """Close with RST and no response: the client sees a connection error."""
-        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        self.close_connection = True
-
     # ---- routes ---------------------------------------------------------------------------------
 
     def do_GET(self) -> None:
@@ -165,7 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._record(None)
         if path in ("/health", "/v1/health"):
             if st.loading:
-                self._send(
+                self.send_json(
                     503,
                     {
                         "error": {
@@ -176,17 +153,17 @@ class _Handler(BaseHTTPRequestHandler):
                     },
                 )
             else:
-                self._send(200, {"status": "ok"})
+                self.send_json(200, {"status": "ok"})
             return
         if path == "/v1/models":
             if not self._authorised():
-                self._send(
+                self.send_json(
                     401,
                     _error_body("Unauthorized", "invalid_request_error", None, "invalid_api_key"),
                 )
                 return
             models = st.models[:1] if st.flavour == "llamacpp" else st.models
-            self._send(
+            self.send_json(
                 200,
                 {
                     "object": "list",
@@ -197,23 +174,25 @@ class _Handler(BaseHTTPRequestHandler):
                 },
             )
             return
-        self._send(404, _error_body("not found", "not_found_error", None, None))
+        self.send_json(404, _error_body("not found", "not_found_error", None, None))
 
     def do_POST(self) -> None:
         body = self._read_json()
         path = self.path.split("?")[0].rstrip("/")
         if path != "/v1/chat/completions":
             self._record(body)
-            self._send(404, _error_body("not found", "not_found_error", None, None))
+            self.send_json(404, _error_body("not found", "not_found_error", None, None))
             return
         st = self.server.state
         fault = st.next_fault()
         self._record(body, fault)
         if body is None:
-            self._send(400, _error_body("invalid JSON body", "invalid_request_error", None, None))
+            self.send_json(
+                400, _error_body("invalid JSON body", "invalid_request_error", None, None)
+            )
             return
         if not self._authorised() or fault == "auth":
-            self._send(
+            self.send_json(
                 401,
                 _error_body(
                     "Access denied due to invalid subscription key or wrong API endpoint.",
@@ -238,7 +217,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif fault == "bad_response_format":
             rejects.add("response_format")
         if "temperature" in rejects and "temperature" in body:
-            self._send(
+            self.send_json(
                 400,
                 _error_body(
                     TEMPERATURE_ERROR, "invalid_request_error", "temperature", "unsupported_value"
@@ -246,7 +225,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return True
         if "max_tokens" in rejects and "max_tokens" in body:
-            self._send(
+            self.send_json(
                 400,
                 _error_body(
                     MAX_TOKENS_ERROR, "invalid_request_error", "max_tokens", "unsupported_parameter"
@@ -259,7 +238,7 @@ class _Handler(BaseHTTPRequestHandler):
                 .replace("max_completion_tokens", "max_tokens")
                 .replace("#", "max_completion_tokens")
             )
-            self._send(
+            self.send_json(
                 400,
                 _error_body(
                     msg, "invalid_request_error", "max_completion_tokens", "unsupported_parameter"
@@ -271,7 +250,7 @@ class _Handler(BaseHTTPRequestHandler):
         if kind is not None and ("response_format" in rejects or kind in rejects):
             if st.flavour == "llamacpp":
                 # llama.cpp answers unknown/unsupported types with a bare 400 and no param.
-                self._send(
+                self.send_json(
                     400,
                     {
                         "error": {
@@ -282,7 +261,7 @@ class _Handler(BaseHTTPRequestHandler):
                     },
                 )
             else:
-                self._send(
+                self.send_json(
                     400,
                     _error_body(
                         RESPONSE_FORMAT_ERROR.format(kind=kind),
@@ -303,11 +282,11 @@ class _Handler(BaseHTTPRequestHandler):
         st = self.server.state
         model = str(body.get("model", ""))
         if fault == "drop":
-            self._drop()
+            self.reset()
             return
         if fault == "hang":
             st.release.wait(st.hang_max)
-            self._drop()
+            self.reset()
             return
         if fault in ("rate_limit", "rate_limit_no_retry_after"):
             headers = {}
@@ -319,14 +298,14 @@ class _Handler(BaseHTTPRequestHandler):
                     else st.retry_after
                 )
                 headers[name] = value
-            self._send(
+            self.send_json(
                 429,
                 _error_body("Rate limit reached. Please retry later.", "requests", None, "429"),
                 headers,
             )
             return
         if fault == "garbage_body":
-            self._send(200, b"<html><body>502 from a captive portal</body></html>")
+            self.send_json(200, b"<html><body>502 from a captive portal</body></html>")
             return
         if fault == "no_choices":
             if body.get("stream"):
@@ -342,7 +321,7 @@ class _Handler(BaseHTTPRequestHandler):
                     ]
                 )
                 return
-            self._send(
+            self.send_json(
                 200,
                 {
                     "id": "x",
@@ -354,7 +333,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if fault == "server_error":
-            self._send(
+            self.send_json(
                 500,
                 _error_body(
                     "The server had an error while processing your request.",
@@ -365,7 +344,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if fault == "content_filter":
-            self._send(
+            self.send_json(
                 400,
                 _error_body(
                     "The response was filtered due to the prompt triggering "
@@ -377,7 +356,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if fault == "model_missing" or (st.flavour == "ollama" and model not in st.models):
-            self._send(
+            self.send_json(
                 404,
                 _error_body(
                     f'model "{model}" not found, try pulling it first',
@@ -435,7 +414,7 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "trickle":
             self._trickle(json.dumps(resp).encode())
             return
-        self._send(200, resp)
+        self.send_json(200, resp)
 
     def _sse(self, events: list[dict[str, Any]], delay: float = 0.0) -> None:
         """Server-sent events, one `data:` line per chunk, then [DONE] (chunked, as servers do)."""
@@ -447,7 +426,7 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             for event in [*events, None]:
                 if delay and st.release.wait(delay):
-                    self._drop()
+                    self.reset()
                     return
                 data = (
                     b"data: [DONE]\n\n"
@@ -471,7 +450,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         for i in range(0, len(data), st.trickle_chunk):
             if st.release.wait(st.trickle_delay):
-                self._drop()
+                self.reset()
                 return
             try:
                 self.wfile.write(data[i : i + st.trickle_chunk])
@@ -508,14 +487,17 @@ def _chunks(
     return out
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class _Server(LoopbackServer):
     state: _State
 
 
-class FakeOpenAI:
-    """The server object tests drive: its URL, scripted faults, seeded random faults, request log."""
+class FakeOpenAI(Loopback[_State]):
+    """The server object tests drive: its URL, scripted faults, seeded random faults, request log
+    (the lifecycle, `url` and `port` are engine.routing.faults.loopback's)."""
+
+    handler = _Handler
+    server_class = _Server
+    thread_name = "fake-openai"
 
     def __init__(
         self,
@@ -534,65 +516,23 @@ class FakeOpenAI:
     ) -> None:
         if rejects is None:
             rejects = ("temperature", "max_tokens") if flavour == "azure" else ()
-        self._state = _State(
-            flavour=flavour,
-            payload=payload,
-            models=tuple(models),
-            api_key=api_key,
-            rejects=set(rejects),
-            retry_after=str(retry_after),
-            trickle_chunk=trickle_chunk,
-            trickle_delay=trickle_delay,
-            hang_max=hang_max,
-            stream_piece=stream_piece,
-            stream_delay=stream_delay,
+        super().__init__(
+            _State(
+                flavour=flavour,
+                payload=payload,
+                models=tuple(models),
+                api_key=api_key,
+                rejects=set(rejects),
+                retry_after=str(retry_after),
+                trickle_chunk=trickle_chunk,
+                trickle_delay=trickle_delay,
+                hang_max=hang_max,
+                stream_piece=stream_piece,
+                stream_delay=stream_delay,
+            )
         )
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    # ---- lifecycle ------------------------------------------------------------------------------
-
-    def start(self) -> Self:
-        server = _Server(("127.0.0.1", 0), _Handler)
-        server.state = self._state
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name="fake-openai",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Release hanging handlers, then shut the listener down."""
-        self._state.release.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # ---- what tests use -------------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        assert self._server is not None, "server not started"
-        return self._server.server_address[1]
-
-    @property
-    def url(self) -> str:
-        """Base URL for the OpenAI client (…/v1, as Ollama and llama.cpp publish it)."""
-        return f"http://127.0.0.1:{self.port}/v1"
 
     @property
     def state(self) -> _State:

@@ -4,23 +4,22 @@ It binds 127.0.0.1 on port 0 and speaks /v1/chat/completions (streamed or not), 
 /health. `use(scenario)` picks the fault and clears the request log; every healthy answer is the
 same canonical JSON text cut into sixty stream pieces, so a cut answer can never pass for a whole
 one. Waits scale with `scale` (1.0: the catalogue's published times), and a stopped server
-releases every held request at once. TCP_NODELAY is set on every connection: without it a small
-event can wait ~40 ms for a delayed ACK, which would be measured as router overhead.
+releases every held request at once. The loopback plumbing (TCP_NODELAY, quiet handlers, the
+lifecycle) is engine.routing.faults.loopback's, shared with the tests' fake server.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import socket
-import struct
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any
 
 from pydantic import BaseModel
+
+from engine.routing.faults.loopback import Loopback, LoopbackHandler, LoopbackServer
 
 CANONICAL_TEXT = (
     "A gateway earns trust only on the bad days: when the provider stalls, resets, rate-limits or "
@@ -112,33 +111,8 @@ def _schema_of(body: dict[str, Any]) -> dict[str, Any] | None:
     return schema if isinstance(schema, dict) else None
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(LoopbackHandler):
     server: _Server
-    protocol_version = "HTTP/1.1"
-
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the hit log is the record."""
-
-    def _json(
-        self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
-    ) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _reset(self) -> None:
-        """Close with RST and no response bytes."""
-        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        self.close_connection = True
 
     def _wait(self, seconds: float) -> bool:
         """Sleep `seconds` (scaled already); True when the server is stopping."""
@@ -147,11 +121,11 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?")[0].rstrip("/")
         if path in ("/health", "/v1/health"):
-            self._json(200, {"status": "ok"})
+            self.send_json(200, {"status": "ok"})
         elif path == "/v1/models":
-            self._json(200, {"object": "list", "data": [{"id": "fb-ok", "object": "model"}]})
+            self.send_json(200, {"object": "list", "data": [{"id": "fb-ok", "object": "model"}]})
         else:
-            self._json(404, _error("not found", "not_found_error", None))
+            self.send_json(404, _error("not found", "not_found_error", None))
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
@@ -162,7 +136,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.split("?")[0].rstrip("/") != "/v1/chat/completions" or not isinstance(
             body, dict
         ):
-            self._json(400, _error("not a chat completion request", "invalid_request_error", None))
+            self.send_json(
+                400, _error("not a chat completion request", "invalid_request_error", None)
+            )
             return
         st = self.server.state
         messages = body.get("messages") or []
@@ -183,7 +159,7 @@ class _Handler(BaseHTTPRequestHandler):
                 )
             )
         if st.reject_prefill and last == "assistant":
-            self._json(
+            self.send_json(
                 400,
                 _error(
                     "This model does not support assistant message prefill.",
@@ -203,7 +179,7 @@ class _Handler(BaseHTTPRequestHandler):
         first = attempt == 1
         if fault == "S01" and first:
             wait = 2.0 * scale
-            self._json(
+            self.send_json(
                 429,
                 _error("Rate limit reached for requests.", "requests", "rate_limit_exceeded"),
                 {
@@ -213,27 +189,27 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if fault == "S02":
-            self._json(
+            self.send_json(
                 429, _error("Rate limit reached for requests.", "requests", "rate_limit_exceeded")
             )
             return
         if fault == "S03" and first:
-            self._json(500, _error("The server had an error.", "server_error", None))
+            self.send_json(500, _error("The server had an error.", "server_error", None))
             return
         if fault in ("S04", "S16") or (fault == "S15" and time.monotonic() - st.t0 < 60.0 * scale):
-            self._json(
+            self.send_json(
                 503, _error("The engine is currently overloaded.", "server_error", "overloaded")
             )
             return
         if fault == "S05" and first:
-            self._reset()
+            self.reset()
             return
         if fault == "S06":
             self._wait(120.0 * scale)
-            self._reset()
+            self.reset()
             return
         if fault == "S12" and (st.primary_model is None or model == st.primary_model):
-            self._json(
+            self.send_json(
                 400,
                 _error(
                     "This model's maximum context length is 4096 tokens. However, your messages "
@@ -245,7 +221,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if fault == "S13":
-            self._json(
+            self.send_json(
                 400,
                 _error(
                     "Your request was rejected as a result of our safety system.",
@@ -277,7 +253,7 @@ class _Handler(BaseHTTPRequestHandler):
         }
 
     def _whole(self, body: dict[str, Any], model: str, text: str) -> None:
-        self._json(
+        self.send_json(
             200,
             {
                 **self._completion_base(model),
@@ -319,22 +295,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         try:
             if fault == "S07" and self._wait(20.0 * st.scale):
-                self._reset()
+                self.reset()
                 return
             for index, data in enumerate(events):
                 tokens = index  # event 0 is the role; event i (i ≥ 1) carries token i
                 if cut_after is not None and tokens > cut_after:
-                    self._reset()  # no terminating chunk, no finish reason: a dead stream
+                    self.reset()  # no terminating chunk, no finish reason: a dead stream
                     return
                 if stall_after is not None and tokens > stall_after:
                     self._wait(30.0 * st.scale)
-                    self._reset()
+                    self.reset()
                     return
                 if fault == "S10" and index == 9:
                     self._send_chunk(b'data: {"id": "fb-1", "choices": [{"delta": {"con\n\n')
                 self._send_chunk(data)
                 if st.token_gap and index and self._wait(st.token_gap):
-                    self._reset()
+                    self.reset()
                     return
             if done:
                 self._send_chunk(b"data: [DONE]\n\n")
@@ -348,17 +324,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class _Server(LoopbackServer):
     state: _State
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Quiet: a client hanging up mid-fault is part of the fault, not a server error."""
 
 
-class FaultServer:
+class FaultServer(Loopback[_State]):
     """One loopback endpoint that plays catalogue faults: `use("S08")`, then point a tier at `url`."""
+
+    handler = _Handler
+    server_class = _Server
+    thread_name = "wf-fault-server"
 
     def __init__(
         self,
@@ -368,49 +346,14 @@ class FaultServer:
         reject_prefill: bool = False,
         enforce_schema: bool = False,
     ) -> None:
-        self._state = _State(
-            scale=scale,
-            token_gap=token_gap,
-            reject_prefill=reject_prefill,
-            enforce_schema=enforce_schema,
+        super().__init__(
+            _State(
+                scale=scale,
+                token_gap=token_gap,
+                reject_prefill=reject_prefill,
+                enforce_schema=enforce_schema,
+            )
         )
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> Self:
-        server = _Server(("127.0.0.1", 0), _Handler)
-        server.state = self._state
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name="wf-fault-server",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Release held requests, then close the listener."""
-        self._state.release.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "server not started"
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def use(self, scenario: str, *, primary_model: str | None = None) -> None:
         """Play `scenario` ("ok" or S01…S16) from now on: attempt count, clock and log restart."""
