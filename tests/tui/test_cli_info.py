@@ -159,3 +159,26 @@ def test_new_commands_never_import_textual(saved):
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_version_and_help_load_no_engine_commands():
+    """`--version` and `--help` build the parser without the player commands (their dataclasses
+    load inspect and ast); `simulate --help` still lists every player-command option."""
+    code = (
+        "import sys, contextlib, io; from worldforge_tui.cli import main\n"
+        "for argv in (['--version'], ['--help']):\n"
+        "    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        "        main(argv)\n"
+        "heavy = ('engine.session.commands', 'dataclasses', 'pydantic', 'sqlite3')\n"
+        "sys.exit(3 if [m for m in heavy if m in sys.modules] else 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    from engine.session.commands import FLAGS
+
+    text = (
+        build_parser(["simulate"])._subparsers._group_actions[0].choices["simulate"].format_help()
+    )
+    assert all(flag.option in text for flag in FLAGS.values())

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from engine.errors import GameError
-from engine.session.commands import FLAGS
 from textkit.numbers import runway, usd
 
 ARCHETYPES = ("builder", "seller", "designer", "operator")
@@ -76,13 +75,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_app(args)
 
 
+def player_flags() -> dict[str, Any]:
+    """`simulate`'s options, one per player command a headless venture can give."""
+    from engine.session.commands import FLAGS
+
+    return dict(FLAGS)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.play.headless import Plan, play, summary
     from engine.session.api import GameSession
     from engine.views.served import served_lines, tier_warning
 
     plan = Plan.from_cli(  # validate before writing
-        {name: getattr(args, flag.dest) for name, flag in FLAGS.items()}
+        {name: getattr(args, flag.dest) for name, flag in player_flags().items()}
     )
     session = GameSession.start_venture(
         pitch=args.pitch,
@@ -256,7 +262,10 @@ def _replay_without(conn: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; given the command line, `simulate`'s player-command options are added
+    only when it names simulate (they come from engine.session.commands, whose dataclasses load
+    inspect and ast: a third of `--version`'s time)."""
     from worldforge_tui import version
 
     p = _Parser(
@@ -306,7 +315,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play a full venture headless")
     common_start(sim, required=True)
-    for flag in FLAGS.values():  # one option per player command a headless venture can give
+    flags = {} if argv is not None and "simulate" not in argv else player_flags()
+    for flag in flags.values():  # one option per player command a headless venture can give
         if flag.default is None:
             sim.add_argument(
                 flag.option, action="append", default=[], metavar=flag.metavar, help=flag.help
@@ -394,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     streams = (sys.stdout, sys.stderr)
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
         args = parser.parse_args(argv or ["play"])
         if getattr(args, "func", None) is None:
             args = parser.parse_args(["play", *argv])
