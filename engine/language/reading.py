@@ -355,62 +355,17 @@ def _tidy(fragment: str, limit: int = 6) -> str | None:
     return " ".join(toks).strip(" '\"“”‘’") or None
 
 
-def read_reason(reason: str) -> Reading:  # noqa: C901 - one pass over the words
-    """Read a rejection reason for what it is about and which way a number should move."""
+def read_reason(reason: str) -> Reading:
+    """Read a rejection reason for what it is about and which way a number should move: the
+    topics and number it names, the direction, the number folded into its topic, the subject and
+    what to drop, then the topics in reading order."""
     text = words(reason)
     topics = [t for t, phrases in TOPICS.items() if _any(text, phrases)]
     number = next((n for n, phrases in NUMBERS.items() if _any(text, phrases)), None)
-    direction = None
-    explicit = _explicit_direction(text)
-    if explicit and number not in (None, "breakeven"):
-        direction = explicit
-    elif _any(text, OPTIMISTIC) and number in ("churn", "burn", "cac"):
-        direction = "up"  # an optimistic churn, burn or cost is one set too low
-    elif _any(text, SOONER) and (number in (None, "breakeven") or "timeline" in topics):
-        direction = "sooner"
-    elif _any(text, LATER) and (number in (None, "breakeven") or "timeline" in topics):
-        direction = "later"
-    elif _any(text, DOWN):
-        direction = "down"
-    elif _any(text, UP):
-        direction = "up"
-    if number == "breakeven" and direction in ("up", "down"):
-        direction = "later" if direction == "up" else "sooner"
-    if number == "price":
-        number = None  # a price is its own topic, moved by direction
-        topics = ["price"] + [t for t in topics if t != "price"]
-    if number == "breakeven":
-        topics = ["timeline"] + [t for t in topics if t not in ("timeline", "number")]
-        number = None
-    elif number and direction:
-        topics = ["number"] + [t for t in topics if t not in ("price", "scope", "timeline")]
-    m = _SUBJECT.search(reason)
-    subject = _tidy(m.group(1)) if m else None
-    d = _DROP.search(reason)
-    dropped = _tidy(d.group(1), 4) if d else None
-    if dropped and subject and dropped.lower() in subject.lower():
-        subject = None
-    if "include" in topics and len(topics) > 1 and not subject:
-        topics.remove("include")
-    if topics and topics[0] == "include" and len(topics) > 1 and not _leads_with_include(text):
-        topics.append(topics.pop(0))
-    order = [
-        "number",
-        "decision",
-        "price",
-        "claims",
-        "audience",
-        "channel",
-        "timeline",
-        "tone",
-        "scope",
-        "include",
-    ]
-    topics.sort(key=lambda t: order.index(t) if t in order else len(order))
-    if "include" in topics and subject and _leads_with_include(text):
-        topics = ["include"] + [t for t in topics if t != "include"]
-    if "audience" in topics and subject and "scope" in topics:
-        topics.remove("scope")
+    direction = _direction(text, topics, number)
+    topics, number, direction = _fold_number(topics, number, direction)
+    subject, dropped = _subject_and_dropped(reason)
+    topics = _ordered(topics, text, subject)
     actionable = bool(topics)
     if not actionable and not _any(text, VAGUE) and subject:
         topics, actionable = ["include"], True
@@ -424,6 +379,82 @@ def read_reason(reason: str) -> Reading:  # noqa: C901 - one pass over the words
     )
     r.says = reading_line(r)
     return r
+
+
+def _direction(text: list[str], topics: list[str], number: str | None) -> str | None:
+    """Which way the reason moves things: an explicit verb first, then what the words imply."""
+    explicit = _explicit_direction(text)
+    if explicit and number not in (None, "breakeven"):
+        return explicit
+    if _any(text, OPTIMISTIC) and number in ("churn", "burn", "cac"):
+        return "up"  # an optimistic churn, burn or cost is one set too low
+    if _any(text, SOONER) and (number in (None, "breakeven") or "timeline" in topics):
+        return "sooner"
+    if _any(text, LATER) and (number in (None, "breakeven") or "timeline" in topics):
+        return "later"
+    if _any(text, DOWN):
+        return "down"
+    if _any(text, UP):
+        return "up"
+    return None
+
+
+def _fold_number(
+    topics: list[str], number: str | None, direction: str | None
+) -> tuple[list[str], str | None, str | None]:
+    """A price is its own topic; a breakeven month is a timeline (up is later); another number
+    moved one way leads the topics."""
+    if number == "breakeven" and direction in ("up", "down"):
+        direction = "later" if direction == "up" else "sooner"
+    if number == "price":
+        number = None  # a price is its own topic, moved by direction
+        topics = ["price"] + [t for t in topics if t != "price"]
+    if number == "breakeven":
+        topics = ["timeline"] + [t for t in topics if t not in ("timeline", "number")]
+        number = None
+    elif number and direction:
+        topics = ["number"] + [t for t in topics if t not in ("price", "scope", "timeline")]
+    return topics, number, direction
+
+
+def _subject_and_dropped(reason: str) -> tuple[str | None, str | None]:
+    """What the reason asks to speak of, and what it asks to drop (a subject inside it is none)."""
+    m = _SUBJECT.search(reason)
+    subject = _tidy(m.group(1)) if m else None
+    d = _DROP.search(reason)
+    dropped = _tidy(d.group(1), 4) if d else None
+    if dropped and subject and dropped.lower() in subject.lower():
+        subject = None
+    return subject, dropped
+
+
+_TOPIC_ORDER = (
+    "number",
+    "decision",
+    "price",
+    "claims",
+    "audience",
+    "channel",
+    "timeline",
+    "tone",
+    "scope",
+    "include",
+)
+
+
+def _ordered(topics: list[str], text: list[str], subject: str | None) -> list[str]:
+    """The topics in reading order; "include" leads only when the reason starts with it."""
+    topics = list(topics)
+    if "include" in topics and len(topics) > 1 and not subject:
+        topics.remove("include")
+    if topics and topics[0] == "include" and len(topics) > 1 and not _leads_with_include(text):
+        topics.append(topics.pop(0))
+    topics.sort(key=lambda t: _TOPIC_ORDER.index(t) if t in _TOPIC_ORDER else len(_TOPIC_ORDER))
+    if "include" in topics and subject and _leads_with_include(text):
+        topics = ["include"] + [t for t in topics if t != "include"]
+    if "audience" in topics and subject and "scope" in topics:
+        topics.remove("scope")
+    return topics
 
 
 OPTIMISTIC = ("too optimistic", "too rosy", "unrealistic", "fantasy", "wishful")
