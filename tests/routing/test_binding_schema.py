@@ -138,6 +138,17 @@ def test_a_model_that_breaks_a_direction_is_reasked_once_naming_it(fake_openai, 
         assert not run.rubric.drift and run.artifact == fixed
         report = verify(s.conn, s.state.run_id)  # the recorded final answer replays exactly
         assert report.ok, report.first_difference
+        # what if they forgot the rejection? The model's stages replay from the record, the
+        # redo itself is re-derived in the simulator both ways (no model is asked)
+        from engine.session.without import without
+
+        note = next(r.id for r in s.memory.records() if REASON in r.text)
+        asked_before = len(fake_openai.chat_requests)
+        what = without(s.conn, s.state.run_id, note)
+        assert what.stage == 1 and what.attempt == 2
+        assert what.mode == "simulation (earlier stages: recorded)"
+        assert any("price $25 a month" in x for x in what.brief_gone)
+        assert len(fake_openai.chat_requests) == asked_before
     finally:
         s.close()
 
