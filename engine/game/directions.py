@@ -975,7 +975,7 @@ def option_directions(
         "marketer.runway": [price(mid_hi), d("channel", "founder outbound")],
         "seller.presell": [price(hi * 10, "year")],
         "strategist.depth": [d("audience", f"the busiest {customer}")],
-        "strategist.breadth": [d("audience", f"{customer} and their neighbours in the trade")],
+        "strategist.breadth": [d("audience", f"{customer} and others like them")],
         "go.flank": [d("audience", f"the {customer} {rival} ignores")],
         "go.confront": [d("scope", f"a side-by-side with {rival}")],
         "need.interviews": [d("scope", "forty customer interviews")],

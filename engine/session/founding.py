@@ -35,7 +35,8 @@ from textkit import content_words
 # 16: events and rival moves in the offering's world (engine/game/world_words.py); the revenue
 #     plan's customers grow as a young company's do (slowing, about 1.8x to 2.5x in six months)
 #     and its breakeven month is where revenue covers the burn.
-RULES_VERSION = 16
+# 17: the broad option binds "{customer} and others like them" (not "their neighbours in the trade").
+RULES_VERSION = 17
 
 
 @dataclass(frozen=True)

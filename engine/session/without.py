@@ -10,6 +10,7 @@ and the stage is then briefed twice by the simulation tier, with and without the
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -30,6 +31,7 @@ from memory.local.db import connect
 from textkit import clip
 
 LIVE = ("provisional", "active")
+_RULE_ID = re.compile(r" \([a-z_]+\.[a-z_]+\)")  # "at YOU (founder.network):" → "at YOU:"
 
 
 class Side(BaseModel):
@@ -71,6 +73,7 @@ class WithoutReport(BaseModel):
 
     @property
     def same(self) -> bool:
+        """Whether withholding the note changes nothing the player can see."""
         return not (
             self.brief_gone
             or self.brief_new
@@ -86,6 +89,8 @@ class WithoutReport(BaseModel):
         out = [f"{head}, re-derived in the simulator without the note “{self.note}”"]
         if not self.reached_brief:
             out.append("This note reached no part of that brief: nothing binds differently.")
+        if self.same:
+            out.append("Without it nothing changes: the same brief, work, score and verdict.")
         out.append("Brief, binding directions:")
         out += [f"  − {x}" for x in self.brief_gone] + [f"  + {x}" for x in self.brief_new]
         if not (self.brief_gone or self.brief_new):
@@ -99,7 +104,7 @@ class WithoutReport(BaseModel):
             )
             out.append(f"Brief, recalled memory: this note is no longer recalled{instead}")
         out.append(f"Score: {w.score} → {wo.score}")
-        out.append(f"DRIFT: {_drift(w)} → {_drift(wo)}")
+        out.append(f"Gate: {_drift(w)} → {_drift(wo)}")
         if self.fields:
             out.append("What the work says, with the note → without it:")
             for f in self.fields:
@@ -113,7 +118,7 @@ class WithoutReport(BaseModel):
 
 
 def _drift(s: Side) -> str:
-    return "; ".join(s.violations) if s.violations else ("DRIFT" if s.drift else "none")
+    return "; ".join(s.violations) if s.violations else ("DRIFT" if s.drift else "no DRIFT")
 
 
 def _side(run: StageRun) -> Side:
@@ -266,7 +271,7 @@ def _derive(
     return WithoutReport(
         run_id=run_id,
         note_id=note_id,
-        note=clip(note.text, 120),
+        note=clip(_RULE_ID.sub("", note.text), 120),
         stage_id=stage.id,
         stage=stage.number,
         beat=stage.beat,

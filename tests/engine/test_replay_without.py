@@ -79,7 +79,7 @@ def test_the_text_report_names_what_goes_and_what_the_work_says_instead(run, cap
     assert "Stage 2 NEED" in out  # the first brief the reply reached
     assert "− speak to solo groomers who work from a van" in out
     assert "− leave out salons" in out
-    assert "Score: " in out and "DRIFT: " in out
+    assert "Score: " in out and "Gate: " in out
     assert "Who it is for:" in out
     assert "The run itself is unchanged" in out
 

@@ -45,7 +45,7 @@ async def test_what_if_shows_the_work_without_the_highlighted_note(tmp_path):
         )
         assert "Stage 1 YOU" in body and "attempt 2" in body
         assert "− price $25 a month (from your rejection, YOU)" in body
-        assert "Score: " in body and "DRIFT: " in body and "Who it is for:" in body
+        assert "Score: " in body and "Gate: " in body and "Who it is for:" in body
         assert "mem-" not in body  # no internal ids on screen
         await pilot.press("escape")
         await pilot.pause()
