@@ -189,6 +189,49 @@ async def _sleep(seconds: float) -> None:
     await asyncio.sleep(seconds)
 
 
+def _note_repairs(
+    req: RouteRequest,
+    target: Target,
+    caps: Any,
+    comp: Completion,
+    steps: list[str],
+    trace: _Trace,
+) -> None:
+    """A served answer's repairs, in the trace and the log: garbled events skipped, values
+    clamped, JSON repaired."""
+    if comp.skipped_events:
+        trace.adaptations.append(f"skipped_events:{comp.skipped_events}")
+        log.info(
+            "%s %s: skipped %d garbled stream events, answer complete",
+            target.tier,
+            target.endpoint,
+            comp.skipped_events,
+        )
+    trace.adaptations.extend(s for s in steps if s.startswith(("clamped:", "json_repaired")))
+    for step in steps:
+        if step.startswith("json_repaired"):
+            log.info(
+                "json repaired for %s on %s#%s (%s rung): %s",
+                req.call_key,
+                target.endpoint,
+                target.model,
+                caps.json_mode,
+                step,
+            )
+
+
+@dataclass
+class _Tries:
+    """What one call may still spend on one target: retries after a 5xx, same-endpoint retries,
+    adaptations, backoffs so far, and whether a rate limit was already waited out."""
+
+    retries_left: int
+    same_left: int = SAME_ENDPOINT_RETRIES
+    adaptations: int = 0
+    backoffs: int = 0
+    waited: bool = False
+
+
 class Router:
     """Routes worker calls across replay, local, foundry and the simulation floor."""
 
@@ -633,7 +676,7 @@ class Router:
                 with contextlib.suppress(BaseException):  # the cancelled attempt's own end
                     await task
 
-    async def _serve_target(  # noqa: C901 - split when its owner next changes it
+    async def _serve_target(
         self,
         req: RouteRequest,
         target: Target,
@@ -653,13 +696,9 @@ class Router:
 
         caps = self._caps.for_deployment(target.endpoint, target.model, target.default_token_param)
         convo = list(messages)
-        retries_left = settings.agent_max_retries
-        same_left = SAME_ENDPOINT_RETRIES
-        adaptations = 0
-        backoffs = 0
+        tries = _Tries(settings.agent_max_retries)
         reasked = False
         judged = False  # the adherence re-ask is spent (once per call, beside the schema's)
-        waited = False
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= MIN_ATTEMPT_BUDGET:
@@ -698,57 +737,8 @@ class Router:
                 )
                 if failure.cooldown != "endpoint" and not failure.breaker:
                     self._cooldowns.success(target.endpoint)  # the endpoint answered
-                if failure.adapt and adaptations < MAX_ADAPTATIONS:
-                    label = self._adapt(target, caps, failure)
-                    if label is not None:
-                        adaptations += 1
-                        trace.adaptations.append(label)
-                        continue
-                if failure.same_endpoint and same_left > 0:
-                    same_left -= 1
-                    log.info(
-                        "retrying %s %s once after %s", target.tier, target.endpoint, failure.label
-                    )
+                if await self._again(failure, target, caps, settings, deadline, tries, trace):
                     continue
-                if failure.label == "rate_limited":
-                    ra = failure.retry_after
-                    budget = deadline - time.monotonic() - MIN_ATTEMPT_BUDGET
-                    if ra is not None:
-                        if not waited and ra <= min(MAX_RATE_LIMIT_WAIT, budget):
-                            waited = True
-                            await _sleep(ra)  # the header says when: honour it, once
-                            continue
-                        self._park(target, failure, settings, seconds=ra)
-                        return failure
-                    pause = _jitter(BACKOFF_BASE * 2)
-                    if not waited and pause <= budget:
-                        waited = True
-                        await _sleep(pause)
-                        continue
-                    self._park(target, failure, settings)
-                    return failure
-                if failure.breaker:
-                    opened = self._cooldowns.strike(
-                        target.endpoint,
-                        settings.agent_cooldown_seconds,
-                        failure.label,
-                        BREAKER_THRESHOLD,
-                    )
-                    if opened:
-                        log.warning("breaker open on %s after %s", target.endpoint, failure.label)
-                        return failure
-                if failure.retryable and retries_left > 0:
-                    pause = (
-                        min(failure.retry_after, BACKOFF_CAP)
-                        if failure.retry_after is not None
-                        else _jitter(min(BACKOFF_CAP, BACKOFF_BASE * 2**backoffs))
-                    )
-                    if pause <= deadline - time.monotonic() - MIN_ATTEMPT_BUDGET:
-                        retries_left -= 1
-                        backoffs += 1
-                        await _sleep(pause)
-                        continue
-                self._park(target, failure, settings)
                 return failure
             trace.http_ms += comp.total_ms
             self._cooldowns.success(target.endpoint)
@@ -761,9 +751,9 @@ class Router:
                     repair=caps.json_mode in REPAIR_RUNGS,
                 )
             except OutputError as exc:
-                if comp.skipped_events and same_left > 0:
+                if comp.skipped_events and tries.same_left > 0:
                     # garbled events were skipped and what is left does not parse: ask again
-                    same_left -= 1
+                    tries.same_left -= 1
                     trace.add(
                         target.tier,
                         target,
@@ -785,27 +775,7 @@ class Router:
                 convo = convo + reask_turns(comp.text, broken)
                 continue
             trace.add(target.tier, target, "ok", None, started)
-            if comp.skipped_events:
-                trace.adaptations.append(f"skipped_events:{comp.skipped_events}")
-                log.info(
-                    "%s %s: skipped %d garbled stream events, answer complete",
-                    target.tier,
-                    target.endpoint,
-                    comp.skipped_events,
-                )
-            trace.adaptations.extend(
-                s for s in extraction.steps if s.startswith(("clamped:", "json_repaired"))
-            )
-            for step in extraction.steps:
-                if step.startswith("json_repaired"):
-                    log.info(
-                        "json repaired for %s on %s#%s (%s rung): %s",
-                        req.call_key,
-                        target.endpoint,
-                        target.model,
-                        caps.json_mode,
-                        step,
-                    )
+            _note_repairs(req, target, caps, comp, extraction.steps, trace)
             self._cooldowns.success(target.model_key)
             return _Served(
                 target,
@@ -819,6 +789,73 @@ class Router:
                 comp.total_ms,
                 usage_reported=comp.usage_reported,
             )
+
+    async def _again(
+        self,
+        failure: Failure,
+        target: Target,
+        caps: Any,
+        settings: Settings,
+        deadline: float,
+        tries: _Tries,
+        trace: _Trace,
+    ) -> bool:
+        """After a failed attempt, by fault class: True to try this target again (an adaptation,
+        one same-endpoint retry, a rate limit waited out, a 5xx backed off), False to give up
+        on it (parked, or its breaker just opened)."""
+        if failure.adapt and tries.adaptations < MAX_ADAPTATIONS:
+            label = self._adapt(target, caps, failure)
+            if label is not None:
+                tries.adaptations += 1
+                trace.adaptations.append(label)
+                return True
+        if failure.same_endpoint and tries.same_left > 0:
+            tries.same_left -= 1
+            log.info("retrying %s %s once after %s", target.tier, target.endpoint, failure.label)
+            return True
+        if failure.label == "rate_limited":
+            return await self._wait_out(failure, target, settings, deadline, tries)
+        if failure.breaker:
+            opened = self._cooldowns.strike(
+                target.endpoint, settings.agent_cooldown_seconds, failure.label, BREAKER_THRESHOLD
+            )
+            if opened:
+                log.warning("breaker open on %s after %s", target.endpoint, failure.label)
+                return False
+        if failure.retryable and tries.retries_left > 0:
+            pause = (
+                min(failure.retry_after, BACKOFF_CAP)
+                if failure.retry_after is not None
+                else _jitter(min(BACKOFF_CAP, BACKOFF_BASE * 2**tries.backoffs))
+            )
+            if pause <= deadline - time.monotonic() - MIN_ATTEMPT_BUDGET:
+                tries.retries_left -= 1
+                tries.backoffs += 1
+                await _sleep(pause)
+                return True
+        self._park(target, failure, settings)
+        return False
+
+    async def _wait_out(
+        self, failure: Failure, target: Target, settings: Settings, deadline: float, tries: _Tries
+    ) -> bool:
+        """A 429: wait out a short Retry-After (or back off) once, else park the model."""
+        ra = failure.retry_after
+        budget = deadline - time.monotonic() - MIN_ATTEMPT_BUDGET
+        if ra is not None:
+            if not tries.waited and ra <= min(MAX_RATE_LIMIT_WAIT, budget):
+                tries.waited = True
+                await _sleep(ra)  # the header says when: honour it, once
+                return True
+            self._park(target, failure, settings, seconds=ra)
+            return False
+        pause = _jitter(BACKOFF_BASE * 2)
+        if not tries.waited and pause <= budget:
+            tries.waited = True
+            await _sleep(pause)
+            return True
+        self._park(target, failure, settings)
+        return False
 
     def _adapt(self, target: Target, caps: Any, failure: Failure) -> str | None:
         """Apply and remember the fix an error answer asked for; None when nothing is left to change."""
