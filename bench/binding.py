@@ -399,6 +399,8 @@ def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
                     st = s.state
                     if st.phase == "brief":
                         s.run_stage()
+                        if s.state.current is None:  # the event answered first ended the run
+                            continue
                         r = s.state.current.rubric
                         stages += 1
                         drift += int(r.drift)
