@@ -492,6 +492,23 @@ def _read_rtl(text: str) -> tuple[str, str]:
     return text, ""
 
 
+def _is_people(phrase: str) -> bool:
+    """A phrase whose head noun is people (a trade, a role, a group), not a thing or an animal."""
+    head = _head(_trim(phrase)).lower()
+    return bool(head) and head not in _NOT_PEOPLE and (
+        head in _PEOPLE_WORDS or bool(_PEOPLE_SUFFIX.fullmatch(head))
+    )
+
+
+def _payer(phrase: str) -> str:
+    """Of "dogs, for solo groomers who work from a van": the later "for" names who pays when the
+    first names what the offering serves (a thing or an animal) and the later names people."""
+    later = re.search(rf"[,;:—–]\s*{_FOR}\s+(?P<c>.+)$", phrase, re.IGNORECASE)
+    if later and not _is_people(phrase) and _is_people(later.group("c")):
+        return later.group("c")
+    return phrase
+
+
 def _read_latin(first: str) -> tuple[str, str]:
     """(offering, customer phrase) of a pitch in a Latin script."""
     lead = re.match(rf"^{_FOR}\s+(?P<c>[^,:;.!?—–-]+)[,:;—–-]\s*(?P<o>.+)$", first, re.IGNORECASE)
@@ -499,7 +516,7 @@ def _read_latin(first: str) -> tuple[str, str]:
         return lead.group("o"), lead.group("c")
     m = re.search(rf"^(?P<o>.*?)\s+{_FOR}\s+(?P<c>.+)$", first, re.IGNORECASE)
     if m:
-        return m.group("o"), m.group("c")
+        return m.group("o"), _payer(m.group("c"))
     h = _HELPS.search(first)
     if h:
         offering = first[: h.start()]

@@ -100,6 +100,12 @@ TRADE_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "place": ("dog parks", "pet shop noticeboards", "neighbourhood groups"),
         "moment": ("on a long workday", "over a weekend away", "before the holidays"),
     },
+    "pet trades": {
+        "unit": ("groomer", "pet business"),
+        "place": ("groomers' forums", "pet trade shows", "grooming-school alumni groups"),
+        "moment": ("between appointments", "after a day of back-to-back grooms",
+                   "before the first dog of the day"),
+    },
     "collectors": {
         "unit": ("collector", "member"),
         "place": ("collector forums", "swap meets", "enthusiast clubs"),

@@ -91,3 +91,24 @@ def test_every_reading_names_a_known_world_and_trade():
 
 def test_there_are_at_least_twenty_offering_worlds():
     assert len(WORLDS) >= 20 and len(TRADES) >= 15
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer", "trade"),
+    [
+        # seen in play: the first "for" names what is groomed, the second who pays
+        (
+            "Mobile grooming for dogs, for solo groomers who work from a van",
+            "solo groomers",
+            "pet trades",
+        ),
+        ("Screen repairs for phones, for delivery riders", "delivery riders", "couriers"),
+        # a later "for" that names no people leaves the customer alone
+        ("Meal kits for families, for free", "families", "families"),
+        ("Mobile grooming for dogs", "dog owners", "pet owners"),
+    ],
+)
+def test_a_later_for_names_the_payer_when_the_first_names_a_thing(pitch, customer, trade):
+    r = read_pitch(pitch)
+    assert (r.customer, r.trade) == (customer, trade)
+    assert r.world in ("pets", "repairs", "meals")
