@@ -14,7 +14,8 @@ tier with seeds outside the tuned 7-14, each with a rejection, an own answer and
   paths (always approving).
 
 Sentences are the prose a player reads: each stage's shipped artifact (rendered by engine.views.render),
-the standup lines, the rubric's notes, own-answer readings, receipt notes and flaw costs. A
+the standup lines, the rubric's notes, own-answer readings, receipt notes, flaw costs, world events
+and the rival's moves. A
 "sentence" has at least four words (shorter items are labels: a button, a tool name).
 
     python -m bench.writing --json [--pairs 10] [--gate 64]
@@ -178,7 +179,9 @@ def grammar_defects(sentence: str, customer: str = "") -> list[str]:
         found.append("retrieval miss in prose")
     plural_customer = customer and customer.split()[-1].lower().endswith("s")
     for m in re.finditer(rf"\b{re.escape(customer)} (?:{_SINGULAR_VERBS})\b", sentence):
-        before = sentence[: m.start()].lower().split()[-1:]
+        # the customer inside a prepositional phrase ("for the busiest couriers") is not the
+        # verb's subject ("every new cost … for couriers has to pay")
+        before = sentence[: m.start()].lower().split()[-3:]
         if plural_customer and not set(before) & {
             "for",
             "with",
@@ -243,6 +246,8 @@ def venture_prose(session: Any, workers_only: bool = False) -> list[str]:
             lines.append(p.get("line", ""))
         elif e.type in ("FLAW_SURFACED", "ORDER_APPLIED") and not workers_only:
             lines.append(e.message)
+        elif e.type in ("WORLD_EVENT", "ANTAGONIST_MOVE") and not workers_only:
+            lines.append(p.get("text") or p.get("narrative") or "")  # events and rival moves
         elif e.type == "CEO_DECISION" and p.get("interpreted") and not workers_only:
             lines.append(p["interpreted"]["says"])
     for p in shipped.values():

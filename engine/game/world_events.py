@@ -57,7 +57,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "quits",
         "A hire quits",
-        "Someone on the team resigns, worn out.",
+        "Someone at {company} resigns, worn out.",
         3,
         (("burn_pressure", ">=", 50),),
         _e("quits", {"burn_pressure": 6, "velocity": -5}, retires=True),
@@ -97,7 +97,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "tax_bill",
         "An unexpected bill",
-        "A tax adjustment lands on your desk.",
+        "A late tax adjustment for {company} lands on your desk.",
         2,
         (),
         _e("tax_bill", {"cash": -5_000}),
@@ -144,7 +144,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "investor",
         "An angel investor calls",
-        "An angel offers a bridge note on terms.",
+        "An angel offers {company} a bridge note on terms.",
         2,
         (("runway_months", "<", 2),),
         choices=(
@@ -171,7 +171,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "burnout",
         "The team is exhausted",
-        "Two people ask for time off the same week.",
+        "Your {staff} and one more of the team ask for time off the same week.",
         3,
         (("burn_pressure", ">=", 60),),
         choices=(

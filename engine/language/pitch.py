@@ -495,8 +495,10 @@ def _read_rtl(text: str) -> tuple[str, str]:
 def _is_people(phrase: str) -> bool:
     """A phrase whose head noun is people (a trade, a role, a group), not a thing or an animal."""
     head = _head(_trim(phrase)).lower()
-    return bool(head) and head not in _NOT_PEOPLE and (
-        head in _PEOPLE_WORDS or bool(_PEOPLE_SUFFIX.fullmatch(head))
+    return (
+        bool(head)
+        and head not in _NOT_PEOPLE
+        and (head in _PEOPLE_WORDS or bool(_PEOPLE_SUFFIX.fullmatch(head)))
     )
 
 

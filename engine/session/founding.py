@@ -36,7 +36,9 @@ from textkit import content_words
 #     plan's customers grow as a young company's do (slowing, about 1.8x to 2.5x in six months)
 #     and its breakeven month is where revenue covers the burn.
 # 17: the broad option binds "{customer} and others like them" (not "their neighbours in the trade").
-RULES_VERSION = 17
+# 18: a later "for" names who pays ("… for dogs, for solo groomers"); a realised direction's line
+#     and the events are written in the venture's words; a standup without a playbook hit says so.
+RULES_VERSION = 18
 
 
 @dataclass(frozen=True)

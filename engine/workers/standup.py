@@ -50,6 +50,14 @@ LINES = {
         "Our playbook on {topic} says much the same for {customer}: {advice}",
         "I checked the playbook on {topic} before the {next_beat} work with {customer}: {advice}",
     ),
+    # the playbook had nothing on this decision: said plainly, never as a topic
+    "search_knowledge_miss": (
+        (
+            "The playbook says nothing on this for {customer} yet, so the {next_beat} work keeps "
+            "to what we can prove."
+        ),
+        "Nothing in our playbook covers this call; for {customer} we keep to what we can prove.",
+    ),
 }
 COSTS = (
     "I will keep the {next_beat} plan for {customer} inside that.",
@@ -120,6 +128,7 @@ def run_standup(
     tools = ("recall_memory", "watch_burn", "search_knowledge")
     for i, (wid, title) in enumerate(speakers(state, receipt.stage_id)):
         tool = tools[i % 3]
+        tool_lines = tool
         slots = _slots(state, receipt)
         if tool == "recall_memory":
             r = memory.recall(receipt.decided, game_day=state.day, budget_tokens=200)
@@ -132,12 +141,17 @@ def run_standup(
         else:
             hits = knowledge.search(receipt.principle, top_k=1)
             result = _topic(hits[0].title) if hits else "no playbook hit"
-            slots["topic"] = result
-            slots["advice"] = _advice(hits[0].text) if hits else "keep to what we can prove."
+            if hits:
+                slots["topic"], slots["advice"] = result, _advice(hits[0].text)
+            else:
+                tool_lines = "search_knowledge_miss"
         rng = random.Random(f"{state.seed}:standup:{receipt.stage_id}:{i}")
 
         def simulate(
-            tool: str = tool, rng: random.Random = rng, slots: dict[str, str] = slots, i: int = i
+            tool: str = tool_lines,
+            rng: random.Random = rng,
+            slots: dict[str, str] = slots,
+            i: int = i,
         ) -> StandupLine:
             v = Voice(slots, f"{state.seed}:standup:{receipt.stage_id}:{i}")
             slots["decision_cost"] = v.pick("cost", COSTS)

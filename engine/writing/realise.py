@@ -65,9 +65,9 @@ def realise(
     for d in by["channel"]:
         _channel(role, art, d.value, v)
     for d in by["scope"]:
-        _scope(role, art, d.value)
+        _scope(role, art, d.value, v)
     for d in by["timeline"]:
-        _timeline(role, art, d)
+        _timeline(role, art, d, v)
     for d in by["number"]:
         _number(art, d, booked)
     for d in gone:
@@ -178,6 +178,50 @@ def _audience(role: str, art: dict[str, Any], who: str, v: Voice) -> None:
     }[role]
 
 
+# The words a realised direction adds when the artifact did not already say it (writing's words,
+# filled by the venture's voice, so two ventures say it in their own terms). {name} {what} {week}
+# are the direction's value; the rest are the voice's slots.
+SAID: dict[str, tuple[str, ...]] = {
+    "channel_strategist": (
+        "{n} {unit_plural} reached through {name}",
+        "First {n} conversations with {customer} through {name}",
+    ),
+    "channel_designer": (
+        "Launch to {customer} through {name}.",
+        "The first {unit_plural} arrive through {name}.",
+    ),
+    "channel_ops": ("Answer {customer} through {name}", "Reach each {unit} through {name} first"),
+    "scope_strategist": (
+        "One {beat} plan for {customer}, centred on {what}",
+        "A plan for the first {unit_plural}, centred on {what}",
+    ),
+    "scope_designer": (
+        "Built around {what}, for {customer}",
+        "The first version is built around {what}",
+    ),
+    "scope_marketer": (
+        "The offer to {customer} centres on {what}.",
+        "What we offer each {unit} centres on {what}.",
+    ),
+    "week_strategist": (
+        "Pilot live with three {unit_plural} by week {week}",
+        "First {unit_plural} using it by week {week}",
+    ),
+    "week_designer": (
+        "Launch to {customer} in week {week}.",
+        "The page goes live for the first {unit_plural} in week {week}.",
+    ),
+    "week_marketer": (
+        "The pilot for {customer} opens in week {week}.",
+        "The first {unit_plural} can join in week {week}.",
+    ),
+    "week_ops": (
+        "Support for the first {unit_plural} opens in week {week}",
+        "Pilot support for {customer} opens in week {week}",
+    ),
+}
+
+
 def _channel(role: str, art: dict[str, Any], name: str, v: Voice) -> None:
     field = FIELDS["channel"][role][0]
     if mentions(prose(art, (field,)), name):
@@ -195,18 +239,19 @@ def _channel(role: str, art: dict[str, Any], name: str, v: Voice) -> None:
         okr = art["okrs_q1"][0]
         okr["key_results"] = [
             *okr["key_results"],
-            f"{v.slots.get('n', '5')} customers reached through {name}",
+            v.pick("realise:channel", SAID["channel_strategist"], name=name),
         ]
     elif role == "designer":
-        art["wireframe_notes"] = f"{art.get('wireframe_notes', '').rstrip()} Launch through {name}."
+        said = v.pick("realise:channel", SAID["channel_designer"], name=name)
+        art["wireframe_notes"] = f"{art.get('wireframe_notes', '').rstrip()} {said}"
     else:
         art["support_workflow"] = [
             *art.get("support_workflow", []),
-            f"Reach and answer customers through {name}",
+            v.pick("realise:channel", SAID["channel_ops"], name=name),
         ]
 
 
-def _scope(role: str, art: dict[str, Any], what: str) -> None:
+def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
     field = FIELDS["scope"][role][0]
     if what == CORE_SCOPE:  # "too broad": every list cut to what the role's floor needs
         for k, floor in (*_FLOOR.items(), ("gtm_channels", 3)):
@@ -221,11 +266,14 @@ def _scope(role: str, art: dict[str, Any], what: str) -> None:
         return
     if role == "strategist":
         okr = art["okrs_q1"][0]
-        okr["key_results"] = [*okr["key_results"], f"1 plan centred on {what}"]
+        said = v.pick("realise:scope", SAID["scope_strategist"], what=what)
+        okr["key_results"] = [*okr["key_results"], said]
     elif role == "designer":
-        art["features"] = [f"Built around {what}", *art.get("features", [])]
+        said = v.pick("realise:scope", SAID["scope_designer"], what=what)
+        art["features"] = [said, *art.get("features", [])]
     elif role == "marketer":
-        art["body"] = f"{art.get('body', '').rstrip()} The offer centres on {what}."
+        said = v.pick("realise:scope", SAID["scope_marketer"], what=what)
+        art["body"] = f"{art.get('body', '').rstrip()} {said}"
     else:
         art["retention_loops"] = [cap(what), *art.get("retention_loops", [])]
 
@@ -235,7 +283,7 @@ def target_week(d: Direction) -> int:
     return int(d.amount or 1)
 
 
-def _timeline(role: str, art: dict[str, Any], d: Direction) -> None:
+def _timeline(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     field = FIELDS["timeline"][role][0]
     week = target_week(d)
     art[field] = _map(art.get(field), lambda s: WEEK_SAID.sub(f"week {week}", s))
@@ -243,16 +291,15 @@ def _timeline(role: str, art: dict[str, Any], d: Direction) -> None:
         return
     if role == "strategist":
         okr = art["okrs_q1"][0]
-        okr["key_results"] = [*okr["key_results"], f"Pilot live with 3 customers by week {week}"]
-    elif role == "designer":
-        art["wireframe_notes"] = f"{art.get('wireframe_notes', '').rstrip()} Launch in week {week}."
-    elif role == "marketer":
-        art["body"] = f"{art.get('body', '').rstrip()} The pilot opens in week {week}."
+        said = v.pick("realise:week", SAID["week_strategist"], week=str(week))
+        okr["key_results"] = [*okr["key_results"], said]
+    elif role in ("designer", "marketer"):
+        said = v.pick("realise:week", SAID[f"week_{role}"], week=str(week))
+        field = "wireframe_notes" if role == "designer" else "body"
+        art[field] = f"{art.get(field, '').rstrip()} {said}"
     else:
-        art["support_workflow"] = [
-            *art.get("support_workflow", []),
-            f"Pilot support opens in week {week}",
-        ]
+        said = v.pick("realise:week", SAID["week_ops"], week=str(week))
+        art["support_workflow"] = [*art.get("support_workflow", []), said]
 
 
 def target_number(d: Direction) -> float:
