@@ -7,6 +7,7 @@ key, a number, a literal) is left out until it completes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from typing import Any
@@ -31,85 +32,105 @@ def _open_string(body: str) -> str:
     return body
 
 
-def partial_json(text: str) -> Any:  # noqa: C901 - one scanner state machine, kept whole
+def partial_json(text: str) -> Any:
     """The first JSON object in `text` as far as it is written; None before one has begun."""
     start = text.find("{")
     if start < 0:
         return None
-    s = text[start:]
-    stack: list[list[str]] = []  # [opener, expecting]: key | colon | value | comma
-    best: str | None = None
-    in_str = False
-    str_is_key = False
-    str_start = 0
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if in_str:
-            if c == "\\":
-                i += 2
-                continue
-            if c == '"':
-                in_str = False
-                frame = stack[-1]
-                if frame[0] == "{" and frame[1] == "key":
-                    frame[1] = "colon"
-                else:
-                    frame[1] = "comma"
-                    best = s[: i + 1] + _closers(stack)
-            i += 1
-            continue
-        if c in " \n\r\t":
-            i += 1
-            continue
-        top = stack[-1] if stack else None
+    return _Scan(text[start:]).run()
+
+
+class _Scan:
+    """One pass over an object being written: a stack of open containers, each with what it
+    expects next (key | colon | value | comma), and the longest prefix that closes into JSON."""
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+        self.stack: list[list[str]] = []  # [opener, expecting]
+        self.best: str | None = None
+        self.in_str = False
+        self.str_is_key = False
+        self.str_start = 0
+        self.whole: Any = None
+        self.complete = False
+
+    def run(self) -> Any:
+        i: int | None = 0
+        while i is not None and i < len(self.s):
+            i = self._in_string(i) if self.in_str else self._outside(i)
+        return self.whole if self.complete else self._so_far()
+
+    def _in_string(self, i: int) -> int:
+        c = self.s[i]
+        if c == "\\":
+            return i + 2
+        if c == '"':
+            self.in_str = False
+            frame = self.stack[-1]
+            if frame[0] == "{" and frame[1] == "key":
+                frame[1] = "colon"
+            else:
+                frame[1] = "comma"
+                self.best = self.s[: i + 1] + _closers(self.stack)
+        return i + 1
+
+    def _outside(self, i: int) -> int | None:
+        """The next index to read, or None to stop (the object closed, or it cannot go on)."""
+        c = self.s[i]
+        top = self.stack[-1] if self.stack else None
         if c in "{[":
             if top is not None:
                 top[1] = "comma"
-            stack.append([c, "key" if c == "{" else "value"])
-            best = s[: i + 1] + _closers(stack)
+            self.stack.append([c, "key" if c == "{" else "value"])
+            self.best = self.s[: i + 1] + _closers(self.stack)
         elif c in "}]":
-            if not stack:
-                break
-            stack.pop()
-            if not stack:
-                try:
-                    return json.loads(s[: i + 1])
-                except ValueError:
-                    break
-            best = s[: i + 1] + _closers(stack)
+            return self._close(i)
         elif c == '"':
-            in_str = True
-            str_is_key = top is not None and top[0] == "{" and top[1] == "key"
-            str_start = i
-        elif c == ":":
-            if top is not None:
-                top[1] = "value"
-        elif c == ",":
-            if top is not None:
-                top[1] = "key" if top[0] == "{" else "value"
-        else:  # a number or a literal: complete only once a delimiter follows it
-            j = i
-            while j < n and s[j] not in _DELIMS:
-                j += 1
-            if j == n:
-                break
-            if top is not None:
-                top[1] = "comma"
-            best = s[:j] + _closers(stack)
-            i = j
-            continue
-        i += 1
-    candidates = []
-    if in_str and not str_is_key and stack:
-        candidates.append(
-            s[:str_start] + '"' + _open_string(s[str_start + 1 :]) + '"' + _closers(stack)
-        )
-    if best is not None:
-        candidates.append(best)
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except ValueError:
-            continue
-    return None
+            self.in_str = True
+            self.str_is_key = top is not None and top[0] == "{" and top[1] == "key"
+            self.str_start = i
+        elif c == ":" and top is not None:
+            top[1] = "value"
+        elif c == "," and top is not None:
+            top[1] = "key" if top[0] == "{" else "value"
+        elif c not in " \n\r\t:,":
+            return self._literal(i, top)
+        return i + 1
+
+    def _close(self, i: int) -> int | None:
+        if not self.stack:
+            return None
+        self.stack.pop()
+        if not self.stack:  # the object is whole: parse it as written
+            with contextlib.suppress(ValueError):
+                self.whole, self.complete = json.loads(self.s[: i + 1]), True
+            return None
+        self.best = self.s[: i + 1] + _closers(self.stack)
+        return i + 1
+
+    def _literal(self, i: int, top: list[str] | None) -> int | None:
+        """A number or a literal: complete only once a delimiter follows it."""
+        j = i
+        while j < len(self.s) and self.s[j] not in _DELIMS:
+            j += 1
+        if j == len(self.s):
+            return None
+        if top is not None:
+            top[1] = "comma"
+        self.best = self.s[:j] + _closers(self.stack)
+        return j
+
+    def _so_far(self) -> Any:
+        """The open string shown as far as it goes, else the longest prefix that closes."""
+        candidates = []
+        if self.in_str and not self.str_is_key and self.stack:
+            s, at = self.s, self.str_start
+            candidates.append(s[:at] + '"' + _open_string(s[at + 1 :]) + '"' + _closers(self.stack))
+        if self.best is not None:
+            candidates.append(self.best)
+        for candidate in candidates:
+            try:
+                return json.loads(candidate)
+            except ValueError:
+                continue
+        return None
