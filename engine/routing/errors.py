@@ -163,6 +163,16 @@ _CONTEXT_TEXT = re.compile(
 )
 
 
+def status_message(exc: openai.APIStatusError) -> str:
+    """ "Error code: N - <the body's message>", as the player reads it, whatever the SDK version put
+    in `exc.message` (openai 3.0 writes the whole JSON body there, later 3.x only its message)."""
+    body = exc.body
+    words = body.get("message") if isinstance(body, dict) else None
+    if isinstance(words, str) and words.strip():
+        return f"Error code: {exc.status_code} - {words}"
+    return f"Error code: {exc.status_code}"
+
+
 def _codes(exc: openai.APIStatusError) -> set[str]:
     """Every code / type the error body carries, lower case (Azure nests one in innererror)."""
     found = {str(exc.code or "").lower(), str(getattr(exc, "type", "") or "").lower()}
@@ -180,7 +190,7 @@ def refusal_or_overflow(exc: openai.APIStatusError) -> Failure | None:
     if exc.status_code not in (400, 403, 413, 422):
         return None
     codes = _codes(exc)
-    message = _short(exc.message, 200)
+    message = _short(status_message(exc), 200)
     if codes & CONTENT_FILTER_CODES:
         return Failure("content_filtered", message, final=True)
     if codes & CONTEXT_CODES or (
@@ -192,7 +202,7 @@ def refusal_or_overflow(exc: openai.APIStatusError) -> Failure | None:
 
 def _bad_request(exc: openai.BadRequestError) -> Failure:
     param = (exc.param or "").lower()
-    message = _short(exc.message)
+    message = _short(status_message(exc))
     if param == "temperature":
         return Failure("bad_param", f"temperature: {message}", adapt="temperature")
     if param in ("max_tokens", "max_completion_tokens"):
@@ -216,11 +226,11 @@ def format_failure(exc: openai.APIStatusError) -> Failure | None:
     text = _body_text(exc)
     if param.startswith("response_format") or "response_format" in text:
         return Failure(
-            "bad_param", f"response_format: {_short(exc.message)}", adapt="response_format"
+            "bad_param", f"response_format: {_short(status_message(exc))}", adapt="response_format"
         )
     if param.startswith("stream_options") or "stream_options" in text:
         return Failure(
-            "bad_param", f"stream_options: {_short(exc.message)}", adapt="stream_options"
+            "bad_param", f"stream_options: {_short(status_message(exc))}", adapt="stream_options"
         )
     return None
 
@@ -280,7 +290,7 @@ def _status_failure(exc: BaseException) -> Failure | None:
         ra = retry_after_seconds(exc)
         return Failure(
             "rate_limited",
-            _short(exc.message) + (f"; retry after {ra:.1f} s" if ra is not None else ""),
+            _short(status_message(exc)) + (f"; retry after {ra:.1f} s" if ra is not None else ""),
             retryable=True,
             cooldown="model",
             retry_after=ra,
@@ -298,20 +308,22 @@ def _status_failure(exc: BaseException) -> Failure | None:
     if isinstance(exc, openai.BadRequestError):
         return _bad_request(exc)
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-        return Failure("auth", f"{exc.status_code}: {_short(exc.message)}", cooldown="endpoint")
+        return Failure(
+            "auth", f"{exc.status_code}: {_short(status_message(exc))}", cooldown="endpoint"
+        )
     if isinstance(exc, openai.NotFoundError):
-        return Failure("model_missing", _short(exc.message), cooldown="model")
+        return Failure("model_missing", _short(status_message(exc)), cooldown="model")
     status = exc.status_code
     if status >= 500 or status in (408, 409):
         label = "overloaded" if status in (502, 503, 504, 529) else "server_error"
         return Failure(
             label,
-            f"{status}: {_short(exc.message)}",
+            f"{status}: {_short(status_message(exc))}",
             retryable=True,
             breaker=status >= 500,
             retry_after=retry_after_seconds(exc),
         )
-    return Failure("bad_request", f"{status}: {_short(exc.message)}")
+    return Failure("bad_request", f"{status}: {_short(status_message(exc))}")
 
 
 def _body_failure(exc: BaseException) -> Failure | None:
