@@ -38,7 +38,9 @@ from textkit import content_words
 # 17: the broad option binds "{customer} and others like them" (not "their neighbours in the trade").
 # 18: a later "for" names who pays ("… for dogs, for solo groomers"); a realised direction's line
 #     and the events are written in the venture's words; a standup without a playbook hit says so.
-RULES_VERSION = 18
+# 19: a trade that runs the offering's world as a business (groomers) has its own problem and
+#     promise; the pets world handles visits and bookings, not walks; one email opener reworded.
+RULES_VERSION = 19
 
 
 @dataclass(frozen=True)

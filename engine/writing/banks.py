@@ -149,7 +149,7 @@ WIREFRAMES = (
 )
 EMAIL_OPENERS = (
     "Hi, we built {company} for {customer} who <is> tired of {pain}.",
-    "Hello, if {pain} sounds familiar, {company} was built for you.",
+    "Hello, we hear a lot about {pain}; {company} was built for exactly that.",
     "Hi, {company} helps {customer} get {outcome}.",
 )
 EMAIL_PLAIN = ("Hi, {company} helps {customer} with {pain}.",)

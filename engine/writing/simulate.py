@@ -122,8 +122,10 @@ def _voice(
         "offering": p.offering,
         "setting": p.setting_phrase,
         "moment": moment,
-        "pain": venture.choice(wb["pain"]).replace("{moment}", moment),
-        "outcome": venture.choice(wb["outcome"]).replace("{moment}", moment),
+        # a trade that runs the offering's world as a business (groomers, not pet owners) has
+        # its own problem and promise
+        "pain": venture.choice(tb.get("pain") or wb["pain"]).replace("{moment}", moment),
+        "outcome": venture.choice(tb.get("outcome") or wb["outcome"]).replace("{moment}", moment),
         "unit": venture.choice(tb["unit"]) if p.trade != "general" else singular(customer),
         "thing": venture.choice(wb["things"]),
         "place": rng.choice(tb["place"]),

@@ -3,7 +3,8 @@ busy. Keyed like engine.language.domains.TRADES; what the company sells is engin
 
 Fields: `unit` (who pays, singular: "$40 a month per {unit}"), `place` (where they gather, for the
 launch channels), `moment` (when the offering matters to them, to follow a noun: "no time to cook
-{moment}").
+{moment}"); a trade that runs the offering's world as a business (groomers) may add its own
+`pain` and `outcome`, which then replace the world's.
 """
 
 from __future__ import annotations
@@ -105,6 +106,11 @@ TRADE_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "place": ("groomers' forums", "pet trade shows", "grooming-school alumni groups"),
         "moment": ("between appointments", "after a day of back-to-back grooms",
                    "before the first dog of the day"),
+        # they run the pets world as a business: their own problem and promise
+        "pain": ("hours lost driving between appointments", "no-shows that leave the van idle",
+                 "bookings juggled over text between grooms"),
+        "outcome": ("a full day of grooms on one tidy route", "fewer no-shows",
+                    "bookings that run themselves"),
     },
     "collectors": {
         "unit": ("collector", "member"),

@@ -137,7 +137,7 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "outcome": ("a happy, tired pet by evening", "a groom at the door this week", "a stay they would choose"),
         "tools": ("visit calendar", "photo updates", "pet profiles"),
         "features": ("Book a visit in one tap", "A photo after every visit", "One profile for each pet"),
-        "things": ("visits", "walks", "pet profiles"),
+        "things": ("visits", "bookings", "pet profiles"),
     },
     "childcare": {
         "pain": ("no childcare {moment}", "a sitter cancelled at the last minute", "nurseries that close at six"),
