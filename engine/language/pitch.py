@@ -312,7 +312,13 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
     return " ".join(out)
 
 
-_MARKUP = re.compile(r"<[^<>]{0,60}>|\[/?[#a-z0-9 =_-]{0,40}\]|\\[nrt]", re.IGNORECASE)
+# markup tags, Rich/BBCode tags, typed escapes (\n, \\t, \x1b, \u200b, an ANSI colour), format
+# placeholders (%s, {0}) and stray braces: none of them is a word of the pitch
+_MARKUP = re.compile(
+    r"<[^<>]{0,60}>|\[/?[#a-z0-9 =_-]{0,40}\]|\\+(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrte])(?:\[[\d;]*m)?"
+    r"|%[sdr]\b|\{\d*\}|[{}]",
+    re.IGNORECASE,
+)
 # Where the customer is: "nurses at big city hospitals", "farmers in Kenya".
 _SETTING = re.compile(r"\s+(at|in|across|near|around|inside|within|throughout)\s+", re.IGNORECASE)
 # Things a pitch is "for" that do not pay: the customer is whoever owns them.

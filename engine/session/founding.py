@@ -40,7 +40,8 @@ from textkit import content_words
 #     and the events are written in the venture's words; a standup without a playbook hit says so.
 # 19: a trade that runs the offering's world as a business (groomers) has its own problem and
 #     promise; the pets world handles visits and bookings, not walks; one email opener reworded.
-RULES_VERSION = 19
+# 20: typed escapes (\n, \x1b, \u200b), format placeholders and braces are not read as pitch words.
+RULES_VERSION = 20
 
 
 @dataclass(frozen=True)

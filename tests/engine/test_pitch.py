@@ -112,3 +112,18 @@ def test_a_later_for_names_the_payer_when_the_first_names_a_thing(pitch, custome
     r = read_pitch(pitch)
     assert (r.customer, r.trade) == (customer, trade)
     assert r.world in ("pets", "repairs", "meals")
+
+
+@pytest.mark.parametrize(
+    "pitch",
+    [
+        r"Tea \n for \t nurses %s {0}",
+        "Tea \\\\n for nurses",
+        r"Tea\x1b[31m for nurses\u200b",
+        "<b>[red]Tea[/red]</b> for {nurses}",
+    ],
+)
+def test_typed_escapes_and_placeholders_are_not_words(pitch):
+    r = read_pitch(pitch)
+    assert (r.offering, r.customer) == ("tea", "nurses")
+    assert company_name(pitch) == "Tea Co"
