@@ -7,9 +7,10 @@ notice the session turns into a MEMORY_BACKEND event), and every memory the loca
 meanwhile goes into an outbox in the save file, in the step's own transaction. After each step
 (`flush_cloud`) a parked tier is probed again (at most every `retry_seconds`); once it answers,
 the outbox is sent (each record gets a new id in the run's Cosmos partition) and Cosmos serves
-again. The run's live binding decisions and founder profile, as last seen in Cosmos, are copied
-into the local store when an outage starts, so briefs keep their binding direction; other notes
-written to Cosmos before the outage are not in briefs until it answers again.
+again. Every write Cosmos serves is mirrored into the local store (never queued), so an outage's
+briefs recall what Cosmos would have, and a run through an outage replays exactly (`replay
+--verify` re-derives memory on a local store). A run that began before the mirror gets the live
+binding decisions and founder profile, as last seen in Cosmos, copied in when an outage starts.
 
 The outbox always drains (issue 26): it lives in the save file, not in the session, so whichever
 later session or command first reaches Cosmos (any run of the save) sends it before it serves
@@ -214,6 +215,17 @@ class FailoverMemory:
         return self.local.authorize(run_id)
 
     # -- the contract, served by Cosmos or (while it is out) by the local store ------------------
+    def _mirror(self, call: Callable[[MemoryBackend], Any]) -> None:
+        """A write Cosmos served, applied to the local store too (not queued: Cosmos has it). The
+        two stores share the write policy, ids and ranking, so the local copy stays what Cosmos
+        holds: a brief written during an outage recalls what Cosmos would have recalled, which is
+        what `replay --verify` re-derives (with only the seeded binding notes, that brief lost the
+        rest of the run's memory and the run failed verify there)."""
+        try:
+            call(self.local)
+        except Exception:  # a mirror that fails leaves an outage's briefs shorter, nothing else
+            log.exception("cosmos memory: the local mirror of a write failed")
+
     def _serve(self, call: Callable[[MemoryBackend], T]) -> tuple[T, bool]:
         """`call` on Cosmos; on an outage (or while parked) on the local store. The flag says
         whether the local store served it (its writes then go into the outbox)."""
@@ -242,8 +254,8 @@ class FailoverMemory:
         expires_day: int | None = None,
         payload: dict[str, Any] | None = None,
     ) -> MemoryRecord:
-        rec, local = self._serve(
-            lambda m: m.remember(
+        def write(m: MemoryBackend) -> MemoryRecord:
+            return m.remember(
                 kind,
                 text,
                 author=author,
@@ -256,11 +268,14 @@ class FailoverMemory:
                 expires_day=expires_day,
                 payload=payload,
             )
-        )
+
+        rec, local = self._serve(write)
         if local:
             self._outbox("write", rec.id)
-        elif rec.kind in SEED_KINDS:
-            self._binding[rec.id] = rec
+        else:
+            self._mirror(write)
+            if rec.kind in SEED_KINDS:
+                self._binding[rec.id] = rec
         return rec
 
     def worker_write(
@@ -271,11 +286,14 @@ class FailoverMemory:
         stage_id: str,
         game_day: int,
     ) -> WriteDisposition:
-        d, local = self._serve(
-            lambda m: m.worker_write(req, worker=worker, stage_id=stage_id, game_day=game_day)
-        )
+        def write(m: MemoryBackend) -> WriteDisposition:
+            return m.worker_write(req, worker=worker, stage_id=stage_id, game_day=game_day)
+
+        d, local = self._serve(write)
         if local and d.memory_id:
             self._outbox("write", d.memory_id)
+        elif not local:
+            self._mirror(write)
         return d
 
     def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
@@ -316,12 +334,16 @@ class FailoverMemory:
     def harden(self, *, game_day: int) -> HardenReport:
         report, local = self._serve(lambda m: m.harden(game_day=game_day))
         if not local:
+            self._mirror(lambda m: m.harden(game_day=game_day))
             for memory_id in (*report.archived, *report.superseded):
                 self._binding.pop(memory_id, None)
         return report
 
     def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
-        return self._serve(lambda m: m.prune(game_day=game_day, dry_run=dry_run))[0]
+        report, local = self._serve(lambda m: m.prune(game_day=game_day, dry_run=dry_run))
+        if not local and not dry_run:
+            self._mirror(lambda m: m.prune(game_day=game_day, dry_run=False))
+        return report
 
     def consolidate(
         self,
@@ -332,11 +354,15 @@ class FailoverMemory:
         game_day: int,
         dry_run: bool = False,
     ) -> ConsolidationResult:
-        return self._serve(
-            lambda m: m.consolidate(
+        def fold(m: MemoryBackend) -> ConsolidationResult:
+            return m.consolidate(
                 source_ids, summary=summary, reviewer=reviewer, game_day=game_day, dry_run=dry_run
             )
-        )[0]
+
+        result, local = self._serve(fold)
+        if not local and not dry_run:
+            self._mirror(fold)
+        return result
 
     def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:
         """Delete the run's memories here at once (local copies and seeds included) and in Cosmos
