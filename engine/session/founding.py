@@ -41,7 +41,8 @@ from textkit import content_words
 # 19: a trade that runs the offering's world as a business (groomers) has its own problem and
 #     promise; the pets world handles visits and bookings, not walks; one email opener reworded.
 # 20: typed escapes (\n, \x1b, \u200b), format placeholders and braces are not read as pitch words.
-RULES_VERSION = 20
+# 21: a realised scope reads "centred on the delivery window" (a bare singular noun takes "the").
+RULES_VERSION = 21
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from engine.game.directions import (
     stated_prices,
 )
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
-from engine.writing.phrases import Voice, cap
+from engine.writing.phrases import Voice, cap, is_plural
 from engine.writing.plan import fit_customers, monthly_price, reprice
 from textkit import has_phrase
 
@@ -251,6 +251,20 @@ def _channel(role: str, art: dict[str, Any], name: str, v: Voice) -> None:
         ]
 
 
+_DETERMINED = re.compile(
+    r"^(?:the|a|an|one|two|three|four|five|six|seven|eight|nine|ten|forty|\d+|our|their|your|"
+    r"each|every|this|that)\b",
+    re.IGNORECASE,
+)
+
+
+def _the(what: str) -> str:
+    """A bare singular noun phrase as it reads in a sentence: 'delivery window' -> 'the delivery
+    window'; 'forty customer interviews', 'one core job', 'pricing' stay as they are."""
+    bare = what and not _DETERMINED.match(what) and not is_plural(what) and " " in what.strip()
+    return f"the {what}" if bare else what
+
+
 def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
     field = FIELDS["scope"][role][0]
     if what == CORE_SCOPE:  # "too broad": every list cut to what the role's floor needs
@@ -266,13 +280,13 @@ def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
         return
     if role == "strategist":
         okr = art["okrs_q1"][0]
-        said = v.pick("realise:scope", SAID["scope_strategist"], what=what)
+        said = v.pick("realise:scope", SAID["scope_strategist"], what=_the(what))
         okr["key_results"] = [*okr["key_results"], said]
     elif role == "designer":
-        said = v.pick("realise:scope", SAID["scope_designer"], what=what)
+        said = v.pick("realise:scope", SAID["scope_designer"], what=_the(what))
         art["features"] = [said, *art.get("features", [])]
     elif role == "marketer":
-        said = v.pick("realise:scope", SAID["scope_marketer"], what=what)
+        said = v.pick("realise:scope", SAID["scope_marketer"], what=_the(what))
         art["body"] = f"{art.get('body', '').rstrip()} {said}"
     else:
         art["retention_loops"] = [cap(what), *art.get("retention_loops", [])]
