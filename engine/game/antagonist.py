@@ -217,8 +217,8 @@ def move(state: GameState, rule_id: str, stage_id: str) -> AntagonistMove:
     unit = " pts" if p.metric == "market_share" else ""
     reaction = f"punishing {why}" if punished else ""
     words = world_words(state)
-    said = random.Random(f"{state.seed}:move:{stage_id}:words")  # words only: numbers unchanged
-    verb = said.choice(p.verbs).format(**words)
+    # its words turn with each move (never the same twice running); its numbers are the rng's
+    verb = p.verbs[(len(state.moves) + state.seed) % len(p.verbs)].format(**words)
     title = f"{rival.name} {verb}" + (" (punishing your choice)" if punished else "")
     hit = f"your {label} {changed:+g}{unit}" if changed else f"your {label} cannot move further"
     narrative = (

@@ -42,7 +42,8 @@ from textkit import content_words
 #     promise; the pets world handles visits and bookings, not walks; one email opener reworded.
 # 20: typed escapes (\n, \x1b, \u200b), format placeholders and braces are not read as pitch words.
 # 21: a realised scope reads "centred on the delivery window" (a bare singular noun takes "the").
-RULES_VERSION = 21
+# 22: the rival's words turn with each move, never the same line twice running.
+RULES_VERSION = 22
 
 
 @dataclass(frozen=True)
