@@ -43,7 +43,8 @@ from textkit import content_words
 # 20: typed escapes (\n, \x1b, \u200b), format placeholders and braces are not read as pitch words.
 # 21: a realised scope reads "centred on the delivery window" (a bare singular noun takes "the").
 # 22: the rival's words turn with each move, never the same line twice running.
-RULES_VERSION = 22
+# 23: a seeded DRIFT adds whole sentences (a full stop before "Also for …"); "Mentions of … were".
+RULES_VERSION = 23
 
 
 @dataclass(frozen=True)

@@ -432,6 +432,16 @@ def _strip(key: str, val: Any, names: Any, v: Voice) -> Any:
     return val
 
 
+def add_sentence(text: Any, sentence: str) -> str:
+    """`text` with one more sentence after it: a text that ends without a full stop gets one
+    first ("call back each low score. Also for dog owners.", never "… low score Also for …")."""
+    head = str(text or "").rstrip()
+    core = head.rstrip("”\"')")  # a sentence may end inside its closing quote or bracket
+    if core and core[-1] not in ".!?":
+        head += "."
+    return f"{head} {sentence}".strip()
+
+
 # ------------------------------------------------------------------ seeded DRIFT
 def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     """Break one recalled direction on purpose (the seeded DRIFT the gate must catch)."""
@@ -455,14 +465,14 @@ def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
         }[role]
     elif a == "exclusion":
         field = FIELDS["audience"].get(role, ("summary",))[0]
-        art[field] = f"{str(art.get(field, '')).rstrip()} Also for {d.value}."
+        art[field] = add_sentence(art.get(field), f"Also for {d.value}.")
     elif a == "claim":
         claim = "results guaranteed within a week" if d.value == GENERIC_CLAIM else d.value
         field = FIELDS["tone"][role][0]
-        art[field] = f"{str(art.get(field, '')).rstrip()} {cap(claim)}."
+        art[field] = add_sentence(art.get(field), f"{cap(claim)}.")
     elif a == "tone":
         field = FIELDS["tone"][role][0]
-        art[field] = f"{str(art.get(field, '')).rstrip()} Revolutionary, and it shows!"
+        art[field] = add_sentence(art.get(field), "Revolutionary, and it shows!")
         if d.value == "warm":
             art[field] = re.sub(r"\byou\b", "customers", art[field], flags=re.IGNORECASE)
     elif a == "timeline":
@@ -506,7 +516,8 @@ def what_changed(
             "name": "Name",
         }[d.axis]
         if old == new:
-            out.append(f"{label} was already {new}; nothing to change there.")
+            verb = "were" if d.axis == "exclusion" else "was"  # "Mentions of … were already gone"
+            out.append(f"{label} {verb} already {new}; nothing to change there.")
         else:
             old = old if old.startswith("“") else f"“{old}”"  # the old value is quoted, not stated
             out.append(f"{label}: {old} → {new}.")

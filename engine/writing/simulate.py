@@ -21,7 +21,7 @@ from engine.language.pitch import read_pitch
 from engine.writing import banks
 from engine.writing.phrases import Voice, cap, number_word, plural, sentences, singular
 from engine.writing.plan import price_plan
-from engine.writing.realise import realise, violate, what_changed
+from engine.writing.realise import add_sentence, realise, violate, what_changed
 from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
@@ -329,7 +329,7 @@ def inject(role: str, art: dict[str, Any], flaw: str, v: Voice) -> None:
     elif flaw == "over_claim":
         field = TOPIC_FIELDS["claims"][role]
         claim = v.fill("Results guaranteed within a week for every {unit}.")
-        art[field] = f"{art[field].rstrip()} {claim}".strip()
+        art[field] = add_sentence(art[field], claim)
     elif flaw == "wrong_audience":
         wrong = WRONG_AUDIENCES[random.Random(v.seed).randrange(len(WRONG_AUDIENCES))]
         field = TOPIC_FIELDS["audience"][role]

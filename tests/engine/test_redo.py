@@ -190,3 +190,21 @@ def test_report_card_and_json_render_shipped_work_for_people(played):
     for text in (card.split("## Decisions")[0], prose):
         assert not re.search(r"\[['{]|\bmem-\d+|\.md#|\d\.\d{3,}|_usd\b|_pct\b", text)
         assert "Page address: https://" in text and "Https://" not in text
+
+
+def test_a_seeded_drift_adds_whole_sentences_and_a_no_op_change_reads_right():
+    """A broken exclusion, claim or tone is a new sentence after the field's text, never glued
+    onto a line that ends without a full stop ("… each low score Also for dog owners.")."""
+    from engine.game.directions import Direction
+    from engine.writing.realise import add_sentence, what_changed
+
+    assert add_sentence("call back each low score", "Also for dog owners.") == (
+        "call back each low score. Also for dog owners."
+    )
+    assert add_sentence("Done!", "More.") == "Done! More."
+    assert add_sentence("He said “go.”", "More.") == "He said “go.” More."
+    assert add_sentence("", "More.") == "More."
+    gone = Direction(axis="exclusion", value="hospital managers", do=False)
+    art = {"summary": "For night-shift nurses only."}
+    (line,) = [x for x in what_changed("strategist", art, dict(art), [gone]) if "Mentions" in x]
+    assert "were already" in line
