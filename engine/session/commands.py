@@ -322,8 +322,9 @@ class DecideOwn(Command):
 
 
 def _standup_after(session: GameSession, receipt: Any) -> Any:
-    """After a decision the standup runs (unless the decision ended the venture)."""
-    if Standup.allowed(session.state):
+    """After a decision the standup runs (unless the decision ended the venture). An exploring
+    session (balance) skips it: nothing the outcome reads comes from the standup's lines."""
+    if Standup.allowed(session.state) and not session.explore:
         session.execute(Standup())
     return receipt
 
