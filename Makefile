@@ -82,7 +82,7 @@ test-lowest: install-test
 	$(BIN)/uv pip compile -q --native-tls pyproject.toml --group dev --resolution lowest-direct \
 		--python-version 3.11 -o $(LOW_VENV).txt
 	$(BIN)/uv venv -q --allow-existing -p $(PYTHON) $(LOW_VENV)
-	$(BIN)/uv pip sync -q --native-tls --python $(LOW_VENV)/bin/python $(LOW_VENV).txt
+	$(BIN)/uv pip sync -q --native-tls --compile-bytecode --python $(LOW_VENV)/bin/python $(LOW_VENV).txt
 	$(BIN)/uv pip install -q --native-tls --no-deps --python $(LOW_VENV)/bin/python -e .
 	$(LOW_VENV)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
