@@ -11,6 +11,7 @@ import pytest
 from tests.servers import cosmos_server
 
 if TYPE_CHECKING:
+    from engine.config import Settings
     from engine.session.api import GameSession
     from memory.cosmos.failover import FailoverMemory
 
@@ -78,3 +79,17 @@ def failover(game: GameSession) -> FailoverMemory:
 
     assert isinstance(game.memory, FailoverMemory), type(game.memory)
     return game.memory
+
+
+def cosmos_settings(config, endpoint: str | None = None) -> Settings:
+    """Settings for a simulated game whose memory lives in the test Cosmos server (or the shim
+    in front of it, at `endpoint`)."""
+    from engine.config import Settings
+
+    return Settings(
+        demo_mode="simulation",
+        memory_backend="cosmos",
+        azure_cosmos_endpoint=endpoint or config.endpoint,
+        azure_cosmos_key=KEY,
+        azure_cosmos_database=config.database,
+    )

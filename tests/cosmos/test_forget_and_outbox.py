@@ -14,24 +14,13 @@ import sqlite3
 
 import pytest
 
-from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
 from memory.local.db import db_path
-from tests.cosmos.conftest import KEY, failover
+from tests.cosmos.conftest import KEY, cosmos_settings, failover
 
 pytestmark = pytest.mark.slow
 PITCH = "Seed swaps for balcony gardeners in tower blocks"
-
-
-def _settings(config, endpoint: str) -> Settings:
-    return Settings(
-        demo_mode="simulation",
-        memory_backend="cosmos",
-        azure_cosmos_endpoint=endpoint,
-        azure_cosmos_key=KEY,
-        azure_cosmos_database=config.database,
-    )
 
 
 def _docs(store_factory, run_id: str) -> list[dict]:
@@ -63,7 +52,10 @@ def test_forget_during_an_outage_finishes_when_cosmos_answers(
     from worldforge_tui.cli import main
 
     game = GameSession.start_venture(
-        pitch=PITCH, seed=4, save_dir=tmp_path, router=Router(_settings(shim_config, shim.endpoint))
+        pitch=PITCH,
+        seed=4,
+        save_dir=tmp_path,
+        router=Router(cosmos_settings(shim_config, shim.endpoint)),
     )
     game.run_stage()
     game.approve()
@@ -87,7 +79,7 @@ def test_forget_during_an_outage_finishes_when_cosmos_answers(
         pitch="Tool libraries for new homeowners",
         seed=2,
         save_dir=tmp_path,
-        router=Router(_settings(shim_config, shim.endpoint)),
+        router=Router(cosmos_settings(shim_config, shim.endpoint)),
     )
     other.run_stage()
     other.close()
@@ -102,7 +94,7 @@ def test_forget_during_an_outage_finishes_when_cosmos_answers(
 def test_a_session_that_ends_during_an_outage_is_drained_by_the_next(
     shim, shim_config, store_factory, tmp_path
 ):
-    router = Router(_settings(shim_config, shim.endpoint))
+    router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=5, save_dir=tmp_path, router=router)
     game.run_stage()
     game.approve()
@@ -139,7 +131,7 @@ def test_a_session_that_ends_during_an_outage_is_drained_by_the_next(
 def test_a_404_is_an_outage_and_a_deleted_database_comes_back(
     shim, shim_config, store_factory, tmp_path
 ):
-    router = Router(_settings(shim_config, shim.endpoint))
+    router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=6, save_dir=tmp_path, router=router)
     failover(game).retry_seconds = 0.0
     game.run_stage()
@@ -164,7 +156,7 @@ def test_a_cosmos_run_replays_like_a_local_one(shim, shim_config, tmp_path):
     from engine.session.replay import verify
     from engine.session.savefile import open_save
 
-    router = Router(_settings(shim_config, shim.endpoint))
+    router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=8, save_dir=tmp_path, router=router)
     failover(game).retry_seconds = 0.0
     game.run_stage()
@@ -193,7 +185,7 @@ def test_a_cosmos_run_through_an_outage_replays_exactly(shim, shim_config, tmp_p
     from engine.session.replay import verify
     from engine.session.savefile import open_save
 
-    router = Router(_settings(shim_config, shim.endpoint))
+    router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=8, save_dir=tmp_path, router=router)
     memory = failover(game)
     memory.retry_seconds = 0.0
@@ -254,7 +246,9 @@ def test_a_hanging_cosmos_is_given_up_at_its_deadline(shim, shim_config):
 
 def test_a_step_with_a_hanging_cosmos_plays_on_locally(shim, shim_config, tmp_path):
     router = Router(
-        _settings(shim_config, shim.endpoint).model_copy(update={"agent_request_timeout": 2.0})
+        cosmos_settings(shim_config, shim.endpoint).model_copy(
+            update={"agent_request_timeout": 2.0}
+        )
     )
     game = GameSession.start_venture(pitch=PITCH, seed=7, save_dir=tmp_path, router=router)
     game.run_stage()

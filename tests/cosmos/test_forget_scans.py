@@ -16,26 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
-from tests.cosmos.conftest import KEY
+from tests.cosmos.conftest import KEY, cosmos_settings
 
 pytestmark = pytest.mark.slow
 CANARY = b"zqvortlebloom"  # in the pitch (the offering) ...
 REASON_CANARY = b"plimbrusk"  # ... and in the reason typed at a rejection
 PITCH = "Zqvortlebloom seed swaps for balcony gardeners in tower blocks"
 REASON = "Speak to balcony gardeners who keep plimbrusk herbs, not allotment holders"
-
-
-def _settings(config, endpoint: str) -> Settings:
-    return Settings(
-        demo_mode="simulation",
-        memory_backend="cosmos",
-        azure_cosmos_endpoint=endpoint,
-        azure_cosmos_key=KEY,
-        azure_cosmos_database=config.database,
-    )
 
 
 def _disk_hits(home: Path) -> list[str]:
@@ -73,7 +62,7 @@ def test_forget_during_an_outage_leaves_no_byte_on_disk_then_none_in_cosmos(
 
     home = tmp_path / "home"
     monkeypatch.setenv("WORLDFORGE_HOME", str(home))
-    router = Router(_settings(shim_config, shim.endpoint))
+    router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=4, save_dir=home, router=router)
     game.run_stage()
     game.reject(REASON)

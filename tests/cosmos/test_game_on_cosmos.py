@@ -9,20 +9,10 @@ from engine.config import Settings
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
-from tests.cosmos.conftest import KEY, failover
+from tests.cosmos.conftest import cosmos_settings, failover
 
 pytestmark = pytest.mark.slow
 PITCH = "A solar microgrid cooperative for rural farmers"
-
-
-def _settings(config, endpoint=None) -> Settings:
-    return Settings(
-        demo_mode="simulation",
-        memory_backend="cosmos",
-        azure_cosmos_endpoint=endpoint or config.endpoint,
-        azure_cosmos_key=KEY,
-        azure_cosmos_database=config.database,
-    )
 
 
 def _docs(store):
@@ -44,7 +34,7 @@ def test_whole_game_on_cosmos_matches_the_local_game(config, tmp_path):
     )
     play(local, Plan(path="ABABABAB"))
     game = GameSession.start_venture(
-        pitch=PITCH, seed=11, save_dir=tmp_path / "cosmos", router=Router(_settings(config))
+        pitch=PITCH, seed=11, save_dir=tmp_path / "cosmos", router=Router(cosmos_settings(config))
     )
     play(game, Plan(path="ABABABAB"))
     assert game.memory_store_label() == "azure-cosmos"
@@ -76,7 +66,7 @@ def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
         pitch=PITCH,
         seed=5,
         save_dir=tmp_path / "saves",
-        router=Router(_settings(shim_config, shim.endpoint)),
+        router=Router(cosmos_settings(shim_config, shim.endpoint)),
     )
     failover(game).retry_seconds = 0.0
     game.run_stage()
@@ -122,7 +112,7 @@ def test_memory_cli_reads_the_cosmos_backend(config, tmp_path, capsys, monkeypat
     from worldforge_tui.cli import main
 
     game = GameSession.start_venture(
-        pitch=PITCH, seed=2, save_dir=tmp_path, router=Router(_settings(config))
+        pitch=PITCH, seed=2, save_dir=tmp_path, router=Router(cosmos_settings(config))
     )
     game.run_stage()
     game.approve()
