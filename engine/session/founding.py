@@ -44,7 +44,8 @@ from textkit import content_words
 # 21: a realised scope reads "centred on the delivery window" (a bare singular noun takes "the").
 # 22: the rival's words turn with each move, never the same line twice running.
 # 23: a seeded DRIFT adds whole sentences (a full stop before "Also for …"); "Mentions of … were".
-RULES_VERSION = 23
+# 24: a niche's unit drops its article ("the the busiest person wedge"); "build it in-house, on our own stack".
+RULES_VERSION = 24
 
 
 @dataclass(frozen=True)

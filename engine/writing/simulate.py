@@ -56,7 +56,7 @@ APPLY: dict[str, str] = {
     "designer.codesign": "co-design the product with ten customers as design partners",
     "search.cut_scope": "cut scope to one feature and run smaller",
     "search.bridge": "borrow on a bridge loan to buy time",
-    "builder.in_house": "build it yourself, in-house, on your own stack",
+    "builder.in_house": "build it in-house, on our own stack",
     "find.ads": "run a paid ads campaign",
     "find.community": "grow through the users' community and word of mouth",
     "seller.presell": "pre-sell annual contracts upfront to the warmest leads",
@@ -126,7 +126,11 @@ def _voice(
         # its own problem and promise
         "pain": venture.choice(tb.get("pain") or wb["pain"]).replace("{moment}", moment),
         "outcome": venture.choice(tb.get("outcome") or wb["outcome"]).replace("{moment}", moment),
-        "unit": venture.choice(tb["unit"]) if p.trade != "general" else singular(customer),
+        # a niche comes with its article ("the busiest people …"): the unit goes without it, as
+        # "the {unit} wedge" and "per {unit}" add their own
+        "unit": venture.choice(tb["unit"])
+        if p.trade != "general"
+        else re.sub(r"^(?:the|a|an) ", "", singular(customer), flags=re.IGNORECASE),
         "thing": venture.choice(wb["things"]),
         "place": rng.choice(tb["place"]),
         "tool": rng.choice(wb["tools"]),

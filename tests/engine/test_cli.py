@@ -192,3 +192,27 @@ def test_output_into_a_closed_pipe_is_quiet(tmp_path):
     err = proc.stderr.read().decode()
     proc.wait(timeout=120)
     assert "BrokenPipe" not in err and "Traceback" not in err
+
+
+def test_a_niche_venture_writes_no_doubled_words(tmp_path, capsys):
+    """Seen in play: a depth niche ("the busiest people who travel for work") became the unit with
+    its article, so the strategist "keeps the the busiest person wedge sharp"."""
+    import re
+
+    rc = main(
+        [
+            "simulate",
+            "--save-dir",
+            str(tmp_path),
+            "--pitch",
+            "Luxury cat hotels for people who travel for work",
+            "--seed",
+            "306",
+            "--json",
+        ]
+    )
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    text = json.dumps(out["stages"], ensure_ascii=False)
+    assert "busiest" in text  # the niche is written into the work
+    assert not re.findall(r"\b(\w{3,}) \1\b", text, flags=re.IGNORECASE)
