@@ -11,7 +11,10 @@ from tests.reliability.stress import stress
 
 @pytest.mark.slow
 def test_a_shared_save_folder_survives_kills_stops_and_forgets(tmp_path) -> None:
-    out = stress(tmp_path, iterations=24, seed=7, width=3)
+    # signals within 0.8 s of a start: a headless venture takes longer than that even on a quiet
+    # machine, so the kills and stops land (with up to 3 s, a quiet run once finished every
+    # process before its signal: 0 kills, 0 stops)
+    out = stress(tmp_path, iterations=24, seed=7, width=3, max_delay=0.8)
     details = out["details"]
     assert out["damaged"] == 0, details
     assert out["lost_acknowledged"] == 0, details
