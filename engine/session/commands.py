@@ -23,6 +23,7 @@ inputs as recorded, for replay). Its class says:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -76,7 +77,7 @@ class Flag:
 
 
 @dataclass(frozen=True)
-class Command:
+class Command(ABC):
     """One player command (subclasses set the class variables and `apply`)."""
 
     name: ClassVar[str]
@@ -113,15 +114,16 @@ class Command:
     def lead_in(self, state: GameState) -> Command | None:
         return None
 
-    def check(self, state: GameState) -> None:
+    def check(self, state: GameState) -> None:  # noqa: B027 - a hook most commands keep empty
         """Refuse a player's input that passes the phase but cannot be carried out (live only)."""
 
     def prepare(self, session: GameSession) -> Any:
         """The model work, before the transaction (nothing by default)."""
         return None
 
+    @abstractmethod
     def apply(self, step: Step, prepared: Any) -> Any:
-        raise NotImplementedError
+        """What the command changes, inside the transaction (every command says its own)."""
 
     def finish(self, session: GameSession, result: Any) -> Any:
         """After the commit (live only): a follow-up command, or tidying; returns the result."""
