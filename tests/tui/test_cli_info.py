@@ -182,3 +182,18 @@ def test_version_and_help_load_no_engine_commands():
         build_parser(["simulate"])._subparsers._group_actions[0].choices["simulate"].format_help()
     )
     assert all(flag.option in text for flag in FLAGS.values())
+
+
+def test_memory_takes_the_run_id_as_replay_and_export_do(saved, capsys):
+    """`memory show RUN` reads like `replay RUN` and `export RUN`; `--run RUN` still works, and a
+    missing or contradictory run id is one line and exit 2."""
+    save_dir, run_id = saved
+    assert main(["memory", "show", run_id, "--save-dir", str(save_dir), "--json"]) == 0
+    positional = json.loads(capsys.readouterr().out)
+    assert main(["memory", "show", "--run", run_id, "--save-dir", str(save_dir), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == positional
+    assert main(["memory", "show", "--save-dir", str(save_dir)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs a run id" in err
+    assert main(["memory", "audit", run_id, "--run", "other", "--save-dir", str(save_dir)]) == 2
+    assert "two different run ids" in capsys.readouterr().err

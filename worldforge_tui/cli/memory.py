@@ -44,7 +44,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
     def action(name: str, text: str) -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = actions.add_parser(name, help=text, description=text)
-        p.add_argument("--run", required=True, metavar="RUN_ID", help="the run (venture) id")
+        p.add_argument(
+            "run", nargs="?", metavar="RUN", help="the venture's run id (see `worldforge runs`)"
+        )
+        p.add_argument(
+            "--run", dest="run_flag", metavar="RUN_ID", help="the run id, as a flag (same as RUN)"
+        )
         p.add_argument(
             "--save-dir",
             metavar="D",
@@ -432,6 +437,18 @@ def run(args: argparse.Namespace) -> int:
         print(
             "worldforge: error: memory needs an action (show, recall, prune, consolidate,"
             " forget, audit)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.run is None:
+        args.run = args.run_flag
+    elif args.run_flag is not None and args.run_flag != args.run:
+        print("worldforge: error: two different run ids (RUN and --run): give one", file=sys.stderr)
+        return 2
+    if args.run is None:
+        print(
+            f"worldforge: error: memory {args.memory_action} needs a run id: worldforge memory"
+            f" {args.memory_action} RUN (see `worldforge runs`)",
             file=sys.stderr,
         )
         return 2
