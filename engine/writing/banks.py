@@ -222,23 +222,3 @@ SUPPORT = (
     "Hand anything about the price of {thing} to the founder the same day",
     "Share what each {unit} asked this week with the builder every Friday",
 )
-
-# What a redo says it changed, per topic.
-CHANGED = {
-    "price": "The price is now stated: {price} a month per {unit}.",
-    "price_down": "The price drops from {old} to {new} a month per {unit}.",
-    "price_up": "The price rises from {old} to {new} a month per {unit}.",
-    "audience": "It now speaks to {audience} and no one else.",
-    "claims": "The promises are cut back to what the pilot showed.",
-    "tone": "The wording is plainer and shorter.",
-    "scope": "The scope is narrower{about}.",
-    "timeline": "The dates move {way}: breakeven in month {new} (was {old}).",
-    "timeline_plain": "The timeline is restated with dates we can hold.",
-    "channel": "The channels change: {new}.",
-    "number": "{what} goes {way}: {new} (was {old}).",
-    "decision": "It follows your standing decision again.",
-    "include": "It now covers {subject}.",
-    "vague": "We could not tell what to change from “{reason}”, so we only tightened the "
-    "wording; tell us which part (price, audience, claims, tone, scope, timeline, "
-    "channel or a number).",
-}
