@@ -83,6 +83,10 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.requested_theme = theme  # --theme: this session only, not saved
         # Every route fallback's payload this process saw: `play` names them once it closes.
         self.route_fallbacks: deque[dict[str, Any]] = deque(maxlen=2000)
+        # Letters typed while the engine loads are the start of a pitch, not board keys: the
+        # board keeps them and the new-venture form opens with them in its pitch field.
+        self.booting = True
+        self.typed_ahead = ""
 
     # ---- lifecycle -----------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -130,6 +134,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.post_message(Booted(router, warning or problem, keymap))
 
     def on_booted(self, message: Booted) -> None:
+        self.booting = False
+        typed, self.typed_ahead = self.typed_ahead, ""
         if message.failed:
             self.notify(
                 message.warning or "the engine failed to load",
@@ -158,7 +164,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         if self.start_request is not None:
             self.open_venture(self.start_request)
         else:
-            self.action_new_venture()
+            self.action_new_venture(typed=typed)
 
     def tier_warning(self) -> str | None:
         """One line when this session asked for a model tier and none answered a call."""
@@ -291,7 +297,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             return False
         return True
 
-    def action_new_venture(self, error: str | None = None) -> None:
+    def action_new_venture(self, error: str | None = None, typed: str = "") -> None:
         if not self._engine_ready():
             return
         from engine.errors import SaveError
@@ -306,7 +312,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             error = error or str(exc)
         except Exception:  # noqa: BLE001 - an unreadable save dir just means no resume offer
             log.exception("listing runs failed")
-        screen = NewVentureScreen(resume=resume, seed=self.form_seed)
+        screen = NewVentureScreen(resume=resume, seed=self.form_seed, typed=typed)
 
         def chosen(request: dict[str, Any] | None) -> None:
             if request:

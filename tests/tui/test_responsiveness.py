@@ -31,3 +31,35 @@ async def test_only_the_board_carries_breakpoint_classes(tmp_path):
         await pilot.pause()
         assert app.screen.__class__.__name__ == "HelpScreen"
         assert not app.screen.has_class("-compact") and not app.screen.has_class("-wide")
+
+
+class HeldBoot(WorldForgeApp):
+    """The game with its engine load held until the test lets it go (as on a slow machine)."""
+
+    def _startup(self) -> None:
+        self.refresh_view()
+
+
+async def test_letters_typed_while_the_engine_loads_start_the_pitch(tmp_path):
+    """`s`, `l`, `n` and `?` are board keys once the engine is loaded; typed before it, they are
+    the start of a pitch: nothing opens, and the new-venture form shows them in its pitch field."""
+    from worldforge_tui.screens.main import MainScreen
+    from worldforge_tui.screens.new_venture import NewVentureScreen
+
+    app = HeldBoot(save_dir=tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("s", "l", "n", "space", "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and len(app.screen_stack) == 1
+        app._boot()
+        await settle(app, pilot)
+        assert isinstance(app.screen, NewVentureScreen)
+        assert app.screen.query_one("#nv-pitch").value == "sln ?"
+        await pilot.press("x")
+        assert app.screen.query_one("#nv-pitch").value == "sln ?x"
+    loaded = WorldForgeApp(save_dir=tmp_path)  # once loaded, the same keys act on the board
+    async with loaded.run_test(size=(100, 40)) as pilot:
+        await settle(loaded, pilot)
+        assert isinstance(loaded.screen, NewVentureScreen)
+        assert loaded.screen.query_one("#nv-pitch").value == ""

@@ -53,6 +53,9 @@ def titled(widget: W, title: str) -> W:
     return widget
 
 
+TYPED_AHEAD_LIMIT = 4000  # letters kept while the engine loads (the form clips to the pitch's limit)
+
+
 class MainScreen(Screen[None]):
     """The board. In compact terminals one pane shows at a time (tabs, or F1–F4)."""
 
@@ -232,7 +235,13 @@ class MainScreen(Screen[None]):
         return actions.state_of(row, *self._phase_state())
 
     def on_key(self, event: events.Key) -> None:
-        """A phase key that cannot act now says why instead of doing nothing."""
+        """A phase key that cannot act now says why instead of doing nothing. While the engine
+        loads, a letter is the start of a pitch: kept for the new-venture form, not acted on."""
+        if self.wf.booting and event.is_printable and event.character:
+            event.stop()
+            if len(self.wf.typed_ahead) < TYPED_AHEAD_LIMIT:
+                self.wf.typed_ahead += event.character
+            return
         rows = [
             r
             for r in actions.in_scope("board")

@@ -30,9 +30,10 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")
 
-    def __init__(self, *, resume: Any = None, seed: int | None = None) -> None:
+    def __init__(self, *, resume: Any = None, seed: int | None = None, typed: str = "") -> None:
         super().__init__(classes="dialog")
         self._resume = resume
+        self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
 
     def compose(self) -> ComposeResult:
@@ -95,7 +96,10 @@ class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
         reading = self.query_one("#nv-reading", Label)
         reading.styles.width = "100%"  # wraps: the whole reading stays readable at 80 columns
         reading.styles.height = "auto"
-        self.query_one("#nv-pitch", Input).focus()
+        pitch = self.query_one("#nv-pitch", Input)
+        pitch.focus()
+        if self._typed:
+            pitch.insert_text_at_cursor(self._typed)
 
     def on_key(self, event: events.Key) -> None:
         """A letter the app routed to the screen before the pitch field had focus (typed as the
