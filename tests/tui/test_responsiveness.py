@@ -43,6 +43,8 @@ class HeldBoot(WorldForgeApp):
 async def test_letters_typed_while_the_engine_loads_start_the_pitch(tmp_path):
     """`s`, `l`, `n` and `?` are board keys once the engine is loaded; typed before it, they are
     the start of a pitch: nothing opens, and the new-venture form shows them in its pitch field."""
+    from textual.widgets import Input
+
     from worldforge_tui.screens.main import MainScreen
     from worldforge_tui.screens.new_venture import NewVentureScreen
 
@@ -55,11 +57,11 @@ async def test_letters_typed_while_the_engine_loads_start_the_pitch(tmp_path):
         app._boot()
         await settle(app, pilot)
         assert isinstance(app.screen, NewVentureScreen)
-        assert app.screen.query_one("#nv-pitch").value == "sln ?"
+        assert app.screen.query_one("#nv-pitch", Input).value == "sln ?"
         await pilot.press("x")
-        assert app.screen.query_one("#nv-pitch").value == "sln ?x"
+        assert app.screen.query_one("#nv-pitch", Input).value == "sln ?x"
     loaded = WorldForgeApp(save_dir=tmp_path)  # once loaded, the same keys act on the board
     async with loaded.run_test(size=(100, 40)) as pilot:
         await settle(loaded, pilot)
         assert isinstance(loaded.screen, NewVentureScreen)
-        assert loaded.screen.query_one("#nv-pitch").value == ""
+        assert loaded.screen.query_one("#nv-pitch", Input).value == ""

@@ -53,7 +53,9 @@ def titled(widget: W, title: str) -> W:
     return widget
 
 
-TYPED_AHEAD_LIMIT = 4000  # letters kept while the engine loads (the form clips to the pitch's limit)
+TYPED_AHEAD_LIMIT = (
+    4000  # letters kept while the engine loads (the form clips to the pitch's limit)
+)
 
 
 class MainScreen(Screen[None]):
