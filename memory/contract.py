@@ -147,6 +147,10 @@ class MemoryBackend(Protocol):
         """Delete every memory of this run (the content-free audit survives)."""
         ...
 
+    def forget_pending(self) -> bool:
+        """True while a forget of this run waits for a remote tier to answer (queued, sent later)."""
+        ...
+
     def compact(self) -> bool:
         """Give deleted content's space back; True when nothing old was kept alive."""
         ...

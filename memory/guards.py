@@ -16,12 +16,15 @@ from pydantic import ValidationError
 
 import textkit
 from memory.models import (
+    AUTHORS,
     KINDS,
     MAX_TEXT,
+    STATUSES,
     WORKER_KINDS,
     Author,
     Kind,
     MemoryWriteRequest,
+    NewNote,
     Status,
     WriteDisposition,
 )
@@ -74,21 +77,19 @@ class CleanWrite:
     importance: float
     ttl_days: int
 
-    def note(self, *, worker: str, stage_id: str, game_day: int) -> dict[str, Any]:
-        """The new note's fields, as both stores' writers take them."""
-        return {
-            "kind": self.kind,
-            "text": self.text,
-            "status": "provisional",
-            "author": "worker",
-            "importance": self.importance,
-            "game_day": game_day,
-            "expires_day": game_day + self.ttl_days,
-            "source_ids": (),
-            "stage_id": stage_id,
-            "axis": None,
-            "worker": worker,
-        }
+    def note(self, *, worker: str, stage_id: str, game_day: int) -> NewNote:
+        """The new note, provisional, as every store's `insert` takes it."""
+        return NewNote(
+            kind=self.kind,
+            text=self.text,
+            status="provisional",
+            author="worker",
+            importance=self.importance,
+            game_day=game_day,
+            expires_day=game_day + self.ttl_days,
+            stage_id=stage_id,
+            worker=worker,
+        )
 
     def reinforced(self, memory_id: str, kind: Kind) -> WriteDisposition:
         return WriteDisposition(
@@ -118,10 +119,6 @@ def _finite(value: float | None, default: float, low: float, high: float) -> flo
     return min(high, max(low, float(value)))
 
 
-_AUTHORS = ("ceo", "worker", "system")
-_STATUSES = ("provisional", "active", "archived", "revoked")
-
-
 def check_write(
     kind: Kind, text: str, author: Author, status: Status, importance: float, axis: str | None
 ) -> tuple[str, float, str | None]:
@@ -129,7 +126,7 @@ def check_write(
     key), or ValueError / PermissionError (procedural, i.e. binding, never from a worker)."""
     if kind not in KINDS:
         raise ValueError(f"unknown memory kind {kind!r}")
-    if author not in _AUTHORS or status not in _STATUSES:
+    if author not in AUTHORS or status not in STATUSES:
         raise ValueError("unknown author or status")
     if kind == "procedural" and author == "worker":
         raise PermissionError("workers cannot write binding (procedural) memory")

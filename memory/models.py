@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,14 +12,9 @@ Status = Literal["provisional", "active", "archived", "revoked"]
 Author = Literal["ceo", "worker", "system"]
 Origin = Literal["local-sqlite", "foundry-memory"]
 
-KINDS: tuple[str, ...] = (
-    "user_profile",
-    "procedural",
-    "chat_summary",
-    "preference",
-    "context",
-    "semantic",
-)
+KINDS: tuple[str, ...] = get_args(Kind)
+STATUSES: tuple[str, ...] = get_args(Status)
+AUTHORS: tuple[str, ...] = get_args(Author)
 LIVE_STATUSES: tuple[str, ...] = ("provisional", "active")
 WORKER_KINDS: frozenset[str] = frozenset({"preference", "context"})
 BINDING_KINDS: frozenset[str] = frozenset({"procedural"})
@@ -48,6 +44,45 @@ class MemoryRecord(BaseModel):
     # Structured content of a binding note (engine.game.directions: the typed directions a CEO
     # input was read into); scrubbed like the text, never shown as raw JSON.
     payload: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class NewNote:
+    """A note to write, as every store's `insert` takes it (already guarded and cleaned); its id
+    follows the run's counter unless `memory_id` names one."""
+
+    kind: Kind
+    text: str
+    status: Status
+    author: Author
+    importance: float
+    game_day: int
+    expires_day: int | None = None
+    source_ids: tuple[str, ...] = ()
+    stage_id: str | None = None
+    axis: str | None = None
+    worker: str | None = None
+    memory_id: str | None = None
+    reviewer: str | None = None
+    payload: dict[str, Any] | None = None
+
+    @classmethod
+    def copy_of(cls, rec: MemoryRecord, *, keep_id: bool) -> NewNote:
+        """A record another store kept, to write again here (under its own id when `keep_id`)."""
+        return cls(
+            kind=rec.kind,
+            text=rec.text,
+            status=rec.status,
+            author=rec.author,
+            importance=rec.importance,
+            game_day=rec.game_day,
+            expires_day=rec.expires_day,
+            source_ids=tuple(rec.source_ids),
+            stage_id=rec.stage_id,
+            axis=rec.axis,
+            memory_id=rec.id if keep_id else None,
+            payload=rec.payload,
+        )
 
 
 class MemoryWriteRequest(BaseModel):

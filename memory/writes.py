@@ -1,23 +1,29 @@
-"""The write policy, once for every backend: what a framework or worker write does to a run's notes.
+"""The write policy and the lifecycle passes, once for every backend.
 
 A framework, CEO or system write (`remember`) reinforces the live note of its kind with the same
 words, else becomes a new note (binding decisions always do). A worker write (`worker_write`)
 passes the stateless guards (`memory.guards.check_request`), then reinforces an exact
 restatement, else supersedes the newest live near-duplicate from its own stage, else is refused
 past the stage cap, else is written provisional. Every outcome leaves one content-free audit row.
+Hardening and retention apply `memory.lifecycle`'s rules to the run's records.
 
-Each backend gives the policy a `NoteRepository`: the few reads and writes it needs, done the
-backend's own way (SQL for the save file, queries and ETag-conditional replaces for Cosmos DB).
+`PolicyStore` is the base of every store bound to one run: the policy, the passes and the run scope
+here, and the few reads and writes they need as abstract methods each backend implements its own
+way (SQL for the save file, queries and ETag-conditional replaces for Cosmos DB).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any
 
+from memory import lifecycle
+from memory.contract import ScopeError
 from memory.guards import (
     NEAR_DUPLICATE,
+    STAGE_CAP,
     CleanWrite,
     check_payload,
     check_request,
@@ -26,160 +32,199 @@ from memory.guards import (
     similarity,
 )
 from memory.models import (
+    LIVE_STATUSES,
     Author,
+    HardenReport,
     Kind,
     MemoryRecord,
     MemoryWriteRequest,
+    NewNote,
+    PruneReport,
     Status,
     WriteDisposition,
 )
 from textkit import normalise
 
-LIVE = ("provisional", "active")
 
+class PolicyStore(ABC):
+    """One run's store: scope, `remember` and `worker_write` here; the repository below."""
 
-class NoteRepository(Protocol):
-    """What a backend provides the write policy (one run's notes)."""
+    run_id: str
+    stage_cap: int = STAGE_CAP
 
+    def __init__(self, run_id: str, *, stage_cap: int = STAGE_CAP) -> None:
+        if not isinstance(run_id, str) or not run_id.strip():
+            raise ValueError("a memory store needs a run id")
+        self.run_id = run_id
+        self.stage_cap = stage_cap
+
+    def authorize(self, run_id: str | None) -> str:
+        """Return the bound run id; raise ScopeError (before any I/O) for any other run."""
+        if run_id is not None and run_id != self.run_id:
+            raise ScopeError(f"memory store is bound to run {self.run_id!r}, not {run_id!r}")
+        return self.run_id
+
+    # -- the repository: what each backend gives the policy -------------------------------------
+    @abstractmethod
     def transaction(self) -> AbstractContextManager[Any]:
         """One write's reads and writes together (a no-op where the service has none)."""
-        ...
 
+    @abstractmethod
     def restatement(self, norm: str, kind: Kind) -> MemoryRecord | None:
         """The earliest live note of `kind` whose normalised words are `norm`."""
-        ...
 
+    @abstractmethod
     def worker_context(
         self, norm: str, stage_id: str
     ) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
         """(the earliest live worker-kind note with these words, every worker note of the stage
         in any status, newest first): one read where the backend can."""
-        ...
 
+    @abstractmethod
     def reinforce(
         self, rec: MemoryRecord, importance: float, expires_day: int | None
     ) -> MemoryRecord:
         """Count one more restatement: the higher importance, the later expiry; the new record."""
-        ...
 
+    @abstractmethod
     def rewrite(self, rec: MemoryRecord, w: CleanWrite, *, expires_day: int, game_day: int) -> None:
         """Replace a near-duplicate's text and kind with the new write's."""
-        ...
 
-    def insert(self, **fields: Any) -> MemoryRecord:
-        """A new note with the next id of the run (the fields of `CleanWrite.note`)."""
-        ...
+    @abstractmethod
+    def insert(self, note: NewNote) -> MemoryRecord:
+        """A new note with the next id of the run (or the id it names)."""
 
-    def audit(
+    @abstractmethod
+    def update(self, memory_id: str, change: dict[str, Any]) -> None:
+        """Set a few fields of one note (record field names: status, superseded_by, reinforced,
+        importance), as a hardening pass planned them."""
+
+    @abstractmethod
+    def delete(self, memory_ids: Sequence[str]) -> None:
+        """Delete these notes of the run (retention)."""
+
+    @abstractmethod
+    def records(
         self,
-        operation: str,
-        memory_ids: Sequence[str],
-        reason: str,
         *,
-        game_day: int | None,
-        ts: str | None = None,
+        kinds: Iterable[str] | None = None,
+        statuses: Iterable[str] | None = None,
+        run_id: str | None = None,
+    ) -> list[MemoryRecord]:
+        """This run's records in write order, optionally filtered by kind and status."""
+
+    @abstractmethod
+    def log(
+        self, operation: str, memory_ids: Sequence[str], reason: str, *, game_day: int | None
     ) -> None:
         """One content-free audit row."""
-        ...
 
-
-def remember(
-    repo: NoteRepository,
-    kind: Kind,
-    text: str,
-    *,
-    author: Author,
-    game_day: int,
-    importance: float,
-    stage_id: str | None,
-    axis: str | None,
-    source_ids: Sequence[str],
-    status: Status,
-    expires_day: int | None,
-    payload: dict[str, Any] | None = None,
-) -> MemoryRecord:
-    """Framework, CEO and system writes; procedural (binding) only from the CEO or system.
-    `payload` is a binding note's structured content (scrubbed like the text)."""
-    body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
-    payload = check_payload(payload)
-    with repo.transaction():
-        if kind != "procedural":
-            same = repo.restatement(normalise(body), kind)
+    # -- the policy ------------------------------------------------------------------------------
+    def remember(
+        self,
+        kind: Kind,
+        text: str,
+        *,
+        author: Author,
+        game_day: int,
+        importance: float = 5.0,
+        stage_id: str | None = None,
+        axis: str | None = None,
+        source_ids: Sequence[str] = (),
+        status: Status = "active",
+        expires_day: int | None = None,
+        payload: dict[str, Any] | None = None,
+    ) -> MemoryRecord:
+        """Framework, CEO and system writes; procedural (binding) only from the CEO or system.
+        `payload` is a binding note's structured content (scrubbed like the text)."""
+        body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
+        payload = check_payload(payload)
+        with self.transaction():
+            same = None if kind == "procedural" else self.restatement(normalise(body), kind)
             if same is not None:
-                rec = repo.reinforce(same, weight, expires_day)
-                repo.audit("remember", [rec.id], "reinforced", game_day=game_day)
+                rec = self.reinforce(same, weight, expires_day)
+                self.log("remember", [rec.id], "reinforced", game_day=game_day)
                 return rec
-        rec = repo.insert(
-            kind=kind,
-            text=body,
-            status=status,
-            author=author,
-            importance=weight,
-            game_day=int(game_day),
-            expires_day=expires_day,
-            source_ids=[clean(s, limit=64) for s in source_ids],
-            stage_id=stage_id,
-            axis=axis_key,
-            payload=payload,
-        )
-        repo.audit("remember", [rec.id], f"written-{kind}", game_day=game_day, ts=rec.ts)
-    return rec
+            rec = self.insert(
+                NewNote(
+                    kind=kind,
+                    text=body,
+                    status=status,
+                    author=author,
+                    importance=weight,
+                    game_day=int(game_day),
+                    expires_day=expires_day,
+                    source_ids=tuple(clean(s, limit=64) for s in source_ids),
+                    stage_id=stage_id,
+                    axis=axis_key,
+                    payload=payload,
+                )
+            )
+            self.log("remember", [rec.id], f"written-{kind}", game_day=game_day)
+        return rec
 
+    def worker_write(
+        self,
+        req: MemoryWriteRequest | dict[str, Any],
+        *,
+        worker: str,
+        stage_id: str,
+        game_day: int,
+    ) -> WriteDisposition:
+        """Apply every guard to one worker request and say exactly what happened to it."""
+        checked = check_request(req)
+        with self.transaction():
+            if not isinstance(checked, CleanWrite):
+                reason, kind = checked
+                self.log("worker_write", [], "rejected-" + reason.split(":")[0], game_day=game_day)
+                return WriteDisposition(status="rejected", reason=reason, kind=kind)
+            d = self._place(checked, clean(worker, limit=64), stage_id, int(game_day))
+            suffix = ("-" + d.reason.split(":")[0]) if d.status == "rejected" and d.reason else ""
+            ids = [d.memory_id] if d.memory_id else []
+            self.log("worker_write", ids, d.status + suffix, game_day=game_day)
+        return d
 
-def worker_write(
-    repo: NoteRepository,
-    req: MemoryWriteRequest | dict[str, Any],
-    *,
-    worker: str,
-    stage_id: str,
-    game_day: int,
-    stage_cap: int,
-) -> WriteDisposition:
-    """Apply every guard to one worker request and say exactly what happened to it."""
-    checked = check_request(req)
-    with repo.transaction():
-        if not isinstance(checked, CleanWrite):
-            reason, kind = checked
-            repo.audit("worker_write", [], "rejected-" + reason.split(":")[0], game_day=game_day)
-            return WriteDisposition(status="rejected", reason=reason, kind=kind)
-        d = _place(
-            repo,
-            checked,
-            worker=clean(worker, limit=64),
-            stage_id=stage_id,
-            game_day=int(game_day),
-            stage_cap=stage_cap,
-        )
-        suffix = ("-" + d.reason.split(":")[0]) if d.status == "rejected" and d.reason else ""
-        repo.audit(
-            "worker_write",
-            [d.memory_id] if d.memory_id else [],
-            d.status + suffix,
-            game_day=game_day,
-        )
-    return d
+    def _place(self, w: CleanWrite, worker: str, stage_id: str, game_day: int) -> WriteDisposition:
+        """Reinforce, supersede, refuse past the cap, or write: the first that applies."""
+        expires = game_day + w.ttl_days
+        same, own = self.worker_context(normalise(w.text), stage_id)
+        if same is not None:
+            self.reinforce(same, w.importance, expires)
+            return w.reinforced(same.id, same.kind)
+        for rec in own:
+            if rec.status in LIVE_STATUSES and similarity(rec.text, w.text) >= NEAR_DUPLICATE:
+                self.rewrite(rec, w, expires_day=expires, game_day=game_day)
+                return w.superseded(rec.id)
+        if len(own) >= self.stage_cap:
+            return w.over_cap(self.stage_cap)
+        rec = self.insert(w.note(worker=worker, stage_id=stage_id, game_day=game_day))
+        return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
 
+    # -- the lifecycle passes --------------------------------------------------------------------
+    def harden(self, *, game_day: int) -> HardenReport:
+        """After each fork: promote surviving provisional notes, archive duplicates and expired
+        notes with lineage, supersede older binding decisions on the same axis."""
+        with self.transaction():
+            live = self.records(statuses=LIVE_STATUSES)
+            report, changes = lifecycle.plan_harden(live, game_day=game_day)
+            for memory_id, change in changes.items():
+                self.update(memory_id, change)
+            for operation, ids in (
+                ("harden_promote", report.promoted),
+                ("harden_archive", report.archived),
+                ("harden_supersede", report.superseded),
+            ):
+                if ids:
+                    self.log(operation, ids, "hardening-pass", game_day=game_day)
+        return report
 
-def _place(
-    repo: NoteRepository,
-    w: CleanWrite,
-    *,
-    worker: str,
-    stage_id: str,
-    game_day: int,
-    stage_cap: int,
-) -> WriteDisposition:
-    """Reinforce, supersede, refuse past the cap, or write: the first that applies."""
-    expires = game_day + w.ttl_days
-    same, own = repo.worker_context(normalise(w.text), stage_id)
-    if same is not None:
-        repo.reinforce(same, w.importance, expires)
-        return w.reinforced(same.id, same.kind)
-    for rec in own:
-        if rec.status in LIVE and similarity(rec.text, w.text) >= NEAR_DUPLICATE:
-            repo.rewrite(rec, w, expires_day=expires, game_day=game_day)
-            return w.superseded(rec.id)
-    if len(own) >= stage_cap:
-        return w.over_cap(stage_cap)
-    rec = repo.insert(**w.note(worker=worker, stage_id=stage_id, game_day=game_day))
-    return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
+    def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
+        """Retention: the dry run and the real one list the same notes (`lifecycle.prunable`)."""
+        with self.transaction():
+            eligible = lifecycle.prunable(self.records(), game_day=game_day)
+            if dry_run:
+                return PruneReport(status="dry_run", eligible_ids=eligible, deleted_count=0)
+            if eligible:
+                self.delete(eligible)
+                self.log("retention_prune", eligible, lifecycle.PRUNE_REASON, game_day=game_day)
+        return PruneReport(status="applied", eligible_ids=eligible, deleted_count=len(eligible))

@@ -443,9 +443,8 @@ class GameSession:
                 leases.forget(self.conn, run_id)
             self.lease = None
             report.compacted = self.memory.compact()
-        pending = getattr(self.memory, "forget_pending", None)
         removed = memory_commands.delete_reports(self.save_dir, run_id)
-        cosmos_pending = bool(pending()) if callable(pending) else False
+        cosmos_pending = self.memory.forget_pending()
         self.conn.close()
         return {
             "run_id": run_id,

@@ -161,25 +161,8 @@ class FailoverMemory:
         for rec in list(self._binding.values()):
             if rec.id in self._seeded:
                 continue
-            try:
-                self.local.get(rec.id)  # seeded by an earlier session already
-            except KeyError:
-                with transaction(self.conn):  # under Cosmos's own id: one id, one text
-                    self.local._insert(
-                        kind=rec.kind,
-                        text=rec.text,
-                        status=rec.status,
-                        author=rec.author,
-                        importance=rec.importance,
-                        game_day=rec.game_day,
-                        expires_day=rec.expires_day,
-                        source_ids=rec.source_ids,
-                        stage_id=rec.stage_id,
-                        axis=rec.axis,
-                        memory_id=rec.id,
-                        payload=rec.payload,
-                    )
-                count += 1
+            # under Cosmos's own id (one id, one text); an earlier session may have seeded it
+            count += self.local.keep_copy(rec)
             self._seeded.add(rec.id)
         return count
 

@@ -1,5 +1,4 @@
-"""Binding memory in Azure Cosmos DB for NoSQL: the store contract of `memory.local.store.MemoryStore`
-(guarded writes, budgeted recall, hardening, retention, consolidation, forgetting, audit) on a
+"""Binding memory in Azure Cosmos DB for NoSQL: the store contract (`memory.contract`; guarded writes, budgeted recall, hardening, retention, consolidation, forgetting, audit) on a
 distributed engine, after the lab design in `reference/seed-persistent-shared-memory-lab.txt`.
 
 - One long-lived `CosmosClient` per endpoint and credential (`client_for`); DefaultAzureCredential
@@ -10,9 +9,8 @@ distributed engine, after the lab design in `reference/seed-persistent-shared-me
 - The session token of each write rides on the next read; every update is ETag-conditional.
 - Consolidation is one transactional batch with a deterministic id, so a retry writes nothing.
 - A document's `ttl` comes from the memory's retention (`ttl_seconds`).
-- Recall ranks by keyword match (and `VectorDistance` when the container has a vector policy and an
-  embedder is given), recency and importance, then packs with `memory.local.recall.pack`, the local
-  store's budget and delimiters.
+- Recall ranks and packs with `memory.recall`, the save file's one ranking (`VectorDistance`, when
+  the container has a vector policy and an embedder is given, can only raise a note's relevance).
 
 `azure-cosmos` is imported here only, and this module only when MEMORY_BACKEND=cosmos.
 """
@@ -32,8 +30,7 @@ from azure.core.exceptions import AzureError
 from azure.cosmos import CosmosClient, PartitionKey, exceptions
 
 from memory import audit as audit_codes
-from memory import writes
-from memory.contract import Notice, ScopeError
+from memory.contract import Notice
 from memory.cosmos import lifecycle as cosmos_lifecycle
 from memory.cosmos import recall as cosmos_recall
 from memory.cosmos.client import (
@@ -55,26 +52,20 @@ from memory.cosmos.client import (
     unavailable,
     within,
 )
-from memory.guards import (
-    STAGE_CAP,
-    CleanWrite,
-)
+from memory.guards import STAGE_CAP, CleanWrite
 from memory.models import (
     KINDS,
+    LIVE_STATUSES,
     WORKER_KINDS,
     AuditRecord,
-    Author,
     ConsolidationResult,
     ForgetReport,
-    HardenReport,
     Kind,
     MemoryRecord,
-    MemoryWriteRequest,
-    PruneReport,
+    NewNote,
     RecallResult,
-    Status,
-    WriteDisposition,
 )
+from memory.writes import PolicyStore
 from textkit import normalise, terms
 
 __all__ = [
@@ -99,7 +90,7 @@ Embedder = Callable[[str], list[float]]
 T = TypeVar("T")
 
 
-class CosmosMemoryStore:
+class CosmosMemoryStore(PolicyStore):
     """One run's binding memory in Cosmos DB (implements `memory.contract.MemoryBackend`).
 
     The run is this store's partition. Writes land at once; the audit rows of an operation are
@@ -118,11 +109,8 @@ class CosmosMemoryStore:
         stage_cap: int = STAGE_CAP,
         create: bool | None = None,
     ) -> None:
-        if not isinstance(run_id, str) or not run_id.strip():
-            raise ValueError("a memory store needs a run id")
-        self.run_id = run_id
+        super().__init__(run_id, stage_cap=stage_cap)
         self.config = config
-        self.stage_cap = stage_cap
         if client is None:
             client, self.counter = client_for(config, credential=credential)
         else:
@@ -132,6 +120,7 @@ class CosmosMemoryStore:
         self._session_token: str | None = None
         self._audit_queue: list[dict[str, Any]] = []
         self._seq: int | None = None
+        self._read: dict[str, dict[str, Any]] = {}  # the documents last read, by id (their ETags)
         self._audit_seq = itertools.count(time.time_ns())
         self.vector_enabled = False
         try:
@@ -168,18 +157,16 @@ class CosmosMemoryStore:
         self.vector_function = str(vectors[0].get("distanceFunction", "cosine")) if vectors else ""
 
     # -- scope and plumbing --------------------------------------------------------------------
-    def authorize(self, run_id: str | None) -> str:
-        """Return the bound run id; raise ScopeError (before any I/O) for any other run."""
-        if run_id is not None and run_id != self.run_id:
-            raise ScopeError(f"memory store is bound to run {self.run_id!r}, not {run_id!r}")
-        return self.run_id
-
     def store_label(self) -> str:
         return ORIGIN
 
     def drain_notices(self) -> list[Notice]:
         """Outages are the failover's to report (`memory.cosmos.failover`): nothing here."""
         return []
+
+    def forget_pending(self) -> bool:
+        """A forget Cosmos served is done: nothing waits."""
+        return False
 
     def _guard(self, fn: Callable[[], T], *, missing_ok: bool = False) -> T:
         """Run one SDK call; an outage (a gone database or container included) becomes
@@ -240,7 +227,9 @@ class CosmosMemoryStore:
         sql = (
             f"SELECT * FROM c WHERE c.runId = @run{' AND ' + where if where else ''} ORDER BY c.seq"
         )
-        return self._query(sql, params)
+        docs = self._query(sql, params)
+        self._read = {d["id"]: d for d in docs}
+        return docs
 
     def _next_seq(self) -> int:
         if self._seq is None:
@@ -265,7 +254,7 @@ class CosmosMemoryStore:
         self._note_write()
         return out
 
-    def _audit(
+    def log(
         self,
         operation: str,
         memory_ids: Sequence[str],
@@ -323,116 +312,114 @@ class CosmosMemoryStore:
             return None
 
     # -- writes --------------------------------------------------------------------------------
-    def _new_doc(
-        self,
-        *,
-        kind: str,
-        text: str,
-        status: str,
-        author: str,
-        importance: float,
-        game_day: int,
-        expires_day: int | None,
-        source_ids: Sequence[str],
-        stage_id: str | None,
-        axis: str | None,
-        worker: str | None = None,
-        memory_id: str | None = None,
-        reviewer: str | None = None,
-        payload: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    def _new_doc(self, note: NewNote) -> dict[str, Any]:
         seq = self._next_seq()
         doc: dict[str, Any] = {
-            "id": memory_id or f"mem-{seq:05d}",
+            "id": note.memory_id or f"mem-{seq:05d}",
             "runId": self.run_id,
             "seq": seq,
-            "kind": kind,
-            "text": text,
-            "norm": normalise(text),
-            "terms": sorted(set(terms(text))),
-            "nTerms": len(terms(text)),  # the note's length for BM25, as the save file counts it
-            "status": status,
-            "author": author,
-            "importance": importance,
-            "gameDay": game_day,
+            "kind": note.kind,
+            "status": note.status,
+            "author": note.author,
+            "importance": note.importance,
+            "gameDay": note.game_day,
             "ts": audit_codes.utc_now(),
-            "expiresDay": expires_day,
-            "sourceIds": list(source_ids),
-            "stageId": stage_id,
-            "axis": axis,
-            "worker": worker,
-            "reviewer": reviewer,
+            "expiresDay": note.expires_day,
+            "sourceIds": list(note.source_ids),
+            "stageId": note.stage_id,
+            "axis": note.axis,
+            "worker": note.worker,
+            "reviewer": note.reviewer,
             "reinforced": 0,
             "supersededBy": None,
             "consolidatedInto": None,
-            "payload": payload,
-            "ttl": ttl_seconds(kind, importance, game_day, expires_day),
+            "payload": note.payload,
+            "ttl": ttl_seconds(note.kind, note.importance, note.game_day, note.expires_day),
+            **_text_fields(note.text),
         }
-        vector = self._embed(text)
+        vector = self._embed(note.text)
         if vector is not None:
             doc["embedding"] = vector
         return doc
 
-    def _insert(self, **fields: Any) -> MemoryRecord:
-        doc = self._new_doc(**fields)
+    # -- the write policy's repository (`memory.writes.PolicyStore`) ------------------------------
+    def transaction(self) -> AbstractContextManager[Any]:
+        return nullcontext()  # each write is one request; the policy's reads come first
+
+    def insert(self, note: NewNote) -> MemoryRecord:
         try:
-            return doc_to_record(self._create(doc))
+            return doc_to_record(self._create(self._new_doc(note)))
         except exceptions.CosmosResourceExistsError:
-            if fields.get("memory_id"):
+            if note.memory_id:
                 raise
             self._seq = None  # another writer took the id: read the run's sequence again
-            return doc_to_record(self._create(self._new_doc(**fields)))
+            return doc_to_record(self._create(self._new_doc(note)))
 
-    def remember(
-        self,
-        kind: Kind,
-        text: str,
-        *,
-        author: Author,
-        game_day: int,
-        importance: float = 5.0,
-        stage_id: str | None = None,
-        axis: str | None = None,
-        source_ids: Sequence[str] = (),
-        status: Status = "active",
-        expires_day: int | None = None,
-        payload: dict[str, Any] | None = None,
+    def restatement(self, norm: str, kind: Kind) -> MemoryRecord | None:
+        same = self._docs(
+            f"c.norm = @norm AND c.kind = @kind AND {LIVE}",
+            [param("@norm", norm), param("@kind", kind)],
+        )
+        return doc_to_record(same[0]) if same else None
+
+    def worker_context(
+        self, norm: str, stage_id: str
+    ) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
+        """One query: the restatement and the stage's worker notes together."""
+        docs = self._docs(
+            f"((c.norm = @norm AND c.kind IN ('preference', 'context') AND {LIVE})"
+            " OR (c.stageId = @stage AND c.author = 'worker'))",
+            [param("@norm", norm), param("@stage", stage_id)],
+        )
+        same = [
+            d
+            for d in docs
+            if d["norm"] == norm and d["kind"] in WORKER_KINDS and d["status"] in LIVE_STATUSES
+        ]
+        own = [d for d in docs if d.get("stageId") == stage_id and d["author"] == "worker"]
+        own.sort(key=lambda d: d["seq"], reverse=True)
+        return (doc_to_record(same[0]) if same else None), [doc_to_record(d) for d in own]
+
+    def reinforce(
+        self, rec: MemoryRecord, importance: float, expires_day: int | None
     ) -> MemoryRecord:
-        """Framework, CEO and system writes (the policy in `memory.writes`; two requests: the
-        restatement query, the write)."""
-        return writes.remember(
-            _Notes(self),
-            kind,
-            text,
-            author=author,
-            game_day=game_day,
-            importance=importance,
-            stage_id=stage_id,
-            axis=axis,
-            source_ids=source_ids,
-            status=status,
-            expires_day=expires_day,
-            payload=payload,
+        doc = self._read[rec.id]
+        old = doc.get("expiresDay")
+        expiry = None if old is None or expires_day is None else max(old, expires_day)
+        weight = max(float(doc["importance"]), importance)
+        out = self._replace(
+            doc,
+            {
+                "reinforced": int(doc.get("reinforced") or 0) + 1,
+                "importance": weight,
+                "expiresDay": expiry,
+                "ttl": ttl_seconds(doc["kind"], weight, doc["gameDay"], expiry),
+            },
+        )
+        return doc_to_record(out)
+
+    def rewrite(self, rec: MemoryRecord, w: CleanWrite, *, expires_day: int, game_day: int) -> None:
+        doc = self._read[rec.id]
+        weight = max(float(doc["importance"]), w.importance)
+        self._replace(
+            doc,
+            {
+                **_text_fields(w.text),
+                "kind": w.kind,
+                "importance": weight,
+                "expiresDay": expires_day,
+                "gameDay": game_day,
+                "ttl": ttl_seconds(w.kind, weight, game_day, expires_day),
+            },
         )
 
-    def worker_write(
-        self,
-        req: MemoryWriteRequest | dict[str, Any],
-        *,
-        worker: str,
-        stage_id: str,
-        game_day: int,
-    ) -> WriteDisposition:
-        """Every guard on one worker request (the policy in `memory.writes`; two requests: one
-        query for restatement, the stage's notes and the cap together, then the write)."""
-        return writes.worker_write(
-            _Notes(self),
-            req,
-            worker=worker,
-            stage_id=stage_id,
-            game_day=game_day,
-            stage_cap=self.stage_cap,
-        )
+    def update(self, memory_id: str, change: dict[str, Any]) -> None:
+        """ETag-conditional replace of a document read by the pass that planned `change`."""
+        self._replace(self._read[memory_id], {_FIELDS[k]: v for k, v in change.items()})
+
+    def delete(self, memory_ids: Sequence[str]) -> None:
+        for memory_id in memory_ids:
+            cosmos_lifecycle.delete(self, self._read[memory_id])
 
     # -- reads ---------------------------------------------------------------------------------
     def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
@@ -507,14 +494,6 @@ class CosmosMemoryStore:
         ]
 
     # -- lifecycle (see memory.cosmos.lifecycle) -------------------------------------------------
-    def harden(self, *, game_day: int) -> HardenReport:
-        """Promote, archive and supersede as the local store does (ETag-conditional writes)."""
-        return cosmos_lifecycle.harden(self, game_day=game_day)
-
-    def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
-        """Retention: dry run and apply share `memory.lifecycle.prune_blocker`."""
-        return cosmos_lifecycle.prune(self, game_day=game_day, dry_run=dry_run)
-
     def consolidate(
         self,
         source_ids: Sequence[str],
@@ -550,21 +529,8 @@ class CosmosMemoryStore:
         """Write a record the local store kept during an outage: under its own id when `keep_id`
         and Cosmos has no document by that id (its sequence then counts past it, so the id is never
         given to another text), else under a new id in this run."""
-        fields: dict[str, Any] = {
-            "kind": rec.kind,
-            "text": rec.text,
-            "status": rec.status,
-            "author": rec.author,
-            "importance": rec.importance,
-            "game_day": rec.game_day,
-            "expires_day": rec.expires_day,
-            "source_ids": rec.source_ids,
-            "stage_id": rec.stage_id,
-            "axis": rec.axis,
-            "payload": rec.payload,
-        }
         if keep_id:
-            doc = self._new_doc(**fields, memory_id=rec.id)
+            doc = self._new_doc(NewNote.copy_of(rec, keep_id=True))
             local_seq = int(rec.id[4:]) if rec.id[4:].isdigit() else 0
             doc["seq"] = max(int(doc["seq"]), local_seq)
             self._seq = max(self._seq or 0, int(doc["seq"]))
@@ -572,7 +538,7 @@ class CosmosMemoryStore:
                 return doc_to_record(self._create(doc))
             except exceptions.CosmosResourceExistsError:
                 self._seq = None
-        return self._insert(**fields)
+        return self.insert(NewNote.copy_of(rec, keep_id=False))
 
     def known_seq(self) -> int:
         """The highest note sequence this store has seen or given (no request)."""
@@ -584,93 +550,23 @@ class CosmosMemoryStore:
         return int(rows[0]) if rows and rows[0] is not None else 0
 
 
-class _Notes:
-    """Cosmos DB's side of the write policy (`memory.writes.NoteRepository`). The documents a read
-    returned are kept by id, so a reinforce or rewrite replaces them ETag-conditionally."""
+# Record field -> document field, for what a hardening pass changes.
+_FIELDS = {
+    "status": "status",
+    "superseded_by": "supersededBy",
+    "reinforced": "reinforced",
+    "importance": "importance",
+}
 
-    def __init__(self, store: CosmosMemoryStore) -> None:
-        self.store = store
-        self._docs: dict[str, dict[str, Any]] = {}
 
-    def _seen(self, docs: list[dict[str, Any]]) -> list[MemoryRecord]:
-        self._docs.update((d["id"], d) for d in docs)
-        return [doc_to_record(d) for d in docs]
-
-    def transaction(self) -> AbstractContextManager[Any]:
-        return nullcontext()  # each write is one request; the policy's reads come first
-
-    def restatement(self, norm: str, kind: Kind) -> MemoryRecord | None:
-        same = self.store._docs(
-            f"c.norm = @norm AND c.kind = @kind AND {LIVE}",
-            [param("@norm", norm), param("@kind", kind)],
-        )
-        return next(iter(self._seen(same[:1])), None)
-
-    def worker_context(
-        self, norm: str, stage_id: str
-    ) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
-        docs = self.store._docs(
-            f"((c.norm = @norm AND c.kind IN ('preference', 'context') AND {LIVE})"
-            " OR (c.stageId = @stage AND c.author = 'worker'))",
-            [param("@norm", norm), param("@stage", stage_id)],
-        )
-        same = [
-            d
-            for d in docs
-            if d["norm"] == norm
-            and d["kind"] in WORKER_KINDS
-            and d["status"] in ("provisional", "active")
-        ]
-        own = [d for d in docs if d.get("stageId") == stage_id and d["author"] == "worker"]
-        own.sort(key=lambda d: d["seq"], reverse=True)
-        return next(iter(self._seen(same[:1])), None), self._seen(own)
-
-    def reinforce(
-        self, rec: MemoryRecord, importance: float, expires_day: int | None
-    ) -> MemoryRecord:
-        doc = self._docs[rec.id]
-        old = doc.get("expiresDay")
-        expiry = None if old is None or expires_day is None else max(old, expires_day)
-        weight = max(float(doc["importance"]), importance)
-        out = self.store._replace(
-            doc,
-            {
-                "reinforced": int(doc.get("reinforced") or 0) + 1,
-                "importance": weight,
-                "expiresDay": expiry,
-                "ttl": ttl_seconds(doc["kind"], weight, doc["gameDay"], expiry),
-            },
-        )
-        return doc_to_record(out)
-
-    def rewrite(self, rec: MemoryRecord, w: CleanWrite, *, expires_day: int, game_day: int) -> None:
-        doc = self._docs[rec.id]
-        weight = max(float(doc["importance"]), w.importance)
-        self.store._replace(
-            doc,
-            {
-                "text": w.text,
-                "norm": normalise(w.text),
-                "terms": sorted(set(terms(w.text))),
-                "nTerms": len(terms(w.text)),
-                "kind": w.kind,
-                "importance": weight,
-                "expiresDay": expires_day,
-                "gameDay": game_day,
-                "ttl": ttl_seconds(w.kind, weight, game_day, expires_day),
-            },
-        )
-
-    def insert(self, **fields: Any) -> MemoryRecord:
-        return self.store._insert(**fields)
-
-    def audit(
-        self,
-        operation: str,
-        memory_ids: Sequence[str],
-        reason: str,
-        *,
-        game_day: int | None,
-        ts: str | None = None,
-    ) -> None:
-        self.store._audit(operation, memory_ids, reason, game_day=game_day)
+def _text_fields(text: str) -> dict[str, Any]:
+    """A document's text and what is derived from it: the normalised words (restatements), the
+    distinct index terms and their count, repeats counted (BM25's note length, as the save file
+    counts it)."""
+    found = terms(text)
+    return {
+        "text": text,
+        "norm": normalise(text),
+        "terms": sorted(set(found)),
+        "nTerms": len(found),
+    }

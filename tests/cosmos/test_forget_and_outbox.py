@@ -172,7 +172,7 @@ def test_a_cosmos_run_replays_like_a_local_one(shim, shim_config, tmp_path):
     finally:
         conn.close()
     # Where memories were stored (payload store / origin, MEMORY_BACKEND notices) does not count,
-    # and both stores rank recall alike (memory.ranking): the run re-derives exactly.
+    # and both stores rank recall alike (memory.recall): the run re-derives exactly.
     assert report.ok, report.first_difference
 
 

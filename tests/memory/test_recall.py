@@ -6,10 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.local import recall
-from memory.local.recall import tokens
+from memory import recall
+from memory.local import recall as local_recall
 from memory.local.store import MemoryStore
 from memory.models import MemoryRecord
+from memory.recall import tokens
 
 
 def rec(
@@ -87,7 +88,7 @@ def test_older_decision_on_same_axis_is_not_injected(store: MemoryStore) -> None
 
 
 def _ranked(store: MemoryStore, query: str, day: int) -> list[str]:
-    _, _, ranked = recall.select(store.conn, "run-a", query, game_day=day, ranked_n=10, newest_n=1)
+    _, _, ranked = local_recall.choose(store.conn, "run-a", query, game_day=day, limit=4)
     return [r.id for r in ranked]
 
 

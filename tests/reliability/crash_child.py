@@ -98,7 +98,7 @@ def install_kill_hook(spec: str) -> None:
     if where == "event":
         session_module.insert_events = _die_on(n, session_module.insert_events)  # type: ignore[attr-defined]
     elif where == "memory":
-        MemoryStore._insert = _die_on(n, MemoryStore._insert)  # type: ignore[method-assign]
+        MemoryStore.insert = _die_on(n, MemoryStore.insert)  # type: ignore[method-assign]
     elif where == "save_run":
         session_module.save_run = _die_on(n, session_module.save_run)  # type: ignore[attr-defined]
     else:

@@ -119,7 +119,7 @@ def test_opening_while_another_process_checkpoints_and_compacts_never_refuses(
             textwrap.dedent(f"""
                 import sys
                 from memory.local.db import connect
-                from memory.lifecycle import compact
+                from memory.local.store import compact
                 c = connect({str(path)!r})
                 for i in range(120):
                     c.execute("BEGIN IMMEDIATE")

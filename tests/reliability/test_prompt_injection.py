@@ -10,7 +10,7 @@ from typing import Any
 from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
-from memory.local.recall import CLOSE, OPEN
+from memory.recall import CLOSE, OPEN
 from tests.reliability.conftest import PITCH, play_venture
 
 ATTACKS = [

@@ -407,8 +407,7 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
                 if hook is not None:
                     hook(conn, args.run)
         gone.compacted = store.compact()
-        pending = getattr(store, "forget_pending", None)
-        cosmos_pending = bool(pending()) if callable(pending) else False
+        cosmos_pending = store.forget_pending()
         _emit(
             args,
             {**gone.model_dump(), "cosmos_pending": cosmos_pending},
