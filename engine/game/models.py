@@ -1,10 +1,14 @@
-"""Pydantic models of the game: company economics, org, stages, dilemmas, receipts, outcome, state."""
+"""The game's records: company economics, org, stages, dilemmas, receipts, outcome, state.
+
+Plain stdlib dataclasses (keyword-only, so fields keep the saved JSON's order whatever their
+defaults): the engine builds and trusts them, and building them costs no pydantic import on the
+headless path. Untrusted JSON (a save read from disk) is validated into them at the boundary
+(`engine.session.saves`, pydantic's TypeAdapter, imported there only)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 Archetype = Literal["builder", "seller", "designer", "operator"]
 OwnerRole = Literal["strategist", "designer", "marketer", "ops"]
@@ -15,7 +19,16 @@ ARCHETYPES: tuple[str, ...] = ("builder", "seller", "designer", "operator")
 METER_FIELDS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
 
 
-class Economics(BaseModel):
+def _float_fields(record: Any) -> None:
+    """A whole number given to a `float` field is stored as a float (40 → 40.0), as the models did
+    when they were pydantic's: the saved JSON and event payloads keep reading `40.0`."""
+    for f in fields(record):
+        if f.type == "float" and type(getattr(record, f.name)) is int:
+            setattr(record, f.name, float(getattr(record, f.name)))
+
+
+@dataclass(kw_only=True)
+class Economics:
     """The company's numbers. Money in USD; meters 0–100; runway derived from treasury and net burn."""
 
     treasury_usd: float
@@ -34,8 +47,11 @@ class Economics(BaseModel):
     threat: float = 10.0
     overhead_usd: float = 0.0  # non-payroll monthly costs (supplier contracts), part of the burn
 
+    def __post_init__(self) -> None:
+        _float_fields(self)
+
     def numbers(self) -> dict[str, float]:
-        return {k: float(v) for k, v in self.model_dump().items()}
+        return {f.name: float(getattr(self, f.name)) for f in fields(self)}
 
     @property
     def profitable(self) -> bool:
@@ -52,7 +68,8 @@ class Economics(BaseModel):
         return out
 
 
-class Worker(BaseModel):
+@dataclass(kw_only=True)
+class Worker:
     id: str
     title: str
     kind: Literal["human", "digital_worker", "hybrid"] = "digital_worker"
@@ -63,16 +80,24 @@ class Worker(BaseModel):
     spawned_by: str | None = None  # rule id that added this role
     active: bool = True
 
+    def __post_init__(self) -> None:
+        _float_fields(self)
 
-class OrgDelta(BaseModel):
+
+@dataclass(kw_only=True)
+class OrgDelta:
     added_role_id: str | None = None
     added_role_title: str | None = None
     monthly_cost_usd: float = 0.0
     removed_role_id: str | None = None
     removed_role_title: str | None = None
 
+    def __post_init__(self) -> None:
+        _float_fields(self)
 
-class Stage(BaseModel):
+
+@dataclass(kw_only=True)
+class Stage:
     id: str
     beat: str
     number: int
@@ -90,7 +115,8 @@ class Stage(BaseModel):
     decision: StageDecision | None = None
 
 
-class StageDecision(BaseModel):
+@dataclass(kw_only=True)
+class StageDecision:
     rule_id: str
     option: str  # "A", "B" or "own"
     text: str
@@ -101,7 +127,8 @@ class StageDecision(BaseModel):
     title: str = ""
 
 
-class Option(BaseModel):
+@dataclass(kw_only=True)
+class Option:
     key: Literal["A", "B"]
     text: str
     tradeoff: str
@@ -111,7 +138,8 @@ class Option(BaseModel):
     archetype: str | None = None  # set when only this founder archetype gets the option
 
 
-class Dilemma(BaseModel):
+@dataclass(kw_only=True)
+class Dilemma:
     stage_id: str
     title: str
     axis: str
@@ -121,34 +149,37 @@ class Dilemma(BaseModel):
     variant: str = ""
 
 
-class Directive(BaseModel):
+@dataclass(kw_only=True)
+class Directive:
     """The newest binding decision: what the next artifact must visibly follow."""
 
     memory_id: str | None = None
     source: Literal["decision", "rejection", "standup", "founding"]
     rule_id: str | None = None
     text: str
-    keywords: list[str] = Field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
     stage_id: str | None = None
     game_day: int = 0
     reading: dict[str, Any] | None = None  # what a rejection or reply asks to change
     standing_text: str | None = None  # the fork decision that stays binding under it
 
 
-class Rubric(BaseModel):
+@dataclass(kw_only=True)
+class Rubric:
     dimensions: dict[str, int]
     checks: dict[str, bool]
     floor: int
     compliance: int
     drift: bool
     final: int
-    notes: list[str] = Field(default_factory=list)
-    flaws: list[dict[str, str]] = Field(default_factory=list)  # {kind, note} in plain words
+    notes: list[str] = field(default_factory=list)
+    flaws: list[dict[str, str]] = field(default_factory=list)  # {kind, note} in plain words
     # recalled directions the artifact broke: {axis, direction, did, memory_id, line}
-    violations: list[dict[str, Any]] = Field(default_factory=list)
+    violations: list[dict[str, Any]] = field(default_factory=list)
 
 
-class StageRun(BaseModel):
+@dataclass(kw_only=True)
+class StageRun:
     """What one worker run produced (an attempt at a stage)."""
 
     stage_id: str
@@ -161,17 +192,18 @@ class StageRun(BaseModel):
     served_by: str
     model: str
     fallback_reason: str | None = None
-    memory_injected: list[dict[str, Any]] = Field(default_factory=list)
+    memory_injected: list[dict[str, Any]] = field(default_factory=list)
     memory_block: str = ""
-    knowledge_hits: list[dict[str, Any]] = Field(default_factory=list)
-    tools_called: list[dict[str, Any]] = Field(default_factory=list)
-    memory_dispositions: list[dict[str, Any]] = Field(default_factory=list)
+    knowledge_hits: list[dict[str, Any]] = field(default_factory=list)
+    tools_called: list[dict[str, Any]] = field(default_factory=list)
+    memory_dispositions: list[dict[str, Any]] = field(default_factory=list)
     directive: Directive | None = None
-    changes: list[str] = Field(default_factory=list)  # what changed since the rejected attempt
-    binding: list[dict[str, Any]] = Field(default_factory=list)  # the recalled directions
+    changes: list[str] = field(default_factory=list)  # what changed since the rejected attempt
+    binding: list[dict[str, Any]] = field(default_factory=list)  # the recalled directions
 
 
-class Receipt(BaseModel):
+@dataclass(kw_only=True)
+class Receipt:
     stage_id: str
     rule_id: str
     option: str
@@ -182,14 +214,15 @@ class Receipt(BaseModel):
     before: Economics
     after: Economics
     org_delta: OrgDelta
-    memory_written: list[dict[str, Any]] = Field(default_factory=list)
+    memory_written: list[dict[str, Any]] = field(default_factory=list)
     next_brief: dict[str, str] | None = None
     matched_by: str = "option"
-    notes: list[str] = Field(default_factory=list)  # standing orders and costs that came due
+    notes: list[str] = field(default_factory=list)  # standing orders and costs that came due
     effect_line: str = ""  # the same line the option showed before the choice
 
 
-class StandupTurn(BaseModel):
+@dataclass(kw_only=True)
+class StandupTurn:
     speaker: str
     role: str
     line: str
@@ -198,7 +231,8 @@ class StandupTurn(BaseModel):
     served_by: str = "simulation"
 
 
-class Antagonist(BaseModel):
+@dataclass(kw_only=True)
+class Antagonist:
     name: str
     archetype: str
     tagline: str
@@ -208,7 +242,8 @@ class Antagonist(BaseModel):
     personality_text: str = ""
 
 
-class AntagonistMove(BaseModel):
+@dataclass(kw_only=True)
+class AntagonistMove:
     day: int
     stage_id: str
     title: str
@@ -219,14 +254,19 @@ class AntagonistMove(BaseModel):
     metric_delta: float = 0.0  # how far the named metric moved
     reaction: str = ""  # which of your choices the rival punished, if any
 
+    def __post_init__(self) -> None:
+        _float_fields(self)
 
-class EventChoice(BaseModel):
+
+@dataclass(kw_only=True)
+class EventChoice:
     key: Literal["A", "B"]
     text: str
     effect_line: str = ""
 
 
-class WorldEvent(BaseModel):
+@dataclass(kw_only=True)
+class WorldEvent:
     """A seeded happening between stages: a visible consequence, sometimes a small choice."""
 
     kind: str
@@ -235,13 +275,14 @@ class WorldEvent(BaseModel):
     after_stage: str
     day: int
     effect_line: str = ""
-    applied: dict[str, float] = Field(default_factory=dict)
-    options: list[EventChoice] = Field(default_factory=list)
+    applied: dict[str, float] = field(default_factory=dict)
+    options: list[EventChoice] = field(default_factory=list)
     default: Literal["A", "B"] | None = None
     choice: str | None = None
 
 
-class Outcome(BaseModel):
+@dataclass(kw_only=True)
+class Outcome:
     result: Literal["victory", "defeat"]
     reason: str
     day: int
@@ -252,7 +293,8 @@ class Outcome(BaseModel):
     stage: int = 0  # the stage (1-8) the venture ended in
 
 
-class Founder(BaseModel):
+@dataclass(kw_only=True)
+class Founder:
     name: str
     company: str
     pitch: str
@@ -261,10 +303,9 @@ class Founder(BaseModel):
     keywords: list[str]
 
 
-class GameState(BaseModel):
+@dataclass(kw_only=True)
+class GameState:
     """The whole persisted state of one run (saved as JSON after every command)."""
-
-    model_config = ConfigDict(validate_assignment=False)
 
     rules_version: int = 1  # saves made before the rules-as-dilemma-deck game carry 1
     run_id: str
@@ -277,26 +318,23 @@ class GameState(BaseModel):
     org: list[Worker]
     economics: Economics
     antagonist: Antagonist
-    moves: list[AntagonistMove] = Field(default_factory=list)
+    moves: list[AntagonistMove] = field(default_factory=list)
     current: StageRun | None = None
     dilemma: Dilemma | None = None
-    receipts: list[Receipt] = Field(default_factory=list)
-    standup: list[StandupTurn] = Field(default_factory=list)
+    receipts: list[Receipt] = field(default_factory=list)
+    standup: list[StandupTurn] = field(default_factory=list)
     standup_answered: bool = False
     directive: Directive | None = None
-    flags: list[str] = Field(default_factory=list)
-    history: list[tuple[int, float]] = Field(default_factory=list)  # (day, treasury)
+    flags: list[str] = field(default_factory=list)
+    history: list[tuple[int, float]] = field(default_factory=list)  # (day, treasury)
     outcome: Outcome | None = None
     niche: str | None = None  # the customer the CEO narrowed to ("focus on X")
-    orders: list[dict[str, Any]] = Field(default_factory=list)  # standing orders from a reply
-    planted: list[dict[str, Any]] = Field(default_factory=list)  # approved flaws not yet due
+    orders: list[dict[str, Any]] = field(default_factory=list)  # standing orders from a reply
+    planted: list[dict[str, Any]] = field(default_factory=list)  # approved flaws not yet due
     rejected: dict[str, Any] | None = None  # the last rejected artifact (a redo starts from it)
-    world_events: list[WorldEvent] = Field(default_factory=list)
+    world_events: list[WorldEvent] = field(default_factory=list)
     pending_event: WorldEvent | None = None  # an event whose small choice waits for the CEO
 
     @property
     def stage(self) -> Stage | None:
         return self.stages[self.stage_index] if self.stage_index < len(self.stages) else None
-
-
-Stage.model_rebuild()

@@ -11,6 +11,7 @@ computed by applying the rule to a copy of the company, so it is exactly what th
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from engine.game.archetypes import ARCHETYPE_RULES, effect_factor
@@ -703,8 +704,8 @@ def _reports_to(state: GameState, stage_id: str) -> str:
 def preview_after(state: GameState, rule: Rule | str, stage_id: str) -> tuple[Economics, OrgDelta]:
     """The numbers and org change of a rule applied now, on a copy: exactly what `apply_rule` does."""
     rule = RULES[rule] if isinstance(rule, str) else rule
-    econ = state.economics.model_copy()
-    org = [w.model_copy() for w in state.org]
+    econ = copy.copy(state.economics)
+    org = [copy.copy(w) for w in state.org]
     delta = _apply(
         econ,
         org,
@@ -730,7 +731,7 @@ def apply_rule(
     """Apply one rule (a decision's, or a world event's) to the company in place; return before,
     after, org delta and the resolved effect (base + scalings + archetype factor)."""
     rule = RULES[rule] if isinstance(rule, str) else rule
-    before = state.economics.model_copy()
+    before = copy.copy(state.economics)
     effect = resolve(rule, before, state.founder.archetype)
     org_delta = _apply(
         state.economics,
@@ -742,4 +743,4 @@ def apply_rule(
         _reports_to(state, stage_id),
         protected(state),
     )
-    return before, state.economics.model_copy(), org_delta, effect
+    return before, copy.copy(state.economics), org_delta, effect

@@ -46,13 +46,13 @@ def _branch(session: Any) -> Any:
     """A second exploring session continuing from a copy of this one: its memory (a copy of the
     save's database) and its state as a save would hold it (the state is not saved while
     exploring, so it goes through JSON here, as a save and a load would take it)."""
-    from engine.game.models import GameState
     from engine.session.api import GameSession
+    from engine.session.saves import state_from_json, state_json
     from memory.local.db import copy_of
 
     return GameSession(
         copy_of(session.conn),
-        GameState.model_validate_json(session.state.model_dump_json()),
+        state_from_json(state_json(session.state)),
         list(session.inputs),
         router=session.router,
         knowledge=session.knowledge,

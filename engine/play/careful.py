@@ -9,6 +9,7 @@ and never touches the rubric: the gate judges the work exactly as for any other 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 from engine.game.economy import TUNING
@@ -38,9 +39,9 @@ def safety(state: GameState, econ: Economics) -> tuple[float, float]:
 
 
 def _after(state: GameState, rule: Rule | str, where: str) -> Economics:
-    copy = state.model_copy(deep=True)
-    apply_rule(copy, rule, where)
-    return copy.economics
+    probe = copy.deepcopy(state)
+    apply_rule(probe, rule, where)
+    return probe.economics
 
 
 def _safer(state: GameState, options: Sequence[tuple[str, Rule | str]], where: str) -> str:

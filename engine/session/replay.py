@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from dataclasses import asdict
 from typing import Any
 
 from pydantic import BaseModel
@@ -122,8 +123,8 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
         if diff is None and len(a) != len(b):
             diff = f"stored {len(a)} events, re-derived {len(b)}"
         if diff is None:
-            s1 = strip_keys(strip_timing(state.model_dump(mode="json")), keys)
-            s2 = strip_keys(strip_timing(session.state.model_dump(mode="json")), keys)
+            s1 = strip_keys(strip_timing(asdict(state)), keys)
+            s2 = strip_keys(strip_timing(asdict(session.state)), keys)
             if s1 != s2:
                 diff = "final state differs from the re-derived state"
         return ReplayReport(

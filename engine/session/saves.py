@@ -1,9 +1,14 @@
-"""Runs in the save file: one row per venture holding its inputs (for replay) and its latest state."""
+"""Runs in the save file: one row per venture holding its inputs (for replay) and its latest state.
+
+The state is saved as compact JSON of its dataclasses; a state read back is untrusted input, so it
+is validated into them by pydantic (imported on the first load only: `simulate` never loads)."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import asdict
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +74,28 @@ def save_run(conn: sqlite3.Connection, state: GameState, inputs: list[dict[str, 
                 outcome.result if outcome else None,
                 outcome.reason if outcome else None,
                 json.dumps(inputs, ensure_ascii=False),
-                state.model_dump_json(),
+                state_json(state),
             ),
         )
+
+
+def state_json(state: GameState) -> str:
+    """The state as the save holds it: compact JSON, fields in declaration order, UTF-8 kept."""
+    return json.dumps(asdict(state), ensure_ascii=False, separators=(",", ":"))
+
+
+@cache
+def _state_adapter() -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(GameState)
+
+
+def state_from_json(text: str | bytes) -> GameState:
+    """A saved state, validated (types, required fields, numbers coerced as declared); raises
+    ValueError (pydantic's ValidationError) on anything that is not a state."""
+    state: GameState = _state_adapter().validate_json(text)
+    return state
 
 
 def load_run(conn: sqlite3.Connection, run_id: str) -> tuple[GameState, list[dict[str, Any]]]:
@@ -79,7 +103,7 @@ def load_run(conn: sqlite3.Connection, run_id: str) -> tuple[GameState, list[dic
     if row is None:
         raise SaveError(f"no run {run_id[:60]!r} in this save dir (see `worldforge play` → load)")
     try:
-        return GameState.model_validate_json(row["state"]), json.loads(row["inputs"])
+        return state_from_json(row["state"]), json.loads(row["inputs"])
     except ValueError as err:
         raise SaveError(
             f"run {run_id!r} is damaged and cannot be loaded ({type(err).__name__})"

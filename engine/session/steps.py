@@ -7,7 +7,9 @@ transaction, rollback, listeners. Steps never call a model and never touch the s
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from dataclasses import asdict, replace
 from typing import Any
 
 from engine.game import directions as dirs
@@ -197,12 +199,12 @@ def found(step: Step) -> None:
         "orgdesigner",
         f"Org chartered: {len(st.org)} roles",
         {
-            "org": [w.model_dump() for w in st.org],
+            "org": [asdict(w) for w in st.org],
             "monthly_burn_usd": st.economics.monthly_burn_usd,
         },
     )
     a = st.antagonist
-    step.emit(E.ANTAGONIST_FORGED, "antagonist", f"Rival forged: {a.name}", a.model_dump())
+    step.emit(E.ANTAGONIST_FORGED, "antagonist", f"Rival forged: {a.name}", asdict(a))
     step.emit(
         E.WORLD_DESIGNED,
         "narrator",
@@ -239,7 +241,7 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
             "stage_id": stage.id,
             "goal": stage.goal,
             "attempt": run.attempt,
-            "directive": st.directive.model_dump() if st.directive else None,
+            "directive": asdict(st.directive) if st.directive else None,
             "memory_injected": run.memory_injected,
         },
     )
@@ -276,7 +278,7 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
             "attempt": run.attempt,
             "score": r.final,
             "drift": r.drift,
-            "rubric": r.model_dump(),
+            "rubric": asdict(r),
             "served_by": result.served_by,
             "model": result.model,
             "fallback_reason": result.fallback_reason,
@@ -336,7 +338,7 @@ def approve(step: Step) -> Dilemma:
         E.DILEMMA_POSED,
         "narrator",
         f"{st.dilemma.title} {clip(st.dilemma.prompt, 90)}",
-        st.dilemma.model_dump(),
+        asdict(st.dilemma),
     )
     st.phase = "fork"
     return st.dilemma
@@ -442,9 +444,7 @@ def _under_standing(standing: Directive | None, new: Directive) -> Directive:
         return new
     base = standing.standing_text or standing.text
     keywords = list(standing.keywords[:6]) + [k for k in new.keywords if k not in standing.keywords]
-    return new.model_copy(
-        update={"rule_id": standing.rule_id, "standing_text": base, "keywords": keywords[:10]}
-    )
+    return replace(new, rule_id=standing.rule_id, standing_text=base, keywords=keywords[:10])
 
 
 def decide(step: Step, key: str, own_text: str | None) -> Receipt:
@@ -492,7 +492,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
     governed = orders.govern_hire(st, org_delta, custom=rule_id == "custom.default")
     if governed:  # the receipt explains what happened, blocked hire included
-        after = st.economics.model_copy()
+        after = copy.copy(st.economics)
         line = rules.effect_line(before, after, org_delta)
         step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
     stage.decision = StageDecision(
@@ -555,10 +555,10 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             else None
         ),
     )
-    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", receipt.model_dump())
+    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", asdict(receipt))
     mv = move(st, rule_id, stage.id)
     st.moves.append(mv)
-    step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, mv.model_dump())
+    step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, asdict(mv))
     final = st.stage_index + 1 >= len(st.stages)  # the last fork: the closing weeks follow
     step.days(int(TUNING["days_per_fork"] + (TUNING["days_after_final"] if final else 0)))
     report = step.memory.harden(game_day=st.day)
@@ -600,7 +600,7 @@ def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Any:
     and burn now (never a free third way out of a dilemma)."""
 
     def cost(opt: Any) -> tuple[float, str]:
-        probe = st.model_copy(deep=True)
+        probe = copy.deepcopy(st)
         before, after, _org, _d = rules.apply_rule(probe, opt.rule_id, stage_id)
         spent = (before.treasury_usd - after.treasury_usd) + 6 * (
             after.monthly_burn_usd - before.monthly_burn_usd
@@ -670,13 +670,11 @@ def world_event(step: Step, after_stage: str) -> None:
             E.WORLD_EVENT,
             "world",
             f"{ev.title}: {ev.text} Choose {opts} (default {ev.default})",
-            ev.model_dump(),
+            asdict(ev),
         )
     else:
         st.world_events.append(ev)
-        step.emit(
-            E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} ({ev.effect_line})", ev.model_dump()
-        )
+        step.emit(E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} ({ev.effect_line})", asdict(ev))
 
 
 def answer_event(step: Step, key: str, *, by_default: bool = False) -> Any:
@@ -693,7 +691,7 @@ def answer_event(step: Step, key: str, *, by_default: bool = False) -> Any:
         E.WORLD_EVENT_RESOLVED,
         who,
         f"{ev.title}: {chosen} ({ev.effect_line})",
-        {**ev.model_dump(), "by_default": by_default},
+        {**asdict(ev), "by_default": by_default},
     )
     return ev
 
@@ -715,7 +713,7 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
             t.role,
             f"{t.speaker}: {clip(t.line, 100)}",
             {
-                **t.model_dump(),
+                **asdict(t),
                 "call_key": f"{st.receipts[-1].stage_id}/standup-{i}",
                 "raw_text": res.raw_text,
                 "model": res.model,

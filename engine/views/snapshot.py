@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
 
 from engine.game.economy import MAX_REDOS, arc_stage, defeat_at
 from engine.game.models import (
@@ -27,7 +26,11 @@ if TYPE_CHECKING:
     from engine.session.api import GameSession
 
 
-class Snapshot(BaseModel):
+@dataclass(kw_only=True)
+class Snapshot:
+    """What a front end draws from: the state's records (shared, never mutated by a front end)
+    plus the session's memory, permissions and runtime labels."""
+
     run_id: str
     seed: int
     founder: Founder
@@ -52,7 +55,7 @@ class Snapshot(BaseModel):
     treasury_history: list[tuple[int, float]]
     outcome: Outcome | None
     pending_event: WorldEvent | None = None
-    world_events: list[WorldEvent] = []
+    world_events: list[WorldEvent] = field(default_factory=list)
     runtime: str
     pill: str
     can: dict[str, bool]
@@ -60,8 +63,8 @@ class Snapshot(BaseModel):
     max_redos: int = 0
     # The defeat kind (engine.game.economy.DEFEATS) each choice's previewed numbers would end the
     # run with, keyed "A"/"B" for the fork and the waiting event: the option card marks it fatal.
-    fatal_options: dict[str, str] = {}
-    fatal_events: dict[str, str] = {}
+    fatal_options: dict[str, str] = field(default_factory=dict)
+    fatal_events: dict[str, str] = field(default_factory=dict)
 
 
 def fatal_choices(state: GameState) -> tuple[dict[str, str], dict[str, str]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.game.models import Dilemma, Option
 from engine.game.rules import RULES, resolve
 from engine.play import careful
@@ -54,7 +56,7 @@ def test_short_of_cash_it_takes_the_option_that_brings_cash_whichever_letter(new
 
 def test_nearest_line_decides_not_the_sum(new_session):
     st = new_session().state
-    econ = st.economics.model_copy(update={"trust": 3.0, "runway_months": 99.0, "threat": 0.0})
+    econ = replace(st.economics, trust=3.0, runway_months=99.0, threat=0.0)
     nearest, total = careful.safety(st, econ)
     assert nearest == 0.03 and total > 2
 

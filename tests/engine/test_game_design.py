@@ -3,8 +3,10 @@ receipts, archetypes and a rival with mechanics, seeded events, endings with a s
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -94,7 +96,7 @@ def test_effects_depend_on_state():
         < resolve(breadth, high, "builder")["revenue"]
     )
     automate = RULES["ops.automate"]
-    few, many = thin.model_copy(), thin.model_copy()
+    few, many = copy.copy(thin), copy.copy(thin)
     few.paying_customers, many.paying_customers = 5, 90
     assert resolve(automate, many, "operator")["burn_pressure"] < resolve(
         automate, few, "operator"
@@ -216,10 +218,10 @@ def test_a_profitable_company_shows_profitable_not_a_runway_sentinel(ventures, c
 
     s = ventures[0]
     econ = s.state.economics
-    losing = econ.model_copy(update={"monthly_revenue_usd": 0.0, "market_share": 0.0})
+    losing = replace(econ, monthly_revenue_usd=0.0, market_share=0.0)
     recompute(losing)
     assert losing.shown()["profitable"] is False and losing.shown()["runway_months"] > 0
-    winning = econ.model_copy(update={"market_share": 100.0})
+    winning = replace(econ, market_share=100.0)
     recompute(winning)
     assert winning.shown()["profitable"] is True and winning.shown()["runway_months"] is None
     assert economics_delta(losing, winning)["runway_months"] is None

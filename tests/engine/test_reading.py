@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.game.models import Dilemma
+from engine.game.models import Dilemma, Option
 from engine.game.rules import RULES
 from engine.language.pitch import read_pitch
 from engine.language.reading import interpret, read_reason
@@ -55,7 +55,7 @@ def dilemma_for(fork: str) -> Dilemma:
     v = next(v for family in DECK.values() for v in family if {v.a[2], v.b[2]} == pair)
     fill = {"customer": "rural farmers", "company": "Acme", "rival": "Rival Co"}
     opts = [
-        {"key": k, "text": t.format(**fill), "tradeoff": tr, "rule_id": rid}
+        Option(key=k, text=t.format(**fill), tradeoff=tr, rule_id=rid)
         for k, (t, tr, rid) in (("A", v.a), ("B", v.b))
     ]
     return Dilemma(stage_id="s", title=v.title, axis=v.id, prompt=v.question, options=opts)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import OptionList, Static
 
+from engine.session.saves import state_json
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -33,7 +34,7 @@ async def test_what_if_shows_the_work_without_the_highlighted_note(tmp_path):
         await pilot.press("r", *REASON, "enter")
         await settle(app, pilot)
         events = len(app.session.events())
-        state = app.session.state.model_dump_json()
+        state = state_json(app.session.state)
         app.main.action_pane("memory")
         _highlight(app, "procedural")
         await pilot.press(app.key_of("memory.what_if"))
@@ -51,7 +52,7 @@ async def test_what_if_shows_the_work_without_the_highlighted_note(tmp_path):
         await pilot.pause()
         assert app.screen.__class__.__name__ == "MainScreen"
         assert len(app.session.events()) == events  # nothing was recorded
-        assert app.session.state.model_dump_json() == state
+        assert state_json(app.session.state) == state
 
 
 async def test_what_if_with_nothing_highlighted_says_so(tmp_path):

@@ -3,6 +3,7 @@ after, signed and coloured, plus the org delta), 3 workers learned, 4 next brief
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from textual.content import Content
@@ -27,7 +28,7 @@ Part = str | tuple[str, str]
 
 def economics_rows(before: Economics, after: Economics) -> list[Part]:
     """One aligned row per economics field: label, before → after, signed delta in its tone."""
-    old, new = before.model_dump(), after.model_dump()
+    old, new = asdict(before), asdict(after)
     parts: list[Part] = []
     for name in [*FIELD_INFO, *(k for k in new if k not in FIELD_INFO)]:
         if name not in new:
