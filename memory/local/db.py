@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from memory.local.stamp import quick_check, read_head, read_stamp
+
 DB_FILENAME = "worldforge.db"
 BUSY_TIMEOUT_MS = 15000  # a writer waits this long for another process's transaction (issue 26)
 BUSY_RETRIES = 3  # then BEGIN IMMEDIATE is tried again this many times before SaveBusyError
@@ -49,20 +51,6 @@ BUSY_LINE = (
 def is_busy(err: BaseException) -> bool:
     text = str(err).lower()
     return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
-def _begin_immediate(conn: sqlite3.Connection) -> None:
-    """BEGIN IMMEDIATE, waiting (busy timeout) and retrying while another process writes."""
-    for attempt in range(BUSY_RETRIES + 1):
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            return
-        except sqlite3.OperationalError as err:
-            if not is_busy(err) or attempt == BUSY_RETRIES:
-                if is_busy(err):
-                    raise SaveBusyError(busy_line()) from None
-                raise
-            time.sleep(0.05 * (attempt + 1))
 
 
 def busy_line() -> str:
@@ -122,28 +110,29 @@ def check_links(path: Path) -> None:
             )
 
 
-def _check_header(path: Path) -> None:
-    """Refuse a file that is not an SQLite database at all (its first 100 bytes, read through the
-    pinned descriptor of memory.local.stamp.read_head, never a plain open/close).
+def _check_file(path: Path) -> bool:
+    """Refuse, from the file's own bytes before SQLite opens it, a file that is not an SQLite
+    database, a truncated header, and a stamp (read from the file and its WAL's newest page 1)
+    that is missing, foreign or newer; True for a new (missing or empty) file, which `connect`
+    stamps first. The bytes come through the pinned descriptor of memory.local.stamp.read_head,
+    never a plain open/close.
 
     A zero-length file counts as a new save: a process killed while creating the file leaves one,
     and it holds nothing to lose. Whether the file is whole (truncated, torn) is not judged from
     its size against the header here: without SQLite's lock that comparison races another
     process's checkpoint (the file grows after page 1 is written, the WAL is truncated after); the
-    damage check asks SQLite inside a read transaction instead (`_check_pages`).
+    damage check asks SQLite inside a read transaction instead (`quick_check`).
     """
-    from memory.local.stamp import read_head
-
     try:
         size, head = read_head(path)
     except FileNotFoundError:
-        return
+        return True
     except OSError as err:
         raise SaveFileError(
             f"cannot read save file {path} ({err.strerror or err}): {SUGGESTION}"
         ) from None
     if size == 0:
-        return
+        return True
     if not head.startswith(SQLITE_MAGIC[: len(head)]):
         raise SaveFileError(
             f"{path} is not a WorldForge save (not an SQLite database): {SUGGESTION}"
@@ -154,6 +143,27 @@ def _check_header(path: Path) -> None:
     page_size = 65536 if page_size == 1 else page_size
     if page_size < 512 or page_size & (page_size - 1):
         raise SaveFileError(f"save file {path} is damaged (bad page size): {SUGGESTION}")
+    _check_stamp(path, *read_stamp(path, head))
+    return False
+
+
+def _check_stamp(path: Path, app_id: int, version: int, *, new: bool = False) -> None:
+    """Refuse a missing (unless the database is `new`: no table yet), foreign or newer stamp."""
+    if app_id == 0 and not new:
+        raise SaveFileError(
+            f"{path} has no WorldForge stamp (an SQLite database from another application, or "
+            f"from before saves were stamped); it was left untouched: {SUGGESTION}, or {ADOPT}"
+        )
+    if app_id not in (0, APPLICATION_ID):
+        raise SaveFileError(
+            f"{path} belongs to another application (id {app_id:#x}), not WorldForge; it was left "
+            f"untouched: {SUGGESTION}"
+        )
+    if version > SCHEMA_VERSION:
+        raise SaveFileError(
+            f"save file {path} was written by a newer WorldForge (format {version}; "
+            f"this build reads up to {SCHEMA_VERSION}): upgrade, or {SUGGESTION}"
+        )
 
 
 _DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "disk image")
@@ -164,66 +174,12 @@ ADOPT = (
 
 
 def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
-    """Return the save's format version; raise SaveFileError for a newer or foreign database."""
+    """The stamp checked again under the write lock; returns the save's format version."""
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if app_id not in (0, APPLICATION_ID):
-        raise SaveFileError(
-            f"{path} belongs to another application (id {app_id:#x}), not WorldForge: {SUGGESTION}"
-        )
-    if app_id == 0 and conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():
-        raise SaveFileError(_unstamped(path))
-    if version > SCHEMA_VERSION:
-        raise SaveFileError(
-            f"save file {path} was written by a newer WorldForge (format {version}; "
-            f"this build reads up to {SCHEMA_VERSION}): upgrade, or {SUGGESTION}"
-        )
-    return int(version)
-
-
-def _unstamped(path: Path) -> str:
-    return (
-        f"{path} has no WorldForge stamp (an SQLite database from another application, or from "
-        f"before saves were stamped); it was left untouched: {SUGGESTION}, or {ADOPT}"
-    )
-
-
-def _check_stamp(path: Path) -> bool:
-    """Refuse by the file's own stamp, read from its bytes (and its WAL's newest page 1) before
-    SQLite opens it; True for a new (missing or empty) file, which `connect` stamps first."""
-    from memory.local.stamp import read_head, read_stamp
-
-    try:
-        size, head = read_head(path)
-    except FileNotFoundError:
-        return True
-    if size == 0:
-        return True
-    app_id, version = read_stamp(path, head)
-    if app_id == 0:
-        raise SaveFileError(_unstamped(path))
-    if app_id != APPLICATION_ID:
-        raise SaveFileError(
-            f"{path} belongs to another application (id {app_id:#x}), not WorldForge; it was left "
-            f"untouched: {SUGGESTION}"
-        )
-    if version > SCHEMA_VERSION:
-        raise SaveFileError(
-            f"save file {path} was written by a newer WorldForge (format {version}; "
-            f"this build reads up to {SCHEMA_VERSION}): upgrade, or {SUGGESTION}"
-        )
-    return False
-
-
-def _check_pages(path: Path) -> None:
-    """Ask SQLite whether the save is whole (memory.local.stamp.quick_check: a read-only connection
-    with the WAL, one read transaction, every DatabaseError counted): damage is refused at open,
-    not mid-game, and the refused file and its WAL stay as found."""
-    from memory.local.stamp import quick_check
-
-    problem = quick_check(path)
-    if problem != "ok":
-        raise SaveFileError(damaged_line(path, problem))
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    new = conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is None
+    _check_stamp(path, app_id, version, new=new)
+    return version
 
 
 def damaged_line(path: Path, problem: str) -> str:
@@ -269,21 +225,17 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
             raise FileNotFoundError(f"no save file at {path}")
         if not readonly:
             check_links(path)
-        _check_header(path)
-        fresh = _check_stamp(path)  # by the stamp, before SQLite opens the file
-        if not fresh:
-            _check_pages(path)
-        elif readonly:
+        fresh = _check_file(path)  # by the bytes and the stamp, before SQLite opens the file
+        if fresh and readonly:
             raise SaveFileError(f"{path} is empty: there is nothing to read yet")
+        # damage is refused at open, not mid-game; the refused file and its WAL stay as found
+        problem = "ok" if fresh else quick_check(path)
+        if problem != "ok":
+            raise SaveFileError(damaged_line(path, problem))
     if readonly:
         return _connect_readonly(path)
-    conn = sqlite3.connect(
-        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
-    )
+    conn = _open(path)
     try:
-        conn.row_factory = sqlite3.Row
-        _add_functions(conn)
-        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         if fresh and not memory:  # stamp a new file before WAL: the stamp lands in the file itself
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -314,14 +266,25 @@ def copy_of(source: sqlite3.Connection) -> sqlite3.Connection:
     sets one up. The copy carries the schema, so none is re-run: `connect(":memory:")` followed
     by a backup spent most of its time creating tables the backup then replaced (balance
     branches a venture at every fork this way)."""
+    conn = _open(":memory:")
+    _pragmas(conn)
+    source.backup(conn)
+    return conn
+
+
+def _open(target: Path | str, *, uri: bool = False) -> sqlite3.Connection:
+    """A connection as every one to a save is set up: autocommit, the busy timeout, rows by
+    name, and the registered SQL functions."""
     conn = sqlite3.connect(
-        ":memory:", isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+        target,
+        uri=uri,
+        isolation_level=None,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        check_same_thread=False,
     )
     conn.row_factory = sqlite3.Row
     _add_functions(conn)
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    _pragmas(conn)
-    source.backup(conn)
     return conn
 
 
@@ -341,16 +304,7 @@ def _retry_busy(fn: Callable[[], object]) -> None:
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     """A connection that cannot write the save (SQLite `mode=ro`); an older format is refused
     rather than upgraded, since upgrading would write."""
-    conn = sqlite3.connect(
-        path.absolute().as_uri() + "?mode=ro",
-        uri=True,
-        isolation_level=None,
-        timeout=BUSY_TIMEOUT_MS / 1000,
-        check_same_thread=False,
-    )
-    conn.row_factory = sqlite3.Row
-    _add_functions(conn)
-    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    conn = _open(path.absolute().as_uri() + "?mode=ro", uri=True)
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version != SCHEMA_VERSION:
         conn.close()
@@ -370,8 +324,8 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     depths: dict[int, int] = _depth.__dict__.setdefault("d", {})
     key = id(conn)
     depth = depths.get(key, 0)
-    if depth == 0:
-        _begin_immediate(conn)
+    if depth == 0:  # BEGIN IMMEDIATE, waiting and retrying while another process writes
+        _retry_busy(lambda: conn.execute("BEGIN IMMEDIATE"))
     depths[key] = depth + 1
     try:
         yield conn

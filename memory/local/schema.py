@@ -195,34 +195,22 @@ def _statements(script: str) -> list[str]:
 
 _STATEMENTS = _statements(_DDL)
 
-# Everything earlier builds kept for their in-process recall index and write queue (revisions,
-# freshness tokens, the normalised text) or for an older FTS table, dropped when a save migrates.
-_RETIRED = (
-    "DROP TRIGGER IF EXISTS memories_rev_ai",
-    "DROP TRIGGER IF EXISTS memories_rev_au",
-    "DROP TRIGGER IF EXISTS memories_rev_ad",
-    "DROP TRIGGER IF EXISTS memories_count_ai",
-    "DROP TRIGGER IF EXISTS memories_count_ad",
-    "DROP TRIGGER IF EXISTS memories_count_au",
-    "DROP TRIGGER IF EXISTS memories_fts_ai",
-    "DROP TRIGGER IF EXISTS memories_fts_ad",
-    "DROP TRIGGER IF EXISTS memories_fts_au",
-    "DROP TABLE IF EXISTS memories_fts",
-    "DROP VIEW IF EXISTS memories_fts_src",
-    "DROP INDEX IF EXISTS memories_norm",
-    "DROP INDEX IF EXISTS memories_stage",
-    "DROP INDEX IF EXISTS memories_rev",
-    "DROP INDEX IF EXISTS memories_live",
-    "DROP INDEX IF EXISTS memories_axis",
-    "DROP INDEX IF EXISTS memory_audit_run",
-    "DROP INDEX IF EXISTS memories_normkey",
-)
-_DROPPED_COLUMNS = (
+# Columns earlier formats kept: the in-process recall index's revisions, freshness tokens and
+# normalised text (format 1), the index terms stored beside the text (format 2).
+_RETIRED_COLUMNS = (
     ("memories", "norm"),
     ("memories", "rev"),
+    ("memories", "terms"),
     ("memory_counters", "rev"),
     ("memory_counters", "del_rev"),
     ("memory_counters", "token"),
+)
+_DERIVED = (
+    ("memories", "n_terms", "INTEGER NOT NULL DEFAULT 0"),
+    ("memories", "run_key", "TEXT NOT NULL DEFAULT ''"),
+    ("memories", "norm_key", "INTEGER"),
+    ("memory_counters", "docs", "INTEGER NOT NULL DEFAULT 0"),
+    ("memory_counters", "length", "INTEGER NOT NULL DEFAULT 0"),
 )
 
 
@@ -230,60 +218,46 @@ def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
 
 
-def migrate_to_fts(conn: sqlite3.Connection) -> None:
-    """Format 2: recall moved from an in-process index to FTS5. Fill each old row's index terms,
-    run key and restatement key, drop what only the old index needed; `ensure` then builds the
-    FTS index from the rows."""
+def migrate(conn: sqlite3.Connection) -> None:
+    """Formats 1 and 2 to 3. Format 2 moved recall from an in-process index to FTS5, format 3
+    derives the index terms instead of storing them (a second copy of every note's words, about a
+    quarter of the file). Every index, trigger and view of the memory tables and the FTS index go
+    (`ensure` creates the current ones and rebuilds the index from the rows), so do the retired
+    columns; the derived columns a format-1 save lacks are added and filled."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "memories" not in tables:
         return
-    for sql in _RETIRED:
-        conn.execute(sql)
-    have = _columns(conn, "memories")
-    for column, decl in (
-        ("n_terms", "INTEGER NOT NULL DEFAULT 0"),
-        ("run_key", "TEXT NOT NULL DEFAULT ''"),
-        ("norm_key", "INTEGER"),
-    ):
-        if column not in have:
-            conn.execute(f"ALTER TABLE memories ADD COLUMN {column} {decl}")
-    conn.executemany(
-        "UPDATE memories SET n_terms = ?, run_key = ?, norm_key = ? WHERE pk = ?",
-        [
-            (n_terms(text), run_key(run), norm_key(normalise(text)), pk)
-            for pk, run, text in conn.execute("SELECT pk, run_id, text FROM memories").fetchall()
-        ],
-    )
-    for table, column in _DROPPED_COLUMNS:
+    for kind, name in conn.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger', 'view')"
+        " AND sql IS NOT NULL AND (tbl_name IN ('memories', 'memory_counters', 'memory_audit')"
+        " OR name = 'memories_fts_src')"
+    ).fetchall():
+        conn.execute(f"DROP {kind.upper()} IF EXISTS {name}")
+    conn.execute("DROP TABLE IF EXISTS memories_fts")
+    added = set()
+    for table, column, decl in _DERIVED:
+        if table in tables and column not in _columns(conn, table):
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+            added.add(table)
+    for table, column in _RETIRED_COLUMNS:
         if table in tables and column in _columns(conn, table):
             conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-    if "memory_counters" in tables:
-        have = _columns(conn, "memory_counters")
-        for column in ("docs", "length"):
-            if column not in have:
-                conn.execute(
-                    f"ALTER TABLE memory_counters ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0"
-                )
+    if "memories" in added:
+        rows = conn.execute("SELECT pk, run_id, text FROM memories").fetchall()
+        conn.executemany(
+            "UPDATE memories SET n_terms = ?, run_key = ?, norm_key = ? WHERE pk = ?",
+            [
+                (n_terms(text), run_key(run), norm_key(normalise(text)), pk)
+                for pk, run, text in rows
+            ],
+        )
+    if "memory_counters" in added:
         conn.execute(
             "INSERT INTO memory_counters (run_id, n, docs, length)"
             " SELECT run_id, max(seq), count(*), total(n_terms) FROM memories WHERE true"
             " GROUP BY run_id ON CONFLICT (run_id) DO UPDATE SET n = max(n, excluded.n),"
             " docs = excluded.docs, length = excluded.length"
         )
-
-
-def migrate_to_derived_terms(conn: sqlite3.Connection) -> None:
-    """Format 3: the index terms are derived, not stored (the `terms` column held a second copy of
-    every note's words, about a quarter of the file). The old index, view and triggers go; `ensure`
-    creates the new ones and rebuilds the index from the rows."""
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if "memories" not in tables:
-        return
-    for sql in _RETIRED:
-        if "memories_fts" in sql:
-            conn.execute(sql)
-    if "terms" in _columns(conn, "memories"):
-        conn.execute("ALTER TABLE memories DROP COLUMN terms")
 
 
 def ensure(conn: sqlite3.Connection) -> None:
@@ -306,6 +280,5 @@ def ensure(conn: sqlite3.Connection) -> None:
         conn.execute("INSERT INTO memory_index (tokenizer) VALUES (?)", (tokenizer,))
 
 
-register_migration(2, migrate_to_fts)
-register_migration(3, migrate_to_derived_terms)
+register_migration(3, migrate)
 register_schema("memory", ensure)

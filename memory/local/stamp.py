@@ -144,23 +144,15 @@ def _memory_check(path: Path, budget_s: float) -> str | None:
     if size > IN_MEMORY_MAX:
         return None
     _, raw = read_head(path, size)
-    data = _rollback_mode(raw)
     conn = sqlite3.connect(":memory:", isolation_level=None)
-    if not hasattr(conn, "deserialize"):
-        conn.close()
-        return None
-    timer = threading.Timer(budget_s, conn.interrupt)
     try:
-        conn.deserialize(data)
-        timer.start()
-        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
-        return str(rows[0][0]) if rows else "ok"
+        if not hasattr(conn, "deserialize"):
+            return None
+        conn.deserialize(_rollback_mode(raw))
+        return _timed_check(conn, budget_s)
     except sqlite3.DatabaseError as err:
-        return "ok" if "interrupt" in str(err).lower() else _detail(err)
+        return _detail(err)
     finally:
-        timer.cancel()
-        if timer.is_alive():
-            timer.join()
         conn.close()
 
 
@@ -172,22 +164,31 @@ def _read_check(path: Path, budget_s: float) -> str | None:
         )
     except sqlite3.DatabaseError as err:
         return None if _busy(err) else _detail(err)
-    timer = threading.Timer(budget_s, conn.interrupt)
     try:
         conn.execute("BEGIN")  # deferred: the snapshot is taken by the first read below
-        timer.start()
+        return _timed_check(conn, budget_s)
+    except sqlite3.DatabaseError as err:  # every kind: malformed, not a database, I/O, full...
+        return None if _busy(err) else _detail(err)
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            conn.close()  # a read-only connection: it never checkpoints or deletes the WAL
+
+
+def _timed_check(conn: sqlite3.Connection, budget_s: float) -> str:
+    """`PRAGMA quick_check(1)`, interrupted after `budget_s`: "ok" when no damage was found so far."""
+    timer = threading.Timer(budget_s, conn.interrupt)
+    timer.start()
+    try:
         rows = conn.execute("PRAGMA quick_check(1)").fetchall()
         return str(rows[0][0]) if rows else "ok"
-    except sqlite3.DatabaseError as err:  # every kind: malformed, not a database, I/O, full...
+    except sqlite3.DatabaseError as err:
         if "interrupt" in str(err).lower():
-            return "ok"  # out of budget: no damage found so far
-        return None if _busy(err) else _detail(err)
+            return "ok"  # out of budget
+        raise
     finally:
         timer.cancel()
         if timer.is_alive():
             timer.join()
-        with contextlib.suppress(sqlite3.Error):
-            conn.close()  # a read-only connection: it never checkpoints or deletes the WAL
 
 
 def _rollback_mode(raw: bytes) -> bytes:
