@@ -20,6 +20,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from engine.language.grammar import article, count, has_relative
+from engine.language.reading import OVER_CLAIM_WORDS
 from textkit import STOPWORDS, clip, has_phrase, words
 
 Axis = Literal[
@@ -118,8 +120,20 @@ class Direction(BaseModel):
 
 
 def price_words(d: Direction) -> str:
+    """'$40 a month per farm', '$12 a meal' (a price per thing bought names no month)."""
+    if d.amount is None:
+        return d.value
+    if d.period == "unit" and d.unit:
+        return f"${d.amount:,.0f} {article(d.unit) or 'a'} {d.unit}"
     unit = f" per {d.unit}" if d.unit else ""
-    return f"${d.amount:,.0f} a {d.period}{unit}" if d.amount is not None else d.value
+    return f"${d.amount:,.0f} a {d.period}{unit}"
+
+
+# Units a price is said per that are subscriptions, so monthly unless a period is named ("$30 a
+# seat" is $30 a month per seat); any other unit is what one thing bought costs ("$12 a meal").
+MONTHLY_UNITS = frozenset(
+    ["seat", "user", "member", "licence", "license", "subscriber", "account", "subscription"]
+)
 
 
 NUMBER_WORDS = {
@@ -149,8 +163,9 @@ _BOUND_MAX = r"(?:under|below|less than|at most|no more than|max(?:imum)?|up to|
 _BOUND_MIN = r"(?:over|above|at least|more than|minimum|no less than)"
 _PRICE = re.compile(
     rf"(?:({_BOUND_MAX})|({_BOUND_MIN}))?\s*{_MONEY}"
-    r"(?:\s*(?:a|an|per|/|each)\s*(month|mo|year|yr|week))?"
-    r"(?:\s*(?:a|per|/|each)\s+(?!month\b|year\b|week\b)([a-z][a-z-]+))?",
+    r"(?:\s*(?:a|an|per|/|each)\s*(month|mo|year|yr|week)\b)?"
+    r"(?:\s*(?:a|an|per|/|each)\s+(?!month\b|year\b|week\b)([a-z][a-z-]+))?"
+    r"(?:\s*(?:a|an|per|/|each)\s*(month|mo|year|yr|week)\b)?",
     re.IGNORECASE,
 )
 _NUMBER_CUES: dict[str, tuple[str, ...]] = {
@@ -259,25 +274,6 @@ TONES = {
     "warm": ("warm", "warmer", "friendly", "friendlier", "personal", "kinder", "robotic", "stiff"),
     "formal": ("formal", "more formal", "professional", "serious"),
 }
-CLAIM_CUES = (
-    "claim",
-    "claims",
-    "overclaim",
-    "overclaims",
-    "over-claim",
-    "unproven",
-    "no proof",
-    "promise",
-    "promises",
-    "guarantee",
-    "guaranteed",
-    "guarantees",
-    "hype",
-    "exaggerate",
-    "exaggerated",
-    "overpromise",
-    "too good to be true",
-)
 GENERIC_CLAIM = "results it cannot prove yet"
 _SCOPE = re.compile(
     r"\b(?:one feature:?|only the|just the|cut (?:the )?scope to|scope it to|centre it on|"
@@ -303,6 +299,42 @@ SCOPE_CUES = (
     "smaller",
 )
 CORE_SCOPE = "one core job"
+# "Too broad" (CORE_SCOPE) binds each list the work carries to the fewest items its role needs:
+# the check counts them, the realisation cuts to them (a sentence saying so is no narrowing).
+SCOPE_FLOOR = {
+    "features": 3,
+    "retention_loops": 2,
+    "churn_drivers": 2,
+    "support_workflow": 3,
+    "gtm_channels": 3,
+    "key_results": 2,
+}
+# The list each role's scope is counted in, and what its items are called.
+SCOPE_LIST = {
+    "strategist": ("key_results", "key result"),
+    "designer": ("features", "feature"),
+    "marketer": ("gtm_channels", "channel"),
+    "ops": ("retention_loops", "retention loop"),
+}
+
+
+def scope_lists(art: dict[str, Any]) -> dict[str, list[Any]]:
+    """The lists a narrowed scope cuts, by name (the strategist's key results are its first OKR's)."""
+    out = {k: v for k, v in art.items() if k in SCOPE_FLOOR and isinstance(v, list)}
+    okrs = art.get("okrs_q1")
+    if isinstance(okrs, list) and okrs and isinstance(okrs[0], dict):
+        krs = okrs[0].get("key_results")
+        if isinstance(krs, list):
+            out["key_results"] = krs
+    return out
+
+
+def scope_size(role: str, art: dict[str, Any]) -> str:
+    """'4 features', '2 key results': the size of the role's list a narrowed scope cuts."""
+    key, noun = SCOPE_LIST[role]
+    return count(len(scope_lists(art).get(key, [])), noun)
+
+
 DECISION_CUES = (
     "ignores the decision",
     "the decision",
@@ -393,9 +425,19 @@ _JUDGEMENT = frozenset(
 )
 
 
+def _cut(text: str) -> str:
+    """The text up to its first connective; an 'at' inside a relative clause is the clause's
+    ("vets who work at rural practices" keeps its place, it read "vets who work")."""
+    for m in _CUT_AT.finditer(text):
+        if m.group(0).strip().lower() == "at" and has_relative(text[: m.start()]):
+            continue
+        return text[: m.start()]
+    return text
+
+
 def _phrase(fragment: str, limit: int = 6) -> str | None:
     """The first few words of a captured phrase, stopping at a connective; inert and clipped."""
-    cut = _CUT_AT.split(fragment.strip(), maxsplit=1)[0]
+    cut = _cut(fragment.strip())
     toks = cut.split()[:limit]
     while toks and toks[-1].lower() in STOPWORDS:
         toks.pop()
@@ -495,23 +537,17 @@ def _read_price(c: _Ctx) -> None:
     if prices:
         m = prices[-1]
         op: Literal["eq", "max", "min"] = "max" if m.group(1) else "min" if m.group(2) else "eq"
-        said_per = (m.group(5) or "month").lower()
-        period = {"mo": "month", "yr": "year"}.get(said_per, said_per)
-        period = period if period in ("month", "year", "week") else "month"
+        said_per = (m.group(5) or m.group(7) or "").lower()
         unit = (m.group(6) or "").lower() or None
         if unit in STOPWORDS or unit in ("flat", "total", "only"):
             unit = None
+        period = {"mo": "month", "yr": "year"}.get(said_per, said_per)
+        if period not in ("month", "year", "week"):  # no period named: "$12 a meal" is a meal's
+            period = "unit" if unit and unit not in MONTHLY_UNITS else "month"
         amount = _amount(m)
-        add(
-            Direction(
-                axis="price",
-                value=f"${amount:,.0f} a {period}",
-                amount=amount,
-                op=op,
-                unit=unit,
-                period=period,
-            )
-        )
+        price = Direction(axis="price", value="", amount=amount, op=op, unit=unit, period=period)
+        price.value = price_words(price) if period == "unit" else f"${amount:,.0f} a {period}"
+        add(price)
         gone = re.search(r"\bnot per (\w+)", text.lower())
         if gone:
             add(Direction(axis="exclusion", value=f"per {gone.group(1)}", do=False))
@@ -519,10 +555,15 @@ def _read_price(c: _Ctx) -> None:
     if not _mentions_price(toks):
         return
     way = _way(toks)
-    now = (current_price(c.current) if c.current else None) or c.base_price
+    said = current_price_said(c.current)
+    now = (said[0] if said else None) or c.base_price
+    period, unit = ("unit", said[2]) if said and said[1] == "unit" else ("month", None)
     if way and now:
-        new = round(now * (0.7 if way == "down" else 1.3) / 5) * 5
-        add(Direction(axis="price", value=f"${new:,.0f} a month", amount=float(new), op="eq"))
+        step = 5 if now >= 20 or period != "unit" else 1
+        new = max(1, round(now * (0.7 if way == "down" else 1.3) / step) * step)
+        moved = Direction(axis="price", value="", amount=float(new), period=period, unit=unit)
+        moved.value = price_words(moved)
+        add(moved)
     elif _asks_for_price(toks) and _missing(toks) and now:
         add(Direction(axis="price", value=f"${now:,.0f} a month", amount=float(now)))
     elif _asks_for_price(toks):
@@ -555,7 +596,7 @@ def _read_timeline(c: _Ctx) -> None:
 
 def _read_claims_and_tone(c: _Ctx) -> None:
     toks = c.toks
-    claim_named = any(has_phrase(toks, x) for x in CLAIM_CUES)
+    claim_named = any(has_phrase(toks, x) for x in OVER_CLAIM_WORDS)
     quoted = [q for q in _QUOTED.findall(c.text) if len(q.split()) <= 8]
     if claim_named or (quoted and re.search(r"\b(drop|remove|cut|delete|lose)\b", c.text.lower())):
         for q in quoted or [GENERIC_CLAIM]:
@@ -826,7 +867,7 @@ def _read_audience(text: str, add: Any, out: Read) -> None:
             continue
         p = _segment(frag)
         overlaps = p and any(p.lower() in e.lower() or e.lower() in p.lower() for e in excluded)
-        claim = p and any(has_phrase(words(p), c) for c in CLAIM_CUES)
+        claim = p and any(has_phrase(words(p), c) for c in OVER_CLAIM_WORDS)
         if p and not overlaps and not claim and not _QUOTED.search(frag):
             excluded.append(p)
     for p in excluded[:3]:
@@ -1172,8 +1213,10 @@ PRICE_SAID = re.compile(
     r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|per|/)\s*(month|mo|year|week)\b", re.IGNORECASE
 )
 WEEK_SAID = re.compile(r"\bweek\s+(\d{1,2})\b", re.IGNORECASE)
-# A price per period as a monthly price (the revenue plan's numbers are monthly).
-PER_MONTH = {"month": 1.0, "mo": 1.0, "year": 1 / 12, "week": 52 / 12}
+# A price per period as a monthly price (the revenue plan's numbers are monthly). A price per thing
+# bought ("unit": "$12 a meal") counts one a paying customer a month, the least a customer who pays
+# buys, so the plan's revenue never outruns what the price says.
+PER_MONTH = {"month": 1.0, "mo": 1.0, "year": 1 / 12, "week": 52 / 12, "unit": 1.0}
 
 
 def strings(v: Any) -> list[str]:
@@ -1216,17 +1259,53 @@ def mentions(text: str, phrase: str) -> bool:
     return hits >= max(1, -(-len(need) * 3 // 4))
 
 
-def stated_prices(text: str) -> list[tuple[float, str]]:
-    return [
-        (float(m.group(1).replace(",", "")), m.group(2).lower()) for m in PRICE_SAID.finditer(text)
+def unit_price_said(unit: str) -> re.Pattern[str]:
+    """A price said per one thing bought: '$12 a meal', '$12 per meal', '$12 each meal'."""
+    return re.compile(
+        rf"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|/|each)\s+{re.escape(unit)}(?:s|es)?\b",
+        re.IGNORECASE,
+    )
+
+
+def stated_prices(text: str, unit: str | None = None) -> list[tuple[float, str]]:
+    """Each price the text states, in order, with its period ('month', 'year', 'week'; 'unit'
+    for a price per `unit`, when one is given)."""
+    found = [
+        (m.start(), float(m.group(1).replace(",", "")), m.group(2).lower())
+        for m in PRICE_SAID.finditer(text)
     ]
+    if unit:
+        found += [
+            (m.start(), float(m.group(1).replace(",", "")), "unit")
+            for m in unit_price_said(unit).finditer(text)
+        ]
+    return [(amount, period) for _, amount, period in sorted(found)]
+
+
+_ANY_UNIT_PRICE = re.compile(
+    r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|each)\s+(?!month\b|mo\b|year\b|week\b)([a-z][a-z-]+)",
+    re.IGNORECASE,
+)
 
 
 def current_price(artifact: dict[str, Any] | None) -> float | None:
+    said = current_price_said(artifact)
+    return said[0] if said else None
+
+
+def current_price_said(artifact: dict[str, Any] | None) -> tuple[float, str, str | None] | None:
+    """The first price an artifact states: amount, period and (for a price per thing bought, as
+    a CEO's "$12 a meal" is written) its unit."""
     if not artifact:
         return None
-    found = stated_prices(prose(artifact))
-    return found[0][0] if found else None
+    text = prose(artifact)
+    found = stated_prices(text)
+    if found:
+        return found[0][0], found[0][1], None
+    m = _ANY_UNIT_PRICE.search(text)
+    if m and m.group(2).lower() not in STOPWORDS:
+        return float(m.group(1).replace(",", "")), "unit", m.group(2).lower()
+    return None
 
 
 def current_week(artifact: dict[str, Any] | None) -> int | None:
@@ -1307,14 +1386,17 @@ def _violation(role: str, art: dict[str, Any], d: Direction, allp: str) -> str |
 
 
 def _price_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
-    said = stated_prices(allp)
+    per_unit = d.unit if d.period == "unit" else None
+    said = stated_prices(allp, per_unit)
     if not said:
         return "states no price"
     for amount, period in said:
         per = {"mo": "month"}.get(period, period)
         if per != d.period or not _within(amount, d):
-            return f"price ${amount:,.0f} a {per}"
-    if d.unit and not has_phrase(allp, f"per {d.unit}"):
+            unit = per_unit if per == "unit" else None
+            shown = Direction(axis="price", value="", amount=amount, period=per, unit=unit)
+            return f"price {price_words(shown)}"
+    if d.unit and not per_unit and not has_phrase(allp, f"per {d.unit}"):
         return "prices it per something else"
     return plan_price_miss(art, d)
 
@@ -1349,6 +1431,17 @@ def _claim_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str 
         hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)
         return f"claims “{hit}”" if hit else None
     return f"still says “{d.value}”" if d.value in allp.lower() else None
+
+
+def _scope_miss(art: dict[str, Any], d: Direction, here: str) -> str | None:
+    if d.value == CORE_SCOPE:
+        lists = scope_lists(art)
+        over = next((k for k, v in lists.items() if len(v) > SCOPE_FLOOR[k]), None)
+        if over is None:
+            return None
+        noun = next((n for k, n in SCOPE_LIST.values() if k == over), over.replace("_", " "))
+        return f"still carries {count(len(lists[over]), noun)}"
+    return None if mentions(here, d.value) else f"leaves out {d.value}"
 
 
 def _tone_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
@@ -1392,9 +1485,7 @@ _CHECKS: dict[str, Any] = {
     "channel": lambda art, d, allp, here: (
         None if mentions(here, d.value) else f"never uses {d.value}"
     ),
-    "scope": lambda art, d, allp, here: (
-        None if mentions(here, d.value) else f"leaves out {d.value}"
-    ),
+    "scope": lambda art, d, allp, here: _scope_miss(art, d, here),
     "name": lambda art, d, allp, here: (
         None if has_phrase(here, d.value) else "does not use the name"
     ),

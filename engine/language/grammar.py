@@ -192,6 +192,26 @@ def join_prose(items: Sequence[str], conj: str = "and") -> str:
     return ", ".join(kept[:-1]) + f" {conj} " + kept[-1]
 
 
+_RELATIVE = re.compile(r"\s(?:who|that)\s", re.IGNORECASE)
+_WHO_AFTER = re.compile(r"(\{(?:cap_)?customer\}) who ")
+
+
+def has_relative(phrase: str) -> bool:
+    """Whether a noun phrase already carries a relative clause ('groomers who work from a van')."""
+    return bool(_RELATIVE.search(f" {phrase} "))
+
+
+def relative(phrase: str, clause: str) -> str:
+    """'nurses who want calm shifts'; a phrase with a clause of its own takes the next one with
+    'and' ('groomers who work from a van and want …', never '… van who want …')."""
+    return f"{phrase} {'and' if has_relative(phrase) else 'who'} {clause}"
+
+
+def relative_template(template: str, customer: str) -> str:
+    """A template's '{customer} who …' as `relative` joins it, for a customer with a clause."""
+    return _WHO_AFTER.sub(r"\1 and ", template) if has_relative(customer) else template
+
+
 def cap(text: str) -> str:
     """Raise the first letter only ('rural farmers need…' -> 'Rural farmers need…'); a word
     written with inner capitals ('iPhone', 'eBay') is a name and stays."""

@@ -15,6 +15,37 @@ from pydantic import BaseModel, Field
 
 from textkit import STOPWORDS, has_phrase, words
 
+# Words that say the work over-claims: one list for the rejection reading (its "claims" topic) and
+# the typed directions (engine.game.directions reads them into a claim to avoid), so what the
+# reading line says the redo will cut is what the redo is bound to cut.
+OVER_CLAIM_WORDS: tuple[str, ...] = (
+    "claim",
+    "claims",
+    "overclaim",
+    "overclaims",
+    "over-claim",
+    "over-claims",
+    "unproven",
+    "no proof",
+    "promise",
+    "promises",
+    "guarantee",
+    "guaranteed",
+    "guarantees",
+    "hype",
+    "exaggerate",
+    "exaggerated",
+    "exaggerates",
+    "overpromise",
+    "overpromises",
+    "too good to be true",
+    "can't back",
+    "cannot back",
+    "prove it",
+    "lies",
+    "misleading",
+    "bold",
+)
 # What a rejection can be about: topic -> phrases that name it (whole words, any case).
 TOPICS: dict[str, tuple[str, ...]] = {
     "price": (
@@ -65,32 +96,7 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "write for",
         "aim at",
     ),
-    "claims": (
-        "claim",
-        "claims",
-        "overclaim",
-        "over-claim",
-        "overclaims",
-        "promise",
-        "promises",
-        "guarantee",
-        "guaranteed",
-        "guarantees",
-        "hype",
-        "exaggerated",
-        "exaggerate",
-        "exaggerates",
-        "unproven",
-        "overpromise",
-        "overpromises",
-        "too good to be true",
-        "can't back",
-        "cannot back",
-        "prove it",
-        "lies",
-        "misleading",
-        "bold",
-    ),
+    "claims": OVER_CLAIM_WORDS,
     "tone": (
         "tone",
         "jargon",

@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.game.directions import FIELDS, PER_MONTH, Direction, check
+from engine.game.directions import FIELDS, PER_MONTH, Direction, check, price_words
 from engine.routing.prompts import schema_block
 
 _PLAN = "FinancialPlan"
@@ -142,7 +142,8 @@ def _price(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> N
         if "price_usd_per_month" not in required:
             required.append("price_usd_per_month")
     if d.op == "eq":
-        _pattern(schema, _field(role, "price"), f"${d.amount:,.0f} a {d.period}", done)
+        said = price_words(d) if d.period == "unit" else f"${d.amount:,.0f} a {d.period}"
+        _pattern(schema, _field(role, "price"), said, done)
 
 
 def _audience(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> None:

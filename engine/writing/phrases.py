@@ -23,6 +23,8 @@ from engine.language.grammar import (
     number_word,
     plural,
     possessive,
+    relative,
+    relative_template,
     sentences,
     singular,
     with_article,
@@ -39,6 +41,7 @@ __all__ = [
     "number_word",
     "plural",
     "possessive",
+    "relative",
     "sentences",
     "singular",
     "with_article",
@@ -67,7 +70,7 @@ class Voice:
             value = slots.get(m.group(2), m.group(2).replace("_", " "))
             return with_article(value) if m.group(1) else value
 
-        out = _SLOT.sub(slot, template)
+        out = _SLOT.sub(slot, relative_template(template, slots.get("customer", "")))
         out = _VERB.sub(lambda m: agree(m.group(1), self.customer_plural), out)
         return sentences(out)
 

@@ -25,16 +25,22 @@ from engine.game.directions import (
     NUMBER_FIELD,
     NUMBER_WORDS,
     PRICE_SAID,
+    SCOPE_FLOOR,
+    SCOPE_LIST,
     WEEK_SAID,
     Direction,
     current_number,
     mentions,
     number_words,
+    price_words,
     prose,
+    scope_lists,
+    scope_size,
     stated_prices,
+    unit_price_said,
 )
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
-from engine.writing.phrases import Voice, cap, is_plural
+from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, monthly_price, reprice
 from textkit import has_phrase
 
@@ -43,7 +49,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _MUST_STAY = re.compile(
     r"\$|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b", re.IGNORECASE
 )
-_FLOOR = {"features": 3, "retention_loops": 2, "churn_drivers": 2, "support_workflow": 3}
+_FLOOR = SCOPE_FLOOR  # the fewest items a list keeps when lines are taken out
 
 
 def realise(
@@ -103,6 +109,10 @@ def target_price(d: Direction) -> float:
 
 
 def price_phrase(d: Direction, v: Voice, directions: list[Direction]) -> str:
+    """The price as the work states it: '$27 a month per groomer', or per thing bought ('$12 a
+    meal', never '$12 a month per meal')."""
+    if d.period == "unit" and d.unit:
+        return price_words(d.model_copy(update={"amount": target_price(d)}))
     unit = d.unit or v.slots.get("unit", "")
     barred = {x.value.lower() for x in directions if x.axis == "exclusion"}
     if not unit or f"per {unit}".lower() in barred:
@@ -111,24 +121,30 @@ def price_phrase(d: Direction, v: Voice, directions: list[Direction]) -> str:
 
 
 _PRICE = r"\$\s?\d[\d,]*(?:\.\d+)?\s*(?:a|per|/)\s*(?:month|mo|year|week)\b"
-_PRICE_WITH_UNIT = re.compile(_PRICE + r"(?:\s+per\s+[\w-]+)?", re.IGNORECASE)
 
 
-def _price_re(v: Voice) -> re.Pattern[str]:
-    """A stated price with its unit, the voice's own unit whole ("per ward team"), else one word."""
+def _price_re(v: Voice, per: str | None = None) -> re.Pattern[str]:
+    """A stated price with its unit, the voice's own unit whole ("per ward team"), else one word;
+    with `per`, a price said per that thing bought ("$12 a meal") too."""
     unit = v.slots.get("unit", "")
-    if len(unit.split()) < 2:
-        return _PRICE_WITH_UNIT
-    return re.compile(_PRICE + rf"(?:\s+per\s+(?:{re.escape(unit)}\b|[\w-]+))?", re.IGNORECASE)
+    own = rf"{re.escape(unit)}\b|" if len(unit.split()) >= 2 else ""
+    whole = _PRICE + rf"(?:\s+per\s+(?:{own}[\w-]+))?"
+    if per:
+        whole = rf"(?:{whole}|{unit_price_said(per).pattern})"
+    return re.compile(whole, re.IGNORECASE)
+
+
+def _per(d: Direction) -> str | None:
+    return d.unit if d.period == "unit" else None
 
 
 def _price(
     role: str, art: dict[str, Any], d: Direction, v: Voice, directions: list[Direction]
 ) -> None:
     said = price_phrase(d, v, directions)
-    _map_strings(art, lambda s: _price_re(v).sub(said, s))
+    _map_strings(art, lambda s: _price_re(v, _per(d)).sub(said, s))
     field = FIELDS["price"][role][0]
-    if stated_prices(prose(art, (field,))):
+    if stated_prices(prose(art, (field,)), _per(d)):
         return
     if role == "designer":
         art["features"] = [*art.get("features", []), f"Pilot price: {said}"]
@@ -171,7 +187,7 @@ def _audience(role: str, art: dict[str, Any], who: str, v: Voice) -> None:
         return
     outcome = v.slots.get("outcome", "a calmer week")
     art[field] = {
-        "strategist": f"{cap(who)} who want {outcome.lower()}",
+        "strategist": cap(relative(who, f"want {outcome.lower()}")),
         "designer": f"{cap(outcome)} for {who}",
         "marketer": f"For {who}: {outcome.lower()}",
         "ops": f"Ask {who} every month how likely they are to recommend us, and call back each low score",
@@ -268,14 +284,13 @@ def _the(what: str) -> str:
 def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
     field = FIELDS["scope"][role][0]
     if what == CORE_SCOPE:  # "too broad": every list cut to what the role's floor needs
-        for k, floor in (*_FLOOR.items(), ("gtm_channels", 3)):
-            if isinstance(art.get(k), list) and len(art[k]) > floor:
-                priced = [x for x in art[k] if isinstance(x, str) and "$" in x]
-                rest = [x for x in art[k] if x not in priced]
-                art[k] = rest[: max(0, floor - len(priced))] + priced
-        if role == "strategist":
-            okr = art["okrs_q1"][0]
-            okr["key_results"] = okr["key_results"][:2]
+        for k, items in scope_lists(art).items():
+            floor = SCOPE_FLOOR[k]
+            if len(items) > floor:
+                priced = [x for x in items if isinstance(x, str) and "$" in x]
+                rest = [x for x in items if x not in priced]
+                items[:] = rest[: max(0, floor - len(priced))] + priced
+        return  # the narrowing is the cut (checked by counting), not a line saying so
     if mentions(prose(art, (field,)), what):
         return
     if role == "strategist":
@@ -432,6 +447,18 @@ def _strip(key: str, val: Any, names: Any, v: Voice) -> Any:
     return val
 
 
+# What a seeded DRIFT on "too broad" adds back (a scope that creeps).
+_EXTRA_SCOPE: dict[str, tuple[Any, ...]] = {
+    "key_results": ("A second product line scoped by month 2", "Enter two more markets"),
+    "features": ("An admin dashboard for every role", "A companion mobile app"),
+    "gtm_channels": (
+        {"channel": "paid ads", "expected_cac_usd": 60, "weekly_hours": 4},
+        {"channel": "trade shows", "expected_cac_usd": 90, "weekly_hours": 6},
+    ),
+    "retention_loops": ("A loyalty points scheme", "A quarterly user conference"),
+}
+
+
 def add_sentence(text: Any, sentence: str) -> str:
     """`text` with one more sentence after it: a text that ends without a full stop gets one
     first ("call back each low score. Also for dog owners.", never "… low score Also for …")."""
@@ -443,22 +470,41 @@ def add_sentence(text: Any, sentence: str) -> str:
 
 
 # ------------------------------------------------------------------ seeded DRIFT
+def _break_price(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
+    """A price that misses the named one, stated where the price is and planned with."""
+    amount = (d.amount or 50) * 2 + 15 if d.op != "min" else max(1, (d.amount or 20) / 2)
+    wrong = Direction(
+        axis="price", value="", amount=float(round(amount)), period=d.period, unit=_per(d)
+    )
+    _map_strings(art, lambda s: _price_re(v, _per(d)).sub(price_phrase(wrong, v, []), s))
+    if not stated_prices(prose(art), _per(d)):
+        _price(role, art, wrong, v, [])
+    if isinstance(art.get("financial_plan"), dict):  # the mistaken price, in the numbers too
+        reprice(art["financial_plan"], monthly_price(wrong.amount or 0.0, wrong.period))
+
+
+def _break_core_scope(role: str, art: dict[str, Any]) -> None:
+    """A scope that creeps past its floor again ("too broad" broken)."""
+    key, _ = SCOPE_LIST[role]
+    items = scope_lists(art).get(key)
+    if items is None:
+        return
+    extra = _EXTRA_SCOPE[key]
+    while len(items) <= SCOPE_FLOOR[key]:
+        more = extra[len(items) % 2]
+        items.append(dict(more) if isinstance(more, dict) else more)
+
+
 def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     """Break one recalled direction on purpose (the seeded DRIFT the gate must catch)."""
     a = d.axis
     if a == "price":
-        amount = (d.amount or 50) * 2 + 15 if d.op != "min" else max(1, (d.amount or 20) / 2)
-        wrong = Direction(axis="price", value="", amount=float(round(amount)), period=d.period)
-        _map_strings(art, lambda s: _price_re(v).sub(price_phrase(wrong, v, []), s))
-        if not stated_prices(prose(art)):
-            _price(role, art, wrong, v, [])
-        if isinstance(art.get("financial_plan"), dict):  # the mistaken price, in the numbers too
-            reprice(art["financial_plan"], monthly_price(wrong.amount or 0.0, wrong.period))
+        _break_price(role, art, d, v)
     elif a == "audience":
         who = next(w for w in WRONG_AUDIENCES if not has_phrase(w, d.value.split()[-1]))
         field = FIELDS["audience"][role][0]
         art[field] = {
-            "strategist": f"{cap(who)} who want a simpler week",
+            "strategist": cap(relative(who, "want a simpler week")),
             "designer": f"A simpler week for {who}",
             "marketer": f"For {who}: a simpler week",
             "ops": f"Ask {who} once a quarter what they think",
@@ -484,6 +530,8 @@ def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
         factor = 0.5 if d.op == "min" else 1.6
         bent = Direction(axis="number", key=d.key, value="", amount=(d.amount or now) * factor)
         _number(art, bent)
+    elif a == "scope" and d.value == CORE_SCOPE:
+        _break_core_scope(role, art)
     else:  # channel, scope, name: the named thing is left out
         field = FIELDS.get(a, {}).get(role, ("summary",))[0]
         gone = Direction(axis="exclusion", value=d.value, do=False)
@@ -516,17 +564,21 @@ def what_changed(
             "name": "Name",
         }[d.axis]
         if old == new:
-            verb = "were" if d.axis == "exclusion" else "was"  # "Mentions of … were already gone"
+            verb = agree("was", is_plural(label))  # "Mentions of … were already gone"
             out.append(f"{label} {verb} already {new}; nothing to change there.")
+        elif d.axis == "scope" and d.value == CORE_SCOPE:
+            out.append(f"Scope, cut to {CORE_SCOPE}: {old} → {new}.")
+        elif old == _NOT_NAMED:  # "Channel: partner referrals (not named before).", never
+            out.append(f"{label}: {new} (not named before).")  # "Scope: “not named” → …"
         else:
             old = old if old.startswith("“") else f"“{old}”"  # the old value is quoted, not stated
             out.append(f"{label}: {old} → {new}.")
         if d.axis == "price" and not any(x.key == "mrr" for x in directions):
-            out += _plan_changed(before, after)  # (a named revenue target says it itself)
+            out += _plan_changed(before, after, d)  # (a named revenue target says it itself)
     return out
 
 
-def _plan_changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def _plan_changed(before: dict[str, Any], after: dict[str, Any], d: Direction) -> list[str]:
     """The revenue plan's month-6 line when a price moved it (customers × the new price)."""
     old, new = before.get("financial_plan") or {}, after.get("financial_plan") or {}
     was, now = old.get("target_mrr_usd_m1_to_m6") or [], new.get("target_mrr_usd_m1_to_m6") or []
@@ -534,6 +586,9 @@ def _plan_changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     if not was or not now or was[-1] == now[-1] or not customers or not price:
         return []
     line = f"Month-6 revenue target: ${was[-1]:,.0f} → ${now[-1]:,.0f}"
+    if _per(d):  # a price per thing bought: the plan counts one a paying customer a month
+        each = f"one {d.unit} each a month at ${price:,.0f}"
+        return [f"{line} ({customers[-1]:,} paying customers, {each})."]
     return [f"{line} ({customers[-1]:,} paying customers at ${price:,.0f} a month)."]
 
 
@@ -545,14 +600,20 @@ def _shown(role: str, art: dict[str, Any], d: Direction) -> str:
     a = d.axis
     fields = FIELDS.get(a, {}).get(role, ())
     if a == "price":
-        found = PRICE_SAID.search(prose(art))
-        return found.group(0) if found else "no price"
+        text = prose(art)
+        found = [m for m in (_SAID_WITH_UNIT.search(text),) if m]
+        if _per(d):
+            found += [m for m in (unit_price_said(d.unit or "").search(text),) if m]
+        first = min(found, key=lambda m: m.start()) if found else None
+        return first.group(0) if first else "no price"
+    if a == "scope" and d.value == CORE_SCOPE:  # "too broad": how much the work carries
+        return scope_size(role, art)
     if a in ("audience", "channel", "scope", "name"):
         text = prose(art, fields)
         hit = mentions(text, d.value)
         if a == "audience":
             return f"“{_short(text)}”"
-        return d.value if hit else "not named"
+        return d.value if hit else _NOT_NAMED
     if a == "exclusion":
         return "present" if has_phrase(prose(art), d.value) else "gone"
     if a == "claim":
@@ -573,6 +634,10 @@ def _shown(role: str, art: dict[str, Any], d: Direction) -> str:
             return "not stated"
         return number_words(Direction(axis="number", key=d.key, value="", amount=now))
     return ""
+
+
+_NOT_NAMED = "not named"
+_SAID_WITH_UNIT = re.compile(PRICE_SAID.pattern + r"(?:\s+per\s+[\w-]+)?", re.IGNORECASE)
 
 
 def _short(text: str, n: int = 60) -> str:

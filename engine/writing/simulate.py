@@ -19,7 +19,7 @@ from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Directive, Economics, Founder, Stage
 from engine.language.pitch import read_pitch
 from engine.writing import banks
-from engine.writing.phrases import Voice, cap, number_word, plural, sentences, singular
+from engine.writing.phrases import Voice, cap, number_word, plural, relative, sentences, singular
 from engine.writing.plan import price_plan
 from engine.writing.realise import add_sentence, realise, violate, what_changed
 from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
@@ -338,7 +338,7 @@ def inject(role: str, art: dict[str, Any], flaw: str, v: Voice) -> None:
         wrong = WRONG_AUDIENCES[random.Random(v.seed).randrange(len(WRONG_AUDIENCES))]
         field = TOPIC_FIELDS["audience"][role]
         if role == "strategist":
-            art[field] = f"{cap(wrong)} who want a simpler week"
+            art[field] = cap(relative(wrong, "want a simpler week"))
         elif role == "designer":
             art[field] = v.fill("{cap_outcome} for ") + wrong
         else:

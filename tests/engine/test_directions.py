@@ -60,6 +60,20 @@ def test_two_prices_in_one_sentence_the_later_wins_and_the_reading_says_so():
     assert read.notes == ["two prices named: the later one wins"]
 
 
+@pytest.mark.parametrize(
+    "reason",
+    ["That line is misleading", "There is no proof for it", "Too bold: we can't back it"],
+)
+def test_the_reading_and_the_directions_share_one_list_of_over_claim_words(reason):
+    """What the reading line says the redo will cut (its claims topic) is what the redo is bound
+    to cut (a claim to avoid): one word list serves both."""
+    from engine.language.reading import read_reason
+
+    assert "claims" in read_reason(reason).topics
+    read = read_directions(reason, source="rejection")
+    assert [d.axis for d in read.directions] == ["claim"] and not read.directions[0].do
+
+
 def test_a_price_named_without_a_number_is_asked_about_not_guessed():
     read = read_directions("The price is wrong", source="rejection")
     assert not read.directions and read.unclear == ["price"]
@@ -153,3 +167,44 @@ def test_a_forgotten_decision_reaches_no_part_of_the_next_brief(new_session):
     st = s.state
     system, user = build_prompts(st, st.stage, gather_context(st, st.stage, s.memory, s.knowledge))
     assert label not in system and label not in user and "CEO's call" not in user
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+def test_a_price_per_thing_bought_is_that_price_not_a_month(role):
+    """'$12 a meal' is what one meal costs: read, realised and checked as such (it read '$12 a
+    month per meal'); the plan counts one a paying customer a month, and a monthly price in its
+    place is DRIFT."""
+    read = read_directions("Price it at $12 a meal", source="standup")
+    (d,) = read.directions
+    assert (d.period, d.unit, d.line()) == ("unit", "meal", "price $12 a meal")
+    assert read_directions("$30 per box", source="standup").directions[0].line() == (
+        "price $30 a box"
+    )
+    assert read_directions("$9 an order", source="standup").directions[0].line() == (
+        "price $9 an order"
+    )
+    stage = build_stages(founding_org())[ROLE_STAGE[role]]
+    binding = Binding(directions=[d])
+    common = {
+        "founder": FOUNDER,
+        "stage": stage,
+        "binding": binding,
+        "economics": initial_economics(founding_org()),
+        "seed": 31,
+        "attempt": 1,
+    }
+    art = simulate_artifact(role, **common).model_dump()
+    from engine.game.directions import prose
+
+    text = prose(art)
+    assert "$12 a meal" in text and "$12 a month" not in text
+    assert check(role, art, [d]) == []
+    fp = art.get("financial_plan")
+    if fp:
+        assert fp["price_usd_per_month"] == 12
+        assert fp["target_mrr_usd_m1_to_m6"] == [c * 12 for c in fp["paying_customers_m1_to_m6"]]
+    bent = simulate_artifact(role, drift=d, **common).model_dump()
+    assert [v.axis for v in check(role, bent, [d])] == ["price"]
+    monthly = read_directions("$12 a month", source="standup").directions
+    as_month = simulate_artifact(role, **{**common, "binding": Binding(directions=monthly)})
+    assert check(role, as_month.model_dump(), [d])[0].did == "price $12 a month"

@@ -5,6 +5,7 @@ about instead of spending a redo."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,32 @@ def test_a_seeded_drift_adds_whole_sentences_and_a_no_op_change_reads_right():
     art = {"summary": "For night-shift nurses only."}
     (line,) = [x for x in what_changed("strategist", art, dict(art), [gone]) if "Mentions" in x]
     assert "were already" in line
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+def test_what_changed_reads_as_a_player_would_say_it(role):
+    """'Too broad' says how much the work was cut ('5 features → 3 features'), a channel or scope
+    the work did not name reads 'X (not named before)', never '“not named” → X'."""
+    _, second, directions = redo_pair("Too broad, it tries to do everything", role)
+    said = second["summary"]
+    assert "not named" not in said and check(role, second, directions) == []
+    cut = re.search(r"Scope, cut to one core job: (\d+) [a-z ]+ → (\d+) [a-z ]+\.", said)
+    kept = re.search(r"Scope was already \d+ [a-z ]+; nothing to change there\.", said)
+    assert (cut and int(cut.group(1)) > int(cut.group(2))) or kept, said
+    _, second, _ = redo_pair("Sell it through the nursing union newsletter instead", role)
+    assert "“not named” →" not in second["summary"], second["summary"]
+
+
+def test_a_customer_with_a_who_clause_keeps_it_and_never_doubles_who():
+    from engine.writing.phrases import Voice
+    from engine.writing.realise import realise
+
+    read = read_directions("Speak to vets who work at rural practices", source="standup")
+    assert [d.value for d in read.directions] == ["vets who work at rural practices"]
+    v = Voice({"customer": "solo groomers who work from a van", "outcome": "a calmer day"}, "s")
+    assert (
+        v.fill("{customer} who <loses> time") == "solo groomers who work from a van and lose time"
+    )
+    art = {"target_audience": "", "summary": "x"}
+    realise("strategist", art, read.directions, Voice({"customer": "dog owners"}, "s"))
+    assert art["target_audience"].count(" who ") == 1 and " and want " in art["target_audience"]
