@@ -191,13 +191,14 @@ class PlayerActions(AppHost):
             )
 
     def _what_if(self, note_id: str) -> None:
-        """Re-derive the stage the note first reached without it (engine.session.without): the
-        result shows in a dialog; nothing is recorded."""
+        """Re-derive each stage the note binds without it (engine.session.without, as `replay
+        --without NOTE --stage N` does for one): the result shows in a dialog; nothing is
+        recorded."""
 
         def derive(s: Any) -> Any:
-            from engine.session.without import without
+            from engine.session.without import without_each
 
-            return without(s.conn, s.state.run_id, note_id)
+            return without_each(s.conn, s.state.run_id, note_id)
 
         self.command("what_if", derive, "re-deriving the work without this note…")
 

@@ -20,6 +20,7 @@ from engine.config import Settings
 from engine.errors import SaveError
 from engine.game.directions import Binding, Direction
 from engine.game.models import StageRun
+from engine.language import grammar
 from engine.routing import Router
 from engine.session.api import GameSession, refuse_old_rules
 from engine.session.events import list_events
@@ -180,6 +181,68 @@ def without(
     raise SaveError(look.why_not(run_id, note_id, stage))
 
 
+class WithoutEach(BaseModel):
+    """Each stage a note binds, re-derived without it (the memory pane's what-if key)."""
+
+    note_id: str
+    reports: list[WithoutReport] = Field(default_factory=list)
+    bound: bool = True  # False: the note bound no stage, so its first reach is shown instead
+
+    def lines(self) -> list[str]:
+        """One block per stage, the stages it binds named first."""
+        if not self.reports:
+            return []
+        if self.bound:
+            where = ", ".join(f"{r.stage} {r.beat}" for r in self.reports)
+            out = [f"This note binds {grammar.count(len(self.reports), 'stage')}: {where}."]
+        else:
+            out = ["This note binds no stage's work; the first brief it reached:"]
+        for r in self.reports:
+            out += ["", *r.lines()]
+        return out
+
+
+def without_each(
+    conn: sqlite3.Connection, run_id: str, note_id: str, *, limit: int = 8
+) -> WithoutEach:
+    """Every stage whose brief the note's directions bound (the first run of each, at most
+    `limit`), each re-derived without it, as `without(…, stage=N)` does for one; a note that bound
+    no stage gets `without`'s choice (the first brief it reached). Only reads the save."""
+    state, inputs = load_run(conn, run_id)
+    refuse_old_rules(state)
+    note_id = clip(note_id.strip(), 80)
+    mode, router = router_for(list_events(conn, run_id))
+    bound: list[int] = []  # the input index of the first brief of each stage the note binds
+    mem = connect(":memory:")
+    try:
+        session = founded(run_id, inputs, router, mem)
+        stages: set[int] = set()
+        for i, step in enumerate(inputs[1:], start=1):
+            here = session.state.stage
+            brief = step.get("cmd") == "run_stage" and session.state.phase == "brief"
+            if brief and here is not None and here.number not in stages and len(bound) < limit:
+                if _binds(session, note_id):
+                    bound.append(i)
+                    stages.add(here.number)
+            if step["cmd"] == "standup" and session.state.phase == "ended":
+                continue
+            session.apply_recorded(step)
+    finally:
+        mem.close()
+    if not bound:
+        return WithoutEach(note_id=note_id, reports=[without(conn, run_id, note_id)], bound=False)
+    reports = [_at(conn, run_id, note_id, mode, router, inputs, i, reached=True) for i in bound]
+    return WithoutEach(note_id=note_id, reports=reports)
+
+
+def _binds(session: GameSession, note_id: str) -> bool:
+    """Whether one of the note's directions binds this stage's brief (recalled, not superseded)."""
+    st = session.state
+    assert st.stage is not None
+    ctx = gather_context(st, st.stage, session.memory, session.knowledge)
+    return any(d.memory_id == note_id for d in ctx.binding.directions)
+
+
 class _Look:
     """The search for the stage to re-derive, and why there is none."""
 
@@ -235,6 +298,8 @@ def _at(
     router: Router,
     inputs: list[dict[str, Any]],
     index: int,
+    *,
+    reached: bool = False,
 ) -> WithoutReport:
     """Re-play the run up to input `index` (a run_stage) and derive that stage both ways."""
     mem = connect(":memory:")
@@ -244,7 +309,7 @@ def _at(
             if step["cmd"] == "standup" and session.state.phase == "ended":
                 continue
             session.apply_recorded(step)
-        return _derive(session, run_id, note_id, mode, False)
+        return _derive(session, run_id, note_id, mode, reached)
     finally:
         mem.close()
 

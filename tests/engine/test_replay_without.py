@@ -124,3 +124,25 @@ def test_replay_without_loads_no_textual(run):
         "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120, capture_output=True)
+
+
+def test_the_what_if_key_re_derives_every_stage_the_note_binds(run):
+    """The memory pane's key (engine.session.without.without_each): one derivation per stage the
+    note's directions bind, each the same as `--without NOTE --stage N`; it used to show only the
+    first stage the note reached."""
+    from engine.session.without import without, without_each
+    from memory.local.db import connect
+
+    save, run_id, _reject, reply = run
+    conn = connect(save / "worldforge.db")
+    try:
+        each = without_each(conn, run_id, reply)
+        stages = [r.stage for r in each.reports]
+        assert each.bound and len(stages) >= 3 and stages == sorted(set(stages)), stages
+        assert f"This note binds {len(stages)} stages: 2 NEED" in each.lines()[0]
+        for r in each.reports:
+            assert r.reached_brief and any("salons" in x for x in r.brief_gone), r.stage
+            one = without(conn, run_id, reply, stage=r.stage)
+            assert one.lines() == r.lines()
+    finally:
+        conn.close()

@@ -44,6 +44,7 @@ async def test_what_if_shows_the_work_without_the_highlighted_note(tmp_path):
         assert "What if they forgot this note?" in " ".join(
             str(x.render()) for x in app.screen.query(".dialog-title")
         )
+        assert "This note binds 1 stage: 1 YOU." in body  # each stage it binds, named
         assert "Stage 1 YOU" in body and "attempt 2" in body
         assert "− price $25 a month (from your rejection, YOU)" in body
         assert "Score: " in body and "Gate: " in body and "Who it is for:" in body
