@@ -220,10 +220,11 @@ def without_each(
         for i, step in enumerate(inputs[1:], start=1):
             here = session.state.stage
             brief = step.get("cmd") == "run_stage" and session.state.phase == "brief"
-            if brief and here is not None and here.number not in stages and len(bound) < limit:
-                if _binds(session, note_id):
-                    bound.append(i)
-                    stages.add(here.number)
+            fresh = brief and here is not None and here.number not in stages
+            if fresh and len(bound) < limit and _binds(session, note_id):
+                assert here is not None
+                bound.append(i)
+                stages.add(here.number)
             if step["cmd"] == "standup" and session.state.phase == "ended":
                 continue
             session.apply_recorded(step)
