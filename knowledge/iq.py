@@ -108,7 +108,7 @@ def _chunks_from_response(body: dict[str, Any]) -> list[dict[str, Any]]:
     return chunks
 
 
-def parse_retrieve(body: Any) -> list[KnowledgeHit]:
+def parse_retrieve(body: object) -> list[KnowledgeHit]:
     """Hits from a retrieve response in the `results` shape or the `response`+`references` shape.
 
     Raises IQError when the body is not a JSON object or holds none of the known shapes.
@@ -166,7 +166,7 @@ class FoundryIQ:
             body["outputMode"] = "extractiveData"
         return body
 
-    def _post(self, query: str) -> Any:
+    def _post(self, query: str) -> object:
         """POST the query under one total deadline; raise IQError on any failure."""
         try:
             return request_json(

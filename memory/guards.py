@@ -155,7 +155,7 @@ def check_payload(payload: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
-def _clean_data(value: Any) -> Any:
+def _clean_data(value: object) -> object:
     if isinstance(value, str):
         return clean(value)
     if isinstance(value, bool) or value is None:

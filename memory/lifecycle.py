@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, TypedDict
 
 from memory.guards import clean, note_words
 from memory.models import (
@@ -29,6 +29,15 @@ PRUNE_REASON = "expired-noncritical-importance-at-most-4"
 MIN_DUPLICATE_WORDS = 3
 
 
+class Change(TypedDict, total=False):
+    """What a hardening pass sets on one note (record field names)."""
+
+    status: Literal["active", "archived"]
+    superseded_by: str
+    reinforced: int
+    importance: float
+
+
 def _covering(rec: MemoryRecord, active: Sequence[MemoryRecord]) -> MemoryRecord | None:
     """An active note of the same kind group that already says everything `rec` says (its content
     words are a subset), so `rec` is a duplicate; a note adding any word (a correction) is not."""
@@ -47,13 +56,13 @@ def _covering(rec: MemoryRecord, active: Sequence[MemoryRecord]) -> MemoryRecord
 
 def plan_harden(
     live: Sequence[MemoryRecord], *, game_day: int
-) -> tuple[HardenReport, dict[str, dict[str, Any]]]:
+) -> tuple[HardenReport, dict[str, Change]]:
     """The hardening pass over a run's live notes (in write order): promote surviving provisional
     notes, archive expired ones and duplicates of an active note (lineage in `superseded_by`, the
     active note reinforced), and supersede older binding decisions on the same axis. Returns the
     report and the changes, record field -> new value by id, for the backend to write."""
     report = HardenReport()
-    changes: dict[str, dict[str, Any]] = {}
+    changes: dict[str, Change] = {}
     status = {r.id: r.status for r in live}
     for rec in live:
         if rec.status != "provisional":
@@ -78,7 +87,8 @@ def plan_harden(
     for recs in by_axis.values():
         recs.sort(key=lambda r: (r.game_day, r.id))
         for older in recs[:-1]:
-            changes.setdefault(older.id, {}).update(status="archived", superseded_by=recs[-1].id)
+            change = changes.setdefault(older.id, {})
+            change["status"], change["superseded_by"] = "archived", recs[-1].id
             report.superseded.append(older.id)
     return report, changes
 

@@ -7,8 +7,8 @@ s / (1 + s). Ties go to the later game day, then the later write. Expired notes 
 decisions that a newer one on the same axis superseded never enter. BM25's statistics (notes,
 mean length, notes per term) count every note the run holds, archived ones too.
 
-A backend hands `select` the run's live notes (what each holds of the query) and the run's
-statistics, its own way (the save file from its FTS5 index and counters, Cosmos DB from the
+A backend hands `block` the run's live notes (what each holds of the query) and the run's
+statistics (`Candidates`), its own way (the save file from its FTS5 index and counters, Cosmos DB from the
 documents), and this one piece of arithmetic ranks them: a run recalls alike, and replays alike,
 on either backend.
 """
@@ -24,6 +24,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from memory.models import LIVE_STATUSES, MemoryRecord, RecallResult
+from textkit import normalise
 
 W_RELEVANCE, W_RECENCY, W_IMPORTANCE = 0.5, 0.25, 0.25
 RECENCY_DAYS = 7.0
@@ -223,30 +224,44 @@ def pack(
     )
 
 
-def choose(
-    notes: Sequence[Note],
-    terms: Sequence[str],
-    stats: Stats,
-    fetch: Callable[[list[int | str]], Mapping[int | str, MemoryRecord]],
-    *,
-    game_day: int,
-    limit: int,
-    closeness: Mapping[int | str, float] | None = None,
-) -> tuple[MemoryRecord | None, list[MemoryRecord], list[MemoryRecord]]:
-    """What `pack` fills a brief of `limit` items from: `select` ranks the run's live notes, and
-    `fetch` reads the records of the few chosen (key -> record)."""
+@dataclass(frozen=True)
+class Candidates:
+    """What a backend hands the ranking for one query: the run's live notes, its statistics, how
+    to read the records of the few chosen (key -> record), a vector index's closeness where one
+    is set, and hits from another tier (`extra`: ranked after the run's own, one per text)."""
+
+    notes: Sequence[Note]
+    stats: Stats
+    fetch: Callable[[list[int | str]], Mapping[int | str, MemoryRecord]]
+    closeness: Mapping[int | str, float] | None = None
+    extra: Sequence[MemoryRecord] = ()
+
+
+def block(
+    found: Candidates, terms: Sequence[str], *, game_day: int, budget: int, limit: int
+) -> RecallResult:
+    """The `<campaign_memory>` block of `limit` items at most: `select` ranks the run's live
+    notes, the records of the few chosen are read, and `pack` fills the budget with them."""
     rider, recent, ranked = select(
-        notes,
+        found.notes,
         terms,
-        stats,
+        found.stats,
         game_day=game_day,
         ranked_n=limit * 3,
         newest_n=max(1, math.ceil(RECENT_SHARE * limit)),
-        closeness=closeness,
+        closeness=found.closeness,
     )
-    records = fetch(list({k: None for k in (rider, *recent, *ranked) if k is not None}))
-    return (
-        None if rider is None else records[rider],
-        [records[k] for k in recent],
-        [records[k] for k in ranked],
+    records = found.fetch(list({k: None for k in (rider, *recent, *ranked) if k is not None}))
+    ranked_items = [records[k] for k in ranked]
+    known = {normalise(r.text) for r in ranked_items}
+    for rec in found.extra:
+        if normalise(rec.text) not in known:
+            known.add(normalise(rec.text))
+            ranked_items.append(rec)
+    return pack(
+        rider=None if rider is None else records[rider],
+        recent=[records[k] for k in recent],
+        ranked_items=ranked_items,
+        budget=budget,
+        limit=limit,
     )

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from memory import lifecycle
+from memory import lifecycle, recall
 from memory.contract import ScopeError
 from memory.guards import (
     NEAR_DUPLICATE,
@@ -34,16 +34,18 @@ from memory.guards import (
 from memory.models import (
     LIVE_STATUSES,
     Author,
+    ConsolidationResult,
     HardenReport,
     Kind,
     MemoryRecord,
     MemoryWriteRequest,
     NewNote,
     PruneReport,
+    RecallResult,
     Status,
     WriteDisposition,
 )
-from textkit import normalise
+from textkit import normalise, query_terms
 
 
 class PolicyStore(ABC):
@@ -66,7 +68,7 @@ class PolicyStore(ABC):
 
     # -- the repository: what each backend gives the policy -------------------------------------
     @abstractmethod
-    def transaction(self) -> AbstractContextManager[Any]:
+    def transaction(self) -> AbstractContextManager[object]:
         """One write's reads and writes together (a no-op where the service has none)."""
 
     @abstractmethod
@@ -95,23 +97,28 @@ class PolicyStore(ABC):
         """A new note with the next id of the run (or the id it names)."""
 
     @abstractmethod
-    def update(self, memory_id: str, change: dict[str, Any]) -> None:
-        """Set a few fields of one note (record field names: status, superseded_by, reinforced,
-        importance), as a hardening pass planned them."""
+    def update(self, memory_id: str, change: lifecycle.Change) -> None:
+        """Set a few fields of one note, as a hardening pass planned them."""
 
     @abstractmethod
     def delete(self, memory_ids: Sequence[str]) -> None:
         """Delete these notes of the run (retention)."""
 
     @abstractmethod
-    def records(
-        self,
-        *,
-        kinds: Iterable[str] | None = None,
-        statuses: Iterable[str] | None = None,
-        run_id: str | None = None,
+    def read_records(
+        self, kinds: list[str] | None, statuses: list[str] | None
     ) -> list[MemoryRecord]:
-        """This run's records in write order, optionally filtered by kind and status."""
+        """The run's records in write order, of these kinds and statuses (None: any)."""
+
+    @abstractmethod
+    def fold(
+        self, req: lifecycle.Consolidation, *, game_day: int, dry_run: bool
+    ) -> ConsolidationResult:
+        """Consolidate as `lifecycle.plan_consolidation` says, the backend's way."""
+
+    @abstractmethod
+    def candidates(self, query: str, terms: Sequence[str], game_day: int) -> recall.Candidates:
+        """What the ranking needs of the run for one query (`memory.recall.Candidates`)."""
 
     @abstractmethod
     def log(
@@ -200,6 +207,37 @@ class PolicyStore(ABC):
         rec = self.insert(w.note(worker=worker, stage_id=stage_id, game_day=game_day))
         return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
 
+    def recall(
+        self,
+        query: str,
+        *,
+        game_day: int,
+        budget_tokens: int = 700,
+        limit: int = 12,
+        run_id: str | None = None,
+    ) -> RecallResult:
+        """Budgeted `<campaign_memory>` block for a brief, ranked by `memory.recall` over what the
+        backend reads (`candidates`); the newest binding decision rides along."""
+        self.authorize(run_id)
+        recall.check(budget_tokens, limit)
+        query = query if isinstance(query, str) else str(query)
+        terms = query_terms(query, limit=recall.MAX_QUERY_TERMS)
+        found = self.candidates(query, terms, int(game_day))
+        return recall.block(found, terms, game_day=int(game_day), budget=budget_tokens, limit=limit)
+
+    def records(
+        self,
+        *,
+        kinds: Iterable[str] | None = None,
+        statuses: Iterable[str] | None = None,
+        run_id: str | None = None,
+    ) -> list[MemoryRecord]:
+        """This run's records in write order, optionally filtered by kind and status."""
+        self.authorize(run_id)
+        return self.read_records(
+            None if kinds is None else list(kinds), None if statuses is None else list(statuses)
+        )
+
     # -- the lifecycle passes --------------------------------------------------------------------
     def harden(self, *, game_day: int) -> HardenReport:
         """After each fork: promote surviving provisional notes, archive duplicates and expired
@@ -228,3 +266,17 @@ class PolicyStore(ABC):
                 self.delete(eligible)
                 self.log("retention_prune", eligible, lifecycle.PRUNE_REASON, game_day=game_day)
         return PruneReport(status="applied", eligible_ids=eligible, deleted_count=len(eligible))
+
+    def consolidate(
+        self,
+        source_ids: Sequence[str],
+        *,
+        summary: str,
+        reviewer: str,
+        game_day: int,
+        dry_run: bool = False,
+    ) -> ConsolidationResult:
+        """Fold several episodic notes into one reviewed semantic note (deterministic id); the
+        sources are kept, archived. A retry writes nothing."""
+        req = lifecycle.consolidation(self.run_id, source_ids, summary, reviewer)
+        return self.fold(req, game_day=game_day, dry_run=dry_run)

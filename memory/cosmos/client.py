@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
+from azure.core.credentials import TokenCredential
 from azure.core.exceptions import AzureError, ServiceRequestError, ServiceResponseError
 from azure.cosmos import CosmosClient, exceptions
 
@@ -120,7 +121,7 @@ class RequestCounter:
     def __init__(self) -> None:
         self.count = 0
 
-    def on_request(self, request: Any) -> None:
+    def on_request(self, request: object) -> None:
         self.count += 1
 
 
@@ -129,7 +130,7 @@ _clients_lock = threading.Lock()
 
 
 def client_for(
-    config: CosmosConfig, *, credential: Any = None
+    config: CosmosConfig, *, credential: TokenCredential | None = None
 ) -> tuple[CosmosClient, RequestCounter]:
     """The one long-lived client for this endpoint and credential (built on first use)."""
     cache_key = (config.endpoint, "key" if config.key else f"aad:{id(credential)}")
@@ -139,7 +140,7 @@ def client_for(
             return found
         counter = RequestCounter()
         if config.key:
-            cred: Any = config.key
+            cred: str | TokenCredential = config.key
         elif credential is not None:
             cred = credential
         else:

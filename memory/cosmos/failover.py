@@ -198,7 +198,7 @@ class FailoverMemory:
         return self.local.authorize(run_id)
 
     # -- the contract, served by Cosmos or (while it is out) by the local store ------------------
-    def _mirror(self, call: Callable[[MemoryBackend], Any]) -> None:
+    def _mirror(self, call: Callable[[MemoryBackend], object]) -> None:
         """A write Cosmos served, applied to the local store too (not queued: Cosmos has it). The
         two stores share the write policy, ids and ranking, so the local copy stays what Cosmos
         holds: a brief written during an outage recalls what Cosmos would have recalled, which is
@@ -483,7 +483,7 @@ class FailoverMemory:
     def _store_for(self, run_id: str) -> Primary | None:
         return self._connect_for(run_id) if self._connect_for is not None else None
 
-    def _write(self, fn: Callable[[], Any]) -> bool:
+    def _write(self, fn: Callable[[], object]) -> bool:
         """Run `fn` in a write transaction; False on a read-only connection."""
         try:
             with transaction(self.conn):

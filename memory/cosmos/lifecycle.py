@@ -7,7 +7,6 @@ semantic ids come from `memory.lifecycle` too.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from azure.core import MatchConditions
@@ -32,18 +31,12 @@ def delete(store: CosmosMemoryStore, doc: dict[str, Any], *, conditional: bool =
 
 
 def consolidate(
-    store: CosmosMemoryStore,
-    source_ids: Sequence[str],
-    *,
-    summary: str,
-    reviewer: str,
-    game_day: int,
-    dry_run: bool = False,
+    store: CosmosMemoryStore, req: lifecycle.Consolidation, *, game_day: int, dry_run: bool
 ) -> ConsolidationResult:
     """Fold episodic notes into one reviewed semantic note: one query reads the sources and
     any earlier result, then one transactional batch creates the note (deterministic id) and
-    archives every source on its ETag. A retry writes nothing but the audit event."""
-    req = lifecycle.consolidation(store.run_id, source_ids, summary, reviewer)
+    archives every source on its ETag. A retry writes nothing but the audit event (under a
+    deterministic id, so it restores an event a failed flush lost)."""
     docs = {
         d["id"]: d for d in store._docs("ARRAY_CONTAINS(@ids, c.id)", [param("@ids", req.wanted)])
     }
@@ -59,34 +52,26 @@ def consolidate(
         for i, d in docs.items()
     }
     result = lifecycle.plan_consolidation(req, notes)
-    audit_id = f"audit-consolidate-{req.semantic_id}"
-    if result.status == "already_consolidated":
-        store.log(
-            "consolidate",
-            [req.semantic_id, *req.ids],
-            "reviewed-consolidation",
-            game_day=game_day,
-            event_id=audit_id,
-        )
+    if dry_run and result.status != "already_consolidated":
         return result
-    if dry_run:
-        return result
-    note = store._new_doc(req.note(result.importance, game_day))
-    ops: list[tuple[Any, ...]] = [("create", (note,))]
-    for i in req.ids:
-        body = {k: v for k, v in docs[i].items() if not k.startswith("_")}
-        body.update(consolidatedInto=req.semantic_id, status="archived", ttl=-1)
-        ops.append(("replace", (i, body), {"if_match_etag": docs[i]["_etag"]}))
-    store._send_batch(store.memories, ops)
-    store._note_write()
+    if result.status == "dry_run":
+        note = store._new_doc(req.note(result.importance, game_day))
+        ops: list[tuple[Any, ...]] = [("create", (note,))]
+        for i in req.ids:
+            body = {k: v for k, v in docs[i].items() if not k.startswith("_")}
+            body.update(consolidatedInto=req.semantic_id, status="archived", ttl=-1)
+            ops.append(("replace", (i, body), {"if_match_etag": docs[i]["_etag"]}))
+        store._send_batch(store.memories, ops)
+        store._note_write()
+        result = result.model_copy(update={"status": "consolidated"})
     store.log(
         "consolidate",
         [req.semantic_id, *req.ids],
         "reviewed-consolidation",
         game_day=game_day,
-        event_id=audit_id,
+        event_id=f"audit-consolidate-{req.semantic_id}",
     )
-    return result.model_copy(update={"status": "consolidated"})
+    return result
 
 
 def forget_run(store: CosmosMemoryStore) -> ForgetReport:

@@ -1,5 +1,5 @@
-"""Recall on the Cosmos DB tier: the run's notes in one run-scoped query, ranked and packed by
-`memory.recall` (the save file's one ranking, budget and delimiters), so a run recalls the same
+"""Recall on the Cosmos DB tier: the run's notes in one run-scoped query, for `memory.recall` to rank
+and pack (the save file's one ranking, budget and delimiters), so a run recalls the same
 notes in the same order on either backend, and its replay matches.
 
 With a vector policy and an embedder, one more query asks `VectorDistance` for the candidates,
@@ -9,12 +9,12 @@ way the two backends can rank apart, and only when embeddings are configured).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memory import recall as ranking
 from memory.cosmos.client import LIVE, NOT_EXPIRED, doc_to_record, param
-from memory.models import LIVE_STATUSES, RecallResult
-from textkit import query_terms
+from memory.models import LIVE_STATUSES
 
 if TYPE_CHECKING:
     from memory.cosmos.store import CosmosMemoryStore
@@ -22,25 +22,18 @@ if TYPE_CHECKING:
 CANDIDATES = 200  # vector candidates fetched per recall (one page)
 
 
-def recall(
-    store: CosmosMemoryStore,
-    query: str,
-    *,
-    game_day: int,
-    budget_tokens: int = 700,
-    limit: int = 12,
-) -> RecallResult:
-    """Budgeted `<campaign_memory>` block: every note of the run (one query; BM25 counts them
-    all, archived ones too), ranked and packed by `memory.recall`."""
-    ranking.check(budget_tokens, limit)
-    query = query if isinstance(query, str) else str(query)
+def candidates(
+    store: CosmosMemoryStore, query: str, terms: Sequence[str], game_day: int
+) -> ranking.Candidates:
+    """The run's documents as the ranking reads them: every note counts in the statistics
+    (archived ones too), the live ones are ranked."""
     docs = {d["id"]: d for d in store._docs()}
-    terms = query_terms(query, limit=ranking.MAX_QUERY_TERMS)
     held = {i: frozenset(d.get("terms") or ()) for i, d in docs.items()}
+    # `nTerms` is missing on documents written before it was stored: distinct terms stand in
+    length = {i: int(d.get("nTerms", len(held[i]))) for i, d in docs.items()}
     stats = ranking.Stats(
         notes=len(docs),
-        # `nTerms` is missing on documents written before it was stored: distinct terms stand in
-        length=sum(int(d.get("nTerms", len(held[i]))) for i, d in docs.items()),
+        length=sum(length.values()),
         df={t: sum(t in h for h in held.values()) for t in terms},
     )
     notes = [
@@ -53,23 +46,17 @@ def recall(
             importance=float(d["importance"]),
             expires_day=d.get("expiresDay"),
             axis=d.get("axis"),
-            n_terms=int(d.get("nTerms", len(held[i]))),
+            n_terms=length[i],
             matched=held[i].intersection(terms),
         )
         for i, d in docs.items()
         if d["status"] in LIVE_STATUSES
     ]
-    rider, recent, ranked = ranking.choose(
+    return ranking.Candidates(
         notes,
-        terms,
         stats,
         lambda keys: {k: doc_to_record(docs[str(k)]) for k in keys},
-        game_day=int(game_day),
-        limit=limit,
-        closeness=closeness(store, query, int(game_day)),
-    )
-    return ranking.pack(
-        rider=rider, recent=recent, ranked_items=ranked, budget=budget_tokens, limit=limit
+        closeness=closeness(store, query, game_day),
     )
 
 

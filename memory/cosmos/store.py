@@ -21,15 +21,17 @@ import itertools
 import logging
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
 from azure.core import MatchConditions
+from azure.core.credentials import TokenCredential
 from azure.core.exceptions import AzureError
-from azure.cosmos import CosmosClient, PartitionKey, exceptions
+from azure.cosmos import ContainerProxy, CosmosClient, PartitionKey, exceptions
 
 from memory import audit as audit_codes
+from memory import lifecycle
 from memory.contract import Notice
 from memory.cosmos import lifecycle as cosmos_lifecycle
 from memory.cosmos import recall as cosmos_recall
@@ -53,6 +55,7 @@ from memory.cosmos.client import (
     within,
 )
 from memory.guards import STAGE_CAP, CleanWrite
+from memory.lifecycle import Change
 from memory.models import (
     KINDS,
     LIVE_STATUSES,
@@ -63,8 +66,8 @@ from memory.models import (
     Kind,
     MemoryRecord,
     NewNote,
-    RecallResult,
 )
+from memory.recall import Candidates
 from memory.writes import PolicyStore
 from textkit import normalise, terms
 
@@ -103,7 +106,7 @@ class CosmosMemoryStore(PolicyStore):
         config: CosmosConfig,
         run_id: str,
         *,
-        credential: Any = None,
+        credential: TokenCredential | None = None,
         client: CosmosClient | None = None,
         embedder: Embedder | None = None,
         stage_cap: int = STAGE_CAP,
@@ -203,7 +206,7 @@ class CosmosMemoryStore(PolicyStore):
         sql: str,
         params: Sequence[dict[str, Any]],
         *,
-        container: Any = None,
+        container: ContainerProxy | None = None,
         page_size: int | None = None,
     ) -> list[dict[str, Any]]:
         """One parameterised query, already filtered by the run in its SQL; the partition key and
@@ -294,7 +297,7 @@ class CosmosMemoryStore(PolicyStore):
             self._audit_queue = queue + self._audit_queue
             raise
 
-    def _send_batch(self, container: Any, ops: list[tuple[Any, ...]]) -> None:
+    def _send_batch(self, container: ContainerProxy, ops: list[tuple[Any, ...]]) -> None:
         self._guard(lambda: container.execute_item_batch(ops, partition_key=self.run_id))
 
     def _upsert_audit(self, doc: dict[str, Any]) -> None:
@@ -343,7 +346,7 @@ class CosmosMemoryStore(PolicyStore):
         return doc
 
     # -- the write policy's repository (`memory.writes.PolicyStore`) ------------------------------
-    def transaction(self) -> AbstractContextManager[Any]:
+    def transaction(self) -> AbstractContextManager[object]:
         return nullcontext()  # each write is one request; the policy's reads come first
 
     def insert(self, note: NewNote) -> MemoryRecord:
@@ -413,7 +416,7 @@ class CosmosMemoryStore(PolicyStore):
             },
         )
 
-    def update(self, memory_id: str, change: dict[str, Any]) -> None:
+    def update(self, memory_id: str, change: Change) -> None:
         """ETag-conditional replace of a document read by the pass that planned `change`."""
         self._replace(self._read[memory_id], {_FIELDS[k]: v for k, v in change.items()})
 
@@ -430,20 +433,14 @@ class CosmosMemoryStore(PolicyStore):
             raise KeyError(memory_id)
         return doc_to_record(docs[0])
 
-    def records(
-        self,
-        *,
-        kinds: Iterable[str] | None = None,
-        statuses: Iterable[str] | None = None,
-        run_id: str | None = None,
+    def read_records(
+        self, kinds: list[str] | None, statuses: list[str] | None
     ) -> list[MemoryRecord]:
-        """This run's records in write order, optionally filtered by kind and status."""
-        self.authorize(run_id)
         where, params = [], []
         for column, values in (("kind", kinds), ("status", statuses)):
             if values is not None:
                 where.append(f"ARRAY_CONTAINS(@{column}s, c.{column})")
-                params.append(param(f"@{column}s", list(values)))
+                params.append(param(f"@{column}s", values))
         return [doc_to_record(d) for d in self._docs(" AND ".join(where), params)]
 
     def counts(self, *, run_id: str | None = None) -> dict[str, int]:
@@ -454,20 +451,10 @@ class CosmosMemoryStore(PolicyStore):
             out[row["kind"]] = out.get(row["kind"], 0) + 1
         return out
 
-    def recall(
-        self,
-        query: str,
-        *,
-        game_day: int,
-        budget_tokens: int = 700,
-        limit: int = 12,
-        run_id: str | None = None,
-    ) -> RecallResult:
-        """Budgeted `<campaign_memory>` block (three queries; see `memory.cosmos.recall`)."""
-        self.authorize(run_id)
-        return cosmos_recall.recall(
-            self, query, game_day=game_day, budget_tokens=budget_tokens, limit=limit
-        )
+    def candidates(self, query: str, terms: Sequence[str], game_day: int) -> Candidates:
+        """Every note of the run (one query; BM25 counts them all), and `VectorDistance`'s
+        closeness where the container has a vector policy (`memory.cosmos.recall`)."""
+        return cosmos_recall.candidates(self, query, terms, game_day)
 
     def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
         """This run's content-free audit trail, oldest first (queued rows are sent first)."""
@@ -494,19 +481,11 @@ class CosmosMemoryStore(PolicyStore):
         ]
 
     # -- lifecycle (see memory.cosmos.lifecycle) -------------------------------------------------
-    def consolidate(
-        self,
-        source_ids: Sequence[str],
-        *,
-        summary: str,
-        reviewer: str,
-        game_day: int,
-        dry_run: bool = False,
+    def fold(
+        self, req: lifecycle.Consolidation, *, game_day: int, dry_run: bool
     ) -> ConsolidationResult:
-        """Reviewed consolidation in one transactional batch; a retry writes nothing."""
-        return cosmos_lifecycle.consolidate(
-            self, source_ids, summary=summary, reviewer=reviewer, game_day=game_day, dry_run=dry_run
-        )
+        """One query, then one transactional batch (`memory.cosmos.lifecycle.consolidate`)."""
+        return cosmos_lifecycle.consolidate(self, req, game_day=game_day, dry_run=dry_run)
 
     def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:
         """Delete every memory document of the run (the content-free audit survives)."""

@@ -11,12 +11,12 @@ and a run ranks the same in any save, beside any other runs, as its replay does 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
 from memory import recall
 from memory.local.rows import COLUMNS, to_record
 from memory.local.schema import run_key
 from memory.models import MemoryRecord
-from textkit import query_terms
 
 _NOTES = (
     "SELECT pk, seq, kind, status, game_day, importance, expires_day, axis, n_terms"
@@ -25,11 +25,8 @@ _NOTES = (
 _HOLDERS = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
 
 
-def choose(
-    conn: sqlite3.Connection, run_id: str, query: str, *, game_day: int, limit: int
-) -> tuple[MemoryRecord | None, list[MemoryRecord], list[MemoryRecord]]:
-    """(binding rider, newest notes, best scores) of the run for `query` (`memory.recall.choose`)."""
-    terms = query_terms(query, limit=recall.MAX_QUERY_TERMS)
+def candidates(conn: sqlite3.Connection, run_id: str, terms: Sequence[str]) -> recall.Candidates:
+    """The run's live notes, which query `terms` each holds, and the run's statistics."""
     key = run_key(run_id)
     # a term is letters and digits only, quoted: no query text reaches FTS5 syntax
     holders = {t: {pk for (pk,) in conn.execute(_HOLDERS, (f'"{key}{t}"',))} for t in terms}
@@ -53,9 +50,7 @@ def choose(
         recall.Note._make((*r, frozenset(held[r[0]]) if r[0] in held else none))
         for r in rows.execute(_NOTES, (run_id,))
     ]
-    return recall.choose(
-        notes, terms, stats, lambda keys: _fetch(conn, keys), game_day=game_day, limit=limit
-    )
+    return recall.Candidates(notes, stats, lambda keys: _fetch(conn, keys))
 
 
 def _fetch(conn: sqlite3.Connection, pks: list[int | str]) -> dict[int | str, MemoryRecord]:

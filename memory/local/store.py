@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from memory import audit, lifecycle, recall
 from memory.contract import Notice
@@ -32,7 +33,6 @@ from memory.models import (
     Kind,
     MemoryRecord,
     NewNote,
-    RecallResult,
 )
 from memory.writes import PolicyStore
 from textkit import normalise
@@ -46,7 +46,6 @@ _INSERT = (
     " reviewer, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?,"
     " ?, ?)"
 )
-_UPDATABLE = ("status", "superseded_by", "reinforced", "importance")
 
 
 class MemoryStore(PolicyStore):
@@ -80,7 +79,7 @@ class MemoryStore(PolicyStore):
         return False
 
     # -- the write policy's repository (`memory.writes.PolicyStore`) ------------------------------
-    def transaction(self) -> AbstractContextManager[Any]:
+    def transaction(self) -> AbstractContextManager[object]:
         return transaction(self.conn)
 
     def insert(self, note: NewNote) -> MemoryRecord:
@@ -189,11 +188,19 @@ class MemoryStore(PolicyStore):
         )
         self._queue_cloud_write(rec.id, w.kind, w.text)
 
-    def update(self, memory_id: str, change: dict[str, Any]) -> None:
-        sets = ", ".join(f"{f} = coalesce(?, {f})" for f in _UPDATABLE)
+    def update(self, memory_id: str, change: lifecycle.Change) -> None:
         self.conn.execute(
-            f"UPDATE memories SET {sets} WHERE run_id = ? AND id = ?",
-            (*(change.get(f) for f in _UPDATABLE), self.run_id, memory_id),
+            "UPDATE memories SET status = coalesce(?, status), superseded_by = coalesce(?,"
+            " superseded_by), reinforced = coalesce(?, reinforced), importance = coalesce(?,"
+            " importance) WHERE run_id = ? AND id = ?",
+            (
+                change.get("status"),
+                change.get("superseded_by"),
+                change.get("reinforced"),
+                change.get("importance"),
+                self.run_id,
+                memory_id,
+            ),
         )
 
     def delete(self, memory_ids: Sequence[str]) -> None:
@@ -224,20 +231,13 @@ class MemoryStore(PolicyStore):
             raise KeyError(memory_id)
         return to_record(row)
 
-    def records(
-        self,
-        *,
-        kinds: Iterable[str] | None = None,
-        statuses: Iterable[str] | None = None,
-        run_id: str | None = None,
+    def read_records(
+        self, kinds: list[str] | None, statuses: list[str] | None
     ) -> list[MemoryRecord]:
-        """This run's records in write order, optionally filtered by kind and status."""
-        self.authorize(run_id)
         sql = f"SELECT {COLUMNS} FROM memories WHERE run_id = ?"
         params: list[object] = [self.run_id]
-        for column, wanted in (("kind", kinds), ("status", statuses)):
-            if wanted is not None:
-                values = list(wanted)
+        for column, values in (("kind", kinds), ("status", statuses)):
+            if values is not None:
                 sql += f" AND {column} IN ({','.join('?' * len(values))})" if values else " AND 0"
                 params.extend(values)
         return [to_record(r) for r in self.conn.execute(sql + " ORDER BY seq", params)]
@@ -254,32 +254,14 @@ class MemoryStore(PolicyStore):
             out[kind] = n
         return out
 
-    def recall(
-        self,
-        query: str,
-        *,
-        game_day: int,
-        budget_tokens: int = 700,
-        limit: int = 12,
-        run_id: str | None = None,
-    ) -> RecallResult:
-        """Budgeted `<campaign_memory>` block for a brief; the newest binding decision rides along
-        (the Foundry tier's hits, outside a transaction, rank after the save file's)."""
-        self.authorize(run_id)
-        recall.check(budget_tokens, limit)
-        query = query if isinstance(query, str) else str(query)
-        rider, recent, ranked = local_recall.choose(
-            self.conn, self.run_id, query, game_day=int(game_day), limit=limit
-        )
-        if self.cloud is not None and not self.conn.in_transaction:
-            known = {normalise(r.text) for r in ranked}
-            for rec in self.cloud.search(self.run_id, query, game_day=game_day):
-                if normalise(rec.text) not in known:
-                    known.add(normalise(rec.text))
-                    ranked.append(rec)
-        return recall.pack(
-            rider=rider, recent=recent, ranked_items=ranked, budget=budget_tokens, limit=limit
-        )
+    def candidates(self, query: str, terms: Sequence[str], game_day: int) -> recall.Candidates:
+        """The save file's notes for the ranking; the Foundry tier's hits (only outside a
+        transaction: no network inside a step) rank after them."""
+        found = local_recall.candidates(self.conn, self.run_id, terms)
+        if self.cloud is None or self.conn.in_transaction:
+            return found
+        hits = self.cloud.search(self.run_id, query, game_day=game_day)
+        return replace(found, extra=hits)
 
     def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
         """This run's content-free audit trail, oldest first."""
@@ -287,18 +269,11 @@ class MemoryStore(PolicyStore):
         return audit.read(self.conn, self.run_id, limit=limit)
 
     # -- lifecycle -------------------------------------------------------------------------------
-    def consolidate(
-        self,
-        source_ids: Sequence[str],
-        *,
-        summary: str,
-        reviewer: str,
-        game_day: int,
-        dry_run: bool = False,
+    def fold(
+        self, req: lifecycle.Consolidation, *, game_day: int, dry_run: bool
     ) -> ConsolidationResult:
-        """Reviewed consolidation of episodic notes into one semantic note; sources are kept
-        (archived, with `consolidated_into`). Idempotent: a matching retry writes nothing."""
-        req = lifecycle.consolidation(self.run_id, source_ids, summary, reviewer)
+        """The semantic note written and its sources archived (`consolidated_into`), in one
+        transaction; a matching retry writes nothing."""
         with transaction(self.conn):
             marks = ",".join("?" * len(req.wanted))
             notes = {

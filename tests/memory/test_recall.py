@@ -11,6 +11,7 @@ from memory.local import recall as local_recall
 from memory.local.store import MemoryStore
 from memory.models import MemoryRecord
 from memory.recall import tokens
+from textkit import query_terms
 
 
 def rec(
@@ -88,8 +89,13 @@ def test_older_decision_on_same_axis_is_not_injected(store: MemoryStore) -> None
 
 
 def _ranked(store: MemoryStore, query: str, day: int) -> list[str]:
-    _, _, ranked = local_recall.choose(store.conn, "run-a", query, game_day=day, limit=4)
-    return [r.id for r in ranked]
+    terms = query_terms(query, limit=recall.MAX_QUERY_TERMS)
+    found = local_recall.candidates(store.conn, "run-a", terms)
+    _, _, ranked = recall.select(
+        found.notes, terms, found.stats, game_day=day, ranked_n=10, newest_n=1
+    )
+    records = found.fetch(ranked)
+    return [records[k].id for k in ranked]
 
 
 def test_relevance_recency_and_importance_all_count(store: MemoryStore) -> None:
