@@ -5,7 +5,7 @@ and where (its scope), a short label, a description, and, for a player command, 
 gives: the command (engine.session.commands) says the phase it belongs to, and the snapshot's
 `can` whether it may run now. The bindings, the action-bar buttons, the hint line, the footer, the
 command palette and the help screen are all built from this table, so a rebind shows everywhere.
-A new command is one class there and one row here.
+A new command is one class there and one `command_row` here.
 
 Pure data and functions (no textual import at module level, and only the light command list from
 the engine), so what each phase allows is tested without a screen.
@@ -13,6 +13,8 @@ the engine), so what each phase allows is tested without a screen.
 
 from __future__ import annotations
 
+import ast
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,6 +27,15 @@ if TYPE_CHECKING:
 # Scopes: who owns the binding. "app" = the App (board-level, works from the board), "board" = the
 # main screen, "memory" = the memory pane, "log" = the replay log; the rest are one screen each.
 BOARD_SCOPES = ("app", "board", "memory", "log")
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """The line of text a command row asks for before it gives its command."""
+
+    title: str
+    placeholder: str = ""
+    submit: str = "OK"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +56,58 @@ class GameAction:
     priority: bool = False
     palette: str = ""  # the command palette's title ("" = not in the palette)
     needs_venture: bool = False  # board-level actions that need an open venture
+    # A command row: what the player says with the command ("A" for option 1), or the prompt
+    # that asks for it; the thinking line while it runs: the stage worker's verb ("is redoing"),
+    # or words of its own.
+    said: str = ""
+    prompt: Prompt | None = None
+    working: str = ""
+    busy: str = ""
 
     @property
     def phase(self) -> str | None:
         """The phase its command belongs to (shown greyed there when the engine would refuse)."""
         return phase_of(self.command) if self.command else None
+
+
+DECIDING = "consequence applied · rival moves · the team meets for a standup…"
+
+
+def command_row(
+    id: str,
+    key: str,
+    label: str,
+    description: str,
+    command: str,
+    *,
+    hint: str = "",
+    button: str | None = None,
+    palette: str = "",
+    said: str = "",
+    prompt: Prompt | None = None,
+    working: str = "",
+    busy: str = "",
+) -> GameAction:
+    """A board row that gives a player command: its action is the one generic `give(id)`, shown
+    only in its command's phase (the action bar, not the footer, shows it)."""
+    return GameAction(
+        id,
+        key,
+        f"give({id!r})",
+        label,
+        description,
+        "board",
+        "Gate and fork",
+        command=command,
+        hint=hint,
+        button=button,
+        show=False,
+        palette=palette,
+        said=said,
+        prompt=prompt,
+        working=working,
+        busy=busy,
+    )
 
 
 ACTIONS: tuple[GameAction, ...] = (
@@ -125,130 +183,113 @@ ACTIONS: tuple[GameAction, ...] = (
         "Board",
         priority=True,
     ),
-    # ---- the gate, the fork, the standup (main screen) -------------------------------------
-    GameAction(
+    # ---- the gate, the fork, the standup (main screen): one row a key, each giving a command ----
+    command_row(
         "gate.approve",
         "a",
-        "approve",
         "Approve",
         "Approve the artifact at the gate",
-        "board",
-        "Gate and fork",
-        command="approve",
+        "approve",
         hint="approve",
         button="btn-approve",
-        show=False,
         palette="Approve artifact",
+        busy="the narrator poses the fork…",
     ),
-    GameAction(
+    command_row(
         "gate.reject",
         "r",
-        "reject",
         "Reject…",
         "Reject with a reason: the worker redoes the stage with it as binding direction",
-        "board",
-        "Gate and fork",
-        command="reject",
+        "reject",
         hint="reject with a reason",
         button="btn-reject",
-        show=False,
         palette="Reject artifact…",
+        prompt=Prompt(
+            "Why reject it? The worker redoes the stage with your reason as binding direction.",
+            "e.g. name the customer and cut the jargon",
+            "Reject",
+        ),
+        working="is redoing",
     ),
-    GameAction(
+    command_row(
         "fork.option_a",
         "1",
-        "choose('A')",
         "Option 1",
         "Choose the fork's option 1",
-        "board",
-        "Gate and fork",
-        command="decide",
+        "decide",
+        said="A",
         hint="option 1",
         button="btn-option-a",
-        show=False,
         palette="Choose option 1",
+        busy=DECIDING,
     ),
-    GameAction(
+    command_row(
         "fork.option_b",
         "2",
-        "choose('B')",
         "Option 2",
         "Choose the fork's option 2",
-        "board",
-        "Gate and fork",
-        command="decide",
+        "decide",
+        said="B",
         hint="option 2",
         button="btn-option-b",
-        show=False,
         palette="Choose option 2",
+        busy=DECIDING,
     ),
-    GameAction(
+    command_row(
         "fork.own",
         "o",
-        "own_answer",
         "Own answer…",
         "Answer the fork in your own words (keywords pick a rule)",
-        "board",
-        "Gate and fork",
-        command="decide_own",
+        "decide_own",
         hint="write your own answer",
         button="btn-own",
-        show=False,
         palette="Own answer…",
+        prompt=Prompt(
+            "Your own answer at the fork (read as you mean it; you confirm the reading next):",
+            "e.g. partner with local co-ops before raising",
+            "Read it",
+        ),
+        busy=DECIDING,
     ),
-    GameAction(
+    command_row(
         "standup.reply",
         "t",
-        "standup_reply",
         "Reply…",
         "Reply to the standup (becomes binding direction for the next brief)",
-        "board",
-        "Gate and fork",
-        command="standup_reply",
+        "standup_reply",
         hint="reply (binding)",
         button="btn-reply",
-        show=False,
         palette="Reply to the standup…",
+        prompt=Prompt("Reply to the standup (binding for the next brief):", "", "Reply"),
     ),
-    GameAction(
+    command_row(
         "event.option_a",
         "1",
-        "answer_event('A')",
         "Event option 1",
         "Answer the waiting event's small choice with its option 1",
-        "board",
-        "Gate and fork",
-        command="answer_event",
-        hint="",
-        show=False,
+        "answer_event",
+        said="A",
         palette="Answer the event: option 1",
     ),
-    GameAction(
+    command_row(
         "event.option_b",
         "2",
-        "answer_event('B')",
         "Event option 2",
         "Answer the waiting event's small choice with its option 2",
-        "board",
-        "Gate and fork",
-        command="answer_event",
-        hint="",
-        show=False,
+        "answer_event",
+        said="B",
         palette="Answer the event: option 2",
     ),
-    GameAction(
+    command_row(
         "stage.run",
         "g",
-        "run_stage",
         "Run stage",
         "Run the next stage's worker",
-        "board",
-        "Gate and fork",
-        command="run_stage",
+        "run_stage",
         hint="run the next stage",
         button="btn-run",
-        show=False,
         palette="Run the stage",
+        working="is working on",
     ),
     # ---- panes (main screen): show and focus ------------------------------------------------
     GameAction(
@@ -519,13 +560,30 @@ def bindings(scope: str) -> list[BindingType]:
     ]
 
 
-def by_action(scope: str, action: str) -> GameAction | None:
-    """The row that runs `action` (its name, without arguments) in `scope`."""
+@functools.cache
+def call_of(row: GameAction) -> tuple[str, tuple[object, ...]]:
+    """A row's action as Textual calls it: its name and its parameters ("give('gate.approve')"
+    -> ("give", ("gate.approve",)))."""
+    name, _, rest = row.action.partition("(")
+    return (name, tuple(ast.literal_eval(f"({rest[:-1]},)"))) if rest else (name, ())
+
+
+def by_action(scope: str, action: str, parameters: tuple[object, ...] = ()) -> GameAction | None:
+    """The row that runs `action` in `scope`; a command row's parameter (its id) picks it among
+    the rows that share the generic `give`."""
     name = action.split("(", 1)[0]
     for row in in_scope(scope):
-        if row.action.split("(", 1)[0] == name:
+        if row.command is not None:
+            if name == "give" and parameters[:1] == (row.id,):
+                return row
+        elif row.action.split("(", 1)[0] == name:
             return row
     return None
+
+
+def button_rows() -> tuple[GameAction, ...]:
+    """The rows the action bar mirrors with a button, in table order."""
+    return tuple(row for row in ACTIONS if row.button is not None)
 
 
 def state_of(

@@ -443,7 +443,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         for row in actions.ACTIONS:
             if not row.palette or row.scope not in ("app", "board"):
                 continue
-            if row.scope == "board" and screen.check_action(row.action, ()) is not True:
+            if row.scope == "board" and screen.row_state(row) is not True:
                 continue  # only what is possible now
             if row.needs_venture and self.session is None:
                 continue

@@ -1,36 +1,115 @@
 """What the player does at the gate, the fork, the standup and the memory pane, as session commands.
 
-Mixed into the app: each action checks the engine allows it now, asks for text where needed, then
-hands one command to the app's session worker (`command`), which reports back by message.
+Mixed into the app: every command row of the action table takes one path (`give`): it checks the
+engine allows the command now, asks for text where the row says, shows the command's preview for
+the player to confirm where it has one, then hands the command to the app's session worker
+(`command`), which reports back by message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameError
+from worldforge_tui import actions
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.host import AppHost
 from worldforge_tui.screens.dialogs import ConfirmScreen, TextPromptScreen
 from worldforge_tui.widgets.action_bar import thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
+if TYPE_CHECKING:
+    from engine.session.commands import Issued
+
 
 class PlayerActions(AppHost):
     """Gate, fork, standup and memory actions, each one session command."""
 
-    def gate_run_stage(self) -> None:
-        if self.can("run_stage"):
-            self.command(
-                "run_stage",
-                lambda s: s.run_stage(),
-                thinking_text("is working on", self.snap, self.router),
+    def give(self, row_id: str, said: str = "", error: str = "") -> None:
+        """The one path for every command row (worldforge_tui.actions): if the engine allows the
+        command now, ask for its text when the row has a prompt, show what it will do when the
+        command previews itself, then run it on the session worker. A refusal reopens the prompt
+        with the typed text and the engine's one line."""
+        from engine.session import commands
+
+        row = actions.BY_ID[row_id]
+        kind = commands.named(row.command or "")
+        if kind is None or not self.can(kind.name):
+            return
+        if row.prompt is not None and not said:
+            self.ask(
+                row.prompt.title,
+                lambda text: self.give(row_id, text),
+                placeholder=row.prompt.placeholder,
+                submit_label=row.prompt.submit,
+                initial=said,
+                error=error,
+            )
+            return
+        again = (lambda why: self._ask_again(row, said, why)) if row.prompt else None
+        try:
+            command = kind.from_said(said or row.said)
+            preview = command.preview(self.session.state) if self.session is not None else None
+        except GameError as err:  # bad input: one clear line, the text comes back
+            self._refused(row, said, str(err).splitlines()[0][:200])
+            return
+        if preview is None:
+            self.issue(command, self._thinking(row), on_refused=again)
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.issue(command, self._thinking(row), on_refused=again)
+            elif row.prompt is not None:  # "no" goes back to the words, to change them
+                self._ask_again(row, said)
+
+        fatal = self.snap.fatal_options.get(preview.option or "") if self.snap else None
+        warning = f"\n✖ {fatal_text(fatal)}." if fatal else ""
+        self.push_screen(
+            ConfirmScreen(
+                f"{preview.says}\nWill change: {preview.will_change}.{warning}\n"
+                f"{preview.verb.capitalize()} this way?",
+                yes_label=preview.verb.capitalize(),
+                default=not fatal,  # Enter goes on, unless what it reads as ends the run
+                key_of=self.key_of,
+            ),
+            confirmed,
+        )
+
+    def _ask_again(self, row: actions.GameAction, said: str, error: str = "") -> None:
+        """Reopen a row's prompt with what was typed (and why it was refused)."""
+        if row.prompt is not None:
+            self.ask(
+                row.prompt.title,
+                lambda text: self.give(row.id, text),
+                placeholder=row.prompt.placeholder,
+                submit_label=row.prompt.submit,
+                initial=said,
+                error=error,
             )
 
-    def gate_approve(self) -> None:
-        if self.can("approve"):
-            self.command("approve", lambda s: s.approve(), "the narrator poses the fork…")
+    def _refused(self, row: actions.GameAction, said: str, why: str) -> None:
+        if row.prompt is not None:
+            self._ask_again(row, said, why)
+        else:
+            self.notify(why, title="Not done", severity="error", markup=False)
+
+    def _thinking(self, row: actions.GameAction) -> str | None:
+        """The thinking line while the row's command runs."""
+        if row.working:
+            return thinking_text(row.working, self.snap, self.router)
+        return row.busy or None
+
+    def issue(
+        self,
+        command: Issued,
+        thinking: str | None = None,
+        *,
+        on_refused: Callable[[str], None] | None = None,
+    ) -> bool:
+        """Run any built command on the session worker, labelled by its name."""
+        return self.command(command.name, command.issue, thinking, on_refused=on_refused)
 
     def ask(
         self,
@@ -55,106 +134,10 @@ class PlayerActions(AppHost):
             done,
         )
 
-    def gate_reject(self, initial: str = "", error: str = "") -> None:
-        if not self.can("reject"):
-            return
-
-        def send(reason: str) -> None:
-            self.command(
-                "reject",
-                lambda s: s.reject(reason),
-                thinking_text("is redoing", self.snap, self.router),
-                on_refused=lambda why: self.gate_reject(reason, why),  # the reason comes back
-            )
-
-        self.ask(
-            "Why reject it? The worker redoes the stage with your reason as binding direction.",
-            send,
-            placeholder="e.g. name the customer and cut the jargon",
-            submit_label="Reject",
-            initial=initial,
-            error=error,
-        )
-
-    def gate_decide(self, key: str) -> None:
-        if self.can("decide"):
-            self.command(
-                "decide",
-                lambda s: s.decide(key),
-                "consequence applied · rival moves · the team meets for a standup…",
-            )
-
-    def gate_answer_event(self, key: str) -> None:
-        if self.can("answer_event"):
-            self.command("answer_event", lambda s: s.answer_event(key))
-
-    def gate_own_answer(self, initial: str = "", error: str = "") -> None:
-        if not self.can("decide_own"):
-            return
-
-        def read(text: str) -> None:
-            if self.session is None:
-                return
-            try:  # the reading is shown before it commits (pure: nothing is written)
-                view = self.session.interpret_own(text)
-            except GameError as err:  # bad input: one clear line, the text comes back
-                self.gate_own_answer(text, str(err).splitlines()[0][:200])
-                return
-
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    self.command(
-                        "decide_own",
-                        lambda s: s.decide_own(text),
-                        "consequence applied · rival moves · the team meets for a standup…",
-                        on_refused=lambda why: self.gate_own_answer(text, why),
-                    )
-                else:  # "no" goes back to the words, to change them
-                    self.gate_own_answer(text)
-
-            fatal = self.snap.fatal_options.get(view.get("option") or "") if self.snap else None
-            warning = f"\n✖ {fatal_text(fatal)}." if fatal else ""
-            self.push_screen(
-                ConfirmScreen(
-                    f"{view['says']}\nWill change: {view['will_change']}.{warning}\n"
-                    "Decide this way?",
-                    yes_label="Decide",
-                    default=not fatal,  # Enter decides, unless the reading ends the run
-                    key_of=self.key_of,
-                ),
-                confirmed,
-            )
-
-        self.ask(
-            "Your own answer at the fork (read as you mean it; you confirm the reading next):",
-            read,
-            placeholder="e.g. partner with local co-ops before raising",
-            submit_label="Read it",
-            initial=initial,
-            error=error,
-        )
-
-    def gate_standup_reply(self, initial: str = "", error: str = "") -> None:
-        if not self.can("standup_reply"):
-            return
-
-        def send(text: str) -> None:
-            self.command(
-                "standup_reply",
-                lambda s: s.standup_reply(text),
-                on_refused=lambda why: self.gate_standup_reply(text, why),
-            )
-
-        self.ask(
-            "Reply to the standup (binding for the next brief):",
-            send,
-            submit_label="Reply",
-            initial=initial,
-            error=error,
-        )
-
     # ---- memory pane requests ------------------------------------------------------------
     def on_memory_pane_action_requested(self, message: MemoryPane.ActionRequested) -> None:
+        from engine.session import commands
+
         if self.session is None:
             self.notify("No venture open.", severity="warning")
             return
@@ -177,7 +160,7 @@ class PlayerActions(AppHost):
 
             def confirmed(yes: bool | None) -> None:
                 if yes:
-                    self.command("forget", lambda s: s.forget_memories())
+                    self.issue(commands.ForgetMemories())
 
             self.push_screen(
                 ConfirmScreen(
@@ -203,6 +186,8 @@ class PlayerActions(AppHost):
         self.command("what_if", derive, "re-deriving the work without this note…")
 
     def _consolidate(self, ids: list[str], initial: str = "", error: str = "") -> None:
+        from engine.session import commands
+
         if len(ids) < 2:
             mark, fold = self.key_of("memory.mark"), self.key_of("memory.consolidate")
             self.notify(
@@ -213,11 +198,12 @@ class PlayerActions(AppHost):
             return
 
         def send(summary: str) -> None:
-            self.command(
-                "consolidate",
-                lambda s: s.consolidate(ids, summary=summary, reviewer="ceo"),
-                on_refused=lambda why: self._consolidate(ids, summary, why),
-            )
+            try:
+                command = commands.Consolidate.typed(ids, summary, "ceo")
+            except GameError as err:  # bad input: one clear line, the summary comes back
+                self._consolidate(ids, summary, str(err).splitlines()[0][:200])
+                return
+            self.issue(command, on_refused=lambda why: self._consolidate(ids, summary, why))
 
         self.ask(
             f"One reviewed note replacing {len(ids)} notes:",

@@ -30,7 +30,15 @@ if TYPE_CHECKING:
     from engine.session.api import GameSession
 
 WATCH_SECONDS = 0.5  # how often a read-only window reads the run's new events
-MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget"})  # their ValueErrors are refusals
+# their ValueErrors are refusals (the prune dry run, and the memory commands of the run)
+MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget_memories"})
+
+
+def _is_player_command(label: str) -> bool:
+    """Whether a finished label names a player command (one of the gate, fork or brief)."""
+    from engine.session.commands import player
+
+    return any(kind.name == label for kind in player())
 
 
 class SessionRunner(AppHost):
@@ -286,21 +294,23 @@ class SessionRunner(AppHost):
             if refused is not None and not message.crashed:
                 refused(message.error)
         else:
-            self._show_what_is_next(message.label)
+            self._show_what_is_next(message.label, message.result)
             self._report_result(message.label, message.result)
         if self.snap is not None and self.snap.phase == "ended":
-            if message.label in ("decide", "decide_own", "approve", "run_stage", "reject"):
+            if _is_player_command(message.label):  # the step that ended it: the ending shows
                 self.push_screen(EndScreen(self.snap, self.key_of), self._end_choice)
             return
         if not message.error:
             self._continue()
 
-    def _show_what_is_next(self, label: str) -> None:
+    def _show_what_is_next(self, label: str, result: object) -> None:
         """Bring forward the pane holding what the player decides next (what compact mode shows):
         the receipt after a decision, the story when an artifact or a fork awaits."""
+        from engine.game.models import Receipt
+
         if label == "what_if":  # a look at another version of the work: the board stays put
             return
-        if label in ("decide", "decide_own"):
+        if isinstance(result, Receipt):
             self.main.reveal("receipt")
         elif self.snap is not None and self.snap.phase in ("gate", "fork"):
             self.main.reveal("story")
@@ -342,7 +352,7 @@ class SessionRunner(AppHost):
             self.push_screen(
                 InspectorScreen("What if they forgot this note?", "\n".join(result.lines()))
             )
-        elif label == "forget":
+        elif label == "forget_memories":
             self.notify(
                 f"Forgot {grammar.count(int(getattr(result, 'deleted', 0)), 'memory')}"
                 " of this run.",
@@ -358,4 +368,4 @@ class SessionRunner(AppHost):
         if self.session is not None and self.session.read_only:
             return
         if snap.phase == "brief" and snap.can.get("run_stage") and not snap.standup_open:
-            self.gate_run_stage()
+            self.give("stage.run")

@@ -16,8 +16,9 @@ from engine.game.economy import MAX_REDOS
 from engine.game.world import STAGE_IDS, resolve_stage
 from engine.language.text import MAX_REASON_CHARS, clean_text
 from engine.play import careful
+from engine.session import commands
 from engine.session.api import GameSession
-from engine.session.commands import FLAGS
+from engine.session.commands import Kind
 from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import served_summary
@@ -82,10 +83,11 @@ class Plan:
     @classmethod
     def from_cli(cls, given: Mapping[str, Any]) -> Plan:
         """The plan from `worldforge simulate`'s options, keyed by the command each gives
-        (engine.session.commands.FLAGS); text is cleaned as the session cleans it."""
+        (engine.session.commands.flags()); text is cleaned as the session cleans it."""
+        flags = commands.flags()
 
         def said(name: str) -> list[tuple[str, str]]:
-            option = FLAGS[name].option
+            option = flags[name].option
             return [
                 (sid, clean_text(text, field=f"{option} for {sid}", max_chars=MAX_REASON_CHARS))
                 for sid, text in parse_stage_pairs(list(given.get(name) or []), option)
@@ -108,37 +110,34 @@ class Plan:
 
 
 def play(session: GameSession, plan: Plan) -> None:
-    """Drive the session to its end following the plan."""
+    """Drive the session to its end following the plan, one command at a time."""
     while session.state.phase != "ended":
-        st = session.state
-        stage = st.stage
-        assert stage is not None
-        if st.phase == "brief":
-            done = st.stages[st.stage_index - 1].id if st.stage_index else None
-            if done in plan.replies and session.can("standup_reply"):
-                session.standup_reply(plan.replies[done])
-                continue
-            ev = st.pending_event
-            answer = plan.events.get(ev.after_stage, plan.events.get("*")) if ev else None
-            if answer is None and plan.careful:
-                answer = careful.event_choice(st)
-            if answer:
-                session.answer_event(answer)
-            else:
-                session.run_stage()
-        elif st.phase == "gate":
-            reasons = plan.rejects.get(stage.id, [])
-            if stage.redos < len(reasons):
-                session.reject(reasons[stage.redos])
-            else:
-                session.approve()
-        elif st.phase == "fork":
-            if stage.id in plan.owns:
-                session.decide_own(plan.owns[stage.id])
-            elif plan.careful:
-                session.decide(careful.fork_choice(st))
-            else:
-                session.decide(plan.path[stage.number - 1])
+        kind, said = next_command(session, plan)
+        session.give(kind, said)
+
+
+def next_command(session: GameSession, plan: Plan) -> tuple[Kind, str]:
+    """The command the plan gives now, and what the CEO says with it ("" for nothing)."""
+    st = session.state
+    stage = st.stage
+    assert stage is not None
+    if st.phase == "brief":
+        done = st.stages[st.stage_index - 1].id if st.stage_index else None
+        if done in plan.replies and session.can("standup_reply"):
+            return commands.StandupReply, plan.replies[done]
+        ev = st.pending_event
+        answer = plan.events.get(ev.after_stage, plan.events.get("*")) if ev else None
+        if answer is None and plan.careful:
+            answer = careful.event_choice(st)
+        return (commands.AnswerEvent, answer) if answer else (commands.RunStage, "")
+    if st.phase == "gate":
+        reasons = plan.rejects.get(stage.id, [])
+        if stage.redos < len(reasons):
+            return commands.Reject, reasons[stage.redos]
+        return commands.Approve, ""
+    if stage.id in plan.owns:
+        return commands.DecideOwn, plan.owns[stage.id]
+    return commands.Decide, careful.fork_choice(st) if plan.careful else plan.path[stage.number - 1]
 
 
 def routing(session: GameSession) -> dict[str, Any]:

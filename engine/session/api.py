@@ -13,16 +13,16 @@ import threading
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.config import load_settings
 from engine.errors import GameError, SaveError
-from engine.game.models import GameState, Receipt
+from engine.game.models import Dilemma, GameState, Receipt, StageRun, WorldEvent
 from engine.logs import log_event, log_exception, logged, logged_command
 from engine.routing import Router
 from engine.session import commands, memory_commands, steps
 from engine.session import lease as leases
-from engine.session.commands import Command
+from engine.session.commands import Command, Kind, Record
 from engine.session.events import Event, insert_events, list_events, next_event_id
 from engine.session.founding import RULES_VERSION, found_state, knowledge_for, validate_start
 from engine.session.lease import Holder, Lease, RunBusyError
@@ -30,11 +30,13 @@ from engine.session.memory_backend import memory_for
 from engine.session.run_ids import new_run_id
 from engine.session.savefile import open_save
 from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
-from engine.session.steps import Step
+from engine.session.steps import MemoryNote, OwnAnswerView, Step
 from memory.contract import MemoryBackend
 from memory.local.db import db_path, transaction
+from memory.models import ConsolidationResult, ForgetReport, PruneReport
 
 if TYPE_CHECKING:
+    from engine.config import Settings
     from engine.views.snapshot import Snapshot
 
 
@@ -49,6 +51,8 @@ def refuse_old_rules(state: GameState) -> None:
 
 
 T = TypeVar("T")
+P = TypeVar("P")
+R = TypeVar("R")
 
 
 class GameSession:
@@ -317,10 +321,10 @@ class GameSession:
 
     def allowed(self) -> dict[str, bool]:
         """What the player may do now: each player command's name, and whether it may run."""
-        return {c.name: c.allowed(self.state) for c in commands.PLAYER}
+        return {c.name: c.allowed(self.state) for c in commands.player()}
 
     # ---------------------------------------------------------------- any command
-    def execute(self, command: Command, *, replaying: bool = False) -> Any:
+    def execute(self, command: Command[P, R], *, replaying: bool = False) -> R:
         """Run one command: its lead-in, its refusal or input check, its model work outside the
         transaction, then what it applies inside one, recorded; then its follow-up. Replaying
         re-issues a recorded command as it was recorded, without check or follow-up (each
@@ -329,9 +333,9 @@ class GameSession:
             self._writable()
             lead = command.lead_in(self.state)
             if lead is not None:
-                self.execute(lead, replaying=replaying)
+                lead.issue(self, replaying=replaying)
                 if self.state.phase == "ended":
-                    return None
+                    return command.when_ended()
             command.refuse(self.state)
             if not replaying:
                 command.check(self.state)
@@ -340,62 +344,55 @@ class GameSession:
             result = self._commit(command.record(), lambda step: command.apply(step, prepared))
             return result if replaying else command.finish(self, result)
 
-    # ---------------------------------------------------------------- the player's commands
-    def run_stage(self) -> Any:
+    def give(self, kind: Kind, said: str = "") -> object:
+        """A player's command from what they said or pressed ("" for nothing): the one generic
+        path the TUI and the headless driver take. The refusal comes first, so input typed in a
+        phase that refuses the command is never judged; then the input is typed, then run."""
+        self._ready(kind)
+        return kind.from_said(said).issue(self)
+
+    def _ready(self, kind: Kind) -> None:
+        self._writable()
+        kind.refuse(self.state)
+
+    # ---------------------------------------------------------------- typed shorthands
+    # The same path with each command's own result type, for scripts, benches and tests.
+    def run_stage(self) -> StageRun | None:
         """The stage's worker runs (model call first, then one transaction to persist)."""
         return self.execute(commands.RunStage())
 
-    def approve(self) -> Any:
+    def approve(self) -> Dilemma:
         return self.execute(commands.Approve())
 
-    def reject(self, reason: str) -> Any:
+    def reject(self, reason: str) -> StageRun | None:
         """Reject with a reason: it becomes binding memory and the worker redoes the stage."""
-        self._writable()
-        commands.Reject.refuse(self.state)
-        return self.execute(commands.Reject.typed(reason))
+        self._ready(commands.Reject)
+        return self.execute(commands.Reject.from_said(reason))
 
-    def answer_event(self, choice: str, *, by_default: bool = False) -> Any:
+    def answer_event(self, choice: str) -> WorldEvent:
         """Answer the small choice of the event waiting between stages (A/B or 1/2)."""
-        commands.AnswerEvent.refuse(self.state)
-        return self.execute(commands.AnswerEvent.typed(choice, by_default=by_default))
+        self._ready(commands.AnswerEvent)
+        return self.execute(commands.AnswerEvent.from_said(choice))
 
     def decide(self, choice: str) -> Receipt:
-        self._writable()
-        commands.Decide.refuse(self.state)
-        return cast(Receipt, self.execute(commands.Decide.typed(choice)))
+        self._ready(commands.Decide)
+        return self.execute(commands.Decide.from_said(choice))
 
-    def interpret_own(self, text: str) -> dict[str, Any]:
+    def interpret_own(self, text: str) -> OwnAnswerView:
         """How an own answer would be read (rule, niche, what it will change), without deciding:
         the TUI shows this for the player to confirm before `decide_own` commits it."""
-        from engine.game.rules import RULES
-        from engine.language.reading import interpret
-
-        self._writable()
-        commands.DecideOwn.refuse(self.state)
-        text = commands.DecideOwn.typed(text).text
-        st = self.state
-        assert st.dilemma is not None and st.stage is not None
-        reading = interpret(text, st.dilemma, RULES)
-        costed = (
-            steps.costlier_option(st, st.dilemma, st.stage.id).rule_id
-            if reading.option is None
-            else reading.rule_id
-        )
-        view = steps.own_answer_view(reading, st.dilemma, text, costed_as=costed)
-        binds = steps.fork_directions(st, st.dilemma, st.stage.id, costed, text, reading)
-        view["binding"] = [d.line() for d in binds]
-        return view
+        self._ready(commands.DecideOwn)
+        return commands.DecideOwn.from_said(text).reading(self.state)
 
     def decide_own(self, text: str) -> Receipt:
-        self._writable()
-        commands.DecideOwn.refuse(self.state)
-        return cast(Receipt, self.execute(commands.DecideOwn.typed(text)))
+        self._ready(commands.DecideOwn)
+        return self.execute(commands.DecideOwn.from_said(text))
 
-    def standup_reply(self, text: str) -> dict[str, Any]:
-        commands.StandupReply.refuse(self.state)
-        return cast(dict[str, Any], self.execute(commands.StandupReply.typed(text)))
+    def standup_reply(self, text: str) -> MemoryNote:
+        self._ready(commands.StandupReply)
+        return self.execute(commands.StandupReply.from_said(text))
 
-    def note_settings_change(self, settings: Any) -> dict[str, Any]:
+    def note_settings_change(self, settings: Settings) -> dict[str, str]:
         """Record a routing change in the run's log (no secrets: modes and labels only)."""
         command = commands.Settings(
             demo_mode=settings.demo_mode,
@@ -407,20 +404,22 @@ class GameSession:
         return asdict(command)
 
     # ---------------------------------------------------------------- memory commands
-    def consolidate(self, source_ids: list[str], *, summary: str, reviewer: str = "ceo") -> Any:
+    def consolidate(
+        self, source_ids: list[str], *, summary: str, reviewer: str = "ceo"
+    ) -> ConsolidationResult:
         """Fold notes into one reviewed semantic note: a recorded command of the run."""
         self._writable()
         return self.execute(commands.Consolidate.typed(source_ids, summary, reviewer))
 
-    def prune_preview(self) -> Any:
+    def prune_preview(self) -> PruneReport:
         """What a prune would delete today (reads only; not a command of the run)."""
         return self.memory.prune(game_day=self.state.day, dry_run=True)
 
-    def prune(self) -> Any:
+    def prune(self) -> PruneReport:
         """Apply the retention rule today: a recorded command of the run."""
         return self.execute(commands.Prune())
 
-    def forget_memories(self) -> Any:
+    def forget_memories(self) -> ForgetReport:
         """Delete every memory of the run (the game goes on): a recorded command of the run."""
         return self.execute(commands.ForgetMemories())
 
@@ -456,10 +455,10 @@ class GameSession:
         }
 
     # ---------------------------------------------------------------- replay
-    def apply_recorded(self, record: dict[str, Any]) -> None:
+    def apply_recorded(self, record: Record) -> None:
         """Re-issue one recorded command as it was recorded, without its automatic follow-ups (the
         redo after a rejection and the standup after a decision are recorded as their own steps)."""
-        self.execute(commands.from_record(record), replaying=True)
+        commands.from_record(record).issue(self, replaying=True)
 
     # ---------------------------------------------------------------- views
     def snapshot(self) -> Snapshot:

@@ -1,8 +1,8 @@
-"""The player's commands as data: one class each, and `COMMANDS`, the list every front end reads.
+"""The player's commands as data: one class each, and the registry every front end reads.
 
-A command is a frozen dataclass holding its input, already validated (`typed` builds it from
-what a player typed and refuses bad input in one line; `from_record` rebuilds it from the run's
-inputs as recorded, for replay). Its class says:
+A command is a frozen dataclass holding its input, already validated (`from_said` builds it from
+the one line a player typed or the key they pressed and refuses bad input in one line;
+`from_record` rebuilds it from the run's inputs as recorded, for replay). Its class says:
 
 - `name` (the capability the snapshot reports and the TUI's action rows name) and `cmd` (how the
   run's inputs record it);
@@ -10,34 +10,48 @@ inputs as recorded, for replay). Its class says:
   (`extra` adds any further condition: a redo left, a standup or an event waiting);
 - `check`: what a player's input must also pass before anything runs (a rejection reason the
   reader cannot place gets a question, and no redo is spent);
-- `prepare`: its model work, run before the transaction (a worker's artifact, the standup);
+- `preview`: what it will do, in words, for the player to confirm first (an own answer's reading);
+- `prepare`: its model work, run before the transaction (a worker's artifact, the standup), typed
+  as the command's first parameter (`Command[P, R]`; `PlainCommand[R]` has none);
 - `apply`: what it changes, inside the session's one transaction (an `engine.session.steps` or
-  `engine.session.memory_commands` step);
+  `engine.session.memory_commands` step), typed as its result `R`;
 - `lead_in`: a command issued first (an unanswered event's default before a stage runs);
 - `flag`: the `worldforge simulate` option that gives it in a headless venture, if any;
 - `finish`: what the session does after the commit (the redo after a rejection, the standup
   after a decision). Replay skips `check` and `finish`: each follow-up is a recorded step.
 
-`GameSession.execute` runs any of them; replay re-issues `from_record(record)`.
+Defining a subclass with a `cmd` registers it (`REGISTRY`, in definition order), so a new command
+is one class here and one action row in the TUI's table (worldforge_tui/actions.py): the
+session's `execute` runs it, replay re-issues it from its record, the snapshot's `can` reports
+it, the TUI's generic path gives it and `worldforge simulate` grows its flag.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from engine.errors import GameError, InputError, SaveError
 from engine.game.economy import MAX_REDOS
 from engine.language.text import MAX_REASON_CHARS, clean_text
 
 if TYPE_CHECKING:
-    from engine.game.models import GameState
+    from typing import Self
+
+    from engine.game.directions import Read
+    from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
+    from engine.routing import RouteResult
     from engine.session.api import GameSession
-    from engine.session.steps import Step
+    from engine.session.steps import MemoryNote, OwnAnswerView, Step
+    from memory.models import ConsolidationResult, ForgetReport, PruneReport
 
 # This module is light (its steps, workers and memory commands load when a command runs), so a
 # front end reads the command list before its first frame without loading the engine.
+
+P = TypeVar("P")  # what a command's model work hands its transaction
+R = TypeVar("R")  # what it gives back
+Record = dict[str, Any]  # a command as the run's inputs keep it (JSON)
 
 # What to do first, by the phase a venture is in (the tail of a refusal's one line).
 NEEDED = {
@@ -77,14 +91,71 @@ class Flag:
 
 
 @dataclass(frozen=True)
-class Command(ABC):
-    """One player command (subclasses set the class variables and `apply`)."""
+class Preview:
+    """What a command will do, in words, shown for the player to confirm before it commits."""
+
+    verb: str  # what confirming does ("decide")
+    says: str
+    will_change: str
+    option: str | None = None  # the fork option it reads as (the option card marks a fatal one)
+
+
+class Issued(Protocol):
+    """Any command, its result unseen: what a lead-in, a replayed record and a front end hold."""
+
+    @property
+    def name(self) -> str: ...
+
+    def record(self) -> Record: ...
+
+    def preview(self, state: GameState) -> Preview | None: ...
+
+    def issue(self, session: GameSession, *, replaying: bool = False) -> object: ...
+
+
+class Kind(Protocol):
+    """A command class as the registry lists it (what the snapshot, the CLI and the TUI read)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def cmd(self) -> str: ...
+
+    @property
+    def phases(self) -> tuple[str, ...] | None: ...
+
+    @property
+    def flag(self) -> Flag | None: ...
+
+    def allowed(self, state: GameState) -> bool: ...
+
+    def refuse(self, state: GameState) -> None: ...
+
+    def from_said(self, said: str) -> Issued: ...
+
+    def from_record(self, record: Record) -> Issued: ...
+
+
+# Every command class by `cmd`, in the order the classes are defined (simulate's --help lists
+# their options in it). Filled by `Command.__init_subclass__`.
+REGISTRY: dict[str, Kind] = {}
+
+
+@dataclass(frozen=True)
+class Command(ABC, Generic[P, R]):
+    """One player command (subclasses set the class variables, `prepare` and `apply`)."""
 
     name: ClassVar[str]
     cmd: ClassVar[str]
     verb: ClassVar[str] = ""  # "cannot {verb} now: …"
     phases: ClassVar[tuple[str, ...] | None] = None  # None: any phase, the ended one too
     flag: ClassVar[Flag | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "cmd" in cls.__dict__:  # a concrete command (the abstract bases name none)
+            REGISTRY[cls.cmd] = cls
 
     @classmethod
     def extra(cls, state: GameState) -> bool:
@@ -111,48 +182,78 @@ class Command(ABC):
         if not cls.extra(state):
             raise GameError(cls.refusal(state))
 
-    def lead_in(self, state: GameState) -> Command | None:
+    @classmethod
+    def from_said(cls, said: str) -> Self:
+        """The command from the one line a player typed or the key they pressed ("" for none);
+        a command that takes no input ignores it. Bad input is one line (InputError)."""
+        return cls()
+
+    @classmethod
+    def from_record(cls, record: Record) -> Self:
+        return cls(**{k: v for k, v in record.items() if k != "cmd"})
+
+    def lead_in(self, state: GameState) -> Issued | None:
         return None
 
-    def check(self, state: GameState) -> None:  # noqa: B027 - a hook most commands keep empty
+    def when_ended(self) -> R:
+        """Its result when its lead-in ended the venture (a command with a lead-in says it)."""
+        raise GameError(ENDED)
+
+    def check(self, state: GameState) -> None:
         """Refuse a player's input that passes the phase but cannot be carried out (live only)."""
 
-    def prepare(self, session: GameSession) -> Any:
-        """The model work, before the transaction (nothing by default)."""
+    def preview(self, state: GameState) -> Preview | None:
+        """What it will do, for the player to confirm first (None: nothing to confirm)."""
         return None
 
     @abstractmethod
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def prepare(self, session: GameSession) -> P:
+        """The model work, before the transaction."""
+
+    @abstractmethod
+    def apply(self, step: Step, prepared: P) -> R:
         """What the command changes, inside the transaction (every command says its own)."""
 
-    def finish(self, session: GameSession, result: Any) -> Any:
+    def finish(self, session: GameSession, result: R) -> R:
         """After the commit (live only): a follow-up command, or tidying; returns the result."""
         return result
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         """The command as the run's inputs keep it (and as replay re-issues it)."""
         return {"cmd": self.cmd, **asdict(self)}
 
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Command:
-        return cls(**{k: v for k, v in record.items() if k != "cmd"})
+    def issue(self, session: GameSession, *, replaying: bool = False) -> R:
+        """Run it on the session (`GameSession.execute`)."""
+        return session.execute(self, replaying=replaying)
+
+
+@dataclass(frozen=True)
+class PlainCommand(Command[None, R]):
+    """A command without model work: all it does is inside the transaction."""
+
+    def prepare(self, session: GameSession) -> None:
+        return None
 
 
 # ---------------------------------------------------------------------------- the stage
 @dataclass(frozen=True)
-class RunStage(Command):
-    """The stage's worker runs: its model call first, then one transaction to keep the work."""
+class RunStage(Command["tuple[StageRun, RouteResult]", "StageRun | None"]):
+    """The stage's worker runs: its model call first, then one transaction to keep the work (None
+    when the waiting event's default, taken first, ended the venture)."""
 
     name: ClassVar[str] = "run_stage"
     cmd: ClassVar[str] = "run_stage"
     verb: ClassVar[str] = "run the stage"
     phases: ClassVar[tuple[str, ...] | None] = ("brief",)
 
-    def lead_in(self, state: GameState) -> Command | None:
+    def lead_in(self, state: GameState) -> Issued | None:
         ev = state.pending_event
         return AnswerEvent(ev.default or "A", by_default=True) if ev is not None else None
 
-    def prepare(self, session: GameSession) -> Any:
+    def when_ended(self) -> None:
+        return None
+
+    def prepare(self, session: GameSession) -> tuple[StageRun, RouteResult]:
         from engine.workers.agents import run_worker
 
         st = session.state
@@ -168,7 +269,7 @@ class RunStage(Command):
             directive=st.directive,
         )
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: tuple[StageRun, RouteResult]) -> StageRun:
         from engine.session import steps
 
         run, result = prepared
@@ -176,7 +277,7 @@ class RunStage(Command):
 
 
 @dataclass(frozen=True)
-class Approve(Command):
+class Approve(PlainCommand["Dilemma"]):
     """The CEO approves the artifact at the gate; the fork opens."""
 
     name: ClassVar[str] = "approve"
@@ -184,15 +285,43 @@ class Approve(Command):
     verb: ClassVar[str] = "approve"
     phases: ClassVar[tuple[str, ...] | None] = ("gate",)
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: None) -> Dilemma:
         from engine.session import steps
 
         return steps.approve(step)
 
 
+# ---------------------------------------------------------------------------- the fork
 @dataclass(frozen=True)
-class Reject(Command):
-    """A rejection with a reason: binding memory, and the worker redoes the stage at once."""
+class Decide(PlainCommand["Receipt"]):
+    """One of the fork's two options; the standup follows."""
+
+    choice: str
+    name: ClassVar[str] = "decide"
+    cmd: ClassVar[str] = "decide"
+    verb: ClassVar[str] = "decide"
+    phases: ClassVar[tuple[str, ...] | None] = ("fork",)
+    flag: ClassVar[Flag | None] = Flag(
+        "--choose", "PATH", "A/B per fork in stage order (one letter = every fork)", default="A"
+    )
+
+    @classmethod
+    def from_said(cls, said: str) -> Self:
+        return cls(_ab(said, "choose"))
+
+    def apply(self, step: Step, prepared: None) -> Receipt:
+        from engine.session import steps
+
+        return steps.decide(step, self.choice, None)
+
+    def finish(self, session: GameSession, result: Receipt) -> Receipt:
+        return _standup_after(session, result)
+
+
+@dataclass(frozen=True)
+class Reject(PlainCommand["StageRun | None"]):
+    """A rejection with a reason: binding memory, and the worker redoes the stage at once (its
+    result is the redo's work, None when the redo's days ended the venture)."""
 
     reason: str
     name: ClassVar[str] = "reject"
@@ -204,8 +333,8 @@ class Reject(Command):
     )
 
     @classmethod
-    def typed(cls, reason: str) -> Reject:
-        return cls(_said(reason, "reason"))
+    def from_said(cls, said: str) -> Self:
+        return cls(_said(said, "reason"))
 
     @classmethod
     def extra(cls, state: GameState) -> bool:
@@ -224,19 +353,111 @@ class Reject(Command):
             assert state.stage is not None
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps
 
-        return steps.reject(step, self.reason)
+        steps.reject(step, self.reason)
 
-    def finish(self, session: GameSession, result: Any) -> Any:
+    def finish(self, session: GameSession, result: StageRun | None) -> StageRun | None:
         if session.state.phase == "ended":  # the redo's days can end the venture (a defeat)
             return None
         return session.execute(RunStage())
 
 
 @dataclass(frozen=True)
-class AnswerEvent(Command):
+class DecideOwn(PlainCommand["Receipt"]):
+    """The fork answered in the CEO's own words (read as a person means them)."""
+
+    text: str
+    name: ClassVar[str] = "decide_own"
+    cmd: ClassVar[str] = "decide_own"
+    verb: ClassVar[str] = "decide"
+    phases: ClassVar[tuple[str, ...] | None] = ("fork",)
+    flag: ClassVar[Flag | None] = Flag(
+        "--own", "STAGE:TEXT", "answer a stage's fork in your own words"
+    )
+
+    @classmethod
+    def from_said(cls, said: str) -> Self:
+        return cls(_said(said, "own answer"))
+
+    def reading(self, state: GameState) -> OwnAnswerView:
+        """How the words read (rule, niche, what they will change, the binding lines), without
+        deciding: pure, nothing is written."""
+        from engine.game.rules import RULES
+        from engine.language.reading import interpret
+        from engine.session import steps
+
+        assert state.dilemma is not None and state.stage is not None
+        reading = interpret(self.text, state.dilemma, RULES)
+        costed = (
+            steps.costlier_option(state, state.dilemma, state.stage.id).rule_id
+            if reading.option is None
+            else reading.rule_id
+        )
+        view = steps.own_answer_view(reading, state.dilemma, self.text, costed_as=costed)
+        binds = steps.fork_directions(
+            state, state.dilemma, state.stage.id, costed, self.text, reading
+        )
+        view["binding"] = [d.line() for d in binds]
+        return view
+
+    def preview(self, state: GameState) -> Preview | None:
+        view = self.reading(state)
+        return Preview(self.verb, view["says"], view["will_change"], view["option"])
+
+    def apply(self, step: Step, prepared: None) -> Receipt:
+        from engine.session import steps
+
+        return steps.decide(step, "own", self.text)
+
+    def finish(self, session: GameSession, result: Receipt) -> Receipt:
+        return _standup_after(session, result)
+
+
+def _standup_after(session: GameSession, receipt: Receipt) -> Receipt:
+    """After a decision the standup runs (unless the decision ended the venture). An exploring
+    session (balance) skips it: nothing the outcome reads comes from the standup's lines."""
+    if Standup.allowed(session.state) and not session.explore:
+        session.execute(Standup())
+    return receipt
+
+
+@dataclass(frozen=True)
+class StandupReply(PlainCommand["MemoryNote"]):
+    """The CEO's reply at the standup: it binds the next stage's work."""
+
+    text: str
+    name: ClassVar[str] = "standup_reply"
+    cmd: ClassVar[str] = "standup_reply"
+    phases: ClassVar[tuple[str, ...] | None] = ("brief",)
+    flag: ClassVar[Flag | None] = Flag(
+        "--reply",
+        "STAGE:TEXT",
+        "reply at the standup after STAGE's fork (binds the next stage's work)",
+    )
+
+    @classmethod
+    def from_said(cls, said: str) -> Self:
+        return cls(_said(said, "reply"))
+
+    @classmethod
+    def extra(cls, state: GameState) -> bool:
+        return bool(state.standup) and not state.standup_answered
+
+    @classmethod
+    def refuse(cls, state: GameState) -> None:
+        if not cls.allowed(state):
+            raise GameError("there is no standup waiting for a reply")
+
+    def apply(self, step: Step, prepared: None) -> MemoryNote:
+        from engine.session import steps
+
+        return steps.standup_reply(step, self.text)
+
+
+@dataclass(frozen=True)
+class AnswerEvent(PlainCommand["WorldEvent"]):
     """The small choice of the event waiting between stages (A/B or 1/2)."""
 
     choice: str
@@ -252,8 +473,8 @@ class AnswerEvent(Command):
     )
 
     @classmethod
-    def typed(cls, choice: str, *, by_default: bool = False) -> AnswerEvent:
-        return cls(_ab(choice, "answer the event with"), by_default)
+    def from_said(cls, said: str) -> Self:
+        return cls(_ab(said, "answer the event with"))
 
     @classmethod
     def extra(cls, state: GameState) -> bool:
@@ -264,75 +485,14 @@ class AnswerEvent(Command):
         if not cls.allowed(state):
             raise GameError("there is no event waiting for an answer")
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: None) -> WorldEvent:
         from engine.session import steps
 
         return steps.answer_event(step, self.choice, by_default=self.by_default)
 
 
-# ---------------------------------------------------------------------------- the fork
 @dataclass(frozen=True)
-class Decide(Command):
-    """One of the fork's two options; the standup follows."""
-
-    choice: str
-    name: ClassVar[str] = "decide"
-    cmd: ClassVar[str] = "decide"
-    verb: ClassVar[str] = "decide"
-    phases: ClassVar[tuple[str, ...] | None] = ("fork",)
-    flag: ClassVar[Flag | None] = Flag(
-        "--choose", "PATH", "A/B per fork in stage order (one letter = every fork)", default="A"
-    )
-
-    @classmethod
-    def typed(cls, choice: str) -> Decide:
-        return cls(_ab(choice, "choose"))
-
-    def apply(self, step: Step, prepared: Any) -> Any:
-        from engine.session import steps
-
-        return steps.decide(step, self.choice, None)
-
-    def finish(self, session: GameSession, result: Any) -> Any:
-        return _standup_after(session, result)
-
-
-@dataclass(frozen=True)
-class DecideOwn(Command):
-    """The fork answered in the CEO's own words (read as a person means them)."""
-
-    text: str
-    name: ClassVar[str] = "decide_own"
-    cmd: ClassVar[str] = "decide_own"
-    verb: ClassVar[str] = "decide"
-    phases: ClassVar[tuple[str, ...] | None] = ("fork",)
-    flag: ClassVar[Flag | None] = Flag(
-        "--own", "STAGE:TEXT", "answer a stage's fork in your own words"
-    )
-
-    @classmethod
-    def typed(cls, text: str) -> DecideOwn:
-        return cls(_said(text, "own answer"))
-
-    def apply(self, step: Step, prepared: Any) -> Any:
-        from engine.session import steps
-
-        return steps.decide(step, "own", self.text)
-
-    def finish(self, session: GameSession, result: Any) -> Any:
-        return _standup_after(session, result)
-
-
-def _standup_after(session: GameSession, receipt: Any) -> Any:
-    """After a decision the standup runs (unless the decision ended the venture). An exploring
-    session (balance) skips it: nothing the outcome reads comes from the standup's lines."""
-    if Standup.allowed(session.state) and not session.explore:
-        session.execute(Standup())
-    return receipt
-
-
-@dataclass(frozen=True)
-class Standup(Command):
+class Standup(Command["tuple[list[StandupTurn], list[RouteResult]]", None]):
     """Three workers react to the decision (their own model calls), then it is kept."""
 
     name: ClassVar[str] = "standup"
@@ -343,7 +503,7 @@ class Standup(Command):
     def extra(cls, state: GameState) -> bool:
         return state.phase != "ended" and bool(state.receipts)
 
-    def prepare(self, session: GameSession) -> Any:
+    def prepare(self, session: GameSession) -> tuple[list[StandupTurn], list[RouteResult]]:
         from engine.workers.standup import run_standup
 
         return run_standup(
@@ -354,48 +514,15 @@ class Standup(Command):
             knowledge=session.knowledge,
         )
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: tuple[list[StandupTurn], list[RouteResult]]) -> None:
         from engine.session import steps
 
         turns, results = prepared
-        return steps.record_standup(step, turns, results)
+        steps.record_standup(step, turns, results)
 
 
 @dataclass(frozen=True)
-class StandupReply(Command):
-    """The CEO's reply at the standup: it binds the next stage's work."""
-
-    text: str
-    name: ClassVar[str] = "standup_reply"
-    cmd: ClassVar[str] = "standup_reply"
-    phases: ClassVar[tuple[str, ...] | None] = ("brief",)
-    flag: ClassVar[Flag | None] = Flag(
-        "--reply",
-        "STAGE:TEXT",
-        "reply at the standup after STAGE's fork (binds the next stage's work)",
-    )
-
-    @classmethod
-    def typed(cls, text: str) -> StandupReply:
-        return cls(_said(text, "reply"))
-
-    @classmethod
-    def extra(cls, state: GameState) -> bool:
-        return bool(state.standup) and not state.standup_answered
-
-    @classmethod
-    def refuse(cls, state: GameState) -> None:
-        if not cls.allowed(state):
-            raise GameError("there is no standup waiting for a reply")
-
-    def apply(self, step: Step, prepared: Any) -> Any:
-        from engine.session import steps
-
-        return steps.standup_reply(step, self.text)
-
-
-@dataclass(frozen=True)
-class Settings(Command):
+class Settings(PlainCommand[None]):
     """A routing change, noted in the run's log (modes and labels only, never a secret)."""
 
     demo_mode: str
@@ -405,15 +532,15 @@ class Settings(Command):
     name: ClassVar[str] = "settings"
     cmd: ClassVar[str] = "settings"
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps
 
-        return steps.settings_changed(step, asdict(self))
+        steps.settings_changed(step, asdict(self))
 
 
 # ---------------------------------------------------------------------------- memory
 @dataclass(frozen=True)
-class Consolidate(Command):
+class Consolidate(PlainCommand["ConsolidationResult"]):
     """Fold notes into one reviewed semantic note."""
 
     sources: list[str]
@@ -430,75 +557,72 @@ class Consolidate(Command):
             clean_text(reviewer, field="reviewer", max_chars=64),
         )
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: None) -> ConsolidationResult:
         from engine.session import memory_commands
 
         return memory_commands.consolidate(step, self.record())
 
 
 @dataclass(frozen=True)
-class Prune(Command):
+class Prune(PlainCommand["PruneReport"]):
     """Apply the retention rule at today's game date."""
 
     name: ClassVar[str] = "prune"
     cmd: ClassVar[str] = "prune"
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: None) -> PruneReport:
         from engine.session import memory_commands
 
         return memory_commands.prune(step)
 
 
 @dataclass(frozen=True)
-class ForgetMemories(Command):
+class ForgetMemories(PlainCommand["ForgetReport"]):
     """Delete every memory of the run; the game goes on without its binding direction."""
 
     name: ClassVar[str] = "forget_memories"
     cmd: ClassVar[str] = "forget_memories"
 
-    def apply(self, step: Step, prepared: Any) -> Any:
+    def apply(self, step: Step, prepared: None) -> ForgetReport:
         from engine.session import memory_commands
 
         return memory_commands.forget_memories(step)
 
-    def finish(self, session: GameSession, result: Any) -> Any:
+    def finish(self, session: GameSession, result: ForgetReport) -> ForgetReport:
         result.compacted = session.memory.compact()
         return result
 
 
-COMMANDS: tuple[type[Command], ...] = (  # in the order simulate's --help lists their options
-    RunStage,
-    Approve,
-    Decide,
-    Reject,
-    DecideOwn,
-    StandupReply,
-    AnswerEvent,
-    Standup,
-    Settings,
-    Consolidate,
-    Prune,
-    ForgetMemories,
-)
-BY_CMD: dict[str, type[Command]] = {c.cmd: c for c in COMMANDS}
-BY_NAME: dict[str, type[Command]] = {c.name: c for c in COMMANDS}
-# The commands a player gives at the gate, the fork and between stages, each in one phase: the
-# snapshot reports whether each may run now, and the TUI's action rows name one each.
-PLAYER: tuple[type[Command], ...] = tuple(c for c in COMMANDS if c.phases is not None)
+def commands() -> tuple[Kind, ...]:
+    """Every command class, in definition order."""
+    return tuple(REGISTRY.values())
 
 
-FLAGS: dict[str, Flag] = {c.name: c.flag for c in PLAYER if c.flag is not None}
+def player() -> tuple[Kind, ...]:
+    """The commands a player gives at the gate, the fork and between stages, each in one phase:
+    the snapshot reports whether each may run now, and the TUI's action rows name one each."""
+    return tuple(c for c in REGISTRY.values() if c.phases is not None)
+
+
+def flags() -> dict[str, Flag]:
+    """The `worldforge simulate` options, by the name of the player command each gives."""
+    return {c.name: c.flag for c in player() if c.flag is not None}
+
+
+def named(name: str) -> Kind | None:
+    """The command class called `name` (the snapshot's and the action rows' word), if any."""
+    return next((c for c in REGISTRY.values() if c.name == name), None)
 
 
 def phase_of(name: str) -> str | None:
     """The phase a player command belongs to (None for any other name)."""
-    kind = BY_NAME.get(name)
+    kind = named(name)
     return kind.phases[0] if kind is not None and kind.phases else None
 
 
-def from_record(record: dict[str, Any]) -> Command:
+def from_record(record: Record) -> Issued:
     """The recorded command, rebuilt for replay (one line for a command this build does not know)."""
-    kind = BY_CMD.get(str(record.get("cmd")))
+    kind = REGISTRY.get(str(record.get("cmd")))
     if kind is None:
         raise SaveError(f"unknown recorded command {str(record.get('cmd'))[:40]!r}")
     return kind.from_record(record)
@@ -506,11 +630,11 @@ def from_record(record: dict[str, Any]) -> Command:
 
 def can(state: GameState, name: str) -> bool:
     """Whether the command called `name` may run now (False for a name that is not a command)."""
-    kind = BY_NAME.get(name)
+    kind = named(name)
     return kind is not None and kind.allowed(state)
 
 
-def question(read: Any, role: str, beat: str) -> str:
+def question(read: Read, role: str, beat: str) -> str:
     """The one question a rejection the reader cannot place gets (nothing is spent)."""
     if "price" in read.unclear:
         return (

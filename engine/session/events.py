@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -110,7 +111,7 @@ def make_event(
     type: str,
     actor: str,
     message: str,
-    payload: dict[str, Any] | None = None,
+    payload: Mapping[str, object] | None = None,
     game_day: int = 0,
 ) -> Event:
     """Build one event with its message and payload scrubbed of secrets (nothing written yet)."""

@@ -8,9 +8,9 @@ transaction, rollback, listeners. Steps never call a model and never touch the s
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, replace
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from engine.game import directions as dirs
 from engine.game import flaws, orders, rules
@@ -26,11 +26,12 @@ from engine.game.models import (
     StageDecision,
     StageRun,
     StandupTurn,
+    WorldEvent,
 )
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.grammar import count
-from engine.language.reading import interpret, read_reason
+from engine.language.reading import Interpretation, interpret, read_reason
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from engine.writing.redo import price_for
@@ -40,6 +41,31 @@ from memory.models import Author, Kind
 from textkit import clip, content_words, has_phrase, words
 
 E = EventType
+
+
+class MemoryNote(TypedDict):
+    """A memory a step wrote, as its MEMORY_WRITTEN event and the receipt show it."""
+
+    id: str
+    kind: str
+    status: str
+    origin: str
+    text: str
+    store: str
+    directions: NotRequired[list[str]]  # the typed directions it binds, as lines
+
+
+class OwnAnswerView(TypedDict):
+    """What an own answer will do, in words (the TUI's confirm, `simulate --json`)."""
+
+    rule_id: str
+    option: str | None
+    matched_by: str
+    niche: str | None
+    dropped: str | None
+    says: str
+    will_change: str
+    binding: NotRequired[list[str]]  # the direction lines it will bind (before it commits)
 
 
 class Step:
@@ -68,7 +94,11 @@ class Step:
         return self._store_label()
 
     def emit(
-        self, type_: EventType, actor: str, message: str, payload: dict[str, Any] | None = None
+        self,
+        type_: EventType,
+        actor: str,
+        message: str,
+        payload: Mapping[str, object] | None = None,
     ) -> None:
         """Queue one event with the run's next id (written with the step's transaction)."""
         st = self.state
@@ -88,7 +118,7 @@ class Step:
         axis: str | None = None,
         stage_id: str | None = None,
         payload: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> MemoryNote:
         """Write one memory at today's game date and log it; returns what the receipt shows."""
         rec = self.memory.remember(
             kind,
@@ -100,7 +130,7 @@ class Step:
             stage_id=stage_id,
             payload=payload,
         )
-        info: dict[str, Any] = {
+        info: MemoryNote = {
             "id": rec.id,
             "kind": rec.kind,
             "status": rec.status,
@@ -499,7 +529,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         rule_id=rule_id,
         option=key,
         text=text,
-        interpreted=interpreted,
+        interpreted=dict(interpreted) if interpreted is not None else None,
         variant=dilemma.variant,
         title=dilemma.title,
     )
@@ -540,7 +570,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         before=before,
         after=after,
         org_delta=org_delta,
-        memory_written=[mem],
+        memory_written=[dict(mem)],
         matched_by=matched,
         notes=governed,
         effect_line=line,
@@ -677,7 +707,7 @@ def world_event(step: Step, after_stage: str) -> None:
         step.emit(E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} ({ev.effect_line})", asdict(ev))
 
 
-def answer_event(step: Step, key: str, *, by_default: bool = False) -> Any:
+def answer_event(step: Step, key: str, *, by_default: bool = False) -> WorldEvent:
     """The CEO's answer to the waiting event (or its default, when the next stage runs first)."""
     st = step.state
     ev = st.pending_event
@@ -722,7 +752,7 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
     st.standup = turns
 
 
-def standup_reply(step: Step, text: str) -> dict[str, Any]:
+def standup_reply(step: Step, text: str) -> MemoryNote:
     """The CEO's standup reply becomes the newest binding direction."""
     st = step.state
     stage = st.stage
@@ -783,8 +813,8 @@ def standup_reply(step: Step, text: str) -> dict[str, Any]:
 
 
 def own_answer_view(
-    reading: Any, dilemma: Dilemma, text: str = "", *, costed_as: str | None = None
-) -> dict[str, Any]:
+    reading: Interpretation, dilemma: Dilemma, text: str = "", *, costed_as: str | None = None
+) -> OwnAnswerView:
     """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits.
     An answer that picks neither option is costed like `costed_as` (the dearer option)."""
     rule = rules.RULES.get(reading.rule_id)

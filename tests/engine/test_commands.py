@@ -25,8 +25,12 @@ SAMPLES: dict[type[C.Command], C.Command] = {
 
 
 def test_every_command_is_listed_once_and_rebuilds_from_its_record() -> None:
-    assert set(SAMPLES) == set(C.COMMANDS)
-    assert len({c.name for c in C.COMMANDS}) == len({c.cmd for c in C.COMMANDS}) == len(C.COMMANDS)
+    assert set(SAMPLES) == set(C.commands())
+    assert (
+        len({c.name for c in C.commands()})
+        == len({c.cmd for c in C.commands()})
+        == len(C.commands())
+    )
     for kind, command in SAMPLES.items():
         record = command.record()
         assert record["cmd"] == kind.cmd
@@ -86,15 +90,16 @@ def test_the_snapshot_the_action_rows_and_the_cli_derive_from_the_command_list(n
     from worldforge_tui.cli import build_parser
 
     s = new_session()
-    assert set(s.snapshot().can) == {c.name for c in C.PLAYER}
+    assert set(s.snapshot().can) == {c.name for c in C.player()}
     rows = [a for a in ACTIONS if a.command is not None]
-    assert {a.command for a in rows} == {c.name for c in C.PLAYER}
+    assert {a.command for a in rows} == {c.name for c in C.player()}
     for row in rows:
-        assert row.phase == (C.BY_NAME[row.command].phases or ("?",))[0]
+        kind = C.named(row.command)
+        assert kind is not None and row.phase == (kind.phases or ("?",))[0]
     sim = next(
         a.choices["simulate"]
         for a in build_parser()._actions
         if isinstance(a, argparse._SubParsersAction)
     )
     options = {o for a in sim._actions for o in a.option_strings}
-    assert {f.option for f in C.FLAGS.values()} <= options
+    assert {f.option for f in C.flags().values()} <= options

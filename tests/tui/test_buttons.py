@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.tui.conftest import settle
+from worldforge_tui import actions
 from worldforge_tui.app import WorldForgeApp
-from worldforge_tui.widgets.action_bar import BUTTON_ROWS
 
 PITCH = "Meal kits for night-shift nurses"
 
@@ -55,4 +55,4 @@ async def test_every_button_of_every_phase_works_by_mouse(tmp_path):
         await settle(app, pilot)
         assert app.session.state.stages[1].decision.option == "A"
         clicked.add("btn-option-a")
-    assert clicked == {row.button for row in BUTTON_ROWS}
+    assert clicked == {row.button for row in actions.button_rows()}

@@ -176,12 +176,12 @@ def test_version_and_help_load_no_engine_commands():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stderr
-    from engine.session.commands import FLAGS
+    from engine.session.commands import flags
 
     text = (
         build_parser(["simulate"])._subparsers._group_actions[0].choices["simulate"].format_help()
     )
-    assert all(flag.option in text for flag in FLAGS.values())
+    assert all(flag.option in text for flag in flags().values())
 
 
 def test_memory_takes_the_run_id_as_replay_and_export_do(saved, capsys):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from textual.widgets import Button, Input, OptionList
 
-from engine.errors import GameError
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -63,20 +62,18 @@ async def test_escape_clears_the_log_filter_from_the_filter_and_from_the_log(tmp
         assert len(log.visible_entries) == total
 
 
-async def test_a_refused_reason_comes_back_with_its_text_and_why(tmp_path, monkeypatch):
+async def test_a_refused_reason_comes_back_with_its_text_and_why(tmp_path):
+    """The engine refuses a reason that names nothing it can change (a question, no redo spent):
+    the prompt reopens with the typed text and the engine's line."""
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-
-        def refuse(reason: str) -> None:
-            raise GameError("the board refused this reason for the test")
-
-        monkeypatch.setattr(app.session, "reject", refuse)
-        await pilot.press("r", *"name the customer", "enter")
+        await pilot.press("r", *"meh", "enter")
         await settle(app, pilot)
         assert screen_name(app) == "TextPromptScreen"
-        assert app.screen.query_one("#prompt-input", Input).value == "name the customer"
-        assert "refused this reason" in text_of(app, "#prompt-error")
+        assert app.screen.query_one("#prompt-input", Input).value == "meh"
+        assert "What should change?" in text_of(app, "#prompt-error")
+        assert app.session.state.stage.redos == 0
 
 
 async def test_binding_notes_cannot_be_marked_for_consolidation(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from engine.session.api import GameSession
+from engine.session.commands import RunStage
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.action_bar import ActionBar
@@ -17,16 +17,16 @@ LONG = "z" * 10_240
 
 
 async def test_worker_error_leaves_app_up_and_retry_works(tmp_path, monkeypatch):
-    real = GameSession.run_stage
+    real = RunStage.prepare  # the stage's model work, where a worker's fault comes from
     calls = {"n": 0}
 
-    def exploding(self):
+    def exploding(self, session):
         calls["n"] += 1
         if calls["n"] == 1:
             raise RuntimeError("model [bold]exploded[/] \x1b[2J")
-        return real(self)
+        return real(self, session)
 
-    monkeypatch.setattr(GameSession, "run_stage", exploding)
+    monkeypatch.setattr(RunStage, "prepare", exploding)
     app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await settle(app, pilot)
@@ -92,7 +92,7 @@ async def test_hostile_text_in_pitch_reason_answer_and_artifact(tmp_path):
 
         await pilot.press("a")
         await settle(app, pilot)
-        app.gate_own_answer()  # typed text cannot carry ESC; paste-like input goes in directly
+        app.give("fork.own")  # typed text cannot carry ESC; paste-like input goes in directly
         await pilot.pause()
         app.screen.query_one("#prompt-input", Input).value = "[bold]go[/] \x1b[2J"
         await pilot.press("enter")
@@ -110,13 +110,13 @@ async def test_thinking_line_names_role_tier_model_and_ui_stays_responsive(tmp_p
     import threading
 
     release = threading.Event()
-    real = GameSession.run_stage
+    real = RunStage.prepare
 
-    def slow(self):
+    def slow(self, session):
         assert release.wait(30), "test never released the worker"
-        return real(self)
+        return real(self, session)
 
-    monkeypatch.setattr(GameSession, "run_stage", slow)
+    monkeypatch.setattr(RunStage, "prepare", slow)
     app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=3, save_dir=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(200):

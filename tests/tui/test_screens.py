@@ -111,7 +111,7 @@ async def test_reject_disabled_after_two_redos_with_a_notice(tmp_path):
             await settle(app, pilot)
         assert app.session.state.stages[0].redos == 2 and app.snap.phase == "gate"
         assert app.main.query_one("#btn-reject").disabled
-        assert app.main.check_action("reject", ()) is None  # shown greyed, not hidden
+        assert app.main.check_action("give", ("gate.reject",)) is None  # shown greyed, not hidden
         await pilot.press("r")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "MainScreen"  # no reason prompt opened

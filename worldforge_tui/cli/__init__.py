@@ -12,10 +12,13 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import GameError
 from textkit.numbers import runway, usd
+
+if TYPE_CHECKING:
+    from engine.session.commands import Flag
 
 ARCHETYPES = ("builder", "seller", "designer", "operator")
 
@@ -75,11 +78,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_app(args)
 
 
-def player_flags() -> dict[str, Any]:
+def player_flags() -> dict[str, Flag]:
     """`simulate`'s options, one per player command a headless venture can give."""
-    from engine.session.commands import FLAGS
+    from engine.session.commands import flags
 
-    return dict(FLAGS)
+    return flags()
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

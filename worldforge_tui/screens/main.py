@@ -231,9 +231,11 @@ class MainScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Phase keys: shown for their own phase only, and greyed there when not possible."""
-        row = actions.by_action("board", action)
-        if row is None:
-            return True
+        row = actions.by_action("board", action, parameters)
+        return True if row is None else self.row_state(row)
+
+    def row_state(self, row: actions.GameAction) -> bool | None:
+        """A board row's `check_action` answer now (the palette asks it too)."""
         return actions.state_of(row, *self._phase_state())
 
     def on_key(self, event: events.Key) -> None:
@@ -272,26 +274,9 @@ class MainScreen(Screen[None]):
             timeout=3,
         )
 
-    def action_approve(self) -> None:
-        self.wf.gate_approve()
-
-    def action_reject(self) -> None:
-        self.wf.gate_reject()
-
-    def action_choose(self, key: str) -> None:
-        self.wf.gate_decide(key)
-
-    def action_answer_event(self, key: str) -> None:
-        self.wf.gate_answer_event(key)
-
-    def action_own_answer(self) -> None:
-        self.wf.gate_own_answer()
-
-    def action_standup_reply(self) -> None:
-        self.wf.gate_standup_reply()
-
-    def action_run_stage(self) -> None:
-        self.wf.gate_run_stage()
+    def action_give(self, row_id: str) -> None:
+        """Every command row's action: the app's one path gives the row's command."""
+        self.wf.give(row_id)
 
     @on(Button.Pressed, "#actions Button")
     async def _button(self, event: Button.Pressed) -> None:

@@ -20,7 +20,6 @@ from worldforge_tui import actions
 from worldforge_tui.text.safe_text import one_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-BUTTON_ROWS = tuple(row for row in actions.ACTIONS if row.button is not None)
 OPTION_IDS = ("fork.option_a", "fork.option_b")
 
 
@@ -44,11 +43,12 @@ class ActionBar(Vertical):
         self._key_of: Callable[[str], str] = lambda action_id: actions.BY_ID[action_id].key
         self._labels: tuple[str, str] | None = None
         self._state: tuple[str | None, dict[str, bool], bool, int | None] = (None, {}, False, None)
+        self._rows = actions.button_rows()  # the table's rows with a button, read when built
 
     def compose(self) -> ComposeResult:
         yield Static("", id="thinking")
         with Horizontal(id="action-row"):
-            for row in BUTTON_ROWS:
+            for row in self._rows:
                 yield Button(Content(row.label), id=row.button, compact=True, classes="-hidden")
             yield Static("", id="action-hint", markup=False)
 
@@ -70,7 +70,7 @@ class ActionBar(Vertical):
         restyle all 14 buttons twice a key."""
         self._state = (phase, dict(can), busy, redos_left)
         self._labels = option_labels
-        for row in BUTTON_ROWS:
+        for row in self._rows:
             button = self.query_one(f"#{row.button}", Button)
             if phase != row.phase:
                 if not button.has_class("-hidden"):
@@ -94,7 +94,7 @@ class ActionBar(Vertical):
         width = self.size.width or self.app.size.width
         option_room = max(8, min(28, (width - 35) // 2))  # two options + "Own answer [o]"
         used = 0  # cells the shown buttons take (label, padding, margin)
-        for row in BUTTON_ROWS:
+        for row in self._rows:
             button = self.query_one(f"#{row.button}", Button)
             if row.id in OPTION_IDS and self._labels:
                 index = OPTION_IDS.index(row.id)
