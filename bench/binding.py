@@ -69,6 +69,7 @@ SCRIPT: tuple[tuple[int, str, str], ...] = (
     (2, "reject", "Mention {feature} and drop the 'guaranteed' line"),
     (2, "fork", "A"),
     (2, "reply", "Call it {name}; keep the tone plain, no jargon"),
+    (3, "reject", "Too broad. Price it at ${p5} a {per}"),
     (3, "fork", "B"),
     (3, "reply", "Focus on {cust_one} who work alone; leave {segment} alone"),
     (4, "reject", "The price is wrong: make it ${p2} a month"),
@@ -81,6 +82,7 @@ SCRIPT: tuple[tuple[int, str, str], ...] = (
     (7, "reject", "Keep churn under 3% and say {feature} up front"),
     (7, "fork", "A"),
     (7, "reply", "Not yet: price at ${p4} a month, and never mention {segment}"),
+    (8, "reject", "Leave out {segment} entirely and drop the 'guaranteed' line"),
 )
 ONE = {  # a narrower customer per pitch, and a segment to leave out
     "Scheduling for solo mobile dog groomers": ("solo groomers", "salons"),
@@ -103,6 +105,8 @@ def _slots(pitch: str, seed: int) -> dict[str, str]:
         "p2": str(base + 7),
         "p3": str(base + 15),
         "p4": str(base + 3),
+        "p5": str(max(5, base // 4)),
+        "per": ("visit", "session", "box", "order")[seed % 4],  # a price per thing bought
         "burn": f"{40000 + seed * 100:,}",
     }
 

@@ -425,6 +425,12 @@ _JUDGEMENT = frozenset(
 )
 
 
+# Words that end a phrase without being part of what it names ("leave out dog owners entirely").
+_TRAILING = frozenset(
+    ["entirely", "completely", "altogether", "totally", "fully", "anymore", "please", "again"]
+)
+
+
 def _cut(text: str) -> str:
     """The text up to its first connective; an 'at' inside a relative clause is the clause's
     ("vets who work at rural practices" keeps its place, it read "vets who work")."""
@@ -439,7 +445,7 @@ def _phrase(fragment: str, limit: int = 6) -> str | None:
     """The first few words of a captured phrase, stopping at a connective; inert and clipped."""
     cut = _cut(fragment.strip())
     toks = cut.split()[:limit]
-    while toks and toks[-1].lower() in STOPWORDS:
+    while toks and (toks[-1].lower() in STOPWORDS or toks[-1].lower() in _TRAILING):
         toks.pop()
     while toks and toks[0].lower() in STOPWORDS:
         toks.pop(0)
@@ -868,7 +874,7 @@ def _read_audience(text: str, add: Any, out: Read) -> None:
         p = _segment(frag)
         overlaps = p and any(p.lower() in e.lower() or e.lower() in p.lower() for e in excluded)
         claim = p and any(has_phrase(words(p), c) for c in OVER_CLAIM_WORDS)
-        if p and not overlaps and not claim and not _QUOTED.search(frag):
+        if p and not overlaps and not claim and not _QUOTED.search(_cut(frag.strip())):
             excluded.append(p)
     for p in excluded[:3]:
         add(Direction(axis="exclusion", value=p, do=False))

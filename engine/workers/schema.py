@@ -6,11 +6,17 @@ Compiled (what a schema-enforcing server holds the model to, and what any model 
   / `minimum`), and the role's price field (a string) must state it (`pattern`);
 - a named audience: the strategist's `target_audience` is an `enum` of the allowed audience; the
   other roles' audience field must name it (`pattern`);
-- a name, a launch week: the role's field for it must say it (`pattern`, one per field);
+- a name, a launch week, a channel, a scope: the role's field for it must say it (`pattern` on a
+  string, `contains` an item with that pattern on a list; one pattern per field);
+- "too broad": each list the scope counts is cut to its floor (`maxItems`);
+- an excluded segment, a claim to avoid, the tone's buzzwords (and, plain or formal, "!"): every
+  prose string the gate reads carries `not` one of them (`"not": {"$ref": "#/$defs/Excluded"}`);
+  a warm tone's field must speak to the reader (`pattern` "you");
 - a number: the plan's churn, burn, breakeven or a channel's cost and hours bounded or fixed.
-Exclusions, claims, tone, channels and scope have no schema form a server keeps; the check below
-judges them (and everything else) on the answer: one re-ask naming what broke, then DRIFT at
-the gate (engine.routing.router, `RouteRequest.judge`).
+A grammar-bound server (llama.cpp) keeps const, enum, pattern and maxItems and passes over `not`
+and `contains` (no grammar can say "never these words" cheaply); a validating client or server
+keeps them all. Whatever a server keeps, the check below judges the answer on every direction:
+one re-ask naming what broke, then DRIFT at the gate (engine.routing.router, `RouteRequest.judge`).
 
 Patterns are anchored (`^…$`, bounded either side): llama.cpp's grammar converter takes only
 anchored patterns, and an unbounded `.*` lets a small model write until it runs out of tokens.
@@ -25,7 +31,18 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.game.directions import FIELDS, PER_MONTH, Direction, check, price_words
+from engine.game.directions import (
+    BUZZWORDS,
+    CORE_SCOPE,
+    FIELDS,
+    GENERIC_CLAIM,
+    PER_MONTH,
+    SCOPE_FLOOR,
+    Direction,
+    check,
+    price_words,
+)
+from engine.game.flaws import OVER_CLAIMS
 from engine.routing.prompts import schema_block
 
 _PLAN = "FinancialPlan"
@@ -60,6 +77,11 @@ def compiled_schema(
         elif d.axis == "number" and d.key in _NUMBER_PROP:
             where, prop = _NUMBER_PROP[d.key]
             _bound(schema, where, prop, d, d.amount)
+        elif d.axis in ("channel", "scope"):
+            _named(role, schema, d, patterned)
+        elif d.axis == "tone" and d.value == "warm":
+            _pattern(schema, _field(role, "tone"), "you", patterned)
+    _never(schema, [p for d in directions for p in _barred(d)])
     return schema if repr(schema) != before else None
 
 
@@ -118,9 +140,17 @@ def contains_pattern(text: str, fill: int = FILL) -> str:
 
 def _pattern(schema: dict[str, Any], field: str | None, text: str, done: set[str]) -> None:
     prop = _prop(schema, None, field) if field else None
-    if prop is None or field is None or field in done or prop.get("type") != "string":
-        return  # one pattern per field; lists and objects carry no pattern
-    prop["pattern"] = contains_pattern(text)
+    if prop is None or field is None or "enum" in prop:
+        return  # an enum says it all
+    if prop.get("type") == "array" and prop.get("items", {}).get("type") == "string":
+        _contains(prop, {"type": "string", "pattern": contains_pattern(text)})  # an item says it
+        return
+    if prop.get("type") != "string":
+        return  # lists of objects: see _named
+    if field in done:  # a second pattern on a field: in allOf, which a validator keeps and a
+        prop.setdefault("allOf", []).append({"pattern": contains_pattern(text)})  # grammar skips
+        return
+    prop["pattern"] = contains_pattern(text)  # the first: the one a grammar converter keeps
     done.add(field)
 
 
@@ -154,6 +184,113 @@ def _audience(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -
         done.add(field)
         return
     _pattern(schema, field, d.value, done)
+
+
+def _named(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> None:
+    """A channel or scope the role's field must name; "too broad" caps the lists instead."""
+    if d.axis == "scope" and d.value == CORE_SCOPE:
+        _cap_lists(schema)
+        return
+    field = _field(role, d.axis)
+    prop = _prop(schema, None, field) if field else None
+    if prop is None or field is None:
+        return
+    item = prop.get("items", {})
+    if prop.get("type") == "string" or item.get("type") == "string":
+        _pattern(schema, field, d.value, done)
+        return
+    ref = str(item.get("$ref", "")).rsplit("/", 1)[-1]
+    said = {"type": "string", "pattern": contains_pattern(d.value)}
+    if ref == _CHANNEL:  # a channel whose name says it
+        wanted = {"type": "object", "properties": {"channel": said}}
+    elif ref == "OKR":  # an objective with a key result that says it
+        krs = {"type": "array", "contains": said}
+        wanted = {"type": "object", "properties": {"key_results": krs}}
+    else:
+        return
+    _contains(prop, wanted)
+
+
+def _contains(prop: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """The list holds an item like `wanted`; a second such item is its own `contains`, in allOf."""
+    if "contains" not in prop and "allOf" not in prop:
+        prop["contains"] = wanted
+        return
+    prop.setdefault("allOf", [{"contains": prop.pop("contains")}] if "contains" in prop else [])
+    prop["allOf"].append({"contains": wanted})
+
+
+def _cap_lists(schema: dict[str, Any]) -> None:
+    """Each list a narrowed scope counts holds at most its floor (`maxItems`, which a grammar
+    keeps); the strategist's key results live in its OKR model."""
+    owners = [
+        schema.get("properties", {}),
+        schema.get("$defs", {}).get("OKR", {}).get("properties", {}),
+    ]
+    for props in owners:
+        for name, prop in props.items():
+            if name in SCOPE_FLOOR and isinstance(prop, dict) and prop.get("type") == "array":
+                prop["maxItems"] = max(SCOPE_FLOOR[name], int(prop.get("minItems", 0)))
+
+
+def _barred(d: Direction) -> list[str]:
+    """What no prose string may say for this direction (unanchored patterns, any case)."""
+    if d.axis == "exclusion":
+        return [word_pattern(d.value)]
+    if d.axis == "claim":
+        if d.value == GENERIC_CLAIM:
+            return [word_pattern(c) for c in OVER_CLAIMS]
+        return [_any_case(d.value)]  # the check reads a named claim anywhere, as written
+    if d.axis == "tone":
+        return [word_pattern(b) for b in BUZZWORDS] + (["!"] if d.value != "warm" else [])
+    return []
+
+
+# The fields the gate reads as prose (engine.game.directions.prose; the summary's quotes of the CEO
+# aside, so the summary, which quotes what the CEO said, is left to the check).
+_NOT_PROSE = frozenset(["summary", "follows_decision", "memory_writes", "url"])
+_EXCLUDED = "Excluded"
+
+
+def _never(schema: dict[str, Any], patterns: list[str]) -> None:
+    """Every prose string in the schema carries `not` any of `patterns` (one shared $defs entry)."""
+    if not patterns:
+        return
+    unique = list(dict.fromkeys(patterns))
+    defs = schema.setdefault("$defs", {})
+    defs[_EXCLUDED] = {"anyOf": [{"type": "string", "pattern": p} for p in unique]}
+    barred = {"$ref": f"#/$defs/{_EXCLUDED}"}
+    for name, prop in schema.get("properties", {}).items():
+        if name not in _NOT_PROSE:
+            _mark_strings(prop, barred)
+    for name, model in defs.items():
+        if name not in (_EXCLUDED, "FollowsDecision", _PLAN):
+            _mark_strings(model, barred)
+
+
+def _mark_strings(node: Any, barred: dict[str, Any]) -> None:
+    if not isinstance(node, dict):
+        return
+    if node.get("type") == "string":
+        node["not"] = barred
+        return
+    for key in ("properties",):
+        for child in (node.get(key) or {}).values():
+            _mark_strings(child, barred)
+    _mark_strings(node.get("items"), barred)
+    for alt in node.get("anyOf") or []:
+        _mark_strings(alt, barred)
+
+
+def _any_case(text: str) -> str:
+    """The text as a pattern, each letter either case (ECMA patterns have no flags)."""
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else _escape(c) for c in text)
+
+
+def word_pattern(text: str) -> str:
+    """The text as whole words anywhere in a string, any case (as has_phrase reads it)."""
+    edge = "[^A-Za-z0-9_]"
+    return f"(^|{edge}){_any_case(text)}({edge}|$)"
 
 
 def _bound(schema: dict[str, Any], where: str, prop_name: str, d: Direction, amount: Any) -> None:

@@ -183,11 +183,13 @@ def _audience(role: str, art: dict[str, Any], who: str, v: Voice) -> None:
         ):  # the voice's or (on a redo) the pitch's customer;
             # a narrowing ("the busiest hair salons" for "hair salons") leaves the old words standing
             _map_strings(art, lambda s, o=old: s.replace(o, who).replace(cap(o), cap(who)))
+    if role == "strategist":  # the audience field is the audience itself, as the model tiers'
+        art[field] = cap(who)  # compiled schema holds a model to (an enum: engine.workers.schema)
+        return
     if mentions(prose(art, (field,)), who):
         return
     outcome = v.slots.get("outcome", "a calmer week")
     art[field] = {
-        "strategist": cap(relative(who, f"want {outcome.lower()}")),
         "designer": f"{cap(outcome)} for {who}",
         "marketer": f"For {who}: {outcome.lower()}",
         "ops": f"Ask {who} every month how likely they are to recommend us, and call back each low score",

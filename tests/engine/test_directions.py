@@ -74,6 +74,21 @@ def test_the_reading_and_the_directions_share_one_list_of_over_claim_words(reaso
     assert [d.axis for d in read.directions] == ["claim"] and not read.directions[0].do
 
 
+@pytest.mark.parametrize(
+    ("text", "excluded"),
+    [
+        ("Leave out salons and drop the 'guaranteed' line", ["salons"]),
+        ("Leave out dog owners entirely.", ["dog owners"]),
+        ("Drop salons completely, please", ["salons"]),
+    ],
+)
+def test_an_exclusion_is_read_whole_beside_a_quote_or_an_adverb(text, excluded):
+    """A quoted claim later in the sentence no longer hides the segment before it, and an adverb
+    is not part of the segment ('dog owners entirely' matched no artifact)."""
+    read = read_directions(text, source="rejection")
+    assert [d.value for d in read.directions if d.axis == "exclusion"] == excluded
+
+
 def test_a_price_named_without_a_number_is_asked_about_not_guessed():
     read = read_directions("The price is wrong", source="rejection")
     assert not read.directions and read.unclear == ["price"]

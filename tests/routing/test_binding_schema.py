@@ -8,12 +8,14 @@ import json
 import re
 from typing import Any
 
+import pytest
+
 from engine.config import Settings
 from engine.game.artifacts import ARTIFACT_MODELS
 from engine.game.directions import read_directions
 from engine.routing import Router
 from engine.session.api import GameSession
-from engine.workers.schema import compiled_schema, contains_pattern
+from engine.workers.schema import compiled_schema, contains_pattern, word_pattern
 from tests.routing.helpers import local_settings
 
 PITCH = "Mobile grooming for dogs, for solo groomers who work from a van"
@@ -47,7 +49,7 @@ def test_directions_compile_into_the_schema_where_a_field_allows():
     assert props["churn_target_pct"]["exclusiveMaximum"] == 4.0
     assert compiled_schema("ops", ARTIFACT_MODELS["ops"], []) is None
     assert (
-        compiled_schema("designer", ARTIFACT_MODELS["designer"], _directions("leave out salons"))
+        compiled_schema("designer", ARTIFACT_MODELS["designer"], _directions("launch by week 3"))
         is None
     )
     # the model's own schema is untouched (the compiled one is a copy)
@@ -211,5 +213,154 @@ def test_on_the_real_llama_server_a_bound_redo_keeps_every_direction(llama_serve
         assert run.rubric.violations == []
         executed = [e for e in s.events() if e.type == "STAGE_EXECUTED"][-1]
         assert not any("drift:" in (a.get("error") or "") for a in executed.payload["attempts"])
+    finally:
+        s.close()
+
+
+# ------------------------------------------------------------------ every axis a field allows
+EVERY_AXIS = (
+    "Leave out salons and drop the 'guaranteed' line. Keep the tone plain. "
+    "Sell through partner referrals and mention a weekly summary email"
+)
+ROLES = (("strategist", 2), ("designer", 3), ("marketer", 4), ("ops", 5))
+
+
+def _realised(role: str, number: int, directions, drift=None) -> dict[str, Any]:
+    from engine.game.directions import Binding
+    from engine.game.economy import founding_org, initial_economics
+    from engine.game.world import build_stages
+    from engine.writing.simulate import simulate_artifact
+    from tests.engine.test_directions import FOUNDER
+
+    return simulate_artifact(
+        role,
+        founder=FOUNDER,
+        stage=build_stages(founding_org())[number],
+        binding=Binding(directions=directions),
+        economics=initial_economics(founding_org()),
+        seed=31,
+        attempt=1,
+        drift=drift,
+    ).model_dump(mode="json")
+
+
+def _patterns(node: Any) -> list[str]:
+    """Every pattern in a schema fragment, however deep (contains, items, properties)."""
+    if isinstance(node, dict):
+        own = [node["pattern"]] if isinstance(node.get("pattern"), str) else []
+        return own + [p for v in node.values() for p in _patterns(v)]
+    if isinstance(node, list):
+        return [p for v in node for p in _patterns(v)]
+    return []
+
+
+def test_exclusions_claims_tone_channels_and_scope_compile_where_a_field_allows():
+    from engine.workers.schema import word_pattern
+
+    ds = _directions(EVERY_AXIS)
+    assert {d.axis for d in ds} == {"exclusion", "claim", "tone", "channel", "scope"}
+    for role, _ in ROLES:
+        schema = compiled_schema(role, ARTIFACT_MODELS[role], ds)
+        barred = [x["pattern"] for x in schema["$defs"]["Excluded"]["anyOf"]]
+        assert word_pattern("salons") in barred and "!" in barred
+        assert any("[Gg][Uu][Aa][Rr][Aa][Nn][Tt][Ee][Ee][Dd]" in p for p in barred)
+        assert word_pattern("revolutionary") in barred  # the plain tone's buzzwords
+        props = schema["properties"]
+        strings = [k for k, v in props.items() if v.get("type") == "string"]
+        for k in strings:  # every prose string the gate reads, never the CEO-quoting summary
+            assert ("not" in props[k]) == (k not in ("summary", "url")), (role, k)
+        assert contains_pattern("partner referrals") in _patterns(props), role
+    krs = compiled_schema("strategist", ARTIFACT_MODELS["strategist"], _directions("Too broad"))
+    assert krs["$defs"]["OKR"]["properties"]["key_results"]["maxItems"] == 2
+    feats = compiled_schema("designer", ARTIFACT_MODELS["designer"], _directions("Too broad"))
+    assert feats["properties"]["features"]["maxItems"] == 3
+    warm = compiled_schema("ops", ARTIFACT_MODELS["ops"], _directions("Warmer tone, please"))
+    assert warm["properties"]["nps_plan"]["pattern"] == contains_pattern("you")
+
+
+@pytest.mark.parametrize("said", [EVERY_AXIS, SAID, "Too broad. Price it at $12 a meal"])
+@pytest.mark.parametrize(("role", "number"), ROLES)
+def test_the_compiled_schema_and_the_gate_agree(role, number, said):
+    """Work that honours every direction validates against the compiled schema (a schema-keeping
+    server never refuses good work), and work that breaks one the schema can carry does not."""
+    import jsonschema
+
+    ds = _directions(said)
+    schema = compiled_schema(role, ARTIFACT_MODELS[role], ds)
+    validator = jsonschema.Draft202012Validator(schema)
+    good = _realised(role, number, ds)
+    assert not list(validator.iter_errors(good)), [e.message for e in validator.iter_errors(good)]
+    from engine.game.directions import applies, check
+
+    for d in ds:
+        bent = _realised(role, number, ds, drift=d)
+        if not applies(role, d, bent) or not check(role, bent, [d]):
+            continue
+        if d.axis == "scope" and role == "marketer" and said == SAID:
+            continue
+        assert list(validator.iter_errors(bent)), (role, d.line())
+
+
+def test_a_model_that_names_an_excluded_segment_is_reasked_and_the_schema_bars_it(
+    fake_openai, tmp_path
+):
+    """On the loopback server: the redo's schema bars the excluded segment from every prose
+    field; an answer that still names it is re-asked once, naming the direction."""
+    reason = "Leave out dog owners entirely."
+    s = GameSession.start_venture(
+        pitch=PITCH, seed=31, save_dir=tmp_path / "sim", router=Router(Settings())
+    )
+    try:
+        s.run_stage()
+        s.reject(reason)
+        fixed = s.state.current.artifact
+    finally:
+        s.close()
+    broken = dict(fixed, core_problem=f"{fixed['core_problem']} Dog owners wait too long.")
+    fake_openai.set_payload(
+        lambda body: (
+            fixed
+            if any("broke the CEO's binding direction" in m["content"] for m in body["messages"])
+            else broken
+        )
+    )
+    router = Router(local_settings(fake_openai.url, agent_request_timeout=10.0))
+    s = GameSession.start_venture(pitch=PITCH, seed=31, save_dir=tmp_path / "run", router=router)
+    try:
+        s.run_stage()
+        s.reject(reason)
+        run = s.state.current
+        asked = [r for r in fake_openai.chat_requests if reason in r.body["messages"][0]["content"]]
+        assert len(asked) == 2 and run.served_by == "local"
+        schema = asked[0].body["response_format"]["json_schema"]["schema"]
+        assert schema["properties"]["core_problem"]["not"] == {"$ref": "#/$defs/Excluded"}
+        assert {"type": "string", "pattern": word_pattern("dog owners")} in schema["$defs"][
+            "Excluded"
+        ]["anyOf"]
+        assert "you said leave out dog owners" in asked[1].body["messages"][-1]["content"]
+        assert not run.rubric.drift and run.artifact == fixed
+    finally:
+        s.close()
+
+
+def test_the_real_llama_server_takes_every_compiled_keyword_and_keeps_max_items(
+    llama_server, tmp_path
+):
+    """llama.cpp's grammar converter takes a schema with `not`, `contains` and `maxItems` (no
+    500), and the grammar keeps the list caps: a "too broad" redo on the tiny model ships at
+    most two key results per objective and breaks no direction."""
+    settings = local_settings(
+        llama_server.url, local_agent_model=llama_server.model, agent_request_timeout=300.0
+    )
+    s = GameSession.start_venture(
+        pitch=PITCH, seed=31, save_dir=tmp_path / "run", router=Router(settings)
+    )
+    try:
+        s.run_stage()
+        s.reject("Too broad. Leave out dog owners. Speak to solo groomers who work from a van.")
+        run = s.state.current
+        assert run.attempt == 2 and run.served_by == "local", run.fallback_reason
+        assert all(len(o["key_results"]) <= 2 for o in run.artifact["okrs_q1"])
+        assert run.rubric.violations == [], run.rubric.violations
     finally:
         s.close()
