@@ -76,6 +76,7 @@ class Direction(BaseModel):
     said: str = ""  # the CEO's words it was read from (clipped)
     memory_id: str | None = None  # the note it came from (set when folded from recall)
     replaced: str | None = None  # what it replaced on its slot, in words
+    note: str | None = None  # how the reading chose it ("the later of two prices you named")
 
     @property
     def stage_beat(self) -> str:
@@ -117,6 +118,11 @@ class Direction(BaseModel):
             bound = {"eq": "", "max": "under ", "min": "at least "}[self.op]
             return f"{NUMBER_WORDS.get(self.key or '', self.key)} {bound}{number_words(self)}"
         return f"call it {self.value}"
+
+    def shown(self) -> str:
+        """The line, with how the reading chose it when it chose ("price $12 a meal (the later
+        of two prices you named)")."""
+        return f"{self.line()} ({self.note})" if self.note else self.line()
 
 
 def price_words(d: Direction) -> str:
@@ -533,9 +539,17 @@ class _Ctx(BaseModel):
     out: Read
 
 
+# Money named in a way the price reader cannot parse ("twelve-ish dollars", "$twelve", "€12").
+_MONEY_SAID = re.compile(r"[$€£]|\b(?:dollars?|bucks|usd|euros?|quid)\b", re.IGNORECASE)
+
+
 def _read_price(c: _Ctx) -> None:
-    """A named price (the later of two wins), or a relative one resolved against the artifact."""
+    """A named price (the later of two wins), or a relative one resolved against the artifact;
+    money named in words the reader cannot parse is asked about ('price_amount'), not guessed."""
     text, toks, add = c.text, c.toks, c.add
+    if not _PRICE.search(text) and _MONEY_SAID.search(text) and not _names_a_number(toks):
+        c.out.unclear.append("price_amount")
+        return
     prices = [m for m in _PRICE.finditer(text) if not _is_number_cue(text, m.start())]
     prices = [m for m in prices if not _is_percent(text, m.end())]
     if len(prices) > 1:
@@ -553,6 +567,8 @@ def _read_price(c: _Ctx) -> None:
         amount = _amount(m)
         price = Direction(axis="price", value="", amount=amount, op=op, unit=unit, period=period)
         price.value = price_words(price) if period == "unit" else f"${amount:,.0f} a {period}"
+        if len(prices) > 1:
+            price.note = "the later of two prices you named"
         add(price)
         gone = re.search(r"\bnot per (\w+)", text.lower())
         if gone:
@@ -652,6 +668,11 @@ def _is_number_cue(text: str, at: int) -> bool:
     """A dollar figure right after 'burn', 'cac', 'revenue' names that number, not the price."""
     before = words(text[max(0, at - 40) : at])[-4:]
     return any(has_phrase(before, c) for cues in _NUMBER_CUES.values() for c in cues)
+
+
+def _names_a_number(toks: list[str]) -> bool:
+    """Whether the text names one of the plan's numbers (burn, revenue, acquisition cost…)."""
+    return any(has_phrase(toks, c) for cues in _NUMBER_CUES.values() for c in cues)
 
 
 def _is_percent(text: str, end: int) -> bool:
@@ -990,6 +1011,7 @@ def _dedupe(out: Read) -> None:
     for d in out.directions:
         if d.slot in by and d.axis not in ("exclusion", "claim"):
             out.notes.append(f"two {d.axis} directions: the later one wins")
+            d.note = d.note or f"the later of two {d.axis} directions you gave"
         by[d.slot] = d
     out.directions = list(by.values())
 
@@ -1079,6 +1101,7 @@ class Binding(BaseModel):
         return [
             f"{d.line()} (from {SOURCE_WORDS.get(d.source, d.source)}"
             + (f", {d.stage_beat}" if d.stage_beat else "")
+            + (f"; {d.note}" if d.note else "")
             + ")"
             for d in self.directions
         ]

@@ -189,6 +189,16 @@ def adherence(
     return (0 if violations else 100), notes, violations
 
 
+def _is_named_audience(value: Any, binding: Binding | None) -> bool:
+    """Whether the audience field is exactly the audience a recalled direction names (what the
+    model tiers' schema holds a model to: an enum), which no floor may call vague."""
+    said = str(value or "").strip().lower()
+    return bool(said) and any(
+        d.axis == "audience" and d.value.strip().lower() == said
+        for d in (binding.directions if binding else [])
+    )
+
+
 def evaluate(
     role: str,
     artifact: Any,
@@ -232,6 +242,8 @@ def evaluate(
     checks: dict[str, bool] = {}
     for validator in VALIDATORS[role]:
         checks.update(validator(artifact))
+    if role == "strategist" and _is_named_audience(artifact.get("target_audience"), binding):
+        checks["target_audience_specific"] = True  # the CEO named it: as specific as it gets
     floor = round(100 * sum(checks.values()) / len(checks))
     text = words(artifact_text(artifact))
     targets = (founder_keywords[:5] + content_words(goal)[:5]) or ["customer"]

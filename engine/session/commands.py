@@ -39,7 +39,7 @@ from engine.language.text import MAX_REASON_CHARS, clean_text
 if TYPE_CHECKING:
     from typing import Self
 
-    from engine.game.directions import Read
+    from engine.game.directions import Read, Source
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
     from engine.routing import RouteResult
     from engine.session.api import GameSession
@@ -349,8 +349,8 @@ class Reject(PlainCommand["StageRun | None"]):
         from engine.session import steps
 
         read = steps.read_rejection(state, self.reason)
-        if not read.directions:  # one honest question; no redo is spent
-            assert state.stage is not None
+        if not read.directions or "price_amount" in read.unclear:  # one honest question; no
+            assert state.stage is not None  # redo is spent (a price it cannot read: never guessed)
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
 
     def apply(self, step: Step, prepared: None) -> None:
@@ -402,7 +402,11 @@ class DecideOwn(PlainCommand["Receipt"]):
         view["binding"] = [d.line() for d in binds]
         return view
 
+    def check(self, state: GameState) -> None:
+        ask_unread_price(state, self.text, "own")
+
     def preview(self, state: GameState) -> Preview | None:
+        self.check(state)  # asked before the reading is shown, not after it is confirmed
         view = self.reading(state)
         return Preview(self.verb, view["says"], view["will_change"], view["option"])
 
@@ -449,6 +453,9 @@ class StandupReply(PlainCommand["MemoryNote"]):
     def refuse(cls, state: GameState) -> None:
         if not cls.allowed(state):
             raise GameError("there is no standup waiting for a reply")
+
+    def check(self, state: GameState) -> None:
+        ask_unread_price(state, self.text, "standup")
 
     def apply(self, step: Step, prepared: None) -> MemoryNote:
         from engine.session import steps
@@ -634,8 +641,23 @@ def can(state: GameState, name: str) -> bool:
     return kind is not None and kind.allowed(state)
 
 
+def ask_unread_price(state: GameState, text: str, source: Source) -> None:
+    """A standup reply or an own answer that names money the reader cannot parse ("twelve-ish
+    dollars") is asked about, never guessed and never dropped: one question, nothing recorded."""
+    from engine.game.directions import read_directions
+
+    read = read_directions(text, source=source)
+    if "price_amount" in read.unclear and state.stage is not None:
+        raise InputError(question(read, state.stage.owner_role, state.stage.beat))
+
+
 def question(read: Read, role: str, beat: str) -> str:
     """The one question a rejection the reader cannot place gets (nothing is spent)."""
+    if "price_amount" in read.unclear:
+        return (
+            f"Which price should the {beat} work state? The reader cannot tell an amount from "
+            "that: write it with figures, e.g. “$12 a meal” or “under $30 a month”."
+        )
     if "price" in read.unclear:
         return (
             f"Which price should the {beat} work state? Name it, e.g. “$29 a month” or "

@@ -58,6 +58,9 @@ def test_two_prices_in_one_sentence_the_later_wins_and_the_reading_says_so():
     read = read_directions("$30 a month. Actually $35 a month.", source="rejection")
     assert [d.amount for d in read.directions] == [35.0]
     assert read.notes == ["two prices named: the later one wins"]
+    # and the brief (and the story pane's binding line) says which one won and why
+    line = Binding(directions=read.directions).lines()[0]
+    assert line == "price $35 a month (from your rejection; the later of two prices you named)"
 
 
 @pytest.mark.parametrize(
@@ -92,6 +95,29 @@ def test_an_exclusion_is_read_whole_beside_a_quote_or_an_adverb(text, excluded):
 def test_a_price_named_without_a_number_is_asked_about_not_guessed():
     read = read_directions("The price is wrong", source="rejection")
     assert not read.directions and read.unclear == ["price"]
+
+
+def test_an_audience_the_ceo_named_is_never_too_vague():
+    """The strategist's audience field holds exactly the named audience (what the model tiers'
+    enum holds a model to), and the floor's 'too vague' never fires on what the CEO named."""
+    stage = build_stages(founding_org())[ROLE_STAGE["strategist"]]
+    binding = Binding(
+        directions=read_directions("Speak to ward nurses", source="standup").directions
+    )
+    art = simulate_artifact(
+        "strategist",
+        founder=FOUNDER,
+        stage=stage,
+        binding=binding,
+        economics=initial_economics(founding_org()),
+        seed=31,
+        attempt=1,
+    ).model_dump()
+    assert art["target_audience"] == "Ward nurses"
+    r = evaluate("strategist", art, goal=stage.goal, founder_keywords=[], binding=binding)
+    assert r.checks["target_audience_specific"] and "the audience is too vague" not in r.notes
+    r = evaluate("strategist", art, goal=stage.goal, founder_keywords=[], binding=Binding())
+    assert not r.checks["target_audience_specific"]  # a two-word audience nobody named is vague
 
 
 def test_hostile_text_is_inert_and_clipped():

@@ -162,6 +162,31 @@ def test_an_unplaceable_reason_gets_one_question_and_spends_no_redo(new_session)
     assert s.state.stage.redos == 0 and s.state.phase == "gate" and len(s.events()) == events
 
 
+def test_money_the_reader_cannot_parse_is_asked_about_at_every_input(new_session):
+    """'twelve-ish dollars' is asked about, never guessed and never dropped: at the gate (even
+    beside a direction it can read), at the fork in own words and in a standup reply; nothing is
+    recorded and no redo is spent, so the player can say it again with figures."""
+    s = new_session(pitch="Herbal tea subscriptions for night-shift nurses")
+    s.run_stage()
+    events = len(s.events())
+    with pytest.raises(InputError) as err:
+        s.reject("Speak to ward nurses and price it at twelve-ish dollars")
+    assert "cannot tell an amount" in str(err.value) and "“$12 a meal”" in str(err.value)
+    assert s.state.stage.redos == 0 and len(s.events()) == events
+    s.approve()
+    events = len(s.events())
+    with pytest.raises(InputError):
+        s.decide_own("Both, and price it at $twelve")
+    assert s.state.phase == "fork" and len(s.events()) == events
+    s.decide("A")
+    events = len(s.events())
+    with pytest.raises(InputError):
+        s.standup_reply("price it at twelve-ish dollars a month")
+    assert not s.state.standup_answered and len(s.events()) == events
+    s.standup_reply("price it at $12 a month")
+    assert s.state.standup_answered
+
+
 def test_session_redo_fixes_the_named_audience(new_session):
     s = new_session(pitch="Herbal tea subscriptions for night-shift nurses")
     s.run_stage()
