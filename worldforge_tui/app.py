@@ -87,6 +87,24 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         # board keeps them and the new-venture form opens with them in its pitch field.
         self.booting = True
         self.typed_ahead = ""
+        for ours in THEMES:
+            self.register_theme(ours)
+        self._start_in_theme(self.requested_theme or DEFAULT_THEME)
+
+    def _start_in_theme(self, name: str) -> None:
+        """Start in the chosen theme with one style pass. Set the usual way (`self.theme = ...` in
+        on_mount), Textual's watcher re-parsed every stylesheet and restyled the whole board before
+        its first frame; before the first parse the stylesheet only needs the theme's variables
+        and the app its theme classes. A theme of the other darkness also swaps the ANSI colour
+        filter, which only Textual's watcher does: that one is set the usual way, on mount."""
+        chosen = self.get_theme(name)
+        if chosen is None or chosen.dark != self.current_theme.dark:
+            self._theme_on_mount: str | None = name
+            return
+        self._theme_on_mount = None
+        self.set_reactive(App.theme, name)
+        self.add_class(f"-theme-{name}", update=False)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     # ---- lifecycle -----------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -104,9 +122,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         return self.main.query_one(ReplayPane).log_view
 
     def on_mount(self) -> None:
-        for theme in THEMES:
-            self.register_theme(theme)
-        self.theme = self.requested_theme or DEFAULT_THEME
+        if self._theme_on_mount is not None:
+            self.theme = self._theme_on_mount
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
         self.call_after_refresh(self._startup)
 
