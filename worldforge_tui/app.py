@@ -8,14 +8,13 @@ Engine events reach the replay log through a thread-safe queue that the log flus
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
 from collections import deque
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -27,16 +26,15 @@ from worldforge_tui.boot import load_router, log, setup_file_log
 from worldforge_tui.live_writing import LiveWriting
 from worldforge_tui.messages import Booted
 from worldforge_tui.player_actions import PlayerActions
-from worldforge_tui.screens.dialogs import InspectorScreen
-from worldforge_tui.screens.help import HelpScreen
-from worldforge_tui.screens.load import LoadScreen
 from worldforge_tui.screens.main import MainScreen
-from worldforge_tui.screens.new_venture import NewVentureScreen
 from worldforge_tui.session_runner import SessionRunner
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.theme import DEFAULT_THEME, THEMES
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane
+
+if TYPE_CHECKING:
+    import argparse
 
 BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
 
@@ -136,7 +134,14 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     def _boot(self) -> None:
         """Import the engine (and the model SDKs behind the router) without blocking the UI."""
         try:
-            import engine.session.api  # noqa: F401 - warm the import so the first command is quick
+            # Warm imports, after the first frame and off the UI thread: the engine (so the first
+            # command is quick) and the dialogs the board opens later.
+            import engine.session.api  # noqa: F401
+            import worldforge_tui.screens.dialogs
+            import worldforge_tui.screens.end
+            import worldforge_tui.screens.help
+            import worldforge_tui.screens.load
+            import worldforge_tui.screens.new_venture  # noqa: F401
             from engine.config import config_dir
             from worldforge_tui.keymap import load_keymap
 
@@ -297,6 +302,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     # ---- replay inspector ----------------------------------------------------------------
     def on_replay_log_inspect(self, message: ReplayLog.Inspect) -> None:
         from worldforge_tui.replay_entries import payload_text
+        from worldforge_tui.screens.dialogs import InspectorScreen
 
         entry = message.entry
         self.push_screen(
@@ -329,6 +335,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             error = error or str(exc)
         except Exception:  # noqa: BLE001 - an unreadable save dir just means no resume offer
             log.exception("listing runs failed")
+        from worldforge_tui.screens.new_venture import NewVentureScreen
+
         screen = NewVentureScreen(resume=resume, seed=self.form_seed, typed=typed)
 
         def chosen(request: dict[str, Any] | None) -> None:
@@ -354,6 +362,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             if run_id:
                 self.open_venture({"resume": run_id})
 
+        from worldforge_tui.screens.load import LoadScreen
+
         self.push_screen(LoadScreen(sorted(runs, key=lambda r: r.updated, reverse=True)), chosen)
 
     def action_export(self) -> None:
@@ -368,6 +378,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             where = str(config_dir() / "keymap.json")
         except Exception:  # noqa: BLE001 - the path is a hint; never fail the help for it
             where = "keymap.json in the config dir"
+        from worldforge_tui.screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self.key_of, version(), where))
 
     def action_settings(self) -> None:

@@ -15,7 +15,6 @@ from engine.errors import GameError
 from worldforge_tui import actions
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.host import AppHost
-from worldforge_tui.screens.dialogs import ConfirmScreen, TextPromptScreen
 from worldforge_tui.widgets.action_bar import thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
@@ -66,6 +65,8 @@ class PlayerActions(AppHost):
 
         fatal = self.snap.fatal_options.get(preview.option or "") if self.snap else None
         warning = f"\n✖ {fatal_text(fatal)}." if fatal else ""
+        from worldforge_tui.screens.dialogs import ConfirmScreen
+
         self.push_screen(
             ConfirmScreen(
                 f"{preview.says}\nWill change: {preview.will_change}.{warning}\n"
@@ -127,6 +128,8 @@ class PlayerActions(AppHost):
             if text:
                 then(text)
 
+        from worldforge_tui.screens.dialogs import TextPromptScreen
+
         self.push_screen(
             TextPromptScreen(
                 title, placeholder, submit_label=submit_label, initial=initial, error=error
@@ -161,6 +164,8 @@ class PlayerActions(AppHost):
             def confirmed(yes: bool | None) -> None:
                 if yes:
                     self.issue(commands.ForgetMemories())
+
+            from worldforge_tui.screens.dialogs import ConfirmScreen
 
             self.push_screen(
                 ConfirmScreen(

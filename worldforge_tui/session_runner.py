@@ -19,7 +19,6 @@ from engine.language import grammar
 from worldforge_tui.boot import log
 from worldforge_tui.host import AppHost
 from worldforge_tui.messages import CommandFinished, EngineNotice, SessionFailed, SessionOpened
-from worldforge_tui.screens.end import EndScreen
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -298,6 +297,8 @@ class SessionRunner(AppHost):
             self._report_result(message.label, message.result)
         if self.snap is not None and self.snap.phase == "ended":
             if _is_player_command(message.label):  # the step that ended it: the ending shows
+                from worldforge_tui.screens.end import EndScreen
+
                 self.push_screen(EndScreen(self.snap, self.key_of), self._end_choice)
             return
         if not message.error:

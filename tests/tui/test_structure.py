@@ -69,6 +69,21 @@ def test_the_app_module_loads_none_of_the_engine_before_the_first_frame():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_dialogs_load_after_the_first_frame():
+    """The screens the board opens later (new venture, load, help, end, the dialogs) are imported
+    by the boot thread after the first frame, not by the app module before it."""
+    code = (
+        "import sys, worldforge_tui.app; "
+        "later = ('dialogs', 'end', 'help', 'load', 'new_venture', 'settings'); "
+        "bad = [n for n in later if f'worldforge_tui.screens.{n}' in sys.modules]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_every_binding_has_an_id_and_description():
     seen: dict[str, str] = {}
     for owner in BOUND:
