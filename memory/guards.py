@@ -26,7 +26,6 @@ from memory.models import (
     MemoryWriteRequest,
     NewNote,
     Status,
-    WriteDisposition,
 )
 from memory.scrub import scrub
 
@@ -68,9 +67,7 @@ def similarity(a: str, b: str) -> float:
 
 @dataclass(frozen=True)
 class CleanWrite:
-    """A worker write that passed the stateless guards. Both stores apply one rule to it:
-    reinforce an exact restatement, else supersede the newest near-duplicate from the same stage,
-    else refuse past the stage cap, else write it (the outcomes below)."""
+    """A worker write that passed the stateless guards (`memory.writes` places it)."""
 
     kind: Kind
     text: str
@@ -89,27 +86,6 @@ class CleanWrite:
             expires_day=game_day + self.ttl_days,
             stage_id=stage_id,
             worker=worker,
-        )
-
-    def reinforced(self, memory_id: str, kind: Kind) -> WriteDisposition:
-        return WriteDisposition(
-            status="reinforced",
-            memory_id=memory_id,
-            kind=kind,
-            reason="exact restatement of an existing note",
-        )
-
-    def superseded(self, memory_id: str) -> WriteDisposition:
-        return WriteDisposition(
-            status="superseded",
-            memory_id=memory_id,
-            kind=self.kind,
-            reason="replaced a near-duplicate note from this stage",
-        )
-
-    def over_cap(self, cap: int) -> WriteDisposition:
-        return WriteDisposition(
-            status="rejected", kind=self.kind, reason=f"stage-cap: at most {cap} notes per stage"
         )
 
 

@@ -197,13 +197,20 @@ class PolicyStore(ABC):
         same, own = self.worker_context(normalise(w.text), stage_id)
         if same is not None:
             self.reinforce(same, w.importance, expires)
-            return w.reinforced(same.id, same.kind)
+            why = "exact restatement of an existing note"
+            return WriteDisposition(
+                status="reinforced", memory_id=same.id, kind=same.kind, reason=why
+            )
         for rec in own:
             if rec.status in LIVE_STATUSES and similarity(rec.text, w.text) >= NEAR_DUPLICATE:
                 self.rewrite(rec, w, expires_day=expires, game_day=game_day)
-                return w.superseded(rec.id)
+                why = "replaced a near-duplicate note from this stage"
+                return WriteDisposition(
+                    status="superseded", memory_id=rec.id, kind=w.kind, reason=why
+                )
         if len(own) >= self.stage_cap:
-            return w.over_cap(self.stage_cap)
+            why = f"stage-cap: at most {self.stage_cap} notes per stage"
+            return WriteDisposition(status="rejected", kind=w.kind, reason=why)
         rec = self.insert(w.note(worker=worker, stage_id=stage_id, game_day=game_day))
         return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
 
