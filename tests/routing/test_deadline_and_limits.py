@@ -30,10 +30,18 @@ def _model_tier_loaded():
 FIRST_CALL = textwrap.dedent(
     """
     import json, sys, time
+    import engine.routing.router as router_module
     from engine.config import Settings
     from engine.routing import Router, RouteRequest
     from engine.routing.faults.server import FaultAnswer
-    budget = float(sys.argv[2])
+    budget, slow = float(sys.argv[2]), float(sys.argv[3])
+    load = router_module._load_model_tier
+
+    def slow_load():  # a cold import slower than the budget, as on a loaded or slow machine
+        time.sleep(slow)
+        load()
+
+    router_module._load_model_tier = slow_load
     router = Router(Settings(demo_mode="local", local_agent_base_url=sys.argv[1],
                              local_agent_model="m", agent_request_timeout=budget), caps_cache=False)
     out = []
@@ -51,12 +59,15 @@ FIRST_CALL = textwrap.dedent(
 @pytest.mark.parametrize("budget", [0.6, 1.5])
 def test_no_call_of_a_fresh_process_runs_past_the_deadline(budget):
     """The first call of a process counts the model tier's import and client set-up against its
-    deadline (it runs on the warm-up thread, awaited inside the budget): a silent server and a
-    cold import together still end by AGENT_REQUEST_TIMEOUT + 0.1 s."""
+    deadline (it runs on the warm-up thread, awaited inside the budget): with a silent server and
+    an import that takes 4 s longer than the budget, each call still ends at its deadline and falls
+    back, long before the import is done. (The margin is seconds, not the deadline's 0.1 s: a
+    loaded machine wakes a timed wait late, and the test must pass with the CPU saturated.)"""
+    slow = budget + 4.0
     with FaultServer() as server:
         server.use("S06")  # accepts and never answers
         proc = subprocess.run(
-            [sys.executable, "-c", FIRST_CALL, server.url, str(budget)],
+            [sys.executable, "-c", FIRST_CALL, server.url, str(budget), str(slow)],
             capture_output=True,
             text=True,
             timeout=60,
@@ -64,9 +75,9 @@ def test_no_call_of_a_fresh_process_runs_past_the_deadline(budget):
         )
     assert proc.returncode == 0, proc.stderr
     for elapsed, served_by, reason in json.loads(proc.stdout):
-        assert elapsed <= budget + 0.1, (elapsed, reason)
+        assert budget * 0.9 <= elapsed < budget + 2.0, (elapsed, reason)
         assert served_by == "simulation"
-        assert reason.startswith(("local: silent", "local: out of time")), reason
+        assert reason.startswith("local: out of time (the model client was still loading)"), reason
 
 
 def test_first_tier_keeps_its_floor_of_the_budget():
