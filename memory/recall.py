@@ -19,6 +19,7 @@ import heapq
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
@@ -52,7 +53,7 @@ class Note(NamedTuple):
     expires_day: int | None
     axis: str | None
     n_terms: int  # how many index terms it has, repeats counted (its length for BM25)
-    matched: frozenset[str]  # the query terms it holds
+    matched: AbstractSet[str]  # the query terms it holds
 
 
 @dataclass(frozen=True)

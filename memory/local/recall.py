@@ -46,10 +46,7 @@ def candidates(conn: sqlite3.Connection, run_id: str, terms: Sequence[str]) -> r
     none: frozenset[str] = frozenset()
     rows = conn.cursor()
     rows.row_factory = None  # plain tuples: a run's every live note is read here
-    notes = [
-        recall.Note._make((*r, frozenset(held[r[0]]) if r[0] in held else none))
-        for r in rows.execute(_NOTES, (run_id,))
-    ]
+    notes = [recall.Note._make((*r, held.get(r[0], none))) for r in rows.execute(_NOTES, (run_id,))]
     return recall.Candidates(notes, stats, lambda keys: _fetch(conn, keys))
 
 
