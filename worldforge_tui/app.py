@@ -141,7 +141,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             import worldforge_tui.screens.end
             import worldforge_tui.screens.help
             import worldforge_tui.screens.load
-            import worldforge_tui.screens.new_venture  # noqa: F401
+            import worldforge_tui.screens.new_venture
+            import worldforge_tui.screens.settings  # noqa: F401
             from engine.config import config_dir
             from worldforge_tui.keymap import load_keymap
 

@@ -65,22 +65,32 @@ class ActionBar(Vertical):
     ) -> None:
         """Show the phase's buttons, disabled when the engine would refuse them or a worker runs.
 
-        Only the shown buttons get their `disabled` set (each change restyles the button): a hidden
-        one's is set when its phase comes, before it shows. A worker's start and end used to
-        restyle all 14 buttons twice a key."""
+        Only the shown buttons get their `disabled` set (a hidden one's is set when its phase
+        comes, before it shows), and the row is restyled once for all the changes: each class or
+        `disabled` change restyled its button at once, up to ten restyles on a phase change (a
+        third of a fork key's UI time). A button disabled while focused gives up the focus first,
+        as Textual's own `disabled` watcher does."""
         self._state = (phase, dict(can), busy, redos_left)
         self._labels = option_labels
+        changed = False
         for row in self._rows:
             button = self.query_one(f"#{row.button}", Button)
             if phase != row.phase:
                 if not button.has_class("-hidden"):
-                    button.add_class("-hidden")
+                    button.add_class("-hidden", update=False)
+                    changed = True
                 continue
             disabled = actions.state_of(row, phase, can, busy) is not True
             if button.disabled != disabled:
-                button.disabled = disabled
+                if disabled and button.has_focus:
+                    button.blur()
+                button.set_reactive(Button.disabled, disabled)
+                changed = True
             if button.has_class("-hidden"):
-                button.remove_class("-hidden")
+                button.remove_class("-hidden", update=False)
+                changed = True
+        if changed:
+            self.query_one("#action-row").update_node_styles()
         self._show_labels()
 
     def relabel(self, key_of: Callable[[str], str]) -> None:
