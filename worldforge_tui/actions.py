@@ -385,7 +385,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "w",
         "what_if",
         "What if?",
-        "What if they forgot this? The next stage this note reached, re-derived in the simulator "
+        "What if they forgot this? Each stage this note binds, re-derived in the simulator "
         "without it: brief, work, score and DRIFT side by side (the run is not changed)",
         "memory",
         "Memory pane",

@@ -664,8 +664,8 @@ def question(read: Read, role: str, beat: str) -> str:
             "“under $30 a month”, or say “lower the price”."
         )
     parts = {
-        "strategist": "its audience (“speak to …”), a channel, the launch week, a name, "
-        "claims to drop, the tone",
+        "strategist": "its price (“$29 a month”), audience (“speak to …”), a channel, the "
+        "launch week, a name, claims to drop, the tone",
         "designer": "its price (“$29 a month”), audience, launch week, features in scope, "
         "a name, claims to drop, the tone",
         "marketer": "its price, audience, channels, launch week, a number such as the churn "

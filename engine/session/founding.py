@@ -45,7 +45,7 @@ from textkit import content_words
 # 22: the rival's words turn with each move, never the same line twice running.
 # 23: a seeded DRIFT adds whole sentences (a full stop before "Also for …"); "Mentions of … were".
 # 24: a niche's unit drops its article ("the the busiest person wedge"); "build it in-house, on our own stack".
-RULES_VERSION = 27
+RULES_VERSION = 28
 
 
 @dataclass(frozen=True)

@@ -650,7 +650,7 @@ def fork_directions(
 ) -> list[dirs.Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
     by what the CEO's own words name; "both" binds both options' content (the dearer one's where
-    they clash)."""
+    they clash); words that fit neither bind the option they are costed as (`rule_id`)."""
     stage = st.stage
     assert stage is not None
     base = price_for(st.economics, st.seed, stage)
@@ -662,11 +662,11 @@ def fork_directions(
         )
 
     out: dict[str, dirs.Direction] = {}
-    if own_text is None or (reading is not None and reading.option is not None):
-        out = {d.slot: d for d in content(rule_id)}
-    elif reading is not None and reading.matched_by == "both":
+    if reading is not None and reading.option is None and reading.matched_by == "both":
         for opt in sorted(dilemma.options, key=lambda o: o.rule_id == rule_id):
             out.update({d.slot: d for d in content(opt.rule_id)})
+    else:  # the chosen option; words that pick neither are read and costed as the dearer one,
+        out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
     if own_text:
         said = dirs.read_directions(own_text, source="own", stage=stage_id, base_price=base)
         for d in said.directions:
@@ -828,18 +828,17 @@ def own_answer_view(
             says = f"Reads as “not yet”, so option {opt.key}: {opt.text}."
         change = opt.effect_line or (rule.summary if rule else "")
     else:
+        said = clip(text, 80)
+        both = reading.matched_by == "both"
         says = (
-            f"“{clip(text, 80)}” reads as a blend of both options: no single rule fits, so "
-            "your words become the binding constraint."
-            if reading.matched_by == "both"
-            else f"“{clip(text, 80)}” matches neither option: your words become the binding "
-            "constraint."
+            f"“{said}” reads as both options: the work carries both."
+            if both
+            else (f"“{said}” matches neither option.")
         )
-        if reading.matched_by == "both":
-            says = f"“{clip(text, 80)}” reads as both options: the work carries both."
         change = "small shifts in proof and trust; no one is hired"
-        if costed is not None:
-            says += f" It is costed like option {costed.key} ({costed.text})."
+        if costed is not None:  # never free: costed as the dearer option (and, for words that
+            how = "costed like" if both else "read and costed as"  # fit neither, bound as it)
+            says += f" It is {how} option {costed.key} ({costed.text})."
             change = costed.effect_line or change
     if reading.niche:
         says += f" The customer narrows to {reading.niche}."

@@ -249,3 +249,24 @@ def test_a_price_per_thing_bought_is_that_price_not_a_month(role):
     monthly = read_directions("$12 a month", source="standup").directions
     as_month = simulate_artifact(role, **{**common, "binding": Binding(directions=monthly)})
     assert check(role, as_month.model_dump(), [d])[0].did == "price $12 a month"
+
+
+def test_words_that_fit_neither_option_bind_the_option_they_are_costed_as(new_session):
+    """'not yet' at a fork whose options have no 'now' reads as neither: it is costed as the
+    dearer option and binds that option's content, so the next brief is bound by it (it bound
+    nothing: the story said 'Binding: none recalled' beside 'It follows your decision to …')."""
+    from engine.session.steps import costlier_option
+    from engine.workers.agents import gather_context
+
+    s = new_session(pitch="Mobile grooming for dogs, for solo groomers who work from a van")
+    s.run_stage()
+    s.approve()
+    dearer = costlier_option(s.state, s.state.dilemma, s.state.stage.id)
+    receipt = s.decide_own("hmm, whatever you think")
+    assert receipt.rule_id == dearer.rule_id
+    note = s.memory.records(kinds=["procedural"])[-1]
+    bound = [d["value"] for d in note.payload["directions"]]
+    kw = {"base_price": 1.0, "customer": "x", "rival": "x", "stage": None}
+    assert bound and len(bound) == len(option_directions(dearer.rule_id, **kw))
+    ctx = gather_context(s.state, s.state.stage, s.memory, s.knowledge)
+    assert any(d.memory_id == note.id for d in ctx.binding.directions)

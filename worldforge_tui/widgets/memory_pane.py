@@ -1,6 +1,7 @@
 """The Memory pane: the run's memories grouped by kind with counts, the store label, provisional and
 binding badges, expiry; space marks notes for consolidation, p runs a prune dry run, f forgets,
-w shows what the work would be if the highlighted note were forgotten (the run is not changed)."""
+w shows what the work of each stage the highlighted note binds would be if it were forgotten
+(the run is not changed)."""
 
 from __future__ import annotations
 
