@@ -107,7 +107,8 @@ def test_simulate_json_shape(tmp_path, capsys):
     own = out["stages"][4]["decision"]
     assert own["option"] == "own" and own["rule_id"] == out["dilemmas"][4]["rule_id"]
     assert (
-        own["interpreted"]["matched_by"] == "custom" and "costed as option" in own["interpreted"]["says"]
+        own["interpreted"]["matched_by"] == "custom"
+        and "costed as option" in own["interpreted"]["says"]
     )
     assert out["events"]["ARTIFACT_REJECTED"] == 1
     assert out["memory"]["procedural"] >= 2
