@@ -45,7 +45,9 @@ from textkit import content_words
 # 22: the rival's words turn with each move, never the same line twice running.
 # 23: a seeded DRIFT adds whole sentences (a full stop before "Also for …"); "Mentions of … were".
 # 24: a niche's unit drops its article ("the the busiest person wedge"); "build it in-house, on our own stack".
-RULES_VERSION = 28
+# 29: the price customers pay is the venture's list price, then the last named one; it divides
+#     revenue into paying customers (engine.game.economy.PRICE).
+RULES_VERSION = 29
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
         founder=founder,
         stages=build_stages(org),
         org=org,
-        economics=economy.initial_economics(org, start),
+        economics=economy.initial_economics(org, start, economy.list_price(inputs.seed)),
         antagonist=forge(inputs.archetype, customer, inputs.seed),
     )
     state.history.append((0, state.economics.treasury_usd))

@@ -16,7 +16,7 @@ from engine.game import directions as dirs
 from engine.game import flaws, orders, rules
 from engine.game.antagonist import move
 from engine.game.dilemmas import pose
-from engine.game.economy import TUNING, advance_days, defeat_at, stage_outcome
+from engine.game.economy import TUNING, advance_days, defeat_at, set_price, stage_outcome
 from engine.game.endings import finish
 from engine.game.models import (
     Dilemma,
@@ -34,6 +34,8 @@ from engine.language.grammar import count
 from engine.language.reading import Interpretation, interpret, read_reason
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
+from engine.writing.plan import monthly_price
+from engine.writing.realise import target_price
 from engine.writing.redo import price_for
 from engine.writing.simulate import APPLY
 from memory.contract import MemoryBackend
@@ -411,6 +413,14 @@ def replaced_lines(step: Step, new: list[dirs.Direction]) -> list[str]:
     return [f"{d.line()} replaces {slots[d.slot].line()}" for d in new if d.slot in slots]
 
 
+def charge_named_price(st: GameState, directions: list[dirs.Direction]) -> None:
+    """A named price (the last one of these directions) is what customers pay from now on: the
+    economy's revenue per customer, its paying customers what the revenue takes at that price."""
+    named = [d for d in directions if d.axis == "price" and d.do and d.amount]
+    if named:
+        set_price(st.economics, monthly_price(target_price(named[-1]), named[-1].period))
+
+
 def reject(step: Step, reason: str) -> None:
     """The reason becomes binding memory (its typed directions as the note's payload) and the
     stage goes back to its worker."""
@@ -419,6 +429,7 @@ def reject(step: Step, reason: str) -> None:
     assert stage is not None
     read = read_rejection(st, reason)
     replaced = replaced_lines(step, read.directions)
+    charge_named_price(st, read.directions)
     mem = step.remember(
         "procedural",
         f"CEO rejected the {stage.beat} artifact: {reason}",
@@ -521,8 +532,9 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     line = rules.effect_line(before, after, org_delta)
     assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
     governed = orders.govern_hire(st, org_delta, custom=rule_id == "custom.default")
+    charge_named_price(st, directions)  # customers and revenue each move; revenue does not
+    after = copy.copy(st.economics)
     if governed:  # the receipt explains what happened, blocked hire included
-        after = copy.copy(st.economics)
         line = rules.effect_line(before, after, org_delta)
         step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
     stage.decision = StageDecision(
@@ -763,6 +775,7 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
         base_price=price_for(st.economics, st.seed, stage) if stage else None,
     )
     replaced = replaced_lines(step, read.directions)
+    charge_named_price(st, read.directions)
     mem = step.remember(
         "procedural",
         f"CEO replied at the standup: {text}",

@@ -5,9 +5,9 @@ typed directions name: engine.writing.realise, called from engine.writing.simula
 
 from __future__ import annotations
 
-import random
 import re
 
+from engine.game.economy import list_price
 from engine.game.models import Economics, Stage
 
 # Where an honest mistake lands, per role: an over-claim ("claims") and a wrong audience.
@@ -37,5 +37,7 @@ _PRICE_LINE = re.compile(r"^Pilot price: ")
 
 
 def price_for(economics: Economics, seed: int, stage: Stage) -> int:
-    rng = random.Random(f"{seed}:price")
-    return int(round(economics.arpu_usd * rng.uniform(0.3, 0.6) / 5) * 5)
+    """The price a worker quotes when no recalled direction names one: the venture's list price
+    (engine.game.economy.list_price), not what customers pay now (`economics.arpu_usd`, which a
+    named price moves), so a withheld price note takes its price out of the work."""
+    return list_price(seed)

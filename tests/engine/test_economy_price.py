@@ -1,0 +1,64 @@
+"""The price customers pay is the price the work states: the list price until one is named, then
+the named one (a fork option's or the CEO's words); it divides revenue into paying customers."""
+
+from __future__ import annotations
+
+from engine.game.economy import founding_org, initial_economics, list_price, set_price
+from engine.play.headless import Plan, play
+from engine.views.report import render_report
+from engine.writing.redo import price_for
+
+
+def test_the_list_price_is_what_workers_quote_and_what_customers_pay(new_session):
+    s = new_session(seed=301)
+    stage = s.state.stages[3]
+    assert s.state.economics.arpu_usd == list_price(301) == price_for(s.state.economics, 301, stage)
+    assert len({list_price(seed) for seed in range(40)}) > 5  # seeded per venture
+
+
+def test_a_named_price_moves_customers_not_revenue(new_session):
+    s = new_session(seed=301)
+    s.run_stage()
+    s.approve()
+    s.decide("A")
+    s.run_stage()
+    revenue = s.state.economics.monthly_revenue_usd
+    s.reject("Price it at $25 a month")
+    e = s.state.economics
+    assert e.arpu_usd == 25 and e.monthly_revenue_usd == revenue > 0
+    assert e.paying_customers == round(e.monthly_revenue_usd / 25)
+    card = render_report(s)
+    assert "Revenue per customer: $25" in card
+    assert "$220" not in card
+
+
+def test_set_price_trades_customers_for_revenue_each():
+    econ = initial_economics(founding_org(), {"revenue": 6_000}, price=100)
+    revenue, customers = econ.monthly_revenue_usd, econ.paying_customers
+    assert set_price(econ, 50)
+    assert (
+        econ.monthly_revenue_usd == revenue
+        and econ.paying_customers == round(revenue / 50) > customers
+    )
+    assert set_price(econ, 200)
+    assert (
+        econ.monthly_revenue_usd == revenue
+        and econ.paying_customers == round(revenue / 200) < customers
+    )
+    assert not set_price(econ, 0) and econ.arpu_usd == 200  # no price: nothing changes
+
+
+def test_a_pricing_fork_charges_its_price_and_the_receipt_shows_it(new_session):
+    s = new_session(seed=301)
+    play(s, Plan(path="AAAAAAAA"))  # GO: premium (1.8x the list price); FIND: adoption (0.5x)
+    go, find = s.state.receipts[2], s.state.receipts[4]
+    assert (go.rule_id, find.rule_id) == ("go.premium", "marketer.adoption")
+    base = list_price(301)
+    assert go.before.arpu_usd == base and go.after.arpu_usd == round(base * 1.8 / 5) * 5
+    assert go.economics_delta["arpu_usd"] == go.after.arpu_usd - base
+    assert (
+        go.after.monthly_revenue_usd - go.before.monthly_revenue_usd
+        == go.economics_delta["monthly_revenue_usd"]
+    )  # the rule's revenue, nothing from the price itself
+    assert find.after.arpu_usd == round(base * 0.5 / 5) * 5
+    assert find.after.paying_customers > find.before.paying_customers
