@@ -9,6 +9,10 @@ The anchor: with `--original`, each round also runs the original game's own head
 in the `submission/` directory of a checkout, under an interpreter with its requirements), so
 `simulate` and the original are timed interleaved on the same load: wall, CPU and peak RSS of each
 process (from `os.wait4`), medians, and the ratios the issue asks for.
+
+`--instructions` (needs valgrind) adds one run of each under callgrind: instructions executed, which
+the load of other processes does not change (a venture is deterministic), for a machine too busy
+for wall or CPU time to mean much.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -62,6 +68,43 @@ def measured(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> dic
         "cpu_s": usage.ru_utime + usage.ru_stime,
         "peak_mib": usage.ru_maxrss / 1024,
     }
+
+
+def instructions(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> int:
+    """Instructions one process executes (valgrind's callgrind, `Collected`), children not traced."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("bench.venture: --instructions needs valgrind on PATH")
+    with tempfile.TemporaryDirectory() as out:
+        done = subprocess.run(
+            [
+                valgrind,
+                "--tool=callgrind",
+                "--cache-sim=no",
+                f"--callgrind-out-file={out}/cg",
+                *cmd,
+            ],
+            check=False,
+            env=env,
+            cwd=cwd,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"bench.venture: valgrind run failed: {done.stderr[-400:]}")
+    return int(found.group(1))
+
+
+def simulate_instructions(tree: Path | None = None) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(sys.executable).with_name("worldforge")
+        env = _env()
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree.resolve())
+        cmd = [str(exe), "simulate", "--pitch", PITCH, "--json", "--save-dir", tmp]
+        return instructions(cmd, env, cwd=tmp)
 
 
 def _env() -> dict[str, str]:
@@ -116,6 +159,17 @@ def balance_process(tree: Path | None = None) -> dict[str, float]:
         return measured([str(exe), "balance", "--seed", "7", "--json"], env, cwd=tmp)
 
 
+def count_instructions(a: argparse.Namespace) -> dict[str, int]:
+    """One callgrind run each of simulate, the --before tree's and the original's venture."""
+    counted = {"simulate": simulate_instructions()}
+    if a.before:
+        counted["before_tree"] = simulate_instructions(a.before)
+    if a.original:
+        cmd = [a.original_python, "tools/run_campaign_simulation.py", "--pitch", PITCH]
+        counted["original"] = instructions(cmd, _env(), cwd=str(a.original))
+    return counted
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--ventures", type=int, default=40)
@@ -148,6 +202,11 @@ def main() -> None:
         metavar="SRC_DIR",
         help="another source tree (git archive of a commit) timed in the same rounds",
     )
+    p.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count instructions (valgrind callgrind) of one simulate, --before and --original",
+    )
     p.add_argument("--json", action="store_true")
     a = p.parse_args()
     before = machine()
@@ -173,6 +232,8 @@ def main() -> None:
             if a.original:
                 orig.append(original_process(a.original, a.original_python))
             floor.append(floor_process_s())
+    # after the timed rounds, so the bytecode is cached
+    counted = count_instructions(a) if a.instructions and not a.balance_only else {}
     bal: list[float] = []
     bal_proc: list[dict[str, float]] = []
     bal_before: list[dict[str, float]] = []
@@ -206,6 +267,12 @@ def main() -> None:
         "vs_original": ours
         and anchor
         and {k: round(ours[k] / anchor[k], 2) for k in ("wall_s", "cpu_s", "peak_mib")},
+        "instructions": counted or None,
+        "instructions_vs_original": (
+            {k: round(v / counted["original"], 2) for k, v in counted.items() if k != "original"}
+            if "original" in counted
+            else None
+        ),
         "pydantic_floor_process_s_median": median(floor, 3),
         "balance_4x256_s_median": median(bal, 2),
         "balance_4x256_s_runs": [round(v, 2) for v in bal],
