@@ -52,7 +52,7 @@ class AppHost(_Base):
         def command(
             self,
             label: str,
-            fn: Callable[[GameSession], Any],
+            fn: Callable[[GameSession], object],
             thinking: str | None = None,
             *,
             on_refused: Callable[[str], None] | None = None,

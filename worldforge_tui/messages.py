@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from engine.session.api import GameSession
 
 
 class CommandFinished(Message):
     """A session command ended (result, or a one-line error; `crashed` for unexpected faults)."""
 
     def __init__(
-        self, label: str, result: Any = None, error: str | None = None, crashed: bool = False
+        self, label: str, result: object = None, error: str | None = None, crashed: bool = False
     ) -> None:
         super().__init__()
         self.label, self.result, self.error, self.crashed = label, result, error, crashed
@@ -20,7 +23,7 @@ class CommandFinished(Message):
 class SessionOpened(Message):
     """A venture was started or loaded in a worker; the app adopts it on the UI thread."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: GameSession) -> None:
         super().__init__()
         self.session = session
 

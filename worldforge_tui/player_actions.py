@@ -9,7 +9,7 @@ the player to confirm where it has one, then hands the command to the app's sess
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.errors import GameError
 from worldforge_tui import actions
@@ -19,6 +19,7 @@ from worldforge_tui.widgets.action_bar import thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
 if TYPE_CHECKING:
+    from engine.session.api import GameSession
     from engine.session.commands import Issued
 
 
@@ -183,7 +184,7 @@ class PlayerActions(AppHost):
         --without NOTE --stage N` does for one): the result shows in a dialog; nothing is
         recorded."""
 
-        def derive(s: Any) -> Any:
+        def derive(s: GameSession) -> object:
             from engine.session.without import without_each
 
             return without_each(s.conn, s.state.run_id, note_id)

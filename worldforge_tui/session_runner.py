@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
     from engine.session.api import GameSession
+    from engine.session.events import Event
+    from engine.session.lease import Holder
 
 WATCH_SECONDS = 0.5  # how often a read-only window reads the run's new events
 # their ValueErrors are refusals (the prune dry run, and the memory commands of the run)
@@ -170,7 +172,7 @@ class SessionRunner(AppHost):
 
     _offered = False
 
-    def _offer_take_over(self, session: GameSession, holder: Any) -> None:
+    def _offer_take_over(self, session: GameSession, holder: Holder) -> None:
         """The holder's heartbeat went silent: ask before taking the run from it."""
         from worldforge_tui.screens.dialogs import ConfirmScreen
 
@@ -202,7 +204,7 @@ class SessionRunner(AppHost):
             self.action_new_venture(error=message.error)
 
     # ---- engine events (called on the worker thread) -------------------------------------
-    def _engine_event(self, event: Any) -> None:
+    def _engine_event(self, event: Event) -> None:
         """The engine's listener, on the session's worker thread: queue the event for the log's
         next flush and relay a fallback as a message; never a widget call."""
         self.inbox.put(event)
@@ -228,7 +230,7 @@ class SessionRunner(AppHost):
     def command(
         self,
         label: str,
-        fn: Callable[[Any], Any],
+        fn: Callable[[GameSession], object],
         thinking: str | None = None,
         *,
         on_refused: Callable[[str], None] | None = None,
@@ -253,7 +255,9 @@ class SessionRunner(AppHost):
         return True
 
     @work(thread=True, group="session", exit_on_error=False)
-    def _command_in_thread(self, label: str, fn: Callable[[Any], Any], session: Any) -> None:
+    def _command_in_thread(
+        self, label: str, fn: Callable[[GameSession], object], session: GameSession
+    ) -> None:
         from engine.errors import GameError
 
         refusals: tuple[type[Exception], ...] = (

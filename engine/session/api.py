@@ -63,7 +63,7 @@ class GameSession:
         self,
         conn: sqlite3.Connection,
         state: GameState,
-        inputs: list[dict[str, Any]],
+        inputs: list[Record],
         *,
         router: Router,
         knowledge: Any,
@@ -264,7 +264,7 @@ class GameSession:
             self._seen_event_id = max(self._seen_event_id, out[-1].id)
         return out
 
-    def _commit(self, record: dict[str, Any] | None, step_fn: Callable[[Step], T]) -> T:
+    def _commit(self, record: Record | None, step_fn: Callable[[Step], T]) -> T:
         """Run one step on the state inside one transaction; on failure reload the last committed
         state. `record` is the command as replay will re-issue it (None: not a player input)."""
         with self._lock:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
 from engine.game import economy
@@ -16,6 +16,10 @@ from engine.language.pitch import company_name
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
 from textkit import content_words
+
+if TYPE_CHECKING:
+    from engine.config import Settings
+    from knowledge import Knowledge
 
 # The game's rules generation: a save made under another one is refused rather than replayed wrong.
 # 4: the decisive-late-forks balance landed after another change had already claimed 3.
@@ -111,12 +115,12 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
     return state
 
 
-def knowledge_for(settings: Any) -> Any:
+def knowledge_for(settings: Settings) -> Knowledge:
     """Playbook search; the Foundry IQ tier only when the game runs live (simulation stays offline)
     and both the Search service endpoint (FOUNDRY_IQ_ENDPOINT) and the knowledge base are set."""
     from knowledge import Knowledge
 
-    if getattr(settings, "demo_mode", "simulation") != "live":
+    if settings.demo_mode != "live":
         return Knowledge()
     return Knowledge(
         settings.foundry_iq_endpoint,

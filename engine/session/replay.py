@@ -17,7 +17,8 @@ from engine.config import Settings
 from engine.errors import SaveError
 from engine.routing import Router
 from engine.session.api import GameSession, refuse_old_rules
-from engine.session.events import list_events, strip_keys, strip_timing
+from engine.session.commands import Record
+from engine.session.events import Event, list_events, strip_keys, strip_timing
 from engine.session.saves import load_run
 from memory.local.db import connect
 
@@ -39,7 +40,7 @@ class ReplayReport(BaseModel):
     first_difference: str | None = None
 
 
-def router_for(stored: list[Any]) -> tuple[str, Router]:
+def router_for(stored: list[Event]) -> tuple[str, Router]:
     """The router a re-derivation uses: the simulation tier, or, for a run that tried a model, the
     replay tier serving the recorded model outputs (so a live run re-derives offline)."""
     recorded = {e.payload["raw_text"] for e in stored if e.payload.get("raw_text")}
@@ -61,7 +62,7 @@ def router_for(stored: list[Any]) -> tuple[str, Router]:
 
 
 def founded(
-    run_id: str, inputs: list[dict[str, Any]], router: Router, mem: sqlite3.Connection
+    run_id: str, inputs: list[Record], router: Router, mem: sqlite3.Connection
 ) -> GameSession:
     """The run founded again in memory from its recorded start (nothing touches the save)."""
     if not inputs or inputs[0].get("cmd") != "start":
@@ -93,7 +94,7 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
         fresh = list_events(mem, run_id)
         keys = (ROUTING_KEYS if mode == "replay" else set()) | STORAGE_KEYS
 
-        def norm(events: list[Any]) -> list[dict[str, Any]]:
+        def norm(events: list[Event]) -> list[dict[str, Any]]:
             out: list[dict[str, Any]] = []
             for e in events:
                 if (mode == "replay" and e.type == "ROUTE_FALLBACK") or e.type in STORAGE_EVENTS:
