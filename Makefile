@@ -68,11 +68,13 @@ cosmos-server: install-test
 	@command -v npm >/dev/null 2>&1 && $(BIN)/python -m tests.servers.cosmos_server install \
 	|| echo "npm missing: the Cosmos tests will skip"
 
-# The whole suite in parallel, one worker a core (TEST_WORKERS=0 runs it in one process); a
-# module's tests stay on one worker, so its module-scoped fixtures (a balance sweep) run once.
+# The whole suite in parallel, one worker a core (TEST_WORKERS=0 runs it in one process), spread
+# test by test; tests/conftest.py keeps a module's tests together where they share a module-scoped
+# fixture (a balance sweep runs once) and puts the long ones first, in the order it sets.
 TEST_WORKERS ?= auto
+DIST := --dist loadgroup --no-loadscope-reorder
 test: test-setup
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(DIST)
 
 # The dependency floors: the suite in a venv resolved to each direct dependency's lowest allowed
 # version (uv's lowest-direct resolution); `make test` covers the newest the caps allow.
@@ -84,7 +86,7 @@ test-lowest: install-test
 	$(BIN)/uv venv -q --allow-existing -p $(PYTHON) $(LOW_VENV)
 	$(BIN)/uv pip sync -q --native-tls --compile-bytecode --python $(LOW_VENV)/bin/python $(LOW_VENV).txt
 	$(BIN)/uv pip install -q --native-tls --no-deps --python $(LOW_VENV)/bin/python -e .
-	$(LOW_VENV)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadscope
+	$(LOW_VENV)/bin/python -m pytest -n $(TEST_WORKERS) $(DIST)
 
 check: install-test
 	$(BIN)/ruff check .

@@ -31,3 +31,42 @@ def isolated_home(tmp_path, monkeypatch):
     home = tmp_path / "wf-home"
     monkeypatch.setenv("WORLDFORGE_HOME", str(home))
     return home
+
+
+# ---------------------------------------------------------------------------- scheduling
+# `make test` spreads the suite test by test over the xdist workers (`--dist loadgroup`), so the
+# last minutes are not one big module on one worker while the other idles. Two kinds of tests
+# stay together, as one unit on one worker: the tests of a module that share a module- or
+# class-scoped fixture (a balance sweep, forking game launchers: built once), and the users of a
+# session fixture worth one instance a run (`SHARED`: the real llama.cpp server). Long tests (a
+# test's own `slow` mark), then those units, then slow modules go first: longest-first keeps the
+# tail short (`--no-loadscope-reorder` keeps this order). Order changes nothing else.
+SHARED = frozenset({"llama_server"})
+
+
+def _unit(item: pytest.Item) -> str | None:
+    """The xdist group an item must share (None: it can run on any worker)."""
+    names = set(getattr(item, "fixturenames", ()))
+    shared = sorted(names & SHARED)
+    if shared:
+        return f"shared-{shared[0]}"
+    info = getattr(item, "_fixtureinfo", None)  # pytest's fixture closure; absent: keep modules
+    if info is None:
+        return item.nodeid.split("::", 1)[0]
+    for defs in info.name2fixturedefs.values():
+        if any(d.scope in ("module", "class", "package") for d in defs):
+            return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank: dict[str, int] = {}
+    for item in items:
+        unit = _unit(item)
+        if unit is not None:
+            item.add_marker(pytest.mark.xdist_group(unit))
+        own_slow = any(m.name == "slow" for m in item.own_markers)  # one long test
+        rank[item.nodeid] = (
+            0 if own_slow else 1 if unit else 2 if item.get_closest_marker("slow") else 3
+        )
+    items.sort(key=lambda i: rank[i.nodeid])  # stable: collection order within each rank

@@ -27,9 +27,11 @@ from engine.session.replay import verify
 from tests.servers.openai_server import FakeOpenAI, refused_url
 
 # AGENT_REQUEST_TIMEOUT for the soak: one budget per call, shared by every attempt. Hangs (30 s)
-# and trickles (~12 s a body) outlast it by design; an answered call is ~0.02 s, so a saturated
-# machine is far from turning a good answer into a timeout.
-TIMEOUT = 3.0
+# and trickles (~12 s a body) outlast it by design, and each costs the whole budget in waiting
+# (~30 calls of the ~2,000 the soak makes): 1.5 s keeps that wait short. An answered call is
+# ~0.02 s, so a saturated machine is far from turning a good answer into a timeout (and one that
+# did would only be one more labelled fallback, which the soak accepts).
+TIMEOUT = 1.5
 REFUSED_EVERY = 10
 VERIFY_EVERY = 4
 PITCHES = (

@@ -9,6 +9,7 @@ with merges learned from the game's playbooks (prompts then fit a 4096-token con
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -65,14 +66,36 @@ def build_model(out: Path) -> Path:
     """Write the tiny GGUF (vocabulary merges from the game's playbooks) to `out`."""
     python = llm_python()
     assert python is not None
-    corpus = sorted(str(p) for p in (ROOT / "knowledge" / "playbooks").glob("*.md"))
     subprocess.run(
-        [str(python), str(runtimes_dir() / "make_tiny_gguf.py"), str(out), "--corpus", *corpus],
+        [str(python), str(runtimes_dir() / "make_tiny_gguf.py"), str(out), "--corpus", *_corpus()],
         check=True,
         capture_output=True,
         timeout=300,
     )
     return out
+
+
+def _corpus() -> list[str]:
+    return sorted(str(p) for p in (ROOT / "knowledge" / "playbooks").glob("*.md"))
+
+
+def cached_model() -> Path:
+    """The tiny GGUF, built once per content of its inputs and kept between test processes (the
+    maker is seeded, so the same script and playbooks give the same bytes): each module that
+    starts a server, on each xdist worker, used to spend seconds of CPU building it again.
+    WORLDFORGE_TEST_CACHE overrides where it is kept (~/.cache/worldforge-tests)."""
+    digest = hashlib.sha256((runtimes_dir() / "make_tiny_gguf.py").read_bytes())
+    for name in _corpus():
+        digest.update(name.encode() + b"\0" + Path(name).read_bytes())
+    base = os.environ.get("WORLDFORGE_TEST_CACHE") or Path.home() / ".cache" / "worldforge-tests"
+    folder = Path(base) / "tiny-gguf"
+    model = folder / f"{digest.hexdigest()[:16]}.gguf"
+    if not model.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        part = folder / f"{model.stem}.{os.getpid()}.part"
+        build_model(part)
+        os.replace(part, model)  # atomic: a worker building at the same time writes the same bytes
+    return model
 
 
 def _free_port() -> int:
@@ -145,8 +168,8 @@ def start_server(model: Path, workdir: Path, *, n_ctx: int = N_CTX) -> LlamaServ
 
 
 def running_server(workdir: Path) -> Generator[LlamaServer, None, None]:
-    """Build the model in `workdir`, start the server, yield it, stop it."""
-    server = start_server(build_model(workdir / "tiny.gguf"), workdir)
+    """Start the server on the tiny model (built once, `cached_model`), yield it, stop it."""
+    server = start_server(cached_model(), workdir)
     try:
         yield server
     finally:
