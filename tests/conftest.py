@@ -46,16 +46,17 @@ SHARED = frozenset({"llama_server"})
 
 def _unit(item: pytest.Item) -> str | None:
     """The xdist group an item must share (None: it can run on any worker)."""
-    names = set(getattr(item, "fixturenames", ()))
-    shared = sorted(names & SHARED)
-    if shared:
-        return f"shared-{shared[0]}"
+    module = item.nodeid.split("::", 1)[0]
     info = getattr(item, "_fixtureinfo", None)  # pytest's fixture closure; absent: keep modules
     if info is None:
-        return item.nodeid.split("::", 1)[0]
-    for defs in info.name2fixturedefs.values():
-        if any(d.scope in ("module", "class", "package") for d in defs):
-            return item.nodeid.split("::", 1)[0]
+        return module
+    # the definition that applies to this item is the last one (a module's own overrides)
+    scopes = {name: defs[-1].scope for name, defs in info.name2fixturedefs.items() if defs}
+    for name in sorted(SHARED):
+        if scopes.get(name) == "session":
+            return f"shared-{name}"
+    if any(scope in ("module", "class", "package") for scope in scopes.values()):
+        return module
     return None
 
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from engine.config import load_settings
 from engine.errors import GameError, SaveError
@@ -51,6 +51,19 @@ def refuse_old_rules(state: GameState) -> None:
 
 
 T = TypeVar("T")
+
+
+class RunForgotten(TypedDict):
+    """What forgetting a whole run deleted (the CLI's --json)."""
+
+    run_id: str
+    memories: int
+    events: int
+    reports_deleted: list[str]
+    compacted: bool
+    cosmos_pending: bool
+
+
 P = TypeVar("P")
 R = TypeVar("R")
 
@@ -424,7 +437,7 @@ class GameSession:
         return self.execute(commands.ForgetMemories())
 
     @logged_command
-    def forget_run(self) -> dict[str, Any]:
+    def forget_run(self) -> RunForgotten:
         """Right to deletion: the run's row, events, memories, lease and exported reports go; only
         content-free audit rows (opaque ids) stay. The session is closed afterwards."""
         self._writable()

@@ -21,7 +21,9 @@ from engine.game.endings import finish
 from engine.game.models import (
     Dilemma,
     Directive,
+    Economics,
     GameState,
+    Option,
     Receipt,
     StageDecision,
     StageRun,
@@ -637,11 +639,11 @@ def binding_words(directions: list[dirs.Direction], rule_id: str, text: str) -> 
     return f"Binding: {APPLY.get(rule_id, clip(text, 120))}"
 
 
-def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Any:
+def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Option:
     """The option an own answer that picks neither is costed like: the one that costs more cash
     and burn now (never a free third way out of a dilemma)."""
 
-    def cost(opt: Any) -> tuple[float, str]:
+    def cost(opt: Option) -> tuple[float, str]:
         probe = copy.deepcopy(st)
         before, after, _org, _d = rules.apply_rule(probe, opt.rule_id, stage_id)
         spent = (before.treasury_usd - after.treasury_usd) + 6 * (
@@ -658,7 +660,7 @@ def fork_directions(
     stage_id: str,
     rule_id: str,
     own_text: str | None,
-    reading: Any,
+    reading: Interpretation | None,
 ) -> list[dirs.Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
     by what the CEO's own words name; "both" binds both options' content (the dearer one's where
@@ -686,7 +688,7 @@ def fork_directions(
     return list(out.values())
 
 
-def economics_delta(before: Any, after: Any) -> dict[str, float | None]:
+def economics_delta(before: Economics, after: Economics) -> dict[str, float | None]:
     """after - before per field, money to whole dollars, the rest to one decimal; the runway's
     change is null when either side is profitable (no runway to count)."""
     a, b = after.numbers(), before.numbers()
@@ -868,7 +870,7 @@ def own_answer_view(
     }
 
 
-def settings_changed(step: Step, info: dict[str, Any]) -> None:
+def settings_changed(step: Step, info: Mapping[str, str]) -> None:
     """A routing change, logged in the run (modes and labels only, never a key)."""
     step.emit(
         E.SETTINGS_CHANGED,

@@ -17,6 +17,7 @@ from engine.routing import Router
 from engine.session.api import GameSession
 from engine.workers.schema import compiled_schema, contains_pattern, word_pattern
 from tests.routing.helpers import local_settings
+from tests.servers.fixtures import _real_llama
 
 PITCH = "Mobile grooming for dogs, for solo groomers who work from a van"
 REASON = (
@@ -167,6 +168,14 @@ def test_a_model_that_keeps_breaking_it_ships_with_drift_after_one_reask(fake_op
         assert any("you said price $25 a month" in x for x in lines)
     finally:
         s.close()
+
+
+@pytest.fixture(scope="module")
+def llama_server(tmp_path_factory):
+    """This module's own real server (not the session's): the tiny model samples from the
+    server's generator, so what these tests ask must not change what tests/routing/
+    test_real_llama.py's share of the session server writes, nor the other way round."""
+    yield from _real_llama(tmp_path_factory)
 
 
 def test_the_real_llama_server_holds_the_model_to_a_compiled_pattern_and_const(llama_server):
