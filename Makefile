@@ -68,11 +68,11 @@ cosmos-server: install-test
 	@command -v npm >/dev/null 2>&1 && $(BIN)/python -m tests.servers.cosmos_server install \
 	|| echo "npm missing: the Cosmos tests will skip"
 
-# The whole suite in parallel, one worker a core (TEST_WORKERS=0 runs it in one process), spread
-# test by test; tests/conftest.py keeps a module's tests together where they share a module-scoped
-# fixture (a balance sweep runs once) and puts the long ones first, in the order it sets.
+# The whole suite in parallel, one worker a core (TEST_WORKERS=0 runs it in one process); a
+# module's tests stay on one worker, so its module-scoped fixtures (a balance sweep) run once.
+# Modules are handed out in the order tests/conftest.py sets (the long ones first).
 TEST_WORKERS ?= auto
-DIST := --dist loadgroup --no-loadscope-reorder
+DIST := --dist loadscope --no-loadscope-reorder
 test: test-setup
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(DIST)
 

@@ -34,40 +34,30 @@ def isolated_home(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------------------- scheduling
-# `make test` spreads the suite test by test over the xdist workers (`--dist loadgroup`), so the
-# last minutes are not one big module on one worker while the other idles. Two kinds of tests
-# stay together, as one unit on one worker: the tests of a module that share a module- or
-# class-scoped fixture (a balance sweep, forking game launchers: built once), and the users of a
-# session fixture worth one instance a run (`SHARED`: the real llama.cpp server). Long tests (a
-# test's own `slow` mark), then those units, then slow modules go first: longest-first keeps the
-# tail short (`--no-loadscope-reorder` keeps this order). Order changes nothing else.
-SHARED = frozenset({"llama_server"})
+# `make test` hands whole modules to the xdist workers (`--dist loadscope`: a module's tests run in
+# their own order on one worker, so its module-scoped fixtures are built once) in the order set
+# here, not xdist's default of the most tests first, which started the longest single tests (the
+# model-fault soak, the stress run) last and left one worker busy for minutes while the other
+# idled. Modules holding a test marked `slow` of its own go first, then modules with a
+# module-scoped fixture to build, then modules marked slow as a whole, then the rest; within a
+# module the order is untouched. Order changes nothing else.
 
 
-def _unit(item: pytest.Item) -> str | None:
-    """The xdist group an item must share (None: it can run on any worker)."""
-    module = item.nodeid.split("::", 1)[0]
-    info = getattr(item, "_fixtureinfo", None)  # pytest's fixture closure; absent: keep modules
-    if info is None:
-        return module
-    # the definition that applies to this item is the last one (a module's own overrides)
-    scopes = {name: defs[-1].scope for name, defs in info.name2fixturedefs.items() if defs}
-    for name in sorted(SHARED):
-        if scopes.get(name) == "session":
-            return f"shared-{name}"
-    if any(scope in ("module", "class", "package") for scope in scopes.values()):
-        return module
-    return None
+def _rank(item: pytest.Item) -> int:
+    if any(m.name == "slow" for m in item.own_markers):
+        return 0
+    info = getattr(item, "_fixtureinfo", None)  # pytest's fixture closure, when it has one
+    if info is not None and any(
+        defs and defs[-1].scope in ("module", "class", "package")
+        for defs in info.name2fixturedefs.values()
+    ):
+        return 1
+    return 2 if item.get_closest_marker("slow") else 3
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    rank: dict[str, int] = {}
+    module_rank: dict[str, int] = {}
     for item in items:
-        unit = _unit(item)
-        if unit is not None:
-            item.add_marker(pytest.mark.xdist_group(unit))
-        own_slow = any(m.name == "slow" for m in item.own_markers)  # one long test
-        rank[item.nodeid] = (
-            0 if own_slow else 1 if unit else 2 if item.get_closest_marker("slow") else 3
-        )
-    items.sort(key=lambda i: rank[i.nodeid])  # stable: collection order within each rank
+        module = item.nodeid.split("::", 1)[0]
+        module_rank[module] = min(module_rank.get(module, 3), _rank(item))
+    items.sort(key=lambda i: module_rank[i.nodeid.split("::", 1)[0]])  # stable: modules whole
