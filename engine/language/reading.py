@@ -808,7 +808,9 @@ def _only_hits(clause: list[str], phrases: set[str]) -> int:
 
 
 def read_own_answer(
-    text: str, options: list[tuple[str, str, str, tuple[str, ...]]]
+    text: str,
+    options: list[tuple[str, str, str, tuple[str, ...]]],
+    context: str = "",
 ) -> Interpretation:
     """Read free text against the fork's options: [(key, rule id, text, rule keywords)].
 
@@ -817,7 +819,13 @@ def read_own_answer(
     toks = words(text)
     scores = {key: 0.0 for key, _, _, _ in options}
     rule_of = {key: rid for key, rid, _, _ in options}
-    vocab = {key: _concept_words(kw, otext) for key, _, otext, kw in options}
+    # Words the question itself says (the customer, the rival) pick no option: "focus on ward
+    # nurses" named the customer, and read as the option whose text happened to name nurses.
+    shared = {w for w in words(context) if w not in STOPWORDS}
+    vocab = {
+        key: {p for p in _concept_words(kw, otext) if p not in shared or p in kw}
+        for key, _, otext, kw in options
+    }
     negated_any = False
     for clause in _clauses(text):
         ct = words(clause)
@@ -921,4 +929,4 @@ def interpret(text: str, dilemma: Any, rules: dict[str, Any]) -> Interpretation:
         (o.key, o.rule_id, o.text, tuple(getattr(rules.get(o.rule_id), "keywords", ()) or ()))
         for o in dilemma.options
     ]
-    return read_own_answer(text, opts)
+    return read_own_answer(text, opts, f"{dilemma.title} {dilemma.prompt}")

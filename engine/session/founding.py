@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 # 24: a niche's unit drops its article ("the the busiest person wedge"); "build it in-house, on our own stack".
 # 29: the price customers pay is the venture's list price, then the last named one; it divides
 #     revenue into paying customers (engine.game.economy.PRICE).
-RULES_VERSION = 29
+RULES_VERSION = 30
 
 
 @dataclass(frozen=True)

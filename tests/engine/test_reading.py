@@ -119,3 +119,35 @@ def test_non_latin_pitches_are_read_and_kept_intact():
 def test_a_reason_with_no_handle_is_said_so():
     r = read_reason("meh")
     assert not r.actionable and "cannot tell" in r.says
+
+
+def test_naming_the_customer_the_question_names_picks_no_option():
+    """'Focus on ward nurses, drop agencies' at a fork whose question and one option both name
+    nurses read as that option (its text happened to say 'nurses'); the question's own words
+    pick nothing, the option's own words still do."""
+    from engine.game.models import Dilemma, Option
+
+    dilemma = Dilemma(
+        stage_id="s",
+        title="Interviews or waitlist?",
+        axis="need",
+        prompt="How do you learn what night-shift nurses need?",
+        options=[
+            Option(
+                key="A",
+                rule_id="need.interviews",
+                text="Interviews: listen to forty nurses",
+                tradeoff="slow",
+            ),
+            Option(
+                key="B",
+                rule_id="need.waitlist",
+                text="Waitlist: put up a launch page",
+                tradeoff="thin",
+            ),
+        ],
+    )
+    it = interpret("Focus on ward nurses, drop agencies", dilemma, RULES)
+    assert it.option is None and it.niche == "ward nurses"
+    assert interpret("Interviews first", dilemma, RULES).option == "A"
+    assert interpret("a waitlist", dilemma, RULES).option == "B"
