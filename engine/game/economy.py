@@ -19,9 +19,9 @@ if TYPE_CHECKING:  # the models load where a function builds one: front ends rea
     from engine.game.models import Economics, GameState, Worker
 
 TUNING: dict[str, float] = {
-    "seed_usd": 38_000,
+    "seed_usd": 42_000,
     "arpu_usd": 220,  # the reference a venture's list price is drawn from (PRICE)
-    "market_share_step": 3.6,
+    "market_share_step": 4.4,
     "deal_cash_fraction": 0.65,
     "days_per_stage": 7,
     "days_per_redo": 2,
@@ -58,7 +58,7 @@ ROLE_COST_BY_LIFECYCLE: dict[str, float] = {
     "ops": 6_375,
     "other": 6_000,
 }
-ROLE_WEIGHT = {"strategist": 0.7, "designer": 1.0, "marketer": 1.7, "ops": 1.1}
+ROLE_WEIGHT = {"strategist": 0.7, "designer": 1.0, "marketer": 1.7, "ops": 1.8}
 MONEY_FIELDS = (
     "treasury_usd",
     "monthly_burn_usd",

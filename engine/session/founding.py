@@ -51,7 +51,10 @@ if TYPE_CHECKING:
 # 24: a niche's unit drops its article ("the the busiest person wedge"); "build it in-house, on our own stack".
 # 29: the price customers pay is the venture's list price, then the last named one; it divides
 #     revenue into paying customers (engine.game.economy.PRICE).
-RULES_VERSION = 30
+# 31: balance retuned over 32 seeds (market share per stage, the ops stages' weight, the ownership
+#     pivots at the median share, several rule numbers, the seed money, the builder's and the
+#     seller's start).
+RULES_VERSION = 31
 
 
 @dataclass(frozen=True)
