@@ -151,7 +151,7 @@ def run(
         for k in ("stages_served_locally", "stages_run", "standups_served_locally", "standups")
     }
     out: dict[str, Any] = {
-        "server": "llama-cpp-python 0.3.36 (tiny random-weight GGUF, n_ctx 4096)",
+        "server": "llama-cpp-python 0.3.36 (tiny random-weight GGUF, n_ctx 8192)",
         "choose": choose.lower() if choose == "CAREFUL" else choose,
     }
     if len(ventures) == 1:

@@ -4,7 +4,9 @@ and bench/local_real.py.
 It runs from its own venv (`make llm-runtime` builds `.venv-llm` from the wheel in
 ../shared/runtimes), so the game's venv never carries it; WORLDFORGE_LLM_PYTHON names another
 interpreter that has it. The model is the tiny random-weight GGUF that `make_tiny_gguf.py` writes,
-with merges learned from the game's playbooks (prompts then fit a 4096-token context).
+with merges learned from the game's playbooks. The server gives it an 8192-token context: a venture
+that lives to stage 6 sends a TAKE brief (its memory, binding directions and schema) over 4096 of the
+tiny model's tokens, which the router then labels "context too long" and falls back.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL_ALIAS = "tiny"
-N_CTX = 4096
+N_CTX = 8192
 START_TIMEOUT = 90.0
 
 

@@ -3,7 +3,7 @@ text fields take exactly what the engine accepts."""
 
 from __future__ import annotations
 
-from engine.game.economy import initial_economics, recompute, runway_text
+from engine.game.economy import TUNING, initial_economics, recompute, runway_text
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, MAX_REASON_CHARS
 from textkit.numbers import number, runway, runway_short, usd, usd_short
 
@@ -20,7 +20,8 @@ def test_profitable_is_none_and_reads_as_words() -> None:
     econ = initial_economics([])
     econ.monthly_burn_usd = 5000.0
     recompute(econ)
-    assert runway_text(econ) == runway(econ.runway_months) == "runway 7.6 months"
+    months = TUNING["seed_usd"] / 5000  # the seed money over a $5,000 burn, no revenue yet
+    assert runway_text(econ) == runway(econ.runway_months) == f"runway {months:.1f} months"
     econ.market_share, econ.monthly_burn_usd = 100.0, 1.0
     recompute(econ)
     assert econ.shown()["runway_months"] is None and runway_text(econ) == "profitable"
