@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the models load where a function builds one: front ends rea
 TUNING: dict[str, float] = {
     "seed_usd": 42_000,
     "arpu_usd": 220,  # the reference a venture's list price is drawn from (PRICE)
-    "market_share_step": 4.4,
+    "market_share_step": 5.0,
     "deal_cash_fraction": 0.65,
     "days_per_stage": 7,
     "days_per_redo": 2,

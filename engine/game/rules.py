@@ -477,7 +477,7 @@ RULES: dict[str, Rule] = {
             "alliance, partner, ally",
             "An alliance with a larger partner shields the company; the partner takes a cut.",
             "Strength in numbers",
-            {"threat": -8, "autonomy": -8, "revenue": -600},
+            {"threat": -6, "autonomy": -8, "revenue": -600},
             S("revenue", "market_share", 0, -200, -5_000, 0),
             threat=0,
         ),
@@ -490,7 +490,7 @@ RULES: dict[str, Rule] = {
             {"autonomy": 6, "revenue": 3_600},
             S("threat", "proof", 50, -0.2, -6, 4),
             S("threat", "market_share", 17, -5, -10, 20),
-            threat=3,
+            threat=1,
             tags="wide",
         ),
         # ---- stage 8 CHANGE: ownership
