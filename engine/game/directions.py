@@ -1127,8 +1127,9 @@ def payload(
 
 def fold(notes: Iterable[Any], *, stage_id: str | None = None) -> Binding:
     """Fold binding notes (records with `.payload`, in write order by game day then id) into the
-    directions that bind now: on each slot the later replaces the earlier; an audience named
-    later lifts an exclusion of the same words, and the other way round."""
+    directions that bind now: on each slot the later replaces the earlier; an audience named, or
+    a scope centred on a segment, later lifts an exclusion of the same words, and the other way
+    round (no artifact can follow both)."""
     out = Binding()
     slots: dict[str, Direction] = {}
     seen: dict[str, Any] = {}
@@ -1153,14 +1154,14 @@ def fold(notes: Iterable[Any], *, stage_id: str | None = None) -> Binding:
             old = slots.get(d.slot)
             if old is not None:
                 d.replaced = old.line()
-            if d.axis == "audience":
+            if d.axis in ("audience", "scope") and d.do:
                 for k in [k for k, x in slots.items() if x.axis == "exclusion"]:
                     if slots[k].value.lower() in d.value.lower():
                         del slots[k]
             if d.axis == "exclusion":
-                a = slots.get("audience")
-                if a is not None and d.value.lower() in a.value.lower():
-                    del slots["audience"]
+                for k in [k for k, x in slots.items() if x.axis in ("audience", "scope") and x.do]:
+                    if d.value.lower() in slots[k].value.lower():
+                        del slots[k]
             slots.pop(d.slot, None)
             slots[d.slot] = d
     out.directions = list(slots.values())

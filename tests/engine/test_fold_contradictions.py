@@ -1,0 +1,33 @@
+"""Two directions no artifact can follow together ("leave out salons", later "centre the work on
+salons"): the later binds and the earlier is lifted, as an audience and an exclusion already were.
+Before, both bound, and work that followed the exclusion was flagged DRIFT on the scope."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from engine.game.directions import fold
+
+
+def _note(day: int, nid: str, **direction: object) -> SimpleNamespace:
+    return SimpleNamespace(
+        id=nid,
+        kind="procedural",
+        game_day=day,
+        stage_id="stage_8_change",
+        payload={"source": "reply", "directions": [direction]},
+    )
+
+
+def test_a_later_scope_lifts_an_exclusion_of_the_same_segment_and_the_other_way_round() -> None:
+    leave_out = {"axis": "exclusion", "value": "salons", "do": False}
+    centre = {"axis": "scope", "value": "salons", "do": True}
+    later_scope = fold([_note(1, "m1", **leave_out), _note(2, "m2", **centre)])
+    assert [(d.axis, d.value) for d in later_scope.directions] == [("scope", "salons")]
+    later_exclusion = fold([_note(1, "m1", **centre), _note(2, "m2", **leave_out)])
+    assert [(d.axis, d.value) for d in later_exclusion.directions] == [("exclusion", "salons")]
+    other = fold([_note(1, "m1", **leave_out), _note(2, "m2", **{**centre, "value": "vans"})])
+    assert {(d.axis, d.value) for d in other.directions} == {
+        ("exclusion", "salons"),
+        ("scope", "vans"),
+    }
