@@ -36,7 +36,8 @@ _COLLECTIVE = frozenset(["staff", "police", "crew", "people", "folk", "cattle", 
 _NOT_PLURAL_ENDINGS = ("ss", "us", "is", "sis", "ics")
 # A head noun ends at its qualifier ("nurses in Leeds", "parents of young children").
 _QUALIFIER = re.compile(
-    r"\s+(?:in|of|at|on|with|who|near|across|from|for|de|du|des|di|da|del)\s+", re.IGNORECASE
+    r"\s+(?:in|of|at|on|with|who|that|which|whose|near|across|from|for|de|du|des|di|da|del)\s+",
+    re.IGNORECASE,
 )
 _DIGITS = re.compile(r"^(\d+)")
 # Heads that take no article ("crop insurance", "tax filing help", "dog walking on demand").
@@ -154,8 +155,32 @@ def singular(noun: str) -> str:
     one = _inflect().singular_noun(head)
     if not one:
         return noun
-    i = noun.rfind(head)
-    return noun[:i] + str(one) + noun[i + len(head) :]
+    q = _QUALIFIER.search(noun)
+    i = noun[: q.start() if q else len(noun)].rfind(head)
+    rest = _RELATIVE_VERB.sub(
+        lambda m: m.group(1) + _third_person(m.group(2)), noun[i + len(head) :], 1
+    )
+    return noun[:i] + str(one) + rest
+
+
+_RELATIVE_VERB = re.compile(r"^(\s+(?:who|that|which)\s+)([a-z]+)\b")
+
+
+def _third_person(verb: str) -> str:
+    """'cycle' -> 'cycles', 'have' -> 'has', 'carry' -> 'carries': the verb after a relative
+    pronoun made to agree with one customer; kept when inflect does not read it back as `verb`."""
+    irregular = {"have": "has", "are": "is", "were": "was", "do": "does", "go": "goes"}
+    if verb in irregular:
+        return irregular[verb]
+    if verb.endswith("ed") or (verb.endswith("s") and not verb.endswith("ss")):
+        return verb  # past tense agrees already; a verb ending in s is not a plural form
+    if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        candidate = verb + "es"
+    elif re.search(r"[^aeiou]y$", verb):
+        candidate = verb[:-1] + "ies"
+    else:
+        candidate = verb + "s"
+    return candidate if _inflect().plural_verb(candidate) == verb else verb
 
 
 def agree(verb: str, plural_subject: bool) -> str:

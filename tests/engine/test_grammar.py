@@ -73,3 +73,11 @@ def test_a_voice_makes_the_customer_agree():
     )
     one = Voice({"customer": "a ward"}, "s").fill("{customer} <loses> time.")
     assert many == "nurses lose time; nurses have none." and one == "a ward loses time."
+
+
+def test_one_customer_with_a_who_clause_takes_a_singular_verb():
+    # the simulator's "measured from the first {unit}" read "the first commuter who cycle to work"
+    assert singular("commuters who cycle to work") == "commuter who cycles to work"
+    assert singular("parents that have two kids") == "parent that has two kids"  # head, not "kids"
+    assert singular("owners who pass exams") == "owner who passes exams"
+    assert singular("dog walkers who walked dogs") == "dog walker who walked dogs"
