@@ -120,6 +120,12 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "friendlier",
         "warmer",
         "verbose",
+        "plainer",
+        "plain language",
+        "clearer",
+        "hard to read",
+        "easier to read",
+        "readable",
     ),
     "scope": (
         "scope",
@@ -367,6 +373,8 @@ def read_reason(reason: str) -> Reading:
     what to drop, then the topics in reading order."""
     text = words(reason)
     topics = [t for t, phrases in TOPICS.items() if _any(text, phrases)]
+    if "tone" in topics and "scope" in topics and not _scope_beyond_tone(text):
+        topics.remove("scope")  # "too much jargon", "cut the buzzwords": the words, not the scope
     number = next((n for n, phrases in NUMBERS.items() if _any(text, phrases)), None)
     direction = _direction(text, topics, number)
     topics, number, direction = _fold_number(topics, number, direction)
@@ -385,6 +393,28 @@ def read_reason(reason: str) -> Reading:
     )
     r.says = reading_line(r)
     return r
+
+
+# Scope words that only say "less of something": about scope unless what follows is a tone word.
+_QUANTITY = ("too much", "too many", "cut", "trim", "fewer", "less")
+
+
+def _scope_beyond_tone(text: list[str]) -> bool:
+    """True when a scope cue in the reason is about the work's scope, not its wording: any scope
+    cue that is not a quantity word, or a quantity word not followed by a tone word."""
+    tone = set(TOPICS["tone"])
+    for phrase in TOPICS["scope"]:
+        cue = words(phrase)
+        n = len(cue)
+        for i in range(len(text) - n + 1):
+            if text[i : i + n] != cue:
+                continue
+            if phrase not in _QUANTITY:
+                return True
+            after = [w for w in text[i + n : i + n + 3] if w not in STOPWORDS]
+            if not after or after[0] not in tone:
+                return True
+    return False
 
 
 def _direction(text: list[str], topics: list[str], number: str | None) -> str | None:

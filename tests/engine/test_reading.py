@@ -151,3 +151,16 @@ def test_naming_the_customer_the_question_names_picks_no_option():
     assert it.option is None and it.niche == "ward nurses"
     assert interpret("Interviews first", dilemma, RULES).option == "A"
     assert interpret("a waitlist", dilemma, RULES).option == "B"
+
+
+@pytest.mark.parametrize(
+    "reason", ["Make it plainer.", "Too much jargon.", "Make it clearer.", "Cut the buzzwords."]
+)
+def test_a_plainer_wording_is_read_as_tone_not_scope(reason):
+    r = read_reason(reason)
+    assert r.actionable and r.topics[0] == "tone" and "scope" not in r.topics, r.topics
+
+
+def test_too_many_features_is_still_scope_beside_tone():
+    assert set(read_reason("Too many features, and too much jargon.").topics) >= {"tone", "scope"}
+    assert read_reason("Too many features.").topics == ["scope"]
