@@ -514,6 +514,9 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     if niche:
         st.niche = niche  # shown as the customer; the recalled note binds
     rule = rules.RULES[rule_id]
+    summary = rule.summary
+    if reading is not None and reading.matched_by == "both":  # the note says both, not option A
+        summary = "Both: " + " ".join(rules.RULES[o.rule_id].summary for o in dilemma.options)
     step.emit(
         E.CEO_DECISION,
         "ceo",
@@ -550,7 +553,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     stage.status = "decided"
     mem = step.remember(
         "procedural",
-        f"CEO chose '{clip(text, 200)}' at {stage.beat} ({rule_id}): {rule.summary}",
+        f"CEO chose '{clip(text, 200)}' at {stage.beat} ({rule_id}): {summary}",
         author="ceo",
         importance=9,
         axis=None if rule_id == "custom.default" else rule.axis,
@@ -578,7 +581,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         rule_id=rule_id,
         option=key,
         decided=text,
-        summary=rule.summary,
+        summary=summary,
         principle=rule.principle,
         economics_delta=economics_delta(before, after),
         before=before,

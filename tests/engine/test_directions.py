@@ -270,3 +270,19 @@ def test_words_that_fit_neither_option_bind_the_option_they_are_costed_as(new_se
     assert bound and len(bound) == len(option_directions(dearer.rule_id, **kw))
     ctx = gather_context(s.state, s.state.stage, s.memory, s.knowledge)
     assert any(d.memory_id == note.id for d in ctx.binding.directions)
+
+
+def test_both_options_are_named_in_the_note_a_both_answer_writes(new_session):
+    """'both' is costed as the dearer option but binds both options' content: the note's text
+    names both (it said only option A's summary beside directions that carried both)."""
+    from engine.game.rules import RULES
+
+    s = new_session(pitch="Mobile grooming for dogs, for solo groomers who work from a van")
+    s.run_stage()
+    s.approve()
+    options = s.state.dilemma.options
+    receipt = s.decide_own("both")
+    note = s.memory.records(kinds=["procedural"])[-1]
+    for o in options:
+        assert RULES[o.rule_id].summary in note.text
+        assert RULES[o.rule_id].summary in receipt.summary
