@@ -12,8 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, cast
 
-from pydantic import ValidationError
-
 import textkit
 from memory.models import (
     AUTHORS,
@@ -156,8 +154,8 @@ def check_request(raw: object) -> CleanWrite | tuple[str, str | None]:
         req = raw
     elif isinstance(raw, dict):
         try:
-            req = MemoryWriteRequest.model_validate(raw)
-        except ValidationError:
+            req = MemoryWriteRequest.from_dict(raw)
+        except ValueError:
             kind = raw.get("kind")
             return "invalid-request", kind if isinstance(kind, str) else None
     else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple, TypedDict
 
 from memory.guards import clean, note_words
@@ -205,9 +205,7 @@ def plan_consolidation(req: Consolidation, notes: Mapping[str, Note]) -> Consoli
         existing = notes.get(req.semantic_id)
         if existing is None or existing.text != req.text or existing.reviewer != req.reviewer:
             raise ValueError("retry does not match the existing consolidation")
-        return result.model_copy(
-            update={"status": "already_consolidated", "importance": existing.importance}
-        )
+        return replace(result, status="already_consolidated", importance=existing.importance)
     if targets != {None}:
         raise ValueError("a source is already consolidated into another note")
     if any(s.kind not in EPISODIC_KINDS for s in sources):
@@ -215,4 +213,4 @@ def plan_consolidation(req: Consolidation, notes: Mapping[str, Note]) -> Consoli
     if any(s.status not in ("provisional", "active") for s in sources):
         raise ValueError("only live notes can be consolidated")
     importance = round(sum(s.importance for s in sources) / len(sources), 2)
-    return result.model_copy(update={"importance": importance})
+    return replace(result, importance=importance)

@@ -1,28 +1,41 @@
-"""Pydantic models at the memory boundary: records, worker write requests, dispositions, recall."""
+"""The records at the memory boundary: notes, worker write requests, dispositions, recall, reports.
+
+Plain dataclasses, so the headless path builds no pydantic model. `to_dict()` is the JSON-ready
+copy events, snapshots and the CLI print; `from_dict` checks what comes from outside the process
+(a save's rows and Cosmos documents: `MemoryRecord`; a worker's request: `MemoryWriteRequest`)
+and raises ValueError on anything else.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, get_args
-
-from pydantic import BaseModel, ConfigDict, Field
 
 Kind = Literal["user_profile", "procedural", "chat_summary", "preference", "context", "semantic"]
 Status = Literal["provisional", "active", "archived", "revoked"]
 Author = Literal["ceo", "worker", "system"]
-Origin = Literal["local-sqlite", "foundry-memory"]
 
 KINDS: tuple[str, ...] = get_args(Kind)
 STATUSES: tuple[str, ...] = get_args(Status)
 AUTHORS: tuple[str, ...] = get_args(Author)
 LIVE_STATUSES: tuple[str, ...] = ("provisional", "active")
 WORKER_KINDS: frozenset[str] = frozenset({"preference", "context"})
-BINDING_KINDS: frozenset[str] = frozenset({"procedural"})
 CRITICAL_KINDS: frozenset[str] = frozenset({"procedural", "user_profile"})
 MAX_TEXT = 400
 
+_NONE = type(None)
 
-class MemoryRecord(BaseModel):
+
+@dataclass
+class _Record:
+    def to_dict(self) -> dict[str, Any]:
+        """The record as plain JSON data (a deep copy)."""
+        return asdict(self)
+
+
+@dataclass
+class MemoryRecord(_Record):
     """One stored memory, scoped to one run."""
 
     id: str
@@ -35,7 +48,7 @@ class MemoryRecord(BaseModel):
     game_day: int
     ts: str
     expires_day: int | None = None
-    source_ids: list[str] = Field(default_factory=list)
+    source_ids: list[str] = field(default_factory=list)
     origin: str = "local-sqlite"
     stage_id: str | None = None
     axis: str | None = None
@@ -45,26 +58,55 @@ class MemoryRecord(BaseModel):
     # input was read into); scrubbed like the text, never shown as raw JSON.
     payload: dict[str, Any] | None = None
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MemoryRecord:
+        """A record from data another process wrote: ValueError unless every field has its type."""
+        try:
+            rec = cls(**{f: data[f] for f in FIELDS if f in data})
+            rec.importance = float(rec.importance)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"not a memory record: {err}") from None
+        bad = [name for name, types in _TYPES.items() if not isinstance(getattr(rec, name), types)]
+        if not all(isinstance(s, str) for s in rec.source_ids):
+            bad.append("source_ids")
+        for name, allowed in (("kind", KINDS), ("status", STATUSES), ("author", AUTHORS)):
+            if getattr(rec, name) not in allowed:
+                bad.append(name)
+        if bad:
+            raise ValueError(f"memory record {rec.id!r} has a bad {', '.join(bad)}")
+        return rec
+
+
+FIELDS = tuple(f.name for f in fields(MemoryRecord))
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    **dict.fromkeys(("id", "run_id", "text", "ts", "origin"), str),
+    **dict.fromkeys(("stage_id", "axis", "superseded_by"), (str, _NONE)),
+    **dict.fromkeys(("game_day", "reinforced"), int),
+    "expires_day": (int, _NONE),
+    "source_ids": list,
+    "payload": (dict, _NONE),
+}
+
 
 @dataclass(frozen=True)
 class NewNote:
-    """A note to write, as every store's `insert` takes it (already guarded and cleaned); its id
-    follows the run's counter unless `memory_id` names one."""
+    """A note to write. `remember` takes one (and guards it); every store's `insert` takes one
+    already guarded and cleaned, its id following the run's counter unless `memory_id` names one."""
 
     kind: Kind
     text: str
-    status: Status
     author: Author
-    importance: float
     game_day: int
+    importance: float = 5.0
+    status: Status = "active"
     expires_day: int | None = None
     source_ids: tuple[str, ...] = ()
     stage_id: str | None = None
     axis: str | None = None
+    payload: dict[str, Any] | None = None
     worker: str | None = None
     memory_id: str | None = None
     reviewer: str | None = None
-    payload: dict[str, Any] | None = None
 
     @classmethod
     def copy_of(cls, rec: MemoryRecord, *, keep_id: bool) -> NewNote:
@@ -72,31 +114,60 @@ class NewNote:
         return cls(
             kind=rec.kind,
             text=rec.text,
-            status=rec.status,
             author=rec.author,
-            importance=rec.importance,
             game_day=rec.game_day,
+            importance=rec.importance,
+            status=rec.status,
             expires_day=rec.expires_day,
             source_ids=tuple(rec.source_ids),
             stage_id=rec.stage_id,
             axis=rec.axis,
-            memory_id=rec.id if keep_id else None,
             payload=rec.payload,
+            memory_id=rec.id if keep_id else None,
         )
 
 
-class MemoryWriteRequest(BaseModel):
-    """What a worker puts in `artifact.memory_writes`; any smuggled scope/run/status is ignored."""
-
-    model_config = ConfigDict(extra="ignore")
+@dataclass
+class MemoryWriteRequest(_Record):
+    """What a worker puts in `artifact.memory_writes`."""
 
     kind: str
     text: str
     importance: float | None = None
     ttl_days: int | None = None
 
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> MemoryWriteRequest:
+        """ValueError unless kind and text are strings, importance a number and ttl_days a whole
+        number (numeric strings count; either may be absent); any smuggled scope, run or status
+        is ignored."""
+        kind, text = raw.get("kind"), raw.get("text")
+        if not isinstance(kind, str) or not isinstance(text, str):
+            raise ValueError("a worker note needs a kind and a text")
+        return cls(kind, text, _number(raw.get("importance")), _whole(raw.get("ttl_days")))
 
-class WriteDisposition(BaseModel):
+
+def _number(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(f"not a number: {value!r}")
+    return float(value)  # ValueError for a string that is not a number
+
+
+def _whole(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    number = _number(value)
+    if number is None:
+        return None
+    if not number.is_integer():
+        raise ValueError(f"not a whole number: {value!r}")
+    return int(number)
+
+
+@dataclass
+class WriteDisposition(_Record):
     """The framework's answer to one write request; a worker may claim "saved" only on `written`."""
 
     status: Literal["written", "reinforced", "superseded", "rejected"]
@@ -105,7 +176,8 @@ class WriteDisposition(BaseModel):
     kind: str | None = None
 
 
-class RecallResult(BaseModel):
+@dataclass
+class RecallResult(_Record):
     """The `<campaign_memory>` block for a brief plus exactly what went into it."""
 
     block: str
@@ -116,15 +188,17 @@ class RecallResult(BaseModel):
     skipped: list[str]
 
 
-class HardenReport(BaseModel):
+@dataclass
+class HardenReport(_Record):
     """What one hardening pass changed (ids only)."""
 
-    promoted: list[str] = Field(default_factory=list)
-    archived: list[str] = Field(default_factory=list)
-    superseded: list[str] = Field(default_factory=list)
+    promoted: list[str] = field(default_factory=list)
+    archived: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
 
 
-class PruneReport(BaseModel):
+@dataclass
+class PruneReport(_Record):
     """Retention result; dry run and apply come from the same eligibility rule."""
 
     status: Literal["dry_run", "applied"]
@@ -132,7 +206,8 @@ class PruneReport(BaseModel):
     deleted_count: int
 
 
-class ConsolidationResult(BaseModel):
+@dataclass
+class ConsolidationResult(_Record):
     """Outcome of folding several notes into one reviewed semantic note."""
 
     status: Literal["dry_run", "consolidated", "already_consolidated"]
@@ -143,7 +218,8 @@ class ConsolidationResult(BaseModel):
     reviewer: str
 
 
-class ForgetReport(BaseModel):
+@dataclass
+class ForgetReport(_Record):
     """Outcome of deleting a run's memories (right to deletion)."""
 
     run_id: str
@@ -151,7 +227,8 @@ class ForgetReport(BaseModel):
     compacted: bool
 
 
-class AuditRecord(BaseModel):
+@dataclass
+class AuditRecord(_Record):
     """A content-free audit row: who did what to which ids, never the text."""
 
     seq: int

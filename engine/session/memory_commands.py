@@ -75,7 +75,7 @@ def prune(step: Step) -> PruneReport:
     rep = step.memory.prune(game_day=step.state.day, dry_run=False)
     if rep.deleted_count:
         step.emit(
-            E.MEMORY_PRUNED, "ceo", f"{count(rep.deleted_count, 'memory')} pruned", rep.model_dump()
+            E.MEMORY_PRUNED, "ceo", f"{count(rep.deleted_count, 'memory')} pruned", rep.to_dict()
         )
     return rep
 

@@ -291,13 +291,13 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
         d = step.memory.worker_write(
             req, worker=stage.worker_id, stage_id=stage.id, game_day=st.day
         )
-        dispositions.append(d.model_dump())
+        dispositions.append(d.to_dict())
         if d.status != "rejected":
             step.emit(
                 E.MEMORY_WRITTEN,
                 stage.worker_id,
                 f"worker note {d.status}: {d.memory_id}",
-                {"disposition": d.model_dump(), "store": step.store_label, "author": "worker"},
+                {"disposition": d.to_dict(), "store": step.store_label, "author": "worker"},
             )
     run.memory_dispositions = dispositions
     r = run.rubric
@@ -614,7 +614,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         "memory",
         f"Hardening: {len(report.promoted)} promoted, {len(report.archived)} archived, "
         f"{len(report.superseded)} superseded",
-        report.model_dump(),
+        report.to_dict(),
     )
     adapted = adapt_pending(st)
     if adapted:

@@ -116,7 +116,7 @@ def build_snapshot(session: GameSession) -> Snapshot:
         org=[w for w in st.org if w.active],
         antagonist=st.antagonist,
         threat_arc=arc_stage(st.economics.threat),
-        memory=[r.model_dump() for r in records],
+        memory=[r.to_dict() for r in records],
         memory_counts=session.memory.counts(),
         memory_store=session.memory_store_label(),
         treasury_history=list(st.history),

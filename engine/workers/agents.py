@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.game import flaws
@@ -70,12 +70,11 @@ def withheld(recall: Any, ids: frozenset[str]) -> Any:
         return recall
     keep = [r for r in recall.items if r.id not in ids]
     lines = [ln for ln in recall.block.splitlines() if not any(f"[{i}]" in ln for i in ids)]
-    return recall.model_copy(
-        update={
-            "items": keep,
-            "injected": [x for x in recall.injected if x.get("id") not in ids],
-            "block": "\n".join(lines),
-        }
+    return replace(
+        recall,
+        items=keep,
+        injected=[x for x in recall.injected if x.get("id") not in ids],
+        block="\n".join(lines),
     )
 
 

@@ -179,24 +179,26 @@ def ttl_seconds(kind: str, importance: float, game_day: int, expires_day: int | 
 
 
 def doc_to_record(doc: dict[str, Any]) -> MemoryRecord:
-    return MemoryRecord(
-        id=doc["id"],
-        run_id=doc["runId"],
-        kind=doc["kind"],
-        text=doc["text"],
-        status=doc["status"],
-        author=doc["author"],
-        importance=float(doc["importance"]),
-        game_day=int(doc["gameDay"]),
-        ts=doc.get("ts") or "",
-        expires_day=doc.get("expiresDay"),
-        source_ids=list(doc.get("sourceIds") or []),
-        origin=ORIGIN,
-        stage_id=doc.get("stageId"),
-        axis=doc.get("axis"),
-        reinforced=int(doc.get("reinforced") or 0),
-        superseded_by=doc.get("supersededBy"),
-        payload=doc.get("payload") or None,
+    return MemoryRecord.from_dict(
+        dict(
+            id=doc["id"],
+            run_id=doc["runId"],
+            kind=doc["kind"],
+            text=doc["text"],
+            status=doc["status"],
+            author=doc["author"],
+            importance=float(doc["importance"]),
+            game_day=int(doc["gameDay"]),
+            ts=doc.get("ts") or "",
+            expires_day=doc.get("expiresDay"),
+            source_ids=list(doc.get("sourceIds") or []),
+            origin=ORIGIN,
+            stage_id=doc.get("stageId"),
+            axis=doc.get("axis"),
+            reinforced=int(doc.get("reinforced") or 0),
+            superseded_by=doc.get("supersededBy"),
+            payload=doc.get("payload") or None,
+        )
     )
 
 

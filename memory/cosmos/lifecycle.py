@@ -7,6 +7,7 @@ semantic ids come from `memory.lifecycle` too.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from azure.core import MatchConditions
@@ -63,7 +64,7 @@ def consolidate(
             ops.append(("replace", (i, body), {"if_match_etag": docs[i]["_etag"]}))
         store._send_batch(store.memories, ops)
         store._note_write()
-        result = result.model_copy(update={"status": "consolidated"})
+        result = replace(result, status="consolidated")
     store.log(
         "consolidate",
         [req.semantic_id, *req.ids],

@@ -6,15 +6,14 @@ import json
 import sqlite3
 from typing import Any
 
-from memory.models import MemoryRecord
+from memory.models import FIELDS, MemoryRecord
 
-FIELDS = tuple(MemoryRecord.model_fields)  # the record's fields are the table's columns, in order
-COLUMNS = ", ".join(FIELDS)
+COLUMNS = ", ".join(FIELDS)  # the record's fields are the table's columns, in order
 
 
 def to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
-    """Build a MemoryRecord from a row selected with COLUMNS (in that order; JSON decoded)."""
+    """A MemoryRecord from a row selected with COLUMNS (in that order; JSON decoded, checked)."""
     fields = dict(zip(FIELDS, row, strict=False))
     fields["source_ids"] = json.loads(fields["source_ids"])
     fields["payload"] = json.loads(fields["payload"]) if fields.get("payload") else None
-    return MemoryRecord(**fields)
+    return MemoryRecord.from_dict(fields)

@@ -295,7 +295,7 @@ class MemoryStore(PolicyStore):
             )
             ids = [req.semantic_id, *req.ids]
             self.log("consolidate", ids, "reviewed-consolidation", game_day=game_day)
-        return result.model_copy(update={"status": "consolidated"})
+        return replace(result, status="consolidated")
 
     def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:
         """Delete every memory, counter and queued cloud write of the run, and merge the FTS index

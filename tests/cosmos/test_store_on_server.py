@@ -125,7 +125,7 @@ def test_harden_prune_consolidate_forget_and_audit(store_factory):
     store.flush_cloud()
     ops = [a.operation for a in store.audit()]
     assert ops[-1] == "retention_prune" and "harden_promote" in ops
-    assert all("Clinics" not in str(a.model_dump()) for a in store.audit())
+    assert all("Clinics" not in str(a.to_dict()) for a in store.audit())
     forgotten = store.forget_run()
     assert forgotten.deleted == 1 and store.records() == []
     raw = list(store.memories.query_items("SELECT * FROM c", enable_cross_partition_query=True))

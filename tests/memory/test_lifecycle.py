@@ -43,7 +43,7 @@ def test_harden_promotes_archives_duplicates_and_expired(store: MemoryStore) -> 
     assert store.get(survivor).status == "active"
     assert (store.get(dup).status, store.get(dup).superseded_by) == ("archived", known.id)
     assert store.get(known.id).reinforced == 1
-    assert store.harden(game_day=3).model_dump() == {
+    assert store.harden(game_day=3).to_dict() == {
         "promoted": [],
         "archived": [],
         "superseded": [],
@@ -171,7 +171,7 @@ def test_audit_is_content_free_and_append_only(store: MemoryStore) -> None:
     store.harden(game_day=2)
     rows = store.audit()
     assert {r.operation for r in rows} >= {"remember", "worker_write", "harden_promote"}
-    assert "CANARYWORD" not in str([r.model_dump() for r in rows]).upper()
+    assert "CANARYWORD" not in str([r.to_dict() for r in rows]).upper()
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         store.conn.execute("UPDATE memory_audit SET reason = 'x'")
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):

@@ -224,7 +224,7 @@ def _show(store: MemoryBackend, args: argparse.Namespace) -> None:
         "run_id": store.run_id,
         "store": store.store_label(),
         "counts": counts,
-        "records": [r.model_dump() for r in records],
+        "records": [r.to_dict() for r in records],
     }
     lines = [f"run {store.run_id} · store {store.store_label()} · {sum(counts.values())} live"]
     from memory.models import KINDS
@@ -264,7 +264,7 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
         res = store.recall(args.query, game_day=day, budget_tokens=args.budget, limit=args.limit)
         _emit(
             args,
-            res.model_dump(),
+            res.to_dict(),
             res.block + f"\n({res.tokens_used}/{res.budget} tokens,"
             f" {len(res.items)} items, {len(res.skipped)} skipped)",
         )
@@ -273,7 +273,7 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
         rep = store.prune(game_day=day, dry_run=True)
         _emit(
             args,
-            rep.model_dump(),
+            rep.to_dict(),
             f"would prune {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
         )
     elif act == "consolidate" and args.dry_run:
@@ -283,7 +283,7 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
         )
         _emit(
             args,
-            merged.model_dump(),
+            merged.to_dict(),
             f"{merged.status}: {merged.semantic_memory_id} from "
             + ", ".join(merged.source_memory_ids),
         )
@@ -293,7 +293,7 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
         rows = store.audit(limit=args.limit)
         _emit(
             args,
-            [r.model_dump() for r in rows],
+            [r.to_dict() for r in rows],
             "\n".join(
                 f"{r.seq} {r.ts} day {r.game_day} {r.operation} {r.reason} {','.join(r.memory_ids)}"
                 for r in rows
@@ -340,14 +340,14 @@ def _write_command(
             rep = session.prune()
             _emit(
                 args,
-                rep.model_dump(),
+                rep.to_dict(),
                 f"pruned {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
             )
         elif act == "consolidate":
             res = session.consolidate(args.source, summary=args.summary, reviewer=args.reviewer)
             _emit(
                 args,
-                res.model_dump(),
+                res.to_dict(),
                 f"{res.status}: {res.semantic_memory_id} from " + ", ".join(res.source_memory_ids),
             )
         else:
@@ -381,7 +381,7 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
         rep = store.prune(game_day=day, dry_run=False)
         _emit(
             args,
-            rep.model_dump(),
+            rep.to_dict(),
             f"pruned {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
         )
     elif act == "consolidate":
@@ -390,7 +390,7 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
         )
         _emit(
             args,
-            merged.model_dump(),
+            merged.to_dict(),
             f"{merged.status}: {merged.semantic_memory_id} from "
             + ", ".join(merged.source_memory_ids),
         )
@@ -410,7 +410,7 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
         cosmos_pending = store.forget_pending()
         _emit(
             args,
-            {**gone.model_dump(), "cosmos_pending": cosmos_pending},
+            {**gone.to_dict(), "cosmos_pending": cosmos_pending},
             f"forgot run {gone.run_id}: "
             f"{grammar.count(gone.deleted, 'memory')} deleted"
             + ("" if gone.compacted else " (another reader kept the WAL; run again to compact)")
