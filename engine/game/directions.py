@@ -258,6 +258,11 @@ TONES = {
     "plain": (
         "plain",
         "plainly",
+        "plainer",
+        "clearer",
+        "readable",
+        "hard to read",
+        "easier to read",
         "plain english",
         "plain words",
         "jargon",
