@@ -37,7 +37,7 @@ from pathlib import Path
 from bench import machine
 from memory.local.db import connect, db_path, transaction
 from memory.local.store import MemoryStore
-from memory.models import Author
+from memory.models import Author, NewNote
 
 _AUTHOR: dict[str, Author] = {"procedural": "ceo", "user_profile": "ceo"}
 LEDGER_CAP = 200
@@ -194,11 +194,13 @@ def replay(ops: list[dict], save_dir: Path) -> dict[str, float | int]:
             if not conn.in_transaction:
                 step.enter_context(transaction(conn))
             store.remember(
-                op["kind"],
-                op["text"],
-                author=_AUTHOR.get(op["kind"], "system"),
-                game_day=int(op["day"]),
-                importance=float(op["importance"]),
+                NewNote(
+                    op["kind"],
+                    op["text"],
+                    author=_AUTHOR.get(op["kind"], "system"),
+                    game_day=int(op["day"]),
+                    importance=float(op["importance"]),
+                )
             )
             write_s += time.perf_counter() - t0
             day[run] = max(day.get(run, 0), int(op["day"]))

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import machine
+from memory.models import NewNote
 
 KEY = "YmVuY2gta2V5LW5vdC1hLXNlY3JldA=="
 WORDS = [
@@ -113,12 +114,14 @@ def load(
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14))) + f" note {i}"
         before, t0 = counter.count, time.perf_counter()
         store.remember(
-            kind,
-            text,
-            author="ceo" if kind == "procedural" else "system",
-            game_day=day[r],
-            importance=rng.uniform(1, 9),
-            axis=rng.choice(WORDS) if kind == "procedural" else None,
+            NewNote(
+                kind,
+                text,
+                author="ceo" if kind == "procedural" else "system",
+                game_day=day[r],
+                importance=rng.uniform(1, 9),
+                axis=rng.choice(WORDS) if kind == "procedural" else None,
+            )
         )
         write_ms.append((time.perf_counter() - t0) * 1000)
         write_req.append(counter.count - before)

@@ -14,16 +14,14 @@ from typing import Any, Protocol
 
 from memory.models import (
     AuditRecord,
-    Author,
     ConsolidationResult,
     ForgetReport,
     HardenReport,
-    Kind,
     MemoryRecord,
     MemoryWriteRequest,
+    NewNote,
     PruneReport,
     RecallResult,
-    Status,
     WriteDisposition,
 )
 
@@ -57,23 +55,9 @@ class MemoryBackend(Protocol):
         ...
 
     # -- writes ----------------------------------------------------------------------------------
-    def remember(
-        self,
-        kind: Kind,
-        text: str,
-        *,
-        author: Author,
-        game_day: int,
-        importance: float = 5.0,
-        stage_id: str | None = None,
-        axis: str | None = None,
-        source_ids: Sequence[str] = (),
-        status: Status = "active",
-        expires_day: int | None = None,
-        payload: dict[str, Any] | None = None,
-    ) -> MemoryRecord:
+    def remember(self, note: NewNote) -> MemoryRecord:
         """Framework, CEO and system writes; procedural (binding) only from the CEO or system.
-        `payload` is a binding note's structured content (scrubbed and bounded like the text)."""
+        `note.payload` is a binding note's structured content (scrubbed and bounded like the text)."""
         ...
 
     def worker_write(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import textkit
@@ -19,11 +19,9 @@ from memory.models import (
     MAX_TEXT,
     STATUSES,
     WORKER_KINDS,
-    Author,
     Kind,
     MemoryWriteRequest,
     NewNote,
-    Status,
 )
 from memory.scrub import scrub
 
@@ -93,23 +91,30 @@ def _finite(value: float | None, default: float, low: float, high: float) -> flo
     return min(high, max(low, float(value)))
 
 
-def check_write(
-    kind: Kind, text: str, author: Author, status: Status, importance: float, axis: str | None
-) -> tuple[str, float, str | None]:
-    """The guards on a framework, CEO or system write, shared by every store: (body, weight, axis
-    key), or ValueError / PermissionError (procedural, i.e. binding, never from a worker)."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown memory kind {kind!r}")
-    if author not in AUTHORS or status not in STATUSES:
+def check_write(note: NewNote) -> NewNote:
+    """The guards on a framework, CEO or system write (`remember`): the note cleaned and clamped,
+    or ValueError / PermissionError (procedural, i.e. binding, never from a worker; the store
+    picks the id)."""
+    if note.kind not in KINDS:
+        raise ValueError(f"unknown memory kind {note.kind!r}")
+    if note.author not in AUTHORS or note.status not in STATUSES:
         raise ValueError("unknown author or status")
-    if kind == "procedural" and author == "worker":
+    if note.kind == "procedural" and note.author == "worker":
         raise PermissionError("workers cannot write binding (procedural) memory")
-    body = clean(text)
+    if note.memory_id is not None:
+        raise ValueError("remember picks the note's id")
+    body = clean(note.text)
     if not body:
         raise ValueError("memory text is empty after cleaning")
-    weight = _finite(importance, DEFAULT_IMPORTANCE, 0.0, 10.0)
-    axis_key = clean(axis, limit=64).lower() if axis else None
-    return body, weight, axis_key
+    return replace(
+        note,
+        text=body,
+        importance=_finite(note.importance, DEFAULT_IMPORTANCE, 0.0, 10.0),
+        game_day=int(note.game_day),
+        source_ids=tuple(clean(s, limit=64) for s in note.source_ids),
+        axis=clean(note.axis, limit=64).lower() if note.axis else None,
+        payload=check_payload(note.payload),
+    )
 
 
 MAX_PAYLOAD_CHARS = 4000

@@ -25,7 +25,6 @@ from memory.guards import (
     NEAR_DUPLICATE,
     STAGE_CAP,
     CleanWrite,
-    check_payload,
     check_request,
     check_write,
     clean,
@@ -33,7 +32,6 @@ from memory.guards import (
 )
 from memory.models import (
     LIVE_STATUSES,
-    Author,
     ConsolidationResult,
     HardenReport,
     Kind,
@@ -42,7 +40,6 @@ from memory.models import (
     NewNote,
     PruneReport,
     RecallResult,
-    Status,
     WriteDisposition,
 )
 from textkit import normalise, query_terms
@@ -127,47 +124,20 @@ class PolicyStore(ABC):
         """One content-free audit row."""
 
     # -- the policy ------------------------------------------------------------------------------
-    def remember(
-        self,
-        kind: Kind,
-        text: str,
-        *,
-        author: Author,
-        game_day: int,
-        importance: float = 5.0,
-        stage_id: str | None = None,
-        axis: str | None = None,
-        source_ids: Sequence[str] = (),
-        status: Status = "active",
-        expires_day: int | None = None,
-        payload: dict[str, Any] | None = None,
-    ) -> MemoryRecord:
-        """Framework, CEO and system writes; procedural (binding) only from the CEO or system.
-        `payload` is a binding note's structured content (scrubbed like the text)."""
-        body, weight, axis_key = check_write(kind, text, author, status, importance, axis)
-        payload = check_payload(payload)
+    def remember(self, note: NewNote) -> MemoryRecord:
+        note = check_write(note)
         with self.transaction():
-            same = None if kind == "procedural" else self.restatement(normalise(body), kind)
-            if same is not None:
-                rec = self.reinforce(same, weight, expires_day)
-                self.log("remember", [rec.id], "reinforced", game_day=game_day)
-                return rec
-            rec = self.insert(
-                NewNote(
-                    kind=kind,
-                    text=body,
-                    status=status,
-                    author=author,
-                    importance=weight,
-                    game_day=int(game_day),
-                    expires_day=expires_day,
-                    source_ids=tuple(clean(s, limit=64) for s in source_ids),
-                    stage_id=stage_id,
-                    axis=axis_key,
-                    payload=payload,
-                )
+            same = (
+                None
+                if note.kind == "procedural"
+                else self.restatement(normalise(note.text), note.kind)
             )
-            self.log("remember", [rec.id], f"written-{kind}", game_day=game_day)
+            if same is not None:
+                rec = self.reinforce(same, note.importance, note.expires_day)
+                self.log("remember", [rec.id], "reinforced", game_day=note.game_day)
+                return rec
+            rec = self.insert(note)
+            self.log("remember", [rec.id], f"written-{note.kind}", game_day=note.game_day)
         return rec
 
     def worker_write(

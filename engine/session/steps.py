@@ -41,7 +41,7 @@ from engine.writing.realise import target_price
 from engine.writing.redo import price_for
 from engine.writing.simulate import APPLY
 from memory.contract import MemoryBackend
-from memory.models import Author, Kind
+from memory.models import Author, Kind, NewNote
 from textkit import clip, content_words, has_phrase, words
 
 E = EventType
@@ -125,14 +125,16 @@ class Step:
     ) -> MemoryNote:
         """Write one memory at today's game date and log it; returns what the receipt shows."""
         rec = self.memory.remember(
-            kind,
-            text,
-            author=author,
-            game_day=self.state.day,
-            importance=importance,
-            axis=axis,
-            stage_id=stage_id,
-            payload=payload,
+            NewNote(
+                kind,
+                text,
+                author=author,
+                game_day=self.state.day,
+                importance=importance,
+                axis=axis,
+                stage_id=stage_id,
+                payload=payload,
+            )
         )
         info: MemoryNote = {
             "id": rec.id,

@@ -36,16 +36,14 @@ from memory.local.db import register_schema, transaction
 from memory.local.store import MemoryStore
 from memory.models import (
     AuditRecord,
-    Author,
     ConsolidationResult,
     ForgetReport,
     HardenReport,
-    Kind,
     MemoryRecord,
     MemoryWriteRequest,
+    NewNote,
     PruneReport,
     RecallResult,
-    Status,
     WriteDisposition,
 )
 
@@ -222,35 +220,9 @@ class FailoverMemory:
                 self._park(str(exc))
         return call(self.local), True
 
-    def remember(
-        self,
-        kind: Kind,
-        text: str,
-        *,
-        author: Author,
-        game_day: int,
-        importance: float = 5.0,
-        stage_id: str | None = None,
-        axis: str | None = None,
-        source_ids: Sequence[str] = (),
-        status: Status = "active",
-        expires_day: int | None = None,
-        payload: dict[str, Any] | None = None,
-    ) -> MemoryRecord:
+    def remember(self, note: NewNote) -> MemoryRecord:
         def write(m: MemoryBackend) -> MemoryRecord:
-            return m.remember(
-                kind,
-                text,
-                author=author,
-                game_day=game_day,
-                importance=importance,
-                stage_id=stage_id,
-                axis=axis,
-                source_ids=source_ids,
-                status=status,
-                expires_day=expires_day,
-                payload=payload,
-            )
+            return m.remember(note)
 
         rec, local = self._serve(write)
         if local:

@@ -11,6 +11,7 @@ import pytest
 
 from engine.config import Settings
 from engine.routing.embeddings import EmbeddingError, HttpEmbedder, embedder_for
+from memory.models import NewNote
 
 
 @pytest.fixture
@@ -84,11 +85,11 @@ def test_vectors_are_written_and_a_failing_embedder_falls_back_to_keywords(
     shim.vector_policy = True
     store = store_factory(config=shim_config, embedder=HttpEmbedder(base, "emb", api_key="k"))
     assert store.vector_enabled
-    store.remember("context", "Banana farmers want leasing", author="system", game_day=1)
+    store.remember(NewNote("context", "Banana farmers want leasing", author="system", game_day=1))
     doc = store._docs()[0]
     assert doc["embedding"] == [6.5, 2.5, 1.5, 0.5, 0.5]
     reply["mode"] = "down"
-    store.remember("context", "Grid fees went up", author="system", game_day=1)
+    store.remember(NewNote("context", "Grid fees went up", author="system", game_day=1))
     assert "embedding" not in store._docs()[1]  # written without a vector, not refused
     res = store.recall("leasing", game_day=1)  # the query embedding fails: keywords rank
     assert any(r.text.startswith("Banana") for r in res.items)

@@ -8,6 +8,7 @@ from typing import Any
 
 from memory.local.db import connect, db_path
 from memory.local.store import MemoryStore
+from memory.models import NewNote
 
 WRITES: list[tuple[str, dict[str, Any]]] = [
     (
@@ -43,7 +44,7 @@ QUERIES = ["clinic pilot pricing", "night shift nurses", "", "rival free tier", 
 def _write(store: Any) -> None:
     for kind, fields in WRITES:
         rest = {k: v for k, v in fields.items() if k != "text"}
-        store.remember(kind, fields["text"], author="system", **rest)
+        store.remember(NewNote(kind, fields["text"], author="system", **rest))
     for text in (
         "Ward leads want a weekly report",
         "Ward leads want a weekly report!",

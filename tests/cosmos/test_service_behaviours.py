@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from memory.models import NewNote
+
 pytestmark = pytest.mark.slow
 
 
@@ -57,11 +59,11 @@ def test_consolidation_is_one_atomic_batch_and_idempotent(shim, shim_config, sto
 def test_session_token_of_a_write_rides_on_the_next_read(shim, shim_config, store_factory):
     shim.session_tokens = True
     store = store_factory(config=shim_config)
-    store.remember("context", "First note", author="system", game_day=1)
+    store.remember(NewNote("context", "First note", author="system", game_day=1))
     shim.read_tokens.clear()
     store.records()
     assert shim.read_tokens and shim.read_tokens[-1] == f"0:-1#{shim._token}"
-    store.remember("context", "Second note", author="system", game_day=1)
+    store.remember(NewNote("context", "Second note", author="system", game_day=1))
     store.recall("note", game_day=2)
     assert shim.read_tokens[-1] == f"0:-1#{shim._token}"
 
@@ -70,7 +72,7 @@ def test_throttling_waits_for_retry_after(shim, shim_config, store_factory):
     store = store_factory(config=shim_config)
     shim.throttle(2, 120)
     started = time.monotonic()
-    rec = store.remember("context", "Throttled note", author="system", game_day=1)
+    rec = store.remember(NewNote("context", "Throttled note", author="system", game_day=1))
     assert time.monotonic() - started >= 0.24  # two waits of 120 ms, as the service asked
     assert store.get(rec.id).text == "Throttled note"
     assert sum(1 for r in shim.requests if "/docs" in r[1]) >= 3
@@ -82,7 +84,7 @@ def test_outage_is_an_unavailable_error(shim, shim_config, store_factory):
     store = store_factory(config=shim_config)
     shim.down = True
     with pytest.raises(CosmosUnavailable):
-        store.remember("context", "Lost?", author="system", game_day=1)
+        store.remember(NewNote("context", "Lost?", author="system", game_day=1))
 
 
 def test_ttl_expiry_removes_only_what_prune_would(shim, shim_config, store_factory):
@@ -118,10 +120,14 @@ def test_vector_distance_ranks_when_the_container_has_a_policy(shim, shim_config
     store = store_factory(config=shim_config, embedder=embed)
     assert store.vector_enabled
     store.remember(
-        "context", "Leasing batteries to farms", author="system", game_day=1, importance=1
+        NewNote("context", "Leasing batteries to farms", author="system", game_day=1, importance=1)
     )
-    store.remember("context", "Grid fees went up", author="system", game_day=1, importance=9)
-    store.remember("context", "Solar panel prices", author="system", game_day=1, importance=5)
+    store.remember(
+        NewNote("context", "Grid fees went up", author="system", game_day=1, importance=9)
+    )
+    store.remember(
+        NewNote("context", "Solar panel prices", author="system", game_day=1, importance=5)
+    )
     res = store.recall("farm lease battery", game_day=1, budget_tokens=160, limit=2)
     # the newest note fills the recent share; the vector match beats the important grid note
     assert sorted(r.text for r in res.items) == ["Leasing batteries to farms", "Solar panel prices"]
@@ -148,7 +154,7 @@ def test_entra_id_token_when_no_key_is_set(shim, shim_config, store_factory):
     cred = Credential()
     store = store_factory(config=replace(shim_config, key=None), credential=cred)
     shim.requests.clear()
-    store.remember("context", "Signed with a token", author="system", game_day=1)
+    store.remember(NewNote("context", "Signed with a token", author="system", game_day=1))
     auth = [r[2].get("authorization", "") for r in shim.requests if "/docs" in r[1]]
     assert auth and all(a == "type=aad&ver=1.0&sig=entra-token-123" for a in auth)
     assert cred.scopes and all(s.endswith("/.default") for s in cred.scopes)

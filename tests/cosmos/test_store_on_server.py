@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory.contract import ScopeError
+from memory.models import NewNote
 
 pytestmark = pytest.mark.slow
 
@@ -12,7 +13,9 @@ pytestmark = pytest.mark.slow
 def test_write_guards_and_ids(store_factory):
     store = store_factory()
     rec = store.remember(
-        "procedural", "Price at 49 dollars a seat", author="ceo", game_day=3, axis="pricing"
+        NewNote(
+            "procedural", "Price at 49 dollars a seat", author="ceo", game_day=3, axis="pricing"
+        )
     )
     assert rec.id == "mem-00001" and rec.origin == "azure-cosmos"
     note = {"kind": "context", "text": "Farmers want monthly invoices"}
@@ -47,13 +50,13 @@ def test_write_guards_and_ids(store_factory):
     )
     assert capped.status == "rejected" and capped.reason.startswith("stage-cap")
     with pytest.raises(PermissionError):
-        store.remember("procedural", "x", author="worker", game_day=1)
+        store.remember(NewNote("procedural", "x", author="worker", game_day=1))
 
 
 def test_scope_is_the_partition_and_the_sql(store_factory):
     a, b = store_factory("run-a"), store_factory("run-b")
-    a.remember("context", "Alpha notes about solar", author="system", game_day=1)
-    b.remember("context", "Beta notes about solar", author="system", game_day=1)
+    a.remember(NewNote("context", "Alpha notes about solar", author="system", game_day=1))
+    b.remember(NewNote("context", "Beta notes about solar", author="system", game_day=1))
     assert [r.text for r in a.records()] == ["Alpha notes about solar"]
     assert [r.text for r in b.records()] == ["Beta notes about solar"]
     assert "Beta" not in a.recall("solar notes", game_day=2).block
@@ -66,18 +69,26 @@ def test_scope_is_the_partition_and_the_sql(store_factory):
 def test_recall_budget_delimiters_and_rider(store_factory):
     store = store_factory()
     store.remember(
-        "procedural", "Sell to cooperatives first", author="ceo", game_day=1, axis="market"
+        NewNote("procedural", "Sell to cooperatives first", author="ceo", game_day=1, axis="market")
     )
     for day in range(2, 30):
         store.remember(
-            "context",
-            f"Note {day} about irrelevant weather pattern {day}",
-            author="system",
-            game_day=day,
-            importance=2,
+            NewNote(
+                "context",
+                f"Note {day} about irrelevant weather pattern {day}",
+                author="system",
+                game_day=day,
+                importance=2,
+            )
         )
     store.remember(
-        "context", "Battery leasing beats selling panels", author="system", game_day=2, importance=6
+        NewNote(
+            "context",
+            "Battery leasing beats selling panels",
+            author="system",
+            game_day=2,
+            importance=6,
+        )
     )
     res = store.recall("battery leasing", game_day=30, budget_tokens=200)
     assert res.block.startswith("<campaign_memory>") and res.block.endswith("</campaign_memory>")
@@ -86,7 +97,7 @@ def test_recall_budget_delimiters_and_rider(store_factory):
     assert "mem-00001" in ids  # the newest binding decision rides along
     assert any(r.text.startswith("Battery leasing") for r in res.items)
     store.remember(
-        "procedural", "Sell to utilities instead", author="ceo", game_day=31, axis="market"
+        NewNote("procedural", "Sell to utilities instead", author="ceo", game_day=31, axis="market")
     )
     block = store.recall("sell", game_day=31).block
     assert "utilities" in block and "cooperatives first" not in block  # older decision hidden
@@ -148,7 +159,7 @@ def test_ttl_follows_retention(store_factory):
         stage_id="s2",
         game_day=1,
     )
-    store.remember("procedural", "Binding", author="ceo", game_day=1)
+    store.remember(NewNote("procedural", "Binding", author="ceo", game_day=1))
     docs = {
         d["text"]: d
         for d in store.memories.query_items(
@@ -166,11 +177,13 @@ def test_updates_are_etag_conditional(store_factory):
     from memory.cosmos.store import StaleWrite
 
     store = store_factory()
-    rec = store.remember("context", "Farmers lease batteries", author="system", game_day=1)
+    rec = store.remember(NewNote("context", "Farmers lease batteries", author="system", game_day=1))
     before = store._docs()[0]
     other = store_factory()  # a second writer restates the note: its ETag moves
     assert (
-        other.remember("context", "Farmers lease batteries", author="system", game_day=1).reinforced
+        other.remember(
+            NewNote("context", "Farmers lease batteries", author="system", game_day=1)
+        ).reinforced
         == 1
     )
     with pytest.raises(StaleWrite):
@@ -182,7 +195,9 @@ def test_pagination_reads_every_page(store_factory):
     store = store_factory()
     for i in range(25):
         store.remember(
-            "context", f"Observation number {i} about rural grids", author="system", game_day=i
+            NewNote(
+                "context", f"Observation number {i} about rural grids", author="system", game_day=i
+            )
         )
     pages = list(
         store.memories.query_items(

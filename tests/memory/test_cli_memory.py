@@ -9,6 +9,7 @@ import pytest
 
 from memory.local.db import connect, db_path
 from memory.local.store import MemoryStore
+from memory.models import NewNote
 from worldforge_tui.cli.memory import main
 
 
@@ -16,14 +17,16 @@ from worldforge_tui.cli.memory import main
 def seeded(save_dir: Path) -> Path:
     conn = connect(db_path(save_dir))
     s = MemoryStore(conn, "run-1")
-    s.remember("procedural", "Depth over breadth", author="ceo", game_day=4, axis="scope")
+    s.remember(NewNote("procedural", "Depth over breadth", author="ceo", game_day=4, axis="scope"))
     s.remember(
-        "context",
-        "Clinics churn after a quarter",
-        author="system",
-        game_day=5,
-        importance=2,
-        expires_day=8,
+        NewNote(
+            "context",
+            "Clinics churn after a quarter",
+            author="system",
+            game_day=5,
+            importance=2,
+            expires_day=8,
+        )
     )
     for i in range(2):
         s.worker_write(

@@ -8,6 +8,7 @@ import pytest
 from memory.foundry.cloud import CloudMemory
 from memory.local.db import transaction
 from memory.local.store import MemoryStore
+from memory.models import NewNote
 from tests.memory.foundry_server import TOKEN, FoundryServer
 
 
@@ -35,10 +36,12 @@ def test_writes_queue_in_transaction_and_flush_after_commit(conn, foundry) -> No
     store = MemoryStore(conn, "run-a", cloud=cloud_for(foundry))
     with transaction(conn):
         rec = store.remember(
-            "procedural",
-            "Depth first; api_key=sk-CANARY0123456789abcdefghij",
-            author="ceo",
-            game_day=2,
+            NewNote(
+                "procedural",
+                "Depth first; api_key=sk-CANARY0123456789abcdefghij",
+                author="ceo",
+                game_day=2,
+            )
         )
         assert rec.origin == "local-sqlite"
         with pytest.raises(RuntimeError):
@@ -63,7 +66,7 @@ def test_writes_queue_in_transaction_and_flush_after_commit(conn, foundry) -> No
 def test_a_rolled_back_step_sends_nothing(conn, foundry) -> None:
     store = MemoryStore(conn, "run-a", cloud=cloud_for(foundry))
     with pytest.raises(ValueError), transaction(conn):
-        store.remember("context", "never happened", author="system", game_day=1)
+        store.remember(NewNote("context", "never happened", author="system", game_day=1))
         raise ValueError("step failed")
     store.flush_cloud()
     assert foundry.requests == []
@@ -71,7 +74,7 @@ def test_a_rolled_back_step_sends_nothing(conn, foundry) -> None:
 
 def test_search_results_are_merged_labelled_and_untrusted(conn, foundry) -> None:
     store = MemoryStore(conn, "run-a", cloud=cloud_for(foundry))
-    store.remember("chat_summary", "local clinic note", author="system", game_day=1)
+    store.remember(NewNote("chat_summary", "local clinic note", author="system", game_day=1))
     foundry.search_items = [
         {
             "memory_item": {
@@ -102,12 +105,12 @@ def test_any_failure_parks_the_tier_and_local_store_keeps_working(conn, foundry,
     foundry.slow_s = 1.5
     tier = cloud_for(foundry, timeout=0.5)
     store = MemoryStore(conn, "run-a", cloud=tier)
-    rec = store.remember("context", "clinic finding", author="system", game_day=1)
+    rec = store.remember(NewNote("context", "clinic finding", author="system", game_day=1))
     store.flush_cloud()
     assert not tier.available and tier.parked_reason
     assert store.store_label() == "local-sqlite"
     count = len(foundry.requests)
-    store.remember("context", "second finding", author="system", game_day=1)
+    store.remember(NewNote("context", "second finding", author="system", game_day=1))
     store.flush_cloud()
     res = store.recall("finding", game_day=1)
     assert len(foundry.requests) == count  # parked: no more calls this session
@@ -119,7 +122,7 @@ def test_any_failure_parks_the_tier_and_local_store_keeps_working(conn, foundry,
 def test_search_failure_after_good_probe_parks(conn, foundry) -> None:
     tier = cloud_for(foundry)
     store = MemoryStore(conn, "run-a", cloud=tier)
-    store.remember("context", "clinic finding", author="system", game_day=1)
+    store.remember(NewNote("context", "clinic finding", author="system", game_day=1))
     assert tier.probe()
     foundry.mode = "wrong_shape"
     res = store.recall("clinic", game_day=1)
@@ -133,14 +136,14 @@ def test_bad_token_provider_parks_without_crashing(conn, foundry) -> None:
 
     tier = CloudMemory(foundry.endpoint, "wf-store", token_provider=broken, timeout=1.0)
     store = MemoryStore(conn, "run-a", cloud=tier)
-    store.remember("context", "x y z", author="system", game_day=1)
+    store.remember(NewNote("context", "x y z", author="system", game_day=1))
     store.flush_cloud()
     assert tier.parked_reason == "auth: RuntimeError" and foundry.requests == []
 
 
 def test_forget_run_deletes_the_cloud_scope(conn, foundry) -> None:
     store = MemoryStore(conn, "run-a", cloud=cloud_for(foundry))
-    store.remember("context", "to be forgotten", author="system", game_day=1)
+    store.remember(NewNote("context", "to be forgotten", author="system", game_day=1))
     store.flush_cloud()
     assert "run-a" in foundry.scopes
     store.forget_run()

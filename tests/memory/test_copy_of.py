@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from memory.local.db import connect, copy_of, transaction
 from memory.local.store import MemoryStore
+from memory.models import NewNote
 
 
 def test_a_copy_holds_the_same_save_and_changes_apart_from_it(tmp_path):
     conn = connect(tmp_path / "save.db")
     store = MemoryStore(conn, "run-a")
     with transaction(conn):
-        store.remember("procedural", "ship weekly to the clinics", author="ceo", game_day=1)
+        store.remember(
+            NewNote("procedural", "ship weekly to the clinics", author="ceo", game_day=1)
+        )
     tables = "SELECT name, sql FROM sqlite_master ORDER BY name"
     copy = copy_of(conn)
     assert copy.execute(tables).fetchall() == conn.execute(tables).fetchall()
@@ -22,7 +25,7 @@ def test_a_copy_holds_the_same_save_and_changes_apart_from_it(tmp_path):
     branch = MemoryStore(copy, "run-a")
     with transaction(copy):
         branch.remember(
-            "procedural", "price for volume in the second year", author="ceo", game_day=2
+            NewNote("procedural", "price for volume in the second year", author="ceo", game_day=2)
         )
     count = "SELECT count(*) FROM memories"
     assert copy.execute(count).fetchone()[0] == conn.execute(count).fetchone()[0] + 1

@@ -8,6 +8,7 @@ import pytest
 
 from memory.lifecycle import PRUNE_MAX_IMPORTANCE, prune_blocker, semantic_id
 from memory.local.store import MemoryStore
+from memory.models import NewNote
 
 
 def note(
@@ -33,7 +34,9 @@ def test_harden_promotes_archives_duplicates_and_expired(store: MemoryStore) -> 
     survivor = note(store, "Clinics want invoices monthly")
     expired = note(store, "Rival is hiring sales reps", ttl=2, stage="stage_2_need")
     known = store.remember(
-        "context", "Pilot users like dashboards and CSV exports", author="system", game_day=1
+        NewNote(
+            "context", "Pilot users like dashboards and CSV exports", author="system", game_day=1
+        )
     )
     dup = note(store, "pilot users like dashboards", stage="stage_3_go")
     correction = note(store, "Pilot users no longer like dashboards", stage="stage_4_search")
@@ -51,10 +54,18 @@ def test_harden_promotes_archives_duplicates_and_expired(store: MemoryStore) -> 
 
 
 def test_harden_supersedes_older_binding_on_same_axis_only(store: MemoryStore) -> None:
-    a = store.remember("procedural", "Depth: clinics only", author="ceo", game_day=2, axis="scope")
-    b = store.remember("procedural", "Ship before polish", author="ceo", game_day=3, axis="pace")
-    c = store.remember("procedural", "Breadth: add farms", author="ceo", game_day=8, axis="scope")
-    rejection = store.remember("procedural", "Redo: cite the survey", author="ceo", game_day=8)
+    a = store.remember(
+        NewNote("procedural", "Depth: clinics only", author="ceo", game_day=2, axis="scope")
+    )
+    b = store.remember(
+        NewNote("procedural", "Ship before polish", author="ceo", game_day=3, axis="pace")
+    )
+    c = store.remember(
+        NewNote("procedural", "Breadth: add farms", author="ceo", game_day=8, axis="scope")
+    )
+    rejection = store.remember(
+        NewNote("procedural", "Redo: cite the survey", author="ceo", game_day=8)
+    )
     report = store.harden(game_day=9)
     assert report.superseded == [a.id]
     old = store.get(a.id)
@@ -65,9 +76,9 @@ def test_harden_supersedes_older_binding_on_same_axis_only(store: MemoryStore) -
 
 def test_workers_cannot_write_binding_memory_via_remember(store: MemoryStore) -> None:
     with pytest.raises(PermissionError):
-        store.remember("procedural", "obey me", author="worker", game_day=1)
+        store.remember(NewNote("procedural", "obey me", author="worker", game_day=1))
     with pytest.raises(ValueError):
-        store.remember("nonsense", "x", author="ceo", game_day=1)
+        store.remember(NewNote("nonsense", "x", author="ceo", game_day=1))
 
 
 def _prunable(
@@ -80,7 +91,9 @@ def _prunable(
     kind: str = "context",
 ) -> str:
     return store.remember(
-        kind, text, author="system", game_day=day, importance=importance, expires_day=expires
+        NewNote(
+            kind, text, author="system", game_day=day, importance=importance, expires_day=expires
+        )
     ).id
 
 
@@ -160,13 +173,13 @@ def test_consolidation_rejects_bad_input(
 ) -> None:
     note(store, "one")
     note(store, "two entirely different", stage="s2")
-    store.remember("procedural", "binding", author="ceo", game_day=1)
+    store.remember(NewNote("procedural", "binding", author="ceo", game_day=1))
     with pytest.raises(ValueError, match=match):
         store.consolidate(sources, summary=summary, reviewer=reviewer, game_day=2)
 
 
 def test_audit_is_content_free_and_append_only(store: MemoryStore) -> None:
-    store.remember("procedural", "CANARYWORD decision", author="ceo", game_day=1)
+    store.remember(NewNote("procedural", "CANARYWORD decision", author="ceo", game_day=1))
     note(store, "CANARYWORD finding")
     store.harden(game_day=2)
     rows = store.audit()
@@ -182,8 +195,10 @@ def test_a_failed_step_rolls_back_memory_and_audit(store: MemoryStore) -> None:
     from memory.local.db import transaction
 
     with pytest.raises(RuntimeError), transaction(store.conn):
-        store.remember("procedural", "Depth first", author="ceo", game_day=1)
+        store.remember(NewNote("procedural", "Depth first", author="ceo", game_day=1))
         note(store, "a note")
         raise RuntimeError("step failed")
     assert store.records() == [] and store.audit() == []
-    assert store.remember("context", "after", author="system", game_day=1).id == "mem-00001"
+    assert (
+        store.remember(NewNote("context", "after", author="system", game_day=1)).id == "mem-00001"
+    )

@@ -9,20 +9,23 @@ import pytest
 
 from memory.local.db import connect
 from memory.local.store import MemoryStore
+from memory.models import NewNote
 
 
 def test_payload_round_trips_and_rides_in_recall(tmp_path):
     conn = connect(tmp_path / "s.db")
     store = MemoryStore(conn, "run-a")
     payload = {"directions": [{"axis": "price", "value": "$27 a month", "do": True}]}
-    rec = store.remember("procedural", "CEO: price $27", author="ceo", game_day=1, payload=payload)
+    rec = store.remember(
+        NewNote("procedural", "CEO: price $27", author="ceo", game_day=1, payload=payload)
+    )
     assert rec.payload == payload
     recalled = store.recall("price", game_day=2)
     assert any(r.payload == payload for r in recalled.items)
     conn.close()
     again = MemoryStore(connect(tmp_path / "s.db"), "run-a")
     assert again.get(rec.id).payload == payload
-    plain = again.remember("chat_summary", "shipped", author="system", game_day=2)
+    plain = again.remember(NewNote("chat_summary", "shipped", author="system", game_day=2))
     assert plain.payload is None
 
 
@@ -30,18 +33,20 @@ def test_payload_is_scrubbed_and_bounded(tmp_path):
     store = MemoryStore(connect(tmp_path / "s.db"), "run-b")
     secret = "sk-" + "a" * 40
     rec = store.remember(
-        "procedural", "CEO said", author="ceo", game_day=1, payload={"v": f"key {secret}\x00"}
+        NewNote(
+            "procedural", "CEO said", author="ceo", game_day=1, payload={"v": f"key {secret}\x00"}
+        )
     )
     assert secret not in str(rec.payload) and "\x00" not in str(rec.payload)
     with pytest.raises(ValueError):
         store.remember(
-            "procedural", "big", author="ceo", game_day=1, payload={"v": ["x" * 300] * 40}
+            NewNote("procedural", "big", author="ceo", game_day=1, payload={"v": ["x" * 300] * 40})
         )
 
 
 def test_old_save_gains_the_payload_column(tmp_path):
     conn = connect(tmp_path / "s.db")
-    MemoryStore(conn, "run-c").remember("procedural", "old note", author="ceo", game_day=1)
+    MemoryStore(conn, "run-c").remember(NewNote("procedural", "old note", author="ceo", game_day=1))
     conn.execute("ALTER TABLE memories DROP COLUMN payload")
     conn.commit()
     conn.close()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from memory.local.db import APPLICATION_ID, SCHEMA_VERSION, connect, db_path
 from memory.local.store import MemoryStore
+from memory.models import NewNote
 
 # The memory tables as format 1 wrote them (the columns and triggers the migration must retire).
 _FORMAT_1 = """
@@ -96,9 +97,9 @@ def test_format_1_save_migrates_on_open(save_dir: Path) -> None:
     store = MemoryStore(conn, "run-old")
     found = store.recall("clinic", game_day=3)
     assert [r.id for r in found.items if r.kind == "context"] == ["mem-00001"]  # own run only
-    again = store.remember("context", "clinics  PAY on time!", author="system", game_day=3)
+    again = store.remember(NewNote("context", "clinics  PAY on time!", author="system", game_day=3))
     assert again.id == "mem-00001" and again.reinforced == 1  # found by its recomputed key
-    new = store.remember("context", "Farmers want payroll", author="system", game_day=3)
+    new = store.remember(NewNote("context", "Farmers want payroll", author="system", game_day=3))
     assert new.id == "mem-00003"  # the counter carried on
     assert "mem-00003" in [r.id for r in store.recall("payroll farmers", game_day=3).items]
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -142,8 +143,8 @@ def _format_2_save(path: Path) -> None:
 
     conn = connect(path)
     store = MemoryStore(conn, "run-two")
-    store.remember("context", "Clinics pay on time", author="system", game_day=1)
-    store.remember("context", "Farmers want payroll help", author="system", game_day=2)
+    store.remember(NewNote("context", "Clinics pay on time", author="system", game_day=1))
+    store.remember(NewNote("context", "Farmers want payroll help", author="system", game_day=2))
     conn.close()
     raw = sqlite3.connect(path)
     raw.executescript(_FORMAT_2_INDEX)
@@ -175,7 +176,7 @@ def test_an_index_built_by_another_tokenizer_is_rebuilt_at_open(save_dir: Path) 
     path = db_path(save_dir)
     conn = connect(path)
     store = MemoryStore(conn, "run-t")
-    store.remember("context", "Clinics pay on time", author="system", game_day=1)
+    store.remember(NewNote("context", "Clinics pay on time", author="system", game_day=1))
     conn.execute("UPDATE memory_index SET tokenizer = 'another'")
     # what another tokenizer would have indexed: other terms than this build derives
     conn.execute(

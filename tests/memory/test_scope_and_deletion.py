@@ -9,6 +9,7 @@ import pytest
 from memory.contract import ScopeError
 from memory.local.db import connect, db_path, transaction
 from memory.local.store import MemoryStore
+from memory.models import NewNote
 
 
 def _statements(conn) -> list[str]:
@@ -29,7 +30,7 @@ def _statements(conn) -> list[str]:
     ],
 )
 def test_other_run_raises_before_any_query(store: MemoryStore, call) -> None:
-    store.remember("context", "run A note", author="system", game_day=1)
+    store.remember(NewNote("context", "run A note", author="system", game_day=1))
     seen = _statements(store.conn)
     with pytest.raises(ScopeError):
         call(store)
@@ -40,8 +41,8 @@ def test_other_run_raises_before_any_query(store: MemoryStore, call) -> None:
 
 def test_runs_never_see_each_other(conn) -> None:
     a, b = MemoryStore(conn, "run-a"), MemoryStore(conn, "run-b")
-    a.remember("procedural", "A decides depth", author="ceo", game_day=1)
-    b.remember("procedural", "B decides breadth", author="ceo", game_day=1)
+    a.remember(NewNote("procedural", "A decides depth", author="ceo", game_day=1))
+    b.remember(NewNote("procedural", "B decides breadth", author="ceo", game_day=1))
     assert [r.text for r in a.recall("decides", game_day=1).items] == ["A decides depth"]
     assert [r.text for r in b.records()] == ["B decides breadth"]
     assert a.counts()["procedural"] == 1
@@ -61,7 +62,9 @@ def test_forget_run_leaves_no_trace_in_any_file(save_dir: Path) -> None:
     gone, kept = MemoryStore(conn, "run-gone"), MemoryStore(conn, "run-kept")
     for i in range(40):
         gone.remember(
-            "chat_summary", f"ZEBRAFOXTROT secret plan number {i}", author="system", game_day=i
+            NewNote(
+                "chat_summary", f"ZEBRAFOXTROT secret plan number {i}", author="system", game_day=i
+            )
         )
         gone.worker_write(
             {"kind": "context", "text": f"ZEBRAFOXTROT finding {i}"},
@@ -69,7 +72,7 @@ def test_forget_run_leaves_no_trace_in_any_file(save_dir: Path) -> None:
             stage_id=f"s{i}",
             game_day=i,
         )
-    kept.remember("chat_summary", "KEEPERNOTE stays", author="system", game_day=1)
+    kept.remember(NewNote("chat_summary", "KEEPERNOTE stays", author="system", game_day=1))
     assert MemoryStore(reader, "run-gone").recall("plan", game_day=5).items
     report = gone.forget_run()
     assert report.deleted == 80 and report.compacted
@@ -80,7 +83,10 @@ def test_forget_run_leaves_no_trace_in_any_file(save_dir: Path) -> None:
     audit = gone.audit()  # the content-free audit outlives the memories
     assert audit[-1].operation == "forget_run" and len(audit[-1].memory_ids) == 80
     assert kept.records()[0].text == "KEEPERNOTE stays"
-    assert gone.remember("context", "fresh start", author="system", game_day=1).id == "mem-00001"
+    assert (
+        gone.remember(NewNote("context", "fresh start", author="system", game_day=1)).id
+        == "mem-00001"
+    )
     reader.close()
     conn.close()
 
@@ -88,7 +94,7 @@ def test_forget_run_leaves_no_trace_in_any_file(save_dir: Path) -> None:
 def test_forget_inside_a_transaction_defers_compaction(save_dir: Path) -> None:
     conn = connect(db_path(save_dir))
     s = MemoryStore(conn, "run-x")
-    s.remember("context", "QUOKKAWORD", author="system", game_day=1)
+    s.remember(NewNote("context", "QUOKKAWORD", author="system", game_day=1))
     with transaction(conn):
         report = s.forget_run()
         assert not report.compacted
@@ -107,15 +113,22 @@ def test_canary_secrets_never_reach_any_file(save_dir: Path) -> None:
     conn = connect(db_path(save_dir))
     s = MemoryStore(conn, "run-c")
     s.remember(
-        "procedural",
-        f"Use key {canaries['openai']} for the pilot",
-        author="ceo",
-        game_day=1,
-        axis="pilot",
-        source_ids=[canaries["github"]],
+        NewNote(
+            "procedural",
+            f"Use key {canaries['openai']} for the pilot",
+            author="ceo",
+            game_day=1,
+            axis="pilot",
+            source_ids=[canaries["github"]],
+        )
     )
     s.remember(
-        "user_profile", f"Founder login password: {canaries['password']}", author="ceo", game_day=1
+        NewNote(
+            "user_profile",
+            f"Founder login password: {canaries['password']}",
+            author="ceo",
+            game_day=1,
+        )
     )
     s.worker_write(
         {
@@ -159,13 +172,17 @@ def test_forget_leaves_no_index_term_of_the_run(save_dir: Path) -> None:
     with transaction(conn):
         for i in range(60):
             gone.remember(
-                "chat_summary",
-                f"Quetzalcoatlus pitch {i} for Xylophonic clinics",
-                author="system",
-                game_day=i,
+                NewNote(
+                    "chat_summary",
+                    f"Quetzalcoatlus pitch {i} for Xylophonic clinics",
+                    author="system",
+                    game_day=i,
+                )
             )
             kept.remember(
-                "chat_summary", f"Keeper note {i} about payroll", author="system", game_day=i
+                NewNote(
+                    "chat_summary", f"Keeper note {i} about payroll", author="system", game_day=i
+                )
             )
     gone.forget_run()
     conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, memories_fts, 'row')")
