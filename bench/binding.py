@@ -34,6 +34,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from engine.session.commands import (
+    AnswerEvent,
+    Approve,
+    Decide,
+    DecideOwn,
+    Reject,
+    RunStage,
+    StandupReply,
+)
+
 PITCHES = (
     "Scheduling for solo mobile dog groomers",
     "Meal kits for night-shift nurses at big city hospitals",
@@ -170,15 +180,15 @@ def _note_directions(s: Any) -> tuple[Any, list[Any]]:
 def _brief_phase(s: Any, n: int, slots: dict[str, str], pending: list, tally: Tally) -> None:
     for num, kind, text in SCRIPT:
         if num == n - 1 and kind == "reply" and s.can("standup_reply"):
-            s.standup_reply(text.format(**slots))
+            s.give(StandupReply, text.format(**slots))
             note, named = _note_directions(s)
             pending.extend(("reply", d, n) for d in named)
             if note.payload:
                 _withhold_probe(s, note.id, tally)
     if s.state.pending_event is not None:
-        s.answer_event(s.state.pending_event.default or "A")
+        s.give(AnswerEvent, s.state.pending_event.default or "A")
         return
-    s.run_stage()
+    s.give(RunStage)
     _judge(s.state.current, pending, tally, seed_drift=True)
 
 
@@ -186,10 +196,10 @@ def _gate_phase(s: Any, n: int, slots: dict[str, str], tally: Tally) -> None:
     reasons = [t for num, k, t in SCRIPT if num == n and k == "reject"]
     run = s.state.current
     if not reasons or s.state.stage.redos:
-        s.approve()
+        s.give(Approve)
         return
     before, before_flaws = run.artifact, {f["kind"] for f in run.rubric.flaws}
-    s.reject(reasons[0].format(**slots))
+    s.give(Reject, reasons[0].format(**slots))
     _note, named = _note_directions(s)
     redo = s.state.current
     if redo is None:  # the redo's days ended the venture
@@ -206,10 +216,10 @@ def _fork_phase(
     own = [t for num, k, t in SCRIPT if num == n and k == "own"]
     fork = [t for num, k, t in SCRIPT if num == n and k == "fork"]
     if own:
-        s.decide_own(own[0].format(**slots))
+        s.give(DecideOwn, own[0].format(**slots))
         kind = "own"
     else:
-        s.decide(fork[0] if fork else ("A" if (n + seed) % 2 else "B"))
+        s.give(Decide, fork[0] if fork else ("A" if (n + seed) % 2 else "B"))
         kind = "fork"
     note, named = _note_directions(s)
     pending.extend((kind, d, n + 1) for d in named)
@@ -402,7 +412,7 @@ def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
                 while s.state.phase != "ended":
                     st = s.state
                     if st.phase == "brief":
-                        s.run_stage()
+                        s.give(RunStage)
                         if s.state.current is None:  # the event answered first ended the run
                             continue
                         r = s.state.current.rubric
@@ -411,9 +421,9 @@ def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
                         flawed += int(bool(r.flaws))
                         kinds.update(f["kind"] for f in r.flaws)
                     elif st.phase == "gate":
-                        s.approve()
+                        s.give(Approve)
                     else:
-                        s.decide(path[st.stage.number - 1])
+                        s.give(Decide, path[st.stage.number - 1])
             finally:
                 s.close()
     return {

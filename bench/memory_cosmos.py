@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import machine
+from engine.session.commands import Approve, Decide, RunStage
 from memory.models import NewNote
 
 KEY = "YmVuY2gta2V5LW5vdC1hLXNlY3JldA=="
@@ -190,14 +191,14 @@ def game(endpoint: str, save_dir: Path) -> dict[str, Any]:
         st = session.state
         before = counter.count
         if st.phase == "brief":
-            session.run_stage()
+            session.give(RunStage)
             per_step["run_stage"].append(counter.count - before)
         elif st.phase == "gate":
-            session.approve()
+            session.give(Approve)
             per_step["approve"].append(counter.count - before)
         else:
             assert st.stage is not None
-            session.decide(plan.path[st.stage.number - 1])
+            session.give(Decide, plan.path[st.stage.number - 1])
             per_step["decide+standup"].append(counter.count - before)
     outcome = session.state.outcome.result if session.state.outcome else None
     label = session.memory_store_label()

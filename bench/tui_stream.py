@@ -21,6 +21,7 @@ from typing import Any
 
 from bench import machine
 from bench.tui_keys import watch_frames
+from engine.session.commands import RunStage
 
 PITCH = "Meal kits for night-shift nurses"
 KEYS = ("f2", "f1")  # show another pane and back: handled on the board while the worker writes
@@ -52,7 +53,7 @@ def _artifact(tmp: Path) -> dict[str, Any]:
         pitch=PITCH, seed=3, router=Router(Settings()), save_dir=tmp / "sim"
     )
     try:
-        session.run_stage()
+        session.give(RunStage)
         return dict(session.state.current.artifact)
     finally:
         session.close()

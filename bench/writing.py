@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError
+from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -287,22 +288,22 @@ def play_venture(row: tuple, directory: str) -> tuple[Any, list[str], list[str]]
         assert stage is not None
         if st.phase == "brief":
             if s.can("standup_reply") and not replied:
-                s.standup_reply(reply)
+                s.give(StandupReply, reply)
                 replied = True
-            s.run_stage()
+            s.give(RunStage)
         elif st.phase == "gate":
             if stage.number == rej_stage and not rejected:
                 rejected = True
                 try:
-                    s.reject(reason)
+                    s.give(Reject, reason)
                 except InputError:  # a reason nothing can be placed from is asked about
-                    s.approve()
+                    s.give(Approve)
             else:
-                s.approve()
+                s.give(Approve)
         elif stage.number == own_stage and not flip:
-            s.decide_own(answer)
+            s.give(DecideOwn, answer)
         else:
-            s.decide("A" if ((stage.number + seed) % 2 == 0) == flip else "B")
+            s.give(Decide, "A" if ((stage.number + seed) % 2 == 0) == flip else "B")
     return s, venture_prose(s, workers_only=True), venture_prose(s)
 
 

@@ -105,7 +105,7 @@ class PlayerActions(AppHost):
 
     def issue(
         self,
-        command: Issued,
+        command: Issued[object],
         thinking: str | None = None,
         *,
         on_refused: Callable[[str], None] | None = None,

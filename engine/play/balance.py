@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.game.models import ARCHETYPES
 from engine.play.headless import FORKS
+from engine.session.commands import Approve, Decide, RunStage
 
 PITCH = "A booking and invoicing assistant for independent physiotherapy clinics"
 ALL_PATHS = ["".join(p) for p in itertools.product("AB", repeat=FORKS)]
@@ -66,9 +67,9 @@ def _to_fork(session: Any) -> None:
     """Play (approving, events on their defaults) until the next fork or the end."""
     while session.state.phase not in ("fork", "ended"):
         if session.state.phase == "brief":
-            session.run_stage()
+            session.give(RunStage)
         else:
-            session.approve()
+            session.give(Approve)
 
 
 def _row(session: Any, prefix: str, archetype: str, seed: int) -> dict[str, Any]:
@@ -114,9 +115,9 @@ def explore(
             session.close()
             return
         other = _branch(session)
-        other.decide("A")
+        other.give(Decide, "A")
         walk(other, prefix + "A")
-        session.decide("B")
+        session.give(Decide, "B")
         walk(session, prefix + "B")
 
     root = GameSession.start_venture(
@@ -136,7 +137,7 @@ def explore(
                 rows.append(_row(root, prefix[:i], archetype, seed))
             root.close()
             return rows
-        root.decide(choice)
+        root.give(Decide, choice)
     walk(root, prefix)
     return rows
 

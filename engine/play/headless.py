@@ -116,7 +116,7 @@ def play(session: GameSession, plan: Plan) -> None:
         session.give(kind, said)
 
 
-def next_command(session: GameSession, plan: Plan) -> tuple[Kind, str]:
+def next_command(session: GameSession, plan: Plan) -> tuple[Kind[object], str]:
     """The command the plan gives now, and what the CEO says with it ("" for nothing)."""
     st = session.state
     stage = st.stage

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from engine.config import load_settings
 from engine.errors import GameError, SaveError
-from engine.game.models import Dilemma, GameState, Receipt, StageRun, WorldEvent
+from engine.game.models import GameState
 from engine.logs import log_event, log_exception, logged, logged_command
 from engine.routing import Router
 from engine.session import commands, memory_commands, steps
@@ -30,10 +30,10 @@ from engine.session.memory_backend import memory_for
 from engine.session.run_ids import new_run_id
 from engine.session.savefile import open_save
 from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
-from engine.session.steps import MemoryNote, OwnAnswerView, Step
+from engine.session.steps import Step
 from memory.contract import MemoryBackend
 from memory.local.db import db_path, transaction
-from memory.models import ConsolidationResult, ForgetReport, PruneReport
+from memory.models import ConsolidationResult
 
 if TYPE_CHECKING:
     from engine.config import Settings
@@ -357,53 +357,14 @@ class GameSession:
             result = self._commit(command.record(), lambda step: command.apply(step, prepared))
             return result if replaying else command.finish(self, result)
 
-    def give(self, kind: Kind, said: str = "") -> object:
+    def give(self, kind: Kind[R], said: str = "") -> R:
         """A player's command from what they said or pressed ("" for nothing): the one generic
-        path the TUI and the headless driver take. The refusal comes first, so input typed in a
-        phase that refuses the command is never judged; then the input is typed, then run."""
-        self._ready(kind)
-        return kind.from_said(said).issue(self)
-
-    def _ready(self, kind: Kind) -> None:
+        path the TUI, the headless driver, scripts and tests take (`session.give(Reject, "…")`),
+        typed by the command's result. The refusal comes first, so input typed in a phase that
+        refuses the command is never judged; then the input is typed, then run."""
         self._writable()
         kind.refuse(self.state)
-
-    # ---------------------------------------------------------------- typed shorthands
-    # The same path with each command's own result type, for scripts, benches and tests.
-    def run_stage(self) -> StageRun | None:
-        """The stage's worker runs (model call first, then one transaction to persist)."""
-        return self.execute(commands.RunStage())
-
-    def approve(self) -> Dilemma:
-        return self.execute(commands.Approve())
-
-    def reject(self, reason: str) -> StageRun | None:
-        """Reject with a reason: it becomes binding memory and the worker redoes the stage."""
-        self._ready(commands.Reject)
-        return self.execute(commands.Reject.from_said(reason))
-
-    def answer_event(self, choice: str) -> WorldEvent:
-        """Answer the small choice of the event waiting between stages (A/B or 1/2)."""
-        self._ready(commands.AnswerEvent)
-        return self.execute(commands.AnswerEvent.from_said(choice))
-
-    def decide(self, choice: str) -> Receipt:
-        self._ready(commands.Decide)
-        return self.execute(commands.Decide.from_said(choice))
-
-    def interpret_own(self, text: str) -> OwnAnswerView:
-        """How an own answer would be read (rule, niche, what it will change), without deciding:
-        the TUI shows this for the player to confirm before `decide_own` commits it."""
-        self._ready(commands.DecideOwn)
-        return commands.DecideOwn.from_said(text).reading(self.state)
-
-    def decide_own(self, text: str) -> Receipt:
-        self._ready(commands.DecideOwn)
-        return self.execute(commands.DecideOwn.from_said(text))
-
-    def standup_reply(self, text: str) -> MemoryNote:
-        self._ready(commands.StandupReply)
-        return self.execute(commands.StandupReply.from_said(text))
+        return kind.from_said(said).issue(self)
 
     def note_settings_change(self, settings: Settings) -> dict[str, str]:
         """Record a routing change in the run's log (no secrets: modes and labels only)."""
@@ -423,18 +384,6 @@ class GameSession:
         """Fold notes into one reviewed semantic note: a recorded command of the run."""
         self._writable()
         return self.execute(commands.Consolidate.typed(source_ids, summary, reviewer))
-
-    def prune_preview(self) -> PruneReport:
-        """What a prune would delete today (reads only; not a command of the run)."""
-        return self.memory.prune(game_day=self.state.day, dry_run=True)
-
-    def prune(self) -> PruneReport:
-        """Apply the retention rule today: a recorded command of the run."""
-        return self.execute(commands.Prune())
-
-    def forget_memories(self) -> ForgetReport:
-        """Delete every memory of the run (the game goes on): a recorded command of the run."""
-        return self.execute(commands.ForgetMemories())
 
     @logged_command
     def forget_run(self) -> RunForgotten:

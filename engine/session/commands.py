@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 P = TypeVar("P")  # what a command's model work hands its transaction
 R = TypeVar("R")  # what it gives back
+R_co = TypeVar("R_co", covariant=True)
 Record = dict[str, Any]  # a command as the run's inputs keep it (JSON)
 
 # What to do first, by the phase a venture is in (the tail of a refusal's one line).
@@ -100,8 +101,8 @@ class Preview:
     option: str | None = None  # the fork option it reads as (the option card marks a fatal one)
 
 
-class Issued(Protocol):
-    """Any command, its result unseen: what a lead-in, a replayed record and a front end hold."""
+class Issued(Protocol[R_co]):
+    """Any command, built: what a lead-in, a replayed record and a front end hold."""
 
     @property
     def name(self) -> str: ...
@@ -110,10 +111,10 @@ class Issued(Protocol):
 
     def preview(self, state: GameState) -> Preview | None: ...
 
-    def issue(self, session: GameSession, *, replaying: bool = False) -> object: ...
+    def issue(self, session: GameSession, *, replaying: bool = False) -> R_co: ...
 
 
-class Kind(Protocol):
+class Kind(Protocol[R_co]):
     """A command class as the registry lists it (what the snapshot, the CLI and the TUI read)."""
 
     @property
@@ -132,14 +133,14 @@ class Kind(Protocol):
 
     def refuse(self, state: GameState) -> None: ...
 
-    def from_said(self, said: str) -> Issued: ...
+    def from_said(self, said: str) -> Issued[R_co]: ...
 
-    def from_record(self, record: Record) -> Issued: ...
+    def from_record(self, record: Record) -> Issued[R_co]: ...
 
 
 # Every command class by `cmd`, in the order the classes are defined (simulate's --help lists
 # their options in it). Filled by `Command.__init_subclass__`.
-REGISTRY: dict[str, Kind] = {}
+REGISTRY: dict[str, Kind[object]] = {}
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ class Command(ABC, Generic[P, R]):
     def from_record(cls, record: Record) -> Self:
         return cls(**{k: v for k, v in record.items() if k != "cmd"})
 
-    def lead_in(self, state: GameState) -> Issued | None:
+    def lead_in(self, state: GameState) -> Issued[object] | None:
         return None
 
     def when_ended(self) -> R:
@@ -246,7 +247,7 @@ class RunStage(Command["tuple[StageRun, RouteResult]", "StageRun | None"]):
     verb: ClassVar[str] = "run the stage"
     phases: ClassVar[tuple[str, ...] | None] = ("brief",)
 
-    def lead_in(self, state: GameState) -> Issued | None:
+    def lead_in(self, state: GameState) -> Issued[object] | None:
         ev = state.pending_event
         return AnswerEvent(ev.default or "A", by_default=True) if ev is not None else None
 
@@ -600,12 +601,12 @@ class ForgetMemories(PlainCommand["ForgetReport"]):
         return result
 
 
-def commands() -> tuple[Kind, ...]:
+def commands() -> tuple[Kind[object], ...]:
     """Every command class, in definition order."""
     return tuple(REGISTRY.values())
 
 
-def player() -> tuple[Kind, ...]:
+def player() -> tuple[Kind[object], ...]:
     """The commands a player gives at the gate, the fork and between stages, each in one phase:
     the snapshot reports whether each may run now, and the TUI's action rows name one each."""
     return tuple(c for c in REGISTRY.values() if c.phases is not None)
@@ -616,7 +617,7 @@ def flags() -> dict[str, Flag]:
     return {c.name: c.flag for c in player() if c.flag is not None}
 
 
-def named(name: str) -> Kind | None:
+def named(name: str) -> Kind[object] | None:
     """The command class called `name` (the snapshot's and the action rows' word), if any."""
     return next((c for c in REGISTRY.values() if c.name == name), None)
 
@@ -627,7 +628,7 @@ def phase_of(name: str) -> str | None:
     return kind.phases[0] if kind is not None and kind.phases else None
 
 
-def from_record(record: Record) -> Issued:
+def from_record(record: Record) -> Issued[object]:
     """The recorded command, rebuilt for replay (one line for a command this build does not know)."""
     kind = REGISTRY.get(str(record.get("cmd")))
     if kind is None:

@@ -16,6 +16,7 @@ import pytest
 
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage
 from memory.local.db import db_path
 from tests.cosmos.conftest import KEY, cosmos_settings, failover
 
@@ -57,9 +58,9 @@ def test_forget_during_an_outage_finishes_when_cosmos_answers(
         save_dir=tmp_path,
         router=Router(cosmos_settings(shim_config, shim.endpoint)),
     )
-    game.run_stage()
-    game.approve()
-    game.decide("A")
+    game.give(RunStage)
+    game.give(Approve)
+    game.give(Decide, "A")
     run_id = game.state.run_id
     game.close()
     assert _docs(store_factory, run_id)  # the pitch and the decision live in Cosmos
@@ -81,7 +82,7 @@ def test_forget_during_an_outage_finishes_when_cosmos_answers(
         save_dir=tmp_path,
         router=Router(cosmos_settings(shim_config, shim.endpoint)),
     )
-    other.run_stage()
+    other.give(RunStage)
     other.close()
     assert _docs(store_factory, run_id) == []
     conn = sqlite3.connect(db_path(tmp_path))
@@ -96,14 +97,14 @@ def test_a_session_that_ends_during_an_outage_is_drained_by_the_next(
 ):
     router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=5, save_dir=tmp_path, router=router)
-    game.run_stage()
-    game.approve()
-    game.decide("A")
+    game.give(RunStage)
+    game.give(Approve)
+    game.give(Decide, "A")
     run_id = game.state.run_id
     shim.down = True
-    game.run_stage()  # the local store serves; its writes are queued
-    game.approve()
-    game.decide("B")  # a binding decision written during the outage
+    game.give(RunStage)  # the local store serves; its writes are queued
+    game.give(Approve)
+    game.give(Decide, "B")  # a binding decision written during the outage
     local = {r.id: r.text for r in failover(game).local.records()}
     queued_ids = {
         r[0]
@@ -115,7 +116,7 @@ def test_a_session_that_ends_during_an_outage_is_drained_by_the_next(
     game.close()  # ends inside the 15 s retry window: nothing was sent
     shim.down = False
     again = GameSession.load(run_id, save_dir=tmp_path, router=router)
-    again.run_stage()  # the first contact with Cosmos sends the outbox before serving
+    again.give(RunStage)  # the first contact with Cosmos sends the outbox before serving
     assert again.memory_store_label() == "azure-cosmos"
     assert failover(again).pending() == 0
     docs = {d["id"]: d["text"] for d in _docs(store_factory, run_id)}
@@ -134,15 +135,15 @@ def test_a_404_is_an_outage_and_a_deleted_database_comes_back(
     router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=6, save_dir=tmp_path, router=router)
     failover(game).retry_seconds = 0.0
-    game.run_stage()
-    game.approve()
+    game.give(RunStage)
+    game.give(Approve)
     shim.gone = True  # every request answers 404, as for a deleted database
-    game.decide("A")  # committed on the local store and reported done
+    game.give(Decide, "A")  # committed on the local store and reported done
     assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down: http-404")
     assert game.state.phase == "brief" and game.state.standup  # the standup ran after it
     shim.gone = False
     store_factory(game.state.run_id).client.delete_database(shim_config.database)  # really gone
-    game.run_stage()  # the retry reconnects, recreates the database and sends the outbox
+    game.give(RunStage)  # the retry reconnects, recreates the database and sends the outbox
     assert game.memory_store_label() == "azure-cosmos"
     assert failover(game).pending() == 0
     assert _docs(store_factory, game.state.run_id)
@@ -159,9 +160,9 @@ def test_a_cosmos_run_replays_like_a_local_one(shim, shim_config, tmp_path):
     router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=8, save_dir=tmp_path, router=router)
     failover(game).retry_seconds = 0.0
-    game.run_stage()
-    game.approve()
-    game.decide("A")
+    game.give(RunStage)
+    game.give(Approve)
+    game.give(Decide, "A")
     play(game, Plan(path="ABABABAB"))
     assert game.memory_store_label() == "azure-cosmos"
     run_id = game.state.run_id
@@ -189,18 +190,18 @@ def test_a_cosmos_run_through_an_outage_replays_exactly(shim, shim_config, tmp_p
     game = GameSession.start_venture(pitch=PITCH, seed=8, save_dir=tmp_path, router=router)
     memory = failover(game)
     memory.retry_seconds = 0.0
-    game.run_stage()
-    game.approve()
-    game.decide("A")
-    game.run_stage()
-    game.approve()
-    game.decide("B")
+    game.give(RunStage)
+    game.give(Approve)
+    game.give(Decide, "A")
+    game.give(RunStage)
+    game.give(Approve)
+    game.give(Decide, "B")
     shim.down = True
-    game.run_stage()  # briefed from the local store
+    game.give(RunStage)  # briefed from the local store
     assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down")
-    game.approve()
+    game.give(Approve)
     shim.down = False
-    game.decide("A")  # after the step the outbox drains and Cosmos serves again
+    game.give(Decide, "A")  # after the step the outbox drains and Cosmos serves again
     play(game, Plan(path="ABABABAB"))
     assert game.memory_store_label() == "azure-cosmos" and memory.pending() == 0
     run_id = game.state.run_id
@@ -251,12 +252,12 @@ def test_a_step_with_a_hanging_cosmos_plays_on_locally(shim, shim_config, tmp_pa
         )
     )
     game = GameSession.start_venture(pitch=PITCH, seed=7, save_dir=tmp_path, router=router)
-    game.run_stage()
+    game.give(RunStage)
     shim.hang = True
     try:
-        game.approve()  # the first call waits out the deadline, the rest of the step is local
+        game.give(Approve)  # the first call waits out the deadline, the rest of the step is local
         assert game.memory_store_label() == "local-sqlite (azure-cosmos down: deadline)"
-        game.decide("A")
+        game.give(Decide, "A")
         assert game.state.phase == "brief"
     finally:
         shim.hang = False

@@ -18,6 +18,7 @@ import pytest
 
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, Reject, RunStage
 from tests.cosmos.conftest import KEY, cosmos_settings
 
 pytestmark = pytest.mark.slow
@@ -64,13 +65,13 @@ def test_forget_during_an_outage_leaves_no_byte_on_disk_then_none_in_cosmos(
     monkeypatch.setenv("WORLDFORGE_HOME", str(home))
     router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=4, save_dir=home, router=router)
-    game.run_stage()
-    game.reject(REASON)
-    game.approve()
-    game.decide("A")
+    game.give(RunStage)
+    game.give(Reject, REASON)
+    game.give(Approve)
+    game.give(Decide, "A")
     shim.down = True  # the next stage is written locally and queued for Cosmos
-    game.run_stage()
-    game.approve()
+    game.give(RunStage)
+    game.give(Approve)
     run_id = game.state.run_id
     report = game.export_report()
     game.close()
@@ -96,7 +97,7 @@ def test_forget_during_an_outage_leaves_no_byte_on_disk_then_none_in_cosmos(
     later = GameSession.start_venture(  # any later session of the save sends the tombstone
         pitch="Tool libraries for new homeowners", seed=2, save_dir=home, router=router
     )
-    later.run_stage()
+    later.give(RunStage)
     later.close()
     assert _disk_hits(home) == []
     assert _cosmos_hits(store_factory, shim_config.database) == []

@@ -9,6 +9,7 @@ from engine.config import Settings
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage
 from tests.cosmos.conftest import cosmos_settings, failover
 
 pytestmark = pytest.mark.slow
@@ -69,16 +70,16 @@ def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
         router=Router(cosmos_settings(shim_config, shim.endpoint)),
     )
     failover(game).retry_seconds = 0.0
-    game.run_stage()
-    game.approve()
-    game.decide("A")  # stage 1's binding decision lives in Cosmos (and the save's mirror)
+    game.give(RunStage)
+    game.give(Approve)
+    game.give(Decide, "A")  # stage 1's binding decision lives in Cosmos (and the save's mirror)
     assert [r.id for r in failover(game).local.records()] == [r.id for r in game.memory.records()]
     assert failover(game).pending() == 0  # a mirror is never queued for Cosmos
     binding = game.state.directive
     assert binding is not None
     before = len(_docs(failover(game).cosmos))
     shim.down = True
-    game.run_stage()  # Cosmos does not answer: the local store serves this step
+    game.give(RunStage)  # Cosmos does not answer: the local store serves this step
     assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down")
     notices = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
     assert notices and notices[-1].payload["state"] == "fallback"
@@ -86,12 +87,12 @@ def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
     brief = [e for e in game.events() if e.type == "STAGE_EXECUTED"][-1]
     kinds = {m["kind"] for m in brief.payload["memory_injected"]}
     assert "procedural" in kinds  # the brief kept its binding direction during the outage
-    game.approve()
+    game.give(Approve)
     written = [e for e in game.events() if e.type == "MEMORY_WRITTEN"][-1]
     assert written.payload["store"].startswith("local-sqlite")
     assert failover(game).pending() >= 1
     shim.down = False
-    game.decide("B")  # after this step the parked tier is probed and the outbox sent
+    game.give(Decide, "B")  # after this step the parked tier is probed and the outbox sent
     assert game.memory_store_label() == "azure-cosmos"
     assert failover(game).pending() == 0
     docs = _docs(failover(game).cosmos)
@@ -100,7 +101,7 @@ def test_cosmos_down_mid_game_falls_back_and_syncs(shim, shim_config, tmp_path):
     decision = next(d for d in docs if d["id"] == binding.memory_id)
     assert texts.count(decision["text"]) == 1  # seeded copies are not sent back
     assert len(texts) > before
-    game.run_stage()
+    game.give(RunStage)
     restored = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
     assert restored[-1].payload["state"] == "restored" and restored[-1].payload["synced"] >= 1
     game.close()
@@ -114,8 +115,8 @@ def test_memory_cli_reads_the_cosmos_backend(config, tmp_path, capsys, monkeypat
     game = GameSession.start_venture(
         pitch=PITCH, seed=2, save_dir=tmp_path, router=Router(cosmos_settings(config))
     )
-    game.run_stage()
-    game.approve()
+    game.give(RunStage)
+    game.give(Approve)
     run_id = game.state.run_id
     ids = [r.id for r in game.memory.records()]
     game.close()

@@ -8,12 +8,13 @@ from engine.game.models import Dilemma, Option
 from engine.game.rules import RULES, resolve
 from engine.play import careful
 from engine.play.headless import Plan, play
+from engine.session.commands import Approve, RunStage
 
 
 def _at_fork(new_session):
     s = new_session()
-    s.run_stage()
-    s.approve()
+    s.give(RunStage)
+    s.give(Approve)
     assert s.state.phase == "fork"
     return s
 

@@ -7,6 +7,7 @@ import pytest
 
 from engine.errors import GameError, InputError, SaveError
 from engine.session import commands as C
+from engine.session.commands import AnswerEvent, Approve, Decide, RunStage
 
 SAMPLES: dict[type[C.Command], C.Command] = {
     C.RunStage: C.RunStage(),
@@ -69,15 +70,15 @@ def test_refusals_are_one_line_by_phase(new_session) -> None:
     s = new_session()
     assert s.can("run_stage") and not s.can("approve") and not s.can("teleport")
     with pytest.raises(GameError, match="cannot approve now: run the stage first"):
-        s.approve()
+        s.give(Approve)
     with pytest.raises(GameError, match="there is no event waiting for an answer"):
-        s.answer_event("A")
-    s.run_stage()
+        s.give(AnswerEvent, "A")
+    s.give(RunStage)
     with pytest.raises(GameError, match="cannot decide now: approve or reject the artifact first"):
-        s.decide("A")
-    s.approve()
+        s.give(Decide, "A")
+    s.give(Approve)
     with pytest.raises(InputError, match="choose A or B"):
-        s.decide("C")
+        s.give(Decide, "C")
     assert s.state.phase == "fork"
 
 

@@ -10,6 +10,14 @@ from engine.game.economy import founding_org, initial_economics
 from engine.game.models import Founder
 from engine.game.rubric import evaluate
 from engine.game.world import build_stages
+from engine.session.commands import (
+    Approve,
+    Decide,
+    DecideOwn,
+    ForgetMemories,
+    RunStage,
+    StandupReply,
+)
 from engine.writing.simulate import simulate_artifact
 
 FOUNDER = Founder(
@@ -170,10 +178,10 @@ def test_withholding_or_forgetting_the_note_takes_its_direction_out_of_the_brief
     from engine.workers.agents import binding_section, gather_context
 
     s = new_session(pitch="Scheduling for solo mobile dog groomers")
-    s.run_stage()
-    s.approve()
-    s.decide("A")
-    s.standup_reply("Price it at $27 a month")
+    s.give(RunStage)
+    s.give(Approve)
+    s.give(Decide, "A")
+    s.give(StandupReply, "Price it at $27 a month")
     note = s.memory.records(kinds=["procedural"])[-1]
     st = s.state
     full = gather_context(st, st.stage, s.memory, s.knowledge)
@@ -182,8 +190,8 @@ def test_withholding_or_forgetting_the_note_takes_its_direction_out_of_the_brief
     without = gather_context(st, st.stage, s.memory, s.knowledge, withhold=frozenset({note.id}))
     assert not [d for d in without.binding.directions if d.memory_id == note.id]
     assert "$27" not in binding_section(without.binding) and note.id not in without.memory_block
-    s.forget_memories()
-    s.run_stage()
+    s.give(ForgetMemories)
+    s.give(RunStage)
     run = s.state.current
     assert run.binding == [] and "No binding direction" in run.artifact["follows_decision"]["how"]
 
@@ -194,9 +202,9 @@ def test_a_forgotten_decision_reaches_no_part_of_the_next_brief(new_session):
     from engine.workers.agents import build_prompts, gather_context
 
     s = new_session(pitch="Scheduling for solo mobile dog groomers")
-    s.run_stage()
-    s.approve()
-    s.decide("A")
+    s.give(RunStage)
+    s.give(Approve)
+    s.give(Decide, "A")
     decided = s.state.receipts[-1].decided
     label = decided.split(":", 1)[0]
     st = s.state
@@ -204,7 +212,7 @@ def test_a_forgotten_decision_reaches_no_part_of_the_next_brief(new_session):
         build_prompts(st, st.stage, gather_context(st, st.stage, s.memory, s.knowledge))
     )
     assert label in before  # recalled: the binding section names it
-    s.forget_memories()
+    s.give(ForgetMemories)
     st = s.state
     system, user = build_prompts(st, st.stage, gather_context(st, st.stage, s.memory, s.knowledge))
     assert label not in system and label not in user and "CEO's call" not in user
@@ -259,10 +267,10 @@ def test_words_that_fit_neither_option_bind_the_option_they_are_costed_as(new_se
     from engine.workers.agents import gather_context
 
     s = new_session(pitch="Mobile grooming for dogs, for solo groomers who work from a van")
-    s.run_stage()
-    s.approve()
+    s.give(RunStage)
+    s.give(Approve)
     dearer = costlier_option(s.state, s.state.dilemma, s.state.stage.id)
-    receipt = s.decide_own("hmm, whatever you think")
+    receipt = s.give(DecideOwn, "hmm, whatever you think")
     assert receipt.rule_id == dearer.rule_id
     note = s.memory.records(kinds=["procedural"])[-1]
     bound = [d["value"] for d in note.payload["directions"]]

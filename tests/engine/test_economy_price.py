@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.game.economy import founding_org, initial_economics, list_price, set_price
 from engine.play.headless import Plan, play
+from engine.session.commands import Approve, Decide, Reject, RunStage
 from engine.views.report import render_report
 from engine.writing.redo import price_for
 
@@ -18,12 +19,12 @@ def test_the_list_price_is_what_workers_quote_and_what_customers_pay(new_session
 
 def test_a_named_price_moves_customers_not_revenue(new_session):
     s = new_session(seed=301)
-    s.run_stage()
-    s.approve()
-    s.decide("A")
-    s.run_stage()
+    s.give(RunStage)
+    s.give(Approve)
+    s.give(Decide, "A")
+    s.give(RunStage)
     revenue = s.state.economics.monthly_revenue_usd
-    s.reject("Price it at $25 a month")
+    s.give(Reject, "Price it at $25 a month")
     e = s.state.economics
     assert e.arpu_usd == 25 and e.monthly_revenue_usd == revenue > 0
     assert e.paying_customers == round(e.monthly_revenue_usd / 25)

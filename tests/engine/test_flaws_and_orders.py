@@ -10,6 +10,7 @@ from engine.game.economy import founding_org, initial_economics
 from engine.game.models import Founder
 from engine.game.rubric import evaluate
 from engine.game.world import build_stages
+from engine.session.commands import Approve, Decide, DecideOwn, RunStage, StandupReply
 from engine.writing.simulate import simulate_artifact
 
 FOUNDER = Founder(
@@ -95,14 +96,14 @@ def test_pressure_raises_the_odds_and_a_strong_worker_lowers_them(new_session):
 
 def test_an_approved_flaw_costs_later_and_the_story_says_so(new_session):
     s = new_session()
-    s.run_stage()
+    s.give(RunStage)
     s.state.current.rubric.flaws = [{"kind": "over_claim", "note": "promises too much"}]
     trust = s.state.economics.trust
-    s.approve()
+    s.give(Approve)
     assert s.state.planted and s.state.planted[0]["kind"] == "over_claim"
-    s.decide("A")
+    s.give(Decide, "A")
     before = s.state.economics.trust
-    s.run_stage()
+    s.give(RunStage)
     surfaced = [e for e in s.events() if e.type == "FLAW_SURFACED"]
     assert surfaced and "over-claim you approved at YOU" in surfaced[0].message
     assert surfaced[0].payload["changes"]["trust"] < 0 and not s.state.planted
@@ -118,16 +119,16 @@ def test_a_hiring_freeze_reply_blocks_the_next_hire_with_a_receipt_line(new_sess
     while s.state.phase != "ended" and blocked is None:
         if s.state.phase == "brief":
             if s.can("standup_reply"):
-                s.standup_reply("Freeze hiring and cut burn now")
-            s.run_stage()
+                s.give(StandupReply, "Freeze hiring and cut burn now")
+            s.give(RunStage)
         elif s.state.phase == "gate":
-            s.approve()
+            s.give(Approve)
         else:
             opts = s.state.dilemma.options
             hiring = [o for o in opts if RULES[o.rule_id].role is not None]
             frozen = bool(s.state.orders)
             org = [w.id for w in s.state.org if w.active]
-            r = s.decide((hiring or opts)[0].key)
+            r = s.give(Decide, (hiring or opts)[0].key)
             if hiring and frozen:
                 blocked = (r, org)
     assert blocked is not None, "no hiring option met a standing freeze"
@@ -142,26 +143,26 @@ def test_a_hiring_freeze_reply_blocks_the_next_hire_with_a_receipt_line(new_sess
 
 def test_an_own_answer_matching_no_option_is_costed_like_one_never_free(new_session):
     s = new_session()
-    s.run_stage()
-    s.approve()
+    s.give(RunStage)
+    s.give(Approve)
     options = {o.rule_id: o for o in s.state.dilemma.options}
-    view = s.interpret_own("Partner with local co-ops before raising")
+    view = DecideOwn.from_said("Partner with local co-ops before raising").reading(s.state)
     assert view["option"] is None and view["rule_id"] in options
     costed = options[view["rule_id"]]
     assert view["will_change"] == costed.effect_line and f"option {costed.key}" in view["says"]
-    r = s.decide_own("Partner with local co-ops before raising")
+    r = s.give(DecideOwn, "Partner with local co-ops before raising")
     assert r.rule_id == costed.rule_id and r.effect_line == costed.effect_line
     assert r.option == "own" and r.matched_by == "custom"
 
 
 def test_focus_on_x_drop_y_narrows_the_customer_for_the_next_artifact(new_session):
     s = new_session(pitch="Scheduling for hospitals and clinics", seed=8)
-    s.run_stage()
-    s.approve()
-    r = s.decide_own("Focus on hospitals, drop clinics")
+    s.give(RunStage)
+    s.give(Approve)
+    r = s.give(DecideOwn, "Focus on hospitals, drop clinics")
     assert s.state.stages[0].decision.interpreted["niche"] == "hospitals"
     assert s.state.niche == "hospitals" and r.option == "own"
-    s.run_stage()
+    s.give(RunStage)
     art = s.state.current.artifact
     assert not s.state.current.rubric.flaws  # this seed's worker makes no mistake here
     assert "hospitals" in art["target_audience"].lower()

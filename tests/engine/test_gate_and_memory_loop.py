@@ -8,14 +8,15 @@ from engine.errors import GameError, InputError
 from engine.game.rubric import evaluate
 from engine.game.rules import RULES
 from engine.play.headless import Plan, play
+from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 from engine.writing.simulate import simulate_artifact
 
 
 def test_rejection_reason_becomes_procedural_memory_and_redo_follows_it(new_session):
     s = new_session()
-    s.run_stage()
+    s.give(RunStage)
     first = s.state.current.artifact
-    s.reject("Focus on weekly harvest forecasts; leave out investors")
+    s.give(Reject, "Focus on weekly harvest forecasts; leave out investors")
     procedural = [m for m in s.memory.records() if m.kind == "procedural"]
     note = next(m for m in procedural if "harvest forecasts" in m.text and m.author == "ceo")
     axes = {d["axis"]: d["value"] for d in note.payload["directions"]}
@@ -33,45 +34,45 @@ def test_rejection_reason_becomes_procedural_memory_and_redo_follows_it(new_sess
 
 def test_redo_limit_then_approve(new_session):
     s = new_session()
-    s.run_stage()
-    s.reject("State the price up front")
-    s.reject("Lower the price")
+    s.give(RunStage)
+    s.give(Reject, "State the price up front")
+    s.give(Reject, "Lower the price")
     assert not s.can("reject")
     with pytest.raises(GameError, match="no redos left"):
-        s.reject("again")
-    s.approve()
+        s.give(Reject, "again")
+    s.give(Approve)
     assert s.state.phase == "fork"
 
 
 def test_phase_rules_are_enforced_without_losing_state(new_session):
     s = new_session()
     with pytest.raises(GameError):
-        s.approve()
+        s.give(Approve)
     with pytest.raises(GameError):
-        s.decide("A")
-    s.run_stage()
+        s.give(Decide, "A")
+    s.give(RunStage)
     with pytest.raises(InputError):
-        s.reject("   ")
+        s.give(Reject, "   ")
     with pytest.raises(InputError):
-        s.reject("bad \x00 reason")
+        s.give(Reject, "bad \x00 reason")
     assert s.state.phase == "gate"
-    s.approve()
+    s.give(Approve)
     with pytest.raises(InputError):
-        s.decide("C")
+        s.give(Decide, "C")
     assert s.state.phase == "fork"
     before = len(s.events())
     second = s.state.dilemma.options[1]
-    s.decide("2")
+    s.give(Decide, "2")
     assert s.state.stages[0].decision.rule_id == second.rule_id
     assert len(s.events()) > before
 
 
 def test_receipt_has_every_field_before_after_and_next_brief(new_session):
     s = new_session()
-    s.run_stage()
-    s.approve()
+    s.give(RunStage)
+    s.give(Approve)
     first = s.state.dilemma.options[0]
-    r = s.decide("A")
+    r = s.give(Decide, "A")
     assert r.rule_id == first.rule_id and r.effect_line == first.effect_line
     assert set(r.economics_delta) == set(r.before.numbers())
     assert r.after != r.before
@@ -88,31 +89,31 @@ def test_receipt_has_every_field_before_after_and_next_brief(new_session):
 
 def test_own_answer_matches_whole_words_else_is_costed_like_an_option(new_session):
     s = new_session()
-    s.run_stage()
-    s.approve()
+    s.give(RunStage)
+    s.give(Approve)
     rules = {o.rule_id for o in s.state.dilemma.options}
-    r = s.decide_own("Deep relationships and ownership with each farm")  # "ship" inside words
+    r = s.give(DecideOwn, "Deep relationships and ownership with each farm")  # "ship" inside words
     assert r.rule_id in rules and r.matched_by == "custom"
-    s.run_stage()
+    s.give(RunStage)
     run = s.state.current
     assert "relationships" not in str(run.artifact)  # never bound as a literal fragment
     assert not run.rubric.drift
-    s.approve()
+    s.give(Approve)
     option = s.state.dilemma.options[0]
     keyword = RULES[option.rule_id].keywords[0]
-    r2 = s.decide_own(f"we go with {keyword}, plainly")
+    r2 = s.give(DecideOwn, f"we go with {keyword}, plainly")
     assert r2.rule_id == option.rule_id and r2.matched_by == "keywords"
 
 
 def test_standup_reply_is_binding_for_next_stage(new_session):
     s = new_session()
-    s.run_stage()
-    s.approve()
-    s.decide("A")
+    s.give(RunStage)
+    s.give(Approve)
+    s.give(Decide, "A")
     assert s.can("standup_reply")
-    s.standup_reply("Mention irrigation sensors in everything, and price it at $45 a month")
+    s.give(StandupReply, "Mention irrigation sensors in everything, and price it at $45 a month")
     assert not s.can("standup_reply")
-    s.run_stage()
+    s.give(RunStage)
     art = s.state.current.artifact
     assert "irrigation sensors" in str(art["okrs_q1"]) and "$45 a month" in art["value_proposition"]
     assert s.state.current.rubric.compliance == 100
@@ -122,11 +123,11 @@ def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
     from engine.game.directions import Binding, Direction, option_directions
 
     s = new_session()
-    s.run_stage()
-    s.approve()
-    s.decide("A")
-    s.standup_reply("Speak to organic growers with one site")
-    s.run_stage()
+    s.give(RunStage)
+    s.give(Approve)
+    s.give(Decide, "A")
+    s.give(StandupReply, "Speak to organic growers with one site")
+    s.give(RunStage)
     run = s.state.current
     binding = Binding(directions=[Direction.model_validate(d) for d in run.binding])
     assert not run.rubric.drift and run.rubric.compliance == 100
@@ -164,7 +165,7 @@ def test_two_runs_in_one_save_dir_never_see_each_others_memories(new_session):
     b = new_session(pitch="Tax filing help for freelance illustrators")
     play(a, Plan(path="A" * 8, rejects={"stage_1_you": ["mention courier insurance"]}))
     a_texts = {m.text for m in a.memory.records()}
-    b.run_stage()
+    b.give(RunStage)
     b_records = b.memory.records()
     assert {m.run_id for m in b_records} == {b.state.run_id}
     assert not a_texts & {m.text for m in b_records}

@@ -11,6 +11,7 @@ import pytest
 from engine.game.directions import Binding, check, prose, read_directions, stated_prices
 from engine.game.economy import founding_org, initial_economics
 from engine.game.world import build_stages
+from engine.session.commands import AnswerEvent, Approve, Decide, Reject, RunStage
 from engine.views.render import render_artifact
 from engine.writing.simulate import simulate_artifact
 from tests.engine.test_directions import FOUNDER
@@ -127,16 +128,16 @@ def test_a_redo_naming_the_price_reprices_the_plan_and_says_so(new_session):
         st = s.state
         if st.phase == "brief":
             if st.pending_event is not None:
-                s.answer_event(st.pending_event.default or "A")
+                s.give(AnswerEvent, st.pending_event.default or "A")
             else:
-                s.run_stage()
+                s.give(RunStage)
         elif st.phase == "gate":
-            s.approve()
+            s.give(Approve)
         else:
-            s.decide("A")
+            s.give(Decide, "A")
         assert s.state.phase != "ended"
     before = s.state.current.artifact["financial_plan"]
-    s.reject("Price it at 25 dollars a month")
+    s.give(Reject, "Price it at 25 dollars a month")
     run = s.state.current
     fp = run.artifact["financial_plan"]
     assert fp["price_usd_per_month"] == 25 and _follows(fp)

@@ -16,6 +16,7 @@ from engine.game.economy import founding_org, initial_economics
 from engine.game.flaws import find_flaws
 from engine.game.models import Economics, Founder
 from engine.game.world import build_stages
+from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 from engine.writing.redo import price_for
 from engine.writing.simulate import simulate_artifact
 
@@ -153,11 +154,11 @@ def test_the_flaw_check_never_reads_the_ceos_quoted_words():
 
 def test_an_unplaceable_reason_gets_one_question_and_spends_no_redo(new_session):
     s = new_session(pitch="Herbal tea subscriptions for night-shift nurses")
-    s.run_stage()
+    s.give(RunStage)
     events = len(s.events())
     for vague in ("meh", "do better", "The price is wrong"):
         with pytest.raises(InputError) as err:
-            s.reject(vague)
+            s.give(Reject, vague)
         assert "?" in str(err.value)
     assert s.state.stage.redos == 0 and s.state.phase == "gate" and len(s.events()) == events
 
@@ -167,33 +168,33 @@ def test_money_the_reader_cannot_parse_is_asked_about_at_every_input(new_session
     beside a direction it can read), at the fork in own words and in a standup reply; nothing is
     recorded and no redo is spent, so the player can say it again with figures."""
     s = new_session(pitch="Herbal tea subscriptions for night-shift nurses")
-    s.run_stage()
+    s.give(RunStage)
     events = len(s.events())
     with pytest.raises(InputError) as err:
-        s.reject("Speak to ward nurses and price it at twelve-ish dollars")
+        s.give(Reject, "Speak to ward nurses and price it at twelve-ish dollars")
     assert "cannot tell an amount" in str(err.value) and "“$12 a meal”" in str(err.value)
     assert s.state.stage.redos == 0 and len(s.events()) == events
-    s.approve()
+    s.give(Approve)
     events = len(s.events())
     with pytest.raises(InputError):
-        s.decide_own("Both, and price it at $twelve")
+        s.give(DecideOwn, "Both, and price it at $twelve")
     assert s.state.phase == "fork" and len(s.events()) == events
-    s.decide("A")
+    s.give(Decide, "A")
     events = len(s.events())
     with pytest.raises(InputError):
-        s.standup_reply("price it at twelve-ish dollars a month")
+        s.give(StandupReply, "price it at twelve-ish dollars a month")
     assert not s.state.standup_answered and len(s.events()) == events
-    s.standup_reply("price it at $12 a month")
+    s.give(StandupReply, "price it at $12 a month")
     assert s.state.standup_answered
 
 
 def test_session_redo_fixes_the_named_audience(new_session):
     s = new_session(pitch="Herbal tea subscriptions for night-shift nurses")
-    s.run_stage()
-    s.approve()
-    decided = s.decide("A").rule_id
-    s.run_stage()
-    s.reject("Who is this for? Speak to nurses on night shifts in care homes")
+    s.give(RunStage)
+    s.give(Approve)
+    decided = s.give(Decide, "A").rule_id
+    s.give(RunStage)
+    s.give(Reject, "Who is this for? Speak to nurses on night shifts in care homes")
     run = s.state.current
     assert run.artifact["follows_decision"]["rule_id"] == decided
     assert "care homes" in run.artifact["target_audience"]

@@ -8,6 +8,7 @@ import pytest
 
 from engine.play.balance import PITCH, run_balance
 from engine.play.headless import Plan, play
+from engine.session.commands import Approve, RunStage
 from engine.session.replay import verify
 from worldforge_tui.cli import main
 
@@ -127,11 +128,11 @@ def test_settings_change_is_logged_and_replays(new_session):
     from engine.config import Settings
 
     s = new_session()
-    s.run_stage()
+    s.give(RunStage)
     s.router.update_settings(Settings(demo_mode="simulation", agent_routing="cloud_first"))
     info = s.note_settings_change(s.router.settings)
     assert info["agent_routing"] == "cloud_first" and "key" not in str(info).lower()
     event = s.events()[-1]
     assert event.type == "SETTINGS_CHANGED" and "cloud_first" in event.message
-    s.approve()
+    s.give(Approve)
     assert verify(s.conn, s.state.run_id).ok

@@ -11,6 +11,7 @@ import pytest
 from engine.game import antagonist, world_events
 from engine.game.world_words import EVENT_WORDS, FIELDS
 from engine.language.domains import WORLDS
+from engine.session.commands import Approve, RunStage
 
 MEALS = "Meal kits for night-shift nurses at big city hospitals"
 SOLAR = "Solar microgrids for rural farmers in Kenya"
@@ -68,8 +69,8 @@ def test_rival_moves_speak_of_the_companys_world(new_session):
 
 def test_the_fork_pressure_line_is_filled(new_session):
     s = new_session(pitch=MEALS, seed=41)
-    s.run_stage()
-    s.approve()
+    s.give(RunStage)
+    s.give(Approve)
     d = s.state.dilemma
     assert d is not None and s.state.antagonist.name in d.prompt
     assert not re.search(r"[{}]", d.prompt), d.prompt

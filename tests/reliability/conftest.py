@@ -10,6 +10,7 @@ from engine.config import Settings
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage
 from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401 - fixtures
 
 PITCH = "Repair bookings for independent bike shops"
@@ -31,11 +32,11 @@ def play_venture(
             play(session, plan or Plan())
         else:
             for _ in range(stop_after):
-                {
-                    "brief": session.run_stage,
-                    "gate": session.approve,
-                    "fork": lambda: session.decide("A"),
-                }[session.state.phase]()
+                session.give(
+                    *{"brief": (RunStage,), "gate": (Approve,), "fork": (Decide, "A")}[
+                        session.state.phase
+                    ]
+                )
         return session.state.run_id
     finally:
         session.close()

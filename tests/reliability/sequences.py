@@ -24,6 +24,16 @@ from engine.config import Settings
 from engine.errors import GameError
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import (
+    Approve,
+    Decide,
+    DecideOwn,
+    ForgetMemories,
+    Prune,
+    Reject,
+    RunStage,
+    StandupReply,
+)
 from engine.session.replay import verify
 
 PITCHES = (
@@ -81,9 +91,9 @@ def _memory_command(session: GameSession, rng: random.Random) -> str:
             return "consolidate"
         return "noop"
     if pick < 0.9:
-        session.prune()
+        session.give(Prune)
         return "prune"
-    session.forget_memories()
+    session.give(ForgetMemories)
     return "forget_memories"
 
 
@@ -91,21 +101,21 @@ def _game_command(session: GameSession, rng: random.Random) -> str:
     st = session.state
     if st.phase == "brief":
         if session.can("standup_reply") and rng.random() < 0.3:
-            session.standup_reply(_typed(rng, REASONS))
+            session.give(StandupReply, _typed(rng, REASONS))
             return "standup_reply"
-        session.run_stage()
+        session.give(RunStage)
         return "run_stage"
     if st.phase == "gate":
         if session.can("reject") and rng.random() < 0.25:
-            session.reject(_typed(rng, REASONS))
+            session.give(Reject, _typed(rng, REASONS))
             return "reject"
-        session.approve()
+        session.give(Approve)
         return "approve"
     if st.phase == "fork":
         if rng.random() < 0.2:
-            session.decide_own(_typed(rng, OWN))
+            session.give(DecideOwn, _typed(rng, OWN))
             return "decide_own"
-        session.decide(rng.choice("AB"))
+        session.give(Decide, rng.choice("AB"))
         return "decide"
     return "ended"
 

@@ -14,6 +14,7 @@ from engine.config import Settings
 from engine.errors import GameError
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage
 
 PITCHES = (
     "Repair bookings for independent bike shops",
@@ -52,11 +53,11 @@ def main(save_dir: str, run: str, seed: int, steps: int) -> int:
             if phase == "ended":
                 break
             if phase == "brief":
-                s.run_stage()
+                s.give(RunStage)
             elif phase == "gate":
-                s.approve()
+                s.give(Approve)
             else:
-                s.decide(rng.choice("AB"))
+                s.give(Decide, rng.choice("AB"))
             print("ack", run_id, len(s.inputs), flush=True)
     except GameError as err:
         print("refused", type(err).__name__, str(err)[:80], flush=True)

@@ -18,6 +18,7 @@ import pytest
 from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import RunStage
 from memory.scrub import scrub
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,7 +96,7 @@ def test_an_echoed_key_reaches_no_file(
         pitch="Repair bookings for bike shops", seed=2, save_dir=tmp_path, router=Router(settings)
     )
     try:
-        session.run_stage()
+        session.give(RunStage)
         fallbacks = [e for e in session.events() if e.type == "ROUTE_FALLBACK"]
         assert fallbacks, "the endpoint was never asked"
         assert all(key not in json.dumps(e.model_dump()) for e in session.events())

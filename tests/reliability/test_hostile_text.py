@@ -23,6 +23,7 @@ from engine.errors import GameError
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 from engine.session.replay import verify
 from tests.reliability.hostile import ESCAPE_OR_CONTROL, SAMPLES, hostile_pitch, hostile_text
 from worldforge_tui.cli import main as cli_main
@@ -60,16 +61,16 @@ def test_session_api_takes_hostile_text(tmp_path, pitch, name, archetype, reason
         return
     session = made
     try:
-        session.run_stage()
-        _attempt(session.reject, reason)
+        session.give(RunStage)
+        _attempt(session.give, Reject, reason)
         if session.state.phase == "brief":
-            session.run_stage()
-        session.approve()
-        _attempt(session.decide_own, own)
+            session.give(RunStage)
+        session.give(Approve)
+        _attempt(session.give, DecideOwn, own)
         if session.state.phase == "fork":
-            session.decide("B")
+            session.give(Decide, "B")
         if session.can("standup_reply"):
-            _attempt(session.standup_reply, reply)
+            _attempt(session.give, StandupReply, reply)
         assert verify(session.conn, session.state.run_id).ok
         assert session.export_report(tmp_path / "report.md").exists()
     finally:
@@ -89,18 +90,18 @@ def test_a_megabyte_string_is_refused_cleanly(tmp_path, where):
         return
     session = GameSession.start_venture(**kwargs)
     try:
-        session.run_stage()
+        session.give(RunStage)
         if where == "reason":
             with pytest.raises(GameError, match="too long"):
-                session.reject(HUGE)
-        session.approve()
+                session.give(Reject, HUGE)
+        session.give(Approve)
         if where == "own":
             with pytest.raises(GameError, match="too long"):
-                session.decide_own(HUGE)
-        session.decide("A")
+                session.give(DecideOwn, HUGE)
+        session.give(Decide, "A")
         if where == "reply" and session.can("standup_reply"):
             with pytest.raises(GameError, match="too long"):
-                session.standup_reply(HUGE)
+                session.give(StandupReply, HUGE)
         assert session.state.phase in ("brief", "ended")
     finally:
         session.close()

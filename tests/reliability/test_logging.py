@@ -13,6 +13,7 @@ from engine.logs import _FileHandler, correlation, get_logger, log_path
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage
 from tests.servers.openai_server import refused_url
 from worldforge_tui.cli import main as cli_main
 
@@ -31,12 +32,12 @@ def test_unexpected_command_error_is_logged_with_ids_and_rolled_back(tmp_path, m
         router=Router(Settings(demo_mode="simulation")),
     )
     try:
-        session.run_stage()
-        session.approve()
+        session.give(RunStage)
+        session.give(Approve)
         events_before = len(session.events())
         monkeypatch.setattr(rules, "apply_rule", _boom)
         with pytest.raises(RuntimeError):
-            session.decide("A")
+            session.give(Decide, "A")
         assert session.state.phase == "fork" and len(session.events()) == events_before
         text = log_path().read_text(encoding="utf-8")
         assert "Traceback" in text and "RuntimeError" in text
@@ -45,7 +46,7 @@ def test_unexpected_command_error_is_logged_with_ids_and_rolled_back(tmp_path, m
             assert part in line
         assert CANARY not in text
         monkeypatch.undo()
-        session.decide("A")  # the command works again from the last committed step
+        session.give(Decide, "A")  # the command works again from the last committed step
         assert session.state.phase in ("brief", "ended")
     finally:
         session.close()

@@ -20,6 +20,7 @@ from engine.config import Settings
 from engine.errors import GameError
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage
 from engine.session.lease import RunBusyError
 from engine.session.replay import verify
 from engine.session.savefile import open_save
@@ -34,6 +35,7 @@ HOLDER = textwrap.dedent("""
     from engine.config import Settings
     from engine.routing import Router
     from engine.session.api import GameSession
+    from engine.session.commands import named
     save_dir, run_id = sys.argv[1], sys.argv[2]
     s = GameSession.load(run_id, save_dir=save_dir, router=Router(Settings(demo_mode="simulation")))
     print("ready", s.read_only, flush=True)
@@ -42,7 +44,7 @@ HOLDER = textwrap.dedent("""
         if cmd == "close":
             break
         try:
-            {"run_stage": s.run_stage, "approve": s.approve, "decide": lambda: s.decide("A")}[cmd]()
+            s.give(named(cmd), "A" if cmd == "decide" else "")
             print("ok", s.state.phase, flush=True)
         except Exception as err:
             print("refused", type(err).__name__, err, flush=True)
@@ -105,14 +107,14 @@ def test_second_window_watches_read_only_and_no_decision_is_lost(tmp_path: Path)
             line = mine.read_only_line()
             assert f"pid {other.proc.pid}" in line and "another window" in line
             with pytest.raises(RunBusyError, match="another window"):
-                mine.approve()
+                mine.give(Approve)
             assert other.send("approve") == "ok fork"
             assert other.send("decide") == "ok brief"
             fresh = mine.refresh()  # the watching window sees the log scroll
             assert [e.type for e in fresh][:2] == ["ARTIFACT_APPROVED", "MEMORY_WRITTEN"]
             assert mine.state.phase == "brief" and mine.state.stage_index == 1
             with pytest.raises(RunBusyError):
-                mine.decide("B")
+                mine.give(Decide, "B")
         finally:
             mine.close()
     finally:
@@ -134,7 +136,7 @@ def test_a_stale_lease_of_a_killed_process_is_taken_over(tmp_path: Path) -> None
     mine = GameSession.load(run_id, save_dir=tmp_path, router=_router())
     try:
         assert not mine.read_only
-        mine.approve()
+        mine.give(Approve)
     finally:
         mine.close()
 
@@ -144,10 +146,10 @@ def test_an_older_session_refuses_instead_of_overwriting_newer_state(tmp_path: P
     old = GameSession.load(run_id, save_dir=tmp_path, router=_router())
     new = GameSession.load(run_id, save_dir=tmp_path, router=_router())  # takes the run over
     try:
-        new.approve()
+        new.give(Approve)
         new.close()  # lease released: the old session still must not write its older state
         with pytest.raises(GameError, match=r"no longer holds|changed elsewhere"):
-            old.approve()
+            old.give(Approve)
         assert old.read_only is False  # it had the lease once; its write was refused in one line
     finally:
         old.close()
@@ -225,9 +227,9 @@ def test_cli_consolidate_and_prune_are_recorded_and_replay_holds(tmp_path: Path)
     try:
         assert [i["cmd"] for i in s.inputs][-2:] == ["consolidate", "prune"]
         while s.state.phase != "ended" and s.state.stage_index < 4:  # play on past the change
-            {"brief": s.run_stage, "gate": s.approve, "fork": lambda: s.decide("B")}[
-                s.state.phase
-            ]()
+            s.give(
+                *{"brief": (RunStage,), "gate": (Approve,), "fork": (Decide, "B")}[s.state.phase]
+            )
     finally:
         s.close()
     report = _verify(tmp_path, run_id)
@@ -261,7 +263,7 @@ def test_a_watcher_of_a_forgotten_run_says_so_and_never_writes(tmp_path) -> None
     assert watcher.forgotten and "was forgotten" in watcher.read_only_line()
     assert watcher.try_take_over() is False
     with pytest.raises(GameError):
-        watcher.run_stage()
+        watcher.give(RunStage)
     assert not run_exists(watcher.conn, run_id)
     assert (
         watcher.conn.execute(
@@ -295,7 +297,7 @@ def test_a_stopped_holder_is_taken_over_only_when_the_player_confirms(
         assert "silent for" in watcher.read_only_line()
         assert watcher.try_take_over() is False  # never without the player's word
         assert watcher.try_take_over(confirmed=True) is True
-        watcher.approve()
+        watcher.give(Approve)
     finally:
         other.proc.send_signal(signal.SIGCONT)
     answer = other.send("approve")  # what it still shows: the gate it approved nothing at

@@ -10,6 +10,7 @@ from typing import Any
 from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage
 from memory.recall import CLOSE, OPEN
 from tests.reliability.conftest import PITCH, play_venture
 
@@ -89,7 +90,7 @@ def test_injected_memory_writes_are_contained(fake_openai, tmp_path):
         )
     )
     try:
-        session.run_stage()
+        session.give(RunStage)
         executed = [e for e in session.events() if e.type == "STAGE_EXECUTED"][-1]
         assert executed.payload["served_by"] == "local"
         dispositions = executed.payload["memory_dispositions"]
@@ -115,11 +116,11 @@ def test_injected_memory_writes_are_contained(fake_openai, tmp_path):
             for r in rows
         )
         assert session.conn.execute(VICTIM_ROWS, (victim,)).fetchall() == victim_rows
-        session.approve()
-        session.decide("A")
+        session.give(Approve)
+        session.give(Decide, "A")
         decision = session.state.directive
         assert decision is not None and decision.source == "decision"
-        session.run_stage()
+        session.give(RunStage)
     finally:
         session.close()
     stage2 = [

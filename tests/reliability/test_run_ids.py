@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.session.api import GameSession
+from engine.session.commands import Approve
 from memory.local.db import db_path
 from tests.reliability.conftest import play_venture
 
@@ -95,7 +96,7 @@ def test_a_legacy_slug_run_id_is_renamed_everywhere_on_open(tmp_path: Path) -> N
     s = GameSession.load(new_id, save_dir=tmp_path)
     try:
         assert s.state.run_id == new_id and not s.read_only
-        s.approve()
+        s.give(Approve)
     finally:
         s.close()
 

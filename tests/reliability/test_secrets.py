@@ -12,6 +12,7 @@ from engine.config import Settings, load_settings, save_choices
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage, StandupReply
 from engine.session.replay import verify
 
 CANARIES = {
@@ -102,11 +103,11 @@ def test_no_canary_reaches_disk(fake_openai_factory, isolated_home, tmp_path, mo
             },
             owns={"stage_3_go": f"Partner with repair collectives using {CANARIES['own']}"},
         )
-        session.run_stage()
-        session.approve()
-        session.decide("A")
+        session.give(RunStage)
+        session.give(Approve)
+        session.give(Decide, "A")
         if session.can("standup_reply"):
-            session.standup_reply(f"Keep going; the vault token is {CANARIES['reply']}")
+            session.give(StandupReply, f"Keep going; the vault token is {CANARIES['reply']}")
         play(session, plan)
         executed = [e for e in session.events() if e.type == "STAGE_EXECUTED"]
         assert any(e.payload["served_by"] == "local" for e in executed)  # the model really served

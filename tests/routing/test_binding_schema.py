@@ -15,6 +15,7 @@ from engine.game.artifacts import ARTIFACT_MODELS
 from engine.game.directions import read_directions
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import Reject, RunStage
 from engine.workers.schema import compiled_schema, contains_pattern, word_pattern
 from tests.routing.helpers import local_settings
 from tests.servers.fixtures import _real_llama
@@ -95,9 +96,9 @@ def _sim_artifacts(tmp_path) -> tuple[dict[str, Any], dict[str, Any]]:
         pitch=PITCH, seed=31, save_dir=tmp_path / "sim", router=Router(Settings())
     )
     try:
-        s.run_stage()
+        s.give(RunStage)
         first = s.state.current.artifact
-        s.reject(REASON)
+        s.give(Reject, REASON)
         return first, s.state.current.artifact
     finally:
         s.close()
@@ -109,8 +110,8 @@ def _reasked(body: dict[str, Any]) -> bool:
 
 def _play_redo(router: Router, tmp_path) -> GameSession:
     s = GameSession.start_venture(pitch=PITCH, seed=31, save_dir=tmp_path / "run", router=router)
-    s.run_stage()
-    s.reject(REASON)
+    s.give(RunStage)
+    s.give(Reject, REASON)
     return s
 
 
@@ -320,8 +321,8 @@ def test_a_model_that_names_an_excluded_segment_is_reasked_and_the_schema_bars_i
         pitch=PITCH, seed=31, save_dir=tmp_path / "sim", router=Router(Settings())
     )
     try:
-        s.run_stage()
-        s.reject(reason)
+        s.give(RunStage)
+        s.give(Reject, reason)
         fixed = s.state.current.artifact
     finally:
         s.close()
@@ -336,8 +337,8 @@ def test_a_model_that_names_an_excluded_segment_is_reasked_and_the_schema_bars_i
     router = Router(local_settings(fake_openai.url, agent_request_timeout=10.0))
     s = GameSession.start_venture(pitch=PITCH, seed=31, save_dir=tmp_path / "run", router=router)
     try:
-        s.run_stage()
-        s.reject(reason)
+        s.give(RunStage)
+        s.give(Reject, reason)
         run = s.state.current
         asked = [r for r in fake_openai.chat_requests if reason in r.body["messages"][0]["content"]]
         assert len(asked) == 2 and run.served_by == "local"
@@ -365,8 +366,10 @@ def test_the_real_llama_server_takes_every_compiled_keyword_and_keeps_max_items(
         pitch=PITCH, seed=31, save_dir=tmp_path / "run", router=Router(settings)
     )
     try:
-        s.run_stage()
-        s.reject("Too broad. Leave out dog owners. Speak to solo groomers who work from a van.")
+        s.give(RunStage)
+        s.give(
+            Reject, "Too broad. Leave out dog owners. Speak to solo groomers who work from a van."
+        )
         run = s.state.current
         assert run.attempt == 2 and run.served_by == "local", run.fallback_reason
         assert all(len(o["key_results"]) <= 2 for o in run.artifact["okrs_q1"])

@@ -14,6 +14,7 @@ import pytest
 
 from engine.language.grammar import count
 from engine.session.api import GameSession
+from engine.session.commands import RunStage
 from worldforge_tui import version
 from worldforge_tui.cli import build_parser, main
 from worldforge_tui.cli.info import progress
@@ -25,7 +26,7 @@ PITCH = "Meal kits for night-shift nurses"
 @pytest.fixture
 def saved(tmp_path):
     session = GameSession.start_venture(pitch=PITCH, seed=7, save_dir=tmp_path)
-    session.run_stage()
+    session.give(RunStage)
     run_id = session.state.run_id
     session.close()
     return tmp_path, run_id

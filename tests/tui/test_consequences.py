@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.game.economy import DEFEATS, defeat_at
 from engine.game.rules import preview, preview_after
 from engine.session.api import GameSession
+from engine.session.commands import AnswerEvent, Approve, Decide, RunStage
 from engine.views.snapshot import fatal_choices
 from worldforge_tui.consequences import since_last_decision
 from worldforge_tui.replay_entries import entry_from_event
@@ -20,12 +21,12 @@ def at_fork(tmp_path, stage: int) -> GameSession:
         phase = session.state.phase
         if phase == "brief":
             if session.state.pending_event is not None:
-                session.answer_event("A")
-            session.run_stage()
+                session.give(AnswerEvent, "A")
+            session.give(RunStage)
         elif phase == "gate":
-            session.approve()
+            session.give(Approve)
         elif phase == "fork":
-            session.decide("A")
+            session.give(Decide, "A")
     return session
 
 
@@ -55,7 +56,7 @@ def test_an_option_whose_preview_crosses_a_line_is_fatal_and_the_decision_ends_t
     assert forks.get(key) == kind
     text = story_content(session.snapshot()).plain
     assert "FATAL: these numbers end the run" in text
-    session.decide(key)
+    session.give(Decide, key)
     assert session.state.outcome is not None and session.state.outcome.result == "defeat"
 
 
@@ -67,7 +68,7 @@ def test_no_option_is_fatal_on_a_healthy_company(tmp_path):
 
 def test_consequences_since_the_last_decision_are_dated_and_never_stale(tmp_path):
     session = at_fork(tmp_path, 2)
-    session.decide("A")
+    session.give(Decide, "A")
     entries = [entry_from_event(e) for e in session.events()]
     found = since_last_decision(entries)
     assert found and all(c.day >= session.state.day - 3 for c in found)
@@ -75,9 +76,9 @@ def test_consequences_since_the_last_decision_are_dated_and_never_stale(tmp_path
     text = story_content(session.snapshot(), found).plain
     assert "Since your last decision" in text and f"day {found[0].day}" in text
     # The next decision starts a new chapter: the old rival move is no longer "since".
-    session.run_stage()
-    session.approve()
+    session.give(RunStage)
+    session.give(Approve)
     old = {c.text for c in found}
-    session.decide("B")
+    session.give(Decide, "B")
     again = since_last_decision([entry_from_event(e) for e in session.events()])
     assert not old & {c.text for c in again}

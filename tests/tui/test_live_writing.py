@@ -11,6 +11,7 @@ import pytest
 from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
+from engine.session.commands import RunStage
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.action_bar import ActionBar
@@ -26,7 +27,7 @@ def first_artifact(tmp_path_factory) -> dict[str, Any]:
         pitch=PITCH, seed=3, router=Router(Settings()), save_dir=tmp_path_factory.mktemp("sim")
     )
     try:
-        session.run_stage()
+        session.give(RunStage)
         return dict(session.state.current.artifact)
     finally:
         session.close()

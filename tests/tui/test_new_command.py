@@ -13,7 +13,7 @@ import pytest
 from engine.errors import GameError
 from engine.session import commands
 from engine.session.api import GameSession
-from engine.session.commands import PlainCommand
+from engine.session.commands import Approve, Decide, PlainCommand, RunStage
 from engine.session.replay import verify
 from engine.session.steps import Step
 from tests.tui.conftest import settle
@@ -73,7 +73,7 @@ def test_it_shows_everywhere_the_table_feeds(tmp_path, breather):
     kind, row = breather
     s = GameSession.start_venture(pitch=PITCH, seed=7, save_dir=tmp_path)
     try:
-        s.run_stage()
+        s.give(RunStage)
         can = s.snapshot().can
         assert can["breather"] is True
         assert row in actions.phase_rows("gate")
@@ -86,8 +86,8 @@ def test_it_shows_everywhere_the_table_feeds(tmp_path, breather):
         day = s.state.day
         s.give(kind)
         assert s.state.day == day + 1 and s.inputs[-1] == {"cmd": "breather"}
-        s.approve()
-        s.decide("A")
+        s.give(Approve)
+        s.give(Decide, "A")
         report = verify(s.conn, s.state.run_id)  # replay re-issues it from its record
         assert report.ok, report.first_difference
     finally:

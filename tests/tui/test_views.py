@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from engine.session.api import GameSession
+from engine.session.commands import Approve, Decide, RunStage
 from worldforge_tui.screens.end import report_card
 from worldforge_tui.text.formatting import delta_text, delta_tone, money, value_text
 from worldforge_tui.widgets.receipt_pane import receipt_content
@@ -18,11 +19,11 @@ def played(tmp_path, steps: int):
     for _ in range(steps):
         phase = session.state.phase
         if phase == "brief":
-            session.run_stage()
+            session.give(RunStage)
         elif phase == "gate":
-            session.approve()
+            session.give(Approve)
         elif phase == "fork":
-            session.decide("B")
+            session.give(Decide, "B")
     return session
 
 

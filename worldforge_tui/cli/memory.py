@@ -317,6 +317,7 @@ def _write_command(
         return
     from engine.routing import Router
     from engine.session.api import GameSession
+    from engine.session.commands import Prune
 
     day = getattr(args, "day", None)
     if day is not None and day != _run_day(conn, args.run):
@@ -337,7 +338,7 @@ def _write_command(
                 raise CliError(refused)
         act = args.memory_action
         if act == "prune":
-            rep = session.prune()
+            rep = session.give(Prune)
             _emit(
                 args,
                 rep.to_dict(),
