@@ -286,10 +286,10 @@ def test_both_options_are_named_in_the_note_a_both_answer_writes(new_session):
     from engine.game.rules import RULES
 
     s = new_session(pitch="Mobile grooming for dogs, for solo groomers who work from a van")
-    s.run_stage()
-    s.approve()
+    s.give(RunStage)
+    s.give(Approve)
     options = s.state.dilemma.options
-    receipt = s.decide_own("both")
+    receipt = s.give(DecideOwn, "both")
     note = s.memory.records(kinds=["procedural"])[-1]
     for o in options:
         assert RULES[o.rule_id].summary in note.text

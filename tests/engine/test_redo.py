@@ -276,8 +276,8 @@ def test_a_customer_with_a_who_clause_keeps_it_and_never_doubles_who():
 def test_asking_for_plainer_words_binds_a_plain_tone(new_session, reason):
     """'Make it plainer.' got 'What should change? …' and spent nothing: it names the tone."""
     s = new_session(pitch="Herbal tea subscriptions for night-shift nurses")
-    s.run_stage()
-    s.reject(reason)
+    s.give(RunStage)
+    s.give(Reject, reason)
     note = s.memory.records(kinds=["procedural"])[-1]
     assert [(d["axis"], d["value"]) for d in note.payload["directions"]] == [("tone", "plain")]
     assert s.state.stage.redos == 1 and not s.state.current.rubric.drift
