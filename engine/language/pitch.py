@@ -65,7 +65,8 @@ _HELPS = re.compile(
 # Japanese / Chinese / Korean: "<customer>のための<offering>", "面向<customer>的<offering>" …
 _CJK_FOR = [
     re.compile(r"^(?P<c>.+?)(?:のための|のため|向けの|向け)(?P<o>.+)$"),
-    re.compile(r"^(?:面向|为|為)(?P<c>.+?)(?:的|提供)(?P<o>.+)$"),
+    re.compile(r"^(?:为|為|给|給)(?P<c>.+)提供(?P<o>.+)$"),  # "为骑车上班的通勤者提供上门修车服务"
+    re.compile(r"^(?:面向|为|為)(?P<c>.+?)的(?P<o>.+)$"),
     re.compile(r"^(?P<c>.+?)(?:을|를)?\s*위한\s*(?P<o>.+)$"),
 ]
 _PEOPLE_SUFFIX = re.compile(

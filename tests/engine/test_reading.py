@@ -114,6 +114,11 @@ def test_non_latin_pitches_are_read_and_kept_intact():
     assert (jp.customer, jp.offering) == ("夜勤看護師", "お茶")
     fr = read_pitch("Thé pour infirmières de nuit")
     assert fr.customer == "infirmières de nuit" and fr.offering == "thé"
+    # "for <customer> provide <offering>": the customer keeps its 的 clause (it was split there)
+    zh = read_pitch("为骑车上班的通勤者提供上门修车服务")
+    assert (zh.customer, zh.offering) == ("骑车上班的通勤者", "上门修车服务")
+    zh = read_pitch("面向夜班护士的草药茶订阅")
+    assert (zh.customer, zh.offering) == ("夜班护士", "草药茶订阅")
 
 
 def test_a_reason_with_no_handle_is_said_so():
