@@ -106,7 +106,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
 
     # ---- lifecycle -----------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
-        return MainScreen()
+        return MainScreen.from_table()
 
     @property
     def main(self) -> MainScreen:

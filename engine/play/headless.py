@@ -7,12 +7,11 @@ the game the same way the TUI does (through the session API).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
-from engine.game.economy import MAX_REDOS
 from engine.game.world import STAGE_IDS, resolve_stage
 from engine.language.text import MAX_REASON_CHARS, clean_text
 from engine.play import careful
@@ -23,18 +22,21 @@ from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import served_summary
 
+if TYPE_CHECKING:
+    from engine.game.models import GameState
+
 FORKS = len(STAGE_IDS)
 
 
-def parse_path(path: str) -> str:
+def parse_path(path: str, option: str = "--choose") -> str:
     """`A`/`B` letters, one per fork; a single letter applies to every fork."""
     p = (path or "").strip().upper()
     if not p or any(c not in "AB" for c in p):
-        raise InputError(f"--choose takes letters A and B only, e.g. ABBA... (got {path[:20]!r})")
+        raise InputError(f"{option} takes letters A and B only, e.g. ABBA... (got {path[:20]!r})")
     if len(p) == 1:
         return p * FORKS
     if len(p) != FORKS:
-        raise InputError(f"--choose needs 1 or {FORKS} letters, got {len(p)}")
+        raise InputError(f"{option} needs 1 or {FORKS} letters, got {len(p)}")
     return p
 
 
@@ -51,93 +53,131 @@ def parse_stage_pairs(items: list[str], flag: str) -> list[tuple[str, str]]:
     return out
 
 
-def parse_event_answers(items: list[str]) -> dict[str, str]:
-    """`A`/`B` (every event) or `STAGE:A` (the event after that stage), as for --event."""
-    out: dict[str, str] = {}
+def parse_choices(items: list[str], flag: str) -> list[tuple[str, str]]:
+    """`A`/`B` (every stage: "*") or `STAGE:A` (that stage), as for --event."""
+    out = []
     for item in items:
         where, _, key = item.rpartition(":")
         key = key.strip().upper()
         if key not in ("A", "B"):
-            raise InputError(
-                f"--event takes A, B or STAGE:A|B, e.g. --event 3:B (got {item[:30]!r})"
-            )
-        out[resolve_stage(where) if where else "*"] = key
+            raise InputError(f"{flag} takes A, B or STAGE:A|B, e.g. {flag} 3:B (got {item[:30]!r})")
+        out.append((resolve_stage(where) if where else "*", key))
     return out
+
+
+Said = dict[str, dict[str, list[str]]]  # command name -> stage id ("*": every stage) -> in order
 
 
 @dataclass
 class Plan:
-    """What the CEO will do at each gate and fork of a headless venture."""
+    """What the CEO will say at each gate, fork and standup of a headless venture: by player
+    command (engine.session.commands), by stage, in order. A command of the brief between two
+    stages (a standup reply, an event's answer) is planned under the stage it follows."""
 
-    path: str = "A" * FORKS
-    rejects: dict[str, list[str]] = field(default_factory=dict)
-    owns: dict[str, str] = field(default_factory=dict)
-    # standup replies, by the stage whose fork the standup follows
-    replies: dict[str, str] = field(default_factory=dict)
-    # answers to between-stage events' small choices, by the stage the event follows ("*": all);
-    # an event without an answer here takes its default when the next stage runs
-    events: dict[str, str] = field(default_factory=dict)
+    path: str = "A" * FORKS  # the letter at each fork where nothing else is planned
+    said: Said = field(default_factory=dict)
     # forks and event choices by engine.play.careful's stated policy instead of `path` and defaults
     careful: bool = False
 
     @classmethod
     def from_cli(cls, given: Mapping[str, Any]) -> Plan:
         """The plan from `worldforge simulate`'s options, keyed by the command each gives
-        (engine.session.commands.flags()); text is cleaned as the session cleans it."""
-        flags = commands.flags()
-
-        def said(name: str) -> list[tuple[str, str]]:
-            option = flags[name].option
-            return [
-                (sid, clean_text(text, field=f"{option} for {sid}", max_chars=MAX_REASON_CHARS))
-                for sid, text in parse_stage_pairs(list(given.get(name) or []), option)
-            ]
-
-        plan = cls(
-            path=parse_path(str(given.get("decide") or "A")),
-            events=parse_event_answers(list(given.get("answer_event") or [])),
-        )
-        plan.replies.update(said("standup_reply"))
-        for sid, reason in said("reject"):
-            plan.rejects.setdefault(sid, []).append(reason)
-        plan.owns.update(said("decide_own"))
-        for sid, reasons in plan.rejects.items():
-            if len(reasons) > MAX_REDOS:
-                raise InputError(
-                    f"at most {MAX_REDOS} rejections per stage ({sid} has {len(reasons)})"
-                )
+        (engine.session.commands.flags()), read as each option's form says; text is cleaned as
+        the session cleans it."""
+        plan = cls()
+        for name, flag in commands.flags().items():
+            value = given.get(name)
+            if flag.form == "path":
+                plan.path = parse_path(str(value or flag.default or "A"), flag.option)
+                continue
+            items = [str(v) for v in value or []]
+            if flag.form == "choice":
+                pairs = parse_choices(items, flag.option)
+            else:
+                pairs = [
+                    (
+                        sid,
+                        clean_text(
+                            text, field=f"{flag.option} for {sid}", max_chars=MAX_REASON_CHARS
+                        ),
+                    )
+                    for sid, text in parse_stage_pairs(items, flag.option)
+                ]
+            by_stage = plan.said.setdefault(name, {}) if pairs else {}
+            for sid, text in pairs:
+                by_stage.setdefault(sid, []).append(text)
+            for sid, texts in by_stage.items():
+                if len(texts) > flag.most:
+                    where = "every stage" if sid == "*" else sid
+                    raise InputError(
+                        f"{flag.option} at most {flag.most} time{'s' * (flag.most > 1)} "
+                        f"for {where} (got {len(texts)})"
+                    )
         return plan
+
+    def say(self, name: str, stage: str, text: str) -> Plan:
+        """Plan one more thing to say with the command called `name` at `stage` ("*": every)."""
+        self.said.setdefault(name, {}).setdefault(stage, []).append(text)
+        return self
+
+
+# What the careful CEO (engine.play.careful) says, by command, where the plan names nothing.
+CAREFUL: dict[str, Callable[[GameState], str | None]] = {
+    "answer_event": careful.event_choice,
+    "decide": careful.fork_choice,
+}
 
 
 def play(session: GameSession, plan: Plan) -> None:
-    """Drive the session to its end following the plan, one command at a time."""
+    """Drive the session to its end following the plan, one command at a time (what the plan
+    says for a stage is given in order, from where the venture stands)."""
+    given: Counter[tuple[str, str]] = Counter()
     while session.state.phase != "ended":
-        kind, said = next_command(session, plan)
+        kind, said = next_command(session, plan, given)
         session.give(kind, said)
 
 
-def next_command(session: GameSession, plan: Plan) -> tuple[Kind[object], str]:
-    """The command the plan gives now, and what the CEO says with it ("" for nothing)."""
+def next_command(
+    session: GameSession, plan: Plan, given: Counter[tuple[str, str]] | None = None
+) -> tuple[Kind[object], str]:
+    """The command the plan gives now, and what the CEO says with it ("" for nothing), read off
+    the command list: of the player commands allowed now, in list order, the first the plan says
+    something for at this stage (`given` counts what was said already); else the first the plan's
+    policy answers (the careful CEO, or the path's letter for a "path" option); else the first
+    that takes no words (run the stage, approve)."""
     st = session.state
-    stage = st.stage
-    assert stage is not None
-    if st.phase == "brief":
-        done = st.stages[st.stage_index - 1].id if st.stage_index else None
-        if done in plan.replies and session.can("standup_reply"):
-            return commands.StandupReply, plan.replies[done]
-        ev = st.pending_event
-        answer = plan.events.get(ev.after_stage, plan.events.get("*")) if ev else None
-        if answer is None and plan.careful:
-            answer = careful.event_choice(st)
-        return (commands.AnswerEvent, answer) if answer else (commands.RunStage, "")
-    if st.phase == "gate":
-        reasons = plan.rejects.get(stage.id, [])
-        if stage.redos < len(reasons):
-            return commands.Reject, reasons[stage.redos]
-        return commands.Approve, ""
-    if stage.id in plan.owns:
-        return commands.DecideOwn, plan.owns[stage.id]
-    return commands.Decide, careful.fork_choice(st) if plan.careful else plan.path[stage.number - 1]
+    given = Counter() if given is None else given
+    now = [kind for kind in commands.player() if kind.allowed(st)]
+    for kind in now:
+        where = _planned_under(kind, st)
+        by_stage = plan.said.get(kind.name, {})
+        texts = by_stage.get(where or "", []) if where else []
+        if given[(kind.name, where or "")] < len(texts):
+            given[(kind.name, where or "")] += 1
+            return kind, texts[given[(kind.name, where or "")] - 1]
+        if "*" in by_stage and where:
+            return kind, by_stage["*"][0]
+    for kind in now:
+        said = _policy(plan, kind, st)
+        if said is not None:
+            return kind, said
+    return next(kind for kind in now if kind.flag is None), ""
+
+
+def _planned_under(kind: Kind[object], st: GameState) -> str | None:
+    """The stage a plan names for the command now: the one it follows for a command of the
+    brief (None before the first stage), else the current stage."""
+    if kind.phases == ("brief",):
+        return st.stages[st.stage_index - 1].id if st.stage_index else None
+    return st.stage.id if st.stage is not None else None
+
+
+def _policy(plan: Plan, kind: Kind[object], st: GameState) -> str | None:
+    if plan.careful and kind.name in CAREFUL:
+        return CAREFUL[kind.name](st)
+    if kind.flag is not None and kind.flag.form == "path" and st.stage is not None:
+        return plan.path[st.stage.number - 1]
+    return None
 
 
 def routing(session: GameSession) -> dict[str, Any]:

@@ -16,21 +16,25 @@ the one line a player typed or the key they pressed and refuses bad input in one
 - `apply`: what it changes, inside the session's one transaction (an `engine.session.steps` or
   `engine.session.memory_commands` step), typed as its result `R`;
 - `lead_in`: a command issued first (an unanswered event's default before a stage runs);
-- `flag`: the `worldforge simulate` option that gives it in a headless venture, if any;
+- `flag`: the `worldforge simulate` option that gives it in a headless venture, if any, and how
+  its values read (the headless driver gives a command from the plan by its name; a player
+  command without one is what the driver gives when the plan says nothing: run, approve);
 - `finish`: what the session does after the commit (the redo after a rejection, the standup
   after a decision). Replay skips `check` and `finish`: each follow-up is a recorded step.
 
 Defining a subclass with a `cmd` registers it (`REGISTRY`, in definition order), so a new command
 is one class here and one action row in the TUI's table (worldforge_tui/actions.py): the
 session's `execute` runs it, replay re-issues it from its record, the snapshot's `can` reports
-it, the TUI's generic path gives it and `worldforge simulate` grows its flag.
+it, the TUI's generic path gives it (its row's key, button and palette entry), `worldforge
+simulate` grows its flag and the headless driver gives it where the plan says
+(tests/tui/test_new_command.py).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from engine.errors import GameError, InputError, SaveError
 from engine.game.economy import MAX_REDOS
@@ -78,12 +82,21 @@ def _said(text: str, field: str) -> str:
 
 @dataclass(frozen=True)
 class Flag:
-    """The `worldforge simulate` option that gives a command in a headless venture."""
+    """The `worldforge simulate` option that gives a command in a headless venture, and how its
+    values read (engine.play.headless.Plan.from_cli):
+
+    - "text": repeatable STAGE:TEXT pairs, what the CEO says when the command's stage comes;
+    - "choice": repeatable [STAGE:]A|B, a letter for that stage or (no stage) for every one;
+    - "path": one value, a letter per fork in stage order (one letter for every fork), what the
+      command says wherever nothing else is planned.
+    """
 
     option: str  # "--reject"
     metavar: str
     help: str
-    default: str | None = None  # None: repeatable (STAGE:TEXT pairs), else one value
+    form: Literal["text", "choice", "path"] = "text"
+    default: str | None = None  # a "path" option's value when it is not given
+    most: int = 1  # how many values one stage may have
 
     @property
     def dest(self) -> str:
@@ -303,7 +316,11 @@ class Decide(PlainCommand["Receipt"]):
     verb: ClassVar[str] = "decide"
     phases: ClassVar[tuple[str, ...] | None] = ("fork",)
     flag: ClassVar[Flag | None] = Flag(
-        "--choose", "PATH", "A/B per fork in stage order (one letter = every fork)", default="A"
+        "--choose",
+        "PATH",
+        "A/B per fork in stage order (one letter = every fork)",
+        form="path",
+        default="A",
     )
 
     @classmethod
@@ -330,7 +347,10 @@ class Reject(PlainCommand["StageRun | None"]):
     verb: ClassVar[str] = "reject"
     phases: ClassVar[tuple[str, ...] | None] = ("gate",)
     flag: ClassVar[Flag | None] = Flag(
-        "--reject", "STAGE:REASON", "reject a stage's artifact with a reason (repeatable)"
+        "--reject",
+        "STAGE:REASON",
+        "reject a stage's artifact with a reason (repeatable)",
+        most=MAX_REDOS,
     )
 
     @classmethod
@@ -478,6 +498,7 @@ class AnswerEvent(PlainCommand["WorldEvent"]):
         "[STAGE:]A|B",
         "answer the small choice of the event after STAGE (or of every event); "
         "unanswered events take their default",
+        form="choice",
     )
 
     @classmethod

@@ -46,10 +46,12 @@ def test_an_unknown_recorded_command_is_one_line() -> None:
 def test_a_played_venture_records_only_what_the_commands_rebuild(played) -> None:
     session = played(
         "ABABABAB",
-        rejects={"stage_1_you": ["Price it at $25 a month"]},
-        owns={"stage_3_go": "Both, but keep the price low"},
-        replies={"stage_2_need": "Keep it to the farmers"},
-        events={"*": "B"},
+        said={
+            "reject": {"stage_1_you": ["Price it at $25 a month"]},
+            "decide_own": {"stage_3_go": ["Both, but keep the price low"]},
+            "standup_reply": {"stage_2_need": ["Keep it to the farmers"]},
+            "answer_event": {"*": ["B"]},
+        },
     )
     recorded = session.inputs[1:]  # the first is the venture's start
     assert {r["cmd"] for r in recorded} >= {

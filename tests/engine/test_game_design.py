@@ -153,7 +153,7 @@ def test_an_event_choice_is_answered_by_plan_and_replays(new_session):
     answered = None
     for seed in range(1, 30):
         s = new_session(seed=seed)
-        play(s, Plan(path="ABABABAB", events={"*": "B"}))
+        play(s, Plan(path="ABABABAB", said={"answer_event": {"*": ["B"]}}))
         answered = next((e for e in s.state.world_events if e.choice), None)
         if answered:
             break

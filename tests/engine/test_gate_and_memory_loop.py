@@ -163,7 +163,7 @@ def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
 def test_two_runs_in_one_save_dir_never_see_each_others_memories(new_session):
     a = new_session(pitch="Bike repair subscriptions for city couriers")
     b = new_session(pitch="Tax filing help for freelance illustrators")
-    play(a, Plan(path="A" * 8, rejects={"stage_1_you": ["mention courier insurance"]}))
+    play(a, Plan(path="A" * 8, said={"reject": {"stage_1_you": ["mention courier insurance"]}}))
     a_texts = {m.text for m in a.memory.records()}
     b.give(RunStage)
     b_records = b.memory.records()

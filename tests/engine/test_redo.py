@@ -208,7 +208,7 @@ def test_report_card_and_json_render_shipped_work_for_people(played):
     from engine.play.headless import summary
     from engine.views.report import render_report
 
-    s = played("AB" * 4, rejects={"stage_4_search": ["too expensive for farmers"]})
+    s = played("AB" * 4, said={"reject": {"stage_4_search": ["too expensive for farmers"]}})
     card = render_report(s)
     assert "## Shipped work" in card and "Pilot price" in card
     stages = summary(s)["stages"]

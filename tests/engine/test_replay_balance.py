@@ -19,8 +19,10 @@ def test_replay_verify_passes_and_catches_tampering(new_session, capsys):
         s,
         Plan(
             path="BABABABA",
-            rejects={"stage_4_search": ["show the pricing page first"]},
-            owns={"stage_6_take": "hire a part-time support lead"},
+            said={
+                "reject": {"stage_4_search": ["show the pricing page first"]},
+                "decide_own": {"stage_6_take": ["hire a part-time support lead"]},
+            },
         ),
     )
     report = verify(s.conn, s.state.run_id)

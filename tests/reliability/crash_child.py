@@ -56,8 +56,8 @@ def venture(generation: int, index: int) -> tuple[dict[str, Any], Plan]:
     rng = random.Random(generation * 1000 + index)
     plan = Plan(path="".join(rng.choice("AB") for _ in range(FORKS)))
     for sid in rng.sample(STAGE_IDS, 2):
-        plan.rejects[sid] = [rng.choice(REASONS)]
-    plan.owns[rng.choice(STAGE_IDS)] = rng.choice(OWN)
+        plan.say("reject", sid, rng.choice(REASONS))
+    plan.say("decide_own", rng.choice(STAGE_IDS), rng.choice(OWN))
     args = {
         "pitch": rng.choice(PITCHES),
         "name": f"Crash {generation}-{index}",

@@ -135,7 +135,7 @@ def run(save_dir: Path, first: int, count: int) -> dict[str, Any]:
             rng = random.Random(n)
             plan = Plan(path="".join(rng.choice("AB") for _ in range(FORKS)))
             if rng.random() < 0.3:
-                plan.rejects["stage_3_go"] = ["Name the first ten customers and the price"]
+                plan.say("reject", "stage_3_go", "Name the first ten customers and the price")
             router = refused if n % REFUSED_EVERY == 0 else good
             summary["tried"] += 1
             session = GameSession.start_venture(

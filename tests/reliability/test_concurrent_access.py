@@ -28,7 +28,7 @@ WRITER = textwrap.dedent("""
             s = GameSession.start_venture(pitch="Meal plans for night shift nurses", name=f"W{i}",
                                           seed=i, save_dir=save_dir)
             try:
-                play(s, Plan(path="AB" * 4, rejects={"stage_2_need": ["Name the first ward"]}))
+                play(s, Plan(path="AB" * 4, said={"reject": {"stage_2_need": ["Name the first ward"]}}))
             finally:
                 s.close()
     finally:

@@ -84,7 +84,7 @@ def test_route_fallbacks_are_logged_with_run_stage_and_attempt(tmp_path):
         router=Router(settings),
     )
     try:
-        play(session, Plan(rejects={"stage_1_you": ["Name the first ten farms"]}))
+        play(session, Plan(said={"reject": {"stage_1_you": ["Name the first ten farms"]}}))
         run_id = session.state.run_id
     finally:
         session.close()

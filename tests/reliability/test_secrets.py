@@ -96,12 +96,16 @@ def test_no_canary_reaches_disk(fake_openai_factory, isolated_home, tmp_path, mo
     )
     try:
         plan = Plan(
-            rejects={
-                "stage_2_need": [
-                    f"Too vague: name the pilot shop, and stop pasting {CANARIES['reason']}"
-                ]
+            said={
+                "reject": {
+                    "stage_2_need": [
+                        f"Too vague: name the pilot shop, and stop pasting {CANARIES['reason']}"
+                    ]
+                },
+                "decide_own": {
+                    "stage_3_go": [f"Partner with repair collectives using {CANARIES['own']}"]
+                },
             },
-            owns={"stage_3_go": f"Partner with repair collectives using {CANARIES['own']}"},
         )
         session.give(RunStage)
         session.give(Approve)

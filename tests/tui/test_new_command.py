@@ -1,10 +1,12 @@
 """A new command is one class and one action row: a throwaway command defined here, with one row
 added to the action table, shows in the snapshot's "what may I do", in the TUI's action rows
-(hint line, button, palette, bindings), runs by mouse through the app's one generic path, and
-replays exactly. Nothing else in the product is touched."""
+(hint line, button, palette, bindings), answers its key and runs by mouse through the app's one
+generic path, grows its `worldforge simulate` option, which the headless driver gives from the
+plan, and replays exactly. Nothing else in the product is touched."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -13,12 +15,13 @@ import pytest
 from engine.errors import GameError
 from engine.session import commands
 from engine.session.api import GameSession
-from engine.session.commands import Approve, Decide, PlainCommand, RunStage
+from engine.session.commands import Approve, Decide, Flag, PlainCommand, RunStage
 from engine.session.replay import verify
 from engine.session.steps import Step
 from tests.tui.conftest import settle
 from worldforge_tui import actions
 from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.cli import main
 
 PITCH = "Meal kits for night-shift nurses"
 
@@ -37,6 +40,9 @@ def breather(monkeypatch):
         cmd: ClassVar[str] = "breather"
         verb: ClassVar[str] = "take a breather"
         phases: ClassVar[tuple[str, ...] | None] = ("gate",)
+        flag: ClassVar[Flag | None] = Flag(
+            "--breather", "STAGE:WHY", "take a day at a stage's gate (the words are not kept)"
+        )
 
         def apply(self, step: Step, prepared: None) -> None:
             step.days(1)
@@ -114,3 +120,46 @@ async def test_it_runs_by_mouse_through_the_generic_path_and_replays(tmp_path, b
         assert app.snap.phase == "fork"
         report = verify(app.session.conn, app.session.state.run_id)
         assert report.ok, report.first_difference
+
+
+def test_simulate_grows_its_option_and_the_headless_plan_gives_it(tmp_path, breather, capsys):
+    kind, _row = breather
+    assert commands.flags()["breather"] is kind.flag
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    assert "--breather STAGE:WHY" in capsys.readouterr().out
+    days = {}
+    for where, extra in (("plain", []), ("breather", ["--breather", "NEED:think it over"])):
+        save = tmp_path / where
+        argv = ["simulate", "--pitch", PITCH, "--seed", "7", "--save-dir", str(save), "--json"]
+        assert main([*argv, *extra]) == 0
+        out = json.loads(capsys.readouterr().out)
+        s = GameSession.load(out["run_id"], save_dir=save)
+        try:
+            cmds = [r["cmd"] for r in s.inputs]
+            days[where] = [e.game_day for e in s.events() if e.type == "ARTIFACT_APPROVED"]
+        finally:
+            s.close()
+        assert cmds.count("breather") == (where == "breather")
+        if where == "breather":  # at NEED's gate: after its run, before its approval
+            at = cmds.index("breather")
+            assert cmds[at - 1] == "run_stage" and cmds[at + 1] == "approve"
+        assert main(["replay", out["run_id"], "--save-dir", str(save), "--verify"]) == 0
+        capsys.readouterr()
+    assert days["breather"][0] == days["plain"][0]  # YOU's gate is untouched
+    assert days["breather"][1] == days["plain"][1] + 1  # NEED's approval comes a day later
+    bad = ["simulate", "--pitch", PITCH, "--save-dir", str(tmp_path), "--breather", "NEED"]
+    assert main(bad) == 2  # bad input is one line
+    assert "--breather takes STAGE:TEXT" in capsys.readouterr().err
+
+
+async def test_its_key_is_live(tmp_path, breather):
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.snap.phase == "gate"
+        day = app.session.state.day
+        await pilot.press("b")
+        await settle(app, pilot)
+        assert app.session.state.day == day + 1
+        assert app.session.inputs[-1] == {"cmd": "breather"}

@@ -320,7 +320,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     common_start(sim, required=True)
     flags = {} if argv is not None and "simulate" not in argv else player_flags()
     for flag in flags.values():  # one option per player command a headless venture can give
-        if flag.default is None:
+        if flag.form != "path":  # repeatable: one value a stage
             sim.add_argument(
                 flag.option, action="append", default=[], metavar=flag.metavar, help=flag.help
             )

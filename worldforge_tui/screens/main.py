@@ -104,6 +104,19 @@ class MainScreen(Screen[None]):
             return 0
 
     BINDINGS: ClassVar[list[BindingType]] = list(actions.bindings("board"))
+    ROWS: ClassVar[tuple[actions.GameAction, ...]] = actions.in_scope("board")  # as BINDINGS
+
+    @classmethod
+    def from_table(cls) -> MainScreen:
+        """The board, keyed from the action table as it is now: a row added after this module
+        loaded (a command registered at run time) answers its key like the others."""
+        if actions.in_scope("board") == cls.ROWS:
+            return cls()
+        rows = actions.in_scope("board")
+        board: type[MainScreen] = type(
+            cls.__name__, (cls,), {"BINDINGS": actions.bindings("board"), "ROWS": rows}
+        )
+        return board()
 
     def compose(self) -> ComposeResult:
         yield Static(pane_bar("story"), id="pane-tabs")
