@@ -3,10 +3,16 @@
 Every method joins the caller's transaction (`memory.local.db.transaction`, re-entrant), checks the
 run scope before touching the database, scrubs every text before it is stored (`memory.writes`),
 and records a content-free audit row. Writes go straight to SQLite (its triggers keep the FTS5
-index and the run's counter); recall reads the covering index and the FTS5 doclists
-(`memory.local.recall`). Nothing about a run is held in process, so any number of stores and
-connections see the same truth. Cloud writes are queued in an outbox and sent only by
+index and the run's counters); nothing about a run is held in process, so any number of stores
+and connections see the same truth. Cloud writes are queued in an outbox and sent only by
 `flush_cloud()`.
+
+Recall reads the run's live notes from the covering index `memories_recall` (no row is read);
+FTS5 says which of them hold each query term, reading only the run's own doclists (every index
+term carries the run's key, see `memory.local.schema`), and how many of the run's notes hold it;
+the run's counter row holds its note count and total length. So BM25's statistics are the run's
+own, and a run ranks the same in any save, beside any other runs, as its replay does (FTS5's
+built-in `bm25()` counts over the whole table). Only the few chosen notes are read whole.
 """
 
 from __future__ import annotations
@@ -16,16 +22,15 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memory import audit, lifecycle, recall
 from memory.contract import Notice
 from memory.guards import STAGE_CAP, CleanWrite
-from memory.local import recall as local_recall
 from memory.local.db import transaction
-from memory.local.rows import COLUMNS, to_record
 from memory.local.schema import n_terms, norm_key, run_key
 from memory.models import (
+    FIELDS,
     KINDS,
     AuditRecord,
     ConsolidationResult,
@@ -40,12 +45,34 @@ from textkit import normalise
 if TYPE_CHECKING:
     from memory.foundry.cloud import CloudMemory
 
+COLUMNS = ", ".join(FIELDS)  # the record's fields are the table's columns
 _INSERT = (
-    "INSERT INTO memories (run_id, id, seq, kind, text, n_terms, run_key, norm_key, status,"
-    " author, importance, game_day, ts, expires_day, source_ids, origin, stage_id, axis, worker,"
-    " reviewer, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'local-sqlite', ?, ?, ?,"
-    " ?, ?)"
+    "INSERT INTO memories (run_id, id, seq, kind, text, n_terms, run_key, norm_key, status, author,"
+    " importance, game_day, ts, expires_day, source_ids, stage_id, axis, worker, reviewer, payload)"
+    " VALUES (:run_id, :id, :seq, :kind, :text, :n_terms, :run_key, :norm_key, :status, :author,"
+    " :importance, :game_day, :ts, :expires_day, :source_ids, :stage_id, :axis, :worker,"
+    f" :reviewer, :payload) RETURNING {COLUMNS}"
 )
+# the NewNote fields stored as they are
+_COPIED = "kind text status author importance game_day expires_day stage_id axis worker reviewer"
+_LIVE = "status IN ('provisional', 'active')"
+_NOTES = (
+    "SELECT pk, seq, kind, status, game_day, importance, expires_day, axis, n_terms"
+    f" FROM memories WHERE run_id = ? AND {_LIVE}"
+)
+_HOLDERS = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
+
+
+def to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
+    """A MemoryRecord from a row selected with COLUMNS (JSON decoded, every field checked)."""
+    fields = dict(zip(FIELDS, row, strict=True))
+    fields["source_ids"] = json.loads(fields["source_ids"])
+    fields["payload"] = json.loads(fields["payload"]) if fields["payload"] else None
+    return MemoryRecord.from_dict(fields)
+
+
+def _marks(values: Sequence[object]) -> str:
+    return ",".join("?" * len(values))
 
 
 class MemoryStore(PolicyStore):
@@ -71,12 +98,21 @@ class MemoryStore(PolicyStore):
         )
 
     def drain_notices(self) -> list[Notice]:
-        """The save file never changes backend: nothing to report."""
-        return []
+        return []  # the save file never changes backend
 
     def forget_pending(self) -> bool:
-        """A forget in the save file is done at once: nothing waits."""
-        return False
+        return False  # a forget in the save file is done at once
+
+    def _rows(self, where: str, *params: object) -> list[MemoryRecord]:
+        """This run's records matching `where` (SQL after `run_id = ? AND`), as selected."""
+        sql = f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND {where}"
+        return [to_record(r) for r in self.conn.execute(sql, (self.run_id, *params))]
+
+    def _tuples(self, sql: str, *params: object) -> sqlite3.Cursor:
+        """Rows as plain tuples (cheaper than sqlite3.Row where every row is read)."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        return cursor.execute(sql, params)
 
     # -- the write policy's repository (`memory.writes.PolicyStore`) ------------------------------
     def transaction(self) -> AbstractContextManager[object]:
@@ -88,49 +124,49 @@ class MemoryStore(PolicyStore):
             "SELECT n FROM memory_counters WHERE run_id = ?", (self.run_id,)
         ).fetchone()
         seq = (row[0] if row else 0) + 1
-        mid = note.memory_id or f"mem-{seq:05d}"
-        self.conn.execute(
+        new = self.conn.execute(
             _INSERT,
-            (
-                self.run_id,
-                mid,
-                seq,
-                note.kind,
-                note.text,
-                n_terms(note.text),
-                self._run_key,
-                norm_key(normalise(note.text)),
-                note.status,
-                note.author,
-                note.importance,
-                note.game_day,
-                audit.utc_now(),
-                note.expires_day,
-                json.dumps(list(note.source_ids)),
-                note.stage_id,
-                note.axis,
-                note.worker,
-                note.reviewer,
-                json.dumps(note.payload, sort_keys=True) if note.payload else None,
-            ),
-        )
-        self._queue_cloud_write(mid, note.kind, note.text)
-        return self.get(mid)
+            {
+                **{f: getattr(note, f) for f in _COPIED.split()},
+                "run_id": self.run_id,
+                "id": note.memory_id or f"mem-{seq:05d}",
+                "seq": seq,
+                "n_terms": n_terms(note.text),
+                "run_key": self._run_key,
+                "norm_key": norm_key(normalise(note.text)),
+                "ts": audit.utc_now(),
+                "source_ids": json.dumps(list(note.source_ids)),
+                "payload": json.dumps(note.payload, sort_keys=True) if note.payload else None,
+            },
+        ).fetchone()
+        rec = to_record(new)
+        self._queue_cloud_write(rec.id, note.kind, note.text)
+        return rec
 
     def keep_copy(self, rec: MemoryRecord) -> bool:
         """Keep a record another store holds, under its own id; False when this run has it."""
-        try:
-            self.get(rec.id)
-        except KeyError:
-            with transaction(self.conn):
-                self.insert(NewNote.copy_of(rec, keep_id=True))
-            return True
-        return False
+        if self._rows("id = ?", rec.id):
+            return False
+        with transaction(self.conn):
+            self.insert(NewNote.copy_of(rec, keep_id=True))
+        return True
 
     def log(
         self, operation: str, memory_ids: Sequence[str], reason: str, *, game_day: int | None
     ) -> None:
-        audit.append(self.conn, self.run_id, operation, memory_ids, reason, game_day=game_day)
+        """One audit row: run, operation code, sorted ids, reason code, time and game day."""
+        self.conn.execute(
+            "INSERT INTO memory_audit (run_id, operation, memory_ids, reason, ts, game_day)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                self.run_id,
+                audit.reason_code(operation),
+                json.dumps(sorted(set(memory_ids))),
+                audit.reason_code(reason),
+                audit.utc_now(),
+                game_day,
+            ),
+        )
 
     def restatement(self, norm: str, kind: Kind) -> MemoryRecord | None:
         return self._same_text(norm, (kind,))
@@ -138,36 +174,25 @@ class MemoryStore(PolicyStore):
     def worker_context(
         self, norm: str, stage_id: str
     ) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
-        own = self.conn.execute(
-            f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND stage_id = ? AND author = 'worker'"
-            " ORDER BY seq DESC",
-            (self.run_id, stage_id),
-        ).fetchall()
-        return self._same_text(norm, ("context", "preference")), [to_record(r) for r in own]
+        own = self._rows("stage_id = ? AND author = 'worker' ORDER BY seq DESC", stage_id)
+        return self._same_text(norm, ("context", "preference")), own
 
     def _same_text(self, norm: str, kinds: Sequence[str]) -> MemoryRecord | None:
         """The earliest live note of one of `kinds` whose normalised words are `norm`."""
-        marks = ",".join("?" * len(kinds))
-        for row in self.conn.execute(
-            f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND norm_key = ?"
-            f" AND status IN ('provisional', 'active') AND kind IN ({marks}) ORDER BY seq",
-            (self.run_id, norm_key(norm), *kinds),
-        ):
-            rec = to_record(row)
-            if normalise(rec.text) == norm:
-                return rec
-        return None
+        where = f"norm_key = ? AND {_LIVE} AND kind IN ({_marks(kinds)}) ORDER BY seq"
+        same = (r for r in self._rows(where, norm_key(norm), *kinds) if normalise(r.text) == norm)
+        return next(same, None)
 
     def reinforce(
         self, rec: MemoryRecord, importance: float, expires_day: int | None
     ) -> MemoryRecord:
         keep = None if rec.expires_day is None or expires_day is None else expires_day
-        self.conn.execute(
+        row = self.conn.execute(
             "UPDATE memories SET reinforced = reinforced + 1, importance = max(importance, ?),"
-            " expires_day = max(expires_day, ?) WHERE run_id = ? AND id = ?",
+            f" expires_day = max(expires_day, ?) WHERE run_id = ? AND id = ? RETURNING {COLUMNS}",
             (importance, keep, self.run_id, rec.id),
-        )
-        return self.get(rec.id)
+        ).fetchone()
+        return to_record(row)
 
     def rewrite(self, rec: MemoryRecord, w: CleanWrite, *, expires_day: int, game_day: int) -> None:
         self.conn.execute(
@@ -189,26 +214,16 @@ class MemoryStore(PolicyStore):
         self._queue_cloud_write(rec.id, w.kind, w.text)
 
     def update(self, memory_id: str, change: lifecycle.Change) -> None:
+        sets = ", ".join(f"{field} = ?" for field in change)
         self.conn.execute(
-            "UPDATE memories SET status = coalesce(?, status), superseded_by = coalesce(?,"
-            " superseded_by), reinforced = coalesce(?, reinforced), importance = coalesce(?,"
-            " importance) WHERE run_id = ? AND id = ?",
-            (
-                change.get("status"),
-                change.get("superseded_by"),
-                change.get("reinforced"),
-                change.get("importance"),
-                self.run_id,
-                memory_id,
-            ),
+            f"UPDATE memories SET {sets} WHERE run_id = ? AND id = ?",
+            (*change.values(), self.run_id, memory_id),
         )
 
     def delete(self, memory_ids: Sequence[str]) -> None:
-        marks = ",".join("?" * len(memory_ids))
-        for table in ("memories", "memory_cloud_outbox"):
-            column = "id" if table == "memories" else "memory_id"
+        for table, column in (("memories", "id"), ("memory_cloud_outbox", "memory_id")):
             self.conn.execute(
-                f"DELETE FROM {table} WHERE run_id = ? AND {column} IN ({marks})",
+                f"DELETE FROM {table} WHERE run_id = ? AND {column} IN ({_marks(memory_ids)})",
                 (self.run_id, *memory_ids),
             )
 
@@ -222,51 +237,71 @@ class MemoryStore(PolicyStore):
 
     # -- reads ---------------------------------------------------------------------------------
     def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
-        """One record of this run by id (KeyError when absent)."""
         self.authorize(run_id)
-        row = self.conn.execute(
-            f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND id = ?", (self.run_id, memory_id)
-        ).fetchone()
-        if row is None:
-            raise KeyError(memory_id)
-        return to_record(row)
+        for rec in self._rows("id = ?", memory_id):
+            return rec
+        raise KeyError(memory_id)
 
     def read_records(
         self, kinds: list[str] | None, statuses: list[str] | None
     ) -> list[MemoryRecord]:
-        sql = f"SELECT {COLUMNS} FROM memories WHERE run_id = ?"
-        params: list[object] = [self.run_id]
+        where, params = "true", []
         for column, values in (("kind", kinds), ("status", statuses)):
             if values is not None:
-                sql += f" AND {column} IN ({','.join('?' * len(values))})" if values else " AND 0"
+                where += f" AND {column} IN ({_marks(values)})"
                 params.extend(values)
-        return [to_record(r) for r in self.conn.execute(sql + " ORDER BY seq", params)]
+        return self._rows(where + " ORDER BY seq", *params)
 
     def counts(self, *, run_id: str | None = None) -> dict[str, int]:
-        """Live (provisional + active) memories per kind, every kind present."""
         self.authorize(run_id)
-        out = dict.fromkeys(KINDS, 0)
-        for kind, n in self.conn.execute(
-            "SELECT kind, count(*) FROM memories WHERE run_id = ?"
-            " AND status IN ('provisional', 'active') GROUP BY kind",
-            (self.run_id,),
-        ):
-            out[kind] = n
-        return out
+        return dict.fromkeys(KINDS, 0) | dict(
+            self.conn.execute(
+                f"SELECT kind, count(*) FROM memories WHERE run_id = ? AND {_LIVE} GROUP BY kind",
+                (self.run_id,),
+            ).fetchall()
+        )
 
     def candidates(self, query: str, terms: Sequence[str], game_day: int) -> recall.Candidates:
-        """The save file's notes for the ranking; the Foundry tier's hits (only outside a
-        transaction: no network inside a step) rank after them."""
-        found = local_recall.candidates(self.conn, self.run_id, terms)
+        """The run's live notes, the query `terms` each holds and the run's statistics (see the
+        module doc); the Foundry tier's hits (only outside a transaction: no network inside a
+        step) rank after them."""
+        # a term is letters and digits only, quoted: no query text reaches FTS5 syntax
+        holders = {
+            t: {pk for (pk,) in self.conn.execute(_HOLDERS, (f'"{self._run_key}{t}"',))}
+            for t in terms
+        }
+        held: dict[int, set[str]] = {}
+        for t, pks in holders.items():
+            for pk in pks:
+                held.setdefault(pk, set()).add(t)
+        docs, length = self.conn.execute(
+            "SELECT docs, length FROM memory_counters WHERE run_id = ?", (self.run_id,)
+        ).fetchone() or (0, 0)
+        stats = recall.Stats(docs, length, {t: len(pks) for t, pks in holders.items()})
+        none: frozenset[str] = frozenset()
+        notes = [
+            recall.Note._make((*r, held.get(r[0], none))) for r in self._tuples(_NOTES, self.run_id)
+        ]
+        found = recall.Candidates(notes, stats, self._fetch)
         if self.cloud is None or self.conn.in_transaction:
             return found
-        hits = self.cloud.search(self.run_id, query, game_day=game_day)
-        return replace(found, extra=hits)
+        return replace(found, extra=self.cloud.search(self.run_id, query, game_day=game_day))
+
+    def _fetch(self, pks: list[int | str]) -> dict[int | str, MemoryRecord]:
+        sql = f"SELECT pk, {COLUMNS} FROM memories WHERE pk IN ({_marks(pks)})"
+        return {r[0]: to_record(r[1:]) for r in self.conn.execute(sql, pks)}
 
     def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
-        """This run's content-free audit trail, oldest first."""
         self.authorize(run_id)
-        return audit.read(self.conn, self.run_id, limit=limit)
+        if limit is not None and limit <= 0:
+            return []
+        rows = self._tuples(
+            "SELECT * FROM (SELECT seq, run_id, operation, memory_ids, reason, ts, game_day"
+            " FROM memory_audit WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+            self.run_id,
+            -1 if limit is None else limit,
+        )
+        return [AuditRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6]) for r in rows]
 
     # -- lifecycle -------------------------------------------------------------------------------
     def fold(
@@ -275,12 +310,11 @@ class MemoryStore(PolicyStore):
         """The semantic note written and its sources archived (`consolidated_into`), in one
         transaction; a matching retry writes nothing."""
         with transaction(self.conn):
-            marks = ",".join("?" * len(req.wanted))
             notes = {
                 r[0]: lifecycle.Note(*r[1:])
                 for r in self.conn.execute(
                     "SELECT id, kind, status, importance, consolidated_into, text, reviewer"
-                    f" FROM memories WHERE run_id = ? AND id IN ({marks})",
+                    f" FROM memories WHERE run_id = ? AND id IN ({_marks(req.wanted)})",
                     (self.run_id, *req.wanted),
                 )
             }
@@ -290,7 +324,7 @@ class MemoryStore(PolicyStore):
             self.insert(req.note(result.importance, game_day))
             self.conn.execute(
                 "UPDATE memories SET consolidated_into = ?, status = 'archived' WHERE run_id = ?"
-                f" AND id IN ({','.join('?' * len(req.ids))})",
+                f" AND id IN ({_marks(req.ids)})",
                 (req.semantic_id, self.run_id, *req.ids),
             )
             ids = [req.semantic_id, *req.ids]
@@ -304,8 +338,13 @@ class MemoryStore(PolicyStore):
         is open (then call `compact()` after commit)."""
         self.authorize(run_id)
         with transaction(self.conn):
-            ids = [r[0] for r in self.conn.execute(_IDS, (self.run_id,))]
-            for table in ("memories", "memory_counters", "memory_cloud_outbox"):
+            ids = [
+                r[0]
+                for r in self.conn.execute(
+                    "DELETE FROM memories WHERE run_id = ? RETURNING id", (self.run_id,)
+                )
+            ]
+            for table in ("memory_counters", "memory_cloud_outbox"):
                 self.conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (self.run_id,))
             # An FTS5 'delete' only marks the run's terms deleted; merging every segment drops them.
             self.conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
@@ -321,8 +360,6 @@ class MemoryStore(PolicyStore):
         return report
 
     def compact(self) -> bool:
-        """Fold the WAL into the file, VACUUM, and truncate the WAL; True when no reader kept old
-        pages alive (must run outside a transaction)."""
         return compact(self.conn)
 
     def flush_cloud(self) -> None:
@@ -332,9 +369,6 @@ class MemoryStore(PolicyStore):
         if self.conn.in_transaction:
             raise RuntimeError("flush_cloud must run after the transaction commits")
         self.cloud.flush(self.conn, self.run_id)
-
-
-_IDS = "SELECT id FROM memories WHERE run_id = ? ORDER BY seq"
 
 
 def compact(conn: sqlite3.Connection) -> bool:

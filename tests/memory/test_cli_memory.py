@@ -186,7 +186,7 @@ def test_cli_module_does_not_import_textual() -> None:
     import sys
 
     code = (
-        "import sys, worldforge_tui.cli.memory, memory.local.store, memory.foundry.cloud, memory.local.recall; "
+        "import sys, worldforge_tui.cli.memory, memory.local.store, memory.foundry.cloud; "
         "sys.exit(1 if any(m == 'textual' or m.startswith('textual.') for m in sys.modules)"
         " else 0)"
     )

@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory import recall
-from memory.local import recall as local_recall
 from memory.local.store import MemoryStore
 from memory.models import MemoryRecord, NewNote
 from memory.recall import tokens
@@ -104,7 +103,7 @@ def test_older_decision_on_same_axis_is_not_injected(store: MemoryStore) -> None
 
 def _ranked(store: MemoryStore, query: str, day: int) -> list[str]:
     terms = query_terms(query, limit=recall.MAX_QUERY_TERMS)
-    found = local_recall.candidates(store.conn, "run-a", terms)
+    found = store.candidates(query, terms, day)
     _, _, ranked = recall.select(
         found.notes, terms, found.stats, game_day=day, ranked_n=10, newest_n=1
     )
