@@ -1,0 +1,71 @@
+"""Balance's explorer branches a venture at each fork instead of replaying every path from day 0.
+Each path it reports must be exactly what a saved venture played from scratch along that path
+gets, and a branch that shares anything with its sibling (memory or state) must show here."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.play import balance
+from engine.play.balance import PITCH, _row, expand, explore
+from engine.play.headless import Plan, play
+
+# Two sub-trees of six forks (64 paths each, branched at forks 3 to 8), with victories and
+# defeats; on seed 113 half of the designer's ventures end before their last fork (a row that
+# stands for every path sharing its prefix).
+SUBTREES = [(8, "operator", "AB"), (113, "designer", "BA")]
+
+_honest = balance._branch
+
+
+def _fast(seed: int, archetype: str, prefix: str) -> dict[str, dict[str, Any]]:
+    return {r["path"]: r for r in expand(explore(seed, archetype, prefix=prefix))}
+
+
+def _sample(paths: list[str]) -> list[str]:
+    """Every fourth path, the last two choices turning over: 16 of 64, each choice of every fork
+    taken by half of them."""
+    ordered = sorted(paths)
+    return [ordered[4 * i + i % 4] for i in range(len(ordered) // 4)]
+
+
+def _plain(new_session: Any, seed: int, archetype: str, path: str, prefix: str) -> dict[str, Any]:
+    """The row of one path played plainly: a saved venture (log, saves, standups) from day 0."""
+    s = new_session(pitch=PITCH, seed=seed, archetype=archetype, name="Balance Co")
+    play(s, Plan(path=path))
+    return {**_row(s, prefix, archetype, seed), "path": path}
+
+
+def _leaky_memory(session: Any) -> Any:
+    """A branch that writes its memories where its sibling reads them."""
+    other = _honest(session)
+    other.memory = session.memory
+    return other
+
+
+def _leaky_state(session: Any) -> Any:
+    """A branch whose state is a shallow copy: stages, receipts and the economy are shared."""
+    other = _honest(session)
+    other.state = copy.copy(session.state)
+    return other
+
+
+def test_every_branched_path_is_the_path_played_from_day_0(new_session, monkeypatch):
+    for seed, archetype, prefix in SUBTREES:
+        fast = _fast(seed, archetype, prefix)
+        assert len(fast) == 64 and {r["result"] for r in fast.values()} == {"victory", "defeat"}
+        picked = _sample(list(fast))
+        plain = {p: _plain(new_session, seed, archetype, p, fast[p]["prefix"]) for p in picked}
+        assert {p: fast[p] for p in picked} == plain, next(p for p in picked if fast[p] != plain[p])
+        # the comparison sees a leak: sharing memory or state with a sibling changes some of
+        # these paths (or trips the engine's own checks)
+        for leaky in (_leaky_memory, _leaky_state):
+            monkeypatch.setattr(balance, "_branch", leaky)
+            try:
+                leaked = _fast(seed, archetype, prefix)
+            except AssertionError:
+                continue
+            finally:
+                monkeypatch.setattr(balance, "_branch", _honest)
+            assert {p: leaked[p] for p in picked} != plain, leaky.__name__
