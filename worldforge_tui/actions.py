@@ -13,8 +13,6 @@ the engine), so what each phase allows is tested without a screen.
 
 from __future__ import annotations
 
-import ast
-import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -558,14 +556,6 @@ def bindings(scope: str) -> list[BindingType]:
         )
         for a in in_scope(scope)
     ]
-
-
-@functools.cache
-def call_of(row: GameAction) -> tuple[str, tuple[object, ...]]:
-    """A row's action as Textual calls it: its name and its parameters ("give('gate.approve')"
-    -> ("give", ("gate.approve",)))."""
-    name, _, rest = row.action.partition("(")
-    return (name, tuple(ast.literal_eval(f"({rest[:-1]},)"))) if rest else (name, ())
 
 
 def by_action(scope: str, action: str, parameters: tuple[object, ...] = ()) -> GameAction | None:

@@ -36,18 +36,6 @@ Axis = Literal[
     "number",
     "name",
 ]
-AXES: tuple[str, ...] = (
-    "price",
-    "audience",
-    "exclusion",
-    "channel",
-    "scope",
-    "timeline",
-    "claim",
-    "tone",
-    "number",
-    "name",
-)
 Source = Literal["decision", "own", "rejection", "standup", "consolidated"]
 SOURCE_WORDS = {
     "decision": "your choice",
@@ -1321,11 +1309,6 @@ _ANY_UNIT_PRICE = re.compile(
     r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|each)\s+(?!month\b|mo\b|year\b|week\b)([a-z][a-z-]+)",
     re.IGNORECASE,
 )
-
-
-def current_price(artifact: dict[str, Any] | None) -> float | None:
-    said = current_price_said(artifact)
-    return said[0] if said else None
 
 
 def current_price_said(artifact: dict[str, Any] | None) -> tuple[float, str, str | None] | None:

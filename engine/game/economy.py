@@ -59,14 +59,6 @@ ROLE_COST_BY_LIFECYCLE: dict[str, float] = {
     "other": 6_000,
 }
 ROLE_WEIGHT = {"strategist": 0.7, "designer": 1.0, "marketer": 1.7, "ops": 1.8}
-MONEY_FIELDS = (
-    "treasury_usd",
-    "monthly_burn_usd",
-    "monthly_revenue_usd",
-    "addressable_market_usd",
-    "arpu_usd",
-    "overhead_usd",
-)
 METERS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
 # Each meter's one name in player-facing text (effect lines, flaw costs, endings, the front ends).
 METER_NAMES = {
@@ -233,11 +225,6 @@ def runway_text(econ: Economics) -> str:
     return numbers.runway(None if econ.profitable else econ.runway_months)
 
 
-def booked_revenue_floor(econ: Economics) -> int:
-    """The monthly revenue already booked: a financial plan's first month must not start below it."""
-    return round(econ.monthly_revenue_usd)
-
-
 def burn_line(econ: Economics) -> str:
     """The burn watch a worker's brief carries."""
     return (
@@ -337,8 +324,3 @@ def defeat(econ: Economics) -> tuple[str, str] | None:
 def defeat_at(econ: Economics, stage_index: int) -> tuple[str, str] | None:
     """The defeat these numbers mean at this stage: none while the first stages are played."""
     return defeat(econ) if stage_index + 1 >= TUNING["defeat_from_stage"] else None
-
-
-def defeat_reason(econ: Economics) -> str | None:
-    hit = defeat(econ)
-    return hit[1] if hit else None

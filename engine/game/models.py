@@ -16,8 +16,6 @@ Phase = Literal["brief", "gate", "fork", "ended"]
 StageStatus = Literal["pending", "active", "approved", "decided"]
 ARCHETYPES: tuple[str, ...] = ("builder", "seller", "designer", "operator")
 
-METER_FIELDS = ("proof", "trust", "velocity", "burn_pressure", "autonomy", "threat")
-
 
 def _float_fields(record: Any) -> None:
     """A whole number given to a `float` field is stored as a float (40 → 40.0), as the models did

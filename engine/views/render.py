@@ -95,11 +95,6 @@ def economics_label(key: str) -> str:
     return ECONOMICS_LABELS.get(key, key.replace("_usd", "").replace("_", " ").capitalize())
 
 
-def source_words(source: str) -> str:
-    """'decision' -> 'your fork choice': where a binding direction came from."""
-    return SOURCES.get(source, source.replace("_", " "))
-
-
 def decision_words(rule_id: str | None, text: str = "") -> str:
     """A decision as a player reads it: the verb phrase the workers follow ("go deep on one
     niche …"), else the text the CEO chose, never the rule id."""
