@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, replace
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from engine.game import directions as dirs
 from engine.game import flaws, orders, rules
@@ -444,18 +444,7 @@ def reject(step: Step, reason: str) -> None:
         payload=dirs.payload(read.directions, source="rejection", said=reason),
     )
     reading = read_reason(reason)
-    st.directive = _under_standing(
-        st.directive,
-        Directive(
-            memory_id=mem["id"],
-            source="rejection",
-            text=reason,
-            keywords=content_words(reason)[:8],
-            stage_id=stage.id,
-            game_day=st.day,
-            reading=reading.model_dump(),
-        ),
-    )
+    _bind_on_top(st, mem["id"], "rejection", reason, reading.model_dump(), stage_id=stage.id)
     st.rejected = st.current.artifact if st.current else None
     aud = next((d.value for d in read.directions if d.axis == "audience"), None)
     if aud:
@@ -482,14 +471,36 @@ def reject(step: Step, reason: str) -> None:
     st.phase = "brief"
 
 
-def _under_standing(standing: Directive | None, new: Directive) -> Directive:
-    """A rejection or a standup reply binds on top of the standing fork decision, never instead
-    of it: the rule id and the decision's words stay, the new words are added."""
+def _bind_on_top(
+    st: GameState,
+    memory_id: str,
+    source: Literal["rejection", "standup"],
+    text: str,
+    reading: dict[str, Any] | None,
+    *,
+    stage_id: str | None = None,
+) -> None:
+    """A rejection or a standup reply becomes the directive, on top of the standing fork
+    decision, never instead of it: the rule id and the decision's words stay, the new words are
+    added."""
+    new = Directive(
+        memory_id=memory_id,
+        source=source,
+        text=text,
+        keywords=content_words(text)[:8],
+        stage_id=stage_id,
+        game_day=st.day,
+        reading=reading,
+    )
+    standing = st.directive
     if standing is None or standing.source == "founding" or not standing.rule_id:
-        return new
+        st.directive = new
+        return
     base = standing.standing_text or standing.text
     keywords = list(standing.keywords[:6]) + [k for k in new.keywords if k not in standing.keywords]
-    return replace(new, rule_id=standing.rule_id, standing_text=base, keywords=keywords[:10])
+    st.directive = replace(
+        new, rule_id=standing.rule_id, standing_text=base, keywords=keywords[:10]
+    )
 
 
 def decide(step: Step, key: str, own_text: str | None) -> Receipt:
@@ -796,16 +807,8 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
     reading = read_reason(text)
     given = orders.read_orders(text)
     st.orders = given
-    st.directive = _under_standing(
-        st.directive,
-        Directive(
-            memory_id=mem["id"],
-            source="standup",
-            text=text,
-            keywords=content_words(text)[:8],
-            game_day=st.day,
-            reading=reading.model_dump() if reading.actionable else None,
-        ),
+    _bind_on_top(
+        st, mem["id"], "standup", text, reading.model_dump() if reading.actionable else None
     )
     st.standup_answered = True
     step.emit(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from engine.game import flaws
@@ -197,36 +198,26 @@ def run_worker(
     previous = state.rejected if attempt > 1 else None
     binding = ctx.binding
     flaw = flaws.draw(state, stage, attempt, bound=bool(binding.directions))
+    faithful = partial(
+        simulate_artifact,
+        role,
+        founder=state.founder,
+        stage=stage,
+        binding=binding,
+        economics=state.economics,
+        seed=state.seed,
+        attempt=attempt,
+        thread=thread(state),
+    )  # the simulated work as it would follow every direction, without a flaw
     drift = None
     if flaw == "ignores_decision":
-        probe = simulate_artifact(
-            role,
-            founder=state.founder,
-            stage=stage,
-            binding=binding,
-            economics=state.economics,
-            seed=state.seed,
-            attempt=attempt,
-            thread=thread(state),
-        ).model_dump(mode="json")
+        probe = faithful().model_dump(mode="json")
         drift = flaws.drift_target(
             state, stage, [d for d in binding.directions if applies(role, d, probe)]
         )
 
     def simulate() -> ArtifactBase:
-        return simulate_artifact(
-            role,
-            founder=state.founder,
-            stage=stage,
-            binding=binding,
-            drift=drift,
-            economics=state.economics,
-            seed=state.seed,
-            attempt=attempt,
-            thread=thread(state),
-            flaw=flaw,
-            previous=previous,
-        )
+        return faithful(drift=drift, flaw=flaw, previous=previous)
 
     result = router.call(
         RouteRequest(
