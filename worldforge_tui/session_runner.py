@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     from engine.session.lease import Holder
 
 WATCH_SECONDS = 0.5  # how often a read-only window reads the run's new events
+# A command still running this long after its key gets its busy view (buttons greyed, the thinking
+# line); one done sooner (a simulated step takes a few ms) goes straight to its result, one frame
+# instead of three. The key target is 100 ms, so nothing looks idle for longer than that.
+BUSY_VIEW_AFTER = 0.1
 # their ValueErrors are refusals (the prune dry run, and the memory commands of the run)
 MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget_memories"})
 
@@ -248,11 +253,25 @@ class SessionRunner(AppHost):
             self.notify("Wait for the current step to finish.", severity="warning")
             return False
         self._on_refused = on_refused
-        self.busy = label
-        self.main.query_one(ActionBar).set_thinking(thinking)
-        self.refresh_view()
+        self.busy = label  # refuses other commands and keys at once; the view follows if slow
+        self.replay.held = True  # its events come with its result, or with its busy view
+        self._busy_view = self.set_timer(BUSY_VIEW_AFTER, partial(self._show_busy, thinking))
         self._command_in_thread(label, fn, self.session)
         return True
+
+    _busy_view: Timer | None = None
+
+    def _show_busy(self, thinking: str | None) -> None:
+        """The command is still running: grey what cannot be done now and say who is working
+        (unless a streamed call's progress line already does)."""
+        self._busy_view = None
+        self.replay.held = False
+        if self.busy is None:
+            return
+        bar = self.main.query_one(ActionBar)
+        if bar.thinking is None:
+            bar.set_thinking(thinking)
+        self.refresh_view()
 
     @work(thread=True, group="session", exit_on_error=False)
     def _command_in_thread(
@@ -283,6 +302,10 @@ class SessionRunner(AppHost):
 
     def on_command_finished(self, message: CommandFinished) -> None:
         self.busy = None
+        if self._busy_view is not None:  # done before its busy view showed: none is needed
+            self._busy_view.stop()
+            self._busy_view = None
+        self.replay.held = False
         if not self._heap_frozen:  # the venture and what its first step imported stay for good:
             self._heap_frozen = True  # keep them out of full GC passes (after this frame)
             self.call_after_refresh(gc.freeze)

@@ -65,3 +65,83 @@ async def test_letters_typed_while_the_engine_loads_start_the_pitch(tmp_path):
         await settle(loaded, pilot)
         assert isinstance(loaded.screen, NewVentureScreen)
         assert loaded.screen.query_one("#nv-pitch", Input).value == ""
+
+
+async def test_a_step_done_before_its_busy_view_is_due_never_shows_one(tmp_path, monkeypatch):
+    """A step that finishes before BUSY_VIEW_AFTER goes straight to its result: no thinking
+    line, no greyed buttons, and its log rows come with the result, not a flush before it."""
+    from worldforge_tui import session_runner
+    from worldforge_tui.widgets.action_bar import ActionBar
+
+    monkeypatch.setattr(session_runner, "BUSY_VIEW_AFTER", 60.0)  # never due in this test
+    shown: list[str] = []
+    real = ActionBar.set_thinking
+
+    def spy(self, text, **kw):
+        if text is not None:
+            shown.append(text)
+        return real(self, text, **kw)
+
+    monkeypatch.setattr(ActionBar, "set_thinking", spy)
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        shown.clear()
+        rows = len(app.replay.entries)
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert app.snap.phase == "fork"
+        assert shown == [] and app.main.query_one("#thinking").display is False
+        assert len(app.replay.entries) > rows  # the step's events, flushed with its result
+        assert app.replay.held is False
+        assert not app.main.query_one("#btn-option-a").disabled
+
+
+def test_a_label_is_redrawn_when_only_its_colours_change():
+    """`Content ==` compares text only: a footer key greyed while a worker runs, or a meter that
+    turns red, keeps its text, and must still be redrawn."""
+    from textual.content import Content
+
+    from worldforge_tui.widgets.shown import same
+
+    assert same(Content.styled("F1 Story", "bold"), Content.styled("F1 Story", "bold"))
+    assert not same(Content.styled("F1 Story", "bold"), Content.styled("F1 Story", "bold dim"))
+    assert not same(Content("runway 7"), Content.styled("runway 7", "$error"))
+    assert same("day 3", "day 3") and not same("day 3", "day 4")
+    assert not same("day 3", Content("day 3"))  # another kind: redrawn, never skipped wrongly
+
+
+async def test_the_footer_greys_a_key_whose_text_stays_the_same():
+    """A key that becomes impossible keeps its words in the footer and only turns dim: the footer
+    must redraw for that (its `Content ==` check once skipped it)."""
+    from typing import ClassVar
+
+    from textual.app import App, ComposeResult
+    from textual.binding import BindingType
+
+    from worldforge_tui.widgets.key_footer import KeyFooter
+
+    class OneKey(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [("x", "go", "Go")]
+        possible = True
+
+        def compose(self) -> ComposeResult:
+            yield KeyFooter()
+
+        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+            return (True if self.possible else None) if action == "go" else True  # None: greyed
+
+        def action_go(self) -> None:
+            pass
+
+    app = OneKey()
+    async with app.run_test(size=(40, 3)) as pilot:
+        footer = app.query_one(KeyFooter)
+        await pilot.pause()
+        before = footer.content
+        app.possible = False
+        app.refresh_bindings()
+        await pilot.pause()
+        after = footer.content
+        assert "Go" in before.plain and after.plain == before.plain
+        assert "dim" not in str(before.spans) and "dim" in str(after.spans)

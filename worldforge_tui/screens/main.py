@@ -21,6 +21,7 @@ from textual.widgets import Button, Static
 
 from worldforge_tui import actions
 from worldforge_tui.consequences import since_last_decision
+from worldforge_tui.widgets import shown
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.key_footer import KeyFooter
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -200,24 +201,32 @@ class MainScreen(Screen[None]):
         """Bring a pane forward (the one shown in compact mode); focus stays where it is."""
         self._pane = pane
         self._lay_out()
-        self.query_one("#pane-tabs", Static).update(pane_bar(pane, self.wf.key_of))
+        shown.update(self.query_one("#pane-tabs", Static), pane_bar(pane, self.wf.key_of))
 
     def _lay_out(self) -> None:
         """Display only the chosen pane's containers in compact mode, all of them when wide.
 
         Toggling `display` on a few containers restyles only them; a class on the screen would
-        restyle every widget on the board (measured: ~0.4 s a key on a busy machine)."""
+        restyle every widget on the board (measured: ~0.4 s a key on a busy machine). A focused
+        widget that goes out of sight loses the focus here, in the same frame, as Textual would
+        do on the next layout (one more restyle and frame)."""
         compact = 0 < self.size.width < self.COMPACT_BELOW
         if self._laid_out == (self._pane, compact):
             return
         self._laid_out = (self._pane, compact)
         layout = self.COMPACT_LAYOUT[self._pane] if compact else {}
+        hidden: list[Widget] = []
         with self.app.batch_update():
             for name in ("top", "left", "right", "receipt", "memory", "log"):
                 widget = self.query_one(f"#{name}")
-                shown = layout.get(name, True)
-                if widget.display != shown:
-                    widget.display = shown
+                display = layout.get(name, True)
+                if not display:
+                    hidden.append(widget)
+                if widget.display != display:
+                    widget.display = display
+            focused = self.focused
+            if focused is not None and any(w in hidden for w in focused.ancestors_with_self):
+                self.set_focus(None)
 
     @property
     def shown_pane(self) -> str:

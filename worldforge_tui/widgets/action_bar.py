@@ -18,6 +18,7 @@ from textual.widgets import Button, Static
 
 from worldforge_tui import actions
 from worldforge_tui.text.safe_text import one_line
+from worldforge_tui.widgets import shown
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 OPTION_IDS = ("fork.option_a", "fork.option_b")
@@ -66,31 +67,31 @@ class ActionBar(Vertical):
         """Show the phase's buttons, disabled when the engine would refuse them or a worker runs.
 
         Only the shown buttons get their `disabled` set (a hidden one's is set when its phase
-        comes, before it shows), and the row is restyled once for all the changes: each class or
-        `disabled` change restyled its button at once, up to ten restyles on a phase change (a
-        third of a fork key's UI time). A button disabled while focused gives up the focus first,
-        as Textual's own `disabled` watcher does."""
+        comes, before it shows), and only the buttons that changed are restyled, in one pass: each
+        class or `disabled` change restyled its button at once, up to ten restyles on a phase
+        change, and restyling the whole row took the hidden buttons along. A button disabled
+        while focused gives up the focus first, as Textual's own `disabled` watcher does."""
         self._state = (phase, dict(can), busy, redos_left)
         self._labels = option_labels
-        changed = False
+        changed: list[Button] = []
         for row in self._rows:
             button = self.query_one(f"#{row.button}", Button)
             if phase != row.phase:
                 if not button.has_class("-hidden"):
                     button.add_class("-hidden", update=False)
-                    changed = True
+                    changed.append(button)
                 continue
             disabled = actions.state_of(row, phase, can, busy) is not True
             if button.disabled != disabled:
                 if disabled and button.has_focus:
                     button.blur()
                 button.set_reactive(Button.disabled, disabled)
-                changed = True
+                changed.append(button)
             if button.has_class("-hidden"):
                 button.remove_class("-hidden", update=False)
-                changed = True
+                changed.append(button)
         if changed:
-            self.query_one("#action-row").update_node_styles()
+            self.app.stylesheet.update_nodes(dict.fromkeys(changed))  # a button has no children
         self._show_labels()
 
     def relabel(self, key_of: Callable[[str], str]) -> None:
@@ -122,7 +123,7 @@ class ActionBar(Vertical):
                 hint = actions.hint_line(phase, can, key_of, redos_left, terse=True)
         if hint != self._hint:
             self._hint = hint
-            self.query_one("#action-hint", Static).update(hint)
+            shown.update(self.query_one("#action-hint", Static), hint)
 
     clock_start: float | None = None  # while waiting for a first token: the seconds waited
 
@@ -148,8 +149,9 @@ class ActionBar(Vertical):
     def _render_thinking(self) -> None:
         line = self.query_one("#thinking", Static)
         if self._thinking is None:
-            line.update("")
-            line.display = False
+            if line.display:
+                line.update("")
+                line.display = False
             return
         line.display = True
         waited = (
@@ -157,10 +159,12 @@ class ActionBar(Vertical):
             if self.clock_start is not None
             else ""
         )
-        line.update(
+        shown.update(
+            line,
             Content.assemble(
                 (SPINNER[self._frame] + " ", "$accent bold"), (self._thinking + waited, "$accent")
-            )
+            ),
+            layout=False,  # one line of fixed height: a new text never moves anything
         )
 
 

@@ -7,6 +7,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from worldforge_tui.widgets.shown import same
+
 
 class ContentPane(VerticalScroll):
     """Base for the story and receipt panes: `render_body(content)` swaps the text when it differs."""
@@ -27,7 +29,7 @@ class ContentPane(VerticalScroll):
 
     def render_body(self, content: Content) -> bool:
         """Show `content`; False (and no re-layout) when it is what is already shown."""
-        if content == self._shown:
+        if self._shown is not None and same(self._shown, content):
             return False
         self._shown = content
         self.query_one(f"#{self.BODY_ID}", Static).update(content)

@@ -16,6 +16,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
+from worldforge_tui.widgets.shown import same
+
 
 def footer_content(screen: Screen[Any], width: int = 0, *, compact: bool = False) -> Content:
     """The footer line for a screen's live bindings: key and label per action, greyed when the
@@ -105,7 +107,7 @@ class KeyFooter(Static):
         if not self.is_attached or screen is not self.screen:
             return
         content = footer_content(screen, self.size.width, compact=self._compact)
-        if content != self._shown:
+        if self._shown is None or not same(self._shown, content):
             self._shown = content
             self.update(content)
 

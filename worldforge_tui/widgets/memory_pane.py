@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from engine.views.render import prose as render_clean
 from worldforge_tui import actions
 from worldforge_tui.text.safe_text import one_line
+from worldforge_tui.widgets import shown
 
 if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot
@@ -69,6 +70,18 @@ def group_records(records: list[dict[str, Any]]) -> list[tuple[str, list[dict[st
     ]
 
 
+class MemoryList(OptionList):
+    """The notes, wrapped again whenever the list's scrollbar comes or goes.
+
+    Textual's OptionList wraps each option at the width the list has when the option is added,
+    and wraps again only on a resize; a rebuilt list that grows a scrollbar is two cells narrower
+    but not resized, so a long note's last line went missing (the board used to hide this by
+    laying out once more while a step ran)."""
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        self._clear_caches()
+
+
 class MemoryPane(Vertical):
     """Header (store, counts) plus the grouped list; actions are requested from the app by message."""
 
@@ -97,7 +110,7 @@ class MemoryPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label("no memories yet", id="memory-head", markup=False)
-        yield OptionList(id="memory-list")
+        yield MemoryList(id="memory-list")
 
     def show(self, snap: Snapshot | None) -> None:
         """Rebuild the list from the snapshot's memory records, keeping marks and the highlight."""
@@ -189,7 +202,7 @@ class MemoryPane(Vertical):
             if self.marked
             else ""
         )
-        self.query_one("#memory-head", Label).update(self._head + marks)
+        shown.update(self.query_one("#memory-head", Label), self._head + marks)
 
     def action_request(self, action: str) -> None:
         ids = sorted(self.marked) if self.marked else ([x] if (x := self.selected_id()) else [])

@@ -149,8 +149,17 @@ class ReplayLog(ScrollView, can_focus=True):
     def pending_count(self) -> int:
         return len(self._pending)
 
+    # While the app waits a moment for a command's result, the command's events are held for its
+    # result's frame (the app flushes then): a tick between would draw them a frame early, and
+    # lay the board out once more, for a step that takes a few milliseconds.
+    held = False
+
     def on_mount(self) -> None:
-        self.set_interval(FLUSH_SECONDS, self.flush, name="replay-flush")
+        self.set_interval(FLUSH_SECONDS, self._tick, name="replay-flush")
+
+    def _tick(self) -> None:
+        if not self.held:
+            self.flush()
 
     def flush(self) -> int:
         """Move queued rows into the view (UI thread); returns how many arrived."""

@@ -12,6 +12,7 @@ from textual.widgets import Input, Label, Tab, Tabs
 
 from worldforge_tui import actions
 from worldforge_tui.replay_entries import TABS
+from worldforge_tui.widgets import shown
 from worldforge_tui.widgets.replay_log import ReplayLog
 
 
@@ -74,7 +75,7 @@ class ReplayPane(Vertical):
         label = (
             f"{event.shown:,}" if event.shown == event.total else f"{event.shown:,}/{event.total:,}"
         )
-        self.query_one("#replay-count", Label).update(label)
+        shown.update(self.query_one("#replay-count", Label), label)
 
     def action_focus_filter(self) -> None:
         self.query_one("#replay-filter", Input).focus()

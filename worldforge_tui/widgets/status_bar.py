@@ -14,6 +14,7 @@ from textual.widgets import Sparkline, Static
 from worldforge_tui.glossary import METER_BY_FIELD, meters_tooltip
 from worldforge_tui.text.formatting import FIELD_INFO, TONE_STYLE, meter_tone, number, value_text
 from worldforge_tui.text.safe_text import one_line
+from worldforge_tui.widgets import shown
 
 if TYPE_CHECKING:
     from engine.game.models import Economics
@@ -123,7 +124,7 @@ class StatusBar(Horizontal):
         compact = self.has_class("-compact")
         meters = meters_content(economics, compact=compact)
         shown_meters = self.query_one("#status-meters", Static)
-        shown_meters.update(meters)
+        shown.update(shown_meters, meters)
         if economics is not None and shown_meters.tooltip is None:  # built once the engine is in
             shown_meters.tooltip = meters_tooltip()
         points = [
@@ -131,13 +132,13 @@ class StatusBar(Horizontal):
         ]
         self.query_one("#status-spark", Sparkline).data = points[-64:] if len(points) > 1 else []
         day_text = "" if day is None else f"day {day}"
-        self.query_one("#status-day", Static).update(day_text)
-        shown = self.query_one("#status-memory", Static)
+        shown.update(self.query_one("#status-day", Static), day_text)
+        memory_label = self.query_one("#status-memory", Static)
         remote = bool(memory) and memory != "local-sqlite"
-        shown.set_class(remote, "-on")
+        memory_label.set_class(remote, "-on")
         store = memory_pill(memory) if remote and memory else None
         if store is not None:
-            shown.update(store)
+            shown.update(memory_label, store)
         self._cells.update(
             meters=meters.cell_length + 2,
             day=len(day_text) + 2,
@@ -151,7 +152,7 @@ class StatusBar(Horizontal):
     def set_pill(self, pill: str) -> None:
         """Show the router's current pill (runtime and model, or a fallback)."""
         content = pill_content(pill)
-        self.query_one("#status-pill", Static).update(content)
+        shown.update(self.query_one("#status-pill", Static), content)
         self._cells["pill"] = content.cell_length + 2
         self.fit()
 
