@@ -5,9 +5,16 @@ screen is on top, the pane is shown and focused, the phase has moved, the filter
 log) with the app idle again. Each scenario runs in a fresh app `--runs` times; the JSON gives the
 median and p95 per key, and the worst p95 among screens and among keys.
 
-Run: `.venv/bin/python -m bench.tui_keys --json` (add `--busy 2` to keep two CPU-bound processes
+Run: `.venv/bin/python -m bench.tui_keys --json` (add `--busy 1` to keep a CPU-bound process
 running meanwhile, as on a machine shared with a build). Targets: screens <= 150 ms p95, keys <= 100
-ms p95. Each row also gives CPU ms (this process, all threads), which a loaded machine blurs less.
+ms p95. Each row gives wall and CPU ms (this process, all threads: the engine's step runs on one),
+which a loaded machine blurs less, and the load each round ran under. The anchor is a bare Textual
+app with as many widgets as the board, measured in the same rounds: `vs_anchor` divides a row's CPU
+median by the anchor's (keys by its pane switch, screens by its pushed screen).
+
+`--before TREE` times another source tree in the same rounds, each round a fresh process per tree
+run one after the other (ABAB), so the machine's load hits both alike; `before` holds its rows and
+`cpu_new_over_before` the ratio of CPU medians per row.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from bench import machine
@@ -132,6 +139,7 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
             watch_frames(app)
             await settle(app, pilot)
             board = app.main
+            BOARD_WIDGETS.append(sum(1 for _ in board.walk_children(with_self=False)))
             # ---- screens -------------------------------------------------------------
             for key, screen, close in (
                 ("s", "SettingsScreen", "escape"),
@@ -211,9 +219,13 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
             )
 
 
+BOARD_WIDGETS: list[int] = []  # widgets on the board once a venture is open (one_run fills it)
+ANCHOR_WIDGETS: list[int] = []
+
+
 async def anchor_run(size: tuple[int, int], samples: dict[str, list[float]]) -> None:
-    """The same measurements on a bare Textual app of about the board's widget count: four panes
-    of labels that keys show and focus, and a pushed screen of labels. Run after each game run,
+    """The same measurements on a bare Textual app with the board's widget count: four panes of
+    labels that keys show and focus, and a pushed screen of labels. Run after each game run,
     so the anchor shares the machine load; the game's rows read against `anchor key` and
     `anchor screen`."""
     from textual.app import App, ComposeResult
@@ -230,6 +242,10 @@ async def anchor_run(size: tuple[int, int], samples: dict[str, list[float]]) -> 
                 yield Static(f"setting {i}")
             yield Footer()
 
+    # Header and Footer are 2 widgets plus their parts (the header's 3, the footer's keys): the
+    # rest are four focusable panes of labels, as many as make the board's count.
+    per_pane = max(1, (max(BOARD_WIDGETS, default=46) - 2 - 3 - 7) // 4 - 1)
+
     class Bare(App[None]):
         BINDINGS: ClassVar[list[Any]] = [
             (f"f{i}", f"pane({i})", f"pane {i}") for i in range(1, 5)
@@ -241,7 +257,7 @@ async def anchor_run(size: tuple[int, int], samples: dict[str, list[float]]) -> 
             yield Header()
             for i in range(1, 5):
                 with VerticalScroll(id=f"pane{i}", can_focus=True):
-                    for j in range(10):
+                    for j in range(per_pane):
                         yield Static(f"pane {i} line {j}")
             yield Footer()
 
@@ -255,6 +271,7 @@ async def anchor_run(size: tuple[int, int], samples: dict[str, list[float]]) -> 
     async with app.run_test(size=size) as pilot:
         watch_frames(app)
         await pilot.pause()
+        ANCHOR_WIDGETS.append(sum(1 for _ in app.screen.walk_children(with_self=False)))
         for _ in range(2):
             key = "s"
             wall, cpu = await timed(pilot, key, lambda: app.screen.__class__.__name__ == "Page")
@@ -268,17 +285,26 @@ async def anchor_run(size: tuple[int, int], samples: dict[str, list[float]]) -> 
             CPU.setdefault("anchor key", []).append(cpu)
 
 
-def summary(samples: dict[str, list[float]]) -> dict[str, Any]:
-    rows = {
+def summary(samples: dict[str, list[float]], cpu: dict[str, list[float]]) -> dict[str, Any]:
+    rows: dict[str, dict[str, Any]] = {
         name: {
             "median_ms": round(statistics.median(v), 1),
             "p95_ms": round(p95(v), 1),
-            "cpu_median_ms": round(statistics.median(CPU[name]), 1),
-            "cpu_p95_ms": round(p95(CPU[name]), 1),
+            "cpu_median_ms": round(statistics.median(cpu[name]), 1),
+            "cpu_p95_ms": round(p95(cpu[name]), 1),
             "n": len(v),
         }
         for name, v in samples.items()
     }
+    anchor_cpu = {
+        kind: rows[f"anchor {kind}"]["cpu_median_ms"]
+        for kind in ("key", "screen")
+        if f"anchor {kind}" in rows
+    }
+    for name, row in rows.items():
+        kind = "screen" if name.startswith("screen") else "key"
+        if not name.startswith("anchor") and anchor_cpu.get(kind):
+            row["vs_anchor"] = round(row["cpu_median_ms"] / anchor_cpu[kind], 2)
     screens = {k: v for k, v in rows.items() if k.startswith("screen")}
     keys = {k: v for k, v in rows.items() if k.startswith(("key", "theme"))}
     anchor = {k: v for k, v in rows.items() if k.startswith("anchor")}
@@ -296,6 +322,8 @@ def summary(samples: dict[str, list[float]]) -> dict[str, Any]:
         "targets": {"screen_p95_ms": SCREEN_TARGET_MS, "key_p95_ms": KEY_TARGET_MS},
         "screens_within_target": worst_screen[1]["p95_ms"] <= SCREEN_TARGET_MS,
         "keys_within_target": worst_key[1]["p95_ms"] <= KEY_TARGET_MS,
+        "screens_cpu_within_target": worst_cpu_screen[1]["cpu_p95_ms"] <= SCREEN_TARGET_MS,
+        "keys_cpu_within_target": worst_cpu_key[1]["cpu_p95_ms"] <= KEY_TARGET_MS,
     }
 
 
@@ -304,27 +332,56 @@ def burners(count: int) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
 
 
-async def run(runs: int, size: tuple[int, int], busy: int) -> dict[str, Any]:
+async def collect(runs: int, size: tuple[int, int]) -> dict[str, Any]:
+    """`runs` game runs, each followed by an anchor run: raw samples, widget counts, loads."""
     import textual.constants
 
     textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]  # read by App()
     samples: dict[str, list[float]] = {}
-    procs = burners(busy)
-    try:
-        for _ in range(runs):  # interleaved with the bare anchor, so both see the same load
-            await one_run(size, samples)
-            await anchor_run(size, samples)
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait()
+    loads = []
+    for _ in range(runs):  # interleaved with the bare anchor, so both see the same load
+        loads.append(round(os.getloadavg()[0], 2))
+        await one_run(size, samples)
+        await anchor_run(size, samples)
     return {
-        "bench": "tui_keys",
-        "runs": runs,
-        "size": list(size),
-        "busy_processes": busy,
-        "cpus": os.cpu_count(),
-        **summary(samples),
+        "samples": samples,
+        "cpu": CPU,
+        "loads": loads,
+        "board_widgets": max(BOARD_WIDGETS, default=0),
+        "anchor_widgets": max(ANCHOR_WIDGETS, default=0),
+    }
+
+
+def child(tree: str | None, size: str) -> dict[str, Any]:
+    """One round in a fresh process (`tree` first on the path): its raw samples."""
+    env = {**os.environ, **({"PYTHONPATH": tree} if tree else {})}
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.tui_keys", "--runs", "1", "--size", size, "--raw"]
+        + (["--tree", tree] if tree else []),
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=900,
+    )
+    result: dict[str, Any] = json.loads(out.stdout.splitlines()[-1])
+    return result
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Rounds' raw samples as one summary, with the load of each round."""
+    samples: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    for part in parts:
+        for name, values in part["samples"].items():
+            samples.setdefault(name, []).extend(values)
+            cpu.setdefault(name, []).extend(part["cpu"][name])
+    return {
+        **summary(samples, cpu),
+        "loads_per_round": [load for part in parts for load in part["loads"]],
+        "board_widgets": parts[0]["board_widgets"],
+        "anchor_widgets": parts[0]["anchor_widgets"],
     }
 
 
@@ -339,12 +396,52 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="CPU-bound processes kept running meanwhile (default 0)",
     )
+    parser.add_argument("--before", help="another source tree, timed in the same rounds (ABAB)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (the default)")
+    parser.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)  # a round's samples
+    parser.add_argument("--tree", help=argparse.SUPPRESS)  # the source tree a round imports
     args = parser.parse_args(argv)
+    if args.tree:
+        sys.path.insert(0, args.tree)  # its worldforge_tui and engine, this bench's code
     width, height = (int(x) for x in args.size.lower().split("x"))
-    result: Awaitable[dict[str, Any]] = run(args.runs, (width, height), args.busy)
+    if args.raw:
+        print(json.dumps(asyncio.run(collect(args.runs, (width, height)))))
+        return 0
     before = machine()
-    print(json.dumps({**asyncio.run(result), "machine": {"before": before, "after": machine()}}))
+    procs = burners(args.busy)
+    try:
+        if args.before:
+            new, old = [], []
+            for _ in range(args.runs):
+                new.append(child(None, args.size))
+                old.append(child(os.path.abspath(args.before), args.size))
+            result = merge(new)
+            old_result = merge(old)
+            result["before"] = old_result
+            result["cpu_new_over_before"] = {
+                name: round(row["cpu_median_ms"] / old_row["cpu_median_ms"], 2)
+                for name, row in result["rows"].items()
+                if (old_row := old_result["rows"].get(name)) and old_row["cpu_median_ms"]
+            }
+        else:
+            result = merge([asyncio.run(collect(args.runs, (width, height)))])
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+    print(
+        json.dumps(
+            {
+                "bench": "tui_keys",
+                "runs": args.runs,
+                "size": [width, height],
+                "busy_processes": args.busy,
+                "cpus": os.cpu_count(),
+                **result,
+                "machine": {"before": before, "after": machine()},
+            }
+        )
+    )
     return 0
 
 
