@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
-from engine.language import grammar
 from worldforge_tui.boot import log
 from worldforge_tui.host import AppHost
 from worldforge_tui.messages import CommandFinished, EngineNotice, SessionFailed, SessionOpened
@@ -344,6 +343,8 @@ class SessionRunner(AppHost):
             self.main.reveal("story")
 
     def _report_result(self, label: str, result: Any) -> None:
+        from engine.language import grammar
+
         if label == "export":
             self.last_export = Path(result)
             if self.is_web:  # in a browser the file is on the server: offer it as a download

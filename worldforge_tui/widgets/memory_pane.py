@@ -15,7 +15,6 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from engine.views.render import prose as render_clean
 from worldforge_tui import actions
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets import shown
@@ -44,7 +43,9 @@ def record_prompt(record: dict[str, Any], marked: bool) -> Content:
     if record.get("status") == "provisional":
         parts.append((" provisional ", "$accent reverse"))
         parts.append(" ")
-    parts.append(one_line(render_clean(str(record.get("text") or "")), 240))
+    from engine.views.render import prose  # the engine loads after the first frame
+
+    parts.append(one_line(prose(str(record.get("text") or "")), 240))
     meta = f"  day {record.get('game_day')}"
     if record.get("expires_day") is not None:
         meta += f" · expires day {record.get('expires_day')}"

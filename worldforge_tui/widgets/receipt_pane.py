@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from engine.views.render import prose as render_clean
 from worldforge_tui.text.formatting import (
     FIELD_INFO,
     TONE_STYLE,
@@ -91,6 +90,8 @@ def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Con
     parts.extend(economics_rows(receipt.before, receipt.after))
     parts.extend(_org(receipt.org_delta))
     parts.extend([("3 ", "$accent bold"), ("Workers learned\n", "bold")])
+    from engine.views.render import prose as render_clean  # loaded after the first frame
+
     for memory in receipt.memory_written:  # the memory records as dicts (memory.models)
         kind = one_line(memory.get("kind"), 20)
         badge = " BINDING " if kind == "procedural" else f" {kind} "

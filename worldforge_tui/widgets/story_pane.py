@@ -10,8 +10,6 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 
-from engine.views.render import prose as render_clean
-from engine.views.render import render_artifact
 from worldforge_tui.consequences import Consequence
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.text.safe_text import clean, one_line
@@ -61,6 +59,8 @@ def artifact_parts(artifact: Any, indent: str = "  ") -> list[Part]:
     """Readable lines for any artifact (engine.views.render: labels, bullets, formatted numbers)."""
     if not isinstance(artifact, dict):
         return [indent, clean(artifact, 2000), "\n"]
+    from engine.views.render import render_artifact  # the engine loads after the first frame
+
     parts: list[Part] = []
     for block in render_artifact(artifact):
         parts.append((f"{indent}{one_line(block.label, 60)}: ", "$secondary bold"))
@@ -145,6 +145,8 @@ def _run(run: StageRun) -> list[Part]:
     artifact = run.artifact
     follows = artifact.get("follows_decision")
     if isinstance(follows, dict):
+        from engine.views.render import prose as render_clean
+
         how = one_line(render_clean(str(follows.get("how") or "")), 400)
         if run.rubric.drift:
             # The worker's own claim, next to a gate that found otherwise: say whose words these are.
