@@ -9,7 +9,7 @@ backend (or the Cosmos SDK).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from memory.models import (
@@ -18,7 +18,6 @@ from memory.models import (
     ForgetReport,
     HardenReport,
     MemoryRecord,
-    MemoryWriteRequest,
     NewNote,
     PruneReport,
     RecallResult,
@@ -62,7 +61,7 @@ class MemoryBackend(Protocol):
 
     def worker_write(
         self,
-        req: MemoryWriteRequest | dict[str, Any],
+        req: Mapping[str, Any],
         *,
         worker: str,
         stage_id: str,

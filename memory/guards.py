@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -20,7 +21,6 @@ from memory.models import (
     STATUSES,
     WORKER_KINDS,
     Kind,
-    MemoryWriteRequest,
     NewNote,
 )
 from memory.scrub import scrub
@@ -148,32 +148,43 @@ def _clean_data(value: object) -> object:
     return clean(str(value))
 
 
-def is_instruction_like(text: str) -> bool:
-    """True for text that tries to steer workers rather than record a finding."""
-    return bool(_INSTRUCTION.search(text))
-
-
 def check_request(raw: object) -> CleanWrite | tuple[str, str | None]:
-    """Validate and clamp one request; returns a CleanWrite or (rejection reason, kind)."""
-    if isinstance(raw, MemoryWriteRequest):
-        req = raw
-    elif isinstance(raw, dict):
-        try:
-            req = MemoryWriteRequest.from_dict(raw)
-        except ValueError:
-            kind = raw.get("kind")
-            return "invalid-request", kind if isinstance(kind, str) else None
-    else:
-        return "invalid-request", None
-    kind = req.kind.strip().lower()
+    """Check and clamp one worker request (an item of `artifact.memory_writes`: kind and text
+    strings, importance a number and ttl_days a whole number, numeric strings counting, either
+    absent; a smuggled scope, run or status is ignored): a CleanWrite or (rejection reason, kind)."""
+    data = raw if isinstance(raw, Mapping) else {}
+    kind, text = data.get("kind"), data.get("text")
+    try:
+        if not isinstance(kind, str) or not isinstance(text, str):
+            raise ValueError("a worker note needs a kind and a text")
+        importance, ttl = _number(data.get("importance")), _whole(data.get("ttl_days"))
+    except ValueError:
+        return "invalid-request", kind if isinstance(kind, str) else None
+    kind = kind.strip().lower()
     if kind not in WORKER_KINDS:
         return ("kind-not-allowed: workers write preference or context notes only", kind[:32])
-    text = clean(req.text)
+    text = clean(text)
     if not text:
         return "empty-text", kind
-    if is_instruction_like(text):
+    if _INSTRUCTION.search(text):
         return "instruction-like: a worker note records a finding, never a directive", kind
-    importance = _finite(req.importance, DEFAULT_IMPORTANCE, 0.0, 10.0)
-    ttl = req.ttl_days if req.ttl_days is not None else DEFAULT_TTL_DAYS
-    ttl = min(MAX_TTL_DAYS, max(1, ttl))
+    ttl = min(MAX_TTL_DAYS, max(1, DEFAULT_TTL_DAYS if ttl is None else ttl))
+    importance = _finite(importance, DEFAULT_IMPORTANCE, 0.0, 10.0)
     return CleanWrite(kind=cast(Kind, kind), text=text, importance=importance, ttl_days=ttl)
+
+
+def _number(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(f"not a number: {value!r}")
+    return float(value)  # ValueError for a string that is not a number
+
+
+def _whole(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    number = _number(value)
+    if number is not None and not number.is_integer():
+        raise ValueError(f"not a whole number: {value!r}")
+    return None if number is None else int(number)

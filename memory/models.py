@@ -2,8 +2,7 @@
 
 Plain dataclasses, so the headless path builds no pydantic model. `to_dict()` is the JSON-ready
 copy events, snapshots and the CLI print; `from_dict` checks what comes from outside the process
-(a save's rows and Cosmos documents: `MemoryRecord`; a worker's request: `MemoryWriteRequest`)
-and raises ValueError on anything else.
+(a save's rows and Cosmos documents) and raises ValueError on anything else.
 """
 
 from __future__ import annotations
@@ -125,45 +124,6 @@ class NewNote:
             payload=rec.payload,
             memory_id=rec.id if keep_id else None,
         )
-
-
-@dataclass
-class MemoryWriteRequest(_Record):
-    """What a worker puts in `artifact.memory_writes`."""
-
-    kind: str
-    text: str
-    importance: float | None = None
-    ttl_days: int | None = None
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> MemoryWriteRequest:
-        """ValueError unless kind and text are strings, importance a number and ttl_days a whole
-        number (numeric strings count; either may be absent); any smuggled scope, run or status
-        is ignored."""
-        kind, text = raw.get("kind"), raw.get("text")
-        if not isinstance(kind, str) or not isinstance(text, str):
-            raise ValueError("a worker note needs a kind and a text")
-        return cls(kind, text, _number(raw.get("importance")), _whole(raw.get("ttl_days")))
-
-
-def _number(value: object) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ValueError(f"not a number: {value!r}")
-    return float(value)  # ValueError for a string that is not a number
-
-
-def _whole(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    number = _number(value)
-    if number is None:
-        return None
-    if not number.is_integer():
-        raise ValueError(f"not a whole number: {value!r}")
-    return int(number)
 
 
 @dataclass

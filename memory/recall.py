@@ -65,11 +65,6 @@ class Stats:
     df: Mapping[str, int]  # how many of them hold each query term
 
 
-def idf(notes: int, df: int) -> float:
-    """BM25's inverse document frequency of a term `df` of the run's `notes` hold."""
-    return math.log(1.0 + (notes - df + 0.5) / (df + 0.5))
-
-
 def visible(notes: Sequence[Note], game_day: int) -> list[Note]:
     """Live, unexpired notes, less binding decisions a newer one on their axis superseded."""
     top: dict[str, int] = {}
@@ -99,7 +94,8 @@ def scores(
 ) -> dict[int | str, float]:
     """The score of each visible note for the query `terms`; `closeness` (0..1 by note key, from
     a vector index) raises a note's relevance where higher."""
-    weights = [(t, idf(stats.notes, stats.df[t])) for t in terms if stats.df.get(t)]
+    held_by = [(t, stats.df[t]) for t in terms if stats.df.get(t)]  # BM25's idf of each term:
+    weights = [(t, math.log(1.0 + (stats.notes - df + 0.5) / (df + 0.5))) for t, df in held_by]
     avgdl = stats.length / stats.notes if stats.notes and stats.length else 1.0
     out: dict[int | str, float] = {}
     for n in shown:

@@ -15,7 +15,7 @@ way (SQL for the save file, queries and ETag-conditional replaces for Cosmos DB)
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -36,7 +36,6 @@ from memory.models import (
     HardenReport,
     Kind,
     MemoryRecord,
-    MemoryWriteRequest,
     NewNote,
     PruneReport,
     RecallResult,
@@ -58,7 +57,6 @@ class PolicyStore(ABC):
         self.stage_cap = stage_cap
 
     def authorize(self, run_id: str | None) -> str:
-        """Return the bound run id; raise ScopeError (before any I/O) for any other run."""
         if run_id is not None and run_id != self.run_id:
             raise ScopeError(f"memory store is bound to run {self.run_id!r}, not {run_id!r}")
         return self.run_id
@@ -127,11 +125,9 @@ class PolicyStore(ABC):
     def remember(self, note: NewNote) -> MemoryRecord:
         note = check_write(note)
         with self.transaction():
-            same = (
-                None
-                if note.kind == "procedural"
-                else self.restatement(normalise(note.text), note.kind)
-            )
+            same = None
+            if note.kind != "procedural":  # a binding decision is always a new note
+                same = self.restatement(normalise(note.text), note.kind)
             if same is not None:
                 rec = self.reinforce(same, note.importance, note.expires_day)
                 self.log("remember", [rec.id], "reinforced", game_day=note.game_day)
@@ -142,13 +138,12 @@ class PolicyStore(ABC):
 
     def worker_write(
         self,
-        req: MemoryWriteRequest | dict[str, Any],
+        req: Mapping[str, Any],
         *,
         worker: str,
         stage_id: str,
         game_day: int,
     ) -> WriteDisposition:
-        """Apply every guard to one worker request and say exactly what happened to it."""
         checked = check_request(req)
         with self.transaction():
             if not isinstance(checked, CleanWrite):
@@ -168,21 +163,17 @@ class PolicyStore(ABC):
         if same is not None:
             self.reinforce(same, w.importance, expires)
             why = "exact restatement of an existing note"
-            return WriteDisposition(
-                status="reinforced", memory_id=same.id, kind=same.kind, reason=why
-            )
+            return WriteDisposition("reinforced", same.id, reason=why, kind=same.kind)
         for rec in own:
             if rec.status in LIVE_STATUSES and similarity(rec.text, w.text) >= NEAR_DUPLICATE:
                 self.rewrite(rec, w, expires_day=expires, game_day=game_day)
                 why = "replaced a near-duplicate note from this stage"
-                return WriteDisposition(
-                    status="superseded", memory_id=rec.id, kind=w.kind, reason=why
-                )
+                return WriteDisposition("superseded", rec.id, reason=why, kind=w.kind)
         if len(own) >= self.stage_cap:
             why = f"stage-cap: at most {self.stage_cap} notes per stage"
-            return WriteDisposition(status="rejected", kind=w.kind, reason=why)
+            return WriteDisposition("rejected", reason=why, kind=w.kind)
         rec = self.insert(w.note(worker=worker, stage_id=stage_id, game_day=game_day))
-        return WriteDisposition(status="written", memory_id=rec.id, kind=w.kind)
+        return WriteDisposition("written", rec.id, kind=w.kind)
 
     def recall(
         self,

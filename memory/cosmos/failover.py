@@ -28,7 +28,7 @@ import logging
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from memory.contract import MemoryBackend, Notice
@@ -40,7 +40,6 @@ from memory.models import (
     ForgetReport,
     HardenReport,
     MemoryRecord,
-    MemoryWriteRequest,
     NewNote,
     PruneReport,
     RecallResult,
@@ -235,7 +234,7 @@ class FailoverMemory:
 
     def worker_write(
         self,
-        req: MemoryWriteRequest | dict[str, Any],
+        req: Mapping[str, Any],
         *,
         worker: str,
         stage_id: str,

@@ -173,15 +173,6 @@ ADOPT = (
 )
 
 
-def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
-    """The stamp checked again under the write lock; returns the save's format version."""
-    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    new = conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is None
-    _check_stamp(path, app_id, version, new=new)
-    return version
-
-
 def damaged_line(path: Path, problem: str) -> str:
     """The one line for a save SQLite reports damaged (a short form of what it said)."""
     detail = " ".join(str(problem).replace("*", " ").split())[:80]
@@ -194,18 +185,19 @@ def damaged_line(path: Path, problem: str) -> str:
 def _prepare(conn: sqlite3.Connection, path: Path | None) -> None:
     """Check, migrate and stamp the save inside one transaction (re-checked under the write lock)."""
     with transaction(conn):
-        version = _check_identity(conn, path) if path is not None else SCHEMA_VERSION
-        has_tables = conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
-        if has_tables:
-            for step in range(version + 1, SCHEMA_VERSION + 1):
-                migrate = _migrations.get(step)
-                if migrate is not None:
-                    migrate(conn)
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        new = conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is None
+        if path is not None:
+            _check_stamp(path, app_id, version, new=new)
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            if step in _migrations and not new:
+                _migrations[step](conn)
         for _, ensure in _schemas:
             ensure(conn)
-        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        if app_id != APPLICATION_ID:
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+        if version != SCHEMA_VERSION:
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 

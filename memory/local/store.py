@@ -53,8 +53,6 @@ _INSERT = (
     " :importance, :game_day, :ts, :expires_day, :source_ids, :stage_id, :axis, :worker,"
     f" :reviewer, :payload) RETURNING {COLUMNS}"
 )
-# the NewNote fields stored as they are
-_COPIED = "kind text status author importance game_day expires_day stage_id axis worker reviewer"
 _LIVE = "status IN ('provisional', 'active')"
 _NOTES = (
     "SELECT pk, seq, kind, status, game_day, importance, expires_day, axis, n_terms"
@@ -127,7 +125,7 @@ class MemoryStore(PolicyStore):
         new = self.conn.execute(
             _INSERT,
             {
-                **{f: getattr(note, f) for f in _COPIED.split()},
+                **vars(note),  # the fields stored as they are (SQLite ignores the others)
                 "run_id": self.run_id,
                 "id": note.memory_id or f"mem-{seq:05d}",
                 "seq": seq,

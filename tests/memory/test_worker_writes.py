@@ -7,9 +7,10 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memory.guards import CleanWrite, check_request
 from memory.local.db import connect, db_path
 from memory.local.store import MemoryStore
-from memory.models import MAX_TEXT, MemoryWriteRequest
+from memory.models import MAX_TEXT
 
 
 def write(store: MemoryStore, req, stage: str = "stage_1_you", day: int = 2):
@@ -142,9 +143,9 @@ def test_every_disposition_is_audited_without_text(store: MemoryStore) -> None:
     assert all("SAUCE" not in json.dumps(r.to_dict()) for r in rows)
 
 
-def test_request_model_ignores_extra_fields() -> None:
-    req = MemoryWriteRequest.from_dict({"kind": "context", "text": "x", "scope": "all"})
-    assert not hasattr(req, "scope")
+def test_request_check_ignores_extra_fields() -> None:
+    req = check_request({"kind": "context", "text": "x", "scope": "all", "status": "active"})
+    assert isinstance(req, CleanWrite) and not hasattr(req, "scope")
 
 
 _hostile = st.fixed_dictionaries(
