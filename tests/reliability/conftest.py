@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import queue
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
+from tests.reliability.crash import Zygote
 from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401 - fixtures
 
 PITCH = "Repair bookings for independent bike shops"
@@ -48,6 +51,19 @@ def played_save(tmp_path_factory) -> tuple[Path, str]:
     save_dir = tmp_path_factory.mktemp("played")
     run_id = play_venture(save_dir)
     return save_dir / "worldforge.db", run_id
+
+
+@pytest.fixture(scope="module")
+def zygotes() -> Iterator[queue.Queue[Zygote]]:
+    """Two forking game launchers (tests/reliability/crash.py) handed out one per task
+    (`crash.on_zygote`), so two games share the two cores; one pair per crash-test module."""
+    pool: queue.Queue[Zygote] = queue.Queue()
+    made = [Zygote(), Zygote()]
+    for z in made:
+        pool.put(z)
+    yield pool
+    for z in made:
+        z.close()
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
