@@ -4,7 +4,7 @@ Every steering input (a fork choice, an own answer, a rejection reason, a standu
 into `Direction`s: an axis (price, audience, exclusion, channel, scope, timeline, claim to avoid,
 tone, a number, a name), a value, do / don't, the source and the stage. They are stored as the
 binding memory note's payload (`memory.models.MemoryRecord.payload`) and come back only through
-recall: `binding_from_recall` folds the recalled notes, the later direction on a slot replacing the
+recall: `fold` folds the recalled notes, the later direction on a slot replacing the
 earlier one, so withholding or forgetting a note takes its directions out of the next brief.
 
 `check` is the gate's deterministic adherence test of one artifact against those directions; a
@@ -15,8 +15,8 @@ and a few patterns; nothing here calls a model or reads the wall clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any, Literal
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -528,7 +528,7 @@ class _Ctx(BaseModel):
     toks: list[str]
     current: dict[str, Any] | None
     base_price: float | None
-    add: Any
+    add: Callable[[Direction], None]
     out: Read
 
 
@@ -790,7 +790,11 @@ def _num_way(toks: list[str], key: str) -> str | None:
 
 
 def _read_numbers(
-    text: str, toks: list[str], current: dict[str, Any] | None, add: Any, out: Read
+    text: str,
+    toks: list[str],
+    current: dict[str, Any] | None,
+    add: Callable[[Direction], None],
+    out: Read,
 ) -> None:
     be = _BREAKEVEN.search(text)
     if be:
@@ -843,7 +847,7 @@ def _read_numbers(
             break
 
 
-def _read_channels(text: str, toks: list[str], add: Any) -> None:
+def _read_channels(text: str, toks: list[str], add: Callable[[Direction], None]) -> None:
     seen: set[str] = set()
     for name in CHANNEL_NAMES:
         if not has_phrase(toks, name) or any(name in s for s in seen):
@@ -871,7 +875,7 @@ def _read_channels(text: str, toks: list[str], add: Any) -> None:
                 add(Direction(axis="channel", value=p))
 
 
-def _read_audience(text: str, add: Any, out: Read) -> None:
+def _read_audience(text: str, add: Callable[[Direction], None], out: Read) -> None:
     excluded: list[str] = []
     for m in _LEAVE_ALONE.finditer(text):
         p = _segment(m.group(1))
@@ -1107,7 +1111,7 @@ def payload(
     rule_id: str | None = None,
     said: str = "",
 ) -> dict[str, Any]:
-    """The binding note's structured payload (what `binding_from_recall` reads back)."""
+    """The binding note's structured payload (what `fold` reads back)."""
     return {
         "source": source,
         "rule_id": rule_id,
@@ -1118,16 +1122,31 @@ def payload(
     }
 
 
-def fold(notes: Iterable[Any], *, stage_id: str | None = None) -> Binding:
-    """Fold binding notes (records with `.payload`, in write order by game day then id) into the
-    directions that bind now: on each slot the later replaces the earlier; an audience named, or
+class Note(Protocol):
+    """What a binding note gives the fold (a memory record, memory.models.MemoryRecord)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def payload(self) -> dict[str, Any] | None: ...
+    @property
+    def game_day(self) -> int: ...
+    @property
+    def stage_id(self) -> str | None: ...
+
+
+def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
+    """The binding section of a brief: the recalled binding notes (in write order by game day
+    then id) folded into the directions that bind now (nothing else binds): on each slot the later replaces the earlier; an audience named, or
     a scope centred on a segment, later lifts an exclusion of the same words, and the other way
     round (no artifact can follow both)."""
     out = Binding()
     slots: dict[str, Direction] = {}
-    seen: dict[str, Any] = {}
+    seen: dict[str, Note] = {}
     for n in notes:  # the same note from recall and from the binding read counts once
-        if getattr(n, "payload", None) and getattr(n, "kind", "") == "procedural":
+        if n.payload and n.kind == "procedural":
             seen.setdefault(n.id, n)
     recs = sorted(seen.values(), key=lambda n: (n.game_day, n.id))
     for rec in recs:
@@ -1159,11 +1178,6 @@ def fold(notes: Iterable[Any], *, stage_id: str | None = None) -> Binding:
             slots[d.slot] = d
     out.directions = list(slots.values())
     return out
-
-
-def binding_from_recall(items: Iterable[Any], *, stage_id: str | None = None) -> Binding:
-    """The binding section of a brief: the recalled binding notes folded (nothing else binds)."""
-    return fold(items, stage_id=stage_id)
 
 
 # ------------------------------------------------------------------ the gate's check
@@ -1242,7 +1256,8 @@ WEEK_SAID = re.compile(r"\bweek\s+(\d{1,2})\b", re.IGNORECASE)
 PER_MONTH = {"month": 1.0, "mo": 1.0, "year": 1 / 12, "week": 52 / 12, "unit": 1.0}
 
 
-def strings(v: Any) -> list[str]:
+def strings(v: object) -> list[str]:
+    """Every string in a JSON value (an artifact's prose, nested fields included), in order."""
     if isinstance(v, str):
         return [v]
     if isinstance(v, dict):

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.game.artifacts import ARTIFACT_MODELS
-from engine.game.directions import Binding, check
+from engine.game.directions import Binding, check, strings
 from engine.game.flaws import PENALTY, find_flaws
 from engine.game.models import Rubric
 from textkit import content_words, has_phrase, words
@@ -64,11 +64,11 @@ CHECK_NOTES = {
 }
 
 
-def _text(v: Any, n: int = 10) -> bool:
+def _text(v: object, n: int = 10) -> bool:
     return isinstance(v, str) and len(v.strip()) > n and len(words(v)) >= 3
 
 
-def _list(v: Any, n: int) -> bool:
+def _list(v: object, n: int) -> bool:
     return isinstance(v, list) and len(v) >= n
 
 
@@ -162,17 +162,7 @@ VALIDATORS: dict[str, list[Callable[[dict[str, Any]], dict[str, bool]]]] = {
 def artifact_text(artifact: dict[str, Any]) -> str:
     """All of an artifact's prose except its own claim of compliance and its memory notes."""
     body = {k: v for k, v in artifact.items() if k not in ("follows_decision", "memory_writes")}
-    return " ".join(_strings(body))
-
-
-def _strings(v: Any) -> list[str]:
-    if isinstance(v, str):
-        return [v]
-    if isinstance(v, dict):
-        return [s for x in v.values() for s in _strings(x)]
-    if isinstance(v, list):
-        return [s for x in v for s in _strings(x)]
-    return []
+    return " ".join(strings(body))
 
 
 def adherence(
@@ -189,7 +179,7 @@ def adherence(
     return (0 if violations else 100), notes, violations
 
 
-def _is_named_audience(value: Any, binding: Binding | None) -> bool:
+def _is_named_audience(value: object, binding: Binding | None) -> bool:
     """Whether the audience field is exactly the audience a recalled direction names (what the
     model tiers' schema holds a model to: an enum), which no floor may call vague."""
     said = str(value or "").strip().lower()
@@ -252,7 +242,7 @@ def evaluate(
     )
     numbers = len(re.findall(r"\d", json.dumps(artifact)))
     actionability = min(100, 40 + 4 * numbers)
-    fields = [s for s in _strings(artifact) if s.strip()]
+    fields = [s for s in strings(artifact) if s.strip()]
     distinct = len(set(fields)) / max(1, len(fields))
     clarity = round(100 * distinct) if all(len(s) <= 1500 for s in fields) else 50
     comp, notes, violations = adherence(role, artifact, binding or Binding())

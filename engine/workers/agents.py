@@ -10,11 +10,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.game import flaws
 from engine.game.artifacts import ARTIFACT_MODELS, ArtifactBase
-from engine.game.directions import Binding, applies, binding_from_recall
+from engine.game.directions import Binding, applies, fold
 from engine.game.economy import burn_line
 from engine.game.models import Directive, GameState, Stage, StageRun
 from engine.game.rubric import evaluate
@@ -25,6 +25,13 @@ from engine.views.render import changes
 from engine.workers.schema import compiled_schema, judge_for
 from engine.writing.simulate import simulate_artifact
 from memory.scrub import scrub_obj
+
+if TYPE_CHECKING:
+    from knowledge import Knowledge
+    from memory.contract import MemoryBackend
+    from memory.models import MemoryRecord, RecallResult
+
+T = TypeVar("T")
 
 ROLE_BRIEF = {
     "strategist": "You are the company's strategist. Ship positioning with an org chart and Q1 OKRs.",
@@ -53,8 +60,9 @@ class WorkerContext:
 
 
 def _tool(
-    name: str, fn: Callable[[], Any], summarise: Callable[[Any], str]
-) -> tuple[Any, dict[str, Any]]:
+    name: str, fn: Callable[[], T], summarise: Callable[[T], str]
+) -> tuple[T, dict[str, Any]]:
+    """Run one of the worker's read tools, and the line the brief's tools log keeps of it."""
     start = time.perf_counter()
     result = fn()
     return result, {
@@ -64,7 +72,7 @@ def _tool(
     }
 
 
-def withheld(recall: Any, ids: frozenset[str]) -> Any:
+def withheld(recall: RecallResult, ids: frozenset[str]) -> RecallResult:
     """The recall with some notes left out ("what if they forgot this?"): their lines leave the
     block and their items the list, so nothing of them reaches the brief."""
     if not ids:
@@ -82,8 +90,8 @@ def withheld(recall: Any, ids: frozenset[str]) -> Any:
 def gather_context(
     state: GameState,
     stage: Stage,
-    memory: Any,
-    knowledge: Any,
+    memory: MemoryBackend,
+    knowledge: Knowledge,
     *,
     withhold: frozenset[str] = frozenset(),
 ) -> WorkerContext:
@@ -116,13 +124,11 @@ def gather_context(
         ],
         burn_line=burn,
         tools=[t1, t2, t3],
-        binding=binding_from_recall(
-            [*recall.items, *binding_notes(memory, withhold)], stage_id=stage.id
-        ),
+        binding=fold([*recall.items, *binding_notes(memory, withhold)], stage_id=stage.id),
     )
 
 
-def binding_notes(memory: Any, withhold: frozenset[str]) -> list[Any]:
+def binding_notes(memory: MemoryBackend, withhold: frozenset[str]) -> list[MemoryRecord]:
     """Every live binding note of the run, read from memory at brief time (a binding note never
     falls out of the brief for lack of token budget; archived, superseded, forgotten or withheld
     notes never bind)."""
@@ -183,8 +189,8 @@ def run_worker(
     *,
     attempt: int,
     router: Router,
-    memory: Any,
-    knowledge: Any,
+    memory: MemoryBackend,
+    knowledge: Knowledge,
     directive: Directive | None,
     withhold: frozenset[str] = frozenset(),
 ) -> tuple[StageRun, RouteResult]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
@@ -16,6 +16,10 @@ from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
 from engine.writing.simulate import APPLY
 from memory.scrub import scrub
+
+if TYPE_CHECKING:
+    from knowledge import Knowledge
+    from memory.contract import MemoryBackend
 from textkit import clip
 from textkit.numbers import usd
 
@@ -121,7 +125,12 @@ def _advice(text: str) -> str:
 
 
 def run_standup(
-    state: GameState, receipt: Receipt, *, router: Router, memory: Any, knowledge: Any
+    state: GameState,
+    receipt: Receipt,
+    *,
+    router: Router,
+    memory: MemoryBackend,
+    knowledge: Knowledge,
 ) -> tuple[list[StandupTurn], list[RouteResult]]:
     turns: list[StandupTurn] = []
     results: list[RouteResult] = []

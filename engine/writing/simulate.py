@@ -377,7 +377,7 @@ def simulate_artifact(
 ) -> ArtifactBase:
     """Build a role's artifact deterministically from (seed, stage, attempt, binding, state).
 
-    `binding` is what recall brought back (engine.game.directions.binding_from_recall): each of
+    `binding` is what recall brought back (engine.game.directions.fold): each of
     its directions is realised in the artifact's fields. `previous` is the rejected attempt: a
     redo changes only the fields the rejection's directions name. `flaw` is the honest mistake
     this attempt makes (engine.game.flaws.draw); `drift` is the one recalled direction a seeded
