@@ -46,12 +46,14 @@ if TYPE_CHECKING:
     from memory.foundry.cloud import CloudMemory
 
 COLUMNS = ", ".join(FIELDS)  # the record's fields are the table's columns
+# The run's next sequence number (the counter the triggers keep) names the note unless it has an id.
 _INSERT = (
     "INSERT INTO memories (run_id, id, seq, kind, text, n_terms, run_key, norm_key, status, author,"
     " importance, game_day, ts, expires_day, source_ids, stage_id, axis, worker, reviewer, payload)"
-    " VALUES (:run_id, :id, :seq, :kind, :text, :n_terms, :run_key, :norm_key, :status, :author,"
-    " :importance, :game_day, :ts, :expires_day, :source_ids, :stage_id, :axis, :worker,"
-    f" :reviewer, :payload) RETURNING {COLUMNS}"
+    " SELECT :run_id, coalesce(:memory_id, printf('mem-%05d', seq)), seq, :kind, :text, :n_terms,"
+    " :run_key, :norm_key, :status, :author, :importance, :game_day, :ts, :expires_day,"
+    " :source_ids, :stage_id, :axis, :worker, :reviewer, :payload FROM (SELECT coalesce(max(n), 0)"
+    f" + 1 AS seq FROM memory_counters WHERE run_id = :run_id) RETURNING {COLUMNS}"
 )
 _LIVE = "status IN ('provisional', 'active')"
 _NOTES = (
@@ -117,18 +119,12 @@ class MemoryStore(PolicyStore):
         return transaction(self.conn)
 
     def insert(self, note: NewNote) -> MemoryRecord:
-        """Insert one row (caller holds the transaction); its id follows the run's counter."""
-        row = self.conn.execute(
-            "SELECT n FROM memory_counters WHERE run_id = ?", (self.run_id,)
-        ).fetchone()
-        seq = (row[0] if row else 0) + 1
+        """Insert one row (caller holds the transaction)."""
         new = self.conn.execute(
             _INSERT,
             {
                 **vars(note),  # the fields stored as they are (SQLite ignores the others)
                 "run_id": self.run_id,
-                "id": note.memory_id or f"mem-{seq:05d}",
-                "seq": seq,
                 "n_terms": n_terms(note.text),
                 "run_key": self._run_key,
                 "norm_key": norm_key(normalise(note.text)),
