@@ -12,11 +12,13 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.game.economy import METER_NAMES, bump
 from engine.game.models import Directive, Economics, GameState, Stage
 from textkit import content_words, has_phrase, words
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -193,7 +195,7 @@ def draw(
     return rng.choices(kinds, weights=[WEIGHT.get(k, 1.0) for k in kinds])[0]
 
 
-def drift_target(state: GameState, stage: Stage, candidates: list[Any]) -> Any:
+def drift_target(state: GameState, stage: Stage, candidates: list[T]) -> T | None:
     """The one recalled direction a seeded DRIFT breaks (seeded from the run and the stage)."""
     if not candidates:
         return None
@@ -203,7 +205,7 @@ def drift_target(state: GameState, stage: Stage, candidates: list[Any]) -> Any:
 
 # ------------------------------------------------------------------ what the rubric sees
 def _field_text(artifact: dict[str, Any], names: tuple[str, ...]) -> str:
-    out: list[Any] = []
+    out: list[object] = []
     for n in names:
         v = artifact.get(n)
         out.extend(v if isinstance(v, list) else [v])
@@ -250,7 +252,7 @@ def find_flaws(
     return found
 
 
-def _prose(v: Any) -> list[str]:
+def _prose(v: object) -> list[str]:
     if isinstance(v, str):
         return [v]
     if isinstance(v, dict):

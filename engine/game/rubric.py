@@ -189,9 +189,22 @@ def _is_named_audience(value: object, binding: Binding | None) -> bool:
     )
 
 
+def _unfit(check: str, note: str) -> Rubric:
+    """The score of an answer that is not work of its kind: the one check it failed, all zero."""
+    return Rubric(
+        dimensions={k: 0 for k in WEIGHTS},
+        checks={check: False},
+        floor=0,
+        compliance=0,
+        drift=True,
+        final=0,
+        notes=[note],
+    )
+
+
 def evaluate(
     role: str,
-    artifact: Any,
+    artifact: object,
     *,
     goal: str,
     founder_keywords: list[str],
@@ -208,26 +221,12 @@ def evaluate(
         except ValueError:
             artifact = None
     if not isinstance(artifact, dict):
-        return Rubric(
-            dimensions={k: 0 for k in WEIGHTS},
-            checks={"is_json_object": False},
-            floor=0,
-            compliance=0,
-            drift=True,
-            final=0,
-            notes=["not a JSON object"],
-        )
+        return _unfit("is_json_object", "not a JSON object")
     try:
         ARTIFACT_MODELS[role].model_validate(artifact)
     except ValidationError as err:
-        return Rubric(
-            dimensions={k: 0 for k in WEIGHTS},
-            checks={"fits_contract": False},
-            floor=0,
-            compliance=0,
-            drift=True,
-            final=0,
-            notes=[f"does not fit the {role} contract ({err.error_count()} errors)"],
+        return _unfit(
+            "fits_contract", f"does not fit the {role} contract ({err.error_count()} errors)"
         )
     checks: dict[str, bool] = {}
     for validator in VALIDATORS[role]:

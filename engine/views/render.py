@@ -118,7 +118,7 @@ def label(key: str) -> str:
     return LABELS.get(key, key.replace("_", " ").strip().capitalize())
 
 
-def number(key: str, value: Any) -> str:
+def number(key: str, value: object) -> str:
     """A number as a person reads it, by what the field holds."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return prose(str(value))
@@ -177,7 +177,7 @@ def _dict_line(d: dict[str, Any]) -> str:
     return "; ".join(f"{label(k)}: {_plain(k, v)}" for k, v in d.items() if v not in (None, ""))
 
 
-def render_artifact(artifact: Any) -> list[Block]:
+def render_artifact(artifact: object) -> list[Block]:
     """The artifact as labelled blocks (HIDDEN fields are shown elsewhere, e.g. 'Follows')."""
     if not isinstance(artifact, dict):
         return [Block("Artifact", [prose(str(artifact))[:2000]])]
@@ -211,7 +211,7 @@ def render_artifact(artifact: Any) -> list[Block]:
     return out
 
 
-def artifact_markdown(artifact: Any) -> list[str]:
+def artifact_markdown(artifact: object) -> list[str]:
     """Plain lines (bullets as '- '), for the report card and `--json` prose."""
     lines: list[str] = []
     for b in render_artifact(artifact):
