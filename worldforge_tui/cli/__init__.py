@@ -56,8 +56,28 @@ def _count(text: str) -> int:
     return value
 
 
-def _print_json(obj: Any) -> None:
+def print_json(obj: Any) -> None:
+    """One JSON value on stdout, as every `--json` prints it."""
     sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+SAVES_HELP = "where saves live (default: WORLDFORGE_HOME or the user data dir)"
+
+
+def save_dir_option(parser: argparse.ArgumentParser, help: str = SAVES_HELP) -> None:
+    """`--save-dir`, as every command that reads or writes saves takes it."""
+    parser.add_argument("--save-dir", help=help)
+
+
+def json_option(parser: argparse.ArgumentParser, help: str = "print one JSON object") -> None:
+    parser.add_argument("--json", action="store_true", help=help)
+
+
+def run_argument(parser: argparse.ArgumentParser) -> None:
+    """The positional RUN a command acts on."""
+    parser.add_argument(
+        "run_id", metavar="RUN", help="the venture's run id (see `worldforge runs`)"
+    )
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -106,7 +126,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     finally:
         session.close()
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
         o = result["outcome"]
         print(f"{result['run_id']}: {o['result'].upper()} on day {o['day']} — {o['reason']}")
@@ -173,7 +193,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
             )
         return 0
     if args.json:
-        _print_json(report)
+        print_json(report)
         return 0
     print(
         f"{report['paths']} paths ({len(seeds)} seed(s) x {len(report['archetypes'])} "
@@ -221,7 +241,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if not args.verify:
             state, inputs = load_run(conn, args.run_id)
             if args.json:
-                _print_json(
+                print_json(
                     {
                         "run_id": args.run_id,
                         "inputs": inputs,
@@ -241,7 +261,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     finally:
         conn.close()
     if args.json:
-        _print_json(report.model_dump())
+        print_json(report.model_dump())
     else:
         print(
             f"{report.run_id}: {'OK' if report.ok else 'MISMATCH'} — {report.steps} steps, "
@@ -257,7 +277,7 @@ def _replay_without(conn: Any, args: argparse.Namespace) -> int:
 
     report = without(conn, args.run_id, args.without, stage=args.stage)
     if args.json:
-        _print_json(report.model_dump(mode="json"))
+        print_json(report.model_dump(mode="json"))
     else:
         print(f"{report.run_id}: what if they forgot note {report.note_id}?")
         for line in report.lines():
@@ -302,9 +322,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             default=None if not required else 7,
             help="seed for the simulation (default 7; play's new-venture form picks a fresh one)",
         )
-        sp.add_argument(
-            "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
-        )
+        save_dir_option(sp)
 
     play = sub.add_parser("play", help="open the game (the default)")
     common_start(play, required=False)
@@ -328,7 +346,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             sim.add_argument(
                 flag.option, default=flag.default, metavar=flag.metavar, help=flag.help
             )
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    json_option(sim)
     sim.add_argument(
         "--strict-tier",
         action="store_true",
@@ -350,14 +368,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         help="an archetype to explore (repeatable; default all four)",
     )
     bal.add_argument("--per-path", action="store_true", help="one JSON line per path")
-    bal.add_argument("--json", action="store_true", help="print one JSON object")
+    json_option(bal)
     bal.set_defaults(func=cmd_balance)
 
     rep = sub.add_parser("replay", help="re-derive a run from its inputs")
-    rep.add_argument("run_id", metavar="RUN", help="the venture's run id (see `worldforge runs`)")
-    rep.add_argument(
-        "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
-    )
+    run_argument(rep)
+    save_dir_option(rep)
     rep.add_argument("--verify", action="store_true", help="check events and state match the save")
     rep.add_argument(
         "--without",
@@ -371,7 +387,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         metavar="N",
         help="with --without: the stage to re-derive (default: the first the note reached)",
     )
-    rep.add_argument("--json", action="store_true", help="print one JSON object")
+    json_option(rep)
     rep.set_defaults(func=cmd_replay)
 
     for module in (

@@ -6,7 +6,6 @@ Headless (never imports textual). Bad input prints one line and exits 2 (the mai
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import threading
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.language import grammar
+from worldforge_tui.cli import json_option, print_json, run_argument, save_dir_option
 from worldforge_tui.text.formatting import human_time
 from worldforge_tui.text.safe_text import one_line
 
@@ -29,11 +29,10 @@ def register(subparsers: Any) -> None:
         help="print where settings, saves, logs and keymap live",
         description="Print where WorldForge keeps its files.",
     )
-    loc.add_argument(
-        "--save-dir",
-        help="the save directory to report (default: WORLDFORGE_HOME or the user data dir)",
+    save_dir_option(
+        loc, "the save directory to report (default: WORLDFORGE_HOME or the user data dir)"
     )
-    loc.add_argument("--json", action="store_true", help="print one JSON object")
+    json_option(loc)
     loc.set_defaults(func=cmd_locate)
 
     runs = subparsers.add_parser(
@@ -41,10 +40,8 @@ def register(subparsers: Any) -> None:
         help="list saved ventures, newest first",
         description="List saved ventures, newest first.",
     )
-    runs.add_argument(
-        "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
-    )
-    runs.add_argument("--json", action="store_true", help="print a JSON list")
+    save_dir_option(runs)
+    json_option(runs, "print a JSON list")
     runs.set_defaults(func=cmd_runs)
 
     exp = subparsers.add_parser(
@@ -52,21 +49,15 @@ def register(subparsers: Any) -> None:
         help="write a venture's report card (Markdown)",
         description="Write a venture's report card as Markdown.",
     )
-    exp.add_argument("run_id", metavar="RUN", help="the venture's run id (see `worldforge runs`)")
+    run_argument(exp)
     exp.add_argument(
         "--out",
         metavar="FILE",
         help="where to write it (default: the save dir's reports/ folder); - writes to stdout",
     )
-    exp.add_argument(
-        "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
-    )
-    exp.add_argument("--json", action="store_true", help="print {run_id, path} as JSON")
+    save_dir_option(exp)
+    json_option(exp, "print {run_id, path} as JSON")
     exp.set_defaults(func=cmd_export)
-
-
-def _print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
 def locations(save_dir: str | None = None) -> dict[str, str]:
@@ -90,7 +81,7 @@ def locations(save_dir: str | None = None) -> dict[str, str]:
 def cmd_locate(args: argparse.Namespace) -> int:
     paths = locations(args.save_dir)
     if args.json:
-        _print_json(paths)
+        print_json(paths)
         return 0
     for name, path in paths.items():
         exists = "" if Path(path).exists() else "  (not created yet)"
@@ -109,7 +100,7 @@ def run_rows(save_dir: str | None) -> list[dict[str, Any]]:
 def cmd_runs(args: argparse.Namespace) -> int:
     rows = run_rows(args.save_dir)
     if args.json:
-        _print_json(rows)
+        print_json(rows)
         return 0
     if not rows:
         print("no saved ventures yet (worldforge play starts one)")
@@ -150,7 +141,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         finally:
             session.close()
     if args.json:
-        _print_json({"run_id": args.run_id, "path": str(path)})
+        print_json({"run_id": args.run_id, "path": str(path)})
     else:
         print(f"report written to {path}")
     return 0

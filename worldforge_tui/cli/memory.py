@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameError
 from engine.language import grammar
+from worldforge_tui.cli import json_option, save_dir_option
 
 if TYPE_CHECKING:  # the store and SQLite load when a memory command runs, not for `--help`
     import sqlite3
@@ -50,12 +51,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         p.add_argument(
             "--run", dest="run_flag", metavar="RUN_ID", help="the run id, as a flag (same as RUN)"
         )
-        p.add_argument(
-            "--save-dir",
-            metavar="D",
-            help="save directory (default: WORLDFORGE_HOME or the user data dir)",
-        )
-        p.add_argument("--json", action="store_true", help="print JSON")
+        save_dir_option(p)
+        json_option(p, "print JSON")
         p.set_defaults(func=run)
         return p
 

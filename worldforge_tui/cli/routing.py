@@ -11,6 +11,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from worldforge_tui.cli import json_option
+
 if TYPE_CHECKING:  # the router and settings load when a routing command runs, not for `--help`
     from engine.routing import Router
 
@@ -29,7 +31,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         description="Runtime label, routing mode, effective model per "
         "role, tiers configured and reachable.",
     )
-    status.add_argument("--json", action="store_true", help="print JSON")
+    json_option(status, "print JSON")
     status.add_argument(
         "--no-probe",
         action="store_true",
@@ -44,7 +46,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "With --faults, run the router through the fault catalogue against a bundled loopback "
         "fault server instead and print the scorecard (exit 0 unless a cell fails).",
     )
-    test.add_argument("--json", action="store_true", help="print JSON")
+    json_option(test, "print JSON")
     test.add_argument(
         "--faults",
         action="store_true",

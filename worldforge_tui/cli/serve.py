@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from worldforge_tui.cli import save_dir_option
+
 
 def register(subparsers: Any) -> None:
     """Add `serve` to the main CLI's subparsers."""
@@ -31,9 +33,7 @@ def register(subparsers: Any) -> None:
         help="address to listen on (default 127.0.0.1: this machine only)",
     )
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
-    serve.add_argument(
-        "--save-dir", help="where saves live (default: WORLDFORGE_HOME or the user data dir)"
-    )
+    save_dir_option(serve)
     serve.set_defaults(func=cmd_serve)
 
 
