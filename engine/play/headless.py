@@ -20,7 +20,7 @@ from engine.session.api import GameSession
 from engine.session.commands import Kind
 from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
-from engine.views.served import served_summary
+from engine.views.served import Served, served_summary
 
 if TYPE_CHECKING:
     from engine.game.models import GameState
@@ -180,7 +180,7 @@ def _policy(plan: Plan, kind: Kind[object], st: GameState) -> str | None:
     return None
 
 
-def routing(session: GameSession) -> dict[str, Any]:
+def routing(session: GameSession) -> Served:
     """Who served this process's model calls and every fallback the run logged (see
     `engine.views.served`)."""
     fallbacks = [e.payload for e in session.events() if e.type == "ROUTE_FALLBACK"]

@@ -10,18 +10,29 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 MODEL_TIERS = ("local", "foundry")
 SHOWN_REASONS = 6
 
+# One fallback step and how often it happened ("from" is a keyword: the functional form).
+Fallback = TypedDict("Fallback", {"from": str, "to": str, "reason": str, "count": int})
+
+
+class Served(TypedDict):
+    """Who served a run's calls (`simulate --json`'s "routing")."""
+
+    asked: str  # the runtime label: simulation | local | live | hybrid
+    calls: int
+    served_by: dict[str, int]
+    model_answered: bool | None  # whether a model tier served a call (None: none was asked)
+    fallbacks: list[Fallback]
+
 
 def served_summary(
     runtime: str, served: Mapping[str, int], fallbacks: Iterable[Mapping[str, Any]]
-) -> dict[str, Any]:
-    """{asked, calls, served_by, model_answered, fallbacks: [{from, to, reason, count}]}:
-    `asked` is the runtime label (simulation | local | live | hybrid), `model_answered` whether
-    any model tier served a call (None when none was asked)."""
+) -> Served:
+    """The served-by split and each fallback step with its count, most frequent first."""
     steps = Counter(
         (str(f.get("from_tier")), str(f.get("to_tier")), str(f.get("reason") or "?"))
         for f in fallbacks
@@ -40,7 +51,7 @@ def served_summary(
     }
 
 
-def served_lines(summary: Mapping[str, Any]) -> list[str]:
+def served_lines(summary: Served) -> list[str]:
     """The text lines: the split, then each fallback reason with its count."""
     split = ", ".join(f"{tier} {n}" for tier, n in summary["served_by"].items()) or "none"
     lines = [f"calls: {summary['calls']} served by {split} (asked for: {summary['asked']})"]
@@ -53,7 +64,7 @@ def served_lines(summary: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def tier_warning(summary: Mapping[str, Any]) -> str | None:
+def tier_warning(summary: Served) -> str | None:
     """One line when a model tier was asked for and none answered a call, else None (also when
     no call was made: nothing was asked of it yet)."""
     if summary["model_answered"] is not False or not summary["calls"]:
