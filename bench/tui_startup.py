@@ -1,9 +1,12 @@
 """Bench: process start to the board's first frame (headless 120×40), and import cost alone.
 
-Run: `.venv/bin/python -m bench.tui_startup [--runs N] [--before TREE]` (prints one JSON object).
-Target: the first frame within 1.3x a bare Textual app's with the same widget count (wall, and
-CPU seconds, which the load of other processes blurs less).
+Run: `.venv/bin/python -m bench.tui_startup [--runs N] [--before TREE] [--instructions]` (prints
+one JSON object). Target: the first frame within 1.3x a bare Textual app's with the same widget
+count (wall, and CPU seconds, which the load of other processes blurs less).
 Each sample is a fresh interpreter, so imports are measured cold-ish (warm .pyc, as a player runs).
+`--instructions` (needs valgrind) adds one run of each under callgrind: the instructions each
+process executes from start to its exit right after the first frame, a count the machine's load
+does not move (the ratio to the bare app's is `instructions_vs_bare`).
 """
 
 from __future__ import annotations
@@ -69,19 +72,23 @@ print(f"{app.first_cpu:.4f} {app.widgets} {t_import - t0:.4f} {app.first_frame -
 """
 
 
-def sample(
-    home: str, child: str = CHILD, *args: str, tree: str | None = None
-) -> tuple[float, float, float, int, float]:
-    """One fresh process: (import s, in-process first frame s, wall incl. interpreter start s,
-    widgets on the first frame, CPU s of the process up to its first frame)."""
+def child_env(home: str, tree: str | None = None) -> dict[str, str]:
     # Bytecode caching on, as on a player's machine (a sandbox may set PYTHONDONTWRITEBYTECODE,
     # which would recompile every changed module on every sample).
-    env = {
+    return {
         **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
         "WORLDFORGE_HOME": home,
         "TEXTUAL_ANIMATIONS": "none",
         **({"PYTHONPATH": tree} if tree else {}),
     }
+
+
+def sample(
+    home: str, child: str = CHILD, *args: str, tree: str | None = None
+) -> tuple[float, float, float, int, float]:
+    """One fresh process: (import s, in-process first frame s, wall incl. interpreter start s,
+    widgets on the first frame, CPU s of the process up to its first frame)."""
+    env = child_env(home, tree)
     started = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-c", child, *args],
@@ -107,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.tui_startup")
     parser.add_argument("--before", help="another source tree, timed in the same rounds")
     parser.add_argument("--runs", type=int, default=RUNS, help=f"rounds (default {RUNS})")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions (valgrind callgrind)"
+    )
     args = parser.parse_args(argv)
     before = machine()
     with tempfile.TemporaryDirectory() as home:
@@ -121,6 +131,18 @@ def main(argv: list[str] | None = None) -> int:
             bare.append(sample(home, BARE, str(statics)))
             if args.before:
                 old.append(sample(home, tree=args.before))
+        counted: dict[str, int] = {}
+        if args.instructions:
+            from bench.venture import instructions
+
+            def count(child: str, *extra: str, tree: str | None = None) -> int:
+                cmd = [sys.executable, "-c", child, *extra]
+                return instructions(cmd, child_env(home, tree), cwd=home)
+
+            counted["board"] = count(CHILD)
+            counted["bare"] = count(BARE, str(statics))
+            if args.before:
+                counted["before_tree"] = count(CHILD, tree=args.before)
 
     def pairs(a: list[tuple[float, ...]], i: int) -> float:
         """The median of the per-round ratios against the bare app (column i)."""
@@ -147,6 +169,19 @@ def main(argv: list[str] | None = None) -> int:
                 "before_tree_first_frame_s_median": _median([o[1] for o in old]) if old else None,
                 "before_tree_vs_bare_median_of_pairs": pairs(old, 1) if old else None,
                 "before_tree_cpu_vs_bare_median_of_pairs": pairs(old, 4) if old else None,
+                **(
+                    {
+                        "instructions": counted,
+                        "instructions_vs_bare": round(counted["board"] / counted["bare"], 3),
+                        "before_tree_instructions_vs_bare": round(
+                            counted["before_tree"] / counted["bare"], 3
+                        )
+                        if "before_tree" in counted
+                        else None,
+                    }
+                    if counted
+                    else {}
+                ),
                 "machine": {"before": before, "after": machine()},
             }
         )
