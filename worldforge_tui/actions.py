@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.session.commands import phase_of
-
 if TYPE_CHECKING:
     from textual.binding import BindingType
 
@@ -65,7 +63,11 @@ class GameAction:
     @property
     def phase(self) -> str | None:
         """The phase its command belongs to (shown greyed there when the engine would refuse)."""
-        return phase_of(self.command) if self.command else None
+        if not self.command:
+            return None
+        from engine.session.commands import phase_of  # the engine loads after the first frame
+
+        return phase_of(self.command)
 
 
 DECIDING = "consequence applied · rival moves · the team meets for a standup…"
@@ -586,7 +588,7 @@ def state_of(
     """
     if row.command is None:
         return True
-    if phase != row.phase:
+    if phase is None or phase != row.phase:  # no venture: every command row is of a phase
         return False
     return (bool(can.get(row.command)) and not busy) or None
 

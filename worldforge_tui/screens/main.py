@@ -96,7 +96,10 @@ class MainScreen(Screen[None]):
         # that resize instead, each restyles every widget on the board once more before the
         # first frame (the breakpoint class all ~50 of them, the status bar's its own).
         self._width = self._opening_width()
-        self.add_class(*self._get_breakpoint_classes(self._width, self.HORIZONTAL_BREAKPOINTS))
+        self.add_class(
+            *self._get_breakpoint_classes(self._width, self.HORIZONTAL_BREAKPOINTS),
+            update=False,  # styled once, when it mounts (restyling now parsed the CSS early)
+        )
 
     def _opening_width(self) -> int:
         try:

@@ -76,7 +76,7 @@ class ActionBar(Vertical):
         changed: list[Button] = []
         for row in self._rows:
             button = self.query_one(f"#{row.button}", Button)
-            if phase != row.phase:
+            if phase is None or phase != row.phase:  # no venture (the first frame): all hidden
                 if not button.has_class("-hidden"):
                     button.add_class("-hidden", update=False)
                     changed.append(button)
@@ -114,7 +114,7 @@ class ActionBar(Vertical):
                 text = f"{row.label.rstrip('…')} [{key_of(row.id)}]"
             if str(button.label) != text:
                 button.label = Content(text)
-            if row.phase == phase:
+            if phase is not None and row.phase == phase:
                 used += max(len(text) + 2, 10) + 1
         hint = ""
         if not busy:  # the whole hint when it fits beside the buttons, else what they cannot say
