@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import Input, Select
+from textual.widgets import Input, Select, Static
 
 from engine.config import Settings, settings_path
 from engine.routing import Router
@@ -211,3 +211,25 @@ async def test_settings_left_during_save_test_is_not_saved_later(tmp_path):
         assert app.screen.__class__.__name__ == "MainScreen"
         assert router.settings.demo_mode == "simulation"
         assert router.settings.local_agent_model != "m"
+
+
+async def test_a_changed_choice_updates_the_pills_and_changing_it_back_restores_them(tmp_path):
+    """Each Select reports the value it was built with when it mounts; the pills skip that
+    report, but a choice the player makes (and takes back) still shows in them."""
+    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        pills_line = screen.query_one("#settings-pills", Static)
+        opened = str(pills_line.content)
+        routing = screen.query_one("#set-agent_routing", Select)
+        routing.value = "cloud_only"
+        await pilot.pause()
+        changed = str(pills_line.content)
+        assert changed != opened and "cloud_only" in changed
+        routing.value = "local_first"
+        await pilot.pause()
+        assert str(pills_line.content) == opened

@@ -42,6 +42,11 @@ ROLE_FIELDS = {
     for role in ROLES
     for field, tier in zip(role_fields(role), ("local", "cloud"), strict=True)
 }
+SELECTS = {  # settings field -> (label, options) of the form's choices
+    "demo_mode": ("Mode", MODE_OPTIONS),
+    "agent_routing": ("Routing", ROUTING_OPTIONS),
+    "memory_backend": ("Memory", MEMORY_OPTIONS),
+}
 TONES = {"good": "$success", "bad": "$error", "accent": "$accent", "muted": "$foreground-muted"}
 
 
@@ -83,6 +88,11 @@ class SettingsScreen(Screen[Settings | None]):
         self.probe_rows: list[dict[str, Any]] | None = None
         self._probed_for: Settings | None = None  # the settings probe_rows describe
         self._save_pending: Settings | None = None  # Save waits for this test
+        self._chosen = self._choices(settings)  # the choices the pills describe
+
+    @staticmethod
+    def _choices(settings: Settings) -> dict[str, object]:
+        return {name: getattr(settings, name) for name in SELECTS}
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -91,11 +101,7 @@ class SettingsScreen(Screen[Settings | None]):
         with VerticalScroll(id="settings-form"):
             # One grid of label | field (a row container per field doubled the widgets to style).
             with Grid(id="settings-fields"):
-                for name, label, options in (
-                    ("demo_mode", "Mode", MODE_OPTIONS),
-                    ("agent_routing", "Routing", ROUTING_OPTIONS),
-                    ("memory_backend", "Memory", MEMORY_OPTIONS),
-                ):
+                for name, (label, options) in SELECTS.items():
                     yield Label(label, classes="form-label")
                     yield Select(
                         list(options),
@@ -137,6 +143,7 @@ class SettingsScreen(Screen[Settings | None]):
         updating only the fields whose text differs instead of composing ~70 widgets again."""
         self.settings = settings
         self.probe_rows = self._probed_for = self._save_pending = None
+        self._chosen = self._choices(settings)
         if not self.is_mounted:
             return  # composed from self.settings on the first open
         for select in self.query(Select):
@@ -211,7 +218,14 @@ class SettingsScreen(Screen[Settings | None]):
         )
 
     @on(Select.Changed)
-    def _select_changed(self) -> None:
+    def _select_changed(self, event: Select.Changed) -> None:
+        """A choice changed: the pills say what it does now. A Select also reports the value it
+        was given (when it mounts, or when a reopened screen shows the saved settings): nothing
+        changed then, and reading the whole form three times on each open was a third of it."""
+        name = (event.select.id or "").removeprefix("set-")
+        if name in self._chosen and self._chosen[name] == event.value:
+            return
+        self._chosen[name] = event.value
         self.probe_rows = None
         self._refresh_pills()
 
