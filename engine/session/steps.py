@@ -102,13 +102,16 @@ class Step:
         type_: EventType,
         actor: str,
         message: str,
-        payload: Mapping[str, object] | None = None,
+        payload: Mapping[str, object] | Callable[[], Mapping[str, object]] | None = None,
     ) -> None:
-        """Queue one event with the run's next id (written with the step's transaction)."""
+        """Queue one event with the run's next id (written with the step's transaction). A
+        payload that is costly to build (a whole receipt or rubric as a dict) can be given as a
+        function: it is called only when the step logs (an exploring session logs nothing)."""
         st = self.state
         if self.log:
+            body = payload() if callable(payload) else payload
             self.events.append(
-                make_event(st.run_id, self.next_event_id, type_, actor, message, payload, st.day)
+                make_event(st.run_id, self.next_event_id, type_, actor, message, body, st.day)
             )
         self.next_event_id += 1
 
@@ -309,7 +312,7 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
         f"{stage.beat} shipped by {stage.worker_title}: score {r.final}"
         + (" DRIFT" if r.drift else "")
         + f" [{result.served_by}]",
-        {
+        lambda: {
             "stage_id": stage.id,
             "attempt": run.attempt,
             "score": r.final,
@@ -534,7 +537,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         E.CEO_DECISION,
         "ceo",
         f"CEO chose: {clip(text, 90)}",
-        {
+        lambda: {
             "stage_id": stage.id,
             "option": key,
             "text": text,
@@ -615,10 +618,12 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             else None
         ),
     )
-    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", asdict(receipt))
+    step.emit(
+        E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", lambda: asdict(receipt)
+    )
     mv = move(st, rule_id, stage.id)
     st.moves.append(mv)
-    step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, asdict(mv))
+    step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, lambda: asdict(mv))
     final = st.stage_index + 1 >= len(st.stages)  # the last fork: the closing weeks follow
     step.days(int(TUNING["days_per_fork"] + (TUNING["days_after_final"] if final else 0)))
     report = step.memory.harden(game_day=st.day)
@@ -627,7 +632,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         "memory",
         f"Hardening: {len(report.promoted)} promoted, {len(report.archived)} archived, "
         f"{len(report.superseded)} superseded",
-        report.to_dict(),
+        report.to_dict,
     )
     adapted = adapt_pending(st)
     if adapted:
