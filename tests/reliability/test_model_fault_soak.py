@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.reliability.soak_worker import write_artifacts
+
 ROOT = Path(__file__).resolve().parents[2]
 VENTURES = 200
 WORKERS = 2
@@ -28,6 +30,8 @@ HANG_GUARD_S = 3600
 def test_two_hundred_ventures_under_random_model_faults(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     share = VENTURES // WORKERS
+    artifacts = tmp_path / "artifacts.json"
+    write_artifacts(tmp_path / "sim", artifacts)
     procs = [
         subprocess.Popen(
             [
@@ -37,6 +41,7 @@ def test_two_hundred_ventures_under_random_model_faults(tmp_path):
                 str(tmp_path / f"w{i}"),
                 str(i * share),
                 str(share),
+                str(artifacts),
             ],
             cwd=ROOT,
             env=env,
