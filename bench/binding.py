@@ -314,13 +314,13 @@ def _seeded(run: Any, binding: Any, tally: Tally) -> None:
             customer=customer,
         )
 
-    clean = simulate_artifact(run.role, **common).model_dump(mode="json")
+    clean = simulate_artifact(run.role, **common)
     tally.c["compliant_artifacts"] += 1
     tally.c["compliant_drift"] += int(judge(clean).drift)
     for d in binding.directions:
         if not _applicable(run.role, d, clean):
             continue
-        bent = simulate_artifact(run.role, drift=d, **common).model_dump(mode="json")
+        bent = simulate_artifact(run.role, drift=d, **common)
         r = judge(bent)
         tally.c["seeded"] += 1
         tally.c["seeded_caught"] += int(r.drift and any(v["axis"] == d.axis for v in r.violations))

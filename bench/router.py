@@ -25,13 +25,13 @@ class _Plan(BaseModel):
     steps: list[str]
 
 
-_PLAN = _Plan(title="bench", steps=["a", "b"])
+_PLAN = {"title": "bench", "steps": ["a", "b"]}
 _PAYLOAD = {"title": "bench", "steps": ["a", "b"]}
 
 
 def _req(i: int) -> RouteRequest:
     return RouteRequest(
-        role="strategist", system="s", user="u", schema_model=_Plan, call_key=f"bench/{i}"
+        role="strategist", system="s", user="u", contract=lambda: _Plan, call_key=f"bench/{i}"
     )
 
 
@@ -49,7 +49,7 @@ def _percentiles(samples_s: list[float]) -> dict[str, float]:
 
 
 def simulation_overhead(calls: int) -> dict[str, Any]:
-    """Time Router.call on the floor minus nothing: the simulate callable returns a prebuilt model."""
+    """Time Router.call on the floor minus nothing: the simulate callable returns a prebuilt answer."""
     router = Router(Settings())
     for i in range(50):
         router.call(_req(i), lambda: _PLAN)
@@ -69,7 +69,11 @@ def local_round_trip(calls: int) -> dict[str, Any]:
 
     def req(i):
         return RouteRequest(
-            role="strategist", system="s", user="u", schema_model=FaultAnswer, call_key=f"bench/{i}"
+            role="strategist",
+            system="s",
+            user="u",
+            contract=lambda: FaultAnswer,
+            call_key=f"bench/{i}",
         )
 
     with FaultServer() as server:
@@ -81,11 +85,11 @@ def local_round_trip(calls: int) -> dict[str, Any]:
             caps_cache=False,
         )
         for i in range(5):  # warm: the client import, the first connection
-            router.call(req(i), lambda: FaultAnswer(answer="sim"))
+            router.call(req(i), lambda: {"answer": "sim"})
         samples, overhead = [], []
         for i in range(calls):
             start = time.perf_counter()
-            result = router.call(req(i), lambda: FaultAnswer(answer="sim"))
+            result = router.call(req(i), lambda: {"answer": "sim"})
             samples.append(time.perf_counter() - start)
             overhead.append((result.usage.latency_ms - result.usage.http_ms) / 1000)
             assert result.served_by == "local"

@@ -13,9 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
-
-from engine.game.artifacts import ARTIFACT_MODELS
+from engine.game import artifacts
 from engine.game.directions import Binding, check, strings
 from engine.game.flaws import PENALTY, find_flaws
 from engine.game.models import Rubric
@@ -210,8 +208,11 @@ def evaluate(
     founder_keywords: list[str],
     customer: str | None = None,
     binding: Binding | None = None,
+    validated: bool = False,
 ) -> Rubric:
-    """Score an artifact (dict or JSON text) for a role. Contract violations floor it at 0.
+    """Score an artifact (dict or JSON text) for a role. Contract violations floor it at 0;
+    `validated`: it is known to fit (a model's answer the router validated, or the simulation's,
+    the engine's own), so the contract's pydantic class is not built to check it again.
 
     Compliance is the adherence check of every recalled direction (`binding`, folded from the
     brief's recalled memory): a broken direction is DRIFT, named, and caps the score below a pass."""
@@ -222,12 +223,9 @@ def evaluate(
             artifact = None
     if not isinstance(artifact, dict):
         return _unfit("is_json_object", "not a JSON object")
-    try:
-        ARTIFACT_MODELS[role].model_validate(artifact)
-    except ValidationError as err:
-        return _unfit(
-            "fits_contract", f"does not fit the {role} contract ({err.error_count()} errors)"
-        )
+    errors = 0 if validated else artifacts.contract_errors(role, artifact)
+    if errors:
+        return _unfit("fits_contract", f"does not fit the {role} contract ({errors} errors)")
     checks: dict[str, bool] = {}
     for validator in VALIDATORS[role]:
         checks.update(validator(artifact))

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+if TYPE_CHECKING:  # pydantic loads when a model's answer is parsed, never on the simulation path
+    from pydantic import BaseModel, ValidationError
 
 _CLOSED = re.compile(r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 _OPEN = re.compile(r"<(think|thinking|reasoning)\b[^>]*>", re.IGNORECASE)
@@ -33,9 +34,10 @@ class OutputError(Exception):
 
 @dataclass
 class Extraction:
-    """A parsed artifact plus which pipeline steps fired and how much reasoning was dropped."""
+    """A parsed artifact (validated, as JSON) plus which pipeline steps fired and how much
+    reasoning was dropped."""
 
-    output: BaseModel
+    output: dict[str, Any]
     steps: list[str] = field(default_factory=list)
     reasoning_chars: int = 0
 
@@ -203,9 +205,12 @@ def parse_artifact(
     clamp: bool = False,
     repair: bool = False,
 ) -> Extraction:
-    """Run the pipeline on one answer and return a validated `model` instance or raise OutputError.
+    """Run the pipeline on one answer and return it validated by `model` (dumped as JSON), or raise
+    OutputError.
     With `clamp`, values beyond a schema limit are brought to it (a step labelled clamped:…); with
     `repair` (the unconstrained rungs), closed JSON with small slips is repaired (json_repaired:N)."""
+    from pydantic import ValidationError
+
     if text is None or not text.strip():
         if finish_reason == "length":
             raise OutputError("truncated", "empty answer at the token limit")
@@ -241,12 +246,16 @@ def parse_artifact(
             steps = steps + [f"clamped:{loc}" for loc in fixed[1]]
         if finish_reason == "length":
             raise OutputError("truncated", "the answer hit the token limit")
-        return Extraction(output=output, steps=steps, reasoning_chars=reasoning_chars)
+        return Extraction(
+            output=output.model_dump(mode="json"), steps=steps, reasoning_chars=reasoning_chars
+        )
     assert first_error is not None
     raise OutputError("invalid", _short_errors(first_error))
 
 
 def _valid(model: type[BaseModel], value: Any) -> bool:
+    from pydantic import ValidationError
+
     try:
         model.model_validate(value)
     except ValidationError:

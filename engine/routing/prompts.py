@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from engine.routing.extract import OutputError
 from engine.routing.types import RouteRequest
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 REASK_ECHO_CHARS = 4000
 _STATE = "Reply with exactly one JSON object and nothing else. It must validate against this JSON Schema:"
@@ -30,12 +31,13 @@ def schema_block(model: type[BaseModel]) -> tuple[dict[str, Any], str, tuple[str
 def system_prompt(req: RouteRequest) -> tuple[dict[str, Any], str]:
     """The schema and the system prompt with the schema stated once (the engine may already have).
     A request's own schema (binding directions compiled in) is stated instead of the model's."""
-    if req.bound_schema is not None:
-        compact = json.dumps(req.bound_schema, separators=(",", ":"))
+    bound = req.bound_schema() if req.bound_schema is not None else None
+    if bound is not None:
+        compact = json.dumps(bound, separators=(",", ":"))
         if compact in req.system:
-            return req.bound_schema, req.system
-        return req.bound_schema, f"{req.system}\n\n{_STATE}\n{compact}"
-    schema, text, spellings = schema_block(req.schema_model)
+            return bound, req.system
+        return bound, f"{req.system}\n\n{_STATE}\n{compact}"
+    schema, text, spellings = schema_block(req.contract())
     if any(s in req.system for s in spellings):
         return schema, req.system
     return schema, f"{req.system}\n\n{text}"

@@ -1,14 +1,16 @@
-"""The router's boundary models: what the engine asks for and the one result shape every tier returns."""
+"""The router's boundary records: what the engine asks for and the one result shape every tier
+returns. Plain dataclasses, so the simulation path never imports pydantic."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.errors import GameError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 Role = Literal[
     "narrator", "orgdesigner", "antagonist", "strategist", "designer", "marketer", "ops", "npc"
@@ -28,28 +30,41 @@ ROLES: tuple[Role, ...] = (
 )
 
 
-class RouteRequest(BaseModel):
-    """One structured call from a worker: prompts, the artifact model to validate, a stable call key."""
+@dataclass
+class RouteRequest:
+    """One structured call from a worker: prompts, the contract a model's answer must validate
+    against, a stable call key.
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    `contract` returns the pydantic class (called only when a model or a recording answers: the
+    simulation tier's output is the engine's own and never needs it, nor pydantic)."""
 
     role: Role
     system: str
     user: str
-    schema_model: type[BaseModel]
+    contract: Callable[[], type[BaseModel]]
     call_key: str
-    max_output_tokens: int = Field(default=1500, ge=1, le=200_000)
+    max_output_tokens: int = 1500
     # Esc during this call: "raise" CallCancelled (the command is undone and can run again), or
     # "floor" (serve the simulation, labelled cancelled: for calls inside a step already begun).
     on_cancel: Literal["raise", "floor"] = "raise"
     # The artifact's JSON Schema with the CEO's binding directions compiled in (None: the model's
-    # own schema), and the adherence check a model's valid answer must pass: it returns the broken
-    # directions in words, and the answer is re-asked once naming them (engine.workers.schema).
-    bound_schema: dict[str, Any] | None = None
-    judge: Callable[[BaseModel], str | None] | None = Field(default=None, exclude=True)
+    # own schema), and the adherence check a model's valid answer (as JSON) must pass: it returns
+    # the broken directions in words, and the answer is re-asked once naming them
+    # (engine.workers.schema). The schema is a function, built only when a model is asked.
+    bound_schema: Callable[[], dict[str, Any] | None] | None = None
+    judge: Callable[[dict[str, Any]], str | None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"unknown role {self.role!r}")
+        if not 1 <= self.max_output_tokens <= 200_000:
+            raise ValueError(f"max_output_tokens {self.max_output_tokens} is not in 1..200000")
+        if self.on_cancel not in ("raise", "floor"):
+            raise ValueError(f"on_cancel must be raise or floor, not {self.on_cancel!r}")
 
 
-class Attempt(BaseModel):
+@dataclass(kw_only=True)
+class Attempt:
     """One try against one tier/endpoint/model, successful or not (ms is metadata)."""
 
     tier: Tier
@@ -60,7 +75,8 @@ class Attempt(BaseModel):
     ms: float = 0.0
 
 
-class Usage(BaseModel):
+@dataclass
+class Usage:
     """Token counts and wall latency of the serving call (latency is metadata)."""
 
     tokens_in: int = 0
@@ -70,7 +86,8 @@ class Usage(BaseModel):
     http_ms: float = 0.0  # time inside HTTP exchanges, every attempt (latency_ms - this = ours)
 
 
-class Fallback(BaseModel):
+@dataclass
+class Fallback:
     """One step down the tier chain, with the reason; the engine logs each as ROUTE_FALLBACK."""
 
     from_tier: Tier
@@ -78,12 +95,12 @@ class Fallback(BaseModel):
     reason: str
 
 
-class RouteResult(BaseModel):
-    """The same envelope from every tier: validated output plus the proof of who served it and why."""
+@dataclass
+class RouteResult:
+    """The same envelope from every tier: the answer as JSON (a model's validated against the
+    contract, the simulation's the engine's own) plus the proof of who served it and why."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    output: BaseModel
+    output: dict[str, Any]
     raw_text: str | None
     served_by: Tier
     model: str
@@ -91,7 +108,7 @@ class RouteResult(BaseModel):
     attempts: list[Attempt]
     usage: Usage
     fallbacks: list[Fallback]
-    adaptations: list[str] = Field(default_factory=list)
+    adaptations: list[str] = field(default_factory=list)
 
 
 class CallCancelled(GameError):

@@ -289,7 +289,7 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
             E.ROUTE_FALLBACK,
             "router",
             f"{fb.from_tier} → {fb.to_tier}: {clip(fb.reason, 100)}",
-            {"stage_id": stage.id, **fb.model_dump()},
+            {"stage_id": stage.id, **asdict(fb)},
         )
     dispositions = []
     for req in run.artifact.get("memory_writes") or []:
@@ -321,11 +321,11 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
             "served_by": result.served_by,
             "model": result.model,
             "fallback_reason": result.fallback_reason,
-            "attempts": [a.model_dump() for a in result.attempts],
+            "attempts": [asdict(a) for a in result.attempts],
             "iq_hits": [{"source": h["source"], "origin": h["origin"]} for h in run.knowledge_hits],
             "memory_injected": run.memory_injected,
             "tools_called": run.tools_called,
-            "usage": result.usage.model_dump(),
+            "usage": asdict(result.usage),
             "artifact": run.artifact,
             "raw_text": result.raw_text,
             "memory_dispositions": dispositions,
@@ -770,7 +770,7 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
                 E.ROUTE_FALLBACK,
                 "router",
                 f"{fb.from_tier} → {fb.to_tier}: {clip(fb.reason, 100)}",
-                fb.model_dump(),
+                asdict(fb),
             )
     for i, (t, res) in enumerate(zip(turns, results, strict=True)):
         step.emit(

@@ -12,8 +12,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.game import flaws
-from engine.game.artifacts import ARTIFACT_MODELS, ArtifactBase
+from engine.game import artifacts, flaws
 from engine.game.directions import Binding, applies, fold
 from engine.game.economy import burn_line
 from engine.game.models import Directive, GameState, Stage, StageRun
@@ -197,7 +196,6 @@ def run_worker(
     """Brief, call and score one attempt at a stage. Pure with respect to game state.
     `withhold` runs the counterfactual brief without some notes (bench, `replay --without`)."""
     role = stage.owner_role
-    model = ARTIFACT_MODELS[role]
     ctx = gather_context(state, stage, memory, knowledge, withhold=withhold)
     system, user = build_prompts(state, stage, ctx)
 
@@ -217,12 +215,12 @@ def run_worker(
     )  # the simulated work as it would follow every direction, without a flaw
     drift = None
     if flaw == "ignores_decision":
-        probe = faithful().model_dump(mode="json")
+        probe = faithful()
         drift = flaws.drift_target(
             state, stage, [d for d in binding.directions if applies(role, d, probe)]
         )
 
-    def simulate() -> ArtifactBase:
+    def simulate() -> dict[str, Any]:
         return faithful(drift=drift, flaw=flaw, previous=previous)
 
     result = router.call(
@@ -230,14 +228,14 @@ def run_worker(
             role=role,
             system=system,
             user=user,
-            schema_model=model,
+            contract=partial(artifacts.model, role),
             call_key=f"{stage.id}/attempt-{attempt}",
-            bound_schema=compiled_schema(role, model, binding.directions),
+            bound_schema=lambda: compiled_schema(role, artifacts.model(role), binding.directions),
             judge=judge_for(role, binding.directions),
         ),
         simulate,
     )
-    artifact = scrub_obj(result.output.model_dump(mode="json"))  # a secret never enters game state
+    artifact = scrub_obj(result.output)  # a secret never enters game state
     rubric, t4 = _tool(
         "run_validators",
         lambda: evaluate(
@@ -246,6 +244,7 @@ def run_worker(
             goal=stage.goal,
             founder_keywords=state.founder.keywords,
             binding=binding,
+            validated=True,  # the router validated a model's answer; the simulation's is ours
             customer=next(
                 (d.value for d in binding.directions if d.axis == "audience"),
                 state.founder.customer,

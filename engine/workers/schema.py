@@ -27,9 +27,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from engine.game.directions import (
     BUZZWORDS,
@@ -44,6 +42,9 @@ from engine.game.directions import (
 )
 from engine.game.flaws import OVER_CLAIMS
 from engine.routing.prompts import schema_block
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 _PLAN = "FinancialPlan"
 _CHANNEL = "Channel"
@@ -85,13 +86,16 @@ def compiled_schema(
     return schema if repr(schema) != before else None
 
 
-def judge_for(role: str, directions: list[Direction]) -> Callable[[BaseModel], str | None] | None:
-    """The adherence check for a model's answer: the directions it broke, in words (None: kept)."""
+def judge_for(
+    role: str, directions: list[Direction]
+) -> Callable[[dict[str, Any]], str | None] | None:
+    """The adherence check for a model's answer (as JSON): the directions it broke, in words
+    (None: kept)."""
     if not directions:
         return None
 
-    def judge(output: BaseModel) -> str | None:
-        broken = check(role, output.model_dump(mode="json"), directions)
+    def judge(output: dict[str, Any]) -> str | None:
+        broken = check(role, output, directions)
         return "; ".join(v.line for v in broken) or None
 
     return judge

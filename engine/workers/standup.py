@@ -3,11 +3,10 @@ CEO's last decision and running one tool; the CEO may reply (a binding procedura
 
 from __future__ import annotations
 
+import functools
 import random
 import re
-from typing import TYPE_CHECKING
-
-from pydantic import BaseModel, Field
+from typing import TYPE_CHECKING, Any
 
 from engine.game.economy import runway_text
 from engine.game.models import GameState, Receipt, StandupTurn
@@ -16,16 +15,25 @@ from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
 from engine.writing.simulate import APPLY
 from memory.scrub import scrub
-
-if TYPE_CHECKING:
-    from knowledge import Knowledge
-    from memory.contract import MemoryBackend
 from textkit import clip
 from textkit.numbers import usd
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-class StandupLine(BaseModel):
-    line: str = Field(description="one spoken line, at most 40 words")
+    from knowledge import Knowledge
+    from memory.contract import MemoryBackend
+
+
+@functools.cache
+def line_contract() -> type[BaseModel]:
+    """A model's standup answer, `StandupLine` (pydantic, built only when a model is asked)."""
+    from pydantic import BaseModel, Field
+
+    class StandupLine(BaseModel):
+        line: str = Field(description="one spoken line, at most 40 words")
+
+    return StandupLine
 
 
 # The simulated workers' lines, per tool (hand-written fragments; engine.writing.phrases fills them).
@@ -161,10 +169,10 @@ def run_standup(
             rng: random.Random = rng,
             slots: dict[str, str] = slots,
             i: int = i,
-        ) -> StandupLine:
+        ) -> dict[str, Any]:
             v = Voice(slots, f"{state.seed}:standup:{receipt.stage_id}:{i}")
             slots["decision_cost"] = v.pick("cost", COSTS)
-            return StandupLine(line=v.pick("line", LINES[tool]))
+            return {"line": v.pick("line", LINES[tool])}
 
         prior = "\n".join(f"{t.speaker}: {t.line}" for t in turns) or "(you speak first)"
         res = router.call(
@@ -183,11 +191,11 @@ def run_standup(
                     f"Company: {state.founder.company}\nCEO decision: {receipt.decided}\n"
                     f"Your tool {tool}: {result}\nEarlier turns:\n{prior}",
                 ),
-                schema_model=StandupLine,
+                contract=line_contract,
             ),
             simulate,
         )
-        line = clip(" ".join(scrub(str(res.output.line)).split()), 320)  # type: ignore[attr-defined]
+        line = clip(" ".join(scrub(str(res.output["line"])).split()), 320)
         turns.append(
             StandupTurn(
                 speaker=title,

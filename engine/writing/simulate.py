@@ -13,7 +13,7 @@ import random
 import re
 from typing import Any
 
-from engine.game.artifacts import ARTIFACT_MODELS, ArtifactBase
+from engine.game.artifacts import shaped
 from engine.game.directions import Binding, Direction, applies
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Directive, Economics, Founder, Stage
@@ -374,8 +374,9 @@ def simulate_artifact(
     previous: dict[str, Any] | None = None,
     drift: Direction | None = None,
     directive: Directive | None = None,
-) -> ArtifactBase:
-    """Build a role's artifact deterministically from (seed, stage, attempt, binding, state).
+) -> dict[str, Any]:
+    """Build a role's artifact deterministically from (seed, stage, attempt, binding, state), as
+    the JSON its contract gives (engine.game.artifacts.shaped: the engine's own, not validated).
 
     `binding` is what recall brought back (engine.game.directions.fold): each of
     its directions is realised in the artifact's fields. `previous` is the rejected attempt: a
@@ -426,4 +427,4 @@ def simulate_artifact(
         violate(role, art, drift, v)
     elif flaw and flaw != "ignores_decision":
         inject(role, art, flaw, v)
-    return ARTIFACT_MODELS[role].model_validate(art)
+    return shaped(role, art)

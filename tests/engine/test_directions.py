@@ -120,7 +120,7 @@ def test_an_audience_the_ceo_named_is_never_too_vague():
         economics=initial_economics(founding_org()),
         seed=31,
         attempt=1,
-    ).model_dump()
+    )
     assert art["target_audience"] == "Ward nurses"
     r = evaluate("strategist", art, goal=stage.goal, founder_keywords=[], binding=binding)
     assert r.checks["target_audience_specific"] and "the audience is too vague" not in r.notes
@@ -157,7 +157,7 @@ def test_realised_directions_pass_the_check_and_a_seeded_drift_on_each_fails_it(
         "seed": 31,
         "attempt": 1,
     }
-    art = simulate_artifact(role, **common).model_dump()
+    art = simulate_artifact(role, **common)
     assert check(role, art, binding.directions) == []
     r = evaluate(role, art, goal=stage.goal, founder_keywords=FOUNDER.keywords, binding=binding)
     assert not r.drift and r.compliance == 100
@@ -166,7 +166,7 @@ def test_realised_directions_pass_the_check_and_a_seeded_drift_on_each_fails_it(
     for d in binding.directions:
         if not applies(role, d, art):
             continue
-        bent = simulate_artifact(role, drift=d, **common).model_dump()
+        bent = simulate_artifact(role, drift=d, **common)
         r = evaluate(
             role, bent, goal=stage.goal, founder_keywords=FOUNDER.keywords, binding=binding
         )
@@ -242,7 +242,7 @@ def test_a_price_per_thing_bought_is_that_price_not_a_month(role):
         "seed": 31,
         "attempt": 1,
     }
-    art = simulate_artifact(role, **common).model_dump()
+    art = simulate_artifact(role, **common)
     from engine.game.directions import prose
 
     text = prose(art)
@@ -252,11 +252,11 @@ def test_a_price_per_thing_bought_is_that_price_not_a_month(role):
     if fp:
         assert fp["price_usd_per_month"] == 12
         assert fp["target_mrr_usd_m1_to_m6"] == [c * 12 for c in fp["paying_customers_m1_to_m6"]]
-    bent = simulate_artifact(role, drift=d, **common).model_dump()
+    bent = simulate_artifact(role, drift=d, **common)
     assert [v.axis for v in check(role, bent, [d])] == ["price"]
     monthly = read_directions("$12 a month", source="standup").directions
     as_month = simulate_artifact(role, **{**common, "binding": Binding(directions=monthly)})
-    assert check(role, as_month.model_dump(), [d])[0].did == "price $12 a month"
+    assert check(role, as_month, [d])[0].did == "price $12 a month"
 
 
 def test_words_that_fit_neither_option_bind_the_option_they_are_costed_as(new_session):

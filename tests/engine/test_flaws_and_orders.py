@@ -46,7 +46,7 @@ def judge(role: str, flaw: str | None, seed: int = 3):
             attempt=1,
             flaw=flaw,
             drift=drift,
-        ).model_dump()
+        )
 
     art = make()
     if flaw == "ignores_decision":  # a seeded DRIFT breaks one recalled direction

@@ -146,7 +146,7 @@ def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
         economics=s.state.economics,
         seed=1,
         attempt=1,
-    ).model_dump()
+    )
     rub = evaluate(
         "strategist",
         art,

@@ -32,7 +32,7 @@ def _art(role: str, said: str | None = None, *, seed: int = 31, booked: float = 
         economics=econ,
         seed=seed,
         attempt=1,
-    ).model_dump()
+    )
 
 
 def _follows(fp: dict) -> bool:
@@ -118,7 +118,7 @@ def test_a_seeded_price_drift_is_in_the_numbers_too():
         seed=31,
         attempt=1,
         drift=d,
-    ).model_dump()
+    )
     assert art["financial_plan"]["price_usd_per_month"] != 25 and _follows(art["financial_plan"])
 
 

@@ -49,7 +49,7 @@ def redo_pair(reason: str, role: str) -> tuple[dict, dict, list]:
     standing = Binding(rule_id="strategist.depth", directions=STANDING)
     first = simulate_artifact(
         role, founder=FOUNDER, stage=stage, binding=standing, economics=econ, seed=11, attempt=1
-    ).model_dump()
+    )
     read = read_directions(
         reason,
         source="rejection",
@@ -70,7 +70,7 @@ def redo_pair(reason: str, role: str) -> tuple[dict, dict, list]:
         seed=11,
         attempt=2,
         previous=first,
-    ).model_dump()
+    )
     return first, second, read.directions
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 
@@ -14,9 +16,9 @@ class Pitch(BaseModel):
 
 
 GOOD = {"title": "Dockside pilot", "steps": ["call ten shops", "ship a demo"], "confidence": 70}
-SIMULATED = Pitch(title="Simulated plan", steps=["seeded step"], confidence=50)
+SIMULATED = {"title": "Simulated plan", "steps": ["seeded step"], "confidence": 50}
 
 
-def simulate() -> Pitch:
-    """The floor the engine would pass in."""
+def simulate() -> dict[str, Any]:
+    """The floor the engine would pass in: its own answer, as JSON."""
     return SIMULATED

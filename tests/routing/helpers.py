@@ -14,7 +14,7 @@ def req(role: str = "strategist", key: str = "stage_1_you/attempt-1") -> RouteRe
         role=role,
         system="You are the strategist.",
         user="Plan the pilot.",
-        schema_model=Pitch,
+        contract=lambda: Pitch,
         call_key=key,
         max_output_tokens=400,
     )

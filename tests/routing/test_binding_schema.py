@@ -4,6 +4,7 @@ model's answer, one re-ask naming the broken direction, then DRIFT at the gate."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine.config import Settings
-from engine.game.artifacts import ARTIFACT_MODELS
+from engine.game.artifacts import model
 from engine.game.directions import read_directions
 from engine.routing import Router
 from engine.session.api import GameSession
@@ -32,30 +33,27 @@ def _directions(text: str = SAID):
 
 
 def test_directions_compile_into_the_schema_where_a_field_allows():
-    plan = compiled_schema("marketer", ARTIFACT_MODELS["marketer"], _directions())
+    plan = compiled_schema("marketer", model("marketer"), _directions())
     fp = plan["$defs"]["FinancialPlan"]
     assert fp["properties"]["price_usd_per_month"] == {"type": "number", "const": 25.0}
     assert "price_usd_per_month" in fp["required"]
     assert plan["properties"]["body"]["pattern"] == contains_pattern("$25 a month")
     assert plan["properties"]["subject"]["pattern"] == contains_pattern("Groomly")  # one a field
-    strat = compiled_schema("strategist", ARTIFACT_MODELS["strategist"], _directions())
+    strat = compiled_schema("strategist", model("strategist"), _directions())
     assert set(strat["properties"]["target_audience"]["enum"]) == {
         "solo groomers who work from a van",
         "Solo groomers who work from a van",
     }
     under = compiled_schema(
-        "ops", ARTIFACT_MODELS["ops"], _directions("Price it under $30 a month; churn under 4%")
+        "ops", model("ops"), _directions("Price it under $30 a month; churn under 4%")
     )
     props = under["$defs"]["FinancialPlan"]["properties"]
     assert props["price_usd_per_month"]["exclusiveMaximum"] == 30.0
     assert props["churn_target_pct"]["exclusiveMaximum"] == 4.0
-    assert compiled_schema("ops", ARTIFACT_MODELS["ops"], []) is None
-    assert (
-        compiled_schema("designer", ARTIFACT_MODELS["designer"], _directions("launch by week 3"))
-        is None
-    )
+    assert compiled_schema("ops", model("ops"), []) is None
+    assert compiled_schema("designer", model("designer"), _directions("launch by week 3")) is None
     # the model's own schema is untouched (the compiled one is a copy)
-    assert "const" not in json.dumps(ARTIFACT_MODELS["marketer"].model_json_schema())
+    assert "const" not in json.dumps(model("marketer").model_json_schema())
 
 
 def test_every_pattern_is_anchored_and_matches_the_realised_work():
@@ -66,7 +64,7 @@ def test_every_pattern_is_anchored_and_matches_the_realised_work():
     from tests.engine.test_directions import FOUNDER
 
     for role, number in (("strategist", 2), ("designer", 3), ("marketer", 4), ("ops", 5)):
-        schema = compiled_schema(role, ARTIFACT_MODELS[role], _directions())
+        schema = compiled_schema(role, model(role), _directions())
         art = simulate_artifact(
             role,
             founder=FOUNDER,
@@ -75,7 +73,7 @@ def test_every_pattern_is_anchored_and_matches_the_realised_work():
             economics=initial_economics(founding_org()),
             seed=31,
             attempt=1,
-        ).model_dump(mode="json")
+        )
         for name, prop in schema["properties"].items():
             if "pattern" in prop:
                 assert prop["pattern"].startswith("^") and prop["pattern"].endswith("$")
@@ -192,19 +190,21 @@ def test_the_real_llama_server_holds_the_model_to_a_compiled_pattern_and_const(l
     judged: list[str] = []
 
     def judge(out: Any) -> str | None:
-        judged.append(out.title)
-        return None if "$25 a month" in out.title else "DRIFT: no price, you said price $25 a month"
+        judged.append(out["title"])
+        return (
+            None if "$25 a month" in out["title"] else "DRIFT: no price, you said price $25 a month"
+        )
 
     settings = local_settings(
         llama_server.url, local_agent_model=llama_server.model, agent_request_timeout=120.0
     )
-    call = req().model_copy(update={"bound_schema": schema, "judge": judge})
+    call = dataclasses.replace(req(), bound_schema=lambda: schema, judge=judge)
     result = Router(settings).call(call, simulate)
     assert result.served_by == "local", result.fallback_reason
     out = result.output
-    assert isinstance(out, Pitch)
-    assert "$25 a month" in out.title and out.confidence == 42
-    assert judged == [out.title]  # judged once, kept: no re-ask
+    Pitch.model_validate(out)
+    assert "$25 a month" in out["title"] and out["confidence"] == 42
+    assert judged == [out["title"]]  # judged once, kept: no re-ask
 
 
 def test_on_the_real_llama_server_a_bound_redo_keeps_every_direction(llama_server, tmp_path):
@@ -251,7 +251,7 @@ def _realised(role: str, number: int, directions, drift=None) -> dict[str, Any]:
         seed=31,
         attempt=1,
         drift=drift,
-    ).model_dump(mode="json")
+    )
 
 
 def _patterns(node: Any) -> list[str]:
@@ -270,7 +270,7 @@ def test_exclusions_claims_tone_channels_and_scope_compile_where_a_field_allows(
     ds = _directions(EVERY_AXIS)
     assert {d.axis for d in ds} == {"exclusion", "claim", "tone", "channel", "scope"}
     for role, _ in ROLES:
-        schema = compiled_schema(role, ARTIFACT_MODELS[role], ds)
+        schema = compiled_schema(role, model(role), ds)
         barred = [x["pattern"] for x in schema["$defs"]["Excluded"]["anyOf"]]
         assert word_pattern("salons") in barred and "!" in barred
         assert any("[Gg][Uu][Aa][Rr][Aa][Nn][Tt][Ee][Ee][Dd]" in p for p in barred)
@@ -280,11 +280,11 @@ def test_exclusions_claims_tone_channels_and_scope_compile_where_a_field_allows(
         for k in strings:  # every prose string the gate reads, never the CEO-quoting summary
             assert ("not" in props[k]) == (k not in ("summary", "url")), (role, k)
         assert contains_pattern("partner referrals") in _patterns(props), role
-    krs = compiled_schema("strategist", ARTIFACT_MODELS["strategist"], _directions("Too broad"))
+    krs = compiled_schema("strategist", model("strategist"), _directions("Too broad"))
     assert krs["$defs"]["OKR"]["properties"]["key_results"]["maxItems"] == 2
-    feats = compiled_schema("designer", ARTIFACT_MODELS["designer"], _directions("Too broad"))
+    feats = compiled_schema("designer", model("designer"), _directions("Too broad"))
     assert feats["properties"]["features"]["maxItems"] == 3
-    warm = compiled_schema("ops", ARTIFACT_MODELS["ops"], _directions("Warmer tone, please"))
+    warm = compiled_schema("ops", model("ops"), _directions("Warmer tone, please"))
     assert warm["properties"]["nps_plan"]["pattern"] == contains_pattern("you")
 
 
@@ -296,7 +296,7 @@ def test_the_compiled_schema_and_the_gate_agree(role, number, said):
     import jsonschema
 
     ds = _directions(said)
-    schema = compiled_schema(role, ARTIFACT_MODELS[role], ds)
+    schema = compiled_schema(role, model(role), ds)
     validator = jsonschema.Draft202012Validator(schema)
     good = _realised(role, number, ds)
     assert not list(validator.iter_errors(good)), [e.message for e in validator.iter_errors(good)]

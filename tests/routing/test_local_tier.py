@@ -18,7 +18,7 @@ def test_local_serves_and_sends_schema_temperature_and_max_tokens(fake_openai):
     result = router.call(req(), simulate)
     assert result.served_by == "local"
     assert result.model == "qwen2.5"
-    assert result.output.model_dump() == GOOD
+    assert result.output == GOOD
     assert result.fallback_reason is None and result.fallbacks == []
     assert outcomes(result) == [("local", "ok")]
     assert result.usage.tokens_in > 0 and result.usage.tokens_out > 0
@@ -216,7 +216,7 @@ def test_schema_is_stated_once_when_the_engine_already_did(fake_openai):
     fake_openai.set_payload(GOOD)
     system = "Brief.\n\nSchema:\n" + _json.dumps(Pitch.model_json_schema())
     request = RouteRequest(
-        role="designer", system=system, user="u", schema_model=Pitch, call_key="k"
+        role="designer", system=system, user="u", contract=lambda: Pitch, call_key="k"
     )
     Router(local_settings(fake_openai.url)).call(request, simulate)
     assert fake_openai.chat_requests[0].body["messages"][0]["content"] == system

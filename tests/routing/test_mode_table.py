@@ -79,7 +79,7 @@ def test_mode_by_health(fake_openai_factory, mode, routing, local, cloud, label,
     if served == S:
         assert result.output == SIMULATED and result.model == S
     else:
-        assert result.output.model_dump() == GOOD
+        assert result.output == GOOD
     assert (result.fallback_reason is None) == (not chain)
 
 
@@ -92,7 +92,7 @@ def test_replay_serves_recorded_text_and_labels_missing_keys():
         Settings(demo_mode="live", foundry_base_url="http://127.0.0.1:9/v1"), replay=recorded
     )
     hit = router.call(req(key="stage_1_you/attempt-1"), simulate)
-    assert hit.served_by == "replay" and hit.output.model_dump()["title"] == "Recorded"
+    assert hit.served_by == "replay" and hit.output["title"] == "Recorded"
     assert hit.raw_text == recorded["stage_1_you/attempt-1"]
     miss = router.call(req(key="stage_2_need/attempt-1"), simulate)
     assert miss.served_by == "simulation"

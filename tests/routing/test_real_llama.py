@@ -8,6 +8,7 @@ and refuses a prompt beyond its context. Skipped, with one reason, where the whe
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import os
@@ -18,7 +19,7 @@ import sys
 from engine.config import config_dir
 from engine.routing import Router
 from engine.routing.types import StreamEvent
-from engine.workers.standup import StandupLine
+from engine.workers.standup import line_contract
 from tests.routing.artifacts import GOOD, Pitch, simulate
 from tests.routing.helpers import local_settings, outcomes, req
 from worldforge_tui.cli import routing as cli_routing
@@ -104,7 +105,7 @@ def test_streaming_shows_the_text_as_it_grows(llama_server):
 
 def test_context_overflow_falls_to_the_floor_labelled(llama_server):
     router = Router(_settings(llama_server))
-    big = req().model_copy(update={"user": "bike shop repair booking " * 4000})
+    big = dataclasses.replace(req(), user="bike shop repair booking " * 4000)
     result = router.call(big, simulate)
     assert result.served_by == "simulation"
     assert result.fallback_reason.startswith("local: context too long")
@@ -120,11 +121,11 @@ def test_schema_limits_are_ours_to_enforce(llama_server):
         result = router.call(req(key=f"limits-{i}"), simulate)
         if result.served_by == "local":
             out = result.output
-            assert isinstance(out, Pitch)
-            assert 0 <= out.confidence <= 100 and len(out.title) >= 3
+            Pitch.model_validate(out)
+            assert 0 <= out["confidence"] <= 100 and len(out["title"]) >= 3
             clamps = [a for a in result.adaptations if a.startswith("clamped:")]
             raw = json.loads(result.raw_text)
-            assert bool(clamps) == (raw != out.model_dump() or not (0 <= raw["confidence"] <= 100))
+            assert bool(clamps) == (raw != out or not (0 <= raw["confidence"] <= 100))
     assert GOOD["confidence"] <= 100
 
 
@@ -185,13 +186,13 @@ def test_standup_line_is_served_by_the_real_server(llama_server):
             role="npc",
             system="You are ops at a standup.",
             user="CEO decision: ship weekly.",
-            schema_model=StandupLine,
+            contract=line_contract,
             call_key="x/standup-0",
             max_output_tokens=200,
         ),
-        lambda: StandupLine(line="sim"),
+        lambda: {"line": "sim"},
     )
-    assert result.served_by == "local" and result.output.model_dump()["line"] != "sim"
+    assert result.served_by == "local" and result.output["line"] != "sim"
 
 
 FROZEN_BUDGET_S = 30.0

@@ -30,7 +30,7 @@ LONG = "fb-long"
 CLOUD = "fb-cloud"
 DEADLINE_SLACK = 0.1
 PROMPT = "Explain in sixty words why a gateway earns trust only when its provider misbehaves."
-SIMULATED = FaultAnswer(answer="(the simulation's answer)")
+SIMULATED = {"answer": "(the simulation's answer)"}
 
 
 @dataclass
@@ -74,7 +74,7 @@ def request(key: str) -> RouteRequest:
         role="strategist",
         system="You answer for the fault catalogue.",
         user=PROMPT,
-        schema_model=FaultAnswer,
+        contract=lambda: FaultAnswer,
         call_key=f"faults/{key}",
         max_output_tokens=300,
     )
@@ -82,18 +82,12 @@ def request(key: str) -> RouteRequest:
 
 def _rescued(result: RouteResult) -> bool:
     out = result.output
-    return (
-        result.served_by in ("local", "foundry")
-        and isinstance(out, FaultAnswer)
-        and out.answer == CANONICAL_TEXT
-    )
+    return result.served_by in ("local", "foundry") and out.get("answer") == CANONICAL_TEXT
 
 
 def _truncated_success(result: RouteResult) -> bool:
     out = result.output
-    return result.served_by in ("local", "foundry") and not (
-        isinstance(out, FaultAnswer) and out.answer == CANONICAL_TEXT
-    )
+    return result.served_by in ("local", "foundry") and out.get("answer") != CANONICAL_TEXT
 
 
 def _seen(result: RouteResult) -> str:
