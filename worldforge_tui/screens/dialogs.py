@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from engine.language.text import MAX_REASON_CHARS
 from worldforge_tui import actions
+from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.safe_text import clean, literal
 from worldforge_tui.widgets.bounded_input import BoundedInput
 
@@ -23,7 +24,7 @@ from worldforge_tui.widgets.bounded_input import BoundedInput
 PROMPT_LIMIT = MAX_REASON_CHARS
 
 
-class TextPromptScreen(ModalScreen[str | None]):
+class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
     """Ask for one line (a rejection reason, an own answer); Enter submits, Escape cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("prompt")
@@ -84,7 +85,7 @@ class TextPromptScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(StyledOnMount, ModalScreen[bool]):
     """Yes/no. `y` confirms, `n` or Escape declines, Enter takes the default: yes for a choice the
     player just asked for, no (the safe answer, and the dialog says so) for a destructive one."""
 
@@ -133,7 +134,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
-class InspectorScreen(ModalScreen[None]):
+class InspectorScreen(StyledOnMount, ModalScreen[None]):
     """A scrollable, literal view of one event's full payload (Escape or q closes)."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("inspector")

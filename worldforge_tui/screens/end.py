@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 from worldforge_tui import actions
 from worldforge_tui.glossary import loss_rule, score_rows, score_rule, win_rule
+from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.formatting import FIELDS, TONE_STYLE, meter_tone, value_text
 from worldforge_tui.text.safe_text import one_line
 
@@ -89,7 +90,7 @@ def report_card(snap: Snapshot) -> Content:
     return Content.assemble(*parts)
 
 
-class EndScreen(ModalScreen[str | None]):
+class EndScreen(StyledOnMount, ModalScreen[str | None]):
     """Dismisses with "export", "new" or None (back to the board)."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("end")

@@ -15,6 +15,7 @@ from textual.widgets import Label, Static
 from engine.game.economy import MAX_REDOS  # no engine import before the first frame
 from worldforge_tui import actions
 from worldforge_tui.glossary import GLOSSARY, loss_rule, meaning, score_rule, win_rule
+from worldforge_tui.screens.resume import StyledOnMount
 
 
 def loop_text(key_of: Callable[[str], str]) -> str:
@@ -83,7 +84,7 @@ def keys_content(key_of: Callable[[str], str]) -> Content:
     return Content.assemble(*rows)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(StyledOnMount, ModalScreen[None]):
     """Modal help; any of Escape, q or ? closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("help")

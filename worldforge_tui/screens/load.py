@@ -14,6 +14,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from worldforge_tui import actions
+from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.formatting import human_time
 from worldforge_tui.text.safe_text import one_line
 
@@ -44,7 +45,7 @@ def run_prompt(run: Any) -> Content:
     )
 
 
-class LoadScreen(ModalScreen[str | None]):
+class LoadScreen(StyledOnMount, ModalScreen[str | None]):
     """Dismisses with the chosen run id, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("load")

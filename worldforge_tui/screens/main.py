@@ -21,6 +21,7 @@ from textual.widgets import Button, Static
 
 from worldforge_tui import actions
 from worldforge_tui.consequences import since_last_decision
+from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.widgets import shown
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.key_footer import KeyFooter
@@ -59,7 +60,7 @@ TYPED_AHEAD_LIMIT = (
 )
 
 
-class MainScreen(Screen[None]):
+class MainScreen(StyledOnMount, Screen[None]):
     """The board. In compact terminals one pane shows at a time (tabs, or F1–F4)."""
 
     COMPACT_BELOW = 110  # columns; HORIZONTAL_BREAKPOINTS use the same edge

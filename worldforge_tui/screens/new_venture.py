@@ -19,13 +19,14 @@ from textual.widgets import Button, Input, Label, Select
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_tui import actions
+from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.safe_text import literal, literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
 
 
-class NewVentureScreen(ModalScreen[dict[str, Any] | None]):
+class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
     """Dismisses with {"pitch","name","archetype","seed"}, {"resume": run_id}, or None (cancel)."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")

@@ -22,6 +22,7 @@ from engine.config import Settings, env_block
 from engine.routing.types import ROLES
 from worldforge_tui import actions
 from worldforge_tui.screens.dialogs import ConfirmScreen
+from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.screens.settings_form import (
     MEMORY_OPTIONS,
     MODE_OPTIONS,
@@ -67,7 +68,7 @@ def secret_hint(s: Settings, name: str, secret: bool) -> str:
     return "kept in memory only, never saved"
 
 
-class SettingsScreen(Screen[Settings | None]):
+class SettingsScreen(StyledOnMount, Screen[Settings | None]):
     """Edit routing settings; Save (ctrl+s) dismisses with the new settings, Escape with None."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("settings")
