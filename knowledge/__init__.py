@@ -83,4 +83,4 @@ class Knowledge:
             parked_reason=iq.parked_reason if iq else None,
             last_origin=self.last_origin,
             local_sections=len(self.index),
-        ).model_dump()
+        ).to_dict()

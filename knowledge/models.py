@@ -1,31 +1,34 @@
-"""Typed shapes the knowledge package hands to callers: one retrieved hit and the tier status."""
+"""Typed shapes the knowledge package hands to callers: one retrieved hit and the tier status.
+Plain dataclasses (every producer clips its text to HIT_TEXT_LIMIT): no pydantic on the headless path."""
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 HIT_TEXT_LIMIT = 600
 
 Origin = Literal["local-knowledge", "foundry-iq"]
 
 
-class KnowledgeHit(BaseModel):
-    """One retrieved passage: where it came from, a short text and how well it matched."""
+@dataclass(frozen=True)
+class KnowledgeHit:
+    """One retrieved passage: where it came from (a relative path with a section anchor, e.g.
+    "playbooks/finance.md#burn-and-runway"), a short text and how well it matched."""
 
-    model_config = ConfigDict(frozen=True)
-
-    source: str = Field(
-        description='relative path with section anchor, e.g. "playbooks/finance.md#burn-and-runway"'
-    )
+    source: str
     title: str
-    text: str = Field(max_length=HIT_TEXT_LIMIT)
+    text: str
     score: float
     origin: Origin
 
+    def __post_init__(self) -> None:
+        if len(self.text) > HIT_TEXT_LIMIT:
+            raise ValueError(f"a knowledge hit's text is over {HIT_TEXT_LIMIT} characters")
 
-class KnowledgeStatus(BaseModel):
+
+@dataclass(frozen=True, kw_only=True)
+class KnowledgeStatus:
     """Which tier answers searches now, and why the cloud tier is parked if it is."""
 
     tier: Origin
@@ -34,3 +37,6 @@ class KnowledgeStatus(BaseModel):
     parked_reason: str | None = None
     last_origin: Origin | None = None
     local_sections: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -78,7 +78,7 @@ def test_results_are_deterministic_across_fresh_indexes():
     query = "pricing churn runway governance channels"
     first = search(query, top_k=6)
     rebuilt = KnowledgeIndex.from_package().search(query, top_k=6)
-    assert [h.model_dump() for h in first] == [h.model_dump() for h in rebuilt]
+    assert first == rebuilt
 
 
 def test_equal_scores_break_ties_on_source_path():
