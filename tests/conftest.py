@@ -28,6 +28,8 @@ def isolated_home(tmp_path, monkeypatch):
     # set these back themselves.
     monkeypatch.setattr(engine.config, "_env_file", None)
     monkeypatch.setattr(engine.config, "DOTENV_NAME", ".env (ignored in tests)")
+    # old setting names seen by an earlier test's settings read would warn in this one's CLI run
+    monkeypatch.setattr(engine.config, "_old_names", {})
     home = tmp_path / "wf-home"
     monkeypatch.setenv("WORLDFORGE_HOME", str(home))
     return home
