@@ -186,7 +186,7 @@ class MainScreen(StyledOnMount, Screen[None]):
     # ---- compact pane switching ----------------------------------------------------------
     def action_pane(self, pane: str) -> None:
         """Show and focus a pane (F1–F4, or a click on the pane bar), at any size."""
-        self.reveal(pane)
+        self.reveal(pane, focusing=True)
         target = self.focus_target(pane)
         if target is not None:
             target.focus(scroll_visible=False)
@@ -201,13 +201,14 @@ class MainScreen(StyledOnMount, Screen[None]):
         }.get(pane)
         return self.query_one(selector) if selector else None
 
-    def reveal(self, pane: str) -> None:
-        """Bring a pane forward (the one shown in compact mode); focus stays where it is."""
+    def reveal(self, pane: str, *, focusing: bool = False) -> None:
+        """Bring a pane forward (the one shown in compact mode); focus stays where it is, or
+        leaves a widget hidden now, unless the caller (`focusing`) moves it into the pane."""
         self._pane = pane
-        self._lay_out()
+        self._lay_out(keep_focus=focusing)
         shown.update(self.query_one("#pane-tabs", Static), pane_bar(pane, self.wf.key_of))
 
-    def _lay_out(self) -> None:
+    def _lay_out(self, *, keep_focus: bool = False) -> None:
         """Display only the chosen pane's containers in compact mode, all of them when wide.
 
         Toggling `display` on a few containers restyles only them; a class on the screen would
@@ -228,7 +229,7 @@ class MainScreen(StyledOnMount, Screen[None]):
                     hidden.append(widget)
                 if widget.display != display:
                     widget.display = display
-            focused = self.focused
+            focused = None if keep_focus else self.focused
             if focused is not None and any(w in hidden for w in focused.ancestors_with_self):
                 self.set_focus(None)
 
