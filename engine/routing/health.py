@@ -95,11 +95,6 @@ class Cooldowns:
             park.probing = True
             return None
 
-    def is_probe(self, key: str) -> bool:
-        with self._lock:
-            park = self._parks.get(key)
-            return park is not None and park.probing
-
     def success(self, key: str) -> None:
         """A call through the key was answered: close its breaker."""
         with self._lock:

@@ -8,7 +8,7 @@ already consolidated) becomes one InputError line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,15 +32,6 @@ def _refusal(fn: Callable[[], T]) -> T:
             if str(err).strip()
             else "the memory store refused the command"
         ) from None
-
-
-def consolidate_record(source_ids: Sequence[str], summary: str, reviewer: str) -> dict[str, Any]:
-    return {
-        "cmd": "consolidate",
-        "sources": sorted(set(source_ids)),
-        "summary": summary,
-        "reviewer": reviewer,
-    }
 
 
 def consolidate(step: Step, record: dict[str, Any]) -> ConsolidationResult:

@@ -134,7 +134,6 @@ HEADLINES = (
     "{cap_offering} for {customer}, set up in a day",
     "{cap_customer}: {outcome}, starting this week",
 )
-PLAIN_HEADLINES = ("{cap_offering} for {customer}", "For {customer}: {outcome}")
 FEATURES = (
     "A weekly summary for each {unit}",
     "Start with your first {thing} in one sitting",
@@ -152,7 +151,6 @@ EMAIL_OPENERS = (
     "Hello, we hear a lot about {pain}; {company} was built for exactly that.",
     "Hi, {company} helps {customer} get {outcome}.",
 )
-EMAIL_PLAIN = ("Hi, {company} helps {customer} with {pain}.",)
 EMAIL_PROOF = (
     "In our pilot, {n} {unit_plural} saw the first result within {weeks} weeks.",
     "{n} {unit_plural} tried it in the pilot; most kept using it after week {weeks}.",

@@ -77,22 +77,6 @@ def customer_from_pitch(pitch: str) -> str:
     return read_pitch(pitch).customer
 
 
-def offering_from_pitch(pitch: str, keywords: list[str]) -> str:
-    return read_pitch(pitch).offering or " ".join(keywords[:3]) or "the service"
-
-
-def directive_phrase(d: Directive | None) -> str:
-    """The binding decision as a verb phrase ("go deep on one niche …"), '' when there is none."""
-    if d is None or d.source == "founding" or (d.source != "decision" and not d.rule_id):
-        return ""
-    if d.rule_id and d.rule_id in APPLY:
-        return APPLY[d.rule_id]
-    text = clip(d.standing_text or d.text, 160).rstrip(".")
-    if ":" in text[:40]:  # "Network: sell to the people who know you" -> "sell to the people …"
-        text = text.split(":", 1)[1].strip()
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
-
-
 def _voice(
     founder: Founder,
     stage: Stage,

@@ -131,11 +131,6 @@ class ReplayLog(ScrollView, can_focus=True):
         self.refresh()
 
     @property
-    def last_id(self) -> int:
-        """Highest event id shown or queued (so a resync can ask only for newer events)."""
-        return max([self._last_id, *(entry.id for entry in tuple(self._pending)[-1:])])
-
-    @property
     def entries(self) -> list[LogEntry]:
         """All rows held, oldest first (read-only by convention)."""
         return self._entries

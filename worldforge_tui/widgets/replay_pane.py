@@ -80,12 +80,6 @@ class ReplayPane(Vertical):
     def action_focus_filter(self) -> None:
         self.query_one("#replay-filter", Input).focus()
 
-    def set_filter_hint(self, key: str) -> None:
-        """The filter's placeholder names the live key that focuses it."""
-        self.query_one(
-            "#replay-filter", Input
-        ).placeholder = f"{key} filter (type, actor, text) · Escape clears"
-
     def clear_filter(self) -> bool:
         """Empty the filter (False when there was none)."""
         field = self.query_one("#replay-filter", Input)
