@@ -47,6 +47,9 @@ async def test_second_window_is_read_only_and_watches_the_log(tmp_path: Path) ->
             assert any(e.type == "ARTIFACT_APPROVED" for e in app.session.events())
             holder.close()
             await _until(pilot, lambda: not app.session.read_only)
-            assert any("you can play" in n.message for n in app._notifications)
+            # notify() posts a message: the note arrives after the take-over, not in the same tick
+            await _until(
+                pilot, lambda: any("you can play" in n.message for n in app._notifications)
+            )
     finally:
         holder.close()
