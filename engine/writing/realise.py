@@ -548,8 +548,10 @@ def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
 def what_changed(
     role: str, before: dict[str, Any], after: dict[str, Any], directions: list[Direction]
 ) -> list[str]:
-    """One line per named direction, from the two artifacts: before → after, or that it was
-    already so (never a change that was not made)."""
+    """One line per named direction, from the two artifacts: what the work now says, or that it
+    was already so (never a change that was not made). The old value is not restated (but for
+    how far a scope was cut): the work would quote the price or week it replaced beside the one
+    the CEO named; the story's "what changed" list, from the diff, shows old → new."""
     out: list[str] = []
     for d in directions:
         old, new = _shown(role, before, d), _shown(role, after, d)
@@ -569,12 +571,11 @@ def what_changed(
             verb = agree("was", is_plural(label))  # "Mentions of … were already gone"
             out.append(f"{label} {verb} already {new}; nothing to change there.")
         elif d.axis == "scope" and d.value == CORE_SCOPE:
-            out.append(f"Scope, cut to {CORE_SCOPE}: {old} → {new}.")
+            out.append(f"Scope, cut to {CORE_SCOPE}: {old} → {new}.")  # a count, not a claim
         elif old == _NOT_NAMED:  # "Channel: partner referrals (not named before).", never
             out.append(f"{label}: {new} (not named before).")  # "Scope: “not named” → …"
         else:
-            old = old if old.startswith("“") else f"“{old}”"  # the old value is quoted, not stated
-            out.append(f"{label}: {old} → {new}.")
+            out.append(f"{label}: {new}.")
         if d.axis == "price" and not any(x.key == "mrr" for x in directions):
             out += _plan_changed(before, after, d)  # (a named revenue target says it itself)
     return out
@@ -587,7 +588,7 @@ def _plan_changed(before: dict[str, Any], after: dict[str, Any], d: Direction) -
     customers, price = new.get("paying_customers_m1_to_m6") or [], new.get("price_usd_per_month")
     if not was or not now or was[-1] == now[-1] or not customers or not price:
         return []
-    line = f"Month-6 revenue target: ${was[-1]:,.0f} → ${now[-1]:,.0f}"
+    line = f"Month-6 revenue target: ${now[-1]:,.0f}"
     if _per(d):  # a price per thing bought: the plan counts one a paying customer a month
         each = f"one {d.unit} each a month at ${price:,.0f}"
         return [f"{line} ({customers[-1]:,} paying customers, {each})."]

@@ -122,7 +122,9 @@ def test_a_redo_never_adds_a_flaw_and_says_what_changed_from_the_diff():
     price = [f for f in second["features"] if f.startswith("Pilot price")]
     old = [f for f in first["features"] if f.startswith("Pilot price")]
     assert price and price != old
-    assert "→" in second["summary"] and old[0].split(": ")[1].split(" per")[0] in second["summary"]
+    # the summary states the new price and never quotes the one it replaced
+    now, was = (f.split(": ")[1].split(" per")[0] for f in (price[0], old[0]))
+    assert now in second["summary"] and was not in second["summary"]
     # what the reason did not name stays as it was
     assert second["hero_headline"] == first["hero_headline"] and second["url"] == first["url"]
 
@@ -281,3 +283,13 @@ def test_asking_for_plainer_words_binds_a_plain_tone(new_session, reason):
     note = s.memory.records(kinds=["procedural"])[-1]
     assert [(d["axis"], d["value"]) for d in note.payload["directions"]] == [("tone", "plain")]
     assert s.state.stage.redos == 1 and not s.state.current.rubric.drift
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+def test_a_redo_naming_a_price_states_no_other_price(role):
+    """The redo's summary said 'Price: “$100 a month” → $27 a month': the work quoted the price
+    it replaced beside the one the CEO named. It states the named price only (the story's
+    'what changed' list, from the diff, still shows the old one)."""
+    first, second, _ = redo_pair("Price it at $27 a month", role)
+    assert first != second
+    assert set(re.findall(r"\$([\d,.]+) a month", second["summary"])) <= {"27"}, second["summary"]
