@@ -21,7 +21,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 from engine.language.grammar import article, count, has_relative
-from engine.language.reading import OVER_CLAIM_WORDS
+from engine.language.reading import OVER_CLAIM_WORDS, PLAIN_WORDING
 from textkit import STOPWORDS, clip, has_phrase, words
 
 Axis = Literal[
@@ -246,11 +246,7 @@ TONES = {
     "plain": (
         "plain",
         "plainly",
-        "plainer",
-        "clearer",
-        "readable",
-        "hard to read",
-        "easier to read",
+        *PLAIN_WORDING,
         "plain english",
         "plain words",
         "jargon",

@@ -15,6 +15,9 @@ from pydantic import BaseModel, Field
 
 from textkit import STOPWORDS, has_phrase, words
 
+# Asking for plainer words: a tone for the reading and a plain tone for the directions (one list).
+PLAIN_WORDING = ("plainer", "clearer", "readable", "hard to read", "easier to read")
+
 # Words that say the work over-claims: one list for the rejection reading (its "claims" topic) and
 # the typed directions (engine.game.directions reads them into a claim to avoid), so what the
 # reading line says the redo will cut is what the redo is bound to cut.
@@ -120,12 +123,8 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "friendlier",
         "warmer",
         "verbose",
-        "plainer",
         "plain language",
-        "clearer",
-        "hard to read",
-        "easier to read",
-        "readable",
+        *PLAIN_WORDING,
     ),
     "scope": (
         "scope",
