@@ -96,6 +96,11 @@ WORLDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("childcare", "babysitting", "nanny", "nannies", "nursery", "daycare", "creche"),
         "working parents",
     ),
+    "laundry": (
+        ("laundry", "laundrette", "laundromat", "washing", "wash", "wash-and-fold", "ironing",
+         "dry-cleaning", "folding", "linen", "linens", "garments"),
+        "busy households",
+    ),
     "homes": (
         ("cleaning", "plumbing", "installs", "renovation", "handyman", "gardening", "garden",
          "insulation", "roofing", "decorating", "moving", "plant", "plants",

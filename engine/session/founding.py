@@ -57,7 +57,9 @@ if TYPE_CHECKING:
 # 32: market share per shipped stage 4.4 -> 5.0 (victories that end profitable: a quarter on
 #     held-out seeds too); going alone raises threat 1 (was 3), an alliance cuts it 6 (was 8).
 # 33: a scope centred on a segment and an exclusion of it lift each other (the later binds).
-RULES_VERSION = 37
+# 38: what the CEO leaves out is never drawn again (the problem and promise are redrawn from what
+#     is left of the banks); a laundry world (the setting's "apartment" read laundry as housing).
+RULES_VERSION = 38
 
 
 @dataclass(frozen=True)

@@ -156,8 +156,8 @@ def _price(
             f"Renewal at {said}, stated up front",
         ]
     else:
-        art["value_proposition"] = (
-            f"{art.get('value_proposition', '').rstrip()} Pilot price: {said}."
+        art["value_proposition"] = add_sentence(
+            art.get("value_proposition"), f"Pilot price: {said}."
         )
 
 

@@ -25,7 +25,7 @@ from engine.writing.realise import add_sentence, realise, violate, what_changed
 from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
-from textkit import clip
+from textkit import clip, has_phrase
 from textkit.numbers import usd as money
 
 # How each role carries out each binding decision: a verb phrase (rules as data, our own words).
@@ -85,16 +85,19 @@ def _voice(
     attempt: int,
     thread: dict[str, str] | None,
     steer: str = "pitch",
+    avoid: tuple[str, ...] = (),
 ) -> Voice:
     """The words of one stage: the offering's world (what the company handles, its problem and
     promise) and the customer's trade (who pays, where they gather, when they are busy).
 
     The problem, the promise and the unit priced are the venture's own, drawn once from the seed,
     so they hold across stages; the channels and tools a stage names vary. Which template each
-    line uses also follows the standing decision, so other choices read differently."""
+    line uses also follows the standing decision, so other choices read differently. What the
+    CEO said to leave out (`avoid`) is never drawn: the venture's problem and promise are redrawn
+    from what is left of the banks."""
     t = thread or {}
     p = read_pitch(founder.pitch)
-    wb, tb = world_words(p.world), trade_words(p.trade)
+    wb, tb = _banks(p.world, avoid), _without(trade_words(p.trade), avoid)
     venture = random.Random(f"{seed}:venture:words")
     moment = venture.choice(tb["moment"])
     rng = random.Random(f"{seed}:{stage.id}:slots")
@@ -135,6 +138,29 @@ def _voice(
         slots[f"cap_{k}"] = cap(slots[k])
     slots["tools"] = ", ".join(wb["tools"])
     return Voice(slots, f"{seed}:{stage.id}:{attempt}:{steer}")
+
+
+def _without(
+    bank: dict[str, tuple[str, ...]], avoid: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    """`bank` less every entry that names an avoided phrase (a field left empty is dropped)."""
+    if not avoid:
+        return bank
+    out = {
+        k: tuple(x for x in v if not any(has_phrase(x, a) for a in avoid)) for k, v in bank.items()
+    }
+    return {k: v for k, v in out.items() if v}
+
+
+def _banks(world: str, avoid: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+    """The offering world's bank without what the CEO said to leave out; a field the exclusion
+    empties ("leave out repairs" in a world of repairs) is filled from the general bank."""
+    return {**_without(world_words("general"), avoid), **_without(world_words(world), avoid)}
+
+
+def _avoided(directions: list[Direction]) -> tuple[str, ...]:
+    """What the directions say to leave out (their exclusions): the words never to draw."""
+    return tuple(d.value for d in directions if d.axis == "exclusion")
 
 
 def _summary(v: Voice, stage: Stage, founder: Founder, call: str) -> str:
@@ -218,7 +244,8 @@ def _fresh(
             okrs_q1=[{"objective": v.pick(f"{key}:obj", banks.OBJECTIVES), "key_results": kr}],
         )
     elif role == "designer":
-        own = world_words(read_pitch(founder.pitch).world)["features"]
+        world = _banks(read_pitch(founder.pitch).world, _avoided(binding.directions))
+        own = world["features"]
         feats = [v.fill(f) for f in rng.sample(own, 2) + rng.sample(banks.FEATURES, 1)]
         feats.append(v.fill("Pilot price: {price} a month per {unit}", price=money(price)))
         art.update(
@@ -226,7 +253,7 @@ def _fresh(
             cta_text=rng.choice(banks.CTAS),
             url=f"https://{_host(founder.company)}.app/{stage.beat.lower()}",
             features=feats,
-            integrations=list(world_words(read_pitch(founder.pitch).world)["tools"]),
+            integrations=list(world["tools"]),
             wireframe_notes=v.pick(f"{key}:wire", banks.WIREFRAMES)
             + " "
             + v.fill("Launch to the first {unit_plural} in week")
@@ -372,13 +399,14 @@ def simulate_artifact(
     t = {k: x for k, x in (thread or {}).items() if k != "niche"}
     if audience:
         t["niche"] = audience
-    v = _voice(founder, stage, economics, seed, attempt, t, binding.rule_id or "pitch")
     redo = binding.rejection if previous is not None else None
+    named = [Direction.model_validate(d) for d in (redo or {}).get("directions") or []]
+    avoid = _avoided([*binding.directions, *named])
+    v = _voice(founder, stage, economics, seed, attempt, t, binding.rule_id or "pitch", avoid)
     art: dict[str, Any]
     if redo is not None and previous is not None:
         art = copy.deepcopy(previous)
         art.pop("memory_writes", None)
-        named = [Direction.model_validate(d) for d in redo.get("directions") or []]
         realise(role, art, named, v, booked=economics.monthly_revenue_usd)
         said = what_changed(role, previous, art, [d for d in named if applies(role, d, art)])
         if not said:

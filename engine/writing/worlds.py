@@ -146,6 +146,16 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "features": ("Checked sitters near you", "Cover booked around your shifts", "Updates while you work"),
         "things": ("sitters", "bookings", "checks"),
     },
+    "laundry": {
+        "pain": ("weekends lost to the washing pile", "a laundrette trip that eats an evening",
+                 "clean clothes that never get folded"),
+        "outcome": ("clothes back clean and folded the next day", "weekends free of the washing",
+                    "a pickup booked in one message"),
+        "tools": ("pickup calendar", "bag tags", "payments"),
+        "features": ("Book a pickup in one message", "Back clean and folded within a day",
+                     "A text when the van is on its way"),
+        "things": ("pickups", "laundry bags", "loads"),
+    },
     "homes": {
         "pain": ("jobs booked by phone tag", "visits that run over", "quotes that change on the day",
                  "plants that die while nobody looks"),

@@ -22,6 +22,13 @@ def test_the_customer_is_never_cut_and_the_setting_is_its_own_field():
     assert r.who == "night-shift nurses at big city hospitals"
 
 
+def test_the_offering_decides_the_world_before_the_setting():
+    """A laundry service in apartment towers wrote about tenants and repairs: no world knew
+    laundry, so the setting's "apartment" decided."""
+    r = read_pitch("Laundry pickup and folding for families in apartment towers")
+    assert (r.world, r.customer, r.setting) == ("laundry", "families", "apartment towers")
+
+
 def test_a_pitch_without_a_customer_says_what_it_assumed():
     r = read_pitch("Luxury cat hotels")
     assert r.customer == "pet owners" and not r.customer_found and "names no customer" in r.note

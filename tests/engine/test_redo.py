@@ -19,6 +19,7 @@ from engine.game.world import build_stages
 from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 from engine.writing.redo import price_for
 from engine.writing.simulate import simulate_artifact
+from textkit import has_phrase
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 STAGE_OF = {"strategist": 2, "designer": 3, "marketer": 4, "ops": 5}  # index into the stages
@@ -293,3 +294,30 @@ def test_a_redo_naming_a_price_states_no_other_price(role):
     first, second, _ = redo_pair("Price it at $27 a month", role)
     assert first != second
     assert set(re.findall(r"\$([\d,.]+) a month", second["summary"])) <= {"27"}, second["summary"]
+
+
+@pytest.mark.parametrize(
+    ("pitch", "topic"),
+    [
+        ("Tenant screening for small landlords", "repairs"),
+        ("Meal kits for night-shift nurses", "meals"),
+    ],
+)
+@pytest.mark.parametrize("seed", [5, 497780])
+def test_what_the_ceo_leaves_out_stays_out_of_every_later_stage(new_session, pitch, topic, seed):
+    """'Leave out repairs' in a world whose problem and promise are repairs: the redo filled the
+    emptied line with 'Repairs fixed within a week' and every later stage drifted on it (seed
+    497780). What the CEO leaves out is never drawn again: the problem and promise come from what
+    is left of the banks."""
+    from engine.play.headless import Plan, play, summary
+
+    s = new_session(pitch=pitch, seed=seed)
+    play(s, Plan().say("reject", "stage_2_need", f"Leave out {topic}."))
+    stages = summary(s)["stages"]
+    assert stages[1]["redos"] == 1
+    later = [st for st in stages[1:] if st["shipped"]]
+    assert len(later) >= 3, [st["beat"] for st in stages]
+    for st in later:
+        named = [ln for ln in st["shipped"] if has_phrase(ln, topic) and "“" not in ln]
+        assert not named, (st["beat"], named)
+        assert not st["drift"] or not any(topic in v for v in st["verdict"]), st["verdict"]
