@@ -424,7 +424,9 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.router.update_settings(settings)
         pill = self.pill()
         if self.session is not None and self.busy is None:  # persisted in the run's event log
-            self.command("settings", lambda s: s.note_settings_change(settings))
+            from engine.session.commands import RoutingChanged
+
+            self.command("settings", lambda s: s.execute(RoutingChanged.of(s.router)))
         else:
             self._settings_row(settings, pill, path)
         self.refresh_view()

@@ -38,14 +38,7 @@ class PlayerActions(AppHost):
         if kind is None or not self.can(kind.name):
             return
         if row.prompt is not None and not said:
-            self.ask(
-                row.prompt.title,
-                lambda text: self.give(row_id, text),
-                placeholder=row.prompt.placeholder,
-                submit_label=row.prompt.submit,
-                initial=said,
-                error=error,
-            )
+            self._ask_again(row, said, error)
             return
         again = (lambda why: self._ask_again(row, said, why)) if row.prompt else None
         try:

@@ -11,7 +11,6 @@ import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
@@ -33,10 +32,8 @@ from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_d
 from engine.session.steps import Step
 from memory.contract import MemoryBackend
 from memory.local.db import db_path, transaction
-from memory.models import ConsolidationResult
 
 if TYPE_CHECKING:
-    from engine.config import Settings
     from engine.views.snapshot import Snapshot
 
 
@@ -366,25 +363,7 @@ class GameSession:
         kind.refuse(self.state)
         return kind.from_said(said).issue(self)
 
-    def note_settings_change(self, settings: Settings) -> dict[str, str]:
-        """Record a routing change in the run's log (no secrets: modes and labels only)."""
-        command = commands.Settings(
-            demo_mode=settings.demo_mode,
-            agent_routing=settings.agent_routing,
-            runtime=self.router.runtime_label(),
-            pill=self.router.pill(),
-        )
-        self.execute(command)
-        return asdict(command)
-
-    # ---------------------------------------------------------------- memory commands
-    def consolidate(
-        self, source_ids: list[str], *, summary: str, reviewer: str = "ceo"
-    ) -> ConsolidationResult:
-        """Fold notes into one reviewed semantic note: a recorded command of the run."""
-        self._writable()
-        return self.execute(commands.Consolidate.typed(source_ids, summary, reviewer))
-
+    # ---------------------------------------------------------------- the run itself
     @logged_command
     def forget_run(self) -> RunForgotten:
         """Right to deletion: the run's row, events, memories, lease and exported reports go; only

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
     from engine.game.directions import Read, Source
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
-    from engine.routing import RouteResult
+    from engine.routing import Router, RouteResult
     from engine.session.api import GameSession
     from engine.session.steps import MemoryNote, OwnAnswerView, Step
     from memory.models import ConsolidationResult, ForgetReport, PruneReport
@@ -551,8 +551,10 @@ class Standup(Command["tuple[list[StandupTurn], list[RouteResult]]", None]):
 
 
 @dataclass(frozen=True)
-class Settings(PlainCommand[None]):
-    """A routing change, noted in the run's log (modes and labels only, never a secret)."""
+class RoutingChanged(PlainCommand[None]):
+    """A routing change, noted in the run's log (modes and labels only, never a secret). Not a
+    player command of the game (it has no phase): the settings screen gives it after the router
+    took the new settings, so replay shows where each later call was sent."""
 
     demo_mode: str
     agent_routing: str
@@ -560,6 +562,12 @@ class Settings(PlainCommand[None]):
     pill: str
     name: ClassVar[str] = "settings"
     cmd: ClassVar[str] = "settings"
+
+    @classmethod
+    def of(cls, router: Router) -> Self:
+        """The change as `router` routes now (after `Router.update_settings`)."""
+        s = router.settings
+        return cls(s.demo_mode, s.agent_routing, router.runtime_label(), router.pill())
 
     def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps

@@ -33,7 +33,7 @@ from engine.game.models import (
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.grammar import count
-from engine.language.reading import Interpretation, interpret, read_reason
+from engine.language.reading import Interpretation, Reading, interpret, read_reason
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from engine.writing.plan import monthly_price
@@ -435,19 +435,9 @@ def reject(step: Step, reason: str) -> None:
     stage = st.stage
     assert stage is not None
     read = read_rejection(st, reason)
-    replaced = replaced_lines(step, read.directions)
-    charge_named_price(st, read.directions)
-    mem = step.remember(
-        "procedural",
-        f"CEO rejected the {stage.beat} artifact: {reason}",
-        author="ceo",
-        importance=9,
-        axis=None,  # its directions are replaced slot by slot (engine.game.directions.fold)
-        stage_id=stage.id,
-        payload=dirs.payload(read.directions, source="rejection", said=reason),
+    mem, reading, replaced = _bind_said(
+        step, reason, read, f"CEO rejected the {stage.beat} artifact: {reason}", stage.id
     )
-    reading = read_reason(reason)
-    _bind_on_top(st, mem["id"], "rejection", reason, reading.model_dump(), stage_id=stage.id)
     st.rejected = st.current.artifact if st.current else None
     aud = next((d.value for d in read.directions if d.axis == "audience"), None)
     if aud:
@@ -474,36 +464,55 @@ def reject(step: Step, reason: str) -> None:
     st.phase = "brief"
 
 
-def _bind_on_top(
-    st: GameState,
-    memory_id: str,
-    source: Literal["rejection", "standup"],
-    text: str,
-    reading: dict[str, Any] | None,
-    *,
-    stage_id: str | None = None,
-) -> None:
-    """A rejection or a standup reply becomes the directive, on top of the standing fork
-    decision, never instead of it: the rule id and the decision's words stay, the new words are
-    added."""
+def _bind_said(
+    step: Step, said: str, read: dirs.Read, note: str, stage_id: str | None = None
+) -> tuple[MemoryNote, Reading, list[str]]:
+    """A rejection reason (`stage_id`: the stage it sends back) or a standup reply (none) binds:
+    a named price is charged, the words become the newest binding note (its typed directions as
+    the payload, replaced slot by slot; a standup reply without any supersedes the last reply),
+    and the directive, on top of the standing fork decision, never instead of it: the rule id and
+    the decision's words stay, the new words are added. Returns the note, how the words read and
+    which binding directions they replace (for the receipt)."""
+    st = step.state
+    source: Literal["rejection", "standup"] = "standup" if stage_id is None else "rejection"
+    replaced = replaced_lines(step, read.directions)
+    charge_named_price(st, read.directions)
+    mem = step.remember(
+        "procedural",
+        note,
+        author="ceo",
+        importance=9,
+        axis="standup" if source == "standup" and not read.directions else None,
+        stage_id=stage_id,
+        payload=dirs.payload(read.directions, source=source, said=said)
+        if read.directions or source == "rejection"
+        else None,
+    )
+    reading = read_reason(said)
     new = Directive(
-        memory_id=memory_id,
+        memory_id=mem["id"],
         source=source,
-        text=text,
-        keywords=content_words(text)[:8],
+        text=said,
+        keywords=content_words(said)[:8],
         stage_id=stage_id,
         game_day=st.day,
-        reading=reading,
+        reading=reading.model_dump() if reading.actionable or source == "rejection" else None,
     )
     standing = st.directive
     if standing is None or standing.source == "founding" or not standing.rule_id:
         st.directive = new
-        return
-    base = standing.standing_text or standing.text
-    keywords = list(standing.keywords[:6]) + [k for k in new.keywords if k not in standing.keywords]
-    st.directive = replace(
-        new, rule_id=standing.rule_id, standing_text=base, keywords=keywords[:10]
-    )
+    else:
+        keywords = [
+            *standing.keywords[:6],
+            *(k for k in new.keywords if k not in standing.keywords),
+        ]
+        st.directive = replace(
+            new,
+            rule_id=standing.rule_id,
+            standing_text=standing.standing_text or standing.text,
+            keywords=keywords[:10],
+        )
+    return mem, reading, replaced
 
 
 def decide(step: Step, key: str, own_text: str | None) -> Receipt:
@@ -797,24 +806,9 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
         stage=stage.id if stage else None,
         base_price=price_for(st.economics, st.seed, stage) if stage else None,
     )
-    replaced = replaced_lines(step, read.directions)
-    charge_named_price(st, read.directions)
-    mem = step.remember(
-        "procedural",
-        f"CEO replied at the standup: {text}",
-        author="ceo",
-        importance=9,
-        axis=None if read.directions else "standup",  # directions are replaced slot by slot
-        payload=dirs.payload(read.directions, source="standup", said=text)
-        if read.directions
-        else None,
-    )
-    reading = read_reason(text)
+    mem, reading, replaced = _bind_said(step, text, read, f"CEO replied at the standup: {text}")
     given = orders.read_orders(text)
     st.orders = given
-    _bind_on_top(
-        st, mem["id"], "standup", text, reading.model_dump() if reading.actionable else None
-    )
     st.standup_answered = True
     step.emit(
         E.CEO_STANDUP_RESPONSE,

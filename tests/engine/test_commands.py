@@ -18,7 +18,7 @@ SAMPLES: dict[type[C.Command], C.Command] = {
     C.DecideOwn: C.DecideOwn("Both, but cheaper"),
     C.Standup: C.Standup(),
     C.StandupReply: C.StandupReply("Keep it to the van"),
-    C.Settings: C.Settings("local", "local_first", "local: tiny", "local"),
+    C.RoutingChanged: C.RoutingChanged("local", "local_first", "local: tiny", "local"),
     C.Consolidate: C.Consolidate(["mem-1", "mem-2"], "One note", "ceo"),
     C.Prune: C.Prune(),
     C.ForgetMemories: C.ForgetMemories(),

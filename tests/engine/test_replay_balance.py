@@ -8,7 +8,7 @@ import pytest
 
 from engine.play.balance import PITCH, run_balance
 from engine.play.headless import Plan, play
-from engine.session.commands import Approve, RunStage
+from engine.session.commands import Approve, RoutingChanged, RunStage
 from engine.session.replay import verify
 from worldforge_tui.cli import main
 
@@ -132,8 +132,9 @@ def test_settings_change_is_logged_and_replays(new_session):
     s = new_session()
     s.give(RunStage)
     s.router.update_settings(Settings(demo_mode="simulation", agent_routing="cloud_first"))
-    info = s.note_settings_change(s.router.settings)
-    assert info["agent_routing"] == "cloud_first" and "key" not in str(info).lower()
+    info = RoutingChanged.of(s.router)
+    s.execute(info)
+    assert info.agent_routing == "cloud_first" and "key" not in str(info).lower()
     event = s.events()[-1]
     assert event.type == "SETTINGS_CHANGED" and "cloud_first" in event.message
     s.give(Approve)

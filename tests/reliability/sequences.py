@@ -26,6 +26,7 @@ from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import (
     Approve,
+    Consolidate,
     Decide,
     DecideOwn,
     ForgetMemories,
@@ -87,7 +88,7 @@ def _memory_command(session: GameSession, rng: random.Random) -> str:
         ]
         if len(notes) >= 2:
             ids = rng.sample(notes, rng.randint(2, min(4, len(notes))))
-            session.consolidate(ids, summary=f"Reviewed: {_typed(rng, REASONS)}", reviewer="ceo")
+            session.execute(Consolidate.typed(ids, f"Reviewed: {_typed(rng, REASONS)}", "ceo"))
             return "consolidate"
         return "noop"
     if pick < 0.9:

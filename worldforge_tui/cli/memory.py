@@ -314,7 +314,7 @@ def _write_command(
         return
     from engine.routing import Router
     from engine.session.api import GameSession
-    from engine.session.commands import Prune
+    from engine.session.commands import Consolidate, Prune
 
     day = getattr(args, "day", None)
     if day is not None and day != _run_day(conn, args.run):
@@ -342,7 +342,7 @@ def _write_command(
                 f"pruned {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
             )
         elif act == "consolidate":
-            res = session.consolidate(args.source, summary=args.summary, reviewer=args.reviewer)
+            res = session.execute(Consolidate.typed(args.source, args.summary, args.reviewer))
             _emit(
                 args,
                 res.to_dict(),
