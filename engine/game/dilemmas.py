@@ -69,9 +69,9 @@ DECK: dict[str, tuple[Variant, ...]] = {
         V(
             "depth_breadth",
             "Depth or breadth?",
-            "Do we own one {customer} niche or map the adjacent ones?",
+            "Do we own one niche of {customer} or map the adjacent ones?",
             (
-                "Depth: own one {customer} niche end to end, its most painful workflow",
+                "Depth: own one niche of {customer} end to end, its most painful workflow",
                 "a stable loop and a moat, slower reach",
                 "strategist.depth",
             ),

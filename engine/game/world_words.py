@@ -100,7 +100,7 @@ EVENT_WORDS: dict[str, dict[str, str]] = {
     "pets": _w("regular visits", "your pet-supply wholesaler", "the visit calendar",
                "a new licence rule for pet businesses", "a pet-care newsletter",
                "a pet owners' app", "a standing contract with a large kennel",
-               "leaves a dog waiting all day", "a pet left waiting", "groomer",
+               "leaves a dog waiting all day", "a pet left waiting", "pet carer",
                "photo updates", "your staff have no training with animals"),
     "childcare": _w("weekly sitting", "your background-check provider", "the sitter calendar",
                     "a new safeguarding rule for childcare", "a parenting newsletter",

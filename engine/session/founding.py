@@ -59,7 +59,9 @@ if TYPE_CHECKING:
 # 33: a scope centred on a segment and an exclusion of it lift each other (the later binds).
 # 38: what the CEO leaves out is never drawn again (the problem and promise are redrawn from what
 #     is left of the banks); a laundry world (the setting's "apartment" read laundry as housing).
-RULES_VERSION = 38
+# 39: the pets world's problem and promise fit walking, grooming and boarding alike; "own one
+#     niche of {customer}" (was "one {customer} niche"); a pet company's best hire is a pet carer.
+RULES_VERSION = 39
 
 
 @dataclass(frozen=True)

@@ -133,8 +133,10 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "things": ("routes", "drops", "delivery slots"),
     },
     "pets": {
-        "pain": ("a pet left alone all day", "groomers booked weeks ahead", "kennels that feel like cages"),
-        "outcome": ("a happy, tired pet by evening", "a groom at the door this week", "a stay they would choose"),
+        # walking, grooming and boarding share this world: every line fits all three
+        "pain": ("a pet left alone all day", "pet care booked weeks ahead", "a pet that waits by the door until evening"),
+        "outcome": ("a happy, tired pet by evening", "pet care booked for this week in one message",
+                    "a carer their pet already knows"),
         "tools": ("visit calendar", "photo updates", "pet profiles"),
         "features": ("Book a visit in one tap", "A photo after every visit", "One profile for each pet"),
         "things": ("visits", "bookings", "pet profiles"),
