@@ -10,7 +10,7 @@ import pytest
 from memory.local.db import connect, db_path
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from worldforge_tui.cli.memory import main
+from worldforge_tui.cli import main
 
 
 @pytest.fixture

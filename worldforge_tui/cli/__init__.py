@@ -6,12 +6,11 @@ Headless commands never import textual. Bad input gives one line on stderr and e
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import GameError
@@ -390,19 +389,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     json_option(rep)
     rep.set_defaults(func=cmd_replay)
 
-    for module in (
-        "worldforge_tui.cli.memory",
-        "worldforge_tui.cli.routing",
-        "worldforge_tui.cli.info",
-        "worldforge_tui.cli.serve",
-    ):
-        try:
-            register: Callable[[Any], None] = importlib.import_module(module).register
-        except ModuleNotFoundError as err:
-            if err.name != module:
-                raise
-            continue
-        register(sub)
+    from worldforge_tui.cli import info, memory, routing, serve
+
+    for module in (memory, routing, info, serve):
+        module.register(sub)
     return p
 
 

@@ -7,31 +7,24 @@ Errors print one line (`worldforge: error: …`) and return 2.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import os
 import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameError
 from engine.language import grammar
-from worldforge_tui.cli import json_option, save_dir_option
+from worldforge_tui.cli import CliError, json_option, save_dir_option
 
 if TYPE_CHECKING:  # the store and SQLite load when a memory command runs, not for `--help`
     import sqlite3
 
     from memory.contract import MemoryBackend
+    from memory.models import ConsolidationResult, PruneReport
 
 COSMOS_PENDING = (
     "; Cosmos copy pending: Cosmos did not answer, its copy is deleted by the next session or"
     " command that reaches it"
 )
-
-
-class CliError(Exception):
-    """A user-facing problem: one line, exit code 2."""
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -126,34 +119,6 @@ def _held_line(session: Any, *, take_over: bool) -> str:
     )
 
 
-def resolve_save_dir(save_dir: str | None) -> Path:
-    """--save-dir, else WORLDFORGE_HOME, else platformdirs' user data dir."""
-    if save_dir:
-        return Path(save_dir).expanduser()
-    home = os.environ.get("WORLDFORGE_HOME", "").strip()
-    if home:
-        return Path(home).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("worldforge"))
-
-
-_HOOKS = (
-    ("engine.session.events", "append_event"),
-    ("engine.session.events", "forget_run"),
-    ("engine.session.saves", "delete_run"),
-)
-
-
-def _hook(module: str, name: str) -> Callable[..., Any] | None:
-    """An optional engine function (the memory CLI works without the engine)."""
-    try:
-        fn = getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        return None
-    return fn if callable(fn) else None
-
-
 def _table_exists(conn: sqlite3.Connection, name: str) -> bool:
     return (
         conn.execute(
@@ -194,24 +159,27 @@ def _run_day(conn: sqlite3.Connection, run_id: str) -> int:
     return best
 
 
-def _event(
-    conn: sqlite3.Connection,
-    run_id: str,
-    kind: str,
-    message: str,
-    payload: dict[str, Any],
-    day: int,
-) -> None:
-    append = _hook("engine.session.events", "append_event")
-    if append is not None:
-        append(conn, run_id, kind, "ceo", message, payload, day)
-
-
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
     else:
         print(text)
+
+
+def _day(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
+    """--day, else the run's own game day."""
+    day = getattr(args, "day", None)
+    return int(day) if day is not None else _run_day(conn, args.run)
+
+
+def _pruned(args: argparse.Namespace, rep: PruneReport, verb: str = "pruned") -> None:
+    ids = ", ".join(rep.eligible_ids) or "nothing"
+    _emit(args, rep.to_dict(), f"{verb} {len(rep.eligible_ids)}: {ids}")
+
+
+def _consolidated(args: argparse.Namespace, res: ConsolidationResult) -> None:
+    sources = ", ".join(res.source_memory_ids)
+    _emit(args, res.to_dict(), f"{res.status}: {res.semantic_memory_id} from {sources}")
 
 
 def _show(store: MemoryBackend, args: argparse.Namespace) -> None:
@@ -257,8 +225,9 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
     if act == "show":
         _show(store, args)
     elif act == "recall":
-        day = args.day if args.day is not None else _run_day(conn, args.run)
-        res = store.recall(args.query, game_day=day, budget_tokens=args.budget, limit=args.limit)
+        res = store.recall(
+            args.query, game_day=_day(conn, args), budget_tokens=args.budget, limit=args.limit
+        )
         _emit(
             args,
             res.to_dict(),
@@ -266,24 +235,9 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
             f" {len(res.items)} items, {len(res.skipped)} skipped)",
         )
     elif act == "prune" and args.dry_run:
-        day = args.day if args.day is not None else _run_day(conn, args.run)
-        rep = store.prune(game_day=day, dry_run=True)
-        _emit(
-            args,
-            rep.to_dict(),
-            f"would prune {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
-        )
+        _pruned(args, store.prune(game_day=_day(conn, args), dry_run=True), "would prune")
     elif act == "consolidate" and args.dry_run:
-        day = args.day if args.day is not None else _run_day(conn, args.run)
-        merged = store.consolidate(
-            args.source, summary=args.summary, reviewer=args.reviewer, game_day=day, dry_run=True
-        )
-        _emit(
-            args,
-            merged.to_dict(),
-            f"{merged.status}: {merged.semantic_memory_id} from "
-            + ", ".join(merged.source_memory_ids),
-        )
+        _consolidated(args, _store_consolidate(conn, store, args, dry_run=True))
     elif act in ("prune", "consolidate", "forget"):
         _write_command(conn, store, args)
     elif act == "audit":
@@ -315,6 +269,7 @@ def _write_command(
     from engine.routing import Router
     from engine.session.api import GameSession
     from engine.session.commands import Consolidate, Prune
+    from engine.session.saves import resolve_save_dir
 
     day = getattr(args, "day", None)
     if day is not None and day != _run_day(conn, args.run):
@@ -335,18 +290,10 @@ def _write_command(
                 raise CliError(refused)
         act = args.memory_action
         if act == "prune":
-            rep = session.give(Prune)
-            _emit(
-                args,
-                rep.to_dict(),
-                f"pruned {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
-            )
+            _pruned(args, session.give(Prune))
         elif act == "consolidate":
-            res = session.execute(Consolidate.typed(args.source, args.summary, args.reviewer))
-            _emit(
-                args,
-                res.to_dict(),
-                f"{res.status}: {res.semantic_memory_id} from " + ", ".join(res.source_memory_ids),
+            _consolidated(
+                args, session.execute(Consolidate.typed(args.source, args.summary, args.reviewer))
             )
         else:
             gone = session.forget_run()
@@ -371,39 +318,33 @@ def _write_command(
         session.close()
 
 
+def _store_consolidate(
+    conn: sqlite3.Connection, store: MemoryBackend, args: argparse.Namespace, *, dry_run: bool
+) -> ConsolidationResult:
+    return store.consolidate(
+        args.source,
+        summary=args.summary,
+        reviewer=args.reviewer,
+        game_day=_day(conn, args),
+        dry_run=dry_run,
+    )
+
+
 def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.Namespace) -> None:
     act = args.memory_action
-    day = getattr(args, "day", None)
-    day = day if day is not None else _run_day(conn, args.run)
     if act == "prune":
-        rep = store.prune(game_day=day, dry_run=False)
-        _emit(
-            args,
-            rep.to_dict(),
-            f"pruned {len(rep.eligible_ids)}: " + (", ".join(rep.eligible_ids) or "nothing"),
-        )
+        _pruned(args, store.prune(game_day=_day(conn, args), dry_run=False))
     elif act == "consolidate":
-        merged = store.consolidate(
-            args.source, summary=args.summary, reviewer=args.reviewer, game_day=day
-        )
-        _emit(
-            args,
-            merged.to_dict(),
-            f"{merged.status}: {merged.semantic_memory_id} from "
-            + ", ".join(merged.source_memory_ids),
-        )
+        _consolidated(args, _store_consolidate(conn, store, args, dry_run=False))
     else:
+        from engine.session.events import forget_run
+        from engine.session.saves import delete_run
         from memory.local.db import transaction
 
         with transaction(conn):
             gone = store.forget_run(compact=False)
-            for module, name in (
-                ("engine.session.events", "forget_run"),
-                ("engine.session.saves", "delete_run"),
-            ):
-                hook = _hook(module, name)
-                if hook is not None:
-                    hook(conn, args.run)
+            forget_run(conn, args.run)
+            delete_run(conn, args.run)
         gone.compacted = store.compact()
         cosmos_pending = store.forget_pending()
         _emit(
@@ -451,11 +392,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import sqlite3
 
+    # the engine's tables (events, runs) are ensured by connect() once their modules are imported
+    from engine.session.saves import resolve_save_dir
     from memory.local.db import connect, db_path
 
     try:
-        for module, name in _HOOKS:  # import first, so their tables are ensured by connect()
-            _hook(module, name)
         path = db_path(resolve_save_dir(args.save_dir))
         try:
             looks = args.memory_action in ("show", "recall", "audit")
@@ -476,15 +417,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"worldforge: error: {message}", file=sys.stderr)
         return 2
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (`python -m worldforge_tui.cli.memory memory …`), mainly for tests."""
-    parser = argparse.ArgumentParser(prog="worldforge")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return int(args.func(args))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
