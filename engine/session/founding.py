@@ -61,7 +61,9 @@ if TYPE_CHECKING:
 #     is left of the banks); a laundry world (the setting's "apartment" read laundry as housing).
 # 39: the pets world's problem and promise fit walking, grooming and boarding alike; "own one
 #     niche of {customer}" (was "one {customer} niche"); a pet company's best hire is a pet carer.
-RULES_VERSION = 39
+# 40: a narrowed customer is priced per the customer itself ("per hairdresser", never "per busiest
+#     hairdresser"); "invoices paid within a week"; "what {company} offers" (plural offerings).
+RULES_VERSION = 40
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ LABELS: dict[str, str] = {
     "price_usd_per_month": "Price a customer pays",
     "paying_customers_m1_to_m6": "Paying customers, months 1 to 6",
     "target_mrr_usd_m1_to_m6": "Monthly revenue targets, months 1 to 6",
-    "burn_usd_per_month": "Monthly burn",
+    "burn_usd_per_month": "Burn",  # its value reads "$34,787 a month"
     "breakeven_month": "Breakeven",
     "churn_target_pct": "Churn target",
     "objective": "Objective",

@@ -144,7 +144,7 @@ CTAS = ("Start a pilot", "Book a call", "Join the pilot", "See the price")
 WIREFRAMES = (
     "Headline, three proof points from {unit_plural}, the price, one button.",
     "Promise first, then price, then one quote from {a:unit} in the pilot.",
-    "One screen for {customer}: what {offering} does, what it costs, how to start.",
+    "One screen for {customer}: what {company} offers, what it costs, how to start.",
 )
 EMAIL_OPENERS = (
     "Hi, we built {company} for {customer} who <is> tired of {pain}.",

@@ -113,11 +113,15 @@ def _voice(
         # its own problem and promise
         "pain": venture.choice(tb.get("pain") or wb["pain"]).replace("{moment}", moment),
         "outcome": venture.choice(tb.get("outcome") or wb["outcome"]).replace("{moment}", moment),
-        # a niche comes with its article ("the busiest people …"): the unit goes without it, as
-        # "the {unit} wedge" and "per {unit}" add their own
+        # the unit goes without an article, as "the {unit} wedge" and "per {unit}" add their own
         "unit": venture.choice(tb["unit"])
         if p.trade != "general"
-        else re.sub(r"^(?:the|a|an) ", "", singular(customer), flags=re.IGNORECASE),
+        else re.sub(
+            r"^(?:the|a|an) ",
+            "",
+            singular(_unit_of(customer, founder.customer)),
+            flags=re.IGNORECASE,
+        ),
         "thing": venture.choice(wb["things"]),
         "place": rng.choice(tb["place"]),
         "tool": rng.choice(wb["tools"]),
@@ -138,6 +142,13 @@ def _voice(
         slots[f"cap_{k}"] = cap(slots[k])
     slots["tools"] = ", ".join(wb["tools"])
     return Voice(slots, f"{seed}:{stage.id}:{attempt}:{steer}")
+
+
+def _unit_of(customer: str, pitch_customer: str) -> str:
+    """Whom the price is per: a narrowing of the pitch's customer ("the busiest hairdressers")
+    prices per the customer itself ("per hairdresser", never "per busiest hairdresser")."""
+    narrowed = pitch_customer and customer.lower().endswith(pitch_customer.lower())
+    return pitch_customer if narrowed else customer
 
 
 def _without(

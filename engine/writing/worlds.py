@@ -77,7 +77,7 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "money": {
         "pain": ("invoices chased by hand", "tax deadlines found the night before", "receipts lost in inboxes",
                  "claims that take months to pay"),
-        "outcome": ("paid within a week", "filing done before the deadline", "books that balance",
+        "outcome": ("invoices paid within a week", "filing done before the deadline", "books that balance",
                     "a claim paid in days"),
         "tools": ("bank feed", "invoicing", "tax calendar"),
         "features": ("Send an invoice in a minute", "A reminder before every deadline", "Receipts matched automatically"),

@@ -81,3 +81,18 @@ def test_one_customer_with_a_who_clause_takes_a_singular_verb():
     assert singular("parents that have two kids") == "parent that has two kids"  # head, not "kids"
     assert singular("owners who pass exams") == "owner who passes exams"
     assert singular("dog walkers who walked dogs") == "dog walker who walked dogs"
+
+
+def test_a_narrowed_customer_is_priced_per_the_customer_itself(new_session):
+    """Going deep narrows "hairdressers" to "the busiest hairdressers"; the work then priced "per
+    busiest hairdresser" and counted "3 letters of intent from busiest hairdressers"."""
+    import re
+
+    from engine.play.headless import Plan, play, summary
+
+    s = new_session(pitch="Bookkeeping for hairdressers who rent a chair", seed=11)
+    play(s, Plan())
+    text = "\n".join(ln for st in summary(s)["stages"] for ln in st["shipped"])
+    assert "the busiest hairdressers" in text  # the niche is there ...
+    assert not re.search(r"\b(?:per|every|from|with three) busiest\b", text)  # ... never as a unit
+    assert "per hairdresser" in text
