@@ -75,14 +75,36 @@ def is_cjk(text: str) -> bool:
 
 def words(text: str) -> list[str]:
     """Lower-case whole words in order (letters of any script, digits, inner hyphens and
-    apostrophes, a typographic ’ read as '); a CJK run is split at its particles."""
+    apostrophes, a typographic ’ read as '); a CJK run is split at its particles.
+
+    The game splits the same short texts again and again (a cue phrase for every check, a note
+    at every recall: ~7,500 splits a balance archetype, most of them repeats), so a short text's
+    words are found once per process; a long one is split each time, so the memo stays small."""
+    if len(text) <= _MEMO_CHARS:
+        return list(_short_words(text))
+    return _split(text)
+
+
+_MEMO_CHARS = 400  # a memory note's limit; artifacts and pasted text are split each time
+
+
+def _split(text: str) -> list[str]:
+    low = text.lower().replace("’", "'")
+    found: list[str] = _WORD.findall(low)
+    if not _CJK.search(low):  # no CJK anywhere: no token needs its particles split
+        return found
     out: list[str] = []
-    for tok in _WORD.findall(text.lower().replace("’", "'")):
+    for tok in found:
         if is_cjk(tok):
             out.extend(p for p in _CJK_JOIN.split(tok) if p)
         else:
             out.append(tok)
     return out
+
+
+@lru_cache(maxsize=8192)
+def _short_words(text: str) -> tuple[str, ...]:
+    return tuple(_split(text))
 
 
 def content_words(text: str) -> list[str]:

@@ -82,6 +82,29 @@ def test_one_tokenizer_keeps_contractions_and_compounds_whole() -> None:
     assert not textkit.has_phrase("a cat-sitting app", "cat")
 
 
+def test_words_are_the_same_remembered_or_split_and_a_caller_cannot_change_them() -> None:
+    """Short texts' words are remembered per process: every call still gets its own list, and a
+    long text (split each time) or a CJK one splits as a short one does."""
+    short = "Don't sell to the rival’s clinics; 犬のトリミング"
+    first = textkit.words(short)
+    first.append("poisoned")
+    first[0] = "do"
+    assert textkit.words(short) == [
+        "don't",
+        "sell",
+        "to",
+        "the",
+        "rival's",
+        "clinics",
+        "犬",
+        "トリミング",
+    ]
+    long = " ".join([short] * 40)  # past the memo's length: split, not remembered
+    assert len(long) > 400 and textkit.words(long) == textkit.words(short) * 40
+    assert textkit.words("犬のトリミング") == ["犬", "トリミング"]
+    assert textkit.words("no cjk here, o'clock") == ["no", "cjk", "here", "o'clock"]
+
+
 def test_engine_and_memory_share_one_stopword_list() -> None:
     import engine.language.text as engine_text
     from engine.game import directions
