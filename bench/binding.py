@@ -174,7 +174,7 @@ def _note_directions(s: Any) -> tuple[Any, list[Any]]:
     from engine.game.directions import Direction
 
     note = s.memory.records(kinds=["procedural"])[-1]
-    return note, [Direction.model_validate(x) for x in (note.payload or {}).get("directions") or []]
+    return note, [Direction.from_dict(x) for x in (note.payload or {}).get("directions") or []]
 
 
 def _brief_phase(s: Any, n: int, slots: dict[str, str], pending: list, tally: Tally) -> None:
@@ -281,7 +281,7 @@ def _judge(run: Any, pending: list[tuple[str, Any, int]], tally: Tally, seed_dri
         _count(tally, kind, d, run)
     pending[:] = keep
     if seed_drift:
-        _seeded(run, Binding(directions=[Direction.model_validate(b) for b in run.binding]), tally)
+        _seeded(run, Binding(directions=[Direction.from_dict(b) for b in run.binding]), tally)
 
 
 def _seeded(run: Any, binding: Any, tally: Tally) -> None:

@@ -2,31 +2,26 @@
 names read as aliases, with one warning line), a .env file, a settings file holding only what the
 player chose, save/config/log directories, and the "Copy env" block. API keys never reach disk.
 
-Settings is a plain pydantic model fed by `load_settings` (lowest first: the settings file, ./.env
-or --env FILE, the environment; names matched case-insensitively). pydantic-settings did the same
-env matching but cost ~150 ms of imports (asyncio, dotenv, every cloud source provider) on each
-`worldforge simulate`, half the headless start-up budget."""
+Settings is a plain dataclass fed by `load_settings` (lowest first: the settings file, ./.env or
+--env FILE, the environment; names matched case-insensitively). Every field's rule is data on the
+field (`_choice`, `_text`, `_url`, `_secret`, `_number`) and is checked on construction and on
+assignment, so a bad value from any source is refused by one check in one line. pydantic did
+this once but cost ~0.2 s of imports and class building on every `worldforge simulate`."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import tempfile
 from collections.abc import Mapping
+from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
-from pydantic import (
-    AliasChoices,
-    BaseModel,
-    ConfigDict,
-    Field,
-    SecretStr,
-    field_validator,
-    model_validator,
-)
 
 APP_NAME = "worldforge"
 SETTINGS_FILENAME = "settings.json"
@@ -104,125 +99,248 @@ def settings_path() -> Path:
     return config_dir() / SETTINGS_FILENAME
 
 
-def _opt_model() -> Any:
-    return Field(default=None, max_length=200)
+class Secret:
+    """An API key held in memory only: `repr`/`str` show asterisks, `get_secret_value()` the key."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def get_secret_value(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('**********')"
+
+    def __str__(self) -> str:
+        return "**********"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
 
 
-class Settings(BaseModel):
-    """Every routing knob; field names are the env names in lower case (DEMO_MODE → demo_mode).
-    Constructing one reads nothing: `load_settings()` is the one place env and file come in."""
+class BadSetting(ValueError):
+    """One field's value refused: which field, the value as given and what is allowed. Its text
+    is `FIELD: what is allowed`; `load_settings` says where the value came from instead."""
 
-    model_config = ConfigDict(extra="ignore", populate_by_name=True, validate_assignment=True)
+    def __init__(self, name: str, value: Any, reason: str) -> None:
+        super().__init__(f"{name.upper()}: {reason}")
+        self.name, self.value, self.reason = name, value, reason
 
-    demo_mode: DemoMode = "simulation"
-    agent_routing: Routing = "local_first"
 
-    local_agent_base_url: str | None = None
-    local_agent_api_key: SecretStr | None = None
-    local_agent_model: str | None = _opt_model()
+# A field's rule, as dataclass field metadata: kind (choice, text, url, secret, float, int) and
+# its limits; `aliases` are other names it is read under (the original's NPC_FAST_MODEL).
+def _choice(options: tuple[str, ...]) -> dict[str, Any]:
+    return {"kind": "choice", "options": options}
 
-    narrator_model: str | None = _opt_model()
-    org_designer_model: str | None = _opt_model()
-    antagonist_model: str | None = _opt_model()
-    strategist_model: str | None = _opt_model()
-    designer_model: str | None = _opt_model()
-    marketer_model: str | None = _opt_model()
-    ops_model: str | None = _opt_model()
-    npc_model: str | None = Field(
-        default=None, max_length=200, validation_alias=AliasChoices("npc_model", "npc_fast_model")
-    )
 
-    local_narrator_model: str | None = _opt_model()
-    local_org_designer_model: str | None = _opt_model()
-    local_antagonist_model: str | None = _opt_model()
-    local_strategist_model: str | None = _opt_model()
-    local_designer_model: str | None = _opt_model()
-    local_marketer_model: str | None = _opt_model()
-    local_ops_model: str | None = _opt_model()
-    local_npc_model: str | None = Field(
-        default=None,
-        max_length=200,
-        validation_alias=AliasChoices("local_npc_model", "local_npc_fast_model"),
-    )
+SECRET: dict[str, Any] = {"kind": "secret"}
 
-    foundry_project_endpoint: str | None = None
-    foundry_base_url: str | None = None
-    foundry_api_key: SecretStr | None = None
-    foundry_fallback_model: str | None = _opt_model()
-    foundry_memory_store: str | None = _opt_model()
-    foundry_iq_knowledge_base: str | None = _opt_model()
-    # Foundry IQ knowledge bases live on the Azure AI Search service, not the Foundry project.
-    foundry_iq_endpoint: str | None = Field(
-        default=None, validation_alias=AliasChoices("foundry_iq_endpoint", "azure_search_endpoint")
-    )
-    foundry_token_scope: str | None = None
 
-    # Where binding memory lives: the local SQLite save (default) or Azure Cosmos DB for NoSQL.
-    memory_backend: MemoryBackend = "local"
-    azure_cosmos_endpoint: str | None = None
-    azure_cosmos_key: SecretStr | None = None  # only when set; else DefaultAzureCredential
-    azure_cosmos_database: str | None = _opt_model()  # unset: worldforge
-    azure_cosmos_memory_container: str | None = _opt_model()  # unset: memories
-    azure_cosmos_audit_container: str | None = _opt_model()  # unset: memory-audit
-    azure_cosmos_embedding_deployment: str | None = _opt_model()
+def _text(
+    *, max_length: int | None = 200, pattern: str | None = None, aliases: tuple[str, ...] = ()
+) -> Any:
+    rule = {"kind": "text", "max_length": max_length, "pattern": pattern, "aliases": aliases}
+    return field(default=None, metadata=rule)
 
-    # The TUI's look, kept with the other preferences so one file holds them (TUI_THEME in env).
-    tui_theme: str | None = Field(default=None, max_length=60, pattern=r"^[A-Za-z0-9_.-]+$")
 
-    agent_request_timeout: float = Field(default=45.0, gt=0, le=3600)
-    agent_max_retries: int = Field(default=1, ge=0, le=5)
-    agent_cooldown_seconds: float = Field(default=30.0, ge=0, le=86_400)
-    # The breaker also half-opens once this many calls have skipped a resting tier (0: time only),
-    # so a script's back-to-back calls probe again instead of all going to the floor.
-    agent_breaker_skips: int = Field(default=3, ge=0, le=1000)
-    agent_temperature: float = Field(default=0.7, ge=0, le=2)
-    # Per-attempt limits inside the total deadline: a server that sends no first token (or goes
-    # silent mid-stream) this long is abandoned for the next tier, labelled "silent" / "stalled".
-    agent_first_token_timeout: float = Field(default=10.0, gt=0, le=3600)
-    agent_stream_idle_timeout: float = Field(default=10.0, gt=0, le=3600)
-    # A model answer longer than this (UTF-8 bytes) is cut off and refused before parsing.
-    agent_max_answer_bytes: int = Field(default=262_144, ge=1024, le=64 * 1024 * 1024)
-    # Where a prompt overflows a model's context, the router steps to this one (same endpoint).
-    local_large_context_model: str | None = _opt_model()
-    foundry_large_context_model: str | None = _opt_model()
+def _url(*, aliases: tuple[str, ...] = ()) -> Any:
+    return field(default=None, metadata={"kind": "url", "aliases": aliases})
 
-    @field_validator("*", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: Any) -> Any:
-        """An empty env var or form field means "not set", as in a .env file."""
-        if isinstance(value, str) and not value.strip():
+
+def _number(default: float, kind: str = "float", **limits: float) -> Any:
+    return field(default=default, metadata={"kind": kind, **limits})
+
+
+def _as_number(value: Any, kind: str) -> float:
+    """A float or int field's value: numbers and numeric text (env and .env give text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"must be a valid {'integer' if kind == 'int' else 'number'}")
+    if kind == "float":
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError("must be a valid number, unable to parse string as a number") from None
+        if math.isnan(number):
+            raise ValueError("must be a valid number")
+        return number
+    try:
+        whole = int(value) if not isinstance(value, float) else value
+    except ValueError:
+        raise ValueError("must be a valid integer, unable to parse string as an integer") from None
+    if isinstance(whole, float):
+        if not whole.is_integer():
+            raise ValueError("must be a valid integer, got a number with a fractional part")
+        whole = int(whole)
+    return whole
+
+
+def _within(number: float, rule: Mapping[str, Any]) -> None:
+    """Refuse a number outside the field's limits (`gt`, `ge`, `le`)."""
+    if "gt" in rule and not number > rule["gt"]:
+        raise ValueError(f"must be greater than {rule['gt']}")
+    if "ge" in rule and not number >= rule["ge"]:
+        raise ValueError(f"must be greater than or equal to {rule['ge']}")
+    if "le" in rule and not number <= rule["le"]:
+        raise ValueError(f"must be less than or equal to {rule['le']}")
+
+
+def _checked(f: Field[Any], value: Any) -> Any:
+    """A field's value after its rule: text stripped (blank means unset), choices lower-cased,
+    numbers parsed and bounded, URLs http(s) with a host, keys wrapped in `Secret`. Raises
+    `BadSetting` naming the field."""
+    rule = f.metadata
+    if isinstance(value, str):
+        value = value.strip() or None
+    if value is None:
+        if f.default is None:
             return None
-        return value.strip() if isinstance(value, str) else value
+        value = ""  # a required field left blank is refused below, like any other bad value
+    try:
+        return _by_kind(rule, value)
+    except ValueError as err:
+        raise BadSetting(f.name, value, str(err)) from None
 
-    @field_validator("demo_mode", "agent_routing", "memory_backend", mode="before")
-    @classmethod
-    def _lower(cls, value: Any) -> Any:
-        return value.lower() if isinstance(value, str) else value
 
-    @field_validator(*URL_FIELDS)
-    @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
-        """Base URLs must be http(s) with a host; anything else is a typo we refuse early."""
-        if value is None:
-            return None
+def _by_kind(rule: Mapping[str, Any], value: Any) -> Any:
+    kind = rule["kind"]
+    if kind in ("float", "int"):
+        number = _as_number(value, kind)
+        _within(number, rule)
+        return number
+    if kind == "secret" and isinstance(value, Secret):
+        return value
+    if kind == "choice":
+        low = value.lower() if isinstance(value, str) else value
+        if low not in rule["options"]:
+            *head, last = (repr(o) for o in rule["options"])
+            raise ValueError(f"must be {', '.join(head)} or {last}")
+        return low
+    if not isinstance(value, str):
+        raise ValueError("must be a valid string")
+    if kind == "secret":
+        return Secret(value)
+    if kind == "url":
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ValueError(f"must be an http(s) URL, got {_scrubbed(value)[:80]!r}")
         return value.rstrip("/")
+    limit, pattern = rule.get("max_length"), rule.get("pattern")
+    if limit is not None and len(value) > limit:
+        raise ValueError(f"must have at most {limit} characters")
+    if pattern is not None and not re.fullmatch(pattern, value):
+        raise ValueError(f"must match the pattern {pattern!r}")
+    return value
 
-    @model_validator(mode="after")
-    def _register_secrets(self) -> Settings:
-        """Every configured key (and any password in a base URL) is redacted by value from all
-        text scrubbed from now on: error bodies that echo it, logs, events, the screen."""
-        from memory.scrub import register_secret
 
-        for name in SECRET_FIELDS:
-            register_secret(getattr(self, name, None))
-        for name in URL_FIELDS:
-            url = getattr(self, name, None)
-            if url:
-                register_secret(urlsplit(url).password)
-        return self
+DEMO_MODES: tuple[str, ...] = get_args(DemoMode)
+ROUTINGS: tuple[str, ...] = get_args(Routing)
+MEMORY_BACKENDS: tuple[str, ...] = get_args(MemoryBackend)
+
+
+@dataclass(kw_only=True)
+class Settings:
+    """Every routing knob; field names are the env names in lower case (DEMO_MODE → demo_mode).
+    Constructing one reads nothing: `load_settings()` is the one place env and file come in.
+    Each value is checked as it is set (`BadSetting` on a bad one), on construction and after."""
+
+    demo_mode: DemoMode = field(default="simulation", metadata=_choice(DEMO_MODES))
+    agent_routing: Routing = field(default="local_first", metadata=_choice(ROUTINGS))
+
+    local_agent_base_url: str | None = _url()
+    local_agent_api_key: Secret | None = field(default=None, metadata=SECRET)
+    local_agent_model: str | None = _text()
+
+    narrator_model: str | None = _text()
+    org_designer_model: str | None = _text()
+    antagonist_model: str | None = _text()
+    strategist_model: str | None = _text()
+    designer_model: str | None = _text()
+    marketer_model: str | None = _text()
+    ops_model: str | None = _text()
+    npc_model: str | None = _text(aliases=("npc_fast_model",))
+
+    local_narrator_model: str | None = _text()
+    local_org_designer_model: str | None = _text()
+    local_antagonist_model: str | None = _text()
+    local_strategist_model: str | None = _text()
+    local_designer_model: str | None = _text()
+    local_marketer_model: str | None = _text()
+    local_ops_model: str | None = _text()
+    local_npc_model: str | None = _text(aliases=("local_npc_fast_model",))
+
+    foundry_project_endpoint: str | None = _url()
+    foundry_base_url: str | None = _url()
+    foundry_api_key: Secret | None = field(default=None, metadata=SECRET)
+    foundry_fallback_model: str | None = _text()
+    foundry_memory_store: str | None = _text()
+    foundry_iq_knowledge_base: str | None = _text()
+    # Foundry IQ knowledge bases live on the Azure AI Search service, not the Foundry project.
+    foundry_iq_endpoint: str | None = _url(aliases=("azure_search_endpoint",))
+    foundry_token_scope: str | None = _text(max_length=None)
+
+    # Where binding memory lives: the local SQLite save (default) or Azure Cosmos DB for NoSQL.
+    memory_backend: MemoryBackend = field(default="local", metadata=_choice(MEMORY_BACKENDS))
+    azure_cosmos_endpoint: str | None = _url()
+    azure_cosmos_key: Secret | None = field(
+        default=None, metadata=SECRET
+    )  # only when set; else DefaultAzureCredential
+    azure_cosmos_database: str | None = _text()  # unset: worldforge
+    azure_cosmos_memory_container: str | None = _text()  # unset: memories
+    azure_cosmos_audit_container: str | None = _text()  # unset: memory-audit
+    azure_cosmos_embedding_deployment: str | None = _text()
+
+    # The TUI's look, kept with the other preferences so one file holds them (TUI_THEME in env).
+    tui_theme: str | None = _text(max_length=60, pattern=r"[A-Za-z0-9_.-]+")
+
+    agent_request_timeout: float = _number(45.0, gt=0, le=3600)
+    agent_max_retries: int = _number(1, "int", ge=0, le=5)
+    agent_cooldown_seconds: float = _number(30.0, ge=0, le=86_400)
+    # The breaker also half-opens once this many calls have skipped a resting tier (0: time only),
+    # so a script's back-to-back calls probe again instead of all going to the floor.
+    agent_breaker_skips: int = _number(3, "int", ge=0, le=1000)
+    agent_temperature: float = _number(0.7, ge=0, le=2)
+    # Per-attempt limits inside the total deadline: a server that sends no first token (or goes
+    # silent mid-stream) this long is abandoned for the next tier, labelled "silent" / "stalled".
+    agent_first_token_timeout: float = _number(10.0, gt=0, le=3600)
+    agent_stream_idle_timeout: float = _number(10.0, gt=0, le=3600)
+    # A model answer longer than this (UTF-8 bytes) is cut off and refused before parsing.
+    agent_max_answer_bytes: int = _number(262_144, "int", ge=1024, le=64 * 1024 * 1024)
+    # Where a prompt overflows a model's context, the router steps to this one (same endpoint).
+    local_large_context_model: str | None = _text()
+    foundry_large_context_model: str | None = _text()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Check the value by its field's rule; every configured key (and any password in a
+        base URL) is redacted by value from all text scrubbed from now on: error bodies that
+        echo it, logs, events, the screen."""
+        f = _FIELDS.get(name)
+        if f is not None:
+            value = _checked(f, value)
+            if value is not None and (name in SECRET_FIELDS or name in URL_FIELDS):
+                from memory.scrub import register_secret
+
+                register_secret(value if name in SECRET_FIELDS else urlsplit(value).password)
+        object.__setattr__(self, name, value)
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> Settings:
+        """Settings from named values (field names or their aliases, any case; a field's own
+        name beats its alias; unknown names ignored). Raises `BadSetting` on a refused value."""
+        names = _input_names()
+        chosen: dict[str, tuple[bool, Any]] = {}
+        for key, value in values.items():
+            field_name = names.get(key.lower()) if isinstance(key, str) else None
+            if field_name is None:
+                continue
+            own = key.lower() == field_name
+            if own or field_name not in chosen or not chosen[field_name][0]:
+                chosen[field_name] = (own, value)
+        return cls(**{name: value for name, (_, value) in chosen.items()})
 
     # --- derived views -------------------------------------------------------------------------
 
@@ -279,6 +397,9 @@ class Settings(BaseModel):
         return "simulation"
 
 
+_FIELDS: dict[str, Field[Any]] = {f.name: f for f in fields(Settings)}
+SETTING_NAMES: tuple[str, ...] = tuple(_FIELDS)  # every field, in declaration order
+
 ENV_PREFIX = "WORLDFORGE_"
 DOTENV_NAME = ".env"
 
@@ -313,17 +434,14 @@ def _file_values() -> dict[str, Any]:
         raise SettingsFileError(f"settings file {path} is unreadable: {reason}") from exc
     if not isinstance(data, dict):
         raise SettingsFileError(f"settings file {path} does not hold an object")
-    known = set(Settings.model_fields) - set(SECRET_FIELDS)
+    known = set(SETTING_NAMES) - set(SECRET_FIELDS)
     return {k.lower(): v for k, v in data.items() if isinstance(k, str) and k.lower() in known}
 
 
 def _input_names() -> dict[str, str]:
     """Every lower-case name Settings accepts, mapped to its field (npc_fast_model → npc_model)."""
-    names: dict[str, str] = {}
-    for field, info in Settings.model_fields.items():
-        if isinstance(info.validation_alias, AliasChoices):
-            names.update({c: field for c in info.validation_alias.choices if isinstance(c, str)})
-    return {**names, **{f: f for f in Settings.model_fields}}
+    names = {alias: f.name for f in _FIELDS.values() for alias in f.metadata.get("aliases", ())}
+    return {**names, **{name: name for name in SETTING_NAMES}}
 
 
 # field -> (the variable's name as spelled, its value, where it came from)
@@ -426,31 +544,23 @@ def old_names_line() -> str | None:
 def _validated(values: Mapping[str, Any], source: str, spelled: Entries | None = None) -> Settings:
     """`Settings` from values, or `SettingsError` naming the first refused one: the variable as
     spelled and where it came from (`spelled`'s entry for it, else `source`)."""
-    from pydantic import ValidationError
-
     try:
-        return Settings.model_validate(dict(values))
-    except ValidationError as exc:
+        return Settings.from_values(values)
+    except BadSetting as exc:
         raise SettingsError(_refusal(exc, source, spelled or {})) from None
 
 
-def _refusal(exc: Any, source: str, spelled: Entries) -> str:
-    """One line for a pydantic refusal: NAME='value' in where: what is allowed."""
-    errors = exc.errors()
-    if not errors:
-        return f"settings from {source} are invalid"
-    err = errors[0]
-    field = str((err.get("loc") or ("settings",))[0])
-    name, _, where = spelled.get(field, (_env_name(field), "", source))
-    message = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
-    message = message.replace("Input should be ", "must be ")
-    if field in SECRET_FIELDS:
+def _refusal(exc: BadSetting, source: str, spelled: Entries) -> str:
+    """One line for a refused value: NAME='value' in where: what is allowed (a key's value is
+    never shown)."""
+    name, _, where = spelled.get(exc.name, (_env_name(exc.name), "", source))
+    if exc.name in SECRET_FIELDS:
         shown = ""
     else:
-        raw = err.get("input")
+        raw = exc.value
         text = raw if isinstance(raw, str) else json.dumps(raw, default=str)
         shown = "=" + repr(" ".join(_scrubbed(text).split())[:60])
-    return f"{name}{shown} in {where}: {message}"
+    return f"{name}{shown} in {where}: {exc.reason}"
 
 
 def load_settings() -> Settings:
@@ -460,9 +570,9 @@ def load_settings() -> Settings:
     _old_names.clear()
     file = _file_values()
     entries = {**_dotenv_entries(), **_env_entries()}
-    for field, (name, _, _) in entries.items():
+    for key, (name, _, _) in entries.items():
         if is_old_name(name):
-            _old_names[name] = env_name(field)
+            _old_names[name] = env_name(key)
     values = {**file, **{field: value for field, (_, value, _) in entries.items()}}
     return _validated(values, source=f"the settings file {settings_path()}", spelled=entries)
 
@@ -486,7 +596,7 @@ def changed_fields(before: Settings, after: Settings) -> dict[str, Any]:
     and nothing that merely came from the environment or the defaults."""
     return {
         name: getattr(after, name)
-        for name in Settings.model_fields
+        for name in SETTING_NAMES
         if name not in SECRET_FIELDS and getattr(before, name) != getattr(after, name)
     }
 
@@ -513,7 +623,7 @@ def save_choices(changes: Mapping[str, Any]) -> Path:
     check_choices(changes)
     values = _file_values()
     for name, value in changes.items():
-        if name not in Settings.model_fields or name in SECRET_FIELDS:
+        if name not in _FIELDS or name in SECRET_FIELDS:
             continue
         if value is None:
             values.pop(name, None)
@@ -540,11 +650,11 @@ def save_choices(changes: Mapping[str, Any]) -> Path:
 def env_block(settings: Settings, *, reveal_keys: bool = False) -> str:
     """The .env lines for "Copy env": every set value, API keys masked unless reveal_keys."""
     lines: list[str] = []
-    for name in Settings.model_fields:
+    for name in SETTING_NAMES:
         value = getattr(settings, name)
         if value is None:
             continue
-        if isinstance(value, SecretStr):
+        if isinstance(value, Secret):
             shown = value.get_secret_value() if reveal_keys else "********"
         else:
             shown = str(value)

@@ -19,7 +19,7 @@ def load_router() -> tuple[Any, str | None]:
         return Router(load_settings()), None
     except Exception as exc:  # noqa: BLE001 - bad settings must not stop the game: use the floor
         log.warning("settings ignored: %s", exc)  # the same line the CLI prints, in the log too
-        return Router(Settings.model_validate({})), one_line(str(exc), 300)
+        return Router(Settings()), one_line(str(exc), 300)
 
 
 def setup_file_log() -> None:

@@ -15,10 +15,9 @@ and a few patterns; nothing here calls a model or reads the wall clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from typing import Any, Literal, Protocol
-
-from pydantic import BaseModel, Field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, Protocol, get_args
 
 from engine.language.grammar import article, count, has_relative
 from engine.language.reading import OVER_CLAIM_WORDS, PLAIN_WORDING
@@ -37,6 +36,10 @@ Axis = Literal[
     "name",
 ]
 Source = Literal["decision", "own", "rejection", "standup", "consolidated"]
+Op = Literal["eq", "max", "min"]
+AXES: tuple[str, ...] = get_args(Axis)
+SOURCES: tuple[str, ...] = get_args(Source)
+OPS: tuple[str, ...] = get_args(Op)
 SOURCE_WORDS = {
     "decision": "your choice",
     "own": "your own answer",
@@ -47,15 +50,18 @@ SOURCE_WORDS = {
 MAX_VALUE = 80  # a direction's value is clipped to this many characters (inert text)
 
 
-class Direction(BaseModel):
+@dataclass
+class Direction:
     """One typed direction. `op` says how a number binds: eq (exactly), max (under), min (at
-    least); `key` names which number or date (churn, burn, mrr, breakeven, cac, hours, launch)."""
+    least); `key` names which number or date (churn, burn, mrr, breakeven, cac, hours, launch).
+    A plain dataclass (the engine builds it and trusts it); `from_dict` checks one read back from
+    a note's payload, `to_dict` is the payload's JSON (None fields left out)."""
 
     axis: Axis
     value: str
     do: bool = True
     amount: float | None = None
-    op: Literal["eq", "max", "min"] = "eq"
+    op: Op = "eq"
     key: str | None = None
     unit: str | None = None  # a price's unit ("farm" in "$40 a month per farm")
     period: str = "month"
@@ -65,6 +71,36 @@ class Direction(BaseModel):
     memory_id: str | None = None  # the note it came from (set when folded from recall)
     replaced: str | None = None  # what it replaced on its slot, in words
     note: str | None = None  # how the reading chose it ("the later of two prices you named")
+
+    def __post_init__(self) -> None:
+        if isinstance(self.amount, int):  # 27 and 27.0 are one amount; the payload says 27.0
+            self.amount = float(self.amount)
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> Direction:
+        """A direction from a note's payload (data another build or process may have written):
+        ValueError unless it is a mapping whose fields have their types; unknown keys ignored."""
+        if not isinstance(raw, Mapping):
+            raise ValueError("a direction is not an object")
+        try:
+            d = cls(**{name: raw[name] for name in _DIRECTION_FIELDS if name in raw})
+        except TypeError as err:  # a required field missing
+            raise ValueError(f"not a direction: {err}") from None
+        bad = [name for name, types in _DIRECTION_TYPES.items() if not _is(getattr(d, name), types)]
+        for name, allowed in (("axis", AXES), ("op", OPS), ("source", SOURCES)):
+            if getattr(d, name) not in allowed:
+                bad.append(name)
+        if bad:
+            raise ValueError(f"a direction has a bad {', '.join(bad)}")
+        return d
+
+    def to_dict(self, *, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The direction as JSON data, fields in order, None fields and `leave_out` left out."""
+        return {
+            name: value
+            for name in _DIRECTION_FIELDS
+            if (value := getattr(self, name)) is not None and name not in leave_out
+        }
 
     @property
     def stage_beat(self) -> str:
@@ -111,6 +147,21 @@ class Direction(BaseModel):
         """The line, with how the reading chose it when it chose ("price $12 a meal (the later
         of two prices you named)")."""
         return f"{self.line()} ({self.note})" if self.note else self.line()
+
+
+_DIRECTION_FIELDS = tuple(f.name for f in fields(Direction))
+_OPT = (str, type(None))
+_DIRECTION_TYPES: dict[str, tuple[type, ...]] = {
+    **dict.fromkeys(("axis", "value", "op", "period", "source", "said"), (str,)),
+    **dict.fromkeys(("key", "unit", "stage", "memory_id", "replaced", "note"), _OPT),
+    "do": (bool,),
+    "amount": (float, type(None)),
+}
+
+
+def _is(value: Any, types: tuple[type, ...]) -> bool:
+    """isinstance, except that a bool is not a number here (JSON's true is no amount)."""
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
 
 
 def price_words(d: Direction) -> str:
@@ -468,12 +519,13 @@ def _amount(m: re.Match[str]) -> float:
     return float(raw)
 
 
-class Read(BaseModel):
+@dataclass
+class Read:
     """What one input was read into, plus what could not be placed (asked, never guessed)."""
 
-    directions: list[Direction] = Field(default_factory=list)
-    unclear: list[str] = Field(default_factory=list)  # e.g. "price": named but not readable
-    notes: list[str] = Field(default_factory=list)  # e.g. "two prices: the later one wins"
+    directions: list[Direction] = field(default_factory=list)
+    unclear: list[str] = field(default_factory=list)  # e.g. "price": named but not readable
+    notes: list[str] = field(default_factory=list)  # e.g. "two prices: the later one wins"
 
 
 def read_directions(
@@ -515,10 +567,9 @@ def read_directions(
     return out
 
 
-class _Ctx(BaseModel):
+@dataclass(frozen=True)
+class _Ctx:
     """One reading's text and writers, shared by the per-axis readers."""
-
-    model_config = {"arbitrary_types_allowed": True}
 
     text: str
     toks: list[str]
@@ -1077,14 +1128,15 @@ def option_directions(
 
 
 # ------------------------------------------------------------------ binding from recall
-class Binding(BaseModel):
+@dataclass
+class Binding:
     """What binds one brief, folded from recalled memory only (never from game state)."""
 
-    directions: list[Direction] = Field(default_factory=list)
+    directions: list[Direction] = field(default_factory=list)
     rule_id: str | None = None  # the newest recalled fork decision's rule
     decision: str = ""  # its words
     rejection: dict[str, Any] | None = None  # the newest recalled rejection of this stage
-    note_ids: list[str] = Field(default_factory=list)
+    note_ids: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -1112,9 +1164,7 @@ def payload(
         "source": source,
         "rule_id": rule_id,
         "said": clip(said, 160),
-        "directions": [
-            d.model_dump(exclude={"memory_id", "replaced"}, exclude_none=True) for d in directions
-        ],
+        "directions": [d.to_dict(leave_out=("memory_id", "replaced")) for d in directions],
     }
 
 
@@ -1155,7 +1205,7 @@ def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
             out.rejection = {"memory_id": rec.id, **p}
         for raw in p.get("directions") or []:
             try:
-                d = Direction.model_validate(raw)
+                d = Direction.from_dict(raw)
             except ValueError:
                 continue  # a note from another build: inert
             d.memory_id = rec.id
@@ -1365,7 +1415,8 @@ def _within(value: float, d: Direction) -> bool:
     return abs(value - target) < 0.051
 
 
-class Violation(BaseModel):
+@dataclass(frozen=True)
+class Violation:
     """A direction the artifact broke, and what it did instead (in plain words)."""
 
     axis: str
@@ -1376,6 +1427,9 @@ class Violation(BaseModel):
     @property
     def line(self) -> str:
         return f"DRIFT: {self.did}, you said {self.direction}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def applies(role: str, d: Direction, artifact: dict[str, Any]) -> bool:

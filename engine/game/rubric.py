@@ -173,7 +173,7 @@ def adherence(
     if binding.rule_id and claimed not in ("", "none", binding.rule_id):
         notes.append("names a different decision than the binding one")
     found = check(role, artifact, binding.directions)
-    violations = [{**v.model_dump(), "line": v.line} for v in found]
+    violations = [{**v.to_dict(), "line": v.line} for v in found]
     return (0 if violations else 100), notes, violations
 
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import functools
 import re
-
-from pydantic import BaseModel
+from dataclasses import dataclass
 
 from engine.language.domains import TRADES, WORLDS
 from textkit import STOPWORDS, clean, content_words, is_cjk, words
 
 
-class PitchReading(BaseModel):
+@dataclass(frozen=True)
+class PitchReading:
     """What a pitch says: the offering, who it is for, where, and the two worlds it lives in.
 
     `customer` is the people who pay (never cut mid-phrase: "night-shift nurses", with the place
@@ -537,8 +537,8 @@ def _read_latin(first: str) -> tuple[str, str]:
 
 def read_pitch(pitch: str) -> PitchReading:
     """The pitch's reading (see `_read_pitch`), read once per pitch: a venture's workers read
-    the same pitch at every stage."""
-    return _read_pitch(pitch).model_copy()
+    the same pitch at every stage (a frozen value, so the cached one is shared)."""
+    return _read_pitch(pitch)
 
 
 @functools.lru_cache(maxsize=256)

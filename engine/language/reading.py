@@ -9,9 +9,8 @@ bind, and the labelled sets in tests/data/ check them.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 from textkit import STOPWORDS, has_phrase, words
 
@@ -336,10 +335,11 @@ _DROP = re.compile(
 )
 
 
-class Reading(BaseModel):
+@dataclass
+class Reading:
     """What a rejection reason (or standup reply) asks the workers to change."""
 
-    topics: list[str] = Field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
     number: str | None = None  # which number: churn, burn, cac, mrr, breakeven, price, hours
     direction: str | None = None  # up, down, sooner, later
     subject: str | None = None  # the words to add or narrow to ("night nurses")
@@ -801,7 +801,8 @@ GENERIC = frozenset(
 )
 
 
-class Interpretation(BaseModel):
+@dataclass(frozen=True)
+class Interpretation:
     """How an own answer is read, shown to the player before it commits."""
 
     rule_id: str

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 from memory.local.db import register_schema, transaction
 from memory.scrub import scrub, scrub_obj
@@ -45,7 +44,10 @@ class EventType(StrEnum):
     RUN_ENDED = "RUN_ENDED"
 
 
-class Event(BaseModel):
+@dataclass
+class Event:
+    """One replay-log entry; built by `make_event` (scrubbed) or read back from the save."""
+
     id: int
     run_id: str
     ts: str
@@ -53,7 +55,11 @@ class Event(BaseModel):
     type: str
     actor: str
     message: str
-    payload: dict[str, Any] = Field(default_factory=dict)
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON data (a deep copy)."""
+        return asdict(self)
 
     def comparable(self) -> dict[str, Any]:
         """The event minus wall-clock metadata (timestamps, latencies), for determinism checks."""

@@ -7,15 +7,15 @@ A refused file is never written to: the checks read the header and pragmas befor
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
-
-from pydantic import BaseModel
 
 from engine.errors import SaveError
 from memory.local.db import APPLICATION_ID, SCHEMA_VERSION, SaveFileError, connect
 
 
-class SaveInfo(BaseModel):
+@dataclass(frozen=True)
+class SaveInfo:
     """What `inspect_save` found: format version, identity, integrity and how many runs it holds."""
 
     path: str

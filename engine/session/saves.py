@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import fields
+from dataclasses import asdict, dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel
 
 from engine.errors import SaveError
 from engine.game.models import GameState
@@ -21,7 +19,10 @@ from engine.session.events import now_iso
 from memory.local.db import register_schema, transaction
 
 
-class RunSummary(BaseModel):
+@dataclass(frozen=True)
+class RunSummary:
+    """One saved venture as the load list and `worldforge runs` show it (read from its row)."""
+
     run_id: str
     name: str
     pitch: str
@@ -33,6 +34,9 @@ class RunSummary(BaseModel):
     outcome: str | None
     reason: str | None
     updated: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def _ensure(conn: sqlite3.Connection) -> None:

@@ -149,7 +149,7 @@ class Step:
         }
         if rec.payload and rec.payload.get("directions"):
             info["directions"] = [
-                dirs.Direction.model_validate(d).line() for d in rec.payload["directions"]
+                dirs.Direction.from_dict(d).line() for d in rec.payload["directions"]
             ]
         self.emit(
             E.MEMORY_WRITTEN, "memory", f"{rec.kind} memory written: {clip(rec.text, 80)}", info
@@ -400,7 +400,7 @@ def read_rejection(st: GameState, reason: str) -> dirs.Read:
     toks = words(reason)
     if not read.directions and st.current and any(has_phrase(toks, c) for c in dirs.DECISION_CUES):
         for raw in st.current.binding:
-            d = dirs.Direction.model_validate(raw)
+            d = dirs.Direction.from_dict(raw)
             d.source, d.stage, d.said, d.memory_id, d.replaced = (
                 "rejection",
                 stage.id,
@@ -451,8 +451,8 @@ def reject(step: Step, reason: str) -> None:
             "reason": reason,
             "memory_id": mem["id"],
             "redo": stage.redos + 1,
-            "reading": reading.model_dump(),
-            "directions": [d.model_dump(exclude_none=True) for d in read.directions],
+            "reading": asdict(reading),
+            "directions": [d.to_dict() for d in read.directions],
             "binding": [d.line() for d in read.directions],
             "replaced": replaced,
             "notes": read.notes,
@@ -496,7 +496,7 @@ def _bind_said(
         keywords=content_words(said)[:8],
         stage_id=stage_id,
         game_day=st.day,
-        reading=reading.model_dump() if reading.actionable or source == "rejection" else None,
+        reading=asdict(reading) if reading.actionable or source == "rejection" else None,
     )
     standing = st.directive
     if standing is None or standing.source == "founding" or not standing.rule_id:
@@ -554,7 +554,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             "custom": own_text is not None,
             "matched_by": matched,
             "interpreted": interpreted,
-            "directions": [d.model_dump(exclude_none=True) for d in directions],
+            "directions": [d.to_dict() for d in directions],
         },
     )
     posed = next((o.effect_line for o in dilemma.options if o.rule_id == rule_id), None)
@@ -818,7 +818,7 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
             "text": text,
             "memory": mem,
             "orders": given,
-            "reading": reading.model_dump(),
+            "reading": asdict(reading),
             "binding": [d.line() for d in read.directions],
             "replaced": replaced,
         },

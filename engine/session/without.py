@@ -123,7 +123,7 @@ def _drift(s: Side) -> str:
 
 
 def _side(run: StageRun) -> Side:
-    binding = Binding(directions=[Direction.model_validate(b) for b in run.binding])
+    binding = Binding(directions=[Direction.from_dict(b) for b in run.binding])
     return Side(
         binding=binding.lines(),
         recalled=[str(x.get("id")) for x in run.memory_injected],

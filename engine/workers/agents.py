@@ -272,6 +272,6 @@ def run_worker(
         tools_called=[*ctx.tools, t4],
         directive=directive,
         changes=changes(previous, artifact),
-        binding=[d.model_dump(exclude_none=True) for d in binding.directions],
+        binding=[d.to_dict() for d in binding.directions],
     )
     return run, result

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import Any
 
 from engine.game.directions import (
@@ -112,7 +113,7 @@ def price_phrase(d: Direction, v: Voice, directions: list[Direction]) -> str:
     """The price as the work states it: '$27 a month per groomer', or per thing bought ('$12 a
     meal', never '$12 a month per meal')."""
     if d.period == "unit" and d.unit:
-        return price_words(d.model_copy(update={"amount": target_price(d)}))
+        return price_words(replace(d, amount=target_price(d)))
     unit = d.unit or v.slots.get("unit", "")
     barred = {x.value.lower() for x in directions if x.axis == "exclusion"}
     if not unit or f"per {unit}".lower() in barred:

@@ -411,7 +411,7 @@ def simulate_artifact(
     if audience:
         t["niche"] = audience
     redo = binding.rejection if previous is not None else None
-    named = [Direction.model_validate(d) for d in (redo or {}).get("directions") or []]
+    named = [Direction.from_dict(d) for d in (redo or {}).get("directions") or []]
     avoid = _avoided([*binding.directions, *named])
     v = _voice(founder, stage, economics, seed, attempt, t, binding.rule_id or "pitch", avoid)
     art: dict[str, Any]

@@ -11,6 +11,7 @@ an outage, and a step that committed is never reported as not done.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
@@ -246,11 +247,7 @@ def test_a_hanging_cosmos_is_given_up_at_its_deadline(shim, shim_config):
 
 
 def test_a_step_with_a_hanging_cosmos_plays_on_locally(shim, shim_config, tmp_path):
-    router = Router(
-        cosmos_settings(shim_config, shim.endpoint).model_copy(
-            update={"agent_request_timeout": 2.0}
-        )
-    )
+    router = Router(replace(cosmos_settings(shim_config, shim.endpoint), agent_request_timeout=2.0))
     game = GameSession.start_venture(pitch=PITCH, seed=7, save_dir=tmp_path, router=router)
     game.give(RunStage)
     shim.hang = True

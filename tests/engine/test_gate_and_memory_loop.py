@@ -129,7 +129,7 @@ def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
     s.give(StandupReply, "Speak to organic growers with one site")
     s.give(RunStage)
     run = s.state.current
-    binding = Binding(directions=[Direction.model_validate(d) for d in run.binding])
+    binding = Binding(directions=[Direction.from_dict(d) for d in run.binding])
     assert not run.rubric.drift and run.rubric.compliance == 100
     # The same stage written as if another audience had been chosen breaks the recalled one.
     wrong = Binding(

@@ -99,7 +99,7 @@ def test_an_echoed_key_reaches_no_file(
         session.give(RunStage)
         fallbacks = [e for e in session.events() if e.type == "ROUTE_FALLBACK"]
         assert fallbacks, "the endpoint was never asked"
-        assert all(key not in json.dumps(e.model_dump()) for e in session.events())
+        assert all(key not in json.dumps(e.to_dict()) for e in session.events())
     finally:
         session.close()
     from engine.logs import get_logger

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engine.config import Settings, load_settings, save_choices
+from engine.config import Settings, changed_fields, load_settings, save_choices
 from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
@@ -84,7 +84,7 @@ def test_no_canary_reaches_disk(fake_openai_factory, isolated_home, tmp_path, mo
         local_agent_api_key=CANARIES["local_key"],
         foundry_api_key=CANARIES["foundry_key"],
     )
-    save_choices(settings.model_dump(exclude_defaults=True))
+    save_choices(changed_fields(Settings(), settings))
     assert load_settings().local_agent_api_key.get_secret_value() == CANARIES["local_key"]
     save_dir = isolated_home
     session = GameSession.start_venture(

@@ -35,7 +35,7 @@ def first_artifact(tmp_path_factory) -> dict[str, Any]:
 
 def _router(server) -> Router:
     return Router(
-        Settings.model_validate(
+        Settings.from_values(
             {
                 "demo_mode": "local",
                 "local_agent_base_url": server.url,

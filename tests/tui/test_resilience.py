@@ -141,7 +141,7 @@ async def test_unreachable_local_model_falls_back_labelled(tmp_path):
     from tests.servers.openai_server import refused_url
 
     router = Router(
-        Settings.model_validate(
+        Settings.from_values(
             {
                 "demo_mode": "local",
                 "local_agent_base_url": refused_url(),
@@ -179,7 +179,7 @@ async def test_hostile_model_output_renders_literally(tmp_path, fake_openai):
     artifact["core_problem"] = "[/]\x1b[2J\x1b]0;owned\x07 [bold red]boom"
     fake_openai.set_payload(json.dumps(artifact))
     router = Router(
-        Settings.model_validate(
+        Settings.from_values(
             {
                 "demo_mode": "local",
                 "local_agent_base_url": fake_openai.url,

@@ -24,11 +24,11 @@ from worldforge_tui.widgets.replay_log import ReplayLog
 
 
 def base() -> Settings:
-    return Settings.model_validate({})
+    return Settings.from_values({})
 
 
 def test_build_settings_applies_form_and_keeps_blank_secret():
-    start = Settings.model_validate({"local_agent_api_key": "sk-keep-me"})
+    start = Settings.from_values({"local_agent_api_key": "sk-keep-me"})
     out = build_settings(
         start,
         {
@@ -54,7 +54,7 @@ def test_build_settings_refuses_a_typed_password_in_a_url_but_keeps_one_from_env
     with pytest.raises(ValueError) as err:
         build_settings(base(), {"local_agent_base_url": "http://me:hunter2pass@127.0.0.1:9/v1"})
     assert "never saved" in str(err.value) and "hunter2pass" not in str(err.value)
-    from_env = Settings.model_validate({"local_agent_base_url": "http://me:pw9x@127.0.0.1:9/v1"})
+    from_env = Settings.from_values({"local_agent_base_url": "http://me:pw9x@127.0.0.1:9/v1"})
     shown = field_text(from_env, "local_agent_base_url")
     assert shown == "http://me:****@127.0.0.1:9/v1"  # the password never on screen
     values = {"local_agent_base_url": shown, "local_agent_model": "m"}
@@ -79,12 +79,12 @@ def test_saving_the_form_writes_only_the_fields_the_player_changed(monkeypatch):
 def test_form_covers_every_role_and_hints_inheritance():
     fields = form_fields()
     assert "local_org_designer_model" in fields and "npc_model" in fields
-    s = Settings.model_validate({"local_agent_model": "qwen2.5"})
+    s = Settings.from_values({"local_agent_model": "qwen2.5"})
     assert inherited_hint(s, "ops", "local") == "inherits default (qwen2.5)"
 
 
 def test_pills_report_probe_results():
-    s = Settings.model_validate(
+    s = Settings.from_values(
         {
             "demo_mode": "local",
             "local_agent_base_url": "http://127.0.0.1:1",
@@ -165,7 +165,7 @@ async def test_settings_reopened_shows_current_settings_not_leftover_edits(tmp_p
         await pilot.pause()
         assert app.screen.__class__.__name__ == "MainScreen"
         router.update_settings(
-            Settings.model_validate({"local_agent_model": "qwen2.5", "local_ops_model": "phi-4"})
+            Settings.from_values({"local_agent_model": "qwen2.5", "local_ops_model": "phi-4"})
         )
 
         await pilot.press("s")
@@ -195,7 +195,7 @@ async def test_settings_left_during_save_test_is_not_saved_later(tmp_path):
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, SettingsScreen)
-        candidate = Settings.model_validate(
+        candidate = Settings.from_values(
             {
                 "demo_mode": "local",
                 "local_agent_model": "m",

@@ -94,7 +94,7 @@ def run_rows(save_dir: str | None) -> list[dict[str, Any]]:
     from engine.session.api import GameSession
 
     runs = GameSession.list_runs(save_dir)
-    return [run.model_dump() for run in sorted(runs, key=lambda r: r.updated, reverse=True)]
+    return [run.to_dict() for run in sorted(runs, key=lambda r: r.updated, reverse=True)]
 
 
 def cmd_runs(args: argparse.Namespace) -> int:

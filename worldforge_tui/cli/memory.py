@@ -212,7 +212,7 @@ def _settings() -> Any:
     from engine.config import SettingsFileError, load_settings
 
     try:
-        return load_settings().model_copy(update={"demo_mode": "simulation"})
+        return replace(load_settings(), demo_mode="simulation")
     except (SettingsFileError, ValueError) as err:
         raise CliError(str(err).splitlines()[0][:200]) from None
 

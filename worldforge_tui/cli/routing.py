@@ -70,12 +70,6 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _one_line(err: Exception) -> str:
-    from pydantic import ValidationError
-
-    if isinstance(err, ValidationError):
-        first = err.errors()[0]
-        loc = ".".join(str(p) for p in first.get("loc", ())).upper() or "settings"
-        return f"bad setting {loc}: {first.get('msg', 'invalid')}"
     return str(err).splitlines()[0][:300]
 
 

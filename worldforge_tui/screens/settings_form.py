@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import SecretStr, ValidationError
-
 from engine.config import (
     CLOUD_CHAINS,
     LOCAL_CHAINS,
+    SETTING_NAMES,
     URL_FIELDS,
+    Secret,
     Settings,
     changed_fields,
     check_choices,
@@ -76,7 +76,7 @@ def field_text(settings: Settings, name: str) -> str:
     """The current value of a field as form text (secrets shown as empty: the input is masked;
     a password inside a URL as ****)."""
     value = getattr(settings, name, None)
-    if value is None or isinstance(value, SecretStr):
+    if value is None or isinstance(value, Secret):
         return ""
     if name in URL_FIELDS:
         value = masked_url(value)
@@ -88,9 +88,9 @@ def build_settings(base: Settings, values: dict[str, str]) -> Settings:
 
     Raises `ValueError` with one readable line when a value is refused.
     """
-    data: dict[str, Any] = {name: getattr(base, name) for name in Settings.model_fields}
+    data: dict[str, Any] = {name: getattr(base, name) for name in SETTING_NAMES}
     for name, raw in values.items():
-        if name not in Settings.model_fields:
+        if name not in data:
             continue
         text = raw.strip() if isinstance(raw, str) else raw
         if name in SECRET_FIELDS and not text:
@@ -98,23 +98,9 @@ def build_settings(base: Settings, values: dict[str, str]) -> Settings:
         if name in URL_FIELDS and text and text == field_text(base, name):
             continue  # the URL as shown (its password masked): unchanged
         data[name] = text or None
-    try:
-        candidate = Settings.model_validate(data)
-    except ValidationError as exc:
-        raise ValueError(first_error(exc)) from exc
+    candidate = Settings.from_values(data)  # BadSetting (a ValueError): "FIELD: why", one line
     check_choices(changed_fields(base, candidate))  # a URL with a password is refused: one line
     return candidate
-
-
-def first_error(exc: ValidationError) -> str:
-    """One line naming the first refused field and why."""
-    errors = exc.errors()
-    if not errors:
-        return "invalid settings"
-    err = errors[0]
-    where = ".".join(str(part) for part in err.get("loc", ())) or "settings"
-    message = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
-    return f"{where.upper()}: {message}"
 
 
 def inherited_hint(settings: Settings, role: str, tier: str) -> str:

@@ -124,7 +124,7 @@ def _binding(recalled: list[dict[str, Any]]) -> list[Part]:
             ("Binding: ", "$warning bold"),
             ("none recalled from memory\n", "$foreground-muted"),
         ]
-    lines = [Direction.model_validate(raw).shown() for raw in recalled]
+    lines = [Direction.from_dict(raw).shown() for raw in recalled]
     return [("Binding: ", "$warning bold"), one_line("; ".join(lines), 300) + "\n"]
 
 
