@@ -209,6 +209,8 @@ def _show(store: MemoryBackend, args: argparse.Namespace) -> None:
 
 def _settings() -> Any:
     """Offline routing, with the memory backend the user chose (MEMORY_BACKEND, AZURE_COSMOS_*)."""
+    from dataclasses import replace
+
     from engine.config import SettingsFileError, load_settings
 
     try:
