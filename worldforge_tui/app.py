@@ -8,7 +8,6 @@ Engine events reach the replay log through a thread-safe queue that the log flus
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections import deque
 from collections.abc import Iterable
@@ -22,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
 
-from worldforge_tui import actions
+from worldforge_tui import actions, heap
 from worldforge_tui.boot import load_router, log, setup_file_log
 from worldforge_tui.live_writing import LiveWriting
 from worldforge_tui.messages import Booted
@@ -60,6 +59,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         theme: str | None = None,
     ) -> None:
         super().__init__()
+        heap.install()  # the collector's passes kept short, off the keys (heap.py)
         self.start_request = (
             {
                 "pitch": pitch,
@@ -180,7 +180,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.router = message.router
         # What boot loaded (the engine, the model SDKs) lives as long as the app: keep it out of
         # the collector's full passes, which otherwise stall a key now and then by ~0.1 s.
-        gc.freeze()
+        heap.settle()
         self.live_attach(self.router)
         self._restore_theme()
         if message.keymap:

@@ -8,7 +8,6 @@ change what the panes show.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
+from worldforge_tui import heap
 from worldforge_tui.boot import log
 from worldforge_tui.host import AppHost
 from worldforge_tui.messages import CommandFinished, EngineNotice, SessionFailed, SessionOpened
@@ -70,13 +70,15 @@ class SessionRunner(AppHost):
             else "founding the company: org, rival and eight stages…"
         )
         self.refresh_view()
-        self._open_in_thread(request)
+        self._open_in_thread(request, reclaim=self.session is not None)
 
     @work(thread=True, group="session", exit_on_error=False)
-    def _open_in_thread(self, request: dict[str, Any]) -> None:
+    def _open_in_thread(self, request: dict[str, Any], *, reclaim: bool = False) -> None:
         from engine.errors import GameError
         from engine.session.api import GameSession
 
+        if reclaim:  # another venture: what the last one left frozen is collected now (heap.py)
+            heap.reclaim()
         try:
             if "resume" in request:
                 session = GameSession.load(
@@ -307,7 +309,7 @@ class SessionRunner(AppHost):
         self.replay.held = False
         if not self._heap_frozen:  # the venture and what its first step imported stay for good:
             self._heap_frozen = True  # keep them out of full GC passes (after this frame)
-            self.call_after_refresh(gc.freeze)
+            self.call_after_refresh(heap.settle)
         self.live_reset()
         self.replay.flush()  # the step's events show with the step's result, not a tick later
         self.main.query_one(ActionBar).set_thinking(None)

@@ -21,6 +21,33 @@ async def test_boot_and_an_open_venture_are_kept_out_of_full_gc_passes(tmp_path)
     gc.unfreeze()
 
 
+class Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_opening_another_venture_collects_what_the_last_one_left_frozen(tmp_path):
+    """A screen closed after a freeze is cyclic garbage no full pass sees (heap.py); the next
+    venture's opening thaws the heap and collects it."""
+    import weakref
+
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        closed = Cycle()
+        gone = weakref.ref(closed)
+        gc.freeze()  # alive when the survivors of a full pass were frozen
+        del closed
+        gc.collect()
+        assert gone() is not None
+        first = app.session
+        app.open_venture({"pitch": "Bike repairs in office car parks", "seed": 3})
+        await settle(app, pilot)
+        assert app.session is not None and app.session is not first
+        assert gone() is None
+    gc.unfreeze()
+
+
 async def test_only_the_board_carries_breakpoint_classes(tmp_path):
     """Another screen given the app's breakpoints would be restyled whole on its first resize."""
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)

@@ -22,6 +22,7 @@ from worldforge_tui import actions
 from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.safe_text import literal, literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput
+from worldforge_tui.widgets.choice import Choice
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
 
@@ -61,7 +62,7 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
                 )
             with Horizontal(classes="form-row"):
                 yield Label("Founder", classes="form-label")
-                yield Select(
+                yield Choice(
                     list(ARCHETYPES),
                     value="builder",
                     allow_blank=False,

@@ -35,6 +35,7 @@ from worldforge_tui.screens.settings_form import (
     role_fields,
 )
 from worldforge_tui.text.safe_text import clean, literal, one_line
+from worldforge_tui.widgets.choice import Choice
 from worldforge_tui.widgets.key_footer import KeyFooter
 
 # settings field -> (role, tier) for the per-role model inputs
@@ -104,7 +105,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
             with Grid(id="settings-fields"):
                 for name, (label, options) in SELECTS.items():
                     yield Label(label, classes="form-label")
-                    yield Select(
+                    yield Choice(
                         list(options),
                         value=getattr(s, name),
                         allow_blank=False,

@@ -7,7 +7,6 @@ event. Only visible rows are rendered (Textual's line API), cached in an LRU of 
 
 from __future__ import annotations
 
-import gc
 from collections import deque
 from collections.abc import Iterable
 from typing import Any, ClassVar
@@ -23,7 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from worldforge_tui import actions
+from worldforge_tui import actions, heap
 from worldforge_tui.replay_entries import (
     ACTOR_WIDTH,
     CAT_KNOWLEDGE,
@@ -182,7 +181,7 @@ class ReplayLog(ScrollView, can_focus=True):
         if len(batch) >= FREEZE_BATCH:
             # A flood leaves ~a million long-lived objects; without this every later full GC
             # rescans them all (~100 ms), stalling whichever keypress it lands on.
-            gc.freeze()
+            heap.settle()
         self._after_change()
         return len(batch)
 
