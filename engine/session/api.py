@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from engine.config import load_settings
 from engine.errors import GameError, SaveError
@@ -35,6 +35,7 @@ from memory.local.db import db_path, transaction
 
 if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot
+    from knowledge import Knowledge
 
 
 def refuse_old_rules(state: GameState) -> None:
@@ -76,7 +77,7 @@ class GameSession:
         inputs: list[Record],
         *,
         router: Router,
-        knowledge: Any,
+        knowledge: Knowledge,
         save_dir: Path,
         memory: MemoryBackend | None = None,
         lease: Lease | Holder | None = None,
@@ -117,7 +118,7 @@ class GameSession:
         seed: int = 7,
         save_dir: str | Path | None = None,
         router: Router | None = None,
-        knowledge: Any = None,
+        knowledge: Knowledge | None = None,
         conn: sqlite3.Connection | None = None,
         run_id: str | None = None,
     ) -> GameSession:
@@ -152,7 +153,7 @@ class GameSession:
         *,
         save_dir: str | Path | None = None,
         router: Router | None = None,
-        knowledge: Any = None,
+        knowledge: Knowledge | None = None,
     ) -> GameSession:
         directory = resolve_save_dir(save_dir)
         conn = open_save(db_path(directory), create=False) if db_path(directory).exists() else None

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
@@ -75,13 +75,7 @@ class StartInputs:
 
     def record(self) -> dict[str, Any]:
         """The `start` step of the run's recorded inputs (what replay re-plays)."""
-        return {
-            "cmd": "start",
-            "pitch": self.pitch,
-            "name": self.name,
-            "archetype": self.archetype,
-            "seed": self.seed,
-        }
+        return {"cmd": "start", **asdict(self)}
 
 
 def validate_start(pitch: str, name: str | None, archetype: str, seed: int) -> StartInputs:

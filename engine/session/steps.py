@@ -284,13 +284,7 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
             "memory_injected": run.memory_injected,
         },
     )
-    for fb in result.fallbacks:
-        step.emit(
-            E.ROUTE_FALLBACK,
-            "router",
-            f"{fb.from_tier} → {fb.to_tier}: {clip(fb.reason, 100)}",
-            {"stage_id": stage.id, **asdict(fb)},
-        )
+    _fallbacks(step, result, stage_id=stage.id)
     dispositions = []
     for req in run.artifact.get("memory_writes") or []:
         d = step.memory.worker_write(
@@ -336,6 +330,24 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
     st.current = run
     st.phase = "gate"
     return run
+
+
+def _fallbacks(step: Step, result: RouteResult, **where: str) -> None:
+    """Each tier a routed call fell back from, logged (`where`: the stage it worked for)."""
+    for fb in result.fallbacks:
+        message = f"{fb.from_tier} → {fb.to_tier}: {clip(fb.reason, 100)}"
+        step.emit(E.ROUTE_FALLBACK, "router", message, {**where, **asdict(fb)})
+
+
+def _adapt_pending(step: Step, *, lens: bool = False) -> None:
+    """The pending stages adapt to the newest binding (logged when any did; after a fork, with
+    the next stage's goal as the lens they now read through)."""
+    st = step.state
+    adapted = adapt_pending(st)
+    if adapted:
+        extra = {"lens": st.stages[st.stage_index + 1].goal} if lens else {}
+        message = f"{count(len(adapted), 'pending stage')} adapted"
+        step.emit(E.WORLD_ADAPTED, "narrator", message, {"stage_ids": adapted, **extra})
 
 
 def approve(step: Step) -> Dilemma:
@@ -643,14 +655,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         f"{len(report.superseded)} superseded",
         report.to_dict,
     )
-    adapted = adapt_pending(st)
-    if adapted:
-        step.emit(
-            E.WORLD_ADAPTED,
-            "narrator",
-            f"{count(len(adapted), 'pending stage')} adapted",
-            {"stage_ids": adapted, "lens": st.stages[st.stage_index + 1].goal},
-        )
+    _adapt_pending(step, lens=True)
     st.receipts.append(receipt)
     st.dilemma = None
     st.current = None
@@ -774,13 +779,7 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
     """Three workers' standup lines (and any fallbacks their calls took) join the log."""
     st = step.state
     for res in results:
-        for fb in res.fallbacks:
-            step.emit(
-                E.ROUTE_FALLBACK,
-                "router",
-                f"{fb.from_tier} → {fb.to_tier}: {clip(fb.reason, 100)}",
-                asdict(fb),
-            )
+        _fallbacks(step, res)
     for i, (t, res) in enumerate(zip(turns, results, strict=True)):
         step.emit(
             E.AGENT_STANDUP,
@@ -823,14 +822,7 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
             "replaced": replaced,
         },
     )
-    adapted = adapt_pending(st)
-    if adapted:
-        step.emit(
-            E.WORLD_ADAPTED,
-            "narrator",
-            f"{count(len(adapted), 'pending stage')} adapted",
-            {"stage_ids": adapted},
-        )
+    _adapt_pending(step)
     return mem
 
 

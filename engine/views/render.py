@@ -69,15 +69,6 @@ ECONOMICS_LABELS: dict[str, str] = {
     "overhead_usd": "Monthly overhead",
     "profitable": "Profitable",
 }
-# Where a binding direction came from, in words.
-SOURCES: dict[str, str] = {
-    "decision": "your fork choice",
-    "rejection": "your rejection",
-    "standup": "your standup reply",
-    "founding": "the pitch",
-    "custom": "your own words",
-    "order": "your order",
-}
 HIDDEN = frozenset({"follows_decision", "memory_writes"})
 # Rule ids ("founder.craft", "go.cheap"), memory ids, run ids and file paths never reach prose.
 _RULE_SPACES = (

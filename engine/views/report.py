@@ -14,15 +14,6 @@ from textkit.numbers import usd
 if TYPE_CHECKING:
     from engine.session.api import GameSession
 
-MONEY = (
-    "treasury_usd",
-    "monthly_burn_usd",
-    "monthly_revenue_usd",
-    "addressable_market_usd",
-    "arpu_usd",
-    "overhead_usd",
-)
-
 
 def _md(text: str) -> str:
     """Neutralise Markdown/HTML control characters in untrusted text."""
@@ -35,7 +26,7 @@ def _num(field: str, v: float | bool | None) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     assert v is not None
-    return usd(v) if field in MONEY else f"{v:g}"
+    return usd(v) if field.endswith("_usd") else f"{v:g}"
 
 
 def _served(session: GameSession) -> str:

@@ -4,13 +4,13 @@ CEO's last decision and running one tool; the CEO may reply (a binding procedura
 from __future__ import annotations
 
 import functools
-import random
 import re
 from typing import TYPE_CHECKING, Any
 
 from engine.game.economy import runway_text
 from engine.game.models import GameState, Receipt, StandupTurn
 from engine.language.fence import DATA_RULE, data_block
+from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
 from engine.writing.simulate import APPLY
@@ -148,10 +148,9 @@ def run_standup(
         tool_lines = tool
         slots = _slots(state, receipt)
         if tool == "recall_memory":
-            r = memory.recall(receipt.decided, game_day=state.day, budget_tokens=200)
-            n = len(r.items)
-            result = f"{n} note{'s' if n != 1 else ''} recalled"
-            slots["notes"] = f"{n} note{'s' if n != 1 else ''}" if n != 1 else "one note"
+            n = len(memory.recall(receipt.decided, game_day=state.day, budget_tokens=200).items)
+            result = f"{count(n, 'note')} recalled"
+            slots["notes"] = count(n, "note") if n != 1 else "one note"
         elif tool == "watch_burn":
             e = state.economics
             result = f"burn {usd(e.monthly_burn_usd)} a month, {runway_text(e)}"
@@ -162,13 +161,9 @@ def run_standup(
                 slots["topic"], slots["advice"] = result, _advice(hits[0].text)
             else:
                 tool_lines = "search_knowledge_miss"
-        rng = random.Random(f"{state.seed}:standup:{receipt.stage_id}:{i}")
 
         def simulate(
-            tool: str = tool_lines,
-            rng: random.Random = rng,
-            slots: dict[str, str] = slots,
-            i: int = i,
+            tool: str = tool_lines, slots: dict[str, str] = slots, i: int = i
         ) -> dict[str, Any]:
             v = Voice(slots, f"{state.seed}:standup:{receipt.stage_id}:{i}")
             slots["decision_cost"] = v.pick("cost", COSTS)

@@ -17,7 +17,12 @@ from engine.errors import GameError
 from textkit.numbers import runway, usd
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from engine.session.commands import Flag
+
+    # what each sub-command module's `register` adds its parser to
+    Subcommands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
 ARCHETYPES = ("builder", "seller", "designer", "operator")
 
@@ -55,7 +60,7 @@ def _count(text: str) -> int:
     return value
 
 
-def print_json(obj: Any) -> None:
+def print_json(obj: object) -> None:
     """One JSON value on stdout, as every `--json` prints it."""
     sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
 

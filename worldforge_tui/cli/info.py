@@ -12,17 +12,20 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.language import grammar
 from worldforge_tui.cli import json_option, print_json, run_argument, save_dir_option
 from worldforge_tui.text.formatting import human_time
 from worldforge_tui.text.safe_text import one_line
 
+if TYPE_CHECKING:
+    from worldforge_tui.cli import Subcommands
+
 KEYMAP_FILENAME = "keymap.json"  # the same name `worldforge_tui.keymap` reads
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add `locate`, `runs` and `export` to the main CLI's subparsers."""
     loc = subparsers.add_parser(
         "locate",
@@ -129,7 +132,6 @@ def cmd_export(args: argparse.Namespace) -> int:
             args.run_id,
             save_dir=args.save_dir,
             router=Router(Settings(demo_mode="simulation")),
-            knowledge=object(),
         )
         try:
             if args.out == "-":

@@ -9,17 +9,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.errors import GameError
 from engine.language import grammar
 from worldforge_tui.cli import CliError, json_option, save_dir_option
 
-if TYPE_CHECKING:  # the store and SQLite load when a memory command runs, not for `--help`
+if TYPE_CHECKING:
+    # the store and SQLite load when a memory command runs, not for `--help`
     import sqlite3
 
+    from engine.config import Settings
+    from engine.session.api import GameSession
     from memory.contract import MemoryBackend
     from memory.models import ConsolidationResult, PruneReport
+    from worldforge_tui.cli import Subcommands
 
 COSMOS_PENDING = (
     "; Cosmos copy pending: Cosmos did not answer, its copy is deleted by the next session or"
@@ -27,7 +31,7 @@ COSMOS_PENDING = (
 )
 
 
-def register(subparsers: Any) -> argparse.ArgumentParser:
+def register(subparsers: Subcommands) -> argparse.ArgumentParser:
     """Add the `memory` sub-command (and its actions) to the main CLI's subparsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "memory",
@@ -97,7 +101,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _held_line(session: Any, *, take_over: bool) -> str:
+def _held_line(session: GameSession, *, take_over: bool) -> str:
     """Take a silent holder's lease when the player asked (`--take-over`) and it may be taken:
     "" then. Otherwise the one line saying who holds the run and what would let this command in."""
     holder = session.holder
@@ -159,7 +163,7 @@ def _run_day(conn: sqlite3.Connection, run_id: str) -> int:
     return best
 
 
-def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+def _emit(args: argparse.Namespace, data: object, text: str) -> None:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
     else:
@@ -207,7 +211,7 @@ def _show(store: MemoryBackend, args: argparse.Namespace) -> None:
     _emit(args, data, "\n".join(lines))
 
 
-def _settings() -> Any:
+def _settings() -> Settings:
     """Offline routing, with the memory backend the user chose (MEMORY_BACKEND, AZURE_COSMOS_*)."""
     from dataclasses import replace
 
@@ -283,7 +287,6 @@ def _write_command(
         args.run,
         save_dir=resolve_save_dir(args.save_dir),
         router=Router(_settings()),
-        knowledge=object(),
     )
     try:
         if session.read_only:

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from worldforge_tui.cli import json_option
 
-if TYPE_CHECKING:  # the router and settings load when a routing command runs, not for `--help`
+if TYPE_CHECKING:
+    # the router and settings load when a routing command runs, not for `--help`
     from engine.routing import Router
+    from worldforge_tui.cli import Subcommands
 
 
-def register(subparsers: Any) -> argparse.ArgumentParser:
+def register(subparsers: Subcommands) -> argparse.ArgumentParser:
     """Add the `routing` sub-command (status, test) to the main CLI's subparsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "routing",

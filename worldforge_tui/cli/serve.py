@@ -15,12 +15,15 @@ import shlex
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from worldforge_tui.cli import save_dir_option
 
+if TYPE_CHECKING:
+    from worldforge_tui.cli import Subcommands
 
-def register(subparsers: Any) -> None:
+
+def register(subparsers: Subcommands) -> None:
     """Add `serve` to the main CLI's subparsers."""
     serve = subparsers.add_parser(
         "serve",
