@@ -63,7 +63,10 @@ if TYPE_CHECKING:
 #     niche of {customer}" (was "one {customer} niche"); a pet company's best hire is a pet carer.
 # 40: a narrowed customer is priced per the customer itself ("per hairdresser", never "per busiest
 #     hairdresser"); "invoices paid within a week"; "what {company} offers" (plural offerings).
-RULES_VERSION = 40
+# 41: no problem starts with a negation ("lose time to no time to cook …", "no one to train with",
+#     "no idea who to trust", "no childcare …" are rewritten); a price's
+#     unit is read up to two words ("per ward team").
+RULES_VERSION = 41
 
 
 @dataclass(frozen=True)

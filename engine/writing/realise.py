@@ -641,7 +641,12 @@ def _shown(role: str, art: dict[str, Any], d: Direction) -> str:
 
 
 _NOT_NAMED = "not named"
-_SAID_WITH_UNIT = re.compile(PRICE_SAID.pattern + r"(?:\s+per\s+[\w-]+)?", re.IGNORECASE)
+# a price with its unit, up to two words ("per ward team"), never a following word like "and"
+_SAID_WITH_UNIT = re.compile(
+    PRICE_SAID.pattern
+    + r"(?:\s+per\s+[\w-]+(?:\s+(?!(?:and|or|on|at|to|for|in|with|by|from|of|is|a|an|the)\b)[\w-]+)?)?",
+    re.IGNORECASE,
+)
 
 
 def _short(text: str, n: int = 60) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 # fmt: off
 WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "meals": {
-        "pain": ("dinner from a vending machine {moment}", "no time to cook {moment}",
+        "pain": ("dinner from a vending machine {moment}", "cooking from scratch {moment}",
                  "meal plans that fall apart by Wednesday", "deliveries that arrive after the shift starts"),
         "outcome": ("a hot meal ready {moment}", "a week of dinners planned in five minutes",
                     "delivery windows that fit the rota", "less food thrown away"),
@@ -59,7 +59,7 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "things": ("appointments", "check-ups", "results"),
     },
     "fitness": {
-        "pain": ("classes timed for someone else's week", "sessions skipped {moment}", "no one to train with"),
+        "pain": ("classes timed for someone else's week", "sessions skipped {moment}", "training alone with nobody to keep them going"),
         "outcome": ("a class that fits {moment}", "three sessions a week that stick", "progress they can see"),
         "tools": ("class timetable", "booking calendar", "progress log"),
         "features": ("Book a class in one tap", "A plan that adapts to missed sessions", "Progress on one page"),
@@ -117,7 +117,7 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "things": ("repairs", "spare bikes", "parts"),
     },
     "repairs": {
-        "pain": ("a broken phone for a week", "repairs that cost more than a new one", "no idea who to trust"),
+        "pain": ("a broken phone for a week", "repairs that cost more than a new one", "guessing which repair shop to trust"),
         "outcome": ("fixed the same day", "a repair priced up front", "a repair that comes with a warranty"),
         "tools": ("repair tracker", "parts stock", "warranty log"),
         "features": ("A fixed price before we open it", "Same-day repairs", "A warranty on every fix"),
@@ -142,7 +142,7 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "things": ("visits", "bookings", "pet profiles"),
     },
     "childcare": {
-        "pain": ("no childcare {moment}", "a sitter cancelled at the last minute", "nurseries that close at six"),
+        "pain": ("hunting for childcare {moment}", "a sitter cancelled at the last minute", "nurseries that close at six"),
         "outcome": ("childcare that fits the rota", "a trusted sitter booked in minutes", "cover {moment}"),
         "tools": ("sitter profiles", "booking calendar", "background checks"),
         "features": ("Checked sitters near you", "Cover booked around your shifts", "Updates while you work"),

@@ -74,3 +74,16 @@ def test_the_fork_pressure_line_is_filled(new_session):
     d = s.state.dilemma
     assert d is not None and s.state.antagonist.name in d.prompt
     assert not re.search(r"[{}]", d.prompt), d.prompt
+
+
+def test_every_problem_reads_after_lose_time_to_and_tired_of():
+    """The banks' problems fill "lose time to {pain}", "tired of {pain}" and "juggle {pain}": one
+    read "lose time to no time to cook after a night shift". Every offering world has a bank."""
+    from engine.writing.trades import TRADE_WORDS
+    from engine.writing.worlds import WORLD_WORDS
+
+    assert set(WORLDS) <= set(WORLD_WORDS)
+    banks = [*WORLD_WORDS.items(), *TRADE_WORDS.items()]
+    for name, bank in banks:
+        for pain in bank.get("pain", ()):
+            assert not re.match(r"(?:no|not|never|without|lose|losing)(?:\s|$)", pain), (name, pain)
