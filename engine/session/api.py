@@ -399,7 +399,10 @@ class GameSession:
     # ---------------------------------------------------------------- replay
     def apply_recorded(self, record: Record) -> None:
         """Re-issue one recorded command as it was recorded, without its automatic follow-ups (the
-        redo after a rejection and the standup after a decision are recorded as their own steps)."""
+        redo after a rejection and the standup after a decision are recorded as their own steps);
+        a standup recorded after the venture ended has nothing to re-derive and is passed over."""
+        if record.get("cmd") == "standup" and self.state.phase == "ended":
+            return
         commands.from_record(record).issue(self, replaying=True)
 
     # ---------------------------------------------------------------- views

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from typing import Any
 
@@ -61,22 +63,26 @@ def router_for(stored: list[Event]) -> tuple[str, Router]:
     return "replay", Router(Settings(demo_mode="simulation"), replay=replay_map)
 
 
-def founded(
-    run_id: str, inputs: list[Record], router: Router, mem: sqlite3.Connection
-) -> GameSession:
-    """The run founded again in memory from its recorded start (nothing touches the save)."""
+@contextmanager
+def founded(run_id: str, inputs: list[Record], router: Router) -> Iterator[GameSession]:
+    """The run founded again from its recorded start in a save of its own in memory (nothing
+    touches the run's save), closed when done."""
     if not inputs or inputs[0].get("cmd") != "start":
         raise SaveError(f"run {run_id!r} has no recorded start")
     start = inputs[0]
-    return GameSession.start_venture(
-        pitch=start["pitch"],
-        name=start["name"],
-        archetype=start["archetype"],
-        seed=start["seed"],
-        router=router,
-        conn=mem,
-        run_id=run_id,
-    )
+    mem = connect(":memory:")
+    try:
+        yield GameSession.start_venture(
+            pitch=start["pitch"],
+            name=start["name"],
+            archetype=start["archetype"],
+            seed=start["seed"],
+            router=router,
+            conn=mem,
+            run_id=run_id,
+        )
+    finally:
+        mem.close()
 
 
 def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
@@ -84,14 +90,10 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
     refuse_old_rules(state)
     stored = list_events(conn, run_id)
     mode, router = router_for(stored)
-    mem = connect(":memory:")
-    try:
-        session = founded(run_id, inputs, router, mem)
+    with founded(run_id, inputs, router) as session:
         for step in inputs[1:]:
-            if step["cmd"] == "standup" and session.state.phase == "ended":
-                continue
             session.apply_recorded(step)
-        fresh = list_events(mem, run_id)
+        fresh = list_events(session.conn, run_id)
         keys = (ROUTING_KEYS if mode == "replay" else set()) | STORAGE_KEYS
 
         def norm(events: list[Event]) -> list[dict[str, Any]]:
@@ -136,5 +138,3 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
             mode=mode,
             first_difference=diff,
         )
-    finally:
-        mem.close()

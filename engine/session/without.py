@@ -19,16 +19,16 @@ from pydantic import BaseModel, Field
 from engine.config import Settings
 from engine.errors import SaveError
 from engine.game.directions import Binding, Direction
-from engine.game.models import StageRun
+from engine.game.models import GameState, StageRun
 from engine.language import grammar
 from engine.routing import Router
 from engine.session.api import GameSession, refuse_old_rules
+from engine.session.commands import Record
 from engine.session.events import list_events
 from engine.session.replay import founded, router_for
 from engine.session.saves import load_run
 from engine.views.render import render_artifact
 from engine.workers.agents import gather_context, run_worker
-from memory.local.db import connect
 from textkit import clip
 
 LIVE = ("provisional", "active")
@@ -118,6 +118,14 @@ class WithoutReport(BaseModel):
         return out
 
 
+def _recorded(conn: sqlite3.Connection, run_id: str) -> tuple[GameState, list[Record], str, Router]:
+    """The run as saved, its recorded inputs, and the router that re-derives it (and its mode)."""
+    state, inputs = load_run(conn, run_id)
+    refuse_old_rules(state)
+    mode, router = router_for(list_events(conn, run_id))
+    return state, inputs, mode, router
+
+
 def _drift(s: Side) -> str:
     return "; ".join(s.violations) if s.violations else ("DRIFT" if s.drift else "no DRIFT")
 
@@ -156,26 +164,18 @@ def without(
     the note was written whose brief it reached (else the first run while it was live); with
     `stage`, the first run of that stage while the note was live. Bad input raises SaveError
     with one line; the save is only read."""
-    state, inputs = load_run(conn, run_id)
-    refuse_old_rules(state)
+    state, inputs, mode, router = _recorded(conn, run_id)
     note_id = clip(note_id.strip(), 80)
     if stage is not None and not any(s.number == stage for s in state.stages):
         raise SaveError(f"no stage {stage} in run {run_id} (stages 1 to {len(state.stages)})")
-    mode, router = router_for(list_events(conn, run_id))
-    mem = connect(":memory:")
-    try:
-        session = founded(run_id, inputs, router, mem)
+    with founded(run_id, inputs, router) as session:
         look = _Look()
         for i, step in enumerate(inputs[1:], start=1):
             brief = step.get("cmd") == "run_stage" and session.state.phase == "brief"
             if brief and look.target(session, note_id, stage, i):
                 return _derive(session, run_id, note_id, mode, look.reached)
-            if step["cmd"] == "standup" and session.state.phase == "ended":
-                continue
             session.apply_recorded(step)
         look.seen = look.seen or note_id in {r.id for r in session.memory.records()}
-    finally:
-        mem.close()
     if look.first_live is not None:  # live, but it reached no brief: the first run while live
         return _at(conn, run_id, note_id, mode, router, inputs, look.first_live)
     raise SaveError(look.why_not(run_id, note_id, stage))
@@ -208,14 +208,10 @@ def without_each(
     """Every stage whose brief the note's directions bound (the first run of each, at most
     `limit`), each re-derived without it, as `without(…, stage=N)` does for one; a note that bound
     no stage gets `without`'s choice (the first brief it reached). Only reads the save."""
-    state, inputs = load_run(conn, run_id)
-    refuse_old_rules(state)
+    _state, inputs, mode, router = _recorded(conn, run_id)
     note_id = clip(note_id.strip(), 80)
-    mode, router = router_for(list_events(conn, run_id))
     bound: list[int] = []  # the input index of the first brief of each stage the note binds
-    mem = connect(":memory:")
-    try:
-        session = founded(run_id, inputs, router, mem)
+    with founded(run_id, inputs, router) as session:
         stages: set[int] = set()
         for i, step in enumerate(inputs[1:], start=1):
             here = session.state.stage
@@ -225,11 +221,7 @@ def without_each(
                 assert here is not None
                 bound.append(i)
                 stages.add(here.number)
-            if step["cmd"] == "standup" and session.state.phase == "ended":
-                continue
             session.apply_recorded(step)
-    finally:
-        mem.close()
     if not bound:
         return WithoutEach(note_id=note_id, reports=[without(conn, run_id, note_id)], bound=False)
     reports = [_at(conn, run_id, note_id, mode, router, inputs, i, reached=True) for i in bound]
@@ -297,22 +289,16 @@ def _at(
     note_id: str,
     mode: str,
     router: Router,
-    inputs: list[dict[str, Any]],
+    inputs: list[Record],
     index: int,
     *,
     reached: bool = False,
 ) -> WithoutReport:
     """Re-play the run up to input `index` (a run_stage) and derive that stage both ways."""
-    mem = connect(":memory:")
-    try:
-        session = founded(run_id, inputs, router, mem)
+    with founded(run_id, inputs, router) as session:
         for step in inputs[1:index]:
-            if step["cmd"] == "standup" and session.state.phase == "ended":
-                continue
             session.apply_recorded(step)
         return _derive(session, run_id, note_id, mode, reached)
-    finally:
-        mem.close()
 
 
 def _derive(
