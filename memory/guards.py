@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, cast
 
 import textkit
@@ -47,10 +48,11 @@ def clean(text: object, *, limit: int = MAX_TEXT) -> str:
     return textkit.clean(scrub(text if isinstance(text, str) else str(text)), limit)
 
 
-def note_words(text: str) -> set[str]:
+@lru_cache(maxsize=2048)  # a hardening pass compares each new note with every active one
+def note_words(text: str) -> frozenset[str]:
     """A note's folded words minus stopwords, for duplicate checks; numbers and short words count
     ("$25 a month" and "$30 a month" are two notes), unlike `textkit.content_words`."""
-    return {w for w in textkit.words(textkit.fold(text)) if w not in textkit.STOPWORDS}
+    return frozenset(w for w in textkit.words(textkit.fold(text)) if w not in textkit.STOPWORDS)
 
 
 def similarity(a: str, b: str) -> float:

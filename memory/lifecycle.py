@@ -43,7 +43,7 @@ def _covering(rec: MemoryRecord, active: Sequence[MemoryRecord]) -> MemoryRecord
     words are a subset), so `rec` is a duplicate; a note adding any word (a correction) is not."""
     mine = note_words(rec.text)
     if len(mine) < MIN_DUPLICATE_WORDS:
-        mine = set()
+        mine = frozenset()
     group = WORKER_KINDS if rec.kind in WORKER_KINDS else frozenset({rec.kind})
     norm = normalise(rec.text)
     for other in active:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal, get_args
+from typing import Any, ClassVar, Literal, get_args
 
 Kind = Literal["user_profile", "procedural", "chat_summary", "preference", "context", "semantic"]
 Status = Literal["provisional", "active", "archived", "revoked"]
@@ -26,16 +26,17 @@ MAX_TEXT = 400
 _NONE = type(None)
 
 
-@dataclass
 class _Record:
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # every record is a dataclass (for asdict)
+
     def to_dict(self) -> dict[str, Any]:
         """The record as plain JSON data (a deep copy)."""
         return asdict(self)
 
 
-@dataclass
+@dataclass(frozen=True)
 class MemoryRecord(_Record):
-    """One stored memory, scoped to one run."""
+    """One stored memory, scoped to one run (frozen: a store may hand the same record out twice)."""
 
     id: str
     run_id: str
@@ -61,9 +62,9 @@ class MemoryRecord(_Record):
     def from_dict(cls, data: Mapping[str, Any]) -> MemoryRecord:
         """A record from data another process wrote: ValueError unless every field has its type."""
         try:
-            rec = cls(**{f: data[f] for f in FIELDS if f in data})
-            rec.importance = float(rec.importance)
-        except (TypeError, ValueError) as err:
+            given = {f: data[f] for f in FIELDS if f in data}
+            rec = cls(**given | {"importance": float(given["importance"])})
+        except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not a memory record: {err}") from None
         bad = [name for name, types in _TYPES.items() if not isinstance(getattr(rec, name), types)]
         if not all(isinstance(s, str) for s in rec.source_ids):

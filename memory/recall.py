@@ -250,7 +250,7 @@ def block(
     )
     records = found.fetch(list({k: None for k in (rider, *recent, *ranked) if k is not None}))
     ranked_items = [records[k] for k in ranked]
-    known = {normalise(r.text) for r in ranked_items}
+    known = {normalise(r.text) for r in ranked_items} if found.extra else set()
     for rec in found.extra:
         if normalise(rec.text) not in known:
             known.add(normalise(rec.text))

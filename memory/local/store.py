@@ -22,6 +22,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from memory import audit, lifecycle, recall
@@ -65,6 +66,15 @@ _HOLDERS = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
 
 def to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
     """A MemoryRecord from a row selected with COLUMNS (JSON decoded, every field checked)."""
+    return _record(tuple(row))
+
+
+@lru_cache(maxsize=4096)
+def _record(row: tuple[Any, ...]) -> MemoryRecord:
+    """The record of one row's values, remembered by those values: an unchanged row is not
+    decoded and checked again (a run's steps re-read its notes; balance read each ~16 times), a
+    changed one is a new key. Nothing here can go stale: the key is the row itself, read from the
+    save each time. Records are frozen, so one may be handed out twice."""
     fields = dict(zip(FIELDS, row, strict=True))
     fields["source_ids"] = json.loads(fields["source_ids"])
     fields["payload"] = json.loads(fields["payload"]) if fields["payload"] else None
@@ -106,7 +116,7 @@ class MemoryStore(PolicyStore):
     def _rows(self, where: str, *params: object) -> list[MemoryRecord]:
         """This run's records matching `where` (SQL after `run_id = ? AND`), as selected."""
         sql = f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND {where}"
-        return [to_record(r) for r in self.conn.execute(sql, (self.run_id, *params))]
+        return [_record(r) for r in self._tuples(sql, self.run_id, *params)]
 
     def _tuples(self, sql: str, *params: object) -> sqlite3.Cursor:
         """Rows as plain tuples (cheaper than sqlite3.Row where every row is read)."""
@@ -283,7 +293,7 @@ class MemoryStore(PolicyStore):
 
     def _fetch(self, pks: list[int | str]) -> dict[int | str, MemoryRecord]:
         sql = f"SELECT pk, {COLUMNS} FROM memories WHERE pk IN ({_marks(pks)})"
-        return {r[0]: to_record(r[1:]) for r in self.conn.execute(sql, pks)}
+        return {r[0]: _record(r[1:]) for r in self._tuples(sql, *pks)}
 
     def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
         self.authorize(run_id)
