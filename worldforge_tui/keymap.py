@@ -10,6 +10,8 @@ from pathlib import Path
 
 from pydantic import RootModel, ValidationError, field_validator
 
+from worldforge_tui.text.safe_text import first_line
+
 KEYMAP_FILENAME = "keymap.json"
 MAX_KEYMAP_CHARS = 65_536  # a few hundred bindings fit many times over
 
@@ -44,5 +46,4 @@ def load_keymap(directory: Path) -> tuple[dict[str, str], str | None]:
     except RecursionError:  # `[[[[…` nested past the parser's depth
         return {}, f"keymap {path} ignored: nested too deeply"
     except (ValueError, ValidationError) as exc:
-        first = str(exc).splitlines()[0][:160]
-        return {}, f"keymap {path} ignored: {first}"
+        return {}, f"keymap {path} ignored: {first_line(exc, 160)}"

@@ -15,6 +15,7 @@ from engine.errors import GameError
 from worldforge_tui import actions
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.host import AppHost
+from worldforge_tui.text.safe_text import first_line
 from worldforge_tui.widgets.action_bar import thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
@@ -45,7 +46,7 @@ class PlayerActions(AppHost):
             command = kind.from_said(said or row.said)
             preview = command.preview(self.session.state) if self.session is not None else None
         except GameError as err:  # bad input: one clear line, the text comes back
-            self._refused(row, said, str(err).splitlines()[0][:200])
+            self._refused(row, said, first_line(err))
             return
         if preview is None:
             self.issue(command, self._thinking(row), on_refused=again)
@@ -200,7 +201,7 @@ class PlayerActions(AppHost):
             try:
                 command = commands.Consolidate.typed(ids, summary, "ceo")
             except GameError as err:  # bad input: one clear line, the summary comes back
-                self._consolidate(ids, summary, str(err).splitlines()[0][:200])
+                self._consolidate(ids, summary, first_line(err))
                 return
             self.issue(command, on_refused=lambda why: self._consolidate(ids, summary, why))
 

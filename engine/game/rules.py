@@ -24,7 +24,7 @@ from engine.game.economy import (
     recompute,
 )
 from engine.game.models import Economics, GameState, OrgDelta, Worker
-from textkit import has_phrase, slug
+from textkit import slug
 from textkit.numbers import usd
 
 EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
@@ -560,17 +560,6 @@ RULES: dict[str, Rule] = {
         ),
     ]
 }
-
-
-def match_own_answer(text: str, allowed: tuple[str, ...]) -> str:
-    """Resolve free text to a rule: exactly one allowed rule whose keyword occurs as whole words.
-
-    Ambiguous or no match gives `custom.default` (never the first rule by accident).
-    """
-    hits = [
-        rid for rid in allowed if any(kw and has_phrase(text, kw) for kw in RULES[rid].keywords)
-    ]
-    return hits[0] if len(hits) == 1 else "custom.default"
 
 
 def resolve(rule: Rule, econ: Economics, archetype: str) -> dict[str, float]:

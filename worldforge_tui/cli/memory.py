@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from engine.errors import GameError
 from engine.language import grammar
 from worldforge_tui.cli import CliError, json_option, save_dir_option
+from worldforge_tui.text.safe_text import first_line
 
 if TYPE_CHECKING:
     # the store and SQLite load when a memory command runs, not for `--help`
@@ -220,7 +221,7 @@ def _settings() -> Settings:
     try:
         return replace(load_settings(), demo_mode="simulation")
     except (SettingsFileError, ValueError) as err:
-        raise CliError(str(err).splitlines()[0][:200]) from None
+        raise CliError(first_line(err)) from None
 
 
 def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace) -> None:
@@ -418,7 +419,6 @@ def run(args: argparse.Namespace) -> int:
         finally:
             conn.close()
     except (CliError, GameError, ValueError, KeyError, PermissionError, sqlite3.Error) as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"worldforge: error: {message}", file=sys.stderr)
+        print(f"worldforge: error: {first_line(exc, None)}", file=sys.stderr)
         return 2
     return 0

@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from worldforge_tui.cli import json_option
+from worldforge_tui.text.safe_text import first_line
 
 if TYPE_CHECKING:
     # the router and settings load when a routing command runs, not for `--help`
@@ -69,10 +70,6 @@ def register(subparsers: Subcommands) -> argparse.ArgumentParser:
     test.add_argument("--only", default="", help="with --faults: scenario ids, e.g. S06,S09")
     test.set_defaults(func=run)
     return parser
-
-
-def _one_line(err: Exception) -> str:
-    return str(err).splitlines()[0][:300]
 
 
 def _status(router: Router, probe: bool) -> dict[str, Any]:
@@ -226,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         router = Router(load_settings())
     except SettingsError as err:
-        print(f"worldforge: error: {_one_line(err)}", file=sys.stderr)
+        print(f"worldforge: error: {first_line(err, 300)}", file=sys.stderr)
         return 2
     if args.routing_action == "status":
         data = _status(router, probe=not args.no_probe)

@@ -56,6 +56,13 @@ def one_line(value: Any, limit: int | None = LINE_LIMIT) -> str:
     return text
 
 
+def first_line(err: BaseException, limit: int | None = 200) -> str:
+    """The one line a front end shows for an error: its first line, cut to `limit` (its type's
+    name when it says nothing)."""
+    text = str(err).strip()
+    return text.splitlines()[0][:limit] if text else type(err).__name__
+
+
 def literal(value: Any, style: str = "", limit: int | None = DEFAULT_LIMIT) -> Text:
     """A rich `Text` holding the cleaned string verbatim: markup in it is shown, never parsed."""
     from rich.text import Text
