@@ -322,7 +322,7 @@ class Settings:
         if f is not None:
             value = _checked(f, value)
             if value is not None and (name in SECRET_FIELDS or name in URL_FIELDS):
-                from memory.scrub import register_secret
+                from textkit.scrub import register_secret
 
                 register_secret(value if name in SECRET_FIELDS else urlsplit(value).password)
         object.__setattr__(self, name, value)
@@ -578,7 +578,7 @@ def load_settings() -> Settings:
 
 
 def _scrubbed(value: str) -> str:
-    from memory.scrub import scrub
+    from textkit.scrub import scrub
 
     return scrub(value)
 

@@ -1,2 +1,2 @@
-"""Binding memory. Here, the contract both backends share: records and kinds, write guards, the secret
-scrubber, the consolidation rule and audit; `local/` (SQLite, the default), `cosmos/` and `foundry/` hold the backends."""
+"""Binding memory. Here, the contract both backends share: records and kinds, write guards (texts
+scrubbed by `textkit.scrub`), the consolidation rule and audit; `local/` (SQLite, the default), `cosmos/` and `foundry/` hold the backends."""

@@ -24,7 +24,7 @@ from memory.models import (
     Kind,
     NewNote,
 )
-from memory.scrub import scrub
+from textkit.scrub import scrub
 
 DEFAULT_IMPORTANCE = 5.0
 DEFAULT_TTL_DAYS = 7

@@ -1,5 +1,5 @@
 """One text toolkit for every layer: cleaning, folding, tokenising, stemming, stopwords, phrases,
-slugs and clipping. Unicode-aware throughout, and free of any game or storage import.
+slugs and clipping (`textkit.scrub`, imported on its own: secret scrubbing). Unicode-aware throughout, and free of any game or storage import.
 
 - `clean`: control characters out, invisible format characters (bidi overrides, zero-width) out,
   whitespace folded to single spaces, NFC, optional clamp.

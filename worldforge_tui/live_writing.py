@@ -56,7 +56,7 @@ def _shown(text: str, *, final: bool) -> str:
     """Streamed text as it may be drawn (and sent by `serve`): scrubbed of secrets (an echoed key,
     a URL's credentials), and while the call streams, without its unfinished last word, so a
     secret is never drawn half-way before the scrubber can recognise it (issue 26)."""
-    from memory.scrub import scrub
+    from textkit.scrub import scrub
 
     if not final:
         cut = max(text.rfind(" "), text.rfind("\n"), text.rfind("\t"))

@@ -28,7 +28,7 @@ def clean_text(value: str, *, field: str, max_chars: int, required: bool = True)
         raise InputError(
             f"{field} contains a control character (U+{ord(bad.group()):04X}); use plain text"
         )
-    from memory.scrub import scrub  # its patterns load with the first player text, not at start-up
+    from textkit.scrub import scrub  # its patterns load with the first player text, not at start-up
 
     text = scrub(textkit.clean(value))  # secrets never enter game state
     if required and not text:

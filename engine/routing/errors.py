@@ -118,7 +118,7 @@ _PARAM_ADAPTS = ("temperature", "max_tokens", "max_completion_tokens")
 def _short(text: object, limit: int = 160) -> str:
     """One line of an endpoint's error text, scrubbed of configured keys and credentials (the one
     boundary every model and Azure error detail passes on its way to events, logs and screens)."""
-    from memory.scrub import scrub
+    from textkit.scrub import scrub
 
     return scrub(" ".join(str(text).split()))[:limit]
 

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from memory.local.db import register_schema, transaction
-from memory.scrub import scrub, scrub_obj
+from textkit.scrub import scrub, scrub_obj
 
 
 class EventType(StrEnum):

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from engine.version import version
 from engine.views.render import artifact_markdown, decision_words, economics_label, prose, shipped
-from memory.scrub import scrub
 from textkit.numbers import usd
+from textkit.scrub import scrub
 
 if TYPE_CHECKING:
     from engine.session.api import GameSession

@@ -23,7 +23,7 @@ from engine.routing import Router, RouteRequest, RouteResult
 from engine.views.render import changes
 from engine.workers.schema import compiled_schema, judge_for
 from engine.writing.simulate import simulate_artifact
-from memory.scrub import scrub_obj
+from textkit.scrub import scrub_obj
 
 if TYPE_CHECKING:
     from knowledge import Knowledge

@@ -14,9 +14,9 @@ from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
 from engine.writing.simulate import APPLY
-from memory.scrub import scrub
 from textkit import clip
 from textkit.numbers import usd
+from textkit.scrub import scrub
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

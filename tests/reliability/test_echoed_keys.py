@@ -19,7 +19,7 @@ from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import RunStage
-from memory.scrub import scrub
+from textkit.scrub import scrub
 
 ROOT = Path(__file__).resolve().parents[2]
 HEX_KEY = "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c"  # a 32-hex Azure-style key: no sk- prefix

@@ -525,7 +525,7 @@ def _is_settings_error(err: BaseException) -> bool:
 
 
 def _scrubbed(text: str) -> str:
-    from memory.scrub import scrub
+    from textkit.scrub import scrub
 
     return scrub(text)
 

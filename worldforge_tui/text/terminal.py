@@ -54,7 +54,7 @@ class SafeStream:
         self.inner = inner
 
     def write(self, text: str) -> int:
-        from memory.scrub import scrub
+        from textkit.scrub import scrub
 
         self.inner.write(printable(scrub(text)))
         return len(text)

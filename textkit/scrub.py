@@ -1,4 +1,6 @@
-"""Secret scrubbing for every text that reaches disk: memories, event payloads, saved settings.
+"""Secret scrubbing for every text that reaches disk or a screen: memories, event payloads, saved
+settings, log lines, CLI output and the TUI's streamed text. Every layer scrubs (config, logs,
+routing errors, events, workers, the front ends), so it lives in the toolkit, not in `memory`.
 
 Precision first: only shapes that are unmistakably credentials (or values explicitly labelled as
 secrets) are replaced with ``[redacted]``, so ordinary prose about tokens, keys and passwords survives.
