@@ -51,7 +51,7 @@ WORLDS: dict[str, tuple[tuple[str, ...], str]] = {
     "bookings": (
         ("booking", "bookings", "scheduling", "schedule", "reservation", "reservations",
          "réservation", "reservas", "appointments", "rota", "rotas", "shift", "swapping",
-         "receptionist", "calendar", "matching", "予約"),
+         "receptionist", "calendar", "予約"),
         "small service businesses",
     ),
     "money": (
@@ -63,7 +63,7 @@ WORLDS: dict[str, tuple[tuple[str, ...], str]] = {
     "learning": (
         ("tutoring", "lessons", "lesson", "course", "courses", "classes", "aulas", "teaching",
          "homework", "curriculum", "language", "languages", "coaching", "workshops",
-         "coding", "bootcamp", "bootcamps"),
+         "coding", "bootcamp", "bootcamps", "clases", "cursos", "cours", "kurse"),
         "learners",
     ),
     "fashion": (
@@ -143,7 +143,8 @@ WORLDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "careers": (
         ("résumé", "resume", "cv", "careers", "career", "hiring", "recruiting", "interviews",
-         "jobs", "job", "translation", "grant-writing", "grants", "grant"),
+         "jobs", "job", "translation", "grant-writing", "grants", "grant", "apprenticeship",
+         "apprenticeships", "internships", "placements"),
         "job seekers",
     ),
     "community": (
@@ -202,7 +203,7 @@ TRADES: dict[str, tuple[str, ...]] = {
         "workers", "trabajadores", "migrant", "shift", "staff", "employees", "changers",
         "job", "cleaners", "porters",
     ),
-    "learners": ("learners", "graduates", "apprentices", "career"),
+    "learners": ("learners", "graduates", "apprentices", "career", "leavers", "school-leavers"),
     "pet owners": ("dog", "dogs", "cat", "cats", "pets"),
     "pet trades": ("groomers", "breeders", "kennels", "walkers", "groomer"),
     "collectors": ("collectors", "hobbyists", "enthusiasts", "fans", "gamers"),

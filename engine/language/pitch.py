@@ -560,7 +560,9 @@ def _read_pitch(pitch: str) -> PitchReading:
     offering = re.sub(r"\s+(?:that|which|to)$", "", offering)
     if not offering:
         offering = " ".join(content_words(text)[:3])
-    customer = re.sub(r"^the\s+", "", _trim(customer), flags=re.IGNORECASE)
+    # a leading article goes, in the languages pitches come in ("les étudiants" would read
+    # "three les étudiants" in the work)
+    customer = re.sub(r"^(?:the|les|des|los|las|gli)\s+", "", _trim(customer), flags=re.IGNORECASE)
     customer, prep, setting = _split_setting(_head_noun_phrase(customer))
     owners = _owners(customer)
     found = bool(customer)

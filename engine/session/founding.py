@@ -66,7 +66,9 @@ if TYPE_CHECKING:
 # 41: no problem starts with a negation ("lose time to no time to cook …", "no one to train with",
 #     "no idea who to trust", "no childcare …" are rewritten); a price's
 #     unit is read up to two words ("per ward team").
-RULES_VERSION = 41
+# 42: apprenticeships are careers ("matching" no longer reads as bookings), school leavers are
+#     learners; a customer's leading article goes in French, Spanish, Italian ("les étudiants").
+RULES_VERSION = 42
 
 
 @dataclass(frozen=True)

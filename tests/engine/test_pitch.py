@@ -29,6 +29,26 @@ def test_the_offering_decides_the_world_before_the_setting():
     assert (r.world, r.customer, r.setting) == ("laundry", "families", "apartment towers")
 
 
+@pytest.mark.parametrize(
+    ("pitch", "customer", "world", "trade"),
+    [
+        # "matching" read apprenticeships as bookings ("fewer no-shows"), "school" as schools
+        (
+            "Apprenticeship matching for school leavers in small towns",
+            "school leavers",
+            "careers",
+            "learners",
+        ),
+        # the article stayed: "Pilot live with three les étudiants"
+        ("Cours de cuisine en ligne pour les étudiants", "étudiants", "learning", "general"),
+        ("Clases de inglés para los taxistas", "taxistas", "learning", "general"),
+    ],
+)
+def test_the_customer_and_worlds_of_pitches_read_wrong_before(pitch, customer, world, trade):
+    r = read_pitch(pitch)
+    assert (r.customer, r.world, r.trade) == (customer, world, trade)
+
+
 def test_a_pitch_without_a_customer_says_what_it_assumed():
     r = read_pitch("Luxury cat hotels")
     assert r.customer == "pet owners" and not r.customer_found and "names no customer" in r.note
