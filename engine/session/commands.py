@@ -165,6 +165,9 @@ class Command(ABC, Generic[P, R]):
     verb: ClassVar[str] = ""  # "cannot {verb} now: …"
     phases: ClassVar[tuple[str, ...] | None] = None  # None: any phase, the ended one too
     flag: ClassVar[Flag | None] = None
+    # The one line, in any phase, of a command that answers something waiting (a standup, an
+    # event) when nothing is waiting for it; None: the phase's own line
+    nothing_waiting: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -189,6 +192,8 @@ class Command(ABC, Generic[P, R]):
     @classmethod
     def refuse(cls, state: GameState) -> None:
         """Raise the one line a front end shows when the command may not run now."""
+        if cls.nothing_waiting is not None and not cls.allowed(state):
+            raise GameError(cls.nothing_waiting)
         if cls.phases is not None and state.phase not in cls.phases:
             if state.phase == "ended":
                 raise GameError(ENDED)
@@ -466,14 +471,11 @@ class StandupReply(PlainCommand["MemoryNote"]):
     def from_said(cls, said: str) -> Self:
         return cls(_said(said, "reply"))
 
+    nothing_waiting: ClassVar[str | None] = "there is no standup waiting for a reply"
+
     @classmethod
     def extra(cls, state: GameState) -> bool:
         return bool(state.standup) and not state.standup_answered
-
-    @classmethod
-    def refuse(cls, state: GameState) -> None:
-        if not cls.allowed(state):
-            raise GameError("there is no standup waiting for a reply")
 
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "standup")
@@ -505,14 +507,11 @@ class AnswerEvent(PlainCommand["WorldEvent"]):
     def from_said(cls, said: str) -> Self:
         return cls(_ab(said, "answer the event with"))
 
+    nothing_waiting: ClassVar[str | None] = "there is no event waiting for an answer"
+
     @classmethod
     def extra(cls, state: GameState) -> bool:
         return state.pending_event is not None
-
-    @classmethod
-    def refuse(cls, state: GameState) -> None:
-        if not cls.allowed(state):
-            raise GameError("there is no event waiting for an answer")
 
     def apply(self, step: Step, prepared: None) -> WorldEvent:
         from engine.session import steps

@@ -363,11 +363,7 @@ def approve(step: Step) -> Dilemma:
         E.ARTIFACT_APPROVED,
         "ceo",
         f"{stage.beat} approved (score {run.rubric.final})"
-        + (
-            f" with {len(planted)} known flaw" + ("s" if len(planted) > 1 else "")
-            if planted
-            else ""
-        ),
+        + (f" with {count(len(planted), 'known flaw')}" if planted else ""),
         {
             "stage_id": stage.id,
             "score": run.rubric.final,

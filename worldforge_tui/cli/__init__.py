@@ -10,7 +10,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import GameError
@@ -36,28 +36,25 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"seed must be a whole number, not {text[:20]!r}"
-        ) from None
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError("seed must be from 0 to 2^63-1")
-    return value
+def whole_number(name: str, lo: int, hi: int, hi_said: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number from `lo` to `hi`, else one line naming the option."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a whole number, not {text[:20]!r}"
+            ) from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be from {lo} to {hi_said or hi}")
+        return value
+
+    return parse
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--seeds must be a whole number, not {text[:20]!r}"
-        ) from None
-    if not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError("--seeds must be from 1 to 1000")
-    return value
+_seed = whole_number("seed", 0, 2**63 - 1, "2^63-1")
+_count = whole_number("--seeds", 1, 1000)
 
 
 def print_json(obj: object) -> None:

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from worldforge_tui.cli import save_dir_option
+from worldforge_tui.cli import save_dir_option, whole_number
 
 if TYPE_CHECKING:
     from worldforge_tui.cli import Subcommands
@@ -35,19 +35,14 @@ def register(subparsers: Subcommands) -> None:
         default="127.0.0.1",
         help="address to listen on (default 127.0.0.1: this machine only)",
     )
-    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument(
+        "--port",
+        type=whole_number("port", 1, 65535),
+        default=8000,
+        help="port to listen on (default 8000)",
+    )
     save_dir_option(serve)
     serve.set_defaults(func=cmd_serve)
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port must be a number, not {text[:20]!r}") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError("port must be from 1 to 65535")
-    return value
 
 
 def play_command(save_dir: str | None, env_file: str | None = None) -> str:
