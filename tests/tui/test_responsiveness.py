@@ -172,3 +172,41 @@ async def test_the_footer_greys_a_key_whose_text_stays_the_same():
         after = footer.content
         assert "Go" in before.plain and after.plain == before.plain
         assert "dim" not in str(before.spans) and "dim" in str(after.spans)
+
+
+class CountingRestyles(WorldForgeApp):
+    """The game, noting every mounted node Textual restyles whole (screens included)."""
+
+    restyled: list[object]
+
+    def update_styles(self, node, animate=True):
+        if node is not self and node.is_attached:
+            self.__dict__.setdefault("restyled", []).append(node)
+        super().update_styles(node, animate)
+
+
+async def test_a_reopened_screen_restyles_only_after_a_theme_change_it_missed(tmp_path):
+    """The settings screen is kept installed: reopened in the theme it left, it is not restyled
+    whole; reopened after a theme change made while it was away, it shows the new theme."""
+    from textual.widgets import Button
+
+    app = CountingRestyles(pitch=PITCH, seed=7, save_dir=tmp_path, theme="textual-dark")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        for _ in range(2):
+            await pilot.press("s")
+            await pilot.pause()
+            screen = app.screen
+            assert screen.__class__.__name__ == "SettingsScreen"
+            await pilot.press("escape")
+            await pilot.pause()
+        assert screen not in app.__dict__.get("restyled", [])
+        save = screen.query_one("#settings-save", Button)
+        before = save.styles.background
+        app.theme = "textual-light"  # while the settings screen is off the stack
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen is screen and screen in app.restyled
+        assert save.styles.background != before
+        assert save.styles.background == app.current_theme.to_color_system().primary
