@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memory.local.stamp import quick_check, read_head, read_stamp
+from memory.local.stamp import Look, inspect, read_head
+from memory.local.stamp import is_busy as is_busy
 
 DB_FILENAME = "worldforge.db"
 BUSY_TIMEOUT_MS = 15000  # a writer waits this long for another process's transaction (issue 26)
@@ -46,11 +47,6 @@ BUSY_LINE = (
     "the save is busy: another WorldForge process kept it locked for {seconds} s; nothing was "
     "changed, try again when it is done"
 )
-
-
-def is_busy(err: BaseException) -> bool:
-    text = str(err).lower()
-    return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
 def busy_line() -> str:
@@ -111,17 +107,15 @@ def check_links(path: Path) -> None:
 
 
 def _check_file(path: Path) -> bool:
-    """Refuse, from the file's own bytes before SQLite opens it, a file that is not an SQLite
-    database, a truncated header, and a stamp (read from the file and its WAL's newest page 1)
-    that is missing, foreign or newer; True for a new (missing or empty) file, which `connect`
-    stamps first. The bytes come through the pinned descriptor of memory.local.stamp.read_head,
-    never a plain open/close.
+    """Refuse a file that is not an SQLite database, then whatever `stamp.inspect` finds (a
+    missing, foreign or newer stamp, damage), before anything writes to it; True for a new
+    (missing or empty) file, which `connect` stamps first. The first bytes come through the
+    pinned descriptor of `stamp.read_head`, never a plain open/close.
 
     A zero-length file counts as a new save: a process killed while creating the file leaves one,
-    and it holds nothing to lose. Whether the file is whole (truncated, torn) is not judged from
-    its size against the header here: without SQLite's lock that comparison races another
-    process's checkpoint (the file grows after page 1 is written, the WAL is truncated after); the
-    damage check asks SQLite inside a read transaction instead (`quick_check`).
+    and it holds nothing to lose. Whether the file is whole (truncated, torn) is asked of SQLite
+    inside a read transaction, never judged from its size against the header: without SQLite's
+    lock that comparison races another process's checkpoint.
     """
     try:
         size, head = read_head(path)
@@ -137,14 +131,17 @@ def _check_file(path: Path) -> bool:
         raise SaveFileError(
             f"{path} is not a WorldForge save (not an SQLite database): {SUGGESTION}"
         )
-    if len(head) < 100:
-        raise SaveFileError(f"save file {path} is truncated ({size} bytes): {SUGGESTION}")
-    page_size = int.from_bytes(head[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    if page_size < 512 or page_size & (page_size - 1):
-        raise SaveFileError(f"save file {path} is damaged (bad page size): {SUGGESTION}")
-    _check_stamp(path, *read_stamp(path, head))
+    # busy now: the header's stamp will do (the open checks it again under the write lock)
+    look = inspect(path) or Look(_int(head, 68), _int(head, 60), "ok")
+    if look.app_id is not None:
+        _check_stamp(path, look.app_id, look.version)
+    if look.problem != "ok":  # damage is refused at open, not mid-game; file and WAL stay as found
+        raise SaveFileError(damaged_line(path, look.problem))
     return False
+
+
+def _int(head: bytes, at: int) -> int:
+    return int.from_bytes(head[at : at + 4], "big")
 
 
 def _check_stamp(path: Path, app_id: int, version: int, *, new: bool = False) -> None:
@@ -217,13 +214,9 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
             raise FileNotFoundError(f"no save file at {path}")
         if not readonly:
             check_links(path)
-        fresh = _check_file(path)  # by the bytes and the stamp, before SQLite opens the file
+        fresh = _check_file(path)  # the stamp and damage, before anything writes to the file
         if fresh and readonly:
             raise SaveFileError(f"{path} is empty: there is nothing to read yet")
-        # damage is refused at open, not mid-game; the refused file and its WAL stay as found
-        problem = "ok" if fresh else quick_check(path)
-        if problem != "ok":
-            raise SaveFileError(damaged_line(path, problem))
     if readonly:
         return _connect_readonly(path)
     conn = _open(path)
