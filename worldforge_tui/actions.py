@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -110,77 +111,57 @@ def command_row(
     )
 
 
+# One maker a section: the scope that owns its keys and the group help lists them under.
+_app = partial(GameAction, scope="app", group="Board")
+_pane = partial(GameAction, scope="board", group="Panes", show=False)
+_memory = partial(GameAction, scope="memory", group="Memory pane")
+_log = partial(GameAction, scope="log", group="Replay log")
+_settings = partial(GameAction, scope="settings", group="Settings")
+_dialog = partial(GameAction, group="Dialogs")  # the dialog's own scope comes sixth
+
 ACTIONS: tuple[GameAction, ...] = (
     # ---- board (app scope): work only while the board is the active screen ------------------
-    GameAction(
-        "app.help",
-        "question_mark",
-        "help",
-        "Help",
-        "How to play, and every key",
-        "app",
-        "Board",
-        palette="Help",
-    ),
-    GameAction(
+    _app("app.help", "question_mark", "help", "Help", "How to play, and every key", palette="Help"),
+    _app(
         "app.settings",
         "s",
         "settings",
         "Settings",
         "Settings: routing mode, local and Foundry models, test connection, save",
-        "app",
-        "Board",
         palette="Settings",
     ),
-    GameAction(
+    _app(
         "app.new",
         "n",
         "new_venture",
         "New",
         "Found a new company (or resume the last)",
-        "app",
-        "Board",
         palette="New venture",
     ),
-    GameAction(
-        "app.load",
-        "l",
-        "load",
-        "Load",
-        "Open a saved venture",
-        "app",
-        "Board",
-        palette="Load venture",
-    ),
-    GameAction(
+    _app("app.load", "l", "load", "Load", "Open a saved venture", palette="Load venture"),
+    _app(
         "app.export",
         "e",
         "export",
         "Export",
         "Write the venture's report (Markdown)",
-        "app",
-        "Board",
         palette="Export report",
         needs_venture=True,
     ),
-    GameAction(
+    _app(
         "app.cancel_call",
         "escape",
         "cancel_call",
         "Cancel call",
         "Cancel the model call in flight (nothing is recorded; the step can run again)",
-        "app",
-        "Board",
         show=False,
     ),
-    GameAction(
+    _app(
         "app.quit",
         "ctrl+q",
         "quit",
         "Quit",
         "Quit (the venture is saved after every step)",
-        "app",
-        "Board",
         priority=True,
     ),
     # ---- the gate, the fork, the standup (main screen): one row a key, each giving a command ----
@@ -292,245 +273,94 @@ ACTIONS: tuple[GameAction, ...] = (
         working="is working on",
     ),
     # ---- panes (main screen): show and focus ------------------------------------------------
-    GameAction(
-        "pane.story",
-        "f1",
-        "pane('story')",
-        "Story",
-        "Show and focus the Story pane",
-        "board",
-        "Panes",
-        show=False,
+    _pane("pane.story", "f1", "pane('story')", "Story", "Show and focus the Story pane"),
+    _pane(
+        "pane.receipt", "f2", "pane('receipt')", "Receipt", "Show and focus the Decision receipt"
     ),
-    GameAction(
-        "pane.receipt",
-        "f2",
-        "pane('receipt')",
-        "Receipt",
-        "Show and focus the Decision receipt",
-        "board",
-        "Panes",
-        show=False,
-    ),
-    GameAction(
-        "pane.memory",
-        "f3",
-        "pane('memory')",
-        "Memory",
-        "Show and focus the Memory pane",
-        "board",
-        "Panes",
-        show=False,
-    ),
-    GameAction(
-        "pane.log",
-        "f4",
-        "pane('log')",
-        "Log",
-        "Show and focus the Replay log",
-        "board",
-        "Panes",
-        show=False,
-    ),
-    GameAction(
+    _pane("pane.memory", "f3", "pane('memory')", "Memory", "Show and focus the Memory pane"),
+    _pane("pane.log", "f4", "pane('log')", "Log", "Show and focus the Replay log"),
+    _pane(
         "replay.filter",
         "slash",
         "focus_filter",
         "Filter log",
         "Filter the replay log (Enter returns to the log, Escape clears)",
-        "board",
-        "Panes",
-        show=False,
         palette="Filter the replay log",
     ),
     # ---- memory pane (when it has focus) ----------------------------------------------------
-    GameAction(
-        "memory.mark",
-        "space",
-        "toggle_mark",
-        "Mark",
-        "Mark a note for consolidation",
-        "memory",
-        "Memory pane",
-    ),
-    GameAction(
+    _memory("memory.mark", "space", "toggle_mark", "Mark", "Mark a note for consolidation"),
+    _memory(
         "memory.consolidate",
         "c",
         "request('consolidate')",
         "Consolidate",
         "Fold the marked notes into one reviewed note",
-        "memory",
-        "Memory pane",
     ),
-    GameAction(
+    _memory(
         "memory.prune",
         "p",
         "request('prune')",
         "Prune (dry run)",
         "List the notes a prune would delete (nothing is deleted)",
-        "memory",
-        "Memory pane",
     ),
-    GameAction(
+    _memory(
         "memory.forget",
         "f",
         "request('forget')",
         "Forget memories",
         "Forget every memory of this venture; the venture and its log stay (asks first)",
-        "memory",
-        "Memory pane",
     ),
-    GameAction(
+    _memory(
         "memory.what_if",
         "w",
         "what_if",
         "What if?",
         "What if they forgot this? Each stage this note binds, re-derived in the simulator "
         "without it: brief, work, score and DRIFT side by side (the run is not changed)",
-        "memory",
-        "Memory pane",
     ),
     # ---- replay log (when it has focus) -----------------------------------------------------
-    GameAction(
-        "replay.inspect",
-        "enter",
-        "inspect",
-        "Inspect",
-        "Inspect the row's full payload",
-        "log",
-        "Replay log",
+    _log("replay.inspect", "enter", "inspect", "Inspect", "Inspect the row's full payload"),
+    _log("replay.up", "up", "cursor(-1)", "Up", "Previous row", show=False),
+    _log("replay.down", "down", "cursor(1)", "Down", "Next row", show=False),
+    _log("replay.pageup", "pageup", "page(-1)", "Page up", "A page up", show=False),
+    _log("replay.pagedown", "pagedown", "page(1)", "Page down", "A page down", show=False),
+    _log("replay.first", "home", "first", "First", "First row", show=False),
+    _log(
+        "replay.last", "end", "last", "Last (follow)", "Last row, and follow new ones", show=False
     ),
-    GameAction(
-        "replay.up", "up", "cursor(-1)", "Up", "Previous row", "log", "Replay log", show=False
-    ),
-    GameAction(
-        "replay.down", "down", "cursor(1)", "Down", "Next row", "log", "Replay log", show=False
-    ),
-    GameAction(
-        "replay.pageup",
-        "pageup",
-        "page(-1)",
-        "Page up",
-        "A page up",
-        "log",
-        "Replay log",
-        show=False,
-    ),
-    GameAction(
-        "replay.pagedown",
-        "pagedown",
-        "page(1)",
-        "Page down",
-        "A page down",
-        "log",
-        "Replay log",
-        show=False,
-    ),
-    GameAction(
-        "replay.first", "home", "first", "First", "First row", "log", "Replay log", show=False
-    ),
-    GameAction(
-        "replay.last",
-        "end",
-        "last",
-        "Last (follow)",
-        "Last row, and follow new ones",
-        "log",
-        "Replay log",
-        show=False,
-    ),
-    GameAction(
+    _log(
         "replay.clear",
         "escape",
         "clear_filter",
         "Clear filter",
         "Clear the log's filter (while one is set)",
-        "log",
-        "Replay log",
         show=False,
     ),
-    GameAction(
+    GameAction(  # the filter's own Escape: help lists it once, as the log's
         "filter.clear",
         "escape",
         "clear_filter",
         "Clear",
         "Clear the filter and return to the log",
         "filter",
-        "",  # help lists it once, as the log's Escape
+        "",
         show=False,
     ),
     # ---- other screens ----------------------------------------------------------------------
-    GameAction(
-        "settings.close",
-        "escape",
-        "close",
-        "Back",
-        "Leave settings without saving",
-        "settings",
-        "Settings",
-    ),
-    GameAction(
-        "settings.save",
-        "ctrl+s",
-        "save",
-        "Save",
-        "Save and apply to the next call",
-        "settings",
-        "Settings",
-    ),
-    GameAction(
-        "settings.test",
-        "ctrl+t",
-        "test",
-        "Test connection",
-        "Probe each configured tier",
-        "settings",
-        "Settings",
-    ),
-    GameAction(
-        "help.close",
-        "escape,q,question_mark",
-        "close",
-        "Close",
-        "Close the help",
-        "help",
-        "Dialogs",
-        show=True,
-    ),
-    GameAction(
-        "load.cancel", "escape", "cancel", "Cancel", "Close the load dialog", "load", "Dialogs"
-    ),
-    GameAction(
-        "new.cancel", "escape", "cancel", "Cancel", "Close the new-venture form", "new", "Dialogs"
-    ),
-    GameAction(
-        "end.export",
-        "e",
-        "choose('export')",
-        "Export report",
-        "Export the report",
-        "end",
-        "Dialogs",
-    ),
-    GameAction(
-        "end.new", "n", "choose('new')", "New venture", "Found a new company", "end", "Dialogs"
-    ),
-    GameAction(
-        "end.close", "escape", "choose(None)", "Board", "Back to the board", "end", "Dialogs"
-    ),
-    GameAction(
-        "dialog.cancel", "escape", "cancel", "Cancel", "Cancel the prompt", "prompt", "Dialogs"
-    ),
-    GameAction("confirm.yes", "y", "answer(True)", "Yes", "Confirm", "confirm", "Dialogs"),
-    GameAction("confirm.no", "n,escape", "answer(False)", "No", "Decline", "confirm", "Dialogs"),
-    GameAction(
-        "inspector.close",
-        "escape,q,enter",
-        "close",
-        "Close",
-        "Close the inspector",
-        "inspector",
-        "Dialogs",
+    _settings("settings.close", "escape", "close", "Back", "Leave settings without saving"),
+    _settings("settings.save", "ctrl+s", "save", "Save", "Save and apply to the next call"),
+    _settings("settings.test", "ctrl+t", "test", "Test connection", "Probe each configured tier"),
+    _dialog("help.close", "escape,q,question_mark", "close", "Close", "Close the help", "help"),
+    _dialog("load.cancel", "escape", "cancel", "Cancel", "Close the load dialog", "load"),
+    _dialog("new.cancel", "escape", "cancel", "Cancel", "Close the new-venture form", "new"),
+    _dialog("end.export", "e", "choose('export')", "Export report", "Export the report", "end"),
+    _dialog("end.new", "n", "choose('new')", "New venture", "Found a new company", "end"),
+    _dialog("end.close", "escape", "choose(None)", "Board", "Back to the board", "end"),
+    _dialog("dialog.cancel", "escape", "cancel", "Cancel", "Cancel the prompt", "prompt"),
+    _dialog("confirm.yes", "y", "answer(True)", "Yes", "Confirm", "confirm"),
+    _dialog("confirm.no", "n,escape", "answer(False)", "No", "Decline", "confirm"),
+    _dialog(
+        "inspector.close", "escape,q,enter", "close", "Close", "Close the inspector", "inspector"
     ),
 )
 BY_ID: dict[str, GameAction] = {a.id: a for a in ACTIONS}
