@@ -55,13 +55,14 @@ def _branch(session: Any) -> Any:
     other = GameSession(
         copy_of(session.conn),
         pickle.loads(pickle.dumps(session.state, pickle.HIGHEST_PROTOCOL)),
-        list(session.inputs),
+        [],  # given below: with inputs the constructor would look up the log's last event id
         router=session.router,
         knowledge=session.knowledge,
         save_dir=session.save_dir,
         lease=copy.copy(session.lease),
         explore=True,
     )
+    other.inputs = list(session.inputs)
     other._next_id, other._seen_event_id = session._next_id, session._seen_event_id
     return other
 

@@ -276,7 +276,7 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
         E.STAGE_BRIEFED,
         stage.worker_id,
         f"{stage.beat}: {stage.worker_title} briefed (attempt {run.attempt})",
-        {
+        lambda: {
             "stage_id": stage.id,
             "goal": stage.goal,
             "attempt": run.attempt,
@@ -380,15 +380,15 @@ def approve(step: Step) -> Dilemma:
         importance=4,
         stage_id=stage.id,
     )
-    st.dilemma = pose(st, stage)
+    st.dilemma = posed = pose(st, stage)
     step.emit(
         E.DILEMMA_POSED,
         "narrator",
-        f"{st.dilemma.title} {clip(st.dilemma.prompt, 90)}",
-        asdict(st.dilemma),
+        f"{posed.title} {clip(posed.prompt, 90)}",
+        lambda: asdict(posed),
     )
     st.phase = "fork"
-    return st.dilemma
+    return posed
 
 
 def read_rejection(st: GameState, reason: str) -> dirs.Read:
