@@ -339,14 +339,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     common_start(sim, required=True)
     flags = {} if argv is not None and "simulate" not in argv else player_flags()
     for flag in flags.values():  # one option per player command a headless venture can give
-        if flag.form != "path":  # repeatable: one value a stage
-            sim.add_argument(
-                flag.option, action="append", default=[], metavar=flag.metavar, help=flag.help
-            )
-        else:
-            sim.add_argument(
-                flag.option, default=flag.default, metavar=flag.metavar, help=flag.help
-            )
+        repeated = flag.form != "path"  # one value a stage
+        sim.add_argument(
+            flag.option,
+            action="append" if repeated else "store",
+            default=[] if repeated else flag.default,
+            metavar=flag.metavar,
+            help=flag.help,
+        )
     json_option(sim)
     sim.add_argument(
         "--strict-tier",

@@ -54,6 +54,9 @@ def register(subparsers: Subcommands) -> argparse.ArgumentParser:
         p.set_defaults(func=run)
         return p
 
+    def day(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+
     def take_over(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--take-over",
@@ -75,10 +78,10 @@ def register(subparsers: Subcommands) -> argparse.ArgumentParser:
         metavar="TOKENS",
         help="token budget of the block (default 700)",
     )
-    p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+    day(p)
     p = action("prune", "delete expired, unimportant, non-binding notes")
     p.add_argument("--dry-run", action="store_true", help="list what would go; change nothing")
-    p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+    day(p)
     take_over(p)
     p = action("consolidate", "fold notes into one reviewed semantic note")
     p.add_argument(
@@ -91,7 +94,7 @@ def register(subparsers: Subcommands) -> argparse.ArgumentParser:
     p.add_argument("--summary", required=True, metavar="TEXT", help="the reviewed note's text")
     p.add_argument("--reviewer", required=True, metavar="NAME", help="who reviewed it")
     p.add_argument("--dry-run", action="store_true", help="show the result; change nothing")
-    p.add_argument("--day", type=int, metavar="DAY", help="game day (default: the run's day)")
+    day(p)
     take_over(p)
     p = action("forget", "delete the run's memories and events for good (right to deletion)")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
