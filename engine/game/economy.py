@@ -16,7 +16,7 @@ from textkit.numbers import usd
 
 if TYPE_CHECKING:  # the models load where a function builds one: front ends read TUNING and the
     # constants below before the first frame without paying for the pydantic state models
-    from engine.game.models import Economics, GameState, Worker
+    from engine.game.models import Economics, GameState, Hint, Worker
 
 TUNING: dict[str, float] = {
     "seed_usd": 42_000,
@@ -93,51 +93,37 @@ def bump(econ: Economics, field: str, delta: float) -> float:
     return round(new - old, 1)
 
 
+# The founding team's four digital workers: id, title, lifecycle (its cost), routing hint.
+FOUNDING_WORKERS: tuple[tuple[str, str, str, Hint], ...] = (
+    ("strategy_lead", "Strategy & Positioning Lead", "positioning", "reasoning"),
+    ("product_builder", "Product Builder", "mvp", "creative"),
+    ("growth_marketer", "Growth Marketer", "gtm", "creative"),
+    ("retention_ops", "Retention & Ops Worker", "retention", "fast"),
+)
+
+
 def founding_org() -> list[Worker]:
-    """The founding team: one human operator and four digital workers."""
+    """The founding team: one human operator (paid nothing) and the four digital workers."""
     from engine.game.models import Worker
 
-    return [
+    founder = Worker(
+        id="operator",
+        title="Founder & Operator",
+        kind="human",
+        lifecycle="other",
+        hint="human",
+        monthly_cost_usd=0,
+    )
+    return [founder] + [
         Worker(
-            id="operator",
-            title="Founder & Operator",
-            kind="human",
-            lifecycle="other",
-            hint="human",
-            monthly_cost_usd=0,
-        ),
-        Worker(
-            id="strategy_lead",
-            title="Strategy & Positioning Lead",
-            lifecycle="positioning",
-            hint="reasoning",
-            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["positioning"],
+            id=wid,
+            title=title,
+            lifecycle=lifecycle,
+            hint=hint,
+            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE[lifecycle],
             reports_to="operator",
-        ),
-        Worker(
-            id="product_builder",
-            title="Product Builder",
-            lifecycle="mvp",
-            hint="creative",
-            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["mvp"],
-            reports_to="operator",
-        ),
-        Worker(
-            id="growth_marketer",
-            title="Growth Marketer",
-            lifecycle="gtm",
-            hint="creative",
-            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["gtm"],
-            reports_to="operator",
-        ),
-        Worker(
-            id="retention_ops",
-            title="Retention & Ops Worker",
-            lifecycle="retention",
-            hint="fast",
-            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE["retention"],
-            reports_to="operator",
-        ),
+        )
+        for wid, title, lifecycle, hint in FOUNDING_WORKERS
     ]
 
 

@@ -14,6 +14,7 @@ Archetype = Literal["builder", "seller", "designer", "operator"]
 OwnerRole = Literal["strategist", "designer", "marketer", "ops"]
 Phase = Literal["brief", "gate", "fork", "ended"]
 StageStatus = Literal["pending", "active", "approved", "decided"]
+Hint = Literal["reasoning", "creative", "fast", "human"]  # how a worker's calls are routed
 ARCHETYPES: tuple[str, ...] = ("builder", "seller", "designer", "operator")
 
 
@@ -72,7 +73,7 @@ class Worker:
     title: str
     kind: Literal["human", "digital_worker", "hybrid"] = "digital_worker"
     lifecycle: str
-    hint: Literal["reasoning", "creative", "fast", "human"] = "reasoning"
+    hint: Hint = "reasoning"
     monthly_cost_usd: float
     reports_to: str | None = None
     spawned_by: str | None = None  # rule id that added this role
