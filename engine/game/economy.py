@@ -93,8 +93,10 @@ def bump(econ: Economics, field: str, delta: float) -> float:
     return round(new - old, 1)
 
 
-# The founding team's four digital workers: id, title, lifecycle (its cost), routing hint.
-FOUNDING_WORKERS: tuple[tuple[str, str, str, Hint], ...] = (
+# The founding team: id, title, lifecycle (what its role costs), routing hint. The founder is the
+# one human, paid nothing; the digital workers report to the founder.
+FOUNDING_ORG: tuple[tuple[str, str, str, Hint], ...] = (
+    ("operator", "Founder & Operator", "other", "human"),
     ("strategy_lead", "Strategy & Positioning Lead", "positioning", "reasoning"),
     ("product_builder", "Product Builder", "mvp", "creative"),
     ("growth_marketer", "Growth Marketer", "gtm", "creative"),
@@ -103,27 +105,20 @@ FOUNDING_WORKERS: tuple[tuple[str, str, str, Hint], ...] = (
 
 
 def founding_org() -> list[Worker]:
-    """The founding team: one human operator (paid nothing) and the four digital workers."""
+    """The founding team, fresh (FOUNDING_ORG)."""
     from engine.game.models import Worker
 
-    founder = Worker(
-        id="operator",
-        title="Founder & Operator",
-        kind="human",
-        lifecycle="other",
-        hint="human",
-        monthly_cost_usd=0,
-    )
-    return [founder] + [
+    return [
         Worker(
             id=wid,
             title=title,
+            kind="human" if hint == "human" else "digital_worker",
             lifecycle=lifecycle,
             hint=hint,
-            monthly_cost_usd=ROLE_COST_BY_LIFECYCLE[lifecycle],
-            reports_to="operator",
+            monthly_cost_usd=0 if hint == "human" else ROLE_COST_BY_LIFECYCLE[lifecycle],
+            reports_to=None if hint == "human" else "operator",
         )
-        for wid, title, lifecycle, hint in FOUNDING_WORKERS
+        for wid, title, lifecycle, hint in FOUNDING_ORG
     ]
 
 
