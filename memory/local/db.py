@@ -1,7 +1,7 @@
 """The save file: one SQLite database (WAL) per save dir, and a re-entrant transaction helper.
 
-Every package that keeps tables in the save file registers its DDL here through `register_schema`,
-so one `connect()` makes a ready database and the engine, the memory store and the CLI share it.
+The memory tables (`memory.local.schema`) are the save file's own; every other package that keeps
+tables in it registers its DDL here through `register_schema`, so one `connect()` makes a ready database and the engine, the memory store and the CLI share it.
 `connect()` also checks what it opens: the file carries our application id and a format version
 (`PRAGMA user_version`); an older save is migrated, and a newer, foreign, corrupt or truncated file
 raises `SaveFileError` before anything is written to it.
@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from memory.local import schema
 from memory.local.stamp import Look, inspect, read_head
 from memory.local.stamp import is_busy as is_busy
 
@@ -23,13 +24,11 @@ DB_FILENAME = "worldforge.db"
 BUSY_TIMEOUT_MS = 15000  # a writer waits this long for another process's transaction (issue 26)
 BUSY_RETRIES = 3  # then BEGIN IMMEDIATE is tried again this many times before SaveBusyError
 APPLICATION_ID = 0x57466731  # "WFg1": marks a file as a WorldForge save
-SCHEMA_VERSION = 3  # 2: recall on FTS5; 3: index terms derived, not stored (memory.local.schema). Bump with a registered migration whenever a change is not additive
+SCHEMA_VERSION = 3  # 2: recall on FTS5; 3: index terms derived, not stored (memory.local.schema). Bump, and extend schema.migrate, whenever a change is not additive
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SUGGESTION = "move it aside or use --save-dir DIR to start a fresh save dir"
 
 _schemas: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
-SqlValue = str | bytes | int | float | None
-_functions: dict[str, tuple[int, Callable[..., SqlValue]]] = {}
 _depth = threading.local()
 
 
@@ -53,32 +52,10 @@ def busy_line() -> str:
     return BUSY_LINE.format(seconds=BUSY_TIMEOUT_MS * (BUSY_RETRIES + 1) // 1000)
 
 
-_migrations: dict[int, Callable[[sqlite3.Connection], None]] = {}
-
-
-def register_migration(version: int, migrate: Callable[[sqlite3.Connection], None]) -> None:
-    """Register the step that brings a save from `version - 1` to `version` (runs before the
-    packages' idempotent schema functions, inside the opening transaction)."""
-    if not 1 <= version <= SCHEMA_VERSION:
-        raise ValueError(f"migration to version {version} is outside 1..{SCHEMA_VERSION}")
-    _migrations[version] = migrate
-
-
 def register_schema(name: str, ensure: Callable[[sqlite3.Connection], None]) -> None:
     """Register a function that creates a package's tables (idempotent: CREATE ... IF NOT EXISTS)."""
     if all(existing != name for existing, _ in _schemas):
         _schemas.append((name, ensure))
-
-
-def register_function(name: str, n_args: int, fn: Callable[..., SqlValue]) -> None:
-    """Register a deterministic SQL function that every connection to a save gets (the schema's
-    views and triggers call it)."""
-    _functions[name] = (n_args, fn)
-
-
-def _add_functions(conn: sqlite3.Connection) -> None:
-    for name, (n_args, fn) in _functions.items():
-        conn.create_function(name, n_args, fn, deterministic=True)
 
 
 def db_path(save_dir: Path | str) -> Path:
@@ -187,10 +164,9 @@ def _prepare(conn: sqlite3.Connection, path: Path | None) -> None:
         new = conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is None
         if path is not None:
             _check_stamp(path, app_id, version, new=new)
-        for step in range(version + 1, SCHEMA_VERSION + 1):
-            if step in _migrations and not new:
-                _migrations[step](conn)
-        for _, ensure in _schemas:
+        if version < SCHEMA_VERSION and not new:
+            schema.migrate(conn)
+        for _, ensure in [("memory", schema.ensure), *_schemas]:
             ensure(conn)
         if app_id != APPLICATION_ID:
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -268,7 +244,8 @@ def _open(target: Path | str, *, uri: bool = False) -> sqlite3.Connection:
         check_same_thread=False,
     )
     conn.row_factory = sqlite3.Row
-    _add_functions(conn)
+    # the memory index's views and triggers call it (memory.local.schema)
+    conn.create_function("memory_index_terms", 2, schema.memory_index_terms, deterministic=True)
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     return conn
 

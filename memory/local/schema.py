@@ -1,5 +1,5 @@
 """The memory tables in the shared save file: memories with their FTS5 index, per-run counters, the
-cloud outbox, and the append-only, content-free audit log. Registered with `memory.local.db` at import.
+cloud outbox, and the append-only, content-free audit log; `memory.local.db` makes them in every save.
 
 Recall runs on SQLite FTS5. The index is external-content (it stores no text of its own, only the
 term index) and kept in step with `memories` by triggers. Every term is stored behind its run's key
@@ -22,7 +22,6 @@ from hashlib import blake2b
 from pathlib import Path
 
 import textkit
-from memory.local.db import register_function, register_migration, register_schema
 from textkit import normalise, terms
 
 _DDL = """
@@ -168,9 +167,6 @@ def memory_index_terms(key: str | None, text: str | None) -> str:
     return " ".join(key + t for t in dict.fromkeys(_terms(text)))
 
 
-register_function("memory_index_terms", 2, memory_index_terms)
-
-
 @lru_cache(maxsize=1)
 def tokenizer_id() -> str:
     """Names the tokenizer that derives index terms: a hash of the `textkit` package's source. A
@@ -278,7 +274,3 @@ def ensure(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
         conn.execute("DELETE FROM memory_index")
         conn.execute("INSERT INTO memory_index (tokenizer) VALUES (?)", (tokenizer,))
-
-
-register_migration(3, migrate)
-register_schema("memory", ensure)

@@ -13,7 +13,8 @@ from tests.memory.foundry_server import TOKEN, FoundryServer
 
 
 def cloud_for(server: FoundryServer, **kw) -> CloudMemory:
-    kw.setdefault("timeout", 1.0)
+    # a cap, never a speed limit: at 1 s a loaded machine (load 15) parked the tier mid-test
+    kw.setdefault("timeout", 30.0)
     return CloudMemory(server.endpoint, "wf-store", token_provider=lambda: TOKEN, **kw)
 
 
