@@ -44,9 +44,14 @@ def usd_short(value: object) -> str:
     return f"{sign}${amount:.0f}"
 
 
+def months_said(months: float) -> str:
+    """`4.5 months`; two years and more in whole years (`68 years`, never `824.5 months`)."""
+    return f"{months:.1f} months" if months < 24 else f"{months / 12:.0f} years"
+
+
 def runway(months: float | None) -> str:
     """`runway 4.5 months`, or `profitable` for None (no runway to count down)."""
-    return "profitable" if months is None else f"runway {months:.1f} months"
+    return "profitable" if months is None else f"runway {months_said(months)}"
 
 
 def runway_short(months: float | None) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.game.economy import profitable
 from engine.game.models import Economics, GameState, Outcome
+from textkit import numbers
 
 GRADES = ((85, "A"), (70, "B"), (55, "C"), (40, "D"), (0, "F"))
 
@@ -149,7 +150,7 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
     runway = (
         "revenue covering burn"
         if profitable(econ)
-        else f"{econ.runway_months:.1f} months of runway left"
+        else f"{numbers.months_said(econ.runway_months)} of runway left"
     )
     facts = {
         "day": st.day,

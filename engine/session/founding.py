@@ -68,7 +68,8 @@ if TYPE_CHECKING:
 #     unit is read up to two words ("per ward team").
 # 42: apprenticeships are careers ("matching" no longer reads as bookings), school leavers are
 #     learners; a customer's leading article goes in French, Spanish, Italian ("les étudiants").
-RULES_VERSION = 42
+# 43: a runway of two years and more is said in years ("69 years of runway left", was "824.5 months").
+RULES_VERSION = 43
 
 
 @dataclass(frozen=True)

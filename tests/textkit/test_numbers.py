@@ -36,11 +36,24 @@ async def test_tui_fields_take_what_the_engine_accepts(tmp_path) -> None:
     from worldforge_tui.screens.dialogs import TextPromptScreen
     from worldforge_tui.widgets.bounded_input import BoundedInput
 
+    from tests.tui.conftest import settle
+
     app = WorldForgeApp(save_dir=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await settle(
+            app, pilot
+        )  # the form opens after start-up (one pause is not enough on a busy CPU)
         assert app.screen.query_one("#nv-pitch", BoundedInput).max_length == MAX_PITCH_CHARS
         assert app.screen.query_one("#nv-name", BoundedInput).max_length == MAX_NAME_CHARS
         app.push_screen(TextPromptScreen("Why reject it?"))
         await pilot.pause()
         assert app.screen.query_one("#prompt-input", BoundedInput).max_length == MAX_REASON_CHARS
+
+
+def test_a_long_runway_is_said_in_years():
+    """A venture that raised money ended with '824.5 months of runway left'."""
+    from textkit.numbers import months_said, runway
+
+    assert months_said(4.52) == "4.5 months"
+    assert months_said(824.5) == "69 years"
+    assert runway(30.0) == "runway 2 years"
