@@ -11,6 +11,8 @@ ms p95. Each row gives wall and CPU ms (this process, all threads: the engine's 
 which a loaded machine blurs less, and the load each round ran under. The anchor is a bare Textual
 app with as many widgets as the board, measured in the same rounds: `vs_anchor` divides a row's CPU
 median by the anchor's (keys by its pane switch, screens by its pushed screen, the theme by its own).
+The theme change also reads against a bare app of the board's kinds of widget, after a form of the
+settings screen's kinds was opened (`vs_kinds_anchor`): Textual's own floor for that change.
 
 `--before TREE` times another source tree in the same rounds, each round a fresh process per tree
 run one after the other (ABAB), so the machine's load hits both alike; `before` holds its rows and
@@ -307,6 +309,68 @@ async def anchor_run(size: tuple[int, int], samples: dict[str, list[float]]) -> 
         wall, cpu = await change_theme(pilot, "nord")
         samples.setdefault("anchor theme change", []).append(wall)
         CPU.setdefault("anchor theme change", []).append(cpu)
+    await kinds_theme_run(size, samples)
+
+
+async def kinds_theme_run(size: tuple[int, int], samples: dict[str, list[float]]) -> None:
+    """The theme change on a bare Textual app built of the board's kinds of widget (a pane bar,
+    four panes of text, tabs with a filter input and a log, a row of seven buttons, a status line
+    with a sparkline, a footer) after opening and closing a form of the settings screen's kinds
+    (choices, inputs, labels, buttons), as the game run does before its theme change: Textual's
+    own reparse, restyle and repaint for these widgets and their stylesheets, with none of the
+    game's code or CSS. `theme change` reads against it as `vs_kinds_anchor`."""
+    from textual.app import App, ComposeResult
+    from textual.containers import Horizontal, Vertical, VerticalScroll
+    from textual.screen import Screen
+    from textual.widgets import Button, Input, Label, Log, Select, Sparkline, Static, Tab, Tabs
+
+    text = " ".join(f"word{i}" for i in range(400))  # about a story pane's worth of prose
+
+    class Form(Screen[None]):
+        def compose(self) -> ComposeResult:
+            yield Label("Settings")
+            for i in range(3):
+                yield Label(f"choice {i}")
+                yield Select([("one", 1), ("two", 2)], value=1, allow_blank=False, compact=True)
+            for i in range(7):
+                yield Label(f"field {i}")
+                yield Input(f"value {i}", compact=True)
+            for label in ("Test", "Copy", "Save", "Back"):
+                yield Button(label, compact=True)
+
+    class Kinds(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("Story · Receipt · Memory · Log")
+            with Horizontal():
+                with Vertical():
+                    yield VerticalScroll(Static(text), can_focus=True)
+                with Vertical():
+                    yield VerticalScroll(Static(text[:600]), can_focus=True)
+                    yield VerticalScroll(Static(text[:600]), can_focus=True)
+            with Vertical():
+                yield Tabs(Tab("Events"), Tab("Workers"), Tab("Knowledge"), Tab("Memory"))
+                yield Input(placeholder="filter", compact=True)
+                log = Log()
+                log.write_lines(f"event {i}" for i in range(40))
+                yield log
+            with Horizontal():
+                for i in range(7):
+                    yield Button(f"act {i}", compact=True)
+            yield Static("$42k rw 1.7mo b $27k")
+            yield Sparkline([1, 3, 2, 5, 4])
+            yield Static("^q Quit  ? Help")
+
+    app = Kinds()
+    async with app.run_test(size=size) as pilot:
+        watch_frames(app)
+        await pilot.pause()
+        await app.push_screen(Form())
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        wall, cpu = await change_theme(pilot, "nord")
+        samples.setdefault("anchor theme change (same widget kinds)", []).append(wall)
+        CPU.setdefault("anchor theme change (same widget kinds)", []).append(cpu)
 
 
 def summary(samples: dict[str, list[float]], cpu: dict[str, list[float]]) -> dict[str, Any]:
@@ -330,6 +394,11 @@ def summary(samples: dict[str, list[float]], cpu: dict[str, list[float]]) -> dic
         kind = "theme change" if name == "theme change" else kind
         if not name.startswith("anchor") and anchor_cpu.get(kind):
             row["vs_anchor"] = round(row["cpu_median_ms"] / anchor_cpu[kind], 2)
+    kinds = rows.get("anchor theme change (same widget kinds)")
+    if kinds and "theme change" in rows and kinds["cpu_median_ms"]:
+        rows["theme change"]["vs_kinds_anchor"] = round(
+            rows["theme change"]["cpu_median_ms"] / kinds["cpu_median_ms"], 2
+        )
     screens = {k: v for k, v in rows.items() if k.startswith("screen")}
     keys = {k: v for k, v in rows.items() if k.startswith(("key", "theme"))}
     anchor = {k: v for k, v in rows.items() if k.startswith("anchor")}
