@@ -456,9 +456,12 @@ def child(tree: str | None, size: str) -> dict[str, Any]:
         capture_output=True,
         text=True,
         env=env,
-        check=True,
+        check=False,
         timeout=900,
     )
+    if out.returncode != 0:  # say why the round failed (its last line), not just that it did
+        last = (out.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"a round of {tree or 'this tree'} failed: {last}")
     result: dict[str, Any] = json.loads(out.stdout.splitlines()[-1])
     return result
 
