@@ -32,11 +32,10 @@ def test_number_is_finite() -> None:
 
 
 async def test_tui_fields_take_what_the_engine_accepts(tmp_path) -> None:
+    from tests.tui.conftest import settle
     from worldforge_tui.app import WorldForgeApp
     from worldforge_tui.screens.dialogs import TextPromptScreen
     from worldforge_tui.widgets.bounded_input import BoundedInput
-
-    from tests.tui.conftest import settle
 
     app = WorldForgeApp(save_dir=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
