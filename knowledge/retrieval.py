@@ -11,7 +11,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 from knowledge.models import HIT_TEXT_LIMIT, KnowledgeHit
 from textkit import clip, query_terms, slug, terms
@@ -90,8 +90,10 @@ class KnowledgeIndex:
 
     @classmethod
     def from_package(cls) -> KnowledgeIndex:
-        """Index the playbooks shipped inside the `knowledge` package (works when installed)."""
-        root = resources.files("knowledge") / PLAYBOOK_DIR
+        """Index the playbooks shipped inside the `knowledge` package (beside this module, as
+        installed; `importlib.resources` would also read them from a zip, but its import pulled
+        zipfile and its readers into every venture)."""
+        root = Path(__file__).with_name(PLAYBOOK_DIR)
         files = {
             f"{PLAYBOOK_DIR}/{entry.name}": entry.read_text(encoding="utf-8")
             for entry in root.iterdir()

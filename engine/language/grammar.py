@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from textkit import is_cjk
+from textkit.patterns import Pattern
 
 _ENGINE: Any = None
 
@@ -35,11 +36,11 @@ _COLLECTIVE = frozenset(["staff", "police", "crew", "people", "folk", "cattle", 
 # Endings inflect strips wrongly ("class" -> "clas", "business" -> "busines").
 _NOT_PLURAL_ENDINGS = ("ss", "us", "is", "sis", "ics")
 # A head noun ends at its qualifier ("nurses in Leeds", "parents of young children").
-_QUALIFIER = re.compile(
+_QUALIFIER = Pattern(
     r"\s+(?:in|of|at|on|with|who|that|which|whose|near|across|from|for|de|du|des|di|da|del)\s+",
     re.IGNORECASE,
 )
-_DIGITS = re.compile(r"^(\d+)")
+_DIGITS = Pattern(r"^(\d+)")
 # Heads that take no article ("crop insurance", "tax filing help", "dog walking on demand").
 _MASS = frozenset(
     [
@@ -163,7 +164,7 @@ def singular(noun: str) -> str:
     return noun[:i] + str(one) + rest
 
 
-_RELATIVE_VERB = re.compile(r"^(\s+(?:who|that|which)\s+)([a-z]+)\b")
+_RELATIVE_VERB = Pattern(r"^(\s+(?:who|that|which)\s+)([a-z]+)\b")
 
 
 def _third_person(verb: str) -> str:
@@ -217,8 +218,8 @@ def join_prose(items: Sequence[str], conj: str = "and") -> str:
     return ", ".join(kept[:-1]) + f" {conj} " + kept[-1]
 
 
-_RELATIVE = re.compile(r"\s(?:who|that)\s", re.IGNORECASE)
-_WHO_AFTER = re.compile(r"(\{(?:cap_)?customer\}) who ")
+_RELATIVE = Pattern(r"\s(?:who|that)\s", re.IGNORECASE)
+_WHO_AFTER = Pattern(r"(\{(?:cap_)?customer\}) who ")
 
 
 def has_relative(phrase: str) -> bool:
@@ -251,7 +252,7 @@ def cap(text: str) -> str:
 
 
 # Abbreviations whose full stop does not end a sentence.
-_ABBREV = re.compile(
+_ABBREV = Pattern(
     r"(?:\b(?:Co|Inc|Ltd|Corp|St|Dr|Mr|Mrs|Ms|Prof|vs|etc|approx|no|No|Jr|Sr)|\be\.g|\bi\.e)\.$"
 )
 

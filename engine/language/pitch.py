@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.language.domains import TRADES, WORLDS
 from textkit import STOPWORDS, clean, content_words, is_cjk, words
+from textkit.patterns import Pattern
 
 
 @dataclass(frozen=True)
@@ -44,19 +45,19 @@ class PitchReading:
 
 # "X for Y" in the languages players write pitches in (Latin scripts): the word for "for".
 _FOR = r"(?:for|pour|para|für|fuer|per|för|voor)"
-_CLAUSE_END = re.compile(
+_CLAUSE_END = Pattern(
     r"\s+(?:who|that|which|to|with|by|so|because|while|without|using|in order|across|from|"
     r"living|working|looking|trying|"
     r"through|via|where|when|qui|que|avec|sans|dans|con|sin|que|mit|ohne|die|der)\b|[.,;:!?()]",
     re.IGNORECASE,
 )
-_LEAD = re.compile(
+_LEAD = Pattern(
     r"^(?:(?:we(?:'re| are)?|i(?:'m| am)?)\s+(?:build(?:ing)?|make|making|offer(?:ing)?|run(?:ning)?|"
     r"sell(?:ing)?|launch(?:ing)?|creat(?:e|ing)|start(?:ing)?)\s+|an?\s+|the\s+|un\s+|une\s+|"
     r"le\s+|la\s+|les\s+|el\s+|los\s+|las\s+|una?\s+|ein(?:e)?\s+|der\s+|die\s+|das\s+)+",
     re.IGNORECASE,
 )
-_HELPS = re.compile(
+_HELPS = Pattern(
     r"\b(?:helps?|helping|lets?|letting|enables?|saves?)\s+([^,.;:!?]+?)"
     r"(?:\s+(?:to|find|get|book|track|plan|run|keep|sell|buy|manage|cut|save|"
     r"avoid|share|learn)\b|[,.;:!?]|$)",
@@ -64,12 +65,12 @@ _HELPS = re.compile(
 )
 # Japanese / Chinese / Korean: "<customer>のための<offering>", "面向<customer>的<offering>" …
 _CJK_FOR = [
-    re.compile(r"^(?P<c>.+?)(?:のための|のため|向けの|向け)(?P<o>.+)$"),
-    re.compile(r"^(?:为|為|给|給)(?P<c>.+)提供(?P<o>.+)$"),  # "为骑车上班的通勤者提供上门修车服务"
-    re.compile(r"^(?:面向|为|為)(?P<c>.+?)的(?P<o>.+)$"),
-    re.compile(r"^(?P<c>.+?)(?:을|를)?\s*위한\s*(?P<o>.+)$"),
+    Pattern(r"^(?P<c>.+?)(?:のための|のため|向けの|向け)(?P<o>.+)$"),
+    Pattern(r"^(?:为|為|给|給)(?P<c>.+)提供(?P<o>.+)$"),  # "为骑车上班的通勤者提供上门修车服务"
+    Pattern(r"^(?:面向|为|為)(?P<c>.+?)的(?P<o>.+)$"),
+    Pattern(r"^(?P<c>.+?)(?:을|를)?\s*위한\s*(?P<o>.+)$"),
 ]
-_PEOPLE_SUFFIX = re.compile(
+_PEOPLE_SUFFIX = Pattern(
     r"\w+(?:ers|ors|ists|ians|ants|ents|ees|owners|ies|les|ics|ools|"
     r"ops|ses|ns|ts|ds|ks|ms|ps|rs|gs)$"
 )
@@ -315,13 +316,13 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
 
 # markup tags, Rich/BBCode tags, typed escapes (\n, \\t, \x1b, \u200b, an ANSI colour), format
 # placeholders (%s, {0}) and stray braces: none of them is a word of the pitch
-_MARKUP = re.compile(
+_MARKUP = Pattern(
     r"<[^<>]{0,60}>|\[/?[#a-z0-9 =_-]{0,40}\]|\\+(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrte])(?:\[[\d;]*m)?"
     r"|%[sdr]\b|\{\d*\}|[{}]",
     re.IGNORECASE,
 )
 # Where the customer is: "nurses at big city hospitals", "farmers in Kenya".
-_SETTING = re.compile(r"\s+(at|in|across|near|around|inside|within|throughout)\s+", re.IGNORECASE)
+_SETTING = Pattern(r"\s+(at|in|across|near|around|inside|within|throughout)\s+", re.IGNORECASE)
 # Things a pitch is "for" that do not pay: the customer is whoever owns them.
 _NOT_PEOPLE = frozenset(
     [
@@ -390,8 +391,8 @@ _PEOPLE_WORDS = frozenset(
         "neighbourhoods",
     ]
 )
-_RTL = re.compile(r"[\u0590-\u08ff]")
-_RTL_FOR = re.compile(r"^(?:لل|ل|ל|של)(?=\w)")
+_RTL = Pattern(r"[\u0590-\u08ff]")
+_RTL_FOR = Pattern(r"^(?:لل|ل|ל|של)(?=\w)")
 _MAX_CUSTOMER_WORDS = 8
 _CONJ = {"and", "or", "et", "y", "und", "e", "och", "en"}
 
@@ -448,7 +449,7 @@ def _hits(word: str, tells: tuple[str, ...]) -> bool:
     return is_cjk(word) and any(is_cjk(t) and t in word for t in tells)
 
 
-_QUALIFIER = re.compile(r"\s+(?:of|on|at|in|with|for|de|du|des|di|da)\s+", re.IGNORECASE)
+_QUALIFIER = Pattern(r"\s+(?:of|on|at|in|with|for|de|du|des|di|da)\s+", re.IGNORECASE)
 
 
 def _head(phrase: str) -> str:

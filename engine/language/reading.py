@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from textkit import STOPWORDS, has_phrase, words
+from textkit.patterns import Pattern
 
 # Asking for plainer words: a tone for the reading and a plain tone for the directions (one list).
 PLAIN_WORDING = ("plainer", "clearer", "readable", "hard to read", "easier to read")
@@ -321,14 +322,14 @@ VAGUE = (
     "wrong",
 )
 
-_SUBJECT = re.compile(
+_SUBJECT = Pattern(
     r"\b(?:focus on|focus it on|focused on|narrow (?:it )?to|only|just|aim at|aim it at|target|"
     r"speak to|talk to|write for|for|mention|include|add|cover|name|about|spell out|show|"
     r"forgets|forgot|lacks|is missing|misses)\s+"
     r"(?:the\s+|a\s+|an\s+|our\s+)?([^,.;:!?]+)",
     re.IGNORECASE,
 )
-_DROP = re.compile(
+_DROP = Pattern(
     r"\b(?:drop|not|without|exclude|excluding|skip|leave out|cut|stop|no more|"
     r"forget|remove|except)\s+(?:the\s+|a\s+|an\s+|our\s+)?([^,.;:!?]+)",
     re.IGNORECASE,

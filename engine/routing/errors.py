@@ -5,7 +5,6 @@ Classification reads the exception type, HTTP status, `code` and `param`, never 
 
 from __future__ import annotations
 
-import email.utils
 import json
 import re
 import time
@@ -16,6 +15,7 @@ if TYPE_CHECKING:  # the SDK is heavy (~0.5 s): imported only once a model tier 
     import openai
 
 from azurehttp import AuthUnavailable
+from textkit.patterns import Pattern
 
 Action = Literal["retry", "adapt", "next", "wait_retry"]
 Adapt = Literal["temperature", "token_param", "response_format", "stream_options"]
@@ -138,6 +138,8 @@ def retry_after_seconds(exc: openai.APIStatusError) -> float | None:
     try:
         return max(0.0, float(raw))
     except ValueError:
+        import email.utils  # an HTTP date: rare, and the email package costs ~5 ms to import
+
         try:
             when = email.utils.parsedate_to_datetime(raw)
         except (TypeError, ValueError):
@@ -155,7 +157,7 @@ CONTEXT_CODES = frozenset(
 # vLLM and OpenAI "maximum context length is …", llama.cpp's server "exceeds the available context
 # size", LM Studio "context length of only …", Ollama "input length exceeds the context length",
 # TGI "`inputs` tokens + `max_new_tokens` must be <= …", Mistral "too large for model with …".
-_CONTEXT_TEXT = re.compile(
+_CONTEXT_TEXT = Pattern(
     r"maximum context length|exceeds? the (available )?context|context (length|size|window) "
     r"(of only|exceeded|is too small)|exceeds the context length|too large for model with"
     r"|`inputs` tokens \+ `max_new_tokens`|prompt is too long|context_length_exceeded",

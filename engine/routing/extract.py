@@ -13,13 +13,15 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from textkit.patterns import Pattern
+
 if TYPE_CHECKING:  # pydantic loads when a model's answer is parsed, never on the simulation path
     from pydantic import BaseModel, ValidationError
 
-_CLOSED = re.compile(r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
-_OPEN = re.compile(r"<(think|thinking|reasoning)\b[^>]*>", re.IGNORECASE)
-_STRAY_CLOSE = re.compile(r"^.*?</(think|thinking|reasoning)\s*>", re.IGNORECASE | re.DOTALL)
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)```", re.DOTALL)
+_CLOSED = Pattern(r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_OPEN = Pattern(r"<(think|thinking|reasoning)\b[^>]*>", re.IGNORECASE)
+_STRAY_CLOSE = Pattern(r"^.*?</(think|thinking|reasoning)\s*>", re.IGNORECASE | re.DOTALL)
+_FENCE = Pattern(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)```", re.DOTALL)
 _MAX_CANDIDATES = 8
 
 

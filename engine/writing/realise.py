@@ -44,10 +44,11 @@ from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, monthly_price, reprice
 from textkit import has_phrase
+from textkit.patterns import Pattern
 
 _SKIP = ("follows_decision", "memory_writes", "url")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_MUST_STAY = re.compile(
+_SENTENCE = Pattern(r"(?<=[.!?])\s+")
+_MUST_STAY = Pattern(
     r"\$|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b", re.IGNORECASE
 )
 _FLOOR = SCOPE_FLOOR  # the fewest items a list keeps when lines are taken out
@@ -270,7 +271,7 @@ def _channel(role: str, art: dict[str, Any], name: str, v: Voice) -> None:
         ]
 
 
-_DETERMINED = re.compile(
+_DETERMINED = Pattern(
     r"^(?:the|a|an|one|two|three|four|five|six|seven|eight|nine|ten|forty|\d+|our|their|your|"
     r"each|every|this|that)\b",
     re.IGNORECASE,
@@ -642,7 +643,7 @@ def _shown(role: str, art: dict[str, Any], d: Direction) -> str:
 
 _NOT_NAMED = "not named"
 # a price with its unit, up to two words ("per ward team"), never a following word like "and"
-_SAID_WITH_UNIT = re.compile(
+_SAID_WITH_UNIT = Pattern(
     PRICE_SAID.pattern
     + r"(?:\s+per\s+[\w-]+(?:\s+(?!(?:and|or|on|at|to|for|in|with|by|from|of|is|a|an|the)\b)[\w-]+)?)?",
     re.IGNORECASE,

@@ -5,10 +5,9 @@ typed directions name: engine.writing.realise, called from engine.writing.simula
 
 from __future__ import annotations
 
-import re
-
 from engine.game.economy import list_price
 from engine.game.models import Economics, Stage
+from textkit.patterns import Pattern
 
 # Where an honest mistake lands, per role: an over-claim ("claims") and a wrong audience.
 TOPIC_FIELDS: dict[str, dict[str, str]] = {
@@ -33,7 +32,7 @@ CHANNELS = (
     "short how-to videos",
     "a newsletter for {customer}",
 )
-_PRICE_LINE = re.compile(r"^Pilot price: ")
+_PRICE_LINE = Pattern(r"^Pilot price: ")
 
 
 def price_for(economics: Economics, seed: int, stage: Stage) -> int:
