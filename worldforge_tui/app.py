@@ -59,7 +59,6 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         theme: str | None = None,
     ) -> None:
         super().__init__()
-        heap.install()  # the collector's passes kept short, off the keys (heap.py)
         self.start_request = (
             {
                 "pitch": pitch,
@@ -130,6 +129,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         return self.main.query_one(ReplayPane).log_view
 
     def on_mount(self) -> None:
+        heap.install(self)  # the collector's passes kept short, off the keys, while it runs
         if self._theme_on_mount is not None:
             self.theme = self._theme_on_mount
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
@@ -282,6 +282,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
 
     def on_unmount(self) -> None:
         self._close_session()
+        heap.uninstall(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Board-level actions (settings, new, load, export) only from the board itself."""

@@ -17,7 +17,8 @@ dozen young passes whose survivors filled the old generation again. What this mo
   venture opens (a step the player already waits through), so what a long session can hold on
   to is bounded by one venture's worth.
 
-Only the TUI calls this; the headless path keeps Python's defaults.
+Only the TUI calls this, while its app runs (`install` as it starts, `uninstall` as it exits);
+the headless path keeps Python's defaults.
 """
 
 from __future__ import annotations
@@ -34,12 +35,29 @@ def _freeze_survivors(phase: str, info: dict[str, Any]) -> None:
         gc.freeze()
 
 
-def install() -> None:
-    """Tune the collector for this process (idempotent)."""
-    _young, middle, old = gc.get_threshold()
-    gc.set_threshold(YOUNG, middle, old)
+_DEFAULT_YOUNG: list[int] = []  # the threshold install() replaced, for uninstall()
+_USERS: list[object] = []  # the apps running with these settings (tests run two at once)
+
+
+def install(user: object = None) -> None:
+    """Tune the collector while `user` (the app) runs; idempotent per user."""
+    young, middle, old = gc.get_threshold()
     if _freeze_survivors not in gc.callbacks:
+        _DEFAULT_YOUNG[:] = [young]
         gc.callbacks.append(_freeze_survivors)
+    if not any(u is user for u in _USERS):
+        _USERS.append(user)
+    gc.set_threshold(YOUNG, middle, old)
+
+
+def uninstall(user: object = None) -> None:
+    """`user` exited: once no app runs, hand the collector back as it was (a test process runs
+    on after its apps)."""
+    _USERS[:] = [u for u in _USERS if u is not user]
+    if not _USERS and _freeze_survivors in gc.callbacks:
+        gc.callbacks.remove(_freeze_survivors)
+        _young, middle, old = gc.get_threshold()
+        gc.set_threshold(_DEFAULT_YOUNG[0] if _DEFAULT_YOUNG else 700, middle, old)
 
 
 def settle() -> None:

@@ -36,3 +36,27 @@ def test_reclaim_collects_a_cycle_that_died_frozen() -> None:
     assert gone() is not None  # frozen: a full pass does not see it
     assert heap.reclaim() >= 1
     assert gone() is None
+
+
+def test_uninstall_hands_the_collector_back() -> None:
+    young = gc.get_threshold()[0]
+    heap.uninstall()
+    before = gc.get_threshold()
+    heap.install()
+    assert gc.get_threshold()[0] == heap.YOUNG and heap._freeze_survivors in gc.callbacks
+    heap.uninstall()
+    assert gc.get_threshold() == before and heap._freeze_survivors not in gc.callbacks
+    if young == heap.YOUNG:  # as the earlier tests left it
+        heap.install()
+
+
+async def test_the_app_tunes_the_collector_only_while_it_runs(tmp_path) -> None:
+    from worldforge_tui.app import WorldForgeApp
+
+    heap.uninstall()
+    before = gc.get_threshold()
+    app = WorldForgeApp(save_dir=tmp_path, auto_run=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert heap._freeze_survivors in gc.callbacks
+    assert heap._freeze_survivors not in gc.callbacks and gc.get_threshold() == before
