@@ -350,15 +350,16 @@ async def kinds_theme_run(size: tuple[int, int], samples: dict[str, list[float]]
             with Vertical():
                 yield Tabs(Tab("Events"), Tab("Workers"), Tab("Knowledge"), Tab("Memory"))
                 yield Input(placeholder="filter", compact=True)
-                log = Log()
-                log.write_lines(f"event {i}" for i in range(40))
-                yield log
+                yield Log()
             with Horizontal():
                 for i in range(7):
                     yield Button(f"act {i}", compact=True)
             yield Static("$42k rw 1.7mo b $27k")
             yield Sparkline([1, 3, 2, 5, 4])
             yield Static("^q Quit  ? Help")
+
+        def on_mount(self) -> None:  # a Log writes (and sizes itself) once it is mounted
+            self.query_one(Log).write_lines(f"event {i}" for i in range(40))
 
     app = Kinds()
     async with app.run_test(size=size) as pilot:
