@@ -3,8 +3,9 @@ archetype and seed, and report what a designer needs: win rate, defeat reasons a
 fork's option win rates and how often each option is the better one given the earlier choices,
 the best and worst fixed paths, and how often the archetype changes the outcome.
 
-Paths share their prefixes: a venture is played up to a fork, then branched (a copy of its memory
-and of its state as a save holds it) for each option, so 256 paths cost 255 stage plays, not 2,048.
+Paths share their prefixes: a venture is played up to a fork, then each option's sub-tree is played
+from there in turn (the save rolled back to a savepoint and the state to a copy in between), so
+256 paths cost 255 stage plays, not 2,048.
 A path that ends before its last fork stands for every path sharing its prefix. The sessions
 explore (`GameSession.explore`): they keep no log, save no state and run no standups, none of
 which the outcome reads. Jobs (one per seed, archetype and first choice) run in worker processes;
@@ -13,7 +14,6 @@ results are merged in a fixed order, so the report is the same however many proc
 
 from __future__ import annotations
 
-import copy
 import itertools
 import os
 import pickle
@@ -44,27 +44,26 @@ ECON_KEYS = (
 )
 
 
-def _branch(session: Any) -> Any:
-    """A second exploring session continuing from a copy of this one: its memory (a copy of the
-    save's database), its state (a deep copy: a pickle round trip, 0.4 ms against 1.1 ms through
-    the save's JSON and its validation) and the event counter it had reached, as the one session
-    playing on would have them."""
-    from engine.session.api import GameSession
-    from memory.local.db import copy_of
+def _mark(session: Any) -> Callable[[], None]:
+    """Mark where the exploring session stands at a fork; the function returned takes it back
+    there after one option's sub-tree is played, so the other option plays from the same point:
+    the save's rows (an SQLite savepoint, rolled back: what the sub-tree wrote to memory is gone),
+    the state (a deep copy taken now, by a pickle round trip: 0.4 ms against 1.1 ms through the
+    save's JSON and its validation), and the inputs, event counter and lease version it had
+    reached. One session and one in-memory save serve a whole job: a copy of the save and a new
+    session at every fork cost more than the rollback."""
+    conn, lease = session.conn, session.lease
+    frozen = pickle.dumps(session.state, pickle.HIGHEST_PROTOCOL)
+    counters = (session.inputs, session._next_id, session._seen_event_id, lease.version)
+    conn.execute("SAVEPOINT fork")
 
-    other = GameSession(
-        copy_of(session.conn),
-        pickle.loads(pickle.dumps(session.state, pickle.HIGHEST_PROTOCOL)),
-        [],  # given below: with inputs the constructor would look up the log's last event id
-        router=session.router,
-        knowledge=session.knowledge,
-        save_dir=session.save_dir,
-        lease=copy.copy(session.lease),
-        explore=True,
-    )
-    other.inputs = list(session.inputs)
-    other._next_id, other._seen_event_id = session._next_id, session._seen_event_id
-    return other
+    def back() -> None:
+        conn.execute("ROLLBACK TO fork")
+        conn.execute("RELEASE fork")
+        session.state = pickle.loads(frozen)
+        session.inputs, session._next_id, session._seen_event_id, lease.version = counters
+
+    return back
 
 
 def _to_fork(session: Any) -> None:
@@ -107,7 +106,7 @@ def explore(
     from engine.config import Settings
     from engine.routing import Router
     from engine.session.api import GameSession
-    from memory.local.db import connect
+    from memory.local.db import connect, transaction
 
     router = Router(Settings(demo_mode="simulation"))
     rows: list[dict[str, Any]] = []
@@ -116,11 +115,11 @@ def explore(
         _to_fork(session)
         if session.state.phase == "ended":
             rows.append(_row(session, prefix, archetype, seed))
-            session.close()
             return
-        other = _branch(session)
-        other.give(Decide, "A")
-        walk(other, prefix + "A")
+        back = _mark(session)
+        session.give(Decide, "A")
+        walk(session, prefix + "A")
+        back()
         session.give(Decide, "B")
         walk(session, prefix + "B")
 
@@ -142,7 +141,10 @@ def explore(
             root.close()
             return rows
         root.give(Decide, choice)
-    walk(root, prefix)
+    # one transaction round the walk: each command's own joins it, and the savepoints nest in it
+    with transaction(root.conn):
+        walk(root, prefix)
+    root.close()
     return rows
 
 

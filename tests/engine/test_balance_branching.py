@@ -1,10 +1,12 @@
-"""Balance's explorer branches a venture at each fork instead of replaying every path from day 0.
-Each path it reports must be exactly what a saved venture played from scratch along that path
-gets, and a branch that shares anything with its sibling (memory or state) must show here."""
+"""Balance's explorer plays each option's sub-tree from the fork in turn (the save rolled back to a
+savepoint, the state to a copy) instead of replaying every path from day 0. Each path it reports
+must be exactly what a saved venture played from scratch along that path gets, and a fork point
+that lets one option's sub-tree leak into the other's (memory or state) must show here."""
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from engine.play import balance
@@ -16,7 +18,7 @@ from engine.play.headless import Plan, play
 # stands for every path sharing its prefix).
 SUBTREES = [(8, "operator", "AB"), (113, "designer", "BA")]
 
-_honest = balance._branch
+_honest = balance._mark
 
 
 def _fast(seed: int, archetype: str, prefix: str) -> dict[str, dict[str, Any]]:
@@ -37,18 +39,30 @@ def _plain(new_session: Any, seed: int, archetype: str, path: str, prefix: str) 
     return {**_row(s, prefix, archetype, seed), "path": path}
 
 
-def _leaky_memory(session: Any) -> Any:
-    """A branch that writes its memories where its sibling reads them."""
-    other = _honest(session)
-    other.memory = session.memory
-    return other
+def _leaky_memory(session: Any) -> Callable[[], None]:
+    """A fork point that keeps what the first option's sub-tree wrote to memory: the second
+    option's reads it."""
+    back = _honest(session)
+
+    def leaky() -> None:
+        session.conn.execute("RELEASE fork")  # the sub-tree's writes stay in the save
+        session.conn.execute("SAVEPOINT fork")  # so the honest rollback undoes none of them
+        back()
+
+    return leaky
 
 
-def _leaky_state(session: Any) -> Any:
-    """A branch whose state is a shallow copy: stages, receipts and the economy are shared."""
-    other = _honest(session)
-    other.state = copy.copy(session.state)
-    return other
+def _leaky_state(session: Any) -> Callable[[], None]:
+    """A fork point that takes the state back to a shallow copy: its stages, receipts and economy
+    are the objects the first option's sub-tree changed."""
+    shallow = copy.copy(session.state)
+    back = _honest(session)
+
+    def leaky() -> None:
+        back()
+        session.state = shallow
+
+    return leaky
 
 
 def test_every_branched_path_is_the_path_played_from_day_0(new_session, monkeypatch):
@@ -61,11 +75,11 @@ def test_every_branched_path_is_the_path_played_from_day_0(new_session, monkeypa
         # the comparison sees a leak: sharing memory or state with a sibling changes some of
         # these paths (or trips the engine's own checks)
         for leaky in (_leaky_memory, _leaky_state):
-            monkeypatch.setattr(balance, "_branch", leaky)
+            monkeypatch.setattr(balance, "_mark", leaky)
             try:
                 leaked = _fast(seed, archetype, prefix)
             except AssertionError:
                 continue
             finally:
-                monkeypatch.setattr(balance, "_branch", _honest)
+                monkeypatch.setattr(balance, "_mark", _honest)
             assert {p: leaked[p] for p in picked} != plain, leaky.__name__
