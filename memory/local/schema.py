@@ -191,35 +191,18 @@ def _statements(script: str) -> list[str]:
 
 _STATEMENTS = _statements(_DDL)
 
-# Columns earlier formats kept: the in-process recall index's revisions, freshness tokens and
-# normalised text (format 1), the index terms stored beside the text (format 2).
-_RETIRED_COLUMNS = (
-    ("memories", "norm"),
-    ("memories", "rev"),
-    ("memories", "terms"),
-    ("memory_counters", "rev"),
-    ("memory_counters", "del_rev"),
-    ("memory_counters", "token"),
-)
-_DERIVED = (
-    ("memories", "n_terms", "INTEGER NOT NULL DEFAULT 0"),
-    ("memories", "run_key", "TEXT NOT NULL DEFAULT ''"),
-    ("memories", "norm_key", "INTEGER"),
-    ("memory_counters", "docs", "INTEGER NOT NULL DEFAULT 0"),
-    ("memory_counters", "length", "INTEGER NOT NULL DEFAULT 0"),
-)
-
 
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
 
 
 def migrate(conn: sqlite3.Connection) -> None:
-    """Formats 1 and 2 to 3. Format 2 moved recall from an in-process index to FTS5, format 3
-    derives the index terms instead of storing them (a second copy of every note's words, about a
-    quarter of the file). Every index, trigger and view of the memory tables and the FTS index go
-    (`ensure` creates the current ones and rebuilds the index from the rows), so do the retired
-    columns; the derived columns a format-1 save lacks are added and filled."""
+    """Any older format to 3 (format 2 moved recall from an in-process index to FTS5; format 3
+    derives the index terms instead of storing them, a second copy of every note's words and a
+    quarter of the file). Every index, trigger and view of the memory tables and the FTS index go;
+    `memories` and `memory_counters` are set aside and made anew by `ensure`, so no retired column
+    survives; the rows come back through the new triggers (which index and count them) with their
+    derived columns, and each run's counter keeps the highest id it gave out."""
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "memories" not in tables:
         return
@@ -230,30 +213,36 @@ def migrate(conn: sqlite3.Connection) -> None:
     ).fetchall():
         conn.execute(f"DROP {kind.upper()} IF EXISTS {name}")
     conn.execute("DROP TABLE IF EXISTS memories_fts")
-    added = set()
-    for table, column, decl in _DERIVED:
-        if table in tables and column not in _columns(conn, table):
-            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
-            added.add(table)
-    for table, column in _RETIRED_COLUMNS:
-        if table in tables and column in _columns(conn, table):
-            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-    if "memories" in added:
-        rows = conn.execute("SELECT pk, run_id, text FROM memories").fetchall()
-        conn.executemany(
-            "UPDATE memories SET n_terms = ?, run_key = ?, norm_key = ? WHERE pk = ?",
-            [
-                (n_terms(text), run_key(run), norm_key(normalise(text)), pk)
-                for pk, run, text in rows
-            ],
-        )
-    if "memory_counters" in added:
+    old = sorted({"memories", "memory_counters"} & tables)
+    for table in old:
+        conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+    ensure(conn)
+    kept = sorted(_columns(conn, "old_memories") & _columns(conn, "memories"))
+    kept = [c for c in kept if c not in ("n_terms", "run_key", "norm_key")]
+    names = ", ".join(kept)
+    rows = [
+        dict(zip(kept, r, strict=True)) for r in conn.execute(f"SELECT {names} FROM old_memories")
+    ]
+    conn.executemany(
+        f"INSERT INTO memories ({names}, n_terms, run_key, norm_key) VALUES"
+        f" ({', '.join('?' * len(kept))}, ?, ?, ?)",
+        [
+            (
+                *row.values(),
+                n_terms(row["text"]),
+                run_key(row["run_id"]),
+                norm_key(normalise(row["text"])),
+            )
+            for row in rows
+        ],
+    )
+    if "memory_counters" in old:
         conn.execute(
-            "INSERT INTO memory_counters (run_id, n, docs, length)"
-            " SELECT run_id, max(seq), count(*), total(n_terms) FROM memories WHERE true"
-            " GROUP BY run_id ON CONFLICT (run_id) DO UPDATE SET n = max(n, excluded.n),"
-            " docs = excluded.docs, length = excluded.length"
+            "INSERT INTO memory_counters (run_id, n) SELECT run_id, n FROM old_memory_counters"
+            " WHERE true ON CONFLICT (run_id) DO UPDATE SET n = max(n, excluded.n)"
         )
+    for table in old:
+        conn.execute(f"DROP TABLE old_{table}")
 
 
 def ensure(conn: sqlite3.Connection) -> None:

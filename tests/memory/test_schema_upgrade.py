@@ -193,3 +193,19 @@ def test_an_index_built_by_another_tokenizer_is_rebuilt_at_open(save_dir: Path) 
     store = MemoryStore(conn, "run-t")
     assert [r.id for r in store.recall("clinics", game_day=2).items] == ["mem-00001"]
     conn.close()
+
+
+def test_migration_keeps_each_runs_highest_id_after_a_prune(save_dir: Path) -> None:
+    """A format-1 run whose newest notes were pruned still never reuses their ids."""
+    path = db_path(save_dir)
+    _format_1_save(path)
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE memory_counters SET n = 7 WHERE run_id = 'run-old'")  # ids 3..7 pruned
+    raw.commit()
+    raw.close()
+    conn = connect(path)
+    store = MemoryStore(conn, "run-old")
+    new = store.remember(NewNote("context", "Farmers want payroll", author="system", game_day=3))
+    assert new.id == "mem-00008"
+    assert MemoryStore(conn, "run-other").records()[0].text == "Clinics in the other run"
+    conn.close()
