@@ -176,8 +176,8 @@ def pack(
     limit: int,
 ) -> RecallResult:
     """Fill the budget: wrapper and policy first, the binding rider, the newest items within a
-    reserved share, then the rest by rank; an item that does not fit is skipped, not a stop."""
-    check(budget, limit)
+    reserved share, then the rest by rank; an item that does not fit is skipped, not a stop
+    (`budget` and `limit` as `check` allows them)."""
     used = tokens(OPEN) + tokens(POLICY) + tokens(CLOSE)
     chosen: dict[str, MemoryRecord] = {}
     skipped: list[str] = []

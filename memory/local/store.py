@@ -64,14 +64,10 @@ _NOTES = (
 _HOLDERS = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
 
 
-def to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
-    """A MemoryRecord from a row selected with COLUMNS (JSON decoded, every field checked)."""
-    return _record(tuple(row))
-
-
 @lru_cache(maxsize=4096)
 def _record(row: tuple[Any, ...]) -> MemoryRecord:
-    """The record of one row's values, remembered by those values: an unchanged row is not
+    """The record of a row selected with COLUMNS (JSON decoded, every field checked), remembered
+    by the row's values: an unchanged row is not
     decoded and checked again (a run's steps re-read its notes; balance read each ~16 times), a
     changed one is a new key. Nothing here can go stale: the key is the row itself, read from the
     save each time. Records are frozen, so one may be handed out twice."""
@@ -116,10 +112,10 @@ class MemoryStore(PolicyStore):
     def _rows(self, where: str, *params: object) -> list[MemoryRecord]:
         """This run's records matching `where` (SQL after `run_id = ? AND`), as selected."""
         sql = f"SELECT {COLUMNS} FROM memories WHERE run_id = ? AND {where}"
-        return [_record(r) for r in self._tuples(sql, self.run_id, *params)]
+        return [_record(r) for r in self._tuples(sql, (self.run_id, *params))]
 
-    def _tuples(self, sql: str, *params: object) -> sqlite3.Cursor:
-        """Rows as plain tuples (cheaper than sqlite3.Row where every row is read)."""
+    def _tuples(self, sql: str, params: Sequence[object] | dict[str, object]) -> sqlite3.Cursor:
+        """Rows as plain tuples (cheaper than sqlite3.Row, and what `_record` is keyed by)."""
         cursor = self.conn.cursor()
         cursor.row_factory = None
         return cursor.execute(sql, params)
@@ -130,7 +126,7 @@ class MemoryStore(PolicyStore):
 
     def insert(self, note: NewNote) -> MemoryRecord:
         """Insert one row (caller holds the transaction)."""
-        new = self.conn.execute(
+        new = self._tuples(
             _INSERT,
             {
                 **vars(note),  # the fields stored as they are (SQLite ignores the others)
@@ -143,7 +139,7 @@ class MemoryStore(PolicyStore):
                 "payload": json.dumps(note.payload, sort_keys=True) if note.payload else None,
             },
         ).fetchone()
-        rec = to_record(new)
+        rec = _record(new)
         self._queue_cloud_write(rec.id, note.kind, note.text)
         return rec
 
@@ -196,7 +192,7 @@ class MemoryStore(PolicyStore):
             f" expires_day = max(expires_day, ?) WHERE run_id = ? AND id = ? RETURNING {COLUMNS}",
             (importance, keep, self.run_id, rec.id),
         ).fetchone()
-        return to_record(row)
+        return _record(tuple(row))
 
     def rewrite(self, rec: MemoryRecord, w: CleanWrite, *, expires_day: int, game_day: int) -> None:
         self.conn.execute(
@@ -284,7 +280,8 @@ class MemoryStore(PolicyStore):
         stats = recall.Stats(docs, length, {t: len(pks) for t, pks in holders.items()})
         none: frozenset[str] = frozenset()
         notes = [
-            recall.Note._make((*r, held.get(r[0], none))) for r in self._tuples(_NOTES, self.run_id)
+            recall.Note._make((*r, held.get(r[0], none)))
+            for r in self._tuples(_NOTES, (self.run_id,))
         ]
         found = recall.Candidates(notes, stats, self._fetch)
         if self.cloud is None or self.conn.in_transaction:
@@ -293,7 +290,7 @@ class MemoryStore(PolicyStore):
 
     def _fetch(self, pks: list[int | str]) -> dict[int | str, MemoryRecord]:
         sql = f"SELECT pk, {COLUMNS} FROM memories WHERE pk IN ({_marks(pks)})"
-        return {r[0]: _record(r[1:]) for r in self._tuples(sql, *pks)}
+        return {r[0]: _record(r[1:]) for r in self._tuples(sql, pks)}
 
     def audit(self, *, limit: int | None = None, run_id: str | None = None) -> list[AuditRecord]:
         self.authorize(run_id)
@@ -302,8 +299,7 @@ class MemoryStore(PolicyStore):
         rows = self._tuples(
             "SELECT * FROM (SELECT seq, run_id, operation, memory_ids, reason, ts, game_day"
             " FROM memory_audit WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
-            self.run_id,
-            -1 if limit is None else limit,
+            (self.run_id, -1 if limit is None else limit),
         )
         return [AuditRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6]) for r in rows]
 
