@@ -125,8 +125,10 @@ def test_simulate_says_profitable_or_the_runway(tmp_path, capsys):
     assert rc == 0
     if econ["profitable"]:
         assert " · profitable · " in out
-    else:
+    elif econ["runway_months"] < 24:
         assert f" · runway {econ['runway_months']:.1f} months · " in out
+    else:  # two years and more is said in years
+        assert f" · runway {econ['runway_months'] / 12:.0f} years · " in out
 
 
 # A simulated venture needs none of these: the TUI and its renderer, the model clients and their
