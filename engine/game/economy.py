@@ -198,10 +198,6 @@ def recompute(econ: Economics) -> None:
     )
 
 
-def profitable(econ: Economics) -> bool:
-    return econ.profitable
-
-
 def runway_text(econ: Economics) -> str:
     return numbers.runway(None if econ.profitable else econ.runway_months)
 
@@ -227,7 +223,7 @@ def advance_days(state: GameState, days: int) -> list[tuple[str, dict[str, float
         )
         old = arc_stage(econ.threat)
         accel = next(a for name, _, a, _ in ARC if name == old)
-        winning = 1.0 - (0.35 if profitable(econ) else 0) - (0.25 if econ.proof >= 60 else 0)
+        winning = 1.0 - (0.35 if econ.profitable else 0) - (0.25 if econ.proof >= 60 else 0)
         bump(econ, "threat", TUNING["threat_per_day"] * accel * max(0.3, winning) * beat_mult)
         strain = TUNING["pressure_per_day"] * (econ.velocity / 50) * (1 - econ.autonomy / 160)
         bump(econ, "burn_pressure", strain + (0.25 if econ.runway_months < 1 else 0))

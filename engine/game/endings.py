@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.game.economy import profitable
 from engine.game.models import Economics, GameState, Outcome
 from textkit import numbers
 
@@ -66,7 +65,7 @@ ENDINGS: tuple[Ending, ...] = (
         "victory",
         "A cooperative that pays its way",
         lambda st, d: (
-            _owner(st) in ("ops.cooperative", "change.steward") and profitable(st.economics)
+            _owner(st) in ("ops.cooperative", "change.steward") and st.economics.profitable
         ),
         "{company} is owned by the people who run it and is profitable: revenue ${revenue}/mo "
         "against burn ${burn}/mo.",
@@ -82,7 +81,7 @@ ENDINGS: tuple[Ending, ...] = (
         "independent",
         "victory",
         "Profitable and independent",
-        lambda st, d: profitable(st.economics),
+        lambda st, d: st.economics.profitable,
         "{company} pays its own way: revenue ${revenue}/mo against burn ${burn}/mo.",
     ),
     Ending(
@@ -117,7 +116,7 @@ SCORE_PARTS: tuple[ScorePart, ...] = (
         20,
         "runway",
         "months of runway (12 at most; profitable counts 12) ÷ 12",
-        lambda e: 12.0 if profitable(e) else min(12.0, e.runway_months),
+        lambda e: 12.0 if e.profitable else min(12.0, e.runway_months),
         12,
     ),
     ScorePart(20, "trust", "trust ÷ 100", lambda e: e.trust, 100),
@@ -149,7 +148,7 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
     ending = next(e for e in ENDINGS if e.when(st, defeat_kind))
     runway = (
         "revenue covering burn"
-        if profitable(econ)
+        if econ.profitable
         else f"{numbers.months_said(econ.runway_months)} of runway left"
     )
     facts = {
@@ -159,7 +158,7 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
         "burn": f"{econ.monthly_burn_usd:,.0f}",
         "rival": st.antagonist.name,
         "company": st.founder.company,
-        "profit": "profitable" if profitable(econ) else "not yet profitable",
+        "profit": "profitable" if econ.profitable else "not yet profitable",
         "runway": runway,
         "trust": f"{econ.trust:.0f}",
     }

@@ -15,6 +15,7 @@ OwnerRole = Literal["strategist", "designer", "marketer", "ops"]
 Phase = Literal["brief", "gate", "fork", "ended"]
 StageStatus = Literal["pending", "active", "approved", "decided"]
 Hint = Literal["reasoning", "creative", "fast", "human"]  # how a worker's calls are routed
+WorkerKind = Literal["human", "digital_worker", "hybrid"]
 ARCHETYPES: tuple[str, ...] = ("builder", "seller", "designer", "operator")
 
 
@@ -71,7 +72,7 @@ class Economics:
 class Worker:
     id: str
     title: str
-    kind: Literal["human", "digital_worker", "hybrid"] = "digital_worker"
+    kind: WorkerKind = "digital_worker"
     lifecycle: str
     hint: Hint = "reasoning"
     monthly_cost_usd: float

@@ -23,7 +23,7 @@ from engine.game.economy import (
     org_burn,
     recompute,
 )
-from engine.game.models import Economics, GameState, OrgDelta, Worker
+from engine.game.models import Economics, GameState, Hint, OrgDelta, Worker, WorkerKind
 from textkit import slug
 from textkit.numbers import usd
 
@@ -73,8 +73,8 @@ class Scale:
 class Role:
     title: str
     lifecycle: str
-    hint: str = "fast"
-    kind: str = "digital_worker"
+    hint: Hint = "fast"
+    kind: WorkerKind = "digital_worker"
 
 
 @dataclass(frozen=True)
@@ -623,9 +623,9 @@ def _apply(
             Worker(
                 id=role_id,
                 title=rule.role.title,
-                kind=rule.role.kind,  # type: ignore[arg-type]
+                kind=rule.role.kind,
                 lifecycle=rule.role.lifecycle,
-                hint=rule.role.hint,  # type: ignore[arg-type]
+                hint=rule.role.hint,
                 monthly_cost_usd=cost,
                 reports_to=reports_to,
                 spawned_by=rule.id,

@@ -410,21 +410,9 @@ class DecideOwn(PlainCommand["Receipt"]):
     def reading(self, state: GameState) -> OwnAnswerView:
         """How the words read (rule, niche, what they will change, the binding lines), without
         deciding: pure, nothing is written."""
-        from engine.game.rules import RULES
-        from engine.language.reading import interpret
         from engine.session import steps
 
-        assert state.dilemma is not None and state.stage is not None
-        reading = interpret(self.text, state.dilemma, RULES)
-        costed = (
-            steps.costlier_option(state, state.dilemma, state.stage.id).rule_id
-            if reading.option is None
-            else reading.rule_id
-        )
-        view = steps.own_answer_view(reading, state.dilemma, self.text, costed_as=costed)
-        binds = steps.fork_directions(
-            state, state.dilemma, state.stage.id, costed, self.text, reading
-        )
+        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text)
         view["binding"] = [d.line() for d in binds]
         return view
 

@@ -529,18 +529,14 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     st = step.state
     stage, dilemma = st.stage, st.dilemma
     assert stage is not None and dilemma is not None
-    interpreted = None
-    reading = None
+    interpreted = reading = None
     if own_text is None:
         opt = next(o for o in dilemma.options if o.key == key)
         rule_id, text, matched = opt.rule_id, opt.text, "option"
+        directions = fork_directions(st, dilemma, stage.id, rule_id, None, None)
     else:
-        reading = interpret(own_text, dilemma, rules.RULES)
-        rule_id, text, matched = reading.rule_id, own_text, reading.matched_by
-        if reading.option is None:  # "both", "neither", no fit: costed like the dearer option
-            rule_id = costlier_option(st, dilemma, stage.id).rule_id
-        interpreted = own_answer_view(reading, dilemma, own_text, costed_as=rule_id)
-    directions = fork_directions(st, dilemma, stage.id, rule_id, own_text, reading)
+        reading, rule_id, interpreted, directions = read_own_answer(st, own_text)
+        text, matched = own_text, reading.matched_by
     replaced = replaced_lines(step, directions)
     named = next((d.value for d in directions if d.axis == "audience"), None)
     niche = named or (reading.niche if reading is not None else None)
@@ -661,6 +657,22 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     if st.stage_index < len(st.stages):
         world_event(step, stage.id)
     return receipt
+
+
+def read_own_answer(
+    st: GameState, text: str
+) -> tuple[Interpretation, str, OwnAnswerView, list[dirs.Direction]]:
+    """How an own answer at the fork reads, as the confirm shows it and the decision applies it:
+    the reading, the rule it is costed as ("both", "neither", no fit: the dearer option's), what
+    it will do in words, and the directions it binds. Pure: nothing is written."""
+    dilemma, stage = st.dilemma, st.stage
+    assert dilemma is not None and stage is not None
+    reading = interpret(text, dilemma, rules.RULES)
+    rule_id = reading.rule_id
+    if reading.option is None:
+        rule_id = costlier_option(st, dilemma, stage.id).rule_id
+    view = own_answer_view(reading, dilemma, text, costed_as=rule_id)
+    return reading, rule_id, view, fork_directions(st, dilemma, stage.id, rule_id, text, reading)
 
 
 def binding_words(directions: list[dirs.Direction], rule_id: str, text: str) -> str:

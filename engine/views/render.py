@@ -8,9 +8,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import textkit
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from engine.session.events import Event
 from textkit.numbers import usd
 
 LABELS: dict[str, str] = {
@@ -268,10 +273,10 @@ def _short(text: str, n: int = 70) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
-def shipped(events: list[Any]) -> dict[str, dict[str, Any]]:
+def shipped(events: Iterable[Event]) -> dict[str, dict[str, Any]]:
     """The last STAGE_EXECUTED payload of each stage (its shipped attempt), by stage id."""
     out: dict[str, dict[str, Any]] = {}
     for e in events:
-        if getattr(e, "type", None) == "STAGE_EXECUTED":
+        if e.type == "STAGE_EXECUTED":
             out[e.payload.get("stage_id", "")] = e.payload
     return out
