@@ -129,8 +129,11 @@ def test_idle_limit_ends_a_stalled_stream():
 
 def test_a_huge_answer_is_refused_unread(fake_openai):
     fake_openai.set_payload({"title": "x" * 300_000, "steps": ["a"], "confidence": 5})
-    router = Router(local_settings(fake_openai.url, agent_max_answer_bytes=10_000))
-    result = router.call(req(), simulate)
+    # a generous deadline (a budget, not a speed limit): at load 21 the 2 s default ran out first
+    settings = local_settings(
+        fake_openai.url, agent_max_answer_bytes=10_000, agent_request_timeout=30.0
+    )
+    result = Router(settings).call(req(), simulate)
     assert result.served_by == "simulation"
     assert result.fallback_reason == (
         "local: answer not valid (answer over 10,000 bytes, cut off unread)"
