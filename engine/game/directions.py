@@ -22,6 +22,7 @@ from typing import Any, Literal, Protocol, get_args
 from engine.language.grammar import article, count, has_relative
 from engine.language.reading import OVER_CLAIM_WORDS, PLAIN_WORDING
 from textkit import STOPWORDS, clip, has_phrase, words
+from textkit.patterns import Pattern
 
 Axis = Literal[
     "price",
@@ -206,7 +207,7 @@ def number_words(d: Direction) -> str:
 _MONEY = r"(?:\$\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:dollars|usd|bucks)\b)"
 _BOUND_MAX = r"(?:under|below|less than|at most|no more than|max(?:imum)?|up to|cap(?:ped)? at)"
 _BOUND_MIN = r"(?:over|above|at least|more than|minimum|no less than)"
-_PRICE = re.compile(
+_PRICE = Pattern(
     rf"(?:({_BOUND_MAX})|({_BOUND_MIN}))?\s*{_MONEY}"
     r"(?:\s*(?:a|an|per|/|each)\s*(month|mo|year|yr|week)\b)?"
     r"(?:\s*(?:a|an|per|/|each)\s+(?!month\b|year\b|week\b)([a-z][a-z-]+))?"
@@ -230,36 +231,36 @@ _NUMBER_CUES: dict[str, tuple[str, ...]] = {
     ),
     "hours": ("hours a week", "hours per week", "weekly hours"),
 }
-_PCT = re.compile(r"(\d+(?:\.\d+)?)\s?(?:%|percent|per cent)", re.IGNORECASE)
-_WEEK = re.compile(
+_PCT = Pattern(r"(\d+(?:\.\d+)?)\s?(?:%|percent|per cent)", re.IGNORECASE)
+_WEEK = Pattern(
     r"\b(?:(by|before|no later than)\s+)?(?:(?:launch|ship|live|open|start)\w*\s+)?"
     r"(?:in\s+)?week\s+(\d{1,2})\b|\bwithin\s+(\d{1,2})\s+weeks\b|\bin\s+(\d{1,2})\s+weeks\b",
     re.IGNORECASE,
 )
-_BREAKEVEN = re.compile(
+_BREAKEVEN = Pattern(
     r"\bbreak[- ]?even\b[^.;,]*?\bmonth\s+(\d{1,2})\b|\bbreak[- ]?even\s+(?:by|in)\s+"
     r"(\d{1,2})\s+months\b",
     re.IGNORECASE,
 )
-_NAME = re.compile(
+_NAME = Pattern(
     r"\b(?i:call it|name it|called|named|rename it to|the name is|name:)\s+[\"'“‘]?"
     r"([A-Z0-9][\w&.'-]*(?:\s+[A-Z0-9][\w&.'-]*){0,2})",
 )
-_QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
-_AUDIENCE = re.compile(
+_QUOTED = Pattern(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
+_AUDIENCE = Pattern(
     r"\b(?:focus(?: it)?(?: only)? on|narrow(?: it)? to|speak to|talk to|write for|aim(?: it)? at|"
     r"target|serve only|only serve|sell to|built for|is for|audience is|audience should be|"
     r"customers are|make it for|for)\s+(?:the\s+|our\s+)?([^,.;:!?()]+)",
     re.IGNORECASE,
 )
-_EXCLUDE = re.compile(
+_EXCLUDE = Pattern(
     r"\b(?:leave out|drop|exclude|excluding|without|skip|no more|stay away from|never mention|"
     r"don't mention|do not mention|stop targeting|not for|forget about|except|not)\s+"
     r"(?:the\s+|any\s+|our\s+)?([^,.;:!?()]+)",
     re.IGNORECASE,
 )
-_LEAVE_ALONE = re.compile(r"\bleave\s+(?:the\s+)?([^,.;:!?()]+?)\s+(?:alone|out)\b", re.IGNORECASE)
-_CHANNEL_CUE = re.compile(
+_LEAVE_ALONE = Pattern(r"\bleave\s+(?:the\s+)?([^,.;:!?()]+?)\s+(?:alone|out)\b", re.IGNORECASE)
+_CHANNEL_CUE = Pattern(
     r"\b(?:through|via|sell through|reach them through|channel(?: is|:)?|use|on)\s+"
     r"(?:the\s+|a\s+|an\s+)?([^,.;:!?()]+)",
     re.IGNORECASE,
@@ -321,7 +322,7 @@ TONES = {
     "formal": ("formal", "more formal", "professional", "serious"),
 }
 GENERIC_CLAIM = "results it cannot prove yet"
-_SCOPE = re.compile(
+_SCOPE = Pattern(
     r"\b(?:one feature:?|only the|just the|cut (?:the )?scope to|scope it to|centre it on|"
     r"center it on|build only|ship only|mention|include|add a line about|add a section on|add|"
     r"cover|talk about|spell out|it forgets|it forgot|forgets|forgot|is missing|lacks|"
@@ -405,7 +406,7 @@ TIME_CUES = (
     "break even",
     "too far out",
 )
-_CUT_AT = re.compile(
+_CUT_AT = Pattern(
     r"\s+(?:and then|and|but|then|so|because|instead|rather|while|please|in everything|"
     r"everywhere|in all|at|from now on|a month|per month)\b|\s+(?:\$|\d)",
     re.IGNORECASE,
@@ -580,7 +581,7 @@ class _Ctx:
 
 
 # Money named in a way the price reader cannot parse ("twelve-ish dollars", "$twelve", "€12").
-_MONEY_SAID = re.compile(r"[$€£]|\b(?:dollars?|bucks|usd|euros?|quid)\b", re.IGNORECASE)
+_MONEY_SAID = Pattern(r"[$€£]|\b(?:dollars?|bucks|usd|euros?|quid)\b", re.IGNORECASE)
 
 
 def _read_price(c: _Ctx) -> None:
@@ -1291,11 +1292,11 @@ BUZZWORDS = (
     "next-generation",
     "rockstar",
 )
-_QUOTE = re.compile(r"“[^”]*”|\"[^\"]*\"")
-PRICE_SAID = re.compile(
+_QUOTE = Pattern(r"“[^”]*”|\"[^\"]*\"")
+PRICE_SAID = Pattern(
     r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|per|/)\s*(month|mo|year|week)\b", re.IGNORECASE
 )
-WEEK_SAID = re.compile(r"\bweek\s+(\d{1,2})\b", re.IGNORECASE)
+WEEK_SAID = Pattern(r"\bweek\s+(\d{1,2})\b", re.IGNORECASE)
 # A price per period as a monthly price (the revenue plan's numbers are monthly). A price per thing
 # bought ("unit": "$12 a meal") counts one a paying customer a month, the least a customer who pays
 # buys, so the plan's revenue never outruns what the price says.
@@ -1366,7 +1367,7 @@ def stated_prices(text: str, unit: str | None = None) -> list[tuple[float, str]]
     return [(amount, period) for _, amount, period in sorted(found)]
 
 
-_ANY_UNIT_PRICE = re.compile(
+_ANY_UNIT_PRICE = Pattern(
     r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|each)\s+(?!month\b|mo\b|year\b|week\b)([a-z][a-z-]+)",
     re.IGNORECASE,
 )
