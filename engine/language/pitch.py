@@ -51,12 +51,17 @@ _CLAUSE_END = Pattern(
     r"through|via|where|when|qui|que|avec|sans|dans|con|sin|que|mit|ohne|die|der)\b|[.,;:!?()]",
     re.IGNORECASE,
 )
+# a leading article, in the languages pitches come in
+_ARTICLES = (
+    r"an?\s+|the\s+|un\s+|une\s+|le\s+|la\s+|les\s+|des\s+|el\s+|los\s+|las\s+|una?\s+|gli\s+|"
+    r"ein(?:e)?\s+|der\s+|die\s+|das\s+"
+)
 _LEAD = Pattern(
     r"^(?:(?:we(?:'re| are)?|i(?:'m| am)?)\s+(?:build(?:ing)?|make|making|offer(?:ing)?|run(?:ning)?|"
-    r"sell(?:ing)?|launch(?:ing)?|creat(?:e|ing)|start(?:ing)?)\s+|an?\s+|the\s+|un\s+|une\s+|"
-    r"le\s+|la\s+|les\s+|el\s+|los\s+|las\s+|una?\s+|ein(?:e)?\s+|der\s+|die\s+|das\s+)+",
+    r"sell(?:ing)?|launch(?:ing)?|creat(?:e|ing)|start(?:ing)?)\s+|" + _ARTICLES + r")+",
     re.IGNORECASE,
 )
+_ARTICLE = Pattern(r"^(?:" + _ARTICLES + r")+", re.IGNORECASE)
 _HELPS = Pattern(
     r"\b(?:helps?|helping|lets?|letting|enables?|saves?)\s+([^,.;:!?]+?)"
     r"(?:\s+(?:to|find|get|book|track|plan|run|keep|sell|buy|manage|cut|save|"
@@ -561,9 +566,8 @@ def _read_pitch(pitch: str) -> PitchReading:
     offering = re.sub(r"\s+(?:that|which|to)$", "", offering)
     if not offering:
         offering = " ".join(content_words(text)[:3])
-    # a leading article goes, in the languages pitches come in ("les étudiants" would read
-    # "three les étudiants" in the work)
-    customer = re.sub(r"^(?:the|les|des|los|las|gli)\s+", "", _trim(customer), flags=re.IGNORECASE)
+    # its article goes ("les étudiants" would read "three les étudiants" in the work)
+    customer = _ARTICLE.sub("", _trim(customer))
     customer, prep, setting = _split_setting(_head_noun_phrase(customer))
     owners = _owners(customer)
     found = bool(customer)

@@ -69,7 +69,8 @@ if TYPE_CHECKING:
 # 42: apprenticeships are careers ("matching" no longer reads as bookings), school leavers are
 #     learners; a customer's leading article goes in French, Spanish, Italian ("les étudiants").
 # 43: a runway of two years and more is said in years ("69 years of runway left", was "824.5 months").
-RULES_VERSION = 43
+# 44: the customer's and the offering's leading article come from one list (pitch._ARTICLES).
+RULES_VERSION = 44
 
 
 @dataclass(frozen=True)
