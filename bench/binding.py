@@ -2,11 +2,11 @@
 
 A suite of player directions written for this bench (all ten axes; through fork choices, own
 answers, rejection reasons and standup replies; 24 pitches; seeds 21-68, none of the tuned 7-14)
-is played on the simulation tier. Each input is read into directions (engine.game.directions) and
+is played on the simulation tier. Each input is read into directions (engine.language.steering) and
 written as a binding note; the figures:
 
 - `honoured`: of the directions an input bound, the share the next artifact that can carry them
-  honours (the gate's own check, engine.game.directions.check). Counted over artifacts that ship
+  honours (the gate's own check, engine.game.adherence.check). Counted over artifacts that ship
   no seeded mistake (`honoured_all` counts those too: a seeded DRIFT breaks a direction on purpose).
 - `redos`: of rejections, the share whose redo honours every named direction, changes no field the
   reason did not name (besides summary and follows_decision, and prices restated everywhere), and
@@ -132,7 +132,7 @@ def _session(pitch: str, seed: int, save: Path) -> Any:
 
 
 def _applicable(role: str, d: Any, art: dict[str, Any]) -> bool:
-    from engine.game.directions import applies
+    from engine.game.adherence import applies
 
     return applies(role, d, art)
 
@@ -149,7 +149,7 @@ class Tally:
 
 
 def _check_direction(run: Any, d: Any) -> bool:
-    from engine.game.directions import check
+    from engine.game.adherence import check
 
     return not check(run.role, run.artifact, [d])
 
@@ -171,7 +171,7 @@ def _withhold_probe(s: Any, note_id: str, tally: Tally) -> None:
 
 
 def _note_directions(s: Any) -> tuple[Any, list[Any]]:
-    from engine.game.directions import Direction
+    from engine.language.directions import Direction
 
     note = s.memory.records(kinds=["procedural"])[-1]
     return note, [Direction.from_dict(x) for x in (note.payload or {}).get("directions") or []]
@@ -266,7 +266,7 @@ def _count(tally: Tally, kind: str, d: Any, run: Any) -> None:
 
 def _judge(run: Any, pending: list[tuple[str, Any, int]], tally: Tally, seed_drift: bool) -> None:
     """Every pending direction this artifact can carry is counted on it (its next artifact)."""
-    from engine.game.directions import Binding, Direction
+    from engine.language.directions import Binding, Direction
 
     ids = {(b.get("axis"), b.get("value")) for b in run.binding}
     keep = []
@@ -329,7 +329,8 @@ def _seeded(run: Any, binding: Any, tally: Tally) -> None:
 def _judge_redo(
     redo: Any, before: dict[str, Any], before_flaws: set[str], named: list[Any], tally: Tally
 ) -> None:
-    from engine.game.directions import FIELDS, PRICE_SAID, check, prose
+    from engine.game.adherence import FIELDS, check
+    from engine.language.artifact_text import PRICE_SAID, prose
 
     tally.c["redos"] += 1
     if not named:

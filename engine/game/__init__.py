@@ -1,1 +1,1 @@
-"""The game itself, pure and deterministic: state models, the rules with their dilemmas, economy, archetypes, rival, events, endings and the rubric."""
+"""The game itself, pure and deterministic: state models, the rules with their dilemmas, economy, archetypes, rival, events, endings, the rubric and the gate's check of an artifact against its directions."""

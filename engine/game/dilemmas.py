@@ -1,6 +1,7 @@
 """The dilemma deck: one family of dilemmas per stage, each with variants picked by the company's
 state, the seed and the founder archetype, so no question repeats within a venture and two
-ventures differ. Every option names its rule; its effect line is a dry run of that rule now.
+ventures differ. Every option names its rule; its effect line is a dry run of that rule now, and
+`option_directions` is the content of its own it binds the next worker to.
 """
 
 from __future__ import annotations
@@ -8,11 +9,13 @@ from __future__ import annotations
 import operator
 import random
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.game.antagonist import doing
 from engine.game.economy import arc_stage
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import RULES, hints, preview
+from engine.language.directions import Axis, Direction
 
 OPS = {">=": operator.ge, "<": operator.lt}
 
@@ -397,3 +400,69 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
         family=stage.id,
         variant=v.id,
     )
+
+
+def option_directions(
+    rule_id: str, *, base_price: float, customer: str, rival: str, stage: str | None
+) -> list[Direction]:
+    """The content of its own each fork option binds (premium and cheap give different prices,
+    depth and breadth different segments, …): rules as data, resolved from the company now."""
+    hi = float(round(base_price * 1.8 / 5) * 5)
+    lo = float(max(5, round(base_price * 0.5 / 5) * 5))
+    mid_hi = float(round(base_price * 1.4 / 5) * 5)
+
+    def price(v: float, period: str = "month") -> Direction:
+        return Direction(axis="price", value=f"${v:,.0f} a {period}", amount=v, period=period)
+
+    def launch(week: float, op: Literal["eq", "max", "min"]) -> Direction:
+        return Direction(
+            axis="timeline", key="launch", value=f"week {week:.0f}", amount=week, op=op
+        )
+
+    def d(axis: Axis, value: str) -> Direction:
+        return Direction(axis=axis, value=value, do=axis not in ("exclusion", "claim"))
+
+    table: dict[str, list[Direction]] = {
+        "go.premium": [price(hi)],
+        "go.cheap": [price(lo)],
+        "marketer.adoption": [price(lo), d("channel", "referrals")],
+        "marketer.runway": [price(mid_hi), d("channel", "founder outbound")],
+        "seller.presell": [price(hi * 10, "year")],
+        "strategist.depth": [d("audience", f"the busiest {customer}")],
+        "strategist.breadth": [d("audience", f"{customer} and others like them")],
+        "go.flank": [d("audience", f"the {customer} {rival} ignores")],
+        "go.confront": [d("scope", f"a side-by-side with {rival}")],
+        "need.interviews": [d("scope", "forty customer interviews")],
+        "need.waitlist": [d("channel", "a launch page with a waitlist")],
+        "designer.codesign": [d("scope", "ten design partners")],
+        "designer.ship": [launch(1, "max")],
+        "designer.polish": [launch(6, "min")],
+        "builder.in_house": [d("scope", "our own stack, built in-house")],
+        "search.cut_scope": [d("scope", "one core feature")],
+        "search.bridge": [
+            Direction(axis="number", key="breakeven", value="month 12", amount=12.0, op="min")
+        ],
+        "find.ads": [d("channel", "paid ads")],
+        "find.community": [d("channel", "the community"), d("exclusion", "paid ads")],
+        "take.hire": [d("scope", "a dedicated support hire")],
+        "take.triage": [d("scope", "half the backlog, cut")],
+        "operator.lean": [d("exclusion", "new hires")],
+        "ops.automate": [d("channel", "self-serve help")],
+        "ops.human_loop": [d("channel", "a named person on support")],
+        "founder.network": [d("channel", "the founder's warm network")],
+        "founder.craft": [d("scope", "one showcase piece")],
+        "founder.full_time": [launch(2, "max")],
+        "founder.side_income": [launch(8, "min")],
+        "return.profit_share": [d("scope", "a team profit share")],
+        "return.retain": [d("scope", "every dollar reinvested")],
+        "return.alliance": [d("channel", "the alliance partner's customers")],
+        "return.alone": [d("exclusion", "alliance partners")],
+        "ops.shareholder": [d("tone", "formal")],
+        "ops.cooperative": [d("scope", "member-owners")],
+        "change.partner": [d("scope", "the partner's priorities")],
+        "change.steward": [d("scope", "a steward-ownership trust")],
+    }
+    out = table.get(rule_id, [])
+    for x in out:
+        x.source, x.stage = "decision", stage
+    return out

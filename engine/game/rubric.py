@@ -2,7 +2,7 @@
 
 A score is earned: junk that does not fit the role's contract scores 0, and an artifact that breaks
 a binding direction recalled for its brief is flagged DRIFT, naming the direction and what the
-artifact did instead (engine.game.directions.check), and capped below a pass.
+artifact did instead (engine.game.adherence.check), and capped below a pass.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.game import artifacts
-from engine.game.directions import Binding, check, strings
+from engine.game.adherence import check
 from engine.game.flaws import PENALTY, find_flaws
 from engine.game.models import Rubric
+from engine.language.artifact_text import strings
+from engine.language.directions import Binding
 from textkit import content_words, has_phrase, words
 
 WEIGHTS = {

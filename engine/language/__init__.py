@@ -1,1 +1,1 @@
-"""Reading what people write: text hygiene, fencing untrusted text, the pitch, and what the CEO means by a reason, reply or own answer."""
+"""Reading what people write: text hygiene, fencing untrusted text, the pitch, what the CEO means by a reason, reply or own answer, and the typed directions it binds (read, worded, folded from recall)."""

@@ -19,7 +19,7 @@ from textkit.patterns import Pattern
 PLAIN_WORDING = ("plainer", "clearer", "readable", "hard to read", "easier to read")
 
 # Words that say the work over-claims: one list for the rejection reading (its "claims" topic) and
-# the typed directions (engine.game.directions reads them into a claim to avoid), so what the
+# the typed directions (engine.language.steering reads them into a claim to avoid), so what the
 # reading line says the redo will cut is what the redo is bound to cut.
 OVER_CLAIM_WORDS: tuple[str, ...] = (
     "claim",

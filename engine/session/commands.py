@@ -43,8 +43,9 @@ from engine.language.text import MAX_REASON_CHARS, clean_text
 if TYPE_CHECKING:
     from typing import Self
 
-    from engine.game.directions import Read, Source
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
+    from engine.language.directions import Source
+    from engine.language.steering import Read
     from engine.routing import Router, RouteResult
     from engine.session.api import GameSession
     from engine.session.steps import MemoryNote, OwnAnswerView, Step
@@ -661,7 +662,7 @@ def can(state: GameState, name: str) -> bool:
 def ask_unread_price(state: GameState, text: str, source: Source) -> None:
     """A standup reply or an own answer that names money the reader cannot parse ("twelve-ish
     dollars") is asked about, never guessed and never dropped: one question, nothing recorded."""
-    from engine.game.directions import read_directions
+    from engine.language.steering import read_directions
 
     read = read_directions(text, source=source)
     if "price_amount" in read.unclear and state.stage is not None:

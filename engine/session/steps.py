@@ -12,10 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, replace
 from typing import Any, Literal, NotRequired, TypedDict
 
-from engine.game import directions as dirs
 from engine.game import flaws, orders, rules
 from engine.game.antagonist import move
-from engine.game.dilemmas import pose
+from engine.game.dilemmas import option_directions, pose
 from engine.game.economy import TUNING, advance_days, defeat_at, set_price, stage_outcome
 from engine.game.endings import finish
 from engine.game.models import (
@@ -32,8 +31,10 @@ from engine.game.models import (
 )
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
+from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count
 from engine.language.reading import Interpretation, Reading, interpret, read_reason
+from engine.language.steering import DECISION_CUES, Read, read_directions
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from engine.writing.plan import monthly_price
@@ -148,9 +149,7 @@ class Step:
             "store": self.store_label,
         }
         if rec.payload and rec.payload.get("directions"):
-            info["directions"] = [
-                dirs.Direction.from_dict(d).line() for d in rec.payload["directions"]
-            ]
+            info["directions"] = [Direction.from_dict(d).line() for d in rec.payload["directions"]]
         self.emit(
             E.MEMORY_WRITTEN, "memory", f"{rec.kind} memory written: {clip(rec.text, 80)}", info
         )
@@ -190,8 +189,8 @@ def _end_event(step: Step) -> None:
 
 def note_memory_backend(step: Step) -> None:
     """Log any change of where memory lives (Cosmos DB down: the local store serves; back)."""
-    for message, payload in step.memory.drain_notices():
-        step.emit(E.MEMORY_BACKEND, "memory", message, payload)
+    for message, detail in step.memory.drain_notices():
+        step.emit(E.MEMORY_BACKEND, "memory", message, detail)
 
 
 def check_end(step: Step) -> None:
@@ -391,13 +390,13 @@ def approve(step: Step) -> Dilemma:
     return posed
 
 
-def read_rejection(st: GameState, reason: str) -> dirs.Read:
+def read_rejection(st: GameState, reason: str) -> Read:
     """A rejection reason read into directions, a relative one resolved against the artifact it
     rejects; "this ignores the decision" names the directions the attempt was briefed with (the
     session asks a question instead of spending a redo when nothing is placed)."""
     stage = st.stage
     assert stage is not None
-    read = dirs.read_directions(
+    read = read_directions(
         reason,
         source="rejection",
         stage=stage.id,
@@ -406,9 +405,9 @@ def read_rejection(st: GameState, reason: str) -> dirs.Read:
         customer=st.founder.customer,
     )
     toks = words(reason)
-    if not read.directions and st.current and any(has_phrase(toks, c) for c in dirs.DECISION_CUES):
+    if not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
         for raw in st.current.binding:
-            d = dirs.Direction.from_dict(raw)
+            d = Direction.from_dict(raw)
             d.source, d.stage, d.said, d.memory_id, d.replaced = (
                 "rejection",
                 stage.id,
@@ -420,15 +419,15 @@ def read_rejection(st: GameState, reason: str) -> dirs.Read:
     return read
 
 
-def replaced_lines(step: Step, new: list[dirs.Direction]) -> list[str]:
+def replaced_lines(step: Step, new: list[Direction]) -> list[str]:
     """For the receipt: which binding directions the new ones replace (recalled now)."""
     live = step.memory.records(kinds=["procedural"], statuses=["provisional", "active"])
-    before = dirs.fold(live)
+    before = fold(live)
     slots = {d.slot: d for d in before.directions}
     return [f"{d.line()} replaces {slots[d.slot].line()}" for d in new if d.slot in slots]
 
 
-def charge_named_price(st: GameState, directions: list[dirs.Direction]) -> None:
+def charge_named_price(st: GameState, directions: list[Direction]) -> None:
     """A named price (the last one of these directions) is what customers pay from now on: the
     economy's revenue per customer, its paying customers what the revenue takes at that price."""
     named = [d for d in directions if d.axis == "price" and d.do and d.amount]
@@ -473,7 +472,7 @@ def reject(step: Step, reason: str) -> None:
 
 
 def _bind_said(
-    step: Step, said: str, read: dirs.Read, note: str, stage_id: str | None = None
+    step: Step, said: str, read: Read, note: str, stage_id: str | None = None
 ) -> tuple[MemoryNote, Reading, list[str]]:
     """A rejection reason (`stage_id`: the stage it sends back) or a standup reply (none) binds:
     a named price is charged, the words become the newest binding note (its typed directions as
@@ -492,7 +491,7 @@ def _bind_said(
         importance=9,
         axis="standup" if source == "standup" and not read.directions else None,
         stage_id=stage_id,
-        payload=dirs.payload(read.directions, source=source, said=said)
+        payload=payload(read.directions, source=source, said=said)
         if read.directions or source == "rejection"
         else None,
     )
@@ -587,7 +586,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         importance=9,
         axis=None if rule_id == "custom.default" else rule.axis,
         stage_id=stage.id,
-        payload=dirs.payload(
+        payload=payload(
             directions,
             source="own" if own_text is not None else "decision",
             rule_id=rule_id,
@@ -661,7 +660,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
 
 def read_own_answer(
     st: GameState, text: str
-) -> tuple[Interpretation, str, OwnAnswerView, list[dirs.Direction]]:
+) -> tuple[Interpretation, str, OwnAnswerView, list[Direction]]:
     """How an own answer at the fork reads, as the confirm shows it and the decision applies it:
     the reading, the rule it is costed as ("both", "neither", no fit: the dearer option's), what
     it will do in words, and the directions it binds. Pure: nothing is written."""
@@ -675,7 +674,7 @@ def read_own_answer(
     return reading, rule_id, view, fork_directions(st, dilemma, stage.id, rule_id, text, reading)
 
 
-def binding_words(directions: list[dirs.Direction], rule_id: str, text: str) -> str:
+def binding_words(directions: list[Direction], rule_id: str, text: str) -> str:
     """The receipt's next-brief line: what binds the next worker, in words (no ids)."""
     if directions:
         return "Binding: " + "; ".join(d.line() for d in directions)
@@ -704,7 +703,7 @@ def fork_directions(
     rule_id: str,
     own_text: str | None,
     reading: Interpretation | None,
-) -> list[dirs.Direction]:
+) -> list[Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
     by what the CEO's own words name; "both" binds both options' content (the dearer one's where
     they clash); words that fit neither bind the option they are costed as (`rule_id`)."""
@@ -713,19 +712,19 @@ def fork_directions(
     base = price_for(st.economics, st.seed, stage)
     customer = st.niche or st.founder.customer
 
-    def content(rid: str) -> list[dirs.Direction]:
-        return dirs.option_directions(
+    def content(rid: str) -> list[Direction]:
+        return option_directions(
             rid, base_price=base, customer=customer, rival=st.antagonist.name, stage=stage_id
         )
 
-    out: dict[str, dirs.Direction] = {}
+    out: dict[str, Direction] = {}
     if reading is not None and reading.option is None and reading.matched_by == "both":
         for opt in sorted(dilemma.options, key=lambda o: o.rule_id == rule_id):
             out.update({d.slot: d for d in content(opt.rule_id)})
     else:  # the chosen option; words that pick neither are read and costed as the dearer one,
         out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
     if own_text:
-        said = dirs.read_directions(own_text, source="own", stage=stage_id, base_price=base)
+        said = read_directions(own_text, source="own", stage=stage_id, base_price=base)
         for d in said.directions:
             out[d.slot] = d
     return list(out.values())
@@ -807,7 +806,7 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
     """The CEO's standup reply becomes the newest binding direction."""
     st = step.state
     stage = st.stage
-    read = dirs.read_directions(
+    read = read_directions(
         text,
         source="standup",
         stage=stage.id if stage else None,

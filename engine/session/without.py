@@ -18,9 +18,9 @@ from pydantic import BaseModel, Field
 
 from engine.config import Settings
 from engine.errors import SaveError
-from engine.game.directions import Binding, Direction
 from engine.game.models import GameState, StageRun
 from engine.language import grammar
+from engine.language.directions import Binding, Direction
 from engine.routing import Router
 from engine.session.api import GameSession, refuse_old_rules
 from engine.session.commands import Record

@@ -13,10 +13,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.game import artifacts, flaws
-from engine.game.directions import Binding, applies, fold
+from engine.game.adherence import applies
 from engine.game.economy import burn_line
 from engine.game.models import Directive, GameState, Stage, StageRun
 from engine.game.rubric import evaluate
+from engine.language.directions import Binding, fold
 from engine.language.fence import DATA_RULE, data_block, rewrap
 from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult

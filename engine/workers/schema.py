@@ -29,18 +29,10 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.game.directions import (
-    BUZZWORDS,
-    CORE_SCOPE,
-    FIELDS,
-    GENERIC_CLAIM,
-    PER_MONTH,
-    SCOPE_FLOOR,
-    Direction,
-    check,
-    price_words,
-)
+from engine.game.adherence import BUZZWORDS, FIELDS, SCOPE_FLOOR, check
 from engine.game.flaws import OVER_CLAIMS
+from engine.language.artifact_text import PER_MONTH
+from engine.language.directions import CORE_SCOPE, GENERIC_CLAIM, Direction, price_words
 from engine.routing.prompts import schema_block
 
 if TYPE_CHECKING:
@@ -250,7 +242,7 @@ def _barred(d: Direction) -> list[str]:
     return []
 
 
-# The fields the gate reads as prose (engine.game.directions.prose; the summary's quotes of the CEO
+# The fields the gate reads as prose (engine.language.artifact_text.prose; the summary's quotes of the CEO
 # aside, so the summary, which quotes what the CEO said, is left to the check).
 _NOT_PROSE = frozenset(["summary", "follows_decision", "memory_writes", "url"])
 _EXCLUDED = "Excluded"

@@ -5,7 +5,7 @@ changes them). Its fields: `price_usd_per_month` (the price, monthly), `paying_c
 
 How a price feeds the numbers lives here (`price_plan`, `reprice`, `fit_customers`); how fast the
 customers grow (GROWTH, the words around the curve) is the writing's to tune. The invariant the
-gate checks (engine.game.directions.plan_price_miss): every month's revenue is within one
+gate checks (engine.game.adherence.plan_price_miss): every month's revenue is within one
 customer's price of customers × price, and the plan's price is the named one.
 """
 
@@ -15,8 +15,8 @@ import math
 import random
 from typing import Any
 
-from engine.game.directions import PER_MONTH
 from engine.game.models import Economics
+from engine.language.artifact_text import PER_MONTH
 
 # Month-on-month growth of paying customers, months 2 to 6: it slows as the warmest customers are
 # won, as a young company's does (about 2.5x in six months when the standing decision chases

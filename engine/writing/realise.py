@@ -1,4 +1,4 @@
-"""How a simulated worker realises typed directions (engine.game.directions) in an artifact's
+"""How a simulated worker realises typed directions (engine.language.directions) in an artifact's
 fields, not in a sentence about them: the named price becomes the price everywhere one is stated,
 the audience goes into the audience field, an excluded segment is taken out, a channel, a launch
 week, a number or a name is put where the role's artifact carries it.
@@ -7,7 +7,7 @@ Also the two other edits the simulation tier makes with directions: `violate` (a
 breaks one specific recalled direction, for the gate to catch) and `what_changed` (a redo's
 "what changed" lines, computed from the two artifacts, before → after per direction).
 
-Every edit here is checked by `engine.game.directions.check`: realising a direction makes the
+Every edit here is checked by `engine.game.adherence.check`: realising a direction makes the
 check pass, violating one makes it fail (tests/engine/test_directions.py holds both ways).
 """
 
@@ -18,29 +18,33 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from engine.game.directions import (
+from engine.game.adherence import (
     BUZZWORDS,
-    CORE_SCOPE,
     FIELDS,
-    GENERIC_CLAIM,
-    NUMBER_FIELD,
-    NUMBER_WORDS,
-    PRICE_SAID,
     SCOPE_FLOOR,
     SCOPE_LIST,
-    WEEK_SAID,
-    Direction,
-    current_number,
-    mentions,
-    number_words,
-    price_words,
-    prose,
     scope_lists,
     scope_size,
+)
+from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
+from engine.language.artifact_text import (
+    NUMBER_FIELD,
+    PRICE_SAID,
+    WEEK_SAID,
+    current_number,
+    mentions,
+    prose,
     stated_prices,
     unit_price_said,
 )
-from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
+from engine.language.directions import (
+    CORE_SCOPE,
+    GENERIC_CLAIM,
+    NUMBER_WORDS,
+    Direction,
+    number_words,
+    price_words,
+)
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, monthly_price, reprice
 from textkit import has_phrase

@@ -13,10 +13,11 @@ import random
 import re
 from typing import Any
 
+from engine.game.adherence import applies
 from engine.game.artifacts import shaped
-from engine.game.directions import Binding, Direction, applies
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Directive, Economics, Founder, Stage
+from engine.language.directions import Binding, Direction
 from engine.language.pitch import read_pitch
 from engine.writing import banks
 from engine.writing.phrases import Voice, cap, number_word, plural, relative, sentences, singular
@@ -400,7 +401,7 @@ def simulate_artifact(
     """Build a role's artifact deterministically from (seed, stage, attempt, binding, state), as
     the JSON its contract gives (engine.game.artifacts.shaped: the engine's own, not validated).
 
-    `binding` is what recall brought back (engine.game.directions.fold): each of
+    `binding` is what recall brought back (engine.language.directions.fold): each of
     its directions is realised in the artifact's fields. `previous` is the rejected attempt: a
     redo changes only the fields the rejection's directions name. `flaw` is the honest mistake
     this attempt makes (engine.game.flaws.draw); `drift` is the one recalled direction a seeded

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game.directions import Binding, check, option_directions, read_directions
+from engine.game.adherence import check
+from engine.game.dilemmas import option_directions
 from engine.game.economy import founding_org, initial_economics
 from engine.game.models import Founder
 from engine.game.rubric import evaluate
 from engine.game.world import build_stages
+from engine.language.directions import Binding
+from engine.language.steering import read_directions
 from engine.session.commands import (
     Approve,
     Decide,
@@ -161,7 +164,7 @@ def test_realised_directions_pass_the_check_and_a_seeded_drift_on_each_fails_it(
     assert check(role, art, binding.directions) == []
     r = evaluate(role, art, goal=stage.goal, founder_keywords=FOUNDER.keywords, binding=binding)
     assert not r.drift and r.compliance == 100
-    from engine.game.directions import applies
+    from engine.game.adherence import applies
 
     for d in binding.directions:
         if not applies(role, d, art):
@@ -243,7 +246,7 @@ def test_a_price_per_thing_bought_is_that_price_not_a_month(role):
         "attempt": 1,
     }
     art = simulate_artifact(role, **common)
-    from engine.game.directions import prose
+    from engine.language.artifact_text import prose
 
     text = prose(art)
     assert "$12 a meal" in text and "$12 a month" not in text

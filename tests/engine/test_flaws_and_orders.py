@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from engine.game import flaws
-from engine.game.directions import Binding, applies, option_directions
+from engine.game.adherence import applies
+from engine.game.dilemmas import option_directions
 from engine.game.economy import founding_org, initial_economics
 from engine.game.models import Founder
 from engine.game.rubric import evaluate
 from engine.game.world import build_stages
+from engine.language.directions import Binding
 from engine.session.commands import Approve, Decide, DecideOwn, RunStage, StandupReply
 from engine.writing.simulate import simulate_artifact
 

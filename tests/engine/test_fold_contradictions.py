@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from engine.game.directions import fold
+from engine.language.directions import fold
 
 
 def _note(day: int, nid: str, **direction: object) -> SimpleNamespace:

@@ -120,7 +120,8 @@ def test_standup_reply_is_binding_for_next_stage(new_session):
 
 
 def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
-    from engine.game.directions import Binding, Direction, option_directions
+    from engine.game.dilemmas import option_directions
+    from engine.language.directions import Binding, Direction
 
     s = new_session()
     s.give(RunStage)

@@ -8,9 +8,12 @@ import copy
 
 import pytest
 
-from engine.game.directions import Binding, check, prose, read_directions, stated_prices
+from engine.game.adherence import check
 from engine.game.economy import founding_org, initial_economics
 from engine.game.world import build_stages
+from engine.language.artifact_text import prose, stated_prices
+from engine.language.directions import Binding
+from engine.language.steering import read_directions
 from engine.session.commands import AnswerEvent, Approve, Decide, Reject, RunStage
 from engine.views.render import render_artifact
 from engine.writing.simulate import simulate_artifact

@@ -11,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from engine.errors import InputError
-from engine.game.directions import Binding, check, option_directions, payload, read_directions
+from engine.game.adherence import check
+from engine.game.dilemmas import option_directions
 from engine.game.economy import founding_org, initial_economics
 from engine.game.flaws import find_flaws
 from engine.game.models import Economics, Founder
 from engine.game.world import build_stages
+from engine.language.directions import Binding, payload
+from engine.language.steering import read_directions
 from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 from engine.writing.redo import price_for
 from engine.writing.simulate import simulate_artifact
@@ -225,7 +228,7 @@ def test_report_card_and_json_render_shipped_work_for_people(played):
 def test_a_seeded_drift_adds_whole_sentences_and_a_no_op_change_reads_right():
     """A broken exclusion, claim or tone is a new sentence after the field's text, never glued
     onto a line that ends without a full stop ("… each low score Also for dog owners.")."""
-    from engine.game.directions import Direction
+    from engine.language.directions import Direction
     from engine.writing.realise import add_sentence, what_changed
 
     assert add_sentence("call back each low score", "Also for dog owners.") == (

@@ -13,7 +13,7 @@ import pytest
 
 from engine.config import Settings
 from engine.game.artifacts import model
-from engine.game.directions import read_directions
+from engine.language.steering import read_directions
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import Reject, RunStage
@@ -57,9 +57,9 @@ def test_directions_compile_into_the_schema_where_a_field_allows():
 
 
 def test_every_pattern_is_anchored_and_matches_the_realised_work():
-    from engine.game.directions import Binding
     from engine.game.economy import founding_org, initial_economics
     from engine.game.world import build_stages
+    from engine.language.directions import Binding
     from engine.writing.simulate import simulate_artifact
     from tests.engine.test_directions import FOUNDER
 
@@ -236,9 +236,9 @@ ROLES = (("strategist", 2), ("designer", 3), ("marketer", 4), ("ops", 5))
 
 
 def _realised(role: str, number: int, directions, drift=None) -> dict[str, Any]:
-    from engine.game.directions import Binding
     from engine.game.economy import founding_org, initial_economics
     from engine.game.world import build_stages
+    from engine.language.directions import Binding
     from engine.writing.simulate import simulate_artifact
     from tests.engine.test_directions import FOUNDER
 
@@ -300,7 +300,7 @@ def test_the_compiled_schema_and_the_gate_agree(role, number, said):
     validator = jsonschema.Draft202012Validator(schema)
     good = _realised(role, number, ds)
     assert not list(validator.iter_errors(good)), [e.message for e in validator.iter_errors(good)]
-    from engine.game.directions import applies, check
+    from engine.game.adherence import applies, check
 
     for d in ds:
         bent = _realised(role, number, ds, drift=d)

@@ -107,11 +107,10 @@ def test_words_are_the_same_remembered_or_split_and_a_caller_cannot_change_them(
 
 def test_engine_and_memory_share_one_stopword_list() -> None:
     import engine.language.text as engine_text
-    from engine.game import directions
-    from engine.language import pitch, reading
+    from engine.language import pitch, reading, steering
 
     assert not hasattr(engine_text, "STOPWORDS") and not hasattr(engine_text, "words")
-    for module in (directions, pitch, reading):
+    for module in (steering, pitch, reading):
         assert module.STOPWORDS is textkit.STOPWORDS
 
 

@@ -117,7 +117,7 @@ def _rubric(rubric: Rubric) -> list[Part]:
 def _binding(recalled: list[dict[str, Any]]) -> list[Part]:
     """What bound this artifact: the directions recalled from memory for its brief, in words (a
     forgotten or withheld note is not among them, so nothing it said shows as binding)."""
-    from engine.game.directions import Direction
+    from engine.language.directions import Direction
 
     if not recalled:
         return [

@@ -1,0 +1,298 @@
+"""The gate's check: each recalled direction against the fields of one artifact, deterministic.
+
+`check` returns a `Violation` for each direction the artifact broke, naming the direction and what
+the artifact did instead (shown as DRIFT, and scored down by engine.game.rubric). `FIELDS` says
+where each axis lives in each role's artifact: checked there, and realised there by the simulated
+worker (engine.writing.realise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from engine.game.flaws import OVER_CLAIMS
+from engine.language.artifact_text import (
+    PER_MONTH,
+    WEEK_SAID,
+    current_number,
+    mentions,
+    prose,
+    stated_prices,
+)
+from engine.language.directions import (
+    CORE_SCOPE,
+    GENERIC_CLAIM,
+    NUMBER_WORDS,
+    Direction,
+    number_words,
+    price_words,
+)
+from engine.language.grammar import count
+from textkit import clip, has_phrase
+
+# "Too broad" (CORE_SCOPE) binds each list the work carries to the fewest items its role needs:
+# the check counts them, the realisation cuts to them (a sentence saying so is no narrowing).
+SCOPE_FLOOR = {
+    "features": 3,
+    "retention_loops": 2,
+    "churn_drivers": 2,
+    "support_workflow": 3,
+    "gtm_channels": 3,
+    "key_results": 2,
+}
+# The list each role's scope is counted in, and what its items are called.
+SCOPE_LIST = {
+    "strategist": ("key_results", "key result"),
+    "designer": ("features", "feature"),
+    "marketer": ("gtm_channels", "channel"),
+    "ops": ("retention_loops", "retention loop"),
+}
+
+
+def scope_lists(art: dict[str, Any]) -> dict[str, list[Any]]:
+    """The lists a narrowed scope cuts, by name (the strategist's key results are its first OKR's)."""
+    out = {k: v for k, v in art.items() if k in SCOPE_FLOOR and isinstance(v, list)}
+    okrs = art.get("okrs_q1")
+    if isinstance(okrs, list) and okrs and isinstance(okrs[0], dict):
+        krs = okrs[0].get("key_results")
+        if isinstance(krs, list):
+            out["key_results"] = krs
+    return out
+
+
+def scope_size(role: str, art: dict[str, Any]) -> str:
+    """'4 features', '2 key results': the size of the role's list a narrowed scope cuts."""
+    key, noun = SCOPE_LIST[role]
+    return count(len(scope_lists(art).get(key, [])), noun)
+
+
+# Where each axis lives in each role's artifact (checked there, realised there).
+FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "audience": {
+        "strategist": ("target_audience",),
+        "designer": ("hero_headline",),
+        "marketer": ("subject",),
+        "ops": ("nps_plan",),
+    },
+    "channel": {
+        "strategist": ("okrs_q1",),
+        "designer": ("wireframe_notes",),
+        "marketer": ("gtm_channels",),
+        "ops": ("support_workflow",),
+    },
+    "scope": {
+        "strategist": ("okrs_q1",),
+        "designer": ("features",),
+        "marketer": ("body",),
+        "ops": ("retention_loops",),
+    },
+    "name": {
+        "strategist": ("value_proposition",),
+        "designer": ("hero_headline",),
+        "marketer": ("subject",),
+        "ops": ("nps_plan",),
+    },
+    "tone": {
+        "strategist": ("value_proposition",),
+        "designer": ("hero_headline",),
+        "marketer": ("body",),
+        "ops": ("nps_plan",),
+    },
+    "price": {
+        "strategist": ("value_proposition",),
+        "designer": ("features",),
+        "marketer": ("body",),
+        "ops": ("retention_loops",),
+    },
+    "timeline": {
+        "strategist": ("okrs_q1",),
+        "designer": ("wireframe_notes",),
+        "marketer": ("body",),
+        "ops": ("support_workflow",),
+    },
+}
+BUZZWORDS = (
+    "revolutionary",
+    "game-changing",
+    "game changer",
+    "synergy",
+    "disruptive",
+    "world-class",
+    "cutting-edge",
+    "best-in-class",
+    "supercharge",
+    "next-generation",
+    "rockstar",
+)
+
+
+def _within(value: float, d: Direction) -> bool:
+    target = d.amount or 0.0
+    if d.op == "max":
+        return value < target or (value == target and d.axis == "timeline")
+    if d.op == "min":
+        return value >= target
+    return abs(value - target) < 0.051
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A direction the artifact broke, and what it did instead (in plain words)."""
+
+    axis: str
+    direction: str
+    did: str
+    memory_id: str | None = None
+
+    @property
+    def line(self) -> str:
+        return f"DRIFT: {self.did}, you said {self.direction}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def applies(role: str, d: Direction, artifact: dict[str, Any]) -> bool:
+    """Whether this role's artifact has a field the direction can be checked in."""
+    if d.axis == "number":
+        if d.key in ("cac", "hours"):
+            return bool(artifact.get("gtm_channels"))
+        return bool(artifact.get("financial_plan"))
+    if d.axis in ("exclusion", "claim"):
+        return True
+    return role in FIELDS.get(d.axis, {})
+
+
+def check(role: str, artifact: dict[str, Any], directions: Iterable[Direction]) -> list[Violation]:
+    """Each recalled direction against the artifact's fields (deterministic; DRIFT on a miss)."""
+    out: list[Violation] = []
+    allp = prose(artifact)
+    for d in directions:
+        if not applies(role, d, artifact):
+            continue
+        did = _violation(role, artifact, d, allp)
+        if did:
+            out.append(
+                Violation(
+                    axis=d.axis, direction=d.line(), did=clip(did, 120), memory_id=d.memory_id
+                )
+            )
+    return out
+
+
+def _violation(role: str, art: dict[str, Any], d: Direction, allp: str) -> str | None:
+    """What the artifact did instead of the direction, in words (None when it holds)."""
+    fields = FIELDS.get(d.axis, {}).get(role, ())
+    here = prose(art, fields) if fields else ""
+    found: str | None = _CHECKS[d.axis](art, d, allp, here)
+    return found
+
+
+def _price_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    per_unit = d.unit if d.period == "unit" else None
+    said = stated_prices(allp, per_unit)
+    if not said:
+        return "states no price"
+    for amount, period in said:
+        per = {"mo": "month"}.get(period, period)
+        if per != d.period or not _within(amount, d):
+            unit = per_unit if per == "unit" else None
+            shown = Direction(axis="price", value="", amount=amount, period=per, unit=unit)
+            return f"price {price_words(shown)}"
+    if d.unit and not per_unit and not has_phrase(allp, f"per {d.unit}"):
+        return "prices it per something else"
+    return plan_price_miss(art, d)
+
+
+def plan_price_miss(art: dict[str, Any], d: Direction) -> str | None:
+    """The revenue plan follows the named price: its price is the named one (monthly) and each
+    month's revenue is within one customer's price of its paying customers × that price. A plan
+    that states no price or customers (an older artifact, a model's) is judged by its text only."""
+    fp = art.get("financial_plan")
+    if not isinstance(fp, dict):
+        return None
+    price, customers = fp.get("price_usd_per_month"), fp.get("paying_customers_m1_to_m6")
+    mrr = fp.get("target_mrr_usd_m1_to_m6")
+    if not isinstance(price, int | float) or isinstance(price, bool) or price <= 0:
+        return None
+    per = PER_MONTH.get(d.period, 1.0)
+    if not _within(round(price / per, 2), d):
+        return f"plans its revenue at ${price:,.0f} a month"
+    if isinstance(customers, list) and isinstance(mrr, list) and len(customers) == len(mrr):
+        for c, x in zip(customers, mrr, strict=True):
+            if not isinstance(c, int | float) or not isinstance(x, int | float):
+                continue
+            if abs(float(x) - float(c) * price) >= price:
+                return f"plans ${float(x):,.0f} a month from {c:,.0f} customers at ${price:,.0f}"
+    return None
+
+
+def _claim_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    if d.value == GENERIC_CLAIM:
+        hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)
+        return f"claims “{hit}”" if hit else None
+    return f"still says “{d.value}”" if d.value in allp.lower() else None
+
+
+def _scope_miss(art: dict[str, Any], d: Direction, here: str) -> str | None:
+    if d.value == CORE_SCOPE:
+        lists = scope_lists(art)
+        over = next((k for k, v in lists.items() if len(v) > SCOPE_FLOOR[k]), None)
+        if over is None:
+            return None
+        noun = next((n for k, n in SCOPE_LIST.values() if k == over), over.replace("_", " "))
+        return f"still carries {count(len(lists[over]), noun)}"
+    return None if mentions(here, d.value) else f"leaves out {d.value}"
+
+
+def _tone_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    hit = next((b for b in BUZZWORDS if has_phrase(allp, b)), None)
+    if hit:
+        return f"uses “{hit}”"
+    if d.value in ("formal", "plain") and "!" in allp:
+        return "uses exclamation marks"
+    if d.value == "warm" and not has_phrase(here, "you"):
+        return "never speaks to the reader"
+    return None
+
+
+def _week_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    weeks = [int(x) for x in WEEK_SAID.findall(here)]
+    if not weeks:
+        return "names no launch week"
+    bad = next((w for w in weeks if not _within(float(w), d)), None)
+    return f"launches in week {bad}" if bad is not None else None
+
+
+def _number_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+    now = current_number(art, d.key or "")
+    if now is None:
+        return f"states no {NUMBER_WORDS.get(d.key or '', 'number')}"
+    if not _within(now, d):
+        shown = Direction(axis="number", key=d.key, value="", amount=now)
+        return f"{NUMBER_WORDS.get(d.key or '', d.key)} {number_words(shown)}"
+    return None
+
+
+_CHECKS: dict[str, Any] = {
+    "price": _price_miss,
+    "audience": lambda art, d, allp, here: (
+        None if mentions(here, d.value) else f"speaks to “{clip(here, 60)}”"
+    ),
+    "exclusion": lambda art, d, allp, here: (
+        f"mentions {d.value}" if has_phrase(allp, d.value) else None
+    ),
+    "claim": _claim_miss,
+    "channel": lambda art, d, allp, here: (
+        None if mentions(here, d.value) else f"never uses {d.value}"
+    ),
+    "scope": lambda art, d, allp, here: _scope_miss(art, d, here),
+    "name": lambda art, d, allp, here: (
+        None if has_phrase(here, d.value) else "does not use the name"
+    ),
+    "tone": _tone_miss,
+    "timeline": _week_miss,
+    "number": _number_miss,
+}

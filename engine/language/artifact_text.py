@@ -1,0 +1,134 @@
+"""What an artifact says, read as text: its prose (the CEO's quoted words left out), the prices,
+launch weeks and plan numbers it states, and whole-word mentions of a phrase.
+
+The steering reader resolves a relative "too high" against what the artifact states; the gate's
+check (engine.game.adherence) and the simulated worker's realisation read the same text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from textkit import STOPWORDS, has_phrase, words
+from textkit.patterns import Pattern
+
+NUMBER_FIELD = {
+    "churn": "churn_target_pct",
+    "burn": "burn_usd_per_month",
+    "mrr": "target_mrr_usd_m1_to_m6",
+    "breakeven": "breakeven_month",
+}
+_QUOTE = Pattern(r"“[^”]*”|\"[^\"]*\"")
+PRICE_SAID = Pattern(
+    r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|per|/)\s*(month|mo|year|week)\b", re.IGNORECASE
+)
+WEEK_SAID = Pattern(r"\bweek\s+(\d{1,2})\b", re.IGNORECASE)
+# A price per period as a monthly price (the revenue plan's numbers are monthly). A price per thing
+# bought ("unit": "$12 a meal") counts one a paying customer a month, the least a customer who pays
+# buys, so the plan's revenue never outruns what the price says.
+PER_MONTH = {"month": 1.0, "mo": 1.0, "year": 1 / 12, "week": 52 / 12, "unit": 1.0}
+
+
+def strings(v: object) -> list[str]:
+    """Every string in a JSON value (an artifact's prose, nested fields included), in order."""
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, dict):
+        return [s for x in v.values() for s in strings(x)]
+    if isinstance(v, list):
+        return [s for x in v for s in strings(x)]
+    return []
+
+
+def unquoted(text: str) -> str:
+    """Prose without the CEO's own quoted words (the checks judge the work, not the quote)."""
+    return _QUOTE.sub(" ", text)
+
+
+def prose(artifact: dict[str, Any], names: tuple[str, ...] | None = None) -> str:
+    """An artifact's prose (all of it, or the named fields), the CEO's quoted words left out."""
+    if names is None:
+        body = {
+            k: v
+            for k, v in artifact.items()
+            if k not in ("follows_decision", "memory_writes", "url")
+        }
+    else:
+        body = {k: artifact.get(k) for k in names}
+    return unquoted(" ".join(strings(body)))
+
+
+def mentions(text: str, phrase: str) -> bool:
+    """Whole-word presence of a phrase's content (most of its content words, in any order)."""
+    need = [w for w in words(phrase) if w not in STOPWORDS]
+    if not need:
+        return False
+    toks = words(text)
+    if has_phrase(toks, phrase):
+        return True
+    hits = sum(1 for w in need if has_phrase(toks, w))
+    return hits >= max(1, -(-len(need) * 3 // 4))
+
+
+def unit_price_said(unit: str) -> re.Pattern[str]:
+    """A price said per one thing bought: '$12 a meal', '$12 per meal', '$12 each meal'."""
+    return re.compile(
+        rf"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|/|each)\s+{re.escape(unit)}(?:s|es)?\b",
+        re.IGNORECASE,
+    )
+
+
+def stated_prices(text: str, unit: str | None = None) -> list[tuple[float, str]]:
+    """Each price the text states, in order, with its period ('month', 'year', 'week'; 'unit'
+    for a price per `unit`, when one is given)."""
+    found = [
+        (m.start(), float(m.group(1).replace(",", "")), m.group(2).lower())
+        for m in PRICE_SAID.finditer(text)
+    ]
+    if unit:
+        found += [
+            (m.start(), float(m.group(1).replace(",", "")), "unit")
+            for m in unit_price_said(unit).finditer(text)
+        ]
+    return [(amount, period) for _, amount, period in sorted(found)]
+
+
+_ANY_UNIT_PRICE = Pattern(
+    r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|each)\s+(?!month\b|mo\b|year\b|week\b)([a-z][a-z-]+)",
+    re.IGNORECASE,
+)
+
+
+def current_price_said(artifact: dict[str, Any] | None) -> tuple[float, str, str | None] | None:
+    """The first price an artifact states: amount, period and (for a price per thing bought, as
+    a CEO's "$12 a meal" is written) its unit."""
+    if not artifact:
+        return None
+    text = prose(artifact)
+    found = stated_prices(text)
+    if found:
+        return found[0][0], found[0][1], None
+    m = _ANY_UNIT_PRICE.search(text)
+    if m and m.group(2).lower() not in STOPWORDS:
+        return float(m.group(1).replace(",", "")), "unit", m.group(2).lower()
+    return None
+
+
+def current_week(artifact: dict[str, Any] | None) -> int | None:
+    if not artifact:
+        return None
+    m = WEEK_SAID.search(prose(artifact))
+    return int(m.group(1)) if m else None
+
+
+def current_number(artifact: dict[str, Any], key: str) -> float | None:
+    fp = artifact.get("financial_plan") or {}
+    v = fp.get(NUMBER_FIELD.get(key, ""))
+    if isinstance(v, list):
+        return float(v[-1]) if v else None
+    if key == "cac" and artifact.get("gtm_channels"):
+        return float(artifact["gtm_channels"][0].get("expected_cac_usd") or 0) or None
+    if key == "hours" and artifact.get("gtm_channels"):
+        return float(artifact["gtm_channels"][0].get("weekly_hours") or 0) or None
+    return float(v) if isinstance(v, int | float) else None
