@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.language.grammar import (
     agree,
@@ -52,11 +52,15 @@ _VERB = re.compile(r"<([a-z]+)>")  # a verb in its singular form: <loses>, <has>
 
 
 class Voice:
-    """Fills templates for one venture: slots (customer, offering, …) and seeded choices."""
+    """Fills templates for one venture: slots (customer, offering, …) and seeded choices; `world`
+    is the offering world's word bank the slots were drawn from (what the CEO excluded left out)."""
 
-    def __init__(self, slots: dict[str, str], seed: str) -> None:
+    def __init__(
+        self, slots: dict[str, str], seed: str, world: Mapping[str, tuple[str, ...]] | None = None
+    ) -> None:
         self.slots = slots
         self.seed = seed
+        self.world: Mapping[str, tuple[str, ...]] = world or {}
         self.customer_plural = is_plural(slots.get("customer", ""))
         self._used: set[str] = set()
 

@@ -142,7 +142,7 @@ def _voice(
     for k in ("customer", "offering", "outcome", "thing", "unit_plural"):
         slots[f"cap_{k}"] = cap(slots[k])
     slots["tools"] = ", ".join(wb["tools"])
-    return Voice(slots, f"{seed}:{stage.id}:{attempt}:{steer}")
+    return Voice(slots, f"{seed}:{stage.id}:{attempt}:{steer}", wb)
 
 
 def _unit_of(customer: str, pitch_customer: str) -> str:
@@ -256,8 +256,7 @@ def _fresh(
             okrs_q1=[{"objective": v.pick(f"{key}:obj", banks.OBJECTIVES), "key_results": kr}],
         )
     elif role == "designer":
-        world = _banks(read_pitch(founder.pitch).world, _avoided(binding.directions))
-        own = world["features"]
+        own = v.world["features"]
         feats = [v.fill(f) for f in rng.sample(own, 2) + rng.sample(banks.FEATURES, 1)]
         feats.append(v.fill("Pilot price: {price} a month per {unit}", price=money(price)))
         art.update(
@@ -265,7 +264,7 @@ def _fresh(
             cta_text=rng.choice(banks.CTAS),
             url=f"https://{_host(founder.company)}.app/{stage.beat.lower()}",
             features=feats,
-            integrations=list(world["tools"]),
+            integrations=list(v.world["tools"]),
             wireframe_notes=v.pick(f"{key}:wire", banks.WIREFRAMES)
             + " "
             + v.fill("Launch to the first {unit_plural} in week")
