@@ -106,7 +106,7 @@ def explore(
     from engine.config import Settings
     from engine.routing import Router
     from engine.session.api import GameSession
-    from memory.local.db import connect, transaction
+    from savedb.db import connect, transaction
 
     router = Router(Settings(demo_mode="simulation"))
     rows: list[dict[str, Any]] = []

@@ -31,7 +31,7 @@ from engine.session.savefile import open_save
 from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
 from engine.session.steps import Step
 from memory.contract import MemoryBackend
-from memory.local.db import db_path, transaction
+from savedb.db import db_path, transaction
 
 if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot

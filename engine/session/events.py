@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from memory.local.db import register_schema, transaction
+from savedb.db import register_schema, transaction
 from textkit.scrub import scrub, scrub_obj
 
 

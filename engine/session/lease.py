@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import GameError
-from memory.local.db import register_schema, transaction
+from savedb.db import register_schema, transaction
 
 
 class RunBusyError(GameError):

@@ -22,7 +22,7 @@ from engine.session.api import GameSession, refuse_old_rules
 from engine.session.commands import Record
 from engine.session.events import Event, list_events, strip_keys, strip_timing
 from engine.session.saves import load_run
-from memory.local.db import connect
+from savedb.db import connect
 
 _TIER_TAG = re.compile(r" \[(simulation|local|foundry|replay)\]$")
 ROUTING_KEYS = {"served_by", "model", "attempts", "usage", "fallback_reason", "raw_text", "runtime"}

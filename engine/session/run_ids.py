@@ -12,7 +12,7 @@ import re
 import secrets
 import sqlite3
 
-from memory.local.db import register_schema
+from savedb.db import register_schema
 
 OPAQUE = re.compile(r"run-[0-9a-f]{16}")
 

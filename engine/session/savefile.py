@@ -1,4 +1,4 @@
-"""Opening the save file from the engine: `memory.local.db.connect` checks, migrates and stamps it; this
+"""Opening the save file from the engine: `savedb.db.connect` checks, migrates and stamps it; this
 module maps its refusals to `SaveError` (one clear line with a way forward) and reports on a save.
 
 A refused file is never written to: the checks read the header and pragmas before anything else.
@@ -10,8 +10,9 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+import memory.local.schema  # noqa: F401 - registers the memory tables and their migration
 from engine.errors import SaveError
-from memory.local.db import APPLICATION_ID, SCHEMA_VERSION, SaveFileError, connect
+from savedb.db import APPLICATION_ID, SCHEMA_VERSION, SaveFileError, connect
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class SaveInfo:
 def open_save(
     path: str | Path, *, create: bool = True, readonly: bool = False
 ) -> sqlite3.Connection:
-    """`memory.local.db.connect` with its refusals raised as SaveError (newer, foreign, corrupt, truncated)."""
+    """`savedb.db.connect` with its refusals raised as SaveError (newer, foreign, corrupt, truncated)."""
     try:
         return connect(path, create=create, readonly=readonly)
     except SaveFileError as err:
@@ -42,7 +43,7 @@ def open_save(
 
 def readable_line(path: Path) -> str:
     """What can still be read from a save refused as damaged, for the refusal's one line."""
-    from memory.local.stamp import salvage
+    from savedb.stamp import salvage
 
     rows = salvage(path, "SELECT name, day, outcome FROM runs ORDER BY updated DESC")
     if not rows:

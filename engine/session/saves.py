@@ -16,7 +16,7 @@ from engine.errors import SaveError
 from engine.game.models import GameState
 from engine.session import run_ids as _run_ids  # noqa: F401  (renames legacy run ids on open)
 from engine.session.events import now_iso
-from memory.local.db import register_schema, transaction
+from savedb.db import register_schema, transaction
 
 
 @dataclass(frozen=True)

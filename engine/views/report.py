@@ -131,7 +131,7 @@ def write_report(session: GameSession, path: str | Path | None = None) -> Path:
     import tempfile
 
     from engine.errors import SaveError
-    from memory.local.db import inside
+    from savedb.db import inside
 
     target = (
         Path(path)

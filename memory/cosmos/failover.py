@@ -32,7 +32,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from memory.contract import MemoryBackend, Notice
-from memory.local.db import register_schema, transaction
 from memory.local.store import MemoryStore
 from memory.models import (
     AuditRecord,
@@ -45,6 +44,7 @@ from memory.models import (
     RecallResult,
     WriteDisposition,
 )
+from savedb.db import register_schema, transaction
 
 log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.logs)
 

@@ -20,8 +20,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from azurehttp import AzureError, TokenProvider, request_json, token_provider
 from memory.guards import clean
-from memory.local.db import transaction
 from memory.models import Kind, MemoryRecord
+from savedb.db import transaction
 
 log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.logs)
 

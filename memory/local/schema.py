@@ -1,5 +1,6 @@
 """The memory tables in the shared save file: memories with their FTS5 index, per-run counters, the
-cloud outbox, and the append-only, content-free audit log; `memory.local.db` makes them in every save.
+cloud outbox, and the append-only, content-free audit log; registered with the save file (`savedb`),
+which makes them, and migrates them from older formats, in every save.
 
 Recall runs on SQLite FTS5. The index is external-content (it stores no text of its own, only the
 term index) and kept in step with `memories` by triggers. Every term is stored behind its run's key
@@ -7,7 +8,7 @@ term index) and kept in step with `memories` by triggers. Every term is stored b
 A's doclists: a recall's cost follows the run's size, not the save's. A note's index terms (the
 shared `textkit` tokenizer: folded, stemmed, no stopwords; each once, as the index keeps no counts)
 are not stored in the row: the SQL function `memory_index_terms(run_key, text)`, registered on
-every connection `memory.local.db` opens, derives them for the index, its 'delete' commands and a
+every connection `savedb` opens, derives them for the index, its 'delete' commands and a
 'rebuild', through the view `memories_fts_src`. A save remembers which tokenizer built its index
 (`memory_index`); another one rebuilds the index at open, so a delete never names terms the index
 was not given.
@@ -22,6 +23,7 @@ from hashlib import blake2b
 from pathlib import Path
 
 import textkit
+from savedb.db import register_function, register_schema
 from textkit import normalise, terms
 
 _DDL = """
@@ -263,3 +265,7 @@ def ensure(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
         conn.execute("DELETE FROM memory_index")
         conn.execute("INSERT INTO memory_index (tokenizer) VALUES (?)", (tokenizer,))
+
+
+register_function("memory_index_terms", 2, memory_index_terms)
+register_schema("memory", ensure, migrate=migrate)

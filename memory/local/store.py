@@ -1,6 +1,6 @@
 """MemoryStore: one run's binding memory in the shared save file.
 
-Every method joins the caller's transaction (`memory.local.db.transaction`, re-entrant), checks the
+Every method joins the caller's transaction (`savedb.db.transaction`, re-entrant), checks the
 run scope before touching the database, scrubs every text before it is stored (`memory.writes`),
 and records a content-free audit row. Writes go straight to SQLite (its triggers keep the FTS5
 index and the run's counters); nothing about a run is held in process, so any number of stores
@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from memory import audit, lifecycle, recall
 from memory.contract import Notice
 from memory.guards import STAGE_CAP, CleanWrite
-from memory.local.db import transaction
 from memory.local.schema import n_terms, norm_key, run_key
 from memory.models import (
     FIELDS,
@@ -41,6 +40,7 @@ from memory.models import (
     NewNote,
 )
 from memory.writes import PolicyStore
+from savedb.db import transaction
 from textkit import normalise
 
 if TYPE_CHECKING:

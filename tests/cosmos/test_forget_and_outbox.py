@@ -18,7 +18,7 @@ import pytest
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
-from memory.local.db import db_path
+from savedb.db import db_path
 from tests.cosmos.conftest import KEY, cosmos_settings, failover
 
 pytestmark = pytest.mark.slow

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory.local.db import connect, db_path
 from memory.local.store import MemoryStore
 from memory.models import NewNote
+from savedb.db import connect, db_path
 
 WRITES: list[tuple[str, dict[str, Any]]] = [
     (

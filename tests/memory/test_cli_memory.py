@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from memory.local.db import connect, db_path
 from memory.local.store import MemoryStore
 from memory.models import NewNote
+from savedb.db import connect, db_path
 from worldforge_tui.cli import main
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from memory.foundry.cloud import CloudMemory
-from memory.local.db import transaction
 from memory.local.store import MemoryStore
 from memory.models import NewNote
+from savedb.db import transaction
 from tests.memory.foundry_server import TOKEN, FoundryServer
 
 

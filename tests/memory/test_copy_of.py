@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memory.local.db import connect, copy_of, transaction
 from memory.local.store import MemoryStore
 from memory.models import NewNote
+from savedb.db import connect, copy_of, transaction
 
 
 def test_a_copy_holds_the_same_save_and_changes_apart_from_it(tmp_path):

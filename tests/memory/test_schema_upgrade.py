@@ -4,11 +4,15 @@ counters, no FTS) opens, migrates in place, and recalls, deduplicates and counts
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
-from memory.local.db import APPLICATION_ID, SCHEMA_VERSION, connect, db_path
+import pytest
+
 from memory.local.store import MemoryStore
 from memory.models import NewNote
+from savedb.db import APPLICATION_ID, SCHEMA_VERSION, connect, db_path
 
 # The memory tables as format 1 wrote them (the columns and triggers the migration must retire).
 _FORMAT_1 = """
@@ -208,4 +212,39 @@ def test_migration_keeps_each_runs_highest_id_after_a_prune(save_dir: Path) -> N
     new = store.remember(NewNote("context", "Farmers want payroll", author="system", game_day=3))
     assert new.id == "mem-00008"
     assert MemoryStore(conn, "run-other").records()[0].text == "Clinics in the other run"
+    conn.close()
+
+
+# The memory tables reach the save file by registering with `savedb` when memory.local.schema is
+# imported; every path that opens a save for writing must have imported it, or an older save would
+# be stamped current with its memory tables left unmigrated. Each is tried in a fresh process.
+_OPENERS = {
+    "engine": "from engine.session.savefile import open_save; open_save(sys.argv[1]).close()",
+    "cli memory forget": (
+        "from worldforge_tui.cli import main; sys.exit(main(['memory', 'forget', 'run-other',"
+        " '--yes', '--save-dir', str(pathlib.Path(sys.argv[1]).parent)]))"
+    ),
+}
+
+
+@pytest.mark.parametrize("opener", sorted(_OPENERS))
+def test_every_opener_migrates_the_memory_tables(save_dir: Path, opener: str) -> None:
+    path = db_path(save_dir)
+    _format_1_save(path)
+    code = f"import pathlib, sys\n{_OPENERS[opener]}"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert "n_terms" in {r[1] for r in raw.execute("PRAGMA table_info(memories)")}
+    raw.close()
+    conn = connect(path)
+    found = MemoryStore(conn, "run-old").recall("clinic", game_day=3)
+    assert [r.id for r in found.items if r.kind == "context"] == ["mem-00001"]
     conn.close()

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from memory.contract import ScopeError
-from memory.local.db import connect, db_path, transaction
 from memory.local.store import MemoryStore
 from memory.models import NewNote
+from savedb.db import connect, db_path, transaction
 
 
 def _statements(conn) -> list[str]:

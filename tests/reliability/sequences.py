@@ -153,7 +153,7 @@ def run_sequence(save_dir: Path, seed: int, *, max_commands: int = 40) -> dict[s
     finally:
         session.close()
     from engine.session.savefile import open_save
-    from memory.local.db import db_path
+    from savedb.db import db_path
 
     conn = open_save(db_path(save_dir), create=False)
     try:

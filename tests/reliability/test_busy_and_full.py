@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.local import db as savedb
-from memory.local.db import connect, db_path
+from savedb import db as savedb
+from savedb.db import connect, db_path
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from engine.session.savefile import integrity, open_save
 from engine.session.saves import list_runs
-from memory.local.db import db_path
+from savedb.db import db_path
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]

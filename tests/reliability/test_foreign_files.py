@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.local.db import SaveFileError, connect, db_path
+from savedb.db import SaveFileError, connect, db_path
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]

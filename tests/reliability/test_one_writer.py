@@ -24,7 +24,7 @@ from engine.session.commands import Approve, Decide, RunStage
 from engine.session.lease import RunBusyError
 from engine.session.replay import verify
 from engine.session.savefile import open_save
-from memory.local.db import db_path
+from savedb.db import db_path
 from tests.reliability.conftest import play_venture
 from tests.reliability.sequences import run_sequence
 

@@ -14,7 +14,7 @@ import pytest
 
 from engine.session.api import GameSession
 from engine.session.commands import Approve
-from memory.local.db import db_path
+from savedb.db import db_path
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]

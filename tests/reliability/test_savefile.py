@@ -20,7 +20,7 @@ from engine.play.headless import Plan, play
 from engine.session.api import GameSession
 from engine.session.replay import verify
 from engine.session.savefile import inspect_save, integrity, open_save
-from memory.local.db import APPLICATION_ID, SCHEMA_VERSION, SQLITE_MAGIC, SaveFileError, connect
+from savedb.db import APPLICATION_ID, SCHEMA_VERSION, SQLITE_MAGIC, SaveFileError, connect
 from tests.reliability.conftest import play_venture
 from worldforge_tui.cli import main as cli_main
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.errors import SaveError
 from engine.session.api import GameSession
-from memory.local.db import SaveFileError, connect
+from savedb.db import SaveFileError, connect
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]

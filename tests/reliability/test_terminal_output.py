@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.local.db import db_path
 from memory.local.schema import memory_index_terms
+from savedb.db import db_path
 from tests.reliability.conftest import play_venture
 
 ROOT = Path(__file__).resolve().parents[2]

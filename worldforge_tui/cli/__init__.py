@@ -226,7 +226,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from engine.session.replay import verify
     from engine.session.savefile import open_save
     from engine.session.saves import load_run, resolve_save_dir
-    from memory.local.db import db_path
+    from savedb.db import db_path
 
     path = db_path(resolve_save_dir(args.save_dir))
     if not path.exists():
@@ -482,7 +482,7 @@ def _save_refusal(err: BaseException) -> str | None:
     sqlite3 = sys.modules.get("sqlite3")
     if sqlite3 is None or not isinstance(err, sqlite3.OperationalError):
         return None
-    from memory.local.db import SaveBusyError, busy_line, is_busy
+    from savedb.db import SaveBusyError, busy_line, is_busy
 
     text = " ".join(str(err).split())
     if isinstance(err, SaveBusyError):

@@ -348,7 +348,7 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
     else:
         from engine.session.events import forget_run
         from engine.session.saves import delete_run
-        from memory.local.db import transaction
+        from savedb.db import transaction
 
         with transaction(conn):
             gone = store.forget_run(compact=False)
@@ -401,9 +401,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import sqlite3
 
-    # the engine's tables (events, runs) are ensured by connect() once their modules are imported
+    # the engine's and the memory's tables are ensured (an older save migrated) by connect() once
+    # their modules are imported
+    import memory.local.schema  # noqa: F401
     from engine.session.saves import resolve_save_dir
-    from memory.local.db import connect, db_path
+    from savedb.db import connect, db_path
 
     try:
         path = db_path(resolve_save_dir(args.save_dir))

@@ -1,7 +1,9 @@
 """The save file: one SQLite database (WAL) per save dir, and a re-entrant transaction helper.
 
-The memory tables (`memory.local.schema`) are the save file's own; every other package that keeps
-tables in it registers its DDL here through `register_schema`, so one `connect()` makes a ready database and the engine, the memory store and the CLI share it.
+Every package that keeps tables in it (the memory store, the engine's session, the Cosmos failover)
+registers its DDL, its migration from older formats and its SQL functions here (`register_schema`,
+`register_function`), so one `connect()` makes a ready database they all share; this module imports
+none of them.
 `connect()` also checks what it opens: the file carries our application id and a format version
 (`PRAGMA user_version`); an older save is migrated, and a newer, foreign, corrupt or truncated file
 raises `SaveFileError` before anything is written to it.
@@ -16,19 +18,20 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memory.local import schema
-from memory.local.stamp import Look, inspect, read_head
-from memory.local.stamp import is_busy as is_busy
+from savedb.stamp import Look, inspect, read_head
+from savedb.stamp import is_busy as is_busy
 
 DB_FILENAME = "worldforge.db"
 BUSY_TIMEOUT_MS = 15000  # a writer waits this long for another process's transaction (issue 26)
 BUSY_RETRIES = 3  # then BEGIN IMMEDIATE is tried again this many times before SaveBusyError
 APPLICATION_ID = 0x57466731  # "WFg1": marks a file as a WorldForge save
-SCHEMA_VERSION = 3  # 2: recall on FTS5; 3: index terms derived, not stored (memory.local.schema). Bump, and extend schema.migrate, whenever a change is not additive
+SCHEMA_VERSION = 3  # 2: recall on FTS5; 3: index terms derived, not stored (memory.local.schema). Bump, and extend the registered migrations, whenever a change is not additive
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SUGGESTION = "move it aside or use --save-dir DIR to start a fresh save dir"
 
-_schemas: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
+_Step = Callable[[sqlite3.Connection], None]
+_schemas: list[tuple[str, _Step, _Step | None]] = []
+_functions: dict[str, tuple[int, Callable[..., str | bytes | int | float | None]]] = {}
 _depth = threading.local()
 
 
@@ -52,10 +55,20 @@ def busy_line() -> str:
     return BUSY_LINE.format(seconds=BUSY_TIMEOUT_MS * (BUSY_RETRIES + 1) // 1000)
 
 
-def register_schema(name: str, ensure: Callable[[sqlite3.Connection], None]) -> None:
-    """Register a function that creates a package's tables (idempotent: CREATE ... IF NOT EXISTS)."""
-    if all(existing != name for existing, _ in _schemas):
-        _schemas.append((name, ensure))
+def register_schema(name: str, ensure: _Step, *, migrate: _Step | None = None) -> None:
+    """Register a function that creates a package's tables (idempotent: CREATE ... IF NOT EXISTS)
+    and one that brings them from an older format (`migrate`: run before every `ensure` when the
+    save's format is older than SCHEMA_VERSION)."""
+    if all(existing != name for existing, _, _ in _schemas):
+        _schemas.append((name, ensure, migrate))
+
+
+def register_function(
+    name: str, n_args: int, fn: Callable[..., str | bytes | int | float | None]
+) -> None:
+    """Register a deterministic SQL function that every connection opened afterwards gets (a
+    package's views and triggers may call it)."""
+    _functions[name] = (n_args, fn)
 
 
 def db_path(save_dir: Path | str) -> Path:
@@ -165,8 +178,10 @@ def _prepare(conn: sqlite3.Connection, path: Path | None) -> None:
         if path is not None:
             _check_stamp(path, app_id, version, new=new)
         if version < SCHEMA_VERSION and not new:
-            schema.migrate(conn)
-        for _, ensure in [("memory", schema.ensure), *_schemas]:
+            for _, _, migrate in _schemas:
+                if migrate is not None:
+                    migrate(conn)
+        for _, ensure, _ in _schemas:
             ensure(conn)
         if app_id != APPLICATION_ID:
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -244,8 +259,8 @@ def _open(target: Path | str, *, uri: bool = False) -> sqlite3.Connection:
         check_same_thread=False,
     )
     conn.row_factory = sqlite3.Row
-    # the memory index's views and triggers call it (memory.local.schema)
-    conn.create_function("memory_index_terms", 2, schema.memory_index_terms, deterministic=True)
+    for name, (n_args, fn) in _functions.items():
+        conn.create_function(name, n_args, fn, deterministic=True)
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     return conn
 
