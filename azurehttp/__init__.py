@@ -11,6 +11,9 @@ Unavailable", "timeout after 8s", "transport: ConnectError", "bad response: not 
 
 `token_provider` builds DefaultAzureCredential lazily (so `azure.identity` is imported only when a
 cloud tier is really used) and reuses a token until five minutes before it expires.
+
+`is_loopback` (a URL) and `is_loopback_host` say whether a call stays on this machine (no proxy;
+`serve` warns otherwise); `remote_deadline` is the one cap on a remote knowledge or memory call.
 """
 
 from __future__ import annotations
@@ -20,11 +23,18 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 TokenProvider = Callable[[], str]
 TOKEN_REFRESH_MARGIN_S = 300
 MAX_RESPONSE_BYTES = 2_000_000
-_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+REMOTE_DEADLINE_CAP = 30.0  # seconds: the longest one remote knowledge or memory call may take
+
+
+def remote_deadline(timeout: float | None) -> float:
+    """The deadline of one remote knowledge or memory call (Foundry IQ, Cosmos): the player's
+    AGENT_REQUEST_TIMEOUT (8 s when unset), from half a second to REMOTE_DEADLINE_CAP (issue 26)."""
+    return max(0.5, min(float(timeout or 8.0), REMOTE_DEADLINE_CAP))
 
 
 class AzureError(Exception):
@@ -87,10 +97,24 @@ def token_before(provider: TokenProvider, deadline: float) -> str:
     return token
 
 
-def is_loopback(url: str) -> bool:
-    import httpx2 as httpx
+def is_loopback_host(host: str | None) -> bool:
+    """Whether `host` only reaches this machine (localhost, 127.x, ::1, bracketed or not): a
+    loopback endpoint never goes through an environment proxy, and `serve` warns off any other."""
+    if not host:
+        return False
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    import ipaddress  # lazy: only a call that connects somewhere asks
 
-    return httpx.URL(url).host in _LOOPBACK
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def is_loopback(url: str) -> bool:
+    """Whether `url`'s host is a loopback one (`is_loopback_host`)."""
+    return is_loopback_host(urlsplit(url).hostname)
 
 
 def request_json(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import ipaddress
 import json
 import re
 import ssl
@@ -19,7 +18,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import openai
 
@@ -28,6 +26,7 @@ try:  # openai 3.x speaks httpx2; older releases take an httpx client
 except ImportError:  # pragma: no cover - depends on the installed openai line
     import httpx as _http  # type: ignore[no-redef]
 
+from azurehttp import is_loopback
 from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut, StreamTimeout
 from engine.routing.extract import reasoning_from_message
 from engine.routing.health import DeploymentCaps, JsonMode
@@ -112,23 +111,11 @@ def preload() -> None:
             continue
 
 
-def _is_loopback(host: str | None) -> bool:
-    if not host:
-        return False
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def make_client(target: Target, key: str, timeout: float) -> openai.AsyncOpenAI:
     """An SDK client with its retries off; loopback endpoints never go through an env proxy."""
     limit = bounds(timeout)
-    host = urlsplit(target.endpoint).hostname
     http = _http.AsyncClient(
-        verify=shared_ssl_context(), trust_env=not _is_loopback(host), timeout=limit
+        verify=shared_ssl_context(), trust_env=not is_loopback(target.endpoint), timeout=limit
     )
     return openai.AsyncOpenAI(
         base_url=target.endpoint, api_key=key, max_retries=0, timeout=limit, http_client=http

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from azurehttp import remote_deadline
 from engine.errors import InputError
 from engine.game import economy
 from engine.game.antagonist import forge
@@ -138,18 +139,8 @@ def knowledge_for(settings: Settings) -> Knowledge:
     return Knowledge(
         settings.foundry_iq_endpoint,
         settings.foundry_iq_knowledge_base,
-        timeout_s=remote_deadline(settings),
+        timeout_s=remote_deadline(settings.agent_request_timeout),
     )
-
-
-REMOTE_DEADLINE_CAP = 30.0
-
-
-def remote_deadline(settings: Any) -> float:
-    """The deadline of one remote knowledge or memory call (Foundry IQ, Foundry memory, Cosmos):
-    the player's AGENT_REQUEST_TIMEOUT, at most REMOTE_DEADLINE_CAP seconds (issue 26)."""
-    timeout = float(getattr(settings, "agent_request_timeout", 8.0) or 8.0)
-    return max(0.5, min(timeout, REMOTE_DEADLINE_CAP))
 
 
 def cloud_memory_for(settings: Any) -> Any:

@@ -15,6 +15,7 @@ from azure.core.credentials import TokenCredential
 from azure.core.exceptions import AzureError, ServiceRequestError, ServiceResponseError
 from azure.cosmos import CosmosClient, exceptions
 
+from azurehttp import remote_deadline
 from memory import lifecycle
 from memory.models import CRITICAL_KINDS, MemoryRecord
 
@@ -79,11 +80,8 @@ class CosmosConfig:
             key=secret.get_secret_value() if secret is not None else None,
             embedding_deployment=settings.azure_cosmos_embedding_deployment,
             read_timeout=min(timeout, 30.0),
-            deadline=max(0.5, min(timeout, REMOTE_DEADLINE_CAP)),
+            deadline=remote_deadline(timeout),
         )
-
-
-REMOTE_DEADLINE_CAP = 30.0  # as engine.session.founding.remote_deadline (the same player setting)
 
 
 T = TypeVar("T")

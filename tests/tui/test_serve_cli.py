@@ -7,9 +7,10 @@ import socket
 
 import pytest
 
+from azurehttp import is_loopback_host
 from engine.version import install_hint
 from worldforge_tui.cli import main
-from worldforge_tui.cli.serve import bind_problem, is_loopback
+from worldforge_tui.cli.serve import bind_problem
 
 pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is not installed")
 
@@ -65,7 +66,7 @@ def test_a_non_loopback_host_is_warned_about(monkeypatch, capsys):
     ],
 )
 def test_loopback_hosts(host, loopback):
-    assert is_loopback(host) is loopback
+    assert is_loopback_host(host) is loopback
 
 
 @pytest.mark.parametrize(

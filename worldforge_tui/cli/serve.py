@@ -57,16 +57,6 @@ def play_command(save_dir: str | None, env_file: str | None = None) -> str:
     return shlex.join(argv)
 
 
-def is_loopback(host: str) -> bool:
-    """Whether `host` only accepts connections from this machine (127.x, ::1, localhost)."""
-    if host.lower() in ("localhost", "localhost.localdomain"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def bind_problem(host: str, port: int) -> str | None:
     """Why the server could not listen on (host, port), in one line, or None when it can."""
     try:
@@ -99,6 +89,7 @@ def _bind_line(err: OSError, host: str, port: int) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from azurehttp import is_loopback_host
     from worldforge_tui.cli import CliError, warn
 
     try:
@@ -110,7 +101,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     problem = bind_problem(args.host, args.port)
     if problem:
         raise CliError(problem)
-    if not is_loopback(args.host):
+    if not is_loopback_host(args.host):
         warn(
             f"serving on {args.host}: anyone who can reach this machine gets a game process of "
             "their own, with no sign-in (use --host 127.0.0.1 to keep it to this machine)"
