@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from engine.errors import GameError
 
@@ -18,16 +18,7 @@ Role = Literal[
 Tier = Literal["simulation", "local", "foundry", "replay"]
 Outcome = Literal["ok", "error", "invalid", "skipped", "parked"]
 
-ROLES: tuple[Role, ...] = (
-    "narrator",
-    "orgdesigner",
-    "antagonist",
-    "strategist",
-    "designer",
-    "marketer",
-    "ops",
-    "npc",
-)
+ROLES: tuple[Role, ...] = get_args(Role)
 
 
 @dataclass
