@@ -4,7 +4,7 @@
 tests' `FakeOpenAI` (tests/servers/openai_server.py) each add only their routes and faults on top:
 a threaded server bound to 127.0.0.1 on port 0; handlers that set TCP_NODELAY (without it a small
 stream event can wait ~40 ms for a delayed ACK, which would be measured as router overhead), stay
-quiet, send JSON and can reset a connection with no response bytes; and a start / stop / `with`
+quiet (a client hanging up is no error), send JSON and can reset a connection with no response bytes; and a start / stop / `with`
 lifecycle whose stop first releases every held request (`state.release`).
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import socket
 import struct
+import sys
 import threading
 from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -34,6 +35,14 @@ class LoopbackServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     state: Any
+
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], client_address: object
+    ) -> None:
+        """Quiet when the client hung up (a reset or a closed pipe: a client giving up on a fault,
+        or a call's deadline, is no server error); anything else is printed as usual."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class LoopbackHandler(BaseHTTPRequestHandler):

@@ -327,9 +327,6 @@ class _Handler(LoopbackHandler):
 class _Server(LoopbackServer):
     state: _State
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """Quiet: a client hanging up mid-fault is part of the fault, not a server error."""
-
 
 class FaultServer(Loopback[_State]):
     """One loopback endpoint that plays catalogue faults: `use("S08")`, then point a tier at `url`."""
