@@ -36,6 +36,13 @@ from worldforge_tui.widgets.replay_pane import ReplayPane
 if TYPE_CHECKING:
     import argparse
 
+    from textual.theme import Theme
+
+    from engine.config import Settings
+    from engine.routing import Router
+    from engine.session.api import GameSession
+    from engine.views.snapshot import Snapshot
+
 BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
 
 
@@ -54,7 +61,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         archetype: str | None = None,
         seed: int | None = None,
         save_dir: str | Path | None = None,
-        router: Any = None,
+        router: Router | None = None,
         auto_run: bool = True,
         theme: str | None = None,
     ) -> None:
@@ -72,8 +79,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.form_seed = seed  # the new-venture form's seed when the CLI named one, else fresh
         self.save_dir = save_dir
         self.router = router
-        self.session: Any = None
-        self.snap: Any = None
+        self.session: GameSession | None = None
+        self.snap: Snapshot | None = None
         self.busy: str | None = None
         self.auto_run = auto_run
         self.last_export: Path | None = None
@@ -213,14 +220,14 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
     # ---- remembered look -----------------------------------------------------------------
     def _restore_theme(self) -> None:
         """The theme saved in the settings file (unless --theme chose one for this session)."""
-        saved = getattr(self.router.settings, "tui_theme", None)
+        saved = self.router.settings.tui_theme if self.router is not None else None
         if self.requested_theme is None and saved and saved in self.available_themes:
             self.theme = saved
 
-    def _theme_chosen(self, theme: Any) -> None:
+    def _theme_chosen(self, theme: Theme) -> None:
         """A theme picked in the app (palette, settings) is saved for the next start."""
-        settings = getattr(self.router, "settings", None)
-        if settings is None or getattr(settings, "tui_theme", None) == theme.name:
+        settings = self.router.settings if self.router is not None else None
+        if settings is None or settings.tui_theme == theme.name:
             return
         if self.requested_theme is not None and theme.name == self.requested_theme:
             return  # the --theme of this session: not a choice to remember
@@ -395,7 +402,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.push_screen(HelpScreen(self.key_of, version(), where))
 
     def action_settings(self) -> None:
-        if not self._engine_ready():
+        if not self._engine_ready() or self.router is None:
             return
         from worldforge_tui.screens.settings import SettingsScreen
 
@@ -405,13 +412,14 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             self.install_screen(SettingsScreen(self.router.settings), "settings")
         self.push_screen("settings", self.apply_settings)
 
-    def apply_settings(self, settings: Any) -> None:
+    def apply_settings(self, settings: Settings | None) -> None:
         """Save (never the keys) and hand the settings to the router for the next call."""
-        if settings is None:
+        router = self.router
+        if settings is None or router is None:
             return
         from engine.config import changed_fields, save_choices
 
-        changes = changed_fields(self.router.settings, settings)  # what the player changed
+        changes = changed_fields(router.settings, settings)  # what the player changed
         try:
             path = save_choices(changes) if changes else None
         except Exception as exc:  # noqa: BLE001 - still applied for this session
@@ -422,7 +430,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
                 markup=False,
             )
             path = None
-        self.router.update_settings(settings)
+        router.update_settings(settings)
         pill = self.pill()
         if self.session is not None and self.busy is None:  # persisted in the run's event log
             from engine.session.commands import RoutingChanged
@@ -433,7 +441,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.refresh_view()
         self.notify(f"Settings applied: the next call uses {pill}.", title="Settings", markup=False)
 
-    def _settings_row(self, settings: Any, pill: str, path: Path | None) -> None:
+    def _settings_row(self, settings: Settings, pill: str, path: Path | None) -> None:
         """A screen-only log row when no venture is open (or a step is running) to record it in."""
         self.replay.push(
             {

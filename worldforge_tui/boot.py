@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from worldforge_tui.text.safe_text import one_line
+
+if TYPE_CHECKING:
+    from engine.routing import Router
 
 log = logging.getLogger("worldforge.tui")
 
 
-def load_router() -> tuple[Any, str | None]:
+def load_router() -> tuple[Router, str | None]:
     """The shared router from saved settings + env; a broken settings file falls back to defaults."""
     from engine.config import Settings, load_settings
     from engine.routing import Router

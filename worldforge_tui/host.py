@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from textual.app import App
 
+    from engine.routing import Router
     from engine.session.api import GameSession
     from engine.views.snapshot import Snapshot
     from worldforge_tui.replay_entries import EventInbox
@@ -34,7 +35,7 @@ class AppHost(_Base):
         session: GameSession | None
         snap: Snapshot | None
         busy: str | None
-        router: Any  # the engine's router, or a test double with the same calls
+        router: Router | None
         save_dir: str | Path | None
         auto_run: bool
         last_export: Path | None

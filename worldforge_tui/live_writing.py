@@ -15,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.message import Message
@@ -24,6 +24,10 @@ from worldforge_tui.host import AppHost
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
+
+if TYPE_CHECKING:
+    from engine.routing import Router
+    from engine.routing.types import StreamEvent
 
 LATENCY_SAMPLES = 2000
 
@@ -36,10 +40,10 @@ class LiveTick(Message):
 class LiveView:
     """What the live section shows: calls finished in this command, and the one being written."""
 
-    done: list[Any] = field(default_factory=list)  # the last event of each ended call
-    current: Any = None
+    done: list[StreamEvent] = field(default_factory=list)  # the last event of each ended call
+    current: StreamEvent | None = None
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: StreamEvent) -> None:
         if event.kind == "start" or event.kind == "delta":
             self.current = event
         elif event.kind == "end":
@@ -64,11 +68,11 @@ def _shown(text: str, *, final: bool) -> str:
     return scrub(text)
 
 
-def _is_standup(event: Any) -> bool:
-    return "/standup-" in str(event.call_key)
+def _is_standup(event: StreamEvent) -> bool:
+    return "/standup-" in event.call_key
 
 
-def _standup_line(event: Any, cursor: bool) -> list[Part]:
+def _standup_line(event: StreamEvent, cursor: bool) -> list[Part]:
     from engine.routing.partial import partial_json
 
     value = partial_json(_shown(event.text or "", final=not cursor))
@@ -114,7 +118,7 @@ def live_content(view: LiveView) -> Content | None:
     return Content.assemble(*parts)
 
 
-def progress_line(event: Any) -> str:
+def progress_line(event: StreamEvent) -> str:
     """'strategist writing · local: qwen2.5 · 212 tok · 48 tok/s · 4.4 s · esc cancels'; before
     the first token 'strategist · local: qwen2.5 · waiting for the first token' (the action bar
     adds the seconds waited, live)."""
@@ -137,16 +141,16 @@ class LiveWriting(AppHost):
 
     _live_unwatch: Callable[[], None] | None = None
 
-    def live_attach(self, router: Any) -> None:
+    def live_attach(self, router: Router | None) -> None:
         """Watch the router's streamed calls (once per router)."""
-        if router is None or not hasattr(router, "watch"):
+        if router is None:
             return
         if getattr(self, "_live_router", None) is router:
             return
         if self._live_unwatch is not None:
             self._live_unwatch()
         self._live_lock = threading.Lock()
-        self._live_queue: list[Any] = []
+        self._live_queue: list[StreamEvent] = []
         self._live_posted = False
         self._live_oldest: float | None = None  # arrival of the oldest piece not yet drawn
         self._live_view = LiveView()
@@ -155,7 +159,7 @@ class LiveWriting(AppHost):
         self.live_latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
         self._live_unwatch = router.watch(self._live_event)
 
-    def _live_event(self, event: Any) -> None:
+    def _live_event(self, event: StreamEvent) -> None:
         """Called on the worker thread: queue, and post one tick if none is pending."""
         with self._live_lock:
             self._live_queue.append(event)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from engine.routing import Router
     from engine.session.api import GameSession
 
 
@@ -40,7 +41,12 @@ class Booted(Message):
     """The engine is imported and the router built (with a warning if settings were ignored)."""
 
     def __init__(
-        self, router: Any, warning: str | None, keymap: dict[str, str], *, failed: bool = False
+        self,
+        router: Router | None,
+        warning: str | None,
+        keymap: dict[str, str],
+        *,
+        failed: bool = False,
     ) -> None:
         super().__init__()
         self.router, self.warning, self.keymap, self.failed = router, warning, keymap, failed
