@@ -32,6 +32,7 @@ from engine.routing.types import (
     Attempt,
     CallCancelled,
     Fallback,
+    ProbeRow,
     RouteRequest,
     RouteResult,
     StreamEvent,
@@ -954,14 +955,14 @@ class Router:
             "served": dict(self._served_counts),
         }
 
-    def probe(self) -> list[dict[str, Any]]:
+    def probe(self) -> list[ProbeRow]:
         """List models on each configured endpoint; a good answer lifts that endpoint's cooldown."""
         s = self._settings
-        seen: dict[tuple[str, str], Target] = {}
+        seen: dict[tuple[Tier, str], Target] = {}
         for role in ROLES:
             for t in self.plan(role, s):
                 seen.setdefault((t.tier, t.endpoint), t)
-        results: list[dict[str, Any]] = [
+        results: list[ProbeRow] = [
             {
                 "tier": "simulation",
                 "endpoint": None,

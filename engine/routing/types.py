@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, get_args
 
 from engine.errors import GameError
 
@@ -100,6 +100,19 @@ class RouteResult:
     usage: Usage
     fallbacks: list[Fallback]
     adaptations: list[str] = field(default_factory=list)
+
+
+class ProbeRow(TypedDict):
+    """One endpoint's answer to `Router.probe` (GET /models, or the simulation's own row): the
+    error in words when it failed, and for a local endpoint the models the roles need that it lacks."""
+
+    tier: Tier
+    endpoint: str | None
+    ok: bool
+    ms: float
+    error: str | None
+    models: list[str]
+    missing_models: NotRequired[list[str]]
 
 
 class CallCancelled(GameError):

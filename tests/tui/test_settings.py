@@ -9,6 +9,7 @@ from textual.widgets import Input, Select, Static
 
 from engine.config import Settings, settings_path
 from engine.routing import Router
+from engine.routing.types import ProbeRow
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.replay_entries import in_tab
@@ -92,7 +93,8 @@ def test_pills_report_probe_results():
         }
     )
     assert ("local: untested", "muted") in pills(s)
-    bad = pills(s, [{"tier": "local", "ok": False, "error": "refused"}])
+    row = ProbeRow(tier="local", endpoint=None, ok=False, ms=0.0, error="refused", models=[])
+    bad = pills(s, [row])
     assert ("local: refused", "bad") in bad
     assert ("foundry: not set", "muted") in pills(s)
 
@@ -205,7 +207,8 @@ async def test_settings_left_during_save_test_is_not_saved_later(tmp_path):
         screen._save_pending = candidate  # as action_save leaves it while the probe runs
         await pilot.press("escape")
         await pilot.pause()
-        screen.post_message(screen.Probed([{"tier": "local", "ok": True}], candidate))
+        row = ProbeRow(tier="local", endpoint=None, ok=True, ms=0.0, error=None, models=[])
+        screen.post_message(screen.Probed([row], candidate))
         await pilot.pause()
         await pilot.pause()
         assert app.screen.__class__.__name__ == "MainScreen"

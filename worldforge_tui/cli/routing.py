@@ -17,6 +17,7 @@ from worldforge_tui.text.safe_text import first_line
 if TYPE_CHECKING:
     # the router and settings load when a routing command runs, not for `--help`
     from engine.routing import Router
+    from engine.routing.types import ProbeRow
     from worldforge_tui.cli import Subcommands
 
 
@@ -195,7 +196,7 @@ def _print_completions(rows: list[dict[str, Any]]) -> None:
 
 
 def _print_probe(
-    results: list[dict[str, Any]], ok: bool, completions: list[dict[str, Any]] | None = None
+    results: list[ProbeRow], ok: bool, completions: list[dict[str, Any]] | None = None
 ) -> None:
     for p in results:
         status = "ok" if p["ok"] else "FAIL"

@@ -6,7 +6,7 @@ to the router so the very next worker call uses it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.config import Settings, env_block
-from engine.routing.types import ROLES
+from engine.routing.types import ROLES, ProbeRow
 from worldforge_tui import actions
 from worldforge_tui.screens.dialogs import ConfirmScreen
 from worldforge_tui.screens.resume import StyledOnMount
@@ -79,7 +79,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
     class Probed(Message):
         """Test connection finished (rows as `Router.probe` returns them)."""
 
-        def __init__(self, rows: list[dict[str, Any]], candidate: Settings | None = None) -> None:
+        def __init__(self, rows: list[ProbeRow], candidate: Settings | None = None) -> None:
             super().__init__()
             self.rows = rows
             self.candidate = candidate
@@ -87,7 +87,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         self.settings = settings
-        self.probe_rows: list[dict[str, Any]] | None = None
+        self.probe_rows: list[ProbeRow] | None = None
         self._probed_for: Settings | None = None  # the settings probe_rows describe
         self._save_pending: Settings | None = None  # Save waits for this test
         self._chosen = self._choices(settings)  # the choices the pills describe
@@ -249,12 +249,12 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         self.query_one("#settings-error", Label).update("Testing connection before saving…")
         self._probe(candidate)
 
-    def _decide_save(self, candidate: Settings, rows: list[dict[str, Any]]) -> None:
-        failed = [r for r in rows if not r.get("ok")]
+    def _decide_save(self, candidate: Settings, rows: list[ProbeRow]) -> None:
+        failed = [r for r in rows if not r["ok"]]
         if not failed:
             self.dismiss(candidate)
             return
-        why = "; ".join(f"{r.get('tier')}: {one_line(r.get('error'), 80)}" for r in failed[:2])
+        why = "; ".join(f"{r['tier']}: {one_line(r['error'], 80)}" for r in failed[:2])
         question = (
             f"The connection test failed ({why}). Keep these settings anyway? Calls "
             "fall back to the simulation until the endpoint answers."
@@ -300,7 +300,8 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         try:
             rows = Router(candidate).probe()
         except Exception as exc:  # noqa: BLE001 - a probe fault is shown, never raised
-            rows = [{"tier": "local", "ok": False, "error": one_line(str(exc), 80)}]
+            error = one_line(str(exc), 80)
+            rows = [ProbeRow(tier="local", endpoint=None, ok=False, ms=0.0, error=error, models=[])]
         self.post_message(self.Probed(rows, candidate))
 
     @on(Probed)
@@ -314,7 +315,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         self._refresh_pills()
         lines = []
         for row in message.rows:
-            status = "ok" if row.get("ok") else f"failed: {row.get('error')}"
-            models = ", ".join(str(m) for m in (row.get("models") or [])[:6])
-            lines.append(f"{row.get('tier')}: {status}" + (f" ({models})" if models else ""))
+            status = "ok" if row["ok"] else f"failed: {row['error']}"
+            models = ", ".join(row["models"][:6])
+            lines.append(f"{row['tier']}: {status}" + (f" ({models})" if models else ""))
         self.query_one("#settings-error", Label).update(literal(one_line(" · ".join(lines), 300)))

@@ -18,7 +18,7 @@ from engine.config import (
     changed_fields,
     check_choices,
 )
-from engine.routing.types import ROLES
+from engine.routing.types import ROLES, ProbeRow, Tier
 from worldforge_tui.text.safe_text import one_line
 
 MODE_OPTIONS: tuple[tuple[str, str], ...] = (
@@ -109,39 +109,30 @@ def inherited_hint(settings: Settings, role: str, tier: str) -> str:
     return f"inherits default ({model})" if model else "inherits default"
 
 
-def pills(settings: Settings, probe: list[dict[str, Any]] | None = None) -> list[tuple[str, str]]:
-    """Status pills (text, tone): runtime, routing, local connected?, foundry standby?"""
+def pills(settings: Settings, probe: list[ProbeRow] | None = None) -> list[tuple[str, str]]:
+    """Status pills (text, tone): runtime, routing, each model tier (not set, connected, its
+    error, or untested / off / active / standby before a test), the memory backend."""
     out = [
         (f"runtime: {settings.runtime_label()}", "accent"),
         (f"routing: {settings.agent_routing}", "muted"),
     ]
-    results = {row.get("tier"): row for row in probe or () if isinstance(row, dict)}
-    if not settings.local_agent_base_url:
-        out.append(("local: not set", "muted"))
-    elif "local" in results:
-        row = results["local"]
-        out.append(
-            ("local: connected", "good")
-            if row.get("ok")
-            else (f"local: {str(row.get('error') or 'down')[:40]}", "bad")
-        )
-    else:
-        out.append(("local: untested" if settings.local_ready() else "local: off", "muted"))
-    if settings.foundry_openai_url() is None:
-        out.append(("foundry: not set", "muted"))
-    elif "foundry" in results:
-        row = results["foundry"]
-        out.append(
-            ("foundry: connected", "good")
-            if row.get("ok")
-            else (f"foundry: {str(row.get('error') or 'down')[:40]}", "bad")
-        )
-    else:
-        out.append(("foundry: active" if settings.cloud_ready() else "foundry: standby", "muted"))
-    out.append(
-        (
-            f"memory: {settings.memory_backend}",
-            "accent" if settings.memory_backend == "cosmos" else "muted",
-        )
+    results = {row["tier"]: row for row in probe or ()}
+    local = "untested" if settings.local_ready() else "off"
+    foundry = "active" if settings.cloud_ready() else "standby"
+    tiers: tuple[tuple[Tier, bool, str], ...] = (  # (tier, configured, its pill before a test)
+        ("local", bool(settings.local_agent_base_url), local),
+        ("foundry", settings.foundry_openai_url() is not None, foundry),
     )
+    for tier, configured, untested in tiers:
+        row = results.get(tier)
+        if not configured:
+            out.append((f"{tier}: not set", "muted"))
+        elif row is None:
+            out.append((f"{tier}: {untested}", "muted"))
+        elif row["ok"]:
+            out.append((f"{tier}: connected", "good"))
+        else:
+            out.append((f"{tier}: {str(row['error'] or 'down')[:40]}", "bad"))
+    tone = "accent" if settings.memory_backend == "cosmos" else "muted"
+    out.append((f"memory: {settings.memory_backend}", tone))
     return out
