@@ -87,6 +87,7 @@ FINANCIAL_PLAN = Contract(
     "FinancialPlan",
     (
         Field("price_usd_per_month", float, default=None),
+        Field("price_per", str, default=None),
         Field("paying_customers_m1_to_m6", list, default=[], of=int),
         Field("target_mrr_usd_m1_to_m6", list, of=float),
         Field("burn_usd_per_month", float),
@@ -94,7 +95,9 @@ FINANCIAL_PLAN = Contract(
         Field("churn_target_pct", float),
     ),
     doc="Six months of revenue targets; the simulation tier states the price a customer pays a\n"
-    "    month and the paying customers behind each target (engine.writing.plan), a model may not.",
+    "    month and the paying customers behind each target (engine.writing.plan), a model may not.\n"
+    "    `price_per` names the thing one price buys when the CEO priced per thing ('repair'): the\n"
+    "    plan then counts one a month per paying customer, and the price reads '$29 a repair'.",
 )
 CONTRACTS: dict[str, Contract] = {
     "strategist": Contract(

@@ -56,7 +56,7 @@ def prose(artifact: dict[str, Any], names: tuple[str, ...] | None = None) -> str
         }
     else:
         body = {k: artifact.get(k) for k in names}
-    return unquoted(" ".join(strings(body)))
+    return unquoted(" | ".join(strings(body)))  # fields apart: "a week" | "19 …" is no "week 19"
 
 
 def mentions(text: str, phrase: str) -> bool:

@@ -71,7 +71,8 @@ if TYPE_CHECKING:
 #     learners; a customer's leading article goes in French, Spanish, Italian ("les étudiants").
 # 43: a runway of two years and more is said in years ("69 years of runway left", was "824.5 months").
 # 44: the customer's and the offering's leading article come from one list (pitch._ARTICLES).
-RULES_VERSION = 44
+# 45: a price per thing bought reads so in the revenue plan ("$29 a repair", was "$29 a month").
+RULES_VERSION = 45
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import textkit
+from engine.language.grammar import article
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -183,10 +184,13 @@ def render_artifact(artifact: object) -> list[Block]:
             continue
         if key == "financial_plan" and isinstance(value, dict):
             lines = []
+            per = value.get("price_per")
             for k, v in value.items():
-                if v in (None, [], ""):
+                if v in (None, [], "") or k == "price_per":
                     continue  # a model's plan may leave the price and customers out
                 shown = ", ".join(number(k, x) for x in v) if isinstance(v, list) else number(k, v)
+                if k == "price_usd_per_month" and isinstance(per, str) and per.strip():
+                    shown = f"{usd(v)} {article(per) or 'a'} {prose(per)} (the plan counts one a month each)"
                 lines.append(f"{label(k)}: {shown}")
             out.append(Block(label(key), lines, bullets=True))
         elif key == "okrs_q1" and isinstance(value, list):

@@ -127,7 +127,7 @@ BENEFIT = (
 OBJECTIVES = (
     "Prove that {customer} will pay for {a:offering}",
     "Win the first ten {unit_plural} before {rival} does",
-    "Show {outcome} for {customer} with real numbers",
+    "Put numbers on the promise: {outcome}",
 )
 HEADLINES = (
     "{cap_outcome} for {customer}",

@@ -178,6 +178,9 @@ def _reprice_plan(
     named_revenue = any(x.axis == "number" and x.key == "mrr" for x in directions)
     price = monthly_price(target_price(d), d.period)
     reprice(fp, price, booked=booked, keep_revenue=named_revenue)
+    fp.pop("price_per", None)
+    if _per(d):  # "$29 a repair" stays a price per repair, never "$29 a month"
+        fp["price_per"] = d.unit
 
 
 # ------------------------------------------------------------------ audience, channel, scope

@@ -255,6 +255,10 @@ def test_a_price_per_thing_bought_is_that_price_not_a_month(role):
     if fp:
         assert fp["price_usd_per_month"] == 12
         assert fp["target_mrr_usd_m1_to_m6"] == [c * 12 for c in fp["paying_customers_m1_to_m6"]]
+    from engine.views.render import artifact_markdown
+
+    shown = "\n".join(artifact_markdown(art))  # what the player reads, the plan's price included
+    assert "$12 a meal" in shown and "$12 a month" not in shown
     bent = simulate_artifact(role, drift=d, **common)
     assert [v.axis for v in check(role, bent, [d])] == ["price"]
     monthly = read_directions("$12 a month", source="standup").directions
