@@ -23,11 +23,14 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.game.models import ARCHETYPES
 from engine.play.headless import FORKS
 from engine.session.commands import Approve, Decide, RunStage
+
+if TYPE_CHECKING:  # the session is imported where a job runs (its import is the engine's)
+    from engine.session.api import GameSession
 
 PITCH = "A booking and invoicing assistant for independent physiotherapy clinics"
 ALL_PATHS = ["".join(p) for p in itertools.product("AB", repeat=FORKS)]
@@ -44,7 +47,32 @@ ECON_KEYS = (
 )
 
 
-def _mark(session: Any) -> Callable[[], None]:
+class Row(TypedDict):
+    """One venture's ending, for every path sharing its `prefix` (the choices it played)."""
+
+    prefix: str
+    seed: int
+    archetype: str
+    result: str
+    ending: str
+    reason: str
+    day: int
+    stage: int
+    score: int
+    grade: str
+    economics: dict[str, float | bool | None]
+    rules: list[str]
+    dilemmas: list[str]
+    events: list[str]
+
+
+class PathRow(Row):
+    """A row for one full 8-letter path."""
+
+    path: str
+
+
+def _mark(session: GameSession) -> Callable[[], None]:
     """Mark where the exploring session stands at a fork; the function returned takes it back
     there after one option's sub-tree is played, so the other option plays from the same point:
     the save's rows (an SQLite savepoint, rolled back: what the sub-tree wrote to memory is gone),
@@ -53,6 +81,7 @@ def _mark(session: Any) -> Callable[[], None]:
     reached. One session and one in-memory save serve a whole job: a copy of the save and a new
     session at every fork cost more than the rollback."""
     conn, lease = session.conn, session.lease
+    assert lease is not None  # a venture it started holds the run's lease until it closes
     frozen = pickle.dumps(session.state, pickle.HIGHEST_PROTOCOL)
     counters = (session.inputs, session._next_id, session._seen_event_id, lease.version)
     conn.execute("SAVEPOINT fork")
@@ -66,7 +95,7 @@ def _mark(session: Any) -> Callable[[], None]:
     return back
 
 
-def _to_fork(session: Any) -> None:
+def _to_fork(session: GameSession) -> None:
     """Play (approving, events on their defaults) until the next fork or the end."""
     while session.state.phase not in ("fork", "ended"):
         if session.state.phase == "brief":
@@ -75,7 +104,7 @@ def _to_fork(session: Any) -> None:
             session.give(Approve)
 
 
-def _row(session: Any, prefix: str, archetype: str, seed: int) -> dict[str, Any]:
+def _row(session: GameSession, prefix: str, archetype: str, seed: int) -> Row:
     st = session.state
     o = st.outcome
     assert o is not None
@@ -97,9 +126,7 @@ def _row(session: Any, prefix: str, archetype: str, seed: int) -> dict[str, Any]
     }
 
 
-def explore(
-    seed: int, archetype: str, pitch: str = PITCH, prefix: str = ""
-) -> list[dict[str, Any]]:
+def explore(seed: int, archetype: str, pitch: str = PITCH, prefix: str = "") -> list[Row]:
     """Every fork path of one (seed, archetype) that starts with `prefix`, depth first; one row
     per distinct ending prefix. A venture that ends before its `prefix` is played out is reported
     once, by the job whose remaining prefix is all A."""
@@ -109,9 +136,9 @@ def explore(
     from savedb.db import connect, transaction
 
     router = Router(Settings(demo_mode="simulation"))
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
 
-    def walk(session: Any, prefix: str) -> None:
+    def walk(session: GameSession, prefix: str) -> None:
         _to_fork(session)
         if session.state.phase == "ended":
             rows.append(_row(session, prefix, archetype, seed))
@@ -148,23 +175,23 @@ def explore(
     return rows
 
 
-def _explore_job(job: tuple[int, str, str, str]) -> list[dict[str, Any]]:
+def _explore_job(job: tuple[int, str, str, str]) -> list[Row]:
     return explore(*job)
 
 
-def expand(rows: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def expand(rows: list[Row]) -> Iterator[PathRow]:
     """One row per full 8-letter path (a venture that ended early stands for all its suffixes)."""
     for r in rows:
         for tail in itertools.product("AB", repeat=FORKS - len(r["prefix"])):
             yield {**r, "path": r["prefix"] + "".join(tail)}
 
 
-def fork_stats(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def fork_stats(paths: list[PathRow]) -> list[dict[str, Any]]:
     """Per fork: each option's win rate where the fork is reached, and how often each option is
     the better one (higher win rate over the continuations) given the same earlier choices."""
     out = []
     for k in range(FORKS):
-        groups: dict[tuple[Any, ...], dict[str, list[int]]] = defaultdict(
+        groups: dict[tuple[int, str, str], dict[str, list[int]]] = defaultdict(
             lambda: {"A": [], "B": []}
         )
         for r in paths:
@@ -194,7 +221,7 @@ def fork_stats(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def summarise(
-    rows: list[dict[str, Any]],
+    rows: list[Row],
     seeds: list[int],
     archetypes: list[str],
     elapsed: float,
@@ -236,7 +263,7 @@ def summarise(
         else 0.0,
         "endings": dict(Counter(r["ending"] for r in paths).most_common()),
         "victories_profitable": round(
-            sum(r["economics"]["profitable"] for r in paths if r["result"] == "victory")
+            sum(r["economics"]["profitable"] is True for r in paths if r["result"] == "victory")
             / max(1, wins),
             3,
         ),
@@ -280,7 +307,7 @@ def run_balance(
     seeds: list[int] | None = None,
     archetypes: list[str] | None = None,
     progress: Callable[[str], None] | None = None,
-    rows_out: list[dict[str, Any]] | None = None,
+    rows_out: list[PathRow] | None = None,
 ) -> dict[str, Any]:
     """Explore every path for each (seed, archetype); `rows_out` receives the per-path rows."""
     started = time.perf_counter()
@@ -289,7 +316,7 @@ def run_balance(
     # one job per (seed, archetype, first choice): halves even out the two processes' work
     jobs = [(s, a, pitch, first) for s in seeds for a in archetypes for first in "AB"]
     workers = max(1, min(workers or min(2, os.cpu_count() or 1), len(jobs)))
-    parts: list[list[dict[str, Any]]] = []
+    parts: list[list[Row]] = []
 
     def tick(done: int) -> None:
         if progress and time.perf_counter() - started > 1.0:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.play import balance
-from engine.play.balance import PITCH, _row, expand, explore
+from engine.play.balance import PITCH, PathRow, _row, expand, explore
 from engine.play.headless import Plan, play
 
 # Two sub-trees of six forks (64 paths each, branched at forks 3 to 8), with victories and
@@ -21,7 +21,7 @@ SUBTREES = [(8, "operator", "AB"), (113, "designer", "BA")]
 _honest = balance._mark
 
 
-def _fast(seed: int, archetype: str, prefix: str) -> dict[str, dict[str, Any]]:
+def _fast(seed: int, archetype: str, prefix: str) -> dict[str, PathRow]:
     return {r["path"]: r for r in expand(explore(seed, archetype, prefix=prefix))}
 
 

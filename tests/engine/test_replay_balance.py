@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.play.balance import PITCH, run_balance
+from engine.play.balance import PITCH, PathRow, run_balance
 from engine.play.headless import Plan, play
 from engine.session.commands import Approve, RoutingChanged, RunStage
 from engine.session.replay import verify
@@ -64,7 +64,7 @@ BEST_FIXED_PATH_MAX = 14 / 16
 def balance():
     """Four seeds, all four archetypes: a fixed path meets 16 combinations (on seeds 7-8 alone it
     met 8, and the two easy seeds let three fixed paths win all 8)."""
-    rows: list[dict] = []
+    rows: list[PathRow] = []
     report = run_balance(seeds=CI_SEEDS, rows_out=rows)
     return report, rows
 

@@ -158,11 +158,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from engine.play.balance import run_balance
+    from engine.play.balance import PathRow, run_balance
     from worldforge_tui.cli.info import progress
 
     seeds = list(range(args.seed, args.seed + args.seeds))
-    rows: list[dict[str, Any]] = []
+    rows: list[PathRow] = []
     kinds = len(args.archetype or ARCHETYPES)
     with progress(f"balance: playing {len(seeds) * kinds * 256} fork paths"):
         report = run_balance(
