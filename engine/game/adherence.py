@@ -8,9 +8,8 @@ worker (engine.writing.realise).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from engine.game.flaws import OVER_CLAIMS
 from engine.language.artifact_text import (
@@ -51,7 +50,7 @@ SCOPE_LIST = {
 }
 
 
-def scope_lists(art: dict[str, Any]) -> dict[str, list[Any]]:
+def scope_lists(art: Mapping[str, object]) -> dict[str, list[object]]:
     """The lists a narrowed scope cuts, by name (the strategist's key results are its first OKR's)."""
     out = {k: v for k, v in art.items() if k in SCOPE_FLOOR and isinstance(v, list)}
     okrs = art.get("okrs_q1")
@@ -62,7 +61,7 @@ def scope_lists(art: dict[str, Any]) -> dict[str, list[Any]]:
     return out
 
 
-def scope_size(role: str, art: dict[str, Any]) -> str:
+def scope_size(role: str, art: Mapping[str, object]) -> str:
     """'4 features', '2 key results': the size of the role's list a narrowed scope cuts."""
     key, noun = SCOPE_LIST[role]
     return count(len(scope_lists(art).get(key, [])), noun)
@@ -150,11 +149,11 @@ class Violation:
     def line(self) -> str:
         return f"DRIFT: {self.did}, you said {self.direction}"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, str | None]:
         return asdict(self)
 
 
-def applies(role: str, d: Direction, artifact: dict[str, Any]) -> bool:
+def applies(role: str, d: Direction, artifact: Mapping[str, object]) -> bool:
     """Whether this role's artifact has a field the direction can be checked in."""
     if d.axis == "number":
         if d.key in ("cac", "hours"):
@@ -165,7 +164,9 @@ def applies(role: str, d: Direction, artifact: dict[str, Any]) -> bool:
     return role in FIELDS.get(d.axis, {})
 
 
-def check(role: str, artifact: dict[str, Any], directions: Iterable[Direction]) -> list[Violation]:
+def check(
+    role: str, artifact: Mapping[str, object], directions: Iterable[Direction]
+) -> list[Violation]:
     """Each recalled direction against the artifact's fields (deterministic; DRIFT on a miss)."""
     out: list[Violation] = []
     allp = prose(artifact)
@@ -182,7 +183,7 @@ def check(role: str, artifact: dict[str, Any], directions: Iterable[Direction]) 
     return out
 
 
-def _violation(role: str, art: dict[str, Any], d: Direction, allp: str) -> str | None:
+def _violation(role: str, art: Mapping[str, object], d: Direction, allp: str) -> str | None:
     """What the artifact did instead of the direction, in words (None when it holds)."""
     fields = FIELDS.get(d.axis, {}).get(role, ())
     here = prose(art, fields) if fields else ""
@@ -190,7 +191,7 @@ def _violation(role: str, art: dict[str, Any], d: Direction, allp: str) -> str |
     return found
 
 
-def _price_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+def _price_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
     per_unit = d.unit if d.period == "unit" else None
     said = stated_prices(allp, per_unit)
     if not said:
@@ -206,7 +207,7 @@ def _price_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str 
     return plan_price_miss(art, d)
 
 
-def plan_price_miss(art: dict[str, Any], d: Direction) -> str | None:
+def plan_price_miss(art: Mapping[str, object], d: Direction) -> str | None:
     """The revenue plan follows the named price: its price is the named one (monthly) and each
     month's revenue is within one customer's price of its paying customers × that price. A plan
     that states no price or customers (an older artifact, a model's) is judged by its text only."""
@@ -229,14 +230,14 @@ def plan_price_miss(art: dict[str, Any], d: Direction) -> str | None:
     return None
 
 
-def _claim_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+def _claim_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
     if d.value == GENERIC_CLAIM:
         hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)
         return f"claims “{hit}”" if hit else None
     return f"still says “{d.value}”" if d.value in allp.lower() else None
 
 
-def _scope_miss(art: dict[str, Any], d: Direction, here: str) -> str | None:
+def _scope_miss(art: Mapping[str, object], d: Direction, here: str) -> str | None:
     if d.value == CORE_SCOPE:
         lists = scope_lists(art)
         over = next((k for k, v in lists.items() if len(v) > SCOPE_FLOOR[k]), None)
@@ -247,7 +248,7 @@ def _scope_miss(art: dict[str, Any], d: Direction, here: str) -> str | None:
     return None if mentions(here, d.value) else f"leaves out {d.value}"
 
 
-def _tone_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+def _tone_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
     hit = next((b for b in BUZZWORDS if has_phrase(allp, b)), None)
     if hit:
         return f"uses “{hit}”"
@@ -258,7 +259,7 @@ def _tone_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str |
     return None
 
 
-def _week_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+def _week_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
     weeks = [int(x) for x in WEEK_SAID.findall(here)]
     if not weeks:
         return "names no launch week"
@@ -266,7 +267,7 @@ def _week_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str |
     return f"launches in week {bad}" if bad is not None else None
 
 
-def _number_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str | None:
+def _number_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
     now = current_number(art, d.key or "")
     if now is None:
         return f"states no {NUMBER_WORDS.get(d.key or '', 'number')}"
@@ -276,7 +277,9 @@ def _number_miss(art: dict[str, Any], d: Direction, allp: str, here: str) -> str
     return None
 
 
-_CHECKS: dict[str, Any] = {
+# What an artifact did instead of one direction (None when it holds): (artifact, direction, all its
+# prose, the prose of the fields the axis lives in).
+_CHECKS: dict[str, Callable[[Mapping[str, object], Direction, str, str], str | None]] = {
     "price": _price_miss,
     "audience": lambda art, d, allp, here: (
         None if mentions(here, d.value) else f"speaks to “{clip(here, 60)}”"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.game import artifacts
@@ -159,7 +159,7 @@ VALIDATORS: dict[str, list[Callable[[dict[str, Any]], dict[str, bool]]]] = {
 }
 
 
-def artifact_text(artifact: dict[str, Any]) -> str:
+def artifact_text(artifact: Mapping[str, object]) -> str:
     """All of an artifact's prose except its own claim of compliance and its memory notes."""
     body = {k: v for k, v in artifact.items() if k not in ("follows_decision", "memory_writes")}
     return " ".join(strings(body))

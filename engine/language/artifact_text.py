@@ -8,7 +8,7 @@ check (engine.game.adherence) and the simulated worker's realisation read the sa
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
 
 from textkit import STOPWORDS, has_phrase, words
 from textkit.patterns import Pattern
@@ -46,7 +46,7 @@ def unquoted(text: str) -> str:
     return _QUOTE.sub(" ", text)
 
 
-def prose(artifact: dict[str, Any], names: tuple[str, ...] | None = None) -> str:
+def prose(artifact: Mapping[str, object], names: tuple[str, ...] | None = None) -> str:
     """An artifact's prose (all of it, or the named fields), the CEO's quoted words left out."""
     if names is None:
         body = {
@@ -100,7 +100,9 @@ _ANY_UNIT_PRICE = Pattern(
 )
 
 
-def current_price_said(artifact: dict[str, Any] | None) -> tuple[float, str, str | None] | None:
+def current_price_said(
+    artifact: Mapping[str, object] | None,
+) -> tuple[float, str, str | None] | None:
     """The first price an artifact states: amount, period and (for a price per thing bought, as
     a CEO's "$12 a meal" is written) its unit."""
     if not artifact:
@@ -115,20 +117,22 @@ def current_price_said(artifact: dict[str, Any] | None) -> tuple[float, str, str
     return None
 
 
-def current_week(artifact: dict[str, Any] | None) -> int | None:
+def current_week(artifact: Mapping[str, object] | None) -> int | None:
     if not artifact:
         return None
     m = WEEK_SAID.search(prose(artifact))
     return int(m.group(1)) if m else None
 
 
-def current_number(artifact: dict[str, Any], key: str) -> float | None:
-    fp = artifact.get("financial_plan") or {}
-    v = fp.get(NUMBER_FIELD.get(key, ""))
+def current_number(artifact: Mapping[str, object], key: str) -> float | None:
+    """The number the artifact states for `key`: its plan's (a list's last month), or its first
+    channel's acquisition cost or weekly hours."""
+    fp = artifact.get("financial_plan")
+    v = fp.get(NUMBER_FIELD.get(key, "")) if isinstance(fp, dict) else None
     if isinstance(v, list):
         return float(v[-1]) if v else None
-    if key == "cac" and artifact.get("gtm_channels"):
-        return float(artifact["gtm_channels"][0].get("expected_cac_usd") or 0) or None
-    if key == "hours" and artifact.get("gtm_channels"):
-        return float(artifact["gtm_channels"][0].get("weekly_hours") or 0) or None
+    channels = artifact.get("gtm_channels")
+    if key in ("cac", "hours") and isinstance(channels, list) and channels:
+        name = "expected_cac_usd" if key == "cac" else "weekly_hours"
+        return float(channels[0].get(name) or 0) or None
     return float(v) if isinstance(v, int | float) else None

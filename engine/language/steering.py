@@ -10,9 +10,9 @@ wall clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from engine.language.artifact_text import current_number, current_price_said, current_week
 from engine.language.directions import (
@@ -329,7 +329,7 @@ def read_directions(
     *,
     source: Source,
     stage: str | None = None,
-    current: dict[str, Any] | None = None,
+    current: Mapping[str, object] | None = None,
     base_price: float | None = None,
     customer: str | None = None,
 ) -> Read:
@@ -369,7 +369,7 @@ class _Ctx:
 
     text: str
     toks: list[str]
-    current: dict[str, Any] | None
+    current: Mapping[str, object] | None
     base_price: float | None
     add: Callable[[Direction], None]
     out: Read
@@ -635,7 +635,7 @@ def _num_way(toks: list[str], key: str) -> str | None:
 def _read_numbers(
     text: str,
     toks: list[str],
-    current: dict[str, Any] | None,
+    current: Mapping[str, object] | None,
     add: Callable[[Direction], None],
     out: Read,
 ) -> None:

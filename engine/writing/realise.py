@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -186,12 +187,16 @@ def _reprice_plan(
 # ------------------------------------------------------------------ audience, channel, scope
 def _audience(role: str, art: dict[str, Any], who: str, v: Voice) -> None:
     field = FIELDS["audience"][role][0]
-    for old in {v.slots.get("customer", ""), v.slots.get("pitch_customer", "")}:
-        if (
-            old and old.lower() not in who.lower()
-        ):  # the voice's or (on a redo) the pitch's customer;
+    # the voice's and (on a redo) the pitch's customer, the longer first ("busy nurses" before
+    # "nurses"), in a fixed order (a set's order of strings differs from process to process)
+    olds = {v.slots.get("customer", ""), v.slots.get("pitch_customer", "")}
+    for old in sorted(olds, key=lambda o: (-len(o), o)):
+        if old and old.lower() not in who.lower():
             # a narrowing ("the busiest hair salons" for "hair salons") leaves the old words standing
-            _map_strings(art, lambda s, o=old: s.replace(o, who).replace(cap(o), cap(who)))
+            def swap(s: str, o: str = old) -> str:
+                return s.replace(o, who).replace(cap(o), cap(who))
+
+            _map_strings(art, swap)
     if role == "strategist":  # the audience field is the audience itself, as the model tiers'
         art[field] = cap(who)  # compiled schema holds a model to (an enum: engine.workers.schema)
         return
@@ -423,7 +428,7 @@ def _take_out(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
         art[k] = _strip(k, val, names, v)
 
 
-def _strip(key: str, val: Any, names: Any, v: Voice) -> Any:
+def _strip(key: str, val: object, names: Callable[[str], bool], v: Voice) -> object:
     if isinstance(val, str):
         if not names(val):
             return val
@@ -459,7 +464,7 @@ def _strip(key: str, val: Any, names: Any, v: Voice) -> Any:
 
 
 # What a seeded DRIFT on "too broad" adds back (a scope that creeps).
-_EXTRA_SCOPE: dict[str, tuple[Any, ...]] = {
+_EXTRA_SCOPE: dict[str, tuple[str | dict[str, str | int], ...]] = {
     "key_results": ("A second product line scoped by month 2", "Enter two more markets"),
     "features": ("An admin dashboard for every role", "A companion mobile app"),
     "gtm_channels": (
@@ -470,7 +475,7 @@ _EXTRA_SCOPE: dict[str, tuple[Any, ...]] = {
 }
 
 
-def add_sentence(text: Any, sentence: str) -> str:
+def add_sentence(text: object, sentence: str) -> str:
     """`text` with one more sentence after it: a text that ends without a full stop gets one
     first ("call back each low score. Also for dog owners.", never "… low score Also for …")."""
     head = str(text or "").rstrip()
@@ -663,7 +668,7 @@ def _short(text: str, n: int = 60) -> str:
 
 
 # ------------------------------------------------------------------ helpers
-def _map(val: Any, fn: Any) -> Any:
+def _map(val: object, fn: Callable[[str], str]) -> object:
     if isinstance(val, str):
         return fn(val)
     if isinstance(val, list):
@@ -673,7 +678,7 @@ def _map(val: Any, fn: Any) -> Any:
     return val
 
 
-def _map_strings(art: dict[str, Any], fn: Any) -> None:
+def _map_strings(art: dict[str, Any], fn: Callable[[str], str]) -> None:
     """Apply a text edit to every prose field (never the quoted summary's quote, the url or the
     worker's notes)."""
     for k in list(art):
@@ -685,6 +690,6 @@ def _map_strings(art: dict[str, Any], fn: Any) -> None:
             art[k] = _map(art[k], fn)
 
 
-def _outside_quotes(text: str, fn: Any) -> str:
+def _outside_quotes(text: str, fn: Callable[[str], str]) -> str:
     parts = re.split(r"(“[^”]*”)", text)
     return "".join(p if p.startswith("“") else fn(p) for p in parts)
