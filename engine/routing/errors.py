@@ -53,6 +53,9 @@ class StreamTimeout(TimeoutError):
 class AnswerTooLong(ValueError):
     """An answer beyond AGENT_MAX_ANSWER_BYTES: cut off and refused before any parsing."""
 
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(f"answer over {max_bytes:,} bytes, cut off unread")
+
 
 class Refused(ValueError):
     """The model's own stream ended with finish_reason "content_filter"."""

@@ -302,7 +302,7 @@ class _Stream:
         if isinstance(piece, str) and piece:
             self.size += len(piece.encode("utf-8"))
             if self.size > self._limits.max_bytes:
-                raise AnswerTooLong(f"answer over {self._limits.max_bytes:,} bytes, cut off unread")
+                raise AnswerTooLong(self._limits.max_bytes)
             self.chunks += 1
             self.parts.append(piece)
             token = True
@@ -433,14 +433,14 @@ async def _read_capped(resp: Any, max_bytes: int) -> bytes:
     async for piece in resp.iter_bytes():
         buf += piece
         if len(buf) > max_bytes + ENVELOPE_BYTES:
-            raise AnswerTooLong(f"answer over {max_bytes:,} bytes, cut off unread")
+            raise AnswerTooLong(max_bytes)
     return bytes(buf)
 
 
 def _whole_answer(raw: bytes, kind: str, started: float, max_bytes: int = 0) -> Completion:
     """A non-streamed answer to a streamed request: a chat completion in JSON, else bad_response."""
     if max_bytes and len(raw) > max_bytes + ENVELOPE_BYTES:
-        raise AnswerTooLong(f"answer over {max_bytes:,} bytes, cut off unread")
+        raise AnswerTooLong(max_bytes)
     try:
         data = json.loads(raw)
         choice = data["choices"][0] if data.get("choices") else None
@@ -450,7 +450,7 @@ def _whole_answer(raw: bytes, kind: str, started: float, max_bytes: int = 0) -> 
         raise BadResponse(f"a {kind or 'typeless'} answer that is not a chat completion") from exc
     text = message.get("content")
     if max_bytes and isinstance(text, str) and len(text.encode("utf-8")) > max_bytes:
-        raise AnswerTooLong(f"answer over {max_bytes:,} bytes, cut off unread")
+        raise AnswerTooLong(max_bytes)
     if choice and choice.get("finish_reason") == "content_filter":
         raise Refused("the model's answer was stopped by its content filter")
     return Completion(

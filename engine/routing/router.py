@@ -16,7 +16,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -311,51 +311,29 @@ class Router:
         return None, provider
 
     def plan(self, role: str, settings: Settings | None = None) -> list[Target]:
-        """Model targets for a role in the order the routing mode tries them (empty: simulation)."""
+        """Model targets for a role in the order the routing mode tries them (empty: simulation).
+        Each tier names its models once, then its larger-context model (`_chain`)."""
         s = settings or self._settings
         local: list[Target] = []
         cloud: list[Target] = []
-        if not (s.local_ready() or s.cloud_ready()):
-            return []
-        if s.local_ready() and s.local_agent_base_url:
-            model = s.local_model_for(role)
-            if model:
-                key = s.local_agent_api_key.get_secret_value() if s.local_agent_api_key else None
-                local.append(Target("local", s.local_agent_base_url, model, api_key=key))
-                big = s.local_large_context_model
-                if big and big != model:
-                    local.append(
-                        Target("local", s.local_agent_base_url, big, api_key=key, overflow=True)
-                    )
+        model = s.local_model_for(role)
+        if s.local_ready() and s.local_agent_base_url and model:
+            key = s.local_agent_api_key.get_secret_value() if s.local_agent_api_key else None
+            base = Target("local", s.local_agent_base_url, model, api_key=key)
+            local = _chain(base, [model], s.local_large_context_model)
         url = s.foundry_openai_url()
         if s.cloud_ready() and url:
             api_key, provider = self._foundry_auth(s)
-            for model in dict.fromkeys(
-                m for m in (s.cloud_model_for(role), s.foundry_fallback_model) if m
-            ):
-                cloud.append(
-                    Target(
-                        "foundry",
-                        url,
-                        model,
-                        api_key=api_key,
-                        token_provider=provider,
-                        default_token_param="max_completion_tokens",
-                    )
-                )
-            big = s.foundry_large_context_model
-            if big and big not in {t.model for t in cloud}:
-                cloud.append(
-                    Target(
-                        "foundry",
-                        url,
-                        big,
-                        api_key=api_key,
-                        token_provider=provider,
-                        default_token_param="max_completion_tokens",
-                        overflow=True,
-                    )
-                )
+            base = Target(
+                "foundry",
+                url,
+                "",
+                api_key=api_key,
+                token_provider=provider,
+                default_token_param="max_completion_tokens",
+            )
+            models = [s.cloud_model_for(role), s.foundry_fallback_model]
+            cloud = _chain(base, models, s.foundry_large_context_model)
         return cloud + local if s.agent_routing == "cloud_first" else local + cloud
 
     # ---- the call -----------------------------------------------------------------------------
@@ -1034,6 +1012,16 @@ class Router:
                 row["schema"] = _run_sync(schema_enforcement(target, self._caps, timeout))
             rows.append(row)
         return rows
+
+
+def _chain(base: Target, models: list[str | None], big: str | None) -> list[Target]:
+    """One tier's targets: each named model once, in order, then the larger-context model (asked
+    only after one of them refused the prompt as too long) unless it is one of them."""
+    named = list(dict.fromkeys(m for m in models if m))
+    chain = [replace(base, model=m) for m in named]
+    if big and big not in named:
+        chain.append(replace(base, model=big, overflow=True))
+    return chain
 
 
 def _fallbacks(failures: list[tuple[Tier, str]], served: Tier) -> list[Fallback]:
