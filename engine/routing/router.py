@@ -24,7 +24,13 @@ from azurehttp import token_provider
 from engine.config import Settings, config_dir, load_settings
 from engine.routing.errors import WORDS, Failure, classify
 from engine.routing.extract import OutputError, parse_artifact
-from engine.routing.health import REPAIR_RUNGS, Capabilities, Cooldowns, next_json_mode
+from engine.routing.health import (
+    REPAIR_RUNGS,
+    Capabilities,
+    Cooldowns,
+    DeploymentCaps,
+    next_json_mode,
+)
 from engine.routing.prompts import reask_turns, system_prompt
 from engine.routing.target import Target
 from engine.routing.types import (
@@ -41,7 +47,9 @@ from engine.routing.types import (
 )
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
-    from engine.routing.openai_tier import Completion
+    import asyncio
+
+    from engine.routing.openai_tier import Completion, Limits
 
 log = logging.getLogger("worldforge.routing")
 
@@ -104,11 +112,11 @@ class _Trace:
 
 
 _loop_lock = threading.Lock()
-_loop: Any = None  # the router's event loop (asyncio.AbstractEventLoop), started on first use
+_loop: asyncio.AbstractEventLoop | None = None  # the router's event loop, started on first use
 _loop_pid = 0
 
 
-def _model_loop() -> Any:
+def _model_loop() -> asyncio.AbstractEventLoop:
     """The process's router loop, running in a daemon thread: model clients live on it and keep
     their connections between calls, and no loop is built and torn down per call. A forked child
     (balance workers) starts its own. asyncio loads here: the simulation tier never pays for it."""
@@ -192,7 +200,7 @@ async def _sleep(seconds: float) -> None:
 def _note_repairs(
     req: RouteRequest,
     target: Target,
-    caps: Any,
+    caps: DeploymentCaps,
     comp: Completion,
     steps: list[str],
     trace: _Trace,
@@ -582,8 +590,8 @@ class Router:
         settings: Settings,
         convo: list[dict[str, str]],
         schema: dict[str, Any],
-        caps: Any,
-        limits: Any,
+        caps: DeploymentCaps,
+        limits: Limits,
         streamed: list[int],
     ) -> Completion:
         """One streamed attempt; watchers see the text grow; Esc (cancel) ends it at once.
@@ -770,7 +778,7 @@ class Router:
         self,
         failure: Failure,
         target: Target,
-        caps: Any,
+        caps: DeploymentCaps,
         settings: Settings,
         deadline: float,
         tries: _Tries,
@@ -833,7 +841,7 @@ class Router:
         self._park(target, failure, settings)
         return False
 
-    def _adapt(self, target: Target, caps: Any, failure: Failure) -> str | None:
+    def _adapt(self, target: Target, caps: DeploymentCaps, failure: Failure) -> str | None:
         """Apply and remember the fix an error answer asked for; None when nothing is left to change."""
         label: str | None = None
         if failure.adapt == "temperature" and caps.send_temperature:
