@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from engine.game import ARCHETYPES as ARCHETYPES  # re-exported: the game's one list
+
 Archetype = Literal["builder", "seller", "designer", "operator"]
 OwnerRole = Literal["strategist", "designer", "marketer", "ops"]
 Phase = Literal["brief", "gate", "fork", "ended"]
 StageStatus = Literal["pending", "active", "approved", "decided"]
 Hint = Literal["reasoning", "creative", "fast", "human"]  # how a worker's calls are routed
 WorkerKind = Literal["human", "digital_worker", "hybrid"]
-ARCHETYPES: tuple[str, ...] = ("builder", "seller", "designer", "operator")
 
 
 def _float_fields(record: Any) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import GameError
+from engine.game import ARCHETYPES
 from textkit.numbers import runway, usd
 
 if TYPE_CHECKING:
@@ -23,8 +24,6 @@ if TYPE_CHECKING:
 
     # what each sub-command module's `register` adds its parser to
     Subcommands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
-
-ARCHETYPES = ("builder", "seller", "designer", "operator")
 
 
 class CliError(Exception):
