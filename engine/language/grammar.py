@@ -257,10 +257,16 @@ _ABBREV = Pattern(
 )
 
 
+# A time of day ends a sentence only when a capital follows: "at the 3 a.m. break and …".
+_CLOCK = Pattern(r"\b[ap]\.m\.$")
+
+
 def _split(text: str) -> list[str]:
     parts: list[str] = []
     for piece in re.split(r"(?<=[.!?])\s+", text):
-        if parts and _ABBREV.search(parts[-1]):
+        if parts and (
+            _ABBREV.search(parts[-1]) or (_CLOCK.search(parts[-1]) and piece[:1].islower())
+        ):
             parts[-1] += " " + piece
         else:
             parts.append(piece)

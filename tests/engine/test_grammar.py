@@ -65,6 +65,14 @@ def test_sentence_casing_leaves_abbreviations_and_names_alone():
         "we met Polish & Co. does next. Then iPhone fans came."
     )
     assert split_sentences("Acme Co. ships. It works.") == ["Acme Co. ships.", "It works."]
+    # a time of day is no sentence end unless a capital follows ("3 a.m. Break" was raised)
+    assert sentences("a hot meal at the 3 a.m. break and no time to cook. then sleep.") == (
+        "a hot meal at the 3 a.m. break and no time to cook. Then sleep."
+    )
+    assert split_sentences("Alerts fire at 3 a.m. The team sleeps.") == [
+        "Alerts fire at 3 a.m.",
+        "The team sleeps.",
+    ]
 
 
 def test_a_voice_makes_the_customer_agree():
