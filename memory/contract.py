@@ -111,7 +111,7 @@ class MemoryBackend(Protocol):
         ...
 
     def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
-        """Retention: the dry run and the real one share one rule."""
+        """Retention: the dry run and the real one list the same notes (`lifecycle.prunable`)."""
         ...
 
     def consolidate(
@@ -123,7 +123,8 @@ class MemoryBackend(Protocol):
         game_day: int,
         dry_run: bool = False,
     ) -> ConsolidationResult:
-        """Fold several notes into one reviewed semantic note; a retry writes nothing."""
+        """Fold several episodic notes into one reviewed semantic note (deterministic id); the
+        sources are kept, archived. A retry writes nothing."""
         ...
 
     def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:

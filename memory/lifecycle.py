@@ -93,24 +93,10 @@ def plan_harden(
     return report, changes
 
 
-def prune_blocker(rec: MemoryRecord, *, game_day: int, protected: set[str]) -> str | None:
-    """The one retention rule: None when `rec` may be deleted, else the reason it is kept."""
-    if rec.kind in CRITICAL_KINDS:
-        return "critical-or-binding"
-    if rec.id in protected:
-        return "semantic-source"
-    if rec.expires_day is None:
-        return "no-expiry"
-    if rec.expires_day > game_day:
-        return "not-expired"
-    if rec.importance > PRUNE_MAX_IMPORTANCE:
-        return "important"
-    return None
-
-
 def prunable(records: Sequence[MemoryRecord], *, game_day: int) -> list[str]:
-    """The ids of a run's notes (all of them, in write order) that retention may delete: the
-    dry run and the real one both list these. A live semantic note's sources are kept."""
+    """The one retention rule: the ids of a run's notes (all of them, in write order) that are
+    neither critical nor binding, nor the source of a live semantic note, and have expired with an
+    importance of at most PRUNE_MAX_IMPORTANCE. The dry run and the real one both list these."""
     protected = {
         s
         for r in records
@@ -118,14 +104,14 @@ def prunable(records: Sequence[MemoryRecord], *, game_day: int) -> list[str]:
         for s in r.source_ids
     }
     return [
-        r.id for r in records if prune_blocker(r, game_day=game_day, protected=protected) is None
+        r.id
+        for r in records
+        if r.kind not in CRITICAL_KINDS
+        and r.id not in protected
+        and r.expires_day is not None
+        and r.expires_day <= game_day
+        and r.importance <= PRUNE_MAX_IMPORTANCE
     ]
-
-
-def semantic_id(run_id: str, source_ids: Sequence[str]) -> str:
-    """Deterministic, order-insensitive id of the semantic note built from `source_ids`."""
-    key = f"{run_id}:{':'.join(sorted(set(source_ids)))}"
-    return "sem-" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 class Note(NamedTuple):
@@ -181,7 +167,8 @@ def consolidation(
         raise ValueError("consolidation summary is empty")
     if not who:
         raise ValueError("consolidation needs a reviewer")
-    return Consolidation(ids, text, who, semantic_id(run_id, ids))
+    key = f"{run_id}:{':'.join(ids)}"  # deterministic: the same sources give the same note
+    return Consolidation(ids, text, who, "sem-" + hashlib.sha256(key.encode()).hexdigest()[:12])
 
 
 def plan_consolidation(req: Consolidation, notes: Mapping[str, Note]) -> ConsolidationResult:

@@ -110,21 +110,11 @@ class NewNote:
 
     @classmethod
     def copy_of(cls, rec: MemoryRecord, *, keep_id: bool) -> NewNote:
-        """A record another store kept, to write again here (under its own id when `keep_id`)."""
-        return cls(
-            kind=rec.kind,
-            text=rec.text,
-            author=rec.author,
-            game_day=rec.game_day,
-            importance=rec.importance,
-            status=rec.status,
-            expires_day=rec.expires_day,
-            source_ids=tuple(rec.source_ids),
-            stage_id=rec.stage_id,
-            axis=rec.axis,
-            payload=rec.payload,
-            memory_id=rec.id if keep_id else None,
-        )
+        """A record another store kept, to write again here (under its own id when `keep_id`):
+        every field the two share."""
+        shared = {f.name: getattr(rec, f.name) for f in fields(cls) if f.name in FIELDS}
+        shared["source_ids"] = tuple(rec.source_ids)
+        return cls(**shared, memory_id=rec.id if keep_id else None)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from memory import lifecycle, recall
-from memory.contract import ScopeError
+from memory.contract import Notice, ScopeError
 from memory.guards import (
     NEAR_DUPLICATE,
     STAGE_CAP,
@@ -60,6 +60,12 @@ class PolicyStore(ABC):
         if run_id is not None and run_id != self.run_id:
             raise ScopeError(f"memory store is bound to run {self.run_id!r}, not {run_id!r}")
         return self.run_id
+
+    def drain_notices(self) -> list[Notice]:
+        return []  # outages and recoveries are the failover's to report (memory.cosmos.failover)
+
+    def forget_pending(self) -> bool:
+        return False  # a forget a store served is done at once
 
     # -- the repository: what each backend gives the policy -------------------------------------
     @abstractmethod
@@ -184,8 +190,7 @@ class PolicyStore(ABC):
         limit: int = 12,
         run_id: str | None = None,
     ) -> RecallResult:
-        """Budgeted `<campaign_memory>` block for a brief, ranked by `memory.recall` over what the
-        backend reads (`candidates`); the newest binding decision rides along."""
+        """Ranked by `memory.recall` over what the backend reads (`candidates`)."""
         self.authorize(run_id)
         recall.check(budget_tokens, limit)
         query = query if isinstance(query, str) else str(query)
@@ -200,7 +205,6 @@ class PolicyStore(ABC):
         statuses: Iterable[str] | None = None,
         run_id: str | None = None,
     ) -> list[MemoryRecord]:
-        """This run's records in write order, optionally filtered by kind and status."""
         self.authorize(run_id)
         return self.read_records(
             None if kinds is None else list(kinds), None if statuses is None else list(statuses)
@@ -208,8 +212,6 @@ class PolicyStore(ABC):
 
     # -- the lifecycle passes --------------------------------------------------------------------
     def harden(self, *, game_day: int) -> HardenReport:
-        """After each fork: promote surviving provisional notes, archive duplicates and expired
-        notes with lineage, supersede older binding decisions on the same axis."""
         with self.transaction():
             live = self.records(statuses=LIVE_STATUSES)
             report, changes = lifecycle.plan_harden(live, game_day=game_day)
@@ -225,7 +227,6 @@ class PolicyStore(ABC):
         return report
 
     def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
-        """Retention: the dry run and the real one list the same notes (`lifecycle.prunable`)."""
         with self.transaction():
             eligible = lifecycle.prunable(self.records(), game_day=game_day)
             if dry_run:
@@ -244,7 +245,5 @@ class PolicyStore(ABC):
         game_day: int,
         dry_run: bool = False,
     ) -> ConsolidationResult:
-        """Fold several episodic notes into one reviewed semantic note (deterministic id); the
-        sources are kept, archived. A retry writes nothing."""
         req = lifecycle.consolidation(self.run_id, source_ids, summary, reviewer)
         return self.fold(req, game_day=game_day, dry_run=dry_run)

@@ -32,7 +32,6 @@ from azure.cosmos import ContainerProxy, CosmosClient, PartitionKey, exceptions
 
 from memory import audit as audit_codes
 from memory import lifecycle
-from memory.contract import Notice
 from memory.cosmos import lifecycle as cosmos_lifecycle
 from memory.cosmos import recall as cosmos_recall
 from memory.cosmos.client import (
@@ -162,14 +161,6 @@ class CosmosMemoryStore(PolicyStore):
     # -- scope and plumbing --------------------------------------------------------------------
     def store_label(self) -> str:
         return ORIGIN
-
-    def drain_notices(self) -> list[Notice]:
-        """Outages are the failover's to report (`memory.cosmos.failover`): nothing here."""
-        return []
-
-    def forget_pending(self) -> bool:
-        """A forget Cosmos served is done: nothing waits."""
-        return False
 
     def _guard(self, fn: Callable[[], T], *, missing_ok: bool = False) -> T:
         """Run one SDK call; an outage (a gone database or container included) becomes

@@ -256,8 +256,6 @@ def ensure(conn: sqlite3.Connection) -> None:
     )
     for sql in _STATEMENTS:
         conn.execute(sql)
-    if "payload" not in _columns(conn, "memories"):  # saves from before typed directions
-        conn.execute("ALTER TABLE memories ADD COLUMN payload TEXT")
     built_by = conn.execute("SELECT tokenizer FROM memory_index").fetchone()
     tokenizer = tokenizer_id()
     if not had_index or built_by is None or built_by[0] != tokenizer:

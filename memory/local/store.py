@@ -26,7 +26,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from memory import audit, lifecycle, recall
-from memory.contract import Notice
 from memory.guards import STAGE_CAP, CleanWrite
 from memory.local.schema import n_terms, norm_key, run_key
 from memory.models import (
@@ -66,11 +65,9 @@ _HOLDERS = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
 
 @lru_cache(maxsize=4096)
 def _record(row: tuple[Any, ...]) -> MemoryRecord:
-    """The record of a row selected with COLUMNS (JSON decoded, every field checked), remembered
-    by the row's values: an unchanged row is not
-    decoded and checked again (a run's steps re-read its notes; balance read each ~16 times), a
-    changed one is a new key. Nothing here can go stale: the key is the row itself, read from the
-    save each time. Records are frozen, so one may be handed out twice."""
+    """The record of a row selected with COLUMNS (JSON decoded, every field checked), cached by
+    the row's values: a run's steps re-read unchanged rows (balance read each ~16 times), and a
+    changed row is a new key, so nothing goes stale. Records are frozen: one may be handed out twice."""
     fields = dict(zip(FIELDS, row, strict=True))
     fields["source_ids"] = json.loads(fields["source_ids"])
     fields["payload"] = json.loads(fields["payload"]) if fields["payload"] else None
@@ -102,12 +99,6 @@ class MemoryStore(PolicyStore):
         return (
             "foundry-memory" if self.cloud is not None and self.cloud.available else "local-sqlite"
         )
-
-    def drain_notices(self) -> list[Notice]:
-        return []  # the save file never changes backend
-
-    def forget_pending(self) -> bool:
-        return False  # a forget in the save file is done at once
 
     def _rows(self, where: str, *params: object) -> list[MemoryRecord]:
         """This run's records matching `where` (SQL after `run_id = ? AND`), as selected."""

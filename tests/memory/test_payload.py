@@ -44,10 +44,12 @@ def test_payload_is_scrubbed_and_bounded(tmp_path):
         )
 
 
-def test_old_save_gains_the_payload_column(tmp_path):
+def test_a_save_from_before_payloads_gains_the_column(tmp_path):
+    """Payloads came during format 2; format 3's migration makes `memories` anew, with the column."""
     conn = connect(tmp_path / "s.db")
     MemoryStore(conn, "run-c").remember(NewNote("procedural", "old note", author="ceo", game_day=1))
     conn.execute("ALTER TABLE memories DROP COLUMN payload")
+    conn.execute("PRAGMA user_version=2")
     conn.commit()
     conn.close()
     store = MemoryStore(connect(tmp_path / "s.db"), "run-c")

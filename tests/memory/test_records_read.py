@@ -49,3 +49,30 @@ def test_the_same_row_in_two_runs_is_two_records(conn) -> None:
         s.remember(NewNote("context", "Same words in both runs", author="system", game_day=1))
     assert [r.run_id for r in a.records()] == ["run-a"]
     assert [r.run_id for r in b.records()] == ["run-b"]
+
+
+def test_a_record_another_store_kept_is_copied_field_for_field(store: MemoryStore) -> None:
+    """`keep_copy` (the failover seeding the save file from Cosmos) writes every field the record
+    and a new note share, under the record's own id, once."""
+    from memory.models import MemoryRecord
+
+    rec = MemoryRecord(
+        id="mem-00042",
+        run_id="run-a",
+        kind="procedural",
+        text="Depth first",
+        status="provisional",
+        author="system",
+        importance=7.5,
+        game_day=3,
+        ts="2025-01-01T00:00:00.000Z",
+        expires_day=9,
+        source_ids=["mem-00001"],
+        stage_id="stage_2_need",
+        axis="focus",
+        payload={"focus": ["depth"]},
+    )
+    assert store.keep_copy(rec) and not store.keep_copy(rec)
+    got = store.get("mem-00042")
+    shared = [f for f in dataclasses.asdict(rec) if f not in ("ts", "origin")]
+    assert {f: getattr(got, f) for f in shared} == {f: getattr(rec, f) for f in shared}
