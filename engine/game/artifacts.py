@@ -12,13 +12,14 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
 MAX_MEMORY_WRITES = 6
-REQUIRED: Any = ...  # a field without a default
+REQUIRED: object = ...  # a field without a default
+Kind: TypeAlias = "type | Contract"  # what a field holds (list: `of` names the item's kind)
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,9 @@ class Field:
     `of` naming the item type), its default (None: the field may be null) and what it means."""
 
     name: str
-    type: Any
-    default: Any = REQUIRED
-    of: Any = None
+    type: Kind
+    default: object = REQUIRED
+    of: Kind | None = None
     description: str | None = None
     max_items: int | None = None
 
@@ -148,7 +149,7 @@ CONTRACTS: dict[str, Contract] = {
 }
 
 
-def _value(kind: Any, value: Any) -> Any:
+def _value(kind: Kind | None, value: object) -> object:
     if isinstance(kind, Contract):
         return _record(kind, value)
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
@@ -156,8 +157,10 @@ def _value(kind: Any, value: Any) -> Any:
     return value
 
 
-def _record(contract: Contract, value: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _record(contract: Contract, value: object) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise TypeError(f"{contract.name} is not an object")
+    out: dict[str, object] = {}
     for f in contract.all_fields():
         if f.name in value:
             v = value[f.name]
@@ -165,7 +168,7 @@ def _record(contract: Contract, value: dict[str, Any]) -> dict[str, Any]:
             raise KeyError(f"{contract.name}.{f.name} is missing")
         else:
             v = copy.copy(f.default)
-        if v is not None and f.type is list:
+        if isinstance(v, list) and f.type is list:
             v = [_value(f.of, item) for item in v]
         elif v is not None:
             v = _value(f.type, v)
@@ -184,7 +187,7 @@ def _pydantic(contract: Contract) -> type[BaseModel]:
     from pydantic import ConfigDict, create_model
     from pydantic import Field as PydanticField
 
-    def annotation(kind: Any) -> Any:
+    def annotation(kind: Kind | None) -> Any:  # a type expression, built at run time
         return _pydantic(kind) if isinstance(kind, Contract) else kind
 
     fields: dict[str, Any] = {}
@@ -215,7 +218,7 @@ def model(role: str) -> type[BaseModel]:
     return _pydantic(CONTRACTS[role])
 
 
-def contract_errors(role: str, value: Any) -> int:
+def contract_errors(role: str, value: object) -> int:
     """How many ways `value` breaks the role's contract (0: it fits), by its pydantic class."""
     from pydantic import ValidationError
 

@@ -93,9 +93,6 @@ class Rule:
     flag: str | None = None
     archetype: str | None = None  # only this founder archetype is offered the rule
 
-    def base(self) -> dict[str, float]:
-        return dict(self.effects)
-
 
 def make_rule(
     id: str,

@@ -119,29 +119,15 @@ class Direction:
 
     def line(self) -> str:
         """The direction in plain words ("price $27 a month", "leave out salons")."""
-        a = self.axis
-        if a == "price":
-            bound = {"eq": "", "max": "under ", "min": "at least "}[self.op]
-            return f"price {bound}{price_words(self)}"
-        if a == "audience":
-            return f"speak to {self.value}"
-        if a == "exclusion":
-            return f"leave out {self.value}"
-        if a == "channel":
-            return f"reach customers through {self.value}"
-        if a == "scope":
-            return f"centre the work on {self.value}"
-        if a == "timeline":
+        if self.axis == "price":
+            return f"price {_BOUND[self.op]}{price_words(self)}"
+        if self.axis == "timeline":
             bound = {"eq": "in", "max": "by", "min": "no sooner than"}[self.op]
             return f"launch {bound} week {self.amount:.0f}"
-        if a == "claim":
-            return f"never claim {self.value}"
-        if a == "tone":
-            return f"write in a {self.value} tone"
-        if a == "number":
-            bound = {"eq": "", "max": "under ", "min": "at least "}[self.op]
-            return f"{NUMBER_WORDS.get(self.key or '', self.key)} {bound}{number_words(self)}"
-        return f"call it {self.value}"
+        if self.axis == "number":
+            what = NUMBER_WORDS.get(self.key or "", self.key)
+            return f"{what} {_BOUND[self.op]}{number_words(self)}"
+        return _LINES[self.axis].format(value=self.value)
 
     def shown(self) -> str:
         """The line, with how the reading chose it when it chose ("price $12 a meal (the later
@@ -149,6 +135,17 @@ class Direction:
         return f"{self.line()} ({self.note})" if self.note else self.line()
 
 
+# How a price or number binds, and the words of each axis that binds a value as it was said.
+_BOUND = {"eq": "", "max": "under ", "min": "at least "}
+_LINES = {
+    "audience": "speak to {value}",
+    "exclusion": "leave out {value}",
+    "channel": "reach customers through {value}",
+    "scope": "centre the work on {value}",
+    "claim": "never claim {value}",
+    "tone": "write in a {value} tone",
+    "name": "call it {value}",
+}
 _DIRECTION_FIELDS = tuple(f.name for f in fields(Direction))
 _OPT = (str, type(None))
 _DIRECTION_TYPES: dict[str, tuple[type, ...]] = {

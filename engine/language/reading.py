@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.language.grammar import join_prose
 from textkit import STOPWORDS, has_phrase, words
 from textkit.patterns import Pattern
 
@@ -577,13 +578,7 @@ def reading_line(r: Reading) -> str:
             parts.append(TOPIC_LINES[t])
     if r.dropped:
         parts.append(f"leave out {r.dropped}")
-    return "The redo will " + _join(parts) + "."
-
-
-def _join(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return "The redo will " + join_prose(parts) + "."
 
 
 # ------------------------------------------------------------------ own answers at a fork
