@@ -187,70 +187,83 @@ def _key_value(match: re.Match[str]) -> str:
     return f"{name}{pre}{sep}{post}{quote}{REDACTED}"
 
 
+Replacement = str | Callable[[re.Match[str]], str]
+
+# Cheap patterns (searched in the lower-cased text, no IGNORECASE) that every match of a pass
+# also matches, for the passes whose fragments ordinary prose is full of ("key", "design").
+# A labelled Azure key: the label, at most 24 characters (48 once lower-cased), then "key".
+_LABEL_BEFORE_KEY = (r"(?:azure|openai|foundry|cognitive|search|speech).{0,48}?key", 0)
+# name=value: the name ends in one of these words right before its ":" or "=".
+_NAME_BEFORE_SEP = (
+    (
+        r"(?:key|token|secret|passw(?:or)?d|passphrase|pwd|string|sig|signature|credentials?)"
+        r"[\"']?[ \t]*[:=]"
+    ),
+    0,
+)
+# A token after a key word: the word, its separator, then a run with a digit (or 24 long).
+_WORD_BEFORE_TOKEN = (
+    (
+        r"(?:token|key|secret|credential)s?\s+(?:is\s+|was\s+|=\s*|:\s*)?[\"'`]?"
+        r"(?:[a-z0-9._~+/=\-]*[0-9]|[a-z0-9._~+/=\-]{24})"
+    ),
+    0,
+)
+# A long hex or base64 run near a key word: a run of 24 such characters somewhere.
+_LONG_RUN = (r"[0-9a-z+/_\-]{24}", 0)
+
+# The passes in order (each sees the previous one's output), each with its gate: the fragments
+# (in the lower-cased text) one of which every match of the pass holds, and where those are
+# common, one of the patterns above. A pass whose gate finds nothing cannot match, so it is
+# skipped (and never compiled): the result is that of running every pass. Replacing a match with
+# "[redacted]" never creates a fragment, so one lower-cased copy serves every gate. Lower-casing
+# is the pre-check's assumption: a secret word spelled with the few non-ASCII letters that
+# IGNORECASE folds to ASCII ("ſ") is not looked for.
+_PASSES: tuple[
+    tuple[tuple[str, int], Replacement, tuple[str, ...], tuple[str, int] | None], ...
+] = (
+    (_URL_CREDS, r"\1" + REDACTED + "@", ("@",), None),
+    (_AUTH_SCHEME, r"\1\2" + REDACTED, ("bearer", "basic"), None),
+    (_AZURE_LABELLED, r"\1" + REDACTED, ("key",), _LABEL_BEFORE_KEY),
+    (_SHAPES[0], REDACTED, ("-----begin",), None),
+    (_SHAPES[1], REDACTED, ("sk-",), None),
+    (_SHAPES[2], REDACTED, ("akia", "asia"), None),
+    (_SHAPES[3], REDACTED, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), None),
+    (_SHAPES[4], REDACTED, ("github_pat_",), None),
+    (_SHAPES[5], REDACTED, ("xox",), None),
+    (_SHAPES[6], REDACTED, ("aiza",), None),
+    (_SHAPES[7], REDACTED, ("glpat-",), None),
+    (_SHAPES[8], REDACTED, ("eyj",), None),
+    (
+        _KEY_VALUE,
+        _key_value,
+        ("key", "token", "secret", "pass", "pwd", "string", "sig", "credential"),
+        _NAME_BEFORE_SEP,
+    ),
+    (_PROSE_PASSWORD, _prose_password, ("pass", "pwd"), None),
+    (_PROSE_TOKEN, _prose_token, ("token", "key", "secret", "credential"), _WORD_BEFORE_TOKEN),
+    (
+        _NEAR_KEYWORD_RUN,
+        r"\1" + REDACTED,
+        ("key", "token", "secret", "password", "credential", "auth", "sig"),
+        _LONG_RUN,
+    ),
+)
+
+
 @cache
 def _rx(spec: tuple[str, int]) -> re.Pattern[str]:
     """One pattern, compiled once per process on first use."""
     return re.compile(*spec)
 
 
-Step = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
+# The union of every pass's fragments: a text without any is returned as is before anything else.
+_TRIGGERS = tuple(sorted({fragment for *_, fragments, _gate in _PASSES for fragment in fragments}))
+_SHORTEST_SECRET = 5  # "pwd=x" is the shortest text any pass redacts
 
 
-@lru_cache(maxsize=1)
-def _steps() -> tuple[Step, ...]:
-    """The full passes in order (each sees the previous one's output), compiled on first need."""
-    return (
-        (_rx(_URL_CREDS), r"\1" + REDACTED + "@"),
-        (_rx(_AUTH_SCHEME), r"\1\2" + REDACTED),
-        (_rx(_AZURE_LABELLED), r"\1" + REDACTED),
-        *((_rx(shape), REDACTED) for shape in _SHAPES),
-        (_rx(_KEY_VALUE), _key_value),
-        (_rx(_PROSE_PASSWORD), _prose_password),
-        (_rx(_PROSE_TOKEN), _prose_token),
-        (_rx(_NEAR_KEYWORD_RUN), r"\1" + REDACTED),
-    )
-
-
-# Every pattern above needs one of these fragments (case-insensitively) to match, so text without
-# any is returned as is: a superset check that only decides whether the full passes run. URL
-# credentials need "@"; name=value secrets need a secret name, each of which holds one of
-# key/secret/pass/pwd/token/sig/credential/connection. Matching lower-cased text beats an IGNORECASE regex.
-_TRIGGERS = (
-    "@",
-    "sk-",
-    "akia",
-    "asia",
-    "gho_",
-    "ghp_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "github_pat_",
-    "xox",
-    "aiza",
-    "glpat-",
-    "eyj",
-    "bearer",
-    "basic",
-    "begin",
-    "key",
-    "secret",
-    "pass",
-    "pwd",
-    "token",
-    "sig",
-    "credential",
-    "connection",
-    "auth",
-)
-
-
-_SHORTEST_SECRET = 5  # "pwd=x" is the shortest text any pattern above redacts
-
-
-def _maybe_secret(text: str) -> bool:
+def _maybe_secret(low: str) -> bool:
     # Plain substring tests beat one regex alternation of the fragments (no literal-set engine).
-    low = text.lower()
     for fragment in _TRIGGERS:  # noqa: SIM110 - a plain loop beats any() on this hot path
         if fragment in low:
             return True
@@ -260,10 +273,16 @@ def _maybe_secret(text: str) -> bool:
 def _scrub(text: str) -> str:
     if _configured:
         text = _redact_configured(text)
-    if len(text) < _SHORTEST_SECRET or not _maybe_secret(text):
+    if len(text) < _SHORTEST_SECRET:
         return text
-    for pattern, repl in _steps():
-        text = pattern.sub(repl, text)
+    low = text.lower()
+    if not _maybe_secret(low):
+        return text
+    for spec, repl, fragments, gate in _PASSES:
+        if any(fragment in low for fragment in fragments) and (
+            gate is None or _rx(gate).search(low)
+        ):
+            text = _rx(spec).sub(repl, text)
     return text
 
 
