@@ -72,7 +72,9 @@ if TYPE_CHECKING:
 # 43: a runway of two years and more is said in years ("69 years of runway left", was "824.5 months").
 # 44: the customer's and the offering's leading article come from one list (pitch._ARTICLES).
 # 45: a price per thing bought reads so in the revenue plan ("$29 a repair", was "$29 a month").
-RULES_VERSION = 45
+# 46: "3 a.m. break" is no sentence end; the stage name is no adjective ("every GO number", "A RETURN
+#     check"); an ops plan says its scope as a line ("A retention plan for …, centred on …").
+RULES_VERSION = 46
 
 
 @dataclass(frozen=True)

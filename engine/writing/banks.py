@@ -54,7 +54,7 @@ STAGE_OPENERS: dict[str, tuple[str, ...]] = {
 # How a worker says it follows the binding decision (the decision is a verb phrase).
 FOLLOW_LINES = (
     "Because you chose to {decision}, the {beat} plan for {customer} is built around it.",
-    "Your call was to {decision}; every {beat} number for {customer} assumes it.",
+    "Your call was to {decision}; every number in this plan for {customer} assumes it.",
     "We {decision}, as you decided, and the {beat} work cuts what does not fit {customer}.",
     "Following your decision, the {beat} work for {customer} is to {decision}.",
 )
@@ -187,14 +187,14 @@ LOOPS = (
     "A monthly digest for {customer}: how close they are to {outcome}",
     "A call with every {unit} that goes quiet for two weeks",
     "A quarterly review with the five biggest {unit_plural}",
-    "A {beat} check on the {tool} every Monday",
+    "A check on the {tool} every Monday",
     "A thank-you note to each {unit} after the first month",
     "An open evening for {customer}, announced through {place}",
     "A shared board of what {customer} asked for and what shipped",
     "A renewal call a month before each {unit} renews",
     "A short note to {customer} when their {thing} change",
     "A check on the {tool} after each {unit} joins",
-    "A {beat} review of the {thing} every {unit} uses most",
+    "A monthly review of the {thing} every {unit} uses most",
     "A first-month call with each new {unit}",
     "A monthly tip for each {unit} on getting more from the {tool}",
     "A list of quiet {unit_plural}, reviewed every Friday",

@@ -224,7 +224,7 @@ SAID: dict[str, tuple[str, ...]] = {
     ),
     "channel_ops": ("Answer {customer} through {name}", "Reach each {unit} through {name} first"),
     "scope_strategist": (
-        "One {beat} plan for {customer}, centred on {what}",
+        "A plan for {customer}, centred on {what}",
         "A plan for the first {unit_plural}, centred on {what}",
     ),
     "scope_designer": (
@@ -234,6 +234,10 @@ SAID: dict[str, tuple[str, ...]] = {
     "scope_marketer": (
         "The offer to {customer} centres on {what}.",
         "What we offer each {unit} centres on {what}.",
+    ),
+    "scope_ops": (
+        "A retention plan for {customer}, centred on {what}",
+        "Every loop for the first {unit_plural} is built around {what}",
     ),
     "week_strategist": (
         "Pilot live with three {unit_plural} by week {week}",
@@ -320,7 +324,8 @@ def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
         said = v.pick("realise:scope", SAID["scope_marketer"], what=_the(what))
         art["body"] = f"{art.get('body', '').rstrip()} {said}"
     else:
-        art["retention_loops"] = [cap(what), *art.get("retention_loops", [])]
+        said = v.pick("realise:scope", SAID["scope_ops"], what=_the(what))
+        art["retention_loops"] = [said, *art.get("retention_loops", [])]
 
 
 # ------------------------------------------------------------------ dates, numbers, names, tone
