@@ -72,16 +72,20 @@ def _list(v: object, n: int) -> bool:
     return isinstance(v, list) and len(v) >= n
 
 
-def _positioning(a: dict[str, Any]) -> dict[str, bool]:
+def _items(v: object) -> list[object]:
+    """A JSON list's items; nothing for anything else."""
+    return v if isinstance(v, list) else []
+
+
+def _positioning(a: Mapping[str, object]) -> dict[str, bool]:
     return {
         f"{k}_specific": _text(a.get(k))
         for k in ("target_audience", "core_problem", "value_proposition", "primary_benefit")
     }
 
 
-def _org_chart(a: dict[str, Any]) -> dict[str, bool]:
-    chart = a.get("org_chart") or []
-    okrs = a.get("okrs_q1") or []
+def _org_chart(a: Mapping[str, object]) -> dict[str, bool]:
+    chart, okrs = _items(a.get("org_chart")), _items(a.get("okrs_q1"))
     return {
         "org_chart_has_roles": _list(chart, 2),
         "org_chart_has_founder": any(
@@ -97,17 +101,17 @@ def _org_chart(a: dict[str, Any]) -> dict[str, bool]:
     }
 
 
-def _landing(a: dict[str, Any]) -> dict[str, bool]:
-    url = str(a.get("url", ""))
+def _landing(a: Mapping[str, object]) -> dict[str, bool]:
+    url, cta = str(a.get("url", "")), a.get("cta_text")
     return {
         "headline_specific": _text(a.get("hero_headline"), 15),
-        "cta_present": isinstance(a.get("cta_text"), str) and len(a["cta_text"].strip()) >= 3,
+        "cta_present": isinstance(cta, str) and len(cta.strip()) >= 3,
         "url_real": bool(_URL.match(url)) and not any(h in url for h in _PLACEHOLDER_HOSTS),
         "features_listed": _list(a.get("features"), 3),
     }
 
 
-def _email(a: dict[str, Any]) -> dict[str, bool]:
+def _email(a: Mapping[str, object]) -> dict[str, bool]:
     body = str(a.get("body", ""))
     return {
         "subject_specific": _text(a.get("subject"), 10),
@@ -116,9 +120,9 @@ def _email(a: dict[str, Any]) -> dict[str, bool]:
     }
 
 
-def _financial(a: dict[str, Any]) -> dict[str, bool]:
-    ch = a.get("gtm_channels")
-    fp = a.get("financial_plan") or {}
+def _financial(a: Mapping[str, object]) -> dict[str, bool]:
+    ch, fp = a.get("gtm_channels"), a.get("financial_plan")
+    fp = fp if isinstance(fp, dict) else {}
     mrr = fp.get("target_mrr_usd_m1_to_m6") or []
     checks = {
         "mrr_monotonic": _list(mrr, 4)
@@ -133,16 +137,20 @@ def _financial(a: dict[str, Any]) -> dict[str, bool]:
         and 0 < fp["churn_target_pct"] < 20,
     }
     if ch is not None:
-        checks["channels_costed"] = _list(ch, 3) and all(
-            isinstance(c, dict)
-            and c.get("weekly_hours", 0) > 0
-            and c.get("expected_cac_usd", -1) >= 0
-            for c in ch
+        checks["channels_costed"] = (
+            isinstance(ch, list)
+            and len(ch) >= 3
+            and all(
+                isinstance(c, dict)
+                and c.get("weekly_hours", 0) > 0
+                and c.get("expected_cac_usd", -1) >= 0
+                for c in ch
+            )
         )
     return checks
 
 
-def _retention(a: dict[str, Any]) -> dict[str, bool]:
+def _retention(a: Mapping[str, object]) -> dict[str, bool]:
     return {
         "retention_loops": _list(a.get("retention_loops"), 2),
         "churn_drivers": _list(a.get("churn_drivers"), 2),
@@ -151,7 +159,7 @@ def _retention(a: dict[str, Any]) -> dict[str, bool]:
     }
 
 
-VALIDATORS: dict[str, list[Callable[[dict[str, Any]], dict[str, bool]]]] = {
+VALIDATORS: dict[str, list[Callable[[Mapping[str, object]], dict[str, bool]]]] = {
     "strategist": [_positioning, _org_chart],
     "designer": [_landing],
     "marketer": [_email, _financial],
