@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.game.antagonist import doing
 from engine.game.economy import arc_stage
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
-from engine.game.rules import RULES, hints, preview
+from engine.game.rules import RULES, Rule, hints, preview
 from engine.language.directions import Axis, Direction
+from engine.language.reading import Interpretation, read_own_answer
 
 OPS = {">=": operator.ge, "<": operator.lt}
 
@@ -400,6 +402,15 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
         family=stage.id,
         variant=v.id,
     )
+
+
+def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) -> Interpretation:
+    """Read an own answer against a posed dilemma (its options and their rules' keywords)."""
+    opts: list[tuple[str, str, str, tuple[str, ...]]] = [
+        (o.key, o.rule_id, o.text, rules[o.rule_id].keywords if o.rule_id in rules else ())
+        for o in dilemma.options
+    ]
+    return read_own_answer(text, opts, f"{dilemma.title} {dilemma.prompt}")
 
 
 def option_directions(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine.language.grammar import join_prose
 from textkit import STOPWORDS, has_phrase, words
@@ -947,12 +946,3 @@ def _is_option_word(phrase: str) -> bool:
         or any(has_phrase(toks, w) for ws in CONCEPTS.values() for w in ws)
         or toks[0] in ("it", "this", "that", "yet", "one", "quality", "speed", "growth")
     )
-
-
-def interpret(text: str, dilemma: Any, rules: dict[str, Any]) -> Interpretation:
-    """Read an own answer against a posed dilemma (its options and their rules' keywords)."""
-    opts = [
-        (o.key, o.rule_id, o.text, tuple(getattr(rules.get(o.rule_id), "keywords", ()) or ()))
-        for o in dilemma.options
-    ]
-    return read_own_answer(text, opts, f"{dilemma.title} {dilemma.prompt}")

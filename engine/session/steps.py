@@ -14,7 +14,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from engine.game import flaws, orders, rules
 from engine.game.antagonist import move
-from engine.game.dilemmas import option_directions, pose
+from engine.game.dilemmas import interpret, option_directions, pose
 from engine.game.economy import TUNING, advance_days, defeat_at, set_price, stage_outcome
 from engine.game.endings import finish
 from engine.game.models import (
@@ -33,7 +33,7 @@ from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count
-from engine.language.reading import Interpretation, Reading, interpret, read_reason
+from engine.language.reading import Interpretation, Reading, read_reason
 from engine.language.steering import DECISION_CUES, Read, read_directions
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.game.dilemmas import interpret
 from engine.game.models import Dilemma, Option
 from engine.game.rules import RULES
 from engine.language.pitch import read_pitch
-from engine.language.reading import interpret, read_reason
+from engine.language.reading import read_reason
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 # The labelled sets name the idea an answer picks; this maps it to today's rule ids (one place to
