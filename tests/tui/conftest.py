@@ -30,6 +30,18 @@ async def settle(app, pilot, rounds: int = 400) -> None:
     raise AssertionError(f"app never settled (busy={app.busy!r})")
 
 
+def after_keys(*keys: str):
+    """A snapshot's run_before: let the board settle, then press each key and settle again."""
+
+    async def run(pilot):
+        await settle(pilot.app, pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot.app, pilot)
+
+    return run
+
+
 def text_of(app, selector: str) -> str:
     """Plain text a Static-like widget on the active screen shows."""
     widget = app.screen.query_one(selector)

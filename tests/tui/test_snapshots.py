@@ -6,7 +6,7 @@ Regenerate after a deliberate visual change with `pytest tests/tui/test_snapshot
 
 from __future__ import annotations
 
-from tests.tui.conftest import settle
+from tests.tui.conftest import after_keys
 from worldforge_tui.app import WorldForgeApp
 
 PITCH = "Meal kits for night-shift nurses"
@@ -14,18 +14,6 @@ PITCH = "Meal kits for night-shift nurses"
 
 def make_app(tmp_path) -> WorldForgeApp:
     return WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
-
-
-def after_keys(*keys: str):
-    """A run_before that lets the board settle, then presses each key and settles again."""
-
-    async def run(pilot):
-        await settle(pilot.app, pilot)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot.app, pilot)
-
-    return run
 
 
 def test_board_at_gate_120x40(snap_compare, tmp_path):

@@ -12,23 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.conftest import settle
+from tests.tui.conftest import after_keys, settle
 from worldforge_tui.app import WorldForgeApp
 
 PITCH = "Meal kits for night-shift nurses"
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-
-
-def steps(*keys: str):
-    """A run_before: settle, then press each key and settle again."""
-
-    async def run(pilot):
-        await settle(pilot.app, pilot)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot.app, pilot)
-
-    return run
 
 
 async def play_to_the_end(pilot) -> None:
@@ -63,19 +51,19 @@ async def fatal_fork(pilot) -> None:
 
 
 SCENES = {
-    "gate": steps(),
-    "fork": steps("a"),
-    "standup": steps("a", "1"),
-    "reject_prompt": steps("r"),
-    "settings": steps("s"),
-    "help": steps("question_mark"),
-    "load": steps("l"),
-    "forget_confirm": steps("f3", "f"),
-    "log_filter": steps("slash", "m", "e", "m"),
+    "gate": after_keys(),
+    "fork": after_keys("a"),
+    "standup": after_keys("a", "1"),
+    "reject_prompt": after_keys("r"),
+    "settings": after_keys("s"),
+    "help": after_keys("question_mark"),
+    "load": after_keys("l"),
+    "forget_confirm": after_keys("f3", "f"),
+    "log_filter": after_keys("slash", "m", "e", "m"),
     "end": play_to_the_end,
-    "own_confirm": steps("a", "o", "s", "e", "l", "l", "enter"),
-    "story_since_decision": steps("a", "1", "f1"),
-    "palette_options": steps("a", "ctrl+p"),
+    "own_confirm": after_keys("a", "o", "s", "e", "l", "l", "enter"),
+    "story_since_decision": after_keys("a", "1", "f1"),
+    "palette_options": after_keys("a", "ctrl+p"),
     "fatal_fork": fatal_fork,
 }
 
@@ -98,9 +86,9 @@ def test_scene(snap_compare, tmp_path, scene, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_new_venture_form(snap_compare, tmp_path, size):
     app = WorldForgeApp(save_dir=tmp_path, seed=7)  # the form's seed is fresh unless named
-    assert snap_compare(app, terminal_size=size, run_before=steps())
+    assert snap_compare(app, terminal_size=size, run_before=after_keys())
 
 
 def test_small_terminal_60x20_keeps_revenue(snap_compare, tmp_path):
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
-    assert snap_compare(app, terminal_size=(60, 20), run_before=steps("a"))
+    assert snap_compare(app, terminal_size=(60, 20), run_before=after_keys("a"))

@@ -38,6 +38,14 @@ BOUND = (
 )
 
 
+def _fresh_python(code: str) -> None:
+    """Run `code` in a fresh interpreter: it prints what it found loaded and exits 1 if any."""
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_headless_imports_stay_free_of_textual():
     code = (
         "import sys, worldforge_tui, worldforge_tui.text.safe_text, worldforge_tui.text.formatting, "
@@ -45,10 +53,7 @@ def test_headless_imports_stay_free_of_textual():
         "bad = [m for m in sys.modules if m == 'textual' or m.startswith('textual.')]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    _fresh_python(code)
 
 
 def test_the_app_module_loads_none_of_the_engine_before_the_first_frame():
@@ -63,10 +68,7 @@ def test_the_app_module_loads_none_of_the_engine_before_the_first_frame():
         "bad = sorted(m for m in sys.modules if m.startswith(heavy) and m not in light); "
         "print(bad); sys.exit(1 if bad else 0)"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    _fresh_python(code)
 
 
 def test_the_dialogs_load_after_the_first_frame():
@@ -78,10 +80,7 @@ def test_the_dialogs_load_after_the_first_frame():
         "bad = [n for n in later if f'worldforge_tui.screens.{n}' in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    _fresh_python(code)
 
 
 def test_every_binding_has_an_id_and_description():
