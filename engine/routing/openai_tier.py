@@ -34,7 +34,6 @@ from engine.routing.target import Target
 
 CONNECT_TIMEOUT = 3.0
 DEFAULT_BOUND = 600.0
-DEFAULT_MAX_BYTES = 262_144  # a cached client's own bound; each request passes its budget
 _ssl_lock = threading.Lock()
 _ssl_ctx: ssl.SSLContext | None = None
 
@@ -183,29 +182,32 @@ async def resolve_key(target: Target) -> str:
     return target.api_key or "local"
 
 
-def request_body(
-    target: Target,
-    messages: list[dict[str, str]],
-    *,
-    caps: DeploymentCaps,
-    schema_name: str,
-    schema: dict[str, Any],
-    max_tokens: int,
-    temperature: float,
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Ask:
+    """What one attempt asks for: the conversation, the answer's JSON Schema and its name, the
+    token cap and the temperature (each sent as far as the deployment takes it)."""
+
+    messages: list[dict[str, str]]
+    schema_name: str
+    schema: dict[str, Any]
+    max_tokens: int
+    temperature: float
+
+
+def request_body(target: Target, ask: Ask, caps: DeploymentCaps) -> dict[str, Any]:
     """The chat-completion arguments for one attempt, shaped by what the deployment takes.
     The token cap is always sent: llama.cpp stops at 16 tokens without `max_tokens`."""
     kwargs: dict[str, Any] = {
         "model": target.model,
-        "messages": messages,
-        caps.token_param: max_tokens,
+        "messages": ask.messages,
+        caps.token_param: ask.max_tokens,
         "stream": True,
     }
     if caps.stream_usage:
         kwargs["stream_options"] = {"include_usage": True}
     if caps.send_temperature:
-        kwargs["temperature"] = temperature
-    fmt = response_format_for(caps.json_mode, schema_name, schema)
+        kwargs["temperature"] = ask.temperature
+    fmt = response_format_for(caps.json_mode, ask.schema_name, ask.schema)
     if fmt is not None:
         kwargs["response_format"] = fmt
     return kwargs
@@ -313,24 +315,15 @@ class _Stream:
 
 async def chat(
     target: Target,
-    messages: list[dict[str, str]],
+    ask: Ask,
     *,
     caps: DeploymentCaps,
-    schema_name: str,
-    schema: dict[str, Any],
-    max_tokens: int,
-    temperature: float,
-    timeout: float | Limits,
+    limits: Limits,
     on_delta: Callable[[str], None] | None = None,
 ) -> Completion:
     """Stream one chat completion under hard clocks and return its text; `on_delta` sees each
     piece of content as it arrives. Raises the SDK's errors, StreamTimeout (silent / stalled),
     StreamCut (ended without a finish), AnswerTooLong, Refused or TimeoutError (the deadline)."""
-    limits = (
-        timeout
-        if isinstance(timeout, Limits)
-        else Limits(timeout, timeout, timeout, DEFAULT_MAX_BYTES)
-    )
     loop = asyncio.get_running_loop()
     started = time.perf_counter()
     got = _Stream(limits, on_delta)
@@ -348,15 +341,7 @@ async def chat(
     async with asyncio.timeout_at(ends_at + BACKSTOP):
         key = await resolve_key(target)
         client = client_for(target, key)
-        kwargs = request_body(
-            target,
-            messages,
-            caps=caps,
-            schema_name=schema_name,
-            schema=schema,
-            max_tokens=max_tokens,
-            temperature=temperature,
-        )
+        kwargs = request_body(target, ask, caps)
         sent = time.perf_counter()  # HTTP time: from here to the stream's end
         phase = asyncio.timeout_at(_phase_end(limits.first_token))
         try:

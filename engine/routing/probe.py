@@ -8,12 +8,15 @@ every answer is, with one re-ask)."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.routing.errors import Failure, classify
 from engine.routing.extract import json_candidates
 from engine.routing.health import LADDER, Capabilities, DeploymentCaps
 from engine.routing.target import Target
+
+if TYPE_CHECKING:
+    from engine.routing.openai_tier import Limits
 
 PROBE_TOKEN = "kestrel-7741-umber"
 PROBE_SCHEMA: dict[str, Any] = {
@@ -26,7 +29,7 @@ PROBE_PROMPT = "Greet a new colleague in one short sentence."
 MAX_RUNGS = len(LADDER)
 
 
-def _limits(timeout: float) -> Any:
+def _limits(timeout: float) -> Limits:
     from engine.routing.openai_tier import Limits
 
     return Limits(total=timeout, first_token=timeout, idle=timeout, max_bytes=65_536)
@@ -34,7 +37,7 @@ def _limits(timeout: float) -> Any:
 
 async def one_token(target: Target, caps: DeploymentCaps, timeout: float) -> dict[str, Any]:
     """A one-token completion (no response_format), timed; the error in the player's words."""
-    from engine.routing.openai_tier import chat
+    from engine.routing.openai_tier import Ask, chat
 
     plain = DeploymentCaps(
         send_temperature=caps.send_temperature,
@@ -44,16 +47,8 @@ async def one_token(target: Target, caps: DeploymentCaps, timeout: float) -> dic
     )
     started = time.perf_counter()
     try:
-        comp = await chat(
-            target,
-            [{"role": "user", "content": "Say OK."}],
-            caps=plain,
-            schema_name="probe",
-            schema={},
-            max_tokens=1,
-            temperature=0.0,
-            timeout=_limits(timeout),
-        )
+        ask = Ask([{"role": "user", "content": "Say OK."}], "probe", {}, 1, 0.0)
+        comp = await chat(target, ask, caps=plain, limits=_limits(timeout))
     except Exception as exc:  # noqa: BLE001 - reported, never raised
         failure = classify(exc)
         return _row(target, started, ok=False, error=failure.reason)
@@ -90,7 +85,7 @@ async def schema_enforcement(
     refuses a rung, as a call would) and record whether the answer held to it."""
     from engine.routing.errors import format_failure
     from engine.routing.health import next_json_mode
-    from engine.routing.openai_tier import chat
+    from engine.routing.openai_tier import Ask, chat
 
     caps = caps_store.for_deployment(target.endpoint, target.model, target.default_token_param)
     started = time.perf_counter()
@@ -99,16 +94,10 @@ async def schema_enforcement(
         if caps.json_mode == "none":
             break  # prompt-only: nothing constrains the output, so nothing is enforced
         try:
-            comp = await chat(
-                target,
-                [{"role": "user", "content": PROBE_PROMPT}],
-                caps=caps,
-                schema_name="wf_probe",
-                schema=PROBE_SCHEMA,
-                max_tokens=40,
-                temperature=0.0,
-                timeout=_limits(timeout),
+            ask = Ask(
+                [{"role": "user", "content": PROBE_PROMPT}], "wf_probe", PROBE_SCHEMA, 40, 0.0
             )
+            comp = await chat(target, ask, caps=caps, limits=_limits(timeout))
         except Exception as exc:  # noqa: BLE001 - reported, never raised
             import openai
 

@@ -598,7 +598,7 @@ class Router:
         `streamed[0]` counts the pieces that arrived (for an honest label if the attempt fails)."""
         import asyncio
 
-        from engine.routing.openai_tier import chat
+        from engine.routing.openai_tier import Ask, chat
 
         t0 = time.perf_counter()
         watching = bool(self._watchers)
@@ -634,19 +634,14 @@ class Router:
             self._emit(
                 StreamEvent("start", req.call_key, req.role, target.tier, target.model, at=t0)
             )
-        task = asyncio.ensure_future(
-            chat(
-                target,
-                convo,
-                caps=caps,
-                schema_name=req.contract().__name__,
-                schema=schema,
-                max_tokens=req.max_output_tokens,
-                temperature=settings.agent_temperature,
-                timeout=limits,
-                on_delta=on_delta,
-            )
+        ask = Ask(
+            convo,
+            req.contract().__name__,
+            schema,
+            req.max_output_tokens,
+            settings.agent_temperature,
         )
+        task = asyncio.ensure_future(chat(target, ask, caps=caps, limits=limits, on_delta=on_delta))
         try:
             while not task.done():
                 if self._cancel.is_set():
