@@ -583,6 +583,8 @@ def _read_pitch(pitch: str) -> PitchReading:
     core = _QUALIFIER.split(offering, maxsplit=1)[0]  # "wedding flowers" of "… on a budget"
     world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), words(text))
     trade = _best(TRADES, words(f"{owners} {setting}"), [], _head(owners)) if found else "general"
+    if found and "retired" in words(owners):  # a retired engineer's trade is no longer tech
+        trade = "elders"
     note = ""
     if owners != customer:
         note = f"“{customer}” do not pay, so the customer is read as {owners}"

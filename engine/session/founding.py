@@ -74,7 +74,8 @@ if TYPE_CHECKING:
 # 45: a price per thing bought reads so in the revenue plan ("$29 a repair", was "$29 a month").
 # 46: "3 a.m. break" is no sentence end; the stage name is no adjective ("every GO number", "A RETURN
 #     check"); an ops plan says its scope as a line ("A retention plan for …, centred on …").
-RULES_VERSION = 46
+# 47: a retired customer's trade is the elders' ("retired engineers" were priced "per team").
+RULES_VERSION = 47
 
 
 @dataclass(frozen=True)
