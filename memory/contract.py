@@ -10,7 +10,7 @@ backend (or the Cosmos SDK).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from memory.models import (
     AuditRecord,
@@ -25,7 +25,7 @@ from memory.models import (
 )
 
 # A backend change the session records as a MEMORY_BACKEND event: (one-line message, payload).
-Notice = tuple[str, dict[str, Any]]
+Notice = tuple[str, dict[str, object]]
 
 
 class ScopeError(PermissionError):
@@ -61,7 +61,7 @@ class MemoryBackend(Protocol):
 
     def worker_write(
         self,
-        req: Mapping[str, Any],
+        req: Mapping[str, object],
         *,
         worker: str,
         stage_id: str,

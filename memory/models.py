@@ -133,7 +133,7 @@ class RecallResult(_Record):
 
     block: str
     items: list[MemoryRecord]
-    injected: list[dict[str, Any]]
+    injected: list[dict[str, str]]
     tokens_used: int
     budget: int
     skipped: list[str]

@@ -17,7 +17,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any
 
 from memory import lifecycle, recall
 from memory.contract import Notice, ScopeError
@@ -144,7 +143,7 @@ class PolicyStore(ABC):
 
     def worker_write(
         self,
-        req: Mapping[str, Any],
+        req: Mapping[str, object],
         *,
         worker: str,
         stage_id: str,

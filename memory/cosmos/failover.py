@@ -29,7 +29,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from memory.contract import MemoryBackend, Notice
 from memory.local.store import MemoryStore
@@ -234,7 +234,7 @@ class FailoverMemory:
 
     def worker_write(
         self,
-        req: Mapping[str, Any],
+        req: Mapping[str, object],
         *,
         worker: str,
         stage_id: str,
