@@ -83,6 +83,10 @@ CREATE TRIGGER IF NOT EXISTS memories_fts_au AFTER UPDATE OF text, run_key ON me
     INSERT INTO memories_fts (rowid, terms) VALUES (new.pk,
         memory_index_terms(new.run_key, new.text));
 END;
+-- A renamed run (engine.session.run_ids) moves its notes' index terms behind its new key.
+CREATE TRIGGER IF NOT EXISTS memories_rekey_au AFTER UPDATE OF run_id ON memories BEGIN
+    UPDATE memories SET run_key = memory_run_key(new.run_id) WHERE pk = new.pk;
+END;
 -- Which tokenizer built the index (`tokenizer_id`); one row.
 CREATE TABLE IF NOT EXISTS memory_index (tokenizer TEXT NOT NULL);
 
@@ -266,4 +270,5 @@ def ensure(conn: sqlite3.Connection) -> None:
 
 
 register_function("memory_index_terms", 2, memory_index_terms)
+register_function("memory_run_key", 1, run_key)
 register_schema("memory", ensure, migrate=migrate)

@@ -14,8 +14,10 @@ import pytest
 
 from engine.session.api import GameSession
 from engine.session.commands import Approve
-from savedb.db import db_path
+from memory.local.schema import memory_index_terms, run_key
+from savedb.db import connect, db_path
 from tests.reliability.conftest import play_venture
+from textkit import terms
 
 ROOT = Path(__file__).resolve().parents[2]
 OPAQUE = re.compile(r"run-[0-9a-f]{16}")
@@ -52,6 +54,8 @@ def _legacy_save(save_dir: Path) -> str:
     """A save as an older build wrote it: the run named after the company, in every table."""
     run_id = play_venture(save_dir, stop_after=4)
     conn = sqlite3.connect(db_path(save_dir), isolation_level=None)
+    conn.create_function("memory_run_key", 1, run_key)  # its notes keyed as the old id's
+    conn.create_function("memory_index_terms", 2, memory_index_terms)
     try:
         guard = conn.execute(
             "SELECT sql FROM sqlite_master WHERE name = 'memory_audit_no_update'"
@@ -91,6 +95,16 @@ def test_a_legacy_slug_run_id_is_renamed_everywhere_on_open(tmp_path: Path) -> N
         )
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             conn.execute("UPDATE memory_audit SET reason = 'x'")
+    finally:
+        conn.close()
+    # the run's notes are indexed behind its new key (recall's relevance reads only those terms)
+    conn = connect(db_path(tmp_path))
+    try:
+        text = conn.execute("SELECT text FROM memories WHERE run_id = ?", (new_id,)).fetchone()[0]
+        term = f'"{run_key(new_id)}{terms(text)[0]}"'
+        hits = conn.execute("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (term,))
+        assert hits.fetchone()[0] > 0
+        conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)")
     finally:
         conn.close()
     s = GameSession.load(new_id, save_dir=tmp_path)
