@@ -655,16 +655,12 @@ def _read_numbers(
             op: Literal["eq", "max", "min"] = "eq"
             if bound:
                 op = "max" if re.fullmatch(_BOUND_MAX, bound.group(1), re.IGNORECASE) else "min"
-            if key == "churn" and _PCT.search(tail):
-                pm = _PCT.search(tail)
-                assert pm is not None
+            if key == "churn" and (pm := _PCT.search(tail)):
                 v = float(pm.group(1))
                 add(Direction(axis="number", key=key, value=f"{v:.1f} %", amount=v, op=op))
-            elif key == "hours" and re.search(
-                r"(\d{1,2})\s*" + re.escape(cue), text, re.IGNORECASE
+            elif key == "hours" and (
+                hm := re.search(r"(\d{1,2})\s*" + re.escape(cue), text, re.IGNORECASE)
             ):
-                hm = re.search(r"(\d{1,2})\s*" + re.escape(cue), text, re.IGNORECASE)
-                assert hm is not None
                 v = float(hm.group(1))
                 add(Direction(axis="number", key=key, value=f"{v:.0f} hours", amount=v, op=op))
             elif key in ("churn", "hours"):
