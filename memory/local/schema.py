@@ -223,24 +223,14 @@ def migrate(conn: sqlite3.Connection) -> None:
     for table in old:
         conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
     ensure(conn)
-    kept = sorted(_columns(conn, "old_memories") & _columns(conn, "memories"))
-    kept = [c for c in kept if c not in ("n_terms", "run_key", "norm_key")]
-    names = ", ".join(kept)
-    rows = [
-        dict(zip(kept, r, strict=True)) for r in conn.execute(f"SELECT {names} FROM old_memories")
-    ]
-    conn.executemany(
-        f"INSERT INTO memories ({names}, n_terms, run_key, norm_key) VALUES"
-        f" ({', '.join('?' * len(kept))}, ?, ?, ?)",
-        [
-            (
-                *row.values(),
-                n_terms(row["text"]),
-                run_key(row["run_id"]),
-                norm_key(normalise(row["text"])),
-            )
-            for row in rows
-        ],
+    # the derived columns as `MemoryStore.insert` computes them (memory_run_key: every connection's)
+    conn.create_function("memory_n_terms", 1, n_terms, deterministic=True)
+    conn.create_function("memory_norm_key", 1, lambda t: norm_key(normalise(t)), deterministic=True)
+    derived = {"n_terms", "run_key", "norm_key"}
+    names = ", ".join(sorted(_columns(conn, "old_memories") & _columns(conn, "memories") - derived))
+    conn.execute(
+        f"INSERT INTO memories ({names}, n_terms, run_key, norm_key) SELECT {names},"
+        " memory_n_terms(text), memory_run_key(run_id), memory_norm_key(text) FROM old_memories"
     )
     if "memory_counters" in old:
         conn.execute(

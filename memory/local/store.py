@@ -31,6 +31,7 @@ from memory.local.schema import n_terms, norm_key, run_key
 from memory.models import (
     FIELDS,
     KINDS,
+    WORKER_KINDS,
     AuditRecord,
     ConsolidationResult,
     ForgetReport,
@@ -166,7 +167,7 @@ class MemoryStore(PolicyStore):
         self, norm: str, stage_id: str
     ) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
         own = self._rows("stage_id = ? AND author = 'worker' ORDER BY seq DESC", stage_id)
-        return self._same_text(norm, ("context", "preference")), own
+        return self._same_text(norm, sorted(WORKER_KINDS)), own
 
     def _same_text(self, norm: str, kinds: Sequence[str]) -> MemoryRecord | None:
         """The earliest live note of one of `kinds` whose normalised words are `norm`."""
@@ -256,19 +257,19 @@ class MemoryStore(PolicyStore):
         """The run's live notes, the query `terms` each holds and the run's statistics (see the
         module doc); the Foundry tier's hits (only outside a transaction: no network inside a
         step) rank after them."""
-        # a term is letters and digits only, quoted: no query text reaches FTS5 syntax
-        holders = {
-            t: {pk for (pk,) in self.conn.execute(_HOLDERS, (f'"{self._run_key}{t}"',))}
-            for t in terms
-        }
         held: dict[int, set[str]] = {}
-        for t, pks in holders.items():
-            for pk in pks:
+        df: dict[str, int] = {}
+        for (
+            t
+        ) in terms:  # a term is letters and digits only, quoted: no query text reaches FTS5 syntax
+            pks = self.conn.execute(_HOLDERS, (f'"{self._run_key}{t}"',)).fetchall()
+            df[t] = len(pks)
+            for (pk,) in pks:
                 held.setdefault(pk, set()).add(t)
         docs, length = self.conn.execute(
             "SELECT docs, length FROM memory_counters WHERE run_id = ?", (self.run_id,)
         ).fetchone() or (0, 0)
-        stats = recall.Stats(docs, length, {t: len(pks) for t, pks in holders.items()})
+        stats = recall.Stats(docs, length, df)
         none: frozenset[str] = frozenset()
         notes = [
             recall.Note._make((*r, held.get(r[0], none)))
