@@ -353,7 +353,17 @@ _NOT_PEOPLE = frozenset(
         "gear",
         "equipment",
         "instruments",
+        "furniture",
+        "photos",
     ]
+)
+_PARTS = frozenset(
+    ["batteries", "tyres", "tires", "parts"]
+)  # owned with the thing they are part of
+_MADE = ("handmade", "homemade", "hand-made")
+# What a word says of the thing, not of its owner ("elderly cats" are owned by cat owners).
+_OF_THE_THING = frozenset(
+    ["used", "old", "broken", "second-hand", "new", "elderly", "senior", "older", "young", *_MADE]
 )
 _PEOPLE_WORDS = frozenset(
     [
@@ -433,18 +443,20 @@ def _split_setting(customer: str) -> tuple[str, str, str]:
 
 
 def _owners(customer: str) -> str:
-    """ "plants" -> "plant owners", "e-bike batteries" -> "e-bike owners": who pays for a thing."""
+    """Who pays for a thing: "plants" -> "plant owners", "vintage cars" -> "vintage car owners",
+    a part's owner owns the whole ("e-bike batteries" -> "e-bike owners"), a handmade thing is
+    sold by its makers ("handmade furniture" -> "furniture makers")."""
     toks = customer.split()
     if not toks or toks[-1].lower() not in _NOT_PEOPLE:
         return customer
-    while len(toks) > 1 and toks[0].lower() in ("used", "old", "broken", "second-hand", "new"):
+    made = any(t.lower() in _MADE for t in toks)
+    while len(toks) > 1 and toks[0].lower() in _OF_THE_THING:
         toks = toks[1:]
-    if len(toks) > 1:
-        kept = toks[:-1] if toks[-1].lower().endswith("s") else toks
-        return " ".join(kept) + " owners"
-    head = toks[0]
-    single = head[:-3] + "y" if head.lower().endswith("ies") else head.rstrip("s")
-    return f"{single} owners"
+    if len(toks) > 1 and toks[-1].lower() in _PARTS:
+        return " ".join(toks[:-1]) + " owners"
+    head = toks[-1]
+    toks[-1] = head[:-3] + "y" if head.lower().endswith("ies") else head.rstrip("s")
+    return " ".join(toks) + (" makers" if made else " owners")
 
 
 def _hits(word: str, tells: tuple[str, ...]) -> bool:

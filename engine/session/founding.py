@@ -75,7 +75,9 @@ if TYPE_CHECKING:
 # 46: "3 a.m. break" is no sentence end; the stage name is no adjective ("every GO number", "A RETURN
 #     check"); an ops plan says its scope as a line ("A retention plan for …, centred on …").
 # 47: a retired customer's trade is the elders' ("retired engineers" were priced "per team").
-RULES_VERSION = 47
+# 48: a thing's owners keep its noun ("vintage car owners", was "vintage owners"); handmade things are
+#     sold by their makers ("furniture makers", was "handmade furniture who lose time …").
+RULES_VERSION = 48
 
 
 @dataclass(frozen=True)

@@ -157,3 +157,19 @@ def test_typed_escapes_and_placeholders_are_not_words(pitch):
     r = read_pitch(pitch)
     assert (r.offering, r.customer) == ("tea", "nurses")
     assert company_name(pitch) == "Tea Co"
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer"),
+    [
+        # "vintage owners", "classic owners": the thing's own noun went, its adjective stayed
+        ("A repair service for vintage cars", "vintage car owners"),
+        ("Insurance for classic cars", "classic car owners"),
+        ("Pet insurance for elderly cats", "cat owners"),  # was "elderly owners"
+        ("A marketplace for handmade furniture", "furniture makers"),  # "handmade furniture who …"
+        ("Battery swaps for e-bike batteries", "e-bike owners"),
+        ("A watering app for plants", "plant owners"),
+    ],
+)
+def test_a_thing_the_pitch_is_for_is_paid_for_by_its_owners(pitch, customer):
+    assert read_pitch(pitch).customer == customer
