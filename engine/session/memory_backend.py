@@ -7,20 +7,21 @@ or cosmos (Azure Cosmos DB for NoSQL, falling back to the local store while it d
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.session.founding import cloud_memory_for
 from memory.contract import MemoryBackend
 from memory.local.store import MemoryStore
 
 if TYPE_CHECKING:
+    from engine.config import Settings
     from memory.cosmos.store import CosmosMemoryStore
 
 
-def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemoryBackend:
+def memory_for(settings: Settings, conn: sqlite3.Connection, run_id: str) -> MemoryBackend:
     """The run's memory store for these settings (same public contract either way)."""
     local = MemoryStore(conn, run_id, cloud=cloud_memory_for(settings))
-    if getattr(settings, "memory_backend", "local") != "cosmos":
+    if settings.memory_backend != "cosmos":
         return local
     from memory.cosmos.failover import FailoverMemory
 
@@ -36,13 +37,12 @@ def memory_for(settings: Any, conn: sqlite3.Connection, run_id: str) -> MemoryBa
     return FailoverMemory(local, lambda: connect_for(run_id), connect_for=connect_for)
 
 
-def backend_status(settings: Any, *, probe: bool = True) -> dict[str, Any]:
+def backend_status(settings: Settings, *, probe: bool = True) -> dict[str, str | bool | None]:
     """For `routing status`: the memory backend, where it points, and whether it answers
     (None when not probed)."""
-    backend = getattr(settings, "memory_backend", "local")
-    if backend != "cosmos":
+    if settings.memory_backend != "cosmos":
         return {"backend": "local", "store": "local-sqlite", "answers": True, "detail": "save file"}
-    out: dict[str, Any] = {
+    out: dict[str, str | bool | None] = {
         "backend": "cosmos",
         "store": "azure-cosmos",
         "endpoint": settings.azure_cosmos_endpoint,
