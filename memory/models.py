@@ -54,7 +54,7 @@ class MemoryRecord(_Record):
     axis: str | None = None
     reinforced: int = 0
     superseded_by: str | None = None
-    # Structured content of a binding note (engine.game.directions: the typed directions a CEO
+    # Structured content of a binding note (engine.language.directions: the typed directions a CEO
     # input was read into); scrubbed like the text, never shown as raw JSON.
     payload: dict[str, Any] | None = None
 

@@ -1,1 +1,1 @@
-"""The embedded store: SQLite save file (connection, schema, stamp), FTS5 recall and the local memory store."""
+"""The embedded store: the memory tables in the save file (`schema`, registered with `savedb`) and the local memory store with its FTS5 recall (`store`)."""
