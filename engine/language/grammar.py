@@ -88,8 +88,17 @@ _COUNTABLE_ING = frozenset(
 
 
 def _head(phrase: str) -> str:
+    """The head noun: the last word before a qualifier or before a participle that follows a
+    plural ("people getting fit", "owners renting out rooms"; "dog walking" keeps "walking")."""
     part = _QUALIFIER.split(phrase.strip(), maxsplit=1)[0].split()
+    for i in range(1, len(part)):
+        before = part[i - 1].lower()
+        if part[i].lower().endswith("ing") and (before.endswith("s") or before in _PLURAL_HEADS):
+            return part[i - 1]
     return part[-1] if part else ""
+
+
+_PLURAL_HEADS = frozenset(["people", "men", "women", "children", "staff", "folk"])
 
 
 def _english(word: str) -> bool:

@@ -77,7 +77,9 @@ if TYPE_CHECKING:
 # 47: a retired customer's trade is the elders' ("retired engineers" were priced "per team").
 # 48: a thing's owners keep its noun ("vintage car owners", was "vintage owners"); handmade things are
 #     sold by their makers ("furniture makers", was "handmade furniture who lose time …").
-RULES_VERSION = 48
+# 49: a participle after a plural head qualifies it ("people getting fit juggle"); three outcomes are
+#     noun phrases ("a repair done the same day", was "Students: fixed the same day").
+RULES_VERSION = 49
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "energy": {
         "pain": ("diesel bills that eat the margin", "power cuts {moment}", "meters read by hand",
                  "bills nobody can explain"),
-        "outcome": ("power through the evening", "half the diesel bill", "a meter that reads itself",
+        "outcome": ("power that lasts through the evening", "half the diesel bill", "a meter that reads itself",
                     "a bill they can predict"),
         "tools": ("smart meters", "mobile money", "maintenance log"),
         "features": ("See today's power use at a glance", "An alert before the battery runs low",
@@ -111,14 +111,14 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "bikes": {
         "pain": ("bikes off the road for days", "punctures {moment}", "repairs that cost a day's pay"),
-        "outcome": ("back on the road by noon", "a spare bike while theirs is fixed", "repairs priced up front"),
+        "outcome": ("a bike back on the road by noon", "a spare bike while theirs is fixed", "repairs priced up front"),
         "tools": ("repair log", "parts stock", "pickup calendar"),
         "features": ("Book a repair in one message", "A spare bike while yours is fixed", "Prices shown before we start"),
         "things": ("repairs", "spare bikes", "parts"),
     },
     "repairs": {
         "pain": ("a broken phone for a week", "repairs that cost more than a new one", "guessing which repair shop to trust"),
-        "outcome": ("fixed the same day", "a repair priced up front", "a repair that comes with a warranty"),
+        "outcome": ("a repair done the same day", "a repair priced up front", "a repair that comes with a warranty"),
         "tools": ("repair tracker", "parts stock", "warranty log"),
         "features": ("A fixed price before we open it", "Same-day repairs", "A warranty on every fix"),
         "things": ("repairs", "parts", "warranties"),

@@ -47,6 +47,13 @@ def test_plurals_and_singulars_of_a_phrase_head():
     assert plural("ward team") == "ward teams" and plural("nurses") == "nurses"
     assert singular("night-shift nurses") == "night-shift nurse"
     assert is_plural("NHS nurses in Leeds") and is_plural("staff") and not is_plural("business")
+    # a participle after a plural head qualifies it ("Today people getting fit juggles …")
+    assert (
+        is_plural("people getting fit") and singular("people getting fit") == "person getting fit"
+    )
+    assert (
+        not is_plural("dog walking") and singular("owners renting rooms") == "owner renting rooms"
+    )
     assert is_plural("Künstler")  # a customer named in another language is a group
 
 
