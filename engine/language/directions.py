@@ -77,7 +77,7 @@ class Direction:
             self.amount = float(self.amount)
 
     @classmethod
-    def from_dict(cls, raw: Any) -> Direction:
+    def from_dict(cls, raw: object) -> Direction:
         """A direction from a note's payload (data another build or process may have written):
         ValueError unless it is a mapping whose fields have their types; unknown keys ignored."""
         if not isinstance(raw, Mapping):
@@ -156,7 +156,7 @@ _DIRECTION_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _is(value: Any, types: tuple[type, ...]) -> bool:
+def _is(value: object, types: tuple[type, ...]) -> bool:
     """isinstance, except that a bool is not a number here (JSON's true is no amount)."""
     return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
 

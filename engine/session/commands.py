@@ -585,7 +585,7 @@ class Consolidate(PlainCommand["ConsolidationResult"]):
     def apply(self, step: Step, prepared: None) -> ConsolidationResult:
         from engine.session import memory_commands
 
-        return memory_commands.consolidate(step, self.record())
+        return memory_commands.consolidate(step, list(self.sources), self.summary, self.reviewer)
 
 
 @dataclass(frozen=True)

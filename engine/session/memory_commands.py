@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from glob import escape as glob_escape
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from engine.errors import InputError
 from engine.language.grammar import count
@@ -34,15 +34,12 @@ def _refusal(fn: Callable[[], T]) -> T:
         ) from None
 
 
-def consolidate(step: Step, record: dict[str, Any]) -> ConsolidationResult:
+def consolidate(step: Step, sources: list[str], summary: str, reviewer: str) -> ConsolidationResult:
     """Fold the marked notes into one reviewed semantic note (the CEO is the reviewer)."""
     st = step.state
     res = _refusal(
         lambda: step.memory.consolidate(
-            record["sources"],
-            summary=record["summary"],
-            reviewer=record["reviewer"],
-            game_day=st.day,
+            sources, summary=summary, reviewer=reviewer, game_day=st.day
         )
     )
     if res.status == "consolidated":
