@@ -175,6 +175,23 @@ _SECRET_FIELD = (
 )
 
 
+# The last word of every secret name above (a field named for a secret ends with one).
+_NAME_ENDS = (
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "string",
+    "sig",
+    "signature",
+    "credential",
+    "credentials",
+)
+
+
 def _key_value(match: re.Match[str]) -> str:
     name, pre, sep, post, quote, value = match.groups()
     if value.startswith("[redacted"):
@@ -216,9 +233,7 @@ _LONG_RUN = (r"[0-9a-z+/_\-]{24}", 0)
 # (in the lower-cased text) one of which every match of the pass holds, and where those are
 # common, one of the patterns above. A pass whose gate finds nothing cannot match, so it is
 # skipped (and never compiled): the result is that of running every pass. Replacing a match with
-# "[redacted]" never creates a fragment, so one lower-cased copy serves every gate. Lower-casing
-# is the pre-check's assumption: a secret word spelled with the few non-ASCII letters that
-# IGNORECASE folds to ASCII ("ſ") is not looked for.
+# "[redacted]" never creates a fragment, so one lower-cased copy (`_lowered`) serves every gate.
 _PASSES: tuple[
     tuple[tuple[str, int], Replacement, tuple[str, ...], tuple[str, int] | None], ...
 ] = (
@@ -262,6 +277,17 @@ _TRIGGERS = tuple(sorted({fragment for *_, fragments, _gate in _PASSES for fragm
 _SHORTEST_SECRET = 5  # "pwd=x" is the shortest text any pass redacts
 
 
+# The four non-ASCII letters IGNORECASE matches to ASCII ones ("ſ" is an "s", the Kelvin sign a
+# "k"), spelled the ASCII way before the gates look, so a secret word written with them is found.
+_ASCII_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def _lowered(text: str) -> str:
+    """`text` lower-cased for the gates, as long as `text` (each letter IGNORECASE would read as an
+    ASCII one is that letter)."""
+    return (text if text.isascii() else text.translate(_ASCII_FOLDS)).lower()
+
+
 def _maybe_secret(low: str) -> bool:
     # Plain substring tests beat one regex alternation of the fragments (no literal-set engine).
     for fragment in _TRIGGERS:  # noqa: SIM110 - a plain loop beats any() on this hot path
@@ -275,7 +301,7 @@ def _scrub(text: str) -> str:
         text = _redact_configured(text)
     if len(text) < _SHORTEST_SECRET:
         return text
-    low = text.lower()
+    low = _lowered(text)
     if not _maybe_secret(low):
         return text
     for spec, repl, fragments, gate in _PASSES:
@@ -307,7 +333,11 @@ def scrub(text: str) -> str:
 @lru_cache(maxsize=4096)
 def is_secret_field(name: str) -> bool:
     """True when a mapping key names a credential (its whole string value is then redacted)."""
-    return bool(_rx(_SECRET_FIELD).search(name.strip()))
+    name = name.strip()
+    low = _lowered(name)
+    if not low.endswith(_NAME_ENDS) and low not in ("authorization", "cookie"):
+        return False  # the pattern below would not match: it is not compiled
+    return bool(_rx(_SECRET_FIELD).search(name))
 
 
 _ATOMS = (int, float, bool, type(None))  # leaves that hold no text: returned as they are

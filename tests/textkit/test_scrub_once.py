@@ -65,6 +65,10 @@ PIECES = [
     "Signature",
     "credentials",
     "\t",
+    "paſsword",
+    "\u212aey",
+    "İd_token",
+    "credentıal",
     "=",
     " is ",
     "=",
@@ -174,3 +178,13 @@ payloads = st.recursive(
 @given(payloads)
 def test_scrub_obj_gives_what_one_call_per_node_gave(obj):
     assert scrub_obj(obj) == scrub_obj_reference(obj)
+
+
+field_names = st.lists(st.sampled_from(PIECES) | st.text(max_size=6), max_size=4).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(field_names)
+def test_the_field_name_shortcut_changes_no_result(name):
+    is_secret_field.cache_clear()
+    assert is_secret_field(name) == bool(re.compile(*scrubbing._SECRET_FIELD).search(name.strip()))
