@@ -227,8 +227,7 @@ class CosmosMemoryStore(PolicyStore):
 
     def _next_seq(self) -> int:
         if self._seq is None:
-            rows: list[Any] = self._query("SELECT VALUE MAX(c.seq) FROM c WHERE c.runId = @run", [])
-            self._seq = int(rows[0]) if rows and rows[0] is not None else 0
+            self._seq = self.max_seq()
         self._seq += 1
         return self._seq
 
