@@ -16,7 +16,7 @@ from typing import Any
 from engine.game.adherence import applies
 from engine.game.artifacts import shaped
 from engine.game.flaws import WRONG_AUDIENCES
-from engine.game.models import Directive, Economics, Founder, Stage
+from engine.game.models import Economics, Founder, Stage
 from engine.language.directions import Binding, Direction
 from engine.language.pitch import read_pitch
 from engine.writing import banks
@@ -395,7 +395,6 @@ def simulate_artifact(
     flaw: str | None = None,
     previous: dict[str, Any] | None = None,
     drift: Direction | None = None,
-    directive: Directive | None = None,
 ) -> dict[str, Any]:
     """Build a role's artifact deterministically from (seed, stage, attempt, binding, state), as
     the JSON its contract gives (engine.game.artifacts.shaped: the engine's own, not validated).
@@ -404,7 +403,7 @@ def simulate_artifact(
     its directions is realised in the artifact's fields. `previous` is the rejected attempt: a
     redo changes only the fields the rejection's directions name. `flaw` is the honest mistake
     this attempt makes (engine.game.flaws.draw); `drift` is the one recalled direction a seeded
-    DRIFT breaks. `directive` is accepted for old callers and binds nothing."""
+    DRIFT breaks."""
     binding = binding or Binding()
     audience = next((d.value for d in binding.directions if d.axis == "audience"), None)
     t = {k: x for k, x in (thread or {}).items() if k != "niche"}
