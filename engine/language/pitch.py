@@ -442,6 +442,19 @@ def _split_setting(customer: str) -> tuple[str, str, str]:
     return customer[: m.start()].strip(), m.group(1).lower(), _trim(customer[m.end() :])
 
 
+# Customers who do not pay for themselves: their parents do.
+_MINORS = frozenset(["kids", "children", "toddlers", "teens", "teenagers", "babies", "infants"])
+_WITH = Pattern(r"\s+with\s+((?:(?!who\b|that\b|in\b|at\b|and\b)[\w'-]+\s*){1,4})", re.IGNORECASE)
+
+
+def _parents(customer: str, said: str) -> str:
+    """ "kids with dyslexia" -> "parents of kids with dyslexia" ('' for a customer who pays)."""
+    if customer.split()[-1:] == [] or customer.split()[-1].lower() not in _MINORS:
+        return ""
+    m = _WITH.search(said)
+    return f"parents of {customer}" + (f" with {m.group(1).strip()}" if m else "")
+
+
 def _owners(customer: str) -> str:
     """Who pays for a thing: "plants" -> "plant owners", "vintage cars" -> "vintage car owners",
     a part's owner owns the whole ("e-bike batteries" -> "e-bike owners"), a handmade thing is
@@ -579,9 +592,10 @@ def _read_pitch(pitch: str) -> PitchReading:
     if not offering:
         offering = " ".join(content_words(text)[:3])
     # its article goes ("les étudiants" would read "three les étudiants" in the work)
+    said = customer
     customer = _ARTICLE.sub("", _trim(customer))
     customer, prep, setting = _split_setting(_head_noun_phrase(customer))
-    owners = _owners(customer)
+    owners = _parents(customer, said) or _owners(customer)
     found = bool(customer)
     if not customer:
         people = [

@@ -84,7 +84,7 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "things": ("invoices", "receipts", "deadlines"),
     },
     "learning": {
-        "pain": ("evenings lost to lesson planning", "progress nobody can see", "lessons at times that never fit",
+        "pain": ("evenings spent on lesson planning", "progress nobody can see", "lessons at times that never fit",
                  "courses dropped after week two"),
         "outcome": ("lessons planned by Sunday noon", "progress they can see", "a lesson at a time that fits",
                     "a course finished, not abandoned"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.game import flaws
@@ -83,6 +85,25 @@ def test_each_flaw_is_caught_and_named_in_plain_words(role, kind):
     if kind == "ignores_decision":
         assert r.drift and r.violations and r.violations[0]["line"].startswith("DRIFT: ")
         assert r.final < 70  # a drifted artifact cannot pass the gate's score
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_flaw_that_drops_the_price_leaves_the_email_readable(seed):
+    """The priced sentence goes with its own space: the next one is not glued on ("…
+    planning.In our pilot")."""
+    stage = build_stages(founding_org())[ROLE_STAGE["marketer"]]
+    art = simulate_artifact(
+        "marketer",
+        founder=FOUNDER,
+        stage=stage,
+        binding=DECISION,
+        economics=initial_economics(founding_org()),
+        seed=seed,
+        attempt=1,
+        flaw="missing_price",
+    )
+    assert "$" not in art["body"]
+    assert not re.search(r"[a-z][.!?][A-Z]", art["body"]), art["body"]
 
 
 def test_pressure_raises_the_odds_and_a_strong_worker_lowers_them(new_session):

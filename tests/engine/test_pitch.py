@@ -169,6 +169,9 @@ def test_typed_escapes_and_placeholders_are_not_words(pitch):
         ("A marketplace for handmade furniture", "furniture makers"),  # "handmade furniture who …"
         ("Battery swaps for e-bike batteries", "e-bike owners"),
         ("A watering app for plants", "plant owners"),
+        # kids do not pay: "Today kids juggle evenings lost to lesson planning", priced per school
+        ("A tutoring app for kids with dyslexia", "parents of kids with dyslexia"),
+        ("Swimming lessons for toddlers", "parents of toddlers"),
     ],
 )
 def test_a_thing_the_pitch_is_for_is_paid_for_by_its_owners(pitch, customer):
