@@ -30,6 +30,7 @@ from engine.language.directions import (
 )
 from engine.language.grammar import count
 from textkit import clip, has_phrase
+from textkit.numbers import usd
 
 # "Too broad" (CORE_SCOPE) binds each list the work carries to the fewest items its role needs:
 # the check counts them, the realisation cuts to them (a sentence saying so is no narrowing).
@@ -220,13 +221,13 @@ def plan_price_miss(art: Mapping[str, object], d: Direction) -> str | None:
         return None
     per = PER_MONTH.get(d.period, 1.0)
     if not _within(round(price / per, 2), d):
-        return f"plans its revenue at ${price:,.0f} a month"
+        return f"plans its revenue at {usd(price)} a month"
     if isinstance(customers, list) and isinstance(mrr, list) and len(customers) == len(mrr):
         for c, x in zip(customers, mrr, strict=True):
             if not isinstance(c, int | float) or not isinstance(x, int | float):
                 continue
             if abs(float(x) - float(c) * price) >= price:
-                return f"plans ${float(x):,.0f} a month from {c:,.0f} customers at ${price:,.0f}"
+                return f"plans {usd(float(x))} a month from {c:,.0f} customers at {usd(price)}"
     return None
 
 

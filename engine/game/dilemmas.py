@@ -18,6 +18,7 @@ from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import RULES, Rule, hints, preview
 from engine.language.directions import Axis, Direction
 from engine.language.reading import Interpretation, read_own_answer
+from textkit.numbers import usd
 
 OPS = {">=": operator.ge, "<": operator.lt}
 
@@ -423,7 +424,7 @@ def option_directions(
     mid_hi = float(round(base_price * 1.4 / 5) * 5)
 
     def price(v: float, period: str = "month") -> Direction:
-        return Direction(axis="price", value=f"${v:,.0f} a {period}", amount=v, period=period)
+        return Direction(axis="price", value=f"{usd(v)} a {period}", amount=v, period=period)
 
     def launch(week: float, op: Literal["eq", "max", "min"]) -> Direction:
         return Direction(

@@ -19,6 +19,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from engine.language.grammar import article
 from textkit import clip
+from textkit.numbers import usd
 
 Axis = Literal[
     "price",
@@ -166,9 +167,9 @@ def price_words(d: Direction) -> str:
     if d.amount is None:
         return d.value
     if d.period == "unit" and d.unit:
-        return f"${d.amount:,.0f} {article(d.unit) or 'a'} {d.unit}"
+        return f"{usd(d.amount)} {article(d.unit) or 'a'} {d.unit}"
     unit = f" per {d.unit}" if d.unit else ""
-    return f"${d.amount:,.0f} a {d.period}{unit}"
+    return f"{usd(d.amount)} a {d.period}{unit}"
 
 
 NUMBER_WORDS = {
@@ -189,7 +190,7 @@ def number_words(d: Direction) -> str:
         return f"month {v:.0f}"
     if d.key == "hours":
         return f"{v:.0f} hours a week"
-    return f"${v:,.0f}"
+    return usd(v)
 
 
 @dataclass

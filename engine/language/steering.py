@@ -26,6 +26,7 @@ from engine.language.directions import (
 from engine.language.grammar import has_relative
 from engine.language.reading import OVER_CLAIM_WORDS, PLAIN_WORDING
 from textkit import STOPWORDS, clip, has_phrase, words
+from textkit.numbers import usd
 from textkit.patterns import Pattern
 
 # Units a price is said per that are subscriptions, so monthly unless a period is named ("$30 a
@@ -402,7 +403,7 @@ def _read_price(c: _Ctx) -> None:
             period = "unit" if unit and unit not in MONTHLY_UNITS else "month"
         amount = _amount(m)
         price = Direction(axis="price", value="", amount=amount, op=op, unit=unit, period=period)
-        price.value = price_words(price) if period == "unit" else f"${amount:,.0f} a {period}"
+        price.value = price_words(price) if period == "unit" else f"{usd(amount)} a {period}"
         if len(prices) > 1:
             price.note = "the later of two prices you named"
         add(price)
@@ -423,7 +424,7 @@ def _read_price(c: _Ctx) -> None:
         moved.value = price_words(moved)
         add(moved)
     elif _asks_for_price(toks) and _missing(toks) and now:
-        add(Direction(axis="price", value=f"${now:,.0f} a month", amount=float(now)))
+        add(Direction(axis="price", value=f"{usd(now)} a month", amount=float(now)))
     elif _asks_for_price(toks):
         c.out.unclear.append("price")
 
@@ -676,13 +677,13 @@ def _read_numbers(
                     v = float((mm.group(1) or mm.group(2)).replace(",", ""))
                     if mm.group(3):
                         v *= 1000
-                    add(Direction(axis="number", key=key, value=f"${v:,.0f}", amount=v, op=op))
+                    add(Direction(axis="number", key=key, value=usd(v), amount=v, op=op))
                 elif current is not None and _num_way(toks, key):
                     now = current_number(current, key)
                     if now:
                         f = 0.7 if _num_way(toks, key) == "down" else 1.3
                         v = float(round(now * f))
-                        add(Direction(axis="number", key=key, value=f"${v:,.0f}", amount=v))
+                        add(Direction(axis="number", key=key, value=usd(v), amount=v))
             break
 
 

@@ -49,6 +49,7 @@ from engine.language.directions import (
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, monthly_price, reprice
 from textkit import has_phrase
+from textkit.numbers import usd
 from textkit.patterns import Pattern
 
 _SKIP = ("follows_decision", "memory_writes", "url")
@@ -123,8 +124,8 @@ def price_phrase(d: Direction, v: Voice, directions: list[Direction]) -> str:
     unit = d.unit or v.slots.get("unit", "")
     barred = {x.value.lower() for x in directions if x.axis == "exclusion"}
     if not unit or f"per {unit}".lower() in barred:
-        return f"${target_price(d):,.0f} a {d.period}"
-    return f"${target_price(d):,.0f} a {d.period} per {unit}"
+        return f"{usd(target_price(d))} a {d.period}"
+    return f"{usd(target_price(d))} a {d.period} per {unit}"
 
 
 _PRICE = r"\$\s?\d[\d,]*(?:\.\d+)?\s*(?:a|per|/)\s*(?:month|mo|year|week)\b"
@@ -607,11 +608,11 @@ def _plan_changed(before: dict[str, Any], after: dict[str, Any], d: Direction) -
     customers, price = new.get("paying_customers_m1_to_m6") or [], new.get("price_usd_per_month")
     if not was or not now or was[-1] == now[-1] or not customers or not price:
         return []
-    line = f"Month-6 revenue target: ${now[-1]:,.0f}"
+    line = f"Month-6 revenue target: {usd(now[-1])}"
     if _per(d):  # a price per thing bought: the plan counts one a paying customer a month
-        each = f"one {d.unit} each a month at ${price:,.0f}"
+        each = f"one {d.unit} each a month at {usd(price)}"
         return [f"{line} ({customers[-1]:,} paying customers, {each})."]
-    return [f"{line} ({customers[-1]:,} paying customers at ${price:,.0f} a month)."]
+    return [f"{line} ({customers[-1]:,} paying customers at {usd(price)} a month)."]
 
 
 def _number_label(d: Direction) -> str:
