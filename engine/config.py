@@ -14,14 +14,11 @@ import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit, urlunsplit
-
-import platformdirs
 
 APP_NAME = "worldforge"
 SETTINGS_FILENAME = "settings.json"
@@ -77,22 +74,30 @@ def _home() -> Path | None:
     return Path(value).expanduser() if value else None
 
 
+def _platform_dir(kind: str) -> Path:
+    """The user's platform directory for WorldForge (platformdirs is imported only when
+    WORLDFORGE_HOME is not set: it is a tenth of the settings module's import)."""
+    import platformdirs
+
+    return Path(getattr(platformdirs, kind)(APP_NAME))
+
+
 def config_dir() -> Path:
     """Where the settings file lives: WORLDFORGE_HOME when set, else the user config dir."""
     home = _home()
-    return home or Path(platformdirs.user_config_dir(APP_NAME))
+    return home or _platform_dir("user_config_dir")
 
 
 def save_dir() -> Path:
     """Where saves live: WORLDFORGE_HOME when set, else the user data dir."""
     home = _home()
-    return home or Path(platformdirs.user_data_dir(APP_NAME))
+    return home or _platform_dir("user_data_dir")
 
 
 def log_dir() -> Path:
     """Where logs go: WORLDFORGE_HOME/logs when set, else the user log dir."""
     home = _home()
-    return home / "logs" if home else Path(platformdirs.user_log_dir(APP_NAME))
+    return home / "logs" if home else _platform_dir("user_log_dir")
 
 
 def settings_path() -> Path:
@@ -633,6 +638,8 @@ def save_choices(changes: Mapping[str, Any]) -> Path:
     data = {_env_name(name): getattr(validated, name) for name in sorted(values)}
     path = settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only a settings save needs it
+
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -11,8 +11,6 @@ loaded, then bumps the version: a writer never overwrites newer state, it refuse
 from __future__ import annotations
 
 import os
-import secrets
-import socket
 import sqlite3
 import threading
 import time
@@ -63,7 +61,17 @@ def _proc_start(pid: int) -> str:
     return stat.rsplit(")", 1)[-1].split()[19] if ")" in stat else ""
 
 
-HOST = socket.gethostname()[:64]
+def _host_name() -> str:
+    """This machine's name, as socket.gethostname() gives it (uname's node name where there is
+    one: importing socket costs every venture more than the lease itself)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
+
+
+HOST = _host_name()[:64]
 
 
 @dataclass(frozen=True)
@@ -168,7 +176,7 @@ def acquire(
     Only for a run the save holds (`new`: the run being founded in this very transaction's
     caller); a run forgotten meanwhile raises StaleStateError, so a window that still shows it
     can never write it back."""
-    token = secrets.token_hex(12)
+    token = os.urandom(12).hex()  # secrets.token_hex(12), without importing secrets
     pid = os.getpid()
     with transaction(conn):
         if not new and not _run_saved(conn, run_id):

@@ -8,8 +8,8 @@ runs to a fresh opaque id in every table that has a `run_id` column, in the open
 
 from __future__ import annotations
 
+import os
 import re
-import secrets
 import sqlite3
 
 from savedb.db import register_schema
@@ -20,7 +20,7 @@ OPAQUE = re.compile(r"run-[0-9a-f]{16}")
 def new_run_id() -> str:
     """An opaque run id: random, never derived from the pitch or name (so ids, file names and
     audit rows carry no user text, and two identical runs started at once never collide)."""
-    return f"run-{secrets.token_hex(8)}"
+    return f"run-{os.urandom(8).hex()}"  # secrets.token_hex(8): the same OS randomness
 
 
 _APPEND_ONLY = ("memory_audit_no_update", "memory_audit_no_delete")
