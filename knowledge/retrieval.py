@@ -6,8 +6,10 @@ a query sharing no term with any section returns nothing rather than every file.
 
 from __future__ import annotations
 
+import json
 import math
 import threading
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -60,18 +62,29 @@ def split_sections(path: str, markdown: str) -> list[Section]:
     return sections
 
 
+Postings = dict[str, list[list[int]]]  # term -> [section number, term count] per section
+Counts = tuple[list[int], Postings]  # each section's length in terms, and the postings
+
+
+def count_terms(sections: list[Section]) -> Counts:
+    """What BM25 needs from the texts: each section's length in terms and each term's postings."""
+    lengths: list[int] = []
+    postings: Postings = {}
+    for i, section in enumerate(sections):
+        found = terms(section.text) + terms(section.title) * HEADING_WEIGHT
+        lengths.append(len(found))
+        for term, tf in sorted(Counter(found).items()):
+            postings.setdefault(term, []).append([i, tf])
+    return lengths, postings
+
+
 class KnowledgeIndex:
     """A BM25 index over sections, built once; searching never touches the files again."""
 
-    def __init__(self, sections: Iterable[Section]) -> None:
+    def __init__(self, sections: Iterable[Section], counts: Counts | None = None) -> None:
+        """`counts`: `count_terms` of these sections (sorted by source) when already known."""
         self.sections: list[Section] = sorted(sections, key=lambda s: s.source)
-        self._postings: dict[str, list[tuple[int, int]]] = {}
-        self._lengths: list[int] = []
-        for i, section in enumerate(self.sections):
-            found = terms(section.text) + terms(section.title) * HEADING_WEIGHT
-            self._lengths.append(len(found))
-            for term, tf in sorted(Counter(found).items()):
-                self._postings.setdefault(term, []).append((i, tf))
+        self._lengths, self._postings = counts or count_terms(self.sections)
         self._found: dict[tuple[str, int], list[KnowledgeHit]] = {}  # hits are frozen: shared
         count = len(self.sections)
         self._avg_len = (sum(self._lengths) / count) if count else 0.0
@@ -83,23 +96,20 @@ class KnowledgeIndex:
     @classmethod
     def from_texts(cls, files: Mapping[str, str]) -> KnowledgeIndex:
         """Index Markdown texts keyed by their relative path."""
-        sections: list[Section] = []
-        for path in sorted(files):
-            sections.extend(split_sections(path, files[path]))
-        return cls(sections)
+        return cls(_sections(files))
 
     @classmethod
     def from_package(cls) -> KnowledgeIndex:
         """Index the playbooks shipped inside the `knowledge` package (beside this module, as
         installed; `importlib.resources` would also read them from a zip, but its import pulled
-        zipfile and its readers into every venture)."""
-        root = Path(__file__).with_name(PLAYBOOK_DIR)
-        files = {
-            f"{PLAYBOOK_DIR}/{entry.name}": entry.read_text(encoding="utf-8")
-            for entry in root.iterdir()
-            if entry.name.endswith(".md") and entry.is_file()
-        }
-        return cls.from_texts(files)
+        zipfile and its readers into every venture). Their term counts come from COUNTS_FILE
+        when it was written from these very texts (their fingerprint), else they are counted."""
+        files = playbook_texts()
+        return cls(_sections(files), shipped_counts(fingerprint(files)))
+
+    def counts(self) -> Counts:
+        """The term counts this index ranks with (what COUNTS_FILE holds for the playbooks)."""
+        return self._lengths, self._postings
 
     def __len__(self) -> int:
         return len(self.sections)
@@ -141,6 +151,57 @@ class KnowledgeIndex:
             for i, score in ranked[: min(top_k, MAX_TOP_K)]
             if score > 0.0
         ]
+
+
+def _sections(files: Mapping[str, str]) -> list[Section]:
+    sections: list[Section] = []
+    for path in sorted(files):
+        sections.extend(split_sections(path, files[path]))
+    return sections
+
+
+def playbook_texts() -> dict[str, str]:
+    """The shipped playbooks keyed by their path relative to the package."""
+    root = Path(__file__).with_name(PLAYBOOK_DIR)
+    return {
+        f"{PLAYBOOK_DIR}/{entry.name}": entry.read_text(encoding="utf-8")
+        for entry in root.iterdir()
+        if entry.name.endswith(".md") and entry.is_file()
+    }
+
+
+def fingerprint(files: Mapping[str, str]) -> str:
+    """A checksum of the texts and their names: saved counts serve only the texts they came from."""
+    crc = 0
+    for path in sorted(files):
+        crc = zlib.crc32(f"{path}\0{files[path]}\0".encode(), crc)
+    return f"{crc:08x}-{len(files)}"
+
+
+# The playbooks' term counts, written by `write_counts()` (test_playbook_counts
+# fails when they no longer match the texts and the tokenizer): counting the ~4,000 words of the
+# playbooks is ~45M instructions a process (3 % of a headless venture); reading them back ~3M.
+COUNTS_FILE = Path(__file__).with_name("playbook_counts.json")
+
+
+def shipped_counts(expected: str) -> Counts | None:
+    """COUNTS_FILE's counts when they were written from texts with this fingerprint, else None."""
+    try:
+        saved = json.loads(COUNTS_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(saved, dict) or saved.get("fingerprint") != expected:
+        return None
+    return saved["lengths"], saved["postings"]
+
+
+def write_counts() -> Path:
+    """Write COUNTS_FILE from the playbooks as they are now."""
+    files = playbook_texts()
+    lengths, postings = count_terms(sorted(_sections(files), key=lambda s: s.source))
+    record = {"fingerprint": fingerprint(files), "lengths": lengths, "postings": postings}
+    COUNTS_FILE.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+    return COUNTS_FILE
 
 
 _default: KnowledgeIndex | None = None

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knowledge import KnowledgeHit, KnowledgeIndex, search
+from knowledge import KnowledgeHit, KnowledgeIndex, retrieval, search
 from knowledge.models import HIT_TEXT_LIMIT
 from knowledge.retrieval import default_index, split_sections
 from textkit import clip, query_terms, stem
@@ -182,3 +182,22 @@ def test_knowledge_package_never_imports_textual():
         "assert 'textual' not in sys.modules; assert 'azure.identity' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_playbook_counts_match_the_playbooks_and_the_tokenizer():
+    """The shipped term counts are what counting the playbooks gives now (refresh them with
+    `knowledge.retrieval.write_counts()` after editing a playbook or the tokenizer)."""
+    files = retrieval.playbook_texts()
+    counted = KnowledgeIndex(retrieval._sections(files)).counts()
+    assert retrieval.shipped_counts(retrieval.fingerprint(files)) == counted, (
+        "stale knowledge/playbook_counts.json: run knowledge.retrieval.write_counts()"
+    )
+
+
+def test_counts_are_used_only_for_the_texts_they_came_from():
+    files = retrieval.playbook_texts()
+    assert retrieval.shipped_counts(retrieval.fingerprint(files)) is not None
+    edited = dict(files)
+    edited["playbooks/rivals.md"] += "\n## New\nescrow widgets\n"
+    assert retrieval.shipped_counts(retrieval.fingerprint(edited)) is None
+    assert KnowledgeIndex.from_texts(edited).search("escrow widgets")[0].source.endswith("#new")
