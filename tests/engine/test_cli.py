@@ -219,3 +219,18 @@ def test_a_niche_venture_writes_no_doubled_words(tmp_path, capsys):
     text = json.dumps(out["stages"], ensure_ascii=False)
     assert "busiest" in text  # the niche is written into the work
     assert not re.findall(r"\b(\w{3,}) \1\b", text, flags=re.IGNORECASE)
+
+
+def test_a_command_named_first_builds_the_same_parser_for_it() -> None:
+    """build_parser leaves the other modules' commands out when one of its own is named first:
+    that command's parser and the top level's are those of the whole parser."""
+    from worldforge_tui.cli import OWN_COMMANDS, build_parser
+
+    whole = build_parser()
+    whole_commands = next(a for a in whole._actions if a.dest == "command").choices
+    assert set(whole_commands) > OWN_COMMANDS
+    for name in sorted(OWN_COMMANDS):
+        part = build_parser([name])
+        commands = next(a for a in part._actions if a.dest == "command").choices
+        assert set(commands) == OWN_COMMANDS
+        assert commands[name].format_help() == whole_commands[name].format_help()

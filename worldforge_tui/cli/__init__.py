@@ -390,11 +390,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     json_option(rep)
     rep.set_defaults(func=cmd_replay)
 
+    if argv and argv[0] in OWN_COMMANDS:
+        # The command is named first, so argparse hands every later word to its parser: the other
+        # modules' commands (their imports and parsers, 2 % of a `simulate`) cannot be reached.
+        return p
     from worldforge_tui.cli import info, memory, routing, serve
 
     for module in (memory, routing, info, serve):
         module.register(sub)
     return p
+
+
+OWN_COMMANDS = frozenset({"play", "simulate", "balance", "replay"})  # build_parser's own
 
 
 TUI_COMMANDS = frozenset({"play", "serve"})  # they draw the terminal themselves
