@@ -3,6 +3,8 @@ gone from the brief when their note is withheld."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.game.adherence import check
@@ -147,19 +149,24 @@ def test_premium_and_cheap_bind_different_prices_depth_and_breadth_different_seg
     assert deep[0].value != broad[0].value
 
 
-@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
-@pytest.mark.parametrize("said", SAID)
-def test_realised_directions_pass_the_check_and_a_seeded_drift_on_each_fails_it(role, said):
-    stage = build_stages(founding_org())[ROLE_STAGE[role]]
-    binding = Binding(directions=read_directions(said, source="standup").directions)
-    common = {
+def _first_attempt(role: str, binding: Binding) -> dict[str, Any]:
+    """What simulate_artifact takes for a first attempt at the role's stage (seed 31)."""
+    return {
         "founder": FOUNDER,
-        "stage": stage,
+        "stage": build_stages(founding_org())[ROLE_STAGE[role]],
         "binding": binding,
         "economics": initial_economics(founding_org()),
         "seed": 31,
         "attempt": 1,
     }
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+@pytest.mark.parametrize("said", SAID)
+def test_realised_directions_pass_the_check_and_a_seeded_drift_on_each_fails_it(role, said):
+    binding = Binding(directions=read_directions(said, source="standup").directions)
+    common = _first_attempt(role, binding)
+    stage = common["stage"]
     art = simulate_artifact(role, **common)
     assert check(role, art, binding.directions) == []
     r = evaluate(role, art, goal=stage.goal, founder_keywords=FOUNDER.keywords, binding=binding)
@@ -235,16 +242,8 @@ def test_a_price_per_thing_bought_is_that_price_not_a_month(role):
     assert read_directions("$9 an order", source="standup").directions[0].line() == (
         "price $9 an order"
     )
-    stage = build_stages(founding_org())[ROLE_STAGE[role]]
     binding = Binding(directions=[d])
-    common = {
-        "founder": FOUNDER,
-        "stage": stage,
-        "binding": binding,
-        "economics": initial_economics(founding_org()),
-        "seed": 31,
-        "attempt": 1,
-    }
+    common = _first_attempt(role, binding)
     art = simulate_artifact(role, **common)
     from engine.language.artifact_text import prose
 
