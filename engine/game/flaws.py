@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -204,7 +205,7 @@ def drift_target(state: GameState, stage: Stage, candidates: list[T]) -> T | Non
 
 
 # ------------------------------------------------------------------ what the rubric sees
-def _field_text(artifact: dict[str, Any], names: tuple[str, ...]) -> str:
+def _field_text(artifact: Mapping[str, object], names: tuple[str, ...]) -> str:
     out: list[object] = []
     for n in names:
         v = artifact.get(n)
@@ -213,7 +214,7 @@ def _field_text(artifact: dict[str, Any], names: tuple[str, ...]) -> str:
 
 
 def find_flaws(
-    role: str, artifact: dict[str, Any], *, customer: str, drift_note: str | None = None
+    role: str, artifact: Mapping[str, object], *, customer: str, drift_note: str | None = None
 ) -> list[dict[str, str]]:
     """The flaws visible in an artifact, each named in plain words."""
     found: list[dict[str, str]] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -566,7 +566,10 @@ def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
 
 # ------------------------------------------------------------------ what a redo changed
 def what_changed(
-    role: str, before: dict[str, Any], after: dict[str, Any], directions: list[Direction]
+    role: str,
+    before: Mapping[str, object],
+    after: Mapping[str, object],
+    directions: list[Direction],
 ) -> list[str]:
     """One line per named direction, from the two artifacts: what the work now says, or that it
     was already so (never a change that was not made). The old value is not restated (but for
@@ -601,9 +604,11 @@ def what_changed(
     return out
 
 
-def _plan_changed(before: dict[str, Any], after: dict[str, Any], d: Direction) -> list[str]:
+def _plan_changed(
+    before: Mapping[str, object], after: Mapping[str, object], d: Direction
+) -> list[str]:
     """The revenue plan's month-6 line when a price moved it (customers × the new price)."""
-    old, new = before.get("financial_plan") or {}, after.get("financial_plan") or {}
+    old, new = _plan(before), _plan(after)
     was, now = old.get("target_mrr_usd_m1_to_m6") or [], new.get("target_mrr_usd_m1_to_m6") or []
     customers, price = new.get("paying_customers_m1_to_m6") or [], new.get("price_usd_per_month")
     if not was or not now or was[-1] == now[-1] or not customers or not price:
@@ -619,7 +624,12 @@ def _number_label(d: Direction) -> str:
     return NUMBER_WORDS.get(d.key or "", "the number")
 
 
-def _shown(role: str, art: dict[str, Any], d: Direction) -> str:
+def _plan(art: Mapping[str, object]) -> dict[str, Any]:
+    fp = art.get("financial_plan")
+    return fp if isinstance(fp, dict) else {}
+
+
+def _shown(role: str, art: Mapping[str, object], d: Direction) -> str:
     a = d.axis
     fields = FIELDS.get(a, {}).get(role, ())
     if a == "price":
