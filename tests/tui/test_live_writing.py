@@ -129,7 +129,7 @@ async def test_status_pill_is_never_cut(tmp_path, width):
     pill = "fallback: simulation (context_window)"
     app = WorldForgeApp(save_dir=tmp_path, router=Router(Settings()))
     async with app.run_test(size=(width, 40)) as pilot:
-        await pilot.pause()
+        await settle(app, pilot)  # booted: its refresh would set the pill back meanwhile
         bar = app.main.query_one(StatusBar)
         bar.set_pill(pill)
         long_model = "local: qwen2.5-coder:32b-instruct-q4_K_M"

@@ -4,7 +4,6 @@ and months themselves come from `textkit.numbers`."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from engine.game.economy import METER_NAMES, PROFITABLE_RUNWAY
 from textkit.numbers import number, runway_short
@@ -33,7 +32,7 @@ FIELDS: tuple[tuple[str, str, str, bool], ...] = (
 FIELD_INFO = {name: (label, kind, up_good) for name, label, kind, up_good in FIELDS}
 
 
-def value_text(field: str, value: Any) -> str:
+def value_text(field: str, value: object) -> str:
     """Format one economics field for display according to its kind."""
     kind = FIELD_INFO.get(field, (field, "meter", True))[1]
     amount = number(value)
@@ -48,7 +47,7 @@ def value_text(field: str, value: Any) -> str:
     return f"{amount:.0f}"
 
 
-def delta_text(field: str, before: Any, after: Any) -> str:
+def delta_text(field: str, before: object, after: object) -> str:
     """Signed change between two values (`+$12k`, `-3`, `±0`)."""
     change = number(after) - number(before)
     if abs(change) < 1e-9:
@@ -61,7 +60,7 @@ def delta_text(field: str, before: Any, after: Any) -> str:
     return sign + value_text(field, abs(change)).lstrip("-")
 
 
-def delta_tone(field: str, before: Any, after: Any) -> str:
+def delta_tone(field: str, before: object, after: object) -> str:
     """`good`, `bad` or `flat` for a change, knowing which direction is good for the field."""
     change = number(after) - number(before)
     if abs(change) < 1e-9:
@@ -70,7 +69,7 @@ def delta_tone(field: str, before: Any, after: Any) -> str:
     return "good" if (change > 0) == up_good else "bad"
 
 
-def meter_tone(field: str, value: Any) -> str:
+def meter_tone(field: str, value: object) -> str:
     """`good`, `warn` or `bad` for a meter's level (what the status bar colours)."""
     amount = number(value)
     if field in ("threat", "burn_pressure"):
@@ -92,7 +91,7 @@ TONE_STYLE = {
 }
 
 
-def human_time(stamp: Any, now: datetime | None = None) -> str:
+def human_time(stamp: object, now: datetime | None = None) -> str:
     """An ISO timestamp in local time, as people say it: `today 14:03`, `yesterday 09:12`,
     `Mon 3 Nov 14:03` (this year) or `3 Nov 2025`; text that is not a timestamp comes back cut."""
     text = str(stamp or "").strip()

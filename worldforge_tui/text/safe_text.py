@@ -8,7 +8,7 @@ long text is cut. `literal` wraps the result in a rich `Text` so no markup (`[bo
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # rich loads with the TUI; headless commands use `clean` / `one_line` only
     from rich.text import Text
@@ -25,7 +25,7 @@ LINE_LIMIT = 400
 _NEWLINES = re.compile(r"\s*\n\s*")
 
 
-def clean(value: Any, limit: int | None = DEFAULT_LIMIT) -> str:
+def clean(value: object, limit: int | None = DEFAULT_LIMIT) -> str:
     """Strip escape sequences, make control characters visible, normalise newlines, cut to `limit`."""
     text = value if isinstance(value, str) else ("" if value is None else str(value))
     if (limit is None or len(text) <= limit) and not _UNSAFE.search(text):
@@ -41,7 +41,7 @@ def clean(value: Any, limit: int | None = DEFAULT_LIMIT) -> str:
     return text
 
 
-def one_line(value: Any, limit: int | None = LINE_LIMIT) -> str:
+def one_line(value: object, limit: int | None = LINE_LIMIT) -> str:
     """`clean` text folded onto one line (newlines become ` ⏎ `), for lists and log rows."""
     if (
         isinstance(value, str)
@@ -63,14 +63,14 @@ def first_line(err: BaseException, limit: int | None = 200) -> str:
     return text.splitlines()[0][:limit] if text else type(err).__name__
 
 
-def literal(value: Any, style: str = "", limit: int | None = DEFAULT_LIMIT) -> Text:
+def literal(value: object, style: str = "", limit: int | None = DEFAULT_LIMIT) -> Text:
     """A rich `Text` holding the cleaned string verbatim: markup in it is shown, never parsed."""
     from rich.text import Text
 
     return Text(clean(value, limit), style=style)
 
 
-def literal_line(value: Any, style: str = "", limit: int | None = LINE_LIMIT) -> Text:
+def literal_line(value: object, style: str = "", limit: int | None = LINE_LIMIT) -> Text:
     """A one-line rich `Text` of the cleaned string, for labels and rows."""
     from rich.text import Text
 
