@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.game.economy import METER_NAMES
 from worldforge_tui.text.safe_text import one_line
+
+if TYPE_CHECKING:
+    from worldforge_tui.replay_entries import LogEntry
 
 # The rows that start a new chapter of consequences (the CEO decided), and the ones that are one.
 SINCE = frozenset({"CEO_DECISION"})
@@ -37,7 +40,7 @@ class Consequence:
     text: str
 
 
-def _changes(changes: Any) -> str:
+def _changes(changes: object) -> str:
     """'velocity -3, strain +6' from a {field: delta} payload, in the board's names."""
     if not isinstance(changes, dict):
         return ""
@@ -52,7 +55,7 @@ def _changes(changes: Any) -> str:
     return ", ".join(shown)
 
 
-def _one(entry: Any) -> Consequence | None:
+def _one(entry: LogEntry) -> Consequence | None:
     payload = entry.payload if isinstance(entry.payload, dict) else {}
     kind = entry.type
     if kind == "ANTAGONIST_MOVE":
@@ -103,7 +106,7 @@ def _event_text(payload: dict[str, Any], fallback: str, answer: str = "") -> str
     return f"{said} → {effect}" if effect else said
 
 
-def since_last_decision(entries: Sequence[Any]) -> list[Consequence]:
+def since_last_decision(entries: Sequence[LogEntry]) -> list[Consequence]:
     """The consequences logged after the newest CEO decision (all of them before the first one),
     oldest first."""
     found: list[Consequence] = []

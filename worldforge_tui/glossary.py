@@ -9,10 +9,13 @@ Pure Python (no textual), tested without a screen.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.game.economy import DEFEATS, METER_NAMES, TUNING, Defeat
 from worldforge_tui.text.formatting import value_text
+
+if TYPE_CHECKING:
+    from engine.game.models import Economics
 
 # engine.game.endings and engine.game.world load the state models: they are imported where the
 # text is built (help, tooltips, the end screen), never before the board's first frame.
@@ -127,7 +130,7 @@ def score_rule() -> str:
     )
 
 
-def score_rows(economics: Any, defeat_done: float | None = None) -> list[tuple[str, str]]:
+def score_rows(economics: Economics, defeat_done: float | None = None) -> list[tuple[str, str]]:
     """For the end screen: each score part's points earned by this company ('margin', '18.6/30'),
     and for a defeat (`defeat_done` = the share of forks decided) how the total was cut."""
     from engine.game.endings import DEFEAT_CAP, DEFEAT_HALF, DEFEAT_PER_STAGE, SCORE_PARTS

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -19,6 +19,10 @@ from textual.widgets import Button, Static
 from worldforge_tui import actions
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets import shown
+
+if TYPE_CHECKING:
+    from engine.routing import Router
+    from engine.views.snapshot import Snapshot
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 OPTION_IDS = ("fork.option_a", "fork.option_b")
@@ -168,7 +172,7 @@ class ActionBar(Vertical):
         )
 
 
-def thinking_text(verb: str, snap: Any, router: Any) -> str:
+def thinking_text(verb: str, snap: Snapshot | None, router: Router | None) -> str:
     """'strategist (Chief Strategist) is working on NEED · tier local · model qwen2.5'."""
     stages = getattr(snap, "stages", None) or []
     index = getattr(snap, "stage_index", 0) or 0
