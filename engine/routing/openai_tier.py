@@ -320,9 +320,10 @@ async def chat(
     caps: DeploymentCaps,
     limits: Limits,
     on_delta: Callable[[str], None] | None = None,
+    on_sent: Callable[[], None] | None = None,
 ) -> Completion:
-    """Stream one chat completion under hard clocks and return its text; `on_delta` sees each
-    piece of content as it arrives. Raises the SDK's errors, StreamTimeout (silent / stalled),
+    """Stream one chat completion under hard clocks and return its text; `on_sent` hears when the
+    request goes out (its key in hand), `on_delta` sees each piece of content as it arrives. Raises the SDK's errors, StreamTimeout (silent / stalled),
     StreamCut (ended without a finish), AnswerTooLong, Refused or TimeoutError (the deadline)."""
     loop = asyncio.get_running_loop()
     started = time.perf_counter()
@@ -343,6 +344,8 @@ async def chat(
         client = client_for(target, key)
         kwargs = request_body(target, ask, caps)
         sent = time.perf_counter()  # HTTP time: from here to the stream's end
+        if on_sent is not None:
+            on_sent()
         phase = asyncio.timeout_at(_phase_end(limits.first_token))
         try:
             async with (

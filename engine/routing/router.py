@@ -95,6 +95,19 @@ class _Trace:
     adaptations: list[str] = field(default_factory=list)
     http_ms: float = 0.0  # time spent inside HTTP exchanges (for the router-overhead figure)
     in_flight: Target | None = None  # the target whose attempts have not ended with a verdict
+    asked_at: float | None = None  # when the attempt in flight sent its request (None: not yet)
+    tokens: int = 0  # pieces the attempt in flight has streamed
+
+    def cut(self) -> Failure:
+        """The verdict on the attempt in flight when the caller's hard wait ends it at the deadline:
+        what its own clock says there (silent before a first token, out of time once it streams or
+        while its request waits on its key), so which of the two clocks a loaded machine runs first
+        never changes the label. It parks the endpoint either way (`_bounded`)."""
+        if self.in_flight is not None and self.asked_at is not None and not self.tokens:
+            waited = time.perf_counter() - self.asked_at
+            return Failure("silent", f"no first token in {waited:.1f} s", cooldown="endpoint")
+        after = f" after {self.tokens} tokens" if self.tokens else ""
+        return Failure("timeout", f"the call's deadline ran out{after}", cooldown="endpoint")
 
     def add(
         self, tier: Tier, target: Target | None, outcome: str, error: str | None, started: float
@@ -474,28 +487,23 @@ class Router:
         caller gets the floor on time. What the attempts recorded so far is kept.
 
         The endpoint an attempt was still waiting on gets the verdict the attempt would have given
-        it (out of time: its breaker opens), here, before the caller moves on: the cancelled attempt
-        records nothing, so a half-open probe given up on this way stayed "probe in flight" for
-        good (every later call skipped the endpoint), and a first call left it closed."""
+        it (`_Trace.cut`: silent, or out of time; its breaker opens), here, before the caller moves
+        on: the cancelled attempt records nothing, so a half-open probe given up on this way stayed
+        "probe in flight" for good (every later call skipped the endpoint), and a first call left
+        it closed."""
         fut = asyncio_submit(coro)
         try:
             return fut.result(timeout=max(0.0, deadline - time.monotonic()) + DEADLINE_GRACE)
         except concurrent.futures.TimeoutError:
             fut.cancel()
-            waiting_on = trace.in_flight
-            if waiting_on is not None:
-                self._park(
-                    waiting_on,
-                    Failure("timeout", "the call's deadline ran out", cooldown="endpoint"),
-                    settings,
-                )
+            cut = trace.cut()
+            if trace.in_flight is not None:
+                self._park(trace.in_flight, cut, settings)
             tier = failures[-1][0] if failures else targets[0].tier
             if not failures or not failures[-1][1].startswith(("out of time", "silent")):
-                failures.append((tier, "out of time (the call's deadline ran out)"))
+                failures.append((tier, cut.reason))
             trace.attempts.append(
-                Attempt(
-                    tier=tier, outcome="error", error="out of time: the call's deadline ran out"
-                )
+                Attempt(tier=tier, outcome="error", error=f"{cut.words}: {cut.detail}")
             )
             return None
 
@@ -592,10 +600,11 @@ class Router:
         schema: dict[str, Any],
         caps: DeploymentCaps,
         limits: Limits,
-        streamed: list[int],
+        trace: _Trace,
     ) -> Completion:
         """One streamed attempt; watchers see the text grow; Esc (cancel) ends it at once.
-        `streamed[0]` counts the pieces that arrived (for an honest label if the attempt fails)."""
+        The trace notes when the request went out and how many pieces arrived (for an honest
+        label if the attempt fails, or the caller's hard wait cuts it)."""
         import asyncio
 
         from engine.routing.openai_tier import Ask, chat
@@ -609,7 +618,7 @@ class Router:
         def on_delta(piece: str) -> None:
             nonlocal text, pieces, first_ms
             pieces += 1
-            streamed[0] = pieces
+            trace.tokens = pieces
             now = time.perf_counter()
             if first_ms is None:
                 first_ms = (now - t0) * 1000
@@ -641,7 +650,13 @@ class Router:
             req.max_output_tokens,
             settings.agent_temperature,
         )
-        task = asyncio.ensure_future(chat(target, ask, caps=caps, limits=limits, on_delta=on_delta))
+
+        def on_sent() -> None:
+            trace.asked_at = time.perf_counter()
+
+        task = asyncio.ensure_future(
+            chat(target, ask, caps=caps, limits=limits, on_delta=on_delta, on_sent=on_sent)
+        )
         try:
             while not task.done():
                 if self._cancel.is_set():
@@ -692,10 +707,10 @@ class Router:
                 ends_at=deadline,
             )
             started = time.perf_counter()
-            streamed = [0]
+            trace.asked_at, trace.tokens = None, 0
             try:
                 comp: Completion = await self._attempt(
-                    req, target, settings, convo, schema, caps, limits, streamed
+                    req, target, settings, convo, schema, caps, limits, trace
                 )
             except CallCancelled:
                 self._cooldowns.release(target.endpoint)
@@ -705,9 +720,9 @@ class Router:
             except Exception as exc:  # every fault is classified; none escapes the floor
                 trace.http_ms += (time.perf_counter() - started) * 1000
                 failure = classify(exc)
-                if failure.label == "timeout" and streamed[0]:
+                if failure.label == "timeout" and trace.tokens:
                     failure = Failure(
-                        "timeout", f"the call's deadline ran out after {streamed[0]} tokens"
+                        "timeout", f"the call's deadline ran out after {trace.tokens} tokens"
                     )
                 if failure.label == "internal_error":
                     log.exception("router internal error on %s %s", target.tier, target.endpoint)

@@ -224,3 +224,51 @@ def _fault_req():
 
 def _sim() -> dict[str, str]:
     return {"answer": "sim"}
+
+
+def test_the_hard_wait_labels_a_silent_call_as_its_own_clock_would():
+    """Two clocks end a silent call at its deadline: the attempt's own (on the router loop) and
+    the caller's hard wait. With the loop held busy past the deadline, as a saturated machine can,
+    the hard wait ends the call first, and still names the cause the attempt would have: silent
+    (the request went out, no first token came), the endpoint parked for it."""
+    import socket
+    import threading
+    import time
+
+    from engine.routing.router import asyncio_submit
+
+    asked, done = threading.Event(), threading.Event()
+
+    async def hold_the_loop() -> None:
+        time.sleep(2.0)  # blocking on purpose: no timer on the router loop can fire meanwhile
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+
+        def swallow() -> None:  # reads the request and never answers
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(65536)
+                asked.set()
+                done.wait(30)
+
+        threading.Thread(target=swallow, daemon=True).start()
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+        router = Router(local_settings(url, agent_request_timeout=1.0), caps_cache=False)
+        held: list = []
+        holder = threading.Thread(
+            target=lambda: asked.wait(30) and held.append(asyncio_submit(hold_the_loop())),
+            daemon=True,
+        )
+        holder.start()
+        try:
+            result = router.call(req(), simulate)
+        finally:
+            done.set()
+            holder.join(30)
+            for fut in held:
+                fut.result(30)  # the loop is free again before the next test calls
+    assert result.served_by == "simulation"
+    assert result.fallback_reason.startswith("local: silent (no first token in"), result
+    assert router.status()["cooldowns"][url]["reason"] == "silent"
