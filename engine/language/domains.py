@@ -103,9 +103,12 @@ WORLDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "homes": (
         ("cleaning", "plumbing", "installs", "renovation", "handyman", "gardening", "garden",
-         "insulation", "roofing", "decorating", "moving", "plant", "plants",
-         "watering", "houseplants", "plant-care"),
+         "insulation", "roofing", "decorating", "moving"),
         "homeowners",
+    ),
+    "plants": (
+        ("plant", "plants", "watering", "houseplants", "plant-care", "succulents", "seedlings"),
+        "plant owners",
     ),
     "housing": (
         ("tenant", "tenants", "rent", "rental", "rentals", "housing", "landlord", "lettings",

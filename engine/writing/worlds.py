@@ -160,12 +160,21 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "homes": {
         "pain": ("jobs booked by phone tag", "visits that run over", "quotes that change on the day",
-                 "plants that die while nobody looks"),
+                 "a job left half done"),
         "outcome": ("a visit booked in one message", "jobs done the same week", "a price agreed before the van arrives",
-                    "a home that looks after itself"),
+                    "a job finished the first time"),
         "tools": ("booking calendar", "job notes", "payments"),
         "features": ("Book a visit in one message", "A fixed quote before we arrive", "Photos when the job is done"),
         "things": ("visits", "quotes", "jobs"),
+    },
+    "plants": {
+        "pain": ("plants that die while nobody looks", "watering forgotten on busy days",
+                 "care advice written for someone else's window"),
+        "outcome": ("plants that thrive without a schedule", "watering done before anything wilts",
+                    "a windowsill that stays green"),
+        "tools": ("watering schedule", "plant profiles", "care reminders"),
+        "features": ("A reminder before anything wilts", "One profile for each plant", "Care advice for your own light"),
+        "things": ("plants", "watering schedules", "care reminders"),
     },
     "housing": {
         "pain": ("rent chased by hand", "repairs reported and then forgotten", "tenants checked with guesswork"),

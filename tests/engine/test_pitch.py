@@ -42,6 +42,9 @@ def test_the_offering_decides_the_world_before_the_setting():
         # the article stayed: "Pilot live with three les étudiants"
         ("Cours de cuisine en ligne pour les étudiants", "étudiants", "learning", "general"),
         ("Clases de inglés para los taxistas", "taxistas", "learning", "general"),
+        # plants were a home service: "Offices tired of plants that die while nobody looks"
+        ("A watering app for plants", "plant owners", "plants", "homes"),
+        ("A cleaning service for offices", "offices", "homes", "general"),
         # a retired engineer is priced "per team" and "trusts a number from a team like theirs"
         ("Online piano lessons for retired engineers", "retired engineers", "learning", "elders"),
         ("A coding bootcamp for retired nurses", "retired nurses", "learning", "elders"),
