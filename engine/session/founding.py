@@ -21,6 +21,7 @@ from textkit import content_words
 if TYPE_CHECKING:
     from engine.config import Settings
     from knowledge import Knowledge
+    from memory.foundry.cloud import CloudMemory
 
 # The game's rules generation: a save made under another one is refused rather than replayed wrong.
 # 4: the decisive-late-forks balance landed after another change had already claimed 3.
@@ -146,7 +147,7 @@ def knowledge_for(settings: Settings) -> Knowledge:
     and both the Search service endpoint (FOUNDRY_IQ_ENDPOINT) and the knowledge base are set."""
     from knowledge import Knowledge
 
-    if settings.demo_mode != "live":
+    if getattr(settings, "demo_mode", "simulation") != "live":
         return Knowledge()
     return Knowledge(
         settings.foundry_iq_endpoint,
@@ -155,7 +156,7 @@ def knowledge_for(settings: Settings) -> Knowledge:
     )
 
 
-def cloud_memory_for(settings: Any) -> Any:
+def cloud_memory_for(settings: Settings) -> CloudMemory | None:
     """The Foundry memory tier, only when the game runs live and both settings are present."""
     if getattr(settings, "demo_mode", "simulation") != "live":
         return None

@@ -10,13 +10,16 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import SaveError
 from engine.game.models import GameState
 from engine.session import run_ids as _run_ids  # noqa: F401  (renames legacy run ids on open)
 from engine.session.events import now_iso
 from savedb.db import register_schema, transaction
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ def state_json(state: GameState) -> str:
 
 
 @cache
-def _state_adapter() -> Any:
+def _state_adapter() -> TypeAdapter[GameState]:
     from pydantic import TypeAdapter
 
     return TypeAdapter(GameState)
