@@ -84,7 +84,8 @@ if TYPE_CHECKING:
 #     that drops the price keeps the space before the next sentence.
 # 51: plants are their own world (an office cleaning service wrote "plants that die while nobody
 #     looks"; a watering app "visits that run over").
-RULES_VERSION = 51
+# 52: an own answer's reading names what it binds ("Binds the next work: price $14 a meal").
+RULES_VERSION = 52
 
 
 @dataclass(frozen=True)

@@ -671,7 +671,10 @@ def read_own_answer(
     if reading.option is None:
         rule_id = costlier_option(st, dilemma, stage.id).rule_id
     view = own_answer_view(reading, dilemma, text, costed_as=rule_id)
-    return reading, rule_id, view, fork_directions(st, dilemma, stage.id, rule_id, text, reading)
+    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading)
+    if binds:  # what the next worker is held to, the words' own price or scope included
+        view["says"] += " Binds the next work: " + "; ".join(d.line() for d in binds) + "."
+    return reading, rule_id, view, binds
 
 
 def binding_words(directions: list[Direction], rule_id: str, text: str) -> str:

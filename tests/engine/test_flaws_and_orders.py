@@ -178,6 +178,16 @@ def test_an_own_answer_matching_no_option_is_costed_like_one_never_free(new_sess
     assert r.option == "own" and r.matched_by == "custom"
 
 
+def test_the_own_answer_confirm_names_what_it_binds(new_session):
+    """The confirm said which option the words read as, not the price they name, which binds
+    the next worker all the same."""
+    s = new_session()
+    s.give(RunStage)
+    s.give(Approve)
+    view = DecideOwn.from_said("keep a side contract, and price it at $14 a meal").reading(s.state)
+    assert "Binds the next work: " in view["says"] and "price $14 a meal" in view["says"]
+
+
 def test_focus_on_x_drop_y_narrows_the_customer_for_the_next_artifact(new_session):
     s = new_session(pitch="Scheduling for hospitals and clinics", seed=8)
     s.give(RunStage)
