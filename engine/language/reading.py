@@ -239,6 +239,8 @@ NUMBERS: dict[str, tuple[str, ...]] = {
     "price": ("price", "pricing", "fee"),
     "hours": ("hours", "time per week", "weekly hours", "effort"),
 }
+# Which way a reason moves a number or a price: one pair of lists, read here and by steering
+# (DOWN is tried first).
 UP = (
     "too low",
     "too small",
@@ -249,10 +251,12 @@ UP = (
     "higher",
     "raise",
     "increase",
+    "more",
     "more ambitious",
     "aim higher",
     "underpriced",
     "too cheap",
+    "pricier",
     "sandbagged",
     "not ambitious",
     "bigger",
@@ -263,9 +267,12 @@ DOWN = (
     "too high",
     "too big",
     "too many",
+    "too much",
     "too optimistic",
     "too aggressive",
     "lower",
+    "cheaper",
+    "affordable",
     "reduce",
     "cut",
     "smaller",

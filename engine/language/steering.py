@@ -24,7 +24,7 @@ from engine.language.directions import (
     price_words,
 )
 from engine.language.grammar import has_relative
-from engine.language.reading import OVER_CLAIM_WORDS, PLAIN_WORDING
+from engine.language.reading import DOWN, LATER, OVER_CLAIM_WORDS, PLAIN_WORDING, SOONER, UP
 from textkit import STOPWORDS, clip, has_phrase, words
 from textkit.numbers import usd
 from textkit.patterns import Pattern
@@ -563,61 +563,18 @@ def _missing(toks: list[str]) -> bool:
     )
 
 
-_DOWN = (
-    "too high",
-    "too expensive",
-    "overpriced",
-    "lower",
-    "cheaper",
-    "reduce",
-    "cut",
-    "less",
-    "bring down",
-    "too much",
-    "affordable",
-    "fantasy",
-    "too aggressive",
-    "unrealistic",
-    "too many",
-    "too rosy",
-    "inflated",
-    "too ambitious",
-)
-_UP = (
-    "too low",
-    "too cheap",
-    "underpriced",
-    "higher",
-    "raise",
-    "increase",
-    "more",
-    "pricier",
-    "too conservative",
-    "too timid",
-    "too cautious",
-    "aim higher",
-    "sandbagged",
-)
-
-
 def _way(toks: list[str]) -> str | None:
-    if any(has_phrase(toks, w) for w in _DOWN):
+    if any(has_phrase(toks, w) for w in DOWN):
         return "down"
-    if any(has_phrase(toks, w) for w in _UP):
+    if any(has_phrase(toks, w) for w in UP):
         return "up"
     return None
 
 
 def _way_time(toks: list[str]) -> str | None:
-    if any(
-        has_phrase(toks, w)
-        for w in ("sooner", "earlier", "faster", "too late", "too slow", "too far out")
-    ):
+    if any(has_phrase(toks, w) for w in SOONER):
         return "sooner"
-    if any(
-        has_phrase(toks, w)
-        for w in ("later", "more time", "too soon", "too early", "rushed", "unrealistic")
-    ):
+    if any(has_phrase(toks, w) for w in LATER):
         return "later"
     return None
 

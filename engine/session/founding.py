@@ -85,7 +85,9 @@ if TYPE_CHECKING:
 # 51: plants are their own world (an office cleaning service wrote "plants that die while nobody
 #     looks"; a watering app "visits that run over").
 # 52: an own answer's reading names what it binds ("Binds the next work: price $14 a meal").
-RULES_VERSION = 52
+# 53: one pair of "which way" word lists for reasons and steering (reading.UP/DOWN/SOONER/LATER):
+#     "more", "cheaper", "too much" now move a reason's number; "too optimistic", "smaller" a price.
+RULES_VERSION = 53
 
 
 @dataclass(frozen=True)
