@@ -24,6 +24,7 @@ from engine.views.served import Served, served_summary
 
 if TYPE_CHECKING:
     from engine.game.models import GameState
+    from engine.session.events import Event
 
 FORKS = len(STAGE_IDS)
 
@@ -180,10 +181,11 @@ def _policy(plan: Plan, kind: Kind[object], st: GameState) -> str | None:
     return None
 
 
-def routing(session: GameSession) -> Served:
+def routing(session: GameSession, events: list[Event] | None = None) -> Served:
     """Who served this process's model calls and every fallback the run logged (see
-    `engine.views.served`)."""
-    fallbacks = [e.payload for e in session.events() if e.type == "ROUTE_FALLBACK"]
+    `engine.views.served`); `events`: the run's events when the caller has read them already."""
+    logged = session.events() if events is None else events
+    fallbacks = [e.payload for e in logged if e.type == "ROUTE_FALLBACK"]
     served = session.router.status().get("served") or {}
     return served_summary(session.router.runtime_label(), served, fallbacks)
 
@@ -282,5 +284,5 @@ def summary(session: GameSession) -> dict[str, Any]:
         "events": count_by_type(session.conn, st.run_id),
         "memory": session.memory.counts(),
         "served_by": dict(sorted(served.items())),
-        "routing": routing(session),
+        "routing": routing(session, events),
     }
