@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,28 +18,28 @@ from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.formatting import human_time
 from worldforge_tui.text.safe_text import one_line
 
+if TYPE_CHECKING:
+    from engine.session.saves import RunSummary
 
-def run_prompt(run: Any) -> Content:
+
+def run_prompt(run: RunSummary) -> Content:
     """One saved run: name, day, phase or outcome, pitch, last update."""
-    outcome = getattr(run, "outcome", None)
-    state = f"{outcome}".upper() if outcome else f"in progress ({getattr(run, 'phase', '?')})"
+    outcome = run.outcome
+    state = outcome.upper() if outcome else f"in progress ({run.phase})"
     style = (
         "$success bold"
-        if str(outcome).lower() == "victory"
+        if (outcome or "").lower() == "victory"
         else "$error bold"
         if outcome
         else "$accent"
     )
     return Content.assemble(
-        (one_line(getattr(run, "name", ""), 40), "bold"),
-        f"  day {getattr(run, 'day', '?')}  ",
+        (one_line(run.name, 40), "bold"),
+        f"  day {run.day}  ",
         (state, style),
         "\n",
         (
-            (
-                f"  {one_line(getattr(run, 'pitch', ''), 90)}"
-                f"  · {human_time(getattr(run, 'updated', ''))}"
-            ),
+            f"  {one_line(run.pitch, 90)}  · {human_time(run.updated)}",
             "$foreground-muted",
         ),
     )
@@ -50,7 +50,7 @@ class LoadScreen(StyledOnMount, ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("load")
 
-    def __init__(self, runs: list[Any]) -> None:
+    def __init__(self, runs: list[RunSummary]) -> None:
         super().__init__(classes="dialog")
         self._runs = runs
 

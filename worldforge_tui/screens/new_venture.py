@@ -7,7 +7,7 @@ for every new venture (shown and editable, so a run can be played again)."""
 from __future__ import annotations
 
 import secrets
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -24,6 +24,9 @@ from worldforge_tui.text.safe_text import literal, literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput
 from worldforge_tui.widgets.choice import Choice
 
+if TYPE_CHECKING:
+    from engine.session.saves import RunSummary
+
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
 
 
@@ -32,7 +35,9 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")
 
-    def __init__(self, *, resume: Any = None, seed: int | None = None, typed: str = "") -> None:
+    def __init__(
+        self, *, resume: RunSummary | None = None, seed: int | None = None, typed: str = ""
+    ) -> None:
         super().__init__(classes="dialog")
         self._resume = resume
         self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
@@ -81,8 +86,8 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Start", variant="primary", id="nv-start")
                 if self._resume is not None:
-                    name = getattr(self._resume, "name", "") or getattr(self._resume, "run_id", "")
-                    day = getattr(self._resume, "day", "?")
+                    name = self._resume.name or self._resume.run_id
+                    day = self._resume.day
                     yield Button(
                         literal_line(f"Resume {name} (day {day})", limit=40), id="nv-resume"
                     )
@@ -165,7 +170,7 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
 
     @on(Button.Pressed, "#nv-resume")
     def _resume_pressed(self) -> None:
-        self.dismiss({"resume": getattr(self._resume, "run_id", None)})
+        self.dismiss({"resume": self._resume.run_id if self._resume is not None else None})
 
     @on(Button.Pressed, "#nv-cancel")
     def action_cancel(self) -> None:
