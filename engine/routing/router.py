@@ -496,7 +496,10 @@ class Router:
             return fut.result(timeout=max(0.0, deadline - time.monotonic()) + DEADLINE_GRACE)
         except concurrent.futures.TimeoutError:
             fut.cancel()
-            cut = trace.cut()
+            loading = _ready is not None and not _ready.done()  # the attempts never began
+            cut = (
+                Failure("timeout", "the model client was still loading") if loading else trace.cut()
+            )
             if trace.in_flight is not None:
                 self._park(trace.in_flight, cut, settings)
             tier = failures[-1][0] if failures else targets[0].tier
