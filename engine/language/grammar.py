@@ -289,8 +289,3 @@ def sentences(text: str) -> str:
     text = re.sub(r"([.!?”])(?=[A-Z])", r"\1 ", text)
     parts = _split(text)
     return " ".join([parts[0]] + [cap(p) for p in parts[1:]]) if parts else ""
-
-
-def split_sentences(text: str) -> list[str]:
-    """A paragraph's sentences (abbreviations kept inside their sentence)."""
-    return [p.strip() for p in _split(" ".join(str(text).split())) if p.strip()]

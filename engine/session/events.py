@@ -154,24 +154,6 @@ def insert_events(conn: sqlite3.Connection, events: list[Event]) -> None:
         )
 
 
-def append_event(
-    conn: sqlite3.Connection,
-    run_id: str,
-    type: str,
-    actor: str,
-    message: str,
-    payload: dict[str, Any] | None = None,
-    game_day: int = 0,
-) -> Event:
-    """Append one event (scrubbed) with the run's next id, for callers outside a game session."""
-    with transaction(conn):
-        event = make_event(
-            run_id, next_event_id(conn, run_id), type, actor, message, payload, game_day
-        )
-        insert_events(conn, [event])
-    return event
-
-
 def list_events(
     conn: sqlite3.Connection, run_id: str, after_id: int = 0, limit: int | None = None
 ) -> list[Event]:

@@ -114,15 +114,16 @@ def test_consolidate_is_idempotent_from_the_cli(seeded: Path, capsys) -> None:
 def test_forget_removes_the_run(seeded: Path, capsys) -> None:
     events = pytest.importorskip("engine.session.events")
     conn = connect(db_path(seeded))
-    events.append_event(
-        conn,
+    event = events.make_event(
         "run-1",
+        events.next_event_id(conn, "run-1"),
         "MEMORY_WRITTEN",
         "memory",
         "Depth over breadth",
         {"text": "Depth over breadth"},
         4,
     )
+    events.insert_events(conn, [event])
     conn.close()
     code, out, _ = run_cli(capsys, "forget", "--run", "run-1", "--save-dir", str(seeded), "--yes")
     assert code == 0 and "4 memories deleted" in out
