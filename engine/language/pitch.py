@@ -449,7 +449,8 @@ _WITH = Pattern(r"\s+with\s+((?:(?!who\b|that\b|in\b|at\b|and\b)[\w'-]+\s*){1,4}
 
 def _parents(customer: str, said: str) -> str:
     """ "kids with dyslexia" -> "parents of kids with dyslexia" ('' for a customer who pays)."""
-    if customer.split()[-1:] == [] or customer.split()[-1].lower() not in _MINORS:
+    toks = customer.split()
+    if not toks or toks[-1].lower() not in _MINORS:
         return ""
     m = _WITH.search(said)
     return f"parents of {customer}" + (f" with {m.group(1).strip()}" if m else "")

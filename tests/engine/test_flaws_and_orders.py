@@ -36,25 +36,27 @@ DECISION = Binding(
 ROLE_STAGE = {"strategist": 1, "designer": 3, "marketer": 4, "ops": 5}
 
 
+def artifact(role: str, flaw: str | None, seed: int, drift=None):
+    """The simulated artifact of `role`'s stage under DECISION, with `flaw` made."""
+    return simulate_artifact(
+        role,
+        founder=FOUNDER,
+        stage=build_stages(founding_org())[ROLE_STAGE[role]],
+        binding=DECISION,
+        economics=initial_economics(founding_org()),
+        seed=seed,
+        attempt=1,
+        flaw=flaw,
+        drift=drift,
+    )
+
+
 def judge(role: str, flaw: str | None, seed: int = 3):
     stage = build_stages(founding_org())[ROLE_STAGE[role]]
-
-    def make(drift=None):
-        return simulate_artifact(
-            role,
-            founder=FOUNDER,
-            stage=stage,
-            binding=DECISION,
-            economics=initial_economics(founding_org()),
-            seed=seed,
-            attempt=1,
-            flaw=flaw,
-            drift=drift,
-        )
-
-    art = make()
+    art = artifact(role, flaw, seed)
     if flaw == "ignores_decision":  # a seeded DRIFT breaks one recalled direction
-        art = make(next(d for d in DECISION.directions if applies(role, d, art)))
+        drift = next(d for d in DECISION.directions if applies(role, d, art))
+        art = artifact(role, flaw, seed, drift)
     return evaluate(
         role,
         art,
@@ -91,17 +93,7 @@ def test_each_flaw_is_caught_and_named_in_plain_words(role, kind):
 def test_a_flaw_that_drops_the_price_leaves_the_email_readable(seed):
     """The priced sentence goes with its own space: the next one is not glued on ("…
     planning.In our pilot")."""
-    stage = build_stages(founding_org())[ROLE_STAGE["marketer"]]
-    art = simulate_artifact(
-        "marketer",
-        founder=FOUNDER,
-        stage=stage,
-        binding=DECISION,
-        economics=initial_economics(founding_org()),
-        seed=seed,
-        attempt=1,
-        flaw="missing_price",
-    )
+    art = artifact("marketer", "missing_price", seed)
     assert "$" not in art["body"]
     assert not re.search(r"[a-z][.!?][A-Z]", art["body"]), art["body"]
 
