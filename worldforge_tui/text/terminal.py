@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
+from textkit.patterns import Pattern
+
 # CSI (ESC [ … final), OSC (ESC ] … BEL/ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST), 2-char ESC sequences,
-# and the 8-bit C1 forms of CSI/OSC.
-ESCAPES = re.compile(
+# and the 8-bit C1 forms of CSI/OSC. Compiled on first use: most output has no control at all.
+ESCAPES = Pattern(
     r"\x1b\[[0-?]*[ -/]*[@-~]?"
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
     r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
@@ -23,7 +25,7 @@ ESCAPES = re.compile(
     r"|\x9d[^\x07\x9c]*(?:\x07|\x9c)?"
 )
 # C0 controls except tab/newline, DEL, C1 controls, and bidi overrides that can reorder a line.
-CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROLS = Pattern("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Anything that needs work at all: every control (including tab, newline, ESC) and bidi overrides.
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _PRINT_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
