@@ -213,8 +213,9 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
     conn = _open(path)
     try:
         if fresh and not memory:  # stamp a new file before WAL: the stamp lands in the file itself
-            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            with transaction(conn):  # both in one commit: each commit here is 4 fdatasyncs
+                conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         _pragmas(conn)
         _prepare(conn, None if memory else path)
     except SaveFileError:
