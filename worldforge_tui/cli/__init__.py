@@ -286,9 +286,10 @@ def _replay_without(conn: Any, args: argparse.Namespace) -> int:
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The whole parser; given the command line, `simulate`'s player-command options are added
-    only when it names simulate (they come from engine.session.commands, whose dataclasses load
-    inspect and ast: a third of `--version`'s time)."""
+    """The whole parser; given a command line that names one of this module's own commands first,
+    only that command's parser (argparse hands every later word to it, so no other can be reached:
+    the other commands' parsers and the memory, routing, info and serve modules are ~2 % of a
+    `simulate`)."""
     from worldforge_tui import version
 
     p = _Parser(
@@ -309,23 +310,42 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "overrides it)",
     )
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    named = argv[0] if argv and argv[0] in OWN_COMMANDS else None
+    if named in (None, "play"):
+        _play_parser(sub)
+    if named in (None, "simulate"):
+        # simulate's player-command options come from engine.session.commands, whose dataclasses
+        # load inspect and ast (a third of `--version`'s time): only when the line names simulate
+        _simulate_parser(sub, {} if argv is not None and "simulate" not in argv else player_flags())
+    if named in (None, "balance"):
+        _balance_parser(sub)
+    if named in (None, "replay"):
+        _replay_parser(sub)
+    if named is not None:
+        return p
+    from worldforge_tui.cli import info, memory, routing, serve
 
-    def common_start(sp: argparse.ArgumentParser, required: bool) -> None:
-        sp.add_argument("--pitch", required=required, help="what the company does")
-        sp.add_argument("--name", help="company name (default: from the pitch)")
-        sp.add_argument(
-            "--archetype", default="builder", choices=ARCHETYPES, help="founder archetype"
-        )
-        sp.add_argument(
-            "--seed",
-            type=_seed,
-            default=None if not required else 7,
-            help="seed for the simulation (default 7; play's new-venture form picks a fresh one)",
-        )
-        save_dir_option(sp)
+    for module in (memory, routing, info, serve):
+        module.register(sub)
+    return p
 
+
+def _common_start(sp: argparse.ArgumentParser, required: bool) -> None:
+    sp.add_argument("--pitch", required=required, help="what the company does")
+    sp.add_argument("--name", help="company name (default: from the pitch)")
+    sp.add_argument("--archetype", default="builder", choices=ARCHETYPES, help="founder archetype")
+    sp.add_argument(
+        "--seed",
+        type=_seed,
+        default=None if not required else 7,
+        help="seed for the simulation (default 7; play's new-venture form picks a fresh one)",
+    )
+    save_dir_option(sp)
+
+
+def _play_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     play = sub.add_parser("play", help="open the game (the default)")
-    common_start(play, required=False)
+    _common_start(play, required=False)
     play.add_argument(
         "--theme",
         metavar="NAME",
@@ -334,10 +354,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     play.set_defaults(func=cmd_play)
 
+
+def _simulate_parser(sub: argparse._SubParsersAction[_Parser], flags: dict[str, Flag]) -> None:
     sim = sub.add_parser("simulate", help="play a full venture headless")
-    common_start(sim, required=True)
-    flags = {} if argv is not None and "simulate" not in argv else player_flags()
-    for flag in flags.values():  # one option per player command a headless venture can give
+    _common_start(sim, required=True)
+    for flag in flags.values():  # one option per player command a headless venture gives
         repeated = flag.form != "path"  # one value a stage
         sim.add_argument(
             flag.option,
@@ -354,6 +375,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     sim.set_defaults(func=cmd_simulate)
 
+
+def _balance_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     bal = sub.add_parser(
         "balance", help="play all 256 fork paths per archetype and seed and report outcomes"
     )
@@ -371,6 +394,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     json_option(bal)
     bal.set_defaults(func=cmd_balance)
 
+
+def _replay_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     rep = sub.add_parser("replay", help="re-derive a run from its inputs")
     run_argument(rep)
     save_dir_option(rep)
@@ -389,16 +414,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     json_option(rep)
     rep.set_defaults(func=cmd_replay)
-
-    if argv and argv[0] in OWN_COMMANDS:
-        # The command is named first, so argparse hands every later word to its parser: the other
-        # modules' commands (their imports and parsers, 2 % of a `simulate`) cannot be reached.
-        return p
-    from worldforge_tui.cli import info, memory, routing, serve
-
-    for module in (memory, routing, info, serve):
-        module.register(sub)
-    return p
 
 
 OWN_COMMANDS = frozenset({"play", "simulate", "balance", "replay"})  # build_parser's own
