@@ -16,9 +16,8 @@ from engine.game.antagonist import doing
 from engine.game.economy import arc_stage
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import RULES, Rule, hints, preview
-from engine.language.directions import Axis, Direction
+from engine.language.directions import Axis, Direction, price_words
 from engine.language.reading import Interpretation, read_own_answer
-from textkit.numbers import usd
 
 OPS = {">=": operator.ge, "<": operator.lt}
 
@@ -415,16 +414,22 @@ def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) ->
 
 
 def option_directions(
-    rule_id: str, *, base_price: float, customer: str, rival: str, stage: str | None
+    rule_id: str, *, base: Direction, customer: str, rival: str, stage: str | None
 ) -> list[Direction]:
     """The content of its own each fork option binds (premium and cheap give different prices,
-    depth and breadth different segments, …): rules as data, resolved from the company now."""
-    hi = float(round(base_price * 1.8 / 5) * 5)
-    lo = float(max(5, round(base_price * 0.5 / 5) * 5))
-    mid_hi = float(round(base_price * 1.4 / 5) * 5)
+    depth and breadth different segments, …): rules as data, resolved from the company now.
+    Prices scale `base`, the price in force, and keep its unit ("$19 a meal" → "$10 a meal")."""
+    amount = base.amount or 0.0
+    hi = float(round(amount * 1.8 / 5) * 5)
+    lo = float(max(5, round(amount * 0.5 / 5) * 5))
+    mid_hi = float(round(amount * 1.4 / 5) * 5)
 
-    def price(v: float, period: str = "month") -> Direction:
-        return Direction(axis="price", value=f"{usd(v)} a {period}", amount=v, period=period)
+    def price(v: float, period: str | None = None) -> Direction:
+        # a price of its own period (a year up front) is per customer: no unit
+        d = Direction(axis="price", value="", amount=v, period=period or base.period)
+        d.unit = None if period else base.unit
+        d.value = price_words(d)
+        return d
 
     def launch(week: float, op: Literal["eq", "max", "min"]) -> Direction:
         return Direction(

@@ -87,7 +87,9 @@ if TYPE_CHECKING:
 # 52: an own answer's reading names what it binds ("Binds the next work: price $14 a meal").
 # 53: one pair of "which way" word lists for reasons and steering (reading.UP/DOWN/SOONER/LATER):
 #     "more", "cheaper", "too much" now move a reason's number; "too optimistic", "smaller" a price.
-RULES_VERSION = 53
+# 54: a fork's price options scale the price customers pay now, in its unit (economy.arpu_usd):
+#     "price low" after a named $19 a meal binds $10 a meal, no longer half the list price.
+RULES_VERSION = 54
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,6 @@ from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from engine.writing.plan import monthly_price
 from engine.writing.realise import target_price
-from engine.writing.redo import price_for
 from engine.writing.simulate import APPLY
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
@@ -401,7 +400,7 @@ def read_rejection(st: GameState, reason: str) -> Read:
         source="rejection",
         stage=stage.id,
         current=st.current.artifact if st.current else None,
-        base_price=price_for(st.economics, st.seed, stage),
+        base_price=price_in_force(st).amount,
         customer=st.founder.customer,
     )
     toks = words(reason)
@@ -712,12 +711,12 @@ def fork_directions(
     they clash); words that fit neither bind the option they are costed as (`rule_id`)."""
     stage = st.stage
     assert stage is not None
-    base = price_for(st.economics, st.seed, stage)
+    base = price_in_force(st)
     customer = st.niche or st.founder.customer
 
     def content(rid: str) -> list[Direction]:
         return option_directions(
-            rid, base_price=base, customer=customer, rival=st.antagonist.name, stage=stage_id
+            rid, base=base, customer=customer, rival=st.antagonist.name, stage=stage_id
         )
 
     out: dict[str, Direction] = {}
@@ -727,10 +726,24 @@ def fork_directions(
     else:  # the chosen option; words that pick neither are read and costed as the dearer one,
         out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
     if own_text:
-        said = read_directions(own_text, source="own", stage=stage_id, base_price=base)
+        said = read_directions(own_text, source="own", stage=stage_id, base_price=base.amount)
         for d in said.directions:
             out[d.slot] = d
     return list(out.values())
+
+
+def price_in_force(st: GameState) -> Direction:
+    """What customers pay now, the base a fork's price options scale: the economy's revenue per
+    customer (the list price until a named price moves it), in the unit the approved work bound it
+    in when that is the same price ("$19 a meal" stays per meal), else a month."""
+    arpu = st.economics.arpu_usd
+    for raw in reversed(st.current.binding if st.current else []):
+        d = Direction.from_dict(raw)
+        if d.axis != "price" or not d.do or not d.amount or d.period not in ("month", "unit"):
+            continue
+        if abs(monthly_price(target_price(d), d.period) - arpu) < 0.01:
+            return Direction(axis="price", value="", amount=arpu, period=d.period, unit=d.unit)
+    return Direction(axis="price", value="", amount=arpu)
 
 
 def economics_delta(before: Economics, after: Economics) -> dict[str, float | None]:
@@ -813,7 +826,7 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
         text,
         source="standup",
         stage=stage.id if stage else None,
-        base_price=price_for(st.economics, st.seed, stage) if stage else None,
+        base_price=price_in_force(st).amount if stage else None,
     )
     mem, reading, replaced = _bind_said(step, text, read, f"CEO replied at the standup: {text}")
     given = orders.read_orders(text)

@@ -13,7 +13,7 @@ from engine.game.economy import founding_org, initial_economics
 from engine.game.models import Founder
 from engine.game.rubric import evaluate
 from engine.game.world import build_stages
-from engine.language.directions import Binding
+from engine.language.directions import Binding, Direction
 from engine.language.steering import read_directions
 from engine.session.commands import (
     Approve,
@@ -139,7 +139,12 @@ def test_hostile_text_is_inert_and_clipped():
 
 
 def test_premium_and_cheap_bind_different_prices_depth_and_breadth_different_segments():
-    kw = {"base_price": 60, "customer": "groomers", "rival": "R", "stage": "s3"}
+    kw = {
+        "base": Direction(axis="price", value="", amount=60),
+        "customer": "groomers",
+        "rival": "R",
+        "stage": "s3",
+    }
     hi, lo = option_directions("go.premium", **kw), option_directions("go.cheap", **kw)
     assert hi[0].amount != lo[0].amount
     deep, broad = (
@@ -280,7 +285,12 @@ def test_words_that_fit_neither_option_bind_the_option_they_are_costed_as(new_se
     assert receipt.rule_id == dearer.rule_id
     note = s.memory.records(kinds=["procedural"])[-1]
     bound = [d["value"] for d in note.payload["directions"]]
-    kw = {"base_price": 1.0, "customer": "x", "rival": "x", "stage": None}
+    kw = {
+        "base": Direction(axis="price", value="", amount=1.0),
+        "customer": "x",
+        "rival": "x",
+        "stage": None,
+    }
     assert bound and len(bound) == len(option_directions(dearer.rule_id, **kw))
     ctx = gather_context(s.state, s.state.stage, s.memory, s.knowledge)
     assert any(d.memory_id == note.id for d in ctx.binding.directions)

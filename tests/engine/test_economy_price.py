@@ -51,7 +51,7 @@ def test_set_price_trades_customers_for_revenue_each():
 
 def test_a_pricing_fork_charges_its_price_and_the_receipt_shows_it(new_session):
     s = new_session(seed=301)
-    play(s, Plan(path="AAAAAAAA"))  # GO: premium (1.8x the list price); FIND: adoption (0.5x)
+    play(s, Plan(path="AAAAAAAA"))  # GO: premium (1.8x the list price); FIND: adoption (0.5x it)
     go, find = s.state.receipts[2], s.state.receipts[4]
     assert (go.rule_id, find.rule_id) == ("go.premium", "marketer.adoption")
     base = list_price(301)
@@ -61,5 +61,23 @@ def test_a_pricing_fork_charges_its_price_and_the_receipt_shows_it(new_session):
         go.after.monthly_revenue_usd - go.before.monthly_revenue_usd
         == go.economics_delta["monthly_revenue_usd"]
     )  # the rule's revenue, nothing from the price itself
-    assert find.after.arpu_usd == round(base * 0.5 / 5) * 5
+    # "low" halves the price customers pay now (premium's), not the list price
+    assert find.before.arpu_usd == go.after.arpu_usd
+    assert find.after.arpu_usd == round(go.after.arpu_usd * 0.5 / 5) * 5 < go.after.arpu_usd
     assert find.after.paying_customers > find.before.paying_customers
+
+
+def test_a_fork_prices_low_from_the_price_the_ceo_named_in_its_unit(new_session):
+    """After "charge $19 a meal", "price low" binds less than $19 a meal, never half the list price
+    a month (which was more than the CEO's price: "low" raised it)."""
+    s = new_session(pitch="meal kits for night-shift nurses", seed=7)
+    said = {"reject": {"stage_2_need": ["Too pricey: charge $19 a meal and leave out students"]}}
+    play(s, Plan(path="AAAAAAAA", said=said))
+    find = s.state.receipts[4]
+    assert find.rule_id == "marketer.adoption" and find.before.arpu_usd == 19
+    decision = [e for e in s.events() if e.type == "CEO_DECISION"][4].payload
+    bound = [d for d in decision["directions"] if d["axis"] == "price"]
+    assert [(d["amount"], d["period"], d.get("unit")) for d in bound] == [(10.0, "unit", "meal")]
+    assert find.after.arpu_usd == 10 < list_price(7)
+    take = [e for e in s.events() if e.type == "STAGE_EXECUTED"][-3].payload  # TAKE's work
+    assert take["stage_id"] == "stage_6_take" and "$10 a meal" in str(take["artifact"])

@@ -13,7 +13,7 @@ from engine.game.economy import founding_org, initial_economics
 from engine.game.models import Founder
 from engine.game.rubric import evaluate
 from engine.game.world import build_stages
-from engine.language.directions import Binding
+from engine.language.directions import Binding, Direction
 from engine.session.commands import Approve, Decide, DecideOwn, RunStage, StandupReply
 from engine.writing.simulate import simulate_artifact
 
@@ -29,9 +29,19 @@ FOUNDER = Founder(
 DECISION = Binding(
     rule_id="founder.full_time",
     directions=option_directions(
-        "strategist.depth", base_price=80, customer="hair salons", rival="R", stage="s2"
+        "strategist.depth",
+        base=Direction(axis="price", value="", amount=80),
+        customer="hair salons",
+        rival="R",
+        stage="s2",
     )
-    + option_directions("founder.full_time", base_price=80, customer="", rival="R", stage="s1"),
+    + option_directions(
+        "founder.full_time",
+        base=Direction(axis="price", value="", amount=80),
+        customer="",
+        rival="R",
+        stage="s1",
+    ),
 )
 ROLE_STAGE = {"strategist": 1, "designer": 3, "marketer": 4, "ops": 5}
 

@@ -7,6 +7,7 @@ import pytest
 from engine.errors import GameError, InputError
 from engine.game.rubric import evaluate
 from engine.game.rules import RULES
+from engine.language.directions import Direction
 from engine.play.headless import Plan, play
 from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 from engine.writing.simulate import simulate_artifact
@@ -121,7 +122,7 @@ def test_standup_reply_is_binding_for_next_stage(new_session):
 
 def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
     from engine.game.dilemmas import option_directions
-    from engine.language.directions import Binding, Direction
+    from engine.language.directions import Binding
 
     s = new_session()
     s.give(RunStage)
@@ -135,7 +136,11 @@ def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
     # The same stage written as if another audience had been chosen breaks the recalled one.
     wrong = Binding(
         directions=option_directions(
-            "strategist.breadth", base_price=50, customer="hobby gardeners", rival="R", stage=None
+            "strategist.breadth",
+            base=Direction(axis="price", value="", amount=50),
+            customer="hobby gardeners",
+            rival="R",
+            stage=None,
         )
     )
     stage = s.state.stage

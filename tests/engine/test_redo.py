@@ -17,7 +17,7 @@ from engine.game.economy import founding_org, initial_economics
 from engine.game.flaws import find_flaws
 from engine.game.models import Economics, Founder
 from engine.game.world import build_stages
-from engine.language.directions import Binding, payload
+from engine.language.directions import Binding, Direction, payload
 from engine.language.steering import read_directions
 from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 from engine.writing.redo import price_for
@@ -35,7 +35,11 @@ FOUNDER = Founder(
     keywords=["herbal", "tea", "nurses"],
 )
 STANDING = option_directions(
-    "strategist.depth", base_price=80, customer="night-shift nurses", rival="R", stage="s2"
+    "strategist.depth",
+    base=Direction(axis="price", value="", amount=80),
+    customer="night-shift nurses",
+    rival="R",
+    stage="s2",
 )
 
 
