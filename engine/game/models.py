@@ -137,6 +137,7 @@ class Option:
     effect_line: str = ""
     hint: str = ""  # what the size of the effect depends on, e.g. "revenue grows with trust"
     archetype: str | None = None  # set when only this founder archetype gets the option
+    binds: str = ""  # what choosing it binds the next worker to, in words ("price $10 a walk")
 
 
 @dataclass(kw_only=True)

@@ -379,6 +379,9 @@ def approve(step: Step) -> Dilemma:
         stage_id=stage.id,
     )
     st.dilemma = posed = pose(st, stage)
+    for opt in posed.options:  # the same content the decision will bind (fork_directions)
+        bound = fork_directions(st, posed, stage.id, opt.rule_id, None, None)
+        opt.binds = "; ".join(d.line() for d in bound)
     step.emit(
         E.DILEMMA_POSED,
         "narrator",

@@ -4,6 +4,7 @@ the named one (a fork option's or the CEO's words); it divides revenue into payi
 from __future__ import annotations
 
 from engine.game.economy import founding_org, initial_economics, list_price, set_price
+from engine.language.directions import Direction
 from engine.play.headless import Plan, play
 from engine.session.commands import Approve, Decide, Reject, RunStage
 from engine.views.report import render_report
@@ -79,5 +80,9 @@ def test_a_fork_prices_low_from_the_price_the_ceo_named_in_its_unit(new_session)
     bound = [d for d in decision["directions"] if d["axis"] == "price"]
     assert [(d["amount"], d["period"], d.get("unit")) for d in bound] == [(10.0, "unit", "meal")]
     assert find.after.arpu_usd == 10 < list_price(7)
+    posed = [e for e in s.events() if e.type == "DILEMMA_POSED"][4].payload
+    shown = next(o["binds"] for o in posed["options"] if o["rule_id"] == "marketer.adoption")
+    assert "$10 a meal" in shown  # the fork shows what the decision then binds, word for word
+    assert shown == "; ".join(Direction.from_dict(d).line() for d in decision["directions"])
     take = [e for e in s.events() if e.type == "STAGE_EXECUTED"][-3].payload  # TAKE's work
     assert take["stage_id"] == "stage_6_take" and "$10 a meal" in str(take["artifact"])

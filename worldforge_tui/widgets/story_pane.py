@@ -227,6 +227,10 @@ def _dilemma(dilemma: Dilemma, key_of: KeyOf, fatal: Mapping[str, str]) -> list[
         hint = option.hint
         if hint:
             parts.append(("       size: " + one_line(hint, 200) + "\n", "$foreground-muted"))
+        if option.binds:
+            parts.append(
+                ("       binds: " + one_line(option.binds, 200) + "\n", "$foreground-muted")
+            )
         if option.archetype:
             only = one_line(option.archetype, 20)
             parts.append((f"       only a {only} founder gets this option\n", "$warning"))
