@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import GameError
+from engine.session.run_ids import table_exists
 from savedb.db import register_schema, transaction
 
 
@@ -159,12 +160,8 @@ class Lease:
 
 
 def _run_saved(conn: sqlite3.Connection, run_id: str) -> bool:
-    has_runs = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
-    ).fetchone()
-    return bool(
-        has_runs
-        and conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is not None
+    return table_exists(conn, "runs") and (
+        conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is not None
     )
 
 

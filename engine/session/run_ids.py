@@ -23,6 +23,12 @@ def new_run_id() -> str:
     return f"run-{os.urandom(8).hex()}"  # secrets.token_hex(8): the same OS randomness
 
 
+def table_exists(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether the save has the table (a new or older save may not have it yet)."""
+    sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+    return conn.execute(sql, (name,)).fetchone() is not None
+
+
 _APPEND_ONLY = ("memory_audit_no_update", "memory_audit_no_delete")
 
 
@@ -51,10 +57,7 @@ def _run_id_tables(conn: sqlite3.Connection) -> list[str]:
 def migrate(conn: sqlite3.Connection) -> dict[str, str]:
     """Rename every game run whose id is not opaque; returns old -> new (runs inside `connect`'s
     transaction; the audit log's append-only triggers are lifted for the rename and restored)."""
-    has_runs = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
-    ).fetchone()
-    if has_runs is None:
+    if not table_exists(conn, "runs"):
         return {}
     legacy = [
         r[0] for r in conn.execute("SELECT run_id FROM runs") if not OPAQUE.fullmatch(str(r[0]))

@@ -127,16 +127,9 @@ def _held_line(session: GameSession, *, take_over: bool) -> str:
     )
 
 
-def _table_exists(conn: sqlite3.Connection, name: str) -> bool:
-    return (
-        conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-        ).fetchone()
-        is not None
-    )
-
-
 def _run_known(conn: sqlite3.Connection, run_id: str) -> bool:
+    from engine.session.run_ids import table_exists
+
     checks = [
         ("memories", "run_id"),
         ("memory_audit", "run_id"),
@@ -144,7 +137,7 @@ def _run_known(conn: sqlite3.Connection, run_id: str) -> bool:
         ("events", "run_id"),
     ]
     return any(
-        _table_exists(conn, t)
+        table_exists(conn, t)
         and conn.execute(f"SELECT 1 FROM {t} WHERE {c} = ? LIMIT 1", (run_id,)).fetchone()
         is not None
         for t, c in checks
@@ -153,13 +146,15 @@ def _run_known(conn: sqlite3.Connection, run_id: str) -> bool:
 
 def _run_day(conn: sqlite3.Connection, run_id: str) -> int:
     """The run's current game day: the saved run row, else its newest event or memory."""
-    if _table_exists(conn, "runs"):
+    from engine.session.run_ids import table_exists
+
+    if table_exists(conn, "runs"):
         row = conn.execute("SELECT day FROM runs WHERE run_id = ?", (run_id,)).fetchone()
         if row is not None:
             return int(row[0])
     best = 0
     for table in ("events", "memories"):
-        if _table_exists(conn, table):
+        if table_exists(conn, table):
             row = conn.execute(
                 f"SELECT max(game_day) FROM {table} WHERE run_id = ?", (run_id,)
             ).fetchone()
@@ -271,9 +266,10 @@ def _write_command(
     they take its lease (refused while another window holds the run) and are recorded commands
     that `replay --verify` re-applies. Memories of an id with no game run behind them (written by
     a script) are handled by the store alone."""
+    from engine.session.run_ids import table_exists
     from engine.session.saves import run_exists
 
-    if not _table_exists(conn, "runs") or not run_exists(conn, args.run):
+    if not table_exists(conn, "runs") or not run_exists(conn, args.run):
         _store_only(conn, store, args)
         return
     from engine.routing import Router
