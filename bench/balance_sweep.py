@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any
 
 from bench import machine
-from engine.play.balance import run_balance, stderr_progress
+from engine.play.balance import run_balance
 
 TARGETS: dict[str, Any] = {
     "win_rate_each_archetype": [0.35, 0.65],
@@ -23,6 +24,10 @@ TARGETS: dict[str, Any] = {
     "archetypes_change_outcome_min": 0.30,
     "victories_profitable_min": 0.25,
 }
+
+
+def _stderr_progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def seed_list(text: str) -> list[int]:
@@ -84,7 +89,7 @@ def main() -> None:
     load_before = machine()
     started = time.perf_counter()
     report = run_balance(
-        seeds=seeds, workers=a.workers, progress=None if a.quiet else stderr_progress
+        seeds=seeds, workers=a.workers, progress=None if a.quiet else _stderr_progress
     )
     out = {
         "seeds": a.seeds,

@@ -126,17 +126,15 @@ class SessionRunner(AppHost):
     # ---- a second window on a run: watch it read-only --------------------------------------
     def _watch_read_only(self, session: GameSession) -> None:
         """Another window holds the run: say who, scroll its log live, take over when it closes."""
-        self.notify(
-            one_line(session.read_only_line(), 300),
-            title="Read-only",
-            severity="warning",
-            markup=False,
-            timeout=10,
-        )
+        self._say_read_only(session, "Read-only", 10)
         timers: list[Timer] = []
         timers.append(
             self.set_interval(WATCH_SECONDS, lambda: self._watch_tick(session, timers[0]))
         )
+
+    def _say_read_only(self, session: GameSession, title: str, timeout: float) -> None:
+        line = one_line(session.read_only_line(), 300)
+        self.notify(line, title=title, severity="warning", markup=False, timeout=timeout)
 
     def _watch_tick(self, session: GameSession, timer: Timer) -> None:
         if self.session is not session or not session.read_only:
@@ -154,13 +152,7 @@ class SessionRunner(AppHost):
             self._offer_take_over(session, holder)
         if session.forgotten:  # deleted elsewhere: say so once, keep the last view, never write
             timer.stop()
-            self.notify(
-                one_line(session.read_only_line(), 300),
-                title="Run forgotten",
-                severity="warning",
-                markup=False,
-                timeout=15,
-            )
+            self._say_read_only(session, "Run forgotten", 15)
             return
         if fresh:
             self.replay.push_many(fresh)

@@ -18,7 +18,6 @@ import itertools
 import os
 import pickle
 import statistics
-import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
@@ -343,7 +342,3 @@ def run_balance(
     if rows_out is not None:
         rows_out.extend(sorted(expand(rows), key=lambda r: (r["seed"], r["archetype"], r["path"])))
     return report
-
-
-def stderr_progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
