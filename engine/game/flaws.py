@@ -233,16 +233,19 @@ def find_flaws(
     if role in AUDIENCE_FIELDS:
         audience = _field_text(artifact, AUDIENCE_FIELDS[role])
         need = [w for w in content_words(customer) if len(w) > 2]
-        if need and not any(has_phrase(audience, w) for w in need):
-            wrong = next(
-                (w for w in WRONG_AUDIENCES if w.lower() in audience.lower()), "someone else"
+        wrong = next(  # written for someone else, even where a customer word is left in it
+            (
+                w
+                for w in WRONG_AUDIENCES
+                if w.lower() in audience.lower() and w.lower() not in customer.lower()
+            ),
+            None,
+        )
+        if wrong or (need and not any(has_phrase(audience, w) for w in need)):
+            note = FLAWS["wrong_audience"].note.format(
+                found=wrong or "someone else", customer=customer
             )
-            found.append(
-                {
-                    "kind": "wrong_audience",
-                    "note": FLAWS["wrong_audience"].note.format(found=wrong, customer=customer),
-                }
-            )
+            found.append({"kind": "wrong_audience", "note": note})
     if drift_note:
         found.append(
             {

@@ -158,7 +158,7 @@ _SCOPE = Pattern(
     r"center it on|build only|ship only|mention|include|add a line about|add a section on|add|"
     r"cover|talk about|spell out|it forgets|it forgot|forgets|forgot|is missing|lacks|"
     r"name the|name our)\s+"
-    r"(?:the\s+|a\s+|an\s+|our\s+)?([^,.;:!?()]+)",
+    r"(the\s+|a\s+|an\s+|our\s+)?([^,.;:!?()]+)",
     re.IGNORECASE,
 )
 SCOPE_CUES = (
@@ -472,16 +472,26 @@ def _read_scope(c: _Ctx) -> None:
     sm = _SCOPE.search(c.text)
     placed = {d.axis for d in c.out.directions}
     if sm:
-        p = _phrase(sm.group(1), 5)
+        p = _phrase(sm.group(2), 5)
         if (
             p
             and words(p)
             and words(p)[0] not in ("it", "this", "that", "them", "yet", "now", "price")
             and not ({"price", "tone"} & placed and _mentions_price(words(p)))
         ):
-            c.add(Direction(axis="scope", value=p))
+            c.add(Direction(axis="scope", value=_with_article(sm, p)))
     elif any(has_phrase(c.toks, x) for x in SCOPE_CUES) and not placed:
         c.add(Direction(axis="scope", value=CORE_SCOPE))
+
+
+def _with_article(sm: re.Match[str], p: str) -> str:
+    """The scope with the article the CEO gave it ("name the neighbourhood" centres the work on
+    the neighbourhood, never "on neighbourhood"); none where the phrase lost its first words."""
+    cue = sm.group(0)[: sm.start(2) - sm.start(0)].lower().split()
+    article = cue[-1] if cue and cue[-1] in ("the", "a", "an", "our") else ""
+    if not article or not sm.group(2).lower().lstrip().startswith(p.split()[0].lower()):
+        return p
+    return f"{article} {p}"
 
 
 def _wrong_people(toks: list[str]) -> bool:

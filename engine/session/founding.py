@@ -89,7 +89,10 @@ if TYPE_CHECKING:
 #     "more", "cheaper", "too much" now move a reason's number; "too optimistic", "smaller" a price.
 # 54: a fork's price options scale the price customers pay now, in its unit (economy.arpu_usd):
 #     "price low" after a named $19 a meal binds $10 a meal, no longer half the list price.
-RULES_VERSION = 54
+# 55: a scope keeps the CEO's article ("centred on the neighbourhood"); a later scope takes the
+#     earlier one's line; a trade counts in the customer's own noun (riders, not drivers); a
+#     worker writing for a wrong audience is caught even with a customer word left in.
+RULES_VERSION = 55
 
 
 @dataclass(frozen=True)

@@ -314,19 +314,23 @@ def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
         return  # the narrowing is the cut (checked by counting), not a line saying so
     if mentions(prose(art, (field,)), what):
         return
-    if role == "strategist":
-        okr = art["okrs_q1"][0]
-        said = v.pick("realise:scope", SAID["scope_strategist"], what=_the(what))
-        okr["key_results"] = [*okr["key_results"], said]
-    elif role == "designer":
-        said = v.pick("realise:scope", SAID["scope_designer"], what=_the(what))
-        art["features"] = [said, *art.get("features", [])]
-    elif role == "marketer":
-        said = v.pick("realise:scope", SAID["scope_marketer"], what=_the(what))
-        art["body"] = f"{art.get('body', '').rstrip()} {said}"
+    said = v.pick("realise:scope", SAID[f"scope_{role}"], what=_the(what))
+    if role == "marketer":  # one scope binds at a time: a later one takes an earlier one's words
+        art["body"] = f"{_SCOPE_SENTENCE.sub('', art.get('body', '')).rstrip()} {said}"
+        return
+    holder, key = (art["okrs_q1"][0], "key_results") if role == "strategist" else (art, field)
+    items = list(holder.get(key, []))
+    at = next((i for i, x in enumerate(items) if _SCOPE_LINE.search(str(x))), None)
+    if at is not None:
+        items[at] = said
     else:
-        said = v.pick("realise:scope", SAID["scope_ops"], what=_the(what))
-        art["retention_loops"] = [said, *art.get("retention_loops", [])]
+        items = [*items, said] if role == "strategist" else [said, *items]
+    holder[key] = items
+
+
+# The lines and the sentence SAID's scope templates write
+_SCOPE_LINE = Pattern(r", centred on |^(?:The first version is )?[Bb]uilt around |is built around ")
+_SCOPE_SENTENCE = Pattern(r"[^.]*\bcentres on [^.]*\.\s?")
 
 
 # ------------------------------------------------------------------ dates, numbers, names, tone

@@ -115,7 +115,7 @@ def _voice(
         "pain": venture.choice(tb.get("pain") or wb["pain"]).replace("{moment}", moment),
         "outcome": venture.choice(tb.get("outcome") or wb["outcome"]).replace("{moment}", moment),
         # the unit goes without an article, as "the {unit} wedge" and "per {unit}" add their own
-        "unit": venture.choice(tb["unit"])
+        "unit": _own_unit(tb["unit"], venture.choice(tb["unit"]), customer)
         if p.trade != "general"
         else re.sub(
             r"^(?:the|a|an) ",
@@ -143,6 +143,13 @@ def _voice(
         slots[f"cap_{k}"] = cap(slots[k])
     slots["tools"] = ", ".join(wb["tools"])
     return Voice(slots, f"{seed}:{stage.id}:{attempt}:{steer}", wb)
+
+
+def _own_unit(units: tuple[str, ...], drawn: str, customer: str) -> str:
+    """The trade's unit, in the customer's own noun where the trade counts in it ("delivery
+    riders" count per rider, never per driver); else the venture's draw."""
+    head = singular(customer.split()[-1]).lower() if customer.split() else ""
+    return head if head in units else drawn
 
 
 def _unit_of(customer: str, pitch_customer: str) -> str:

@@ -1,0 +1,60 @@
+"""A scope reads as the CEO said it and binds one line at a time: "name the first ward" centres
+the work on the first ward (article kept), a later scope takes the earlier one's line (never two
+"centred on" lines), the work counts in the customer's own noun (delivery riders per rider, never
+per driver), and a worker writing for someone else is caught even with a customer word left in."""
+
+from __future__ import annotations
+
+import re
+
+from engine.game.flaws import find_flaws
+from engine.language.steering import read_directions
+from engine.play.headless import Plan, play
+
+RIDERS = "bike repair for delivery riders"
+CENTRED = re.compile(r", centred on |[Bb]uilt around |centres on ")
+
+
+def _scope(text: str) -> list[str]:
+    read = read_directions(text, source="rejection", stage="s1")
+    return [d.value for d in read.directions if d.axis == "scope"]
+
+
+def test_a_scope_keeps_the_article_the_ceo_gave_it():
+    assert _scope("Charge $22 a walk and name the neighbourhood") == ["the neighbourhood"]
+    assert _scope("Only the booking workflow, please") == ["the booking workflow"]
+    assert _scope("Name our best nurse") == ["our best nurse"]
+    assert _scope("mention courier insurance") == ["courier insurance"]
+
+
+def test_a_later_scope_takes_the_earlier_ones_line_and_units_are_the_customers(new_session):
+    s = new_session(pitch=RIDERS, seed=3)
+    said = {
+        "reject": {
+            "stage_1_you": ["Only the brake repairs, please"],
+            "stage_2_need": ["name the first ward"],
+        }
+    }
+    play(s, Plan(path="AAAAAAAA", said=said))
+    work = [e.payload for e in s.events() if e.type == "STAGE_EXECUTED"]
+    need = next(w for w in reversed(work) if w["stage_id"] == "stage_2_need")["artifact"]
+    lines = [str(x) for okr in need["okrs_q1"] for x in okr["key_results"]]
+    centred = [x for x in lines if CENTRED.search(x)]
+    assert centred == [x for x in lines if "centred on the first ward" in x] and len(centred) == 1
+    text = " ".join(str(w["artifact"]) for w in work)
+    assert "riders" in text and not re.search(r"\bdrivers?\b", text)
+
+
+def test_a_worker_writing_for_someone_else_is_caught_with_a_customer_word_left_in():
+    art = {
+        "subject": "For retail investors: a bike back on the road by noon",
+        "body": "Hi, we built it for retail investors. 5 riders tried it in the pilot. $85 a month.",
+    }
+    kinds = {f["kind"]: f["note"] for f in find_flaws("marketer", art, customer="delivery riders")}
+    assert "retail investors" in kinds["wrong_audience"]
+    mine = {**art, "subject": "For delivery riders", "body": "Hi, delivery riders: $85 a month."}
+    ok = find_flaws("marketer", mine, customer="delivery riders")
+    assert "wrong_audience" not in {f["kind"] for f in ok}
+    # an audience the pitch itself names is no mistake
+    theirs = find_flaws("marketer", art, customer="retail investors")
+    assert "wrong_audience" not in {f["kind"] for f in theirs}
