@@ -328,9 +328,15 @@ def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
     holder[key] = items
 
 
-# The lines and the sentence SAID's scope templates write
-_SCOPE_LINE = Pattern(r", centred on |^(?:The first version is )?[Bb]uilt around |is built around ")
-_SCOPE_SENTENCE = Pattern(r"[^.]*\bcentres on [^.]*\.\s?")
+def _lead_ins(*roles: str) -> str:
+    """What SAID's scope templates for `roles` write just before the scope (", centred on "), as
+    one alternation: the mark of a line an earlier scope was realised in."""
+    heads = {t.split("{what}")[0].rsplit("}", 1)[-1] for r in roles for t in SAID[f"scope_{r}"]}
+    return "|".join(re.escape(h) for h in sorted(heads))
+
+
+_SCOPE_LINE = Pattern(_lead_ins("strategist", "designer", "ops"))
+_SCOPE_SENTENCE = Pattern(rf"[^.]*(?:{_lead_ins('marketer')})[^.]*\.\s?")
 
 
 # ------------------------------------------------------------------ dates, numbers, names, tone
