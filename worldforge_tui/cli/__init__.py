@@ -156,6 +156,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+PER_PATH_DROPS = frozenset({"prefix", "path", "rules", "dilemmas", "events"})
+
+
 def cmd_balance(args: argparse.Namespace) -> int:
     from engine.play.balance import PathRow, run_balance
     from worldforge_tui.cli.info import progress
@@ -168,29 +171,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
             seeds=seeds, archetypes=args.archetype or None, rows_out=rows if args.per_path else None
         )
     if args.per_path:
-        for r in rows:
-            sys.stdout.write(
-                json.dumps(
-                    {
-                        k: r[k]
-                        for k in (
-                            "path",
-                            "seed",
-                            "archetype",
-                            "result",
-                            "ending",
-                            "reason",
-                            "day",
-                            "stage",
-                            "score",
-                            "grade",
-                            "economics",
-                        )
-                    },
-                    ensure_ascii=False,
-                )
-                + "\n"
-            )
+        for r in rows:  # a path row without the bookkeeping (its prefix, rules, dilemmas, events)
+            line = {"path": r["path"], **{k: v for k, v in r.items() if k not in PER_PATH_DROPS}}
+            sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
         return 0
     if args.json:
         print_json(report)
