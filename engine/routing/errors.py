@@ -17,7 +17,6 @@ if TYPE_CHECKING:  # the SDK is heavy (~0.5 s): imported only once a model tier 
 from azurehttp import AuthUnavailable
 from textkit.patterns import Pattern
 
-Action = Literal["retry", "adapt", "next", "wait_retry"]
 Adapt = Literal["temperature", "token_param", "response_format", "stream_options"]
 FORMAT_STATUSES = (400, 404, 422, 500)  # where servers say they cannot take the request's format
 Scope = Literal["endpoint", "model"]

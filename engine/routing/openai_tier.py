@@ -46,11 +46,9 @@ class Completion:
     finish_reason: str | None
     tokens_in: int
     tokens_out: int  # from the usage chunk, else one per content chunk
-    reasoning_chars: int
     first_token_ms: float | None = None
     total_ms: float = 0.0
     skipped_events: int = 0  # garbled stream events skipped
-    usage_reported: bool = True
 
 
 async def _in_daemon_thread(fn: Callable[[], str]) -> str:
@@ -236,7 +234,6 @@ class _Stream:
         self.finish: str | None = None
         self.usage: dict[str, Any] | None = None
         self.chunks = 0
-        self.reasoning = 0
         self.skipped = 0
         self.thoughts = 0  # reasoning pieces (they count as tokens for the first-token clock)
         self.done = False
@@ -293,11 +290,9 @@ class _Stream:
         return event
 
     def _take(self, delta: dict[str, Any]) -> bool:
-        """Keep one delta's reasoning and content (content under the byte cap); True if a token."""
+        """Count one delta's reasoning and keep its content (under the byte cap); True if a token."""
         token = False
-        thought = reasoning_from_message(delta)
-        if thought:
-            self.reasoning += thought
+        if reasoning_from_message(delta):
             self.thoughts += 1
             token = True
         piece = delta.get("content")
@@ -403,11 +398,9 @@ async def chat(
         finish_reason=got.finish,
         tokens_in=int(usage.get("prompt_tokens") or 0),
         tokens_out=int(usage.get("completion_tokens") or 0) or got.chunks,
-        reasoning_chars=got.reasoning,
         first_token_ms=(got.first_at - started) * 1000 if got.first_at is not None else None,
         total_ms=(time.perf_counter() - sent) * 1000,
         skipped_events=got.skipped,
-        usage_reported=got.usage is not None,
     )
 
 
@@ -446,7 +439,6 @@ def _whole_answer(raw: bytes, kind: str, started: float, max_bytes: int = 0) -> 
         finish_reason=choice.get("finish_reason") if choice else None,
         tokens_in=int(usage.get("prompt_tokens") or 0),
         tokens_out=int(usage.get("completion_tokens") or 0),
-        reasoning_chars=reasoning_from_message(message),
         total_ms=(time.perf_counter() - started) * 1000,
     )
 

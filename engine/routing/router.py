@@ -75,7 +75,6 @@ Watcher = Callable[[StreamEvent], None]
 
 @dataclass
 class _Served:
-    target: Target | None
     tier: Tier
     model: str
     output: dict[str, Any]
@@ -84,7 +83,6 @@ class _Served:
     tokens_out: int = 0
     first_token_ms: float | None = None
     http_ms: float = 0.0
-    usage_reported: bool = False
 
 
 @dataclass
@@ -408,7 +406,7 @@ class Router:
             output = simulate()
             if not isinstance(output, dict):
                 raise TypeError(f"simulate() returned {type(output).__name__}, expected a dict")
-            served = _Served(None, "simulation", "simulation", output, "")
+            served = _Served("simulation", "simulation", output, "")
         result = RouteResult(
             output=served.output,
             raw_text=served.raw_text if served.tier != "simulation" else None,
@@ -471,7 +469,7 @@ class Router:
             failures.append(("replay", f"replay_invalid ({exc.label})"))
             return None
         trace.add("replay", None, "ok", None, started)
-        return _Served(None, "replay", "replay", ext.output, text)
+        return _Served("replay", "replay", ext.output, text)
 
     def _bounded(
         self,
@@ -775,7 +773,6 @@ class Router:
             _note_repairs(req, target, caps, comp, extraction.steps, trace)
             self._cooldowns.success(target.model_key)
             return _Served(
-                target,
                 target.tier,
                 target.model,
                 extraction.output,
@@ -784,7 +781,6 @@ class Router:
                 comp.tokens_out,
                 comp.first_token_ms,
                 comp.total_ms,
-                usage_reported=comp.usage_reported,
             )
 
     async def _again(
@@ -956,11 +952,10 @@ class Router:
 
     def probe(self) -> list[ProbeRow]:
         """List models on each configured endpoint; a good answer lifts that endpoint's cooldown."""
-        s = self._settings
+        targets = self.model_targets()
         seen: dict[tuple[Tier, str], Target] = {}
-        for role in ROLES:
-            for t in self.plan(role, s):
-                seen.setdefault((t.tier, t.endpoint), t)
+        for t in targets:
+            seen.setdefault((t.tier, t.endpoint), t)
         results: list[ProbeRow] = [
             {
                 "tier": "simulation",
@@ -971,42 +966,32 @@ class Router:
                 "models": ["simulation"],
             }
         ]
-        timeout = min(PROBE_TIMEOUT, s.agent_request_timeout)
+        timeout = min(PROBE_TIMEOUT, self._settings.agent_request_timeout)
         for (tier, endpoint), target in seen.items():
             started = time.perf_counter()
+            error: str | None = None
             try:
                 from engine.routing.openai_tier import list_models
 
                 models = _run_sync(list_models(target, timeout))
             except Exception as exc:  # noqa: BLE001 - probe faults are reported, never raised
                 failure = classify(exc)
-                results.append(
-                    {
-                        "tier": tier,
-                        "endpoint": endpoint,
-                        "ok": False,
-                        "ms": round((time.perf_counter() - started) * 1000, 1),
-                        "error": f"{failure.label}: {failure.detail}",
-                        "models": [],
-                    }
-                )
-                continue
-            self._cooldowns.clear(endpoint)
-            wanted = sorted(
-                {t.model for r in ROLES for t in self.plan(r, s) if t.endpoint == endpoint}
-            )
-            missing = [m for m in wanted if models and m not in models and tier == "local"]
-            results.append(
-                {
-                    "tier": tier,
-                    "endpoint": endpoint,
-                    "ok": True,
-                    "ms": round((time.perf_counter() - started) * 1000, 1),
-                    "error": None,
-                    "models": models,
-                    "missing_models": missing,
-                }
-            )
+                error, models = f"{failure.label}: {failure.detail}", []
+            row: ProbeRow = {
+                "tier": tier,
+                "endpoint": endpoint,
+                "ok": error is None,
+                "ms": round((time.perf_counter() - started) * 1000, 1),
+                "error": error,
+                "models": models,
+            }
+            if error is None:
+                self._cooldowns.clear(endpoint)
+                wanted = sorted({t.model for t in targets if t.endpoint == endpoint})
+                row["missing_models"] = [
+                    m for m in wanted if models and m not in models and tier == "local"
+                ]
+            results.append(row)
         return results
 
     def model_targets(self) -> list[Target]:
