@@ -331,6 +331,7 @@ def _judge_redo(
 ) -> None:
     from engine.game.adherence import FIELDS, check
     from engine.language.artifact_text import PRICE_SAID, prose
+    from engine.writing.realise import FREE_PERIOD
 
     tally.c["redos"] += 1
     if not named:
@@ -355,7 +356,7 @@ def _judge_redo(
             }
         for k, v in before.items():
             text = prose({k: v})
-            if d.axis == "price" and PRICE_SAID.search(text):
+            if d.axis == "price" and (PRICE_SAID.search(text) or FREE_PERIOD.search(text)):
                 allowed.add(k)
             if (
                 d.axis in ("exclusion", "claim", "audience", "tone")

@@ -323,6 +323,9 @@ class Read:
     directions: list[Direction] = field(default_factory=list)
     unclear: list[str] = field(default_factory=list)  # e.g. "price": named but not readable
     notes: list[str] = field(default_factory=list)  # e.g. "two prices: the later one wins"
+    # a price named in another currency, said in the dollars the books keep ("£25 a repair" →
+    # "$25 a repair"): asked about with this as the example, never converted at a guessed rate
+    in_dollars: str = ""
 
 
 def read_directions(
@@ -378,6 +381,12 @@ class _Ctx:
 
 # Money named in a way the price reader cannot parse ("twelve-ish dollars", "$twelve", "€12").
 _MONEY_SAID = Pattern(r"[$€£]|\b(?:dollars?|bucks|usd|euros?|quid)\b", re.IGNORECASE)
+# A price in another currency ("£25 a repair", "30 euros a month"): its amount and what it is per.
+_OTHER_CURRENCY = Pattern(
+    r"(?:[€£]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:euros?|pounds?|quid|gbp|eur)\b)"
+    r"((?:\s*(?:/\s*|\b(?:a|an|per|each)\s+)[a-z]+\b){0,2})",
+    re.IGNORECASE,
+)
 
 
 def _read_price(c: _Ctx) -> None:
@@ -386,6 +395,8 @@ def _read_price(c: _Ctx) -> None:
     text, toks, add = c.text, c.toks, c.add
     if not _PRICE.search(text) and _MONEY_SAID.search(text) and not _names_a_number(toks):
         c.out.unclear.append("price_amount")
+        if other := _OTHER_CURRENCY.search(text):
+            c.out.in_dollars = f"${other.group(1) or other.group(2)}{other.group(3)}"
         return
     prices = [m for m in _PRICE.finditer(text) if not _is_number_cue(text, m.start())]
     prices = [m for m in prices if not _is_percent(text, m.end())]
@@ -468,10 +479,41 @@ def _read_claims_and_tone(c: _Ctx) -> None:
             break
 
 
+# A place the work starts in, named as a proper noun ("launch in Leeds", "only serve north Leeds",
+# "name Leeds"): the scope of a local business. Case matters for the place, not for the verb.
+_PLACE = Pattern(
+    r"(?i:\b(?:start|starts|starting|launch|launches|launching|begin|begins|beginning|open|opens|"
+    r"opening|operate|operates|operating|based|pilot|piloting|trial|roll out|go live)\s+"
+    r"(?:only\s+|just\s+|first\s+)?in|\b(?:only\s+|just\s+)?serve(?:\s+only|\s+just)?|\bname)\s+"
+    r"((?:the\s+)?(?:(?i:north|south|east|west|central|inner|outer|greater|downtown)\s+)?"
+    r"[A-Z][\w'-]++(?:\s+[A-Z][\w'-]++){0,3})"
+    r"(?!\s+(?i:communities|community|groups|channels|forums|servers|threads|ads|stores)\b)"
+)
+_NOT_A_PLACE = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday week month year q1 q2 q3 q4 it "
+    "i the a an our spring summer autumn winter".split()
+)
+
+
+def _place(text: str) -> str | None:
+    """The place a CEO names for the work to start in, or None ("launch in March" is a date)."""
+    for m in _PLACE.finditer(text):
+        place = m.group(1)
+        toks = [t for t in words(place) if t != "the"]
+        if toks and toks[-1] not in _NOT_A_PLACE and toks[0] not in _NOT_A_PLACE:
+            if not any(has_phrase(toks, ch) for ch in CHANNEL_NAMES):
+                return clip(place, MAX_VALUE)
+    return None
+
+
 def _read_scope(c: _Ctx) -> None:
     sm = _SCOPE.search(c.text)
     placed = {d.axis for d in c.out.directions}
-    if sm:
+    place = None if sm else _place(c.text)
+    if place:
+        c.add(Direction(axis="scope", value=place))
+    elif sm:
         p = _phrase(sm.group(2), 5)
         if (
             p

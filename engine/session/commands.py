@@ -671,6 +671,11 @@ def ask_unread_price(state: GameState, text: str, source: Source) -> None:
 
 def question(read: Read, role: str, beat: str) -> str:
     """The one question a rejection the reader cannot place gets (nothing is spent)."""
+    if read.in_dollars:
+        return (
+            f"Which price should the {beat} work state? The books are kept in dollars: name the "
+            f"price in dollars, e.g. “{read.in_dollars}”."
+        )
     if "price_amount" in read.unclear:
         return (
             f"Which price should the {beat} work state? The reader cannot tell an amount from "

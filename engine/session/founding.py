@@ -92,7 +92,10 @@ if TYPE_CHECKING:
 # 55: a scope keeps the CEO's article ("centred on the neighbourhood"); a later scope takes the
 #     earlier one's line; a trade counts in the customer's own noun (riders, not drivers); a
 #     worker writing for a wrong audience is caught even with a customer word left in.
-RULES_VERSION = 55
+# 56: a place the CEO names is the scope ("launch in Leeds first" centres the work on Leeds); a
+#     price per thing bought offers the first one free, not a first month; a price in another
+#     currency is asked about in dollars ("£25 a repair": say "$25 a repair").
+RULES_VERSION = 56
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,9 @@ def _price_re(v: Voice, per: str | None = None) -> re.Pattern[str]:
     return re.compile(whole, re.IGNORECASE)
 
 
+FREE_PERIOD = re.compile(r"\bthe first (?:month|week) is free\b")
+
+
 def _per(d: Direction) -> str | None:
     return d.unit if d.period == "unit" else None
 
@@ -151,6 +154,8 @@ def _price(
 ) -> None:
     said = price_phrase(d, v, directions)
     _map_strings(art, lambda s: _price_re(v, _per(d)).sub(said, s))
+    if per := _per(d):  # a price per repair has no first month to give away: the first repair
+        _map_strings(art, lambda s: FREE_PERIOD.sub(f"the first {per} is free", s))
     field = FIELDS["price"][role][0]
     if stated_prices(prose(art, (field,)), _per(d)):
         return

@@ -198,6 +198,20 @@ def test_money_the_reader_cannot_parse_is_asked_about_at_every_input(new_session
     assert s.state.standup_answered
 
 
+def test_a_price_in_another_currency_is_asked_about_in_dollars(new_session):
+    """The books are in dollars: '£25 a repair' is asked about with its dollar form as the
+    example, never converted at a guessed rate; nothing is recorded and no redo is spent."""
+    s = new_session(pitch="mobile bike repair for commuters")
+    s.give(RunStage)
+    events = len(s.events())
+    with pytest.raises(InputError) as err:
+        s.give(Reject, "charge £25 a repair and launch in Leeds first")
+    assert "in dollars" in str(err.value) and "“$25 a repair”" in str(err.value)
+    assert s.state.stage.redos == 0 and len(s.events()) == events
+    s.give(Reject, "charge $25 a repair and launch in Leeds first")
+    assert s.state.stage.redos == 1
+
+
 def test_session_redo_fixes_the_named_audience(new_session):
     s = new_session(pitch="Herbal tea subscriptions for night-shift nurses")
     s.give(RunStage)

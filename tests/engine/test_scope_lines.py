@@ -1,7 +1,8 @@
 """A scope reads as the CEO said it and binds one line at a time: "name the first ward" centres
 the work on the first ward (article kept), a later scope takes the earlier one's line (never two
-"centred on" lines), the work counts in the customer's own noun (delivery riders per rider, never
-per driver), and a worker writing for someone else is caught even with a customer word left in."""
+"centred on" lines), a place the CEO names binds as the scope ("launch in Leeds first"), the work
+counts in the customer's own noun (delivery riders per rider, never per driver), and a worker
+writing for someone else is caught even with a customer word left in."""
 
 from __future__ import annotations
 
@@ -25,6 +26,32 @@ def test_a_scope_keeps_the_article_the_ceo_gave_it():
     assert _scope("Only the booking workflow, please") == ["the booking workflow"]
     assert _scope("Name our best nurse") == ["our best nurse"]
     assert _scope("mention courier insurance") == ["courier insurance"]
+
+
+def test_a_named_place_is_the_scope_and_a_date_or_a_channel_is_not():
+    assert _scope("charge $25 a repair and launch in Leeds first") == ["Leeds"]
+    assert _scope("We only operate in north Leeds") == ["north Leeds"]
+    assert _scope("Pilot in the Northern Quarter") == ["the Northern Quarter"]
+    assert _scope("name Leeds") == ["Leeds"]
+    assert _scope("Only serve Headingley for now") == ["Headingley"]
+    for not_a_place in ("launch in March", "start in week 2", "start in Slack communities"):
+        assert _scope(not_a_place) == [], not_a_place
+    read = read_directions("start in week 2", source="rejection", stage="s1")
+    assert [d.axis for d in read.directions] == ["timeline"]
+
+
+def test_a_place_named_at_the_gate_is_in_the_redo_and_the_next_work(new_session):
+    s = new_session(pitch="mobile bike repair for commuters", seed=11)
+    said = {"reject": {"stage_1_you": ["charge $25 a repair and launch in Leeds first"]}}
+    play(s, Plan(path="AAAAAAAA", said=said))
+    work = [e.payload for e in s.events() if e.type == "STAGE_EXECUTED"]
+    redo = [w for w in work if w["stage_id"] == "stage_1_you"][-1]["artifact"]
+    need = [w for w in work if w["stage_id"] == "stage_2_need"][-1]["artifact"]
+    for art in (redo, need):
+        text = str(art)
+        assert "Leeds" in text and "$25 a repair" in text
+        # a price per repair has no free first month to offer
+        assert "first month is free" not in text
 
 
 def test_a_later_scope_takes_the_earlier_ones_line_and_units_are_the_customers(new_session):
