@@ -490,9 +490,12 @@ _PLACE = Pattern(
     r"(?!\s+(?i:communities|community|groups|channels|forums|servers|threads|ads|stores)\b)"
 )
 _NOT_A_PLACE = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday week month year q1 q2 q3 q4 it "
-    "i the a an our spring summer autumn winter".split()
+    [
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december", "spring", "summer", "autumn", "winter"),
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("week", "month", "year", "q1", "q2", "q3", "q4", "it", "i", "the", "a", "an", "our"),
+    ]
 )
 
 
@@ -501,9 +504,13 @@ def _place(text: str) -> str | None:
     for m in _PLACE.finditer(text):
         place = m.group(1)
         toks = [t for t in words(place) if t != "the"]
-        if toks and toks[-1] not in _NOT_A_PLACE and toks[0] not in _NOT_A_PLACE:
-            if not any(has_phrase(toks, ch) for ch in CHANNEL_NAMES):
-                return clip(place, MAX_VALUE)
+        if (
+            toks
+            and toks[-1] not in _NOT_A_PLACE
+            and toks[0] not in _NOT_A_PLACE
+            and not any(has_phrase(toks, ch) for ch in CHANNEL_NAMES)
+        ):
+            return clip(place, MAX_VALUE)
     return None
 
 
