@@ -154,26 +154,11 @@ def insert_events(conn: sqlite3.Connection, events: list[Event]) -> None:
         )
 
 
-def list_events(
-    conn: sqlite3.Connection, run_id: str, after_id: int = 0, limit: int | None = None
-) -> list[Event]:
+def list_events(conn: sqlite3.Connection, run_id: str, after_id: int = 0) -> list[Event]:
     sql = "SELECT * FROM events WHERE run_id=? AND id>? ORDER BY id"
-    args: tuple[Any, ...] = (run_id, after_id)
-    if limit is not None:
-        sql += " LIMIT ?"
-        args += (limit,)
-    return [
-        Event(
-            id=r["id"],
-            run_id=r["run_id"],
-            ts=r["ts"],
-            game_day=r["game_day"],
-            type=r["type"],
-            actor=r["actor"],
-            message=r["message"],
-            payload=json.loads(r["payload"]),
-        )
-        for r in conn.execute(sql, args)
+    return [  # the table's columns are the event's fields
+        Event(**{**dict(r), "payload": json.loads(r["payload"])})
+        for r in conn.execute(sql, (run_id, after_id))
     ]
 
 

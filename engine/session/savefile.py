@@ -12,6 +12,7 @@ from pathlib import Path
 
 import memory.local.schema  # noqa: F401 - registers the memory tables and their migration
 from engine.errors import SaveError
+from engine.session.run_ids import table_exists
 from savedb.db import APPLICATION_ID, SCHEMA_VERSION, SaveFileError, connect
 
 
@@ -71,12 +72,7 @@ def inspect_save(path: str | Path) -> SaveInfo:
         raise SaveError(f"no save file at {path}")
     conn = open_save(path, create=False)
     try:
-        has_runs = (
-            conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'"
-            ).fetchone()
-            is not None
-        )
+        has_runs = table_exists(conn, "runs")  # a save from before runs were a table
         runs = conn.execute("SELECT count(*) FROM runs").fetchone()[0] if has_runs else 0
         return SaveInfo(
             path=str(path),

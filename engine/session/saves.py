@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -123,23 +123,9 @@ def load_run(conn: sqlite3.Connection, run_id: str) -> tuple[GameState, list[dic
 
 
 def list_runs(conn: sqlite3.Connection) -> list[RunSummary]:
-    rows = conn.execute("SELECT * FROM runs ORDER BY updated DESC, run_id").fetchall()
-    return [
-        RunSummary(
-            run_id=r["run_id"],
-            name=r["name"],
-            pitch=r["pitch"],
-            archetype=r["archetype"],
-            seed=r["seed"],
-            day=r["day"],
-            phase=r["phase"],
-            stage=r["stage"],
-            outcome=r["outcome"],
-            reason=r["reason"],
-            updated=r["updated"],
-        )
-        for r in rows
-    ]
+    columns = ", ".join(f.name for f in fields(RunSummary))  # the summary's fields are columns
+    rows = conn.execute(f"SELECT {columns} FROM runs ORDER BY updated DESC, run_id").fetchall()
+    return [RunSummary(**dict(r)) for r in rows]
 
 
 def delete_run(conn: sqlite3.Connection, run_id: str) -> None:
