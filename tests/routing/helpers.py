@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.config import Settings
-from engine.routing import RouteRequest
-from tests.routing.artifacts import Pitch
+from engine.routing import Router, RouteRequest
+from tests.routing.artifacts import GOOD, Pitch
+from tests.servers.openai_server import FakeOpenAI
 
 
 def req(role: str = "strategist", key: str = "stage_1_you/attempt-1") -> RouteRequest:
@@ -30,6 +31,17 @@ def local_settings(url: str, **extra: Any) -> Settings:
     }
     values.update(extra)
     return Settings(**values)
+
+
+def local_router(
+    server: FakeOpenAI, *faults: str, rejects: tuple[str, ...] = (), **extra: Any
+) -> Router:
+    """A local-tier router on the loopback server, which answers GOOD after its scripted `faults`
+    (refusing any request that sends a parameter in `rejects`)."""
+    server.set_payload(GOOD)
+    server.script(*faults)
+    server.set_rejects(*rejects)
+    return Router(local_settings(server.url, **extra))
 
 
 def live_settings(cloud_url: str | None, local_url: str | None = None, **extra: Any) -> Settings:

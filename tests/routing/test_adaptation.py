@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from engine.routing import Router
 from tests.routing.artifacts import GOOD, Pitch, simulate
-from tests.routing.helpers import local_settings, req
+from tests.routing.helpers import local_router, local_settings, req
 
 
 def test_temperature_dropped_and_remembered_per_deployment(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.set_rejects("temperature")
-    router = Router(local_settings(fake_openai.url))
+    router = local_router(fake_openai, rejects=("temperature",))
     first = router.call(req(), simulate)
     assert first.served_by == "local"
     assert first.adaptations == ["temperature_dropped"]
@@ -22,9 +20,7 @@ def test_temperature_dropped_and_remembered_per_deployment(fake_openai):
 
 
 def test_max_tokens_switches_to_max_completion_tokens(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.set_rejects("max_tokens")
-    router = Router(local_settings(fake_openai.url))
+    router = local_router(fake_openai, rejects=("max_tokens",))
     result = router.call(req(), simulate)
     assert result.served_by == "local"
     assert result.adaptations == ["token_param:max_completion_tokens"]
@@ -34,9 +30,7 @@ def test_max_tokens_switches_to_max_completion_tokens(fake_openai):
 
 
 def test_json_ladder_steps_to_json_object_and_remembers(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.set_rejects("json_schema")
-    router = Router(local_settings(fake_openai.url))
+    router = local_router(fake_openai, rejects=("json_schema",))
     result = router.call(req(), simulate)
     assert result.served_by == "local"
     assert result.adaptations == ["json_mode:json_object_schema"]
@@ -62,8 +56,6 @@ def test_json_ladder_reaches_prompt_only(fake_openai_factory):
 
 
 def test_scripted_bad_temperature_adapts_once(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("bad_temperature")
-    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    result = local_router(fake_openai, "bad_temperature").call(req(), simulate)
     assert result.served_by == "local"
     assert result.adaptations == ["temperature_dropped"]

@@ -8,13 +8,12 @@ import time
 
 from engine.routing import Router
 from tests.routing.artifacts import GOOD, SIMULATED, simulate
-from tests.routing.helpers import local_settings, outcomes, req
+from tests.routing.helpers import local_router, local_settings, outcomes, req
 from tests.servers.openai_server import refused_url
 
 
 def test_local_serves_and_sends_schema_temperature_and_max_tokens(fake_openai):
-    fake_openai.set_payload(GOOD)
-    router = Router(local_settings(fake_openai.url))
+    router = local_router(fake_openai)
     result = router.call(req(), simulate)
     assert result.served_by == "local"
     assert result.model == "qwen2.5"
@@ -68,9 +67,7 @@ def test_refused_falls_to_simulation_and_parks_the_endpoint():
 
 
 def test_reset_is_retried_once_on_the_same_endpoint_without_parking(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("drop")
-    router = Router(local_settings(fake_openai.url))
+    router = local_router(fake_openai, "drop")
     result = router.call(req(), simulate)
     assert result.served_by == "local"
     assert outcomes(result) == [("local", "error"), ("local", "ok")]
@@ -115,9 +112,7 @@ def test_trickle_is_cut_at_the_total_deadline(fake_openai_factory):
 
 
 def test_short_retry_after_waits_once_then_serves(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("rate_limit")
-    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    result = local_router(fake_openai, "rate_limit").call(req(), simulate)
     assert result.served_by == "local"
     assert outcomes(result) == [("local", "error"), ("local", "ok")]
     assert result.attempts[0].error.startswith("rate_limited")
@@ -136,9 +131,7 @@ def test_long_retry_after_does_not_wait(fake_openai_factory):
 
 
 def test_429_without_retry_after_backs_off_once_then_moves_on(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("rate_limit_no_retry_after")
-    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    result = local_router(fake_openai, "rate_limit_no_retry_after").call(req(), simulate)
     assert result.served_by == "local"  # one jittered back-off, then it answered
     fake_openai.script("rate_limit_no_retry_after", "rate_limit_no_retry_after")
     router = Router(local_settings(fake_openai.url))
@@ -181,9 +174,7 @@ def test_probe_lifts_a_cooldown(fake_openai):
     from engine.routing.router import model_tier_ready
 
     model_tier_ready().result()  # the hang must park the endpoint, not the client's import
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("hang")
-    router = Router(local_settings(fake_openai.url, agent_request_timeout=0.4))
+    router = local_router(fake_openai, "hang", agent_request_timeout=0.4)
     assert router.call(req(), simulate).served_by == "simulation"
     assert router.call(req(), simulate).attempts[0].outcome == "parked"
     # Only the hung call needs the short budget; the probe and the served call get a loaded
@@ -246,9 +237,9 @@ def test_two_hanging_tiers_cost_one_budget_not_budget_x_retries_x_tiers(fake_ope
 
 
 def test_non_json_body_and_empty_choices_are_labelled_not_crashes(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("garbage_body", "garbage_body", "no_choices", "no_choices")
-    router = Router(local_settings(fake_openai.url, agent_max_retries=1))
+    router = local_router(
+        fake_openai, "garbage_body", "garbage_body", "no_choices", "no_choices", agent_max_retries=1
+    )
     first = router.call(req(), simulate)
     assert first.served_by == "simulation"
     assert first.fallback_reason.startswith("local: not a model answer")
@@ -262,16 +253,14 @@ def test_non_json_body_and_empty_choices_are_labelled_not_crashes(fake_openai):
 
 
 async def test_call_works_from_inside_a_running_event_loop(fake_openai):
-    fake_openai.set_payload(GOOD)
-    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    result = local_router(fake_openai).call(req(), simulate)
     assert result.served_by == "local"
 
 
 def test_concurrent_calls_share_one_router(fake_openai):
     from concurrent.futures import ThreadPoolExecutor
 
-    fake_openai.set_payload(GOOD)
-    router = Router(local_settings(fake_openai.url))
+    router = local_router(fake_openai)
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda i: router.call(req(key=f"k{i}"), simulate), range(8)))
     assert {r.served_by for r in results} == {"local"}

@@ -14,7 +14,7 @@ from engine.routing import Router
 from engine.routing.partial import partial_json
 from engine.routing.types import CallCancelled, StreamEvent
 from tests.routing.artifacts import GOOD, simulate
-from tests.routing.helpers import local_settings, req
+from tests.routing.helpers import local_router, local_settings, req
 
 NESTED = {
     "title": 'Plan "A" \\ now ☃',
@@ -73,8 +73,7 @@ def test_watchers_see_each_piece_and_the_end(fake_openai_factory):
 
 
 def test_no_watcher_no_events_and_the_same_answer(fake_openai):
-    fake_openai.set_payload(GOOD)
-    router = Router(local_settings(fake_openai.url))
+    router = local_router(fake_openai)
     assert router.call(req(), simulate).output == GOOD
 
 
@@ -104,9 +103,7 @@ def test_cancel_mid_stream_raises_and_the_next_call_serves(fake_openai_factory):
 
 
 def test_cancel_before_the_first_token(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("hang")
-    router = Router(local_settings(fake_openai.url, agent_request_timeout=20.0))
+    router = local_router(fake_openai, "hang", agent_request_timeout=20.0)
     threading.Timer(0.2, router.cancel).start()
     started = time.perf_counter()
     with pytest.raises(CallCancelled):

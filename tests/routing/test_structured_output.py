@@ -8,7 +8,7 @@ import pytest
 
 from engine.routing import Router
 from tests.routing.artifacts import GOOD, simulate
-from tests.routing.helpers import local_settings, outcomes, req
+from tests.routing.helpers import local_router, local_settings, outcomes, req
 
 
 @pytest.mark.parametrize("flavour", ["ollama", "llamacpp"])
@@ -23,9 +23,7 @@ def test_wrapped_answers_are_extracted(fake_openai_factory, flavour, fault):
 
 
 def test_unclosed_think_is_truncated_then_reask_serves(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("think_unclosed")
-    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    result = local_router(fake_openai, "think_unclosed").call(req(), simulate)
     assert result.served_by == "local"
     assert outcomes(result) == [("local", "invalid"), ("local", "ok")]
     assert result.attempts[0].error.startswith("truncated_reasoning")
@@ -35,9 +33,7 @@ def test_unclosed_think_is_truncated_then_reask_serves(fake_openai):
 
 
 def test_schema_violation_reask_quotes_the_validation_error(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("invalid_schema")
-    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    result = local_router(fake_openai, "invalid_schema").call(req(), simulate)
     assert result.served_by == "local"
     last_user = fake_openai.chat_requests[1].body["messages"][-1]["content"]
     assert "title: Field required" in last_user
@@ -45,9 +41,7 @@ def test_schema_violation_reask_quotes_the_validation_error(fake_openai):
 
 
 def test_two_bad_answers_fall_to_simulation_labelled(fake_openai):
-    fake_openai.set_payload(GOOD)
-    fake_openai.script("truncated", "truncated")
-    result = Router(local_settings(fake_openai.url)).call(req(), simulate)
+    result = local_router(fake_openai, "truncated", "truncated").call(req(), simulate)
     assert result.served_by == "simulation"
     assert outcomes(result) == [("local", "invalid"), ("local", "invalid")]
     assert result.fallback_reason.startswith("local: answer not valid")
