@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import queue
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +21,21 @@ from tests.reliability.crash import Zygote
 from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401 - fixtures
 
 PITCH = "Repair bookings for independent bike shops"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(home: Path, *args: str, text: bool = True, **env: str) -> subprocess.CompletedProcess[Any]:
+    """`worldforge ARGS` in a child process run from the repo root, its WORLDFORGE_HOME `home`
+    (`env` on top of this process's environment), output captured, whatever its exit code."""
+    return subprocess.run(
+        [sys.executable, "-m", "worldforge_tui.cli", *args],
+        env={**os.environ, "WORLDFORGE_HOME": str(home), "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=text,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
 
 
 def play_venture(

@@ -5,9 +5,6 @@ also catches keys by value whatever their shape, and prose forms of secrets."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,9 +16,9 @@ from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import RunStage
+from tests.reliability.conftest import cli
 from textkit.scrub import scrub
 
-ROOT = Path(__file__).resolve().parents[2]
 HEX_KEY = "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c"  # a 32-hex Azure-style key: no sk- prefix
 ODD_KEY = "Qx!7~zz.pass.Phrase_42"  # a key of no known shape at all
 
@@ -110,9 +107,6 @@ def test_an_echoed_key_reaches_no_file(
 
 def test_routing_cli_output_never_shows_the_echoed_key(tmp_path: Path, echo_url: str) -> None:
     env = {
-        **os.environ,
-        "WORLDFORGE_HOME": str(tmp_path),
-        "PYTHONPATH": str(ROOT),
         "DEMO_MODE": "local",
         "LOCAL_AGENT_BASE_URL": echo_url,
         "LOCAL_AGENT_MODEL": "m",
@@ -120,15 +114,7 @@ def test_routing_cli_output_never_shows_the_echoed_key(tmp_path: Path, echo_url:
         "AGENT_REQUEST_TIMEOUT": "5",
     }
     for args in (["routing", "status"], ["routing", "test"], ["routing", "status", "--json"]):
-        res = subprocess.run(
-            [sys.executable, "-m", "worldforge_tui.cli", *args],
-            env=env,
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=120,
-            check=False,
-        )
+        res = cli(tmp_path, *args, **env)
         assert HEX_KEY not in res.stdout + res.stderr, args
         assert "Traceback" not in res.stderr
     assert _hits(tmp_path, HEX_KEY) == {}

@@ -5,19 +5,14 @@ a damaged save with a valid -wal beside it, is refused and left byte-for-byte as
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from savedb.db import SaveFileError, connect, db_path
-from tests.reliability.conftest import play_venture
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.reliability.conftest import cli, play_venture
 
 
 def _digest(folder: Path, rebuilt: str = "") -> dict[str, str]:
@@ -28,19 +23,6 @@ def _digest(folder: Path, rebuilt: str = "") -> dict[str, str]:
         for p in sorted(folder.iterdir())
         if p.is_file()
     }
-
-
-def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "WORLDFORGE_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "worldforge_tui.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("table", ["events", "runs", "memories"])
@@ -59,7 +41,7 @@ def test_another_apps_database_with_our_table_names_is_refused_untouched(tmp_pat
         ("memory", "show", "--run", "a"),
         ("simulate", "--pitch", "Bike repair"),
     ):
-        res = _cli(tmp_path, *args)
+        res = cli(tmp_path, *args)
         assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
     assert _digest(tmp_path) == before  # no tables added, no WAL mode, no -wal or -shm
 
@@ -85,10 +67,10 @@ def test_a_damaged_save_with_a_valid_wal_is_left_as_found(tmp_path) -> None:
         data[i] = 0xA5
     (save / "worldforge.db").write_bytes(bytes(data))
     before = _digest(save, rebuilt="worldforge.db-shm")
-    res = _cli(save, "memory", "show", "--run", run_id)
+    res = cli(save, "memory", "show", "--run", run_id)
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert "damaged" in res.stderr and ".recover" in res.stderr
-    res = _cli(save, "simulate", "--pitch", "Bike repair bookings")
+    res = cli(save, "simulate", "--pitch", "Bike repair bookings")
     assert res.returncode == 2 and "damaged" in res.stderr
     assert _digest(save, rebuilt="worldforge.db-shm") == before  # the -wal is still there
 
@@ -105,7 +87,7 @@ def test_read_only_commands_never_write_the_save(tmp_path) -> None:
         ("memory", "prune", "--dry-run", "--run", run_id),
         ("replay", run_id, "--verify"),
     ):
-        res = _cli(tmp_path, *args)
+        res = cli(tmp_path, *args)
         assert res.returncode == 0, (args, res.stderr)
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
     wal = Path(f"{db}-wal")

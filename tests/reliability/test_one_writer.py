@@ -25,7 +25,7 @@ from engine.session.lease import RunBusyError
 from engine.session.replay import verify
 from engine.session.savefile import open_save
 from savedb.db import db_path
-from tests.reliability.conftest import play_venture
+from tests.reliability.conftest import cli, play_venture
 from tests.reliability.sequences import run_sequence
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,16 +157,7 @@ def test_an_older_session_refuses_instead_of_overwriting_newer_state(tmp_path: P
 
 
 def _cli(save_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "WORLDFORGE_HOME": str(save_dir)}
-    return subprocess.run(
-        [sys.executable, "-m", "worldforge_tui.cli", *args, "--save-dir", str(save_dir)],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=120,
-    )
+    return cli(save_dir, *args, "--save-dir", str(save_dir))
 
 
 def test_cli_forget_obeys_the_lease_then_removes_the_run_everywhere(tmp_path: Path) -> None:

@@ -3,9 +3,6 @@ its -wal / -shm, or the reports folder); it refuses in one line and the target i
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,9 +10,7 @@ import pytest
 from engine.errors import SaveError
 from engine.session.api import GameSession
 from savedb.db import SaveFileError, connect
-from tests.reliability.conftest import play_venture
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.reliability.conftest import cli, play_venture
 
 
 def test_a_save_file_symlinked_outside_is_refused(tmp_path: Path) -> None:
@@ -27,24 +22,7 @@ def test_a_save_file_symlinked_outside_is_refused(tmp_path: Path) -> None:
     (save / "worldforge.db").symlink_to(outside / "worldforge.db")
     with pytest.raises(SaveFileError, match="outside the save dir"):
         connect(save / "worldforge.db")
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "worldforge_tui.cli",
-            "simulate",
-            "--pitch",
-            "Dog walking rotas",
-            "--save-dir",
-            str(save),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "WORLDFORGE_HOME": str(save)},
-    )
+    res = cli(save, "simulate", "--pitch", "Dog walking rotas", "--save-dir", str(save))
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert "symlink" in res.stderr
     assert (outside / "worldforge.db").read_bytes() == before

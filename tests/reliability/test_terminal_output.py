@@ -5,35 +5,20 @@ and a non-terminal `play` give one line, never a traceback."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from memory.local.schema import memory_index_terms
 from savedb.db import db_path
-from tests.reliability.conftest import play_venture
+from tests.reliability.conftest import cli, play_venture
 
-ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x1b[H\x1b]52;c;ZXZpbA==\x07\x9b31m\u202eevil\u202c\x07\x08"
 # What a terminal would act on: ESC, C1 controls (CSI/OSC/ST), BEL, backspace, bidi overrides.
 ACTIVE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def cli(home: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "WORLDFORGE_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "worldforge_tui.cli", *args],
-        env=env,
-        capture_output=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
 
 
 def escapes_in(res: subprocess.CompletedProcess[bytes]) -> int:
@@ -79,7 +64,7 @@ def test_memory_and_replay_output_carries_no_escapes(shared_save, args) -> None:
         args = (*args[:2], "--run", run_id, *args[2:])
     else:
         args = (args[0], run_id, *args[1:])
-    res = cli(home, *args)
+    res = cli(home, *args, text=False)
     assert res.returncode == 0, res.stderr
     assert escapes_in(res) == 0
     if "--json" in args:
@@ -88,7 +73,7 @@ def test_memory_and_replay_output_carries_no_escapes(shared_save, args) -> None:
 
 def test_an_unknown_run_id_with_escapes_is_echoed_safely(shared_save) -> None:
     home, _ = shared_save
-    res = cli(home, "memory", "show", "--run", "x" + HOSTILE)
+    res = cli(home, "memory", "show", "--run", "x" + HOSTILE, text=False)
     assert res.returncode == 2 and escapes_in(res) == 0
     assert res.stderr.count(b"\n") == 1
 
@@ -105,7 +90,7 @@ def test_settings_values_are_printed_without_escapes(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     for args in (("routing", "status"), ("routing", "status", "--json")):
-        res = cli(tmp_path, *args)
+        res = cli(tmp_path, *args, text=False)
         assert b"Traceback" not in res.stderr
         assert escapes_in(res) == 0, (res.stdout, res.stderr)
 
@@ -113,14 +98,14 @@ def test_settings_values_are_printed_without_escapes(tmp_path: Path) -> None:
 def test_home_that_is_a_file_gives_one_line(tmp_path: Path) -> None:
     home = tmp_path / "not-a-dir"
     home.write_text("x")
-    res = cli(home, "simulate", "--pitch", "Bike repair bookings")
+    res = cli(home, "simulate", "--pitch", "Bike repair bookings", text=False)
     assert res.returncode == 2
     assert res.stderr.count(b"\n") == 1 and b"Traceback" not in res.stderr
     assert b"WORLDFORGE_HOME" in res.stderr
 
 
 def test_play_refuses_a_non_terminal_stdout(tmp_path: Path) -> None:
-    res = cli(tmp_path, "play")
+    res = cli(tmp_path, "play", text=False)
     assert res.returncode == 2 and res.stderr.count(b"\n") == 1
     assert b"terminal" in res.stderr
 
