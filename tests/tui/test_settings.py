@@ -28,6 +28,21 @@ def base() -> Settings:
     return Settings.from_values({})
 
 
+def nurses(tmp_path, router: Router | None = None) -> WorldForgeApp:
+    return WorldForgeApp(
+        pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path, router=router
+    )
+
+
+async def open_settings(app: WorldForgeApp, pilot) -> SettingsScreen:
+    """Wait for the board, then press `s`: the settings screen it opens."""
+    await settle(app, pilot)
+    await pilot.press("s")
+    await pilot.pause()
+    assert isinstance(app.screen, SettingsScreen)
+    return app.screen
+
+
 def test_build_settings_applies_form_and_keeps_blank_secret():
     start = Settings.from_values({"local_agent_api_key": "sk-keep-me"})
     out = build_settings(
@@ -101,9 +116,7 @@ def test_pills_report_probe_results():
 
 async def test_settings_flip_changes_next_calls_served_by(tmp_path, fake_openai):
     router = Router(base())
-    app = WorldForgeApp(
-        pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path, router=router
-    )
+    app = nurses(tmp_path, router)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert app.snap.current.served_by == "simulation"
@@ -152,14 +165,9 @@ async def test_settings_reopened_shows_current_settings_not_leftover_edits(tmp_p
     """The screen is built once and reused: a reopen shows the router's settings, not the text
     left by an earlier visit closed with Escape, and no key typed earlier."""
     router = Router(base())
-    app = WorldForgeApp(
-        pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path, router=router
-    )
+    app = nurses(tmp_path, router)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("s")
-        await pilot.pause()
-        first = app.screen
+        first = await open_settings(app, pilot)
         first.query_one("#set-local_agent_model", Input).value = "typed-then-abandoned"
         first.query_one("#set-local_agent_api_key", Input).value = "sk-abandoned-123456"
         first.query_one("#set-demo_mode", Select).value = "live"
@@ -188,15 +196,9 @@ async def test_settings_left_during_save_test_is_not_saved_later(tmp_path):
     """Save waits for a connection test; leaving with Escape meanwhile means no save, even though
     the reused screen still receives the test's answer afterwards."""
     router = Router(base())
-    app = WorldForgeApp(
-        pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path, router=router
-    )
+    app = nurses(tmp_path, router)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, SettingsScreen)
+        screen = await open_settings(app, pilot)
         candidate = Settings.from_values(
             {
                 "demo_mode": "local",
@@ -219,13 +221,9 @@ async def test_settings_left_during_save_test_is_not_saved_later(tmp_path):
 async def test_a_changed_choice_updates_the_pills_and_changing_it_back_restores_them(tmp_path):
     """Each Select reports the value it was built with when it mounts; the pills skip that
     report, but a choice the player makes (and takes back) still shows in them."""
-    app = WorldForgeApp(pitch="Meal kits for night-shift nurses", seed=7, save_dir=tmp_path)
+    app = nurses(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, SettingsScreen)
+        screen = await open_settings(app, pilot)
         pills_line = screen.query_one("#settings-pills", Static)
         opened = str(pills_line.content)
         routing = screen.query_one("#set-agent_routing", Select)
