@@ -20,6 +20,7 @@ from memory.models import (
     MemoryRecord,
     NewNote,
 )
+from savedb.records import FrozenRecord
 from textkit import normalise
 
 PRUNE_MAX_IMPORTANCE = 4.0
@@ -125,8 +126,8 @@ class Note(NamedTuple):
     reviewer: str | None
 
 
-@dataclass(frozen=True)
-class Consolidation:
+@dataclass(frozen=True, eq=False, repr=False)
+class Consolidation(FrozenRecord):
     """A checked consolidation request: the sources' ids, the summary, the reviewer and the id
     of the semantic note it makes."""
 

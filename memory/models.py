@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Literal, get_args
+from typing import Any, Literal, get_args
+
+from savedb.records import FrozenRecord, Record
 
 Kind = Literal["user_profile", "procedural", "chat_summary", "preference", "context", "semantic"]
 Status = Literal["provisional", "active", "archived", "revoked"]
@@ -26,16 +28,14 @@ MAX_TEXT = 400
 _NONE = type(None)
 
 
-class _Record:
-    __dataclass_fields__: ClassVar[dict[str, Any]]  # every record is a dataclass (for asdict)
-
+class _Record(Record):
     def to_dict(self) -> dict[str, Any]:
         """The record as plain JSON data (a deep copy)."""
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class MemoryRecord(_Record):
+@dataclass(frozen=True, eq=False, repr=False)
+class MemoryRecord(_Record, FrozenRecord):
     """One stored memory, scoped to one run (frozen: a store may hand the same record out twice)."""
 
     id: str
@@ -88,8 +88,8 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class NewNote:
+@dataclass(frozen=True, eq=False, repr=False)
+class NewNote(FrozenRecord):
     """A note to write. `remember` takes one (and guards it); every store's `insert` takes one
     already guarded and cleaned, its id following the run's counter unless `memory_id` names one."""
 
@@ -117,7 +117,7 @@ class NewNote:
         return cls(**shared, memory_id=rec.id if keep_id else None)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class WriteDisposition(_Record):
     """The framework's answer to one write request; a worker may claim "saved" only on `written`."""
 
@@ -127,7 +127,7 @@ class WriteDisposition(_Record):
     kind: str | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class RecallResult(_Record):
     """The `<campaign_memory>` block for a brief plus exactly what went into it."""
 
@@ -139,7 +139,7 @@ class RecallResult(_Record):
     skipped: list[str]
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class HardenReport(_Record):
     """What one hardening pass changed (ids only)."""
 
@@ -148,7 +148,7 @@ class HardenReport(_Record):
     superseded: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class PruneReport(_Record):
     """Retention result; dry run and apply come from the same eligibility rule."""
 
@@ -157,7 +157,7 @@ class PruneReport(_Record):
     deleted_count: int
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ConsolidationResult(_Record):
     """Outcome of folding several notes into one reviewed semantic note."""
 
@@ -169,7 +169,7 @@ class ConsolidationResult(_Record):
     reviewer: str
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ForgetReport(_Record):
     """Outcome of deleting a run's memories (right to deletion)."""
 
@@ -178,7 +178,7 @@ class ForgetReport(_Record):
     compacted: bool
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class AuditRecord(_Record):
     """A content-free audit row: who did what to which ids, never the text."""
 

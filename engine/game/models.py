@@ -3,7 +3,8 @@
 Plain stdlib dataclasses (keyword-only, so fields keep the saved JSON's order whatever their
 defaults): the engine builds and trusts them, and building them costs no pydantic import on the
 headless path. Untrusted JSON (a save read from disk) is validated into them at the boundary
-(`engine.session.saves`, pydantic's TypeAdapter, imported there only)."""
+(`engine.session.saves`, pydantic's TypeAdapter, imported there only). `==` and `repr` come
+from `savedb.records.Record`, as `@dataclass` would write them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from engine.game import ARCHETYPES as ARCHETYPES  # re-exported: the game's one list
+from savedb.records import Record
 
 Archetype = Literal["builder", "seller", "designer", "operator"]
 OwnerRole = Literal["strategist", "designer", "marketer", "ops"]
@@ -28,8 +30,8 @@ def _float_fields(record: Any) -> None:
             setattr(record, f.name, float(getattr(record, f.name)))
 
 
-@dataclass(kw_only=True)
-class Economics:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Economics(Record):
     """The company's numbers. Money in USD; meters 0–100; runway derived from treasury and net burn."""
 
     treasury_usd: float
@@ -69,8 +71,8 @@ class Economics:
         return out
 
 
-@dataclass(kw_only=True)
-class Worker:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Worker(Record):
     id: str
     title: str
     kind: WorkerKind = "digital_worker"
@@ -85,8 +87,8 @@ class Worker:
         _float_fields(self)
 
 
-@dataclass(kw_only=True)
-class OrgDelta:
+@dataclass(kw_only=True, eq=False, repr=False)
+class OrgDelta(Record):
     added_role_id: str | None = None
     added_role_title: str | None = None
     monthly_cost_usd: float = 0.0
@@ -97,8 +99,8 @@ class OrgDelta:
         _float_fields(self)
 
 
-@dataclass(kw_only=True)
-class Stage:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Stage(Record):
     id: str
     beat: str
     number: int
@@ -116,8 +118,8 @@ class Stage:
     decision: StageDecision | None = None
 
 
-@dataclass(kw_only=True)
-class StageDecision:
+@dataclass(kw_only=True, eq=False, repr=False)
+class StageDecision(Record):
     rule_id: str
     option: str  # "A", "B" or "own"
     text: str
@@ -128,8 +130,8 @@ class StageDecision:
     title: str = ""
 
 
-@dataclass(kw_only=True)
-class Option:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Option(Record):
     key: Literal["A", "B"]
     text: str
     tradeoff: str
@@ -140,8 +142,8 @@ class Option:
     binds: str = ""  # what choosing it binds the next worker to, in words ("price $10 a walk")
 
 
-@dataclass(kw_only=True)
-class Dilemma:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Dilemma(Record):
     stage_id: str
     title: str
     axis: str
@@ -151,8 +153,8 @@ class Dilemma:
     variant: str = ""
 
 
-@dataclass(kw_only=True)
-class Directive:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Directive(Record):
     """The newest binding decision: what the next artifact must visibly follow."""
 
     memory_id: str | None = None
@@ -166,8 +168,8 @@ class Directive:
     standing_text: str | None = None  # the fork decision that stays binding under it
 
 
-@dataclass(kw_only=True)
-class Rubric:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Rubric(Record):
     dimensions: dict[str, int]
     checks: dict[str, bool]
     floor: int
@@ -180,8 +182,8 @@ class Rubric:
     violations: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass(kw_only=True)
-class StageRun:
+@dataclass(kw_only=True, eq=False, repr=False)
+class StageRun(Record):
     """What one worker run produced (an attempt at a stage)."""
 
     stage_id: str
@@ -204,8 +206,8 @@ class StageRun:
     binding: list[dict[str, Any]] = field(default_factory=list)  # the recalled directions
 
 
-@dataclass(kw_only=True)
-class Receipt:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Receipt(Record):
     stage_id: str
     rule_id: str
     option: str
@@ -223,8 +225,8 @@ class Receipt:
     effect_line: str = ""  # the same line the option showed before the choice
 
 
-@dataclass(kw_only=True)
-class StandupTurn:
+@dataclass(kw_only=True, eq=False, repr=False)
+class StandupTurn(Record):
     speaker: str
     role: str
     line: str
@@ -233,8 +235,8 @@ class StandupTurn:
     served_by: str = "simulation"
 
 
-@dataclass(kw_only=True)
-class Antagonist:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Antagonist(Record):
     name: str
     archetype: str
     tagline: str
@@ -244,8 +246,8 @@ class Antagonist:
     personality_text: str = ""
 
 
-@dataclass(kw_only=True)
-class AntagonistMove:
+@dataclass(kw_only=True, eq=False, repr=False)
+class AntagonistMove(Record):
     day: int
     stage_id: str
     title: str
@@ -260,15 +262,15 @@ class AntagonistMove:
         _float_fields(self)
 
 
-@dataclass(kw_only=True)
-class EventChoice:
+@dataclass(kw_only=True, eq=False, repr=False)
+class EventChoice(Record):
     key: Literal["A", "B"]
     text: str
     effect_line: str = ""
 
 
-@dataclass(kw_only=True)
-class WorldEvent:
+@dataclass(kw_only=True, eq=False, repr=False)
+class WorldEvent(Record):
     """A seeded happening between stages: a visible consequence, sometimes a small choice."""
 
     kind: str
@@ -283,8 +285,8 @@ class WorldEvent:
     choice: str | None = None
 
 
-@dataclass(kw_only=True)
-class Outcome:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Outcome(Record):
     result: Literal["victory", "defeat"]
     reason: str
     day: int
@@ -295,8 +297,8 @@ class Outcome:
     stage: int = 0  # the stage (1-8) the venture ended in
 
 
-@dataclass(kw_only=True)
-class Founder:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Founder(Record):
     name: str
     company: str
     pitch: str
@@ -305,8 +307,8 @@ class Founder:
     keywords: list[str]
 
 
-@dataclass(kw_only=True)
-class GameState:
+@dataclass(kw_only=True, eq=False, repr=False)
+class GameState(Record):
     """The whole persisted state of one run (saved as JSON after every command)."""
 
     rules_version: int = 1  # saves made before the rules-as-dilemma-deck game carry 1

@@ -2,7 +2,8 @@
 
 A command is a frozen dataclass holding its input, already validated (`from_said` builds it from
 the one line a player typed or the key they pressed and refuses bad input in one line;
-`from_record` rebuilds it from the run's inputs as recorded, for replay). Its class says:
+`from_record` rebuilds it from the run's inputs as recorded, for replay; `==`, `repr` and the hash
+come from `savedb.records.FrozenRecord`, as `@dataclass` would write them). Its class says:
 
 - `name` (the capability the snapshot reports and the TUI's action rows name) and `cmd` (how the
   run's inputs record it);
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, Typ
 from engine.errors import GameError, InputError, SaveError
 from engine.game.economy import MAX_REDOS
 from engine.language.text import MAX_REASON_CHARS, clean_text
+from savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
     from typing import Self
@@ -81,8 +83,8 @@ def _said(text: str, field: str) -> str:
     return clean_text(text, field=field, max_chars=MAX_REASON_CHARS)
 
 
-@dataclass(frozen=True)
-class Flag:
+@dataclass(frozen=True, eq=False, repr=False)
+class Flag(FrozenRecord):
     """The `worldforge simulate` option that gives a command in a headless venture, and how its
     values read (engine.play.headless.Plan.from_cli):
 
@@ -105,8 +107,8 @@ class Flag:
         return self.option.lstrip("-").replace("-", "_")
 
 
-@dataclass(frozen=True)
-class Preview:
+@dataclass(frozen=True, eq=False, repr=False)
+class Preview(FrozenRecord):
     """What a command will do, in words, shown for the player to confirm before it commits."""
 
     verb: str  # what confirming does ("decide")
@@ -157,8 +159,8 @@ class Kind(Protocol[R_co]):
 REGISTRY: dict[str, Kind[object]] = {}
 
 
-@dataclass(frozen=True)
-class Command(ABC, Generic[P, R]):
+@dataclass(frozen=True, eq=False, repr=False)
+class Command(FrozenRecord, ABC, Generic[P, R]):
     """One player command (subclasses set the class variables, `prepare` and `apply`)."""
 
     name: ClassVar[str]
@@ -247,7 +249,7 @@ class Command(ABC, Generic[P, R]):
         return session.execute(self, replaying=replaying)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class PlainCommand(Command[None, R]):
     """A command without model work: all it does is inside the transaction."""
 
@@ -256,7 +258,7 @@ class PlainCommand(Command[None, R]):
 
 
 # ---------------------------------------------------------------------------- the stage
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RunStage(Command["tuple[StageRun, RouteResult]", "StageRun | None"]):
     """The stage's worker runs: its model call first, then one transaction to keep the work (None
     when the waiting event's default, taken first, ended the venture)."""
@@ -296,7 +298,7 @@ class RunStage(Command["tuple[StageRun, RouteResult]", "StageRun | None"]):
         return steps.record_run(step, run, result)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Approve(PlainCommand["Dilemma"]):
     """The CEO approves the artifact at the gate; the fork opens."""
 
@@ -312,7 +314,7 @@ class Approve(PlainCommand["Dilemma"]):
 
 
 # ---------------------------------------------------------------------------- the fork
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Decide(PlainCommand["Receipt"]):
     """One of the fork's two options; the standup follows."""
 
@@ -342,7 +344,7 @@ class Decide(PlainCommand["Receipt"]):
         return _standup_after(session, result)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Reject(PlainCommand["StageRun | None"]):
     """A rejection with a reason: binding memory, and the worker redoes the stage at once (its
     result is the redo's work, None when the redo's days ended the venture)."""
@@ -391,7 +393,7 @@ class Reject(PlainCommand["StageRun | None"]):
         return session.execute(RunStage())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class DecideOwn(PlainCommand["Receipt"]):
     """The fork answered in the CEO's own words (read as a person means them)."""
 
@@ -442,7 +444,7 @@ def _standup_after(session: GameSession, receipt: Receipt) -> Receipt:
     return receipt
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class StandupReply(PlainCommand["MemoryNote"]):
     """The CEO's reply at the standup: it binds the next stage's work."""
 
@@ -475,7 +477,7 @@ class StandupReply(PlainCommand["MemoryNote"]):
         return steps.standup_reply(step, self.text)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class AnswerEvent(PlainCommand["WorldEvent"]):
     """The small choice of the event waiting between stages (A/B or 1/2)."""
 
@@ -508,7 +510,7 @@ class AnswerEvent(PlainCommand["WorldEvent"]):
         return steps.answer_event(step, self.choice, by_default=self.by_default)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Standup(Command["tuple[list[StandupTurn], list[RouteResult]]", None]):
     """Three workers react to the decision (their own model calls), then it is kept."""
 
@@ -538,7 +540,7 @@ class Standup(Command["tuple[list[StandupTurn], list[RouteResult]]", None]):
         steps.record_standup(step, turns, results)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RoutingChanged(PlainCommand[None]):
     """A routing change, noted in the run's log (modes and labels only, never a secret). Not a
     player command of the game (it has no phase): the settings screen gives it after the router
@@ -564,7 +566,7 @@ class RoutingChanged(PlainCommand[None]):
 
 
 # ---------------------------------------------------------------------------- memory
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Consolidate(PlainCommand["ConsolidationResult"]):
     """Fold notes into one reviewed semantic note."""
 
@@ -588,7 +590,7 @@ class Consolidate(PlainCommand["ConsolidationResult"]):
         return memory_commands.consolidate(step, list(self.sources), self.summary, self.reviewer)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Prune(PlainCommand["PruneReport"]):
     """Apply the retention rule at today's game date."""
 
@@ -601,7 +603,7 @@ class Prune(PlainCommand["PruneReport"]):
         return memory_commands.prune(step)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ForgetMemories(PlainCommand["ForgetReport"]):
     """Delete every memory of the run; the game goes on without its binding direction."""
 
