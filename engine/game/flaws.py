@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine.game.economy import METER_NAMES, bump
-from engine.game.models import Directive, Economics, GameState, Stage
+from engine.game.models import Economics, GameState, Stage
 from textkit import content_words, has_phrase, words
 
 T = TypeVar("T")
@@ -162,37 +162,23 @@ def odds(state: GameState, stage: Stage, attempt: int) -> tuple[float, list[str]
     return p, why
 
 
-def draw(
-    state: GameState,
-    stage: Stage,
-    attempt: int,
-    directive: Directive | None = None,
-    avoid: tuple[str, ...] = (),
-    *,
-    bound: bool | None = None,
-) -> str | None:
-    """Seeded: which flaw (if any) this attempt ships. `avoid` holds what a rejection named;
-    `bound` says whether recalled memory binds this attempt (a seeded DRIFT needs a direction to
-    break; `directive` is the older way of saying so). A redo never ships a new flaw."""
+def draw(state: GameState, stage: Stage, attempt: int, *, bound: bool) -> str | None:
+    """Seeded: which flaw (if any) this attempt ships. `bound` says whether recalled memory binds
+    this attempt (a seeded DRIFT needs a direction to break). A redo never ships a new flaw."""
     if attempt > 1:
         return None
-    if bound is None:
-        bound = directive is not None and bool(directive.rule_id)
     history = ",".join(s.decision.rule_id for s in state.stages if s.decision)
     rng = random.Random(f"{state.seed}:{stage.id}:{attempt}:{history}:{state.day}:flaw")
     p, _ = odds(state, stage, attempt)
     if rng.random() >= p:
         # a seeded DRIFT: the worker breaks one recalled direction (the gate must catch it)
-        if bound and "ignores_decision" not in avoid and rng.random() < ODDS["drift"]:
-            return "ignores_decision"
-        return None
+        return "ignores_decision" if bound and rng.random() < ODDS["drift"] else None
+    # every role can over-claim, so there is always a kind to draw
     kinds = [
         k
         for k, f in FLAWS.items()
-        if stage.owner_role in f.roles and k not in avoid and (k != "ignores_decision" or bound)
+        if stage.owner_role in f.roles and (k != "ignores_decision" or bound)
     ]
-    if not kinds:
-        return None
     return rng.choices(kinds, weights=[WEIGHT.get(k, 1.0) for k in kinds])[0]
 
 

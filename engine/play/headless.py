@@ -190,9 +190,14 @@ def routing(session: GameSession, events: list[Event] | None = None) -> Served:
     return served_summary(session.router.runtime_label(), served, fallbacks)
 
 
+def _pick(obj: object, *names: str) -> dict[str, Any]:
+    """These attributes of `obj` under their own names (one object of the summary)."""
+    return {name: getattr(obj, name) for name in names}
+
+
 def summary(session: GameSession) -> dict[str, Any]:
     """The `simulate --json` object."""
-    st = session.state
+    st, o = session.state, session.state.outcome
     served: Counter[str] = Counter()
     events = session.events()
     for e in events:
@@ -202,32 +207,11 @@ def summary(session: GameSession) -> dict[str, Any]:
     return {
         "run_id": st.run_id,
         "seed": st.seed,
-        "outcome": {
-            "result": st.outcome.result,
-            "reason": st.outcome.reason,
-            "day": st.outcome.day,
-            "stage": st.outcome.stage,
-            "ending": st.outcome.ending,
-        }
-        if st.outcome
-        else None,
-        "score": {
-            "points": st.outcome.score,
-            "grade": st.outcome.grade,
-            "ending": st.outcome.ending,
-            "title": st.outcome.title,
-        }
-        if st.outcome
-        else None,
+        "outcome": _pick(o, "result", "reason", "day", "stage", "ending") if o else None,
+        "score": {"points": o.score, **_pick(o, "grade", "ending", "title")} if o else None,
         "economics": st.economics.shown(),
         "world_events": [
-            {
-                "after_stage": e.after_stage,
-                "kind": e.kind,
-                "title": e.title,
-                "choice": e.choice,
-                "effect": e.effect_line,
-            }
+            {**_pick(e, "after_stage", "kind", "title", "choice"), "effect": e.effect_line}
             for e in st.world_events
         ],
         "rival": {
@@ -261,8 +245,7 @@ def summary(session: GameSession) -> dict[str, Any]:
                 ],
                 "shipped": artifact_markdown(work[s.id]["artifact"]) if s.id in work else [],
                 "decision": {
-                    "rule_id": s.decision.rule_id,
-                    "option": s.decision.option,
+                    **_pick(s.decision, "rule_id", "option"),
                     **({"interpreted": s.decision.interpreted} if s.decision.interpreted else {}),
                 }
                 if s.decision
@@ -273,9 +256,7 @@ def summary(session: GameSession) -> dict[str, Any]:
         "dilemmas": [
             {
                 "stage_id": s.id,
-                "title": s.decision.title,
-                "variant": s.decision.variant,
-                "rule_id": s.decision.rule_id,
+                **_pick(s.decision, "title", "variant", "rule_id"),
                 "effect": r.effect_line,
             }
             for s, r in zip([s for s in st.stages if s.decision], st.receipts, strict=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import GameError
-from engine.session.run_ids import table_exists
+from engine.session.saves import run_exists
 from savedb.db import register_schema, transaction
 
 
@@ -159,12 +159,6 @@ class Lease:
     version: int
 
 
-def _run_saved(conn: sqlite3.Connection, run_id: str) -> bool:
-    return table_exists(conn, "runs") and (
-        conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is not None
-    )
-
-
 def acquire(
     conn: sqlite3.Connection, run_id: str, *, new: bool = False, take_over: bool = False
 ) -> Lease | Holder:
@@ -176,7 +170,7 @@ def acquire(
     token = os.urandom(12).hex()  # secrets.token_hex(12), without importing secrets
     pid = os.getpid()
     with transaction(conn):
-        if not new and not _run_saved(conn, run_id):
+        if not new and not run_exists(conn, run_id):
             raise StaleStateError(FORGOTTEN)
         row = conn.execute(
             f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (run_id,)
@@ -214,7 +208,7 @@ def advance(conn: sqlite3.Connection, lease: Lease) -> int:
     row = conn.execute(
         f"SELECT version, {_HOLDER_COLS} FROM run_leases WHERE run_id = ?", (lease.run_id,)
     ).fetchone()
-    if row is None or (lease.version > 0 and not _run_saved(conn, lease.run_id)):
+    if row is None or (lease.version > 0 and not run_exists(conn, lease.run_id)):
         raise StaleStateError(FORGOTTEN)
     holder = _holder(tuple(row)[1:])
     if holder is None or holder.token != lease.token:

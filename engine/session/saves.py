@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import SaveError
 from engine.game.models import GameState
-from engine.session import run_ids as _run_ids  # noqa: F401  (renames legacy run ids on open)
+from engine.session import run_ids as _run_ids  # (and it renames legacy run ids on open)
 from engine.session.events import now_iso
 from savedb.db import register_schema, transaction
 
@@ -54,7 +54,10 @@ register_schema("runs", _ensure)
 
 
 def run_exists(conn: sqlite3.Connection, run_id: str) -> bool:
-    return conn.execute("SELECT 1 FROM runs WHERE run_id=?", (run_id,)).fetchone() is not None
+    """Whether the save holds the run (a save that has no runs table yet holds none)."""
+    return _run_ids.table_exists(conn, "runs") and (
+        conn.execute("SELECT 1 FROM runs WHERE run_id=?", (run_id,)).fetchone() is not None
+    )
 
 
 def save_run(conn: sqlite3.Connection, state: GameState, inputs: list[dict[str, Any]]) -> None:

@@ -266,10 +266,9 @@ def _write_command(
     they take its lease (refused while another window holds the run) and are recorded commands
     that `replay --verify` re-applies. Memories of an id with no game run behind them (written by
     a script) are handled by the store alone."""
-    from engine.session.run_ids import table_exists
     from engine.session.saves import run_exists
 
-    if not table_exists(conn, "runs") or not run_exists(conn, args.run):
+    if not run_exists(conn, args.run):
         _store_only(conn, store, args)
         return
     from engine.routing import Router
