@@ -95,7 +95,10 @@ if TYPE_CHECKING:
 # 56: a place the CEO names is the scope ("launch in Leeds first" centres the work on Leeds); a
 #     price per thing bought offers the first one free, not a first month; a price in another
 #     currency is asked about in dollars ("£25 a repair": say "$25 a repair").
-RULES_VERSION = 56
+# 57: a problem that already says the time is lost is struggled with ("students who struggle with
+#     weekends lost to the washing pile", never "lose time to weekends lost to …"); learners'
+#     problems are learners' (lessons that move on before it clicks), not lesson planning.
+RULES_VERSION = 57
 
 
 @dataclass(frozen=True)

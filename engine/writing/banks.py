@@ -15,7 +15,7 @@ STAGE_OPENERS: dict[str, tuple[str, ...]] = {
         "Our unfair advantage with {customer} is sharper than it looks.",
     ),
     "NEED": (
-        "{cap_customer} <loses> time to {pain}; that is the need we start from.",
+        "{cap_customer} {lose_time_to} {pain}; that is the need we start from.",
         "Ten conversations in, one need keeps coming back: {pain}.",
         "The need is plain once you listen to {customer}: {pain}.",
     ),
@@ -105,12 +105,12 @@ ARCHETYPE_LINES: dict[str, tuple[str, ...]] = {
 }
 
 AUDIENCE = (
-    "{cap_customer} who <loses> time to {pain}",
+    "{cap_customer} who {lose_time_to} {pain}",
     "{cap_customer} who <wants> {outcome} and <has> no time to set it up",
     "{cap_customer} tired of {pain}",
 )
 PROBLEM = (
-    "{cap_customer} <loses> time to {pain}, and nothing they try fits how they work.",
+    "{cap_customer} {lose_time_to} {pain}, and nothing they try fits how they work.",
     "Today {customer} <juggles> {pain}; the tools on offer were built for someone else.",
     "{cap_customer} <wants> {outcome}, yet every week starts with {pain}.",
 )
@@ -172,7 +172,7 @@ CHURN_DRIVERS = (
     "Price surprises when {a:unit} renews",
     "{a:unit} that never set up the {tool}",
     "No one owns the {thing} for {a:unit}",
-    "{cap_customer} still losing time to {pain}",
+    "{cap_customer} still {losing_time_to} {pain}",
     "A rival offer from {rival}",
     "Seasonal lulls for each {unit}",
     "No clear result for {a:unit} in the first month",

@@ -138,11 +138,19 @@ def _voice(
         "n": str(rng.randint(3, 12)),
     }
     slots["unit_plural"] = plural(slots["unit"])
+    # a pain that already says the time is lost ("weekends lost to the washing pile") is struggled
+    # with, never "lose time to weekends lost to …"
+    lost = _TIME_LOST.search(slots["pain"])
+    slots["lose_time_to"] = "<struggles> with" if lost else "<loses> time to"
+    slots["losing_time_to"] = "struggling with" if lost else "losing time to"
     slots["pain_short"] = " ".join(slots["pain"].split()[:3])
     for k in ("customer", "offering", "outcome", "thing", "unit_plural"):
         slots[f"cap_{k}"] = cap(slots[k])
     slots["tools"] = ", ".join(wb["tools"])
     return Voice(slots, f"{seed}:{stage.id}:{attempt}:{steer}", wb)
+
+
+_TIME_LOST = re.compile(r"\b(?:lost|eats|spent|missed|wasted)\b")
 
 
 def _own_unit(units: tuple[str, ...], drawn: str, customer: str) -> str:

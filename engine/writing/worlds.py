@@ -84,12 +84,12 @@ WORLD_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "things": ("invoices", "receipts", "deadlines"),
     },
     "learning": {
-        "pain": ("evenings spent on lesson planning", "progress nobody can see", "lessons at times that never fit",
+        "pain": ("lessons that move on before it clicks", "progress nobody can see", "lessons at times that never fit",
                  "courses dropped after week two"),
-        "outcome": ("lessons planned by Sunday noon", "progress they can see", "a lesson at a time that fits",
+        "outcome": ("a tutor who knows where they left off", "progress they can see", "a lesson at a time that fits",
                     "a course finished, not abandoned"),
         "tools": ("lesson planner", "progress tracker", "class calendar"),
-        "features": ("Plan a week of lessons in one sitting", "Progress in plain words", "Lessons at a time that fits"),
+        "features": ("Book a week of lessons in one sitting", "Progress in plain words", "Lessons at a time that fits"),
         "things": ("lessons", "courses", "progress reports"),
     },
     "fashion": {

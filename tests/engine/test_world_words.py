@@ -87,3 +87,16 @@ def test_every_problem_reads_after_lose_time_to_and_tired_of():
     for name, bank in banks:
         for pain in bank.get("pain", ()):
             assert not re.match(r"(?:no|not|never|without|lose|losing)(?:\s|$)", pain), (name, pain)
+
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_a_pain_that_already_loses_time_is_struggled_with(new_session, seed):
+    """ "Students who lose time to weekends lost to the washing pile" said the loss twice: a
+    problem that already says the time is lost (lost, eats, spent) is struggled with instead."""
+    from engine.play.headless import Plan, play
+
+    s = new_session(pitch="a laundry pickup service for students in Glasgow", seed=seed)
+    play(s, Plan(path="AAAAAAAA"))
+    text = " ".join(str(e.payload.get("artifact", "")) for e in s.events())
+    assert "lose time to" in text or "struggle with" in text
+    assert not re.search(r"los(?:e|es|ing) time to [^.;,]*\b(?:lost|eats|spent)\b", text)
