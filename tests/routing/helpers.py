@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.config import Settings
 from engine.routing import Router, RouteRequest
 from tests.routing.artifacts import GOOD, Pitch
@@ -31,6 +33,13 @@ def local_settings(url: str, **extra: Any) -> Settings:
     }
     values.update(extra)
     return Settings(**values)
+
+
+def local_env(monkeypatch: pytest.MonkeyPatch, url: str, model: str = "qwen2.5") -> None:
+    """The environment of a player on the local tier at `url` (what the CLI's settings read)."""
+    monkeypatch.setenv("DEMO_MODE", "local")
+    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", url)
+    monkeypatch.setenv("LOCAL_AGENT_MODEL", model)
 
 
 def local_router(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from tests.routing.helpers import local_env
 from tests.servers.openai_server import refused_url
 from worldforge_tui.cli import routing as cli_routing
 
@@ -27,9 +28,7 @@ def test_status_json_in_simulation(capsys):
 
 
 def test_status_reports_reachability(monkeypatch, capsys, fake_openai):
-    monkeypatch.setenv("DEMO_MODE", "local")
-    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", fake_openai.url)
-    monkeypatch.setenv("LOCAL_AGENT_MODEL", "qwen2.5")
+    local_env(monkeypatch, fake_openai.url)
     assert _main(["routing", "status"]) == 0
     out = capsys.readouterr().out
     assert "runtime: local" in out
@@ -39,9 +38,7 @@ def test_status_reports_reachability(monkeypatch, capsys, fake_openai):
 
 
 def test_test_exits_1_when_active_tier_is_down(monkeypatch, capsys):
-    monkeypatch.setenv("DEMO_MODE", "local")
-    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", refused_url())
-    monkeypatch.setenv("LOCAL_AGENT_MODEL", "qwen2.5")
+    local_env(monkeypatch, refused_url())
     assert _main(["routing", "test", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is False
@@ -50,9 +47,7 @@ def test_test_exits_1_when_active_tier_is_down(monkeypatch, capsys):
 
 
 def test_test_exits_0_when_tiers_answer(monkeypatch, capsys, fake_openai):
-    monkeypatch.setenv("DEMO_MODE", "local")
-    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", fake_openai.url)
-    monkeypatch.setenv("LOCAL_AGENT_MODEL", "qwen2.5")
+    local_env(monkeypatch, fake_openai.url)
     assert _main(["routing", "test"]) == 0
     assert "all active tiers answered" in capsys.readouterr().out
 

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from engine.routing import Router
+from engine.routing import Router, RouteResult
 from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.faults.server import FaultAnswer, FaultServer
 from tests.routing.artifacts import GOOD, Pitch, simulate
@@ -82,36 +82,31 @@ def test_no_call_of_a_fresh_process_runs_past_the_deadline(budget):
         assert reason.startswith("local: out of time (the model client was still loading)"), reason
 
 
+def _hybrid(
+    local_fault: str, *, scale: float = 1.0, **limits: float
+) -> tuple[RouteResult, FaultServer]:
+    """One call in the hybrid set-up, the local fault server playing `local_fault` and a healthy
+    Foundry behind it: the result, and the Foundry server (what it was asked)."""
+    with FaultServer(scale=scale) as local, FaultServer() as cloud:
+        local.use(local_fault)
+        cloud.use("ok")
+        settings = live_settings(cloud.url, local_url=local.url, local_agent_model="m", **limits)
+        return Router(settings, caps_cache=False).call(_fault_req(), _sim), cloud
+
+
 def test_first_tier_keeps_its_floor_of_the_budget():
     """A local model whose first token comes at half the budget answers in the hybrid set-up when
     the player raised the first-token limit (an even split would have cut it)."""
-    with FaultServer(scale=0.05) as local, FaultServer() as cloud:
-        local.use("S07")  # the first token after 20 s × 0.05 = 1.0 s
-        cloud.use("ok")
-        settings = live_settings(
-            cloud.url,
-            local_url=local.url,
-            local_agent_model="m",
-            agent_request_timeout=2.0,
-            agent_first_token_timeout=30.0,
-        )
-        result = Router(settings, caps_cache=False).call(_fault_req(), _sim)
+    # the first token after 20 s × 0.05 = 1.0 s
+    result, cloud = _hybrid(
+        "S07", scale=0.05, agent_request_timeout=2.0, agent_first_token_timeout=30.0
+    )
     assert result.served_by == "local", result.fallback_reason
     assert cloud.hits == []
 
 
 def test_first_token_limit_hands_the_rest_to_the_next_tier():
-    with FaultServer() as local, FaultServer() as cloud:
-        local.use("S06")
-        cloud.use("ok")
-        settings = live_settings(
-            cloud.url,
-            local_url=local.url,
-            local_agent_model="m",
-            agent_request_timeout=3.0,
-            agent_first_token_timeout=0.4,
-        )
-        result = Router(settings, caps_cache=False).call(_fault_req(), _sim)
+    result, _ = _hybrid("S06", agent_request_timeout=3.0, agent_first_token_timeout=0.4)
     assert result.served_by == "foundry"
     assert result.fallback_reason == "local: silent (no first token in 0.4 s)"
     assert result.usage.latency_ms < 3000

@@ -8,7 +8,7 @@ import pytest
 
 from engine.routing import Router
 from engine.routing.faults.server import FaultServer
-from tests.routing.helpers import live_settings, local_settings
+from tests.routing.helpers import live_settings, local_env, local_settings
 from worldforge_tui.cli import main
 
 
@@ -49,9 +49,7 @@ def test_schema_enforced_is_recorded(server):
 
 
 def test_routing_test_prints_completion_and_advisory(server, monkeypatch, capsys):
-    monkeypatch.setenv("DEMO_MODE", "local")
-    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", server.url)
-    monkeypatch.setenv("LOCAL_AGENT_MODEL", "qwen2.5")
+    local_env(monkeypatch, server.url)
     assert main(["routing", "test"]) == 0
     out = capsys.readouterr().out
     assert "one-token completion" in out and "schema    advisory (json_schema" in out
@@ -62,9 +60,7 @@ def test_routing_test_prints_completion_and_advisory(server, monkeypatch, capsys
 def test_a_failing_completion_fails_routing_test(monkeypatch, capsys):
     with FaultServer() as s:
         s.use("S04")  # lists its models, but every completion is a 503
-        monkeypatch.setenv("DEMO_MODE", "local")
-        monkeypatch.setenv("LOCAL_AGENT_BASE_URL", s.url)
-        monkeypatch.setenv("LOCAL_AGENT_MODEL", "qwen2.5")
+        local_env(monkeypatch, s.url)
         assert main(["routing", "test", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["tiers"][1]["ok"] is True  # /models answered…

@@ -21,7 +21,7 @@ from engine.routing import Router
 from engine.routing.types import StreamEvent
 from engine.workers.standup import line_contract
 from tests.routing.artifacts import GOOD, Pitch, simulate
-from tests.routing.helpers import local_settings, outcomes, req
+from tests.routing.helpers import local_env, local_settings, outcomes, req
 from worldforge_tui.cli import routing as cli_routing
 
 PITCH = "Repair bookings for independent bike shops"
@@ -39,9 +39,7 @@ def _settings(server, **extra):
 
 
 def _env(server, monkeypatch) -> None:
-    monkeypatch.setenv("DEMO_MODE", "local")
-    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", server.url)
-    monkeypatch.setenv("LOCAL_AGENT_MODEL", server.model)
+    local_env(monkeypatch, server.url, server.model)
     monkeypatch.setenv("AGENT_REQUEST_TIMEOUT", str(CALL_BUDGET_S))
 
 

@@ -55,6 +55,17 @@ MAX_TOKENS_ERROR = (
     "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
     "'max_completion_tokens' instead."
 )
+# The same refusal the other way round: a deployment that takes only `max_tokens`.
+MAX_COMPLETION_TOKENS_ERROR = (
+    MAX_TOKENS_ERROR.replace("max_tokens", "#")
+    .replace("max_completion_tokens", "max_tokens")
+    .replace("#", "max_completion_tokens")
+)
+PARAM_REFUSALS = (  # (parameter, the deployment's words, its code)
+    ("temperature", TEMPERATURE_ERROR, "unsupported_value"),
+    ("max_tokens", MAX_TOKENS_ERROR, "unsupported_parameter"),
+    ("max_completion_tokens", MAX_COMPLETION_TOKENS_ERROR, "unsupported_parameter"),
+)
 RESPONSE_FORMAT_ERROR = (
     "Invalid parameter: 'response_format' of type '{kind}' is not supported with this model."
 )
@@ -216,35 +227,10 @@ class _Handler(LoopbackHandler):
             rejects.add("max_tokens")
         elif fault == "bad_response_format":
             rejects.add("response_format")
-        if "temperature" in rejects and "temperature" in body:
-            self.send_json(
-                400,
-                _error_body(
-                    TEMPERATURE_ERROR, "invalid_request_error", "temperature", "unsupported_value"
-                ),
-            )
-            return True
-        if "max_tokens" in rejects and "max_tokens" in body:
-            self.send_json(
-                400,
-                _error_body(
-                    MAX_TOKENS_ERROR, "invalid_request_error", "max_tokens", "unsupported_parameter"
-                ),
-            )
-            return True
-        if "max_completion_tokens" in rejects and "max_completion_tokens" in body:
-            msg = (
-                MAX_TOKENS_ERROR.replace("max_tokens", "#")
-                .replace("max_completion_tokens", "max_tokens")
-                .replace("#", "max_completion_tokens")
-            )
-            self.send_json(
-                400,
-                _error_body(
-                    msg, "invalid_request_error", "max_completion_tokens", "unsupported_parameter"
-                ),
-            )
-            return True
+        for param, message, code in PARAM_REFUSALS:
+            if param in rejects and param in body:
+                self.send_json(400, _error_body(message, "invalid_request_error", param, code))
+                return True
         fmt = body.get("response_format")
         kind = fmt.get("type") if isinstance(fmt, dict) else None
         if kind is not None and ("response_format" in rejects or kind in rejects):
