@@ -84,14 +84,12 @@ def _platform_dir(kind: str) -> Path:
 
 def config_dir() -> Path:
     """Where the settings file lives: WORLDFORGE_HOME when set, else the user config dir."""
-    home = _home()
-    return home or _platform_dir("user_config_dir")
+    return _home() or _platform_dir("user_config_dir")
 
 
 def save_dir() -> Path:
     """Where saves live: WORLDFORGE_HOME when set, else the user data dir."""
-    home = _home()
-    return home or _platform_dir("user_data_dir")
+    return _home() or _platform_dir("user_data_dir")
 
 
 def log_dir() -> Path:

@@ -60,16 +60,7 @@ def payload_dict(payload: Any) -> dict[str, Any]:
         except (ValueError, TypeError):
             return {"text": payload if isinstance(payload, str) else repr(payload)}
         return loaded if isinstance(loaded, dict) else {"value": loaded}
-    if payload is None:
-        return {}
-    dump = getattr(payload, "model_dump", None)
-    if callable(dump):
-        try:
-            result = dump(mode="json")
-        except Exception:  # noqa: BLE001 - a broken payload must still show up in the log
-            return {"value": repr(payload)}
-        return result if isinstance(result, dict) else {"value": result}
-    return {"value": payload}
+    return {} if payload is None else {"value": payload}
 
 
 def categories(event_type: str, payload: dict[str, Any]) -> int:
