@@ -49,7 +49,7 @@ from engine.routing.types import (
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
     import asyncio
 
-    from engine.routing.openai_tier import Completion, Limits
+    from engine.routing.openai_tier import Ask, Completion, Limits
 
 log = logging.getLogger("worldforge.routing")
 
@@ -596,9 +596,7 @@ class Router:
         self,
         req: RouteRequest,
         target: Target,
-        settings: Settings,
-        convo: list[dict[str, str]],
-        schema: dict[str, Any],
+        ask: Ask,
         caps: DeploymentCaps,
         limits: Limits,
         trace: _Trace,
@@ -608,7 +606,7 @@ class Router:
         label if the attempt fails, or the caller's hard wait cuts it)."""
         import asyncio
 
-        from engine.routing.openai_tier import Ask, chat
+        from engine.routing.openai_tier import chat
 
         t0 = time.perf_counter()
         watching = bool(self._watchers)
@@ -644,13 +642,6 @@ class Router:
             self._emit(
                 StreamEvent("start", req.call_key, req.role, target.tier, target.model, at=t0)
             )
-        ask = Ask(
-            convo,
-            req.contract().__name__,
-            schema,
-            req.max_output_tokens,
-            settings.agent_temperature,
-        )
 
         def on_sent() -> None:
             trace.asked_at = time.perf_counter()
@@ -687,7 +678,7 @@ class Router:
         out a short Retry-After or backs off once; 5xx backs off with jitter (≤ AGENT_MAX_RETRIES)
         and counts toward the breaker; a 400 is never resent unchanged; one re-ask for output
         that does not validate. Time to first token is limited when another model could answer."""
-        from engine.routing.openai_tier import Limits
+        from engine.routing.openai_tier import Ask, Limits
 
         caps = self._caps.for_deployment(target.endpoint, target.model, target.default_token_param)
         convo = list(messages)
@@ -710,9 +701,14 @@ class Router:
             started = time.perf_counter()
             trace.asked_at, trace.tokens = None, 0
             try:
-                comp: Completion = await self._attempt(
-                    req, target, settings, convo, schema, caps, limits, trace
+                ask = Ask(
+                    convo,
+                    req.contract().__name__,
+                    schema,
+                    req.max_output_tokens,
+                    settings.agent_temperature,
                 )
+                comp: Completion = await self._attempt(req, target, ask, caps, limits, trace)
             except CallCancelled:
                 self._cooldowns.release(target.endpoint)
                 self._cooldowns.release(target.model_key)
