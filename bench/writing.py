@@ -146,12 +146,12 @@ _SINGULAR_VERBS = "loses|wants|needs|juggles|has|is|was|gets|sees|trusts|asks"
 def _world_marks() -> dict[str, set[str]]:
     """Phrases that belong to exactly one offering world's bank (its tools and things)."""
     try:
-        from engine.writing.worlds import WORLD_WORDS
+        from engine.writing.worlds import world_banks
     except ImportError:  # the offering worlds' banks are not in this tree yet: nothing to check
         return {}
 
     owner: dict[str, set[str]] = {}
-    for world, bank in WORLD_WORDS.items():
+    for world, bank in world_banks().items():
         for phrase in (*bank["tools"], *bank["things"]):
             owner.setdefault(phrase.lower(), set()).add(world)
     marks: dict[str, set[str]] = {}

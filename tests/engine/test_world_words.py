@@ -5,6 +5,7 @@ words fill every event and every rival line without a stray slot."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -80,10 +81,10 @@ def test_every_problem_reads_after_lose_time_to_and_tired_of():
     """The banks' problems fill "lose time to {pain}", "tired of {pain}" and "juggle {pain}": one
     read "lose time to no time to cook after a night shift". Every offering world has a bank."""
     from engine.writing.trades import TRADE_WORDS
-    from engine.writing.worlds import WORLD_WORDS
+    from engine.writing.worlds import world_banks
 
-    assert set(WORLDS) <= set(WORLD_WORDS)
-    banks = [*WORLD_WORDS.items(), *TRADE_WORDS.items()]
+    assert set(WORLDS) <= set(world_banks())
+    banks = [*world_banks().items(), *TRADE_WORDS.items()]
     for name, bank in banks:
         for pain in bank.get("pain", ()):
             assert not re.match(r"(?:no|not|never|without|lose|losing)(?:\s|$)", pain), (name, pain)
@@ -100,3 +101,22 @@ def test_a_pain_that_already_loses_time_is_struggled_with(new_session, seed):
     text = " ".join(str(e.payload.get("artifact", "")) for e in s.events())
     assert "lose time to" in text or "struggle with" in text
     assert not re.search(r"los(?:e|es|ing) time to [^.;,]*\b(?:lost|eats|spent)\b", text)
+
+
+def test_every_bank_has_every_word_the_writing_asks_for():
+    """The banks are data (engine/writing/worlds.json): each field the simulated writing reads
+    (`wb["…"]`, `v.world["…"]` in engine/writing/simulate.py) is there, non-empty, in every
+    offering world's bank and the general one, and holds phrases only."""
+    import engine.writing.simulate as simulate
+    from engine.writing.worlds import world_banks, world_words
+
+    source = Path(simulate.__file__).read_text(encoding="utf-8")
+    asked = set(re.findall(r'(?:\bwb|\.world)\["(\w+)"\]', source))
+    assert {"pain", "outcome", "tools", "features", "things"} <= asked
+    banks = world_banks()
+    assert set(WORLDS) | {"general"} <= set(banks)
+    for name, bank in banks.items():
+        for field in asked:
+            words = bank.get(field)
+            assert words and all(isinstance(w, str) and w.strip() for w in words), (name, field)
+    assert world_words("no such world") is banks["general"]
