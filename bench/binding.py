@@ -1,6 +1,6 @@
 """Bench: does memory bind the work? Typed directions through every steering input, checked.
 
-A suite of player directions written for this bench (all ten axes; through fork choices, own
+A suite of player directions written for this bench (all eleven axes; through fork choices, own
 answers, rejection reasons and standup replies; 24 pitches; seeds 21-68, none of the tuned 7-14)
 is played on the simulation tier. Each input is read into directions (engine.language.steering) and
 written as a binding note; the figures:
@@ -82,7 +82,7 @@ SCRIPT: tuple[tuple[int, str, str], ...] = (
     (3, "reject", "Too broad. Price it at ${p5} a {per}"),
     (3, "fork", "B"),
     (3, "reply", "Focus on {cust_one} who work alone; leave {segment} alone"),
-    (4, "reject", "The price is wrong: make it ${p2} a month"),
+    (4, "reject", "The price is wrong: make it ${p2} a month, and launch in {place} first"),
     (4, "own", "Focus on {cust_one}, drop {segment}, and launch in week 4"),
     (5, "reject", "Sell through linkedin, not paid ads, and keep churn under 4%"),
     (5, "reply", "Keep the burn under ${burn} a month and break even by month 10"),
@@ -118,6 +118,7 @@ def _slots(pitch: str, seed: int) -> dict[str, str]:
         "p5": str(max(5, base // 4)),
         "per": ("visit", "session", "box", "order")[seed % 4],  # a price per thing bought
         "burn": f"{40000 + seed * 100:,}",
+        "place": ("Leeds", "north Bristol", "the Northern Quarter", "Glasgow")[seed % 4],
     }
 
 

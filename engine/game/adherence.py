@@ -113,6 +113,7 @@ FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
         "ops": ("support_workflow",),
     },
 }
+FIELDS["place"] = FIELDS["scope"]  # where the work starts is said beside what it centres on
 BUZZWORDS = (
     "revolutionary",
     "game-changing",
@@ -293,6 +294,9 @@ _CHECKS: dict[str, Callable[[Mapping[str, object], Direction, str, str], str | N
         None if mentions(here, d.value) else f"never uses {d.value}"
     ),
     "scope": lambda art, d, allp, here: _scope_miss(art, d, here),
+    "place": lambda art, d, allp, here: (
+        None if mentions(here, d.value) else f"does not start in {d.value}"
+    ),
     "name": lambda art, d, allp, here: (
         None if has_phrase(here, d.value) else "does not use the name"
     ),

@@ -1,6 +1,6 @@
 """Typed directions: what a CEO input binds the next worker to, as data the gate can check.
 
-A `Direction` is an axis (price, audience, exclusion, channel, scope, timeline, claim to avoid,
+A `Direction` is an axis (price, audience, exclusion, channel, scope, place, timeline, claim to avoid,
 tone, a number, a name), a value, do / don't, the source and the stage, with its plain words
 (`Direction.line`). The directions read from one input are stored as the binding memory note's
 payload (`payload`, in `memory.models.MemoryRecord.payload`) and come back only through recall:
@@ -27,6 +27,7 @@ Axis = Literal[
     "exclusion",
     "channel",
     "scope",
+    "place",
     "timeline",
     "claim",
     "tone",
@@ -136,6 +137,7 @@ class Direction:
         return f"{self.line()} ({self.note})" if self.note else self.line()
 
 
+_NAMES_A_THING = ("audience", "scope", "place")  # what a later exclusion of its words takes out
 # How a price or number binds, and the words of each axis that binds a value as it was said.
 _BOUND = {"eq": "", "max": "under ", "min": "at least "}
 _LINES = {
@@ -143,6 +145,7 @@ _LINES = {
     "exclusion": "leave out {value}",
     "channel": "reach customers through {value}",
     "scope": "centre the work on {value}",
+    "place": "start in {value}",
     "claim": "never claim {value}",
     "tone": "write in a {value} tone",
     "name": "call it {value}",
@@ -277,12 +280,12 @@ def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
             old = slots.get(d.slot)
             if old is not None:
                 d.replaced = old.line()
-            if d.axis in ("audience", "scope") and d.do:
+            if d.axis in ("audience", "scope", "place") and d.do:
                 for k in [k for k, x in slots.items() if x.axis == "exclusion"]:
                     if slots[k].value.lower() in d.value.lower():
                         del slots[k]
             if d.axis == "exclusion":
-                for k in [k for k, x in slots.items() if x.axis in ("audience", "scope") and x.do]:
+                for k in [k for k, x in slots.items() if x.axis in _NAMES_A_THING and x.do]:
                     if d.value.lower() in slots[k].value.lower():
                         del slots[k]
             slots.pop(d.slot, None)

@@ -480,7 +480,8 @@ def _read_claims_and_tone(c: _Ctx) -> None:
 
 
 # A place the work starts in, named as a proper noun ("launch in Leeds", "only serve north Leeds",
-# "name Leeds"): the scope of a local business. Case matters for the place, not for the verb.
+# "name Leeds"): where a local business starts, beside what it centres on. Case matters for the
+# place, not for the verb.
 _PLACE = Pattern(
     r"(?i:\b(?:start|starts|starting|launch|launches|launching|begin|begins|beginning|open|opens|"
     r"opening|operate|operates|operating|based|pilot|piloting|trial|roll out|go live)\s+"
@@ -517,10 +518,9 @@ def _place(text: str) -> str | None:
 def _read_scope(c: _Ctx) -> None:
     sm = _SCOPE.search(c.text)
     placed = {d.axis for d in c.out.directions}
-    place = None if sm else _place(c.text)
-    if place:
-        c.add(Direction(axis="scope", value=place))
-    elif sm:
+    if place := _place(c.text):
+        c.add(Direction(axis="place", value=place))
+    if sm:
         p = _phrase(sm.group(2), 5)
         if (
             p

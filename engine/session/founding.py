@@ -98,7 +98,9 @@ if TYPE_CHECKING:
 # 57: a problem that already says the time is lost is struggled with ("students who struggle with
 #     weekends lost to the washing pile", never "lose time to weekends lost to …"); learners'
 #     problems are learners' (lessons that move on before it clicks), not lesson planning.
-RULES_VERSION = 57
+# 58: a place is its own axis ("start in Leeds"), bound beside the scope: a fork that centres the
+#     work on forty interviews no longer drops the town the CEO said to start in.
+RULES_VERSION = 58
 
 
 @dataclass(frozen=True)

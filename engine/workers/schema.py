@@ -70,7 +70,7 @@ def compiled_schema(
         elif d.axis == "number" and d.key in _NUMBER_PROP:
             where, prop = _NUMBER_PROP[d.key]
             _bound(schema, where, prop, d, d.amount)
-        elif d.axis in ("channel", "scope"):
+        elif d.axis in ("channel", "scope", "place"):
             _named(role, schema, d, patterned)
         elif d.axis == "tone" and d.value == "warm":
             _pattern(schema, _field(role, "tone"), "you", patterned)

@@ -80,6 +80,8 @@ def realise(
         _channel(role, art, d.value, v)
     for d in by["scope"]:
         _scope(role, art, d.value, v)
+    for d in by["place"]:
+        _scope(role, art, d.value, v, kind="place")
     for d in by["timeline"]:
         _timeline(role, art, d, v)
     for d in by["number"]:
@@ -100,6 +102,7 @@ _ORDER = (
     "audience",
     "channel",
     "scope",
+    "place",
     "timeline",
     "number",
     "name",
@@ -245,6 +248,13 @@ SAID: dict[str, tuple[str, ...]] = {
         "A retention plan for {customer}, centred on {what}",
         "Every loop for the first {unit_plural} is built around {what}",
     ),
+    "place_strategist": (
+        "The first {unit_plural} signed up, starting in {what}",
+        "A first cohort of {customer}, starting in {what}",
+    ),
+    "place_designer": ("Launching first in {what}", "Open first to {customer} in {what}"),
+    "place_marketer": ("We launch first in {what}.", "The pilot starts in {what}."),
+    "place_ops": ("Support opens first in {what}", "Every loop starts in {what}, then grows"),
     "week_strategist": (
         "Pilot live with three {unit_plural} by week {week}",
         "First {unit_plural} using it by week {week}",
@@ -307,8 +317,10 @@ def _the(what: str) -> str:
     return f"the {what}" if bare else what
 
 
-def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
-    field = FIELDS["scope"][role][0]
+def _scope(role: str, art: dict[str, Any], what: str, v: Voice, kind: str = "scope") -> None:
+    """What the work centres on (or, with kind 'place', where it starts) in the role's field, in
+    one line: a later one takes the earlier one's line, and a place and a scope each keep theirs."""
+    field = FIELDS[kind][role][0]
     if what == CORE_SCOPE:  # "too broad": every list cut to what the role's floor needs
         for k, items in scope_lists(art).items():
             floor = SCOPE_FLOOR[k]
@@ -319,13 +331,15 @@ def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
         return  # the narrowing is the cut (checked by counting), not a line saying so
     if mentions(prose(art, (field,)), what):
         return
-    said = v.pick("realise:scope", SAID[f"scope_{role}"], what=_the(what))
+    said = v.pick(
+        f"realise:{kind}", SAID[f"{kind}_{role}"], what=_the(what) if kind == "scope" else what
+    )
     if role == "marketer":  # one scope binds at a time: a later one takes an earlier one's words
-        art["body"] = f"{_SCOPE_SENTENCE.sub('', art.get('body', '')).rstrip()} {said}"
+        art["body"] = f"{_CENTRE_SENTENCE[kind].sub('', art.get('body', '')).rstrip()} {said}"
         return
     holder, key = (art["okrs_q1"][0], "key_results") if role == "strategist" else (art, field)
     items = list(holder.get(key, []))
-    at = next((i for i, x in enumerate(items) if _SCOPE_LINE.search(str(x))), None)
+    at = next((i for i, x in enumerate(items) if _CENTRE_LINE[kind].search(str(x))), None)
     if at is not None:
         items[at] = said
     else:
@@ -333,15 +347,19 @@ def _scope(role: str, art: dict[str, Any], what: str, v: Voice) -> None:
     holder[key] = items
 
 
-def _lead_ins(*roles: str) -> str:
-    """What SAID's scope templates for `roles` write just before the scope (", centred on "), as
-    one alternation: the mark of a line an earlier scope was realised in."""
-    heads = {t.split("{what}")[0].rsplit("}", 1)[-1] for r in roles for t in SAID[f"scope_{r}"]}
+def _lead_ins(kind: str, *roles: str) -> str:
+    """What SAID's `kind` templates for `roles` write just before the scope or place (", centred
+    on "), as one alternation: the mark of a line an earlier one was realised in."""
+    heads = {t.split("{what}")[0].rsplit("}", 1)[-1] for r in roles for t in SAID[f"{kind}_{r}"]}
     return "|".join(re.escape(h) for h in sorted(heads))
 
 
-_SCOPE_LINE = Pattern(_lead_ins("strategist", "designer", "ops"))
-_SCOPE_SENTENCE = Pattern(rf"[^.]*(?:{_lead_ins('marketer')})[^.]*\.\s?")
+_CENTRE_LINE = {
+    k: Pattern(_lead_ins(k, "strategist", "designer", "ops")) for k in ("scope", "place")
+}
+_CENTRE_SENTENCE = {
+    k: Pattern(rf"[^.]*(?:{_lead_ins(k, 'marketer')})[^.]*\.\s?") for k in ("scope", "place")
+}
 
 
 # ------------------------------------------------------------------ dates, numbers, names, tone
@@ -599,6 +617,7 @@ def what_changed(
             "exclusion": f"Mentions of “{d.value}”",
             "channel": "Channel",
             "scope": "Scope",
+            "place": "Place",
             "timeline": "Launch",
             "claim": "The claim",
             "tone": "Tone",
@@ -656,7 +675,7 @@ def _shown(role: str, art: Mapping[str, object], d: Direction) -> str:
         return first.group(0) if first else "no price"
     if a == "scope" and d.value == CORE_SCOPE:  # "too broad": how much the work carries
         return scope_size(role, art)
-    if a in ("audience", "channel", "scope", "name"):
+    if a in ("audience", "channel", "scope", "place", "name"):
         text = prose(art, fields)
         hit = mentions(text, d.value)
         if a == "audience":

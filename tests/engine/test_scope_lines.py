@@ -1,6 +1,6 @@
 """A scope reads as the CEO said it and binds one line at a time: "name the first ward" centres
 the work on the first ward (article kept), a later scope takes the earlier one's line (never two
-"centred on" lines), a place the CEO names binds as the scope ("launch in Leeds first"), the work
+"centred on" lines), a place the CEO names binds where the work starts ("launch in Leeds first"), the work
 counts in the customer's own noun (delivery riders per rider, never per driver), and a worker
 writing for someone else is caught even with a customer word left in."""
 
@@ -28,26 +28,40 @@ def test_a_scope_keeps_the_article_the_ceo_gave_it():
     assert _scope("mention courier insurance") == ["courier insurance"]
 
 
-def test_a_named_place_is_the_scope_and_a_date_or_a_channel_is_not():
-    assert _scope("charge $25 a repair and launch in Leeds first") == ["Leeds"]
-    assert _scope("We only operate in north Leeds") == ["north Leeds"]
-    assert _scope("Pilot in the Northern Quarter") == ["the Northern Quarter"]
-    assert _scope("name Leeds") == ["Leeds"]
-    assert _scope("Only serve Headingley for now") == ["Headingley"]
+def _places(text: str) -> list[str]:
+    read = read_directions(text, source="rejection", stage="s1")
+    return [d.value for d in read.directions if d.axis == "place"]
+
+
+def test_a_named_place_is_where_the_work_starts_and_a_date_or_a_channel_is_not():
+    assert _places("charge $25 a repair and launch in Leeds first") == ["Leeds"]
+    assert _places("We only operate in north Leeds") == ["north Leeds"]
+    assert _places("Pilot in the Northern Quarter") == ["the Northern Quarter"]
+    assert _places("name Leeds") == ["Leeds"]
+    assert _places("Only serve Headingley for now") == ["Headingley"]
     for not_a_place in ("launch in March", "start in week 2", "start in Slack communities"):
-        assert _scope(not_a_place) == [], not_a_place
+        assert _places(not_a_place) == [], not_a_place
     read = read_directions("start in week 2", source="rejection", stage="s1")
     assert [d.axis for d in read.directions] == ["timeline"]
+    both = read_directions("only the brake repairs and start in Headingley", source="rejection")
+    assert sorted(d.line() for d in both.directions) == [
+        "centre the work on the brake repairs",
+        "start in Headingley",
+    ]
 
 
-def test_a_place_named_at_the_gate_is_in_the_redo_and_the_next_work(new_session):
+def test_a_place_binds_the_redo_and_outlives_a_later_scope(new_session):
+    """ "Start in Leeds" is in the redo and in every later brief and work, also after a fork
+    that centres the work on something else (a place and a scope each bind their own line)."""
     s = new_session(pitch="mobile bike repair for commuters", seed=11)
     said = {"reject": {"stage_1_you": ["charge $25 a repair and launch in Leeds first"]}}
-    play(s, Plan(path="AAAAAAAA", said=said))
+    play(s, Plan(path="BAAAAAAA", said=said))  # A at NEED: forty customer interviews (a scope)
     work = [e.payload for e in s.events() if e.type == "STAGE_EXECUTED"]
     redo = [w for w in work if w["stage_id"] == "stage_1_you"][-1]["artifact"]
-    need = [w for w in work if w["stage_id"] == "stage_2_need"][-1]["artifact"]
-    for art in (redo, need):
+    go = [w for w in work if w["stage_id"] == "stage_3_go"][-1]["artifact"]
+    assert "start in Leeds" in go["follows_decision"]["how"]
+    assert "forty customer interviews" in str(go)
+    for art in (redo, go):
         text = str(art)
         assert "Leeds" in text and "$25 a repair" in text
         # a price per repair has no free first month to offer
