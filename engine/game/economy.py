@@ -251,7 +251,7 @@ def stage_outcome(state: GameState, role: str, score: int) -> dict[str, float]:
     else:
         gain = -0.4 * weight
     before = econ.monthly_revenue_usd
-    econ.market_share = round(min(100.0, max(0.0, econ.market_share + gain)), 1)
+    econ.market_share += gain  # clamped and rounded by recompute
     recompute(econ)
     added = max(0.0, econ.monthly_revenue_usd - before)
     deal = round(added * TUNING["deal_cash_fraction"])

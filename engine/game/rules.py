@@ -635,15 +635,8 @@ def _apply(
             bump(econ, k, eff[k])
     econ.treasury_usd = float(round(econ.treasury_usd + eff.get("cash", 0.0)))
     econ.overhead_usd = float(max(0.0, round(econ.overhead_usd + eff.get("overhead", 0.0))))
-    econ.market_share = round(
-        min(
-            100.0,
-            max(
-                0.0, econ.market_share + eff.get("revenue", 0.0) / econ.addressable_market_usd * 100
-            ),
-        ),
-        1,
-    )
+    # revenue is booked as market share (`recompute` clamps it to 0-100 and rounds it)
+    econ.market_share += eff.get("revenue", 0.0) / econ.addressable_market_usd * 100
     if rule.flag and rule.flag not in flags:
         flags.append(rule.flag)
     econ.monthly_burn_usd = org_burn(org, econ.overhead_usd)
