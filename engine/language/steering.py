@@ -92,11 +92,6 @@ _EXCLUDE = Pattern(
     re.IGNORECASE,
 )
 _LEAVE_ALONE = Pattern(r"\bleave\s+(?:the\s+)?([^,.;:!?()]+?)\s+(?:alone|out)\b", re.IGNORECASE)
-_CHANNEL_CUE = Pattern(
-    r"\b(?:through|via|sell through|reach them through|channel(?: is|:)?|use|on)\s+"
-    r"(?:the\s+|a\s+|an\s+)?([^,.;:!?()]+)",
-    re.IGNORECASE,
-)
 # Channels a CEO names in so many words (whole words, any case).
 CHANNEL_NAMES = (
     "partner referrals",
