@@ -16,9 +16,9 @@ RIDERS = "bike repair for delivery riders"
 CENTRED = re.compile(r", centred on |[Bb]uilt around |centres on ")
 
 
-def _scope(text: str) -> list[str]:
+def _scope(text: str, axis: str = "scope") -> list[str]:
     read = read_directions(text, source="rejection", stage="s1")
-    return [d.value for d in read.directions if d.axis == "scope"]
+    return [d.value for d in read.directions if d.axis == axis]
 
 
 def test_a_scope_keeps_the_article_the_ceo_gave_it():
@@ -28,19 +28,18 @@ def test_a_scope_keeps_the_article_the_ceo_gave_it():
     assert _scope("mention courier insurance") == ["courier insurance"]
 
 
-def _places(text: str) -> list[str]:
-    read = read_directions(text, source="rejection", stage="s1")
-    return [d.value for d in read.directions if d.axis == "place"]
+def _place(text: str) -> list[str]:
+    return _scope(text, "place")
 
 
 def test_a_named_place_is_where_the_work_starts_and_a_date_or_a_channel_is_not():
-    assert _places("charge $25 a repair and launch in Leeds first") == ["Leeds"]
-    assert _places("We only operate in north Leeds") == ["north Leeds"]
-    assert _places("Pilot in the Northern Quarter") == ["the Northern Quarter"]
-    assert _places("name Leeds") == ["Leeds"]
-    assert _places("Only serve Headingley for now") == ["Headingley"]
+    assert _place("charge $25 a repair and launch in Leeds first") == ["Leeds"]
+    assert _place("We only operate in north Leeds") == ["north Leeds"]
+    assert _place("Pilot in the Northern Quarter") == ["the Northern Quarter"]
+    assert _place("name Leeds") == ["Leeds"]
+    assert _place("Only serve Headingley for now") == ["Headingley"]
     for not_a_place in ("launch in March", "start in week 2", "start in Slack communities"):
-        assert _places(not_a_place) == [], not_a_place
+        assert _place(not_a_place) == [], not_a_place
     read = read_directions("start in week 2", source="rejection", stage="s1")
     assert [d.axis for d in read.directions] == ["timeline"]
     both = read_directions("only the brake repairs and start in Headingley", source="rejection")
