@@ -20,6 +20,7 @@ from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
 from savedb.db import db_path
 from tests.cosmos.conftest import KEY, cosmos_settings, failover
+from tests.reliability.conftest import replayed
 
 pytestmark = pytest.mark.slow
 PITCH = "Seed swaps for balcony gardeners in tower blocks"
@@ -155,8 +156,6 @@ def test_a_cosmos_run_replays_like_a_local_one(shim, shim_config, tmp_path):
     """`replay --verify` re-derives a Cosmos-backed run exactly: where a memory was stored is not
     part of what verify compares (a run through an outage: the test after this one)."""
     from engine.play.headless import Plan, play
-    from engine.session.replay import verify
-    from engine.session.savefile import open_save
 
     router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=8, save_dir=tmp_path, router=router)
@@ -168,11 +167,7 @@ def test_a_cosmos_run_replays_like_a_local_one(shim, shim_config, tmp_path):
     assert game.memory_store_label() == "azure-cosmos"
     run_id = game.state.run_id
     game.close()
-    conn = open_save(db_path(tmp_path), create=False)
-    try:
-        report = verify(conn, run_id)
-    finally:
-        conn.close()
+    report = replayed(tmp_path, run_id)
     # Where memories were stored (payload store / origin, MEMORY_BACKEND notices) does not count,
     # and both stores rank recall alike (memory.recall): the run re-derives exactly.
     assert report.ok, report.first_difference
@@ -184,8 +179,6 @@ def test_a_cosmos_run_through_an_outage_replays_exactly(shim, shim_config, tmp_p
     the same notes Cosmos would have (with only the seeded binding notes, verify failed at the
     first brief written during the outage)."""
     from engine.play.headless import Plan, play
-    from engine.session.replay import verify
-    from engine.session.savefile import open_save
 
     router = Router(cosmos_settings(shim_config, shim.endpoint))
     game = GameSession.start_venture(pitch=PITCH, seed=8, save_dir=tmp_path, router=router)
@@ -209,11 +202,7 @@ def test_a_cosmos_run_through_an_outage_replays_exactly(shim, shim_config, tmp_p
     briefed = [e for e in game.events() if e.type == "MEMORY_BACKEND"]
     game.close()
     assert any(e.payload.get("state") == "fallback" for e in briefed)  # there was an outage
-    conn = open_save(db_path(tmp_path), create=False)
-    try:
-        report = verify(conn, run_id)
-    finally:
-        conn.close()
+    report = replayed(tmp_path, run_id)
     assert report.ok, report.first_difference
 
 

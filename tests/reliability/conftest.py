@@ -17,11 +17,23 @@ from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
+from engine.session.replay import ReplayReport, verify
+from engine.session.savefile import open_save
+from savedb.db import db_path
 from tests.reliability.crash import Zygote
 from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401 - fixtures
 
 PITCH = "Repair bookings for independent bike shops"
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def replayed(save_dir: Path, run_id: str) -> ReplayReport:
+    """`replay --verify` of one run in the save dir: the report."""
+    conn = open_save(db_path(save_dir), create=False)
+    try:
+        return verify(conn, run_id)
+    finally:
+        conn.close()
 
 
 def cli(home: Path, *args: str, text: bool = True, **env: str) -> subprocess.CompletedProcess[Any]:

@@ -35,7 +35,7 @@ from engine.session.commands import (
     RunStage,
     StandupReply,
 )
-from engine.session.replay import verify
+from tests.reliability.conftest import replayed
 
 PITCHES = (
     "Repair bookings for independent bike shops",
@@ -152,14 +152,7 @@ def run_sequence(save_dir: Path, seed: int, *, max_commands: int = 40) -> dict[s
                 done.append("reopen")
     finally:
         session.close()
-    from engine.session.savefile import open_save
-    from savedb.db import db_path
-
-    conn = open_save(db_path(save_dir), create=False)
-    try:
-        report = verify(conn, run_id)
-    finally:
-        conn.close()
+    report = replayed(save_dir, run_id)
     printed = _cli_output(save_dir, run_id)
     files = b"".join(p.read_bytes() for p in save_dir.rglob("*") if p.is_file())
     return {

@@ -22,10 +22,9 @@ from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
 from engine.session.lease import RunBusyError
-from engine.session.replay import verify
 from engine.session.savefile import open_save
 from savedb.db import db_path
-from tests.reliability.conftest import cli, play_venture
+from tests.reliability.conftest import cli, play_venture, replayed
 from tests.reliability.sequences import run_sequence
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,14 +87,6 @@ class Window:
         self.proc.wait(timeout=30)
 
 
-def _verify(save_dir: Path, run_id: str):
-    conn = open_save(db_path(save_dir), create=False)
-    try:
-        return verify(conn, run_id)
-    finally:
-        conn.close()
-
-
 def test_second_window_watches_read_only_and_no_decision_is_lost(tmp_path: Path) -> None:
     run_id = play_venture(tmp_path, stop_after=1)  # the worker has shipped: the gate is open
     other = Window(tmp_path, run_id)
@@ -119,7 +110,7 @@ def test_second_window_watches_read_only_and_no_decision_is_lost(tmp_path: Path)
             mine.close()
     finally:
         other.close()
-    report = _verify(tmp_path, run_id)
+    report = replayed(tmp_path, run_id)
     assert report.ok, report.first_difference
     decisions = [
         e for e in GameSession.load(run_id, save_dir=tmp_path).events() if e.type == "CEO_DECISION"
@@ -153,7 +144,7 @@ def test_an_older_session_refuses_instead_of_overwriting_newer_state(tmp_path: P
         assert old.read_only is False  # it had the lease once; its write was refused in one line
     finally:
         old.close()
-    assert _verify(tmp_path, run_id).ok
+    assert replayed(tmp_path, run_id).ok
 
 
 def _cli(save_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -223,7 +214,7 @@ def test_cli_consolidate_and_prune_are_recorded_and_replay_holds(tmp_path: Path)
             )
     finally:
         s.close()
-    report = _verify(tmp_path, run_id)
+    report = replayed(tmp_path, run_id)
     assert report.ok, report.first_difference
 
 
@@ -295,7 +286,7 @@ def test_a_stopped_holder_is_taken_over_only_when_the_player_confirms(
     assert answer.startswith("refused RunBusyError"), answer
     other.close()
     watcher.close()
-    assert _verify(tmp_path, run_id).ok
+    assert replayed(tmp_path, run_id).ok
 
 
 def test_a_live_holder_is_never_taken_over(tmp_path) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.session import lease as leases
-from tests.reliability.conftest import play_venture
-from tests.reliability.test_one_writer import Window, _verify
+from tests.reliability.conftest import play_venture, replayed
+from tests.reliability.test_one_writer import Window
 from worldforge_tui.cli import main
 
 
@@ -40,7 +40,7 @@ def test_a_live_window_is_never_taken_over_from_the_cli(tmp_path, capsys) -> Non
         assert other.send("approve").startswith("ok")  # the holder goes on, nothing was lost
     finally:
         other.close()
-    assert _verify(tmp_path, run_id).ok
+    assert replayed(tmp_path, run_id).ok
 
 
 def test_a_stopped_window_is_taken_over_only_with_the_flag(
@@ -65,4 +65,4 @@ def test_a_stopped_window_is_taken_over_only_with_the_flag(
     answer = other.send("approve")  # what it still shows: it no longer holds the run
     assert answer.startswith("refused RunBusyError"), answer
     other.close()
-    assert _verify(tmp_path, run_id).ok  # the take-over's prune is a recorded command
+    assert replayed(tmp_path, run_id).ok  # the take-over's prune is a recorded command
