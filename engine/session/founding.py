@@ -100,7 +100,9 @@ if TYPE_CHECKING:
 #     problems are learners' (lessons that move on before it clicks), not lesson planning.
 # 58: a place is its own axis ("start in Leeds"), bound beside the scope: a fork that centres the
 #     work on forty interviews no longer drops the town the CEO said to start in.
-RULES_VERSION = 58
+# 59: a place's key result counts the customers who sign up ("the first students signed up,
+#     starting in the West End"), not the trade's unit ("the first schools").
+RULES_VERSION = 59
 
 
 @dataclass(frozen=True)
