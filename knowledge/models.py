@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from savedb.records import FrozenRecord
+
 HIT_TEXT_LIMIT = 600
 
 Origin = Literal["local-knowledge", "foundry-iq"]
 
 
-@dataclass(frozen=True)
-class KnowledgeHit:
+@dataclass(frozen=True, eq=False, repr=False)
+class KnowledgeHit(FrozenRecord):
     """One retrieved passage: where it came from (a relative path with a section anchor, e.g.
     "playbooks/finance.md#burn-and-runway"), a short text and how well it matched."""
 
@@ -27,8 +29,8 @@ class KnowledgeHit:
             raise ValueError(f"a knowledge hit's text is over {HIT_TEXT_LIMIT} characters")
 
 
-@dataclass(frozen=True, kw_only=True)
-class KnowledgeStatus:
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class KnowledgeStatus(FrozenRecord):
     """Which tier answers searches now, and why the cloud tier is parked if it is."""
 
     tier: Origin

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from knowledge.models import HIT_TEXT_LIMIT, KnowledgeHit
+from savedb.records import FrozenRecord
 from textkit import clip, query_terms, slug, terms
 
 K1 = 1.2
@@ -25,8 +26,8 @@ MAX_TOP_K = 20
 PLAYBOOK_DIR = "playbooks"
 
 
-@dataclass(frozen=True)
-class Section:
+@dataclass(frozen=True, eq=False, repr=False)
+class Section(FrozenRecord):
     """One rankable unit: a `##` section of a playbook (or the text before the first one)."""
 
     source: str

@@ -24,6 +24,7 @@ from memory.models import (
     Kind,
     NewNote,
 )
+from savedb.records import FrozenRecord
 from textkit.scrub import scrub
 
 DEFAULT_IMPORTANCE = 5.0
@@ -63,8 +64,8 @@ def similarity(a: str, b: str) -> float:
     return len(wa & wb) / len(wa | wb)
 
 
-@dataclass(frozen=True)
-class CleanWrite:
+@dataclass(frozen=True, eq=False, repr=False)
+class CleanWrite(FrozenRecord):
     """A worker write that passed the stateless guards (`memory.writes` places it)."""
 
     kind: Kind

@@ -25,6 +25,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from memory.models import LIVE_STATUSES, MemoryRecord, RecallResult
+from savedb.records import FrozenRecord
 from textkit import normalise
 
 W_RELEVANCE, W_RECENCY, W_IMPORTANCE = 0.5, 0.25, 0.25
@@ -56,8 +57,8 @@ class Note(NamedTuple):
     matched: AbstractSet[str]  # the query terms it holds
 
 
-@dataclass(frozen=True)
-class Stats:
+@dataclass(frozen=True, eq=False, repr=False)
+class Stats(FrozenRecord):
     """BM25's statistics over every note the run holds (archived ones too)."""
 
     notes: int
@@ -221,8 +222,8 @@ def pack(
     )
 
 
-@dataclass(frozen=True)
-class Candidates:
+@dataclass(frozen=True, eq=False, repr=False)
+class Candidates(FrozenRecord):
     """What a backend hands the ranking for one query: the run's live notes, its statistics, how
     to read the records of the few chosen (key -> record), a vector index's closeness where one
     is set, and hits from another tier (`extra`: ranked after the run's own, one per text)."""

@@ -29,6 +29,7 @@ from engine.language.directions import (
     price_words,
 )
 from engine.language.grammar import count
+from savedb.records import FrozenRecord
 from textkit import clip, has_phrase
 from textkit.numbers import usd
 
@@ -138,8 +139,8 @@ def _within(value: float, d: Direction) -> bool:
     return abs(value - target) < 0.051
 
 
-@dataclass(frozen=True)
-class Violation:
+@dataclass(frozen=True, eq=False, repr=False)
+class Violation(FrozenRecord):
     """A direction the artifact broke, and what it did instead (in plain words)."""
 
     axis: str

@@ -13,6 +13,7 @@ from engine.game.models import Antagonist, AntagonistMove, GameState
 from engine.game.rules import RULES
 from engine.game.world_words import event_words
 from engine.language.pitch import read_pitch
+from savedb.records import FrozenRecord
 
 OPPOSITE = {
     "builder": "seller",
@@ -100,8 +101,8 @@ ACTIONS = {
 }
 
 
-@dataclass(frozen=True)
-class Personality:
+@dataclass(frozen=True, eq=False, repr=False)
+class Personality(FrozenRecord):
     id: str
     text: str
     metric: str  # the economics field its moves attack

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from savedb.records import FrozenRecord
 
-@dataclass(frozen=True)
-class Archetype:
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Archetype(FrozenRecord):
     id: str
     label: str  # the new-venture form's choice
     mechanic: str  # one line the form shows under the choice

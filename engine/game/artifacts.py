@@ -14,6 +14,8 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from savedb.records import FrozenRecord
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -22,8 +24,8 @@ REQUIRED: object = ...  # a field without a default
 Kind: TypeAlias = "type | Contract"  # what a field holds (list: `of` names the item's kind)
 
 
-@dataclass(frozen=True)
-class Field:
+@dataclass(frozen=True, eq=False, repr=False)
+class Field(FrozenRecord):
     """One field: its type (str, int, float, dict for any JSON object, a Contract, or list with
     `of` naming the item type), its default (None: the field may be null) and what it means."""
 

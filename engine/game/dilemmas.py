@@ -18,12 +18,13 @@ from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import RULES, Rule, hints, preview
 from engine.language.directions import Axis, Direction, price_words
 from engine.language.reading import Interpretation, read_own_answer
+from savedb.records import FrozenRecord
 
 OPS = {">=": operator.ge, "<": operator.lt}
 
 
-@dataclass(frozen=True)
-class Variant:
+@dataclass(frozen=True, eq=False, repr=False)
+class Variant(FrozenRecord):
     id: str
     title: str
     question: str  # may name {customer}, {company}, {rival}

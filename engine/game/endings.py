@@ -10,13 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.game.models import Economics, GameState, Outcome
+from savedb.records import FrozenRecord
 from textkit import numbers
 
 GRADES = ((85, "A"), (70, "B"), (55, "C"), (40, "D"), (0, "F"))
 
 
-@dataclass(frozen=True)
-class Ending:
+@dataclass(frozen=True, eq=False, repr=False)
+class Ending(FrozenRecord):
     id: str
     result: str  # victory or defeat
     title: str
@@ -95,8 +96,8 @@ ENDINGS: tuple[Ending, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class ScorePart:
+@dataclass(frozen=True, eq=False, repr=False)
+class ScorePart(FrozenRecord):
     """points × value ÷ scale of the final company; `what` says it in words."""
 
     points: int

@@ -17,13 +17,14 @@ from typing import Any, TypeVar
 
 from engine.game.economy import METER_NAMES, bump
 from engine.game.models import Economics, GameState, Stage
+from savedb.records import FrozenRecord
 from textkit import content_words, has_phrase, words
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Flaw:
+@dataclass(frozen=True, eq=False, repr=False)
+class Flaw(FrozenRecord):
     kind: str
     roles: tuple[str, ...]
     note: str  # what the rubric says, in plain words

@@ -24,6 +24,7 @@ from engine.game.economy import (
     recompute,
 )
 from engine.game.models import Economics, GameState, Hint, OrgDelta, Worker, WorkerKind
+from savedb.records import FrozenRecord
 from textkit import slug
 from textkit.numbers import usd
 
@@ -31,8 +32,8 @@ EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
 LABEL = {k: name.capitalize() for k, name in METER_NAMES.items()}  # one name per meter
 
 
-@dataclass(frozen=True)
-class Scale:
+@dataclass(frozen=True, eq=False, repr=False)
+class Scale(FrozenRecord):
     """effect[field] += per x (state[metric] - pivot), kept within [lo, hi]."""
 
     field: str
@@ -69,16 +70,16 @@ class Scale:
         return f"more {what} when {metric} {verb} {side} {pivot}, less {other}"
 
 
-@dataclass(frozen=True)
-class Role:
+@dataclass(frozen=True, eq=False, repr=False)
+class Role(FrozenRecord):
     title: str
     lifecycle: str
     hint: Hint = "fast"
     kind: WorkerKind = "digital_worker"
 
 
-@dataclass(frozen=True)
-class Rule:
+@dataclass(frozen=True, eq=False, repr=False)
+class Rule(FrozenRecord):
     id: str
     axis: str
     keywords: tuple[str, ...]

@@ -16,12 +16,13 @@ from engine.game.rules import Rule, Scale, apply_rule, effect_line, make_rule, p
 from engine.game.world_words import event_words
 from engine.language.grammar import agree, cap, is_plural
 from engine.language.pitch import read_pitch
+from savedb.records import FrozenRecord
 
 _VERB = re.compile(r"<([a-z]+)>")  # a verb in its singular form (<uses>), made to agree
 
 
-@dataclass(frozen=True)
-class EventKind:
+@dataclass(frozen=True, eq=False, repr=False)
+class EventKind(FrozenRecord):
     id: str
     title: str
     text: str  # names {customer} {rival} {company} and the world's words (world_words.FIELDS)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, get_args
 
 from engine.language.grammar import article
+from savedb.records import Record
 from textkit import clip
 from textkit.numbers import usd
 
@@ -52,8 +53,8 @@ GENERIC_CLAIM = "results it cannot prove yet"
 CORE_SCOPE = "one core job"
 
 
-@dataclass
-class Direction:
+@dataclass(eq=False, repr=False)
+class Direction(Record):
     """One typed direction. `op` says how a number binds: eq (exactly), max (under), min (at
     least); `key` names which number or date (churn, burn, mrr, breakeven, cac, hours, launch).
     A plain dataclass (the engine builds it and trusts it); `from_dict` checks one read back from
@@ -196,8 +197,8 @@ def number_words(d: Direction) -> str:
     return usd(v)
 
 
-@dataclass
-class Binding:
+@dataclass(eq=False, repr=False)
+class Binding(Record):
     """What binds one brief, folded from recalled memory only (never from game state)."""
 
     directions: list[Direction] = field(default_factory=list)

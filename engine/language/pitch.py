@@ -10,12 +10,13 @@ import re
 from dataclasses import dataclass
 
 from engine.language.domains import TRADES, WORLDS
+from savedb.records import FrozenRecord
 from textkit import STOPWORDS, clean, content_words, is_cjk, words
 from textkit.patterns import Pattern
 
 
-@dataclass(frozen=True)
-class PitchReading:
+@dataclass(frozen=True, eq=False, repr=False)
+class PitchReading(FrozenRecord):
     """What a pitch says: the offering, who it is for, where, and the two worlds it lives in.
 
     `customer` is the people who pay (never cut mid-phrase: "night-shift nurses", with the place

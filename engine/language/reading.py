@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.language.grammar import join_prose
+from savedb.records import FrozenRecord, Record
 from textkit import STOPWORDS, has_phrase, words
 from textkit.patterns import Pattern
 
@@ -343,8 +344,8 @@ _DROP = Pattern(
 )
 
 
-@dataclass
-class Reading:
+@dataclass(eq=False, repr=False)
+class Reading(Record):
     """What a rejection reason (or standup reply) asks the workers to change."""
 
     topics: list[str] = field(default_factory=list)
@@ -803,8 +804,8 @@ GENERIC = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Interpretation:
+@dataclass(frozen=True, eq=False, repr=False)
+class Interpretation(FrozenRecord):
     """How an own answer is read, shown to the player before it commits."""
 
     rule_id: str

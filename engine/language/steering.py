@@ -25,6 +25,7 @@ from engine.language.directions import (
 )
 from engine.language.grammar import has_relative
 from engine.language.reading import DOWN, LATER, OVER_CLAIM_WORDS, PLAIN_WORDING, SOONER, UP
+from savedb.records import FrozenRecord, Record
 from textkit import STOPWORDS, clip, has_phrase, words
 from textkit.numbers import usd
 from textkit.patterns import Pattern
@@ -311,8 +312,8 @@ def _amount(m: re.Match[str]) -> float:
     return float(raw)
 
 
-@dataclass
-class Read:
+@dataclass(eq=False, repr=False)
+class Read(Record):
     """What one input was read into, plus what could not be placed (asked, never guessed)."""
 
     directions: list[Direction] = field(default_factory=list)
@@ -362,8 +363,8 @@ def read_directions(
     return out
 
 
-@dataclass(frozen=True)
-class _Ctx:
+@dataclass(frozen=True, eq=False, repr=False)
+class _Ctx(FrozenRecord):
     """One reading's text and writers, shared by the per-axis readers."""
 
     text: str

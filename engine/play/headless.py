@@ -21,6 +21,7 @@ from engine.session.commands import Kind
 from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import Served, served_summary
+from savedb.records import Record
 
 if TYPE_CHECKING:
     from engine.game.models import GameState
@@ -69,8 +70,8 @@ def parse_choices(items: list[str], flag: str) -> list[tuple[str, str]]:
 Said = dict[str, dict[str, list[str]]]  # command name -> stage id ("*": every stage) -> in order
 
 
-@dataclass
-class Plan:
+@dataclass(eq=False, repr=False)
+class Plan(Record):
     """What the CEO will say at each gate, fork and standup of a headless venture: by player
     command (engine.session.commands), by stage, in order. A command of the brief between two
     stages (a standup reply, an event's answer) is planned under the stage it follows."""

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # the SDK is heavy (~0.5 s): imported only once a model tier 
     import openai
 
 from azurehttp import AuthUnavailable
+from savedb.records import FrozenRecord
 from textkit.patterns import Pattern
 
 Adapt = Literal["temperature", "token_param", "response_format", "stream_options"]
@@ -85,8 +86,8 @@ WORDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Failure:
+@dataclass(frozen=True, eq=False, repr=False)
+class Failure(FrozenRecord):
     """What went wrong in one attempt and what to do about it.
 
     `same_endpoint`: retried once on the same endpoint, which stays open (a reset, a cut or garbled

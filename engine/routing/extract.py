@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from savedb.records import Record
 from textkit.patterns import Pattern
 
 if TYPE_CHECKING:  # pydantic loads when a model's answer is parsed, never on the simulation path
@@ -34,8 +35,8 @@ class OutputError(Exception):
         self.detail = detail
 
 
-@dataclass
-class Extraction:
+@dataclass(eq=False, repr=False)
+class Extraction(Record):
     """A parsed artifact (validated, as JSON) plus which pipeline steps fired and how much
     reasoning was dropped."""
 

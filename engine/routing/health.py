@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.config import url_without_userinfo
+from savedb.records import Record
 
 log = logging.getLogger("worldforge.routing")
 
@@ -29,8 +30,8 @@ REPAIR_RUNGS: frozenset[JsonMode] = frozenset({"json_object", "none"})
 BreakerState = Literal["closed", "open", "half_open"]
 
 
-@dataclass
-class _Park:
+@dataclass(eq=False, repr=False)
+class _Park(Record):
     until: float
     reason: str
     skips: int = 0
@@ -142,8 +143,8 @@ class Cooldowns:
         }
 
 
-@dataclass
-class DeploymentCaps:
+@dataclass(eq=False, repr=False)
+class DeploymentCaps(Record):
     """Request shape that works for one (endpoint, model), learned from its error answers."""
 
     send_temperature: bool = True

@@ -45,6 +45,7 @@ from engine.routing.types import (
     Tier,
     Usage,
 )
+from savedb.records import Record
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
     import asyncio
@@ -73,8 +74,8 @@ CAPS_CACHE = "capabilities.json"
 Watcher = Callable[[StreamEvent], None]
 
 
-@dataclass
-class _Served:
+@dataclass(eq=False, repr=False)
+class _Served(Record):
     tier: Tier
     model: str
     output: dict[str, Any]
@@ -85,8 +86,8 @@ class _Served:
     http_ms: float = 0.0
 
 
-@dataclass
-class _Trace:
+@dataclass(eq=False, repr=False)
+class _Trace(Record):
     """What one call did, gathered as it goes."""
 
     attempts: list[Attempt] = field(default_factory=list)
@@ -239,8 +240,8 @@ def _note_repairs(
             )
 
 
-@dataclass
-class _Tries:
+@dataclass(eq=False, repr=False)
+class _Tries(Record):
     """What one call may still spend on one target: retries after a 5xx, same-endpoint retries,
     adaptations, backoffs so far, and whether a rate limit was already waited out."""
 

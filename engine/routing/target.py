@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from engine.routing.health import TokenParam
 from engine.routing.types import Tier
+from savedb.records import FrozenRecord
 
 
-@dataclass(frozen=True)
-class Target:
+@dataclass(frozen=True, eq=False, repr=False)
+class Target(FrozenRecord):
     """One place a call can go: tier, endpoint, model and how to authenticate."""
 
     tier: Tier

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, get_args
 
 from engine.errors import GameError
+from savedb.records import Record
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -21,8 +22,8 @@ Outcome = Literal["ok", "error", "invalid", "skipped", "parked"]
 ROLES: tuple[Role, ...] = get_args(Role)
 
 
-@dataclass
-class RouteRequest:
+@dataclass(eq=False, repr=False)
+class RouteRequest(Record):
     """One structured call from a worker: prompts, the contract a model's answer must validate
     against, a stable call key.
 
@@ -54,8 +55,8 @@ class RouteRequest:
             raise ValueError(f"on_cancel must be raise or floor, not {self.on_cancel!r}")
 
 
-@dataclass(kw_only=True)
-class Attempt:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Attempt(Record):
     """One try against one tier/endpoint/model, successful or not (ms is metadata)."""
 
     tier: Tier
@@ -66,8 +67,8 @@ class Attempt:
     ms: float = 0.0
 
 
-@dataclass
-class Usage:
+@dataclass(eq=False, repr=False)
+class Usage(Record):
     """Token counts and wall latency of the serving call (latency is metadata)."""
 
     tokens_in: int = 0
@@ -77,8 +78,8 @@ class Usage:
     http_ms: float = 0.0  # time inside HTTP exchanges, every attempt (latency_ms - this = ours)
 
 
-@dataclass
-class Fallback:
+@dataclass(eq=False, repr=False)
+class Fallback(Record):
     """One step down the tier chain, with the reason; the engine logs each as ROUTE_FALLBACK."""
 
     from_tier: Tier
@@ -86,8 +87,8 @@ class Fallback:
     reason: str
 
 
-@dataclass
-class RouteResult:
+@dataclass(eq=False, repr=False)
+class RouteResult(Record):
     """The same envelope from every tier: the answer as JSON (a model's validated against the
     contract, the simulation's the engine's own) plus the proof of who served it and why."""
 

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from savedb.db import register_schema, transaction
+from savedb.records import Record
 from textkit.scrub import scrub, scrub_obj
 
 
@@ -44,8 +45,8 @@ class EventType(StrEnum):
     RUN_ENDED = "RUN_ENDED"
 
 
-@dataclass
-class Event:
+@dataclass(eq=False, repr=False)
+class Event(Record):
     """One replay-log entry; built by `make_event` (scrubbed) or read back from the save."""
 
     id: int

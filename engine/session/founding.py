@@ -16,6 +16,7 @@ from engine.game.world import build_stages
 from engine.language.pitch import company_name
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
+from savedb.records import FrozenRecord
 from textkit import content_words
 
 if TYPE_CHECKING:
@@ -105,8 +106,8 @@ if TYPE_CHECKING:
 RULES_VERSION = 59
 
 
-@dataclass(frozen=True)
-class StartInputs:
+@dataclass(frozen=True, eq=False, repr=False)
+class StartInputs(FrozenRecord):
     pitch: str
     name: str
     archetype: str

@@ -22,6 +22,7 @@ from typing import Any
 from engine.errors import GameError
 from engine.session.saves import run_exists
 from savedb.db import register_schema, transaction
+from savedb.records import FrozenRecord, Record
 
 
 class RunBusyError(GameError):
@@ -75,8 +76,8 @@ def _host_name() -> str:
 HOST = _host_name()[:64]
 
 
-@dataclass(frozen=True)
-class Holder:
+@dataclass(frozen=True, eq=False, repr=False)
+class Holder(FrozenRecord):
     """Who holds a run's lease."""
 
     token: str
@@ -150,8 +151,8 @@ def version(conn: sqlite3.Connection, run_id: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-@dataclass
-class Lease:
+@dataclass(eq=False, repr=False)
+class Lease(Record):
     """This process's hold on one run: its token and the state version it last saw."""
 
     run_id: str

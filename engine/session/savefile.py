@@ -14,10 +14,11 @@ import memory.local.schema  # noqa: F401 - registers the memory tables and their
 from engine.errors import SaveError
 from engine.session.run_ids import table_exists
 from savedb.db import APPLICATION_ID, SCHEMA_VERSION, SaveFileError, connect
+from savedb.records import FrozenRecord
 
 
-@dataclass(frozen=True)
-class SaveInfo:
+@dataclass(frozen=True, eq=False, repr=False)
+class SaveInfo(FrozenRecord):
     """What `inspect_save` found: format version, identity, integrity and how many runs it holds."""
 
     path: str

@@ -17,13 +17,14 @@ from engine.game.models import GameState
 from engine.session import run_ids as _run_ids  # (and it renames legacy run ids on open)
 from engine.session.events import now_iso
 from savedb.db import register_schema, transaction
+from savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
 
-@dataclass(frozen=True)
-class RunSummary:
+@dataclass(frozen=True, eq=False, repr=False)
+class RunSummary(FrozenRecord):
     """One saved venture as the load list and `worldforge runs` show it (read from its row)."""
 
     run_id: str

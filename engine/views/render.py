@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from engine.session.events import Event
+from savedb.records import Record
 from textkit.numbers import usd
 
 LABELS: dict[str, str] = {
@@ -102,8 +103,8 @@ def decision_words(rule_id: str | None, text: str = "") -> str:
     return prose(text)
 
 
-@dataclass
-class Block:
+@dataclass(eq=False, repr=False)
+class Block(Record):
     """One labelled part of an artifact: a line of prose or a list of bullets."""
 
     label: str

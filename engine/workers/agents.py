@@ -24,6 +24,7 @@ from engine.routing import Router, RouteRequest, RouteResult
 from engine.views.render import changes
 from engine.workers.schema import compiled_schema, judge_for
 from engine.writing.simulate import simulate_artifact
+from savedb.records import Record
 from textkit.scrub import scrub_obj
 
 if TYPE_CHECKING:
@@ -47,8 +48,8 @@ POLICY = (
 )
 
 
-@dataclass
-class WorkerContext:
+@dataclass(eq=False, repr=False)
+class WorkerContext(Record):
     """What the context-provider step gathered for one brief."""
 
     memory_block: str
