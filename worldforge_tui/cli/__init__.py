@@ -106,10 +106,13 @@ def player_flags() -> dict[str, Flag]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    import gc
+
     from engine.play.headless import Plan, play, summary
     from engine.session.api import GameSession
     from engine.views.served import served_lines, tier_warning
 
+    gc.freeze()  # the modules just loaded live to the end: the venture's collections skip them (-3 %)
     plan = Plan.from_cli(  # validate before writing
         {name: getattr(args, flag.dest) for name, flag in player_flags().items()}
     )
