@@ -10,15 +10,17 @@ import operator
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.game.antagonist import doing
 from engine.game.economy import arc_stage
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import RULES, Rule, hints, preview
 from engine.language.directions import Axis, Direction, price_words
-from engine.language.reading import Interpretation, read_own_answer
 from savedb.records import FrozenRecord
+
+if TYPE_CHECKING:
+    from engine.language.reading import Interpretation
 
 OPS = {">=": operator.ge, "<": operator.lt}
 
@@ -407,6 +409,8 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
 
 def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) -> Interpretation:
     """Read an own answer against a posed dilemma (its options and their rules' keywords)."""
+    from engine.language.reading import read_own_answer  # only when a player answers in words
+
     opts: list[tuple[str, str, str, tuple[str, ...]]] = [
         (o.key, o.rule_id, o.text, rules[o.rule_id].keywords if o.rule_id in rules else ())
         for o in dilemma.options

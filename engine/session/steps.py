@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, replace
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from engine.game import flaws, orders, rules
 from engine.game.antagonist import move
@@ -33,8 +33,6 @@ from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count
-from engine.language.reading import Interpretation, Reading, read_reason
-from engine.language.steering import DECISION_CUES, Read, read_directions
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from engine.writing.plan import monthly_price
@@ -43,6 +41,10 @@ from engine.writing.simulate import APPLY
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
 from textkit import clip, content_words, has_phrase, words
+
+if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
+    from engine.language.reading import Interpretation, Reading
+    from engine.language.steering import Read
 
 E = EventType
 
@@ -396,6 +398,8 @@ def read_rejection(st: GameState, reason: str) -> Read:
     """A rejection reason read into directions, a relative one resolved against the artifact it
     rejects; "this ignores the decision" names the directions the attempt was briefed with (the
     session asks a question instead of spending a redo when nothing is placed)."""
+    from engine.language.steering import DECISION_CUES, read_directions
+
     stage = st.stage
     assert stage is not None
     read = read_directions(
@@ -497,6 +501,8 @@ def _bind_said(
         if read.directions or source == "rejection"
         else None,
     )
+    from engine.language.reading import read_reason
+
     reading = read_reason(said)
     new = Directive(
         memory_id=mem["id"],
@@ -729,6 +735,8 @@ def fork_directions(
     else:  # the chosen option; words that pick neither are read and costed as the dearer one,
         out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
     if own_text:
+        from engine.language.steering import read_directions
+
         said = read_directions(own_text, source="own", stage=stage_id, base_price=base.amount)
         for d in said.directions:
             out[d.slot] = d
@@ -823,6 +831,8 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
 
 def standup_reply(step: Step, text: str) -> MemoryNote:
     """The CEO's standup reply becomes the newest binding direction."""
+    from engine.language.steering import read_directions
+
     st = step.state
     stage = st.stage
     read = read_directions(
