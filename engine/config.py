@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit, urlunsplit
 
+from savedb.records import Record
+
 APP_NAME = "worldforge"
 SETTINGS_FILENAME = "settings.json"
 SCOPE_AI = "https://ai.azure.com/.default"
@@ -245,8 +247,8 @@ ROUTINGS: tuple[str, ...] = get_args(Routing)
 MEMORY_BACKENDS: tuple[str, ...] = get_args(MemoryBackend)
 
 
-@dataclass(kw_only=True)
-class Settings:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Settings(Record):
     """Every routing knob; field names are the env names in lower case (DEMO_MODE → demo_mode).
     Constructing one reads nothing: `load_settings()` is the one place env and file come in.
     Each value is checked as it is set (`BadSetting` on a bad one), on construction and after."""

@@ -21,6 +21,7 @@ from tests.engine.test_state_codec import records
 MODULES = [game_models, commands, memory_models, lifecycle] + [
     importlib.import_module(name)
     for name in [
+        "engine.config",
         "engine.game.adherence",
         "engine.game.antagonist",
         "engine.game.archetypes",
@@ -54,9 +55,8 @@ MODULES = [game_models, commands, memory_models, lifecycle] + [
         "memory.recall",
     ]
 ]
-# Their own methods, kept: settings (a secret never shown), stream events (slots), contracts
-# (compared by identity)
-OWN = {"Settings", "StreamEvent", "Contract"}
+# Their own methods, kept: stream events (slots), contracts (compared by identity)
+OWN = {"StreamEvent", "Contract"}
 
 
 def record_classes() -> list[type]:
@@ -122,3 +122,12 @@ def test_a_record_that_holds_itself_shows_the_loop_as_dataclasses_do() -> None:
     report = memory_models.HardenReport()
     report.promoted.append(report)
     assert repr(report) == "HardenReport(promoted=[...], archived=[], superseded=[])"
+
+
+def test_settings_show_as_before_and_never_show_a_key() -> None:
+    from engine.config import Settings
+
+    s = Settings(demo_mode="local", local_agent_api_key="sk-test-0123456789abcdef")
+    assert repr(s) == repr(twin(s)) and "sk-test" not in repr(s)
+    assert s == Settings(demo_mode="local", local_agent_api_key="sk-test-0123456789abcdef")
+    assert s != Settings(demo_mode="local")
