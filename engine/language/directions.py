@@ -138,7 +138,8 @@ class Direction(Record):
         return f"{self.line()} ({self.note})" if self.note else self.line()
 
 
-_NAMES_A_THING = ("audience", "scope", "place")  # what a later exclusion of its words takes out
+# What names a thing an exclusion of the same words undoes (and a later exclusion takes out).
+_NAMES_A_THING = ("audience", "scope", "place")
 # How a price or number binds, and the words of each axis that binds a value as it was said.
 _BOUND = {"eq": "", "max": "under ", "min": "at least "}
 _LINES = {
@@ -281,7 +282,7 @@ def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
             old = slots.get(d.slot)
             if old is not None:
                 d.replaced = old.line()
-            if d.axis in ("audience", "scope", "place") and d.do:
+            if d.axis in _NAMES_A_THING and d.do:
                 for k in [k for k, x in slots.items() if x.axis == "exclusion"]:
                     if slots[k].value.lower() in d.value.lower():
                         del slots[k]

@@ -376,10 +376,10 @@ class _Ctx(FrozenRecord):
 
 
 # Money named in a way the price reader cannot parse ("twelve-ish dollars", "$twelve", "€12").
-_MONEY_SAID = Pattern(r"[$€£]|\b(?:dollars?|bucks|usd|euros?|quid)\b", re.IGNORECASE)
+_MONEY_SAID = Pattern(r"[$€£]|\b(?:dollars?|bucks|usd|euros?|quid|gbp|eur)\b", re.IGNORECASE)
 # A price in another currency ("£25 a repair", "30 euros a month"): its amount and what it is per.
 _OTHER_CURRENCY = Pattern(
-    r"(?:[€£]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:euros?|pounds?|quid|gbp|eur)\b)"
+    r"(?:[€£]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:euros?|quid|gbp|eur)\b)"
     r"((?:\s*(?:/\s*|\b(?:a|an|per|each)\s+)[a-z]+\b){0,2})",
     re.IGNORECASE,
 )
@@ -514,7 +514,7 @@ def _place(text: str) -> str | None:
 def _read_scope(c: _Ctx) -> None:
     sm = _SCOPE.search(c.text)
     placed = {d.axis for d in c.out.directions}
-    if place := _place(c.text):
+    if place := _place(c.text):  # where the work starts, beside what it centres on
         c.add(Direction(axis="place", value=place))
     if sm:
         p = _phrase(sm.group(2), 5)

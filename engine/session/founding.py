@@ -103,7 +103,9 @@ if TYPE_CHECKING:
 #     work on forty interviews no longer drops the town the CEO said to start in.
 # 59: a place's key result counts the customers who sign up ("the first students signed up,
 #     starting in the West End"), not the trade's unit ("the first schools").
-RULES_VERSION = 59
+# 60: a price in GBP or EUR is asked about in dollars as £ and € are ("25 GBP a month" was read
+#     as no price at all).
+RULES_VERSION = 60
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -145,7 +145,7 @@ def _price_re(v: Voice, per: str | None = None) -> re.Pattern[str]:
     return re.compile(whole, re.IGNORECASE)
 
 
-FREE_PERIOD = re.compile(r"\bthe first (?:month|week) is free\b")
+FREE_PERIOD = Pattern(r"\bthe first (?:month|week) is free\b")
 
 
 def _per(d: Direction) -> str | None:

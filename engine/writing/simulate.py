@@ -28,6 +28,7 @@ from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
 from textkit import clip, has_phrase
 from textkit.numbers import usd as money
+from textkit.patterns import Pattern
 
 # How each role carries out each binding decision: a verb phrase (rules as data, our own words).
 # Each rule's decision as a verb phrase ("Because you chose to …", "We …, as you decided"), with at
@@ -150,7 +151,7 @@ def _voice(
     return Voice(slots, f"{seed}:{stage.id}:{attempt}:{steer}", wb)
 
 
-_TIME_LOST = re.compile(r"\b(?:lost|eats|spent|missed|wasted)\b")
+_TIME_LOST = Pattern(r"\b(?:lost|eats|spent|missed|wasted)\b")
 
 
 def _own_unit(units: tuple[str, ...], drawn: str, customer: str) -> str:

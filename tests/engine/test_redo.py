@@ -189,6 +189,7 @@ def test_money_the_reader_cannot_parse_is_asked_about_at_every_input(new_session
     with pytest.raises(InputError) as err:
         s.give(Reject, "charge £25 a box and launch in Leeds first")
     assert "in dollars" in str(err.value) and "“$25 a box”" in str(err.value)
+    assert read_directions("charge 25 GBP a month", source="rejection").in_dollars == "$25 a month"
     assert s.state.stage.redos == 0 and len(s.events()) == events
     s.give(Approve)
     events = len(s.events())
