@@ -13,18 +13,22 @@ Unavailable", "timeout after 8s", "transport: ConnectError", "bad response: not 
 cloud tier is really used) and reuses a token until five minutes before it expires.
 
 `is_loopback` (a URL) and `is_loopback_host` say whether a call stays on this machine (no proxy;
-`serve` warns otherwise); `remote_deadline` is the one cap on a remote knowledge or memory call.
+`serve` warns otherwise); `remote_deadline` is the one cap on a remote knowledge or memory call;
+`in_daemon_thread` runs a blocking call (a token provider, an SDK request, an import) where a hang
+cannot hold its caller past a deadline or the process at exit.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+T = TypeVar("T")
 TokenProvider = Callable[[], str]
 TOKEN_REFRESH_MARGIN_S = 300
 MAX_RESPONSE_BYTES = 2_000_000
@@ -73,25 +77,32 @@ def token_provider(scope: str, credential: Any = None) -> TokenProvider:
     return provide
 
 
-def token_before(provider: TokenProvider, deadline: float) -> str:
-    """Run `provider` in a helper thread so a slow credential chain cannot outlast `deadline`
-    (a `time.monotonic()` value)."""
-    outcome: dict[str, Any] = {}
+def in_daemon_thread(fn: Callable[[], T], name: str) -> concurrent.futures.Future[T]:
+    """Start `fn()` on a daemon thread and return its future (already running: it cannot be
+    cancelled). A caller that stops waiting drops the result; the thread ends on its own."""
+    fut: concurrent.futures.Future[T] = concurrent.futures.Future()
+    fut.set_running_or_notify_cancel()
 
     def run() -> None:
         try:
-            outcome["token"] = provider()
-        except Exception as exc:  # noqa: BLE001 - handed to the caller, not raised in the thread
-            outcome["error"] = exc
+            fut.set_result(fn())
+        except BaseException as exc:  # noqa: BLE001 - delivered to whoever waits on the future
+            fut.set_exception(exc)
 
-    worker = threading.Thread(target=run, name="azure-token", daemon=True)
-    worker.start()
-    worker.join(max(0.0, deadline - time.monotonic()))
-    if worker.is_alive():
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return fut
+
+
+def token_before(provider: TokenProvider, deadline: float) -> str:
+    """Run `provider` in a helper thread so a slow credential chain cannot outlast `deadline`
+    (a `time.monotonic()` value)."""
+    fut = in_daemon_thread(provider, "azure-token")
+    if concurrent.futures.wait([fut], max(0.0, deadline - time.monotonic())).not_done:
         raise AzureError("auth: token provider timed out")
-    if "error" in outcome:
-        raise AzureError(f"auth: {type(outcome['error']).__name__}") from outcome["error"]
-    token = outcome.get("token")
+    error = fut.exception()
+    if error is not None:
+        raise AzureError(f"auth: {type(error).__name__}") from error
+    token = fut.result()
     if not isinstance(token, str) or not token:
         raise AzureError("auth: empty token")
     return token

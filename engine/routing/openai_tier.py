@@ -7,8 +7,6 @@ server that trickles bytes cannot stretch it past the deadline (the SDK timeout 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextlib
 import json
 import re
 import ssl
@@ -26,7 +24,7 @@ try:  # openai 3.x speaks httpx2; older releases take an httpx client
 except ImportError:  # pragma: no cover - depends on the installed openai line
     import httpx as _http  # type: ignore[no-redef]
 
-from azurehttp import is_loopback
+from azurehttp import in_daemon_thread, is_loopback
 from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut, StreamTimeout
 from engine.routing.extract import reasoning_from_message
 from engine.routing.health import DeploymentCaps, JsonMode
@@ -49,24 +47,6 @@ class Completion:
     first_token_ms: float | None = None
     total_ms: float = 0.0
     skipped_events: int = 0  # garbled stream events skipped
-
-
-async def _in_daemon_thread(fn: Callable[[], str]) -> str:
-    """Run a blocking call (a token provider) where a hang cannot block loop shutdown."""
-    fut: concurrent.futures.Future[str] = concurrent.futures.Future()
-
-    def _run() -> None:
-        # the attempt may have been given up meanwhile (the future cancelled): nobody waits then
-        with contextlib.suppress(concurrent.futures.InvalidStateError):
-            try:
-                value = fn()
-            except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting side, classified there
-                fut.set_exception(exc)
-            else:
-                fut.set_result(value)
-
-    threading.Thread(target=_run, name="wf-token", daemon=True).start()
-    return await asyncio.wrap_future(fut)
 
 
 def shared_ssl_context() -> ssl.SSLContext:
@@ -173,7 +153,8 @@ def response_format_for(
 async def resolve_key(target: Target) -> str:
     """The bearer to send: a fixed key, or a fresh token from the provider (never cached here)."""
     if target.token_provider is not None:
-        token = await _in_daemon_thread(target.token_provider)
+        # in a daemon thread: a hung provider cannot block the loop or its shutdown
+        token = await asyncio.wrap_future(in_daemon_thread(target.token_provider, "wf-token"))
         if not isinstance(token, str) or not token:
             raise TypeError("token provider returned no token")
         return token

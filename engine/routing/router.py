@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from azurehttp import token_provider
+from azurehttp import in_daemon_thread, token_provider
 from engine.config import Settings, config_dir, load_settings
 from engine.routing.errors import WORDS, Failure, classify
 from engine.routing.extract import OutputError, parse_artifact
@@ -176,20 +176,8 @@ def model_tier_ready() -> concurrent.futures.Future[None]:
     global _ready
     with _warm_lock:
         if _ready is None:
-            fut: concurrent.futures.Future[None] = concurrent.futures.Future()
-
-            fut.set_running_or_notify_cancel()  # a call that gives up waiting cannot cancel it
-
-            def _run() -> None:
-                try:
-                    _load_model_tier()
-                    fut.set_result(None)
-                except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting call
-                    fut.set_exception(exc)
-
-            _warming.set()
-            threading.Thread(target=_run, name="wf-router-warm", daemon=True).start()
-            _ready = fut
+            _warming.set()  # a call that gives up waiting cannot cancel it (in_daemon_thread)
+            _ready = in_daemon_thread(_load_model_tier, "wf-router-warm")
         return _ready
 
 

@@ -6,16 +6,17 @@ DefaultAzureCredential unless the user set AZURE_COSMOS_KEY (held in memory only
 
 from __future__ import annotations
 
+import concurrent.futures
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from azure.core.credentials import TokenCredential
 from azure.core.exceptions import AzureError, ServiceRequestError, ServiceResponseError
 from azure.cosmos import CosmosClient, exceptions
 
-from azurehttp import remote_deadline
+from azurehttp import in_daemon_thread, remote_deadline
 from memory import lifecycle
 from memory.models import CRITICAL_KINDS, MemoryRecord
 
@@ -94,23 +95,10 @@ def within(deadline: float, fn: Callable[[], T]) -> T:
     41 s: 8 s read timeout x 3 retries plus backoff), so the call runs on a daemon thread and the
     caller stops waiting at the deadline; the thread ends on the SDK's timeouts and its result is
     dropped (the failover has already served the call from the local store)."""
-    box: dict[str, Any] = {}
-    done = threading.Event()
-
-    def run() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            box["error"] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=run, name="cosmos-call", daemon=True).start()
-    if not done.wait(deadline):
+    fut = in_daemon_thread(fn, "cosmos-call")
+    if concurrent.futures.wait([fut], deadline).not_done:
         raise CosmosUnavailable("deadline")
-    if "error" in box:
-        raise box["error"]
-    return cast(T, box["value"])
+    return fut.result()
 
 
 class RequestCounter:
