@@ -93,6 +93,3 @@ class HttpEmbedder:
         ):
             raise EmbeddingError("garbage")
         return [float(x) for x in vector]
-
-    def close(self) -> None:
-        self._client.close()

@@ -29,6 +29,8 @@ SCOPE = "https://ai.azure.com/.default"
 API_VERSION = "2025-11-15-preview"
 MAX_RESPONSE_BYTES = 1_000_000
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_\-.]")
+# The kinds a search hit may keep (any other reads as context: never binding).
+_KINDS: dict[str, Kind] = {"user_profile": "user_profile", "chat_summary": "chat_summary"}
 
 
 class CloudError(Exception):
@@ -108,9 +110,6 @@ class CloudMemory:
             self.parked_reason = reason
             log.warning("foundry memory tier parked: %s", reason)
 
-    def close(self) -> None:
-        """Nothing to release: each call opens and closes its own connection."""
-
     # -- HTTP ----------------------------------------------------------------------------------
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """One bounded call; any failure parks the tier and raises CloudError."""
@@ -148,14 +147,7 @@ class CloudMemory:
 
     def update(self, scope: str, notes: list[tuple[str, str]]) -> bool:
         """Send (kind, text) notes to `scope` in one update_memories call."""
-        items = [
-            {
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": f"[{kind}] {text}"}],
-            }
-            for kind, text in notes
-        ]
+        items = [_message(f"[{kind}] {text}") for kind, text in notes]
         try:
             out = self._call(
                 "POST",
@@ -179,18 +171,12 @@ class CloudMemory:
 
     def search(self, scope: str, query: str, *, game_day: int) -> list[MemoryRecord]:
         """Semantic search in `scope`; results are untrusted: scrubbed, clamped, never binding."""
-        if not self.available or not self.probe():
+        if not self.probe():  # parked, or the store did not answer
             return []
         body = {
             "scope": scope,
             "options": {"max_memories": self.max_memories},
-            "items": [
-                {
-                    "type": "message",
-                    "role": "user",
-                    "content": [{"type": "input_text", "text": clean(query)}],
-                }
-            ],
+            "items": [_message(clean(query))],
         }
         try:
             raw = self._call("POST", f"/memory_stores/{self.store}:search_memories", body)
@@ -206,18 +192,11 @@ class CloudMemory:
             text = clean(item.content)
             if not text or (item.scope is not None and item.scope != scope):
                 continue
-            kind: Kind = (
-                "user_profile"
-                if item.kind == "user_profile"
-                else "chat_summary"
-                if item.kind == "chat_summary"
-                else "context"
-            )
             out.append(
                 MemoryRecord(
                     id="cloud-" + _SAFE_ID.sub("", item.memory_id)[:40],
                     run_id=scope,
-                    kind=kind,
+                    kind=_KINDS.get(item.kind or "", "context"),
                     text=text,
                     status="active",
                     author="system",
@@ -240,7 +219,7 @@ class CloudMemory:
         if not rows:
             return
         sent_ids: list[str] = []
-        if self.available and self.probe():
+        if self.probe():
             writes = [(r[2], r[3], r[4]) for r in rows if r[1] == "write"]
             if writes and self.update(run_id, [(kind, text) for _, kind, text in writes]):
                 sent_ids = [mid for mid, _, _ in writes]
@@ -256,6 +235,11 @@ class CloudMemory:
                     "UPDATE memories SET origin = 'foundry-memory' WHERE run_id = ? AND id = ?",
                     (run_id, mid),
                 )
+
+
+def _message(text: str) -> dict[str, object]:
+    """One user message item, as update_memories and search_memories take them."""
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
 
 
 def _is_number(text: str) -> bool:

@@ -30,7 +30,6 @@ def test_from_env_needs_both_variables() -> None:
         token_provider=lambda: "t",
     )
     assert tier is not None and tier.deadline_s == 8.0 and tier.store == "s"
-    tier.close()
 
 
 def test_writes_queue_in_transaction_and_flush_after_commit(conn, foundry) -> None:
