@@ -101,7 +101,6 @@ def register(subparsers: Subcommands) -> argparse.ArgumentParser:
     take_over(p)
     p = action("audit", "show the content-free audit trail")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N records")
-    parser.set_defaults(func=run)
     return parser
 
 
@@ -375,25 +374,15 @@ def _confirm_forget(run_id: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handle `worldforge memory …`; 0 on success, 2 with one error line on bad input."""
-    if getattr(args, "memory_action", None) is None:
-        print(
-            "worldforge: error: memory needs an action (show, recall, prune, consolidate,"
-            " forget, audit)",
-            file=sys.stderr,
-        )
-        return 2
-    if args.run is None:
+    if args.run is None:  # (argparse refuses `memory` without an ACTION)
         args.run = args.run_flag
     elif args.run_flag is not None and args.run_flag != args.run:
-        print("worldforge: error: two different run ids (RUN and --run): give one", file=sys.stderr)
-        return 2
+        raise CliError("two different run ids (RUN and --run): give one")
     if args.run is None:
-        print(
-            f"worldforge: error: memory {args.memory_action} needs a run id: worldforge memory"
-            f" {args.memory_action} RUN (see `worldforge runs`)",
-            file=sys.stderr,
+        act = args.memory_action
+        raise CliError(
+            f"memory {act} needs a run id: worldforge memory {act} RUN (see `worldforge runs`)"
         )
-        return 2
     import sqlite3
 
     # the engine's and the memory's tables are ensured (an older save migrated) by connect() once

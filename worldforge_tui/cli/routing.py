@@ -11,7 +11,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from worldforge_tui.cli import json_option
+from worldforge_tui.cli import CliError, json_option
 from worldforge_tui.text.safe_text import first_line
 
 if TYPE_CHECKING:
@@ -152,13 +152,9 @@ def _run_faults(args: argparse.Namespace) -> int:
     only = [s.strip().upper() for s in args.only.split(",") if s.strip()]
     unknown = [s for s in only if s not in BY_ID]
     if unknown:
-        print(
-            f"worldforge: error: unknown scenario {', '.join(unknown)} (S01…S16)", file=sys.stderr
-        )
-        return 2
+        raise CliError(f"unknown scenario {', '.join(unknown)} (S01…S16)")
     if not 0.02 <= args.scale <= 2:
-        print("worldforge: error: --scale must be between 0.02 and 2", file=sys.stderr)
-        return 2
+        raise CliError("--scale must be between 0.02 and 2")
     setups = ("local", "hybrid") if args.setup == "both" else (args.setup,)
     routing_log = logging.getLogger("worldforge.routing")
     mute = logging.NullHandler()  # the faults are on purpose: no breaker warnings on the screen
