@@ -1,21 +1,20 @@
 """The rotating log file in the user state dir: tracebacks with correlation ids, never secrets.
 
-Session commands run inside `correlation(run=…, stage=…, attempt=…, cmd=…)` (the `logged_command`
-decorator), so every line logged meanwhile, the router's included, names the run, stage and attempt.
-Unexpected errors are logged with their traceback before they reach the front end, which shows one
-line. Every formatted line, traceback text included, passes the secret scrubber.
+Session commands run inside `correlation(run=…, stage=…, attempt=…, cmd=…)` (`logged`), so every
+line logged meanwhile, the router's included, names the run, stage and attempt. Unexpected
+errors are logged with their traceback before they reach the front end, which shows one line.
+Every formatted line, traceback text included, passes the secret scrubber.
 """
 
 from __future__ import annotations
 
 import contextvars
-import functools
 import logging
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 _LOGGER = "worldforge"
 LOG_FILENAME = "worldforge.log"
@@ -25,7 +24,6 @@ BACKUPS = 3
 _ids: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
     "worldforge_log_ids", default=None
 )
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _ScrubFormatter(logging.Formatter):
@@ -169,17 +167,6 @@ def logged(session: Any, cmd: str) -> Iterator[None]:
                 log_exception(err)
                 err._worldforge_logged = True  # type: ignore[attr-defined]
             raise
-
-
-def logged_command(fn: F) -> F:
-    """`logged` around a session method, named for the method."""
-
-    @functools.wraps(fn)
-    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with logged(self, fn.__name__):
-            return fn(self, *args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def log_event(event: Any) -> None:

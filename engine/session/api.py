@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypedDict, TypeVar
 from engine.config import load_settings
 from engine.errors import GameError, SaveError
 from engine.game.models import GameState
-from engine.logs import log_event, log_exception, logged, logged_command
+from engine.logs import log_event, log_exception, logged
 from engine.routing import Router
 from engine.session import commands, memory_commands, steps
 from engine.session import lease as leases
@@ -365,14 +365,13 @@ class GameSession:
         return kind.from_said(said).issue(self)
 
     # ---------------------------------------------------------------- the run itself
-    @logged_command
     def forget_run(self) -> RunForgotten:
         """Right to deletion: the run's row, events, memories, lease and exported reports go; only
         content-free audit rows (opaque ids) stay. The session is closed afterwards."""
-        self._writable()
-        assert self.lease is not None
         run_id = self.state.run_id
-        with self._lock:
+        with logged(self, "forget_run"), self._lock:
+            self._writable()
+            assert self.lease is not None
             with transaction(self.conn):
                 leases.advance(self.conn, self.lease)  # refuses if the run changed meanwhile
                 report = self.memory.forget_run(compact=False)
@@ -384,9 +383,9 @@ class GameSession:
                 leases.forget(self.conn, run_id)
             self.lease = None
             report.compacted = self.memory.compact()
-        removed = memory_commands.delete_reports(self.save_dir, run_id)
-        cosmos_pending = self.memory.forget_pending()
-        self.conn.close()
+            removed = memory_commands.delete_reports(self.save_dir, run_id)
+            cosmos_pending = self.memory.forget_pending()
+            self.conn.close()
         return {
             "run_id": run_id,
             "memories": report.deleted,
