@@ -6,7 +6,7 @@ the one line a player typed or the key they pressed and refuses bad input in one
 come from `savedb.records.FrozenRecord`, as `@dataclass` would write them). Its class says:
 
 - `name` (the capability the snapshot reports and the TUI's action rows name) and `cmd` (how the
-  run's inputs record it);
+  run's inputs record it; the name too, unless the class says otherwise);
 - `phases` and `refusal`: where it may run and the one line a front end shows elsewhere
   (`extra` adds any further condition: a redo left, a standup or an event waiting);
 - `check`: what a player's input must also pass before anything runs (a rejection reason the
@@ -163,7 +163,7 @@ REGISTRY: dict[str, Kind[object]] = {}
 class Command(FrozenRecord, ABC, Generic[P, R]):
     """One player command (subclasses set the class variables, `prepare` and `apply`)."""
 
-    name: ClassVar[str]
+    name: ClassVar[str]  # unset: the same as `cmd`
     cmd: ClassVar[str]
     verb: ClassVar[str] = ""  # "cannot {verb} now: …"
     phases: ClassVar[tuple[str, ...] | None] = None  # None: any phase, the ended one too
@@ -175,6 +175,7 @@ class Command(FrozenRecord, ABC, Generic[P, R]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "cmd" in cls.__dict__:  # a concrete command (the abstract bases name none)
+            cls.name = cls.__dict__.get("name", cls.cmd)
             REGISTRY[cls.cmd] = cls
 
     @classmethod
@@ -263,7 +264,6 @@ class RunStage(Command["tuple[StageRun, RouteResult]", "StageRun | None"]):
     """The stage's worker runs: its model call first, then one transaction to keep the work (None
     when the waiting event's default, taken first, ended the venture)."""
 
-    name: ClassVar[str] = "run_stage"
     cmd: ClassVar[str] = "run_stage"
     verb: ClassVar[str] = "run the stage"
     phases: ClassVar[tuple[str, ...] | None] = ("brief",)
@@ -302,7 +302,6 @@ class RunStage(Command["tuple[StageRun, RouteResult]", "StageRun | None"]):
 class Approve(PlainCommand["Dilemma"]):
     """The CEO approves the artifact at the gate; the fork opens."""
 
-    name: ClassVar[str] = "approve"
     cmd: ClassVar[str] = "approve"
     verb: ClassVar[str] = "approve"
     phases: ClassVar[tuple[str, ...] | None] = ("gate",)
@@ -319,7 +318,6 @@ class Decide(PlainCommand["Receipt"]):
     """One of the fork's two options; the standup follows."""
 
     choice: str
-    name: ClassVar[str] = "decide"
     cmd: ClassVar[str] = "decide"
     verb: ClassVar[str] = "decide"
     phases: ClassVar[tuple[str, ...] | None] = ("fork",)
@@ -350,7 +348,6 @@ class Reject(PlainCommand["StageRun | None"]):
     result is the redo's work, None when the redo's days ended the venture)."""
 
     reason: str
-    name: ClassVar[str] = "reject"
     cmd: ClassVar[str] = "reject"
     verb: ClassVar[str] = "reject"
     phases: ClassVar[tuple[str, ...] | None] = ("gate",)
@@ -398,7 +395,6 @@ class DecideOwn(PlainCommand["Receipt"]):
     """The fork answered in the CEO's own words (read as a person means them)."""
 
     text: str
-    name: ClassVar[str] = "decide_own"
     cmd: ClassVar[str] = "decide_own"
     verb: ClassVar[str] = "decide"
     phases: ClassVar[tuple[str, ...] | None] = ("fork",)
@@ -449,7 +445,6 @@ class StandupReply(PlainCommand["MemoryNote"]):
     """The CEO's reply at the standup: it binds the next stage's work."""
 
     text: str
-    name: ClassVar[str] = "standup_reply"
     cmd: ClassVar[str] = "standup_reply"
     phases: ClassVar[tuple[str, ...] | None] = ("brief",)
     flag: ClassVar[Flag | None] = Flag(
@@ -514,7 +509,6 @@ class AnswerEvent(PlainCommand["WorldEvent"]):
 class Standup(Command["tuple[list[StandupTurn], list[RouteResult]]", None]):
     """Three workers react to the decision (their own model calls), then it is kept."""
 
-    name: ClassVar[str] = "standup"
     cmd: ClassVar[str] = "standup"
     verb: ClassVar[str] = "hold the standup"
 
@@ -550,7 +544,6 @@ class RoutingChanged(PlainCommand[None]):
     agent_routing: str
     runtime: str
     pill: str
-    name: ClassVar[str] = "settings"
     cmd: ClassVar[str] = "settings"
 
     @classmethod
@@ -573,7 +566,6 @@ class Consolidate(PlainCommand["ConsolidationResult"]):
     sources: list[str]
     summary: str
     reviewer: str
-    name: ClassVar[str] = "consolidate"
     cmd: ClassVar[str] = "consolidate"
 
     @classmethod
@@ -594,7 +586,6 @@ class Consolidate(PlainCommand["ConsolidationResult"]):
 class Prune(PlainCommand["PruneReport"]):
     """Apply the retention rule at today's game date."""
 
-    name: ClassVar[str] = "prune"
     cmd: ClassVar[str] = "prune"
 
     def apply(self, step: Step, prepared: None) -> PruneReport:
@@ -607,7 +598,6 @@ class Prune(PlainCommand["PruneReport"]):
 class ForgetMemories(PlainCommand["ForgetReport"]):
     """Delete every memory of the run; the game goes on without its binding direction."""
 
-    name: ClassVar[str] = "forget_memories"
     cmd: ClassVar[str] = "forget_memories"
 
     def apply(self, step: Step, prepared: None) -> ForgetReport:
