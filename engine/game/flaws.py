@@ -2,7 +2,7 @@
 approving it costs later. Rules as data: a flaw is a row.
 
 The simulation tier draws a flaw from (seed, stage, attempt) with odds that rise under pressure
-(thin runway, a rushed redo, a new hire still ramping) and fall for a strong worker (the founder's
+(thin runway, team strain, a new hire still ramping) and fall for a strong worker (the founder's
 own craft). The rubric never trusts that draw: it looks at the artifact itself, so a model tier's
 artifact is judged by the same checks.
 """
@@ -73,7 +73,6 @@ ODDS = {
     "base": 0.07,
     "thin_runway": 0.05,
     "burn_pressure": 0.03,
-    "rushed_redo": 0.05,
     "new_hire": 0.03,
     "strong_worker": 0.5,
     "drift": 0.06,  # a seeded DRIFT on an attempt with no other mistake, when memory binds it
@@ -132,20 +131,15 @@ WRONG_AUDIENCES = (
 )
 
 
-def odds(state: GameState, stage: Stage, attempt: int) -> tuple[float, list[str]]:
-    """The chance this attempt ships a flaw, and the pressures behind it (shown nowhere as a
-    number: the player sees the pressures, the rubric sees the flaw)."""
+def odds(state: GameState, stage: Stage) -> float:
+    """The chance a first attempt ships a flaw (a redo never ships one): it rises under pressure
+    and falls for the founder's own craft. The player sees the pressures, the rubric the flaw."""
     econ = state.economics
-    p, why = ODDS["base"], []
+    p = ODDS["base"]
     if econ.runway_months < THIN_RUNWAY_MONTHS:
         p += ODDS["thin_runway"]
-        why.append("thin runway")
     if econ.burn_pressure >= HIGH_BURN_PRESSURE:
         p += ODDS["burn_pressure"]
-        why.append("team strain")
-    if attempt > 1:
-        p += ODDS["rushed_redo"]
-        why.append("a rushed redo")
     last = state.receipts[-1] if state.receipts else None
     if (
         last
@@ -156,11 +150,9 @@ def odds(state: GameState, stage: Stage, attempt: int) -> tuple[float, list[str]
         )
     ):
         p += ODDS["new_hire"]
-        why.append("a new hire still ramping")
     if STRONG_ROLE.get(state.founder.archetype) == stage.owner_role:
         p *= ODDS["strong_worker"]
-        why.append("the founder's own craft")
-    return p, why
+    return p
 
 
 def draw(state: GameState, stage: Stage, attempt: int, *, bound: bool) -> str | None:
@@ -170,7 +162,7 @@ def draw(state: GameState, stage: Stage, attempt: int, *, bound: bool) -> str | 
         return None
     history = ",".join(s.decision.rule_id for s in state.stages if s.decision)
     rng = random.Random(f"{state.seed}:{stage.id}:{attempt}:{history}:{state.day}:flaw")
-    p, _ = odds(state, stage, attempt)
+    p = odds(state, stage)
     if rng.random() >= p:
         # a seeded DRIFT: the worker breaks one recalled direction (the gate must catch it)
         return "ignores_decision" if bound and rng.random() < ODDS["drift"] else None
