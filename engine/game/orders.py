@@ -1,6 +1,6 @@
 """Standing orders: a standup reply with teeth. "Freeze hiring and cut burn" becomes an order the
-next fork's consequence obeys (the hire is blocked, with a receipt line saying so); an own answer
-that matched no rule hires no one either. Rules as data: an order is a row.
+next fork's consequence obeys (the hire is blocked, with a receipt line saying so). Rules as data:
+an order is a row.
 """
 
 from __future__ import annotations
@@ -66,22 +66,14 @@ def read_orders(text: str) -> list[dict[str, Any]]:
     ]
 
 
-def govern_hire(state: GameState, org_delta: OrgDelta, *, custom: bool) -> list[str]:
-    """After a rule fired: undo its hire when a standing order forbids it or when the answer
-    matched no rule. Orders bind one fork, then lapse. Returns the receipt lines."""
-    lines: list[str] = []
-    orders = state.orders
-    state.orders = []
-    if not org_delta.added_role_id:
-        return lines
-    title = org_delta.added_role_title or "the new role"
+def govern_hire(state: GameState, org_delta: OrgDelta) -> list[str]:
+    """After a rule fired: undo its hire when a standing order forbids it. Orders bind one fork,
+    then lapse. Returns the receipt lines."""
+    orders, state.orders = state.orders, []
     blocker = next((o for o in orders if o["kind"] in ("freeze_hiring", "cut_burn")), None)
-    if custom:
-        why = f"Your own answer matched no rule, so no one was hired ({title} not added)."
-    elif blocker:
-        why = f"{blocker['label']}: the {title} was not hired."
-    else:
-        return lines
+    if not org_delta.added_role_id or blocker is None:
+        return []
+    title = org_delta.added_role_title or "the new role"
     state.org = [w for w in state.org if w.id != org_delta.added_role_id]
     before = state.economics.monthly_burn_usd
     sync_burn(state)
@@ -90,13 +82,10 @@ def govern_hire(state: GameState, org_delta: OrgDelta, *, custom: bool) -> list[
     org_delta.added_role_id = None
     org_delta.added_role_title = None
     org_delta.monthly_cost_usd = 0.0
-    lines.append(
-        why
-        + (
-            f" Burn stays {usd(state.economics.monthly_burn_usd)} a month "
-            f"({usd(saved)} a month not spent)."
-            if saved > 0
-            else ""
-        )
+    kept = (
+        f" Burn stays {usd(state.economics.monthly_burn_usd)} a month "
+        f"({usd(saved)} a month not spent)."
+        if saved > 0
+        else ""
     )
-    return lines
+    return [f"{blocker['label']}: the {title} was not hired.{kept}"]

@@ -572,7 +572,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     before, after, org_delta, _delta = rules.apply_rule(st, rule_id, stage.id)
     line = rules.effect_line(before, after, org_delta)
     assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
-    governed = orders.govern_hire(st, org_delta, custom=rule_id == "custom.default")
+    governed = orders.govern_hire(st, org_delta)
     charge_named_price(st, directions)  # customers and revenue each move; revenue does not
     after = copy.copy(st.economics)
     if governed:  # the receipt explains what happened, blocked hire included
@@ -592,7 +592,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         f"CEO chose '{clip(text, 200)}' at {stage.beat} ({rule_id}): {summary}",
         author="ceo",
         importance=9,
-        axis=None if rule_id == "custom.default" else rule.axis,
+        axis=rule.axis,
         stage_id=stage.id,
         payload=payload(
             directions,
