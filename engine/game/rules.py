@@ -586,19 +586,12 @@ def role_cost(rule: Rule, archetype: str) -> float:
     )
 
 
-def _apply(
-    econ: Economics,
-    org: list[Worker],
-    flags: list[str],
-    rule: Rule,
-    archetype: str,
-    stage_id: str,
-    reports_to: str,
-    protected: set[str],
-) -> OrgDelta:
-    """Apply a rule to these numbers and this org in place (the real thing or a preview copy).
-    A retirement takes the oldest role an earlier decision added, else a founding worker whose
-    stages are all done (`protected` holds the owners of stages still to come)."""
+def _apply(state: GameState, rule: Rule, stage_id: str) -> OrgDelta:
+    """Apply a rule to the state's numbers, org and flags in place (the real ones or a preview's
+    copies). A retirement takes the oldest role an earlier decision added, else a founding worker
+    whose stages are all done (never one who owns the current stage or a later one)."""
+    econ, org, archetype = state.economics, state.org, state.founder.archetype
+    keep = {s.worker_id for s in state.stages[state.stage_index :]}
     eff = resolve(rule, econ, archetype)
     org_delta = OrgDelta()
     if rule.retires:
@@ -606,7 +599,7 @@ def _apply(
         idle = [
             w
             for w in org
-            if w.active and w.kind != "human" and not w.spawned_by and w.id not in protected
+            if w.active and w.kind != "human" and not w.spawned_by and w.id not in keep
         ]
         if spawned or idle:
             retired = (spawned or idle)[0]
@@ -614,6 +607,7 @@ def _apply(
             org_delta.removed_role_id, org_delta.removed_role_title = retired.id, retired.title
     if rule.role is not None:
         cost = role_cost(rule, archetype)
+        boss = next((s.worker_id for s in state.stages if s.id == stage_id), "operator")
         role_id = f"role_{slug(stage_id, 20, ascii_only=True)}_{slug(rule.id, 30, ascii_only=True)}".replace(
             "-", "_"
         )
@@ -625,7 +619,7 @@ def _apply(
                 lifecycle=rule.role.lifecycle,
                 hint=rule.role.hint,
                 monthly_cost_usd=cost,
-                reports_to=reports_to,
+                reports_to=boss,
                 spawned_by=rule.id,
             )
         )
@@ -638,8 +632,8 @@ def _apply(
     econ.overhead_usd = float(max(0.0, round(econ.overhead_usd + eff.get("overhead", 0.0))))
     # revenue is booked as market share (`recompute` clamps it to 0-100 and rounds it)
     econ.market_share += eff.get("revenue", 0.0) / econ.addressable_market_usd * 100
-    if rule.flag and rule.flag not in flags:
-        flags.append(rule.flag)
+    if rule.flag and rule.flag not in state.flags:
+        state.flags.append(rule.flag)
     econ.monthly_burn_usd = org_burn(org, econ.overhead_usd)
     recompute(econ)
     return org_delta
@@ -671,32 +665,14 @@ def effect_line(before: Economics, after: Economics, org_delta: OrgDelta) -> str
     return ", ".join(parts) or "no change"
 
 
-def protected(state: GameState) -> set[str]:
-    """Workers who still own a stage (the current one or a later one): never retired."""
-    return {s.worker_id for s in state.stages[state.stage_index :]}
-
-
-def _reports_to(state: GameState, stage_id: str) -> str:
-    stage = next((s for s in state.stages if s.id == stage_id), None)
-    return stage.worker_id if stage else "operator"
-
-
 def preview_after(state: GameState, rule: Rule | str, stage_id: str) -> tuple[Economics, OrgDelta]:
     """The numbers and org change of a rule applied now, on a copy: exactly what `apply_rule` does."""
     rule = RULES[rule] if isinstance(rule, str) else rule
-    econ = copy.copy(state.economics)
-    org = [copy.copy(w) for w in state.org]
-    delta = _apply(
-        econ,
-        org,
-        list(state.flags),
-        rule,
-        state.founder.archetype,
-        stage_id,
-        _reports_to(state, stage_id),
-        protected(state),
-    )
-    return econ, delta
+    probe = copy.copy(state)  # shares what no rule changes
+    probe.economics = copy.copy(state.economics)
+    probe.org = [copy.copy(w) for w in state.org]
+    probe.flags = list(state.flags)
+    return probe.economics, _apply(probe, rule, stage_id)
 
 
 def preview(state: GameState, rule: Rule | str, stage_id: str) -> str:
@@ -713,14 +689,5 @@ def apply_rule(
     rule = RULES[rule] if isinstance(rule, str) else rule
     before = copy.copy(state.economics)
     effect = resolve(rule, before, state.founder.archetype)
-    org_delta = _apply(
-        state.economics,
-        state.org,
-        state.flags,
-        rule,
-        state.founder.archetype,
-        stage_id,
-        _reports_to(state, stage_id),
-        protected(state),
-    )
+    org_delta = _apply(state, rule, stage_id)
     return before, copy.copy(state.economics), org_delta, effect

@@ -9,12 +9,11 @@ and never touches the rubric: the gate judges the work exactly as for any other 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 
 from engine.game.economy import TUNING
 from engine.game.models import Economics, GameState
-from engine.game.rules import Rule, apply_rule
+from engine.game.rules import Rule, preview_after
 from engine.game.world_events import KIND_BY_ID
 
 # The policy as data: the meters that end a venture and where (see engine.game.economy.DEFEATS).
@@ -38,15 +37,9 @@ def safety(state: GameState, econ: Economics) -> tuple[float, float]:
     return min(margins), sum(margins)
 
 
-def _after(state: GameState, rule: Rule | str, where: str) -> Economics:
-    probe = copy.deepcopy(state)
-    apply_rule(probe, rule, where)
-    return probe.economics
-
-
 def _safer(state: GameState, options: Sequence[tuple[str, Rule | str]], where: str) -> str:
     """The key of the option that leaves the company safest (the first one on a tie)."""
-    scored = [(safety(state, _after(state, rule, where)), key) for key, rule in options]
+    scored = [(safety(state, preview_after(state, rule, where)[0]), key) for key, rule in options]
     best = max(score for score, _ in scored)
     return next(key for score, key in scored if score == best)
 

@@ -697,8 +697,8 @@ def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Option:
     and burn now (never a free third way out of a dilemma)."""
 
     def cost(opt: Option) -> tuple[float, str]:
-        probe = copy.deepcopy(st)
-        before, after, _org, _d = rules.apply_rule(probe, opt.rule_id, stage_id)
+        after, _org = rules.preview_after(st, opt.rule_id, stage_id)
+        before = st.economics
         spent = (before.treasury_usd - after.treasury_usd) + 6 * (
             after.monthly_burn_usd - before.monthly_burn_usd
         )
