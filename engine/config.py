@@ -476,11 +476,6 @@ def _env_entries(
     return {field: (key, value, where) for _, field, key, value in ranked}
 
 
-def env_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The settings present in the environment by field name (see `_env_entries`)."""
-    return {field: value for field, (_, value, _) in _env_entries(environ).items()}
-
-
 def is_old_name(name: str) -> bool:
     """An unprefixed setting name (DEMO_MODE), read as an alias of WORLDFORGE_DEMO_MODE."""
     return not name.lower().startswith(ENV_PREFIX.lower())

@@ -141,20 +141,14 @@ def test_secrets_hidden_in_repr():
     assert "azure-secret-value" not in json.dumps(asdict(s), default=str)
 
 
-def test_env_values_match_names_case_blind_and_own_name_beats_alias():
-    from engine.config import env_values
-
-    got = env_values(
-        {
-            "npc_fast_model": "alias",
-            "NPC_MODEL": "own",
-            "Demo_Mode": "local",
-            "LOCAL_AGENT_MODEL": "  ",
-            "PATH": "/usr/bin",
-        }
-    )
-    assert got == {"npc_model": "own", "demo_mode": "local"}
-    assert env_values({"NPC_FAST_MODEL": "nano"}) == {"npc_model": "nano"}
+def test_env_names_match_case_blind_and_own_name_beats_alias(monkeypatch):
+    said = {"npc_fast_model": "alias", "NPC_MODEL": "own", "Demo_Mode": "local"}
+    for name, value in {**said, "LOCAL_AGENT_MODEL": "  "}.items():
+        monkeypatch.setenv(name, value)
+    s = load_settings()
+    assert (s.npc_model, s.demo_mode, s.local_agent_model) == ("own", "local", None)
+    monkeypatch.delenv("NPC_MODEL")
+    assert load_settings().npc_model == "alias"
 
 
 def test_blank_env_leaves_the_file_value(monkeypatch):
