@@ -190,8 +190,7 @@ def _violation(role: str, art: Mapping[str, object], d: Direction, allp: str) ->
     """What the artifact did instead of the direction, in words (None when it holds)."""
     fields = FIELDS.get(d.axis, {}).get(role, ())
     here = prose(art, fields) if fields else ""
-    found: str | None = _CHECKS[d.axis](art, d, allp, here)
-    return found
+    return _CHECKS[d.axis](art, d, allp, here)
 
 
 def _price_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:

@@ -240,7 +240,7 @@ class _Look:
     """The search for the stage to re-derive, and why there is none."""
 
     def __init__(self) -> None:
-        self.seen = self.live = self.reached = False
+        self.seen = self.reached = False
         self.ran: set[int] = set()
         self.first_live: int | None = None
 
@@ -252,13 +252,11 @@ class _Look:
         self.seen = self.seen or note_id in notes
         if note_id not in notes or notes[note_id].status not in LIVE:
             return False
-        self.live = True
-        if stage is not None:
-            if here.number != stage:
-                return False
-            self.reached = _reaches(session, note_id)
-            return True
+        if stage is not None and here.number != stage:
+            return False
         self.reached = _reaches(session, note_id)
+        if stage is not None:
+            return True
         if not self.reached and self.first_live is None:
             self.first_live = i
         return self.reached
