@@ -171,21 +171,9 @@ class Step:
 def _end_event(step: Step) -> None:
     o = step.state.outcome
     assert o is not None
-    step.emit(
-        E.RUN_ENDED,
-        "system",
-        f"{o.result.upper()}: {o.reason}",
-        {
-            "result": o.result,
-            "reason": o.reason,
-            "ending": o.ending,
-            "title": o.title,
-            "score": o.score,
-            "grade": o.grade,
-            "stage": o.stage,
-            "economics": step.state.economics.shown(),
-        },
-    )
+    shown = {k: v for k, v in asdict(o).items() if k != "day"}  # the event has its own day
+    message = f"{o.result.upper()}: {o.reason}"
+    step.emit(E.RUN_ENDED, "system", message, {**shown, "economics": step.state.economics.shown()})
 
 
 def note_memory_backend(step: Step) -> None:
