@@ -610,11 +610,6 @@ class ForgetMemories(PlainCommand["ForgetReport"]):
         return result
 
 
-def commands() -> tuple[Kind[object], ...]:
-    """Every command class, in definition order."""
-    return tuple(REGISTRY.values())
-
-
 def player() -> tuple[Kind[object], ...]:
     """The commands a player gives at the gate, the fork and between stages, each in one phase:
     the snapshot reports whether each may run now, and the TUI's action rows name one each."""
