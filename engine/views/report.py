@@ -102,15 +102,9 @@ def render_report(session: GameSession) -> str:
             a = r.after.shown()[k]
             if a != v:
                 out.append(f"| {economics_label(k)} | {_num(k, v)} | {_num(k, a)} |")
-        if r.org_delta.added_role_title:
-            out.append(
-                f"\nOrg: +{_md(r.org_delta.added_role_title)}"
-                + (
-                    f", −{_md(r.org_delta.removed_role_title)}"
-                    if r.org_delta.removed_role_title
-                    else ""
-                )
-            )
+        added, gone = r.org_delta.added_role_title, r.org_delta.removed_role_title
+        if added:
+            out.append(f"\nOrg: +{_md(added)}" + (f", −{_md(gone)}" if gone else ""))
         out.append("")
     out += ["## Final economics", ""]
     out += [f"- {economics_label(k)}: {_num(k, v)}" for k, v in st.economics.shown().items()]
