@@ -63,15 +63,10 @@ class Event(Record):
         return asdict(self)
 
     def comparable(self) -> dict[str, Any]:
-        """The event minus wall-clock metadata (timestamps, latencies), for determinism checks."""
-        return {
-            "id": self.id,
-            "game_day": self.game_day,
-            "type": self.type,
-            "actor": self.actor,
-            "message": self.message,
-            "payload": strip_timing(self.payload),
-        }
+        """The event minus its run id and wall-clock metadata (timestamps, latencies), for
+        determinism checks."""
+        kept = {k: v for k, v in vars(self).items() if k not in ("run_id", "ts")}
+        return {**kept, "payload": strip_timing(self.payload)}
 
 
 _TIMING_KEYS = {"ts", "ms", "latency_ms", "latency_s", "elapsed_ms"}
