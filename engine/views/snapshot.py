@@ -18,7 +18,6 @@ from engine.game.models import (
     Stage,
     StageRun,
     StandupTurn,
-    Worker,
     WorldEvent,
 )
 
@@ -29,10 +28,9 @@ if TYPE_CHECKING:
 @dataclass(kw_only=True)
 class Snapshot:
     """What a front end draws from: the state's records (shared, never mutated by a front end)
-    plus the session's memory, permissions and runtime labels."""
+    plus the session's memory, where it is kept, and what the player may do now."""
 
     run_id: str
-    seed: int
     founder: Founder
     day: int
     phase: str
@@ -41,12 +39,10 @@ class Snapshot:
     current: StageRun | None
     dilemma: Dilemma | None
     last_receipt: Receipt | None
-    receipts: list[Receipt]
     standup: list[StandupTurn]
     standup_open: bool
     directive: Directive | None
     economics: Economics
-    org: list[Worker]
     antagonist: Antagonist
     threat_arc: str
     memory: list[dict[str, Any]]
@@ -55,9 +51,6 @@ class Snapshot:
     treasury_history: list[tuple[int, float]]
     outcome: Outcome | None
     pending_event: WorldEvent | None = None
-    world_events: list[WorldEvent] = field(default_factory=list)
-    runtime: str
-    pill: str
     can: dict[str, bool]
     redos_left: int = 0
     max_redos: int = 0
@@ -99,7 +92,6 @@ def build_snapshot(session: GameSession) -> Snapshot:
     fatal_options, fatal_events = fatal_choices(st)
     return Snapshot(
         run_id=st.run_id,
-        seed=st.seed,
         founder=st.founder,
         day=st.day,
         phase=st.phase,
@@ -108,12 +100,10 @@ def build_snapshot(session: GameSession) -> Snapshot:
         current=st.current,
         dilemma=st.dilemma,
         last_receipt=st.receipts[-1] if st.receipts else None,
-        receipts=st.receipts,
         standup=st.standup,
         standup_open=session.can("standup_reply"),
         directive=st.directive,
         economics=st.economics,
-        org=[w for w in st.org if w.active],
         antagonist=st.antagonist,
         threat_arc=arc_stage(st.economics.threat),
         memory=[r.to_dict() for r in records],
@@ -122,9 +112,6 @@ def build_snapshot(session: GameSession) -> Snapshot:
         treasury_history=list(st.history),
         outcome=st.outcome,
         pending_event=st.pending_event,
-        world_events=list(st.world_events),
-        runtime=session.router.runtime_label(),
-        pill=session.router.pill(),
         can=session.allowed(),
         redos_left=max(0, MAX_REDOS - st.stage.redos) if st.stage is not None else 0,
         max_redos=MAX_REDOS,
