@@ -1,5 +1,5 @@
-"""Founder archetypes as data: a head start, a modifier on some rule effects, and one dilemma
-variant only that archetype is offered (engine/game/dilemmas.py names it by `exclusive`)."""
+"""Founder archetypes as data: a head start and a modifier on some rule effects. The one dilemma
+variant only an archetype is offered names it (engine/game/dilemmas.py), as its rule does."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ class Archetype(FrozenRecord):
     start: dict[str, float] = field(default_factory=dict)  # meter points, cash, revenue at day 0
     effect_mult: dict[str, float] = field(default_factory=dict)  # rule effect field -> factor
     role_cost: float = 1.0  # factor on the monthly cost of roles a decision adds
-    exclusive: str = ""  # the rule id only this archetype can choose
 
 
 ARCHETYPE_RULES: dict[str, Archetype] = {
@@ -30,7 +29,6 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             start={"proof": 8, "velocity": 5, "trust": -4},
             effect_mult={"proof": 1.3, "velocity": 1.3},
             role_cost=0.85,
-            exclusive="builder.in_house",
         ),
         Archetype(
             "seller",
@@ -39,7 +37,6 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             "contracts.",
             start={"revenue": 1_500, "cash": 6_000},
             effect_mult={"revenue": 1.3, "cash": 1.3, "trust+": 0.9},
-            exclusive="seller.presell",
         ),
         Archetype(
             "designer",
@@ -48,7 +45,6 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             "co-design.",
             start={"trust": 6, "velocity": -6, "cash": 4_000},
             effect_mult={"trust": 1.4},
-            exclusive="designer.codesign",
         ),
         Archetype(
             "operator",
@@ -57,7 +53,6 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             "lean.",
             start={"burn_pressure": -8, "autonomy": 10, "velocity": -4},
             effect_mult={"burn_pressure+": 0.7, "overhead": 0.7, "velocity+": 0.8},
-            exclusive="operator.lean",
         ),
     ]
 }

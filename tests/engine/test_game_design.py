@@ -11,7 +11,6 @@ from dataclasses import replace
 import pytest
 
 from engine.errors import SaveError
-from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.dilemmas import DECK, pose
 from engine.game.endings import ENDINGS
 from engine.game.models import ARCHETYPES
@@ -106,8 +105,7 @@ def test_effects_depend_on_state():
 
 def test_archetypes_have_their_own_option_and_modifier(new_session):
     for archetype in ARCHETYPES:
-        own = ARCHETYPE_RULES[archetype].exclusive
-        assert RULES[own].archetype == archetype
+        own = next(rid for rid, rule in RULES.items() if rule.archetype == archetype)
         stage_id = next(
             sid for sid, fam in DECK.items() if any(v.archetype == archetype for v in fam)
         )
