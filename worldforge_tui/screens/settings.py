@@ -60,6 +60,14 @@ def pills_content(items: list[tuple[str, str]]) -> Content:
     return Content.assemble(*parts)
 
 
+def label_column(lines: list[str]) -> Static:
+    """A grid's first column, one label a row, as one widget spanning the rows (a widget per
+    label was as many more to style, lay out and draw)."""
+    column = Static(Content("\n".join(lines)), classes="form-label")
+    column.styles.row_span = len(lines)
+    return column
+
+
 def secret_hint(s: Settings, name: str, secret: bool) -> str:
     """Placeholder of a text field: whether a (masked) key is held."""
     if not secret:
@@ -103,8 +111,9 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         with VerticalScroll(id="settings-form"):
             # One grid of label | field (a row container per field doubled the widgets to style).
             with Grid(id="settings-fields"):
-                for name, (label, options) in SELECTS.items():
-                    yield Label(label, classes="form-label")
+                labels = [label for label, _ in SELECTS.values()]
+                yield label_column(labels + [label for _, label, _ in TEXT_FIELDS])
+                for name, (_, options) in SELECTS.items():
                     yield Choice(
                         list(options),
                         value=getattr(s, name),
@@ -112,8 +121,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
                         id=f"set-{name}",
                         compact=True,
                     )
-                for name, label, secret in TEXT_FIELDS:
-                    yield Label(label, classes="form-label")
+                for name, _, secret in TEXT_FIELDS:
                     yield Input(
                         field_text(s, name),
                         placeholder=secret_hint(s, name, secret),
@@ -166,15 +174,15 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
 
     @staticmethod
     def role_section(s: Settings) -> Vertical:
-        """The per-role model overrides (24 inputs and labels: the bulk of the screen)."""
+        """The per-role model overrides (16 inputs beside their labels: the bulk of the screen)."""
         cells: list[Widget] = [
             Label("role", classes="form-label role-head"),
             Label("local model", classes="role-col role-head"),
             Label("Foundry deployment", classes="role-col role-head"),
+            label_column(list(ROLES)),
         ]
         for role in ROLES:
             local_field, cloud_field = role_fields(role)
-            cells.append(Label(role, classes="form-label"))
             for field, tier in ((local_field, "local"), (cloud_field, "cloud")):
                 cells.append(
                     Input(
