@@ -69,10 +69,10 @@ class MainScreen(StyledOnMount, Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-compact"), (COMPACT_BELOW, "-wide")]  # noqa: RUF012
     # pane → which containers compact mode displays (the wide layout displays them all)
     COMPACT_LAYOUT: ClassVar[dict[str, dict[str, bool]]] = {
-        "story": {"top": True, "left": True, "right": False, "log": False},
+        "story": {"top": True, "story": True, "right": False, "log": False},
         "receipt": {
             "top": True,
-            "left": False,
+            "story": False,
             "right": True,
             "receipt": True,
             "memory": False,
@@ -80,7 +80,7 @@ class MainScreen(StyledOnMount, Screen[None]):
         },
         "memory": {
             "top": True,
-            "left": False,
+            "story": False,
             "right": True,
             "receipt": False,
             "memory": True,
@@ -126,8 +126,7 @@ class MainScreen(StyledOnMount, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(pane_bar("story"), id="pane-tabs")
         with Horizontal(id="top"):
-            with Vertical(id="left"):
-                yield titled(StoryPane(id="story"), "Story")
+            yield titled(StoryPane(id="story"), "Story")
             with Vertical(id="right"):
                 yield titled(ReceiptPane(id="receipt"), "Decision receipt")
                 yield titled(MemoryPane(id="memory"), "Memory")
@@ -222,7 +221,7 @@ class MainScreen(StyledOnMount, Screen[None]):
         layout = self.COMPACT_LAYOUT[self._pane] if compact else {}
         hidden: list[Widget] = []
         with self.app.batch_update():
-            for name in ("top", "left", "right", "receipt", "memory", "log"):
+            for name in ("top", "story", "right", "receipt", "memory", "log"):
                 widget = self.query_one(f"#{name}")
                 display = layout.get(name, True)
                 if not display:
