@@ -148,3 +148,24 @@ async def test_a_venture_plays_to_its_end_by_mouse_only(tmp_path):
         assert await pilot.click("#end-close")
         await pilot.pause()
         assert screen_name(app) == "MainScreen"
+
+
+async def test_each_dialog_button_gives_its_answer_by_mouse():
+    """Yes, No and OK each dismiss their dialog with its own answer."""
+    from textual.app import App
+
+    from worldforge_tui.screens.dialogs import ConfirmScreen, TextPromptScreen
+
+    answers: list[object] = []
+    app: App[None] = App()
+    async with app.run_test(size=(120, 40)) as pilot:
+        for screen, button in (
+            (ConfirmScreen("Forget?"), "#confirm-yes"),
+            (ConfirmScreen("Forget?", default=True), "#confirm-no"),
+            (TextPromptScreen("Why?", initial="too vague"), "#prompt-ok"),
+        ):
+            app.push_screen(screen, answers.append)
+            await pilot.pause()
+            assert await pilot.click(button), button
+            await pilot.pause()
+        assert answers == [True, False, "too vague"]

@@ -62,6 +62,8 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one(Input).focus()
 
+    @on(Input.Submitted, "#prompt-input")
+    @on(Button.Pressed, "#prompt-ok")
     def _submit(self) -> None:
         value = self.query_one(Input).value.strip()
         if not value:
@@ -71,14 +73,6 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
             )
             return
         self.dismiss(value)
-
-    @on(Input.Submitted, "#prompt-input")
-    def _entered(self) -> None:
-        self._submit()
-
-    @on(Button.Pressed, "#prompt-ok")
-    def _ok(self) -> None:
-        self._submit()
 
     @on(Button.Pressed, "#prompt-cancel")
     def action_cancel(self) -> None:
@@ -122,13 +116,9 @@ class ConfirmScreen(StyledOnMount, ModalScreen[bool]):
     def on_mount(self) -> None:
         self.query_one("#confirm-yes" if self._default else "#confirm-no", Button).focus()
 
-    @on(Button.Pressed, "#confirm-yes")
-    def _yes(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#confirm-no")
-    def _no(self) -> None:
-        self.dismiss(False)
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)

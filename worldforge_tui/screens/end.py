@@ -114,17 +114,10 @@ class EndScreen(StyledOnMount, ModalScreen[str | None]):
                 yield Button(Content(f"New venture [{key('end.new')}]"), id="end-new")
                 yield Button(Content(f"Board [{key('end.close')}]"), id="end-close")
 
-    @on(Button.Pressed, "#end-export")
-    def _export(self) -> None:
-        self.dismiss("export")
-
-    @on(Button.Pressed, "#end-new")
-    def _new(self) -> None:
-        self.dismiss("new")
-
-    @on(Button.Pressed, "#end-close")
-    def _close(self) -> None:
-        self.dismiss(None)
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        """A button gives its choice: export, new, or None (the board)."""
+        self.dismiss({"end-export": "export", "end-new": "new"}.get(event.button.id or ""))
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
