@@ -316,9 +316,10 @@ async def kinds_theme_run(size: tuple[int, int], samples: dict[str, list[float]]
     """The theme change on a bare Textual app built of the board's kinds of widget (a pane bar,
     four panes of text, tabs with a filter input and a log, a row of seven buttons, a status line
     with a sparkline, a footer) after opening and closing a form of the settings screen's kinds
-    (choices, inputs, labels, buttons), as the game run does before its theme change: Textual's
-    own reparse, restyle and repaint for these widgets and their stylesheets, with none of the
-    game's code or CSS. `theme change` reads against it as `vs_kinds_anchor`."""
+    (choices, inputs, labels, buttons) and the command palette, as the game run does before its
+    theme change (their stylesheets stay in the app's, and every theme change reparses them):
+    Textual's own reparse, restyle and repaint for these widgets and their stylesheets, with none
+    of the game's code or CSS. `theme change` reads against it as `vs_kinds_anchor`."""
     from textual.app import App, ComposeResult
     from textual.containers import Horizontal, Vertical, VerticalScroll
     from textual.screen import Screen
@@ -369,6 +370,9 @@ async def kinds_theme_run(size: tuple[int, int], samples: dict[str, list[float]]
         await pilot.pause()
         app.pop_screen()
         await pilot.pause()
+        for key in ("ctrl+p", "escape"):  # the palette, opened and closed as in the game run
+            await pilot.press(key)
+            await pilot.pause()
         wall, cpu = await change_theme(pilot, "nord")
         samples.setdefault("anchor theme change (same widget kinds)", []).append(wall)
         CPU.setdefault("anchor theme change (same widget kinds)", []).append(cpu)
