@@ -17,6 +17,7 @@ from engine.game.economy import arc_stage
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import RULES, Rule, hints, preview
 from engine.language.directions import Axis, Direction, price_words
+from engine.language.grammar import busiest
 from savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
@@ -450,9 +451,9 @@ def option_directions(
         "marketer.adoption": [price(lo), d("channel", "referrals")],
         "marketer.runway": [price(mid_hi), d("channel", "founder outbound")],
         "seller.presell": [price(hi * 10, "year")],
-        "strategist.depth": [d("audience", f"the busiest {customer}")],
+        "strategist.depth": [d("audience", busiest(customer))],
         "strategist.breadth": [d("audience", f"{customer} and others like them")],
-        "go.flank": [d("audience", f"the {customer} {rival} ignores")],
+        "go.flank": [d("audience", f"the {customer.removeprefix('the ')} {rival} ignores")],
         "go.confront": [d("scope", f"a side-by-side with {rival}")],
         "need.interviews": [d("scope", "forty customer interviews")],
         "need.waitlist": [d("channel", "a launch page with a waitlist")],

@@ -247,6 +247,23 @@ def relative_template(template: str, customer: str) -> str:
     return _WHO_AFTER.sub(r"\1 and ", template) if has_relative(customer) else template
 
 
+def busiest(customer: str) -> str:
+    """The busiest of a customer ("the busiest nurses"; "busy couples" -> "the busiest couples",
+    never "the busiest busy couples")."""
+    return "the busiest " + _BUSY.sub("", customer)
+
+
+_BUSY = Pattern(r"^(?:the\s+)?(?:busiest\s+|busy\s+)?", re.IGNORECASE)
+
+
+def narrows(customer: str, broader: str) -> bool:
+    """Whether `customer` narrows `broader` ("the busiest nurses" and "the nurses Acme ignores"
+    narrow "nurses", "the busiest couples" narrows "busy couples"): the broader words may stand
+    beside it, and it is counted in the broader's unit."""
+    c, b = customer.lower(), broader.lower()
+    return bool(b) and (b in c or busiest(b).lower() in c)
+
+
 def cap(text: str) -> str:
     """Raise the first letter only ('rural farmers need…' -> 'Rural farmers need…'); a word
     written with inner capitals ('iPhone', 'eBay') is a name and stays."""

@@ -76,7 +76,7 @@ ARCHETYPE_LINES: dict[str, tuple[str, ...]] = {
         "Nothing gets built for {customer} that we cannot measure by Friday.",
         "The next {offering} release is scoped to what two people can ship.",
         "We build the part each {unit} touches first, and nothing else yet.",
-        "Every change to the {tool} ships behind a switch we can turn off.",
+        "Every change to the {tool} is tried with one {unit} before the rest.",
     ),
     "seller": (
         "Every step ends with a conversation with {customer} that can close.",
@@ -170,7 +170,7 @@ CHURN_DRIVERS = (
     "Setup friction with the {tool}",
     "Support replies that take too long for {customer}",
     "Price surprises when {a:unit} renews",
-    "{a:unit} that never set up the {tool}",
+    "The {tool} never set up for {a:unit}",
     "No one owns the {thing} for {a:unit}",
     "{cap_customer} still {losing_time_to} {pain}",
     "A rival offer from {rival}",
@@ -185,7 +185,7 @@ CHURN_DRIVERS = (
 LOOPS = (
     "A weekly check-in with each {unit} about the {thing}",
     "A monthly digest for {customer}: how close they are to {outcome}",
-    "A call with every {unit} that goes quiet for two weeks",
+    "A call with every {unit} we have not heard from in two weeks",
     "A quarterly review with the five biggest {unit_plural}",
     "A check on the {tool} every Monday",
     "A thank-you note to each {unit} after the first month",

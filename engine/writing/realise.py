@@ -46,6 +46,7 @@ from engine.language.directions import (
     number_words,
     price_words,
 )
+from engine.language.grammar import narrows
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, monthly_price, reprice
 from textkit import has_phrase
@@ -200,7 +201,7 @@ def _audience(role: str, art: dict[str, Any], who: str, v: Voice) -> None:
     # "nurses"), in a fixed order (a set's order of strings differs from process to process)
     olds = {v.slots.get("customer", ""), v.slots.get("pitch_customer", "")}
     for old in sorted(olds, key=lambda o: (-len(o), o)):
-        if old and old.lower() not in who.lower():
+        if old and not narrows(who, old):
             # a narrowing ("the busiest hair salons" for "hair salons") leaves the old words standing
             def swap(s: str, o: str = old) -> str:
                 return s.replace(o, who).replace(cap(o), cap(who))

@@ -18,6 +18,7 @@ from engine.game.artifacts import shaped
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Economics, Founder, Stage
 from engine.language.directions import Binding, Direction
+from engine.language.grammar import narrows
 from engine.language.pitch import read_pitch
 from engine.writing import banks
 from engine.writing.phrases import Voice, cap, number_word, plural, relative, sentences, singular
@@ -164,8 +165,7 @@ def _own_unit(units: tuple[str, ...], drawn: str, customer: str) -> str:
 def _unit_of(customer: str, pitch_customer: str) -> str:
     """Whom the price is per: a narrowing of the pitch's customer ("the busiest hairdressers")
     prices per the customer itself ("per hairdresser", never "per busiest hairdresser")."""
-    narrowed = pitch_customer and customer.lower().endswith(pitch_customer.lower())
-    return pitch_customer if narrowed else customer
+    return pitch_customer if narrows(customer, pitch_customer) else customer
 
 
 def _without(

@@ -109,3 +109,53 @@ def test_a_narrowed_customer_is_priced_per_the_customer_itself(new_session):
     assert "the busiest hairdressers" in text  # the niche is there ...
     assert not re.search(r"\b(?:per|every|from|with three) busiest\b", text)  # ... never as a unit
     assert "per hairdresser" in text
+
+
+@pytest.mark.parametrize(
+    ("pitch", "seed", "path", "narrowed", "unit"),
+    [
+        (
+            "a dog walking service for busy couples",
+            2,
+            "AAAAAAAA",
+            "the busiest couples",
+            "per couple",
+        ),
+        (
+            "a weekly planner app for busy people",
+            2,
+            "AAAAAAAA",
+            "the busiest people",
+            "per busy person",
+        ),
+        # depth, then flank: "the the busiest shift workers Quota Holdings ignores", "$130 a month
+        # per the busiest …", "In our pilot, 7 the busiest …"
+        (
+            "a childcare swap for shift workers",
+            2,
+            "AABBAABB",
+            "the busiest shift workers Quota",
+            "per worker",
+        ),
+    ],
+)
+def test_a_narrowed_customer_is_said_once(new_session, pitch, seed, path, narrowed, unit):
+    """Going deep on a niche narrowed "busy couples" to "the busiest busy couples", and flanking
+    the rival after it gave "the the busiest …"; now each narrowing is said once, and the price
+    and the counts stay in the pitch customer's unit."""
+    import re
+
+    from engine.language.grammar import busiest, narrows
+    from engine.play.headless import Plan, play, summary
+
+    assert busiest("busy couples") == busiest("the busiest couples") == "the busiest couples"
+    assert narrows("the busiest couples Acme ignores", "busy couples")
+    assert not narrows("retail investors", "busy couples")
+    s = new_session(pitch=pitch, seed=seed)
+    play(s, Plan(path=path))
+    text = "\n".join(ln for st in summary(s)["stages"] for ln in st["shipped"])
+    assert narrowed in text
+    assert not re.search(
+        r"busiest busy|\b(?:the|a) the\b|\b(?:per|every|first|\d+) (?:the|busiest)\b", text, re.I
+    )
+    assert unit in text

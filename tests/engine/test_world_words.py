@@ -120,3 +120,31 @@ def test_every_bank_has_every_word_the_writing_asks_for():
             words = bank.get(field)
             assert words and all(isinstance(w, str) and w.strip() for w in words), (name, field)
     assert world_words("no such world") is banks["general"]
+
+
+@pytest.mark.parametrize(
+    "pitch", ["a dog grooming van that comes to your door in Bristol", "a cat grooming salon"]
+)
+def test_a_grooming_company_is_not_written_as_a_dog_walker(new_session, pitch):
+    """The pets world was written for walkers and sitters: a grooming van's customers "lose time
+    to a pet left alone all day" and want "a happy, tired pet by evening". Its words now fit any
+    pet care (booking, cancelled carers, appointments in the working day)."""
+    from engine.play.headless import Plan, play
+
+    for seed in (1, 2, 3):
+        s = new_session(pitch=pitch, seed=seed)
+        play(s, Plan(path="AAAAAAAA"))
+        text = " ".join(str(e.payload.get("artifact", "")) for e in s.events()).lower()
+        assert "pet owners" in text
+        assert not re.search(r"left alone|tired pet|waits by the door", text)
+
+
+def test_no_line_calls_a_customer_that():
+    """ "A pet owner that never set up the photo updates": a customer unit is a person as often
+    as a business, so no line puts "that" after one."""
+    from engine.writing import banks
+
+    lines = [x for v in vars(banks).values() if isinstance(v, tuple) for x in v]
+    lines += [x for v in banks.ARCHETYPE_LINES.values() for x in v]
+    assert len(lines) > 100
+    assert not [x for x in lines if isinstance(x, str) and re.search(r"unit\} that\b", x)]
