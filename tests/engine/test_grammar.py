@@ -156,6 +156,8 @@ def test_a_narrowed_customer_is_said_once(new_session, pitch, seed, path, narrow
     text = "\n".join(ln for st in summary(s)["stages"] for ln in st["shipped"])
     assert narrowed in text
     assert not re.search(
-        r"busiest busy|\b(?:the|a) the\b|\b(?:per|every|first|\d+) (?:the|busiest)\b", text, re.I
+        r"busiest busy|\b(?:the|a) the\b|\b(?:per|every|first|\d+) (?:the|busiest)\b",
+        text,
+        re.IGNORECASE,
     )
     assert unit in text
