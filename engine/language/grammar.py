@@ -248,18 +248,12 @@ def relative_template(template: str, customer: str) -> str:
 
 
 def busiest(customer: str) -> str:
-    """The busiest of a customer ("the busiest nurses"; "busy couples" -> "the busiest couples",
-    never "the busiest busy couples")."""
+    """ "the busiest nurses"; "busy couples" -> "the busiest couples", never "busiest busy"."""
     return "the busiest " + _BUSY.sub("", customer)
 
 
-_BUSY = Pattern(r"^(?:the\s+)?(?:busiest\s+|busy\s+)?", re.IGNORECASE)
-
-
 def narrows(customer: str, broader: str) -> bool:
-    """Whether `customer` narrows `broader` ("the busiest nurses" and "the nurses Acme ignores"
-    narrow "nurses", "the busiest couples" narrows "busy couples"): the broader words may stand
-    beside it, and it is counted in the broader's unit."""
+    """Whether `customer` narrows `broader` ("the busiest nurses", "the nurses Acme ignores")."""
     c, b = customer.lower(), broader.lower()
     return bool(b) and (b in c or busiest(b).lower() in c)
 
@@ -278,6 +272,7 @@ def cap(text: str) -> str:
 
 
 # Abbreviations whose full stop does not end a sentence.
+_BUSY = Pattern(r"^(?:the\s+)?(?:busiest\s+|busy\s+)?", re.IGNORECASE)
 _ABBREV = Pattern(
     r"(?:\b(?:Co|Inc|Ltd|Corp|St|Dr|Mr|Mrs|Ms|Prof|vs|etc|approx|no|No|Jr|Sr)|\be\.g|\bi\.e)\.$"
 )
