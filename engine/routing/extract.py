@@ -37,25 +37,16 @@ class OutputError(Exception):
 
 @dataclass(eq=False, repr=False)
 class Extraction(Record):
-    """A parsed artifact (validated, as JSON) plus which pipeline steps fired and how much
-    reasoning was dropped."""
+    """A parsed artifact (validated, as JSON) plus which pipeline steps fired."""
 
     output: dict[str, Any]
     steps: list[str] = field(default_factory=list)
-    reasoning_chars: int = 0
 
 
-def strip_reasoning(text: str) -> tuple[str, int, list[str]]:
+def strip_reasoning(text: str) -> tuple[str, list[str]]:
     """Remove <think>/<thinking>/<reasoning> blocks; an unclosed one means the answer was cut off."""
     steps: list[str] = []
-    removed = 0
-
-    def _drop(match: re.Match[str]) -> str:
-        nonlocal removed
-        removed += len(match.group(0))
-        return ""
-
-    out = _CLOSED.sub(_drop, text)
+    out = _CLOSED.sub("", text)
     if out != text:
         steps.append("think_stripped")
     if _OPEN.search(out):
@@ -63,10 +54,9 @@ def strip_reasoning(text: str) -> tuple[str, int, list[str]]:
     # Some templates open the block in the prompt, so only the closing tag arrives.
     stray = _STRAY_CLOSE.match(out)
     if stray:
-        removed += len(stray.group(0))
         out = out[stray.end() :]
         steps.append("think_stripped")
-    return out, removed, steps
+    return out, steps
 
 
 def _balanced_end(text: str, start: int) -> int | None:
@@ -95,6 +85,12 @@ def _balanced_end(text: str, start: int) -> int | None:
     return None
 
 
+def _first_open(text: str, pos: int = 0) -> int | None:
+    """Where the first JSON object or array at or after `pos` opens (None: none does)."""
+    starts = [i for i in (text.find("{", pos), text.find("[", pos)) if i >= 0]
+    return min(starts) if starts else None
+
+
 def json_candidates(text: str) -> tuple[list[Any], bool]:
     """Top-level JSON values found in text, in order; the flag says an opened value never closed."""
     found: list[Any] = []
@@ -107,10 +103,9 @@ def json_candidates(text: str) -> tuple[list[Any], bool]:
     truncated = False
     pos = 0
     while len(found) < _MAX_CANDIDATES:
-        starts = [i for i in (text.find("{", pos), text.find("[", pos)) if i >= 0]
-        if not starts:
+        start = _first_open(text, pos)
+        if start is None:
             break
-        start = min(starts)
         end = _balanced_end(text, start)
         if end is None:
             truncated = True
@@ -182,12 +177,9 @@ def clamp_to_limits(value: Any, exc: ValidationError) -> tuple[Any, list[str]] |
 def repaired_json(body: str) -> tuple[Any, int] | None:
     """`body`'s first JSON value repaired (value, number of repairs), when it is closed: a value
     that never closes is truncated, and json-repair would silently complete it."""
-    starts = [i for i in (body.find("{"), body.find("[")) if i >= 0]
-    if not starts:
-        return None
-    start = min(starts)
-    end = _balanced_end(body, start)
-    if end is None:
+    start = _first_open(body)
+    end = None if start is None else _balanced_end(body, start)
+    if start is None or end is None:
         return None
     import json_repair
 
@@ -218,7 +210,7 @@ def parse_artifact(
         if finish_reason == "length":
             raise OutputError("truncated", "empty answer at the token limit")
         raise OutputError("empty", "no text in the answer")
-    body, reasoning_chars, steps = strip_reasoning(text)
+    body, steps = strip_reasoning(text)
     fences = _FENCE.findall(body)
     if fences:
         body = fences[-1][1]
@@ -249,9 +241,7 @@ def parse_artifact(
             steps = steps + [f"clamped:{loc}" for loc in fixed[1]]
         if finish_reason == "length":
             raise OutputError("truncated", "the answer hit the token limit")
-        return Extraction(
-            output=output.model_dump(mode="json"), steps=steps, reasoning_chars=reasoning_chars
-        )
+        return Extraction(output=output.model_dump(mode="json"), steps=steps)
     assert first_error is not None
     raise OutputError("invalid", _short_errors(first_error))
 
@@ -266,23 +256,18 @@ def _valid(model: type[BaseModel], value: Any) -> bool:
     return True
 
 
-def reasoning_from_message(extra: dict[str, Any] | None) -> int:
-    """Characters of reasoning a server returned in a separate field (Ollama, llama.cpp)."""
-    if not extra:
-        return 0
-    total = 0
-    for key in ("reasoning", "reasoning_content"):
-        value = extra.get(key)
-        if isinstance(value, str):
-            total += len(value)
-    return total
+def has_reasoning(delta: dict[str, Any]) -> bool:
+    """Whether a stream delta carries reasoning in a separate field (Ollama, llama.cpp)."""
+    return any(
+        isinstance(v, str) and v for v in (delta.get("reasoning"), delta.get("reasoning_content"))
+    )
 
 
 __all__ = [
     "Extraction",
     "OutputError",
+    "has_reasoning",
     "json_candidates",
     "parse_artifact",
-    "reasoning_from_message",
     "strip_reasoning",
 ]

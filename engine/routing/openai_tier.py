@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - depends on the installed openai line
 
 from azurehttp import in_daemon_thread, is_loopback
 from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut, StreamTimeout
-from engine.routing.extract import reasoning_from_message
+from engine.routing.extract import has_reasoning
 from engine.routing.health import DeploymentCaps, JsonMode
 from engine.routing.target import Target
 
@@ -273,7 +273,7 @@ class _Stream:
     def _take(self, delta: dict[str, Any]) -> bool:
         """Count one delta's reasoning and keep its content (under the byte cap); True if a token."""
         token = False
-        if reasoning_from_message(delta):
+        if has_reasoning(delta):
             self.thoughts += 1
             token = True
         piece = delta.get("content")

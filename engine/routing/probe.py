@@ -90,6 +90,7 @@ async def schema_enforcement(
     caps = caps_store.for_deployment(target.endpoint, target.model, target.default_token_param)
     started = time.perf_counter()
     failure: Failure | None = None
+    answer = ""  # what the endpoint said on the rung it took ("": no rung constrains it)
     for _ in range(MAX_RUNGS):
         if caps.json_mode == "none":
             break  # prompt-only: nothing constrains the output, so nothing is enforced
@@ -108,21 +109,20 @@ async def schema_enforcement(
                 continue
             failure = classify(exc)
             break
-        caps.schema_enforced = _matches(comp.text)
-        caps_store.learn(target.endpoint, target.model, caps)
-        return _row(
-            target,
-            started,
-            ok=True,
-            mode=caps.json_mode,
-            enforced=caps.schema_enforced,
-            answer=(comp.text or "")[:80],
-        )
+        answer = comp.text or ""
+        break
     if failure is not None:
         return _row(target, started, ok=False, mode=caps.json_mode, error=failure.reason)
-    caps.schema_enforced = False
+    caps.schema_enforced = _matches(answer)
     caps_store.learn(target.endpoint, target.model, caps)
-    return _row(target, started, ok=True, mode=caps.json_mode, enforced=False, answer="")
+    return _row(
+        target,
+        started,
+        ok=True,
+        mode=caps.json_mode,
+        enforced=caps.schema_enforced,
+        answer=answer[:80],
+    )
 
 
 def describe(row: dict[str, Any]) -> str:

@@ -55,9 +55,10 @@ def test_length_finish_is_truncated_even_if_it_parses():
     assert info.value.label == "truncated"
 
 
-def test_strip_reasoning_counts_removed_chars():
-    text, removed, steps = strip_reasoning("<think>abc</think>{}")
-    assert text == "{}" and removed == len("<think>abc</think>") and steps == ["think_stripped"]
+def test_strip_reasoning_drops_the_block():
+    text, steps = strip_reasoning("<think>abc</think>{}")
+    assert text == "{}" and steps == ["think_stripped"]
+    assert strip_reasoning("plan</think>{}") == ("{}", ["think_stripped"])  # only the close came
 
 
 def test_candidates_are_in_order():
