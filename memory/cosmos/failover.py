@@ -206,30 +206,33 @@ class FailoverMemory:
         except Exception:  # a mirror that fails leaves an outage's briefs shorter, nothing else
             log.exception("cosmos memory: the local mirror of a write failed")
 
-    def _serve(self, call: Callable[[MemoryBackend], T]) -> tuple[T, bool]:
-        """`call` on Cosmos; on an outage (or while parked) on the local store. The flag says
-        whether the local store served it (its writes then go into the outbox)."""
+    def _serve(self, call: Callable[[MemoryBackend], T], *, mirror: bool = False) -> tuple[T, bool]:
+        """`call` on Cosmos (and, for a write, `mirror`ed on the local store); on an outage (or
+        while parked) on the local store. The flag says whether the local store served it (its
+        writes then go into the outbox)."""
         primary = self._primary()
         if primary is not None:
             try:
-                return call(primary), False
+                result = call(primary)
             except Exception as exc:
                 if not _outage(exc):
                     raise
                 self._park(str(exc))
+            else:
+                if mirror:
+                    self._mirror(call)
+                return result, False
         return call(self.local), True
 
     def remember(self, note: NewNote) -> MemoryRecord:
         def write(m: MemoryBackend) -> MemoryRecord:
             return m.remember(note)
 
-        rec, local = self._serve(write)
+        rec, local = self._serve(write, mirror=True)
         if local:
             self._outbox("write", rec.id)
-        else:
-            self._mirror(write)
-            if rec.kind in SEED_KINDS:
-                self._binding[rec.id] = rec
+        elif rec.kind in SEED_KINDS:
+            self._binding[rec.id] = rec
         return rec
 
     def worker_write(
@@ -243,11 +246,9 @@ class FailoverMemory:
         def write(m: MemoryBackend) -> WriteDisposition:
             return m.worker_write(req, worker=worker, stage_id=stage_id, game_day=game_day)
 
-        d, local = self._serve(write)
+        d, local = self._serve(write, mirror=True)
         if local and d.memory_id:
             self._outbox("write", d.memory_id)
-        elif not local:
-            self._mirror(write)
         return d
 
     def get(self, memory_id: str, *, run_id: str | None = None) -> MemoryRecord:
@@ -286,18 +287,16 @@ class FailoverMemory:
         return self._serve(lambda m: m.audit(limit=limit, run_id=run_id))[0]
 
     def harden(self, *, game_day: int) -> HardenReport:
-        report, local = self._serve(lambda m: m.harden(game_day=game_day))
+        report, local = self._serve(lambda m: m.harden(game_day=game_day), mirror=True)
         if not local:
-            self._mirror(lambda m: m.harden(game_day=game_day))
             for memory_id in (*report.archived, *report.superseded):
                 self._binding.pop(memory_id, None)
         return report
 
     def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
-        report, local = self._serve(lambda m: m.prune(game_day=game_day, dry_run=dry_run))
-        if not local and not dry_run:
-            self._mirror(lambda m: m.prune(game_day=game_day, dry_run=False))
-        return report
+        return self._serve(
+            lambda m: m.prune(game_day=game_day, dry_run=dry_run), mirror=not dry_run
+        )[0]
 
     def consolidate(
         self,
@@ -313,10 +312,7 @@ class FailoverMemory:
                 source_ids, summary=summary, reviewer=reviewer, game_day=game_day, dry_run=dry_run
             )
 
-        result, local = self._serve(fold)
-        if not local and not dry_run:
-            self._mirror(fold)
-        return result
+        return self._serve(fold, mirror=not dry_run)[0]
 
     def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:
         """Delete the run's memories here at once (local copies and seeds included) and in Cosmos
@@ -324,6 +320,7 @@ class FailoverMemory:
         session or command sends. `forget_pending()` says which it was."""
         self.local.authorize(run_id)
         report = self.local.forget_run(compact=False)
+        remote: ForgetReport | None = None
         primary = self._primary()
         if primary is not None:
             try:
@@ -332,20 +329,17 @@ class FailoverMemory:
                 if not _outage(exc):
                     raise
                 self._park(str(exc))
-            else:
-                self._binding.clear()
-                with transaction(self.conn):
-                    self._clear(self.run_id)
-                report.deleted = max(report.deleted, remote.deleted)
-                return report
+        self._binding.clear()
         with transaction(self.conn):
             self._clear(self.run_id)
-            self.conn.execute(
-                "INSERT OR REPLACE INTO memory_cosmos_tombstones (run_id, since)"
-                " VALUES (?, datetime('now'))",
-                (self.run_id,),
-            )
-        self._binding.clear()
+            if remote is None:  # Cosmos did not answer: its copy is deleted when it does
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO memory_cosmos_tombstones (run_id, since)"
+                    " VALUES (?, datetime('now'))",
+                    (self.run_id,),
+                )
+        if remote is not None:
+            report.deleted = max(report.deleted, remote.deleted)
         return report
 
     def forget_pending(self) -> bool:

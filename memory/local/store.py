@@ -259,9 +259,8 @@ class MemoryStore(PolicyStore):
         step) rank after them."""
         held: dict[int, set[str]] = {}
         df: dict[str, int] = {}
-        for (
-            t
-        ) in terms:  # a term is letters and digits only, quoted: no query text reaches FTS5 syntax
+        # a term is letters and digits only, quoted: no query text reaches FTS5 syntax
+        for t in terms:
             pks = self.conn.execute(_HOLDERS, (f'"{self._run_key}{t}"',)).fetchall()
             df[t] = len(pks)
             for (pk,) in pks:

@@ -441,10 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if code != 2:  # after the output; an exit-2 error line stands alone
             _old_names_warning()
         return code
-    except CliError as err:
-        _error(str(err))
-        return 2
-    except GameError as err:
+    except (CliError, GameError) as err:
         _error(str(err))
         return 2
     except BrokenPipeError:  # the reader went away (`worldforge … | head`): stop quietly
