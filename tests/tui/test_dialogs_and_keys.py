@@ -80,17 +80,21 @@ async def test_binding_notes_cannot_be_marked_for_consolidation(tmp_path):
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(app, pilot)
-        await pilot.press("a", "1")
-        await settle(app, pilot)
+        for key in ("a", "1"):  # one key per settled board: a key pressed while busy is refused
+            await pilot.press(key)
+            await settle(app, pilot)
         pane = app.main.query_one(MemoryPane)
         app.main.action_pane("memory")
+        await pilot.pause()
         options = app.main.query_one("#memory-list", OptionList)
-        binding = next(
+        ids = [options.get_option_at_index(i).id or "" for i in range(options.option_count)]
+        procedural = [
             i
-            for i in range(options.option_count)
-            if (options.get_option_at_index(i).id or "").startswith("mem:")
-            and pane.records[options.get_option_at_index(i).id[4:]].get("kind") == "procedural"
-        )
+            for i, option_id in enumerate(ids)
+            if option_id.startswith("mem:") and pane.records[option_id[4:]].get("kind") == "procedural"
+        ]
+        assert procedural, f"no binding note listed after the fork: {ids}"
+        binding = procedural[0]
         options.highlighted = binding
         await pilot.press("space")
         await pilot.pause()
