@@ -91,7 +91,8 @@ async def test_binding_notes_cannot_be_marked_for_consolidation(tmp_path):
         procedural = [
             i
             for i, option_id in enumerate(ids)
-            if option_id.startswith("mem:") and pane.records[option_id[4:]].get("kind") == "procedural"
+            if option_id.startswith("mem:")
+            and pane.records[option_id[4:]].get("kind") == "procedural"
         ]
         assert procedural, f"no binding note listed after the fork: {ids}"
         binding = procedural[0]
