@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.widgets import Button, Input, OptionList
 
-from tests.tui.conftest import settle, text_of
+from tests.tui.conftest import after_keys, settle, text_of
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
@@ -79,10 +79,9 @@ async def test_a_refused_reason_comes_back_with_its_text_and_why(tmp_path):
 async def test_binding_notes_cannot_be_marked_for_consolidation(tmp_path):
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await settle(app, pilot)
-        for key in ("a", "1"):  # one key per settled board: a key pressed while busy is refused
-            await pilot.press(key)
-            await settle(app, pilot)
+        await after_keys("a", "1")(
+            pilot
+        )  # one key per settled board: a key pressed while busy is refused
         pane = app.main.query_one(MemoryPane)
         app.main.action_pane("memory")
         await pilot.pause()
