@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from engine.language.domains import TRADES, WORLDS
+from engine.language.grammar import is_plural, plural
 from savedb.records import FrozenRecord
 from textkit import STOPWORDS, clean, content_words, is_cjk, words
 from textkit.patterns import Pattern
@@ -399,6 +400,7 @@ _PEOPLE_WORDS = frozenset(
         "homes",
         "households",
         "startups",
+        "offices",
         "businesses",
         "companies",
         "studios",
@@ -472,6 +474,17 @@ def _owners(customer: str) -> str:
     head = toks[-1]
     toks[-1] = head[:-3] + "y" if head.lower().endswith("ies") else head.rstrip("s")
     return " ".join(toks) + (" makers" if made else " owners")
+
+
+def _buying_place(customer: str) -> str:
+    """Who pays for a thing a place buys for itself: "office coffee" -> "offices", "school
+    lunches" -> "schools", "family meals" -> "families" ('' unless the head is a thing and the
+    first word names a place or group that buys)."""
+    toks = customer.split()
+    if len(toks) < 2 or _is_people(customer) or not toks[0].isascii():
+        return ""
+    place = plural(toks[0].lower())
+    return place if place in _PEOPLE_WORDS else ""
 
 
 def _hits(word: str, tells: tuple[str, ...]) -> bool:
@@ -597,7 +610,7 @@ def _read_pitch(pitch: str) -> PitchReading:
     said = customer
     customer = _ARTICLE.sub("", _trim(customer))
     customer, prep, setting = _split_setting(_head_noun_phrase(customer))
-    owners = _parents(customer, said) or _owners(customer)
+    owners = _parents(customer, said) or _buying_place(customer) or _owners(customer)
     found = bool(customer)
     if not customer:
         people = [
@@ -615,7 +628,8 @@ def _read_pitch(pitch: str) -> PitchReading:
         trade = "elders"
     note = ""
     if owners != customer:
-        note = f"“{customer}” do not pay, so the customer is read as {owners}"
+        verb = "do" if is_plural(customer) else "does"
+        note = f"“{customer}” {verb} not pay, so the customer is read as {owners}"
         customer = owners
     if not customer:
         customer = WORLDS[world][1] if world in WORLDS else "early customers"

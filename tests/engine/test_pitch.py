@@ -179,3 +179,30 @@ def test_typed_escapes_and_placeholders_are_not_words(pitch):
 )
 def test_a_thing_the_pitch_is_for_is_paid_for_by_its_owners(pitch, customer):
     assert read_pitch(pitch).customer == customer
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer", "note"),
+    [
+        # was "office coffee": the work said "Who it is for: Office coffee who wants a fresh cup"
+        (
+            "Refill subscriptions for office coffee in Leeds",
+            "offices",
+            "“office coffee” does not pay, so the customer is read as offices",
+        ),
+        ("Insurance for farm equipment", "farms", "“farm equipment” does not pay"),
+        ("Catering for team lunches", "teams", "“team lunches” do not pay"),
+        ("Laundry for hotel linen", "hotels", "“hotel linen” does not pay"),
+    ],
+)
+def test_a_thing_a_place_buys_is_paid_for_by_the_place(pitch, customer, note):
+    r = read_pitch(pitch)
+    assert r.customer == customer and note in r.note
+
+
+@pytest.mark.parametrize(
+    "pitch", ["Snacks for office workers", "Coffee for offices", "Hot lunches for school canteens"]
+)
+def test_people_and_places_a_pitch_is_for_are_kept(pitch):
+    r = read_pitch(pitch)
+    assert r.customer == pitch.split(" for ")[1] and not r.note
