@@ -375,11 +375,16 @@ class _Ctx(FrozenRecord):
     out: Read
 
 
-# Money named in a way the price reader cannot parse ("twelve-ish dollars", "$twelve", "€12").
-_MONEY_SAID = Pattern(r"[$€£]|\b(?:dollars?|bucks|usd|euros?|quid|gbp|eur)\b", re.IGNORECASE)
+# Money named in a way the price reader cannot parse ("twelve-ish dollars", "$twelve", "€12",
+# "12 pounds a week"; "5 pounds of beans" and "a 5 pound bag" are weights).
+_POUNDS = r"\d\s?pounds\b(?!\s+of\b)"
+_MONEY_SAID = Pattern(
+    r"[$€£]|\b(?:dollars?|bucks|usd|euros?|quid|gbp|eur)\b|" + _POUNDS, re.IGNORECASE
+)
 # A price in another currency ("£25 a repair", "30 euros a month"): its amount and what it is per.
 _OTHER_CURRENCY = Pattern(
-    r"(?:[€£]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:euros?|quid|gbp|eur)\b)"
+    r"(?:[€£]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?"
+    r"(?:euros?|quid|gbp|eur|pounds(?!\s+of\b))\b)"
     r"((?:\s*(?:/\s*|\b(?:a|an|per|each)\s+)[a-z]+\b){0,2})",
     re.IGNORECASE,
 )
