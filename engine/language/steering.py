@@ -83,7 +83,7 @@ _QUOTED = Pattern(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
 _AUDIENCE = Pattern(
     r"\b(?:focus(?: it)?(?: only)? on|narrow(?: it)? to|speak to|talk to|write for|aim(?: it)? at|"
     r"target|serve only|only serve|sell to|built for|is for|audience is|audience should be|"
-    r"customers are|make it for|for)\s+(?:the\s+|our\s+)?([^,.;:!?()]+)",
+    r"customers are|make it for|start with|begin with|for)\s+(?:the\s+|our\s+)?([^,.;:!?()]+)",
     re.IGNORECASE,
 )
 _EXCLUDE = Pattern(
@@ -266,7 +266,17 @@ _JUDGEMENT = frozenset(
 
 # Words that end a phrase without being part of what it names ("leave out dog owners entirely").
 _TRAILING = frozenset(
-    ["entirely", "completely", "altogether", "totally", "fully", "anymore", "please", "again"]
+    [
+        "entirely",
+        "completely",
+        "altogether",
+        "totally",
+        "fully",
+        "anymore",
+        "please",
+        "again",
+        "first",  # "target law firms first"
+    ]
 )
 
 

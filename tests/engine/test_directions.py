@@ -105,6 +105,24 @@ def test_an_exclusion_is_read_whole_beside_a_quote_or_an_adverb(text, excluded):
     assert [d.value for d in read.directions if d.axis == "exclusion"] == excluded
 
 
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # was: the price bound and "start with law firms" was dropped without a word
+        (
+            "price it at $12 a week and start with law firms",
+            [("price", "$12 a week"), ("audience", "law firms")],
+        ),
+        ("target law firms first", [("audience", "law firms")]),
+        ("begin with ward nurses, then clinics", [("audience", "ward nurses")]),
+        ("start with a pilot", []),  # a thing to start with, not people
+    ],
+)
+def test_who_to_start_with_is_the_audience(text, read):
+    got = read_directions(text, source="rejection").directions
+    assert [(d.axis, d.value) for d in got] == read
+
+
 def test_a_price_named_without_a_number_is_asked_about_not_guessed():
     read = read_directions("The price is wrong", source="rejection")
     assert not read.directions and read.unclear == ["price"]
