@@ -379,6 +379,29 @@ class Reject(PlainCommand["StageRun | None"]):
             assert state.stage is not None  # redo is spent (a price it cannot read: never guessed)
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
 
+    def preview(self, state: GameState) -> Preview | None:
+        """Confirmed first only when part of the reason binds nothing ("… and hire a barista"):
+        the player sees what binds and what does not, and can say it again (None otherwise)."""
+        from engine.language.grammar import join_prose
+        from engine.language.unread import unread_parts
+        from engine.session import steps
+        from textkit import clip
+
+        self.check(state)
+        missed = unread_parts(self.reason, lambda text: steps.read_rejection(state, text))
+        if not missed:
+            return None
+        stage = state.stage
+        assert stage is not None
+        bound = "; ".join(d.line() for d in steps.read_rejection(state, self.reason).directions)
+        quoted = join_prose([f"“{clip(m, 80)}”" for m in missed[:3]])
+        return Preview(
+            self.verb,
+            f"Binds nothing: {quoted}. The gate checks only what binds; the {stage.beat} work "
+            f"can change {CAN_CHANGE[stage.owner_role]}.",
+            bound,
+        )
+
     def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps
 
@@ -656,6 +679,19 @@ def ask_unread_price(state: GameState, text: str, source: Source) -> None:
         raise InputError(question(read, state.stage.owner_role, state.stage.beat))
 
 
+# What each role's work can be told to change (a question names it; so does a preview).
+CAN_CHANGE = {
+    "strategist": "its price (“$29 a month”), audience (“speak to …”), a channel, the "
+    "launch week, a name, claims to drop, the tone",
+    "designer": "its price (“$29 a month”), audience, launch week, features in scope, "
+    "a name, claims to drop, the tone",
+    "marketer": "its price, audience, channels, launch week, a number such as the churn "
+    "target or burn, claims to drop, the tone",
+    "ops": "its price, the support channel, the launch week, a number such as the churn "
+    "target or breakeven month, claims to drop",
+}
+
+
 def question(read: Read, role: str, beat: str) -> str:
     """The one question a rejection the reader cannot place gets (nothing is spent)."""
     if read.in_dollars:
@@ -673,14 +709,6 @@ def question(read: Read, role: str, beat: str) -> str:
             f"Which price should the {beat} work state? Name it, e.g. “$29 a month” or "
             "“under $30 a month”, or say “lower the price”."
         )
-    parts = {
-        "strategist": "its price (“$29 a month”), audience (“speak to …”), a channel, the "
-        "launch week, a name, claims to drop, the tone",
-        "designer": "its price (“$29 a month”), audience, launch week, features in scope, "
-        "a name, claims to drop, the tone",
-        "marketer": "its price, audience, channels, launch week, a number such as the churn "
-        "target or burn, claims to drop, the tone",
-        "ops": "its price, the support channel, the launch week, a number such as the churn "
-        "target or breakeven month, claims to drop",
-    }[role]
-    return f"What should change? The {beat} work can change {parts}. Say which, concretely."
+    return (
+        f"What should change? The {beat} work can change {CAN_CHANGE[role]}. Say which, concretely."
+    )

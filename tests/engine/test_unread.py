@@ -1,0 +1,70 @@
+"""A reason's parts that bind nothing are named before the reason binds (engine.language.unread)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.language.steering import read_directions
+from engine.language.unread import parts, unread_parts
+from engine.session.commands import Reject, RunStage
+
+
+def rejection(text: str):
+    return read_directions(text, source="rejection")
+
+
+def test_a_reason_divides_at_punctuation_and_at_and_before_a_verb():
+    said = "price it at $12 a week, start with law firms and hire a barista. Who is this for?"
+    assert parts(said) == [
+        "price it at $12 a week,",
+        "start with law firms",
+        "hire a barista.",
+        "Who is this for?",
+    ]
+    # "and" between two people is one part; a thousands comma and a decimal point hold
+    assert parts("speak to nurses and doctors") == ["speak to nurses and doctors"]
+    assert parts("keep the burn under $30,000 a month at $12.50 a box") == [
+        "keep the burn under $30,000 a month at $12.50 a box"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "unread"),
+    [
+        (
+            "price it at $12 a week, start with law firms and hire a barista for the launch",
+            ["hire a barista for the launch"],
+        ),
+        (
+            "too vague. speak to ward nurses and make the office feel cosy",
+            ["make the office feel cosy"],
+        ),
+        # everything placed: nothing to name
+        ("charge $8 a bag and start in the West End", []),
+        (
+            "Focus on solo mobile groomers; leave salons alone. Price it under 30 dollars a month.",
+            [],
+        ),
+        # questions and one-word asides are commentary, never reported
+        ("Who is this for? Speak to nurses on night shifts in care homes", []),
+        ("Price: $25 a month, flat. Not per visit.", []),
+        # one part only: a reason that places nothing is refused with a question instead
+        ("hire a barista", []),
+    ],
+)
+def test_the_parts_that_place_nothing_are_named(said, unread):
+    assert unread_parts(said, rejection) == unread
+
+
+def test_a_rejection_with_an_unread_part_is_confirmed_first(new_session):
+    s = new_session(pitch="Refill subscriptions for office coffee in Leeds")
+    s.give(RunStage)
+    events = len(s.events())
+    said = "price it at $12 a week, start with law firms and hire a barista for the launch"
+    preview = Reject(said).preview(s.state)
+    assert preview is not None and preview.verb == "reject"
+    assert "Binds nothing: “hire a barista for the launch”" in preview.says
+    assert preview.will_change == "price $12 a week; speak to law firms"
+    assert len(s.events()) == events and s.state.stage.redos == 0  # nothing committed
+    # a reason the reader places whole goes straight on
+    assert Reject("charge $8 a bag and start with law firms").preview(s.state) is None
