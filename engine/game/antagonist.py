@@ -168,9 +168,11 @@ OPS = {"<": lambda a, b: a < b, ">=": lambda a, b: a >= b}
 
 
 def world_words(state: GameState) -> dict[str, str]:
-    """The company's world for the rival's lines: the offering's words and the rival's target."""
+    """The company's world for the rival's lines: the offering's words and the rival's target
+    (the customer the CEO narrowed to, once named: the rival circles who the work speaks to)."""
     words = event_words(read_pitch(state.founder.pitch).world)
-    return {**words, "customer": state.antagonist.target_customer or state.founder.customer}
+    customer = state.niche or state.antagonist.target_customer or state.founder.customer
+    return {**words, "customer": customer}
 
 
 def doing(state: GameState, arc: str) -> str:
