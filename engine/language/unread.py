@@ -26,6 +26,7 @@ _VERBS = (
 )
 # Punctuation that ends a part: followed by a space or the end ("$30,000" and "$12.50" hold).
 _BREAK = Pattern(r"(?<=[,;.!?])\s+")
+_LEAD = Pattern(r"^(?:and|then|also|but|so|plus)\s+", re.IGNORECASE)  # "…, and bake a cake"
 _AND_VERB = Pattern(r"\s+(?:and|then|also|but)\s+(?=(?:" + _VERBS + r")\b)", re.IGNORECASE)
 
 
@@ -33,30 +34,30 @@ def parts(text: str) -> list[str]:
     """The reason's parts, each with its own closing punctuation ("Who is this for?")."""
     out: list[str] = []
     for run in _BREAK.split(text.strip()):
-        out.extend(p.strip() for p in _AND_VERB.split(run) if p.strip(" ,;"))
+        out.extend(_LEAD.sub("", p.strip()) for p in _AND_VERB.split(run) if p.strip(" ,;"))
     return out
 
 
-def _placed(read: Read) -> set[tuple[object, ...]]:
-    return {(d.axis, d.value.lower(), d.do, d.amount, d.op) for d in read.directions}
+def placed(read: Read) -> set[object]:
+    """What a reading places: its directions, and what it asks about (a question is an answer)."""
+    return {(d.axis, d.value.lower(), d.do, d.amount, d.op) for d in read.directions} | set(
+        read.unclear
+    )
 
 
-def unread_parts(text: str, read: Callable[[str], Read]) -> list[str]:
-    """The parts of `text` that `read` (the reader the command binds with) placed nothing from,
-    as the player wrote them, without their closing punctuation."""
+def unread_parts(text: str, places: Callable[[str], set[object]]) -> list[str]:
+    """The parts of `text` that `places` (what the command binds, read the way it reads) finds
+    nothing in, as the player wrote them, without their closing punctuation."""
     pieces = parts(text)
     if len(pieces) < 2:
-        return []  # one part that places nothing is refused with a question, not confirmed
-    whole = _placed(read(text))
+        return []  # a reason of one part that places nothing is asked about, not confirmed
+    whole = places(text)
     out = []
     for i, piece in enumerate(pieces):
         said = piece.rstrip(",;.!? ")
-        if piece.endswith("?") or len(content_words(said)) < 2:
+        if piece.endswith("?") or len(content_words(said)) < 2 or places(said):
             continue
-        alone = read(said)
-        if alone.directions or alone.unclear:
-            continue
-        if _placed(read(" ".join(pieces[:i] + pieces[i + 1 :]))) != whole:
+        if places(" ".join(pieces[:i] + pieces[i + 1 :])) != whole:
             continue  # it placed something beside its neighbours
         out.append(said)
     return out

@@ -43,6 +43,7 @@ from engine.language.text import MAX_REASON_CHARS, clean_text
 from savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Self
 
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
@@ -382,24 +383,16 @@ class Reject(PlainCommand["StageRun | None"]):
     def preview(self, state: GameState) -> Preview | None:
         """Confirmed first only when part of the reason binds nothing ("… and hire a barista"):
         the player sees what binds and what does not, and can say it again (None otherwise)."""
-        from engine.language.grammar import join_prose
-        from engine.language.unread import unread_parts
+        from engine.language.unread import placed
         from engine.session import steps
-        from textkit import clip
 
         self.check(state)
-        missed = unread_parts(self.reason, lambda text: steps.read_rejection(state, text))
-        if not missed:
-            return None
-        stage = state.stage
-        assert stage is not None
-        bound = "; ".join(d.line() for d in steps.read_rejection(state, self.reason).directions)
-        quoted = join_prose([f"“{clip(m, 80)}”" for m in missed[:3]])
-        return Preview(
+        return unread_preview(
+            state,
             self.verb,
-            f"Binds nothing: {quoted}. The gate checks only what binds; the {stage.beat} work "
-            f"can change {CAN_CHANGE[stage.owner_role]}.",
-            bound,
+            self.reason,
+            lambda text: placed(steps.read_rejection(state, text)),
+            [d.line() for d in steps.read_rejection(state, self.reason).directions],
         )
 
     def apply(self, step: Step, prepared: None) -> None:
@@ -488,6 +481,23 @@ class StandupReply(PlainCommand["MemoryNote"]):
 
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "standup")
+
+    def preview(self, state: GameState) -> Preview | None:
+        """Confirmed first only when part of the reply binds nothing (a direction or a standing
+        order: "freeze hiring"); None otherwise."""
+        from engine.game.orders import read_orders
+        from engine.language.unread import placed
+        from engine.session.steps import read_reply
+
+        self.check(state)
+
+        def places(text: str) -> set[object]:
+            return placed(read_reply(state, text)) | {o["kind"] for o in read_orders(text)}
+
+        binds = [d.line() for d in read_reply(state, self.text).directions] + [
+            f"{o['label'].split(' (')[0].lower()} at the next fork" for o in read_orders(self.text)
+        ]
+        return unread_preview(state, "reply", self.text, places, binds)
 
     def apply(self, step: Step, prepared: None) -> MemoryNote:
         from engine.session import steps
@@ -667,6 +677,32 @@ def can(state: GameState, name: str) -> bool:
     """Whether the command called `name` may run now (False for a name that is not a command)."""
     kind = named(name)
     return kind is not None and kind.allowed(state)
+
+
+def unread_preview(
+    state: GameState,
+    verb: str,
+    said: str,
+    places: Callable[[str], set[object]],
+    binds: list[str],
+) -> Preview | None:
+    """The confirmation of words part of which binds nothing (engine.language.unread): what binds
+    and what does not, and what the stage's work can be told instead (None: all of it binds)."""
+    from engine.language.grammar import join_prose
+    from engine.language.unread import unread_parts
+    from textkit import clip
+
+    missed = unread_parts(said, places)
+    if not missed or state.stage is None:
+        return None
+    quoted = join_prose([f"“{clip(m, 80)}”" for m in missed[:3]])
+    bound = "; ".join(binds) or "nothing the gate checks"
+    return Preview(
+        verb,
+        f"Binds nothing: {quoted}. The gate checks only what binds; the {state.stage.beat} work "
+        f"can change {CAN_CHANGE[state.stage.owner_role]}.",
+        bound,
+    )
 
 
 def ask_unread_price(state: GameState, text: str, source: Source) -> None:

@@ -817,18 +817,23 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
     st.standup = turns
 
 
-def standup_reply(step: Step, text: str) -> MemoryNote:
-    """The CEO's standup reply becomes the newest binding direction."""
+def read_reply(st: GameState, text: str) -> Read:
+    """A standup reply read into directions (for the stage it briefs, at the price in force)."""
     from engine.language.steering import read_directions
 
-    st = step.state
     stage = st.stage
-    read = read_directions(
+    return read_directions(
         text,
         source="standup",
         stage=stage.id if stage else None,
         base_price=price_in_force(st).amount if stage else None,
     )
+
+
+def standup_reply(step: Step, text: str) -> MemoryNote:
+    """The CEO's standup reply becomes the newest binding direction."""
+    st = step.state
+    read = read_reply(st, text)
     mem, reading, replaced = _bind_said(step, text, read, f"CEO replied at the standup: {text}")
     given = orders.read_orders(text)
     st.orders = given

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engine.language.steering import read_directions
-from engine.language.unread import parts, unread_parts
-from engine.session.commands import Reject, RunStage
+from engine.language.unread import parts, placed, unread_parts
+from engine.session.commands import Approve, Decide, Reject, RunStage, StandupReply
 
 
 def rejection(text: str):
-    return read_directions(text, source="rejection")
+    return placed(read_directions(text, source="rejection"))
 
 
 def test_a_reason_divides_at_punctuation_and_at_and_before_a_verb():
@@ -68,3 +68,17 @@ def test_a_rejection_with_an_unread_part_is_confirmed_first(new_session):
     assert len(s.events()) == events and s.state.stage.redos == 0  # nothing committed
     # a reason the reader places whole goes straight on
     assert Reject("charge $8 a bag and start with law firms").preview(s.state) is None
+
+
+def test_a_standup_reply_with_an_unread_part_is_confirmed_first(new_session):
+    """A standing order ("freeze hiring") is placed too; "bake a cake" binds nothing."""
+    s = new_session(pitch="Refill subscriptions for office coffee in Leeds")
+    s.give(RunStage)
+    s.give(Approve)
+    s.give(Decide, "A")
+    assert s.state.standup and not s.state.standup_answered
+    preview = StandupReply("freeze hiring, and bake a cake for the team").preview(s.state)
+    assert preview is not None and "Binds nothing: “bake a cake for the team”" in preview.says
+    assert preview.will_change == "hiring freeze at the next fork"
+    assert StandupReply("freeze hiring and speak to law firms").preview(s.state) is None
+    assert StandupReply("keep it simple").preview(s.state) is None  # one part: as before

@@ -26,8 +26,8 @@ def loop_text(key_of: Callable[[str], str]) -> str:
             (
                 f"• Gate: approve it ({key_of('gate.approve')}), or reject it with a reason "
                 f"({key_of('gate.reject')}). The worker redoes the stage with your reason as binding "
-                f"direction (costs game days; at most {MAX_REDOS} redos). A part of the reason "
-                "that binds nothing (“hire a barista”) is shown first, to reword."
+                f"direction (costs game days; at most {MAX_REDOS} redos). A part of a reason or a "
+                "standup reply that binds nothing (“hire a barista”) is shown first, to reword."
             ),
             (
                 f"• Fork: choose option {key_of('fork.option_a')} or {key_of('fork.option_b')}, or write "
