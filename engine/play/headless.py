@@ -130,13 +130,43 @@ CAREFUL: dict[str, Callable[[GameState], str | None]] = {
 }
 
 
-def play(session: GameSession, plan: Plan) -> None:
+def play(session: GameSession, plan: Plan) -> list[dict[str, Any]]:
     """Drive the session to its end following the plan, one command at a time (what the plan
-    says for a stage is given in order, from where the venture stands)."""
+    says for a stage is given in order, from where the venture stands). Returns what the TUI
+    would have confirmed first and a script cannot: each planned text part of which binds
+    nothing (engine.language.unread), by option and stage, in the order said."""
     given: Counter[tuple[str, str]] = Counter()
+    unbound: list[dict[str, Any]] = []
     while session.state.phase != "ended":
         kind, said = next_command(session, plan, given)
+        missed = binds_nothing(session.state, kind, said)
+        if missed and kind.flag is not None:
+            where = next(
+                (s for s in session.state.stages if s.id == _planned_under(kind, session.state)),
+                None,
+            )
+            unbound.append(
+                {
+                    "option": kind.flag.option,
+                    "stage_id": where.id if where else None,
+                    "stage": f"{where.number}:{where.beat}" if where else None,
+                    "parts": missed,
+                }
+            )
         session.give(kind, said)
+    return unbound
+
+
+def binds_nothing(state: GameState, kind: Kind[object], said: str) -> list[str]:
+    """The parts of `said` that bind nothing, read as the command's confirmation reads them
+    ([] for a command without words, or words it refuses: giving them says why)."""
+    if not said:
+        return []
+    try:
+        preview = kind.from_said(said).preview(state)
+    except InputError:
+        return []
+    return list(preview.unread) if preview is not None else []
 
 
 def next_command(

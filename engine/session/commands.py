@@ -116,6 +116,7 @@ class Preview(FrozenRecord):
     says: str
     will_change: str
     option: str | None = None  # the fork option it reads as (the option card marks a fatal one)
+    unread: tuple[str, ...] = ()  # the parts of what was said that bind nothing, as said
 
 
 class Issued(Protocol[R_co]):
@@ -702,6 +703,7 @@ def unread_preview(
         f"Binds nothing: {quoted}. The gate checks only what binds; the {state.stage.beat} work "
         f"can change {CAN_CHANGE[state.stage.owner_role]}.",
         bound,
+        unread=tuple(missed),
     )
 
 

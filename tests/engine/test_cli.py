@@ -97,7 +97,9 @@ def test_simulate_json_shape(tmp_path, capsys):
         "memory",
         "served_by",
         "routing",
+        "binds_nothing",
     }
+    assert out["binds_nothing"] == []  # every planned word binds
     assert out["served_by"] == {
         "simulation": sum(1 + s["redos"] for s in out["stages"] if s["score"] is not None)
     }
@@ -115,6 +117,48 @@ def test_simulate_json_shape(tmp_path, capsys):
     econ = out["economics"]  # no runway sentinel: null runway exactly when profitable
     assert isinstance(econ["profitable"], bool)
     assert (econ["runway_months"] is None) == econ["profitable"]
+
+
+def test_simulate_names_the_planned_words_that_bind_nothing(tmp_path, capsys):
+    """What the TUI confirms first, a script is told: one warning line each, and the JSON says
+    which option, stage and parts; what does bind still binds."""
+    rc = main(
+        [
+            "simulate",
+            "--save-dir",
+            str(tmp_path),
+            "--json",
+            "--pitch",
+            "Refill subscriptions for office coffee in Leeds",
+            "--reject",
+            "1:price it at $12 a week, start with law firms and hire a barista for the launch",
+            "--reply",
+            "2:freeze hiring, and bake a cake for the team",
+        ]
+    )
+    assert rc == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["binds_nothing"] == [
+        {
+            "option": "--reject",
+            "stage_id": "stage_1_you",
+            "stage": "1:YOU",
+            "parts": ["hire a barista for the launch"],
+        },
+        {
+            "option": "--reply",
+            "stage_id": "stage_2_need",
+            "stage": "2:NEED",
+            "parts": ["bake a cake for the team"],
+        },
+    ]
+    tail = "binds nothing (the gate checks only what binds)"
+    assert captured.err.splitlines() == [
+        f"worldforge: warning: --reject 1:YOU: “hire a barista for the launch” {tail}",
+        f"worldforge: warning: --reply 2:NEED: “bake a cake for the team” {tail}",
+    ]
+    assert out["stages"][0]["redos"] == 1 and out["events"]["ARTIFACT_REJECTED"] == 1
 
 
 def test_simulate_says_profitable_or_the_runway(tmp_path, capsys):

@@ -111,6 +111,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.play.headless import Plan, play, summary
     from engine.session.api import GameSession
     from engine.views.served import served_lines, tier_warning
+    from textkit import clip
 
     gc.freeze()  # the modules just loaded live to the end: the venture's collections skip them (-3 %)
     plan = Plan.from_cli(  # validate before writing
@@ -124,10 +125,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         save_dir=args.save_dir,
     )
     try:
-        play(session, plan)
-        result = summary(session)
+        unbound = play(session, plan)
+        result = {**summary(session), "binds_nothing": unbound}
     finally:
         session.close()
+    for said in unbound:  # what the TUI confirms first: a script is told, never asked
+        where = f" {said['stage']}" if said["stage"] else ""
+        parts = " and ".join(f"“{clip(part, 80)}”" for part in said["parts"])
+        verb = "binds" if len(said["parts"]) == 1 else "bind"
+        warn(f"{said['option']}{where}: {parts} {verb} nothing (the gate checks only what binds)")
     if args.json:
         print_json(result)
     else:
