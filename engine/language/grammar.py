@@ -91,6 +91,8 @@ def _head(phrase: str) -> str:
     """The head noun: the last word before a qualifier or before a participle that follows a
     plural ("people getting fit", "owners renting out rooms"; "dog walking" keeps "walking")."""
     part = _QUALIFIER.split(phrase.strip(), maxsplit=1)[0].split()
+    while len(part) > 1 and part[-1].lower() in WHERE_AFTER:
+        part.pop()  # "small businesses everywhere": the head is "businesses"
     for i in range(1, len(part)):
         before = part[i - 1].lower()
         if part[i].lower().endswith("ing") and (before.endswith("s") or before in _PLURAL_HEADS):
@@ -99,6 +101,61 @@ def _head(phrase: str) -> str:
 
 
 _PLURAL_HEADS = frozenset(["people", "men", "women", "children", "staff", "folk"])
+# Words of place after a head noun ("cafés nationwide"): never the head, never made plural.
+WHERE_AFTER = frozenset(
+    ["everywhere", "nationwide", "worldwide", "locally", "online", "abroad", "overseas"]
+)
+# Heads that name a place of business, not people: a clause after them takes "that"
+# ("offices that want a simpler week", never "offices who want").
+_ORGANISATIONS = frozenset(
+    [
+        "agency",
+        "bakery",
+        "bar",
+        "business",
+        "café",
+        "cafe",
+        "charity",
+        "clinic",
+        "college",
+        "company",
+        "factory",
+        "farm",
+        "firm",
+        "gym",
+        "hospital",
+        "hotel",
+        "lab",
+        "laboratory",
+        "library",
+        "nursery",
+        "office",
+        "practice",
+        "pub",
+        "restaurant",
+        "retailer",
+        "salon",
+        "school",
+        "shop",
+        "startup",
+        "store",
+        "studio",
+        "surgery",
+        "university",
+        "venue",
+        "warehouse",
+        "workshop",
+    ]
+)
+
+
+def names_organisation(phrase: str) -> bool:
+    """Whether a customer phrase's head is a place of business ("law firms in Leeds", "cafés")."""
+    head = _head(phrase).lower()
+    if not head or not _english(head.replace("é", "e")):
+        return False
+    one = head if not is_plural(head) else (_inflect().singular_noun(head) or head)
+    return str(one) in _ORGANISATIONS
 
 
 def _english(word: str) -> bool:
@@ -237,14 +294,22 @@ def has_relative(phrase: str) -> bool:
 
 
 def relative(phrase: str, clause: str) -> str:
-    """'nurses who want calm shifts'; a phrase with a clause of its own takes the next one with
-    'and' ('groomers who work from a van and want …', never '… van who want …')."""
-    return f"{phrase} {'and' if has_relative(phrase) else 'who'} {clause}"
+    """'nurses who want calm shifts', 'offices that want …'; a phrase with a clause of its own
+    takes the next one with 'and' ('groomers who work from a van and want …', never '… van who
+    want …')."""
+    if has_relative(phrase):
+        return f"{phrase} and {clause}"
+    return f"{phrase} {'that' if names_organisation(phrase) else 'who'} {clause}"
 
 
 def relative_template(template: str, customer: str) -> str:
-    """A template's '{customer} who …' as `relative` joins it, for a customer with a clause."""
-    return _WHO_AFTER.sub(r"\1 and ", template) if has_relative(customer) else template
+    """A template's '{customer} who …' as `relative` joins it, for a customer with a clause or
+    one that names a place of business."""
+    if has_relative(customer):
+        return _WHO_AFTER.sub(r"\1 and ", template)
+    if names_organisation(customer):
+        return _WHO_AFTER.sub(r"\1 that ", template)
+    return template
 
 
 def busiest(customer: str) -> str:

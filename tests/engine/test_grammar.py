@@ -9,9 +9,12 @@ from engine.language.grammar import (
     agree,
     count,
     is_plural,
+    names_organisation,
     number_word,
     plural,
     possessive,
+    relative,
+    relative_template,
     sentences,
     singular,
     with_article,
@@ -54,6 +57,33 @@ def test_plurals_and_singulars_of_a_phrase_head():
         not is_plural("dog walking") and singular("owners renting rooms") == "owner renting rooms"
     )
     assert is_plural("Künstler")  # a customer named in another language is a group
+
+
+def test_a_word_of_place_after_the_head_is_no_head():
+    assert plural("small business everywhere") == "small businesses everywhere"  # not "everywheres"
+    assert singular("cafés nationwide") == "cafés nationwide" and is_plural("nurses online")
+
+
+def test_a_place_of_business_takes_that_and_people_take_who():
+    assert (
+        relative("offices in Leeds", "want a fresh cup") == "offices in Leeds that want a fresh cup"
+    )
+    assert (
+        relative("Small businesses everywhere", "want x")
+        == "Small businesses everywhere that want x"
+    )
+    assert relative("the busiest law firms", "want x") == "the busiest law firms that want x"
+    assert relative("restaurant owners", "want x") == "restaurant owners who want x"
+    assert relative("nurses", "want x") == "nurses who want x"
+    assert (
+        relative("groomers who work from a van", "want x")
+        == "groomers who work from a van and want x"
+    )
+    assert names_organisation("dental practices") and names_organisation("a clinic")
+    assert not names_organisation("office managers") and not names_organisation("families")
+    template = "{cap_customer} who <wants> calm"
+    assert relative_template(template, "clinics") == "{cap_customer} that <wants> calm"
+    assert relative_template(template, "nurses") == template
 
 
 def test_agreement_counts_and_possessives():
