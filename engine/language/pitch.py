@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from engine.language.domains import TRADES, WORLDS
-from engine.language.grammar import is_plural, plural
+from engine.language.grammar import WHERE_AFTER, is_plural, plural, singular
 from savedb.records import FrozenRecord
 from textkit import STOPWORDS, clean, content_words, is_cjk, words
 from textkit.patterns import Pattern
@@ -359,6 +359,26 @@ _NOT_PEOPLE = frozenset(
         "photos",
     ]
 )
+# Occasions a thing is bought for, never people though they end like a trade ("dinners"): "family
+# dinners" are bought by families, "office parties" by offices.
+_OCCASIONS = frozenset(
+    [
+        "dinners",
+        "lunches",
+        "breakfasts",
+        "suppers",
+        "brunches",
+        "parties",
+        "weddings",
+        "picnics",
+        "barbecues",
+        "birthdays",
+        "holidays",
+        "events",
+        "meetings",
+        "trips",
+    ]
+)
 _PARTS = frozenset(
     ["batteries", "tyres", "tires", "parts"]
 )  # owned with the thing they are part of
@@ -452,8 +472,7 @@ _WITH = Pattern(r"\s+with\s+((?:(?!who\b|that\b|in\b|at\b|and\b)[\w'-]+\s*){1,4}
 
 def _parents(customer: str, said: str) -> str:
     """ "kids with dyslexia" -> "parents of kids with dyslexia" ('' for a customer who pays)."""
-    toks = customer.split()
-    if not toks or toks[-1].lower() not in _MINORS:
+    if _head(customer).lower() not in _MINORS:  # "parents of young children" pay already
         return ""
     m = _WITH.search(said)
     return f"parents of {customer}" + (f" with {m.group(1).strip()}" if m else "")
@@ -485,6 +504,26 @@ def _buying_place(customer: str) -> str:
         return ""
     place = plural(toks[0].lower())
     return place if place in _PEOPLE_WORDS else ""
+
+
+def _hosts(customer: str) -> str:
+    """Who pays for an occasion no place or group buys: "birthday parties" -> "birthday party
+    hosts", "weddings" -> "engaged couples" ('' unless the head is an occasion)."""
+    toks = customer.split()
+    if not toks or toks[-1].lower() not in _OCCASIONS:
+        return ""
+    if len(toks) == 1 and toks[0].lower() in _OCCASION_PAYERS:
+        return _OCCASION_PAYERS[toks[0].lower()]
+    return f"{singular(customer)} hosts"
+
+
+_OCCASION_PAYERS = {
+    "weddings": "engaged couples",
+    "holidays": "holidaymakers",
+    "trips": "travellers",
+    "events": "event organisers",
+    "meetings": "meeting organisers",
+}
 
 
 def _hits(word: str, tells: tuple[str, ...]) -> bool:
@@ -551,6 +590,7 @@ def _is_people(phrase: str) -> bool:
     return (
         bool(head)
         and head not in _NOT_PEOPLE
+        and head not in _OCCASIONS
         and (head in _PEOPLE_WORDS or bool(_PEOPLE_SUFFIX.fullmatch(head)))
     )
 
@@ -609,8 +649,12 @@ def _read_pitch(pitch: str) -> PitchReading:
     # its article goes ("les étudiants" would read "three les étudiants" in the work)
     said = customer
     customer = _ARTICLE.sub("", _trim(customer))
+    while customer.split()[1:] and customer.split()[-1].lower() in WHERE_AFTER:
+        customer = customer.rsplit(None, 1)[0]  # "small businesses everywhere": who, not where
     customer, prep, setting = _split_setting(_head_noun_phrase(customer))
-    owners = _parents(customer, said) or _buying_place(customer) or _owners(customer)
+    owners = (
+        _parents(customer, said) or _buying_place(customer) or _hosts(customer) or _owners(customer)
+    )
     found = bool(customer)
     if not customer:
         people = [

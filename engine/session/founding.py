@@ -107,7 +107,11 @@ if TYPE_CHECKING:
 #     as no price at all).
 # 61: a pet-care world any pet business fits (a grooming van's customers had "a pet left alone all
 #     day"); "the busiest couples", never "the busiest busy couples"; no "a pet owner that …".
-RULES_VERSION = 61
+# 62: a customer of a place of business takes "that" ("offices that want …", never "offices who
+#     want"); an occasion is no customer ("family dinners" are bought by families, "weddings" by
+#     engaged couples); "small businesses everywhere" is read as small businesses (never "one
+#     small business everywhere", "everywheres"). Headless simulate names words that bind nothing.
+RULES_VERSION = 62
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -193,11 +193,42 @@ def test_a_thing_the_pitch_is_for_is_paid_for_by_its_owners(pitch, customer):
         ("Insurance for farm equipment", "farms", "“farm equipment” does not pay"),
         ("Catering for team lunches", "teams", "“team lunches” do not pay"),
         ("Laundry for hotel linen", "hotels", "“hotel linen” does not pay"),
+        # "dinners" ends like a trade: the work said "8 letters of intent from family dinners"
+        ("Meal kits for family dinners in Leeds", "families", "“family dinners” do not pay"),
+        ("Catering for office parties", "offices", "“office parties” do not pay"),
     ],
 )
 def test_a_thing_a_place_buys_is_paid_for_by_the_place(pitch, customer, note):
     r = read_pitch(pitch)
     assert r.customer == customer and note in r.note
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer"),
+    [
+        ("Cakes for weddings", "engaged couples"),
+        ("Gift boxes for birthday parties", "birthday party hosts"),
+        ("Photo booths for events", "event organisers"),
+    ],
+)
+def test_an_occasion_is_paid_for_by_who_holds_it(pitch, customer):
+    r = read_pitch(pitch)
+    assert r.customer == customer and "do not pay" in r.note
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer"),
+    [
+        # "talks with one small business everywhere every day"
+        ("Booking software for small businesses everywhere", "small businesses"),
+        ("Bookkeeping for cafés nationwide", "cafés"),
+        # "parents of parents of young children": who pays was named already
+        ("Allergy-safe birthday cakes for parents of young children", "parents of young children"),
+    ],
+)
+def test_a_customer_is_who_without_where_or_a_second_payer(pitch, customer):
+    r = read_pitch(pitch)
+    assert r.customer == customer and not r.note
 
 
 @pytest.mark.parametrize(
