@@ -452,8 +452,8 @@ def option_directions(
         "marketer.runway": [price(mid_hi), d("channel", "founder outbound")],
         "seller.presell": [price(hi * 10, "year")],
         "strategist.depth": [d("audience", busiest(customer))],
-        "strategist.breadth": [d("audience", f"{customer} and others like them")],
-        "go.flank": [d("audience", f"the {customer.removeprefix('the ')} {rival} ignores")],
+        "strategist.breadth": [d("audience", f"{customer}{_BROAD}")],
+        "go.flank": [d("audience", flanked(customer, rival))],
         "go.confront": [d("scope", f"a side-by-side with {rival}")],
         "need.interviews": [d("scope", "forty customer interviews")],
         "need.waitlist": [d("channel", "a launch page with a waitlist")],
@@ -489,3 +489,15 @@ def option_directions(
     for x in out:
         x.source, x.stage = "decision", stage
     return out
+
+
+_BROAD = " and others like them"  # strategist.breadth's audience
+
+
+def flanked(customer: str, rival: str) -> str:
+    """The corner of `customer` the rival ignores: "the nurses Acme ignores"; a broad audience
+    keeps its breadth last ("the cafés Acme ignores and others like them", never "the cafés and
+    others like them Acme ignores")."""
+    base = customer.removeprefix("the ")
+    broad = base.endswith(_BROAD)
+    return f"the {base.removesuffix(_BROAD)} {rival} ignores" + (_BROAD if broad else "")

@@ -152,14 +152,18 @@ _ORGANISATIONS = frozenset(
 def names_organisation(phrase: str) -> bool:
     """Whether a customer phrase's head is a place of business ("law firms in Leeds", "cafés")."""
     head = _head(phrase).lower()
-    if not head or not _english(head.replace("é", "e")):
+    if not head or not _english(head):
         return False
     one = head if not is_plural(head) else (_inflect().singular_noun(head) or head)
     return str(one) in _ORGANISATIONS
 
 
 def _english(word: str) -> bool:
-    return word.isascii() and not is_cjk(word)
+    """An English word, a loanword with its final accent included ("café", "soirées")."""
+    return word.isascii() or bool(_LOANWORD.fullmatch(word))
+
+
+_LOANWORD = Pattern(r"[a-z'-]{3,}(?:é|ée)s?", re.IGNORECASE)  # café, cafés, soirée, fiancées
 
 
 @lru_cache(maxsize=4096)
@@ -193,10 +197,32 @@ def article(phrase: str) -> str:
     return str(_inflect().a(first)).split()[0]
 
 
+_DETERMINERS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "our",
+        "your",
+        "their",
+        "my",
+        "its",
+        "this",
+        "that",
+        "each",
+        "every",
+        "one",
+        "no",
+        "some",
+        "any",
+    ]
+)
+
+
 def with_article(phrase: str) -> str:
     """'a tide pool tour', 'an invoicing assistant', 'bike repair subscriptions' (plural: none)."""
-    if not phrase or is_plural(phrase):
-        return phrase
+    if not phrase or is_plural(phrase) or phrase.split()[0].lower() in _DETERMINERS:
+        return phrase  # "the busiest nurse" has one already
     head = _head(phrase).lower()
     if head in _MASS or (head.endswith("ing") and head not in _COUNTABLE_ING):
         return phrase

@@ -111,6 +111,8 @@ if TYPE_CHECKING:
 #     want"); an occasion is no customer ("family dinners" are bought by families, "weddings" by
 #     engaged couples); "small businesses everywhere" is read as small businesses (never "one
 #     small business everywhere", "everywheres"). Headless simulate names words that bind nothing.
+#     "Cafés" inflect ("three cafés", was "three café"); broad, then flank: "the cafés Acme ignores
+#     and others like them" (was "the cafés and others like them Acme ignores").
 RULES_VERSION = 62
 
 

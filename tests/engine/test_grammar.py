@@ -38,6 +38,8 @@ from engine.writing.phrases import Voice
         ("night-shift nurses", "night-shift nurses"),
         ("お茶", "お茶"),
         ("thé", "thé"),
+        ("the busiest nurse", "the busiest nurse"),  # a determiner already: none added
+        ("each clinic", "each clinic"),
     ],
 )
 def test_articles_follow_the_sound(phrase, written):
@@ -61,7 +63,15 @@ def test_plurals_and_singulars_of_a_phrase_head():
 
 def test_a_word_of_place_after_the_head_is_no_head():
     assert plural("small business everywhere") == "small businesses everywhere"  # not "everywheres"
-    assert singular("cafés nationwide") == "cafés nationwide" and is_plural("nurses online")
+    assert singular("cafés nationwide") == "café nationwide" and is_plural("nurses online")
+
+
+def test_an_english_loanword_keeps_its_accent_and_inflects():
+    # the work said "10 letters of intent from café" and "Pilot live with three café"
+    assert plural("café") == "cafés" and singular("cafés in Leeds") == "café in Leeds"
+    assert count(3, "café") == "3 cafés" and with_article("café") == "a café"
+    assert is_plural("soirées") and not is_plural("café")
+    assert with_article("thé") == "thé" and is_plural("Künstler")  # another language: kept
 
 
 def test_a_place_of_business_takes_that_and_people_take_who():
@@ -191,3 +201,23 @@ def test_a_narrowed_customer_is_said_once(new_session, pitch, seed, path, narrow
         re.IGNORECASE,
     )
     assert unit in text
+
+
+def test_a_broad_audience_flanked_keeps_its_breadth_last(new_session):
+    """Broad, then flank: the work said "the cafés and others like them Pipeline Partners ignores"
+    a dozen times a venture; the corner the rival ignores comes first, the breadth last."""
+    import re
+
+    from engine.game.dilemmas import flanked
+    from engine.play.headless import Plan, play, summary
+
+    assert flanked("nurses", "Acme") == "the nurses Acme ignores"
+    assert (
+        flanked("cafés and others like them", "Acme")
+        == "the cafés Acme ignores and others like them"
+    )
+    s = new_session(pitch="Bookkeeping for cafés nationwide", seed=901)
+    play(s, Plan(path="BBBBBBBB"))
+    text = "\n".join(ln for st in summary(s)["stages"] for ln in st["shipped"])
+    assert re.search(r"the cafés [A-Z][\w ]+ ignores and others like them", text)
+    assert not re.search(r"others like them [A-Z][\w ]+ ignores", text)
