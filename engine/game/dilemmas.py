@@ -375,8 +375,8 @@ def variant_for(state: GameState, stage: Stage) -> Variant:
 
 def pose(state: GameState, stage: Stage) -> Dilemma:
     v = variant_for(state, stage)
-    fill = {
-        "customer": state.founder.customer,
+    fill = {  # the customer the CEO narrowed to, as the option's content binds it
+        "customer": state.niche or state.founder.customer,
         "company": state.founder.company,
         "rival": state.antagonist.name,
     }

@@ -261,3 +261,22 @@ def test_a_scaled_effect_says_in_words_which_state_makes_it_bigger():
     assert Scale("cash", "monthly_burn_usd", 0, -0.5, -9, 0).hint() == (
         "less cash the higher the monthly burn"
     )
+
+
+def test_a_fork_names_the_customer_the_ceo_narrowed_to(new_session):
+    """After "start with busy parents" the depth option said "own one niche of families" and
+    bound "the busiest parents": the option now names the customer its content binds."""
+    from engine.session.commands import Approve, Decide, Reject, RunStage
+
+    def posed_words(s) -> str:
+        posed = pose(s.state, s.state.stages[1])
+        return " ".join([posed.prompt, *(o.text for o in posed.options)])
+
+    s = new_session(pitch="Meal kits for family dinners in Leeds", seed=3)
+    assert "families" in posed_words(s)
+    s.give(RunStage)
+    s.give(Reject, "start with busy parents")
+    s.give(Approve)
+    s.give(Decide, "A")
+    assert s.state.niche == "busy parents"
+    assert "busy parents" in posed_words(s) and "families" not in posed_words(s)
