@@ -141,6 +141,29 @@ _CONS_A_OK = re.compile(r"^(?:uni|use|user|usu|euro|one|once|ubi|uti)", re.IGNOR
 
 _MISS = re.compile(r"\bno (?:playbook|memory|knowledge) hit\b|\bnothing recalled\b", re.IGNORECASE)
 _SINGULAR_VERBS = "loses|wants|needs|juggles|has|is|was|gets|sees|trusts|asks"
+# Defects one pattern finds, by name.
+_PATTERNS = (
+    (
+        "'who' after a place of business",  # "offices who want", not "that"
+        re.compile(
+            r"\b(?:offices|firms|businesses|clinics|cafés|cafes|schools|practices|companies|"
+            r"agencies|restaurants|shops|salons|studios|hotels|bakeries|gyms) who\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "article before a determiner",  # "a the busiest nurse"
+        re.compile(r"\b(?:a|an) (?:the|our|each|every|their)\b", re.IGNORECASE),
+    ),
+    (
+        "count with a singular",  # "three café"
+        re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+) \w+é\b"),
+    ),
+    (
+        "breadth before the corner",  # "the cafés and others like them Acme ignores"
+        re.compile(r"\bothers like them [A-Z][\w ]* ignores\b"),
+    ),
+)
 
 
 def _world_marks() -> dict[str, set[str]]:
@@ -209,6 +232,7 @@ def grammar_defects(sentence: str, customer: str = "") -> list[str]:
             found.append(f"'a {word}'")
         if art == "an" and not vowel and not _VOWEL_AN_OK.match(word):
             found.append(f"'an {word}'")
+    found.extend(name for name, pattern in _PATTERNS if pattern.search(sentence))
     if re.search(r"\b(\w+) \1\b", sentence, re.IGNORECASE) and not re.search(
         r"\b(\d+) \1\b", sentence
     ):

@@ -12,7 +12,7 @@ seconds at import on this machine (5.6 imports in 20 ms and has the same rules).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -311,7 +311,7 @@ def join_prose(items: Sequence[str], conj: str = "and") -> str:
 
 
 _RELATIVE = Pattern(r"\s(?:who|that)\s", re.IGNORECASE)
-_WHO_AFTER = Pattern(r"(\{(?:cap_)?customer\}) who ")
+_WHO_AFTER = Pattern(r"(\{(?:cap_)?(customer|unit|unit_plural)\}) who ")
 
 
 def has_relative(phrase: str) -> bool:
@@ -328,14 +328,17 @@ def relative(phrase: str, clause: str) -> str:
     return f"{phrase} {'that' if names_organisation(phrase) else 'who'} {clause}"
 
 
-def relative_template(template: str, customer: str) -> str:
-    """A template's '{customer} who …' as `relative` joins it, for a customer with a clause or
-    one that names a place of business."""
-    if has_relative(customer):
-        return _WHO_AFTER.sub(r"\1 and ", template)
-    if names_organisation(customer):
-        return _WHO_AFTER.sub(r"\1 that ", template)
-    return template
+def relative_template(template: str, slots: Mapping[str, str]) -> str:
+    """A template's '{customer} who …' (or '{unit_plural} who …') as `relative` joins it, for
+    the slot's phrase: 'and' after one with a clause, 'that' after a place of business."""
+
+    def joined(m: re.Match[str]) -> str:
+        phrase = slots.get(m.group(2), "")
+        if has_relative(phrase):
+            return f"{m.group(1)} and "
+        return f"{m.group(1)} that " if names_organisation(phrase) else m.group(0)
+
+    return _WHO_AFTER.sub(joined, template)
 
 
 def busiest(customer: str) -> str:

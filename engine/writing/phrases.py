@@ -74,7 +74,7 @@ class Voice:
             value = slots.get(m.group(2), m.group(2).replace("_", " "))
             return with_article(value) if m.group(1) else value
 
-        out = _SLOT.sub(slot, relative_template(template, slots.get("customer", "")))
+        out = _SLOT.sub(slot, relative_template(template, slots))
         out = _VERB.sub(lambda m: agree(m.group(1), self.customer_plural), out)
         return sentences(out)
 

@@ -92,8 +92,16 @@ def test_a_place_of_business_takes_that_and_people_take_who():
     assert names_organisation("dental practices") and names_organisation("a clinic")
     assert not names_organisation("office managers") and not names_organisation("families")
     template = "{cap_customer} who <wants> calm"
-    assert relative_template(template, "clinics") == "{cap_customer} that <wants> calm"
-    assert relative_template(template, "nurses") == template
+    assert (
+        relative_template(template, {"customer": "clinics"}) == "{cap_customer} that <wants> calm"
+    )
+    assert relative_template(template, {"customer": "nurses"}) == template
+    # the unit too: "Clinics who never heard back about their appointments"
+    heard = "{cap_unit_plural} who never heard back"
+    assert (
+        relative_template(heard, {"unit_plural": "clinics"})
+        == "{cap_unit_plural} that never heard back"
+    )
 
 
 def test_agreement_counts_and_possessives():
