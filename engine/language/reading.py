@@ -665,6 +665,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "double down",
         "concentrate",
         "own one",
+        "just serve",
+        "only serve",
     ),
     "breadth": (
         "broad",
@@ -680,7 +682,18 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "more segments",
         "reach",
     ),
-    "ship": ("ship", "launch", "release", "go live", "put it out", "get it out", "mvp", "now"),
+    "ship": (
+        "ship",
+        "launch",
+        "release",
+        "go live",
+        "put it out",
+        "get it out",
+        "mvp",
+        "now",
+        "rush",
+        "rushed",
+    ),
     "polish": (
         "polish",
         "refine",
@@ -832,8 +845,12 @@ def _clauses(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _negated(clause: list[str]) -> bool:
-    return _any(clause, NEGATIONS)
+def _negated_apart(clause: list[str], phrases: set[str]) -> bool:
+    """Whether the clause negates what it names of an option: a negation that is not itself the
+    option's words ("hold off" names waiting to polish; "hold off on the launch" does not
+    negate the polish it names)."""
+    said = [p for p in phrases if has_phrase(clause, p)]
+    return any(not any(n in p or p in n for p in said) for n in NEGATIONS if has_phrase(clause, n))
 
 
 def _only_hits(clause: list[str], phrases: set[str]) -> int:
@@ -862,10 +879,9 @@ def read_own_answer(
     negated_any = False
     for clause in _clauses(text):
         ct = words(clause)
-        neg = _negated(ct)
         for key in scores:
             hits = _only_hits(ct, vocab[key])
-            if neg and hits:
+            if hits and _negated_apart(ct, vocab[key]):
                 negated_any = True
                 scores[key] -= hits
                 for other in scores:

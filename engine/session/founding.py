@@ -112,7 +112,8 @@ if TYPE_CHECKING:
 #     engaged couples); "small businesses everywhere" is read as small businesses (never "one
 #     small business everywhere", "everywheres"). Headless simulate names words that bind nothing.
 #     "Cafés" inflect ("three cafés", was "three café"); broad, then flank: "the cafés Acme ignores
-#     and others like them" (was "the cafés and others like them Acme ignores").
+#     and others like them" (was "the cafés and others like them Acme ignores"). An own answer's
+#     option words are no negation of it ("hold off on the launch" reads as polish, was ship).
 RULES_VERSION = 62
 
 

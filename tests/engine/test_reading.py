@@ -170,3 +170,18 @@ def test_a_plainer_wording_is_read_as_tone_not_scope(reason):
 def test_too_many_features_is_still_scope_beside_tone():
     assert set(read_reason("Too many features, and too much jargon.").topics) >= {"tone", "scope"}
     assert read_reason("Too many features.").topics == ["scope"]
+
+
+@pytest.mark.parametrize(
+    ("text", "fork", "expect"),
+    [
+        # "hold off" is the polish option's own words, not a negation of it (read as ship)
+        ("Hold off on the launch until it's right", "designer", "polish"),
+        ("Don't hold off, ship it", "designer", "ship"),
+        ("Avoid a rushed launch", "designer", "polish"),
+        ("Rush it out to real users", "designer", "ship"),
+        ("Just serve night nurses, forget day shifts", "strategist", "depth"),
+    ],
+)
+def test_an_option_s_own_negative_words_are_not_its_negation(text, fork, expect):
+    assert interpret(text, dilemma_for(fork), RULES).rule_id == CONCEPT_RULE[expect]
