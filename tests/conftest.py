@@ -35,6 +35,20 @@ def isolated_home(tmp_path, monkeypatch):
     return home
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """No test module imports `bench` in the test process: importing it moves HOME and the XDG
+    directories to a temporary home (bench/__init__.py), and every later test on that worker
+    looks there (the Cosmos DB server's install was then "not installed": 30 tests skipped).
+    Run a bench's code in a child process instead (tests/engine/test_writing_checks.py)."""
+    import sys
+
+    if "bench" in sys.modules:
+        raise pytest.UsageError(
+            "a test module imported `bench` at collection: its temporary home would leak into "
+            "the other tests; run the bench code in a child process"
+        )
+
+
 # ---------------------------------------------------------------------------- scheduling
 # `make test` hands whole modules to the xdist workers (`--dist loadscope`: a module's tests run in
 # their own order on one worker, so its module-scoped fixtures are built once) in the order set
