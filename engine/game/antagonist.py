@@ -108,7 +108,8 @@ class Personality(FrozenRecord):
     metric: str  # the economics field its moves attack
     bite: float  # the base change to that metric per move (share points or meter points)
     verbs: tuple[str, ...]  # what it does, in the company's world (world_words fields, {customer})
-    punishes: tuple[str, tuple[str, str, float], str]  # (rule tag, (field, op, value), why)
+    # (rule tag, (field, op, value), why: said in turn, never the same twice running)
+    punishes: tuple[str, tuple[str, str, float], tuple[str, ...]]
 
 
 PERSONALITIES: dict[str, Personality] = {
@@ -124,7 +125,15 @@ PERSONALITIES: dict[str, Personality] = {
                 "offers {customer} a free month to switch",
                 "prices its {order} just under yours again",
             ),
-            ("wide", ("proof", "<", 45), "a thin moat after a wide move"),
+            (
+                "wide",
+                ("proof", "<", 45),
+                (
+                    "a thin moat after a wide move",
+                    "a wide move with little proof behind it",
+                    "reach bought before a moat was built",
+                ),
+            ),
         ),
         Personality(
             "smear",
@@ -136,7 +145,15 @@ PERSONALITIES: dict[str, Personality] = {
                 "posts a comparison that makes your {copy} look thin",
                 "asks {customer} in public whether you will last the year",
             ),
-            ("cold", ("trust", "<", 45), "a cold answer while trust is thin"),
+            (
+                "cold",
+                ("trust", "<", 45),
+                (
+                    "a cold answer while trust is thin",
+                    "a distant answer when customers needed a person",
+                    "another cold move while trust is low",
+                ),
+            ),
         ),
         Personality(
             "poacher",
@@ -148,7 +165,15 @@ PERSONALITIES: dict[str, Personality] = {
                 "offers your best {staff} more money to leave",
                 "recruits from your team at a trade meetup",
             ),
-            ("premium", ("burn_pressure", ">=", 45), "a tired team sold on premium promises"),
+            (
+                "premium",
+                ("burn_pressure", ">=", 45),
+                (
+                    "a tired team sold on premium promises",
+                    "premium promises kept by a strained team",
+                    "a stretched team asked to deliver premium work",
+                ),
+            ),
         ),
         Personality(
             "copycat",
@@ -160,7 +185,15 @@ PERSONALITIES: dict[str, Personality] = {
                 "launches its own {copy} a week after yours",
                 "copies your pitch to {customer} word for word",
             ),
-            ("slow", ("velocity", "<", 50), "a slow move that leaves time to copy"),
+            (
+                "slow",
+                ("velocity", "<", 50),
+                (
+                    "a slow move that leaves time to copy",
+                    "another slow step it had time to copy",
+                    "a pace slow enough to copy",
+                ),
+            ),
         ),
     ]
 }
@@ -204,7 +237,7 @@ def move(state: GameState, rule_id: str, stage_id: str) -> AntagonistMove:
     p = PERSONALITIES.get(rival.personality, PERSONALITIES["undercutter"])
     rng = random.Random(f"{state.seed}:move:{stage_id}")
     econ = state.economics
-    tag, (fld, op, value), why = p.punishes
+    tag, (fld, op, value), whys = p.punishes
     punished = tag in rule.tags and OPS[op](float(getattr(econ, fld)), value)
     bite = p.bite * (1.8 if punished else 1.0) * rng.choice((0.8, 1.0, 1.2))
     if p.metric == "market_share":
@@ -218,6 +251,7 @@ def move(state: GameState, rule_id: str, stage_id: str) -> AntagonistMove:
     stage = arc_stage(econ.threat)
     label = {"market_share": "market share", "burn_pressure": "strain"}.get(p.metric, p.metric)
     unit = " pts" if p.metric == "market_share" else ""
+    why = whys[sum(bool(m.reaction) for m in state.moves) % len(whys)]
     reaction = f"punishing {why}" if punished else ""
     words = world_words(state)
     # its words turn with each move (never the same twice running); its numbers are the rng's

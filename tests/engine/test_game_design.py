@@ -280,3 +280,17 @@ def test_a_fork_names_the_customer_the_ceo_narrowed_to(new_session):
     s.give(Decide, "A")
     assert s.state.niche == "busy parents"
     assert "busy parents" in posed_words(s) and "families" not in posed_words(s)
+
+
+def test_a_rival_punishing_again_says_why_in_other_words(new_session):
+    """A copycat punishing three slow moves in a row said "punishing a slow move that leaves time
+    to copy" three times running."""
+    from engine.game.antagonist import PERSONALITIES
+
+    s = new_session(pitch="Cleaning services for dental practices in Bristol", seed=903)
+    play(s, Plan(path="BABABABA"))
+    said = [m.reaction for m in s.state.moves if m.reaction]
+    assert len(said) >= 2
+    assert all(a != b for a, b in zip(said, said[1:], strict=False))
+    for p in PERSONALITIES.values():
+        assert len(set(p.punishes[2])) >= 2
