@@ -4,6 +4,7 @@ receipts, archetypes and a rival with mechanics, seeded events, endings with a s
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import re
 from dataclasses import replace
@@ -291,6 +292,6 @@ def test_a_rival_punishing_again_says_why_in_other_words(new_session):
     play(s, Plan(path="BABABABA"))
     said = [m.reaction for m in s.state.moves if m.reaction]
     assert len(said) >= 2
-    assert all(a != b for a, b in zip(said, said[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(said))
     for p in PERSONALITIES.values():
         assert len(set(p.punishes[2])) >= 2
