@@ -829,6 +829,9 @@ class Interpretation(FrozenRecord):
     says: str = ""
 
 
+_EVERYDAY = frozenset(w for everyday in CONCEPTS.values() for w in everyday)
+
+
 def _concept_words(keywords: tuple[str, ...], option_text: str) -> set[str]:
     """The phrases that point at one option: its rule's keywords, its text's content words and the
     everyday words of any concept those keywords name."""
@@ -871,7 +874,9 @@ def read_own_answer(
     rule_of = {key: rid for key, rid, _, _ in options}
     # Words the question itself says (the customer, the rival) pick no option: "focus on ward
     # nurses" named the customer, and read as the option whose text happened to name nurses.
-    shared = {w for w in words(context) if w not in STOPWORDS}
+    # An everyday word for an option's idea still names it when the question says it too ("Do we
+    # launch it?" / "we can't launch something this rough").
+    shared = {w for w in words(context) if w not in STOPWORDS} - _EVERYDAY
     vocab = {
         key: {p for p in _concept_words(kw, otext) if p not in shared or p in kw}
         for key, _, otext, kw in options

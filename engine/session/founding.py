@@ -113,7 +113,8 @@ if TYPE_CHECKING:
 #     small business everywhere", "everywheres"). Headless simulate names words that bind nothing.
 #     "Cafés" inflect ("three cafés", was "three café"); broad, then flank: "the cafés Acme ignores
 #     and others like them" (was "the cafés and others like them Acme ignores"). An own answer's
-#     option words are no negation of it ("hold off on the launch" reads as polish, was ship).
+#     option words are no negation of it ("hold off on the launch" reads as polish, was ship);
+#     a question's own word that names an option's idea still names it ("can't launch" → polish).
 RULES_VERSION = 62
 
 

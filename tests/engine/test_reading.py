@@ -181,6 +181,9 @@ def test_too_many_features_is_still_scope_beside_tone():
         ("Avoid a rushed launch", "designer", "polish"),
         ("Rush it out to real users", "designer", "ship"),
         ("Just serve night nurses, forget day shifts", "strategist", "depth"),
+        # "launch" is the question's own word ("Do we launch it?"), and still names shipping
+        ("We can't launch something this rough", "designer", "polish"),
+        ("Launch it", "designer", "ship"),
     ],
 )
 def test_an_option_s_own_negative_words_are_not_its_negation(text, fork, expect):
