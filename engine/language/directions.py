@@ -139,7 +139,7 @@ class Direction(Record):
 
 
 # What names a thing an exclusion of the same words undoes (and a later exclusion takes out).
-_NAMES_A_THING = ("audience", "scope", "place")
+_NAMES_A_THING = ("audience", "scope", "place", "channel")
 # How a price or number binds, and the words of each axis that binds a value as it was said.
 _BOUND = {"eq": "", "max": "under ", "min": "at least "}
 _LINES = {
@@ -255,9 +255,10 @@ class Note(Protocol):
 
 def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
     """The binding section of a brief: the recalled binding notes (in write order by game day
-    then id) folded into the directions that bind now (nothing else binds): on each slot the later replaces the earlier; an audience named, or
-    a scope centred on a segment, later lifts an exclusion of the same words, and the other way
-    round (no artifact can follow both)."""
+    then id) folded into the directions that bind now (nothing else binds): on each slot the
+    later replaces the earlier; an audience, a scope, a place or a channel named later lifts an
+    exclusion of the same words ("paid ads", later "no ads"), and the other way round (no
+    artifact can follow both)."""
     out = Binding()
     slots: dict[str, Direction] = {}
     seen: dict[str, Note] = {}

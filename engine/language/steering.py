@@ -121,7 +121,9 @@ CHANNEL_NAMES = (
     "door to door",
     "whatsapp",
     "reddit",
+    "ads",  # generic (_GENERIC_CHANNELS): only when no other channel is named
 )
+_GENERIC_CHANNELS = frozenset(["ads"])  # "run ads on Instagram" names Instagram
 TONES = {
     "plain": (
         "plain",
@@ -719,12 +721,16 @@ def _read_channels(text: str, toks: list[str], add: Callable[[Direction], None])
     for name in CHANNEL_NAMES:
         if not has_phrase(toks, name) or any(name in s for s in seen):
             continue
-        seen.add(name)
-        at = text.lower().find(name)
-        before = words(text[max(0, at - 24) : at])[-3:] if at >= 0 else []
+        m = re.search(rf"\b{re.escape(name)}\b", text, re.IGNORECASE)
+        # the three words before it in its own clause ("no ads, only referrals": not negated)
+        clause = re.split(r"[,;.!?]", text[max(0, m.start() - 24) : m.start()])[-1] if m else ""
         negated = any(
-            w in ("no", "not", "without", "stop", "drop", "skip", "never") for w in before
+            w in ("no", "not", "without", "stop", "drop", "skip", "never")
+            for w in words(clause)[-3:]
         )
+        if name in _GENERIC_CHANNELS and seen and not negated:
+            continue
+        seen.add(name)
         if negated:
             add(Direction(axis="exclusion", value=name, do=False))
         else:

@@ -115,6 +115,8 @@ if TYPE_CHECKING:
 #     and others like them" (was "the cafés and others like them Acme ignores"). An own answer's
 #     option words are no negation of it ("hold off on the launch" reads as polish, was ship);
 #     a question's own word that names an option's idea still names it ("can't launch" → polish).
+#     "No ads" binds (leave out ads) and lifts a channel it names ("paid ads" from the FIND fork
+#     had made the redo that dropped them DRIFT); "no ads, only referrals" binds referrals.
 RULES_VERSION = 62
 
 

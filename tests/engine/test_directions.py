@@ -328,3 +328,19 @@ def test_both_options_are_named_in_the_note_a_both_answer_writes(new_session):
     for o in options:
         assert RULES[o.rule_id].summary in note.text
         assert RULES[o.rule_id].summary in receipt.summary
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("No ads", ["leave out ads"]),
+        ("more leads, no ads", ["leave out ads"]),  # "leads" holds no "ads"
+        ("Run ads on Instagram", ["reach customers through instagram"]),  # the named one
+        ("no ads, only referrals", ["reach customers through referrals", "leave out ads"]),
+        ("No paid ads", ["leave out paid ads"]),
+    ],
+)
+def test_ads_are_a_channel_only_when_nothing_more_is_named(text, lines):
+    from engine.language.steering import read_directions
+
+    assert [d.line() for d in read_directions(text, source="rejection").directions] == lines

@@ -31,3 +31,25 @@ def test_a_later_scope_lifts_an_exclusion_of_the_same_segment_and_the_other_way_
         ("exclusion", "salons"),
         ("scope", "vans"),
     }
+
+
+def test_a_later_exclusion_lifts_a_channel_it_names_and_the_other_way_round() -> None:
+    """The FIND fork bound "reach customers through paid ads"; a later "No ads" left both bound,
+    and the redo that dropped the ads was flagged DRIFT on the channel."""
+    ads = {"axis": "channel", "value": "paid ads", "do": True}
+    no_ads = {"axis": "exclusion", "value": "ads", "do": False}
+    later_exclusion = fold([_note(1, "m1", **ads), _note(2, "m2", **no_ads)])
+    assert [(d.axis, d.value) for d in later_exclusion.directions] == [("exclusion", "ads")]
+    again = fold([_note(1, "m1", **no_ads), _note(2, "m2", **{**ads, "value": "ads"})])
+    assert [(d.axis, d.value) for d in again.directions] == [("channel", "ads")]
+
+
+def test_no_ads_after_an_ads_fork_is_followed_without_drift(new_session) -> None:
+    from engine.play.headless import Plan, play, summary
+
+    s = new_session(pitch="Meal kits for busy nurses in Leeds", seed=904)
+    play(s, Plan(path="A" * 8).say("reject", "stage_6_take", "No ads"))
+    take, ret = summary(s)["stages"][5:7]
+    assert take["redos"] == 1
+    assert not take["drift"] and not ret["drift"], (take["verdict"], ret["verdict"])
+    assert not any("ads" in line.lower() for line in take["shipped"] if "said" not in line)
