@@ -591,7 +591,18 @@ def _is_percent(text: str, end: int) -> bool:
 _PRICE_WORDS = ("price", "prices", "pricing", "priced", "fee", "cost", "costs", "charge")
 
 
+# Words before "costs" that make them the company's costs, not the customer's price ("cut costs").
+_OUR_COSTS = frozenset(
+    ["cut", "cutting", "reduce", "lower", "trim", "our", "running", "operating", "fixed"]
+)
+
+
 def _mentions_price(toks: list[str]) -> bool:
+    toks = [
+        t
+        for i, t in enumerate(toks)
+        if not (t in ("cost", "costs") and i and toks[i - 1] in _OUR_COSTS)
+    ]
     return any(has_phrase(toks, w) for w in (*_PRICE_WORDS, "pricing", "what it costs")) or any(
         has_phrase(toks, w)
         for w in (
@@ -724,13 +735,15 @@ def _read_channels(text: str, toks: list[str], add: Callable[[Direction], None])
         m = re.search(rf"\b{re.escape(name)}\b", text, re.IGNORECASE)
         # the three words before it in its own clause ("no ads, only referrals": not negated)
         clause = re.split(r"[,;.!?]", text[max(0, m.start() - 24) : m.start()])[-1] if m else ""
+        before = words(clause)[-3:]
         negated = any(
-            w in ("no", "not", "without", "stop", "drop", "skip", "never")
-            for w in words(clause)[-3:]
+            w in ("no", "not", "without", "stop", "drop", "skip", "never") for w in before
         )
         if name in _GENERIC_CHANNELS and seen and not negated:
             continue
         seen.add(name)
+        if any(w in ("less", "fewer") for w in before):
+            continue  # "spend less on ads" neither uses ads nor leaves them out
         if negated:
             add(Direction(axis="exclusion", value=name, do=False))
         else:

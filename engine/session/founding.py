@@ -117,6 +117,7 @@ if TYPE_CHECKING:
 #     a question's own word that names an option's idea still names it ("can't launch" → polish).
 #     "No ads" binds (leave out ads) and lifts a channel it names ("paid ads" from the FIND fork
 #     had made the redo that dropped them DRIFT); "no ads, only referrals" binds referrals.
+#     "cut costs" is the burn, not a price cut; "spend less on ads" binds no ads channel.
 RULES_VERSION = 62
 
 

@@ -344,3 +344,24 @@ def test_ads_are_a_channel_only_when_nothing_more_is_named(text, lines):
     from engine.language.steering import read_directions
 
     assert [d.line() for d in read_directions(text, source="rejection").directions] == lines
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        # the company's costs are its burn, not the customer's price (was "price $90 a month")
+        ("cut costs", []),
+        ("reduce our costs", []),
+        ("it costs too much", ["price $90 a month"]),
+        # spending less on a channel neither uses it nor leaves it out (was "… through ads")
+        ("spend less on ads", []),
+        ("spend less on paid ads, more on referrals", ["reach customers through referrals"]),
+    ],
+)
+def test_costs_and_less_of_a_channel_bind_what_they_say(new_session, text, lines):
+    from engine.session.commands import RunStage
+    from engine.session.steps import read_rejection
+
+    s = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
+    s.give(RunStage)
+    assert [d.line() for d in read_rejection(s.state, text).directions] == lines
