@@ -529,7 +529,11 @@ def _place(text: str) -> str | None:
 
 
 def _read_scope(c: _Ctx) -> None:
-    sm = _SCOPE.search(c.text)
+    # a cue said with a negation ("do not mention the NHS") is an exclusion, read as one
+    sm = next(
+        (m for m in _SCOPE.finditer(c.text) if not _NEGATED_CUE.search(c.text[: m.start()])),
+        None,
+    )
     placed = {d.axis for d in c.out.directions}
     if place := _place(c.text):  # where the work starts, beside what it centres on
         c.add(Direction(axis="place", value=place))
@@ -544,6 +548,9 @@ def _read_scope(c: _Ctx) -> None:
             c.add(Direction(axis="scope", value=_with_article(sm, p)))
     elif any(has_phrase(c.toks, x) for x in SCOPE_CUES) and not placed:
         c.add(Direction(axis="scope", value=CORE_SCOPE))
+
+
+_NEGATED_CUE = Pattern(r"\b(?:not|don't|dont|never|no)\s*$", re.IGNORECASE)
 
 
 def _with_article(sm: re.Match[str], p: str) -> str:

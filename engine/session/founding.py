@@ -117,7 +117,8 @@ if TYPE_CHECKING:
 #     a question's own word that names an option's idea still names it ("can't launch" → polish).
 #     "No ads" binds (leave out ads) and lifts a channel it names ("paid ads" from the FIND fork
 #     had made the redo that dropped them DRIFT); "no ads, only referrals" binds referrals.
-#     "cut costs" is the burn, not a price cut; "spend less on ads" binds no ads channel.
+#     "cut costs" is the burn, not a price cut; "spend less on ads" binds no ads channel;
+#     "do not mention the NHS" binds only the exclusion (it centred the work on the NHS too).
 RULES_VERSION = 62
 
 

@@ -365,3 +365,18 @@ def test_costs_and_less_of_a_channel_bind_what_they_say(new_session, text, lines
     s = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
     s.give(RunStage)
     assert [d.line() for d in read_rejection(s.state, text).directions] == lines
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        # was ["leave out NHS", "centre the work on the NHS"]: no artifact can follow both
+        ("Do not mention the NHS", ["leave out NHS"]),
+        ("Don't mention the NHS, mention the app", ["leave out NHS", "centre the work on the app"]),
+        ("Mention our NHS partnership", ["centre the work on our NHS partnership"]),
+    ],
+)
+def test_a_negated_scope_cue_binds_only_the_exclusion(text, lines):
+    from engine.language.steering import read_directions
+
+    assert [d.line() for d in read_directions(text, source="rejection").directions] == lines
