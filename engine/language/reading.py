@@ -681,6 +681,9 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "diversify",
         "more segments",
         "reach",
+        "whole market",
+        "mass market",
+        "go wide",
     ),
     "ship": (
         "ship",
@@ -704,6 +707,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "more time",
         "hold off",
         "get it right",
+        "more weeks",
+        "extra weeks",
     ),
     "adoption": (
         "cheap",
@@ -860,6 +865,12 @@ def _only_hits(clause: list[str], phrases: set[str]) -> int:
     return sum(1 for p in phrases if has_phrase(clause, p))
 
 
+# A change of mind mid-answer: what follows it is the answer.
+_CORRECTION = Pattern(
+    r"\b(?:no,?\s+wait|scratch that|on second thoughts?)\s*[,.;:!—–-]", re.IGNORECASE
+)
+
+
 def read_own_answer(
     text: str,
     options: list[tuple[str, str, str, tuple[str, ...]]],
@@ -868,7 +879,9 @@ def read_own_answer(
     """Read free text against the fork's options: [(key, rule id, text, rule keywords)].
 
     Whole words only; a negated clause counts against the option it names ("do not ship" reads as
-    the other option); "both" or a tie gives no option (`custom.default`)."""
+    the other option); "both" or a tie gives no option (`custom.default`); a correction ("ship,
+    no wait, polish") is read from where it starts."""
+    text = _CORRECTION.split(text)[-1]
     toks = words(text)
     scores = {key: 0.0 for key, _, _, _ in options}
     rule_of = {key: rid for key, rid, _, _ in options}

@@ -184,7 +184,13 @@ def test_too_many_features_is_still_scope_beside_tone():
         # "launch" is the question's own word ("Do we launch it?"), and still names shipping
         ("We can't launch something this rough", "designer", "polish"),
         ("Launch it", "designer", "ship"),
+        # a change of mind is read from where it starts ("no wait" had negated the polish)
+        ("ship, no wait, polish", "designer", "polish"),
+        ("polish. scratch that, ship it", "designer", "ship"),
+        ("no, wait until it is ready", "designer", "polish"),
+        ("take three more weeks", "designer", "polish"),
+        ("go after the whole market", "strategist", "breadth"),
     ],
 )
-def test_an_option_s_own_negative_words_are_not_its_negation(text, fork, expect):
+def test_own_answers_a_player_would_type_pick_the_option_they_mean(text, fork, expect):
     assert interpret(text, dilemma_for(fork), RULES).rule_id == CONCEPT_RULE[expect]
