@@ -721,6 +721,21 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "mass",
         "adoption",
         "community",
+        "lower price",
+        "lower the price",
+        "price it low",
+        "charge less",
+    ),
+    "premium": (
+        "premium",
+        "high price",
+        "higher price",
+        "price high",
+        "raise the price",
+        "raise prices",
+        "charge more",
+        "pricier",
+        "price on value",
     ),
     "runway": (
         "enterprise",
@@ -732,6 +747,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "upmarket",
         "big customers",
         "contracts",
+        "high price",
+        "price high",
+        "charge more",
+        "need cash",
     ),
     "automate": (
         "automate",
@@ -779,6 +798,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "members",
         "community-owned",
         "collective",
+        "workers own",
+        "employee-owned",
+        "employee owned",
+        "the team owns",
+        "give the team a stake",
     ),
 }
 
@@ -818,6 +842,7 @@ GENERIC = frozenset(
         "know",
         "only",
         "next",
+        "price",  # "a low price" and "price high" name opposite sides
     )
 )
 
@@ -916,6 +941,9 @@ def read_own_answer(
                     if other != key:
                         scores[other] += 1
     niche, dropped = _niche(text)
+    if niche and all(v <= 0 for v in scores.values()):  # "just nurses on night shift"
+        for key in scores:
+            scores[key] += "niche" in vocab[key]
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     both = _any(toks, BOTH)
     if (

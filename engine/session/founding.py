@@ -119,7 +119,8 @@ if TYPE_CHECKING:
 #     had made the redo that dropped them DRIFT); "no ads, only referrals" binds referrals.
 #     "cut costs" is the burn, not a price cut; "spend less on ads" binds no ads channel;
 #     "do not mention the NHS" binds only the exclusion (it centred the work on the NHS too).
-#     An own answer that changes its mind ("ship, no wait, polish") is read from the change.
+#     An own answer that changes its mind ("ship, no wait, polish") is read from the change;
+#     "price" names neither side of a fork ("price high, we need cash" read as the low price).
 RULES_VERSION = 62
 
 

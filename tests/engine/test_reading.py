@@ -25,6 +25,8 @@ CONCEPT_RULE = {
     "runway": "marketer.runway",
     "automate": "ops.automate",
     "human_loop": "ops.human_loop",
+    "premium": "go.premium",
+    "cheap": "go.cheap",
     "shareholder": "ops.shareholder",
     "cooperative": "ops.cooperative",
     "none": "custom.default",
@@ -45,6 +47,7 @@ FORK_PAIRS = {
     "marketer": ("marketer.adoption", "marketer.runway"),
     "ops": ("ops.automate", "ops.human_loop"),
     "final": ("ops.shareholder", "ops.cooperative"),
+    "price": ("go.premium", "go.cheap"),
 }
 
 
@@ -190,6 +193,12 @@ def test_too_many_features_is_still_scope_beside_tone():
         ("no, wait until it is ready", "designer", "polish"),
         ("take three more weeks", "designer", "polish"),
         ("go after the whole market", "strategist", "breadth"),
+        # "price" names neither side ("price high, we need cash" read as the low price)
+        ("price high, we need cash", "marketer", "runway"),
+        ("raise the price", "price", "premium"),
+        ("price it low", "price", "cheap"),
+        ("let the workers own it", "final", "cooperative"),
+        ("just nurses on night shift", "strategist", "depth"),
     ],
 )
 def test_own_answers_a_player_would_type_pick_the_option_they_mean(text, fork, expect):
