@@ -83,7 +83,8 @@ _QUOTED = Pattern(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
 _AUDIENCE = Pattern(
     r"\b(?:focus(?: it)?(?: only)? on|narrow(?: it)? to|speak to|talk to|write for|aim(?: it)? at|"
     r"target|serve only|only serve|sell to|built for|is for|audience is|audience should be|"
-    r"customers are|make it for|start with|begin with|for)\s+(?:the\s+|our\s+)?([^,.;:!?()]+)",
+    r"customers are|make it for|make it about|start with|begin with|for)\s+"
+    r"(?:the\s+|our\s+)?([^,.;:!?()]+)",
     re.IGNORECASE,
 )
 _EXCLUDE = Pattern(

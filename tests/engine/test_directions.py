@@ -374,6 +374,12 @@ def test_costs_and_less_of_a_channel_bind_what_they_say(new_session, text, lines
         ("Do not mention the NHS", ["leave out NHS"]),
         ("Don't mention the NHS, mention the app", ["leave out NHS", "centre the work on the app"]),
         ("Mention our NHS partnership", ["centre the work on our NHS partnership"]),
+        # "make it about" people names the audience (it bound only the exclusion)
+        (
+            "Make it about night nurses, not day staff",
+            ["leave out day staff", "speak to night nurses"],
+        ),
+        ("make it about saving time", []),
     ],
 )
 def test_a_negated_scope_cue_binds_only_the_exclusion(text, lines):
