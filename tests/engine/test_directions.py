@@ -382,7 +382,7 @@ def test_costs_and_less_of_a_channel_bind_what_they_say(new_session, text, lines
         ("make it about saving time", []),
     ],
 )
-def test_a_negated_scope_cue_binds_only_the_exclusion(text, lines):
+def test_a_negated_scope_cue_binds_only_the_exclusion_and_make_it_about_names_people(text, lines):
     from engine.language.steering import read_directions
 
     assert [d.line() for d in read_directions(text, source="rejection").directions] == lines
