@@ -152,10 +152,7 @@ _ORGANISATIONS = frozenset(
 def names_organisation(phrase: str) -> bool:
     """Whether a customer phrase's head is a place of business ("law firms in Leeds", "cafés")."""
     head = _head(phrase).lower()
-    if not head or not _english(head):
-        return False
-    one = head if not is_plural(head) else (_inflect().singular_noun(head) or head)
-    return str(one) in _ORGANISATIONS
+    return bool(head) and _english(head) and singular(head) in _ORGANISATIONS
 
 
 def _english(word: str) -> bool:

@@ -141,10 +141,8 @@ def play(session: GameSession, plan: Plan) -> list[dict[str, Any]]:
         kind, said = next_command(session, plan, given)
         missed = binds_nothing(session.state, kind, said)
         if missed and kind.flag is not None:
-            where = next(
-                (s for s in session.state.stages if s.id == _planned_under(kind, session.state)),
-                None,
-            )
+            sid = _planned_under(kind, session.state)
+            where = next((s for s in session.state.stages if s.id == sid), None)
             unbound.append(
                 {
                     "option": kind.flag.option,
