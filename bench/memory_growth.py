@@ -9,7 +9,8 @@ a fresh Python process, so nothing is warm but the OS page cache:
   first budgeted recall of one run; `open_ms` and `first_recall_ms` are its two parts (`open_ms`
   includes the save's `PRAGMA quick_check`, a read of the whole file);
 - `recall_p50_ms` / `recall_p95_ms`: 200 more recalls in that run (3-5 query words each);
-- `peak_rss_mib`: the measuring process's peak resident memory (imports included);
+- `peak_rss_mib`: the measuring process's peak resident memory (imports included), its own alone
+  (bench.process starts it from a fresh launcher: a child of this bench would inherit our peak);
 - `bytes_per_memory`: the save file's size over its memory count.
 
 The anchor, `plain_fts5`: the same notes (same texts, same runs) in one plain SQLite FTS5 table
@@ -23,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import machine
+from bench import machine, process
 
 RUN_SIZE = 500
 KINDS = ("context", "chat_summary", "preference", "procedural", "user_profile")
@@ -221,7 +221,6 @@ def measure_plain(path: Path, recalls: int = 200) -> dict[str, float]:
         "open_first_recall_ms": round((first - imported) * 1000, 2),
         "recall_p50_ms": round(statistics.median(times), 3),
         "recall_p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
 
 
@@ -255,7 +254,6 @@ def measure(path: Path, recalls: int = 200) -> dict[str, float]:
         "first_recall_ms": round((first - opened) * 1000, 2),
         "recall_p50_ms": round(statistics.median(times), 3),
         "recall_p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
 
 
@@ -296,14 +294,10 @@ def main(argv: list[str] | None = None) -> int:
             build_plain(plain, size)
 
         def child(flag: str, target: Path) -> dict[str, Any]:
-            done = subprocess.run(
-                [sys.executable, "-m", "bench.memory_growth", flag, str(target)],
-                capture_output=True,
-                text=True,
-                check=True,
-                timeout=600,
-            )
-            return dict(json.loads(done.stdout))
+            # a fresh launcher starts the measuring process, so its peak is its own, not ours
+            cmd = [sys.executable, "-m", "bench.memory_growth", flag, str(target)]
+            got = process.measured(cmd, stdout=subprocess.PIPE)
+            return {**json.loads(got["stdout"]), "peak_rss_mib": round(got["peak_mib"], 1)}
 
         if built_s is None:  # a cached save: opened once first, as a player's is after an
             from memory.local.store import MemoryStore  # noqa: F401 - registers the schema
