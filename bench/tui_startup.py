@@ -1,12 +1,20 @@
-"""Bench: process start to the board's first frame (headless 120×40), and import cost alone.
+"""Bench: process start to the board's first frame, and to the New venture form a player types into.
 
-Run: `.venv/bin/python -m bench.tui_startup [--runs N] [--before TREE] [--instructions]` (prints
-one JSON object). Target: the first frame within 1.3x a bare Textual app's with the same widget
-count (wall, and CPU seconds, which the load of other processes blurs less).
-Each sample is a fresh interpreter, so imports are measured cold-ish (warm .pyc, as a player runs).
-`--instructions` (needs valgrind) adds one run of each under callgrind: the instructions each
-process executes from start to its exit right after the first frame, a count the machine's load
-does not move (the ratio to the bare app's is `instructions_vs_bare`).
+Run: `.venv/bin/python -m bench.tui_startup [--runs N] [--before TREE] [--instructions]` (one JSON
+object; headless 120×40). Two moments are timed in fresh processes, each beside its own anchor:
+
+- `board`: the first frame of the board (the welcome frame).
+- `form`: the New venture form on screen with its pitch field focused and a frame drawn, the first
+  moment a key typed lands where the screen says (the engine loaded, the dialog composed).
+
+The anchor of each is a bare Textual app (bench/bare_app.py) with the same kinds and count of
+widgets as the measured screens, taken from the live app in the warm-up run: each widget is
+counted as its nearest Textual class (a BoundedInput as an Input, a pane as its container), a
+widget a Textual widget builds for itself (a Select's overlay) is not. Targets: ≤ 1.3× the anchor's
+time (wall, and CPU, which other processes' load blurs less) and ≤ 1.3× its peak memory at the
+form. Peak memory is each process's own (bench.process: a fresh launcher, nothing inherited).
+Each sample is a fresh interpreter with warm .pyc, as a player runs it. `--instructions` (needs
+valgrind) adds one callgrind run of each: instructions to the moment, which load does not move.
 """
 
 from __future__ import annotations
@@ -17,58 +25,78 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+from pathlib import Path
+from typing import Any
 
-from bench import machine
+from bench import machine, process
 
 RUNS = 5
+BARE_APP = str(Path(__file__).with_name("bare_app.py"))
+
+# The measured child: the real app, stopped at the moment named by argv[1] ("board" or "form");
+# `--spec` also prints the screens' widget kinds for the anchor.
 CHILD = r"""
 import time
 t0 = time.perf_counter()
-import sys
+import json, sys
 from worldforge_tui.app import WorldForgeApp
 t_import = time.perf_counter()
+from textual.widget import Widget
+from textual.widgets import Input
+MOMENT = sys.argv[1]
 
-class FirstFrame(WorldForgeApp):
-    def _startup(self):
-        self.first_frame = time.perf_counter()
-        self.first_cpu = time.process_time()
-        self.widgets = sum(1 for _ in self.screen.walk_children(with_self=False))
+def textual_class(w):
+    for cls in type(w).__mro__:
+        if cls.__module__.startswith("textual."):
+            return f"{cls.__module__}.{cls.__qualname__}"
+    return "textual.widget.Widget"
+
+PLAIN = ("textual.containers.", "textual.widget.Widget", "textual.scroll_view.ScrollView")
+OWN = ("textual.widgets._toast.ToastRack", "textual.widgets._tooltip.Tooltip")  # every screen's
+
+def built_by_textual(w, screen):
+    # a widget inside a Textual widget (not a plain container, ours or Textual's) was built by it
+    node = w.parent
+    while isinstance(node, Widget) and node is not screen:
+        kind = textual_class(node)
+        if not kind.startswith(PLAIN):
+            return True
+        node = node.parent
+    return False
+
+def spec_of(screen):
+    counts = {}
+    for w in screen.walk_children(with_self=False):
+        key = textual_class(w)
+        if key in OWN or built_by_textual(w, screen):
+            continue
+        counts[key] = counts.get(key, 0) + 1
+    return sorted([k, v] for k, v in counts.items())
+
+class Measured(WorldForgeApp):
+    def on_mount(self):  # Textual runs WorldForgeApp.on_mount too (handlers run down the MRO)
+        if MOMENT == "board":
+            self.call_after_refresh(self._done)
+        else:
+            self._poll = self.set_interval(0.002, self._check)
+    def _check(self):
+        if type(self.screen).__name__ == "NewVentureScreen" and isinstance(self.focused, Input):
+            self._poll.stop()
+            self.call_after_refresh(self._done)
+    def _done(self):
+        self.ready = time.perf_counter()
+        self.cpu = time.process_time()
+        stack = self.screen_stack[-1:] if MOMENT == "board" else self.screen_stack
+        self.widgets = sum(1 for s in stack for _ in s.walk_children(with_self=False))
+        self.spec = [spec_of(s) for s in stack]
         self.exit()
 
-app = FirstFrame()
+app = Measured()
 app.run(headless=True, size=(120, 40))
-print(f"{app.first_cpu:.4f} {app.widgets} {t_import - t0:.4f} {app.first_frame - t0:.4f}")
-"""
-
-# The reference: a bare Textual app (header, log, select, footer and STATICS static labels),
-# measured the same way on the same (noisy) machine. `main` sets STATICS so that it draws as many
-# widgets on its first frame as the board does (the 7-widget app of earlier turns drew far fewer).
-BARE = r"""
-import sys, time
-t0 = time.perf_counter()
-from textual.app import App
-from textual.widgets import Footer, Header, Log, Select, Static
-t_import = time.perf_counter()
-STATICS = int(sys.argv[1])
-
-class Bare(App):
-    def compose(self):
-        yield Header()
-        for i in range(STATICS):
-            yield Static(f"label {i}")
-        yield Log(); yield Select([("a", "a")]); yield Footer()
-    def on_mount(self):
-        self.call_after_refresh(self.done)
-    def done(self):
-        self.first_frame = time.perf_counter()
-        self.first_cpu = time.process_time()
-        self.widgets = sum(1 for _ in self.screen.walk_children(with_self=False))
-        self.exit()
-
-app = Bare()
-app.run(headless=True, size=(120, 40))
-print(f"{app.first_cpu:.4f} {app.widgets} {t_import - t0:.4f} {app.first_frame - t0:.4f}")
+if "--spec" in sys.argv:
+    print(json.dumps(app.spec))
+print(f"{app.cpu:.4f} {app.widgets} {t_import - t0:.4f} {app.ready - t0:.4f}")
+sys.exit(0 if getattr(app, "ready", 0) else 1)
 """
 
 
@@ -83,29 +111,57 @@ def child_env(home: str, tree: str | None = None) -> dict[str, str]:
     }
 
 
-def sample(
-    home: str, child: str = CHILD, *args: str, tree: str | None = None
-) -> tuple[float, float, float, int, float]:
-    """One fresh process: (import s, in-process first frame s, wall incl. interpreter start s,
-    widgets on the first frame, CPU s of the process up to its first frame)."""
-    env = child_env(home, tree)
-    started = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-c", child, *args],
-        cwd=home,  # not a source tree: the installed one, or `tree` first on PYTHONPATH
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-        timeout=60,
+def sample(cmd: list[str], home: str, tree: str | None = None) -> dict[str, Any]:
+    """One fresh process: import s, moment s (from interpreter start, in-process), widgets, CPU s
+    to the moment, and the process's own peak MiB and wall s (start to exit)."""
+    got = process.measured(
+        cmd, child_env(home, tree), cwd=home, stdout=subprocess.PIPE, timeout=120
     )
-    wall = time.perf_counter() - started
-    cpu, widgets, imported, first = out.stdout.split()[-4:]
-    return float(imported), float(first), wall, int(widgets), float(cpu)
+    lines = got["stdout"].strip().splitlines()
+    cpu, widgets, imported, ready = lines[-1].split()
+    return {
+        "import_s": float(imported),
+        "ready_s": float(ready),
+        "cpu_s": float(cpu),
+        "widgets": int(widgets),
+        "peak_mib": got["peak_mib"],
+        "process_wall_s": got["wall_s"],
+        "spec": json.loads(lines[-2]) if len(lines) > 1 else None,
+    }
+
+
+def game(moment: str, *extra: str) -> list[str]:
+    return [sys.executable, "-c", CHILD, moment, *extra]
+
+
+def bare(spec: list[Any]) -> list[str]:
+    return [sys.executable, BARE_APP, json.dumps(spec)]
 
 
 def _median(values: list[float], digits: int = 3) -> float:
     return round(statistics.median(values), digits)
+
+
+def _ratio(rows: list[dict[str, Any]], anchor: list[dict[str, Any]], key: str) -> float:
+    """The median of the per-round ratios against the anchor (interleaved pairs)."""
+    return _median([r[key] / a[key] for r, a in zip(rows, anchor, strict=True)], 2)
+
+
+def summary(rows: list[dict[str, Any]], anchor: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "ready_s_median": _median([r["ready_s"] for r in rows]),
+        "cpu_s_median": _median([r["cpu_s"] for r in rows]),
+        "import_s_median": _median([r["import_s"] for r in rows]),
+        "peak_mib_median": _median([r["peak_mib"] for r in rows], 1),
+        "widgets": rows[0]["widgets"],
+        "anchor_ready_s_median": _median([a["ready_s"] for a in anchor]),
+        "anchor_cpu_s_median": _median([a["cpu_s"] for a in anchor]),
+        "anchor_peak_mib_median": _median([a["peak_mib"] for a in anchor], 1),
+        "anchor_widgets": anchor[0]["widgets"],
+        "vs_anchor": _ratio(rows, anchor, "ready_s"),
+        "cpu_vs_anchor": _ratio(rows, anchor, "cpu_s"),
+        "peak_vs_anchor": _ratio(rows, anchor, "peak_mib"),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,73 +175,38 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     before = machine()
+    out: dict[str, Any] = {"bench": "tui_startup", "runs": args.runs, "size": "120x40"}
     with tempfile.TemporaryDirectory() as home:
-        board = sample(home)[3]  # also warms the .pyc cache
-        probe = sample(home, BARE, "3")[3]  # the bare app's own widgets besides its labels
-        statics = max(0, 3 + board - probe)
-        rows, bare, old = [], [], []
-        if args.before:
-            sample(home, tree=args.before)
-        for _ in range(args.runs):  # interleaved, so machine noise hits both alike
-            rows.append(sample(home))
-            bare.append(sample(home, BARE, str(statics)))
+        for moment in ("board", "form"):
+            warm = sample(game(moment, "--spec"), home)  # also warms the .pyc cache
+            spec = warm["spec"]
+            sample(bare(spec), home)
+            rows, anchor, old = [], [], []
             if args.before:
-                old.append(sample(home, tree=args.before))
-        counted: dict[str, int] = {}
-        if args.instructions:
-            from bench.venture import instructions
+                sample(game(moment), home, tree=args.before)
+            for _ in range(args.runs):  # interleaved, so machine noise hits both alike
+                rows.append(sample(game(moment), home))
+                anchor.append(sample(bare(spec), home))
+                if args.before:
+                    old.append(sample(game(moment), home, tree=args.before))
+            figures = summary(rows, anchor)
+            figures["anchor_kinds"] = spec
+            if old:
+                figures["before_tree"] = summary(old, anchor)
+            if args.instructions:
+                from bench.venture import instructions
 
-            def count(child: str, *extra: str, tree: str | None = None) -> int:
-                cmd = [sys.executable, "-c", child, *extra]
-                return instructions(cmd, child_env(home, tree), cwd=home)
-
-            counted["board"] = count(CHILD)
-            counted["bare"] = count(BARE, str(statics))
-            if args.before:
-                counted["before_tree"] = count(CHILD, tree=args.before)
-
-    def pairs(a: list[tuple[float, ...]], i: int) -> float:
-        """The median of the per-round ratios against the bare app (column i)."""
-        return _median([x[i] / b[i] for x, b in zip(a, bare, strict=True)], 2)
-
-    print(
-        json.dumps(
-            {
-                "bench": "tui_startup",
-                "runs": args.runs,
-                "size": "120x40",
-                "import_s_median": _median([r[0] for r in rows]),
-                "first_frame_s_median": _median([r[1] for r in rows]),
-                "first_frame_s_min": round(min(r[1] for r in rows), 3),
-                "first_frame_cpu_s_median": _median([r[4] for r in rows]),
-                "process_wall_s_median": _median([r[2] for r in rows]),
-                "board_widgets": rows[0][3],
-                "bare_widgets": bare[0][3],
-                "bare_first_frame_s_median": _median([b[1] for b in bare]),
-                "bare_first_frame_cpu_s_median": _median([b[4] for b in bare]),
-                "vs_bare_median_of_pairs": pairs(rows, 1),
-                "cpu_vs_bare_median_of_pairs": pairs(rows, 4),
-                "target_vs_bare": 1.3,
-                "before_tree_first_frame_s_median": _median([o[1] for o in old]) if old else None,
-                "before_tree_vs_bare_median_of_pairs": pairs(old, 1) if old else None,
-                "before_tree_cpu_vs_bare_median_of_pairs": pairs(old, 4) if old else None,
-                **(
-                    {
-                        "instructions": counted,
-                        "instructions_vs_bare": round(counted["board"] / counted["bare"], 3),
-                        "before_tree_instructions_vs_bare": round(
-                            counted["before_tree"] / counted["bare"], 3
-                        )
-                        if "before_tree" in counted
-                        else None,
-                    }
-                    if counted
-                    else {}
-                ),
-                "machine": {"before": before, "after": machine()},
-            }
-        )
-    )
+                env = child_env(home)
+                counted = {
+                    "game": instructions(game(moment), env, cwd=home),
+                    "anchor": instructions(bare(spec), env, cwd=home),
+                }
+                figures["instructions"] = counted
+                figures["instructions_vs_anchor"] = round(counted["game"] / counted["anchor"], 3)
+            out[moment] = figures
+    out["targets"] = {"vs_anchor": 1.3, "cpu_vs_anchor": 1.3, "form_peak_vs_anchor": 1.3}
+    out["machine"] = {"before": before, "after": machine()}
+    print(json.dumps(out))
     return 0
 
 

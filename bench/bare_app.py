@@ -1,0 +1,107 @@
+"""A bare Textual app with the same kinds and count of widgets as a measured screen stack.
+
+    python bench/bare_app.py SPEC_JSON [WIDTH HEIGHT]
+
+SPEC_JSON is a list of screens, bottom first, each a list of [textual class path, count] pairs,
+the path of the nearest Textual class of each widget the measured app showed (bench.tui_startup
+takes it from the live app, so the anchor follows the game's screens as they change). The bare app
+composes each screen's widgets flat, default content, no styles of its own, pushes the upper
+screens as modals, and prints the same figures as the measured child when the top screen's first
+Input (or its last widget) has focus and a frame has been drawn:
+`cpu_s widgets import_s ready_s` (seconds from interpreter start).
+
+Run as a script, never imported by the bench package: importing `bench` would add its own set-up
+to the anchor's time.
+"""
+
+from __future__ import annotations
+
+import time
+
+T0 = time.perf_counter()
+
+import importlib  # noqa: E402 - timed from the first line, as the measured child is
+import json  # noqa: E402
+import sys  # noqa: E402
+
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.screen import ModalScreen, Screen  # noqa: E402
+from textual.widget import Widget  # noqa: E402
+from textual.widgets import Input  # noqa: E402
+
+# Widgets whose constructor needs an argument: the least that builds one.
+_ARGS: dict[str, tuple[object, ...]] = {
+    "textual.widgets._select.Select": ([("a", "a")],),
+    "textual.widgets._button.Button": ("button",),
+    "textual.widgets._static.Static": ("label",),
+    "textual.widgets._label.Label": ("label",),
+    "textual.widgets._tabs.Tab": ("tab",),
+}
+
+
+def _widget(path: str) -> Widget:
+    module, _, name = path.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    made = cls(*_ARGS.get(path, ()))
+    assert isinstance(made, Widget)
+    return made
+
+
+def _widgets(spec: list[list[object]]) -> list[Widget]:
+    return [_widget(str(path)) for path, count in spec for _ in range(int(str(count)))]
+
+
+class BareScreen(Screen[None]):
+    def __init__(self, spec: list[list[object]]) -> None:
+        super().__init__()
+        self._spec = spec
+
+    def compose(self) -> ComposeResult:
+        yield from _widgets(self._spec)
+
+
+class BareModal(ModalScreen[None]):
+    def __init__(self, spec: list[list[object]]) -> None:
+        super().__init__()
+        self._spec = spec
+
+    def compose(self) -> ComposeResult:
+        yield from _widgets(self._spec)
+
+    def on_mount(self) -> None:
+        inputs = list(self.query(Input))
+        if inputs:
+            inputs[0].focus()
+
+
+class Bare(App[None]):
+    def __init__(self, screens: list[list[list[object]]]) -> None:
+        super().__init__()
+        self._screens = screens
+        self.imported = time.perf_counter()
+        self.ready = 0.0
+        self.cpu = 0.0
+        self.widgets = 0
+
+    def on_mount(self) -> None:
+        self.push_screen(BareScreen(self._screens[0]))
+        for spec in self._screens[1:]:
+            self.push_screen(BareModal(spec))
+        self.call_after_refresh(self.done)
+
+    def done(self) -> None:
+        self.ready = time.perf_counter()
+        self.cpu = time.process_time()
+        self.widgets = sum(
+            1 for screen in self.screen_stack for _ in screen.walk_children(with_self=False)
+        )
+        self.exit()
+
+
+if __name__ == "__main__":
+    screens = json.loads(sys.argv[1])
+    size = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) > 3 else (120, 40)
+    app = Bare(screens)
+    app.run(headless=True, size=size)
+    print(f"{app.cpu:.4f} {app.widgets} {app.imported - T0:.4f} {app.ready - T0:.4f}")
+    sys.exit(0 if app.ready else 1)
