@@ -75,20 +75,29 @@ def categories(event_type: str, payload: dict[str, Any]) -> int:
     return mask
 
 
+_NO_PAYLOAD: dict[str, Any] = {}  # shared by every row without one (read, never written)
+
+
 @dataclass(slots=True)
 class LogEntry:
-    """One replay-log row: the event's fields, cleaned, plus the formatted line and tab mask."""
+    """One replay-log row: the event's fields, cleaned, plus the formatted line and tab mask.
+
+    Lean, as the log holds up to 100k of them: the message is the end of the formatted line
+    (`text[msg_at:]`), not a second copy, and the filter lower-cases the line when it scans."""
 
     id: int
     day: int
     type: str
     actor: str
-    message: str
     payload: dict[str, Any]
     ts: str
     cats: int
     text: str
-    key: str  # lower-cased text the filter matches against
+    msg_at: int  # where the message starts in `text`
+
+    @property
+    def message(self) -> str:
+        return self.text[self.msg_at :]
 
 
 def head(event_id: int, day: int) -> str:
@@ -128,21 +137,20 @@ def entry_from_event(event: Any) -> LogEntry:
         )
         if label not in message:
             message = f"{message} ← {one_line(label, 60)}"
-    text = (
+    columns = (
         f"{head(event_id, day)}{event_type:<{TYPE_WIDTH}.{TYPE_WIDTH}} "
-        f"{actor:<{ACTOR_WIDTH}.{ACTOR_WIDTH}} {message}"
+        f"{actor:<{ACTOR_WIDTH}.{ACTOR_WIDTH}} "
     )
     return LogEntry(
         event_id,
         day,
         event_type,
         actor,
-        message,
-        payload,
+        payload or _NO_PAYLOAD,
         str(get("ts") or "")[:40],
         categories(event_type, payload),
-        text,
-        text.lower(),
+        columns + message,
+        len(columns),
     )
 
 

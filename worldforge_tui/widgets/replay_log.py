@@ -194,7 +194,7 @@ class ReplayLog(ScrollView, can_focus=True):
     def _matches(self, entry: LogEntry) -> bool:
         if not in_tab(entry, self._tab):
             return False
-        return not self._filter or self._filter in entry.key
+        return not self._filter or self._filter in entry.text.lower()
 
     def _rebuild(self) -> None:
         matches = self._matches
@@ -217,7 +217,7 @@ class ReplayLog(ScrollView, can_focus=True):
             self._filter = text
             if narrowing:  # a longer filter only removes rows: scan the current view, not all
                 entries = self._entries
-                self._view = [i for i in self._view if text in entries[i].key]
+                self._view = [i for i in self._view if text in entries[i].text.lower()]
                 self._cache.clear()
             else:
                 self._rebuild()
