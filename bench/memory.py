@@ -1,15 +1,21 @@
 """Replay the shared memory workload through the real store on disk, and through the original
 game's memory ledger re-created here, and print both timings as JSON.
 
-    python -m bench.memory --workload ../shared/bench/memory-workload.jsonl --json
+    python -m bench.memory --workload ../shared/bench/memory-workload.jsonl --json \
+        [--original SUBMISSION_DIR]
 
 The writes between two recalls share one transaction, committed before the recall: that is how the
 store is used, since the engine runs each game step (its memory writes, events and state) inside one
 `savedb.db.transaction` and commits once. Each recall runs after that commit and builds the full
 budgeted `<campaign_memory>` block at the run's latest game day. `write_s` includes the commits.
 
-`original` replays the same operations through `OriginalLedger`, the original game's local memory
-as `reference/original-game-study.md` section 3 and the seed's part 3 describe it: one JSON list
+`original` (with `--original`, the `submission/` directory of a checkout of the original game,
+princepspolycap/agentsleague-afterbuild) replays the same operations through the original's own
+module, `agents/memory.py`, loaded from that checkout (its local ledger; no Foundry settings, so no
+network): `remember(kind, text, {"run_id": run})` and `recall_memories(query, limit, run_id)`.
+
+`original_same_kept` replays them through `OriginalLedger`, a re-creation of that ledger (the only
+way to raise its cap, which the original hard-codes): one JSON list
 file, re-read and rewritten atomically (temp file + `os.replace`) on every write, deduplicated on
 (kind, text), cut to the last 200 entries; recall re-reads the file, keeps the run's entries, and
 scores 10 x (query words found as substrings) + ts / 1e10, top `limit`, the newest procedural
@@ -25,6 +31,7 @@ machine's load hits each alike; figures are medians, with the load printed besid
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -33,6 +40,7 @@ import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from bench import machine
 from memory.local.store import MemoryStore
@@ -95,30 +103,43 @@ class OriginalLedger:
         return ranked
 
 
-def replay_original(
-    ops: list[dict], save_dir: Path, cap: int = LEDGER_CAP
-) -> dict[str, float | int]:
-    """The same operations through `OriginalLedger` keeping at most `cap` entries."""
+def load_original(submission: Path, memory_file: Path) -> Any:
+    """The original game's own memory module, fresh, its ledger at `memory_file`."""
+    source = submission / "agents" / "memory.py"
+    name = f"original_memory_{memory_file.parent.name}"
+    spec = importlib.util.spec_from_file_location(name, source)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"bench.memory: no original memory module at {source}")
+    module = importlib.util.module_from_spec(spec)
+    for var in ("FOUNDRY_PROJECT_ENDPOINT", "FOUNDRY_MEMORY_STORE"):
+        os.environ.pop(var, None)  # its local ledger only: never a network call
+    spec.loader.exec_module(module)
+    module.MEMORY_FILE = memory_file
+    return module
+
+
+def replay_original(ops: list[dict], save_dir: Path, submission: Path) -> dict[str, float | int]:
+    """The same operations through the original's own memory module (`load_original`)."""
     save_dir.mkdir(parents=True, exist_ok=True)
-    ledger = OriginalLedger(save_dir / "memory.json", cap)
+    original = load_original(submission, save_dir / "memory.json")
     write_s = 0.0
     recall_ms: list[float] = []
     start = time.perf_counter()
     for op in ops:
         t0 = time.perf_counter()
         if op["op"] == "write":
-            ledger.remember(op["kind"], op["text"], op["run"])
+            original.remember(op["kind"], op["text"], {"run_id": op["run"]})
             write_s += time.perf_counter() - t0
         else:
-            ledger.recall(op["query"], op["run"], limit=int(op.get("limit", 4)))
+            original.recall_memories(op["query"], int(op.get("limit", 4)), op["run"])
             recall_ms.append((time.perf_counter() - t0) * 1000)
     total = time.perf_counter() - start
     return {
         "write_s": round(write_s, 4),
         "recall_p50_ms": round(statistics.median(recall_ms), 4) if recall_ms else 0.0,
         "recall_p95_ms": round(_percentile(recall_ms, 95), 4),
-        "kept": len(ledger._load()),
-        "cap": cap,
+        "kept": len(original._load_local()),
+        "cap": LEDGER_CAP,
         "total_s": round(total, 4),
     }
 
@@ -234,6 +255,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workload", required=True, type=Path)
     parser.add_argument("--save-dir", type=Path, help="keep the save file here (default: temp)")
     parser.add_argument("--runs", type=int, default=3, help="interleaved repeats (default 3)")
+    parser.add_argument(
+        "--original",
+        type=Path,
+        metavar="SUBMISSION_DIR",
+        help="the original game's submission/ directory: replay through its own memory module",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON (the default output)")
     args = parser.parse_args(argv)
     if not args.workload.is_file():
@@ -250,14 +277,16 @@ def main(argv: list[str] | None = None) -> int:
             if keep is not None and db_path(keep).exists():
                 db_path(keep).unlink()
             mine.append(replay(ops, keep or Path(tmp) / "save"))
-            capped.append(replay_original(ops, Path(tmp) / "original"))
+            if args.original:
+                capped.append(replay_original(ops, Path(tmp) / "original", args.original))
             same.append(recall_original(ops, Path(tmp) / "same", cap=int(mine[-1]["kept"])))
-    ours, original, original_same = _medians(mine), _medians(capped), _medians(same)
+    ours, original_same = _medians(mine), _medians(same)
+    original = _medians(capped) if capped else None
     result: dict[str, object] = {
         **ours,
         "runs": len(mine),
-        "original": original,
-        "speedup": round(original["total_s"] / ours["total_s"], 1),
+        "original": original or "not run: give --original SUBMISSION_DIR",
+        "speedup": round(original["total_s"] / ours["total_s"], 1) if original else None,
         "original_same_kept": original_same,
         "recall_p50_speedup_same_kept": round(
             original_same["recall_p50_ms"] / max(ours["recall_p50_ms"], 1e-9), 1
