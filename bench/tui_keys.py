@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from bench import machine
+from bench.bare_app import Bare, spec_of
 
 PITCH = "Meal kits for night-shift nurses"
 SCREEN_TARGET_MS = 150
@@ -157,6 +158,7 @@ async def one_run(size: tuple[int, int], samples: dict[str, list[float]]) -> Non
             await settle(app, pilot)
             board = app.main
             BOARD_WIDGETS.append(sum(1 for _ in board.walk_children(with_self=False)))
+            BOARD_KINDS[:] = spec_of(board)
             # ---- screens -------------------------------------------------------------
             for key, screen, close in (
                 ("s", "SettingsScreen", "escape"),
@@ -243,6 +245,7 @@ async def change_theme(pilot: Any, theme: str) -> tuple[float, float]:
 
 
 BOARD_WIDGETS: list[int] = []  # widgets on the board once a venture is open (one_run fills it)
+BOARD_KINDS: list[list[object]] = []  # the board's widget kinds and counts (bench.bare_app)
 ANCHOR_WIDGETS: list[int] = []
 
 
@@ -310,6 +313,24 @@ async def anchor_run(size: tuple[int, int], samples: dict[str, list[float]]) -> 
         samples.setdefault("anchor theme change", []).append(wall)
         CPU.setdefault("anchor theme change", []).append(cpu)
     await kinds_theme_run(size, samples)
+    await kinds_key_run(size, samples)
+
+
+async def kinds_key_run(size: tuple[int, int], samples: dict[str, list[float]]) -> None:
+    """Pane keys on a bare app with the board's own kinds and count of widgets (bench.bare_app,
+    the spec taken from the live board in the game run): f1-f4 show one quarter and focus it.
+    The game's keys read against it as `vs_kinds_anchor` (wall p95 over wall p95)."""
+    if not BOARD_KINDS:
+        return
+    app = Bare([list(BOARD_KINDS)])
+    async with app.run_test(size=size) as pilot:
+        watch_frames(app)
+        await pilot.pause()
+        screen = app.screen
+        for i in (2, 3, 4, 1, 2, 3, 4, 1):
+            wall, cpu = await timed(pilot, f"f{i}", lambda i=i: screen.shown == i)  # type: ignore[attr-defined,misc]
+            samples.setdefault("anchor key (same widget kinds)", []).append(wall)
+            CPU.setdefault("anchor key (same widget kinds)", []).append(cpu)
 
 
 async def kinds_theme_run(size: tuple[int, int], samples: dict[str, list[float]]) -> None:
@@ -399,6 +420,11 @@ def summary(samples: dict[str, list[float]], cpu: dict[str, list[float]]) -> dic
         kind = "theme change" if name == "theme change" else kind
         if not name.startswith("anchor") and anchor_cpu.get(kind):
             row["vs_anchor"] = round(row["cpu_median_ms"] / anchor_cpu[kind], 2)
+    key_kinds = rows.get("anchor key (same widget kinds)")
+    if key_kinds and key_kinds["p95_ms"]:
+        for name, row in rows.items():
+            if name.startswith("key"):
+                row["vs_kinds_anchor"] = round(row["p95_ms"] / key_kinds["p95_ms"], 2)
     kinds = rows.get("anchor theme change (same widget kinds)")
     if kinds and "theme change" in rows and kinds["cpu_median_ms"]:
         rows["theme change"]["vs_kinds_anchor"] = round(

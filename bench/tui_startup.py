@@ -41,37 +41,8 @@ t0 = time.perf_counter()
 import json, sys
 from worldforge_tui.app import WorldForgeApp
 t_import = time.perf_counter()
-from textual.widget import Widget
 from textual.widgets import Input
 MOMENT = sys.argv[1]
-
-def textual_class(w):
-    for cls in type(w).__mro__:
-        if cls.__module__.startswith("textual."):
-            return f"{cls.__module__}.{cls.__qualname__}"
-    return "textual.widget.Widget"
-
-PLAIN = ("textual.containers.", "textual.widget.Widget", "textual.scroll_view.ScrollView")
-OWN = ("textual.widgets._toast.ToastRack", "textual.widgets._tooltip.Tooltip")  # every screen's
-
-def built_by_textual(w, screen):
-    # a widget inside a Textual widget (not a plain container, ours or Textual's) was built by it
-    node = w.parent
-    while isinstance(node, Widget) and node is not screen:
-        kind = textual_class(node)
-        if not kind.startswith(PLAIN):
-            return True
-        node = node.parent
-    return False
-
-def spec_of(screen):
-    counts = {}
-    for w in screen.walk_children(with_self=False):
-        key = textual_class(w)
-        if key in OWN or built_by_textual(w, screen):
-            continue
-        counts[key] = counts.get(key, 0) + 1
-    return sorted([k, v] for k, v in counts.items())
 
 class Measured(WorldForgeApp):
     def on_mount(self):  # Textual runs WorldForgeApp.on_mount too (handlers run down the MRO)
@@ -88,7 +59,12 @@ class Measured(WorldForgeApp):
         self.cpu = time.process_time()
         stack = self.screen_stack[-1:] if MOMENT == "board" else self.screen_stack
         self.widgets = sum(1 for s in stack for _ in s.walk_children(with_self=False))
-        self.spec = [spec_of(s) for s in stack]
+        if "--spec" in sys.argv:  # the anchor's kinds (bench/bare_app.py, loaded after the moment)
+            import importlib.util
+            found = importlib.util.spec_from_file_location("bare_app", sys.argv[-1])
+            bare_app = importlib.util.module_from_spec(found)
+            found.loader.exec_module(bare_app)
+            self.spec = [bare_app.spec_of(s) for s in stack]
         self.exit()
 
 app = Measured()
@@ -178,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {"bench": "tui_startup", "runs": args.runs, "size": "120x40"}
     with tempfile.TemporaryDirectory() as home:
         for moment in ("board", "form"):
-            warm = sample(game(moment, "--spec"), home)  # also warms the .pyc cache
+            warm = sample(game(moment, "--spec", BARE_APP), home)  # also warms the .pyc cache
             spec = warm["spec"]
             sample(bare(spec), home)
             rows, anchor, old = [], [], []
