@@ -114,7 +114,7 @@ def load_original(submission: Path, memory_file: Path) -> Any:
     for var in ("FOUNDRY_PROJECT_ENDPOINT", "FOUNDRY_MEMORY_STORE"):
         os.environ.pop(var, None)  # its local ledger only: never a network call
     spec.loader.exec_module(module)
-    module.MEMORY_FILE = memory_file
+    setattr(module, "MEMORY_FILE", memory_file)  # noqa: B010 - a module loaded from a path
     return module
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 
 from textual.app import App, ComposeResult
 from textual.widgets import Input
@@ -54,6 +55,14 @@ class LogBenchApp(App[None]):
         yield ReplayPane()
 
 
+def moved(log: ReplayLog, cursor: int) -> Callable[[], bool]:
+    return lambda: log.cursor != cursor
+
+
+def holds(field: Input, text: str) -> Callable[[], bool]:
+    return lambda: field.value == text
+
+
 def _rss_mb() -> float:
     """This process's resident memory now (Linux /proc), MB."""
     with open("/proc/self/status", encoding="ascii") as fh:
@@ -87,15 +96,13 @@ async def run(count: int = 100_000) -> dict:
         after_mb = _rss_mb()
         latencies = []
         for key in KEYS:
-            before = log.cursor
-            latencies.append((await timed(pilot, key, lambda b=before: log.cursor != b))[0])
+            latencies.append((await timed(pilot, key, moved(log, log.cursor)))[0])
         app.screen.query_one(ReplayPane).action_focus_filter()  # `/` is a board key now
         await pilot.pause()
         field = app.screen.query_one("#replay-filter", Input)
         filter_ms = []
         for char in "stage":  # 5 keys typed into the filter, each to the frame that shows it
-            typed = field.value + char
-            filter_ms.append((await timed(pilot, char, lambda t=typed: field.value == t))[0])
+            filter_ms.append((await timed(pilot, char, holds(field, field.value + char)))[0])
         assert field.value == "stage"
         assert len(log.entries) == count
     return {
