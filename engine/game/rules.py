@@ -7,12 +7,19 @@ autonomy, threat), `revenue` ($/month, booked as market share), `cash` ($ once) 
 ($/month of non-payroll cost). A rule may add a role (burn rises by its cost) and may retire an
 earlier decision's role (burn falls by its cost). What the option shows before the choice is
 computed by applying the rule to a copy of the company, so it is exactly what the receipt applies.
+
+A rule is one record: besides its effects, the row holds the fork option that offers it (text,
+trade-off, the dilemma variants it is offered in: engine.game.dilemmas), the directions the option
+binds, the verb phrase the simulated worker writes, the receipt's words for the decision, and its
+roles in the ending (who owns the company) and the revenue plan (how fast customers grow). A rule
+id is named here and nowhere else in the product.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.game.archetypes import ARCHETYPE_RULES, effect_factor
 from engine.game.economy import (
@@ -24,6 +31,7 @@ from engine.game.economy import (
     recompute,
 )
 from engine.game.models import Economics, GameState, Hint, OrgDelta, Worker, WorkerKind
+from engine.language.directions import Axis, Op
 from savedb.records import FrozenRecord
 from textkit import slug
 from textkit.numbers import usd
@@ -79,6 +87,50 @@ class Role(FrozenRecord):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
+class Offer(FrozenRecord):
+    """Where the fork offers a rule: a dilemma variant (engine.game.dilemmas) and its side, with
+    the variant's own wording of the trade-off where it differs from the rule's."""
+
+    variant: str
+    key: Literal["A", "B"]
+    tradeoff: str | None = None
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Bind(FrozenRecord):
+    """One direction a fork option binds, resolved from the company when it is chosen
+    (engine.game.dilemmas.option_directions). A price is the price in force times `scale`, to the
+    nearest $5 (at least `floor`), times `times`, per `period` (its own period has no unit); a
+    keyed number binds `amount` by `op`; any other value may name {customer}, {rival},
+    {busiest} (the customer's busiest), {flanked} (the corner the rival ignores), {broad} (the
+    customer and others like them)."""
+
+    axis: Axis
+    value: str = ""
+    scale: float = 0.0
+    floor: float = 0.0
+    times: float = 1.0
+    period: str | None = None
+    key: str | None = None
+    amount: float | None = None
+    op: Op = "eq"
+
+
+def price(
+    scale: float, *, floor: float = 0.0, times: float = 1.0, period: str | None = None
+) -> Bind:
+    return Bind("price", scale=scale, floor=floor, times=times, period=period)
+
+
+def says(axis: Axis, value: str) -> Bind:
+    return Bind(axis, value)
+
+
+def launch(week: float, op: Op) -> Bind:
+    return Bind("timeline", f"week {week:.0f}", key="launch", amount=float(week), op=op)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class Rule(FrozenRecord):
     id: str
     axis: str
@@ -93,6 +145,15 @@ class Rule(FrozenRecord):
     tags: tuple[str, ...] = ()  # what the rival may punish (engine/game/antagonist.py)
     flag: str | None = None
     archetype: str | None = None  # only this founder archetype is offered the rule
+    option: str = ""  # the fork option's text (may name {customer}, {company}, {rival})
+    tradeoff: str = ""  # what the option costs, in words
+    offered: tuple[Offer, ...] = ()  # the dilemma variants that offer it
+    binds: tuple[Bind, ...] = ()  # the content of its own the option binds the next worker to
+    verb: str = ""  # the simulated worker's verb phrase ("Because you chose to …")
+    decided: str = ""  # the decision in words, for receipts, reports and standups
+    ownership: Literal["insiders", "outsiders"] | None = None  # who owns the company after it
+    growth: Literal["volume", "steady"] = "steady"  # how fast a revenue plan's customers grow
+    own_answer: bool = False  # the rule an own answer that fits no option is
 
 
 def make_rule(
@@ -109,6 +170,15 @@ def make_rule(
     tags: str = "",
     flag: str | None = None,
     archetype: str | None = None,
+    option: str = "",
+    tradeoff: str = "",
+    offered: tuple[Offer, ...] = (),
+    binds: tuple[Bind, ...] = (),
+    verb: str = "",
+    decided: str = "",
+    ownership: Literal["insiders", "outsiders"] | None = None,
+    growth: Literal["volume", "steady"] = "steady",
+    own_answer: bool = False,
 ) -> Rule:
     """One row of a rules table: keywords comma-separated, tags space-separated."""
     return Rule(
@@ -125,6 +195,15 @@ def make_rule(
         tuple(tags.split()),
         flag,
         archetype,
+        option,
+        tradeoff,
+        offered,
+        binds,
+        verb,
+        decided,
+        ownership,
+        growth,
+        own_answer,
     )
 
 
@@ -143,6 +222,12 @@ RULES: dict[str, Rule] = {
             {"revenue": 1_400, "trust": 3, "burn_pressure": 5},
             S("revenue", "trust", 40, 60, -1_200, 1_500),
             tags="wide",
+            option="Network: sell to the people who already know you, warm leads first",
+            tradeoff="early revenue, leans on your reputation",
+            offered=(Offer("founder_edge", "A"),),
+            binds=(says("channel", "the founder's warm network"),),
+            verb="sell first to your warm network, the people who know you",
+            decided="sell first to your warm network, the people who know you",
         ),
         make_rule(
             "founder.craft",
@@ -153,6 +238,12 @@ RULES: dict[str, Rule] = {
             {"proof": 9, "threat": -3, "cash": -4_000},
             S("proof", "proof", 25, -0.25, -6, 4),
             tags="slow",
+            option="Craft: build one showcase piece before selling anything",
+            tradeoff="proof and a moat, costs cash",
+            offered=(Offer("founder_edge", "B"),),
+            binds=(says("scope", "one showcase piece"),),
+            verb="craft one showcase piece before selling anything",
+            decided="craft one showcase piece before selling anything",
         ),
         make_rule(
             "founder.full_time",
@@ -162,6 +253,12 @@ RULES: dict[str, Rule] = {
             "Burn the boats",
             {"velocity": 8, "proof": 4, "burn_pressure": 6, "overhead": 2_000},
             S("velocity", "burn_pressure", 40, -0.3, -6, 3),
+            option="Full time: quit and go all in now",
+            tradeoff="speed, and a salary to pay",
+            offered=(Offer("founder_time", "A"),),
+            binds=(launch(2, "max"),),
+            verb="quit and go all in, full time, now",
+            decided="quit and go all in, full time, now",
         ),
         make_rule(
             "founder.side_income",
@@ -172,6 +269,12 @@ RULES: dict[str, Rule] = {
             {"cash": 9_000, "velocity": -8, "threat": 4},
             S("cash", "runway_months", 2, -3_000, -3_000, 4_000),
             tags="slow",
+            option="Side income: keep a paid contract on the side to fund the runway",
+            tradeoff="cash, slower work",
+            offered=(Offer("founder_time", "B"),),
+            binds=(launch(8, "min"),),
+            verb="keep a side contract that funds the runway",
+            decided="keep a side contract that funds the runway",
         ),
         # ---- stage 2 NEED: focus
         make_rule(
@@ -184,6 +287,12 @@ RULES: dict[str, Rule] = {
             S("revenue", "proof", 30, 40, -600, 1_200),
             role=Role("Niche Research Analyst", "discovery", "reasoning"),
             tags="slow",
+            option="Depth: own one niche of {customer} end to end, its most painful workflow",
+            tradeoff="a stable loop and a moat, slower reach",
+            offered=(Offer("depth_breadth", "A"),),
+            binds=(says("audience", "{busiest}"),),
+            verb="go deep on one niche and own its most painful workflow",
+            decided="go deep on one niche and own its most painful workflow",
         ),
         make_rule(
             "strategist.breadth",
@@ -197,6 +306,12 @@ RULES: dict[str, Rule] = {
             threat=5,
             tags="wide",
             flag="competitor_leakage",
+            option="Breadth: reach several adjacent segments fast, broad reach",
+            tradeoff="wider reach, pays only if customers trust us",
+            offered=(Offer("depth_breadth", "B"),),
+            binds=(says("audience", "{broad}"),),
+            verb="reach several adjacent segments with a broad offer",
+            decided="reach several adjacent segments with a broad offer",
         ),
         make_rule(
             "need.interviews",
@@ -207,6 +322,12 @@ RULES: dict[str, Rule] = {
             {"proof": 7, "trust": 3, "velocity": -5, "cash": -4_000},
             S("trust", "trust", 40, -0.2, -3, 5),
             tags="slow",
+            option="Interviews: listen to forty {customer} for evidence first",
+            tradeoff="real evidence, weeks and cash",
+            offered=(Offer("evidence", "A"),),
+            binds=(says("scope", "forty customer interviews"),),
+            verb="run forty interviews and listen before writing code",
+            decided="run forty interviews and listen before writing code",
         ),
         make_rule(
             "need.waitlist",
@@ -217,6 +338,12 @@ RULES: dict[str, Rule] = {
             {"revenue": 2_000, "velocity": 6, "trust": -2, "threat": 2},
             S("revenue", "velocity", 50, 60, -1_200, 1_500),
             tags="wide",
+            option="Waitlist: put up a launch page and count sign-ups",
+            tradeoff="fast public signal, thin on trust",
+            offered=(Offer("evidence", "B"),),
+            binds=(says("channel", "a launch page with a waitlist"),),
+            verb="put up a launch page and count the waitlist sign-ups",
+            decided="put up a launch page and count the waitlist sign-ups",
         ),
         # ---- stage 3 GO: position against the rival
         make_rule(
@@ -230,6 +357,15 @@ RULES: dict[str, Rule] = {
             S("threat", "proof", 35, -0.15, -4, 4),
             threat=6,
             tags="wide",
+            option="Confront {rival} head-on, against their weakest promise",
+            tradeoff="revenue if our proof holds, a louder rival",
+            offered=(
+                Offer("rival_stance", "A"),
+                Offer("codesign", "A"),
+            ),
+            binds=(says("scope", "a side-by-side with {rival}"),),
+            verb="confront the rival head-on, against its weakest promise",
+            decided="confront the rival head-on, against its weakest promise",
         ),
         make_rule(
             "go.flank",
@@ -241,6 +377,12 @@ RULES: dict[str, Rule] = {
             S("revenue", "market_share", 5, -150, -800, 600),
             threat=2,
             tags="slow",
+            option="Flank: take the corner of the market {rival} ignores",
+            tradeoff="less heat, less growth",
+            offered=(Offer("rival_stance", "B"),),
+            binds=(says("audience", "{flanked}"),),
+            verb="flank the rival and take the corner it ignored",
+            decided="flank the rival and take the corner it ignored",
         ),
         make_rule(
             "go.premium",
@@ -251,6 +393,12 @@ RULES: dict[str, Rule] = {
             {"revenue": 1_000, "cash": 1_000, "velocity": -4},
             S("revenue", "trust", 30, 50, -1_800, 1_200),
             tags="premium",
+            option="Premium: a high price on value, fewer customers",
+            tradeoff="cash per customer, needs trust",
+            offered=(Offer("price_point", "A"),),
+            binds=(price(1.8),),
+            verb="charge a premium, a high price for clear value",
+            decided="charge a premium, a high price for clear value",
         ),
         make_rule(
             "go.cheap",
@@ -262,6 +410,12 @@ RULES: dict[str, Rule] = {
             S("burn_pressure", "autonomy", 40, -0.15, -4, 4),
             threat=4,
             tags="wide",
+            option="Cheap: a low price for volume",
+            tradeoff="fast volume, a strained team",
+            offered=(Offer("price_point", "B"),),
+            binds=(price(0.5, floor=5),),
+            verb="win volume with a cheap, low price",
+            decided="win volume with a cheap, low price",
         ),
         make_rule(
             "designer.codesign",
@@ -273,6 +427,12 @@ RULES: dict[str, Rule] = {
             threat=2,
             tags="slow",
             archetype="designer",
+            option="Co-design with ten customers as named design partners",
+            tradeoff="deep trust and proof, slower",
+            offered=(Offer("codesign", "B"),),
+            binds=(says("scope", "ten design partners"),),
+            verb="co-design the product with ten customers as design partners",
+            decided="co-design the product with ten customers as design partners",
         ),
         # ---- stage 4 SEARCH: the first loop
         make_rule(
@@ -287,6 +447,16 @@ RULES: dict[str, Rule] = {
             threat=6,
             tags="wide",
             flag="competitor_friction",
+            option="Ship the 70 percent loop this week and learn from real users",
+            tradeoff="faster learning; rough edges cost trust when trust is thin",
+            offered=(
+                Offer("ship_polish", "A"),
+                Offer("in_house", "A"),
+            ),
+            binds=(launch(1, "max"),),
+            verb="ship the 70 percent version this week and learn from real users",
+            decided="ship the 70 percent version this week and learn from real users",
+            growth="volume",
         ),
         make_rule(
             "designer.polish",
@@ -299,6 +469,12 @@ RULES: dict[str, Rule] = {
             S("cash", "runway_months", 2, 3_000, -6_000, 2_000),
             threat=5,
             tags="slow",
+            option="Polish to 95 percent quality: three more weeks",
+            tradeoff="a stronger promise; three weeks of burn, dearer when runway is short",
+            offered=(Offer("ship_polish", "B"),),
+            binds=(launch(6, "min"),),
+            verb="polish the product to 95 percent quality before launch",
+            decided="polish the product to 95 percent quality before launch",
         ),
         make_rule(
             "search.cut_scope",
@@ -309,6 +485,12 @@ RULES: dict[str, Rule] = {
             {"proof": -3, "velocity": -3, "burn_pressure": -6, "cash": -7_000},
             retires=True,
             tags="slow",
+            option="Cut scope to one feature and retire a role",
+            tradeoff="lower burn for good, severance now: fatal if cash is already thin",
+            offered=(Offer("scope", "A"),),
+            binds=(says("scope", "one core feature"),),
+            verb="cut scope to one feature and run smaller",
+            decided="cut scope to one feature and run smaller",
         ),
         make_rule(
             "search.bridge",
@@ -318,6 +500,12 @@ RULES: dict[str, Rule] = {
             "Buy time",
             {"cash": 12_000, "autonomy": -8, "overhead": 1_500, "burn_pressure": 4},
             threat=3,
+            option="Take a bridge loan to keep the full plan",
+            tradeoff="cash now, interest and terms",
+            offered=(Offer("scope", "B"),),
+            binds=(Bind("number", "month 12", key="breakeven", amount=12.0, op="min"),),
+            verb="borrow on a bridge loan to buy time",
+            decided="borrow on a bridge loan to buy time",
         ),
         make_rule(
             "builder.in_house",
@@ -329,6 +517,12 @@ RULES: dict[str, Rule] = {
             retires=True,
             archetype="builder",
             tags="slow",
+            option="Build it yourself in-house on your own stack and retire a contractor role",
+            tradeoff="proof and lower burn, a contract to buy out, long nights",
+            offered=(Offer("in_house", "B"),),
+            binds=(says("scope", "our own stack, built in-house"),),
+            verb="build it in-house, on our own stack",
+            decided="build it in-house, on our own stack",
         ),
         # ---- stage 5 FIND: traction
         make_rule(
@@ -342,6 +536,19 @@ RULES: dict[str, Rule] = {
             threat=7,
             tags="wide",
             flag="competitor_pricing_clash",
+            option="Adoption: a low price for grassroots volume",
+            tradeoff="many users, thin margins",
+            offered=(
+                Offer("adoption_runway", "A"),
+                Offer("presell", "A"),
+            ),
+            binds=(
+                price(0.5, floor=5),
+                says("channel", "referrals"),
+            ),
+            verb="price low for grassroots adoption and volume",
+            decided="price low for grassroots adoption and volume",
+            growth="volume",
         ),
         make_rule(
             "marketer.runway",
@@ -353,6 +560,15 @@ RULES: dict[str, Rule] = {
             S("cash", "proof", 35, 250, -4_000, 8_000),
             role=Role("Enterprise Deal Desk", "gtm", "creative"),
             tags="premium",
+            option="Enterprise: fewer, bigger accounts for runway",
+            tradeoff="cash sooner, narrower reach",
+            offered=(Offer("adoption_runway", "B"),),
+            binds=(
+                price(1.4),
+                says("channel", "founder outbound"),
+            ),
+            verb="sell to fewer, bigger enterprise accounts to extend runway",
+            decided="sell to fewer, bigger enterprise accounts to extend runway",
         ),
         make_rule(
             "find.ads",
@@ -364,6 +580,12 @@ RULES: dict[str, Rule] = {
             S("revenue", "proof", 35, 50, -1_200, 1_500),
             threat=5,
             tags="wide",
+            option="Ads: a paid campaign every month",
+            tradeoff="reach you pay for monthly",
+            offered=(Offer("channel", "A"),),
+            binds=(says("channel", "paid ads"),),
+            verb="run a paid ads campaign",
+            decided="run a paid ads campaign",
         ),
         make_rule(
             "find.community",
@@ -374,6 +596,15 @@ RULES: dict[str, Rule] = {
             {"trust": 3, "burn_pressure": 5, "revenue": 600},
             S("revenue", "trust", 40, 80, -800, 2_000),
             tags="slow",
+            option="Community: grow by word of mouth in the {customer} forum",
+            tradeoff="free, slow, strains the team",
+            offered=(Offer("channel", "B"),),
+            binds=(
+                says("channel", "the community"),
+                says("exclusion", "paid ads"),
+            ),
+            verb="grow through the users' community and word of mouth",
+            decided="grow through the users' community and word of mouth",
         ),
         make_rule(
             "seller.presell",
@@ -385,6 +616,12 @@ RULES: dict[str, Rule] = {
             S("cash", "trust", 40, 250, -5_000, 5_000),
             archetype="seller",
             tags="premium",
+            option="Pre-sell annual contracts upfront to the warmest leads",
+            tradeoff="cash now, promises to keep",
+            offered=(Offer("presell", "B"),),
+            binds=(price(1.8, times=10, period="year"),),
+            verb="pre-sell annual contracts upfront to the warmest leads",
+            decided="pre-sell annual contracts upfront to the warmest leads",
         ),
         # ---- stage 6 TAKE: the operating toll
         make_rule(
@@ -402,6 +639,15 @@ RULES: dict[str, Rule] = {
             threat=6,
             tags="cold",
             flag="competitor_churn_risk",
+            option="Automate the support path to protect margin",
+            tradeoff="pays past a volume of customers; costs trust where trust is thin",
+            offered=(
+                Offer("automate_steward", "A"),
+                Offer("lean", "A", "pays only past a volume of customers"),
+            ),
+            binds=(says("channel", "self-serve help"),),
+            verb="automate the support path to protect margin",
+            decided="automate the support path to protect margin",
         ),
         make_rule(
             "ops.human_loop",
@@ -414,6 +660,12 @@ RULES: dict[str, Rule] = {
             role=Role("Customer Steward", "ops", "fast", "hybrid"),
             threat=4,
             tags="slow",
+            option="Keep a human in the loop to protect the promise, a steward",
+            tradeoff="trust holds, costs rise",
+            offered=(Offer("automate_steward", "B"),),
+            binds=(says("channel", "a named person on support"),),
+            verb="keep a human in the loop to protect the promise",
+            decided="keep a human in the loop to protect the promise",
         ),
         make_rule(
             "take.hire",
@@ -425,6 +677,12 @@ RULES: dict[str, Rule] = {
             S("burn_pressure", "burn_pressure", 60, -0.2, -6, 4),
             role=Role("Support Specialist", "retention"),
             threat=3,
+            option="Hire help: one more support specialist for relief",
+            tradeoff="relief, more burn",
+            offered=(Offer("relief", "A"),),
+            binds=(says("scope", "a dedicated support hire"),),
+            verb="hire support help to give the team relief",
+            decided="hire support help to give the team relief",
         ),
         make_rule(
             "take.triage",
@@ -434,6 +692,12 @@ RULES: dict[str, Rule] = {
             "Focus by saying no",
             {"burn_pressure": -5, "velocity": -5, "trust": -2, "cash": 4_000},
             tags="cold",
+            option="Triage: say no to half the backlog",
+            tradeoff="cheap relief, unhappy customers",
+            offered=(Offer("relief", "B"),),
+            binds=(says("scope", "half the backlog, cut"),),
+            verb="triage the backlog and say no to half of it",
+            decided="triage the backlog and say no to half of it",
         ),
         make_rule(
             "operator.lean",
@@ -445,6 +709,12 @@ RULES: dict[str, Rule] = {
             retires=True,
             archetype="operator",
             tags="cold",
+            option="Run lean: cut costs to the bone, one role fewer",
+            tradeoff="cash, a heavier load",
+            offered=(Offer("lean", "B"),),
+            binds=(says("exclusion", "new hires"),),
+            verb="run lean and cut costs to the bone",
+            decided="run lean and cut costs to the bone",
         ),
         # ---- stage 7 RETURN: what the company gives back
         make_rule(
@@ -457,6 +727,12 @@ RULES: dict[str, Rule] = {
             S("burn_pressure", "burn_pressure", 50, -0.1, -4, 3),
             S("cash", "monthly_burn_usd", 0, -0.2, -10_000, 0),
             tags="slow",
+            option="Profit share: share the upside with the team as a bonus",
+            tradeoff="a rested team; the bonus scales with payroll, fatal on a short runway",
+            offered=(Offer("upside", "A"),),
+            binds=(says("scope", "a team profit share"),),
+            verb="give the team a profit share, a bonus from the upside",
+            decided="give the team a profit share, a bonus from the upside",
         ),
         make_rule(
             "return.retain",
@@ -468,6 +744,12 @@ RULES: dict[str, Rule] = {
             S("burn_pressure", "runway_months", 1.5, 8, -6, 20),
             S("cash", "market_share", 10, 400, -2_000, 4_000),
             tags="cold",
+            option="Retain: keep the cash and reinvest it",
+            tradeoff="cash; an unrewarded team strains more the longer the runway",
+            offered=(Offer("upside", "B"),),
+            binds=(says("scope", "every dollar reinvested"),),
+            verb="retain every dollar, keep the cash and reinvest it",
+            decided="retain every dollar, keep the cash and reinvest it",
         ),
         make_rule(
             "return.alliance",
@@ -478,6 +760,12 @@ RULES: dict[str, Rule] = {
             {"threat": -6, "autonomy": -8, "revenue": -600},
             S("revenue", "market_share", 0, -200, -5_000, 0),
             threat=0,
+            option="Alliance: ally with a larger partner against {rival}",
+            tradeoff="shelter from the rival; the partner's cut grows with your share",
+            offered=(Offer("alliance", "A"),),
+            binds=(says("channel", "the alliance partner's customers"),),
+            verb="ally with a larger partner in an alliance",
+            decided="ally with a larger partner in an alliance",
         ),
         make_rule(
             "return.alone",
@@ -490,6 +778,12 @@ RULES: dict[str, Rule] = {
             S("threat", "market_share", 17, -5, -10, 20),
             threat=1,
             tags="wide",
+            option="Alone: stay independent and keep our own customers",
+            tradeoff="all the revenue; the rival hits a small company hardest",
+            offered=(Offer("alliance", "B"),),
+            binds=(says("exclusion", "alliance partners"),),
+            verb="stay independent and go it alone, on our own",
+            decided="stay independent and go it alone, on our own",
         ),
         # ---- stage 8 CHANGE: ownership
         make_rule(
@@ -503,6 +797,14 @@ RULES: dict[str, Rule] = {
             S("burn_pressure", "market_share", 22.5, -16, -5, 40),
             threat=4,
             flag="competitor_consolidation",
+            option="Take shareholder capital from investors and blitzscale",
+            tradeoff="cash and a board: growth targets break a team with a small share",
+            offered=(Offer("ownership", "A"),),
+            binds=(says("tone", "formal"),),
+            verb="raise shareholder capital and blitzscale",
+            decided="raise shareholder capital and blitzscale",
+            ownership="outsiders",
+            growth="volume",
         ),
         make_rule(
             "ops.cooperative",
@@ -523,6 +825,13 @@ RULES: dict[str, Rule] = {
             threat=1,
             tags="slow",
             flag="coop_alliance_active",
+            option="Form a worker-owned cooperative built on mutual aid",
+            tradeoff="trust and a rested team; the rival comes for a big share you cannot defend",
+            offered=(Offer("ownership", "B"),),
+            binds=(says("scope", "member-owners"),),
+            verb="become a worker-owned cooperative built on mutual aid",
+            decided="become a worker-owned cooperative built on mutual aid",
+            ownership="insiders",
         ),
         make_rule(
             "change.partner",
@@ -534,6 +843,13 @@ RULES: dict[str, Rule] = {
             S("burn_pressure", "market_share", 24, 16, -8, 40),
             S("cash", "market_share", 10, 1_000, -8_000, 10_000),
             threat=0,
+            option="A strategic partner: the corporate acquirer buys a stake",
+            tradeoff="cash and shelter; integrating a big company strains the team",
+            offered=(Offer("partner_steward", "A"),),
+            binds=(says("scope", "the partner's priorities"),),
+            verb="bring in a strategic partner with corporate money and priorities",
+            decided="bring in a strategic partner with corporate money and priorities",
+            ownership="outsiders",
         ),
         make_rule(
             "change.steward",
@@ -546,6 +862,13 @@ RULES: dict[str, Rule] = {
             S("burn_pressure", "burn_pressure", 50, -0.2, -6, 4),
             threat=1,
             tags="slow",
+            option="Steward-owned: put the company in a trust for its purpose",
+            tradeoff="trust and independence; a small company left exposed to the rival",
+            offered=(Offer("partner_steward", "B"),),
+            binds=(says("scope", "a steward-ownership trust"),),
+            verb="put the company in a steward-owned purpose trust",
+            decided="put the company in a steward-owned purpose trust",
+            ownership="insiders",
         ),
         # ---- own answers nothing else fits
         make_rule(
@@ -555,9 +878,26 @@ RULES: dict[str, Rule] = {
             "The CEO's own direction becomes the constraint every worker follows.",
             "Constraint-driven strategy",
             {"proof": 2, "trust": 2, "burn_pressure": 3, "threat": 2},
+            own_answer=True,
         ),
     ]
 }
+
+
+OWN_ANSWER = next(r for r in RULES.values() if r.own_answer)
+
+
+def decided_words(rule_id: str | None) -> str:
+    """The receipt's words for a decision ("go deep on one niche …"), "" for an own answer or an
+    unknown id (the caller then quotes what the CEO said)."""
+    rule = RULES.get(rule_id or "")
+    return rule.decided if rule is not None else ""
+
+
+def verb_phrase(rule_id: str | None) -> str:
+    """The simulated worker's verb phrase for a decision, "" where it has none."""
+    rule = RULES.get(rule_id or "")
+    return rule.verb if rule is not None else ""
 
 
 def resolve(rule: Rule, econ: Economics, archetype: str) -> dict[str, float]:

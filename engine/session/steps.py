@@ -37,7 +37,6 @@ from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from engine.writing.plan import monthly_price
 from engine.writing.realise import target_price
-from engine.writing.simulate import APPLY
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
 from textkit import clip, content_words, has_phrase, words
@@ -677,7 +676,7 @@ def binding_words(directions: list[Direction], rule_id: str, text: str) -> str:
     """The receipt's next-brief line: what binds the next worker, in words (no ids)."""
     if directions:
         return "Binding: " + "; ".join(d.line() for d in directions)
-    return f"Binding: {APPLY.get(rule_id, clip(text, 120))}"
+    return f"Binding: {rules.decided_words(rule_id) or clip(text, 120)}"
 
 
 def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Option:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import textkit
+from engine.game.rules import RULES, decided_words
 from engine.language.grammar import article
 
 if TYPE_CHECKING:
@@ -77,11 +78,8 @@ ECONOMICS_LABELS: dict[str, str] = {
     "profitable": "Profitable",
 }
 HIDDEN = frozenset({"follows_decision", "memory_writes"})
-# Rule ids ("founder.craft", "go.cheap"), memory ids, run ids and file paths never reach prose.
-_RULE_SPACES = (
-    "strategist|designer|marketer|ops|custom|founder|need|go|search|find|take|return|change|"
-    "seller|builder|operator"
-)
+# Rule ids ("<space>.<name>"), memory ids, run ids and file paths never reach prose.
+_RULE_SPACES = "|".join(sorted({rule_id.partition(".")[0] for rule_id in RULES}))
 _INTERNAL = re.compile(
     r"\s*\((?:" + _RULE_SPACES + r")\.[a-z_]+\)|"
     r"\bmem-\d+\b|\b[\w./-]+\.(?:md|py|json|db)(?:#[\w-]+)?\b|"
@@ -94,13 +92,9 @@ def economics_label(key: str) -> str:
 
 
 def decision_words(rule_id: str | None, text: str = "") -> str:
-    """A decision as a player reads it: the verb phrase the workers follow ("go deep on one
-    niche …"), else the text the CEO chose, never the rule id."""
-    from engine.writing.simulate import APPLY
-
-    if rule_id and rule_id in APPLY:
-        return APPLY[rule_id]
-    return prose(text)
+    """A decision as a player reads it: its rule's words ("go deep on one niche …"), else the
+    text the CEO chose, never the rule id."""
+    return decided_words(rule_id) or prose(text)
 
 
 @dataclass(eq=False, repr=False)

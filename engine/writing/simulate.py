@@ -17,6 +17,7 @@ from engine.game.adherence import applies
 from engine.game.artifacts import shaped
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Economics, Founder, Stage
+from engine.game.rules import verb_phrase
 from engine.language.directions import Binding, Direction
 from engine.language.grammar import narrows
 from engine.language.pitch import read_pitch
@@ -30,49 +31,6 @@ from engine.writing.worlds import world_words
 from textkit import clip, has_phrase
 from textkit.numbers import usd as money
 from textkit.patterns import Pattern
-
-# How each role carries out each binding decision: a verb phrase (rules as data, our own words).
-# Each rule's decision as a verb phrase ("Because you chose to …", "We …, as you decided"), with at
-# least two of the rule's keywords so the gate sees the work follow it. The CEO's own answer
-# (custom.default) is quoted from its text instead.
-APPLY: dict[str, str] = {
-    "strategist.depth": "go deep on one niche and own its most painful workflow",
-    "strategist.breadth": "reach several adjacent segments with a broad offer",
-    "designer.ship": "ship the 70 percent version this week and learn from real users",
-    "designer.polish": "polish the product to 95 percent quality before launch",
-    "marketer.adoption": "price low for grassroots adoption and volume",
-    "marketer.runway": "sell to fewer, bigger enterprise accounts to extend runway",
-    "ops.automate": "automate the support path to protect margin",
-    "ops.human_loop": "keep a human in the loop to protect the promise",
-    "ops.shareholder": "raise shareholder capital and blitzscale",
-    "ops.cooperative": "become a worker-owned cooperative built on mutual aid",
-    "founder.network": "sell first to your warm network, the people who know you",
-    "founder.craft": "craft one showcase piece before selling anything",
-    "founder.full_time": "quit and go all in, full time, now",
-    "founder.side_income": "keep a side contract that funds the runway",
-    "need.interviews": "run forty interviews and listen before writing code",
-    "need.waitlist": "put up a launch page and count the waitlist sign-ups",
-    "go.confront": "confront the rival head-on, against its weakest promise",
-    "go.flank": "flank the rival and take the corner it ignored",
-    "go.premium": "charge a premium, a high price for clear value",
-    "go.cheap": "win volume with a cheap, low price",
-    "designer.codesign": "co-design the product with ten customers as design partners",
-    "search.cut_scope": "cut scope to one feature and run smaller",
-    "search.bridge": "borrow on a bridge loan to buy time",
-    "builder.in_house": "build it in-house, on our own stack",
-    "find.ads": "run a paid ads campaign",
-    "find.community": "grow through the users' community and word of mouth",
-    "seller.presell": "pre-sell annual contracts upfront to the warmest leads",
-    "take.hire": "hire support help to give the team relief",
-    "take.triage": "triage the backlog and say no to half of it",
-    "operator.lean": "run lean and cut costs to the bone",
-    "return.profit_share": "give the team a profit share, a bonus from the upside",
-    "return.retain": "retain every dollar, keep the cash and reinvest it",
-    "return.alliance": "ally with a larger partner in an alliance",
-    "return.alone": "stay independent and go it alone, on our own",
-    "change.partner": "bring in a strategic partner with corporate money and priorities",
-    "change.steward": "put the company in a steward-owned purpose trust",
-}
 
 
 def customer_from_pitch(pitch: str) -> str:
@@ -217,7 +175,7 @@ def _fresh(
 ) -> dict[str, Any]:
     rng = random.Random(f"{seed}:{stage.id}:{attempt}:artifact")
     rule_id = binding.rule_id or "none"
-    call = APPLY.get(rule_id, "")
+    call = verb_phrase(rule_id)  # the CEO's own answer is quoted from its text instead
     key = stage.id
     crafts = banks.ARCHETYPE_LINES[founder.archetype]
     # the founder's craft speaks in every other stage, never the same line twice in a venture
@@ -391,8 +349,8 @@ def how_line(binding: Binding, v: Voice) -> str:
     if binding.directions:
         lines = [d.line() for d in binding.directions[:6]]
         return sentences("It carries what you set: " + "; ".join(lines) + ".")
-    if binding.rule_id and binding.rule_id in APPLY:
-        return sentences(f"It follows your decision to {APPLY[binding.rule_id]}.")
+    if verb := verb_phrase(binding.rule_id):
+        return sentences(f"It follows your decision to {verb}.")
     return v.fill(
         "No binding direction was recalled for the {beat} work; it follows the pitch, "
         "{offering} for {customer}."
