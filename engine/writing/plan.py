@@ -17,7 +17,6 @@ from typing import Any
 
 from engine.game.models import Economics
 from engine.game.rules import RULES
-from engine.language.artifact_text import PER_MONTH
 
 # Month-on-month growth of paying customers, months 2 to 6: it slows as the warmest customers are
 # won, as a young company's does (about 2.5x in six months when the standing decision chases
@@ -48,11 +47,6 @@ def breakeven(mrr: list[float], burn: float, rates: tuple[float, ...]) -> int:
     while revenue > 0 and revenue < burn and month < LONGEST_PLAN:
         revenue, month = revenue * rates[-1], month + 1
     return month if revenue > 0 else LONGEST_PLAN
-
-
-def monthly_price(amount: float, period: str = "month") -> float:
-    """A price stated per month, week or year, as the plan's monthly price."""
-    return round(amount * PER_MONTH.get(period, 1.0), 4)
 
 
 def price_plan(

@@ -15,17 +15,17 @@ from typing import Any
 
 from engine.game.adherence import applies
 from engine.game.artifacts import shaped
-from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Economics, Founder, Stage
+from engine.game.pricing import list_price
 from engine.game.rules import verb_phrase
 from engine.language.directions import Binding, Direction
 from engine.language.grammar import narrows
 from engine.language.pitch import read_pitch
 from engine.writing import banks
-from engine.writing.phrases import Voice, cap, number_word, plural, relative, sentences, singular
+from engine.writing.mistakes import inject
+from engine.writing.phrases import Voice, cap, number_word, plural, sentences, singular
 from engine.writing.plan import price_plan
-from engine.writing.realise import add_sentence, realise, violate, what_changed
-from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
+from engine.writing.realise import realise, violate, what_changed
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
 from textkit import clip, has_phrase
@@ -200,7 +200,7 @@ def _fresh(
             }
         ],
     }
-    price = price_for(economics, seed, stage)
+    price = list_price(seed)  # the venture's list price: a withheld price note takes its price out
     if role == "strategist":
         kr = [
             v.fill("{n} problem interviews with {customer}", n=str(rng.randint(8, 25))),
@@ -253,7 +253,7 @@ def _fresh(
                 v.pick(f"{key}:proof", banks.EMAIL_PROOF),
             ]
             body.append(v.pick(f"{key}:cta", banks.EMAIL_CTA))
-            chans = [v.fill(c) for c in rng.sample(CHANNELS, 3)]
+            chans = [v.fill(c) for c in rng.sample(banks.CHANNELS, 3)]
             art.update(
                 subject=v.pick(f"{key}:subj", banks.SUBJECTS),
                 body=" ".join(body),
@@ -316,31 +316,6 @@ def _host(company: str) -> str:
     from textkit import slug
 
     return slug(company, 20, default="venture", ascii_only=True)
-
-
-# ------------------------------------------------------------------ honest mistakes
-def inject(role: str, art: dict[str, Any], flaw: str, v: Voice) -> None:
-    """Make the mistake the flaw names (the rubric must find it from the artifact alone)."""
-    if flaw == "missing_price":
-        if role == "designer":
-            art["features"] = [f for f in art["features"] if not _PRICE_LINE.match(f)]
-        else:
-            # the priced sentence goes, the space before the next one stays ("planning.In our")
-            art["body"] = " ".join(re.sub(r"[^.]*\$[\d,]+[^.]*\.", "", art["body"]).split())
-    elif flaw == "over_claim":
-        field = TOPIC_FIELDS["claims"][role]
-        claim = v.fill("Results guaranteed within a week for every {unit}.")
-        art[field] = add_sentence(art[field], claim)
-    elif flaw == "wrong_audience":
-        wrong = WRONG_AUDIENCES[random.Random(v.seed).randrange(len(WRONG_AUDIENCES))]
-        field = TOPIC_FIELDS["audience"][role]
-        if role == "strategist":
-            art[field] = cap(relative(wrong, "want a simpler week"))
-        elif role == "designer":
-            art[field] = v.fill("{cap_outcome} for ") + wrong
-        else:
-            art["subject"] = f"For {wrong}: " + v.fill("{outcome}")
-            art["body"] = art["body"].replace(v.slots["customer"], wrong)
 
 
 def how_line(binding: Binding, v: Voice) -> str:
