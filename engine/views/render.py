@@ -15,9 +15,9 @@ from engine.game.rules import RULES, decided_words
 from engine.language.grammar import article
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
-    from engine.session.events import Event
+    from engine.views.read_model import Logged
 from savedb.records import Record
 from textkit.numbers import usd
 
@@ -272,9 +272,9 @@ def _short(text: str, n: int = 70) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
-def shipped(events: Iterable[Event]) -> dict[str, dict[str, Any]]:
+def shipped(events: Iterable[Logged]) -> dict[str, Mapping[str, Any]]:
     """The last STAGE_EXECUTED payload of each stage (its shipped attempt), by stage id."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Mapping[str, Any]] = {}
     for e in events:
         if e.type == "STAGE_EXECUTED":
             out[e.payload.get("stage_id", "")] = e.payload

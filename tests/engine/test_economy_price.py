@@ -58,7 +58,7 @@ def test_a_named_price_moves_customers_not_revenue(new_session):
     e = s.state.economics
     assert e.arpu_usd == 25 and e.monthly_revenue_usd == revenue > 0
     assert e.paying_customers == round(e.monthly_revenue_usd / 25)
-    card = render_report(s)
+    card = render_report(s.read_model())
     assert "Revenue per customer: $25" in card
     assert "$220" not in card
 

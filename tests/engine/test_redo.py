@@ -230,7 +230,7 @@ def test_report_card_and_json_render_shipped_work_for_people(played):
     from engine.views.report import render_report
 
     s = played("AB" * 4, said={"reject": {"stage_4_search": ["too expensive for farmers"]}})
-    card = render_report(s)
+    card = render_report(s.read_model())
     assert "## Shipped work" in card and "Pilot price" in card
     stages = summary(s)["stages"]
     prose = "\n".join(line for st in stages for line in st["shipped"])
