@@ -1,4 +1,4 @@
-"""A rule is one record (engine/game/rules.py): its effects, the fork option that offers it, what
+"""A rule is one record (engine/game/rules.json, loaded by engine/game/rules.py): its effects, the fork option that offers it, what
 the option binds, the simulated worker's verb phrase, the receipt's words and its roles. No part
 is missing, and no other product file names a rule id."""
 
@@ -12,14 +12,14 @@ from string import Formatter
 import pytest
 
 from engine.game.dilemmas import DECK, FILLS, option_directions
-from engine.game.rules import OWN_ANSWER, RULES, decided_words, verb_phrase
+from engine.game.rules import OWN_ANSWER, RECORDS, RULES, decided_words, load_rules, verb_phrase
 from engine.language.directions import Direction
 from engine.session.steps import binding_words
 from engine.views.render import decision_words
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("engine", "memory", "knowledge", "worldforge_tui", "textkit", "azurehttp", "savedb")
-RECORD = Path("engine/game/rules.py")
+RECORD = Path("engine/game/rules.json")
 
 
 @pytest.mark.parametrize("rule_id", sorted(set(RULES) - {OWN_ANSWER.id}))
@@ -90,3 +90,25 @@ def test_option_binds_resolve_from_the_company_now():
     assert got["seller.presell"][0][2] == 700.0  # a year up front, ten months of the premium
     assert got["go.flank"] == [("audience", "the farmers Acme ignores", None)]
     assert got["designer.ship"] == [("timeline", "week 1", 1.0)]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (('"verb": ', '"verbs": '), "no such part ['verbs']"),
+        (('"revenue": 1400', '"revenu": 1400'), "no such effect ['revenu']"),
+        (('[["founder_edge", "A"]]', '[["founder_edge", "C"]]'), "choices"),
+        (('"value": "the founder\'s warm network"', '"value": "x", "op": "under"'), "choices"),
+        (('"pivot": 40, "per": 60', '"pivot": "forty", "per": 60'), "not a number"),
+        (('"id": "founder.craft"', '"id": "founder.network"'), "founder.network is there twice"),
+    ],
+)
+def test_a_bad_record_is_refused_by_name_as_it_loads(tmp_path, change, said):
+    text = RECORDS.read_text(encoding="utf-8")
+    assert change[0] in text
+    bad = tmp_path / "rules.json"
+    bad.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"rules\.json: rule") as refused:
+        load_rules(bad)
+    assert said in str(refused.value)
+    assert load_rules(RECORDS) == RULES  # the shipped file loads as the game has it
