@@ -132,15 +132,15 @@ def prose(text: str) -> str:
     return out.replace(" ,", ",").replace(" :", ":").replace("()", "")
 
 
-def _plain(key: str, value: Any) -> str:
+def _plain(key: str, value: object) -> str:
     if isinstance(value, dict):
         return _dict_line(value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return number(key, value)
-    return prose(value)
+    return prose(value if isinstance(value, str) else str(value))
 
 
-def _item(key: str, value: Any) -> str:
+def _item(key: str, value: object) -> str:
     """A bullet: as `_plain`, starting with a capital."""
     return _cap(_plain(key, value))
 
@@ -218,7 +218,7 @@ def artifact_markdown(artifact: object) -> list[str]:
     return lines
 
 
-def changes(previous: dict[str, Any] | None, current: dict[str, Any]) -> list[str]:
+def changes(previous: object, current: object) -> list[str]:
     """What changed between two attempts, one line per changed field ('Headline: A → B')."""
     if not previous:
         return []
