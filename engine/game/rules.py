@@ -12,8 +12,9 @@ A rule is one record: besides its effects, the row holds the fork option that of
 trade-off, the dilemma variants it is offered in: engine.game.dilemmas), the directions the option
 binds, the verb phrase the simulated worker writes, the receipt's words for the decision, and its
 roles in the ending (who owns the company) and the revenue plan (how fast customers grow). The
-records are data, in rules.json beside this file (JSON: it loads in a quarter of a millisecond,
-TOML took 20), checked as they load; a rule id is named there and nowhere else in the product.
+records are data, in rules.json beside this file (JSON: they load and are checked in about a
+millisecond; parsing them as TOML took about 20), and a rule id is named there and nowhere else
+in the product.
 
 A record's parts: id, axis, keywords (comma-separated: what an own answer that names it says),
 summary, principle, effects ({field: base amount}), scales (Scale: effect[field] += per x
