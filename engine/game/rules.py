@@ -161,6 +161,7 @@ def make_rule(id: str, effects: dict[str, float], *scales: Scale, retires: bool 
 
 
 RECORDS = Path(__file__).with_name("rules.json")
+_TEXTS = ("id", "axis", "summary", "principle", "option", "tradeoff", "verb", "decided")
 _CHOICES: dict[str, tuple[object, ...]] = {
     "ownership": (None, "insiders", "outsiders"),
     "growth": ("volume", "steady"),
@@ -204,6 +205,8 @@ def _record(row: dict[str, Any]) -> Rule:
         raise ValueError(f"no such effect {bad}")
     if any(isinstance(v, bool) or not isinstance(v, int | float) for v in numbers):
         raise ValueError("an effect or a scale that is not a number")
+    if bad_text := [f for f in _TEXTS if not isinstance(getattr(rule, f), str)]:
+        raise ValueError(f"not words: {bad_text}")
     checks = [(f, getattr(rule, f), c) for f, c in _CHOICES.items()]
     checks += [("offered", o.key, ("A", "B")) for o in rule.offered]
     checks += [("binds", b.axis, AXES) for b in rule.binds]

@@ -100,6 +100,7 @@ def test_option_binds_resolve_from_the_company_now():
         (('[["founder_edge", "A"]]', '[["founder_edge", "C"]]'), "choices"),
         (('"value": "the founder\'s warm network"', '"value": "x", "op": "under"'), "choices"),
         (('"pivot": 40, "per": 60', '"pivot": "forty", "per": 60'), "not a number"),
+        (('"principle": "Start with who you know"', '"principle": 7'), "not words: ['principle']"),
         (('"id": "founder.craft"', '"id": "founder.network"'), "founder.network is there twice"),
     ],
 )
