@@ -8,7 +8,6 @@ back and the state is reloaded from the last committed step, so nothing is half-
 from __future__ import annotations
 
 import contextlib
-import pickle
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -342,6 +341,8 @@ class GameSession:
         (an SQLite savepoint, rolled back: what the branch wrote to memory is gone), the state (a
         deep copy taken now, by a pickle round trip: 0.4 ms against 1.1 ms through the save's JSON
         and its validation), and the inputs, event counter and lease version it had reached."""
+        import pickle  # balance's alone: a venture that explores nothing never loads it
+
         assert self.explore and self.lease is not None  # only a session that keeps no log
         lease, frozen = self.lease, pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL)
         counters = (self.inputs, self._next_id, self._seen_event_id, lease.version)
