@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from string import Formatter
+from typing import TYPE_CHECKING
 
 from engine.game.antagonist import doing
 from engine.game.economy import arc_stage
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
-from engine.game.rules import RULES, Rule, hints, preview
-from engine.language.directions import Axis, Direction, price_words
+from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, hints, preview
+from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
 from savedb.records import FrozenRecord
 
@@ -40,38 +41,47 @@ class Variant(FrozenRecord):
         return all(OPS[op](float(getattr(econ, fld)), value) for fld, op, value in self.when)
 
 
-V = Variant
+def _offers() -> dict[tuple[str, str], tuple[str, str, str]]:
+    """(variant id, side) → (option text, trade-off, rule id), from the rules that offer it."""
+    out: dict[tuple[str, str], tuple[str, str, str]] = {}
+    for rule in RULES.values():
+        for o in rule.offered:
+            if (o.variant, o.key) in out:
+                raise ValueError(f"two rules offered as {o.key} of {o.variant}")
+            out[o.variant, o.key] = (rule.option, o.tradeoff or rule.tradeoff, rule.id)
+    return out
+
+
+_OFFERS = _offers()
+
+
+def V(
+    id: str,
+    title: str,
+    question: str,
+    *,
+    when: tuple[tuple[str, str, float], ...] = (),
+    archetype: str | None = None,
+) -> Variant:
+    """A dilemma variant; its two options are the rules that name it (engine.game.rules)."""
+    try:
+        a, b = _OFFERS.pop((id, "A")), _OFFERS.pop((id, "B"))
+    except KeyError as missing:
+        raise ValueError(f"no rule offered as {missing} of dilemma {id}") from None
+    return Variant(id, title, question, a, b, when, archetype)
+
+
 DECK: dict[str, tuple[Variant, ...]] = {
     "stage_1_you": (
         V(
             "founder_edge",
             "Network or craft?",
             "Where does {company} start?",
-            (
-                "Network: sell to the people who already know you, warm leads first",
-                "early revenue, leans on your reputation",
-                "founder.network",
-            ),
-            (
-                "Craft: build one showcase piece before selling anything",
-                "proof and a moat, costs cash",
-                "founder.craft",
-            ),
         ),
         V(
             "founder_time",
             "All in or side income?",
             "How much of your time does {company} get?",
-            (
-                "Full time: quit and go all in now",
-                "speed, and a salary to pay",
-                "founder.full_time",
-            ),
-            (
-                "Side income: keep a paid contract on the side to fund the runway",
-                "cash, slower work",
-                "founder.side_income",
-            ),
         ),
     ),
     "stage_2_need": (
@@ -79,31 +89,11 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "depth_breadth",
             "Depth or breadth?",
             "Do we own one niche of {customer} or map the adjacent ones?",
-            (
-                "Depth: own one niche of {customer} end to end, its most painful workflow",
-                "a stable loop and a moat, slower reach",
-                "strategist.depth",
-            ),
-            (
-                "Breadth: reach several adjacent segments fast, broad reach",
-                "wider reach, pays only if customers trust us",
-                "strategist.breadth",
-            ),
         ),
         V(
             "evidence",
             "Interviews or a waitlist?",
             "Proof is thin. How do we learn what {customer} need?",
-            (
-                "Interviews: listen to forty {customer} for evidence first",
-                "real evidence, weeks and cash",
-                "need.interviews",
-            ),
-            (
-                "Waitlist: put up a launch page and count sign-ups",
-                "fast public signal, thin on trust",
-                "need.waitlist",
-            ),
             when=(("proof", "<", 36),),
         ),
     ),
@@ -112,43 +102,17 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "rival_stance",
             "Confront or flank?",
             "{rival} is in the market. Where do we stand?",
-            (
-                "Confront {rival} head-on, against their weakest promise",
-                "revenue if our proof holds, a louder rival",
-                "go.confront",
-            ),
-            (
-                "Flank: take the corner of the market {rival} ignores",
-                "less heat, less growth",
-                "go.flank",
-            ),
             when=(("threat", ">=", 16),),
         ),
         V(
             "price_point",
             "Premium or cheap?",
             "What does {company} charge?",
-            (
-                "Premium: a high price on value, fewer customers",
-                "cash per customer, needs trust",
-                "go.premium",
-            ),
-            ("Cheap: a low price for volume", "fast volume, a strained team", "go.cheap"),
         ),
         V(
             "codesign",
             "Confront or co-design?",
             "{rival} is in the market. How do we position?",
-            (
-                "Confront {rival} head-on, against their weakest promise",
-                "revenue if our proof holds, a louder rival",
-                "go.confront",
-            ),
-            (
-                "Co-design with ten customers as named design partners",
-                "deep trust and proof, slower",
-                "designer.codesign",
-            ),
             archetype="designer",
         ),
     ),
@@ -157,47 +121,17 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "ship_polish",
             "Ship or polish?",
             "The MVP is at 70 percent. Do we launch it?",
-            (
-                "Ship the 70 percent loop this week and learn from real users",
-                "faster learning; rough edges cost trust when trust is thin",
-                "designer.ship",
-            ),
-            (
-                "Polish to 95 percent quality: three more weeks",
-                "a stronger promise; three weeks of burn, dearer when runway is short",
-                "designer.polish",
-            ),
         ),
         V(
             "scope",
             "Cut scope or borrow?",
             "Runway is short. What gives?",
-            (
-                "Cut scope to one feature and retire a role",
-                "lower burn for good, severance now: fatal if cash is already thin",
-                "search.cut_scope",
-            ),
-            (
-                "Take a bridge loan to keep the full plan",
-                "cash now, interest and terms",
-                "search.bridge",
-            ),
             when=(("runway_months", "<", 1.6),),
         ),
         V(
             "in_house",
             "Ship or build it in-house?",
             "The MVP is at 70 percent. Who finishes it?",
-            (
-                "Ship the 70 percent loop this week and learn from real users",
-                "faster learning; rough edges cost trust when trust is thin",
-                "designer.ship",
-            ),
-            (
-                "Build it yourself in-house on your own stack and retire a contractor role",
-                "proof and lower burn, a contract to buy out, long nights",
-                "builder.in_house",
-            ),
             archetype="builder",
         ),
     ),
@@ -206,42 +140,16 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "adoption_runway",
             "Adoption or runway?",
             "Which customers do we chase first?",
-            (
-                "Adoption: a low price for grassroots volume",
-                "many users, thin margins",
-                "marketer.adoption",
-            ),
-            (
-                "Enterprise: fewer, bigger accounts for runway",
-                "cash sooner, narrower reach",
-                "marketer.runway",
-            ),
         ),
         V(
             "channel",
             "Ads or community?",
             "Where does the next hundred {customer} come from?",
-            ("Ads: a paid campaign every month", "reach you pay for monthly", "find.ads"),
-            (
-                "Community: grow by word of mouth in the {customer} forum",
-                "free, slow, strains the team",
-                "find.community",
-            ),
         ),
         V(
             "presell",
             "Adoption or pre-sales?",
             "Which customers do we chase first?",
-            (
-                "Adoption: a low price for grassroots volume",
-                "many users, thin margins",
-                "marketer.adoption",
-            ),
-            (
-                "Pre-sell annual contracts upfront to the warmest leads",
-                "cash now, promises to keep",
-                "seller.presell",
-            ),
             archetype="seller",
         ),
     ),
@@ -250,43 +158,17 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "automate_steward",
             "Automate or steward?",
             "Support load is climbing. Who answers customers?",
-            (
-                "Automate the support path to protect margin",
-                "pays past a volume of customers; costs trust where trust is thin",
-                "ops.automate",
-            ),
-            (
-                "Keep a human in the loop to protect the promise, a steward",
-                "trust holds, costs rise",
-                "ops.human_loop",
-            ),
         ),
         V(
             "relief",
             "Hire or triage?",
             "The team is stretched. What relieves it?",
-            ("Hire help: one more support specialist for relief", "relief, more burn", "take.hire"),
-            (
-                "Triage: say no to half the backlog",
-                "cheap relief, unhappy customers",
-                "take.triage",
-            ),
             when=(("burn_pressure", ">=", 55),),
         ),
         V(
             "lean",
             "Automate or run lean?",
             "Support load is climbing. How do we carry it?",
-            (
-                "Automate the support path to protect margin",
-                "pays only past a volume of customers",
-                "ops.automate",
-            ),
-            (
-                "Run lean: cut costs to the bone, one role fewer",
-                "cash, a heavier load",
-                "operator.lean",
-            ),
             archetype="operator",
         ),
     ),
@@ -295,31 +177,11 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "upside",
             "Share the upside or retain it?",
             "The first profits are in sight. Who gets them?",
-            (
-                "Profit share: share the upside with the team as a bonus",
-                "a rested team; the bonus scales with payroll, fatal on a short runway",
-                "return.profit_share",
-            ),
-            (
-                "Retain: keep the cash and reinvest it",
-                "cash; an unrewarded team strains more the longer the runway",
-                "return.retain",
-            ),
         ),
         V(
             "alliance",
             "Ally or go alone?",
             "{rival} is pressing hard. Do we need a friend?",
-            (
-                "Alliance: ally with a larger partner against {rival}",
-                "shelter from the rival; the partner's cut grows with your share",
-                "return.alliance",
-            ),
-            (
-                "Alone: stay independent and keep our own customers",
-                "all the revenue; the rival hits a small company hardest",
-                "return.alone",
-            ),
             when=(("threat", ">=", 45),),
         ),
     ),
@@ -328,35 +190,18 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "ownership",
             "Shareholders or cooperative?",
             "Who should own {company} from here?",
-            (
-                "Take shareholder capital from investors and blitzscale",
-                "cash and a board: growth targets break a team with a small share",
-                "ops.shareholder",
-            ),
-            (
-                "Form a worker-owned cooperative built on mutual aid",
-                "trust and a rested team; the rival comes for a big share you cannot defend",
-                "ops.cooperative",
-            ),
         ),
         V(
             "partner_steward",
             "Partner or steward-owned?",
             "A corporate buyer is interested. Who should own {company}?",
-            (
-                "A strategic partner: the corporate acquirer buys a stake",
-                "cash and shelter; integrating a big company strains the team",
-                "change.partner",
-            ),
-            (
-                "Steward-owned: put the company in a trust for its purpose",
-                "trust and independence; a small company left exposed to the rival",
-                "change.steward",
-            ),
             when=(("market_share", ">=", 10),),
         ),
     ),
 }
+
+if _OFFERS:  # a rule offered in a variant the deck does not hold
+    raise ValueError(f"rules offered in no dilemma: {sorted(_OFFERS)}")
 
 
 def variant_for(state: GameState, stage: Stage) -> Variant:
@@ -409,89 +254,19 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
 
 
 def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) -> Interpretation:
-    """Read an own answer against a posed dilemma (its options and their rules' keywords)."""
+    """Read an own answer against a posed dilemma (its options and their rules' keywords); words
+    that pick no option are the own-answer rule."""
     from engine.language.reading import read_own_answer  # only when a player answers in words
 
     opts: list[tuple[str, str, str, tuple[str, ...]]] = [
         (o.key, o.rule_id, o.text, rules[o.rule_id].keywords if o.rule_id in rules else ())
         for o in dilemma.options
     ]
-    return read_own_answer(text, opts, f"{dilemma.title} {dilemma.prompt}")
+    read = read_own_answer(text, opts, f"{dilemma.title} {dilemma.prompt}")
+    return read if read.option is not None else replace(read, rule_id=OWN_ANSWER.id)
 
 
-def option_directions(
-    rule_id: str, *, base: Direction, customer: str, rival: str, stage: str | None
-) -> list[Direction]:
-    """The content of its own each fork option binds (premium and cheap give different prices,
-    depth and breadth different segments, …): rules as data, resolved from the company now.
-    Prices scale `base`, the price in force, and keep its unit ("$19 a meal" → "$10 a meal")."""
-    amount = base.amount or 0.0
-    hi = float(round(amount * 1.8 / 5) * 5)
-    lo = float(max(5, round(amount * 0.5 / 5) * 5))
-    mid_hi = float(round(amount * 1.4 / 5) * 5)
-
-    def price(v: float, period: str | None = None) -> Direction:
-        # a price of its own period (a year up front) is per customer: no unit
-        d = Direction(axis="price", value="", amount=v, period=period or base.period)
-        d.unit = None if period else base.unit
-        d.value = price_words(d)
-        return d
-
-    def launch(week: float, op: Literal["eq", "max", "min"]) -> Direction:
-        return Direction(
-            axis="timeline", key="launch", value=f"week {week:.0f}", amount=week, op=op
-        )
-
-    def d(axis: Axis, value: str) -> Direction:
-        return Direction(axis=axis, value=value, do=axis not in ("exclusion", "claim"))
-
-    table: dict[str, list[Direction]] = {
-        "go.premium": [price(hi)],
-        "go.cheap": [price(lo)],
-        "marketer.adoption": [price(lo), d("channel", "referrals")],
-        "marketer.runway": [price(mid_hi), d("channel", "founder outbound")],
-        "seller.presell": [price(hi * 10, "year")],
-        "strategist.depth": [d("audience", busiest(customer))],
-        "strategist.breadth": [d("audience", f"{customer}{_BROAD}")],
-        "go.flank": [d("audience", flanked(customer, rival))],
-        "go.confront": [d("scope", f"a side-by-side with {rival}")],
-        "need.interviews": [d("scope", "forty customer interviews")],
-        "need.waitlist": [d("channel", "a launch page with a waitlist")],
-        "designer.codesign": [d("scope", "ten design partners")],
-        "designer.ship": [launch(1, "max")],
-        "designer.polish": [launch(6, "min")],
-        "builder.in_house": [d("scope", "our own stack, built in-house")],
-        "search.cut_scope": [d("scope", "one core feature")],
-        "search.bridge": [
-            Direction(axis="number", key="breakeven", value="month 12", amount=12.0, op="min")
-        ],
-        "find.ads": [d("channel", "paid ads")],
-        "find.community": [d("channel", "the community"), d("exclusion", "paid ads")],
-        "take.hire": [d("scope", "a dedicated support hire")],
-        "take.triage": [d("scope", "half the backlog, cut")],
-        "operator.lean": [d("exclusion", "new hires")],
-        "ops.automate": [d("channel", "self-serve help")],
-        "ops.human_loop": [d("channel", "a named person on support")],
-        "founder.network": [d("channel", "the founder's warm network")],
-        "founder.craft": [d("scope", "one showcase piece")],
-        "founder.full_time": [launch(2, "max")],
-        "founder.side_income": [launch(8, "min")],
-        "return.profit_share": [d("scope", "a team profit share")],
-        "return.retain": [d("scope", "every dollar reinvested")],
-        "return.alliance": [d("channel", "the alliance partner's customers")],
-        "return.alone": [d("exclusion", "alliance partners")],
-        "ops.shareholder": [d("tone", "formal")],
-        "ops.cooperative": [d("scope", "member-owners")],
-        "change.partner": [d("scope", "the partner's priorities")],
-        "change.steward": [d("scope", "a steward-ownership trust")],
-    }
-    out = table.get(rule_id, [])
-    for x in out:
-        x.source, x.stage = "decision", stage
-    return out
-
-
-_BROAD = " and others like them"  # strategist.breadth's audience
+_BROAD = " and others like them"  # a broad audience (a rule's {broad})
 
 
 def flanked(customer: str, rival: str) -> str:
@@ -501,3 +276,46 @@ def flanked(customer: str, rival: str) -> str:
     base = customer.removeprefix("the ")
     broad = base.endswith(_BROAD)
     return f"the {base.removesuffix(_BROAD)} {rival} ignores" + (_BROAD if broad else "")
+
+
+def option_directions(
+    rule_id: str, *, base: Direction, customer: str, rival: str, stage: str | None
+) -> list[Direction]:
+    """The content of its own each fork option binds (premium and cheap give different prices,
+    depth and breadth different segments, …): the rule's `binds`, resolved from the company now.
+    Prices scale `base`, the price in force, and keep its unit ("$19 a meal" → "$10 a meal")."""
+    rule = RULES.get(rule_id)
+    out = [_bound(b, base, customer, rival) for b in (rule.binds if rule else ())]
+    for x in out:
+        x.source, x.stage = "decision", stage
+    return out
+
+
+# What a bound value may name, from (customer, rival).
+FILLS: dict[str, Callable[[str, str], str]] = {
+    "customer": lambda customer, _rival: customer,
+    "rival": lambda _customer, rival: rival,
+    "busiest": lambda customer, _rival: busiest(customer),
+    "flanked": flanked,
+    "broad": lambda customer, _rival: f"{customer}{_BROAD}",
+}
+
+
+def _bound(b: Bind, base: Direction, customer: str, rival: str) -> Direction:
+    if b.axis == "price":
+        v = round((base.amount or 0.0) * b.scale / 5) * 5
+        d = Direction(
+            axis="price",
+            value="",
+            amount=float(max(b.floor, v) if b.floor else v) * b.times,
+            period=b.period or base.period,
+        )
+        # a price of its own period (a year up front) is per customer: no unit
+        d.unit = None if b.period else base.unit
+        d.value = price_words(d)
+        return d
+    if b.key is not None:
+        return Direction(axis=b.axis, key=b.key, value=b.value, amount=b.amount, op=b.op)
+    names = {name for _, name, _, _ in Formatter().parse(b.value) if name}
+    value = b.value.format(**{n: FILLS[n](customer, rival) for n in names})
+    return Direction(axis=b.axis, value=value, do=b.axis not in ("exclusion", "claim"))

@@ -8,7 +8,6 @@ carries float noise and a loaded save continues exactly as the unsaved game woul
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, NamedTuple
 
 from textkit import numbers
@@ -20,7 +19,7 @@ if TYPE_CHECKING:  # the models load where a function builds one: front ends rea
 
 TUNING: dict[str, float] = {
     "seed_usd": 42_000,
-    "arpu_usd": 220,  # the reference a venture's list price is drawn from (PRICE)
+    "arpu_usd": 220,  # the reference a venture's list price is drawn from (engine.game.pricing)
     "market_share_step": 5.0,
     "deal_cash_fraction": 0.65,
     "days_per_stage": 7,
@@ -39,14 +38,6 @@ TUNING: dict[str, float] = {
     "pass_score": 70,
     "defeat_from_stage": 3,  # no defeat while the first two stages are played
 }
-
-# The price customers pay. Each venture's list price (the one its workers quote until someone names
-# another) is the reference times a seeded share, to $5; a named price (a fork option's, the CEO's
-# words) then becomes the price. Revenue comes from market share; the price divides it into paying
-# customers: a lower price, more customers paying less each; a higher one, fewer paying more. What a
-# pricing decision does to revenue is its rule's row (engine.game.rules), so every option's preview
-# is what it applies.
-PRICE = {"list_share_low": 0.3, "list_share_high": 0.6, "round_to": 5, "lowest": 1}
 
 # Monthly cost of a digital worker, by lifecycle: 0.75 of a human median salary.
 ROLE_COST_BY_LIFECYCLE: dict[str, float] = {
@@ -126,30 +117,11 @@ def digital_count(org: list[Worker]) -> int:
     return sum(1 for w in org if w.active and w.kind != "human")
 
 
-def list_price(seed: int) -> int:
-    """The venture's list price a month (seeded): what its workers quote until a price is named."""
-    share = random.Random(f"{seed}:price").uniform(
-        PRICE["list_share_low"], PRICE["list_share_high"]
-    )
-    step = PRICE["round_to"]
-    return int(round(TUNING["arpu_usd"] * share / step) * step)
-
-
-def set_price(econ: Economics, monthly_usd: float) -> bool:
-    """A named price becomes what customers pay (a month, to the cent): revenue stays what market
-    share brings, the paying customers are what it takes at this price. False when it is no price."""
-    if monthly_usd < PRICE["lowest"]:
-        return False
-    econ.arpu_usd = round(float(monthly_usd), 2)
-    recompute(econ)
-    return True
-
-
 def initial_economics(
     org: list[Worker], start: dict[str, float] | None = None, price: float | None = None
 ) -> Economics:
     """Day-0 numbers; `start` holds the founder archetype's head start (meter points, cash) and
-    `price` the list price a month (engine.game.economy.list_price; else the reference)."""
+    `price` the list price a month (engine.game.pricing.list_price; else the reference)."""
     from engine.game.models import Economics
 
     n = digital_count(org)

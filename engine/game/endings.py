@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.game.models import Economics, GameState, Outcome
+from engine.game.rules import RULES
 from savedb.records import FrozenRecord
 from textkit import numbers
 
@@ -31,9 +32,11 @@ def _lost(id: str, kind: str, title: str, story: str) -> Ending:
     return Ending(id, "defeat", title, lambda st, d: d == kind, story, defeat=kind)
 
 
-def _owner(st: GameState) -> str:
+def _owners(st: GameState) -> str | None:
+    """Who owns the company after the last fork's decision (its rule's `ownership`)."""
     last = st.stages[-1].decision
-    return last.rule_id if last else ""
+    rule = RULES.get(last.rule_id) if last else None
+    return rule.ownership if rule else None
 
 
 ENDINGS: tuple[Ending, ...] = (
@@ -65,9 +68,7 @@ ENDINGS: tuple[Ending, ...] = (
         "commons",
         "victory",
         "A cooperative that pays its way",
-        lambda st, d: (
-            _owner(st) in ("ops.cooperative", "change.steward") and st.economics.profitable
-        ),
+        lambda st, d: _owners(st) == "insiders" and st.economics.profitable,
         "{company} is owned by the people who run it and is profitable: revenue ${revenue}/mo "
         "against burn ${burn}/mo.",
     ),
@@ -75,7 +76,7 @@ ENDINGS: tuple[Ending, ...] = (
         "rocket",
         "victory",
         "Growth at a price",
-        lambda st, d: _owner(st) in ("ops.shareholder", "change.partner"),
+        lambda st, d: _owners(st) == "outsiders",
         "{company} took outside money and is {profit}: {runway}. Trust {trust}/100.",
     ),
     Ending(

@@ -7,12 +7,32 @@ autonomy, threat), `revenue` ($/month, booked as market share), `cash` ($ once) 
 ($/month of non-payroll cost). A rule may add a role (burn rises by its cost) and may retire an
 earlier decision's role (burn falls by its cost). What the option shows before the choice is
 computed by applying the rule to a copy of the company, so it is exactly what the receipt applies.
+
+A rule is one record: besides its effects, the row holds the fork option that offers it (text,
+trade-off, the dilemma variants it is offered in: engine.game.dilemmas), the directions the option
+binds, the verb phrase the simulated worker writes, the receipt's words for the decision, and its
+roles in the ending (who owns the company) and the revenue plan (how fast customers grow). The
+records are data, in rules.json beside this file (JSON: they load and are checked in about a
+millisecond; parsing them as TOML took about 20), and a rule id is named there and nowhere else
+in the product.
+
+A record's parts: id, axis, keywords (comma-separated: what an own answer that names it says),
+summary, principle, effects ({field: base amount}), scales (Scale: effect[field] += per x
+(state[metric] - pivot), kept within [lo, hi]), role (Role: the one it adds), retires, threat
+(how hard the rival answers it; 4 unless said), tags (space-separated: what the rival may
+punish), flag, archetype (the only founder it is offered to); then option and tradeoff (the fork
+option's words), offered ([variant, side] or [variant, side, that variant's own trade-off]),
+binds (Bind), verb (the simulated worker's phrase), decided (the receipt's), ownership (who owns
+the company after it), growth (how fast a revenue plan's customers grow), own_answer.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
 
 from engine.game.archetypes import ARCHETYPE_RULES, effect_factor
 from engine.game.economy import (
@@ -24,6 +44,7 @@ from engine.game.economy import (
     recompute,
 )
 from engine.game.models import Economics, GameState, Hint, OrgDelta, Worker, WorkerKind
+from engine.language.directions import AXES, OPS, Axis, Op
 from savedb.records import FrozenRecord
 from textkit import slug
 from textkit.numbers import usd
@@ -79,6 +100,36 @@ class Role(FrozenRecord):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
+class Offer(FrozenRecord):
+    """Where the fork offers a rule: a dilemma variant (engine.game.dilemmas) and its side, with
+    the variant's own wording of the trade-off where it differs from the rule's."""
+
+    variant: str
+    key: Literal["A", "B"]
+    tradeoff: str | None = None
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Bind(FrozenRecord):
+    """One direction a fork option binds, resolved from the company when it is chosen
+    (engine.game.dilemmas.option_directions). A price is the price in force times `scale`, to the
+    nearest $5 (at least `floor`), times `times`, per `period` (its own period has no unit); a
+    keyed number binds `amount` by `op`; any other value may name {customer}, {rival},
+    {busiest} (the customer's busiest), {flanked} (the corner the rival ignores), {broad} (the
+    customer and others like them)."""
+
+    axis: Axis
+    value: str = ""
+    scale: float = 0.0
+    floor: float = 0.0
+    times: float = 1.0
+    period: str | None = None
+    key: str | None = None
+    amount: float | None = None
+    op: Op = "eq"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class Rule(FrozenRecord):
     id: str
     axis: str
@@ -93,471 +144,93 @@ class Rule(FrozenRecord):
     tags: tuple[str, ...] = ()  # what the rival may punish (engine/game/antagonist.py)
     flag: str | None = None
     archetype: str | None = None  # only this founder archetype is offered the rule
+    option: str = ""  # the fork option's text (may name {customer}, {company}, {rival})
+    tradeoff: str = ""  # what the option costs, in words
+    offered: tuple[Offer, ...] = ()  # the dilemma variants that offer it
+    binds: tuple[Bind, ...] = ()  # the content of its own the option binds the next worker to
+    verb: str = ""  # the simulated worker's verb phrase ("Because you chose to …")
+    decided: str = ""  # the decision in words, for receipts, reports and standups
+    ownership: Literal["insiders", "outsiders"] | None = None  # who owns the company after it
+    growth: Literal["volume", "steady"] = "steady"  # how fast a revenue plan's customers grow
+    own_answer: bool = False  # the rule an own answer that fits no option is
 
 
-def make_rule(
-    id: str,
-    axis: str,
-    keywords: str,
-    summary: str,
-    principle: str,
-    effects: dict[str, float],
-    *scales: Scale,
-    role: Role | None = None,
-    retires: bool = False,
-    threat: float = 4,
-    tags: str = "",
-    flag: str | None = None,
-    archetype: str | None = None,
-) -> Rule:
-    """One row of a rules table: keywords comma-separated, tags space-separated."""
-    return Rule(
-        id,
-        axis,
-        tuple(k.strip() for k in keywords.split(",")),
-        summary,
-        principle,
-        tuple(effects.items()),
-        tuple(scales),
-        role,
-        retires,
-        threat,
-        tuple(tags.split()),
-        flag,
-        archetype,
-    )
+def make_rule(id: str, effects: dict[str, float], *scales: Scale, retires: bool = False) -> Rule:
+    """A rule made in code (a world event's effect, engine.game.world_events): no fork offers it."""
+    return Rule(id, "event", ("",), "", "", tuple(effects.items()), scales, retires=retires)
 
 
-S = Scale
-
-RULES: dict[str, Rule] = {
-    r.id: r
-    for r in [
-        # ---- stage 1 YOU: where the founder starts
-        make_rule(
-            "founder.network",
-            "founder_edge",
-            "network, warm, people who know",
-            "The first customers come from the founder's own network.",
-            "Start with who you know",
-            {"revenue": 1_400, "trust": 3, "burn_pressure": 5},
-            S("revenue", "trust", 40, 60, -1_200, 1_500),
-            tags="wide",
-        ),
-        make_rule(
-            "founder.craft",
-            "founder_edge",
-            "craft, showcase, portfolio",
-            "The founder builds one showcase piece before selling anything.",
-            "Show, don't tell",
-            {"proof": 9, "threat": -3, "cash": -4_000},
-            S("proof", "proof", 25, -0.25, -6, 4),
-            tags="slow",
-        ),
-        make_rule(
-            "founder.full_time",
-            "founder_time",
-            "full time, all in, quit",
-            "The founder goes all in: faster work, a salary to pay.",
-            "Burn the boats",
-            {"velocity": 8, "proof": 4, "burn_pressure": 6, "overhead": 2_000},
-            S("velocity", "burn_pressure", 40, -0.3, -6, 3),
-        ),
-        make_rule(
-            "founder.side_income",
-            "founder_time",
-            "side, contract, day job",
-            "A paid contract on the side funds the runway and slows the work.",
-            "Fund it yourself",
-            {"cash": 9_000, "velocity": -8, "threat": 4},
-            S("cash", "runway_months", 2, -3_000, -3_000, 4_000),
-            tags="slow",
-        ),
-        # ---- stage 2 NEED: focus
-        make_rule(
-            "strategist.depth",
-            "depth_vs_breadth",
-            "depth, niche, painful workflow, moat",
-            "The company narrows to one customer segment and owns its hardest workflow.",
-            "Beachhead strategy",
-            {"proof": 8, "trust": 2, "velocity": -4, "threat": -4},
-            S("revenue", "proof", 30, 40, -600, 1_200),
-            role=Role("Niche Research Analyst", "discovery", "reasoning"),
-            tags="slow",
-        ),
-        make_rule(
-            "strategist.breadth",
-            "depth_vs_breadth",
-            "breadth, broad, adjacent, reach",
-            "The company maps adjacent segments quickly, trading proof for reach.",
-            "Optionality versus focus",
-            {"revenue": 1_800, "velocity": 8, "trust": -2, "burn_pressure": 3},
-            S("revenue", "trust", 40, 90, -2_000, 2_000),
-            S("trust", "trust", 40, 0.15, -4, 3),
-            threat=5,
-            tags="wide",
-            flag="competitor_leakage",
-        ),
-        make_rule(
-            "need.interviews",
-            "evidence",
-            "interviews, listen, evidence",
-            "Forty customer interviews before a line of code.",
-            "Evidence before building",
-            {"proof": 7, "trust": 3, "velocity": -5, "cash": -4_000},
-            S("trust", "trust", 40, -0.2, -3, 5),
-            tags="slow",
-        ),
-        make_rule(
-            "need.waitlist",
-            "evidence",
-            "waitlist, launch page, sign-ups",
-            "A launch page and a waitlist test demand in public.",
-            "Test the market in the open",
-            {"revenue": 2_000, "velocity": 6, "trust": -2, "threat": 2},
-            S("revenue", "velocity", 50, 60, -1_200, 1_500),
-            tags="wide",
-        ),
-        # ---- stage 3 GO: position against the rival
-        make_rule(
-            "go.confront",
-            "rival_stance",
-            "confront, head-on, against",
-            "The company positions itself head-on against the rival.",
-            "Attack the leader's weakness",
-            {"revenue": 3_200, "threat": 3, "velocity": 3},
-            S("revenue", "proof", 35, 80, -2_000, 2_200),
-            S("threat", "proof", 35, -0.15, -4, 4),
-            threat=6,
-            tags="wide",
-        ),
-        make_rule(
-            "go.flank",
-            "rival_stance",
-            "flank, ignored, corner",
-            "The company takes a corner of the market the rival ignores.",
-            "Flank, don't fight",
-            {"threat": -4, "trust": 1},
-            S("revenue", "market_share", 5, -150, -800, 600),
-            threat=2,
-            tags="slow",
-        ),
-        make_rule(
-            "go.premium",
-            "price_point",
-            "premium, high price, value",
-            "A premium price: fewer customers, each worth more.",
-            "Price on value",
-            {"revenue": 1_000, "cash": 1_000, "velocity": -4},
-            S("revenue", "trust", 30, 50, -1_800, 1_200),
-            tags="premium",
-        ),
-        make_rule(
-            "go.cheap",
-            "price_point",
-            "cheap, low price, volume",
-            "A low price to win volume fast.",
-            "Penetration pricing",
-            {"revenue": 2_200, "velocity": 6, "burn_pressure": 5, "proof": -3},
-            S("burn_pressure", "autonomy", 40, -0.15, -4, 4),
-            threat=4,
-            tags="wide",
-        ),
-        make_rule(
-            "designer.codesign",
-            "co_design",
-            "co-design, design partners, ten customers",
-            "Ten customers co-design the product as named design partners.",
-            "Design with, not for",
-            {"trust": 8, "proof": 6, "velocity": -5, "cash": -2_000},
-            threat=2,
-            tags="slow",
-            archetype="designer",
-        ),
-        # ---- stage 4 SEARCH: the first loop
-        make_rule(
-            "designer.ship",
-            "speed_vs_quality",
-            "ship, 70 percent, real users, this week",
-            "The first version goes out now and real users shape the next one.",
-            "Build, measure, learn",
-            {"revenue": 1_600, "velocity": 8, "proof": 4, "trust": -1},
-            S("trust", "trust", 30, 0.3, -8, 4),
-            S("revenue", "trust", 40, 50, -1_200, 1_200),
-            threat=6,
-            tags="wide",
-            flag="competitor_friction",
-        ),
-        make_rule(
-            "designer.polish",
-            "speed_vs_quality",
-            "polish, 95 percent, quality",
-            "The launch waits for a finished product; quality becomes the promise.",
-            "Quality as a moat",
-            {"trust": 6, "proof": 5, "velocity": -6},
-            S("cash", "monthly_burn_usd", 0, -0.55, -22_000, 0),
-            S("cash", "runway_months", 2, 3_000, -6_000, 2_000),
-            threat=5,
-            tags="slow",
-        ),
-        make_rule(
-            "search.cut_scope",
-            "scope",
-            "cut scope, one feature, smaller",
-            "Scope shrinks to one feature; a role goes and the runway stretches.",
-            "Do less, better",
-            {"proof": -3, "velocity": -3, "burn_pressure": -6, "cash": -7_000},
-            retires=True,
-            tags="slow",
-        ),
-        make_rule(
-            "search.bridge",
-            "scope",
-            "bridge, loan, borrow",
-            "A bridge loan buys time; the interest and the lender's terms follow.",
-            "Buy time",
-            {"cash": 12_000, "autonomy": -8, "overhead": 1_500, "burn_pressure": 4},
-            threat=3,
-        ),
-        make_rule(
-            "builder.in_house",
-            "speed_vs_quality",
-            "in-house, build it yourself, own stack",
-            "The founder builds the MVP in-house; a contractor role goes, the hours pile up.",
-            "Own the core",
-            {"proof": 8, "velocity": 4, "burn_pressure": 10, "cash": -3_000},
-            retires=True,
-            archetype="builder",
-            tags="slow",
-        ),
-        # ---- stage 5 FIND: traction
-        make_rule(
-            "marketer.adoption",
-            "volume_vs_value",
-            "adoption, low price, grassroots, volume",
-            "A low price buys grassroots adoption and a louder community.",
-            "Land-grab pricing",
-            {"revenue": 2_600, "velocity": 6, "burn_pressure": 4, "overhead": 1_000},
-            S("revenue", "trust", 30, 70, -1_800, 1_800),
-            threat=7,
-            tags="wide",
-            flag="competitor_pricing_clash",
-        ),
-        make_rule(
-            "marketer.runway",
-            "volume_vs_value",
-            "enterprise, bigger accounts, fewer, runway",
-            "Fewer, larger accounts extend the runway at the cost of reach.",
-            "Move upmarket",
-            {"cash": 4_000, "trust": 1, "velocity": -5},
-            S("cash", "proof", 35, 250, -4_000, 8_000),
-            role=Role("Enterprise Deal Desk", "gtm", "creative"),
-            tags="premium",
-        ),
-        make_rule(
-            "find.ads",
-            "channel",
-            "ads, paid, campaign",
-            "Paid campaigns buy attention at a monthly price.",
-            "Pay for reach",
-            {"revenue": 3_000, "overhead": 2_500, "trust": -1},
-            S("revenue", "proof", 35, 50, -1_200, 1_500),
-            threat=5,
-            tags="wide",
-        ),
-        make_rule(
-            "find.community",
-            "channel",
-            "community, word of mouth, forum",
-            "The company grows through its users' community, slowly and for free.",
-            "Community as a channel",
-            {"trust": 3, "burn_pressure": 5, "revenue": 600},
-            S("revenue", "trust", 40, 80, -800, 2_000),
-            tags="slow",
-        ),
-        make_rule(
-            "seller.presell",
-            "volume_vs_value",
-            "pre-sell, annual contracts, upfront",
-            "Annual contracts are pre-sold: cash now, promises to keep.",
-            "Sell before you build",
-            {"cash": 12_000, "trust": -5, "burn_pressure": 6},
-            S("cash", "trust", 40, 250, -5_000, 5_000),
-            archetype="seller",
-            tags="premium",
-        ),
-        # ---- stage 6 TAKE: the operating toll
-        make_rule(
-            "ops.automate",
-            "leverage_vs_trust",
-            "automate, automation, margin",
-            "Support runs on automation; margin improves and the human touch thins.",
-            "Operating leverage",
-            {"autonomy": 10, "burn_pressure": -4, "trust": -1},
-            S("burn_pressure", "paying_customers", 90, -0.09, -10, 6),
-            S("trust", "paying_customers", 90, -0.045, -6, 3),
-            S("trust", "trust", 30, 0.25, -6, 2),
-            role=Role("Support Automation Agent", "retention"),
-            retires=True,
-            threat=6,
-            tags="cold",
-            flag="competitor_churn_risk",
-        ),
-        make_rule(
-            "ops.human_loop",
-            "leverage_vs_trust",
-            "human in the loop, protect the promise, steward",
-            "A person stays in the support loop; the promise holds and costs rise.",
-            "Trust over margin",
-            {"trust": 10, "burn_pressure": 2},
-            S("trust", "trust", 40, -0.15, -4, 5),
-            role=Role("Customer Steward", "ops", "fast", "hybrid"),
-            threat=4,
-            tags="slow",
-        ),
-        make_rule(
-            "take.hire",
-            "relief",
-            "hire, help, relief",
-            "A new support hire takes the load off the team.",
-            "Hire ahead of the pain",
-            {"burn_pressure": -12, "velocity": 3},
-            S("burn_pressure", "burn_pressure", 60, -0.2, -6, 4),
-            role=Role("Support Specialist", "retention"),
-            threat=3,
-        ),
-        make_rule(
-            "take.triage",
-            "relief",
-            "triage, say no, backlog",
-            "The team says no to half the backlog and keeps its cash.",
-            "Focus by saying no",
-            {"burn_pressure": -5, "velocity": -5, "trust": -2, "cash": 4_000},
-            tags="cold",
-        ),
-        make_rule(
-            "operator.lean",
-            "leverage_vs_trust",
-            "lean, cut costs, bone",
-            "The org runs lean: a role goes and the rest carry more.",
-            "Lean operations",
-            {"burn_pressure": 8, "velocity": -3, "cash": 3_000},
-            retires=True,
-            archetype="operator",
-            tags="cold",
-        ),
-        # ---- stage 7 RETURN: what the company gives back
-        make_rule(
-            "return.profit_share",
-            "upside",
-            "profit share, share the upside, bonus",
-            "The team gets a share of the upside; the cash it costs is gone.",
-            "Share the upside",
-            {"burn_pressure": -12, "trust": 1, "cash": -2_000},
-            S("burn_pressure", "burn_pressure", 50, -0.1, -4, 3),
-            S("cash", "monthly_burn_usd", 0, -0.2, -10_000, 0),
-            tags="slow",
-        ),
-        make_rule(
-            "return.retain",
-            "upside",
-            "retain, keep the cash, reinvest",
-            "Every dollar stays in the company; the team carries on unrewarded.",
-            "Retained earnings",
-            {"cash": 12_000, "burn_pressure": 4},
-            S("burn_pressure", "runway_months", 1.5, 8, -6, 20),
-            S("cash", "market_share", 10, 400, -2_000, 4_000),
-            tags="cold",
-        ),
-        make_rule(
-            "return.alliance",
-            "alliance",
-            "alliance, partner, ally",
-            "An alliance with a larger partner shields the company; the partner takes a cut.",
-            "Strength in numbers",
-            {"threat": -6, "autonomy": -8, "revenue": -600},
-            S("revenue", "market_share", 0, -200, -5_000, 0),
-            threat=0,
-        ),
-        make_rule(
-            "return.alone",
-            "alliance",
-            "alone, independent, our own",
-            "The company stays on its own and keeps every customer it wins.",
-            "Go it alone",
-            {"autonomy": 6, "revenue": 3_600},
-            S("threat", "proof", 50, -0.2, -6, 4),
-            S("threat", "market_share", 17, -5, -10, 20),
-            threat=1,
-            tags="wide",
-        ),
-        # ---- stage 8 CHANGE: ownership
-        make_rule(
-            "ops.shareholder",
-            "ownership",
-            "shareholder, venture capital, blitzscale, investors",
-            "Outside capital arrives with growth targets and a board seat.",
-            "Blitzscaling",
-            {"cash": 36_000, "threat": -4, "trust": -4, "burn_pressure": 8, "autonomy": -20},
-            S("cash", "proof", 40, 600, -15_000, 20_000),
-            S("burn_pressure", "market_share", 22.5, -16, -5, 40),
-            threat=4,
-            flag="competitor_consolidation",
-        ),
-        make_rule(
-            "ops.cooperative",
-            "ownership",
-            "cooperative, co-op, mutual aid, worker-owned",
-            "Workers and customers become owners; growth slows and trust deepens.",
-            "Stakeholder ownership",
-            {
-                "trust": 14,
-                "burn_pressure": -10,
-                "velocity": -8,
-                "autonomy": 15,
-                "cash": 4_000,
-            },
-            S("threat", "market_share", 22.5, 16, -8, 40),
-            S("trust", "trust", 40, 0.15, -4, 6),
-            S("cash", "trust", 30, 300, -4_000, 9_000),
-            threat=1,
-            tags="slow",
-            flag="coop_alliance_active",
-        ),
-        make_rule(
-            "change.partner",
-            "ownership",
-            "strategic partner, acquirer, corporate",
-            "A strategic partner buys in: cash and shelter, and its priorities now count.",
-            "Strategic capital",
-            {"cash": 24_000, "threat": -15, "autonomy": -25, "trust": -3, "burn_pressure": 4},
-            S("burn_pressure", "market_share", 24, 16, -8, 40),
-            S("cash", "market_share", 10, 1_000, -8_000, 10_000),
-            threat=0,
-        ),
-        make_rule(
-            "change.steward",
-            "ownership",
-            "steward-owned, trust, purpose",
-            "The company is put in a steward-ownership trust: it cannot be sold.",
-            "Steward ownership",
-            {"trust": 10, "autonomy": 12, "burn_pressure": -8, "cash": -3_000, "threat": 4},
-            S("threat", "market_share", 24, -16, -8, 40),
-            S("burn_pressure", "burn_pressure", 50, -0.2, -6, 4),
-            threat=1,
-            tags="slow",
-        ),
-        # ---- own answers nothing else fits
-        make_rule(
-            "custom.default",
-            "custom",
-            "",
-            "The CEO's own direction becomes the constraint every worker follows.",
-            "Constraint-driven strategy",
-            {"proof": 2, "trust": 2, "burn_pressure": 3, "threat": 2},
-        ),
-    ]
+RECORDS = Path(__file__).with_name("rules.json")
+_TEXTS = ("id", "axis", "summary", "principle", "option", "tradeoff", "verb", "decided")
+_CHOICES: dict[str, tuple[object, ...]] = {
+    "ownership": (None, "insiders", "outsiders"),
+    "growth": ("volume", "steady"),
 }
+
+
+def load_rules(path: Path = RECORDS) -> dict[str, Rule]:
+    """The rules data file, checked as it loads: every key a part of a rule, every part of its
+    kind (a bad row names its rule and what is wrong, and nothing loads)."""
+    out: dict[str, Rule] = {}
+    for row in json.loads(path.read_text(encoding="utf-8")):
+        try:
+            rule = _record(row)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{path.name}: rule {row.get('id', '?')}: {exc}") from None
+        if rule.id in out:
+            raise ValueError(f"{path.name}: rule {rule.id} is there twice")
+        out[rule.id] = rule
+    return out
+
+
+def _record(row: dict[str, Any]) -> Rule:
+    if unknown := set(row) - set(Rule.__dataclass_fields__):
+        raise ValueError(f"no such part {sorted(unknown)}")
+    parts = {
+        **row,
+        "keywords": tuple(k.strip() for k in row["keywords"].split(",")),
+        "tags": tuple(row.get("tags", "").split()),
+        "effects": tuple(row["effects"].items()),
+        "scales": tuple(Scale(**x) for x in row.get("scales", ())),
+        "role": Role(**row["role"]) if "role" in row else None,
+        "offered": tuple(Offer(*x) for x in row.get("offered", ())),
+        "binds": tuple(Bind(**x) for x in row.get("binds", ())),
+    }
+    rule = Rule(**parts)
+    fields = [k for k, _ in rule.effects] + [sc.field for sc in rule.scales]
+    numbers = [v for _, v in rule.effects] + [
+        getattr(sc, n) for sc in rule.scales for n in ("pivot", "per", "lo", "hi")
+    ]
+    if bad := [k for k in fields if k not in EFFECT_FIELDS]:
+        raise ValueError(f"no such effect {bad}")
+    if any(isinstance(v, bool) or not isinstance(v, int | float) for v in numbers):
+        raise ValueError("an effect or a scale that is not a number")
+    if bad_text := [f for f in _TEXTS if not isinstance(getattr(rule, f), str)]:
+        raise ValueError(f"not words: {bad_text}")
+    checks = [(f, getattr(rule, f), c) for f, c in _CHOICES.items()]
+    checks += [("offered", o.key, ("A", "B")) for o in rule.offered]
+    checks += [("binds", b.axis, AXES) for b in rule.binds]
+    checks += [("binds", b.op, OPS) for b in rule.binds]
+    if bad_choice := [(f, v) for f, v, c in checks if v not in c]:
+        raise ValueError(f"not one of its choices: {bad_choice}")
+    return rule
+
+
+RULES: dict[str, Rule] = load_rules()
+OWN_ANSWER = next(r for r in RULES.values() if r.own_answer)
+
+
+def decided_words(rule_id: str | None) -> str:
+    """The receipt's words for a decision ("go deep on one niche …"), "" for an own answer or an
+    unknown id (the caller then quotes what the CEO said)."""
+    rule = RULES.get(rule_id or "")
+    return rule.decided if rule is not None else ""
+
+
+def verb_phrase(rule_id: str | None) -> str:
+    """The simulated worker's verb phrase for a decision, "" where it has none."""
+    rule = RULES.get(rule_id or "")
+    return rule.verb if rule is not None else ""
 
 
 def resolve(rule: Rule, econ: Economics, archetype: str) -> dict[str, float]:

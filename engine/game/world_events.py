@@ -34,7 +34,7 @@ class EventKind(FrozenRecord):
 
 
 def _e(id: str, effects: dict[str, float], *scales: Scale, retires: bool = False) -> Rule:
-    return make_rule(f"event.{id}", "event", "", "", "", effects, *scales, retires=retires)
+    return make_rule(f"event.{id}", effects, *scales, retires=retires)
 
 
 S = Scale

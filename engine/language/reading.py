@@ -904,8 +904,8 @@ def read_own_answer(
     """Read free text against the fork's options: [(key, rule id, text, rule keywords)].
 
     Whole words only; a negated clause counts against the option it names ("do not ship" reads as
-    the other option); "both" or a tie gives no option (`custom.default`); a correction ("ship,
-    no wait, polish") is read from where it starts."""
+    the other option); "both" or a tie gives no option and no rule id (the caller's own-answer
+    rule); a correction ("ship, no wait, polish") is read from where it starts."""
     text = _CORRECTION.split(text)[-1]
     toks = words(text)
     scores = {key: 0.0 for key, _, _, _ in options}
@@ -953,9 +953,7 @@ def read_own_answer(
         or (len(ranked) > 1 and ranked[0][1] == ranked[1][1])
     ):
         how = "both" if both else "custom"
-        return Interpretation(
-            rule_id="custom.default", option=None, matched_by=how, niche=niche, dropped=dropped
-        )
+        return Interpretation(rule_id="", option=None, matched_by=how, niche=niche, dropped=dropped)
     key = ranked[0][0]
     how = "not-yet" if not_yet else "negation" if negated_any else "keywords"
     return Interpretation(

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import pickle
 import statistics
 import time
 from collections import Counter, defaultdict
@@ -71,29 +70,6 @@ class PathRow(Row):
     path: str
 
 
-def _mark(session: GameSession) -> Callable[[], None]:
-    """Mark where the exploring session stands at a fork; the function returned takes it back
-    there after one option's sub-tree is played, so the other option plays from the same point:
-    the save's rows (an SQLite savepoint, rolled back: what the sub-tree wrote to memory is gone),
-    the state (a deep copy taken now, by a pickle round trip: 0.4 ms against 1.1 ms through the
-    save's JSON and its validation), and the inputs, event counter and lease version it had
-    reached. One session and one in-memory save serve a whole job: a copy of the save and a new
-    session at every fork cost more than the rollback."""
-    conn, lease = session.conn, session.lease
-    assert lease is not None  # a venture it started holds the run's lease until it closes
-    frozen = pickle.dumps(session.state, pickle.HIGHEST_PROTOCOL)
-    counters = (session.inputs, session._next_id, session._seen_event_id, lease.version)
-    conn.execute("SAVEPOINT fork")
-
-    def back() -> None:
-        conn.execute("ROLLBACK TO fork")
-        conn.execute("RELEASE fork")
-        session.state = pickle.loads(frozen)
-        session.inputs, session._next_id, session._seen_event_id, lease.version = counters
-
-    return back
-
-
 def _to_fork(session: GameSession) -> None:
     """Play (approving, events on their defaults) until the next fork or the end."""
     while session.state.phase not in ("fork", "ended"):
@@ -142,7 +118,7 @@ def explore(seed: int, archetype: str, pitch: str = PITCH, prefix: str = "") -> 
         if session.state.phase == "ended":
             rows.append(_row(session, prefix, archetype, seed))
             return
-        back = _mark(session)
+        back = session.mark()
         session.give(Decide, "A")
         walk(session, prefix + "A")
         back()

@@ -34,6 +34,7 @@ from memory.contract import MemoryBackend
 from savedb.db import db_path, transaction
 
 if TYPE_CHECKING:
+    from engine.views.read_model import ReadModel
     from engine.views.snapshot import Snapshot
     from knowledge import Knowledge
 
@@ -334,6 +335,27 @@ class GameSession:
         """What the player may do now: each player command's name, and whether it may run."""
         return {c.name: c.allowed(self.state) for c in commands.player()}
 
+    def mark(self) -> Callable[[], None]:
+        """Mark where an exploring session stands (`worldforge balance` at a fork); the function
+        returned takes it back there, so another branch plays from the same point: the save's rows
+        (an SQLite savepoint, rolled back: what the branch wrote to memory is gone), the state (a
+        deep copy taken now, by a pickle round trip: 0.4 ms against 1.1 ms through the save's JSON
+        and its validation), and the inputs, event counter and lease version it had reached."""
+        import pickle  # balance's alone: a venture that explores nothing never loads it
+
+        assert self.explore and self.lease is not None  # only a session that keeps no log
+        lease, frozen = self.lease, pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL)
+        counters = (self.inputs, self._next_id, self._seen_event_id, lease.version)
+        self.conn.execute("SAVEPOINT fork")
+
+        def back() -> None:
+            self.conn.execute("ROLLBACK TO fork")
+            self.conn.execute("RELEASE fork")
+            self.state = pickle.loads(frozen)  # our own bytes, taken just above
+            self.inputs, self._next_id, self._seen_event_id, lease.version = counters
+
+        return back
+
     # ---------------------------------------------------------------- any command
     def execute(self, command: Command[P, R], *, replaying: bool = False) -> R:
         """Run one command: its lead-in, its refusal or input check, its model work outside the
@@ -405,13 +427,26 @@ class GameSession:
         commands.from_record(record).issue(self, replaying=True)
 
     # ---------------------------------------------------------------- views
+    def read_model(self) -> ReadModel:
+        """What a view reads of this session: state, allowed commands, memory, the event log."""
+        from engine.views.read_model import ReadModel
+
+        return ReadModel(
+            state=self.state,
+            allowed=self.allowed(),
+            store_label=self.memory_store_label(),
+            memory=self.memory.records(),
+            memory_counts=self.memory.counts(),
+            events=self.events,
+        )
+
     def snapshot(self) -> Snapshot:
         """Everything a front end draws, in one model (loaded on first use: headless runs never draw)."""
         from engine.views.snapshot import build_snapshot
 
-        return build_snapshot(self)
+        return build_snapshot(self.read_model())
 
     def export_report(self, path: str | Path | None = None) -> Path:
         from engine.views.report import write_report
 
-        return write_report(self, path)
+        return write_report(self.read_model(), self.save_dir, path)

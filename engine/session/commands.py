@@ -50,8 +50,9 @@ if TYPE_CHECKING:
     from engine.language.directions import Source
     from engine.language.steering import Read
     from engine.routing import Router, RouteResult
-    from engine.session.api import GameSession
     from engine.session.steps import MemoryNote, OwnAnswerView, Step
+    from knowledge import Knowledge
+    from memory.contract import MemoryBackend
     from memory.models import ConsolidationResult, ForgetReport, PruneReport
 
 # This module is light (its steps, workers and memory commands load when a command runs), so a
@@ -119,6 +120,19 @@ class Preview(FrozenRecord):
     unread: tuple[str, ...] = ()  # the parts of what was said that bind nothing, as said
 
 
+class Host(Protocol):
+    """What a command uses of the session that runs it (engine.session.api.GameSession is one):
+    the commands sit below the session that executes them, never beside it in a circle."""
+
+    state: GameState
+    router: Router
+    memory: MemoryBackend
+    knowledge: Knowledge
+    explore: bool
+
+    def execute(self, command: Command[P, R], *, replaying: bool = False) -> R: ...
+
+
 class Issued(Protocol[R_co]):
     """Any command, built: what a lead-in, a replayed record and a front end hold."""
 
@@ -129,7 +143,7 @@ class Issued(Protocol[R_co]):
 
     def preview(self, state: GameState) -> Preview | None: ...
 
-    def issue(self, session: GameSession, *, replaying: bool = False) -> R_co: ...
+    def issue(self, session: Host, *, replaying: bool = False) -> R_co: ...
 
 
 class Kind(Protocol[R_co]):
@@ -232,14 +246,14 @@ class Command(FrozenRecord, ABC, Generic[P, R]):
         return None
 
     @abstractmethod
-    def prepare(self, session: GameSession) -> P:
+    def prepare(self, session: Host) -> P:
         """The model work, before the transaction."""
 
     @abstractmethod
     def apply(self, step: Step, prepared: P) -> R:
         """What the command changes, inside the transaction (every command says its own)."""
 
-    def finish(self, session: GameSession, result: R) -> R:
+    def finish(self, session: Host, result: R) -> R:
         """After the commit (live only): a follow-up command, or tidying; returns the result."""
         return result
 
@@ -247,7 +261,7 @@ class Command(FrozenRecord, ABC, Generic[P, R]):
         """The command as the run's inputs keep it (and as replay re-issues it)."""
         return {"cmd": self.cmd, **asdict(self)}
 
-    def issue(self, session: GameSession, *, replaying: bool = False) -> R:
+    def issue(self, session: Host, *, replaying: bool = False) -> R:
         """Run it on the session (`GameSession.execute`)."""
         return session.execute(self, replaying=replaying)
 
@@ -256,7 +270,7 @@ class Command(FrozenRecord, ABC, Generic[P, R]):
 class PlainCommand(Command[None, R]):
     """A command without model work: all it does is inside the transaction."""
 
-    def prepare(self, session: GameSession) -> None:
+    def prepare(self, session: Host) -> None:
         return None
 
 
@@ -277,7 +291,7 @@ class RunStage(Command["tuple[StageRun, RouteResult]", "StageRun | None"]):
     def when_ended(self) -> None:
         return None
 
-    def prepare(self, session: GameSession) -> tuple[StageRun, RouteResult]:
+    def prepare(self, session: Host) -> tuple[StageRun, RouteResult]:
         from engine.workers.agents import run_worker
 
         st = session.state
@@ -340,7 +354,7 @@ class Decide(PlainCommand["Receipt"]):
 
         return steps.decide(step, self.choice, None)
 
-    def finish(self, session: GameSession, result: Receipt) -> Receipt:
+    def finish(self, session: Host, result: Receipt) -> Receipt:
         return _standup_after(session, result)
 
 
@@ -401,7 +415,7 @@ class Reject(PlainCommand["StageRun | None"]):
 
         steps.reject(step, self.reason)
 
-    def finish(self, session: GameSession, result: StageRun | None) -> StageRun | None:
+    def finish(self, session: Host, result: StageRun | None) -> StageRun | None:
         if session.state.phase == "ended":  # the redo's days can end the venture (a defeat)
             return None
         return session.execute(RunStage())
@@ -445,11 +459,11 @@ class DecideOwn(PlainCommand["Receipt"]):
 
         return steps.decide(step, "own", self.text)
 
-    def finish(self, session: GameSession, result: Receipt) -> Receipt:
+    def finish(self, session: Host, result: Receipt) -> Receipt:
         return _standup_after(session, result)
 
 
-def _standup_after(session: GameSession, receipt: Receipt) -> Receipt:
+def _standup_after(session: Host, receipt: Receipt) -> Receipt:
     """After a decision the standup runs (unless the decision ended the venture). An exploring
     session (balance) skips it: nothing the outcome reads comes from the standup's lines."""
     if Standup.allowed(session.state) and not session.explore:
@@ -550,7 +564,7 @@ class Standup(Command["tuple[list[StandupTurn], list[RouteResult]]", None]):
     def extra(cls, state: GameState) -> bool:
         return state.phase != "ended" and bool(state.receipts)
 
-    def prepare(self, session: GameSession) -> tuple[list[StandupTurn], list[RouteResult]]:
+    def prepare(self, session: Host) -> tuple[list[StandupTurn], list[RouteResult]]:
         from engine.workers.standup import run_standup
 
         return run_standup(
@@ -639,7 +653,7 @@ class ForgetMemories(PlainCommand["ForgetReport"]):
 
         return memory_commands.forget_memories(step)
 
-    def finish(self, session: GameSession, result: ForgetReport) -> ForgetReport:
+    def finish(self, session: Host, result: ForgetReport) -> ForgetReport:
         result.compacted = session.memory.compact()
         return result
 

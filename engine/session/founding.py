@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from azurehttp import remote_deadline
 from engine.errors import InputError
-from engine.game import economy
+from engine.game import economy, pricing
 from engine.game.antagonist import forge
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 # 23: a seeded DRIFT adds whole sentences (a full stop before "Also for …"); "Mentions of … were".
 # 24: a niche's unit drops its article ("the the busiest person wedge"); "build it in-house, on our own stack".
 # 29: the price customers pay is the venture's list price, then the last named one; it divides
-#     revenue into paying customers (engine.game.economy.PRICE).
+#     revenue into paying customers (engine.game.pricing.PRICE).
 # 31: balance retuned over 32 seeds (market share per stage, the ops stages' weight, the ownership
 #     pivots at the median share, several rule numbers, the seed money, the builder's and the
 #     seller's start).
@@ -121,7 +121,9 @@ if TYPE_CHECKING:
 #     "do not mention the NHS" binds only the exclusion (it centred the work on the NHS too).
 #     An own answer that changes its mind ("ship, no wait, polish") is read from the change;
 #     "price" names neither side of a fork ("price high, we need cash" read as the low price).
-RULES_VERSION = 62
+# 63: prices are the game's (engine.game.pricing): "under $80" charges $79.99 a month (one cent
+#     under the bound), no longer the $75 the simulated worker writes; "under $50" $49.99, not $49.
+RULES_VERSION = 63
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -172,7 +174,7 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
         founder=founder,
         stages=build_stages(org),
         org=org,
-        economics=economy.initial_economics(org, start, economy.list_price(inputs.seed)),
+        economics=economy.initial_economics(org, start, pricing.list_price(inputs.seed)),
         antagonist=forge(inputs.archetype, customer, inputs.seed),
     )
     state.history.append((0, state.economics.treasury_usd))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 from engine.game import flaws, orders, rules
 from engine.game.antagonist import move
 from engine.game.dilemmas import interpret, option_directions, pose
-from engine.game.economy import TUNING, advance_days, defeat_at, set_price, stage_outcome
+from engine.game.economy import TUNING, advance_days, defeat_at, stage_outcome
 from engine.game.endings import finish
 from engine.game.models import (
     Dilemma,
@@ -29,15 +29,13 @@ from engine.game.models import (
     StandupTurn,
     WorldEvent,
 )
+from engine.game.pricing import charge_named_price, price_in_force
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
-from engine.writing.plan import monthly_price
-from engine.writing.realise import target_price
-from engine.writing.simulate import APPLY
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
 from textkit import clip, content_words, has_phrase, words
@@ -421,14 +419,6 @@ def replaced_lines(step: Step, new: list[Direction]) -> list[str]:
     return [f"{d.line()} replaces {slots[d.slot].line()}" for d in new if d.slot in slots]
 
 
-def charge_named_price(st: GameState, directions: list[Direction]) -> None:
-    """A named price (the last one of these directions) is what customers pay from now on: the
-    economy's revenue per customer, its paying customers what the revenue takes at that price."""
-    named = [d for d in directions if d.axis == "price" and d.do and d.amount]
-    if named:
-        set_price(st.economics, monthly_price(target_price(named[-1]), named[-1].period))
-
-
 def reject(step: Step, reason: str) -> None:
     """The reason becomes binding memory (its typed directions as the note's payload) and the
     stage goes back to its worker."""
@@ -477,7 +467,7 @@ def _bind_said(
     st = step.state
     source: Literal["rejection", "standup"] = "standup" if stage_id is None else "rejection"
     replaced = replaced_lines(step, read.directions)
-    charge_named_price(st, read.directions)
+    charge_named_price(st.economics, read.directions)
     mem = step.remember(
         "procedural",
         note,
@@ -561,7 +551,9 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     line = rules.effect_line(before, after, org_delta)
     assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
     governed = orders.govern_hire(st, org_delta)
-    charge_named_price(st, directions)  # customers and revenue each move; revenue does not
+    charge_named_price(
+        st.economics, directions
+    )  # customers and revenue each move; revenue does not
     after = copy.copy(st.economics)
     if governed:  # the receipt explains what happened, blocked hire included
         line = rules.effect_line(before, after, org_delta)
@@ -677,7 +669,7 @@ def binding_words(directions: list[Direction], rule_id: str, text: str) -> str:
     """The receipt's next-brief line: what binds the next worker, in words (no ids)."""
     if directions:
         return "Binding: " + "; ".join(d.line() for d in directions)
-    return f"Binding: {APPLY.get(rule_id, clip(text, 120))}"
+    return f"Binding: {rules.decided_words(rule_id) or clip(text, 120)}"
 
 
 def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Option:
@@ -729,20 +721,6 @@ def fork_directions(
         for d in said.directions:
             out[d.slot] = d
     return list(out.values())
-
-
-def price_in_force(st: GameState) -> Direction:
-    """What customers pay now, the base a fork's price options scale: the economy's revenue per
-    customer (the list price until a named price moves it), in the unit the approved work bound it
-    in when that is the same price ("$19 a meal" stays per meal), else a month."""
-    arpu = st.economics.arpu_usd
-    for raw in reversed(st.current.binding if st.current else []):
-        d = Direction.from_dict(raw)
-        if d.axis != "price" or not d.do or not d.amount or d.period not in ("month", "unit"):
-            continue
-        if abs(monthly_price(target_price(d), d.period) - arpu) < 0.01:
-            return Direction(axis="price", value="", amount=arpu, period=d.period, unit=d.unit)
-    return Direction(axis="price", value="", amount=arpu)
 
 
 def economics_delta(before: Economics, after: Economics) -> dict[str, float | None]:

@@ -32,7 +32,7 @@ from engine.workers.agents import gather_context, run_worker
 from textkit import clip
 
 LIVE = ("provisional", "active")
-_RULE_ID = re.compile(r" \([a-z_]+\.[a-z_]+\)")  # "at YOU (founder.network):" → "at YOU:"
+_RULE_ID = re.compile(r" \([a-z_]+\.[a-z_]+\)")  # "at YOU (<rule id>):" → "at YOU:"
 
 
 class Side(BaseModel):

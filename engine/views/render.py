@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import textkit
+from engine.game.rules import RULES, decided_words
 from engine.language.grammar import article
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
-    from engine.session.events import Event
+    from engine.views.read_model import Logged
 from savedb.records import Record
 from textkit.numbers import usd
 
@@ -77,11 +78,8 @@ ECONOMICS_LABELS: dict[str, str] = {
     "profitable": "Profitable",
 }
 HIDDEN = frozenset({"follows_decision", "memory_writes"})
-# Rule ids ("founder.craft", "go.cheap"), memory ids, run ids and file paths never reach prose.
-_RULE_SPACES = (
-    "strategist|designer|marketer|ops|custom|founder|need|go|search|find|take|return|change|"
-    "seller|builder|operator"
-)
+# Rule ids ("<space>.<name>"), memory ids, run ids and file paths never reach prose.
+_RULE_SPACES = "|".join(sorted({rule_id.partition(".")[0] for rule_id in RULES}))
 _INTERNAL = re.compile(
     r"\s*\((?:" + _RULE_SPACES + r")\.[a-z_]+\)|"
     r"\bmem-\d+\b|\b[\w./-]+\.(?:md|py|json|db)(?:#[\w-]+)?\b|"
@@ -94,13 +92,9 @@ def economics_label(key: str) -> str:
 
 
 def decision_words(rule_id: str | None, text: str = "") -> str:
-    """A decision as a player reads it: the verb phrase the workers follow ("go deep on one
-    niche …"), else the text the CEO chose, never the rule id."""
-    from engine.writing.simulate import APPLY
-
-    if rule_id and rule_id in APPLY:
-        return APPLY[rule_id]
-    return prose(text)
+    """A decision as a player reads it: its rule's words ("go deep on one niche …"), else the
+    text the CEO chose, never the rule id."""
+    return decided_words(rule_id) or prose(text)
 
 
 @dataclass(eq=False, repr=False)
@@ -138,15 +132,15 @@ def prose(text: str) -> str:
     return out.replace(" ,", ",").replace(" :", ":").replace("()", "")
 
 
-def _plain(key: str, value: Any) -> str:
+def _plain(key: str, value: object) -> str:
     if isinstance(value, dict):
         return _dict_line(value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return number(key, value)
-    return prose(value)
+    return prose(value if isinstance(value, str) else str(value))
 
 
-def _item(key: str, value: Any) -> str:
+def _item(key: str, value: object) -> str:
     """A bullet: as `_plain`, starting with a capital."""
     return _cap(_plain(key, value))
 
@@ -224,7 +218,7 @@ def artifact_markdown(artifact: object) -> list[str]:
     return lines
 
 
-def changes(previous: dict[str, Any] | None, current: dict[str, Any]) -> list[str]:
+def changes(previous: object, current: object) -> list[str]:
     """What changed between two attempts, one line per changed field ('Headline: A → B')."""
     if not previous:
         return []
@@ -278,9 +272,9 @@ def _short(text: str, n: int = 70) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
-def shipped(events: Iterable[Event]) -> dict[str, dict[str, Any]]:
+def shipped(events: Iterable[Logged]) -> dict[str, Mapping[str, Any]]:
     """The last STAGE_EXECUTED payload of each stage (its shipped attempt), by stage id."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Mapping[str, Any]] = {}
     for e in events:
         if e.type == "STAGE_EXECUTED":
             out[e.payload.get("stage_id", "")] = e.payload

@@ -12,7 +12,7 @@ from textkit.numbers import usd
 from textkit.scrub import scrub
 
 if TYPE_CHECKING:
-    from engine.session.api import GameSession
+    from engine.views.read_model import ReadModel
 
 
 def _md(text: str) -> str:
@@ -29,21 +29,21 @@ def _num(field: str, v: float | bool | None) -> str:
     return usd(v) if field.endswith("_usd") else f"{v:g}"
 
 
-def _served(session: GameSession) -> str:
+def _served(view: ReadModel) -> str:
     """What served the run's worker calls (stages and standups, from its event log), not the
     settings' label: a local run that fell back says so."""
     from engine.routing.types import served_line
 
     pairs = [
         (str(e.payload.get("served_by")), str(e.payload.get("model") or ""))
-        for e in session.events()
+        for e in view.events()
         if e.type in ("STAGE_EXECUTED", "AGENT_STANDUP") and e.payload.get("served_by")
     ]
     return served_line(pairs)
 
 
-def render_report(session: GameSession) -> str:
-    st = session.state
+def render_report(view: ReadModel) -> str:
+    st = view.state
     f = st.founder
     out = [
         f"# {_md(f.company)}: report card",
@@ -51,7 +51,7 @@ def render_report(session: GameSession) -> str:
         f"- Pitch: {_md(f.pitch)}",
         f"- Founder archetype: {f.archetype}; seed {st.seed}; run `{st.run_id}`",
         f"- Rival: {_md(st.antagonist.name)}",
-        f"- Day {st.day}; runtime {_md(_served(session))}",
+        f"- Day {st.day}; runtime {_md(_served(view))}",
         f"- Written by WorldForge {version()}",
     ]
     if st.outcome:
@@ -74,7 +74,7 @@ def render_report(session: GameSession) -> str:
             f"| {'DRIFT' if s.drift else ''} | {s.redos} | {dec} |"
         )
     out += ["", "## Shipped work", ""]
-    for sid, p in shipped(session.events()).items():
+    for sid, p in shipped(view.events()).items():
         stage = next((s for s in st.stages if s.id == sid), None)
         out.append(
             f"### {stage.beat if stage else _md(sid)}: "
@@ -109,7 +109,7 @@ def render_report(session: GameSession) -> str:
     out += ["## Final economics", ""]
     out += [f"- {economics_label(k)}: {_num(k, v)}" for k, v in st.economics.shown().items()]
     out += ["", "## Memory trail", ""]
-    for m in session.memory.records():
+    for m in view.memory:
         out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(prose(m.text))}")
     return scrub("\n".join(out)) + "\n"
 
@@ -117,7 +117,7 @@ def render_report(session: GameSession) -> str:
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-def write_report(session: GameSession, path: str | Path | None = None) -> Path:
+def write_report(view: ReadModel, save_dir: Path, path: str | Path | None = None) -> Path:
     """Write the report atomically: to a new temporary file beside the target (created, never
     opened through an existing name or symlink), then renamed over it. The default place, the save
     dir's reports/, is refused when a symlink leads it out of the save dir (issue 26)."""
@@ -128,19 +128,17 @@ def write_report(session: GameSession, path: str | Path | None = None) -> Path:
     from savedb.db import inside
 
     target = (
-        Path(path)
-        if path
-        else session.save_dir / "reports" / f"{session.state.run_id}-day{session.state.day}.md"
+        Path(path) if path else save_dir / "reports" / f"{view.state.run_id}-day{view.state.day}.md"
     )
-    if not path and not inside(session.save_dir, target):
+    if not path and not inside(save_dir, target):
         raise SaveError(
-            f"{target.parent} leads outside the save dir {session.save_dir} (a symlink): "
+            f"{target.parent} leads outside the save dir {save_dir} (a symlink): "
             "no report was written there; export with an explicit path instead"
         )
     target.parent.mkdir(parents=True, exist_ok=True)
     # Text a model or player wrote reaches the file without controls (ESC, C1, NUL, bidi overrides):
     # a report opened with `cat` must not drive the terminal.
-    text = _CONTROLS.sub("", render_report(session))
+    text = _CONTROLS.sub("", render_report(view))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -1,4 +1,4 @@
-"""The read model front ends render: one snapshot of a session, built from state and memory."""
+"""The snapshot front ends render: one model of a session, built from its read model."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from engine.game.models import (
 )
 
 if TYPE_CHECKING:
-    from engine.session.api import GameSession
+    from engine.views.read_model import ReadModel
 
 
 @dataclass(kw_only=True)
@@ -86,9 +86,8 @@ def fatal_choices(state: GameState) -> tuple[dict[str, str], dict[str, str]]:
     return forks, answers
 
 
-def build_snapshot(session: GameSession) -> Snapshot:
-    st = session.state
-    records = session.memory.records()
+def build_snapshot(view: ReadModel) -> Snapshot:
+    st = view.state
     fatal_options, fatal_events = fatal_choices(st)
     return Snapshot(
         run_id=st.run_id,
@@ -101,18 +100,18 @@ def build_snapshot(session: GameSession) -> Snapshot:
         dilemma=st.dilemma,
         last_receipt=st.receipts[-1] if st.receipts else None,
         standup=st.standup,
-        standup_open=session.can("standup_reply"),
+        standup_open=view.allowed.get("standup_reply", False),
         directive=st.directive,
         economics=st.economics,
         antagonist=st.antagonist,
         threat_arc=arc_stage(st.economics.threat),
-        memory=[r.to_dict() for r in records],
-        memory_counts=session.memory.counts(),
-        memory_store=session.memory_store_label(),
+        memory=[r.to_dict() for r in view.memory],
+        memory_counts=view.memory_counts,
+        memory_store=view.store_label,
         treasury_history=list(st.history),
         outcome=st.outcome,
         pending_event=st.pending_event,
-        can=session.allowed(),
+        can=dict(view.allowed),
         redos_left=max(0, MAX_REDOS - st.stage.redos) if st.stage is not None else 0,
         max_redos=MAX_REDOS,
         fatal_options=fatal_options,

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.game.economy import runway_text
 from engine.game.models import GameState, Receipt, StandupTurn
+from engine.game.rules import decided_words
 from engine.language.fence import DATA_RULE, data_block
 from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
-from engine.writing.simulate import APPLY
 from textkit import clip
 from textkit.numbers import usd
 from textkit.scrub import scrub
@@ -95,7 +95,7 @@ def speakers(state: GameState, stage_id: str) -> list[tuple[str, str]]:
 
 def _slots(state: GameState, receipt: Receipt) -> dict[str, str]:
     e = state.economics
-    decided = APPLY.get(receipt.rule_id) or f"go with “{clip(receipt.decided, 80)}”"
+    decided = decided_words(receipt.rule_id) or f"go with “{clip(receipt.decided, 80)}”"
     nxt = next((s for s in state.stages if s.status == "pending"), None)
     months = f"{e.runway_months:.1f}".rstrip("0").rstrip(".")
     runway = (

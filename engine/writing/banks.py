@@ -220,3 +220,13 @@ SUPPORT = (
     "Hand anything about the price of {thing} to the founder the same day",
     "Share what each {unit} asked this week with the builder every Friday",
 )
+
+# The channels a simulated marketer plans (three a stage).
+CHANNELS = (
+    "founder outbound",
+    "partner referrals",
+    "{place}",
+    "a pilot with one {unit}",
+    "short how-to videos",
+    "a newsletter for {customer}",
+)

@@ -16,12 +16,12 @@ import random
 from typing import Any
 
 from engine.game.models import Economics
-from engine.language.artifact_text import PER_MONTH
+from engine.game.rules import RULES
 
 # Month-on-month growth of paying customers, months 2 to 6: it slows as the warmest customers are
 # won, as a young company's does (about 2.5x in six months when the standing decision chases
-# volume, 1.8x otherwise; a flat 1.5 a month read as 7.6x and nobody believed it).
-VOLUME_RULES = ("marketer.adoption", "designer.ship", "ops.shareholder")
+# volume, its rule's `growth`; 1.8x otherwise; a flat 1.5 a month read as 7.6x and nobody
+# believed it).
 GROWTH: dict[str, tuple[float, ...]] = {
     "volume": (1.30, 1.25, 1.20, 1.15, 1.12),
     "steady": (1.18, 1.15, 1.12, 1.10, 1.08),
@@ -49,17 +49,13 @@ def breakeven(mrr: list[float], burn: float, rates: tuple[float, ...]) -> int:
     return month if revenue > 0 else LONGEST_PLAN
 
 
-def monthly_price(amount: float, period: str = "month") -> float:
-    """A price stated per month, week or year, as the plan's monthly price."""
-    return round(amount * PER_MONTH.get(period, 1.0), 4)
-
-
 def price_plan(
     economics: Economics, rng: random.Random, rule_id: str, price: float
 ) -> dict[str, Any]:
     """Six months of paying customers at `price` a month and the revenue they bring; the first
     month never starts below what is already booked."""
-    rates = GROWTH["volume" if rule_id in VOLUME_RULES else "steady"]
+    rule = RULES.get(rule_id)
+    rates = GROWTH[rule.growth if rule else "steady"]
     booked = economics.monthly_revenue_usd
     cohort = max(rng.randint(4, 9), math.ceil(booked / price - 1e-9) if price > 0 else 1)
     customers = grow(cohort, rates)

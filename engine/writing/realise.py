@@ -28,6 +28,7 @@ from engine.game.adherence import (
     scope_size,
 )
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
+from engine.game.pricing import monthly_price
 from engine.language.artifact_text import (
     NUMBER_FIELD,
     PRICE_SAID,
@@ -48,7 +49,7 @@ from engine.language.directions import (
 )
 from engine.language.grammar import narrows
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
-from engine.writing.plan import fit_customers, monthly_price, reprice
+from engine.writing.plan import fit_customers, reprice
 from textkit import has_phrase
 from textkit.numbers import usd
 from textkit.patterns import Pattern

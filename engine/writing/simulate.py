@@ -15,64 +15,22 @@ from typing import Any
 
 from engine.game.adherence import applies
 from engine.game.artifacts import shaped
-from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Economics, Founder, Stage
+from engine.game.pricing import list_price
+from engine.game.rules import verb_phrase
 from engine.language.directions import Binding, Direction
 from engine.language.grammar import narrows
 from engine.language.pitch import read_pitch
 from engine.writing import banks
-from engine.writing.phrases import Voice, cap, number_word, plural, relative, sentences, singular
+from engine.writing.mistakes import inject
+from engine.writing.phrases import Voice, cap, number_word, plural, sentences, singular
 from engine.writing.plan import price_plan
-from engine.writing.realise import add_sentence, realise, violate, what_changed
-from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
+from engine.writing.realise import realise, violate, what_changed
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
 from textkit import clip, has_phrase
 from textkit.numbers import usd as money
 from textkit.patterns import Pattern
-
-# How each role carries out each binding decision: a verb phrase (rules as data, our own words).
-# Each rule's decision as a verb phrase ("Because you chose to …", "We …, as you decided"), with at
-# least two of the rule's keywords so the gate sees the work follow it. The CEO's own answer
-# (custom.default) is quoted from its text instead.
-APPLY: dict[str, str] = {
-    "strategist.depth": "go deep on one niche and own its most painful workflow",
-    "strategist.breadth": "reach several adjacent segments with a broad offer",
-    "designer.ship": "ship the 70 percent version this week and learn from real users",
-    "designer.polish": "polish the product to 95 percent quality before launch",
-    "marketer.adoption": "price low for grassroots adoption and volume",
-    "marketer.runway": "sell to fewer, bigger enterprise accounts to extend runway",
-    "ops.automate": "automate the support path to protect margin",
-    "ops.human_loop": "keep a human in the loop to protect the promise",
-    "ops.shareholder": "raise shareholder capital and blitzscale",
-    "ops.cooperative": "become a worker-owned cooperative built on mutual aid",
-    "founder.network": "sell first to your warm network, the people who know you",
-    "founder.craft": "craft one showcase piece before selling anything",
-    "founder.full_time": "quit and go all in, full time, now",
-    "founder.side_income": "keep a side contract that funds the runway",
-    "need.interviews": "run forty interviews and listen before writing code",
-    "need.waitlist": "put up a launch page and count the waitlist sign-ups",
-    "go.confront": "confront the rival head-on, against its weakest promise",
-    "go.flank": "flank the rival and take the corner it ignored",
-    "go.premium": "charge a premium, a high price for clear value",
-    "go.cheap": "win volume with a cheap, low price",
-    "designer.codesign": "co-design the product with ten customers as design partners",
-    "search.cut_scope": "cut scope to one feature and run smaller",
-    "search.bridge": "borrow on a bridge loan to buy time",
-    "builder.in_house": "build it in-house, on our own stack",
-    "find.ads": "run a paid ads campaign",
-    "find.community": "grow through the users' community and word of mouth",
-    "seller.presell": "pre-sell annual contracts upfront to the warmest leads",
-    "take.hire": "hire support help to give the team relief",
-    "take.triage": "triage the backlog and say no to half of it",
-    "operator.lean": "run lean and cut costs to the bone",
-    "return.profit_share": "give the team a profit share, a bonus from the upside",
-    "return.retain": "retain every dollar, keep the cash and reinvest it",
-    "return.alliance": "ally with a larger partner in an alliance",
-    "return.alone": "stay independent and go it alone, on our own",
-    "change.partner": "bring in a strategic partner with corporate money and priorities",
-    "change.steward": "put the company in a steward-owned purpose trust",
-}
 
 
 def customer_from_pitch(pitch: str) -> str:
@@ -217,7 +175,7 @@ def _fresh(
 ) -> dict[str, Any]:
     rng = random.Random(f"{seed}:{stage.id}:{attempt}:artifact")
     rule_id = binding.rule_id or "none"
-    call = APPLY.get(rule_id, "")
+    call = verb_phrase(rule_id)  # the CEO's own answer is quoted from its text instead
     key = stage.id
     crafts = banks.ARCHETYPE_LINES[founder.archetype]
     # the founder's craft speaks in every other stage, never the same line twice in a venture
@@ -242,7 +200,7 @@ def _fresh(
             }
         ],
     }
-    price = price_for(economics, seed, stage)
+    price = list_price(seed)  # the venture's list price: a withheld price note takes its price out
     if role == "strategist":
         kr = [
             v.fill("{n} problem interviews with {customer}", n=str(rng.randint(8, 25))),
@@ -295,7 +253,7 @@ def _fresh(
                 v.pick(f"{key}:proof", banks.EMAIL_PROOF),
             ]
             body.append(v.pick(f"{key}:cta", banks.EMAIL_CTA))
-            chans = [v.fill(c) for c in rng.sample(CHANNELS, 3)]
+            chans = [v.fill(c) for c in rng.sample(banks.CHANNELS, 3)]
             art.update(
                 subject=v.pick(f"{key}:subj", banks.SUBJECTS),
                 body=" ".join(body),
@@ -360,39 +318,14 @@ def _host(company: str) -> str:
     return slug(company, 20, default="venture", ascii_only=True)
 
 
-# ------------------------------------------------------------------ honest mistakes
-def inject(role: str, art: dict[str, Any], flaw: str, v: Voice) -> None:
-    """Make the mistake the flaw names (the rubric must find it from the artifact alone)."""
-    if flaw == "missing_price":
-        if role == "designer":
-            art["features"] = [f for f in art["features"] if not _PRICE_LINE.match(f)]
-        else:
-            # the priced sentence goes, the space before the next one stays ("planning.In our")
-            art["body"] = " ".join(re.sub(r"[^.]*\$[\d,]+[^.]*\.", "", art["body"]).split())
-    elif flaw == "over_claim":
-        field = TOPIC_FIELDS["claims"][role]
-        claim = v.fill("Results guaranteed within a week for every {unit}.")
-        art[field] = add_sentence(art[field], claim)
-    elif flaw == "wrong_audience":
-        wrong = WRONG_AUDIENCES[random.Random(v.seed).randrange(len(WRONG_AUDIENCES))]
-        field = TOPIC_FIELDS["audience"][role]
-        if role == "strategist":
-            art[field] = cap(relative(wrong, "want a simpler week"))
-        elif role == "designer":
-            art[field] = v.fill("{cap_outcome} for ") + wrong
-        else:
-            art["subject"] = f"For {wrong}: " + v.fill("{outcome}")
-            art["body"] = art["body"].replace(v.slots["customer"], wrong)
-
-
 def how_line(binding: Binding, v: Voice) -> str:
     """`follows_decision.how`: the recalled directions this artifact carries, in words (or, with
     none recalled, that nothing binds it), never a quoted fragment of the CEO's words."""
     if binding.directions:
         lines = [d.line() for d in binding.directions[:6]]
         return sentences("It carries what you set: " + "; ".join(lines) + ".")
-    if binding.rule_id and binding.rule_id in APPLY:
-        return sentences(f"It follows your decision to {APPLY[binding.rule_id]}.")
+    if verb := verb_phrase(binding.rule_id):
+        return sentences(f"It follows your decision to {verb}.")
     return v.fill(
         "No binding direction was recalled for the {beat} work; it follows the pitch, "
         "{offering} for {customer}."

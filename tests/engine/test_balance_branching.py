@@ -9,16 +9,16 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from engine.play import balance
 from engine.play.balance import PITCH, PathRow, _row, expand, explore
 from engine.play.headless import Plan, play
+from engine.session.api import GameSession
 
 # Two sub-trees of six forks (64 paths each, branched at forks 3 to 8), with victories and
 # defeats; on seed 113 half of the designer's ventures end before their last fork (a row that
 # stands for every path sharing its prefix).
 SUBTREES = [(8, "operator", "AB"), (113, "designer", "BA")]
 
-_honest = balance._mark
+_honest = GameSession.mark
 
 
 def _fast(seed: int, archetype: str, prefix: str) -> dict[str, PathRow]:
@@ -75,11 +75,11 @@ def test_every_branched_path_is_the_path_played_from_day_0(new_session, monkeypa
         # the comparison sees a leak: sharing memory or state with a sibling changes some of
         # these paths (or trips the engine's own checks)
         for leaky in (_leaky_memory, _leaky_state):
-            monkeypatch.setattr(balance, "_mark", leaky)
+            monkeypatch.setattr(GameSession, "mark", leaky)
             try:
                 leaked = _fast(seed, archetype, prefix)
             except AssertionError:
                 continue
             finally:
-                monkeypatch.setattr(balance, "_mark", _honest)
+                monkeypatch.setattr(GameSession, "mark", _honest)
             assert {p: leaked[p] for p in picked} != plain, leaky.__name__

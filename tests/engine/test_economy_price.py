@@ -3,19 +3,48 @@ the named one (a fork option's or the CEO's words); it divides revenue into payi
 
 from __future__ import annotations
 
-from engine.game.economy import founding_org, initial_economics, list_price, set_price
+import pytest
+
+from engine.game.economy import founding_org, initial_economics
+from engine.game.pricing import charge, list_price, set_price
 from engine.language.directions import Direction
 from engine.play.headless import Plan, play
 from engine.session.commands import Approve, Decide, Reject, RunStage
 from engine.views.report import render_report
-from engine.writing.redo import price_for
 
 
 def test_the_list_price_is_what_workers_quote_and_what_customers_pay(new_session):
     s = new_session(seed=301)
-    stage = s.state.stages[3]
-    assert s.state.economics.arpu_usd == list_price(301) == price_for(s.state.economics, 301, stage)
+    assert s.state.economics.arpu_usd == list_price(301)
     assert len({list_price(seed) for seed in range(40)}) > 5  # seeded per venture
+
+
+@pytest.mark.parametrize(
+    ("said", "charged"),
+    [
+        (Direction(axis="price", value="", amount=80.0, op="max"), 79.99),  # under $80
+        (Direction(axis="price", value="", amount=50.0, op="max"), 49.99),
+        (Direction(axis="price", value="", amount=40.0, op="min"), 40.0),  # at least $40
+        (Direction(axis="price", value="", amount=25.0), 25.0),
+        (Direction(axis="price", value="", amount=120.0, period="year"), 10.0),
+        (Direction(axis="price", value="", amount=12.0, period="unit", unit="meal"), 12.0),
+    ],
+)
+def test_a_named_price_charges_what_the_ceo_said(said, charged):
+    """The game's rule, not the simulator's wording: "under $80" charges at most $80 (one cent
+    under), never the $75 a simulated worker writes."""
+    assert round(charge(said), 2) == charged
+
+
+def test_under_a_price_charges_just_under_it_whatever_the_work_says(new_session):
+    s = new_session(seed=301)
+    for command in (RunStage, Approve):
+        s.give(command)
+    s.give(Decide, "A")
+    s.give(RunStage)
+    s.give(Reject, "Too pricey: keep it under $80 a month")
+    assert s.state.economics.arpu_usd == 79.99
+    assert "$75 a month" in str(s.state.current.artifact if s.state.current else "")
 
 
 def test_a_named_price_moves_customers_not_revenue(new_session):
@@ -29,7 +58,7 @@ def test_a_named_price_moves_customers_not_revenue(new_session):
     e = s.state.economics
     assert e.arpu_usd == 25 and e.monthly_revenue_usd == revenue > 0
     assert e.paying_customers == round(e.monthly_revenue_usd / 25)
-    card = render_report(s)
+    card = render_report(s.read_model())
     assert "Revenue per customer: $25" in card
     assert "$220" not in card
 

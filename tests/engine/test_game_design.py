@@ -179,7 +179,7 @@ def test_endings_score_and_truthful_victory_text(ventures):
     from engine.views.report import render_report
 
     o = ventures[0].state.outcome
-    assert f"Score: {o.score}/100 ({o.grade})" in render_report(ventures[0])
+    assert f"Score: {o.score}/100 ({o.grade})" in render_report(ventures[0].read_model())
 
 
 def test_numbers_carry_no_float_noise(ventures):
@@ -238,12 +238,12 @@ def test_a_profitable_company_shows_profitable_not_a_runway_sentinel(ventures, c
         out = summary(s)["economics"]
         assert out["runway_months"] is None and out["profitable"] is True
         assert "99" not in json.dumps({"runway": out["runway_months"]})
-        card = render_report(s)
+        card = render_report(s.read_model())
         assert "- Runway (months): none needed (profitable)" in card
         assert "- Profitable: yes" in card
     finally:
         s.state.economics = econ
-    card = render_report(s)
+    card = render_report(s.read_model())
     assert ("- Profitable: yes" in card) == econ.profitable
 
 

@@ -16,11 +16,11 @@ from engine.game.dilemmas import option_directions
 from engine.game.economy import founding_org, initial_economics
 from engine.game.flaws import find_flaws
 from engine.game.models import Economics, Founder
+from engine.game.pricing import list_price
 from engine.game.world import build_stages
 from engine.language.directions import Binding, Direction, payload
 from engine.language.steering import read_directions
 from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
-from engine.writing.redo import price_for
 from engine.writing.simulate import simulate_artifact
 from textkit import has_phrase
 
@@ -63,7 +63,7 @@ def redo_pair(reason: str, role: str) -> tuple[dict, dict, list]:
         source="rejection",
         stage=stage.id,
         current=first,
-        base_price=price_for(econ, 11, stage),
+        base_price=list_price(11),
         customer=FOUNDER.customer,
     )
     note = payload(read.directions, source="rejection", said=reason)
@@ -230,7 +230,7 @@ def test_report_card_and_json_render_shipped_work_for_people(played):
     from engine.views.report import render_report
 
     s = played("AB" * 4, said={"reject": {"stage_4_search": ["too expensive for farmers"]}})
-    card = render_report(s)
+    card = render_report(s.read_model())
     assert "## Shipped work" in card and "Pilot price" in card
     stages = summary(s)["stages"]
     prose = "\n".join(line for st in stages for line in st["shipped"])

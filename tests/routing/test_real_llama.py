@@ -163,7 +163,7 @@ def test_full_simulate_served_locally_at_every_stage(fresh_llama_server, tmp_pat
         router=Router(Settings(demo_mode="simulation")),
     )
     try:
-        card = render_report(session)
+        card = render_report(session.read_model())
         fallbacks = [e.payload for e in session.events() if e.type == "ROUTE_FALLBACK"]
     finally:
         session.close()

@@ -27,7 +27,7 @@ def test_a_local_run_that_fell_back_says_simulation(tmp_path):
     )
     try:
         play(session, Plan())
-        card = render_report(session)
+        card = render_report(session.read_model())
     finally:
         session.close()
     line = next(x for x in card.splitlines() if "runtime" in x)

@@ -137,7 +137,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             if args.out == "-":
                 from engine.views.report import render_report
 
-                sys.stdout.write(render_report(session))
+                sys.stdout.write(render_report(session.read_model()))
                 return 0
             path = session.export_report(args.out)
         finally:
