@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, get_args
 
+from engine.language.artifact_text import said
 from engine.language.grammar import article
 from savedb.records import Record
 from textkit import clip
@@ -253,12 +254,19 @@ class Note(Protocol):
     def stage_id(self) -> str | None: ...
 
 
+def names(thing: Direction, exclusion: Direction) -> bool:
+    """Whether a direction that names a thing (an audience, scope, place, channel) names what an
+    exclusion leaves out, by lemma and phrase ("routes" and "every mention of routes")."""
+    return said(thing.value, exclusion.value) is not None
+
+
 def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
     """The binding section of a brief: the recalled binding notes (in write order by game day
     then id) folded into the directions that bind now (nothing else binds): on each slot the
     later replaces the earlier; an audience, a scope, a place or a channel named later lifts an
-    exclusion of the same words ("paid ads", later "no ads"), and the other way round (no
-    artifact can follow both)."""
+    exclusion of the same thing ("paid ads", later "no ads"), and the other way round (no
+    artifact can follow both); in one note the exclusion is what the words said ("leave out every
+    mention of routes" binds no scope "routes")."""
     out = Binding()
     slots: dict[str, Direction] = {}
     seen: dict[str, Note] = {}
@@ -284,12 +292,14 @@ def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
             if old is not None:
                 d.replaced = old.line()
             if d.axis in _NAMES_A_THING and d.do:
-                for k in [k for k, x in slots.items() if x.axis == "exclusion"]:
-                    if slots[k].value.lower() in d.value.lower():
-                        del slots[k]
+                barred = [k for k, x in slots.items() if x.axis == "exclusion" and names(d, x)]
+                if any(slots[k].memory_id == rec.id for k in barred):
+                    continue  # "leave out every mention of routes" also read as "routes": the
+                for k in barred:  # words left it out, so the same note never binds it
+                    del slots[k]
             if d.axis == "exclusion":
                 for k in [k for k, x in slots.items() if x.axis in _NAMES_A_THING and x.do]:
-                    if d.value.lower() in slots[k].value.lower():
+                    if names(slots[k], d):
                         del slots[k]
             slots.pop(d.slot, None)
             slots[d.slot] = d

@@ -121,7 +121,7 @@ if TYPE_CHECKING:
 #     "do not mention the NHS" binds only the exclusion (it centred the work on the NHS too).
 #     An own answer that changes its mind ("ship, no wait, polish") is read from the change;
 #     "price" names neither side of a fork ("price high, we need cash" read as the low price).
-RULES_VERSION = 62
+RULES_VERSION = 63
 
 
 @dataclass(frozen=True, eq=False, repr=False)

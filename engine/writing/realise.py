@@ -24,6 +24,7 @@ from engine.game.adherence import (
     FIELDS,
     SCOPE_FLOOR,
     SCOPE_LIST,
+    check,
     scope_lists,
     scope_size,
 )
@@ -35,8 +36,10 @@ from engine.language.artifact_text import (
     current_number,
     mentions,
     prose,
+    said,
     stated_prices,
     unit_price_said,
+    unquoted,
 )
 from engine.language.directions import (
     CORE_SCOPE,
@@ -457,10 +460,15 @@ def _tone(role: str, art: dict[str, Any], tone: str) -> None:
 # ------------------------------------------------------------------ taking things out
 def _take_out(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     """Remove every sentence and list item that names an excluded segment or an avoided claim."""
-    phrases = list(OVER_CLAIMS) if d.axis == "claim" and d.value == GENERIC_CLAIM else [d.value]
+    generic = d.axis == "claim" and d.value == GENERIC_CLAIM
 
-    def names(s: str) -> bool:
-        return any(has_phrase(s, p) or (not p.isalnum() and p in s.lower()) for p in phrases)
+    def names(s: str) -> bool:  # the gate's own test (adherence), outside the CEO's quoted words
+        s = unquoted(s)
+        if generic:
+            return any(
+                has_phrase(s, p) or (not p.isalnum() and p in s.lower()) for p in OVER_CLAIMS
+            )
+        return said(s, d.value) is not None
 
     for k, val in list(art.items()):
         if k in _SKIP:
@@ -472,10 +480,11 @@ def _strip(key: str, val: object, names: Callable[[str], bool], v: Voice) -> obj
     if isinstance(val, str):
         if not names(val):
             return val
-        kept = [s for s in _SENTENCE.split(val) if s and (not names(s) or "“" in s)]
+        kept = [s for s in _SENTENCE.split(val) if s and not names(s)]
         if kept:
             return " ".join(kept)
-        return v.fill("{cap_outcome} for {customer}")
+        fills = (v.fill("{cap_outcome} for {customer}"), v.fill("Built for {customer}"))
+        return next((f for f in fills if not names(f)), "A simpler week, start to finish.")
     if isinstance(val, list):
         if val and all(isinstance(x, dict) for x in val):
             return [_strip(key, x, names, v) for x in val]
@@ -625,7 +634,11 @@ def what_changed(
             "number": cap(d.line().split(" ")[0]) if d.key is None else cap(_number_label(d)),
             "name": "Name",
         }[d.axis]
-        if old == new:
+        if old == new and check(role, after, [d]):  # the gate's own check: still broken
+            out.append(f"{label}: still {new}; this attempt did not change it.")
+        elif old == new and check(role, before, [d]):
+            out.append(f"{label}: {new}, as before, but the work now holds to {d.line()}.")
+        elif old == new:  # "nothing to change" only when the check finds nothing to change
             verb = agree("was", is_plural(label))  # "Mentions of … were already gone"
             out.append(f"{label} {verb} already {new}; nothing to change there.")
         elif d.axis == "scope" and d.value == CORE_SCOPE:
@@ -683,12 +696,14 @@ def _shown(role: str, art: Mapping[str, object], d: Direction) -> str:
             return f"“{_short(text)}”"
         return d.value if hit else _NOT_NAMED
     if a == "exclusion":
-        return "present" if has_phrase(prose(art), d.value) else "gone"
+        words = said(prose(art), d.value)
+        return f"present (“{words}”)" if words else "gone"
     if a == "claim":
         if d.value == GENERIC_CLAIM:
-            said = next((c for c in OVER_CLAIMS if has_phrase(prose(art), c)), None)
-            return f"“{said}”" if said else "gone"
-        return "present" if d.value in prose(art).lower() else "gone"
+            claim = next((c for c in OVER_CLAIMS if has_phrase(prose(art), c)), None)
+            return f"“{claim}”" if claim else "gone"
+        words = said(prose(art), d.value)
+        return f"present (“{words}”)" if words else "gone"
     if a == "tone":
         text = prose(art)
         buzz = next((b for b in BUZZWORDS if has_phrase(text, b)), None)

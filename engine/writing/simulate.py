@@ -17,6 +17,7 @@ from engine.game.adherence import applies
 from engine.game.artifacts import shaped
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Economics, Founder, Stage
+from engine.language.artifact_text import said
 from engine.language.directions import Binding, Direction
 from engine.language.grammar import narrows
 from engine.language.pitch import read_pitch
@@ -27,7 +28,7 @@ from engine.writing.realise import add_sentence, realise, violate, what_changed
 from engine.writing.redo import _PRICE_LINE, CHANNELS, TOPIC_FIELDS, price_for
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
-from textkit import clip, has_phrase
+from textkit import clip
 from textkit.numbers import usd as money
 from textkit.patterns import Pattern
 
@@ -174,9 +175,7 @@ def _without(
     """`bank` less every entry that names an avoided phrase (a field left empty is dropped)."""
     if not avoid:
         return bank
-    out = {
-        k: tuple(x for x in v if not any(has_phrase(x, a) for a in avoid)) for k, v in bank.items()
-    }
+    out = {k: tuple(x for x in v if not any(said(x, a) for a in avoid)) for k, v in bank.items()}
     return {k: v for k, v in out.items() if v}
 
 
@@ -427,7 +426,14 @@ def simulate_artifact(
     if audience:
         t["niche"] = audience
     redo = binding.rejection if previous is not None else None
-    named = [Direction.from_dict(d) for d in (redo or {}).get("directions") or []]
+    # what the rejection binds as the fold composed it ("leave out every mention of routes" binds
+    # no scope "routes"; a later note may have replaced one of its slots)
+    folded = {(d.axis, d.value) for d in binding.directions}
+    named = [
+        d
+        for d in (Direction.from_dict(x) for x in (redo or {}).get("directions") or [])
+        if (d.axis, d.value) in folded
+    ]
     avoid = _avoided([*binding.directions, *named])
     v = _voice(founder, stage, economics, seed, attempt, t, binding.rule_id or "pitch", avoid)
     art: dict[str, Any]
