@@ -21,6 +21,7 @@ from engine.language.artifact_text import (
     said,
     stated_prices,
 )
+from engine.language.composition import is_support_channel
 from engine.language.directions import (
     CORE_SCOPE,
     GENERIC_CLAIM,
@@ -165,6 +166,15 @@ def applies(role: str, d: Direction, artifact: Mapping[str, object]) -> bool:
         return bool(artifact.get("financial_plan"))
     if d.axis in ("exclusion", "claim"):
         return True
+    return carries(role, d)
+
+
+def carries(role: str, d: Direction) -> bool:
+    """Whether the role's artifact has a field for the direction's axis (where it is realised,
+    compiled into a model's schema and checked): support steps take only the channels customers
+    are answered through, never how they are found (no "answer sheep farmers through paid ads")."""
+    if d.axis == "channel" and role == "ops":
+        return is_support_channel(d.value)
     return role in FIELDS.get(d.axis, {})
 
 

@@ -6,6 +6,7 @@ ventures differ. Every option names its rule; its effect line is a dry run of th
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 from collections.abc import Mapping
@@ -420,7 +421,7 @@ def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) ->
 
 
 def option_directions(
-    rule_id: str, *, base: Direction, customer: str, rival: str, stage: str | None
+    rule_id: str, *, base: Direction, customer: str, stage: str | None
 ) -> list[Direction]:
     """The content of its own each fork option binds (premium and cheap give different prices,
     depth and breadth different segments, …): rules as data, resolved from the company now.
@@ -428,6 +429,10 @@ def option_directions(
     amount = base.amount or 0.0
     hi = float(round(amount * 1.8 / 5) * 5)
     lo = float(max(5, round(amount * 0.5 / 5) * 5))
+    if not lo < amount < hi:  # a small price ("$3 a knife"): whole dollars either side, so the
+        hi = float(max(hi, math.ceil(amount * 1.5), math.floor(amount) + 1))  # premium and the
+        lo = float(max(1, min(lo, math.floor(amount * 0.5))))  # cheap option never bind one price
+        lo = lo if lo < amount else round(amount * 0.5, 2)
     mid_hi = float(round(amount * 1.4 / 5) * 5)
 
     def price(v: float, period: str | None = None) -> Direction:
@@ -453,8 +458,8 @@ def option_directions(
         "seller.presell": [price(hi * 10, "year")],
         "strategist.depth": [d("audience", busiest(customer))],
         "strategist.breadth": [d("audience", f"{customer}{_BROAD}")],
-        "go.flank": [d("audience", flanked(customer, rival))],
-        "go.confront": [d("scope", f"a side-by-side with {rival}")],
+        "go.flank": [d("audience", flanked(customer))],  # the rival is its own slot: never
+        "go.confront": [d("scope", "a side-by-side with what they use now")],  # in the copy
         "need.interviews": [d("scope", "forty customer interviews")],
         "need.waitlist": [d("channel", "a launch page with a waitlist")],
         "designer.codesign": [d("scope", "ten design partners")],
@@ -494,10 +499,13 @@ def option_directions(
 _BROAD = " and others like them"  # strategist.breadth's audience
 
 
-def flanked(customer: str, rival: str) -> str:
-    """The corner of `customer` the rival ignores: "the nurses Acme ignores"; a broad audience
-    keeps its breadth last ("the cafés Acme ignores and others like them", never "the cafés and
-    others like them Acme ignores")."""
+def flanked(customer: str) -> str:
+    """The corner of `customer` the rival ignores, without the rival's name (the copy a customer
+    reads never carries it): "the nurses the big players ignore"; a broad audience keeps its
+    breadth last ("the cafés the big players ignore and others like them")."""
     base = customer.removeprefix("the ")
     broad = base.endswith(_BROAD)
-    return f"the {base.removesuffix(_BROAD)} {rival} ignores" + (_BROAD if broad else "")
+    return f"the {base.removesuffix(_BROAD)} {_IGNORED_BY}" + (_BROAD if broad else "")
+
+
+_IGNORED_BY = "the big players ignore"

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, get_args
 
 from engine.language.artifact_text import said
+from engine.language.composition import restates
+from engine.language.composition import slot as compose_slot
 from engine.language.grammar import article
 from savedb.records import Record
 from textkit import clip
@@ -260,10 +262,28 @@ def names(thing: Direction, exclusion: Direction) -> bool:
     return said(thing.value, exclusion.value) is not None
 
 
+def _lift(slots: dict[str, Direction], d: Direction) -> bool:
+    """Take out what `d` contradicts (a thing it names that was left out, or a thing it leaves
+    out that was named); False when `d` itself must not bind: "leave out every mention of routes"
+    also read as "routes" in the same note, whose words left routes out."""
+    if d.axis in _NAMES_A_THING and d.do:
+        barred = [k for k, x in slots.items() if x.axis == "exclusion" and names(d, x)]
+        if any(slots[k].memory_id == d.memory_id for k in barred):
+            return False
+        for k in barred:
+            del slots[k]
+    if d.axis == "exclusion":
+        for k in [k for k, x in slots.items() if x.axis in _NAMES_A_THING and x.do]:
+            if names(slots[k], d):
+                del slots[k]
+    return True
+
+
 def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
     """The binding section of a brief: the recalled binding notes (in write order by game day
-    then id) folded into the directions that bind now (nothing else binds): on each slot the
-    later replaces the earlier; an audience, a scope, a place or a channel named later lifts an
+    then id) folded into the directions that bind now (nothing else binds): on each slot
+    (engine.language.composition: one value per axis, or several side by side) the later
+    replaces the earlier; an audience, a scope, a place or a channel named later lifts an
     exclusion of the same thing ("paid ads", later "no ads"), and the other way round (no
     artifact can follow both); in one note the exclusion is what the words said ("leave out every
     mention of routes" binds no scope "routes")."""
@@ -288,20 +308,15 @@ def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
             except ValueError:
                 continue  # a note from another build: inert
             d.memory_id = rec.id
-            old = slots.get(d.slot)
+            key = compose_slot(d)
+            for k in [k for k, x in slots.items() if k != key and restates(d, x)]:
+                key = k  # "the busiest flower sellers" takes the place of "flower sellers"
+            old = slots.get(key)
             if old is not None:
                 d.replaced = old.line()
-            if d.axis in _NAMES_A_THING and d.do:
-                barred = [k for k, x in slots.items() if x.axis == "exclusion" and names(d, x)]
-                if any(slots[k].memory_id == rec.id for k in barred):
-                    continue  # "leave out every mention of routes" also read as "routes": the
-                for k in barred:  # words left it out, so the same note never binds it
-                    del slots[k]
-            if d.axis == "exclusion":
-                for k in [k for k, x in slots.items() if x.axis in _NAMES_A_THING and x.do]:
-                    if names(slots[k], d):
-                        del slots[k]
-            slots.pop(d.slot, None)
-            slots[d.slot] = d
+            if not _lift(slots, d):
+                continue
+            slots.pop(key, None)
+            slots[compose_slot(d)] = d
     out.directions = list(slots.values())
     return out

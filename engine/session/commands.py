@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from typing import Self
 
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
-    from engine.language.directions import Source
+    from engine.language.directions import Direction, Source
     from engine.language.steering import Read
     from engine.routing import Router, RouteResult
     from engine.session.api import GameSession
@@ -388,13 +388,14 @@ class Reject(PlainCommand["StageRun | None"]):
         from engine.session import steps
 
         self.check(state)
+        read = steps.read_rejection(state, self.reason)
         return unread_preview(
             state,
             self.verb,
             self.reason,
             lambda text: placed(steps.read_rejection(state, text)),
-            [d.line() for d in steps.read_rejection(state, self.reason).directions],
-        )
+            [d.line() for d in read.directions],
+        ) or conflict_preview(state, self.verb, read.directions)
 
     def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps
@@ -498,7 +499,9 @@ class StandupReply(PlainCommand["MemoryNote"]):
         binds = [d.line() for d in read_reply(state, self.text).directions] + [
             f"{o['label'].split(' (')[0].lower()} at the next fork" for o in read_orders(self.text)
         ]
-        return unread_preview(state, "reply", self.text, places, binds)
+        return unread_preview(state, "reply", self.text, places, binds) or conflict_preview(
+            state, "reply", read_reply(state, self.text).directions
+        )
 
     def apply(self, step: Step, prepared: None) -> MemoryNote:
         from engine.session import steps
@@ -704,6 +707,26 @@ def unread_preview(
         f"can change {CAN_CHANGE[state.stage.owner_role]}.",
         bound,
         unread=tuple(missed),
+    )
+
+
+def conflict_preview(state: GameState, verb: str, new: list[Direction]) -> Preview | None:
+    """The confirmation of words that conflict across axes with what binds now (an audience that
+    is also left out, a channel an exclusion names, a price under a floor the CEO set): each
+    conflict with the smallest fix (engine.language.composition); None when there is none."""
+    from engine.language.composition import conflicts
+    from engine.language.directions import Direction
+
+    bound = [Direction.from_dict(x) for x in (state.current.binding if state.current else [])]
+    found = [
+        c for c in conflicts([*bound, *new]) if any(d.line() in (c.first, c.second) for d in new)
+    ]
+    if not found:
+        return None
+    return Preview(
+        verb,
+        " ".join(f"{c.line}." for c in found[:3]),
+        "; ".join(d.line() for d in new),
     )
 
 

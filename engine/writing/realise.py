@@ -24,6 +24,7 @@ from engine.game.adherence import (
     FIELDS,
     SCOPE_FLOOR,
     SCOPE_LIST,
+    applies,
     check,
     scope_lists,
     scope_size,
@@ -41,6 +42,7 @@ from engine.language.artifact_text import (
     unit_price_said,
     unquoted,
 )
+from engine.language.composition import audiences
 from engine.language.directions import (
     CORE_SCOPE,
     GENERIC_CLAIM,
@@ -65,23 +67,33 @@ _FLOOR = SCOPE_FLOOR  # the fewest items a list keeps when lines are taken out
 
 
 def realise(
-    role: str, art: dict[str, Any], directions: list[Direction], v: Voice, *, booked: float = 0.0
+    role: str,
+    art: dict[str, Any],
+    directions: list[Direction],
+    v: Voice,
+    *,
+    booked: float = 0.0,
+    keep: list[Direction] | None = None,
 ) -> None:
     """Edit `art` in place so it honours every direction its role's fields can carry. The order is
     fixed so no edit undoes another: tone first (it may shorten a field), then what adds content,
     then what takes content out, then the name and the price (restated wherever one is stated,
     and the revenue plan's numbers recomputed from it; `booked` is the revenue already booked,
-    which a plan never starts below)."""
+    which a plan never starts below). `keep` is every direction that binds (a redo realises only
+    what its reason named, and keeps what the others put in place: a channel another one holds)."""
     by = {a: [d for d in directions if d.axis == a] for a in _ORDER}
     gone = by["exclusion"] + by["claim"]
-    for d in by["audience"]:  # first: the named audience takes the old customer's place, so
-        _audience(role, art, d.value, v)  # "not dog owners" rewrites those lines, not deletes them
+    if by["audience"]:  # first: the named audience takes the old customer's place, so "not dog
+        _audience(role, art, audiences(by["audience"]), v)  # owners" rewrites, not deletes
     for d in gone:
         _take_out(role, art, d, v)
     for d in by["tone"]:
         _tone(role, art, d.value)
-    for d in by["channel"]:
-        _channel(role, art, d.value, v)
+    for d in by["channel"]:  # several channels bind side by side; support steps take only the
+        if applies(role, d, art):  # channels customers are answered through
+            held = [*by["channel"], *(x for x in keep or [] if x.axis == "channel")]
+            others = tuple(x.value for x in held if x.value != d.value)
+            _channel(role, art, d.value, v, others)
     for d in by["scope"]:
         _scope(role, art, d.value, v)
     for d in by["place"]:
@@ -278,15 +290,26 @@ SAID: dict[str, tuple[str, ...]] = {
 }
 
 
-def _channel(role: str, art: dict[str, Any], name: str, v: Voice) -> None:
+def _channel(
+    role: str, art: dict[str, Any], name: str, v: Voice, others: tuple[str, ...] = ()
+) -> None:
     field = FIELDS["channel"][role][0]
     if mentions(prose(art, (field,)), name):
         return
-    if role == "marketer":
+    if role == "marketer":  # the first channel no other bound channel holds becomes this one
         chans = [c for c in art.get("gtm_channels", []) if isinstance(c, dict)]
-        first = dict(chans[0]) if chans else {"expected_cac_usd": 20, "weekly_hours": 4}
+        at = next(
+            (
+                i
+                for i, c in enumerate(chans)
+                if not any(mentions(str(c.get("channel", "")), o) for o in others)
+            ),
+            len(chans),
+        )
+        first = dict(chans[at]) if at < len(chans) else {"expected_cac_usd": 20, "weekly_hours": 4}
         first["channel"] = name
-        art["gtm_channels"] = [first, *chans[1:3]] if len(chans) >= 3 else [first, *chans[1:]]
+        chans = [*chans[:at], first, *chans[at + 1 :]]  # (a fourth when three others hold)
+        art["gtm_channels"] = chans[: max(3, at + 1)]
         while len(art["gtm_channels"]) < 3:
             art["gtm_channels"].append(
                 {"channel": "founder outbound", "expected_cac_usd": 30, "weekly_hours": 3}

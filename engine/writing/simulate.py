@@ -18,6 +18,7 @@ from engine.game.artifacts import shaped
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.game.models import Economics, Founder, Stage
 from engine.language.artifact_text import said
+from engine.language.composition import audiences
 from engine.language.directions import Binding, Direction
 from engine.language.grammar import narrows
 from engine.language.pitch import read_pitch
@@ -421,7 +422,7 @@ def simulate_artifact(
     this attempt makes (engine.game.flaws.draw); `drift` is the one recalled direction a seeded
     DRIFT breaks."""
     binding = binding or Binding()
-    audience = next((d.value for d in binding.directions if d.axis == "audience"), None)
+    audience = audiences(binding.directions) or None
     t = {k: x for k, x in (thread or {}).items() if k != "niche"}
     if audience:
         t["niche"] = audience
@@ -440,7 +441,7 @@ def simulate_artifact(
     if redo is not None and previous is not None:
         art = copy.deepcopy(previous)
         art.pop("memory_writes", None)
-        realise(role, art, named, v, booked=economics.monthly_revenue_usd)
+        realise(role, art, named, v, booked=economics.monthly_revenue_usd, keep=binding.directions)
         said = what_changed(role, previous, art, [d for d in named if applies(role, d, art)])
         if not said:
             said = [

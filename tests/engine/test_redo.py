@@ -38,7 +38,6 @@ STANDING = option_directions(
     "strategist.depth",
     base=Direction(axis="price", value="", amount=80),
     customer="night-shift nurses",
-    rival="R",
     stage="s2",
 )
 
