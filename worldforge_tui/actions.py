@@ -311,6 +311,13 @@ ACTIONS: tuple[GameAction, ...] = (
         "Forget every memory of this venture; the venture and its log stay (asks first)",
     ),
     _memory(
+        "memory.forget_note",
+        "d",
+        "forget_note",
+        "Forget note",
+        "Forget the highlighted note: the next brief drops exactly its directions (asks first)",
+    ),
+    _memory(
         "memory.what_if",
         "w",
         "what_if",

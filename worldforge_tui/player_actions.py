@@ -154,6 +154,24 @@ class PlayerActions(AppHost):
             self.command("prune", lambda s: s.memory.prune(game_day=s.state.day, dry_run=True))
         elif message.action == "consolidate":
             self._consolidate(message.ids)
+        elif message.action == "forget_note":
+            note = message.ids[0]
+
+            def forget_it(yes: bool | None) -> None:
+                if yes:
+                    self.issue(commands.ForgetNote.typed(note))
+
+            from worldforge_tui.screens.dialogs import ConfirmScreen
+
+            self.push_screen(
+                ConfirmScreen(
+                    f"Forget note {note}? The next brief drops exactly the directions it binds; "
+                    "every other note stands. This cannot be undone.",
+                    yes_label="Forget",
+                    key_of=self.key_of,
+                ),
+                forget_it,
+            )
         elif message.action == "forget":
 
             def confirmed(yes: bool | None) -> None:

@@ -36,7 +36,7 @@ WATCH_SECONDS = 0.5  # how often a read-only window reads the run's new events
 # instead of three. The key target is 100 ms, so nothing looks idle for longer than that.
 BUSY_VIEW_AFTER = 0.1
 # their ValueErrors are refusals (the prune dry run, and the memory commands of the run)
-MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget_memories"})
+MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget_memories", "forget_note"})
 
 
 def _is_player_command(label: str) -> bool:
@@ -375,6 +375,8 @@ class SessionRunner(AppHost):
             self.push_screen(
                 InspectorScreen("What if they forgot this note?", "\n".join(result.lines()))
             )
+        elif label == "forget_note":
+            self.notify("Forgot the note: the next brief is built without it.", title="Memory")
         elif label == "forget_memories":
             self.notify(
                 f"Forgot {grammar.count(int(getattr(result, 'deleted', 0)), 'memory')}"

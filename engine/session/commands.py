@@ -647,6 +647,27 @@ class ForgetMemories(PlainCommand["ForgetReport"]):
         return result
 
 
+@dataclass(frozen=True, eq=False, repr=False)
+class ForgetNote(PlainCommand["ForgetReport"]):
+    """Delete one note of the run; the next brief drops exactly its directions."""
+
+    memory_id: str
+    cmd: ClassVar[str] = "forget_note"
+
+    @classmethod
+    def typed(cls, memory_id: str) -> ForgetNote:
+        return cls(clean_text(memory_id, field="note id", max_chars=64))
+
+    def apply(self, step: Step, prepared: None) -> ForgetReport:
+        from engine.session import memory_commands
+
+        return memory_commands.forget_note(step, self.memory_id)
+
+    def finish(self, session: GameSession, result: ForgetReport) -> ForgetReport:
+        result.compacted = session.memory.compact()
+        return result
+
+
 def player() -> tuple[Kind[object], ...]:
     """The commands a player gives at the gate, the fork and between stages, each in one phase:
     the snapshot reports whether each may run now, and the TUI's action rows name one each."""
