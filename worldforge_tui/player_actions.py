@@ -38,6 +38,14 @@ class PlayerActions(AppHost):
         kind = commands.named(row.command or "")
         if kind is None or not self.can(kind.name):
             return
+        if row.command == "run_stage" and self.snap is not None and self.snap.pending_event:
+            one, two = self.key_of("event.option_a"), self.key_of("event.option_b")
+            self.notify(  # running the stage would answer it with its default, for the player
+                f"An event waits for your answer: {one} or {two} first.",
+                title="Event",
+                markup=False,
+            )
+            return
         if row.prompt is not None and not said:
             self._ask_again(row, said, error)
             return

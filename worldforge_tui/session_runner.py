@@ -386,11 +386,15 @@ class SessionRunner(AppHost):
             )
 
     def _continue(self) -> None:
-        """A stage's worker runs as soon as the stage begins (unless a standup awaits a reply)."""
+        """A stage's worker runs as soon as the stage begins, unless the brief holds a standup
+        (its reply binds the next stage and does not run it: the player runs it) or an event
+        waits (it is never answered for the player)."""
         snap = self.snap
         if not self.auto_run or snap is None or self.busy is not None:
             return
         if self.session is not None and self.session.read_only:
             return
-        if snap.phase == "brief" and snap.can.get("run_stage") and not snap.standup_open:
+        if snap.phase != "brief" or snap.standup or snap.pending_event is not None:
+            return
+        if snap.can.get("run_stage"):
             self.give("stage.run")
