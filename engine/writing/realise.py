@@ -506,7 +506,10 @@ def _strip(key: str, val: object, names: Callable[[str], bool], v: Voice) -> obj
         kept = [s for s in _SENTENCE.split(val) if s and not names(s)]
         if kept:
             return " ".join(kept)
-        fills = (v.fill("{cap_outcome} for {customer}"), v.fill("Built for {customer}"))
+        if key == "target_audience":  # who it is for stays who it is for, never a benefit line
+            fills: tuple[str, ...] = (v.fill("{cap_customer}"),)
+        else:
+            fills = (v.fill("{cap_outcome} for {customer}"), v.fill("Built for {customer}"))
         return next((f for f in fills if not names(f)), "A simpler week, start to finish.")
     if isinstance(val, list):
         if val and all(isinstance(x, dict) for x in val):

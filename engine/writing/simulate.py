@@ -447,16 +447,17 @@ def simulate_artifact(
             said = [
                 "Nothing in your reason is something this artifact carries, so it is unchanged."
             ]
-        art["follows_decision"] = {
-            "rule_id": binding.rule_id or "none",
-            "how": how_line(binding, v),
-        }
         heard = clip(str(redo.get("said") or ""), 120)
         stop = (
             "" if heard.endswith((".", "!", "?")) else "."
         )  # “… per groomer.” takes no second stop
         lead = f"Attempt {attempt}. You said “{heard}”{stop}" if heard else f"Attempt {attempt}."
-        art["summary"] = sentences(" ".join([lead, *said]))
+        # the summary stays the artifact's summary (realised like every field); what this attempt
+        # changed sits apart, in how the work follows what binds it
+        art["follows_decision"] = {
+            "rule_id": binding.rule_id or "none",
+            "how": sentences(" ".join([lead, *said])),
+        }
     else:
         art = _fresh(
             role,
