@@ -350,7 +350,7 @@ def test_what_the_ceo_leaves_out_stays_out_of_every_later_stage(new_session, pit
 def test_a_redo_keeps_its_summary_a_summary_and_says_what_changed_apart(role, reason):
     """Every redo's summary became a changelog ("Attempt 2. You said …"); the summary stays the
     work's summary and what this attempt changed sits in how it follows what binds it."""
-    first, second, _ = redo_pair(reason, role)
+    _first, second, _ = redo_pair(reason, role)
     assert not second["summary"].startswith("Attempt")
     assert second["follows_decision"]["how"].startswith("Attempt 2. You said “")
 
