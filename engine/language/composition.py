@@ -113,11 +113,49 @@ def replaces_named(
     out: list[tuple[Direction, Direction]] = []
     for new in option:
         for old in bound:
-            if not ceo_named(old) or old.axis != new.axis:
+            if not ceo_named(old) or old.line() == new.line():
                 continue
-            if slot(old) == slot(new) and old.line() != new.line():
+            same = old.axis == new.axis and (slot(old) == slot(new) or restates(new, old))
+            if same or _lifts(new, old):
                 out.append((old, new))
     return out
+
+
+def keep_named(option: list[Direction], bound: list[Direction]) -> list[Direction]:
+    """An option's content with what the CEO named kept on the axes an option may not replace:
+    an option's channel or audience that restates the CEO's more broadly ("referrals" for the
+    CEO's "partner referrals") takes the CEO's words; a narrowing that keeps them ("the busiest
+    flower sellers") stands."""
+    out: list[Direction] = []
+    for d in option:
+        kept = next(
+            (
+                c
+                for c in bound
+                if ceo_named(c)
+                and COMPOSE[d.axis].fork == "keeps"
+                and restates(d, c)
+                and said(d.value, c.value) is None
+            ),
+            None,
+        )
+        if kept is not None:
+            d.value = kept.value
+        out.append(d)
+    return out
+
+
+_THINGS = ("audience", "scope", "place", "channel")
+
+
+def _lifts(new: Direction, old: Direction) -> bool:
+    """Whether folding `new` on top takes out `old` across axes: a thing named that the CEO left
+    out ("paid ads" after "leave out paid ads"), or a thing left out that the CEO named."""
+    if new.axis in _THINGS and new.do and old.axis == "exclusion":
+        return said(new.value, old.value) is not None
+    if new.axis == "exclusion" and old.axis in _THINGS and old.do:
+        return said(old.value, new.value) is not None
+    return False
 
 
 @dataclass(frozen=True, eq=False, repr=False)

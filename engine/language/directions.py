@@ -309,14 +309,14 @@ def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
                 continue  # a note from another build: inert
             d.memory_id = rec.id
             key = compose_slot(d)
-            for k in [k for k, x in slots.items() if k != key and restates(d, x)]:
-                key = k  # "the busiest flower sellers" takes the place of "flower sellers"
-            old = slots.get(key)
-            if old is not None:
+            same = [k for k, x in slots.items() if k == key or restates(d, x)]
+            old = slots.get(same[0]) if same else None  # "the busiest flower sellers" takes the
+            if old is not None:  # place of "flower sellers" (and of every other restatement)
                 d.replaced = old.line()
             if not _lift(slots, d):
                 continue
-            slots.pop(key, None)
-            slots[compose_slot(d)] = d
+            for k in same:
+                slots.pop(k, None)
+            slots[key] = d
     out.directions = list(slots.values())
     return out

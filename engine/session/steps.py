@@ -31,7 +31,13 @@ from engine.game.models import (
 )
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
-from engine.language.composition import audiences, ceo_named, replaces_named, restates
+from engine.language.composition import (
+    audiences,
+    ceo_named,
+    keep_named,
+    replaces_named,
+    restates,
+)
 from engine.language.composition import slot as compose_slot
 from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count, join_prose
@@ -745,7 +751,8 @@ def fork_directions(
     customer = audiences(named) or st.niche or st.founder.customer
 
     def content(rid: str) -> list[Direction]:
-        return option_directions(rid, base=base, customer=customer, stage=stage_id)
+        made = option_directions(rid, base=base, customer=customer, stage=stage_id)
+        return keep_named(made, list(bound))
 
     out: dict[str, Direction] = {}
     if reading is not None and reading.option is None and reading.matched_by == "both":

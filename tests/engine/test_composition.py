@@ -153,3 +153,20 @@ def test_two_channels_both_land_in_the_marketers_plan():
     assert check("marketer", art, ch) == []
     said = " ".join(str(c["channel"]) for c in art["gtm_channels"])
     assert "whatsapp" in said and "linkedin" in said
+
+
+def test_an_option_keeps_the_ceos_channel_and_names_an_exclusion_it_would_lift():
+    """The adoption option bound "referrals" over the CEO's "partner referrals", and the ads
+    option lifted the CEO's "leave out paid ads", both without a word on the card."""
+    from engine.language.composition import keep_named, replaces_named
+
+    ceo = [
+        Direction(axis="channel", value="partner referrals", source="standup"),
+        Direction(axis="exclusion", value="paid ads", do=False, source="rejection"),
+    ]
+    kept = keep_named([Direction(axis="channel", value="referrals", source="decision")], ceo)
+    assert [d.value for d in kept] == ["partner referrals"]
+    ads = [Direction(axis="channel", value="paid ads", source="decision")]
+    assert [old.line() for old, _new in replaces_named(ads, ceo)] == ["leave out paid ads"]
+    game = [Direction(axis="exclusion", value="paid ads", do=False, source="decision")]
+    assert replaces_named(ads, game) == []  # only what the CEO named is said on the card
