@@ -95,7 +95,8 @@ def realise(
             others = tuple(x.value for x in held if x.value != d.value)
             _channel(role, art, d.value, v, others)
     for d in by["scope"]:
-        _scope(role, art, d.value, v)
+        lines = tuple(x.value for x in [*directions, *(keep or [])] if x.axis in _HELD_IN_LISTS)
+        _scope(role, art, d.value, v, held=lines)
     for d in by["place"]:
         _scope(role, art, d.value, v, kind="place")
     for d in by["timeline"]:
@@ -344,17 +345,35 @@ def _the(what: str) -> str:
     return f"the {what}" if bare else what
 
 
-def _scope(role: str, art: dict[str, Any], what: str, v: Voice, kind: str = "scope") -> None:
+# The axes whose realised line sits in a list a narrowed scope cuts (a channel's support step, a
+# place's loop): the cut keeps their lines.
+_HELD_IN_LISTS = ("channel", "place")
+
+
+def _scope(
+    role: str,
+    art: dict[str, Any],
+    what: str,
+    v: Voice,
+    kind: str = "scope",
+    held: tuple[str, ...] = (),
+) -> None:
     """What the work centres on (or, with kind 'place', where it starts) in the role's field, in
-    one line: a later one takes the earlier one's line, and a place and a scope each keep theirs."""
+    one line: a later one takes the earlier one's line, and a place and a scope each keep theirs.
+    "Too broad" cuts every list to its floor, keeping the lines that state the price or carry a
+    direction `held` there (a channel, a place)."""
     field = FIELDS[kind][role][0]
     if what == CORE_SCOPE:  # "too broad": every list cut to what the role's floor needs
         for k, items in scope_lists(art).items():
             floor = SCOPE_FLOOR[k]
             if len(items) > floor:
-                priced = [x for x in items if isinstance(x, str) and "$" in x]
-                rest = [x for x in items if x not in priced]
-                items[:] = rest[: max(0, floor - len(priced))] + priced
+                kept = [
+                    x
+                    for x in items
+                    if isinstance(x, str) and ("$" in x or any(mentions(x, h) for h in held))
+                ]
+                rest = [x for x in items if x not in kept]
+                items[:] = rest[: max(0, floor - len(kept))] + kept
         return  # the narrowing is the cut (checked by counting), not a line saying so
     if mentions(prose(art, (field,)), what):
         return

@@ -170,3 +170,19 @@ def test_an_option_keeps_the_ceos_channel_and_names_an_exclusion_it_would_lift()
     assert [old.line() for old, _new in replaces_named(ads, ceo)] == ["leave out paid ads"]
     game = [Direction(axis="exclusion", value="paid ads", do=False, source="decision")]
     assert replaces_named(ads, game) == []  # only what the CEO named is said on the card
+
+
+def test_too_broad_keeps_the_support_step_a_channel_holds():
+    """"Too broad" cut the ops lists to their floors and took the support step "… through
+    self-serve help" with it: the cut keeps the lines other directions hold."""
+    from engine.language.directions import Binding
+    from engine.writing.simulate import simulate_artifact
+
+    from .test_directions import _first_attempt
+
+    ds = [
+        Direction(axis="channel", value="self-serve help"),
+        Direction(axis="scope", value="one core job"),
+    ]
+    art = simulate_artifact("ops", **_first_attempt("ops", Binding(directions=ds)))
+    assert check("ops", art, ds) == []
