@@ -95,8 +95,8 @@ def realise(
             others = tuple(x.value for x in held if x.value != d.value)
             _channel(role, art, d.value, v, others)
     for d in by["scope"]:
-        lines = tuple(x.value for x in [*directions, *(keep or [])] if x.axis in _HELD_IN_LISTS)
-        _scope(role, art, d.value, v, held=lines)
+        if d.value != CORE_SCOPE:
+            _scope(role, art, d.value, v)
     for d in by["place"]:
         _scope(role, art, d.value, v, kind="place")
     for d in by["timeline"]:
@@ -110,6 +110,11 @@ def realise(
     for d in by["price"]:
         _price(role, art, d, v, directions)
         _reprice_plan(art, d, directions, booked)
+    if any(d.value == CORE_SCOPE for d in by["scope"]):  # "too broad" last of what adds lines:
+        held = [*directions, *(keep or [])]  # the cut keeps the price and what others hold
+        _scope(
+            role, art, CORE_SCOPE, v, held=tuple(x.value for x in held if x.axis in _HELD_IN_LISTS)
+        )
 
 
 _ORDER = (
@@ -347,7 +352,7 @@ def _the(what: str) -> str:
 
 # The axes whose realised line sits in a list a narrowed scope cuts (a channel's support step, a
 # place's loop): the cut keeps their lines.
-_HELD_IN_LISTS = ("channel", "place")
+_HELD_IN_LISTS = ("channel", "place", "timeline")
 
 
 def _scope(

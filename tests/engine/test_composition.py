@@ -173,7 +173,7 @@ def test_an_option_keeps_the_ceos_channel_and_names_an_exclusion_it_would_lift()
 
 
 def test_too_broad_keeps_the_support_step_a_channel_holds():
-    """"Too broad" cut the ops lists to their floors and took the support step "… through
+    """“Too broad” cut the ops lists to their floors and took the support step "… through
     self-serve help" with it: the cut keeps the lines other directions hold."""
     from engine.language.directions import Binding
     from engine.writing.simulate import simulate_artifact
@@ -183,6 +183,25 @@ def test_too_broad_keeps_the_support_step_a_channel_holds():
     ds = [
         Direction(axis="channel", value="self-serve help"),
         Direction(axis="scope", value="one core job"),
+    ]
+    art = simulate_artifact("ops", **_first_attempt("ops", Binding(directions=ds)))
+    assert check("ops", art, ds) == []
+
+
+def test_too_broad_is_cut_after_the_place_the_launch_week_and_the_price_lines():
+    """The ops lists were cut to their floors before the place, the launch week and the renewal
+    price added their lines, so "too broad" broke on the same artifact that followed it."""
+    from engine.language.directions import Binding
+    from engine.writing.simulate import simulate_artifact
+
+    from .test_directions import _first_attempt
+
+    ds = [
+        Direction(axis="scope", value="one core job"),
+        Direction(axis="place", value="Leeds"),
+        Direction(axis="timeline", key="launch", value="week 1", amount=1.0),
+        Direction(axis="price", value="$129 a month", amount=129.0),
+        Direction(axis="channel", value="self-serve help"),
     ]
     art = simulate_artifact("ops", **_first_attempt("ops", Binding(directions=ds)))
     assert check("ops", art, ds) == []
