@@ -1,9 +1,22 @@
 """Bench: does memory bind the work? Typed directions through every steering input, checked.
 
 A suite of player directions written for this bench (all eleven axes; through fork choices, own
-answers, rejection reasons and standup replies; 24 pitches; seeds 21-68, none of the tuned 7-14)
-is played on the simulation tier. Each input is read into directions (engine.language.steering) and
-written as a binding note; the figures:
+answers, rejection reasons and standup replies; 24 pitches) is played on the simulation tier over
+64 ventures on seeds 201, 203, … 327 (`--ventures`, `--first-seed`; none of them tuned on). Each
+input is read into directions (engine.language.steering) and written as a binding note; the figures:
+
+- `honoured_per_direction` / `honoured_per_artifact`: on every artifact that ships no seeded
+  mistake (the worker's own seeded draw, engine.game.flaws.draw; a redo keeps its attempt's), each
+  recalled direction it can carry checked by the gate, and whether every one of them holds (the
+  whole artifact, AgentIF's instruction-level rate).
+- `honoured_n_stages_later`: the same check by how many stages after a direction first bound
+  (N = 1 the next artifact … 7), while its note lives (PrefEval's curve over turns).
+- `seeded_in_every_field`: each exclusion and claim to avoid said in each field of the compliant
+  artifact in turn (headline, body, each list, a channel, a key result, the subject): caught share.
+- `fork_options`: options whose content, folded on top of what binds, takes out a direction the
+  CEO named, and of those the ones whose card does not say "replaces your …" (should be 0).
+- `replay_without`: `replay --without` on each venture's first standup note: diffs whose changed
+  fields are all ones the note's directions shape, and withheld prices still stated (should be 0).
 
 - `honoured`: of the directions an input bound, the share the next artifact that can carry them
   honours (the gate's own check, engine.game.adherence.check). Counted over artifacts that ship
@@ -17,9 +30,10 @@ written as a binding note; the figures:
 - `withheld`: the same brief rebuilt with the input's note withheld: binding lines that still come
   from that note (should be 0), and the share of its directions the counterfactual artifact no
   longer carries by accident of content (reported, not a target).
-- `sweep`: DRIFT and flaw rates over `balance`-style ventures (always approving) on other seeds.
+- `sweep`: DRIFT and flaw rates over `balance`-style ventures (always approving) on other seeds
+  (101 onwards), with the per-direction, per-artifact and N-stages figures of what forks bound.
 
-Run: `.venv/bin/python -m bench.binding --json [--sweep 32]`
+Run: `.venv/bin/python -m bench.binding --json [--ventures 64] [--sweep 64]`
 """
 
 from __future__ import annotations
@@ -141,12 +155,96 @@ def _applicable(role: str, d: Any, art: dict[str, Any]) -> bool:
 class Tally:
     def __init__(self) -> None:
         self.c: Counter[str] = Counter()
+        self.by_n: Counter[int] = Counter()  # directions checked N stages after they bind
+        self.by_n_ok: Counter[int] = Counter()
         self.by_axis: Counter[str] = Counter()
         self.by_axis_ok: Counter[str] = Counter()
         self.by_kind: Counter[str] = Counter()
         self.misses: list[dict[str, Any]] = []
         self.pitches: set[str] = set()
         self.seeds: set[int] = set()
+
+
+def _drawn(s: Any) -> bool:
+    """Whether the stage's first attempt, about to run, ships a seeded mistake (the same seeded
+    draw the worker makes: engine.game.flaws.draw); a redo never does."""
+    from engine.game import flaws
+    from engine.workers.agents import gather_context
+
+    st = s.state
+    stage = st.stage
+    if stage is None or stage.redos:
+        return False
+    ctx = gather_context(st, stage, s.memory, s.knowledge)
+    return flaws.draw(st, stage, 1, bound=bool(ctx.binding.directions)) is not None
+
+
+def _binds_from(d: Any) -> int:
+    """The first stage a direction binds: a fork's from the next stage, a reply's or a
+    rejection's from the stage it was given at."""
+    n = int((d.stage or "stage_0").split("_")[1])
+    return n + 1 if d.source in ("decision", "own") else n
+
+
+def observe(run: Any, seeded: bool, tally: Tally) -> None:
+    """One artifact that ships no seeded mistake: is every recalled direction honoured (the whole
+    artifact), and each one N stages after it first bound (the curve)."""
+    from engine.game.adherence import applies, check
+    from engine.language.directions import Direction
+
+    if seeded:
+        tally.c["artifacts_seeded"] += 1
+        return
+    recalled = [Direction.from_dict(b) for b in run.binding]
+    live = [d for d in recalled if applies(run.role, d, run.artifact)]
+    broken = {(v.axis, v.direction) for v in check(run.role, run.artifact, live)}
+    n_here = int(run.stage_id.split("_")[1])
+    tally.c["artifacts"] += 1
+    tally.c["artifacts_whole"] += int(not broken)
+    for d in live:
+        ok = (d.axis, d.line()) not in broken
+        tally.c["recalled"] += 1
+        tally.c["recalled_ok"] += int(ok)
+        n = n_here - _binds_from(d) + 1
+        if 1 <= n <= 7:
+            tally.by_n[n] += 1
+            tally.by_n_ok[n] += int(ok)
+    if broken and len(tally.misses) < 24:
+        tally.misses.append({"whole": sorted(x[1] for x in broken), "stage": run.stage_id})
+
+
+def fork_cards(s: Any, tally: Tally) -> None:
+    """At a fork: each option whose content would take out a direction the CEO named (folding it
+    on top of what binds now) must say so on its card ("replaces your …")."""
+    from types import SimpleNamespace
+
+    from engine.language.composition import ceo_named
+    from engine.language.directions import fold, payload
+    from engine.session.steps import fork_directions, in_force
+
+    st = s.state
+    step = SimpleNamespace(memory=s.memory)
+    live = s.memory.records(kinds=["procedural"], statuses=["provisional", "active"])
+    now = in_force(step)
+    for o in st.dilemma.options:
+        bound = fork_directions(st, st.dilemma, st.stage.id, o.rule_id, None, None, now)
+        note = SimpleNamespace(
+            id="~option",
+            kind="procedural",
+            game_day=10**6,
+            stage_id=st.stage.id,
+            payload=payload(bound, source="decision", rule_id=o.rule_id),
+        )
+        after = {(d.axis, d.value) for d in fold([*live, note]).directions}
+        gone = [d for d in now if ceo_named(d) and (d.axis, d.value) not in after]
+        tally.c["fork_options"] += 1
+        for d in gone:
+            restated = any(x.axis == d.axis and d.value in x.value for x in bound)
+            said = "replaces your" in o.binds and (d.value in o.binds or d.line() in o.binds)
+            tally.c["fork_replaces"] += 1
+            tally.c["fork_replaces_unsaid"] += int(not said and not restated)
+            if not said and not restated and len(tally.misses) < 30:
+                tally.misses.append({"fork": o.rule_id, "card": o.binds, "gone": d.line()})
 
 
 def _check_direction(run: Any, d: Any) -> bool:
@@ -184,12 +282,15 @@ def _brief_phase(s: Any, n: int, slots: dict[str, str], pending: list, tally: Ta
             s.give(StandupReply, text.format(**slots))
             note, named = _note_directions(s)
             pending.extend(("reply", d, n) for d in named)
+            _CURRENT.setdefault("notes", []).append(note.id)
             if note.payload:
                 _withhold_probe(s, note.id, tally)
     if s.state.pending_event is not None:
         s.give(AnswerEvent, s.state.pending_event.default or "A")
         return
+    seeded = _CURRENT["seeded"] = _drawn(s)
     s.give(RunStage)
+    observe(s.state.current, seeded, tally)
     _judge(s.state.current, pending, tally, seed_drift=True)
 
 
@@ -205,6 +306,7 @@ def _gate_phase(s: Any, n: int, slots: dict[str, str], tally: Tally) -> None:
     redo = s.state.current
     if redo is None:  # the redo's days ended the venture
         return
+    observe(redo, bool(_CURRENT.get("seeded")), tally)  # a redo keeps what it was not told
     _judge_redo(redo, before, before_flaws, named, tally)
     for d in named:
         tally.by_kind["rejection"] += 1
@@ -214,6 +316,7 @@ def _gate_phase(s: Any, n: int, slots: dict[str, str], tally: Tally) -> None:
 def _fork_phase(
     s: Any, n: int, seed: int, slots: dict[str, str], pending: list, tally: Tally
 ) -> None:
+    fork_cards(s, tally)
     own = [t for num, k, t in SCRIPT if num == n and k == "own"]
     fork = [t for num, k, t in SCRIPT if num == n and k == "fork"]
     if own:
@@ -232,6 +335,7 @@ def play_one(pitch: str, seed: int, save: Path, tally: Tally) -> None:
     """One venture of the script: every input's directions checked on the work that follows."""
     s = _session(pitch, seed, save)
     _CURRENT["session"] = s  # `_seeded` rebuilds stages from this venture's state
+    _CURRENT["notes"] = []
     slots = _slots(pitch, seed)
     tally.pitches.add(pitch)
     tally.seeds.add(seed)
@@ -246,7 +350,66 @@ def play_one(pitch: str, seed: int, save: Path, tally: Tally) -> None:
             else:
                 _fork_phase(s, n, seed, slots, pending, tally)
     finally:
+        run_id = s.state.run_id
         s.close()
+    for note_id in _CURRENT["notes"][:1]:
+        without_probe(save, run_id, note_id, tally)
+
+
+def without_probe(save: Path, run_id: str, note_id: str, tally: Tally) -> None:
+    """`replay --without NOTE`: the stage re-derived without the note may change only the fields
+    the note's directions shape (as a redo may: `allowed_fields`), and states none of its prices."""
+    from engine.errors import SaveError
+    from engine.language.artifact_text import prose, stated_prices
+    from engine.language.directions import Direction
+    from engine.session.without import without
+    from savedb.db import connect, db_path
+
+    conn = connect(db_path(save), create=False, readonly=True)
+    try:
+        rec = next((r for r in _memory_rows(conn, run_id) if r[0] == note_id), None)
+        named = [Direction.from_dict(x) for x in (rec[1] if rec else [])]
+        try:
+            rep = without(conn, run_id, note_id)
+        except SaveError:
+            return
+    finally:
+        conn.close()
+    w, wo = rep.with_note.artifact, rep.without_note.artifact
+    role = _ROLE_OF_STAGE.get(rep.beat, "")
+    changed = {k for k in set(w) | set(wo) if w.get(k) != wo.get(k)}
+    extra = changed - allowed_fields(role, w, named) if role else set()
+    tally.c["without_diffs"] += 1
+    tally.c["without_limited"] += int(not extra)
+    for d in named:
+        if d.axis == "price" and d.amount:
+            unit = d.unit if d.period == "unit" else None
+            kept = any(abs(a - d.amount) < 0.01 for a, _ in stated_prices(prose(wo), unit))
+            tally.c["without_price_still_stated"] += int(kept)
+    if extra and len(tally.misses) < 30:
+        tally.misses.append({"without": note_id, "stage": rep.stage_id, "extra": sorted(extra)})
+
+
+_ROLE_OF_STAGE = {  # the stage chain's owners (engine.game.world)
+    "YOU": "strategist",
+    "NEED": "strategist",
+    "GO": "strategist",
+    "SEARCH": "designer",
+    "FIND": "marketer",
+    "TAKE": "ops",
+    "RETURN": "ops",
+    "CHANGE": "ops",
+}
+
+
+def _memory_rows(conn: Any, run_id: str) -> list[tuple[str, list[Any]]]:
+    """The run's notes as (id, the directions of its payload)."""
+    rows = conn.execute("SELECT id, payload FROM memories WHERE run_id = ?", (run_id,)).fetchall()
+    out = []
+    for mid, raw in rows:
+        payload = json.loads(raw) if raw else {}
+        out.append((mid, (payload or {}).get("directions") or []))
+    return out
 
 
 def _count(tally: Tally, kind: str, d: Any, run: Any) -> None:
@@ -318,6 +481,7 @@ def _seeded(run: Any, binding: Any, tally: Tally) -> None:
     clean = simulate_artifact(run.role, **common)
     tally.c["compliant_artifacts"] += 1
     tally.c["compliant_drift"] += int(judge(clean).drift)
+    _seeded_fields(run.role, clean, binding, tally)
     for d in binding.directions:
         if not _applicable(run.role, d, clean):
             continue
@@ -327,21 +491,83 @@ def _seeded(run: Any, binding: Any, tally: Tally) -> None:
         tally.c["seeded_caught"] += int(r.drift and any(v["axis"] == d.axis for v in r.violations))
 
 
+def _seeded_fields(role: str, clean: dict[str, Any], binding: Any, tally: Tally) -> None:
+    """Each exclusion and claim to avoid, said in each field of the compliant artifact in turn
+    (title, headline, body, a list item, a channel, a key result, the subject): the gate must
+    flag every one."""
+    import copy
+
+    from engine.game.adherence import check
+    from engine.language.directions import GENERIC_CLAIM
+
+    for d in binding.directions:
+        if d.axis not in ("exclusion", "claim") or d.value == GENERIC_CLAIM:
+            continue
+        for k, v in clean.items():
+            if k in ("follows_decision", "memory_writes", "url", "financial_plan"):
+                continue
+            bent = copy.deepcopy(clean)
+            bent[k] = _said_in(v, d.value)
+            tally.c["seeded_fields"] += 1
+            tally.c["seeded_fields_caught"] += int(
+                any(x.axis == d.axis for x in check(role, bent, [d]))
+            )
+
+
+def _said_in(v: object, value: str) -> object:
+    """A field's value with `value` said in it (a sentence, a list item, a record's text)."""
+    if isinstance(v, str):
+        return f"{v} Also {value}."
+    if isinstance(v, list) and v and isinstance(v[0], dict):
+        first = dict(v[0])
+        key = next(k for k, x in first.items() if isinstance(x, str | list))
+        first[key] = _said_in(first[key], value)
+        return [first, *v[1:]]
+    if isinstance(v, list):
+        return [*v, f"Also {value}"]
+    return v
+
+
 def _judge_redo(
     redo: Any, before: dict[str, Any], before_flaws: set[str], named: list[Any], tally: Tally
 ) -> None:
-    from engine.game.adherence import FIELDS, check
-    from engine.language.artifact_text import PRICE_SAID, prose
-    from engine.writing.realise import FREE_PERIOD
+    from engine.game.adherence import check
 
     tally.c["redos"] += 1
     if not named:
         return
     after = redo.artifact
     honoured = not check(redo.role, after, named)
+    allowed = allowed_fields(redo.role, before, named)
+    changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+    extra = changed - allowed
+    new = {f["kind"] for f in redo.rubric.flaws} - before_flaws
+    tally.c["redo_named"] += 1
+    tally.c["redo_new_flaws"] += len(new)
+    exact = honoured and not extra and not new
+    tally.c["redo_exact"] += int(exact)
+    if not exact and len(tally.misses) < 24:
+        tally.misses.append(
+            {
+                "redo": [d.line() for d in named],
+                "honoured": honoured,
+                "extra_fields": sorted(extra),
+                "new_flaws": sorted(new),
+            }
+        )
+
+
+def allowed_fields(role: str, before: dict[str, Any], named: list[Any]) -> set[str]:
+    """The fields directions may change: where their axes live, where a price is stated, where
+    the named thing or people are said (the summary and how the work follows its binding
+    always)."""
+    from engine.game.adherence import FIELDS
+    from engine.language.artifact_text import PRICE_SAID, prose, said
+    from engine.writing.realise import FREE_PERIOD
+
     allowed = {"summary", "follows_decision", "memory_writes"}
     for d in named:
-        allowed |= set(FIELDS.get(d.axis, {}).get(redo.role, ()))
+        allowed |= set(FIELDS.get(d.axis, {}).get(role, ()))
         if d.axis == "number":
             allowed |= {"financial_plan", "gtm_channels"}
         if d.axis == "price":
@@ -366,27 +592,94 @@ def _judge_redo(
                 allowed.add(k)
             if d.axis == "audience":
                 allowed.add(k)  # the customer's name is restated wherever it appears
+            if d.axis in ("exclusion", "claim") and said(text, d.value):
+                allowed.add(k)
             if d.axis in ("claim", "tone"):
                 allowed.add(k)
-    changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
-    extra = changed - allowed
-    new = {f["kind"] for f in redo.rubric.flaws} - before_flaws
-    tally.c["redo_named"] += 1
-    tally.c["redo_new_flaws"] += len(new)
-    exact = honoured and not extra and not new
-    tally.c["redo_exact"] += int(exact)
-    if not exact and len(tally.misses) < 24:
-        tally.misses.append(
-            {
-                "redo": [d.line() for d in named],
-                "honoured": honoured,
-                "extra_fields": sorted(extra),
-                "new_flaws": sorted(new),
-            }
-        )
+    return allowed
 
 
 _CURRENT: dict[str, Any] = {}
+
+
+def play_corpus(
+    pitch: str, texts: dict[str, list[str]], seed: int, save: Path, tally: Tally
+) -> None:
+    """One venture of a corpus pitch (its `build` part only): its labelled standup replies at the
+    standups, rejection reasons at the gates and own answers at the forks, in file order; an input
+    the game asks about instead of binding (engine.errors.InputError) is skipped."""
+    from engine.errors import InputError
+
+    s = _session(pitch, seed, save)
+    queue = {k: list(v) for k, v in texts.items()}
+    try:
+        while s.state.phase != "ended":
+            st = s.state
+            if st.phase == "brief":
+                if s.can("standup_reply") and queue["standup"]:
+                    try:
+                        s.give(StandupReply, queue["standup"].pop(0))
+                    except InputError:
+                        tally.c["corpus_asked"] += 1
+                    continue
+                if st.pending_event is not None:
+                    s.give(AnswerEvent, st.pending_event.default or "A")
+                    continue
+                seeded = _CURRENT["seeded"] = _drawn(s)
+                s.give(RunStage)
+                if s.state.current is not None:
+                    observe(s.state.current, seeded, tally)
+            elif st.phase == "gate":
+                if queue["rejection"] and not st.stage.redos and s.can("reject"):
+                    try:
+                        s.give(Reject, queue["rejection"].pop(0))
+                    except InputError:
+                        tally.c["corpus_asked"] += 1
+                        continue
+                    if s.state.current is not None and s.state.phase == "gate":
+                        observe(s.state.current, bool(_CURRENT.get("seeded")), tally)
+                    continue
+                s.give(Approve)
+            else:
+                fork_cards(s, tally)
+                if queue["own"]:
+                    try:
+                        s.give(DecideOwn, queue["own"].pop(0))
+                        continue
+                    except InputError:
+                        tally.c["corpus_asked"] += 1
+                s.give(Decide, "A" if (st.stage.number + seed) % 2 else "B")
+    finally:
+        s.close()
+
+
+def corpus(first_seed: int = 401) -> dict[str, Any]:
+    """The figures over the corpus's `build` part: one venture per pitch, seeds from 401."""
+    from bench.corpus import directions
+
+    by_pitch: dict[str, dict[str, list[str]]] = {}
+    for r in directions("build"):
+        q = by_pitch.setdefault(r["pitch"], {"standup": [], "rejection": [], "own": []})
+        if r.get("source") in q:
+            q[r["source"]].append(r["text"])
+    tally = Tally()
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (pitch, texts) in enumerate(sorted(by_pitch.items())):
+            play_corpus(pitch, texts, first_seed + i, Path(tmp) / f"c{i}", tally)
+    c = tally.c
+    return {
+        "ventures": len(by_pitch),
+        "seeds": f"{first_seed}-{first_seed + len(by_pitch) - 1}",
+        "inputs_asked_about": c["corpus_asked"],
+        "honoured_per_direction": round(c["recalled_ok"] / max(1, c["recalled"]), 4),
+        "honoured_per_artifact": round(c["artifacts_whole"] / max(1, c["artifacts"]), 4),
+        "artifacts_without_a_seeded_mistake": c["artifacts"],
+        "honoured_n_stages_later": {
+            str(n): round(tally.by_n_ok[n] / tally.by_n[n], 4) for n in sorted(tally.by_n)
+        },
+        "fork_options_replacing_unsaid": c["fork_replaces_unsaid"],
+        "misses": tally.misses[:12],
+    }
 
 
 def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
@@ -395,6 +688,7 @@ def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
 
     stages = drift = flawed = 0
     kinds: Counter[str] = Counter()
+    seen = Tally()  # every artifact's recalled directions, as in the script's ventures
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(n):
             seed = first_seed + i
@@ -415,9 +709,14 @@ def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
                 while s.state.phase != "ended":
                     st = s.state
                     if st.phase == "brief":
+                        if st.pending_event is not None:
+                            s.give(AnswerEvent, st.pending_event.default or "A")
+                            continue
+                        seeded = _drawn(s)
                         s.give(RunStage)
                         if s.state.current is None:  # the event answered first ended the run
                             continue
+                        observe(s.state.current, seeded, seen)
                         r = s.state.current.rubric
                         stages += 1
                         drift += int(r.drift)
@@ -436,14 +735,22 @@ def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
         "drift_rate": round(drift / max(1, stages), 3),
         "flaw_rate": round(flawed / max(1, stages), 3),
         "flaw_kinds": dict(kinds),
+        "honoured_per_direction": round(seen.c["recalled_ok"] / max(1, seen.c["recalled"]), 4),
+        "honoured_per_artifact": round(seen.c["artifacts_whole"] / max(1, seen.c["artifacts"]), 4),
+        "artifacts_without_a_seeded_mistake": seen.c["artifacts"],
+        "honoured_n_stages_later": {
+            str(n): round(seen.by_n_ok[n] / seen.by_n[n], 4) for n in sorted(seen.by_n)
+        },
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench.binding", description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--ventures", type=int, default=len(PITCHES))
+    ap.add_argument("--ventures", type=int, default=64, help="ventures the script plays")
+    ap.add_argument("--first-seed", type=int, default=201, help="seeds first, +2, +4, …")
     ap.add_argument("--sweep", type=int, default=16, help="ventures in the DRIFT/flaw sweep")
+    ap.add_argument("--corpus", action="store_true", help="also one venture per corpus pitch")
     args = ap.parse_args(argv)
     tally = Tally()
     started = time.perf_counter()
@@ -451,7 +758,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.ventures):
             pitch = PITCHES[i % len(PITCHES)]
-            seed = 21 + 2 * i
+            seed = args.first_seed + 2 * i
             save = Path(tmp) / f"v{i}"
             play_one(pitch, seed, save, tally)
     c = tally.c
@@ -464,6 +771,35 @@ def main(argv: list[str] | None = None) -> int:
             "seeds": sorted(tally.seeds),
         },
         "honoured": round(c["honoured_clean"] / max(1, c["checked_clean"]), 4),
+        "honoured_per_direction": round(c["recalled_ok"] / max(1, c["recalled"]), 4),
+        "honoured_per_artifact": {
+            "artifacts": c["artifacts"],
+            "every_direction_honoured": round(c["artifacts_whole"] / max(1, c["artifacts"]), 4),
+            "left_out_seeded_mistakes": c["artifacts_seeded"],
+        },
+        "honoured_n_stages_later": {
+            str(n): {
+                "checked": tally.by_n[n],
+                "honoured": round(tally.by_n_ok[n] / tally.by_n[n], 4),
+            }
+            for n in sorted(tally.by_n)
+        },
+        "seeded_in_every_field": {
+            "seeded": c["seeded_fields"],
+            "caught": round(c["seeded_fields_caught"] / max(1, c["seeded_fields"]), 4),
+        },
+        "fork_options": {
+            "options": c["fork_options"],
+            "replace_a_named_direction": c["fork_replaces"],
+            "without_saying_so": c["fork_replaces_unsaid"],
+        },
+        "replay_without": {
+            "diffs": c["without_diffs"],
+            "limited_to_the_notes_fields": round(
+                c["without_limited"] / max(1, c["without_diffs"]), 4
+            ),
+            "withheld_price_still_stated": c["without_price_still_stated"],
+        },
         "honoured_all": round(c["honoured_all"] / max(1, c["directions"]), 4),
         "honoured_by_axis": {
             a: round(tally.by_axis_ok[a] / tally.by_axis[a], 3) for a in sorted(tally.by_axis)
@@ -486,6 +822,7 @@ def main(argv: list[str] | None = None) -> int:
         "superseded_before_checked": c["superseded_before_checked"],
         "misses": tally.misses,
         "sweep": sweep(args.sweep) if args.sweep else None,
+        "corpus": corpus() if args.corpus else None,
         "seconds": round(time.perf_counter() - started, 1),
         "load_1min_at_start": round(load, 2),
     }

@@ -131,6 +131,11 @@ class MemoryBackend(Protocol):
         """Delete every memory of this run (the content-free audit survives)."""
         ...
 
+    def forget_note(self, memory_id: str, *, game_day: int) -> ForgetReport:
+        """Delete one note of this run (KeyError when it is none of the run's); the content-free
+        audit row names its id."""
+        ...
+
     def forget_pending(self) -> bool:
         """True while a forget of this run waits for a remote tier to answer (queued, sent later)."""
         ...

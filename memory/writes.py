@@ -32,6 +32,7 @@ from memory.guards import (
 from memory.models import (
     LIVE_STATUSES,
     ConsolidationResult,
+    ForgetReport,
     HardenReport,
     Kind,
     MemoryRecord,
@@ -127,6 +128,15 @@ class PolicyStore(ABC):
         """One content-free audit row."""
 
     # -- the policy ------------------------------------------------------------------------------
+    def forget_note(self, memory_id: str, *, game_day: int) -> ForgetReport:
+        """Delete one note of this run (KeyError when it is none of the run's): the next brief
+        is built without it; the content-free audit row names its id."""
+        if not any(r.id == memory_id for r in self.read_records(None, None)):
+            raise KeyError(memory_id)
+        self.delete([memory_id])
+        self.log("forget_note", [memory_id], "ceo-forgot-note", game_day=game_day)
+        return ForgetReport(run_id=self.run_id, deleted=1, compacted=False)
+
     def remember(self, note: NewNote) -> MemoryRecord:
         note = check_write(note)
         with self.transaction():

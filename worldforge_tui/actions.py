@@ -250,6 +250,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Answer the waiting event's small choice with its option 1",
         "answer_event",
         said="A",
+        button="btn-event-a",
         palette="Answer the event: option 1",
     ),
     command_row(
@@ -259,6 +260,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Answer the waiting event's small choice with its option 2",
         "answer_event",
         said="B",
+        button="btn-event-b",
         palette="Answer the event: option 2",
     ),
     command_row(
@@ -309,6 +311,13 @@ ACTIONS: tuple[GameAction, ...] = (
         "request('forget')",
         "Forget memories",
         "Forget every memory of this venture; the venture and its log stay (asks first)",
+    ),
+    _memory(
+        "memory.forget_note",
+        "d",
+        "forget_note",
+        "Forget note",
+        "Forget the highlighted note: the next brief drops exactly its directions (asks first)",
     ),
     _memory(
         "memory.what_if",

@@ -38,6 +38,14 @@ class PlayerActions(AppHost):
         kind = commands.named(row.command or "")
         if kind is None or not self.can(kind.name):
             return
+        if row.command == "run_stage" and self.snap is not None and self.snap.pending_event:
+            one, two = self.key_of("event.option_a"), self.key_of("event.option_b")
+            self.notify(  # running the stage would answer it with its default, for the player
+                f"An event waits for your answer: {one} or {two} first.",
+                title="Event",
+                markup=False,
+            )
+            return
         if row.prompt is not None and not said:
             self._ask_again(row, said, error)
             return
@@ -154,6 +162,24 @@ class PlayerActions(AppHost):
             self.command("prune", lambda s: s.memory.prune(game_day=s.state.day, dry_run=True))
         elif message.action == "consolidate":
             self._consolidate(message.ids)
+        elif message.action == "forget_note":
+            note = message.ids[0]
+
+            def forget_it(yes: bool | None) -> None:
+                if yes:
+                    self.issue(commands.ForgetNote.typed(note))
+
+            from worldforge_tui.screens.dialogs import ConfirmScreen
+
+            self.push_screen(
+                ConfirmScreen(
+                    f"Forget note {note}? The next brief drops exactly the directions it binds; "
+                    "every other note stands. This cannot be undone.",
+                    yes_label="Forget",
+                    key_of=self.key_of,
+                ),
+                forget_it,
+            )
         elif message.action == "forget":
 
             def confirmed(yes: bool | None) -> None:

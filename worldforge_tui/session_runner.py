@@ -36,7 +36,7 @@ WATCH_SECONDS = 0.5  # how often a read-only window reads the run's new events
 # instead of three. The key target is 100 ms, so nothing looks idle for longer than that.
 BUSY_VIEW_AFTER = 0.1
 # their ValueErrors are refusals (the prune dry run, and the memory commands of the run)
-MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget_memories"})
+MEMORY_COMMANDS = frozenset({"prune", "consolidate", "forget_memories", "forget_note"})
 
 
 def _is_player_command(label: str) -> bool:
@@ -375,6 +375,8 @@ class SessionRunner(AppHost):
             self.push_screen(
                 InspectorScreen("What if they forgot this note?", "\n".join(result.lines()))
             )
+        elif label == "forget_note":
+            self.notify("Forgot the note: the next brief is built without it.", title="Memory")
         elif label == "forget_memories":
             self.notify(
                 f"Forgot {grammar.count(int(getattr(result, 'deleted', 0)), 'memory')}"
@@ -384,11 +386,15 @@ class SessionRunner(AppHost):
             )
 
     def _continue(self) -> None:
-        """A stage's worker runs as soon as the stage begins (unless a standup awaits a reply)."""
+        """A stage's worker runs as soon as the stage begins, unless the brief holds a standup
+        (its reply binds the next stage and does not run it: the player runs it) or an event
+        waits (it is never answered for the player)."""
         snap = self.snap
         if not self.auto_run or snap is None or self.busy is not None:
             return
         if self.session is not None and self.session.read_only:
             return
-        if snap.phase == "brief" and snap.can.get("run_stage") and not snap.standup_open:
+        if snap.phase != "brief" or snap.standup or snap.pending_event is not None:
+            return
+        if snap.can.get("run_stage"):
             self.give("stage.run")

@@ -18,8 +18,10 @@ from engine.language.artifact_text import (
     current_number,
     mentions,
     prose,
+    said,
     stated_prices,
 )
+from engine.language.composition import is_support_channel
 from engine.language.directions import (
     CORE_SCOPE,
     GENERIC_CLAIM,
@@ -164,6 +166,15 @@ def applies(role: str, d: Direction, artifact: Mapping[str, object]) -> bool:
         return bool(artifact.get("financial_plan"))
     if d.axis in ("exclusion", "claim"):
         return True
+    return carries(role, d)
+
+
+def carries(role: str, d: Direction) -> bool:
+    """Whether the role's artifact has a field for the direction's axis (where it is realised,
+    compiled into a model's schema and checked): support steps take only the channels customers
+    are answered through, never how they are found (no "answer sheep farmers through paid ads")."""
+    if d.axis == "channel" and role == "ops":
+        return is_support_channel(d.value)
     return role in FIELDS.get(d.axis, {})
 
 
@@ -232,11 +243,25 @@ def plan_price_miss(art: Mapping[str, object], d: Direction) -> str | None:
     return None
 
 
+def said_anywhere(art: Mapping[str, object], value: str) -> str | None:
+    """The words any field of the artifact (title, headline, body, each list item, the plan, the
+    subject) uses to say what `value` names, by lemma and phrase (engine.language.artifact_text
+    `said`): the one test of an exclusion or an avoided claim, for the gate, the redo's "what
+    changed" and the simulated worker's taking out. The CEO's quoted words are not the work."""
+    return said(prose(art), value)
+
+
 def _claim_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
     if d.value == GENERIC_CLAIM:
         hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)
         return f"claims “{hit}”" if hit else None
-    return f"still says “{d.value}”" if d.value in allp.lower() else None
+    hit = said(allp, d.value)
+    return f"still says “{hit}”" if hit else None
+
+
+def _exclusion_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
+    hit = said(allp, d.value)
+    return f"mentions “{hit}”" if hit else None
 
 
 def _scope_miss(art: Mapping[str, object], d: Direction, here: str) -> str | None:
@@ -286,9 +311,7 @@ _CHECKS: dict[str, Callable[[Mapping[str, object], Direction, str, str], str | N
     "audience": lambda art, d, allp, here: (
         None if mentions(here, d.value) else f"speaks to “{clip(here, 60)}”"
     ),
-    "exclusion": lambda art, d, allp, here: (
-        f"mentions {d.value}" if has_phrase(allp, d.value) else None
-    ),
+    "exclusion": _exclusion_miss,
     "claim": _claim_miss,
     "channel": lambda art, d, allp, here: (
         None if mentions(here, d.value) else f"never uses {d.value}"

@@ -6,6 +6,7 @@ ventures differ. Every option names its rule; its effect line is a dry run of th
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 from collections.abc import Callable, Mapping
@@ -267,47 +268,60 @@ def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) ->
 
 
 _BROAD = " and others like them"  # a broad audience (a rule's {broad})
+_IGNORED_BY = "the big players ignore"
 
 
-def flanked(customer: str, rival: str) -> str:
-    """The corner of `customer` the rival ignores: "the nurses Acme ignores"; a broad audience
-    keeps its breadth last ("the cafés Acme ignores and others like them", never "the cafés and
-    others like them Acme ignores")."""
+def flanked(customer: str) -> str:
+    """The corner of `customer` the rival ignores, without the rival's name (the copy a customer
+    reads never carries it): "the nurses the big players ignore"; a broad audience keeps its
+    breadth last ("the cafés the big players ignore and others like them")."""
     base = customer.removeprefix("the ")
     broad = base.endswith(_BROAD)
-    return f"the {base.removesuffix(_BROAD)} {rival} ignores" + (_BROAD if broad else "")
+    return f"the {base.removesuffix(_BROAD)} {_IGNORED_BY}" + (_BROAD if broad else "")
 
 
 def option_directions(
-    rule_id: str, *, base: Direction, customer: str, rival: str, stage: str | None
+    rule_id: str, *, base: Direction, customer: str, stage: str | None
 ) -> list[Direction]:
     """The content of its own each fork option binds (premium and cheap give different prices,
     depth and breadth different segments, …): the rule's `binds`, resolved from the company now.
     Prices scale `base`, the price in force, and keep its unit ("$19 a meal" → "$10 a meal")."""
     rule = RULES.get(rule_id)
-    out = [_bound(b, base, customer, rival) for b in (rule.binds if rule else ())]
+    out = [_bound(b, base, customer) for b in (rule.binds if rule else ())]
     for x in out:
         x.source, x.stage = "decision", stage
     return out
 
 
-# What a bound value may name, from (customer, rival).
-FILLS: dict[str, Callable[[str, str], str]] = {
-    "customer": lambda customer, _rival: customer,
-    "rival": lambda _customer, rival: rival,
-    "busiest": lambda customer, _rival: busiest(customer),
+# What a bound value may name, from the customer (the rival is its own slot: never in the copy).
+FILLS: dict[str, Callable[[str], str]] = {
+    "customer": lambda customer: customer,
+    "busiest": busiest,
     "flanked": flanked,
-    "broad": lambda customer, _rival: f"{customer}{_BROAD}",
+    "broad": lambda customer: f"{customer}{_BROAD}",
 }
 
 
-def _bound(b: Bind, base: Direction, customer: str, rival: str) -> Direction:
+def _scaled(amount: float, b: Bind) -> float:
+    """The price in force times the bind's scale, to the nearest $5 (at least its floor); where
+    that lands on the wrong side of a small price ("$3 a knife"), whole dollars instead, so a
+    dearer and a cheaper option never bind the price in force."""
+    v = float(round(amount * b.scale / 5) * 5)
+    v = max(b.floor, v) if b.floor else v
+    if b.scale > 1 and v <= amount:
+        v = float(max(math.ceil(amount * b.scale), math.floor(amount) + 1))
+    elif b.scale < 1 and v >= amount:
+        v = float(max(1, math.floor(amount * b.scale)))
+        v = v if v < amount else round(amount * b.scale, 2)
+    return v
+
+
+def _bound(b: Bind, base: Direction, customer: str) -> Direction:
     if b.axis == "price":
-        v = round((base.amount or 0.0) * b.scale / 5) * 5
         d = Direction(
             axis="price",
             value="",
-            amount=float(max(b.floor, v) if b.floor else v) * b.times,
+            amount=_scaled(base.amount or 0.0, b) * b.times,
             period=b.period or base.period,
         )
         # a price of its own period (a year up front) is per customer: no unit
@@ -317,5 +331,5 @@ def _bound(b: Bind, base: Direction, customer: str, rival: str) -> Direction:
     if b.key is not None:
         return Direction(axis=b.axis, key=b.key, value=b.value, amount=b.amount, op=b.op)
     names = {name for _, name, _, _ in Formatter().parse(b.value) if name}
-    value = b.value.format(**{n: FILLS[n](customer, rival) for n in names})
+    value = b.value.format(**{n: FILLS[n](customer) for n in names})
     return Direction(axis=b.axis, value=value, do=b.axis not in ("exclusion", "claim"))

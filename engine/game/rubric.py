@@ -18,6 +18,7 @@ from engine.game.adherence import check
 from engine.game.flaws import PENALTY, find_flaws
 from engine.game.models import Rubric
 from engine.language.artifact_text import strings
+from engine.language.composition import audiences, conflicts
 from engine.language.directions import Binding
 from textkit import content_words, has_phrase, words
 
@@ -191,9 +192,10 @@ def _is_named_audience(value: object, binding: Binding | None) -> bool:
     """Whether the audience field is exactly the audience a recalled direction names (what the
     model tiers' schema holds a model to: an enum), which no floor may call vague."""
     said = str(value or "").strip().lower()
-    return bool(said) and any(
-        d.axis == "audience" and d.value.strip().lower() == said
-        for d in (binding.directions if binding else [])
+    named = binding.directions if binding else []
+    return bool(said) and (
+        any(d.axis == "audience" and d.value.strip().lower() == said for d in named)
+        or audiences(named).strip().lower() == said  # several audiences, side by side
     )
 
 
@@ -277,6 +279,7 @@ def evaluate(
         + (notes if not drift else [])
     )
     notes += [CHECK_NOTES.get(k, k.replace("_", " ")) for k, ok in checks.items() if not ok]
+    notes += [c.line for c in conflicts(binding.directions if binding else [])]
     return Rubric(
         dimensions=dims,
         checks=checks,

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
-from textkit import STOPWORDS, has_phrase, words
+from engine.language.grammar import singular
+from textkit import STOPWORDS, has_phrase, stem, words
 from textkit.patterns import Pattern
 
 NUMBER_FIELD = {
@@ -69,6 +71,47 @@ def mentions(text: str, phrase: str) -> bool:
         return True
     hits = sum(1 for w in need if has_phrase(toks, w))
     return hits >= max(1, -(-len(need) * 3 // 4))
+
+
+# Words that say how a thing is left out or which line is meant, not what the thing is: "every
+# mention of routes", "care about our routes", "the 'fits around work' line" all leave out routes
+# or that line. What is left when they are gone is the thing (all of the words when none is).
+_FRAME_TEXT = """
+    mention mentions mentioning mentioned reference references referring word words line lines
+    bit bits part parts talk talking care cares caring say saying said thing things stuff whole
+    every anything everything phrase phrases sentence sentences
+"""
+FRAME_WORDS = frozenset(_FRAME_TEXT.split())
+
+
+@lru_cache(maxsize=16_384)
+def lemma(word: str) -> str:
+    """One form for a word's inflections: "routes", "route", "routing" and "routed" meet, so do
+    "fits" and "fit" (the singular by inflect, then the light suffix fold)."""
+    return stem(singular(word)) if word.isalpha() else word
+
+
+def key_lemmas(value: str) -> tuple[str, ...]:
+    """The lemmas of what a direction's value names, in order: its content words without the
+    words that only frame it ("every mention of routes" -> ("rout",))."""
+    toks = [w for w in words(value) if w not in STOPWORDS]
+    core = [w for w in toks if w not in FRAME_WORDS] or toks
+    return tuple(lemma(w) for w in core)
+
+
+def said(text: str, value: str) -> str | None:
+    """The words of `text` that say what `value` names, by lemma and as a phrase (its content
+    words in order, stopwords between them allowed): "Plan tomorrow's routes" says "every mention
+    of routes", so does "routing"; "big hotel chains" does not say "big chains". None when not."""
+    key = key_lemmas(value)
+    if not key:
+        return None
+    toks = [w for w in words(text) if w not in STOPWORDS]
+    n = len(key)
+    for i in range(len(toks) - n + 1):
+        if all(lemma(toks[i + j]) == key[j] for j in range(n)):
+            return " ".join(toks[i : i + n])
+    return None
 
 
 def unit_price_said(unit: str) -> re.Pattern[str]:

@@ -17,6 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, get_args
 
+from engine.language.artifact_text import said
+from engine.language.composition import restates
+from engine.language.composition import slot as compose_slot
 from engine.language.grammar import article
 from savedb.records import Record
 from textkit import clip
@@ -253,12 +256,37 @@ class Note(Protocol):
     def stage_id(self) -> str | None: ...
 
 
+def names(thing: Direction, exclusion: Direction) -> bool:
+    """Whether a direction that names a thing (an audience, scope, place, channel) names what an
+    exclusion leaves out, by lemma and phrase ("routes" and "every mention of routes")."""
+    return said(thing.value, exclusion.value) is not None
+
+
+def _lift(slots: dict[str, Direction], d: Direction) -> bool:
+    """Take out what `d` contradicts (a thing it names that was left out, or a thing it leaves
+    out that was named); False when `d` itself must not bind: "leave out every mention of routes"
+    also read as "routes" in the same note, whose words left routes out."""
+    if d.axis in _NAMES_A_THING and d.do:
+        barred = [k for k, x in slots.items() if x.axis == "exclusion" and names(d, x)]
+        if any(slots[k].memory_id == d.memory_id for k in barred):
+            return False
+        for k in barred:
+            del slots[k]
+    if d.axis == "exclusion":
+        for k in [k for k, x in slots.items() if x.axis in _NAMES_A_THING and x.do]:
+            if names(slots[k], d):
+                del slots[k]
+    return True
+
+
 def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
     """The binding section of a brief: the recalled binding notes (in write order by game day
-    then id) folded into the directions that bind now (nothing else binds): on each slot the
-    later replaces the earlier; an audience, a scope, a place or a channel named later lifts an
-    exclusion of the same words ("paid ads", later "no ads"), and the other way round (no
-    artifact can follow both)."""
+    then id) folded into the directions that bind now (nothing else binds): on each slot
+    (engine.language.composition: one value per axis, or several side by side) the later
+    replaces the earlier; an audience, a scope, a place or a channel named later lifts an
+    exclusion of the same thing ("paid ads", later "no ads"), and the other way round (no
+    artifact can follow both); in one note the exclusion is what the words said ("leave out every
+    mention of routes" binds no scope "routes")."""
     out = Binding()
     slots: dict[str, Direction] = {}
     seen: dict[str, Note] = {}
@@ -280,18 +308,15 @@ def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
             except ValueError:
                 continue  # a note from another build: inert
             d.memory_id = rec.id
-            old = slots.get(d.slot)
-            if old is not None:
+            key = compose_slot(d)
+            same = [k for k, x in slots.items() if k == key or restates(d, x)]
+            old = slots.get(same[0]) if same else None  # "the busiest flower sellers" takes the
+            if old is not None:  # place of "flower sellers" (and of every other restatement)
                 d.replaced = old.line()
-            if d.axis in _NAMES_A_THING and d.do:
-                for k in [k for k, x in slots.items() if x.axis == "exclusion"]:
-                    if slots[k].value.lower() in d.value.lower():
-                        del slots[k]
-            if d.axis == "exclusion":
-                for k in [k for k, x in slots.items() if x.axis in _NAMES_A_THING and x.do]:
-                    if d.value.lower() in slots[k].value.lower():
-                        del slots[k]
-            slots.pop(d.slot, None)
-            slots[d.slot] = d
+            if not _lift(slots, d):
+                continue
+            for k in same:
+                slots.pop(k, None)
+            slots[key] = d
     out.directions = list(slots.values())
     return out

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from typing import Self
 
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
-    from engine.language.directions import Source
+    from engine.language.directions import Direction, Source
     from engine.language.steering import Read
     from engine.routing import Router, RouteResult
     from engine.session.steps import MemoryNote, OwnAnswerView, Step
@@ -402,13 +402,14 @@ class Reject(PlainCommand["StageRun | None"]):
         from engine.session import steps
 
         self.check(state)
+        read = steps.read_rejection(state, self.reason)
         return unread_preview(
             state,
             self.verb,
             self.reason,
             lambda text: placed(steps.read_rejection(state, text)),
-            [d.line() for d in steps.read_rejection(state, self.reason).directions],
-        )
+            [d.line() for d in read.directions],
+        ) or conflict_preview(state, self.verb, read.directions)
 
     def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps
@@ -512,7 +513,9 @@ class StandupReply(PlainCommand["MemoryNote"]):
         binds = [d.line() for d in read_reply(state, self.text).directions] + [
             f"{o['label'].split(' (')[0].lower()} at the next fork" for o in read_orders(self.text)
         ]
-        return unread_preview(state, "reply", self.text, places, binds)
+        return unread_preview(state, "reply", self.text, places, binds) or conflict_preview(
+            state, "reply", read_reply(state, self.text).directions
+        )
 
     def apply(self, step: Step, prepared: None) -> MemoryNote:
         from engine.session import steps
@@ -658,6 +661,27 @@ class ForgetMemories(PlainCommand["ForgetReport"]):
         return result
 
 
+@dataclass(frozen=True, eq=False, repr=False)
+class ForgetNote(PlainCommand["ForgetReport"]):
+    """Delete one note of the run; the next brief drops exactly its directions."""
+
+    memory_id: str
+    cmd: ClassVar[str] = "forget_note"
+
+    @classmethod
+    def typed(cls, memory_id: str) -> ForgetNote:
+        return cls(clean_text(memory_id, field="note id", max_chars=64))
+
+    def apply(self, step: Step, prepared: None) -> ForgetReport:
+        from engine.session import memory_commands
+
+        return memory_commands.forget_note(step, self.memory_id)
+
+    def finish(self, session: GameSession, result: ForgetReport) -> ForgetReport:
+        result.compacted = session.memory.compact()
+        return result
+
+
 def player() -> tuple[Kind[object], ...]:
     """The commands a player gives at the gate, the fork and between stages, each in one phase:
     the snapshot reports whether each may run now, and the TUI's action rows name one each."""
@@ -718,6 +742,26 @@ def unread_preview(
         f"can change {CAN_CHANGE[state.stage.owner_role]}.",
         bound,
         unread=tuple(missed),
+    )
+
+
+def conflict_preview(state: GameState, verb: str, new: list[Direction]) -> Preview | None:
+    """The confirmation of words that conflict across axes with what binds now (an audience that
+    is also left out, a channel an exclusion names, a price under a floor the CEO set): each
+    conflict with the smallest fix (engine.language.composition); None when there is none."""
+    from engine.language.composition import conflicts
+    from engine.language.directions import Direction
+
+    bound = [Direction.from_dict(x) for x in (state.current.binding if state.current else [])]
+    found = [
+        c for c in conflicts([*bound, *new]) if any(d.line() in (c.first, c.second) for d in new)
+    ]
+    if not found:
+        return None
+    return Preview(
+        verb,
+        " ".join(f"{c.line}." for c in found[:3]),
+        "; ".join(d.line() for d in new),
     )
 
 

@@ -123,6 +123,9 @@ if TYPE_CHECKING:
 #     "price" names neither side of a fork ("price high, we need cash" read as the low price).
 # 63: prices are the game's (engine.game.pricing): "under $80" charges $79.99 a month (one cent
 #     under the bound), no longer the $75 the simulated worker writes; "under $50" $49.99, not $49.
+#     Directions compose (engine.language.composition): a standup reply binds the next stage and
+#     does not run it; one note can be forgotten (a recorded command); a fork option's audience
+#     names no rival; premium and cheap never bind the price in force.
 RULES_VERSION = 63
 
 

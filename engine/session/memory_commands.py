@@ -80,6 +80,27 @@ def forget_memories(step: Step) -> ForgetReport:
     return rep
 
 
+def forget_note(step: Step, memory_id: str) -> ForgetReport:
+    """Delete one note of the run: the next brief drops exactly the directions it carried (the
+    others stand; a direction it had replaced does not come back). One line for an id the run
+    does not hold."""
+    try:
+        rec = step.memory.get(memory_id)
+    except KeyError:
+        raise InputError(
+            f"no note {memory_id} in this run (see `worldforge memory show`)"
+        ) from None
+    rep = step.memory.forget_note(memory_id, game_day=step.state.day)
+    directions = (rec.payload or {}).get("directions") or []
+    step.emit(
+        E.MEMORY_PRUNED,
+        "ceo",
+        f"note {memory_id} forgotten ({count(len(directions), 'direction')} it bound)",
+        {"forgotten": rep.deleted, "operation": "forget_note", "id": memory_id, "kind": rec.kind},
+    )
+    return rep
+
+
 def delete_reports(save_dir: Path, run_id: str) -> list[Path]:
     """Delete the run's exported reports in the save dir's `reports/` (named by the opaque run id)."""
     folder = Path(save_dir) / "reports"

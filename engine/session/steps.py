@@ -8,7 +8,7 @@ transaction, rollback, listeners. Steps never call a model and never touch the s
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
@@ -32,8 +32,16 @@ from engine.game.models import (
 from engine.game.pricing import charge_named_price, price_in_force
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
+from engine.language.composition import (
+    audiences,
+    ceo_named,
+    keep_named,
+    replaces_named,
+    restates,
+)
+from engine.language.composition import slot as compose_slot
 from engine.language.directions import Direction, fold, payload
-from engine.language.grammar import count
+from engine.language.grammar import count, join_prose
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from memory.contract import MemoryBackend
@@ -367,9 +375,13 @@ def approve(step: Step) -> Dilemma:
         stage_id=stage.id,
     )
     st.dilemma = posed = pose(st, stage)
+    now = in_force(step)
     for opt in posed.options:  # the same content the decision will bind (fork_directions)
-        bound = fork_directions(st, posed, stage.id, opt.rule_id, None, None)
+        bound = fork_directions(st, posed, stage.id, opt.rule_id, None, None, now)
         opt.binds = "; ".join(d.line() for d in bound)
+        replaces = replaces_on_card(bound, now)
+        if replaces:
+            opt.binds += f" ({replaces})"
     step.emit(
         E.DILEMMA_POSED,
         "narrator",
@@ -411,12 +423,35 @@ def read_rejection(st: GameState, reason: str) -> Read:
     return read
 
 
-def replaced_lines(step: Step, new: list[Direction]) -> list[str]:
-    """For the receipt: which binding directions the new ones replace (recalled now)."""
+def in_force(step: Step) -> list[Direction]:
+    """The directions that bind now, folded from the live binding notes."""
     live = step.memory.records(kinds=["procedural"], statuses=["provisional", "active"])
-    before = fold(live)
-    slots = {d.slot: d for d in before.directions}
-    return [f"{d.line()} replaces {slots[d.slot].line()}" for d in new if d.slot in slots]
+    return fold(live).directions
+
+
+def replaced_lines(step: Step, new: list[Direction]) -> list[str]:
+    """For the receipt: which binding directions the new ones replace (recalled now), on one
+    slot or by restating the same people or thing (engine.language.composition)."""
+    before = in_force(step)
+    return [
+        f"{d.line()} replaces {old.line()}"
+        for d in new
+        for old in before
+        if (compose_slot(old) == compose_slot(d) or restates(d, old)) and old.line() != d.line()
+    ]
+
+
+def replaces_on_card(bound: list[Direction], now: list[Direction]) -> str:
+    """What an option's card says it replaces of what the CEO named, before it is chosen:
+    "replaces your “flower sellers”" (empty when it replaces nothing the CEO named)."""
+    said = [
+        f"“{old.value}”" if old.axis in _NAMED_THING else f"“{old.line()}”"
+        for old, _new in replaces_named(bound, now)
+    ]
+    return f"replaces your {join_prose(said)}" if said else ""
+
+
+_NAMED_THING = ("audience", "scope", "place", "channel", "name")
 
 
 def reject(step: Step, reason: str) -> None:
@@ -518,7 +553,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     if own_text is None:
         opt = next(o for o in dilemma.options if o.key == key)
         rule_id, text, matched = opt.rule_id, opt.text, "option"
-        directions = fork_directions(st, dilemma, stage.id, rule_id, None, None)
+        directions = fork_directions(st, dilemma, stage.id, rule_id, None, None, in_force(step))
     else:
         reading, rule_id, interpreted, directions = read_own_answer(st, own_text)
         text, matched = own_text, reading.matched_by
@@ -694,19 +729,22 @@ def fork_directions(
     rule_id: str,
     own_text: str | None,
     reading: Interpretation | None,
+    bound: Sequence[Direction] = (),
 ) -> list[Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
     by what the CEO's own words name; "both" binds both options' content (the dearer one's where
-    they clash); words that fit neither bind the option they are costed as (`rule_id`)."""
+    they clash); words that fit neither bind the option they are costed as (`rule_id`). An
+    option keeps what the CEO named on an axis it may not replace (engine.language.composition):
+    its audience is composed around the CEO's ("the busiest flower sellers"), never another's."""
     stage = st.stage
     assert stage is not None
     base = price_in_force(st)
-    customer = st.niche or st.founder.customer
+    named = [d for d in bound if d.axis == "audience" and ceo_named(d)]
+    customer = audiences(named) or st.niche or st.founder.customer
 
     def content(rid: str) -> list[Direction]:
-        return option_directions(
-            rid, base=base, customer=customer, rival=st.antagonist.name, stage=stage_id
-        )
+        made = option_directions(rid, base=base, customer=customer, stage=stage_id)
+        return keep_named(made, list(bound))
 
     out: dict[str, Direction] = {}
     if reading is not None and reading.option is None and reading.matched_by == "both":

@@ -17,6 +17,7 @@ from engine.game.adherence import applies
 from engine.game.economy import burn_line
 from engine.game.models import Directive, GameState, Stage, StageRun
 from engine.game.rubric import evaluate
+from engine.language.composition import audiences
 from engine.language.directions import Binding, fold
 from engine.language.fence import DATA_RULE, data_block, rewrap
 from engine.language.grammar import count
@@ -247,10 +248,7 @@ def run_worker(
             founder_keywords=state.founder.keywords,
             binding=binding,
             validated=True,  # the router validated a model's answer; the simulation's is ours
-            customer=next(
-                (d.value for d in binding.directions if d.axis == "audience"),
-                state.founder.customer,
-            ),
+            customer=audiences(binding.directions) or state.founder.customer,
         ),
         lambda r: (
             f"score={r.final} checks {sum(r.checks.values())}/{len(r.checks)}"

@@ -29,9 +29,10 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.game.adherence import BUZZWORDS, FIELDS, SCOPE_FLOOR, check
+from engine.game.adherence import BUZZWORDS, FIELDS, SCOPE_FLOOR, carries, check
 from engine.game.flaws import OVER_CLAIMS
 from engine.language.artifact_text import PER_MONTH
+from engine.language.composition import audiences
 from engine.language.directions import CORE_SCOPE, GENERIC_CLAIM, Direction, price_words
 from engine.routing.prompts import schema_block
 
@@ -61,8 +62,9 @@ def compiled_schema(
     for d in directions:
         if d.axis == "price":
             _price(role, schema, d, patterned)
-        elif d.axis == "audience":
-            _audience(role, schema, d, patterned)
+        elif d.axis == "audience":  # several audiences are held side by side, as written
+            who = audiences(directions)
+            _audience(role, schema, Direction(axis="audience", value=who), patterned)
         elif d.axis == "name":
             _pattern(schema, _field(role, "name"), d.value, patterned)
         elif d.axis == "timeline" and d.op == "eq" and d.amount is not None:
@@ -70,7 +72,7 @@ def compiled_schema(
         elif d.axis == "number" and d.key in _NUMBER_PROP:
             where, prop = _NUMBER_PROP[d.key]
             _bound(schema, where, prop, d, d.amount)
-        elif d.axis in ("channel", "scope", "place"):
+        elif d.axis in ("channel", "scope", "place") and carries(role, d):
             _named(role, schema, d, patterned)
         elif d.axis == "tone" and d.value == "warm":
             _pattern(schema, _field(role, "tone"), "you", patterned)

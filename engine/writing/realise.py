@@ -24,6 +24,8 @@ from engine.game.adherence import (
     FIELDS,
     SCOPE_FLOOR,
     SCOPE_LIST,
+    applies,
+    check,
     scope_lists,
     scope_size,
 )
@@ -36,9 +38,12 @@ from engine.language.artifact_text import (
     current_number,
     mentions,
     prose,
+    said,
     stated_prices,
     unit_price_said,
+    unquoted,
 )
+from engine.language.composition import audiences
 from engine.language.directions import (
     CORE_SCOPE,
     GENERIC_CLAIM,
@@ -63,25 +68,36 @@ _FLOOR = SCOPE_FLOOR  # the fewest items a list keeps when lines are taken out
 
 
 def realise(
-    role: str, art: dict[str, Any], directions: list[Direction], v: Voice, *, booked: float = 0.0
+    role: str,
+    art: dict[str, Any],
+    directions: list[Direction],
+    v: Voice,
+    *,
+    booked: float = 0.0,
+    keep: list[Direction] | None = None,
 ) -> None:
     """Edit `art` in place so it honours every direction its role's fields can carry. The order is
     fixed so no edit undoes another: tone first (it may shorten a field), then what adds content,
     then what takes content out, then the name and the price (restated wherever one is stated,
     and the revenue plan's numbers recomputed from it; `booked` is the revenue already booked,
-    which a plan never starts below)."""
+    which a plan never starts below). `keep` is every direction that binds (a redo realises only
+    what its reason named, and keeps what the others put in place: a channel another one holds)."""
     by = {a: [d for d in directions if d.axis == a] for a in _ORDER}
     gone = by["exclusion"] + by["claim"]
-    for d in by["audience"]:  # first: the named audience takes the old customer's place, so
-        _audience(role, art, d.value, v)  # "not dog owners" rewrites those lines, not deletes them
+    if by["audience"]:  # first: the named audience takes the old customer's place, so "not dog
+        _audience(role, art, audiences(by["audience"]), v)  # owners" rewrites, not deletes
     for d in gone:
         _take_out(role, art, d, v)
     for d in by["tone"]:
         _tone(role, art, d.value)
-    for d in by["channel"]:
-        _channel(role, art, d.value, v)
+    for d in by["channel"]:  # several channels bind side by side; support steps take only the
+        if applies(role, d, art):  # channels customers are answered through
+            held = [*by["channel"], *(x for x in keep or [] if x.axis == "channel")]
+            others = tuple(x.value for x in held if x.value != d.value)
+            _channel(role, art, d.value, v, others)
     for d in by["scope"]:
-        _scope(role, art, d.value, v)
+        if d.value != CORE_SCOPE:
+            _scope(role, art, d.value, v)
     for d in by["place"]:
         _scope(role, art, d.value, v, kind="place")
     for d in by["timeline"]:
@@ -95,6 +111,11 @@ def realise(
     for d in by["price"]:
         _price(role, art, d, v, directions)
         _reprice_plan(art, d, directions, booked)
+    if any(d.value == CORE_SCOPE for d in by["scope"]):  # "too broad" last of what adds lines:
+        held = [*directions, *(keep or [])]  # the cut keeps the price and what others hold
+        _scope(
+            role, art, CORE_SCOPE, v, held=tuple(x.value for x in held if x.axis in _HELD_IN_LISTS)
+        )
 
 
 _ORDER = (
@@ -276,15 +297,26 @@ SAID: dict[str, tuple[str, ...]] = {
 }
 
 
-def _channel(role: str, art: dict[str, Any], name: str, v: Voice) -> None:
+def _channel(
+    role: str, art: dict[str, Any], name: str, v: Voice, others: tuple[str, ...] = ()
+) -> None:
     field = FIELDS["channel"][role][0]
     if mentions(prose(art, (field,)), name):
         return
-    if role == "marketer":
+    if role == "marketer":  # the first channel no other bound channel holds becomes this one
         chans = [c for c in art.get("gtm_channels", []) if isinstance(c, dict)]
-        first = dict(chans[0]) if chans else {"expected_cac_usd": 20, "weekly_hours": 4}
+        at = next(
+            (
+                i
+                for i, c in enumerate(chans)
+                if not any(mentions(str(c.get("channel", "")), o) for o in others)
+            ),
+            len(chans),
+        )
+        first = dict(chans[at]) if at < len(chans) else {"expected_cac_usd": 20, "weekly_hours": 4}
         first["channel"] = name
-        art["gtm_channels"] = [first, *chans[1:3]] if len(chans) >= 3 else [first, *chans[1:]]
+        chans = [*chans[:at], first, *chans[at + 1 :]]  # (a fourth when three others hold)
+        art["gtm_channels"] = chans[: max(3, at + 1)]
         while len(art["gtm_channels"]) < 3:
             art["gtm_channels"].append(
                 {"channel": "founder outbound", "expected_cac_usd": 30, "weekly_hours": 3}
@@ -319,17 +351,35 @@ def _the(what: str) -> str:
     return f"the {what}" if bare else what
 
 
-def _scope(role: str, art: dict[str, Any], what: str, v: Voice, kind: str = "scope") -> None:
+# The axes whose realised line sits in a list a narrowed scope cuts (a channel's support step, a
+# place's loop): the cut keeps their lines.
+_HELD_IN_LISTS = ("channel", "place", "timeline")
+
+
+def _scope(
+    role: str,
+    art: dict[str, Any],
+    what: str,
+    v: Voice,
+    kind: str = "scope",
+    held: tuple[str, ...] = (),
+) -> None:
     """What the work centres on (or, with kind 'place', where it starts) in the role's field, in
-    one line: a later one takes the earlier one's line, and a place and a scope each keep theirs."""
+    one line: a later one takes the earlier one's line, and a place and a scope each keep theirs.
+    "Too broad" cuts every list to its floor, keeping the lines that state the price or carry a
+    direction `held` there (a channel, a place)."""
     field = FIELDS[kind][role][0]
     if what == CORE_SCOPE:  # "too broad": every list cut to what the role's floor needs
         for k, items in scope_lists(art).items():
             floor = SCOPE_FLOOR[k]
             if len(items) > floor:
-                priced = [x for x in items if isinstance(x, str) and "$" in x]
-                rest = [x for x in items if x not in priced]
-                items[:] = rest[: max(0, floor - len(priced))] + priced
+                kept = [
+                    x
+                    for x in items
+                    if isinstance(x, str) and ("$" in x or any(mentions(x, h) for h in held))
+                ]
+                rest = [x for x in items if x not in kept]
+                items[:] = rest[: max(0, floor - len(kept))] + kept
         return  # the narrowing is the cut (checked by counting), not a line saying so
     if mentions(prose(art, (field,)), what):
         return
@@ -458,10 +508,15 @@ def _tone(role: str, art: dict[str, Any], tone: str) -> None:
 # ------------------------------------------------------------------ taking things out
 def _take_out(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     """Remove every sentence and list item that names an excluded segment or an avoided claim."""
-    phrases = list(OVER_CLAIMS) if d.axis == "claim" and d.value == GENERIC_CLAIM else [d.value]
+    generic = d.axis == "claim" and d.value == GENERIC_CLAIM
 
-    def names(s: str) -> bool:
-        return any(has_phrase(s, p) or (not p.isalnum() and p in s.lower()) for p in phrases)
+    def names(s: str) -> bool:  # the gate's own test (adherence), outside the CEO's quoted words
+        s = unquoted(s)
+        if generic:
+            return any(
+                has_phrase(s, p) or (not p.isalnum() and p in s.lower()) for p in OVER_CLAIMS
+            )
+        return said(s, d.value) is not None
 
     for k, val in list(art.items()):
         if k in _SKIP:
@@ -473,10 +528,14 @@ def _strip(key: str, val: object, names: Callable[[str], bool], v: Voice) -> obj
     if isinstance(val, str):
         if not names(val):
             return val
-        kept = [s for s in _SENTENCE.split(val) if s and (not names(s) or "“" in s)]
+        kept = [s for s in _SENTENCE.split(val) if s and not names(s)]
         if kept:
             return " ".join(kept)
-        return v.fill("{cap_outcome} for {customer}")
+        if key == "target_audience":  # who it is for stays who it is for, never a benefit line
+            fills: tuple[str, ...] = (v.fill("{cap_customer}"),)
+        else:
+            fills = (v.fill("{cap_outcome} for {customer}"), v.fill("Built for {customer}"))
+        return next((f for f in fills if not names(f)), "A simpler week, start to finish.")
     if isinstance(val, list):
         if val and all(isinstance(x, dict) for x in val):
             return [_strip(key, x, names, v) for x in val]
@@ -626,7 +685,11 @@ def what_changed(
             "number": cap(d.line().split(" ")[0]) if d.key is None else cap(_number_label(d)),
             "name": "Name",
         }[d.axis]
-        if old == new:
+        if old == new and check(role, after, [d]):  # the gate's own check: still broken
+            out.append(f"{label}: still {new}; this attempt did not change it.")
+        elif old == new and check(role, before, [d]):
+            out.append(f"{label}: {new}, as before, but the work now holds to {d.line()}.")
+        elif old == new:  # "nothing to change" only when the check finds nothing to change
             verb = agree("was", is_plural(label))  # "Mentions of … were already gone"
             out.append(f"{label} {verb} already {new}; nothing to change there.")
         elif d.axis == "scope" and d.value == CORE_SCOPE:
@@ -684,12 +747,14 @@ def _shown(role: str, art: Mapping[str, object], d: Direction) -> str:
             return f"“{_short(text)}”"
         return d.value if hit else _NOT_NAMED
     if a == "exclusion":
-        return "present" if has_phrase(prose(art), d.value) else "gone"
+        words = said(prose(art), d.value)
+        return f"present (“{words}”)" if words else "gone"
     if a == "claim":
         if d.value == GENERIC_CLAIM:
-            said = next((c for c in OVER_CLAIMS if has_phrase(prose(art), c)), None)
-            return f"“{said}”" if said else "gone"
-        return "present" if d.value in prose(art).lower() else "gone"
+            claim = next((c for c in OVER_CLAIMS if has_phrase(prose(art), c)), None)
+            return f"“{claim}”" if claim else "gone"
+        words = said(prose(art), d.value)
+        return f"present (“{words}”)" if words else "gone"
     if a == "tone":
         text = prose(art)
         buzz = next((b for b in BUZZWORDS if has_phrase(text, b)), None)

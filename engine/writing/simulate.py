@@ -18,6 +18,8 @@ from engine.game.artifacts import shaped
 from engine.game.models import Economics, Founder, Stage
 from engine.game.pricing import list_price
 from engine.game.rules import verb_phrase
+from engine.language.artifact_text import said
+from engine.language.composition import audiences
 from engine.language.directions import Binding, Direction
 from engine.language.grammar import narrows
 from engine.language.pitch import read_pitch
@@ -28,7 +30,7 @@ from engine.writing.plan import price_plan
 from engine.writing.realise import realise, violate, what_changed
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
-from textkit import clip, has_phrase
+from textkit import clip
 from textkit.numbers import usd as money
 from textkit.patterns import Pattern
 
@@ -132,9 +134,7 @@ def _without(
     """`bank` less every entry that names an avoided phrase (a field left empty is dropped)."""
     if not avoid:
         return bank
-    out = {
-        k: tuple(x for x in v if not any(has_phrase(x, a) for a in avoid)) for k, v in bank.items()
-    }
+    out = {k: tuple(x for x in v if not any(said(x, a) for a in avoid)) for k, v in bank.items()}
     return {k: v for k, v in out.items() if v}
 
 
@@ -355,34 +355,42 @@ def simulate_artifact(
     this attempt makes (engine.game.flaws.draw); `drift` is the one recalled direction a seeded
     DRIFT breaks."""
     binding = binding or Binding()
-    audience = next((d.value for d in binding.directions if d.axis == "audience"), None)
+    audience = audiences(binding.directions) or None
     t = {k: x for k, x in (thread or {}).items() if k != "niche"}
     if audience:
         t["niche"] = audience
     redo = binding.rejection if previous is not None else None
-    named = [Direction.from_dict(d) for d in (redo or {}).get("directions") or []]
+    # what the rejection binds as the fold composed it ("leave out every mention of routes" binds
+    # no scope "routes"; a later note may have replaced one of its slots)
+    folded = {(d.axis, d.value) for d in binding.directions}
+    named = [
+        d
+        for d in (Direction.from_dict(x) for x in (redo or {}).get("directions") or [])
+        if (d.axis, d.value) in folded
+    ]
     avoid = _avoided([*binding.directions, *named])
     v = _voice(founder, stage, economics, seed, attempt, t, binding.rule_id or "pitch", avoid)
     art: dict[str, Any]
     if redo is not None and previous is not None:
         art = copy.deepcopy(previous)
         art.pop("memory_writes", None)
-        realise(role, art, named, v, booked=economics.monthly_revenue_usd)
+        realise(role, art, named, v, booked=economics.monthly_revenue_usd, keep=binding.directions)
         said = what_changed(role, previous, art, [d for d in named if applies(role, d, art)])
         if not said:
             said = [
                 "Nothing in your reason is something this artifact carries, so it is unchanged."
             ]
-        art["follows_decision"] = {
-            "rule_id": binding.rule_id or "none",
-            "how": how_line(binding, v),
-        }
         heard = clip(str(redo.get("said") or ""), 120)
         stop = (
             "" if heard.endswith((".", "!", "?")) else "."
         )  # “… per groomer.” takes no second stop
         lead = f"Attempt {attempt}. You said “{heard}”{stop}" if heard else f"Attempt {attempt}."
-        art["summary"] = sentences(" ".join([lead, *said]))
+        # the summary stays the artifact's summary (realised like every field); what this attempt
+        # changed sits apart, in how the work follows what binds it
+        art["follows_decision"] = {
+            "rule_id": binding.rule_id or "none",
+            "how": sentences(" ".join([lead, *said])),
+        }
     else:
         art = _fresh(
             role,

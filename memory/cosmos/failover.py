@@ -314,6 +314,10 @@ class FailoverMemory:
 
         return self._serve(fold, mirror=not dry_run)[0]
 
+    def forget_note(self, memory_id: str, *, game_day: int) -> ForgetReport:
+        self._binding.pop(memory_id, None)
+        return self._serve(lambda m: m.forget_note(memory_id, game_day=game_day), mirror=True)[0]
+
     def forget_run(self, run_id: str | None = None, *, compact: bool = True) -> ForgetReport:
         """Delete the run's memories here at once (local copies and seeds included) and in Cosmos
         when it answers; otherwise leave a tombstone (in the caller's transaction) that any later

@@ -22,6 +22,7 @@ SAMPLES: dict[type[C.Command], C.Command] = {
     C.Consolidate: C.Consolidate(["mem-1", "mem-2"], "One note", "ceo"),
     C.Prune: C.Prune(),
     C.ForgetMemories: C.ForgetMemories(),
+    C.ForgetNote: C.ForgetNote("mem-00004"),
 }
 
 

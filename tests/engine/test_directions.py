@@ -160,7 +160,6 @@ def test_premium_and_cheap_bind_different_prices_depth_and_breadth_different_seg
     kw = {
         "base": Direction(axis="price", value="", amount=60),
         "customer": "groomers",
-        "rival": "R",
         "stage": "s3",
     }
     hi, lo = option_directions("go.premium", **kw), option_directions("go.cheap", **kw)
@@ -306,7 +305,6 @@ def test_words_that_fit_neither_option_bind_the_option_they_are_costed_as(new_se
     kw = {
         "base": Direction(axis="price", value="", amount=1.0),
         "customer": "x",
-        "rival": "x",
         "stage": None,
     }
     assert bound and len(bound) == len(option_directions(dearer.rule_id, **kw))

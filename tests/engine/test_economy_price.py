@@ -112,6 +112,8 @@ def test_a_fork_prices_low_from_the_price_the_ceo_named_in_its_unit(new_session)
     posed = [e for e in s.events() if e.type == "DILEMMA_POSED"][4].payload
     shown = next(o["binds"] for o in posed["options"] if o["rule_id"] == "marketer.adoption")
     assert "$10 a meal" in shown  # the fork shows what the decision then binds, word for word
-    assert shown == "; ".join(Direction.from_dict(d).line() for d in decision["directions"])
+    binds, _, replaces = shown.partition(" (replaces your ")  # and what of the CEO's it replaces
+    assert binds == "; ".join(Direction.from_dict(d).line() for d in decision["directions"])
+    assert replaces == "“price $19 a meal”)"
     take = [e for e in s.events() if e.type == "STAGE_EXECUTED"][-3].payload  # TAKE's work
     assert take["stage_id"] == "stage_6_take" and "$10 a meal" in str(take["artifact"])

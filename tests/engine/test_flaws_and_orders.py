@@ -32,14 +32,12 @@ DECISION = Binding(
         "strategist.depth",
         base=Direction(axis="price", value="", amount=80),
         customer="hair salons",
-        rival="R",
         stage="s2",
     )
     + option_directions(
         "founder.full_time",
         base=Direction(axis="price", value="", amount=80),
         customer="",
-        rival="R",
         stage="s1",
     ),
 )

@@ -139,7 +139,6 @@ def test_drift_is_flagged_naming_the_direction_the_artifact_broke(new_session):
             "strategist.breadth",
             base=Direction(axis="price", value="", amount=50),
             customer="hobby gardeners",
-            rival="R",
             stage=None,
         )
     )

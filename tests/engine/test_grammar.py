@@ -182,7 +182,7 @@ def test_a_narrowed_customer_is_priced_per_the_customer_itself(new_session):
             "a childcare swap for shift workers",
             2,
             "AABBAABB",
-            "the busiest shift workers Quota",
+            "the busiest shift workers the big players ignore",
             "per worker",
         ),
     ],
@@ -213,19 +213,27 @@ def test_a_narrowed_customer_is_said_once(new_session, pitch, seed, path, narrow
 
 def test_a_broad_audience_flanked_keeps_its_breadth_last(new_session):
     """Broad, then flank: the work said "the cafés and others like them Pipeline Partners ignores"
-    a dozen times a venture; the corner the rival ignores comes first, the breadth last."""
+    a dozen times a venture; the corner the rival ignores comes first, the breadth last, and the
+    rival's name is never in the copy (it said "… Pipeline Partners ignores" in a headline)."""
     import re
 
     from engine.game.dilemmas import flanked
     from engine.play.headless import Plan, play, summary
 
-    assert flanked("nurses", "Acme") == "the nurses Acme ignores"
+    assert flanked("nurses") == "the nurses the big players ignore"
     assert (
-        flanked("cafés and others like them", "Acme")
-        == "the cafés Acme ignores and others like them"
+        flanked("cafés and others like them")
+        == "the cafés the big players ignore and others like them"
     )
     s = new_session(pitch="Bookkeeping for cafés nationwide", seed=901)
     play(s, Plan(path="BBBBBBBB"))
     text = "\n".join(ln for st in summary(s)["stages"] for ln in st["shipped"])
-    assert re.search(r"the cafés [A-Z][\w ]+ ignores and others like them", text)
-    assert not re.search(r"others like them [A-Z][\w ]+ ignores", text)
+    assert "the cafés the big players ignore and others like them" in text
+    assert not re.search(r"others like them the big players ignore", text)
+    copy = [
+        ln
+        for st in summary(s)["stages"]
+        for ln in st["shipped"]
+        if ln.startswith(("Headline:", "Email subject:", "Email:", "- Built", "Button:"))
+    ]
+    assert copy and not any(s.state.antagonist.name in ln for ln in copy)

@@ -145,8 +145,9 @@ def test_a_redo_naming_the_price_reprices_the_plan_and_says_so(new_session):
     fp = run.artifact["financial_plan"]
     assert fp["price_usd_per_month"] == 25 and _follows(fp)
     assert fp["target_mrr_usd_m1_to_m6"] != before["target_mrr_usd_m1_to_m6"]
-    assert f"${fp['target_mrr_usd_m1_to_m6'][-1]:,.0f}" in run.artifact["summary"]
-    assert "Month-6 revenue target: $" in run.artifact["summary"]
+    how = run.artifact["follows_decision"]["how"]  # what changed, apart from the summary
+    assert f"${fp['target_mrr_usd_m1_to_m6'][-1]:,.0f}" in how
+    assert "Month-6 revenue target: $" in how
     plan_line = next(c for c in run.changes if c.startswith("The numbers: "))
     assert "Price a customer pays: $" in plan_line and "→ $25 a month" in plan_line
     assert not run.rubric.drift

@@ -38,7 +38,6 @@ STANDING = option_directions(
     "strategist.depth",
     base=Direction(axis="price", value="", amount=80),
     customer="night-shift nurses",
-    rival="R",
     stage="s2",
 )
 
@@ -132,7 +131,8 @@ def test_a_redo_never_adds_a_flaw_and_says_what_changed_from_the_diff():
     assert price and price != old
     # the summary states the new price and never quotes the one it replaced
     now, was = (f.split(": ")[1].split(" per")[0] for f in (price[0], old[0]))
-    assert now in second["summary"] and was not in second["summary"]
+    how = second["follows_decision"]["how"]  # what changed, apart from the summary
+    assert now in how and was not in how
     # what the reason did not name stays as it was
     assert second["hero_headline"] == first["hero_headline"] and second["url"] == first["url"]
 
@@ -142,7 +142,8 @@ def test_a_redo_that_needs_no_change_says_so_instead_of_claiming_one():
     said = next(f for f in first["features"] if f.startswith("Pilot price"))
     amount = said.split("$")[1].split(" ")[0]
     _, second, _ = redo_pair(f"The price must be ${amount} a month", "designer")
-    assert "already" in second["summary"] and "→" not in second["summary"]
+    how = second["follows_decision"]["how"]
+    assert "already" in how and "→" not in how
 
 
 def test_revenue_targets_never_start_below_booked_revenue():
@@ -156,7 +157,7 @@ def test_revenue_targets_never_start_below_booked_revenue():
 
 def test_the_flaw_check_never_reads_the_ceos_quoted_words():
     _first, second, _ = redo_pair("Drop the 'guaranteed' line", "designer")
-    assert "guaranteed" in second["summary"].lower()  # quoted back to the CEO
+    assert "guaranteed" in second["follows_decision"]["how"].lower()  # quoted back to the CEO
     assert not [
         f for f in find_flaws("designer", second, customer="x") if f["kind"] == "over_claim"
     ]
@@ -263,13 +264,13 @@ def test_what_changed_reads_as_a_player_would_say_it(role):
     """'Too broad' says how much the work was cut ('5 features → 3 features'), a channel or scope
     the work did not name reads 'X (not named before)', never '“not named” → X'."""
     _, second, directions = redo_pair("Too broad, it tries to do everything", role)
-    said = second["summary"]
+    said = second["follows_decision"]["how"]
     assert "not named" not in said and check(role, second, directions) == []
     cut = re.search(r"Scope, cut to one core job: (\d+) [a-z ]+ → (\d+) [a-z ]+\.", said)
     kept = re.search(r"Scope was already \d+ [a-z ]+; nothing to change there\.", said)
     assert (cut and int(cut.group(1)) > int(cut.group(2))) or kept, said
     _, second, _ = redo_pair("Sell it through the nursing union newsletter instead", role)
-    assert "“not named” →" not in second["summary"], second["summary"]
+    assert "“not named” →" not in second["follows_decision"]["how"]
 
 
 def test_a_customer_with_a_who_clause_keeps_it_and_never_doubles_who():
@@ -311,7 +312,8 @@ def test_a_redo_naming_a_price_states_no_other_price(role):
     'what changed' list, from the diff, still shows the old one)."""
     first, second, _ = redo_pair("Price it at $27 a month", role)
     assert first != second
-    assert set(re.findall(r"\$([\d,.]+) a month", second["summary"])) <= {"27"}, second["summary"]
+    said = second["summary"] + " " + second["follows_decision"]["how"]
+    assert set(re.findall(r"\$([\d,.]+) a month", said)) <= {"27"}, said
 
 
 @pytest.mark.parametrize(
@@ -339,3 +341,30 @@ def test_what_the_ceo_leaves_out_stays_out_of_every_later_stage(new_session, pit
         named = [ln for ln in st["shipped"] if has_phrase(ln, topic) and "“" not in ln]
         assert not named, (st["beat"], named)
         assert not st["drift"] or not any(topic in v for v in st["verdict"]), st["verdict"]
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+@pytest.mark.parametrize(
+    "reason", ["Price it at $27 a month", "Leave out franchises", "Sell through whatsapp"]
+)
+def test_a_redo_keeps_its_summary_a_summary_and_says_what_changed_apart(role, reason):
+    """Every redo's summary became a changelog ("Attempt 2. You said …"); the summary stays the
+    work's summary and what this attempt changed sits in how it follows what binds it."""
+    _first, second, _ = redo_pair(reason, role)
+    assert not second["summary"].startswith("Attempt")
+    assert second["follows_decision"]["how"].startswith("Attempt 2. You said “")
+
+
+def test_an_audience_field_emptied_by_an_exclusion_still_names_the_audience():
+    """A redo turned the audience field into a benefit line ("Every drop made on time for …")
+    when an exclusion took out each of its sentences; it names who the work is for."""
+    from engine.writing.realise import realise
+    from engine.writing.simulate import _voice
+
+    stage = build_stages(founding_org())[STAGE_OF["strategist"]]
+    v = _voice(FOUNDER, stage, _economics(), 11, 2, None)
+    art = {"target_audience": "Night-shift nurses who plan routes every week"}
+    gone = Direction(axis="exclusion", value="every mention of routes", do=False)
+    realise("strategist", art, [gone], v)
+    assert art["target_audience"] == v.fill("{cap_customer}")
+    assert check("strategist", art, [gone]) == []

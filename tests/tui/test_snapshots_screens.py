@@ -27,6 +27,8 @@ async def play_to_the_end(pilot) -> None:
         if app.snap.phase == "ended":
             break
         key = {"gate": "a", "fork": "12"[turn % 2], "brief": "g"}[app.snap.phase]
+        if app.snap.pending_event is not None:  # an event waits: the player answers it
+            key = "1"
         await pilot.press(key)
         await settle(app, pilot)
     assert app.screen.__class__.__name__ == "EndScreen"

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from engine.config import Settings
     from engine.session.api import GameSession
     from memory.contract import MemoryBackend
-    from memory.models import ConsolidationResult, PruneReport
+    from memory.models import ConsolidationResult, ForgetReport, PruneReport
     from worldforge_tui.cli import Subcommands
 
 COSMOS_PENDING = (
@@ -98,6 +98,11 @@ def register(subparsers: Subcommands) -> argparse.ArgumentParser:
     take_over(p)
     p = action("forget", "delete the run's memories and events for good (right to deletion)")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument(
+        "--note",
+        metavar="ID",
+        help="forget only this note (a recorded command: the next brief drops its directions)",
+    )
     take_over(p)
     p = action("audit", "show the content-free audit trail")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N records")
@@ -272,7 +277,7 @@ def _write_command(
         return
     from engine.routing import Router
     from engine.session.api import GameSession
-    from engine.session.commands import Consolidate, Prune
+    from engine.session.commands import Consolidate, ForgetNote, Prune
     from engine.session.saves import resolve_save_dir
 
     day = getattr(args, "day", None)
@@ -292,7 +297,9 @@ def _write_command(
             if refused:
                 raise CliError(refused)
         act = args.memory_action
-        if act == "prune":
+        if act == "forget" and args.note is not None:
+            _forgot_note(args, session.execute(ForgetNote.typed(args.note)))
+        elif act == "prune":
             _pruned(args, session.give(Prune))
         elif act == "consolidate":
             _consolidated(
@@ -339,6 +346,12 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
         _pruned(args, store.prune(game_day=_day(conn, args), dry_run=False))
     elif act == "consolidate":
         _consolidated(args, _store_consolidate(conn, store, args, dry_run=False))
+    elif args.note is not None:
+        try:
+            rep = store.forget_note(args.note, game_day=_day(conn, args))
+        except KeyError:
+            raise CliError(f"no note {args.note[:80]!r} in run {args.run[:80]}") from None
+        _forgot_note(args, rep)
     else:
         from engine.session.events import forget_run
         from engine.session.saves import delete_run
@@ -358,6 +371,12 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
             + ("" if gone.compacted else " (another reader kept the WAL; run again to compact)")
             + (COSMOS_PENDING if cosmos_pending else ""),
         )
+
+
+def _forgot_note(args: argparse.Namespace, rep: ForgetReport) -> None:
+    _emit(
+        args, {**rep.to_dict(), "note": args.note}, f"forgot note {args.note} of run {rep.run_id}"
+    )
 
 
 def _confirm_forget(run_id: str) -> None:
@@ -402,7 +421,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             if not _run_known(conn, args.run):
                 raise CliError(f"unknown run id {args.run[:80]!r} in {path.parent}")
-            if args.memory_action == "forget" and not args.yes:
+            if args.memory_action == "forget" and not args.yes and args.note is None:
                 _confirm_forget(args.run)
             _dispatch(conn, args)
         finally:

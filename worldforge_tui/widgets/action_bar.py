@@ -80,7 +80,8 @@ class ActionBar(Vertical):
         changed: list[Button] = []
         for row in self._rows:
             button = self.query_one(f"#{row.button}", Button)
-            if phase is None or phase != row.phase:  # no venture (the first frame): all hidden
+            waits = row.command != "answer_event" or can.get("answer_event")  # (only an event's)
+            if phase is None or phase != row.phase or not waits:  # no venture: all hidden
                 if not button.has_class("-hidden"):
                     button.add_class("-hidden", update=False)
                     changed.append(button)
@@ -118,7 +119,7 @@ class ActionBar(Vertical):
                 text = f"{row.label.rstrip('…')} [{key_of(row.id)}]"
             if str(button.label) != text:
                 button.label = Content(text)
-            if phase is not None and row.phase == phase:
+            if phase is not None and row.phase == phase and not button.has_class("-hidden"):
                 used += max(len(text) + 2, 10) + 1
         hint = ""
         if not busy:  # the whole hint when it fits beside the buttons, else what they cannot say

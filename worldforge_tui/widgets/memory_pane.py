@@ -1,6 +1,6 @@
 """The Memory pane: the run's memories grouped by kind with counts, the store label, provisional and
-binding badges, expiry; space marks notes for consolidation, p runs a prune dry run, f forgets,
-w shows what the work of each stage the highlighted note binds would be if it were forgotten
+binding badges, expiry; space marks notes for consolidation, p runs a prune dry run, f forgets
+the run, d forgets the highlighted note, w shows what the work of each stage the highlighted note binds would be if it were forgotten
 (the run is not changed)."""
 
 from __future__ import annotations
@@ -208,6 +208,14 @@ class MemoryPane(Vertical):
     def action_request(self, action: str) -> None:
         ids = sorted(self.marked) if self.marked else ([x] if (x := self.selected_id()) else [])
         self.post_message(self.ActionRequested(action, ids))
+
+    def action_forget_note(self) -> None:
+        """The selected note (never the marks) is forgotten, after the player confirms."""
+        memory_id = self.selected_id()
+        if memory_id is None:
+            self.app.notify("Highlight a note first.", title="Forget note", markup=False)
+            return
+        self.post_message(self.ActionRequested("forget_note", [memory_id]))
 
     def action_what_if(self) -> None:
         """The selected note (never the marks): what the work would be without it."""
