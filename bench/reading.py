@@ -83,10 +83,56 @@ class Result:
 
 
 def read_input(record: Mapping[str, Any]) -> Result:
-    """Read one corpus record the way the game reads that kind of input (today: the steering
-    reader for the words, the own-answer reader for which option a fork answer picks, the
-    option's words read as its content; a rejection that places nothing, or a price it cannot
-    read, is asked about)."""
+    """Read one corpus record the way the game reads that kind of input: the direction reader
+    (engine.language.reader), given what one unit of the offering is (the pitch's offering, as
+    the game's pitch reading names it) and, for an own answer, the fork's two options."""
+    from engine.language.reader import read_text
+
+    out = read_text(
+        record["text"],
+        source=record["source"],
+        fork=record.get("fork"),
+        unit=_unit(record["pitch"]),
+    )
+    return Result(
+        directions=[
+            Produced(
+                axis=d.axis,
+                do=d.do,
+                value=d.value,
+                amount=d.amount,
+                op=d.op,
+                period=d.period,
+                unit=d.unit,
+                key=d.key,
+                currency=d.currency,
+            )
+            for d in out.directions
+        ],
+        asked=out.asked,
+        unread=out.unread,
+    )
+
+
+_UNITS: dict[str, str | None] = {}
+
+
+def _unit(pitch: str) -> str | None:
+    """One unit of the pitch's offering ("smart bird feeders" → "feeder"), as the game reads it."""
+    if pitch not in _UNITS:
+        from engine.language.grammar import singular
+        from engine.language.pitch import read_pitch
+
+        offering = read_pitch(pitch).offering.split()
+        _UNITS[pitch] = singular(offering[-1]).lower() if offering else None
+    return _UNITS[pitch]
+
+
+def read_input_before(record: Mapping[str, Any]) -> Result:
+    """The readers the game had before engine.language.reader (the baseline, `--reader before`):
+    the steering reader for the words, the own-answer reader for which option a fork answer
+    picks, the option's words read as its content; a rejection that places nothing, or a price
+    it cannot read, is asked about."""
     from engine.language.reading import read_own_answer
     from engine.language.steering import read_directions
     from engine.language.unread import placed, unread_parts
@@ -403,6 +449,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print JSON (the default)")
     ap.add_argument("--part", choices=(*PARTS, "both"), default="both")
     ap.add_argument(
+        "--reader",
+        choices=("game", "before"),
+        default="game",
+        help="the game's reader, or the readers it had before (the baseline)",
+    )
+    ap.add_argument(
         "--show", action="store_true", help="print the build part's misses, one JSON a line"
     )
     args = ap.parse_args(argv)
@@ -410,7 +462,8 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {}
     misses: list[dict[str, Any]] = []
     for part in parts:
-        out[part] = score(directions(part), misses=misses if part == "build" else None)
+        reader = read_input if args.reader == "game" else read_input_before
+        out[part] = score(directions(part), reader, misses=misses if part == "build" else None)
     if args.show:
         for m in misses:
             print(json.dumps(m, ensure_ascii=False))

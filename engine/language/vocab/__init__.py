@@ -1,0 +1,130 @@
+"""The reader's vocabulary as data: `frames.json` (cues that introduce a value, per axis) and
+`words.json` (tone words, money words and units, periods, bounds, number keys, people, channels).
+
+Validated at load: every row has its fields and an example the cue occurs in, so a new phrasing
+is a new row reviewed as a data diff. One precedence rule everywhere: at a position, the longest
+cue (in tokens) wins, then the first row in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.language.utterance import tokenize
+
+_HERE = Path(__file__).resolve().parent
+AXES = (
+    "price",
+    "audience",
+    "exclusion",
+    "channel",
+    "scope",
+    "place",
+    "timeline",
+    "claim",
+    "tone",
+    "number",
+    "name",
+)
+
+
+class VocabError(ValueError):
+    """A vocabulary row that breaks the schema (raised at load, naming the row)."""
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One row: its words (as token texts), and what it means."""
+
+    words: tuple[str, ...]
+    row: dict[str, Any]
+
+
+def cue_words(phrase: str) -> tuple[str, ...]:
+    return tuple(t.low for t in tokenize(phrase))
+
+
+def _check_example(where: str, cue: str, example: str) -> None:
+    words, ex = cue_words(cue), cue_words(example)
+    n = len(words)
+    if not any(ex[i : i + n] == words for i in range(len(ex) - n + 1)):
+        raise VocabError(f"{where}: example {example!r} does not hold the cue {cue!r}")
+
+
+def _rows(name: str, section: str, need: tuple[str, ...]) -> list[Cue]:
+    data = json.loads((_HERE / name).read_text(encoding="utf-8"))
+    out = []
+    for k, row in enumerate(data[section]):
+        where = f"{name} {section}[{k}]"
+        if not isinstance(row, dict):
+            raise VocabError(f"{where}: not an object")
+        missing = [f for f in ("cue", "example", *need) if f not in row]
+        if missing:
+            raise VocabError(f"{where}: missing {', '.join(missing)}")
+        if "axis" in row and row["axis"] not in AXES:
+            raise VocabError(f"{where}: unknown axis {row['axis']!r}")
+        if row.get("suffix"):  # a suffix on a figure ("10p", "1.5k"): one token with it
+            if not re.search(r"\d" + re.escape(row["cue"]) + r"\b", row["example"]):
+                raise VocabError(f"{where}: example {row['example']!r} has no figure{row['cue']}")
+        else:
+            _check_example(where, row["cue"], row["example"])
+        out.append(Cue(cue_words(row["cue"]), row))
+    return out
+
+
+@dataclass(frozen=True)
+class Vocab:
+    frames: list[Cue]
+    tone: list[Cue]
+    money: list[Cue]
+    money_nouns: list[Cue]
+    numbers: list[Cue]
+    period: list[Cue]
+    ops: list[Cue]
+    number_keys: list[Cue]
+    weeks_relative: list[Cue]
+    lists: dict[str, frozenset[str]]
+
+    def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
+        """The row whose words start at `low[k]`: the longest, then the first."""
+        best: Cue | None = None
+        for c in rows:
+            n = len(c.words)
+            if tuple(low[k : k + n]) == c.words and (best is None or n > len(best.words)):
+                best = c
+        return best
+
+
+@cache
+def vocab() -> Vocab:
+    """The vocabulary, loaded and checked once."""
+    words = json.loads((_HERE / "words.json").read_text(encoding="utf-8"))
+    lists = {
+        name: frozenset(words[name])
+        for name in (
+            "terminators",
+            "people",
+            "channels",
+            "claim_words",
+            "word_nouns",
+            "chatter",
+            "vague",
+        )
+    }
+    return Vocab(
+        frames=_rows("frames.json", "rows", ("axis", "do")),
+        tone=_rows("words.json", "tone", ("value", "do")),
+        money=_rows("words.json", "money", ("currency",)),
+        money_nouns=_rows("words.json", "money_nouns", ("amount", "currency")),
+        numbers=_rows("words.json", "numbers", ("n",)),
+        period=_rows("words.json", "period", ("period",)),
+        ops=_rows("words.json", "ops", ("op", "where")),
+        number_keys=_rows("words.json", "number_keys", ("key", "op")),
+        weeks_relative=_rows("words.json", "weeks_relative", ("value",)),
+        lists=lists,
+    )
