@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from engine.language.utterance import Clause, Token, Utterance, parse
-from engine.language.vocab import Vocab, vocab
+from engine.language.vocab import Cue, Vocab, vocab
 
+_KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
+_CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))
 SINGLE = ("price", "place", "name", "timeline")  # axes that hold one value (number: per key)
 _QUOTES = "'\"‘’“”"
 _ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
@@ -166,6 +169,14 @@ def _figures(low: list[str], v: Vocab) -> list[_Fig]:
             continue
         num = _number(t, v)
         wordnum = None if num else _word_number(low, k, v)
+        if wordnum is not None and not (
+            k + 1 < n
+            and (
+                low[k + 1] in ("weeks", "week", "hours", "%", "percent", "grand", "quid", "bucks")
+                or low[k + 1] in ("dollars", "pounds", "euros", "k")
+            )
+        ):
+            wordnum = None  # "the cheap one", "one room": no figure
         if num or (wordnum is not None and t != "a"):
             amount, cur, is_money = num if num else (float(wordnum or 0), None, False)
             j = k + 1
@@ -217,6 +228,19 @@ class _Ctx:
         self.churn = "churn" in all_low or "churn" in fork_low
         self.unit: str | None = None
         self.period: str | None = None
+        self.last_key: str | None = None
+        self.has_price = any(t in _PRICE_CUES for t in all_low) or self.currency is not None
+        self._kind: Read | None | bool = False
+
+    def fork_kind(self) -> Read | None:
+        """The first figure the fork's options give (its axis, key, period), for bare figures."""
+        if self._kind is False:
+            self._kind = next(
+                (d for t in self.fork.values() for d in option_directions(t)
+                 if d.amount is not None and d.axis in ("price", "number", "timeline")),
+                None,
+            )
+        return self._kind if isinstance(self._kind, Read) else None
 
 
 def _currency_in(low: list[str], v: Vocab) -> str | None:
@@ -254,6 +278,8 @@ def _tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | Non
 def _value_run(cl: Clause, k: int, v: Vocab, limit: int = 8) -> list[Token]:
     """The tokens of a value starting at k: to a terminator, a quote's end, or `limit` words."""
     toks = cl.tokens
+    while k < len(toks) and toks[k].low in v.lists["adverbs"]:
+        k += 1
     if k < len(toks) and toks[k].text in _QUOTES:  # a quoted value runs to its closing quote
         out = []
         for t in toks[k + 1 :]:
@@ -263,8 +289,12 @@ def _value_run(cl: Clause, k: int, v: Vocab, limit: int = 8) -> list[Token]:
         return out
     out = []
     term = v.lists["terminators"]
-    for t in toks[k:]:
-        if t.low in term and out:
+    low = [t.low for t in toks]
+    for idx in range(k, len(toks)):
+        t = toks[idx]
+        if out and any(
+            " ".join(low[idx : idx + n]) in term for n in (4, 3, 2, 1) if idx + n <= len(low)
+        ):
             break
         if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/") and out:
             break
@@ -315,118 +345,131 @@ class _ClauseReader:
     def figures(self) -> None:
         v, low, cx = self.v, self.low, self.cx
         figs = _figures(low, v)
-        key_cue = None
-        for k in range(len(low)):
-            c = v.match(v.number_keys, low, k)
-            if c:
-                key_cue = c
-                break
+        key_cue = next(
+            (c for k in range(len(low)) if (c := v.match(v.number_keys, low, k)) is not None),
+            None,
+        )
+        key = str(key_cue.row["key"]) if key_cue else None
+        if key:
+            cx.last_key = key
+        rejected = self._rejected()
         for f in figs:
             if any(x in self.used for x in range(f.i, f.j)):
                 continue
             before = low[f.i - 1] if f.i > 0 else ""
             after = low[f.j] if f.j < len(low) else ""
-            if before in ("week", "wk", "weeks", "month", "day", "v", "year") or before in (
-                "+",
-                "/",
-            ):
+            if before in ("week", "wk", "weeks", "month", "day", "v", "year", "+", "/", "top"):
                 continue
-            if after in ("week", "weeks", "wk", "wks") and before in ("in", "") and not f.money:
-                continue  # "in 6 weeks" is a week, read below
+            if after in (":", "x", "-", "+", "am", "pm", "out", "minutes", "mins"):
+                continue
+            if not f.money and 1900 <= f.amount <= 2100 and f.amount % 1 == 0:
+                continue  # a year ("a 2009 forum")
+            if after in ("week", "weeks", "wk", "wks") and not f.money:
+                continue  # "in 6 weeks", "six weeks": a week, read below
             op = self._op(f)
+            fkey = key
+            if fkey is None and not f.money and cx.last_key and (op or len(low) <= 3):
+                fkey = cx.last_key  # "this assumes I work 70 hours a week. cap it at 40"
+            if fkey is None and f.money and cx.last_key in ("burn", "mrr", "cac") and (
+                f.amount >= 1000 or op
+            ) and not self._unit_after(f):
+                fkey = cx.last_key  # "burn's too high. £12k a month max"
             if f.percent:
-                if key_cue and key_cue.row["key"] == "churn" or cx.churn:
-                    val = f"{_fmt(f.amount)}%"
-                    self.add(
-                        "number", True, f.i, f.j, val, amount=f.amount, op=op or "max", key="churn"
-                    )
+                if fkey == "churn" or (fkey is None and cx.churn):
+                    r = self.add("number", True, f.i, f.j, f"{_fmt(f.amount)}%",
+                                 amount=f.amount, op=op or "max", key="churn")
+                    r.weak = rejected
                 continue
-            if (
-                key_cue
-                and key_cue.row["key"] in ("burn", "cac", "mrr")
-                and (f.money or f.amount >= 1000 or key_cue.row["key"] == "cac")
-            ):
-                key = key_cue.row["key"]
+            if fkey in ("burn", "cac", "mrr") and (f.money or f.amount >= 1000 or fkey == "cac"):
                 cur = f.currency or cx.currency
-                self.add(
-                    "number",
-                    True,
-                    f.i,
-                    f.j,
-                    f"{cur or ''}{_fmt(f.amount)}",
-                    amount=f.amount,
-                    op=op or key_cue.row["op"],
-                    key=key,
-                    currency=cur,
-                )
+                r = self.add("number", True, f.i, f.j, f"{cur or ''}{_fmt(f.amount)}",
+                             amount=f.amount, op=op or _KEY_OPS[fkey], key=fkey, currency=cur)
+                r.weak = rejected
                 continue
-            if after in ("hours", "hrs", "hour", "hr"):
-                self.add(
-                    "number",
-                    True,
-                    f.i,
-                    f.j + 1,
-                    f"{_fmt(f.amount)} hours a week",
-                    amount=f.amount,
-                    op=op or "max",
-                    key="hours",
-                )
+            if after in ("hours", "hrs", "hour", "hr") or (fkey == "hours" and not f.money):
+                n = 1 if after in ("hours", "hrs", "hour", "hr") else 0
+                r = self.add("number", True, f.i, f.j + n, f"{_fmt(f.amount)} hours a week",
+                             amount=f.amount, op=op or "max", key="hours")
+                r.weak = rejected
                 continue
-            if (
-                key_cue
-                and key_cue.row["key"] == "hours"
-                and not f.money
-                and after not in ("week", "weeks")
-            ):
-                self.add(
-                    "number",
-                    True,
-                    f.i,
-                    f.j,
-                    f"{_fmt(f.amount)} hours a week",
-                    amount=f.amount,
-                    op=op or "max",
-                    key="hours",
-                )
+            if fkey == "churn" and not f.money:
+                r = self.add("number", True, f.i, f.j, f"{_fmt(f.amount)}%", amount=f.amount,
+                             op=op or "max", key="churn")
+                r.weak = rejected
                 continue
             if f.money or self._price_context(f):
-                self.price(f, op)
+                self.price(f, op, rejected)
                 continue
-            noun = self.cl.tokens[f.j] if f.j < len(self.cl.tokens) else None
-            if (
-                noun is not None
-                and noun.is_word
-                and noun.low not in _NOT_PEOPLE_PLURALS
-                and noun.low.endswith("s")
-                and not noun.low.endswith("'s")
-                and (any(t in _TARGET_CUES for t in low) or cx.source == "own")
+            noun_at = next(
+                (x for x in range(f.j, min(len(low), f.j + 3))
+                 if self.cl.tokens[x].is_word
+                 and (low[x].endswith("s") or low[x] in ("people", "staff"))
+                 and low[x] not in _NOT_PEOPLE_PLURALS and not low[x].endswith("'s")),
+                None,
+            )
+            if noun_at is not None and (
+                any(t in _TARGET_CUES for t in low) or cx.source in ("own", "option")
+                or before in ("just", "only")
             ):
-                tgt = any(
-                    t
-                    in (
-                        "need",
-                        "aim",
-                        "hit",
-                        "reach",
-                        "goal",
-                        "want",
-                        "wants",
-                        "get",
-                        "by",
-                        "placed",
-                    )
-                    for t in low
-                )
-                self.add(
-                    "number",
-                    True,
-                    f.i,
-                    f.j + 1,
-                    f"{_fmt(f.amount)} {noun.text}",
-                    amount=f.amount,
-                    op=op or ("min" if tgt else "eq"),
-                    key="customers",
-                )
+                tgt = any(t in ("need", "aim", "hit", "reach", "goal", "want", "wants", "get",
+                                "by", "placed", "funder") for t in low)
+                r = self.add("number", True, f.i, noun_at + 1,
+                             f"{_fmt(f.amount)} {self.cl.tokens[noun_at].text}",
+                             amount=f.amount, op=op or ("min" if tgt else "eq"), key="customers")
+                r.weak = rejected
+                cx.last_key = "customers"
+                continue
+            kind = cx.fork_kind()
+            if kind is not None and cx.source == "own" and not f.money:
+                self._as_kind(kind, f, op, rejected)
+                continue
+            if cx.last_key == "customers" and len(low) <= 4:
+                self.add("number", True, f.i, f.j, _fmt(f.amount), amount=f.amount,
+                         op=op or "eq", key="customers")
+
+    def _as_kind(self, kind: Read, f: _Fig, op: str | None, rejected: bool) -> None:
+        """A bare figure in an own answer, in the terms the fork's options give their figure."""
+        n = _fmt(f.amount)
+        if kind.axis == "timeline":
+            r = self.add("timeline", True, f.i, f.j, f"week {n}", amount=f.amount)
+        elif kind.axis == "price":
+            cur = kind.currency
+            r = self.add("price", True, f.i, f.j, f"{cur or ''}{n} a {kind.unit or kind.period}",
+                         amount=f.amount, op=op or "eq", period=kind.period, unit=kind.unit,
+                         currency=cur)
+        else:
+            value = {"churn": f"{n}%", "hours": f"{n} hours a week"}.get(kind.key or "", n)
+            if kind.key in ("burn", "mrr", "cac"):
+                value = f"{kind.currency or ''}{n}"
+            r = self.add("number", True, f.i, f.j, value, amount=f.amount,
+                         op=op or kind.op, key=kind.key, currency=kind.currency)
+            if kind.key == "customers" and any(t in ("need", "want", "hit") for t in self.low):
+                r.op = op or "min"
+        if rejected or self.low[max(0, f.i - 1) : f.i] == ["not"]:
+            r.weak, r.do = True, False
+
+    def free(self) -> None:
+        """"free", "always free", "$0": a price of nothing."""
+        words = [t.low for t in self.cl.tokens if t.is_word]
+        if "free" in words and set(words) <= {"free", "always", "it's", "its", "it", "is",
+                                              "keep", "make", "totally", "completely", "stays"}:
+            k = self.low.index("free")
+            self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")
+
+    def _rejected(self) -> bool:
+        """The clause dismisses the figure it names ("is a fantasy", "is robbery", "too")."""
+        text = " ".join(self.low)
+        return any(
+            re.search(r"\b" + re.escape(w) + r"\b", text) for w in self.v.lists["rejections"]
+        ) or any(t in ("??", "?!") for t in self.low) or (
+            self.cl.question and any(t in ("who", "why", "nobody") for t in self.low)
+        )
+
+    def _unit_after(self, f: _Fig) -> bool:
+        low = self.low
+        return f.j + 1 < len(low) and low[f.j] in ("a", "per") and low[f.j + 1] not in (
+            "month", "year", "mo", "week"
+        )
 
     def _op(self, f: _Fig) -> str | None:
         v, low = self.v, self.low
@@ -441,96 +484,95 @@ class _ClauseReader:
         return None
 
     def _price_context(self, f: _Fig) -> bool:
-        low, cx = self.low, self.cx
+        low, cx, v = self.low, self.cx, self.v
         after = low[f.j] if f.j < len(low) else ""
-        if after in _NOT_PEOPLE_PLURALS or after in ("week", "weeks", "people", "minutes"):
+        if after in _NOT_PEOPLE_PLURALS or after in ("week", "weeks", "people", "minutes", "of"):
             return False
-        if self.v.match(self.v.period, low, f.j) and after not in ("a",) or after in ("per", "/"):
+        if v.match(v.period, low, f.j) and after != "a" or after in ("per", "/"):
             return True
-        if f.j < len(low) and low[f.j] == "a" and f.j + 1 < len(low) and low[f.j + 1].isalpha():
+        if after == "a" and f.j + 1 < len(low) and low[f.j + 1].isalpha() and low[
+            f.j + 1
+        ] not in ("lot", "bit", "day", "week", "month", "year", "cohort"):
             return True  # "20 a plant"
-        if any(t in _PRICE_CUES for t in low[max(0, f.i - 4) : f.i]):
+        if any(t in _PRICE_CUES for t in low[max(0, f.i - 3) : f.i]):
             return True
-        if cx.source == "own" and any(t in ("$", "£", "€") for t in cx.fork_low):
+        if cx.source in ("own", "option") and any(t in ("$", "£", "€") for t in cx.fork_low):
             return len(low) <= 4 or low[f.i - 1 : f.i] in (["but"], ["neither"])
-        return len(low) <= 3 and cx.currency is not None and cx.source != "own"
+        return f.i == 0 and len(low) <= 3 and cx.currency is not None and cx.has_price
 
-    def price(self, f: _Fig, op: str | None) -> None:
+    def price(self, f: _Fig, op: str | None, rejected: bool) -> None:
         v, low, cx = self.v, self.low, self.cx
         cur = f.currency or cx.currency
         j = f.j
         period, unit = None, None
+        for k in range(max(0, f.i - 3), f.i):
+            c = v.match(v.period_before, low, k)
+            if c:
+                period = str(c.row["period"])
         while j < len(low):
             c = v.match(v.period, low, j)
             if c:
                 if c.row["period"] in ("month", "year"):
                     period = c.row["period"]
-                elif period is None:
+                elif period is None or period == "unit":
                     period, unit = "unit", c.row.get("unit") or unit
                 j += len(c.words)
                 continue
-            if (
-                low[j] in ("a", "per", "/", "an")
-                and j + 1 < len(low)
-                and self.cl.tokens[j + 1].is_word
-            ):
-                noun_toks = [self.cl.tokens[j + 1]]
+            toks = self.cl.tokens
+            if low[j] in ("a", "per", "/", "an") and j + 1 < len(low) and toks[j + 1].is_word:
+                noun_toks = [toks[j + 1]]
                 j2 = j + 2
                 if j2 + 1 < len(low) and low[j2] == "per" and low[j2 + 1] in ("weekend", "night"):
-                    noun_toks.append(self.cl.tokens[j2])
-                    noun_toks.append(self.cl.tokens[j2 + 1])
+                    noun_toks += [toks[j2], toks[j2 + 1]]
                     j2 += 2
                 word = noun_toks[0].low
                 if word in ("head",):
                     period, unit = "unit", "ticket"
-                elif word not in _ARTICLES and not word.isdigit() and word not in ("lot", "bit"):
-                    if period is None:
-                        unit = " ".join(t.low for t in noun_toks)
-                        period = "unit"
-                    elif period == "unit" and unit is None:
-                        unit = " ".join(t.low for t in noun_toks)
+                elif word not in _ARTICLES and not word.isdigit() and word not in (
+                    "lot", "bit", "day", "week"
+                ):
+                    if period in (None, "unit") and unit is None:
+                        unit = " ".join(t.lemma if len(noun_toks) == 1 else t.low
+                                        for t in noun_toks)
+                        period = period or "unit"
                 j = j2
                 continue
             if (
                 cx.source == "option"
-                and self.cl.tokens[j].is_word
+                and toks[j].is_word
                 and low[j] not in v.lists["terminators"]
                 and low[j] not in ("with", "and", "for", "no", "flat", "plus")
             ):
-                unit, period = self.cl.tokens[j].lemma, "unit"
+                unit, period = toks[j].lemma, "unit"
                 j += 1
             break
-        if period == "unit" and unit and unit.endswith(("month", "year")):
-            period = "month" if unit.endswith("month") else "year"
-        # "$8 a user a month", "£12 per van per month": the user/van is the unit of a monthly price
+        if period is None and unit is not None:
+            period = "unit"
+        if unit is None and f.i >= 2 and low[f.i - 1] == "at" and self.cl.tokens[
+            f.i - 2
+        ].low.endswith("s"):
+            unit, period = self.cl.tokens[f.i - 2].lemma, "unit"  # "Tickets at £25 each"
+        defaulted = period is None
         if period is None:
-            period, unit = cx.period, cx.unit if cx.period == "unit" else None
-            if period is None:
-                period, unit = "unit", None
+            period, unit = "unit", None
         if period == "unit" and unit is None:
             unit = cx.unit
-        neg = any(t in _NEG or t in ("nobody", "nobody's") for t in low[: f.i]) and op is None
-        if any(t in ("more",) for t in low[max(0, f.i - 2) : f.i]) and any(
-            t in ("nobody", "nobody's", "never", "no", "not", "won't") for t in low[: f.i]
+        before = low[: f.i]
+        neg = any(t in _NEG or t in _CANT for t in before) and op is None
+        if low[max(0, f.i - 2) : f.i] in (["more", "than"],) and any(
+            t in ("nobody", "nobody's", "never", "no", "not", "won't", "one's") for t in before
         ):
             op, neg = "max", False
-        if low[max(0, f.i - 1) : f.i] == ["not"] or low[max(0, f.i - 2) : f.i] == ["but", "not"]:
+        if low[max(0, f.i - 1) : f.i] == ["not"]:
             neg = True
-        if any(t in ("who", "nobody", "nobody's") for t in low[: f.i]) and op is None:
+        if rejected and op is None:
             neg = True
-        value = f"{cur or ''}{_fmt(f.amount)} a {unit or period}"
-        self.add(
-            "price",
-            not neg,
-            f.i,
-            j,
-            value,
-            amount=f.amount,
-            op=op or "eq",
-            period=period,
-            unit=unit if period == "unit" else None,
-            currency=cur,
-        )
+        amount = f.amount
+        value = "free" if amount == 0 else f"{cur or ''}{_fmt(amount)} a {unit or period}"
+        r = self.add("price", not neg, f.i, j, value, amount=amount, op=op or "eq",
+                     period=period, unit=unit if period == "unit" else None,
+                     currency=None if amount == 0 else cur)
+        r.weak = defaulted
 
     def weeks(self) -> None:
         low, cl = self.low, self.cl
@@ -557,7 +599,7 @@ class _ClauseReader:
                 continue
             reject = (
                 "too" in low
-                or low[max(0, i - 1) : i] in (["not"], ["than"])
+                or low[max(0, i - 1) : i] == ["not"]
                 or ("why" in low)
                 or (cl.question and len(low) <= 3 and j >= len(low) and not self.cx.source == "own")
                 or ("before" in low[:i] and "can't" in low or "cant" in low[:i])
@@ -574,6 +616,10 @@ class _ClauseReader:
                 )
                 continue
             r = self.add("timeline", True, i, j, f"week {_fmt(n)}", amount=n)
+            if low[max(0, i - 1) : i] in (["is"], ["'s"], ["that's"], ["it's"]) and not any(
+                x in low for x in ("launch", "ship", "live", "start", "open")
+            ):
+                r.weak = True  # "the Frankfurt trade fair is week 10": a date, not the launch
             if reject:
                 r.weak = True
                 r.do = False  # a rejected week: dropped when another week is named
@@ -618,99 +664,91 @@ class _ClauseReader:
         v, low, cl, cx = self.v, self.low, self.cl, self.cx
         k = 0
         while k < len(low):
-            if k in self.used:
-                k += 1
-                continue
-            c = v.match(v.frames, low, k)
-            if c is None:
-                k += 1
-                continue
-            j = k + len(c.words)
-            run = _value_run(cl, j, v)
-            if not run or all(t.is_word is False for t in run):
-                k += 1
-                continue
-            if any(self.cl.tokens.index(t) in self.used for t in run if t in self.cl.tokens):
-                k += 1
-                continue
-            axis, do = str(c.row["axis"]), bool(c.row["do"])
-            tidy = _tidy_value(cx.utt, run)
-            if tidy is None:
-                k += 1
-                continue
-            value, a, b = tidy
-            quoted = j < len(cl.tokens) and cl.tokens[j].text in _QUOTES
-            vt = [t for t in run if t.is_word]
-            if c.row.get("people") and not _is_people(vt, v):
-                if c.words == ("for",) and low[j + len(run) : j + len(run) + 1] == ["only"]:
-                    axis = "scope" if not _capitalised(vt) else "place"
-                else:
-                    k += 1
-                    continue
-            if axis == "exclusion":
-                if any(v.match(v.tone, [t.low for t in vt], 0) for _ in (0,)) and len(vt) <= 2:
-                    k += 1
-                    continue
-                if any(_number(t.low, v) for t in vt[:1]) or vt[0].low in ("$", "£", "€"):
-                    k += 1
-                    continue
-                if c.words in (("no",), ("not",), ("never",)) and vt[0].low in (
-                    "one",
-                    "one's",
-                    "later",
-                    "more",
-                    "need",
-                    "way",
-                    "idea",
-                    "question",
-                    "wait",
-                    "longer",
-                    "rush",
-                    "pressure",
-                    "thanks",
-                    "problem",
-                    "later",
-                    "worries",
-                    "i",
-                ):
-                    k += 1
-                    continue
-                if (
-                    quoted
-                    and _claimish(vt, v)
-                    and not (
-                        j + len(run) + 2 <= len(low)
-                        and low[j + len(run) + 1] in v.lists["word_nouns"]
-                    )
-                    and c.words != ("avoid", "the", "word")
-                ):
-                    axis = "claim"
-                if (
-                    c.words in (("not",), ("no",), ("never",))
-                    and _capitalised(vt)
-                    and (any(x in low for x in ("in", "start", "launch", "launching", "city")))
-                ):
-                    axis = "place"
-            if axis == "claim" and not quoted and len(vt) == 1 and not _claimish(vt, v):
-                axis = "exclusion"
-            if axis == "scope":
-                if _is_people(vt, v):
-                    axis = "audience"
-                elif _is_channel(value, v):
-                    axis = "channel"
-                elif _capitalised(vt) and len(vt) <= 3 and c.words in (("only",), ("just",)):
-                    axis = "place"
-            if axis == "name":
-                value = _name_value(cl, j, run) or value
-            if axis == "place" and not quoted:
-                caps = _cap_run(run)
-                if caps:
-                    value = caps
-            weak = c.words in (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
-            r = Read(axis=axis, do=do, value=value, start=a, end=b, weak=weak)
-            self.out.append(r)
-            self.used.update(range(k, j + len(run)))
-            k = j + len(run)
+            nxt = None
+            if k not in self.used:
+                for c in v.candidates(v.frames, low, k):
+                    nxt = self._frame(c, k)
+                    if nxt is not None:
+                        break
+            k = nxt if nxt is not None else k + 1
+
+    def _frame(self, c: Cue, k: int) -> int | None:
+        """Read the value one cue at k introduces; the index after it, or None (no value)."""
+        v, low, cl, cx = self.v, self.low, self.cl, self.cx
+        j = k + len(c.words)
+        run = _value_run(cl, j, v)
+        if c.row.get("until"):  # "keep restaurants out of it": the value sits before the word
+            end = next((x for x in range(j, len(low)) if low[x] == c.row["until"]), None)
+            if end is None or end == j:
+                return None
+            run = cl.tokens[j:end]
+        vt = [t for t in run if t.is_word]
+        if not vt or any(cl.tokens.index(t) in self.used for t in run):
+            return None
+        if vt[0].low in v.lists["pronouns"] or (
+            vt[0].low in v.lists["verbs"] and not c.row.get("until")
+        ):
+            return None
+        if vt[0].low in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now"):
+            return None
+        tidy = _tidy_value(cx.utt, run)
+        if tidy is None:
+            return None
+        value, a, b = tidy
+        axis, do = str(c.row["axis"]), bool(c.row["do"])
+        quoted = any(t.text in _QUOTES for t in cl.tokens[j : j + 1])
+        if c.row.get("caps") and (not vt[0].is_cap or quoted or vt[0].low in _CALENDAR):
+            return None
+        if c.row.get("people") and not _is_people(vt, v):
+            if c.words == ("for",) and low[j + len(run) : j + len(run) + 1] == ["only"]:
+                axis = "scope" if not _capitalised(vt) else "place"
+            else:
+                return None
+        if axis == "exclusion":
+            if v.match(v.tone, [t.low for t in vt], 0) and len(vt) <= 2:
+                return None
+            if _number(vt[0].low, v) or vt[0].low in ("$", "£", "€"):
+                return None
+            if vt[0].low in _NOT_VALUES:
+                return None
+            quote = _quoted(cl, j, j + len(run) + 1)
+            nouns = v.lists["word_nouns"]
+            after = low[j + len(run) : j + len(run) + 1]
+            if (
+                quote
+                and _claimish(quote, v)
+                and not (after and after[0] in nouns)
+                and c.words != ("avoid", "the", "word")
+            ):
+                axis = "claim"
+            elif (
+                c.words in (("not",), ("no",), ("never",))
+                and _capitalised(vt)
+                and not quote
+                and any(x in low for x in ("in", "start", "launch", "launching", "city"))
+            ):
+                axis = "place"
+        if axis == "claim" and not quoted and len(vt) == 1 and not _claimish(vt, v):
+            axis = "exclusion"
+        if axis == "scope":
+            if _is_people(vt, v):
+                axis = "audience"
+            elif _is_channel(value, v):
+                axis = "channel"
+            elif _capitalised(vt) and len(vt) <= 3 and c.words in (("only",), ("just",)):
+                axis = "place"
+        if axis == "name":
+            value = _name_value(cl, j, run) or value
+        if axis == "place" and not quoted:
+            value = _cap_run(run) or value
+        weak = c.words in (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
+        for part, pa, pb in _list_items(cx.utt, run, axis, v):
+            self.out.append(Read(axis=axis, do=do, value=part, start=pa, end=pb, weak=weak))
+        else_end = j + len(run)
+        if c.row.get("until"):
+            else_end += 1
+        self.used.update(range(k, else_end))
+        return else_end
 
     def postfix(self) -> None:
         """ "Soho first", "bars only", "X are our channel", "X. That's the product"."""
@@ -754,6 +792,7 @@ class _ClauseReader:
                     return
 
     def read(self) -> list[Read]:
+        self.free()
         self.figures()
         self.weeks()
         self.tone()
@@ -762,17 +801,53 @@ class _ClauseReader:
         return self.out
 
 
+_NOT_VALUES = frozenset(
+    "one one's later more need way idea question wait longer rush pressure thanks problem "
+    "worries i we it's its doubt chance matter offence offense rubbish".split()
+)
+
+
+def _quoted(cl: Clause, i: int, j: int) -> list[Token]:
+    """The words between the first pair of quotes in tokens i..j (none: [])."""
+    toks = cl.tokens[i:j]
+    marks = [x for x, t in enumerate(toks) if t.text in _QUOTES]
+    if len(marks) < 2:
+        return []
+    return [t for t in toks[marks[0] + 1 : marks[1]] if t.is_word]
+
+
+def _list_items(
+    utt: Utterance, run: list[Token], axis: str, v: Vocab
+) -> list[tuple[str, int, int]]:
+    """A value that lists several people, channels or things to leave out ("library
+    noticeboards and Nextdoor") as its items; one item otherwise ("wine and spirits
+    wholesalers" stays one: a one-word lowercase left side is a modifier)."""
+    whole = _tidy_value(utt, run)
+    if whole is None:
+        return []
+    if axis not in ("audience", "channel", "exclusion"):
+        return [whole]
+    cut = next((x for x, t in enumerate(run) if t.low in ("and", "or", "&")), None)
+    if cut is None or cut == 0 or cut == len(run) - 1:
+        return [whole]
+    left, right = run[:cut], run[cut + 1 :]
+    lw = [t for t in left if t.is_word]
+    if not (len(lw) >= 2 or left[0].is_cap or right[0].is_cap or _is_people(lw, v)):
+        return [whole]
+    out = [x for x in (_tidy_value(utt, left), _tidy_value(utt, right)) if x]
+    return out or [whole]
+
+
 def _cap_run(run: list[Token]) -> str | None:
     toks = [t for t in run if t.is_word]
-    while toks and toks[0].low in _ARTICLES:
-        toks = toks[1:]
-    out: list[Token] = []
+    runs: list[list[Token]] = [[]]
     for t in toks:
-        if t.is_cap or (out and t.low in ("of", "upon")):
-            out.append(t)
-        else:
-            break
-    return " ".join(t.text for t in out) or None
+        if t.is_cap or (runs[-1] and t.low in ("of", "upon")):
+            runs[-1].append(t)
+        elif runs[-1]:
+            runs.append([])
+    best = [r for r in runs if r]
+    return " ".join(t.text for t in best[-1]) if best else None
 
 
 def _name_value(cl: Clause, j: int, run: list[Token]) -> str | None:
@@ -814,7 +889,9 @@ def _bare(cx: _Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Re
     a neighbour it answers (a place refused before it), a person word, or a made-up name."""
     toks = [t for t in cl.tokens if t.is_word or t.text in _QUOTES]
     words = [t for t in toks if t.is_word]
-    if not words or len(words) > 4 or any(t.low in _VERBISH for t in words):
+    if not words or len(words) > 4 or any(
+        t.low in _VERBISH or t.low in cx.v.lists["verbs"] or t.low in _CLAUSE_VERBS for t in words
+    ):
         return []
     if any(t.low in cx.v.lists["chatter"] for t in words):
         return []
@@ -832,23 +909,6 @@ def _bare(cx: _Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Re
     if len(words) == 1 and re.match(r"^[A-Z][a-z]+[A-Z]\w+$", words[0].text):
         return [Read("name", True, value, a, b)]
     return []
-
-
-def _option_bare(cx: _Ctx, text: str, utt: Utterance) -> list[Read]:
-    """An option's words that no cue places ("Bristol", "Delivery riders", "Formal"): a person
-    word is an audience, a channel word a channel, a capitalised short phrase a place or name."""
-    toks = [t for t in utt.tokens if t.is_word]
-    if not toks or len(toks) > 6:
-        return []
-    tidy = _tidy_value(utt, toks)
-    if not tidy:
-        return []
-    value, a, b = tidy
-    if _is_people(toks, cx.v):
-        return [Read("audience", True, value, a, b)]
-    if _is_channel(value, cx.v):
-        return [Read("channel", True, value, a, b)]
-    return [Read("scope", True, value, a, b, weak=True)]
 
 
 def read_text(
@@ -945,45 +1005,57 @@ def _first_num(low: list[str]) -> str:
 
 def _settle(found: list[Read]) -> list[Read]:
     """The message's directions: on an axis that holds one value the last positive one wins
-    (a change of mind, a contrast); a refused value goes when another is named; weak readings
-    give way to a stronger one on the same words; duplicates go."""
-    out: list[Read] = []
+    (a change of mind, a contrast); a refused value goes when another is named; a price that
+    names no period takes the period of a price said beside it ("$35 a box. Actually no, $32");
+    weak readings give way to a stronger one; duplicates go."""
+    explicit = [r for r in found if r.axis == "price" and not r.weak and r.amount]
+    for r in found:
+        if r.axis == "price" and r.weak and explicit:
+            src = explicit[-1]
+            r.period, r.unit = src.period, src.unit
+            r.currency = r.currency or src.currency
+            if r.amount:
+                r.value = f"{r.currency or ''}{_fmt(r.amount)} a {r.unit or r.period}"
     positives = {r.axis for r in found if r.do and r.axis in SINGLE}
-    # a price named per month and per year (or per two different units) are two tiers
+    keys = {r.key for r in found if r.axis == "number" and not r.weak}
+    out: list[Read] = []
     for r in found:
         if r.axis in SINGLE and not r.do and r.axis in positives:
             continue
-        if r.axis == "timeline" and r.weak and not r.do:
+        if r.axis == "timeline" and r.weak and (not r.do or any(
+            x.axis == "timeline" and not x.weak for x in found
+        )):
             continue
-        if (
-            r.axis == "exclusion"
-            and r.weak
-            and any(x.axis == "place" and x is not r for x in found)
-            and r.value[:1].isupper()
+        if r.axis == "number" and r.weak and r.key in keys:
+            continue  # "1000 subscribers in year one is a fantasy. 300"
+        if r.axis == "price" and r.do and r.weak and any(
+            x.axis == "price" and x.do and x is not r and x.amount == r.amount for x in found
+        ):
+            continue
+        if r.axis == "exclusion" and r.weak and r.value[:1].isupper() and any(
+            x.axis == "place" and x is not r for x in found
         ):
             continue
         out.append(r)
     keep: list[Read] = []
     for idx, r in enumerate(out):
         later = out[idx + 1 :]
-        if (
-            r.axis in ("place", "name", "timeline")
-            and r.do
-            and any(x.axis == r.axis and x.do and (x.key == r.key) for x in later)
+        if r.axis in ("place", "name", "timeline") and r.do and any(
+            x.axis == r.axis and x.do for x in later
         ):
             continue
         if r.axis == "number" and any(x.axis == "number" and x.key == r.key for x in later):
             continue
-        if (
-            r.axis == "price"
-            and r.do
-            and any(
-                x.axis == "price" and x.do and x.period == r.period and x.unit == r.unit
-                for x in later
-            )
+        if r.axis == "price" and any(
+            x.axis == "price" and x.do == r.do and x.period == r.period and x.unit == r.unit
+            for x in later
         ):
             continue
-        if any((x.axis, x.value.lower(), x.do) == (r.axis, r.value.lower(), r.do) for x in keep):
+        if r.axis == "price" and not r.do and any(x.axis == "price" and x.do for x in out):
+            continue
+        if any(
+            (x.axis, x.value.lower(), x.do) == (r.axis, r.value.lower(), r.do) for x in keep
+        ):
             continue
         keep.append(r)
     return keep
@@ -991,99 +1063,95 @@ def _settle(found: list[Read]) -> list[Read]:
 
 # ---------------------------------------------------------------- own answers at a fork
 
-_FIRST = ("a", "first", "1st", "1", "former", "option a", "left")
-_SECOND = ("b", "second", "2nd", "2", "latter", "option b", "right")
+_PICK_AFTER = frozenset(("but", "and", "for", "obviously", "lol", "then", "please", "definitely"))
 
 
 def _pick(cx: _Ctx, fork: Mapping[str, str]) -> str | None:
-    """Which option the words pick: "A"/"B", "both", or None (neither, or no fit)."""
+    """Which option the words pick: "A"/"B", "both", or None (neither, or no fit). A letter or
+    an ordinal picks outright (the last one after a change of mind); otherwise the option whose
+    words (or figures) the answer names most, a named option under a negation or a deferral
+    ("shops can come later") counting against it."""
     utt = cx.utt
     keys = list(fork)
-    pick: str | None = None
     low = [t.low for t in utt.tokens]
-    text = [t.text for t in utt.tokens]
-    if "neither" in low or "none" in low:
-        pick = None
-        if "neither" in low and any(x in low for x in ("actually", "wait")):
-            pass
-        else:
-            return None
-    if "both" in low and not any(x in low for x in ("mostly", "bad", "say", "fine")):
+    v = cx.v
+    if "neither" in low or low[:2] == ["none", "of"]:
+        return None
+    if "both" in low and not any(x in low for x in ("mostly", "bad", "say", "fine", "first")):
         return "both"
-    opt_words = {
-        k: {t.lemma for t in parse(fork[k]).tokens if t.is_word and len(t.low) > 2} for k in keys
-    }
-    opt_nums = {k: {t.low for t in parse(fork[k]).tokens if _NUM.match(t.low)} for k in keys}
+    opt = {k: parse(fork[k]).tokens for k in keys}
+    opt_words = {k: {t.lemma for t in opt[k] if t.is_word and len(t.low) > 2} for k in keys}
+    opt_nums = {k: {t.low for t in opt[k] if _NUM.match(t.low)} for k in keys}
     scores = {k: 0.0 for k in keys}
+    outright: str | None = None
+    deferred = {
+        cl.i for cl in utt.clauses
+        if any(" ".join(cl.low).find(d) >= 0 for d in v.lists["deferrals"])
+    }
+    clause_of = {}
+    for cl in utt.clauses:
+        for x in range(cl.i, cl.j):
+            clause_of[x] = cl.i
+    changed = False
     for idx, t in enumerate(utt.tokens):
-        neg = any(x in _NEG or x in ("rather",) for x in low[max(0, idx - 3) : idx])
-        w = 1.0 if not neg else -1.0
-        if (
-            t.text in ("A", "B")
-            or (t.low in ("a", "b") and (idx == 0 or low[idx - 1] in ("go", "option")))
-            and (
-                idx + 1 >= len(low)
-                or not low[idx + 1].isalpha()
-                or low[idx + 1] in ("but", "and", "for", "obviously", "lol", "then")
-            )
-        ):
-            if (
-                t.low == "a"
-                and idx + 1 < len(low)
-                and low[idx + 1] in ("bit", "week", "grand", "fiver", "tenner")
-            ):
-                continue
-            k = keys[0] if t.low == "a" else keys[1]
+        prev = low[max(0, idx - 3) : idx]
+        neg = any(x in _NEG or x in ("rather",) for x in prev) and not (
+            "no" in prev and low[idx - 1 : idx] == [","]
+        )
+        neg = neg or clause_of.get(idx) in deferred
+        w = -1.0 if neg else 1.0
+        nxt = low[idx + 1] if idx + 1 < len(low) else ""
+        if t.low in ("actually", "wait"):
+            changed = True
+            outright = None
             scores = {x: 0.0 for x in keys}
-            scores[k] = 5.0 * w
             continue
-        if t.low in ("first", "1st", "former") or (
-            t.low == "one" and low[idx - 1 : idx] == ["first"]
-        ):
-            scores = {x: 0.0 for x in keys}
-            scores[keys[0]] = 5.0 * w
+        letter = t.text in ("A", "B") or (
+            t.low in ("a", "b") and (idx == 0 or low[idx - 1] in ("go", "option", "no"))
+        )
+        if letter and (not nxt or not nxt[0].isalpha() or nxt in _PICK_AFTER):
+            if outright is None or changed:
+                outright = keys[0] if t.low == "a" else keys[1]
+                changed = False
             continue
-        if t.low in ("second", "2nd", "latter"):
-            scores = {x: 0.0 for x in keys}
-            scores[keys[1]] = 5.0 * w
-            continue
-        if t.low in ("actually", "wait") and any(s != 0 for s in scores.values()):
-            scores = {x: 0.0 for x in keys}
+        if t.low in ("first", "1st", "former", "second", "2nd", "latter") and (
+            outright is None or changed
+        ) and idx < 4:
+            outright = keys[0] if t.low in ("first", "1st", "former") else keys[1]
+            changed = False
             continue
         if t.low in ("cheap", "cheaper", "cheapest", "less", "fewer", "lower", "smaller"):
             k = _by_figure(fork, low=True)
             if k:
                 scores[k] += 3 * w
             continue
-        if t.low in ("dearer", "expensive", "more", "higher", "bigger"):
+        if t.low in ("dearer", "expensive", "higher", "bigger"):
             k = _by_figure(fork, low=False)
-            if k and t.low != "more":
+            if k:
                 scores[k] += 3 * w
             continue
-        if not t.is_word:
+        if not t.is_word or t.low in ("the", "and", "but", "one", "ones", "with", "for", "not"):
             continue
         for k in keys:
-            if _NUM.match(t.low) and t.low in opt_nums[k]:
-                scores[k] += 2 * w
-            elif (
-                len(t.low) >= 3
-                and not _NUM.match(t.low)
-                and any(
-                    ow == t.lemma
-                    or (len(t.lemma) >= 4 and ow.startswith(t.lemma[:4]))
-                    or (len(ow) >= 4 and t.lemma.startswith(ow[:4]))
-                    for ow in opt_words[k]
-                )
-                and t.low not in ("the", "and", "but", "one", "ones", "with", "for", "not")
+            if _NUM.match(t.low):
+                if t.low in opt_nums[k]:
+                    scores[k] += 2 * w
+            elif len(t.low) >= 3 and any(
+                ow == t.lemma
+                or (len(t.lemma) >= 4 and ow.startswith(t.lemma[:4]))
+                or (len(ow) >= 4 and len(t.lemma) >= 4 and t.lemma.startswith(ow[:4]))
+                for ow in opt_words[k]
             ):
                 scores[k] += w
+                if changed and w > 0:  # "Frozen Assets. Actually no, Clear Cut."
+                    outright, changed = k, False
+    if outright:
+        return outright
     best = max(scores.values())
     if best <= 0:
         return None
-    winners = [k for k, s in scores.items() if s == best]
+    winners = [k for k, sc in scores.items() if sc == best]
     return winners[0] if len(winners) == 1 else None
-    _ = text
-    return pick
 
 
 def _by_figure(fork: Mapping[str, str], *, low: bool) -> str | None:
@@ -1097,53 +1165,162 @@ def _by_figure(fork: Mapping[str, str], *, low: bool) -> str | None:
     return (min if low else max)(nums, key=lambda k: nums[k])
 
 
+@lru_cache(maxsize=512)
+def _option_cached(text: str, unit: str | None) -> tuple[Read, ...]:
+    words = [t for t in parse(text).tokens if t.is_word]
+    if words and len(words) <= 4 and _capitalised(words) and words[0].low not in (
+        _CLAUSE_VERBS | {"tour", "park", "sell", "launch", "ship", "expand", "accept", "write"}
+    ):
+        return tuple(_option_bare(text))  # "Clear Cut Ice", "Peak District": a name or a place
+    r = read_text(text, source="option", unit=unit)
+    out = list(r.directions)
+    for p in r.parts:
+        if p.kind != "direction":
+            out += _option_bare(p.words)
+    return tuple(out)
+
+
 def option_directions(text: str, *, unit: str | None = None) -> list[Read]:
     """What a fork option's own words bind, read the same way ("Delivery riders, $399 kit")."""
-    r = read_text(text, source="option", unit=unit)
-    if r.directions:
-        bare = [p for p in r.parts if p.kind != "direction"]
-        extra: list[Read] = []
-        for p in bare:
-            extra += _option_bare(
-                _Ctx(parse(p.words), vocab(), "option", None), p.words, parse(p.words)
-            )
-        return r.directions + extra
-    cx = _Ctx(parse(text), vocab(), "option", None)
-    return _option_bare(cx, text, cx.utt)
+    return [replace(d) for d in _option_cached(text, unit)]
+
+
+def _option_bare(text: str) -> list[Read]:
+    """An option's words that no cue places ("Bristol", "Delivery riders", "Formal"): a person
+    word is an audience, a channel word a channel, a known place a place, a capitalised made-up
+    phrase a name, anything else the scope."""
+    utt = parse(text)
+    v = vocab()
+    toks = [t for t in utt.tokens if t.is_word]
+    if not toks or len(toks) > 6:
+        return []
+    tidy = _tidy_value(utt, toks)
+    if not tidy:
+        return []
+    value, a, b = tidy
+    if _is_place(toks, v):
+        return [Read("place", True, value, a, b)]
+    if _is_channel(value, v):
+        return [Read("channel", True, value, a, b)]
+    if _is_people(toks, v):
+        return [Read("audience", True, value, a, b)]
+    if _capitalised(toks) and len(toks) <= 3 and not any(t.low in v.lists["verbs"] for t in toks):
+        return [Read("name", True, value, a, b, weak=True)]
+    return [Read("scope", True, value, a, b, weak=True)]
+
+
+def _is_place(toks: list[Token], v: Vocab) -> bool:
+    low = [t.low for t in toks]
+    return any(v.match(v.places, low, k) for k in range(len(low)) if toks[k].is_cap or True)
 
 
 def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> None:
+    """An own answer: the picked option's content, then the player's words over it (on each
+    axis the player names, the player's value replaces the option's); an option the words
+    dismiss or put off ("shops can come later") is left out."""
     pick = _pick(cx, fork)
     out.option = pick
-    keys = [k for k in fork] if pick == "both" else [pick] if pick else []
-    content: dict[str, Read] = {}
+    keys = list(fork) if pick == "both" else [pick] if pick else []
+    opts = {k: option_directions(t, unit=unit) for k, t in fork.items()}
+    fork_text = " ".join(fork.values()).lower()
+    content: list[Read] = []
     headlines = {k: _headline(t) for k, t in fork.items()}
+    own: list[Read] = []
+    for d in out.directions:
+        if d.weak and d.axis in ("audience", "scope", "place", "name", "channel") and _overlaps(
+            d.value, fork_text
+        ):
+            continue  # "riders", "the shops one", "Frozen Assets": a reference to an option
+        if d.axis == "price" and d.weak:
+            src = next((c for k in keys for c in opts[k] if c.axis == "price" and c.amount), None)
+            src = src or next((c for cs in opts.values() for c in cs if c.axis == "price"), None)
+            if src is not None:
+                d.period, d.unit = src.period, src.unit
+                d.currency = d.currency or src.currency
+                d.value = f"{d.currency or ''}{_fmt(d.amount or 0)} a {d.unit or d.period}"
+                d.weak = False
+        own.append(d)
     if all(headlines.values()) and pick in fork:
         other = next(k for k in fork if k != pick)
-        h = headlines[other] or ""
-        content["claim:" + h.lower()] = Read("claim", False, h, 0, 0)
+        if not any(d.axis in ("claim", "exclusion") for d in own):
+            content.append(Read("claim", False, headlines[other] or "", 0, 0))
+        own = [replace(d, axis="claim") if d.axis == "exclusion" else d for d in own]
         keys = []
+    mid = _between(cx, opts)
+    if mid is not None:
+        own.append(mid)
     for k in keys:
-        for d in option_directions(fork[k], unit=unit):
-            content.setdefault(_slot(d) if pick != "both" else _slot(d) + k, d)
-    for d in out.directions:
-        content[_slot(d)] = d
-    out.directions = list(content.values())
+        content += opts[k]
+    for k in _dismissed(cx, fork):
+        for c in opts[k]:
+            if c.axis in ("channel", "scope", "audience") and c.do:
+                own.append(Read("exclusion", False, c.value, c.start, c.end))
+    fork_axis = {d.axis for ds in opts.values() for d in ds if d.do}
+    if pick is None and len(fork_axis) == 1:
+        axis = next(iter(fork_axis))
+        own = [
+            replace(d, axis=axis)
+            if d.weak and d.axis in ("scope", "audience") and d.value[:1].isupper() else d
+            for d in own
+        ]
+    own_axes = {d.axis for d in own if d.do}
+    excluded = {d.value.lower() for d in own if d.axis == "exclusion"}
+    merged = [
+        c
+        for c in content
+        if c.axis not in own_axes
+        and c.value.lower() not in excluded
+        and not (c.axis == "number" and any(d.axis == "number" for d in own))
+    ]
+    out.directions = _settle(merged + own)
+
+
+def _dismissed(cx: _Ctx, fork: Mapping[str, str]) -> list[str]:
+    """The options a clause names and dismisses or defers ("Google ads … is a bloodbath",
+    "shops can come later", "B in month 3")."""
+    out = []
+    v = cx.v
+    for cl in cx.utt.clauses:
+        text = " ".join(cl.low)
+        if not (
+            any(d in text for d in v.lists["deferrals"])
+            or any(re.search(r"\b" + re.escape(r) + r"\b", text) for r in v.lists["rejections"])
+        ):
+            continue
+        for k, opt in fork.items():
+            if _overlaps(" ".join(t.low for t in cl.tokens if t.is_word and len(t.low) > 3), opt.lower()) or (
+                k in [t.text for t in cl.tokens[:1]]
+            ):
+                out.append(k)
+    return out
+
+
+def _overlaps(value: str, text: str) -> bool:
+    words = re.findall(r"\w+", text)
+    return any(
+        len(w) >= 3 and any(x == w or (len(w) >= 4 and x.startswith(w[:4])) for x in words)
+        for w in re.findall(r"\w+", value.lower())
+        if w not in ("the", "one", "ones", "and", "more", "per", "with", "for")
+    )
+
+
+def _between(cx: _Ctx, opts: Mapping[str, list[Read]]) -> Read | None:
+    """"split the difference" of two priced options: the price halfway between."""
+    low = cx.low
+    if not any(cx.v.match(cx.v.between, low, k) for k in range(len(low))):
+        return None
+    prices = [d for ds in opts.values() for d in ds if d.axis == "price" and d.amount]
+    if len(prices) != 2:
+        return None
+    p, q = prices
+    mid = round((p.amount or 0) / 2 + (q.amount or 0) / 2, 2)
+    return Read("price", True, f"{p.currency or ''}{_fmt(mid)} a {p.unit or p.period}", 0,
+                len(cx.utt.text), amount=mid, period=p.period, unit=p.unit, currency=p.currency)
 
 
 def _headline(text: str) -> str | None:
     m = re.match(r"^\s*headline:\s*['‘\"“](.+?)['’\"”]?\s*$", text, re.IGNORECASE)
     return m.group(1).strip() if m else None
-
-
-def _slot(d: Read) -> str:
-    if d.axis in ("exclusion", "claim", "audience", "channel", "tone"):
-        return f"{d.axis}:{d.value.lower()}"
-    if d.axis == "number":
-        return f"number:{d.key}"
-    if d.axis == "price":
-        return "price"
-    return d.axis
 
 
 def _ask(cx: _Ctx, out: Reading) -> None:
@@ -1172,7 +1349,7 @@ def _ask(cx: _Ctx, out: Reading) -> None:
         and out.option == "both"
         and cx.fork
         and all(
-            any(d.axis in ("place", "name") for d in option_directions(t)) for t in cx.fork.values()
+            any(d.axis in ("place",) for d in option_directions(t)) for t in cx.fork.values()
         )
     ):
         why = "both_cannot"

@@ -88,16 +88,47 @@ class Vocab:
     ops: list[Cue]
     number_keys: list[Cue]
     weeks_relative: list[Cue]
+    dismissals: list[Cue]
+    pointers: list[Cue]
+    period_before: list[Cue]
+    places: list[Cue]
+    between: list[Cue]
     lists: dict[str, frozenset[str]]
 
     def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
         """The row whose words start at `low[k]`: the longest, then the first."""
+        if k >= len(low):
+            return None
         best: Cue | None = None
-        for c in rows:
+        for c in _by_first(id(rows), rows).get(low[k], ()):
             n = len(c.words)
             if tuple(low[k : k + n]) == c.words and (best is None or n > len(best.words)):
                 best = c
         return best
+
+    def candidates(self, rows: list[Cue], low: list[str], k: int) -> list[Cue]:
+        """Every row whose words start at `low[k]`, in precedence order (longest, then first)."""
+        if k >= len(low):
+            return []
+        hits = [
+            c for c in _by_first(id(rows), rows).get(low[k], ())
+            if tuple(low[k : k + len(c.words)]) == c.words
+        ]
+        return sorted(hits, key=lambda c: -len(c.words))  # stable: first row among equals
+
+
+_INDEX: dict[int, dict[str, list[Cue]]] = {}
+
+
+def _by_first(key: int, rows: list[Cue]) -> dict[str, list[Cue]]:
+    """Rows by their first word (built once per list), so a match looks at a handful."""
+    index = _INDEX.get(key)
+    if index is None:
+        index = {}
+        for c in rows:
+            index.setdefault(c.words[0], []).append(c)
+        _INDEX[key] = index
+    return index
 
 
 @cache
@@ -114,6 +145,11 @@ def vocab() -> Vocab:
             "word_nouns",
             "chatter",
             "vague",
+            "pronouns",
+            "verbs",
+            "rejections",
+            "adverbs",
+            "deferrals",
         )
     }
     return Vocab(
@@ -126,5 +162,10 @@ def vocab() -> Vocab:
         ops=_rows("words.json", "ops", ("op", "where")),
         number_keys=_rows("words.json", "number_keys", ("key", "op")),
         weeks_relative=_rows("words.json", "weeks_relative", ("value",)),
+        dismissals=_rows("words.json", "dismissals", ("do",)),
+        pointers=_rows("words.json", "pointers", ("axis",)),
+        period_before=_rows("words.json", "period_before", ("period",)),
+        places=_rows("places.json", "rows", ()),
+        between=_rows("words.json", "between", ()),
         lists=lists,
     )
