@@ -39,8 +39,8 @@ SINGLE = ("price", "place", "name", "timeline")  # axes that hold one value (num
 _QUOTES = "'\"‘’“”"
 _ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
 _PRICE_CUES = frozenset(
-    "charge charging charged price priced pricing cost costs try pay paying sell at make it "
-    "fee subscription go with".split()
+    "charge charging charged price priced pricing try pay paying sell make it "
+    "fee subscription go with lean prefer".split()
 )
 _TARGET_CUES = frozenset(
     "need needs aim aiming hit reach goal target want wants get plan thrilled presell pre-sell "
@@ -78,6 +78,7 @@ class Read:
     key: str | None = None
     currency: str | None = None
     weak: bool = False  # read from a bare cue ("no X", "just X"): a stronger reading replaces it
+    refused: bool = False  # a figure the words dismiss ("$80k is silly"): never bound
 
 
 @dataclass
@@ -358,7 +359,7 @@ class _ClauseReader:
                 continue
             before = low[f.i - 1] if f.i > 0 else ""
             after = low[f.j] if f.j < len(low) else ""
-            if before in ("week", "wk", "weeks", "month", "day", "v", "year", "+", "/", "top"):
+            if before in ("week", "wk", "weeks", "month", "day", "v", "year", "+", "/", "top", ":"):
                 continue
             if after in (":", "x", "-", "+", "am", "pm", "out", "minutes", "mins"):
                 continue
@@ -367,7 +368,8 @@ class _ClauseReader:
             if after in ("week", "weeks", "wk", "wks") and not f.money:
                 continue  # "in 6 weeks", "six weeks": a week, read below
             op = self._op(f)
-            fkey = key
+            fkey = key if key_cue and self._near_key(f) else None
+            rejected = self._rejected_fig(f)
             if fkey is None and not f.money and cx.last_key and (op or len(low) <= 3):
                 fkey = cx.last_key  # "this assumes I work 70 hours a week. cap it at 40"
             if fkey is None and f.money and cx.last_key in ("burn", "mrr", "cac") and (
@@ -378,24 +380,24 @@ class _ClauseReader:
                 if fkey == "churn" or (fkey is None and cx.churn):
                     r = self.add("number", True, f.i, f.j, f"{_fmt(f.amount)}%",
                                  amount=f.amount, op=op or "max", key="churn")
-                    r.weak = rejected
+                    r.weak = r.refused = rejected
                 continue
             if fkey in ("burn", "cac", "mrr") and (f.money or f.amount >= 1000 or fkey == "cac"):
                 cur = f.currency or cx.currency
                 r = self.add("number", True, f.i, f.j, f"{cur or ''}{_fmt(f.amount)}",
                              amount=f.amount, op=op or _KEY_OPS[fkey], key=fkey, currency=cur)
-                r.weak = rejected
+                r.weak = r.refused = rejected
                 continue
             if after in ("hours", "hrs", "hour", "hr") or (fkey == "hours" and not f.money):
                 n = 1 if after in ("hours", "hrs", "hour", "hr") else 0
                 r = self.add("number", True, f.i, f.j + n, f"{_fmt(f.amount)} hours a week",
                              amount=f.amount, op=op or "max", key="hours")
-                r.weak = rejected
+                r.weak = r.refused = rejected
                 continue
             if fkey == "churn" and not f.money:
                 r = self.add("number", True, f.i, f.j, f"{_fmt(f.amount)}%", amount=f.amount,
                              op=op or "max", key="churn")
-                r.weak = rejected
+                r.weak = r.refused = rejected
                 continue
             if f.money or self._price_context(f):
                 self.price(f, op, rejected)
@@ -416,7 +418,7 @@ class _ClauseReader:
                 r = self.add("number", True, f.i, noun_at + 1,
                              f"{_fmt(f.amount)} {self.cl.tokens[noun_at].text}",
                              amount=f.amount, op=op or ("min" if tgt else "eq"), key="customers")
-                r.weak = rejected
+                r.weak = r.refused = rejected
                 cx.last_key = "customers"
                 continue
             kind = cx.fork_kind()
@@ -456,6 +458,32 @@ class _ClauseReader:
             k = self.low.index("free")
             self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")
 
+    def _near_key(self, f: _Fig) -> bool:
+        """Whether a number key's word sits by the figure ("£90 CAC", "churn under 3%"), not
+        by another figure of the clause ("a £90 CAC on a £40 sensor")."""
+        v, low = self.v, self.low
+        spots = [k for k in range(len(low)) if v.match(v.number_keys, low, k)]
+        return any(f.i - 5 <= k <= f.j + 2 for k in spots)
+
+    def _rejected_fig(self, f: _Fig) -> bool:
+        """The figure is dismissed: "not $50k", "$80k … is silly", "who is paying $15"."""
+        low = self.low
+        if low[max(0, f.i - 1) : f.i] == ["not"]:
+            return True
+        text_after = " ".join(low[f.j :])
+        text_before = " ".join(low[: f.i])
+        if any(
+            re.search(r"\b" + re.escape(w) + r"\b", text_after) for w in self.v.lists["rejections"]
+        ) and not any(t in ("make", "try", "cut", "get") for t in low[: f.i]):
+            return True
+        if any(t in ("who", "who's", "nobody") for t in low[: f.i]) and "more" not in low[: f.i]:
+            return True
+        if re.search(r"\b(?:in what world|why)\b", text_before + " " + text_after):
+            return True
+        return f.j < len(low) and low[f.j] in ("?", "??") or any(
+            self.cl.tokens[x].text in ("?",) for x in range(f.j, min(len(low), f.j + 1))
+        )
+
     def _rejected(self) -> bool:
         """The clause dismisses the figure it names ("is a fantasy", "is robbery", "too")."""
         text = " ".join(self.low)
@@ -476,6 +504,10 @@ class _ClauseReader:
         for k in range(max(0, f.i - 4), f.i):
             c = v.match(v.ops, low, k)
             if c and c.row["where"] == "before" and k + len(c.words) >= f.i - 1:
+                if c.row["op"] == "max" and c.words[-1] in ("below", "under") and any(
+                    t in _NEG or t in _CANT or t == "ever" for t in low[max(0, k - 3) : k]
+                ):
+                    return "min"  # "don't ever go below $150"
                 return str(c.row["op"])
         for k in range(f.j, min(len(low), f.j + 6)):
             c = v.match(v.ops, low, k)
@@ -498,7 +530,7 @@ class _ClauseReader:
             return True
         if cx.source in ("own", "option") and any(t in ("$", "£", "€") for t in cx.fork_low):
             return len(low) <= 4 or low[f.i - 1 : f.i] in (["but"], ["neither"])
-        return f.i == 0 and len(low) <= 3 and cx.currency is not None and cx.has_price
+        return f.i == 0 and len(low) <= 4 and cx.has_price
 
     def price(self, f: _Fig, op: str | None, rejected: bool) -> None:
         v, low, cx = self.v, self.low, self.cx
@@ -519,6 +551,9 @@ class _ClauseReader:
                 j += len(c.words)
                 continue
             toks = self.cl.tokens
+            if low[j] == "for" and j + 2 < len(low) and low[j + 1] in ("a", "an", "one"):
+                j += 1  # "35 for a plant"
+                continue
             if low[j] in ("a", "per", "/", "an") and j + 1 < len(low) and toks[j + 1].is_word:
                 noun_toks = [toks[j + 1]]
                 j2 = j + 2
@@ -542,6 +577,7 @@ class _ClauseReader:
                 and toks[j].is_word
                 and low[j] not in v.lists["terminators"]
                 and low[j] not in ("with", "and", "for", "no", "flat", "plus")
+                and not low[j].endswith(("ed", "ly", "y"))
             ):
                 unit, period = toks[j].lemma, "unit"
                 j += 1
@@ -686,9 +722,12 @@ class _ClauseReader:
         if not vt or any(cl.tokens.index(t) in self.used for t in run):
             return None
         if vt[0].low in v.lists["pronouns"] or (
-            vt[0].low in v.lists["verbs"] and not c.row.get("until")
+            (vt[0].low in v.lists["verbs"] or vt[0].low in _CLAUSE_VERBS)
+            and not c.row.get("until")
         ):
             return None
+        if c.row["do"] is False and low[k - 1 : k] in (["who"], ["that"], ["which"]):
+            return None  # "retirees who never learned": a description, not a direction
         if vt[0].low in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now"):
             return None
         tidy = _tidy_value(cx.utt, run)
@@ -928,21 +967,136 @@ def read_text(
     cx.unit, cx.period = unit, period
     out = Reading(text=utt.text, clipped=utt.clipped)
     found: list[Read] = []
-    for cl in utt.clauses:
-        got = _ClauseReader(cx, cl).read()
+    per: list[list[Read]] = []
+    for n, cl in enumerate(utt.clauses):
+        got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
+        got = got or _ClauseReader(cx, cl).read()
         if not got:
             got = _bare(cx, cl, [], found)
+        per.append(got)
         found.extend(got)
+    _contrast(cx, utt.clauses, per)
+    found = [r for got in per for r in got]
+    for cl, got in zip(utt.clauses, per, strict=True):
         words = utt.span(cl.start, cl.end)
         if got:
             out.parts.append(Part("direction", cl.start, cl.end, words))
         else:
             out.parts.append(_other_part(cx, cl, words))
     out.directions = _settle(found)
+    refused = [r for r in found if r.refused and r.axis == "number"]
+    if refused and not any(
+        d.axis == "number" and d.key == r.key for r in refused for d in out.directions
+    ):
+        out.ask_why = "refused_figure"  # "$80k is silly. half that": which figure, then?
     if source == "own" and fork:
         _own(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+def _pointer(cx: _Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> list[Read]:
+    """"Best Man Standing. that's the brand", "Fright Fare as the name": the words before the
+    pointer (in this clause, or the clause before when that read nothing) on its axis."""
+    v, cl = cx.v, clauses[n]
+    low = cl.low
+    for k in range(len(low)):
+        c = v.match(v.pointers, low, k)
+        if c is None or c.row["axis"] == "number":
+            continue
+        toks = [t for t in cl.tokens[:k] if t.is_word or t.text in _QUOTES]
+        if not toks and n > 0 and not per[n - 1]:
+            toks = [t for t in clauses[n - 1].tokens if t.is_word or t.text in _QUOTES]
+        words = [t for t in toks if t.is_word]
+        if not words or len(words) > 8:
+            return []
+        tidy = _tidy_value(cx.utt, words)
+        if tidy is None:
+            return []
+        return [Read(str(c.row["axis"]), True, tidy[0], tidy[1], tidy[2])]
+    return []
+
+
+def _quote_dismissed(cx: _Ctx, clauses: list[Clause], n: int) -> list[Read]:
+    """"'guaranteed crystal clear' - no.", "'weatherproof' yes, 'waterproof' no": a quoted
+    phrase the same or next clause dismisses (or keeps) is a claim (a word: an exclusion)."""
+    v, cl = cx.v, clauses[n]
+    toks = cl.tokens
+    if not toks or toks[0].text not in _QUOTES:
+        return []
+    quote = _quoted(cl, 0, len(toks))
+    if not quote:
+        return []
+    end = next((x for x in range(1, len(toks)) if toks[x].text in _QUOTES), len(toks))
+    rest = cl.low[end + 1 :]
+    nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
+    do = None
+    for low in (rest, nxt if len(nxt) <= 4 else []):
+        for k in range(len(low)):
+            c = v.match(v.dismissals, low, k)
+            if c:
+                do = bool(c.row["do"])
+                break
+        if do is not None:
+            break
+    if do is None:
+        return []
+    tidy = _tidy_value(cx.utt, quote)
+    if tidy is None:
+        return []
+    axis = "claim" if _claimish(quote, v) or do else "exclusion"
+    return [Read(axis, do, tidy[0], tidy[1], tidy[2])]
+
+
+def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+    """"couples not parents", "facilities managers. NOT the community managers", "Not
+    Liverpool city centre, Kirkby": the bare words set against a thing to leave out take the
+    axis that thing's kind gives (people: audience; a place refused: place)."""
+    v = cx.v
+    for n, cl in enumerate(clauses):
+        got = per[n]
+        for r in list(got):
+            if r.axis not in ("exclusion", "place") or r.do or not r.weak:
+                continue
+            first = r.start
+            head = [t for t in cl.tokens if t.end <= first and t.is_word]
+            if head and head[-1].low in ("not", "no", "never"):
+                head = head[:-1]
+            target: list[Token] = []
+            if head and not any(
+                x.start <= head[-1].start < x.end or x.start < head[-1].end <= x.end for x in got
+                if x is not r
+            ) and len(head) <= 6 and not any(
+                t.low in v.lists["verbs"] or t.low in _CLAUSE_VERBS for t in head
+            ):
+                target = head
+            else:
+                for m in (n - 1, n + 1):
+                    if 0 <= m < len(clauses) and not per[m]:
+                        words = [t for t in clauses[m].tokens if t.is_word]
+                        if 0 < len(words) <= 6 and not any(
+                            t.low in v.lists["verbs"] or t.low in _CLAUSE_VERBS
+                            or t.low in _REASON_STARTS for t in words
+                        ):
+                            target = words
+                            break
+            if not target:
+                continue
+            tidy = _tidy_value(cx.utt, target)
+            if tidy is None:
+                continue
+            if r.axis == "place" or (r.value[:1].isupper() and _capitalised(target)):
+                axis = "place"
+            elif _is_people(target, v) or _is_people(parse(r.value).tokens, v):
+                axis = "audience"
+            elif _is_channel(tidy[0], v) or _is_channel(r.value, v):
+                axis = "channel"
+            else:
+                continue
+            if axis == "place" and r.axis == "exclusion":
+                r.axis = "place"
+            home = per[n] if target is head else per[n - 1 if n > 0 and target[0].start < cl.start else n + 1]
+            home.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
 
 
 _CLAUSE_VERBS = frozenset(
@@ -1013,9 +1167,10 @@ def _settle(found: list[Read]) -> list[Read]:
         if r.axis == "price" and r.weak and explicit:
             src = explicit[-1]
             r.period, r.unit = src.period, src.unit
-            r.currency = r.currency or src.currency
+            r.currency = (r.currency or src.currency) if r.amount else None
             if r.amount:
                 r.value = f"{r.currency or ''}{_fmt(r.amount)} a {r.unit or r.period}"
+    found = [r for r in found if not (r.refused and r.axis in ("number",))]
     positives = {r.axis for r in found if r.do and r.axis in SINGLE}
     keys = {r.key for r in found if r.axis == "number" and not r.weak}
     out: list[Read] = []
@@ -1087,6 +1242,10 @@ def _pick(cx: _Ctx, fork: Mapping[str, str]) -> str | None:
     deferred = {
         cl.i for cl in utt.clauses
         if any(" ".join(cl.low).find(d) >= 0 for d in v.lists["deferrals"])
+        or any(
+            re.search(r"\b" + re.escape(r) + r"\b", " ".join(cl.low))
+            for r in v.lists["rejections"]
+        )
     }
     clause_of = {}
     for cl in utt.clauses:
@@ -1116,7 +1275,9 @@ def _pick(cx: _Ctx, fork: Mapping[str, str]) -> str | None:
             continue
         if t.low in ("first", "1st", "former", "second", "2nd", "latter") and (
             outright is None or changed
-        ) and idx < 4:
+        ) and idx < 4 and (
+            low[idx - 1 : idx] == ["the"] or nxt in ("one", "option", "") or t.low != "first"
+        ):
             outright = keys[0] if t.low in ("first", "1st", "former") else keys[1]
             changed = False
             continue
@@ -1368,6 +1529,7 @@ def _ask(cx: _Ctx, out: Reading) -> None:
         and not _chatter(cx)
     ):
         why = "names_nothing"
+    why = why or out.ask_why
     out.asked, out.ask_why = bool(why), why
 
 
