@@ -39,9 +39,9 @@ SINGLE = ("price", "place", "name", "timeline")  # axes that hold one value (num
 _QUOTES = "'\"‘’“”"
 _ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
 _PRICE_CUES = frozenset(
-    "charge charging charged price priced pricing try pay paying sell make it "
-    "fee subscription go with lean prefer".split()
+    "charge charging charged price priced pricing try pay paying fee lean prefer".split()
 )
+_PRICE_BIGRAMS = frozenset(("make it", "go with", "sell at", "sell for", "set it", "go for"))
 _TARGET_CUES = frozenset(
     "need needs aim aiming hit reach goal target want wants get plan thrilled presell pre-sell "
     "sell sold placed by".split()
@@ -154,7 +154,7 @@ def _word_number(low: list[str], k: int, v: Vocab) -> float | None:
     return float(c.row["n"]) if c else None
 
 
-def _figures(low: list[str], v: Vocab) -> list[_Fig]:
+def _figures(low: list[str], v: Vocab, keyed: bool = False) -> list[_Fig]:
     out: list[_Fig] = []
     k, n = 0, len(low)
     while k < n:
@@ -170,7 +170,7 @@ def _figures(low: list[str], v: Vocab) -> list[_Fig]:
             continue
         num = _number(t, v)
         wordnum = None if num else _word_number(low, k, v)
-        if wordnum is not None and not (
+        if wordnum is not None and not keyed and not (
             k + 1 < n
             and (
                 low[k + 1] in ("weeks", "week", "hours", "%", "percent", "grand", "quid", "bucks")
@@ -230,7 +230,11 @@ class _Ctx:
         self.unit: str | None = None
         self.period: str | None = None
         self.last_key: str | None = None
-        self.has_price = any(t in _PRICE_CUES for t in all_low) or self.currency is not None
+        self.has_price = (
+            any(t in _PRICE_CUES for t in all_low)
+            or self.currency is not None
+            or any(" ".join(all_low[x : x + 2]) in _PRICE_BIGRAMS for x in range(len(all_low)))
+        )
         self._kind: Read | None | bool = False
 
     def fork_kind(self) -> Read | None:
@@ -345,9 +349,10 @@ class _ClauseReader:
     # figures: prices, number targets, weeks
     def figures(self) -> None:
         v, low, cx = self.v, self.low, self.cx
-        figs = _figures(low, v)
+        lem = [t.lemma for t in self.cl.tokens]
+        figs = _figures(low, v, keyed=any(v.match(v.number_keys, lem, k) for k in range(len(lem))))
         key_cue = next(
-            (c for k in range(len(low)) if (c := v.match(v.number_keys, low, k)) is not None),
+            (c for k in range(len(lem)) if (c := v.match(v.number_keys, lem, k)) is not None),
             None,
         )
         key = str(key_cue.row["key"]) if key_cue else None
@@ -363,7 +368,12 @@ class _ClauseReader:
                 continue
             if after in (":", "x", "-", "+", "am", "pm", "out", "minutes", "mins"):
                 continue
-            if not f.money and 1900 <= f.amount <= 2100 and f.amount % 1 == 0:
+            if (
+                not f.money
+                and 1900 <= f.amount <= 2100
+                and f.amount % 1 == 0
+                and "," not in low[f.i]
+            ):
                 continue  # a year ("a 2009 forum")
             if after in ("week", "weeks", "wk", "wks") and not f.money:
                 continue  # "in 6 weeks", "six weeks": a week, read below
@@ -411,7 +421,7 @@ class _ClauseReader:
             )
             if noun_at is not None and (
                 any(t in _TARGET_CUES for t in low) or cx.source in ("own", "option")
-                or before in ("just", "only")
+                or before in ("just", "only") or rejected
             ):
                 tgt = any(t in ("need", "aim", "hit", "reach", "goal", "want", "wants", "get",
                                 "by", "placed", "funder") for t in low)
@@ -425,7 +435,7 @@ class _ClauseReader:
             if kind is not None and cx.source == "own" and not f.money:
                 self._as_kind(kind, f, op, rejected)
                 continue
-            if cx.last_key == "customers" and len(low) <= 4:
+            if cx.last_key == "customers" and len(low) <= 6:
                 self.add("number", True, f.i, f.j, _fmt(f.amount), amount=f.amount,
                          op=op or "eq", key="customers")
 
@@ -462,7 +472,8 @@ class _ClauseReader:
         """Whether a number key's word sits by the figure ("£90 CAC", "churn under 3%"), not
         by another figure of the clause ("a £90 CAC on a £40 sensor")."""
         v, low = self.v, self.low
-        spots = [k for k in range(len(low)) if v.match(v.number_keys, low, k)]
+        lem = [t.lemma for t in self.cl.tokens]
+        spots = [k for k in range(len(lem)) if v.match(v.number_keys, lem, k)]
         return any(f.i - 5 <= k <= f.j + 2 for k in spots)
 
     def _rejected_fig(self, f: _Fig) -> bool:
@@ -526,7 +537,10 @@ class _ClauseReader:
             f.j + 1
         ] not in ("lot", "bit", "day", "week", "month", "year", "cohort"):
             return True  # "20 a plant"
-        if any(t in _PRICE_CUES for t in low[max(0, f.i - 3) : f.i]):
+        window = low[max(0, f.i - 3) : f.i]
+        if any(t in _PRICE_CUES for t in window) or any(
+            " ".join(window[x : x + 2]) in _PRICE_BIGRAMS for x in range(len(window) - 1)
+        ):
             return True
         if cx.source in ("own", "option") and any(t in ("$", "£", "€") for t in cx.fork_low):
             return len(low) <= 4 or low[f.i - 1 : f.i] in (["but"], ["neither"])
@@ -599,7 +613,9 @@ class _ClauseReader:
             t in ("nobody", "nobody's", "never", "no", "not", "won't", "one's") for t in before
         ):
             op, neg = "max", False
-        if low[max(0, f.i - 1) : f.i] == ["not"]:
+        if low[max(0, f.i - 1) : f.i] == ["not"] or low[max(0, f.i - 2) : f.i] == [
+            "anything", "but"
+        ]:
             neg = True
         if rejected and op is None:
             neg = True
@@ -736,6 +752,18 @@ class _ClauseReader:
         value, a, b = tidy
         axis, do = str(c.row["axis"]), bool(c.row["do"])
         quoted = any(t.text in _QUOTES for t in cl.tokens[j : j + 1])
+        lead = low[k - 1] if k > 0 else ""
+        if k > 0 and c.words[0] in _IMPERATIVE_CUES and lead not in v.lists["imperative_lead"]:
+            return None  # "shops lose money", "we drop in": a statement, not an order
+        if c.words in (("not",), ("no",), ("never",)) and any(
+            t in _SUBJECTS or t in v.lists["verbs"] for t in low[:k]
+        ):
+            return None  # "we're not a certified agency", "they have no budget": a reason
+        if c.words == ("for",) and k > 0 and lead not in ("it's", "only", "just", "is", "mainly",
+                                                          "mostly", "its", "all"):
+            return None
+        if vt[0].low in v.lists["axis_words"] or _word_number(low, j, v) is not None:
+            return None
         if c.row.get("caps") and (not vt[0].is_cap or quoted or vt[0].low in _CALENDAR):
             return None
         if c.row.get("people") and not _is_people(vt, v):
@@ -750,7 +778,7 @@ class _ClauseReader:
                 return None
             if vt[0].low in _NOT_VALUES:
                 return None
-            quote = _quoted(cl, j, j + len(run) + 1)
+            quote = _quoted(cl, j, j + len(run) + 2)
             nouns = v.lists["word_nouns"]
             after = low[j + len(run) : j + len(run) + 1]
             if (
@@ -798,7 +826,19 @@ class _ClauseReader:
             if t in ("only", "first") and k > 0 and not self.used & set(range(k)):
                 run = [x for x in cl.tokens[:k] if x.is_word or x.text in ("-",)]
                 tidy = _tidy_value(self.cx.utt, run)
-                if not tidy or len(run) > 6:
+                nxt = low[k + 1] if k + 1 < len(low) else ""
+                if (
+                    not tidy
+                    or len(run) > 6
+                    or nxt in v.lists["verbs"]
+                    or any(x.low in _SUBJECTS or x.low in _REASON_STARTS or x.low in v.lists["verbs"]
+                           for x in run)
+                ):
+                    return
+                if run[0].is_cap and _is_place(run[:1], v):
+                    value, a, b = run[0].text, run[0].start, run[0].end
+                    self.out.append(Read("place", True, value, a, b, weak=True))
+                    self.used.update(range(k + 1))
                     return
                 value, a, b = tidy
                 if _is_people(run, v):
@@ -840,6 +880,15 @@ class _ClauseReader:
         return self.out
 
 
+_IMPERATIVE_CUES = frozenset(
+    "drop lose remove cut ditch skip forget leave get stay avoid keep focus centre center "
+    "start call rename name sell distribute partner put target aim pitch speak talk write "
+    "go launch tour expand".split()
+)
+_SUBJECTS = frozenset(
+    "we we're we'll i i'm it it's its they they're you he she there there's this that "
+    "that's".split()
+)
 _NOT_VALUES = frozenset(
     "one one's later more need way idea question wait longer rush pressure thanks problem "
     "worries i we it's its doubt chance matter offence offense rubbish".split()
@@ -938,10 +987,14 @@ def _bare(cx: _Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Re
     if tidy is None:
         return []
     value, a, b = tidy
+    if words[0].low in _REASON_STARTS or words[0].low in _SUBJECTS or words[0].low in ("and",):
+        return []
     refused = {r.axis for r in prior + found if not r.do}
-    if "place" in refused and _capitalised(words):
+    if _is_channel(value, cx.v):
+        return [Read("channel", True, value, a, b, weak=True)]
+    if ("place" in refused or _is_place(words, cx.v)) and _capitalised(words):
         return [Read("place", True, value, a, b)]
-    if ("name" in refused or any(r.axis == "name" for r in prior)) and words[0].is_cap:
+    if "name" in refused and words[0].is_cap:
         return [Read("name", True, value, a, b)]
     if _is_people(words, cx.v) and cx.source != "option":
         return [Read("audience", True, value, a, b, weak=True)]
@@ -1045,6 +1098,8 @@ def _quote_dismissed(cx: _Ctx, clauses: list[Clause], n: int) -> list[Read]:
     if tidy is None:
         return []
     axis = "claim" if _claimish(quote, v) or do else "exclusion"
+    if do and quote[0].is_cap and not _claimish(quote, v):
+        axis = "name"  # "How about 'Leaf Me Alone'? no wait. 'Fernando'. yes Fernando"
     return [Read(axis, do, tidy[0], tidy[1], tidy[2])]
 
 
@@ -1058,10 +1113,13 @@ def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         for r in list(got):
             if r.axis not in ("exclusion", "place") or r.do or not r.weak:
                 continue
-            first = r.start
-            head = [t for t in cl.tokens if t.end <= first and t.is_word]
-            if head and head[-1].low in ("not", "no", "never"):
-                head = head[:-1]
+            neg_at = next(
+                (t.start for t in cl.tokens if t.low in ("not", "no", "never", "rather", "instead")),
+                r.start,
+            )
+            head = [t for t in cl.tokens if t.end <= neg_at and t.is_word]
+            if head and (head[0].low in _REASON_STARTS or head[0].low in _SUBJECTS):
+                head = []
             target: list[Token] = []
             if head and not any(
                 x.start <= head[-1].start < x.end or x.start < head[-1].end <= x.end for x in got

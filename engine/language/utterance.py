@@ -83,6 +83,8 @@ class Utterance:
 def lemma(low: str) -> str:
     """A lookup lemma: a plural noun's singular by the common English endings ("clinics" →
     "clinic", "parties" → "party"); other words unchanged."""
+    if low.endswith("'s") and len(low) > 3:
+        return low[:-2]  # "burn's" → "burn"
     if len(low) > 4 and low.endswith("ies"):
         return low[:-3] + "y"
     if len(low) > 4 and low.endswith(("ches", "shes", "sses", "xes")):

@@ -150,6 +150,8 @@ def vocab() -> Vocab:
             "rejections",
             "adverbs",
             "deferrals",
+            "imperative_lead",
+            "axis_words",
         )
     }
     return Vocab(
