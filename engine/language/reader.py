@@ -305,6 +305,10 @@ def _value_run(cl: Clause, k: int, v: Vocab, limit: int = 8) -> list[Token]:
             break
         if t.low in ("in", "on", "at", "to", "from", "with") and len(out) >= 2:
             break
+        if t.low in ("and", "or") and idx + 1 < len(low) and low[idx + 1] in (
+            "the", "we", "it", "our", "they", "i", "you", "then", "that", "this"
+        ):
+            break
         out.append(t)
         if len(out) >= limit:
             break
@@ -312,8 +316,20 @@ def _value_run(cl: Clause, k: int, v: Vocab, limit: int = 8) -> list[Token]:
 
 
 def _is_people(toks: list[Token], v: Vocab) -> bool:
-    people = v.lists["people"]
-    return any(t.low in people or t.lemma in people for t in toks)
+    """A person word ("nurses"), or a plural that names doers ("groomers", "physiotherapists",
+    "coordinators"), unless it is a known thing ("sensors")."""
+    people, not_people = v.lists["people"], v.lists["not_people"]
+    return any(
+        t.low in people
+        or t.lemma in people
+        or (
+            t.low.endswith(tuple(s + "s" if not s.endswith("s") else s for s in ("er", "ist", "ian", "or")))
+            and t.low not in not_people
+            and len(t.low) > 5
+        )
+        for t in toks
+        if t.is_word
+    )
 
 
 def _is_channel(value: str, v: Vocab) -> bool:
@@ -325,7 +341,7 @@ def _is_channel(value: str, v: Vocab) -> bool:
 
 def _claimish(toks: list[Token], v: Vocab) -> bool:
     cw = v.lists["claim_words"]
-    return len(toks) >= 3 or any(t.low in cw for t in toks)
+    return len(toks) >= 3 or any(t.low in cw or t.lemma in cw for t in toks)
 
 
 def _capitalised(toks: list[Token]) -> bool:
@@ -364,8 +380,10 @@ class _ClauseReader:
                 continue
             before = low[f.i - 1] if f.i > 0 else ""
             after = low[f.j] if f.j < len(low) else ""
-            if before in ("week", "wk", "weeks", "month", "day", "v", "year", "+", "/", "top", ":"):
+            if before in ("week", "wk", "weeks", "month", "day", "v", "year", "+", "/", "top"):
                 continue
+            if before == ":" and f.i >= 2 and _NUM.match(low[f.i - 2]):
+                continue  # "3:15"
             if after in (":", "x", "-", "+", "am", "pm", "out", "minutes", "mins"):
                 continue
             if (
@@ -558,7 +576,7 @@ class _ClauseReader:
         while j < len(low):
             c = v.match(v.period, low, j)
             if c:
-                if c.row["period"] in ("month", "year"):
+                if c.row["period"] in ("month", "year", "week"):
                     period = c.row["period"]
                 elif period is None or period == "unit":
                     period, unit = "unit", c.row.get("unit") or unit
@@ -608,7 +626,8 @@ class _ClauseReader:
         if period == "unit" and unit is None:
             unit = cx.unit
         before = low[: f.i]
-        neg = any(t in _NEG or t in _CANT for t in before) and op is None
+        near = low[max(0, f.i - 4) : f.i]
+        neg = any(t in _NEG or t in _CANT for t in near) and op is None and "yet" not in near
         if low[max(0, f.i - 2) : f.i] in (["more", "than"],) and any(
             t in ("nobody", "nobody's", "never", "no", "not", "won't", "one's") for t in before
         ):
@@ -737,8 +756,12 @@ class _ClauseReader:
         vt = [t for t in run if t.is_word]
         if not vt or any(cl.tokens.index(t) in self.used for t in run):
             return None
+        nxt_low = vt[1].low if len(vt) > 1 else ""
         if vt[0].low in v.lists["pronouns"] or (
-            (vt[0].low in v.lists["verbs"] or vt[0].low in _CLAUSE_VERBS)
+            (
+                vt[0].low in v.lists["verbs"]
+                or (vt[0].low in _CLAUSE_VERBS and nxt_low in ("in", "it", "at", "the", "to", "with"))
+            )
             and not c.row.get("until")
         ):
             return None
@@ -781,13 +804,17 @@ class _ClauseReader:
             quote = _quoted(cl, j, j + len(run) + 2)
             nouns = v.lists["word_nouns"]
             after = low[j + len(run) : j + len(run) + 1]
-            if (
-                quote
-                and _claimish(quote, v)
-                and not (after and after[0] in nouns)
-                and c.words != ("avoid", "the", "word")
-            ):
+            if quote and _claimish(quote, v) and c.words != ("avoid", "the", "word"):
                 axis = "claim"
+                qt = _tidy_value(cx.utt, quote)
+                if qt and after and after[0] in nouns:
+                    value, a, b = qt  # "drop the 'guaranteed' line": the claim is the quote
+            elif (
+                not quoted
+                and len(vt) == 1
+                and (vt[0].low in v.lists["claim_nouns"] or vt[0].lemma in v.lists["claim_nouns"])
+            ):
+                axis = "claim"  # "No guarantees"
             elif (
                 c.words in (("not",), ("no",), ("never",))
                 and _capitalised(vt)
@@ -891,7 +918,7 @@ _SUBJECTS = frozenset(
 )
 _NOT_VALUES = frozenset(
     "one one's later more need way idea question wait longer rush pressure thanks problem "
-    "worries i we it's its doubt chance matter offence offense rubbish".split()
+    "worries i we it's its doubt chance matter offence offense rubbish yet per".split()
 )
 
 
@@ -1015,7 +1042,7 @@ def read_text(
     `unit` / `period`: what one unit is and the price's period when the words name none (the
     price in force); `fork`: the options an own answer answers."""
     v = vocab()
-    utt = parse(text, new_clause_words=_CLAUSE_VERBS)
+    utt = parse(text, new_clause_words=_CLAUSE_VERBS | v.lists["verbs"])
     cx = _Ctx(utt, v, source, fork)
     cx.unit, cx.period = unit, period
     out = Reading(text=utt.text, clipped=utt.clipped)
@@ -1198,7 +1225,9 @@ def _other_part(cx: _Ctx, cl: Clause, words: str) -> Part:
             "no_currency",
             f"“{words}”: which currency? e.g. “£{_first_num(low)} a month”.",
         )
-    if low and low[0] in _CLAUSE_VERBS | {"be", "more", "less", "too", "it", "should"}:
+    if low and (
+        low[0] in _CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less")
+    ) and low[0] not in _VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}:
         return Part(
             "unread",
             cl.start,

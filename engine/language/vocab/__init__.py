@@ -152,6 +152,9 @@ def vocab() -> Vocab:
             "deferrals",
             "imperative_lead",
             "axis_words",
+            "people_suffixes",
+            "not_people",
+            "claim_nouns",
         )
     }
     return Vocab(
