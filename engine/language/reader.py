@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from engine.language.directions import GENERIC_CLAIM
 from engine.language.utterance import Clause, Token, Utterance, parse
 from engine.language.vocab import Cue, Vocab, vocab
 
@@ -104,6 +105,7 @@ class Reading:
     ask_why: str = ""
     option: str | None = None  # for an own answer: "A", "B", "both", or None
     clipped: bool = False
+    notes: list[str] = field(default_factory=list)  # how it chose ("the later one wins")
 
     @property
     def unread(self) -> list[str]:
@@ -186,6 +188,8 @@ def _figures(low: list[str], v: Vocab, keyed: bool = False) -> list[_Fig]:
                 k = j + 1
                 continue
             c = v.match(v.money, low, j) if j < n else None
+            if c and low[j + len(c.words) : j + len(c.words) + 1] == ["of"]:
+                c = None  # "5 pounds of beans": a weight
             if c and not c.row.get("suffix"):
                 amount *= float(c.row.get("times", 1))
                 out.append(_Fig(amount, k, j + len(c.words), c.row["currency"], money=True))
@@ -280,8 +284,12 @@ def _tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | Non
     return utt.span(a, b), a, b
 
 
-def _value_run(cl: Clause, k: int, v: Vocab, limit: int = 8) -> list[Token]:
-    """The tokens of a value starting at k: to a terminator, a quote's end, or `limit` words."""
+def _value_run(
+    cl: Clause, k: int, v: Vocab, limit: int = 8, people: bool = False
+) -> list[Token]:
+    """The tokens of a value starting at k: to a terminator, a quote's end, or `limit` words.
+    `people`: an audience keeps its who-clause and a lowercase place it is in ("solo groomers
+    who work from a van", "nurses on night shifts in care homes")."""
     toks = cl.tokens
     while k < len(toks) and toks[k].low in v.lists["adverbs"]:
         k += 1
@@ -295,9 +303,34 @@ def _value_run(cl: Clause, k: int, v: Vocab, limit: int = 8) -> list[Token]:
     out = []
     term = v.lists["terminators"]
     low = [t.low for t in toks]
+    if people:
+        limit = 12
+    relative = False
     for idx in range(k, len(toks)):
         t = toks[idx]
-        if out and any(
+        nxt = toks[idx + 1] if idx + 1 < len(toks) else None
+        if relative:  # inside "who …": to the clause's end or a strong break
+            if not t.is_word or t.low in _STRONG_BREAKS or len(out) >= limit:
+                break
+            out.append(t)
+            continue
+        if people and out and t.low in ("in", "on", "at", "with", "from") and nxt is not None and (
+            nxt.is_cap or (nxt.low == "the" and idx + 2 < len(toks) and toks[idx + 2].is_cap)
+        ):
+            break  # "exporters in the West Midlands": the place is its own direction
+        if people and out and (
+            t.low in ("who", "that")
+            or (
+                t.low in ("in", "on", "at", "with", "from")
+                and nxt is not None
+                and not nxt.is_cap
+                and not (nxt.low == "the" and idx + 2 < len(toks) and toks[idx + 2].is_cap)
+            )
+        ):
+            out.append(t)
+            relative = t.low in ("who", "that")
+            continue
+        if any(x.low not in _ARTICLES for x in out) and any(
             " ".join(low[idx : idx + n]) in term for n in (4, 3, 2, 1) if idx + n <= len(low)
         ):
             break
@@ -396,7 +429,7 @@ class _ClauseReader:
             if after in ("week", "weeks", "wk", "wks") and not f.money:
                 continue  # "in 6 weeks", "six weeks": a week, read below
             op = self._op(f)
-            fkey = key if key_cue and self._near_key(f) else None
+            fkey = self._near_key(f) if key_cue else None
             rejected = self._rejected_fig(f)
             if fkey is None and not f.money and cx.last_key and (op or len(low) <= 3):
                 fkey = cx.last_key  # "this assumes I work 70 hours a week. cap it at 40"
@@ -486,13 +519,18 @@ class _ClauseReader:
             k = self.low.index("free")
             self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")
 
-    def _near_key(self, f: _Fig) -> bool:
-        """Whether a number key's word sits by the figure ("£90 CAC", "churn under 3%"), not
-        by another figure of the clause ("a £90 CAC on a £40 sensor")."""
-        v, low = self.v, self.low
+    def _near_key(self, f: _Fig) -> str | None:
+        """The number key whose word sits nearest before the figure ("keep churn under 3% and
+        the burn under $30,000": the $30,000 is the burn), or just after it ("£90 CAC"); None
+        when no key word is near ("a £90 CAC on a £40 sensor": the £40 is a price)."""
+        v = self.v
         lem = [t.lemma for t in self.cl.tokens]
-        spots = [k for k in range(len(lem)) if v.match(v.number_keys, lem, k)]
-        return any(f.i - 5 <= k <= f.j + 2 for k in spots)
+        spots = [(k, c) for k in range(len(lem)) if (c := v.match(v.number_keys, lem, k))]
+        before = [(f.i - k, c) for k, c in spots if f.i - 6 <= k < f.i]
+        if before:
+            return str(min(before, key=lambda x: x[0])[1].row["key"])
+        after = [c for k, c in spots if f.j <= k <= f.j + 2]
+        return str(after[0].row["key"]) if after else None
 
     def _rejected_fig(self, f: _Fig) -> bool:
         """The figure is dismissed: "not $50k", "$80k … is silly", "who is paying $15"."""
@@ -687,6 +725,12 @@ class _ClauseReader:
                 )
                 continue
             r = self.add("timeline", True, i, j, f"week {_fmt(n)}", amount=n)
+            if low[max(0, i - 2) : i] and (
+                low[i - 1] in ("by", "before", "within") or low[max(0, i - 3) : i] == [
+                    "no", "later", "than"
+                ]
+            ):
+                r.op = "max"
             if low[max(0, i - 1) : i] in (["is"], ["'s"], ["that's"], ["it's"]) and not any(
                 x in low for x in ("launch", "ship", "live", "start", "open")
             ):
@@ -727,7 +771,8 @@ class _ClauseReader:
             if low[k - 1 : k] in (["not"], ["less"], ["no"]) and do:
                 do = False
             if low[k - 1 : k] == ["too"] and do and c.row["value"] in ("formal", "bold"):
-                do = False
+                k += len(c.words)  # "too formal": a complaint (below) names the fix
+                continue
             self.add("tone", do, k, k + len(c.words), str(c.row["value"]))
             k += len(c.words)
 
@@ -747,14 +792,19 @@ class _ClauseReader:
         """Read the value one cue at k introduces; the index after it, or None (no value)."""
         v, low, cl, cx = self.v, self.low, self.cl, self.cx
         j = k + len(c.words)
-        run = _value_run(cl, j, v)
+        run = _value_run(cl, j, v, people=c.row["axis"] in ("audience", "scope"))
         if c.row.get("until"):  # "keep restaurants out of it": the value sits before the word
             end = next((x for x in range(j, len(low)) if low[x] == c.row["until"]), None)
             if end is None or end == j:
                 return None
             run = cl.tokens[j:end]
+        used_at = next((x for x, t in enumerate(run) if cl.tokens.index(t) in self.used), None)
+        if used_at is not None:
+            run = run[:used_at]  # "mention a weekly summary email and break even by month 9"
+            while run and run[-1].low in ("and", "or", "&"):
+                run = run[:-1]
         vt = [t for t in run if t.is_word]
-        if not vt or any(cl.tokens.index(t) in self.used for t in run):
+        if not vt:
             return None
         nxt_low = vt[1].low if len(vt) > 1 else ""
         if vt[0].low in v.lists["pronouns"] or (
@@ -785,9 +835,13 @@ class _ClauseReader:
         if c.words == ("for",) and k > 0 and lead not in ("it's", "only", "just", "is", "mainly",
                                                           "mostly", "its", "all"):
             return None
-        if vt[0].low in v.lists["axis_words"] or _word_number(low, j, v) is not None:
+        at = cl.tokens.index(vt[0])
+        if vt[0].low in v.lists["axis_words"] or (
+            vt[0].low != "a" and _word_number(low, at, v) is not None
+        ):
             return None
-        if c.row.get("caps") and (not vt[0].is_cap or quoted or vt[0].low in _CALENDAR):
+        head = vt[1] if vt[0].low == "the" and len(vt) > 1 else vt[0]
+        if c.row.get("caps") and (not head.is_cap or quoted or head.low in _CALENDAR):
             return None
         if c.row.get("people") and not _is_people(vt, v):
             if c.words == ("for",) and low[j + len(run) : j + len(run) + 1] == ["only"]:
@@ -831,12 +885,24 @@ class _ClauseReader:
                 axis = "channel"
             elif _capitalised(vt) and len(vt) <= 3 and c.words in (("only",), ("just",)):
                 axis = "place"
+        if axis == "scope" and c.words == ("name",) and _capitalised(vt):
+            axis = "place" if _is_place(vt, v) else "name"
         if axis == "name":
             value = _name_value(cl, j, run) or value
         if axis == "place" and not quoted:
-            value = _cap_run(run) or value
+            place = _cap_run(run, v)
+            if place is None or any(t.low in _CALENDAR for t in vt):
+                return None  # "launch in March", "start in week 2": no place
+            last = place.split()[-1]
+            tail = [t for t in vt[[t.text for t in vt].index(last) + 1 :]]
+            if any(t.low not in v.lists["terminators"] for t in tail):
+                return None  # "start in Slack communities" names a channel, not a place
+            value = place
+        if axis == "scope" and run and run[0].low in ("the", "our", "a", "an", "my") and len(vt) > 1:
+            value, a = cx.utt.span(run[0].start, b), run[0].start  # "the app": the CEO's article
         weak = c.words in (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
-        for part, pa, pb in _list_items(cx.utt, run, axis, v):
+        items = _list_items(cx.utt, run, axis, v) if axis in _LISTED else [(value, a, b)]
+        for part, pa, pb in items:
             self.out.append(Read(axis=axis, do=do, value=part, start=pa, end=pb, weak=weak))
         else_end = j + len(run)
         if c.row.get("until"):
@@ -897,6 +963,100 @@ class _ClauseReader:
                         self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
                     return
 
+    def relative(self) -> None:
+        """"it costs too much", "churn target too high", "launch sooner", "half that": a move
+        with no figure of its own, on the price, a number or the week the clause names (the
+        session resolves it against the work; the reading asks when no ratio is given)."""
+        v, low = self.v, self.low
+        if any(r.amount is not None or r.axis in ("price", "timeline") for r in self.out):
+            return
+        lem = [t.lemma for t in self.cl.tokens]
+        move = next(
+            ((k, c) for k in range(len(low)) if (c := v.match(v.relative, low, k)) is not None),
+            None,
+        )
+        key = next(
+            (str(kc.row["key"]) for x in range(len(lem))
+             if (kc := v.match(v.number_keys, lem, x)) is not None),
+            None,
+        )
+        if key is None and any(t in ("break", "breakeven", "break-even") for t in low):
+            key = "breakeven"
+        priced = self._names_price()
+        if move is None:
+            if priced and any(self._has(w) for w in v.lists["price_missing"]):
+                self.add("price", True, 0, len(low), "state the price")  # "Where is the price?"
+            return
+        k, c = move
+        way, times = str(c.row["way"]), c.row.get("times")
+        i, j = k, k + len(c.words)
+        if key and key != "hours" or (key == "hours" and way in ("down", "up")):
+            if way in ("earlier", "later"):
+                way = "down" if way == "earlier" else "up"
+            if c.row.get("flip_costs") and key in ("churn", "burn", "cac"):
+                way = "up"  # an optimistic churn is one set too low
+            r = self.add("number", True, i, j, f"{way} {key}", key=key, op="eq")
+            r.unit = str(times) if times else None
+            return
+        if c.row.get("price") or priced or (times and (self.cx.has_price or "it" in low)):
+            if way not in ("down", "up"):
+                return
+            value = {0.5: "half the price", 2.0: "double the price"}.get(
+                float(times) if times else 0.0, f"{'lower' if way == 'down' else 'higher'} price"
+            )
+            r = self.add("price", True, i, j, value, op="eq")
+            r.unit = str(times) if times else None  # the ratio, for the session to resolve
+            return
+        if way in ("earlier", "later") and any(self._has(w) for w in v.lists["time_words"]):
+            self.add("timeline", True, i, j, f"{way} launch")
+
+    def _has(self, phrase: str) -> bool:
+        words = phrase.split()
+        n = len(words)
+        return any(self.low[k : k + n] == words for k in range(len(self.low) - n + 1))
+
+    def _names_price(self) -> bool:
+        """The clause is about the customer's price ("too expensive"), not the company's costs
+        ("cut costs", "reduce our costs")."""
+        v, low = self.v, self.low
+        for k, t in enumerate(low):
+            if t in ("cost", "costs") and k and low[k - 1] in v.lists["our_costs"]:
+                return False
+        return any(self._has(w) for w in v.lists["price_words"])
+
+    def complaints(self) -> None:
+        """"Too broad", "Full of buzzwords", "Wrong audience": a complaint that names its axis
+        and the usual fix (one core job, a plain tone, the venture's own customer)."""
+        v, low = self.v, self.low
+        for k in range(len(low)):
+            c = v.match(v.complaints, low, k)
+            if c is None:
+                continue
+            axis = str(c.row["axis"])
+            if any(r.axis == axis for r in self.out):
+                continue
+            r = self.add(axis, axis != "claim", k, k + len(c.words), str(c.row["value"]))
+            r.weak = axis == "audience"  # "the customer": whoever the venture serves
+        for k in range(len(low)):
+            c = v.match(v.include, low, k)
+            if c is None or self.out or (c.words == ("add",) and k > 0):
+                continue
+            run = _value_run(self.cl, k + len(c.words), v)
+            tidy = _tidy_value(self.cx.utt, run) if run else None
+            if tidy:
+                axis = "channel" if _is_channel(tidy[0], v) else "scope"
+                self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
+            return
+
+    def overclaims(self) -> None:
+        """"That line is misleading", "no proof": the work claims what it cannot prove."""
+        v, low = self.v, self.low
+        for k in range(len(low)):
+            c = v.match(v.overclaim, low, k)
+            if c is not None and not any(r.axis == "claim" for r in self.out):
+                self.add("claim", False, k, k + len(c.words), GENERIC_CLAIM)
+                return
+
     def read(self) -> list[Read]:
         self.free()
         self.figures()
@@ -904,9 +1064,16 @@ class _ClauseReader:
         self.tone()
         self.frames()
         self.postfix()
+        self.relative()
+        self.overclaims()
+        self.complaints()
         return self.out
 
 
+_STRONG_BREAKS = frozenset(
+    "because but so and honestly tbh lol i obviously especially please pls since".split()
+)
+_LISTED = ("audience", "channel", "exclusion")  # axes whose value can list several things
 _IMPERATIVE_CUES = frozenset(
     "drop lose remove cut ditch skip forget leave get stay avoid keep focus centre center "
     "start call rename name sell distribute partner put target aim pitch speak talk write "
@@ -953,7 +1120,9 @@ def _list_items(
     return out or [whole]
 
 
-def _cap_run(run: list[Token]) -> str | None:
+def _cap_run(run: list[Token], v: Vocab) -> str | None:
+    """The place in a run of words: its last capitalised run, with a "the" or a compass word
+    before it kept ("the Northern Quarter", "north Leeds")."""
     toks = [t for t in run if t.is_word]
     runs: list[list[Token]] = [[]]
     for t in toks:
@@ -962,7 +1131,13 @@ def _cap_run(run: list[Token]) -> str | None:
         elif runs[-1]:
             runs.append([])
     best = [r for r in runs if r]
-    return " ".join(t.text for t in best[-1]) if best else None
+    if not best:
+        return None
+    place = best[-1]
+    at = toks.index(place[0])
+    if at > 0 and (toks[at - 1].low == "the" or toks[at - 1].low in v.lists["place_leads"]):
+        place = [toks[at - 1], *place]
+    return " ".join(t.text for t in place)
 
 
 def _name_value(cl: Clause, j: int, run: list[Token]) -> str | None:
@@ -1014,7 +1189,9 @@ def _bare(cx: _Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Re
     if tidy is None:
         return []
     value, a, b = tidy
-    if words[0].low in _REASON_STARTS or words[0].low in _SUBJECTS or words[0].low in ("and",):
+    if words[0].low in _REASON_STARTS or words[0].low in _SUBJECTS or words[0].low in (
+        "and", "then", "later", "after"
+    ):
         return []
     refused = {r.axis for r in prior + found if not r.do}
     if _is_channel(value, cx.v):
@@ -1064,6 +1241,9 @@ def read_text(
         else:
             out.parts.append(_other_part(cx, cl, words))
     out.directions = _settle(found)
+    named = [r for r in found if r.axis == "price" and r.do and r.amount is not None]
+    if len(named) > 1 and sum(1 for d in out.directions if d.axis == "price") == 1:
+        out.notes.append("two prices named: the later one wins")
     refused = [r for r in found if r.refused and r.axis == "number"]
     if refused and not any(
         d.axis == "number" and d.key == r.key for r in refused for d in out.directions
@@ -1172,9 +1352,9 @@ def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 continue
             if r.axis == "place" or (r.value[:1].isupper() and _capitalised(target)):
                 axis = "place"
-            elif _is_people(target, v) or _is_people(parse(r.value).tokens, v):
+            elif _is_people(target, v):
                 axis = "audience"
-            elif _is_channel(tidy[0], v) or _is_channel(r.value, v):
+            elif _is_channel(tidy[0], v):
                 axis = "channel"
             else:
                 continue
@@ -1578,7 +1758,14 @@ def _ask(cx: _Ctx, out: Reading) -> None:
     ds = out.directions
     low = cx.low
     why = ""
-    if any(d.axis == "price" and d.do and d.amount is not None and not d.currency for d in ds):
+    money_words = {"dollars", "bucks", "quid", "pounds", "euros", "$", "£", "€"}
+    if any(
+        t in money_words and low[k + 1 : k + 2] != ["of"] for k, t in enumerate(low)
+    ) and not any(
+        d.axis in ("price", "number") and d.amount is not None for d in ds
+    ):
+        why = "price_amount"  # "twelve-ish dollars": money the reader cannot read
+    elif any(d.axis == "price" and d.do and d.amount is not None and not d.currency for d in ds):
         why = "no_currency"
     elif any(d.axis == "price" and not d.do for d in ds) and not any(
         d.axis == "price" and d.do for d in ds

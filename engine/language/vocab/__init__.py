@@ -93,6 +93,10 @@ class Vocab:
     period_before: list[Cue]
     places: list[Cue]
     between: list[Cue]
+    relative: list[Cue]
+    overclaim: list[Cue]
+    complaints: list[Cue]
+    include: list[Cue]
     lists: dict[str, frozenset[str]]
 
     def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
@@ -155,6 +159,11 @@ def vocab() -> Vocab:
             "people_suffixes",
             "not_people",
             "claim_nouns",
+            "price_words",
+            "time_words",
+            "place_leads",
+            "our_costs",
+            "price_missing",
         )
     }
     return Vocab(
@@ -172,5 +181,9 @@ def vocab() -> Vocab:
         period_before=_rows("words.json", "period_before", ("period",)),
         places=_rows("places.json", "rows", ()),
         between=_rows("words.json", "between", ()),
+        relative=_rows("words.json", "relative", ("way",)),
+        overclaim=_rows("words.json", "overclaim", ()),
+        complaints=_rows("words.json", "complaints", ("axis", "value")),
+        include=_rows("words.json", "include", ()),
         lists=lists,
     )
