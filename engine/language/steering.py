@@ -13,11 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from engine.language.artifact_text import current_number, current_price_said, current_week
-from engine.language.directions import CORE_SCOPE, MAX_VALUE, Direction, Source, price_words
-from engine.language.reader import Read as Said
-from engine.language.reader import Reading, read_text
+from engine.language.directions import (
+    AXES,
+    CORE_SCOPE,
+    MAX_VALUE,
+    OPS,
+    Axis,
+    Direction,
+    Op,
+    Source,
+    price_words,
+)
+from engine.language.reader import read_text
+from engine.language.reads import Read as Said
+from engine.language.reads import Reading
 from savedb.records import Record
 from textkit import clip, has_phrase, words
 
@@ -35,10 +47,25 @@ DECISION_CUES = (
     "my decision",
 )
 _WRONG_PEOPLE = ("wrong people", "wrong audience", "wrong customers", "wrong customer")
-_ORDER = ("price", "number", "timeline", "name", "claim", "tone", "channel", "audience",
-          "exclusion", "scope", "place")
-_RELATIVE_WEEKS = {"one week earlier": -1, "two weeks earlier": -2, "one week later": 1,
-                   "two weeks later": 2}
+_ORDER = (
+    "price",
+    "number",
+    "timeline",
+    "name",
+    "claim",
+    "tone",
+    "channel",
+    "audience",
+    "exclusion",
+    "scope",
+    "place",
+)
+_RELATIVE_WEEKS = {
+    "one week earlier": -1,
+    "two weeks earlier": -2,
+    "one week later": 1,
+    "two weeks later": 2,
+}
 
 
 @dataclass(eq=False, repr=False)
@@ -96,8 +123,15 @@ def from_reading(
     for r in reading.directions:
         if r.axis == "audience" and not r.value:
             if customer:  # "Wrong audience": the venture's own customer
-                out.directions.append(Direction(axis="audience", value=clip(customer, MAX_VALUE),
-                                                source=source, stage=stage, said=quoted))
+                out.directions.append(
+                    Direction(
+                        axis="audience",
+                        value=clip(customer, MAX_VALUE),
+                        source=source,
+                        stage=stage,
+                        said=quoted,
+                    )
+                )
             continue
         d = _direction(r, base, out)
         if d is None:
@@ -110,12 +144,19 @@ def from_reading(
             d.note = "the later of two prices you named"
         out.directions.append(d)
     toks = words(said)
-    if customer and not any(d.axis == "audience" for d in out.directions) and any(
-        has_phrase(toks, p) for p in _WRONG_PEOPLE
+    if (
+        customer
+        and not any(d.axis == "audience" for d in out.directions)
+        and any(has_phrase(toks, p) for p in _WRONG_PEOPLE)
     ):
         out.directions.append(
-            Direction(axis="audience", value=clip(customer, MAX_VALUE), source=source,
-                      stage=stage, said=quoted)
+            Direction(
+                axis="audience",
+                value=clip(customer, MAX_VALUE),
+                source=source,
+                stage=stage,
+                said=quoted,
+            )
         )
     if len(out.directions) > 1:  # "Too broad. Price it at $12 a meal": the named change binds
         out.directions = [d for d in out.directions if d.value != CORE_SCOPE] or out.directions
@@ -123,9 +164,13 @@ def from_reading(
         out.unclear.append("price_amount")
     out.directions.sort(key=lambda d: _ORDER.index(d.axis))  # the order briefs have always had
     priced = any(d.axis == "price" for d in out.directions)
-    if not priced and "price" not in out.unclear and (
-        reading.ask_why == "price_refused"
-        or (not out.directions and any(w in ("price", "pricing") for w in toks))
+    if (
+        not priced
+        and "price" not in out.unclear
+        and (
+            reading.ask_why == "price_refused"
+            or (not out.directions and any(w in ("price", "pricing") for w in toks))
+        )
     ):
         out.unclear.append("price")  # "The price is wrong": which price, then?
     return out
@@ -184,13 +229,13 @@ def _relative(r: Said, base: _Base) -> Direction | None:
             return Direction(axis="number", key="breakeven", value=f"month {n}", amount=float(n))
         if now_week is None:
             return None
-        n = float(max(1, now_week + shift))
-        return Direction(axis="timeline", value=f"week {n:.0f}", amount=n, key="launch")
+        week = float(max(1, now_week + shift))
+        return Direction(axis="timeline", value=f"week {week:.0f}", amount=week, key="launch")
     return None
 
 
 def _direction(r: Said, base: _Base, out: Read) -> Direction | None:
-    span = {"start": r.start, "end": r.end} if r.end > r.start else {}
+    """The session's direction for one reading (None: nothing the gate can hold binds)."""
     if r.amount is None and r.axis in ("price", "number", "timeline"):
         d = _relative(r, base)
         if d is not None:
@@ -198,45 +243,67 @@ def _direction(r: Said, base: _Base, out: Read) -> Direction | None:
         elif r.axis == "price":
             out.unclear.append("price")
         return d
+    span: dict[str, Any] = {"start": r.start, "end": r.end} if r.end > r.start else {}
     if r.axis == "price":
-        if not r.do:
-            return None
-        period = r.period or "month"
-        unit = r.unit if period == "unit" else None
-        if period == "unit" and not unit:
-            period = "month"
-        if r.currency not in (None, "$"):
-            d = Direction(axis="price", value="", amount=r.amount, period=period, unit=unit)
-            out.in_dollars = price_words(d)
-            out.unclear.append("price_amount")
-            return None
-        d = Direction(axis="price", value="", amount=r.amount, op=r.op, period=period,  # type: ignore[arg-type]
-                      unit=unit, **span)
-        d.value = price_words(d)
-        return d
+        return _price(r, out, span) if r.do else None
     if r.axis == "timeline":
         amount = r.amount or 0.0
-        return Direction(axis="timeline", value=f"week {amount:.0f}", amount=amount,
-                         op=r.op, key="launch", **span)  # type: ignore[arg-type]
+        return Direction(
+            axis="timeline",
+            value=f"week {amount:.0f}",
+            amount=amount,
+            op=_op(r.op),
+            key="launch",
+            **span,
+        )
     if r.axis == "number":
-        if r.amount is None or r.key not in ("customers", "churn", "burn", "mrr", "breakeven",
-                                             "cac", "hours"):
-            return None
-        if r.key == "customers":
-            return None  # the plan holds no customer count: reported unread by the caller
-        amount = r.amount
-        if r.key == "breakeven" and r.value.startswith("week"):
-            amount = max(1.0, round(amount / 4.345))  # the plan counts breakeven in months
-        return Direction(axis="number", value=r.value, amount=amount, op=r.op,  # type: ignore[arg-type]
-                         key=r.key, **span)
+        return _number(r, span)
     if not r.do and r.axis in ("name", "place"):
         # the gate holds a refused name or place as words to leave out ("Stop using the name
         # ColdSlot" never becomes "call it ColdSlot")
-        return Direction(axis="exclusion", value=r.value, do=False, **span)  # type: ignore[arg-type]
-    if not r.do and r.axis == "tone":
-        return None  # "not formal": the tone named beside it binds; a refused tone alone is not held
+        return Direction(axis="exclusion", value=r.value, do=False, **span)
     if not r.do and r.axis in ("exclusion", "claim"):
-        return Direction(axis=r.axis, value=r.value, do=False, **span)  # type: ignore[arg-type]
+        return Direction(axis=_axis(r.axis), value=r.value, do=False, **span)
     if r.axis in ("exclusion", "claim") or not r.do:
-        return None  # a claim the work should make is not held by the gate (never inverted)
-    return Direction(axis=r.axis, value=r.value, do=True, **span)  # type: ignore[arg-type]
+        # a refused tone ("not formal": the tone named beside it binds) or a claim the work
+        # should make is not held by the gate, and never bound as its opposite
+        return None
+    return Direction(axis=_axis(r.axis), value=r.value, do=True, **span)
+
+
+def _price(r: Said, out: Read, span: dict[str, Any]) -> Direction | None:
+    """A named price in the books' dollars; another currency is asked about, not converted."""
+    period = r.period or "month"
+    unit = r.unit if period == "unit" else None
+    if period == "unit" and not unit:
+        period = "month"
+    if r.currency not in (None, "$"):
+        d = Direction(axis="price", value="", amount=r.amount, period=period, unit=unit)
+        out.in_dollars = price_words(d)
+        out.unclear.append("price_amount")
+        return None
+    d = Direction(
+        axis="price", value="", amount=r.amount, op=_op(r.op), period=period, unit=unit, **span
+    )
+    d.value = price_words(d)
+    return d
+
+
+def _number(r: Said, span: dict[str, Any]) -> Direction | None:
+    """A number target the plan holds (no customer count: the caller reports it unread)."""
+    if r.amount is None or r.key not in ("churn", "burn", "mrr", "breakeven", "cac", "hours"):
+        return None
+    amount = r.amount
+    if r.key == "breakeven" and r.value.startswith("week"):
+        amount = max(1.0, round(amount / 4.345))  # the plan counts breakeven in months
+    return Direction(axis="number", value=r.value, amount=amount, op=_op(r.op), key=r.key, **span)
+
+
+def _op(op: str) -> Op:
+    return cast(Op, op if op in OPS else "eq")
+
+
+def _axis(axis: str) -> Axis:
+    if axis not in AXES:
+        raise ValueError(f"not an axis: {axis}")
+    return cast(Axis, axis)

@@ -11,6 +11,7 @@ parse never holds more than `MAX_CLAUSES` clauses, so a reading returns within i
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -110,15 +111,6 @@ def tokenize(text: str) -> list[Token]:
     return out
 
 
-def _ends_clause(toks: list[Token], k: int) -> bool:
-    t = toks[k]
-    if t.text in _STOPS or t.text == "\n":
-        return True
-    if t.text == "." and k + 1 < len(toks) and toks[k + 1].start == t.end:
-        return False  # "e.g" style joins are tokens already; a bare "." ends
-    return False
-
-
 def parse(text: str, *, new_clause_words: frozenset[str] = frozenset()) -> Utterance:
     """Tokens and clauses of `text`. `new_clause_words`: words that begin a new instruction
     after "and" ("… and launch week 8"); the reader passes its cue words."""
@@ -136,23 +128,24 @@ def parse(text: str, *, new_clause_words: frozenset[str] = frozenset()) -> Utter
             cuts.append(k)
         elif t.text == "(" and k + 2 < n and toks[k + 2].text == ")" and len(toks[k + 1].text) == 1:
             cuts.append(k)  # "(a) drop …, (b) …"
-        elif low in _SPLIT_WORDS and k > 0:
-            cuts.append(k)
         elif (
-            low in ("and", "&", "plus", "also", "then")
-            and k + 1 < n
-            and (toks[k + 1].low in new_clause_words or toks[k + 1].low in ("no", "never", "not"))
+            (low in _SPLIT_WORDS and k > 0)
+            or (
+                low in ("and", "&", "plus", "also", "then")
+                and k + 1 < n
+                and (
+                    toks[k + 1].low in new_clause_words or toks[k + 1].low in ("no", "never", "not")
+                )
+            )
+            or (t.text == ":" and k + 1 < n and toks[k + 1].is_cap and k > 2)
         ):
-            cuts.append(k)
-        elif t.text == ":" and k + 1 < n and toks[k + 1].is_cap and k > 2:
             cuts.append(k)
         k += 1
     bounds = [-1, *cuts, n]
-    for a, b in zip(bounds, bounds[1:], strict=False):
-        part = toks[a + 1 : b] if a >= 0 else toks[:b]
-        first = a + 1 if a >= 0 else 0
-        # a cut token that is a word ("but", "and") is left out of both sides; marks too
-        words = [x for x in part if x.text not in ("(", ")") or True]
+    for a, b in itertools.pairwise(bounds):
+        # the token at a cut ("but", "and", a comma) belongs to neither side
+        words = toks[a + 1 : b]
+        first = a + 1
         while (
             words
             and not words[0].is_word

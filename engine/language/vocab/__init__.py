@@ -115,7 +115,8 @@ class Vocab:
         if k >= len(low):
             return []
         hits = [
-            c for c in _by_first(id(rows), rows).get(low[k], ())
+            c
+            for c in _by_first(id(rows), rows).get(low[k], ())
             if tuple(low[k : k + len(c.words)]) == c.words
         ]
         return sorted(hits, key=lambda c: -len(c.words))  # stable: first row among equals
