@@ -135,9 +135,10 @@ def read_input_before(record: Mapping[str, Any]) -> Result:
     the steering reader for the words, the own-answer reader for which option a fork answer
     picks, the option's words read as its content; a rejection that places nothing, or a price
     it cannot read, is asked about."""
+    from engine.language.unread import placed, unread_parts
+
     from engine.language.reading import read_own_answer
     from engine.language.steering import read_directions
-    from engine.language.unread import placed, unread_parts
 
     text, source = record["text"], record["source"]
     read = read_directions(text, source=source)
@@ -449,6 +450,33 @@ def score(
     }
 
 
+def golden_row(text: str, source: str, fork: Mapping[str, str] | None, unit: str | None) -> str:
+    """One input's reading as the golden file holds it (engine.language.reads.Reading.summary)."""
+    from engine.language.reader import read_text
+
+    return read_text(text, source=source, fork=fork, unit=unit).summary()
+
+
+def write_golden(path: str) -> None:
+    """The build part's readings, one JSON line per input (never the held-out part: its
+    phrasings would show on every diff)."""
+    rows = []
+    for rec in directions("build"):
+        unit = _unit(rec["pitch"])
+        rows.append(
+            {
+                "id": rec["id"],
+                "source": rec["source"],
+                "text": rec["text"],
+                "fork": rec.get("fork"),
+                "unit": unit,
+                "reading": golden_row(rec["text"], rec["source"], rec.get("fork"), unit),
+            }
+        )
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print JSON (the default)")
@@ -460,9 +488,17 @@ def main(argv: list[str] | None = None) -> int:
         help="the game's reader, or the readers it had before (the baseline)",
     )
     ap.add_argument(
+        "--write-golden",
+        metavar="PATH",
+        help="write the build part's readings as the golden file (tests/data/readings_build.jsonl)",
+    )
+    ap.add_argument(
         "--show", action="store_true", help="print the build part's misses, one JSON a line"
     )
     args = ap.parse_args(argv)
+    if args.write_golden:
+        write_golden(args.write_golden)
+        return 0
     parts: tuple[Part, ...] = PARTS if args.part == "both" else (args.part,)
     out: dict[str, Any] = {}
     misses: list[dict[str, Any]] = []

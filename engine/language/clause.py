@@ -341,7 +341,7 @@ class _ClauseReader:
         after = low[f.j] if f.j < len(low) else ""
         if after in _NOT_PEOPLE_PLURALS or after in ("week", "weeks", "people", "minutes", "of"):
             return False
-        if (v.match(v.period, low, f.j) and after != "a") or after in ("per", "/"):
+        if v.match(v.period, low, f.j) or after in ("per", "/"):
             return True
         if (
             after == "a"
@@ -741,7 +741,10 @@ class _ClauseReader:
                 return None  # "launch in March", "start in week 2": no place
             last = place.split()[-1]
             tail = vt[[t.text for t in vt].index(last) + 1 :]
-            if any(t.low not in v.lists["terminators"] for t in tail):
+            said = " ".join(t.low for t in tail)
+            if tail and not any(
+                said == x or said.startswith(x + " ") for x in v.lists["terminators"]
+            ):
                 return None  # "start in Slack communities" names a channel, not a place
             return axis, (place, a, b)
         if axis == "scope" and run[0].low in ("the", "our", "a", "an", "my") and len(vt) > 1:

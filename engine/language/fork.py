@@ -239,18 +239,18 @@ def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> N
     if all(headlines.values()) and pick in fork:
         other = next(k for k in fork if k != pick)
         if not any(d.axis in ("claim", "exclusion") for d in own):
-            content.append(Read("claim", False, headlines[other] or "", 0, 0))
+            content.append(Read("claim", False, headlines[other] or "", 0, 0, option=other))
         own = [replace(d, axis="claim") if d.axis == "exclusion" else d for d in own]
         keys = []
     mid = _between(cx, opts)
     if mid is not None:
         own.append(mid)
     for k in keys:
-        content += opts[k]
+        content += [replace(d, option=k, start=0, end=0) for d in opts[k]]
     for k in _dismissed(cx, fork):
         for c in opts[k]:
             if c.axis in ("channel", "scope", "audience") and c.do:
-                own.append(Read("exclusion", False, c.value, c.start, c.end))
+                own.append(Read("exclusion", False, c.value, 0, 0, option=k))
     fork_axis = {d.axis for ds in opts.values() for d in ds if d.do}
     if pick is None and len(fork_axis) == 1:
         axis = next(iter(fork_axis))

@@ -121,6 +121,7 @@ def read_text(
         per.append(got)
         found.extend(got)
     _contrast(cx, utt.clauses, per)
+    _bound_after(cx, utt.clauses, per)
     found = [r for got in per for r in got]
     for cl, got in zip(utt.clauses, per, strict=True):
         words = utt.span(cl.start, cl.end)
@@ -141,6 +142,20 @@ def read_text(
         _own(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+def _bound_after(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+    """ "25 quid a laptop, never more": a clause that is only a bound ("never more", "tops",
+    "max") bounds the figure of the clause before it."""
+    v = cx.v
+    for n in range(1, len(clauses)):
+        low = clauses[n].low
+        c = v.match(v.ops, low, 0)
+        if per[n] or c is None or c.row["where"] != "after" or len(c.words) < len(low) - 1:
+            continue
+        figures = [r for r in per[n - 1] if r.amount is not None and r.op == "eq"]
+        if figures:
+            figures[-1].op = str(c.row["op"])
 
 
 def _pointer(cx: _Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> list[Read]:
@@ -281,7 +296,7 @@ def _other_part(cx: _Ctx, cl: Clause, words: str) -> Part:
         or sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2
     ):
         return Part("commentary", cl.start, cl.end, words)
-    if any(t in _CALENDAR for t in low):
+    if any(t in _CALENDAR for t in low) or "new year" in " ".join(low):
         return Part(
             "unread",
             cl.start,

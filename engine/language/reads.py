@@ -97,7 +97,6 @@ _CALENDAR = frozenset(
         "february",
         "march",
         "april",
-        "may",
         "june",
         "july",
         "august",
@@ -109,9 +108,7 @@ _CALENDAR = frozenset(
         "saturday",
         "sunday",
         "monday",
-        "new",
-        "year",
-        "term",
+        "friday",
     ]
 )
 _REASON_STARTS = frozenset(
@@ -170,6 +167,7 @@ class Read:
     currency: str | None = None
     weak: bool = False  # read from a bare cue ("no X", "just X"): a stronger reading replaces it
     refused: bool = False  # a figure the words dismiss ("$80k is silly"): never bound
+    option: str = ""  # "A" / "B": read from the fork option the answer picked, not its words
 
 
 @dataclass
@@ -200,6 +198,21 @@ class Reading:
     @property
     def unread(self) -> list[str]:
         return [p.words for p in self.parts if p.kind == "unread"]
+
+    def summary(self) -> str:
+        """The reading on one line a diff shows plainly: each direction (its figure, bound,
+        period or key) with the words it was read from, then what is asked or unread."""
+        shown = []
+        for d in self.directions:
+            figure = ""
+            if d.amount is not None:
+                extra = " ".join(x for x in (d.op, d.period, d.unit, d.key) if x)
+                figure = f" [{d.amount:g} {extra}]"
+            words = f"option {d.option}" if d.option else self.text[d.start : d.end]
+            shown.append(f"{'+' if d.do else '-'}{d.axis}:{d.value}{figure} <{words}>")
+        tail = [f"asked:{self.ask_why}"] if self.asked else []
+        tail += [f"unread:{u}" for u in self.unread]
+        return " | ".join(shown + tail) or "(nothing)"
 
 
 _CLAUSE_VERBS = frozenset(

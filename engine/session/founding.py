@@ -121,7 +121,9 @@ if TYPE_CHECKING:
 #     "do not mention the NHS" binds only the exclusion (it centred the work on the NHS too).
 #     An own answer that changes its mind ("ship, no wait, polish") is read from the change;
 #     "price" names neither side of a fork ("price high, we need cash" read as the low price).
-RULES_VERSION = 62
+# 63: every steering input is read by one parse (engine.language.reader): readings change, and
+#     each bound direction carries the span of words it came from (start, end).
+RULES_VERSION = 63
 
 
 @dataclass(frozen=True, eq=False, repr=False)
