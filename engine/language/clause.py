@@ -43,6 +43,38 @@ from engine.language.reads import (
 from engine.language.utterance import Clause, Token
 from engine.language.vocab import Cue
 
+_FIGURE_FOLLOWERS = frozenset(
+    [
+        "a",
+        "an",
+        "per",
+        "or",
+        "and",
+        "to",
+        "cac",
+        "mrr",
+        "burn",
+        "churn",
+        "max",
+        "tops",
+        "maximum",
+        "k",
+        "month",
+        "year",
+        "week",
+        "mo",
+        "is",
+        "was",
+        "in",
+        "by",
+        "for",
+        "at",
+        "on",
+        "with",
+        "of",
+        "if",
+    ]
+)
 _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
@@ -117,10 +149,12 @@ class _ClauseReader:
             key is None
             and f.money
             and cx.last_key in ("burn", "mrr", "cac")
-            and (f.amount >= 1000 or op)
+            and (f.amount >= 1000 or op or cx.last_key == "cac")
             and not self._unit_after(f)
         ):
             key = cx.last_key
+        if key in ("cac", "burn", "mrr") and self._noun_after(f):
+            return None  # "a £90 CAC on a £40 sensor": the £40 is what the sensor costs
         return key
 
     def _number(self, f: _Fig, key: str | None, op: str | None, rejected: bool) -> bool:
@@ -146,6 +180,7 @@ class _ClauseReader:
                 currency=cur,
             )
             r.weak = r.refused = rejected
+            cx.last_key = key
             return True
         elif after in ("hours", "hrs", "hour", "hr") or (key == "hours" and not f.money):
             j += 1 if after in ("hours", "hrs", "hour", "hr") else 0
@@ -154,6 +189,7 @@ class _ClauseReader:
             return False
         r = self.add("number", True, f.i, j, value, amount=f.amount, op=op, key=key)
         r.weak = r.refused = rejected
+        cx.last_key = key  # "… 70 hours a week. cap it at 40": the 40 is hours too
         return True
 
     def _customers(self, f: _Fig, op: str | None, rejected: bool) -> bool:
@@ -309,6 +345,14 @@ class _ClauseReader:
             or any(t in ("??", "?!") for t in self.low)
             or (self.cl.question and any(t in ("who", "why", "nobody") for t in self.low))
         )
+
+    def _noun_after(self, f: _Fig) -> bool:
+        """A figure said of a thing ("£40 sensor"), not of a target."""
+        toks = self.cl.tokens
+        if f.j >= len(toks) or not toks[f.j].is_word:
+            return False
+        word = toks[f.j].low
+        return word not in self.v.lists["terminators"] and word not in _FIGURE_FOLLOWERS
 
     def _unit_after(self, f: _Fig) -> bool:
         low = self.low
@@ -603,6 +647,8 @@ class _ClauseReader:
             return None
         axis, (value, a, b) = got
         weak = c.words in _WEAK_CUES
+        if axis == "exclusion":
+            run = self._swap(run)  # "drop Instagram for Pinterest"
         items = _list_items(self.cx.utt, run, axis, self.v) if axis in _LISTED else [(value, a, b)]
         for part, pa, pb in items:
             self.out.append(
@@ -611,6 +657,26 @@ class _ClauseReader:
         end = j + len(run) + (1 if c.row.get("until") else 0)
         self.used.update(range(k, end))
         return end
+
+    def _swap(self, run: list[Token]) -> list[Token]:
+        """ "drop Instagram for Pinterest": the thing after "for" is what replaces the thing
+        left out (a channel, people or a place of its own); the run keeps what goes."""
+        at = next((x for x, t in enumerate(run) if t.low in ("for", "in favour of")), None)
+        if at is None or at == 0 or at == len(run) - 1:
+            return run
+        after = [t for t in run[at + 1 :] if t.is_word]
+        tidy = _tidy_value(self.cx.utt, after) if after else None
+        if tidy is None:
+            return run
+        value = tidy[0]
+        if _is_channel(value, self.v):
+            axis = "channel"
+        elif _is_people(after, self.v):
+            axis = "audience"
+        else:
+            return run
+        self.out.append(Read(axis, True, value, tidy[1], tidy[2]))
+        return run[:at]
 
     def _frame_run(self, c: Cue, k: int) -> list[Token] | None:
         """The words a cue introduces, cut before anything already read."""
@@ -707,7 +773,12 @@ class _ClauseReader:
             return "audience"
         if _is_channel(value, v):
             return "channel"
-        if _capitalised(vt) and len(vt) <= 3 and c.words in (("only",), ("just",)):
+        if (
+            _capitalised(vt)
+            and len(vt) <= 3
+            and c.words in (("only",), ("just",))
+            and _is_place(vt, v)
+        ):
             return "place"
         if c.words == ("name",) and _capitalised(vt):
             return "place" if _is_place(vt, v) else "name"
@@ -781,7 +852,7 @@ class _ClauseReader:
                     axis = "audience"
                 elif _is_channel(value, v):
                     axis = "channel"
-                elif _capitalised(run) and len(run) <= 3:
+                elif _capitalised(run) and len(run) <= 3 and _is_place(run, v):
                     axis = "place"
                 else:
                     axis = "scope"
@@ -814,8 +885,13 @@ class _ClauseReader:
         if any(r.amount is not None or r.axis in ("price", "timeline") for r in self.out):
             return
         lem = [t.lemma for t in self.cl.tokens]
+        quoted = self._quoted_at()
         move = next(
-            ((k, c) for k in range(len(low)) if (c := v.match(v.relative, low, k)) is not None),
+            (
+                (k, c)
+                for k in range(len(low))
+                if k not in quoted and (c := v.match(v.relative, low, k)) is not None
+            ),
             None,
         )
         key = next(
@@ -855,6 +931,16 @@ class _ClauseReader:
             return
         if way in ("earlier", "later") and any(self._has(w) for w in v.lists["time_words"]):
             self.add("timeline", True, i, j, f"{way} launch")
+
+    def _quoted_at(self) -> set[int]:
+        """The token indexes inside quotes ("no 'never too late' cliché" asks for no week)."""
+        inside, out = False, set()
+        for k, t in enumerate(self.cl.tokens):
+            if t.text in _QUOTES:
+                inside = not inside
+            elif inside:
+                out.add(k)
+        return out
 
     def _has(self, phrase: str) -> bool:
         words = phrase.split()

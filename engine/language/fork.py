@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
 
-from engine.language.figures import _NUM, _fmt
+from engine.language.figures import _NUM, _currency_in, _fmt
 from engine.language.reads import (
     _CLAUSE_VERBS,
     _NEG,
@@ -242,15 +242,19 @@ def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> N
             content.append(Read("claim", False, headlines[other] or "", 0, 0, option=other))
         own = [replace(d, axis="claim") if d.axis == "exclusion" else d for d in own]
         keys = []
+    picked_text = " ".join(fork[k] for k in keys).lower()
     mid = _between(cx, opts)
     if mid is not None:
         own.append(mid)
     for k in keys:
         content += [replace(d, option=k, start=0, end=0) for d in opts[k]]
-    for k in _dismissed(cx, fork):
+    for k, named in _dismissed(cx, fork):
+        if k in keys:
+            continue  # the option the words pick is never the one they leave out
         for c in opts[k]:
             if c.axis in ("channel", "scope", "audience") and c.do:
-                own.append(Read("exclusion", False, c.value, 0, 0, option=k))
+                value = named if named and named.lower() not in picked_text else c.value
+                own.append(Read("exclusion", False, value, 0, 0, option=k))
     fork_axis = {d.axis for ds in opts.values() for d in ds if d.do}
     if pick is None and len(fork_axis) == 1:
         axis = next(iter(fork_axis))
@@ -260,6 +264,7 @@ def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> N
             else d
             for d in own
         ]
+    _currency_said(cx, own, content)
     own_axes = {d.axis for d in own if d.do}
     excluded = {d.value.lower() for d in own if d.axis == "exclusion"}
     merged = [
@@ -272,9 +277,21 @@ def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> N
     out.directions = _settle(merged + own)
 
 
-def _dismissed(cx: _Ctx, fork: Mapping[str, str]) -> list[str]:
+def _currency_said(cx: _Ctx, own: list[Read], content: list[Read]) -> None:
+    """ "A, but in euros": a currency the answer names with no figure of its own re-prices the
+    option in it (the figure kept, never converted)."""
+    if any(d.axis == "price" for d in own):
+        return
+    said = _currency_in([t.low for t in cx.utt.tokens], cx.v)
+    for c in content:
+        if c.axis == "price" and c.amount and said and said != c.currency:
+            c.currency = said
+            c.value = f"{said}{_fmt(c.amount)} a {c.unit or c.period}"
+
+
+def _dismissed(cx: _Ctx, fork: Mapping[str, str]) -> list[tuple[str, str]]:
     """The options a clause names and dismisses or defers ("Google ads … is a bloodbath",
-    "shops can come later", "B in month 3")."""
+    "shops can come later", "B in month 3"), each with the words of it the clause names."""
     out = []
     v = cx.v
     for cl in cx.utt.clauses:
@@ -285,10 +302,13 @@ def _dismissed(cx: _Ctx, fork: Mapping[str, str]) -> list[str]:
         ):
             continue
         for k, opt in fork.items():
-            if _overlaps(
-                " ".join(t.low for t in cl.tokens if t.is_word and len(t.low) > 3), opt.lower()
-            ) or (k in [t.text for t in cl.tokens[:1]]):
-                out.append(k)
+            named = [
+                t.text
+                for t in cl.tokens
+                if t.is_word and len(t.low) > 3 and _overlaps(t.low, opt.lower())
+            ]
+            if named or k in [t.text for t in cl.tokens[:1]]:
+                out.append((k, " ".join(named[:1])))
     return out
 
 

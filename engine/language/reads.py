@@ -707,8 +707,8 @@ def _gives_way(r: Read, found: list[Read]) -> bool:
         return not r.do or any(x.axis == "timeline" and not x.weak for x in found)
     if r.axis == "number" and r.weak:
         return any(x.axis == "number" and x.key == r.key and not x.weak for x in found)
-    if r.axis == "price" and r.do and r.weak:
-        return any(x.axis == "price" and x.do and x.amount == r.amount for x in others)
+    if r.axis == "price" and r.do and not r.weak:  # "$29.99 vs $34.99? i lean 29.99"
+        return any(x.axis == "price" and x.weak and x.do and x.amount == r.amount for x in others)
     return (
         r.axis == "exclusion"
         and r.weak
