@@ -158,3 +158,23 @@ def test_the_golden_readings_have_not_changed():
         got.append(f"{row['id']} {row['text']!r}: {now.summary()}")
     diff = "\n".join(difflib.unified_diff(want, got, "golden", "now", lineterm="", n=0))
     assert not diff, diff
+
+
+def test_headless_play_lists_each_reading_and_strict_reading_stops_before_binding(new_session):
+    from engine.errors import InputError
+    from engine.play.headless import Plan, play
+
+    said = "Speak to ward nurses, not students, and hire a barista"
+    s = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
+    readings: list[dict[str, object]] = []
+    play(s, Plan().say("reject", "stage_2_need", said), readings)
+    assert readings[0]["said"] == said
+    assert [(d["axis"], d["words"]) for d in readings[0]["directions"]] == [  # type: ignore[index,union-attr]
+        ("audience", "ward nurses"),
+        ("exclusion", "students"),
+    ]
+    assert readings[0]["unread"][0]["words"] == "hire a barista"  # type: ignore[index]
+    strict = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
+    with pytest.raises(InputError, match="binds nothing"):
+        play(strict, Plan(strict_reading=True).say("reject", "stage_2_need", said))
+    assert not any(e.type == "ARTIFACT_REJECTED" for e in strict.events())
