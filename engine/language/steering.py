@@ -11,10 +11,12 @@ artifact a rejection answers states. What the reader cannot place is asked about
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from engine.errors import InputError
 from engine.language.artifact_text import current_number, current_price_said, current_week
 from engine.language.directions import (
     AXES,
@@ -47,6 +49,7 @@ DECISION_CUES = (
     "my decision",
 )
 _WRONG_PEOPLE = ("wrong people", "wrong audience", "wrong customers", "wrong customer")
+_FORM = '{"axis": "price", "value": "$20 a month"}, or a list of them'
 _ORDER = (
     "price",
     "number",
@@ -94,6 +97,12 @@ def read_directions(
     relative week resolves against the week it states); `customer` is who "the wrong people"
     means the work should speak to instead; `base_price` is the company's list price when no
     artifact states one (a relative "too expensive" moves it)."""
+    given = structured(text)
+    if given is not None:  # a script's directions, given as data: never re-read
+        out = Read(directions=given)
+        for d in given:
+            d.source, d.stage, d.said = source, stage, clip(text, 160)
+        return out
     reading = read_text(text, source=source, period="month")
     return from_reading(
         reading,
@@ -104,6 +113,47 @@ def read_directions(
         said=text,
         base_price=base_price,
     )
+
+
+def structured(text: str) -> list[Direction] | None:
+    """Directions a script gives as JSON instead of words: one object or a list of them, each
+    `{"axis": "price", "value": "$20 a month"}` plus any of `do`, `amount`, `op`, `period`,
+    `unit`, `key` (a price or a number with no `amount` takes the figure its value reads as).
+    None when the text is not JSON; InputError (one line) when it is JSON but no direction."""
+    said = text.strip()
+    if not said.startswith(("{", "[")):
+        return None
+    try:
+        raw = json.loads(said)
+    except json.JSONDecodeError:
+        return None
+    items = raw if isinstance(raw, list) else [raw]
+    out = []
+    for item in items:
+        try:
+            d = Direction.from_dict(item)
+        except ValueError as err:  # names the bad field
+            raise InputError(f"{err} (a direction is {_FORM})") from None
+        if d.axis in ("exclusion", "claim"):
+            d.do = False  # a thing to leave out, a claim to avoid: never the opposite
+        if d.axis in ("price", "number", "timeline") and d.amount is None:
+            figure = next(
+                (
+                    r
+                    for r in read_text(d.value, source="standup", period="month").directions
+                    if r.amount is not None
+                ),
+                None,
+            )
+            if figure is None:
+                raise InputError(f"a {d.axis} direction needs a figure (got {d.value[:40]!r})")
+            d.amount, d.unit = figure.amount, figure.unit
+            d.period = figure.period or d.period
+        d.value = clip(d.value, MAX_VALUE)
+        if d.axis == "price":
+            d.value = price_words(d)
+        out.append(d)
+    return out
 
 
 def from_reading(

@@ -186,6 +186,11 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, Any
         if source == "own" and state.dilemma
         else None
     )
+    from engine.language.steering import structured
+
+    given = structured(said)
+    if given is not None:  # directions given as data are bound as given, never read
+        return {"given": [d.to_dict(leave_out=("source", "said")) for d in given], "unread": []}
     r = read_text(said, source=source, fork=fork, period="month")
     return {
         "directions": [

@@ -178,3 +178,20 @@ def test_headless_play_lists_each_reading_and_strict_reading_stops_before_bindin
     with pytest.raises(InputError, match="binds nothing"):
         play(strict, Plan(strict_reading=True).say("reject", "stage_2_need", said))
     assert not any(e.type == "ARTIFACT_REJECTED" for e in strict.events())
+
+
+def test_a_script_can_give_directions_as_data():
+    from engine.errors import InputError
+
+    given = read_directions(
+        '[{"axis": "price", "value": "$20 a month"}, {"axis": "exclusion", "value": "students"}]',
+        source="rejection",
+    ).directions
+    assert [(d.line(), d.amount, d.do) for d in given] == [
+        ("price $20 a month", 20.0, True),
+        ("leave out students", None, False),
+    ]
+    with pytest.raises(InputError, match="bad axis"):
+        read_directions('{"axis": "colour", "value": "teal"}', source="rejection")
+    with pytest.raises(InputError, match="needs a figure"):
+        read_directions('{"axis": "price", "value": "cheap"}', source="rejection")
