@@ -451,6 +451,8 @@ class _ClauseReader:
                 j += len(c.words)
             elif low[j] == "for" and j + 2 < len(low) and low[j + 1] in ("a", "an", "one"):
                 j += 1  # "35 for a plant"
+            elif low[j] == "flat":
+                j += 1  # "$49 flat per team per month"
             elif low[j] in ("a", "per", "/", "an") and j + 1 < len(low) and toks[j + 1].is_word:
                 said, j = self._unit_at(j)
                 if said == "head":
@@ -458,11 +460,18 @@ class _ClauseReader:
                 elif said and period in (None, "unit") and unit is None:
                     period, unit = period or "unit", said
             else:
-                if self._option_unit(j):  # an option's "$499 kit"
+                if unit is None and self._option_unit(j):  # an option's "$499 kit"
                     period, unit = "unit", toks[j].lemma
                     j += 1
                 break
-        if unit is None and f.i >= 2 and low[f.i - 1] == "at" and low[f.i - 2].endswith("s"):
+        if (
+            unit is None
+            and f.i >= 2
+            and low[f.i - 1] == "at"
+            and low[f.i - 2].endswith("s")
+            and len(low[f.i - 2]) > 3
+            and low[f.i - 2] not in v.lists["verbs"]
+        ):
             period, unit = "unit", toks[f.i - 2].lemma  # "Tickets at £25 each"
         if period is None and unit is not None:
             period = "unit"

@@ -173,6 +173,12 @@ def _option_cached(text: str, unit: str | None) -> tuple[Read, ...]:
 
     r = read_text(text, source="option", unit=unit)
     out = list(r.directions)
+    first = min((d.start for d in out), default=0)
+    head = [t for t in parse(text).tokens if t.end <= first and t.is_word]
+    if head and _is_people(head, vocab()) and not any(d.axis == "audience" for d in out):
+        tidy = _tidy_value(parse(text), head)
+        if tidy:  # "Small landlords in Manchester": the people, then the place
+            out.append(Read("audience", True, tidy[0], tidy[1], tidy[2]))
     for p in r.parts:
         if p.kind != "direction":
             out += _option_bare(p.words)
@@ -216,11 +222,14 @@ def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> N
     out.option = pick
     keys = list(fork) if pick == "both" else [pick] if pick else []
     opts = {k: option_directions(t, unit=unit) for k, t in fork.items()}
+    _same_kind(opts)
     fork_text = " ".join(fork.values()).lower()
     content: list[Read] = []
     headlines = {k: _headline(t) for k, t in fork.items()}
     own: list[Read] = []
     for d in out.directions:
+        if pick and d.axis == "price" and d.amount is None and not d.unit:
+            continue  # "the cheaper one": the words that picked the option, not a move of it
         if (
             d.weak
             and d.axis in ("audience", "scope", "place", "name", "channel")
@@ -287,6 +296,16 @@ def _currency_said(cx: _Ctx, own: list[Read], content: list[Read]) -> None:
         if c.axis == "price" and c.amount and said and said != c.currency:
             c.currency = said
             c.value = f"{said}{_fmt(c.amount)} a {c.unit or c.period}"
+
+
+def _same_kind(opts: Mapping[str, list[Read]]) -> None:
+    """Two options are the same kind of thing: beside a channel ("Instagram ads"), "Gift shops"
+    is a channel too, not the people the work speaks to."""
+    firsts = {k: next((d for d in ds if d.do), None) for k, ds in opts.items()}
+    if any(d is not None and d.axis == "channel" for d in firsts.values()):
+        for d in firsts.values():
+            if d is not None and d.axis in ("audience", "scope") and d.start == 0:
+                d.axis = "channel"
 
 
 def _dismissed(cx: _Ctx, fork: Mapping[str, str]) -> list[tuple[str, str]]:
