@@ -15,6 +15,7 @@ import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 MAX_CHARS = 1000  # the longest reason the session accepts (engine.language.text)
 MAX_CLAUSES = 40
@@ -113,9 +114,15 @@ def tokenize(text: str) -> list[Token]:
 
 def parse(text: str, *, new_clause_words: frozenset[str] = frozenset()) -> Utterance:
     """Tokens and clauses of `text`. `new_clause_words`: words that begin a new instruction
-    after "and" ("… and launch week 8"); the reader passes its cue words."""
-    clipped = len(text) > MAX_CHARS
-    body = _clean(text[:MAX_CHARS])
+    after "and" ("… and launch week 8"); the reader passes its cue words. One parse per text:
+    the confirm, the step and the receipt that read the same words share it (an Utterance is
+    never changed once made)."""
+    return _parse(text[:MAX_CHARS], new_clause_words, len(text) > MAX_CHARS)
+
+
+@lru_cache(maxsize=256)
+def _parse(text: str, new_clause_words: frozenset[str], clipped: bool) -> Utterance:
+    body = _clean(text)
     toks = tokenize(body)
     utt = Utterance(body, toks, clipped=clipped)
     cuts: list[int] = []  # token indexes where a clause ends (exclusive) / the next begins
