@@ -75,6 +75,8 @@ _FIGURE_FOLLOWERS = frozenset(
         "if",
     ]
 )
+_ASKING = (["can"], ["could"], ["shall"], ["should"], ["must"], ["let"], ["will"])
+_NEG_LEADS = frozenset(("don't", "dont", "never", "not", "stop", "do"))
 _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
@@ -656,13 +658,17 @@ class _ClauseReader:
             return None
         axis, (value, a, b) = got
         weak = c.words in _WEAK_CUES
+        do = bool(c.row["do"])
+        lead = self.low[k - 1] if k > 0 else ""
+        if do and lead in _NEG_LEADS and lead != "do" and axis != "exclusion":
+            # "don't use Fernando", "never call it X": the cue under a negation refuses its value
+            do = False
+            axis = axis if axis in ("name", "place", "tone", "price") else "exclusion"
         if axis == "exclusion":
             run = self._swap(run)  # "drop Instagram for Pinterest"
         items = _list_items(self.cx.utt, run, axis, self.v) if axis in _LISTED else [(value, a, b)]
         for part, pa, pb in items:
-            self.out.append(
-                Read(axis=axis, do=bool(c.row["do"]), value=part, start=pa, end=pb, weak=weak)
-            )
+            self.out.append(Read(axis=axis, do=do, value=part, start=pa, end=pb, weak=weak))
         end = j + len(run) + (1 if c.row.get("until") else 0)
         self.used.update(range(k, end))
         return end
@@ -720,7 +726,13 @@ class _ClauseReader:
             or (verb and not c.row.get("until"))
             or (c.row["do"] is False and lead in ("who", "that", "which"))  # "who never learned"
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
-            or (k > 0 and c.words[0] in _IMPERATIVE_CUES and lead not in v.lists["imperative_lead"])
+            or (
+                k > 0
+                and c.words[0] in _IMPERATIVE_CUES
+                and lead not in v.lists["imperative_lead"]
+                and not (lead == "we" and low[k - 2 : k - 1] in _ASKING)  # "can we get on …"
+                and lead not in _NEG_LEADS
+            )
             or (
                 c.words in _NEGATING
                 and any(t in _SUBJECTS or t in v.lists["verbs"] for t in low[:k])

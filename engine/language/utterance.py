@@ -134,7 +134,7 @@ def _parse(text: str, new_clause_words: frozenset[str], clipped: bool) -> Uttera
         if t.text in _STOPS or (t.text == "-" and _spaced(toks, k)) or t.text == ",":
             cuts.append(k)
         elif t.text == "(" and k + 2 < n and toks[k + 2].text == ")" and len(toks[k + 1].text) == 1:
-            cuts.append(k)  # "(a) drop …, (b) …"
+            cuts.extend((k, k + 2))  # "(a) drop …, (b) …": the marker is no clause
         elif (
             (low in _SPLIT_WORDS and k > 0)
             or (
