@@ -183,7 +183,7 @@ def read_input_before(record: Mapping[str, Any]) -> Result:
 
 _ARTICLES = {"the", "a", "an", "our", "their", "my", "your", "its"}
 _CURRENCY = {"$": "$", "£": "£", "€": "€"}
-_DOWN = ("half", "lower", "cheaper", "less", "cut", "down", "reduce", "earlier", "sooner")
+_DOWN = ("half", "lower", "cheaper", "less", "cut", "down", "reduce", "earlier", "sooner", "below")
 _UP = ("double", "higher", "more", "raise", "up", "dearer", "later", "premium")
 
 

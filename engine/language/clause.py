@@ -856,6 +856,7 @@ class _ClauseReader:
                 if (
                     not tidy
                     or len(run) > 6
+                    or any(_NUM.match(x.low) for x in run)  # "18+ only"
                     or nxt in v.lists["verbs"]
                     or any(
                         x.low in _SUBJECTS or x.low in _REASON_STARTS or x.low in v.lists["verbs"]
@@ -931,6 +932,8 @@ class _ClauseReader:
                 self.add("price", True, 0, len(low), "state the price")  # "Where is the price?"
             return
         k, c = move
+        if low[k - 1 : k] in (["is"], ["are"], ["'s"], ["was"]):
+            return  # "Aldi is cheaper": a statement, not a move
         way, times = str(c.row["way"]), c.row.get("times")
         i, j = k, k + len(c.words)
         if (key and key != "hours") or (key == "hours" and way in ("down", "up")):

@@ -175,6 +175,8 @@ def _option_cached(text: str, unit: str | None) -> tuple[Read, ...]:
     out = list(r.directions)
     first = min((d.start for d in out), default=0)
     head = [t for t in parse(text).tokens if t.end <= first and t.is_word]
+    while head and head[0].low in _CLAUSE_VERBS:
+        head = head[1:]  # "Charge employers $2,000 per hire": the people, not the verb
     if head and _is_people(head, vocab()) and not any(d.axis == "audience" for d in out):
         tidy = _tidy_value(parse(text), head)
         if tidy:  # "Small landlords in Manchester": the people, then the place
@@ -203,6 +205,9 @@ def _option_bare(text: str) -> list[Read]:
     if not tidy:
         return []
     value, a, b = tidy
+    tone = v.match(v.tone, [t.low for t in toks], 0)
+    if tone is not None and len(tone.words) == len(toks):
+        return [Read("tone", bool(tone.row["do"]), str(tone.row["value"]), a, b)]  # "Short"
     if _is_place(toks, v):
         return [Read("place", True, value, a, b)]
     if _is_channel(value, v):
@@ -324,10 +329,10 @@ def _dismissed(cx: _Ctx, fork: Mapping[str, str]) -> list[tuple[str, str]]:
             named = [
                 t.text
                 for t in cl.tokens
-                if t.is_word and len(t.low) > 3 and _overlaps(t.low, opt.lower())
+                if t.is_word and len(t.low) > 2 and _overlaps(t.low, opt.lower())
             ]
             if named or k in [t.text for t in cl.tokens[:1]]:
-                out.append((k, " ".join(named[:1])))
+                out.append((k, " ".join(named[:2])))
     return out
 
 

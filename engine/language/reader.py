@@ -54,6 +54,34 @@ from engine.language.reads import (
 from engine.language.utterance import Clause, Token, parse
 from engine.language.vocab import vocab
 
+_NOT_LEADS = frozenset(
+    [
+        "even",
+        "for",
+        "like",
+        "with",
+        "by",
+        "to",
+        "at",
+        "in",
+        "on",
+        "of",
+        "from",
+        "about",
+        "than",
+        "as",
+        "so",
+        "lots",
+        "most",
+        "some",
+        "many",
+        "fewer",
+        "more",
+        "both",
+        "all",
+    ]
+)
+
 
 def _bare(cx: _Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Read]:
     """A clause of a bare noun phrase ("Kirkby", "QueueCumber.", "electricians"): its axis from
@@ -88,7 +116,13 @@ def _bare(cx: _Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Re
         return [Read("place", True, value, a, b)]
     if "name" in refused and words[0].is_cap:
         return [Read("name", True, value, a, b)]
-    if _is_people(words, cx.v) and cx.source != "option":
+    if (
+        _is_people(words, cx.v)
+        and cx.source != "option"
+        and len(words) <= 3
+        and words[0].low not in _NOT_LEADS
+        and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
+    ):
         return [Read("audience", True, value, a, b, weak=True)]
     if len(words) == 1 and re.match(r"^[A-Z][a-z]+[A-Z]\w+$", words[0].text):
         return [Read("name", True, value, a, b)]

@@ -709,6 +709,14 @@ def _gives_way(r: Read, found: list[Read]) -> bool:
         return any(x.axis == "number" and x.key == r.key and not x.weak for x in found)
     if r.axis == "price" and r.do and not r.weak:  # "$29.99 vs $34.99? i lean 29.99"
         return any(x.axis == "price" and x.weak and x.do and x.amount == r.amount for x in others)
+    if (
+        r.axis == "exclusion"
+        and r.weak
+        and " " not in r.value
+        and r.value.islower()
+        and any(x.axis == "tone" for x in others)
+    ):
+        return True  # "formal but not stuffy": a shade of the tone, nothing to leave out
     return (
         r.axis == "exclusion"
         and r.weak
