@@ -932,8 +932,12 @@ class _ClauseReader:
                 self.add("price", True, 0, len(low), "state the price")  # "Where is the price?"
             return
         k, c = move
-        if low[k - 1 : k] in (["is"], ["are"], ["'s"], ["was"]):
-            return  # "Aldi is cheaper": a statement, not a move
+        if (
+            low[k - 1 : k] in (["is"], ["are"], ["'s"], ["was"])
+            and len(c.words) == 1
+            and c.words[0].endswith("er")
+        ):
+            return  # "Aldi is cheaper": a comparison, not a move ("burn is too high" is one)
         way, times = str(c.row["way"]), c.row.get("times")
         i, j = k, k + len(c.words)
         if (key and key != "hours") or (key == "hours" and way in ("down", "up")):
