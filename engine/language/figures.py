@@ -7,10 +7,11 @@ import re
 from dataclasses import dataclass
 
 from engine.language.vocab import Vocab
+from savedb.records import Record
 
 
-@dataclass
-class _Fig:
+@dataclass(eq=False, repr=False)
+class _Fig(Record):
     """A figure in a clause: money (with its currency) or a bare number, and where it sits."""
 
     amount: float

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from engine.language.figures import _currency_in, _fmt
 from engine.language.utterance import Clause, Token, Utterance, parse
 from engine.language.vocab import Vocab
+from savedb.records import Record
 
 _KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
 _CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))
@@ -150,8 +151,8 @@ _REASON_STARTS = frozenset(
 )
 
 
-@dataclass
-class Read:
+@dataclass(eq=False, repr=False)
+class Read(Record):
     """One direction as read (the engine's Direction is built from it)."""
 
     axis: str
@@ -170,8 +171,8 @@ class Read:
     option: str = ""  # "A" / "B": read from the fork option the answer picked, not its words
 
 
-@dataclass
-class Part:
+@dataclass(eq=False, repr=False)
+class Part(Record):
     """What one clause is: direction(s), commentary, or unread (with why, in the player's words)."""
 
     kind: str  # "direction", "commentary", "unread"
@@ -182,8 +183,8 @@ class Part:
     teach_back: str = ""
 
 
-@dataclass
-class Reading:
+@dataclass(eq=False, repr=False)
+class Reading(Record):
     """The reading of one input: its directions, each clause's part, and whether to ask."""
 
     text: str

@@ -32,7 +32,7 @@ from engine.language.directions import (
 from engine.language.reader import read_text
 from engine.language.reads import Read as Said
 from engine.language.reads import Reading
-from savedb.records import Record
+from savedb.records import FrozenRecord, Record
 from textkit import clip, has_phrase, words
 
 # What a rejection says when the work ignored the decision it was briefed with.
@@ -226,8 +226,8 @@ def from_reading(
     return out
 
 
-@dataclass(frozen=True)
-class _Base:
+@dataclass(frozen=True, eq=False, repr=False)
+class _Base(FrozenRecord):
     """What a relative reading moves: the artifact a rejection answers, or the list price."""
 
     current: Mapping[str, object] | None

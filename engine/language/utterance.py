@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from savedb.records import FrozenRecord, Record
+
 MAX_CHARS = 1000  # the longest reason the session accepts (engine.language.text)
 MAX_CLAUSES = 40
 
@@ -32,8 +34,8 @@ _STOPS = frozenset(".!?;\n—–…")
 _SPLIT_WORDS = frozenset(("but", "whereas", "although", "though"))
 
 
-@dataclass(frozen=True)
-class Token:
+@dataclass(frozen=True, eq=False, repr=False)
+class Token(FrozenRecord):
     """One token: its text, where it sits in the player's words, and its lemma."""
 
     text: str
@@ -52,8 +54,8 @@ class Token:
         return self.text[:1].isupper()
 
 
-@dataclass
-class Clause:
+@dataclass(eq=False, repr=False)
+class Clause(Record):
     """A run of tokens read on its own (`i`..`j` into the utterance's tokens)."""
 
     i: int
@@ -68,8 +70,8 @@ class Clause:
         return [t.low for t in self.tokens]
 
 
-@dataclass
-class Utterance:
+@dataclass(eq=False, repr=False)
+class Utterance(Record):
     """The one parse: the (clipped) text, its tokens and its clauses."""
 
     text: str

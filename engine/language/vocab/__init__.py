@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.language.utterance import tokenize
+from savedb.records import FrozenRecord
 
 _HERE = Path(__file__).resolve().parent
 AXES = (
@@ -37,8 +38,8 @@ class VocabError(ValueError):
     """A vocabulary row that breaks the schema (raised at load, naming the row)."""
 
 
-@dataclass(frozen=True)
-class Cue:
+@dataclass(frozen=True, eq=False, repr=False)
+class Cue(FrozenRecord):
     """One row: its words (as token texts), and what it means."""
 
     words: tuple[str, ...]
@@ -77,8 +78,8 @@ def _rows(name: str, section: str, need: tuple[str, ...]) -> list[Cue]:
     return out
 
 
-@dataclass(frozen=True)
-class Vocab:
+@dataclass(frozen=True, eq=False, repr=False)
+class Vocab(FrozenRecord):
     frames: list[Cue]
     tone: list[Cue]
     money: list[Cue]
