@@ -7,6 +7,7 @@ import difflib
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,8 +19,8 @@ from engine.language.vocab import VocabError, _check_example, vocab
 GOLDEN = Path(__file__).parents[1] / "data" / "readings_build.jsonl"
 
 
-def lines(text: str, source: str = "rejection") -> list[str]:
-    return [d.line() for d in read_directions(text, source=source).directions]  # type: ignore[arg-type]
+def lines(text: str) -> list[str]:
+    return [d.line() for d in read_directions(text, source="rejection").directions]
 
 
 @pytest.mark.parametrize(
@@ -166,14 +167,14 @@ def test_headless_play_lists_each_reading_and_strict_reading_stops_before_bindin
 
     said = "Speak to ward nurses, not students, and hire a barista"
     s = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
-    readings: list[dict[str, object]] = []
+    readings: list[dict[str, Any]] = []
     play(s, Plan().say("reject", "stage_2_need", said), readings)
     assert readings[0]["said"] == said
-    assert [(d["axis"], d["words"]) for d in readings[0]["directions"]] == [  # type: ignore[index,union-attr]
+    assert [(d["axis"], d["words"]) for d in readings[0]["directions"]] == [
         ("audience", "ward nurses"),
         ("exclusion", "students"),
     ]
-    assert readings[0]["unread"][0]["words"] == "hire a barista"  # type: ignore[index]
+    assert readings[0]["unread"][0]["words"] == "hire a barista"
     strict = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
     with pytest.raises(InputError, match="binds nothing"):
         play(strict, Plan(strict_reading=True).say("reject", "stage_2_need", said))
