@@ -34,8 +34,10 @@ Matching is lenient on surface form and strict on meaning:
 - a number on key, amount and op; a timeline on its week (or, relative, on earlier / later);
 - a tone on its one value.
 
-Run: `.venv/bin/python -m bench.reading --json [--part build|heldout|both]`. Held-out records are
-never printed: that part reports aggregate figures only (`--show` lists misses for `build` only).
+Run: `.venv/bin/python -m bench.reading --json [--part build|heldout|both]`. The baseline (the
+readers before engine.language.reader) is commit 6dfbac5's `bench.reading`: check it out to
+rerun it. Held-out records are never printed: that part reports aggregate figures only (`--show`
+lists misses for `build` only).
 """
 
 from __future__ import annotations
@@ -128,55 +130,6 @@ def _unit(pitch: str) -> str | None:
         offering = read_pitch(pitch).offering.split()
         _UNITS[pitch] = singular(offering[-1]).lower() if offering else None
     return _UNITS[pitch]
-
-
-def read_input_before(record: Mapping[str, Any]) -> Result:
-    """The readers the game had before engine.language.reader (the baseline, `--reader before`):
-    the steering reader for the words, the own-answer reader for which option a fork answer
-    picks, the option's words read as its content; a rejection that places nothing, or a price
-    it cannot read, is asked about."""
-    from engine.language.unread import placed, unread_parts
-
-    from engine.language.reading import read_own_answer
-    from engine.language.steering import read_directions
-
-    text, source = record["text"], record["source"]
-    read = read_directions(text, source=source)
-    got = list(read.directions)
-    if source == "own" and record.get("fork"):
-        fork = record["fork"]
-        opts = [(k, f"option.{k}", v, ()) for k, v in fork.items()]
-        pick = read_own_answer(text, opts)
-        chosen = [k for k in fork if k == pick.option] or (
-            list(fork) if pick.matched_by == "both" else []
-        )
-        content = {}
-        for k in chosen:
-            for d in read_directions(fork[k], source="own").directions:
-                content[d.slot] = d
-        for d in got:
-            content[d.slot] = d
-        got = list(content.values())
-    asked = "price_amount" in read.unclear or (source == "rejection" and not read.directions)
-    unread = unread_parts(text, lambda t: placed(read_directions(t, source=source)))
-    return Result(
-        directions=[
-            Produced(
-                axis=d.axis,
-                do=d.do,
-                value=d.value,
-                amount=d.amount,
-                op=d.op,
-                period=d.period if d.axis == "price" else None,
-                unit=d.unit,
-                key=d.key,
-                currency=currency_of(d.value) if d.axis == "price" and d.amount else None,
-            )
-            for d in got
-        ],
-        asked=asked,
-        unread=unread,
-    )
 
 
 # ---------------------------------------------------------------- matching
@@ -492,12 +445,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print JSON (the default)")
     ap.add_argument("--part", choices=(*PARTS, "both"), default="both")
     ap.add_argument(
-        "--reader",
-        choices=("game", "before"),
-        default="game",
-        help="the game's reader, or the readers it had before (the baseline)",
-    )
-    ap.add_argument(
         "--write-golden",
         metavar="PATH",
         help="write the build part's readings as the golden file (tests/data/readings_build.jsonl)",
@@ -513,8 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {}
     misses: list[dict[str, Any]] = []
     for part in parts:
-        reader = read_input if args.reader == "game" else read_input_before
-        out[part] = score(directions(part), reader, misses=misses if part == "build" else None)
+        out[part] = score(directions(part), read_input, misses=misses if part == "build" else None)
     if args.show:
         for m in misses:
             print(json.dumps(m, ensure_ascii=False))
