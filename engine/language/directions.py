@@ -77,6 +77,8 @@ class Direction(Record):
     memory_id: str | None = None  # the note it came from (set when folded from recall)
     replaced: str | None = None  # what it replaced on its slot, in words
     note: str | None = None  # how the reading chose it ("the later of two prices you named")
+    start: int | None = None  # where in the player's words it was read from (characters)
+    end: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.amount, int):  # 27 and 27.0 are one amount; the payload says 27.0
@@ -160,6 +162,7 @@ _OPT = (str, type(None))
 _DIRECTION_TYPES: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(("axis", "value", "op", "period", "source", "said"), (str,)),
     **dict.fromkeys(("key", "unit", "stage", "memory_id", "replaced", "note"), _OPT),
+    **dict.fromkeys(("start", "end"), (int, type(None))),
     "do": (bool,),
     "amount": (float, type(None)),
 }

@@ -22,6 +22,7 @@ from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import Served, served_summary
 from savedb.records import Record
+from textkit import clip
 
 if TYPE_CHECKING:
     from engine.game.models import GameState
@@ -80,6 +81,8 @@ class Plan(Record):
     said: Said = field(default_factory=dict)
     # forks and event choices by engine.play.careful's stated policy instead of `path` and defaults
     careful: bool = False
+    # stop (InputError, exit 2) before giving words any part of which binds nothing
+    strict_reading: bool = False
 
     @classmethod
     def from_cli(cls, given: Mapping[str, Any]) -> Plan:
@@ -130,29 +133,86 @@ CAREFUL: dict[str, Callable[[GameState], str | None]] = {
 }
 
 
-def play(session: GameSession, plan: Plan) -> list[dict[str, Any]]:
+def play(
+    session: GameSession, plan: Plan, readings: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """Drive the session to its end following the plan, one command at a time (what the plan
     says for a stage is given in order, from where the venture stands). Returns what the TUI
     would have confirmed first and a script cannot: each planned text part of which binds
-    nothing (engine.language.unread), by option and stage, in the order said."""
+    nothing (the reading's unread parts), by option and stage, in the order said. `readings`
+    collects each worded input's reading (its directions with the words they came from, its
+    unread parts); with `plan.strict_reading` words any part of which binds nothing stop the
+    venture before they are given (InputError)."""
     given: Counter[tuple[str, str]] = Counter()
     unbound: list[dict[str, Any]] = []
     while session.state.phase != "ended":
         kind, said = next_command(session, plan, given)
         missed = binds_nothing(session.state, kind, said)
-        if missed and kind.flag is not None:
+        if kind.flag is not None and said:
             sid = _planned_under(kind, session.state)
             where = next((s for s in session.state.stages if s.id == sid), None)
-            unbound.append(
-                {
-                    "option": kind.flag.option,
-                    "stage_id": where.id if where else None,
-                    "stage": f"{where.number}:{where.beat}" if where else None,
-                    "parts": missed,
-                }
-            )
+            at = {
+                "option": kind.flag.option,
+                "stage_id": where.id if where else None,
+                "stage": f"{where.number}:{where.beat}" if where else None,
+            }
+            if readings is not None and (read := reading_of(session.state, kind, said)):
+                readings.append({**at, "said": said, **read})
+            if missed:
+                unbound.append({**at, "parts": missed})
+                if plan.strict_reading:
+                    raise InputError(
+                        f"{at['option']} {at['stage'] or ''}: “{clip(missed[0], 80)}” binds "
+                        "nothing (--strict-reading): say it so it binds, or leave it out"
+                    )
         session.give(kind, said)
     return unbound
+
+
+_SOURCES = {"reject": "rejection", "standup_reply": "standup", "decide_own": "own"}
+
+
+def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, Any] | None:
+    """How the words of a rejection, a standup reply or an own answer read (None for other
+    commands): each direction with its span and words, the parts read as nothing, whether the
+    reader asks."""
+    from engine.language.reader import read_text
+
+    source = _SOURCES.get(kind.name)
+    if source is None:
+        return None
+    fork: dict[str, str] | None = (
+        {str(o.key): o.text for o in state.dilemma.options}
+        if source == "own" and state.dilemma
+        else None
+    )
+    from engine.language.steering import structured
+
+    given = structured(said)
+    if given is not None:  # directions given as data are bound as given, never read
+        return {"given": [d.to_dict(leave_out=("source", "said")) for d in given], "unread": []}
+    r = read_text(said, source=source, fork=fork, period="month")
+    return {
+        "directions": [
+            {
+                "axis": d.axis,
+                "do": d.do,
+                "value": d.value,
+                **({"amount": d.amount, "op": d.op} if d.amount is not None else {}),
+                **({"key": d.key} if d.key else {}),
+                **({"option": d.option} if d.option else {}),
+                "span": [d.start, d.end],
+                "words": r.text[d.start : d.end],
+            }
+            for d in r.directions
+        ],
+        "unread": [
+            {"words": p.words, "why": p.reason, "span": [p.start, p.end]}
+            for p in r.parts
+            if p.kind == "unread"
+        ],
+        "asked": r.ask_why or None,
+    }
 
 
 def binds_nothing(state: GameState, kind: Kind[object], said: str) -> list[str]:

@@ -43,7 +43,6 @@ from engine.language.text import MAX_REASON_CHARS, clean_text
 from savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Self
 
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
@@ -398,17 +397,12 @@ class Reject(PlainCommand["StageRun | None"]):
     def preview(self, state: GameState) -> Preview | None:
         """Confirmed first only when part of the reason binds nothing ("… and hire a barista"):
         the player sees what binds and what does not, and can say it again (None otherwise)."""
-        from engine.language.unread import placed
         from engine.session import steps
 
         self.check(state)
         read = steps.read_rejection(state, self.reason)
         return unread_preview(
-            state,
-            self.verb,
-            self.reason,
-            lambda text: placed(steps.read_rejection(state, text)),
-            [d.line() for d in read.directions],
+            state, self.verb, read.unread, [d.line() for d in read.directions]
         ) or conflict_preview(state, self.verb, read.directions)
 
     def apply(self, step: Step, prepared: None) -> None:
@@ -502,19 +496,16 @@ class StandupReply(PlainCommand["MemoryNote"]):
         """Confirmed first only when part of the reply binds nothing (a direction or a standing
         order: "freeze hiring"); None otherwise."""
         from engine.game.orders import read_orders
-        from engine.language.unread import placed
         from engine.session.steps import read_reply
 
         self.check(state)
-
-        def places(text: str) -> set[object]:
-            return placed(read_reply(state, text)) | {o["kind"] for o in read_orders(text)}
-
-        binds = [d.line() for d in read_reply(state, self.text).directions] + [
+        read = read_reply(state, self.text)
+        binds = [d.line() for d in read.directions] + [
             f"{o['label'].split(' (')[0].lower()} at the next fork" for o in read_orders(self.text)
         ]
-        return unread_preview(state, "reply", self.text, places, binds) or conflict_preview(
-            state, "reply", read_reply(state, self.text).directions
+        missed = [part for part in read.unread if not read_orders(part)]  # "freeze hiring" binds
+        return unread_preview(state, "reply", missed, binds) or conflict_preview(
+            state, "reply", read.directions
         )
 
     def apply(self, step: Step, prepared: None) -> MemoryNote:
@@ -721,17 +712,15 @@ def can(state: GameState, name: str) -> bool:
 def unread_preview(
     state: GameState,
     verb: str,
-    said: str,
-    places: Callable[[str], set[object]],
+    missed: list[str],
     binds: list[str],
 ) -> Preview | None:
-    """The confirmation of words part of which binds nothing (engine.language.unread): what binds
-    and what does not, and what the stage's work can be told instead (None: all of it binds)."""
+    """The confirmation of words part of which binds nothing (the reading's unread parts): what
+    binds and what does not, and what the stage's work can be told instead (None: all of it
+    binds)."""
     from engine.language.grammar import join_prose
-    from engine.language.unread import unread_parts
     from textkit import clip
 
-    missed = unread_parts(said, places)
     if not missed or state.stage is None:
         return None
     quoted = join_prose([f"“{clip(m, 80)}”" for m in missed[:3]])

@@ -126,6 +126,8 @@ if TYPE_CHECKING:
 #     Directions compose (engine.language.composition): a standup reply binds the next stage and
 #     does not run it; one note can be forgotten (a recorded command); a fork option's audience
 #     names no rival; premium and cheap never bind the price in force.
+#     Every steering input is read by one parse (engine.language.reader): readings change, and
+#     each bound direction carries the span of words it came from (start, end).
 RULES_VERSION = 63
 
 

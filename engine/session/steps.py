@@ -49,7 +49,7 @@ from memory.models import Author, Kind, NewNote
 from textkit import clip, content_words, has_phrase, words
 
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
-    from engine.language.reading import Interpretation, Reading
+    from engine.language.reading import Interpretation
     from engine.language.steering import Read
 
 E = EventType
@@ -477,7 +477,7 @@ def reject(step: Step, reason: str) -> None:
             "reason": reason,
             "memory_id": mem["id"],
             "redo": stage.redos + 1,
-            "reading": asdict(reading),
+            "reading": reading,
             "directions": [d.to_dict() for d in read.directions],
             "binding": [d.line() for d in read.directions],
             "replaced": replaced,
@@ -492,7 +492,7 @@ def reject(step: Step, reason: str) -> None:
 
 def _bind_said(
     step: Step, said: str, read: Read, note: str, stage_id: str | None = None
-) -> tuple[MemoryNote, Reading, list[str]]:
+) -> tuple[MemoryNote, dict[str, Any], list[str]]:
     """A rejection reason (`stage_id`: the stage it sends back) or a standup reply (none) binds:
     a named price is charged, the words become the newest binding note (its typed directions as
     the payload, replaced slot by slot; a standup reply without any supersedes the last reply),
@@ -514,9 +514,12 @@ def _bind_said(
         if read.directions or source == "rejection"
         else None,
     )
-    from engine.language.reading import read_reason
-
-    reading = read_reason(said)
+    reading = {  # how the words read, from the one reading (nothing re-reads them)
+        "says": "; ".join(d.line() for d in read.directions) or "nothing the gate checks",
+        "axes": sorted({d.axis for d in read.directions}),
+        "unread": list(read.unread),
+        "actionable": bool(read.directions),
+    }
     new = Directive(
         memory_id=mem["id"],
         source=source,
@@ -524,7 +527,7 @@ def _bind_said(
         keywords=content_words(said)[:8],
         stage_id=stage_id,
         game_day=st.day,
-        reading=asdict(reading) if reading.actionable or source == "rejection" else None,
+        reading=reading if read.directions or source == "rejection" else None,
     )
     standing = st.directive
     if standing is None or standing.source == "founding" or not standing.rule_id:
@@ -862,7 +865,7 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
             "text": text,
             "memory": mem,
             "orders": given,
-            "reading": asdict(reading),
+            "reading": reading,
             "binding": [d.line() for d in read.directions],
             "replaced": replaced,
         },

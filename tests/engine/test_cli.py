@@ -98,8 +98,13 @@ def test_simulate_json_shape(tmp_path, capsys):
         "served_by",
         "routing",
         "binds_nothing",
+        "readings",
     }
     assert out["binds_nothing"] == []  # every planned word binds
+    # each worded input's reading, every direction with the words it was read from
+    said = [r["said"] for r in out["readings"]]
+    assert said == ["name the cooperative's pricing", "grow through farm fairs"]
+    assert all(r["unread"] == [] for r in out["readings"])
     assert out["served_by"] == {
         "simulation": sum(1 + s["redos"] for s in out["stages"] if s["score"] is not None)
     }

@@ -110,8 +110,10 @@ def test_engine_and_memory_share_one_stopword_list() -> None:
     from engine.language import pitch, reading, steering
 
     assert not hasattr(engine_text, "STOPWORDS") and not hasattr(engine_text, "words")
-    for module in (steering, pitch, reading):
+    for module in (pitch, reading):
         assert module.STOPWORDS is textkit.STOPWORDS
+    # the direction reader keeps no word list of its own: its words are data (language/vocab)
+    assert not hasattr(steering, "STOPWORDS")
 
 
 def test_index_terms_are_single_fts5_tokens() -> None:

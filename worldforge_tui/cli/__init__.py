@@ -117,6 +117,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     plan = Plan.from_cli(  # validate before writing
         {name: getattr(args, flag.dest) for name, flag in player_flags().items()}
     )
+    plan.strict_reading = args.strict_reading
     session = GameSession.start_venture(
         pitch=args.pitch,
         name=args.name,
@@ -125,8 +126,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         save_dir=args.save_dir,
     )
     try:
-        unbound = play(session, plan)
-        result = {**summary(session), "binds_nothing": unbound}
+        readings: list[dict[str, object]] = []
+        unbound = play(session, plan, readings)
+        result = {**summary(session), "binds_nothing": unbound, "readings": readings}
     finally:
         session.close()
     for said in unbound:  # what the TUI confirms first: a script is told, never asked
@@ -360,6 +362,12 @@ def _simulate_parser(sub: argparse._SubParsersAction[_Parser], flags: dict[str, 
             help=flag.help,
         )
     json_option(sim)
+    sim.add_argument(
+        "--strict-reading",
+        action="store_true",
+        help="exit 2 before giving words any part of which binds nothing (the reading's unread "
+        "parts; --json lists each input's reading either way)",
+    )
     sim.add_argument(
         "--strict-tier",
         action="store_true",

@@ -1,0 +1,1030 @@
+"""One clause read into directions (engine.language.reader reads the message): its figures
+(prices, number targets, weeks), tone words, the cues that introduce a value per axis, a bare
+"X only", a relative move ("too expensive") and a complaint ("too broad")."""
+
+from __future__ import annotations
+
+import re
+
+from engine.language.directions import GENERIC_CLAIM
+from engine.language.figures import _NUM, _Fig, _figures, _fmt, _number, _word_number
+from engine.language.reads import (
+    _ARTICLES,
+    _CALENDAR,
+    _CANT,
+    _CLAUSE_VERBS,
+    _IMPERATIVE_CUES,
+    _KEY_OPS,
+    _LISTED,
+    _NEG,
+    _NOT_PEOPLE_PLURALS,
+    _NOT_VALUES,
+    _PRICE_BIGRAMS,
+    _PRICE_CUES,
+    _QUOTES,
+    _REASON_STARTS,
+    _SUBJECTS,
+    _TARGET_CUES,
+    Read,
+    _cap_run,
+    _capitalised,
+    _claimish,
+    _Ctx,
+    _is_channel,
+    _is_people,
+    _is_place,
+    _list_items,
+    _name_value,
+    _quoted,
+    _span,
+    _tidy_value,
+    _value_run,
+)
+from engine.language.utterance import Clause, Token
+from engine.language.vocab import Cue
+
+_FIGURE_FOLLOWERS = frozenset(
+    [
+        "a",
+        "an",
+        "per",
+        "or",
+        "and",
+        "to",
+        "cac",
+        "mrr",
+        "burn",
+        "churn",
+        "max",
+        "tops",
+        "maximum",
+        "k",
+        "month",
+        "year",
+        "week",
+        "mo",
+        "is",
+        "was",
+        "in",
+        "by",
+        "for",
+        "at",
+        "on",
+        "with",
+        "of",
+        "if",
+    ]
+)
+_ASKING = (["can"], ["could"], ["shall"], ["should"], ["must"], ["let"], ["will"])
+_NEG_LEADS = frozenset(("don't", "dont", "never", "not", "stop", "do"))
+_REACH_CUES = frozenset(
+    ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
+)
+_NEGATING = (("not",), ("no",), ("never",))
+_WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
+_FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
+
+
+class _ClauseReader:
+    def __init__(self, cx: _Ctx, cl: Clause):
+        self.cx, self.cl, self.v = cx, cl, cx.v
+        self.low = cl.low
+        self.out: list[Read] = []
+        self.used: set[int] = set()
+
+    def add(self, axis: str, do: bool, i: int, j: int, value: str, **kw: object) -> Read:
+        a, b = _span(self.cl, i, j)
+        r = Read(axis=axis, do=do, value=value, start=a, end=b, **kw)  # type: ignore[arg-type]
+        self.out.append(r)
+        self.used.update(range(i, j))
+        return r
+
+    # figures: prices, number targets, weeks
+    def figures(self) -> None:
+        v, low, cx = self.v, self.low, self.cx
+        lem = [t.lemma for t in self.cl.tokens]
+        key_cue = next(
+            (c for k in range(len(lem)) if (c := v.match(v.number_keys, lem, k)) is not None),
+            None,
+        )
+        if key_cue:
+            cx.last_key = str(key_cue.row["key"])
+        for f in _figures(low, v, keyed=key_cue is not None):
+            if any(x in self.used for x in range(f.i, f.j)) or not self._is_figure(f):
+                continue
+            op = self._op(f)
+            rejected = self._rejected_fig(f)
+            key = self._figure_key(f, op, near=key_cue is not None)
+            if self._number(f, key, op, rejected):
+                continue
+            if f.money or self._price_context(f):
+                self.price(f, op, rejected)
+            elif not self._customers(f, op, rejected):
+                self._bare_figure(f, op, rejected)
+
+    def _is_figure(self, f: _Fig) -> bool:
+        """A figure the player means as one: not a week's, a year's or a clock's number."""
+        low = self.low
+        before = low[f.i - 1] if f.i > 0 else ""
+        after = low[f.j] if f.j < len(low) else ""
+        return not (
+            before in ("week", "wk", "weeks", "month", "day", "v", "year", "+", "/", "top")
+            or (before == ":" and f.i >= 2 and _NUM.match(low[f.i - 2]) is not None)  # "3:15"
+            or after in (":", "x", "-", "+", "am", "pm", "out", "minutes", "mins")
+            or (
+                not f.money
+                and 1900 <= f.amount <= 2100
+                and f.amount % 1 == 0
+                and "," not in low[f.i]  # a year ("a 2009 forum")
+            )
+            or (after in ("week", "weeks", "wk", "wks") and not f.money)  # a week: read below
+        )
+
+    def _figure_key(self, f: _Fig, op: str | None, *, near: bool) -> str | None:
+        """Which number target a figure sets: the key word by it, or the one said just before
+        ("this assumes I work 70 hours a week. cap it at 40"; "burn's too high. £12k max")."""
+        cx = self.cx
+        key = self._near_key(f) if near else None
+        if key is None and not f.money and cx.last_key and (op or len(self.low) <= 3):
+            key = cx.last_key
+        if (
+            key is None
+            and f.money
+            and cx.last_key in ("burn", "mrr", "cac")
+            and (f.amount >= 1000 or op or cx.last_key == "cac")
+            and not self._unit_after(f)
+        ):
+            key = cx.last_key
+        if key in ("cac", "burn", "mrr") and self._noun_after(f):
+            return None  # "a £90 CAC on a £40 sensor": the £40 is what the sensor costs
+        return key
+
+    def _number(self, f: _Fig, key: str | None, op: str | None, rejected: bool) -> bool:
+        """A churn, burn, CAC, MRR or hours target from the figure; whether it was one."""
+        cx, low = self.cx, self.low
+        after = low[f.j] if f.j < len(low) else ""
+        n, j = _fmt(f.amount), f.j
+        if f.percent or (key == "churn" and not f.money):
+            if not (key == "churn" or (key is None and cx.churn)):
+                return f.percent  # "15% commission": no target to hold
+            value, key, op = f"{n}%", "churn", op or "max"
+        elif key in ("burn", "cac", "mrr") and (f.money or f.amount >= 1000 or key == "cac"):
+            cur = f.currency or cx.currency
+            r = self.add(
+                "number",
+                True,
+                f.i,
+                j,
+                f"{cur or ''}{n}",
+                amount=f.amount,
+                op=op or _KEY_OPS[key],
+                key=key,
+                currency=cur,
+            )
+            r.weak = r.refused = rejected
+            cx.last_key = key
+            return True
+        elif after in ("hours", "hrs", "hour", "hr") or (key == "hours" and not f.money):
+            j += 1 if after in ("hours", "hrs", "hour", "hr") else 0
+            value, key, op = f"{n} hours a week", "hours", op or "max"
+        else:
+            return False
+        r = self.add("number", True, f.i, j, value, amount=f.amount, op=op, key=key)
+        r.weak = r.refused = rejected
+        cx.last_key = key  # "… 70 hours a week. cap it at 40": the 40 is hours too
+        return True
+
+    def _customers(self, f: _Fig, op: str | None, rejected: bool) -> bool:
+        """ "we need 30 paying sites", "just 5 clinics": a customer target; whether it was one."""
+        low, cx = self.low, self.cx
+        before = low[f.i - 1] if f.i > 0 else ""
+        noun_at = next(
+            (
+                x
+                for x in range(f.j, min(len(low), f.j + 3))
+                if self.cl.tokens[x].is_word
+                and (low[x].endswith("s") or low[x] in ("people", "staff"))
+                and low[x] not in _NOT_PEOPLE_PLURALS
+                and not low[x].endswith("'s")
+            ),
+            None,
+        )
+        if noun_at is None or not (
+            any(t in _TARGET_CUES for t in low)
+            or cx.source in ("own", "option")
+            or before in ("just", "only")
+            or rejected
+        ):
+            return False
+        reached = any(t in _REACH_CUES for t in low)
+        r = self.add(
+            "number",
+            True,
+            f.i,
+            noun_at + 1,
+            f"{_fmt(f.amount)} {self.cl.tokens[noun_at].text}",
+            amount=f.amount,
+            op=op or ("min" if reached else "eq"),
+            key="customers",
+        )
+        r.weak = r.refused = rejected
+        cx.last_key = "customers"
+        return True
+
+    def _bare_figure(self, f: _Fig, op: str | None, rejected: bool) -> None:
+        """A figure with nothing by it: in the fork's terms in an own answer, else a corrected
+        customer count ("1000 subscribers is a fantasy. 300")."""
+        kind = self.cx.fork_kind()
+        if kind is not None and self.cx.source == "own" and not f.money:
+            self._as_kind(kind, f, op, rejected)
+        elif self.cx.last_key == "customers" and len(self.low) <= 6:
+            self.add(
+                "number",
+                True,
+                f.i,
+                f.j,
+                _fmt(f.amount),
+                amount=f.amount,
+                op=op or "eq",
+                key="customers",
+            )
+
+    def _as_kind(self, kind: Read, f: _Fig, op: str | None, rejected: bool) -> None:
+        """A bare figure in an own answer, in the terms the fork's options give their figure."""
+        n = _fmt(f.amount)
+        if kind.axis == "timeline":
+            r = self.add("timeline", True, f.i, f.j, f"week {n}", amount=f.amount)
+        elif kind.axis == "price":
+            cur = kind.currency
+            r = self.add(
+                "price",
+                True,
+                f.i,
+                f.j,
+                f"{cur or ''}{n} a {kind.unit or kind.period}",
+                amount=f.amount,
+                op=op or "eq",
+                period=kind.period,
+                unit=kind.unit,
+                currency=cur,
+            )
+        else:
+            value = {"churn": f"{n}%", "hours": f"{n} hours a week"}.get(kind.key or "", n)
+            if kind.key in ("burn", "mrr", "cac"):
+                value = f"{kind.currency or ''}{n}"
+            r = self.add(
+                "number",
+                True,
+                f.i,
+                f.j,
+                value,
+                amount=f.amount,
+                op=op or kind.op,
+                key=kind.key,
+                currency=kind.currency,
+            )
+            if kind.key == "customers" and any(t in ("need", "want", "hit") for t in self.low):
+                r.op = op or "min"
+        if rejected or self.low[max(0, f.i - 1) : f.i] == ["not"]:
+            r.weak, r.do = True, False
+
+    def free(self) -> None:
+        """ "free", "always free", "$0": a price of nothing."""
+        words = [t.low for t in self.cl.tokens if t.is_word]
+        if "free" in words and set(words) <= {
+            "free",
+            "always",
+            "it's",
+            "its",
+            "it",
+            "is",
+            "keep",
+            "make",
+            "totally",
+            "completely",
+            "stays",
+        }:
+            k = self.low.index("free")
+            self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")
+
+    def _near_key(self, f: _Fig) -> str | None:
+        """The number key whose word sits nearest before the figure ("keep churn under 3% and
+        the burn under $30,000": the $30,000 is the burn), or just after it ("£90 CAC"); None
+        when no key word is near ("a £90 CAC on a £40 sensor": the £40 is a price)."""
+        v = self.v
+        lem = [t.lemma for t in self.cl.tokens]
+        spots = [(k, c) for k in range(len(lem)) if (c := v.match(v.number_keys, lem, k))]
+        before = [(f.i - k, c) for k, c in spots if f.i - 6 <= k < f.i]
+        if before:
+            return str(min(before, key=lambda x: x[0])[1].row["key"])
+        after = [c for k, c in spots if f.j <= k <= f.j + 2]
+        return str(after[0].row["key"]) if after else None
+
+    def _rejected_fig(self, f: _Fig) -> bool:
+        """The figure is dismissed: "not $50k", "$80k … is silly", "who is paying $15"."""
+        low = self.low
+        if low[max(0, f.i - 1) : f.i] == ["not"]:
+            return True
+        text_after = " ".join(low[f.j :])
+        text_before = " ".join(low[: f.i])
+        if any(
+            re.search(r"\b" + re.escape(w) + r"\b", text_after) for w in self.v.lists["rejections"]
+        ) and not any(t in ("make", "try", "cut", "get") for t in low[: f.i]):
+            return True
+        if any(t in ("who", "who's", "nobody") for t in low[: f.i]) and "more" not in low[: f.i]:
+            return True
+        if re.search(r"\b(?:in what world|why)\b", text_before + " " + text_after):
+            return True
+        return (f.j < len(low) and low[f.j] in ("?", "??")) or any(
+            self.cl.tokens[x].text == "?" for x in range(f.j, min(len(low), f.j + 1))
+        )
+
+    def _rejected(self) -> bool:
+        """The clause dismisses the figure it names ("is a fantasy", "is robbery", "too")."""
+        text = " ".join(self.low)
+        return (
+            any(re.search(r"\b" + re.escape(w) + r"\b", text) for w in self.v.lists["rejections"])
+            or any(t in ("??", "?!") for t in self.low)
+            or (self.cl.question and any(t in ("who", "why", "nobody") for t in self.low))
+        )
+
+    def _noun_after(self, f: _Fig) -> bool:
+        """A figure said of a thing ("£40 sensor"), not of a target."""
+        toks = self.cl.tokens
+        if f.j >= len(toks) or not toks[f.j].is_word:
+            return False
+        word = toks[f.j].low
+        return word not in self.v.lists["terminators"] and word not in _FIGURE_FOLLOWERS
+
+    def _unit_after(self, f: _Fig) -> bool:
+        low = self.low
+        return (
+            f.j + 1 < len(low)
+            and low[f.j] in ("a", "per")
+            and low[f.j + 1] not in ("month", "year", "mo", "week")
+        )
+
+    def _op(self, f: _Fig) -> str | None:
+        v, low = self.v, self.low
+        for k in range(max(0, f.i - 4), f.i):
+            c = v.match(v.ops, low, k)
+            if c and c.row["where"] == "before" and k + len(c.words) >= f.i - 1:
+                if (
+                    c.row["op"] == "max"
+                    and c.words[-1] in ("below", "under")
+                    and any(t in _NEG or t in _CANT or t == "ever" for t in low[max(0, k - 3) : k])
+                ):
+                    return "min"  # "don't ever go below $150"
+                return str(c.row["op"])
+        for k in range(f.j, min(len(low), f.j + 6)):
+            c = v.match(v.ops, low, k)
+            if c and c.row["where"] == "after":
+                return str(c.row["op"])
+        return None
+
+    def _price_context(self, f: _Fig) -> bool:
+        low, cx, v = self.low, self.cx, self.v
+        after = low[f.j] if f.j < len(low) else ""
+        if after in _NOT_PEOPLE_PLURALS or after in ("week", "weeks", "people", "minutes", "of"):
+            return False
+        if v.match(v.period, low, f.j) or after in ("per", "/"):
+            return True
+        if (
+            after == "a"
+            and f.j + 1 < len(low)
+            and low[f.j + 1].isalpha()
+            and low[f.j + 1] not in ("lot", "bit", "day", "week", "month", "year", "cohort")
+        ):
+            return True  # "20 a plant"
+        window = low[max(0, f.i - 3) : f.i]
+        if any(t in _PRICE_CUES for t in window) or any(
+            " ".join(window[x : x + 2]) in _PRICE_BIGRAMS for x in range(len(window) - 1)
+        ):
+            return True
+        if cx.source in ("own", "option") and any(t in ("$", "£", "€") for t in cx.fork_low):
+            return len(low) <= 4 or low[f.i - 1 : f.i] in (["but"], ["neither"])
+        return f.i == 0 and len(low) <= 4 and cx.has_price
+
+    def price(self, f: _Fig, op: str | None, rejected: bool) -> None:
+        """A price: the figure, its currency (or the message's), its period or unit, its bound,
+        and whether the words refuse it ("not $699", "who is paying $15")."""
+        cur = f.currency or self.cx.currency
+        period, unit, j = self._period_after(f)
+        defaulted = period is None
+        if period is None:
+            period, unit = "unit", None
+        if period == "unit" and unit is None:
+            unit = self.cx.unit
+        op, neg = self._price_bound(f, op, rejected)
+        amount = f.amount
+        value = "free" if amount == 0 else f"{cur or ''}{_fmt(amount)} a {unit or period}"
+        r = self.add(
+            "price",
+            not neg,
+            f.i,
+            j,
+            value,
+            amount=amount,
+            op=op or "eq",
+            period=period,
+            unit=unit if period == "unit" else None,
+            currency=None if amount == 0 else cur,
+        )
+        r.weak = defaulted
+
+    def _period_after(self, f: _Fig) -> tuple[str | None, str | None, int]:
+        """The period or unit said with a price ("a month", "/user/mo", "per charger per
+        weekend", "each", "Tickets at £25"), and where the price's words end."""
+        v, low, toks = self.v, self.low, self.cl.tokens
+        period: str | None = None
+        unit: str | None = None
+        for k in range(max(0, f.i - 3), f.i):
+            c = v.match(v.period_before, low, k)
+            if c:
+                period = str(c.row["period"])  # "the annual $1,990"
+        j = f.j
+        while j < len(low):
+            c = v.match(v.period, low, j)
+            if c:
+                if c.row["period"] in ("month", "year", "week"):
+                    period = str(c.row["period"])
+                elif period in (None, "unit"):
+                    period, unit = "unit", c.row.get("unit") or unit
+                j += len(c.words)
+            elif low[j] == "for" and j + 2 < len(low) and low[j + 1] in ("a", "an", "one"):
+                j += 1  # "35 for a plant"
+            elif low[j] == "flat":
+                j += 1  # "$49 flat per team per month"
+            elif low[j] in ("a", "per", "/", "an") and j + 1 < len(low) and toks[j + 1].is_word:
+                said, j = self._unit_at(j)
+                if said == "head":
+                    period, unit = "unit", "ticket"
+                elif said and period in (None, "unit") and unit is None:
+                    period, unit = period or "unit", said
+            else:
+                if unit is None and self._option_unit(j):  # an option's "$499 kit"
+                    period, unit = "unit", toks[j].lemma
+                    j += 1
+                break
+        if (
+            unit is None
+            and f.i >= 2
+            and low[f.i - 1] == "at"
+            and low[f.i - 2].endswith("s")
+            and len(low[f.i - 2]) > 3
+            and low[f.i - 2] not in v.lists["verbs"]
+        ):
+            period, unit = "unit", toks[f.i - 2].lemma  # "Tickets at £25 each"
+        if period is None and unit is not None:
+            period = "unit"
+        return period, unit, j
+
+    def _unit_at(self, j: int) -> tuple[str | None, int]:
+        """The unit after "a" / "per" at j ("a box", "per charger per weekend"), and the index
+        after it; None when the word is no unit ("a lot", "a day")."""
+        low, toks = self.low, self.cl.tokens
+        nouns = [toks[j + 1]]
+        j2 = j + 2
+        if j2 + 1 < len(low) and low[j2] == "per" and low[j2 + 1] in ("weekend", "night"):
+            nouns += [toks[j2], toks[j2 + 1]]
+            j2 += 2
+        word = nouns[0].low
+        if word in _ARTICLES or word.isdigit() or word in ("lot", "bit", "day", "week"):
+            return None, j2
+        return " ".join(t.lemma if len(nouns) == 1 else t.low for t in nouns), j2
+
+    def _option_unit(self, j: int) -> bool:
+        """In an option's words, the noun right after a price is its unit ("$499 kit")."""
+        t = self.cl.tokens[j]
+        return (
+            self.cx.source == "option"
+            and t.is_word
+            and t.low not in self.v.lists["terminators"]
+            and t.low not in ("with", "and", "for", "no", "flat", "plus")
+            and not t.low.endswith(("ed", "ly", "y"))
+        )
+
+    def _price_bound(self, f: _Fig, op: str | None, rejected: bool) -> tuple[str | None, bool]:
+        """The price's bound and whether it is refused: "nobody pays more than £89" is a
+        ceiling, "not $699" and "who is paying $15" refuse the figure."""
+        low = self.low
+        before, near = low[: f.i], low[max(0, f.i - 4) : f.i]
+        neg = any(t in _NEG or t in _CANT for t in near) and op is None and "yet" not in near
+        if low[max(0, f.i - 2) : f.i] == ["more", "than"] and any(
+            t in ("nobody", "nobody's", "never", "no", "not", "won't", "one's") for t in before
+        ):
+            return "max", False
+        if low[max(0, f.i - 1) : f.i] == ["not"] or low[max(0, f.i - 2) : f.i] == [
+            "anything",
+            "but",
+        ]:
+            neg = True
+        return op, neg or (rejected and op is None)
+
+    def weeks(self) -> None:
+        """Launch weeks ("week 6", "in six weeks", "in a month"), a breakeven week or month, and
+        a relative week ("a week earlier"); a week the words reject binds nothing."""
+        low = self.low
+        for k in range(len(low)):
+            at = None if k in self.used else self._week_at(k)
+            if at is None:
+                continue
+            n, i, j = at
+            if any(x in low for x in ("break", "breakeven", "profitable")):
+                self.add(
+                    "number", True, i, j, f"week {_fmt(n)}", amount=n, op="max", key="breakeven"
+                )
+                continue
+            dated = any(f.key in ("customers", "mrr") for f in self.out) or low[i - 1 : i] == ["by"]
+            if dated and any(f.axis == "number" for f in self.out):
+                continue  # "40 by week 12" dates a target
+            r = self.add("timeline", True, i, j, f"week {_fmt(n)}", amount=n)
+            if low[i - 1 : i] in (["by"], ["before"], ["within"]) or low[max(0, i - 3) : i] == [
+                "no",
+                "later",
+                "than",
+            ]:
+                r.op = "max"
+            if low[max(0, i - 1) : i] in (["is"], ["'s"], ["that's"], ["it's"]) and not any(
+                x in low for x in ("launch", "ship", "live", "start", "open")
+            ):
+                r.weak = True  # "the Frankfurt trade fair is week 10": a date, not the launch
+            if self._week_rejected(i, j):
+                r.weak, r.do = True, False  # dropped when another week is named
+        for k in range(len(low)):
+            c = self.v.match(self.v.weeks_relative, low, k)
+            if c and k not in self.used:
+                self.add("timeline", True, k, k + len(c.words), str(c.row["value"]))
+        self._breakeven_month()
+
+    def _week_at(self, k: int) -> tuple[float, int, int] | None:
+        """The week said at k ("week 6", "wk 3", "in 6 weeks", "in a month"): (week, i, j)."""
+        low, v = self.low, self.v
+        t = low[k]
+        if t in ("week", "wk") and k + 1 < len(low):
+            num = _number(low[k + 1], v)
+            n = num[0] if num else _word_number(low, k + 1, v)
+            return (n, k, k + 2) if n is not None else None
+        if t in ("weeks", "wks") and k > 0:
+            lead_ok = low[max(0, k - 2) : k - 1] in (["in"], []) or low[k + 1 : k + 2] in (
+                ["from"],
+                ["out"],
+            )
+            num = _number(low[k - 1], v)
+            n = num[0] if num else _word_number(low, k - 1, v)
+            return (n, k - 1, k + 1) if n is not None and lead_ok else None
+        if t == "month" and low[k - 1 : k] == ["a"] and low[k - 2 : k - 1] == ["in"]:
+            return 4.0, k - 1, k + 1
+        return None
+
+    def _week_rejected(self, i: int, j: int) -> bool:
+        """ "week 20 is too late", "not week 20", "Week 30??", "why does this take 12 weeks?"."""
+        low = self.low
+        return (
+            "too" in low
+            or low[max(0, i - 1) : i] == ["not"]
+            or "why" in low
+            or (self.cl.question and len(low) <= 3 and j >= len(low) and self.cx.source != "own")
+            or ("before" in low[:i] and "can't" in low)
+            or "cant" in low[:i]
+        )
+
+    def _breakeven_month(self) -> None:
+        """ "break even by month 10" (any "month N" of a clause about breaking even)."""
+        low = self.low
+        if not any(x in low for x in ("break", "breakeven", "profitable")):
+            return
+        for k in [x for x, t in enumerate(low) if t == "month"]:
+            if k + 1 < len(low) and (num := _number(low[k + 1], self.v)):
+                self.add(
+                    "number",
+                    True,
+                    k,
+                    k + 2,
+                    f"month {_fmt(num[0])}",
+                    amount=num[0],
+                    op="max",
+                    key="breakeven",
+                )
+                return
+
+    def tone(self) -> None:
+        v, low = self.v, self.low
+        k = 0
+        inq = False
+        while k < len(low):
+            if self.cl.tokens[k].text in _QUOTES:
+                inq = not inq
+            c = None if inq or k in self.used else v.match(v.tone, low, k)
+            if c is None:
+                k += 1
+                continue
+            do = bool(c.row["do"])
+            if low[k - 1 : k] in (["not"], ["less"], ["no"]) and do:
+                do = False
+            if low[k - 1 : k] == ["too"] and do and c.row["value"] in ("formal", "bold"):
+                k += len(c.words)  # "too formal": a complaint (below) names the fix
+                continue
+            self.add("tone", do, k, k + len(c.words), str(c.row["value"]))
+            k += len(c.words)
+
+    def frames(self) -> None:
+        v, low = self.v, self.low
+        k = 0
+        while k < len(low):
+            nxt = None
+            if k not in self.used:
+                for c in v.candidates(v.frames, low, k):
+                    nxt = self._frame(c, k)
+                    if nxt is not None:
+                        break
+            k = nxt if nxt is not None else k + 1
+
+    def _frame(self, c: Cue, k: int) -> int | None:
+        """Read the value one cue at k introduces; the index after it, or None (no value)."""
+        run = self._frame_run(c, k)
+        if run is None:
+            return None
+        j = k + len(c.words)
+        vt = [t for t in run if t.is_word]
+        tidy = _tidy_value(self.cx.utt, run)
+        if tidy is None or not self._frame_allowed(c, k, vt):
+            return None
+        axis = self._frame_axis(c, j, run, vt)
+        if axis is None:
+            return None
+        got = self._frame_value(c, axis, j, run, vt, tidy)
+        if got is None:
+            return None
+        axis, (value, a, b) = got
+        weak = c.words in _WEAK_CUES
+        do = bool(c.row["do"])
+        lead = self.low[k - 1] if k > 0 else ""
+        if do and lead in _NEG_LEADS and lead != "do" and axis != "exclusion":
+            # "don't use Fernando", "never call it X": the cue under a negation refuses its value
+            do = False
+            axis = axis if axis in ("name", "place", "tone", "price") else "exclusion"
+        if axis == "exclusion":
+            run = self._swap(run)  # "drop Instagram for Pinterest"
+        items = _list_items(self.cx.utt, run, axis, self.v) if axis in _LISTED else [(value, a, b)]
+        for part, pa, pb in items:
+            self.out.append(Read(axis=axis, do=do, value=part, start=pa, end=pb, weak=weak))
+        end = j + len(run) + (1 if c.row.get("until") else 0)
+        self.used.update(range(k, end))
+        return end
+
+    def _swap(self, run: list[Token]) -> list[Token]:
+        """ "drop Instagram for Pinterest": the thing after "for" is what replaces the thing
+        left out (a channel, people or a place of its own); the run keeps what goes."""
+        at = next((x for x, t in enumerate(run) if t.low in ("for", "in favour of")), None)
+        if at is None or at == 0 or at == len(run) - 1:
+            return run
+        after = [t for t in run[at + 1 :] if t.is_word]
+        tidy = _tidy_value(self.cx.utt, after) if after else None
+        if tidy is None:
+            return run
+        value = tidy[0]
+        if _is_channel(value, self.v):
+            axis = "channel"
+        elif _is_people(after, self.v):
+            axis = "audience"
+        else:
+            return run
+        self.out.append(Read(axis, True, value, tidy[1], tidy[2]))
+        return run[:at]
+
+    def _frame_run(self, c: Cue, k: int) -> list[Token] | None:
+        """The words a cue introduces, cut before anything already read."""
+        v, low, cl = self.v, self.low, self.cl
+        j = k + len(c.words)
+        run = _value_run(cl, j, v, people=c.row["axis"] in ("audience", "scope"))
+        if c.row.get("until"):  # "keep restaurants out of it": the value sits before the word
+            end = next((x for x in range(j, len(low)) if low[x] == c.row["until"]), None)
+            if end is None or end == j:
+                return None
+            run = cl.tokens[j:end]
+        used_at = next((x for x, t in enumerate(run) if cl.tokens.index(t) in self.used), None)
+        if used_at is not None:
+            run = run[:used_at]  # "mention a weekly summary email and break even by month 9"
+            while run and run[-1].low in ("and", "or", "&"):
+                run = run[:-1]
+        return run if any(t.is_word for t in run) else None
+
+    def _frame_allowed(self, c: Cue, k: int, vt: list[Token]) -> bool:
+        """Whether the cue introduces a value here: an order, not a statement or a description,
+        and a thing, not a pronoun, a verb, a figure or the name of an axis."""
+        v, low = self.v, self.low
+        nxt = vt[1].low if len(vt) > 1 else ""
+        first = vt[0].low
+        verb = first in v.lists["verbs"] or (
+            first in _CLAUSE_VERBS and nxt in ("in", "it", "at", "the", "to", "with")
+        )
+        lead = low[k - 1] if k > 0 else ""
+        at = self.cl.tokens.index(vt[0])
+        return not (
+            first in v.lists["pronouns"]
+            or (verb and not c.row.get("until"))
+            or (c.row["do"] is False and lead in ("who", "that", "which"))  # "who never learned"
+            or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
+            or (
+                k > 0
+                and c.words[0] in _IMPERATIVE_CUES
+                and lead not in v.lists["imperative_lead"]
+                and not (lead == "we" and low[k - 2 : k - 1] in _ASKING)  # "can we get on …"
+                and lead not in _NEG_LEADS
+            )
+            or (
+                c.words in _NEGATING
+                and any(t in _SUBJECTS or t in v.lists["verbs"] for t in low[:k])
+            )
+            or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
+            or first in v.lists["axis_words"]
+            or (first != "a" and _word_number(low, at, v) is not None)
+        )
+
+    def _frame_axis(self, c: Cue, j: int, run: list[Token], vt: list[Token]) -> str | None:
+        """The axis the cue gives, or the one the value's kind corrects it to."""
+        v, low, cl = self.v, self.low, self.cl
+        axis = str(c.row["axis"])
+        quoted = any(t.text in _QUOTES for t in cl.tokens[j : j + 1])
+        head = vt[1] if vt[0].low == "the" and len(vt) > 1 else vt[0]
+        if c.row.get("caps") and (not head.is_cap or quoted or head.low in _CALENDAR):
+            return None
+        if c.row.get("people") and not _is_people(vt, v):
+            if c.words != ("for",) or low[j + len(run) : j + len(run) + 1] != ["only"]:
+                return None
+            axis = "place" if _capitalised(vt) else "scope"
+        if axis == "exclusion":
+            return self._exclusion_axis(c, j, run, vt)
+        if axis == "claim" and not quoted and len(vt) == 1 and not _claimish(vt, v):
+            return "exclusion"
+        if axis == "scope":
+            return self._scope_axis(c, vt)
+        return axis
+
+    def _exclusion_axis(self, c: Cue, j: int, run: list[Token], vt: list[Token]) -> str | None:
+        """A thing to leave out, a claim ("drop the 'guaranteed' line", "No guarantees"), or a
+        refused place ("not in London"); None for a tone, a figure or a non-thing."""
+        v, low, cl = self.v, self.low, self.cl
+        if v.match(v.tone, [t.low for t in vt], 0) and len(vt) <= 2:
+            return None
+        if _number(vt[0].low, v) or vt[0].low in ("$", "£", "€") or vt[0].low in _NOT_VALUES:
+            return None
+        quote = _quoted(cl, j, j + len(run) + 2)
+        if quote and _claimish(quote, v) and c.words != ("avoid", "the", "word"):
+            return "claim"
+        quoted = any(t.text in _QUOTES for t in cl.tokens[j : j + 1])
+        claim_nouns = v.lists["claim_nouns"]
+        if not quoted and len(vt) == 1 and (vt[0].low in claim_nouns or vt[0].lemma in claim_nouns):
+            return "claim"  # "No guarantees"
+        if (
+            c.words in _NEGATING
+            and _capitalised(vt)
+            and not quote
+            and any(x in low for x in ("in", "start", "launch", "launching", "city"))
+        ):
+            return "place"
+        return "exclusion"
+
+    def _scope_axis(self, c: Cue, vt: list[Token]) -> str:
+        """What "just X" / "focus on X" centres on: people, a channel, a place or the scope."""
+        v = self.v
+        value = " ".join(t.text for t in vt)
+        if _is_people(vt, v):
+            return "audience"
+        if _is_channel(value, v):
+            return "channel"
+        if (
+            _capitalised(vt)
+            and len(vt) <= 3
+            and c.words in (("only",), ("just",))
+            and _is_place(vt, v)
+        ):
+            return "place"
+        if c.words == ("name",) and _capitalised(vt):
+            return "place" if _is_place(vt, v) else "name"
+        return "scope"
+
+    def _frame_value(
+        self,
+        c: Cue,
+        axis: str,
+        j: int,
+        run: list[Token],
+        vt: list[Token],
+        tidy: tuple[str, int, int],
+    ) -> tuple[str, tuple[str, int, int]] | None:
+        """The value as the axis keeps it: a claim's quote, a name as spelled, a place's
+        capitalised words, a scope with the CEO's article."""
+        v, cl, cx = self.v, self.cl, self.cx
+        value, a, b = tidy
+        quoted = any(t.text in _QUOTES for t in cl.tokens[j : j + 1])
+        if axis == "claim" and not quoted:
+            quote = _quoted(cl, j, j + len(run) + 2)
+            after = self.low[j + len(run) : j + len(run) + 1]
+            qt = _tidy_value(cx.utt, quote) if quote else None
+            if qt and after and after[0] in v.lists["word_nouns"]:
+                return axis, qt  # "drop the 'guaranteed' line": the claim is the quote
+        if axis == "name":
+            return axis, (_name_value(cl, j, run) or value, a, b)
+        if axis == "place" and not quoted:
+            place = _cap_run(run, v)
+            if place is None or any(t.low in _CALENDAR for t in vt):
+                return None  # "launch in March", "start in week 2": no place
+            last = place.split()[-1]
+            tail = vt[[t.text for t in vt].index(last) + 1 :]
+            said = " ".join(t.low for t in tail)
+            if tail and not any(
+                said == x or said.startswith(x + " ") for x in v.lists["terminators"]
+            ):
+                return None  # "start in Slack communities" names a channel, not a place
+            return axis, (place, a, b)
+        if axis == "scope" and run[0].low in ("the", "our", "a", "an", "my") and len(vt) > 1:
+            return axis, (cx.utt.span(run[0].start, b), run[0].start, b)  # "the app", as said
+        return axis, (value, a, b)
+
+    def postfix(self) -> None:
+        """ "Soho first", "bars only", "X are our channel", "X. That's the product"."""
+        low, cl, v = self.low, self.cl, self.v
+        if self.out:
+            return
+        for k, t in enumerate(low):
+            if t in ("only", "first") and k > 0 and not self.used & set(range(k)):
+                run = [x for x in cl.tokens[:k] if x.is_word or x.text == "-"]
+                tidy = _tidy_value(self.cx.utt, run)
+                nxt = low[k + 1] if k + 1 < len(low) else ""
+                if (
+                    not tidy
+                    or len(run) > 6
+                    or any(_NUM.match(x.low) for x in run)  # "18+ only"
+                    or nxt in v.lists["verbs"]
+                    or any(
+                        x.low in _SUBJECTS or x.low in _REASON_STARTS or x.low in v.lists["verbs"]
+                        for x in run
+                    )
+                ):
+                    return
+                if run[0].is_cap and _is_place(run[:1], v):
+                    value, a, b = run[0].text, run[0].start, run[0].end
+                    self.out.append(Read("place", True, value, a, b, weak=True))
+                    self.used.update(range(k + 1))
+                    return
+                value, a, b = tidy
+                if _is_people(run, v):
+                    axis = "audience"
+                elif _is_channel(value, v):
+                    axis = "channel"
+                elif _capitalised(run) and len(run) <= 3 and _is_place(run, v):
+                    axis = "place"
+                else:
+                    axis = "scope"
+                self.out.append(Read(axis=axis, do=True, value=value, start=a, end=b, weak=True))
+                self.used.update(range(k + 1))
+                return
+        if len(low) >= 4 and low[-3:] in (["are", "our", "channel"], ["is", "our", "channel"]):
+            tidy = _tidy_value(self.cx.utt, cl.tokens[:-3])
+            if tidy:
+                self.out.append(Read("channel", True, tidy[0], tidy[1], tidy[2]))
+        for tail, axis in (
+            ("as the name", "name"),
+            ("is the route in", "channel"),
+            ("are the route in", "channel"),
+        ):
+            words = tail.split()
+            n = len(words)
+            for k in range(1, len(low) - n + 1):
+                if low[k : k + n] == words:
+                    tidy = _tidy_value(self.cx.utt, cl.tokens[:k])
+                    if tidy:
+                        self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
+                    return
+
+    def relative(self) -> None:
+        """ "it costs too much", "churn target too high", "launch sooner", "half that": a move
+        with no figure of its own, on the price, a number or the week the clause names (the
+        session resolves it against the work; the reading asks when no ratio is given)."""
+        v, low = self.v, self.low
+        if any(r.amount is not None or r.axis in ("price", "timeline") for r in self.out):
+            return
+        lem = [t.lemma for t in self.cl.tokens]
+        quoted = self._quoted_at()
+        move = next(
+            (
+                (k, c)
+                for k in range(len(low))
+                if k not in quoted and (c := v.match(v.relative, low, k)) is not None
+            ),
+            None,
+        )
+        key = next(
+            (
+                str(kc.row["key"])
+                for x in range(len(lem))
+                if (kc := v.match(v.number_keys, lem, x)) is not None
+            ),
+            None,
+        )
+        if key is None and any(t in ("break", "breakeven", "break-even") for t in low):
+            key = "breakeven"
+        priced = self._names_price()
+        if move is None:
+            if priced and any(self._has(w) for w in v.lists["price_missing"]):
+                self.add("price", True, 0, len(low), "state the price")  # "Where is the price?"
+            return
+        k, c = move
+        if (
+            low[k - 1 : k] in (["is"], ["are"], ["'s"], ["was"])
+            and len(c.words) == 1
+            and c.words[0].endswith("er")
+        ):
+            return  # "Aldi is cheaper": a comparison, not a move ("burn is too high" is one)
+        way, times = str(c.row["way"]), c.row.get("times")
+        i, j = k, k + len(c.words)
+        if (key and key != "hours") or (key == "hours" and way in ("down", "up")):
+            if way in ("earlier", "later"):
+                way = "down" if way == "earlier" else "up"
+            if c.row.get("flip_costs") and key in ("churn", "burn", "cac"):
+                way = "up"  # an optimistic churn is one set too low
+            r = self.add("number", True, i, j, f"{way} {key}", key=key, op="eq")
+            r.unit = str(times) if times else None
+            return
+        if c.row.get("price") or priced or (times and (self.cx.has_price or "it" in low)):
+            if way not in ("down", "up"):
+                return
+            value = {0.5: "half the price", 2.0: "double the price"}.get(
+                float(times) if times else 0.0, f"{'lower' if way == 'down' else 'higher'} price"
+            )
+            r = self.add("price", True, i, j, value, op="eq")
+            r.unit = str(times) if times else None  # the ratio, for the session to resolve
+            return
+        if way in ("earlier", "later") and any(self._has(w) for w in v.lists["time_words"]):
+            self.add("timeline", True, i, j, f"{way} launch")
+
+    def _quoted_at(self) -> set[int]:
+        """The token indexes inside quotes ("no 'never too late' cliché" asks for no week)."""
+        inside, out = False, set()
+        for k, t in enumerate(self.cl.tokens):
+            if t.text in _QUOTES:
+                inside = not inside
+            elif inside:
+                out.add(k)
+        return out
+
+    def _has(self, phrase: str) -> bool:
+        words = phrase.split()
+        n = len(words)
+        return any(self.low[k : k + n] == words for k in range(len(self.low) - n + 1))
+
+    def _names_price(self) -> bool:
+        """The clause is about the customer's price ("too expensive"), not the company's costs
+        ("cut costs", "reduce our costs")."""
+        v, low = self.v, self.low
+        for k, t in enumerate(low):
+            if t in ("cost", "costs") and k and low[k - 1] in v.lists["our_costs"]:
+                return False
+        return any(self._has(w) for w in v.lists["price_words"])
+
+    def complaints(self) -> None:
+        """ "Too broad", "Full of buzzwords", "Wrong audience": a complaint that names its axis
+        and the usual fix (one core job, a plain tone, the venture's own customer)."""
+        v, low = self.v, self.low
+        for k in range(len(low)):
+            c = v.match(v.complaints, low, k)
+            if c is None:
+                continue
+            axis = str(c.row["axis"])
+            if any(r.axis == axis for r in self.out):
+                continue
+            r = self.add(axis, axis != "claim", k, k + len(c.words), str(c.row["value"]))
+            r.weak = axis == "audience"  # "the customer": whoever the venture serves
+        for k in range(len(low)):
+            c = v.match(v.include, low, k)
+            if c is None or self.out or (c.words == ("add",) and k > 0):
+                continue
+            run = _value_run(self.cl, k + len(c.words), v)
+            tidy = _tidy_value(self.cx.utt, run) if run else None
+            if tidy:
+                axis = "channel" if _is_channel(tidy[0], v) else "scope"
+                self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
+            return
+
+    def overclaims(self) -> None:
+        """ "That line is misleading", "no proof": the work claims what it cannot prove."""
+        v, low = self.v, self.low
+        for k in range(len(low)):
+            c = v.match(v.overclaim, low, k)
+            if c is not None and not any(r.axis == "claim" for r in self.out):
+                self.add("claim", False, k, k + len(c.words), GENERIC_CLAIM)
+                return
+
+    def read(self) -> list[Read]:
+        self.free()
+        self.figures()
+        self.weeks()
+        self.tone()
+        self.frames()
+        self.postfix()
+        self.relative()
+        self.overclaims()
+        self.complaints()
+        return self.out

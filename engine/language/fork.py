@@ -1,0 +1,373 @@
+"""An own answer at a fork: which option the words pick, what the option's own words bind (read
+the same way as the player's), and the player's words over it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import lru_cache
+
+from engine.language.figures import _NUM, _currency_in, _fmt
+from engine.language.reads import (
+    _CLAUSE_VERBS,
+    _NEG,
+    Read,
+    Reading,
+    _capitalised,
+    _Ctx,
+    _is_channel,
+    _is_people,
+    _is_place,
+    _settle,
+    _tidy_value,
+)
+from engine.language.utterance import parse
+from engine.language.vocab import vocab
+
+_PICK_AFTER = frozenset(("but", "and", "for", "obviously", "lol", "then", "please", "definitely"))
+
+
+def _pick(cx: _Ctx, fork: Mapping[str, str]) -> str | None:
+    """Which option the words pick: "A"/"B", "both", or None (neither, or no fit). A letter or
+    an ordinal picks outright (the last one after a change of mind); otherwise the option whose
+    words (or figures) the answer names most, a named option under a negation or a deferral
+    ("shops can come later") counting against it."""
+    low = [t.low for t in cx.utt.tokens]
+    if "neither" in low or low[:2] == ["none", "of"]:
+        return None
+    if "both" in low and not any(x in low for x in ("mostly", "bad", "say", "fine", "first")):
+        return "both"
+    return _Picker(cx, fork).pick()
+
+
+class _Picker:
+    """The tally an own answer's words give each option (see `_pick`)."""
+
+    def __init__(self, cx: _Ctx, fork: Mapping[str, str]):
+        self.fork, self.keys = fork, list(fork)
+        self.low = [t.low for t in cx.utt.tokens]
+        opt = {k: parse(fork[k]).tokens for k in self.keys}
+        self.words = {k: {t.lemma for t in opt[k] if t.is_word and len(t.low) > 2} for k in opt}
+        self.nums = {k: {t.low for t in opt[k] if _NUM.match(t.low)} for k in opt}
+        self.scores = dict.fromkeys(self.keys, 0.0)
+        self.outright: str | None = None
+        self.changed = False
+        v = cx.v
+        against = {
+            cl.i
+            for cl in cx.utt.clauses
+            if any(d in " ".join(cl.low) for d in v.lists["deferrals"])
+            or any(
+                re.search(r"\b" + re.escape(r) + r"\b", " ".join(cl.low))
+                for r in v.lists["rejections"]
+            )
+        }
+        self.against = {x for cl in cx.utt.clauses if cl.i in against for x in range(cl.i, cl.j)}
+        self.tokens = cx.utt.tokens
+
+    def pick(self) -> str | None:
+        for idx, t in enumerate(self.tokens):
+            if t.low in ("actually", "wait"):  # a change of mind: start the tally again
+                self.changed, self.outright = True, None
+                self.scores = dict.fromkeys(self.keys, 0.0)
+            elif not self._letter(idx) and not self._ordinal(idx):
+                self._words(idx, self._weight(idx))
+        if self.outright:
+            return self.outright
+        best = max(self.scores.values())
+        winners = [k for k, sc in self.scores.items() if sc == best]
+        return winners[0] if best > 0 and len(winners) == 1 else None
+
+    def _weight(self, idx: int) -> float:
+        """-1 for words under a negation or in a clause that dismisses or defers, else 1."""
+        prev = self.low[max(0, idx - 3) : idx]
+        neg = any(x in _NEG or x == "rather" for x in prev) and not (
+            "no" in prev and self.low[idx - 1 : idx] == [","]
+        )
+        return -1.0 if neg or idx in self.against else 1.0
+
+    def _choose(self, key: str) -> None:
+        if self.outright is None or self.changed:
+            self.outright, self.changed = key, False
+
+    def _letter(self, idx: int) -> bool:
+        """ "A", "B, and …", "go b": a letter picks outright."""
+        t, low = self.tokens[idx], self.low
+        nxt = low[idx + 1] if idx + 1 < len(low) else ""
+        letter = t.text in ("A", "B") or (
+            t.low in ("a", "b") and (idx == 0 or low[idx - 1] in ("go", "option", "no"))
+        )
+        if not letter or (nxt and nxt[0].isalpha() and nxt not in _PICK_AFTER):
+            return False
+        self._choose(self.keys[0] if t.low == "a" else self.keys[1])
+        return True
+
+    def _ordinal(self, idx: int) -> bool:
+        """ "the first one", "the second", "the latter" near the start picks outright."""
+        t, low = self.tokens[idx], self.low
+        nxt = low[idx + 1] if idx + 1 < len(low) else ""
+        if t.low not in ("first", "1st", "former", "second", "2nd", "latter") or idx >= 4:
+            return False
+        if t.low == "first" and low[idx - 1 : idx] != ["the"] and nxt not in ("one", "option", ""):
+            return False
+        if self.outright is not None and not self.changed:
+            return False
+        self._choose(self.keys[0] if t.low in ("first", "1st", "former") else self.keys[1])
+        return True
+
+    def _words(self, idx: int, w: float) -> None:
+        """An option's own words or figures, or "the cheaper one", count for it."""
+        t = self.tokens[idx]
+        cheap = t.low in ("cheap", "cheaper", "cheapest", "less", "fewer", "lower", "smaller")
+        if cheap or t.low in ("dearer", "expensive", "higher", "bigger"):
+            k = _by_figure(self.fork, low=cheap)
+            if k:
+                self.scores[k] += 3 * w
+            return
+        if not t.is_word or t.low in ("the", "and", "but", "one", "ones", "with", "for", "not"):
+            return
+        for k in self.keys:
+            if _NUM.match(t.low):
+                self.scores[k] += 2 * w if t.low in self.nums[k] else 0
+            elif len(t.low) >= 3 and any(_alike(t.lemma, ow) for ow in self.words[k]):
+                self.scores[k] += w
+                if self.changed and w > 0:  # "Frozen Assets. Actually no, Clear Cut."
+                    self._choose(k)
+
+
+def _alike(word: str, other: str) -> bool:
+    """The same word, or one the other begins like ("meds" / "medication", "FB" aside)."""
+    return (
+        other == word
+        or (len(word) >= 4 and other.startswith(word[:4]))
+        or (len(other) >= 4 and len(word) >= 4 and word.startswith(other[:4]))
+    )
+
+
+def _by_figure(fork: Mapping[str, str], *, low: bool) -> str | None:
+    nums: dict[str, float] = {}
+    for k, t in fork.items():
+        m = re.search(r"(\d+(?:\.\d+)?)", t.replace(",", ""))
+        if m:
+            nums[k] = float(m.group(1))
+    if len(nums) < 2:
+        return None
+    return (min if low else max)(nums, key=lambda k: nums[k])
+
+
+@lru_cache(maxsize=512)
+def _option_cached(text: str, unit: str | None) -> tuple[Read, ...]:
+    words = [t for t in parse(text).tokens if t.is_word]
+    if (
+        words
+        and len(words) <= 4
+        and _capitalised(words)
+        and words[0].low
+        not in (
+            _CLAUSE_VERBS | {"tour", "park", "sell", "launch", "ship", "expand", "accept", "write"}
+        )
+    ):
+        return tuple(_option_bare(text))  # "Clear Cut Ice", "Peak District": a name or a place
+    from engine.language.reader import read_text  # the option's words read like the player's
+
+    r = read_text(text, source="option", unit=unit)
+    out = list(r.directions)
+    first = min((d.start for d in out), default=0)
+    head = [t for t in parse(text).tokens if t.end <= first and t.is_word]
+    while head and head[0].low in _CLAUSE_VERBS:
+        head = head[1:]  # "Charge employers $2,000 per hire": the people, not the verb
+    if head and _is_people(head, vocab()) and not any(d.axis == "audience" for d in out):
+        tidy = _tidy_value(parse(text), head)
+        if tidy:  # "Small landlords in Manchester": the people, then the place
+            out.append(Read("audience", True, tidy[0], tidy[1], tidy[2]))
+    for p in r.parts:
+        if p.kind != "direction":
+            out += _option_bare(p.words)
+    return tuple(out)
+
+
+def option_directions(text: str, *, unit: str | None = None) -> list[Read]:
+    """What a fork option's own words bind, read the same way ("Delivery riders, $399 kit")."""
+    return [replace(d) for d in _option_cached(text, unit)]
+
+
+def _option_bare(text: str) -> list[Read]:
+    """An option's words that no cue places ("Bristol", "Delivery riders", "Formal"): a person
+    word is an audience, a channel word a channel, a known place a place, a capitalised made-up
+    phrase a name, anything else the scope."""
+    utt = parse(text)
+    v = vocab()
+    toks = [t for t in utt.tokens if t.is_word]
+    if not toks or len(toks) > 6:
+        return []
+    tidy = _tidy_value(utt, toks)
+    if not tidy:
+        return []
+    value, a, b = tidy
+    tone = v.match(v.tone, [t.low for t in toks], 0)
+    if tone is not None and len(tone.words) == len(toks):
+        return [Read("tone", bool(tone.row["do"]), str(tone.row["value"]), a, b)]  # "Short"
+    if _is_place(toks, v):
+        return [Read("place", True, value, a, b)]
+    if _is_channel(value, v):
+        return [Read("channel", True, value, a, b)]
+    if _is_people(toks, v):
+        return [Read("audience", True, value, a, b)]
+    if _capitalised(toks) and len(toks) <= 3 and not any(t.low in v.lists["verbs"] for t in toks):
+        return [Read("name", True, value, a, b, weak=True)]
+    return [Read("scope", True, value, a, b, weak=True)]
+
+
+def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> None:
+    """An own answer: the picked option's content, then the player's words over it (on each
+    axis the player names, the player's value replaces the option's); an option the words
+    dismiss or put off ("shops can come later") is left out."""
+    pick = _pick(cx, fork)
+    out.option = pick
+    keys = list(fork) if pick == "both" else [pick] if pick else []
+    opts = {k: option_directions(t, unit=unit) for k, t in fork.items()}
+    _same_kind(opts)
+    fork_text = " ".join(fork.values()).lower()
+    content: list[Read] = []
+    headlines = {k: _headline(t) for k, t in fork.items()}
+    own: list[Read] = []
+    for d in out.directions:
+        if pick and d.axis == "price" and d.amount is None and not d.unit:
+            continue  # "the cheaper one": the words that picked the option, not a move of it
+        if (
+            d.weak
+            and d.axis in ("audience", "scope", "place", "name", "channel")
+            and _overlaps(d.value, fork_text)
+        ):
+            continue  # "riders", "the shops one", "Frozen Assets": a reference to an option
+        if d.axis == "price" and d.weak:
+            src = next((c for k in keys for c in opts[k] if c.axis == "price" and c.amount), None)
+            src = src or next((c for cs in opts.values() for c in cs if c.axis == "price"), None)
+            if src is not None:
+                d.period, d.unit = src.period, src.unit
+                d.currency = d.currency or src.currency
+                d.value = f"{d.currency or ''}{_fmt(d.amount or 0)} a {d.unit or d.period}"
+                d.weak = False
+        own.append(d)
+    if all(headlines.values()) and pick in fork:
+        other = next(k for k in fork if k != pick)
+        if not any(d.axis in ("claim", "exclusion") for d in own):
+            content.append(Read("claim", False, headlines[other] or "", 0, 0, option=other))
+        own = [replace(d, axis="claim") if d.axis == "exclusion" else d for d in own]
+        keys = []
+    picked_text = " ".join(fork[k] for k in keys).lower()
+    mid = _between(cx, opts)
+    if mid is not None:
+        own.append(mid)
+    for k in keys:
+        content += [replace(d, option=k, start=0, end=0) for d in opts[k]]
+    for k, named in _dismissed(cx, fork):
+        if k in keys:
+            continue  # the option the words pick is never the one they leave out
+        for c in opts[k]:
+            if c.axis in ("channel", "scope", "audience") and c.do:
+                value = named if named and named.lower() not in picked_text else c.value
+                own.append(Read("exclusion", False, value, 0, 0, option=k))
+    fork_axis = {d.axis for ds in opts.values() for d in ds if d.do}
+    if pick is None and len(fork_axis) == 1:
+        axis = next(iter(fork_axis))
+        own = [
+            replace(d, axis=axis)
+            if d.weak and d.axis in ("scope", "audience") and d.value[:1].isupper()
+            else d
+            for d in own
+        ]
+    _currency_said(cx, own, content)
+    own_axes = {d.axis for d in own if d.do}
+    excluded = {d.value.lower() for d in own if d.axis == "exclusion"}
+    merged = [
+        c
+        for c in content
+        if c.axis not in own_axes
+        and c.value.lower() not in excluded
+        and not (c.axis == "number" and any(d.axis == "number" for d in own))
+    ]
+    out.directions = _settle(merged + own)
+
+
+def _currency_said(cx: _Ctx, own: list[Read], content: list[Read]) -> None:
+    """ "A, but in euros": a currency the answer names with no figure of its own re-prices the
+    option in it (the figure kept, never converted)."""
+    if any(d.axis == "price" for d in own):
+        return
+    said = _currency_in([t.low for t in cx.utt.tokens], cx.v)
+    for c in content:
+        if c.axis == "price" and c.amount and said and said != c.currency:
+            c.currency = said
+            c.value = f"{said}{_fmt(c.amount)} a {c.unit or c.period}"
+
+
+def _same_kind(opts: Mapping[str, list[Read]]) -> None:
+    """Two options are the same kind of thing: beside a channel ("Instagram ads"), "Gift shops"
+    is a channel too, not the people the work speaks to."""
+    firsts = {k: next((d for d in ds if d.do), None) for k, ds in opts.items()}
+    if any(d is not None and d.axis == "channel" for d in firsts.values()):
+        for d in firsts.values():
+            if d is not None and d.axis in ("audience", "scope") and d.start == 0:
+                d.axis = "channel"
+
+
+def _dismissed(cx: _Ctx, fork: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The options a clause names and dismisses or defers ("Google ads … is a bloodbath",
+    "shops can come later", "B in month 3"), each with the words of it the clause names."""
+    out = []
+    v = cx.v
+    for cl in cx.utt.clauses:
+        text = " ".join(cl.low)
+        if not (
+            any(d in text for d in v.lists["deferrals"])
+            or any(re.search(r"\b" + re.escape(r) + r"\b", text) for r in v.lists["rejections"])
+        ):
+            continue
+        for k, opt in fork.items():
+            named = [
+                t.text
+                for t in cl.tokens
+                if t.is_word and len(t.low) > 2 and _overlaps(t.low, opt.lower())
+            ]
+            if named or k in [t.text for t in cl.tokens[:1]]:
+                out.append((k, " ".join(named[:2])))
+    return out
+
+
+def _overlaps(value: str, text: str) -> bool:
+    words = re.findall(r"\w+", text)
+    return any(
+        len(w) >= 3 and any(x == w or (len(w) >= 4 and x.startswith(w[:4])) for x in words)
+        for w in re.findall(r"\w+", value.lower())
+        if w not in ("the", "one", "ones", "and", "more", "per", "with", "for")
+    )
+
+
+def _between(cx: _Ctx, opts: Mapping[str, list[Read]]) -> Read | None:
+    """ "split the difference" of two priced options: the price halfway between."""
+    low = cx.low
+    if not any(cx.v.match(cx.v.between, low, k) for k in range(len(low))):
+        return None
+    prices = [d for ds in opts.values() for d in ds if d.axis == "price" and d.amount]
+    if len(prices) != 2:
+        return None
+    p, q = prices
+    mid = round((p.amount or 0) / 2 + (q.amount or 0) / 2, 2)
+    return Read(
+        "price",
+        True,
+        f"{p.currency or ''}{_fmt(mid)} a {p.unit or p.period}",
+        0,
+        len(cx.utt.text),
+        amount=mid,
+        period=p.period,
+        unit=p.unit,
+        currency=p.currency,
+    )
+
+
+def _headline(text: str) -> str | None:
+    m = re.match(r"^\s*headline:\s*['‘\"“](.+?)['’\"”]?\s*$", text, re.IGNORECASE)
+    return m.group(1).strip() if m else None

@@ -1,0 +1,428 @@
+"""The direction reader: one parse of a player's words (engine.language.utterance) read into typed
+directions, clause by clause, with the vocabulary as data (engine.language.vocab).
+
+Each clause is a direction (or several), commentary (chatter, a reason, a question), or unread
+with a typed reason and a teach-back in the player's own words. Each direction keeps the span of
+words it was read from. The grammar, written once:
+
+- money as people write it ("£20", "12 bucks", "a fiver", "1.2k", "$19.99/mo", "£8 a user a
+  month", "10p a word", "$129 once"), a bare figure taking the currency named elsewhere in the
+  message or in the fork's options; the currency is kept, never converted;
+- a bound before or after a figure ("under", "tops", "at least", "never more");
+- a number key (churn, burn, CAC, MRR, breakeven, hours) in the clause turns a figure into that
+  target; a week is the launch unless it dates a target;
+- cues that introduce a value per axis ("call it", "start in", "through", "aim at", "drop");
+  a value runs to a terminator; a negated segment is an exclusion, a negated place or name stays
+  on its axis with do=false, a quoted claim is a claim;
+- contrast and changes of mind: on an axis that holds one value (price, place, name, week, a
+  number) the last value said wins and a rejected one ("not week 20", "Week 30??") binds nothing;
+- an own answer at a fork picks an option (its letter, "the second one", words of it, "the
+  cheaper one", "both", "neither"), binds the option's words read the same way, and the player's
+  own words override it slot by slot.
+
+Never the opposite: a value under a negation is never bound as a thing to do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from engine.language.clause import _ClauseReader
+from engine.language.figures import _NUM
+from engine.language.fork import _own, option_directions
+from engine.language.reads import (
+    _CALENDAR,
+    _CLAUSE_VERBS,
+    _QUOTES,
+    _REASON_STARTS,
+    _SUBJECTS,
+    _VERBISH,
+    Part,
+    Read,
+    Reading,
+    _capitalised,
+    _claimish,
+    _Ctx,
+    _is_channel,
+    _is_people,
+    _is_place,
+    _quoted,
+    _settle,
+    _tidy_value,
+)
+from engine.language.utterance import Clause, Token, parse
+from engine.language.vocab import vocab
+
+_NOT_LEADS = frozenset(
+    [
+        "even",
+        "for",
+        "like",
+        "with",
+        "by",
+        "to",
+        "at",
+        "in",
+        "on",
+        "of",
+        "from",
+        "about",
+        "than",
+        "as",
+        "so",
+        "lots",
+        "most",
+        "some",
+        "many",
+        "fewer",
+        "more",
+        "both",
+        "all",
+    ]
+)
+
+
+def _bare(cx: _Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Read]:
+    """A clause of a bare noun phrase ("Kirkby", "QueueCumber.", "electricians"): its axis from
+    a neighbour it answers (a place refused before it), a person word, or a made-up name."""
+    toks = [t for t in cl.tokens if t.is_word or t.text in _QUOTES]
+    words = [t for t in toks if t.is_word]
+    if (
+        not words
+        or len(words) > 4
+        or any(
+            t.low in _VERBISH or t.low in cx.v.lists["verbs"] or t.low in _CLAUSE_VERBS
+            for t in words
+        )
+    ):
+        return []
+    if any(t.low in cx.v.lists["chatter"] for t in words):
+        return []
+    tidy = _tidy_value(cx.utt, words)
+    if tidy is None:
+        return []
+    value, a, b = tidy
+    if (
+        words[0].low in _REASON_STARTS
+        or words[0].low in _SUBJECTS
+        or words[0].low in ("and", "then", "later", "after")
+    ):
+        return []
+    refused = {r.axis for r in prior + found if not r.do}
+    if _is_channel(value, cx.v):
+        return [Read("channel", True, value, a, b, weak=True)]
+    if ("place" in refused or _is_place(words, cx.v)) and _capitalised(words):
+        return [Read("place", True, value, a, b)]
+    if "name" in refused and words[0].is_cap:
+        return [Read("name", True, value, a, b)]
+    if (
+        _is_people(words, cx.v)
+        and cx.source != "option"
+        and len(words) <= 3
+        and words[0].low not in _NOT_LEADS
+        and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
+    ):
+        return [Read("audience", True, value, a, b, weak=True)]
+    if len(words) == 1 and re.match(r"^[A-Z][a-z]+[A-Z]\w+$", words[0].text):
+        return [Read("name", True, value, a, b)]
+    return []
+
+
+def read_text(
+    text: str,
+    *,
+    source: str,
+    fork: Mapping[str, str] | None = None,
+    unit: str | None = None,
+    period: str | None = None,
+) -> Reading:
+    """Read one input into directions, each clause accounted for (see the module docstring).
+    `unit` / `period`: what one unit is and the price's period when the words name none (the
+    price in force); `fork`: the options an own answer answers."""
+    v = vocab()
+    utt = parse(text, new_clause_words=_CLAUSE_VERBS | v.lists["verbs"])
+    cx = _Ctx(utt, v, source, fork)
+    cx.unit, cx.period = unit, period
+    out = Reading(text=utt.text, clipped=utt.clipped)
+    found: list[Read] = []
+    per: list[list[Read]] = []
+    for n, cl in enumerate(utt.clauses):
+        got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
+        got = got or _ClauseReader(cx, cl).read()
+        if not got:
+            got = _bare(cx, cl, [], found)
+        per.append(got)
+        found.extend(got)
+    _contrast(cx, utt.clauses, per)
+    _bound_after(cx, utt.clauses, per)
+    found = [r for got in per for r in got]
+    for cl, got in zip(utt.clauses, per, strict=True):
+        words = utt.span(cl.start, cl.end)
+        if got:
+            out.parts.append(Part("direction", cl.start, cl.end, words))
+        else:
+            out.parts.append(_other_part(cx, cl, words))
+    out.directions = _settle(found)
+    named = [r for r in found if r.axis == "price" and r.do and r.amount is not None]
+    if len(named) > 1 and sum(1 for d in out.directions if d.axis == "price") == 1:
+        out.notes.append("two prices named: the later one wins")
+    refused = [r for r in found if r.refused and r.axis == "number"]
+    if refused and not any(
+        d.axis == "number" and d.key == r.key for r in refused for d in out.directions
+    ):
+        out.ask_why = "refused_figure"  # "$80k is silly. half that": which figure, then?
+    if source == "own" and fork:
+        _own(cx, out, fork, unit)
+    _ask(cx, out)
+    return out
+
+
+def _bound_after(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+    """ "25 quid a laptop, never more": a clause that is only a bound ("never more", "tops",
+    "max") bounds the figure of the clause before it."""
+    v = cx.v
+    for n in range(1, len(clauses)):
+        low = clauses[n].low
+        c = v.match(v.ops, low, 0)
+        if per[n] or c is None or c.row["where"] != "after" or len(c.words) < len(low) - 1:
+            continue
+        figures = [r for r in per[n - 1] if r.amount is not None and r.op == "eq"]
+        if figures:
+            figures[-1].op = str(c.row["op"])
+
+
+def _pointer(cx: _Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> list[Read]:
+    """ "Best Man Standing. that's the brand", "Fright Fare as the name": the words before the
+    pointer (in this clause, or the clause before when that read nothing) on its axis."""
+    v, cl = cx.v, clauses[n]
+    low = cl.low
+    for k in range(len(low)):
+        c = v.match(v.pointers, low, k)
+        if c is None or c.row["axis"] == "number":
+            continue
+        toks = [t for t in cl.tokens[:k] if t.is_word or t.text in _QUOTES]
+        if not toks and n > 0 and not per[n - 1]:
+            toks = [t for t in clauses[n - 1].tokens if t.is_word or t.text in _QUOTES]
+        words = [t for t in toks if t.is_word]
+        if not words or len(words) > 8:
+            return []
+        tidy = _tidy_value(cx.utt, words)
+        if tidy is None:
+            return []
+        return [Read(str(c.row["axis"]), True, tidy[0], tidy[1], tidy[2])]
+    return []
+
+
+def _quote_dismissed(cx: _Ctx, clauses: list[Clause], n: int) -> list[Read]:
+    """ "'guaranteed crystal clear' - no.", "'weatherproof' yes, 'waterproof' no": a quoted
+    phrase the same or next clause dismisses (or keeps) is a claim (a word: an exclusion)."""
+    v, cl = cx.v, clauses[n]
+    toks = cl.tokens
+    if not toks or toks[0].text not in _QUOTES:
+        return []
+    quote = _quoted(cl, 0, len(toks))
+    if not quote:
+        return []
+    end = next((x for x in range(1, len(toks)) if toks[x].text in _QUOTES), len(toks))
+    rest = cl.low[end + 1 :]
+    nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
+    do = None
+    for low in (rest, nxt if len(nxt) <= 4 else []):
+        for k in range(len(low)):
+            c = v.match(v.dismissals, low, k)
+            if c:
+                do = bool(c.row["do"])
+                break
+        if do is not None:
+            break
+    if do is None:
+        return []
+    tidy = _tidy_value(cx.utt, quote)
+    if tidy is None:
+        return []
+    axis = "claim" if _claimish(quote, v) or do else "exclusion"
+    if do and quote[0].is_cap and not _claimish(quote, v):
+        axis = "name"  # "How about 'Leaf Me Alone'? no wait. 'Fernando'. yes Fernando"
+    return [Read(axis, do, tidy[0], tidy[1], tidy[2])]
+
+
+def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+    """ "couples not parents", "facilities managers. NOT the community managers", "Not
+    Liverpool city centre, Kirkby": the bare words set against a thing to leave out take the
+    axis that thing's kind gives (people: audience; a place refused: place)."""
+    v = cx.v
+    for n, cl in enumerate(clauses):
+        got = per[n]
+        for r in list(got):
+            if r.axis not in ("exclusion", "place") or r.do or not r.weak:
+                continue
+            neg_at = next(
+                (
+                    t.start
+                    for t in cl.tokens
+                    if t.low in ("not", "no", "never", "rather", "instead")
+                ),
+                r.start,
+            )
+            head = [t for t in cl.tokens if t.end <= neg_at and t.is_word]
+            if head and (head[0].low in _REASON_STARTS or head[0].low in _SUBJECTS):
+                head = []
+            target: list[Token] = []
+            if (
+                head
+                and not any(
+                    x.start <= head[-1].start < x.end or x.start < head[-1].end <= x.end
+                    for x in got
+                    if x is not r
+                )
+                and len(head) <= 6
+                and not any(t.low in v.lists["verbs"] or t.low in _CLAUSE_VERBS for t in head)
+            ):
+                target = head
+            else:
+                for m in (n - 1, n + 1):
+                    if 0 <= m < len(clauses) and not per[m]:
+                        words = [t for t in clauses[m].tokens if t.is_word]
+                        if 0 < len(words) <= 6 and not any(
+                            t.low in v.lists["verbs"]
+                            or t.low in _CLAUSE_VERBS
+                            or t.low in _REASON_STARTS
+                            for t in words
+                        ):
+                            target = words
+                            break
+            if not target:
+                continue
+            tidy = _tidy_value(cx.utt, target)
+            if tidy is None:
+                continue
+            if r.axis == "place" or (r.value[:1].isupper() and _capitalised(target)):
+                axis = "place"
+            elif _is_people(target, v):
+                axis = "audience"
+            elif _is_channel(tidy[0], v):
+                axis = "channel"
+            else:
+                continue
+            if axis == "place" and r.axis == "exclusion":
+                r.axis = "place"
+            home = (
+                per[n]
+                if target is head
+                else per[n - 1 if n > 0 and target[0].start < cl.start else n + 1]
+            )
+            home.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
+
+
+def _other_part(cx: _Ctx, cl: Clause, words: str) -> Part:
+    """A clause with no direction: commentary (chatter, a reason, a question) or unread."""
+    low = cl.low
+    lists = cx.v.lists
+    if (
+        cl.question
+        or any(
+            " ".join(low[k : k + len(c.split())]) == c
+            for c in lists["chatter"]
+            for k in range(len(low))
+        )
+        or (low and low[0] in _REASON_STARTS and low[0] != "the")
+        or sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2
+    ):
+        return Part("commentary", cl.start, cl.end, words)
+    if any(t in _CALENDAR for t in low) or "new year" in " ".join(low):
+        return Part(
+            "unread",
+            cl.start,
+            cl.end,
+            words,
+            "no_week",
+            f"“{words}” names no game week: say a week, e.g. “launch week 8”.",
+        )
+    if any(_NUM.match(t) for t in low) and not cx.currency:
+        return Part(
+            "unread",
+            cl.start,
+            cl.end,
+            words,
+            "no_currency",
+            f"“{words}”: which currency? e.g. “£{_first_num(low)} a month”.",
+        )
+    if (
+        low
+        and (
+            low[0] in _CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less")
+        )
+        and low[0] not in _VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
+    ):
+        return Part(
+            "unread",
+            cl.start,
+            cl.end,
+            words,
+            "vague",
+            f"“{words}” asks for a change I cannot place on price, audience, channel, "
+            "scope, place, launch week, a claim, the tone, a number or the name.",
+        )
+    return Part("commentary", cl.start, cl.end, words)
+
+
+def _first_num(low: list[str]) -> str:
+    return next((t for t in low if _NUM.match(t)), "20")
+
+
+def _ask(cx: _Ctx, out: Reading) -> None:
+    """Whether a careful reader asks: money with no currency, a price or name refused with no
+    replacement, a date with no week, a request that names nothing, "both" where both can't be,
+    a bare "neither"."""
+    ds = out.directions
+    low = cx.low
+    why = ""
+    money_words = {"dollars", "bucks", "quid", "pounds", "euros", "$", "£", "€"}
+    if any(
+        t in money_words and low[k + 1 : k + 2] != ["of"] for k, t in enumerate(low)
+    ) and not any(d.axis in ("price", "number") and d.amount is not None for d in ds):
+        why = "price_amount"  # "twelve-ish dollars": money the reader cannot read
+    elif any(d.axis == "price" and d.do and d.amount is not None and not d.currency for d in ds):
+        why = "no_currency"
+    elif any(d.axis == "price" and not d.do for d in ds) and not any(
+        d.axis == "price" and d.do for d in ds
+    ):
+        why = "price_refused"
+    elif any(d.axis == "name" and not d.do for d in ds) and not any(
+        d.axis == "name" and d.do for d in ds
+    ):
+        why = "name_refused"
+    elif any(p.reason == "no_week" for p in out.parts) and not any(
+        d.axis == "timeline" for d in ds
+    ):
+        why = "no_week"
+    elif (
+        cx.source == "own"
+        and out.option == "both"
+        and cx.fork
+        and all(any(d.axis == "place" for d in option_directions(t)) for t in cx.fork.values())
+    ):
+        why = "both_cannot"
+    elif cx.source == "own" and not ds and out.option is None and "neither" in low:
+        why = "neither"
+    elif (
+        not ds
+        and (
+            cx.source == "rejection"
+            or any(p.reason == "vague" for p in out.parts)
+            or any(
+                " ".join(low[k : k + 3]).startswith(("make it", "can we make"))
+                for k in range(len(low))
+            )
+        )
+        and not _chatter(cx)
+    ):
+        why = "names_nothing"
+    why = why or out.ask_why
+    out.asked, out.ask_why = bool(why), why
+
+
+def _chatter(cx: _Ctx) -> bool:
+    text = " ".join(cx.low)
+    return any(c in text for c in cx.v.lists["chatter"]) and cx.source != "rejection"

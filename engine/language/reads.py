@@ -1,0 +1,740 @@
+"""What a reading holds (`Read`, `Part`, `Reading`), the words the grammar knows by heart, the
+context one message gives its clauses (`_Ctx`), and the helpers that cut a value out of a clause.
+Shared by engine.language.clause (one clause), engine.language.fork (an own answer) and
+engine.language.reader (the message)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.language.figures import _currency_in, _fmt
+from engine.language.utterance import Clause, Token, Utterance, parse
+from engine.language.vocab import Vocab
+from savedb.records import Record
+
+_KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
+_CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))
+SINGLE = ("price", "place", "name", "timeline")  # axes that hold one value (number: per key)
+_QUOTES = "'\"‘’“”"
+_ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
+_PRICE_CUES = frozenset(
+    [
+        "charge",
+        "charging",
+        "charged",
+        "price",
+        "priced",
+        "pricing",
+        "try",
+        "pay",
+        "paying",
+        "fee",
+        "lean",
+        "prefer",
+    ]
+)
+_PRICE_BIGRAMS = frozenset(("make it", "go with", "sell at", "sell for", "set it", "go for"))
+_TARGET_CUES = frozenset(
+    [
+        "need",
+        "needs",
+        "aim",
+        "aiming",
+        "hit",
+        "reach",
+        "goal",
+        "target",
+        "want",
+        "wants",
+        "get",
+        "plan",
+        "thrilled",
+        "presell",
+        "pre-sell",
+        "sell",
+        "sold",
+        "placed",
+        "by",
+    ]
+)
+_NOT_PEOPLE_PLURALS = frozenset(
+    [
+        "hours",
+        "hrs",
+        "weeks",
+        "wks",
+        "months",
+        "days",
+        "years",
+        "minutes",
+        "mins",
+        "%",
+        "x",
+        "times",
+        "bucks",
+        "quid",
+        "dollars",
+        "pounds",
+        "euros",
+        "grand",
+        "k",
+        "percent",
+        "seats",
+    ]
+)
+_NEG = frozenset(("not", "no", "never", "don't", "dont", "without", "nothing", "nobody"))
+_CALENDAR = frozenset(
+    [
+        "christmas",
+        "xmas",
+        "easter",
+        "halloween",
+        "spring",
+        "summer",
+        "autumn",
+        "winter",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "sat",
+        "saturday",
+        "sunday",
+        "monday",
+        "friday",
+    ]
+)
+_REASON_STARTS = frozenset(
+    [
+        "because",
+        "cause",
+        "cos",
+        "since",
+        "as",
+        "they",
+        "they're",
+        "it",
+        "it's",
+        "its",
+        "that",
+        "that's",
+        "this",
+        "we",
+        "we're",
+        "our",
+        "i",
+        "i'm",
+        "i've",
+        "he",
+        "she",
+        "there",
+        "there's",
+        "nobody",
+        "everyone",
+        "people",
+        "who",
+        "why",
+        "what",
+        "how",
+        "the",
+        "these",
+        "those",
+    ]
+)
+
+
+@dataclass(eq=False, repr=False)
+class Read(Record):
+    """One direction as read (the engine's Direction is built from it)."""
+
+    axis: str
+    do: bool
+    value: str
+    start: int
+    end: int
+    amount: float | None = None
+    op: str = "eq"
+    period: str | None = None
+    unit: str | None = None
+    key: str | None = None
+    currency: str | None = None
+    weak: bool = False  # read from a bare cue ("no X", "just X"): a stronger reading replaces it
+    refused: bool = False  # a figure the words dismiss ("$80k is silly"): never bound
+    option: str = ""  # "A" / "B": read from the fork option the answer picked, not its words
+
+
+@dataclass(eq=False, repr=False)
+class Part(Record):
+    """What one clause is: direction(s), commentary, or unread (with why, in the player's words)."""
+
+    kind: str  # "direction", "commentary", "unread"
+    start: int
+    end: int
+    words: str
+    reason: str = ""  # for unread: "no_axis", "no_currency", "no_week", "vague"
+    teach_back: str = ""
+
+
+@dataclass(eq=False, repr=False)
+class Reading(Record):
+    """The reading of one input: its directions, each clause's part, and whether to ask."""
+
+    text: str
+    directions: list[Read] = field(default_factory=list)
+    parts: list[Part] = field(default_factory=list)
+    asked: bool = False
+    ask_why: str = ""
+    option: str | None = None  # for an own answer: "A", "B", "both", or None
+    clipped: bool = False
+    notes: list[str] = field(default_factory=list)  # how it chose ("the later one wins")
+
+    @property
+    def unread(self) -> list[str]:
+        return [p.words for p in self.parts if p.kind == "unread"]
+
+    def summary(self) -> str:
+        """The reading on one line a diff shows plainly: each direction (its figure, bound,
+        period or key) with the words it was read from, then what is asked or unread."""
+        shown = []
+        for d in self.directions:
+            figure = ""
+            if d.amount is not None:
+                extra = " ".join(x for x in (d.op, d.period, d.unit, d.key) if x)
+                figure = f" [{d.amount:g} {extra}]"
+            words = f"option {d.option}" if d.option else self.text[d.start : d.end]
+            shown.append(f"{'+' if d.do else '-'}{d.axis}:{d.value}{figure} <{words}>")
+        tail = [f"asked:{self.ask_why}"] if self.asked else []
+        tail += [f"unread:{u}" for u in self.unread]
+        return " | ".join(shown + tail) or "(nothing)"
+
+
+_CLAUSE_VERBS = frozenset(
+    [
+        "add",
+        "aim",
+        "avoid",
+        "call",
+        "change",
+        "charge",
+        "cut",
+        "delay",
+        "drop",
+        "explain",
+        "fix",
+        "focus",
+        "get",
+        "give",
+        "go",
+        "hire",
+        "hold",
+        "include",
+        "keep",
+        "launch",
+        "lead",
+        "leave",
+        "lose",
+        "lower",
+        "make",
+        "mention",
+        "move",
+        "name",
+        "offer",
+        "open",
+        "partner",
+        "plan",
+        "price",
+        "push",
+        "put",
+        "raise",
+        "reduce",
+        "remove",
+        "rename",
+        "run",
+        "say",
+        "sell",
+        "set",
+        "ship",
+        "show",
+        "sign",
+        "skip",
+        "speak",
+        "start",
+        "stop",
+        "talk",
+        "target",
+        "tell",
+        "try",
+        "use",
+        "wait",
+        "write",
+        "ditch",
+        "forget",
+        "centre",
+        "center",
+        "pitch",
+    ]
+)
+
+_VERBISH = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "be",
+        "make",
+        "keep",
+        "go",
+        "do",
+        "don't",
+        "can",
+        "should",
+        "need",
+        "needs",
+        "want",
+        "let's",
+        "lets",
+        "it's",
+        "that's",
+        "we're",
+        "i'm",
+        "have",
+        "has",
+        "get",
+        "try",
+        "use",
+        "put",
+    ]
+)
+
+
+class _Ctx:
+    """What the whole message (and the fork) says that one clause's reading needs."""
+
+    def __init__(self, utt: Utterance, v: Vocab, source: str, fork: Mapping[str, str] | None):
+        self.utt, self.v, self.source = utt, v, source
+        self.fork = fork or {}
+        all_low = [t.low for t in utt.tokens]
+        self.low = all_low
+        self.currency = _currency_in(all_low, v)
+        fork_low = [t.low for text in self.fork.values() for t in parse(text).tokens]
+        self.fork_low = fork_low
+        if self.currency is None:
+            self.currency = _currency_in(fork_low, v)
+        self.churn = "churn" in all_low or "churn" in fork_low
+        self.unit: str | None = None
+        self.period: str | None = None
+        self.last_key: str | None = None
+        self.has_price = (
+            any(t in _PRICE_CUES for t in all_low)
+            or self.currency is not None
+            or any(" ".join(all_low[x : x + 2]) in _PRICE_BIGRAMS for x in range(len(all_low)))
+        )
+        self._kind: Read | bool | None = False
+
+    def fork_kind(self) -> Read | None:
+        """The first figure the fork's options give (its axis, key, period), for bare figures."""
+        if self._kind is False:
+            from engine.language.fork import option_directions  # the options read the same way
+
+            self._kind = next(
+                (
+                    d
+                    for t in self.fork.values()
+                    for d in option_directions(t)
+                    if d.amount is not None and d.axis in ("price", "number", "timeline")
+                ),
+                None,
+            )
+        return self._kind if isinstance(self._kind, Read) else None
+
+
+def _span(cl: Clause, i: int, j: int) -> tuple[int, int]:
+    j = max(i + 1, min(j, len(cl.tokens)))
+    return cl.tokens[i].start, cl.tokens[j - 1].end
+
+
+def _tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
+    """The value's words as written, articles and trailing filler off; its span."""
+    while toks and (toks[0].low in _ARTICLES or toks[0].text in _QUOTES or toks[0].low == "of"):
+        toks = toks[1:]
+    while toks and (toks[-1].text in _QUOTES or not toks[-1].is_word or toks[-1].low in _ARTICLES):
+        toks = toks[:-1]
+    if not toks:
+        return None
+    a, b = toks[0].start, toks[-1].end
+    return utt.span(a, b), a, b
+
+
+def _value_run(cl: Clause, k: int, v: Vocab, limit: int = 8, people: bool = False) -> list[Token]:
+    """The tokens of a value starting at k: to a terminator, a quote's end, or `limit` words.
+    `people`: an audience keeps its who-clause and a lowercase place it is in ("solo groomers
+    who work from a van", "nurses on night shifts in care homes")."""
+    toks = cl.tokens
+    while k < len(toks) and toks[k].low in v.lists["adverbs"]:
+        k += 1
+    if k < len(toks) and toks[k].text in _QUOTES:  # a quoted value runs to its closing quote
+        end = next((x for x in range(k + 1, len(toks)) if toks[x].text in _QUOTES), len(toks))
+        return toks[k + 1 : end]
+    out: list[Token] = []
+    limit = 12 if people else limit
+    relative = False
+    for idx in range(k, len(toks)):
+        t = toks[idx]
+        if relative:  # inside "who …": to the clause's end or a strong break
+            if not t.is_word or t.low in _STRONG_BREAKS or len(out) >= limit:
+                break
+            out.append(t)
+            continue
+        step = _people_step(toks, idx) if people and out else None
+        if step == "stop":
+            break  # "exporters in the West Midlands": the place is its own direction
+        if step == "keep":
+            out.append(t)
+            relative = t.low in ("who", "that")
+            continue
+        if _ends_value(toks, idx, out, v):
+            break
+        out.append(t)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _people_step(toks: list[Token], idx: int) -> str | None:
+    """For a run of people: "keep" a who-clause or a lowercase place ("in care homes"), "stop"
+    before a named place ("in the West Midlands"), None to read on as usual."""
+    t = toks[idx]
+    if t.low in ("who", "that"):
+        return "keep"
+    if t.low not in ("in", "on", "at", "with", "from") or idx + 1 >= len(toks):
+        return None
+    nxt = toks[idx + 1]
+    named = nxt.is_cap or (nxt.low == "the" and idx + 2 < len(toks) and toks[idx + 2].is_cap)
+    return "stop" if named else "keep"
+
+
+def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool:
+    """Whether the value ends before token idx: a terminator after a word, punctuation, a
+    preposition after two words, or "and the / and we" (a new clause)."""
+    t = toks[idx]
+    low = [x.low for x in toks]
+    if any(x.low not in _ARTICLES for x in out) and any(
+        " ".join(low[idx : idx + n]) in v.lists["terminators"]
+        for n in (4, 3, 2, 1)
+        if idx + n <= len(low)
+    ):
+        return True
+    if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/") and out:
+        return True
+    if t.low in ("in", "on", "at", "to", "from", "with") and len(out) >= 2:
+        return True
+    return (
+        t.low in ("and", "or")
+        and idx + 1 < len(low)
+        and low[idx + 1] in ("the", "we", "it", "our", "they", "i", "you", "then", "that", "this")
+    )
+
+
+def _is_people(toks: list[Token], v: Vocab) -> bool:
+    """A person word ("nurses"), or a plural that names doers ("groomers", "physiotherapists",
+    "coordinators"), unless it is a known thing ("sensors")."""
+    people, not_people = v.lists["people"], v.lists["not_people"]
+    return any(
+        t.low in people
+        or t.lemma in people
+        or (
+            t.low.endswith(
+                tuple(s + "s" if not s.endswith("s") else s for s in ("er", "ist", "ian", "or"))
+            )
+            and t.low not in not_people
+            and len(t.low) > 5
+        )
+        for t in toks
+        if t.is_word
+    )
+
+
+def _is_channel(value: str, v: Vocab) -> bool:
+    low = value.lower()
+    return any(
+        low == c or low.startswith(c + " ") or low.endswith(" " + c) for c in v.lists["channels"]
+    )
+
+
+def _claimish(toks: list[Token], v: Vocab) -> bool:
+    cw = v.lists["claim_words"]
+    return len(toks) >= 3 or any(t.low in cw or t.lemma in cw for t in toks)
+
+
+def _capitalised(toks: list[Token]) -> bool:
+    return bool(toks) and all(t.is_cap or t.low in ("of", "the", "upon", "on") for t in toks)
+
+
+_STRONG_BREAKS = frozenset(
+    [
+        "because",
+        "but",
+        "so",
+        "and",
+        "honestly",
+        "tbh",
+        "lol",
+        "i",
+        "obviously",
+        "especially",
+        "please",
+        "pls",
+        "since",
+    ]
+)
+_LISTED = ("audience", "channel", "exclusion")  # axes whose value can list several things
+_IMPERATIVE_CUES = frozenset(
+    [
+        "drop",
+        "lose",
+        "remove",
+        "cut",
+        "ditch",
+        "skip",
+        "forget",
+        "leave",
+        "get",
+        "stay",
+        "avoid",
+        "keep",
+        "focus",
+        "centre",
+        "center",
+        "start",
+        "call",
+        "rename",
+        "name",
+        "sell",
+        "distribute",
+        "partner",
+        "put",
+        "target",
+        "aim",
+        "pitch",
+        "speak",
+        "talk",
+        "write",
+        "go",
+        "launch",
+        "tour",
+        "expand",
+    ]
+)
+_SUBJECTS = frozenset(
+    [
+        "we",
+        "we're",
+        "we'll",
+        "i",
+        "i'm",
+        "it",
+        "it's",
+        "its",
+        "they",
+        "they're",
+        "you",
+        "he",
+        "she",
+        "there",
+        "there's",
+        "this",
+        "that",
+        "that's",
+    ]
+)
+_NOT_VALUES = frozenset(
+    [
+        "one",
+        "one's",
+        "later",
+        "more",
+        "need",
+        "way",
+        "idea",
+        "question",
+        "wait",
+        "longer",
+        "rush",
+        "pressure",
+        "thanks",
+        "problem",
+        "worries",
+        "i",
+        "we",
+        "it's",
+        "its",
+        "doubt",
+        "chance",
+        "matter",
+        "offence",
+        "offense",
+        "rubbish",
+        "yet",
+        "per",
+    ]
+)
+
+
+def _quoted(cl: Clause, i: int, j: int) -> list[Token]:
+    """The words between the first pair of quotes in tokens i..j (none: [])."""
+    toks = cl.tokens[i:j]
+    marks = [x for x, t in enumerate(toks) if t.text in _QUOTES]
+    if len(marks) < 2:
+        return []
+    return [t for t in toks[marks[0] + 1 : marks[1]] if t.is_word]
+
+
+def _list_items(
+    utt: Utterance, run: list[Token], axis: str, v: Vocab
+) -> list[tuple[str, int, int]]:
+    """A value that lists several people, channels or things to leave out ("library
+    noticeboards and Nextdoor") as its items; one item otherwise ("wine and spirits
+    wholesalers" stays one: a one-word lowercase left side is a modifier)."""
+    whole = _tidy_value(utt, run)
+    if whole is None:
+        return []
+    if axis not in ("audience", "channel", "exclusion"):
+        return [whole]
+    cut = next((x for x, t in enumerate(run) if t.low in ("and", "or", "&")), None)
+    if cut is None or cut == 0 or cut == len(run) - 1:
+        return [whole]
+    left, right = run[:cut], run[cut + 1 :]
+    lw = [t for t in left if t.is_word]
+    if not (len(lw) >= 2 or left[0].is_cap or right[0].is_cap or _is_people(lw, v)):
+        return [whole]
+    out = [x for x in (_tidy_value(utt, left), _tidy_value(utt, right)) if x]
+    return out or [whole]
+
+
+def _cap_run(run: list[Token], v: Vocab) -> str | None:
+    """The place in a run of words: its last capitalised run, with a "the" or a compass word
+    before it kept ("the Northern Quarter", "north Leeds")."""
+    toks = [t for t in run if t.is_word]
+    runs: list[list[Token]] = [[]]
+    for t in toks:
+        if t.is_cap or (runs[-1] and t.low in ("of", "upon")):
+            runs[-1].append(t)
+        elif runs[-1]:
+            runs.append([])
+    best = [r for r in runs if r]
+    if not best:
+        return None
+    place = best[-1]
+    at = toks.index(place[0])
+    if at > 0 and (toks[at - 1].low == "the" or toks[at - 1].low in v.lists["place_leads"]):
+        place = [toks[at - 1], *place]
+    return " ".join(t.text for t in place)
+
+
+def _name_value(cl: Clause, j: int, run: list[Token]) -> str | None:
+    if j < len(cl.tokens) and cl.tokens[j].text in _QUOTES:
+        return " ".join(t.text for t in run) or None
+    toks = [t for t in run if t.is_word]
+    while toks and toks[0].low == "the" and len(toks) > 1 and toks[1].is_cap:
+        break
+    out: list[Token] = []
+    for t in toks:
+        if t.is_cap or (out and t.low in ("of", "the", "and", "&")) or (not out and t.low == "the"):
+            out.append(t)
+        elif not out:
+            out.append(t)
+            break
+        else:
+            break
+    while out and out[-1].low in ("of", "the", "and"):
+        out.pop()
+    return " ".join(t.text for t in out) or None
+
+
+def _is_place(toks: list[Token], v: Vocab) -> bool:
+    low = [t.low for t in toks]
+    return any(v.match(v.places, low, k) for k in range(len(low)) if toks[k].is_cap or True)
+
+
+def _settle(found: list[Read]) -> list[Read]:
+    """The message's directions: on an axis that holds one value the last positive one wins
+    (a change of mind, a contrast); a refused value goes when another is named; a price that
+    names no period takes the period of a price said beside it ("$35 a box. Actually no, $32");
+    weak readings give way to a stronger one; duplicates go."""
+    _carry_period(found)
+    found = [r for r in found if not (r.refused and r.axis == "number")]
+    out = [r for r in found if not _gives_way(r, found)]
+    keep: list[Read] = []
+    for idx, r in enumerate(out):
+        if _replaced_later(r, out[idx + 1 :]) or any(
+            (x.axis, x.value.lower(), x.do) == (r.axis, r.value.lower(), r.do) for x in keep
+        ):
+            continue
+        if r.axis == "price" and not r.do and any(x.axis == "price" and x.do for x in out):
+            continue
+        keep.append(r)
+    return keep
+
+
+def _carry_period(found: list[Read]) -> None:
+    """A price said with no period or unit takes those of the last price said with them."""
+    explicit = [r for r in found if r.axis == "price" and not r.weak and r.amount]
+    if not explicit:
+        return
+    src = explicit[-1]
+    for r in found:
+        if r.axis == "price" and r.weak:
+            r.period, r.unit = src.period, src.unit
+            r.currency = (r.currency or src.currency) if r.amount else None
+            if r.amount:
+                r.value = f"{r.currency or ''}{_fmt(r.amount)} a {r.unit or r.period}"
+
+
+def _gives_way(r: Read, found: list[Read]) -> bool:
+    """A refused one-valued reading beside a named one, a rejected or dated week beside a
+    launch week, a weak figure beside a firm one, "not Soho" beside "start in Shoreditch"."""
+    others = [x for x in found if x is not r]
+    if r.axis in SINGLE and not r.do and any(x.axis == r.axis and x.do for x in found):
+        return True
+    if r.axis == "timeline" and r.weak:
+        return not r.do or any(x.axis == "timeline" and not x.weak for x in found)
+    if r.axis == "number" and r.weak:
+        return any(x.axis == "number" and x.key == r.key and not x.weak for x in found)
+    if r.axis == "price" and r.do and not r.weak:  # "$29.99 vs $34.99? i lean 29.99"
+        return any(x.axis == "price" and x.weak and x.do and x.amount == r.amount for x in others)
+    if (
+        r.axis == "exclusion"
+        and r.weak
+        and " " not in r.value
+        and r.value.islower()
+        and any(x.axis == "tone" for x in others)
+    ):
+        return True  # "formal but not stuffy": a shade of the tone, nothing to leave out
+    return (
+        r.axis == "exclusion"
+        and r.weak
+        and r.value[:1].isupper()
+        and any(x.axis == "place" for x in others)
+    )
+
+
+def _replaced_later(r: Read, later: list[Read]) -> bool:
+    """A one-valued reading a later one on the same slot replaces (the last said wins)."""
+    if r.axis in ("place", "name", "timeline") and r.do:
+        return any(x.axis == r.axis and x.do for x in later)
+    if r.axis == "number":
+        return any(x.axis == "number" and x.key == r.key for x in later)
+    if r.axis == "price":
+        return any(
+            x.axis == "price" and x.do == r.do and x.period == r.period and x.unit == r.unit
+            for x in later
+        )
+    return False

@@ -1,0 +1,191 @@
+"""The reader's vocabulary as data: `frames.json` (cues that introduce a value, per axis) and
+`words.json` (tone words, money words and units, periods, bounds, number keys, people, channels).
+
+Validated at load: every row has its fields and an example the cue occurs in, so a new phrasing
+is a new row reviewed as a data diff. One precedence rule everywhere: at a position, the longest
+cue (in tokens) wins, then the first row in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.language.utterance import tokenize
+from savedb.records import FrozenRecord
+
+_HERE = Path(__file__).resolve().parent
+AXES = (
+    "price",
+    "audience",
+    "exclusion",
+    "channel",
+    "scope",
+    "place",
+    "timeline",
+    "claim",
+    "tone",
+    "number",
+    "name",
+)
+
+
+class VocabError(ValueError):
+    """A vocabulary row that breaks the schema (raised at load, naming the row)."""
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Cue(FrozenRecord):
+    """One row: its words (as token texts), and what it means."""
+
+    words: tuple[str, ...]
+    row: dict[str, Any]
+
+
+def cue_words(phrase: str) -> tuple[str, ...]:
+    return tuple(t.low for t in tokenize(phrase))
+
+
+def _check_example(where: str, cue: str, example: str) -> None:
+    words, ex = cue_words(cue), cue_words(example)
+    n = len(words)
+    if not any(ex[i : i + n] == words for i in range(len(ex) - n + 1)):
+        raise VocabError(f"{where}: example {example!r} does not hold the cue {cue!r}")
+
+
+def _rows(name: str, section: str, need: tuple[str, ...]) -> list[Cue]:
+    data = json.loads((_HERE / name).read_text(encoding="utf-8"))
+    out = []
+    for k, row in enumerate(data[section]):
+        where = f"{name} {section}[{k}]"
+        if not isinstance(row, dict):
+            raise VocabError(f"{where}: not an object")
+        missing = [f for f in ("cue", "example", *need) if f not in row]
+        if missing:
+            raise VocabError(f"{where}: missing {', '.join(missing)}")
+        if "axis" in row and row["axis"] not in AXES:
+            raise VocabError(f"{where}: unknown axis {row['axis']!r}")
+        if row.get("suffix"):  # a suffix on a figure ("10p", "1.5k"): one token with it
+            if not re.search(r"\d" + re.escape(row["cue"]) + r"\b", row["example"]):
+                raise VocabError(f"{where}: example {row['example']!r} has no figure{row['cue']}")
+        else:
+            _check_example(where, row["cue"], row["example"])
+        out.append(Cue(cue_words(row["cue"]), row))
+    return out
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Vocab(FrozenRecord):
+    frames: list[Cue]
+    tone: list[Cue]
+    money: list[Cue]
+    money_nouns: list[Cue]
+    numbers: list[Cue]
+    period: list[Cue]
+    ops: list[Cue]
+    number_keys: list[Cue]
+    weeks_relative: list[Cue]
+    dismissals: list[Cue]
+    pointers: list[Cue]
+    period_before: list[Cue]
+    places: list[Cue]
+    between: list[Cue]
+    relative: list[Cue]
+    overclaim: list[Cue]
+    complaints: list[Cue]
+    include: list[Cue]
+    lists: dict[str, frozenset[str]]
+
+    def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
+        """The row whose words start at `low[k]`: the longest, then the first."""
+        if k >= len(low):
+            return None
+        best: Cue | None = None
+        for c in _by_first(id(rows), rows).get(low[k], ()):
+            n = len(c.words)
+            if tuple(low[k : k + n]) == c.words and (best is None or n > len(best.words)):
+                best = c
+        return best
+
+    def candidates(self, rows: list[Cue], low: list[str], k: int) -> list[Cue]:
+        """Every row whose words start at `low[k]`, in precedence order (longest, then first)."""
+        if k >= len(low):
+            return []
+        hits = [
+            c
+            for c in _by_first(id(rows), rows).get(low[k], ())
+            if tuple(low[k : k + len(c.words)]) == c.words
+        ]
+        return sorted(hits, key=lambda c: -len(c.words))  # stable: first row among equals
+
+
+_INDEX: dict[int, dict[str, list[Cue]]] = {}
+
+
+def _by_first(key: int, rows: list[Cue]) -> dict[str, list[Cue]]:
+    """Rows by their first word (built once per list), so a match looks at a handful."""
+    index = _INDEX.get(key)
+    if index is None:
+        index = {}
+        for c in rows:
+            index.setdefault(c.words[0], []).append(c)
+        _INDEX[key] = index
+    return index
+
+
+@cache
+def vocab() -> Vocab:
+    """The vocabulary, loaded and checked once."""
+    words = json.loads((_HERE / "words.json").read_text(encoding="utf-8"))
+    lists = {
+        name: frozenset(words[name])
+        for name in (
+            "terminators",
+            "people",
+            "channels",
+            "claim_words",
+            "word_nouns",
+            "chatter",
+            "vague",
+            "pronouns",
+            "verbs",
+            "rejections",
+            "adverbs",
+            "deferrals",
+            "imperative_lead",
+            "axis_words",
+            "people_suffixes",
+            "not_people",
+            "claim_nouns",
+            "price_words",
+            "time_words",
+            "place_leads",
+            "our_costs",
+            "price_missing",
+        )
+    }
+    return Vocab(
+        frames=_rows("frames.json", "rows", ("axis", "do")),
+        tone=_rows("words.json", "tone", ("value", "do")),
+        money=_rows("words.json", "money", ("currency",)),
+        money_nouns=_rows("words.json", "money_nouns", ("amount", "currency")),
+        numbers=_rows("words.json", "numbers", ("n",)),
+        period=_rows("words.json", "period", ("period",)),
+        ops=_rows("words.json", "ops", ("op", "where")),
+        number_keys=_rows("words.json", "number_keys", ("key", "op")),
+        weeks_relative=_rows("words.json", "weeks_relative", ("value",)),
+        dismissals=_rows("words.json", "dismissals", ("do",)),
+        pointers=_rows("words.json", "pointers", ("axis",)),
+        period_before=_rows("words.json", "period_before", ("period",)),
+        places=_rows("places.json", "rows", ()),
+        between=_rows("words.json", "between", ()),
+        relative=_rows("words.json", "relative", ("way",)),
+        overclaim=_rows("words.json", "overclaim", ()),
+        complaints=_rows("words.json", "complaints", ("axis", "value")),
+        include=_rows("words.json", "include", ()),
+        lists=lists,
+    )

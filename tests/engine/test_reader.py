@@ -1,0 +1,198 @@
+"""The direction reader (engine.language.reader): one parse, vocabulary as data, every word
+accounted for, never the opposite of what was said."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.language.reader import read_text
+from engine.language.steering import read_directions
+from engine.language.utterance import MAX_CHARS, MAX_CLAUSES, parse
+from engine.language.vocab import VocabError, _check_example, vocab
+
+GOLDEN = Path(__file__).parents[1] / "data" / "readings_build.jsonl"
+
+
+def lines(text: str) -> list[str]:
+    return [d.line() for d in read_directions(text, source="rejection").directions]
+
+
+@pytest.mark.parametrize(
+    ("said", "binds", "never"),
+    [
+        # the opposite readings the issue quotes: never bound again
+        ("Stop using the name ColdSlot.", ["leave out ColdSlot"], "call it ColdSlot"),
+        ("churn of 8% is a fantasy, plan for 2%", ["churn target under 2.0 %"], "8.0 %"),
+        (
+            "twitch streams are our channel, forget facebook",
+            ["reach customers through twitch streams", "leave out facebook"],
+            "through facebook",
+        ),
+        (
+            "Drop every mention of routes. Speak to head chefs.",
+            ["speak to head chefs", "leave out routes"],
+            "centre the work on routes",
+        ),
+        # the wrong values it quotes
+        ("charge 49 a month", ["price $49 a month"], "$135"),
+        ("$1.5k a month", ["price $1,500 a month"], "$2 a month"),
+        ("$129 once per device", ["price $129 a device"], "a month"),
+    ],
+)
+def test_the_issues_misreadings_read_as_meant(said, binds, never):
+    got = lines(said)
+    assert sorted(got) == sorted(binds)
+    assert not any(never in line for line in got)
+
+
+@pytest.mark.parametrize(
+    ("said", "amount", "currency", "period", "unit", "op"),
+    [
+        ("twenty quid a box, not thirty", 20, "£", "unit", "box", "eq"),
+        ("50 bucks a bag is robbery. Try 20.", 20, "$", "unit", "bag", "eq"),
+        ("a fiver a portion, that's the headline", 5, "£", "unit", "portion", "eq"),
+        ("1.2k a year per company is fine", 1200, None, "year", None, "eq"),
+        ("Free tier?? No. $14.99/month", 14.99, "$", "month", None, "eq"),
+        ("£8 a user a month", 8, "£", "month", None, "eq"),
+        ("charge per word not per month. 10p a word", 0.10, "£", "unit", "word", "eq"),
+        ("€9 per sock, shipping included", 9, "€", "unit", "sock", "eq"),
+        ("suggested 25 quid a laptop, never more", 25, "£", "unit", "laptop", "max"),
+        ("never go under $25 a box", 25, "$", "unit", "box", "min"),
+        ("Make it $35 a box. Actually no, $32", 32, "$", "unit", "box", "eq"),
+    ],
+)
+def test_money_is_read_as_people_write_it_and_keeps_its_currency(
+    said, amount, currency, period, unit, op
+):
+    prices = [d for d in read_text(said, source="standup").directions if d.axis == "price"]
+    assert len(prices) == 1, prices
+    p = prices[0]
+    assert p.amount == pytest.approx(amount)
+    assert (p.currency, p.period, p.unit, p.op) == (currency, period, unit, op)
+
+
+def test_a_figure_with_no_currency_anywhere_is_asked_about():
+    r = read_text("we are charging 35 for a plant? in what world. 20 is plenty", source="rejection")
+    assert r.asked and r.ask_why == "no_currency"
+
+
+def test_every_direction_points_at_the_words_it_was_read_from():
+    said = "couples not parents, $15 one-off, and no 'dream wedding' language pls"
+    r = read_text(said, source="standup")
+    spans = {d.axis + ":" + d.value: r.text[d.start : d.end] for d in r.directions}
+    assert spans == {
+        "audience:couples": "couples",
+        "exclusion:parents": "parents",
+        "price:$15 a unit": "$15 one-off",
+        "exclusion:dream wedding": "dream wedding",
+    }
+
+
+def test_each_clause_is_a_direction_commentary_or_unread_with_a_reason():
+    said = "price it at $12 a week, start with law firms and hire a barista. Who is this for?"
+    r = read_text(said, source="rejection")
+    kinds = [(p.kind, p.words) for p in r.parts]
+    assert kinds == [
+        ("direction", "price it at $12 a week"),
+        ("direction", "start with law firms"),
+        ("unread", "hire a barista"),
+        ("direction", "Who is this for"),  # the venture's own customer, as the session binds it
+    ]
+    unread = next(p for p in r.parts if p.kind == "unread")
+    assert unread.reason == "vague" and "hire a barista" in unread.teach_back
+
+
+def test_an_own_answer_binds_the_option_it_picks_and_the_words_over_it():
+    fork = {"A": "Commuters, $499 kit", "B": "Delivery riders, $399 kit"}
+    r = read_text("riders, but 449", source="own", fork=fork)
+    assert r.option == "B"
+    got = {(d.axis, d.value, d.amount) for d in r.directions}
+    assert got == {("audience", "Delivery riders", None), ("price", "$449 a kit", 449.0)}
+    changed = read_text("B. actually no, A", source="own", fork={"A": "£12 a lesson", "B": "£40"})
+    assert changed.option == "A"
+
+
+def test_the_vocabulary_is_checked_at_load():
+    assert len(vocab().frames) > 50
+    _check_example("x", "call it", "call it Sockrates")
+    with pytest.raises(VocabError, match="does not hold the cue"):
+        _check_example("frames.json rows[0]", "call it", "name it Sockrates")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "a" * 1_000_000,
+        "[bold]price[/bold] it at $12 \x1b[2J\x1b]8;;http://x\x07 a month",
+        "\x00\x01 nul and controls \x7f",
+        "价格每月十二美元，面向护士 🎉🎉🎉 Цена 12 долларов",
+        ", ".join(f"drop thing{i}" for i in range(100)),
+        "$" * 5000 + "£€" * 3000,
+    ],
+)
+def test_bad_input_is_inert_clipped_and_read_within_its_bound(said):
+    started = time.perf_counter()
+    r = read_text(said, source="rejection")
+    spent = time.perf_counter() - started
+    assert len(r.text) <= MAX_CHARS and r.clipped == (len(said) > MAX_CHARS)
+    assert len(parse(said).clauses) <= MAX_CLAUSES
+    assert "\x1b" not in r.summary() and "\x00" not in r.summary()
+    assert spent < 5.0  # a generous bound for a loaded machine: a reading never runs away
+
+
+def test_the_golden_readings_have_not_changed():
+    """Every build-part corpus input's reading (never the held-out part: its phrasings would show
+    on every diff). A changed reading shows as a diff; if the change is meant, regenerate with
+    `.venv/bin/python -m bench.reading --write-golden tests/data/readings_build.jsonl`."""
+    rows = [json.loads(x) for x in GOLDEN.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) > 400
+    want, got = [], []
+    for row in rows:
+        now = read_text(row["text"], source=row["source"], fork=row["fork"], unit=row["unit"])
+        want.append(f"{row['id']} {row['text']!r}: {row['reading']}")
+        got.append(f"{row['id']} {row['text']!r}: {now.summary()}")
+    diff = "\n".join(difflib.unified_diff(want, got, "golden", "now", lineterm="", n=0))
+    assert not diff, diff
+
+
+def test_headless_play_lists_each_reading_and_strict_reading_stops_before_binding(new_session):
+    from engine.errors import InputError
+    from engine.play.headless import Plan, play
+
+    said = "Speak to ward nurses, not students, and hire a barista"
+    s = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
+    readings: list[dict[str, Any]] = []
+    play(s, Plan().say("reject", "stage_2_need", said), readings)
+    assert readings[0]["said"] == said
+    assert [(d["axis"], d["words"]) for d in readings[0]["directions"]] == [
+        ("audience", "ward nurses"),
+        ("exclusion", "students"),
+    ]
+    assert readings[0]["unread"][0]["words"] == "hire a barista"
+    strict = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
+    with pytest.raises(InputError, match="binds nothing"):
+        play(strict, Plan(strict_reading=True).say("reject", "stage_2_need", said))
+    assert not any(e.type == "ARTIFACT_REJECTED" for e in strict.events())
+
+
+def test_a_script_can_give_directions_as_data():
+    from engine.errors import InputError
+
+    given = read_directions(
+        '[{"axis": "price", "value": "$20 a month"}, {"axis": "exclusion", "value": "students"}]',
+        source="rejection",
+    ).directions
+    assert [(d.line(), d.amount, d.do) for d in given] == [
+        ("price $20 a month", 20.0, True),
+        ("leave out students", None, False),
+    ]
+    with pytest.raises(InputError, match="bad axis"):
+        read_directions('{"axis": "colour", "value": "teal"}', source="rejection")
+    with pytest.raises(InputError, match="needs a figure"):
+        read_directions('{"axis": "price", "value": "cheap"}', source="rejection")
