@@ -135,7 +135,7 @@ def bad_kind(customer: str | None, pitch: str) -> str:
     rivals = {
         (m.group("a") or m.group("b") or m.group("c")).lower() for m in _RIVAL.finditer(pitch)
     }
-    if rivals & set(ws):
+    if rivals & {ws[0], head(customer)}:
         return "rival"
     if before and before[-1] in BENEFITS:
         return "benefit"
@@ -151,7 +151,8 @@ def _read(pitch: str) -> dict[str, Any]:
     return {
         "customer": r.customer if found else None,
         "offering": r.offering or None,
-        "place": (getattr(r, "place", None) or getattr(r, "setting", None)) or None,
+        # today's reader has a place of its own; the one before it had only a setting
+        "place": (r.place if hasattr(r, "place") else getattr(r, "setting", "")) or None,
     }
 
 
