@@ -13,6 +13,7 @@ Any script is kept intact (accents, CJK); nothing is lower-cased except plain En
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -66,8 +67,8 @@ class PitchReading(FrozenRecord):
 _TOKEN = Pattern(r"[^\W_]+(?:['’\-][^\W_]+)*(?:['’]s?)?|[^\w\s]")
 
 
-@dataclass(frozen=True)
-class _Tok:
+@dataclass(frozen=True, eq=False, repr=False)
+class _Tok(FrozenRecord):
     text: str
     low: str
     lemma: str
@@ -578,7 +579,7 @@ def _best(
     return best
 
 
-def _unmarked(pitch: str) -> str:
+def unmarked(pitch: str) -> str:
     """The pitch as read: markup tags and escapes gone, then `textkit.clean` (stored as typed)."""
     pitch = re.sub(
         r"<(script|style)\b[^>]*>.*?</\1\s*>", " ", pitch, flags=re.IGNORECASE | re.DOTALL
@@ -620,7 +621,7 @@ def _read_pitch(pitch: str) -> PitchReading:
     Reads the first sentence (any language; English, French, Spanish and German best) without
     markup or escapes; a pitch that names no payer gets the offering world's usual one for the
     prose, `customer_found` False, and says so in `note`."""
-    text = _unmarked(pitch)
+    text = unmarked(pitch)
     first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0] if text else ""
     latin = not (is_cjk(text) or _RTL.search(text))
     got = _read_latin(first) if latin else _read_other_script(first)
@@ -656,6 +657,38 @@ def _read_pitch(pitch: str) -> PitchReading:
     )
 
 
+def confirmed(
+    r: PitchReading, *, customer: str = "", offering: str = "", place: str = "", problem: str = ""
+) -> PitchReading:
+    """The reading with what the player confirmed on the new-venture form in place of what was
+    read (an empty field keeps the reading's); the worlds follow a changed offering or payer."""
+    changes: dict[str, Any] = {}
+    if offering and offering != r.offering:
+        core = _QUALIFIER.split(offering, maxsplit=1)[0]
+        changes["offering"] = offering
+        changes["world"] = _best({k: v[0] for k, v in WORLDS.items()}, words(core), [])
+    if customer and customer != r.customer:
+        changes.update(customer=customer, customer_found=True, note="")
+        changes["trade"] = _best(TRADES, words(customer), [], _head_word(customer))
+    if place and place != r.place:
+        changes.update(place=place, setting=place, setting_prep="in")
+    if problem and problem != r.problem:
+        changes["problem"] = problem
+    return dataclasses.replace(r, **changes) if changes else r
+
+
+def shown(r: PitchReading) -> dict[str, Any]:
+    """The reading as data (headless `--json`, the form): no customer read is null."""
+    return {
+        "offering": r.offering,
+        "customer": r.customer if r.customer_found else None,
+        "place": r.place or None,
+        "problem": r.problem or None,
+        "setting": r.who if r.setting else None,
+        "note": r.note or None,
+    }
+
+
 def describe(r: PitchReading) -> str:
     """The reading in one line for the new-venture form ("Offering: meal kits · Customer: …")."""
     parts = [f"Offering: {r.offering}", f"Customer: {r.customer}"]
@@ -671,7 +704,7 @@ def company_name(pitch: str) -> str:
     """A name when the player gives none: the offering's first words as written (any script),
     each word's first letter raised and the rest kept ("AI Receptionist Co", "Thé Co")."""
     r = read_pitch(pitch)
-    source = r.offering or _unmarked(pitch)
+    source = r.offering or unmarked(pitch)
     if is_cjk(source):
         return source[:12]
     picked = [
@@ -680,6 +713,6 @@ def company_name(pitch: str) -> str:
         if w.lower() not in STOPWORDS and (len(w) > 2 or (len(w) == 2 and w.isupper()))
     ][:2]
     if not picked:
-        picked = content_words(_unmarked(pitch))[:2] or ["New"]
+        picked = content_words(unmarked(pitch))[:2] or ["New"]
     name = " ".join(w[:1].upper() + w[1:] for w in picked)
     return name if _RTL.search(name) else name + " Co"

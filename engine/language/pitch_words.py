@@ -13,13 +13,15 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
+
+from savedb.records import FrozenRecord, Record
 
 WORDS_FILE = Path(__file__).with_name("pitch_words.json")
 
 
-@dataclass(frozen=True)
-class Payer:
+@dataclass(frozen=True, eq=False, repr=False)
+class Payer(FrozenRecord):
     """One row of who pays for what a pitch names: "wedding" (an occasion) -> "engaged couples"."""
 
     words: tuple[str, ...]
@@ -28,8 +30,8 @@ class Payer:
     compound: bool  # a German compound's first part ("Hochzeitsfotografie")
 
 
-@dataclass(frozen=True)
-class Vocab:
+@dataclass(frozen=True, eq=False, repr=False)
+class Vocab(Record):
     """The pitch vocabulary, indexed (`vocab()`): word lists by section, per-language cues."""
 
     sets: dict[str, frozenset[str]]
@@ -43,75 +45,69 @@ class Vocab:
     payers: tuple[Payer, ...]
 
 
+# Each section's keys beyond "words" and "example": name -> (type, required). Unknown keys fail.
+# fmt: off
+_KEYS: dict[str, dict[str, tuple[type, bool]]] = {
+    "languages": {"lang": (str, True), "for": (list, True), "between": (list, True),
+                  "articles": (list, True), "tells": (list, True)},
+    "people": {"suffixes": (list, False)},
+    "place_preps": {"rank": (int, True)},
+    "payers": {"kind": (str, True), "payer": (str, True), "lang": (str, False),
+               "compound": (bool, False)},
+}
+# fmt: on
+_KINDS = frozenset(["minor", "occasion", "place", "owned"])
+
+
+def _check(section: str, row: Any) -> None:
+    """One row: a dict of known keys and types, lower-case words, an example (no pydantic: the
+    headless game reads pitches and imports none)."""
+    where = f"{WORDS_FILE.name} {section}: {str(row)[:80]}"
+    keys = _KEYS.get(section, {})
+    if not isinstance(row, dict) or set(row) - {"words", "example", *keys}:
+        raise ValueError(f"{where}: unknown keys")
+    if not isinstance(row.get("example"), str) or len(row["example"].strip()) < 3:
+        raise ValueError(f"{where}: every row has an example")
+    ws = row.get("words", [])
+    ws = [ws] if section == "payers" else ws
+    if not isinstance(ws, list) or any(
+        not isinstance(w, str) or w != " ".join(w.split()) or w != w.lower() or not w for w in ws
+    ):
+        raise ValueError(f"{where}: words are lower case, single-spaced, not empty")
+    for key, (kind, required) in keys.items():
+        if (required and key not in row) or (key in row and not isinstance(row[key], kind)):
+            raise ValueError(f"{where}: {key!r} must be a {kind.__name__}")
+    if section == "payers" and (row["kind"] not in _KINDS or len(row["payer"]) < 2):
+        raise ValueError(f"{where}: kind is one of {sorted(_KINDS)}, with a payer")
+
+
 def _load(raw: dict[str, Any]) -> Vocab:
-    """Validate the file (pydantic: known sections and kinds, lower-case words, an example on
-    every row; a bad row fails loudly naming it) and index it."""
-    from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
-
-    class Row(BaseModel):
-        model_config = ConfigDict(extra="forbid", populate_by_name=True)
-        words: tuple[str, ...] = ()
-        example: str = Field(min_length=3)
-
-        @field_validator("words")
-        @classmethod
-        def _lower(cls, ws: tuple[str, ...]) -> tuple[str, ...]:
-            bad = [w for w in ws if w != w.lower() or not w.strip()]
-            if bad:
-                raise ValueError(f"words are lower case and not empty: {bad}")
-            return ws
-
-    class Language(Row):
-        lang: str
-        for_: list[str] = Field(alias="for")
-        between: list[str]
-        articles: list[str]
-        tells: list[str]
-
-    class People(Row):
-        suffixes: tuple[str, ...] = ()
-
-    class Prep(Row):
-        rank: int = Field(ge=1, le=2)
-
-    class PayerRow(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-        words: str = Field(pattern=r"^[^A-Z\s]+(?: [^A-Z\s]+)*$")  # lower case, single spaces
-        kind: Literal["minor", "occasion", "place", "owned"]
-        payer: str = Field(min_length=2)
-        lang: str = "en"
-        compound: bool = False
-        example: str = Field(min_length=3)
-
-    shapes: dict[str, Any] = {
-        "languages": list[Language],
-        "people": list[People],
-        "place_preps": list[Prep],
-        "payers": list[PayerRow],
-    }
+    """Validate every row (see `_check`; a bad row fails loudly naming it) and index them."""
     missing = _SECTIONS - raw.keys()
     if missing:
         raise ValueError(f"{WORDS_FILE.name} lacks {sorted(missing)}")
-    f: dict[str, Any] = {
-        k: TypeAdapter(shapes.get(k, list[Row])).validate_python(rows)
-        for k, rows in raw.items()
-        if not k.startswith("_")
-    }
-    sets = {k: frozenset(w for row in rows for w in row.words) for k, rows in f.items()}
+    f = {k: rows for k, rows in raw.items() if not k.startswith("_")}
+    for section, rows in f.items():
+        for row in rows:
+            _check(section, row)
+    sets = {k: frozenset(w for row in rows for w in row.get("words", ())) for k, rows in f.items()}
     langs = f["languages"]
-    articles = {lg.lang: frozenset(lg.articles) for lg in langs}
+    articles = {lg["lang"]: frozenset(lg["articles"]) for lg in langs}
     articles["*"] = frozenset().union(*articles.values())
     return Vocab(
         sets=sets,
-        fors=frozenset(w for lg in langs for w in lg.for_),
-        between=frozenset(w for lg in langs for w in lg.between),
+        fors=frozenset(w for lg in langs for w in lg["for"]),
+        between=frozenset(w for lg in langs for w in lg["between"]),
         articles=articles,
-        tells={lg.lang: frozenset(lg.tells) for lg in langs},
+        tells={lg["lang"]: frozenset(lg["tells"]) for lg in langs},
         leads=tuple(sorted((tuple(w.split()) for w in sets["leads"]), key=len, reverse=True)),
-        suffixes=tuple(sorted({x for row in f["people"] for x in row.suffixes}, key=len)[::-1]),
-        place_preps={tuple(w.split()): row.rank for row in f["place_preps"] for w in row.words},
+        suffixes=tuple(
+            sorted({x for r in f["people"] for x in r.get("suffixes", ())}, key=len)[::-1]
+        ),
+        place_preps={tuple(w.split()): r["rank"] for r in f["place_preps"] for w in r["words"]},
         payers=tuple(
-            Payer(tuple(r.words.split()), r.kind, r.payer, r.compound) for r in f["payers"]
+            Payer(tuple(r["words"].split()), r["kind"], r["payer"], bool(r.get("compound")))
+            for r in f["payers"]
         ),
     )
 

@@ -123,10 +123,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         archetype=args.archetype,
         seed=args.seed,
         save_dir=args.save_dir,
+        reading={k: getattr(args, k) for k in ("customer", "offering", "place", "problem")},
     )
     try:
+        pitch = pitch_lines(session.state.founder)
         unbound = play(session, plan)
-        result = {**summary(session), "binds_nothing": unbound}
+        result = {**summary(session), "pitch": pitch, "binds_nothing": unbound}
     finally:
         session.close()
     for said in unbound:  # what the TUI confirms first: a script is told, never asked
@@ -137,6 +139,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
     else:
+        print(f"pitch read as: {describe_reading(pitch)}")
         o = result["outcome"]
         print(f"{result['run_id']}: {o['result'].upper()} on day {o['day']} — {o['reason']}")
         sc = result["score"]
@@ -163,6 +166,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.strict_tier:
             return 1
     return 0
+
+
+def pitch_lines(founder: Any) -> dict[str, Any]:
+    """The pitch as the game read it and as the venture runs it (with --customer etc. applied)."""
+    from engine.language.pitch import read_pitch, shown
+
+    return {"read": shown(read_pitch(founder.pitch)), "confirmed": shown(founder.reading())}
+
+
+def describe_reading(pitch: dict[str, Any]) -> str:
+    """One line of the confirmed reading ("offering: … · who pays: … · place: …")."""
+    c = pitch["confirmed"]
+    return " · ".join(
+        f"{label}: {c[key] if c[key] is not None else '(none named)'}"
+        for label, key in (("offering", "offering"), ("who pays", "customer"), ("place", "place"))
+    ) + (f" · problem: {c['problem']}" if c["problem"] else "")
 
 
 PER_PATH_DROPS = frozenset({"prefix", "path", "rules", "dilemmas", "events"})
@@ -350,6 +369,15 @@ def _play_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
 def _simulate_parser(sub: argparse._SubParsersAction[_Parser], flags: dict[str, Flag]) -> None:
     sim = sub.add_parser("simulate", help="play a full venture headless")
     _common_start(sim, required=True)
+    for field, said in (
+        ("customer", "who pays"),
+        ("offering", "what the company sells"),
+        ("place", "where it starts"),
+        ("problem", "the problem it solves, as a noun phrase"),
+    ):  # the new-venture form's fields: each overrides the pitch's reading
+        sim.add_argument(
+            f"--{field}", metavar="TEXT", help=f"{said} (default: read from the pitch)"
+        )
     for flag in flags.values():  # one option per player command a headless venture gives
         repeated = flag.form != "path"  # one value a stage
         sim.add_argument(
