@@ -15,7 +15,7 @@ from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
 from engine.game.world import build_stages
 from engine.language.pitch import company_name, unmarked
-from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
+from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
 from savedb.records import FrozenRecord
 from textkit import content_words
@@ -129,7 +129,6 @@ RULES_VERSION = 63
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
-MAX_FIELD_CHARS = 120
 
 
 @dataclass(frozen=True, eq=False, repr=False)
