@@ -123,6 +123,7 @@ _CJK_FOR = [
     Pattern(r"^(?P<c>.+?)(?:을|를)?\s*위한\s*(?P<o>.+)$"),
 ]
 _MAX_CUSTOMER_WORDS = 8
+_MAX_READ = 600  # characters of a pitch read (the longest labelled pitch has about 350)
 _RELATIVE = frozenset(["who", "that", "qui", "que", "die", "der"])
 _SUBJECTS = frozenset(["we", "i", "that", "which", "who", "to", "will", "can"])
 _STOPS = frozenset(",;:.!?()—–")
@@ -622,7 +623,7 @@ def _read_pitch(pitch: str) -> PitchReading:
     markup or escapes; a pitch that names no payer gets the offering world's usual one for the
     prose, `customer_found` False, and says so in `note`."""
     text = unmarked(pitch)
-    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0] if text else ""
+    first = re.split(r"(?<=[.!?])\s", text[:_MAX_READ], maxsplit=1)[0] if text else ""
     latin = not (is_cjk(text) or _RTL.search(text))
     got = _read_latin(first) if latin else _read_other_script(first)
     offering = got["offering"] or " ".join(content_words(text)[:3]) or "the service"
