@@ -139,7 +139,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
     else:
-        print(f"pitch read as: {describe_reading(pitch)}")
         o = result["outcome"]
         print(f"{result['run_id']}: {o['result'].upper()} on day {o['day']} — {o['reason']}")
         sc = result["score"]
@@ -158,6 +157,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
                 f"{d['rule_id'] if d else ''}"
             )
+        print(f"pitch read as: {describe_reading(pitch)}")  # after the run id line scripts read
         for line in served_lines(result["routing"]):
             print(line)
     warning = tier_warning(result["routing"])
