@@ -92,6 +92,7 @@ class SessionRunner(AppHost):
                     seed=int(request.get("seed") or 0),
                     save_dir=self.save_dir,
                     router=self.router,
+                    reading=request.get("reading"),  # the pitch fields the player confirmed
                 )
         except GameError as exc:
             self.post_message(SessionFailed(one_line(str(exc), 300), request))

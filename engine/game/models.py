@@ -9,10 +9,13 @@ from `savedb.records.Record`, as `@dataclass` would write them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.game import ARCHETYPES as ARCHETYPES  # re-exported: the game's one list
 from savedb.records import Record
+
+if TYPE_CHECKING:
+    from engine.language.pitch import PitchReading
 
 Archetype = Literal["builder", "seller", "designer", "operator"]
 OwnerRole = Literal["strategist", "designer", "marketer", "ops"]
@@ -305,6 +308,22 @@ class Founder(Record):
     archetype: Archetype
     customer: str
     keywords: list[str]
+    # what the player confirmed on the new-venture form beside the customer ("" = as read)
+    offering: str = ""
+    place: str = ""
+    problem: str = ""
+
+    def reading(self) -> PitchReading:
+        """The pitch as the workers write about it: its reading, with the confirmed fields."""
+        from engine.language.pitch import confirmed, read_pitch
+
+        return confirmed(
+            read_pitch(self.pitch),
+            customer=self.customer,
+            offering=self.offering,
+            place=self.place,
+            problem=self.problem,
+        )
 
 
 @dataclass(kw_only=True, eq=False, repr=False)

@@ -1,39 +1,56 @@
-"""Reading a pitch: who the customer is, what the company offers, which industry it is in, and a
-company name when the player gives none. Any script is kept intact (accents, CJK); nothing is
-lower-cased except plain English words, so "NHS" and "Thé" survive.
+"""Reading a pitch: what the company offers, who pays, where, and the two worlds it lives in.
+
+One grammar over the pitch's words; the vocabulary (cue words per language, people words, occasions
+and buying places with who pays for them, owned things, place prepositions) is data in
+`pitch_words.json`, validated at load, each row with an example the tests read back. Precedence
+(written once, in `_implied`): a customer named after a cue ("for", "helps", "between") beats one
+implied; among implied ones a people word beats an occasion, an occasion a buying place, a buying
+place an owned thing; then the longest match wins, then the first in the text.
+
+Any script is kept intact (accents, CJK); nothing is lower-cased except plain English words, so
+"NHS" and "Thé" survive. Markup, typed escapes and placeholders are not words of the pitch.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from engine.language.domains import TRADES, WORLDS
-from engine.language.grammar import WHERE_AFTER, is_plural, plural, singular
+from engine.language.grammar import is_plural
+from engine.language.pitch_words import Payer, vocab
 from savedb.records import FrozenRecord
 from textkit import STOPWORDS, clean, content_words, is_cjk, words
 from textkit.patterns import Pattern
 
+_KIND_RANK: dict[str, int] = {"minor": 0, "occasion": 1, "place": 2, "owned": 3}
+
 
 @dataclass(frozen=True, eq=False, repr=False)
 class PitchReading(FrozenRecord):
-    """What a pitch says: the offering, who it is for, where, and the two worlds it lives in.
+    """What a pitch says: the offering, who pays, where, and the two worlds it lives in.
 
     `customer` is the people who pay (never cut mid-phrase: "night-shift nurses", with the place
-    they work in `setting`: "big city hospitals"); `world` is what the offering is about
-    (engine.language.domains.WORLDS: "meals") and `trade` what the customer does ("nursing").
-    `note` is one plain line when part of the reading is a guess, for the new-venture form."""
+    they work in `setting`: "big city hospitals"); `customer_found` is False when the pitch names
+    or implies no payer (then `customer` is the offering world's usual one, for the prose, and
+    `note` says so). `place` is a place name the pitch gives ("Leeds", "north of England");
+    `world` is what the offering is about (engine.language.domains.WORLDS: "meals") and `trade`
+    what the customer does ("nursing"). `note` is one plain line when part of the reading is a
+    guess, for the new-venture form; `problem` is the player's own words when they gave one."""
 
     customer: str
     offering: str
-    industry: str
     customer_found: bool
     setting: str = ""
     world: str = "general"
     trade: str = "general"
     note: str = ""
     setting_prep: str = "at"
+    place: str = ""
+    problem: str = ""
 
     @property
     def who(self) -> str:
@@ -45,255 +62,468 @@ class PitchReading(FrozenRecord):
         return f"{self.setting_prep} {self.setting}" if self.setting else ""
 
 
-# "X for Y" in the languages players write pitches in (Latin scripts): the word for "for".
-_FOR = r"(?:for|pour|para|für|fuer|per|för|voor)"
-_CLAUSE_END = Pattern(
-    r"\s+(?:who|that|which|to|with|by|so|because|while|without|using|in order|across|from|"
-    r"living|working|looking|trying|"
-    r"through|via|where|when|qui|que|avec|sans|dans|con|sin|que|mit|ohne|die|der)\b|[.,;:!?()]",
+# ------------------------------------------------------------------------------ tokens
+
+_TOKEN = Pattern(r"[^\W_]+(?:['’\-][^\W_]+)*(?:['’]s?)?|[^\w\s]")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class _Tok(FrozenRecord):
+    text: str
+    low: str
+    lemma: str
+    start: int
+    end: int
+
+    @property
+    def word(self) -> bool:
+        return self.text[:1].isalnum()
+
+    @property
+    def capital(self) -> bool:
+        return self.text[:1].isupper()
+
+
+def lemma(word: str) -> str:
+    """A word's dictionary form for matching: lower case, possessive and plural ending off."""
+    w = re.sub(r"['’]s?$", "", word.lower())
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("ches", "shes", "sses", "xes")):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def _tokens(text: str) -> list[_Tok]:
+    return [
+        _Tok(m.group(), m.group().lower(), lemma(m.group()), m.start(), m.end())
+        for m in _TOKEN.compiled.finditer(text)
+    ]
+
+
+def _span(text: str, toks: list[_Tok]) -> str:
+    return text[toks[0].start : toks[-1].end].strip() if toks else ""
+
+
+# ------------------------------------------------------------------------------ grammar
+
+_MARKUP = Pattern(
+    r"<[^<>]{0,60}>|\[/?[#a-z0-9 =_-]{0,40}\]|\\+(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrte])(?:\[[\d;]*m)?"
+    r"|%[sdr]\b|\{\d*\}|[{}]",
     re.IGNORECASE,
 )
-# a leading article, in the languages pitches come in
-_ARTICLES = (
-    r"an?\s+|the\s+|un\s+|une\s+|le\s+|la\s+|les\s+|des\s+|el\s+|los\s+|las\s+|una?\s+|gli\s+|"
-    r"ein(?:e)?\s+|der\s+|die\s+|das\s+"
-)
-_LEAD = Pattern(
-    r"^(?:(?:we(?:'re| are)?|i(?:'m| am)?)\s+(?:build(?:ing)?|make|making|offer(?:ing)?|run(?:ning)?|"
-    r"sell(?:ing)?|launch(?:ing)?|creat(?:e|ing)|start(?:ing)?)\s+|" + _ARTICLES + r")+",
-    re.IGNORECASE,
-)
-_ARTICLE = Pattern(r"^(?:" + _ARTICLES + r")+", re.IGNORECASE)
-_HELPS = Pattern(
-    r"\b(?:helps?|helping|lets?|letting|enables?|saves?)\s+([^,.;:!?]+?)"
-    r"(?:\s+(?:to|find|get|book|track|plan|run|keep|sell|buy|manage|cut|save|"
-    r"avoid|share|learn)\b|[,.;:!?]|$)",
-    re.IGNORECASE,
-)
-# Japanese / Chinese / Korean: "<customer>のための<offering>", "面向<customer>的<offering>" …
+_RTL = Pattern(r"[\u0590-\u08ff]")
+_RTL_FOR = Pattern(r"^(?:لل|ل|ל|של)(?=\w)")
 _CJK_FOR = [
     Pattern(r"^(?P<c>.+?)(?:のための|のため|向けの|向け)(?P<o>.+)$"),
     Pattern(r"^(?:为|為|给|給)(?P<c>.+)提供(?P<o>.+)$"),  # "为骑车上班的通勤者提供上门修车服务"
     Pattern(r"^(?:面向|为|為)(?P<c>.+?)的(?P<o>.+)$"),
     Pattern(r"^(?P<c>.+?)(?:을|를)?\s*위한\s*(?P<o>.+)$"),
 ]
-_PEOPLE_SUFFIX = Pattern(
-    r"\w+(?:ers|ors|ists|ians|ants|ents|ees|owners|ies|les|ics|ools|"
-    r"ops|ses|ns|ts|ds|ks|ms|ps|rs|gs)$"
-)
-
-# Industry: a few telling words each (whole words), and the customer to fall back to.
-INDUSTRIES: dict[str, tuple[tuple[str, ...], str]] = {
-    "health": (
-        (
-            "clinic",
-            "clinics",
-            "health",
-            "nurse",
-            "nurses",
-            "patients",
-            "care",
-            "hospital",
-            "hospitals",
-            "physiotherapy",
-            "therapy",
-            "medical",
-            "infirmières",
-            "dental",
-            "pharmacy",
-            "看護師",
-            "wellbeing",
-            "mental",
-        ),
-        "care teams",
-    ),
-    "food": (
-        (
-            "coffee",
-            "tea",
-            "thé",
-            "food",
-            "bakery",
-            "bakeries",
-            "restaurant",
-            "restaurants",
-            "meal",
-            "meals",
-            "kitchen",
-            "café",
-            "cafe",
-            "お茶",
-            "茶",
-            "grocery",
-            "chefs",
-            "snacks",
-            "wine",
-        ),
-        "people who eat on the go",
-    ),
-    "farming": (
-        (
-            "farm",
-            "farms",
-            "farmers",
-            "harvest",
-            "crops",
-            "irrigation",
-            "agriculture",
-            "soil",
-            "livestock",
-            "orchard",
-            "growers",
-            "seeds",
-        ),
-        "small farms",
-    ),
-    "energy": (
-        (
-            "solar",
-            "energy",
-            "microgrid",
-            "microgrids",
-            "battery",
-            "batteries",
-            "power",
-            "electric",
-            "heat",
-            "wind",
-            "grid",
-        ),
-        "households off the grid",
-    ),
-    "education": (
-        (
-            "school",
-            "schools",
-            "students",
-            "teachers",
-            "tutoring",
-            "learning",
-            "course",
-            "courses",
-            "classroom",
-            "kids",
-            "children",
-            "escuelas",
-        ),
-        "teachers",
-    ),
-    "money": (
-        (
-            "tax",
-            "invoicing",
-            "invoices",
-            "accounting",
-            "bookkeeping",
-            "payments",
-            "payroll",
-            "finance",
-            "loans",
-            "insurance",
-            "budget",
-        ),
-        "small business owners",
-    ),
-    "fashion": (
-        (
-            "wedding",
-            "dresses",
-            "dress",
-            "clothing",
-            "fashion",
-            "tailoring",
-            "shoes",
-            "jewellery",
-            "jewelry",
-            "vintage",
-        ),
-        "couples planning a wedding",
-    ),
-    "travel": (
-        (
-            "travel",
-            "tour",
-            "tours",
-            "hotel",
-            "hotels",
-            "hostel",
-            "trips",
-            "bike",
-            "bikes",
-            "transport",
-            "couriers",
-            "delivery",
-            "logistics",
-            "van",
-        ),
-        "people on the move",
-    ),
-    "home": (
-        (
-            "home",
-            "homes",
-            "repair",
-            "repairs",
-            "cleaning",
-            "plumbing",
-            "garden",
-            "pets",
-            "dog",
-            "dogs",
-            "childcare",
-            "elderly",
-            "seniors",
-        ),
-        "busy households",
-    ),
-    "creative": (
-        (
-            "music",
-            "musicians",
-            "artists",
-            "illustrators",
-            "photographers",
-            "design",
-            "writers",
-            "podcast",
-            "video",
-            "film",
-            "craft",
-            "makers",
-        ),
-        "independent creators",
-    ),
-    "software": (
-        (
-            "software",
-            "developers",
-            "api",
-            "app",
-            "apps",
-            "saas",
-            "data",
-            "code",
-            "devops",
-            "analytics",
-            "ai",
-            "platform",
-        ),
-        "small product teams",
-    ),
-}
+_MAX_CUSTOMER_WORDS = 8
+_MAX_READ = 600  # characters of a pitch read (the longest labelled pitch has about 350)
+_RELATIVE = frozenset(["who", "that", "qui", "que", "die", "der"])
+_SUBJECTS = frozenset(["we", "i", "that", "which", "who", "to", "will", "can"])
+_STOPS = frozenset(",;:.!?()—–")
 
 
-def industry_of(pitch: str) -> str:
-    toks = words(pitch)
-    best, hits = "general", 0
-    for name, (vocab, _) in INDUSTRIES.items():
-        n = sum(1 for t in toks if t in vocab)
-        if n > hits:
-            best, hits = name, n
-    return best
+def _language(toks: list[_Tok]) -> str:
+    """The pitch's language by its function words (English unless another's clearly win)."""
+    v = vocab()
+    counts = {lang: sum(t.low in tell for t in toks) for lang, tell in v.tells.items()}
+    best = max(counts, key=lambda k: (counts[k], k == "en"))
+    return best if counts[best] > counts.get("en", 0) else "en"
+
+
+def _is_people(toks: list[_Tok], lang: str) -> bool:
+    """A phrase whose head word names people or a group that buys (a trade, a role, a shop)."""
+    head = _head(toks)
+    if head is None:
+        return False
+    v = vocab()
+    if head.lemma in v.sets["people"] or head.low in v.sets["people"]:
+        return True
+    if head.lemma in _payer_words("minor"):
+        return True
+    if head.lemma in v.sets["things"] or any(p.words == (head.lemma,) for p in v.payers):
+        return False
+    lem = head.lemma[:-1] if lang == "de" and head.lemma.endswith("ern") else head.lemma
+    return lem.endswith(v.suffixes) and len(lem) > 3
+
+
+def _head(toks: list[_Tok]) -> _Tok | None:
+    """The head word: the last word before a qualifier or a clause ("parents" of "parents of young
+    children", "nurses" of "nurses who work nights")."""
+    v = vocab()
+    out: list[_Tok] = []
+    for t in toks:
+        if out and (
+            t.low in v.sets["clause_ends"]
+            or t.low in v.sets["settings"]
+            or t.low in {"of", "de", "von", "di"}
+        ):
+            break
+        if t.word:
+            out.append(t)
+    return out[-1] if out else None
+
+
+def _clause(toks: list[_Tok], i: int) -> list[_Tok]:
+    """The words from `i` to the end of their clause (a stop, a relative word, "to", "by" …)."""
+    v = vocab()
+    out: list[_Tok] = []
+    for t in toks[i:]:
+        if t.text in _STOPS or (out and (t.low in v.sets["clause_ends"] or t.low in v.between)):
+            break
+        out.append(t)
+    while out and (out[-1].low in STOPWORDS or not out[-1].word):
+        out.pop()
+    return out
+
+
+def _strip_front(toks: list[_Tok]) -> list[_Tok]:
+    """Without leading articles, possessives and "we're building" words."""
+    v = vocab()
+    changed = True
+    while toks and changed:
+        changed = False
+        for lead in v.leads:
+            if tuple(t.low for t in toks[: len(lead)]) == lead:
+                toks, changed = toks[len(lead) :], True
+                break
+        if toks and (toks[0].low in v.articles["*"] or toks[0].low in v.sets["possessives"]):
+            toks, changed = toks[1:], True
+    return toks
+
+
+def _place(text: str, toks: list[_Tok], lang: str) -> tuple[str, int, int]:
+    """The place the pitch names ("Leeds", "north of England", "Glasgow's West End") and its token
+    range: after a place preposition, a run of capitalised words (a direction word may lead, "of"
+    may join). A market ("across Europe") beats an origin ("from Osaka"); then the first."""
+    v = vocab()
+    best: tuple[int, int, int, int] | None = None  # rank, -position, start, end
+    for i in range(len(toks)):
+        for prep, rank in v.place_preps.items():
+            n = len(prep)
+            if tuple(t.low for t in toks[i : i + n]) != prep or i + n >= len(toks):
+                continue
+            j = i + n
+            if toks[j].low in v.articles["*"] and j + 1 < len(toks):
+                j += 1
+            k = j
+            if toks[k].low in v.sets["place_heads"] and k + 1 < len(toks):
+                k += 1 + (toks[k + 1].low in {"of", "de"} and k + 2 < len(toks))
+            if not toks[k].capital or toks[k].lemma in _payer_words("occasion"):
+                continue
+            if lang == "de" and toks[k].low.endswith(("ung", "heit", "keit")):
+                continue
+            end = k
+            while end + 1 < len(toks) and (
+                toks[end + 1].capital
+                or (
+                    toks[end + 1].low in {"of", "de", "del"}
+                    and end + 2 < len(toks)
+                    and toks[end + 2].capital
+                )
+            ):
+                end += 1
+            after = toks[end + 1] if end + 1 < len(toks) else None
+            if (
+                lang == "en"
+                and after is not None
+                and after.word
+                and not after.capital
+                and after.low not in STOPWORDS
+                and after.low not in v.sets["clause_ends"]
+                and j > i + n - 1
+                and k == j
+                and toks[j - 1].low in v.articles["*"]
+            ):
+                continue  # "at the Amazon warehouse": a name qualifying a noun, not a place
+            key = (rank, -i, j, end + 1)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    if best is None:
+        return "", 0, 0
+    _, _, start, end = best
+    return _span(text, toks[start:end]), start, end
+
+
+@functools.cache
+def _payer_words(kind: str) -> frozenset[str]:
+    return frozenset(p.words[-1] for p in vocab().payers if p.kind == kind)
+
+
+def _match(toks: list[_Tok], lang: str) -> list[tuple[int, int, int, Payer]]:
+    """Every payer row the words match: (kind rank, -length, position, row)."""
+    found = []
+    lemmas = [t.lemma for t in toks]
+    for p in vocab().payers:
+        n = len(p.words)
+        for i in range(len(toks) - n + 1):
+            got = lemmas[i : i + n]
+            hit = tuple(got) == p.words or tuple(t.low for t in toks[i : i + n]) == p.words
+            if not hit and p.compound and n == 1:
+                hit = toks[i].low.startswith(p.words[0])
+            if hit:
+                found.append((_KIND_RANK[p.kind], -n, i, p))
+    taken: set[int] = set()
+    kept = []
+    for f in sorted(found, key=lambda f: (f[1], f[2])):  # longest first: "baby shower", not "baby"
+        span = set(range(f[2], f[2] - f[1]))
+        if not span & taken:
+            taken |= span
+            kept.append(f)
+    return sorted(kept, key=lambda f: (f[0], f[1], f[2]))
+
+
+def _thing_payer(phrase: list[_Tok], lang: str) -> tuple[str, bool]:
+    """Who pays for what a cue names when it is no person: an occasion's holders, a buying place,
+    a thing's owners (a part's owner owns the whole; a handmade thing is sold by its makers); a
+    place name's residents; (phrase, False) when the phrase names people or nothing matched."""
+    v = vocab()
+    head = _head(phrase)
+    if head is None:
+        return "", False
+    if _is_people(phrase, lang):
+        if head.lemma in _payer_words("minor"):
+            return f"parents of {_span_words(phrase)}", True
+        return "", False
+    made = any(t.low in v.sets["made"] for t in phrase)
+    if made and head.lemma in v.sets["things"]:
+        return f"{head.text} makers", True  # "handmade furniture" is sold by its makers
+    hits = _match(phrase, lang)
+    first_place = next((h for h in hits if h[3].kind == "place" and h[2] == 0), None)
+    if first_place is not None and len(phrase) > 1 and head.lemma not in v.sets["people"]:
+        return first_place[3].payer, True  # "office coffee", "team lunches": the place buys
+    on_head = [h for h in hits if h[2] + len(h[3].words) - 1 == phrase.index(head)]
+    if head.lemma in v.sets["things"]:  # "e-bike batteries": the whole's owners
+        on_head = [h for h in hits if h[3].kind == "owned"] or on_head
+    for _, _, i, p in on_head or hits:
+        if p.kind == "owned" and made:
+            return f"{_span_words(phrase[i : i + len(p.words)])} makers", True
+        if p.kind == "owned" and len(phrase) > 1 and i > 0 and phrase[i - 1].low.isalpha():
+            keep = [t for t in phrase[:i] if t.low not in v.sets["not_owner"]]
+            if keep and p.payer.endswith(" owners") and keep[-1].low not in v.sets["possessives"]:
+                return f"{' '.join(t.text for t in keep)} {p.payer}", True
+        return p.payer, True
+    if lang == "en" and all(t.capital for t in phrase if t.word):
+        return f"{_span_words(phrase)} residents", True  # "for Walthamstow": who lives there
+    return "", False
+
+
+def _span_words(toks: list[_Tok]) -> str:
+    return " ".join(t.text for t in toks if t.word or t.text in "-'’")
+
+
+def _cues(toks: list[_Tok]) -> list[tuple[int, str]]:
+    """Where a customer is introduced: (index of its first word, cue kind)."""
+    v = vocab()
+    out = []
+    for i, t in enumerate(toks):
+        prev = toks[i - 1] if i else None
+        if t.low in v.fors and not (prev is not None and prev.lemma in v.sets["not_cues"]):
+            if i == 1 and prev is not None and prev.low in v.sets["brands"]:
+                continue  # "Uber for lawnmowers": what follows is the offering
+            out.append((i + 1, "for"))
+        elif t.low in v.between:
+            out.append((i + 1, "between"))
+        elif t.low in v.sets["cue_verbs"] and (
+            t.low.endswith("s") or t.low in {"hilft", "zeigt"} or (prev and prev.low in _SUBJECTS)
+        ):
+            out.append((i + 1, "helps"))  # "helps teachers", "we help nurses"; not "tax help for"
+    return [(i, k) for i, k in out if i < len(toks)]
+
+
+def _customer_phrase(toks: list[_Tok], i: int, kind: str = "for") -> list[_Tok]:
+    """The customer's words after a cue: up to the clause's end (after "helps", up to its verb:
+    "helps teachers plan lessons"), without its article, a trailing "everywhere", and not past
+    eight words (a rambling pitch keeps its first people word)."""
+    v = vocab()
+    phrase = _strip_front(_clause(toks, i))
+    if kind == "helps":
+        verb = next((k for k, t in enumerate(phrase) if t.low in v.sets["object_verbs"]), None)
+        phrase = phrase[:verb] if verb else phrase
+    while len(phrase) > 1 and phrase[-1].low in v.sets["where_after"]:
+        phrase = phrase[:-1]
+    end = toks.index(phrase[-1]) + 1 if phrase else i
+    if phrase and _is_vague(phrase) and end < len(toks) and toks[end].low in _RELATIVE:
+        stop = next((k for k in range(end, len(toks)) if toks[k].text in _STOPS), len(toks))
+        return phrase + toks[end:stop]  # "people who hate dating apps": the clause says who
+    who, _, _ = _split_setting(phrase)
+    if len(phrase) > _MAX_CUSTOMER_WORDS >= len(who):
+        phrase = who  # a long setting goes before a long customer is cut
+    if len(phrase) > _MAX_CUSTOMER_WORDS:
+        people = [k for k, t in enumerate(phrase[:_MAX_CUSTOMER_WORDS]) if _is_people([t], "en")]
+        phrase = phrase[: people[0] + 1] if people else phrase[:_MAX_CUSTOMER_WORDS]
+    return phrase
+
+
+def _split_setting(phrase: list[_Tok]) -> tuple[list[_Tok], str, list[_Tok]]:
+    """("night-shift nurses at big city hospitals") -> (nurses words, "at", setting words)."""
+    v = vocab()
+    for k, t in enumerate(phrase):
+        if k and t.low in v.sets["settings"]:
+            return phrase[:k], t.low, _strip_front(phrase[k + 1 :])
+    return phrase, "", []
+
+
+def _implied(text: str, toks: list[_Tok], lang: str, place: tuple[int, int]) -> tuple[str, str]:
+    """A payer the pitch implies without a cue: (customer, the words it came from)."""
+    v = vocab()
+    subject = _subject(toks, lang)
+    if subject:
+        return subject, ""
+    candidates: list[tuple[int, int, int, str, str]] = []
+    for rank, neg, i, p in _match(toks, lang):
+        if place[0] <= i < place[1]:
+            continue
+        n = len(p.words)
+        after = toks[i + n] if i + n < len(toks) else None
+        if p.kind == "owned" and (
+            (after is not None and after.lemma in v.sets["venues"])
+            or (
+                p.words[0] not in v.sets["owned_modifiers"]
+                and not (i and toks[i - 1].low in v.sets["possessives"])
+            )
+        ):
+            continue  # a cat café sells cats' company; "phone charging" is no phone's owner's
+        if p.kind == "place" and not (
+            (after is not None and after.word and after.low not in v.sets["settings"])
+            or (i and toks[i - 1].low in {"at", "to", "in", "for"})
+        ):
+            continue  # "Cat café in Lisbon" sells a café visit: no café pays
+        candidates.append((rank, neg, i, p.payer, _span(text, toks[i : i + n])))
+    if not candidates:
+        return "", ""
+    _, _, _, payer, said = min(candidates)
+    return payer, said
+
+
+def _subject(toks: list[_Tok], lang: str) -> str:
+    """People the offering serves without a cue: "sensors landlords can fit" (a people noun before
+    a modal), German "die Pendlern … zeigt" (a dative plural, given in the nominative)."""
+    v = vocab()
+    for k, t in enumerate(toks[1:-1], start=1):
+        nxt = toks[k + 1]
+        if (
+            t.word
+            and nxt.low in v.sets["modals"]
+            and t.low not in v.sets["pronouns"]
+            and _is_people([t], lang)
+        ):
+            return t.text
+    if lang == "de":
+        for t in toks[1:]:
+            if t.capital and t.low.endswith("ern") and t.low not in v.sets["nominative"]:
+                return _nominative(t.text, lang)
+    return ""
+
+
+def _offering(toks: list[_Tok], end: int, lang: str) -> list[_Tok]:
+    """The offering: the leading noun phrase, up to the cue, a clause, a participle ("brewed in"),
+    a pronoun ("you can hire"), a place preposition or a second article ("a month")."""
+    v = vocab()
+    articles = v.articles.get(lang, frozenset())
+    phrase = _strip_front(toks[:end])
+    out: list[_Tok] = []
+    for k, t in enumerate(phrase):
+        if t.text in _STOPS and out:
+            break
+        if out and (
+            t.low in v.sets["clause_ends"]
+            or t.low in v.sets["pronouns"]
+            or t.low in articles
+            or t.low in {"in", "across", "for", "en", "à", "im", "around", "pour", "para", "für"}
+            or (k and t.low.endswith("ed") and len(t.low) > 4 and not t.capital)
+            or (k + 1 < len(phrase) and phrase[k + 1].low in v.sets["modals"])
+        ):
+            break
+        if t.word:
+            out.append(t)
+    return out
+
+
+def _read_latin(text: str) -> dict[str, Any]:
+    """The reading's parts of a pitch in a Latin script (see `read_pitch`)."""
+    v = vocab()
+    toks = _tokens(text)
+    lang = _language(toks)
+    place, p0, p1 = _place(text, toks, lang)
+    cues = _cues(toks)
+    chosen: tuple[int, str] | None = None
+    phrases = [(i, kind, _customer_phrase(toks, i, kind)) for i, kind in cues]
+    phrases = [(i, kind, ph) for i, kind, ph in phrases if ph]
+    for i, kind, ph in phrases:
+        if _is_people(ph, lang):
+            chosen = (i, kind)
+            break
+    if chosen is None and phrases and phrases[0][1] == "for":
+        chosen = (phrases[0][0], phrases[0][1])
+    offering: list[_Tok]
+    customer, said, note_said, prep, setting = "", "", "", "", ""
+    brand = len(toks) > 2 and toks[0].low in v.sets["brands"] and toks[1].low in v.fors
+    if brand:
+        offering = _clause(toks, 2)
+    elif chosen is not None and chosen[0] == 1:  # "For nurses: meal kits"
+        stop = next((k for k, t in enumerate(toks) if t.text in _STOPS), len(toks))
+        offering = _offering(toks[stop + 1 :], len(toks), lang)
+    else:
+        offering = _offering(toks, chosen[0] - 1 if chosen else len(toks), lang)
+    if chosen is not None and not offering and chosen[1] == "helps":  # "We help X find childcare"
+        after = _customer_phrase(toks, chosen[0], "helps")
+        offering = _offering(toks[toks.index(after[-1]) + 2 :], len(toks), lang) if after else []
+    if chosen is not None:
+        phrase = _customer_phrase(toks, chosen[0], chosen[1])
+        who, prep_word, where = _split_setting(phrase)
+        if who and p0 >= chosen[0] and who[-1].start >= toks[p0].start:
+            who = [t for t in who if t.start < toks[p0].start]
+        mapped, changed = _thing_payer(who, lang)
+        if changed and mapped.endswith(" residents") and not place:
+            place = _span_words(who)
+        if changed and mapped.startswith("parents of ") and who[-1] is not toks[-1]:
+            nxt = toks.index(who[-1]) + 1
+            if toks[nxt].low == "with":  # "parents of kids with dyslexia"
+                mapped += " with " + _span_words(_clause(toks, nxt + 1))
+        if not _is_vague(who):
+            said = _nominative(_span_words(who), lang)
+            customer = mapped if changed else said
+            note_said = said if changed else ""
+            prep, setting = prep_word, _span(text, where)
+    if not customer and not brand:
+        customer, note_said = _implied(text, toks, lang, (p0, p1))
+    return {
+        "offering": _span_words(offering),
+        "customer": customer,
+        "said": note_said,
+        "place": place,
+        "setting": setting or "",
+        "prep": prep,
+    }
+
+
+def _nominative(phrase: str, lang: str) -> str:
+    """German plurals after "zwischen" or as an indirect object take an -n the customer drops
+    ("Handwerkern" -> "Handwerker"), unless the word is its own nominative ("Eltern")."""
+    if lang != "de":
+        return phrase
+    v = vocab()
+    return " ".join(
+        w[:-1]
+        if w.endswith("ern") and w[:1].isupper() and w.lower() not in v.sets["nominative"]
+        else w
+        for w in phrase.split()
+    )
+
+
+def _is_vague(phrase: list[_Tok]) -> bool:
+    v = vocab()
+    return all(t.lemma in v.sets["vague"] or t.low in v.sets["vague"] for t in phrase if t.word)
+
+
+# ------------------------------------------------------------------------------ the reading
 
 
 def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
@@ -312,218 +542,13 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
         title = w[:1].isupper() and all(p[1:] == p[1:].lower() for p in w.split("-"))
         if w.isupper() and len(w) > 1:
             out.append(w)  # an acronym
-        elif w == opener and title:
+        elif w == opener and title and not place:
             out.append(w[:1].lower() + w[1:])
         elif title_case and title and w.isascii() and not place:
             out.append("-".join(p[:1].lower() + p[1:] for p in w.split("-")))
         else:
             out.append(w)  # a name ("Zürich", "Leeds" in a place), German nouns, CJK
     return " ".join(out)
-
-
-# markup tags, Rich/BBCode tags, typed escapes (\n, \\t, \x1b, \u200b, an ANSI colour), format
-# placeholders (%s, {0}) and stray braces: none of them is a word of the pitch
-_MARKUP = Pattern(
-    r"<[^<>]{0,60}>|\[/?[#a-z0-9 =_-]{0,40}\]|\\+(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrte])(?:\[[\d;]*m)?"
-    r"|%[sdr]\b|\{\d*\}|[{}]",
-    re.IGNORECASE,
-)
-# Where the customer is: "nurses at big city hospitals", "farmers in Kenya".
-_SETTING = Pattern(r"\s+(at|in|across|near|around|inside|within|throughout)\s+", re.IGNORECASE)
-# Things a pitch is "for" that do not pay: the customer is whoever owns them.
-_NOT_PEOPLE = frozenset(
-    [
-        "plants",
-        "batteries",
-        "bikes",
-        "e-bikes",
-        "cars",
-        "vans",
-        "dogs",
-        "cats",
-        "pets",
-        "horses",
-        "boats",
-        "phones",
-        "laptops",
-        "gardens",
-        "lawns",
-        "pools",
-        "roofs",
-        "bees",
-        "chickens",
-        "gear",
-        "equipment",
-        "instruments",
-        "furniture",
-        "photos",
-    ]
-)
-# Occasions a thing is bought for, never people though they end like a trade ("dinners"): "family
-# dinners" are bought by families, "office parties" by offices.
-_OCCASIONS = frozenset(
-    [
-        "dinners",
-        "lunches",
-        "breakfasts",
-        "suppers",
-        "brunches",
-        "parties",
-        "weddings",
-        "picnics",
-        "barbecues",
-        "birthdays",
-        "holidays",
-        "events",
-        "meetings",
-        "trips",
-    ]
-)
-_PARTS = frozenset(
-    ["batteries", "tyres", "tires", "parts"]
-)  # owned with the thing they are part of
-_MADE = ("handmade", "homemade", "hand-made")
-# What a word says of the thing, not of its owner ("elderly cats" are owned by cat owners).
-_OF_THE_THING = frozenset(
-    ["used", "old", "broken", "second-hand", "new", "elderly", "senior", "older", "young", *_MADE]
-)
-_PEOPLE_WORDS = frozenset(
-    [
-        "people",
-        "staff",
-        "kids",
-        "children",
-        "families",
-        "couples",
-        "teams",
-        "folks",
-        "parents",
-        "seniors",
-        "police",
-        "clinics",
-        "schools",
-        "shops",
-        "cafés",
-        "cafes",
-        "restaurants",
-        "hospitals",
-        "hotels",
-        "farms",
-        "practices",
-        "firms",
-        "agencies",
-        "charities",
-        "cooperatives",
-        "breweries",
-        "bakeries",
-        "salons",
-        "homes",
-        "households",
-        "startups",
-        "offices",
-        "businesses",
-        "companies",
-        "studios",
-        "gyms",
-        "canteens",
-        "neighbourhoods",
-    ]
-)
-_RTL = Pattern(r"[\u0590-\u08ff]")
-_RTL_FOR = Pattern(r"^(?:لل|ل|ל|של)(?=\w)")
-_MAX_CUSTOMER_WORDS = 8
-_CONJ = {"and", "or", "et", "y", "und", "e", "och", "en"}
-
-
-def _trim(phrase: str) -> str:
-    """A phrase up to its clause's end ("nurses who work nights" -> "nurses"), whole words only,
-    without dangling stop words; never cut inside a noun phrase."""
-    phrase = _CLAUSE_END.split(phrase, maxsplit=1)[0].strip()
-    toks = phrase.split()
-    while toks and toks[-1].lower() in STOPWORDS | _CONJ:
-        toks.pop()
-    return " ".join(toks).strip(" '\"“”‘’-")
-
-
-def _head_noun_phrase(phrase: str) -> str:
-    """A very long customer phrase (a rambling pitch) down to its first people-noun."""
-    toks = phrase.split()
-    if len(toks) <= _MAX_CUSTOMER_WORDS:
-        return phrase
-    for i, w in enumerate(toks[:_MAX_CUSTOMER_WORDS]):
-        lw = w.lower().strip(",.")
-        if lw in _PEOPLE_WORDS or _PEOPLE_SUFFIX.fullmatch(lw):
-            return " ".join(toks[: i + 1])
-    return " ".join(toks[:_MAX_CUSTOMER_WORDS])
-
-
-def _split_setting(customer: str) -> tuple[str, str, str]:
-    """("night-shift nurses at big city hospitals") -> ("night-shift nurses", "at", "big city …")."""
-    m = _SETTING.search(customer)
-    if not m or not customer[: m.start()].strip():
-        return customer, "", ""
-    return customer[: m.start()].strip(), m.group(1).lower(), _trim(customer[m.end() :])
-
-
-# Customers who do not pay for themselves: their parents do.
-_MINORS = frozenset(["kids", "children", "toddlers", "teens", "teenagers", "babies", "infants"])
-_WITH = Pattern(r"\s+with\s+((?:(?!who\b|that\b|in\b|at\b|and\b)[\w'-]+\s*){1,4})", re.IGNORECASE)
-
-
-def _parents(customer: str, said: str) -> str:
-    """ "kids with dyslexia" -> "parents of kids with dyslexia" ('' for a customer who pays)."""
-    if _head(customer).lower() not in _MINORS:  # "parents of young children" pay already
-        return ""
-    m = _WITH.search(said)
-    return f"parents of {customer}" + (f" with {m.group(1).strip()}" if m else "")
-
-
-def _owners(customer: str) -> str:
-    """Who pays for a thing: "plants" -> "plant owners", "vintage cars" -> "vintage car owners",
-    a part's owner owns the whole ("e-bike batteries" -> "e-bike owners"), a handmade thing is
-    sold by its makers ("handmade furniture" -> "furniture makers")."""
-    toks = customer.split()
-    if not toks or toks[-1].lower() not in _NOT_PEOPLE:
-        return customer
-    made = any(t.lower() in _MADE for t in toks)
-    while len(toks) > 1 and toks[0].lower() in _OF_THE_THING:
-        toks = toks[1:]
-    if len(toks) > 1 and toks[-1].lower() in _PARTS:
-        return " ".join(toks[:-1]) + " owners"
-    head = toks[-1]
-    toks[-1] = head[:-3] + "y" if head.lower().endswith("ies") else head.rstrip("s")
-    return " ".join(toks) + (" makers" if made else " owners")
-
-
-def _buying_place(customer: str) -> str:
-    """Who pays for a thing a place buys for itself: "office coffee" -> "offices", "school
-    lunches" -> "schools", "family meals" -> "families" ('' unless the head is a thing and the
-    first word names a place or group that buys)."""
-    toks = customer.split()
-    if len(toks) < 2 or _is_people(customer) or not toks[0].isascii():
-        return ""
-    place = plural(toks[0].lower())
-    return place if place in _PEOPLE_WORDS else ""
-
-
-def _hosts(customer: str) -> str:
-    """Who pays for an occasion no place or group buys: "birthday parties" -> "birthday party
-    hosts", "weddings" -> "engaged couples" ('' unless the head is an occasion)."""
-    toks = customer.split()
-    if not toks or toks[-1].lower() not in _OCCASIONS:
-        return ""
-    if len(toks) == 1 and toks[0].lower() in _OCCASION_PAYERS:
-        return _OCCASION_PAYERS[toks[0].lower()]
-    return f"{singular(customer)} hosts"
-
-
-_OCCASION_PAYERS = {
-    "weddings": "engaged couples",
-    "holidays": "holidaymakers",
-    "trips": "travellers",
-    "events": "event organisers",
-    "meetings": "meeting organisers",
-}
 
 
 def _hits(word: str, tells: tuple[str, ...]) -> bool:
@@ -536,20 +561,18 @@ def _hits(word: str, tells: tuple[str, ...]) -> bool:
 _QUALIFIER = Pattern(r"\s+(?:of|on|at|in|with|for|de|du|des|di|da)\s+", re.IGNORECASE)
 
 
-def _head(phrase: str) -> str:
-    """The head noun of a phrase: its last word before a qualifier ("parents" of "parents of
-    young children", "flowers" of "wedding flowers on a budget")."""
+def _head_word(phrase: str) -> str:
     ws = words(_QUALIFIER.split(phrase, maxsplit=1)[0])
     return ws[-1] if ws else ""
 
 
 def _best(
-    vocab: dict[str, tuple[str, ...]], strong: list[str], weak: list[str], head: str = ""
+    table: dict[str, tuple[str, ...]], strong: list[str], weak: list[str], head: str = ""
 ) -> str:
     """The entry whose telling words the strong words (counted twice, the head noun once more)
     and the weak words hit most; ties go to the first in the table."""
     best, score = "general", 0
-    for name, tells in vocab.items():
+    for name, tells in table.items():
         n = 2 * sum(_hits(t, tells) for t in strong) + sum(_hits(t, tells) for t in weak)
         n += _hits(head, tells) if head else 0
         if n > score:
@@ -557,7 +580,7 @@ def _best(
     return best
 
 
-def _unmarked(pitch: str) -> str:
+def unmarked(pitch: str) -> str:
     """The pitch as read: markup tags and escapes gone, then `textkit.clean` (stored as typed)."""
     pitch = re.sub(
         r"<(script|style)\b[^>]*>.*?</\1\s*>", " ", pitch, flags=re.IGNORECASE | re.DOTALL
@@ -565,60 +588,25 @@ def _unmarked(pitch: str) -> str:
     return clean(_MARKUP.sub(" ", pitch))
 
 
-def _read_cjk(text: str) -> tuple[str, str]:
-    flat = re.sub(r"[。、！？!?.,]", "", text).strip()
-    for pat in _CJK_FOR:
-        m = pat.match(flat)
+def _read_other_script(text: str) -> dict[str, Any]:
+    """CJK ("<customer>のための<offering>") and right-to-left scripts ("for" is a prefix: ل, ל)."""
+    offering, customer = text, ""
+    if is_cjk(text):
+        flat = re.sub(r"[。、！？!?.,]", "", text).strip()
+        m = next((m for pat in _CJK_FOR if (m := pat.match(flat))), None)
         if m:
-            return m.group("o").strip(), m.group("c").strip()
-    cw = content_words(text)
-    return (cw[0] if cw else text[:20]), ""
-
-
-def _read_rtl(text: str) -> tuple[str, str]:
-    """Arabic / Hebrew: "for" is a prefix (ل, לל): "وجبات للممرضات" -> ("وجبات", "ممرضات")."""
-    toks = text.split()
-    for i, w in enumerate(toks[1:], start=1):
-        if _RTL_FOR.match(w):
-            return " ".join(toks[:i]), " ".join([_RTL_FOR.sub("", w), *toks[i + 1 :]])
-    return text, ""
-
-
-def _is_people(phrase: str) -> bool:
-    """A phrase whose head noun is people (a trade, a role, a group), not a thing or an animal."""
-    head = _head(_trim(phrase)).lower()
-    return (
-        bool(head)
-        and head not in _NOT_PEOPLE
-        and head not in _OCCASIONS
-        and (head in _PEOPLE_WORDS or bool(_PEOPLE_SUFFIX.fullmatch(head)))
-    )
-
-
-def _payer(phrase: str) -> str:
-    """Of "dogs, for solo groomers who work from a van": the later "for" names who pays when the
-    first names what the offering serves (a thing or an animal) and the later names people."""
-    later = re.search(rf"[,;:—–]\s*{_FOR}\s+(?P<c>.+)$", phrase, re.IGNORECASE)
-    if later and not _is_people(phrase) and _is_people(later.group("c")):
-        return later.group("c")
-    return phrase
-
-
-def _read_latin(first: str) -> tuple[str, str]:
-    """(offering, customer phrase) of a pitch in a Latin script."""
-    lead = re.match(rf"^{_FOR}\s+(?P<c>[^,:;.!?—–-]+)[,:;—–-]\s*(?P<o>.+)$", first, re.IGNORECASE)
-    if lead:
-        return lead.group("o"), lead.group("c")
-    m = re.search(rf"^(?P<o>.*?)\s+{_FOR}\s+(?P<c>.+)$", first, re.IGNORECASE)
-    if m:
-        return m.group("o"), _payer(m.group("c"))
-    h = _HELPS.search(first)
-    if h:
-        offering = first[: h.start()]
-        if not content_words(_LEAD.sub("", offering.strip() + " ")):
-            offering = first[h.end() :]
-        return offering, h.group(1)
-    return first, ""
+            offering, customer = m.group("o").strip(), m.group("c").strip()
+        else:
+            cw = content_words(text)
+            offering = cw[0] if cw else text[:20]
+    else:
+        toks = text.split()
+        for i, w in enumerate(toks[1:], start=1):
+            if _RTL_FOR.match(w):
+                offering = " ".join(toks[:i])
+                customer = " ".join([_RTL_FOR.sub("", w), *toks[i + 1 :]])
+                break
+    return {"offering": offering, "customer": customer, "said": "", "place": "", "setting": ""}
 
 
 def read_pitch(pitch: str) -> PitchReading:
@@ -629,69 +617,77 @@ def read_pitch(pitch: str) -> PitchReading:
 
 @functools.lru_cache(maxsize=256)
 def _read_pitch(pitch: str) -> PitchReading:
-    """The offering, customer, setting and the two worlds of a pitch (any language; English best).
+    """The offering, who pays, the place, the setting and the two worlds of a pitch.
 
-    Reads 3 to 60 words with or without "for"; keeps accents and other scripts whole; reads the
-    pitch without markup or escapes; a pitch that names no customer gets the offering world's
-    usual one and says so in `note`."""
-    text = _unmarked(pitch)
-    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0] if text else ""
-    if is_cjk(text):
-        offering, customer = _read_cjk(text)
-    elif _RTL.search(text):
-        offering, customer = _read_rtl(first)
-    else:
-        offering, customer = _read_latin(first)
-    offering = _trim(_LEAD.sub("", offering.strip()))
-    offering = re.sub(r"\s+(?:that|which|to)$", "", offering)
-    if not offering:
-        offering = " ".join(content_words(text)[:3])
-    # its article goes ("les étudiants" would read "three les étudiants" in the work)
-    said = customer
-    customer = _ARTICLE.sub("", _trim(customer))
-    while customer.split()[1:] and customer.split()[-1].lower() in WHERE_AFTER:
-        customer = customer.rsplit(None, 1)[0]  # "small businesses everywhere": who, not where
-    customer, prep, setting = _split_setting(_head_noun_phrase(customer))
-    owners = (
-        _parents(customer, said) or _buying_place(customer) or _hosts(customer) or _owners(customer)
-    )
+    Reads the first sentence (any language; English, French, Spanish and German best) without
+    markup or escapes; a pitch that names no payer gets the offering world's usual one for the
+    prose, `customer_found` False, and says so in `note`."""
+    text = unmarked(pitch)
+    first = re.split(r"(?<=[.!?])\s", text[:_MAX_READ], maxsplit=1)[0] if text else ""
+    latin = not (is_cjk(text) or _RTL.search(text))
+    got = _read_latin(first) if latin else _read_other_script(first)
+    offering = got["offering"] or " ".join(content_words(text)[:3]) or "the service"
+    customer, said = got["customer"], got["said"]
     found = bool(customer)
-    if not customer:
-        people = [
-            w
-            for w in re.findall(r"[^\W\d_]+", first)
-            if _PEOPLE_SUFFIX.fullmatch(w.lower())
-            and w.lower() not in STOPWORDS
-            and w.lower() not in words(offering)
-        ]
-        customer, found = (people[-1], True) if people else ("", False)
     core = _QUALIFIER.split(offering, maxsplit=1)[0]  # "wedding flowers" of "… on a budget"
     world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), words(text))
-    trade = _best(TRADES, words(f"{owners} {setting}"), [], _head(owners)) if found else "general"
-    if found and "retired" in words(owners):  # a retired engineer's trade is no longer tech
+    trade = (
+        _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))
+        if found
+        else "general"
+    )
+    if found and "retired" in words(customer):  # a retired engineer's trade is no longer tech
         trade = "elders"
     note = ""
-    if owners != customer:
-        verb = "do" if is_plural(customer) else "does"
-        note = f"“{customer}” {verb} not pay, so the customer is read as {owners}"
-        customer = owners
+    if said and said != customer:
+        verb = "do" if is_plural(said) else "does"
+        note = f"“{said}” {verb} not pay, so the customer is read as {customer}"
     if not customer:
         customer = WORLDS[world][1] if world in WORLDS else "early customers"
         note = f"the pitch names no customer, so it is read as {customer}; add “for …” to say"
-    if not offering:
-        offering = "the service"
-    industry = industry_of(text)
     return PitchReading(
         customer=_keep_case(customer, text),
         offering=_keep_case(offering, text),
-        industry=industry,
         customer_found=found,
-        setting=_keep_case(setting, text, place=True),
-        setting_prep=prep or "at",
+        setting=_keep_case(got["setting"], text, place=True),
+        setting_prep=got.get("prep") or "at",
+        place=got["place"],
         world=world,
         trade=trade,
         note=note,
     )
+
+
+def confirmed(
+    r: PitchReading, *, customer: str = "", offering: str = "", place: str = "", problem: str = ""
+) -> PitchReading:
+    """The reading with what the player confirmed on the new-venture form in place of what was
+    read (an empty field keeps the reading's); the worlds follow a changed offering or payer."""
+    changes: dict[str, Any] = {}
+    if offering and offering != r.offering:
+        core = _QUALIFIER.split(offering, maxsplit=1)[0]
+        changes["offering"] = offering
+        changes["world"] = _best({k: v[0] for k, v in WORLDS.items()}, words(core), [])
+    if customer and customer != r.customer:
+        changes.update(customer=customer, customer_found=True, note="")
+        changes["trade"] = _best(TRADES, words(customer), [], _head_word(customer))
+    if place and place != r.place:
+        changes.update(place=place, setting=place, setting_prep="in")
+    if problem and problem != r.problem:
+        changes["problem"] = problem
+    return dataclasses.replace(r, **changes) if changes else r
+
+
+def shown(r: PitchReading) -> dict[str, Any]:
+    """The reading as data (headless `--json`, the form): no customer read is null."""
+    return {
+        "offering": r.offering,
+        "customer": r.customer if r.customer_found else None,
+        "place": r.place or None,
+        "problem": r.problem or None,
+        "setting": r.who if r.setting else None,
+        "note": r.note or None,
+    }
 
 
 def describe(r: PitchReading) -> str:
@@ -709,7 +705,7 @@ def company_name(pitch: str) -> str:
     """A name when the player gives none: the offering's first words as written (any script),
     each word's first letter raised and the rest kept ("AI Receptionist Co", "Thé Co")."""
     r = read_pitch(pitch)
-    source = r.offering or _unmarked(pitch)
+    source = r.offering or unmarked(pitch)
     if is_cjk(source):
         return source[:12]
     picked = [
@@ -718,6 +714,6 @@ def company_name(pitch: str) -> str:
         if w.lower() not in STOPWORDS and (len(w) > 2 or (len(w) == 2 and w.isupper()))
     ][:2]
     if not picked:
-        picked = content_words(_unmarked(pitch))[:2] or ["New"]
+        picked = content_words(unmarked(pitch))[:2] or ["New"]
     name = " ".join(w[:1].upper() + w[1:] for w in picked)
     return name if _RTL.search(name) else name + " Co"

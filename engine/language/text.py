@@ -12,6 +12,7 @@ from engine.errors import InputError
 MAX_PITCH_CHARS = 2000
 MAX_NAME_CHARS = 60
 MAX_REASON_CHARS = 1000
+MAX_FIELD_CHARS = 120  # one field of the pitch's reading (who pays, offering, place, problem)
 
 # C0 and C1 controls other than the whitespace ones (tab, newline, carriage return)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")

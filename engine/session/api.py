@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
@@ -122,9 +122,12 @@ class GameSession:
         knowledge: Knowledge | None = None,
         conn: sqlite3.Connection | None = None,
         run_id: str | None = None,
+        reading: Mapping[str, str | None] | None = None,
     ) -> GameSession:
-        """Found a company: validate input, charter the org, forge the rival, design the world."""
-        start = validate_start(pitch, name, archetype, seed)
+        """Found a company: validate input, charter the org, forge the rival, design the world.
+
+        `reading`: the pitch fields the player confirmed (customer, offering, place, problem)."""
+        start = validate_start(pitch, name, archetype, seed, reading)
         directory = resolve_save_dir(save_dir)
         own_conn = conn is None
         conn = conn or open_save(db_path(directory))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -13,8 +14,8 @@ from engine.game.antagonist import forge
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
 from engine.game.world import build_stages
-from engine.language.pitch import company_name
-from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
+from engine.language.pitch import company_name, unmarked
+from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
 from savedb.records import FrozenRecord
 from textkit import content_words
@@ -128,26 +129,49 @@ if TYPE_CHECKING:
 #     names no rival; premium and cheap never bind the price in force.
 #     Every steering input is read by one parse (engine.language.reader): readings change, and
 #     each bound direction carries the span of words it came from (start, end).
+#     The pitch is read by one grammar over its words with its vocabulary as data (who pays, the
+#     offering, the place); the new-venture form's confirmed offering, customer, place and
+#     problem are recorded in the start and in RUN_STARTED, and the workers write about them.
 RULES_VERSION = 63
+
+# The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
+READING_FIELDS = ("customer", "offering", "place", "problem")
 
 
 @dataclass(frozen=True, eq=False, repr=False)
 class StartInputs(FrozenRecord):
+    """What founds a venture. The reading's fields hold what the player confirmed ("" = as read),
+    so a replay founds the same company whatever a later reader makes of the pitch."""
+
     pitch: str
     name: str
     archetype: str
     seed: int
+    customer: str = ""
+    offering: str = ""
+    place: str = ""
+    problem: str = ""
 
     def record(self) -> dict[str, Any]:
         """The `start` step of the run's recorded inputs (what replay re-plays)."""
         return {"cmd": "start", **asdict(self)}
 
 
-def validate_start(pitch: str, name: str | None, archetype: str, seed: int) -> StartInputs:
-    """Clean and check everything before anything is written; raise InputError with one line."""
+def validate_start(
+    pitch: str,
+    name: str | None,
+    archetype: str,
+    seed: int,
+    reading: Mapping[str, str | None] | None = None,
+) -> StartInputs:
+    """Clean and check everything before anything is written; raise InputError with one line.
+
+    `reading`: the confirmed customer, offering, place and problem (each optional, one line,
+    plain text, at most MAX_FIELD_CHARS); an unknown field is refused."""
     pitch = clean_text(pitch, field="pitch", max_chars=MAX_PITCH_CHARS)
     if len(content_words(pitch)) < 2:
         raise InputError("pitch needs at least a few words about what the company does")
+    fields = _reading_fields(reading or {})
     name = clean_text(name or "", field="name", max_chars=MAX_NAME_CHARS, required=False)
     if not name:
         name = company_name(pitch)
@@ -156,13 +180,28 @@ def validate_start(pitch: str, name: str | None, archetype: str, seed: int) -> S
         raise InputError(f"unknown archetype {archetype[:30]!r} (choose {', '.join(ARCHETYPES)})")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise InputError("seed must be a whole number from 0")
-    return StartInputs(pitch=pitch, name=name, archetype=archetype, seed=seed)
+    return StartInputs(pitch=pitch, name=name, archetype=archetype, seed=seed, **fields)
+
+
+def _reading_fields(reading: Mapping[str, str | None]) -> dict[str, str]:
+    unknown = sorted(set(reading) - set(READING_FIELDS))
+    if unknown:
+        raise InputError(
+            f"unknown pitch field {unknown[0][:30]!r} (use {', '.join(READING_FIELDS)})"
+        )
+    out = {}
+    for key in READING_FIELDS:
+        value = clean_text(
+            reading.get(key) or "", field=key, max_chars=MAX_FIELD_CHARS, required=False
+        )
+        out[key] = " ".join(unmarked(value).split())  # one line, no markup or typed escapes
+    return out
 
 
 def found_state(inputs: StartInputs, run_id: str) -> GameState:
     """The company on day 0: org, economics, eight stages, the rival."""
     org = economy.founding_org()
-    customer = customer_from_pitch(inputs.pitch)
+    customer = inputs.customer or customer_from_pitch(inputs.pitch)
     founder = Founder(
         name="You",
         company=inputs.name,
@@ -170,6 +209,9 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
         archetype=inputs.archetype,  # type: ignore[arg-type]
         customer=customer,
         keywords=content_words(inputs.pitch)[:8],
+        offering=inputs.offering,
+        place=inputs.place,
+        problem=inputs.problem,
     )
     start = ARCHETYPE_RULES[inputs.archetype].start
     state = GameState(

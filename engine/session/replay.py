@@ -21,6 +21,7 @@ from engine.routing import Router
 from engine.session.api import GameSession, refuse_old_rules
 from engine.session.commands import Record
 from engine.session.events import Event, list_events, strip_keys, strip_timing
+from engine.session.founding import READING_FIELDS
 from engine.session.saves import load_run
 from savedb.db import connect
 
@@ -77,6 +78,7 @@ def founded(run_id: str, inputs: list[Record], router: Router) -> Iterator[GameS
             name=start["name"],
             archetype=start["archetype"],
             seed=start["seed"],
+            reading={k: start.get(k) for k in READING_FIELDS},  # absent in older saves
             router=router,
             conn=mem,
             run_id=run_id,

@@ -224,6 +224,9 @@ def found(step: Step) -> None:
             "archetype": f.archetype,
             "seed": st.seed,
             "customer": f.customer,
+            "offering": f.offering,  # what the player confirmed ("" = as read from the pitch)
+            "place": f.place,
+            "problem": f.problem,
             "runtime": step.runtime,
         },
     )

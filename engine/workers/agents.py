@@ -169,7 +169,16 @@ def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[s
     user = data_block(
         "venture_data",
         f"Company: {f.company}\nPitch: {f.pitch}\nCustomer: {f.customer}\n"
-        f"Stage {stage.number} {stage.beat}: {stage.title}\nGoal: {stage.goal}\n"
+        + "".join(
+            f"{label}: {value}\n"
+            for label, value in (
+                ("Offering", f.offering),
+                ("Place", f.place),
+                ("Problem", f.problem),
+            )
+            if value  # what the CEO confirmed on the new-venture form
+        )
+        + f"Stage {stage.number} {stage.beat}: {stage.title}\nGoal: {stage.goal}\n"
         f"Success metric: {stage.success_metric}\nRival: {state.antagonist.name}",
     )
     return system, user

@@ -59,7 +59,7 @@ def _voice(
     CEO said to leave out (`avoid`) is never drawn: the venture's problem and promise are redrawn
     from what is left of the banks."""
     t = thread or {}
-    p = read_pitch(founder.pitch)
+    p = founder.reading()  # the pitch's reading with what the player confirmed
     wb, tb = _banks(p.world, avoid), _without(trade_words(p.trade), avoid)
     venture = random.Random(f"{seed}:venture:words")
     moment = venture.choice(tb["moment"])
@@ -74,7 +74,8 @@ def _voice(
         "moment": moment,
         # a trade that runs the offering's world as a business (groomers, not pet owners) has
         # its own problem and promise
-        "pain": venture.choice(tb.get("pain") or wb["pain"]).replace("{moment}", moment),
+        "pain": p.problem
+        or venture.choice(tb.get("pain") or wb["pain"]).replace("{moment}", moment),
         "outcome": venture.choice(tb.get("outcome") or wb["outcome"]).replace("{moment}", moment),
         # the unit goes without an article, as "the {unit} wedge" and "per {unit}" add their own
         "unit": _own_unit(tb["unit"], venture.choice(tb["unit"]), customer)

@@ -97,6 +97,7 @@ def test_simulate_json_shape(tmp_path, capsys):
         "memory",
         "served_by",
         "routing",
+        "pitch",  # the pitch as read and as confirmed (--customer, --offering, …)
         "binds_nothing",
         "readings",
     }

@@ -135,7 +135,9 @@ def test_a_grooming_company_is_not_written_as_a_dog_walker(new_session, pitch):
         s = new_session(pitch=pitch, seed=seed)
         play(s, Plan(path="AAAAAAAA"))
         text = " ".join(str(e.payload.get("artifact", "")) for e in s.events()).lower()
-        assert "pet owners" in text
+        # the corpus reads "dog grooming" as paid for by dog owners (pitches.jsonl: "vegan dog
+        # food subscription" -> dog owners), so the owners are named by their pet
+        assert re.search(r"\b(?:pet|dog|cat) owners\b", text)
         assert not re.search(r"left alone|tired pet|waits by the door", text)
 
 

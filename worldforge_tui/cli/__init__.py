@@ -124,11 +124,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         archetype=args.archetype,
         seed=args.seed,
         save_dir=args.save_dir,
+        reading={k: getattr(args, k) for k in ("customer", "offering", "place", "problem")},
     )
     try:
+        pitch = pitch_lines(session.state.founder)
         readings: list[dict[str, object]] = []
         unbound = play(session, plan, readings)
-        result = {**summary(session), "binds_nothing": unbound, "readings": readings}
+        result = {
+            **summary(session),
+            "pitch": pitch,
+            "binds_nothing": unbound,
+            "readings": readings,
+        }
     finally:
         session.close()
     for said in unbound:  # what the TUI confirms first: a script is told, never asked
@@ -157,6 +164,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
                 f"{d['rule_id'] if d else ''}"
             )
+        print(f"pitch read as: {describe_reading(pitch)}")  # after the run id line scripts read
         for line in served_lines(result["routing"]):
             print(line)
     warning = tier_warning(result["routing"])
@@ -165,6 +173,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.strict_tier:
             return 1
     return 0
+
+
+def pitch_lines(founder: Any) -> dict[str, Any]:
+    """The pitch as the game read it and as the venture runs it (with --customer etc. applied)."""
+    from engine.language.pitch import read_pitch, shown
+
+    return {"read": shown(read_pitch(founder.pitch)), "confirmed": shown(founder.reading())}
+
+
+def describe_reading(pitch: dict[str, Any]) -> str:
+    """One line of the confirmed reading ("offering: … · who pays: … · place: …")."""
+    c = pitch["confirmed"]
+    return " · ".join(
+        f"{label}: {c[key] if c[key] is not None else '(none named)'}"
+        for label, key in (("offering", "offering"), ("who pays", "customer"), ("place", "place"))
+    ) + (f" · problem: {c['problem']}" if c["problem"] else "")
 
 
 PER_PATH_DROPS = frozenset({"prefix", "path", "rules", "dilemmas", "events"})
@@ -352,6 +376,15 @@ def _play_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
 def _simulate_parser(sub: argparse._SubParsersAction[_Parser], flags: dict[str, Flag]) -> None:
     sim = sub.add_parser("simulate", help="play a full venture headless")
     _common_start(sim, required=True)
+    for field, said in (
+        ("customer", "who pays"),
+        ("offering", "what the company sells"),
+        ("place", "where it starts"),
+        ("problem", "the problem it solves, as a noun phrase"),
+    ):  # the new-venture form's fields: each overrides the pitch's reading
+        sim.add_argument(
+            f"--{field}", metavar="TEXT", help=f"{said} (default: read from the pitch)"
+        )
     for flag in flags.values():  # one option per player command a headless venture gives
         repeated = flag.form != "path"  # one value a stage
         sim.add_argument(

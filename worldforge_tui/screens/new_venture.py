@@ -1,8 +1,11 @@
-"""The new-venture screen: pitch, company name, founder archetype and seed; or resume the last run.
+"""The new-venture screen: pitch, what the game reads in it, company name, founder archetype and
+seed; or resume the last run.
 
-Under the pitch, the game's reading of it (offering, customer, where, and the two worlds) updates as
-the player types, so a misread customer is corrected before the venture starts. The seed is fresh
-for every new venture (shown and editable, so a run can be played again)."""
+As the pitch is typed, the game's reading fills four fields (the offering, who pays, the place and
+the problem), each editable: what the player confirms is what every worker writes about (a field
+the player edited is never overwritten by a later reading). The seed is fresh for every new
+venture (shown and editable, so a run can be played again). At 80x24 the fields scroll between
+the title and the buttons, which stay in view; the hint says what Enter does."""
 
 from __future__ import annotations
 
@@ -12,12 +15,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from engine.game.archetypes import ARCHETYPE_RULES
-from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS
+from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_tui import actions
 from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.safe_text import literal, literal_line
@@ -28,10 +31,19 @@ if TYPE_CHECKING:
     from engine.session.saves import RunSummary
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
+# The reading's fields: (key, label, placeholder). The key is the engine's (founding.READING_FIELDS).
+FIELDS = (
+    ("offering", "Offering", "what the company sells"),
+    ("customer", "Who pays", "(none named: who pays?)"),
+    ("place", "Place", "(none named; optional)"),
+    ("problem", "Problem", "what they struggle with (optional)"),
+)
+HINT = "Enter starts the venture · Tab moves to the next field · Esc cancels"
 
 
 class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
-    """Dismisses with {"pitch","name","archetype","seed"}, {"resume": run_id}, or None (cancel)."""
+    """Dismisses with {"pitch","name","archetype","seed","reading"}, {"resume": run_id}, or None
+    (cancel); "reading" holds the four fields as the player confirmed them."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")
 
@@ -42,46 +54,57 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
         self._resume = resume
         self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
+        self._edited: set[str] = set()  # fields the player changed: the reading leaves them be
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box venture-box"):
             yield Label("New venture", classes="dialog-title")
-            yield Label("Pitch: what does the company do, for whom?", classes="form-label-top")
-            yield BoundedInput(
-                placeholder="e.g. inventory planning for small bakeries",
-                id="nv-pitch",
-                max_length=MAX_PITCH_CHARS,  # the engine's limits: what fits here is accepted
-            )
-            yield Label(
-                "Reading: type a pitch to see who it is for.",
-                id="nv-reading",
-                classes="form-label-top",
-            )
-            with Horizontal(classes="form-row"):
-                yield Label("Company", classes="form-label")
+            with VerticalScroll(id="nv-form"):
+                yield Label("Pitch: what does the company do, for whom?", classes="form-label-top")
                 yield BoundedInput(
-                    placeholder="(from the pitch)",
-                    id="nv-name",
-                    max_length=MAX_NAME_CHARS,
-                    compact=True,
+                    placeholder="e.g. inventory planning for small bakeries",
+                    id="nv-pitch",
+                    max_length=MAX_PITCH_CHARS,  # the engine's limits: what fits here is accepted
                 )
-            with Horizontal(classes="form-row"):
-                yield Label("Founder", classes="form-label")
-                yield Choice(
-                    list(ARCHETYPES),
-                    value="builder",
-                    allow_blank=False,
-                    id="nv-archetype",
-                    compact=True,
+                yield Label(
+                    "Reading: type a pitch to see who it is for.",
+                    id="nv-reading",
+                    classes="form-label-top",
                 )
-            yield Label(
-                literal(ARCHETYPE_RULES["builder"].mechanic, limit=300),
-                id="nv-mechanic",
-                classes="form-label-top",
-            )
-            with Horizontal(classes="form-row"):
-                yield Label("Seed", classes="form-label")
-                yield Input(str(self._seed), id="nv-seed", type="integer", compact=True)
+                for key, label, placeholder in FIELDS:
+                    with Horizontal(classes="form-row"):
+                        yield Label(label, classes="form-label")
+                        yield BoundedInput(
+                            placeholder=placeholder,
+                            id=f"nv-{key}",
+                            max_length=MAX_FIELD_CHARS,
+                            compact=True,
+                        )
+                with Horizontal(classes="form-row"):
+                    yield Label("Company", classes="form-label")
+                    yield BoundedInput(
+                        placeholder="(from the pitch)",
+                        id="nv-name",
+                        max_length=MAX_NAME_CHARS,
+                        compact=True,
+                    )
+                with Horizontal(classes="form-row"):
+                    yield Label("Founder", classes="form-label")
+                    yield Choice(
+                        list(ARCHETYPES),
+                        value="builder",
+                        allow_blank=False,
+                        id="nv-archetype",
+                        compact=True,
+                    )
+                yield Label(
+                    literal(ARCHETYPE_RULES["builder"].mechanic, limit=300),
+                    id="nv-mechanic",
+                    classes="form-label-top",
+                )
+                with Horizontal(classes="form-row"):
+                    yield Label("Seed", classes="form-label")
+                    yield Input(str(self._seed), id="nv-seed", type="integer", compact=True)
             yield Label("", id="nv-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Start", variant="primary", id="nv-start")
@@ -92,6 +115,7 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
                         literal_line(f"Resume {name} (day {day})", limit=40), id="nv-resume"
                     )
                 yield Button("Cancel", id="nv-cancel")
+            yield Label(HINT, id="nv-hint", classes="dialog-hint")
 
     # The pitch field takes focus as the form mounts, not after its first draw: keys typed once the
     # form shows must land in it (with the focus deferred, a pitch typed in the ~0.5 s between the
@@ -132,10 +156,31 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
 
     @on(Input.Changed, "#nv-pitch")
     def _pitch_changed(self, event: Input.Changed) -> None:
-        """Show how the game reads the pitch; the player rewrites it ("… for …") to correct it."""
+        """Show how the game reads the pitch and fill the fields the player has not edited."""
         self.query_one("#nv-reading", Label).update(
             literal_line(reading_line(event.value), limit=240)
         )
+        fields = reading_fields(event.value)
+        for key, _, _ in FIELDS:
+            if key in self._edited:
+                continue
+            value = fields.get(key, "")[:MAX_FIELD_CHARS]
+            field = self.query_one(f"#nv-{key}", Input)
+            if field.value != value:
+                with field.prevent(Input.Changed):  # the reading's fill is no edit of the player's
+                    field.value = value
+                    field.cursor_position = 0  # a long value shows its start
+
+    @on(Input.Changed)
+    def _field_changed(self, event: Input.Changed) -> None:
+        """A field the player changes is theirs: later readings leave it; emptied, it refills."""
+        key = (event.input.id or "").removeprefix("nv-")
+        if key not in {k for k, _, _ in FIELDS}:
+            return
+        if event.value.strip():
+            self._edited.add(key)
+        else:
+            self._edited.discard(key)
 
     @on(Select.Changed, "#nv-archetype")
     def _archetype_changed(self, event: Select.Changed) -> None:
@@ -165,6 +210,10 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
                 "name": self.query_one("#nv-name", Input).value.strip() or None,
                 "archetype": archetype if isinstance(archetype, str) else "builder",
                 "seed": seed,
+                "reading": {
+                    key: self.query_one(f"#nv-{key}", Input).value.strip() or None
+                    for key, _, _ in FIELDS
+                },
             }
         )
 
@@ -192,3 +241,12 @@ def reading_line(pitch: str) -> str:
     r = read_pitch(pitch)
     line = "Reading: " + describe(r)
     return f"{line}. Note: {r.note}." if r.note else line
+
+
+def reading_fields(pitch: str) -> dict[str, str]:
+    """The four fields as the game reads the pitch ("" where it reads nothing)."""
+    if len(pitch.split()) < 2:
+        return {}
+    from engine.language.pitch import read_pitch, shown
+
+    return {k: v or "" for k, v in shown(read_pitch(pitch)).items()}

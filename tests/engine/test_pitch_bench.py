@@ -1,0 +1,74 @@
+"""The pitch bench's scoring (bench/reading_pitch.py): lenient on form, strict on meaning.
+
+Run in a child process: importing `bench` gives the process a temporary home of its own
+(bench/__init__.py), which must not leak into the tests that share this worker."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PAYERS = [  # (read, label, same payer?)
+    ("the Busy Parents", "busy parents", True),
+    ("students in halls", "students", True),  # a setting kept: the same payer
+    ("new mum", "new mums", True),
+    ("parents", "teens", False),
+    ("dog", "dog owners", False),  # the thing, not its owner
+    (None, None, True),  # a null label reads as no customer
+    ("early customers", None, False),
+    (None, "landlords", False),
+]
+PLACES = [
+    ("the Cotswolds", "Cotswolds", True),
+    ("Leeds", "London", False),
+    ("beaches", None, False),
+]
+BAD = [  # (customer, pitch, kind)
+    ("you", "An AI that writes your CV", "pronoun"),
+    ("nurses pass the NCLEX exam wants", "x", "verb"),
+    ("Uber", "Uber for lawnmowers", "rival"),
+    ("a simpler week", "x", "benefit"),
+    ("adults who gave up as kids", "x", ""),  # a verb inside the relative clause
+    ("landlords", "x", ""),
+]
+
+
+@pytest.fixture(scope="module")
+def judged() -> dict[str, Any]:
+    code = (
+        "import json, sys\n"
+        "from bench.reading_pitch import bad_kind, same_payer, same_place\n"
+        "c = json.load(sys.stdin)\n"
+        "print(json.dumps({'payer': [same_payer(a, b) for a, b, _ in c['payer']],\n"
+        "  'place': [same_place(a, b) for a, b, _ in c['place']],\n"
+        "  'bad': [bad_kind(a, b) for a, b, _ in c['bad']]}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps({"payer": PAYERS, "place": PLACES, "bad": BAD}),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        timeout=120,
+    )
+    return dict(json.loads(out.stdout))
+
+
+def test_who_pays_is_matched_on_form_leniently_and_on_meaning_strictly(judged) -> None:
+    assert judged["payer"] == [ok for _, _, ok in PAYERS]
+
+
+def test_a_place_is_matched_as_written_apart_from_case(judged) -> None:
+    assert judged["place"] == [ok for _, _, ok in PLACES]
+
+
+def test_a_pronoun_a_verb_a_rival_or_a_benefit_is_flagged_as_a_customer(judged) -> None:
+    assert judged["bad"] == [kind for _, _, kind in BAD]
