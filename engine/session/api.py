@@ -19,8 +19,11 @@ from engine.errors import GameError, SaveError
 from engine.game.models import GameState
 from engine.logs import log_event, log_exception, logged
 from engine.routing import Router
+from engine.routing.deadline import ActionDeadline
+from engine.routing.types import CallCancelled
 from engine.session import commands, memory_commands, steps
 from engine.session import lease as leases
+from engine.session.checkpoint import Checkpoint
 from engine.session.commands import Command, Kind, Record
 from engine.session.events import Event, insert_events, list_events, next_event_id
 from engine.session.founding import RULES_VERSION, found_state, knowledge_for, validate_start
@@ -105,6 +108,7 @@ class GameSession:
         self._seen_event_id = next_event_id(conn, state.run_id) - 1 if inputs else 0
         self.forgotten = False  # set once the run is found deleted elsewhere (watchers)
         self._heartbeat: leases.Heartbeat | None = None
+        self._acting = False  # a player action is running (its follow-ups join it)
         self._beat()
 
     # ---------------------------------------------------------------- construction
@@ -339,7 +343,39 @@ class GameSession:
         """Run one command: its lead-in, its refusal or input check, its model work outside the
         transaction, then what it applies inside one, recorded; then its follow-up. Replaying
         re-issues a recorded command as it was recorded, without check or follow-up (each
-        follow-up was recorded as a step of its own)."""
+        follow-up was recorded as a step of its own).
+
+        A command issued from outside (not a lead-in or follow-up of another) is one player
+        action: every model call it makes, follow-ups included, shares one deadline
+        (AGENT_REQUEST_TIMEOUT, `engine.routing.deadline`), and when the player cancels it (Esc)
+        the run goes back to where it stood before it (`engine.session.checkpoint`)."""
+        if replaying or self._acting:
+            return self._execute(command, replaying=replaying)
+        action = ActionDeadline.start(self.router.settings.agent_request_timeout)
+        # only a model call can be cancelled: the simulator's actions need no copy
+        mark = None
+        if self.router.runtime_label() not in ("simulation", "replay") and not self.explore:
+            mark = Checkpoint.take(self.conn, self.state.run_id)
+        self._acting = True
+        try:
+            with self.router.acting(action):
+                return self._execute(command)
+        except CallCancelled:
+            if mark is not None:
+                self._undo(mark)
+            raise
+        finally:
+            self._acting = False
+
+    def _undo(self, mark: Checkpoint) -> None:
+        """Put the run back as it stood at `mark` (a cancelled action), state and log included."""
+        with self._lock:
+            mark.restore(self.conn)
+            self.state, self.inputs = load_run(self.conn, mark.run_id)
+            self._next_id = None
+            self._seen_event_id = next_event_id(self.conn, mark.run_id) - 1
+
+    def _execute(self, command: Command[P, R], *, replaying: bool = False) -> R:
         with logged(self, command.name):
             self._writable()
             lead = command.lead_in(self.state)
