@@ -374,6 +374,7 @@ class GameSession:
             self.state, self.inputs = load_run(self.conn, mark.run_id)
             self._next_id = None
             self._seen_event_id = next_event_id(self.conn, mark.run_id) - 1
+            self.memory.rewound()
 
     def _execute(self, command: Command[P, R], *, replaying: bool = False) -> R:
         with logged(self, command.name):
