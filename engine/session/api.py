@@ -158,14 +158,18 @@ class GameSession:
         save_dir: str | Path | None = None,
         router: Router | None = None,
         knowledge: Knowledge | None = None,
+        play: bool = True,
     ) -> GameSession:
+        """The saved run, to play (`play`: refused when an older rules version played it) or
+        for what a player may do with any run they own: forget, prune, export (`play=False`)."""
         directory = resolve_save_dir(save_dir)
         conn = open_save(db_path(directory), create=False) if db_path(directory).exists() else None
         if conn is None:
             raise GameError(f"no saves in {directory}")
         try:
             state, inputs = load_run(conn, run_id)
-            refuse_old_rules(state)
+            if play:
+                refuse_old_rules(state)
             lease = leases.acquire(conn, run_id)
             if isinstance(lease, Lease):  # re-read under the lease: the state it expects
                 state, inputs = load_run(conn, run_id)
@@ -312,7 +316,8 @@ class GameSession:
             except BaseException:
                 self._next_id = None
                 if self.inputs and not self.explore:
-                    self.state = load_run(self.conn, work.run_id)[0]
+                    with contextlib.suppress(SaveError):  # gone (forgotten): its own line stands
+                        self.state = load_run(self.conn, work.run_id)[0]
                 raise
             self.inputs = inputs
             self.lease.version = new_version
@@ -419,6 +424,7 @@ class GameSession:
                 delete_run(self.conn, run_id)
                 leases.forget(self.conn, run_id)
             self.lease = None
+            self.forgotten = True
             report.compacted = self.memory.compact()
             removed = memory_commands.delete_reports(self.save_dir, run_id)
             cosmos_pending = self.memory.forget_pending()
@@ -449,6 +455,29 @@ class GameSession:
         return build_snapshot(self)
 
     def export_report(self, path: str | Path | None = None) -> Path:
+        """The report card as Markdown. Refused (one line, nothing written) once the run was
+        forgotten, here or in any other window or command: a forget is final."""
         from engine.views.report import write_report
 
-        return write_report(self, path)
+        self._still_saved()
+        out = write_report(self, path)
+        try:
+            self._still_saved()
+        except SaveError:  # forgotten while it was being written: it goes too
+            out.unlink(missing_ok=True)
+            raise
+        return out
+
+    def _still_saved(self) -> None:
+        """Raise the one forgotten line unless the save still holds this run."""
+        from engine.session.saves import run_exists
+
+        if not self.forgotten:
+            try:
+                self.forgotten = not run_exists(self.conn, self.state.run_id)
+            except sqlite3.ProgrammingError:  # this window forgot it and closed the save
+                self.forgotten = True
+        if self.forgotten:
+            raise SaveError(
+                f"run {self.state.run_id} was forgotten: nothing of it is written again"
+            )

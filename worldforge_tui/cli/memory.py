@@ -281,10 +281,11 @@ def _write_command(
             "--day applies to dry runs only: a change to a game run happens on the "
             "run's own game day"
         )
-    session = GameSession.load(
+    session = GameSession.load(  # any rules version: a player may always prune or forget
         args.run,
         save_dir=resolve_save_dir(args.save_dir),
         router=Router(_settings()),
+        play=False,
     )
     try:
         if session.read_only:
