@@ -30,7 +30,7 @@ from engine.session.founding import RULES_VERSION, found_state, knowledge_for, v
 from engine.session.lease import Holder, Lease, RunBusyError
 from engine.session.memory_backend import memory_for
 from engine.session.run_ids import new_run_id
-from engine.session.savefile import open_save
+from engine.session.savefile import open_save, open_to_look
 from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
 from engine.session.steps import Step
 from memory.contract import MemoryBackend
@@ -163,14 +163,20 @@ class GameSession:
         """The saved run, to play (`play`: refused when an older rules version played it) or
         for what a player may do with any run they own: forget, prune, export (`play=False`)."""
         directory = resolve_save_dir(save_dir)
-        conn = open_save(db_path(directory), create=False) if db_path(directory).exists() else None
-        if conn is None:
+        if not db_path(directory).exists():
             raise GameError(f"no saves in {directory}")
+        # to play, the save must be writable; to look (export), a read-only save dir will do
+        if play:
+            conn, read_only = open_save(db_path(directory), create=False), False
+        else:
+            conn, read_only = open_to_look(db_path(directory))
         try:
             state, inputs = load_run(conn, run_id)
             if play:
                 refuse_old_rules(state)
-            lease = leases.acquire(conn, run_id)
+            lease: Lease | Holder | None = None
+            if not read_only:  # a read-only save dir: this session only looks
+                lease = leases.acquire(conn, run_id)
             if isinstance(lease, Lease):  # re-read under the lease: the state it expects
                 state, inputs = load_run(conn, run_id)
             settings = load_settings() if router is None else router.settings
@@ -193,7 +199,7 @@ class GameSession:
         path = db_path(resolve_save_dir(save_dir))
         if not path.exists():
             return []
-        conn = open_save(path, create=False)
+        conn, _ = open_to_look(path)
         try:
             return list_runs(conn)
         finally:
@@ -460,7 +466,14 @@ class GameSession:
         from engine.views.report import write_report
 
         self._still_saved()
-        out = write_report(self, path)
+        try:
+            out = write_report(self, path)
+        except OSError as err:  # a read-only save dir, a full disk, a missing folder
+            where = err.filename or path or "the save dir's reports/"
+            raise SaveError(
+                f"the report could not be written to {where} ({err.strerror or err}): "
+                "export with --out FILE, or --out - to print it"
+            ) from None
         try:
             self._still_saved()
         except SaveError:  # forgotten while it was being written: it goes too
