@@ -60,10 +60,26 @@ def test_a_stale_holder_writes_nothing_of_a_forgotten_run(tmp_path: Path) -> Non
             assert "\n" not in str(err.value)
             assert "forgotten" in str(err.value)
         assert not (tmp_path / "elsewhere.md").exists()
+        audit = _audit_rows(tmp_path, run_id)
+        for argv in (["export", run_id], ["memory", "prune", "--run", run_id]):
+            assert main([*argv, "--save-dir", str(tmp_path)]) == 2, argv
+        assert (
+            main(["memory", "forget", "--run", run_id, "--yes", "--save-dir", str(tmp_path)]) == 2
+        )
+        assert _audit_rows(tmp_path, run_id) == audit  # not even another content-free row
         assert _rows_of(tmp_path, run_id) == {}
         assert _files_of(tmp_path, run_id) == []
     finally:
         stale.close()
+
+
+def _audit_rows(save_dir: Path, run_id: str) -> int:
+    conn = sqlite3.connect(db_path(save_dir))
+    try:
+        sql = "SELECT count(*) FROM memory_audit WHERE run_id = ?"
+        return int(conn.execute(sql, (run_id,)).fetchone()[0])
+    finally:
+        conn.close()
 
 
 def _old_run(save_dir: Path, capsys) -> str:

@@ -336,6 +336,10 @@ def _store_consolidate(
 
 def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.Namespace) -> None:
     act = args.memory_action
+    if not any(store.counts().values()) and not store.records():
+        # a forgotten run leaves only its content-free audit rows: a forget is final, and
+        # nothing more is written under its id (not even another audit row)
+        raise CliError(f"run {args.run} has nothing left to {act}: it was forgotten or is empty")
     if act == "prune":
         _pruned(args, store.prune(game_day=_day(conn, args), dry_run=False))
     elif act == "consolidate":
