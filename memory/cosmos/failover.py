@@ -232,14 +232,15 @@ class FailoverMemory:
             call(self.local)
         except Exception:  # a mirror that fails leaves an outage's briefs shorter, nothing else
             log.exception("cosmos memory: the local mirror of a write failed")
+
             # the mirror no longer holds all Cosmos holds: never make Cosmos equal to it
-            self._write(
-                functools.partial(
-                    self.conn.execute,
-                    "DELETE FROM memory_cosmos_mirror WHERE run_id = ?",
-                    (self.run_id,),
+            def unmark() -> None:
+                _ensure_outbox(self.conn)
+                self.conn.execute(
+                    "DELETE FROM memory_cosmos_mirror WHERE run_id = ?", (self.run_id,)
                 )
-            )
+
+            self._write(unmark)
 
     def _serve(self, call: Callable[[MemoryBackend], T], *, mirror: bool = False) -> tuple[T, bool]:
         """`call` on Cosmos (and, for a write, `mirror`ed on the local store); on an outage (or
@@ -516,15 +517,17 @@ class FailoverMemory:
     def _mark_complete(self) -> None:
         """From now on the mirror holds all Cosmos holds of the run. Only for a run the save
         still has notes of (its counter): a forgotten run gets no row again."""
-        self._write(
-            functools.partial(
-                self.conn.execute,
+
+        def mark() -> None:
+            _ensure_outbox(self.conn)  # a save made before this process imported this module
+            self.conn.execute(
                 "INSERT OR IGNORE INTO memory_cosmos_mirror (run_id, since)"
                 " SELECT ?, datetime('now') WHERE EXISTS"
                 " (SELECT 1 FROM memory_counters WHERE run_id = ?)",
                 (self.run_id, self.run_id),
             )
-        )
+
+        self._write(mark)
 
     def _fingerprint(self) -> dict[str, tuple[str, int]]:
         """The mirror's notes as `Primary.fingerprint` gives Cosmos's."""
