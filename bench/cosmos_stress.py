@@ -132,7 +132,10 @@ def venture(
     game = GameSession.start_venture(
         pitch=pitch, seed=seed, save_dir=tmp / f"cosmos{index}", router=Router(settings)
     )
-    game.memory.retry_seconds = 0.0  # type: ignore[attr-defined]  (FailoverMemory)
+    from memory.cosmos.failover import FailoverMemory
+
+    assert isinstance(game.memory, FailoverMemory)
+    game.memory.retry_seconds = 0.0  # probe a parked Cosmos after every step
     backups: list[list[dict[str, Any]]] = []
     stopped = False
     try:

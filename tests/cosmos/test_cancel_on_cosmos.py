@@ -12,7 +12,10 @@ from engine.routing.types import CallCancelled, StreamEvent
 from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
 from tests.cosmos.conftest import cosmos_settings, failover
-from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401 - fixtures
+from tests.servers import fixtures
+
+fake_openai_factory = fixtures.fake_openai_factory  # the loopback model server's fixtures
+fake_openai = fixtures.fake_openai
 
 pytestmark = pytest.mark.slow
 PITCH = "A solar microgrid cooperative for rural farmers"
