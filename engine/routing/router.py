@@ -386,7 +386,7 @@ class Router:
             targets = self.plan(req.role, settings)
             if targets:
                 try:
-                    if self._cancel.is_set():  # the action was cancelled before this call began
+                    if action is not None and action.is_cancelled():  # before this call began
                         raise CallCancelled(
                             f"the {req.role} call was cancelled: nothing was recorded"
                         )
