@@ -515,15 +515,15 @@ class FailoverMemory:
                 self._notices.append(_resent_notice(resent))
 
     def _mark_complete(self) -> None:
-        """From now on the mirror holds all Cosmos holds of the run. Only for a run the save
-        still has notes of (its counter): a forgotten run gets no row again."""
+        """From now on the mirror holds all Cosmos holds of the run (a new run: both empty).
+        Never for a forgotten run (its audit says so): nothing of it is written again."""
 
         def mark() -> None:
             _ensure_outbox(self.conn)  # a save made before this process imported this module
             self.conn.execute(
                 "INSERT OR IGNORE INTO memory_cosmos_mirror (run_id, since)"
-                " SELECT ?, datetime('now') WHERE EXISTS"
-                " (SELECT 1 FROM memory_counters WHERE run_id = ?)",
+                " SELECT ?, datetime('now') WHERE NOT EXISTS (SELECT 1 FROM memory_audit"
+                " WHERE run_id = ? AND operation = 'forget_run')",
                 (self.run_id, self.run_id),
             )
 
