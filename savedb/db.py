@@ -11,6 +11,7 @@ raises `SaveFileError` before anything is written to it.
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import threading
@@ -229,6 +230,8 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as err:  # a read-only mount, or no permission on a parent
+                if err.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+                    raise  # (a file where the dir should be: the front end names it)
                 reason = err.strerror or type(err).__name__
                 raise SaveReadOnlyError(read_only_line(path, reason.lower())) from None
         elif not path.exists():
