@@ -11,3 +11,8 @@ class InputError(GameError):
 
 class SaveError(GameError):
     """The save file is missing, corrupt, foreign or from a newer version; it is never overwritten."""
+
+
+class SaveReadOnly(SaveError):
+    """The save dir cannot be written (a read-only mount, no permission): writers are refused in
+    one line; commands that only look open the save read-only."""

@@ -144,6 +144,11 @@ class MemoryBackend(Protocol):
         """Give deleted content's space back; True when nothing old was kept alive."""
         ...
 
+    def rewound(self) -> None:
+        """The save's copy of the run was put back as it stood before an action the player
+        cancelled: a remote copy is made to hold what the save holds again."""
+        ...
+
     def flush_cloud(self) -> None:
         """Send queued remote work (call after the step's transaction commits)."""
         ...

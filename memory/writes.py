@@ -67,6 +67,9 @@ class PolicyStore(ABC):
     def forget_pending(self) -> bool:
         return False  # a forget a store served is done at once
 
+    def rewound(self) -> None:
+        return None  # the save holds the run as it stands: nothing else to put back
+
     # -- the repository: what each backend gives the policy -------------------------------------
     @abstractmethod
     def transaction(self) -> AbstractContextManager[object]:

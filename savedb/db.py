@@ -11,6 +11,8 @@ raises `SaveFileError` before anything is written to it.
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 import threading
 import time
@@ -38,6 +40,31 @@ _depth = threading.local()
 class SaveFileError(ValueError):
     """The file is not a save this build can open (newer, foreign, corrupt, truncated); it is left
     untouched. The engine maps it to `engine.errors.SaveError`."""
+
+
+class SaveReadOnlyError(SaveFileError):
+    """The save dir (or file) cannot be written (a read-only mount, no write permission): commands
+    that write are refused in one line; commands that only look open it read-only."""
+
+
+READ_ONLY_COMMANDS = "runs, replay, export --out FILE|-, memory show"
+
+
+def read_only_line(path: Path, why: str) -> str:
+    return (
+        f"save dir {path.parent} is read-only ({why}): nothing can be saved there; "
+        f"read-only commands ({READ_ONLY_COMMANDS}) still work, or use --save-dir DIR"
+    )
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why the save at `path` cannot be written (None: it can). Asked of the OS (`access`, which
+    a read-only mount answers for root too), before SQLite fails with 'unable to open'."""
+    if not os.access(path.parent, os.W_OK):
+        return "its directory cannot be written"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the save file cannot be written"
+    return None
 
 
 class SaveBusyError(sqlite3.OperationalError):
@@ -90,7 +117,7 @@ def check_links(path: Path) -> None:
     for name in ("", "-wal", "-shm", "-journal"):
         link = Path(f"{path}{name}")
         if link.is_symlink() and not inside(path.parent, link):
-            raise SaveFileError(
+            raise SaveReadOnlyError(  # commands that only look open it strictly read-only
                 f"{link} is a symlink to {link.resolve()}, outside the save dir; WorldForge does "
                 f"not write through it: {SUGGESTION}"
             )
@@ -200,11 +227,20 @@ def connect(path: Path | str, *, create: bool = True, readonly: bool = False) ->
     fresh = memory
     if not memory:
         if create and not readonly:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:  # a read-only mount, or no permission on a parent
+                if err.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+                    raise  # (a file where the dir should be: the front end names it)
+                reason = err.strerror or type(err).__name__
+                raise SaveReadOnlyError(read_only_line(path, reason.lower())) from None
         elif not path.exists():
             raise FileNotFoundError(f"no save file at {path}")
         if not readonly:
             check_links(path)
+            unwritable = _unwritable(path) if path.parent.exists() else None
+            if unwritable is not None:
+                raise SaveReadOnlyError(read_only_line(path, unwritable))
         fresh = _check_file(path)  # the stamp and damage, before anything writes to the file
         if fresh and readonly:
             raise SaveFileError(f"{path} is empty: there is nothing to read yet")
@@ -281,8 +317,26 @@ def _retry_busy(fn: Callable[[], object]) -> None:
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     """A connection that cannot write the save (SQLite `mode=ro`); an older format is refused
-    rather than upgraded, since upgrading would write."""
-    conn = _open(path.absolute().as_uri() + "?mode=ro", uri=True)
+    rather than upgraded, since upgrading would write.
+
+    `mode=ro` still creates the -wal and -shm files a WAL save reads through, beside the file
+    SQLite opens: in a read-only dir it cannot ("unable to open database file"), and for a save
+    that is a symlink out of its dir it would create them beside the target. There the file is
+    opened `immutable=1`, which creates nothing and takes no lock; refused (one line) when a -wal
+    holding writes not yet merged lies beside it, since immutable reading would not see them."""
+    linked = path.is_symlink() and not inside(path.parent, path)
+    if linked or _unwritable(path) is not None:
+        real = path.resolve()
+        wal = Path(f"{real}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            where = "a symlink out of its dir" if linked else "in a read-only dir"
+            raise SaveFileError(
+                f"save file {path} is {where} and has writes not yet merged ({wal.name}); "
+                "open it once where it can be written (worldforge runs) to merge them"
+            )
+        conn = _open(real.as_uri() + "?mode=ro&immutable=1", uri=True)
+    else:
+        conn = _open(path.absolute().as_uri() + "?mode=ro", uri=True)
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version != SCHEMA_VERSION:
         conn.close()

@@ -208,7 +208,8 @@ class LiveWriting(AppHost):
             self._live_oldest = None
 
     def action_cancel_call(self) -> None:
-        """Esc: cancel the model call in flight; the step is not recorded and can run again."""
+        """Esc: cancel the action in flight, every model call of it; the run goes back to where it
+        stood before the action, which can run again."""
         if self.busy is None or self.router is None:
             return
         self.router.cancel()

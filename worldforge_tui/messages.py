@@ -12,13 +12,20 @@ if TYPE_CHECKING:
 
 
 class CommandFinished(Message):
-    """A session command ended (result, or a one-line error; `crashed` for unexpected faults)."""
+    """A session command ended (result, or a one-line error; `crashed` for unexpected faults;
+    `undone` when the player cancelled it and the run went back to where it stood before)."""
 
     def __init__(
-        self, label: str, result: object = None, error: str | None = None, crashed: bool = False
+        self,
+        label: str,
+        result: object = None,
+        error: str | None = None,
+        crashed: bool = False,
+        undone: bool = False,
     ) -> None:
         super().__init__()
         self.label, self.result, self.error, self.crashed = label, result, error, crashed
+        self.undone = undone
 
 
 class SessionOpened(Message):

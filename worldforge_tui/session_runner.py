@@ -272,12 +272,15 @@ class SessionRunner(AppHost):
         self, label: str, fn: Callable[[GameSession], object], session: GameSession
     ) -> None:
         from engine.errors import GameError
+        from engine.routing.types import CallCancelled
 
         refusals: tuple[type[Exception], ...] = (
             (GameError, ValueError) if label in MEMORY_COMMANDS else (GameError,)
         )
         try:
             result = fn(session)
+        except CallCancelled as exc:  # Esc: the whole action is undone (engine.session.checkpoint)
+            self.post_message(CommandFinished(label, error=one_line(str(exc), 300), undone=True))
         except refusals as exc:  # the engine (or the memory store) said no, in one line
             self.post_message(CommandFinished(label, error=one_line(str(exc), 300)))
         except Exception as exc:  # noqa: BLE001 - a worker fault must leave the app up
@@ -304,6 +307,9 @@ class SessionRunner(AppHost):
             self._heap_frozen = True  # keep them out of full GC passes (after this frame)
             self.call_after_refresh(heap.settle)
         self.live_reset()
+        if message.undone and self.session is not None:  # its committed steps were taken back
+            self.replay.reset()
+            self.replay.push_many(self.session.events())
         self.replay.flush()  # the step's events show with the step's result, not a tick later
         self.main.query_one(ActionBar).set_thinking(None)
         self._snapshot()

@@ -15,13 +15,14 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from azurehttp import in_daemon_thread, token_provider
 from engine.config import Settings, config_dir, load_settings
+from engine.routing.deadline import ActionDeadline
 from engine.routing.errors import WORDS, Failure, classify
 from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.health import (
@@ -262,6 +263,7 @@ class Router:
         self._caps = Capabilities(cache if isinstance(cache, Path) else None)
         self._watchers: list[Watcher] = []
         self._cancel = threading.Event()
+        self._action: ActionDeadline | None = None  # the player's action in progress (acting)
         self._lock = threading.Lock()
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
@@ -290,8 +292,24 @@ class Router:
 
     def cancel(self) -> None:
         """Cancel the call in flight (from any thread): it raises CallCancelled, or serves the
-        floor labelled "cancelled" when its request says so. No-op when nothing is running."""
+        floor labelled "cancelled" when its request says so. Inside an action (`acting`) the whole
+        action is cancelled: its later calls are cancelled before they start."""
+        action = self._action
+        if action is not None:
+            action.cancel()
         self._cancel.set()
+
+    @contextlib.contextmanager
+    def acting(self, action: ActionDeadline) -> Iterator[ActionDeadline]:
+        """Every call made inside this block shares `action`'s deadline and its cancel
+        (engine.routing.deadline: one deadline per player action)."""
+        self._action = action
+        self._cancel.clear()
+        try:
+            yield action
+        finally:
+            self._action = None
+            self._cancel.clear()
 
     def _emit(self, event: StreamEvent) -> None:
         for watcher in list(self._watchers):
@@ -354,16 +372,24 @@ class Router:
         started = time.perf_counter()
         # The deadline starts here, before planning, the loop and the model tier's imports.
         deadline = time.monotonic() + settings.agent_request_timeout
+        action = self._action
+        if action is None:
+            self._cancel.clear()
+        else:  # the player's action: its deadline and its cancel hold for each of its calls
+            deadline = action.cut(deadline)
         trace = _Trace()
         failures: list[tuple[Tier, str]] = []
         served: _Served | None = None
-        self._cancel.clear()
         if self._replay is not None:
             served = self._serve_replay(req, trace, failures)
         else:
             targets = self.plan(req.role, settings)
             if targets:
                 try:
+                    if action is not None and action.is_cancelled():  # before this call began
+                        raise CallCancelled(
+                            f"the {req.role} call was cancelled: nothing was recorded"
+                        )
                     served = self._bounded(
                         self._serve_models(req, targets, settings, trace, failures, deadline),
                         deadline,

@@ -19,15 +19,18 @@ from engine.errors import GameError, SaveError
 from engine.game.models import GameState
 from engine.logs import log_event, log_exception, logged
 from engine.routing import Router
+from engine.routing.deadline import ActionDeadline
+from engine.routing.types import CallCancelled
 from engine.session import commands, memory_commands, steps
 from engine.session import lease as leases
+from engine.session.checkpoint import Checkpoint
 from engine.session.commands import Command, Kind, Record
 from engine.session.events import Event, insert_events, list_events, next_event_id
 from engine.session.founding import RULES_VERSION, found_state, knowledge_for, validate_start
 from engine.session.lease import Holder, Lease, RunBusyError
 from engine.session.memory_backend import memory_for
 from engine.session.run_ids import new_run_id
-from engine.session.savefile import open_save
+from engine.session.savefile import open_save, open_to_look
 from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
 from engine.session.steps import Step
 from memory.contract import MemoryBackend
@@ -106,6 +109,7 @@ class GameSession:
         self._seen_event_id = next_event_id(conn, state.run_id) - 1 if inputs else 0
         self.forgotten = False  # set once the run is found deleted elsewhere (watchers)
         self._heartbeat: leases.Heartbeat | None = None
+        self._acting = False  # a player action is running (its follow-ups join it)
         self._beat()
 
     # ---------------------------------------------------------------- construction
@@ -158,15 +162,25 @@ class GameSession:
         save_dir: str | Path | None = None,
         router: Router | None = None,
         knowledge: Knowledge | None = None,
+        play: bool = True,
     ) -> GameSession:
+        """The saved run, to play (`play`: refused when an older rules version played it) or
+        for what a player may do with any run they own: forget, prune, export (`play=False`)."""
         directory = resolve_save_dir(save_dir)
-        conn = open_save(db_path(directory), create=False) if db_path(directory).exists() else None
-        if conn is None:
+        if not db_path(directory).exists():
             raise GameError(f"no saves in {directory}")
+        # to play, the save must be writable; to look (export), a read-only save dir will do
+        if play:
+            conn, read_only = open_save(db_path(directory), create=False), False
+        else:
+            conn, read_only = open_to_look(db_path(directory))
         try:
             state, inputs = load_run(conn, run_id)
-            refuse_old_rules(state)
-            lease = leases.acquire(conn, run_id)
+            if play:
+                refuse_old_rules(state)
+            lease: Lease | Holder | None = None
+            if not read_only:  # a read-only save dir: this session only looks
+                lease = leases.acquire(conn, run_id)
             if isinstance(lease, Lease):  # re-read under the lease: the state it expects
                 state, inputs = load_run(conn, run_id)
             settings = load_settings() if router is None else router.settings
@@ -189,7 +203,7 @@ class GameSession:
         path = db_path(resolve_save_dir(save_dir))
         if not path.exists():
             return []
-        conn = open_save(path, create=False)
+        conn, _ = open_to_look(path)
         try:
             return list_runs(conn)
         finally:
@@ -312,7 +326,8 @@ class GameSession:
             except BaseException:
                 self._next_id = None
                 if self.inputs and not self.explore:
-                    self.state = load_run(self.conn, work.run_id)[0]
+                    with contextlib.suppress(SaveError):  # gone (forgotten): its own line stands
+                        self.state = load_run(self.conn, work.run_id)[0]
                 raise
             self.inputs = inputs
             self.lease.version = new_version
@@ -364,7 +379,40 @@ class GameSession:
         """Run one command: its lead-in, its refusal or input check, its model work outside the
         transaction, then what it applies inside one, recorded; then its follow-up. Replaying
         re-issues a recorded command as it was recorded, without check or follow-up (each
-        follow-up was recorded as a step of its own)."""
+        follow-up was recorded as a step of its own).
+
+        A command issued from outside (not a lead-in or follow-up of another) is one player
+        action: every model call it makes, follow-ups included, shares one deadline
+        (AGENT_REQUEST_TIMEOUT, `engine.routing.deadline`), and when the player cancels it (Esc)
+        the run goes back to where it stood before it (`engine.session.checkpoint`)."""
+        if replaying or self._acting:
+            return self._execute(command, replaying=replaying)
+        action = ActionDeadline.start(self.router.settings.agent_request_timeout)
+        # only a model call can be cancelled: the simulator's actions need no copy
+        mark = None
+        if self.router.runtime_label() not in ("simulation", "replay") and not self.explore:
+            mark = Checkpoint.take(self.conn, self.state.run_id)
+        self._acting = True
+        try:
+            with self.router.acting(action):
+                return self._execute(command)
+        except CallCancelled:
+            if mark is not None:
+                self._undo(mark)
+            raise
+        finally:
+            self._acting = False
+
+    def _undo(self, mark: Checkpoint) -> None:
+        """Put the run back as it stood at `mark` (a cancelled action), state and log included."""
+        with self._lock:
+            mark.restore(self.conn)
+            self.state, self.inputs = load_run(self.conn, mark.run_id)
+            self._next_id = None
+            self._seen_event_id = next_event_id(self.conn, mark.run_id) - 1
+            self.memory.rewound()
+
+    def _execute(self, command: Command[P, R], *, replaying: bool = False) -> R:
         with logged(self, command.name):
             self._writable()
             lead = command.lead_in(self.state)
@@ -407,6 +455,7 @@ class GameSession:
                 delete_run(self.conn, run_id)
                 leases.forget(self.conn, run_id)
             self.lease = None
+            self.forgotten = True
             report.compacted = self.memory.compact()
             removed = memory_commands.delete_reports(self.save_dir, run_id)
             cosmos_pending = self.memory.forget_pending()
@@ -450,6 +499,36 @@ class GameSession:
         return build_snapshot(self.read_model())
 
     def export_report(self, path: str | Path | None = None) -> Path:
+        """The report card as Markdown. Refused (one line, nothing written) once the run was
+        forgotten, here or in any other window or command: a forget is final."""
         from engine.views.report import write_report
 
-        return write_report(self.read_model(), self.save_dir, path)
+        self._still_saved()
+        try:
+            out = write_report(self.read_model(), self.save_dir, path)
+        except OSError as err:  # a read-only save dir, a full disk, a missing folder
+            where = err.filename or path or "the save dir's reports/"
+            raise SaveError(
+                f"the report could not be written to {where} ({err.strerror or err}): "
+                "export with --out FILE, or --out - to print it"
+            ) from None
+        try:
+            self._still_saved()
+        except SaveError:  # forgotten while it was being written: it goes too
+            out.unlink(missing_ok=True)
+            raise
+        return out
+
+    def _still_saved(self) -> None:
+        """Raise the one forgotten line unless the save still holds this run."""
+        from engine.session.saves import run_exists
+
+        if not self.forgotten:
+            try:
+                self.forgotten = not run_exists(self.conn, self.state.run_id)
+            except sqlite3.ProgrammingError:  # this window forgot it and closed the save
+                self.forgotten = True
+        if self.forgotten:
+            raise SaveError(
+                f"run {self.state.run_id} was forgotten: nothing of it is written again"
+            )

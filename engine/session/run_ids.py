@@ -32,7 +32,7 @@ def table_exists(conn: sqlite3.Connection, name: str) -> bool:
 _APPEND_ONLY = ("memory_audit_no_update", "memory_audit_no_delete")
 
 
-def _run_id_tables(conn: sqlite3.Connection) -> list[str]:
+def run_id_tables(conn: sqlite3.Connection) -> list[str]:
     """Tables with a `run_id` column; those with triggers last, so a trigger that looks up the
     run in another table (the memory counters) finds it already renamed."""
     tables = [
@@ -74,7 +74,7 @@ def migrate(conn: sqlite3.Connection) -> dict[str, str]:
     ]
     for name, _ in triggers:
         conn.execute(f'DROP TRIGGER "{name}"')
-    for table in _run_id_tables(conn):
+    for table in run_id_tables(conn):
         conn.executemany(
             f'UPDATE "{table}" SET run_id = ? WHERE run_id = ?',
             [(new, old) for old, new in renames.items()],

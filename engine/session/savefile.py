@@ -11,9 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import memory.local.schema  # noqa: F401 - registers the memory tables and their migration
-from engine.errors import SaveError
+from engine.errors import SaveError, SaveReadOnly
 from engine.session.run_ids import table_exists
-from savedb.db import APPLICATION_ID, SCHEMA_VERSION, SaveFileError, connect
+from savedb.db import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    SaveFileError,
+    SaveReadOnlyError,
+    connect,
+)
 from savedb.records import FrozenRecord
 
 
@@ -35,12 +41,24 @@ def open_save(
     """`savedb.db.connect` with its refusals raised as SaveError (newer, foreign, corrupt, truncated)."""
     try:
         return connect(path, create=create, readonly=readonly)
+    except SaveReadOnlyError as err:
+        raise SaveReadOnly(str(err)) from err
     except SaveFileError as err:
         message = str(err)
         if " is damaged " in message:  # what can still be read, before the way forward
             head, _, tail = message.partition("); ")
             message = f"{head}); {readable_line(Path(path))}; {tail}"
         raise SaveError(message) from err
+
+
+def open_to_look(path: str | Path) -> tuple[sqlite3.Connection, bool]:
+    """The save for a command that only looks, and whether it is read-only: read-write where it
+    can be written (an older format is upgraded on the way), else read-only (a read-only dir;
+    `savedb.db` says how)."""
+    try:
+        return open_save(path, create=False), False
+    except SaveReadOnly:
+        return open_save(path, create=False, readonly=True), True
 
 
 def readable_line(path: Path) -> str:
@@ -87,4 +105,12 @@ def inspect_save(path: str | Path) -> SaveInfo:
         conn.close()
 
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SaveInfo", "inspect_save", "integrity", "open_save"]
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "SaveInfo",
+    "inspect_save",
+    "integrity",
+    "open_save",
+    "open_to_look",
+]

@@ -175,7 +175,8 @@ def run_standup(
                 role="npc",
                 call_key=f"{receipt.stage_id}/standup-{i}",
                 max_output_tokens=200,
-                on_cancel="floor",  # the decision is made: a cancelled line is simulated, labelled
+                # Esc cancels the whole action: the decision before the standup is undone too
+                on_cancel="raise",
                 system=(
                     f"You are {title} at the company in the data block, speaking at a standup. One "
                     'line, at most 40 words, reacting to the CEO\'s decision. Answer as JSON {"line": '

@@ -24,16 +24,19 @@ command that reaches Cosmos, and until then the forget says "Cosmos copy pending
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Protocol, TypeVar
+from datetime import UTC, datetime
+from typing import Any, Protocol, TypeVar
 
 from memory.contract import MemoryBackend, Notice
 from memory.local.store import MemoryStore
 from memory.models import (
+    LIVE_STATUSES,
     AuditRecord,
     ConsolidationResult,
     ForgetReport,
@@ -64,6 +67,10 @@ class Primary(MemoryBackend, Protocol):
 
     def max_seq(self) -> int: ...
 
+    def restore(self, records: Sequence[MemoryRecord], extra: dict[str, dict[str, Any]]) -> int: ...
+
+    def fingerprint(self) -> dict[str, tuple[str, int]]: ...
+
 
 def _ensure_outbox(conn: sqlite3.Connection) -> None:
     conn.execute(
@@ -72,6 +79,12 @@ def _ensure_outbox(conn: sqlite3.Connection) -> None:
     )
     conn.execute(
         "CREATE TABLE IF NOT EXISTS memory_cosmos_tombstones (run_id TEXT PRIMARY KEY,"
+        " since TEXT NOT NULL)"
+    )
+    # A run whose every Cosmos write the save has mirrored since its notes matched Cosmos's (a
+    # new run, or one found equal): its mirror is what Cosmos should hold (`_reconcile`).
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS memory_cosmos_mirror (run_id TEXT PRIMARY KEY,"
         " since TEXT NOT NULL)"
     )
 
@@ -111,16 +124,30 @@ class FailoverMemory:
         self._seeded: set[str] = set()
         self._connect_for = connect_for  # a store for another run of the save (draining)
         self._cosmos_seq = 0  # the highest note sequence Cosmos held when we connected
+        self._check_due = False  # a step ended: check what Cosmos holds before it serves again
 
     # -- state -----------------------------------------------------------------------------------
     def _primary(self) -> Primary | None:
-        """The Cosmos store, connected on first use; None while parked."""
+        """The Cosmos store, connected on first use; None while parked. The first use after a
+        step first checks that Cosmos still holds what the run wrote (`_check`)."""
         if self.parked_reason is not None:
             return None
+        if self.cosmos is not None and self._check_due:
+            self._check_due = False
+            try:
+                self._check(self.cosmos)
+            except Exception as exc:
+                if not _outage(exc):
+                    raise
+                self._park(str(exc))
+                return None
         if self.cosmos is None:
             try:
                 self.cosmos = self._connect()
                 self._drain(self.cosmos)  # what earlier sessions left, before serving anything
+                resent = self._reconcile(self.cosmos)
+                if resent is not None:
+                    self._notices.append(_resent_notice(resent))
                 live = self.cosmos.records(kinds=SEED_KINDS, statuses=["provisional", "active"])
                 self._binding = {r.id: r for r in live}
                 self._cosmos_seq = self.cosmos.max_seq()
@@ -205,6 +232,15 @@ class FailoverMemory:
             call(self.local)
         except Exception:  # a mirror that fails leaves an outage's briefs shorter, nothing else
             log.exception("cosmos memory: the local mirror of a write failed")
+
+            # the mirror no longer holds all Cosmos holds: never make Cosmos equal to it
+            def unmark() -> None:
+                _ensure_outbox(self.conn)
+                self.conn.execute(
+                    "DELETE FROM memory_cosmos_mirror WHERE run_id = ?", (self.run_id,)
+                )
+
+            self._write(unmark)
 
     def _serve(self, call: Callable[[MemoryBackend], T], *, mirror: bool = False) -> tuple[T, bool]:
         """`call` on Cosmos (and, for a write, `mirror`ed on the local store); on an outage (or
@@ -355,6 +391,7 @@ class FailoverMemory:
         _ensure_outbox(self.conn)
         self.conn.execute("DELETE FROM memory_cosmos_outbox WHERE run_id = ?", (run_id,))
         self.conn.execute("DELETE FROM memory_cosmos_tombstones WHERE run_id = ?", (run_id,))
+        self.conn.execute("DELETE FROM memory_cosmos_mirror WHERE run_id = ?", (run_id,))
 
     def compact(self) -> bool:
         """The save file's space (Cosmos has nothing to compact)."""
@@ -371,7 +408,8 @@ class FailoverMemory:
     # -- catching up -----------------------------------------------------------------------------
     def flush_cloud(self) -> None:
         """After each step: send Cosmos's queued audit rows, or, while parked, probe again and
-        send the outbox once it answers."""
+        send the outbox once it answers. Either way, the first use of Cosmos in the next step
+        checks first that it still holds what the run wrote (`_check`)."""
         self.local.flush_cloud()
         if self.parked_reason is None:
             primary = self._primary()
@@ -384,10 +422,9 @@ class FailoverMemory:
                     if not _outage(exc):
                         raise
                     self._park(str(exc))
-            return
-        if time.monotonic() - self._parked_at < self.retry_seconds:
-            return
-        self.retry()
+        elif time.monotonic() - self._parked_at >= self.retry_seconds:
+            self.retry()
+        self._check_due = True
 
     def retry(self) -> bool:
         """Probe Cosmos now; when it answers, sync the outbox and serve from it again."""
@@ -397,6 +434,7 @@ class FailoverMemory:
             if not self.cosmos.ping():
                 raise ConnectionError("no-answer")
             synced = self._drain(self.cosmos)
+            resent = self._reconcile(self.cosmos)
             self.cosmos.flush_cloud()
         except Exception as exc:
             if not (_outage(exc) or isinstance(exc, (ImportError, ValueError, ConnectionError))):
@@ -406,13 +444,107 @@ class FailoverMemory:
             self.cosmos = None  # reconnect next time: a deleted database is recreated (key auth)
             return False
         self.parked_reason = None
-        self._notices.append(
-            (
-                f"Memory back on azure-cosmos: {synced} local write(s) synced",
-                {"backend": "azure-cosmos", "synced": synced, "state": "restored"},
-            )
-        )
+        message = f"Memory back on azure-cosmos: {synced} local write(s) synced"
+        payload: dict[str, object] = {"backend": "azure-cosmos", "synced": synced}
+        if resent is not None:
+            message, extra = _resent_notice(resent)
+            payload |= extra
+        self._notices.append((message, payload | {"state": "restored"}))
         return True
+
+    # -- what Cosmos should hold -----------------------------------------------------------------
+    def _reconcile(self, primary: Primary) -> tuple[int, int] | None:
+        """Before Cosmos serves this run again: does it hold what the run wrote? The save's mirror
+        says (every write Cosmos served was mirrored, every write during an outage is local).
+        When the run's notes in Cosmos differ from the mirror's (a container restarted empty,
+        deleted and recreated, restored from an older backup, or holding an action the player
+        cancelled), Cosmos is made to hold the mirror's notes again, whole, before it serves.
+        Returns (notes Cosmos held, notes re-sent) when it re-sent, else None. A run whose mirror
+        is not known complete (begun before the mirror, or a mirror write failed) is left as it
+        is: its mirror might hold less than Cosmos."""
+        mine = {r.id: r for r in self.local.records() if not _expired(r)}
+        held = {r.id: r for r in primary.records()}
+        if {i: _content(r) for i, r in mine.items()} == {i: _content(r) for i, r in held.items()}:
+            self._mark_complete()
+            return None
+        if not self._mirror_complete():
+            log.warning(
+                "cosmos memory: run holds %d notes there, %d here; the save's copy is not known"
+                " complete, so Cosmos is left as it is",
+                len(held),
+                len(mine),
+            )
+            return None
+        extra = {
+            str(r[0]): {"worker": r[1], "reviewer": r[2], "consolidatedInto": r[3]}
+            for r in self.conn.execute(
+                "SELECT id, worker, reviewer, consolidated_into FROM memories WHERE run_id = ?",
+                (self.run_id,),
+            )
+        }
+        same = sum(1 for i, r in held.items() if i in mine and _content(mine[i]) == _content(r))
+        sent = primary.restore(list(mine.values()), extra)
+        self._binding = {
+            i: r for i, r in mine.items() if r.kind in SEED_KINDS and r.status in LIVE_STATUSES
+        }
+        log.warning(
+            "cosmos memory: held %d of %d notes as written; re-sent %d", same, len(mine), sent
+        )
+        self._seeded.clear()
+        return same, sent
+
+    def rewound(self) -> None:
+        """An action the player cancelled was undone in the save: Cosmos, which served its
+        writes, is made to hold the save's notes again (or, while it does not answer, when it
+        next does: every reconnect compares)."""
+        primary = self._primary()
+        if primary is None:
+            return
+        try:
+            self._reconcile(primary)
+        except Exception as exc:
+            if not _outage(exc):
+                raise
+            self._park(str(exc))
+
+    def _check(self, primary: Primary) -> None:
+        """One small query: when the run's notes in Cosmos are not the mirror's (emptied,
+        recreated or restored from a backup between steps, with no outage seen), re-send them."""
+        if primary.fingerprint() == self._fingerprint():
+            if not self._mirror_complete():
+                self._mark_complete()
+        elif self._mirror_complete():
+            resent = self._reconcile(primary)
+            if resent is not None:
+                self._notices.append(_resent_notice(resent))
+
+    def _mark_complete(self) -> None:
+        """From now on the mirror holds all Cosmos holds of the run (a new run: both empty).
+        Never for a forgotten run (its audit says so): nothing of it is written again."""
+
+        def mark() -> None:
+            _ensure_outbox(self.conn)  # a save made before this process imported this module
+            self.conn.execute(
+                "INSERT OR IGNORE INTO memory_cosmos_mirror (run_id, since)"
+                " SELECT ?, datetime('now') WHERE NOT EXISTS (SELECT 1 FROM memory_audit"
+                " WHERE run_id = ? AND operation = 'forget_run')",
+                (self.run_id, self.run_id),
+            )
+
+        self._write(mark)
+
+    def _fingerprint(self) -> dict[str, tuple[str, int]]:
+        """The mirror's notes as `Primary.fingerprint` gives Cosmos's."""
+        return {r.id: (r.status, r.reinforced) for r in self.local.records() if not _expired(r)}
+
+    def _mirror_complete(self) -> bool:
+        try:
+            row = self.conn.execute(
+                "SELECT 1 FROM memory_cosmos_mirror WHERE run_id = ?", (self.run_id,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # a save from before the mirror table
+            return False
+        return row is not None
 
     def _waiting(self) -> bool:
         """Anything queued in this save for Cosmos (any run)?"""
@@ -497,6 +629,53 @@ class FailoverMemory:
                 "SELECT count(*) FROM memory_cosmos_outbox WHERE run_id = ?", (self.run_id,)
             ).fetchone()[0]
         )
+
+
+def _content(rec: MemoryRecord) -> tuple[object, ...]:
+    """What a note is, as recall and the lifecycle read it (not when or where it was written)."""
+    return (
+        rec.kind,
+        rec.text,
+        rec.status,
+        rec.author,
+        rec.importance,
+        rec.game_day,
+        rec.expires_day,
+        tuple(rec.source_ids),
+        rec.stage_id,
+        rec.axis,
+        rec.reinforced,
+        rec.superseded_by,
+        json.dumps(rec.payload, sort_keys=True),
+    )
+
+
+def _expired(rec: MemoryRecord) -> bool:
+    """A note the service has deleted by its TTL (calendar time since it was written): not
+    re-sent, as the service would delete it again and prune deletes it here too."""
+    from memory.cosmos.client import ttl_seconds  # a primary answered: the SDK is loaded
+
+    ttl = ttl_seconds(rec.kind, rec.importance, rec.game_day, rec.expires_day)
+    if ttl < 0 or not rec.ts:
+        return False
+    try:
+        written = datetime.fromisoformat(rec.ts)
+    except ValueError:
+        return False
+    if written.tzinfo is None:
+        written = written.replace(tzinfo=UTC)
+    return (datetime.now(UTC) - written).total_seconds() > ttl
+
+
+def _resent_notice(resent: tuple[int, int]) -> Notice:
+    held, sent = resent
+    return (
+        (
+            f"Memory on azure-cosmos held {held} of this run's {sent} notes as written: "
+            f"all {sent} re-sent from the save before it serves again"
+        ),
+        {"backend": "azure-cosmos", "state": "resent", "held": held, "resent": sent},
+    )
 
 
 def _outage(exc: BaseException) -> bool:

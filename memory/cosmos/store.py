@@ -236,6 +236,10 @@ class CosmosMemoryStore(PolicyStore):
         self._note_write()
         return out
 
+    def _upsert(self, doc: dict[str, Any]) -> None:
+        self._guard(lambda: self.memories.upsert_item(doc))
+        self._note_write()
+
     def _replace(self, doc: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         """ETag-conditional replace of one document with `changes` applied."""
         body = {k: v for k, v in doc.items() if not k.startswith("_")} | changes
@@ -508,6 +512,38 @@ class CosmosMemoryStore(PolicyStore):
             except exceptions.CosmosResourceExistsError:
                 self._seq = None
         return self.insert(NewNote.copy_of(rec, keep_id=False))
+
+    def restore(self, records: Sequence[MemoryRecord], extra: dict[str, dict[str, Any]]) -> int:
+        """Make the run's partition hold exactly `records` (the save's mirror of it): each is
+        written whole under its own id and sequence, status, reinforcement and supersession
+        included (`extra`: the fields a record does not carry, by id: worker, reviewer,
+        consolidatedInto), and any other document of the run is deleted. Returns the notes
+        written. Used when Cosmos comes back holding less than the run wrote (restarted empty,
+        recreated, restored from an older backup) or more (an action the player cancelled)."""
+        held = {d["id"] for d in self._query("SELECT c.id FROM c WHERE c.runId = @run", [])}
+        for rec in records:
+            doc = self._new_doc(NewNote.copy_of(rec, keep_id=True))
+            seq = int(rec.id[4:]) if rec.id[4:].isdigit() else int(doc["seq"])
+            doc.update(
+                seq=seq,
+                ts=rec.ts or doc["ts"],
+                reinforced=rec.reinforced,
+                supersededBy=rec.superseded_by,
+                **extra.get(rec.id, {}),
+            )
+            self._upsert(doc)
+        keep = {r.id for r in records}
+        for memory_id in sorted(held - keep):
+            cosmos_lifecycle.delete(self, {"id": memory_id}, conditional=False)
+        self._seq = None  # read the run's sequence again before the next new note
+        self._read = {}
+        return len(records)
+
+    def fingerprint(self) -> dict[str, tuple[str, int]]:
+        """Each note of the run as (status, reinforced), by id: one small query, after each step,
+        to tell whether the container still holds what the run wrote."""
+        rows = self._query("SELECT c.id, c.status, c.reinforced FROM c WHERE c.runId = @run", [])
+        return {str(r["id"]): (str(r["status"]), int(r.get("reinforced") or 0)) for r in rows}
 
     def known_seq(self) -> int:
         """The highest note sequence this store has seen or given (no request)."""

@@ -61,9 +61,9 @@ def _legacy_save(save_dir: Path) -> str:
             "SELECT sql FROM sqlite_master WHERE name = 'memory_audit_no_update'"
         ).fetchone()[0]
         conn.execute("DROP TRIGGER memory_audit_no_update")
-        from engine.session.run_ids import _run_id_tables
+        from engine.session.run_ids import run_id_tables
 
-        for table in _run_id_tables(conn):
+        for table in run_id_tables(conn):
             conn.execute(f'UPDATE "{table}" SET run_id = ? WHERE run_id = ?', (LEGACY, run_id))
         conn.execute("UPDATE runs SET state = json_set(state, '$.run_id', ?)", (LEGACY,))
         conn.execute("DROP TABLE run_leases")  # older builds had no lease

@@ -132,6 +132,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             args.run_id,
             save_dir=args.save_dir,
             router=Router(Settings(demo_mode="simulation")),
+            play=False,  # any rules version: a player may always export what they played
         )
         try:
             if args.out == "-":

@@ -286,10 +286,11 @@ def _write_command(
             "--day applies to dry runs only: a change to a game run happens on the "
             "run's own game day"
         )
-    session = GameSession.load(
+    session = GameSession.load(  # any rules version: a player may always prune or forget
         args.run,
         save_dir=resolve_save_dir(args.save_dir),
         router=Router(_settings()),
+        play=False,
     )
     try:
         if session.read_only:
@@ -342,6 +343,10 @@ def _store_consolidate(
 
 def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.Namespace) -> None:
     act = args.memory_action
+    if not any(store.counts().values()) and not store.records():
+        # a forgotten run leaves only its content-free audit rows: a forget is final, and
+        # nothing more is written under its id (not even another audit row)
+        raise CliError(f"run {args.run} has nothing left to {act}: it was forgotten or is empty")
     if act == "prune":
         _pruned(args, store.prune(game_day=_day(conn, args), dry_run=False))
     elif act == "consolidate":
