@@ -209,7 +209,12 @@ class Limits:
 class _Stream:
     """What one streamed answer has said so far (events parsed here, so a garbled one is skipped)."""
 
-    def __init__(self, limits: Limits, on_delta: Callable[[str], None] | None) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        on_delta: Callable[[str], None] | None,
+        on_first: Callable[[], None] = lambda: None,
+    ) -> None:
         self.parts: list[str] = []
         self.size = 0
         self.finish: str | None = None
@@ -222,6 +227,7 @@ class _Stream:
         self.last_at: float | None = None
         self._limits = limits
         self._on_delta = on_delta
+        self._on_first = on_first
 
     @property
     def tokens(self) -> int:
@@ -247,6 +253,7 @@ class _Stream:
             self.last_at = time.perf_counter()
             if self.first_at is None:
                 self.first_at = self.last_at
+                self._on_first()
         return token
 
     def _event(self, line: str) -> dict[str, Any] | None:
@@ -297,13 +304,16 @@ async def chat(
     limits: Limits,
     on_delta: Callable[[str], None] | None = None,
     on_sent: Callable[[], None] | None = None,
+    on_first: Callable[[], None] = lambda: None,
+    on_headers: Callable[[], None] = lambda: None,
 ) -> Completion:
     """Stream one chat completion under hard clocks and return its text; `on_sent` hears when the
-    request goes out (its key in hand), `on_delta` sees each piece of content as it arrives. Raises the SDK's errors, StreamTimeout (silent / stalled),
+    request goes out (its key in hand), `on_headers` when the response starts, `on_first` when the
+    first token (content or reasoning) arrives, `on_delta` sees each piece of content. Raises the SDK's errors, StreamTimeout (silent / stalled),
     StreamCut (ended without a finish), AnswerTooLong, Refused or TimeoutError (the deadline)."""
     loop = asyncio.get_running_loop()
     started = time.perf_counter()
-    got = _Stream(limits, on_delta)
+    got = _Stream(limits, on_delta, on_first)
     ends_at = limits.ends_at if limits.ends_at is not None else loop.time() + limits.total
 
     capped = [False]
@@ -331,6 +341,7 @@ async def chat(
                 ) as resp,
             ):
                 kind = resp.headers.get("content-type", "")
+                on_headers()
                 if "text/event-stream" not in kind:  # ignored `stream`, or a proxy's page
                     phase.reschedule(None)  # a whole body: the deadline alone bounds it
                     raw = await _read_capped(resp, limits.max_bytes)

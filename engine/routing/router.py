@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from azurehttp import in_daemon_thread, token_provider
 from engine.config import Settings, config_dir, load_settings
-from engine.routing.errors import WORDS, Failure, classify
+from engine.routing import pace
+from engine.routing.errors import WORDS, Failure, StreamTimeout, classify
 from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.health import (
     REPAIR_RUNGS,
@@ -63,7 +64,7 @@ MIN_ATTEMPT_BUDGET = 0.05
 # The first model tier keeps this share of what is left of the budget (the later tiers the rest),
 # rather than an even split: a slow local model is not cut at half the deadline.
 FIRST_TIER_FLOOR = 0.7
-BREAKER_THRESHOLD = 3  # consecutive 5xx answers from one endpoint open its breaker
+BREAKER_THRESHOLD = 3  # consecutive 5xx answers (or stalls) from one endpoint open its breaker
 BACKOFF_BASE = 0.25  # 5xx / 429-without-Retry-After: base × 2^n seconds, jittered to 50–100 %
 BACKOFF_CAP = 2.0
 SAME_ENDPOINT_RETRIES = 1  # a reset, a cut or garbled stream: the server is up, ask it again once
@@ -72,6 +73,10 @@ CANCEL_POLL = 0.02  # how often a call in flight looks at the cancel flag (secon
 CAPS_CACHE = "capabilities.json"
 
 Watcher = Callable[[StreamEvent], None]
+
+
+class _Learned(Exception):
+    """Ends a watched request once its late first token is learned (`Router._attempt`)."""
 
 
 @dataclass(eq=False, repr=False)
@@ -262,6 +267,7 @@ class Router:
         self._caps = Capabilities(cache if isinstance(cache, Path) else None)
         self._watchers: list[Watcher] = []
         self._cancel = threading.Event()
+        self._shadows: set[asyncio.Task[Completion]] = set()  # attempts watched past their verdict
         self._lock = threading.Lock()
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
@@ -290,8 +296,11 @@ class Router:
 
     def cancel(self) -> None:
         """Cancel the call in flight (from any thread): it raises CallCancelled, or serves the
-        floor labelled "cancelled" when its request says so. No-op when nothing is running."""
+        floor labelled "cancelled" when its request says so. No-op when nothing is running.
+        Requests still watched to learn a late first token end too."""
         self._cancel.set()
+        for task in list(self._shadows):
+            task.get_loop().call_soon_threadsafe(task.cancel)
 
     def _emit(self, event: StreamEvent) -> None:
         for watcher in list(self._watchers):
@@ -531,13 +540,16 @@ class Router:
                 target.model_key
             )
             if parked:
-                reason, left = parked
+                reason, _left = parked
                 words = WORDS.get(reason, reason.replace("_", " "))
+                when = self._cooldowns.next_probe(target.endpoint) or self._cooldowns.next_probe(
+                    target.model_key
+                )
                 trace.add(
                     target.tier,
                     target,
                     "parked",
-                    f"breaker open ({words}, {left:.0f}s left)",
+                    f"breaker open ({words}; next probe {when})",
                     started,
                 )
                 failures.append((target.tier, f"breaker open ({words})"))
@@ -589,10 +601,16 @@ class Router:
         caps: DeploymentCaps,
         limits: Limits,
         trace: _Trace,
+        clocks: pace.FirstToken | None = None,
     ) -> Completion:
         """One streamed attempt; watchers see the text grow; Esc (cancel) ends it at once.
         The trace notes when the request went out and how many pieces arrived (for an honest
-        label if the attempt fails, or the caller's hard wait cuts it)."""
+        label if the attempt fails, or the caller's hard wait cuts it).
+
+        `clocks` give the first-token verdict: no response by `headers`, or no token by `token`
+        (from the send), is silent and the call moves on; the request itself is watched on, to
+        its own deadline, and if a first token comes it is learned (the model is slow, not
+        silent: its park is lifted and its next limit follows) and the request is closed."""
         import asyncio
 
         from engine.routing.openai_tier import chat
@@ -602,9 +620,25 @@ class Router:
         text = ""
         pieces = 0
         first_ms: float | None = None
+        detached = False
+        started_answer = False
+        first_seen = False
+
+        def on_headers() -> None:
+            nonlocal started_answer
+            started_answer = True
+
+        def on_first() -> None:
+            nonlocal first_seen
+            first_seen = True
+            if detached:
+                self._learn_late(target, time.perf_counter() - asked_at)
+                raise _Learned  # closes the request: its answer goes to no one
 
         def on_delta(piece: str) -> None:
             nonlocal text, pieces, first_ms
+            if detached:
+                return
             pieces += 1
             trace.tokens = pieces
             now = time.perf_counter()
@@ -632,24 +666,68 @@ class Router:
                 StreamEvent("start", req.call_key, req.role, target.tier, target.model, at=t0)
             )
 
+        asked_at = t0
+
         def on_sent() -> None:
-            trace.asked_at = time.perf_counter()
+            nonlocal asked_at
+            asked_at = trace.asked_at = time.perf_counter()
 
         task = asyncio.ensure_future(
-            chat(target, ask, caps=caps, limits=limits, on_delta=on_delta, on_sent=on_sent)
+            chat(
+                target,
+                ask,
+                caps=caps,
+                limits=limits,
+                on_delta=on_delta,
+                on_sent=on_sent,
+                on_first=on_first,
+                on_headers=on_headers,
+            )
         )
         try:
             while not task.done():
                 if self._cancel.is_set():
                     task.cancel()
                     raise CallCancelled(f"the {req.role} call was cancelled: nothing was recorded")
+                if clocks is not None and trace.asked_at is not None and not first_seen:
+                    waited = time.perf_counter() - asked_at
+                    if waited >= (clocks.token if started_answer else clocks.headers):
+                        detached = True
+                        self._watch_on(task)
+                        raise StreamTimeout("silent", 0, waited)
                 await asyncio.wait({task}, timeout=CANCEL_POLL)
             return task.result()
         finally:
-            if not task.done():
+            if not task.done() and not detached:
                 task.cancel()
                 with contextlib.suppress(BaseException):  # the cancelled attempt's own end
                     await task
+
+    def _watch_on(self, task: asyncio.Task[Completion]) -> None:
+        """Keep a request the call gave up on running to its own deadline, to learn whether the
+        model was slow or silent; Esc (`cancel`) and its deadline end it."""
+        self._shadows.add(task)
+
+        def done(t: asyncio.Task[Completion]) -> None:
+            self._shadows.discard(t)
+            if not t.cancelled():
+                t.exception()  # retrieved: a silent model's timeout is the expected end
+
+        task.add_done_callback(done)
+
+    def _learn_late(self, target: Target, seconds: float) -> None:
+        """A first token came after the call moved on: the model is slow, not silent. Its time is
+        kept with its capabilities (its next limit follows) and its rest is lifted."""
+        figure = self._caps.note_first_token(target.endpoint, target.model, seconds)
+        self._cooldowns.success(target.endpoint)
+        log.info(
+            "%s %s#%s is slow, not silent: first token in %.1f s (limit now %.1f s)",
+            target.tier,
+            target.endpoint,
+            target.model,
+            seconds,
+            pace.SLOW_MARGIN * figure,
+        )
 
     async def _serve_target(
         self,
@@ -678,11 +756,14 @@ class Router:
             remaining = deadline - time.monotonic()
             if remaining <= MIN_ATTEMPT_BUDGET:
                 return Failure("timeout", "nothing left of the deadline")
+            # the attempt's clocks run to the deadline; the router gives the first-token verdict
+            # by what the deployment has shown (`pace`) and watches past it to learn (`_attempt`)
+            clocks = pace.first_token(
+                settings.agent_first_token_timeout, caps.first_token_s, remaining, has_next
+            )
             limits = Limits(
                 total=remaining,
-                first_token=(
-                    min(settings.agent_first_token_timeout, remaining) if has_next else remaining
-                ),
+                first_token=remaining,
                 idle=min(settings.agent_stream_idle_timeout, remaining),
                 max_bytes=settings.agent_max_answer_bytes,
                 ends_at=deadline,
@@ -697,7 +778,9 @@ class Router:
                     req.max_output_tokens,
                     settings.agent_temperature,
                 )
-                comp: Completion = await self._attempt(req, target, ask, caps, limits, trace)
+                comp: Completion = await self._attempt(
+                    req, target, ask, caps, limits, trace, clocks
+                )
             except CallCancelled:
                 self._cooldowns.release(target.endpoint)
                 self._cooldowns.release(target.model_key)
@@ -722,6 +805,10 @@ class Router:
                 return failure
             trace.http_ms += comp.total_ms
             self._cooldowns.success(target.endpoint)
+            if comp.first_token_ms is not None:
+                self._caps.note_first_token(
+                    target.endpoint, target.model, comp.first_token_ms / 1000
+                )
             try:
                 extraction = parse_artifact(
                     comp.text,
@@ -755,6 +842,9 @@ class Router:
                 convo = convo + reask_turns(comp.text, broken)
                 continue
             trace.add(target.tier, target, "ok", None, started)
+            if pace.is_slow(comp.first_token_ms, settings.agent_first_token_timeout):
+                assert comp.first_token_ms is not None
+                trace.adaptations.append(f"slow:{comp.first_token_ms / 1000:.1f}s")
             _note_repairs(req, target, caps, comp, extraction.steps, trace)
             self._cooldowns.success(target.model_key)
             return _Served(
@@ -879,16 +969,31 @@ class Router:
         last = self._last
         if last is not None:
             if last.fallback_reason:
-                return f"fallback: {last.served_by} ({last.fallback_reason.split(' (')[0]})"
-            return (
-                "simulation"
-                if last.served_by == "simulation"
-                else (f"{last.served_by}: {last.model}")
-            )
+                tier, _, why = last.fallback_reason.partition(": ")
+                probe = self._next_probe(tier)
+                when = f"; next probe {probe}" if probe else ""
+                return f"fallback: {last.served_by} ({tier}: {why.split(' (')[0]}{when})"
+            if last.served_by == "simulation":
+                return "simulation"
+            ft = last.usage.first_token_ms
+            if ft is not None and pace.is_slow(ft, self._settings.agent_first_token_timeout):
+                return f"{last.served_by}: {pace.slow_words(ft)}"
+            return f"{last.served_by}: {last.model}"
         if self._replay is not None:
             return "replay"
         targets = self.plan("narrator")
         return f"{targets[0].tier}: {targets[0].model}" if targets else "simulation"
+
+    def _next_probe(self, tier: str) -> str | None:
+        """When a resting endpoint of `tier` is tried again (None: none of them rests)."""
+        for target in self.plan("narrator"):
+            if target.tier == tier:
+                when = self._cooldowns.next_probe(target.endpoint) or self._cooldowns.next_probe(
+                    target.model_key
+                )
+                if when:
+                    return when
+        return None
 
     def status(self) -> dict[str, Any]:
         """Runtime label, routing, effective model per role, tiers configured, parks and memos."""
