@@ -3,10 +3,11 @@ silent one.
 
 Each deployment keeps the time to its first token (DeploymentCaps.first_token_s, blended over its
 answers and kept in the capability cache). The first-token limit is the larger of the setting and
-SLOW_MARGIN times that time, never past what is left of the call's budget. A server that has not
-even sent its headers within the setting is silent; one that has (it took the request and is
-reading the prompt) is given its learned limit, or, with nothing learned and nowhere else to go,
-the rest of the budget (a first call pays the model's loading time).
+SLOW_MARGIN times that time, never past what is left of the call's budget. With only the
+simulation behind it, a server that has not even sent its headers within the setting is silent;
+one that has (it took the request and is reading the prompt, or loading the model) is given the
+rest of the budget: the simulation is no better answer than a late one, and a loaded CPU can make
+a first token many times slower than the model's usual.
 """
 
 from __future__ import annotations
@@ -46,12 +47,10 @@ def first_token(
 ) -> FirstToken:
     """The clocks for one attempt. With another model behind it, both are the learned limit (the
     attempt is watched past it to learn, `Router._attempt`). With nothing behind it but the
-    simulation, a server without headers by the setting is silent, and one that has answered
-    keeps its learned limit, or the whole budget while nothing is learned."""
+    simulation, a server without headers by the learned limit is silent, and one that has
+    answered is given the rest of the budget."""
     bounded = limit(setting, known, remaining)
-    if has_next:
-        return FirstToken(bounded, bounded)
-    return FirstToken(min(setting, remaining), bounded if known is not None else remaining)
+    return FirstToken(bounded, bounded if has_next else remaining)
 
 
 def is_slow(first_token_ms: float | None, setting: float) -> bool:
