@@ -10,7 +10,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Literal
 
@@ -27,6 +27,8 @@ LADDER: tuple[JsonMode, ...] = ("json_schema", "json_object_schema", "json_objec
 # The rungs where nothing constrains the model's JSON, so small models' slips (trailing commas,
 # single quotes, True/None, raw newlines) are repaired before validation, and the repair logged.
 REPAIR_RUNGS: frozenset[JsonMode] = frozenset({"json_object", "none"})
+# The rungs where the server is asked to hold the answer to the schema.
+ENFORCING: frozenset[JsonMode] = frozenset({"json_schema", "json_object_schema"})
 BreakerState = Literal["closed", "open", "half_open"]
 
 
@@ -173,6 +175,12 @@ class DeploymentCaps(Record):
     # Seconds to the first token this deployment has shown (None: not measured yet), blended over
     # its answers: the first-token limit follows it, so a slow model is not taken for a silent one.
     first_token_s: float | None = None
+    # Schema shapes (engine.routing.grammar.shape) this deployment was sent as enforced and
+    # answered without required fields: sent as the contract's plain schema from then on.
+    advisory_shapes: list[str] = field(default_factory=list)
+
+
+_MEASURED = ("first_token_s", "advisory_shapes")  # learned from answers, not from request shapes
 
 
 def _caps_from(data: object) -> DeploymentCaps | None:
@@ -190,6 +198,10 @@ def _caps_from(data: object) -> DeploymentCaps | None:
         if key in ("send_temperature", "stream_usage") and not isinstance(value, bool):
             return None
         if key == "schema_enforced" and value is not None and not isinstance(value, bool):
+            return None
+        if key == "advisory_shapes" and not (
+            isinstance(value, list) and all(isinstance(v, str) and len(v) < 200 for v in value)
+        ):
             return None
         if (
             key == "first_token_s"
@@ -279,11 +291,13 @@ class Capabilities:
             self._load()
             key = _key(endpoint, model)
             old = self._deployments.get(key)
-            # the first-token figure is measured, not a request shape: keep the newest one
-            keep = old.first_token_s if old is not None else caps.first_token_s
-            if old is not None and asdict(old) == {**asdict(caps), "first_token_s": keep}:
-                return
-            self._deployments[key] = DeploymentCaps(**{**asdict(caps), "first_token_s": keep})
+            # what is measured from answers is not a request shape: keep the newest one
+            new = asdict(caps)
+            if old is not None:
+                new.update({k: v for k, v in asdict(old).items() if k in _MEASURED})
+                if asdict(old) == new:
+                    return
+            self._deployments[key] = DeploymentCaps(**new)
             self._source[key] = "learned"
             self._save()
 
@@ -303,6 +317,20 @@ class Capabilities:
             if was is None or abs(caps.first_token_s - was) >= max(0.5, 0.1 * was):
                 self._save()
             return caps.first_token_s
+
+    def mark_advisory(self, endpoint: str, model: str, shape: str) -> bool:
+        """Remember that (endpoint, model) did not hold a schema of this shape; True if new."""
+        from engine.routing.grammar import MAX_ADVISORY_SHAPES
+
+        with self._lock:
+            self._load()
+            key = _key(endpoint, model)
+            caps = self._deployments.setdefault(key, DeploymentCaps())
+            if shape in caps.advisory_shapes:
+                return False
+            caps.advisory_shapes = [*caps.advisory_shapes, shape][-MAX_ADVISORY_SHAPES:]
+            self._save()
+            return True
 
     def snapshot(self) -> dict[str, dict[str, object]]:
         with self._lock:

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from azurehttp import in_daemon_thread, token_provider
 from engine.config import Settings, config_dir, load_settings
-from engine.routing import pace
+from engine.routing import grammar, pace
 from engine.routing.errors import WORDS, Failure, StreamTimeout, classify
 from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.health import (
+    ENFORCING,
     REPAIR_RUNGS,
     Capabilities,
     Cooldowns,
@@ -703,6 +704,39 @@ class Router:
                 with contextlib.suppress(BaseException):  # the cancelled attempt's own end
                     await task
 
+    def _not_held(
+        self, target: Target, caps: DeploymentCaps, shape: str, exc: OutputError, trace: _Trace
+    ) -> bool:
+        """An answer without required fields under a schema the server was to hold: that shape
+        is advisory there (remembered), and sent as the contract's plain schema. True if so."""
+        if not exc.missing or caps.json_mode not in ENFORCING:
+            return False
+        self._caps.mark_advisory(target.endpoint, target.model, shape)
+        trace.adaptations.append(f"schema_advisory:{shape}")
+        log.info(
+            "%s %s#%s answered %s without required fields under %s: that shape is advisory "
+            "there, sent as the contract's plain schema from now on",
+            target.tier,
+            target.endpoint,
+            target.model,
+            shape,
+            caps.json_mode,
+        )
+        return True
+
+    @staticmethod
+    def _schema_for(
+        req: RouteRequest, target: Target, schema: dict[str, Any], plain: bool
+    ) -> dict[str, Any]:
+        """The schema a request carries: on a local server, without what its grammar cannot
+        carry (`grammar.carried`); for a shape it did not hold, the contract's plain schema.
+        The system prompt states the whole schema either way, and the gate judges it."""
+        from engine.routing.prompts import schema_block
+
+        if plain:
+            schema = schema_block(req.contract())[0]
+        return grammar.carried(schema) if target.tier == "local" else schema
+
     def _watch_on(self, task: asyncio.Task[Completion]) -> None:
         """Keep a request the call gave up on running to its own deadline, to learn whether the
         model was slow or silent; Esc (`cancel`) and its deadline end it."""
@@ -752,6 +786,8 @@ class Router:
         tries = _Tries(settings.agent_max_retries)
         reasked = False
         judged = False  # the adherence re-ask is spent (once per call, beside the schema's)
+        shape = grammar.shape(req.contract().__name__, grammar.carried(schema))
+        plain = shape in caps.advisory_shapes  # this shape was not held here: the plain schema
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= MIN_ATTEMPT_BUDGET:
@@ -774,7 +810,7 @@ class Router:
                 ask = Ask(
                     convo,
                     req.contract().__name__,
-                    schema,
+                    self._schema_for(req, target, schema, plain),
                     req.max_output_tokens,
                     settings.agent_temperature,
                 )
@@ -830,6 +866,7 @@ class Router:
                     )
                     continue
                 trace.add(target.tier, target, "invalid", str(exc), started)
+                plain = plain or self._not_held(target, caps, shape, exc, trace)
                 if not reasked:
                     reasked = True
                     convo = convo + reask_turns(comp.text, exc)
