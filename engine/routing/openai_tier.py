@@ -29,6 +29,7 @@ from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut
 from engine.routing.extract import has_reasoning
 from engine.routing.health import DeploymentCaps, JsonMode
 from engine.routing.target import Target
+from engine.routing.window import Window, read_window
 
 CONNECT_TIMEOUT = 3.0
 DEFAULT_BOUND = 600.0
@@ -433,6 +434,22 @@ def _whole_answer(raw: bytes, kind: str, started: float, max_bytes: int = 0) -> 
         tokens_out=int(usage.get("completion_tokens") or 0),
         total_ms=(time.perf_counter() - started) * 1000,
     )
+
+
+async def window_of(target: Target, configured: int, within: float) -> Window | None:
+    """The model's context window from its server (or the setting), on a short-lived client,
+    all look-ups within `within` seconds."""
+    if configured > 0:
+        return await read_window(target, None, configured, within)
+    key = await resolve_key(target)
+    bound = max(0.05, within)
+    async with _http.AsyncClient(
+        verify=shared_ssl_context(),
+        trust_env=not is_loopback(target.endpoint),
+        timeout=_http.Timeout(bound, connect=min(CONNECT_TIMEOUT, bound)),
+        headers={"Authorization": f"Bearer {key}"},
+    ) as client:
+        return await read_window(target, client, configured, within)
 
 
 async def list_models(target: Target, timeout: float) -> list[str]:

@@ -47,6 +47,8 @@ from engine.routing.types import (
     Tier,
     Usage,
 )
+from engine.routing.window import PROBE_S as WINDOW_PROBE_S
+from engine.routing.window import SAFE_WINDOW, Window, fit, prompt_tokens
 from savedb.records import Record
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
@@ -272,6 +274,7 @@ class Router:
         self._lock = threading.Lock()
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
+        self._windows: dict[str, Window | None] = {}  # local model -> its context window
         _warm_model_tier(self._settings)
 
     # ---- configuration ------------------------------------------------------------------------
@@ -288,6 +291,7 @@ class Router:
             self._cooldowns.max_skips = settings.agent_breaker_skips
             _warm_model_tier(settings)
             self._azure_providers.clear()
+            self._windows.clear()
             self._last = None
 
     def watch(self, watcher: Watcher) -> Callable[[], None]:
@@ -563,8 +567,13 @@ class Router:
             # set until the attempts on this target end with a verdict: a cancelled attempt (the
             # caller's hard wait gave up on it) leaves it set for `_bounded` to give the verdict
             trace.in_flight = target
-            outcome = await self._serve_target(
-                req, target, settings, messages, schema, share, has_next, trace
+            sized = await self._sized(req, target, settings, messages, trace, deadline)
+            outcome = (
+                sized
+                if isinstance(sized, Failure)
+                else await self._serve_target(
+                    sized, target, settings, messages, schema, share, has_next, trace
+                )
             )
             trace.in_flight = None
             if isinstance(outcome, _Served):
@@ -703,6 +712,49 @@ class Router:
                 task.cancel()
                 with contextlib.suppress(BaseException):  # the cancelled attempt's own end
                     await task
+
+    async def _sized(
+        self,
+        req: RouteRequest,
+        target: Target,
+        settings: Settings,
+        messages: list[dict[str, str]],
+        trace: _Trace,
+        deadline: float,
+    ) -> RouteRequest | Failure:
+        """The request as it fits a local model's context window (its answer cap lowered to fit),
+        or, where the prompt leaves no room for an answer, the reason it is not sent. The window
+        is looked up once per model (for a request that any window might not hold), in at most
+        a tenth of what is left of the budget."""
+        prompt = prompt_tokens(messages)
+        if target.tier != "local" or prompt + req.max_output_tokens <= SAFE_WINDOW:
+            return req
+        if target.model_key not in self._windows:
+            from engine.routing.openai_tier import window_of
+
+            self._windows[target.model_key] = await window_of(
+                target,
+                settings.local_context_window,
+                min(WINDOW_PROBE_S, 0.1 * max(0.0, deadline - time.monotonic())),
+            )
+        window = self._windows[target.model_key]
+        if window is None:
+            return req
+        got = fit(window, target.model, prompt, req.max_output_tokens)
+        if got.refused is not None:
+            trace.add(
+                target.tier,
+                target,
+                "skipped",
+                f"context_window: {got.refused}",
+                time.perf_counter(),
+            )
+            log.warning("%s %s: %s", target.tier, target.endpoint, got.refused)
+            return Failure("context_window", got.refused)
+        if got.capped:
+            trace.adaptations.append(f"max_tokens_fit:{got.max_tokens}")
+            return replace(req, max_output_tokens=got.max_tokens)
+        return req
 
     def _not_held(
         self, target: Target, caps: DeploymentCaps, shape: str, exc: OutputError, trace: _Trace
@@ -1074,6 +1126,10 @@ class Router:
             "max_retries": s.agent_max_retries,
             "cooldowns": self._cooldowns.snapshot(),
             "capabilities": self._caps.snapshot(),
+            "context_windows": {
+                key: {"tokens": w.tokens, "source": w.source} if w else None
+                for key, w in self._windows.items()
+            },
             "served": dict(self._served_counts),
         }
 
