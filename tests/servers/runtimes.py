@@ -110,7 +110,10 @@ class _Handler(LoopbackHandler):
             if unquote(path.rsplit("/", 1)[-1]) != st.model:
                 self._error(404, f"Model {path.rsplit('/', 1)[-1]} not found", "not_found")
                 return
-            info = {"id": st.model, "state": "loaded" if st.loaded else "not-loaded"}
+            info: dict[str, Any] = {
+                "id": st.model,
+                "state": "loaded" if st.loaded else "not-loaded",
+            }
             info["max_context_length"] = 32768
             if st.loaded:
                 info["loaded_context_length"] = st.window
