@@ -29,7 +29,7 @@ from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut
 from engine.routing.extract import has_reasoning
 from engine.routing.health import DeploymentCaps, JsonMode
 from engine.routing.target import Target
-from engine.routing.window import Window, read_window
+from engine.routing.window import Window, read_loading, read_window
 
 CONNECT_TIMEOUT = 3.0
 DEFAULT_BOUND = 600.0
@@ -450,6 +450,20 @@ async def window_of(target: Target, configured: int, within: float) -> Window | 
         headers={"Authorization": f"Bearer {key}"},
     ) as client:
         return await read_window(target, client, configured, within)
+
+
+async def model_loading(target: Target, within: float) -> bool:
+    """Whether the local server says the model is still loading (or not loaded yet, so this
+    request loads it), on a short-lived client; False when it does not say."""
+    key = await resolve_key(target)
+    bound = max(0.05, within)
+    async with _http.AsyncClient(
+        verify=shared_ssl_context(),
+        trust_env=not is_loopback(target.endpoint),
+        timeout=_http.Timeout(bound, connect=min(CONNECT_TIMEOUT, bound)),
+        headers={"Authorization": f"Bearer {key}"},
+    ) as client:
+        return await read_loading(target, client, within)
 
 
 async def list_models(target: Target, timeout: float) -> list[str]:

@@ -237,6 +237,26 @@ def _note_repairs(
 
 
 @dataclass(eq=False, repr=False)
+class _Watch(Record):
+    """One attempt's first-token verdict (`Router._attempt`): its clocks, when the request went
+    out, whether the response and a first token came, and whether the call moved on without it."""
+
+    clocks: pace.FirstToken | None
+    asked_at: float | None = None
+    answered: bool = False
+    first: bool = False
+    detached: bool = False
+
+    def silent_for(self) -> float | None:
+        """Seconds waited, once the verdict is due and no token came (else None)."""
+        if self.clocks is None or self.asked_at is None or self.first:
+            return None
+        waited = time.perf_counter() - self.asked_at
+        due = self.clocks.token if self.answered else self.clocks.headers
+        return waited if waited >= due else None
+
+
+@dataclass(eq=False, repr=False)
 class _Tries(Record):
     """What one call may still spend on one target: retries after a 5xx, same-endpoint retries,
     adaptations, backoffs so far, and whether a rate limit was already waited out."""
@@ -630,24 +650,20 @@ class Router:
         text = ""
         pieces = 0
         first_ms: float | None = None
-        detached = False
-        started_answer = False
-        first_seen = False
+        watch = _Watch(clocks)
 
         def on_headers() -> None:
-            nonlocal started_answer
-            started_answer = True
+            watch.answered = True
 
         def on_first() -> None:
-            nonlocal first_seen
-            first_seen = True
-            if detached:
-                self._learn_late(target, time.perf_counter() - asked_at)
+            watch.first = True
+            if watch.detached:
+                self._learn_late(target, time.perf_counter() - (watch.asked_at or t0))
                 raise _Learned  # closes the request: its answer goes to no one
 
         def on_delta(piece: str) -> None:
             nonlocal text, pieces, first_ms
-            if detached:
+            if watch.detached:
                 return
             pieces += 1
             trace.tokens = pieces
@@ -676,11 +692,8 @@ class Router:
                 StreamEvent("start", req.call_key, req.role, target.tier, target.model, at=t0)
             )
 
-        asked_at = t0
-
         def on_sent() -> None:
-            nonlocal asked_at
-            asked_at = trace.asked_at = time.perf_counter()
+            watch.asked_at = trace.asked_at = time.perf_counter()
 
         task = asyncio.ensure_future(
             chat(
@@ -699,16 +712,18 @@ class Router:
                 if self._cancel.is_set():
                     task.cancel()
                     raise CallCancelled(f"the {req.role} call was cancelled: nothing was recorded")
-                if clocks is not None and trace.asked_at is not None and not first_seen:
-                    waited = time.perf_counter() - asked_at
-                    if waited >= (clocks.token if started_answer else clocks.headers):
-                        detached = True
-                        self._watch_on(task)
-                        raise StreamTimeout("silent", 0, waited)
+                waited = watch.silent_for()
+                if waited is not None:
+                    if await self._loading(target, caps, limits):
+                        watch.clocks = None  # the model's own loading time: the budget's limit
+                        continue
+                    watch.detached = True
+                    self._watch_on(task)
+                    raise StreamTimeout("silent", 0, waited)
                 await asyncio.wait({task}, timeout=CANCEL_POLL)
             return task.result()
         finally:
-            if not task.done() and not detached:
+            if not task.done() and not watch.detached:
                 task.cancel()
                 with contextlib.suppress(BaseException):  # the cancelled attempt's own end
                     await task
@@ -788,6 +803,24 @@ class Router:
         if plain:
             schema = schema_block(req.contract())[0]
         return grammar.carried(schema) if target.tier == "local" else schema
+
+    async def _loading(self, target: Target, caps: DeploymentCaps, limits: Limits) -> bool:
+        """At a first call's silence (nothing learned of the model yet), whether its server says
+        the model is still loading: then the call waits for it within its budget."""
+        if target.tier != "local" or caps.first_token_s is not None:
+            return False
+        from engine.routing.openai_tier import model_loading
+
+        left = (limits.ends_at or time.monotonic()) - time.monotonic()
+        loading = await model_loading(target, min(WINDOW_PROBE_S, 0.1 * max(0.0, left)))
+        if loading:
+            log.info(
+                "%s %s#%s is loading its model: the call waits for it within its budget",
+                target.tier,
+                target.endpoint,
+                target.model,
+            )
+        return loading
 
     def _watch_on(self, task: asyncio.Task[Completion]) -> None:
         """Keep a request the call gave up on running to its own deadline, to learn whether the

@@ -1,4 +1,5 @@
-"""The local model's context window, and whether a request fits it before it is sent.
+"""What a local runtime says of its model: its context window (and whether a request fits it
+before it is sent), and whether the model is still loading.
 
 Read once per (endpoint, model) from the server where it says: llama.cpp's `/props` (n_ctx), vLLM's
 `/v1/models` (max_model_len), LM Studio's `/api/v0/models/{model}` (loaded or max context length),
@@ -104,6 +105,34 @@ async def read_window(
     except (TimeoutError, OSError):
         return None
     return None
+
+
+async def read_loading(target: Target, client: Any, within: float) -> bool:
+    """Whether the server says the model is loading or not loaded yet (this request loads it):
+    llama.cpp's /health answers 503 while it loads; Ollama's /api/ps and LM Studio's
+    /api/v0/models/{id} list what is loaded. False when it does not say (or not in time)."""
+    root = root_of(target.endpoint)
+    try:
+        async with asyncio.timeout(within):
+            health = await client.get(f"{root}/health")
+            if health.status_code == 503 and "load" in health.text.lower():
+                return True
+            info = await _get(client, f"{root}/api/v0/models/{quote(target.model)}")
+            if isinstance(info, dict) and "state" in info:
+                return info.get("state") != "loaded"
+            if isinstance(await _get(client, f"{root}/api/version"), dict):
+                ps = await _get(client, f"{root}/api/ps")
+                rows = ps.get("models") if isinstance(ps, dict) else None
+                if isinstance(rows, list):
+                    names = {
+                        r.get(k) for r in rows if isinstance(r, dict) for k in ("name", "model")
+                    }
+                    return target.model not in names
+    except (TimeoutError, OSError):
+        return False
+    except Exception:  # noqa: BLE001 - a server that says nothing usable says nothing
+        return False
+    return False
 
 
 async def _get(client: Any, url: str, **kw: Any) -> Any:

@@ -167,3 +167,30 @@ def test_the_learned_first_token_time_is_kept_in_the_cache(tmp_path):
     path.write_text(json.dumps(data))
     damaged = Capabilities(path).for_deployment("http://127.0.0.1:9/v1", "m", "max_tokens")
     assert damaged.first_token_s is None
+
+
+@pytest.mark.parametrize("dialect", ["ollama", "llamacpp", "lmstudio"])
+def test_a_first_call_is_given_the_models_loading_time(dialect):
+    """A model its server says is loading (Ollama: not in /api/ps; llama.cpp: /health 503 'Loading
+    model'; LM Studio: state not-loaded) is waited for within the budget on its first call, though
+    nothing comes before the first-token limit; a loaded model that says nothing is silent."""
+    from tests.routing.artifacts import GOOD, simulate
+    from tests.routing.helpers import local_settings, req
+    from tests.servers.runtimes import RuntimeFake
+
+    answer = json.dumps(GOOD)
+    quick = {"agent_first_token_timeout": 0.3, "agent_request_timeout": 20.0}
+    with RuntimeFake(dialect, model="m", answer=answer, loaded=False, loading_s=1.5) as server:
+        router = Router(
+            local_settings(server.url, local_agent_model="m", **quick), caps_cache=False
+        )
+        result = router.call(req(), simulate)
+        assert result.served_by == "local", result.fallback_reason
+        assert [a.outcome for a in result.attempts] == ["ok"]
+    with RuntimeFake(dialect, model="m", answer=answer, delay_s=1.5) as server:
+        router = Router(
+            local_settings(server.url, local_agent_model="m", **quick), caps_cache=False
+        )
+        result = router.call(req(), simulate)
+        assert result.served_by == "simulation"
+        assert result.fallback_reason.startswith("local: silent (no first token in 0.")

@@ -49,6 +49,9 @@ class _State:
     answer: str
     num_ctx_in_modelfile: bool = False
     loaded: bool = True
+    loading_s: float = 0.0  # a chat to a model not loaded waits this long (it loads), then it is
+    delay_s: float = 0.0  # every chat waits this long before its headers (a slow prompt)
+    loading_now: bool = False
     requests: list[tuple[str, str, Any]] = field(default_factory=list)  # (method, path, body)
     lock: threading.Lock = field(default_factory=threading.Lock)
     release: threading.Event = field(default_factory=threading.Event)
@@ -105,7 +108,13 @@ class _Handler(LoopbackHandler):
         elif st.dialect == "llamacpp" and path == "/props":
             self.send_json(200, {"default_generation_settings": {"n_ctx": st.window}})
         elif st.dialect == "llamacpp" and path == "/health":
-            self.send_json(200, {"status": "ok"})
+            if st.loading_now:
+                body = {
+                    "error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}
+                }
+                self.send_json(503, body)
+            else:
+                self.send_json(200, {"status": "ok"})
         elif st.dialect == "lmstudio" and path.startswith("/api/v0/models/"):
             if unquote(path.rsplit("/", 1)[-1]) != st.model:
                 self._error(404, f"Model {path.rsplit('/', 1)[-1]} not found", "not_found")
@@ -148,6 +157,13 @@ class _Handler(LoopbackHandler):
         st = self.st
         if body.get("model") != st.model:
             self._model_missing(str(body.get("model")))
+            return
+        if not st.loaded and st.loading_s:
+            st.loading_now = True
+            if st.release.wait(st.loading_s):
+                return
+            st.loaded, st.loading_now = True, False
+        if st.delay_s and st.release.wait(st.delay_s):
             return
         fmt = body.get("response_format")
         kind = fmt.get("type") if isinstance(fmt, dict) else "text"
@@ -282,8 +298,12 @@ class RuntimeFake(Loopback[_State]):
         answer: str = "{}",
         num_ctx_in_modelfile: bool = False,
         loaded: bool = True,
+        loading_s: float = 0.0,
+        delay_s: float = 0.0,
     ) -> None:
-        super().__init__(_State(dialect, model, window, answer, num_ctx_in_modelfile, loaded))
+        super().__init__(
+            _State(dialect, model, window, answer, num_ctx_in_modelfile, loaded, loading_s, delay_s)
+        )
 
     @property
     def requests(self) -> list[tuple[str, str, Any]]:
