@@ -291,6 +291,7 @@ class Router:
         self._watchers: list[Watcher] = []
         self._cancel = threading.Event()
         self._shadows: set[asyncio.Task[Completion]] = set()  # attempts watched past their verdict
+        self._shadows_lock = threading.Lock()  # added on the loop, cancelled from any thread
         self._lock = threading.Lock()
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
@@ -324,7 +325,9 @@ class Router:
         floor labelled "cancelled" when its request says so. No-op when nothing is running.
         Requests still watched to learn a late first token end too."""
         self._cancel.set()
-        for task in list(self._shadows):
+        with self._shadows_lock:
+            watched = list(self._shadows)
+        for task in watched:
             task.get_loop().call_soon_threadsafe(task.cancel)
 
     def _emit(self, event: StreamEvent) -> None:
@@ -825,10 +828,12 @@ class Router:
     def _watch_on(self, task: asyncio.Task[Completion]) -> None:
         """Keep a request the call gave up on running to its own deadline, to learn whether the
         model was slow or silent; Esc (`cancel`) and its deadline end it."""
-        self._shadows.add(task)
+        with self._shadows_lock:
+            self._shadows.add(task)
 
         def done(t: asyncio.Task[Completion]) -> None:
-            self._shadows.discard(t)
+            with self._shadows_lock:
+                self._shadows.discard(t)
             if not t.cancelled():
                 t.exception()  # retrieved: a silent model's timeout is the expected end
 
@@ -1116,6 +1121,11 @@ class Router:
                 if when:
                     return when
         return None
+
+    def watched(self) -> int:
+        """Requests given up on and still watched to learn a late first token."""
+        with self._shadows_lock:
+            return len(self._shadows)
 
     def status(self) -> dict[str, Any]:
         """Runtime label, routing, effective model per role, tiers configured, parks and memos."""

@@ -194,3 +194,20 @@ def test_a_first_call_is_given_the_models_loading_time(dialect):
         result = router.call(req(), simulate)
         assert result.served_by == "simulation"
         assert result.fallback_reason.startswith("local: silent (no first token in 0.")
+
+
+def test_a_request_watched_past_its_verdict_ends_on_cancel(servers):
+    """The request a hybrid call gave up on is watched to its own deadline, unless Esc cancels:
+    then it ends at once (nothing keeps a silent server's connection open behind the player)."""
+    local, cloud = servers
+    local.use("S06")
+    cloud.use("ok")
+    settings = settings_for("hybrid", local.url, cloud.url, SCALE, agent_request_timeout=60.0)
+    router = Router(settings, caps_cache=False)
+    assert router.call(request("watch"), lambda: SIMULATED).served_by == "foundry"
+    assert router.watched() == 1
+    router.cancel()
+    end = time.monotonic() + 30
+    while router.watched() and time.monotonic() < end:
+        time.sleep(0.01)
+    assert router.watched() == 0
