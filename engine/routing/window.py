@@ -11,7 +11,6 @@ answer is not sent, and the player reads why and the setting that raises the win
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -94,6 +93,8 @@ async def read_window(
 ) -> Window | None:
     """The model's window: the setting when given, else what the server says (None: it does not
     say, or not within `within` seconds). `client` is an httpx AsyncClient."""
+    import asyncio  # here: the simulation tier imports this module, never the event loop
+
     if configured > 0:
         return Window(configured, "settings")
     try:
@@ -111,6 +112,8 @@ async def read_loading(target: Target, client: Any, within: float) -> bool:
     """Whether the server says the model is loading or not loaded yet (this request loads it):
     llama.cpp's /health answers 503 while it loads; Ollama's /api/ps and LM Studio's
     /api/v0/models/{id} list what is loaded. False when it does not say (or not in time)."""
+    import asyncio
+
     root = root_of(target.endpoint)
     try:
         async with asyncio.timeout(within):
