@@ -12,8 +12,11 @@ BIN := $(VENV)/bin
 RUNTIMES ?= ../shared/runtimes
 LLM_WHEEL := $(firstword $(wildcard $(RUNTIMES)/llama_cpp_python-*.whl))
 LLM_VENV := .venv-llm
+# Arize Phoenix, the trace viewer the OTLP export is read back by (tests/engine/test_otlp_phoenix.py).
+PHOENIX_VENV := .venv-phoenix
+PHOENIX_PIN := arize-phoenix==20.26.1
 
-.PHONY: play test test-lowest test-setup browser cosmos-server check install install-test llm-runtime bench clean
+.PHONY: play test test-lowest test-setup browser cosmos-server check install install-test llm-runtime phoenix bench clean
 
 $(BIN)/python:
 	@[ -n "$(PYTHON)" ] && command -v $(PYTHON) >/dev/null 2>&1 || $(NEED_PYTHON)
@@ -51,9 +54,17 @@ $(LLM_VENV)/.installed: $(LLM_WHEEL)
 		"$(LLM_WHEEL)[server]" gguf numpy && touch $@ \
 	|| { rm -rf $(LLM_VENV); echo "llama_cpp_python did not install: the real llama.cpp tests will skip"; }
 
+phoenix: $(PHOENIX_VENV)/.installed
+
+$(PHOENIX_VENV)/.installed:
+	@[ -n "$(PYTHON)" ] && command -v $(PYTHON) >/dev/null 2>&1 || $(NEED_PYTHON)
+	@$(PYTHON) -m venv $(PHOENIX_VENV) && $(PHOENIX_VENV)/bin/python -m pip install --quiet \
+		"$(PHOENIX_PIN)" && touch $@ \
+	|| { rm -rf $(PHOENIX_VENV); echo "arize-phoenix did not install: the trace viewer test will skip"; }
+
 # What the tests need beyond the venvs, installed here and never by a test: a test whose part is
 # missing skips with one reason. Each step only says so where the machine does not allow it.
-test-setup: install-test llm-runtime browser cosmos-server
+test-setup: install-test llm-runtime phoenix browser cosmos-server
 
 # Chromium for the browser test (tests/tui/test_serve.py), from the OS packages where we are root.
 browser:

@@ -109,6 +109,33 @@ def _venture(router: Router, seed: int, choose: str, save_dir: Path) -> dict[str
     }
 
 
+def _counts(items: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in items:
+        out[item] = out.get(item, 0) + 1
+    return out
+
+
+def _reask_causes(results: list[RouteResult]) -> dict[str, int]:
+    """Why answers were sent back: missing required fields (a schema the server did not hold),
+    another validation error, a binding direction broken (drift), a cut or garbled answer."""
+    causes: dict[str, int] = {}
+    for r in results:
+        for a in r.attempts:
+            if a.outcome != "invalid":
+                continue
+            err = a.error or ""
+            cause = (
+                "drift"
+                if err.startswith("drift")
+                else "missing_fields"
+                if "Field required" in err
+                else err.split(":")[0] or "other"
+            )
+            causes[cause] = causes.get(cause, 0) + 1
+    return causes
+
+
 def run(
     server_url: str, model: str, seeds: list[int], choose: str, save_dir: Path
 ) -> dict[str, Any]:
@@ -118,9 +145,16 @@ def run(
     results: list[RouteResult] = []
     real_call = router.call
 
+    invalid: list[str] = []  # served model answers the contract rejects when checked again here
+
     def call(req: Any, simulate: Any) -> RouteResult:
         result = real_call(req, simulate)
         results.append(result)
+        if result.served_by == "local":
+            try:
+                req.contract().model_validate(result.output)
+            except ValueError:
+                invalid.append(req.call_key)
         return result
 
     router.call = call  # type: ignore[method-assign]
@@ -168,7 +202,13 @@ def run(
             "calls": len(results),
             "calls_served_locally": len(model_calls),
             "fallbacks": sum(1 for r in results if r.fallback_reason),
+            "fallback_reasons": _counts(
+                (r.fallback_reason or "").split(" (")[0] for r in results if r.fallback_reason
+            ),
             "reasks": sum(1 for r in results for a in r.attempts if a.outcome == "invalid"),
+            "reasks_by_cause": _reask_causes(results),
+            # a served answer is one the contract validated: an invalid one is never accepted
+            "invalid_accepted": len(invalid),
             "adaptations": adaptations,
             "time_to_first_token_ms": _summary(ttft),
             "tokens_per_s": _summary(tps),

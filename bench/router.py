@@ -2,6 +2,10 @@
 worst-case time of one call when the model servers hang or trickle (budget, not budget × retries × tiers).
 
 Run: `.venv/bin/python -m bench.router [--calls N] [--budget S]` (prints one JSON object).
+`--pace-only [--scale F]`: only the slow-not-silent figures, on the fault catalogue's loopback
+server with its times and the router's defaults scaled by F (0.25: the 20 s first token at 5 s):
+the share of calls a slow local model serves with Foundry behind it, and how long local only waits
+on a silent server before the simulator, against a reference client that gives up at 10 s.
 """
 
 from __future__ import annotations
@@ -141,12 +145,81 @@ def worst_case(fault: str, budget: float, retries: int) -> dict[str, Any]:
     }
 
 
+def slow_local_hybrid(scale: float, calls: int) -> dict[str, Any]:
+    """A local model whose first token comes at 20 s × scale, Foundry healthy behind it: how many
+    calls the local model serves, and what the pill says (game defaults, scaled)."""
+    from engine.routing.faults.scorecard import SIMULATED, request, settings_for
+    from engine.routing.faults.server import FaultServer
+
+    with FaultServer(scale=scale) as local, FaultServer(scale=scale) as cloud:
+        local.use("S07")
+        cloud.use("ok")
+        router = Router(settings_for("hybrid", local.url, cloud.url, scale), caps_cache=False)
+        served: list[str] = []
+        pills: list[str] = []
+        for i in range(calls):
+            served.append(router.call(request(f"pace/{i}"), lambda: SIMULATED).served_by)
+            pills.append(router.pill())
+            if i == 0:  # the first call's request is watched on: let it report before the next
+                time.sleep(20.0 * scale)
+    return {
+        "first_token_s": 20.0 * scale,
+        "calls": calls,
+        "served_local": served.count("local"),
+        "served_local_share": round(served.count("local") / calls, 3),
+        "served": served,
+        "pill_last": pills[-1],
+        "pill_first": pills[0],
+    }
+
+
+def silent_local_only(scale: float, runs: int) -> dict[str, Any]:
+    """Local only, a server that never answers: seconds to the simulator, against a reference
+    client that gives up at 10 s (both × scale)."""
+    from engine.routing.faults.scorecard import SIMULATED, request, settings_for
+    from engine.routing.faults.server import FaultServer
+
+    samples = []
+    with FaultServer(scale=scale) as local:
+        local.use("S06")
+        for i in range(runs):
+            router = Router(settings_for("local", local.url, None, scale), caps_cache=False)
+            t0 = time.perf_counter()
+            result = router.call(request(f"silent/{i}"), lambda: SIMULATED)
+            samples.append(time.perf_counter() - t0)
+            assert result.served_by == "simulation"
+    median = statistics.median(samples)
+    reference = 10.0 * scale
+    return {
+        "reference_s": reference,
+        "median_s": round(median, 3),
+        "max_s": round(max(samples), 3),
+        "ratio_median": round(median / reference, 3),
+        "runs": runs,
+        "reason": result.fallback_reason,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--budget", type=float, default=2.0)
     parser.add_argument("--json", action="store_true", help="one line of JSON (default: indented)")
+    parser.add_argument("--pace-only", action="store_true", help="only the slow/silent figures")
+    parser.add_argument("--scale", type=float, default=0.25, help="time scale for --pace-only")
     args = parser.parse_args()
+    if args.pace_only:
+        from engine.routing.router import model_tier_ready
+
+        model_tier_ready().result()
+        pace = {
+            "scale": args.scale,
+            "slow_local_hybrid": slow_local_hybrid(args.scale, 20),
+            "silent_local_only": silent_local_only(args.scale, 5),
+            "machine": machine(),
+        }
+        print(json.dumps(pace, indent=None if args.json else 2))
+        return
     report = {
         "simulation_overhead": simulation_overhead(args.calls),
         "local_round_trip": local_round_trip(max(100, args.calls // 10)),

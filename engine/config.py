@@ -317,6 +317,8 @@ class Settings(Record):
     agent_max_answer_bytes: int = _number(262_144, "int", ge=1024, le=64 * 1024 * 1024)
     # Where a prompt overflows a model's context, the router steps to this one (same endpoint).
     local_large_context_model: str | None = _text()
+    # The local model's context window in tokens, where its server does not say (0: ask it).
+    local_context_window: int = _number(0, "int", ge=0, le=10_000_000)
     foundry_large_context_model: str | None = _text()
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -56,14 +56,19 @@ class LiveView:
         self.current = None
 
 
+_WORD_ENDS = ' \n\t\r",{}[]'  # whitespace and JSON's own punctuation end a word
+
+
 def _shown(text: str, *, final: bool) -> str:
     """Streamed text as it may be drawn (and sent by `serve`): scrubbed of secrets (an echoed key,
     a URL's credentials), and while the call streams, without its unfinished last word, so a
-    secret is never drawn half-way before the scrubber can recognise it (issue 26)."""
+    secret is never drawn half-way before the scrubber can recognise it (issue 26). A word ends
+    at whitespace or at JSON's punctuation, so compact JSON with no spaces (a grammar-bound model)
+    still shows each field as it closes."""
     from textkit.scrub import scrub
 
     if not final:
-        cut = max(text.rfind(" "), text.rfind("\n"), text.rfind("\t"))
+        cut = max(text.rfind(c) for c in _WORD_ENDS)
         text = text[: cut + 1] if cut >= 0 else ""
     return scrub(text)
 

@@ -91,7 +91,8 @@ class Failure(FrozenRecord):
     """What went wrong in one attempt and what to do about it.
 
     `same_endpoint`: retried once on the same endpoint, which stays open (a reset, a cut or garbled
-    stream: the server is up). `breaker`: counts toward the endpoint's breaker (5xx). `final`: no
+    stream: the server is up). `breaker`: counts toward the endpoint's breaker (5xx, a stream that
+    stalls mid-answer). `final`: no
     other model is asked (a content-filter refusal: another model would only route around it).
     """
 
@@ -260,7 +261,7 @@ def _stream_failure(exc: BaseException) -> Failure | None:
     if isinstance(exc, StreamTimeout):
         if exc.kind == "silent":  # a silent route is not retried: it only multiplies the wait
             return Failure("silent", str(exc), cooldown="endpoint")
-        return Failure("stalled", str(exc))
+        return Failure("stalled", str(exc), breaker=True)  # repeated stalls open the breaker
     if isinstance(exc, StreamCut):
         return Failure("cut", str(exc), same_endpoint=True)
     if isinstance(exc, AnswerTooLong):

@@ -29,10 +29,11 @@ _MAX_CANDIDATES = 8
 class OutputError(Exception):
     """Model text that yields no valid artifact; `label` names why (truncated, no_json, invalid…)."""
 
-    def __init__(self, label: str, detail: str) -> None:
+    def __init__(self, label: str, detail: str, *, missing: bool = False) -> None:
         super().__init__(f"{label}: {detail}")
         self.label = label
         self.detail = detail
+        self.missing = missing  # a required field was absent (a schema the server did not hold)
 
 
 @dataclass(eq=False, repr=False)
@@ -243,7 +244,8 @@ def parse_artifact(
             raise OutputError("truncated", "the answer hit the token limit")
         return Extraction(output=output.model_dump(mode="json"), steps=steps)
     assert first_error is not None
-    raise OutputError("invalid", _short_errors(first_error))
+    missing = any(e.get("type") == "missing" for e in first_error.errors())
+    raise OutputError("invalid", _short_errors(first_error), missing=missing)
 
 
 def _valid(model: type[BaseModel], value: Any) -> bool:

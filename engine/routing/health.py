@@ -10,7 +10,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Literal
 
@@ -27,6 +27,8 @@ LADDER: tuple[JsonMode, ...] = ("json_schema", "json_object_schema", "json_objec
 # The rungs where nothing constrains the model's JSON, so small models' slips (trailing commas,
 # single quotes, True/None, raw newlines) are repaired before validation, and the repair logged.
 REPAIR_RUNGS: frozenset[JsonMode] = frozenset({"json_object", "none"})
+# The rungs where the server is asked to hold the answer to the schema.
+ENFORCING: frozenset[JsonMode] = frozenset({"json_schema", "json_object_schema"})
 BreakerState = Literal["closed", "open", "half_open"]
 
 
@@ -65,7 +67,7 @@ class Cooldowns:
                 self._parks[key] = _Park(until, reason)
 
     def strike(self, key: str, seconds: float, reason: str, threshold: int) -> bool:
-        """Count one more consecutive fault (a 5xx) against the key; the breaker opens at
+        """Count one more consecutive fault (a 5xx, a stall) against the key; the breaker opens at
         `threshold`, or at once when this call was the half-open probe. True when it opened."""
         with self._lock:
             count = self._strikes.get(key, 0) + 1
@@ -95,6 +97,21 @@ class Cooldowns:
                 return park.reason, max(0.0, park.until - now)
             park.probing = True
             return None
+
+    def next_probe(self, key: str) -> str | None:
+        """When the resting key is tried again, in the player's words ("in 18 s or after 2 more
+        calls", "on the next call"); None when its breaker is closed."""
+        now = self._clock()
+        with self._lock:
+            park = self._parks.get(key)
+            if park is None:
+                return None
+            if park.probing or not self._resting(park, now):
+                return "on the next call"
+            left = max(0.0, park.until - now)
+            calls = self.max_skips - park.skips if self.max_skips else 0
+        when = f"in {left:.0f} s"
+        return f"{when} or after {calls} more call{'s' if calls > 1 else ''}" if calls else when
 
     def success(self, key: str) -> None:
         """A call through the key was answered: close its breaker."""
@@ -155,6 +172,15 @@ class DeploymentCaps(Record):
     # An endpoint that accepts a schema and ignores it is "schema advisory": output is validated
     # here either way, with one re-ask.
     schema_enforced: bool | None = None
+    # Seconds to the first token this deployment has shown (None: not measured yet), blended over
+    # its answers: the first-token limit follows it, so a slow model is not taken for a silent one.
+    first_token_s: float | None = None
+    # Schema shapes (engine.routing.grammar.shape) this deployment was sent as enforced and
+    # answered without required fields: sent as the contract's plain schema from then on.
+    advisory_shapes: list[str] = field(default_factory=list)
+
+
+_MEASURED = ("first_token_s", "advisory_shapes")  # learned from answers, not from request shapes
 
 
 def _caps_from(data: object) -> DeploymentCaps | None:
@@ -172,6 +198,20 @@ def _caps_from(data: object) -> DeploymentCaps | None:
         if key in ("send_temperature", "stream_usage") and not isinstance(value, bool):
             return None
         if key == "schema_enforced" and value is not None and not isinstance(value, bool):
+            return None
+        if key == "advisory_shapes" and not (
+            isinstance(value, list) and all(isinstance(v, str) and len(v) < 200 for v in value)
+        ):
+            return None
+        if (
+            key == "first_token_s"
+            and value is not None
+            and (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0 <= value < 1e5
+            )
+        ):
             return None
         setattr(caps, key, value)
     return caps
@@ -250,11 +290,47 @@ class Capabilities:
         with self._lock:
             self._load()
             key = _key(endpoint, model)
-            if self._deployments.get(key) == caps:
-                return
-            self._deployments[key] = DeploymentCaps(**asdict(caps))
+            old = self._deployments.get(key)
+            # what is measured from answers is not a request shape: keep the newest one
+            new = asdict(caps)
+            if old is not None:
+                new.update({k: v for k, v in asdict(old).items() if k in _MEASURED})
+                if asdict(old) == new:
+                    return
+            self._deployments[key] = DeploymentCaps(**new)
             self._source[key] = "learned"
             self._save()
+
+    def note_first_token(self, endpoint: str, model: str, seconds: float) -> float:
+        """Blend one measured time to first token into what (endpoint, model) has shown (kept
+        with its request shape, in the cache); returns the new figure."""
+        from engine.routing.pace import learned
+
+        with self._lock:
+            self._load()
+            key = _key(endpoint, model)
+            caps = self._deployments.setdefault(key, DeploymentCaps())
+            self._source.setdefault(key, "default")
+            was = caps.first_token_s
+            caps.first_token_s = learned(was, seconds)
+            # a cache write only when the figure moves by a tenth or more (not on every answer)
+            if was is None or abs(caps.first_token_s - was) >= max(0.5, 0.1 * was):
+                self._save()
+            return caps.first_token_s
+
+    def mark_advisory(self, endpoint: str, model: str, shape: str) -> bool:
+        """Remember that (endpoint, model) did not hold a schema of this shape; True if new."""
+        from engine.routing.grammar import MAX_ADVISORY_SHAPES
+
+        with self._lock:
+            self._load()
+            key = _key(endpoint, model)
+            caps = self._deployments.setdefault(key, DeploymentCaps())
+            if shape in caps.advisory_shapes:
+                return False
+            caps.advisory_shapes = [*caps.advisory_shapes, shape][-MAX_ADVISORY_SHAPES:]
+            self._save()
+            return True
 
     def snapshot(self) -> dict[str, dict[str, object]]:
         with self._lock:

@@ -29,6 +29,7 @@ from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut
 from engine.routing.extract import has_reasoning
 from engine.routing.health import DeploymentCaps, JsonMode
 from engine.routing.target import Target
+from engine.routing.window import Window, read_loading, read_window
 
 CONNECT_TIMEOUT = 3.0
 DEFAULT_BOUND = 600.0
@@ -209,7 +210,12 @@ class Limits:
 class _Stream:
     """What one streamed answer has said so far (events parsed here, so a garbled one is skipped)."""
 
-    def __init__(self, limits: Limits, on_delta: Callable[[str], None] | None) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        on_delta: Callable[[str], None] | None,
+        on_first: Callable[[], None] = lambda: None,
+    ) -> None:
         self.parts: list[str] = []
         self.size = 0
         self.finish: str | None = None
@@ -222,6 +228,7 @@ class _Stream:
         self.last_at: float | None = None
         self._limits = limits
         self._on_delta = on_delta
+        self._on_first = on_first
 
     @property
     def tokens(self) -> int:
@@ -247,6 +254,7 @@ class _Stream:
             self.last_at = time.perf_counter()
             if self.first_at is None:
                 self.first_at = self.last_at
+                self._on_first()
         return token
 
     def _event(self, line: str) -> dict[str, Any] | None:
@@ -297,13 +305,16 @@ async def chat(
     limits: Limits,
     on_delta: Callable[[str], None] | None = None,
     on_sent: Callable[[], None] | None = None,
+    on_first: Callable[[], None] = lambda: None,
+    on_headers: Callable[[], None] = lambda: None,
 ) -> Completion:
     """Stream one chat completion under hard clocks and return its text; `on_sent` hears when the
-    request goes out (its key in hand), `on_delta` sees each piece of content as it arrives. Raises the SDK's errors, StreamTimeout (silent / stalled),
+    request goes out (its key in hand), `on_headers` when the response starts, `on_first` when the
+    first token (content or reasoning) arrives, `on_delta` sees each piece of content. Raises the SDK's errors, StreamTimeout (silent / stalled),
     StreamCut (ended without a finish), AnswerTooLong, Refused or TimeoutError (the deadline)."""
     loop = asyncio.get_running_loop()
     started = time.perf_counter()
-    got = _Stream(limits, on_delta)
+    got = _Stream(limits, on_delta, on_first)
     ends_at = limits.ends_at if limits.ends_at is not None else loop.time() + limits.total
 
     capped = [False]
@@ -331,6 +342,7 @@ async def chat(
                 ) as resp,
             ):
                 kind = resp.headers.get("content-type", "")
+                on_headers()
                 if "text/event-stream" not in kind:  # ignored `stream`, or a proxy's page
                     phase.reschedule(None)  # a whole body: the deadline alone bounds it
                     raw = await _read_capped(resp, limits.max_bytes)
@@ -422,6 +434,36 @@ def _whole_answer(raw: bytes, kind: str, started: float, max_bytes: int = 0) -> 
         tokens_out=int(usage.get("completion_tokens") or 0),
         total_ms=(time.perf_counter() - started) * 1000,
     )
+
+
+async def window_of(target: Target, configured: int, within: float) -> Window | None:
+    """The model's context window from its server (or the setting), on a short-lived client,
+    all look-ups within `within` seconds."""
+    if configured > 0:
+        return await read_window(target, None, configured, within)
+    key = await resolve_key(target)
+    bound = max(0.05, within)
+    async with _http.AsyncClient(
+        verify=shared_ssl_context(),
+        trust_env=not is_loopback(target.endpoint),
+        timeout=_http.Timeout(bound, connect=min(CONNECT_TIMEOUT, bound)),
+        headers={"Authorization": f"Bearer {key}"},
+    ) as client:
+        return await read_window(target, client, configured, within)
+
+
+async def model_loading(target: Target, within: float) -> bool:
+    """Whether the local server says the model is still loading (or not loaded yet, so this
+    request loads it), on a short-lived client; False when it does not say."""
+    key = await resolve_key(target)
+    bound = max(0.05, within)
+    async with _http.AsyncClient(
+        verify=shared_ssl_context(),
+        trust_env=not is_loopback(target.endpoint),
+        timeout=_http.Timeout(bound, connect=min(CONNECT_TIMEOUT, bound)),
+        headers={"Authorization": f"Bearer {key}"},
+    ) as client:
+        return await read_loading(target, client, within)
 
 
 async def list_models(target: Target, timeout: float) -> list[str]:

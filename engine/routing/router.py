@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from azurehttp import in_daemon_thread, token_provider
 from engine.config import Settings, config_dir, load_settings
+from engine.routing import grammar, pace
 from engine.routing.deadline import ActionDeadline
-from engine.routing.errors import WORDS, Failure, classify
+from engine.routing.errors import WORDS, Failure, StreamTimeout, classify
 from engine.routing.extract import OutputError, parse_artifact
 from engine.routing.health import (
+    ENFORCING,
     REPAIR_RUNGS,
     Capabilities,
     Cooldowns,
@@ -46,6 +48,8 @@ from engine.routing.types import (
     Tier,
     Usage,
 )
+from engine.routing.window import PROBE_S as WINDOW_PROBE_S
+from engine.routing.window import SAFE_WINDOW, Window, fit, prompt_tokens
 from savedb.records import Record
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
@@ -64,7 +68,7 @@ MIN_ATTEMPT_BUDGET = 0.05
 # The first model tier keeps this share of what is left of the budget (the later tiers the rest),
 # rather than an even split: a slow local model is not cut at half the deadline.
 FIRST_TIER_FLOOR = 0.7
-BREAKER_THRESHOLD = 3  # consecutive 5xx answers from one endpoint open its breaker
+BREAKER_THRESHOLD = 3  # consecutive 5xx answers (or stalls) from one endpoint open its breaker
 BACKOFF_BASE = 0.25  # 5xx / 429-without-Retry-After: base × 2^n seconds, jittered to 50–100 %
 BACKOFF_CAP = 2.0
 SAME_ENDPOINT_RETRIES = 1  # a reset, a cut or garbled stream: the server is up, ask it again once
@@ -73,6 +77,10 @@ CANCEL_POLL = 0.02  # how often a call in flight looks at the cancel flag (secon
 CAPS_CACHE = "capabilities.json"
 
 Watcher = Callable[[StreamEvent], None]
+
+
+class _Learned(Exception):
+    """Ends a watched request once its late first token is learned (`Router._attempt`)."""
 
 
 @dataclass(eq=False, repr=False)
@@ -230,6 +238,26 @@ def _note_repairs(
 
 
 @dataclass(eq=False, repr=False)
+class _Watch(Record):
+    """One attempt's first-token verdict (`Router._attempt`): its clocks, when the request went
+    out, whether the response and a first token came, and whether the call moved on without it."""
+
+    clocks: pace.FirstToken | None
+    asked_at: float | None = None
+    answered: bool = False
+    first: bool = False
+    detached: bool = False
+
+    def silent_for(self) -> float | None:
+        """Seconds waited, once the verdict is due and no token came (else None)."""
+        if self.clocks is None or self.asked_at is None or self.first:
+            return None
+        waited = time.perf_counter() - self.asked_at
+        due = self.clocks.token if self.answered else self.clocks.headers
+        return waited if waited >= due else None
+
+
+@dataclass(eq=False, repr=False)
 class _Tries(Record):
     """What one call may still spend on one target: retries after a 5xx, same-endpoint retries,
     adaptations, backoffs so far, and whether a rate limit was already waited out."""
@@ -264,9 +292,12 @@ class Router:
         self._watchers: list[Watcher] = []
         self._cancel = threading.Event()
         self._action: ActionDeadline | None = None  # the player's action in progress (acting)
+        self._shadows: set[asyncio.Task[Completion]] = set()  # attempts watched past their verdict
+        self._shadows_lock = threading.Lock()  # added on the loop, cancelled from any thread
         self._lock = threading.Lock()
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
+        self._windows: dict[str, Window | None] = {}  # local model -> its context window
         _warm_model_tier(self._settings)
 
     # ---- configuration ------------------------------------------------------------------------
@@ -283,6 +314,7 @@ class Router:
             self._cooldowns.max_skips = settings.agent_breaker_skips
             _warm_model_tier(settings)
             self._azure_providers.clear()
+            self._windows.clear()
             self._last = None
 
     def watch(self, watcher: Watcher) -> Callable[[], None]:
@@ -293,11 +325,16 @@ class Router:
     def cancel(self) -> None:
         """Cancel the call in flight (from any thread): it raises CallCancelled, or serves the
         floor labelled "cancelled" when its request says so. Inside an action (`acting`) the whole
-        action is cancelled: its later calls are cancelled before they start."""
+        action is cancelled: its later calls are cancelled before they start. Requests still
+        watched to learn a late first token end too."""
         action = self._action
         if action is not None:
             action.cancel()
         self._cancel.set()
+        with self._shadows_lock:
+            watched = list(self._shadows)
+        for task in watched:
+            task.get_loop().call_soon_threadsafe(task.cancel)
 
     @contextlib.contextmanager
     def acting(self, action: ActionDeadline) -> Iterator[ActionDeadline]:
@@ -557,13 +594,16 @@ class Router:
                 target.model_key
             )
             if parked:
-                reason, left = parked
+                reason, _left = parked
                 words = WORDS.get(reason, reason.replace("_", " "))
+                when = self._cooldowns.next_probe(target.endpoint) or self._cooldowns.next_probe(
+                    target.model_key
+                )
                 trace.add(
                     target.tier,
                     target,
                     "parked",
-                    f"breaker open ({words}, {left:.0f}s left)",
+                    f"breaker open ({words}; next probe {when})",
                     started,
                 )
                 failures.append((target.tier, f"breaker open ({words})"))
@@ -576,8 +616,13 @@ class Router:
             # set until the attempts on this target end with a verdict: a cancelled attempt (the
             # caller's hard wait gave up on it) leaves it set for `_bounded` to give the verdict
             trace.in_flight = target
-            outcome = await self._serve_target(
-                req, target, settings, messages, schema, share, has_next, trace
+            sized = await self._sized(req, target, settings, messages, trace, deadline)
+            outcome = (
+                sized
+                if isinstance(sized, Failure)
+                else await self._serve_target(
+                    sized, target, settings, messages, schema, share, has_next, trace
+                )
             )
             trace.in_flight = None
             if isinstance(outcome, _Served):
@@ -615,10 +660,16 @@ class Router:
         caps: DeploymentCaps,
         limits: Limits,
         trace: _Trace,
+        clocks: pace.FirstToken | None = None,
     ) -> Completion:
         """One streamed attempt; watchers see the text grow; Esc (cancel) ends it at once.
         The trace notes when the request went out and how many pieces arrived (for an honest
-        label if the attempt fails, or the caller's hard wait cuts it)."""
+        label if the attempt fails, or the caller's hard wait cuts it).
+
+        `clocks` give the first-token verdict: no response by `headers`, or no token by `token`
+        (from the send), is silent and the call moves on; the request itself is watched on, to
+        its own deadline, and if a first token comes it is learned (the model is slow, not
+        silent: its park is lifted and its next limit follows) and the request is closed."""
         import asyncio
 
         from engine.routing.openai_tier import chat
@@ -628,9 +679,21 @@ class Router:
         text = ""
         pieces = 0
         first_ms: float | None = None
+        watch = _Watch(clocks)
+
+        def on_headers() -> None:
+            watch.answered = True
+
+        def on_first() -> None:
+            watch.first = True
+            if watch.detached:
+                self._learn_late(target, time.perf_counter() - (watch.asked_at or t0))
+                raise _Learned  # closes the request: its answer goes to no one
 
         def on_delta(piece: str) -> None:
             nonlocal text, pieces, first_ms
+            if watch.detached:
+                return
             pieces += 1
             trace.tokens = pieces
             now = time.perf_counter()
@@ -659,23 +722,162 @@ class Router:
             )
 
         def on_sent() -> None:
-            trace.asked_at = time.perf_counter()
+            watch.asked_at = trace.asked_at = time.perf_counter()
 
         task = asyncio.ensure_future(
-            chat(target, ask, caps=caps, limits=limits, on_delta=on_delta, on_sent=on_sent)
+            chat(
+                target,
+                ask,
+                caps=caps,
+                limits=limits,
+                on_delta=on_delta,
+                on_sent=on_sent,
+                on_first=on_first,
+                on_headers=on_headers,
+            )
         )
         try:
             while not task.done():
                 if self._cancel.is_set():
                     task.cancel()
                     raise CallCancelled(f"the {req.role} call was cancelled: nothing was recorded")
+                waited = watch.silent_for()
+                if waited is not None:
+                    if await self._loading(target, caps, limits):
+                        watch.clocks = None  # the model's own loading time: the budget's limit
+                        continue
+                    watch.detached = True
+                    self._watch_on(task)
+                    raise StreamTimeout("silent", 0, waited)
                 await asyncio.wait({task}, timeout=CANCEL_POLL)
             return task.result()
         finally:
-            if not task.done():
+            if not task.done() and not watch.detached:
                 task.cancel()
                 with contextlib.suppress(BaseException):  # the cancelled attempt's own end
                     await task
+
+    async def _sized(
+        self,
+        req: RouteRequest,
+        target: Target,
+        settings: Settings,
+        messages: list[dict[str, str]],
+        trace: _Trace,
+        deadline: float,
+    ) -> RouteRequest | Failure:
+        """The request as it fits a local model's context window (its answer cap lowered to fit),
+        or, where the prompt leaves no room for an answer, the reason it is not sent. The window
+        is looked up once per model (for a request that any window might not hold), in at most
+        a tenth of what is left of the budget."""
+        prompt = prompt_tokens(messages)
+        if target.tier != "local" or prompt + req.max_output_tokens <= SAFE_WINDOW:
+            return req
+        if target.model_key not in self._windows:
+            from engine.routing.openai_tier import window_of
+
+            self._windows[target.model_key] = await window_of(
+                target,
+                settings.local_context_window,
+                min(WINDOW_PROBE_S, 0.1 * max(0.0, deadline - time.monotonic())),
+            )
+        window = self._windows[target.model_key]
+        if window is None:
+            return req
+        got = fit(window, target.model, prompt, req.max_output_tokens)
+        if got.refused is not None:
+            trace.add(
+                target.tier,
+                target,
+                "skipped",
+                f"context_window: {got.refused}",
+                time.perf_counter(),
+            )
+            log.warning("%s %s: %s", target.tier, target.endpoint, got.refused)
+            return Failure("context_window", got.refused)
+        if got.capped:
+            trace.adaptations.append(f"max_tokens_fit:{got.max_tokens}")
+            return replace(req, max_output_tokens=got.max_tokens)
+        return req
+
+    def _not_held(
+        self, target: Target, caps: DeploymentCaps, shape: str, exc: OutputError, trace: _Trace
+    ) -> bool:
+        """An answer without required fields under a schema the server was to hold: that shape
+        is advisory there (remembered), and sent as the contract's plain schema. True if so."""
+        if not exc.missing or caps.json_mode not in ENFORCING:
+            return False
+        self._caps.mark_advisory(target.endpoint, target.model, shape)
+        trace.adaptations.append(f"schema_advisory:{shape}")
+        log.info(
+            "%s %s#%s answered %s without required fields under %s: that shape is advisory "
+            "there, sent as the contract's plain schema from now on",
+            target.tier,
+            target.endpoint,
+            target.model,
+            shape,
+            caps.json_mode,
+        )
+        return True
+
+    @staticmethod
+    def _schema_for(
+        req: RouteRequest, target: Target, schema: dict[str, Any], plain: bool
+    ) -> dict[str, Any]:
+        """The schema a request carries: on a local server, without what its grammar cannot
+        carry (`grammar.carried`); for a shape it did not hold, the contract's plain schema.
+        The system prompt states the whole schema either way, and the gate judges it."""
+        from engine.routing.prompts import schema_block
+
+        if plain:
+            schema = schema_block(req.contract())[0]
+        return grammar.carried(schema) if target.tier == "local" else schema
+
+    async def _loading(self, target: Target, caps: DeploymentCaps, limits: Limits) -> bool:
+        """At a first call's silence (nothing learned of the model yet), whether its server says
+        the model is still loading: then the call waits for it within its budget."""
+        if target.tier != "local" or caps.first_token_s is not None:
+            return False
+        from engine.routing.openai_tier import model_loading
+
+        left = (limits.ends_at or time.monotonic()) - time.monotonic()
+        loading = await model_loading(target, min(WINDOW_PROBE_S, 0.1 * max(0.0, left)))
+        if loading:
+            log.info(
+                "%s %s#%s is loading its model: the call waits for it within its budget",
+                target.tier,
+                target.endpoint,
+                target.model,
+            )
+        return loading
+
+    def _watch_on(self, task: asyncio.Task[Completion]) -> None:
+        """Keep a request the call gave up on running to its own deadline, to learn whether the
+        model was slow or silent; Esc (`cancel`) and its deadline end it."""
+        with self._shadows_lock:
+            self._shadows.add(task)
+
+        def done(t: asyncio.Task[Completion]) -> None:
+            with self._shadows_lock:
+                self._shadows.discard(t)
+            if not t.cancelled():
+                t.exception()  # retrieved: a silent model's timeout is the expected end
+
+        task.add_done_callback(done)
+
+    def _learn_late(self, target: Target, seconds: float) -> None:
+        """A first token came after the call moved on: the model is slow, not silent. Its time is
+        kept with its capabilities (its next limit follows) and its rest is lifted."""
+        figure = self._caps.note_first_token(target.endpoint, target.model, seconds)
+        self._cooldowns.success(target.endpoint)
+        log.info(
+            "%s %s#%s is slow, not silent: first token in %.1f s (limit now %.1f s)",
+            target.tier,
+            target.endpoint,
+            target.model,
+            seconds,
+            pace.SLOW_MARGIN * figure,
+        )
 
     async def _serve_target(
         self,
@@ -700,15 +902,20 @@ class Router:
         tries = _Tries(settings.agent_max_retries)
         reasked = False
         judged = False  # the adherence re-ask is spent (once per call, beside the schema's)
+        shape = grammar.shape(req.contract().__name__, grammar.carried(schema))
+        plain = shape in caps.advisory_shapes  # this shape was not held here: the plain schema
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= MIN_ATTEMPT_BUDGET:
                 return Failure("timeout", "nothing left of the deadline")
+            # the attempt's clocks run to the deadline; the router gives the first-token verdict
+            # by what the deployment has shown (`pace`) and watches past it to learn (`_attempt`)
+            clocks = pace.first_token(
+                settings.agent_first_token_timeout, caps.first_token_s, remaining, has_next
+            )
             limits = Limits(
                 total=remaining,
-                first_token=(
-                    min(settings.agent_first_token_timeout, remaining) if has_next else remaining
-                ),
+                first_token=remaining,
                 idle=min(settings.agent_stream_idle_timeout, remaining),
                 max_bytes=settings.agent_max_answer_bytes,
                 ends_at=deadline,
@@ -719,11 +926,13 @@ class Router:
                 ask = Ask(
                     convo,
                     req.contract().__name__,
-                    schema,
+                    self._schema_for(req, target, schema, plain),
                     req.max_output_tokens,
                     settings.agent_temperature,
                 )
-                comp: Completion = await self._attempt(req, target, ask, caps, limits, trace)
+                comp: Completion = await self._attempt(
+                    req, target, ask, caps, limits, trace, clocks
+                )
             except CallCancelled:
                 self._cooldowns.release(target.endpoint)
                 self._cooldowns.release(target.model_key)
@@ -748,6 +957,10 @@ class Router:
                 return failure
             trace.http_ms += comp.total_ms
             self._cooldowns.success(target.endpoint)
+            if comp.first_token_ms is not None:
+                self._caps.note_first_token(
+                    target.endpoint, target.model, comp.first_token_ms / 1000
+                )
             try:
                 extraction = parse_artifact(
                     comp.text,
@@ -769,6 +982,7 @@ class Router:
                     )
                     continue
                 trace.add(target.tier, target, "invalid", str(exc), started)
+                plain = plain or self._not_held(target, caps, shape, exc, trace)
                 if not reasked:
                     reasked = True
                     convo = convo + reask_turns(comp.text, exc)
@@ -781,6 +995,9 @@ class Router:
                 convo = convo + reask_turns(comp.text, broken)
                 continue
             trace.add(target.tier, target, "ok", None, started)
+            if pace.is_slow(comp.first_token_ms, settings.agent_first_token_timeout):
+                assert comp.first_token_ms is not None
+                trace.adaptations.append(f"slow:{comp.first_token_ms / 1000:.1f}s")
             _note_repairs(req, target, caps, comp, extraction.steps, trace)
             self._cooldowns.success(target.model_key)
             return _Served(
@@ -905,16 +1122,36 @@ class Router:
         last = self._last
         if last is not None:
             if last.fallback_reason:
-                return f"fallback: {last.served_by} ({last.fallback_reason.split(' (')[0]})"
-            return (
-                "simulation"
-                if last.served_by == "simulation"
-                else (f"{last.served_by}: {last.model}")
-            )
+                tier, _, why = last.fallback_reason.partition(": ")
+                probe = self._next_probe(tier)
+                when = f"; next probe {probe}" if probe else ""
+                return f"fallback: {last.served_by} ({tier}: {why.split(' (')[0]}{when})"
+            if last.served_by == "simulation":
+                return "simulation"
+            ft = last.usage.first_token_ms
+            if ft is not None and pace.is_slow(ft, self._settings.agent_first_token_timeout):
+                return f"{last.served_by}: {pace.slow_words(ft)}"
+            return f"{last.served_by}: {last.model}"
         if self._replay is not None:
             return "replay"
         targets = self.plan("narrator")
         return f"{targets[0].tier}: {targets[0].model}" if targets else "simulation"
+
+    def _next_probe(self, tier: str) -> str | None:
+        """When a resting endpoint of `tier` is tried again (None: none of them rests)."""
+        for target in self.plan("narrator"):
+            if target.tier == tier:
+                when = self._cooldowns.next_probe(target.endpoint) or self._cooldowns.next_probe(
+                    target.model_key
+                )
+                if when:
+                    return when
+        return None
+
+    def watched(self) -> int:
+        """Requests given up on and still watched to learn a late first token."""
+        with self._shadows_lock:
+            return len(self._shadows)
 
     def status(self) -> dict[str, Any]:
         """Runtime label, routing, effective model per role, tiers configured, parks and memos."""
@@ -958,6 +1195,10 @@ class Router:
             "max_retries": s.agent_max_retries,
             "cooldowns": self._cooldowns.snapshot(),
             "capabilities": self._caps.snapshot(),
+            "context_windows": {
+                key: {"tokens": w.tokens, "source": w.source} if w else None
+                for key, w in self._windows.items()
+            },
             "served": dict(self._served_counts),
         }
 

@@ -27,7 +27,7 @@ LOCAL = {
     "S05": "pass",
     "S06": "safe",
     "S07": "pass",
-    "S08": "pass",
+    "S08": "safe",  # every attempt is cut, as the public catalogue plays it
     "S09": "safe",
     "S10": "pass",
     "S11": "pass",
@@ -44,6 +44,7 @@ WORDS = {
     "S04": "local: overloaded (503",
     "S06": "local: silent (no first token",
     "S07": "local: silent (no first token",
+    "S08": "local: cut mid-answer",
     "S09": "local: stalled mid-answer (silent for",
     "S12": "local: context too long",
     "S13": "local: refused by the content filter (Error code: 400 - Your request was rejected",
@@ -115,3 +116,16 @@ def test_silent_server_hybrid_answer_is_within_the_first_token_limit(servers):
     assert cell.served_by == "foundry"
     assert f"silent (no first token in {10.0 * SCALE:.1f} s)" in cell.seen, cell.seen
     assert cell.primary_attempts == 1 and cell.fallback_attempts == 1
+
+
+def test_s08_cuts_every_attempt_and_the_scorecard_names_its_departures(servers):
+    """S08 as the public catalogue plays it: the retry on the same endpoint is cut too, so local
+    only ends on the simulation, labelled; the scorecard says where the bundled one departs."""
+    from engine.routing.faults.scorecard import as_json, render
+
+    primary, _ = servers
+    cell = run_scenario(BY_ID["S08"], "local", primary, None, SCALE)
+    assert cell.primary_attempts == 2 and cell.served_by == "simulation"
+    text = render([cell], SCALE)
+    assert "departs from the public catalogue: the fallback model is the next tier" in text
+    assert as_json([cell], SCALE)["departures"]

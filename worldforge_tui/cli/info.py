@@ -58,6 +58,12 @@ def register(subparsers: Subcommands) -> None:
         metavar="FILE",
         help="where to write it (default: the save dir's reports/ folder); - writes to stdout",
     )
+    exp.add_argument(
+        "--otlp",
+        metavar="FILE",
+        help="write the run as an OTLP/JSON trace (GenAI conventions) instead; - writes to "
+        "stdout (the otlp extra)",
+    )
     save_dir_option(exp)
     json_option(exp, "print {run_id, path} as JSON")
     exp.set_defaults(func=cmd_export)
@@ -135,6 +141,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             play=False,  # any rules version: a player may always export what they played
         )
         try:
+            if args.otlp:
+                return _export_otlp(args, session)
             if args.out == "-":
                 from engine.views.report import render_report
 
@@ -147,6 +155,27 @@ def cmd_export(args: argparse.Namespace) -> int:
         print_json({"run_id": args.run_id, "path": str(path)})
     else:
         print(f"report written to {path}")
+    return 0
+
+
+def _export_otlp(args: argparse.Namespace, session: Any) -> int:
+    """`export RUN --otlp FILE`: the run's trace as OTLP/JSON, from its event log."""
+    from engine.errors import InputError
+    from engine.views.otlp import otlp_json
+
+    text = otlp_json(args.run_id, session.events())
+    if args.otlp == "-":
+        sys.stdout.write(text + "\n")
+        return 0
+    target = Path(args.otlp)
+    try:
+        target.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {one_line(str(target), 80)}: {exc.strerror}") from exc
+    if args.json:
+        print_json({"run_id": args.run_id, "otlp": str(target)})
+    else:
+        print(f"trace written to {target}")
     return 0
 
 

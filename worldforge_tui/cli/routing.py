@@ -113,6 +113,9 @@ def _print_status(data: dict[str, Any]) -> None:
     for key, caps in data.get("capabilities", {}).items():
         enforced = caps.get("schema_enforced")
         schema = {True: ", schema enforced", False: ", schema advisory", None: ""}[enforced]
+        shapes = len(caps.get("advisory_shapes") or ())
+        if shapes:
+            schema += f" (advisory for {shapes} stage schema shape{'s' if shapes > 1 else ''})"
         print(
             f"  learned    {key}: output {caps['json_mode']}, {caps['token_param']}"
             f"{'' if caps['send_temperature'] else ', no temperature'}{schema} ({caps['source']})"

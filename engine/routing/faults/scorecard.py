@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from engine.config import Settings
 from engine.routing.errors import WORDS
-from engine.routing.faults.catalogue import SCENARIOS, Check, Scenario
+from engine.routing.faults.catalogue import DEPARTURES, SCENARIOS, Check, Scenario
 from engine.routing.faults.server import CANONICAL_TEXT, FaultAnswer, FaultServer, Hit
 from engine.routing.router import Router
 from engine.routing.types import RouteRequest, RouteResult
@@ -329,7 +329,12 @@ def tally(cells: Iterable[Cell]) -> dict[str, dict[str, int]]:
 
 
 def as_json(cells: list[Cell], scale: float) -> dict[str, Any]:
-    return {"scale": scale, "tally": tally(cells), "cells": [asdict(c) for c in cells]}
+    return {
+        "scale": scale,
+        "departures": list(DEPARTURES),
+        "tally": tally(cells),
+        "cells": [asdict(c) for c in cells],
+    }
 
 
 def render(cells: list[Cell], scale: float) -> str:
@@ -358,6 +363,7 @@ def render(cells: list[Cell], scale: float) -> str:
             failed = [k for k, v in c.checks.items() if v == "FAIL"]
             if failed:
                 lines.append(f"       {c.setup}: failed {', '.join(failed)}")
+    lines.extend(f"departs from the public catalogue: {d}" for d in DEPARTURES)
     for setup, counts in tally(cells).items():
         lines.append(
             f"{setup}: {counts['pass']} pass, {counts['partial']} partial, "

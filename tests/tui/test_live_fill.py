@@ -1,0 +1,36 @@
+"""The story fills field by field while a model writes compact JSON with no spaces (a grammar-bound
+local model's way), not all at once at the end."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from worldforge_tui.live_writing import LiveView, live_content
+
+
+def _drawn(text: str) -> str:
+    view = LiveView()
+    view.apply(
+        SimpleNamespace(
+            kind="delta",
+            text=text,
+            call_key="stage-1/attempt-1",
+            role="strategist",
+            model="tiny",
+            tier="local",
+        )
+    )
+    content = live_content(view)
+    return "" if content is None else content.plain
+
+
+def test_compact_json_shows_each_field_as_it_closes() -> None:
+    full = json.dumps(
+        {"title": "Dockside", "summary": "xq7Tz0pLmW", "body": "Nn3vQwErTy"},
+        separators=(",", ":"),
+    )
+    mid = full[: full.index("xq7Tz0pLmW") + 4]  # the title closed, the summary being written
+    shown = _drawn(mid)
+    assert "Dockside" in shown and "waiting for the first field" not in shown
+    assert "xq7T" not in shown  # a word still being written is not drawn (issue 26)
