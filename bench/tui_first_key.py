@@ -31,10 +31,26 @@ CASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
 WAIT = 60.0  # seconds for a frame to show on a loaded machine before the run counts as lost
 
 
+SOCKET = f"wf-first-key-{os.getpid()}"  # a tmux server of its own: no other session is touched
+
+
 def tmux(*args: str) -> str:
     return subprocess.run(
-        ["tmux", *args], check=True, capture_output=True, text=True, timeout=30
+        ["tmux", "-L", SOCKET, *args], check=True, capture_output=True, text=True, timeout=30
     ).stdout
+
+
+def start(name: str, command: str) -> None:
+    """A detached session running `command` (retried: a server that is exiting as its last
+    session closes can refuse the next one for a moment)."""
+    for attempt in range(5):
+        try:
+            start(name, command)
+            return
+        except subprocess.CalledProcessError:
+            if attempt == 4:
+                raise
+            time.sleep(0.5)
 
 
 def screen(name: str) -> str:
@@ -58,7 +74,7 @@ def one_start(run: int, keys: tuple[str, ...], expect: str, never: str) -> dict[
     game = Path(sys.executable).with_name("worldforge")
     with tempfile.TemporaryDirectory() as home:
         command = f"env WORLDFORGE_HOME={home} {game} play"
-        tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", command)
+        start(name, command)
         try:
             welcome = until(name, WELCOME)
             if welcome is None:
@@ -72,7 +88,12 @@ def one_start(run: int, keys: tuple[str, ...], expect: str, never: str) -> dict[
             lost = shown is None or never in final
             return {"keys": keys, "lost": lost, "pressed_while_loading": still_loading}
         finally:
-            subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=30)
+            subprocess.run(
+                ["tmux", "-L", SOCKET, "kill-session", "-t", name],
+                check=False,
+                capture_output=True,
+                timeout=30,
+            )
 
 
 def main() -> int:
