@@ -316,3 +316,18 @@ async def test_escape_during_a_test_leaves_at_once_and_the_board_gets_the_next_k
         assert screen.query_one("#set-local_agent_model", Input).value == "tiny"
     assert router.settings.demo_mode == "simulation" and not settings_path().exists()
 
+
+async def test_an_escape_in_a_settings_value_never_reaches_the_screen(tmp_path, monkeypatch):
+    """An OSC 52 clipboard write in WORLDFORGE_LOCAL_AGENT_MODEL: the settings are refused at
+    load in one clean notification (the game plays the simulation), and no screen shows it."""
+    monkeypatch.setenv("WORLDFORGE_HOME", str(tmp_path))
+    monkeypatch.setenv("WORLDFORGE_LOCAL_AGENT_MODEL", "tiny\x1b]52;c;cm0gLXJmIH4=\x07")
+    app = nurses(tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_settings(app, pilot)
+        said = [f"{n.title} {n.message}" for n in app._notifications]
+        assert any("control characters" in line for line in said), said
+        assert not any("\x1b" in line or "\x07" in line for line in said)
+        assert screen.query_one("#set-local_agent_model", Input).value == ""
+        shot = app.export_screenshot()  # the refused value is named with ? for each control
+        assert "52;c;" in shot and "\x1b" not in shot and "\x07" not in shot

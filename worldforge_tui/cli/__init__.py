@@ -537,15 +537,27 @@ def _scrubbed(text: str) -> str:
     return scrub(text)
 
 
-def warn(message: str) -> None:
-    """A warning line on stderr (the command still succeeds unless told to be strict)."""
+LINE_LIMIT = 300  # characters of a warning or error line; an echoed argument may be any size
+
+
+def one_line(message: str) -> str:
+    """A warning or error as one printable line: scrubbed, escapes removed, line breaks shown as
+    \\r and \\n (an argument echoed back may hold them), cut to LINE_LIMIT characters."""
     from worldforge_tui.text.terminal import printable
 
-    print(f"worldforge: warning: {printable(_scrubbed(message))}", file=sys.stderr)
+    text = message[: LINE_LIMIT * 4]  # bound the work on a 100,000-character argument
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    text = printable(_scrubbed(text))
+    if len(message) > LINE_LIMIT * 4 or len(text) > LINE_LIMIT:
+        text = f"{text[: LINE_LIMIT - 1]}… ({len(message):,} characters)"
+    return text
+
+
+def warn(message: str) -> None:
+    """A warning line on stderr (the command still succeeds unless told to be strict)."""
+    print(f"worldforge: warning: {one_line(message)}", file=sys.stderr)
 
 
 def _error(message: str) -> None:
     """The one error line: scrubbed and made printable whatever stream is current."""
-    from worldforge_tui.text.terminal import printable
-
-    print(f"worldforge: error: {printable(_scrubbed(message))}", file=sys.stderr)
+    print(f"worldforge: error: {one_line(message)}", file=sys.stderr)
