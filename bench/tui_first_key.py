@@ -45,7 +45,7 @@ def start(name: str, command: str) -> None:
     session closes can refuse the next one for a moment)."""
     for attempt in range(5):
         try:
-            start(name, command)
+            tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", command)
             return
         except subprocess.CalledProcessError:
             if attempt == 4:
