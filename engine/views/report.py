@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.game.economy import METER_NAMES, meter_shown
 from engine.version import version
 from engine.views.render import artifact_markdown, decision_words, economics_label, prose, shipped
 from textkit.numbers import usd
@@ -26,6 +27,8 @@ def _num(field: str, v: float | bool | None) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     assert v is not None
+    if field in METER_NAMES:  # as the board shows it: never rounded across a defeat line
+        return str(meter_shown(field, v))
     return usd(v) if field.endswith("_usd") else f"{v:g}"
 
 

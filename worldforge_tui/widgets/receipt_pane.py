@@ -3,7 +3,6 @@ after, signed and coloured, plus the org delta), 3 workers learned, 4 next brief
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from textual.content import Content
@@ -27,9 +26,9 @@ Part = str | tuple[str, str]
 
 def economics_rows(before: Economics, after: Economics) -> list[Part]:
     """One aligned row per economics field: label, before → after, signed delta in its tone."""
-    old, new = asdict(before), asdict(after)
+    old, new = before.shown(), after.shown()  # runway None while profitable
     parts: list[Part] = []
-    for name in [*FIELD_INFO, *(k for k in new if k not in FIELD_INFO)]:
+    for name in [*FIELD_INFO, *(k for k in new if k not in FIELD_INFO and k != "profitable")]:
         if name not in new:
             continue
         label = FIELD_INFO.get(name, (name, "meter", True))[0]
