@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from engine.game.economy import METER_NAMES, meter_shown
 from engine.version import version
 from engine.views.render import artifact_markdown, decision_words, economics_label, prose, shipped
+from memory.models import kind_words
 from textkit.numbers import usd
 from textkit.scrub import scrub
 
@@ -113,7 +114,8 @@ def render_report(session: GameSession) -> str:
     out += [f"- {economics_label(k)}: {_num(k, v)}" for k, v in st.economics.shown().items()]
     out += ["", "## Memory trail", ""]
     for m in session.memory.records():
-        out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(prose(m.text))}")
+        kind = kind_words(m.kind)
+        out.append(f"- day {m.game_day} · {kind} · {m.status} · {m.origin}: {_md(prose(m.text))}")
     return scrub("\n".join(out)) + "\n"
 
 

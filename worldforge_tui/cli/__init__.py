@@ -108,6 +108,7 @@ def player_flags() -> dict[str, Flag]:
 def cmd_simulate(args: argparse.Namespace) -> int:
     import gc
 
+    from engine.game.economy import meter_shown
     from engine.play.headless import Plan, play, summary
     from engine.session.api import GameSession
     from engine.views.served import served_lines, tier_warning
@@ -145,8 +146,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(
             f"treasury {usd(e['treasury_usd'])} · revenue {usd(e['monthly_revenue_usd'])}/mo · "
             f"burn {usd(e['monthly_burn_usd'])}/mo · {runway(e['runway_months'])} · "
-            f"trust {e['trust']:.0f} · "
-            f"threat {e['threat']:.0f}"
+            f"trust {meter_shown('trust', e['trust'])} · "
+            f"threat {meter_shown('threat', e['threat'])}"
         )
         for s in result["stages"]:
             d = s["decision"]

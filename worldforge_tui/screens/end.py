@@ -80,7 +80,11 @@ def report_card(snap: Snapshot) -> Content:
                 "$foreground-muted",
             )
         )
-    trail = " · ".join(f"{kind} {n}" for kind, n in snap.memory_counts.items() if n)
+    from memory.models import kind_words
+
+    trail = " · ".join(
+        f"{kind_words(kind, many=n != 1)} {n}" for kind, n in snap.memory_counts.items() if n
+    )
     parts.append(("\nMemory trail\n", "bold underline"))
     parts.append(f"  {trail or 'none'} · store {one_line(snap.memory_store, 30)}\n")
     parts.append(("\nHow the run is won, lost and scored\n", "bold underline"))

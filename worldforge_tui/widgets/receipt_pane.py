@@ -90,12 +90,14 @@ def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Con
     parts.extend(_org(receipt.org_delta))
     parts.extend([("3 ", "$accent bold"), ("Workers learned\n", "bold")])
     from engine.views.render import prose as render_clean  # loaded after the first frame
+    from memory.models import kind_words
+    from worldforge_tui.widgets.memory_pane import binds
 
     for memory in receipt.memory_written:  # the memory records as dicts (memory.models)
-        kind = one_line(memory.get("kind"), 20)
-        badge = " BINDING " if kind == "procedural" else f" {kind} "
+        binding = binds(memory)
+        badge = " BINDING " if binding else f" {kind_words(memory.get('kind'))} "
         parts.append("   ")
-        parts.append((badge, "$warning bold reverse" if kind == "procedural" else "reverse"))
+        parts.append((badge, "$warning bold reverse" if binding else "reverse"))
         parts.append(" " + one_line(render_clean(str(memory.get("text") or "")), 300))
         where = memory.get("store") or memory.get("origin") or store
         parts.append((f"  [{one_line(where, 20)}]\n", "$foreground-muted"))
