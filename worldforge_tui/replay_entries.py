@@ -7,6 +7,7 @@ rules for which tab shows what are testable on their own.
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -103,6 +104,25 @@ def _int(value: Any, default: int = 0) -> int:
         return default
 
 
+_KIND_ID = re.compile(
+    r"\b(user_profile|chat_summary|procedural|semantic|preference|context)"
+    r" memory\b|\b(user_profile|chat_summary)\b"
+)
+
+
+def readable(message: str) -> str:
+    """An event's message as a row shows it: no rule ids (`(founder.full_time)`, `go.premium:`),
+    file paths or memory kind names (`chat_summary memory written` reads `stage summary
+    written`); the payload, in the inspector, keeps them all."""
+    from engine.views.render import prose  # the engine loads after the first frame
+    from memory.models import kind_words
+
+    def words(m: re.Match[str]) -> str:
+        return kind_words(m.group(1) or m.group(2))
+
+    return _KIND_ID.sub(words, prose(message)).lstrip(": ")
+
+
 def entry_from_event(event: Any) -> LogEntry:
     """Convert an engine `Event` (or any object/dict with its fields) into a `LogEntry`; never raises."""
     if isinstance(event, dict):
@@ -119,7 +139,7 @@ def entry_from_event(event: Any) -> LogEntry:
     day = _int(raw_day)
     event_type = one_line(get("type") or "EVENT", 40)
     actor = one_line(get("actor") or "", 30)
-    message = one_line(get("message") or "", MESSAGE_LIMIT)
+    message = readable(one_line(get("message") or "", MESSAGE_LIMIT))
     served = payload.get("served_by")
     if isinstance(served, str) and served:
         model = payload.get("model")

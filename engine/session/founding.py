@@ -121,7 +121,11 @@ if TYPE_CHECKING:
 #     "do not mention the NHS" binds only the exclusion (it centred the work on the NHS too).
 #     An own answer that changes its mind ("ship, no wait, polish") is read from the change;
 #     "price" names neither side of a fork ("price high, we need cash" read as the low price).
-RULES_VERSION = 62
+# 63: a fork's options name a niche the CEO chose without its article ("in the busiest nurses
+#     forum", never "in the the busiest …"); the rival's threat in a fork's pressure line is shown
+#     as the meters show it (99.5 with 100 losing reads 99/100, not 100/100); the ops bank's
+#     "Every {thing} problem" reads "Every problem with {thing}" ("Every regulars problem").
+RULES_VERSION = 63
 
 
 @dataclass(frozen=True, eq=False, repr=False)

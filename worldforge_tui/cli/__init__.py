@@ -105,6 +105,18 @@ def player_flags() -> dict[str, Flag]:
     return flags()
 
 
+def _decided(decision: dict[str, Any] | None) -> str:
+    """A stage's decision on the summary's row: its option and what the workers follow, in
+    words (the rule id stays in --json)."""
+    if not decision:
+        return ""
+    from engine.views.render import decision_words
+    from textkit import clip
+
+    words = decision_words(decision.get("rule_id"), str(decision.get("interpreted") or ""))
+    return f"{decision.get('option') or '?'}: {clip(words, 60)}"
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     import gc
 
@@ -154,7 +166,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print(
                 f"  {s['beat']:<7} score {s['score'] if s['score'] is not None else '-':>3}"
                 f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
-                f"{d['rule_id'] if d else ''}"
+                f"{_decided(d)}"
             )
         for line in served_lines(result["routing"]):
             print(line)
