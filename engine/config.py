@@ -605,7 +605,40 @@ def load_settings() -> Settings:
             continue
         _old_names[name] = env_name(key)
     values = {**file, **{field: value for field, (_, value, _) in entries.items()}}
-    return _validated(values, source=f"the settings file {settings_path()}", spelled=entries)
+    global _last_loaded
+    _last_loaded = _validated(
+        values, source=f"the settings file {settings_path()}", spelled=entries
+    )
+    return _last_loaded
+
+
+_last_loaded: Settings | None = None  # what load_settings gave last (the CLI's closing hints)
+
+
+def azure_hint(settings: Settings | None = None) -> str | None:
+    """One line when the settings (by default the last loaded) choose an Azure tier that signs in
+    with Entra ID (no key given) and the `azure` extra that does the signing in is missing."""
+    s = settings if settings is not None else _last_loaded
+    if s is None:
+        return None
+    keys = []
+    if s.cloud_ready() and s.foundry_api_key is None:
+        keys.append(env_name("foundry_api_key"))
+    if s.memory_backend == "cosmos" and s.azure_cosmos_key is None:
+        keys.append(env_name("azure_cosmos_key"))
+    if not keys:
+        return None
+    import importlib.util
+
+    try:
+        if importlib.util.find_spec("azure.identity") is not None:
+            return None
+    except (ImportError, ValueError):  # no azure namespace at all
+        pass
+    return (
+        "Azure sign-in needs the azure extra: pip install 'worldforge-tui[azure]' "
+        f"(or give {' / '.join(keys)})"
+    )
 
 
 def _scrubbed(value: str) -> str:

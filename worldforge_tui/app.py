@@ -36,6 +36,7 @@ from worldforge_tui.widgets.replay_pane import ReplayPane
 if TYPE_CHECKING:
     import argparse
 
+    from textual.notifications import SeverityLevel
     from textual.theme import Theme
     from textual.widget import AwaitMount
 
@@ -202,6 +203,11 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
                 markup=False,
                 timeout=20,
             )
+        from engine.config import azure_hint
+
+        hint = azure_hint(self.router.settings) if self.router is not None else None
+        if hint:
+            self.notify(hint, title="Azure", severity="warning", markup=False, timeout=20)
         self.refresh_view()
         if self.start_request is not None:
             self.open_venture(self.start_request)
@@ -229,6 +235,23 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             ):
                 return row
         return None
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A notification; in a browser (`worldforge serve`) without the host's names: its paths,
+        host name and process ids (a run held elsewhere, a file that could not be saved)."""
+        if self.is_web:
+            from worldforge_tui.text.visitor import for_visitor
+
+            message, title = for_visitor(message), for_visitor(title)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def tier_warning(self) -> str | None:
         """One line when this session asked for a model tier and none answered a call."""
@@ -296,7 +319,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             shown = ", ".join(one_line(k, 40) for k in unknown[:6])
             self.notify(
                 f"keymap.json: unknown binding id{'s' * (len(unknown) > 1)} {shown} "
-                "(ignored; ? lists every id)",
+                f"(ignored; {self.key_of('app.help')} lists every id)",
                 severity="warning",
                 markup=False,
                 timeout=10,
@@ -426,6 +449,8 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             where = str(config_dir() / "keymap.json")
         except Exception:  # noqa: BLE001 - the path is a hint; never fail the help for it
             where = "keymap.json in the config dir"
+        if self.is_web:  # a visitor in a browser sees nothing of the host's files
+            where = "keymap.json in the server's config dir"
         from worldforge_tui.screens.help import HelpScreen
 
         return self.push_screen(HelpScreen(self.key_of, version(), where))

@@ -183,7 +183,8 @@ class SessionRunner(AppHost):
         self.push_screen(
             ConfirmScreen(
                 one_line(
-                    f"The window holding this run ({holder.describe()}) has not answered for "
+                    f"The window holding this run{'' if self.is_web else f' ({holder.describe()})'}"
+                    " has not answered for "
                     f"{holder.silent_for():.0f} s: it may be stopped or hung. Take the run over "
                     "here? That window will no longer be able to save.",
                     400,

@@ -206,3 +206,25 @@ def test_an_osc52_model_name_stops_at_the_cli_in_one_clean_line(in_project, caps
     (line,) = capsys.readouterr().err.splitlines()
     assert "WORLDFORGE_LOCAL_AGENT_MODEL" in line and "control characters" in line
     assert "\x1b" not in line and "\x07" not in line
+
+
+def test_an_azure_tier_without_the_azure_extra_gets_one_hint(monkeypatch, capsys):
+    """azure-identity is the `azure` extra: an Azure tier that signs in with Entra ID (no key)
+    chosen without it says so in one line, and runs on (its calls fall back)."""
+    import sys
+
+    monkeypatch.setenv("WORLDFORGE_DEMO_MODE", "live")
+    monkeypatch.setenv("WORLDFORGE_FOUNDRY_BASE_URL", "http://127.0.0.1:9/openai/v1")
+    monkeypatch.setenv("WORLDFORGE_FOUNDRY_FALLBACK_MODEL", "gpt-4o-mini")
+    assert main(["routing", "status", "--no-probe"]) == 0
+    assert "azure" not in capsys.readouterr().err  # installed (the test group has it): no hint
+    monkeypatch.setitem(sys.modules, "azure.identity", None)  # as if the extra were missing
+    assert main(["routing", "status", "--no-probe"]) == 0
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "worldforge: warning: Azure sign-in needs the azure extra: pip install "
+        "'worldforge-tui[azure]' (or give WORLDFORGE_FOUNDRY_API_KEY)"
+    )
+    monkeypatch.setenv("WORLDFORGE_FOUNDRY_API_KEY", "sk-foundry-0123456789")
+    assert main(["routing", "status", "--no-probe"]) == 0
+    assert capsys.readouterr().err == ""  # a key needs no sign-in

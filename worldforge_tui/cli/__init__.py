@@ -328,9 +328,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         _replay_parser(sub)
     if named is not None:
         return p
-    from worldforge_tui.cli import info, memory, routing, serve
+    from worldforge_tui.cli import completion, info, memory, routing, serve
 
-    for module in (memory, routing, info, serve):
+    for module in (memory, routing, info, serve, completion):
         module.register(sub)
     return p
 
@@ -531,11 +531,14 @@ def _use_env_file(name: str) -> None:
 
 
 def _old_names_warning() -> None:
-    """The one warning line when settings came in under their old, unprefixed names."""
+    """The one warning line when settings came in under their old, unprefixed names, and the one
+    hint when they chose an Azure tier whose sign-in (the `azure` extra) is not installed."""
     config = sys.modules.get("engine.config")
-    line = config.old_names_line() if config is not None else None
-    if line:
-        warn(line)
+    if config is None:
+        return
+    for line in (config.old_names_line(), config.azure_hint()):
+        if line:
+            warn(line)
 
 
 def _is_settings_error(err: BaseException) -> bool:
