@@ -110,6 +110,9 @@ _KIND_ID = re.compile(
 )
 
 
+_NOTE_ID = re.compile(r"\b(?:sem|mem)-[0-9a-f]{6,}\b")
+
+
 def readable(message: str) -> str:
     """An event's message as a row shows it: no rule ids (`(founder.full_time)`, `go.premium:`),
     file paths or memory kind names (`chat_summary memory written` reads `stage summary
@@ -120,7 +123,7 @@ def readable(message: str) -> str:
     def words(m: re.Match[str]) -> str:
         return kind_words(m.group(1) or m.group(2))
 
-    return _KIND_ID.sub(words, prose(message)).lstrip(": ")
+    return " ".join(_NOTE_ID.sub("", _KIND_ID.sub(words, prose(message))).split()).lstrip(": ")
 
 
 def entry_from_event(event: Any) -> LogEntry:

@@ -33,6 +33,8 @@ def test_only_a_decision_that_binds_is_labelled_binding():
     lapsed = {**DECISION, "expires_day": 10}
     assert not binds(lapsed, today=10) and binds(lapsed, today=9)
     assert not binds({**DECISION, "kind": "semantic"})
+    receipt_row = {"kind": "procedural", "status": "active", "directions": ["reach the network"]}
+    assert binds(receipt_row) and not binds({**receipt_row, "directions": []})
 
 
 def test_the_receipt_and_end_card_name_kinds_in_words(tmp_path):

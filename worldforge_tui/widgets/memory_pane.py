@@ -44,8 +44,10 @@ def expired(record: dict[str, Any], today: int | None) -> bool:
 def binds(record: dict[str, Any], today: int | None = None) -> bool:
     """A note that binds the next worker: a binding decision holding directions, live and not
     expired (one whose words were read into nothing binds nothing, and says so by no badge)."""
-    payload = record.get("payload")
-    directions = payload.get("directions") if isinstance(payload, dict) else None
+    payload = record.get("payload")  # a stored note's; a receipt's row carries them as words
+    directions = (
+        payload.get("directions") if isinstance(payload, dict) else record.get("directions")
+    )
     return (
         record.get("kind") == "procedural"
         and record.get("status") in SHOWN_STATUSES
