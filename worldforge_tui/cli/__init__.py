@@ -553,7 +553,7 @@ def _scrubbed(text: str) -> str:
     return scrub(text)
 
 
-LINE_LIMIT = 300  # characters of a warning or error line; an echoed argument may be any size
+LINE_LIMIT = 1000  # characters of a warning or error line (an echoed argument may be any size)
 
 
 def one_line(message: str) -> str:
