@@ -141,7 +141,7 @@ def entry_from_event(event: Any) -> LogEntry:
     event_id = _int(get("id"))
     day = _int(raw_day)
     event_type = one_line(get("type") or "EVENT", 40)
-    actor = one_line(get("actor") or "", 30)
+    actor = one_line(get("actor") or "", 30).replace("_", " ")  # a role id: strategy_lead
     message = readable(one_line(get("message") or "", MESSAGE_LIMIT))
     served = payload.get("served_by")
     if isinstance(served, str) and served:

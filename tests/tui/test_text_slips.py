@@ -90,7 +90,8 @@ def venture_texts(i: int, tmp_path) -> list[tuple[str, str]]:
             session.give(kind, said)
         texts.append(("end card", report_card(snap).plain))
         texts.append(("report", render_report(session)))
-        texts += [("log", entry_from_event(e).message) for e in session.events()]
+        rows = [entry_from_event(e) for e in session.events()]  # each column on its own
+        texts += [("log", f"{row.actor}: {row.message}") for row in rows]
     finally:
         session.close()
     if i % CLI_EVERY == 0:
