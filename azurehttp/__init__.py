@@ -66,7 +66,9 @@ def token_provider(scope: str, credential: Any = None) -> TokenProvider:
                 try:
                     from azure.identity import DefaultAzureCredential
                 except ImportError as exc:
-                    raise AuthUnavailable("azure-identity is not installed") from exc
+                    raise AuthUnavailable(
+                        "azure-identity is not installed: pip install 'worldforge-tui[azure]'"
+                    ) from exc
 
                 state["credential"] = DefaultAzureCredential(
                     exclude_interactive_browser_credential=True

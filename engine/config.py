@@ -194,13 +194,33 @@ def _within(number: float, rule: Mapping[str, Any]) -> None:
         raise ValueError(f"must be less than or equal to {rule['le']}")
 
 
+# Control characters (C0, DEL, C1) and bidirectional overrides: no setting needs one, and an
+# escape sequence in a value (an OSC 52 clipboard write in a model name) would reach the terminal
+# of every screen that shows it. Refused in every value, from every source, by the one check.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _no_controls(value: str) -> None:
+    found = _CONTROL.search(value)
+    if found is not None:
+        raise ValueError(
+            f"must not hold control characters (U+{ord(found.group()):04X} at character "
+            f"{found.start() + 1})"
+        )
+
+
 def _checked(f: Field[Any], value: Any) -> Any:
-    """A field's value after its rule: text stripped (blank means unset), choices lower-cased,
-    numbers parsed and bounded, URLs http(s) with a host, keys wrapped in `Secret`. Raises
-    `BadSetting` naming the field."""
+    """A field's value after its rule: text stripped (blank means unset), control characters
+    refused, choices lower-cased, numbers parsed and bounded, URLs http(s) with a host, keys
+    wrapped in `Secret`. Raises `BadSetting` naming the field."""
     rule = f.metadata
     if isinstance(value, str):
         value = value.strip() or None
+        if value is not None:
+            try:
+                _no_controls(value)
+            except ValueError as err:
+                raise BadSetting(f.name, _CONTROL.sub("?", value), str(err)) from None
     if value is None:
         if f.default is None:
             return None
@@ -485,6 +505,7 @@ def is_old_name(name: str) -> bool:
 
 _env_file: Path | None = None  # --env FILE; None: a .env in the working directory, if any
 _old_names: dict[str, str] = {}  # old name as spelled -> its WORLDFORGE_ name, seen this process
+_old_ignored: dict[str, str] = {}  # old name as spelled -> why its value was not used
 
 
 def use_env_file(path: str | Path | None) -> None:
@@ -494,23 +515,18 @@ def use_env_file(path: str | Path | None) -> None:
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
-    """KEY=VALUE lines as in a .env file: `export ` prefixes, # comments, blank lines and
-    matching single or double quotes around a value are allowed; anything else is skipped."""
-    values: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, sep, value = line.removeprefix("export ").partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key.replace("_", "").isalnum():
-            continue
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        values[key] = value
-    return values
+    """A .env file's KEY=VALUE pairs as python-dotenv reads them (the de facto format: `export`,
+    quotes, escapes in double quotes, a trailing `# comment` after a quoted value, ${VAR}); a
+    name without a value is skipped, and so is a line it cannot parse."""
+    import io
+    import logging
+
+    from dotenv import dotenv_values
+
+    # It logs a line it cannot parse; with no handler of ours that reached the terminal raw.
+    logging.getLogger("dotenv").addHandler(logging.NullHandler())
+    parsed = dotenv_values(stream=io.StringIO(text))
+    return {key: value for key, value in parsed.items() if value is not None}
 
 
 def dotenv_path() -> Path | None:
@@ -535,12 +551,18 @@ def _dotenv_entries() -> Entries:
 
 
 def old_names_line() -> str | None:
-    """The one warning line for old setting names read this process, or None."""
-    if not _old_names:
-        return None
-    pairs = [f"{old} → {new}" for old, new in sorted(_old_names.items())]
-    shown = ", ".join(pairs[:4]) + (f" and {len(pairs) - 4} more" if len(pairs) > 4 else "")
-    return f"old setting names read as aliases: {shown} (rename them to silence this)"
+    """The one warning line for old setting names read this process (and those ignored because
+    their value would be refused: another tool's DEMO_MODE=true), or None."""
+    lines = []
+    if _old_names:
+        pairs = [f"{old} → {new}" for old, new in sorted(_old_names.items())]
+        shown = ", ".join(pairs[:4]) + (f" and {len(pairs) - 4} more" if len(pairs) > 4 else "")
+        lines.append(f"old setting names read as aliases: {shown} (rename them to silence this)")
+    if _old_ignored:
+        pairs = [f"{old} ({why})" for old, why in sorted(_old_ignored.items())]
+        shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
+        lines.append(f"ignored, not WorldForge values: {shown}")
+    return "; ".join(lines) or None
 
 
 def _validated(values: Mapping[str, Any], source: str, spelled: Entries | None = None) -> Settings:
@@ -568,15 +590,57 @@ def _refusal(exc: BadSetting, source: str, spelled: Entries) -> str:
 def load_settings() -> Settings:
     """Settings from, lowest first: the settings file, the .env file (./.env or --env FILE), the
     environment. A value that cannot be used raises `SettingsError`: one line naming it and
-    where it came from. Old unprefixed names are read as aliases and noted for one warning."""
+    where it came from. Old unprefixed names are read as aliases and noted for one warning; one
+    whose value the field would refuse is ignored (noted in the same warning), never fatal."""
     _old_names.clear()
+    _old_ignored.clear()
     file = _file_values()
     entries = {**_dotenv_entries(), **_env_entries()}
-    for key, (name, _, _) in entries.items():
-        if is_old_name(name):
-            _old_names[name] = env_name(key)
+    for key, (name, value, _) in list(entries.items()):
+        if not is_old_name(name):
+            continue
+        try:  # an unprefixed name may be another tool's: read only a value the field takes
+            _checked(_FIELDS[key], value)
+        except BadSetting as exc:
+            del entries[key]
+            _old_ignored[name] = exc.reason
+            continue
+        _old_names[name] = env_name(key)
     values = {**file, **{field: value for field, (_, value, _) in entries.items()}}
-    return _validated(values, source=f"the settings file {settings_path()}", spelled=entries)
+    global _last_loaded
+    _last_loaded = _validated(
+        values, source=f"the settings file {settings_path()}", spelled=entries
+    )
+    return _last_loaded
+
+
+_last_loaded: Settings | None = None  # what load_settings gave last (the CLI's closing hints)
+
+
+def azure_hint(settings: Settings | None = None) -> str | None:
+    """One line when the settings (by default the last loaded) choose an Azure tier that signs in
+    with Entra ID (no key given) and the `azure` extra that does the signing in is missing."""
+    s = settings if settings is not None else _last_loaded
+    if s is None:
+        return None
+    keys = []
+    if s.cloud_ready() and s.foundry_api_key is None:
+        keys.append(env_name("foundry_api_key"))
+    if s.memory_backend == "cosmos" and s.azure_cosmos_key is None:
+        keys.append(env_name("azure_cosmos_key"))
+    if not keys:
+        return None
+    import importlib.util
+
+    try:
+        if importlib.util.find_spec("azure.identity") is not None:
+            return None
+    except (ImportError, ValueError):  # no azure namespace at all
+        pass
+    return (
+        "Azure sign-in needs the azure extra: pip install 'worldforge-tui[azure]' "
+        f"(or give {' / '.join(keys)})"
+    )
 
 
 def _scrubbed(value: str) -> str:

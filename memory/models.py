@@ -23,6 +23,23 @@ AUTHORS: tuple[str, ...] = get_args(Author)
 LIVE_STATUSES: tuple[str, ...] = ("provisional", "active")
 WORKER_KINDS: frozenset[str] = frozenset({"preference", "context"})
 CRITICAL_KINDS: frozenset[str] = frozenset({"procedural", "user_profile"})
+# What a player reads for each kind (one, many): the kind names themselves are ids, never shown.
+KIND_WORDS: dict[str, tuple[str, str]] = {
+    "procedural": ("binding decision", "binding decisions"),
+    "user_profile": ("founder profile", "founder profile"),
+    "semantic": ("reviewed note", "reviewed notes"),
+    "chat_summary": ("stage summary", "stage summaries"),
+    "preference": ("worker preference", "worker preferences"),
+    "context": ("worker context", "worker context"),
+}
+
+
+def kind_words(kind: object, many: bool = False) -> str:
+    """How a memory kind reads to a player ("stage summaries"); an unknown kind as "note(s)"."""
+    one, more = KIND_WORDS.get(str(kind), ("note", "notes"))
+    return more if many else one
+
+
 MAX_TEXT = 400
 
 _NONE = type(None)

@@ -55,5 +55,8 @@ def runway(months: float | None) -> str:
 
 
 def runway_short(months: float | None) -> str:
-    """`4.5mo`, or `∞` for None (profitable)."""
-    return "∞" if months is None else f"{months:.1f}mo"
+    """`4.5mo`; two years and more in whole years (`55y`, as `months_said`); `∞` for None
+    (profitable: there is no runway to count down)."""
+    if months is None:
+        return "∞"
+    return f"{months:.1f}mo" if months < 24 else f"{months / 12:.0f}y"

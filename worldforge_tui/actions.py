@@ -451,6 +451,11 @@ def hint_line(
     cannot say: the redos left.
     """
     if terse and phase in ("gate", "fork", "brief"):
+        if phase == "brief" and can.get("answer_event"):  # its text may be in a hidden pane
+            return (
+                f"{key_of('event.option_a')} / {key_of('event.option_b')} answer the waiting "
+                f"event ({key_of('pane.story')} shows it)"
+            )
         if phase == "gate" and redos_left is not None:
             return (
                 f"{redos_left} redo{'s' * (redos_left != 1)} left"

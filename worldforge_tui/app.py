@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
@@ -36,7 +36,9 @@ from worldforge_tui.widgets.replay_pane import ReplayPane
 if TYPE_CHECKING:
     import argparse
 
+    from textual.notifications import SeverityLevel
     from textual.theme import Theme
+    from textual.widget import AwaitMount
 
     from engine.config import Settings
     from engine.routing import Router
@@ -88,10 +90,11 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.requested_theme = theme  # --theme: this session only, not saved
         # Every route fallback's payload this process saw: `play` names them once it closes.
         self.route_fallbacks: deque[dict[str, Any]] = deque(maxlen=2000)
-        # Letters typed while the engine loads are the start of a pitch, not board keys: the
-        # board keeps them and the new-venture form opens with them in its pitch field.
+        # Keys typed while the engine loads (the welcome frame's `n`, `l`, `?`…): the board keeps
+        # them and replays them, in order, once it can act on them. A start with keys typed opens
+        # no dialog by itself: a key is never typed into a dialog the player did not open.
         self.booting = True
-        self.typed_ahead = ""
+        self.typed_ahead: list[tuple[str, str | None]] = []
         for ours in THEMES:
             self.register_theme(ours)
         self._start_in_theme(self.requested_theme or DEFAULT_THEME)
@@ -175,7 +178,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
 
     def on_booted(self, message: Booted) -> None:
         self.booting = False
-        typed, self.typed_ahead = self.typed_ahead, ""
+        typed, self.typed_ahead = self.typed_ahead, []
         if message.failed:
             self.notify(
                 message.warning or "the engine failed to load",
@@ -200,11 +203,55 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
                 markup=False,
                 timeout=20,
             )
+        from engine.config import azure_hint
+
+        hint = azure_hint(self.router.settings) if self.router is not None else None
+        if hint:
+            self.notify(hint, title="Azure", severity="warning", markup=False, timeout=20)
         self.refresh_view()
         if self.start_request is not None:
             self.open_venture(self.start_request)
-        else:
-            self.action_new_venture(typed=typed)
+        elif not typed:
+            self.action_new_venture()
+        self.call_later(self._replay_typed, typed)
+
+    async def _replay_typed(self, keys: list[tuple[str, str | None]]) -> None:
+        """The keys typed while the engine loaded, as if pressed now and in order. A board key
+        (`n`, `l`, `?`, `s`) runs its action here, and the keys after it wait until the screen
+        it opened is mounted: posted at once, `n` `b` `i` reached the board before `n` opened
+        the form (a key's binding runs only as it bubbles back to the app)."""
+        for key, character in keys:
+            row = self._board_row(key) if isinstance(self.screen, MainScreen) else None
+            if row is not None:
+                await self.run_action(row.action)  # its dialog's mount is awaited
+            else:
+                self.post_message(events.Key(key, character))
+
+    def _board_row(self, key: str) -> actions.GameAction | None:
+        """The app-scope row (help, settings, new, load…) a key runs on the board now, if any."""
+        for row in actions.in_scope("app"):
+            if key in self.live_keys.get(row.id, row.key).split(",") and self.check_action(
+                row.action, ()
+            ):
+                return row
+        return None
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A notification; in a browser (`worldforge serve`) without the host's names: its paths,
+        host name and process ids (a run held elsewhere, a file that could not be saved)."""
+        if self.is_web:
+            from worldforge_tui.text.visitor import for_visitor
+
+            message, title = for_visitor(message), for_visitor(title)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def tier_warning(self) -> str | None:
         """One line when this session asked for a model tier and none answered a call."""
@@ -272,7 +319,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             shown = ", ".join(one_line(k, 40) for k in unknown[:6])
             self.notify(
                 f"keymap.json: unknown binding id{'s' * (len(unknown) > 1)} {shown} "
-                "(ignored; ? lists every id)",
+                f"(ignored; {self.key_of('app.help')} lists every id)",
                 severity="warning",
                 markup=False,
                 timeout=10,
@@ -339,9 +386,11 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             return False
         return True
 
-    def action_new_venture(self, error: str | None = None, typed: str = "") -> None:
+    def action_new_venture(self, error: str | None = None, typed: str = "") -> AwaitMount | None:
+        """The new-venture form (offering to resume the last unfinished run); its mount, awaited
+        by keys typed while the engine loaded."""
         if not self._engine_ready():
-            return
+            return None
         from engine.errors import SaveError
         from engine.session.api import GameSession
 
@@ -362,20 +411,21 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             if request:
                 self.open_venture(request)
 
-        self.push_screen(screen, chosen)
+        mounted = self.push_screen(screen, chosen)
         if error:
             self.call_after_refresh(screen.show_error, error)
+        return mounted
 
-    def action_load(self) -> None:
+    def action_load(self) -> AwaitMount | None:
         if not self._engine_ready():
-            return
+            return None
         from engine.session.api import GameSession
 
         try:
             runs = GameSession.list_runs(self.save_dir)
         except Exception as exc:  # noqa: BLE001 - report and stay on the board
             self.notify(one_line(f"cannot list saves: {exc}", 200), severity="error", markup=False)
-            return
+            return None
 
         def chosen(run_id: str | None) -> None:
             if run_id:
@@ -383,12 +433,14 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
 
         from worldforge_tui.screens.load import LoadScreen
 
-        self.push_screen(LoadScreen(sorted(runs, key=lambda r: r.updated, reverse=True)), chosen)
+        return self.push_screen(
+            LoadScreen(sorted(runs, key=lambda r: r.updated, reverse=True)), chosen
+        )
 
     def action_export(self) -> None:
         self.command("export", lambda s: s.export_report())
 
-    def action_help(self) -> None:
+    def action_help(self) -> AwaitMount:
         from worldforge_tui import version
 
         try:
@@ -397,20 +449,22 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             where = str(config_dir() / "keymap.json")
         except Exception:  # noqa: BLE001 - the path is a hint; never fail the help for it
             where = "keymap.json in the config dir"
+        if self.is_web:  # a visitor in a browser sees nothing of the host's files
+            where = "keymap.json in the server's config dir"
         from worldforge_tui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.key_of, version(), where))
+        return self.push_screen(HelpScreen(self.key_of, version(), where))
 
-    def action_settings(self) -> None:
+    def action_settings(self) -> AwaitMount | None:
         if not self._engine_ready() or self.router is None:
-            return
+            return None
         from worldforge_tui.screens.settings import SettingsScreen
 
         if self.is_screen_installed("settings"):  # built once, refreshed on each open
             self.get_screen("settings", SettingsScreen).show_settings(self.router.settings)
         else:
             self.install_screen(SettingsScreen(self.router.settings), "settings")
-        self.push_screen("settings", self.apply_settings)
+        return self.push_screen("settings", self.apply_settings)
 
     def apply_settings(self, settings: Settings | None) -> None:
         """Save (never the keys) and hand the settings to the router for the next call."""

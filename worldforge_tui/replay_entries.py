@@ -7,6 +7,7 @@ rules for which tab shows what are testable on their own.
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -112,6 +113,28 @@ def _int(value: Any, default: int = 0) -> int:
         return default
 
 
+_KIND_ID = re.compile(
+    r"\b(user_profile|chat_summary|procedural|semantic|preference|context)"
+    r" memory\b|\b(user_profile|chat_summary)\b"
+)
+
+
+_NOTE_ID = re.compile(r"\b(?:sem|mem)-[0-9a-f]{6,}\b")
+
+
+def readable(message: str) -> str:
+    """An event's message as a row shows it: no rule ids (`(founder.full_time)`, `go.premium:`),
+    file paths or memory kind names (`chat_summary memory written` reads `stage summary
+    written`); the payload, in the inspector, keeps them all."""
+    from engine.views.render import prose  # the engine loads after the first frame
+    from memory.models import kind_words
+
+    def words(m: re.Match[str]) -> str:
+        return kind_words(m.group(1) or m.group(2))
+
+    return " ".join(_NOTE_ID.sub("", _KIND_ID.sub(words, prose(message))).split()).lstrip(": ")
+
+
 def entry_from_event(event: Any) -> LogEntry:
     """Convert an engine `Event` (or any object/dict with its fields) into a `LogEntry`; never raises."""
     if isinstance(event, dict):
@@ -127,8 +150,8 @@ def entry_from_event(event: Any) -> LogEntry:
     event_id = _int(get("id"))
     day = _int(raw_day)
     event_type = one_line(get("type") or "EVENT", 40)
-    actor = one_line(get("actor") or "", 30)
-    message = one_line(get("message") or "", MESSAGE_LIMIT)
+    actor = one_line(get("actor") or "", 30).replace("_", " ")  # a role id: strategy_lead
+    message = readable(one_line(get("message") or "", MESSAGE_LIMIT))
     served = payload.get("served_by")
     if isinstance(served, str) and served:
         model = payload.get("model")

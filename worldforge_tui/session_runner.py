@@ -184,7 +184,8 @@ class SessionRunner(AppHost):
         self.push_screen(
             ConfirmScreen(
                 one_line(
-                    f"The window holding this run ({holder.describe()}) has not answered for "
+                    f"The window holding this run{'' if self.is_web else f' ({holder.describe()})'}"
+                    " has not answered for "
                     f"{holder.silent_for():.0f} s: it may be stopped or hung. Take the run over "
                     "here? That window will no longer be able to save.",
                     400,
@@ -360,22 +361,22 @@ class SessionRunner(AppHost):
             else:
                 self.notify(f"Report written to {result}", title="Exported", markup=False)
         elif label == "prune":
-            ids = ", ".join(getattr(result, "eligible_ids", [])[:8]) or "none"
             count = len(getattr(result, "eligible_ids", []))
-            self.notify(
-                f"Prune dry run: {grammar.count(count, 'memory')} "
-                f"would go ({ids}). Nothing was deleted.",
+            self.notify(  # the notes' ids are the store's, never the player's words
+                f"Prune dry run: {grammar.count(count, 'memory')} would go (expired, and "
+                "neither binding, a founder profile nor important). Nothing was deleted.",
                 title="Memory",
                 markup=False,
             )
         elif label == "consolidate":
             self.main.query_one(MemoryPane).clear_marks()
-            self.notify(
-                f"Consolidation {getattr(result, 'status', 'done')}: "
-                f"{getattr(result, 'semantic_memory_id', '')}",
-                title="Memory",
-                markup=False,
-            )
+            merged = len(getattr(result, "source_memory_ids", []) or [])
+            said = {
+                "consolidated": f"Merged {grammar.count(merged, 'note')} into one reviewed note.",
+                "already_consolidated": "Those notes are already merged into a reviewed note.",
+            }
+            status = str(getattr(result, "status", ""))
+            self.notify(said.get(status, "Memory consolidated."), title="Memory", markup=False)
         elif label == "what_if":
             from worldforge_tui.screens.dialogs import InspectorScreen
 

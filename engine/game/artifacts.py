@@ -151,6 +151,19 @@ CONTRACTS: dict[str, Contract] = {
 }
 
 
+# Every artifact field's place, in its contract's order (the base's first): how every view lists
+# an artifact's fields, whatever order a stored payload kept them in (the save sorts its keys).
+FIELD_ORDER: dict[str, int] = {}
+for _contract in CONTRACTS.values():
+    for _field in _contract.all_fields():
+        FIELD_ORDER.setdefault(_field.name, len(FIELD_ORDER))
+
+
+def in_field_order(artifact: dict[str, Any]) -> list[tuple[str, Any]]:
+    """An artifact's fields in contract order; a field no contract names keeps its place after."""
+    return sorted(artifact.items(), key=lambda item: FIELD_ORDER.get(item[0], len(FIELD_ORDER)))
+
+
 def _value(kind: Kind | None, value: object) -> object:
     if isinstance(kind, Contract):
         return _record(kind, value)

@@ -15,7 +15,7 @@ from string import Formatter
 from typing import TYPE_CHECKING
 
 from engine.game.antagonist import doing
-from engine.game.economy import arc_stage
+from engine.game.economy import arc_stage, meter_shown
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, hints, preview
 from engine.language.directions import Direction, price_words
@@ -222,13 +222,16 @@ def variant_for(state: GameState, stage: Stage) -> Variant:
 def pose(state: GameState, stage: Stage) -> Dilemma:
     v = variant_for(state, stage)
     fill = {  # the customer the CEO narrowed to, as the option's content binds it
-        "customer": state.niche or state.founder.customer,
+        # a niche is kept as the CEO named it ("the busiest nurses"); the templates bring their
+        # own article ("in the {customer} forum" said "in the the busiest nurses forum")
+        "customer": (state.niche or state.founder.customer).removeprefix("the "),
         "company": state.founder.company,
         "rival": state.antagonist.name,
     }
     threat = state.economics.threat
     pressure = (
-        f"{state.antagonist.name} {doing(state, arc_stage(threat))} (threat {threat:.0f}/100)."
+        f"{state.antagonist.name} {doing(state, arc_stage(threat))} "
+        f"(threat {meter_shown('threat', threat)}/100)."
     )
     options = []
     for key, (text, tradeoff, rid) in (("A", v.a), ("B", v.b)):

@@ -8,6 +8,7 @@ carries float noise and a loaded save continues exactly as the unsaved game woul
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, NamedTuple
 
 from textkit import numbers
@@ -260,6 +261,17 @@ DEFEATS = (
     Defeat("burn_pressure", Line(">=", 100), "burnout", "Strain broke the team."),
     Defeat("threat", Line(">=", 100), "rival", "The rival took the market."),
 )
+
+
+def meter_shown(field: str, value: float) -> int:
+    """A meter as every output shows it: whole units, halves rounded up, and never rounded
+    across its defeat line (DEFEATS), so the number shown agrees with the rules to the unit: a
+    threat of 99.5 (100 loses) shows 99, a trust of 0.4 (0 loses) shows 1."""
+    shown = math.floor(value + 0.5)
+    for fld, line, _, _ in DEFEATS:
+        if fld == field and line(shown) and not line(value):
+            shown += 1 if line.op == "<=" else -1
+    return shown
 
 
 def defeat(econ: Economics) -> tuple[str, str] | None:

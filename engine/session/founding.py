@@ -132,6 +132,10 @@ if TYPE_CHECKING:
 #     The pitch is read by one grammar over its words with its vocabulary as data (who pays, the
 #     offering, the place); the new-venture form's confirmed offering, customer, place and
 #     problem are recorded in the start and in RUN_STARTED, and the workers write about them.
+#     A fork's options name a niche the CEO chose without its article ("in the busiest nurses
+#     forum", never "in the the busiest …"); the rival's threat in a fork's pressure line is shown
+#     as the meters show it (99.5 with 100 losing reads 99/100, not 100/100); the ops bank's
+#     "Every {thing} problem" reads "Every problem with {thing}" ("Every regulars problem").
 RULES_VERSION = 63
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import textkit
+from engine.game.artifacts import in_field_order
 from engine.game.rules import RULES, decided_words
 from engine.language.grammar import article
 
@@ -174,7 +175,7 @@ def render_artifact(artifact: object) -> list[Block]:
     if not isinstance(artifact, dict):
         return [Block("Artifact", [prose(str(artifact))[:2000]])]
     out: list[Block] = []
-    for key, value in artifact.items():
+    for key, value in in_field_order(artifact):  # the board's order, also from a sorted payload
         if key in HIDDEN or value in (None, "", [], {}):
             continue
         if key == "financial_plan" and isinstance(value, dict):

@@ -6,8 +6,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.game.economy import METER_NAMES, meter_shown
 from engine.version import version
 from engine.views.render import artifact_markdown, decision_words, economics_label, prose, shipped
+from memory.models import kind_words
 from textkit.numbers import usd
 from textkit.scrub import scrub
 
@@ -26,6 +28,8 @@ def _num(field: str, v: float | bool | None) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     assert v is not None
+    if field in METER_NAMES:  # as the board shows it: never rounded across a defeat line
+        return str(meter_shown(field, v))
     return usd(v) if field.endswith("_usd") else f"{v:g}"
 
 
@@ -110,7 +114,8 @@ def render_report(view: ReadModel) -> str:
     out += [f"- {economics_label(k)}: {_num(k, v)}" for k, v in st.economics.shown().items()]
     out += ["", "## Memory trail", ""]
     for m in view.memory:
-        out.append(f"- day {m.game_day} · {m.kind} · {m.status} · {m.origin}: {_md(prose(m.text))}")
+        kind = kind_words(m.kind)
+        out.append(f"- day {m.game_day} · {kind} · {m.status} · {m.origin}: {_md(prose(m.text))}")
     return scrub("\n".join(out)) + "\n"
 
 

@@ -99,7 +99,7 @@ ARCHETYPE_LINES: dict[str, tuple[str, ...]] = {
         "We measure it weekly and fix the slowest step for {customer} first.",
         "Every handover for {customer} is written down once and followed.",
         "The {unit} count, the cost per {unit} and the time per {unit} are tracked weekly.",
-        "Every {thing} problem gets a cause written down before it gets a fix.",
+        "Every problem with {thing} gets a cause written down before it gets a fix.",
         "We run the {thing} from one checklist, reviewed every Monday.",
     ),
 }

@@ -34,7 +34,7 @@ def test_classifiers_name_each_supported_python_and_no_urls_are_invented():
 
 def test_dev_tools_are_dependency_groups_not_a_public_extra():
     extras = PROJECT["project"]["optional-dependencies"]
-    assert set(extras) == {"cosmos", "serve", "otlp"}  # features, not dev tools
+    assert set(extras) == {"azure", "cosmos", "serve", "otlp"}  # features, not dev tools
     groups = PROJECT["dependency-groups"]
     assert {"include-group": "test"} in groups["dev"] and {"include-group": "lint"} in groups["dev"]
     assert any(r.startswith("pytest>=") for r in groups["test"])

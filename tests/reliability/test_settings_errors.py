@@ -31,10 +31,28 @@ def _lines(capsys) -> list[str]:
 @pytest.mark.parametrize(
     ("name", "value", "expected"),
     [
-        ("DEMO_MODE", "true", "DEMO_MODE='true' in the environment: must be 'simulation'"),
-        ("demo_mode", "true", "demo_mode='true' in the environment: must be 'simulation'"),
-        ("AGENT_REQUEST_TIMEOUT", "soon", "AGENT_REQUEST_TIMEOUT='soon' in the environment"),
-        ("LOCAL_AGENT_BASE_URL", "localhost:8080", "LOCAL_AGENT_BASE_URL='localhost:8080'"),
+        # the game's own names (an old unprefixed name with a value not ours is ignored with a
+        # warning: tests/engine/test_settings_sources.py)
+        (
+            "WORLDFORGE_DEMO_MODE",
+            "true",
+            "WORLDFORGE_DEMO_MODE='true' in the environment: must be 'simulation'",
+        ),
+        (
+            "worldforge_demo_mode",
+            "true",
+            "worldforge_demo_mode='true' in the environment: must be 'simulation'",
+        ),
+        (
+            "WORLDFORGE_AGENT_REQUEST_TIMEOUT",
+            "soon",
+            "WORLDFORGE_AGENT_REQUEST_TIMEOUT='soon' in the environment",
+        ),
+        (
+            "WORLDFORGE_LOCAL_AGENT_BASE_URL",
+            "localhost:8080",
+            "WORLDFORGE_LOCAL_AGENT_BASE_URL='localhost:8080'",
+        ),
     ],
 )
 def test_a_bad_env_value_is_one_same_line_and_exit_2_everywhere(
@@ -66,8 +84,8 @@ def test_a_bad_settings_file_value_names_the_file(capsys):
 
 def test_a_secret_value_is_never_echoed(monkeypatch, capsys):
     settings_path().parent.mkdir(parents=True, exist_ok=True)
-    monkeypatch.setenv("AGENT_MAX_RETRIES", "many")
-    monkeypatch.setenv("LOCAL_AGENT_API_KEY", "sk-never-echo-0123456789")
+    monkeypatch.setenv("WORLDFORGE_AGENT_MAX_RETRIES", "many")
+    monkeypatch.setenv("WORLDFORGE_LOCAL_AGENT_API_KEY", "sk-never-echo-0123456789")
     assert main(["routing", "status", "--no-probe"]) == 2
     (line,) = _lines(capsys)
     assert "sk-never-echo" not in line and "AGENT_MAX_RETRIES='many'" in line
@@ -77,7 +95,7 @@ async def test_the_tui_notice_is_the_same_line(monkeypatch, capsys, tmp_path):
     from tests.tui.conftest import settle
     from worldforge_tui.app import WorldForgeApp
 
-    monkeypatch.setenv("DEMO_MODE", "true")
+    monkeypatch.setenv("WORLDFORGE_DEMO_MODE", "true")
     assert main(["routing", "status", "--no-probe"]) == 2
     (cli_line,) = _lines(capsys)
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)

@@ -53,7 +53,7 @@ def test_test_exits_0_when_tiers_answer(monkeypatch, capsys, fake_openai):
 
 
 def test_bad_setting_is_one_line_exit_2(monkeypatch, capsys):
-    monkeypatch.setenv("LOCAL_AGENT_BASE_URL", "ftp://nope")
+    monkeypatch.setenv("WORLDFORGE_LOCAL_AGENT_BASE_URL", "ftp://nope")
     assert _main(["routing", "status"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "LOCAL_AGENT_BASE_URL" in err

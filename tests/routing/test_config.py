@@ -75,8 +75,8 @@ def test_bad_values_raise_validation_error(field, value):
 
 
 def test_bad_env_value_raises_on_load(monkeypatch):
-    monkeypatch.setenv("DEMO_MODE", "bogus")
-    with pytest.raises(SettingsError, match="DEMO_MODE='bogus' in the environment"):
+    monkeypatch.setenv("WORLDFORGE_DEMO_MODE", "bogus")  # an old name would be ignored
+    with pytest.raises(SettingsError, match="WORLDFORGE_DEMO_MODE='bogus' in the environment"):
         load_settings()
 
 

@@ -69,3 +69,45 @@ async def test_rebind_shows_everywhere_and_unknown_ids_are_reported_once(tmp_pat
         await pilot.press("question_mark")
         await pilot.pause()
         assert "Approve the artifact" in str(app.screen.query_one("#help-keys").render())
+
+
+async def test_notices_name_the_live_keys_after_a_rebind(tmp_path, isolated_home):
+    """With help moved to F5 and new venture to 'v', the unknown-id notice and the empty load
+    dialog say F5 and v, not the defaults ? and n."""
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / "keymap.json").write_text(
+        json.dumps({"app.help": "f5", "app.new": "v", "no.such": "z"}), encoding="utf-8"
+    )
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(app, pilot)
+        warned = [n.message for n in app._notifications if "keymap.json" in n.message]
+        assert len(warned) == 1 and "(ignored; F5 lists every id)" in warned[0], warned
+        await pilot.press("escape")  # the new-venture form that opens by itself
+        await pilot.press("l")
+        await settle(app, pilot)
+        said = str(app.screen.query_one("#load-empty").render())
+        assert said == "No saved ventures yet: press v for a new one."
+
+
+async def test_a_web_visitor_sees_nothing_of_the_host(tmp_path, isolated_home, monkeypatch):
+    """Served in a browser: the help names no host path and a notification loses the host's
+    paths, its name and process ids."""
+    from engine.session.lease import HOST
+
+    monkeypatch.setattr(WorldForgeApp, "is_web", property(lambda self: True))
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.notify(
+            f"run r1 is open in another window (pid 4242 on {HOST}); see {isolated_home}",
+            markup=False,
+        )
+        await pilot.pause()
+        last = list(app._notifications)[-1].message
+        assert "4242" not in last and HOST not in last and str(isolated_home) not in last
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = " ".join(str(w.render()) for w in app.screen.query("Static, Label"))
+        assert "server's config dir" in text and str(isolated_home) not in text

@@ -60,6 +60,12 @@ async def test_memory_pane_prune_consolidate_forget(tmp_path):
         await pilot.press("p")
         await settle(app, pilot)
         assert any("Prune dry run" in n.message for n in app._notifications)
+        from engine.game.rules import RULES
+        from textkit.slips import slips
+
+        said = [n.message for n in app._notifications] + [e.message for e in app.replay.entries]
+        assert "Merged 2 notes into one reviewed note." in said
+        assert [s for line in said for s in slips(line, frozenset(RULES))] == []
 
         await pilot.press("f")
         await pilot.press("n")  # declined: nothing forgotten

@@ -4,7 +4,8 @@ and a player founds a venture, approves the first artifact and chooses its fork 
 The page draws the terminal on a canvas, so the test reads what the browser received: it drives
 Chromium over the DevTools protocol (keys and a click as input events) and collects the websocket
 frames the page gets from the game until the words of each step have arrived; the save file then
-shows the approval and the decision. Chromium comes from the OS packages,
+shows the approval and the decision. It also takes Chromium's screenshots (pixels) at two window
+sizes and compares them between states (PNG decoded with zlib, no imaging library). Chromium comes from the OS packages,
 installed by the set-up step (`make test-setup`, where the machine allows: root with apt-get), never
 by a test; without it the test is skipped with one reason.
 """
@@ -270,3 +271,154 @@ def test_serve_without_the_extra_says_how_to_add_it(monkeypatch, capsys):
 
     assert main(["serve", "--port", "1"]) == 2
     assert "worldforge-tui[serve]" in capsys.readouterr().err
+
+
+# ---- pixels: what headless Chromium draws, compared between states and at two sizes ----------
+
+
+def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """(width, height, rows of RGB bytes) of an 8-bit, non-interlaced RGB or RGBA PNG (what
+    Chromium's screenshots are), decoded with zlib alone."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, header = 8, b"", b""
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            idat += body
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
+    step = 3 if colour == 2 else 4
+    raw, stride = zlib.decompress(idat), width * step
+    rows: list[bytes] = []
+    prior = bytearray(stride)
+    for y in range(height):
+        kind, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
+        for x in range(stride):
+            a = line[x - step] if x >= step else 0
+            b, c = prior[x], prior[x - step] if x >= step else 0
+            if kind == 1:
+                line[x] = (line[x] + a) & 255
+            elif kind == 2:
+                line[x] = (line[x] + b) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prior = line
+        rows.append(bytes(v for i, v in enumerate(line) if i % step < 3))
+    return width, height, rows
+
+
+def ink_grid(rows: list[bytes], width: int, cells: int = 8) -> list[list[float]]:
+    """Share of pixels differing from the background (the top-left pixel), per cell of a
+    cells×cells grid over the screenshot."""
+    background = rows[0][:3]
+    height = len(rows)
+    grid = [[0.0] * cells for _ in range(cells)]
+    for gy in range(cells):
+        for gx in range(cells):
+            y0, y1 = gy * height // cells, (gy + 1) * height // cells
+            x0, x1 = gx * width // cells, (gx + 1) * width // cells
+            inked = total = 0
+            for y in range(y0, y1, 2):
+                row = rows[y]
+                for x in range(x0, x1, 2):
+                    total += 1
+                    inked += row[3 * x : 3 * x + 3] != background
+            grid[gy][gx] = inked / max(1, total)
+    return grid
+
+
+def changed_rows(a: list[bytes], b: list[bytes]) -> list[int]:
+    """The pixel rows that differ between two screenshots of one size."""
+    return [y for y, (ra, rb) in enumerate(zip(a, b, strict=True)) if ra != rb]
+
+
+class Shots(Page):
+    """A tab that also sizes its viewport and takes screenshots."""
+
+    async def call(self, method: str, **params: object) -> dict[str, Any]:
+        await self.send(method, **params)
+        want = self.seq
+        while True:
+            message = await self.ws.receive(timeout=60)
+            data = json.loads(message.data)
+            if data.get("method") == "Network.webSocketFrameReceived":
+                self.text += frame_text(data["params"]["response"])
+            if data.get("id") == want:
+                return dict(data.get("result") or {})
+
+    async def shot(self) -> tuple[int, int, list[bytes]]:
+        await asyncio.sleep(0.5)  # let the canvas draw the frames already received
+        result = await self.call("Page.captureScreenshot", format="png")
+        return png_pixels(base64.b64decode(str(result["data"])))
+
+
+SIZES = ((1200, 800), (720, 460))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_serve_draws_the_board_in_chromiums_pixels(served, chromium, size):
+    """Screenshots of the page at two window sizes: the terminal fills the viewport (ink in every
+    band, top to bottom and left to right), Escape closing the new-venture form and `?` opening
+    the help each redraw a large part of the picture, and closing the help gives back the
+    board's pixels exactly."""
+    width, height = size
+
+    async def steps(page: Page) -> None:
+        assert isinstance(page, Shots)
+        await page.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+        await page.until("New venture", "Pitch")
+        w, h, form = await page.shot()
+        assert (w, h) == (width, height)
+        grid = ink_grid(form, w)
+        assert all(max(row) > 0.01 for row in grid), "a band of the page is blank"
+        assert all(max(col) > 0.01 for col in zip(*grid, strict=True)), "a column band is blank"
+        for kind in ("mousePressed", "mouseReleased"):  # the terminal takes the keys
+            await page.send(
+                "Input.dispatchMouseEvent", type=kind, x=4, y=4, button="left", clickCount=1
+            )
+        await page.key("Escape", "Escape", 27, "")
+        await page.until("found a company")
+        _, _, board = await page.shot()
+        assert len(changed_rows(form, board)) > h // 4, "closing the form changed too little"
+        await page.key("?", "Slash", 191, "?")
+        await page.until("how to play")
+        _, _, helped = await page.shot()
+        assert len(changed_rows(board, helped)) > h // 4, "the help drew too little"
+        await page.key("Escape", "Escape", 27, "")
+        await page.until("found a company")
+        _, _, again = await page.shot()
+        assert changed_rows(board, again) == [], "the board came back other than it was"
+
+    async def run() -> None:
+        port = int(chromium.split(":")[2].split("/")[0])
+        async with aiohttp.ClientSession() as http:
+            async with http.put(f"http://127.0.0.1:{port}/json/new?about:blank") as response:
+                target = json.loads(await response.text())
+            async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                page = Shots(ws)
+                await page.send("Network.enable")
+                await page.send("Page.enable")
+                await page.send("Page.navigate", url=served)
+                await steps(page)
+
+    asyncio.run(run())

@@ -234,3 +234,100 @@ async def test_a_changed_choice_updates_the_pills_and_changing_it_back_restores_
         routing.value = "local_first"
         await pilot.pause()
         assert str(pills_line.content) == opened
+
+
+@pytest.fixture
+def silent_server():
+    """A loopback port that accepts connections and never answers (a hung model server)."""
+    import socket
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    finally:
+        sock.close()
+
+
+async def fill_local(screen: SettingsScreen, pilot, url: str) -> None:
+    screen.query_one("#set-demo_mode", Select).value = "local"
+    screen.query_one("#set-local_agent_base_url", Input).value = url
+    screen.query_one("#set-local_agent_model", Input).value = "tiny"
+    await pilot.pause()
+
+
+async def test_a_save_test_against_a_hung_server_is_bounded_and_takes_no_keys(
+    tmp_path, monkeypatch, silent_server
+):
+    """Save tests the connection in the background: the form is locked meanwhile (keys meant for
+    the board are never typed into a field), the line counts against the bound, and past it
+    the test counts as failed and asks; declining saves nothing."""
+    from worldforge_tui.screens import settings as settings_screen
+    from worldforge_tui.screens.dialogs import ConfirmScreen
+
+    monkeypatch.setenv("WORLDFORGE_HOME", str(tmp_path))
+    monkeypatch.setattr(settings_screen, "PROBE_BOUND", 0.3)
+    router = Router(base())
+    app = nurses(tmp_path, router)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_settings(app, pilot)
+        await fill_local(screen, pilot, silent_server)
+        screen.query_one("#set-local_agent_model", Input).focus()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        line = str(screen.query_one("#settings-error").render())
+        assert "Testing connection before saving" in line and "esc leaves" in line
+        await pilot.press("a", "1")
+        assert screen.query_one("#set-local_agent_model", Input).value == "tiny"
+        for _ in range(200):  # the bound passes (a timer), then the question
+            if isinstance(app.screen, ConfirmScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "no answer within" in str(app.screen.query_one(".dialog-title").render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and not screen.query_one("#settings-form").disabled
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.main
+    assert router.settings.demo_mode == "simulation"
+    assert not settings_path().exists()
+
+
+async def test_escape_during_a_test_leaves_at_once_and_the_board_gets_the_next_keys(
+    tmp_path, monkeypatch, silent_server
+):
+    monkeypatch.setenv("WORLDFORGE_HOME", str(tmp_path))
+    router = Router(base())
+    app = nurses(tmp_path, router)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_settings(app, pilot)
+        await fill_local(screen, pilot, silent_server)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.main
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert app.snap.phase == "fork"  # `a` approved on the board
+        assert screen.query_one("#set-local_agent_model", Input).value == "tiny"
+    assert router.settings.demo_mode == "simulation" and not settings_path().exists()
+
+
+async def test_an_escape_in_a_settings_value_never_reaches_the_screen(tmp_path, monkeypatch):
+    """An OSC 52 clipboard write in WORLDFORGE_LOCAL_AGENT_MODEL: the settings are refused at
+    load in one clean notification (the game plays the simulation), and no screen shows it."""
+    monkeypatch.setenv("WORLDFORGE_HOME", str(tmp_path))
+    monkeypatch.setenv("WORLDFORGE_LOCAL_AGENT_MODEL", "tiny\x1b]52;c;cm0gLXJmIH4=\x07")
+    app = nurses(tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_settings(app, pilot)
+        said = [f"{n.title} {n.message}" for n in app._notifications]
+        assert any("control characters" in line for line in said), said
+        assert not any("\x1b" in line or "\x07" in line for line in said)
+        assert screen.query_one("#set-local_agent_model", Input).value == ""
+        shot = app.export_screenshot()  # the refused value is named with ? for each control
+        assert "52;c;" in shot and "\x1b" not in shot and "\x07" not in shot

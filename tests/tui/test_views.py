@@ -99,10 +99,12 @@ def test_artifact_parts_handle_any_shape():
 def test_number_formats():
     assert money(412_000) == "$412k" and money(1_250_000) == "$1.2M" and money(-3000) == "-$3.0k"
     assert value_text("runway_months", 2.34) == "2.3mo"
-    # a profitable company's stored runway (99) is shown as unlimited, never as "99.0mo"
-    assert value_text("runway_months", 99.0) == "∞"
-    assert delta_text("runway_months", 1.2, 99.0) == "profit"
-    assert delta_text("runway_months", 99.0, 4.5) == "loss"
+    # a profitable company has no runway (Economics.shown() says None): unlimited, never "99.0mo";
+    # a long runway of a company still losing money is a runway, in years
+    assert value_text("runway_months", None) == "∞"
+    assert value_text("runway_months", 99.0) == "8y"
+    assert delta_text("runway_months", 1.2, None) == "profit"
+    assert delta_text("runway_months", None, 4.5) == "loss"
     assert delta_text("runway_months", 1.2, 2.0) == "+0.8mo"
     assert delta_text("monthly_burn_usd", 1000, 3000) == "+$2.0k"
     assert delta_tone("monthly_burn_usd", 1000, 3000) == "bad"

@@ -105,9 +105,22 @@ def player_flags() -> dict[str, Flag]:
     return flags()
 
 
+def _decided(decision: dict[str, Any] | None) -> str:
+    """A stage's decision on the summary's row: its option and what the workers follow, in
+    words (the rule id stays in --json)."""
+    if not decision:
+        return ""
+    from engine.views.render import decision_words
+    from textkit import clip
+
+    words = decision_words(decision.get("rule_id"), str(decision.get("interpreted") or ""))
+    return f"{decision.get('option') or '?'}: {clip(words, 60)}"
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     import gc
 
+    from engine.game.economy import meter_shown
     from engine.play.headless import Plan, play, summary
     from engine.session.api import GameSession
     from engine.views.served import served_lines, tier_warning
@@ -154,15 +167,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(
             f"treasury {usd(e['treasury_usd'])} · revenue {usd(e['monthly_revenue_usd'])}/mo · "
             f"burn {usd(e['monthly_burn_usd'])}/mo · {runway(e['runway_months'])} · "
-            f"trust {e['trust']:.0f} · "
-            f"threat {e['threat']:.0f}"
+            f"trust {meter_shown('trust', e['trust'])} · "
+            f"threat {meter_shown('threat', e['threat'])}"
         )
         for s in result["stages"]:
             d = s["decision"]
             print(
                 f"  {s['beat']:<7} score {s['score'] if s['score'] is not None else '-':>3}"
                 f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
-                f"{d['rule_id'] if d else ''}"
+                f"{_decided(d)}"
             )
         print(f"pitch read as: {describe_reading(pitch)}")  # after the run id line scripts read
         for line in served_lines(result["routing"]):
@@ -341,9 +354,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         _replay_parser(sub)
     if named is not None:
         return p
-    from worldforge_tui.cli import info, memory, routing, serve
+    from worldforge_tui.cli import completion, info, memory, routing, serve
 
-    for module in (memory, routing, info, serve):
+    for module in (memory, routing, info, serve, completion):
         module.register(sub)
     return p
 
@@ -559,11 +572,14 @@ def _use_env_file(name: str) -> None:
 
 
 def _old_names_warning() -> None:
-    """The one warning line when settings came in under their old, unprefixed names."""
+    """The one warning line when settings came in under their old, unprefixed names, and the one
+    hint when they chose an Azure tier whose sign-in (the `azure` extra) is not installed."""
     config = sys.modules.get("engine.config")
-    line = config.old_names_line() if config is not None else None
-    if line:
-        warn(line)
+    if config is None:
+        return
+    for line in (config.old_names_line(), config.azure_hint()):
+        if line:
+            warn(line)
 
 
 def _is_settings_error(err: BaseException) -> bool:
@@ -578,15 +594,27 @@ def _scrubbed(text: str) -> str:
     return scrub(text)
 
 
-def warn(message: str) -> None:
-    """A warning line on stderr (the command still succeeds unless told to be strict)."""
+LINE_LIMIT = 1000  # characters of a warning or error line (an echoed argument may be any size)
+
+
+def one_line(message: str) -> str:
+    """A warning or error as one printable line: scrubbed, escapes removed, line breaks shown as
+    \\r and \\n (an argument echoed back may hold them), cut to LINE_LIMIT characters."""
     from worldforge_tui.text.terminal import printable
 
-    print(f"worldforge: warning: {printable(_scrubbed(message))}", file=sys.stderr)
+    text = message[: LINE_LIMIT * 4]  # bound the work on a 100,000-character argument
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    text = printable(_scrubbed(text))
+    if len(message) > LINE_LIMIT * 4 or len(text) > LINE_LIMIT:
+        text = f"{text[: LINE_LIMIT - 1]}… ({len(message):,} characters)"
+    return text
+
+
+def warn(message: str) -> None:
+    """A warning line on stderr (the command still succeeds unless told to be strict)."""
+    print(f"worldforge: warning: {one_line(message)}", file=sys.stderr)
 
 
 def _error(message: str) -> None:
     """The one error line: scrubbed and made printable whatever stream is current."""
-    from worldforge_tui.text.terminal import printable
-
-    print(f"worldforge: error: {printable(_scrubbed(message))}", file=sys.stderr)
+    print(f"worldforge: error: {one_line(message)}", file=sys.stderr)

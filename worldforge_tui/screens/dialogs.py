@@ -58,6 +58,12 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._submit_label, variant="primary", id="prompt-ok")
                 yield Button("Cancel", id="prompt-cancel")
+            cancel = actions.live_key(self.app, "dialog.cancel")
+            yield Label(
+                f"Enter: {self._submit_label} · {cancel} cancels",
+                classes="dialog-hint",
+                markup=False,
+            )
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

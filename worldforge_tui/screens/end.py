@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -62,7 +61,7 @@ def report_card(snap: Snapshot) -> Content:
     else:
         parts += [" · day None\n", "\n", ("Score None/100 · grade None · ending: \n\n", "bold")]
     parts.append(("Final economics\n", "bold underline"))
-    values = asdict(snap.economics)
+    values = snap.economics.shown()  # the numbers as the report and status bar show them
     for name, label, _, _ in FIELDS:
         value = values[name]  # every FIELDS name is an Economics field (tests/tui/test_views.py)
         parts.append((f"  {label:<14}", "$foreground-muted"))
@@ -81,7 +80,11 @@ def report_card(snap: Snapshot) -> Content:
                 "$foreground-muted",
             )
         )
-    trail = " · ".join(f"{kind} {n}" for kind, n in snap.memory_counts.items() if n)
+    from memory.models import kind_words
+
+    trail = " · ".join(
+        f"{kind_words(kind, many=n != 1)} {n}" for kind, n in snap.memory_counts.items() if n
+    )
     parts.append(("\nMemory trail\n", "bold underline"))
     parts.append(f"  {trail or 'none'} · store {one_line(snap.memory_store, 30)}\n")
     parts.append(("\nHow the run is won, lost and scored\n", "bold underline"))

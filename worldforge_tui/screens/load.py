@@ -63,7 +63,12 @@ class LoadScreen(StyledOnMount, ModalScreen[str | None]):
                     id="load-list",
                 )
             else:
-                yield Label("No saved ventures yet: press n for a new one.", id="load-empty")
+                new = actions.live_key(self.app, "app.new")
+                yield Label(
+                    f"No saved ventures yet: press {new} for a new one.",
+                    id="load-empty",
+                    markup=False,
+                )
             cancel = actions.live_key(self.app, "load.cancel")
             yield Label(f"Enter opens · {cancel} cancels", classes="dialog-hint", markup=False)
 

@@ -55,9 +55,7 @@ def titled(widget: W, title: str) -> W:
     return widget
 
 
-TYPED_AHEAD_LIMIT = (
-    4000  # letters kept while the engine loads (the form clips to the pitch's limit)
-)
+TYPED_AHEAD_LIMIT = 4000  # keys kept while the engine loads, replayed once it has
 
 
 class MainScreen(StyledOnMount, Screen[None]):
@@ -266,11 +264,12 @@ class MainScreen(StyledOnMount, Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """A phase key that cannot act now says why instead of doing nothing. While the engine
-        loads, a letter is the start of a pitch: kept for the new-venture form, not acted on."""
+        loads, a key is kept and replayed once it has loaded (`n`, `l`, `?` then do what the
+        welcome frame says), never dropped and never typed into a dialog opened meanwhile."""
         if self.wf.booting and event.is_printable and event.character:
             event.stop()
             if len(self.wf.typed_ahead) < TYPED_AHEAD_LIMIT:
-                self.wf.typed_ahead += event.character
+                self.wf.typed_ahead.append((event.key, event.character))
             return
         rows = [
             r

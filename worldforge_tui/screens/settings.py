@@ -6,6 +6,8 @@ to the router so the very next worker call uses it.
 
 from __future__ import annotations
 
+import time
+from functools import partial
 from typing import ClassVar
 
 from textual import on, work
@@ -19,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.config import Settings, env_block
-from engine.routing.types import ROLES, ProbeRow
+from engine.routing.types import ROLES, ProbeRow, Tier
 from worldforge_tui import actions
 from worldforge_tui.screens.dialogs import ConfirmScreen
 from worldforge_tui.screens.resume import StyledOnMount
@@ -50,6 +52,9 @@ SELECTS = {  # settings field -> (label, options) of the form's choices
     "memory_backend": ("Memory", MEMORY_OPTIONS),
 }
 TONES = {"good": "$success", "bad": "$error", "accent": "$accent", "muted": "$foreground-muted"}
+# How long the screen waits for a connection test: past it the test counts as failed (no answer),
+# whatever the router's own deadlines (one per endpoint, retried) would add up to.
+PROBE_BOUND = 10.0
 
 
 def pills_content(items: list[tuple[str, str]]) -> Content:
@@ -87,10 +92,13 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
     class Probed(Message):
         """Test connection finished (rows as `Router.probe` returns them)."""
 
-        def __init__(self, rows: list[ProbeRow], candidate: Settings | None = None) -> None:
+        def __init__(
+            self, rows: list[ProbeRow], candidate: Settings | None = None, test: int = 0
+        ) -> None:
             super().__init__()
             self.rows = rows
             self.candidate = candidate
+            self.test = test  # which test it answers: a stopped or overdue one is dropped
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
@@ -99,6 +107,8 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         self._probed_for: Settings | None = None  # the settings probe_rows describe
         self._save_pending: Settings | None = None  # Save waits for this test
         self._chosen = self._choices(settings)  # the choices the pills describe
+        self._tests = 0  # connection tests started (each answer names its test)
+        self._testing: tuple[int, Settings, float] | None = None  # (test, settings, started)
 
     @staticmethod
     def _choices(settings: Settings) -> dict[str, object]:
@@ -137,10 +147,18 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
             yield Button("Copy env", id="settings-copy", compact=True)
             yield Button("Save", variant="primary", id="settings-save", compact=True)
             yield Button("Back", id="settings-back", compact=True)
+            yield Label("Enter: next field", classes="dialog-hint", id="settings-enter")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._add_roles)
+        self.set_interval(1.0, self._tick_test)
+
+    @on(Input.Submitted)
+    def _next_field(self, event: Input.Submitted) -> None:
+        """Enter in a field moves on to the next (as the hint beside the buttons says)."""
+        event.stop()
+        self.focus_next()
 
     def _add_roles(self) -> None:
         """Build and mount the bulk of the form once the screen is on view (so it opens at once;
@@ -154,6 +172,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         self.settings = settings
         self.probe_rows = self._probed_for = self._save_pending = None
         self._chosen = self._choices(settings)
+        self._stop_test()
         if not self.is_mounted:
             return  # composed from self.settings on the first open
         for select in self.query(Select):
@@ -254,8 +273,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
             self._decide_save(candidate, self.probe_rows)
             return
         self._save_pending = candidate
-        self.query_one("#settings-error", Label).update("Testing connection before saving…")
-        self._probe(candidate)
+        self._start_test(candidate)
 
     def _decide_save(self, candidate: Settings, rows: list[ProbeRow]) -> None:
         failed = [r for r in rows if not r["ok"]]
@@ -276,6 +294,8 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
 
     @on(Button.Pressed, "#settings-back")
     def action_close(self) -> None:
+        """Leave without saving, at once: a test still running is stopped (its answer dropped)."""
+        self._stop_test()
         self.dismiss(None)
 
     @on(Button.Pressed, "#settings-copy")
@@ -297,12 +317,60 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         candidate = self.current()
         if candidate is None:
             return
-        self.query_one("#settings-error", Label).update("Testing connection…")
         self._save_pending = None
-        self._probe(candidate)
+        self._start_test(candidate)
+
+    # ---- the connection test: in a thread, bounded, stopped by Esc -------------------------
+    def _start_test(self, candidate: Settings) -> None:
+        """Test `candidate` in the background. While it runs the form is locked (keys typed then
+        are never taken as the player's values) and the line counts the seconds against the bound;
+        past PROBE_BOUND it counts as failed; Esc leaves at once."""
+        self._tests += 1
+        self._testing = (self._tests, candidate, time.monotonic())
+        self.query_one("#settings-form", VerticalScroll).disabled = True
+        self._tick_test()
+        self.set_timer(PROBE_BOUND, partial(self._overdue, self._tests))
+        self._probe(candidate, self._tests)
+
+    def _tick_test(self) -> None:
+        if self._testing is None:
+            return
+        waited = int(time.monotonic() - self._testing[2])
+        what = "before saving" if self._save_pending is not None else ""
+        escape = actions.live_key(self.app, "settings.close")
+        self.query_one("#settings-error", Label).update(
+            f"Testing connection {what}… {waited} s of at most {PROBE_BOUND:.0f} s "
+            f"({escape} leaves without saving)".replace("  ", " ")
+        )
+
+    def _stop_test(self) -> None:
+        """Forget the running test (its answer, when it comes, is dropped); unlock the form."""
+        if self._testing is None:
+            return
+        self._testing = None
+        if self.is_mounted:
+            self.query_one("#settings-form", VerticalScroll).disabled = False
+
+    def _overdue(self, test: int) -> None:
+        """The bound passed without an answer: the test failed, as a refused connection would."""
+        if self._testing is None or self._testing[0] != test:
+            return
+        candidate = self._testing[1]
+        error = f"no answer within {PROBE_BOUND:.0f} s"
+        ready: dict[Tier, bool] = {
+            "local": candidate.local_ready(),
+            "foundry": candidate.cloud_ready(),
+        }
+        tiers: list[Tier] = [tier for tier, up in ready.items() if up] or ["local"]
+        ms = PROBE_BOUND * 1000
+        rows = [
+            ProbeRow(tier=tier, endpoint=None, ok=False, ms=ms, error=error, models=[])
+            for tier in tiers
+        ]
+        self._probed(self.Probed(rows, candidate, test))
 
     @work(thread=True, exclusive=True, group="settings-probe", exit_on_error=False)
-    def _probe(self, candidate: Settings) -> None:
+    def _probe(self, candidate: Settings, test: int) -> None:
         from engine.routing import Router
 
         try:
@@ -310,10 +378,13 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         except Exception as exc:  # noqa: BLE001 - a probe fault is shown, never raised
             error = one_line(str(exc), 80)
             rows = [ProbeRow(tier="local", endpoint=None, ok=False, ms=0.0, error=error, models=[])]
-        self.post_message(self.Probed(rows, candidate))
+        self.post_message(self.Probed(rows, candidate, test))
 
     @on(Probed)
     def _probed(self, message: Probed) -> None:
+        if self._testing is None or self._testing[0] != message.test:
+            return  # a test stopped (Esc, a reopen) or already counted as failed
+        self._stop_test()
         self.probe_rows = message.rows
         self._probed_for = message.candidate
         pending, self._save_pending = self._save_pending, None

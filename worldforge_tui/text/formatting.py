@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from engine.game.economy import METER_NAMES, PROFITABLE_RUNWAY
+from engine.game.economy import METER_NAMES, meter_shown
 from textkit.numbers import number, runway_short
 from textkit.numbers import usd_short as money
 
@@ -33,35 +33,45 @@ FIELD_INFO = {name: (label, kind, up_good) for name, label, kind, up_good in FIE
 
 
 def value_text(field: str, value: object) -> str:
-    """Format one economics field for display according to its kind."""
+    """Format one economics field for display according to its kind: the values of
+    `Economics.shown()`, where a profitable company's runway is None (shown ∞)."""
     kind = FIELD_INFO.get(field, (field, "meter", True))[1]
     amount = number(value)
     if kind == "money":
         return money(amount)
     if kind == "months":
-        return runway_short(None if amount >= PROFITABLE_RUNWAY else amount)  # ∞: in profit
+        return runway_short(None if value is None else amount)
     if kind == "percent":
         return f"{amount:.1f}%"  # the engine keeps shares in percent already
     if kind == "count":
         return f"{amount:.0f}"
-    return f"{amount:.0f}"
+    return str(meter_shown(field, amount))  # never rounded across a defeat line
 
 
 def delta_text(field: str, before: object, after: object) -> str:
-    """Signed change between two values (`+$12k`, `-3`, `±0`)."""
+    """Signed change between two values (`+$12k`, `-3`, `±0`): a meter's from the numbers shown
+    (so `98 → 99` says `+1`), a runway's `profit` / `loss` as it crosses into or out of profit."""
+    kind = FIELD_INFO.get(field, (field, "meter", True))[1]
+    if kind == "months":
+        was, now = (v is None for v in (before, after))  # None: profitable
+        if was != now:  # no month count crosses into or out of profit
+            return "profit" if now else "loss"
+    if kind == "meter":
+        steps = meter_shown(field, number(after)) - meter_shown(field, number(before))
+        return f"{steps:+d}" if steps else "±0"
     change = number(after) - number(before)
     if abs(change) < 1e-9:
         return "±0"
-    if FIELD_INFO.get(field, (field, "", True))[1] == "months":
-        was, now = (number(v) >= PROFITABLE_RUNWAY for v in (before, after))
-        if was != now:  # no month count crosses into or out of profit
-            return "profit" if now else "loss"
     sign = "+" if change > 0 else "-"
     return sign + value_text(field, abs(change)).lstrip("-")
 
 
 def delta_tone(field: str, before: object, after: object) -> str:
     """`good`, `bad` or `flat` for a change, knowing which direction is good for the field."""
+    if FIELD_INFO.get(field, (field, "", True))[1] == "months" and (before is None) != (
+        after is None
+    ):
+        return "good" if after is None else "bad"  # into profit, or out of it
     change = number(after) - number(before)
     if abs(change) < 1e-9:
         return "flat"
@@ -74,8 +84,10 @@ def meter_tone(field: str, value: object) -> str:
     amount = number(value)
     if field in ("threat", "burn_pressure"):
         return "bad" if amount >= 70 else "warn" if amount >= 45 else "good"
-    if field == "runway_months":
-        return "bad" if amount < 3 else "warn" if amount < 6 else "good"
+    if field == "runway_months":  # None: profitable
+        return (
+            "good" if value is None else "bad" if amount < 3 else "warn" if amount < 6 else "good"
+        )
     if field == "treasury_usd":
         return "bad" if amount <= 0 else "good"
     if field in ("proof", "trust", "velocity", "autonomy"):

@@ -23,21 +23,43 @@ if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot
 
 KIND_ORDER = ("procedural", "user_profile", "semantic", "chat_summary", "preference", "context")
-KIND_LABEL = {
-    "procedural": "binding decisions",
-    "user_profile": "founder profile",
-    "semantic": "reviewed notes",
-    "chat_summary": "stage summaries",
-    "preference": "worker preferences",
-    "context": "worker context",
-}
+
+
+def _kind_words(kind: object, many: bool = False) -> str:
+    """A memory kind in the player's words (the memory package loads after the first frame)."""
+    from memory.models import kind_words
+
+    return kind_words(kind, many)
+
+
 SHOWN_STATUSES = ("provisional", "active")
 
 
-def record_prompt(record: dict[str, Any], marked: bool) -> Content:
-    """One memory row: mark, badges, text, day and expiry."""
+def expired(record: dict[str, Any], today: int | None) -> bool:
+    """Past its expiry day: recall leaves it out of every brief from that day on."""
+    expires = record.get("expires_day")
+    return isinstance(expires, int) and today is not None and expires <= today
+
+
+def binds(record: dict[str, Any], today: int | None = None) -> bool:
+    """A note that binds the next worker: a binding decision holding directions, live and not
+    expired (one whose words were read into nothing binds nothing, and says so by no badge)."""
+    payload = record.get("payload")  # a stored note's; a receipt's row carries them as words
+    directions = (
+        payload.get("directions") if isinstance(payload, dict) else record.get("directions")
+    )
+    return (
+        record.get("kind") == "procedural"
+        and record.get("status") in SHOWN_STATUSES
+        and bool(directions)
+        and not expired(record, today)
+    )
+
+
+def record_prompt(record: dict[str, Any], marked: bool, today: int | None = None) -> Content:
+    """One memory row: mark, badges, text, day and expiry (as recall applies it on `today`)."""
     parts: list[str | tuple[str, str]] = [("■ " if marked else "  ", "$accent bold")]
-    if record.get("kind") == "procedural":
+    if binds(record, today):
         parts.append((" BINDING ", "$warning bold reverse"))
         parts.append(" ")
     if record.get("status") == "provisional":
@@ -47,7 +69,9 @@ def record_prompt(record: dict[str, Any], marked: bool) -> Content:
 
     parts.append(one_line(prose(str(record.get("text") or "")), 240))
     meta = f"  day {record.get('game_day')}"
-    if record.get("expires_day") is not None:
+    if expired(record, today):
+        meta += f" · expired day {record.get('expires_day')}, no longer in briefs"
+    elif record.get("expires_day") is not None:
         meta += f" · expires day {record.get('expires_day')}"
     if record.get("reinforced"):
         meta += f" · reinforced ×{record.get('reinforced')}"
@@ -108,6 +132,7 @@ class MemoryPane(Vertical):
         self.marked: set[str] = set()
         self._head = "no venture"
         self._signature: tuple[Any, ...] | None = None
+        self._today: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("no memories yet", id="memory-head", markup=False)
@@ -124,10 +149,12 @@ class MemoryPane(Vertical):
             ),
             str(counts),
             str(store),
+            snap.day if snap is not None else None,
         )
         if signature == self._signature:
             return  # nothing changed: keep the list (and its highlight) as it is
         self._signature = signature
+        self._today = snap.day if snap is not None else None
         self.records = {str(r.get("id")): r for r in records}
         self.marked &= set(self.records)
         live = sum(counts.values())
@@ -143,17 +170,20 @@ class MemoryPane(Vertical):
         keep = highlighted.id if highlighted is not None else None
         options: list[Option | None] = []
         for kind, rows in group_records(list(self.records.values())):
-            label = KIND_LABEL.get(kind, kind)
+            label = _kind_words(kind, many=True)
             count = counts.get(kind, len(rows))
             options.append(
                 Option(
-                    Content.assemble((f"{kind}", "bold"), f" · {label} ({count})"),
+                    Content.assemble((label, "bold"), f" ({count})"),
                     id=f"head:{kind}",
                     disabled=True,
                 )
             )
             options.extend(
-                Option(record_prompt(r, str(r.get("id")) in self.marked), id=f"mem:{r.get('id')}")
+                Option(
+                    record_prompt(r, str(r.get("id")) in self.marked, self._today),
+                    id=f"mem:{r.get('id')}",
+                )
                 for r in rows
             )
         option_list.clear_options()
@@ -178,10 +208,10 @@ class MemoryPane(Vertical):
 
         record = self.records[memory_id]
         if memory_id not in self.marked and record.get("kind") not in EPISODIC_KINDS:
-            kinds = ", ".join(KIND_LABEL.get(k, k) for k in KIND_ORDER if k in EPISODIC_KINDS)
+            kinds = ", ".join(_kind_words(k, many=True) for k in KIND_ORDER if k in EPISODIC_KINDS)
             self.app.notify(
                 f"Only {kinds} can be consolidated; this is one of the "
-                f"{KIND_LABEL.get(str(record.get('kind')), str(record.get('kind')))}.",
+                f"{_kind_words(record.get('kind'), many=True)}.",
                 title="Not marked",
                 severity="warning",
                 markup=False,
@@ -189,7 +219,8 @@ class MemoryPane(Vertical):
             return
         self.marked ^= {memory_id}
         self.query_one(OptionList).replace_option_prompt(
-            f"mem:{memory_id}", record_prompt(self.records[memory_id], memory_id in self.marked)
+            f"mem:{memory_id}",
+            record_prompt(self.records[memory_id], memory_id in self.marked, self._today),
         )
         self._show_head()
 

@@ -3,7 +3,6 @@ after, signed and coloured, plus the org delta), 3 workers learned, 4 next brief
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from textual.content import Content
@@ -27,9 +26,9 @@ Part = str | tuple[str, str]
 
 def economics_rows(before: Economics, after: Economics) -> list[Part]:
     """One aligned row per economics field: label, before → after, signed delta in its tone."""
-    old, new = asdict(before), asdict(after)
+    old, new = before.shown(), after.shown()  # runway None while profitable
     parts: list[Part] = []
-    for name in [*FIELD_INFO, *(k for k in new if k not in FIELD_INFO)]:
+    for name in [*FIELD_INFO, *(k for k in new if k not in FIELD_INFO and k != "profitable")]:
         if name not in new:
             continue
         label = FIELD_INFO.get(name, (name, "meter", True))[0]
@@ -91,12 +90,14 @@ def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Con
     parts.extend(_org(receipt.org_delta))
     parts.extend([("3 ", "$accent bold"), ("Workers learned\n", "bold")])
     from engine.views.render import prose as render_clean  # loaded after the first frame
+    from memory.models import kind_words
+    from worldforge_tui.widgets.memory_pane import binds
 
     for memory in receipt.memory_written:  # the memory records as dicts (memory.models)
-        kind = one_line(memory.get("kind"), 20)
-        badge = " BINDING " if kind == "procedural" else f" {kind} "
+        binding = binds(memory)
+        badge = " BINDING " if binding else f" {kind_words(memory.get('kind'))} "
         parts.append("   ")
-        parts.append((badge, "$warning bold reverse" if kind == "procedural" else "reverse"))
+        parts.append((badge, "$warning bold reverse" if binding else "reverse"))
         parts.append(" " + one_line(render_clean(str(memory.get("text") or "")), 300))
         where = memory.get("store") or memory.get("origin") or store
         parts.append((f"  [{one_line(where, 20)}]\n", "$foreground-muted"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
@@ -40,7 +39,7 @@ def meters_content(economics: Economics | None, *, compact: bool = False) -> Con
     """One line of coloured meters; `compact` drops the long labels for 80-column terminals."""
     if economics is None:
         return Content("no venture yet")
-    values = asdict(economics)
+    values = economics.shown()  # a profitable company's runway None: shown ∞
     parts: list[str | tuple[str, str]] = []
     for name in METERS:
         value = values[name]  # every METERS name is an Economics field (tests/tui/test_views.py)

@@ -167,6 +167,21 @@ def _run(run: StageRun) -> list[Part]:
     return parts
 
 
+# What a worker's tool did, in words (the tool names are ids: recall_memory).
+TOOL_WORDS = {
+    "recall_memory": "memory recalled",
+    "search_knowledge": "playbooks searched",
+    "watch_burn": "burn watched",
+    "run_validators": "checks run",
+}
+
+
+def tool_words(tool: object) -> str:
+    """A tool call as the board names it ("memory recalled"); an unknown tool by its words."""
+    name = one_line(tool, 30)
+    return TOOL_WORDS.get(name, name.replace("_", " "))
+
+
 def _proof_points(run: StageRun) -> list[Part]:
     """What the worker was given and did: memory injected, tools called, knowledge hits."""
     injected = run.memory_injected
@@ -185,7 +200,7 @@ def _proof_points(run: StageRun) -> list[Part]:
     for tool in tools[:6]:
         parts.append(
             (
-                (f"  ⚙ {one_line(tool.get('tool'), 30)}: {one_line(tool.get('result'), 160)}\n"),
+                (f"  ⚙ {tool_words(tool.get('tool'))}: {one_line(tool.get('result'), 160)}\n"),
                 "$foreground-muted",
             )
         )
@@ -232,8 +247,10 @@ def _dilemma(dilemma: Dilemma, key_of: KeyOf, fatal: Mapping[str, str]) -> list[
                 ("       binds: " + one_line(option.binds, 200) + "\n", "$foreground-muted")
             )
         if option.archetype:
-            only = one_line(option.archetype, 20)
-            parts.append((f"       only a {only} founder gets this option\n", "$warning"))
+            from engine.language.grammar import with_article  # loaded after the first frame
+
+            only = with_article(one_line(option.archetype, 20))
+            parts.append((f"       only {only} founder gets this option\n", "$warning"))
     parts.append((f" [{key_of('fork.own')}] ", "$accent bold reverse"))
     parts.append(" your own answer (read as you mean it; you confirm the reading first)\n")
     return parts
@@ -280,13 +297,17 @@ def _consequences(found: Sequence[Consequence]) -> list[Part]:
 def _standup(turns: list[StandupTurn], open_for_reply: bool, key_of: KeyOf) -> list[Part]:
     parts: list[Part] = [("\nStandup\n", "bold underline")]
     for turn in turns:
-        parts.append((f"  {one_line(turn.speaker, 40)}", "$secondary bold"))
-        parts.append((f" ({one_line(turn.role, 20)}): ", "$foreground-muted"))
+        speaker = one_line(turn.speaker, 40)
+        parts.append((f"  {speaker}", "$secondary bold"))
+        role = one_line(turn.role, 20).replace("_", " ")  # a role id: strategy_lead
+        if role and not set(role.lower().split()) <= set(speaker.lower().split()):
+            parts.append((f" ({role})", "$foreground-muted"))
+        parts.append((": ", "$foreground-muted"))
         parts.append(one_line(turn.line, 400))
         tool = turn.tool
         if tool:
             parts.append(
-                (f"  [{one_line(tool, 30)}: {one_line(turn.tool_result, 80)}]", "$foreground-muted")
+                (f"  [{tool_words(tool)}: {one_line(turn.tool_result, 80)}]", "$foreground-muted")
             )
         parts.append("\n")
     if open_for_reply:
