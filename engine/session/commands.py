@@ -668,7 +668,7 @@ class ForgetNote(PlainCommand["ForgetReport"]):
 
         return memory_commands.forget_note(step, self.memory_id)
 
-    def finish(self, session: GameSession, result: ForgetReport) -> ForgetReport:
+    def finish(self, session: Host, result: ForgetReport) -> ForgetReport:
         result.compacted = session.memory.compact()
         return result
 

@@ -81,14 +81,14 @@ def test_option_binds_resolve_from_the_company_now():
         rid: [
             (d.axis, d.value, d.amount)
             for d in option_directions(
-                rid, base=base, customer="the farmers", rival="Acme", stage="stage_3_go"
+                rid, base=base, customer="the farmers", stage="stage_3_go"
             )
         ]
         for rid in ("go.premium", "go.cheap", "seller.presell", "go.flank", "designer.ship")
     }
     assert got["go.premium"][0][2] == 70.0 and got["go.cheap"][0][2] == 20.0
     assert got["seller.presell"][0][2] == 700.0  # a year up front, ten months of the premium
-    assert got["go.flank"] == [("audience", "the farmers Acme ignores", None)]
+    assert got["go.flank"] == [("audience", "the farmers the big players ignore", None)]
     assert got["designer.ship"] == [("timeline", "week 1", 1.0)]
 
 
