@@ -337,8 +337,8 @@ def score_record(record: Mapping[str, Any], res: Result) -> tuple[list[str], lis
 
 def _cold() -> None:
     """Forget the reader's memos (one parse per text, the fork options' readings)."""
-    from engine.language.fork import _option_cached
-    from engine.language.utterance import _parse
+    from engine.language.reader.read import _option_cached
+    from engine.language.reader.utterance import _parse
 
     _parse.cache_clear()
     _option_cached.cache_clear()
@@ -414,7 +414,7 @@ def score(
 
 
 def golden_row(text: str, source: str, fork: Mapping[str, str] | None, unit: str | None) -> str:
-    """One input's reading as the golden file holds it (engine.language.reads.Reading.summary)."""
+    """One input's reading as the golden file holds it (engine.language.reader.reads.Reading.summary)."""
     from engine.language.reader import read_text
 
     return read_text(text, source=source, fork=fork, unit=unit).summary()

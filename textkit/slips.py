@@ -84,7 +84,7 @@ def _article_slip(article: str, word: str) -> bool:
 
 def slips(text: str, ids: frozenset[str] = frozenset()) -> list[str]:
     """Every slip found in `text`, each as `kind: the words` (empty when clean); `ids`: dotted
-    ids that must never show (the consequence rules' ids: founder.full_time)."""
+    ids that must never show (the consequence rules' ids, a word, a dot and a word)."""
     found: list[str] = []
     for m in _ARTICLE.finditer(text):
         if _article_slip(m.group(1), m.group(2)):

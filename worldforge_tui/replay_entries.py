@@ -123,7 +123,7 @@ _NOTE_ID = re.compile(r"\b(?:sem|mem)-[0-9a-f]{6,}\b")
 
 
 def readable(message: str) -> str:
-    """An event's message as a row shows it: no rule ids (`(founder.full_time)`, `go.premium:`),
+    """An event's message as a row shows it: no rule ids (a parenthesised `(role.rule)`, a leading `role.rule:`),
     file paths or memory kind names (`chat_summary memory written` reads `stage summary
     written`); the payload, in the inspector, keeps them all."""
     from engine.views.render import prose  # the engine loads after the first frame

@@ -9,15 +9,42 @@ confirm name the `conflicts` of what binds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol, TypeVar
 
 from engine.language.artifact_text import key_lemmas, said
 from engine.language.grammar import join_prose
 from savedb.records import FrozenRecord
 
-if TYPE_CHECKING:  # directions.fold composes with this table
-    from engine.language.directions import Direction
+
+class Direction(Protocol):
+    """What composing reads of a direction (engine.language.directions.Direction is one; this
+    module sits below it, as directions.fold composes with this table)."""
+
+    @property
+    def axis(self) -> str: ...
+
+    value: str  # keep_named gives an option the CEO's words
+
+    @property
+    def do(self) -> bool: ...
+    @property
+    def op(self) -> str: ...
+    @property
+    def key(self) -> str | None: ...
+    @property
+    def amount(self) -> float | None: ...
+    @property
+    def period(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def memory_id(self) -> str | None: ...
+    def line(self) -> str: ...
+
+
+D = TypeVar("D", bound=Direction)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -70,7 +97,7 @@ SUPPORT_CHANNEL_WORDS = (
 )
 
 
-def audiences(directions: list[Direction]) -> str:
+def audiences(directions: Sequence[Direction]) -> str:
     """Who the work speaks to: every audience that binds, side by side ("flower sellers and the
     busiest farmers-market vendors"), as the realisation writes it and the schema holds it."""
     return join_prose([d.value for d in directions if d.axis == "audience"])
@@ -106,7 +133,7 @@ def ceo_named(d: Direction) -> bool:
 
 
 def replaces_named(
-    option: list[Direction], bound: list[Direction]
+    option: Sequence[Direction], bound: Sequence[Direction]
 ) -> list[tuple[Direction, Direction]]:
     """The directions the CEO named (in `bound`, what binds now) that an option's content would
     replace, each with what replaces it: the card says so before the option is chosen."""
@@ -121,12 +148,12 @@ def replaces_named(
     return out
 
 
-def keep_named(option: list[Direction], bound: list[Direction]) -> list[Direction]:
+def keep_named(option: list[D], bound: Sequence[Direction]) -> list[D]:
     """An option's content with what the CEO named kept on the axes an option may not replace:
     an option's channel or audience that restates the CEO's more broadly ("referrals" for the
     CEO's "partner referrals") takes the CEO's words; a narrowing that keeps them ("the busiest
     flower sellers") stands."""
-    out: list[Direction] = []
+    out: list[D] = []
     for d in option:
         kept = next(
             (
@@ -173,7 +200,7 @@ class Conflict(FrozenRecord):
         return f"“{self.first}” conflicts with “{self.second}”: {self.fix}"
 
 
-def conflicts(directions: list[Direction]) -> list[Conflict]:
+def conflicts(directions: Sequence[Direction]) -> list[Conflict]:
     """Conflicts across axes in what binds: an audience, scope, place or channel that is also
     left out; a price under a floor (or over a cap) the CEO set. The fix drops the older one
     (the earlier in `directions`, which the fold gives in the order they bound)."""

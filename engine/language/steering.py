@@ -30,8 +30,8 @@ from engine.language.directions import (
     price_words,
 )
 from engine.language.reader import read_text
-from engine.language.reads import Read as Said
-from engine.language.reads import Reading
+from engine.language.reader.reads import Read as Said
+from engine.language.reader.reads import Reading
 from savedb.records import FrozenRecord, Record
 from textkit import clip, has_phrase, words
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from engine.language.reader import read_text
+from engine.language.reader.utterance import MAX_CHARS, MAX_CLAUSES, parse
+from engine.language.reader.vocab import VocabError, _check_example, vocab
 from engine.language.steering import read_directions
-from engine.language.utterance import MAX_CHARS, MAX_CLAUSES, parse
-from engine.language.vocab import VocabError, _check_example, vocab
 
 GOLDEN = Path(__file__).parents[1] / "data" / "readings_build.jsonl"
 

@@ -80,9 +80,7 @@ def test_option_binds_resolve_from_the_company_now():
     got = {
         rid: [
             (d.axis, d.value, d.amount)
-            for d in option_directions(
-                rid, base=base, customer="the farmers", stage="stage_3_go"
-            )
+            for d in option_directions(rid, base=base, customer="the farmers", stage="stage_3_go")
         ]
         for rid in ("go.premium", "go.cheap", "seller.presell", "go.flank", "designer.ship")
     }

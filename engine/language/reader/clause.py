@@ -7,41 +7,41 @@ from __future__ import annotations
 import re
 
 from engine.language.directions import GENERIC_CLAIM
-from engine.language.figures import _NUM, _Fig, _figures, _fmt, _number, _word_number
-from engine.language.reads import (
-    _ARTICLES,
-    _CALENDAR,
-    _CANT,
-    _CLAUSE_VERBS,
-    _IMPERATIVE_CUES,
-    _KEY_OPS,
-    _LISTED,
-    _NEG,
-    _NOT_PEOPLE_PLURALS,
-    _NOT_VALUES,
-    _PRICE_BIGRAMS,
-    _PRICE_CUES,
-    _QUOTES,
-    _REASON_STARTS,
-    _SUBJECTS,
-    _TARGET_CUES,
+from engine.language.reader.figures import NUM, Fig, figures_of, fmt, number_of, word_number
+from engine.language.reader.reads import (
+    ARTICLES,
+    CALENDAR,
+    CANT,
+    CLAUSE_VERBS,
+    IMPERATIVE_CUES,
+    KEY_OPS,
+    LISTED,
+    NEG,
+    NOT_PEOPLE_PLURALS,
+    NOT_VALUES,
+    PRICE_BIGRAMS,
+    PRICE_CUES,
+    QUOTES,
+    REASON_STARTS,
+    SUBJECTS,
+    TARGET_CUES,
+    Ctx,
     Read,
-    _cap_run,
-    _capitalised,
-    _claimish,
-    _Ctx,
-    _is_channel,
-    _is_people,
-    _is_place,
-    _list_items,
-    _name_value,
-    _quoted,
-    _span,
-    _tidy_value,
-    _value_run,
+    cap_run,
+    capitalised_words,
+    claimish,
+    is_channel,
+    is_people,
+    is_place,
+    list_items,
+    name_value,
+    quoted_spans,
+    span_of,
+    tidy_value,
+    value_run,
 )
-from engine.language.utterance import Clause, Token
-from engine.language.vocab import Cue
+from engine.language.reader.utterance import Clause, Token
+from engine.language.reader.vocab import Cue
 
 _FIGURE_FOLLOWERS = frozenset(
     [
@@ -85,15 +85,15 @@ _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
 
 
-class _ClauseReader:
-    def __init__(self, cx: _Ctx, cl: Clause):
+class ClauseReader:
+    def __init__(self, cx: Ctx, cl: Clause):
         self.cx, self.cl, self.v = cx, cl, cx.v
         self.low = cl.low
         self.out: list[Read] = []
         self.used: set[int] = set()
 
     def add(self, axis: str, do: bool, i: int, j: int, value: str, **kw: object) -> Read:
-        a, b = _span(self.cl, i, j)
+        a, b = span_of(self.cl, i, j)
         r = Read(axis=axis, do=do, value=value, start=a, end=b, **kw)  # type: ignore[arg-type]
         self.out.append(r)
         self.used.update(range(i, j))
@@ -109,7 +109,7 @@ class _ClauseReader:
         )
         if key_cue:
             cx.last_key = str(key_cue.row["key"])
-        for f in _figures(low, v, keyed=key_cue is not None):
+        for f in figures_of(low, v, keyed=key_cue is not None):
             if any(x in self.used for x in range(f.i, f.j)) or not self._is_figure(f):
                 continue
             op = self._op(f)
@@ -122,14 +122,14 @@ class _ClauseReader:
             elif not self._customers(f, op, rejected):
                 self._bare_figure(f, op, rejected)
 
-    def _is_figure(self, f: _Fig) -> bool:
+    def _is_figure(self, f: Fig) -> bool:
         """A figure the player means as one: not a week's, a year's or a clock's number."""
         low = self.low
         before = low[f.i - 1] if f.i > 0 else ""
         after = low[f.j] if f.j < len(low) else ""
         return not (
             before in ("week", "wk", "weeks", "month", "day", "v", "year", "+", "/", "top")
-            or (before == ":" and f.i >= 2 and _NUM.match(low[f.i - 2]) is not None)  # "3:15"
+            or (before == ":" and f.i >= 2 and NUM.match(low[f.i - 2]) is not None)  # "3:15"
             or after in (":", "x", "-", "+", "am", "pm", "out", "minutes", "mins")
             or (
                 not f.money
@@ -140,7 +140,7 @@ class _ClauseReader:
             or (after in ("week", "weeks", "wk", "wks") and not f.money)  # a week: read below
         )
 
-    def _figure_key(self, f: _Fig, op: str | None, *, near: bool) -> str | None:
+    def _figure_key(self, f: Fig, op: str | None, *, near: bool) -> str | None:
         """Which number target a figure sets: the key word by it, or the one said just before
         ("this assumes I work 70 hours a week. cap it at 40"; "burn's too high. £12k max")."""
         cx = self.cx
@@ -159,11 +159,11 @@ class _ClauseReader:
             return None  # "a £90 CAC on a £40 sensor": the £40 is what the sensor costs
         return key
 
-    def _number(self, f: _Fig, key: str | None, op: str | None, rejected: bool) -> bool:
+    def _number(self, f: Fig, key: str | None, op: str | None, rejected: bool) -> bool:
         """A churn, burn, CAC, MRR or hours target from the figure; whether it was one."""
         cx, low = self.cx, self.low
         after = low[f.j] if f.j < len(low) else ""
-        n, j = _fmt(f.amount), f.j
+        n, j = fmt(f.amount), f.j
         if f.percent or (key == "churn" and not f.money):
             if not (key == "churn" or (key is None and cx.churn)):
                 return f.percent  # "15% commission": no target to hold
@@ -177,7 +177,7 @@ class _ClauseReader:
                 j,
                 f"{cur or ''}{n}",
                 amount=f.amount,
-                op=op or _KEY_OPS[key],
+                op=op or KEY_OPS[key],
                 key=key,
                 currency=cur,
             )
@@ -194,7 +194,7 @@ class _ClauseReader:
         cx.last_key = key  # "… 70 hours a week. cap it at 40": the 40 is hours too
         return True
 
-    def _customers(self, f: _Fig, op: str | None, rejected: bool) -> bool:
+    def _customers(self, f: Fig, op: str | None, rejected: bool) -> bool:
         """ "we need 30 paying sites", "just 5 clinics": a customer target; whether it was one."""
         low, cx = self.low, self.cx
         before = low[f.i - 1] if f.i > 0 else ""
@@ -204,13 +204,13 @@ class _ClauseReader:
                 for x in range(f.j, min(len(low), f.j + 3))
                 if self.cl.tokens[x].is_word
                 and (low[x].endswith("s") or low[x] in ("people", "staff"))
-                and low[x] not in _NOT_PEOPLE_PLURALS
+                and low[x] not in NOT_PEOPLE_PLURALS
                 and not low[x].endswith("'s")
             ),
             None,
         )
         if noun_at is None or not (
-            any(t in _TARGET_CUES for t in low)
+            any(t in TARGET_CUES for t in low)
             or cx.source in ("own", "option")
             or before in ("just", "only")
             or rejected
@@ -222,7 +222,7 @@ class _ClauseReader:
             True,
             f.i,
             noun_at + 1,
-            f"{_fmt(f.amount)} {self.cl.tokens[noun_at].text}",
+            f"{fmt(f.amount)} {self.cl.tokens[noun_at].text}",
             amount=f.amount,
             op=op or ("min" if reached else "eq"),
             key="customers",
@@ -231,7 +231,7 @@ class _ClauseReader:
         cx.last_key = "customers"
         return True
 
-    def _bare_figure(self, f: _Fig, op: str | None, rejected: bool) -> None:
+    def _bare_figure(self, f: Fig, op: str | None, rejected: bool) -> None:
         """A figure with nothing by it: in the fork's terms in an own answer, else a corrected
         customer count ("1000 subscribers is a fantasy. 300")."""
         kind = self.cx.fork_kind()
@@ -243,15 +243,15 @@ class _ClauseReader:
                 True,
                 f.i,
                 f.j,
-                _fmt(f.amount),
+                fmt(f.amount),
                 amount=f.amount,
                 op=op or "eq",
                 key="customers",
             )
 
-    def _as_kind(self, kind: Read, f: _Fig, op: str | None, rejected: bool) -> None:
+    def _as_kind(self, kind: Read, f: Fig, op: str | None, rejected: bool) -> None:
         """A bare figure in an own answer, in the terms the fork's options give their figure."""
-        n = _fmt(f.amount)
+        n = fmt(f.amount)
         if kind.axis == "timeline":
             r = self.add("timeline", True, f.i, f.j, f"week {n}", amount=f.amount)
         elif kind.axis == "price":
@@ -307,7 +307,7 @@ class _ClauseReader:
             k = self.low.index("free")
             self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")
 
-    def _near_key(self, f: _Fig) -> str | None:
+    def _near_key(self, f: Fig) -> str | None:
         """The number key whose word sits nearest before the figure ("keep churn under 3% and
         the burn under $30,000": the $30,000 is the burn), or just after it ("£90 CAC"); None
         when no key word is near ("a £90 CAC on a £40 sensor": the £40 is a price)."""
@@ -320,7 +320,7 @@ class _ClauseReader:
         after = [c for k, c in spots if f.j <= k <= f.j + 2]
         return str(after[0].row["key"]) if after else None
 
-    def _rejected_fig(self, f: _Fig) -> bool:
+    def _rejected_fig(self, f: Fig) -> bool:
         """The figure is dismissed: "not $50k", "$80k … is silly", "who is paying $15"."""
         low = self.low
         if low[max(0, f.i - 1) : f.i] == ["not"]:
@@ -348,7 +348,7 @@ class _ClauseReader:
             or (self.cl.question and any(t in ("who", "why", "nobody") for t in self.low))
         )
 
-    def _noun_after(self, f: _Fig) -> bool:
+    def _noun_after(self, f: Fig) -> bool:
         """A figure said of a thing ("£40 sensor"), not of a target."""
         toks = self.cl.tokens
         if f.j >= len(toks) or not toks[f.j].is_word:
@@ -356,7 +356,7 @@ class _ClauseReader:
         word = toks[f.j].low
         return word not in self.v.lists["terminators"] and word not in _FIGURE_FOLLOWERS
 
-    def _unit_after(self, f: _Fig) -> bool:
+    def _unit_after(self, f: Fig) -> bool:
         low = self.low
         return (
             f.j + 1 < len(low)
@@ -364,7 +364,7 @@ class _ClauseReader:
             and low[f.j + 1] not in ("month", "year", "mo", "week")
         )
 
-    def _op(self, f: _Fig) -> str | None:
+    def _op(self, f: Fig) -> str | None:
         v, low = self.v, self.low
         for k in range(max(0, f.i - 4), f.i):
             c = v.match(v.ops, low, k)
@@ -372,7 +372,7 @@ class _ClauseReader:
                 if (
                     c.row["op"] == "max"
                     and c.words[-1] in ("below", "under")
-                    and any(t in _NEG or t in _CANT or t == "ever" for t in low[max(0, k - 3) : k])
+                    and any(t in NEG or t in CANT or t == "ever" for t in low[max(0, k - 3) : k])
                 ):
                     return "min"  # "don't ever go below $150"
                 return str(c.row["op"])
@@ -382,10 +382,10 @@ class _ClauseReader:
                 return str(c.row["op"])
         return None
 
-    def _price_context(self, f: _Fig) -> bool:
+    def _price_context(self, f: Fig) -> bool:
         low, cx, v = self.low, self.cx, self.v
         after = low[f.j] if f.j < len(low) else ""
-        if after in _NOT_PEOPLE_PLURALS or after in ("week", "weeks", "people", "minutes", "of"):
+        if after in NOT_PEOPLE_PLURALS or after in ("week", "weeks", "people", "minutes", "of"):
             return False
         if v.match(v.period, low, f.j) or after in ("per", "/"):
             return True
@@ -397,15 +397,15 @@ class _ClauseReader:
         ):
             return True  # "20 a plant"
         window = low[max(0, f.i - 3) : f.i]
-        if any(t in _PRICE_CUES for t in window) or any(
-            " ".join(window[x : x + 2]) in _PRICE_BIGRAMS for x in range(len(window) - 1)
+        if any(t in PRICE_CUES for t in window) or any(
+            " ".join(window[x : x + 2]) in PRICE_BIGRAMS for x in range(len(window) - 1)
         ):
             return True
         if cx.source in ("own", "option") and any(t in ("$", "£", "€") for t in cx.fork_low):
             return len(low) <= 4 or low[f.i - 1 : f.i] in (["but"], ["neither"])
         return f.i == 0 and len(low) <= 4 and cx.has_price
 
-    def price(self, f: _Fig, op: str | None, rejected: bool) -> None:
+    def price(self, f: Fig, op: str | None, rejected: bool) -> None:
         """A price: the figure, its currency (or the message's), its period or unit, its bound,
         and whether the words refuse it ("not $699", "who is paying $15")."""
         cur = f.currency or self.cx.currency
@@ -417,7 +417,7 @@ class _ClauseReader:
             unit = self.cx.unit
         op, neg = self._price_bound(f, op, rejected)
         amount = f.amount
-        value = "free" if amount == 0 else f"{cur or ''}{_fmt(amount)} a {unit or period}"
+        value = "free" if amount == 0 else f"{cur or ''}{fmt(amount)} a {unit or period}"
         r = self.add(
             "price",
             not neg,
@@ -432,7 +432,7 @@ class _ClauseReader:
         )
         r.weak = defaulted
 
-    def _period_after(self, f: _Fig) -> tuple[str | None, str | None, int]:
+    def _period_after(self, f: Fig) -> tuple[str | None, str | None, int]:
         """The period or unit said with a price ("a month", "/user/mo", "per charger per
         weekend", "each", "Tickets at £25"), and where the price's words end."""
         v, low, toks = self.v, self.low, self.cl.tokens
@@ -489,7 +489,7 @@ class _ClauseReader:
             nouns += [toks[j2], toks[j2 + 1]]
             j2 += 2
         word = nouns[0].low
-        if word in _ARTICLES or word.isdigit() or word in ("lot", "bit", "day", "week"):
+        if word in ARTICLES or word.isdigit() or word in ("lot", "bit", "day", "week"):
             return None, j2
         return " ".join(t.lemma if len(nouns) == 1 else t.low for t in nouns), j2
 
@@ -504,12 +504,12 @@ class _ClauseReader:
             and not t.low.endswith(("ed", "ly", "y"))
         )
 
-    def _price_bound(self, f: _Fig, op: str | None, rejected: bool) -> tuple[str | None, bool]:
+    def _price_bound(self, f: Fig, op: str | None, rejected: bool) -> tuple[str | None, bool]:
         """The price's bound and whether it is refused: "nobody pays more than £89" is a
         ceiling, "not $699" and "who is paying $15" refuse the figure."""
         low = self.low
         before, near = low[: f.i], low[max(0, f.i - 4) : f.i]
-        neg = any(t in _NEG or t in _CANT for t in near) and op is None and "yet" not in near
+        neg = any(t in NEG or t in CANT for t in near) and op is None and "yet" not in near
         if low[max(0, f.i - 2) : f.i] == ["more", "than"] and any(
             t in ("nobody", "nobody's", "never", "no", "not", "won't", "one's") for t in before
         ):
@@ -532,13 +532,13 @@ class _ClauseReader:
             n, i, j = at
             if any(x in low for x in ("break", "breakeven", "profitable")):
                 self.add(
-                    "number", True, i, j, f"week {_fmt(n)}", amount=n, op="max", key="breakeven"
+                    "number", True, i, j, f"week {fmt(n)}", amount=n, op="max", key="breakeven"
                 )
                 continue
             dated = any(f.key in ("customers", "mrr") for f in self.out) or low[i - 1 : i] == ["by"]
             if dated and any(f.axis == "number" for f in self.out):
                 continue  # "40 by week 12" dates a target
-            r = self.add("timeline", True, i, j, f"week {_fmt(n)}", amount=n)
+            r = self.add("timeline", True, i, j, f"week {fmt(n)}", amount=n)
             if low[i - 1 : i] in (["by"], ["before"], ["within"]) or low[max(0, i - 3) : i] == [
                 "no",
                 "later",
@@ -562,16 +562,16 @@ class _ClauseReader:
         low, v = self.low, self.v
         t = low[k]
         if t in ("week", "wk") and k + 1 < len(low):
-            num = _number(low[k + 1], v)
-            n = num[0] if num else _word_number(low, k + 1, v)
+            num = number_of(low[k + 1], v)
+            n = num[0] if num else word_number(low, k + 1, v)
             return (n, k, k + 2) if n is not None else None
         if t in ("weeks", "wks") and k > 0:
             lead_ok = low[max(0, k - 2) : k - 1] in (["in"], []) or low[k + 1 : k + 2] in (
                 ["from"],
                 ["out"],
             )
-            num = _number(low[k - 1], v)
-            n = num[0] if num else _word_number(low, k - 1, v)
+            num = number_of(low[k - 1], v)
+            n = num[0] if num else word_number(low, k - 1, v)
             return (n, k - 1, k + 1) if n is not None and lead_ok else None
         if t == "month" and low[k - 1 : k] == ["a"] and low[k - 2 : k - 1] == ["in"]:
             return 4.0, k - 1, k + 1
@@ -595,13 +595,13 @@ class _ClauseReader:
         if not any(x in low for x in ("break", "breakeven", "profitable")):
             return
         for k in [x for x, t in enumerate(low) if t == "month"]:
-            if k + 1 < len(low) and (num := _number(low[k + 1], self.v)):
+            if k + 1 < len(low) and (num := number_of(low[k + 1], self.v)):
                 self.add(
                     "number",
                     True,
                     k,
                     k + 2,
-                    f"month {_fmt(num[0])}",
+                    f"month {fmt(num[0])}",
                     amount=num[0],
                     op="max",
                     key="breakeven",
@@ -613,7 +613,7 @@ class _ClauseReader:
         k = 0
         inq = False
         while k < len(low):
-            if self.cl.tokens[k].text in _QUOTES:
+            if self.cl.tokens[k].text in QUOTES:
                 inq = not inq
             c = None if inq or k in self.used else v.match(v.tone, low, k)
             if c is None:
@@ -647,7 +647,7 @@ class _ClauseReader:
             return None
         j = k + len(c.words)
         vt = [t for t in run if t.is_word]
-        tidy = _tidy_value(self.cx.utt, run)
+        tidy = tidy_value(self.cx.utt, run)
         if tidy is None or not self._frame_allowed(c, k, vt):
             return None
         axis = self._frame_axis(c, j, run, vt)
@@ -666,7 +666,7 @@ class _ClauseReader:
             axis = axis if axis in ("name", "place", "tone", "price") else "exclusion"
         if axis == "exclusion":
             run = self._swap(run)  # "drop Instagram for Pinterest"
-        items = _list_items(self.cx.utt, run, axis, self.v) if axis in _LISTED else [(value, a, b)]
+        items = list_items(self.cx.utt, run, axis, self.v) if axis in LISTED else [(value, a, b)]
         for part, pa, pb in items:
             self.out.append(Read(axis=axis, do=do, value=part, start=pa, end=pb, weak=weak))
         end = j + len(run) + (1 if c.row.get("until") else 0)
@@ -680,13 +680,13 @@ class _ClauseReader:
         if at is None or at == 0 or at == len(run) - 1:
             return run
         after = [t for t in run[at + 1 :] if t.is_word]
-        tidy = _tidy_value(self.cx.utt, after) if after else None
+        tidy = tidy_value(self.cx.utt, after) if after else None
         if tidy is None:
             return run
         value = tidy[0]
-        if _is_channel(value, self.v):
+        if is_channel(value, self.v):
             axis = "channel"
-        elif _is_people(after, self.v):
+        elif is_people(after, self.v):
             axis = "audience"
         else:
             return run
@@ -697,7 +697,7 @@ class _ClauseReader:
         """The words a cue introduces, cut before anything already read."""
         v, low, cl = self.v, self.low, self.cl
         j = k + len(c.words)
-        run = _value_run(cl, j, v, people=c.row["axis"] in ("audience", "scope"))
+        run = value_run(cl, j, v, people=c.row["axis"] in ("audience", "scope"))
         if c.row.get("until"):  # "keep restaurants out of it": the value sits before the word
             end = next((x for x in range(j, len(low)) if low[x] == c.row["until"]), None)
             if end is None or end == j:
@@ -717,7 +717,7 @@ class _ClauseReader:
         nxt = vt[1].low if len(vt) > 1 else ""
         first = vt[0].low
         verb = first in v.lists["verbs"] or (
-            first in _CLAUSE_VERBS and nxt in ("in", "it", "at", "the", "to", "with")
+            first in CLAUSE_VERBS and nxt in ("in", "it", "at", "the", "to", "with")
         )
         lead = low[k - 1] if k > 0 else ""
         at = self.cl.tokens.index(vt[0])
@@ -728,35 +728,35 @@ class _ClauseReader:
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
             or (
                 k > 0
-                and c.words[0] in _IMPERATIVE_CUES
+                and c.words[0] in IMPERATIVE_CUES
                 and lead not in v.lists["imperative_lead"]
                 and not (lead == "we" and low[k - 2 : k - 1] in _ASKING)  # "can we get on …"
                 and lead not in _NEG_LEADS
             )
             or (
                 c.words in _NEGATING
-                and any(t in _SUBJECTS or t in v.lists["verbs"] for t in low[:k])
+                and any(t in SUBJECTS or t in v.lists["verbs"] for t in low[:k])
             )
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
             or first in v.lists["axis_words"]
-            or (first != "a" and _word_number(low, at, v) is not None)
+            or (first != "a" and word_number(low, at, v) is not None)
         )
 
     def _frame_axis(self, c: Cue, j: int, run: list[Token], vt: list[Token]) -> str | None:
         """The axis the cue gives, or the one the value's kind corrects it to."""
         v, low, cl = self.v, self.low, self.cl
         axis = str(c.row["axis"])
-        quoted = any(t.text in _QUOTES for t in cl.tokens[j : j + 1])
+        quoted = any(t.text in QUOTES for t in cl.tokens[j : j + 1])
         head = vt[1] if vt[0].low == "the" and len(vt) > 1 else vt[0]
-        if c.row.get("caps") and (not head.is_cap or quoted or head.low in _CALENDAR):
+        if c.row.get("caps") and (not head.is_cap or quoted or head.low in CALENDAR):
             return None
-        if c.row.get("people") and not _is_people(vt, v):
+        if c.row.get("people") and not is_people(vt, v):
             if c.words != ("for",) or low[j + len(run) : j + len(run) + 1] != ["only"]:
                 return None
-            axis = "place" if _capitalised(vt) else "scope"
+            axis = "place" if capitalised_words(vt) else "scope"
         if axis == "exclusion":
             return self._exclusion_axis(c, j, run, vt)
-        if axis == "claim" and not quoted and len(vt) == 1 and not _claimish(vt, v):
+        if axis == "claim" and not quoted and len(vt) == 1 and not claimish(vt, v):
             return "exclusion"
         if axis == "scope":
             return self._scope_axis(c, vt)
@@ -768,18 +768,18 @@ class _ClauseReader:
         v, low, cl = self.v, self.low, self.cl
         if v.match(v.tone, [t.low for t in vt], 0) and len(vt) <= 2:
             return None
-        if _number(vt[0].low, v) or vt[0].low in ("$", "£", "€") or vt[0].low in _NOT_VALUES:
+        if number_of(vt[0].low, v) or vt[0].low in ("$", "£", "€") or vt[0].low in NOT_VALUES:
             return None
-        quote = _quoted(cl, j, j + len(run) + 2)
-        if quote and _claimish(quote, v) and c.words != ("avoid", "the", "word"):
+        quote = quoted_spans(cl, j, j + len(run) + 2)
+        if quote and claimish(quote, v) and c.words != ("avoid", "the", "word"):
             return "claim"
-        quoted = any(t.text in _QUOTES for t in cl.tokens[j : j + 1])
+        quoted = any(t.text in QUOTES for t in cl.tokens[j : j + 1])
         claim_nouns = v.lists["claim_nouns"]
         if not quoted and len(vt) == 1 and (vt[0].low in claim_nouns or vt[0].lemma in claim_nouns):
             return "claim"  # "No guarantees"
         if (
             c.words in _NEGATING
-            and _capitalised(vt)
+            and capitalised_words(vt)
             and not quote
             and any(x in low for x in ("in", "start", "launch", "launching", "city"))
         ):
@@ -790,19 +790,19 @@ class _ClauseReader:
         """What "just X" / "focus on X" centres on: people, a channel, a place or the scope."""
         v = self.v
         value = " ".join(t.text for t in vt)
-        if _is_people(vt, v):
+        if is_people(vt, v):
             return "audience"
-        if _is_channel(value, v):
+        if is_channel(value, v):
             return "channel"
         if (
-            _capitalised(vt)
+            capitalised_words(vt)
             and len(vt) <= 3
             and c.words in (("only",), ("just",))
-            and _is_place(vt, v)
+            and is_place(vt, v)
         ):
             return "place"
-        if c.words == ("name",) and _capitalised(vt):
-            return "place" if _is_place(vt, v) else "name"
+        if c.words == ("name",) and capitalised_words(vt):
+            return "place" if is_place(vt, v) else "name"
         return "scope"
 
     def _frame_value(
@@ -818,18 +818,18 @@ class _ClauseReader:
         capitalised words, a scope with the CEO's article."""
         v, cl, cx = self.v, self.cl, self.cx
         value, a, b = tidy
-        quoted = any(t.text in _QUOTES for t in cl.tokens[j : j + 1])
+        quoted = any(t.text in QUOTES for t in cl.tokens[j : j + 1])
         if axis == "claim" and not quoted:
-            quote = _quoted(cl, j, j + len(run) + 2)
+            quote = quoted_spans(cl, j, j + len(run) + 2)
             after = self.low[j + len(run) : j + len(run) + 1]
-            qt = _tidy_value(cx.utt, quote) if quote else None
+            qt = tidy_value(cx.utt, quote) if quote else None
             if qt and after and after[0] in v.lists["word_nouns"]:
                 return axis, qt  # "drop the 'guaranteed' line": the claim is the quote
         if axis == "name":
-            return axis, (_name_value(cl, j, run) or value, a, b)
+            return axis, (name_value(cl, j, run) or value, a, b)
         if axis == "place" and not quoted:
-            place = _cap_run(run, v)
-            if place is None or any(t.low in _CALENDAR for t in vt):
+            place = cap_run(run, v)
+            if place is None or any(t.low in CALENDAR for t in vt):
                 return None  # "launch in March", "start in week 2": no place
             last = place.split()[-1]
             tail = vt[[t.text for t in vt].index(last) + 1 :]
@@ -851,30 +851,30 @@ class _ClauseReader:
         for k, t in enumerate(low):
             if t in ("only", "first") and k > 0 and not self.used & set(range(k)):
                 run = [x for x in cl.tokens[:k] if x.is_word or x.text == "-"]
-                tidy = _tidy_value(self.cx.utt, run)
+                tidy = tidy_value(self.cx.utt, run)
                 nxt = low[k + 1] if k + 1 < len(low) else ""
                 if (
                     not tidy
                     or len(run) > 6
-                    or any(_NUM.match(x.low) for x in run)  # "18+ only"
+                    or any(NUM.match(x.low) for x in run)  # "18+ only"
                     or nxt in v.lists["verbs"]
                     or any(
-                        x.low in _SUBJECTS or x.low in _REASON_STARTS or x.low in v.lists["verbs"]
+                        x.low in SUBJECTS or x.low in REASON_STARTS or x.low in v.lists["verbs"]
                         for x in run
                     )
                 ):
                     return
-                if run[0].is_cap and _is_place(run[:1], v):
+                if run[0].is_cap and is_place(run[:1], v):
                     value, a, b = run[0].text, run[0].start, run[0].end
                     self.out.append(Read("place", True, value, a, b, weak=True))
                     self.used.update(range(k + 1))
                     return
                 value, a, b = tidy
-                if _is_people(run, v):
+                if is_people(run, v):
                     axis = "audience"
-                elif _is_channel(value, v):
+                elif is_channel(value, v):
                     axis = "channel"
-                elif _capitalised(run) and len(run) <= 3 and _is_place(run, v):
+                elif capitalised_words(run) and len(run) <= 3 and is_place(run, v):
                     axis = "place"
                 else:
                     axis = "scope"
@@ -882,7 +882,7 @@ class _ClauseReader:
                 self.used.update(range(k + 1))
                 return
         if len(low) >= 4 and low[-3:] in (["are", "our", "channel"], ["is", "our", "channel"]):
-            tidy = _tidy_value(self.cx.utt, cl.tokens[:-3])
+            tidy = tidy_value(self.cx.utt, cl.tokens[:-3])
             if tidy:
                 self.out.append(Read("channel", True, tidy[0], tidy[1], tidy[2]))
         for tail, axis in (
@@ -894,7 +894,7 @@ class _ClauseReader:
             n = len(words)
             for k in range(1, len(low) - n + 1):
                 if low[k : k + n] == words:
-                    tidy = _tidy_value(self.cx.utt, cl.tokens[:k])
+                    tidy = tidy_value(self.cx.utt, cl.tokens[:k])
                     if tidy:
                         self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
                     return
@@ -964,7 +964,7 @@ class _ClauseReader:
         """The token indexes inside quotes ("no 'never too late' cliché" asks for no week)."""
         inside, out = False, set()
         for k, t in enumerate(self.cl.tokens):
-            if t.text in _QUOTES:
+            if t.text in QUOTES:
                 inside = not inside
             elif inside:
                 out.add(k)
@@ -1001,10 +1001,10 @@ class _ClauseReader:
             c = v.match(v.include, low, k)
             if c is None or self.out or (c.words == ("add",) and k > 0):
                 continue
-            run = _value_run(self.cl, k + len(c.words), v)
-            tidy = _tidy_value(self.cx.utt, run) if run else None
+            run = value_run(self.cl, k + len(c.words), v)
+            tidy = tidy_value(self.cx.utt, run) if run else None
             if tidy:
-                axis = "channel" if _is_channel(tidy[0], v) else "scope"
+                axis = "channel" if is_channel(tidy[0], v) else "scope"
                 self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
             return
 

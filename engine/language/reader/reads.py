@@ -1,24 +1,24 @@
 """What a reading holds (`Read`, `Part`, `Reading`), the words the grammar knows by heart, the
-context one message gives its clauses (`_Ctx`), and the helpers that cut a value out of a clause.
-Shared by engine.language.clause (one clause), engine.language.fork (an own answer) and
+context one message gives its clauses (`Ctx`), and the helpers that cut a value out of a clause.
+Shared by engine.language.reader.clause (one clause), engine.language.reader.fork (an own answer) and
 engine.language.reader (the message)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from engine.language.figures import _currency_in, _fmt
-from engine.language.utterance import Clause, Token, Utterance, parse
-from engine.language.vocab import Vocab
+from engine.language.reader.figures import currency_in, fmt
+from engine.language.reader.utterance import Clause, Token, Utterance, parse
+from engine.language.reader.vocab import Vocab
 from savedb.records import Record
 
-_KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
-_CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))
+KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
+CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))
 SINGLE = ("price", "place", "name", "timeline")  # axes that hold one value (number: per key)
-_QUOTES = "'\"‘’“”"
-_ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
-_PRICE_CUES = frozenset(
+QUOTES = "'\"‘’“”"
+ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
+PRICE_CUES = frozenset(
     [
         "charge",
         "charging",
@@ -34,8 +34,8 @@ _PRICE_CUES = frozenset(
         "prefer",
     ]
 )
-_PRICE_BIGRAMS = frozenset(("make it", "go with", "sell at", "sell for", "set it", "go for"))
-_TARGET_CUES = frozenset(
+PRICE_BIGRAMS = frozenset(("make it", "go with", "sell at", "sell for", "set it", "go for"))
+TARGET_CUES = frozenset(
     [
         "need",
         "needs",
@@ -58,7 +58,7 @@ _TARGET_CUES = frozenset(
         "by",
     ]
 )
-_NOT_PEOPLE_PLURALS = frozenset(
+NOT_PEOPLE_PLURALS = frozenset(
     [
         "hours",
         "hrs",
@@ -83,8 +83,8 @@ _NOT_PEOPLE_PLURALS = frozenset(
         "seats",
     ]
 )
-_NEG = frozenset(("not", "no", "never", "don't", "dont", "without", "nothing", "nobody"))
-_CALENDAR = frozenset(
+NEG = frozenset(("not", "no", "never", "don't", "dont", "without", "nothing", "nobody"))
+CALENDAR = frozenset(
     [
         "christmas",
         "xmas",
@@ -112,7 +112,7 @@ _CALENDAR = frozenset(
         "friday",
     ]
 )
-_REASON_STARTS = frozenset(
+REASON_STARTS = frozenset(
     [
         "because",
         "cause",
@@ -216,7 +216,7 @@ class Reading(Record):
         return " | ".join(shown + tail) or "(nothing)"
 
 
-_CLAUSE_VERBS = frozenset(
+CLAUSE_VERBS = frozenset(
     [
         "add",
         "aim",
@@ -283,7 +283,7 @@ _CLAUSE_VERBS = frozenset(
     ]
 )
 
-_VERBISH = frozenset(
+VERBISH = frozenset(
     [
         "is",
         "are",
@@ -315,40 +315,49 @@ _VERBISH = frozenset(
 )
 
 
-class _Ctx:
+class Ctx:
     """What the whole message (and the fork) says that one clause's reading needs."""
 
-    def __init__(self, utt: Utterance, v: Vocab, source: str, fork: Mapping[str, str] | None):
+    def __init__(
+        self,
+        utt: Utterance,
+        v: Vocab,
+        source: str,
+        fork: Mapping[str, str] | None,
+        *,
+        read_option: Callable[[str, str | None], list[Read]],
+    ):
         self.utt, self.v, self.source = utt, v, source
+        # a fork option's own words, read as the player's are (given by the reader: the options
+        # read the same way, without this module importing the reader)
+        self.read_option = read_option
         self.fork = fork or {}
         all_low = [t.low for t in utt.tokens]
         self.low = all_low
-        self.currency = _currency_in(all_low, v)
+        self.currency = currency_in(all_low, v)
         fork_low = [t.low for text in self.fork.values() for t in parse(text).tokens]
         self.fork_low = fork_low
         if self.currency is None:
-            self.currency = _currency_in(fork_low, v)
+            self.currency = currency_in(fork_low, v)
         self.churn = "churn" in all_low or "churn" in fork_low
         self.unit: str | None = None
         self.period: str | None = None
         self.last_key: str | None = None
         self.has_price = (
-            any(t in _PRICE_CUES for t in all_low)
+            any(t in PRICE_CUES for t in all_low)
             or self.currency is not None
-            or any(" ".join(all_low[x : x + 2]) in _PRICE_BIGRAMS for x in range(len(all_low)))
+            or any(" ".join(all_low[x : x + 2]) in PRICE_BIGRAMS for x in range(len(all_low)))
         )
         self._kind: Read | bool | None = False
 
     def fork_kind(self) -> Read | None:
         """The first figure the fork's options give (its axis, key, period), for bare figures."""
         if self._kind is False:
-            from engine.language.fork import option_directions  # the options read the same way
-
             self._kind = next(
                 (
                     d
                     for t in self.fork.values()
-                    for d in option_directions(t)
+                    for d in self.read_option(t, None)
                     if d.amount is not None and d.axis in ("price", "number", "timeline")
                 ),
                 None,
@@ -356,16 +365,16 @@ class _Ctx:
         return self._kind if isinstance(self._kind, Read) else None
 
 
-def _span(cl: Clause, i: int, j: int) -> tuple[int, int]:
+def span_of(cl: Clause, i: int, j: int) -> tuple[int, int]:
     j = max(i + 1, min(j, len(cl.tokens)))
     return cl.tokens[i].start, cl.tokens[j - 1].end
 
 
-def _tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
+def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
     """The value's words as written, articles and trailing filler off; its span."""
-    while toks and (toks[0].low in _ARTICLES or toks[0].text in _QUOTES or toks[0].low == "of"):
+    while toks and (toks[0].low in ARTICLES or toks[0].text in QUOTES or toks[0].low == "of"):
         toks = toks[1:]
-    while toks and (toks[-1].text in _QUOTES or not toks[-1].is_word or toks[-1].low in _ARTICLES):
+    while toks and (toks[-1].text in QUOTES or not toks[-1].is_word or toks[-1].low in ARTICLES):
         toks = toks[:-1]
     if not toks:
         return None
@@ -373,15 +382,15 @@ def _tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | Non
     return utt.span(a, b), a, b
 
 
-def _value_run(cl: Clause, k: int, v: Vocab, limit: int = 8, people: bool = False) -> list[Token]:
+def value_run(cl: Clause, k: int, v: Vocab, limit: int = 8, people: bool = False) -> list[Token]:
     """The tokens of a value starting at k: to a terminator, a quote's end, or `limit` words.
     `people`: an audience keeps its who-clause and a lowercase place it is in ("solo groomers
     who work from a van", "nurses on night shifts in care homes")."""
     toks = cl.tokens
     while k < len(toks) and toks[k].low in v.lists["adverbs"]:
         k += 1
-    if k < len(toks) and toks[k].text in _QUOTES:  # a quoted value runs to its closing quote
-        end = next((x for x in range(k + 1, len(toks)) if toks[x].text in _QUOTES), len(toks))
+    if k < len(toks) and toks[k].text in QUOTES:  # a quoted value runs to its closing quote
+        end = next((x for x in range(k + 1, len(toks)) if toks[x].text in QUOTES), len(toks))
         return toks[k + 1 : end]
     out: list[Token] = []
     limit = 12 if people else limit
@@ -426,7 +435,7 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     preposition after two words, or "and the / and we" (a new clause)."""
     t = toks[idx]
     low = [x.low for x in toks]
-    if any(x.low not in _ARTICLES for x in out) and any(
+    if any(x.low not in ARTICLES for x in out) and any(
         " ".join(low[idx : idx + n]) in v.lists["terminators"]
         for n in (4, 3, 2, 1)
         if idx + n <= len(low)
@@ -443,7 +452,7 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     )
 
 
-def _is_people(toks: list[Token], v: Vocab) -> bool:
+def is_people(toks: list[Token], v: Vocab) -> bool:
     """A person word ("nurses"), or a plural that names doers ("groomers", "physiotherapists",
     "coordinators"), unless it is a known thing ("sensors")."""
     people, not_people = v.lists["people"], v.lists["not_people"]
@@ -462,19 +471,19 @@ def _is_people(toks: list[Token], v: Vocab) -> bool:
     )
 
 
-def _is_channel(value: str, v: Vocab) -> bool:
+def is_channel(value: str, v: Vocab) -> bool:
     low = value.lower()
     return any(
         low == c or low.startswith(c + " ") or low.endswith(" " + c) for c in v.lists["channels"]
     )
 
 
-def _claimish(toks: list[Token], v: Vocab) -> bool:
+def claimish(toks: list[Token], v: Vocab) -> bool:
     cw = v.lists["claim_words"]
     return len(toks) >= 3 or any(t.low in cw or t.lemma in cw for t in toks)
 
 
-def _capitalised(toks: list[Token]) -> bool:
+def capitalised_words(toks: list[Token]) -> bool:
     return bool(toks) and all(t.is_cap or t.low in ("of", "the", "upon", "on") for t in toks)
 
 
@@ -495,8 +504,8 @@ _STRONG_BREAKS = frozenset(
         "since",
     ]
 )
-_LISTED = ("audience", "channel", "exclusion")  # axes whose value can list several things
-_IMPERATIVE_CUES = frozenset(
+LISTED = ("audience", "channel", "exclusion")  # axes whose value can list several things
+IMPERATIVE_CUES = frozenset(
     [
         "drop",
         "lose",
@@ -533,7 +542,7 @@ _IMPERATIVE_CUES = frozenset(
         "expand",
     ]
 )
-_SUBJECTS = frozenset(
+SUBJECTS = frozenset(
     [
         "we",
         "we're",
@@ -555,7 +564,7 @@ _SUBJECTS = frozenset(
         "that's",
     ]
 )
-_NOT_VALUES = frozenset(
+NOT_VALUES = frozenset(
     [
         "one",
         "one's",
@@ -588,22 +597,20 @@ _NOT_VALUES = frozenset(
 )
 
 
-def _quoted(cl: Clause, i: int, j: int) -> list[Token]:
+def quoted_spans(cl: Clause, i: int, j: int) -> list[Token]:
     """The words between the first pair of quotes in tokens i..j (none: [])."""
     toks = cl.tokens[i:j]
-    marks = [x for x, t in enumerate(toks) if t.text in _QUOTES]
+    marks = [x for x, t in enumerate(toks) if t.text in QUOTES]
     if len(marks) < 2:
         return []
     return [t for t in toks[marks[0] + 1 : marks[1]] if t.is_word]
 
 
-def _list_items(
-    utt: Utterance, run: list[Token], axis: str, v: Vocab
-) -> list[tuple[str, int, int]]:
+def list_items(utt: Utterance, run: list[Token], axis: str, v: Vocab) -> list[tuple[str, int, int]]:
     """A value that lists several people, channels or things to leave out ("library
     noticeboards and Nextdoor") as its items; one item otherwise ("wine and spirits
     wholesalers" stays one: a one-word lowercase left side is a modifier)."""
-    whole = _tidy_value(utt, run)
+    whole = tidy_value(utt, run)
     if whole is None:
         return []
     if axis not in ("audience", "channel", "exclusion"):
@@ -613,13 +620,13 @@ def _list_items(
         return [whole]
     left, right = run[:cut], run[cut + 1 :]
     lw = [t for t in left if t.is_word]
-    if not (len(lw) >= 2 or left[0].is_cap or right[0].is_cap or _is_people(lw, v)):
+    if not (len(lw) >= 2 or left[0].is_cap or right[0].is_cap or is_people(lw, v)):
         return [whole]
-    out = [x for x in (_tidy_value(utt, left), _tidy_value(utt, right)) if x]
+    out = [x for x in (tidy_value(utt, left), tidy_value(utt, right)) if x]
     return out or [whole]
 
 
-def _cap_run(run: list[Token], v: Vocab) -> str | None:
+def cap_run(run: list[Token], v: Vocab) -> str | None:
     """The place in a run of words: its last capitalised run, with a "the" or a compass word
     before it kept ("the Northern Quarter", "north Leeds")."""
     toks = [t for t in run if t.is_word]
@@ -639,8 +646,8 @@ def _cap_run(run: list[Token], v: Vocab) -> str | None:
     return " ".join(t.text for t in place)
 
 
-def _name_value(cl: Clause, j: int, run: list[Token]) -> str | None:
-    if j < len(cl.tokens) and cl.tokens[j].text in _QUOTES:
+def name_value(cl: Clause, j: int, run: list[Token]) -> str | None:
+    if j < len(cl.tokens) and cl.tokens[j].text in QUOTES:
         return " ".join(t.text for t in run) or None
     toks = [t for t in run if t.is_word]
     while toks and toks[0].low == "the" and len(toks) > 1 and toks[1].is_cap:
@@ -659,12 +666,12 @@ def _name_value(cl: Clause, j: int, run: list[Token]) -> str | None:
     return " ".join(t.text for t in out) or None
 
 
-def _is_place(toks: list[Token], v: Vocab) -> bool:
+def is_place(toks: list[Token], v: Vocab) -> bool:
     low = [t.low for t in toks]
     return any(v.match(v.places, low, k) for k in range(len(low)) if toks[k].is_cap or True)
 
 
-def _settle(found: list[Read]) -> list[Read]:
+def settle(found: list[Read]) -> list[Read]:
     """The message's directions: on an axis that holds one value the last positive one wins
     (a change of mind, a contrast); a refused value goes when another is named; a price that
     names no period takes the period of a price said beside it ("$35 a box. Actually no, $32");
@@ -695,7 +702,7 @@ def _carry_period(found: list[Read]) -> None:
             r.period, r.unit = src.period, src.unit
             r.currency = (r.currency or src.currency) if r.amount else None
             if r.amount:
-                r.value = f"{r.currency or ''}{_fmt(r.amount)} a {r.unit or r.period}"
+                r.value = f"{r.currency or ''}{fmt(r.amount)} a {r.unit or r.period}"
 
 
 def _gives_way(r: Read, found: list[Read]) -> bool:

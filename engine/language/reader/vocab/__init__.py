@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.language.utterance import tokenize
+from engine.language.reader.utterance import tokenize
 from savedb.records import FrozenRecord
 
 _HERE = Path(__file__).resolve().parent

@@ -1,17 +1,17 @@
 """Figures in a clause as people write them: "£20", "12 bucks", "a fiver", "1.2k", "10p", "two
-grand", a percentage; which currency a message names (engine.language.vocab holds the words)."""
+grand", a percentage; which currency a message names (engine.language.reader.vocab holds the words)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from engine.language.vocab import Vocab
+from engine.language.reader.vocab import Vocab
 from savedb.records import Record
 
 
 @dataclass(eq=False, repr=False)
-class _Fig(Record):
+class Fig(Record):
     """A figure in a clause: money (with its currency) or a bare number, and where it sits."""
 
     amount: float
@@ -22,12 +22,12 @@ class _Fig(Record):
     percent: bool = False
 
 
-_NUM = re.compile(r"^(\d+(?:,\d{3})*(?:\.\d+)?)([a-z]*)$")
+NUM = re.compile(r"^(\d+(?:,\d{3})*(?:\.\d+)?)([a-z]*)$")
 
 
-def _number(tok: str, v: Vocab) -> tuple[float, str | None, bool] | None:
+def number_of(tok: str, v: Vocab) -> tuple[float, str | None, bool] | None:
     """A token's figure: (amount, currency a suffix names, is money); "1.5k" → 1500."""
-    m = _NUM.match(tok)
+    m = NUM.match(tok)
     if not m:
         return None
     n = float(m.group(1).replace(",", ""))
@@ -46,27 +46,27 @@ def _number(tok: str, v: Vocab) -> tuple[float, str | None, bool] | None:
     return None
 
 
-def _word_number(low: list[str], k: int, v: Vocab) -> float | None:
+def word_number(low: list[str], k: int, v: Vocab) -> float | None:
     c = v.match(v.numbers, low, k)
     return float(c.row["n"]) if c else None
 
 
-def _figures(low: list[str], v: Vocab, keyed: bool = False) -> list[_Fig]:
-    out: list[_Fig] = []
+def figures_of(low: list[str], v: Vocab, keyed: bool = False) -> list[Fig]:
+    out: list[Fig] = []
     k, n = 0, len(low)
     while k < n:
         t = low[k]
-        if t in ("$", "£", "€") and k + 1 < n and (num := _number(low[k + 1], v)):
+        if t in ("$", "£", "€") and k + 1 < n and (num := number_of(low[k + 1], v)):
             amount, _cur, _m = num
             j = k + 2
             if j < n and (c := v.match(v.money, low, j)) and c.row.get("times"):
                 amount *= float(c.row["times"])  # "$2 grand"? rare, but kept exact
                 j += len(c.words)
-            out.append(_Fig(amount, k, j, t, money=True))
+            out.append(Fig(amount, k, j, t, money=True))
             k = j
             continue
-        num = _number(t, v)
-        wordnum = None if num else _word_number(low, k, v)
+        num = number_of(t, v)
+        wordnum = None if num else word_number(low, k, v)
         if (
             wordnum is not None
             and not keyed
@@ -84,7 +84,7 @@ def _figures(low: list[str], v: Vocab, keyed: bool = False) -> list[_Fig]:
             amount, cur, is_money = num or (float(wordnum or 0), None, False)
             j = k + 1
             if j < n and low[j] == "%":
-                out.append(_Fig(amount, k, j + 1, percent=True))
+                out.append(Fig(amount, k, j + 1, percent=True))
                 k = j + 1
                 continue
             c = v.match(v.money, low, j) if j < n else None
@@ -92,29 +92,29 @@ def _figures(low: list[str], v: Vocab, keyed: bool = False) -> list[_Fig]:
                 c = None  # "5 pounds of beans": a weight
             if c and not c.row.get("suffix"):
                 amount *= float(c.row.get("times", 1))
-                out.append(_Fig(amount, k, j + len(c.words), c.row["currency"], money=True))
+                out.append(Fig(amount, k, j + len(c.words), c.row["currency"], money=True))
                 k = j + len(c.words)
                 continue
-            out.append(_Fig(amount, k, j, cur, money=is_money))
+            out.append(Fig(amount, k, j, cur, money=is_money))
             k = j
             continue
         if t == "a" and k + 1 < n:
             c = v.match(v.money_nouns, low, k + 1)
             if c:
-                out.append(_Fig(float(c.row["amount"]), k, k + 2, c.row["currency"], money=True))
+                out.append(Fig(float(c.row["amount"]), k, k + 2, c.row["currency"], money=True))
                 k += 2
                 continue
             if low[k + 1] == "grand":
-                out.append(_Fig(1000.0, k, k + 2, "£", money=True))
+                out.append(Fig(1000.0, k, k + 2, "£", money=True))
                 k += 2
                 continue
         if (c := v.match(v.money_nouns, low, k)) is not None:
-            out.append(_Fig(float(c.row["amount"]), k, k + 1, c.row["currency"], money=True))
+            out.append(Fig(float(c.row["amount"]), k, k + 1, c.row["currency"], money=True))
         k += 1
     return out
 
 
-def _currency_in(low: list[str], v: Vocab) -> str | None:
+def currency_in(low: list[str], v: Vocab) -> str | None:
     for k, t in enumerate(low):
         if t in ("$", "£", "€"):
             return t
@@ -123,13 +123,13 @@ def _currency_in(low: list[str], v: Vocab) -> str | None:
             return str(c.row["currency"])
         if v.match(v.money_nouns, low, k):
             return "£"
-        m = _NUM.match(t)
+        m = NUM.match(t)
         if m and m.group(2) == "p":
             return "£"
     return None
 
 
-def _fmt(n: float) -> str:
+def fmt(n: float) -> str:
     if n >= 1000 and n % 1000 == 0:
         return f"{n:,.0f}"
     return f"{n:,.2f}".rstrip("0").rstrip(".") if n % 1 else f"{n:,.0f}"

@@ -1,5 +1,5 @@
-"""The direction reader: one parse of a player's words (engine.language.utterance) read into typed
-directions, clause by clause, with the vocabulary as data (engine.language.vocab).
+"""The direction reader: one parse of a player's words (engine.language.reader.utterance) read into typed
+directions, clause by clause, with the vocabulary as data (engine.language.reader.vocab).
 
 Each clause is a direction (or several), commentary (chatter, a reason, a question), or unread
 with a typed reason and a teach-back in the player's own words. Each direction keeps the span of
@@ -27,32 +27,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
+from functools import lru_cache
 
-from engine.language.clause import _ClauseReader
-from engine.language.figures import _NUM
-from engine.language.fork import _own, option_directions
-from engine.language.reads import (
-    _CALENDAR,
-    _CLAUSE_VERBS,
-    _QUOTES,
-    _REASON_STARTS,
-    _SUBJECTS,
-    _VERBISH,
+from engine.language.reader.clause import ClauseReader
+from engine.language.reader.figures import NUM
+from engine.language.reader.fork import own_answer
+from engine.language.reader.reads import (
+    CALENDAR,
+    CLAUSE_VERBS,
+    QUOTES,
+    REASON_STARTS,
+    SUBJECTS,
+    VERBISH,
+    Ctx,
     Part,
     Read,
     Reading,
-    _capitalised,
-    _claimish,
-    _Ctx,
-    _is_channel,
-    _is_people,
-    _is_place,
-    _quoted,
-    _settle,
-    _tidy_value,
+    capitalised_words,
+    claimish,
+    is_channel,
+    is_people,
+    is_place,
+    quoted_spans,
+    settle,
+    tidy_value,
 )
-from engine.language.utterance import Clause, Token, parse
-from engine.language.vocab import vocab
+from engine.language.reader.utterance import Clause, Token, parse
+from engine.language.reader.vocab import vocab
 
 _NOT_LEADS = frozenset(
     [
@@ -83,41 +85,40 @@ _NOT_LEADS = frozenset(
 )
 
 
-def _bare(cx: _Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Read]:
+def _bare(cx: Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Read]:
     """A clause of a bare noun phrase ("Kirkby", "QueueCumber.", "electricians"): its axis from
     a neighbour it answers (a place refused before it), a person word, or a made-up name."""
-    toks = [t for t in cl.tokens if t.is_word or t.text in _QUOTES]
+    toks = [t for t in cl.tokens if t.is_word or t.text in QUOTES]
     words = [t for t in toks if t.is_word]
     if (
         not words
         or len(words) > 4
         or any(
-            t.low in _VERBISH or t.low in cx.v.lists["verbs"] or t.low in _CLAUSE_VERBS
-            for t in words
+            t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
         )
     ):
         return []
     if any(t.low in cx.v.lists["chatter"] for t in words):
         return []
-    tidy = _tidy_value(cx.utt, words)
+    tidy = tidy_value(cx.utt, words)
     if tidy is None:
         return []
     value, a, b = tidy
     if (
-        words[0].low in _REASON_STARTS
-        or words[0].low in _SUBJECTS
+        words[0].low in REASON_STARTS
+        or words[0].low in SUBJECTS
         or words[0].low in ("and", "then", "later", "after")
     ):
         return []
     refused = {r.axis for r in prior + found if not r.do}
-    if _is_channel(value, cx.v):
+    if is_channel(value, cx.v):
         return [Read("channel", True, value, a, b, weak=True)]
-    if ("place" in refused or _is_place(words, cx.v)) and _capitalised(words):
+    if ("place" in refused or is_place(words, cx.v)) and capitalised_words(words):
         return [Read("place", True, value, a, b)]
     if "name" in refused and words[0].is_cap:
         return [Read("name", True, value, a, b)]
     if (
-        _is_people(words, cx.v)
+        is_people(words, cx.v)
         and cx.source != "option"
         and len(words) <= 3
         and words[0].low not in _NOT_LEADS
@@ -141,15 +142,15 @@ def read_text(
     `unit` / `period`: what one unit is and the price's period when the words name none (the
     price in force); `fork`: the options an own answer answers."""
     v = vocab()
-    utt = parse(text, new_clause_words=_CLAUSE_VERBS | v.lists["verbs"])
-    cx = _Ctx(utt, v, source, fork)
+    utt = parse(text, new_clause_words=CLAUSE_VERBS | v.lists["verbs"])
+    cx = Ctx(utt, v, source, fork, read_option=_read_option)
     cx.unit, cx.period = unit, period
     out = Reading(text=utt.text, clipped=utt.clipped)
     found: list[Read] = []
     per: list[list[Read]] = []
     for n, cl in enumerate(utt.clauses):
         got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
-        got = got or _ClauseReader(cx, cl).read()
+        got = got or ClauseReader(cx, cl).read()
         if not got:
             got = _bare(cx, cl, [], found)
         per.append(got)
@@ -163,7 +164,7 @@ def read_text(
             out.parts.append(Part("direction", cl.start, cl.end, words))
         else:
             out.parts.append(_other_part(cx, cl, words))
-    out.directions = _settle(found)
+    out.directions = settle(found)
     named = [r for r in found if r.axis == "price" and r.do and r.amount is not None]
     if len(named) > 1 and sum(1 for d in out.directions if d.axis == "price") == 1:
         out.notes.append("two prices named: the later one wins")
@@ -173,12 +174,12 @@ def read_text(
     ):
         out.ask_why = "refused_figure"  # "$80k is silly. half that": which figure, then?
     if source == "own" and fork:
-        _own(cx, out, fork, unit)
+        own_answer(cx, out, fork, unit)
     _ask(cx, out)
     return out
 
 
-def _bound_after(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+def _bound_after(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
     """ "25 quid a laptop, never more": a clause that is only a bound ("never more", "tops",
     "max") bounds the figure of the clause before it."""
     v = cx.v
@@ -192,7 +193,7 @@ def _bound_after(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None
             figures[-1].op = str(c.row["op"])
 
 
-def _pointer(cx: _Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> list[Read]:
+def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> list[Read]:
     """ "Best Man Standing. that's the brand", "Fright Fare as the name": the words before the
     pointer (in this clause, or the clause before when that read nothing) on its axis."""
     v, cl = cx.v, clauses[n]
@@ -201,30 +202,30 @@ def _pointer(cx: _Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> 
         c = v.match(v.pointers, low, k)
         if c is None or c.row["axis"] == "number":
             continue
-        toks = [t for t in cl.tokens[:k] if t.is_word or t.text in _QUOTES]
+        toks = [t for t in cl.tokens[:k] if t.is_word or t.text in QUOTES]
         if not toks and n > 0 and not per[n - 1]:
-            toks = [t for t in clauses[n - 1].tokens if t.is_word or t.text in _QUOTES]
+            toks = [t for t in clauses[n - 1].tokens if t.is_word or t.text in QUOTES]
         words = [t for t in toks if t.is_word]
         if not words or len(words) > 8:
             return []
-        tidy = _tidy_value(cx.utt, words)
+        tidy = tidy_value(cx.utt, words)
         if tidy is None:
             return []
         return [Read(str(c.row["axis"]), True, tidy[0], tidy[1], tidy[2])]
     return []
 
 
-def _quote_dismissed(cx: _Ctx, clauses: list[Clause], n: int) -> list[Read]:
+def _quote_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
     """ "'guaranteed crystal clear' - no.", "'weatherproof' yes, 'waterproof' no": a quoted
     phrase the same or next clause dismisses (or keeps) is a claim (a word: an exclusion)."""
     v, cl = cx.v, clauses[n]
     toks = cl.tokens
-    if not toks or toks[0].text not in _QUOTES:
+    if not toks or toks[0].text not in QUOTES:
         return []
-    quote = _quoted(cl, 0, len(toks))
+    quote = quoted_spans(cl, 0, len(toks))
     if not quote:
         return []
-    end = next((x for x in range(1, len(toks)) if toks[x].text in _QUOTES), len(toks))
+    end = next((x for x in range(1, len(toks)) if toks[x].text in QUOTES), len(toks))
     rest = cl.low[end + 1 :]
     nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
     do = None
@@ -238,16 +239,16 @@ def _quote_dismissed(cx: _Ctx, clauses: list[Clause], n: int) -> list[Read]:
             break
     if do is None:
         return []
-    tidy = _tidy_value(cx.utt, quote)
+    tidy = tidy_value(cx.utt, quote)
     if tidy is None:
         return []
-    axis = "claim" if _claimish(quote, v) or do else "exclusion"
-    if do and quote[0].is_cap and not _claimish(quote, v):
+    axis = "claim" if claimish(quote, v) or do else "exclusion"
+    if do and quote[0].is_cap and not claimish(quote, v):
         axis = "name"  # "How about 'Leaf Me Alone'? no wait. 'Fernando'. yes Fernando"
     return [Read(axis, do, tidy[0], tidy[1], tidy[2])]
 
 
-def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
     """ "couples not parents", "facilities managers. NOT the community managers", "Not
     Liverpool city centre, Kirkby": the bare words set against a thing to leave out take the
     axis that thing's kind gives (people: audience; a place refused: place)."""
@@ -266,7 +267,7 @@ def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 r.start,
             )
             head = [t for t in cl.tokens if t.end <= neg_at and t.is_word]
-            if head and (head[0].low in _REASON_STARTS or head[0].low in _SUBJECTS):
+            if head and (head[0].low in REASON_STARTS or head[0].low in SUBJECTS):
                 head = []
             target: list[Token] = []
             if (
@@ -277,7 +278,7 @@ def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                     if x is not r
                 )
                 and len(head) <= 6
-                and not any(t.low in v.lists["verbs"] or t.low in _CLAUSE_VERBS for t in head)
+                and not any(t.low in v.lists["verbs"] or t.low in CLAUSE_VERBS for t in head)
             ):
                 target = head
             else:
@@ -286,22 +287,22 @@ def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                         words = [t for t in clauses[m].tokens if t.is_word]
                         if 0 < len(words) <= 6 and not any(
                             t.low in v.lists["verbs"]
-                            or t.low in _CLAUSE_VERBS
-                            or t.low in _REASON_STARTS
+                            or t.low in CLAUSE_VERBS
+                            or t.low in REASON_STARTS
                             for t in words
                         ):
                             target = words
                             break
             if not target:
                 continue
-            tidy = _tidy_value(cx.utt, target)
+            tidy = tidy_value(cx.utt, target)
             if tidy is None:
                 continue
-            if r.axis == "place" or (r.value[:1].isupper() and _capitalised(target)):
+            if r.axis == "place" or (r.value[:1].isupper() and capitalised_words(target)):
                 axis = "place"
-            elif _is_people(target, v):
+            elif is_people(target, v):
                 axis = "audience"
-            elif _is_channel(tidy[0], v):
+            elif is_channel(tidy[0], v):
                 axis = "channel"
             else:
                 continue
@@ -315,7 +316,7 @@ def _contrast(cx: _Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             home.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
 
 
-def _other_part(cx: _Ctx, cl: Clause, words: str) -> Part:
+def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
     """A clause with no direction: commentary (chatter, a reason, a question) or unread."""
     low = cl.low
     lists = cx.v.lists
@@ -326,11 +327,11 @@ def _other_part(cx: _Ctx, cl: Clause, words: str) -> Part:
             for c in lists["chatter"]
             for k in range(len(low))
         )
-        or (low and low[0] in _REASON_STARTS and low[0] != "the")
+        or (low and low[0] in REASON_STARTS and low[0] != "the")
         or sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2
     ):
         return Part("commentary", cl.start, cl.end, words)
-    if any(t in _CALENDAR for t in low) or "new year" in " ".join(low):
+    if any(t in CALENDAR for t in low) or "new year" in " ".join(low):
         return Part(
             "unread",
             cl.start,
@@ -339,7 +340,7 @@ def _other_part(cx: _Ctx, cl: Clause, words: str) -> Part:
             "no_week",
             f"“{words}” names no game week: say a week, e.g. “launch week 8”.",
         )
-    if any(_NUM.match(t) for t in low) and not cx.currency:
+    if any(NUM.match(t) for t in low) and not cx.currency:
         return Part(
             "unread",
             cl.start,
@@ -350,10 +351,8 @@ def _other_part(cx: _Ctx, cl: Clause, words: str) -> Part:
         )
     if (
         low
-        and (
-            low[0] in _CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less")
-        )
-        and low[0] not in _VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
+        and (low[0] in CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less"))
+        and low[0] not in VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
     ):
         return Part(
             "unread",
@@ -368,10 +367,10 @@ def _other_part(cx: _Ctx, cl: Clause, words: str) -> Part:
 
 
 def _first_num(low: list[str]) -> str:
-    return next((t for t in low if _NUM.match(t)), "20")
+    return next((t for t in low if NUM.match(t)), "20")
 
 
-def _ask(cx: _Ctx, out: Reading) -> None:
+def _ask(cx: Ctx, out: Reading) -> None:
     """Whether a careful reader asks: money with no currency, a price or name refused with no
     replacement, a date with no week, a request that names nothing, "both" where both can't be,
     a bare "neither"."""
@@ -423,6 +422,76 @@ def _ask(cx: _Ctx, out: Reading) -> None:
     out.asked, out.ask_why = bool(why), why
 
 
-def _chatter(cx: _Ctx) -> bool:
+def _chatter(cx: Ctx) -> bool:
     text = " ".join(cx.low)
     return any(c in text for c in cx.v.lists["chatter"]) and cx.source != "rejection"
+
+
+@lru_cache(maxsize=512)
+def _option_cached(text: str, unit: str | None) -> tuple[Read, ...]:
+    words = [t for t in parse(text).tokens if t.is_word]
+    if (
+        words
+        and len(words) <= 4
+        and capitalised_words(words)
+        and words[0].low
+        not in (
+            CLAUSE_VERBS | {"tour", "park", "sell", "launch", "ship", "expand", "accept", "write"}
+        )
+    ):
+        return tuple(_option_bare(text))  # "Clear Cut Ice", "Peak District": a name or a place
+    # the option's words read like the player's
+    r = read_text(text, source="option", unit=unit)
+    out = list(r.directions)
+    first = min((d.start for d in out), default=0)
+    head = [t for t in parse(text).tokens if t.end <= first and t.is_word]
+    while head and head[0].low in CLAUSE_VERBS:
+        head = head[1:]  # "Charge employers $2,000 per hire": the people, not the verb
+    if head and is_people(head, vocab()) and not any(d.axis == "audience" for d in out):
+        tidy = tidy_value(parse(text), head)
+        if tidy:  # "Small landlords in Manchester": the people, then the place
+            out.append(Read("audience", True, tidy[0], tidy[1], tidy[2]))
+    for p in r.parts:
+        if p.kind != "direction":
+            out += _option_bare(p.words)
+    return tuple(out)
+
+
+def option_directions(text: str, *, unit: str | None = None) -> list[Read]:
+    """What a fork option's own words bind, read the same way ("Delivery riders, $399 kit")."""
+    return [replace(d) for d in _option_cached(text, unit)]
+
+
+def _option_bare(text: str) -> list[Read]:
+    """An option's words that no cue places ("Bristol", "Delivery riders", "Formal"): a person
+    word is an audience, a channel word a channel, a known place a place, a capitalised made-up
+    phrase a name, anything else the scope."""
+    utt = parse(text)
+    v = vocab()
+    toks = [t for t in utt.tokens if t.is_word]
+    if not toks or len(toks) > 6:
+        return []
+    tidy = tidy_value(utt, toks)
+    if not tidy:
+        return []
+    value, a, b = tidy
+    tone = v.match(v.tone, [t.low for t in toks], 0)
+    if tone is not None and len(tone.words) == len(toks):
+        return [Read("tone", bool(tone.row["do"]), str(tone.row["value"]), a, b)]  # "Short"
+    if is_place(toks, v):
+        return [Read("place", True, value, a, b)]
+    if is_channel(value, v):
+        return [Read("channel", True, value, a, b)]
+    if is_people(toks, v):
+        return [Read("audience", True, value, a, b)]
+    if (
+        capitalised_words(toks)
+        and len(toks) <= 3
+        and not any(t.low in v.lists["verbs"] for t in toks)
+    ):
+        return [Read("name", True, value, a, b, weak=True)]
+    return [Read("scope", True, value, a, b, weak=True)]
+
+
+def _read_option(text: str, unit: str | None) -> list[Read]:
+    return option_directions(text, unit=unit)

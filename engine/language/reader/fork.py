@@ -6,29 +6,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from functools import lru_cache
 
-from engine.language.figures import _NUM, _currency_in, _fmt
-from engine.language.reads import (
-    _CLAUSE_VERBS,
-    _NEG,
+from engine.language.reader.figures import NUM, currency_in, fmt
+from engine.language.reader.reads import (
+    NEG,
+    Ctx,
     Read,
     Reading,
-    _capitalised,
-    _Ctx,
-    _is_channel,
-    _is_people,
-    _is_place,
-    _settle,
-    _tidy_value,
+    settle,
 )
-from engine.language.utterance import parse
-from engine.language.vocab import vocab
+from engine.language.reader.utterance import parse
 
 _PICK_AFTER = frozenset(("but", "and", "for", "obviously", "lol", "then", "please", "definitely"))
 
 
-def _pick(cx: _Ctx, fork: Mapping[str, str]) -> str | None:
+def _pick(cx: Ctx, fork: Mapping[str, str]) -> str | None:
     """Which option the words pick: "A"/"B", "both", or None (neither, or no fit). A letter or
     an ordinal picks outright (the last one after a change of mind); otherwise the option whose
     words (or figures) the answer names most, a named option under a negation or a deferral
@@ -44,12 +36,12 @@ def _pick(cx: _Ctx, fork: Mapping[str, str]) -> str | None:
 class _Picker:
     """The tally an own answer's words give each option (see `_pick`)."""
 
-    def __init__(self, cx: _Ctx, fork: Mapping[str, str]):
+    def __init__(self, cx: Ctx, fork: Mapping[str, str]):
         self.fork, self.keys = fork, list(fork)
         self.low = [t.low for t in cx.utt.tokens]
         opt = {k: parse(fork[k]).tokens for k in self.keys}
         self.words = {k: {t.lemma for t in opt[k] if t.is_word and len(t.low) > 2} for k in opt}
-        self.nums = {k: {t.low for t in opt[k] if _NUM.match(t.low)} for k in opt}
+        self.nums = {k: {t.low for t in opt[k] if NUM.match(t.low)} for k in opt}
         self.scores = dict.fromkeys(self.keys, 0.0)
         self.outright: str | None = None
         self.changed = False
@@ -82,7 +74,7 @@ class _Picker:
     def _weight(self, idx: int) -> float:
         """-1 for words under a negation or in a clause that dismisses or defers, else 1."""
         prev = self.low[max(0, idx - 3) : idx]
-        neg = any(x in _NEG or x == "rather" for x in prev) and not (
+        neg = any(x in NEG or x == "rather" for x in prev) and not (
             "no" in prev and self.low[idx - 1 : idx] == [","]
         )
         return -1.0 if neg or idx in self.against else 1.0
@@ -128,7 +120,7 @@ class _Picker:
         if not t.is_word or t.low in ("the", "and", "but", "one", "ones", "with", "for", "not"):
             return
         for k in self.keys:
-            if _NUM.match(t.low):
+            if NUM.match(t.low):
                 self.scores[k] += 2 * w if t.low in self.nums[k] else 0
             elif len(t.low) >= 3 and any(_alike(t.lemma, ow) for ow in self.words[k]):
                 self.scores[k] += w
@@ -156,77 +148,14 @@ def _by_figure(fork: Mapping[str, str], *, low: bool) -> str | None:
     return (min if low else max)(nums, key=lambda k: nums[k])
 
 
-@lru_cache(maxsize=512)
-def _option_cached(text: str, unit: str | None) -> tuple[Read, ...]:
-    words = [t for t in parse(text).tokens if t.is_word]
-    if (
-        words
-        and len(words) <= 4
-        and _capitalised(words)
-        and words[0].low
-        not in (
-            _CLAUSE_VERBS | {"tour", "park", "sell", "launch", "ship", "expand", "accept", "write"}
-        )
-    ):
-        return tuple(_option_bare(text))  # "Clear Cut Ice", "Peak District": a name or a place
-    from engine.language.reader import read_text  # the option's words read like the player's
-
-    r = read_text(text, source="option", unit=unit)
-    out = list(r.directions)
-    first = min((d.start for d in out), default=0)
-    head = [t for t in parse(text).tokens if t.end <= first and t.is_word]
-    while head and head[0].low in _CLAUSE_VERBS:
-        head = head[1:]  # "Charge employers $2,000 per hire": the people, not the verb
-    if head and _is_people(head, vocab()) and not any(d.axis == "audience" for d in out):
-        tidy = _tidy_value(parse(text), head)
-        if tidy:  # "Small landlords in Manchester": the people, then the place
-            out.append(Read("audience", True, tidy[0], tidy[1], tidy[2]))
-    for p in r.parts:
-        if p.kind != "direction":
-            out += _option_bare(p.words)
-    return tuple(out)
-
-
-def option_directions(text: str, *, unit: str | None = None) -> list[Read]:
-    """What a fork option's own words bind, read the same way ("Delivery riders, $399 kit")."""
-    return [replace(d) for d in _option_cached(text, unit)]
-
-
-def _option_bare(text: str) -> list[Read]:
-    """An option's words that no cue places ("Bristol", "Delivery riders", "Formal"): a person
-    word is an audience, a channel word a channel, a known place a place, a capitalised made-up
-    phrase a name, anything else the scope."""
-    utt = parse(text)
-    v = vocab()
-    toks = [t for t in utt.tokens if t.is_word]
-    if not toks or len(toks) > 6:
-        return []
-    tidy = _tidy_value(utt, toks)
-    if not tidy:
-        return []
-    value, a, b = tidy
-    tone = v.match(v.tone, [t.low for t in toks], 0)
-    if tone is not None and len(tone.words) == len(toks):
-        return [Read("tone", bool(tone.row["do"]), str(tone.row["value"]), a, b)]  # "Short"
-    if _is_place(toks, v):
-        return [Read("place", True, value, a, b)]
-    if _is_channel(value, v):
-        return [Read("channel", True, value, a, b)]
-    if _is_people(toks, v):
-        return [Read("audience", True, value, a, b)]
-    if _capitalised(toks) and len(toks) <= 3 and not any(t.low in v.lists["verbs"] for t in toks):
-        return [Read("name", True, value, a, b, weak=True)]
-    return [Read("scope", True, value, a, b, weak=True)]
-
-
-def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> None:
+def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> None:
     """An own answer: the picked option's content, then the player's words over it (on each
     axis the player names, the player's value replaces the option's); an option the words
     dismiss or put off ("shops can come later") is left out."""
     pick = _pick(cx, fork)
     out.option = pick
     keys = list(fork) if pick == "both" else [pick] if pick else []
-    opts = {k: option_directions(t, unit=unit) for k, t in fork.items()}
+    opts = {k: cx.read_option(t, unit) for k, t in fork.items()}
     _same_kind(opts)
     fork_text = " ".join(fork.values()).lower()
     content: list[Read] = []
@@ -247,7 +176,7 @@ def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> N
             if src is not None:
                 d.period, d.unit = src.period, src.unit
                 d.currency = d.currency or src.currency
-                d.value = f"{d.currency or ''}{_fmt(d.amount or 0)} a {d.unit or d.period}"
+                d.value = f"{d.currency or ''}{fmt(d.amount or 0)} a {d.unit or d.period}"
                 d.weak = False
         own.append(d)
     if all(headlines.values()) and pick in fork:
@@ -288,19 +217,19 @@ def _own(cx: _Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> N
         and c.value.lower() not in excluded
         and not (c.axis == "number" and any(d.axis == "number" for d in own))
     ]
-    out.directions = _settle(merged + own)
+    out.directions = settle(merged + own)
 
 
-def _currency_said(cx: _Ctx, own: list[Read], content: list[Read]) -> None:
+def _currency_said(cx: Ctx, own: list[Read], content: list[Read]) -> None:
     """ "A, but in euros": a currency the answer names with no figure of its own re-prices the
     option in it (the figure kept, never converted)."""
     if any(d.axis == "price" for d in own):
         return
-    said = _currency_in([t.low for t in cx.utt.tokens], cx.v)
+    said = currency_in([t.low for t in cx.utt.tokens], cx.v)
     for c in content:
         if c.axis == "price" and c.amount and said and said != c.currency:
             c.currency = said
-            c.value = f"{said}{_fmt(c.amount)} a {c.unit or c.period}"
+            c.value = f"{said}{fmt(c.amount)} a {c.unit or c.period}"
 
 
 def _same_kind(opts: Mapping[str, list[Read]]) -> None:
@@ -313,7 +242,7 @@ def _same_kind(opts: Mapping[str, list[Read]]) -> None:
                 d.axis = "channel"
 
 
-def _dismissed(cx: _Ctx, fork: Mapping[str, str]) -> list[tuple[str, str]]:
+def _dismissed(cx: Ctx, fork: Mapping[str, str]) -> list[tuple[str, str]]:
     """The options a clause names and dismisses or defers ("Google ads … is a bloodbath",
     "shops can come later", "B in month 3"), each with the words of it the clause names."""
     out = []
@@ -345,7 +274,7 @@ def _overlaps(value: str, text: str) -> bool:
     )
 
 
-def _between(cx: _Ctx, opts: Mapping[str, list[Read]]) -> Read | None:
+def _between(cx: Ctx, opts: Mapping[str, list[Read]]) -> Read | None:
     """ "split the difference" of two priced options: the price halfway between."""
     low = cx.low
     if not any(cx.v.match(cx.v.between, low, k) for k in range(len(low))):
@@ -358,7 +287,7 @@ def _between(cx: _Ctx, opts: Mapping[str, list[Read]]) -> Read | None:
     return Read(
         "price",
         True,
-        f"{p.currency or ''}{_fmt(mid)} a {p.unit or p.period}",
+        f"{p.currency or ''}{fmt(mid)} a {p.unit or p.period}",
         0,
         len(cx.utt.text),
         amount=mid,

@@ -1,0 +1,12 @@
+"""Reading what a player writes into directions: one parse of each input, vocabulary as data.
+
+`utterance` parses an input once (tokens with offsets and lemmas, clauses, list markers);
+`figures` finds money and numbers as people write them; `reads` holds a reading's types and the
+word tests every clause shares; `clause` reads one clause; `fork` reads an own answer at a fork;
+`read` reads a whole input, each clause a direction, commentary, or unread with a typed reason.
+The vocabulary is data in engine/language/reader/vocab/.
+"""
+
+from engine.language.reader.read import read_text
+
+__all__ = ["read_text"]
