@@ -465,6 +465,9 @@ def main(argv: list[str] | None = None) -> int:
         for m in misses:
             print(json.dumps(m, ensure_ascii=False))
         return 0
+    from bench import reading_pitch  # the pitches, read by engine.language.pitch
+
+    out["pitches"] = reading_pitch.figures(parts)
     print(json.dumps(out, indent=2))
     return 0
 
