@@ -198,6 +198,16 @@ def _strip_front(toks: list[_Tok]) -> list[_Tok]:
     return toks
 
 
+def _known_place(toks: list[_Tok], k: int) -> int:
+    """How many words from `k` on name a place the reader's vocabulary knows, however cased
+    ("leeds", "milton keynes"): one list of place names for the pitch and the CEO's words."""
+    from engine.language.reader.vocab import vocab as words
+
+    v = words()
+    found = v.match(v.places, [t.low for t in toks], k)
+    return len(found.words) if found is not None else 0
+
+
 def _place(text: str, toks: list[_Tok], lang: str) -> tuple[str, int, int]:
     """The place the pitch names ("Leeds", "north of England", "Glasgow's West End") and its token
     range: after a place preposition, a run of capitalised words (a direction word may lead, "of"
@@ -215,11 +225,12 @@ def _place(text: str, toks: list[_Tok], lang: str) -> tuple[str, int, int]:
             k = j
             if toks[k].low in v.sets["place_heads"] and k + 1 < len(toks):
                 k += 1 + (toks[k + 1].low in {"of", "de"} and k + 2 < len(toks))
-            if not toks[k].capital or toks[k].lemma in _payer_words("occasion"):
+            known = 0 if toks[k].capital else _known_place(toks, k)  # "in leeds", typed fast
+            if not (toks[k].capital or known) or toks[k].lemma in _payer_words("occasion"):
                 continue
             if lang == "de" and toks[k].low.endswith(("ung", "heit", "keit")):
                 continue
-            end = k
+            end = k + max(known, 1) - 1
             while end + 1 < len(toks) and (
                 toks[end + 1].capital
                 or (

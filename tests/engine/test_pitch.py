@@ -237,3 +237,11 @@ def test_a_customer_is_who_without_where_or_a_second_payer(pitch, customer):
 def test_people_and_places_a_pitch_is_for_are_kept(pitch):
     r = read_pitch(pitch)
     assert r.customer == pitch.split(" for ")[1] and not r.note
+
+
+def test_a_place_typed_in_lowercase_is_the_place_the_reading_line_shows():
+    """A hurried player types "in leeds": the form's Place field and the reading line agree
+    (the place names come from the reader's vocabulary, however cased)."""
+    r = read_pitch("mobile knife sharpening van for restaurants in leeds")
+    assert r.place == "leeds" and r.customer == "restaurants"
+    assert read_pitch("dog walking for busy owners in the rain").place == ""
