@@ -79,12 +79,12 @@ WORLDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "repairs": (
         ("repair", "repairs", "fix", "fixing", "phone", "phones", "laptop", "laptops",
-         "gadgets", "electronics", "refurbished", "gear"),
+         "gadgets", "electronics", "refurbished", "gear", "sharpening", "servicing"),
         "people with broken things",
     ),
     "routes": (
         ("route", "routes", "routing", "lieferdienst", "logistics",
-         "courier", "dispatch", "fleet", "van", "vans", "freight", "配達", "配送", "배달"),
+         "courier", "dispatch", "fleet", "freight", "配達", "配送", "배달"),
         "delivery teams",
     ),
     "pets": (
