@@ -203,3 +203,34 @@ def test_too_many_features_is_still_scope_beside_tone():
 )
 def test_own_answers_a_player_would_type_pick_the_option_they_mean(text, fork, expect):
     assert interpret(text, dilemma_for(fork), RULES).rule_id == CONCEPT_RULE[expect]
+
+
+def test_an_ordinal_the_keywords_miss_is_read_by_the_one_parse():
+    """Played: "the second one but dont spend more than 2k" at the network-or-craft fork was
+    confirmed as "matches neither option. It is read and costed as option B"; the one parse of
+    the answer picks B, so the confirm reads it as option B."""
+    from engine.game.models import Dilemma, Option
+
+    dilemma = Dilemma(
+        stage_id="s",
+        title="Network or craft?",
+        axis="you",
+        prompt="Where does the company start?",
+        options=[
+            Option(
+                key="A",
+                rule_id="founder.network",
+                text="Network: sell to the people who already know you, warm leads first",
+                tradeoff="early revenue",
+            ),
+            Option(
+                key="B",
+                rule_id="founder.craft",
+                text="Craft: build one showcase piece before selling anything",
+                tradeoff="proof, costs cash",
+            ),
+        ],
+    )
+    it = interpret("the second one but dont spend more than 2k", dilemma, RULES)
+    assert it.option == "B" and it.rule_id == "founder.craft"
+    assert interpret("neither, we wait", dilemma, RULES).option is None

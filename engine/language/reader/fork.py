@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine.language.reader.figures import NUM, currency_in, fmt
 from engine.language.reader.reads import (
+    CLAUSE_VERBS,
     NEG,
     Ctx,
     Read,
@@ -16,6 +17,7 @@ from engine.language.reader.reads import (
     settle,
 )
 from engine.language.reader.utterance import parse
+from engine.language.reader.vocab import vocab
 
 _PICK_AFTER = frozenset(("but", "and", "for", "obviously", "lol", "then", "please", "definitely"))
 
@@ -31,6 +33,24 @@ def _pick(cx: Ctx, fork: Mapping[str, str]) -> str | None:
     if "both" in low and not any(x in low for x in ("mostly", "bad", "say", "fine", "first")):
         return "both"
     return _Picker(cx, fork).pick()
+
+
+def outright(text: str, fork: Mapping[str, str]) -> str | None:
+    """The option a letter or an ordinal picks outright ("B obviously", "the second one but …"),
+    after a change of mind the last; None when the words only lean towards one, or say neither."""
+    v = vocab()
+    cx = Ctx(
+        parse(text, new_clause_words=CLAUSE_VERBS | v.lists["verbs"]),
+        v,
+        "own",
+        fork,
+        read_option=lambda _text, _unit: [],
+    )
+    if "neither" in cx.low:
+        return None
+    picker = _Picker(cx, fork)
+    picker.pick()
+    return picker.outright
 
 
 class _Picker:
