@@ -99,7 +99,7 @@ def test_no_canary_reaches_disk(fake_openai_factory, isolated_home, tmp_path, mo
             said={
                 "reject": {
                     "stage_2_need": [
-                        f"Too vague: name the pilot shop, and stop pasting {CANARIES['reason']}"
+                        f"Too vague: charge $20 a month, and stop pasting {CANARIES['reason']}"
                     ]
                 },
                 "decide_own": {

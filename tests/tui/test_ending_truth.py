@@ -62,7 +62,7 @@ def test_status_bar_end_screen_and_report_agree_to_the_unit(tmp_path):
     assert not econ.profitable and econ.runway_months == 660.0
     bar = meters_content(econ).plain
     card = report_card(session.snapshot()).plain
-    report = render_report(session)
+    report = render_report(session.read_model())
     assert "∞" not in bar and "55y" in bar
     assert re.search(r"threat\s+99\b", card) and not re.search(r"threat\s+100\b", card)
     assert "⚠99" in bar or " 99" in bar

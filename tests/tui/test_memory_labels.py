@@ -51,7 +51,7 @@ def test_the_receipt_and_end_card_name_kinds_in_words(tmp_path):
         router=Router(Settings()),
     )
     card = report_card(session.snapshot()).plain
-    report = render_report(session)
+    report = render_report(session.read_model())
     assert "founder profile 1" in card and "user_profile" not in card
     assert "· founder profile · active ·" in report and "user_profile" not in report
     session.close()

@@ -89,7 +89,7 @@ def venture_texts(i: int, tmp_path) -> list[tuple[str, str]]:
             kind, said = next_command(session, plan, given)
             session.give(kind, said)
         texts.append(("end card", report_card(snap).plain))
-        texts.append(("report", render_report(session)))
+        texts.append(("report", render_report(session.read_model())))
         rows = [entry_from_event(e) for e in session.events()]  # each column on its own
         texts += [("log", f"{row.actor}: {row.message}") for row in rows]
     finally:
