@@ -363,7 +363,7 @@ def without_probe(save: Path, run_id: str, note_id: str, tally: Tally) -> None:
     from engine.language.artifact_text import prose, stated_prices
     from engine.language.directions import Direction
     from engine.session.without import without
-    from savedb.db import connect, db_path
+    from worldforge_savedb.db import connect, db_path
 
     conn = connect(db_path(save), create=False, readonly=True)
     try:

@@ -6,7 +6,7 @@ game's memory ledger re-created here, and print both timings as JSON.
 
 The writes between two recalls share one transaction, committed before the recall: that is how the
 store is used, since the engine runs each game step (its memory writes, events and state) inside one
-`savedb.db.transaction` and commits once. Each recall runs after that commit and builds the full
+`worldforge_savedb.db.transaction` and commits once. Each recall runs after that commit and builds the full
 budgeted `<campaign_memory>` block at the run's latest game day. `write_s` includes the commits.
 
 `original` (with `--original`, the `submission/` directory of a checkout of the original game,
@@ -45,7 +45,7 @@ from typing import Any
 from bench import machine
 from memory.local.store import MemoryStore
 from memory.models import Author, NewNote
-from savedb.db import connect, db_path, transaction
+from worldforge_savedb.db import connect, db_path, transaction
 
 _AUTHOR: dict[str, Author] = {"procedural": "ceo", "user_profile": "ceo"}
 LEDGER_CAP = 200

@@ -5,7 +5,7 @@
 For each size a save is built once (the real schema and triggers, bulk inserts in one transaction;
 cached under --cache, so the 1M save costs its minutes only on the first call) and then measured in
 a fresh Python process, so nothing is warm but the OS page cache:
-- `open_first_recall_ms`: `savedb.db.connect` (header, identity and page checks, schema) plus the
+- `open_first_recall_ms`: `worldforge_savedb.db.connect` (header, identity and page checks, schema) plus the
   first budgeted recall of one run; `open_ms` and `first_recall_ms` are its two parts (`open_ms`
   includes the save's `PRAGMA quick_check`, a read of the whole file);
 - `recall_p50_ms` / `recall_p95_ms`: 200 more recalls in that run (3-5 query words each);
@@ -124,8 +124,8 @@ def _text(rng: random.Random, i: int) -> str:
 def build(path: Path, size: int) -> None:
     """Write `size` memories in runs of RUN_SIZE through the real schema, one transaction."""
     from memory.local.schema import n_terms, norm_key, run_key
-    from savedb.db import connect, transaction
-    from textkit import normalise
+    from worldforge_savedb.db import connect, transaction
+    from worldforge_textkit import normalise
 
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial")
@@ -228,7 +228,7 @@ def measure(path: Path, recalls: int = 200) -> dict[str, float]:
     """Run in a fresh process: open + first recall, then `recalls` recalls in the same run."""
     t0 = time.perf_counter()
     from memory.local.store import MemoryStore
-    from savedb.db import connect
+    from worldforge_savedb.db import connect
 
     imported = time.perf_counter()
     conn = connect(path, create=False)
@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = []
     for size in sizes:
-        from savedb.db import SCHEMA_VERSION
+        from worldforge_savedb.db import SCHEMA_VERSION
 
         path = args.cache / f"growth-v{SCHEMA_VERSION}-{size}.db"  # a cached save of this format
         built_s = None
@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if built_s is None:  # a cached save: opened once first, as a player's is after an
             from memory.local.store import MemoryStore  # noqa: F401 - registers the schema
-            from savedb.db import connect  # upgrade (a new tokenizer rebuilds its index)
+            from worldforge_savedb.db import connect  # upgrade (a new tokenizer rebuilds its index)
 
             connect(path, create=False).close()
         figures = child("--measure", path)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit, urlunsplit
 
-from savedb.records import Record
+from worldforge_savedb.records import Record
 
 APP_NAME = "worldforge"
 SETTINGS_FILENAME = "settings.json"
@@ -349,7 +349,7 @@ class Settings(Record):
         if f is not None:
             value = _checked(f, value)
             if value is not None and (name in SECRET_FIELDS or name in URL_FIELDS):
-                from textkit.scrub import register_secret
+                from worldforge_textkit.scrub import register_secret
 
                 register_secret(value if name in SECRET_FIELDS else urlsplit(value).password)
         object.__setattr__(self, name, value)
@@ -644,7 +644,7 @@ def azure_hint(settings: Settings | None = None) -> str | None:
 
 
 def _scrubbed(value: str) -> str:
-    from textkit.scrub import scrub
+    from worldforge_textkit.scrub import scrub
 
     return scrub(value)
 

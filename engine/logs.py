@@ -30,7 +30,9 @@ class _ScrubFormatter(logging.Formatter):
     """Format with the current correlation ids, then scrub the whole line (tracebacks too)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        from textkit.scrub import scrub  # only once a line is written: start-up stays light
+        from worldforge_textkit.scrub import (
+            scrub,  # only once a line is written: start-up stays light
+        )
 
         ids = getattr(record, "ids", None) or _ids.get() or {}
         record.ids_text = " ".join(f"{k}={v}" for k, v in ids.items()) or "-"

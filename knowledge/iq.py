@@ -1,7 +1,7 @@
 """The Foundry IQ tier: Azure AI Search knowledge-base retrieval over httpx, parked after a failure.
 
 One call posts the query to `{endpoint}/knowledgebases/{kb}/retrieve` through the shared bounded
-Azure call (`azurehttp.request_json`: bearer token from an injectable provider, one total deadline,
+Azure call (`worldforge_azurehttp.request_json`: bearer token from an injectable provider, one total deadline,
 size cap). Any failure (auth, HTTP status, timeout, unreadable body) parks the tier for the session
 with a short reason.
 """
@@ -14,9 +14,9 @@ import threading
 from typing import Any
 from urllib.parse import quote
 
-from azurehttp import AzureError, TokenProvider, request_json, token_provider
 from knowledge.models import HIT_TEXT_LIMIT, KnowledgeHit
-from textkit import clean, clip
+from worldforge_azurehttp import AzureError, TokenProvider, request_json, token_provider
+from worldforge_textkit import clean, clip
 
 DEFAULT_API_VERSION = "2025-11-01-preview"
 DEFAULT_SCOPE = "https://search.azure.com/.default"
@@ -40,7 +40,7 @@ class IQError(Exception):
 
 
 def default_token_provider(scope: str = DEFAULT_SCOPE, credential: Any = None) -> TokenProvider:
-    """The shared provider (`azurehttp.token_provider`) for the Azure AI Search scope."""
+    """The shared provider (`worldforge_azurehttp.token_provider`) for the Azure AI Search scope."""
     return token_provider(scope, credential)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 HIT_TEXT_LIMIT = 600
 

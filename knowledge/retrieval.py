@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from knowledge.models import HIT_TEXT_LIMIT, KnowledgeHit
-from savedb.records import FrozenRecord
-from textkit import clip, query_terms, slug, terms
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import clip, query_terms, slug, terms
 
 K1 = 1.2
 B = 0.75

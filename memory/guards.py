@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, cast
 
-import textkit
+import worldforge_textkit
 from memory.models import (
     AUTHORS,
     KINDS,
@@ -24,8 +24,8 @@ from memory.models import (
     Kind,
     NewNote,
 )
-from savedb.records import FrozenRecord
-from textkit.scrub import scrub
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit.scrub import scrub
 
 DEFAULT_IMPORTANCE = 5.0
 DEFAULT_TTL_DAYS = 7
@@ -46,14 +46,18 @@ _INSTRUCTION = re.compile(
 def clean(text: object, *, limit: int = MAX_TEXT) -> str:
     """What any memory text becomes before it is stored: secrets scrubbed, then the toolkit's
     cleaning (control and format characters out, whitespace folded), clamped to `limit`."""
-    return textkit.clean(scrub(text if isinstance(text, str) else str(text)), limit)
+    return worldforge_textkit.clean(scrub(text if isinstance(text, str) else str(text)), limit)
 
 
 @lru_cache(maxsize=2048)  # a hardening pass compares each new note with every active one
 def note_words(text: str) -> frozenset[str]:
     """A note's folded words minus stopwords, for duplicate checks; numbers and short words count
-    ("$25 a month" and "$30 a month" are two notes), unlike `textkit.content_words`."""
-    return frozenset(w for w in textkit.words(textkit.fold(text)) if w not in textkit.STOPWORDS)
+    ("$25 a month" and "$30 a month" are two notes), unlike `worldforge_textkit.content_words`."""
+    return frozenset(
+        w
+        for w in worldforge_textkit.words(worldforge_textkit.fold(text))
+        if w not in worldforge_textkit.STOPWORDS
+    )
 
 
 def similarity(a: str, b: str) -> float:

@@ -20,8 +20,8 @@ from memory.models import (
     MemoryRecord,
     NewNote,
 )
-from savedb.records import FrozenRecord
-from textkit import normalise
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import normalise
 
 PRUNE_MAX_IMPORTANCE = 4.0
 EPISODIC_KINDS = frozenset({"preference", "context", "chat_summary"})

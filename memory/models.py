@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, get_args
 
-from savedb.records import FrozenRecord, Record
+from worldforge_savedb.records import FrozenRecord, Record
 
 Kind = Literal["user_profile", "procedural", "chat_summary", "preference", "context", "semantic"]
 Status = Literal["provisional", "active", "archived", "revoked"]

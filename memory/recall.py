@@ -25,8 +25,8 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from memory.models import LIVE_STATUSES, MemoryRecord, RecallResult
-from savedb.records import FrozenRecord
-from textkit import normalise
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import normalise
 
 W_RELEVANCE, W_RECENCY, W_IMPORTANCE = 0.5, 0.25, 0.25
 RECENCY_DAYS = 7.0

@@ -41,7 +41,7 @@ from memory.models import (
     RecallResult,
     WriteDisposition,
 )
-from textkit import normalise, query_terms
+from worldforge_textkit import normalise, query_terms
 
 
 class PolicyStore(ABC):

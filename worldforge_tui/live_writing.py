@@ -65,7 +65,7 @@ def _shown(text: str, *, final: bool) -> str:
     secret is never drawn half-way before the scrubber can recognise it (issue 26). A word ends
     at whitespace or at JSON's punctuation, so compact JSON with no spaces (a grammar-bound model)
     still shows each field as it closes."""
-    from textkit.scrub import scrub
+    from worldforge_textkit.scrub import scrub
 
     if not final:
         cut = max(text.rfind(c) for c in _WORD_ENDS)

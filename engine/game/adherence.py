@@ -31,9 +31,9 @@ from engine.language.directions import (
     price_words,
 )
 from engine.language.grammar import count
-from savedb.records import FrozenRecord
-from textkit import clip, has_phrase
-from textkit.numbers import usd
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import clip, has_phrase
+from worldforge_textkit.numbers import usd
 
 # "Too broad" (CORE_SCOPE) binds each list the work carries to the fewest items its role needs:
 # the check counts them, the realisation cuts to them (a sentence saying so is no narrowing).

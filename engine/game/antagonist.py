@@ -13,7 +13,7 @@ from engine.game.models import Antagonist, AntagonistMove, GameState
 from engine.game.rules import RULES
 from engine.game.world_words import event_words
 from engine.language.pitch import read_pitch
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 OPPOSITE = {
     "builder": "seller",

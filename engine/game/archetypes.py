@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 
 @dataclass(frozen=True, eq=False, repr=False)

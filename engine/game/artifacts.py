@@ -14,7 +14,7 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -20,7 +20,7 @@ from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, hints, preview
 from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
     from engine.language.reading import Interpretation

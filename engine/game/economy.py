@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, NamedTuple
 
-from textkit import numbers
-from textkit.numbers import usd
+from worldforge_textkit import numbers
+from worldforge_textkit.numbers import usd
 
 if TYPE_CHECKING:  # the models load where a function builds one: front ends read TUNING and the
     # constants below before the first frame without paying for the pydantic state models

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from engine.game.models import Economics, GameState, Outcome
 from engine.game.rules import RULES
-from savedb.records import FrozenRecord
-from textkit import numbers
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import numbers
 
 GRADES = ((85, "A"), (70, "B"), (55, "C"), (40, "D"), (0, "F"))
 

@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 
 from engine.game.economy import METER_NAMES, bump
 from engine.game.models import Economics, GameState, Stage
-from savedb.records import FrozenRecord
-from textkit import content_words, has_phrase, words
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import content_words, has_phrase, words
 
 T = TypeVar("T")
 

@@ -4,7 +4,7 @@ Plain stdlib dataclasses (keyword-only, so fields keep the saved JSON's order wh
 defaults): the engine builds and trusts them, and building them costs no pydantic import on the
 headless path. Untrusted JSON (a save read from disk) is validated into them at the boundary
 (`engine.session.saves`, pydantic's TypeAdapter, imported there only). `==` and `repr` come
-from `savedb.records.Record`, as `@dataclass` would write them."""
+from `worldforge_savedb.records.Record`, as `@dataclass` would write them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.game import ARCHETYPES as ARCHETYPES  # re-exported: the game's one list
-from savedb.records import Record
+from worldforge_savedb.records import Record
 
 if TYPE_CHECKING:
     from engine.language.pitch import PitchReading

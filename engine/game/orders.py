@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.game.economy import recompute, sync_burn
 from engine.game.models import GameState, OrgDelta
-from textkit import has_phrase, words
-from textkit.numbers import usd
+from worldforge_textkit import has_phrase, words
+from worldforge_textkit.numbers import usd
 
 # kind, phrases that give it (whole words), what it blocks, the receipt's words
 ORDERS: tuple[tuple[str, tuple[str, ...], str], ...] = (

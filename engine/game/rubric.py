@@ -20,7 +20,7 @@ from engine.game.models import Rubric
 from engine.language.artifact_text import strings
 from engine.language.composition import audiences, conflicts
 from engine.language.directions import Binding
-from textkit import content_words, has_phrase, words
+from worldforge_textkit import content_words, has_phrase, words
 
 WEIGHTS = {
     "relevance": 25,

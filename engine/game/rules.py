@@ -45,9 +45,9 @@ from engine.game.economy import (
 )
 from engine.game.models import Economics, GameState, Hint, OrgDelta, Worker, WorkerKind
 from engine.language.directions import AXES, OPS, Axis, Op
-from savedb.records import FrozenRecord
-from textkit import slug
-from textkit.numbers import usd
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import slug
+from worldforge_textkit.numbers import usd
 
 EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
 LABEL = {k: name.capitalize() for k, name in METER_NAMES.items()}  # one name per meter

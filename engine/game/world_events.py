@@ -16,7 +16,7 @@ from engine.game.rules import Rule, Scale, apply_rule, effect_line, make_rule, p
 from engine.game.world_words import event_words
 from engine.language.grammar import agree, cap, is_plural
 from engine.language.pitch import read_pitch
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 _VERB = re.compile(r"<([a-z]+)>")  # a verb in its singular form (<uses>), made to agree
 

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from engine.language.grammar import singular
-from textkit import STOPWORDS, has_phrase, stem, words
-from textkit.patterns import Pattern
+from worldforge_textkit import STOPWORDS, has_phrase, stem, words
+from worldforge_textkit.patterns import Pattern
 
 NUMBER_FIELD = {
     "churn": "churn_target_pct",

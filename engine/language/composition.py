@@ -15,7 +15,7 @@ from typing import Literal, Protocol, TypeVar
 
 from engine.language.artifact_text import key_lemmas, said
 from engine.language.grammar import join_prose
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 
 class Direction(Protocol):

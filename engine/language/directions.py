@@ -21,9 +21,9 @@ from engine.language.artifact_text import said
 from engine.language.composition import restates
 from engine.language.composition import slot as compose_slot
 from engine.language.grammar import article
-from savedb.records import Record
-from textkit import clip
-from textkit.numbers import usd
+from worldforge_savedb.records import Record
+from worldforge_textkit import clip
+from worldforge_textkit.numbers import usd
 
 Axis = Literal[
     "price",

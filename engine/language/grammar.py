@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from textkit import is_cjk
-from textkit.patterns import Pattern
+from worldforge_textkit import is_cjk
+from worldforge_textkit.patterns import Pattern
 
 _ENGINE: Any = None
 

@@ -22,9 +22,9 @@ from typing import Any
 from engine.language.domains import TRADES, WORLDS
 from engine.language.grammar import is_plural
 from engine.language.pitch_words import Payer, vocab
-from savedb.records import FrozenRecord
-from textkit import STOPWORDS, clean, content_words, is_cjk, words
-from textkit.patterns import Pattern
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import STOPWORDS, clean, content_words, is_cjk, words
+from worldforge_textkit.patterns import Pattern
 
 _KIND_RANK: dict[str, int] = {"minor": 0, "occasion": 1, "place": 2, "owned": 3}
 
@@ -592,7 +592,7 @@ def _best(
 
 
 def unmarked(pitch: str) -> str:
-    """The pitch as read: markup tags and escapes gone, then `textkit.clean` (stored as typed)."""
+    """The pitch as read: markup tags and escapes gone, then `worldforge_textkit.clean` (stored as typed)."""
     pitch = re.sub(
         r"<(script|style)\b[^>]*>.*?</\1\s*>", " ", pitch, flags=re.IGNORECASE | re.DOTALL
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from savedb.records import FrozenRecord, Record
+from worldforge_savedb.records import FrozenRecord, Record
 
 WORDS_FILE = Path(__file__).with_name("pitch_words.json")
 

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 
 from engine.language.grammar import join_prose
-from savedb.records import FrozenRecord, Record
-from textkit import STOPWORDS, has_phrase, words
-from textkit.patterns import Pattern
+from worldforge_savedb.records import FrozenRecord, Record
+from worldforge_textkit import STOPWORDS, has_phrase, words
+from worldforge_textkit.patterns import Pattern
 
 # Asking for plainer words: a tone for the reading and a plain tone for the directions (one list).
 PLAIN_WORDING = ("plainer", "clearer", "readable", "hard to read", "easier to read")

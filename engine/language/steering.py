@@ -32,8 +32,8 @@ from engine.language.directions import (
 from engine.language.reader import read_text
 from engine.language.reader.reads import Read as Said
 from engine.language.reader.reads import Reading
-from savedb.records import FrozenRecord, Record
-from textkit import clip, has_phrase, words
+from worldforge_savedb.records import FrozenRecord, Record
+from worldforge_textkit import clip, has_phrase, words
 
 # What a rejection says when the work ignored the decision it was briefed with.
 DECISION_CUES = (

@@ -1,12 +1,12 @@
 """Player text as the engine accepts it: the length limits (the TUI inputs stop at the same ones)
 and `clean_text`, which refuses control characters and scrubs secrets. Words, stopwords, phrases,
-slugs and clipping are `textkit`'s, one definition for every layer."""
+slugs and clipping are `worldforge_textkit`'s, one definition for every layer."""
 
 from __future__ import annotations
 
 import re
 
-import textkit
+import worldforge_textkit
 from engine.errors import InputError
 
 MAX_PITCH_CHARS = 2000
@@ -20,7 +20,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 def clean_text(value: str, *, field: str, max_chars: int, required: bool = True) -> str:
     """Validate player text: a control character (NUL, an escape) is refused with its code point;
-    then `textkit.clean` (format characters such as bidi overrides and zero-width dropped,
+    then `worldforge_textkit.clean` (format characters such as bidi overrides and zero-width dropped,
     whitespace collapsed, NFC), secrets scrubbed, emptiness and length enforced."""
     if not isinstance(value, str):
         raise InputError(f"{field} must be text")
@@ -29,9 +29,11 @@ def clean_text(value: str, *, field: str, max_chars: int, required: bool = True)
         raise InputError(
             f"{field} contains a control character (U+{ord(bad.group()):04X}); use plain text"
         )
-    from textkit.scrub import scrub  # its patterns load with the first player text, not at start-up
+    from worldforge_textkit.scrub import (
+        scrub,  # its patterns load with the first player text, not at start-up
+    )
 
-    text = scrub(textkit.clean(value))  # secrets never enter game state
+    text = scrub(worldforge_textkit.clean(value))  # secrets never enter game state
     if required and not text:
         raise InputError(f"{field} is empty")
     if len(text) > max_chars:

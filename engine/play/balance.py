@@ -108,7 +108,7 @@ def explore(seed: int, archetype: str, pitch: str = PITCH, prefix: str = "") -> 
     from engine.config import Settings
     from engine.routing import Router
     from engine.session.api import GameSession
-    from savedb.db import connect, transaction
+    from worldforge_savedb.db import connect, transaction
 
     router = Router(Settings(demo_mode="simulation"))
     rows: list[Row] = []

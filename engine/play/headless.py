@@ -21,8 +21,8 @@ from engine.session.commands import Kind
 from engine.session.events import count_by_type
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import Served, served_summary
-from savedb.records import Record
-from textkit import clip
+from worldforge_savedb.records import Record
+from worldforge_textkit import clip
 
 if TYPE_CHECKING:
     from engine.game.models import GameState

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx2 as httpx  # the one HTTP stack (openai 3.x uses httpx2 too)
 
-from azurehttp import token_provider
+from worldforge_azurehttp import token_provider
 
 MAX_RESPONSE_BYTES = 2_000_000
 

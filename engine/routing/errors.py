@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:  # the SDK is heavy (~0.5 s): imported only once a model tier is used
     import openai
 
-from azurehttp import AuthUnavailable
-from savedb.records import FrozenRecord
-from textkit.patterns import Pattern
+from worldforge_azurehttp import AuthUnavailable
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit.patterns import Pattern
 
 Adapt = Literal["temperature", "token_param", "response_format", "stream_options"]
 FORMAT_STATUSES = (400, 404, 422, 500)  # where servers say they cannot take the request's format
@@ -122,7 +122,7 @@ _PARAM_ADAPTS = ("temperature", "max_tokens", "max_completion_tokens")
 def _short(text: object, limit: int = 160) -> str:
     """One line of an endpoint's error text, scrubbed of configured keys and credentials (the one
     boundary every model and Azure error detail passes on its way to events, logs and screens)."""
-    from textkit.scrub import scrub
+    from worldforge_textkit.scrub import scrub
 
     return scrub(" ".join(str(text).split()))[:limit]
 

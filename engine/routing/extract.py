@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from savedb.records import Record
-from textkit.patterns import Pattern
+from worldforge_savedb.records import Record
+from worldforge_textkit.patterns import Pattern
 
 if TYPE_CHECKING:  # pydantic loads when a model's answer is parsed, never on the simulation path
     from pydantic import BaseModel, ValidationError

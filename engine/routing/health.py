@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.config import url_without_userinfo
-from savedb.records import Record
+from worldforge_savedb.records import Record
 
 log = logging.getLogger("worldforge.routing")
 

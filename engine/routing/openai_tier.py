@@ -24,12 +24,12 @@ try:  # openai 3.x speaks httpx2; older releases take an httpx client
 except ImportError:  # pragma: no cover - depends on the installed openai line
     import httpx as _http  # type: ignore[no-redef]
 
-from azurehttp import in_daemon_thread, is_loopback
 from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut, StreamTimeout
 from engine.routing.extract import has_reasoning
 from engine.routing.health import DeploymentCaps, JsonMode
 from engine.routing.target import Target
 from engine.routing.window import Window, read_loading, read_window
+from worldforge_azurehttp import in_daemon_thread, is_loopback
 
 CONNECT_TIMEOUT = 3.0
 DEFAULT_BOUND = 600.0

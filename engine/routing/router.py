@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from azurehttp import in_daemon_thread, token_provider
 from engine.config import Settings, config_dir, load_settings
 from engine.routing import grammar, pace
 from engine.routing.deadline import ActionDeadline
@@ -50,7 +49,8 @@ from engine.routing.types import (
 )
 from engine.routing.window import PROBE_S as WINDOW_PROBE_S
 from engine.routing.window import SAFE_WINDOW, Window, fit, prompt_tokens
-from savedb.records import Record
+from worldforge_azurehttp import in_daemon_thread, token_provider
+from worldforge_savedb.records import Record
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
     import asyncio

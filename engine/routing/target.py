@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from engine.routing.health import TokenParam
 from engine.routing.types import Tier
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, get_args
 
 from engine.errors import GameError
-from savedb.records import Record
+from worldforge_savedb.records import Record
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

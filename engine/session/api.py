@@ -34,7 +34,7 @@ from engine.session.savefile import open_save, open_to_look
 from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_dir, save_run
 from engine.session.steps import Step
 from memory.contract import MemoryBackend
-from savedb.db import db_path, transaction
+from worldforge_savedb.db import db_path, transaction
 
 if TYPE_CHECKING:
     from engine.views.read_model import ReadModel

@@ -17,7 +17,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from engine.session.run_ids import run_id_tables
-from savedb.db import transaction
+from worldforge_savedb.db import transaction
 
 KEPT = frozenset({"memory_audit", "run_leases", "memory_cosmos_tombstones"})
 

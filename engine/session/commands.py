@@ -3,7 +3,7 @@
 A command is a frozen dataclass holding its input, already validated (`from_said` builds it from
 the one line a player typed or the key they pressed and refuses bad input in one line;
 `from_record` rebuilds it from the run's inputs as recorded, for replay; `==`, `repr` and the hash
-come from `savedb.records.FrozenRecord`, as `@dataclass` would write them). Its class says:
+come from `worldforge_savedb.records.FrozenRecord`, as `@dataclass` would write them). Its class says:
 
 - `name` (the capability the snapshot reports and the TUI's action rows name) and `cmd` (how the
   run's inputs record it; the name too, unless the class says otherwise);
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, Typ
 from engine.errors import GameError, InputError, SaveError
 from engine.game.economy import MAX_REDOS
 from engine.language.text import MAX_REASON_CHARS, clean_text
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
     from typing import Self
@@ -719,7 +719,7 @@ def unread_preview(
     binds and what does not, and what the stage's work can be told instead (None: all of it
     binds)."""
     from engine.language.grammar import join_prose
-    from textkit import clip
+    from worldforge_textkit import clip
 
     if not missed or state.stage is None:
         return None

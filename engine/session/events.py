@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from savedb.db import register_schema, transaction
-from savedb.records import Record
-from textkit.scrub import scrub, scrub_obj
+from worldforge_savedb.db import register_schema, transaction
+from worldforge_savedb.records import Record
+from worldforge_textkit.scrub import scrub, scrub_obj
 
 
 class EventType(StrEnum):

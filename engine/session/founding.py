@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from azurehttp import remote_deadline
 from engine.errors import InputError
 from engine.game import economy, pricing
 from engine.game.antagonist import forge
@@ -17,8 +16,9 @@ from engine.game.world import build_stages
 from engine.language.pitch import company_name, unmarked
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
-from savedb.records import FrozenRecord
-from textkit import content_words
+from worldforge_azurehttp import remote_deadline
+from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit import content_words
 
 if TYPE_CHECKING:
     from engine.config import Settings
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 # 11: a redo's summary quotes a reason that ends in a full stop without adding a second one.
 # 12: words from the offering's world and the customer's trade (engine/writing/worlds.py,
 #     trades.py); the venture's problem, promise and priced unit hold across stages.
-# 13: one tokenizer, stopword list and clip (textkit) for the game, memory and search alike.
+# 13: one tokenizer, stopword list and clip (worldforge_textkit) for the game, memory and search alike.
 # 14: stage goals no longer carry the CEO's last call (it binds only from recalled memory).
 # 15: "what changed" shows a list line that changed value as "Label: A → B" (the plan's price).
 # 16: events and rival moves in the offering's world (engine/game/world_words.py); the revenue

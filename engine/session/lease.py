@@ -21,8 +21,8 @@ from typing import Any
 
 from engine.errors import GameError
 from engine.session.saves import run_exists
-from savedb.db import register_schema, transaction
-from savedb.records import FrozenRecord, Record
+from worldforge_savedb.db import register_schema, transaction
+from worldforge_savedb.records import FrozenRecord, Record
 
 
 class RunBusyError(GameError):

@@ -23,7 +23,7 @@ from engine.session.commands import Record
 from engine.session.events import Event, list_events, strip_keys, strip_timing
 from engine.session.founding import READING_FIELDS
 from engine.session.saves import load_run
-from savedb.db import connect
+from worldforge_savedb.db import connect
 
 _TIER_TAG = re.compile(r" \[(simulation|local|foundry|replay)\]$")
 ROUTING_KEYS = {"served_by", "model", "attempts", "usage", "fallback_reason", "raw_text", "runtime"}

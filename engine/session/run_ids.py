@@ -12,7 +12,7 @@ import os
 import re
 import sqlite3
 
-from savedb.db import register_schema
+from worldforge_savedb.db import register_schema
 
 OPAQUE = re.compile(r"run-[0-9a-f]{16}")
 

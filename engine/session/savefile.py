@@ -1,4 +1,4 @@
-"""Opening the save file from the engine: `savedb.db.connect` checks, migrates and stamps it; this
+"""Opening the save file from the engine: `worldforge_savedb.db.connect` checks, migrates and stamps it; this
 module maps its refusals to `SaveError` (one clear line with a way forward) and reports on a save.
 
 A refused file is never written to: the checks read the header and pragmas before anything else.
@@ -13,14 +13,14 @@ from pathlib import Path
 import memory.local.schema  # noqa: F401 - registers the memory tables and their migration
 from engine.errors import SaveError, SaveReadOnly
 from engine.session.run_ids import table_exists
-from savedb.db import (
+from worldforge_savedb.db import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     SaveFileError,
     SaveReadOnlyError,
     connect,
 )
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -38,7 +38,7 @@ class SaveInfo(FrozenRecord):
 def open_save(
     path: str | Path, *, create: bool = True, readonly: bool = False
 ) -> sqlite3.Connection:
-    """`savedb.db.connect` with its refusals raised as SaveError (newer, foreign, corrupt, truncated)."""
+    """`worldforge_savedb.db.connect` with its refusals raised as SaveError (newer, foreign, corrupt, truncated)."""
     try:
         return connect(path, create=create, readonly=readonly)
     except SaveReadOnlyError as err:
@@ -54,7 +54,7 @@ def open_save(
 def open_to_look(path: str | Path) -> tuple[sqlite3.Connection, bool]:
     """The save for a command that only looks, and whether it is read-only: read-write where it
     can be written (an older format is upgraded on the way), else read-only (a read-only dir;
-    `savedb.db` says how)."""
+    `worldforge_savedb.db` says how)."""
     try:
         return open_save(path, create=False), False
     except SaveReadOnly:
@@ -63,7 +63,7 @@ def open_to_look(path: str | Path) -> tuple[sqlite3.Connection, bool]:
 
 def readable_line(path: Path) -> str:
     """What can still be read from a save refused as damaged, for the refusal's one line."""
-    from savedb.stamp import salvage
+    from worldforge_savedb.stamp import salvage
 
     rows = salvage(path, "SELECT name, day, outcome FROM runs ORDER BY updated DESC")
     if not rows:

@@ -16,8 +16,8 @@ from engine.errors import SaveError
 from engine.game.models import GameState
 from engine.session import run_ids as _run_ids  # (and it renames legacy run ids on open)
 from engine.session.events import now_iso
-from savedb.db import register_schema, transaction
-from savedb.records import FrozenRecord
+from worldforge_savedb.db import register_schema, transaction
+from worldforge_savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter

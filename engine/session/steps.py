@@ -46,7 +46,7 @@ from engine.routing import RouteResult
 from engine.session.events import Event, EventType, make_event
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
-from textkit import clip, content_words, has_phrase, words
+from worldforge_textkit import clip, content_words, has_phrase, words
 
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
     from engine.language.reading import Interpretation

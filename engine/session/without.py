@@ -29,7 +29,7 @@ from engine.session.replay import founded, router_for
 from engine.session.saves import load_run
 from engine.views.render import render_artifact
 from engine.workers.agents import gather_context, run_worker
-from textkit import clip
+from worldforge_textkit import clip
 
 LIVE = ("provisional", "active")
 _RULE_ID = re.compile(r" \([a-z_]+\.[a-z_]+\)")  # "at YOU (<rule id>):" → "at YOU:"

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import textkit
+import worldforge_textkit
 from engine.game.artifacts import in_field_order
 from engine.game.rules import RULES, decided_words
 from engine.language.grammar import article
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from engine.views.read_model import Logged
-from savedb.records import Record
-from textkit.numbers import usd
+from worldforge_savedb.records import Record
+from worldforge_textkit.numbers import usd
 
 LABELS: dict[str, str] = {
     "summary": "Summary",
@@ -127,9 +127,9 @@ def number(key: str, value: object) -> str:
 
 
 def prose(text: str) -> str:
-    """Prose as shown: `textkit.clean` (control and invisible format characters out, whitespace
+    """Prose as shown: `worldforge_textkit.clean` (control and invisible format characters out, whitespace
     collapsed), then internal ids and file paths removed. Markup stays literal."""
-    out = " ".join(_INTERNAL.sub("", textkit.clean(text)).split())
+    out = " ".join(_INTERNAL.sub("", worldforge_textkit.clean(text)).split())
     return out.replace(" ,", ",").replace(" :", ":").replace("()", "")
 
 

@@ -10,8 +10,8 @@ from engine.game.economy import METER_NAMES, meter_shown
 from engine.version import version
 from engine.views.render import artifact_markdown, decision_words, economics_label, prose, shipped
 from memory.models import kind_words
-from textkit.numbers import usd
-from textkit.scrub import scrub
+from worldforge_textkit.numbers import usd
+from worldforge_textkit.scrub import scrub
 
 if TYPE_CHECKING:
     from engine.views.read_model import ReadModel
@@ -130,7 +130,7 @@ def write_report(view: ReadModel, save_dir: Path, path: str | Path | None = None
     import tempfile
 
     from engine.errors import SaveError
-    from savedb.db import inside
+    from worldforge_savedb.db import inside
 
     target = (
         Path(path) if path else save_dir / "reports" / f"{view.state.run_id}-day{view.state.day}.md"

@@ -25,8 +25,8 @@ from engine.routing import Router, RouteRequest, RouteResult
 from engine.views.render import changes
 from engine.workers.schema import compiled_schema, judge_for
 from engine.writing.simulate import simulate_artifact
-from savedb.records import Record
-from textkit.scrub import scrub_obj
+from worldforge_savedb.records import Record
+from worldforge_textkit.scrub import scrub_obj
 
 if TYPE_CHECKING:
     from knowledge import Knowledge

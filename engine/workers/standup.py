@@ -14,9 +14,9 @@ from engine.language.fence import DATA_RULE, data_block
 from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
-from textkit import clip
-from textkit.numbers import usd
-from textkit.scrub import scrub
+from worldforge_textkit import clip
+from worldforge_textkit.numbers import usd
+from worldforge_textkit.scrub import scrub
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -10,7 +10,7 @@ from typing import Any
 from engine.game.flaws import WRONG_AUDIENCES
 from engine.writing.phrases import Voice, cap, relative
 from engine.writing.realise import add_sentence
-from textkit.patterns import Pattern
+from worldforge_textkit.patterns import Pattern
 
 # Where an honest mistake lands, per role: an over-claim ("claims") and a wrong audience.
 TOPIC_FIELDS: dict[str, dict[str, str]] = {

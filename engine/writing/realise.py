@@ -55,9 +55,9 @@ from engine.language.directions import (
 from engine.language.grammar import narrows
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, reprice
-from textkit import has_phrase
-from textkit.numbers import usd
-from textkit.patterns import Pattern
+from worldforge_textkit import has_phrase
+from worldforge_textkit.numbers import usd
+from worldforge_textkit.patterns import Pattern
 
 _SKIP = ("follows_decision", "memory_writes", "url")
 _SENTENCE = Pattern(r"(?<=[.!?])\s+")

@@ -30,9 +30,9 @@ from engine.writing.plan import price_plan
 from engine.writing.realise import realise, violate, what_changed
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
-from textkit import clip
-from textkit.numbers import usd as money
-from textkit.patterns import Pattern
+from worldforge_textkit import clip
+from worldforge_textkit.numbers import usd as money
+from worldforge_textkit.patterns import Pattern
 
 
 def customer_from_pitch(pitch: str) -> str:
@@ -314,7 +314,7 @@ def _rotate(v: Voice, bank: tuple[str, ...], number: int, seed: int) -> list[str
 
 
 def _host(company: str) -> str:
-    from textkit import slug
+    from worldforge_textkit import slug
 
     return slug(company, 20, default="venture", ascii_only=True)
 

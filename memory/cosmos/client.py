@@ -16,9 +16,9 @@ from azure.core.credentials import TokenCredential
 from azure.core.exceptions import AzureError, ServiceRequestError, ServiceResponseError
 from azure.cosmos import CosmosClient, exceptions
 
-from azurehttp import in_daemon_thread, remote_deadline
 from memory import lifecycle
 from memory.models import CRITICAL_KINDS, MemoryRecord
+from worldforge_azurehttp import in_daemon_thread, remote_deadline
 
 ORIGIN = "azure-cosmos"
 DEFAULT_DATABASE, DEFAULT_MEMORIES, DEFAULT_AUDIT = "worldforge", "memories", "memory-audit"

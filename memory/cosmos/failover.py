@@ -47,7 +47,7 @@ from memory.models import (
     RecallResult,
     WriteDisposition,
 )
-from savedb.db import register_schema, transaction
+from worldforge_savedb.db import register_schema, transaction
 
 log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.logs)
 

@@ -68,7 +68,7 @@ from memory.models import (
 )
 from memory.recall import Candidates
 from memory.writes import PolicyStore
-from textkit import normalise, terms
+from worldforge_textkit import normalise, terms
 
 __all__ = [
     "DEFAULT_AUDIT",

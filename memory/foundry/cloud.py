@@ -1,7 +1,7 @@
 """The Foundry Agent Service memory-store tier (preview REST API over httpx, bearer token).
 
 Optional and best-effort: the local SQLite store is always written first. Every call goes through
-the shared bounded Azure call (`azurehttp.request_json`: one total deadline, a response-size cap);
+the shared bounded Azure call (`worldforge_azurehttp.request_json`: one total deadline, a response-size cap);
 the first failure of any kind (auth, throttling, server error, timeout, garbage) parks the tier
 for the rest of the session.
 Network I/O happens only outside transactions (`MemoryStore.flush_cloud`, recall outside a step).
@@ -18,10 +18,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from azurehttp import AzureError, TokenProvider, request_json, token_provider
 from memory.guards import clean
 from memory.models import Kind, MemoryRecord
-from savedb.db import transaction
+from worldforge_azurehttp import AzureError, TokenProvider, request_json, token_provider
+from worldforge_savedb.db import transaction
 
 log = logging.getLogger(f"worldforge.{__name__}")  # the one log file (engine.logs)
 

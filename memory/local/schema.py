@@ -1,14 +1,14 @@
 """The memory tables in the shared save file: memories with their FTS5 index, per-run counters, the
-cloud outbox, and the append-only, content-free audit log; registered with the save file (`savedb`),
+cloud outbox, and the append-only, content-free audit log; registered with the save file (`worldforge_savedb`),
 which makes them, and migrates them from older formats, in every save.
 
 Recall runs on SQLite FTS5. The index is external-content (it stores no text of its own, only the
 term index) and kept in step with `memories` by triggers. Every term is stored behind its run's key
 (`run_key`, six characters from a hash of the run id), so a query for run A's terms reads only run
 A's doclists: a recall's cost follows the run's size, not the save's. A note's index terms (the
-shared `textkit` tokenizer: folded, stemmed, no stopwords; each once, as the index keeps no counts)
+shared `worldforge_textkit` tokenizer: folded, stemmed, no stopwords; each once, as the index keeps no counts)
 are not stored in the row: the SQL function `memory_index_terms(run_key, text)`, registered on
-every connection `savedb` opens, derives them for the index, its 'delete' commands and a
+every connection `worldforge_savedb` opens, derives them for the index, its 'delete' commands and a
 'rebuild', through the view `memories_fts_src`. A save remembers which tokenizer built its index
 (`memory_index`); another one rebuilds the index at open, so a delete never names terms the index
 was not given.
@@ -22,9 +22,9 @@ from functools import lru_cache
 from hashlib import blake2b
 from pathlib import Path
 
-import textkit
-from savedb.db import register_function, register_schema
-from textkit import normalise, terms
+import worldforge_textkit
+from worldforge_savedb.db import register_function, register_schema
+from worldforge_textkit import normalise, terms
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS memories (
@@ -175,10 +175,10 @@ def memory_index_terms(key: str | None, text: str | None) -> str:
 
 @lru_cache(maxsize=1)
 def tokenizer_id() -> str:
-    """Names the tokenizer that derives index terms: a hash of the `textkit` package's source. A
+    """Names the tokenizer that derives index terms: a hash of the `worldforge_textkit` package's source. A
     save whose index another tokenizer built is rebuilt at open (`ensure`)."""
     digest = blake2b(digest_size=8)
-    for source in sorted(Path(textkit.__file__).parent.glob("*.py")):
+    for source in sorted(Path(worldforge_textkit.__file__).parent.glob("*.py")):
         digest.update(source.read_bytes())
     return digest.hexdigest()
 

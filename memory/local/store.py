@@ -1,6 +1,6 @@
 """MemoryStore: one run's binding memory in the shared save file.
 
-Every method joins the caller's transaction (`savedb.db.transaction`, re-entrant), checks the
+Every method joins the caller's transaction (`worldforge_savedb.db.transaction`, re-entrant), checks the
 run scope before touching the database, scrubs every text before it is stored (`memory.writes`),
 and records a content-free audit row. Writes go straight to SQLite (its triggers keep the FTS5
 index and the run's counters); nothing about a run is held in process, so any number of stores
@@ -40,8 +40,8 @@ from memory.models import (
     NewNote,
 )
 from memory.writes import PolicyStore
-from savedb.db import transaction
-from textkit import normalise
+from worldforge_savedb.db import transaction
+from worldforge_textkit import normalise
 
 if TYPE_CHECKING:
     from memory.foundry.cloud import CloudMemory

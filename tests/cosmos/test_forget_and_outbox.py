@@ -18,9 +18,9 @@ import pytest
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
-from savedb.db import db_path
 from tests.cosmos.conftest import KEY, cosmos_settings, failover
 from tests.reliability.conftest import replayed
+from worldforge_savedb.db import db_path
 
 pytestmark = pytest.mark.slow
 PITCH = "Seed swaps for balcony gardeners in tower blocks"

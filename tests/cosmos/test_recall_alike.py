@@ -8,7 +8,7 @@ from typing import Any
 
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from savedb.db import connect, db_path
+from worldforge_savedb.db import connect, db_path
 
 WRITES: list[tuple[str, dict[str, Any]]] = [
     (

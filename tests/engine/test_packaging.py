@@ -13,7 +13,14 @@ from engine.logs import LOG_FILENAME
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-PACKAGES = ("engine", "memory", "knowledge", "textkit", "azurehttp", "worldforge_tui")
+PACKAGES = (
+    "engine",
+    "memory",
+    "knowledge",
+    "worldforge_textkit",
+    "worldforge_azurehttp",
+    "worldforge_tui",
+)
 
 
 def test_every_package_ships_py_typed():
@@ -55,3 +62,43 @@ def test_readme_renders_on_pypi_and_names_the_real_log_file():
     ):
         assert target.startswith("https://"), f"{target}: a relative image breaks on PyPI"
     assert f"`{LOG_FILENAME}`" in readme and "tui.log" not in readme
+
+
+def test_the_game_runs_beside_pypi_packages_named_like_its_old_folders(tmp_path):
+    """PyPI has packages called textkit, savedb and azurehttp: installed beside the game (here:
+    first on the path, each refusing to import) they shadow nothing of ours, because ours live
+    under the worldforge_ prefix; `--version` and a headless venture still run."""
+    import subprocess
+    import sys
+
+    shadow = tmp_path / "site"
+    for name in ("textkit", "savedb", "azurehttp"):
+        (shadow / name).mkdir(parents=True)
+        (shadow / name / "__init__.py").write_text(f"raise ImportError('PyPI {name}, not ours')\n")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(shadow)}
+    game = [
+        sys.executable,
+        "-c",
+        "import sys; from worldforge_tui.cli import main; sys.exit(main())",
+    ]
+    version = subprocess.run(
+        [*game, "--version"], check=False, env=env, capture_output=True, text=True
+    )
+    assert version.returncode == 0, version.stderr
+    assert "worldforge" in version.stdout.lower()
+    played = subprocess.run(
+        [
+            *game,
+            "simulate",
+            "--pitch",
+            "Bike repair for couriers",
+            "--save-dir",
+            str(tmp_path / "s"),
+        ],
+        env={**env, "WORLDFORGE_DEMO_MODE": "simulation"},
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert played.returncode == 0, played.stderr[-400:]

@@ -1,4 +1,4 @@
-"""The core's records take `==`, `repr` and the hash from `savedb.records.Record` (one copy, not
+"""The core's records take `==`, `repr` and the hash from `worldforge_savedb.records.Record` (one copy, not
 one `exec`-compiled set per class) and behave exactly as `@dataclass` would have written them: a
 twin made by plain `@dataclass` from the same values shows, compares and hashes the same."""
 
@@ -15,8 +15,8 @@ import engine.game.models as game_models
 import engine.session.commands as commands
 import memory.lifecycle as lifecycle
 import memory.models as memory_models
-from savedb.records import FrozenRecord, Record
 from tests.engine.test_state_codec import records
+from worldforge_savedb.records import FrozenRecord, Record
 
 MODULES = [game_models, commands, memory_models, lifecycle] + [
     importlib.import_module(name)

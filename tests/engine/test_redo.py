@@ -22,7 +22,7 @@ from engine.language.directions import Binding, Direction, payload
 from engine.language.steering import read_directions
 from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
 from engine.writing.simulate import simulate_artifact
-from textkit import has_phrase
+from worldforge_textkit import has_phrase
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 STAGE_OF = {"strategist": 2, "designer": 3, "marketer": 4, "ops": 5}  # index into the stages

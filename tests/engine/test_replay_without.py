@@ -131,7 +131,7 @@ def test_the_what_if_key_re_derives_every_stage_the_note_binds(run):
     note's directions bind, each the same as `--without NOTE --stage N`; it used to show only the
     first stage the note reached."""
     from engine.session.without import without, without_each
-    from savedb.db import connect
+    from worldforge_savedb.db import connect
 
     save, run_id, _reject, reply = run
     conn = connect(save / "worldforge.db")

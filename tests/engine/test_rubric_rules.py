@@ -9,7 +9,7 @@ import pytest
 from engine.game.dilemmas import DECK
 from engine.game.rubric import evaluate
 from engine.game.rules import OWN_ANSWER, RULES
-from textkit import has_phrase
+from worldforge_textkit import has_phrase
 
 JUNK = {
     "a": "lorem ipsum dolor sit amet " * 5,

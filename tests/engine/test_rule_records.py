@@ -18,7 +18,15 @@ from engine.session.steps import binding_words
 from engine.views.render import decision_words
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCT = ("engine", "memory", "knowledge", "worldforge_tui", "textkit", "azurehttp", "savedb")
+PRODUCT = (
+    "engine",
+    "memory",
+    "knowledge",
+    "worldforge_tui",
+    "worldforge_textkit",
+    "worldforge_azurehttp",
+    "worldforge_savedb",
+)
 RECORD = Path("engine/game/rules.json")
 
 

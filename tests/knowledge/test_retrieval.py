@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from knowledge import KnowledgeHit, KnowledgeIndex, retrieval, search
 from knowledge.models import HIT_TEXT_LIMIT
 from knowledge.retrieval import default_index, split_sections
-from textkit import clip, query_terms, stem
-from textkit import slug as slugify
-from textkit import terms as tokenize
+from worldforge_textkit import clip, query_terms, stem
+from worldforge_textkit import slug as slugify
+from worldforge_textkit import terms as tokenize
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from memory.local.store import MemoryStore
-from savedb.db import connect, db_path
 from tests.memory.foundry_server import FoundryServer
+from worldforge_savedb.db import connect, db_path
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from savedb.db import connect, db_path
+from worldforge_savedb.db import connect, db_path
 from worldforge_tui.cli import main
 
 

@@ -8,8 +8,8 @@ import pytest
 from memory.foundry.cloud import CloudMemory
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from savedb.db import transaction
 from tests.memory.foundry_server import TOKEN, FoundryServer
+from worldforge_savedb.db import transaction
 
 
 def cloud_for(server: FoundryServer, **kw) -> CloudMemory:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from savedb.db import connect, copy_of, transaction
+from worldforge_savedb.db import connect, copy_of, transaction
 
 
 def test_a_copy_holds_the_same_save_and_changes_apart_from_it(tmp_path):

@@ -190,7 +190,7 @@ def test_audit_is_content_free_and_append_only(store: MemoryStore) -> None:
 
 
 def test_a_failed_step_rolls_back_memory_and_audit(store: MemoryStore) -> None:
-    from savedb.db import transaction
+    from worldforge_savedb.db import transaction
 
     with pytest.raises(RuntimeError), transaction(store.conn):
         store.remember(NewNote("procedural", "Depth first", author="ceo", game_day=1))

@@ -9,7 +9,7 @@ import pytest
 
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from savedb.db import connect
+from worldforge_savedb.db import connect
 
 
 def test_payload_round_trips_and_rides_in_recall(tmp_path):

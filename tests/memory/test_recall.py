@@ -10,7 +10,7 @@ from memory import recall
 from memory.local.store import MemoryStore
 from memory.models import MemoryRecord, NewNote
 from memory.recall import tokens
-from textkit import query_terms
+from worldforge_textkit import query_terms
 
 
 def rec(
@@ -142,7 +142,7 @@ def test_relevance_recency_and_importance_all_count(store: MemoryStore) -> None:
 def test_recall_follows_other_stores_connections_and_rollbacks(
     store: MemoryStore, save_dir
 ) -> None:
-    from savedb.db import connect, db_path, transaction
+    from worldforge_savedb.db import connect, db_path, transaction
 
     assert store.recall("clinic", game_day=1).items == []
     other = MemoryStore(store.conn, "run-a")
@@ -203,7 +203,7 @@ def test_hostile_query_text_is_harmless(store: MemoryStore) -> None:
 
 
 def test_same_inputs_give_same_ids_and_block(tmp_path) -> None:
-    from savedb.db import connect, db_path
+    from worldforge_savedb.db import connect, db_path
 
     blocks = []
     for name in ("one", "two"):
@@ -290,7 +290,7 @@ def test_property_budget_arithmetic(texts, budget, limit, with_rider) -> None:
 def test_a_runs_recall_does_not_depend_on_other_runs_in_the_save(tmp_path) -> None:
     """Replay re-derives a run in an empty save: its ranking must be the same there as beside
     any number of other runs (so the index statistics are the run's own)."""
-    from savedb.db import connect, db_path
+    from worldforge_savedb.db import connect, db_path
 
     def block(extra_runs: int) -> str:
         conn = connect(db_path(tmp_path / f"save-{extra_runs}"))

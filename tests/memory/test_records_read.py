@@ -10,7 +10,7 @@ import pytest
 
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from savedb.db import connect, db_path, transaction
+from worldforge_savedb.db import connect, db_path, transaction
 
 
 def test_change_from_another_connection_is_read_at_once(save_dir, store: MemoryStore) -> None:

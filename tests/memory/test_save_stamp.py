@@ -1,5 +1,5 @@
 """The stamp a save is judged by is its newest committed one, read by SQLite in the same snapshot
-as the damage check (`savedb.stamp.inspect`), even while it is only in the -wal."""
+as the damage check (`worldforge_savedb.stamp.inspect`), even while it is only in the -wal."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from savedb.db import SCHEMA_VERSION, SaveFileError, connect, db_path
-from savedb.stamp import inspect
+from worldforge_savedb.db import SCHEMA_VERSION, SaveFileError, connect, db_path
+from worldforge_savedb.stamp import inspect
 
 
 def _holder(path: Path) -> sqlite3.Connection:

@@ -12,7 +12,7 @@ import pytest
 
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from savedb.db import APPLICATION_ID, SCHEMA_VERSION, connect, db_path
+from worldforge_savedb.db import APPLICATION_ID, SCHEMA_VERSION, connect, db_path
 
 # The memory tables as format 1 wrote them (the columns and triggers the migration must retire).
 _FORMAT_1 = """
@@ -143,7 +143,7 @@ END;
 
 def _format_2_save(path: Path) -> None:
     """A save as format 2 left it: rows with their stored terms, the index built from them."""
-    from textkit import terms
+    from worldforge_textkit import terms
 
     conn = connect(path)
     store = MemoryStore(conn, "run-two")
@@ -176,7 +176,7 @@ def test_format_2_save_drops_its_stored_terms_and_recalls_as_before(save_dir: Pa
 
 def test_an_index_built_by_another_tokenizer_is_rebuilt_at_open(save_dir: Path) -> None:
     """The index terms are derived from the text: a save whose index another tokenizer built
-    (another textkit) gets its index rebuilt, so deletes name the terms the index holds."""
+    (another worldforge_textkit) gets its index rebuilt, so deletes name the terms the index holds."""
     path = db_path(save_dir)
     conn = connect(path)
     store = MemoryStore(conn, "run-t")
@@ -215,7 +215,7 @@ def test_migration_keeps_each_runs_highest_id_after_a_prune(save_dir: Path) -> N
     conn.close()
 
 
-# The memory tables reach the save file by registering with `savedb` when memory.local.schema is
+# The memory tables reach the save file by registering with `worldforge_savedb` when memory.local.schema is
 # imported; every path that opens a save for writing must have imported it, or an older save would
 # be stamped current with its memory tables left unmigrated. Each is tried in a fresh process.
 _OPENERS = {

@@ -9,7 +9,7 @@ import pytest
 from memory.contract import ScopeError
 from memory.local.store import MemoryStore
 from memory.models import NewNote
-from savedb.db import connect, db_path, transaction
+from worldforge_savedb.db import connect, db_path, transaction
 
 
 def _statements(conn) -> list[str]:

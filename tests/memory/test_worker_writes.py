@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from memory.guards import CleanWrite, check_request
 from memory.local.store import MemoryStore
 from memory.models import MAX_TEXT
-from savedb.db import connect, db_path
+from worldforge_savedb.db import connect, db_path
 
 
 def write(store: MemoryStore, req, stage: str = "stage_1_you", day: int = 2):

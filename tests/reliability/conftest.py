@@ -19,9 +19,9 @@ from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
 from engine.session.replay import ReplayReport, verify
 from engine.session.savefile import open_save
-from savedb.db import db_path
 from tests.reliability.crash import Zygote
 from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401 - fixtures
+from worldforge_savedb.db import db_path
 
 PITCH = "Repair bookings for independent bike shops"
 ROOT = Path(__file__).resolve().parents[2]

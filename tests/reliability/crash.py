@@ -29,7 +29,7 @@ from engine.session.events import list_events
 from engine.session.replay import verify
 from engine.session.savefile import integrity, open_save
 from engine.session.saves import list_runs
-from savedb.db import db_path
+from worldforge_savedb.db import db_path
 from worldforge_tui.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[2]

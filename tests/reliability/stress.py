@@ -259,7 +259,7 @@ def _signal_later(
 def _check(save: Path, tally: Tally, seconds: float, seed: int) -> dict[str, object]:
     from engine.session.replay import verify
     from engine.session.saves import load_run
-    from savedb.db import connect
+    from worldforge_savedb.db import connect
 
     conn = connect(save / "worldforge.db", create=False)
     try:

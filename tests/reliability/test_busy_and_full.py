@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from savedb import db as savedb
-from savedb.db import connect, db_path
 from tests.reliability.conftest import play_venture
+from worldforge_savedb import db as worldforge_savedb
+from worldforge_savedb.db import connect, db_path
 
 ROOT = Path(__file__).resolve().parents[2]
 PITCH = "Repair bookings for independent bike shops"
@@ -60,12 +60,12 @@ def test_a_full_disk_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 def test_a_busy_save_is_waited_for_then_refused_in_one_line(tmp_path: Path, monkeypatch) -> None:
     run_id = play_venture(tmp_path, stop_after=2)
-    monkeypatch.setattr(savedb, "BUSY_TIMEOUT_MS", 200)
-    monkeypatch.setattr(savedb, "BUSY_RETRIES", 1)
+    monkeypatch.setattr(worldforge_savedb, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(worldforge_savedb, "BUSY_RETRIES", 1)
     holder = sqlite3.connect(db_path(tmp_path), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process mid-write, for longer than we wait
     try:
-        with pytest.raises(savedb.SaveBusyError) as err:
+        with pytest.raises(worldforge_savedb.SaveBusyError) as err:
             conn = connect(db_path(tmp_path), create=False)
             conn.close()
         assert "the save is busy" in str(err.value) and "\n" not in str(err.value)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from engine.session.savefile import integrity, open_save
 from engine.session.saves import list_runs
-from savedb.db import db_path
 from tests.reliability.conftest import play_venture
+from worldforge_savedb.db import db_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from savedb.db import SaveFileError, connect, db_path
+from worldforge_savedb.db import SaveFileError, connect, db_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,7 +118,7 @@ def test_opening_while_another_process_checkpoints_and_compacts_never_refuses(
             "-c",
             textwrap.dedent(f"""
                 import sys
-                from savedb.db import connect
+                from worldforge_savedb.db import connect
                 from memory.local.store import compact
                 c = connect({str(path)!r})
                 for i in range(120):
@@ -186,7 +186,7 @@ def test_a_save_cut_short_is_refused_in_one_line(tmp_path: Path) -> None:
 def test_the_save_file_is_never_opened_and_closed_outside_sqlite(tmp_path: Path) -> None:
     """Opening a save twice reads its header through one pinned descriptor, not a new one."""
     path = _new_save(tmp_path)
-    from savedb import stamp
+    from worldforge_savedb import stamp
 
     key = (path.stat().st_dev, path.stat().st_ino)
     connect(path, create=False).close()

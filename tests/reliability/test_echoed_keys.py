@@ -17,7 +17,7 @@ from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import RunStage
 from tests.reliability.conftest import cli
-from textkit.scrub import scrub
+from worldforge_textkit.scrub import scrub
 
 HEX_KEY = "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c"  # a 32-hex Azure-style key: no sk- prefix
 ODD_KEY = "Qx!7~zz.pass.Phrase_42"  # a key of no known shape at all

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from savedb.db import SaveFileError, connect, db_path
 from tests.reliability.conftest import cli, play_venture
+from worldforge_savedb.db import SaveFileError, connect, db_path
 
 
 def _digest(folder: Path, rebuilt: str = "") -> dict[str, str]:

@@ -14,7 +14,7 @@ from engine.errors import GameError
 from engine.session.api import GameSession
 from engine.session.commands import Approve, RunStage
 from engine.session.run_ids import run_id_tables
-from savedb.db import db_path
+from worldforge_savedb.db import db_path
 from worldforge_tui.cli import main
 
 PITCH = "Repair bookings for independent bike shops"

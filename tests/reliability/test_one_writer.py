@@ -23,9 +23,9 @@ from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
 from engine.session.lease import RunBusyError
 from engine.session.savefile import open_save
-from savedb.db import db_path
 from tests.reliability.conftest import cli, play_venture, replayed
 from tests.reliability.sequences import run_sequence
+from worldforge_savedb.db import db_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ import pytest
 
 from engine.play.headless import Plan, play
 from engine.session.api import GameSession
-from savedb.db import db_path
+from worldforge_savedb.db import db_path
 from worldforge_tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,9 +15,9 @@ import pytest
 from engine.session.api import GameSession
 from engine.session.commands import Approve
 from memory.local.schema import memory_index_terms, run_key
-from savedb.db import connect, db_path
 from tests.reliability.conftest import play_venture
-from textkit import terms
+from worldforge_savedb.db import connect, db_path
+from worldforge_textkit import terms
 
 ROOT = Path(__file__).resolve().parents[2]
 OPAQUE = re.compile(r"run-[0-9a-f]{16}")

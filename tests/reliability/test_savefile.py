@@ -20,8 +20,14 @@ from engine.play.headless import Plan, play
 from engine.session.api import GameSession
 from engine.session.replay import verify
 from engine.session.savefile import inspect_save, integrity, open_save
-from savedb.db import APPLICATION_ID, SCHEMA_VERSION, SQLITE_MAGIC, SaveFileError, connect
 from tests.reliability.conftest import play_venture
+from worldforge_savedb.db import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    SQLITE_MAGIC,
+    SaveFileError,
+    connect,
+)
 from worldforge_tui.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[2]

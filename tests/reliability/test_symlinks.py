@@ -9,8 +9,8 @@ import pytest
 
 from engine.errors import SaveError
 from engine.session.api import GameSession
-from savedb.db import SaveFileError, connect
 from tests.reliability.conftest import cli, play_venture
+from worldforge_savedb.db import SaveFileError, connect
 
 
 def test_a_save_file_symlinked_outside_is_refused(tmp_path: Path) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from memory.local.schema import memory_index_terms
-from savedb.db import db_path
 from tests.reliability.conftest import cli, play_venture
+from worldforge_savedb.db import db_path
 
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x1b[H\x1b]52;c;ZXZpbA==\x07\x9b31m\u202eevil\u202c\x07\x08"
 # What a terminal would act on: ESC, C1 controls (CSI/OSC/ST), BEL, backspace, bidi overrides.

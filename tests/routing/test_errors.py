@@ -6,8 +6,8 @@ import httpx2
 import openai
 import pytest
 
-from azurehttp import AuthUnavailable, token_provider
 from engine.routing.errors import classify, retry_after_seconds
+from worldforge_azurehttp import AuthUnavailable, token_provider
 
 
 def _status_error(cls, status: int, body: dict, headers: dict | None = None):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.game.economy import TUNING, initial_economics, recompute, runway_text
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, MAX_REASON_CHARS
-from textkit.numbers import number, runway, runway_short, usd, usd_short
+from worldforge_textkit.numbers import number, runway, runway_short, usd, usd_short
 
 
 def test_money_full_and_short() -> None:
@@ -51,7 +51,7 @@ async def test_tui_fields_take_what_the_engine_accepts(tmp_path) -> None:
 
 def test_a_long_runway_is_said_in_years():
     """A venture that raised money ended with '824.5 months of runway left'."""
-    from textkit.numbers import months_said, runway
+    from worldforge_textkit.numbers import months_said, runway
 
     assert months_said(4.52) == "4.5 months"
     assert months_said(824.5) == "69 years"

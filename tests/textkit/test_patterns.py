@@ -1,10 +1,10 @@
-"""textkit.patterns.Pattern: a module-level regex compiled on first use, answering as re.compile's."""
+"""worldforge_textkit.patterns.Pattern: a module-level regex compiled on first use, answering as re.compile's."""
 
 from __future__ import annotations
 
 import re
 
-from textkit.patterns import Pattern
+from worldforge_textkit.patterns import Pattern
 
 
 def test_a_pattern_compiles_on_first_use_and_answers_as_re_does():

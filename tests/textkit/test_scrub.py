@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textkit.scrub import REDACTED, scrub, scrub_obj
+from worldforge_textkit.scrub import REDACTED, scrub, scrub_obj
 
 SECRETS = [
     ("openai", "use sk-abcdefghijklmnopqrstuvwxyz0123456789 for calls", "sk-abcdefghijklmnop"),

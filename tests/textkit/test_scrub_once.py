@@ -11,8 +11,8 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textkit import scrub as scrubbing
-from textkit.scrub import REDACTED, is_secret_field, register_secret, scrub, scrub_obj
+from worldforge_textkit import scrub as scrubbing
+from worldforge_textkit.scrub import REDACTED, is_secret_field, register_secret, scrub, scrub_obj
 
 # Pieces that make the passes fire or nearly fire, mixed with ordinary game prose.
 PIECES = [
@@ -131,7 +131,7 @@ def test_a_secret_registered_later_is_redacted_from_a_remembered_text():
 
 def test_importing_the_scrubber_compiles_nothing():
     code = (
-        "import textkit.scrub as s; assert s._rx.cache_info().currsize == 0; "
+        "import worldforge_textkit.scrub as s; assert s._rx.cache_info().currsize == 0; "
         "assert s.scrub('plain prose about farmers') == 'plain prose about farmers'; "
         "assert s._rx.cache_info().currsize == 0, 'a clean text compiled the passes'; "
         "assert s.scrub('the designer keeps a key customer') == 'the designer keeps a key customer'; "

@@ -5,30 +5,38 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import textkit
+import worldforge_textkit
 
 
 def test_accented_names_slug_to_their_letters() -> None:
-    assert textkit.slug("Café Ñandú") == "cafe-nandu"
-    assert textkit.slug("Zoë's Crème Brûlée Co.") == "zoes-creme-brulee-co"
-    assert textkit.slug("Łódź Østby") == "łodz-østby"  # letters without a decomposition stay
-    assert textkit.slug("東京 Robotics") == "東京-robotics"  # no decomposition: letters kept
-    assert textkit.slug("!!!", default="venture") == "venture"
-    assert textkit.slug("Café Ñandú Cooperative", 15, ascii_only=True) == "cafe-nandu-coop"
-    assert textkit.slug("Thé 東京 Łódź", ascii_only=True) == "the-odz"
-    assert textkit.slug("東京", default="venture", ascii_only=True) == "venture"  # ids stay ASCII
+    assert worldforge_textkit.slug("Café Ñandú") == "cafe-nandu"
+    assert worldforge_textkit.slug("Zoë's Crème Brûlée Co.") == "zoes-creme-brulee-co"
+    assert (
+        worldforge_textkit.slug("Łódź Østby") == "łodz-østby"
+    )  # letters without a decomposition stay
+    assert (
+        worldforge_textkit.slug("東京 Robotics") == "東京-robotics"
+    )  # no decomposition: letters kept
+    assert worldforge_textkit.slug("!!!", default="venture") == "venture"
+    assert (
+        worldforge_textkit.slug("Café Ñandú Cooperative", 15, ascii_only=True) == "cafe-nandu-coop"
+    )
+    assert worldforge_textkit.slug("Thé 東京 Łódź", ascii_only=True) == "the-odz"
+    assert (
+        worldforge_textkit.slug("東京", default="venture", ascii_only=True) == "venture"
+    )  # ids stay ASCII
 
 
 def test_accented_and_plain_spellings_meet_on_one_term() -> None:
-    assert textkit.terms("Café naïve") == textkit.terms("cafe NAIVE")
-    assert textkit.normalise("Crème  BRÛLÉE!") == "creme brulee"
+    assert worldforge_textkit.terms("Café naïve") == worldforge_textkit.terms("cafe NAIVE")
+    assert worldforge_textkit.normalise("Crème  BRÛLÉE!") == "creme brulee"
 
 
 def test_clean_drops_controls_and_invisible_format_characters() -> None:
     hostile = "pay\u202eroll\x00 on\u200b time\x1b[31m \t\n done"
-    assert textkit.clean(hostile) == "payroll on time [31m done"
-    assert textkit.clean("a" * 50, 10) == "a" * 10
-    assert textkit.clean(12) == "12"
+    assert worldforge_textkit.clean(hostile) == "payroll on time [31m done"
+    assert worldforge_textkit.clean("a" * 50, 10) == "a" * 10
+    assert worldforge_textkit.clean(12) == "12"
 
 
 def test_stemming_meets_inflections() -> None:
@@ -38,31 +46,41 @@ def test_stemming_meets_inflections() -> None:
         ("churn", "churned", "churning", "churns"),
         ("price", "pricing", "priced"),
     ):
-        assert len({textkit.stem(w) for w in group}) == 1, group
+        assert len({worldforge_textkit.stem(w) for w in group}) == 1, group
 
 
 def test_terms_drop_stopwords_and_join_compounds() -> None:
-    assert textkit.terms("The churned customers are churning") == ["churn", "customer", "churn"]
-    assert textkit.query_terms("trade-off") == [textkit.stem("trade"), "tradeoff"]
-    assert textkit.query_terms("a b c d e f g h", limit=3) == []
-    assert textkit.query_terms("clinic payroll farmers pricing", limit=2) == ["clinic", "payroll"]
+    assert worldforge_textkit.terms("The churned customers are churning") == [
+        "churn",
+        "customer",
+        "churn",
+    ]
+    assert worldforge_textkit.query_terms("trade-off") == [
+        worldforge_textkit.stem("trade"),
+        "tradeoff",
+    ]
+    assert worldforge_textkit.query_terms("a b c d e f g h", limit=3) == []
+    assert worldforge_textkit.query_terms("clinic payroll farmers pricing", limit=2) == [
+        "clinic",
+        "payroll",
+    ]
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300))
 def test_any_text_gives_clean_terms_and_slugs(text: str) -> None:
-    for term in textkit.terms(text):
+    for term in worldforge_textkit.terms(text):
         assert term and term.isalnum() and " " not in term
-    s = textkit.slug(text, 40)
+    s = worldforge_textkit.slug(text, 40)
     assert len(s) <= 40 and not s.startswith("-") and not s.endswith("-")
-    cleaned = textkit.clean(text)
+    cleaned = worldforge_textkit.clean(text)
     assert cleaned == cleaned.strip() and "  " not in cleaned
     assert all(ch.isprintable() for ch in cleaned)
 
 
 def test_one_tokenizer_keeps_contractions_and_compounds_whole() -> None:
     said = "Don't trade-off the rival’s Café; 犬のトリミング"
-    assert textkit.words(said) == [
+    assert worldforge_textkit.words(said) == [
         "don't",
         "trade-off",
         "the",
@@ -71,25 +89,27 @@ def test_one_tokenizer_keeps_contractions_and_compounds_whole() -> None:
         "犬",
         "トリミング",
     ]
-    assert textkit.content_words("We won't sell to the dog owners, les clients") == [
+    assert worldforge_textkit.content_words("We won't sell to the dog owners, les clients") == [
         "sell",
         "dog",
         "owners",
         "clients",
     ]
-    assert textkit.has_phrase(said, "don't") and not textkit.has_phrase(said, "don")
-    assert textkit.has_phrase("a cat-sitting app", "cat-sitting")
-    assert not textkit.has_phrase("a cat-sitting app", "cat")
+    assert worldforge_textkit.has_phrase(said, "don't") and not worldforge_textkit.has_phrase(
+        said, "don"
+    )
+    assert worldforge_textkit.has_phrase("a cat-sitting app", "cat-sitting")
+    assert not worldforge_textkit.has_phrase("a cat-sitting app", "cat")
 
 
 def test_words_are_the_same_remembered_or_split_and_a_caller_cannot_change_them() -> None:
     """Short texts' words are remembered per process: every call still gets its own list, and a
     long text (split each time) or a CJK one splits as a short one does."""
     short = "Don't sell to the rival’s clinics; 犬のトリミング"
-    first = textkit.words(short)
+    first = worldforge_textkit.words(short)
     first.append("poisoned")
     first[0] = "do"
-    assert textkit.words(short) == [
+    assert worldforge_textkit.words(short) == [
         "don't",
         "sell",
         "to",
@@ -100,9 +120,11 @@ def test_words_are_the_same_remembered_or_split_and_a_caller_cannot_change_them(
         "トリミング",
     ]
     long = " ".join([short] * 40)  # past the memo's length: split, not remembered
-    assert len(long) > 400 and textkit.words(long) == textkit.words(short) * 40
-    assert textkit.words("犬のトリミング") == ["犬", "トリミング"]
-    assert textkit.words("no cjk here, o'clock") == ["no", "cjk", "here", "o'clock"]
+    assert (
+        len(long) > 400 and worldforge_textkit.words(long) == worldforge_textkit.words(short) * 40
+    )
+    assert worldforge_textkit.words("犬のトリミング") == ["犬", "トリミング"]
+    assert worldforge_textkit.words("no cjk here, o'clock") == ["no", "cjk", "here", "o'clock"]
 
 
 def test_engine_and_memory_share_one_stopword_list() -> None:
@@ -111,7 +133,7 @@ def test_engine_and_memory_share_one_stopword_list() -> None:
 
     assert not hasattr(engine_text, "STOPWORDS") and not hasattr(engine_text, "words")
     for module in (pitch, reading):
-        assert module.STOPWORDS is textkit.STOPWORDS
+        assert module.STOPWORDS is worldforge_textkit.STOPWORDS
     # the direction reader keeps no word list of its own: its words are data (language/vocab)
     assert not hasattr(steering, "STOPWORDS")
 
@@ -125,7 +147,7 @@ def test_index_terms_are_single_fts5_tokens() -> None:
     conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'unicode61 remove_diacritics 0')")
     conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'row')")
     text = "Don't trade-off the rival's naïve Café-owners; O'Brien’s 24/7 shop"
-    found = textkit.terms(text)
+    found = worldforge_textkit.terms(text)
     conn.execute("INSERT INTO t (x) VALUES (?)", (" ".join(found),))
     assert {r[0] for r in conn.execute("SELECT term FROM v")} == set(found)
     assert "don" in found and "tradeoff" in found and "obrien" not in found

@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from azurehttp import is_loopback_host
 from engine.version import install_hint
+from worldforge_azurehttp import is_loopback_host
 from worldforge_tui.cli import main
 from worldforge_tui.cli.serve import bind_problem
 

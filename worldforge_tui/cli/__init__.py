@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import GameError
 from engine.game import ARCHETYPES
-from textkit.numbers import runway, usd
+from worldforge_textkit.numbers import runway, usd
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -111,7 +111,7 @@ def _decided(decision: dict[str, Any] | None) -> str:
     if not decision:
         return ""
     from engine.views.render import decision_words
-    from textkit import clip
+    from worldforge_textkit import clip
 
     words = decision_words(decision.get("rule_id"), str(decision.get("interpreted") or ""))
     return f"{decision.get('option') or '?'}: {clip(words, 60)}"
@@ -124,7 +124,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.play.headless import Plan, play, summary
     from engine.session.api import GameSession
     from engine.views.served import served_lines, tier_warning
-    from textkit import clip
+    from worldforge_textkit import clip
 
     gc.freeze()  # the modules just loaded live to the end: the venture's collections skip them (-3 %)
     plan = Plan.from_cli(  # validate before writing
@@ -256,7 +256,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from engine.session.replay import verify
     from engine.session.savefile import open_save
     from engine.session.saves import load_run, resolve_save_dir
-    from savedb.db import db_path
+    from worldforge_savedb.db import db_path
 
     path = db_path(resolve_save_dir(args.save_dir))
     if not path.exists():
@@ -546,7 +546,7 @@ def _save_refusal(err: BaseException) -> str | None:
     sqlite3 = sys.modules.get("sqlite3")
     if sqlite3 is None or not isinstance(err, sqlite3.OperationalError):
         return None
-    from savedb.db import SaveBusyError, busy_line, is_busy
+    from worldforge_savedb.db import SaveBusyError, busy_line, is_busy
 
     text = " ".join(str(err).split())
     if isinstance(err, SaveBusyError):
@@ -589,7 +589,7 @@ def _is_settings_error(err: BaseException) -> bool:
 
 
 def _scrubbed(text: str) -> str:
-    from textkit.scrub import scrub
+    from worldforge_textkit.scrub import scrub
 
     return scrub(text)
 

@@ -73,7 +73,7 @@ def locations(save_dir: str | None = None) -> dict[str, str]:
     """Every path the game reads or writes, by name."""
     from engine.config import config_dir, log_dir, settings_path
     from engine.session.saves import resolve_save_dir
-    from savedb.db import db_path
+    from worldforge_savedb.db import db_path
 
     saves = resolve_save_dir(save_dir)
     return {

@@ -360,7 +360,7 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
     else:
         from engine.session.events import forget_run
         from engine.session.saves import delete_run
-        from savedb.db import transaction
+        from worldforge_savedb.db import transaction
 
         with transaction(conn):
             gone = store.forget_run(compact=False)
@@ -413,7 +413,7 @@ def run(args: argparse.Namespace) -> int:
     # their modules are imported
     import memory.local.schema  # noqa: F401
     from engine.session.saves import resolve_save_dir
-    from savedb.db import connect, db_path
+    from worldforge_savedb.db import connect, db_path
 
     try:
         path = db_path(resolve_save_dir(args.save_dir))

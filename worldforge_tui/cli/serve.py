@@ -89,7 +89,7 @@ def _bind_line(err: OSError, host: str, port: int) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from azurehttp import is_loopback_host
+    from worldforge_azurehttp import is_loopback_host
     from worldforge_tui.cli import CliError, warn
 
     try:

@@ -1,13 +1,13 @@
 """Number formatting for the panes: fields, meters and signed deltas (pure, no textual); the money
-and months themselves come from `textkit.numbers`."""
+and months themselves come from `worldforge_textkit.numbers`."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 from engine.game.economy import METER_NAMES, meter_shown
-from textkit.numbers import number, runway_short
-from textkit.numbers import usd_short as money
+from worldforge_textkit.numbers import number, runway_short
+from worldforge_textkit.numbers import usd_short as money
 
 __all__ = ["money", "number"]  # the numbers module's, re-exported for the panes
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
-from textkit.patterns import Pattern
+from worldforge_textkit.patterns import Pattern
 
 # CSI (ESC [ … final), OSC (ESC ] … BEL/ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST), 2-char ESC sequences,
 # and the 8-bit C1 forms of CSI/OSC. Compiled on first use: most output has no control at all.
@@ -56,7 +56,7 @@ class SafeStream:
         self.inner = inner
 
     def write(self, text: str) -> int:
-        from textkit.scrub import scrub
+        from worldforge_textkit.scrub import scrub
 
         self.inner.write(printable(scrub(text)))
         return len(text)

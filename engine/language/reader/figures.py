@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from engine.language.reader.vocab import Vocab
-from savedb.records import Record
+from worldforge_savedb.records import Record
 
 
 @dataclass(eq=False, repr=False)

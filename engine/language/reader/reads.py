@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from engine.language.reader.figures import currency_in, fmt
 from engine.language.reader.utterance import Clause, Token, Utterance, parse
 from engine.language.reader.vocab import Vocab
-from savedb.records import Record
+from worldforge_savedb.records import Record
 
 KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
 CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))

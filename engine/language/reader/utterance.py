@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from savedb.records import FrozenRecord, Record
+from worldforge_savedb.records import FrozenRecord, Record
 
 MAX_CHARS = 1000  # the longest reason the session accepts (engine.language.text)
 MAX_CLAUSES = 40

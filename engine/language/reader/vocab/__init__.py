@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.language.reader.utterance import tokenize
-from savedb.records import FrozenRecord
+from worldforge_savedb.records import FrozenRecord
 
 _HERE = Path(__file__).resolve().parent
 AXES = (

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from savedb.stamp import Look, inspect, read_head
-from savedb.stamp import is_busy as is_busy
+from worldforge_savedb.stamp import Look, inspect, read_head
+from worldforge_savedb.stamp import is_busy as is_busy
 
 DB_FILENAME = "worldforge.db"
 BUSY_TIMEOUT_MS = 15000  # a writer waits this long for another process's transaction (issue 26)

@@ -1,5 +1,5 @@
 """One text toolkit for every layer: cleaning, folding, tokenising, stemming, stopwords, phrases,
-slugs and clipping (`textkit.scrub`, imported on its own: secret scrubbing). Unicode-aware throughout, and free of any game or storage import.
+slugs and clipping (`worldforge_textkit.scrub`, imported on its own: secret scrubbing). Unicode-aware throughout, and free of any game or storage import.
 
 - `clean`: control characters out, invisible format characters (bidi overrides, zero-width) out,
   whitespace folded to single spaces, NFC, optional clamp.
@@ -24,7 +24,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from textkit.patterns import Pattern
+from worldforge_textkit.patterns import Pattern
 
 _RUN = r"[^\W_]+"  # letters and digits of any script
 _PART = re.compile(_RUN)
