@@ -7,7 +7,6 @@ cut off (below the screen, or scrolled out of its container's view).
 
 from __future__ import annotations
 
-import pytest
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -112,7 +111,6 @@ async def test_every_screen_and_dialog_fits_80x24(tmp_path):
     assert problems == []
 
 
-@pytest.mark.xfail(reason="the new-venture form at 80×24 is the pitch reader's (issue 43) to fit")
 async def test_the_new_venture_form_fits_80x24(tmp_path):
     app = WorldForgeApp(save_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
