@@ -15,23 +15,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.language.directions import AXES
 from engine.language.reader.utterance import tokenize
 from worldforge_savedb.records import FrozenRecord
 
 _HERE = Path(__file__).resolve().parent
-AXES = (
-    "price",
-    "audience",
-    "exclusion",
-    "channel",
-    "scope",
-    "place",
-    "timeline",
-    "claim",
-    "tone",
-    "number",
-    "name",
-)
 
 
 class VocabError(ValueError):
