@@ -23,6 +23,16 @@ if TYPE_CHECKING:
 
 Part = str | tuple[str, str]
 
+# How the decision was read, in words (the engine's `matched_by`, never shown as an id).
+HOW_READ = {
+    "option": "you picked the option",
+    "keywords": "read from your words",
+    "negation": "you ruled out the other",
+    "not-yet": "read as not yet",
+    "both": "both options",
+    "custom": "your own answer, neither option",
+}
+
 
 def economics_rows(before: Economics, after: Economics) -> list[Part]:
     """One aligned row per economics field: label, before → after, signed delta in its tone."""
@@ -77,7 +87,7 @@ def receipt_content(receipt: Receipt | None, store: str = "local-sqlite") -> Con
         f"“{one_line(receipt.decided, 300)}”\n",
         (
             (
-                f"   matched by {one_line(receipt.matched_by, 20)}"
+                f"   {HOW_READ.get(receipt.matched_by, 'your words')}"
                 f" · {one_line(receipt.principle, 60)}\n"
             ),
             "$foreground-muted",
