@@ -27,6 +27,7 @@ PRUNE_MAX_IMPORTANCE = 4.0
 EPISODIC_KINDS = frozenset({"preference", "context", "chat_summary"})
 MAX_CONSOLIDATION_SOURCES = 50
 PRUNE_REASON = "expired-noncritical-importance-at-most-4"
+EXPIRY_REASON = "expired-kept-archived"
 MIN_DUPLICATE_WORDS = 3
 
 
@@ -112,6 +113,24 @@ def prunable(records: Sequence[MemoryRecord], *, game_day: int) -> list[str]:
         and r.expires_day is not None
         and r.expires_day <= game_day
         and r.importance <= PRUNE_MAX_IMPORTANCE
+    ]
+
+
+def expired_live(
+    records: Sequence[MemoryRecord], *, game_day: int, deleted: Sequence[str] = ()
+) -> list[str]:
+    """The ids of a run's live notes (in write order) past their expiry day that the retention
+    rule keeps (binding, a founder profile, important, or a merged note's source): recall has left
+    them out of every brief since that day, so a prune archives them (kept, with an audit row)
+    and the store holds no expired note as live. The dry run and the real one both list these."""
+    gone = set(deleted)
+    return [
+        r.id
+        for r in records
+        if r.status in LIVE_STATUSES
+        and r.id not in gone
+        and r.expires_day is not None
+        and r.expires_day <= game_day
     ]
 
 

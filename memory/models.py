@@ -170,8 +170,10 @@ class PruneReport(_Record):
     """Retention result; dry run and apply come from the same eligibility rule."""
 
     status: Literal["dry_run", "applied"]
-    eligible_ids: list[str]
+    eligible_ids: list[str]  # deleted (expired, neither binding, a profile nor important)
     deleted_count: int
+    # expired notes the retention rule keeps: archived (no longer live), never deleted
+    archived_ids: list[str] = field(default_factory=list)
 
 
 @dataclass(eq=False, repr=False)

@@ -240,13 +240,25 @@ class PolicyStore(ABC):
 
     def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
         with self.transaction():
-            eligible = lifecycle.prunable(self.records(), game_day=game_day)
+            records = self.records()
+            eligible = lifecycle.prunable(records, game_day=game_day)
+            expired = lifecycle.expired_live(records, game_day=game_day, deleted=eligible)
+            report = PruneReport(
+                status="dry_run" if dry_run else "applied",
+                eligible_ids=eligible,
+                deleted_count=0 if dry_run else len(eligible),
+                archived_ids=expired,
+            )
             if dry_run:
-                return PruneReport(status="dry_run", eligible_ids=eligible, deleted_count=0)
+                return report
             if eligible:
                 self.delete(eligible)
                 self.log("retention_prune", eligible, lifecycle.PRUNE_REASON, game_day=game_day)
-        return PruneReport(status="applied", eligible_ids=eligible, deleted_count=len(eligible))
+            for memory_id in expired:
+                self.update(memory_id, {"status": "archived"})
+            if expired:
+                self.log("retention_archive", expired, lifecycle.EXPIRY_REASON, game_day=game_day)
+        return report
 
     def consolidate(
         self,

@@ -361,10 +361,16 @@ class SessionRunner(AppHost):
             else:
                 self.notify(f"Report written to {result}", title="Exported", markup=False)
         elif label == "prune":
-            count = len(getattr(result, "eligible_ids", []))
+            deleted = len(getattr(result, "eligible_ids", []))
+            archived = len(getattr(result, "archived_ids", []))
+            kept = (  # expired notes that bind, profile the founder or matter: archived, kept
+                f", {archived} of them to the archive (binding, a founder profile or important)"
+                if archived
+                else ""
+            )
             self.notify(  # the notes' ids are the store's, never the player's words
-                f"Prune dry run: {grammar.count(count, 'memory')} would go (expired, and "
-                "neither binding, a founder profile nor important). Nothing was deleted.",
+                f"Prune dry run: {grammar.count(deleted + archived, 'memory')} would go (past "
+                f"their expiry day){kept}. Nothing was changed.",
                 title="Memory",
                 markup=False,
             )

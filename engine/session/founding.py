@@ -136,7 +136,10 @@ if TYPE_CHECKING:
 #     forum", never "in the the busiest …"); the rival's threat in a fork's pressure line is shown
 #     as the meters show it (99.5 with 100 losing reads 99/100, not 100/100); the ops bank's
 #     "Every {thing} problem" reads "Every problem with {thing}" ("Every regulars problem").
-RULES_VERSION = 63
+# 64: a memory prune archives every live note past its expiry day that it does not delete
+#     (binding, a founder profile, important), with a `retention_archive` audit row; MEMORY_PRUNED
+#     carries `archived_ids` and is written when a prune only archived.
+RULES_VERSION = 64
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

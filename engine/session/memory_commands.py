@@ -59,13 +59,21 @@ def consolidate(step: Step, sources: list[str], summary: str, reviewer: str) -> 
 
 
 def prune(step: Step) -> PruneReport:
-    """Apply the retention rule at today's game date."""
+    """Apply the retention rule at today's game date: expired notes go (deleted, or archived
+    when binding, a founder profile or important)."""
     rep = step.memory.prune(game_day=step.state.day, dry_run=False)
-    if rep.deleted_count:
-        step.emit(
-            E.MEMORY_PRUNED, "ceo", f"{count(rep.deleted_count, 'memory')} pruned", rep.to_dict()
-        )
+    if rep.deleted_count or rep.archived_ids:
+        step.emit(E.MEMORY_PRUNED, "ceo", pruned_line(rep), rep.to_dict())
     return rep
+
+
+def pruned_line(rep: PruneReport) -> str:
+    """'2 memories pruned', '1 memory pruned (1 deleted, …)': what a prune did or would do."""
+    deleted, archived = len(rep.eligible_ids), len(rep.archived_ids)
+    line = f"{count(deleted + archived, 'memory')} pruned"
+    if archived:
+        line += f" ({deleted} deleted, {archived} archived)"
+    return line
 
 
 def forget_memories(step: Step) -> ForgetReport:

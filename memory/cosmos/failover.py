@@ -330,9 +330,13 @@ class FailoverMemory:
         return report
 
     def prune(self, *, game_day: int, dry_run: bool = True) -> PruneReport:
-        return self._serve(
+        report, local = self._serve(
             lambda m: m.prune(game_day=game_day, dry_run=dry_run), mirror=not dry_run
-        )[0]
+        )
+        if not dry_run and not local:
+            for memory_id in report.archived_ids:  # an expired binding note archived
+                self._binding.pop(memory_id, None)
+        return report
 
     def consolidate(
         self,

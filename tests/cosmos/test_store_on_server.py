@@ -135,7 +135,9 @@ def test_harden_prune_consolidate_forget_and_audit(store_factory):
         store.get(kept.memory_id)
     store.flush_cloud()
     ops = [a.operation for a in store.audit()]
-    assert ops[-1] == "retention_prune" and "harden_promote" in ops
+    assert applied.archived_ids == ["mem-00002"]  # expired too, but important: archived
+    assert store.get("mem-00002").status == "archived"
+    assert ops[-2:] == ["retention_prune", "retention_archive"] and "harden_promote" in ops
     assert all("Clinics" not in str(a.to_dict()) for a in store.audit())
     forgotten = store.forget_run()
     assert forgotten.deleted == 1 and store.records() == []

@@ -81,6 +81,7 @@ def test_prune_dry_run_then_apply(seeded: Path, capsys) -> None:
         "status": "dry_run",
         "eligible_ids": ["mem-00002"],
         "deleted_count": 0,
+        "archived_ids": [],
     }
     code, out, _ = run_cli(capsys, *args)
     assert json.loads(out)["deleted_count"] == 1

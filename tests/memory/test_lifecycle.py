@@ -109,13 +109,39 @@ def test_prune_boundaries_share_one_rule(store: MemoryStore) -> None:
     dry = store.prune(game_day=5, dry_run=True)
     assert dry.status == "dry_run" and dry.deleted_count == 0
     assert dry.eligible_ids == [eligible]
+    assert dry.archived_ids == [too_important, binding, profile]  # expired, kept: archived
     assert len(store.records()) == 6
     applied = store.prune(game_day=5, dry_run=False)
     assert applied.eligible_ids == dry.eligible_ids and applied.deleted_count == 1
+    assert applied.archived_ids == dry.archived_ids
     assert {r.id for r in store.records()} == {too_important, not_yet, forever, binding, profile}
     assert store.prune(game_day=6, dry_run=True).eligible_ids == [not_yet]
-    ops = [(a.operation, a.memory_ids, a.reason) for a in store.audit()][-1:]
-    assert ops == [("retention_prune", [eligible], "expired-noncritical-importance-at-most-4")]
+    ops = [(a.operation, a.memory_ids, a.reason) for a in store.audit()][-2:]
+    assert ops == [
+        ("retention_prune", [eligible], "expired-noncritical-importance-at-most-4"),
+        ("retention_archive", [too_important, binding, profile], "expired-kept-archived"),
+    ]
+
+
+def test_a_note_that_expires_goes_on_its_expiry_day(store: MemoryStore) -> None:
+    """A note marked "expires day 14" that a prune keeps (important, or binding) is counted by
+    the dry run from day 14 and archived by the prune, with an audit row; not a day before."""
+    important = _prunable(store, "clinics renew in spring", expires=14, importance=7.0)
+    binding = _prunable(store, "leave out salons", expires=14, kind="procedural")
+    lasting = _prunable(store, "price stays at 79.99", expires=None, kind="procedural")
+    day_13 = store.prune(game_day=13, dry_run=True)
+    assert day_13.eligible_ids == [] and day_13.archived_ids == []
+    day_14 = store.prune(game_day=14, dry_run=True)
+    assert day_14.eligible_ids == [] and day_14.archived_ids == [important, binding]
+    assert {store.get(i).status for i in (important, binding)} == {"active"}  # a dry run
+    applied = store.prune(game_day=51, dry_run=False)
+    assert applied.archived_ids == [important, binding] and applied.deleted_count == 0
+    assert store.get(important).status == store.get(binding).status == "archived"
+    assert store.get(lasting).status == "active"
+    last = store.audit()[-1]
+    assert (last.operation, last.memory_ids) == ("retention_archive", [important, binding])
+    again = store.prune(game_day=52, dry_run=True)  # archived once: nothing left to go
+    assert again.eligible_ids == [] and again.archived_ids == []
 
 
 def test_prune_never_removes_a_live_semantic_source(store: MemoryStore) -> None:

@@ -181,7 +181,11 @@ def _day(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
 
 def _pruned(args: argparse.Namespace, rep: PruneReport, verb: str = "pruned") -> None:
     ids = ", ".join(rep.eligible_ids) or "nothing"
-    _emit(args, rep.to_dict(), f"{verb} {len(rep.eligible_ids)}: {ids}")
+    line = f"{verb} {len(rep.eligible_ids)}: {ids}"
+    if rep.archived_ids:  # expired notes kept (binding, a profile or important): archived
+        archive = "would archive" if rep.status == "dry_run" else "archived"
+        line += f"; {archive} {len(rep.archived_ids)} expired: {', '.join(rep.archived_ids)}"
+    _emit(args, rep.to_dict(), line)
 
 
 def _consolidated(args: argparse.Namespace, res: ConsolidationResult) -> None:

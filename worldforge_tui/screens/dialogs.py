@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar
 
 from textual import on
@@ -144,9 +145,20 @@ class InspectorScreen(StyledOnMount, ModalScreen[None]):
         with Vertical(classes="dialog-box inspector-box"):
             yield Label(literal(self._title), classes="dialog-title")
             with VerticalScroll(id="inspector-scroll"):
-                yield Static(literal(clean(self._body, 60_000)), id="inspector-body")
+                yield Static(literal(clean(self._shown(self._body), 60_000)), id="inspector-body")
             close = actions.live_key(self.app, "inspector.close")
             yield Label(f"{close} closes", classes="dialog-hint", markup=False)
+
+    def _shown(self, body: str) -> str:
+        """The payload as this viewer may read it: served in a browser (`worldforge serve`), the
+        host's paths, host name and URLs as placeholders (`<save dir>`, `<server URL>`)."""
+        if not self.app.is_web:
+            return body
+        from worldforge_tui.text.visitor import for_visitor
+
+        save_dir = getattr(self.app, "save_dir", None)
+        places = {str(Path(save_dir).expanduser()): "<save dir>"} if save_dir else {}
+        return for_visitor(body, places, urls=())
 
     def on_mount(self) -> None:
         self.query_one("#inspector-scroll").focus()

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
-from engine.config import Settings, env_block
+from engine.config import URL_FIELDS, Settings, env_block
 from engine.routing.types import ROLES, ProbeRow, Tier
 from worldforge_tui import actions
 from worldforge_tui.screens.dialogs import ConfirmScreen
@@ -37,6 +37,7 @@ from worldforge_tui.screens.settings_form import (
     role_fields,
 )
 from worldforge_tui.text.safe_text import clean, literal, one_line
+from worldforge_tui.text.visitor import for_visitor
 from worldforge_tui.widgets.choice import Choice
 from worldforge_tui.widgets.key_footer import KeyFooter
 
@@ -55,6 +56,8 @@ TONES = {"good": "$success", "bad": "$error", "accent": "$accent", "muted": "$fo
 # How long the screen waits for a connection test: past it the test counts as failed (no answer),
 # whatever the router's own deadlines (one per endpoint, retried) would add up to.
 PROBE_BOUND = 10.0
+# What a web visitor (`worldforge serve`) sees in a URL field the server already set.
+SERVER_SET = "set on the server (type to replace)"
 
 
 def pills_content(items: list[tuple[str, str]]) -> Content:
@@ -117,7 +120,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
     def compose(self) -> ComposeResult:
         s = self.settings
         yield Label("Settings — routing and models", classes="screen-title")
-        yield Static(pills_content(pills(s)), id="settings-pills")
+        yield Static(self._pills(s), id="settings-pills")
         with VerticalScroll(id="settings-form"):
             # One grid of label | field (a row container per field doubled the widgets to style).
             with Grid(id="settings-fields"):
@@ -132,9 +135,10 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
                         compact=True,
                     )
                 for name, _, secret in TEXT_FIELDS:
+                    text, hint = self._field(s, name, secret_hint(s, name, secret))
                     yield Input(
-                        field_text(s, name),
-                        placeholder=secret_hint(s, name, secret),
+                        text,
+                        placeholder=hint,
                         password=secret,
                         id=f"set-{name}",
                         compact=True,
@@ -182,13 +186,16 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         for field in self.query(Input):
             name = (field.id or "").removeprefix("set-")
             if name in secrets:
-                field.placeholder = secret_hint(settings, name, secrets[name])
-            elif name in ROLE_FIELDS:
+                field.value, field.placeholder = self._field(
+                    settings, name, secret_hint(settings, name, secrets[name])
+                )
+                continue
+            if name in ROLE_FIELDS:
                 field.placeholder = inherited_hint(settings, *ROLE_FIELDS[name])
             field.value = field_text(settings, name)
         self.query_one("#settings-error", Label).update("")
         self.query_one("#settings-env", Static).update("")
-        self.query_one("#settings-pills", Static).update(pills_content(pills(settings)))
+        self.query_one("#settings-pills", Static).update(self._pills(settings))
         self.query_one("#settings-form", VerticalScroll).scroll_home(animate=False)
 
     @staticmethod
@@ -218,6 +225,35 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         ]
         return Vertical(*rows, id="settings-roles")
 
+    # ---- what a web visitor may see (`worldforge serve`) --------------------------------
+    @property
+    def served(self) -> bool:
+        """Shown in a browser by `worldforge serve`: the visitor sees nothing of the host."""
+        return bool(self.app.is_web)
+
+    def _field(self, s: Settings, name: str, hint: str) -> tuple[str, str]:
+        """(text, placeholder) of a plain field: served, a URL the server set is not shown (left
+        blank it stays as it is; see `current`)."""
+        text = field_text(s, name)
+        if self.served and name in URL_FIELDS and text:
+            return "", SERVER_SET
+        return text, hint
+
+    def _typed_urls(self) -> list[str]:
+        """The URLs the visitor typed into the form (the only ones shown back to them)."""
+        if not self.is_mounted:
+            return []
+        values = self.form_values()
+        return [values[name].strip() for name in URL_FIELDS if values.get(name, "").strip()]
+
+    def _shown(self, text: str) -> str:
+        """`text` as this viewer may read it: served, without the host's paths, names and URLs
+        (but the URLs the visitor typed)."""
+        return for_visitor(text, urls=self._typed_urls()) if self.served else text
+
+    def _pills(self, settings: Settings, probe: list[ProbeRow] | None = None) -> Content:
+        return pills_content([(self._shown(t), tone) for t, tone in pills(settings, probe)])
+
     # ---- reading the form ----------------------------------------------------------------
     def form_values(self) -> dict[str, str]:
         """Every field's current text, keyed by settings field name."""
@@ -233,18 +269,18 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
     def current(self) -> Settings | None:
         """The settings the form describes, or None (with the reason shown) if a value is refused."""
         try:
-            candidate = build_settings(self.settings, self.form_values())
+            keep = frozenset(URL_FIELDS) if self.served else frozenset()
+            candidate = build_settings(self.settings, self.form_values(), keep)
         except ValueError as exc:
-            self.query_one("#settings-error", Label).update(literal(one_line(str(exc), 200)))
+            said = self._shown(one_line(str(exc), 200))
+            self.query_one("#settings-error", Label).update(literal(said))
             return None
         self.query_one("#settings-error", Label).update("")
         return candidate
 
     def _refresh_pills(self, candidate: Settings | None = None) -> None:
         shown = candidate or self.current() or self.settings
-        self.query_one("#settings-pills", Static).update(
-            pills_content(pills(shown, self.probe_rows))
-        )
+        self.query_one("#settings-pills", Static).update(self._pills(shown, self.probe_rows))
 
     @on(Select.Changed)
     def _select_changed(self, event: Select.Changed) -> None:
@@ -281,7 +317,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
             self.dismiss(candidate)
             return
         why = "; ".join(f"{r['tier']}: {one_line(r['error'], 80)}" for r in failed[:2])
-        question = (
+        question = self._shown(
             f"The connection test failed ({why}). Keep these settings anyway? Calls "
             "fall back to the simulation until the endpoint answers."
         )
@@ -303,7 +339,7 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
         candidate = self.current()
         if candidate is None:
             return
-        block = env_block(candidate)
+        block = self._shown(env_block(candidate))
         self.app.copy_to_clipboard(block)
         self.query_one("#settings-env", Static).update(literal(clean(block, 8000)))
         self.notify(
@@ -397,4 +433,5 @@ class SettingsScreen(StyledOnMount, Screen[Settings | None]):
             status = "ok" if row["ok"] else f"failed: {row['error']}"
             models = ", ".join(row["models"][:6])
             lines.append(f"{row['tier']}: {status}" + (f" ({models})" if models else ""))
-        self.query_one("#settings-error", Label).update(literal(one_line(" · ".join(lines), 300)))
+        said = self._shown(one_line(" · ".join(lines), 300))
+        self.query_one("#settings-error", Label).update(literal(said))

@@ -83,8 +83,11 @@ def field_text(settings: Settings, name: str) -> str:
     return one_line(value, 500)  # a hand-edited settings file may hold escapes: never echo them
 
 
-def build_settings(base: Settings, values: dict[str, str]) -> Settings:
-    """A new validated Settings: `base` with the form's values; an empty secret keeps the old key.
+def build_settings(
+    base: Settings, values: dict[str, str], keep_blank: frozenset[str] = frozenset()
+) -> Settings:
+    """A new validated Settings: `base` with the form's values; an empty secret keeps the old key,
+    as does an empty field named in `keep_blank` (a URL a web visitor is not shown).
 
     Raises `ValueError` with one readable line when a value is refused.
     """
@@ -93,7 +96,7 @@ def build_settings(base: Settings, values: dict[str, str]) -> Settings:
         if name not in data:
             continue
         text = raw.strip() if isinstance(raw, str) else raw
-        if name in SECRET_FIELDS and not text:
+        if (name in SECRET_FIELDS or name in keep_blank) and not text:
             continue  # masked input left blank: keep the key already held in memory
         if name in URL_FIELDS and text and text == field_text(base, name):
             continue  # the URL as shown (its password masked): unchanged
