@@ -20,13 +20,15 @@ cannot hold its caller past a deadline or the process at exit.
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:  # imported where a thread's future is made: a simulated venture makes none
+    import concurrent.futures
 
 T = TypeVar("T")
 TokenProvider = Callable[[], str]
@@ -82,6 +84,8 @@ def token_provider(scope: str, credential: Any = None) -> TokenProvider:
 def in_daemon_thread(fn: Callable[[], T], name: str) -> concurrent.futures.Future[T]:
     """Start `fn()` on a daemon thread and return its future (already running: it cannot be
     cancelled). A caller that stops waiting drops the result; the thread ends on its own."""
+    import concurrent.futures
+
     fut: concurrent.futures.Future[T] = concurrent.futures.Future()
     fut.set_running_or_notify_cancel()
 
@@ -98,6 +102,8 @@ def in_daemon_thread(fn: Callable[[], T], name: str) -> concurrent.futures.Futur
 def token_before(provider: TokenProvider, deadline: float) -> str:
     """Run `provider` in a helper thread so a slow credential chain cannot outlast `deadline`
     (a `time.monotonic()` value)."""
+    import concurrent.futures
+
     fut = in_daemon_thread(provider, "azure-token")
     if concurrent.futures.wait([fut], max(0.0, deadline - time.monotonic())).not_done:
         raise AzureError("auth: token provider timed out")

@@ -63,14 +63,20 @@ def clean(text: object, limit: int | None = None) -> str:
     raw = text if isinstance(text, str) else str(text)
     if not raw.isascii():
         raw = unicodedata.normalize("NFC", raw)
-        raw = "".join(
-            " " if unicodedata.category(ch) == "Cc" else ch
-            for ch in raw
-            if not unicodedata.category(ch).startswith(("Cf", "Cs", "Co", "Cn"))
-        )
-    elif not raw.isprintable():
-        raw = "".join(ch if ch.isprintable() else " " for ch in raw)
     single = " ".join(raw.split())
+    # isprintable() is False for every Cc, Cf, Cs, Co and Cn character, and whitespace is never
+    # Cf, Cs, Co or Cn: when the words are printable (most text, line breaks and all) nothing is
+    # left to drop, and only the rest is walked character by character.
+    if not single.isprintable():
+        if raw.isascii():
+            raw = "".join(ch if ch.isprintable() else " " for ch in raw)
+        else:
+            raw = "".join(
+                " " if unicodedata.category(ch) == "Cc" else ch
+                for ch in raw
+                if not unicodedata.category(ch).startswith(("Cf", "Cs", "Co", "Cn"))
+            )
+        single = " ".join(raw.split())
     return single if limit is None else single[:limit].rstrip()
 
 

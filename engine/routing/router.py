@@ -8,7 +8,6 @@ Fallback, so nothing degrades silently.
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import json
 import logging
@@ -54,6 +53,7 @@ from worldforge_savedb.records import Record
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
     import asyncio
+    import concurrent.futures  # the futures come from asyncio and worldforge_azurehttp
 
     from engine.routing.openai_tier import Ask, Completion, Limits
 
@@ -544,7 +544,7 @@ class Router:
         fut = asyncio_submit(coro)
         try:
             return fut.result(timeout=max(0.0, deadline - time.monotonic()) + DEADLINE_GRACE)
-        except concurrent.futures.TimeoutError:
+        except TimeoutError:  # concurrent.futures.TimeoutError is this builtin since 3.11
             fut.cancel()
             loading = _ready is not None and not _ready.done()  # the attempts never began
             cut = (

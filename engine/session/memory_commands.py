@@ -9,7 +9,6 @@ already consolidated) becomes one InputError line.
 from __future__ import annotations
 
 from collections.abc import Callable
-from glob import escape as glob_escape
 from pathlib import Path
 from typing import TypeVar
 
@@ -111,6 +110,8 @@ def forget_note(step: Step, memory_id: str) -> ForgetReport:
 
 def delete_reports(save_dir: Path, run_id: str) -> list[Path]:
     """Delete the run's exported reports in the save dir's `reports/` (named by the opaque run id)."""
+    from glob import escape as glob_escape  # only forgetting a run deletes reports
+
     folder = Path(save_dir) / "reports"
     removed: list[Path] = []
     if not folder.is_dir():

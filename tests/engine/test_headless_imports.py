@@ -3,7 +3,8 @@
 dataclass, and a model's answer is validated by pydantic classes built only when a model answers.
 pydantic's import and class building were ~0.2 s of each `worldforge simulate`. Nor does it load
 what only another path needs: importlib.metadata, importlib.resources (zipfile), the email package
-(an HTTP date in a model tier's retry-after), the OpenAI SDK, Rich or Textual."""
+(an HTTP date in a model tier's retry-after), the OpenAI SDK, Rich or Textual, nor what only a model
+call or a run's deletion uses (concurrent.futures: a thread's future; glob: a report's name)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ NOT_ON_THE_PATH = (
     "openai",
     "rich",
     "textual",
+    "concurrent.futures",
+    "glob",
 )
 
 

@@ -158,3 +158,45 @@ def test_notes_that_differ_by_a_number_are_not_near_duplicates() -> None:
 
     assert similarity("Price it at $25 a month", "Price it at $30 a month") < NEAR_DUPLICATE
     assert similarity("Don't pitch dog owners", "don’t PITCH dog owners") == 1.0
+
+
+def test_clean_walks_no_character_of_printable_non_ascii_text(monkeypatch) -> None:
+    """Prose with a dash or an accent and line breaks has no control or format character in its
+    words: it is cleaned (NFC, whitespace folded) without asking the category of each of its characters, and gives the same
+    text as the walk would."""
+    import unicodedata
+
+    asked: list[str] = []
+    real = unicodedata.category
+
+    def category(ch: str) -> str:
+        asked.append(ch)
+        return real(ch)
+
+    monkeypatch.setattr(unicodedata, "category", category)
+    text = "Cafe\u0301 crème —\na  “fair”\tprice for Łódź\r\n"
+    assert worldforge_textkit.clean(text) == "Café crème — a “fair” price for Łódź"
+    assert asked == []
+    assert worldforge_textkit.clean("pay\u202eroll\u00a0now") == "payroll now"  # still walked
+    assert asked
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text()
+    | st.lists(
+        st.sampled_from(
+            ["a", "é", " ", "\n", "\t", "\x00", "\x1b", "\u200b", "\u00a0", "\u2028", "\x85"]
+        )
+    ).map("".join)
+)
+def test_clean_is_the_character_walk(text: str) -> None:
+    """Whatever the text, `clean` gives what walking every character's category gives."""
+    import unicodedata
+
+    walked = "".join(
+        " " if unicodedata.category(ch) == "Cc" else ch
+        for ch in unicodedata.normalize("NFC", text)
+        if not unicodedata.category(ch).startswith(("Cf", "Cs", "Co", "Cn"))
+    )
+    assert worldforge_textkit.clean(text) == " ".join(walked.split())
