@@ -8,6 +8,7 @@ worker (engine.writing.realise).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 
@@ -34,6 +35,7 @@ from engine.language.grammar import count
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import clip, has_phrase
 from worldforge_textkit.numbers import usd
+from worldforge_textkit.patterns import Pattern
 
 # "Too broad" (CORE_SCOPE) binds each list the work carries to the fewest items its role needs:
 # the check counts them, the realisation cuts to them (a sentence saying so is no narrowing).
@@ -130,6 +132,90 @@ BUZZWORDS = (
     "next-generation",
     "rockstar",
 )
+# What each tone takes out of the work, and what it says instead (the simulated worker's edit and
+# the gate's check read the same lists): jargon for "plain", contractions for "formal", hedges
+# for "bold".
+TONE_SWAPS: dict[str, dict[str, str]] = {
+    "plain": {
+        "leverage": "use",
+        "utilize": "use",
+        "utilise": "use",
+        "seamless": "smooth",
+        "seamlessly": "smoothly",
+        "streamline": "simplify",
+        "optimize": "improve",
+        "optimise": "improve",
+        "robust": "solid",
+        "scalable": "growing",
+        "stakeholders": "people involved",
+        "end-to-end": "whole",
+        "best practices": "what works",
+    },
+    "formal": {
+        "don't": "do not",
+        "won't": "will not",
+        "can't": "cannot",
+        "isn't": "is not",
+        "it's": "it is",
+        "we're": "we are",
+        "you're": "you are",
+        "we'll": "we will",
+        "that's": "that is",
+        "let's": "let us",
+    },
+    "bold": {
+        "could help": "helps",
+        "can help": "helps",
+        "aims to": "will",
+        "tries to": "will",
+        "might": "will",
+        "hopefully ": "",
+        "perhaps ": "",
+        "we think ": "",
+    },
+}
+SHORT_WORDS = 25  # a field over this many words with a sentence past its core is long
+CORE_SENTENCE = Pattern(
+    r"\$|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b|“", re.IGNORECASE
+)
+_SENTENCES = Pattern(r"(?<=[.!?])\s+")
+_NOT_COPY = ("follows_decision", "memory_writes", "url")
+
+
+def core_cut(text: str, held: Iterable[str] = ()) -> tuple[list[str], list[str]]:
+    """A field's sentences split into its core (the opening, any price, week or call to action,
+    and any sentence naming a `held` value) and what a shorter version cuts."""
+    parts = [p for p in _SENTENCES.split(text.strip()) if p]
+    keep, cut = parts[:1], list[str]()
+    for p in parts[1:]:
+        core = CORE_SENTENCE.search(p) or any(h and has_phrase(p, h) for h in held)
+        (keep if core else cut).append(p)
+    return keep, cut
+
+
+def long_fields(art: Mapping[str, object], held: Iterable[str] = ()) -> dict[str, int]:
+    """The fields a "shorter" tone cuts, with their length in words: a top-level text field over
+    SHORT_WORDS words with a sentence past its core (the summary too: it keeps its opening)."""
+    held = tuple(held)
+    out: dict[str, int] = {}
+    for k, v in art.items():
+        if k in _NOT_COPY or not isinstance(v, str):
+            continue
+        n = len(v.split())
+        if n > SHORT_WORDS and core_cut(v, held)[1]:
+            out[k] = n
+    return out
+
+
+def copy_words(art: Mapping[str, object]) -> int:
+    """How many words the work's own text fields hold (the worker's notes aside)."""
+    return sum(len(v.split()) for k, v in art.items() if k not in _NOT_COPY and isinstance(v, str))
+
+
+def tone_hits(text: str, tone: str) -> list[str]:
+    """The words in `text` the tone takes out (jargon, contractions, hedges), in list order."""
+    low = text.lower().replace("’", "'")
+    return [w for w in TONE_SWAPS.get(tone, {}) if has_phrase(low, w.strip())]
 
 
 def _within(value: float, d: Direction) -> bool:
@@ -283,6 +369,11 @@ def _tone_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) ->
         return "uses exclamation marks"
     if d.value == "warm" and not has_phrase(here, "you"):
         return "never speaks to the reader"
+    if d.value == "short" and (far := long_fields(art)):
+        k, n = next(iter(far.items()))
+        return f"runs to {n} words in its {k.replace('_', ' ')}"
+    if hits := tone_hits(allp, d.value):
+        return f"{'hedges with' if d.value == 'bold' else 'uses'} “{hits[0].strip()}”"
     return None
 
 

@@ -136,7 +136,11 @@ if TYPE_CHECKING:
 #     forum", never "in the the busiest …"); the rival's threat in a fork's pressure line is shown
 #     as the meters show it (99.5 with 100 losing reads 99/100, not 100/100); the ops bank's
 #     "Every {thing} problem" reads "Every problem with {thing}" ("Every regulars problem").
-RULES_VERSION = 63
+# 64: tone and length requests are realised: "shorter" cuts every long field to its core
+#     sentence (the gate checks it by length), "warmer" adds a warm line from the bank, "plainer",
+#     "more formal" and "bolder" take out jargon, contractions and hedges; "cut it down" reads as
+#     "shorter".
+RULES_VERSION = 64
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
