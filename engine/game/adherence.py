@@ -8,9 +8,11 @@ worker (engine.writing.realise).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from engine.game.flaws import OVER_CLAIMS
 from engine.language.artifact_text import (
@@ -350,6 +352,27 @@ def _exclusion_miss(art: Mapping[str, object], d: Direction, allp: str, here: st
     return f"mentions “{hit}”" if hit else None
 
 
+# What a fork option's scope is called in customer copy (a note to the team, "half the backlog,
+# cut", is said in the work's voice there): the gate accepts either words for the direction.
+SCOPE_SAID: dict[str, str] = {
+    row["value"]: row["said"]
+    for row in json.loads(Path(__file__).with_name("scope_said.json").read_text("utf-8"))["rows"]
+}
+CUSTOMER_COPY = ("designer", "marketer")  # the roles whose scope field a customer reads
+
+
+def scope_words(role: str, value: str) -> str:
+    """The words a role's scope field uses for a scope: the customer's words on the landing page
+    and in the launch email, the team's note elsewhere."""
+    return SCOPE_SAID.get(value, value) if role in CUSTOMER_COPY else value
+
+
+def scope_named(text: str, value: str) -> bool:
+    """Whether `text` names a scope, in the team's words or the customer's."""
+    said = SCOPE_SAID.get(value)
+    return mentions(text, value) or (said is not None and mentions(text, said))
+
+
 def _scope_miss(art: Mapping[str, object], d: Direction, here: str) -> str | None:
     if d.value == CORE_SCOPE:
         lists = scope_lists(art)
@@ -358,7 +381,7 @@ def _scope_miss(art: Mapping[str, object], d: Direction, here: str) -> str | Non
             return None
         noun = next((n for k, n in SCOPE_LIST.values() if k == over), over.replace("_", " "))
         return f"still carries {count(len(lists[over]), noun)}"
-    return None if mentions(here, d.value) else f"leaves out {d.value}"
+    return None if scope_named(here, d.value) else f"leaves out {d.value}"
 
 
 def _tone_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:

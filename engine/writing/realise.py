@@ -32,7 +32,9 @@ from engine.game.adherence import (
     core_cut,
     long_fields,
     scope_lists,
+    scope_named,
     scope_size,
+    scope_words,
     tone_hits,
 )
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
@@ -394,11 +396,12 @@ def _scope(
                 rest = [x for x in items if x not in kept]
                 items[:] = rest[: max(0, floor - len(kept))] + kept
         return  # the narrowing is the cut (checked by counting), not a line saying so
-    if mentions(prose(art, (field,)), what):
+    if (scope_named if kind == "scope" else mentions)(prose(art, (field,)), what):
         return
-    said = v.pick(
-        f"realise:{kind}", SAID[f"{kind}_{role}"], what=_the(what) if kind == "scope" else what
-    )
+    if kind == "scope":  # a customer reads the scope in the work's words, never the team's note
+        said = scope_words(role, what)
+        what = said if said != what else _the(what)
+    said = v.pick(f"realise:{kind}", SAID[f"{kind}_{role}"], what=what)
     if role == "marketer":  # one scope binds at a time: a later one takes an earlier one's words
         art["body"] = f"{_CENTRE_SENTENCE[kind].sub('', art.get('body', '')).rstrip()} {said}"
         return
@@ -683,7 +686,10 @@ def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     else:  # channel, scope, name: the named thing is left out
         field = FIELDS.get(a, {}).get(role, ("summary",))[0]
         gone = Direction(axis="exclusion", value=d.value, do=False)
-        art[field] = _strip(field, art.get(field), lambda s: has_phrase(s, gone.value), v)
+        said = scope_words(role, d.value) if a == "scope" else d.value
+        art[field] = _strip(
+            field, art.get(field), lambda s: has_phrase(s, gone.value) or has_phrase(s, said), v
+        )
         if a == "channel" and role == "marketer":
             for c in art.get("gtm_channels") or []:
                 if has_phrase(str(c.get("channel", "")), d.value):
@@ -815,7 +821,7 @@ def _shown(role: str, art: Mapping[str, object], d: Direction) -> str:
         return scope_size(role, art)
     if a in ("audience", "channel", "scope", "place", "name"):
         text = prose(art, fields)
-        hit = mentions(text, d.value)
+        hit = scope_named(text, d.value) if a == "scope" else mentions(text, d.value)
         if a == "audience":
             return f"“{_short(text)}”"
         return d.value if hit else _NOT_NAMED
