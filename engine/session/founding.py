@@ -139,7 +139,8 @@ if TYPE_CHECKING:
 # 64: tone and length requests are realised: "shorter" cuts every long field to its core
 #     sentence (the gate checks it by length), "warmer" adds a warm line from the bank, "plainer",
 #     "more formal" and "bolder" take out jargon, contractions and hedges; "cut it down" reads as
-#     "shorter".
+#     "shorter". A fork option's scope is said in the customer's words on the landing page and in
+#     the launch email (engine/game/scope_said.json), never the team's note pasted in.
 RULES_VERSION = 64
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
