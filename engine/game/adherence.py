@@ -8,8 +8,11 @@ worker (engine.writing.realise).
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from engine.game.flaws import OVER_CLAIMS
 from engine.language.artifact_text import (
@@ -34,6 +37,7 @@ from engine.language.grammar import count
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import clip, has_phrase
 from worldforge_textkit.numbers import usd
+from worldforge_textkit.patterns import Pattern
 
 # "Too broad" (CORE_SCOPE) binds each list the work carries to the fewest items its role needs:
 # the check counts them, the realisation cuts to them (a sentence saying so is no narrowing).
@@ -130,6 +134,90 @@ BUZZWORDS = (
     "next-generation",
     "rockstar",
 )
+# What each tone takes out of the work, and what it says instead (the simulated worker's edit and
+# the gate's check read the same lists): jargon for "plain", contractions for "formal", hedges
+# for "bold".
+TONE_SWAPS: dict[str, dict[str, str]] = {
+    "plain": {
+        "leverage": "use",
+        "utilize": "use",
+        "utilise": "use",
+        "seamless": "smooth",
+        "seamlessly": "smoothly",
+        "streamline": "simplify",
+        "optimize": "improve",
+        "optimise": "improve",
+        "robust": "solid",
+        "scalable": "growing",
+        "stakeholders": "people involved",
+        "end-to-end": "whole",
+        "best practices": "what works",
+    },
+    "formal": {
+        "don't": "do not",
+        "won't": "will not",
+        "can't": "cannot",
+        "isn't": "is not",
+        "it's": "it is",
+        "we're": "we are",
+        "you're": "you are",
+        "we'll": "we will",
+        "that's": "that is",
+        "let's": "let us",
+    },
+    "bold": {
+        "could help": "helps",
+        "can help": "helps",
+        "aims to": "will",
+        "tries to": "will",
+        "might": "will",
+        "hopefully ": "",
+        "perhaps ": "",
+        "we think ": "",
+    },
+}
+SHORT_WORDS = 25  # a field over this many words with a sentence past its core is long
+CORE_SENTENCE = Pattern(
+    r"\$|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b|“", re.IGNORECASE
+)
+_SENTENCES = Pattern(r"(?<=[.!?])\s+")
+_NOT_COPY = ("follows_decision", "memory_writes", "url")
+
+
+def core_cut(text: str, held: Iterable[str] = ()) -> tuple[list[str], list[str]]:
+    """A field's sentences split into its core (the opening, any price, week or call to action,
+    and any sentence naming a `held` value) and what a shorter version cuts."""
+    parts = [p for p in _SENTENCES.split(text.strip()) if p]
+    keep, cut = parts[:1], list[str]()
+    for p in parts[1:]:
+        core = CORE_SENTENCE.search(p) or any(h and has_phrase(p, h) for h in held)
+        (keep if core else cut).append(p)
+    return keep, cut
+
+
+def long_fields(art: Mapping[str, object], held: Iterable[str] = ()) -> dict[str, int]:
+    """The fields a "shorter" tone cuts, with their length in words: a top-level text field over
+    SHORT_WORDS words with a sentence past its core (the summary too: it keeps its opening)."""
+    held = tuple(held)
+    out: dict[str, int] = {}
+    for k, v in art.items():
+        if k in _NOT_COPY or not isinstance(v, str):
+            continue
+        n = len(v.split())
+        if n > SHORT_WORDS and core_cut(v, held)[1]:
+            out[k] = n
+    return out
+
+
+def copy_words(art: Mapping[str, object]) -> int:
+    """How many words the work's own text fields hold (the worker's notes aside)."""
+    return sum(len(v.split()) for k, v in art.items() if k not in _NOT_COPY and isinstance(v, str))
+
+
+def tone_hits(text: str, tone: str) -> list[str]:
+    """The words in `text` the tone takes out (jargon, contractions, hedges), in list order."""
+    low = text.lower().replace("’", "'")
+    return [w for w in TONE_SWAPS.get(tone, {}) if has_phrase(low, w.strip())]
 
 
 def _within(value: float, d: Direction) -> bool:
@@ -264,6 +352,27 @@ def _exclusion_miss(art: Mapping[str, object], d: Direction, allp: str, here: st
     return f"mentions “{hit}”" if hit else None
 
 
+# What a fork option's scope is called in customer copy (a note to the team, "half the backlog,
+# cut", is said in the work's voice there): the gate accepts either words for the direction.
+SCOPE_SAID: dict[str, str] = {
+    row["value"]: row["said"]
+    for row in json.loads(Path(__file__).with_name("scope_said.json").read_text("utf-8"))["rows"]
+}
+CUSTOMER_COPY = ("designer", "marketer")  # the roles whose scope field a customer reads
+
+
+def scope_words(role: str, value: str) -> str:
+    """The words a role's scope field uses for a scope: the customer's words on the landing page
+    and in the launch email, the team's note elsewhere."""
+    return SCOPE_SAID.get(value, value) if role in CUSTOMER_COPY else value
+
+
+def scope_named(text: str, value: str) -> bool:
+    """Whether `text` names a scope, in the team's words or the customer's."""
+    said = SCOPE_SAID.get(value)
+    return mentions(text, value) or (said is not None and mentions(text, said))
+
+
 def _scope_miss(art: Mapping[str, object], d: Direction, here: str) -> str | None:
     if d.value == CORE_SCOPE:
         lists = scope_lists(art)
@@ -272,7 +381,7 @@ def _scope_miss(art: Mapping[str, object], d: Direction, here: str) -> str | Non
             return None
         noun = next((n for k, n in SCOPE_LIST.values() if k == over), over.replace("_", " "))
         return f"still carries {count(len(lists[over]), noun)}"
-    return None if mentions(here, d.value) else f"leaves out {d.value}"
+    return None if scope_named(here, d.value) else f"leaves out {d.value}"
 
 
 def _tone_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
@@ -283,6 +392,11 @@ def _tone_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) ->
         return "uses exclamation marks"
     if d.value == "warm" and not has_phrase(here, "you"):
         return "never speaks to the reader"
+    if d.value == "short" and (far := long_fields(art)):
+        k, n = next(iter(far.items()))
+        return f"runs to {n} words in its {k.replace('_', ' ')}"
+    if hits := tone_hits(allp, d.value):
+        return f"{'hedges with' if d.value == 'bold' else 'uses'} “{hits[0].strip()}”"
     return None
 
 

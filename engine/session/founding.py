@@ -139,6 +139,11 @@ if TYPE_CHECKING:
 # 64: a memory prune archives every live note past its expiry day that it does not delete
 #     (binding, a founder profile, important), with a `retention_archive` audit row; MEMORY_PRUNED
 #     carries `archived_ids` and is written when a prune only archived.
+#     Tone and length requests are realised: "shorter" cuts every long field to its core
+#     sentence (the gate checks it by length), "warmer" adds a warm line from the bank, "plainer",
+#     "more formal" and "bolder" take out jargon, contractions and hedges; "cut it down" reads as
+#     "shorter". A fork option's scope is said in the customer's words on the landing page and in
+#     the launch email (engine/game/scope_said.json), never the team's note pasted in.
 RULES_VERSION = 64
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -230,3 +230,15 @@ CHANNELS = (
     "short how-to videos",
     "a newsletter for {customer}",
 )
+
+# A warm tone (engine.writing.realise): a closing line for the work's summary-like field, and the
+# headline said to the reader.
+WARM_LINES = (
+    "We built this with {customer} in mind, and we would love to hear how it works for you.",
+    "If anything gets in your way, tell us and we will fix it with you.",
+    "You tell us what works for you; we keep making it better together.",
+)
+WARM_HEADLINES = (
+    "{headline}, made with you in mind",
+    "{headline}, built around you",
+)

@@ -21,13 +21,21 @@ from typing import Any
 
 from engine.game.adherence import (
     BUZZWORDS,
+    CORE_SENTENCE,
     FIELDS,
     SCOPE_FLOOR,
     SCOPE_LIST,
+    TONE_SWAPS,
     applies,
     check,
+    copy_words,
+    core_cut,
+    long_fields,
     scope_lists,
+    scope_named,
     scope_size,
+    scope_words,
+    tone_hits,
 )
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
 from engine.game.pricing import monthly_price
@@ -53,6 +61,7 @@ from engine.language.directions import (
     price_words,
 )
 from engine.language.grammar import narrows
+from engine.writing.banks import WARM_HEADLINES, WARM_LINES
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, reprice
 from worldforge_textkit import has_phrase
@@ -61,9 +70,7 @@ from worldforge_textkit.patterns import Pattern
 
 _SKIP = ("follows_decision", "memory_writes", "url")
 _SENTENCE = Pattern(r"(?<=[.!?])\s+")
-_MUST_STAY = Pattern(
-    r"\$|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b", re.IGNORECASE
-)
+_MUST_STAY = CORE_SENTENCE
 _FLOOR = SCOPE_FLOOR  # the fewest items a list keeps when lines are taken out
 
 
@@ -89,7 +96,7 @@ def realise(
     for d in gone:
         _take_out(role, art, d, v)
     for d in by["tone"]:
-        _tone(role, art, d.value)
+        _tone(role, art, d.value, v)
     for d in by["channel"]:  # several channels bind side by side; support steps take only the
         if applies(role, d, art):  # channels customers are answered through
             held = [*by["channel"], *(x for x in keep or [] if x.axis == "channel")]
@@ -111,11 +118,19 @@ def realise(
     for d in by["price"]:
         _price(role, art, d, v, directions)
         _reprice_plan(art, d, directions, booked)
-    if any(d.value == CORE_SCOPE for d in by["scope"]):  # "too broad" last of what adds lines:
-        held = [*directions, *(keep or [])]  # the cut keeps the price and what others hold
-        _scope(
-            role, art, CORE_SCOPE, v, held=tuple(x.value for x in held if x.axis in _HELD_IN_LISTS)
-        )
+    _cut_last(role, art, directions, [*directions, *(keep or [])], v)
+
+
+def _cut_last(
+    role: str, art: dict[str, Any], named: list[Direction], held: list[Direction], v: Voice
+) -> None:
+    """The cuts run after everything that adds lines: "too broad" (the cut keeps the price and
+    what the held directions put in lists), then "shorter" (each long field to its core)."""
+    if any(d.axis == "scope" and d.value == CORE_SCOPE for d in named):
+        kept = tuple(x.value for x in held if x.axis in _HELD_IN_LISTS)
+        _scope(role, art, CORE_SCOPE, v, held=kept)
+    if any(d.axis == "tone" and d.value == "short" for d in named):
+        _shorten(art)
 
 
 _ORDER = (
@@ -381,11 +396,12 @@ def _scope(
                 rest = [x for x in items if x not in kept]
                 items[:] = rest[: max(0, floor - len(kept))] + kept
         return  # the narrowing is the cut (checked by counting), not a line saying so
-    if mentions(prose(art, (field,)), what):
+    if (scope_named if kind == "scope" else mentions)(prose(art, (field,)), what):
         return
-    said = v.pick(
-        f"realise:{kind}", SAID[f"{kind}_{role}"], what=_the(what) if kind == "scope" else what
-    )
+    if kind == "scope":  # a customer reads the scope in the work's words, never the team's note
+        said = scope_words(role, what)
+        what = said if said != what else _the(what)
+    said = v.pick(f"realise:{kind}", SAID[f"{kind}_{role}"], what=what)
     if role == "marketer":  # one scope binds at a time: a later one takes an earlier one's words
         art["body"] = f"{_CENTRE_SENTENCE[kind].sub('', art.get('body', '')).rstrip()} {said}"
         return
@@ -485,10 +501,14 @@ def _name(role: str, art: dict[str, Any], name: str) -> None:
     art[field] = f"{name}: {text}" if text else name
 
 
-def _tone(role: str, art: dict[str, Any], tone: str) -> None:
+def _tone(role: str, art: dict[str, Any], tone: str, v: Voice) -> None:
+    swaps = TONE_SWAPS.get(tone, {})
+
     def plain(s: str) -> str:
         for b in BUZZWORDS:
             s = re.sub(rf"\b{re.escape(b)}\b\s*", "", s, flags=re.IGNORECASE)
+        for w, instead in swaps.items():  # jargon, contractions or hedges, said the tone's way
+            s = re.sub(rf"\b{re.escape(w.strip())}\b(\s?)", _swap(instead), s, flags=re.IGNORECASE)
         return s.replace("!", ".")
 
     _map_strings(art, plain)
@@ -499,10 +519,25 @@ def _tone(role: str, art: dict[str, Any], tone: str) -> None:
         keep = [parts[0]] + [p for p in parts[1:] if _MUST_STAY.search(p)]
         if len(parts[0].split()) >= 6 and len(keep) < len(parts):
             art[field] = " ".join(keep)
-    if tone == "warm":
-        field = FIELDS["tone"][role][0]
-        if not has_phrase(str(art.get(field, "")), "you"):
-            art[field] = f"{str(art.get(field, '')).rstrip()} Tell us what you think."
+    if tone == "warm":  # the line the reader meets first, in warm words from the bank
+        text = str(art.get(field, "")).rstrip()
+        if role == "designer":  # a headline stays one line
+            if not has_phrase(text, "you"):
+                art[field] = v.pick("realise:warm", WARM_HEADLINES, headline=text.rstrip("."))
+        elif not any(v.fill(w) in text for w in WARM_LINES):
+            art[field] = add_sentence(text, v.pick("realise:warm", WARM_LINES))
+
+
+def _swap(instead: str) -> Callable[[re.Match[str]], str]:
+    """The tone's word for one taken out, keeping the space after it ("hopefully " goes whole)."""
+    return lambda m: f"{instead.strip()}{m.group(1)}" if instead.strip() else ""
+
+
+def _shorten(art: dict[str, Any]) -> None:
+    """Cut every long field to its core sentence(s): the opening and what must stay (a price, a
+    week, a call to action), as the gate's check of a "shorter" tone reads them."""
+    for k in long_fields(art):
+        art[k] = " ".join(core_cut(str(art[k]))[0])
 
 
 # ------------------------------------------------------------------ taking things out
@@ -651,7 +686,10 @@ def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
     else:  # channel, scope, name: the named thing is left out
         field = FIELDS.get(a, {}).get(role, ("summary",))[0]
         gone = Direction(axis="exclusion", value=d.value, do=False)
-        art[field] = _strip(field, art.get(field), lambda s: has_phrase(s, gone.value), v)
+        said = scope_words(role, d.value) if a == "scope" else d.value
+        art[field] = _strip(
+            field, art.get(field), lambda s: has_phrase(s, gone.value) or has_phrase(s, said), v
+        )
         if a == "channel" and role == "marketer":
             for c in art.get("gtm_channels") or []:
                 if has_phrase(str(c.get("channel", "")), d.value):
@@ -671,6 +709,9 @@ def what_changed(
     the CEO named; the story's "what changed" list, from the diff, shows old → new."""
     out: list[str] = []
     for d in directions:
+        if d.axis == "tone":
+            out.append(_tone_changed(role, before, after, d))
+            continue
         old, new = _shown(role, before, d), _shown(role, after, d)
         label = {
             "price": "Price",
@@ -701,6 +742,44 @@ def what_changed(
         if d.axis == "price" and not any(x.key == "mrr" for x in directions):
             out += _plan_changed(before, after, d)  # (a named revenue target says it itself)
     return out
+
+
+_TONE_SAID = {"short": "shorter", "formal": "more formal", "bold": "bolder"}
+
+
+def _tone_changed(
+    role: str, before: Mapping[str, object], after: Mapping[str, object], d: Direction
+) -> str:
+    """What a redo for a tone or a length did, in words: how many words it cut, the words it took
+    out, the line it now opens with; "already" only when the gate's check finds nothing to do."""
+    broken = check(role, after, [d])
+    if prose(before) == prose(after):
+        if broken:
+            return f"Tone: still {broken[0].did}; this attempt did not change it."
+        return f"Tone was already {d.value}; nothing to change there."
+    said = _TONE_SAID.get(d.value, f"{d.value}er" if d.value != "plain" else "plainer")
+    if d.value == "short":
+        line = f"Length: {copy_words(before)} → {copy_words(after)} words"
+        line += "; each long field keeps its core sentence"
+    else:
+        line = f"Tone: {said}"
+        gone = [w.strip() for w in tone_hits(prose(before), d.value)]
+        gone += [b for b in BUZZWORDS if has_phrase(prose(before), b)]
+        gone = [w for w in gone if not tone_hits(prose(after), d.value).count(w)]
+        field = FIELDS["tone"][role][0]
+        if gone:
+            line += "; took out " + ", ".join(f"“{w}”" for w in gone[:3])
+        was, now = prose(before, (field,)), prose(after, (field,))
+        if was != now:
+            name = field.replace("_", " ")
+            head = was.rstrip(". ")
+            if head and now.startswith(head):  # a warm line added: quote what was added
+                line += f"; the {name} now adds “{_short(now[len(head) :].lstrip(' .,:'), 90)}”"
+            elif len(now) < len(was):
+                line += f"; the {name} keeps its opening: “{_short(now, 90)}”"
+            else:
+                line += f"; the {name} now reads “{_short(now, 90)}”"
+    return line + (f" (still {broken[0].did})." if broken else ".")
 
 
 def _plan_changed(
@@ -742,7 +821,7 @@ def _shown(role: str, art: Mapping[str, object], d: Direction) -> str:
         return scope_size(role, art)
     if a in ("audience", "channel", "scope", "place", "name"):
         text = prose(art, fields)
-        hit = mentions(text, d.value)
+        hit = scope_named(text, d.value) if a == "scope" else mentions(text, d.value)
         if a == "audience":
             return f"“{_short(text)}”"
         return d.value if hit else _NOT_NAMED
