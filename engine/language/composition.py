@@ -65,7 +65,7 @@ COMPOSE: dict[str, Compose] = {
     "place": Compose("one", "keeps"),
     "name": Compose("one", "keeps"),
     "timeline": Compose("one", "replaces", keyed=True),
-    "tone": Compose("one", "replaces"),
+    "tone": Compose("several", "replaces"),  # "shorter and warmer": both bind
     "scope": Compose("one", "replaces"),
     "number": Compose("one", "replaces", keyed=True),
     "audience": Compose("several", "keeps"),

@@ -33,8 +33,19 @@ def _note(day: int, nid: str, source: str, *directions: dict[str, object]) -> Si
 def test_the_table_says_which_axes_hold_one_value_and_which_several():
     one = {a for a, c in COMPOSE.items() if c.holds == "one"}
     several = {a for a, c in COMPOSE.items() if c.holds == "several"}
-    assert {"price", "place", "name", "timeline", "tone"} <= one
-    assert several == {"audience", "channel", "exclusion", "claim"}
+    assert {"price", "place", "name", "timeline"} <= one
+    assert several == {"audience", "channel", "exclusion", "claim", "tone"}
+
+
+def test_shorter_and_warmer_both_bind_and_a_later_no_lifts_its_own_tone():
+    """Played: "way too long, make it shorter and warmer" bound only the warm tone (tone held one
+    value, so warm replaced short); the corpus labels tone as an axis that holds several."""
+    a = _note(
+        1, "m1", "rejection", {"axis": "tone", "value": "short"}, {"axis": "tone", "value": "warm"}
+    )
+    b = _note(2, "m2", "standup", {"axis": "tone", "value": "warm", "do": False})
+    assert [(d.value, d.do) for d in fold([a]).directions] == [("short", True), ("warm", True)]
+    assert [(d.value, d.do) for d in fold([a, b]).directions] == [("short", True), ("warm", False)]
 
 
 def test_two_audiences_bind_side_by_side_and_a_restatement_takes_its_place():
