@@ -212,7 +212,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         if self.start_request is not None:
             self.open_venture(self.start_request)
         elif not typed:
-            self.action_new_venture()
+            self.action_new_venture(by_player=False)
         self.call_later(self._replay_typed, typed)
 
     async def _replay_typed(self, keys: list[tuple[str, str | None]]) -> None:
@@ -226,6 +226,20 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
                 await self.run_action(row.action)  # its dialog's mount is awaited
             else:
                 self.post_message(events.Key(key, character))
+
+    def board_keys(self, action_id: str) -> list[str]:
+        """The keys that run an app-scope row now (live keymap)."""
+        return self.live_keys.get(action_id, actions.BY_ID[action_id].key).split(",")
+
+    def is_board_key(self, key: str) -> bool:
+        """Whether `key` is one of the board's app-scope keys (help, settings, new, load…)."""
+        return any(key in self.board_keys(row.id) for row in actions.in_scope("app"))
+
+    async def run_board_key(self, key: str) -> None:
+        """Run the board's app-scope key `key` as if pressed on the board now."""
+        row = self._board_row(key)
+        if row is not None:
+            await self.run_action(row.action)
 
     def _board_row(self, key: str) -> actions.GameAction | None:
         """The app-scope row (help, settings, new, load…) a key runs on the board now, if any."""
@@ -386,9 +400,12 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             return False
         return True
 
-    def action_new_venture(self, error: str | None = None, typed: str = "") -> AwaitMount | None:
+    def action_new_venture(
+        self, error: str | None = None, typed: str = "", *, by_player: bool = True
+    ) -> AwaitMount | None:
         """The new-venture form (offering to resume the last unfinished run); its mount, awaited
-        by keys typed while the engine loaded."""
+        by keys typed while the engine loaded. `by_player=False`: the game opened it (at start),
+        so keys pressed before it showed are not typed into it."""
         if not self._engine_ready():
             return None
         from engine.errors import SaveError
@@ -405,7 +422,9 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             log.exception("listing runs failed")
         from worldforge_tui.screens.new_venture import NewVentureScreen
 
-        screen = NewVentureScreen(resume=resume, seed=self.form_seed, typed=typed)
+        screen = NewVentureScreen(
+            resume=resume, seed=self.form_seed, typed=typed, by_player=by_player
+        )
 
         def chosen(request: dict[str, Any] | None) -> None:
             if request:

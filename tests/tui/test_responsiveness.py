@@ -225,3 +225,36 @@ async def test_a_reopened_screen_restyles_only_after_a_theme_change_it_missed(tm
         assert app.screen is screen and screen in app.restyled
         assert save.styles.background != before
         assert save.styles.background == app.current_theme.to_color_system().primary
+
+
+async def test_a_key_pressed_before_the_form_opened_by_itself_is_not_typed_into_it(tmp_path):
+    """Played in tmux: `n` pressed on the welcome frame just as the engine finished loading reached
+    the form the game opened by itself, and the venture was called "Nmeal Kits Co". A key pressed
+    before that form was on screen is the board's: `n` (the form is open) does nothing more, `l`
+    closes the form and loads; a key pressed once the form shows is typed into it."""
+    from textual import events
+    from textual.widgets import Input
+
+    from worldforge_tui.screens.load import LoadScreen
+    from worldforge_tui.screens.new_venture import NewVentureScreen
+
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        form = app.screen
+        assert isinstance(form, NewVentureScreen)
+        pitch = form.query_one("#nv-pitch", Input)
+        before = pitch.refuse_before - 0.01  # type: ignore[attr-defined]
+        for key in ("n", "m"):
+            early = events.Key(key, key)
+            early.time = before
+            app.post_message(early)
+        await pilot.pause()
+        assert pitch.value == "" and app.screen is form
+        await pilot.press("m", "e")
+        assert pitch.value == "me"
+        early = events.Key("l", "l")
+        early.time = before
+        app.post_message(early)
+        await settle(app, pilot)
+        assert isinstance(app.screen, LoadScreen)

@@ -29,6 +29,7 @@ from worldforge_tui.widgets.choice import Choice
 
 if TYPE_CHECKING:
     from engine.session.saves import RunSummary
+    from worldforge_tui.app import WorldForgeApp
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
 # The reading's fields: (key, label, placeholder). The key is the engine's (founding.READING_FIELDS).
@@ -48,9 +49,17 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")
 
     def __init__(
-        self, *, resume: RunSummary | None = None, seed: int | None = None, typed: str = ""
+        self,
+        *,
+        resume: RunSummary | None = None,
+        seed: int | None = None,
+        typed: str = "",
+        by_player: bool = True,
     ) -> None:
         super().__init__(classes="dialog")
+        # opened by the game, not by a key: keys pressed before it showed were meant for the board
+        self._by_player = by_player
+        self._shown_at: float | None = None
         self._resume = resume
         self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
@@ -132,9 +141,35 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
         if self._typed:
             pitch.insert_text_at_cursor(self._typed)
 
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Opened by the game (not by a key), the form takes no key pressed before it was on
+        screen: `n` pressed on the welcome frame as the form opened by itself was typed into the
+        pitch ("Nmeal kits …"); such a key does what the board says instead."""
+        if not self._by_player and self._shown_at is None:
+            self._shown_at = event.time
+            self.query_one("#nv-pitch", BoundedInput).refuse_before = event.time
+
+    def on_bounded_input_early_key(self, message: BoundedInput.EarlyKey) -> None:
+        message.stop()
+        self._early(message.key)
+
+    def _early(self, key: str) -> None:
+        """A key pressed before the form showed: the board's key for this form does nothing more
+        (the form is open); another board key (`l`, `?`, `s`) closes the form and does its work."""
+        wf: WorldForgeApp = self.app  # type: ignore[assignment]
+        if key in wf.board_keys("app.new"):
+            return
+        if wf.is_board_key(key):
+            self.dismiss(None)
+            wf.call_later(wf.run_board_key, key)
+
     def on_key(self, event: events.Key) -> None:
         """A letter the app routed to the screen before the pitch field had focus (typed as the
         form was pushed) goes into the pitch field instead of nowhere."""
+        if self._shown_at is not None and event.time < self._shown_at and event.is_printable:
+            event.stop()
+            self._early(event.key)
+            return
         if event.is_printable and event.character:
             self._into_pitch(event, event.character)
 

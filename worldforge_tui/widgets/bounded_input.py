@@ -3,11 +3,30 @@ instead of dropping it silently."""
 
 from __future__ import annotations
 
+from textual import events
+from textual.message import Message
 from textual.widgets import Input
 
 
 class BoundedInput(Input):
-    """`Input` with `max_length`; a refused insert (Input's public `restricted` hook) is announced."""
+    """`Input` with `max_length`; a refused insert (Input's public `restricted` hook) is announced.
+    Keys pressed before `refuse_before` (a time on Textual's event clock: when a dialog the player
+    did not open came on screen) are not typed into it: they are posted as `EarlyKey`."""
+
+    refuse_before: float = 0.0
+
+    class EarlyKey(Message):
+        """A key pressed before the field's dialog was on screen."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def on_key(self, event: events.Key) -> None:
+        if event.time < self.refuse_before and event.is_printable:
+            event.prevent_default()  # Input's own key handler never sees it
+            event.stop()
+            self.post_message(self.EarlyKey(event.key))
 
     def restricted(self) -> None:
         super().restricted()
