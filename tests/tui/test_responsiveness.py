@@ -244,11 +244,16 @@ async def test_a_key_pressed_before_the_form_opened_by_itself_is_not_typed_into_
         form = app.screen
         assert isinstance(form, NewVentureScreen)
         pitch = form.query_one("#nv-pitch", Input)
-        before = pitch.refuse_before - 0.01  # type: ignore[attr-defined]
+        before = form._shown_at - 0.01
         for key in ("n", "m"):
             early = events.Key(key, key)
             early.time = before
             app.post_message(early)
+        await pilot.pause()
+        assert pitch.value == "" and app.screen is form
+        just_after = events.Key("n", "n")  # `n` a moment after the form appeared: still the board's
+        just_after.time = form._shown_at + 0.1
+        app.post_message(just_after)
         await pilot.pause()
         assert pitch.value == "" and app.screen is form
         await pilot.press("m", "e")

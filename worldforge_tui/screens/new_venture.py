@@ -16,6 +16,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
@@ -39,6 +40,9 @@ FIELDS = (
     ("place", "Place", "(none named; optional)"),
     ("problem", "Problem", "what they struggle with (optional)"),
 )
+# How soon after the form opened by itself a board key is still taken as aimed at the welcome
+# frame (a person's reaction time to a changed screen is about a quarter of a second).
+REACTION_S = 0.3
 HINT = "Enter starts the venture · Tab moves to the next field · Esc cancels"
 
 
@@ -146,8 +150,28 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
         screen: `n` pressed on the welcome frame as the form opened by itself was typed into the
         pitch ("Nmeal kits …"); such a key does what the board says instead."""
         if not self._by_player and self._shown_at is None:
-            self._shown_at = event.time
-            self.query_one("#nv-pitch", BoundedInput).refuse_before = event.time
+            self._shown_at = float("inf")  # nothing is typed into it until it has been drawn
+            self.query_one("#nv-pitch", BoundedInput).early = self._is_early
+            self.call_after_refresh(self._drawn)
+
+    def _drawn(self) -> None:
+        """The form is on screen (the time on Textual's own event clock, as a fresh message
+        stamps it)."""
+        self._shown_at = Message().time
+
+    def _is_early(self, event: events.Key) -> bool:
+        """A key aimed at the welcome frame, not at this form: pressed before the form was drawn,
+        or a board key (`n`, `l`, `?`) pressed into the empty pitch within a reaction time of it
+        appearing (decided while the player still saw the welcome frame's keys)."""
+        if self._shown_at is None or event.time < self._shown_at:
+            return self._shown_at is not None
+        wf: WorldForgeApp = self.app  # type: ignore[assignment]
+        pitch = self.query_one("#nv-pitch", BoundedInput)
+        return (
+            event.time < self._shown_at + REACTION_S
+            and not pitch.value
+            and wf.is_board_key(event.key)
+        )
 
     def on_bounded_input_early_key(self, message: BoundedInput.EarlyKey) -> None:
         message.stop()
@@ -166,7 +190,7 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
     def on_key(self, event: events.Key) -> None:
         """A letter the app routed to the screen before the pitch field had focus (typed as the
         form was pushed) goes into the pitch field instead of nowhere."""
-        if self._shown_at is not None and event.time < self._shown_at and event.is_printable:
+        if event.is_printable and not self._by_player and self._is_early(event):
             event.stop()
             self._early(event.key)
             return

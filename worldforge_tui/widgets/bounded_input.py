@@ -3,6 +3,8 @@ instead of dropping it silently."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import events
 from textual.message import Message
 from textual.widgets import Input
@@ -10,10 +12,10 @@ from textual.widgets import Input
 
 class BoundedInput(Input):
     """`Input` with `max_length`; a refused insert (Input's public `restricted` hook) is announced.
-    Keys pressed before `refuse_before` (a time on Textual's event clock: when a dialog the player
-    did not open came on screen) are not typed into it: they are posted as `EarlyKey`."""
+    A key its screen calls `early` (pressed before a dialog the player did not open was on screen)
+    is not typed into it: it is posted as `EarlyKey`."""
 
-    refuse_before: float = 0.0
+    early: Callable[[events.Key], bool] | None = None
 
     class EarlyKey(Message):
         """A key pressed before the field's dialog was on screen."""
@@ -23,7 +25,7 @@ class BoundedInput(Input):
             self.key = key
 
     def on_key(self, event: events.Key) -> None:
-        if event.time < self.refuse_before and event.is_printable:
+        if event.is_printable and self.early is not None and self.early(event):
             event.prevent_default()  # Input's own key handler never sees it
             event.stop()
             self.post_message(self.EarlyKey(event.key))
