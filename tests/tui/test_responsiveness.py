@@ -244,7 +244,9 @@ async def test_a_key_pressed_before_the_form_opened_by_itself_is_not_typed_into_
         form = app.screen
         assert isinstance(form, NewVentureScreen)
         pitch = form.query_one("#nv-pitch", Input)
-        before = form._shown_at - 0.01
+        shown = form._shown_at  # when the form was drawn (Textual's event clock)
+        assert shown is not None
+        before = shown - 0.01
         for key in ("n", "m"):
             early = events.Key(key, key)
             early.time = before
@@ -252,7 +254,7 @@ async def test_a_key_pressed_before_the_form_opened_by_itself_is_not_typed_into_
         await pilot.pause()
         assert pitch.value == "" and app.screen is form
         just_after = events.Key("n", "n")  # `n` a moment after the form appeared: still the board's
-        just_after.time = form._shown_at + 0.1
+        just_after.time = shown + 0.1
         app.post_message(just_after)
         await pilot.pause()
         assert pitch.value == "" and app.screen is form
