@@ -441,29 +441,28 @@ async def window_of(target: Target, configured: int, within: float) -> Window | 
     all look-ups within `within` seconds."""
     if configured > 0:
         return await read_window(target, None, configured, within)
-    key = await resolve_key(target)
-    bound = max(0.05, within)
-    async with _http.AsyncClient(
-        verify=shared_ssl_context(),
-        trust_env=not is_loopback(target.endpoint),
-        timeout=_http.Timeout(bound, connect=min(CONNECT_TIMEOUT, bound)),
-        headers={"Authorization": f"Bearer {key}"},
-    ) as client:
+    async with await _short_client(target, within) as client:
         return await read_window(target, client, configured, within)
 
 
 async def model_loading(target: Target, within: float) -> bool:
     """Whether the local server says the model is still loading (or not loaded yet, so this
     request loads it), on a short-lived client; False when it does not say."""
+    async with await _short_client(target, within) as client:
+        return await read_loading(target, client, within)
+
+
+async def _short_client(target: Target, within: float) -> _http.AsyncClient:
+    """A short-lived client for a server's own look-ups (its window, whether the model loads),
+    every request bounded by `within` seconds."""
     key = await resolve_key(target)
     bound = max(0.05, within)
-    async with _http.AsyncClient(
+    return _http.AsyncClient(
         verify=shared_ssl_context(),
         trust_env=not is_loopback(target.endpoint),
         timeout=_http.Timeout(bound, connect=min(CONNECT_TIMEOUT, bound)),
         headers={"Authorization": f"Bearer {key}"},
-    ) as client:
-        return await read_loading(target, client, within)
+    )
 
 
 async def list_models(target: Target, timeout: float) -> list[str]:
