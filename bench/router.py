@@ -15,6 +15,8 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel
@@ -107,8 +109,9 @@ def local_round_trip(calls: int) -> dict[str, Any]:
     }
 
 
-def worst_case(fault: str, budget: float, retries: int) -> dict[str, Any]:
-    """One call with both model tiers (local, then foundry) misbehaving; floor answers."""
+@contextmanager
+def misbehaving(fault: str) -> Iterator[tuple[FakeOpenAI, FakeOpenAI]]:
+    """A local and a cloud model server on loopback, both playing `fault` (hang, trickle…)."""
     with (
         FakeOpenAI("ollama", payload=_PAYLOAD, trickle_chunk=4, trickle_delay=0.2) as local,
         FakeOpenAI(
@@ -117,6 +120,12 @@ def worst_case(fault: str, budget: float, retries: int) -> dict[str, Any]:
     ):
         local.set_default(fault)
         cloud.set_default(fault)
+        yield local, cloud
+
+
+def worst_case(fault: str, budget: float, retries: int) -> dict[str, Any]:
+    """One call with both model tiers (local, then foundry) misbehaving; floor answers."""
+    with misbehaving(fault) as (local, cloud):
         router = Router(
             Settings(
                 demo_mode="live",
@@ -153,14 +162,7 @@ def plain_client(fault: str, budget: float, retries: int) -> float:
     its read timeout on every chunk). Measured, not budget × tries arithmetic."""
     from openai import OpenAI, OpenAIError
 
-    with (
-        FakeOpenAI("ollama", payload=_PAYLOAD, trickle_chunk=4, trickle_delay=0.2) as local,
-        FakeOpenAI(
-            "azure", payload=_PAYLOAD, rejects=(), trickle_chunk=4, trickle_delay=0.2
-        ) as cloud,
-    ):
-        local.set_default(fault)
-        cloud.set_default(fault)
+    with misbehaving(fault) as (local, cloud):
         start = time.perf_counter()
         for url, model in ((local.url, "qwen2.5"), (cloud.url, "gpt-5-mini")):
             client = OpenAI(base_url=url, api_key="bench", timeout=budget, max_retries=retries)
