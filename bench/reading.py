@@ -302,37 +302,28 @@ def _pct(n: int, d: int) -> float | None:
 
 
 def score_record(record: Mapping[str, Any], res: Result) -> tuple[list[str], list[bool]]:
-    """Each label's outcome, and for each produced direction whether it matched no label."""
+    """Each label's outcome, and for each produced direction whether it matched no label.
+    Labels take produced directions in passes (every exact reading first, then near, then
+    inverted), so a direction that reads one label is never counted as another's inversion
+    ("$199 a month … annual $1,990": the $1,990 a year reads the second label, it does not
+    invert the first)."""
     used: set[int] = set()
-    outcomes: list[str] = []
-    for label in record["expect"]:
-        hit = next(
-            (i for i, p in enumerate(res.directions) if i not in used and matches(label, p)), None
-        )
-        if hit is not None:
-            used.add(hit)
-            outcomes.append("read")
-            continue
-        close = next(
-            (i for i, p in enumerate(res.directions) if i not in used and near(label, p)), None
-        )
-        flip = next(
-            (i for i, p in enumerate(res.directions) if i not in used and inverts(label, p)), None
-        )
-        if close is not None:
-            used.add(close)
-            outcomes.append("near")
-        elif flip is not None:
-            used.add(flip)
-            outcomes.append("inverted")
-        elif res.asked:
-            outcomes.append("asked")
-        elif res.unread:
-            outcomes.append("unread")
-        else:
-            outcomes.append("silent")
+    labels = list(record["expect"])
+    outcomes: list[str | None] = [None] * len(labels)
+    for outcome, test in (("read", matches), ("near", near), ("inverted", inverts)):
+        for n, label in enumerate(labels):
+            if outcomes[n] is not None:
+                continue
+            hit = next(
+                (i for i, p in enumerate(res.directions) if i not in used and test(label, p)),
+                None,
+            )
+            if hit is not None:
+                used.add(hit)
+                outcomes[n] = outcome
+    rest = "asked" if res.asked else "unread" if res.unread else "silent"
     spurious = [i not in used for i in range(len(res.directions))]
-    return outcomes, spurious
+    return [o or rest for o in outcomes], spurious
 
 
 def _cold() -> None:

@@ -1,0 +1,59 @@
+"""The reading bench's scoring (bench/reading.py): a produced direction is counted once, for the
+label it reads, before any label may call it an inversion.
+
+Run in a child process: importing `bench` gives the process a temporary home of its own
+(bench/__init__.py), which must not leak into the tests that share this worker."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_CODE = """
+import json, sys
+from bench.reading import Produced, Result, score_record
+c = json.load(sys.stdin)
+res = Result(directions=[Produced(**p) for p in c['got']], asked=c['asked'])
+print(json.dumps(score_record(c['record'], res)))
+"""
+
+
+def _score(record: dict[str, object], got: list[dict[str, object]], asked: bool = False):
+    out = subprocess.run(
+        [sys.executable, "-c", _CODE],
+        input=json.dumps({"record": record, "got": got, "asked": asked}),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(out.stdout)
+
+
+MONTH = {"axis": "price", "do": True, "value": "$199 a month", "amount": 199, "period": "month"}
+YEAR = {"axis": "price", "do": True, "value": "$1,990 a year", "amount": 1990, "period": "year"}
+READ_YEAR = {
+    "axis": "price",
+    "do": True,
+    "value": "$1,990 a year",
+    "amount": 1990.0,
+    "period": "year",
+    "currency": "$",
+}
+
+
+def test_a_direction_that_reads_a_later_label_is_not_an_earlier_labels_inversion() -> None:
+    outcomes, spurious = _score({"expect": [MONTH, YEAR]}, [READ_YEAR])
+    assert outcomes == ["silent", "read"]
+    assert spurious == [False]
+
+
+def test_another_figure_on_the_same_slot_is_still_an_inversion() -> None:
+    outcomes, spurious = _score({"expect": [MONTH]}, [READ_YEAR], asked=True)
+    assert outcomes == ["inverted"]
+    assert spurious == [False]
