@@ -118,6 +118,39 @@ def test_an_own_answer_binds_the_option_it_picks_and_the_words_over_it():
     assert changed.option == "A"
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # a generic verb ("use", "go", "switch to") takes its axis from what it names
+        ("forget Instagram, go LinkedIn", {"-exclusion:Instagram", "+channel:LinkedIn"}),
+        ("no Facebook, use Reddit", {"-exclusion:Facebook", "+channel:Reddit"}),
+        ("instead of TikTok, use podcasts", {"-exclusion:TikTok", "+channel:podcasts"}),
+        ("switch to dentists", {"+audience:dentists"}),
+        ("don't use Facebook", {"-exclusion:Facebook"}),
+        # and names nothing when what it names has no known kind, or is said of others
+        ("use plain words", {"+tone:plain"}),
+        ("they use Facebook a lot", set()),
+        # a negated verb leaves its object out
+        ("stop targeting students", {"-exclusion:students"}),
+        ("never mention AI", {"-exclusion:AI"}),
+        ("avoid saying cheapest", {"-claim:cheapest"}),
+    ],
+)
+def test_a_verb_reads_by_what_it_names_and_a_negated_verb_leaves_it_out(said, binds):
+    r = read_text(said, source="standup")
+    assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
+
+
+def test_a_frame_rows_kind_is_checked_at_load(tmp_path, monkeypatch):
+    import engine.language.reader.vocab as vocab_module
+
+    bad = {"rows": [{"cue": "use", "axis": "channel", "do": True, "kind": "x", "example": "use"}]}
+    (tmp_path / "frames.json").write_text(json.dumps(bad), encoding="utf-8")
+    monkeypatch.setattr(vocab_module, "_HERE", tmp_path)
+    with pytest.raises(VocabError, match="kind is 'first' or 'only'"):
+        vocab_module._rows("frames.json", "rows", ("axis", "do"))
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

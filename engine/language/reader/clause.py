@@ -748,6 +748,10 @@ class ClauseReader:
         axis = str(c.row["axis"])
         quoted = any(t.text in QUOTES for t in cl.tokens[j : j + 1])
         head = vt[1] if vt[0].low == "the" and len(vt) > 1 else vt[0]
+        if c.row.get("kind") and not quoted:
+            kind = self._value_kind(vt)
+            if kind is not None or c.row["kind"] == "only":
+                return kind  # "use newsletters", "go LinkedIn": the value says which axis
         if c.row.get("caps") and (not head.is_cap or quoted or head.low in CALENDAR):
             return None
         if c.row.get("people") and not is_people(vt, v):
@@ -761,6 +765,17 @@ class ClauseReader:
         if axis == "scope":
             return self._scope_axis(c, vt)
         return axis
+
+    def _value_kind(self, vt: list[Token]) -> str | None:
+        """The axis a value's own words give: a known channel, people, or a known place."""
+        v = self.v
+        if is_channel(" ".join(t.text for t in vt), v):
+            return "channel"
+        if is_people(vt, v):
+            return "audience"
+        if capitalised_words(vt) and is_place(vt, v):
+            return "place"
+        return None
 
     def _exclusion_axis(self, c: Cue, j: int, run: list[Token], vt: list[Token]) -> str | None:
         """A thing to leave out, a claim ("drop the 'guaranteed' line", "No guarantees"), or a

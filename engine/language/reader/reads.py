@@ -507,6 +507,18 @@ _STRONG_BREAKS = frozenset(
 LISTED = ("audience", "channel", "exclusion")  # axes whose value can list several things
 IMPERATIVE_CUES = frozenset(
     [
+        "use",
+        "switch",
+        "move",
+        "stick",
+        "lean",
+        "rely",
+        "double",
+        "push",
+        "try",
+        "scrap",
+        "steer",
+        "quit",
         "drop",
         "lose",
         "remove",
