@@ -141,6 +141,37 @@ def test_a_verb_reads_by_what_it_names_and_a_negated_verb_leaves_it_out(said, bi
     assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # a removal under a negation keeps its thing: never read as leaving it out
+        ("don't drop the students", set()),
+        ("I'd never leave out parents", set()),
+        ("never drop the free tier", set()),
+        ("not just vets, pet shops too", {"+audience:not just vets", "+audience:pet shops too"}),
+        ("no discounts ever", {"-exclusion:discounts"}),
+        # a change of mind: the bare value after it replaces the one said before
+        ("call it Spark. no wait, Bolt", {"+name:Bolt"}),
+        ("start in Leeds. actually York", {"+place:York"}),
+        ("call it Spark. Bolt is taken", {"+name:Spark"}),
+        # a move by a count of weeks is a move, never that week; a reported date is no launch
+        ("two weeks earlier if we can, exams start week 8", {"+timeline:two weeks earlier"}),
+        ("3 weeks later", {"+timeline:3 weeks later"}),
+        ("exams start week 5", set()),
+        ("the fair is in week 9, launch week 6", {"+timeline:week 6"}),
+        ("Essen game fair is week 16, we launch there", {"+timeline:week 16"}),
+    ],
+)
+def test_negation_scope_changes_of_mind_and_moves_never_bind_the_opposite(said, binds):
+    r = read_text(said, source="standup")
+    assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
+
+
+def test_a_reported_date_is_commentary_not_a_question_of_currency():
+    r = read_text("exams start week 5", source="standup")
+    assert [(p.kind, p.reason) for p in r.parts] == [("commentary", "")]
+
+
 def test_a_frame_rows_kind_is_checked_at_load(tmp_path, monkeypatch):
     import engine.language.reader.vocab as vocab_module
 

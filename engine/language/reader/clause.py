@@ -81,6 +81,44 @@ _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
 _NEGATING = (("not",), ("no",), ("never",))
+# A count of weeks said as a move ("two weeks earlier"): no launch week of its own.
+_MOVES = {"earlier": "earlier", "sooner": "earlier", "later": "later", "ahead": "earlier"}
+# A week said of something else happening (its verb), unless the clause names our launch.
+_HAPPENS = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "start",
+        "starts",
+        "begin",
+        "begins",
+        "end",
+        "ends",
+        "finish",
+        "finishes",
+        "fall",
+        "falls",
+        "happen",
+        "happens",
+        "run",
+        "runs",
+        "close",
+        "closes",
+        "open",
+        "opens",
+        "kick",
+        "kicks",
+        "break",
+        "breaks",
+    ]
+)
+_LAUNCH_WORDS = frozenset(("launch", "launching", "ship", "shipping", "live", "release", "we"))
+_OUR_SIDE = frozenset(("we", "we'll", "we're", "i", "i'd", "let's", "lets", "our", "my"))
+# Verbs that take a thing out: under a negation they keep it ("never drop X").
+_REMOVALS = frozenset(
+    ("drop", "cut", "remove", "lose", "exclude", "skip", "ditch", "forget", "leave", "scrap")
+)
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
 
@@ -530,6 +568,10 @@ class ClauseReader:
             if at is None:
                 continue
             n, i, j = at
+            fact = self._dated_fact(i)
+            if fact and not any(x in self.cx.low for x in _LAUNCH_WORDS):
+                self.used.update(range(i, j))
+                continue  # "exams start week 5": a date the words report, not the launch
             if any(x in low for x in ("break", "breakeven", "profitable")):
                 self.add(
                     "number", True, i, j, f"week {fmt(n)}", amount=n, op="max", key="breakeven"
@@ -549,13 +591,40 @@ class ClauseReader:
                 x in low for x in ("launch", "ship", "live", "start", "open")
             ):
                 r.weak = True  # "the Frankfurt trade fair is week 10": a date, not the launch
+            if fact:
+                r.weak = True  # a reported date binds only when no launch week is named
             if self._week_rejected(i, j):
                 r.weak, r.do = True, False  # dropped when another week is named
         for k in range(len(low)):
             c = self.v.match(self.v.weeks_relative, low, k)
             if c and k not in self.used:
                 self.add("timeline", True, k, k + len(c.words), str(c.row["value"]))
+            elif k not in self.used and (moved := self._weeks_moved(k)) is not None:
+                self.add("timeline", True, k, k + 3, moved)
         self._breakeven_month()
+
+    def _weeks_moved(self, k: int) -> str | None:
+        """ "3 weeks earlier", "four weeks later": a move of the launch by a count of weeks."""
+        low = self.low
+        if k + 2 >= len(low) or low[k + 1] not in ("weeks", "week", "wks", "wk"):
+            return None
+        way = _MOVES.get(low[k + 2])
+        num = number_of(low[k], self.v)
+        n = num[0] if num else word_number(low, k, self.v)
+        if way is None or n is None:
+            return None
+        return f"{fmt(n)} week{'s' if n != 1 else ''} {way}"
+
+    def _dated_fact(self, i: int) -> bool:
+        """The clause reports when something else happens ("exams start week 5", "the fair is
+        in week 9"): a subject of its own, a verb of happening before the week, no launch word."""
+        low = self.low
+        if not low or any(x in low for x in _LAUNCH_WORDS):
+            return False
+        first = low[0]
+        if first in CLAUSE_VERBS or first in self.v.lists["imperative_lead"] or first in _OUR_SIDE:
+            return False
+        return any(t in _HAPPENS for t in low[1:i])
 
     def _week_at(self, k: int) -> tuple[float, int, int] | None:
         """The week said at k ("week 6", "wk 3", "in 6 weeks", "in a month"): (week, i, j)."""
@@ -565,6 +634,8 @@ class ClauseReader:
             num = number_of(low[k + 1], v)
             n = num[0] if num else word_number(low, k + 1, v)
             return (n, k, k + 2) if n is not None else None
+        if t in ("weeks", "wks", "week", "wk") and low[k + 1 : k + 2] and low[k + 1] in _MOVES:
+            return None  # "two weeks earlier": a move (read below), not week 2
         if t in ("weeks", "wks") and k > 0:
             lead_ok = low[max(0, k - 2) : k - 1] in (["in"], []) or low[k + 1 : k + 2] in (
                 ["from"],
@@ -660,6 +731,10 @@ class ClauseReader:
         weak = c.words in _WEAK_CUES
         do = bool(c.row["do"])
         lead = self.low[k - 1] if k > 0 else ""
+        if not do and axis in ("exclusion", "claim") and self._kept(c, lead, j, vt):
+            end = j + len(run) + (1 if c.row.get("until") else 0)
+            self.used.update(range(k, end))  # a double negative keeps what it names: no binding
+            return end
         if do and lead in _NEG_LEADS and lead != "do" and axis != "exclusion":
             # "don't use Fernando", "never call it X": the cue under a negation refuses its value
             do = False
@@ -672,6 +747,16 @@ class ClauseReader:
         end = j + len(run) + (1 if c.row.get("until") else 0)
         self.used.update(range(k, end))
         return end
+
+    def _kept(self, c: Cue, lead: str, j: int, vt: list[Token]) -> bool:
+        """A removal under a negation keeps its thing ("don't drop the students", "I'd never
+        leave out parents"), and "not only X" / "not just X" adds to X: nothing to leave out."""
+        if lead in _NEG_LEADS and lead not in ("do", "stop"):
+            return True
+        if c.words in _NEGATING and vt[0].low in _REMOVALS:
+            return True
+        said = self.low[j] if j < len(self.low) else ""  # the word right after the cue
+        return c.words in _NEGATING and said in ("only", "just", "exclude", "excluding")
 
     def _swap(self, run: list[Token]) -> list[Token]:
         """ "drop Instagram for Pinterest": the thing after "for" is what replaces the thing

@@ -85,10 +85,15 @@ _NOT_LEADS = frozenset(
 )
 
 
-def _bare(cx: Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Read]:
+def _bare(
+    cx: Ctx, cl: Clause, found: list[Read], prior: list[Read], changed: bool = False
+) -> list[Read]:
     """A clause of a bare noun phrase ("Kirkby", "QueueCumber.", "electricians"): its axis from
-    a neighbour it answers (a place refused before it), a person word, or a made-up name."""
+    a neighbour it answers (a place refused before it, a name or place said before a change of
+    mind: "call it Spark. no wait, Bolt"), a person word, or a made-up name."""
     toks = [t for t in cl.tokens if t.is_word or t.text in QUOTES]
+    skip = _change_of_mind(cx, [t.low for t in toks])
+    changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
     if (
         not words
@@ -111,6 +116,9 @@ def _bare(cx: Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Rea
     ):
         return []
     refused = {r.axis for r in prior + found if not r.do}
+    said = [r for r in prior + found if r.do and r.axis in ("name", "place")]
+    if changed and said and (words[0].is_cap or toks[0].text in QUOTES):
+        return [Read(said[-1].axis, True, value, a, b)]  # the change of mind replaces it
     if is_channel(value, cx.v):
         return [Read("channel", True, value, a, b, weak=True)]
     if ("place" in refused or is_place(words, cx.v)) and capitalised_words(words):
@@ -128,6 +136,14 @@ def _bare(cx: Ctx, cl: Clause, found: list[Read], prior: list[Read]) -> list[Rea
     if len(words) == 1 and re.match(r"^[A-Z][a-z]+[A-Z]\w+$", words[0].text):
         return [Read("name", True, value, a, b)]
     return []
+
+
+def _change_of_mind(cx: Ctx, low: list[str]) -> int:
+    """How many leading words say the player changed their mind ("no wait", "actually")."""
+    for n in (3, 2, 1):
+        if len(low) >= n and " ".join(low[:n]) in cx.v.lists["changes_of_mind"]:
+            return n
+    return 0
 
 
 def read_text(
@@ -152,7 +168,9 @@ def read_text(
         got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
         got = got or ClauseReader(cx, cl).read()
         if not got:
-            got = _bare(cx, cl, [], found)
+            prev = utt.clauses[n - 1].low if n else []
+            changed = bool(prev) and _change_of_mind(cx, prev) == len(prev)
+            got = _bare(cx, cl, [], found, changed)
         per.append(got)
         found.extend(got)
     _contrast(cx, utt.clauses, per)
@@ -340,7 +358,7 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
             "no_week",
             f"“{words}” names no game week: say a week, e.g. “launch week 8”.",
         )
-    if any(NUM.match(t) for t in low) and not cx.currency:
+    if any(_money_like(low, k) for k in range(len(low))) and not cx.currency:
         return Part(
             "unread",
             cl.start,
@@ -366,8 +384,17 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
     return Part("commentary", cl.start, cl.end, words)
 
 
+def _money_like(low: list[str], k: int) -> bool:
+    """A figure that could be money: not a week's, a month's or a count of weeks or hours."""
+    return (
+        NUM.match(low[k]) is not None
+        and low[k - 1 : k] not in (["week"], ["wk"], ["month"], ["day"], ["year"])
+        and low[k + 1 : k + 2] not in (["weeks"], ["wks"], ["hours"], ["days"], ["%"])
+    )
+
+
 def _first_num(low: list[str]) -> str:
-    return next((t for t in low if NUM.match(t)), "20")
+    return next((t for k, t in enumerate(low) if _money_like(low, k)), "20")
 
 
 def _ask(cx: Ctx, out: Reading) -> None:

@@ -156,6 +156,7 @@ def vocab() -> Vocab:
             "place_leads",
             "our_costs",
             "price_missing",
+            "changes_of_mind",
         )
     }
     return Vocab(
