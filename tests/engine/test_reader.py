@@ -167,6 +167,30 @@ def test_negation_scope_changes_of_mind_and_moves_never_bind_the_opposite(said, 
     assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "amount", "op"),
+    [
+        # the figure set against another is never the one bound
+        ("$45 rather than $30", 45, "eq"),
+        ("$45 instead of $30", 45, "eq"),
+        # a bound before or after the figure, each a row in words.json
+        ("max $40 a month", 40, "max"),
+        ("up to $25 a box", 25, "max"),
+        ("£8 minimum", 8, "min"),
+        ("no less than $20", 20, "min"),
+        ("$15 and up", 15, "min"),
+    ],
+)
+def test_a_figure_set_aside_never_binds_and_bounds_read_either_side(said, amount, op):
+    r = read_text(said, source="standup")
+    assert [(d.axis, d.amount, d.op) for d in r.directions] == [("price", amount, op)]
+
+
+def test_a_week_set_aside_never_binds():
+    r = read_text("launch week 6 rather than week 10", source="standup")
+    assert [(d.axis, d.amount) for d in r.directions] == [("timeline", 6)]
+
+
 def test_a_reported_date_is_commentary_not_a_question_of_currency():
     r = read_text("exams start week 5", source="standup")
     assert [(p.kind, p.reason) for p in r.parts] == [("commentary", "")]

@@ -81,6 +81,8 @@ _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
 _NEGATING = (("not",), ("no",), ("never",))
+# Words that set a figure against the one the player wants ("$45 rather than $30").
+_SET_AGAINST = (["rather", "than"], ["instead", "of"], ["not", "at"])
 # A count of weeks said as a move ("two weeks earlier"): no launch week of its own.
 _MOVES = {"earlier": "earlier", "sooner": "earlier", "later": "later", "ahead": "earlier"}
 # A week said of something else happening (its verb), unless the clause names our launch.
@@ -361,8 +363,8 @@ class ClauseReader:
     def _rejected_fig(self, f: Fig) -> bool:
         """The figure is dismissed: "not $50k", "$80k … is silly", "who is paying $15"."""
         low = self.low
-        if low[max(0, f.i - 1) : f.i] == ["not"]:
-            return True
+        if low[max(0, f.i - 1) : f.i] == ["not"] or low[max(0, f.i - 2) : f.i] in _SET_AGAINST:
+            return True  # "$45 rather than $30": the $30 is the one set aside
         text_after = " ".join(low[f.j :])
         text_before = " ".join(low[: f.i])
         if any(
@@ -403,10 +405,10 @@ class ClauseReader:
         )
 
     def _op(self, f: Fig) -> str | None:
-        v, low = self.v, self.low
+        low = self.low
         for k in range(max(0, f.i - 4), f.i):
-            c = v.match(v.ops, low, k)
-            if c and c.row["where"] == "before" and k + len(c.words) >= f.i - 1:
+            c = self._op_at(k, "before")
+            if c and k + len(c.words) >= f.i - 1:
                 if (
                     c.row["op"] == "max"
                     and c.words[-1] in ("below", "under")
@@ -415,10 +417,17 @@ class ClauseReader:
                     return "min"  # "don't ever go below $150"
                 return str(c.row["op"])
         for k in range(f.j, min(len(low), f.j + 6)):
-            c = v.match(v.ops, low, k)
-            if c and c.row["where"] == "after":
+            c = self._op_at(k, "after")
+            if c:
                 return str(c.row["op"])
         return None
+
+    def _op_at(self, k: int, where: str) -> Cue | None:
+        """The bound said at k on that side of a figure ("max $40", "$40 max"): the longest."""
+        return next(
+            (c for c in self.v.candidates(self.v.ops, self.low, k) if c.row["where"] == where),
+            None,
+        )
 
     def _price_context(self, f: Fig) -> bool:
         low, cx, v = self.low, self.cx, self.v
@@ -654,6 +663,7 @@ class ClauseReader:
         return (
             "too" in low
             or low[max(0, i - 1) : i] == ["not"]
+            or low[max(0, i - 2) : i] in _SET_AGAINST
             or "why" in low
             or (self.cl.question and len(low) <= 3 and j >= len(low) and self.cx.source != "own")
             or ("before" in low[:i] and "can't" in low)

@@ -605,6 +605,9 @@ NOT_VALUES = frozenset(
         "rubbish",
         "yet",
         "per",
+        "less",
+        "fewer",
+        "than",
     ]
 )
 
