@@ -332,12 +332,11 @@ def play_venture(row: tuple, directory: str) -> tuple[Any, list[str], list[str]]
 
 
 def reading_figures() -> dict[str, Any]:
-    from tests.engine.test_reading import load, own_ok, pitch_ok, reason_ok
+    from tests.engine.test_reading import load, own_ok, pitch_ok
     from tests.engine.test_redo import field_changed, redo_pair
 
     out: dict[str, Any] = {}
     for name, check in (
-        ("rejection_reasons", reason_ok),
         ("own_answers", own_ok),
         ("pitches", pitch_ok),
     ):

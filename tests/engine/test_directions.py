@@ -82,12 +82,8 @@ def test_two_prices_in_one_sentence_the_later_wins_and_the_reading_says_so():
     "reason",
     ["That line is misleading", "There is no proof for it", "Too bold: we can't back it"],
 )
-def test_the_reading_and_the_directions_share_one_list_of_over_claim_words(reason):
-    """What the reading line says the redo will cut (its claims topic) is what the redo is bound
-    to cut (a claim to avoid): one word list serves both."""
-    from engine.language.reading import read_reason
-
-    assert "claims" in read_reason(reason).topics
+def test_words_that_say_the_work_over_claims_bind_a_claim_to_avoid(reason):
+    """ "misleading", "no proof", "can't back it": the redo is bound to cut the claim."""
     read = read_directions(reason, source="rejection")
     assert [d.axis for d in read.directions] == ["claim"] and not read.directions[0].do
 

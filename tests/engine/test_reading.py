@@ -11,7 +11,6 @@ from engine.game.dilemmas import interpret
 from engine.game.models import Dilemma, Option
 from engine.game.rules import RULES
 from engine.language.pitch import read_pitch
-from engine.language.reading import read_reason
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 # The labelled sets name the idea an answer picks; this maps it to today's rule ids (one place to
@@ -72,17 +71,6 @@ def norm(text: str | None) -> str:
     return " ".join(words)
 
 
-def reason_ok(row: dict) -> bool:
-    r = read_reason(row["reason"])
-    if row.get("actionable", True) is False:
-        return not r.actionable
-    if not r.topics or r.topics[0] != row["topic"]:
-        return False
-    if row.get("number") and r.number != row["number"]:
-        return False
-    return not row.get("direction") or r.direction == row["direction"]
-
-
 def own_ok(row: dict) -> bool:
     it = interpret(row["text"], dilemma_for(row["fork"]), RULES)
     if it.rule_id != CONCEPT_RULE[row["expect"]]:
@@ -100,7 +88,6 @@ def pitch_ok(row: dict) -> bool:
 @pytest.mark.parametrize(
     ("name", "check", "size"),
     [
-        ("rejection_reasons.jsonl", reason_ok, 80),
         ("own_answers.jsonl", own_ok, 80),
         ("pitches.jsonl", pitch_ok, 60),
     ],
@@ -123,11 +110,6 @@ def test_non_latin_pitches_are_read_and_kept_intact():
     assert (zh.customer, zh.offering) == ("骑车上班的通勤者", "上门修车服务")
     zh = read_pitch("面向夜班护士的草药茶订阅")
     assert (zh.customer, zh.offering) == ("夜班护士", "草药茶订阅")
-
-
-def test_a_reason_with_no_handle_is_said_so():
-    r = read_reason("meh")
-    assert not r.actionable and "cannot tell" in r.says
 
 
 def test_naming_the_customer_the_question_names_picks_no_option():
@@ -160,19 +142,6 @@ def test_naming_the_customer_the_question_names_picks_no_option():
     assert it.option is None and it.niche == "ward nurses"
     assert interpret("Interviews first", dilemma, RULES).option == "A"
     assert interpret("a waitlist", dilemma, RULES).option == "B"
-
-
-@pytest.mark.parametrize(
-    "reason", ["Make it plainer.", "Too much jargon.", "Make it clearer.", "Cut the buzzwords."]
-)
-def test_a_plainer_wording_is_read_as_tone_not_scope(reason):
-    r = read_reason(reason)
-    assert r.actionable and r.topics[0] == "tone" and "scope" not in r.topics, r.topics
-
-
-def test_too_many_features_is_still_scope_beside_tone():
-    assert set(read_reason("Too many features, and too much jargon.").topics) >= {"tone", "scope"}
-    assert read_reason("Too many features.").topics == ["scope"]
 
 
 @pytest.mark.parametrize(
