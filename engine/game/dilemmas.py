@@ -12,7 +12,6 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from string import Formatter
-from typing import TYPE_CHECKING
 
 from engine.game.antagonist import doing
 from engine.game.economy import arc_stage, meter_shown
@@ -20,10 +19,9 @@ from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, hints, preview
 from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
+from engine.language.reader.fork import outright
+from engine.language.reader.pick import Interpretation, read_own_answer
 from worldforge_savedb.records import FrozenRecord
-
-if TYPE_CHECKING:
-    from engine.language.reading import Interpretation
 
 OPS = {">=": operator.ge, "<": operator.lt}
 
@@ -260,8 +258,6 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
 def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) -> Interpretation:
     """Read an own answer against a posed dilemma (its options and their rules' keywords); words
     that pick no option are the own-answer rule."""
-    from engine.language.reading import read_own_answer  # only when a player answers in words
-
     opts: list[tuple[str, str, str, tuple[str, ...]]] = [
         (o.key, o.rule_id, o.text, rules[o.rule_id].keywords if o.rule_id in rules else ())
         for o in dilemma.options
@@ -270,8 +266,6 @@ def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) ->
     if read.option is None and read.matched_by != "both":
         # a letter or an ordinal the keywords do not see ("the second one but …") picks its
         # option outright: the confirm never says "matches neither" of an option named
-        from engine.language.reader.fork import outright
-
         key = outright(text, {o.key: o.text for o in dilemma.options})
         rule = next((rid for k, rid, _, _ in opts if k == key), None)
         if rule is not None:

@@ -127,7 +127,7 @@ class StageDecision(Record):
     option: str  # "A", "B" or "own"
     text: str
     interpreted: dict[str, Any] | None = (
-        None  # how an own answer was read (engine.language.reading)
+        None  # how an own answer was read (engine.language.reader.pick)
     )
     variant: str = ""  # the dilemma it answered (engine/game/dilemmas.py DECK)
     title: str = ""

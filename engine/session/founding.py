@@ -144,7 +144,10 @@ if TYPE_CHECKING:
 #     "more formal" and "bolder" take out jargon, contractions and hedges; "cut it down" reads as
 #     "shorter". A fork option's scope is said in the customer's words on the landing page and in
 #     the launch email (engine/game/scope_said.json), never the team's note pasted in.
-RULES_VERSION = 64
+# 65: steering readings change where a verb, a negation or a contrast was misread ("use Reddit"
+#     is a channel, "don't drop X" leaves nothing out, "$45 rather than $30" binds $45); an own
+#     answer's option is picked on the reader's one parse (engine.language.reader.pick).
+RULES_VERSION = 65
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

@@ -49,7 +49,7 @@ from memory.models import Author, Kind, NewNote
 from worldforge_textkit import clip, content_words, has_phrase, words
 
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
-    from engine.language.reading import Interpretation
+    from engine.language.reader.pick import Interpretation
     from engine.language.steering import Read
 
 E = EventType

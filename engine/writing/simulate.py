@@ -3,7 +3,7 @@ company's state and the binding direction, so offline play shows the memory loop
 sometimes, an honest mistake for the gate to catch). Labelled `simulation` everywhere.
 
 A redo after a rejection starts from the rejected artifact and changes exactly what the reason
-named (engine.language.reading); the standing fork decision stays binding.
+named (engine.language.reader.pick); the standing fork decision stays binding.
 """
 
 from __future__ import annotations

@@ -203,3 +203,15 @@ def test_an_ordinal_the_keywords_miss_is_read_by_the_one_parse():
     it = interpret("the second one but dont spend more than 2k", dilemma, RULES)
     assert it.option == "B" and it.rule_id == "founder.craft"
     assert interpret("neither, we wait", dilemma, RULES).option is None
+
+
+def test_an_own_answer_is_picked_on_the_one_parse_whole_words_only():
+    """The option picker reads the direction reader's tokens and clauses: "serve" inside
+    "Self-serve" is no niche cue (it read the niche "help for everything"), and a clause the
+    parse cuts before a verb ("… and widen the reach") is read on its own."""
+    it = interpret("Self-serve help for everything", dilemma_for("ops"), RULES)
+    assert it.rule_id == CONCEPT_RULE["automate"] and it.niche is None
+    it = interpret(
+        "Stop focusing on one niche and widen the reach", dilemma_for("strategist"), RULES
+    )
+    assert it.rule_id == CONCEPT_RULE["breadth"]

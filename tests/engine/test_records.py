@@ -34,7 +34,7 @@ MODULES = [game_models, commands, memory_models, lifecycle] + [
         "engine.language.directions",
         "engine.language.reader.figures",
         "engine.language.pitch",
-        "engine.language.reading",
+        "engine.language.reader.pick",
         "engine.language.reader.reads",
         "engine.language.steering",
         "engine.language.reader.utterance",

@@ -129,7 +129,8 @@ def test_words_are_the_same_remembered_or_split_and_a_caller_cannot_change_them(
 
 def test_engine_and_memory_share_one_stopword_list() -> None:
     import engine.language.text as engine_text
-    from engine.language import pitch, reading, steering
+    from engine.language import pitch, steering
+    from engine.language.reader import pick as reading
 
     assert not hasattr(engine_text, "STOPWORDS") and not hasattr(engine_text, "words")
     for module in (pitch, reading):
