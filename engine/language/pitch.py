@@ -22,6 +22,7 @@ from typing import Any
 from engine.language.domains import TRADES, WORLDS
 from engine.language.grammar import is_plural
 from engine.language.pitch_words import Payer, vocab
+from engine.language.reader.utterance import Token, tokenize
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import STOPWORDS, clean, content_words, is_cjk, words
 from worldforge_textkit.patterns import Pattern
@@ -64,46 +65,13 @@ class PitchReading(FrozenRecord):
 
 # ------------------------------------------------------------------------------ tokens
 
-_TOKEN = Pattern(r"[^\W_]+(?:['’\-][^\W_]+)*(?:['’]s?)?|[^\w\s]")
+
+def _tokens(text: str) -> list[Token]:
+    """The pitch's tokens: the reader's own (engine.language.reader.utterance), one tokenizer."""
+    return tokenize(text)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class _Tok(FrozenRecord):
-    text: str
-    low: str
-    lemma: str
-    start: int
-    end: int
-
-    @property
-    def word(self) -> bool:
-        return self.text[:1].isalnum()
-
-    @property
-    def capital(self) -> bool:
-        return self.text[:1].isupper()
-
-
-def lemma(word: str) -> str:
-    """A word's dictionary form for matching: lower case, possessive and plural ending off."""
-    w = re.sub(r"['’]s?$", "", word.lower())
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("ches", "shes", "sses", "xes")):
-        return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
-
-
-def _tokens(text: str) -> list[_Tok]:
-    return [
-        _Tok(m.group(), m.group().lower(), lemma(m.group()), m.start(), m.end())
-        for m in _TOKEN.compiled.finditer(text)
-    ]
-
-
-def _span(text: str, toks: list[_Tok]) -> str:
+def _span(text: str, toks: list[Token]) -> str:
     return text[toks[0].start : toks[-1].end].strip() if toks else ""
 
 
@@ -129,7 +97,7 @@ _SUBJECTS = frozenset(["we", "i", "that", "which", "who", "to", "will", "can"])
 _STOPS = frozenset(",;:.!?()—–")
 
 
-def _language(toks: list[_Tok]) -> str:
+def _language(toks: list[Token]) -> str:
     """The pitch's language by its function words (English unless another's clearly win)."""
     v = vocab()
     counts = {lang: sum(t.low in tell for t in toks) for lang, tell in v.tells.items()}
@@ -137,7 +105,7 @@ def _language(toks: list[_Tok]) -> str:
     return best if counts[best] > counts.get("en", 0) else "en"
 
 
-def _is_people(toks: list[_Tok], lang: str) -> bool:
+def _is_people(toks: list[Token], lang: str) -> bool:
     """A phrase whose head word names people or a group that buys (a trade, a role, a shop)."""
     head = _head(toks)
     if head is None:
@@ -153,11 +121,11 @@ def _is_people(toks: list[_Tok], lang: str) -> bool:
     return lem.endswith(v.suffixes) and len(lem) > 3
 
 
-def _head(toks: list[_Tok]) -> _Tok | None:
+def _head(toks: list[Token]) -> Token | None:
     """The head word: the last word before a qualifier or a clause ("parents" of "parents of young
     children", "nurses" of "nurses who work nights")."""
     v = vocab()
-    out: list[_Tok] = []
+    out: list[Token] = []
     for t in toks:
         if out and (
             t.low in v.sets["clause_ends"]
@@ -165,25 +133,25 @@ def _head(toks: list[_Tok]) -> _Tok | None:
             or t.low in {"of", "de", "von", "di"}
         ):
             break
-        if t.word:
+        if t.is_word:
             out.append(t)
     return out[-1] if out else None
 
 
-def _clause(toks: list[_Tok], i: int) -> list[_Tok]:
+def _clause(toks: list[Token], i: int) -> list[Token]:
     """The words from `i` to the end of their clause (a stop, a relative word, "to", "by" …)."""
     v = vocab()
-    out: list[_Tok] = []
+    out: list[Token] = []
     for t in toks[i:]:
         if t.text in _STOPS or (out and (t.low in v.sets["clause_ends"] or t.low in v.between)):
             break
         out.append(t)
-    while out and (out[-1].low in STOPWORDS or not out[-1].word):
+    while out and (out[-1].low in STOPWORDS or not out[-1].is_word):
         out.pop()
     return out
 
 
-def _strip_front(toks: list[_Tok]) -> list[_Tok]:
+def _strip_front(toks: list[Token]) -> list[Token]:
     """Without leading articles, possessives and "we're building" words."""
     v = vocab()
     changed = True
@@ -198,7 +166,7 @@ def _strip_front(toks: list[_Tok]) -> list[_Tok]:
     return toks
 
 
-def _known_place(toks: list[_Tok], k: int) -> int:
+def _known_place(toks: list[Token], k: int) -> int:
     """How many words from `k` on name a place the reader's vocabulary knows, however cased
     ("leeds", "milton keynes"): one list of place names for the pitch and the CEO's words."""
     from engine.language.reader.vocab import vocab as words
@@ -208,7 +176,7 @@ def _known_place(toks: list[_Tok], k: int) -> int:
     return len(found.words) if found is not None else 0
 
 
-def _place(text: str, toks: list[_Tok], lang: str) -> tuple[str, int, int]:
+def _place(text: str, toks: list[Token], lang: str) -> tuple[str, int, int]:
     """The place the pitch names ("Leeds", "north of England", "Glasgow's West End") and its token
     range: after a place preposition, a run of capitalised words (a direction word may lead, "of"
     may join). A market ("across Europe") beats an origin ("from Osaka"); then the first."""
@@ -225,18 +193,18 @@ def _place(text: str, toks: list[_Tok], lang: str) -> tuple[str, int, int]:
             k = j
             if toks[k].low in v.sets["place_heads"] and k + 1 < len(toks):
                 k += 1 + (toks[k + 1].low in {"of", "de"} and k + 2 < len(toks))
-            known = 0 if toks[k].capital else _known_place(toks, k)  # "in leeds", typed fast
-            if not (toks[k].capital or known) or toks[k].lemma in _payer_words("occasion"):
+            known = 0 if toks[k].is_cap else _known_place(toks, k)  # "in leeds", typed fast
+            if not (toks[k].is_cap or known) or toks[k].lemma in _payer_words("occasion"):
                 continue
             if lang == "de" and toks[k].low.endswith(("ung", "heit", "keit")):
                 continue
             end = k + max(known, 1) - 1
             while end + 1 < len(toks) and (
-                toks[end + 1].capital
+                toks[end + 1].is_cap
                 or (
                     toks[end + 1].low in {"of", "de", "del"}
                     and end + 2 < len(toks)
-                    and toks[end + 2].capital
+                    and toks[end + 2].is_cap
                 )
             ):
                 end += 1
@@ -244,8 +212,8 @@ def _place(text: str, toks: list[_Tok], lang: str) -> tuple[str, int, int]:
             if (
                 lang == "en"
                 and after is not None
-                and after.word
-                and not after.capital
+                and after.is_word
+                and not after.is_cap
                 and after.low not in STOPWORDS
                 and after.low not in v.sets["clause_ends"]
                 and j > i + n - 1
@@ -267,7 +235,7 @@ def _payer_words(kind: str) -> frozenset[str]:
     return frozenset(p.words[-1] for p in vocab().payers if p.kind == kind)
 
 
-def _match(toks: list[_Tok], lang: str) -> list[tuple[int, int, int, Payer]]:
+def _match(toks: list[Token], lang: str) -> list[tuple[int, int, int, Payer]]:
     """Every payer row the words match: (kind rank, -length, position, row)."""
     found = []
     lemmas = [t.lemma for t in toks]
@@ -290,7 +258,7 @@ def _match(toks: list[_Tok], lang: str) -> list[tuple[int, int, int, Payer]]:
     return sorted(kept, key=lambda f: (f[0], f[1], f[2]))
 
 
-def _thing_payer(phrase: list[_Tok], lang: str) -> tuple[str, bool]:
+def _thing_payer(phrase: list[Token], lang: str) -> tuple[str, bool]:
     """Who pays for what a cue names when it is no person: an occasion's holders, a buying place,
     a thing's owners (a part's owner owns the whole; a handmade thing is sold by its makers); a
     place name's residents; (phrase, False) when the phrase names people or nothing matched."""
@@ -320,16 +288,25 @@ def _thing_payer(phrase: list[_Tok], lang: str) -> tuple[str, bool]:
             if keep and p.payer.endswith(" owners") and keep[-1].low not in v.sets["possessives"]:
                 return f"{' '.join(t.text for t in keep)} {p.payer}", True
         return p.payer, True
-    if lang == "en" and all(t.capital for t in phrase if t.word):
+    if lang == "en" and all(t.is_cap for t in phrase if t.is_word):
         return f"{_span_words(phrase)} residents", True  # "for Walthamstow": who lives there
     return "", False
 
 
-def _span_words(toks: list[_Tok]) -> str:
-    return " ".join(t.text for t in toks if t.word or t.text in "-'’")
+def _span_words(toks: list[Token]) -> str:
+    """The words as said: a possessive's apostrophe kept on its word ("nurses'")."""
+    out = ""
+    prev: Token | None = None
+    for t in toks:
+        if not (t.is_word or t.text in "-'’"):
+            continue
+        glued = prev is not None and t.text in "'’" and t.start == prev.end
+        out += t.text if glued or not out else " " + t.text
+        prev = t
+    return out
 
 
-def _cues(toks: list[_Tok]) -> list[tuple[int, str]]:
+def _cues(toks: list[Token]) -> list[tuple[int, str]]:
     """Where a customer is introduced: (index of its first word, cue kind)."""
     v = vocab()
     out = []
@@ -348,7 +325,7 @@ def _cues(toks: list[_Tok]) -> list[tuple[int, str]]:
     return [(i, k) for i, k in out if i < len(toks)]
 
 
-def _customer_phrase(toks: list[_Tok], i: int, kind: str = "for") -> list[_Tok]:
+def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token]:
     """The customer's words after a cue: up to the clause's end (after "helps", up to its verb:
     "helps teachers plan lessons"), without its article, a trailing "everywhere", and not past
     eight words (a rambling pitch keeps its first people word)."""
@@ -372,7 +349,7 @@ def _customer_phrase(toks: list[_Tok], i: int, kind: str = "for") -> list[_Tok]:
     return phrase
 
 
-def _split_setting(phrase: list[_Tok]) -> tuple[list[_Tok], str, list[_Tok]]:
+def _split_setting(phrase: list[Token]) -> tuple[list[Token], str, list[Token]]:
     """("night-shift nurses at big city hospitals") -> (nurses words, "at", setting words)."""
     v = vocab()
     for k, t in enumerate(phrase):
@@ -381,7 +358,7 @@ def _split_setting(phrase: list[_Tok]) -> tuple[list[_Tok], str, list[_Tok]]:
     return phrase, "", []
 
 
-def _implied(text: str, toks: list[_Tok], lang: str, place: tuple[int, int]) -> tuple[str, str]:
+def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) -> tuple[str, str]:
     """A payer the pitch implies without a cue: (customer, the words it came from)."""
     v = vocab()
     subject = _subject(toks, lang)
@@ -402,7 +379,7 @@ def _implied(text: str, toks: list[_Tok], lang: str, place: tuple[int, int]) -> 
         ):
             continue  # a cat café sells cats' company; "phone charging" is no phone's owner's
         if p.kind == "place" and not (
-            (after is not None and after.word and after.low not in v.sets["settings"])
+            (after is not None and after.is_word and after.low not in v.sets["settings"])
             or (i and toks[i - 1].low in {"at", "to", "in", "for"})
         ):
             continue  # "Cat café in Lisbon" sells a café visit: no café pays
@@ -413,14 +390,14 @@ def _implied(text: str, toks: list[_Tok], lang: str, place: tuple[int, int]) -> 
     return payer, said
 
 
-def _subject(toks: list[_Tok], lang: str) -> str:
+def _subject(toks: list[Token], lang: str) -> str:
     """People the offering serves without a cue: "sensors landlords can fit" (a people noun before
     a modal), German "die Pendlern … zeigt" (a dative plural, given in the nominative)."""
     v = vocab()
     for k, t in enumerate(toks[1:-1], start=1):
         nxt = toks[k + 1]
         if (
-            t.word
+            t.is_word
             and nxt.low in v.sets["modals"]
             and t.low not in v.sets["pronouns"]
             and _is_people([t], lang)
@@ -428,18 +405,18 @@ def _subject(toks: list[_Tok], lang: str) -> str:
             return t.text
     if lang == "de":
         for t in toks[1:]:
-            if t.capital and t.low.endswith("ern") and t.low not in v.sets["nominative"]:
+            if t.is_cap and t.low.endswith("ern") and t.low not in v.sets["nominative"]:
                 return _nominative(t.text, lang)
     return ""
 
 
-def _offering(toks: list[_Tok], end: int, lang: str) -> list[_Tok]:
+def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
     """The offering: the leading noun phrase, up to the cue, a clause, a participle ("brewed in"),
     a pronoun ("you can hire"), a place preposition or a second article ("a month")."""
     v = vocab()
     articles = v.articles.get(lang, frozenset())
     phrase = _strip_front(toks[:end])
-    out: list[_Tok] = []
+    out: list[Token] = []
     for k, t in enumerate(phrase):
         if t.text in _STOPS and out:
             break
@@ -448,12 +425,12 @@ def _offering(toks: list[_Tok], end: int, lang: str) -> list[_Tok]:
             or t.low in v.sets["pronouns"]
             or t.low in articles
             or t.low in {"in", "across", "for", "en", "à", "im", "around", "pour", "para", "für"}
-            or (k and t.low.endswith("ed") and len(t.low) > 4 and not t.capital)
+            or (k and t.low.endswith("ed") and len(t.low) > 4 and not t.is_cap)
             or (k + 1 < len(phrase) and phrase[k + 1].low in v.sets["modals"])
         ):
             break
-        if t.word:
-            out.append(t)
+        if t.is_word or (t.text in "'’" and out and t.start == out[-1].end):
+            out.append(t)  # a possessive's apostrophe stays on its word ("kids' parties")
     return out
 
 
@@ -473,7 +450,7 @@ def _read_latin(text: str) -> dict[str, Any]:
             break
     if chosen is None and phrases and phrases[0][1] == "for":
         chosen = (phrases[0][0], phrases[0][1])
-    offering: list[_Tok]
+    offering: list[Token]
     customer, said, note_said, prep, setting = "", "", "", "", ""
     brand = len(toks) > 2 and toks[0].low in v.sets["brands"] and toks[1].low in v.fors
     if brand:
@@ -529,9 +506,9 @@ def _nominative(phrase: str, lang: str) -> str:
     )
 
 
-def _is_vague(phrase: list[_Tok]) -> bool:
+def _is_vague(phrase: list[Token]) -> bool:
     v = vocab()
-    return all(t.lemma in v.sets["vague"] or t.low in v.sets["vague"] for t in phrase if t.word)
+    return all(t.lemma in v.sets["vague"] or t.low in v.sets["vague"] for t in phrase if t.is_word)
 
 
 # ------------------------------------------------------------------------------ the reading

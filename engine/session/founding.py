@@ -146,7 +146,8 @@ if TYPE_CHECKING:
 #     the launch email (engine/game/scope_said.json), never the team's note pasted in.
 # 65: steering readings change where a verb, a negation or a contrast was misread ("use Reddit"
 #     is a channel, "don't drop X" leaves nothing out, "$45 rather than $30" binds $45); an own
-#     answer's option is picked on the reader's one parse (engine.language.reader.pick).
+#     answer's option is picked on the reader's one parse (engine.language.reader.pick); the
+#     pitch is read on the reader's tokens ("1,500 meals" is one figure, no longer "1").
 RULES_VERSION = 65
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

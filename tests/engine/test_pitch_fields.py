@@ -113,3 +113,17 @@ def test_an_older_start_without_fields_founds_as_before(new_session):
     s = new_session(pitch="Kebab van for the night shift", seed=5)
     assert s.state.founder.customer == read_pitch("Kebab van for the night shift").customer
     assert (s.state.founder.offering, s.state.founder.problem) == ("", "")
+
+
+def test_the_pitch_is_read_on_the_readers_own_tokens():
+    """One tokenizer for the pitch and the player's words: a figure with a thousands comma is
+    one token ("1,500 meals" was cut to "1"), a possessive keeps its apostrophe."""
+    from engine.language.pitch import _tokens, read_pitch
+    from engine.language.reader.utterance import Token
+
+    assert all(isinstance(t, Token) for t in _tokens("Tea for nurses' night shifts"))
+    assert read_pitch("1,500 meals a week for care homes in Hackney").offering == "1,500 meals"
+    assert (
+        read_pitch("Kids' birthday party entertainers").offering
+        == "kids' birthday party entertainers"
+    )
