@@ -206,6 +206,21 @@ def test_a_frame_rows_kind_is_checked_at_load(tmp_path, monkeypatch):
         vocab_module._rows("frames.json", "rows", ("axis", "do"))
 
 
+@pytest.mark.parametrize(
+    ("said", "fork", "option"),
+    [
+        # a reason after the answer names words of the other option: it does not vote
+        ("kiosks. the vans cost too much", {"A": "Station kiosks", "B": "Delivery vans"}, "A"),
+        # a word under "won't" counts against its option
+        ("stalls. buyers won't wait for vans", {"A": "Market stalls", "B": "Delivery vans"}, "A"),
+        # "I think X" is the answer itself
+        ("whichever is cheaper to run. I think Leeds", {"A": "York", "B": "Leeds"}, "B"),
+    ],
+)
+def test_an_own_answer_is_picked_by_its_answer_not_its_reason(said, fork, option):
+    assert read_text(said, source="own", fork=fork).option == option
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

@@ -9,8 +9,11 @@ from dataclasses import replace
 
 from engine.language.reader.figures import NUM, currency_in, fmt
 from engine.language.reader.reads import (
+    CANT,
     CLAUSE_VERBS,
     NEG,
+    REASON_STARTS,
+    SUBJECTS,
     Ctx,
     Read,
     Reading,
@@ -19,6 +22,7 @@ from engine.language.reader.reads import (
 from engine.language.reader.utterance import parse
 from engine.language.reader.vocab import vocab
 
+_FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'd", "we", "we'll", "we're", "let's", "lets"))
 _PICK_AFTER = frozenset(("but", "and", "for", "obviously", "lol", "then", "please", "definitely"))
 
 
@@ -76,11 +80,20 @@ class _Picker:
             )
         }
         self.against = {x for cl in cx.utt.clauses if cl.i in against for x in range(cl.i, cl.j)}
+        # a reason after the answer ("forums. the agents want a cut") names, it does not pick
+        self.reasons = {
+            x
+            for cl in cx.utt.clauses[1:]
+            if cl.low
+            and (cl.low[0] in REASON_STARTS or cl.low[0] in SUBJECTS)
+            and cl.low[0] not in _FIRST_PERSON  # "I think Everton", "we go with B": the answer
+            for x in range(cl.i, cl.j)
+        }
         self.tokens = cx.utt.tokens
 
     def pick(self) -> str | None:
-        for idx, t in enumerate(self.tokens):
-            if t.low in ("actually", "wait"):  # a change of mind: start the tally again
+        for idx in range(len(self.tokens)):
+            if self._change_of_mind(idx):  # start the tally again
                 self.changed, self.outright = True, None
                 self.scores = dict.fromkeys(self.keys, 0.0)
             elif not self._letter(idx) and not self._ordinal(idx):
@@ -91,13 +104,25 @@ class _Picker:
         winners = [k for k, sc in self.scores.items() if sc == best]
         return winners[0] if best > 0 and len(winners) == 1 else None
 
+    def _change_of_mind(self, idx: int) -> bool:
+        """ "actually", "no wait", "wait," (never the verb: "buyers won't wait for vans")."""
+        low = self.low
+        if low[idx] == "actually":
+            return True
+        if low[idx] != "wait":
+            return False
+        nxt = self.tokens[idx + 1] if idx + 1 < len(low) else None
+        return low[idx - 1 : idx] in (["no"], ["oh"], ["hmm"]) or nxt is None or not nxt.is_word
+
     def _weight(self, idx: int) -> float:
         """-1 for words under a negation or in a clause that dismisses or defers, else 1."""
         prev = self.low[max(0, idx - 3) : idx]
-        neg = any(x in NEG or x == "rather" for x in prev) and not (
+        neg = any(x in NEG or x in CANT or x == "rather" for x in prev) and not (
             "no" in prev and self.low[idx - 1 : idx] == [","]
         )
-        return -1.0 if neg or idx in self.against else 1.0
+        if neg or idx in self.against:
+            return -1.0
+        return 0.0 if idx in self.reasons else 1.0
 
     def _choose(self, key: str) -> None:
         if self.outright is None or self.changed:
