@@ -221,6 +221,21 @@ def test_an_own_answer_is_picked_by_its_answer_not_its_reason(said, fork, option
     assert read_text(said, source="own", fork=fork).option == option
 
 
+def test_people_are_read_on_a_phrases_head_not_any_word_in_it():
+    from engine.language.reader.reads import is_people
+    from engine.language.reader.utterance import tokenize
+
+    def people(phrase: str) -> bool:
+        return is_people([t for t in tokenize(phrase) if t.is_word], vocab())
+
+    assert people("parents of teens") and people("nurses on night shifts")
+    assert not people("swap events at schools") and not people("Lots of farmers")
+    r = read_text(
+        "No religious language please. Lots of farmers aren't churchgoers.", source="standup"
+    )
+    assert [d.axis for d in r.directions] == ["exclusion"]
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

@@ -452,10 +452,29 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     )
 
 
+_HEAD_ENDS = frozenset(
+    ("in", "at", "for", "with", "of", "on", "doing", "who", "that", "which", "+", "&", ",", "from")
+)
+
+
+def head_words(toks: list[Token]) -> list[Token]:
+    """The words of a noun phrase's head: before its first preposition or relative ("events at
+    schools" → "events", "parents of teens" → "parents"), its last word and the one before."""
+    out: list[Token] = []
+    for t in toks:
+        if out and t.low in _HEAD_ENDS:
+            break
+        if t.is_word:
+            out.append(t)
+    return out[-2:]
+
+
 def is_people(toks: list[Token], v: Vocab) -> bool:
     """A person word ("nurses"), or a plural that names doers ("groomers", "physiotherapists",
-    "coordinators"), unless it is a known thing ("sensors")."""
+    "coordinators"), unless it is a known thing ("sensors"); read on the phrase's head ("swap
+    events at schools" names events, not schools)."""
     people, not_people = v.lists["people"], v.lists["not_people"]
+    toks = head_words(toks)
     return any(
         t.low in people
         or t.lemma in people
