@@ -202,7 +202,7 @@ def test_a_frame_rows_kind_is_checked_at_load(tmp_path, monkeypatch):
     bad = {"rows": [{"cue": "use", "axis": "channel", "do": True, "kind": "x", "example": "use"}]}
     (tmp_path / "frames.json").write_text(json.dumps(bad), encoding="utf-8")
     monkeypatch.setattr(vocab_module, "_HERE", tmp_path)
-    with pytest.raises(VocabError, match="kind is 'first' or 'only'"):
+    with pytest.raises(VocabError, match="kind is 'first', 'only' or 'known'"):
         vocab_module._rows("frames.json", "rows", ("axis", "do"))
 
 
@@ -234,6 +234,29 @@ def test_people_are_read_on_a_phrases_head_not_any_word_in_it():
         "No religious language please. Lots of farmers aren't churchgoers.", source="standup"
     )
     assert [d.axis for d in r.directions] == ["exclusion"]
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # a description of the venture or an idiom leaves nothing out
+        ("It's a fun night out, not a West End show.", set()),
+        ("Nobody's paying more than £89, camera or no camera", {"+price:£89 a unit"}),
+        ("it's for commuters, not tourists", {"+audience:commuters", "-exclusion:tourists"}),
+        # "through" / "via" name a channel only when it is one, or a name
+        ("whichever gets more best men through the door", set()),
+        ("sell via the Trussell network", {"+channel:Trussell network"}),
+        ("landlords, via letting agents", {"+audience:landlords", "+channel:letting agents"}),
+        # a capitalised neighbour of a refused thing is a place only when it is one
+        (
+            "No task tracking, no Jira sync. Ugh.",
+            {"-exclusion:task tracking", "-exclusion:Jira sync"},
+        ),
+    ],
+)
+def test_descriptions_idioms_and_unknown_kinds_bind_nothing(said, binds):
+    r = read_text(said, source="rejection")
+    assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
 
 
 def test_the_vocabulary_is_checked_at_load():

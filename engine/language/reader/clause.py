@@ -30,6 +30,7 @@ from engine.language.reader.reads import (
     cap_run,
     capitalised_words,
     claimish,
+    head_words,
     is_channel,
     is_people,
     is_place,
@@ -81,6 +82,13 @@ _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
 _NEGATING = (("not",), ("no",), ("never",))
+
+
+def _doer(word: str) -> bool:
+    """A word for one person by what they do ("officer", "coordinator", "pharmacist")."""
+    return len(word) > 5 and word.endswith(("er", "or", "ist", "ian"))
+
+
 # Words that set a figure against the one the player wants ("$45 rather than $30").
 _SET_AGAINST = (["rather", "than"], ["instead", "of"], ["not", "at"])
 # A count of weeks said as a move ("two weeks earlier"): no launch week of its own.
@@ -741,6 +749,8 @@ class ClauseReader:
         weak = c.words in _WEAK_CUES
         do = bool(c.row["do"])
         lead = self.low[k - 1] if k > 0 else ""
+        if c.words == ("no",) and self.low[k - 2 : k] == [vt[0].low, "or"]:
+            return j + len(run)  # "camera or no camera": either way, nothing to leave out
         if not do and axis in ("exclusion", "claim") and self._kept(c, lead, j, vt):
             end = j + len(run) + (1 if c.row.get("until") else 0)
             self.used.update(range(k, end))  # a double negative keeps what it names: no binding
@@ -843,6 +853,13 @@ class ClauseReader:
         axis = str(c.row["axis"])
         quoted = any(t.text in QUOTES for t in cl.tokens[j : j + 1])
         head = vt[1] if vt[0].low == "the" and len(vt) > 1 else vt[0]
+        if c.row.get("kind") == "known" and not quoted:
+            known = (
+                self._value_kind(vt) is not None
+                or any(t.is_cap for t in vt)
+                or _doer(head_words(vt)[-1].low)  # "via the council's inclusion officer"
+            )
+            return axis if known else None  # "through the door" names no channel
         if c.row.get("kind") and not quoted:
             kind = self._value_kind(vt)
             if kind is not None or c.row["kind"] == "only":

@@ -173,6 +173,7 @@ def read_text(
             got = _bare(cx, cl, [], found, changed)
         per.append(got)
         found.extend(got)
+    _described(utt.clauses, per)
     _contrast(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
     found = [r for got in per for r in got]
@@ -195,6 +196,25 @@ def read_text(
         own_answer(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+_DESCRIBING = frozenset(("it's", "its", "it", "we're", "this", "that's", "they're", "we"))
+
+
+def _described(clauses: list[Clause], per: list[list[Read]]) -> None:
+    """ "It's a fun night out, not a West End show": a "not X" beside a clause that says what
+    the venture is (and binds nothing) describes it; it leaves nothing out."""
+    for n in range(1, len(clauses)):
+        low, before = clauses[n].low, clauses[n - 1].low
+        if (
+            low[:1] == ["not"]
+            and before[:1]
+            and before[0] in _DESCRIBING
+            and not per[n - 1]  # "it's for commuters, not tourists" sets one against the other
+            and per[n]
+            and all(r.axis == "exclusion" and r.weak for r in per[n])
+        ):
+            per[n] = []
 
 
 def _bound_after(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -316,7 +336,11 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             tidy = tidy_value(cx.utt, target)
             if tidy is None:
                 continue
-            if r.axis == "place" or (r.value[:1].isupper() and capitalised_words(target)):
+            if r.axis == "place" or (
+                r.value[:1].isupper()
+                and capitalised_words(target)
+                and (is_place(target, v) or is_place(parse(r.value).tokens, v))
+            ):
                 axis = "place"
             elif is_people(target, v):
                 axis = "audience"

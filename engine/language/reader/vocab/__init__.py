@@ -55,8 +55,8 @@ def _rows(name: str, section: str, need: tuple[str, ...]) -> list[Cue]:
         missing = [f for f in ("cue", "example", *need) if f not in row]
         if missing:
             raise VocabError(f"{where}: missing {', '.join(missing)}")
-        if row.get("kind", "first") not in ("first", "only"):
-            raise VocabError(f"{where}: kind is 'first' or 'only', not {row['kind']!r}")
+        if row.get("kind", "first") not in ("first", "only", "known"):
+            raise VocabError(f"{where}: kind is 'first', 'only' or 'known', not {row['kind']!r}")
         if "axis" in row and row["axis"] not in AXES:
             raise VocabError(f"{where}: unknown axis {row['axis']!r}")
         if row.get("suffix"):  # a suffix on a figure ("10p", "1.5k"): one token with it
