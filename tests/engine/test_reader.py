@@ -259,6 +259,26 @@ def test_descriptions_idioms_and_unknown_kinds_bind_nothing(said, binds):
     assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "fork", "binds"),
+    [
+        ("neither. Odd Sock Club", {"A": "Sock Drawer", "B": "Pair Up"}, {"+name:Odd Sock Club"}),
+        ("neither. York has more firms", {"A": "Leeds", "B": "Hull"}, {"+place:York"}),
+        (
+            "neither, the office manager buys this",
+            {"A": "Receptionists", "B": "Facilities managers"},
+            {"+audience:office manager"},
+        ),
+        # nothing after it, a deferral or a hand-over: no answer of its own
+        ("neither yet", {"A": "Leeds", "B": "Hull"}, set()),
+        ("neither, I'll think about it", {"A": "Nightbus", "B": "Fright Fare"}, set()),
+    ],
+)
+def test_the_noun_phrase_after_neither_is_the_players_own_answer(said, fork, binds):
+    r = read_text(said, source="own", fork=fork)
+    assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

@@ -17,7 +17,9 @@ from engine.language.reader.reads import (
     Ctx,
     Read,
     Reading,
+    noun_phrase,
     settle,
+    tidy_value,
 )
 from engine.language.reader.utterance import parse
 from engine.language.reader.vocab import vocab
@@ -243,15 +245,8 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
             if c.axis in ("channel", "scope", "audience") and c.do:
                 value = named if named and named.lower() not in picked_text else c.value
                 own.append(Read("exclusion", False, value, 0, 0, option=k))
-    fork_axis = {d.axis for ds in opts.values() for d in ds if d.do}
-    if pick is None and len(fork_axis) == 1:
-        axis = next(iter(fork_axis))
-        own = [
-            replace(d, axis=axis)
-            if d.weak and d.axis in ("scope", "audience") and d.value[:1].isupper()
-            else d
-            for d in own
-        ]
+    if pick is None:
+        own = _on_fork_axis(cx, own, opts)
     _currency_said(cx, own, content)
     own_axes = {d.axis for d in own if d.do}
     excluded = {d.value.lower() for d in own if d.axis == "exclusion"}
@@ -263,6 +258,39 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
         and not (c.axis == "number" and any(d.axis == "number" for d in own))
     ]
     out.directions = settle(merged + own)
+
+
+def _on_fork_axis(cx: Ctx, own: list[Read], opts: Mapping[str, list[Read]]) -> list[Read]:
+    """Neither option picked, both on one axis: the player's own capitalised words are on it,
+    and with nothing else said, the noun phrase after "neither" is the answer."""
+    fork_axis = {d.axis for ds in opts.values() for d in ds if d.do}
+    if len(fork_axis) != 1:
+        return own
+    axis = next(iter(fork_axis))
+    own = [
+        replace(d, axis=axis)
+        if d.weak and d.axis in ("scope", "audience") and d.value[:1].isupper()
+        else d
+        for d in own
+    ]
+    return own if any(d.do for d in own) else own + _instead(cx, axis)
+
+
+def _instead(cx: Ctx, axis: str) -> list[Read]:
+    """ "neither. Odd Sock Club", "neither, the office manager buys this": the noun phrase said
+    after "neither" is the player's own answer, on the axis both options are on."""
+    clauses = cx.utt.clauses
+    at = next((n for n, cl in enumerate(clauses) if "neither" in cl.low), None)
+    if at is None:
+        return []
+    rest = [t for t in clauses[at].tokens if t.low != "neither"]
+    for toks in (rest, *(cl.tokens for cl in clauses[at + 1 : at + 2])):
+        phrase = noun_phrase(toks, cx.v)
+        if phrase:
+            tidy = tidy_value(cx.utt, phrase)
+            if tidy:
+                return [Read(axis, True, tidy[0], tidy[1], tidy[2])]
+    return []
 
 
 def _currency_said(cx: Ctx, own: list[Read], content: list[Read]) -> None:

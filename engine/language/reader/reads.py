@@ -469,6 +469,44 @@ def head_words(toks: list[Token]) -> list[Token]:
     return out[-2:]
 
 
+_NP_ENDS = frozenset(
+    ("who", "that", "which", "because", "since", "so", "has", "have", "buys", "pays")
+)
+
+
+def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
+    """The noun phrase a clause opens with ("the office manager buys this" → "office manager",
+    "Manchester has more firms" → "Manchester"): articles off, to the first verb; none when it
+    runs past `limit` words, holds a figure or opens with a pronoun or a reason."""
+    words = [t for t in toks if t.is_word]
+    while words and words[0].low in ARTICLES:
+        words = words[1:]
+    out: list[Token] = []
+    for t in words:
+        if (
+            t.low in _NP_ENDS
+            or t.low in VERBISH
+            or t.low in v.lists["verbs"]
+            or t.low in CLAUSE_VERBS
+            or t.low.endswith("n't")
+        ):
+            break
+        out.append(t)
+    if (
+        not out
+        or len(out) > limit
+        or out[0].low in v.lists["pronouns"]
+        or out[0].low in REASON_STARTS
+        or out[0].low in SUBJECTS
+        or out[0].low.split("'")[0] in SUBJECTS  # "I'll", "we'd"
+        or out[0].low in ("both", "either", "neither", "none", "all", "any")
+        or any(t.low in NOT_VALUES or t.low in v.lists["adverbs"] for t in out)
+        or any(t.low[:1].isdigit() for t in out)
+    ):
+        return []
+    return out
+
+
 def is_people(toks: list[Token], v: Vocab) -> bool:
     """A person word ("nurses"), or a plural that names doers ("groomers", "physiotherapists",
     "coordinators"), unless it is a known thing ("sensors"); read on the phrase's head ("swap
