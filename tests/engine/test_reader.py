@@ -279,6 +279,30 @@ def test_the_noun_phrase_after_neither_is_the_players_own_answer(said, fork, bin
     assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # an order's pronoun stands for the noun phrase the clause before opens with
+        (
+            "Who buys this? Grandparents buying a present. Write it for them.",
+            {"+audience:Grandparents buying a present"},
+        ),
+        (
+            "the IT setup checklist is the bit they want. centre it on that",
+            {"+scope:IT setup checklist"},
+        ),
+        ("it's the practice manager. write everything for them.", {"+audience:practice manager"}),
+        # a statement's pronoun stands for nothing to bind
+        ("£22 a kit. people can get a takeaway for that.", {"+price:£22 a kit"}),
+    ],
+)
+def test_an_orders_pronoun_binds_what_it_stands_for(said, binds):
+    r = read_text(said, source="standup")
+    assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
+    for d in r.directions:  # the words it points at are the antecedent's, as written
+        assert r.text[d.start : d.end] in said
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

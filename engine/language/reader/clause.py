@@ -36,6 +36,7 @@ from engine.language.reader.reads import (
     is_place,
     list_items,
     name_value,
+    noun_phrase,
     quoted_spans,
     span_of,
     tidy_value,
@@ -89,6 +90,8 @@ def _doer(word: str) -> bool:
     return len(word) > 5 and word.endswith(("er", "or", "ist", "ian"))
 
 
+# Words that open a clause pointing at its noun phrase ("it's the practice manager").
+_POINTING = frozenset(("it's", "its", "it", "is", "that's", "who's", "whos", "it’s"))
 # Words that set a figure against the one the player wants ("$45 rather than $30").
 _SET_AGAINST = (["rather", "than"], ["instead", "of"], ["not", "at"])
 # A count of weeks said as a move ("two weeks earlier"): no launch week of its own.
@@ -736,6 +739,13 @@ class ClauseReader:
             return None
         j = k + len(c.words)
         vt = [t for t in run if t.is_word]
+        if (
+            [t.low for t in vt] in (["them"], ["that"], ["this"], ["those"])
+            and c.row["axis"] in ("audience", "scope")
+            and c.row["do"]
+            and self.low[0] in CLAUSE_VERBS | self.v.lists["verbs"]  # an order: "write it for them"
+        ):
+            return self._antecedent(c, j + len(run))
         tidy = tidy_value(self.cx.utt, run)
         if tidy is None or not self._frame_allowed(c, k, vt):
             return None
@@ -766,6 +776,28 @@ class ClauseReader:
             self.out.append(Read(axis=axis, do=do, value=part, start=pa, end=pb, weak=weak))
         end = j + len(run) + (1 if c.row.get("until") else 0)
         self.used.update(range(k, end))
+        return end
+
+    def _antecedent(self, c: Cue, end: int) -> int | None:
+        """ "Grandparents buying a present. Write it for them.", "the IT setup checklist is the
+        bit they want. centre it on that": the pronoun stands for the noun phrase the clause
+        before opens with (after "it's"); the direction points at those words."""
+        clauses = self.cx.utt.clauses
+        at = next((n for n, x in enumerate(clauses) if x is self.cl), 0)
+        if at == 0:
+            return None
+        toks = [t for t in clauses[at - 1].tokens if t.is_word]
+        while toks and toks[0].low in _POINTING and not toks[0].text.isupper():
+            toks = toks[1:]
+        phrase = noun_phrase(toks, self.v)
+        tidy = tidy_value(self.cx.utt, phrase) if phrase else None
+        if tidy is None:
+            return None
+        axis = str(c.row["axis"])
+        if axis == "scope":
+            axis = self._scope_axis(c, phrase)
+        self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
+        self.used.update(range(end))
         return end
 
     def _kept(self, c: Cue, lead: str, j: int, vt: list[Token]) -> bool:

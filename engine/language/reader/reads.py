@@ -483,6 +483,9 @@ def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
         words = words[1:]
     out: list[Token] = []
     for t in words:
+        if out and t.low.endswith("ing") and len(t.low) > 5:
+            out.append(t)  # "grandparents buying a present": the participle describes them
+            continue
         if (
             t.low in _NP_ENDS
             or t.low in VERBISH
@@ -492,14 +495,15 @@ def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
         ):
             break
         out.append(t)
+    first = "" if not out or out[0].text.isupper() else out[0].low  # "IT" is no "it"
     if (
         not out
         or len(out) > limit
-        or out[0].low in v.lists["pronouns"]
-        or out[0].low in REASON_STARTS
-        or out[0].low in SUBJECTS
-        or out[0].low.split("'")[0] in SUBJECTS  # "I'll", "we'd"
-        or out[0].low in ("both", "either", "neither", "none", "all", "any")
+        or first in v.lists["pronouns"]
+        or first in REASON_STARTS
+        or first in SUBJECTS
+        or first.split("'")[0] in SUBJECTS  # "I'll", "we'd"
+        or first in ("both", "either", "neither", "none", "all", "any")
         or any(t.low in NOT_VALUES or t.low in v.lists["adverbs"] for t in out)
         or any(t.low[:1].isdigit() for t in out)
     ):
