@@ -303,6 +303,27 @@ def test_an_orders_pronoun_binds_what_it_stands_for(said, binds):
         assert r.text[d.start : d.end] in said
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("landlords are our customers", {"+audience:landlords"}),
+        ("the funders are the ones we need to convince", {"+audience:funders"}),
+        # a refused pointer leaves its people out, and the clause after it names who is meant
+        (
+            "The volunteers aren't the customer. The food bank coordinators are.",
+            {"-exclusion:volunteers", "+audience:food bank coordinators"},
+        ),
+        (
+            "the learners aren't who we pitch to. it's the employers who'll hire them",
+            {"-exclusion:learners", "+audience:employers"},
+        ),
+    ],
+)
+def test_who_the_customer_is_said_by_pointing_at_it(said, binds):
+    r = read_text(said, source="standup")
+    assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

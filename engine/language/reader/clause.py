@@ -36,7 +36,7 @@ from engine.language.reader.reads import (
     is_place,
     list_items,
     name_value,
-    noun_phrase,
+    opening_phrase,
     quoted_spans,
     span_of,
     tidy_value,
@@ -90,8 +90,6 @@ def _doer(word: str) -> bool:
     return len(word) > 5 and word.endswith(("er", "or", "ist", "ian"))
 
 
-# Words that open a clause pointing at its noun phrase ("it's the practice manager").
-_POINTING = frozenset(("it's", "its", "it", "is", "that's", "who's", "whos", "it’s"))
 # Words that set a figure against the one the player wants ("$45 rather than $30").
 _SET_AGAINST = (["rather", "than"], ["instead", "of"], ["not", "at"])
 # A count of weeks said as a move ("two weeks earlier"): no launch week of its own.
@@ -786,15 +784,12 @@ class ClauseReader:
         at = next((n for n, x in enumerate(clauses) if x is self.cl), 0)
         if at == 0:
             return None
-        toks = [t for t in clauses[at - 1].tokens if t.is_word]
-        while toks and toks[0].low in _POINTING and not toks[0].text.isupper():
-            toks = toks[1:]
-        phrase = noun_phrase(toks, self.v)
-        tidy = tidy_value(self.cx.utt, phrase) if phrase else None
+        tidy = opening_phrase(self.cx.utt, clauses[at - 1], self.v)
         if tidy is None:
             return None
         axis = str(c.row["axis"])
         if axis == "scope":
+            phrase = [t for t in self.cx.utt.tokens if tidy[1] <= t.start < tidy[2]]
             axis = self._scope_axis(c, phrase)
         self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
         self.used.update(range(end))

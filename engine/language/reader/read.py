@@ -49,6 +49,7 @@ from engine.language.reader.reads import (
     is_channel,
     is_people,
     is_place,
+    opening_phrase,
     quoted_spans,
     settle,
     tidy_value,
@@ -173,6 +174,7 @@ def read_text(
             got = _bare(cx, cl, [], found, changed)
         per.append(got)
         found.extend(got)
+    _answered(cx, utt.clauses, per)
     _described(utt.clauses, per)
     _contrast(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
@@ -196,6 +198,23 @@ def read_text(
         own_answer(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+    """ "The volunteers aren't the customer. The food bank coordinators are.": after a refused
+    pointer, the noun phrase the next clause opens with (after "it's") is the one meant."""
+    for n in range(len(clauses) - 1):
+        refused = [r for r in per[n] if r.axis == "exclusion" and not r.weak]
+        low = clauses[n].low
+        pointed = any(
+            (c := cx.v.match(cx.v.pointers, low, k)) is not None and c.row.get("do") is False
+            for k in range(len(low))
+        )
+        if not (refused and pointed) or per[n + 1]:
+            continue
+        tidy = opening_phrase(cx.utt, clauses[n + 1], cx.v)
+        if tidy:
+            per[n + 1].append(Read("audience", True, tidy[0], tidy[1], tidy[2]))
 
 
 _DESCRIBING = frozenset(("it's", "its", "it", "we're", "this", "that's", "they're", "we"))
@@ -249,7 +268,7 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
         tidy = tidy_value(cx.utt, words)
         if tidy is None:
             return []
-        return [Read(str(c.row["axis"]), True, tidy[0], tidy[1], tidy[2])]
+        return [Read(str(c.row["axis"]), bool(c.row.get("do", True)), tidy[0], tidy[1], tidy[2])]
     return []
 
 

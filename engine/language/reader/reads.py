@@ -469,6 +469,8 @@ def head_words(toks: list[Token]) -> list[Token]:
     return out[-2:]
 
 
+# Words that open a clause pointing at its noun phrase ("it's the practice manager").
+POINTING = frozenset(("it's", "its", "it", "is", "that's", "who's", "whos"))
 _NP_ENDS = frozenset(
     ("who", "that", "which", "because", "since", "so", "has", "have", "buys", "pays")
 )
@@ -488,6 +490,7 @@ def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
             continue
         if (
             t.low in _NP_ENDS
+            or t.low.startswith(("who'", "that'"))  # "who'll", "that's"
             or t.low in VERBISH
             or t.low in v.lists["verbs"]
             or t.low in CLAUSE_VERBS
@@ -509,6 +512,16 @@ def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
     ):
         return []
     return out
+
+
+def opening_phrase(utt: Utterance, cl: Clause, v: Vocab) -> tuple[str, int, int] | None:
+    """The noun phrase a clause opens with after "it's" / "who's" ("it's the practice manager"
+    → "practice manager"), as written, with its span; None when it opens with none."""
+    toks = [t for t in cl.tokens if t.is_word]
+    while toks and toks[0].low in POINTING and not toks[0].text.isupper():
+        toks = toks[1:]
+    phrase = noun_phrase(toks, v)
+    return tidy_value(utt, phrase) if phrase else None
 
 
 def is_people(toks: list[Token], v: Vocab) -> bool:
