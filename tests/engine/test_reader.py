@@ -324,6 +324,33 @@ def test_who_the_customer_is_said_by_pointing_at_it(said, binds):
     assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "fork", "option", "binds"),
+    [
+        # "not yet" picks the one option that stays as things are, read as a place
+        (
+            "not yet",
+            {"A": "Expand to Bath in week 10", "B": "Stay Bristol-only"},
+            "B",
+            {"+place:Bristol"},
+        ),
+        # "the early one" picks by the options' figures; a bare "sooner" is a move, and asks
+        (
+            "the early one",
+            {"A": "Launch week 6", "B": "Launch week 12"},
+            "A",
+            {"+timeline:week 6"},
+        ),
+        ("sooner", {"A": "Launch week 12", "B": "Launch week 18"}, None, None),
+    ],
+)
+def test_comparatives_and_not_yet_pick_an_option(said, fork, option, binds):
+    r = read_text(said, source="own", fork=fork)
+    assert r.option == option
+    if binds is not None:
+        assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

@@ -38,7 +38,20 @@ def _pick(cx: Ctx, fork: Mapping[str, str]) -> str | None:
         return None
     if "both" in low and not any(x in low for x in ("mostly", "bad", "say", "fine", "first")):
         return "both"
-    return _Picker(cx, fork).pick()
+    return _Picker(cx, fork).pick() or _not_yet(cx, fork)
+
+
+def _not_yet(cx: Ctx, fork: Mapping[str, str]) -> str | None:
+    """ "not yet", "hold off": the one option that stays as things are ("Stay Bristol-only")."""
+    low = " ".join(cx.low)
+    if not any(x in low for x in ("not yet", "hold off", "not now")):
+        return None
+    staying = [
+        k
+        for k, text in fork.items()
+        if any(t.low in cx.v.lists["staying"] for t in parse(text).tokens)
+    ]
+    return staying[0] if len(staying) == 1 else None
 
 
 def outright(text: str, fork: Mapping[str, str]) -> str | None:
@@ -69,6 +82,7 @@ class _Picker:
         self.words = {k: {t.lemma for t in opt[k] if t.is_word and len(t.low) > 2} for k in opt}
         self.nums = {k: {t.low for t in opt[k] if NUM.match(t.low)} for k in opt}
         self.scores = dict.fromkeys(self.keys, 0.0)
+        self.v = cx.v
         self.outright: str | None = None
         self.changed = False
         v = cx.v
@@ -158,8 +172,11 @@ class _Picker:
     def _words(self, idx: int, w: float) -> None:
         """An option's own words or figures, or "the cheaper one", count for it."""
         t = self.tokens[idx]
-        cheap = t.low in ("cheap", "cheaper", "cheapest", "less", "fewer", "lower", "smaller")
-        if cheap or t.low in ("dearer", "expensive", "higher", "bigger"):
+        lists = self.v.lists
+        nxt = self.low[idx + 1 : idx + 2]
+        one = nxt in (["one"], ["ones"], ["option"])  # "the early one"; a bare "sooner" is a move
+        cheap = t.low in lists["figure_low"] or (one and t.low in lists["time_low"])
+        if cheap or t.low in lists["figure_high"] or (one and t.low in lists["time_high"]):
             k = _by_figure(self.fork, low=cheap)
             if k:
                 self.scores[k] += 3 * w

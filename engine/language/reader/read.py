@@ -36,6 +36,7 @@ from engine.language.reader.fork import own_answer
 from engine.language.reader.reads import (
     CALENDAR,
     CLAUSE_VERBS,
+    IMPERATIVE_CUES,
     QUOTES,
     REASON_STARTS,
     SUBJECTS,
@@ -539,12 +540,16 @@ def _option_bare(text: str) -> list[Read]:
     utt = parse(text)
     v = vocab()
     toks = [t for t in utt.tokens if t.is_word]
+    if len(toks) > 1 and (toks[0].low in IMPERATIVE_CUES or toks[0].low in CLAUSE_VERBS):
+        toks = toks[1:]  # "Stay Bristol-only": the place, not a name "Stay …"
     if not toks or len(toks) > 6:
         return []
     tidy = tidy_value(utt, toks)
     if not tidy:
         return []
     value, a, b = tidy
+    if value.lower().endswith("-only"):  # "Bristol-only": Bristol
+        value, b = value[:-5], b - 5
     tone = v.match(v.tone, [t.low for t in toks], 0)
     if tone is not None and len(tone.words) == len(toks):
         return [Read("tone", bool(tone.row["do"]), str(tone.row["value"]), a, b)]  # "Short"

@@ -756,8 +756,9 @@ def name_value(cl: Clause, j: int, run: list[Token]) -> str | None:
 
 
 def is_place(toks: list[Token], v: Vocab) -> bool:
-    low = [t.low for t in toks]
-    return any(v.match(v.places, low, k) for k in range(len(low)) if toks[k].is_cap or True)
+    """A known place among the words, a hyphenated word's parts too ("Bristol-only")."""
+    low = [part for t in toks for part in t.low.split("-")]
+    return any(v.match(v.places, low, k) for k in range(len(low)))
 
 
 def settle(found: list[Read]) -> list[Read]:

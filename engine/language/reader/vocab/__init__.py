@@ -157,6 +157,11 @@ def vocab() -> Vocab:
             "our_costs",
             "price_missing",
             "changes_of_mind",
+            "figure_low",
+            "figure_high",
+            "time_low",
+            "time_high",
+            "staying",
         )
     }
     return Vocab(
