@@ -351,6 +351,33 @@ def test_comparatives_and_not_yet_pick_an_option(said, fork, option, binds):
         assert {f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in r.directions} == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "fork", "binds"),
+    [
+        # a bound the player sets limits the option's price; it does not replace it
+        (
+            "B, and don't ever go below $150 even for pilots",
+            {"A": "$99 a month", "B": "$199 a month"},
+            {("price", 199.0, "eq"), ("price", 150.0, "min")},
+        ),
+        # unless the option's price breaks it: then the bound stands alone
+        (
+            "the fitted one, but we can't go over 600",
+            {"A": "$399 DIY kit", "B": "$649 fitted by a partner bike shop"},
+            {("price", 600.0, "max")},
+        ),
+    ],
+)
+def test_a_bound_limits_the_options_price_and_replaces_it_only_when_broken(said, fork, binds):
+    r = read_text(said, source="own", fork=fork)
+    assert {(d.axis, d.amount, d.op) for d in r.directions} == binds
+
+
+def test_a_figure_alone_and_questioned_is_refused():
+    r = read_text("£149?? Nobody's paying more than £89", source="rejection")
+    assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

@@ -374,6 +374,8 @@ class ClauseReader:
         low = self.low
         if low[max(0, f.i - 1) : f.i] == ["not"] or low[max(0, f.i - 2) : f.i] in _SET_AGAINST:
             return True  # "$45 rather than $30": the $30 is the one set aside
+        if self.cl.question and f.i <= 1 and f.j >= len(low) and self.cx.source != "own":
+            return True  # "£149??": the figure alone, questioned
         text_after = " ".join(low[f.j :])
         text_before = " ".join(low[: f.i])
         if any(

@@ -265,7 +265,9 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     if pick is None:
         own = _on_fork_axis(cx, own, opts)
     _currency_said(cx, own, content)
-    own_axes = {d.axis for d in own if d.do}
+    # a bound the player sets ("don't ever go below $150") limits the option's price, it does
+    # not replace it: the option's figure stays beside it
+    own_axes = {d.axis for d in own if d.do and not (d.axis == "price" and d.op != "eq")}
     excluded = {d.value.lower() for d in own if d.axis == "exclusion"}
     merged = [
         c
@@ -273,6 +275,7 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
         if c.axis not in own_axes
         and c.value.lower() not in excluded
         and not (c.axis == "number" and any(d.axis == "number" for d in own))
+        and not any(_breaks(c, d) for d in own)
     ]
     out.directions = settle(merged + own)
 
@@ -308,6 +311,17 @@ def _instead(cx: Ctx, axis: str) -> list[Read]:
             if tidy:
                 return [Read(axis, True, tidy[0], tidy[1], tidy[2])]
     return []
+
+
+def _breaks(option: Read, bound: Read) -> bool:
+    """The option's price is outside the player's bound ("the fitted one, but we can't go over
+    600" of a $649 option): the bound replaces it."""
+    if option.axis != "price" or bound.axis != "price" or option.amount is None:
+        return False
+    if bound.amount is None or bound.op == "eq":
+        return False
+    over = option.amount > bound.amount
+    return over if bound.op == "max" else option.amount < bound.amount
 
 
 def _currency_said(cx: Ctx, own: list[Read], content: list[Read]) -> None:

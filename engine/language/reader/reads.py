@@ -829,9 +829,13 @@ def _replaced_later(r: Read, later: list[Read]) -> bool:
         return any(x.axis == r.axis and x.do for x in later)
     if r.axis == "number":
         return any(x.axis == "number" and x.key == r.key for x in later)
-    if r.axis == "price":
+    if r.axis == "price":  # a bound beside a figure ("$199, never below $150") replaces none
         return any(
-            x.axis == "price" and x.do == r.do and x.period == r.period and x.unit == r.unit
+            x.axis == "price"
+            and x.do == r.do
+            and x.period == r.period
+            and x.unit == r.unit
+            and x.op == r.op
             for x in later
         )
     return False
