@@ -378,6 +378,14 @@ def test_a_figure_alone_and_questioned_is_refused():
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]
 
 
+def test_a_channel_is_known_in_the_singular_or_plural_and_x_first_orders_not_picks():
+    r = read_text("grow through farm fairs", source="own", fork={"A": "Ads", "B": "Shops"})
+    assert [(d.axis, d.value) for d in r.directions] == [("channel", "farm fairs")]
+    fork = {"A": "Launch on Product Hunt in week 3", "B": "Private beta in week 3, then week 8"}
+    assert read_text("beta first", source="own", fork=fork).option == "B"
+    assert read_text("first", source="own", fork=fork).option == "A"
+
+
 def test_the_vocabulary_is_checked_at_load():
     assert len(vocab().frames) > 50
     _check_example("x", "call it", "call it Sockrates")

@@ -162,8 +162,12 @@ class _Picker:
         nxt = low[idx + 1] if idx + 1 < len(low) else ""
         if t.low not in ("first", "1st", "former", "second", "2nd", "latter") or idx >= 4:
             return False
-        if t.low == "first" and low[idx - 1 : idx] != ["the"] and nxt not in ("one", "option", ""):
-            return False
+        if (
+            t.low == "first"
+            and low[idx - 1 : idx] != ["the"]
+            and (idx > 0 or nxt not in ("one", "option", ""))
+        ):
+            return False  # "beta first" orders the work; "first", "the first one" pick
         if self.outright is not None and not self.changed:
             return False
         self._choose(self.keys[0] if t.low in ("first", "1st", "former") else self.keys[1])

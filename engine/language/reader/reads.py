@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.language.reader.figures import currency_in, fmt
-from engine.language.reader.utterance import Clause, Token, Utterance, parse
+from engine.language.reader.utterance import Clause, Token, Utterance, lemma, parse
 from engine.language.reader.vocab import Vocab
 from worldforge_savedb.records import Record
 
@@ -546,9 +546,13 @@ def is_people(toks: list[Token], v: Vocab) -> bool:
 
 
 def is_channel(value: str, v: Vocab) -> bool:
+    """A known channel, said as the list has it or in the singular ("farm fairs": "fair")."""
     low = value.lower()
+    said = " ".join(lemma(w) for w in low.split())
     return any(
-        low == c or low.startswith(c + " ") or low.endswith(" " + c) for c in v.lists["channels"]
+        x == c or x.startswith(c + " ") or x.endswith(" " + c)
+        for x in {low, said}
+        for c in v.lists["channels"]
     )
 
 
