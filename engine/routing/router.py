@@ -375,7 +375,8 @@ class Router:
 
     def plan(self, role: str, settings: Settings | None = None) -> list[Target]:
         """Model targets for a role in the order the routing mode tries them (empty: simulation).
-        Each tier names its models once, then its larger-context model (`_chain`)."""
+        Each tier names its models once (the role's, then the tier's general one as its fallback
+        model: LOCAL_AGENT_MODEL, FOUNDRY_FALLBACK_MODEL), then its larger-context model (`_chain`)."""
         s = settings or self._settings
         local: list[Target] = []
         cloud: list[Target] = []
@@ -383,7 +384,8 @@ class Router:
         if s.local_ready() and s.local_agent_base_url and model:
             key = s.local_agent_api_key.get_secret_value() if s.local_agent_api_key else None
             base = Target("local", s.local_agent_base_url, model, api_key=key)
-            local = _chain(base, [model], s.local_large_context_model)
+            # the role's model, then the general local model as its fallback on the same server
+            local = _chain(base, [model, s.local_agent_model], s.local_large_context_model)
         url = s.foundry_openai_url()
         if s.cloud_ready() and url:
             api_key, provider = self._foundry_auth(s)
