@@ -34,3 +34,19 @@ def test_compact_json_shows_each_field_as_it_closes() -> None:
     shown = _drawn(mid)
     assert "Dockside" in shown and "waiting for the first field" not in shown
     assert "xq7T" not in shown  # a word still being written is not drawn (issue 26)
+
+
+def test_a_piece_counts_as_shown_only_once_its_word_is_drawn() -> None:
+    """The reach the token → story figure is measured by: a piece inside a word (or key, or
+    number) still being written is not on screen, and is once the word closes."""
+    from worldforge_tui.live_writing import _reached
+
+    full = json.dumps({"title": "Dockside", "summary": "xq7Tz0pLmW"}, separators=(",", ":"))
+    word = full.index("xq7Tz0pLmW")
+    _, reach = _reached(full[: word + 4], final=False)
+    assert reach <= word  # "xq7T" is not drawn yet
+    closed = full[: word + 11]  # the closing quote ends the word
+    _, reach = _reached(closed, final=False)
+    assert reach == len(closed)
+    _, reach = _reached(full[: full.index('"summary"') + 4], final=False)
+    assert reach <= full.index('"summary"')  # a key being written is not drawn either
