@@ -47,7 +47,7 @@ from engine.routing.types import (
     Usage,
 )
 from engine.routing.window import PROBE_S as WINDOW_PROBE_S
-from engine.routing.window import SAFE_WINDOW, Window, fit, prompt_tokens
+from engine.routing.window import SAFE_WINDOW, Window, budget, prompt_tokens
 from worldforge_azurehttp import in_daemon_thread, token_provider
 from worldforge_savedb.records import Record
 
@@ -623,7 +623,7 @@ class Router:
                 sized
                 if isinstance(sized, Failure)
                 else await self._serve_target(
-                    sized, target, settings, messages, schema, share, has_next, trace
+                    sized[0], target, settings, sized[1], schema, share, has_next, trace
                 )
             )
             trace.in_flight = None
@@ -767,14 +767,15 @@ class Router:
         messages: list[dict[str, str]],
         trace: _Trace,
         deadline: float,
-    ) -> RouteRequest | Failure:
-        """The request as it fits a local model's context window (its answer cap lowered to fit),
-        or, where the prompt leaves no room for an answer, the reason it is not sent. The window
-        is looked up once per model (for a request that any window might not hold), in at most
-        a tenth of what is left of the budget."""
+    ) -> tuple[RouteRequest, list[dict[str, str]]] | Failure:
+        """The request and its messages as they fit a local model's context window (the brief's
+        least important recalled lines left out where it must, then its answer cap lowered to
+        fit), or, where even then the prompt leaves no room for an answer, the reason it is not
+        sent. The window is looked up once per model (for a request that any window might not
+        hold), in at most a tenth of what is left of the budget."""
         prompt = prompt_tokens(messages)
         if target.tier != "local" or prompt + req.max_output_tokens <= SAFE_WINDOW:
-            return req
+            return req, messages
         if target.model_key not in self._windows:
             from engine.routing.openai_tier import window_of
 
@@ -785,8 +786,19 @@ class Router:
             )
         window = self._windows[target.model_key]
         if window is None:
-            return req
-        got = fit(window, target.model, prompt, req.max_output_tokens)
+            return req, messages
+        budgeted = budget(window, target.model, messages, req.recalled, req.max_output_tokens)
+        got, messages = budgeted.fit, budgeted.messages
+        if budgeted.dropped and got.refused is None:
+            trace.adaptations.append(f"brief_trimmed:{budgeted.dropped}")
+            log.info(
+                "%s %s#%s: %d recalled lines of the brief left out to fit its %s-token window",
+                target.tier,
+                target.endpoint,
+                target.model,
+                budgeted.dropped,
+                f"{window.tokens:,}",
+            )
         if got.refused is not None:
             trace.add(
                 target.tier,
@@ -799,8 +811,8 @@ class Router:
             return Failure("context_window", got.refused)
         if got.capped:
             trace.adaptations.append(f"max_tokens_fit:{got.max_tokens}")
-            return replace(req, max_output_tokens=got.max_tokens)
-        return req
+            return replace(req, max_output_tokens=got.max_tokens), messages
+        return req, messages
 
     def _not_held(
         self, target: Target, caps: DeploymentCaps, shape: str, exc: OutputError, trace: _Trace
@@ -1131,9 +1143,13 @@ class Router:
             if last.served_by == "simulation":
                 return "simulation"
             ft = last.usage.first_token_ms
+            trimmed = next(
+                (a.split(":")[1] for a in last.adaptations if a.startswith("brief_trimmed:")), ""
+            )
+            note = f" (brief trimmed to fit: {trimmed} recalled lines out)" if trimmed else ""
             if ft is not None and pace.is_slow(ft, self._settings.agent_first_token_timeout):
-                return f"{last.served_by}: {pace.slow_words(ft)}"
-            return f"{last.served_by}: {last.model}"
+                return f"{last.served_by}: {pace.slow_words(ft)}{note}"
+            return f"{last.served_by}: {last.model}{note}"
         if self._replay is not None:
             return "replay"
         targets = self.plan("narrator")
