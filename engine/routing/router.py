@@ -1272,6 +1272,47 @@ class Router:
                 seen.setdefault((t.tier, t.endpoint, t.model), t)
         return list(seen.values())
 
+    def measure_pace(self) -> concurrent.futures.Future[list[dict[str, Any]]]:
+        """The start-up probe, in the background: a one-token completion to each local model whose
+        first-token time is not known yet, each within the call budget. Its first token is kept
+        with the model's capabilities (`_note_probe`), so the first call on a new endpoint is given
+        the model's own first-token time rather than the setting's; a model slower still (a long
+        brief to read) is learned from the first call, watched on past its limit (`_learn_late`)."""
+        import asyncio
+
+        from engine.routing.probe import one_token
+
+        timeout = self._settings.agent_request_timeout
+        targets = [t for t in self.model_targets() if t.tier == "local"]
+
+        async def run() -> list[dict[str, Any]]:
+            await asyncio.wrap_future(model_tier_ready())  # the client's import, off this loop
+            rows: list[dict[str, Any]] = []
+            for target in targets:
+                caps = self._caps.for_deployment(
+                    target.endpoint, target.model, target.default_token_param
+                )
+                if caps.first_token_s is None:
+                    rows.append(self._note_probe(target, await one_token(target, caps, timeout)))
+            return rows
+
+        return asyncio_submit(run())
+
+    def _note_probe(self, target: Target, row: dict[str, Any]) -> dict[str, Any]:
+        """A probe's first token, kept with the model's capabilities (its next limit follows)."""
+        ms = row.get("first_token_ms")
+        if row.get("ok") and isinstance(ms, int | float) and ms > 0:
+            figure = self._caps.note_first_token(target.endpoint, target.model, ms / 1000)
+            log.info(
+                "%s %s#%s: first token in %.1f s on its probe (limit now %.1f s)",
+                target.tier,
+                target.endpoint,
+                target.model,
+                ms / 1000,
+                max(self._settings.agent_first_token_timeout, pace.SLOW_MARGIN * figure),
+            )
+        return row
+
     def test_completions(self) -> list[dict[str, Any]]:
         """`routing test`: a one-token completion per model target, then its schema probe (the
         result is remembered in the capability cache: `routing status` says "schema advisory")."""
@@ -1283,7 +1324,7 @@ class Router:
             caps = self._caps.for_deployment(
                 target.endpoint, target.model, target.default_token_param
             )
-            row = _run_sync(one_token(target, caps, timeout))
+            row = self._note_probe(target, _run_sync(one_token(target, caps, timeout)))
             if row["ok"]:
                 row["schema"] = _run_sync(schema_enforcement(target, self._caps, timeout))
             rows.append(row)

@@ -62,6 +62,25 @@ def test_a_slow_local_model_keeps_serving_in_hybrid_labelled_slow(servers):
     assert router.pill().startswith("local: slow (first token in 2 s)"), router.pill()
 
 
+def test_after_the_start_up_probe_a_slow_models_first_call_is_served_locally(servers):
+    """The start-up probe (`measure_pace`, started by the game as it opens) learns the model's own
+    first-token time, so even the first call on the endpoint is given it: served locally, labelled
+    slow, and nothing goes to Foundry."""
+    local, cloud = servers
+    local.use("S07")
+    cloud.use("ok")
+    settings = settings_for("hybrid", local.url, cloud.url, SCALE, agent_request_timeout=10.0)
+    router = Router(settings, caps_cache=False)
+    rows = router.measure_pace().result(timeout=30)
+    assert len(rows) == 1 and rows[0]["ok"] and rows[0]["first_token_ms"] >= 2000 * 0.9
+    assert _learned(router, local.url, timeout=1.0) is not None
+    first = router.call(request("slow/0"), lambda: SIMULATED)
+    assert first.served_by == "local" and first.fallback_reason is None, first.fallback_reason
+    assert router.pill().startswith("local: slow (first token in 2 s)"), router.pill()
+    assert cloud.hits == []
+    assert router.measure_pace().result(timeout=5) == []  # known now: not probed again
+
+
 def test_local_only_a_silent_server_falls_back_within_the_first_token_limit(servers):
     """No headers, no token: the simulator at the first-token limit, not at the whole budget."""
     local, _ = servers
