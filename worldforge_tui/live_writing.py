@@ -175,11 +175,13 @@ class LiveWriting(AppHost):
         # pieces of the current call not drawn yet: (its text's length with it, arrival)
         self._live_pieces: deque[tuple[int, float]] = deque()
         self._live_drawn: list[float] = []  # arrivals of pieces in the text being drawn
+        self._live_final: list[float] = []  # arrivals of pieces shown with the command's result
         self._live_view = LiveView()
         self._live_router = router
         # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it (a piece
-        # in an unfinished word, key or number waits for the frame that shows it whole), and how
-        # many pieces ended their call without a frame showing them live.
+        # in an unfinished word, key or number waits for the frame that shows it whole; the last
+        # of an artifact, for the story to show the result), and how many pieces were never shown
+        # (an attempt given up on).
         self.live_latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
         self.live_unshown = 0
         self._live_unwatch = router.watch(self._live_event)
@@ -215,17 +217,24 @@ class LiveWriting(AppHost):
             bar.set_thinking(progress_line(last), clock=waiting and bar.clock_start is None)
 
     def _live_track(self, event: StreamEvent) -> None:
-        """Note each streamed piece's arrival until a frame shows it; an artifact's call that ends
-        leaves the rest unshown live (its result is drawn by the story itself)."""
+        """Note each streamed piece's arrival until a frame shows it: an ended standup line is
+        drawn whole at the next frame; the rest of a served artifact with the command's result
+        (`live_reset`); an attempt given up on (a new one starts, or the call is cancelled or
+        served by the simulation) is never shown, and counted so."""
         pieces = self._live_pieces
         if event.kind == "delta":
             pieces.append((len(event.text or ""), event.at))
-        elif event.kind == "end" and event.model != "cancelled" and _is_standup(event):
-            # an ended standup line is drawn whole at the next frame
+            return
+        served = event.kind == "end" and event.model != "cancelled"
+        if served and _is_standup(event):
             self._live_pieces = deque((0, at) for _, at in pieces)
-        elif event.kind == "end":
+            return
+        if served and event.tier not in ("simulation", "replay"):
+            self._live_final.extend([*self._live_drawn, *(at for _, at in pieces)])
+            self._live_drawn = []
+        else:
             self.live_unshown += len(pieces)
-            pieces.clear()
+        pieces.clear()
 
     def _live_draw(self) -> Content:
         """The live section's text, built when the screen paints it (once a frame at most)."""
@@ -252,8 +261,17 @@ class LiveWriting(AppHost):
         view = getattr(self, "_live_view", None)
         if view is not None:
             view.clear()
-            self.live_unshown += len(self._live_pieces)
+            self.live_unshown += len(self._live_pieces) + len(self._live_drawn)
             self._live_pieces.clear()
+            self._live_drawn = []
+            final, self._live_final = self._live_final, []
+            if final:  # the story draws the whole artifact with the command's result
+
+                def stamp() -> None:
+                    now = time.perf_counter()
+                    self.live_latencies.extend(now - at for at in final)
+
+                self.call_after_refresh(stamp)
 
     def action_cancel_call(self) -> None:
         """Esc: cancel the action in flight, every model call of it; the run goes back to where it
