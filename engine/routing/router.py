@@ -75,6 +75,13 @@ SAME_ENDPOINT_RETRIES = 1  # a reset, a cut or garbled stream: the server is up,
 DEADLINE_GRACE = 0.02  # the caller waits this past the deadline for the attempts' own labelled end
 CANCEL_POLL = 0.02  # how often a call in flight looks at the cancel flag (seconds)
 CAPS_CACHE = "capabilities.json"
+# The start-up probe's long prompt (about 1,000 estimated tokens of plain words), whose first token
+# against a one-line probe's says how fast the model reads a brief; under READING_MIN_S more, the
+# model reads fast enough that a brief's length does not matter.
+READING_PROBE = "Read these notes, then say OK.\n" + " ".join(
+    f"note {i}: the pilot ward {i % 7} ordered {i % 5 + 1} meals." for i in range(110)
+)
+READING_MIN_S = 0.2
 
 Watcher = Callable[[StreamEvent], None]
 
@@ -924,8 +931,11 @@ class Router:
                 return Failure("timeout", "nothing left of the deadline")
             # the attempt's clocks run to the deadline; the router gives the first-token verdict
             # by what the deployment has shown (`pace`) and watches past it to learn (`_attempt`)
+            known = pace.expected(
+                caps.first_token_s, caps.prompt_tokens_per_s, prompt_tokens(convo)
+            )
             clocks = pace.first_token(
-                settings.agent_first_token_timeout, caps.first_token_s, remaining, has_next
+                settings.agent_first_token_timeout, known, remaining, has_next
             )
             limits = Limits(
                 total=remaining,
@@ -1292,11 +1302,34 @@ class Router:
                 caps = self._caps.for_deployment(
                     target.endpoint, target.model, target.default_token_param
                 )
-                if caps.first_token_s is None:
-                    rows.append(self._note_probe(target, await one_token(target, caps, timeout)))
+                if caps.first_token_s is not None:
+                    continue
+                row = self._note_probe(target, await one_token(target, caps, timeout))
+                rows.append(row)
+                if row["ok"] and row.get("first_token_ms"):  # then how fast it reads a brief
+                    long = await one_token(target, caps, timeout, READING_PROBE)
+                    self._note_reading(target, row, long)
             return rows
 
         return asyncio_submit(run())
+
+    def _note_reading(self, target: Target, short: dict[str, Any], long: dict[str, Any]) -> None:
+        """How fast the model reads a prompt, from the first tokens of a short and a long probe
+        (kept when the long one took measurably longer: a fast reader's briefs cost nothing)."""
+        extra_s = (long.get("first_token_ms") or 0) / 1000 - short["first_token_ms"] / 1000
+        if not long.get("ok") or extra_s < READING_MIN_S:
+            return
+        tokens = prompt_tokens([{"role": "user", "content": READING_PROBE}])
+        rate = tokens / extra_s
+        self._caps.note_prompt_rate(target.endpoint, target.model, rate)
+        log.info(
+            "%s %s#%s reads a prompt at about %.0f tokens a second: a long brief's first token "
+            "is expected that much later",
+            target.tier,
+            target.endpoint,
+            target.model,
+            rate,
+        )
 
     def _note_probe(self, target: Target, row: dict[str, Any]) -> dict[str, Any]:
         """A probe's first token, kept with the model's capabilities (its next limit follows)."""

@@ -66,6 +66,7 @@ class _State:
     token_gap: float = 0.0
     reject_prefill: bool = False
     enforce_schema: bool = False
+    read_rate: float = 0.0  # prompt tokens (4 characters each) read a second; 0: at once
     primary_model: str | None = None  # only this model plays the fault (None: every model)
     t0: float = field(default_factory=time.monotonic)
     attempts: int = 0
@@ -306,6 +307,10 @@ class _Handler(LoopbackHandler):
             if fault == "S07" and self._wait(20.0 * st.scale):
                 self.reset()
                 return
+            chars = sum(len(str(m.get("content", ""))) for m in body.get("messages") or [])
+            if st.read_rate and self._wait(chars / 4 / st.read_rate):  # reading the prompt
+                self.reset()
+                return
             for index, data in enumerate(events):
                 tokens = index  # event 0 is the role; event i (i ≥ 1) carries token i
                 if cut_after is not None and tokens > cut_after:
@@ -351,6 +356,7 @@ class FaultServer(Loopback[_State]):
         token_gap: float = 0.0,
         reject_prefill: bool = False,
         enforce_schema: bool = False,
+        read_rate: float = 0.0,
     ) -> None:
         super().__init__(
             _State(
@@ -358,6 +364,7 @@ class FaultServer(Loopback[_State]):
                 token_gap=token_gap,
                 reject_prefill=reject_prefill,
                 enforce_schema=enforce_schema,
+                read_rate=read_rate,
             )
         )
 
