@@ -178,7 +178,9 @@ def plain_client(fault: str, budget: float, retries: int) -> float:
 
 def slow_local_hybrid(scale: float, calls: int) -> dict[str, Any]:
     """A local model whose first token comes at 20 s × scale, Foundry healthy behind it: how many
-    calls the local model serves, and what the pill says (game defaults, scaled)."""
+    calls the local model serves, and what the pill says (game defaults, scaled). The game starts
+    its probe of the local model's first token (`Router.measure_pace`) as it opens, while the
+    player writes a pitch; here the first call waits for that probe to end."""
     from engine.routing.faults.scorecard import SIMULATED, request, settings_for
     from engine.routing.faults.server import FaultServer
 
@@ -186,15 +188,20 @@ def slow_local_hybrid(scale: float, calls: int) -> dict[str, Any]:
         local.use("S07")
         cloud.use("ok")
         router = Router(settings_for("hybrid", local.url, cloud.url, scale), caps_cache=False)
+        t0 = time.perf_counter()
+        probe = router.measure_pace().result()
+        probe_s = time.perf_counter() - t0
         served: list[str] = []
         pills: list[str] = []
         for i in range(calls):
             served.append(router.call(request(f"pace/{i}"), lambda: SIMULATED).served_by)
             pills.append(router.pill())
-            if i == 0:  # the first call's request is watched on: let it report before the next
+            if i == 0 and served[0] != "local":  # its request is watched on: let it report
                 time.sleep(20.0 * scale)
     return {
         "first_token_s": 20.0 * scale,
+        "probe_s": round(probe_s, 3),
+        "probe_first_token_ms": probe[0].get("first_token_ms") if probe else None,
         "calls": calls,
         "served_local": served.count("local"),
         "served_local_share": round(served.count("local") / calls, 3),

@@ -1,6 +1,9 @@
-"""Bench: the TUI while a worker streams. Time from a streamed piece arriving (the router's event) to
-the frame that shows it (after the screen refresh), and key latency while streaming (a key press
-until the app has handled it and refreshed), in a headless Textual app (Pilot).
+"""Bench: the TUI while a worker streams. Time from each streamed piece arriving (the router's event)
+to the first frame that shows it (after the screen refresh): a piece in a word, key or number not
+yet complete is not drawn (an unfinished word may be half a secret), so it waits for the frame that
+shows it whole, and the last pieces of an artifact for the frame that shows the stage's result;
+pieces of an attempt given up on are never shown, and counted apart. And key latency while
+streaming (a key press until the app has handled it and refreshed), in a headless Textual app.
 
 The model is the loopback fake server streaming a real stage artifact (`--server fake`, default:
 steady pieces at a set pace) or the real llama.cpp server (`--server real`, needs
@@ -101,7 +104,6 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
     router.watch(lambda e: deltas.__setitem__(0, deltas[0] + (e.kind == "delta")))
     app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp / "tui", router=router)
     keys: list[float] = []
-    renders = 0
     async with app.run_test(size=(140, 45)) as pilot:
         watch_frames(app)  # frames cost what a real terminal's do (headless skips the encoding)
         done = 0
@@ -130,10 +132,11 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
                     await pilot.pause(0.01)
                 await pilot.press("g")
         latencies = list(app.live_latencies)
-        renders = len(latencies)
+        unshown = app.live_unshown
     return {
         "pieces_streamed": deltas[0],
-        "frames_rendered": renders,
+        "pieces_shown": len(latencies),
+        "pieces_never_shown": unshown,
         "token_to_screen": _summary(latencies),
         "key_latency_while_streaming": _summary(keys),
     }

@@ -14,15 +14,19 @@ log = logging.getLogger("worldforge.tui")
 
 
 def load_router() -> tuple[Router, str | None]:
-    """The shared router from saved settings + env; a broken settings file falls back to defaults."""
+    """The shared router from saved settings + env; a broken settings file falls back to defaults.
+    With a local model set, its first-token probe starts in the background (`measure_pace`)."""
     from engine.config import Settings, load_settings
     from engine.routing import Router
 
     try:
-        return Router(load_settings()), None
+        router = Router(load_settings())
     except Exception as exc:  # noqa: BLE001 - bad settings must not stop the game: use the floor
         log.warning("settings ignored: %s", exc)  # the same line the CLI prints, in the log too
         return Router(Settings()), one_line(str(exc), 300)
+    if router.settings.local_ready():  # the local model's first token, learned while the player
+        router.measure_pace()  # writes a pitch: a slow first call is then not taken for silence
+    return router, None
 
 
 def setup_file_log() -> None:

@@ -15,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 from textual.message import Message
@@ -42,6 +42,7 @@ class LiveView:
 
     done: list[StreamEvent] = field(default_factory=list)  # the last event of each ended call
     current: StreamEvent | None = None
+    reach: int = 0  # characters of the current call's text the last drawn section shows
 
     def apply(self, event: StreamEvent) -> None:
         if event.kind == "start" or event.kind == "delta":
@@ -54,6 +55,7 @@ class LiveView:
     def clear(self) -> None:
         self.done.clear()
         self.current = None
+        self.reach = 0
 
 
 _WORD_ENDS = ' \n\t\r",{}[]'  # whitespace and JSON's own punctuation end a word
@@ -67,20 +69,34 @@ def _shown(text: str, *, final: bool) -> str:
     still shows each field as it closes."""
     from worldforge_textkit.scrub import scrub
 
-    if not final:
-        cut = max(text.rfind(c) for c in _WORD_ENDS)
-        text = text[: cut + 1] if cut >= 0 else ""
-    return scrub(text)
+    return scrub(text[: _shown_cut(text, final=final)])
+
+
+def _shown_cut(text: str, *, final: bool) -> int:
+    """How much of streamed text may be drawn: all of it once final, else up to its last word end."""
+    if final:
+        return len(text)
+    return max(text.rfind(c) for c in _WORD_ENDS) + 1
 
 
 def _is_standup(event: StreamEvent) -> bool:
     return "/standup-" in event.call_key
 
 
-def _standup_line(event: StreamEvent, cursor: bool) -> list[Part]:
-    from engine.routing.partial import partial_json
+def _reached(text: str, *, final: bool) -> tuple[Any, int]:
+    """What a call's text shows so far (`partial_reach` of its drawable part) and how many of its
+    characters that is: a piece beyond it (an unfinished word, key or number) is not drawn yet."""
+    from engine.routing.partial import partial_reach
 
-    value = partial_json(_shown(event.text or "", final=not cursor))
+    cut = _shown_cut(text, final=final)
+    value, reach = partial_reach(_shown(text, final=final))
+    return value, min(cut, reach)
+
+
+def _standup_line(event: StreamEvent, cursor: bool, view: LiveView | None = None) -> list[Part]:
+    value, reach = _reached(event.text or "", final=not cursor)
+    if view is not None:
+        view.reach = reach
     line = value.get("line", "") if isinstance(value, dict) else ""
     parts: list[Part] = [
         (f"  {one_line(event.role, 20)}: ", "$secondary bold"),
@@ -93,9 +109,8 @@ def _standup_line(event: StreamEvent, cursor: bool) -> list[Part]:
 
 
 def live_content(view: LiveView) -> Content | None:
-    """The live section under the story: standup lines so far, or the artifact being written."""
-    from engine.routing.partial import partial_json
-
+    """The live section under the story: standup lines so far, or the artifact being written
+    (`view.reach` notes how much of the current call's text it shows)."""
     cur = view.current
     if cur is None and not view.done:
         return None
@@ -105,7 +120,7 @@ def live_content(view: LiveView) -> Content | None:
         for event in view.done:
             parts.extend(_standup_line(event, cursor=False))
         if cur is not None and _is_standup(cur):
-            parts.extend(_standup_line(cur, cursor=True))
+            parts.extend(_standup_line(cur, cursor=True, view=view))
     elif cur is not None:
         parts.append(("\n✎ Being written", "bold underline"))
         parts.append(
@@ -114,7 +129,7 @@ def live_content(view: LiveView) -> Content | None:
                 "$foreground-muted",
             )
         )
-        value = partial_json(_shown(cur.text or "", final=False))
+        value, view.reach = _reached(cur.text or "", final=False)
         if isinstance(value, dict) and value:
             parts.extend(artifact_parts(value))
         else:
@@ -157,11 +172,18 @@ class LiveWriting(AppHost):
         self._live_lock = threading.Lock()
         self._live_queue: list[StreamEvent] = []
         self._live_posted = False
-        self._live_oldest: float | None = None  # arrival of the oldest piece not yet drawn
+        # pieces of the current call not drawn yet: (its text's length with it, arrival)
+        self._live_pieces: deque[tuple[int, float]] = deque()
+        self._live_drawn: list[float] = []  # arrivals of pieces in the text being drawn
+        self._live_final: list[float] = []  # arrivals of pieces shown with the command's result
         self._live_view = LiveView()
         self._live_router = router
-        # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it.
+        # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it (a piece
+        # in an unfinished word, key or number waits for the frame that shows it whole; the last
+        # of an artifact, for the story to show the result), and how many pieces were never shown
+        # (an attempt given up on).
         self.live_latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
+        self.live_unshown = 0
         self._live_unwatch = router.watch(self._live_event)
 
     def _live_event(self, event: StreamEvent) -> None:
@@ -182,35 +204,74 @@ class LiveWriting(AppHost):
         view = self._live_view
         for event in events:
             view.apply(event)
+            self._live_track(event)
         if self.busy is None:  # the command already finished: its result is on screen
             view.clear()
             return
         if view.current is not None or view.done:
-            arrived = min(e.at for e in events)
-            if self._live_oldest is None or arrived < self._live_oldest:
-                self._live_oldest = arrived
-            self.main.query_one(StoryPane).show_live(self._live_draw)
+            self.main.query_one(StoryPane).show_live(self._live_draw, self._live_shown)
         last = events[-1]
         if last.kind != "end":
             waiting = not last.tokens
             bar = self.main.query_one(ActionBar)
             bar.set_thinking(progress_line(last), clock=waiting and bar.clock_start is None)
 
+    def _live_track(self, event: StreamEvent) -> None:
+        """Note each streamed piece's arrival until a frame shows it: an ended standup line is
+        drawn whole at the next frame; the rest of a served artifact with the command's result
+        (`live_reset`); an attempt given up on (a new one starts, or the call is cancelled or
+        served by the simulation) is never shown, and counted so."""
+        pieces = self._live_pieces
+        if event.kind == "delta":
+            pieces.append((len(event.text or ""), event.at))
+            return
+        served = event.kind == "end" and event.model != "cancelled"
+        if served and _is_standup(event):
+            self._live_pieces = deque((0, at) for _, at in pieces)
+            return
+        if served and event.tier not in ("simulation", "replay"):
+            self._live_final.extend([*self._live_drawn, *(at for _, at in pieces)])
+            self._live_drawn = []
+        else:
+            self.live_unshown += len(pieces)
+        pieces.clear()
+
     def _live_draw(self) -> Content:
         """The live section's text, built when the screen paints it (once a frame at most)."""
-        oldest, self._live_oldest = self._live_oldest, None
-        if oldest is not None:  # stamped right after this frame reaches the terminal
-            self.call_after_refresh(
-                lambda: self.live_latencies.append(time.perf_counter() - oldest)
-            )
-        return live_content(self._live_view) or Content("")
+        content = live_content(self._live_view) or Content("")
+        reach, pieces = self._live_view.reach, self._live_pieces
+        while pieces and pieces[0][0] <= reach:
+            self._live_drawn.append(pieces.popleft()[1])
+        return content
+
+    def _live_shown(self) -> None:
+        """The text last built is drawn whole in this frame: its pieces are stamped right after the
+        frame reaches the terminal."""
+        shown, self._live_drawn = self._live_drawn, []
+        if shown:
+
+            def stamp() -> None:
+                now = time.perf_counter()
+                self.live_latencies.extend(now - at for at in shown)
+
+            self.call_after_refresh(stamp)
 
     def live_reset(self) -> None:
         """A command finished: the next one starts a fresh live section."""
         view = getattr(self, "_live_view", None)
         if view is not None:
             view.clear()
-            self._live_oldest = None
+            self.live_unshown += len(self._live_pieces) + len(self._live_drawn)
+            self._live_pieces.clear()
+            self._live_drawn = []
+            final, self._live_final = self._live_final, []
+            if final:  # the story draws the whole artifact with the command's result
+
+                def stamp() -> None:
+                    now = time.perf_counter()
+                    self.live_latencies.extend(now - at for at in final)
+
+                self.call_after_refresh(stamp)
 
     def action_cancel_call(self) -> None:
         """Esc: cancel the action in flight, every model call of it; the run goes back to where it

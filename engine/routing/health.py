@@ -175,12 +175,20 @@ class DeploymentCaps(Record):
     # Seconds to the first token this deployment has shown (None: not measured yet), blended over
     # its answers: the first-token limit follows it, so a slow model is not taken for a silent one.
     first_token_s: float | None = None
+    # How fast it reads a prompt (estimated tokens a second, `window.prompt_tokens`), from its
+    # start-up probe (None: not measured, or too fast to matter): a long brief's first token is
+    # expected that much later (`pace.expected`).
+    prompt_tokens_per_s: float | None = None
     # Schema shapes (engine.routing.grammar.shape) this deployment was sent as enforced and
     # answered without required fields: sent as the contract's plain schema from then on.
     advisory_shapes: list[str] = field(default_factory=list)
 
 
-_MEASURED = ("first_token_s", "advisory_shapes")  # learned from answers, not from request shapes
+_MEASURED = (
+    "first_token_s",
+    "prompt_tokens_per_s",
+    "advisory_shapes",
+)  # learned from answers, not from request shapes
 
 
 def _caps_from(data: object) -> DeploymentCaps | None:
@@ -204,7 +212,7 @@ def _caps_from(data: object) -> DeploymentCaps | None:
         ):
             return None
         if (
-            key == "first_token_s"
+            key in ("first_token_s", "prompt_tokens_per_s")
             and value is not None
             and (
                 isinstance(value, bool)
@@ -317,6 +325,16 @@ class Capabilities:
             if was is None or abs(caps.first_token_s - was) >= max(0.5, 0.1 * was):
                 self._save()
             return caps.first_token_s
+
+    def note_prompt_rate(self, endpoint: str, model: str, tokens_per_s: float) -> None:
+        """Keep how fast (endpoint, model) reads a prompt, as its start-up probe measured it."""
+        with self._lock:
+            self._load()
+            key = _key(endpoint, model)
+            caps = self._deployments.setdefault(key, DeploymentCaps())
+            self._source.setdefault(key, "default")
+            caps.prompt_tokens_per_s = round(tokens_per_s, 1)
+            self._save()
 
     def mark_advisory(self, endpoint: str, model: str, shape: str) -> bool:
         """Remember that (endpoint, model) did not hold a schema of this shape; True if new."""

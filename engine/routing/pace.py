@@ -36,6 +36,16 @@ def learned(old: float | None, seen_s: float) -> float:
     return round(BLEND * old + (1 - BLEND) * seen, 2)
 
 
+def expected(first_token_s: float | None, tokens_per_s: float | None, prompt: int) -> float | None:
+    """The first-token time to expect for a prompt of `prompt` (estimated) tokens: what the model
+    has shown, or the time it takes to read this prompt at the rate its probe measured, whichever
+    is longer (a model that read a short probe fast may take long over a stage's brief)."""
+    reading = prompt / tokens_per_s if tokens_per_s else None
+    if reading is None or (first_token_s is not None and first_token_s >= reading):
+        return first_token_s
+    return round(reading, 2)
+
+
 def limit(setting: float, known: float | None, remaining: float) -> float:
     """The first-token limit for a deployment whose first token has taken `known` seconds."""
     want = setting if known is None else max(setting, SLOW_MARGIN * known)

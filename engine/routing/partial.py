@@ -34,10 +34,18 @@ def _open_string(body: str) -> str:
 
 def partial_json(text: str) -> Any:
     """The first JSON object in `text` as far as it is written; None before one has begun."""
+    return partial_reach(text)[0]
+
+
+def partial_reach(text: str) -> tuple[Any, int]:
+    """`partial_json(text)` and how many characters of `text` it shows: a token beyond that (in a
+    key, a number or a literal not yet complete) is not on screen yet."""
     start = text.find("{")
     if start < 0:
-        return None
-    return _Scan(text[start:]).run()
+        return None, 0
+    scan = _Scan(text[start:])
+    value = scan.run()
+    return value, (start + scan.reach if value is not None else 0)
 
 
 class _Scan:
@@ -53,6 +61,8 @@ class _Scan:
         self.str_start = 0
         self.whole: Any = None
         self.complete = False
+        self.best_end = 0  # characters of `s` that `best` holds
+        self.reach = 0  # characters of `s` the value returned shows
 
     def run(self) -> Any:
         i: int | None = 0
@@ -71,7 +81,7 @@ class _Scan:
                 frame[1] = "colon"
             else:
                 frame[1] = "comma"
-                self.best = self.s[: i + 1] + _closers(self.stack)
+                self._keep(i + 1)
         return i + 1
 
     def _outside(self, i: int) -> int | None:
@@ -82,7 +92,7 @@ class _Scan:
             if top is not None:
                 top[1] = "comma"
             self.stack.append([c, "key" if c == "{" else "value"])
-            self.best = self.s[: i + 1] + _closers(self.stack)
+            self._keep(i + 1)
         elif c in "}]":
             return self._close(i)
         elif c == '"':
@@ -104,8 +114,9 @@ class _Scan:
         if not self.stack:  # the object is whole: parse it as written
             with contextlib.suppress(ValueError):
                 self.whole, self.complete = json.loads(self.s[: i + 1]), True
+                self.reach = i + 1
             return None
-        self.best = self.s[: i + 1] + _closers(self.stack)
+        self._keep(i + 1)
         return i + 1
 
     def _literal(self, i: int, top: list[str] | None) -> int | None:
@@ -117,20 +128,30 @@ class _Scan:
             return None
         if top is not None:
             top[1] = "comma"
-        self.best = self.s[:j] + _closers(self.stack)
+        self._keep(j)
         return j
+
+    def _keep(self, end: int) -> None:
+        """`s[:end]` closes into JSON: the longest such prefix so far."""
+        self.best = self.s[:end] + _closers(self.stack)
+        self.best_end = end
 
     def _so_far(self) -> Any:
         """The open string shown as far as it goes, else the longest prefix that closes."""
-        candidates = []
+        candidates: list[tuple[str, int]] = []
         if self.in_str and not self.str_is_key and self.stack:
             s, at = self.s, self.str_start
-            candidates.append(s[:at] + '"' + _open_string(s[at + 1 :]) + '"' + _closers(self.stack))
+            body = _open_string(s[at + 1 :])
+            candidates.append(
+                (s[:at] + '"' + body + '"' + _closers(self.stack), at + 1 + len(body))
+            )
         if self.best is not None:
-            candidates.append(self.best)
-        for candidate in candidates:
+            candidates.append((self.best, self.best_end))
+        for candidate, reach in candidates:
             try:
-                return json.loads(candidate)
+                value = json.loads(candidate)
             except ValueError:
                 continue
+            self.reach = reach
+            return value
         return None

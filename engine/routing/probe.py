@@ -35,7 +35,9 @@ def _limits(timeout: float) -> Limits:
     return Limits(total=timeout, first_token=timeout, idle=timeout, max_bytes=65_536)
 
 
-async def one_token(target: Target, caps: DeploymentCaps, timeout: float) -> dict[str, Any]:
+async def one_token(
+    target: Target, caps: DeploymentCaps, timeout: float, prompt: str = "Say OK."
+) -> dict[str, Any]:
     """A one-token completion (no response_format), timed; the error in the player's words."""
     from engine.routing.openai_tier import Ask, chat
 
@@ -47,7 +49,7 @@ async def one_token(target: Target, caps: DeploymentCaps, timeout: float) -> dic
     )
     started = time.perf_counter()
     try:
-        ask = Ask([{"role": "user", "content": "Say OK."}], "probe", {}, 1, 0.0)
+        ask = Ask([{"role": "user", "content": prompt}], "probe", {}, 1, 0.0)
         comp = await chat(target, ask, caps=plain, limits=_limits(timeout))
     except Exception as exc:  # noqa: BLE001 - reported, never raised
         failure = classify(exc)

@@ -47,7 +47,7 @@ from engine.routing.types import (
     Usage,
 )
 from engine.routing.window import PROBE_S as WINDOW_PROBE_S
-from engine.routing.window import SAFE_WINDOW, Window, fit, prompt_tokens
+from engine.routing.window import SAFE_WINDOW, Window, budget, prompt_tokens
 from worldforge_azurehttp import in_daemon_thread, token_provider
 from worldforge_savedb.records import Record
 
@@ -75,6 +75,13 @@ SAME_ENDPOINT_RETRIES = 1  # a reset, a cut or garbled stream: the server is up,
 DEADLINE_GRACE = 0.02  # the caller waits this past the deadline for the attempts' own labelled end
 CANCEL_POLL = 0.02  # how often a call in flight looks at the cancel flag (seconds)
 CAPS_CACHE = "capabilities.json"
+# The start-up probe's long prompt (about 1,000 estimated tokens of plain words), whose first token
+# against a one-line probe's says how fast the model reads a brief; under READING_MIN_S more, the
+# model reads fast enough that a brief's length does not matter.
+READING_PROBE = "Read these notes, then say OK.\n" + " ".join(
+    f"note {i}: the pilot ward {i % 7} ordered {i % 5 + 1} meals." for i in range(110)
+)
+READING_MIN_S = 0.2
 
 Watcher = Callable[[StreamEvent], None]
 
@@ -375,7 +382,8 @@ class Router:
 
     def plan(self, role: str, settings: Settings | None = None) -> list[Target]:
         """Model targets for a role in the order the routing mode tries them (empty: simulation).
-        Each tier names its models once, then its larger-context model (`_chain`)."""
+        Each tier names its models once (the role's, then the tier's general one as its fallback
+        model: LOCAL_AGENT_MODEL, FOUNDRY_FALLBACK_MODEL), then its larger-context model (`_chain`)."""
         s = settings or self._settings
         local: list[Target] = []
         cloud: list[Target] = []
@@ -383,7 +391,8 @@ class Router:
         if s.local_ready() and s.local_agent_base_url and model:
             key = s.local_agent_api_key.get_secret_value() if s.local_agent_api_key else None
             base = Target("local", s.local_agent_base_url, model, api_key=key)
-            local = _chain(base, [model], s.local_large_context_model)
+            # the role's model, then the general local model as its fallback on the same server
+            local = _chain(base, [model, s.local_agent_model], s.local_large_context_model)
         url = s.foundry_openai_url()
         if s.cloud_ready() and url:
             api_key, provider = self._foundry_auth(s)
@@ -621,7 +630,7 @@ class Router:
                 sized
                 if isinstance(sized, Failure)
                 else await self._serve_target(
-                    sized, target, settings, messages, schema, share, has_next, trace
+                    sized[0], target, settings, sized[1], schema, share, has_next, trace
                 )
             )
             trace.in_flight = None
@@ -765,14 +774,15 @@ class Router:
         messages: list[dict[str, str]],
         trace: _Trace,
         deadline: float,
-    ) -> RouteRequest | Failure:
-        """The request as it fits a local model's context window (its answer cap lowered to fit),
-        or, where the prompt leaves no room for an answer, the reason it is not sent. The window
-        is looked up once per model (for a request that any window might not hold), in at most
-        a tenth of what is left of the budget."""
+    ) -> tuple[RouteRequest, list[dict[str, str]]] | Failure:
+        """The request and its messages as they fit a local model's context window (the brief's
+        least important recalled lines left out where it must, then its answer cap lowered to
+        fit), or, where even then the prompt leaves no room for an answer, the reason it is not
+        sent. The window is looked up once per model (for a request that any window might not
+        hold), in at most a tenth of what is left of the budget."""
         prompt = prompt_tokens(messages)
         if target.tier != "local" or prompt + req.max_output_tokens <= SAFE_WINDOW:
-            return req
+            return req, messages
         if target.model_key not in self._windows:
             from engine.routing.openai_tier import window_of
 
@@ -783,8 +793,19 @@ class Router:
             )
         window = self._windows[target.model_key]
         if window is None:
-            return req
-        got = fit(window, target.model, prompt, req.max_output_tokens)
+            return req, messages
+        budgeted = budget(window, target.model, messages, req.recalled, req.max_output_tokens)
+        got, messages = budgeted.fit, budgeted.messages
+        if budgeted.dropped and got.refused is None:
+            trace.adaptations.append(f"brief_trimmed:{budgeted.dropped}")
+            log.info(
+                "%s %s#%s: %d recalled lines of the brief left out to fit its %s-token window",
+                target.tier,
+                target.endpoint,
+                target.model,
+                budgeted.dropped,
+                f"{window.tokens:,}",
+            )
         if got.refused is not None:
             trace.add(
                 target.tier,
@@ -797,8 +818,8 @@ class Router:
             return Failure("context_window", got.refused)
         if got.capped:
             trace.adaptations.append(f"max_tokens_fit:{got.max_tokens}")
-            return replace(req, max_output_tokens=got.max_tokens)
-        return req
+            return replace(req, max_output_tokens=got.max_tokens), messages
+        return req, messages
 
     def _not_held(
         self, target: Target, caps: DeploymentCaps, shape: str, exc: OutputError, trace: _Trace
@@ -910,8 +931,11 @@ class Router:
                 return Failure("timeout", "nothing left of the deadline")
             # the attempt's clocks run to the deadline; the router gives the first-token verdict
             # by what the deployment has shown (`pace`) and watches past it to learn (`_attempt`)
+            known = pace.expected(
+                caps.first_token_s, caps.prompt_tokens_per_s, prompt_tokens(convo)
+            )
             clocks = pace.first_token(
-                settings.agent_first_token_timeout, caps.first_token_s, remaining, has_next
+                settings.agent_first_token_timeout, known, remaining, has_next
             )
             limits = Limits(
                 total=remaining,
@@ -1129,9 +1153,13 @@ class Router:
             if last.served_by == "simulation":
                 return "simulation"
             ft = last.usage.first_token_ms
+            trimmed = next(
+                (a.split(":")[1] for a in last.adaptations if a.startswith("brief_trimmed:")), ""
+            )
+            note = f" (brief trimmed to fit: {trimmed} recalled lines out)" if trimmed else ""
             if ft is not None and pace.is_slow(ft, self._settings.agent_first_token_timeout):
-                return f"{last.served_by}: {pace.slow_words(ft)}"
-            return f"{last.served_by}: {last.model}"
+                return f"{last.served_by}: {pace.slow_words(ft)}{note}"
+            return f"{last.served_by}: {last.model}{note}"
         if self._replay is not None:
             return "replay"
         targets = self.plan("narrator")
@@ -1254,6 +1282,70 @@ class Router:
                 seen.setdefault((t.tier, t.endpoint, t.model), t)
         return list(seen.values())
 
+    def measure_pace(self) -> concurrent.futures.Future[list[dict[str, Any]]]:
+        """The start-up probe, in the background: a one-token completion to each local model whose
+        first-token time is not known yet, each within the call budget. Its first token is kept
+        with the model's capabilities (`_note_probe`), so the first call on a new endpoint is given
+        the model's own first-token time rather than the setting's; a model slower still (a long
+        brief to read) is learned from the first call, watched on past its limit (`_learn_late`)."""
+        import asyncio
+
+        from engine.routing.probe import one_token
+
+        timeout = self._settings.agent_request_timeout
+        targets = [t for t in self.model_targets() if t.tier == "local"]
+
+        async def run() -> list[dict[str, Any]]:
+            await asyncio.wrap_future(model_tier_ready())  # the client's import, off this loop
+            rows: list[dict[str, Any]] = []
+            for target in targets:
+                caps = self._caps.for_deployment(
+                    target.endpoint, target.model, target.default_token_param
+                )
+                if caps.first_token_s is not None:
+                    continue
+                row = self._note_probe(target, await one_token(target, caps, timeout))
+                rows.append(row)
+                if row["ok"] and row.get("first_token_ms"):  # then how fast it reads a brief
+                    long = await one_token(target, caps, timeout, READING_PROBE)
+                    self._note_reading(target, row, long)
+            return rows
+
+        return asyncio_submit(run())
+
+    def _note_reading(self, target: Target, short: dict[str, Any], long: dict[str, Any]) -> None:
+        """How fast the model reads a prompt, from the first tokens of a short and a long probe
+        (kept when the long one took measurably longer: a fast reader's briefs cost nothing)."""
+        extra_s = (long.get("first_token_ms") or 0) / 1000 - short["first_token_ms"] / 1000
+        if not long.get("ok") or extra_s < READING_MIN_S:
+            return
+        tokens = prompt_tokens([{"role": "user", "content": READING_PROBE}])
+        rate = tokens / extra_s
+        self._caps.note_prompt_rate(target.endpoint, target.model, rate)
+        log.info(
+            "%s %s#%s reads a prompt at about %.0f tokens a second: a long brief's first token "
+            "is expected that much later",
+            target.tier,
+            target.endpoint,
+            target.model,
+            rate,
+        )
+
+    def _note_probe(self, target: Target, row: dict[str, Any]) -> dict[str, Any]:
+        """A probe's first token, kept with the model's capabilities (its next limit follows)."""
+        ms = row.get("first_token_ms")
+        if row.get("ok") and isinstance(ms, int | float) and ms > 0:
+            figure = self._caps.note_first_token(target.endpoint, target.model, ms / 1000)
+            log.info(
+                "%s %s#%s: first token in %.1f s on its probe (limit now %.1f s)",
+                target.tier,
+                target.endpoint,
+                target.model,
+                ms / 1000,
+                max(self._settings.agent_first_token_timeout, pace.SLOW_MARGIN * figure),
+            )
+        return row
+
     def test_completions(self) -> list[dict[str, Any]]:
         """`routing test`: a one-token completion per model target, then its schema probe (the
         result is remembered in the capability cache: `routing status` says "schema advisory")."""
@@ -1265,7 +1357,7 @@ class Router:
             caps = self._caps.for_deployment(
                 target.endpoint, target.model, target.default_token_param
             )
-            row = _run_sync(one_token(target, caps, timeout))
+            row = self._note_probe(target, _run_sync(one_token(target, caps, timeout)))
             if row["ok"]:
                 row["schema"] = _run_sync(schema_enforcement(target, self._caps, timeout))
             rows.append(row)

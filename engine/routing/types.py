@@ -45,6 +45,9 @@ class RouteRequest(Record):
     # (engine.workers.schema). The schema is a function, built only when a model is asked.
     bound_schema: Callable[[], dict[str, Any] | None] | None = None
     judge: Callable[[dict[str, Any]], str | None] | None = None
+    # Lines of `system` the brief can do without (recalled notes, playbook hits), least important
+    # first: left out one by one, and said so, when the brief would not fit a model's context window.
+    recalled: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:

@@ -88,6 +88,60 @@ def fit(window: Window, model: str, prompt: int, max_tokens: int) -> Fit:
     )
 
 
+@dataclass(frozen=True)
+class Budgeted:
+    """A brief fitted to a window: its messages (recalled lines left out where needed), how many
+    were left out, and the answer cap that fits (or why nothing is sent)."""
+
+    messages: list[dict[str, str]]
+    dropped: int
+    fit: Fit
+
+
+def budget(
+    window: Window,
+    model: str,
+    messages: list[dict[str, str]],
+    recalled: tuple[str, ...],
+    max_tokens: int,
+) -> Budgeted:
+    """Fit the brief to `window`: while its prompt leaves less than an answer's room (the answer
+    cap, or MIN_ANSWER at the least), leave out the next of `recalled` (lines of the system
+    message, least important first), and say so in the brief itself. The answer cap is then
+    lowered to fit, or the brief is refused in one line naming what raises the window."""
+    want = min(MIN_ANSWER, max_tokens)
+    system = messages[0]["content"] if messages and messages[0].get("role") == "system" else None
+    dropped = 0
+    if system is not None:
+        for line in recalled:
+            if window.tokens - prompt_tokens(_with(messages, system, dropped)) >= want:
+                break
+            if line and line in system:
+                system = system.replace(line + "\n", "", 1).replace(line, "", 1)
+                dropped += 1
+    fitted = _with(messages, system, dropped) if dropped and system is not None else messages
+    got = fit(window, model, prompt_tokens(fitted), max_tokens)
+    if got.refused is not None and dropped:
+        got = Fit(
+            got.max_tokens,
+            refused=got.refused.replace(
+                "; not sent", f"; not sent, even with {dropped} recalled lines left out"
+            ),
+        )
+    return Budgeted(fitted, dropped, got)
+
+
+def _with(messages: list[dict[str, str]], system: str | None, dropped: int) -> list[dict[str, str]]:
+    """`messages` with its system message replaced, and a note of the lines left out."""
+    if system is None or not dropped:
+        return messages
+    note = (
+        f"\n\n(Left out to fit the model's context window: {dropped} recalled "
+        f"line{'s' if dropped > 1 else ''} of memory or playbook.)"
+    )
+    return [{**messages[0], "content": system + note}, *messages[1:]]
+
+
 async def read_window(
     target: Target, client: Any, configured: int, within: float = 2.0
 ) -> Window | None:

@@ -153,9 +153,7 @@ def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[s
     """The worker's system and user prompts. The artifact's JSON Schema is the router's to add
     (engine.routing.prompts), only when a model is asked: the simulation tier never needs it."""
     f = state.founder
-    knowledge = (
-        "\n".join(f"- [{h['source']}] {h['text'][:400]}" for h in ctx.knowledge_hits) or "- none"
-    )
+    knowledge = "\n".join(_knowledge_line(h) for h in ctx.knowledge_hits) or "- none"
     system = "\n\n".join(
         [
             ROLE_BRIEF[stage.owner_role],
@@ -182,6 +180,25 @@ def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[s
         f"Success metric: {stage.success_metric}\nRival: {state.antagonist.name}",
     )
     return system, user
+
+
+def _knowledge_line(hit: dict[str, Any]) -> str:
+    return f"- [{hit['source']}] {hit['text'][:400]}"
+
+
+def recalled_lines(ctx: WorkerContext) -> tuple[str, ...]:
+    """The brief's lines a model with a small context window can do without, least important
+    first: the playbook hits (the weaker first), then the recalled notes that bind nothing (the
+    lowest ranked first). Binding decisions, the venture and the stage are never among them."""
+    notes = ctx.memory_block.splitlines()
+    recalled = [_knowledge_line(h) for h in reversed(ctx.knowledge_hits)]
+    for item in reversed(ctx.memory_injected):
+        if item.get("kind") == "procedural":
+            continue  # a binding decision: it stays in the brief
+        line = next((ln for ln in notes if f"[{item.get('id')}]" in ln), None)
+        if line:
+            recalled.append(line)
+    return tuple(recalled)
 
 
 def thread(state: GameState) -> dict[str, str]:
@@ -244,6 +261,7 @@ def run_worker(
             call_key=f"{stage.id}/attempt-{attempt}",
             bound_schema=lambda: compiled_schema(role, artifacts.model(role), binding.directions),
             judge=judge_for(role, binding.directions),
+            recalled=recalled_lines(ctx),
         ),
         simulate,
     )

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine.routing.faults.catalogue import BY_ID, SCENARIOS
-from engine.routing.faults.scorecard import LONG, run_scenario
+from engine.routing.faults.scorecard import FALLBACK, LONG, run_scenario
 from engine.routing.faults.server import FaultServer
 
 SCALE = 0.15
@@ -37,6 +37,10 @@ LOCAL = {
     "S15": "safe",
     "S16": "safe",
 }
+# local only as the public catalogue sets a system up: the general local model on the same
+# server is the role model's fallback model. Only a silent server (its whole endpoint rests) and a
+# slow first token (no first-token limit towards a model on the same server) are not clean passes.
+LOCAL_FB = {sid: "pass" for sid in LOCAL} | {"S06": "safe", "S07": "partial"}
 # What the player reads when the call did not come from the faulty endpoint (story pill, receipt,
 # --json and the log all carry this same fallback reason).
 WORDS = {
@@ -95,6 +99,24 @@ def test_local_with_foundry_behind(servers, sid):
         assert WORDS[sid] in cell.seen, cell.seen
         # a refusal is final: nothing is sent to Foundry to route round it
         assert cell.served_by == ("simulation" if sid == "S13" else "foundry")
+    else:
+        assert cell.seen.startswith("local: fb-primary"), cell.seen
+
+
+@pytest.mark.parametrize("sid", [s.id for s in SCENARIOS])
+def test_local_with_a_fallback_model_on_the_same_server(servers, sid):
+    """The role's model fails as the scenario says; the general local model (LOCAL_AGENT_MODEL)
+    on the same server answers in its place, labelled with the first model's fault."""
+    primary, _ = servers
+    cell = run_scenario(BY_ID[sid], "local+fb", primary, None, SCALE)
+    assert _verdict_holds(cell, LOCAL_FB[sid]), cell
+    assert cell.checks["deadline"] == "ok" and cell.checks["cause_named"] == "ok"
+    if sid in ("S06", "S13"):
+        assert cell.served_by == "simulation" and cell.fallback_attempts == 0
+        assert WORDS[sid] in cell.seen, cell.seen
+    elif sid in WORDS and sid != "S07":
+        assert cell.seen.startswith(f"local: {FALLBACK} (fallback: {WORDS[sid]}"), cell.seen
+        assert cell.fallback_attempts >= 1
     else:
         assert cell.seen.startswith("local: fb-primary"), cell.seen
 

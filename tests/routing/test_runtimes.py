@@ -138,3 +138,43 @@ def test_lm_studio_refuses_json_object_and_the_router_steps_past_it(runtime, tmp
     )
     result = router.call(req(), simulate)
     assert result.served_by == "local" and "json_mode:none" in result.adaptations
+
+
+def _recalling(notes: int, note_tokens: int, brief_tokens: int):
+    """A stage request whose system part holds `notes` recalled lines of about `note_tokens`
+    tokens each (the last the least important) beside a brief of about `brief_tokens` tokens."""
+    lines = [f"- [n{i}] " + "memo " * (note_tokens * 4 // 5) for i in range(notes)]
+    base = _big(brief_tokens)
+    return dataclasses.replace(
+        base,
+        system="Binding: keep the price at 12.\n" + "\n".join(lines),
+        recalled=tuple(reversed(lines)),
+    )
+
+
+@pytest.mark.parametrize("runtime", [("ollama", {"loaded": False})], indirect=True)
+def test_the_brief_is_trimmed_to_a_small_window_least_important_first(runtime):
+    """3,000 tokens of brief and 1,200 of recalled notes in Ollama's 4,096 default: notes are left
+    out, the weakest first, until an answer fits, and the brief, the trace and the pill say so."""
+    router = _router(runtime)
+    result = router.call(_recalling(6, 200, 3000), simulate)
+    assert result.served_by == "local", result.fallback_reason
+    system = runtime.chats[-1]["messages"][0]["content"]
+    trimmed = [a for a in result.adaptations if a.startswith("brief_trimmed:")]
+    assert trimmed, result.adaptations
+    dropped = int(trimmed[0].split(":")[1])
+    assert 0 < dropped < 6
+    assert "Binding: keep the price at 12." in system  # never trimmed
+    assert "[n0]" in system and f"[n{5}]" not in system  # the least important went first
+    assert f"Left out to fit the model's context window: {dropped} recalled lines" in system
+    assert f"brief trimmed to fit: {dropped} recalled lines out" in router.pill()
+
+
+@pytest.mark.parametrize("runtime", [("ollama", {"loaded": False})], indirect=True)
+def test_a_brief_too_big_even_trimmed_is_refused_in_one_line_naming_the_setting(runtime):
+    result = _router(runtime).call(_recalling(3, 100, 3900), simulate)
+    assert result.served_by == "simulation"
+    reason = result.fallback_reason
+    assert reason.startswith("local: context too long (this stage needs about "), reason
+    assert "set OLLAMA_CONTEXT_LENGTH" in reason and "even with 3 recalled lines left out" in reason
+    assert runtime.chats == []  # nothing was sent

@@ -62,6 +62,25 @@ def test_a_slow_local_model_keeps_serving_in_hybrid_labelled_slow(servers):
     assert router.pill().startswith("local: slow (first token in 2 s)"), router.pill()
 
 
+def test_after_the_start_up_probe_a_slow_models_first_call_is_served_locally(servers):
+    """The start-up probe (`measure_pace`, started by the game as it opens) learns the model's own
+    first-token time, so even the first call on the endpoint is given it: served locally, labelled
+    slow, and nothing goes to Foundry."""
+    local, cloud = servers
+    local.use("S07")
+    cloud.use("ok")
+    settings = settings_for("hybrid", local.url, cloud.url, SCALE, agent_request_timeout=10.0)
+    router = Router(settings, caps_cache=False)
+    rows = router.measure_pace().result(timeout=30)
+    assert len(rows) == 1 and rows[0]["ok"] and rows[0]["first_token_ms"] >= 2000 * 0.9
+    assert _learned(router, local.url, timeout=1.0) is not None
+    first = router.call(request("slow/0"), lambda: SIMULATED)
+    assert first.served_by == "local" and first.fallback_reason is None, first.fallback_reason
+    assert router.pill().startswith("local: slow (first token in 2 s)"), router.pill()
+    assert cloud.hits == []
+    assert router.measure_pace().result(timeout=5) == []  # known now: not probed again
+
+
 def test_local_only_a_silent_server_falls_back_within_the_first_token_limit(servers):
     """No headers, no token: the simulator at the first-token limit, not at the whole budget."""
     local, _ = servers
@@ -211,3 +230,36 @@ def test_a_request_watched_past_its_verdict_ends_on_cancel(servers):
     while router.watched() and time.monotonic() < end:
         time.sleep(0.01)
     assert router.watched() == 0
+
+
+def test_a_long_briefs_first_call_is_given_the_time_the_model_takes_to_read_it():
+    """A model that reads 500 tokens a second: its one-line probe answers at once, a ~2,000-token
+    brief's first token comes at ~4 s. The start-up probe's long prompt measures the reading rate,
+    so the first call is given the time to read its brief (1 s setting, Foundry behind it) and is
+    served locally; without it the call would be taken for silent at 1 s."""
+    import dataclasses
+
+    with (
+        FaultServer(scale=SCALE, read_rate=500.0) as local,
+        FaultServer(scale=SCALE) as cloud,
+    ):
+        local.use("ok")
+        cloud.use("ok")
+        settings = settings_for("hybrid", local.url, cloud.url, SCALE, agent_request_timeout=12.0)
+        router = Router(settings, caps_cache=False)
+        router.measure_pace().result(timeout=30)
+        caps = next(iter(router.status()["capabilities"].values()))
+        assert caps["prompt_tokens_per_s"] is not None
+        assert 0 < caps["prompt_tokens_per_s"] <= 600  # ~500: a loaded CPU only slows it
+        long = dataclasses.replace(request("long/0"), user="word " * 1600)  # ~2,000 tokens
+        result = router.call(long, lambda: SIMULATED)
+        assert result.served_by == "local", result.fallback_reason
+        assert cloud.hits == []
+
+
+def test_expected_first_token_is_the_longer_of_shown_and_reading():
+    assert pace.expected(None, None, 3000) is None
+    assert pace.expected(2.0, None, 3000) == 2.0
+    assert pace.expected(2.0, 150.0, 3000) == 20.0  # a 3,000-token brief at 150 tokens a second
+    assert pace.expected(25.0, 150.0, 3000) == 25.0  # what it has shown, when longer
+    assert pace.expected(None, 1000.0, 500) == 0.5

@@ -11,7 +11,7 @@ import pytest
 
 from engine.errors import GameError
 from engine.routing import Router
-from engine.routing.partial import partial_json
+from engine.routing.partial import partial_json, partial_reach
 from engine.routing.types import CallCancelled, StreamEvent
 from tests.routing.artifacts import GOOD, simulate
 from tests.routing.helpers import local_router, local_settings, req
@@ -118,3 +118,13 @@ def test_cancel_can_serve_the_floor_labelled(fake_openai_factory):
     result = router.call(dataclasses.replace(req(), on_cancel="floor"), simulate)
     assert result.served_by == "simulation"
     assert result.fallback_reason == "local: cancelled (by the player)"
+
+
+def test_partial_reach_says_how_much_of_the_text_the_value_shows():
+    assert partial_reach('noise {"a": "hel') == ({"a": "hel"}, len('noise {"a": "hel'))
+    text = '{"a": "hello", "b'
+    assert partial_reach(text) == ({"a": "hello"}, text.index(', "b'))
+    assert partial_reach('{"a": 12') == ({}, 1)  # a number is shown once a delimiter ends it
+    assert partial_reach('{"a": 12,')[1] == len('{"a": 12')
+    assert partial_reach('{"a": 1}') == ({"a": 1}, 8)
+    assert partial_reach("no object") == (None, 0)

@@ -34,3 +34,43 @@ def test_compact_json_shows_each_field_as_it_closes() -> None:
     shown = _drawn(mid)
     assert "Dockside" in shown and "waiting for the first field" not in shown
     assert "xq7T" not in shown  # a word still being written is not drawn (issue 26)
+
+
+def test_a_piece_counts_as_shown_only_once_its_word_is_drawn() -> None:
+    """The reach the token → story figure is measured by: a piece inside a word (or key, or
+    number) still being written is not on screen, and is once the word closes."""
+    from worldforge_tui.live_writing import _reached
+
+    full = json.dumps({"title": "Dockside", "summary": "xq7Tz0pLmW"}, separators=(",", ":"))
+    word = full.index("xq7Tz0pLmW")
+    _, reach = _reached(full[: word + 4], final=False)
+    assert reach <= word  # "xq7T" is not drawn yet
+    closed = full[: word + 11]  # the closing quote ends the word
+    _, reach = _reached(closed, final=False)
+    assert reach == len(closed)
+    _, reach = _reached(full[: full.index('"summary"') + 4], final=False)
+    assert reach <= full.index('"summary"')  # a key being written is not drawn either
+
+
+def test_an_attempt_given_up_on_is_counted_never_shown_and_holds_nothing_back() -> None:
+    """The token → story figure's bookkeeping: a new attempt's pieces are not queued behind the
+    abandoned attempt's (whose text was longer), which are counted as never shown."""
+    from collections import deque
+
+    from worldforge_tui.live_writing import LiveWriting
+
+    host = SimpleNamespace(_live_pieces=deque(), _live_drawn=[], _live_final=[], live_unshown=0)
+
+    def event(kind: str, text: str = "", at: float = 0.0, tier: str = "local"):
+        return SimpleNamespace(
+            kind=kind, text=text, at=at, tier=tier, model="tiny", call_key="stage_1/attempt-1"
+        )
+
+    for i, text in enumerate(['{"a": "one', '{"a": "one two', '{"a": "one two three']):
+        LiveWriting._live_track(host, event("delta", text, float(i)))
+    LiveWriting._live_track(host, event("start"))  # a re-ask: the first answer was refused
+    assert host.live_unshown == 3 and not host._live_pieces
+    LiveWriting._live_track(host, event("delta", '{"a": "x', 5.0))
+    assert list(host._live_pieces) == [(len('{"a": "x'), 5.0)]
+    LiveWriting._live_track(host, event("end", '{"a": "x"}', 6.0))
+    assert host._live_final == [5.0] and not host._live_pieces  # shown with the stage's result

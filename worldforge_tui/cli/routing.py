@@ -58,9 +58,10 @@ def register(subparsers: Subcommands) -> argparse.ArgumentParser:
     )
     test.add_argument(
         "--setup",
-        choices=("both", "local", "hybrid"),
-        default="both",
-        help="with --faults: local only, local + a healthy Foundry, or both (default)",
+        choices=("all", "both", "local", "local+fb", "hybrid"),
+        default="all",
+        help="with --faults: local only (one model), local only with a fallback model on the "
+        "same server, local + a healthy Foundry, local and hybrid (both) or all three (default)",
     )
     test.add_argument(
         "--scale",
@@ -150,7 +151,7 @@ def _run_faults(args: argparse.Namespace) -> int:
     import logging
 
     from engine.routing.faults.catalogue import BY_ID
-    from engine.routing.faults.scorecard import as_json, render, run_catalogue
+    from engine.routing.faults.scorecard import SETUPS, as_json, render, run_catalogue
 
     only = [s.strip().upper() for s in args.only.split(",") if s.strip()]
     unknown = [s for s in only if s not in BY_ID]
@@ -158,13 +159,13 @@ def _run_faults(args: argparse.Namespace) -> int:
         raise CliError(f"unknown scenario {', '.join(unknown)} (S01…S16)")
     if not 0.02 <= args.scale <= 2:
         raise CliError("--scale must be between 0.02 and 2")
-    setups = ("local", "hybrid") if args.setup == "both" else (args.setup,)
+    setups = {"all": SETUPS, "both": ("local", "hybrid")}.get(args.setup, (args.setup,))
     routing_log = logging.getLogger("worldforge.routing")
     mute = logging.NullHandler()  # the faults are on purpose: no breaker warnings on the screen
     quiet, routing_log.propagate = routing_log.propagate, False
     routing_log.addHandler(mute)
     try:
-        cells = run_catalogue(setups, scale=args.scale, only=only or None)  # type: ignore[arg-type]
+        cells = run_catalogue(setups, scale=args.scale, only=only or None)
     finally:
         routing_log.removeHandler(mute)
         routing_log.propagate = quiet

@@ -422,33 +422,65 @@ def story_content(
 
 
 class LiveSection(Widget):
-    """The call being written, under the story. It asks its source for the text only when the
-    screen paints, so however many pieces stream in between two frames, they cost one render."""
+    """The call being written, under the story. New text is built at most twice a frame (when the
+    first piece since the last frame comes, and again when the screen paints if more came), so
+    however many pieces stream in between two frames, they cost at most two renders. It repaints
+    only this section; the screen's layout is redone only when the text needs more (or fewer)
+    lines than the section has, and `on_shown` runs once a text is in a frame whole."""
 
     DEFAULT_CSS = "LiveSection { height: auto; }"
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._source: Callable[[], Content] | None = None
+        self._on_shown: Callable[[], None] | None = None
+        self._pending: Callable[[], None] | None = None  # a text built, not yet in a frame whole
         self._drawn = Content("")
-        self._stale = False
+        self._height = -1  # lines the text built last needs (-1: not measured)
+        self._due = False  # a frame is due (requested since the last paint)
+        self._stale = False  # more text came after the build for the frame due
 
-    def follow(self, source: Callable[[], Content]) -> None:
+    def follow(
+        self, source: Callable[[], Content], on_shown: Callable[[], None] | None = None
+    ) -> None:
         """New text is waiting: draw it from `source` at the next frame."""
-        self._source = source
-        self._stale = True
-        self.refresh(layout=True)
+        self._source, self._on_shown = source, on_shown
+        if self._due:
+            self._stale = True  # the frame due rebuilds it
+            return
+        self._due = True
+        grew = self._build()
+        self.refresh(layout=grew)
+
+    def _build(self) -> bool:
+        """Build the text now; True when it needs another height than the text built before."""
+        assert self._source is not None
+        self._drawn = self._source()
+        self._pending = self._on_shown
+        self._stale = False
+        width = self.content_region.width
+        # measured with the widget's styles, as Textual's own Widget.get_content_height does
+        height = self._drawn.get_height(self.styles, width) if width else -1  # type: ignore[arg-type]
+        grew = height != self._height or height < 0
+        self._height = height
+        return grew
 
     def stop(self) -> None:
         self._source = None
+        self._on_shown = self._pending = None
         self._drawn = Content("")
-        self._stale = False
+        self._height = -1
+        self._due = self._stale = False
         self.refresh(layout=True)
 
     def render(self) -> Content:
-        if self._stale and self._source is not None:
-            self._stale = False
-            self._drawn = self._source()
+        self._due = False
+        if self._stale and self._source is not None and self._build():
+            self._due = True  # it needs another height: whole in the next frame, laid out anew
+            self.refresh(layout=True)
+        elif self._pending is not None:
+            pending, self._pending = self._pending, None
+            pending()
         return self._drawn
 
 
@@ -485,11 +517,13 @@ class StoryPane(ContentPane):
         if self.render_body(story_content(snap, found, key_of, busy=busy)) or was_live:
             self.scroll_home(animate=False)
 
-    def show_live(self, source: Callable[[], Content]) -> None:
+    def show_live(
+        self, source: Callable[[], Content], on_shown: Callable[[], None] | None = None
+    ) -> None:
         """A call's text being written, under the story (only this part re-renders). The pane
         follows it to the end, in the same frame, until the player scrolls away."""
         live = self.query_one(LiveSection)
         if not live.display:
             live.display = True
             self.anchor()
-        live.follow(source)
+        live.follow(source, on_shown)

@@ -268,5 +268,9 @@ BY_ID = {s.id: s for s in SCENARIOS}
 
 # Where this catalogue is not played exactly as the public one, in the scorecard's words.
 DEPARTURES: tuple[str, ...] = (
-    "the fallback model is the next tier (Foundry in hybrid; the simulation in local only)",
+    (
+        "the fallback model is the next tier (Foundry in hybrid; the simulation in local only) "
+        "where one local model is set; local+fb has the public set-up's fallback model on the "
+        "same server"
+    ),
 )

@@ -1,7 +1,10 @@
 """Run the router's own code through the fault catalogue and score each cell as failoverbench does.
 
-Two set-ups: "local" (the local tier at the faulty endpoint, nothing behind it but the simulation)
-and "hybrid" (local at the faulty endpoint, Foundry at a healthy one). Game defaults throughout,
+Three set-ups: "local" (one local model at the faulty endpoint, nothing behind it but the
+simulation), "local+fb" (local only as the public catalogue sets a system up: the role's model at
+the faulty endpoint, the general local model on the same server as its fallback model, then the
+simulation) and "hybrid" (one local model at the faulty endpoint, Foundry at a healthy one).
+The fault is played on the scenario's model only, as the public wall plays it. Game defaults throughout,
 with every time (the catalogue's waits and the router's deadline, limits and rest) scaled by one
 factor so a run takes seconds. Verdicts: pass (rescued, every check clean), partial (rescued, an
 advisory check failed), safe (not rescued, but bounded, labelled and every required check clean),
@@ -23,10 +26,12 @@ from engine.routing.faults.server import CANONICAL_TEXT, FaultAnswer, FaultServe
 from engine.routing.router import Router
 from engine.routing.types import RouteRequest, RouteResult
 
-Setup = Literal["local", "hybrid"]
+Setup = Literal["local", "local+fb", "hybrid"]
+SETUPS: tuple[Setup, ...] = ("local", "local+fb", "hybrid")
 Verdict = Literal["pass", "partial", "safe", "fail"]
 PRIMARY = "fb-primary"
 LONG = "fb-long"
+FALLBACK = "fb-ok"  # the public catalogue's fallback model, on the faulty server (local+fb)
 CLOUD = "fb-cloud"
 DEADLINE_SLACK = 0.1
 PROMPT = "Explain in sixty words why a gateway earns trust only when its provider misbehaves."
@@ -55,7 +60,7 @@ def settings_for(
     """Game defaults, the tiers pointed at the fault servers, every time scaled by `scale`."""
     defaults = Settings()
     values: dict[str, Any] = {
-        "demo_mode": "local" if setup == "local" else "live",
+        "demo_mode": "live" if setup == "hybrid" else "local",
         "local_agent_base_url": primary,
         "local_agent_model": PRIMARY,
         "agent_request_timeout": defaults.agent_request_timeout * scale,
@@ -63,6 +68,8 @@ def settings_for(
         "agent_stream_idle_timeout": defaults.agent_stream_idle_timeout * scale,
         "agent_cooldown_seconds": defaults.agent_cooldown_seconds * scale,
     }
+    if setup == "local+fb":  # the strategist's own model, the general one as its fallback
+        values.update(local_strategist_model=PRIMARY, local_agent_model=FALLBACK)
     if setup == "hybrid":
         values.update(foundry_base_url=cloud, foundry_api_key="fault-test", strategist_model=CLOUD)
     values.update(extra)
@@ -93,7 +100,10 @@ def _truncated_success(result: RouteResult) -> bool:
 def _seen(result: RouteResult) -> str:
     """What the player reads: the fallback reason, or who answered (and what it rode out)."""
     if result.fallback_reason:
-        return f"{result.served_by} (fallback: {result.fallback_reason})"
+        who = (
+            f"{result.served_by}: {result.model}" if result.model != "simulation" else "simulation"
+        )
+        return f"{who} (fallback: {result.fallback_reason})"
     rode = [
         WORDS.get((a.error or "").split(":")[0], "")
         for a in result.attempts
@@ -171,7 +181,7 @@ def _no_prefill_masking(run: _Run, c: Check) -> bool:
 def _recovered(run: _Run, c: Check) -> bool:
     outage = 60.0 * run.scale
     return any(
-        r.served_by == "local" and t <= outage + c.value * run.scale
+        r.served_by == "local" and r.model == PRIMARY and t <= outage + c.value * run.scale
         for r, t in run.outage_split()[1]
     )
 
@@ -193,7 +203,8 @@ CHECKS: dict[str, Callable[[_Run, Check], bool]] = {
     "alive_after": lambda run, c: bool(run.alive),
     "fallback_used": lambda run, c: bool(run.fallback),
     "reported_model_is_fallback": lambda run, c: (
-        run.results[0].served_by == "foundry" and run.results[0].model == CLOUD
+        (run.results[0].served_by, run.results[0].model)
+        == (("foundry", CLOUD) if run.setup == "hybrid" else ("local", FALLBACK))
     ),
     "usage_present": lambda run, c: run.results[0].usage.tokens_in > 0,
     "no_prefill_masking": _no_prefill_masking,
@@ -217,7 +228,7 @@ def run_scenario(
     model_tier_ready().result()  # the client's import is not the fault under test: load it first
     settings = settings_for(setup, primary.url, cloud.url if cloud else None, scale, **extra)
     run = _Run(scn, setup, scale, settings.agent_request_timeout)
-    primary.use(scn.id, primary_model=PRIMARY if scn.id == "S12" else None)
+    primary.use(scn.id, primary_model=PRIMARY)
     if cloud is not None:
         cloud.use("ok")
     router = Router(settings, caps_cache=False)
@@ -297,7 +308,7 @@ def _score(run: _Run) -> Cell:
 
 
 def run_catalogue(
-    setups: Iterable[Setup] = ("local", "hybrid"),
+    setups: Iterable[Setup] = SETUPS,
     *,
     scale: float = 0.1,
     only: Iterable[str] | None = None,

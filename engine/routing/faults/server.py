@@ -1,7 +1,9 @@
 """A loopback OpenAI-compatible server that plays one catalogue fault at a time (stdlib only).
 
 It binds 127.0.0.1 on port 0 and speaks /v1/chat/completions (streamed or not), /v1/models and
-/health. `use(scenario)` picks the fault and clears the request log; every healthy answer is the
+/health. `use(scenario, primary_model=…)` picks the fault (played on that model only, as the
+public wall plays it; any other model there is its healthy fallback) and clears the request log;
+every healthy answer is the
 same canonical JSON text cut into sixty stream pieces, so a cut answer can never pass for a whole
 one. Waits scale with `scale` (1.0: the catalogue's published times), and a stopped server
 releases every held request at once. The loopback plumbing (TCP_NODELAY, quiet handlers, the
@@ -64,7 +66,8 @@ class _State:
     token_gap: float = 0.0
     reject_prefill: bool = False
     enforce_schema: bool = False
-    primary_model: str | None = None  # S12: only this model overflows; others fit
+    read_rate: float = 0.0  # prompt tokens (4 characters each) read a second; 0: at once
+    primary_model: str | None = None  # only this model plays the fault (None: every model)
     t0: float = field(default_factory=time.monotonic)
     attempts: int = 0
     hits: list[Hit] = field(default_factory=list)
@@ -158,7 +161,14 @@ class _Handler(LoopbackHandler):
                     bool(body.get("stream")),
                 )
             )
-        if st.reject_prefill and last == "assistant":
+        if st.primary_model is not None and model != st.primary_model:
+            # as the public wall plays it: the fault is the scenario's model's; the fallback model
+            # on the same server answers (S14's refuses an assistant prefill)
+            prefill_refused = fault == "S14"
+            fault = "ok"
+        else:
+            prefill_refused = False
+        if (st.reject_prefill or prefill_refused) and last == "assistant":
             self.send_json(
                 400,
                 _error(
@@ -208,7 +218,7 @@ class _Handler(LoopbackHandler):
             self._wait(120.0 * scale)
             self.reset()
             return
-        if fault == "S12" and (st.primary_model is None or model == st.primary_model):
+        if fault == "S12":
             self.send_json(
                 400,
                 _error(
@@ -297,6 +307,10 @@ class _Handler(LoopbackHandler):
             if fault == "S07" and self._wait(20.0 * st.scale):
                 self.reset()
                 return
+            chars = sum(len(str(m.get("content", ""))) for m in body.get("messages") or [])
+            if st.read_rate and self._wait(chars / 4 / st.read_rate):  # reading the prompt
+                self.reset()
+                return
             for index, data in enumerate(events):
                 tokens = index  # event 0 is the role; event i (i ≥ 1) carries token i
                 if cut_after is not None and tokens > cut_after:
@@ -342,6 +356,7 @@ class FaultServer(Loopback[_State]):
         token_gap: float = 0.0,
         reject_prefill: bool = False,
         enforce_schema: bool = False,
+        read_rate: float = 0.0,
     ) -> None:
         super().__init__(
             _State(
@@ -349,6 +364,7 @@ class FaultServer(Loopback[_State]):
                 token_gap=token_gap,
                 reject_prefill=reject_prefill,
                 enforce_schema=enforce_schema,
+                read_rate=read_rate,
             )
         )
 
