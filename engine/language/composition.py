@@ -9,8 +9,10 @@ confirm name the `conflicts` of what binds.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, Protocol, TypeVar
 
 from engine.language.artifact_text import key_lemmas, said
@@ -60,41 +62,22 @@ class Compose(FrozenRecord):
     keyed: bool = False
 
 
+_DATA = json.loads(Path(__file__).with_name("composition.json").read_text("utf-8"))
 COMPOSE: dict[str, Compose] = {
-    "price": Compose("one", "replaces"),
-    "place": Compose("one", "keeps"),
-    "name": Compose("one", "keeps"),
-    "timeline": Compose("one", "replaces", keyed=True),
-    "tone": Compose("several", "replaces"),  # "shorter and warmer": both bind
-    "scope": Compose("one", "replaces"),
-    "number": Compose("one", "replaces", keyed=True),
-    "audience": Compose("several", "keeps"),
-    "channel": Compose("several", "keeps"),
-    "exclusion": Compose("several", "keeps"),
-    "claim": Compose("several", "keeps"),
+    axis: Compose(row["holds"], row["fork"], keyed=bool(row.get("keyed")))
+    for axis, row in _DATA["axes"].items()
 }
 # Where a direction comes from when the CEO named it (a fork option's content is the game's).
 CEO_SOURCES = frozenset({"own", "rejection", "standup", "consolidated"})
 # What marks a channel customers are answered through (support steps take only these; an
 # acquisition channel such as paid ads or referrals is how customers are found, not answered).
-SUPPORT_CHANNEL_WORDS = (
-    "whatsapp",
-    "phone",
-    "email",
-    "chat",
-    "text",
-    "sms",
-    "call",
-    "calls",
-    "help",
-    "helpdesk",
-    "support",
-    "in person",
-    "inbox",
-    "telegram",
-    "signal",
-    "messenger",
-)
+SUPPORT_CHANNEL_WORDS: tuple[str, ...] = tuple(_DATA["support_channel_words"])
+# The fields of each role's work a customer reads (the landing page, the launch email): never a
+# rival's or a competitor's name, never the team's internal words (engine.game.adherence checks).
+CUSTOMER_COPY: dict[str, tuple[str, ...]] = {
+    role: tuple(fields) for role, fields in _DATA["customer_copy"].items()
+}
+INTERNAL_PHRASES: tuple[str, ...] = tuple(_DATA["internal_phrases"])
 
 
 def audiences(directions: Sequence[Direction]) -> str:

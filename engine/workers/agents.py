@@ -243,7 +243,7 @@ def run_worker(
             contract=partial(artifacts.model, role),
             call_key=f"{stage.id}/attempt-{attempt}",
             bound_schema=lambda: compiled_schema(role, artifacts.model(role), binding.directions),
-            judge=judge_for(role, binding.directions),
+            judge=judge_for(role, binding.directions, (state.antagonist.name,)),
         ),
         simulate,
     )
@@ -258,6 +258,7 @@ def run_worker(
             binding=binding,
             validated=True,  # the router validated a model's answer; the simulation's is ours
             customer=audiences(binding.directions) or state.founder.customer,
+            rivals=(state.antagonist.name,),
         ),
         lambda r: (
             f"score={r.final} checks {sum(r.checks.values())}/{len(r.checks)}"

@@ -40,6 +40,7 @@ from engine.game.adherence import (
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
 from engine.game.pricing import monthly_price
 from engine.language.artifact_text import (
+    NOT_PROSE,
     NUMBER_FIELD,
     PRICE_SAID,
     WEEK_SAID,
@@ -68,7 +69,7 @@ from worldforge_textkit import has_phrase
 from worldforge_textkit.numbers import usd
 from worldforge_textkit.patterns import Pattern
 
-_SKIP = ("follows_decision", "memory_writes", "url")
+_SKIP = NOT_PROSE
 _SENTENCE = Pattern(r"(?<=[.!?])\s+")
 _MUST_STAY = CORE_SENTENCE
 _FLOOR = SCOPE_FLOOR  # the fewest items a list keeps when lines are taken out
