@@ -98,6 +98,7 @@ SCRIPT: tuple[tuple[int, str, str], ...] = (
     (3, "reply", "Focus on {cust_one} who work alone; leave {segment} alone"),
     (4, "reject", "The price is wrong: make it ${p2} a month, and launch in {place} first"),
     (4, "own", "Focus on {cust_one}, drop {segment}, and launch in week 4"),
+    (4, "reply", "Also speak to {cust_two} {competitor} ignores"),
     (5, "reject", "Sell through linkedin, not paid ads, and keep churn under 4%"),
     (5, "reply", "Keep the burn under ${burn} a month and break even by month 10"),
     (6, "reject", "No guarantees, we cannot back them; price it under ${p3} a month"),
@@ -133,6 +134,8 @@ def _slots(pitch: str, seed: int) -> dict[str, str]:
         "per": ("visit", "session", "box", "order")[seed % 4],  # a price per thing bought
         "burn": f"{40000 + seed * 100:,}",
         "place": ("Leeds", "north Bristol", "the Northern Quarter", "Glasgow")[seed % 4],
+        "cust_two": f"busy {cust}",  # a second audience, defined by a competitor it names
+        "competitor": ("Northwind", "Brightpath", "Acme Bookings", "Tallyhouse")[seed % 4],
     }
 
 
@@ -199,7 +202,9 @@ def observe(run: Any, seeded: bool, tally: Tally) -> None:
     live = [d for d in recalled if applies(run.role, d, run.artifact)]
     broken = {(v.axis, v.direction) for v in check(run.role, run.artifact, live)}
     cites = citation_misses(run.role, run.artifact, live)
-    copy = copy_misses(run.role, run.artifact, _rivals())
+    named = tuple(d.value for d in recalled if d.axis == "competitor")
+    tally.c["competitors_recalled"] += len(named)
+    copy = copy_misses(run.role, run.artifact, (*_rivals(), *named))
     n_here = int(run.stage_id.split("_")[1])
     tally.c["artifacts"] += 1
     tally.c["artifacts_whole"] += int(not broken and not cites and not copy)
@@ -835,6 +840,7 @@ def main(argv: list[str] | None = None) -> int:
             "artifacts_citing": c["artifacts_cited"],
             "citation_misses": c["citation_misses"],
             "customer_copy_misses": c["copy_misses"],
+            "competitors_recalled": c["competitors_recalled"],
             "seeded": c["seeded_citations"],
             "caught": round(c["seeded_citations_caught"] / max(1, c["seeded_citations"]), 4),
         },

@@ -600,11 +600,12 @@ def gate(
     rivals: Iterable[str] = (),
 ) -> list[Violation]:
     """Everything the gate flags on one artifact: each recalled direction broken (`check`), each
-    citation missing or false (`citation_misses`), and customer copy that names a rival or says
-    an internal phrase (`copy_misses`)."""
+    citation missing or false (`citation_misses`), and customer copy that names the rival, a
+    competitor the CEO named (its own slot) or says an internal phrase (`copy_misses`)."""
     ds = list(directions)
+    named = [d.value for d in ds if d.axis == "competitor"]  # competitors the CEO named
     return [
         *check(role, art, ds),
         *citation_misses(role, art, ds),
-        *copy_misses(role, art, rivals),
+        *copy_misses(role, art, (*rivals, *named)),
     ]

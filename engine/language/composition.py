@@ -10,6 +10,7 @@ confirm name the `conflicts` of what binds.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,36 @@ CUSTOMER_COPY: dict[str, tuple[str, ...]] = {
     role: tuple(fields) for role, fields in _DATA["customer_copy"].items()
 }
 INTERNAL_PHRASES: tuple[str, ...] = tuple(_DATA["internal_phrases"])
+# The slots a competitor's name never lands in (it takes its own slot, `competitor`).
+COMPETITOR_SLOTS: tuple[str, ...] = tuple(_DATA["competitor_slots"])
+_NAME = r"(?P<name>[A-Z][\w&'.-]*(?:\s+(?:of\s+|the\s+|&\s+)?[A-Z][\w&'.-]*)*)"
+_ALT = "|".join  # the cue words as alternatives, longest first
+_AFTER = re.compile(
+    rf"^(?P<rest>.+?)[\s,]+(?:(?:that|who|whom|which)\s+)?{_NAME}\s+"
+    rf"(?:{_ALT(re.escape(c) for c in sorted(_DATA['competitor_after'], key=len, reverse=True))})"
+    r"\b.*$"
+)
+_BEFORE = re.compile(
+    rf"^(?P<rest>.+?)[\s,]+"
+    rf"(?:{_ALT(re.escape(c) for c in sorted(_DATA['competitor_before'], key=len, reverse=True))})"
+    rf"\s+{_NAME}\b.*$"
+)
+
+
+def split_competitor(axis: str, value: str) -> tuple[str, str | None]:
+    """An audience or a place that a competitor's name defines, split into its own value and the
+    competitor ("the flower sellers Petal Express ignores" → "the flower sellers", "Petal
+    Express"): the rival, a competitor the CEO names and the venture's own place or audience are
+    different slots. (value, None) when no competitor is named or the axis holds none."""
+    if axis not in COMPETITOR_SLOTS:
+        return value, None
+    for pattern in (_AFTER, _BEFORE):
+        m = pattern.match(value.strip())
+        if m and m.group("rest").strip(" ,"):
+            rest = re.sub(r"\s+(?:who|that|whom|which)$", "", m.group("rest").strip(" ,"))
+            name = re.sub(r"^The\s+(?=[A-Z])", "The ", m.group("name"))
+            return rest, name
+    return value, None
 
 
 def audiences(directions: Sequence[Direction]) -> str:
