@@ -31,7 +31,7 @@ input is read into directions (engine.language.steering) and written as a bindin
   from that note (should be 0), and the share of its directions the counterfactual artifact no
   longer carries by accident of content (reported, not a target).
 - `sweep`: DRIFT and flaw rates over `balance`-style ventures (always approving) on other seeds
-  (101 onwards), with the per-direction, per-artifact and N-stages figures of what forks bound.
+  (101 onwards, `--sweep-first-seed`), with the per-direction, per-artifact and N-stages figures of what forks bound.
 
 Run: `.venv/bin/python -m bench.binding --json [--ventures 64] [--sweep 64]`
 """
@@ -799,6 +799,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first-seed", type=int, default=201, help="seeds first, +2, +4, …")
     ap.add_argument("--sweep", type=int, default=16, help="ventures in the DRIFT/flaw sweep")
     ap.add_argument("--corpus", action="store_true", help="also one venture per corpus pitch")
+    ap.add_argument(
+        "--sweep-first-seed", type=int, default=101, help="the sweep's first seed (then +1, …)"
+    )
     args = ap.parse_args(argv)
     tally = Tally()
     started = time.perf_counter()
@@ -877,7 +880,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "superseded_before_checked": c["superseded_before_checked"],
         "misses": tally.misses,
-        "sweep": sweep(args.sweep) if args.sweep else None,
+        "sweep": sweep(args.sweep, args.sweep_first_seed) if args.sweep else None,
         "corpus": corpus() if args.corpus else None,
         "seconds": round(time.perf_counter() - started, 1),
         "load_1min_at_start": round(load, 2),
