@@ -146,6 +146,8 @@ if TYPE_CHECKING:
 #     the launch email (engine/game/scope_said.json), never the team's note pasted in.
 # 65: artifacts cite what bound them (`cites`: each field a direction shaped, with its note ids);
 #     the gate checks the citations, and customer copy naming the rival or an internal phrase.
+#     A competitor named in an audience or a place takes its own slot; a place's line replaces
+#     only a place's line (its whole lead-in matched, never " in " alone).
 RULES_VERSION = 65
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

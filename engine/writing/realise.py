@@ -418,10 +418,14 @@ def _scope(
 
 
 def _lead_ins(kind: str, *roles: str) -> str:
-    """What SAID's `kind` templates for `roles` write just before the scope or place (", centred
-    on "), as one alternation: the mark of a line an earlier one was realised in."""
-    heads = {t.split("{what}")[0].rsplit("}", 1)[-1] for r in roles for t in SAID[f"{kind}_{r}"]}
-    return "|".join(re.escape(h) for h in sorted(heads))
+    """What SAID's `kind` templates for `roles` write before the scope or place ("A plan for …,
+    centred on "), the voice's slots as any words, as one alternation: the mark of a line an
+    earlier one was realised in. The whole lead-in, never its last words alone (" in " alone
+    took an audience line that said "booked in one afternoon" for a place's)."""
+    heads = {t.split("{what}")[0] for r in roles for t in SAID[f"{kind}_{r}"]}
+    return "|".join(
+        ".+?".join(re.escape(part) for part in re.split(r"\{[a-z_]+\}", h)) for h in sorted(heads)
+    )
 
 
 _CENTRE_LINE = {
