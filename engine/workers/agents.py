@@ -228,9 +228,14 @@ def run_worker(
     drift = None
     if flaw == "ignores_decision":
         probe = faithful()
-        drift = flaws.drift_target(
-            state, stage, [d for d in binding.directions if applies(role, d, probe)]
+        # the counterfactual without a note keeps the run's own mistake: the direction the run
+        # broke, drawn from its whole binding, unless it is the withheld note's (then none), so
+        # `replay --without` changes only what the note shaped
+        pool = gather_context(state, stage, memory, knowledge).binding if withhold else binding
+        target = flaws.drift_target(
+            state, stage, [d for d in pool.directions if applies(role, d, probe)]
         )
+        drift = None if target is None or target.memory_id in withhold else target
 
     def simulate() -> dict[str, Any]:
         return faithful(drift=drift, flaw=flaw, previous=previous)
