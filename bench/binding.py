@@ -31,7 +31,7 @@ input is read into directions (engine.language.steering) and written as a bindin
   from that note (should be 0), and the share of its directions the counterfactual artifact no
   longer carries by accident of content (reported, not a target).
 - `sweep`: DRIFT and flaw rates over `balance`-style ventures (always approving) on other seeds
-  (101 onwards), with the per-direction, per-artifact and N-stages figures of what forks bound.
+  (101 onwards, `--sweep-first-seed`), with the per-direction, per-artifact and N-stages figures of what forks bound.
 
 Run: `.venv/bin/python -m bench.binding --json [--ventures 64] [--sweep 64]`
 """
@@ -98,6 +98,7 @@ SCRIPT: tuple[tuple[int, str, str], ...] = (
     (3, "reply", "Focus on {cust_one} who work alone; leave {segment} alone"),
     (4, "reject", "The price is wrong: make it ${p2} a month, and launch in {place} first"),
     (4, "own", "Focus on {cust_one}, drop {segment}, and launch in week 4"),
+    (4, "reply", "Also speak to {cust_two} {competitor} ignores"),
     (5, "reject", "Sell through linkedin, not paid ads, and keep churn under 4%"),
     (5, "reply", "Keep the burn under ${burn} a month and break even by month 10"),
     (6, "reject", "No guarantees, we cannot back them; price it under ${p3} a month"),
@@ -133,6 +134,8 @@ def _slots(pitch: str, seed: int) -> dict[str, str]:
         "per": ("visit", "session", "box", "order")[seed % 4],  # a price per thing bought
         "burn": f"{40000 + seed * 100:,}",
         "place": ("Leeds", "north Bristol", "the Northern Quarter", "Glasgow")[seed % 4],
+        "cust_two": f"busy {cust}",  # a second audience, defined by a competitor it names
+        "competitor": ("Northwind", "Brightpath", "Acme Bookings", "Tallyhouse")[seed % 4],
     }
 
 
@@ -189,7 +192,7 @@ def _binds_from(d: Any) -> int:
 def observe(run: Any, seeded: bool, tally: Tally) -> None:
     """One artifact that ships no seeded mistake: is every recalled direction honoured (the whole
     artifact), and each one N stages after it first bound (the curve)."""
-    from engine.game.adherence import applies, check
+    from engine.game.adherence import applies, check, citation_misses, copy_misses
     from engine.language.directions import Direction
 
     if seeded:
@@ -198,9 +201,18 @@ def observe(run: Any, seeded: bool, tally: Tally) -> None:
     recalled = [Direction.from_dict(b) for b in run.binding]
     live = [d for d in recalled if applies(run.role, d, run.artifact)]
     broken = {(v.axis, v.direction) for v in check(run.role, run.artifact, live)}
+    cites = citation_misses(run.role, run.artifact, live)
+    named = tuple(d.value for d in recalled if d.axis == "competitor")
+    tally.c["competitors_recalled"] += len(named)
+    copy = copy_misses(run.role, run.artifact, (*_rivals(), *named))
     n_here = int(run.stage_id.split("_")[1])
     tally.c["artifacts"] += 1
-    tally.c["artifacts_whole"] += int(not broken)
+    tally.c["artifacts_whole"] += int(not broken and not cites and not copy)
+    tally.c["artifacts_cited"] += int(bool(run.artifact.get("cites")))
+    tally.c["citation_misses"] += len(cites)
+    tally.c["copy_misses"] += len(copy)
+    for v in [*cites, *copy][: max(0, 24 - len(tally.misses))]:
+        tally.misses.append({"gate": v.line, "stage": run.stage_id, "role": run.role})
     for d in live:
         ok = (d.axis, d.line()) not in broken
         tally.c["recalled"] += 1
@@ -211,6 +223,12 @@ def observe(run: Any, seeded: bool, tally: Tally) -> None:
             tally.by_n_ok[n] += int(ok)
     if broken and len(tally.misses) < 24:
         tally.misses.append({"whole": sorted(x[1] for x in broken), "stage": run.stage_id})
+
+
+def _rivals() -> tuple[str, ...]:
+    """The venture's rival, whose name customer copy never carries."""
+    s = _CURRENT.get("session")
+    return (s.state.antagonist.name,) if s is not None else ()
 
 
 def fork_cards(s: Any, tally: Tally) -> None:
@@ -476,12 +494,14 @@ def _seeded(run: Any, binding: Any, tally: Tally) -> None:
             founder_keywords=st.founder.keywords,
             binding=binding,
             customer=customer,
+            rivals=_rivals(),
         )
 
     clean = simulate_artifact(run.role, **common)
     tally.c["compliant_artifacts"] += 1
     tally.c["compliant_drift"] += int(judge(clean).drift)
     _seeded_fields(run.role, clean, binding, tally)
+    _seeded_citations(run.role, clean, binding, judge, tally)
     for d in binding.directions:
         if not _applicable(run.role, d, clean):
             continue
@@ -504,7 +524,7 @@ def _seeded_fields(role: str, clean: dict[str, Any], binding: Any, tally: Tally)
         if d.axis not in ("exclusion", "claim") or d.value == GENERIC_CLAIM:
             continue
         for k, v in clean.items():
-            if k in ("follows_decision", "memory_writes", "url", "financial_plan"):
+            if k in ("follows_decision", "memory_writes", "url", "cites", "financial_plan"):
                 continue
             bent = copy.deepcopy(clean)
             bent[k] = _said_in(v, d.value)
@@ -512,6 +532,34 @@ def _seeded_fields(role: str, clean: dict[str, Any], binding: Any, tally: Tally)
             tally.c["seeded_fields_caught"] += int(
                 any(x.axis == d.axis for x in check(role, bent, [d]))
             )
+
+
+def _seeded_citations(
+    role: str, clean: dict[str, Any], binding: Any, judge: Any, tally: Tally
+) -> None:
+    """The compliant artifact with each citation taken out in turn, one citing a note that binds
+    nothing, and the rival's name in its customer copy: the gate must flag every one (DRIFT)."""
+    import copy
+
+    from engine.language.composition import CUSTOMER_COPY
+
+    bents: list[dict[str, Any]] = []
+    for i in range(len(clean.get("cites") or [])):
+        bent = copy.deepcopy(clean)
+        del bent["cites"][i]
+        bents.append(bent)
+    if clean.get("cites"):
+        bent = copy.deepcopy(clean)
+        bent["cites"][0]["notes"].append("mem-99999")
+        bents.append(bent)
+    for f in CUSTOMER_COPY.get(role, ())[:1]:
+        for rival in _rivals():
+            bent = copy.deepcopy(clean)
+            bent[f] = _said_in(bent[f], rival)
+            bents.append(bent)
+    for bent in bents:
+        tally.c["seeded_citations"] += 1
+        tally.c["seeded_citations_caught"] += int(judge(bent).drift)
 
 
 def _said_in(v: object, value: str) -> object:
@@ -565,7 +613,7 @@ def allowed_fields(role: str, before: dict[str, Any], named: list[Any]) -> set[s
     from engine.language.artifact_text import PRICE_SAID, prose, said
     from engine.writing.realise import FREE_PERIOD
 
-    allowed = {"summary", "follows_decision", "memory_writes"}
+    allowed = {"summary", "follows_decision", "memory_writes", "cites"}  # cites follow the binding
     for d in named:
         allowed |= set(FIELDS.get(d.axis, {}).get(role, ()))
         if d.axis == "number":
@@ -751,6 +799,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first-seed", type=int, default=201, help="seeds first, +2, +4, …")
     ap.add_argument("--sweep", type=int, default=16, help="ventures in the DRIFT/flaw sweep")
     ap.add_argument("--corpus", action="store_true", help="also one venture per corpus pitch")
+    ap.add_argument(
+        "--sweep-first-seed", type=int, default=101, help="the sweep's first seed (then +1, …)"
+    )
     args = ap.parse_args(argv)
     tally = Tally()
     started = time.perf_counter()
@@ -788,6 +839,14 @@ def main(argv: list[str] | None = None) -> int:
             "seeded": c["seeded_fields"],
             "caught": round(c["seeded_fields_caught"] / max(1, c["seeded_fields"]), 4),
         },
+        "citations": {
+            "artifacts_citing": c["artifacts_cited"],
+            "citation_misses": c["citation_misses"],
+            "customer_copy_misses": c["copy_misses"],
+            "competitors_recalled": c["competitors_recalled"],
+            "seeded": c["seeded_citations"],
+            "caught": round(c["seeded_citations_caught"] / max(1, c["seeded_citations"]), 4),
+        },
         "fork_options": {
             "options": c["fork_options"],
             "replace_a_named_direction": c["fork_replaces"],
@@ -821,7 +880,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "superseded_before_checked": c["superseded_before_checked"],
         "misses": tally.misses,
-        "sweep": sweep(args.sweep) if args.sweep else None,
+        "sweep": sweep(args.sweep, args.sweep_first_seed) if args.sweep else None,
         "corpus": corpus() if args.corpus else None,
         "seconds": round(time.perf_counter() - started, 1),
         "load_1min_at_start": round(load, 2),

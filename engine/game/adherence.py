@@ -15,7 +15,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from engine.game.flaws import OVER_CLAIMS
+from engine.game.rules import RULES
 from engine.language.artifact_text import (
+    NOT_PROSE,
     PER_MONTH,
     WEEK_SAID,
     current_number,
@@ -24,7 +26,8 @@ from engine.language.artifact_text import (
     said,
     stated_prices,
 )
-from engine.language.composition import is_support_channel
+from engine.language.composition import CUSTOMER_COPY as COPY_FIELDS
+from engine.language.composition import INTERNAL_PHRASES, is_support_channel
 from engine.language.directions import (
     CORE_SCOPE,
     GENERIC_CLAIM,
@@ -181,7 +184,7 @@ CORE_SENTENCE = Pattern(
     r"\$|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b|“", re.IGNORECASE
 )
 _SENTENCES = Pattern(r"(?<=[.!?])\s+")
-_NOT_COPY = ("follows_decision", "memory_writes", "url")
+_NOT_COPY = NOT_PROSE
 
 
 def core_cut(text: str, held: Iterable[str] = ()) -> tuple[list[str], list[str]]:
@@ -441,3 +444,168 @@ _CHECKS: dict[str, Callable[[Mapping[str, object], Direction, str, str], str | N
     "timeline": _week_miss,
     "number": _number_miss,
 }
+
+
+# ------------------------------------------------------------------ citations
+CITES = "cites"  # the artifact's field naming, per field a direction shaped, the notes it follows
+_PLAN_ROLES = ("marketer", "ops")  # the roles whose work carries the revenue plan
+
+
+def shaped_fields(role: str, d: Direction) -> tuple[str, ...]:
+    """The fields of the role's work a direction shapes (where it is realised and checked, so
+    where its note is cited): its axis's fields (FIELDS), the revenue plan for a price or a plan
+    number, the channels for a channel's cost or hours, the list a narrowed scope cuts. An
+    exclusion or a claim to avoid shapes no one field: it is checked in every field."""
+    if d.axis == "number":
+        if d.key in ("cac", "hours"):
+            return ("gtm_channels",) if role == "marketer" else ()
+        return ("financial_plan",) if role in _PLAN_ROLES else ()
+    if d.axis in ("exclusion", "claim") or not carries(role, d):
+        return ()
+    if d.axis == "scope" and d.value == CORE_SCOPE:
+        key = SCOPE_LIST[role][0]
+        return ("okrs_q1",) if key == "key_results" else (key,)
+    out = FIELDS[d.axis][role]
+    return (*out, "financial_plan") if d.axis == "price" and role in _PLAN_ROLES else out
+
+
+def label(d: Direction) -> str:
+    """What a field cites for a direction: its note's memory id, else its line in words."""
+    return d.memory_id or d.line()
+
+
+def citations(role: str, directions: Iterable[Direction]) -> list[dict[str, object]]:
+    """The work's `cites`: each field the directions shape, with the notes they came from (in
+    the order the directions bind; a note named once per field)."""
+    by: dict[str, list[str]] = {}
+    for d in directions:
+        for f in shaped_fields(role, d):
+            notes = by.setdefault(f, [])
+            if label(d) not in notes:
+                notes.append(label(d))
+    return [{"field": f, "notes": notes} for f, notes in by.items()]
+
+
+def cited(art: Mapping[str, object]) -> dict[str, list[str]]:
+    """The work's citations read back, field → notes (an entry that is not a citation is
+    skipped)."""
+    out: dict[str, list[str]] = {}
+    for c in art.get(CITES) or []:  # type: ignore[attr-defined]
+        if isinstance(c, Mapping) and isinstance(c.get("field"), str):
+            notes = c.get("notes")
+            out.setdefault(c["field"], []).extend(
+                str(n) for n in (notes if isinstance(notes, list) else [])
+            )
+    return out
+
+
+def _words(field: str) -> str:
+    return field.replace("_", " ")
+
+
+def citation_misses(
+    role: str, art: Mapping[str, object], directions: Iterable[Direction]
+) -> list[Violation]:
+    """The work's citations checked against what binds it: a field a direction shaped that does
+    not cite the direction's note; a field citing a note that binds nothing here, a note none of
+    whose directions shaped it, or a note whose direction the field does not honour. Only work
+    in its contract's form is read (it always has `cites`; a bare test dict has none)."""
+    if CITES not in art:
+        return []
+    live = [d for d in directions if applies(role, d, art)]
+    cites = cited(art)
+    broken = {(v.axis, v.direction) for v in check(role, art, live)}
+    out: list[Violation] = []
+
+    def flag(axis: str, direction: str, did: str, memory_id: str | None) -> None:
+        out.append(Violation(axis=axis, direction=direction, did=did, memory_id=memory_id))
+
+    for d in live:
+        for f in shaped_fields(role, d):
+            if f in art and label(d) not in cites.get(f, []):
+                flag(d.axis, d.line(), f"its {_words(f)} does not cite the note it follows", None)
+    for f, notes in cites.items():
+        for n in dict.fromkeys(notes):
+            of = [d for d in live if label(d) == n]
+            if not of:
+                flag(
+                    "citation",
+                    "cite only the notes that bind this work",
+                    f"its {_words(f)} cites {clip(n, 40)}, which binds nothing here",
+                    n,
+                )
+                continue
+            shaped = [d for d in of if f in shaped_fields(role, d)]
+            barred = [d for d in of if d.axis in ("exclusion", "claim")]
+            if not shaped and not barred:
+                flag(
+                    "citation",
+                    "cite only the notes that shaped a field",
+                    f"its {_words(f)} cites {clip(n, 40)}, which did not shape it",
+                    n,
+                )
+            for d in shaped:
+                if (d.axis, d.line()) in broken:
+                    flag(d.axis, d.line(), f"its {_words(f)} cites it but does not honour it", n)
+            for d in barred:
+                if hit := said(prose(art, (f,)), d.value):
+                    flag(d.axis, d.line(), f"its {_words(f)} cites it yet says “{hit}”", n)
+    return out
+
+
+# ------------------------------------------------------------------ customer copy
+_RULE_IDS = tuple(sorted(RULES))
+_INTERNAL_ID = Pattern(r"\bmem-\d+\b|\b[\w./-]+\.(?:md|py|json|db)\b|\brun-[0-9a-f]{8,}\b")
+
+
+def copy_misses(
+    role: str, art: Mapping[str, object], rivals: Iterable[str] = ()
+) -> list[Violation]:
+    """Customer copy (the landing page, the launch email: composition's CUSTOMER_COPY) never
+    carries a rival's or a competitor's name (`rivals`), nor an internal phrase: the team's
+    note for a scope (SCOPE_SAID), a rule id, a memory id, a file name, the game's own words."""
+    out: list[Violation] = []
+    for f in COPY_FIELDS.get(role, ()):
+        text = prose(art, (f,))
+        if not text.strip():
+            continue
+        for name in rivals:
+            if name and has_phrase(text, name):
+                out.append(
+                    Violation(
+                        "copy",
+                        "keep rivals out of customer copy",
+                        f"names {name} in its {_words(f)}",
+                    )
+                )
+        inside = [p for p in (*INTERNAL_PHRASES, *SCOPE_SAID, *_RULE_IDS) if has_phrase(text, p)]
+        if m := _INTERNAL_ID.search(text):
+            inside.append(m.group(0))
+        for p in inside[:1]:
+            out.append(
+                Violation(
+                    "copy",
+                    "keep the team's words out of customer copy",
+                    f"says “{p}” in its {_words(f)}",
+                )
+            )
+    return out
+
+
+def gate(
+    role: str,
+    art: Mapping[str, object],
+    directions: Iterable[Direction],
+    *,
+    rivals: Iterable[str] = (),
+) -> list[Violation]:
+    """Everything the gate flags on one artifact: each recalled direction broken (`check`), each
+    citation missing or false (`citation_misses`), and customer copy that names the rival, a
+    competitor the CEO named (its own slot) or says an internal phrase (`copy_misses`)."""
+    ds = list(directions)
+    named = [d.value for d in ds if d.axis == "competitor"]  # competitors the CEO named
+    return [
+        *check(role, art, ds),
+        *citation_misses(role, art, ds),
+        *copy_misses(role, art, (*rivals, *named)),
+    ]

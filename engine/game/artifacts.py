@@ -62,6 +62,18 @@ FOLLOWS_DECISION = Contract(
         Field("how", str, description="one sentence on how the artifact follows it"),
     ),
 )
+CITE = Contract(
+    "Cite",
+    (
+        Field("field", str, description="a field of this artifact a binding direction shaped"),
+        Field(
+            "notes",
+            list,
+            of=str,
+            description="the memory note ids (or short labels) of the directions that shaped it",
+        ),
+    ),
+)
 ARTIFACT_BASE = Contract(
     "ArtifactBase",
     (
@@ -74,6 +86,13 @@ ARTIFACT_BASE = Contract(
             of=dict,
             max_items=MAX_MEMORY_WRITES,
             description="optional notes to remember: [{kind: preference|context, text, importance}]",
+        ),
+        Field(
+            "cites",
+            list,
+            default=[],
+            of=CITE,
+            description="each field a binding direction shaped, with the notes it came from",
         ),
     ),
 )

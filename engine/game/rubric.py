@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.game import artifacts
-from engine.game.adherence import check
+from engine.game.adherence import CITES, gate
 from engine.game.flaws import PENALTY, find_flaws
 from engine.game.models import Rubric
 from engine.language.artifact_text import strings
@@ -175,15 +175,16 @@ def artifact_text(artifact: Mapping[str, object]) -> str:
 
 
 def adherence(
-    role: str, artifact: dict[str, Any], binding: Binding
+    role: str, artifact: dict[str, Any], binding: Binding, rivals: tuple[str, ...] = ()
 ) -> tuple[int, list[str], list[dict[str, Any]]]:
-    """Each recalled direction checked against the artifact's fields: 100 when every one holds,
-    0 on any violation (DRIFT, naming the direction and what the artifact did instead)."""
+    """Each recalled direction checked against the artifact's fields, with its citations and its
+    customer copy (engine.game.adherence.gate): 100 when every one holds, 0 on any violation
+    (DRIFT, naming the direction and what the artifact did instead)."""
     notes: list[str] = []
     claimed = str((artifact.get("follows_decision") or {}).get("rule_id", ""))
     if binding.rule_id and claimed not in ("", "none", binding.rule_id):
         notes.append("names a different decision than the binding one")
-    found = check(role, artifact, binding.directions)
+    found = gate(role, artifact, binding.directions, rivals=rivals)
     violations = [{**v.to_dict(), "line": v.line} for v in found]
     return (0 if violations else 100), notes, violations
 
@@ -221,6 +222,7 @@ def evaluate(
     customer: str | None = None,
     binding: Binding | None = None,
     validated: bool = False,
+    rivals: tuple[str, ...] = (),
 ) -> Rubric:
     """Score an artifact (dict or JSON text) for a role. Contract violations floor it at 0;
     `validated`: it is known to fit (a model's answer the router validated, or the simulation's,
@@ -244,17 +246,18 @@ def evaluate(
     if role == "strategist" and _is_named_audience(artifact.get("target_audience"), binding):
         checks["target_audience_specific"] = True  # the CEO named it: as specific as it gets
     floor = round(100 * sum(checks.values()) / len(checks))
-    text = words(artifact_text(artifact))
+    work = {k: v for k, v in artifact.items() if k != CITES}  # the citations are no content
+    text = words(artifact_text(work))
     targets = (founder_keywords[:5] + content_words(goal)[:5]) or ["customer"]
     relevance = round(
         100 * min(1.0, sum(has_phrase(text, t) for t in targets) / max(1, len(targets) * 0.6))
     )
-    numbers = len(re.findall(r"\d", json.dumps(artifact)))
+    numbers = len(re.findall(r"\d", json.dumps(work)))
     actionability = min(100, 40 + 4 * numbers)
-    fields = [s for s in strings(artifact) if s.strip()]
+    fields = [s for s in strings(work) if s.strip()]
     distinct = len(set(fields)) / max(1, len(fields))
     clarity = round(100 * distinct) if all(len(s) <= 1500 for s in fields) else 50
-    comp, notes, violations = adherence(role, artifact, binding or Binding())
+    comp, notes, violations = adherence(role, artifact, binding or Binding(), rivals)
     dims = {
         "relevance": relevance,
         "completeness": floor,

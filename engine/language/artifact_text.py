@@ -48,14 +48,15 @@ def unquoted(text: str) -> str:
     return _QUOTE.sub(" ", text)
 
 
+# The fields that are no prose of the work: its claim of compliance, its notes to memory, its
+# link, and which notes shaped which fields (its citations).
+NOT_PROSE = ("follows_decision", "memory_writes", "url", "cites")
+
+
 def prose(artifact: Mapping[str, object], names: tuple[str, ...] | None = None) -> str:
     """An artifact's prose (all of it, or the named fields), the CEO's quoted words left out."""
     if names is None:
-        body = {
-            k: v
-            for k, v in artifact.items()
-            if k not in ("follows_decision", "memory_writes", "url")
-        }
+        body = {k: v for k, v in artifact.items() if k not in NOT_PROSE}
     else:
         body = {k: artifact.get(k) for k in names}
     return unquoted(" | ".join(strings(body)))  # fields apart: "a week" | "19 …" is no "week 19"

@@ -9,8 +9,12 @@ confirm name the `conflicts` of what binds.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
 from typing import Literal, Protocol, TypeVar
 
 from engine.language.artifact_text import key_lemmas, said
@@ -60,41 +64,52 @@ class Compose(FrozenRecord):
     keyed: bool = False
 
 
+_DATA = json.loads(Path(__file__).with_name("composition.json").read_text("utf-8"))
 COMPOSE: dict[str, Compose] = {
-    "price": Compose("one", "replaces"),
-    "place": Compose("one", "keeps"),
-    "name": Compose("one", "keeps"),
-    "timeline": Compose("one", "replaces", keyed=True),
-    "tone": Compose("several", "replaces"),  # "shorter and warmer": both bind
-    "scope": Compose("one", "replaces"),
-    "number": Compose("one", "replaces", keyed=True),
-    "audience": Compose("several", "keeps"),
-    "channel": Compose("several", "keeps"),
-    "exclusion": Compose("several", "keeps"),
-    "claim": Compose("several", "keeps"),
+    axis: Compose(row["holds"], row["fork"], keyed=bool(row.get("keyed")))
+    for axis, row in _DATA["axes"].items()
 }
 # Where a direction comes from when the CEO named it (a fork option's content is the game's).
 CEO_SOURCES = frozenset({"own", "rejection", "standup", "consolidated"})
 # What marks a channel customers are answered through (support steps take only these; an
 # acquisition channel such as paid ads or referrals is how customers are found, not answered).
-SUPPORT_CHANNEL_WORDS = (
-    "whatsapp",
-    "phone",
-    "email",
-    "chat",
-    "text",
-    "sms",
-    "call",
-    "calls",
-    "help",
-    "helpdesk",
-    "support",
-    "in person",
-    "inbox",
-    "telegram",
-    "signal",
-    "messenger",
+SUPPORT_CHANNEL_WORDS: tuple[str, ...] = tuple(_DATA["support_channel_words"])
+# The fields of each role's work a customer reads (the landing page, the launch email): never a
+# rival's or a competitor's name, never the team's internal words (engine.game.adherence checks).
+CUSTOMER_COPY: dict[str, tuple[str, ...]] = {
+    role: tuple(fields) for role, fields in _DATA["customer_copy"].items()
+}
+INTERNAL_PHRASES: tuple[str, ...] = tuple(_DATA["internal_phrases"])
+# The slots a competitor's name never lands in (it takes its own slot, `competitor`).
+COMPETITOR_SLOTS: tuple[str, ...] = tuple(_DATA["competitor_slots"])
+_NAME = r"(?P<name>[A-Z][\w&'.-]*(?:\s+(?:of\s+|the\s+|&\s+)?[A-Z][\w&'.-]*)*)"
+_ALT = "|".join  # the cue words as alternatives, longest first
+_AFTER = re.compile(
+    rf"^(?P<rest>.+?)[\s,]+(?:(?:that|who|whom|which)\s+)?{_NAME}\s+"
+    rf"(?:{_ALT(re.escape(c) for c in sorted(_DATA['competitor_after'], key=len, reverse=True))})"
+    r"\b.*$"
 )
+_BEFORE = re.compile(
+    rf"^(?P<rest>.+?)[\s,]+"
+    rf"(?:{_ALT(re.escape(c) for c in sorted(_DATA['competitor_before'], key=len, reverse=True))})"
+    rf"\s+{_NAME}\b.*$"
+)
+
+
+def split_competitor(axis: str, value: str) -> tuple[str, str | None]:
+    """An audience or a place that a competitor's name defines, split into its own value and the
+    competitor ("the flower sellers Petal Express ignores" → "the flower sellers", "Petal
+    Express"): the rival, a competitor the CEO names and the venture's own place or audience are
+    different slots. (value, None) when no competitor is named or the axis holds none."""
+    if axis not in COMPETITOR_SLOTS:
+        return value, None
+    for pattern in (_AFTER, _BEFORE):
+        m = pattern.match(value.strip())
+        if m and m.group("rest").strip(" ,"):
+            rest = re.sub(r"\s+(?:who|that|whom|which)$", "", m.group("rest").strip(" ,"))
+            name = re.sub(r"^The\s+(?=[A-Z])", "The ", m.group("name"))
+            return rest, name
+    return value, None
 
 
 def audiences(directions: Sequence[Direction]) -> str:
@@ -187,47 +202,140 @@ def _lifts(new: Direction, old: Direction) -> bool:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Conflict(FrozenRecord):
-    """Two binding directions no artifact can follow together, and the smallest fix: the one
-    direction to drop (the older of the two), in words."""
+    """A minimal set of binding directions no artifact can follow together (take any one out and
+    the rest can hold), and its smallest fix: the one to drop (the oldest, as the CEO's later
+    words bind), or a change that keeps them all but one value (`change`, None when none fits)."""
 
-    first: str
-    second: str
-    fix: str
+    directions: tuple[str, ...]
+    drop: str
+    change: str | None = None
     drop_memory_id: str | None = None
 
     @property
     def line(self) -> str:
-        return f"“{self.first}” conflicts with “{self.second}”: {self.fix}"
+        said = join_prose([f"“{x}”" for x in self.directions])
+        fix = f"drop “{self.drop}”" + (f", or {self.change}" if self.change else "")
+        return f"{said} cannot {'both' if len(self.directions) == 2 else 'all'} hold: {fix}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "directions": list(self.directions),
+            "drop": self.drop,
+            "change": self.change,
+            "drop_memory_id": self.drop_memory_id,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Repair(FrozenRecord):
+    """What binds, checked as a whole: each minimal conflicting set, and the smallest fix for
+    all of them at once (the fewest directions to drop, older ones first: one exclusion that
+    conflicts with an audience and a channel is one drop, not two)."""
+
+    conflicts: tuple[Conflict, ...]
+    drop: tuple[str, ...]
+
+    @property
+    def line(self) -> str:
+        if not self.conflicts:
+            return ""
+        sets = " ".join(f"{c.line}." for c in self.conflicts[:3])
+        n = len(self.drop)
+        fix = join_prose([f"“{x}”" for x in self.drop])
+        return f"{sets} Smallest fix: drop {fix} ({n} direction{'s' if n != 1 else ''})."
+
+    def to_dict(self) -> dict[str, object]:
+        return {"conflicts": [c.to_dict() for c in self.conflicts], "drop": list(self.drop)}
+
+
+# The axes whose value names a thing an exclusion can leave out (no work can say and not say it).
+_NAMES_THINGS = ("audience", "scope", "place", "channel", "name")
+# The axes that bind a number on one line (a price per period and unit, a plan number per key,
+# the launch week): an exact value and bounds on the same line must overlap.
+_BOUNDED = ("price", "number", "timeline")
+
+
+def _line_of(d: Direction) -> tuple[str, ...]:
+    return (d.axis, d.key or "", d.period if d.axis == "price" else "")
+
+
+def _interval(d: Direction) -> tuple[float, float, bool, bool]:
+    """(low, high, low is open, high is open): the values a bounded direction allows (a "by week
+    N" allows week N; "under $N" does not allow $N)."""
+    a = d.amount or 0.0
+    if d.op == "min":
+        return a, float("inf"), False, True
+    if d.op == "max":
+        return float("-inf"), a, True, d.axis != "timeline"
+    return a, a, False, False
+
+
+def _clash(a: Direction, b: Direction) -> bool:
+    """Whether two directions cannot hold together: a thing one names that the other leaves
+    out, or two bounds on one number whose allowed values do not overlap."""
+    for x, y in ((a, b), (b, a)):
+        if x.axis in _NAMES_THINGS and x.do and y.axis == "exclusion" and said(x.value, y.value):
+            return True
+    if a.axis in _BOUNDED and _line_of(a) == _line_of(b) and None not in (a.amount, b.amount):
+        lo1, hi1, lo1o, hi1o = _interval(a)
+        lo2, hi2, lo2o, hi2o = _interval(b)
+        lo, lo_open = max((lo1, lo1o), (lo2, lo2o))
+        hi, hi_open = min((hi1, not hi1o), (hi2, not hi2o))
+        hi_open = not hi_open
+        return lo > hi or (lo == hi and (lo_open or hi_open))
+    return False
+
+
+def _change(keep: Direction, move: Direction) -> str | None:
+    """A change to `move` that keeps `keep` (a price or a number moved into the bound the other
+    sets): "change it to price $30 a month"; None for a thing and an exclusion."""
+    if move.axis not in _BOUNDED or move.op != "eq" or keep.op == "eq" or keep.amount is None:
+        return None
+    a = keep.amount
+    if keep.op == "max":
+        a = a if move.axis == "timeline" else a - 1
+    words = move.line().replace(f"{move.amount:g}", f"{a:g}")
+    if words == move.line():  # the amount is written another way ("$1,200"): say the bound
+        return f"change “{move.line()}” to meet “{keep.line()}”"
+    return f"change “{move.line()}” to “{words}”"
 
 
 def conflicts(directions: Sequence[Direction]) -> list[Conflict]:
-    """Conflicts across axes in what binds: an audience, scope, place or channel that is also
-    left out; a price under a floor (or over a cap) the CEO set. The fix drops the older one
-    (the earlier in `directions`, which the fold gives in the order they bound)."""
-    at = {id(d): i for i, d in enumerate(directions)}
-
-    def pair(a: Direction, b: Direction) -> Conflict:
-        older = a if at[id(a)] <= at[id(b)] else b
-        return Conflict(
-            first=a.line(),
-            second=b.line(),
-            fix=f"drop “{older.line()}”, the older of the two",
-            drop_memory_id=older.memory_id,
-        )
-
+    """Every minimal conflicting set in what binds (`directions`, in the order they bound):
+    across axes, an audience, scope, place, channel or name that is also left out; on one
+    number, a price under a floor (or over a cap) the CEO set, a week after a "by week", two
+    bounds that leave nothing. On one line two bounds that do not overlap are already minimal
+    (intervals on a line conflict pairwise), so each set is a pair; its fix drops the older."""
     out: list[Conflict] = []
-    excl = [d for d in directions if d.axis == "exclusion"]
-    for d in directions:
-        if d.axis in ("audience", "scope", "place", "channel") and d.do:
-            for x in excl:
-                if said(d.value, x.value) is not None:
-                    out.append(pair(d, x))
-    prices = [d for d in directions if d.axis == "price" and d.amount is not None]
-    for p in prices:
-        for bound in prices:
-            if bound is p or bound.op == "eq" or p.op != "eq" or bound.period != p.period:
+    for j, b in enumerate(directions):
+        for a in directions[:j]:
+            if not _clash(a, b):
                 continue
-            a, b = p.amount or 0.0, bound.amount or 0.0
-            if (bound.op == "min" and a < b) or (bound.op == "max" and a >= b):
-                out.append(pair(p, bound))
+            change = _change(a, b) or _change(b, a)
+            out.append(
+                Conflict(
+                    directions=(a.line(), b.line()),
+                    drop=a.line(),
+                    change=change,
+                    drop_memory_id=a.memory_id,
+                )
+            )
     return out
+
+
+def repair(directions: Sequence[Direction]) -> Repair:
+    """The conflicts in what binds and the smallest fix for all of them: the fewest directions
+    whose dropping leaves no conflict (a minimum hitting set of the conflicting sets, found by
+    trying sets of one, then two, …), the older ones first where several are as small."""
+    found = conflicts(directions)
+    if not found:
+        return Repair(conflicts=(), drop=())
+    lines = [d.line() for d in directions]
+    members = [x for x in dict.fromkeys(m for c in found for m in c.directions)]
+    members.sort(key=lines.index)  # the older first
+    for size in range(1, len(members) + 1):
+        for pick in combinations(members, size):
+            if all(set(pick) & set(c.directions) for c in found):
+                return Repair(conflicts=tuple(found), drop=pick)
+    return Repair(conflicts=tuple(found), drop=tuple(members))  # unreachable: all members hit

@@ -14,11 +14,11 @@ artifact against them is engine.game.adherence.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, Protocol, get_args
 
 from engine.language.artifact_text import said
-from engine.language.composition import restates
+from engine.language.composition import restates, split_competitor
 from engine.language.composition import slot as compose_slot
 from engine.language.grammar import article
 from worldforge_savedb.records import Record
@@ -37,6 +37,7 @@ Axis = Literal[
     "tone",
     "number",
     "name",
+    "competitor",
 ]
 Source = Literal["decision", "own", "rejection", "standup", "consolidated"]
 Op = Literal["eq", "max", "min"]
@@ -156,6 +157,7 @@ _LINES = {
     "claim": "never claim {value}",
     "tone": "write in a {value} tone",
     "name": "call it {value}",
+    "competitor": "stand apart from {value}, never naming it to customers",
 }
 _DIRECTION_FIELDS = tuple(f.name for f in fields(Direction))
 _OPT = (str, type(None))
@@ -226,6 +228,20 @@ class Binding(Record):
             + ")"
             for d in self.directions
         ]
+
+
+def slotted(directions: list[Direction]) -> list[Direction]:
+    """A competitor's name taken out of an audience or a place into its own slot (composition's
+    `split_competitor`): "speak to the flower sellers Petal Express ignores" binds the audience
+    "the flower sellers" and the competitor "Petal Express", which never lands in customer copy."""
+    out: list[Direction] = []
+    for d in directions:
+        rest, name = split_competitor(d.axis, d.value) if d.do else (d.value, None)
+        out.append(d)
+        if name:
+            d.value = rest
+            out.append(replace(d, axis="competitor", value=name, start=None, end=None))
+    return out
 
 
 def payload(

@@ -28,6 +28,7 @@ from engine.language.directions import (
     Op,
     Source,
     price_words,
+    slotted,
 )
 from engine.language.reader import read_text
 from engine.language.reader.reads import Read as Said
@@ -62,6 +63,7 @@ _ORDER = (
     "exclusion",
     "scope",
     "place",
+    "competitor",
 )
 _RELATIVE_WEEKS = {
     "one week earlier": -1,
@@ -99,10 +101,9 @@ def read_directions(
     artifact states one (a relative "too expensive" moves it)."""
     given = structured(text)
     if given is not None:  # a script's directions, given as data: never re-read
-        out = Read(directions=given)
         for d in given:
             d.source, d.stage, d.said = source, stage, clip(text, 160)
-        return out
+        return Read(directions=slotted(given))  # a competitor is its own slot here too
     reading = read_text(text, source=source, period="month")
     return from_reading(
         reading,
@@ -212,6 +213,7 @@ def from_reading(
         out.directions = [d for d in out.directions if d.value != CORE_SCOPE] or out.directions
     if reading.ask_why == "price_amount":
         out.unclear.append("price_amount")
+    out.directions = slotted(out.directions)  # a competitor is its own slot, never the audience
     out.directions.sort(key=lambda d: _ORDER.index(d.axis))  # the order briefs have always had
     priced = any(d.axis == "price" for d in out.directions)
     if (

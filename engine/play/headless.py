@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
 from engine.game.world import STAGE_IDS, resolve_stage
+from engine.language.steering import read_directions
 from engine.language.text import MAX_REASON_CHARS, clean_text
 from engine.play import careful
 from engine.session import commands
 from engine.session.api import GameSession
 from engine.session.commands import Kind
 from engine.session.events import count_by_type
+from engine.session.steps import read_rejection, read_reply
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import Served, served_summary
 from worldforge_savedb.records import Record
@@ -172,6 +174,18 @@ def play(
 _SOURCES = {"reject": "rejection", "standup_reply": "standup", "decide_own": "own"}
 
 
+def _conflicts(state: GameState, source: str, said: str) -> dict[str, Any]:
+    """What the words would conflict with in what binds now, with the smallest fix (what the
+    TUI's confirm shows first): each minimal conflicting set and the directions to drop."""
+    if source == "rejection":
+        new = read_rejection(state, said).directions
+    elif source == "standup":
+        new = read_reply(state, said).directions
+    else:
+        new = read_directions(said, source="own").directions
+    return commands.binding_conflicts(state, new).to_dict()
+
+
 def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, Any] | None:
     """How the words of a rejection, a standup reply or an own answer read (None for other
     commands): each direction with its span and words, the parts read as nothing, whether the
@@ -193,6 +207,7 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, Any
         return {"given": [d.to_dict(leave_out=("source", "said")) for d in given], "unread": []}
     r = read_text(said, source=source, fork=fork, period="month")
     return {
+        "repair": _conflicts(state, source, said),
         "directions": [
             {
                 "axis": d.axis,

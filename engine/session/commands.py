@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from typing import Self
 
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
+    from engine.language.composition import Repair
     from engine.language.directions import Direction, Source
     from engine.language.steering import Read
     from engine.routing import Router, RouteResult
@@ -734,24 +735,29 @@ def unread_preview(
     )
 
 
-def conflict_preview(state: GameState, verb: str, new: list[Direction]) -> Preview | None:
-    """The confirmation of words that conflict across axes with what binds now (an audience that
-    is also left out, a channel an exclusion names, a price under a floor the CEO set): each
-    conflict with the smallest fix (engine.language.composition); None when there is none."""
-    from engine.language.composition import conflicts
+def binding_conflicts(state: GameState, new: list[Direction]) -> Repair:
+    """What `new` words would conflict with across axes in what binds now (an audience that is
+    also left out, a channel an exclusion names, a price under a floor the CEO set), each as its
+    minimal conflicting set, with the smallest fix for them all (engine.language.composition)."""
+    from engine.language.composition import Repair, repair
     from engine.language.directions import Direction
 
     bound = [Direction.from_dict(x) for x in (state.current.binding if state.current else [])]
-    found = [
-        c for c in conflicts([*bound, *new]) if any(d.line() in (c.first, c.second) for d in new)
-    ]
+    whole = repair([*bound, *new])
+    said = {d.line() for d in new}
+    found = tuple(c for c in whole.conflicts if said & set(c.directions))
     if not found:
+        return Repair(conflicts=(), drop=())
+    return repair([d for d in [*bound, *new] if any(d.line() in c.directions for c in found)])
+
+
+def conflict_preview(state: GameState, verb: str, new: list[Direction]) -> Preview | None:
+    """The confirmation of words that conflict across axes with what binds now: each minimal
+    conflicting set with its fix, and the smallest fix for all of them; None when there is none."""
+    fix = binding_conflicts(state, new)
+    if not fix.conflicts:
         return None
-    return Preview(
-        verb,
-        " ".join(f"{c.line}." for c in found[:3]),
-        "; ".join(d.line() for d in new),
-    )
+    return Preview(verb, fix.line, "; ".join(d.line() for d in new))
 
 
 def ask_unread_price(state: GameState, text: str, source: Source) -> None:

@@ -78,7 +78,7 @@ ECONOMICS_LABELS: dict[str, str] = {
     "overhead_usd": "Monthly overhead",
     "profitable": "Profitable",
 }
-HIDDEN = frozenset({"follows_decision", "memory_writes"})
+HIDDEN = frozenset({"follows_decision", "memory_writes", "cites"})  # cites: note ids, for the gate
 # Rule ids ("<space>.<name>"), memory ids, run ids and file paths never reach prose.
 _RULE_SPACES = "|".join(sorted({rule_id.partition(".")[0] for rule_id in RULES}))
 _INTERNAL = re.compile(

@@ -245,9 +245,14 @@ def run_worker(
     drift = None
     if flaw == "ignores_decision":
         probe = faithful()
-        drift = flaws.drift_target(
-            state, stage, [d for d in binding.directions if applies(role, d, probe)]
+        # the counterfactual without a note keeps the run's own mistake: the direction the run
+        # broke, drawn from its whole binding, unless it is the withheld note's (then none), so
+        # `replay --without` changes only what the note shaped
+        pool = gather_context(state, stage, memory, knowledge).binding if withhold else binding
+        target = flaws.drift_target(
+            state, stage, [d for d in pool.directions if applies(role, d, probe)]
         )
+        drift = None if target is None or target.memory_id in withhold else target
 
     def simulate() -> dict[str, Any]:
         return faithful(drift=drift, flaw=flaw, previous=previous)
@@ -260,7 +265,7 @@ def run_worker(
             contract=partial(artifacts.model, role),
             call_key=f"{stage.id}/attempt-{attempt}",
             bound_schema=lambda: compiled_schema(role, artifacts.model(role), binding.directions),
-            judge=judge_for(role, binding.directions),
+            judge=judge_for(role, binding.directions, (state.antagonist.name,)),
             recalled=recalled_lines(ctx),
         ),
         simulate,
@@ -276,6 +281,7 @@ def run_worker(
             binding=binding,
             validated=True,  # the router validated a model's answer; the simulation's is ours
             customer=audiences(binding.directions) or state.founder.customer,
+            rivals=(state.antagonist.name,),
         ),
         lambda r: (
             f"score={r.final} checks {sum(r.checks.values())}/{len(r.checks)}"

@@ -29,9 +29,17 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.game.adherence import BUZZWORDS, FIELDS, SCOPE_FLOOR, carries, check
+from engine.game.adherence import (
+    BUZZWORDS,
+    CITES,
+    FIELDS,
+    SCOPE_FLOOR,
+    carries,
+    citations,
+    gate,
+)
 from engine.game.flaws import OVER_CLAIMS
-from engine.language.artifact_text import PER_MONTH
+from engine.language.artifact_text import NOT_PROSE, PER_MONTH
 from engine.language.composition import audiences
 from engine.language.directions import CORE_SCOPE, GENERIC_CLAIM, Direction, price_words
 from engine.routing.prompts import schema_block
@@ -77,19 +85,32 @@ def compiled_schema(
         elif d.axis == "tone" and d.value == "warm":
             _pattern(schema, _field(role, "tone"), "you", patterned)
     _never(schema, [p for d in directions for p in _barred(d)])
+    _cites(schema, citations(role, directions))
     return schema if repr(schema) != before else None
 
 
+def _cites(schema: dict[str, Any], cites: list[dict[str, object]]) -> None:
+    """The work's citations, fixed (`const`, which a grammar keeps): each field the directions
+    shape names the notes they came from, as the gate checks (engine.game.adherence)."""
+    props = schema.get("properties", {})
+    if cites and CITES in props:
+        props[CITES] = {"const": cites}
+        required = schema.setdefault("required", [])
+        if CITES not in required:
+            required.append(CITES)
+
+
 def judge_for(
-    role: str, directions: list[Direction]
+    role: str, directions: list[Direction], rivals: tuple[str, ...] = ()
 ) -> Callable[[dict[str, Any]], str | None] | None:
-    """The adherence check for a model's answer (as JSON): the directions it broke, in words
+    """The gate's check for a model's answer (as JSON): the directions it broke, its citations
+    missing or false, customer copy naming a rival (`rivals`) or an internal phrase, in words
     (None: kept)."""
-    if not directions:
+    if not directions and not rivals:
         return None
 
     def judge(output: dict[str, Any]) -> str | None:
-        broken = check(role, output, directions)
+        broken = gate(role, output, directions, rivals=rivals)
         return "; ".join(v.line for v in broken) or None
 
     return judge
@@ -246,7 +267,7 @@ def _barred(d: Direction) -> list[str]:
 
 # The fields the gate reads as prose (engine.language.artifact_text.prose; the summary's quotes of the CEO
 # aside, so the summary, which quotes what the CEO said, is left to the check).
-_NOT_PROSE = frozenset(["summary", "follows_decision", "memory_writes", "url"])
+_NOT_PROSE = frozenset(["summary", *NOT_PROSE])
 _EXCLUDED = "Excluded"
 
 

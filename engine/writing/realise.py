@@ -25,6 +25,7 @@ from engine.game.adherence import (
     FIELDS,
     SCOPE_FLOOR,
     SCOPE_LIST,
+    SHORT_WORDS,
     TONE_SWAPS,
     applies,
     check,
@@ -40,6 +41,7 @@ from engine.game.adherence import (
 from engine.game.flaws import OVER_CLAIMS, WRONG_AUDIENCES
 from engine.game.pricing import monthly_price
 from engine.language.artifact_text import (
+    NOT_PROSE,
     NUMBER_FIELD,
     PRICE_SAID,
     WEEK_SAID,
@@ -68,7 +70,7 @@ from worldforge_textkit import has_phrase
 from worldforge_textkit.numbers import usd
 from worldforge_textkit.patterns import Pattern
 
-_SKIP = ("follows_decision", "memory_writes", "url")
+_SKIP = NOT_PROSE
 _SENTENCE = Pattern(r"(?<=[.!?])\s+")
 _MUST_STAY = CORE_SENTENCE
 _FLOOR = SCOPE_FLOOR  # the fewest items a list keeps when lines are taken out
@@ -416,10 +418,14 @@ def _scope(
 
 
 def _lead_ins(kind: str, *roles: str) -> str:
-    """What SAID's `kind` templates for `roles` write just before the scope or place (", centred
-    on "), as one alternation: the mark of a line an earlier one was realised in."""
-    heads = {t.split("{what}")[0].rsplit("}", 1)[-1] for r in roles for t in SAID[f"{kind}_{r}"]}
-    return "|".join(re.escape(h) for h in sorted(heads))
+    """What SAID's `kind` templates for `roles` write before the scope or place ("A plan for …,
+    centred on "), the voice's slots as any words, as one alternation: the mark of a line an
+    earlier one was realised in. The whole lead-in, never its last words alone (" in " alone
+    took an audience line that said "booked in one afternoon" for a place's)."""
+    heads = {t.split("{what}")[0] for r in roles for t in SAID[f"{kind}_{r}"]}
+    return "|".join(
+        ".+?".join(re.escape(part) for part in re.split(r"\{[a-z_]+\}", h)) for h in sorted(heads)
+    )
 
 
 _CENTRE_LINE = {
@@ -744,42 +750,75 @@ def what_changed(
     return out
 
 
-_TONE_SAID = {"short": "shorter", "formal": "more formal", "bold": "bolder"}
+_TONE_SAID = {"short": "shorter", "formal": "more formal", "bold": "bolder", "plain": "plainer"}
+# Why a tone or a length request finds no words to act on (what the tone takes out or adds is
+# already absent or present): said instead of a change that was not made, never "already plain".
+_TONE_CANNOT = {
+    "plain": "it holds no jargon, buzzword or exclamation mark to take out, and its {field} "
+    "already opens on its point",
+    "formal": "it holds no contraction, buzzword or exclamation mark to take out",
+    "bold": "it holds no hedge (“might”, “could help”, “aims to”) to take out",
+    "warm": "its {field} already speaks to the reader in warm words",
+    "short": f"no field runs past its core sentence (over {SHORT_WORDS} words with more than its "
+    "opening, a price, a week or a call to action)",
+}
 
 
 def _tone_changed(
     role: str, before: Mapping[str, object], after: Mapping[str, object], d: Direction
 ) -> str:
     """What a redo for a tone or a length did, in words: how many words it cut, the words it took
-    out, the line it now opens with; "already" only when the gate's check finds nothing to do."""
+    out, the line it now opens with. A request with no words to act on says so, and why (the
+    text is unchanged), never that the work "was already" that tone."""
     broken = check(role, after, [d])
-    if prose(before) == prose(after):
-        if broken:
-            return f"Tone: still {broken[0].did}; this attempt did not change it."
-        return f"Tone was already {d.value}; nothing to change there."
-    said = _TONE_SAID.get(d.value, f"{d.value}er" if d.value != "plain" else "plainer")
+    field = FIELDS["tone"][role][0]
+    said = _TONE_SAID.get(d.value, f"{d.value}er")
+    label = "Length" if d.value == "short" else "Tone"
+    done: list[str] = []
     if d.value == "short":
-        line = f"Length: {copy_words(before)} → {copy_words(after)} words"
-        line += "; each long field keeps its core sentence"
+        if copy_words(after) < copy_words(before):
+            done.append(f"{copy_words(before)} → {copy_words(after)} words")
+            done.append("each long field keeps its core sentence")
     else:
-        line = f"Tone: {said}"
         gone = [w.strip() for w in tone_hits(prose(before), d.value)]
         gone += [b for b in BUZZWORDS if has_phrase(prose(before), b)]
         gone = [w for w in gone if not tone_hits(prose(after), d.value).count(w)]
-        field = FIELDS["tone"][role][0]
         if gone:
-            line += "; took out " + ", ".join(f"“{w}”" for w in gone[:3])
-        was, now = prose(before, (field,)), prose(after, (field,))
-        if was != now:
-            name = field.replace("_", " ")
-            head = was.rstrip(". ")
-            if head and now.startswith(head):  # a warm line added: quote what was added
-                line += f"; the {name} now adds “{_short(now[len(head) :].lstrip(' .,:'), 90)}”"
-            elif len(now) < len(was):
-                line += f"; the {name} keeps its opening: “{_short(now, 90)}”"
-            else:
-                line += f"; the {name} now reads “{_short(now, 90)}”"
+            done.append("took out " + ", ".join(f"“{w}”" for w in gone[:3]))
+        done += _tone_field(d.value, field, prose(before, (field,)), prose(after, (field,)))
+    if not done:
+        if broken:
+            return f"{label}: still {broken[0].did}; this attempt did not change it."
+        why = _TONE_CANNOT.get(d.value, "it holds no words that tone changes")
+        why = why.format(field=field.replace("_", " "))
+        return (
+            f"{label}: nothing here can be made {said}: {why}. The text is unchanged; "
+            "name the line to change."
+        )
+    head = f"Length: {done[0]}" if d.value == "short" else f"Tone: {said}"
+    rest = done[1:] if d.value == "short" else done
+    line = "; ".join([head, *rest])
     return line + (f" (still {broken[0].did})." if broken else ".")
+
+
+def _tone_field(tone: str, field: str, was: str, now: str) -> list[str]:
+    """What the tone itself did to its field, in words (a change another direction made there,
+    a price added, is not the tone's): a warm line that speaks to the reader, a plainer field cut
+    to its opening; formal and bold only swap words (said as the words taken out)."""
+    name = field.replace("_", " ")
+    head = was.rstrip(". ")
+    if was == now or tone not in ("warm", "plain"):
+        return []
+    if tone == "warm" and not has_phrase(was, "you") and has_phrase(now, "you"):
+        return [f"the {name} now reads “{_short(now, 90)}”"]
+    if tone == "warm" and head and now.startswith(head):
+        added = now[len(head) :].lstrip(" .,:")
+        if has_phrase(added, "you") or has_phrase(added, "your"):
+            return [f"the {name} now adds “{_short(added, 90)}”"]
+    kept = set(_SENTENCE.split(now.strip())) <= set(_SENTENCE.split(was.strip()))
+    if tone == "plain" and len(now) < len(was) and kept:  # sentences cut, none rewritten
+        return [f"the {name} keeps its opening: “{_short(now, 90)}”"]
+    return []
 
 
 def _plan_changed(

@@ -13,7 +13,7 @@ import random
 import re
 from typing import Any
 
-from engine.game.adherence import applies
+from engine.game.adherence import applies, citations
 from engine.game.artifacts import shaped
 from engine.game.models import Economics, Founder, Stage
 from engine.game.pricing import list_price
@@ -404,6 +404,8 @@ def simulate_artifact(
             attempt=attempt,
         )
         realise(role, art, binding.directions, v, booked=economics.monthly_revenue_usd)
+    # each field a direction shaped names the note it came from (the gate checks the citations)
+    art["cites"] = citations(role, [d for d in binding.directions if applies(role, d, art)])
     if drift is not None:
         violate(role, art, drift, v)
     elif flaw and flaw != "ignores_decision":

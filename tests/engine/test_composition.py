@@ -34,7 +34,7 @@ def test_the_table_says_which_axes_hold_one_value_and_which_several():
     one = {a for a, c in COMPOSE.items() if c.holds == "one"}
     several = {a for a, c in COMPOSE.items() if c.holds == "several"}
     assert {"price", "place", "name", "timeline"} <= one
-    assert several == {"audience", "channel", "exclusion", "claim", "tone"}
+    assert several == {"audience", "channel", "exclusion", "claim", "tone", "competitor"}
 
 
 def test_shorter_and_warmer_both_bind_and_a_later_no_lifts_its_own_tone():

@@ -146,3 +146,33 @@ def test_the_what_if_key_re_derives_every_stage_the_note_binds(run):
             assert one.lines() == r.lines()
     finally:
         conn.close()
+
+
+def test_a_seeded_mistake_stays_on_its_direction_when_another_note_is_withheld(tmp_path, capsys):
+    """Seed 755: the stage's seeded DRIFT broke the withheld note's price. The counterfactual drew
+    its mistake again among what was left and broke the audience ("Also for chains"), so the diff
+    showed a field the note never shaped. Now the mistake stays on the direction the run broke
+    (none, when that is the withheld note's): only the price and channel fields change."""
+    save = tmp_path / "saves"
+    args = ["simulate", "--save-dir", str(save), "--pitch", "Bookkeeping for hair salons"]
+    plan = [
+        "--reject",
+        "1:Speak to independent hair salons, not chains; leave out franchises",
+        "--own",
+        "1:Go all in, full time, and launch by week 3",
+        "--reply",
+        "1:Price it at $25 a month and sell through partner referrals",
+    ]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main([*args, "--seed", "755", "--json", *plan]) == 0
+    con = sqlite3.connect(save / "worldforge.db")
+    run_id = con.execute("SELECT run_id FROM runs").fetchone()[0]
+    note = con.execute(
+        "SELECT id FROM memories WHERE kind = 'procedural' AND text LIKE '%partner referrals%'"
+    ).fetchone()[0]
+    con.close()
+    rc, out, err = _replay(capsys, save, run_id, "--without", note, "--json")
+    assert rc == 0, err
+    report = json.loads(out)
+    assert report["stage_id"] == "stage_2_need"
+    assert [f["field"] for f in report["fields"]] == ["The promise", "Goals for the first quarter"]

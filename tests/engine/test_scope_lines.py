@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import re
 
+from engine.game.adherence import check
 from engine.game.flaws import find_flaws
+from engine.language.directions import Direction
 from engine.language.steering import read_directions
 from engine.play.headless import Plan, play
+from engine.writing.phrases import Voice
+from engine.writing.realise import realise
 
 RIDERS = "bike repair for delivery riders"
 CENTRED = re.compile(r", centred on |[Bb]uilt around |centres on ")
@@ -98,3 +102,15 @@ def test_a_worker_writing_for_someone_else_is_caught_with_a_customer_word_left_i
     # an audience the pitch itself names is no mistake
     theirs = find_flaws("marketer", art, customer="retail investors")
     assert "wrong_audience" not in {f["kind"] for f in theirs}
+
+
+def test_a_place_takes_only_a_place_line_never_a_line_that_says_in_of_something_else():
+    """Seed 775's ops work lost its scope: the place's line replaced the audience line that
+    carried it ("… booked in one afternoon" read as a place's line by its " in ")."""
+    carried = "A monthly digest for the busiest independent small studios: booked in one afternoon"
+    art = {"retention_loops": ["A list of quiet studios", "A weekly check-in", carried]}
+    glasgow = Direction(axis="place", value="Glasgow")
+    realise("ops", art, [glasgow], Voice({"customer": "small studios"}, "t"))
+    assert carried in art["retention_loops"]
+    scope = Direction(axis="scope", value="independent small studios")
+    assert check("ops", art, [glasgow, scope]) == []

@@ -12,6 +12,7 @@ import pytest
 
 from engine.game.adherence import FIELDS, TONE_SWAPS, check, copy_words, long_fields
 from engine.game.pricing import list_price
+from engine.language.artifact_text import prose
 from engine.language.directions import Direction
 from engine.language.steering import read_directions
 from engine.writing.banks import WARM_LINES
@@ -85,9 +86,35 @@ def test_plain_formal_and_bold_take_their_words_out_of_every_field(role, tone):
         assert not has_phrase(after[field].lower(), w.strip()), (w, after[field])
     line = what_changed(role, art, after, [d])[0]
     assert "already" not in line and "took out" in line, line
-    assert what_changed(role, after, after, [d]) == [
-        f"Tone was already {tone}; nothing to change there."
-    ]
+    (unchanged,) = what_changed(role, after, after, [d])  # nothing left to act on: said so
+    assert (
+        unchanged.startswith("Tone: nothing here can be made ")
+        and "already" not in unchanged.split(":")[1]
+    )
+    assert unchanged.endswith("The text is unchanged; name the line to change."), unchanged
+
+
+@pytest.mark.parametrize("tone", ["plain", "formal", "bold", "warm", "short"])
+@pytest.mark.parametrize("role", ROLES)
+def test_a_tone_request_with_no_words_to_act_on_says_so_and_why(role, tone):
+    first, second, _ = redo_pair("Price it at $27 a month", role)  # the price moved, no tone
+    d = Direction(axis="tone", value=tone)
+    v = Voice({"customer": "the busiest night-shift nurses"}, "t")
+    done = dict(second)
+    realise(role, done, [d], v)  # the tone realised: nothing of it is left to act on
+    again = dict(done)
+    realise(role, again, [d], v)
+    assert again == done
+    (line,) = what_changed(role, done, again, [d])
+    assert "nothing here can be made" in line and "was already" not in line, line
+    assert ("Length:" if tone == "short" else "Tone:") in line
+    (moved,) = what_changed(role, first, second, [d])  # the text changed, but not by the tone
+    if (
+        tone != "short"
+        and prose(first, (FIELDS["tone"][role][0],)) == prose(second, (FIELDS["tone"][role][0],))
+        and not check(role, second, [d])
+    ):
+        assert "nothing here can be made" in moved, moved
 
 
 @pytest.mark.parametrize(

@@ -51,7 +51,12 @@ def test_directions_compile_into_the_schema_where_a_field_allows():
     assert props["price_usd_per_month"]["exclusiveMaximum"] == 30.0
     assert props["churn_target_pct"]["exclusiveMaximum"] == 4.0
     assert compiled_schema("ops", model("ops"), []) is None
-    assert compiled_schema("designer", model("designer"), _directions("launch by week 3")) is None
+    # a week bound from above compiles no pattern: only the field it shapes is cited (a const)
+    by_week = compiled_schema("designer", model("designer"), _directions("launch by week 3"))
+    assert by_week["properties"]["cites"] == {
+        "const": [{"field": "wireframe_notes", "notes": ["launch by week 3"]}]
+    }
+    assert "pattern" not in json.dumps(by_week["properties"]["wireframe_notes"])
     # the model's own schema is untouched (the compiled one is a copy)
     assert "const" not in json.dumps(model("marketer").model_json_schema())
 
