@@ -21,6 +21,7 @@ from collections.abc import Callable
 from engine.game.dilemmas import variant_for
 from engine.game.economy import TUNING, advance_days
 from engine.game.models import GameState
+from engine.game.pending import land_due, plan
 from engine.game.rules import Rule, apply_rule
 from engine.play import POLICIES, careful
 
@@ -40,6 +41,7 @@ def _copy(state: GameState) -> GameState:
     probe.org = [copy.copy(w) for w in state.org]
     probe.flags = list(state.flags)
     probe.history = list(state.history)
+    probe.pending = [dict(p) for p in state.pending]
     return probe
 
 
@@ -48,8 +50,11 @@ def project(state: GameState, rule: Rule | str, stage_id: str) -> GameState:
     compute it: the rule applied (its preview), the clock's drift to the next fork, and the
     pending effects that land at the next stage."""
     probe = _copy(state)
+    rule_id = rule if isinstance(rule, str) else rule.id
     apply_rule(probe, rule, stage_id)
+    plan(probe, rule_id, stage_id)
     probe.stage_index += 1
+    land_due(probe)
     advance_days(probe, int(TUNING["days_per_fork"] + TUNING["days_per_stage"]))
     return probe
 

@@ -144,7 +144,9 @@ if TYPE_CHECKING:
 #     "more formal" and "bolder" take out jargon, contractions and hedges; "cut it down" reads as
 #     "shorter". A fork option's scope is said in the customer's words on the landing page and in
 #     the launch email (engine/game/scope_said.json), never the team's note pasted in.
-RULES_VERSION = 64
+# 65: a decision may land later (a rule's `later`, engine.game.pending): the fork shows what lands
+#     and at which stage, the board lists it pending, it lands as that stage runs; the skill ladder.
+RULES_VERSION = 65
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

@@ -93,12 +93,17 @@ def test_no_fixed_path_wins_nearly_every_combination_of_the_ci_sweep(balance):
 
 
 def test_the_design_targets_hold_on_a_small_sweep(balance):
-    """The issue's targets, on the CI-sized sweep (four seeds x 4 archetypes); the full figures
-    are over 32 tuning seeds and 16 held out (`python -m bench.balance_sweep`)."""
+    """Issue 45's targets, on the CI-sized sweep (four seeds x 4 archetypes); the full figures
+    are over 18 tuning seeds and 18 held out (`python -m bench.balance_sweep --range ...`)."""
     report, _rows = balance
-    assert 0.35 <= report["win_rate"] <= 0.65
+    # a random fork path wins 0.266 here (0.20-0.35 is the target over the tuning range)
+    assert 0.20 <= report["win_rate"] <= 0.40
     assert len(report["defeat_reasons"]) >= 4
-    assert report["defeats_before_stage_6"] >= 0.05
+    # pressure across the venture: defeats from stage 4 on, most of them before the last stage
+    assert report["defeats_before_stage_6"] >= 0.20
+    stages = report["defeat_stages"]
+    assert stages.get(8, 0) <= 0.45 * sum(stages.values())
+    assert report["paths_graded_f"] <= 0.40
     fixed = report["fixed_paths"]
     assert 0.10 <= fixed["all_a"] <= 0.90 and 0.10 <= fixed["all_b"] <= 0.90
     assert report["archetypes_change_outcome"] >= 0.30
@@ -106,6 +111,18 @@ def test_the_design_targets_hold_on_a_small_sweep(balance):
     forks = report["forks"]
     for fork in forks:  # no dominant option, the last two forks included
         assert min(fork["better"]["A"], fork["better"]["B"]) >= MIN_BETTER, fork
+
+
+def test_the_skill_ladder_rewards_planning_over_reading_the_card(balance):
+    """Here greedy wins 8 of 16 (seed, archetype), lookahead 14, hindsight all 16: a player who
+    reads only the previews wins at most three in four, one who plans two forks ahead wins at
+    least two more, and some path wins nearly everywhere."""
+    report, _rows = balance
+    lad = report["ladder"]
+    assert lad["pairs"] == 16
+    assert lad["greedy"] <= 0.75
+    assert lad["lookahead"] >= lad["greedy"] + 2 / 16
+    assert lad["hindsight"] >= 0.9
 
 
 def test_branched_paths_play_exactly_as_a_fresh_venture(balance, new_session):
