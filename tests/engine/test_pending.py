@@ -56,9 +56,9 @@ def test_the_fork_shows_the_later_effect_the_receipt_plans_and_the_stage_lands(n
         landed += [e for e in s.events()[before:] if e.type == "DECISION_LANDED"]
         if landed:
             break
-    hit = [e for e in landed if e.payload["rule_id"] == opt.rule_id]  # seed 7 lives to land it
-    assert len(hit) == 1 and st.stage_index == due
-    assert hit[0].payload["amounts"] == amounts
+    mine = [e for e in landed if e.payload["rule_id"] == opt.rule_id]  # seed 7 lives to land it
+    assert len(mine) == 1 and st.stage_index == due
+    assert mine[0].payload["amounts"] == amounts
     assert opt.later not in s.snapshot().pending
 
 
