@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the models load where a function builds one: front ends rea
     from engine.game.models import Economics, GameState, Hint, Worker
 
 TUNING: dict[str, float] = {
-    "seed_usd": 30_000,
+    "seed_usd": 29_000,
     "arpu_usd": 220,  # the reference a venture's list price is drawn from (engine.game.pricing)
     "market_share_step": 5.0,
     "deal_cash_fraction": 0.65,
