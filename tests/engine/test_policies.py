@@ -82,3 +82,27 @@ def test_simulate_takes_a_policy_and_refuses_an_unknown_one(tmp_path, capsys):
         rc = int(exc.code or 0)
     assert rc == 2
     assert "psychic" in capsys.readouterr().err
+
+
+def test_lookahead_counts_a_pending_effect_that_lands_before_its_next_fork(new_session):
+    """The planner's projection lands what the board shows pending for the next stage (what the
+    greedy player, reading only the option's own preview, leaves out)."""
+    s = new_session(seed=7)
+    s.give(RunStage)
+    s.give(Approve)
+    st = s.state
+    rid = st.dilemma.options[0].rule_id
+    plain = policies.project(st, rid, st.stage.id)
+    st.pending.append(
+        {
+            "rule_id": rid,
+            "stage_id": st.stage.id,
+            "due_index": st.stage_index + 1,
+            "effects": {"trust": -10.0},
+            "amounts": {"trust": -10.0},
+            "line": "at stage 2: trust -10",
+        }
+    )
+    billed = policies.project(st, rid, st.stage.id)
+    assert billed.economics.trust < plain.economics.trust
+    assert len(st.pending) == 1  # the company itself still waits for it
