@@ -1,9 +1,12 @@
-"""The balance targets over many seeds: every fork path of every archetype on each seed of a list
-(`worldforge balance`'s explorer), summarised against issue 20's targets. Tune on one list, check on
-another you never tuned on. Prints JSON with the load it ran under.
+"""The balance targets over many seeds: every fork path of every archetype on each seed of a range
+(`worldforge balance`'s explorer) and the skill ladder's players (random, greedy, lookahead,
+hindsight) side by side, summarised against issue 45's targets. Tune on the tuning range only;
+the held-out range is read once at the baseline and once at the end. Both ranges are stated in
+the output. Prints JSON with the load it ran under.
 
-    python -m bench.balance_sweep --seeds 7-14,101-124 --json          # the 32 tuning seeds
-    python -m bench.balance_sweep --seeds 301-316 --json               # 16 held-out seeds
+    python -m bench.balance_sweep --range tune --json        # the 18 tuning seeds
+    python -m bench.balance_sweep --range held-out --json    # the 18 held-out seeds
+    python -m bench.balance_sweep --seeds 7 --json           # any seed list
 """
 
 from __future__ import annotations
@@ -17,12 +20,21 @@ from typing import Any
 from bench import machine
 from engine.play.balance import run_balance
 
+# The seed ranges: tune on the first, never look at the second while tuning.
+RANGES = {"tune": "7-14,101-110", "held-out": "401-418"}
 TARGETS: dict[str, Any] = {
+    "greedy_max": 0.65,
+    "lookahead_over_greedy_min": 0.10,
+    "random": [0.20, 0.35],
+    "hindsight_min": 0.95,
     "win_rate_each_archetype": [0.35, 0.65],
     "every_option_sometimes_better": True,  # no fork has an option that is never worse
-    "best_fixed_path_max": 0.80,
-    "archetypes_change_outcome_min": 0.30,
-    "victories_profitable_min": 0.25,
+    "best_fixed_path_max": 0.60,
+    "archetypes_change_outcome_min": 0.40,
+    "defeats_at_stage_8_max": 0.45,
+    "defeats_before_stage_6_min": 0.20,
+    "paths_graded_f_max": 0.40,
+    "victories_profitable_min": 0.30,
 }
 
 
@@ -49,7 +61,12 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
     never_worse = [f["fork"] for f in forks if min(f["better_a"] or 0, f["better_b"] or 0) == 0]
     grades = report["victory_grades"]
     victories = sum(grades.values())
+    lad = report["ladder"]
+    stages = report["defeat_stages"]
+    defeats = sum(stages.values())
+    at_8 = round(stages.get(8, 0) / max(1, defeats), 3)
     out: dict[str, Any] = {
+        "ladder": lad,
         "win_rate": report["win_rate"],
         "win_rate_by_archetype": by_arch,
         "forks_better_share": forks,
@@ -59,40 +76,60 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "all_a": report["fixed_paths"]["all_a"],
         "all_b": report["fixed_paths"]["all_b"],
         "archetypes_change_outcome": report["archetypes_change_outcome"],
+        "defeat_stages": stages,
+        "defeats_at_stage_8": at_8,
+        "defeats_before_stage_6": report["defeats_before_stage_6"],
+        "paths_graded_f": report["paths_graded_f"],
         "victories_profitable": report["victories_profitable"],
         "victories_graded_f": round(grades.get("F", 0) / max(1, victories), 3),
         "victory_grades": grades,
         "defeat_reasons": report["defeat_reasons"],
-        "defeats_before_stage_6": report["defeats_before_stage_6"],
         "endings": report["endings"],
     }
-    lo, hi = TARGETS["win_rate_each_archetype"]
+    t = TARGETS
+    lo, hi = t["win_rate_each_archetype"]
     out["met"] = {
+        "greedy": lad["greedy"] <= t["greedy_max"],
+        "lookahead_over_greedy": lad["lookahead"] - lad["greedy"]
+        >= t["lookahead_over_greedy_min"] - 1e-9,
+        "random": t["random"][0] <= lad["random_path_mean"] <= t["random"][1],
+        "hindsight": lad["hindsight"] >= t["hindsight_min"],
         "win_rate_each_archetype": all(lo <= v <= hi for v in by_arch.values()),
         "every_option_sometimes_better": not never_worse,
-        "best_fixed_path": out["best_fixed_path"]["win_rate"] <= TARGETS["best_fixed_path_max"],
+        "best_fixed_path": out["best_fixed_path"]["win_rate"] <= t["best_fixed_path_max"],
         "archetypes_change_outcome": out["archetypes_change_outcome"]
-        >= TARGETS["archetypes_change_outcome_min"],
-        "victories_profitable": out["victories_profitable"] >= TARGETS["victories_profitable_min"],
+        >= t["archetypes_change_outcome_min"],
+        "defeats_at_stage_8": at_8 <= t["defeats_at_stage_8_max"],
+        "defeats_before_stage_6": out["defeats_before_stage_6"] >= t["defeats_before_stage_6_min"],
+        "paths_graded_f": out["paths_graded_f"] <= t["paths_graded_f_max"],
+        "victories_profitable": out["victories_profitable"] >= t["victories_profitable_min"],
     }
     return out
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--seeds", default="7-14,101-124", help="seed list, e.g. 7-14,101-124")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
+        "--range", choices=sorted(RANGES), default="tune", help="a named seed range (tune)"
+    )
+    which.add_argument("--seeds", default=None, help="any seed list instead, e.g. 7-14,101-124")
     p.add_argument("--workers", type=int, default=None, help="processes (default: 2)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument("--json", action="store_true", help="one line of JSON")
     a = p.parse_args()
-    seeds = seed_list(a.seeds)
+    text = a.seeds or RANGES[a.range]
+    seeds = seed_list(text)
     load_before = machine()
     started = time.perf_counter()
     report = run_balance(
         seeds=seeds, workers=a.workers, progress=None if a.quiet else _stderr_progress
     )
     out = {
-        "seeds": a.seeds,
+        "seeds": text,
+        "range": None if a.seeds else a.range,
+        "tuning_range": RANGES["tune"],
+        "held_out_range": RANGES["held-out"],
         "seed_count": len(seeds),
         "paths": report["paths"],
         "ventures_played": report["ventures_played"],

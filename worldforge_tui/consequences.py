@@ -28,6 +28,7 @@ SHOWN = frozenset(
         "WORLD_EVENT",
         "WORLD_EVENT_RESOLVED",
         "FLAW_SURFACED",
+        "DECISION_LANDED",
     }
 )
 LOOK_BACK = 400  # rows: a chapter has a few dozen at most
@@ -90,6 +91,8 @@ def _one(entry: LogEntry) -> Consequence | None:
         return Consequence(entry.day, "event", text)
     if kind == "FLAW_SURFACED":
         return Consequence(entry.day, "flaw", one_line(payload.get("line") or entry.message, 300))
+    if kind == "DECISION_LANDED":
+        return Consequence(entry.day, "later", one_line(entry.message, 300))
     if kind == "ORDER_APPLIED":
         lines = payload.get("lines") or [entry.message]
         return Consequence(entry.day, "order", one_line(" ".join(map(str, lines)), 300))

@@ -198,6 +198,33 @@ PERSONALITIES: dict[str, Personality] = {
     ]
 }
 OPS = {"<": lambda a, b: a < b, ">=": lambda a, b: a >= b}
+# The rival reads the CEO's pattern: from the PATTERN_FROM-th decision of one kind (a rule tag)
+# on, it answers each further one with PATTERN_THREAT more threat per repeat past the first two.
+PATTERN = {"from": 3, "threat": 3.0}
+
+
+def pattern(state: GameState) -> tuple[str, int] | None:
+    """The kind of move the CEO has made most (a rule tag) and how often, once it is two or more
+    (the earliest-made kind on a tie); None before any pattern shows."""
+    made = [t for s in state.stages if s.decision for t in RULES[s.decision.rule_id].tags]
+    if not made:
+        return None
+    counts = {t: made.count(t) for t in made}
+    tag = max(counts, key=lambda t: (counts[t], -made.index(t)))
+    return (tag, counts[tag]) if counts[tag] >= PATTERN["from"] - 1 else None
+
+
+def pattern_line(state: GameState) -> str:
+    """What the fork says of the rival's read of the CEO ("" before it has one)."""
+    read = pattern(state)
+    if read is None:
+        return ""
+    tag, n = read
+    more = PATTERN["threat"] * (n + 1 - (PATTERN["from"] - 1))
+    return (
+        f" It has read your pattern ({n} {tag} moves): another {tag} move draws "
+        f"{more:g} more threat."
+    )
 
 
 def world_words(state: GameState) -> dict[str, str]:
@@ -246,7 +273,12 @@ def move(state: GameState, rule_id: str, stage_id: str) -> AntagonistMove:
         changed = round(econ.market_share - old, 1)
     else:
         changed = bump(econ, p.metric, bite)
-    delta = bump(econ, "threat", rule.threat + rng.choice((0, 1, 2)) + (3 if punished else 0))
+    read = pattern(state)  # the decision just made counts: it is the one answered
+    repeats = read[1] - (PATTERN["from"] - 1) if read and read[0] in rule.tags else 0
+    answer = PATTERN["threat"] * max(0, repeats)
+    delta = bump(
+        econ, "threat", rule.threat + rng.choice((0, 1, 2)) + (3 if punished else 0) + answer
+    )
     recompute(econ)
     stage = arc_stage(econ.threat)
     label = {"market_share": "market share", "burn_pressure": "strain"}.get(p.metric, p.metric)

@@ -26,7 +26,7 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             "Builder — ships product",
             "Proof and speed effects x1.3, roles 15% cheaper; only a builder can build the MVP "
             "in-house.",
-            start={"proof": 8, "velocity": 5, "trust": -4},
+            start={"proof": 8, "velocity": 5, "trust": 3},
             effect_mult={"proof": 1.3, "velocity": 1.3},
             role_cost=0.85,
         ),
@@ -35,7 +35,7 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             "Seller — opens doors",
             "Revenue and cash effects x1.3, trust gains x0.9; only a seller can pre-sell annual "
             "contracts.",
-            start={"revenue": 1_500, "cash": 6_000},
+            start={"revenue": 1_500, "cash": 10_000},
             effect_mult={"revenue": 1.3, "cash": 1.3, "trust+": 0.9},
         ),
         Archetype(

@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from string import Formatter
 
-from engine.game.antagonist import doing
+from engine.game.antagonist import doing, pattern_line
 from engine.game.economy import arc_stage, meter_shown
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
+from engine.game.pending import later_line
 from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, hints, preview
 from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
@@ -230,7 +231,7 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
     pressure = (
         f"{state.antagonist.name} {doing(state, arc_stage(threat))} "
         f"(threat {meter_shown('threat', threat)}/100)."
-    )
+    ) + pattern_line(state)
     options = []
     for key, (text, tradeoff, rid) in (("A", v.a), ("B", v.b)):
         options.append(
@@ -240,6 +241,7 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
                 tradeoff=tradeoff,
                 rule_id=rid,
                 effect_line=preview(state, rid, stage.id),
+                later=later_line(state, rid),
                 hint=hints(RULES[rid]),
                 archetype=RULES[rid].archetype,
             )

@@ -19,14 +19,14 @@ if TYPE_CHECKING:  # the models load where a function builds one: front ends rea
     from engine.game.models import Economics, GameState, Hint, Worker
 
 TUNING: dict[str, float] = {
-    "seed_usd": 42_000,
+    "seed_usd": 29_000,
     "arpu_usd": 220,  # the reference a venture's list price is drawn from (engine.game.pricing)
     "market_share_step": 5.0,
     "deal_cash_fraction": 0.65,
     "days_per_stage": 7,
     "days_per_redo": 2,
     "days_per_fork": 2,
-    "days_after_final": 6,  # the closing weeks under the new ownership, before the ending
+    "days_after_final": 2,  # the closing weeks under the new ownership, before the ending
     "threat_start": 10,
     "proof_start": 25,
     "trust_start": 37,
@@ -38,6 +38,13 @@ TUNING: dict[str, float] = {
     "trust_per_day_per_proof": 0.006,  # trust drifts with proof above/below 30
     "pass_score": 70,
     "defeat_from_stage": 3,  # no defeat while the first two stages are played
+}
+
+# How hard the clock presses at each stage (index 0-7): the rival's daily climb and the team's
+# daily strain, front-loaded so a venture can fall from stage 3 on and the closing weeks ease.
+BEAT: dict[str, tuple[float, ...]] = {
+    "threat": (1.2, 1.2, 1.2, 1.15, 1.1, 1.0, 0.8, 0.6),
+    "strain": (1.2, 1.2, 1.2, 1.1, 1.0, 0.9, 0.7, 0.6),
 }
 
 # Monthly cost of a digital worker, by lifecycle: 0.75 of a human median salary.
@@ -188,7 +195,8 @@ def advance_days(state: GameState, days: int) -> list[tuple[str, dict[str, float
     return the rival's arc stages newly entered."""
     econ = state.economics
     entered: list[tuple[str, dict[str, float]]] = []
-    beat_mult = [1.0, 1.0, 1.05, 1.1, 1.15, 1.3, 1.1, 0.9][min(state.stage_index, 7)]
+    beat_mult = BEAT["threat"][min(state.stage_index, 7)]
+    strain_mult = BEAT["strain"][min(state.stage_index, 7)]
     for _ in range(days):
         state.day += 1
         econ.treasury_usd = float(
@@ -199,6 +207,7 @@ def advance_days(state: GameState, days: int) -> list[tuple[str, dict[str, float
         winning = 1.0 - (0.35 if econ.profitable else 0) - (0.25 if econ.proof >= 60 else 0)
         bump(econ, "threat", TUNING["threat_per_day"] * accel * max(0.3, winning) * beat_mult)
         strain = TUNING["pressure_per_day"] * (econ.velocity / 50) * (1 - econ.autonomy / 160)
+        strain *= strain_mult
         bump(econ, "burn_pressure", strain + (0.25 if econ.runway_months < 1 else 0))
         bump(econ, "trust", TUNING["trust_per_day_per_proof"] * (econ.proof - 30))
         new = arc_stage(econ.threat)

@@ -127,12 +127,13 @@ SCORE_PARTS: tuple[ScorePart, ...] = (
     ),
     ScorePart(15, "ownership", "autonomy ÷ 100", lambda e: e.autonomy, 100),
 )
-# A defeat: half the points above plus DEFEAT_PER_STAGE × the share of stages decided, capped.
-DEFEAT_CAP, DEFEAT_HALF, DEFEAT_PER_STAGE = 35.0, 0.5, 15
+# A defeat: half the points above plus DEFEAT_PER_STAGE × the share of stages decided, capped
+# below a C: graded by how far it got (a fall in the last stages can earn a D, an early one an F).
+DEFEAT_CAP, DEFEAT_HALF, DEFEAT_PER_STAGE = 54.0, 0.5, 36
 
 
 def score(econ: Economics, st: GameState, result: str) -> int:
-    """0-100 from the final company; a defeat scores at most 35, less the earlier it came."""
+    """0-100 from the final company; a defeat scores at most 54 (a D), less the earlier it came."""
     raw = sum(part.points * part.value(econ) / part.scale for part in SCORE_PARTS)
     if result == "defeat":
         done = sum(1 for s in st.stages if s.decision) / len(st.stages)

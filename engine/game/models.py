@@ -143,6 +143,7 @@ class Option(Record):
     hint: str = ""  # what the size of the effect depends on, e.g. "revenue grows with trust"
     archetype: str | None = None  # set when only this founder archetype gets the option
     binds: str = ""  # what choosing it binds the next worker to, in words ("price $10 a walk")
+    later: str = ""  # what it does later, and when ("at stage 6 (Take): trust -6")
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -226,6 +227,7 @@ class Receipt(Record):
     matched_by: str = "option"
     notes: list[str] = field(default_factory=list)  # standing orders and costs that came due
     effect_line: str = ""  # the same line the option showed before the choice
+    later: str = ""  # its later effect, as the option showed it (engine.game.pending)
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -354,6 +356,7 @@ class GameState(Record):
     niche: str | None = None  # the customer the CEO narrowed to ("focus on X")
     orders: list[dict[str, Any]] = field(default_factory=list)  # standing orders from a reply
     planted: list[dict[str, Any]] = field(default_factory=list)  # approved flaws not yet due
+    pending: list[dict[str, Any]] = field(default_factory=list)  # decisions' later effects
     rejected: dict[str, Any] | None = None  # the last rejected artifact (a redo starts from it)
     world_events: list[WorldEvent] = field(default_factory=list)
     pending_event: WorldEvent | None = None  # an event whose small choice waits for the CEO

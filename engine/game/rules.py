@@ -23,7 +23,8 @@ summary, principle, effects ({field: base amount}), scales (Scale: effect[field]
 punish), flag, archetype (the only founder it is offered to); then option and tradeoff (the fork
 option's words), offered ([variant, side] or [variant, side, that variant's own trade-off]),
 binds (Bind), verb (the simulated worker's phrase), decided (the receipt's), ownership (who owns
-the company after it), growth (how fast a revenue plan's customers grow), own_answer.
+the company after it), growth (how fast a revenue plan's customers grow), own_answer; later
+({field: amount} that lands later_in stages after the fork, shown pending: engine.game.pending).
 """
 
 from __future__ import annotations
@@ -153,6 +154,8 @@ class Rule(FrozenRecord):
     ownership: Literal["insiders", "outsiders"] | None = None  # who owns the company after it
     growth: Literal["volume", "steady"] = "steady"  # how fast a revenue plan's customers grow
     own_answer: bool = False  # the rule an own answer that fits no option is
+    later: tuple[tuple[str, float], ...] = ()  # effects that land `later_in` stages on
+    later_in: int = 2  # how many stages after the fork its later effects land (engine.game.pending)
 
 
 def make_rule(id: str, effects: dict[str, float], *scales: Scale, retires: bool = False) -> Rule:
@@ -191,20 +194,23 @@ def _record(row: dict[str, Any]) -> Rule:
         "keywords": tuple(k.strip() for k in row["keywords"].split(",")),
         "tags": tuple(row.get("tags", "").split()),
         "effects": tuple(row["effects"].items()),
+        "later": tuple(row.get("later", {}).items()),
         "scales": tuple(Scale(**x) for x in row.get("scales", ())),
         "role": Role(**row["role"]) if "role" in row else None,
         "offered": tuple(Offer(*x) for x in row.get("offered", ())),
         "binds": tuple(Bind(**x) for x in row.get("binds", ())),
     }
     rule = Rule(**parts)
-    fields = [k for k, _ in rule.effects] + [sc.field for sc in rule.scales]
-    numbers = [v for _, v in rule.effects] + [
+    fields = [k for k, _ in (*rule.effects, *rule.later)] + [sc.field for sc in rule.scales]
+    numbers = [v for _, v in (*rule.effects, *rule.later)] + [
         getattr(sc, n) for sc in rule.scales for n in ("pivot", "per", "lo", "hi")
     ]
     if bad := [k for k in fields if k not in EFFECT_FIELDS]:
         raise ValueError(f"no such effect {bad}")
     if any(isinstance(v, bool) or not isinstance(v, int | float) for v in numbers):
         raise ValueError("an effect or a scale that is not a number")
+    if rule.later and (not isinstance(rule.later_in, int) or rule.later_in < 1):
+        raise ValueError("later_in is not a whole number of stages of at least 1")
     if bad_text := [f for f in _TEXTS if not isinstance(getattr(rule, f), str)]:
         raise ValueError(f"not words: {bad_text}")
     checks = [(f, getattr(rule, f), c) for f, c in _CHOICES.items()]

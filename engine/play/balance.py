@@ -24,8 +24,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.game.models import ARCHETYPES
+from engine.play import POLICIES, policies
 from engine.play.headless import FORKS
-from engine.session.commands import Approve, Decide, RunStage
+from engine.session.commands import AnswerEvent, Approve, Decide, RunStage
 
 if TYPE_CHECKING:  # the session is imported where a job runs (its import is the engine's)
     from engine.session.api import GameSession
@@ -101,16 +102,54 @@ def _row(session: GameSession, prefix: str, archetype: str, seed: int) -> Row:
     }
 
 
+def _venture(seed: int, archetype: str, pitch: str) -> GameSession:
+    """A venture founded as any is, exploring from here on (it keeps no log)."""
+    from engine.config import Settings
+    from engine.routing import Router
+    from engine.session.api import GameSession
+    from worldforge_savedb.db import connect
+
+    root = GameSession.start_venture(
+        pitch=pitch,
+        name="Balance Co",
+        archetype=archetype,
+        seed=seed,
+        router=Router(Settings(demo_mode="simulation")),
+        conn=connect(":memory:"),
+        save_dir="/nonexistent-balance",
+    )
+    root.explore = True
+    return root
+
+
+def play_policy(seed: int, archetype: str, policy: str, pitch: str = PITCH) -> Row:
+    """One whole venture played by a player of the skill ladder (engine.play.policies): its
+    forks and event choices by the policy, every gate approved."""
+    session = _venture(seed, archetype, pitch)
+    path = ""
+    while session.state.phase != "ended":
+        st = session.state
+        if st.phase == "fork":
+            key = policies.fork_choice(policy, st)
+            path += key
+            session.give(Decide, key)
+        elif st.phase == "brief" and (key_ev := policies.event_choice(policy, st)) is not None:
+            session.give(AnswerEvent, key_ev)
+        elif st.phase == "brief":
+            session.give(RunStage)
+        else:
+            session.give(Approve)
+    row = _row(session, path, archetype, seed)
+    session.close()
+    return row
+
+
 def explore(seed: int, archetype: str, pitch: str = PITCH, prefix: str = "") -> list[Row]:
     """Every fork path of one (seed, archetype) that starts with `prefix`, depth first; one row
     per distinct ending prefix. A venture that ends before its `prefix` is played out is reported
     once, by the job whose remaining prefix is all A."""
-    from engine.config import Settings
-    from engine.routing import Router
-    from engine.session.api import GameSession
-    from worldforge_savedb.db import connect, transaction
+    from worldforge_savedb.db import transaction
 
-    router = Router(Settings(demo_mode="simulation"))
     rows: list[Row] = []
 
     def walk(session: GameSession, prefix: str) -> None:
@@ -125,16 +164,7 @@ def explore(seed: int, archetype: str, pitch: str = PITCH, prefix: str = "") -> 
         session.give(Decide, "B")
         walk(session, prefix + "B")
 
-    root = GameSession.start_venture(
-        pitch=pitch,
-        name="Balance Co",
-        archetype=archetype,
-        seed=seed,
-        router=router,
-        conn=connect(":memory:"),
-        save_dir="/nonexistent-balance",
-    )
-    root.explore = True  # founded as any venture is; from here on it keeps no log
+    root = _venture(seed, archetype, pitch)
     for i, choice in enumerate(prefix):
         _to_fork(root)
         if root.state.phase == "ended":
@@ -152,6 +182,31 @@ def explore(seed: int, archetype: str, pitch: str = PITCH, prefix: str = "") -> 
 
 def _explore_job(job: tuple[int, str, str, str]) -> list[Row]:
     return explore(*job)
+
+
+def _policy_job(job: tuple[int, str, str]) -> list[Row]:
+    """Each player of the skill ladder's venture on one (seed, archetype), in POLICIES order."""
+    seed, archetype, pitch = job
+    return [play_policy(seed, archetype, policy, pitch) for policy in POLICIES]
+
+
+def ladder(rows: list[Row], played: list[list[Row]]) -> dict[str, Any]:
+    """The skill ladder's win rates over the (seed, archetype) pairs: each policy's venture, the
+    hindsight player (some path wins) and a uniformly random fork path (the mean over every path,
+    events on their defaults)."""
+    pairs = len(played)
+    out: dict[str, Any] = {
+        policy: round(sum(p[i]["result"] == "victory" for p in played) / max(1, pairs), 3)
+        for i, policy in enumerate(POLICIES)
+    }
+    won = {(r["seed"], r["archetype"]) for r in rows if r["result"] == "victory"}
+    out["hindsight"] = round(len(won) / max(1, pairs), 3)
+    paths = list(expand(rows))
+    out["random_path_mean"] = round(
+        sum(r["result"] == "victory" for r in paths) / max(1, len(paths)), 3
+    )
+    out["pairs"] = pairs
+    return out
 
 
 def expand(rows: list[Row]) -> Iterator[PathRow]:
@@ -242,6 +297,7 @@ def summarise(
             / max(1, wins),
             3,
         ),
+        "paths_graded_f": round(sum(r["grade"] == "F" for r in paths) / max(1, total), 3),
         "victory_grades": dict(
             sorted(Counter(r["grade"] for r in paths if r["result"] == "victory").items())
         ),
@@ -300,10 +356,13 @@ def run_balance(
                 f"{time.perf_counter() - started:.1f} s"
             )
 
+    pjobs = [(s, a, pitch) for s in seeds for a in archetypes]
+    played: list[list[Row]] = []
     if workers == 1:
         for i, job in enumerate(jobs, 1):
             parts.append(_explore_job(job))
             tick(i)
+        played = [_policy_job(job) for job in pjobs]
     else:
         import engine.session.api  # noqa: F401 - load once here: forked workers inherit it
         from knowledge.retrieval import default_index
@@ -313,8 +372,11 @@ def run_balance(
             for i, part in enumerate(pool.map(_explore_job, jobs), 1):
                 parts.append(part)
                 tick(i)
+            played = list(pool.map(_policy_job, pjobs))
     rows = [r for part in parts for r in part]
     report = summarise(rows, seeds, archetypes, time.perf_counter() - started, workers)
+    report["ladder"] = ladder(rows, played)
+    report["elapsed_s"] = round(time.perf_counter() - started, 2)
     if rows_out is not None:
         rows_out.extend(sorted(expand(rows), key=lambda r: (r["seed"], r["archetype"], r["path"])))
     return report

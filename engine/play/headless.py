@@ -15,7 +15,7 @@ from engine.errors import InputError
 from engine.game.world import STAGE_IDS, resolve_stage
 from engine.language.steering import read_directions
 from engine.language.text import MAX_REASON_CHARS, clean_text
-from engine.play import careful
+from engine.play import careful, policies
 from engine.session import commands
 from engine.session.api import GameSession
 from engine.session.commands import Kind
@@ -83,6 +83,9 @@ class Plan(Record):
     said: Said = field(default_factory=dict)
     # forks and event choices by engine.play.careful's stated policy instead of `path` and defaults
     careful: bool = False
+    # forks and event choices by a player of the skill ladder (engine.play.policies): random,
+    # greedy (the careful CEO) or lookahead; "" follows `path` and the events' defaults
+    policy: str = ""
     # stop (InputError, exit 2) before giving words any part of which binds nothing
     strict_reading: bool = False
 
@@ -133,6 +136,8 @@ CAREFUL: dict[str, Callable[[GameState], str | None]] = {
     "answer_event": careful.event_choice,
     "decide": careful.fork_choice,
 }
+# What each player of the skill ladder says, by policy and command.
+POLICY_ANSWERS = {name: policies.answers(name) for name in policies.POLICIES}
 
 
 def play(
@@ -278,6 +283,8 @@ def _planned_under(kind: Kind[object], st: GameState) -> str | None:
 
 
 def _policy(plan: Plan, kind: Kind[object], st: GameState) -> str | None:
+    if plan.policy and kind.name in POLICY_ANSWERS[plan.policy]:
+        return POLICY_ANSWERS[plan.policy][kind.name](st)
     if plan.careful and kind.name in CAREFUL:
         return CAREFUL[kind.name](st)
     if kind.flag is not None and kind.flag.form == "path" and st.stage is not None:

@@ -39,6 +39,7 @@ class EventType(StrEnum):
     SETTINGS_CHANGED = "SETTINGS_CHANGED"
     MEMORY_BACKEND = "MEMORY_BACKEND"
     FLAW_SURFACED = "FLAW_SURFACED"  # an approved mistake's later cost comes due
+    DECISION_LANDED = "DECISION_LANDED"  # a decision's later effect lands (engine.game.pending)
     ORDER_APPLIED = "ORDER_APPLIED"  # a standing order from the CEO changed a consequence
     WORLD_EVENT = "WORLD_EVENT"  # a seeded happening between stages
     WORLD_EVENT_RESOLVED = "WORLD_EVENT_RESOLVED"  # the CEO's answer to an event's small choice

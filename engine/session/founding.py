@@ -148,10 +148,12 @@ if TYPE_CHECKING:
 #     is a channel, "don't drop X" leaves nothing out, "$45 rather than $30" binds $45); an own
 #     answer's option is picked on the reader's one parse (engine.language.reader.pick); the
 #     pitch is read on the reader's tokens ("1,500 meals" is one figure, no longer "1").
-#     artifacts cite what bound them (`cites`: each field a direction shaped, with its note ids);
+#     Artifacts cite what bound them (`cites`: each field a direction shaped, with its note ids);
 #     the gate checks the citations, and customer copy naming the rival or an internal phrase.
 #     A competitor named in an audience or a place takes its own slot; a place's line replaces
 #     only a place's line (its whole lead-in matched, never " in " alone).
+#     A decision may land later (a rule's `later`, engine.game.pending): the fork shows what lands
+#     and at which stage, the board lists it pending, it lands as that stage runs; the skill ladder.
 RULES_VERSION = 65
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

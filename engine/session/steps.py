@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
-from engine.game import flaws, orders, rules
+from engine.game import flaws, orders, pending, rules
 from engine.game.antagonist import move
 from engine.game.dilemmas import interpret, option_directions, pose
 from engine.game.economy import TUNING, advance_days, defeat_at, stage_outcome
@@ -269,6 +269,10 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
     step.days(int(TUNING["days_per_stage"] if run.attempt == 1 else 0))
     for due in flaws.come_due(st):  # an approved mistake's cost shows up now
         step.emit(E.FLAW_SURFACED, "narrator", due["line"], due)
+    if run.attempt == 1:
+        for landed in pending.land_due(st):  # a decision's later effect, shown pending, lands
+            message = f"{landed['text']} ({landed['effect_line']})"
+            step.emit(E.DECISION_LANDED, "narrator", message, landed)
     step.emit(
         E.STAGE_BRIEFED,
         stage.worker_id,
@@ -591,6 +595,10 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     before, after, org_delta, _delta = rules.apply_rule(st, rule_id, stage.id)
     line = rules.effect_line(before, after, org_delta)
     assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
+    shown_later = next((o.later for o in dilemma.options if o.rule_id == rule_id), None)
+    later = pending.plan(st, rule_id, stage.id)
+    said_later = later["line"] if later else ""
+    assert shown_later is None or shown_later == said_later, f"{rule_id}: later {shown_later!r}"
     governed = orders.govern_hire(st, org_delta)
     charge_named_price(
         st.economics, directions
@@ -648,6 +656,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         matched_by=matched,
         notes=governed,
         effect_line=line,
+        later=said_later,
         next_brief=(
             {
                 "stage_id": nxt.id,

@@ -58,6 +58,8 @@ class Snapshot:
     # run with, keyed "A"/"B" for the fork and the waiting event: the option card marks it fatal.
     fatal_options: dict[str, str] = field(default_factory=dict)
     fatal_events: dict[str, str] = field(default_factory=dict)
+    # Decisions' later effects still to land, each as the fork showed it (engine.game.pending).
+    pending: list[str] = field(default_factory=list)
 
 
 def fatal_choices(state: GameState) -> tuple[dict[str, str], dict[str, str]]:
@@ -116,4 +118,5 @@ def build_snapshot(view: ReadModel) -> Snapshot:
         max_redos=MAX_REDOS,
         fatal_options=fatal_options,
         fatal_events=fatal_events,
+        pending=[p["line"] for p in st.pending],
     )

@@ -14,9 +14,9 @@ from engine.play.headless import Plan, play
 from engine.session.api import GameSession
 
 # Two sub-trees of six forks (64 paths each, branched at forks 3 to 8), with victories and
-# defeats; on seed 113 half of the designer's ventures end before their last fork (a row that
-# stands for every path sharing its prefix).
-SUBTREES = [(8, "operator", "AB"), (113, "designer", "BA")]
+# defeats; on seed 113 two thirds of the designer's ventures end before their last fork (a row
+# that stands for every path sharing its prefix).
+SUBTREES = [(8, "operator", "AB"), (113, "designer", "AB")]
 
 _honest = GameSession.mark
 

@@ -102,7 +102,9 @@ def test_a_fork_prices_low_from_the_price_the_ceo_named_in_its_unit(new_session)
     a month (which was more than the CEO's price: "low" raised it)."""
     s = new_session(pitch="meal kits for night-shift nurses", seed=7)
     said = {"reject": {"stage_2_need": ["Too pricey: charge $19 a meal and leave out students"]}}
-    play(s, Plan(path="AAAAAAAA", said=said))
+    # the first two forks' B keep this company alive to its sixth stage (rules 65: all A fell
+    # at the fifth, out of cash)
+    play(s, Plan(path="BBAAAAAA", said=said))
     find = s.state.receipts[4]
     assert find.rule_id == "marketer.adoption" and find.before.arpu_usd == 19
     decision = [e for e in s.events() if e.type == "CEO_DECISION"][4].payload

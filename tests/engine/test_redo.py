@@ -332,7 +332,8 @@ def test_what_the_ceo_leaves_out_stays_out_of_every_later_stage(new_session, pit
     from engine.play.headless import Plan, play, summary
 
     s = new_session(pitch=pitch, seed=seed)
-    play(s, Plan().say("reject", "stage_2_need", f"Leave out {topic}."))
+    # B at the first two forks keeps seed 5's companies alive past stage 4 (rules 65)
+    play(s, Plan(path="BBAAAAAA").say("reject", "stage_2_need", f"Leave out {topic}."))
     stages = summary(s)["stages"]
     assert stages[1]["redos"] == 1
     later = [st for st in stages[1:] if st["shipped"]]

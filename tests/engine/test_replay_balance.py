@@ -53,11 +53,11 @@ MIN_BETTER = 0.10
 # 101-124 in the sweep before this retune (about a fifth win), so a figure that holds only where
 # the game is easy fails here. A fixed path meets 16 (seed, archetype) combinations.
 CI_SEEDS = [7, 8, 113, 121]
-# Issue 20's figure, best fixed path ≤ 80 % of (seed, archetype), is the sweep's: 67 % over the 32
-# tuning seeds, 66 % over 16 held out. A handful of four seeds reads the best path high (over
-# random four-seed handfuls of the tuning rows its median is 14 of 16), so CI checks that no fixed
-# path wins 15 or 16 of its 16 combinations: a path that wins nearly everywhere still fails.
-BEST_FIXED_PATH_MAX = 14 / 16
+# Issue 45's figure, best fixed path ≤ 60 % of (seed, archetype), is the sweep's: 65.3 % over the
+# 18 tuning seeds (not yet met; 73.6 % before the retune). A handful of four seeds reads the best
+# path high (all A wins 12 of its 16 combinations here), so CI checks that no fixed path wins 14
+# or more of its 16: a path that wins nearly everywhere still fails.
+BEST_FIXED_PATH_MAX = 13 / 16
 
 
 @pytest.fixture(scope="module")
@@ -93,12 +93,17 @@ def test_no_fixed_path_wins_nearly_every_combination_of_the_ci_sweep(balance):
 
 
 def test_the_design_targets_hold_on_a_small_sweep(balance):
-    """The issue's targets, on the CI-sized sweep (four seeds x 4 archetypes); the full figures
-    are over 32 tuning seeds and 16 held out (`python -m bench.balance_sweep`)."""
+    """Issue 45's targets, on the CI-sized sweep (four seeds x 4 archetypes); the full figures
+    are over 18 tuning seeds and 18 held out (`python -m bench.balance_sweep --range ...`)."""
     report, _rows = balance
-    assert 0.35 <= report["win_rate"] <= 0.65
+    # a random fork path wins 0.296 here (0.356 over the 18 tuning seeds; the target is 0.20-0.35)
+    assert 0.20 <= report["win_rate"] <= 0.40
     assert len(report["defeat_reasons"]) >= 4
-    assert report["defeats_before_stage_6"] >= 0.05
+    # pressure across the venture: defeats from stage 4 on, most of them before the last stage
+    assert report["defeats_before_stage_6"] >= 0.20
+    stages = report["defeat_stages"]
+    assert stages.get(8, 0) <= 0.45 * sum(stages.values())
+    assert report["paths_graded_f"] <= 0.40
     fixed = report["fixed_paths"]
     assert 0.10 <= fixed["all_a"] <= 0.90 and 0.10 <= fixed["all_b"] <= 0.90
     assert report["archetypes_change_outcome"] >= 0.30
@@ -106,6 +111,20 @@ def test_the_design_targets_hold_on_a_small_sweep(balance):
     forks = report["forks"]
     for fork in forks:  # no dominant option, the last two forks included
         assert min(fork["better"]["A"], fork["better"]["B"]) >= MIN_BETTER, fork
+
+
+def test_the_skill_ladder_rewards_planning_over_reading_the_card(balance):
+    """Here greedy wins 11 of 16 (seed, archetype), lookahead 13, hindsight all 16 (over the 18
+    tuning seeds: 0.611, 0.833, 1.0): a player who reads only the previews wins at most three in
+    four, one who plans two forks ahead wins at least two more, and some path wins nearly
+    everywhere."""
+    report, _rows = balance
+    lad = report["ladder"]
+    assert lad["pairs"] == 16
+    won = {p: round(lad[p] * 16) for p in ("greedy", "lookahead", "hindsight")}
+    assert won["greedy"] <= 12
+    assert won["lookahead"] >= won["greedy"] + 2
+    assert won["hindsight"] >= 15
 
 
 def test_branched_paths_play_exactly_as_a_fresh_venture(balance, new_session):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import GameError
 from engine.game import ARCHETYPES
+from engine.play import POLICIES
 from worldforge_textkit.numbers import runway, usd
 
 if TYPE_CHECKING:
@@ -131,6 +132,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         {name: getattr(args, flag.dest) for name, flag in player_flags().items()}
     )
     plan.strict_reading = args.strict_reading
+    plan.policy = args.policy or ""
     session = GameSession.start_venture(
         pitch=args.pitch,
         name=args.name,
@@ -236,6 +238,12 @@ def cmd_balance(args: argparse.Namespace) -> int:
     print(
         f"defeats before stage 6: {report['defeats_before_stage_6']:.0%}; archetypes change "
         f"{report['archetypes_change_outcome']:.0%} of (seed, path) outcomes"
+    )
+    lad = report["ladder"]
+    print(
+        f"players: random {lad['random']:.0%}, greedy {lad['greedy']:.0%}, lookahead "
+        f"{lad['lookahead']:.0%}, hindsight {lad['hindsight']:.0%} of {lad['pairs']} "
+        f"(seed, archetype); a random fork path wins {lad['random_path_mean']:.0%}"
     )
     fp = report["fixed_paths"]
     print(
@@ -407,6 +415,13 @@ def _simulate_parser(sub: argparse._SubParsersAction[_Parser], flags: dict[str, 
             metavar=flag.metavar,
             help=flag.help,
         )
+    sim.add_argument(
+        "--policy",
+        choices=POLICIES,
+        help="play every fork and event choice by a player of the skill ladder: random (a seeded "
+        "coin), greedy (the option whose preview leaves the company furthest from a defeat line) "
+        "or lookahead (plans two forks ahead from the previews and the rules); overrides --choose",
+    )
     json_option(sim)
     sim.add_argument(
         "--strict-reading",

@@ -238,6 +238,8 @@ def _dilemma(dilemma: Dilemma, key_of: KeyOf, fatal: Mapping[str, str]) -> list[
         effect = option.effect_line
         if effect:
             parts.append(("     → " + one_line(effect, 300) + "\n", "$secondary"))
+        if option.later:
+            parts.append(("     ⧗ later " + one_line(option.later, 300) + "\n", "$warning"))
         parts.extend(_fatal(fatal.get(option.key)))
         hint = option.hint
         if hint:
@@ -280,7 +282,7 @@ def _pending_event(snap: Snapshot, key_of: KeyOf) -> list[Part]:
     return parts
 
 
-CONSEQUENCE_MARK = {"rival": "⚔", "event": "✦", "flaw": "⚠", "order": "§"}
+CONSEQUENCE_MARK = {"rival": "⚔", "event": "✦", "flaw": "⚠", "order": "§", "later": "⧗"}
 
 
 def _consequences(found: Sequence[Consequence]) -> list[Part]:
@@ -391,6 +393,10 @@ def story_content(
         parts.append("\n")
         parts.extend(_run(current))
     parts.extend(_consequences(found))
+    if snap.pending and snap.outcome is None:
+        parts.append(("\nPending from your decisions\n", "bold underline"))
+        for line in snap.pending:
+            parts.append(("  ⧗ " + one_line(line, 300) + "\n", "$warning"))
     if phase == "brief":
         parts.extend(_pending_event(snap, key_of))
     standup = snap.standup
