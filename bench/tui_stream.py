@@ -108,7 +108,7 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
         while done < stages:
             # wait for the worker to start writing, then press keys until it has shipped
             for _ in range(3000):
-                if app.busy is not None and getattr(app, "live_latencies", None):
+                if app.busy is not None and app.live.latencies:
                     break
                 await pilot.pause(0.005)
             i = 0
@@ -129,7 +129,7 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
                         break
                     await pilot.pause(0.01)
                 await pilot.press("g")
-        latencies = list(app.live_latencies)
+        latencies = list(app.live.latencies)
         renders = len(latencies)
     return {
         "pieces_streamed": deltas[0],

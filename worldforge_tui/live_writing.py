@@ -5,7 +5,7 @@ only queues the event and, when none is pending, posts one `LiveTick` message; t
 everything queued into the live view (no text is built then) and marks the story's live section
 stale. The section builds its text when the screen paints, so a fast model costs one render per
 frame, never one widget write per token, and a piece waits for no timer but the next frame.
-Mixed into the app.
+The app owns one `LiveFeed` and hands it each `LiveTick`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.message import Message
 
-from worldforge_tui.host import AppHost
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
@@ -28,6 +27,7 @@ from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
 if TYPE_CHECKING:
     from engine.routing import Router
     from engine.routing.types import StreamEvent
+    from worldforge_tui.app import WorldForgeApp
 
 LATENCY_SAMPLES = 2000
 
@@ -141,81 +141,72 @@ def progress_line(event: StreamEvent) -> str:
     )
 
 
-class LiveWriting(AppHost):
+class LiveFeed:
     """The live section of the story pane and the progress line, fed by the router's watcher."""
 
-    _live_unwatch: Callable[[], None] | None = None
-
-    def live_attach(self, router: Router | None) -> None:
-        """Watch the router's streamed calls (once per router)."""
-        if router is None:
-            return
-        if getattr(self, "_live_router", None) is router:
-            return
-        if self._live_unwatch is not None:
-            self._live_unwatch()
-        self._live_lock = threading.Lock()
-        self._live_queue: list[StreamEvent] = []
-        self._live_posted = False
-        self._live_oldest: float | None = None  # arrival of the oldest piece not yet drawn
-        self._live_view = LiveView()
-        self._live_router = router
+    def __init__(self, app: WorldForgeApp) -> None:
+        self.app = app
+        self._lock = threading.Lock()
+        self._queue: list[StreamEvent] = []
+        self._posted = False
+        self._oldest: float | None = None  # arrival of the oldest piece not yet drawn
+        self._view = LiveView()
+        self._router: Router | None = None
+        self._unwatch: Callable[[], None] | None = None
         # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it.
-        self.live_latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
-        self._live_unwatch = router.watch(self._live_event)
+        self.latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
 
-    def _live_event(self, event: StreamEvent) -> None:
+    def attach(self, router: Router | None) -> None:
+        """Watch the router's streamed calls (once per router)."""
+        if router is None or router is self._router:
+            return
+        if self._unwatch is not None:
+            self._unwatch()
+        self._router = router
+        self._unwatch = router.watch(self._event)
+
+    def _event(self, event: StreamEvent) -> None:
         """Called on the worker thread: queue, and post one tick if none is pending."""
-        with self._live_lock:
-            self._live_queue.append(event)
-            if self._live_posted:
+        with self._lock:
+            self._queue.append(event)
+            if self._posted:
                 return
-            self._live_posted = True
-        self.post_message(LiveTick())
+            self._posted = True
+        self.app.post_message(LiveTick())
 
-    def on_live_tick(self, _message: LiveTick) -> None:
-        with self._live_lock:
-            events, self._live_queue = self._live_queue, []
-            self._live_posted = False
+    def tick(self) -> None:
+        """On the UI thread: fold what was queued into the live view and the progress line."""
+        with self._lock:
+            events, self._queue = self._queue, []
+            self._posted = False
         if not events:
             return
-        view = self._live_view
+        view = self._view
         for event in events:
             view.apply(event)
-        if self.busy is None:  # the command already finished: its result is on screen
+        if self.app.busy is None:  # the command already finished: its result is on screen
             view.clear()
             return
+        main = self.app.main
         if view.current is not None or view.done:
             arrived = min(e.at for e in events)
-            if self._live_oldest is None or arrived < self._live_oldest:
-                self._live_oldest = arrived
-            self.main.query_one(StoryPane).show_live(self._live_draw)
+            if self._oldest is None or arrived < self._oldest:
+                self._oldest = arrived
+            main.query_one(StoryPane).show_live(self._draw)
         last = events[-1]
         if last.kind != "end":
             waiting = not last.tokens
-            bar = self.main.query_one(ActionBar)
+            bar = main.query_one(ActionBar)
             bar.set_thinking(progress_line(last), clock=waiting and bar.clock_start is None)
 
-    def _live_draw(self) -> Content:
+    def _draw(self) -> Content:
         """The live section's text, built when the screen paints it (once a frame at most)."""
-        oldest, self._live_oldest = self._live_oldest, None
+        oldest, self._oldest = self._oldest, None
         if oldest is not None:  # stamped right after this frame reaches the terminal
-            self.call_after_refresh(
-                lambda: self.live_latencies.append(time.perf_counter() - oldest)
-            )
-        return live_content(self._live_view) or Content("")
+            self.app.call_after_refresh(lambda: self.latencies.append(time.perf_counter() - oldest))
+        return live_content(self._view) or Content("")
 
-    def live_reset(self) -> None:
+    def reset(self) -> None:
         """A command finished: the next one starts a fresh live section."""
-        view = getattr(self, "_live_view", None)
-        if view is not None:
-            view.clear()
-            self._live_oldest = None
-
-    def action_cancel_call(self) -> None:
-        """Esc: cancel the action in flight, every model call of it; the run goes back to where it
-        stood before the action, which can run again."""
-        if self.busy is None or self.router is None:
-            return
-        self.router.cancel()
-        self.notify("Cancelling the model call…", title="Routing", markup=False, timeout=3)
+        self._view.clear()
+        self._oldest = None

@@ -301,7 +301,7 @@ class MainScreen(StyledOnMount, Screen[None]):
 
     def action_give(self, row_id: str) -> None:
         """Every command row's action: the app's one path gives the row's command."""
-        self.wf.give(row_id)
+        self.wf.player.give(row_id)
 
     @on(Button.Pressed, "#actions Button")
     async def _button(self, event: Button.Pressed) -> None:
