@@ -96,9 +96,14 @@ class MainScreen(StyledOnMount, Screen[None]):
         # first frame (the breakpoint class all ~50 of them, the status bar's its own).
         self._width = self._opening_width()
         self.add_class(
-            *self._get_breakpoint_classes(self._width, self.HORIZONTAL_BREAKPOINTS),
+            self.breakpoint_class(self._width),
             update=False,  # styled once, when it mounts (restyling now parsed the CSS early)
         )
+
+    @classmethod
+    def breakpoint_class(cls, width: int) -> str:
+        """The class Textual's resize gives a board `width` columns wide (its breakpoints)."""
+        return "-wide" if width >= cls.COMPACT_BELOW else "-compact"
 
     def _opening_width(self) -> int:
         try:
