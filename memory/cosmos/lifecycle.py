@@ -61,7 +61,7 @@ def forget_run(run: Partition) -> ForgetReport:
     """Delete every memory document of the run (the content-free audit survives)."""
     docs = run.query("SELECT c.id FROM c WHERE c.runId = @run", [])
     for doc in docs:
-        run.delete(doc, conditional=False)
+        run.delete({"id": doc["id"]}, conditional=False)
     run.reread()
     run.log("forget_run", [d["id"] for d in docs], "right-to-deletion", game_day=None)
     return ForgetReport(run_id=run.run_id, deleted=len(docs), compacted=False)

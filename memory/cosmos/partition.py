@@ -16,7 +16,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from azure.core import MatchConditions
 from azure.core.credentials import TokenCredential
@@ -27,6 +27,8 @@ from memory import audit as audit_codes
 from memory.cosmos.client import (
     CosmosConfig,
     CosmosUnavailable,
+    MemoryDoc,
+    Param,
     RequestCounter,
     StaleWrite,
     client_for,
@@ -73,7 +75,7 @@ class Partition:
         self._session_token: str | None = None
         self._audit_queue: list[dict[str, Any]] = []
         self._seq: int | None = None
-        self.read: dict[str, dict[str, Any]] = {}  # the documents last read, by id (their ETags)
+        self.read: dict[str, MemoryDoc] = {}  # the documents last read, by id (their ETags)
         self._audit_seq = itertools.count(time.time_ns())
         self.vector_enabled = False
         try:
@@ -141,7 +143,7 @@ class Partition:
     def query(
         self,
         sql: str,
-        params: Sequence[dict[str, Any]],
+        params: Sequence[Param],
         *,
         container: ContainerProxy | None = None,
         page_size: int | None = None,
@@ -158,16 +160,18 @@ class Partition:
         return self.guard(
             lambda: list(
                 target.query_items(
-                    query=sql, parameters=[param("@run", self.run_id), *params], **kwargs
+                    query=sql,
+                    parameters=[dict(p) for p in (param("@run", self.run_id), *params)],
+                    **kwargs,
                 )
             )
         )
 
-    def docs(self, where: str = "", params: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    def docs(self, where: str = "", params: Sequence[Param] = ()) -> list[MemoryDoc]:
         sql = (
             f"SELECT * FROM c WHERE c.runId = @run{' AND ' + where if where else ''} ORDER BY c.seq"
         )
-        docs = self.query(sql, params)
+        docs = cast(list[MemoryDoc], self.query(sql, params))
         self.read = {d["id"]: d for d in docs}
         return docs
 
@@ -177,25 +181,25 @@ class Partition:
         self._seq += 1
         return self._seq
 
-    def create(self, doc: dict[str, Any]) -> dict[str, Any]:
-        out = self.guard(lambda: self.memories.create_item(doc))
+    def create(self, doc: MemoryDoc) -> MemoryDoc:
+        out = self.guard(lambda: self.memories.create_item(dict(doc)))
         self.note_write()
-        return out
+        return cast(MemoryDoc, out)  # the document as the service stored it
 
-    def upsert(self, doc: dict[str, Any]) -> None:
-        self.guard(lambda: self.memories.upsert_item(doc))
+    def upsert(self, doc: MemoryDoc) -> None:
+        self.guard(lambda: self.memories.upsert_item(dict(doc)))
         self.note_write()
 
-    def replace(self, doc: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    def replace(self, doc: MemoryDoc, changes: MemoryDoc) -> MemoryDoc:
         """ETag-conditional replace of one document with `changes` applied."""
-        body = {k: v for k, v in doc.items() if not k.startswith("_")} | changes
+        body = {k: v for k, v in doc.items() if not k.startswith("_")} | dict(changes)
         out = self.guard(
             lambda: self.memories.replace_item(
                 doc["id"], body, etag=doc["_etag"], match_condition=MatchConditions.IfNotModified
             )
         )
         self.note_write()
-        return out
+        return cast(MemoryDoc, out)
 
     def log(
         self,
@@ -255,9 +259,9 @@ class Partition:
             return None
 
     # -- writes --------------------------------------------------------------------------------
-    def new_doc(self, note: NewNote) -> dict[str, Any]:
+    def new_doc(self, note: NewNote) -> MemoryDoc:
         seq = self.next_seq()
-        doc: dict[str, Any] = {
+        doc: MemoryDoc = {
             "id": note.memory_id or f"mem-{seq:05d}",
             "runId": self.run_id,
             "seq": seq,
@@ -304,7 +308,7 @@ class Partition:
         self._seq = None
         self.read = {}
 
-    def delete(self, doc: dict[str, Any], *, conditional: bool = True) -> None:
+    def delete(self, doc: MemoryDoc, *, conditional: bool = True) -> None:
         """Delete one document of the run, on the ETag it was read with when `conditional`."""
         kwargs: dict[str, Any] = {"partition_key": self.run_id}
         if conditional:
@@ -315,7 +319,7 @@ class Partition:
         self.note_write()
 
 
-def text_fields(text: str) -> dict[str, Any]:
+def text_fields(text: str) -> MemoryDoc:
     """A document's text and what is derived from it: the normalised words (restatements), the
     distinct index terms and their count, repeats counted (BM25's note length, as the save file
     counts it)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import Any, cast
 
 from azure.core.credentials import TokenCredential
 from azure.cosmos import CosmosClient, exceptions
@@ -38,6 +38,7 @@ from memory.cosmos.client import (
     ORIGIN,
     CosmosConfig,
     CosmosUnavailable,
+    MemoryDoc,
     RequestCounter,
     StaleWrite,
     client_for,
@@ -195,9 +196,8 @@ class CosmosMemoryStore(PolicyStore):
 
     def update(self, memory_id: str, change: Change) -> None:
         """ETag-conditional replace of a document read by the pass that planned `change`."""
-        self.partition.replace(
-            self.partition.read[memory_id], {_FIELDS[k]: v for k, v in change.items()}
-        )
+        changed = cast(MemoryDoc, {_FIELDS[k]: v for k, v in change.items()})
+        self.partition.replace(self.partition.read[memory_id], changed)
 
     def delete(self, memory_ids: Sequence[str]) -> None:
         for memory_id in memory_ids:
@@ -314,12 +314,14 @@ class CosmosMemoryStore(PolicyStore):
             doc = self.partition.new_doc(NewNote.copy_of(rec, keep_id=True))
             seq = int(rec.id[4:]) if rec.id[4:].isdigit() else int(doc["seq"])
             doc.update(
-                seq=seq,
-                ts=rec.ts or doc["ts"],
-                reinforced=rec.reinforced,
-                supersededBy=rec.superseded_by,
-                **extra.get(rec.id, {}),
+                {
+                    "seq": seq,
+                    "ts": rec.ts or doc["ts"],
+                    "reinforced": rec.reinforced,
+                    "supersededBy": rec.superseded_by,
+                }
             )
+            doc.update(cast(MemoryDoc, extra.get(rec.id, {})))  # worker, reviewer, consolidatedInto
             self.partition.upsert(doc)
         keep = {r.id for r in records}
         for memory_id in sorted(held - keep):
