@@ -306,7 +306,7 @@ class WorldForgeApp(App[int]):
         self._save_settings_quietly({"tui_theme": theme.name})
 
     @work(thread=True, group="preferences", exclusive=True, exit_on_error=False)
-    def _save_settings_quietly(self, changes: dict[str, Any]) -> None:
+    def _save_settings_quietly(self, changes: dict[str, str]) -> None:
         from engine.config import save_choices
 
         try:

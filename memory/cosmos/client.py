@@ -171,6 +171,19 @@ class Param(TypedDict):
     value: object
 
 
+class AuditDoc(TypedDict):
+    """One content-free audit row of a run, as a document of the audit container."""
+
+    id: str
+    runId: str
+    seq: int
+    operation: str
+    memoryIds: list[str]
+    reason: str
+    ts: str
+    gameDay: int | None
+
+
 class MemoryDoc(TypedDict, total=False):
     """One note of a run as a document of the memories container (a projection holds some keys)."""
 

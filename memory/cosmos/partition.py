@@ -25,6 +25,7 @@ from azure.cosmos import ContainerProxy, CosmosClient, PartitionKey, exceptions
 
 from memory import audit as audit_codes
 from memory.cosmos.client import (
+    AuditDoc,
     CosmosConfig,
     CosmosUnavailable,
     MemoryDoc,
@@ -73,7 +74,7 @@ class Partition:
         self.client = client
         self._embedder = embedder
         self._session_token: str | None = None
-        self._audit_queue: list[dict[str, Any]] = []
+        self._audit_queue: list[AuditDoc] = []
         self._seq: int | None = None
         self.read: dict[str, MemoryDoc] = {}  # the documents last read, by id (their ETags)
         self._audit_seq = itertools.count(time.time_ns())
@@ -244,8 +245,8 @@ class Partition:
     def send_batch(self, container: ContainerProxy, ops: list[tuple[Any, ...]]) -> None:
         self.guard(lambda: container.execute_item_batch(ops, partition_key=self.run_id))
 
-    def _upsert_audit(self, doc: dict[str, Any]) -> None:
-        self.guard(lambda: self.audit_container.upsert_item(doc))
+    def _upsert_audit(self, doc: AuditDoc) -> None:
+        self.guard(lambda: self.audit_container.upsert_item(dict(doc)))
 
     def embed(self, text: str) -> list[float] | None:
         """The text's vector, or None (no vector policy or embedder, or the embedder failed:
