@@ -100,7 +100,7 @@ def load(
     rng = random.Random(seed)
     config = CosmosConfig(endpoint=endpoint, key=KEY, database=f"bench-{uuid.uuid4().hex[:8]}")
     stores = [CosmosMemoryStore(config, f"bench-run-{i}") for i in range(runs)]
-    counter = stores[0].counter
+    counter = stores[0].partition.counter
     every = max(1, writes // recalls)
     write_ms: list[float] = []
     write_req: list[int] = []
@@ -164,7 +164,7 @@ def game(endpoint: str, save_dir: Path) -> dict[str, Any]:
     )
     memory: Any = session.memory
     cosmos = memory._primary()
-    counter = cosmos.counter
+    counter = cosmos.partition.counter
     per_call: dict[str, list[int]] = defaultdict(list)
     for name in (
         "recall",

@@ -110,7 +110,7 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
         while done < stages:
             # wait for the worker to start writing, then press keys until it has shipped
             for _ in range(3000):
-                if app.busy is not None and getattr(app, "live_latencies", None):
+                if app.busy is not None and app.live.latencies:
                     break
                 await pilot.pause(0.005)
             i = 0
@@ -131,8 +131,8 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
                         break
                     await pilot.pause(0.01)
                 await pilot.press("g")
-        latencies = list(app.live_latencies)
-        unshown = app.live_unshown
+        latencies = list(app.live.latencies)
+        unshown = app.live.unshown
     return {
         "pieces_streamed": deltas[0],
         "pieces_shown": len(latencies),

@@ -60,6 +60,9 @@ class GameAction:
     prompt: Prompt | None = None
     working: str = ""
     busy: str = ""
+    # What reports the command's result: a handler's name in `worldforge_tui.reports` ("" for
+    # none: the board shows the result).
+    report: str = ""
 
     @property
     def phase(self) -> str | None:
@@ -147,6 +150,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "Write the venture's report (Markdown)",
         palette="Export report",
         needs_venture=True,
+        report="exported",
     ),
     _app(
         "app.cancel_call",
@@ -297,6 +301,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "request('consolidate')",
         "Consolidate",
         "Fold the marked notes into one reviewed note",
+        report="consolidated",
     ),
     _memory(
         "memory.prune",
@@ -304,6 +309,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "request('prune')",
         "Prune (dry run)",
         "List the notes a prune would delete (nothing is deleted)",
+        report="pruned",
     ),
     _memory(
         "memory.forget",
@@ -311,6 +317,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "request('forget')",
         "Forget memories",
         "Forget every memory of this venture; the venture and its log stay (asks first)",
+        report="forgot_memories",
     ),
     _memory(
         "memory.forget_note",
@@ -318,6 +325,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "forget_note",
         "Forget note",
         "Forget the highlighted note: the next brief drops exactly its directions (asks first)",
+        report="forgot_note",
     ),
     _memory(
         "memory.what_if",
@@ -326,6 +334,7 @@ ACTIONS: tuple[GameAction, ...] = (
         "What if?",
         "What if they forgot this? Each stage this note binds, re-derived in the simulator "
         "without it: brief, work, score and DRIFT side by side (the run is not changed)",
+        report="what_if",
     ),
     # ---- replay log (when it has focus) -----------------------------------------------------
     _log("replay.inspect", "enter", "inspect", "Inspect", "Inspect the row's full payload"),

@@ -1,16 +1,18 @@
 """The WorldForge Textual app: one game session, driven by keys, rendered from engine snapshots.
 
-Lifecycle, boot, board-level actions and the command palette live here; opening ventures and running
-session commands (one thread-worker group, since the session is not thread-safe) live in
-`session_runner`, and the player's gate, fork, standup and memory actions in `player_actions`.
-Engine events reach the replay log through a thread-safe queue that the log flushes in batches.
+Lifecycle, boot, board-level actions, the command palette and the handlers of what the session's
+workers post live here. The app is composed of plain parts it owns: the session and its workers
+(`controller.SessionController`, which posts typed messages), the player's gate, fork, standup and
+memory flows (`player_actions.PlayerActions`), the streamed model calls (`live_writing.LiveFeed`)
+and a read-only window's watch (`read_only.ReadOnlyWatch`); a command's result is reported by the
+typed handler its action row names (`reports`). Engine events reach the replay log through a
+thread-safe queue that the log flushes in batches.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -23,13 +25,23 @@ from textual.screen import Screen
 
 from worldforge_tui import actions, heap
 from worldforge_tui.boot import load_router, log, setup_file_log
-from worldforge_tui.live_writing import LiveWriting
-from worldforge_tui.messages import Booted
+from worldforge_tui.controller import SessionController
+from worldforge_tui.live_writing import LiveFeed, LiveTick
+from worldforge_tui.messages import (
+    Booted,
+    CommandFinished,
+    EngineNotice,
+    SessionFailed,
+    SessionOpened,
+    VentureRequest,
+)
 from worldforge_tui.player_actions import PlayerActions
+from worldforge_tui.read_only import ReadOnlyWatch
 from worldforge_tui.screens.main import MainScreen
-from worldforge_tui.session_runner import SessionRunner
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.theme import DEFAULT_THEME, THEMES
+from worldforge_tui.widgets.action_bar import ActionBar
+from worldforge_tui.widgets.memory_pane import MemoryPane
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane
 
@@ -38,6 +50,7 @@ if TYPE_CHECKING:
 
     from textual.notifications import SeverityLevel
     from textual.theme import Theme
+    from textual.timer import Timer
     from textual.widget import AwaitMount
 
     from engine.config import Settings
@@ -46,9 +59,20 @@ if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot
 
 BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
+# A command still running this long after its key gets its busy view (buttons greyed, the thinking
+# line); one done sooner (a simulated step takes a few ms) goes straight to its result, one frame
+# instead of three. The key target is 100 ms, so nothing looks idle for longer than that.
+BUSY_VIEW_AFTER = 0.1
 
 
-class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
+def _is_player_command(label: str) -> bool:
+    """Whether a finished label names a player command (one of the gate, fork or brief)."""
+    from engine.session.commands import player
+
+    return any(kind.name == label for kind in player())
+
+
+class WorldForgeApp(App[int]):
     """The game. Construct with the CLI's venture arguments (all optional)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -68,7 +92,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         theme: str | None = None,
     ) -> None:
         super().__init__()
-        self.start_request = (
+        self.start_request: VentureRequest | None = (
             {
                 "pitch": pitch,
                 "name": name,
@@ -81,15 +105,13 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.form_seed = seed  # the new-venture form's seed when the CLI named one, else fresh
         self.save_dir = save_dir
         self.router = router
-        self.session: GameSession | None = None
-        self.snap: Snapshot | None = None
-        self.busy: str | None = None
+        self.game = SessionController(self, save_dir)  # the session and its workers
+        self.player = PlayerActions(self)
+        self.live = LiveFeed(self)
         self.auto_run = auto_run
         self.last_export: Path | None = None
         self.live_keys: dict[str, str] = actions.default_keys()
         self.requested_theme = theme  # --theme: this session only, not saved
-        # Every route fallback's payload this process saw: `play` names them once it closes.
-        self.route_fallbacks: deque[dict[str, Any]] = deque(maxlen=2000)
         # Keys typed while the engine loads (the welcome frame's `n`, `l`, `?`…): the board keeps
         # them and replays them, in order, once it can act on them. A start with keys typed opens
         # no dialog by itself: a key is never typed into a dialog the player did not open.
@@ -97,28 +119,18 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self.typed_ahead: list[tuple[str, str | None]] = []
         for ours in THEMES:
             self.register_theme(ours)
-        self._start_in_theme(self.requested_theme or DEFAULT_THEME)
-
-    def _start_in_theme(self, name: str) -> None:
-        """Start in the chosen theme with one style pass. Set the usual way (`self.theme = ...` in
-        on_mount), Textual's watcher re-parsed every stylesheet and restyled the whole board before
-        its first frame; before the first parse the stylesheet only needs the theme's variables
-        and the app its theme classes. A theme of the other darkness also swaps the ANSI colour
-        filter, which only Textual's watcher does: that one is set the usual way, on mount."""
-        chosen = self.get_theme(name)
-        if chosen is None or chosen.dark != self.current_theme.dark:
-            self._theme_on_mount: str | None = name
-            return
-        self._theme_on_mount = None
-        self.set_reactive(App.theme, name)
-        self.add_class(f"-theme-{name}", update=False)
-        self.stylesheet.set_variables(self.get_css_variables())
+        self.theme = self.requested_theme or DEFAULT_THEME
 
     def update_styles(self, node: DOMNode, animate: bool = True) -> None:
         """Restyle a node in the DOM; one not yet mounted is styled when it mounts (Textual applies
         the stylesheet to every widget it registers). Textual also restyled a widget on every
         class its constructor sets (an Input's validity, a Button's variant: 1.5-2.5 ms each,
-        about 60 of them on the settings and new-venture screens and the board's action bar)."""
+        about 60 of them on the settings and new-venture screens and the board's action bar).
+
+        Kept as the one override of a Textual method for speed, for its measured gain
+        (`python -m bench.tui_keys --runs 3 --before TREE-WITHOUT-IT`, CPU medians, 2 loaded
+        cores): opening settings 67.7 -> 59.9 ms, the new-venture form 59.6 -> 55.1 ms, a theme
+        change 76.3 -> 66.3 ms. `App.update_styles` is documented API; only the skip is ours."""
         if node is not self and not node.is_attached:
             return
         super().update_styles(node, animate)
@@ -140,8 +152,6 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
 
     def on_mount(self) -> None:
         heap.install(self)  # the collector's passes kept short, off the keys, while it runs
-        if self._theme_on_mount is not None:
-            self.theme = self._theme_on_mount
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
         self.call_after_refresh(self._startup)
 
@@ -191,7 +201,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         # What boot loaded (the engine, the model SDKs) lives as long as the app: keep it out of
         # the collector's full passes, which otherwise stall a key now and then by ~0.1 s.
         heap.settle()
-        self.live_attach(self.router)
+        self.live.attach(self.router)
         self._restore_theme()
         if message.keymap:
             self.apply_keymap(message.keymap)
@@ -275,7 +285,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
 
         served = self.router.status().get("served") or {}
         return tier_warning(
-            served_summary(self.router.runtime_label(), served, list(self.route_fallbacks))
+            served_summary(self.router.runtime_label(), served, list(self.game.route_fallbacks))
         )
 
     # ---- remembered look -----------------------------------------------------------------
@@ -296,7 +306,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         self._save_settings_quietly({"tui_theme": theme.name})
 
     @work(thread=True, group="preferences", exclusive=True, exit_on_error=False)
-    def _save_settings_quietly(self, changes: dict[str, Any]) -> None:
+    def _save_settings_quietly(self, changes: dict[str, str]) -> None:
         from engine.config import save_choices
 
         try:
@@ -349,7 +359,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         return shown.upper() if shown[:1] == "f" and shown[1:].isdigit() else shown
 
     def on_unmount(self) -> None:
-        self._close_session()
+        self.game.close()
         heap.uninstall(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -361,13 +371,24 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         return True
 
     # ---- state queries used by screens ---------------------------------------------------
+    @property
+    def session(self) -> GameSession | None:
+        """The open venture (the controller's)."""
+        return self.game.session
+
+    @property
+    def snap(self) -> Snapshot | None:
+        """The open venture's last snapshot."""
+        return self.game.snap
+
+    @property
+    def busy(self) -> str | None:
+        """The command running on the session now (None when idle)."""
+        return self.game.busy
+
     def can(self, capability: str) -> bool:
         """True if the player may do this now (a venture is open, idle, and the engine allows it)."""
-        if self.session is None or self.busy is not None or self.snap is None:
-            return False
-        if self.session.read_only:  # a watching window opens no input it would have to refuse
-            return False
-        return bool(self.snap.can.get(capability, False))
+        return self.game.can(capability)
 
     def pill(self) -> str:
         try:
@@ -426,7 +447,7 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
             resume=resume, seed=self.form_seed, typed=typed, by_player=by_player
         )
 
-        def chosen(request: dict[str, Any] | None) -> None:
+        def chosen(request: VentureRequest | None) -> None:
             if request:
                 self.open_venture(request)
 
@@ -457,7 +478,9 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
         )
 
     def action_export(self) -> None:
-        self.command("export", lambda s: s.export_report())
+        self.command(
+            "export", lambda s: s.export_report(), report=actions.BY_ID["app.export"].report
+        )
 
     def action_help(self) -> AwaitMount:
         from worldforge_tui import version
@@ -577,6 +600,174 @@ class WorldForgeApp(LiveWriting, PlayerActions, SessionRunner, App[int]):
                 row.description,
                 partial(owner.run_action, row.action),
             )
+
+    # ---- the session: opening ventures, running commands, what their workers post ----------
+    def open_venture(self, request: VentureRequest) -> None:
+        """Start (pitch…) or resume ({"resume": run_id}) a venture on the session worker."""
+        if self.busy is not None:
+            self.notify("Wait for the current step to finish.", severity="warning")
+            return
+        self.main.query_one(ActionBar).set_thinking(
+            "opening the venture…"
+            if "resume" in request
+            else "founding the company: org, rival and eight stages…"
+        )
+        self.game.open(request, self.router)
+        self.refresh_view()
+
+    def on_session_opened(self, message: SessionOpened) -> None:
+        session = message.session
+        replay = self.replay
+        self.game.adopt(session, replay.inbox)  # the listener (a worker thread) only feeds it
+        self.main.query_one(ActionBar).set_thinking(None)
+        replay.reset()
+        replay.push_many(session.events())
+        replay.flush()
+        self.main.query_one(MemoryPane).clear_marks()
+        self.snapshot()
+        self.main.reveal("story")
+        self.refresh_view()
+        if session.read_only:
+            ReadOnlyWatch(self, session)
+        self._continue()
+
+    def on_session_failed(self, message: SessionFailed) -> None:
+        self.game.failed()
+        self.main.query_one(ActionBar).set_thinking(None)
+        self.refresh_view()
+        self.notify(message.error, title="Venture not opened", severity="error", markup=False)
+        if message.request is not None and "resume" not in message.request:
+            self.action_new_venture(error=message.error)
+
+    def on_engine_notice(self, message: EngineNotice) -> None:
+        self.notify(message.message, title="Routing", severity="warning", markup=False)
+
+    def snapshot(self) -> None:
+        """Read the venture's view again (a failure keeps the last good view, and says so)."""
+        error = self.game.snapshot()
+        if error:
+            self.notify(error, severity="error", markup=False)
+
+    def command(
+        self,
+        label: str,
+        fn: Callable[[GameSession], object],
+        thinking: str | None = None,
+        *,
+        report: str = "",
+        on_refused: Callable[[str], None] | None = None,
+    ) -> bool:
+        """Run `fn(session)` on the session worker; False if something else is running.
+        `report` names the handler of its result (`worldforge_tui.reports`); `on_refused(reason)`
+        runs when the engine says no (a prompt reopens with the typed text)."""
+        if self.session is None:
+            self.notify(
+                f"No venture open: press {self.key_of('app.new')} to start one.",
+                severity="warning",
+                markup=False,
+            )
+            return False
+        if self.busy is not None:
+            self.notify("Wait for the current step to finish.", severity="warning")
+            return False
+        # refuses other commands and keys at once; the view follows if slow
+        self.game.run(label, fn, report=report, on_refused=on_refused)
+        self.replay.held = True  # its events come with its result, or with its busy view
+        self._busy_view = self.set_timer(BUSY_VIEW_AFTER, partial(self._show_busy, thinking))
+        return True
+
+    _busy_view: Timer | None = None
+
+    def _show_busy(self, thinking: str | None) -> None:
+        """The command is still running: grey what cannot be done now and say who is working
+        (unless a streamed call's progress line already does)."""
+        self._busy_view = None
+        self.replay.held = False
+        if self.busy is None:
+            return
+        bar = self.main.query_one(ActionBar)
+        if bar.thinking is None:
+            bar.set_thinking(thinking)
+        self.refresh_view()
+
+    _heap_frozen = False
+
+    def on_command_finished(self, message: CommandFinished) -> None:
+        self.game.finished()
+        if self._busy_view is not None:  # done before its busy view showed: none is needed
+            self._busy_view.stop()
+            self._busy_view = None
+        self.replay.held = False
+        if not self._heap_frozen:  # the venture and what its first step imported stay for good:
+            self._heap_frozen = True  # keep them out of full GC passes (after this frame)
+            self.call_after_refresh(heap.settle)
+        self.live.reset()
+        if message.undone and self.session is not None:  # its committed steps were taken back
+            self.replay.reset()
+            self.replay.push_many(self.session.events())
+        self.replay.flush()  # the step's events show with the step's result, not a tick later
+        self.main.query_one(ActionBar).set_thinking(None)
+        self.snapshot()
+        self.refresh_view()
+        if message.error:
+            self.notify(message.error, title="Not done", severity="error", markup=False)
+            if message.on_refused is not None and not message.crashed:
+                message.on_refused(message.error)
+        else:
+            self._show_what_is_next(message.label, message.result)
+            if message.report:  # the engine's result types load with the first result
+                from worldforge_tui.reports import REPORTS
+
+                REPORTS[message.report](self, message.result)
+        if self.snap is not None and self.snap.phase == "ended":
+            if _is_player_command(message.label):  # the step that ended it: the ending shows
+                from worldforge_tui.screens.end import EndScreen
+
+                self.push_screen(EndScreen(self.snap, self.key_of), self._end_choice)
+            return
+        if not message.error:
+            self._continue()
+
+    def _show_what_is_next(self, label: str, result: object) -> None:
+        """Bring forward the pane holding what the player decides next (what compact mode shows):
+        the receipt after a decision, the story when an artifact or a fork awaits."""
+        from engine.game.models import Receipt
+
+        if label == "what_if":  # a look at another version of the work: the board stays put
+            return
+        if isinstance(result, Receipt):
+            self.main.reveal("receipt")
+        elif self.snap is not None and self.snap.phase in ("gate", "fork"):
+            self.main.reveal("story")
+
+    def _continue(self) -> None:
+        """A stage's worker runs as soon as the stage begins, unless the brief holds a standup
+        (its reply binds the next stage and does not run it: the player runs it) or an event
+        waits (it is never answered for the player)."""
+        snap = self.snap
+        if not self.auto_run or snap is None or self.busy is not None:
+            return
+        if self.session is not None and self.session.read_only:
+            return
+        if snap.phase != "brief" or snap.standup or snap.pending_event is not None:
+            return
+        if snap.can.get("run_stage"):
+            self.player.give("stage.run")
+
+    # ---- streamed model calls and the memory pane ----------------------------------------
+    def on_live_tick(self, _message: LiveTick) -> None:
+        self.live.tick()
+
+    def action_cancel_call(self) -> None:
+        """Esc: cancel the action in flight, every model call of it; the run goes back to where it
+        stood before the action, which can run again."""
+        if self.busy is None or self.router is None:
+            return
+        self.router.cancel()
+        self.notify("Cancelling the model call…", title="Routing", markup=False, timeout=3)
+
+    def on_memory_pane_action_requested(self, message: MemoryPane.ActionRequested) -> None:
+        self.player.memory_request(message)
 
 
 def build_app(args: argparse.Namespace | None = None) -> WorldForgeApp:

@@ -5,7 +5,7 @@ only queues the event and, when none is pending, posts one `LiveTick` message; t
 everything queued into the live view (no text is built then) and marks the story's live section
 stale. The section builds its text when the screen paints, so a fast model costs one render per
 frame, never one widget write per token, and a piece waits for no timer but the next frame.
-Mixed into the app.
+The app owns one `LiveFeed` and hands it each `LiveTick`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 from textual.message import Message
 
-from worldforge_tui.host import AppHost
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
@@ -28,6 +27,7 @@ from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
 if TYPE_CHECKING:
     from engine.routing import Router
     from engine.routing.types import StreamEvent
+    from worldforge_tui.app import WorldForgeApp
 
 LATENCY_SAMPLES = 2000
 
@@ -156,127 +156,118 @@ def progress_line(event: StreamEvent) -> str:
     )
 
 
-class LiveWriting(AppHost):
+class LiveFeed:
     """The live section of the story pane and the progress line, fed by the router's watcher."""
 
-    _live_unwatch: Callable[[], None] | None = None
-
-    def live_attach(self, router: Router | None) -> None:
-        """Watch the router's streamed calls (once per router)."""
-        if router is None:
-            return
-        if getattr(self, "_live_router", None) is router:
-            return
-        if self._live_unwatch is not None:
-            self._live_unwatch()
-        self._live_lock = threading.Lock()
-        self._live_queue: list[StreamEvent] = []
-        self._live_posted = False
+    def __init__(self, app: WorldForgeApp) -> None:
+        self.app = app
+        self._lock = threading.Lock()
+        self._queue: list[StreamEvent] = []
+        self._posted = False
         # pieces of the current call not drawn yet: (its text's length with it, arrival)
-        self._live_pieces: deque[tuple[int, float]] = deque()
-        self._live_drawn: list[float] = []  # arrivals of pieces in the text being drawn
-        self._live_final: list[float] = []  # arrivals of pieces shown with the command's result
-        self._live_view = LiveView()
-        self._live_router = router
+        self._pieces: deque[tuple[int, float]] = deque()
+        self._drawn: list[float] = []  # arrivals of pieces in the text being drawn
+        self._final: list[float] = []  # arrivals of pieces shown with the command's result
+        self._view = LiveView()
+        self._router: Router | None = None
+        self._unwatch: Callable[[], None] | None = None
         # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it (a piece
         # in an unfinished word, key or number waits for the frame that shows it whole; the last
         # of an artifact, for the story to show the result), and how many pieces were never shown
         # (an attempt given up on).
-        self.live_latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
-        self.live_unshown = 0
-        self._live_unwatch = router.watch(self._live_event)
+        self.latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
+        self.unshown = 0
 
-    def _live_event(self, event: StreamEvent) -> None:
+    def attach(self, router: Router | None) -> None:
+        """Watch the router's streamed calls (once per router)."""
+        if router is None or router is self._router:
+            return
+        if self._unwatch is not None:
+            self._unwatch()
+        self._router = router
+        self._unwatch = router.watch(self._event)
+
+    def _event(self, event: StreamEvent) -> None:
         """Called on the worker thread: queue, and post one tick if none is pending."""
-        with self._live_lock:
-            self._live_queue.append(event)
-            if self._live_posted:
+        with self._lock:
+            self._queue.append(event)
+            if self._posted:
                 return
-            self._live_posted = True
-        self.post_message(LiveTick())
+            self._posted = True
+        self.app.post_message(LiveTick())
 
-    def on_live_tick(self, _message: LiveTick) -> None:
-        with self._live_lock:
-            events, self._live_queue = self._live_queue, []
-            self._live_posted = False
+    def tick(self) -> None:
+        """On the UI thread: fold what was queued into the live view and the progress line."""
+        with self._lock:
+            events, self._queue = self._queue, []
+            self._posted = False
         if not events:
             return
-        view = self._live_view
+        view = self._view
         for event in events:
             view.apply(event)
-            self._live_track(event)
-        if self.busy is None:  # the command already finished: its result is on screen
+            self.track(event)
+        if self.app.busy is None:  # the command already finished: its result is on screen
             view.clear()
             return
+        main = self.app.main
         if view.current is not None or view.done:
-            self.main.query_one(StoryPane).show_live(self._live_draw, self._live_shown)
+            main.query_one(StoryPane).show_live(self._draw, self._shown)
         last = events[-1]
         if last.kind != "end":
             waiting = not last.tokens
-            bar = self.main.query_one(ActionBar)
+            bar = main.query_one(ActionBar)
             bar.set_thinking(progress_line(last), clock=waiting and bar.clock_start is None)
 
-    def _live_track(self, event: StreamEvent) -> None:
+    def track(self, event: StreamEvent) -> None:
         """Note each streamed piece's arrival until a frame shows it: an ended standup line is
         drawn whole at the next frame; the rest of a served artifact with the command's result
-        (`live_reset`); an attempt given up on (a new one starts, or the call is cancelled or
-        served by the simulation) is never shown, and counted so."""
-        pieces = self._live_pieces
+        (`reset`); an attempt given up on (a new one starts, or the call is cancelled or served by
+        the simulation) is never shown, and counted so."""
+        pieces = self._pieces
         if event.kind == "delta":
             pieces.append((len(event.text or ""), event.at))
             return
         served = event.kind == "end" and event.model != "cancelled"
         if served and _is_standup(event):
-            self._live_pieces = deque((0, at) for _, at in pieces)
+            self._pieces = deque((0, at) for _, at in pieces)
             return
         if served and event.tier not in ("simulation", "replay"):
-            self._live_final.extend([*self._live_drawn, *(at for _, at in pieces)])
-            self._live_drawn = []
+            self._final.extend([*self._drawn, *(at for _, at in pieces)])
+            self._drawn = []
         else:
-            self.live_unshown += len(pieces)
+            self.unshown += len(pieces)
         pieces.clear()
 
-    def _live_draw(self) -> Content:
+    def _draw(self) -> Content:
         """The live section's text, built when the screen paints it (once a frame at most)."""
-        content = live_content(self._live_view) or Content("")
-        reach, pieces = self._live_view.reach, self._live_pieces
+        content = live_content(self._view) or Content("")
+        reach, pieces = self._view.reach, self._pieces
         while pieces and pieces[0][0] <= reach:
-            self._live_drawn.append(pieces.popleft()[1])
+            self._drawn.append(pieces.popleft()[1])
         return content
 
-    def _live_shown(self) -> None:
+    def _shown(self) -> None:
         """The text last built is drawn whole in this frame: its pieces are stamped right after the
         frame reaches the terminal."""
-        shown, self._live_drawn = self._live_drawn, []
-        if shown:
+        shown, self._drawn = self._drawn, []
+        self._stamp(shown)
+
+    def _stamp(self, arrivals: list[float]) -> None:
+        if arrivals:
 
             def stamp() -> None:
                 now = time.perf_counter()
-                self.live_latencies.extend(now - at for at in shown)
+                self.latencies.extend(now - at for at in arrivals)
 
-            self.call_after_refresh(stamp)
+            self.app.call_after_refresh(stamp)
 
-    def live_reset(self) -> None:
-        """A command finished: the next one starts a fresh live section."""
-        view = getattr(self, "_live_view", None)
-        if view is not None:
-            view.clear()
-            self.live_unshown += len(self._live_pieces) + len(self._live_drawn)
-            self._live_pieces.clear()
-            self._live_drawn = []
-            final, self._live_final = self._live_final, []
-            if final:  # the story draws the whole artifact with the command's result
-
-                def stamp() -> None:
-                    now = time.perf_counter()
-                    self.live_latencies.extend(now - at for at in final)
-
-                self.call_after_refresh(stamp)
-
-    def action_cancel_call(self) -> None:
-        """Esc: cancel the action in flight, every model call of it; the run goes back to where it
-        stood before the action, which can run again."""
-        if self.busy is None or self.router is None:
-            return
-        self.router.cancel()
-        self.notify("Cancelling the model call…", title="Routing", markup=False, timeout=3)
+    def reset(self) -> None:
+        """A command finished: the next one starts a fresh live section (the story draws the whole
+        artifact with the command's result)."""
+        self._view.clear()
+        self.unshown += len(self._pieces) + len(self._drawn)
+        self._pieces.clear()
+        self._drawn = []
+        final, self._final = self._final, []
+        self._stamp(final)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypedDict
 
 from textual.message import Message
 
@@ -11,9 +12,23 @@ if TYPE_CHECKING:
     from engine.session.api import GameSession
 
 
+class VentureRequest(TypedDict, total=False):
+    """What the new-venture form (or the CLI) asks for: a pitch and its choices, or a run to
+    resume."""
+
+    pitch: str
+    name: str | None
+    archetype: str
+    seed: int
+    reading: dict[str, str | None]  # the pitch's fields as the player confirmed them
+    resume: str | None
+
+
 class CommandFinished(Message):
     """A session command ended (result, or a one-line error; `crashed` for unexpected faults;
-    `undone` when the player cancelled it and the run went back to where it stood before)."""
+    `undone` when the player cancelled it and the run went back to where it stood before).
+    `report` names the handler of its result (`worldforge_tui.reports`; "" for none), as its
+    action row does; `on_refused` reopens the prompt it came from with the engine's reason."""
 
     def __init__(
         self,
@@ -22,10 +37,13 @@ class CommandFinished(Message):
         error: str | None = None,
         crashed: bool = False,
         undone: bool = False,
+        *,
+        report: str = "",
+        on_refused: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
         self.label, self.result, self.error, self.crashed = label, result, error, crashed
-        self.undone = undone
+        self.undone, self.report, self.on_refused = undone, report, on_refused
 
 
 class SessionOpened(Message):
@@ -39,7 +57,7 @@ class SessionOpened(Message):
 class SessionFailed(Message):
     """Starting or loading a venture failed with a one-line reason."""
 
-    def __init__(self, error: str, request: dict[str, Any] | None) -> None:
+    def __init__(self, error: str, request: VentureRequest | None) -> None:
         super().__init__()
         self.error, self.request = error, request
 

@@ -1,9 +1,9 @@
 """What the player does at the gate, the fork, the standup and the memory pane, as session commands.
 
-Mixed into the app: every command row of the action table takes one path (`give`): it checks the
-engine allows the command now, asks for text where the row says, shows the command's preview for
-the player to confirm where it has one, then hands the command to the app's session worker
-(`command`), which reports back by message.
+The app owns one `PlayerActions`: every command row of the action table takes one path (`give`):
+it checks the engine allows the command now, asks for text where the row says, shows the command's
+preview for the player to confirm where it has one, then hands the command to the app's session
+worker (`WorldForgeApp.command`), which reports back by message to the handler the row names.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from engine.errors import GameError
 from worldforge_tui import actions
 from worldforge_tui.glossary import fatal_text
-from worldforge_tui.host import AppHost
 from worldforge_tui.text.safe_text import first_line
 from worldforge_tui.widgets.action_bar import thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
@@ -22,10 +21,14 @@ from worldforge_tui.widgets.memory_pane import MemoryPane
 if TYPE_CHECKING:
     from engine.session.api import GameSession
     from engine.session.commands import Issued
+    from worldforge_tui.app import WorldForgeApp
 
 
-class PlayerActions(AppHost):
+class PlayerActions:
     """Gate, fork, standup and memory actions, each one session command."""
+
+    def __init__(self, app: WorldForgeApp) -> None:
+        self.app = app
 
     def give(self, row_id: str, said: str = "", error: str = "") -> None:
         """The one path for every command row (worldforge_tui.actions): if the engine allows the
@@ -36,11 +39,11 @@ class PlayerActions(AppHost):
 
         row = actions.BY_ID[row_id]
         kind = commands.named(row.command or "")
-        if kind is None or not self.can(kind.name):
+        if kind is None or not self.app.can(kind.name):
             return
-        if row.command == "run_stage" and self.snap is not None and self.snap.pending_event:
-            one, two = self.key_of("event.option_a"), self.key_of("event.option_b")
-            self.notify(  # running the stage would answer it with its default, for the player
+        if row.command == "run_stage" and self.app.snap is not None and self.app.snap.pending_event:
+            one, two = self.app.key_of("event.option_a"), self.app.key_of("event.option_b")
+            self.app.notify(  # running the stage would answer it with its default, for the player
                 f"An event waits for your answer: {one} or {two} first.",
                 title="Event",
                 markup=False,
@@ -52,31 +55,33 @@ class PlayerActions(AppHost):
         again = (lambda why: self._ask_again(row, said, why)) if row.prompt else None
         try:
             command = kind.from_said(said or row.said)
-            preview = command.preview(self.session.state) if self.session is not None else None
+            preview = (
+                command.preview(self.app.session.state) if self.app.session is not None else None
+            )
         except GameError as err:  # bad input: one clear line, the text comes back
             self._refused(row, said, first_line(err))
             return
         if preview is None:
-            self.issue(command, self._thinking(row), on_refused=again)
+            self.issue(command, self._thinking(row), report=row.report, on_refused=again)
             return
 
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.issue(command, self._thinking(row), on_refused=again)
+                self.issue(command, self._thinking(row), report=row.report, on_refused=again)
             elif row.prompt is not None:  # "no" goes back to the words, to change them
                 self._ask_again(row, said)
 
-        fatal = self.snap.fatal_options.get(preview.option or "") if self.snap else None
+        fatal = self.app.snap.fatal_options.get(preview.option or "") if self.app.snap else None
         warning = f"\n✖ {fatal_text(fatal)}." if fatal else ""
         from worldforge_tui.screens.dialogs import ConfirmScreen
 
-        self.push_screen(
+        self.app.push_screen(
             ConfirmScreen(
                 f"{preview.says}\nWill change: {preview.will_change}.{warning}\n"
                 f"{preview.verb.capitalize()} this way?",
                 yes_label=preview.verb.capitalize(),
                 default=not fatal,  # Enter goes on, unless what it reads as ends the run
-                key_of=self.key_of,
+                key_of=self.app.key_of,
             ),
             confirmed,
         )
@@ -97,12 +102,12 @@ class PlayerActions(AppHost):
         if row.prompt is not None:
             self._ask_again(row, said, why)
         else:
-            self.notify(why, title="Not done", severity="error", markup=False)
+            self.app.notify(why, title="Not done", severity="error", markup=False)
 
     def _thinking(self, row: actions.GameAction) -> str | None:
         """The thinking line while the row's command runs."""
         if row.working:
-            return thinking_text(row.working, self.snap, self.router)
+            return thinking_text(row.working, self.app.snap, self.app.router)
         return row.busy or None
 
     def issue(
@@ -110,10 +115,14 @@ class PlayerActions(AppHost):
         command: Issued[object],
         thinking: str | None = None,
         *,
+        report: str = "",
         on_refused: Callable[[str], None] | None = None,
     ) -> bool:
-        """Run any built command on the session worker, labelled by its name."""
-        return self.command(command.name, command.issue, thinking, on_refused=on_refused)
+        """Run any built command on the session worker, labelled by its name; `report` names the
+        handler of its result (`worldforge_tui.reports`)."""
+        return self.app.command(
+            command.name, command.issue, thinking, report=report, on_refused=on_refused
+        )
 
     def ask(
         self,
@@ -133,7 +142,7 @@ class PlayerActions(AppHost):
 
         from worldforge_tui.screens.dialogs import TextPromptScreen
 
-        self.push_screen(
+        self.app.push_screen(
             TextPromptScreen(
                 title, placeholder, submit_label=submit_label, initial=initial, error=error
             ),
@@ -141,17 +150,18 @@ class PlayerActions(AppHost):
         )
 
     # ---- memory pane requests ------------------------------------------------------------
-    def on_memory_pane_action_requested(self, message: MemoryPane.ActionRequested) -> None:
+    def memory_request(self, message: MemoryPane.ActionRequested) -> None:
+        """A memory pane key: its row's command, asked about first where it cannot be undone."""
         from engine.session import commands
 
-        if self.session is None:
-            self.notify("No venture open.", severity="warning")
+        if self.app.session is None:
+            self.app.notify("No venture open.", severity="warning")
             return
         if message.action == "what_if":  # only reads the save: a watching window may ask too
             self._what_if(message.ids[0])
             return
-        if self.session.read_only:
-            self.notify(
+        if self.app.session.read_only:
+            self.app.notify(
                 "This window is watching the venture (read-only): memory commands are made in "
                 "the window that holds it.",
                 severity="warning",
@@ -159,7 +169,11 @@ class PlayerActions(AppHost):
             )
             return
         if message.action == "prune":
-            self.command("prune", lambda s: s.memory.prune(game_day=s.state.day, dry_run=True))
+            self.app.command(
+                "prune",
+                lambda s: s.memory.prune(game_day=s.state.day, dry_run=True),
+                report=actions.BY_ID["memory.prune"].report,
+            )
         elif message.action == "consolidate":
             self._consolidate(message.ids)
         elif message.action == "forget_note":
@@ -167,16 +181,19 @@ class PlayerActions(AppHost):
 
             def forget_it(yes: bool | None) -> None:
                 if yes:
-                    self.issue(commands.ForgetNote.typed(note))
+                    self.issue(
+                        commands.ForgetNote.typed(note),
+                        report=actions.BY_ID["memory.forget_note"].report,
+                    )
 
             from worldforge_tui.screens.dialogs import ConfirmScreen
 
-            self.push_screen(
+            self.app.push_screen(
                 ConfirmScreen(
                     f"Forget note {note}? The next brief drops exactly the directions it binds; "
                     "every other note stands. This cannot be undone.",
                     yes_label="Forget",
-                    key_of=self.key_of,
+                    key_of=self.app.key_of,
                 ),
                 forget_it,
             )
@@ -184,17 +201,19 @@ class PlayerActions(AppHost):
 
             def confirmed(yes: bool | None) -> None:
                 if yes:
-                    self.issue(commands.ForgetMemories())
+                    self.issue(
+                        commands.ForgetMemories(), report=actions.BY_ID["memory.forget"].report
+                    )
 
             from worldforge_tui.screens.dialogs import ConfirmScreen
 
-            self.push_screen(
+            self.app.push_screen(
                 ConfirmScreen(
                     "Forget every memory of this venture? Workers lose "
                     "all binding direction. This cannot be undone. The venture, its pitch "
                     "and its log stay: `worldforge memory forget --run ID` deletes the whole run.",
                     yes_label="Forget",
-                    key_of=self.key_of,
+                    key_of=self.app.key_of,
                 ),
                 confirmed,
             )
@@ -209,14 +228,19 @@ class PlayerActions(AppHost):
 
             return without_each(s.conn, s.state.run_id, note_id)
 
-        self.command("what_if", derive, "re-deriving the work without this note…")
+        self.app.command(
+            "what_if",
+            derive,
+            "re-deriving the work without this note…",
+            report=actions.BY_ID["memory.what_if"].report,
+        )
 
     def _consolidate(self, ids: list[str], initial: str = "", error: str = "") -> None:
         from engine.session import commands
 
         if len(ids) < 2:
-            mark, fold = self.key_of("memory.mark"), self.key_of("memory.consolidate")
-            self.notify(
+            mark, fold = self.app.key_of("memory.mark"), self.app.key_of("memory.consolidate")
+            self.app.notify(
                 f"Mark at least two notes with {mark}, then press {fold}.",
                 severity="warning",
                 markup=False,
@@ -229,7 +253,11 @@ class PlayerActions(AppHost):
             except GameError as err:  # bad input: one clear line, the summary comes back
                 self._consolidate(ids, summary, first_line(err))
                 return
-            self.issue(command, on_refused=lambda why: self._consolidate(ids, summary, why))
+            self.issue(
+                command,
+                report=actions.BY_ID["memory.consolidate"].report,
+                on_refused=lambda why: self._consolidate(ids, summary, why),
+            )
 
         self.ask(
             f"One reviewed note replacing {len(ids)} notes:",

@@ -135,7 +135,7 @@ def readable(message: str) -> str:
     return " ".join(_NOTE_ID.sub("", _KIND_ID.sub(words, prose(message))).split()).lstrip(": ")
 
 
-def entry_from_event(event: Any) -> LogEntry:
+def entry_from_event(event: object) -> LogEntry:
     """Convert an engine `Event` (or any object/dict with its fields) into a `LogEntry`; never raises."""
     if isinstance(event, dict):
         get = event.get
@@ -207,9 +207,9 @@ class EventInbox:
     def __init__(self) -> None:
         self.entries: deque[LogEntry] = deque()  # append/popleft are atomic: no lock needed
 
-    def put(self, event: Any) -> None:
+    def put(self, event: object) -> None:
         """Convert one event (on the calling thread) and queue it."""
         self.entries.append(entry_from_event(event))
 
-    def put_many(self, events: Iterable[Any]) -> None:
+    def put_many(self, events: Iterable[object]) -> None:
         self.entries.extend(entry_from_event(event) for event in events)

@@ -56,7 +56,7 @@ def backend_status(settings: Settings, *, probe: bool = True) -> dict[str, str |
 
         store = CosmosMemoryStore(CosmosConfig.from_settings(settings), "status-probe")
         out["answers"] = store.ping()
-        out["detail"] = "vector ranking" if store.vector_enabled else "keyword ranking"
+        out["detail"] = "vector ranking" if store.partition.vector_enabled else "keyword ranking"
     except ImportError:
         from engine.version import install_hint
 

@@ -10,7 +10,7 @@ import concurrent.futures
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from azure.core.credentials import TokenCredential
 from azure.core.exceptions import AzureError, ServiceRequestError, ServiceResponseError
@@ -164,7 +164,58 @@ def ttl_seconds(kind: str, importance: float, game_day: int, expires_day: int | 
     return max(1, expires_day - game_day) * SECONDS_PER_GAME_DAY
 
 
-def doc_to_record(doc: dict[str, Any]) -> MemoryRecord:
+class Param(TypedDict):
+    """One parameter of a parameterised query (`@name`)."""
+
+    name: str
+    value: object
+
+
+class AuditDoc(TypedDict):
+    """One content-free audit row of a run, as a document of the audit container."""
+
+    id: str
+    runId: str
+    seq: int
+    operation: str
+    memoryIds: list[str]
+    reason: str
+    ts: str
+    gameDay: int | None
+
+
+class MemoryDoc(TypedDict, total=False):
+    """One note of a run as a document of the memories container (a projection holds some keys)."""
+
+    id: str
+    runId: str
+    seq: int
+    kind: str
+    status: str
+    author: str
+    importance: float
+    gameDay: int
+    ts: str
+    expiresDay: int | None
+    sourceIds: list[str]
+    stageId: str | None
+    axis: str | None
+    worker: str | None
+    reviewer: str | None
+    reinforced: int
+    supersededBy: str | None
+    consolidatedInto: str | None
+    payload: dict[str, Any] | None
+    ttl: int
+    text: str
+    norm: str
+    terms: list[str]
+    nTerms: int
+    embedding: list[float]
+    _etag: str  # the service's version of the document, for ETag-conditional writes
+
+
+def doc_to_record(doc: MemoryDoc) -> MemoryRecord:
     return MemoryRecord.from_dict(
         dict(
             id=doc["id"],
@@ -188,5 +239,5 @@ def doc_to_record(doc: dict[str, Any]) -> MemoryRecord:
     )
 
 
-def param(name: str, value: Any) -> dict[str, Any]:
+def param(name: str, value: object) -> Param:
     return {"name": name, "value": value}

@@ -6,41 +6,23 @@ semantic ids come from `memory.lifecycle` too.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
-
-from azure.core import MatchConditions
-from azure.cosmos import exceptions
+from typing import Any
 
 from memory import lifecycle
 from memory.cosmos.client import param
+from memory.cosmos.partition import Partition
 from memory.models import ConsolidationResult, ForgetReport
-
-if TYPE_CHECKING:
-    from memory.cosmos.store import CosmosMemoryStore
-
-
-def delete(store: CosmosMemoryStore, doc: dict[str, Any], *, conditional: bool = True) -> None:
-    kwargs: dict[str, Any] = {"partition_key": store.run_id}
-    if conditional:
-        kwargs.update(etag=doc["_etag"], match_condition=MatchConditions.IfNotModified)
-    # TTL or another writer deleted it already: the outcome stands
-    with contextlib.suppress(exceptions.CosmosResourceNotFoundError):
-        store._guard(lambda: store.memories.delete_item(doc["id"], **kwargs), missing_ok=True)
-    store._note_write()
 
 
 def consolidate(
-    store: CosmosMemoryStore, req: lifecycle.Consolidation, *, game_day: int, dry_run: bool
+    run: Partition, req: lifecycle.Consolidation, *, game_day: int, dry_run: bool
 ) -> ConsolidationResult:
     """Fold episodic notes into one reviewed semantic note: one query reads the sources and
     any earlier result, then one transactional batch creates the note (deterministic id) and
     archives every source on its ETag. A retry writes nothing but the audit event (under a
     deterministic id, so it restores an event a failed flush lost)."""
-    docs = {
-        d["id"]: d for d in store._docs("ARRAY_CONTAINS(@ids, c.id)", [param("@ids", req.wanted)])
-    }
+    docs = {d["id"]: d for d in run.docs("ARRAY_CONTAINS(@ids, c.id)", [param("@ids", req.wanted)])}
     notes = {
         i: lifecycle.Note(
             d["kind"],
@@ -56,16 +38,16 @@ def consolidate(
     if dry_run and result.status != "already_consolidated":
         return result
     if result.status == "dry_run":
-        note = store._new_doc(req.note(result.importance, game_day))
+        note = run.new_doc(req.note(result.importance, game_day))
         ops: list[tuple[Any, ...]] = [("create", (note,))]
         for i in req.ids:
             body = {k: v for k, v in docs[i].items() if not k.startswith("_")}
             body.update(consolidatedInto=req.semantic_id, status="archived", ttl=-1)
             ops.append(("replace", (i, body), {"if_match_etag": docs[i]["_etag"]}))
-        store._send_batch(store.memories, ops)
-        store._note_write()
+        run.send_batch(run.memories, ops)
+        run.note_write()
         result = replace(result, status="consolidated")
-    store.log(
+    run.log(
         "consolidate",
         [req.semantic_id, *req.ids],
         "reviewed-consolidation",
@@ -75,11 +57,11 @@ def consolidate(
     return result
 
 
-def forget_run(store: CosmosMemoryStore) -> ForgetReport:
+def forget_run(run: Partition) -> ForgetReport:
     """Delete every memory document of the run (the content-free audit survives)."""
-    docs = store._query("SELECT c.id FROM c WHERE c.runId = @run", [])
+    docs = run.query("SELECT c.id FROM c WHERE c.runId = @run", [])
     for doc in docs:
-        delete(store, doc, conditional=False)
-    store._seq = None
-    store.log("forget_run", [d["id"] for d in docs], "right-to-deletion", game_day=None)
-    return ForgetReport(run_id=store.run_id, deleted=len(docs), compacted=False)
+        run.delete({"id": doc["id"]}, conditional=False)
+    run.reread()
+    run.log("forget_run", [d["id"] for d in docs], "right-to-deletion", game_day=None)
+    return ForgetReport(run_id=run.run_id, deleted=len(docs), compacted=False)

@@ -10,24 +10,21 @@ way the two backends can rank apart, and only when embeddings are configured).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from memory import recall as ranking
 from memory.cosmos.client import LIVE, NOT_EXPIRED, doc_to_record, param
+from memory.cosmos.partition import Partition
 from memory.models import LIVE_STATUSES
-
-if TYPE_CHECKING:
-    from memory.cosmos.store import CosmosMemoryStore
 
 CANDIDATES = 200  # vector candidates fetched per recall (one page)
 
 
 def candidates(
-    store: CosmosMemoryStore, query: str, terms: Sequence[str], game_day: int
+    run: Partition, query: str, terms: Sequence[str], game_day: int
 ) -> ranking.Candidates:
     """The run's documents as the ranking reads them: every note counts in the statistics
     (archived ones too), the live ones are ranked."""
-    docs = {d["id"]: d for d in store._docs()}
+    docs = {d["id"]: d for d in run.docs()}
     held = {i: frozenset(d.get("terms") or ()) for i, d in docs.items()}
     # `nTerms` is missing on documents written before it was stored: distinct terms stand in
     length = {i: int(d.get("nTerms", len(held[i]))) for i, d in docs.items()}
@@ -56,14 +53,14 @@ def candidates(
         notes,
         stats,
         lambda keys: {k: doc_to_record(docs[str(k)]) for k in keys},
-        closeness=closeness(store, query, game_day),
+        closeness=closeness(run, query, game_day),
     )
 
 
-def closeness(store: CosmosMemoryStore, query: str, game_day: int) -> dict[int | str, float] | None:
+def closeness(run: Partition, query: str, game_day: int) -> dict[int | str, float] | None:
     """0..1 by note id from `VectorDistance`, or None without a vector policy and an embedder.
     VectorDistance gives a similarity for cosine and dot product, a distance for euclidean."""
-    vector = store._embed(query) if query.strip() else None
+    vector = run.embed(query) if query.strip() else None
     if vector is None:
         return None
     sql = (
@@ -73,11 +70,11 @@ def closeness(store: CosmosMemoryStore, query: str, game_day: int) -> dict[int |
     )
     params = [param("@embedding", vector), param("@day", game_day)]
     out: dict[int | str, float] = {}
-    for row in store._query(sql, params):
+    for row in run.query(sql, params):
         if row.get("distance") is None:
             continue
         value = float(row["distance"])
         out[row["doc"]["id"]] = (
-            1.0 / (1.0 + max(0.0, value)) if store.vector_function == "euclidean" else value
+            1.0 / (1.0 + max(0.0, value)) if run.vector_function == "euclidean" else value
         )
     return out

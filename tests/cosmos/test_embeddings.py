@@ -84,12 +84,12 @@ def test_vectors_are_written_and_a_failing_embedder_falls_back_to_keywords(
     base, _, reply = embeddings_server
     shim.vector_policy = True
     store = store_factory(config=shim_config, embedder=HttpEmbedder(base, "emb", api_key="k"))
-    assert store.vector_enabled
+    assert store.partition.vector_enabled
     store.remember(NewNote("context", "Banana farmers want leasing", author="system", game_day=1))
-    doc = store._docs()[0]
+    doc = store.partition.docs()[0]
     assert doc["embedding"] == [6.5, 2.5, 1.5, 0.5, 0.5]
     reply["mode"] = "down"
     store.remember(NewNote("context", "Grid fees went up", author="system", game_day=1))
-    assert "embedding" not in store._docs()[1]  # written without a vector, not refused
+    assert "embedding" not in store.partition.docs()[1]  # written without a vector, not refused
     res = store.recall("leasing", game_day=1)  # the query embedding fails: keywords rank
     assert any(r.text.startswith("Banana") for r in res.items)

@@ -29,7 +29,7 @@ PITCH = "Seed swaps for balcony gardeners in tower blocks"
 def _docs(store_factory, run_id: str) -> list[dict]:
     store = store_factory(run_id)
     return list(
-        store.memories.query_items(
+        store.partition.memories.query_items(
             "SELECT * FROM c WHERE c.runId = @run",
             parameters=[{"name": "@run", "value": run_id}],
             partition_key=run_id,
@@ -144,7 +144,9 @@ def test_a_404_is_an_outage_and_a_deleted_database_comes_back(
     assert game.memory_store_label().startswith("local-sqlite (azure-cosmos down: http-404")
     assert game.state.phase == "brief" and game.state.standup  # the standup ran after it
     shim.gone = False
-    store_factory(game.state.run_id).client.delete_database(shim_config.database)  # really gone
+    store_factory(game.state.run_id).partition.client.delete_database(
+        shim_config.database
+    )  # really gone
     game.give(RunStage)  # the retry reconnects, recreates the database and sends the outbox
     assert game.memory_store_label() == "azure-cosmos"
     assert failover(game).pending() == 0
@@ -219,7 +221,7 @@ def test_a_hanging_cosmos_is_given_up_at_its_deadline(shim, shim_config):
     from memory.cosmos.store import CosmosMemoryStore
 
     store = CosmosMemoryStore(replace(shim_config, read_timeout=30.0), "run-hang")
-    store.config = replace(store.config, deadline=1.0)
+    store.partition.config = replace(store.partition.config, deadline=1.0)
     shim.hang = True
     try:
         with pytest.raises(CosmosUnavailable, match="deadline"):

@@ -43,7 +43,7 @@ def _disk_hits(home: Path) -> list[str]:
 
 def _cosmos_hits(store_factory, database: str) -> list[str]:
     """Every document of every container in the test's database, as the service holds it."""
-    client = store_factory("scan-probe").client
+    client = store_factory("scan-probe").partition.client
     db = client.get_database_client(database)
     hits = []
     for container in db.list_containers():

@@ -18,7 +18,7 @@ PITCH = "A solar microgrid cooperative for rural farmers"
 
 def _docs(store):
     return list(
-        store.memories.query_items(
+        store.partition.memories.query_items(
             "SELECT * FROM c WHERE c.runId = @run",
             parameters=[{"name": "@run", "value": store.run_id}],
             partition_key=store.run_id,

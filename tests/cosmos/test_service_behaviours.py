@@ -118,7 +118,7 @@ def test_vector_distance_ranks_when_the_container_has_a_policy(shim, shim_config
         return [1.0 if a in low else 0.01 for a in axes]
 
     store = store_factory(config=shim_config, embedder=embed)
-    assert store.vector_enabled
+    assert store.partition.vector_enabled
     store.remember(
         NewNote("context", "Leasing batteries to farms", author="system", game_day=1, importance=1)
     )

@@ -141,7 +141,9 @@ def test_harden_prune_consolidate_forget_and_audit(store_factory):
     assert all("Clinics" not in str(a.to_dict()) for a in store.audit())
     forgotten = store.forget_run()
     assert forgotten.deleted == 1 and store.records() == []
-    raw = list(store.memories.query_items("SELECT * FROM c", enable_cross_partition_query=True))
+    raw = list(
+        store.partition.memories.query_items("SELECT * FROM c", enable_cross_partition_query=True)
+    )
     assert raw == []  # no document of the run is left
     store.flush_cloud()
     assert store.audit()[-1].operation == "forget_run"  # the content-free audit outlives it
@@ -164,7 +166,7 @@ def test_ttl_follows_retention(store_factory):
     store.remember(NewNote("procedural", "Binding", author="ceo", game_day=1))
     docs = {
         d["text"]: d
-        for d in store.memories.query_items(
+        for d in store.partition.memories.query_items(
             "SELECT * FROM c WHERE c.runId = @run",
             parameters=[{"name": "@run", "value": "run-a"}],
             partition_key="run-a",
@@ -172,7 +174,7 @@ def test_ttl_follows_retention(store_factory):
     }
     assert docs["Low value note"]["ttl"] == 4 * 86_400
     assert docs["High value note"]["ttl"] == -1 and docs["Binding"]["ttl"] == -1
-    assert store.memories.read()["defaultTtl"] == -1  # TTL on, no container default
+    assert store.partition.memories.read()["defaultTtl"] == -1  # TTL on, no container default
 
 
 def test_updates_are_etag_conditional(store_factory):
@@ -180,7 +182,7 @@ def test_updates_are_etag_conditional(store_factory):
 
     store = store_factory()
     rec = store.remember(NewNote("context", "Farmers lease batteries", author="system", game_day=1))
-    before = store._docs()[0]
+    before = store.partition.docs()[0]
     other = store_factory()  # a second writer restates the note: its ETag moves
     assert (
         other.remember(
@@ -189,7 +191,7 @@ def test_updates_are_etag_conditional(store_factory):
         == 1
     )
     with pytest.raises(StaleWrite):
-        store._replace(before, {"importance": 9})
+        store.partition.replace(before, {"importance": 9})
     assert store.get(rec.id).importance == 5.0  # the stale write changed nothing
 
 
@@ -202,7 +204,7 @@ def test_pagination_reads_every_page(store_factory):
             )
         )
     pages = list(
-        store.memories.query_items(
+        store.partition.memories.query_items(
             "SELECT * FROM c WHERE c.runId = @run ORDER BY c.seq",
             parameters=[{"name": "@run", "value": store.run_id}],
             partition_key=store.run_id,
@@ -210,7 +212,10 @@ def test_pagination_reads_every_page(store_factory):
         ).by_page()
     )
     assert [len(list(p)) for p in pages] == [10, 10, 5]
-    assert store._query("SELECT * FROM c WHERE c.runId = @run", [], page_size=10)[24]["seq"] == 25
+    assert (
+        store.partition.query("SELECT * FROM c WHERE c.runId = @run", [], page_size=10)[24]["seq"]
+        == 25
+    )
     assert len(store.records()) == 25
 
 

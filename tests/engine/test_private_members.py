@@ -1,14 +1,17 @@
-"""No module of the engine reaches into another's private members: a `_name` is imported only
+"""No module of the engine or memory reaches into another's private members: a `_name` is imported only
 where it is defined, and `x._name` is read or set only in the module that defines `_name` (as a
 function, a class member or an attribute it sets). Balance once saved and restored the session's
-`_next_id` from outside; the session now offers `mark()`."""
+`_next_id` from outside; the session now offers `mark()`. The Cosmos store's lifecycle and recall
+steps once called eight of its private members; they now use the run's partition
+(`memory.cosmos.partition`) through its public methods."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parents[2] / "engine"
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("engine", "memory")
 PUBLIC_ANYWAY = {"_replace", "_asdict", "_fields", "_make"}  # a named tuple's public API
 # logs.py marks an exception it has logged with a name of its own (set and read only there)
 OWN_MARKS = {"logs.py": {"_worldforge_logged"}}
@@ -50,12 +53,13 @@ def reaches(path: Path, marks: set[str] | frozenset[str] = frozenset()) -> list[
     return found
 
 
-def test_no_engine_module_uses_another_modules_private_members():
+def test_no_engine_or_memory_module_uses_another_modules_private_members():
     found = {}
-    for path in ENGINE.rglob("*.py"):
-        name = str(path.relative_to(ENGINE))
-        if hits := reaches(path, OWN_MARKS.get(name, set())):
-            found[name] = hits
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            name = str(path.relative_to(ROOT / package))
+            if hits := reaches(path, OWN_MARKS.get(name, set()) if package == "engine" else set()):
+                found[f"{package}/{name}"] = hits
     assert found == {}
 
 

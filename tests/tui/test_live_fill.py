@@ -57,9 +57,9 @@ def test_an_attempt_given_up_on_is_counted_never_shown_and_holds_nothing_back() 
     abandoned attempt's (whose text was longer), which are counted as never shown."""
     from collections import deque
 
-    from worldforge_tui.live_writing import LiveWriting
+    from worldforge_tui.live_writing import LiveFeed
 
-    host = SimpleNamespace(_live_pieces=deque(), _live_drawn=[], _live_final=[], live_unshown=0)
+    host = LiveFeed(SimpleNamespace())  # type: ignore[arg-type]  # tracking never reaches the app
 
     def event(kind: str, text: str = "", at: float = 0.0, tier: str = "local"):
         return SimpleNamespace(
@@ -67,10 +67,10 @@ def test_an_attempt_given_up_on_is_counted_never_shown_and_holds_nothing_back() 
         )
 
     for i, text in enumerate(['{"a": "one', '{"a": "one two', '{"a": "one two three']):
-        LiveWriting._live_track(host, event("delta", text, float(i)))
-    LiveWriting._live_track(host, event("start"))  # a re-ask: the first answer was refused
-    assert host.live_unshown == 3 and not host._live_pieces
-    LiveWriting._live_track(host, event("delta", '{"a": "x', 5.0))
-    assert list(host._live_pieces) == [(len('{"a": "x'), 5.0)]
-    LiveWriting._live_track(host, event("end", '{"a": "x"}', 6.0))
-    assert host._live_final == [5.0] and not host._live_pieces  # shown with the stage's result
+        host.track(event("delta", text, float(i)))
+    host.track(event("start"))  # a re-ask: the first answer was refused
+    assert host.unshown == 3 and not host._pieces
+    host.track(event("delta", '{"a": "x', 5.0))
+    assert list(host._pieces) == [(len('{"a": "x'), 5.0)]
+    host.track(event("end", '{"a": "x"}', 6.0))
+    assert host._final == [5.0] and not host._pieces  # shown with the stage's result

@@ -14,6 +14,7 @@ from engine.session.api import GameSession
 from engine.session.commands import RunStage
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.live_writing import LiveFeed
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import StoryPane
 
@@ -64,14 +65,14 @@ async def test_artifact_fields_appear_while_the_worker_writes(
     deltas: list[Any] = []
     router.watch(lambda e: deltas.append(e) if e.kind == "delta" else None)
     renders = []  # what the live section drew, frame by frame
-    original = WorldForgeApp._live_draw
+    original = LiveFeed._draw
 
     def draw(self):
         drawn = original(self)
         renders.append(drawn.plain)
         return drawn
 
-    monkeypatch.setattr(WorldForgeApp, "_live_draw", draw)
+    monkeypatch.setattr(LiveFeed, "_draw", draw)
     app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp_path, router=router)
     async with app.run_test(size=(120, 40)) as pilot:
         await _wait_for(pilot, lambda: "tok/s" in (app.main.query_one(ActionBar).thinking or ""))
@@ -95,8 +96,8 @@ async def test_artifact_fields_appear_while_the_worker_writes(
     assert len({len(r) for r in written}) > 2  # the section grew as fields completed
     # measured for bench.tui_stream: every piece, from its arrival to the frame that shows it
     # whole, or counted as never shown live (the last ones of a call that ends first)
-    assert len(app.live_latencies) + app.live_unshown == len(deltas)
-    assert len(app.live_latencies) >= len(deltas) - 3
+    assert len(app.live.latencies) + app.live.unshown == len(deltas)
+    assert len(app.live.latencies) >= len(deltas) - 3
 
 
 async def test_escape_cancels_cleanly_and_the_stage_runs_again(

@@ -74,7 +74,7 @@ async def test_hostile_text_in_pitch_reason_answer_and_artifact(tmp_path):
         run = app.session.state.current
         run.artifact["summary"] = HOSTILE
         run.artifact["features"] = ["[red]x[/red]", "\x1b[5m blink", LONG]
-        app._snapshot()
+        app.snapshot()
         app.refresh_view()
         await pilot.pause()
         story = text_of(app, "#story-body")
@@ -92,7 +92,9 @@ async def test_hostile_text_in_pitch_reason_answer_and_artifact(tmp_path):
 
         await pilot.press("a")
         await settle(app, pilot)
-        app.give("fork.own")  # typed text cannot carry ESC; paste-like input goes in directly
+        app.player.give(
+            "fork.own"
+        )  # typed text cannot carry ESC; paste-like input goes in directly
         await pilot.pause()
         app.screen.query_one("#prompt-input", Input).value = "[bold]go[/] \x1b[2J"
         await pilot.press("enter")

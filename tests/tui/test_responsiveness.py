@@ -112,10 +112,10 @@ async def test_keys_typed_while_the_engine_loads_do_what_the_welcome_says(tmp_pa
 async def test_a_step_done_before_its_busy_view_is_due_never_shows_one(tmp_path, monkeypatch):
     """A step that finishes before BUSY_VIEW_AFTER goes straight to its result: no thinking
     line, no greyed buttons, and its log rows come with the result, not a flush before it."""
-    from worldforge_tui import session_runner
+    from worldforge_tui import app as app_module
     from worldforge_tui.widgets.action_bar import ActionBar
 
-    monkeypatch.setattr(session_runner, "BUSY_VIEW_AFTER", 60.0)  # never due in this test
+    monkeypatch.setattr(app_module, "BUSY_VIEW_AFTER", 60.0)  # never due in this test
     shown: list[str] = []
     real = ActionBar.set_thinking
 

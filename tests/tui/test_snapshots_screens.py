@@ -46,7 +46,7 @@ async def fatal_fork(pilot) -> None:
         await pilot.press({"gate": "a", "fork": "1", "brief": "g"}[app.snap.phase])
         await settle(app, pilot)
     near_a_line(app.session)
-    app._snapshot()
+    app.snapshot()
     app.refresh_view()
     app.main.reveal("story")
     await pilot.pause()

@@ -17,7 +17,7 @@ async def test_play_warns_when_the_asked_tier_never_answered(tmp_path, monkeypat
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
-        assert app.route_fallbacks
+        assert app.game.route_fallbacks
     warning = app.tier_warning()
     assert warning and warning.startswith("a model tier was asked for (local) and none answered")
     assert "unreachable" in warning

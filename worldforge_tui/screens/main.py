@@ -96,9 +96,14 @@ class MainScreen(StyledOnMount, Screen[None]):
         # first frame (the breakpoint class all ~50 of them, the status bar's its own).
         self._width = self._opening_width()
         self.add_class(
-            *self._get_breakpoint_classes(self._width, self.HORIZONTAL_BREAKPOINTS),
+            self.breakpoint_class(self._width),
             update=False,  # styled once, when it mounts (restyling now parsed the CSS early)
         )
+
+    @classmethod
+    def breakpoint_class(cls, width: int) -> str:
+        """The class Textual's resize gives a board `width` columns wide (its breakpoints)."""
+        return "-wide" if width >= cls.COMPACT_BELOW else "-compact"
 
     def _opening_width(self) -> int:
         try:
@@ -301,7 +306,7 @@ class MainScreen(StyledOnMount, Screen[None]):
 
     def action_give(self, row_id: str) -> None:
         """Every command row's action: the app's one path gives the row's command."""
-        self.wf.give(row_id)
+        self.wf.player.give(row_id)
 
     @on(Button.Pressed, "#actions Button")
     async def _button(self, event: Button.Pressed) -> None:

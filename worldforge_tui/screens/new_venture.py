@@ -10,7 +10,7 @@ the title and the buttons, which stay in view; the hint says what Enter does."""
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -23,6 +23,7 @@ from textual.widgets import Button, Input, Label, Select
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_tui import actions
+from worldforge_tui.messages import VentureRequest
 from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.safe_text import literal, literal_line
 from worldforge_tui.widgets.bounded_input import BoundedInput
@@ -46,7 +47,7 @@ REACTION_S = 0.3
 HINT = "Enter starts the venture · Tab moves to the next field · Esc cancels"
 
 
-class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
+class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
     """Dismisses with {"pitch","name","archetype","seed","reading"}, {"resume": run_id}, or None
     (cancel); "reading" holds the four fields as the player confirmed them."""
 

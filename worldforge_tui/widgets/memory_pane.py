@@ -104,7 +104,9 @@ class MemoryList(OptionList):
     laying out once more while a step ran)."""
 
     def watch_show_vertical_scrollbar(self) -> None:
-        self._clear_caches()
+        # Replacing a prompt is Textual's public way to make the list wrap its options again.
+        if self.option_count:
+            self.replace_option_prompt_at_index(0, self.get_option_at_index(0).prompt)
 
 
 class MemoryPane(Vertical):

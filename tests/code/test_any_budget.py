@@ -1,0 +1,32 @@
+"""`Any` in product code only goes down: the lines of engine, memory and the worldforge_* packages
+that say `Any` outside import statements (`python -m tests.code.any_count`) stay within BUDGET.
+
+The issue's target is 250. The count was 329 on main when this test was written and 304 after the
+Cosmos documents, audit rows and query parameters became TypedDicts; lower BUDGET as real types
+(TypedDict, Protocol, concrete classes) replace more, until it reaches the target."""
+
+from __future__ import annotations
+
+from tests.code.any_count import count, counts
+
+TARGET = 250  # the issue's
+BUDGET = 304  # today's count: a new `Any` fails this test
+
+
+def test_product_code_says_any_no_more_than_the_budget():
+    total = sum(counts().values())
+    assert total <= BUDGET, f"{total} lines say `Any` (budget {BUDGET}): {counts().most_common(5)}"
+
+
+def test_the_budget_never_rises_above_what_was_counted_on_main():
+    assert TARGET <= BUDGET <= 329
+
+
+def test_the_count_skips_import_lines_and_counts_each_line_that_says_any():
+    source = (
+        "from typing import (\n    Any,\n    cast,\n)\n"
+        "x: dict[str, Any] = {}\n"
+        "def f(a: Any) -> list[Any]: ...\n"
+        "# Anything and AnyStr are other words\n"
+    )
+    assert count(source) == 2  # two lines (the second says it twice)
