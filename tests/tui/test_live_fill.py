@@ -55,11 +55,10 @@ def test_a_piece_counts_as_shown_only_once_its_word_is_drawn() -> None:
 def test_an_attempt_given_up_on_is_counted_never_shown_and_holds_nothing_back() -> None:
     """The token → story figure's bookkeeping: a new attempt's pieces are not queued behind the
     abandoned attempt's (whose text was longer), which are counted as never shown."""
-    from collections import deque
 
     from worldforge_tui.live_writing import LiveFeed
 
-    host = LiveFeed(SimpleNamespace())  # type: ignore[arg-type]  # tracking never reaches the app
+    host = LiveFeed(SimpleNamespace())  # tracking never reaches the app
 
     def event(kind: str, text: str = "", at: float = 0.0, tier: str = "local"):
         return SimpleNamespace(
