@@ -9,7 +9,8 @@ secrets) are replaced with ``[redacted]``, so ordinary prose about tokens, keys 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import fields
 from functools import cache, lru_cache
 from typing import Any
 
@@ -345,25 +346,33 @@ _ATOMS = (int, float, bool, type(None))  # leaves that hold no text: returned as
 
 def scrub_obj(obj: Any) -> Any:
     """Return a scrubbed copy of JSON-like data: every str scrubbed, secret-named fields redacted.
+    A dataclass record is copied as the dict of its fields, as `dataclasses.asdict` copies it (an
+    event payload given as a record is copied once, here, not once by asdict and again here).
 
     Leaves are handled in the loop (a venture's event payloads hold ~25 leaves each), so only
     nested containers cost a call."""
     if isinstance(obj, str):
         return scrub(obj)
     if isinstance(obj, dict):
-        out: dict[Any, Any] = {}
-        for key, value in obj.items():
-            if isinstance(value, str):
-                secret = value and isinstance(key, str) and is_secret_field(key)
-                out[key] = REDACTED if secret else scrub(value)
-            elif type(value) in _ATOMS:
-                out[key] = value
-            else:
-                out[key] = scrub_obj(value)
-        return out
+        return _scrub_items(obj.items())
+    if hasattr(type(obj), "__dataclass_fields__"):
+        return _scrub_items((f.name, getattr(obj, f.name)) for f in fields(obj))
     if isinstance(obj, list | tuple):
         items = [
             scrub(v) if type(v) is str else v if type(v) in _ATOMS else scrub_obj(v) for v in obj
         ]
         return items if isinstance(obj, list) else tuple(items)
     return obj
+
+
+def _scrub_items(items: Iterable[tuple[Any, Any]]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for key, value in items:
+        if isinstance(value, str):
+            secret = value and isinstance(key, str) and is_secret_field(key)
+            out[key] = REDACTED if secret else scrub(value)
+        elif type(value) in _ATOMS:
+            out[key] = value
+        else:
+            out[key] = scrub_obj(value)
+    return out

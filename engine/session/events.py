@@ -97,6 +97,11 @@ def _ensure(conn: sqlite3.Connection) -> None:
 register_schema("events", _ensure)
 
 
+# What an event's payload is given as: JSON-like data, or a record (a dataclass: its fields), which
+# the scrub copies into plain data once (scrub_obj) instead of asdict copying it first.
+Payload = Mapping[str, object] | Record
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -114,7 +119,7 @@ def make_event(
     type: str,
     actor: str,
     message: str,
-    payload: Mapping[str, object] | None = None,
+    payload: Payload | None = None,
     game_day: int = 0,
 ) -> Event:
     """Build one event with its message and payload scrubbed of secrets (nothing written yet)."""

@@ -43,7 +43,7 @@ from engine.language.composition import slot as compose_slot
 from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count, join_prose
 from engine.routing import RouteResult
-from engine.session.events import Event, EventType, make_event
+from engine.session.events import Event, EventType, Payload, make_event
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
 from worldforge_textkit import clip, content_words, has_phrase, words
@@ -110,7 +110,7 @@ class Step:
         type_: EventType,
         actor: str,
         message: str,
-        payload: Mapping[str, object] | Callable[[], Mapping[str, object]] | None = None,
+        payload: Payload | Callable[[], Payload] | None = None,
     ) -> None:
         """Queue one event with the run's next id (written with the step's transaction). A
         payload that is costly to build (a whole receipt or rubric as a dict) can be given as a
@@ -235,12 +235,12 @@ def found(step: Step) -> None:
         "orgdesigner",
         f"Org chartered: {len(st.org)} roles",
         {
-            "org": [asdict(w) for w in st.org],
+            "org": list(st.org),
             "monthly_burn_usd": st.economics.monthly_burn_usd,
         },
     )
     a = st.antagonist
-    step.emit(E.ANTAGONIST_FORGED, "antagonist", f"Rival forged: {a.name}", asdict(a))
+    step.emit(E.ANTAGONIST_FORGED, "antagonist", f"Rival forged: {a.name}", a)
     step.emit(
         E.WORLD_DESIGNED,
         "narrator",
@@ -281,7 +281,7 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
             "stage_id": stage.id,
             "goal": stage.goal,
             "attempt": run.attempt,
-            "directive": asdict(st.directive) if st.directive else None,
+            "directive": st.directive,
             "memory_injected": run.memory_injected,
         },
     )
@@ -312,15 +312,15 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
             "attempt": run.attempt,
             "score": r.final,
             "drift": r.drift,
-            "rubric": asdict(r),
+            "rubric": r,
             "served_by": result.served_by,
             "model": result.model,
             "fallback_reason": result.fallback_reason,
-            "attempts": [asdict(a) for a in result.attempts],
+            "attempts": list(result.attempts),
             "iq_hits": [{"source": h["source"], "origin": h["origin"]} for h in run.knowledge_hits],
             "memory_injected": run.memory_injected,
             "tools_called": run.tools_called,
-            "usage": asdict(result.usage),
+            "usage": result.usage,
             "artifact": run.artifact,
             "raw_text": result.raw_text,
             "memory_dispositions": dispositions,
@@ -393,7 +393,7 @@ def approve(step: Step) -> Dilemma:
         E.DILEMMA_POSED,
         "narrator",
         f"{posed.title} {clip(posed.prompt, 90)}",
-        lambda: asdict(posed),
+        posed,
     )
     st.phase = "fork"
     return posed
@@ -668,12 +668,10 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             else None
         ),
     )
-    step.emit(
-        E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", lambda: asdict(receipt)
-    )
+    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", receipt)
     mv = move(st, rule_id, stage.id)
     st.moves.append(mv)
-    step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, lambda: asdict(mv))
+    step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, mv)
     final = st.stage_index + 1 >= len(st.stages)  # the last fork: the closing weeks follow
     step.days(int(TUNING["days_per_fork"] + (TUNING["days_after_final"] if final else 0)))
     report = step.memory.harden(game_day=st.day)
@@ -802,11 +800,11 @@ def world_event(step: Step, after_stage: str) -> None:
             E.WORLD_EVENT,
             "world",
             f"{ev.title}: {ev.text} Choose {opts} (default {ev.default})",
-            asdict(ev),
+            ev,
         )
     else:
         st.world_events.append(ev)
-        step.emit(E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} ({ev.effect_line})", asdict(ev))
+        step.emit(E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} ({ev.effect_line})", ev)
 
 
 def answer_event(step: Step, key: str, *, by_default: bool = False) -> WorldEvent:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+from typing import ClassVar
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -76,6 +79,33 @@ def test_scrub_obj_recurses_and_redacts_secret_fields() -> None:
     assert out["usage"] == {"max_tokens": 12, "prompt_tokens": 3}
     assert out["tags"] == (REDACTED,)
     assert data["api_key"] == "short"  # a new object; the input is untouched
+
+
+@dataclasses.dataclass
+class _Leaf:
+    note: str
+    tags: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass
+class _Payload:
+    api_key: str
+    leaves: list[_Leaf]
+    usage: dict[str, int]
+    day: int = 3
+    ignored: ClassVar[str] = "not a field"
+
+
+def test_a_record_is_scrubbed_as_the_dict_asdict_makes_of_it() -> None:
+    """An event payload given as a record: one copy, the same data asdict then scrub_obj gave."""
+    rec = _Payload("short", [_Leaf("pw is sk-" + "x" * 30, ("AKIAIOSFODNN7EXAMPLE",))], {"n": 1})
+    out = scrub_obj(rec)
+    assert out == scrub_obj(dataclasses.asdict(rec))
+    assert type(out) is dict and type(out["leaves"][0]) is dict
+    assert list(out) == ["api_key", "leaves", "usage", "day"]
+    assert out["api_key"] == REDACTED and out["leaves"][0]["tags"] == (REDACTED,)
+    assert rec.api_key == "short" and out["usage"] is not rec.usage  # a copy; the record untouched
+    assert scrub_obj(_Payload) is _Payload  # a record's class is not a record
 
 
 @settings(max_examples=150, deadline=None)
