@@ -11,10 +11,10 @@ from __future__ import annotations
 import contextvars
 import logging
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 _LOGGER = "worldforge"
 LOG_FILENAME = "worldforge.log"
@@ -141,7 +141,7 @@ def log_exception(err: BaseException, context: dict[str, Any] | None = None) -> 
     return log_path()
 
 
-def _session_ids(session: Any, cmd: str) -> dict[str, object]:
+def _session_ids(session: object, cmd: str) -> dict[str, object]:
     state = getattr(session, "state", None)
     stage = getattr(state, "stage", None) if state is not None else None
     return {
@@ -154,7 +154,7 @@ def _session_ids(session: Any, cmd: str) -> dict[str, object]:
 
 
 @contextmanager
-def logged(session: Any, cmd: str) -> Iterator[None]:
+def logged(session: object, cmd: str) -> Iterator[None]:
     """Run a session command inside its correlation ids; log an unexpected error (not a
     GameError) with a traceback before it goes on up, so the front end can show one line."""
     from engine.errors import GameError
@@ -171,9 +171,22 @@ def logged(session: Any, cmd: str) -> Iterator[None]:
             raise
 
 
-def log_event(event: Any) -> None:
+class LoggedEvent(Protocol):
+    """What the log reads of a session event (engine.session.events.Event)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def run_id(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def payload(self) -> Mapping[str, object]: ...
+
+
+def log_event(event: LoggedEvent) -> None:
     """Session listener: route fallbacks go to the log as warnings with their run, stage, attempt."""
-    if getattr(event, "type", None) != "ROUTE_FALLBACK":
+    if event.type != "ROUTE_FALLBACK":
         return
     try:
         p = event.payload

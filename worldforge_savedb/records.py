@@ -17,7 +17,7 @@ class Record:  # noqa: PLW1641 - unhashable unless frozen (FrozenRecord), as wit
 
     __dataclass_fields__: ClassVar[dict[str, Any]]  # every record is a dataclass
 
-    def _compared(self) -> tuple[Any, ...]:
+    def _compared(self) -> tuple[object, ...]:
         return tuple(getattr(self, f.name) for f in fields(self) if f.compare)
 
     def __eq__(self, other: object) -> bool:

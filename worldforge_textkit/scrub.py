@@ -365,8 +365,8 @@ def scrub_obj(obj: Any) -> Any:
     return obj
 
 
-def _scrub_items(items: Iterable[tuple[Any, Any]]) -> dict[Any, Any]:
-    out: dict[Any, Any] = {}
+def _scrub_items(items: Iterable[tuple[object, object]]) -> dict[object, object]:
+    out: dict[object, object] = {}
     for key, value in items:
         if isinstance(value, str):
             secret = value and isinstance(key, str) and is_secret_field(key)

@@ -160,14 +160,14 @@ def _model_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def asyncio_submit(coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+def asyncio_submit(coro: Coroutine[object, object, T]) -> concurrent.futures.Future[T]:
     """Start a coroutine on the router loop; the caller waits on the future as long as it may."""
     import asyncio
 
     return asyncio.run_coroutine_threadsafe(coro, _model_loop())
 
 
-def _run_sync(coro: Coroutine[Any, Any, T]) -> T:
+def _run_sync(coro: Coroutine[object, object, T]) -> T:
     """Run a coroutine on the router loop and wait for it (from any thread, even one running a
     loop of its own)."""
     return asyncio_submit(coro).result()
@@ -534,7 +534,7 @@ class Router:
 
     def _bounded(
         self,
-        coro: Coroutine[Any, Any, _Served | None],
+        coro: Coroutine[object, object, _Served | None],
         deadline: float,
         targets: list[Target],
         trace: _Trace,

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from engine.routing.target import Target
+
+if TYPE_CHECKING:
+    from httpx import AsyncClient
 
 OLLAMA_DEFAULT = 4096
 MIN_ANSWER = 512  # tokens an artifact needs at the least: below this the call is not worth sending
@@ -143,7 +146,7 @@ def _with(messages: list[dict[str, str]], system: str | None, dropped: int) -> l
 
 
 async def read_window(
-    target: Target, client: Any, configured: int, within: float = 2.0
+    target: Target, client: AsyncClient, configured: int, within: float = 2.0
 ) -> Window | None:
     """The model's window: the setting when given, else what the server says (None: it does not
     say, or not within `within` seconds). `client` is an httpx AsyncClient."""
@@ -162,7 +165,7 @@ async def read_window(
     return None
 
 
-async def read_loading(target: Target, client: Any, within: float) -> bool:
+async def read_loading(target: Target, client: AsyncClient, within: float) -> bool:
     """Whether the server says the model is loading or not loaded yet (this request loads it):
     llama.cpp's /health answers 503 while it loads; Ollama's /api/ps and LM Studio's
     /api/v0/models/{id} list what is loaded. False when it does not say (or not in time)."""
@@ -192,7 +195,7 @@ async def read_loading(target: Target, client: Any, within: float) -> bool:
     return False
 
 
-async def _get(client: Any, url: str, **kw: Any) -> Any:
+async def _get(client: AsyncClient, url: str, **kw: Any) -> Any:
     """A JSON answer from GET (or POST with `json=`), None on any error status or non-JSON body."""
     try:
         resp = await (client.post(url, **kw) if "json" in kw else client.get(url, **kw))
@@ -206,11 +209,11 @@ async def _get(client: Any, url: str, **kw: Any) -> Any:
         return None
 
 
-def _int(value: Any) -> int | None:
+def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
-async def _vllm(target: Target, client: Any) -> Window | None:
+async def _vllm(target: Target, client: AsyncClient) -> Window | None:
     data = await _get(client, f"{target.endpoint.rstrip('/')}/models")
     for row in (data or {}).get("data") or () if isinstance(data, dict) else ():
         if isinstance(row, dict) and row.get("id") == target.model:
@@ -219,7 +222,7 @@ async def _vllm(target: Target, client: Any) -> Window | None:
     return None
 
 
-async def _llama_cpp(target: Target, client: Any) -> Window | None:
+async def _llama_cpp(target: Target, client: AsyncClient) -> Window | None:
     data = await _get(client, f"{root_of(target.endpoint)}/props")
     if not isinstance(data, dict):
         return None
@@ -229,7 +232,7 @@ async def _llama_cpp(target: Target, client: Any) -> Window | None:
     return Window(size, "llama.cpp") if size else None
 
 
-async def _lmstudio(target: Target, client: Any) -> Window | None:
+async def _lmstudio(target: Target, client: AsyncClient) -> Window | None:
     data = await _get(client, f"{root_of(target.endpoint)}/api/v0/models/{quote(target.model)}")
     if not isinstance(data, dict):
         return None
@@ -237,7 +240,7 @@ async def _lmstudio(target: Target, client: Any) -> Window | None:
     return Window(size, "lmstudio") if size else None
 
 
-async def _ollama(target: Target, client: Any) -> Window | None:
+async def _ollama(target: Target, client: AsyncClient) -> Window | None:
     root = root_of(target.endpoint)
     if not isinstance(await _get(client, f"{root}/api/version"), dict):
         return None  # not Ollama
