@@ -29,6 +29,8 @@ from typing import Any
 
 import pytest
 
+from worldforge_tui.screens.new_venture import REACTION_S
+
 pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is not installed")
 aiohttp = pytest.importorskip("aiohttp", reason="aiohttp (textual-serve's server) is missing")
 
@@ -218,6 +220,9 @@ async def play_a_stage(page: Page) -> None:
         await page.send(
             "Input.dispatchMouseEvent", type=kind, x=20, y=400, button="left", clickCount=1
         )
+    # A player reads the form before typing: keys within a reaction time of it appearing are
+    # taken as aimed at the welcome frame behind it (new_venture.REACTION_S), so wait that long.
+    await asyncio.sleep(REACTION_S + 0.5)
     await page.type("Repair bookings for independent bike shops")
     await page.until("independent bike", "Reading:")
     await page.key("Enter", "Enter", 13, "\r")
@@ -225,7 +230,7 @@ async def play_a_stage(page: Page) -> None:
     await page.key("a", "KeyA", 65, "a")
     await page.until("ARTIFACT_APPROVED", "DILEMMA_POSED")
     await page.key("1", "Digit1", 49, "1")
-    await page.until("Standup")
+    await page.until("AGENT_STANDUP")  # the standup after the fork, in the replay log
 
 
 @pytest.fixture
