@@ -359,10 +359,14 @@ class ClauseReader:
     def _near_key(self, f: Fig) -> str | None:
         """The number key whose word sits nearest before the figure ("keep churn under 3% and
         the burn under $30,000": the $30,000 is the burn), or just after it ("£90 CAC"); None
-        when no key word is near ("a £90 CAC on a £40 sensor": the £40 is a price)."""
+        when no key word is near ("a £90 CAC on a £40 sensor": the £40 is a price). A key word
+        right after the figure ("£40 to get a landlord") is the nearest of all."""
         v = self.v
         lem = [t.lemma for t in self.cl.tokens]
         spots = [(k, c) for k in range(len(lem)) if (c := v.match(v.number_keys, lem, k))]
+        right_after = [c for k, c in spots if k == f.j]
+        if right_after:  # "spend more than £40 to get a landlord": what the £40 buys is the key
+            return str(right_after[0].row["key"])
         before = [(f.i - k, c) for k, c in spots if f.i - 6 <= k < f.i]
         if before:
             return str(min(before, key=lambda x: x[0])[1].row["key"])

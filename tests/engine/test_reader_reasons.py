@@ -1,0 +1,55 @@
+"""Causes of silent and spurious readings on the build part (issue 43, continued), one test per
+cause: a reason said after an own answer, and the number key said right after a figure."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.language.reader import read_text
+
+
+@pytest.mark.parametrize(
+    ("said", "fork", "option"),
+    [
+        # the reason names the other option's words: it is why not, never a vote for it
+        (
+            "tech. fashion drops get us in trouble with the brands",
+            {"A": "Tech companies doing launches", "B": "Fashion brands doing drops"},
+            "A",
+        ),
+        # the answer names both options' words; the reason names what only one adds
+        (
+            "dinners. lunchboxes are a different business",
+            {"A": "Dinners only", "B": "Dinners + kids' lunchboxes"},
+            "A",
+        ),
+        ("Slack. Teams users don't buy things", {"A": "Slack", "B": "Microsoft Teams"}, "A"),
+        (
+            "FB groups, merchants see us as competition",
+            {"A": "Builders' merchants", "B": "Facebook Marketplace groups"},
+            "B",
+        ),
+        # a statement that is the answer's own words still counts when nothing came before it
+        ("the vans are better", {"A": "Station kiosks", "B": "Delivery vans"}, "B"),
+    ],
+)
+def test_a_statement_after_the_answer_is_a_reason_not_a_vote(said, fork, option):
+    assert read_text(said, source="own", fork=fork).option == option
+
+
+def test_a_reason_breaks_no_tie_it_does_not_name():
+    fork = {"A": "UK only", "B": "UK + US"}
+    assert read_text("uk. we don't have visas", source="own", fork=fork).option is None
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        ("we can't spend more than £40 to get a landlord", "cac"),  # what the £40 buys
+        ("keep the spend under £12k", "burn"),
+        ("keep churn under 3%", "churn"),
+    ],
+)
+def test_the_key_said_right_after_a_figure_is_its_key(said, key):
+    got = [d for d in read_text(said, source="standup").directions if d.axis == "number"]
+    assert [d.key for d in got] == [key]
