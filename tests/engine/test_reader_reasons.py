@@ -53,3 +53,24 @@ def test_a_reason_breaks_no_tie_it_does_not_name():
 def test_the_key_said_right_after_a_figure_is_its_key(said, key):
     got = [d for d in read_text(said, source="standup").directions if d.axis == "number"]
     assert [d.key for d in got] == [key]
+
+
+def test_a_figure_inside_a_quoted_claim_is_the_claims_words_not_a_target():
+    r = read_text("pls dont say 'saves 5 hours a week', we've never measured that", source="standup")
+    assert [(d.axis, d.do, d.value) for d in r.directions] == [
+        ("claim", False, "saves 5 hours a week")
+    ]
+
+
+def test_a_count_said_after_the_week_does_not_date_it():
+    r = read_text("Launch week 6 with 20 laptops", source="option")
+    assert sorted((d.axis, d.amount) for d in r.directions) == [("number", 20.0), ("timeline", 6.0)]
+    r = read_text("we need 40 paying sites by week 12", source="standup")
+    assert [d.axis for d in r.directions] == ["number"]  # "by week 12" dates the 40
+
+
+@pytest.mark.parametrize(
+    "said", ["can we make it feel more premium without changing anything", "not the summer one"]
+)
+def test_a_pronoun_is_no_thing_to_leave_out(said):
+    assert not [d for d in read_text(said, source="standup").directions if d.axis == "exclusion"]

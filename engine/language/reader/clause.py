@@ -158,9 +158,12 @@ class ClauseReader:
         )
         if key_cue:
             cx.last_key = str(key_cue.row["key"])
+        quoted = self._quoted_at()
         for f in figures_of(low, v, keyed=key_cue is not None):
             if any(x in self.used for x in range(f.i, f.j)) or not self._is_figure(f):
                 continue
+            if f.i in quoted and len(quoted) >= 3:
+                continue  # "dont say 'saves 5 hours a week'": the figure is the quote's words
             op = self._op(f)
             rejected = self._rejected_fig(f)
             key = self._figure_key(f, op, near=key_cue is not None)
@@ -601,7 +604,10 @@ class ClauseReader:
                     "number", True, i, j, f"week {fmt(n)}", amount=n, op="max", key="breakeven"
                 )
                 continue
-            dated = any(f.key in ("customers", "mrr") for f in self.out) or low[i - 1 : i] == ["by"]
+            at_char = self.cl.tokens[i].start  # "40 by week 12" dates the 40; "Launch week 6
+            dated = low[i - 1 : i] == ["by"] or any(  # with 20 laptops" launches in week 6
+                f.key in ("customers", "mrr") and f.end <= at_char for f in self.out
+            )
             if dated and any(f.axis == "number" for f in self.out):
                 continue  # "40 by week 12" dates a target
             r = self.add("timeline", True, i, j, f"week {fmt(n)}", amount=n)
@@ -930,6 +936,8 @@ class ClauseReader:
             return None
         if number_of(vt[0].low, v) or vt[0].low in ("$", "£", "€") or vt[0].low in NOT_VALUES:
             return None
+        if vt[-1].low in v.lists["pronouns"] and not any(t.text in QUOTES for t in vt):
+            return None  # "without changing anything": a pronoun's head is no thing to leave out
         quote = quoted_spans(cl, j, j + len(run) + 2)
         if quote and claimish(quote, v) and c.words != ("avoid", "the", "word"):
             return "claim"
