@@ -74,3 +74,21 @@ def test_a_count_said_after_the_week_does_not_date_it():
 )
 def test_a_pronoun_is_no_thing_to_leave_out(said):
     assert not [d for d in read_text(said, source="standup").directions if d.axis == "exclusion"]
+
+
+def test_of_two_options_refusing_one_picks_the_other():
+    fork = {"A": "Glastonbury", "B": "Small festivals in Wales"}
+    r = read_text("I'd rather not do Glastonbury. the Welsh ones", source="own", fork=fork)
+    assert r.option == "B"
+
+
+@pytest.mark.parametrize(
+    ("said", "fork"),
+    [
+        ("uk. we don't have visas", {"A": "UK only", "B": "UK + US"}),
+        ("month 18?", {"A": "Break even at month 12", "B": "Break even at month 24"}),
+    ],
+)
+def test_an_own_answer_that_picks_nothing_and_binds_nothing_is_asked_about(said, fork):
+    r = read_text(said, source="own", fork=fork)
+    assert (r.option, r.directions, r.asked, r.ask_why) == (None, [], True, "no_option")

@@ -131,6 +131,9 @@ class _Picker:
         if best > 0 and len(winners) > 1:  # a tie: the option a reason alone names is set aside
             least = min(self.aside[k] for k in winners)
             winners = [k for k in winners if self.aside[k] == least]
+        against = [k for k, sc in self.scores.items() if sc < 0]
+        if best == 0 and len(self.keys) == 2 and len(against) == 1:
+            return winners[0]  # "I'd rather not do Glastonbury": of two, the one not refused
         return winners[0] if best > 0 and len(winners) == 1 else None
 
     def _set_aside(self, idx: int) -> None:

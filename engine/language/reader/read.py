@@ -444,7 +444,7 @@ def _first_num(low: list[str]) -> str:
 def _ask(cx: Ctx, out: Reading) -> None:
     """Whether a careful reader asks: money with no currency, a price or name refused with no
     replacement, a date with no week, a request that names nothing, "both" where both can't be,
-    a bare "neither"."""
+    a bare "neither", an own answer that picks no option and binds nothing."""
     ds = out.directions
     low = cx.low
     why = ""
@@ -489,6 +489,8 @@ def _ask(cx: Ctx, out: Reading) -> None:
         and not _chatter(cx)
     ):
         why = "names_nothing"
+    elif cx.source == "own" and cx.fork and not ds and out.option is None and not _chatter(cx):
+        why = "no_option"  # "uk. we don't have visas" of "UK only" / "UK + US": which one?
     why = why or out.ask_why
     out.asked, out.ask_why = bool(why), why
 
