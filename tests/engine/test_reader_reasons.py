@@ -92,3 +92,21 @@ def test_of_two_options_refusing_one_picks_the_other():
 def test_an_own_answer_that_picks_nothing_and_binds_nothing_is_asked_about(said, fork):
     r = read_text(said, source="own", fork=fork)
     assert (r.option, r.directions, r.asked, r.ask_why) == (None, [], True, "no_option")
+
+
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        # a singular word before "and" shares the head after it
+        ("through the wine and spirits wholesalers", ["wine and spirits wholesalers"]),
+        ("sell to cafes and restaurants", ["cafes", "restaurants"]),
+        ("skip the blogs and podcasts", ["blogs", "podcasts"]),
+    ],
+)
+def test_a_list_splits_on_its_items_not_inside_one(said, values):
+    assert [d.value for d in read_text(said, source="standup").directions] == values
+
+
+def test_how_the_work_reads_now_binds_nothing():
+    r = read_text("this reads like it's for kids", source="rejection")
+    assert not [d for d in r.directions if d.axis == "audience"]

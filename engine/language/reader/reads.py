@@ -715,6 +715,10 @@ def list_items(utt: Utterance, run: list[Token], axis: str, v: Vocab) -> list[tu
     lw = [t for t in left if t.is_word]
     if not (len(lw) >= 2 or left[0].is_cap or right[0].is_cap or is_people(lw, v)):
         return [whole]
+    bare = [t for t in lw if t.low not in ARTICLES]
+    rw = [t for t in right if t.is_word]
+    if len(bare) == 1 and bare[0].lemma == bare[0].low and len(rw) >= 2 and not bare[0].is_cap:
+        return [whole]  # "the wine and spirits wholesalers": a singular word shares the head
     out = [x for x in (tidy_value(utt, left), tidy_value(utt, right)) if x]
     return out or [whole]
 

@@ -162,6 +162,7 @@ def vocab() -> Vocab:
             "time_low",
             "time_high",
             "staying",
+            "describing",
         )
     }
     return Vocab(
