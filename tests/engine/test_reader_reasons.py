@@ -110,3 +110,33 @@ def test_a_list_splits_on_its_items_not_inside_one(said, values):
 def test_how_the_work_reads_now_binds_nothing():
     r = read_text("this reads like it's for kids", source="rejection")
     assert not [d for d in r.directions if d.axis == "audience"]
+
+
+@pytest.mark.parametrize(
+    ("option", "axis"),
+    [("Dinners only", "scope"), ("Digital onboarding checklists", "scope"), ("Reminders app", "scope")],
+)
+def test_things_that_end_like_doers_are_not_people(option, axis):
+    from engine.language.reader.read import option_directions
+
+    assert [d.axis for d in option_directions(option)] == [axis]
+
+
+def test_an_options_when_is_no_scope():
+    from engine.language.reader.read import option_directions
+
+    got = option_directions("Launch week 5, before term")
+    assert [(d.axis, d.value) for d in got] == [("timeline", "week 5")]
+
+
+def test_both_where_both_cannot_be_asks_and_binds_neither():
+    r = read_text("both", source="own", fork={"A": "Launch in Clifton", "B": "Launch in Bedminster"})
+    assert (r.asked, r.ask_why, r.directions) == (True, "both_cannot", [])
+
+
+def test_a_figure_said_of_others_in_an_own_answer_sets_no_target():
+    fork = {"A": "Couples", "B": "Wedding planners"}
+    r = read_text("both but start with planners, they bring 20 weddings each", source="own", fork=fork)
+    assert not [d for d in r.directions if d.axis == "number"]
+    r = read_text("we need 30 paying sites", source="own", fork=fork)
+    assert [(d.key, d.amount) for d in r.directions if d.axis == "number"] == [("customers", 30.0)]

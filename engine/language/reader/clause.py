@@ -83,6 +83,8 @@ _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
 _NEGATING = (("not",), ("no",), ("never",))
+# A clause about others ("they bring 20 weddings each") reports a fact, it sets no target.
+_THIRD_PERSON = frozenset(("they", "they're", "they'll", "he", "she", "it", "it's", "there"))
 
 
 def _doer(word: str) -> bool:
@@ -263,7 +265,7 @@ class ClauseReader:
         )
         if noun_at is None or not (
             any(t in TARGET_CUES for t in low)
-            or cx.source in ("own", "option")
+            or (cx.source in ("own", "option") and low[0] not in _THIRD_PERSON)
             or before in ("just", "only")
             or rejected
         ):

@@ -493,6 +493,8 @@ def _ask(cx: Ctx, out: Reading) -> None:
         why = "no_option"  # "uk. we don't have visas" of "UK only" / "UK + US": which one?
     why = why or out.ask_why
     out.asked, out.ask_why = bool(why), why
+    if why == "both_cannot":  # "both" of two towns: asked, and neither option's words bind
+        out.directions = [d for d in ds if not d.option]
 
 
 def _chatter(cx: Ctx) -> bool:
@@ -535,6 +537,9 @@ def option_directions(text: str, *, unit: str | None = None) -> list[Read]:
     return [replace(d) for d in _option_cached(text, unit)]
 
 
+_WHEN_LEADS = frozenset(("before", "after", "until", "during", "by", "from"))
+
+
 def _option_bare(text: str) -> list[Read]:
     """An option's words that no cue places ("Bristol", "Delivery riders", "Formal"): a person
     word is an audience, a channel word a channel, a known place a place, a capitalised made-up
@@ -542,6 +547,8 @@ def _option_bare(text: str) -> list[Read]:
     utt = parse(text)
     v = vocab()
     toks = [t for t in utt.tokens if t.is_word]
+    if toks and toks[0].low in _WHEN_LEADS:
+        return []  # "Launch week 5, before term": when, not what
     if len(toks) > 1 and (toks[0].low in IMPERATIVE_CUES or toks[0].low in CLAUSE_VERBS):
         toks = toks[1:]  # "Stay Bristol-only": the place, not a name "Stay …"
     if not toks or len(toks) > 6:
