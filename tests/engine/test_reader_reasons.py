@@ -56,7 +56,9 @@ def test_the_key_said_right_after_a_figure_is_its_key(said, key):
 
 
 def test_a_figure_inside_a_quoted_claim_is_the_claims_words_not_a_target():
-    r = read_text("pls dont say 'saves 5 hours a week', we've never measured that", source="standup")
+    r = read_text(
+        "pls dont say 'saves 5 hours a week', we've never measured that", source="standup"
+    )
     assert [(d.axis, d.do, d.value) for d in r.directions] == [
         ("claim", False, "saves 5 hours a week")
     ]
@@ -114,7 +116,11 @@ def test_how_the_work_reads_now_binds_nothing():
 
 @pytest.mark.parametrize(
     ("option", "axis"),
-    [("Dinners only", "scope"), ("Digital onboarding checklists", "scope"), ("Reminders app", "scope")],
+    [
+        ("Dinners only", "scope"),
+        ("Digital onboarding checklists", "scope"),
+        ("Reminders app", "scope"),
+    ],
 )
 def test_things_that_end_like_doers_are_not_people(option, axis):
     from engine.language.reader.read import option_directions
@@ -130,13 +136,17 @@ def test_an_options_when_is_no_scope():
 
 
 def test_both_where_both_cannot_be_asks_and_binds_neither():
-    r = read_text("both", source="own", fork={"A": "Launch in Clifton", "B": "Launch in Bedminster"})
+    r = read_text(
+        "both", source="own", fork={"A": "Launch in Clifton", "B": "Launch in Bedminster"}
+    )
     assert (r.asked, r.ask_why, r.directions) == (True, "both_cannot", [])
 
 
 def test_a_figure_said_of_others_in_an_own_answer_sets_no_target():
     fork = {"A": "Couples", "B": "Wedding planners"}
-    r = read_text("both but start with planners, they bring 20 weddings each", source="own", fork=fork)
+    r = read_text(
+        "both but start with planners, they bring 20 weddings each", source="own", fork=fork
+    )
     assert not [d for d in r.directions if d.axis == "number"]
     r = read_text("we need 30 paying sites", source="own", fork=fork)
     assert [(d.key, d.amount) for d in r.directions if d.axis == "number"] == [("customers", 30.0)]
