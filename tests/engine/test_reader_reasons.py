@@ -150,3 +150,21 @@ def test_a_figure_said_of_others_in_an_own_answer_sets_no_target():
     assert not [d for d in r.directions if d.axis == "number"]
     r = read_text("we need 30 paying sites", source="own", fork=fork)
     assert [(d.key, d.amount) for d in r.directions if d.axis == "number"] == [("customers", 30.0)]
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("forget the delivery bit", "delivery"),  # a vague head names its modifier
+        ("drop the per-seat thing", "per-seat"),
+        ("not homeowners with a garage full of stuff", "homeowners with a garage full of stuff"),
+    ],
+)
+def test_a_vague_head_names_the_word_before_it(said, value):
+    got = [d.value for d in read_text(said, source="rejection").directions]
+    assert got == [value]
+
+
+def test_a_name_keeps_its_vague_looking_word():
+    r = read_text("keep Library of Things", source="rejection")
+    assert [d.value for d in r.directions] == ["Library of Things"]

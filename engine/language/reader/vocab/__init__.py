@@ -163,6 +163,7 @@ def vocab() -> Vocab:
             "time_high",
             "staying",
             "describing",
+            "vague_heads",
         )
     }
     return Vocab(
