@@ -168,3 +168,9 @@ def test_a_vague_head_names_the_word_before_it(said, value):
 def test_a_name_keeps_its_vague_looking_word():
     r = read_text("keep Library of Things", source="rejection")
     assert [d.value for d in r.directions] == ["Library of Things"]
+
+
+def test_free_needs_no_currency_and_a_figure_still_does():
+    r = read_text("free. always free. we're a charity", source="rejection")
+    assert (r.asked, [d.amount for d in r.directions if d.axis == "price"]) == (False, [0.0])
+    assert read_text("charge 20 a month", source="rejection").ask_why == "no_currency"

@@ -453,8 +453,8 @@ def _ask(cx: Ctx, out: Reading) -> None:
         t in money_words and low[k + 1 : k + 2] != ["of"] for k, t in enumerate(low)
     ) and not any(d.axis in ("price", "number") and d.amount is not None for d in ds):
         why = "price_amount"  # "twelve-ish dollars": money the reader cannot read
-    elif any(d.axis == "price" and d.do and d.amount is not None and not d.currency for d in ds):
-        why = "no_currency"
+    elif any(d.axis == "price" and d.do and d.amount and not d.currency for d in ds):
+        why = "no_currency"  # "free" is free in any currency: nothing to ask
     elif any(d.axis == "price" and not d.do for d in ds) and not any(
         d.axis == "price" and d.do for d in ds
     ):
