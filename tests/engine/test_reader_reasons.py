@@ -174,3 +174,10 @@ def test_free_needs_no_currency_and_a_figure_still_does():
     r = read_text("free. always free. we're a charity", source="rejection")
     assert (r.asked, [d.amount for d in r.directions if d.axis == "price"]) == (False, [0.0])
     assert read_text("charge 20 a month", source="rejection").ask_why == "no_currency"
+
+
+def test_what_comes_after_a_greater_than_sign_is_set_aside():
+    fork = {"A": "Launch with 10 songs", "B": "Launch with 50 songs"}
+    r = read_text("10 good ones > 50 meh ones", source="own", fork=fork)
+    assert r.option == "A"
+    assert [(d.amount, d.value) for d in r.directions if d.axis == "number"] == [(10.0, "10")]

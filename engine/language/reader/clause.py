@@ -259,6 +259,7 @@ class ClauseReader:
                 if self.cl.tokens[x].is_word
                 and (low[x].endswith("s") or low[x] in ("people", "staff"))
                 and low[x] not in NOT_PEOPLE_PLURALS
+                and low[x] not in self.v.lists["pronouns"]  # "50 meh ones": no customers
                 and not low[x].endswith("'s")
             ),
             None,
@@ -383,6 +384,8 @@ class ClauseReader:
         low = self.low
         if low[max(0, f.i - 1) : f.i] == ["not"] or low[max(0, f.i - 2) : f.i] in _SET_AGAINST:
             return True  # "$45 rather than $30": the $30 is the one set aside
+        if ">" in low[: f.i]:
+            return True  # "10 good ones > 50 meh ones": the one after ">" is the one set aside
         if self.cl.question and f.i <= 1 and f.j >= len(low) and self.cx.source != "own":
             return True  # "£149??": the figure alone, questioned
         text_after = " ".join(low[f.j :])

@@ -161,8 +161,8 @@ class _Picker:
         neg = any(x in NEG or x in CANT or x == "rather" for x in prev) and not (
             "no" in prev and self.low[idx - 1 : idx] == [","]
         )
-        if neg or idx in self.against:
-            return -1.0
+        if neg or idx in self.against or ">" in self.low[:idx]:
+            return -1.0  # "10 good ones > 50 meh ones": what comes after ">" is set aside
         return 0.0 if idx in self.reasons else 1.0
 
     def _choose(self, key: str) -> None:
