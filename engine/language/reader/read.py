@@ -382,6 +382,16 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
     """A clause with no direction: commentary (chatter, a reason, a question) or unread."""
     low = cl.low
     lists = cx.v.lists
+    if _obliges(low) and not cl.question and not _chatter(cx):
+        return Part(
+            "unread",
+            cl.start,
+            cl.end,
+            words,
+            "vague",
+            f"“{words}” asks for a change I cannot place on price, audience, channel, "
+            "scope, place, launch week, a claim, the tone, a number or the name.",
+        )
     if (
         cl.question
         or any(
@@ -426,6 +436,15 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
             "scope, place, launch week, a claim, the tone, a number or the name.",
         )
     return Part("commentary", cl.start, cl.end, words)
+
+
+_OBLIGING = frozenset(("should", "shouldn't", "must", "mustn't"))
+
+
+def _obliges(low: list[str]) -> bool:
+    """ "It should ONLY summarise", "we shouldn't promise it prevents ALL leaks": the clause
+    asks for a change (what the work or we should do) within its first three words."""
+    return any(t in _OBLIGING for t in low[1:3]) and low[0] in SUBJECTS | {"the", "copy", "this"}
 
 
 def _money_like(low: list[str], k: int) -> bool:
