@@ -31,7 +31,8 @@ Matching is lenient on surface form and strict on meaning:
 - a price must agree on amount (to the cent), op, period (a unit price on its unit's head word)
   and currency ($, £, € or none); a price with no amount (relative: "half the price") on the
   direction of change (down or up);
-- a number on key, amount and op; a timeline on its week (or, relative, on earlier / later);
+- a number on key, amount and op; a timeline on its week (or, relative, on earlier / later;
+  a relative week with neither, "one week from now", on its words);
 - a tone on its one value.
 
 Run: `.venv/bin/python -m bench.reading --json [--part build|heldout|both]`. The baseline (the
@@ -238,6 +239,8 @@ def matches(label: Mapping[str, Any], p: Produced) -> bool:
         week = _figure(label["value"]) if label["value"].startswith("week") else None
         if week is not None:
             return _close(week, p.amount)
+        if _change(label["value"]) is None and _change(p.value) is None:
+            return p.amount is None and same_value(label["value"], p.value)  # "one week from now"
         return _change(label["value"]) is not None and _change(label["value"]) == _change(p.value)
     if axis == "tone":
         return p.value.lower() == label["value"]

@@ -57,3 +57,11 @@ def test_another_figure_on_the_same_slot_is_still_an_inversion() -> None:
     outcomes, spurious = _score({"expect": [MONTH]}, [READ_YEAR], asked=True)
     assert outcomes == ["inverted"]
     assert spurious == [False]
+
+
+def test_a_relative_week_with_no_direction_matches_on_its_words() -> None:
+    label = {"axis": "timeline", "do": True, "value": "one week from now"}
+    said = {"axis": "timeline", "do": True, "value": "one week from now"}
+    assert _score({"expect": [label]}, [said]) == [["read"], [False]]
+    later = {"axis": "timeline", "do": True, "value": "two weeks from now"}
+    assert _score({"expect": [label]}, [later]) == [["silent"], [True]]

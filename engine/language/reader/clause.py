@@ -83,6 +83,8 @@ _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
 _NEGATING = (("not",), ("no",), ("never",))
+# A clause about others ("they bring 20 weddings each") reports a fact, it sets no target.
+_THIRD_PERSON = frozenset(("they", "they're", "they'll", "he", "she", "it", "it's", "there"))
 
 
 def _doer(word: str) -> bool:
@@ -158,9 +160,12 @@ class ClauseReader:
         )
         if key_cue:
             cx.last_key = str(key_cue.row["key"])
+        quoted = self._quoted_at()
         for f in figures_of(low, v, keyed=key_cue is not None):
             if any(x in self.used for x in range(f.i, f.j)) or not self._is_figure(f):
                 continue
+            if f.i in quoted and len(quoted) >= 3:
+                continue  # "dont say 'saves 5 hours a week'": the figure is the quote's words
             op = self._op(f)
             rejected = self._rejected_fig(f)
             key = self._figure_key(f, op, near=key_cue is not None)
@@ -254,13 +259,14 @@ class ClauseReader:
                 if self.cl.tokens[x].is_word
                 and (low[x].endswith("s") or low[x] in ("people", "staff"))
                 and low[x] not in NOT_PEOPLE_PLURALS
+                and low[x] not in self.v.lists["pronouns"]  # "50 meh ones": no customers
                 and not low[x].endswith("'s")
             ),
             None,
         )
         if noun_at is None or not (
             any(t in TARGET_CUES for t in low)
-            or cx.source in ("own", "option")
+            or (cx.source in ("own", "option") and low[0] not in _THIRD_PERSON)
             or before in ("just", "only")
             or rejected
         ):
@@ -359,10 +365,14 @@ class ClauseReader:
     def _near_key(self, f: Fig) -> str | None:
         """The number key whose word sits nearest before the figure ("keep churn under 3% and
         the burn under $30,000": the $30,000 is the burn), or just after it ("£90 CAC"); None
-        when no key word is near ("a £90 CAC on a £40 sensor": the £40 is a price)."""
+        when no key word is near ("a £90 CAC on a £40 sensor": the £40 is a price). A key word
+        right after the figure ("£40 to get a landlord") is the nearest of all."""
         v = self.v
         lem = [t.lemma for t in self.cl.tokens]
         spots = [(k, c) for k in range(len(lem)) if (c := v.match(v.number_keys, lem, k))]
+        right_after = [c for k, c in spots if k == f.j]
+        if right_after:  # "spend more than £40 to get a landlord": what the £40 buys is the key
+            return str(right_after[0].row["key"])
         before = [(f.i - k, c) for k, c in spots if f.i - 6 <= k < f.i]
         if before:
             return str(min(before, key=lambda x: x[0])[1].row["key"])
@@ -374,6 +384,8 @@ class ClauseReader:
         low = self.low
         if low[max(0, f.i - 1) : f.i] == ["not"] or low[max(0, f.i - 2) : f.i] in _SET_AGAINST:
             return True  # "$45 rather than $30": the $30 is the one set aside
+        if ">" in low[: f.i]:
+            return True  # "10 good ones > 50 meh ones": the one after ">" is the one set aside
         if self.cl.question and f.i <= 1 and f.j >= len(low) and self.cx.source != "own":
             return True  # "£149??": the figure alone, questioned
         text_after = " ".join(low[f.j :])
@@ -597,7 +609,10 @@ class ClauseReader:
                     "number", True, i, j, f"week {fmt(n)}", amount=n, op="max", key="breakeven"
                 )
                 continue
-            dated = any(f.key in ("customers", "mrr") for f in self.out) or low[i - 1 : i] == ["by"]
+            at_char = self.cl.tokens[i].start  # "40 by week 12" dates the 40; "Launch week 6
+            dated = low[i - 1 : i] == ["by"] or any(  # with 20 laptops" launches in week 6
+                f.key in ("customers", "mrr") and f.end <= at_char for f in self.out
+            )
             if dated and any(f.axis == "number" for f in self.out):
                 continue  # "40 by week 12" dates a target
             r = self.add("timeline", True, i, j, f"week {fmt(n)}", amount=n)
@@ -723,6 +738,9 @@ class ClauseReader:
     def frames(self) -> None:
         v, low = self.v, self.low
         k = 0
+        text = " ".join(low)
+        if any(re.search(r"\b" + re.escape(d) + r"\b", text) for d in v.lists["describing"]):
+            return  # "this reads like it's for kids": the work as it reads now, not what to do
         while k < len(low):
             nxt = None
             if k not in self.used:
@@ -926,6 +944,8 @@ class ClauseReader:
             return None
         if number_of(vt[0].low, v) or vt[0].low in ("$", "£", "€") or vt[0].low in NOT_VALUES:
             return None
+        if vt[-1].low in v.lists["pronouns"] and not any(t.text in QUOTES for t in vt):
+            return None  # "without changing anything": a pronoun's head is no thing to leave out
         quote = quoted_spans(cl, j, j + len(run) + 2)
         if quote and claimish(quote, v) and c.words != ("avoid", "the", "word"):
             return "claim"

@@ -14,6 +14,7 @@ from engine.language.reader.reads import (
     NEG,
     REASON_STARTS,
     SUBJECTS,
+    VERBISH,
     Ctx,
     Read,
     Reading,
@@ -21,7 +22,7 @@ from engine.language.reader.reads import (
     settle,
     tidy_value,
 )
-from engine.language.reader.utterance import parse
+from engine.language.reader.utterance import Clause, parse
 from engine.language.reader.vocab import vocab
 
 _FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'd", "we", "we'll", "we're", "let's", "lets"))
@@ -105,6 +106,12 @@ class _Picker:
             and cl.low[0] not in _FIRST_PERSON  # "I think Everton", "we go with B": the answer
             for x in range(cl.i, cl.j)
         }
+        # a statement after the answer ("dinners. lunchboxes are a different business") is a
+        # reason too: it names, it does not pick; on a tie it sets aside what only it names
+        self.statements = {
+            x for cl in cx.utt.clauses[1:] if _statement(cl, cx) for x in range(cl.i, cl.j)
+        }
+        self.aside = dict.fromkeys(self.keys, 0.0)
         self.tokens = cx.utt.tokens
 
     def pick(self) -> str | None:
@@ -112,13 +119,31 @@ class _Picker:
             if self._change_of_mind(idx):  # start the tally again
                 self.changed, self.outright = True, None
                 self.scores = dict.fromkeys(self.keys, 0.0)
+                self.aside = dict.fromkeys(self.keys, 0.0)
+            elif idx in self.statements and any(sc > 0 for sc in self.scores.values()):
+                self._set_aside(idx)
             elif not self._letter(idx) and not self._ordinal(idx):
                 self._words(idx, self._weight(idx))
         if self.outright:
             return self.outright
         best = max(self.scores.values())
         winners = [k for k, sc in self.scores.items() if sc == best]
+        if best > 0 and len(winners) > 1:  # a tie: the option a reason alone names is set aside
+            least = min(self.aside[k] for k in winners)
+            winners = [k for k in winners if self.aside[k] == least]
+        against = [k for k, sc in self.scores.items() if sc < 0]
+        if best == 0 and len(self.keys) == 2 and len(against) == 1:
+            return winners[0]  # "I'd rather not do Glastonbury": of two, the one not refused
         return winners[0] if best > 0 and len(winners) == 1 else None
+
+    def _set_aside(self, idx: int) -> None:
+        """A word of one option only, said in a reason after the answer."""
+        t = self.tokens[idx]
+        if not t.is_word or len(t.low) < 3 or NUM.match(t.low):
+            return
+        named = [k for k in self.keys if any(_alike(t.lemma, ow) for ow in self.words[k])]
+        if len(named) == 1:
+            self.aside[named[0]] += 1
 
     def _change_of_mind(self, idx: int) -> bool:
         """ "actually", "no wait", "wait," (never the verb: "buyers won't wait for vans")."""
@@ -136,8 +161,8 @@ class _Picker:
         neg = any(x in NEG or x in CANT or x == "rather" for x in prev) and not (
             "no" in prev and self.low[idx - 1 : idx] == [","]
         )
-        if neg or idx in self.against:
-            return -1.0
+        if neg or idx in self.against or ">" in self.low[:idx]:
+            return -1.0  # "10 good ones > 50 meh ones": what comes after ">" is set aside
         return 0.0 if idx in self.reasons else 1.0
 
     def _choose(self, key: str) -> None:
@@ -194,6 +219,18 @@ class _Picker:
                 self.scores[k] += w
                 if self.changed and w > 0:  # "Frozen Assets. Actually no, Clear Cut."
                     self._choose(k)
+
+
+def _statement(cl: Clause, cx: Ctx) -> bool:
+    """A clause that says something of its opening noun phrase ("lunchboxes are a different
+    business", "Teams users don't buy things"): the phrase, then a verb."""
+    phrase = noun_phrase(cl.tokens, cx.v)
+    words = [t for t in cl.tokens if t.is_word]
+    at = words.index(phrase[-1]) + 1 if phrase else len(words)
+    if at >= len(words):
+        return False
+    nxt = words[at].low
+    return nxt in VERBISH or nxt in cx.v.lists["verbs"] or nxt.endswith("n't")
 
 
 def _alike(word: str, other: str) -> bool:

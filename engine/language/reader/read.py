@@ -382,6 +382,16 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
     """A clause with no direction: commentary (chatter, a reason, a question) or unread."""
     low = cl.low
     lists = cx.v.lists
+    if _obliges(low) and not cl.question and not _chatter(cx):
+        return Part(
+            "unread",
+            cl.start,
+            cl.end,
+            words,
+            "vague",
+            f"“{words}” asks for a change I cannot place on price, audience, channel, "
+            "scope, place, launch week, a claim, the tone, a number or the name.",
+        )
     if (
         cl.question
         or any(
@@ -428,6 +438,15 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
     return Part("commentary", cl.start, cl.end, words)
 
 
+_OBLIGING = frozenset(("should", "shouldn't", "must", "mustn't"))
+
+
+def _obliges(low: list[str]) -> bool:
+    """ "It should ONLY summarise", "we shouldn't promise it prevents ALL leaks": the clause
+    asks for a change (what the work or we should do) within its first three words."""
+    return any(t in _OBLIGING for t in low[1:3]) and low[0] in SUBJECTS | {"the", "copy", "this"}
+
+
 def _money_like(low: list[str], k: int) -> bool:
     """A figure that could be money: not a week's, a month's or a count of weeks or hours."""
     return (
@@ -444,7 +463,7 @@ def _first_num(low: list[str]) -> str:
 def _ask(cx: Ctx, out: Reading) -> None:
     """Whether a careful reader asks: money with no currency, a price or name refused with no
     replacement, a date with no week, a request that names nothing, "both" where both can't be,
-    a bare "neither"."""
+    a bare "neither", an own answer that picks no option and binds nothing."""
     ds = out.directions
     low = cx.low
     why = ""
@@ -453,8 +472,8 @@ def _ask(cx: Ctx, out: Reading) -> None:
         t in money_words and low[k + 1 : k + 2] != ["of"] for k, t in enumerate(low)
     ) and not any(d.axis in ("price", "number") and d.amount is not None for d in ds):
         why = "price_amount"  # "twelve-ish dollars": money the reader cannot read
-    elif any(d.axis == "price" and d.do and d.amount is not None and not d.currency for d in ds):
-        why = "no_currency"
+    elif any(d.axis == "price" and d.do and d.amount and not d.currency for d in ds):
+        why = "no_currency"  # "free" is free in any currency: nothing to ask
     elif any(d.axis == "price" and not d.do for d in ds) and not any(
         d.axis == "price" and d.do for d in ds
     ):
@@ -489,8 +508,12 @@ def _ask(cx: Ctx, out: Reading) -> None:
         and not _chatter(cx)
     ):
         why = "names_nothing"
+    elif cx.source == "own" and cx.fork and not ds and out.option is None and not _chatter(cx):
+        why = "no_option"  # "uk. we don't have visas" of "UK only" / "UK + US": which one?
     why = why or out.ask_why
     out.asked, out.ask_why = bool(why), why
+    if why == "both_cannot":  # "both" of two towns: asked, and neither option's words bind
+        out.directions = [d for d in ds if not d.option]
 
 
 def _chatter(cx: Ctx) -> bool:
@@ -533,6 +556,9 @@ def option_directions(text: str, *, unit: str | None = None) -> list[Read]:
     return [replace(d) for d in _option_cached(text, unit)]
 
 
+_WHEN_LEADS = frozenset(("before", "after", "until", "during", "by", "from"))
+
+
 def _option_bare(text: str) -> list[Read]:
     """An option's words that no cue places ("Bristol", "Delivery riders", "Formal"): a person
     word is an audience, a channel word a channel, a known place a place, a capitalised made-up
@@ -540,6 +566,8 @@ def _option_bare(text: str) -> list[Read]:
     utt = parse(text)
     v = vocab()
     toks = [t for t in utt.tokens if t.is_word]
+    if toks and toks[0].low in _WHEN_LEADS:
+        return []  # "Launch week 5, before term": when, not what
     if len(toks) > 1 and (toks[0].low in IMPERATIVE_CUES or toks[0].low in CLAUSE_VERBS):
         toks = toks[1:]  # "Stay Bristol-only": the place, not a name "Stay …"
     if not toks or len(toks) > 6:

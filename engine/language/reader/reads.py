@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from engine.language.reader.figures import currency_in, fmt
 from engine.language.reader.utterance import Clause, Token, Utterance, lemma, parse
-from engine.language.reader.vocab import Vocab
+from engine.language.reader.vocab import Vocab, vocab
 from worldforge_savedb.records import Record
 
 KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
@@ -370,12 +370,28 @@ def span_of(cl: Clause, i: int, j: int) -> tuple[int, int]:
     return cl.tokens[i].start, cl.tokens[j - 1].end
 
 
+_BEFORE_STUFF = frozenset(("of", "full", "with", "for", "and", "or", "other", "any", "some", "no"))
+
+
 def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
-    """The value's words as written, articles and trailing filler off; its span."""
+    """The value's words as written, articles and trailing filler off ("the delivery bit":
+    a vague head, rows in words.json, names its modifier); its span."""
     while toks and (toks[0].low in ARTICLES or toks[0].text in QUOTES or toks[0].low == "of"):
         toks = toks[1:]
     while toks and (toks[-1].text in QUOTES or not toks[-1].is_word or toks[-1].low in ARTICLES):
         toks = toks[:-1]
+    words = [t for t in toks if t.is_word]
+    if (
+        len(words) >= 2
+        and toks[-1].low in vocab().lists["vague_heads"]
+        and not toks[-1].is_cap  # "Library of Things": a name
+        and toks[-2].is_word
+        and toks[-2].low not in _BEFORE_STUFF  # "a garage full of stuff": the stuff is the thing
+        and not any(t.text in QUOTES for t in toks)
+    ):
+        toks = toks[:-1]  # "forget the delivery bit": delivery
+        while toks and not toks[-1].is_word:
+            toks = toks[:-1]
     if not toks:
         return None
     a, b = toks[0].start, toks[-1].end
@@ -721,6 +737,10 @@ def list_items(utt: Utterance, run: list[Token], axis: str, v: Vocab) -> list[tu
     lw = [t for t in left if t.is_word]
     if not (len(lw) >= 2 or left[0].is_cap or right[0].is_cap or is_people(lw, v)):
         return [whole]
+    bare = [t for t in lw if t.low not in ARTICLES]
+    rw = [t for t in right if t.is_word]
+    if len(bare) == 1 and bare[0].lemma == bare[0].low and len(rw) >= 2 and not bare[0].is_cap:
+        return [whole]  # "the wine and spirits wholesalers": a singular word shares the head
     out = [x for x in (tidy_value(utt, left), tidy_value(utt, right)) if x]
     return out or [whole]
 

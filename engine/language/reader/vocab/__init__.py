@@ -162,6 +162,8 @@ def vocab() -> Vocab:
             "time_low",
             "time_high",
             "staying",
+            "describing",
+            "vague_heads",
         )
     }
     return Vocab(
