@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
+from worldforge_textkit.numbers import set_books
 from worldforge_tui import heap
 from worldforge_tui.boot import log
 from worldforge_tui.host import AppHost
@@ -56,6 +57,7 @@ class SessionRunner(AppHost):
             except Exception:  # noqa: BLE001 - closing a save on exit must never raise
                 log.exception("closing the session failed")
             self.session = None
+            set_books("USD")  # no venture open: money is written in no venture's currency
 
     # ---- opening ventures ----------------------------------------------------------------
     def open_venture(self, request: dict[str, Any]) -> None:
@@ -93,6 +95,7 @@ class SessionRunner(AppHost):
                     save_dir=self.save_dir,
                     router=self.router,
                     reading=request.get("reading"),  # the pitch fields the player confirmed
+                    currency=request.get("currency"),  # None: the pitch's own currency
                 )
         except GameError as exc:
             self.post_message(SessionFailed(one_line(str(exc), 300), request))
@@ -108,6 +111,7 @@ class SessionRunner(AppHost):
         self._close_session()
         session: GameSession = message.session
         self.session = session
+        set_books(session.state.founder.currency)  # the panes write money in its books' currency
         self.busy = None
         self.main.query_one(ActionBar).set_thinking(None)
         replay = self.replay

@@ -13,6 +13,7 @@ from engine.game.antagonist import forge
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
 from engine.game.world import build_stages
+from engine.language.currency import currency_code, pitch_currency
 from engine.language.pitch import company_name, unmarked
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
@@ -148,7 +149,10 @@ if TYPE_CHECKING:
 #     is a channel, "don't drop X" leaves nothing out, "$45 rather than $30" binds $45); an own
 #     answer's option is picked on the reader's one parse (engine.language.reader.pick); the
 #     pitch is read on the reader's tokens ("1,500 meals" is one figure, no longer "1").
-RULES_VERSION = 65
+# 66: a venture keeps its books in its founder's currency (USD, GBP, EUR; from the form, the pitch's
+#     money or place, else USD), recorded in the start; every amount is written in it, and a price
+#     the CEO names in it binds ("40 quid a visit" on a pound venture binds £40 a visit).
+RULES_VERSION = 66
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
@@ -167,6 +171,7 @@ class StartInputs(FrozenRecord):
     offering: str = ""
     place: str = ""
     problem: str = ""
+    currency: str = "USD"  # the books' currency code (USD, GBP, EUR)
 
     def record(self) -> dict[str, Any]:
         """The `start` step of the run's recorded inputs (what replay re-plays)."""
@@ -179,11 +184,13 @@ def validate_start(
     archetype: str,
     seed: int,
     reading: Mapping[str, str | None] | None = None,
+    currency: str | None = None,
 ) -> StartInputs:
     """Clean and check everything before anything is written; raise InputError with one line.
 
     `reading`: the confirmed customer, offering, place and problem (each optional, one line,
-    plain text, at most MAX_FIELD_CHARS); an unknown field is refused."""
+    plain text, at most MAX_FIELD_CHARS); an unknown field is refused. `currency`: the books'
+    currency ("GBP", "£", "pounds"); None keeps the pitch's (engine.language.currency)."""
     pitch = clean_text(pitch, field="pitch", max_chars=MAX_PITCH_CHARS)
     if len(content_words(pitch)) < 2:
         raise InputError("pitch needs at least a few words about what the company does")
@@ -196,7 +203,10 @@ def validate_start(
         raise InputError(f"unknown archetype {archetype[:30]!r} (choose {', '.join(ARCHETYPES)})")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise InputError("seed must be a whole number from 0")
-    return StartInputs(pitch=pitch, name=name, archetype=archetype, seed=seed, **fields)
+    code = pitch_currency(pitch) if currency is None else currency_code(currency)
+    return StartInputs(
+        pitch=pitch, name=name, archetype=archetype, seed=seed, currency=code, **fields
+    )
 
 
 def _reading_fields(reading: Mapping[str, str | None]) -> dict[str, str]:
@@ -228,6 +238,7 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
         offering=inputs.offering,
         place=inputs.place,
         problem=inputs.problem,
+        currency=inputs.currency,
     )
     start = ARCHETYPE_RULES[inputs.archetype].start
     state = GameState(

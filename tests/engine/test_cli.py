@@ -85,6 +85,7 @@ def test_simulate_json_shape(tmp_path, capsys):
     assert set(out) == {
         "run_id",
         "seed",
+        "currency",
         "outcome",
         "score",
         "economics",
@@ -137,7 +138,7 @@ def test_simulate_names_the_planned_words_that_bind_nothing(tmp_path, capsys):
             "--pitch",
             "Refill subscriptions for office coffee in Leeds",
             "--reject",
-            "1:price it at $12 a week, start with law firms and hire a barista for the launch",
+            "1:price it at £12 a week, start with law firms and hire a barista for the launch",
             "--reply",
             "2:freeze hiring, and bake a cake for the team",
         ]

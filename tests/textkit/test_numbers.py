@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from engine.game.economy import TUNING, initial_economics, recompute, runway_text
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, MAX_REASON_CHARS
-from worldforge_textkit.numbers import number, runway, runway_short, usd, usd_short
+from worldforge_textkit.numbers import money, money_short, number, runway, runway_short
 
 
 def test_money_full_and_short() -> None:
-    assert usd(12_000) == "$12,000" and usd(999.6) == "$1,000"
-    assert usd_short(412_000) == "$412k" and usd_short(1_250_000) == "$1.2M"
-    assert usd_short(-3000) == "-$3.0k" and usd_short("junk") == "$0"
+    assert money(12_000) == "$12,000" and money(999.6) == "$1,000"
+    assert money_short(412_000) == "$412k" and money_short(1_250_000) == "$1.2M"
+    assert money_short(-3000) == "-$3.0k" and money_short("junk") == "$0"
 
 
 def test_profitable_is_none_and_reads_as_words() -> None:

@@ -21,7 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from engine.game.archetypes import ARCHETYPE_RULES
+from engine.language.currency import pitch_currency
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS
+from worldforge_textkit.numbers import CURRENCIES
 from worldforge_tui import actions
 from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.safe_text import literal, literal_line
@@ -47,7 +49,7 @@ HINT = "Enter starts the venture · Tab moves to the next field · Esc cancels"
 
 
 class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
-    """Dismisses with {"pitch","name","archetype","seed","reading"}, {"resume": run_id}, or None
+    """Dismisses with {"pitch","name","archetype","seed","currency","reading"}, {"resume": run_id}, or None
     (cancel); "reading" holds the four fields as the player confirmed them."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")
@@ -68,6 +70,7 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
         self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
         self._edited: set[str] = set()  # fields the player changed: the reading leaves them be
+        self._currency_chosen = False  # the player picked the books' currency themselves
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box venture-box"):
@@ -115,6 +118,15 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
                     id="nv-mechanic",
                     classes="form-label-top",
                 )
+                with Horizontal(classes="form-row"):
+                    yield Label("Currency", classes="form-label")
+                    yield Choice(
+                        [(f"{c.symbol} {c.name}", c.code) for c in CURRENCIES.values()],
+                        value="USD",
+                        allow_blank=False,
+                        id="nv-currency",
+                        compact=True,
+                    )
                 with Horizontal(classes="form-row"):
                     yield Label("Seed", classes="form-label")
                     yield Input(str(self._seed), id="nv-seed", type="integer", compact=True)
@@ -220,6 +232,12 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
             literal_line(reading_line(event.value), limit=240)
         )
         fields = reading_fields(event.value)
+        if not self._currency_chosen:  # the books default to the pitch's money or place
+            currency = self.query_one("#nv-currency", Select)
+            code = pitch_currency(event.value)
+            if currency.value != code:
+                with currency.prevent(Select.Changed):
+                    currency.value = code
         for key, _, _ in FIELDS:
             if key in self._edited:
                 continue
@@ -240,6 +258,11 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
             self._edited.add(key)
         else:
             self._edited.discard(key)
+
+    @on(Select.Changed, "#nv-currency")
+    def _currency_changed(self) -> None:
+        """A currency the player picks is theirs: later readings of the pitch leave it be."""
+        self._currency_chosen = True
 
     @on(Select.Changed, "#nv-archetype")
     def _archetype_changed(self, event: Select.Changed) -> None:
@@ -263,12 +286,14 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
             self.show_error("The seed must be a whole number.")
             return
         archetype = self.query_one("#nv-archetype", Select).value
+        currency = self.query_one("#nv-currency", Select).value
         self.dismiss(
             {
                 "pitch": pitch,
                 "name": self.query_one("#nv-name", Input).value.strip() or None,
                 "archetype": archetype if isinstance(archetype, str) else "builder",
                 "seed": seed,
+                "currency": currency if isinstance(currency, str) else None,
                 "reading": {
                     key: self.query_one(f"#nv-{key}", Input).value.strip() or None
                     for key, _, _ in FIELDS
