@@ -5,7 +5,8 @@
 - `CURRENCIES` / `books`: a venture keeps its books in one currency (USD, GBP or EUR), its
   founder's. Money is written in the currency in force: the one `books(code)` holds (a session
   holds its venture's while it runs a command or builds a view; `set_books` for a front end's
-  open venture), else US dollars. No conversion: only the unit changes, never the figure.
+  open venture), else US dollars. No conversion: only the unit changes, never the figure
+  (`in_books` writes a text's dollar amounts, a playbook's, in the books' currency).
 - `runway` / `runway_short`: months of runway, where None means profitable (revenue covers burn,
   so there is no runway to count down): "runway 4.5 months" / "profitable", "4.5mo" / "∞".
 - `number`: a finite float from anything a front end might hold (junk and NaN become 0).
@@ -16,6 +17,7 @@ Pure functions, free of any game import, so the engine, memory and the front end
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -72,6 +74,16 @@ def number(value: object) -> float:
     except ValueError:
         return 0.0
     return result if math.isfinite(result) else 0.0
+
+
+_DOLLAR_AMOUNT = re.compile(r"\$(?=\d)")
+
+
+def in_books(text: str) -> str:
+    """Amounts a text writes in dollars ("under about $10": a playbook's) in the books' currency:
+    the unit changes, never the figure."""
+    symbol = currency().symbol
+    return text if symbol == "$" else _DOLLAR_AMOUNT.sub(symbol, text)
 
 
 def money(value: float, code: str | None = None) -> str:

@@ -15,7 +15,7 @@ from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
 from worldforge_textkit import clip
-from worldforge_textkit.numbers import money
+from worldforge_textkit.numbers import in_books, money
 from worldforge_textkit.scrub import scrub
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ def run_standup(
             hits = knowledge.search(receipt.principle, top_k=1)
             result = _topic(hits[0].title) if hits else "no playbook hit"
             if hits:
-                slots["topic"], slots["advice"] = result, _advice(hits[0].text)
+                slots["topic"], slots["advice"] = result, _advice(in_books(hits[0].text))
             else:
                 tool_lines = "search_knowledge_miss"
 

@@ -29,6 +29,7 @@ PITCH = "A solar microgrid cooperative for rural farmers"
         ["--pitch", "solar \x1b[31m grid"],
         ["--pitch", PITCH, "--seed", "-4"],
         ["--pitch", PITCH, "--seed", "abc"],
+        ["--pitch", PITCH, "--currency", "yen"],
     ],
 )
 def test_bad_input_exit_2_one_line_nothing_written(tmp_path, capsys, args):

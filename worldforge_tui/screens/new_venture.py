@@ -70,7 +70,8 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
         self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
         self._edited: set[str] = set()  # fields the player changed: the reading leaves them be
-        self._currency_chosen = False  # the player picked the books' currency themselves
+        # the books' currency the pitch was last read as: one the player picks instead stays
+        self._read_currency = "USD"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box venture-box"):
@@ -232,12 +233,10 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
             literal_line(reading_line(event.value), limit=240)
         )
         fields = reading_fields(event.value)
-        if not self._currency_chosen:  # the books default to the pitch's money or place
-            currency = self.query_one("#nv-currency", Select)
-            code = pitch_currency(event.value)
-            if currency.value != code:
-                with currency.prevent(Select.Changed):
-                    currency.value = code
+        currency = self.query_one("#nv-currency", Select)
+        if currency.value == self._read_currency:  # the player has not picked another
+            self._read_currency = pitch_currency(event.value)  # the pitch's money or place
+            currency.value = self._read_currency
         for key, _, _ in FIELDS:
             if key in self._edited:
                 continue
@@ -258,11 +257,6 @@ class NewVentureScreen(StyledOnMount, ModalScreen[dict[str, Any] | None]):
             self._edited.add(key)
         else:
             self._edited.discard(key)
-
-    @on(Select.Changed, "#nv-currency")
-    def _currency_changed(self) -> None:
-        """A currency the player picks is theirs: later readings of the pitch leave it be."""
-        self._currency_chosen = True
 
     @on(Select.Changed, "#nv-archetype")
     def _archetype_changed(self, event: Select.Changed) -> None:
