@@ -20,12 +20,12 @@ import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Currency:
-    """A currency the books can be kept in: its code, its symbol and its name in words."""
+class Currency(NamedTuple):
+    """A currency the books can be kept in: its code, its symbol and its name in words (a named
+    tuple: the CLI's --help loads this module and no dataclass machinery)."""
 
     code: str
     symbol: str
