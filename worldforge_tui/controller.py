@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 
+from worldforge_textkit.numbers import set_books
 from worldforge_tui import heap
 from worldforge_tui.boot import log
 from worldforge_tui.messages import (
@@ -81,6 +82,7 @@ class SessionController:
                     save_dir=self.save_dir,
                     router=router,
                     reading=request.get("reading"),  # the pitch fields the player confirmed
+                    currency=request.get("currency"),  # None: the pitch's own currency
                 )
         except GameError as exc:
             self.app.post_message(SessionFailed(one_line(str(exc), 300), request))
@@ -96,6 +98,7 @@ class SessionController:
         """The venture a worker opened becomes the app's (the last one is closed)."""
         self.close()
         self.session, self.busy, self.inbox = session, None, inbox
+        set_books(session.state.founder.currency)  # the panes write money in its books' currency
         session.add_listener(self._engine_event)
 
     def failed(self) -> None:
@@ -108,6 +111,7 @@ class SessionController:
             except Exception:  # noqa: BLE001 - closing a save on exit must never raise
                 log.exception("closing the session failed")
             self.session = None
+            set_books("USD")  # no venture open: money is written in no venture's currency
 
     # ---- engine events (called on the worker thread) -------------------------------------
     def _engine_event(self, event: Event) -> None:

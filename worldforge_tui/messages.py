@@ -20,6 +20,7 @@ class VentureRequest(TypedDict, total=False):
     name: str | None
     archetype: str
     seed: int
+    currency: str | None  # the books' (None: the pitch's own)
     reading: dict[str, str | None]  # the pitch's fields as the player confirmed them
     resume: str | None
 

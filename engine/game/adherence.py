@@ -39,7 +39,7 @@ from engine.language.directions import (
 from engine.language.grammar import count
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import clip, has_phrase
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 from worldforge_textkit.patterns import Pattern
 
 # "Too broad" (CORE_SCOPE) binds each list the work carries to the fewest items its role needs:
@@ -181,7 +181,7 @@ TONE_SWAPS: dict[str, dict[str, str]] = {
 }
 SHORT_WORDS = 25  # a field over this many words with a sentence past its core is long
 CORE_SENTENCE = Pattern(
-    r"\$|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b|“", re.IGNORECASE
+    r"[$£€]|\bweek \d|\[link\]|\bbook\b|\breply\b|\bjoin\b|\bsign up\b|“", re.IGNORECASE
 )
 _SENTENCES = Pattern(r"(?<=[.!?])\s+")
 _NOT_COPY = NOT_PROSE
@@ -324,13 +324,13 @@ def plan_price_miss(art: Mapping[str, object], d: Direction) -> str | None:
         return None
     per = PER_MONTH.get(d.period, 1.0)
     if not _within(round(price / per, 2), d):
-        return f"plans its revenue at {usd(price)} a month"
+        return f"plans its revenue at {money(price)} a month"
     if isinstance(customers, list) and isinstance(mrr, list) and len(customers) == len(mrr):
         for c, x in zip(customers, mrr, strict=True):
             if not isinstance(c, int | float) or not isinstance(x, int | float):
                 continue
             if abs(float(x) - float(c) * price) >= price:
-                return f"plans {usd(float(x))} a month from {c:,.0f} customers at {usd(price)}"
+                return f"plans {money(float(x))} a month from {c:,.0f} customers at {money(price)}"
     return None
 
 

@@ -12,7 +12,7 @@ import math
 from typing import TYPE_CHECKING, NamedTuple
 
 from worldforge_textkit import numbers
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 
 if TYPE_CHECKING:  # the models load where a function builds one: front ends read TUNING and the
     # constants below before the first frame without paying for the pydantic state models
@@ -185,8 +185,8 @@ def runway_text(econ: Economics) -> str:
 def burn_line(econ: Economics) -> str:
     """The burn watch a worker's brief carries."""
     return (
-        f"treasury {usd(econ.treasury_usd)}, burn {usd(econ.monthly_burn_usd)}/mo, "
-        f"revenue {usd(econ.monthly_revenue_usd)}/mo, {runway_text(econ)}"
+        f"treasury {money(econ.treasury_usd)}, burn {money(econ.monthly_burn_usd)}/mo, "
+        f"revenue {money(econ.monthly_revenue_usd)}/mo, {runway_text(econ)}"
     )
 
 

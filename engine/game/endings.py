@@ -44,7 +44,7 @@ ENDINGS: tuple[Ending, ...] = (
         "bankrupt",
         "bankrupt",
         "Out of cash",
-        "Day {day}, stage {stage}: revenue ${revenue}/mo against burn ${burn}/mo.",
+        "Day {day}, stage {stage}: revenue {revenue}/mo against burn {burn}/mo.",
     ),
     _lost(
         "trust_collapse",
@@ -69,8 +69,8 @@ ENDINGS: tuple[Ending, ...] = (
         "victory",
         "A cooperative that pays its way",
         lambda st, d: _owners(st) == "insiders" and st.economics.profitable,
-        "{company} is owned by the people who run it and is profitable: revenue ${revenue}/mo "
-        "against burn ${burn}/mo.",
+        "{company} is owned by the people who run it and is profitable: revenue {revenue}/mo "
+        "against burn {burn}/mo.",
     ),
     Ending(
         "rocket",
@@ -84,15 +84,15 @@ ENDINGS: tuple[Ending, ...] = (
         "victory",
         "Profitable and independent",
         lambda st, d: st.economics.profitable,
-        "{company} pays its own way: revenue ${revenue}/mo against burn ${burn}/mo.",
+        "{company} pays its own way: revenue {revenue}/mo against burn {burn}/mo.",
     ),
     Ending(
         "survivor",
         "victory",
         "Still standing",
         lambda st, d: True,
-        "{company} survived the eight stages but is not yet profitable: revenue ${revenue}/mo "
-        "against burn ${burn}/mo, {runway}.",
+        "{company} survived the eight stages but is not yet profitable: revenue {revenue}/mo "
+        "against burn {burn}/mo, {runway}.",
     ),
 )
 
@@ -157,8 +157,8 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
     facts = {
         "day": st.day,
         "stage": min(st.stage_index + 1, len(st.stages)),
-        "revenue": f"{econ.monthly_revenue_usd:,.0f}",
-        "burn": f"{econ.monthly_burn_usd:,.0f}",
+        "revenue": numbers.money(econ.monthly_revenue_usd, st.founder.currency),
+        "burn": numbers.money(econ.monthly_burn_usd, st.founder.currency),
         "rival": st.antagonist.name,
         "company": st.founder.company,
         "profit": "profitable" if econ.profitable else "not yet profitable",

@@ -314,6 +314,7 @@ class Founder(Record):
     offering: str = ""
     place: str = ""
     problem: str = ""
+    currency: str = "USD"  # the books' currency (USD, GBP, EUR); a save from before it is USD
 
     def reading(self) -> PitchReading:
         """The pitch as the workers write about it: its reading, with the confirmed fields."""

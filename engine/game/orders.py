@@ -10,7 +10,7 @@ from typing import Any
 from engine.game.economy import recompute, sync_burn
 from engine.game.models import GameState, OrgDelta
 from worldforge_textkit import has_phrase, words
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 
 # kind, phrases that give it (whole words), what it blocks, the receipt's words
 ORDERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
@@ -83,8 +83,8 @@ def govern_hire(state: GameState, org_delta: OrgDelta) -> list[str]:
     org_delta.added_role_title = None
     org_delta.monthly_cost_usd = 0.0
     kept = (
-        f" Burn stays {usd(state.economics.monthly_burn_usd)} a month "
-        f"({usd(saved)} a month not spent)."
+        f" Burn stays {money(state.economics.monthly_burn_usd)} a month "
+        f"({money(saved)} a month not spent)."
         if saved > 0
         else ""
     )

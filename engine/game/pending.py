@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.game.models import GameState
 from engine.game.rules import LABEL, RULES, Rule, apply_rule, effect_line, make_rule, resolve
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 
 _MONEY = {"revenue": "revenue {}/mo", "cash": "cash {}", "overhead": "overhead {}/mo"}
 
@@ -30,7 +30,7 @@ def amounts_line(amounts: dict[str, float]) -> str:
     for k, fmt in _MONEY.items():
         if k in amounts:
             v = amounts[k]
-            parts.append(fmt.format(("+" if v > 0 else "-") + usd(abs(v))))
+            parts.append(fmt.format(("+" if v > 0 else "-") + money(abs(v))))
     return ", ".join(parts)
 
 

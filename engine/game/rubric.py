@@ -36,6 +36,11 @@ _PLACEHOLDER_HOSTS = ("example.com", "example.org", "localhost")
 _CTA = ("[cta]", "[link]", "http", "sign up", "book a", "reply", "join", "start")
 
 
+def _as_dollars(dumped: str) -> str:
+    """JSON text with its £ and € escapes written as $ (one character, no digits)."""
+    return dumped.replace("\\u00a3", "$").replace("\\u20ac", "$")
+
+
 # What a failed check means, in plain words (the player never sees a check's id).
 CHECK_NOTES = {
     "target_audience_specific": "the audience is too vague",
@@ -252,7 +257,8 @@ def evaluate(
     relevance = round(
         100 * min(1.0, sum(has_phrase(text, t) for t in targets) / max(1, len(targets) * 0.6))
     )
-    numbers = len(re.findall(r"\d", json.dumps(work)))
+    # a £ or € counts as the $ does (json escapes them as \u00a3, \u20ac: no digits of the work)
+    numbers = len(re.findall(r"\d", _as_dollars(json.dumps(work))))
     actionability = min(100, 40 + 4 * numbers)
     fields = [s for s in strings(work) if s.strip()]
     distinct = len(set(fields)) / max(1, len(fields))

@@ -48,7 +48,7 @@ from engine.game.models import Economics, GameState, Hint, OrgDelta, Worker, Wor
 from engine.language.directions import AXES, OPS, Axis, Op
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import slug
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 
 EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
 LABEL = {k: name.capitalize() for k, name in METER_NAMES.items()}  # one name per meter
@@ -83,7 +83,7 @@ class Scale(FrozenRecord):
         pivot = {
             "runway_months": f"{self.pivot:g} months",
             "market_share": f"{self.pivot:g}%",
-            "monthly_burn_usd": usd(self.pivot),
+            "monthly_burn_usd": money(self.pivot),
         }.get(self.metric, f"{self.pivot:g}")
         if self.pivot == 0:  # no pivot to cross: the effect just follows the metric
             return f"{'more' if self.per > 0 else 'less'} {what} the higher the {metric}"
@@ -325,18 +325,18 @@ def effect_line(before: Economics, after: Economics, org_delta: OrgDelta) -> str
         d = round(getattr(after, k) - getattr(before, k), 1)
         if d:
             parts.append(f"{LABEL[k]} {d:+g}")
-    money = (
+    money_fields = (
         ("monthly_revenue_usd", "revenue {}/mo"),
         ("treasury_usd", "cash {}"),
         ("monthly_burn_usd", "burn {}/mo"),
     )
-    for fld, fmt in money:
+    for fld, fmt in money_fields:
         d = round(getattr(after, fld) - getattr(before, fld))
         if d:
-            parts.append(fmt.format(("+" if d > 0 else "-") + usd(abs(d))))
+            parts.append(fmt.format(("+" if d > 0 else "-") + money(abs(d))))
     roles = []
     if org_delta.added_role_title:
-        roles.append(f"adds {org_delta.added_role_title} ({usd(org_delta.monthly_cost_usd)}/mo)")
+        roles.append(f"adds {org_delta.added_role_title} ({money(org_delta.monthly_cost_usd)}/mo)")
     if org_delta.removed_role_title:
         roles.append(f"retires {org_delta.removed_role_title}")
     if roles:

@@ -23,7 +23,7 @@ NUMBER_FIELD = {
 }
 _QUOTE = Pattern(r"“[^”]*”|\"[^\"]*\"")
 PRICE_SAID = Pattern(
-    r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|per|/)\s*(month|mo|year|week)\b", re.IGNORECASE
+    r"[$£€]\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|per|/)\s*(month|mo|year|week)\b", re.IGNORECASE
 )
 WEEK_SAID = Pattern(r"\bweek\s+(\d{1,2})\b", re.IGNORECASE)
 # A price per period as a monthly price (the revenue plan's numbers are monthly). A price per thing
@@ -118,7 +118,7 @@ def said(text: str, value: str) -> str | None:
 def unit_price_said(unit: str) -> re.Pattern[str]:
     """A price said per one thing bought: '$12 a meal', '$12 per meal', '$12 each meal'."""
     return re.compile(
-        rf"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|/|each)\s+{re.escape(unit)}(?:s|es)?\b",
+        rf"[$£€]\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|/|each)\s+{re.escape(unit)}(?:s|es)?\b",
         re.IGNORECASE,
     )
 
@@ -139,7 +139,7 @@ def stated_prices(text: str, unit: str | None = None) -> list[tuple[float, str]]
 
 
 _ANY_UNIT_PRICE = Pattern(
-    r"\$\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|each)\s+(?!month\b|mo\b|year\b|week\b)([a-z][a-z-]+)",
+    r"[$£€]\s?(\d[\d,]*)(?:\.\d+)?\s*(?:a|an|per|each)\s+(?!month\b|mo\b|year\b|week\b)([a-z][a-z-]+)",
     re.IGNORECASE,
 )
 

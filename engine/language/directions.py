@@ -23,7 +23,7 @@ from engine.language.composition import slot as compose_slot
 from engine.language.grammar import article
 from worldforge_savedb.records import Record
 from worldforge_textkit import clip
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 
 Axis = Literal[
     "price",
@@ -180,9 +180,9 @@ def price_words(d: Direction) -> str:
     if d.amount is None:
         return d.value
     if d.period == "unit" and d.unit:
-        return f"{usd(d.amount)} {article(d.unit) or 'a'} {d.unit}"
+        return f"{money(d.amount)} {article(d.unit) or 'a'} {d.unit}"
     unit = f" per {d.unit}" if d.unit else ""
-    return f"{usd(d.amount)} a {d.period}{unit}"
+    return f"{money(d.amount)} a {d.period}{unit}"
 
 
 NUMBER_WORDS = {
@@ -203,7 +203,7 @@ def number_words(d: Direction) -> str:
         return f"month {v:.0f}"
     if d.key == "hours":
         return f"{v:.0f} hours a week"
-    return usd(v)
+    return money(v)
 
 
 @dataclass(eq=False, repr=False)

@@ -2,9 +2,10 @@
 directions the session binds (`read_directions`), from the one reading of the words
 (engine.language.reader).
 
-The books are kept in dollars: a price named in another currency is asked about with the same
-figure in dollars as the example (`Read.in_dollars`), never converted at a guessed rate; a bare
-figure is in the books' money. A relative week ("a week earlier") resolves against the week the
+The books are kept in the venture's currency (worldforge_textkit.numbers, the one in force): a
+price named in it ("40 quid a visit" on a pound venture) binds; a price named in another currency
+is asked about with the same figure in the books' currency as the example (`Read.in_books`),
+never converted at a guessed rate; a bare figure is in the books' money. A relative week ("a week earlier") resolves against the week the
 artifact a rejection answers states. What the reader cannot place is asked about
 (`Read.unclear`) or reported (`Read.unread`), never guessed.
 """
@@ -35,6 +36,7 @@ from engine.language.reader.reads import Read as Said
 from engine.language.reader.reads import Reading
 from worldforge_savedb.records import FrozenRecord, Record
 from worldforge_textkit import clip, has_phrase, words
+from worldforge_textkit.numbers import currency
 
 # What a rejection says when the work ignored the decision it was briefed with.
 DECISION_CUES = (
@@ -80,9 +82,9 @@ class Read(Record):
     directions: list[Direction] = field(default_factory=list)
     unclear: list[str] = field(default_factory=list)  # e.g. "price": named but not readable
     notes: list[str] = field(default_factory=list)  # e.g. "two prices: the later one wins"
-    # a price named in another currency, said in the dollars the books keep ("£25 a repair" →
+    # a price named in another currency, said in the currency the books keep ("£25 a repair" →
     # "$25 a repair"): asked about with this as the example, never converted at a guessed rate
-    in_dollars: str = ""
+    in_books: str = ""
     unread: list[str] = field(default_factory=list)  # the words that place nothing, as written
 
 
@@ -324,14 +326,14 @@ def _direction(r: Said, base: _Base, out: Read) -> Direction | None:
 
 
 def _price(r: Said, out: Read, span: dict[str, Any]) -> Direction | None:
-    """A named price in the books' dollars; another currency is asked about, not converted."""
+    """A named price in the books' currency; another currency is asked about, not converted."""
     period = r.period or "month"
     unit = r.unit if period == "unit" else None
     if period == "unit" and not unit:
         period = "month"
-    if r.currency not in (None, "$"):
+    if r.currency not in (None, currency().symbol):
         d = Direction(axis="price", value="", amount=r.amount, period=period, unit=unit)
-        out.in_dollars = price_words(d)
+        out.in_books = price_words(d)
         out.unclear.append("price_amount")
         return None
     d = Direction(

@@ -25,6 +25,7 @@ from engine.views.render import artifact_markdown, shipped
 from engine.views.served import Served, served_summary
 from worldforge_savedb.records import Record
 from worldforge_textkit import clip
+from worldforge_textkit.numbers import books
 
 if TYPE_CHECKING:
     from engine.game.models import GameState
@@ -149,7 +150,15 @@ def play(
     nothing (the reading's unread parts), by option and stage, in the order said. `readings`
     collects each worded input's reading (its directions with the words they came from, its
     unread parts); with `plan.strict_reading` words any part of which binds nothing stop the
-    venture before they are given (InputError)."""
+    venture before they are given (InputError). Money is read and written in the books'
+    currency throughout."""
+    with books(session.state.founder.currency):
+        return _play(session, plan, readings)
+
+
+def _play(
+    session: GameSession, plan: Plan, readings: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
     given: Counter[tuple[str, str]] = Counter()
     unbound: list[dict[str, Any]] = []
     while session.state.phase != "ended":
@@ -308,6 +317,11 @@ def _pick(obj: object, *names: str) -> dict[str, Any]:
 
 def summary(session: GameSession) -> dict[str, Any]:
     """The `simulate --json` object."""
+    with books(session.state.founder.currency):
+        return _summary(session)
+
+
+def _summary(session: GameSession) -> dict[str, Any]:
     st, o = session.state, session.state.outcome
     served: Counter[str] = Counter()
     events = session.events()
@@ -318,6 +332,7 @@ def summary(session: GameSession) -> dict[str, Any]:
     return {
         "run_id": st.run_id,
         "seed": st.seed,
+        "currency": st.founder.currency,  # the books' (economics stay in the `_usd` fields)
         "outcome": _pick(o, "result", "reason", "day", "stage", "ending") if o else None,
         "score": {"points": o.score, **_pick(o, "grade", "ending", "title")} if o else None,
         "economics": st.economics.shown(),

@@ -35,6 +35,7 @@ from engine.session.saves import RunSummary, list_runs, load_run, resolve_save_d
 from engine.session.steps import Step
 from memory.contract import MemoryBackend
 from worldforge_savedb.db import db_path, transaction
+from worldforge_textkit.numbers import books
 
 if TYPE_CHECKING:
     from engine.views.read_model import ReadModel
@@ -127,11 +128,13 @@ class GameSession:
         conn: sqlite3.Connection | None = None,
         run_id: str | None = None,
         reading: Mapping[str, str | None] | None = None,
+        currency: str | None = None,
     ) -> GameSession:
         """Found a company: validate input, charter the org, forge the rival, design the world.
 
-        `reading`: the pitch fields the player confirmed (customer, offering, place, problem)."""
-        start = validate_start(pitch, name, archetype, seed, reading)
+        `reading`: the pitch fields the player confirmed (customer, offering, place, problem);
+        `currency`: the books' currency ("GBP"), None for the pitch's own (else US dollars)."""
+        start = validate_start(pitch, name, archetype, seed, reading, currency)
         directory = resolve_save_dir(save_dir)
         own_conn = conn is None
         conn = conn or open_save(db_path(directory))
@@ -147,7 +150,8 @@ class GameSession:
             session = cls(
                 conn, state, [], router=router, knowledge=knowledge, save_dir=directory, lease=lease
             )
-            session._commit(start.record(), steps.found)
+            with books(start.currency):
+                session._commit(start.record(), steps.found)
             return session
         except BaseException:
             if own_conn:
@@ -413,7 +417,7 @@ class GameSession:
             self.memory.rewound()
 
     def _execute(self, command: Command[P, R], *, replaying: bool = False) -> R:
-        with logged(self, command.name):
+        with logged(self, command.name), books(self.state.founder.currency):
             self._writable()
             lead = command.lead_in(self.state)
             if lead is not None:
@@ -434,8 +438,9 @@ class GameSession:
         typed by the command's result. The refusal comes first, so input typed in a phase that
         refuses the command is never judged; then the input is typed, then run."""
         self._writable()
-        kind.refuse(self.state)
-        return kind.from_said(said).issue(self)
+        with books(self.state.founder.currency):
+            kind.refuse(self.state)
+            return kind.from_said(said).issue(self)
 
     # ---------------------------------------------------------------- the run itself
     def forget_run(self) -> RunForgotten:
@@ -496,7 +501,8 @@ class GameSession:
         """Everything a front end draws, in one model (loaded on first use: headless runs never draw)."""
         from engine.views.snapshot import build_snapshot
 
-        return build_snapshot(self.read_model())
+        with books(self.state.founder.currency):
+            return build_snapshot(self.read_model())
 
     def export_report(self, path: str | Path | None = None) -> Path:
         """The report card as Markdown. Refused (one line, nothing written) once the run was
@@ -505,7 +511,8 @@ class GameSession:
 
         self._still_saved()
         try:
-            out = write_report(self.read_model(), self.save_dir, path)
+            with books(self.state.founder.currency):
+                out = write_report(self.read_model(), self.save_dir, path)
         except OSError as err:  # a read-only save dir, a full disk, a missing folder
             where = err.filename or path or "the save dir's reports/"
             raise SaveError(

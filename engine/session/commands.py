@@ -41,6 +41,7 @@ from engine.errors import GameError, InputError, SaveError
 from engine.game.economy import MAX_REDOS
 from engine.language.text import MAX_REASON_CHARS, clean_text
 from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit.numbers import currency, money
 
 if TYPE_CHECKING:
     from typing import Self
@@ -729,7 +730,7 @@ def unread_preview(
     return Preview(
         verb,
         f"Binds nothing: {quoted}. The gate checks only what binds; the {state.stage.beat} work "
-        f"can change {CAN_CHANGE[state.stage.owner_role]}.",
+        f"can change {can_change(state.stage.owner_role)}.",
         bound,
         unread=tuple(missed),
     )
@@ -770,11 +771,12 @@ def ask_unread_price(state: GameState, text: str, source: Source) -> None:
         raise InputError(question(read, state.stage.owner_role, state.stage.beat))
 
 
-# What each role's work can be told to change (a question names it; so does a preview).
+# What each role's work can be told to change (a question names it; so does a preview), its
+# example prices written in the books' currency when asked.
 CAN_CHANGE = {
-    "strategist": "its price (“$29 a month”), audience (“speak to …”), a channel, the "
+    "strategist": "its price (“{p29} a month”), audience (“speak to …”), a channel, the "
     "launch week, a name, claims to drop, the tone",
-    "designer": "its price (“$29 a month”), audience, launch week, features in scope, "
+    "designer": "its price (“{p29} a month”), audience, launch week, features in scope, "
     "a name, claims to drop, the tone",
     "marketer": "its price, audience, channels, launch week, a number such as the churn "
     "target or burn, claims to drop, the tone",
@@ -785,21 +787,26 @@ CAN_CHANGE = {
 
 def question(read: Read, role: str, beat: str) -> str:
     """The one question a rejection the reader cannot place gets (nothing is spent)."""
-    if read.in_dollars:
+    if read.in_books:
         return (
-            f"Which price should the {beat} work state? The books are kept in dollars: name the "
-            f"price in dollars, e.g. “{read.in_dollars}”."
+            f"Which price should the {beat} work state? The books are kept in "
+            f"{currency().name}: say “{read.in_books}”."
         )
     if "price_amount" in read.unclear:
         return (
             f"Which price should the {beat} work state? The reader cannot tell an amount from "
-            "that: write it with figures, e.g. “$12 a meal” or “under $30 a month”."
+            f"that: write it with figures, e.g. “{money(12)} a meal” or “under {money(30)} a month”."
         )
     if "price" in read.unclear:
         return (
-            f"Which price should the {beat} work state? Name it, e.g. “$29 a month” or "
-            "“under $30 a month”, or say “lower the price”."
+            f"Which price should the {beat} work state? Name it, e.g. “{money(29)} a month” or "
+            f"“under {money(30)} a month”, or say “lower the price”."
         )
     return (
-        f"What should change? The {beat} work can change {CAN_CHANGE[role]}. Say which, concretely."
+        f"What should change? The {beat} work can change {can_change(role)}. Say which, concretely."
     )
+
+
+def can_change(role: str) -> str:
+    """What `role`'s work can be told to change, its example price in the books' currency."""
+    return CAN_CHANGE[role].format(p29=money(29))

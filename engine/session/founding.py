@@ -13,6 +13,7 @@ from engine.game.antagonist import forge
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
 from engine.game.world import build_stages
+from engine.language.currency import currency_code, pitch_currency
 from engine.language.pitch import company_name, unmarked
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
@@ -154,6 +155,9 @@ if TYPE_CHECKING:
 #     only a place's line (its whole lead-in matched, never " in " alone).
 #     A decision may land later (a rule's `later`, engine.game.pending): the fork shows what lands
 #     and at which stage, the board lists it pending, it lands as that stage runs; the skill ladder.
+#     A venture keeps its books in its founder's currency (USD, GBP, EUR; from the form, the pitch's
+#     money or place, else USD), recorded in the start; every amount is written in it, and a price
+#     the CEO names in it binds ("40 quid a visit" on a pound venture binds £40 a visit).
 RULES_VERSION = 65
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
@@ -173,6 +177,7 @@ class StartInputs(FrozenRecord):
     offering: str = ""
     place: str = ""
     problem: str = ""
+    currency: str = "USD"  # the books' currency code (USD, GBP, EUR)
 
     def record(self) -> dict[str, Any]:
         """The `start` step of the run's recorded inputs (what replay re-plays)."""
@@ -185,11 +190,13 @@ def validate_start(
     archetype: str,
     seed: int,
     reading: Mapping[str, str | None] | None = None,
+    currency: str | None = None,
 ) -> StartInputs:
     """Clean and check everything before anything is written; raise InputError with one line.
 
     `reading`: the confirmed customer, offering, place and problem (each optional, one line,
-    plain text, at most MAX_FIELD_CHARS); an unknown field is refused."""
+    plain text, at most MAX_FIELD_CHARS); an unknown field is refused. `currency`: the books'
+    currency ("GBP", "£", "pounds"); None keeps the pitch's (engine.language.currency)."""
     pitch = clean_text(pitch, field="pitch", max_chars=MAX_PITCH_CHARS)
     if len(content_words(pitch)) < 2:
         raise InputError("pitch needs at least a few words about what the company does")
@@ -202,7 +209,10 @@ def validate_start(
         raise InputError(f"unknown archetype {archetype[:30]!r} (choose {', '.join(ARCHETYPES)})")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise InputError("seed must be a whole number from 0")
-    return StartInputs(pitch=pitch, name=name, archetype=archetype, seed=seed, **fields)
+    code = pitch_currency(pitch) if currency is None else currency_code(currency)
+    return StartInputs(
+        pitch=pitch, name=name, archetype=archetype, seed=seed, currency=code, **fields
+    )
 
 
 def _reading_fields(reading: Mapping[str, str | None]) -> dict[str, str]:
@@ -234,6 +244,7 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
         offering=inputs.offering,
         place=inputs.place,
         problem=inputs.problem,
+        currency=inputs.currency,
     )
     start = ARCHETYPE_RULES[inputs.archetype].start
     state = GameState(

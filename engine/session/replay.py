@@ -79,6 +79,7 @@ def founded(run_id: str, inputs: list[Record], router: Router) -> Iterator[GameS
             archetype=start["archetype"],
             seed=start["seed"],
             reading={k: start.get(k) for k in READING_FIELDS},  # absent in older saves
+            currency=start.get("currency") or "USD",  # a start from before it kept dollars
             router=router,
             conn=mem,
             run_id=run_id,

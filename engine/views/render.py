@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from engine.views.read_model import Logged
 from worldforge_savedb.records import Record
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 
 LABELS: dict[str, str] = {
     "summary": "Summary",
@@ -116,7 +116,7 @@ def number(key: str, value: object) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return prose(str(value))
     if key.endswith("_usd") or key.startswith("target_mrr") or "usd" in key:
-        return usd(value) + (" a month" if key.endswith("_per_month") else "")
+        return money(value) + (" a month" if key.endswith("_per_month") else "")
     if key.endswith("_pct"):
         return f"{value:.1f} %"
     if key == "breakeven_month":
@@ -186,7 +186,7 @@ def render_artifact(artifact: object) -> list[Block]:
                     continue  # a model's plan may leave the price and customers out
                 shown = ", ".join(number(k, x) for x in v) if isinstance(v, list) else number(k, v)
                 if k == "price_usd_per_month" and isinstance(per, str) and per.strip():
-                    shown = f"{usd(v)} {article(per) or 'a'} {prose(per)} (the plan counts one a month each)"
+                    shown = f"{money(v)} {article(per) or 'a'} {prose(per)} (the plan counts one a month each)"
                 lines.append(f"{label(k)}: {shown}")
             out.append(Block(label(key), lines, bullets=True))
         elif key == "okrs_q1" and isinstance(value, list):

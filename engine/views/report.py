@@ -10,7 +10,7 @@ from engine.game.economy import METER_NAMES, meter_shown
 from engine.version import version
 from engine.views.render import artifact_markdown, decision_words, economics_label, prose, shipped
 from memory.models import kind_words
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 from worldforge_textkit.scrub import scrub
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def _num(field: str, v: float | bool | None) -> str:
     assert v is not None
     if field in METER_NAMES:  # as the board shows it: never rounded across a defeat line
         return str(meter_shown(field, v))
-    return usd(v) if field.endswith("_usd") else f"{v:g}"
+    return money(v) if field.endswith("_usd") else f"{v:g}"
 
 
 def _served(view: ReadModel) -> str:

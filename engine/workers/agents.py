@@ -26,6 +26,7 @@ from engine.views.render import changes
 from engine.workers.schema import compiled_schema, judge_for
 from engine.writing.simulate import simulate_artifact
 from worldforge_savedb.records import Record
+from worldforge_textkit.numbers import in_books
 from worldforge_textkit.scrub import scrub_obj
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ def gather_context(
                 "title": h.title,
                 "origin": h.origin,
                 "score": round(h.score, 3),
-                "text": h.text,
+                "text": in_books(h.text),  # the playbooks' dollars in the venture's currency
             }
             for h in hits
         ],

@@ -43,6 +43,7 @@ from engine.language.artifact_text import NOT_PROSE, PER_MONTH
 from engine.language.composition import audiences
 from engine.language.directions import CORE_SCOPE, GENERIC_CLAIM, Direction, price_words
 from engine.routing.prompts import schema_block
+from worldforge_textkit.numbers import money
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -191,7 +192,7 @@ def _price(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> N
         if "price_usd_per_month" not in required:
             required.append("price_usd_per_month")
     if d.op == "eq":
-        said = price_words(d) if d.period == "unit" else f"${d.amount:,.0f} a {d.period}"
+        said = price_words(d) if d.period == "unit" else f"{money(d.amount or 0.0)} a {d.period}"
         _pattern(schema, _field(role, "price"), said, done)
 
 

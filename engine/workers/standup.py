@@ -15,7 +15,7 @@ from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
 from engine.writing.phrases import Voice
 from worldforge_textkit import clip
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import in_books, money
 from worldforge_textkit.scrub import scrub
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def _slots(state: GameState, receipt: Receipt) -> dict[str, str]:
         "decision": decided,
         "customer": state.niche or state.founder.customer,
         "rival": state.antagonist.name,
-        "burn": usd(e.monthly_burn_usd),
+        "burn": money(e.monthly_burn_usd),
         "runway": runway,
         "cap_runway": runway[:1].upper() + runway[1:],
         "next_beat": nxt.beat if nxt else "final",
@@ -153,12 +153,12 @@ def run_standup(
             slots["notes"] = count(n, "note") if n != 1 else "one note"
         elif tool == "watch_burn":
             e = state.economics
-            result = f"burn {usd(e.monthly_burn_usd)} a month, {runway_text(e)}"
+            result = f"burn {money(e.monthly_burn_usd)} a month, {runway_text(e)}"
         else:
             hits = knowledge.search(receipt.principle, top_k=1)
             result = _topic(hits[0].title) if hits else "no playbook hit"
             if hits:
-                slots["topic"], slots["advice"] = result, _advice(hits[0].text)
+                slots["topic"], slots["advice"] = result, _advice(in_books(hits[0].text))
             else:
                 tool_lines = "search_knowledge_miss"
 

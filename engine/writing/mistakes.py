@@ -37,7 +37,7 @@ def inject(role: str, art: dict[str, Any], flaw: str, v: Voice) -> None:
             art["features"] = [f for f in art["features"] if not _PRICE_LINE.match(f)]
         else:
             # the priced sentence goes, the space before the next one stays ("planning.In our")
-            art["body"] = " ".join(re.sub(r"[^.]*\$[\d,]+[^.]*\.", "", art["body"]).split())
+            art["body"] = " ".join(re.sub(r"[^.]*[$£€][\d,]+[^.]*\.", "", art["body"]).split())
     elif flaw == "over_claim":
         field = TOPIC_FIELDS["claims"][role]
         claim = v.fill("Results guaranteed within a week for every {unit}.")

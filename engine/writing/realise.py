@@ -67,7 +67,7 @@ from engine.writing.banks import WARM_HEADLINES, WARM_LINES
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, reprice
 from worldforge_textkit import has_phrase
-from worldforge_textkit.numbers import usd
+from worldforge_textkit.numbers import money
 from worldforge_textkit.patterns import Pattern
 
 _SKIP = NOT_PROSE
@@ -167,11 +167,11 @@ def price_phrase(d: Direction, v: Voice, directions: list[Direction]) -> str:
     unit = d.unit or v.slots.get("unit", "")
     barred = {x.value.lower() for x in directions if x.axis == "exclusion"}
     if not unit or f"per {unit}".lower() in barred:
-        return f"{usd(target_price(d))} a {d.period}"
-    return f"{usd(target_price(d))} a {d.period} per {unit}"
+        return f"{money(target_price(d))} a {d.period}"
+    return f"{money(target_price(d))} a {d.period} per {unit}"
 
 
-_PRICE = r"\$\s?\d[\d,]*(?:\.\d+)?\s*(?:a|per|/)\s*(?:month|mo|year|week)\b"
+_PRICE = r"[$£€]\s?\d[\d,]*(?:\.\d+)?\s*(?:a|per|/)\s*(?:month|mo|year|week)\b"
 
 
 def _price_re(v: Voice, per: str | None = None) -> re.Pattern[str]:
@@ -393,7 +393,8 @@ def _scope(
                 kept = [
                     x
                     for x in items
-                    if isinstance(x, str) and ("$" in x or any(mentions(x, h) for h in held))
+                    if isinstance(x, str)
+                    and (any(c in x for c in "$£€") or any(mentions(x, h) for h in held))
                 ]
                 rest = [x for x in items if x not in kept]
                 items[:] = rest[: max(0, floor - len(kept))] + kept
@@ -830,11 +831,11 @@ def _plan_changed(
     customers, price = new.get("paying_customers_m1_to_m6") or [], new.get("price_usd_per_month")
     if not was or not now or was[-1] == now[-1] or not customers or not price:
         return []
-    line = f"Month-6 revenue target: {usd(now[-1])}"
+    line = f"Month-6 revenue target: {money(now[-1])}"
     if _per(d):  # a price per thing bought: the plan counts one a paying customer a month
-        each = f"one {d.unit} each a month at {usd(price)}"
+        each = f"one {d.unit} each a month at {money(price)}"
         return [f"{line} ({customers[-1]:,} paying customers, {each})."]
-    return [f"{line} ({customers[-1]:,} paying customers at {usd(price)} a month)."]
+    return [f"{line} ({customers[-1]:,} paying customers at {money(price)} a month)."]
 
 
 def _number_label(d: Direction) -> str:

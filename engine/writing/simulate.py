@@ -31,7 +31,7 @@ from engine.writing.realise import realise, violate, what_changed
 from engine.writing.trades import trade_words
 from engine.writing.worlds import world_words
 from worldforge_textkit import clip
-from worldforge_textkit.numbers import usd as money
+from worldforge_textkit.numbers import money
 from worldforge_textkit.patterns import Pattern
 
 

@@ -29,6 +29,7 @@ PITCH = "A solar microgrid cooperative for rural farmers"
         ["--pitch", "solar \x1b[31m grid"],
         ["--pitch", PITCH, "--seed", "-4"],
         ["--pitch", PITCH, "--seed", "abc"],
+        ["--pitch", PITCH, "--currency", "yen"],
     ],
 )
 def test_bad_input_exit_2_one_line_nothing_written(tmp_path, capsys, args):
@@ -85,6 +86,7 @@ def test_simulate_json_shape(tmp_path, capsys):
     assert set(out) == {
         "run_id",
         "seed",
+        "currency",
         "outcome",
         "score",
         "economics",
@@ -137,7 +139,7 @@ def test_simulate_names_the_planned_words_that_bind_nothing(tmp_path, capsys):
             "--pitch",
             "Refill subscriptions for office coffee in Leeds",
             "--reject",
-            "1:price it at $12 a week, start with law firms and hire a barista for the launch",
+            "1:price it at £12 a week, start with law firms and hire a barista for the launch",
             "--reply",
             "2:freeze hiring, and bake a cake for the team",
         ]

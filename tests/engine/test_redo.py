@@ -190,10 +190,10 @@ def test_money_the_reader_cannot_parse_is_asked_about_at_every_input(new_session
     with pytest.raises(InputError) as err:
         s.give(Reject, "charge £25 a box and launch in Leeds first")
     assert "in dollars" in str(err.value) and "“$25 a box”" in str(err.value)
-    assert read_directions("charge 25 GBP a month", source="rejection").in_dollars == "$25 a month"
+    assert read_directions("charge 25 GBP a month", source="rejection").in_books == "$25 a month"
     # "pounds" is money before "a week" and a weight before "of" (was: "Name it, e.g. $29 …")
     pounds = read_directions("price it at 12 pounds a week", source="rejection")
-    assert pounds.in_dollars == "$12 a week" and "price_amount" in pounds.unclear
+    assert pounds.in_books == "$12 a week" and "price_amount" in pounds.unclear
     assert not read_directions("ship 5 pounds of beans a week", source="rejection").unclear
     assert s.state.stage.redos == 0 and len(s.events()) == events
     s.give(Approve)

@@ -22,9 +22,11 @@ def test_a_save_from_the_pydantic_models_loads_and_writes_back_byte_for_byte() -
     assert isinstance(state, GameState) and isinstance(state.economics, Economics)
     assert state.receipts and state.receipts[0].before.treasury_usd > 0
     assert isinstance(state.history[0], tuple)
-    # the founder's confirmed pitch fields (new-venture form) came later: written empty
+    # the founder's confirmed pitch fields (new-venture form) came later: written empty; so did
+    # the books' currency: a save from before it is in US dollars
     founder_end = text.index("]", text.index('"keywords":[')) + 1
-    text = text[:founder_end] + ',"offering":"","place":"","problem":""' + text[founder_end:]
+    later = ',"offering":"","place":"","problem":"","currency":"USD"'
+    text = text[:founder_end] + later + text[founder_end:]
     # a decision's later effect (rules 65) came later too: none on its receipts, none pending
     text = _with_defaults(text)
     assert state_json(state) == text

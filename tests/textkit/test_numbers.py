@@ -5,13 +5,37 @@ from __future__ import annotations
 
 from engine.game.economy import TUNING, initial_economics, recompute, runway_text
 from engine.language.text import MAX_NAME_CHARS, MAX_PITCH_CHARS, MAX_REASON_CHARS
-from worldforge_textkit.numbers import number, runway, runway_short, usd, usd_short
+from worldforge_textkit.numbers import (
+    books,
+    currency,
+    in_books,
+    money,
+    money_short,
+    number,
+    runway,
+    runway_short,
+)
 
 
 def test_money_full_and_short() -> None:
-    assert usd(12_000) == "$12,000" and usd(999.6) == "$1,000"
-    assert usd_short(412_000) == "$412k" and usd_short(1_250_000) == "$1.2M"
-    assert usd_short(-3000) == "-$3.0k" and usd_short("junk") == "$0"
+    assert money(12_000) == "$12,000" and money(999.6) == "$1,000"
+    assert money_short(412_000) == "$412k" and money_short(1_250_000) == "$1.2M"
+    assert money_short(-3000) == "-$3.0k" and money_short("junk") == "$0"
+
+
+def test_money_is_written_in_the_books_currency_and_never_converted() -> None:
+    assert money(12_000, "GBP") == "£12,000" and money_short(-3000, "EUR") == "-€3.0k"
+    with books("GBP") as books_in:
+        assert books_in.name == "pounds" and currency().symbol == "£"
+        assert money(40) == "£40" and money_short(1_250_000) == "£1.2M"
+        assert in_books("keep acquisition cost under about $10, or $5 a seat") == (
+            "keep acquisition cost under about £10, or £5 a seat"
+        )
+        with books("EUR"):
+            assert money(9) == "€9"
+        assert money(9) == "£9"  # the outer books again
+    assert money(40) == "$40" and in_books("under $10") == "under $10"  # then dollars again
+    assert money(1, "XYZ") == "$1"  # an unknown code is dollars
 
 
 def test_profitable_is_none_and_reads_as_words() -> None:

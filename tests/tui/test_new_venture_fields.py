@@ -4,9 +4,10 @@ every control is reachable and scrolled into view, and the hint says what Enter 
 
 from __future__ import annotations
 
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, Select
 
 from tests.tui.conftest import settle, text_of
+from worldforge_textkit.numbers import currency as currency_in_force
 from worldforge_tui.app import WorldForgeApp
 
 
@@ -98,3 +99,29 @@ async def test_markup_and_escapes_in_a_field_are_inert(tmp_path):
         assert app.session is not None
         customer = app.session.state.founder.customer
         assert "[red]" not in customer and "\\x1b" not in customer and "nurses" in customer
+
+
+async def test_the_currency_follows_the_pitch_until_chosen_and_founds_the_books(tmp_path):
+    """Typed "40 quid" or a UK city, the books are in pounds; a currency the player picks stays;
+    the venture founded keeps its books in it and the status bar writes money in it."""
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        currency = app.screen.query_one("#nv-currency", Select)
+        assert currency.value == "USD"
+        await _type(pilot, "knife sharpening van for restaurants in leeds")
+        await settle(app, pilot)
+        assert currency.value == "GBP"
+        currency.value = "EUR"  # the player's choice: later typing leaves it be
+        await settle(app, pilot)
+        app.screen.query_one("#nv-pitch", Input).focus()
+        await pilot.press("end")
+        await _type(pilot, " at 40 quid")
+        await settle(app, pilot)
+        assert currency.value == "EUR"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.session.state.founder.currency == "EUR"
+        bar = text_of(app, "#status-meters")
+        assert "€" in bar and "$" not in bar
+    assert currency_in_force().code == "USD"  # closed, no venture's currency lingers

@@ -7,7 +7,7 @@ from textual.widgets import Input
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 
-SAID = "price it at $12 a week, start with law firms and hire a barista for the launch"
+SAID = "price it at £12 a week, start with law firms and hire a barista for the launch"
 
 
 async def test_a_part_that_binds_nothing_is_shown_before_the_reason_binds(tmp_path):
@@ -24,7 +24,7 @@ async def test_a_part_that_binds_nothing_is_shown_before_the_reason_binds(tmp_pa
         assert app.screen.__class__.__name__ == "ConfirmScreen"
         shown = text_of(app, ".dialog-title")
         assert "Binds nothing: “hire a barista for the launch”" in shown
-        assert "Will change: price $12 a week; speak to law firms." in shown
+        assert "Will change: price £12 a week; speak to law firms." in shown
         assert app.session.state.stage.redos == 0  # nothing committed yet
         # "no" goes back to the words as typed
         await pilot.press("n")
@@ -37,4 +37,4 @@ async def test_a_part_that_binds_nothing_is_shown_before_the_reason_binds(tmp_pa
         await settle(app, pilot)
         assert app.session.state.stage.redos == 1
         binding = [ln for ln in text_of(app, "#story-body").splitlines() if "Binding:" in ln]
-        assert binding == ["Binding: price $12 a week; speak to law firms"]
+        assert binding == ["Binding: price £12 a week; speak to law firms"]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from engine.errors import GameError
 from engine.game import ARCHETYPES
 from engine.play import POLICIES
-from worldforge_textkit.numbers import runway, usd
+from worldforge_textkit.numbers import money, runway
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -140,7 +140,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         seed=args.seed,
         save_dir=args.save_dir,
         reading={k: getattr(args, k) for k in ("customer", "offering", "place", "problem")},
+        currency=args.currency,
     )
+    code = session.state.founder.currency
     try:
         pitch = pitch_lines(session.state.founder)
         readings: list[dict[str, object]] = []
@@ -167,8 +169,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"score {sc['points']}/100 ({sc['grade']}) · ending: {sc['title']}")
         e = result["economics"]
         print(
-            f"treasury {usd(e['treasury_usd'])} · revenue {usd(e['monthly_revenue_usd'])}/mo · "
-            f"burn {usd(e['monthly_burn_usd'])}/mo · {runway(e['runway_months'])} · "
+            f"treasury {money(e['treasury_usd'], code)} · "
+            f"revenue {money(e['monthly_revenue_usd'], code)}/mo · "
+            f"burn {money(e['monthly_burn_usd'], code)}/mo · {runway(e['runway_months'])} · "
             f"trust {meter_shown('trust', e['trust'])} · "
             f"threat {meter_shown('threat', e['threat'])}"
         )
@@ -397,6 +400,11 @@ def _play_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
 def _simulate_parser(sub: argparse._SubParsersAction[_Parser], flags: dict[str, Flag]) -> None:
     sim = sub.add_parser("simulate", help="play a full venture headless")
     _common_start(sim, required=True)
+    sim.add_argument(
+        "--currency",
+        metavar="CODE",
+        help="the books' currency: USD, GBP or EUR (default: the pitch's money or place, else USD)",
+    )
     for field, said in (
         ("customer", "who pays"),
         ("offering", "what the company sells"),

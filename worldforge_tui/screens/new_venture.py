@@ -21,7 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from engine.game.archetypes import ARCHETYPE_RULES
+from engine.language.currency import pitch_currency
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS
+from worldforge_textkit.numbers import CURRENCIES
 from worldforge_tui import actions
 from worldforge_tui.messages import VentureRequest
 from worldforge_tui.screens.resume import StyledOnMount
@@ -48,8 +50,8 @@ HINT = "Enter starts the venture · Tab moves to the next field · Esc cancels"
 
 
 class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
-    """Dismisses with {"pitch","name","archetype","seed","reading"}, {"resume": run_id}, or None
-    (cancel); "reading" holds the four fields as the player confirmed them."""
+    """Dismisses with {"pitch","name","archetype","seed","currency","reading"}, {"resume":
+    run_id}, or None (cancel); "reading" holds the four fields as the player confirmed them."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("new")
 
@@ -69,6 +71,8 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
         self._edited: set[str] = set()  # fields the player changed: the reading leaves them be
+        # the books' currency the pitch was last read as: one the player picks instead stays
+        self._read_currency = "USD"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box venture-box"):
@@ -116,6 +120,15 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
                     id="nv-mechanic",
                     classes="form-label-top",
                 )
+                with Horizontal(classes="form-row"):
+                    yield Label("Currency", classes="form-label")
+                    yield Choice(
+                        [(f"{c.symbol} {c.name}", c.code) for c in CURRENCIES.values()],
+                        value="USD",
+                        allow_blank=False,
+                        id="nv-currency",
+                        compact=True,
+                    )
                 with Horizontal(classes="form-row"):
                     yield Label("Seed", classes="form-label")
                     yield Input(str(self._seed), id="nv-seed", type="integer", compact=True)
@@ -221,6 +234,10 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
             literal_line(reading_line(event.value), limit=240)
         )
         fields = reading_fields(event.value)
+        currency = self.query_one("#nv-currency", Select)
+        if currency.value == self._read_currency:  # the player has not picked another
+            self._read_currency = pitch_currency(event.value)  # the pitch's money or place
+            currency.value = self._read_currency
         for key, _, _ in FIELDS:
             if key in self._edited:
                 continue
@@ -264,12 +281,14 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
             self.show_error("The seed must be a whole number.")
             return
         archetype = self.query_one("#nv-archetype", Select).value
+        currency = self.query_one("#nv-currency", Select).value
         self.dismiss(
             {
                 "pitch": pitch,
                 "name": self.query_one("#nv-name", Input).value.strip() or None,
                 "archetype": archetype if isinstance(archetype, str) else "builder",
                 "seed": seed,
+                "currency": currency if isinstance(currency, str) else None,
                 "reading": {
                     key: self.query_one(f"#nv-{key}", Input).value.strip() or None
                     for key, _, _ in FIELDS

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from engine.game.economy import METER_NAMES, meter_shown
+from worldforge_textkit.numbers import money_short as money
 from worldforge_textkit.numbers import number, runway_short
-from worldforge_textkit.numbers import usd_short as money
 
 __all__ = ["money", "number"]  # the numbers module's, re-exported for the panes
 

@@ -114,11 +114,15 @@ def figures_of(low: list[str], v: Vocab, keyed: bool = False) -> list[Fig]:
     return out
 
 
-def currency_in(low: list[str], v: Vocab) -> str | None:
+def currency_in(low: list[str], v: Vocab, *, counts: bool = True) -> str | None:
+    """The currency the words name ("£", "quid", "a fiver"); `counts=False` passes over a word
+    that counts money more than it names a currency ("50 grand")."""
     for k, t in enumerate(low):
         if t in ("$", "£", "€"):
             return t
         c = v.match(v.money, low, k)
+        if c and not counts and c.row.get("times"):
+            continue
         if c and c.row.get("currency") and not c.row.get("suffix"):
             return str(c.row["currency"])
         if v.match(v.money_nouns, low, k):
