@@ -153,36 +153,30 @@ def play(
     venture before they are given (InputError). Money is read and written in the books'
     currency throughout."""
     with books(session.state.founder.currency):
-        return _play(session, plan, readings)
-
-
-def _play(
-    session: GameSession, plan: Plan, readings: list[dict[str, Any]] | None
-) -> list[dict[str, Any]]:
-    given: Counter[tuple[str, str]] = Counter()
-    unbound: list[dict[str, Any]] = []
-    while session.state.phase != "ended":
-        kind, said = next_command(session, plan, given)
-        missed = binds_nothing(session.state, kind, said)
-        if kind.flag is not None and said:
-            sid = _planned_under(kind, session.state)
-            where = next((s for s in session.state.stages if s.id == sid), None)
-            at = {
-                "option": kind.flag.option,
-                "stage_id": where.id if where else None,
-                "stage": f"{where.number}:{where.beat}" if where else None,
-            }
-            if readings is not None and (read := reading_of(session.state, kind, said)):
-                readings.append({**at, "said": said, **read})
-            if missed:
-                unbound.append({**at, "parts": missed})
-                if plan.strict_reading:
-                    raise InputError(
-                        f"{at['option']} {at['stage'] or ''}: “{clip(missed[0], 80)}” binds "
-                        "nothing (--strict-reading): say it so it binds, or leave it out"
-                    )
-        session.give(kind, said)
-    return unbound
+        given: Counter[tuple[str, str]] = Counter()
+        unbound: list[dict[str, Any]] = []
+        while session.state.phase != "ended":
+            kind, said = next_command(session, plan, given)
+            missed = binds_nothing(session.state, kind, said)
+            if kind.flag is not None and said:
+                sid = _planned_under(kind, session.state)
+                where = next((s for s in session.state.stages if s.id == sid), None)
+                at = {
+                    "option": kind.flag.option,
+                    "stage_id": where.id if where else None,
+                    "stage": f"{where.number}:{where.beat}" if where else None,
+                }
+                if readings is not None and (read := reading_of(session.state, kind, said)):
+                    readings.append({**at, "said": said, **read})
+                if missed:
+                    unbound.append({**at, "parts": missed})
+                    if plan.strict_reading:
+                        raise InputError(
+                            f"{at['option']} {at['stage'] or ''}: “{clip(missed[0], 80)}” binds "
+                            "nothing (--strict-reading): say it so it binds, or leave it out"
+                        )
+            session.give(kind, said)
+        return unbound
 
 
 _SOURCES = {"reject": "rejection", "standup_reply": "standup", "decide_own": "own"}
@@ -318,78 +312,79 @@ def _pick(obj: object, *names: str) -> dict[str, Any]:
 def summary(session: GameSession) -> dict[str, Any]:
     """The `simulate --json` object."""
     with books(session.state.founder.currency):
-        return _summary(session)
-
-
-def _summary(session: GameSession) -> dict[str, Any]:
-    st, o = session.state, session.state.outcome
-    served: Counter[str] = Counter()
-    events = session.events()
-    for e in events:
-        if e.type == "STAGE_EXECUTED":
-            served[e.payload.get("served_by", "?")] += 1
-    work = shipped(events)
-    return {
-        "run_id": st.run_id,
-        "seed": st.seed,
-        "currency": st.founder.currency,  # the books' (economics stay in the `_usd` fields)
-        "outcome": _pick(o, "result", "reason", "day", "stage", "ending") if o else None,
-        "score": {"points": o.score, **_pick(o, "grade", "ending", "title")} if o else None,
-        "economics": st.economics.shown(),
-        "world_events": [
-            {**_pick(e, "after_stage", "kind", "title", "choice"), "effect": e.effect_line}
-            for e in st.world_events
-        ],
-        "rival": {
-            "name": st.antagonist.name,
-            "personality": st.antagonist.personality,
-            "moves": [
-                {
-                    "stage_id": m.stage_id,
-                    "metric": m.target_metric,
-                    "change": m.metric_delta,
-                    "reaction": m.reaction,
-                }
-                for m in st.moves
+        st, o = session.state, session.state.outcome
+        served: Counter[str] = Counter()
+        events = session.events()
+        for e in events:
+            if e.type == "STAGE_EXECUTED":
+                served[e.payload.get("served_by", "?")] += 1
+        work = shipped(events)
+        return {
+            "run_id": st.run_id,
+            "seed": st.seed,
+            "currency": st.founder.currency,  # the books' (economics stay in the `_usd` fields)
+            "outcome": _pick(o, "result", "reason", "day", "stage", "ending") if o else None,
+            "score": {"points": o.score, **_pick(o, "grade", "ending", "title")} if o else None,
+            "economics": st.economics.shown(),
+            "world_events": [
+                {**_pick(e, "after_stage", "kind", "title", "choice"), "effect": e.effect_line}
+                for e in st.world_events
             ],
-        },
-        "org": [w.title for w in st.org if w.active],
-        "stages": [
-            {
-                "id": s.id,
-                "beat": s.beat,
-                "worker": s.worker_title,
-                "score": s.score,
-                "drift": s.drift,
-                "redos": s.redos,
-                "flaws": [
-                    f["kind"] for f in (work.get(s.id, {}).get("rubric") or {}).get("flaws") or []
+            "rival": {
+                "name": st.antagonist.name,
+                "personality": st.antagonist.personality,
+                "moves": [
+                    {
+                        "stage_id": m.stage_id,
+                        "metric": m.target_metric,
+                        "change": m.metric_delta,
+                        "reaction": m.reaction,
+                    }
+                    for m in st.moves
                 ],
-                "verdict": [
-                    v["line"]
-                    for v in (work.get(s.id, {}).get("rubric") or {}).get("violations") or []
-                ],
-                "shipped": artifact_markdown(work[s.id]["artifact"]) if s.id in work else [],
-                "decision": {
-                    **_pick(s.decision, "rule_id", "option"),
-                    **({"interpreted": s.decision.interpreted} if s.decision.interpreted else {}),
+            },
+            "org": [w.title for w in st.org if w.active],
+            "stages": [
+                {
+                    "id": s.id,
+                    "beat": s.beat,
+                    "worker": s.worker_title,
+                    "score": s.score,
+                    "drift": s.drift,
+                    "redos": s.redos,
+                    "flaws": [
+                        f["kind"]
+                        for f in (work.get(s.id, {}).get("rubric") or {}).get("flaws") or []
+                    ],
+                    "verdict": [
+                        v["line"]
+                        for v in (work.get(s.id, {}).get("rubric") or {}).get("violations") or []
+                    ],
+                    "shipped": artifact_markdown(work[s.id]["artifact"]) if s.id in work else [],
+                    "decision": {
+                        **_pick(s.decision, "rule_id", "option"),
+                        **(
+                            {"interpreted": s.decision.interpreted}
+                            if s.decision.interpreted
+                            else {}
+                        ),
+                    }
+                    if s.decision
+                    else None,
                 }
+                for s in st.stages
+            ],
+            "dilemmas": [
+                {
+                    "stage_id": s.id,
+                    **_pick(s.decision, "title", "variant", "rule_id"),
+                    "effect": r.effect_line,
+                }
+                for s, r in zip([s for s in st.stages if s.decision], st.receipts, strict=True)
                 if s.decision
-                else None,
-            }
-            for s in st.stages
-        ],
-        "dilemmas": [
-            {
-                "stage_id": s.id,
-                **_pick(s.decision, "title", "variant", "rule_id"),
-                "effect": r.effect_line,
-            }
-            for s, r in zip([s for s in st.stages if s.decision], st.receipts, strict=True)
-            if s.decision
-        ],
-        "events": count_by_type(session.conn, st.run_id),
-        "memory": session.memory.counts(),
-        "served_by": dict(sorted(served.items())),
-        "routing": routing(session, events),
-    }
+            ],
+            "events": count_by_type(session.conn, st.run_id),
+            "memory": session.memory.counts(),
+            "served_by": dict(sorted(served.items())),
+            "routing": routing(session, events),
+        }

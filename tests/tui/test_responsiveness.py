@@ -33,14 +33,18 @@ async def test_opening_another_venture_collects_what_the_last_one_left_frozen(tm
 
     app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        for _ in range(400):  # the first venture opens after the engine loads, on a worker
+            await settle(app, pilot)
+            if app.session is not None:
+                break
+        first = app.session
+        assert first is not None  # else the next opening has no venture to reclaim after
         closed = Cycle()
         gone = weakref.ref(closed)
         gc.freeze()  # alive when the survivors of a full pass were frozen
         del closed
         gc.collect()
         assert gone() is not None
-        first = app.session
         app.open_venture({"pitch": "Bike repairs in office car parks", "seed": 3})
         await settle(app, pilot)
         assert app.session is not None and app.session is not first
