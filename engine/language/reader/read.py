@@ -378,20 +378,25 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             home.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
 
 
+def _vague(cl: Clause, words: str) -> Part:
+    """An order the reader cannot place on any axis: unread, said so in the player's words."""
+    return Part(
+        "unread",
+        cl.start,
+        cl.end,
+        words,
+        "vague",
+        f"“{words}” asks for a change I cannot place on price, audience, channel, "
+        "scope, place, launch week, a claim, the tone, a number or the name.",
+    )
+
+
 def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
     """A clause with no direction: commentary (chatter, a reason, a question) or unread."""
     low = cl.low
     lists = cx.v.lists
     if _obliges(low) and not cl.question and not _chatter(cx):
-        return Part(
-            "unread",
-            cl.start,
-            cl.end,
-            words,
-            "vague",
-            f"“{words}” asks for a change I cannot place on price, audience, channel, "
-            "scope, place, launch week, a claim, the tone, a number or the name.",
-        )
+        return _vague(cl, words)
     if (
         cl.question
         or any(
@@ -426,15 +431,7 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
         and (low[0] in CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less"))
         and low[0] not in VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
     ):
-        return Part(
-            "unread",
-            cl.start,
-            cl.end,
-            words,
-            "vague",
-            f"“{words}” asks for a change I cannot place on price, audience, channel, "
-            "scope, place, launch week, a claim, the tone, a number or the name.",
-        )
+        return _vague(cl, words)
     return Part("commentary", cl.start, cl.end, words)
 
 
