@@ -189,3 +189,25 @@ def test_what_comes_after_a_greater_than_sign_is_set_aside():
 def test_a_clause_that_says_what_should_change_and_places_nothing_is_unread(said):
     r = read_text(said, source="standup")
     assert [(p.words, p.reason) for p in r.parts if p.kind == "unread"] == [(said, "vague")]
+
+
+def test_a_count_before_first_is_no_audience_and_an_order_to_ask_people_is_marked_unread():
+    """ "Ask ten customers first" bound the audience "Ask ten customers" (and the work wrote "Ask
+    Ask ten customers monthly"): a count is no audience, and an order the reader cannot place is
+    unread with its reason, never a guess."""
+    for said in ("Ask ten customers first", "ask 10 customers first"):
+        r = read_text(said, source="standup")
+        assert r.directions == []
+        assert [(p.kind, p.reason) for p in r.parts] == [("unread", "vague")]
+    assert [(d.axis, d.value) for d in read_text("nurses first", source="standup").directions] == [
+        ("audience", "nurses")
+    ]
+
+
+def test_a_figure_before_a_noun_is_a_count_not_money_the_player_must_name_a_currency_for():
+    for said in ("Soho first. 40 bars in a square mile", "they've each got 50 landlords"):
+        r = read_text(said, source="standup")
+        assert all(p.reason != "no_currency" for p in r.parts), said
+    assert [
+        (d.axis, d.value) for d in read_text("charge 40 a visit", source="standup").directions
+    ] == [("price", "40 a visit")]

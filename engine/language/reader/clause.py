@@ -1033,6 +1033,7 @@ class ClauseReader:
                     not tidy
                     or len(run) > 6
                     or any(NUM.match(x.low) for x in run)  # "18+ only"
+                    or any(word_number([x.low], 0, v) is not None for x in run)  # "ten … first"
                     or nxt in v.lists["verbs"]
                     or any(
                         x.low in SUBJECTS or x.low in REASON_STARTS or x.low in v.lists["verbs"]

@@ -445,12 +445,56 @@ def _obliges(low: list[str]) -> bool:
 
 
 def _money_like(low: list[str], k: int) -> bool:
-    """A figure that could be money: not a week's, a month's or a count of weeks or hours."""
+    """A figure that could be money: not a week's, a month's, a count of weeks or hours, or a
+    count of things ("10 customers": a figure said before a noun that is no money word)."""
+    after = low[k + 1] if k + 1 < len(low) else ""
     return (
         NUM.match(low[k]) is not None
         and low[k - 1 : k] not in (["week"], ["wk"], ["month"], ["day"], ["year"])
-        and low[k + 1 : k + 2] not in (["weeks"], ["wks"], ["hours"], ["days"], ["%"])
+        and after not in ("weeks", "wks", "hours", "days", "%")
+        and not (after.isalpha() and after not in _AFTER_MONEY)
     )
+
+
+# Words that may follow an amount of money ("40 a visit", "12 per month", "9 quid", "5k upfront").
+_AFTER_MONEY = frozenset(
+    (
+        "a",
+        "an",
+        "per",
+        "each",
+        "every",
+        "k",
+        "grand",
+        "quid",
+        "bucks",
+        "dollars",
+        "pounds",
+        "euros",
+        "monthly",
+        "weekly",
+        "yearly",
+        "annually",
+        "upfront",
+        "once",
+        "off",
+        "or",
+        "and",
+        "to",
+        "for",
+        "max",
+        "tops",
+        "minimum",
+        "min",
+        "at",
+        "is",
+        "would",
+        "should",
+        "seems",
+        "feels",
+        "sounds",
+    )
+)
 
 
 def _first_num(low: list[str]) -> str:
