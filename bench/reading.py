@@ -50,7 +50,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bench.corpus import PARTS, Part, directions
@@ -101,17 +101,7 @@ def read_input(record: Mapping[str, Any]) -> Result:
     )
     return Result(
         directions=[
-            Produced(
-                axis=d.axis,
-                do=d.do,
-                value=d.value,
-                amount=d.amount,
-                op=d.op,
-                period=d.period,
-                unit=d.unit,
-                key=d.key,
-                currency=d.currency,
-            )
+            Produced(**{f.name: getattr(d, f.name) for f in fields(Produced)})
             for d in out.directions
         ],
         asked=out.asked,
