@@ -452,49 +452,8 @@ def _money_like(low: list[str], k: int) -> bool:
         NUM.match(low[k]) is not None
         and low[k - 1 : k] not in (["week"], ["wk"], ["month"], ["day"], ["year"])
         and after not in ("weeks", "wks", "hours", "days", "%")
-        and not (after.isalpha() and after not in _AFTER_MONEY)
+        and not (after.isalpha() and after not in vocab().lists["after_money"])
     )
-
-
-# Words that may follow an amount of money ("40 a visit", "12 per month", "9 quid", "5k upfront").
-_AFTER_MONEY = frozenset(
-    (
-        "a",
-        "an",
-        "per",
-        "each",
-        "every",
-        "k",
-        "grand",
-        "quid",
-        "bucks",
-        "dollars",
-        "pounds",
-        "euros",
-        "monthly",
-        "weekly",
-        "yearly",
-        "annually",
-        "upfront",
-        "once",
-        "off",
-        "or",
-        "and",
-        "to",
-        "for",
-        "max",
-        "tops",
-        "minimum",
-        "min",
-        "at",
-        "is",
-        "would",
-        "should",
-        "seems",
-        "feels",
-        "sounds",
-    )
-)
 
 
 def _first_num(low: list[str]) -> str:

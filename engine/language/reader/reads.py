@@ -468,9 +468,6 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     )
 
 
-_BEFORE_A_NAME = frozenset(
-    ("to", "the", "a", "an", "our", "their", "your", "my", "and", "or", "only", "just", "all")
-)
 _HEAD_ENDS = frozenset(
     ("in", "at", "for", "with", "of", "on", "doing", "who", "that", "which", "+", "&", ",", "from")
 )
@@ -481,10 +478,11 @@ def head_words(toks: list[Token]) -> list[Token]:
     schools" → "events", "parents of teens" → "parents") or a name that opens a clause ("the
     flower sellers Petal Express ignores" → "flower sellers"), its last word and the one before."""
     out: list[Token] = []
+    before_a_name = vocab().lists["before_a_name"]
     for t in toks:
         if out and t.low in _HEAD_ENDS:
             break
-        if out and t.is_cap and not out[-1].is_cap and out[-1].low not in _BEFORE_A_NAME:
+        if out and t.is_cap and not out[-1].is_cap and out[-1].low not in before_a_name:
             break  # a name after a noun opens a clause: "the sellers Petal Express ignores"
         if t.is_word:
             out.append(t)

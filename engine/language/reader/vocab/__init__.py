@@ -164,6 +164,8 @@ def vocab() -> Vocab:
             "staying",
             "describing",
             "vague_heads",
+            "before_a_name",
+            "after_money",
         )
     }
     return Vocab(
