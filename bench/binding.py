@@ -236,9 +236,10 @@ def fork_cards(s: Any, tally: Tally) -> None:
     on top of what binds now) must say so on its card ("replaces your …")."""
     from types import SimpleNamespace
 
+    from engine.game.said import fork_directions
     from engine.language.composition import ceo_named
     from engine.language.directions import fold, payload
-    from engine.session.steps import fork_directions, in_force
+    from engine.session.steps import in_force
 
     st = s.state
     step = SimpleNamespace(memory=s.memory)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
+from engine.game.said import read_rejection, read_reply
 from engine.game.world import STAGE_IDS, resolve_stage
 from engine.language.steering import read_directions
 from engine.language.text import MAX_REASON_CHARS, clean_text
@@ -20,7 +21,6 @@ from engine.session import commands
 from engine.session.api import GameSession
 from engine.session.commands import Kind
 from engine.session.events import count_by_type
-from engine.session.steps import read_rejection, read_reply
 from engine.views.render import artifact_markdown, shipped
 from engine.views.served import Served, served_summary
 from worldforge_savedb.records import Record

@@ -51,7 +51,8 @@ if TYPE_CHECKING:
     from engine.language.directions import Direction, Source
     from engine.language.steering import Read
     from engine.routing import Router, RouteResult
-    from engine.session.steps import MemoryNote, OwnAnswerView, Step
+    from engine.session.steps import MemoryNote, Step
+    from engine.views.fork_words import OwnAnswerView
     from knowledge import Knowledge
     from memory.contract import MemoryBackend
     from memory.models import ConsolidationResult, ForgetReport, PruneReport
@@ -389,9 +390,9 @@ class Reject(PlainCommand["StageRun | None"]):
         return f"no redos left for {beat} ({MAX_REDOS} used): approve it to go on"
 
     def check(self, state: GameState) -> None:
-        from engine.session import steps
+        from engine.game.said import read_rejection
 
-        read = steps.read_rejection(state, self.reason)
+        read = read_rejection(state, self.reason)
         if not read.directions or "price_amount" in read.unclear:  # one honest question; no
             assert state.stage is not None  # redo is spent (a price it cannot read: never guessed)
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
@@ -399,10 +400,10 @@ class Reject(PlainCommand["StageRun | None"]):
     def preview(self, state: GameState) -> Preview | None:
         """Confirmed first only when part of the reason binds nothing ("… and hire a barista"):
         the player sees what binds and what does not, and can say it again (None otherwise)."""
-        from engine.session import steps
+        from engine.game.said import read_rejection
 
         self.check(state)
-        read = steps.read_rejection(state, self.reason)
+        read = read_rejection(state, self.reason)
         return unread_preview(
             state, self.verb, read.unread, [d.line() for d in read.directions]
         ) or conflict_preview(state, self.verb, read.directions)
@@ -498,7 +499,7 @@ class StandupReply(PlainCommand["MemoryNote"]):
         """Confirmed first only when part of the reply binds nothing (a direction or a standing
         order: "freeze hiring"); None otherwise."""
         from engine.game.orders import read_orders
-        from engine.session.steps import read_reply
+        from engine.game.said import read_reply
 
         self.check(state)
         read = read_reply(state, self.text)

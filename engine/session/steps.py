@@ -7,46 +7,48 @@ transaction, rollback, listeners. Steps never call a model and never touch the s
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from engine.game import flaws, orders, pending, rules
 from engine.game.antagonist import move
-from engine.game.dilemmas import interpret, option_directions, pose
+from engine.game.decision import apply_decision, economics_delta
+from engine.game.dilemmas import pose
 from engine.game.economy import TUNING, advance_days, defeat_at, stage_outcome
 from engine.game.endings import finish
 from engine.game.models import (
     Dilemma,
     Directive,
-    Economics,
     GameState,
-    Option,
     Receipt,
     StageDecision,
     StageRun,
     StandupTurn,
     WorldEvent,
 )
-from engine.game.pricing import charge_named_price, price_in_force
+from engine.game.pricing import charge_named_price
+from engine.game.said import fork_directions, read_rejection, read_reply
+from engine.game.said import read_own_answer as read_answer
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
-from engine.language.composition import (
-    audiences,
-    ceo_named,
-    keep_named,
-    replaces_named,
-    restates,
-)
+from engine.language.composition import restates
 from engine.language.composition import slot as compose_slot
 from engine.language.directions import Direction, fold, payload
-from engine.language.grammar import count, join_prose
+from engine.language.grammar import count
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, Payload, make_event
+from engine.views.fork_words import (
+    OwnAnswerView,
+    binding_words,
+    decision_summary,
+    own_answer_binds,
+    own_answer_view,
+    replaces_on_card,
+)
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
-from worldforge_textkit import clip, content_words, has_phrase, words
+from worldforge_textkit import clip, content_words
 
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
     from engine.language.reader.pick import Interpretation
@@ -65,19 +67,6 @@ class MemoryNote(TypedDict):
     text: str
     store: str
     directions: NotRequired[list[str]]  # the typed directions it binds, as lines
-
-
-class OwnAnswerView(TypedDict):
-    """What an own answer will do, in words (the TUI's confirm, `simulate --json`)."""
-
-    rule_id: str
-    option: str | None
-    matched_by: str
-    niche: str | None
-    dropped: str | None
-    says: str
-    will_change: str
-    binding: NotRequired[list[str]]  # the direction lines it will bind (before it commits)
 
 
 class Step:
@@ -399,37 +388,6 @@ def approve(step: Step) -> Dilemma:
     return posed
 
 
-def read_rejection(st: GameState, reason: str) -> Read:
-    """A rejection reason read into directions, a relative one resolved against the artifact it
-    rejects; "this ignores the decision" names the directions the attempt was briefed with (the
-    session asks a question instead of spending a redo when nothing is placed)."""
-    from engine.language.steering import DECISION_CUES, read_directions
-
-    stage = st.stage
-    assert stage is not None
-    read = read_directions(
-        reason,
-        source="rejection",
-        stage=stage.id,
-        current=st.current.artifact if st.current else None,
-        base_price=price_in_force(st).amount,
-        customer=st.founder.customer,
-    )
-    toks = words(reason)
-    if not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
-        for raw in st.current.binding:
-            d = Direction.from_dict(raw)
-            d.source, d.stage, d.said, d.memory_id, d.replaced = (
-                "rejection",
-                stage.id,
-                clip(reason, 160),
-                None,
-                None,
-            )
-            read.directions.append(d)
-    return read
-
-
 def in_force(step: Step) -> list[Direction]:
     """The directions that bind now, folded from the live binding notes."""
     live = step.memory.records(kinds=["procedural"], statuses=["provisional", "active"])
@@ -446,19 +404,6 @@ def replaced_lines(step: Step, new: list[Direction]) -> list[str]:
         for old in before
         if (compose_slot(old) == compose_slot(d) or restates(d, old)) and old.line() != d.line()
     ]
-
-
-def replaces_on_card(bound: list[Direction], now: list[Direction]) -> str:
-    """What an option's card says it replaces of what the CEO named, before it is chosen:
-    "replaces your “flower sellers”" (empty when it replaces nothing the CEO named)."""
-    said = [
-        f"“{old.value}”" if old.axis in _NAMED_THING else f"“{old.line()}”"
-        for old, _new in replaces_named(bound, now)
-    ]
-    return f"replaces your {join_prose(said)}" if said else ""
-
-
-_NAMED_THING = ("audience", "scope", "place", "channel", "name")
 
 
 def reject(step: Step, reason: str) -> None:
@@ -573,9 +518,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     if niche:
         st.niche = niche  # shown as the customer; the recalled note binds
     rule = rules.RULES[rule_id]
-    summary = rule.summary
-    if reading is not None and reading.matched_by == "both":  # the note says both, not option A
-        summary = "Both: " + " ".join(rules.RULES[o.rule_id].summary for o in dilemma.options)
+    summary = decision_summary(rule_id, dilemma, reading)
     step.emit(
         E.CEO_DECISION,
         "ceo",
@@ -591,21 +534,9 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             "directions": [d.to_dict() for d in directions],
         },
     )
-    posed = next((o.effect_line for o in dilemma.options if o.rule_id == rule_id), None)
-    before, after, org_delta, _delta = rules.apply_rule(st, rule_id, stage.id)
-    line = rules.effect_line(before, after, org_delta)
-    assert posed is None or posed == line, f"{rule_id}: posed {posed!r}, applied {line!r}"
-    shown_later = next((o.later for o in dilemma.options if o.rule_id == rule_id), None)
-    later = pending.plan(st, rule_id, stage.id)
-    said_later = later["line"] if later else ""
-    assert shown_later is None or shown_later == said_later, f"{rule_id}: later {shown_later!r}"
-    governed = orders.govern_hire(st, org_delta)
-    charge_named_price(
-        st.economics, directions
-    )  # customers and revenue each move; revenue does not
-    after = copy.copy(st.economics)
+    done = apply_decision(st, dilemma, rule_id, stage.id, directions)
+    before, after, org_delta, governed = done.before, done.after, done.org_delta, done.governed
     if governed:  # the receipt explains what happened, blocked hire included
-        line = rules.effect_line(before, after, org_delta)
         step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
     stage.decision = StageDecision(
         rule_id=rule_id,
@@ -655,8 +586,8 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         memory_written=[dict(mem)],
         matched_by=matched,
         notes=governed,
-        effect_line=line,
-        later=said_later,
+        effect_line=done.effect_line,
+        later=done.later,
         next_brief=(
             {
                 "stage_id": nxt.id,
@@ -698,92 +629,12 @@ def read_own_answer(
     st: GameState, text: str
 ) -> tuple[Interpretation, str, OwnAnswerView, list[Direction]]:
     """How an own answer at the fork reads, as the confirm shows it and the decision applies it:
-    the reading, the rule it is costed as ("both", "neither", no fit: the dearer option's), what
-    it will do in words, and the directions it binds. Pure: nothing is written."""
-    dilemma, stage = st.dilemma, st.stage
-    assert dilemma is not None and stage is not None
-    reading = interpret(text, dilemma, rules.RULES)
-    rule_id = reading.rule_id
-    if reading.option is None:
-        rule_id = costlier_option(st, dilemma, stage.id).rule_id
-    view = own_answer_view(reading, dilemma, text, costed_as=rule_id)
-    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading)
-    if binds:  # what the next worker is held to, the words' own price or scope included
-        view["says"] += " Binds the next work: " + "; ".join(d.line() for d in binds) + "."
-    return reading, rule_id, view, binds
-
-
-def binding_words(directions: list[Direction], rule_id: str, text: str) -> str:
-    """The receipt's next-brief line: what binds the next worker, in words (no ids)."""
-    if directions:
-        return "Binding: " + "; ".join(d.line() for d in directions)
-    return f"Binding: {rules.decided_words(rule_id) or clip(text, 120)}"
-
-
-def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Option:
-    """The option an own answer that picks neither is costed like: the one that costs more cash
-    and burn now (never a free third way out of a dilemma)."""
-
-    def cost(opt: Option) -> tuple[float, str]:
-        after, _org = rules.preview_after(st, opt.rule_id, stage_id)
-        before = st.economics
-        spent = (before.treasury_usd - after.treasury_usd) + 6 * (
-            after.monthly_burn_usd - before.monthly_burn_usd
-        )
-        return spent, opt.key
-
-    return max(dilemma.options, key=cost)
-
-
-def fork_directions(
-    st: GameState,
-    dilemma: Dilemma,
-    stage_id: str,
-    rule_id: str,
-    own_text: str | None,
-    reading: Interpretation | None,
-    bound: Sequence[Direction] = (),
-) -> list[Direction]:
-    """What a fork decision binds: the chosen option's content of its own, overridden on any slot
-    by what the CEO's own words name; "both" binds both options' content (the dearer one's where
-    they clash); words that fit neither bind the option they are costed as (`rule_id`). An
-    option keeps what the CEO named on an axis it may not replace (engine.language.composition):
-    its audience is composed around the CEO's ("the busiest flower sellers"), never another's."""
-    stage = st.stage
-    assert stage is not None
-    base = price_in_force(st)
-    named = [d for d in bound if d.axis == "audience" and ceo_named(d)]
-    customer = audiences(named) or st.niche or st.founder.customer
-
-    def content(rid: str) -> list[Direction]:
-        made = option_directions(rid, base=base, customer=customer, stage=stage_id)
-        return keep_named(made, list(bound))
-
-    out: dict[str, Direction] = {}
-    if reading is not None and reading.option is None and reading.matched_by == "both":
-        for opt in sorted(dilemma.options, key=lambda o: o.rule_id == rule_id):
-            out.update({d.slot: d for d in content(opt.rule_id)})
-    else:  # the chosen option; words that pick neither are read and costed as the dearer one,
-        out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
-    if own_text:
-        from engine.language.steering import read_directions
-
-        said = read_directions(own_text, source="own", stage=stage_id, base_price=base.amount)
-        for d in said.directions:
-            out[d.slot] = d
-    return list(out.values())
-
-
-def economics_delta(before: Economics, after: Economics) -> dict[str, float | None]:
-    """after - before per field, money to whole dollars, the rest to one decimal; the runway's
-    change is null when either side is profitable (no runway to count)."""
-    a, b = after.numbers(), before.numbers()
-    out: dict[str, float | None] = {
-        k: float(round(a[k] - b[k])) if k.endswith("_usd") else round(a[k] - b[k], 1) for k in b
-    }
-    if before.profitable or after.profitable:
-        out["runway_months"] = None
-    return out
+    the reading, the rule it is costed as, what it will do in words, and the directions it binds
+    (engine/game/said.py reads, engine/views/fork_words.py words). Pure: nothing is written."""
+    assert st.dilemma is not None
+    reading, rule_id, binds = read_answer(st, text)
+    view = own_answer_view(reading, st.dilemma, text, costed_as=rule_id)
+    return reading, rule_id, own_answer_binds(view, binds), binds
 
 
 def world_event(step: Step, after_stage: str) -> None:
@@ -846,19 +697,6 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
     st.standup = turns
 
 
-def read_reply(st: GameState, text: str) -> Read:
-    """A standup reply read into directions (for the stage it briefs, at the price in force)."""
-    from engine.language.steering import read_directions
-
-    stage = st.stage
-    return read_directions(
-        text,
-        source="standup",
-        stage=stage.id if stage else None,
-        base_price=price_in_force(st).amount if stage else None,
-    )
-
-
 def standup_reply(step: Step, text: str) -> MemoryNote:
     """The CEO's standup reply becomes the newest binding direction."""
     st = step.state
@@ -882,49 +720,6 @@ def standup_reply(step: Step, text: str) -> MemoryNote:
     )
     _adapt_pending(step)
     return mem
-
-
-def own_answer_view(
-    reading: Interpretation, dilemma: Dilemma, text: str = "", *, costed_as: str | None = None
-) -> OwnAnswerView:
-    """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits.
-    An answer that picks neither option is costed like `costed_as` (the dearer option)."""
-    rule = rules.RULES.get(reading.rule_id)
-    opt = next((o for o in dilemma.options if o.key == reading.option), None)
-    costed = next((o for o in dilemma.options if o.rule_id == costed_as), None)
-    if opt is not None:
-        says = f"Reads as option {opt.key}: {opt.text}."
-        if reading.matched_by == "negation":
-            says = f"Reads as option {opt.key} (you ruled out the other): {opt.text}."
-        elif reading.matched_by == "not-yet":
-            says = f"Reads as “not yet”, so option {opt.key}: {opt.text}."
-        change = opt.effect_line or (rule.summary if rule else "")
-    else:
-        said = clip(text, 80)
-        both = reading.matched_by == "both"
-        says = (
-            f"“{said}” reads as both options: the work carries both."
-            if both
-            else (f"“{said}” matches neither option.")
-        )
-        change = "small shifts in proof and trust; no one is hired"
-        if costed is not None:  # never free: costed as the dearer option (and, for words that
-            how = "costed like" if both else "read and costed as"  # fit neither, bound as it)
-            says += f" It is {how} option {costed.key} ({costed.text})."
-            change = costed.effect_line or change
-    if reading.niche:
-        says += f" The customer narrows to {reading.niche}."
-    if reading.dropped:
-        says += f" Leaves out {reading.dropped}."
-    return {
-        "rule_id": costed_as or reading.rule_id,
-        "option": reading.option,
-        "matched_by": reading.matched_by,
-        "niche": reading.niche,
-        "dropped": reading.dropped,
-        "says": says,
-        "will_change": change,
-    }
 
 
 def settings_changed(step: Step, info: Mapping[str, str]) -> None:

@@ -289,7 +289,7 @@ def test_words_that_fit_neither_option_bind_the_option_they_are_costed_as(new_se
     """'not yet' at a fork whose options have no 'now' reads as neither: it is costed as the
     dearer option and binds that option's content, so the next brief is bound by it (it bound
     nothing: the story said 'Binding: none recalled' beside 'It follows your decision to …')."""
-    from engine.session.steps import costlier_option
+    from engine.game.said import costlier_option
     from engine.workers.agents import gather_context
 
     s = new_session(pitch="Mobile grooming for dogs, for solo groomers who work from a van")
@@ -356,8 +356,8 @@ def test_ads_are_a_channel_only_when_nothing_more_is_named(text, lines):
     ],
 )
 def test_costs_and_less_of_a_channel_bind_what_they_say(new_session, text, lines):
+    from engine.game.said import read_rejection
     from engine.session.commands import RunStage
-    from engine.session.steps import read_rejection
 
     s = new_session(pitch="Meal kits for busy nurses in Leeds", seed=7)
     s.give(RunStage)

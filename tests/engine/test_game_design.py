@@ -211,8 +211,8 @@ def test_a_save_from_older_rules_is_refused_with_one_line(new_session):
 def test_a_profitable_company_shows_profitable_not_a_runway_sentinel(ventures, capsys):
     """Revenue covering burn has no runway to count: every output says profitable (JSON null
     runway plus `profitable: true`, the report card in words), never a made-up 99 months."""
+    from engine.game.decision import economics_delta
     from engine.game.economy import recompute
-    from engine.session.steps import economics_delta
     from engine.views.report import render_report
 
     s = ventures[0]

@@ -14,7 +14,7 @@ import pytest
 from engine.game.dilemmas import DECK, FILLS, option_directions
 from engine.game.rules import OWN_ANSWER, RECORDS, RULES, decided_words, load_rules, verb_phrase
 from engine.language.directions import Direction
-from engine.session.steps import binding_words
+from engine.views.fork_words import binding_words
 from engine.views.render import decision_words
 
 ROOT = Path(__file__).resolve().parents[2]

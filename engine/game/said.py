@@ -1,0 +1,135 @@
+"""What the CEO says, read against the game: a rejection reason, a standup reply and an own answer
+at a fork become typed directions (at the price in force, for the stage they brief), and a fork
+decision's directions are composed from the chosen option and the CEO's own words.
+
+Pure: nothing is written. The session's steps (engine/session/steps.py) bind what these read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.game import rules
+from engine.game.dilemmas import interpret, option_directions
+from engine.game.models import Dilemma, GameState, Option
+from engine.game.pricing import price_in_force
+from engine.language.composition import audiences, ceo_named, keep_named
+from engine.language.directions import Direction
+from worldforge_textkit import clip, has_phrase, words
+
+if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
+    from engine.language.reader.pick import Interpretation
+    from engine.language.steering import Read
+
+
+def read_rejection(st: GameState, reason: str) -> Read:
+    """A rejection reason read into directions, a relative one resolved against the artifact it
+    rejects; "this ignores the decision" names the directions the attempt was briefed with (the
+    session asks a question instead of spending a redo when nothing is placed)."""
+    from engine.language.steering import DECISION_CUES, read_directions
+
+    stage = st.stage
+    assert stage is not None
+    read = read_directions(
+        reason,
+        source="rejection",
+        stage=stage.id,
+        current=st.current.artifact if st.current else None,
+        base_price=price_in_force(st).amount,
+        customer=st.founder.customer,
+    )
+    toks = words(reason)
+    if not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
+        for raw in st.current.binding:
+            d = Direction.from_dict(raw)
+            d.source, d.stage, d.said, d.memory_id, d.replaced = (
+                "rejection",
+                stage.id,
+                clip(reason, 160),
+                None,
+                None,
+            )
+            read.directions.append(d)
+    return read
+
+
+def read_reply(st: GameState, text: str) -> Read:
+    """A standup reply read into directions (for the stage it briefs, at the price in force)."""
+    from engine.language.steering import read_directions
+
+    stage = st.stage
+    return read_directions(
+        text,
+        source="standup",
+        stage=stage.id if stage else None,
+        base_price=price_in_force(st).amount if stage else None,
+    )
+
+
+def read_own_answer(st: GameState, text: str) -> tuple[Interpretation, str, list[Direction]]:
+    """How an own answer at the fork reads and what the decision applies: the reading, the rule
+    it is costed as ("both", "neither", no fit: the dearer option's), and the directions it
+    binds."""
+    dilemma, stage = st.dilemma, st.stage
+    assert dilemma is not None and stage is not None
+    reading = interpret(text, dilemma, rules.RULES)
+    rule_id = reading.rule_id
+    if reading.option is None:
+        rule_id = costlier_option(st, dilemma, stage.id).rule_id
+    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading)
+    return reading, rule_id, binds
+
+
+def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Option:
+    """The option an own answer that picks neither is costed like: the one that costs more cash
+    and burn now (never a free third way out of a dilemma)."""
+
+    def cost(opt: Option) -> tuple[float, str]:
+        after, _org = rules.preview_after(st, opt.rule_id, stage_id)
+        before = st.economics
+        spent = (before.treasury_usd - after.treasury_usd) + 6 * (
+            after.monthly_burn_usd - before.monthly_burn_usd
+        )
+        return spent, opt.key
+
+    return max(dilemma.options, key=cost)
+
+
+def fork_directions(
+    st: GameState,
+    dilemma: Dilemma,
+    stage_id: str,
+    rule_id: str,
+    own_text: str | None,
+    reading: Interpretation | None,
+    bound: Sequence[Direction] = (),
+) -> list[Direction]:
+    """What a fork decision binds: the chosen option's content of its own, overridden on any slot
+    by what the CEO's own words name; "both" binds both options' content (the dearer one's where
+    they clash); words that fit neither bind the option they are costed as (`rule_id`). An
+    option keeps what the CEO named on an axis it may not replace (engine.language.composition):
+    its audience is composed around the CEO's ("the busiest flower sellers"), never another's."""
+    stage = st.stage
+    assert stage is not None
+    base = price_in_force(st)
+    named = [d for d in bound if d.axis == "audience" and ceo_named(d)]
+    customer = audiences(named) or st.niche or st.founder.customer
+
+    def content(rid: str) -> list[Direction]:
+        made = option_directions(rid, base=base, customer=customer, stage=stage_id)
+        return keep_named(made, list(bound))
+
+    out: dict[str, Direction] = {}
+    if reading is not None and reading.option is None and reading.matched_by == "both":
+        for opt in sorted(dilemma.options, key=lambda o: o.rule_id == rule_id):
+            out.update({d.slot: d for d in content(opt.rule_id)})
+    else:  # the chosen option; words that pick neither are read and costed as the dearer one,
+        out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
+    if own_text:
+        from engine.language.steering import read_directions
+
+        said = read_directions(own_text, source="own", stage=stage_id, base_price=base.amount)
+        for d in said.directions:
+            out[d.slot] = d
+    return list(out.values())

@@ -1,0 +1,109 @@
+"""What a fork says in words to the CEO: what an option's card replaces of what the CEO named,
+what an own answer will do before and after it commits, and the receipt's next-brief line.
+
+Words for people, never ids; the directions themselves are read in engine/game/said.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NotRequired, TypedDict
+
+from engine.game import rules
+from engine.game.models import Dilemma
+from engine.language.composition import replaces_named
+from engine.language.directions import Direction
+from engine.language.grammar import join_prose
+from worldforge_textkit import clip
+
+if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
+    from engine.language.reader.pick import Interpretation
+
+_NAMED_THING = ("audience", "scope", "place", "channel", "name")
+
+
+class OwnAnswerView(TypedDict):
+    """What an own answer will do, in words (the TUI's confirm, `simulate --json`)."""
+
+    rule_id: str
+    option: str | None
+    matched_by: str
+    niche: str | None
+    dropped: str | None
+    says: str
+    will_change: str
+    binding: NotRequired[list[str]]  # the direction lines it will bind (before it commits)
+
+
+def replaces_on_card(bound: list[Direction], now: list[Direction]) -> str:
+    """What an option's card says it replaces of what the CEO named, before it is chosen:
+    "replaces your “flower sellers”" (empty when it replaces nothing the CEO named)."""
+    said = [
+        f"“{old.value}”" if old.axis in _NAMED_THING else f"“{old.line()}”"
+        for old, _new in replaces_named(bound, now)
+    ]
+    return f"replaces your {join_prose(said)}" if said else ""
+
+
+def binding_words(directions: list[Direction], rule_id: str, text: str) -> str:
+    """The receipt's next-brief line: what binds the next worker, in words (no ids)."""
+    if directions:
+        return "Binding: " + "; ".join(d.line() for d in directions)
+    return f"Binding: {rules.decided_words(rule_id) or clip(text, 120)}"
+
+
+def decision_summary(rule_id: str, dilemma: Dilemma, reading: Interpretation | None) -> str:
+    """What the decision note and the receipt say was decided: the rule's summary, or both
+    options' when the CEO's words chose both (the note says both, not option A)."""
+    if reading is not None and reading.matched_by == "both":
+        return "Both: " + " ".join(rules.RULES[o.rule_id].summary for o in dilemma.options)
+    return rules.RULES[rule_id].summary
+
+
+def own_answer_view(
+    reading: Interpretation, dilemma: Dilemma, text: str = "", *, costed_as: str | None = None
+) -> OwnAnswerView:
+    """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits.
+    An answer that picks neither option is costed like `costed_as` (the dearer option)."""
+    rule = rules.RULES.get(reading.rule_id)
+    opt = next((o for o in dilemma.options if o.key == reading.option), None)
+    costed = next((o for o in dilemma.options if o.rule_id == costed_as), None)
+    if opt is not None:
+        says = f"Reads as option {opt.key}: {opt.text}."
+        if reading.matched_by == "negation":
+            says = f"Reads as option {opt.key} (you ruled out the other): {opt.text}."
+        elif reading.matched_by == "not-yet":
+            says = f"Reads as “not yet”, so option {opt.key}: {opt.text}."
+        change = opt.effect_line or (rule.summary if rule else "")
+    else:
+        said = clip(text, 80)
+        both = reading.matched_by == "both"
+        says = (
+            f"“{said}” reads as both options: the work carries both."
+            if both
+            else (f"“{said}” matches neither option.")
+        )
+        change = "small shifts in proof and trust; no one is hired"
+        if costed is not None:  # never free: costed as the dearer option (and, for words that
+            how = "costed like" if both else "read and costed as"  # fit neither, bound as it)
+            says += f" It is {how} option {costed.key} ({costed.text})."
+            change = costed.effect_line or change
+    if reading.niche:
+        says += f" The customer narrows to {reading.niche}."
+    if reading.dropped:
+        says += f" Leaves out {reading.dropped}."
+    return {
+        "rule_id": costed_as or reading.rule_id,
+        "option": reading.option,
+        "matched_by": reading.matched_by,
+        "niche": reading.niche,
+        "dropped": reading.dropped,
+        "says": says,
+        "will_change": change,
+    }
+
+
+def own_answer_binds(view: OwnAnswerView, binds: list[Direction]) -> OwnAnswerView:
+    """The view with what the next worker is held to, the words' own price or scope included."""
+    if binds:
+        view["says"] += " Binds the next work: " + "; ".join(d.line() for d in binds) + "."
+    return view
