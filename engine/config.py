@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 from urllib.parse import urlsplit, urlunsplit
 
 from worldforge_savedb.records import Record
@@ -132,36 +132,39 @@ class BadSetting(ValueError):
     """One field's value refused: which field, the value as given and what is allowed. Its text
     is `FIELD: what is allowed`; `load_settings` says where the value came from instead."""
 
-    def __init__(self, name: str, value: Any, reason: str) -> None:
+    def __init__(self, name: str, value: object, reason: str) -> None:
         super().__init__(f"{name.upper()}: {reason}")
         self.name, self.value, self.reason = name, value, reason
 
 
+_N = TypeVar("_N", int, float)  # a number field's type: its default's
+
+
 # A field's rule, as dataclass field metadata: kind (choice, text, url, secret, float, int) and
 # its limits; `aliases` are other names it is read under (the original's NPC_FAST_MODEL).
-def _choice(options: tuple[str, ...]) -> dict[str, Any]:
+def _choice(options: tuple[str, ...]) -> dict[str, object]:
     return {"kind": "choice", "options": options}
 
 
-SECRET: dict[str, Any] = {"kind": "secret"}
+SECRET: dict[str, object] = {"kind": "secret"}
 
 
 def _text(
     *, max_length: int | None = 200, pattern: str | None = None, aliases: tuple[str, ...] = ()
-) -> Any:
+) -> str | None:  # unset by default
     rule = {"kind": "text", "max_length": max_length, "pattern": pattern, "aliases": aliases}
     return field(default=None, metadata=rule)
 
 
-def _url(*, aliases: tuple[str, ...] = ()) -> Any:
+def _url(*, aliases: tuple[str, ...] = ()) -> str | None:  # unset by default
     return field(default=None, metadata={"kind": "url", "aliases": aliases})
 
 
-def _number(default: float, kind: str = "float", **limits: float) -> Any:
+def _number(default: _N, kind: str = "float", **limits: float) -> _N:
     return field(default=default, metadata={"kind": kind, **limits})
 
 
-def _as_number(value: Any, kind: str) -> float:
+def _as_number(value: object, kind: str) -> float:
     """A float or int field's value: numbers and numeric text (env and .env give text)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(f"must be a valid {'integer' if kind == 'int' else 'number'}")
@@ -209,7 +212,7 @@ def _no_controls(value: str) -> None:
         )
 
 
-def _checked(f: Field[Any], value: Any) -> Any:
+def _checked(f: Field[object], value: object) -> object:
     """A field's value after its rule: text stripped (blank means unset), control characters
     refused, choices lower-cased, numbers parsed and bounded, URLs http(s) with a host, keys
     wrapped in `Secret`. Raises `BadSetting` naming the field."""
@@ -231,7 +234,7 @@ def _checked(f: Field[Any], value: Any) -> Any:
         raise BadSetting(f.name, value, str(err)) from None
 
 
-def _by_kind(rule: Mapping[str, Any], value: Any) -> Any:
+def _by_kind(rule: Mapping[str, Any], value: object) -> object:
     kind = rule["kind"]
     if kind in ("float", "int"):
         number = _as_number(value, kind)
@@ -341,7 +344,7 @@ class Settings(Record):
     local_context_window: int = _number(0, "int", ge=0, le=10_000_000)
     foundry_large_context_model: str | None = _text()
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         """Check the value by its field's rule; every configured key (and any password in a
         base URL) is redacted by value from all text scrubbed from now on: error bodies that
         echo it, logs, events, the screen."""
@@ -351,15 +354,15 @@ class Settings(Record):
             if value is not None and (name in SECRET_FIELDS or name in URL_FIELDS):
                 from worldforge_textkit.scrub import register_secret
 
-                register_secret(value if name in SECRET_FIELDS else urlsplit(value).password)
+                register_secret(value if name in SECRET_FIELDS else urlsplit(str(value)).password)
         object.__setattr__(self, name, value)
 
     @classmethod
-    def from_values(cls, values: Mapping[str, Any]) -> Settings:
+    def from_values(cls, values: Mapping[str, object]) -> Settings:
         """Settings from named values (field names or their aliases, any case; a field's own
         name beats its alias; unknown names ignored). Raises `BadSetting` on a refused value."""
         names = _input_names()
-        chosen: dict[str, tuple[bool, Any]] = {}
+        chosen: dict[str, tuple[bool, Any]] = {}  # each value is checked as `Settings` sets it
         for key, value in values.items():
             field_name = names.get(key.lower()) if isinstance(key, str) else None
             if field_name is None:
@@ -424,7 +427,7 @@ class Settings(Record):
         return "simulation"
 
 
-_FIELDS: dict[str, Field[Any]] = {f.name: f for f in fields(Settings)}
+_FIELDS: dict[str, Field[object]] = {f.name: f for f in fields(Settings)}
 SETTING_NAMES: tuple[str, ...] = tuple(_FIELDS)  # every field, in declaration order
 
 ENV_PREFIX = "WORLDFORGE_"
@@ -450,7 +453,7 @@ class SettingsFileError(SettingsError):
     """The settings file exists but cannot be used."""
 
 
-def _file_values() -> dict[str, Any]:
+def _file_values() -> dict[str, object]:
     path = settings_path()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -565,7 +568,9 @@ def old_names_line() -> str | None:
     return "; ".join(lines) or None
 
 
-def _validated(values: Mapping[str, Any], source: str, spelled: Entries | None = None) -> Settings:
+def _validated(
+    values: Mapping[str, object], source: str, spelled: Entries | None = None
+) -> Settings:
     """`Settings` from values, or `SettingsError` naming the first refused one: the variable as
     spelled and where it came from (`spelled`'s entry for it, else `source`)."""
     try:
@@ -657,7 +662,7 @@ def url_without_userinfo(url: str) -> str:
     return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
-def changed_fields(before: Settings, after: Settings) -> dict[str, Any]:
+def changed_fields(before: Settings, after: Settings) -> dict[str, object]:
     """What the player changed between two settings (None: cleared); keys are never included,
     and nothing that merely came from the environment or the defaults."""
     return {
@@ -667,7 +672,7 @@ def changed_fields(before: Settings, after: Settings) -> dict[str, Any]:
     }
 
 
-def check_choices(changes: Mapping[str, Any]) -> None:
+def check_choices(changes: Mapping[str, object]) -> None:
     """Refuse, in one line, a choice that must not reach the settings file: a URL with a user
     name or password in it (the password would sit on disk in clear)."""
     for name in URL_FIELDS:
@@ -681,7 +686,7 @@ def check_choices(changes: Mapping[str, Any]) -> None:
             )
 
 
-def save_choices(changes: Mapping[str, Any]) -> Path:
+def save_choices(changes: Mapping[str, object]) -> Path:
     """Write the player's changes (field -> value, None clears it) into the settings file,
     atomically, keeping what the file already held: the file records only what the player
     set, never values from the environment or defaults (which would freeze them). Keys are
