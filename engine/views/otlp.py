@@ -14,10 +14,19 @@ exported (the artifact stays in the save), and nothing secret is in the events t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from engine.errors import InputError
+from worldforge_textkit.json_types import JsonObject
+
+if TYPE_CHECKING:  # the otlp extra loads only when a trace is exported
+    from opentelemetry.context import Context
+    from opentelemetry.sdk.trace.id_generator import IdGenerator
+    from opentelemetry.trace import Span, Tracer
+    from opentelemetry.util.types import AttributeValue
+
+Attrs = Mapping[str, "AttributeValue | None"]  # a span's attributes; a None is left out
 
 MISSING = "the OTLP export needs the otlp extra: pip install 'worldforge[otlp]' (or uv/pipx inject)"
 EPOCH_NS = 946_684_800 * 10**9  # 2000-01-01T00:00:00Z: game time starts here
@@ -25,7 +34,7 @@ DAY_NS = 86_400 * 10**9
 STEP_NS = 10**9  # one event, one second of game time
 
 
-def _ids(run_id: str) -> Any:
+def _ids(run_id: str) -> IdGenerator:
     from opentelemetry.sdk.trace.id_generator import IdGenerator
 
     class _Deterministic(IdGenerator):
@@ -48,11 +57,26 @@ def _ids(run_id: str) -> Any:
     return _Deterministic()
 
 
-def _at(event: Any) -> int:
+class Traced(Protocol):
+    """An event of the run's log as the trace reads it (engine.session.events.Event is one)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def game_day(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def actor(self) -> str: ...
+    @property
+    def payload(self) -> JsonObject: ...
+
+
+def _at(event: Traced) -> int:
     return EPOCH_NS + int(event.game_day) * DAY_NS + int(event.id) * STEP_NS
 
 
-def otlp_json(run_id: str, events: Iterable[Any]) -> str:
+def otlp_json(run_id: str, events: Iterable[Traced]) -> str:
     """The run's trace as OTLP/JSON (an ExportTraceServiceRequest), deterministic for one log."""
     try:
         from google.protobuf.json_format import MessageToJson
@@ -85,7 +109,7 @@ def otlp_json(run_id: str, events: Iterable[Any]) -> str:
     ctx = trace.set_span_in_context(root)
     for event in log:
         if event.type == "STAGE_EXECUTED":
-            _stage(tracer, ctx, event, trace)
+            _stage(tracer, ctx, event)
         elif event.type == "MEMORY_WRITTEN":
             _span(tracer, ctx, event, "update_memory", _memory_write(event))
     root.end(end_time=_at(log[-1]) + STEP_NS)
@@ -94,7 +118,9 @@ def otlp_json(run_id: str, events: Iterable[Any]) -> str:
     return str(MessageToJson(request, indent=None, sort_keys=True))
 
 
-def _span(tracer: Any, ctx: Any, event: Any, op: str, attrs: dict[str, Any], name: str = "") -> Any:
+def _span(
+    tracer: Tracer, ctx: Context, event: Traced, op: str, attrs: Attrs, name: str = ""
+) -> Span:
     span = tracer.start_span(
         name or op,
         context=ctx,
@@ -108,7 +134,7 @@ def _span(tracer: Any, ctx: Any, event: Any, op: str, attrs: dict[str, Any], nam
     return span
 
 
-def _memory_write(event: Any) -> dict[str, Any]:
+def _memory_write(event: Traced) -> Attrs:
     d = event.payload.get("disposition") or {}
     return {
         "gen_ai.memory.store.id": event.payload.get("store"),
@@ -117,7 +143,9 @@ def _memory_write(event: Any) -> dict[str, Any]:
     }
 
 
-def _stage(tracer: Any, ctx: Any, event: Any, trace: Any) -> None:
+def _stage(tracer: Tracer, ctx: Context, event: Traced) -> None:
+    from opentelemetry.trace import set_span_in_context
+
     p = event.payload
     start = _at(event)
     agent = tracer.start_span(
@@ -132,7 +160,7 @@ def _stage(tracer: Any, ctx: Any, event: Any, trace: Any) -> None:
             "worldforge.served_by": p.get("served_by"),
         },
     )
-    inner = trace.set_span_in_context(agent)
+    inner = set_span_in_context(agent)
     hits = p.get("iq_hits") or []
     if hits:
         origins = sorted({str(h.get("origin")) for h in hits})
@@ -163,14 +191,14 @@ def _stage(tracer: Any, ctx: Any, event: Any, trace: Any) -> None:
     agent.end(end_time=start + STEP_NS)
 
 
-def _chat(tracer: Any, ctx: Any, event: Any, p: dict[str, Any], attempt: dict[str, Any]) -> None:
+def _chat(tracer: Tracer, ctx: Context, event: Traced, p: JsonObject, attempt: JsonObject) -> None:
     from opentelemetry.trace import Status, StatusCode
 
     tier = attempt.get("tier")
     model = attempt.get("model") or ("simulation" if tier == "simulation" else None)
     usage = p.get("usage") or {}
     ok = attempt.get("outcome") == "ok"
-    attrs: dict[str, Any] = {
+    attrs: dict[str, AttributeValue | None] = {
         "gen_ai.provider.name": {"foundry": "azure.ai.openai"}.get(str(tier), str(tier)),
         "gen_ai.request.model": model,
         "worldforge.tier": tier,
