@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from engine.game import ARCHETYPES as ARCHETYPES  # re-exported: the game's one list
 from worldforge_savedb.records import Record
+from worldforge_textkit.json_types import JsonObject
 
 if TYPE_CHECKING:
     from engine.language.pitch import PitchReading
@@ -126,7 +127,7 @@ class StageDecision(Record):
     rule_id: str
     option: str  # "A", "B" or "own"
     text: str
-    interpreted: dict[str, Any] | None = (
+    interpreted: JsonObject | None = (
         None  # how an own answer was read (engine.language.reader.pick)
     )
     variant: str = ""  # the dilemma it answered (engine/game/dilemmas.py DECK)
@@ -168,7 +169,7 @@ class Directive(Record):
     keywords: list[str] = field(default_factory=list)
     stage_id: str | None = None
     game_day: int = 0
-    reading: dict[str, Any] | None = None  # what a rejection or reply asks to change
+    reading: JsonObject | None = None  # what a rejection or reply asks to change
     standing_text: str | None = None  # the fork decision that stays binding under it
 
 
@@ -183,7 +184,7 @@ class Rubric(Record):
     notes: list[str] = field(default_factory=list)
     flaws: list[dict[str, str]] = field(default_factory=list)  # {kind, note} in plain words
     # recalled directions the artifact broke: {axis, direction, did, memory_id, line}
-    violations: list[dict[str, Any]] = field(default_factory=list)
+    violations: list[JsonObject] = field(default_factory=list)
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -195,19 +196,19 @@ class StageRun(Record):
     worker_id: str
     worker_title: str
     role: OwnerRole
-    artifact: dict[str, Any]
+    artifact: JsonObject
     rubric: Rubric
     served_by: str
     model: str
     fallback_reason: str | None = None
-    memory_injected: list[dict[str, Any]] = field(default_factory=list)
+    memory_injected: list[JsonObject] = field(default_factory=list)
     memory_block: str = ""
-    knowledge_hits: list[dict[str, Any]] = field(default_factory=list)
-    tools_called: list[dict[str, Any]] = field(default_factory=list)
-    memory_dispositions: list[dict[str, Any]] = field(default_factory=list)
+    knowledge_hits: list[JsonObject] = field(default_factory=list)
+    tools_called: list[JsonObject] = field(default_factory=list)
+    memory_dispositions: list[JsonObject] = field(default_factory=list)
     directive: Directive | None = None
     changes: list[str] = field(default_factory=list)  # what changed since the rejected attempt
-    binding: list[dict[str, Any]] = field(default_factory=list)  # the recalled directions
+    binding: list[JsonObject] = field(default_factory=list)  # the recalled directions
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -222,7 +223,7 @@ class Receipt(Record):
     before: Economics
     after: Economics
     org_delta: OrgDelta
-    memory_written: list[dict[str, Any]] = field(default_factory=list)
+    memory_written: list[JsonObject] = field(default_factory=list)
     next_brief: dict[str, str] | None = None
     matched_by: str = "option"
     notes: list[str] = field(default_factory=list)  # standing orders and costs that came due
@@ -355,10 +356,10 @@ class GameState(Record):
     history: list[tuple[int, float]] = field(default_factory=list)  # (day, treasury)
     outcome: Outcome | None = None
     niche: str | None = None  # the customer the CEO narrowed to ("focus on X")
-    orders: list[dict[str, Any]] = field(default_factory=list)  # standing orders from a reply
-    planted: list[dict[str, Any]] = field(default_factory=list)  # approved flaws not yet due
-    pending: list[dict[str, Any]] = field(default_factory=list)  # decisions' later effects
-    rejected: dict[str, Any] | None = None  # the last rejected artifact (a redo starts from it)
+    orders: list[JsonObject] = field(default_factory=list)  # standing orders from a reply
+    planted: list[JsonObject] = field(default_factory=list)  # approved flaws not yet due
+    pending: list[JsonObject] = field(default_factory=list)  # decisions' later effects
+    rejected: JsonObject | None = None  # the last rejected artifact (a redo starts from it)
     world_events: list[WorldEvent] = field(default_factory=list)
     pending_event: WorldEvent | None = None  # an event whose small choice waits for the CEO
 

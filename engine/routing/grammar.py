@@ -21,6 +21,8 @@ import hashlib
 import json
 from typing import Any
 
+from worldforge_textkit.json_types import JsonObject
+
 # Keywords a grammar cannot carry (JSON Schema 2020-12 applicators and assertions with no
 # grammar reading); `allOf` goes too unless it composes objects (llama.cpp's one use of it).
 IGNORED = frozenset(
@@ -44,10 +46,10 @@ IGNORED = frozenset(
 MAX_ADVISORY_SHAPES = 32  # per deployment: the oldest is forgotten beyond this
 
 
-def carried(schema: dict[str, Any]) -> dict[str, Any]:
+def carried(schema: JsonObject) -> JsonObject:
     """A copy of `schema` without what a grammar passes over, and without the `$defs` only those
     parts referred to."""
-    out: dict[str, Any] = _strip(copy.deepcopy(schema))
+    out: JsonObject = _strip(copy.deepcopy(schema))
     defs = out.get("$defs")
     if isinstance(defs, dict):
         used = _refs(out, defs)
@@ -62,7 +64,7 @@ def _strip(node: Any) -> Any:
         return [_strip(x) for x in node]
     if not isinstance(node, dict):
         return node
-    out: dict[str, Any] = {}
+    out: JsonObject = {}
     for key, value in node.items():
         if key in IGNORED:
             continue
@@ -79,7 +81,7 @@ def _strip(node: Any) -> Any:
     return out
 
 
-def _refs(schema: dict[str, Any], defs: dict[str, Any]) -> set[str]:
+def _refs(schema: JsonObject, defs: JsonObject) -> set[str]:
     """The `$defs` names reachable from the schema outside `$defs` (following refs inside them)."""
     found: set[str] = set()
     todo = [v for k, v in schema.items() if k != "$defs"]
@@ -98,7 +100,7 @@ def _refs(schema: dict[str, Any], defs: dict[str, Any]) -> set[str]:
     return found
 
 
-def shape(name: str, schema: dict[str, Any]) -> str:
+def shape(name: str, schema: JsonObject) -> str:
     """The schema's shape: the contract's name and a digest of which keywords sit where (values
     left out: a new price or audience is the same shape)."""
     marks = sorted(_marks(schema, ""))

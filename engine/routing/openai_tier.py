@@ -30,6 +30,7 @@ from engine.routing.health import DeploymentCaps, JsonMode
 from engine.routing.target import Target
 from engine.routing.window import Window, read_loading, read_window
 from worldforge_azurehttp import in_daemon_thread, is_loopback
+from worldforge_textkit.json_types import JsonObject
 
 CONNECT_TIMEOUT = 3.0
 DEFAULT_BOUND = 600.0
@@ -134,9 +135,7 @@ def bounds(timeout: float) -> openai.Timeout:
     return openai.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
 
 
-def response_format_for(
-    mode: JsonMode, schema_name: str, schema: dict[str, Any]
-) -> dict[str, Any] | None:
+def response_format_for(mode: JsonMode, schema_name: str, schema: JsonObject) -> JsonObject | None:
     """The `response_format` body for a structured-output rung (None: JSON by prompt only)."""
     if mode == "json_schema":
         name = re.sub(r"[^A-Za-z0-9_-]", "_", schema_name)[:64] or "artifact"
@@ -169,15 +168,15 @@ class Ask:
 
     messages: list[dict[str, str]]
     schema_name: str
-    schema: dict[str, Any]
+    schema: JsonObject
     max_tokens: int
     temperature: float
 
 
-def request_body(target: Target, ask: Ask, caps: DeploymentCaps) -> dict[str, Any]:
+def request_body(target: Target, ask: Ask, caps: DeploymentCaps) -> JsonObject:
     """The chat-completion arguments for one attempt, shaped by what the deployment takes.
     The token cap is always sent: llama.cpp stops at 16 tokens without `max_tokens`."""
-    kwargs: dict[str, Any] = {
+    kwargs: JsonObject = {
         "model": target.model,
         "messages": ask.messages,
         caps.token_param: ask.max_tokens,
@@ -219,7 +218,7 @@ class _Stream:
         self.parts: list[str] = []
         self.size = 0
         self.finish: str | None = None
-        self.usage: dict[str, Any] | None = None
+        self.usage: JsonObject | None = None
         self.chunks = 0
         self.skipped = 0
         self.thoughts = 0  # reasoning pieces (they count as tokens for the first-token clock)
@@ -257,7 +256,7 @@ class _Stream:
                 self._on_first()
         return token
 
-    def _event(self, line: str) -> dict[str, Any] | None:
+    def _event(self, line: str) -> JsonObject | None:
         """The line's JSON event, or None for a separator, `[DONE]` or a garbled event (counted);
         an error sent inside a 200 stream is raised."""
         if not line.startswith("data:"):
@@ -278,7 +277,7 @@ class _Stream:
             raise BadResponse(f"error inside the stream: {str(err.get('message', err))[:200]}")
         return event
 
-    def _take(self, delta: dict[str, Any]) -> bool:
+    def _take(self, delta: JsonObject) -> bool:
         """Count one delta's reasoning and keep its content (under the byte cap); True if a token."""
         token = False
         if has_reasoning(delta):

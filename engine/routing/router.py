@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.config import Settings, config_dir, load_settings
 from engine.routing import grammar, pace
@@ -50,6 +50,7 @@ from engine.routing.window import PROBE_S as WINDOW_PROBE_S
 from engine.routing.window import SAFE_WINDOW, Window, budget, prompt_tokens
 from worldforge_azurehttp import in_daemon_thread, token_provider
 from worldforge_savedb.records import Record
+from worldforge_textkit.json_types import JsonObject
 
 if TYPE_CHECKING:  # the openai SDK loads only when a model tier is configured (start-up speed)
     import asyncio
@@ -94,7 +95,7 @@ class _Learned(Exception):
 class _Served(Record):
     tier: Tier
     model: str
-    output: dict[str, Any]
+    output: JsonObject
     raw_text: str
     tokens_in: int = 0
     tokens_out: int = 0
@@ -410,7 +411,7 @@ class Router:
 
     # ---- the call -----------------------------------------------------------------------------
 
-    def call(self, req: RouteRequest, simulate: Callable[[], dict[str, Any]]) -> RouteResult:
+    def call(self, req: RouteRequest, simulate: Callable[[], JsonObject]) -> RouteResult:
         """Serve one structured call; model faults fall through to the simulation floor, labelled.
         `simulate` gives the floor's answer as JSON: the engine's own, so it is not validated."""
         with self._lock:
@@ -843,8 +844,8 @@ class Router:
 
     @staticmethod
     def _schema_for(
-        req: RouteRequest, target: Target, schema: dict[str, Any], plain: bool
-    ) -> dict[str, Any]:
+        req: RouteRequest, target: Target, schema: JsonObject, plain: bool
+    ) -> JsonObject:
         """The schema a request carries: on a local server, without what its grammar cannot
         carry (`grammar.carried`); for a shape it did not hold, the contract's plain schema.
         The system prompt states the whole schema either way, and the gate judges it."""
@@ -906,7 +907,7 @@ class Router:
         target: Target,
         settings: Settings,
         messages: list[dict[str, str]],
-        schema: dict[str, Any],
+        schema: JsonObject,
         deadline: float,
         has_next: bool,
         trace: _Trace,
@@ -1181,7 +1182,7 @@ class Router:
         with self._shadows_lock:
             return len(self._shadows)
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> JsonObject:
         """Runtime label, routing, effective model per role, tiers configured, parks and memos."""
         s = self._settings
         roles = {
@@ -1282,7 +1283,7 @@ class Router:
                 seen.setdefault((t.tier, t.endpoint, t.model), t)
         return list(seen.values())
 
-    def measure_pace(self) -> concurrent.futures.Future[list[dict[str, Any]]]:
+    def measure_pace(self) -> concurrent.futures.Future[list[JsonObject]]:
         """The start-up probe, in the background: a one-token completion to each local model whose
         first-token time is not known yet, each within the call budget. Its first token is kept
         with the model's capabilities (`_note_probe`), so the first call on a new endpoint is given
@@ -1295,9 +1296,9 @@ class Router:
         timeout = self._settings.agent_request_timeout
         targets = [t for t in self.model_targets() if t.tier == "local"]
 
-        async def run() -> list[dict[str, Any]]:
+        async def run() -> list[JsonObject]:
             await asyncio.wrap_future(model_tier_ready())  # the client's import, off this loop
-            rows: list[dict[str, Any]] = []
+            rows: list[JsonObject] = []
             for target in targets:
                 caps = self._caps.for_deployment(
                     target.endpoint, target.model, target.default_token_param
@@ -1313,7 +1314,7 @@ class Router:
 
         return asyncio_submit(run())
 
-    def _note_reading(self, target: Target, short: dict[str, Any], long: dict[str, Any]) -> None:
+    def _note_reading(self, target: Target, short: JsonObject, long: JsonObject) -> None:
         """How fast the model reads a prompt, from the first tokens of a short and a long probe
         (kept when the long one took measurably longer: a fast reader's briefs cost nothing)."""
         extra_s = (long.get("first_token_ms") or 0) / 1000 - short["first_token_ms"] / 1000
@@ -1331,7 +1332,7 @@ class Router:
             rate,
         )
 
-    def _note_probe(self, target: Target, row: dict[str, Any]) -> dict[str, Any]:
+    def _note_probe(self, target: Target, row: JsonObject) -> JsonObject:
         """A probe's first token, kept with the model's capabilities (its next limit follows)."""
         ms = row.get("first_token_ms")
         if row.get("ok") and isinstance(ms, int | float) and ms > 0:
@@ -1346,13 +1347,13 @@ class Router:
             )
         return row
 
-    def test_completions(self) -> list[dict[str, Any]]:
+    def test_completions(self) -> list[JsonObject]:
         """`routing test`: a one-token completion per model target, then its schema probe (the
         result is remembered in the capability cache: `routing status` says "schema advisory")."""
         from engine.routing.probe import one_token, schema_enforcement
 
         timeout = min(PROBE_TIMEOUT * 4, self._settings.agent_request_timeout)
-        rows: list[dict[str, Any]] = []
+        rows: list[JsonObject] = []
         for target in self.model_targets():
             caps = self._caps.for_deployment(
                 target.endpoint, target.model, target.default_token_param

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.game import artifacts, flaws
 from engine.game.adherence import applies
@@ -26,6 +26,7 @@ from engine.views.render import changes
 from engine.workers.schema import compiled_schema, judge_for
 from engine.writing.simulate import simulate_artifact
 from worldforge_savedb.records import Record
+from worldforge_textkit.json_types import JsonObject
 from worldforge_textkit.numbers import in_books
 from worldforge_textkit.scrub import scrub_obj
 
@@ -55,16 +56,14 @@ class WorkerContext(Record):
     """What the context-provider step gathered for one brief."""
 
     memory_block: str
-    memory_injected: list[dict[str, Any]]
-    knowledge_hits: list[dict[str, Any]]
+    memory_injected: list[JsonObject]
+    knowledge_hits: list[JsonObject]
     burn_line: str
-    tools: list[dict[str, Any]]
+    tools: list[JsonObject]
     binding: Binding
 
 
-def _tool(
-    name: str, fn: Callable[[], T], summarise: Callable[[T], str]
-) -> tuple[T, dict[str, Any]]:
+def _tool(name: str, fn: Callable[[], T], summarise: Callable[[T], str]) -> tuple[T, JsonObject]:
     """Run one of the worker's read tools, and the line the brief's tools log keeps of it."""
     start = time.perf_counter()
     result = fn()
@@ -183,7 +182,7 @@ def build_prompts(state: GameState, stage: Stage, ctx: WorkerContext) -> tuple[s
     return system, user
 
 
-def _knowledge_line(hit: dict[str, Any]) -> str:
+def _knowledge_line(hit: JsonObject) -> str:
     return f"- [{hit['source']}] {hit['text'][:400]}"
 
 
@@ -255,7 +254,7 @@ def run_worker(
         )
         drift = None if target is None or target.memory_id in withhold else target
 
-    def simulate() -> dict[str, Any]:
+    def simulate() -> JsonObject:
         return faithful(drift=drift, flaw=flaw, previous=previous)
 
     result = router.call(

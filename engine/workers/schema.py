@@ -43,6 +43,7 @@ from engine.language.artifact_text import NOT_PROSE, PER_MONTH
 from engine.language.composition import audiences
 from engine.language.directions import CORE_SCOPE, GENERIC_CLAIM, Direction, price_words
 from engine.routing.prompts import schema_block
+from worldforge_textkit.json_types import JsonObject
 from worldforge_textkit.numbers import money
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ _NUMBER_PROP = {
 
 def compiled_schema(
     role: str, model: type[BaseModel], directions: list[Direction]
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     """The artifact's schema with the directions compiled in; None when nothing compiles."""
     if not directions:
         return None
@@ -90,7 +91,7 @@ def compiled_schema(
     return schema if repr(schema) != before else None
 
 
-def _cites(schema: dict[str, Any], cites: list[dict[str, object]]) -> None:
+def _cites(schema: JsonObject, cites: list[dict[str, object]]) -> None:
     """The work's citations, fixed (`const`, which a grammar keeps): each field the directions
     shape names the notes they came from, as the gate checks (engine.game.adherence)."""
     props = schema.get("properties", {})
@@ -103,14 +104,14 @@ def _cites(schema: dict[str, Any], cites: list[dict[str, object]]) -> None:
 
 def judge_for(
     role: str, directions: list[Direction], rivals: tuple[str, ...] = ()
-) -> Callable[[dict[str, Any]], str | None] | None:
+) -> Callable[[JsonObject], str | None] | None:
     """The gate's check for a model's answer (as JSON): the directions it broke, its citations
     missing or false, customer copy naming a rival (`rivals`) or an internal phrase, in words
     (None: kept)."""
     if not directions and not rivals:
         return None
 
-    def judge(output: dict[str, Any]) -> str | None:
+    def judge(output: JsonObject) -> str | None:
         broken = gate(role, output, directions, rivals=rivals)
         return "; ".join(v.line for v in broken) or None
 
@@ -123,7 +124,7 @@ def _field(role: str, axis: str) -> str | None:
     return names[0] if names else None
 
 
-def _prop(schema: dict[str, Any], where: str | None, name: str) -> dict[str, Any] | None:
+def _prop(schema: JsonObject, where: str | None, name: str) -> JsonObject | None:
     """A property's schema, top level (where None) or in a $defs model, if it exists."""
     owner = schema if where is None else schema.get("$defs", {}).get(where)
     if not isinstance(owner, dict):
@@ -158,7 +159,7 @@ def contains_pattern(text: str, fill: int = FILL) -> str:
     return f"^({pad}{edge})?{body}({edge}{pad})?$"  # whole words, as the check reads them
 
 
-def _pattern(schema: dict[str, Any], field: str | None, text: str, done: set[str]) -> None:
+def _pattern(schema: JsonObject, field: str | None, text: str, done: set[str]) -> None:
     prop = _prop(schema, None, field) if field else None
     if prop is None or field is None or "enum" in prop:
         return  # an enum says it all
@@ -174,7 +175,7 @@ def _pattern(schema: dict[str, Any], field: str | None, text: str, done: set[str
     done.add(field)
 
 
-def _price(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> None:
+def _price(role: str, schema: JsonObject, d: Direction, done: set[str]) -> None:
     if d.amount is None:
         return
     monthly = round(d.amount * PER_MONTH.get(d.period, 1.0), 4)
@@ -196,7 +197,7 @@ def _price(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> N
         _pattern(schema, _field(role, "price"), said, done)
 
 
-def _audience(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> None:
+def _audience(role: str, schema: JsonObject, d: Direction, done: set[str]) -> None:
     field = _field(role, "audience")
     prop = _prop(schema, None, field) if field else None
     if role == "strategist" and prop is not None and field is not None:
@@ -206,7 +207,7 @@ def _audience(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -
     _pattern(schema, field, d.value, done)
 
 
-def _named(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> None:
+def _named(role: str, schema: JsonObject, d: Direction, done: set[str]) -> None:
     """A channel or scope the role's field must name; "too broad" caps the lists instead."""
     if d.axis == "scope" and d.value == CORE_SCOPE:
         _cap_lists(schema)
@@ -231,7 +232,7 @@ def _named(role: str, schema: dict[str, Any], d: Direction, done: set[str]) -> N
     _contains(prop, wanted)
 
 
-def _contains(prop: dict[str, Any], wanted: dict[str, Any]) -> None:
+def _contains(prop: JsonObject, wanted: JsonObject) -> None:
     """The list holds an item like `wanted`; a second such item is its own `contains`, in allOf."""
     if "contains" not in prop and "allOf" not in prop:
         prop["contains"] = wanted
@@ -240,7 +241,7 @@ def _contains(prop: dict[str, Any], wanted: dict[str, Any]) -> None:
     prop["allOf"].append({"contains": wanted})
 
 
-def _cap_lists(schema: dict[str, Any]) -> None:
+def _cap_lists(schema: JsonObject) -> None:
     """Each list a narrowed scope counts holds at most its floor (`maxItems`, which a grammar
     keeps); the strategist's key results live in its OKR model."""
     owners = [
@@ -272,7 +273,7 @@ _NOT_PROSE = frozenset(["summary", *NOT_PROSE])
 _EXCLUDED = "Excluded"
 
 
-def _never(schema: dict[str, Any], patterns: list[str]) -> None:
+def _never(schema: JsonObject, patterns: list[str]) -> None:
     """Every prose string in the schema carries `not` any of `patterns` (one shared $defs entry)."""
     if not patterns:
         return
@@ -288,7 +289,7 @@ def _never(schema: dict[str, Any], patterns: list[str]) -> None:
             _mark_strings(model, barred)
 
 
-def _mark_strings(node: Any, barred: dict[str, Any]) -> None:
+def _mark_strings(node: Any, barred: JsonObject) -> None:
     if not isinstance(node, dict):
         return
     if node.get("type") == "string":
@@ -313,7 +314,7 @@ def word_pattern(text: str) -> str:
     return f"(^|{edge}){_any_case(text)}({edge}|$)"
 
 
-def _bound(schema: dict[str, Any], where: str, prop_name: str, d: Direction, amount: Any) -> None:
+def _bound(schema: JsonObject, where: str, prop_name: str, d: Direction, amount: Any) -> None:
     prop = _prop(schema, where, prop_name)
     if prop is None or amount is None:
         return

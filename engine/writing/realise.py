@@ -17,7 +17,6 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from engine.game.adherence import (
     BUZZWORDS,
@@ -67,6 +66,7 @@ from engine.writing.banks import WARM_HEADLINES, WARM_LINES
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, reprice
 from worldforge_textkit import has_phrase
+from worldforge_textkit.json_types import JsonObject
 from worldforge_textkit.numbers import money
 from worldforge_textkit.patterns import Pattern
 
@@ -78,7 +78,7 @@ _FLOOR = SCOPE_FLOOR  # the fewest items a list keeps when lines are taken out
 
 def realise(
     role: str,
-    art: dict[str, Any],
+    art: JsonObject,
     directions: list[Direction],
     v: Voice,
     *,
@@ -124,7 +124,7 @@ def realise(
 
 
 def _cut_last(
-    role: str, art: dict[str, Any], named: list[Direction], held: list[Direction], v: Voice
+    role: str, art: JsonObject, named: list[Direction], held: list[Direction], v: Voice
 ) -> None:
     """The cuts run after everything that adds lines: "too broad" (the cut keeps the price and
     what the held directions put in lists), then "shorter" (each long field to its core)."""
@@ -192,9 +192,7 @@ def _per(d: Direction) -> str | None:
     return d.unit if d.period == "unit" else None
 
 
-def _price(
-    role: str, art: dict[str, Any], d: Direction, v: Voice, directions: list[Direction]
-) -> None:
+def _price(role: str, art: JsonObject, d: Direction, v: Voice, directions: list[Direction]) -> None:
     said = price_phrase(d, v, directions)
     _map_strings(art, lambda s: _price_re(v, _per(d)).sub(said, s))
     if per := _per(d):  # a price per repair has no first month to give away: the first repair
@@ -218,7 +216,7 @@ def _price(
 
 
 def _reprice_plan(
-    art: dict[str, Any], d: Direction, directions: list[Direction], booked: float
+    art: JsonObject, d: Direction, directions: list[Direction], booked: float
 ) -> None:
     """The plan's numbers follow the named price: its customers pay it; a revenue target the CEO
     named stays, and the customers become what it takes at this price."""
@@ -234,7 +232,7 @@ def _reprice_plan(
 
 
 # ------------------------------------------------------------------ audience, channel, scope
-def _audience(role: str, art: dict[str, Any], who: str, v: Voice) -> None:
+def _audience(role: str, art: JsonObject, who: str, v: Voice) -> None:
     field = FIELDS["audience"][role][0]
     # the voice's and (on a redo) the pitch's customer, the longer first ("busy nurses" before
     # "nurses"), in a fixed order (a set's order of strings differs from process to process)
@@ -314,9 +312,7 @@ SAID: dict[str, tuple[str, ...]] = {
 }
 
 
-def _channel(
-    role: str, art: dict[str, Any], name: str, v: Voice, others: tuple[str, ...] = ()
-) -> None:
+def _channel(role: str, art: JsonObject, name: str, v: Voice, others: tuple[str, ...] = ()) -> None:
     field = FIELDS["channel"][role][0]
     if mentions(prose(art, (field,)), name):
         return
@@ -375,7 +371,7 @@ _HELD_IN_LISTS = ("channel", "place", "timeline")
 
 def _scope(
     role: str,
-    art: dict[str, Any],
+    art: JsonObject,
     what: str,
     v: Voice,
     kind: str = "scope",
@@ -442,7 +438,7 @@ def target_week(d: Direction) -> int:
     return int(d.amount or 1)
 
 
-def _timeline(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
+def _timeline(role: str, art: JsonObject, d: Direction, v: Voice) -> None:
     field = FIELDS["timeline"][role][0]
     week = target_week(d)
     art[field] = _map(art.get(field), lambda s: WEEK_SAID.sub(f"week {week}", s))
@@ -469,7 +465,7 @@ def target_number(d: Direction) -> float:
     return amount
 
 
-def _number(art: dict[str, Any], d: Direction, booked: float = 0.0) -> None:
+def _number(art: JsonObject, d: Direction, booked: float = 0.0) -> None:
     value = target_number(d)
     if d.key in ("cac", "hours"):
         key = "expected_cac_usd" if d.key == "cac" else "weekly_hours"
@@ -500,7 +496,7 @@ def _number(art: dict[str, Any], d: Direction, booked: float = 0.0) -> None:
         fp[field] = round(value)
 
 
-def _name(role: str, art: dict[str, Any], name: str) -> None:
+def _name(role: str, art: JsonObject, name: str) -> None:
     field = FIELDS["name"][role][0]
     text = str(art.get(field, ""))
     if has_phrase(text, name):
@@ -508,7 +504,7 @@ def _name(role: str, art: dict[str, Any], name: str) -> None:
     art[field] = f"{name}: {text}" if text else name
 
 
-def _tone(role: str, art: dict[str, Any], tone: str, v: Voice) -> None:
+def _tone(role: str, art: JsonObject, tone: str, v: Voice) -> None:
     swaps = TONE_SWAPS.get(tone, {})
 
     def plain(s: str) -> str:
@@ -540,7 +536,7 @@ def _swap(instead: str) -> Callable[[re.Match[str]], str]:
     return lambda m: f"{instead.strip()}{m.group(1)}" if instead.strip() else ""
 
 
-def _shorten(art: dict[str, Any]) -> None:
+def _shorten(art: JsonObject) -> None:
     """Cut every long field to its core sentence(s): the opening and what must stay (a price, a
     week, a call to action), as the gate's check of a "shorter" tone reads them."""
     for k in long_fields(art):
@@ -548,7 +544,7 @@ def _shorten(art: dict[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------ taking things out
-def _take_out(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
+def _take_out(role: str, art: JsonObject, d: Direction, v: Voice) -> None:
     """Remove every sentence and list item that names an excluded segment or an avoided claim."""
     generic = d.axis == "claim" and d.value == GENERIC_CLAIM
 
@@ -628,7 +624,7 @@ def add_sentence(text: object, sentence: str) -> str:
 
 
 # ------------------------------------------------------------------ seeded DRIFT
-def _break_price(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
+def _break_price(role: str, art: JsonObject, d: Direction, v: Voice) -> None:
     """A price that misses the named one, stated where the price is and planned with."""
     amount = (d.amount or 50) * 2 + 15 if d.op != "min" else max(1, (d.amount or 20) / 2)
     wrong = Direction(
@@ -641,7 +637,7 @@ def _break_price(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None
         reprice(art["financial_plan"], monthly_price(wrong.amount or 0.0, wrong.period))
 
 
-def _break_core_scope(role: str, art: dict[str, Any]) -> None:
+def _break_core_scope(role: str, art: JsonObject) -> None:
     """A scope that creeps past its floor again ("too broad" broken)."""
     key, _ = SCOPE_LIST[role]
     items = scope_lists(art).get(key)
@@ -653,7 +649,7 @@ def _break_core_scope(role: str, art: dict[str, Any]) -> None:
         items.append(dict(more) if isinstance(more, dict) else more)
 
 
-def violate(role: str, art: dict[str, Any], d: Direction, v: Voice) -> None:
+def violate(role: str, art: JsonObject, d: Direction, v: Voice) -> None:
     """Break one recalled direction on purpose (the seeded DRIFT the gate must catch)."""
     a = d.axis
     if a == "price":
@@ -842,7 +838,7 @@ def _number_label(d: Direction) -> str:
     return NUMBER_WORDS.get(d.key or "", "the number")
 
 
-def _plan(art: Mapping[str, object]) -> dict[str, Any]:
+def _plan(art: Mapping[str, object]) -> JsonObject:
     fp = art.get("financial_plan")
     return fp if isinstance(fp, dict) else {}
 
@@ -914,7 +910,7 @@ def _map(val: object, fn: Callable[[str], str]) -> object:
     return val
 
 
-def _map_strings(art: dict[str, Any], fn: Callable[[str], str]) -> None:
+def _map_strings(art: JsonObject, fn: Callable[[str], str]) -> None:
     """Apply a text edit to every prose field (never the quoted summary's quote, the url or the
     worker's notes)."""
     for k in list(art):

@@ -2,15 +2,17 @@
 that say `Any` outside import statements (`python -m tests.code.any_count`) stay within BUDGET.
 
 The issue's target is 250. The count was 329 on main when this test was written and 304 after the
-Cosmos documents, audit rows and query parameters became TypedDicts; lower BUDGET as real types
-(TypedDict, Protocol, concrete classes) replace more, until it reaches the target."""
+Cosmos documents, audit rows and query parameters became TypedDicts; 206 after settings values
+became `object`, the OTLP export took its SDK's types and a Protocol for the events, and the JSON
+objects read by key (artifacts, JSON Schemas, request bodies) were named `JsonObject`, once
+(worldforge_textkit/json_types.py). Lower BUDGET as real types replace more."""
 
 from __future__ import annotations
 
 from tests.code.any_count import count, counts
 
 TARGET = 250  # the issue's
-BUDGET = 304  # today's count: a new `Any` fails this test
+BUDGET = 206  # today's count: a new `Any` fails this test
 
 
 def test_product_code_says_any_no_more_than_the_budget():
@@ -19,7 +21,7 @@ def test_product_code_says_any_no_more_than_the_budget():
 
 
 def test_the_budget_never_rises_above_what_was_counted_on_main():
-    assert TARGET <= BUDGET <= 329
+    assert BUDGET <= TARGET <= 329  # the target is met: the budget only goes down from here
 
 
 def test_the_count_skips_import_lines_and_counts_each_line_that_says_any():
