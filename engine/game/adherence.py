@@ -334,14 +334,6 @@ def plan_price_miss(art: Mapping[str, object], d: Direction) -> str | None:
     return None
 
 
-def said_anywhere(art: Mapping[str, object], value: str) -> str | None:
-    """The words any field of the artifact (title, headline, body, each list item, the plan, the
-    subject) uses to say what `value` names, by lemma and phrase (engine.language.artifact_text
-    `said`): the one test of an exclusion or an avoided claim, for the gate, the redo's "what
-    changed" and the simulated worker's taking out. The CEO's quoted words are not the work."""
-    return said(prose(art), value)
-
-
 def _claim_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
     if d.value == GENERIC_CLAIM:
         hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)

@@ -61,7 +61,7 @@ async def test_memory_pane_prune_consolidate_forget(tmp_path):
         await settle(app, pilot)
         assert any("Prune dry run" in n.message for n in app._notifications)
         from engine.game.rules import RULES
-        from worldforge_textkit.slips import slips
+        from tests.slips import slips
 
         said = [n.message for n in app._notifications] + [e.message for e in app.replay.entries]
         assert "Merged 2 notes into one reviewed note." in said

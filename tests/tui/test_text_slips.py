@@ -2,7 +2,7 @@
 rejection, an own answer and a standup reply each), every string a player reads (the board's
 Story pane at every step, the receipts, the memory rows, the replay log rows, the end card, the
 exported report, the CLI's `simulate` output) is checked for a wrong article, a plural after
-every/each, a doubled word or stem, doubled punctuation and internal ids (worldforge_textkit.slips)."""
+every/each, a doubled word or stem, doubled punctuation and internal ids (tests/slips.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from engine.routing import Router
 from engine.session.api import GameSession
 from engine.views.render import render_artifact, shipped
 from engine.views.report import render_report
-from worldforge_textkit.slips import slips
+from tests.slips import slips
 from worldforge_tui.cli import main
 from worldforge_tui.replay_entries import entry_from_event
 from worldforge_tui.screens.end import report_card

@@ -402,15 +402,6 @@ class ClauseReader:
             self.cl.tokens[x].text == "?" for x in range(f.j, min(len(low), f.j + 1))
         )
 
-    def _rejected(self) -> bool:
-        """The clause dismisses the figure it names ("is a fantasy", "is robbery", "too")."""
-        text = " ".join(self.low)
-        return (
-            any(re.search(r"\b" + re.escape(w) + r"\b", text) for w in self.v.lists["rejections"])
-            or any(t in ("??", "?!") for t in self.low)
-            or (self.cl.question and any(t in ("who", "why", "nobody") for t in self.low))
-        )
-
     def _noun_after(self, f: Fig) -> bool:
         """A figure said of a thing ("£40 sensor"), not of a target."""
         toks = self.cl.tokens

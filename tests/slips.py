@@ -1,7 +1,8 @@
 """Slips in player-facing text: the wrong article, a plural after every/each, a doubled word or
 stem, doubled punctuation, and internal ids (rule ids, memory kind names, note and stage ids,
 snake_case field names). Pure functions over plain text; the suite runs them over every string a
-sweep of ventures shows (tests/tui/test_text_slips.py) and `bench.text_slips` reports the count.
+sweep of ventures shows (tests/tui/test_text_slips.py). A checker the suite runs, not product code:
+it lives with the tests.
 """
 
 from __future__ import annotations
