@@ -8,19 +8,72 @@ Pure: nothing is written. The session's steps (engine/session/steps.py) bind wha
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.game import rules
 from engine.game.dilemmas import interpret, option_directions
-from engine.game.models import Dilemma, GameState, Option
+from engine.game.models import Dilemma, Directive, GameState, Option
 from engine.game.pricing import price_in_force
+from engine.game.rules import Rule
 from engine.language.composition import audiences, ceo_named, keep_named
 from engine.language.directions import Direction
-from worldforge_textkit import clip, has_phrase, words
+from worldforge_textkit import clip, content_words, has_phrase, words
 
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
     from engine.language.reader.pick import Interpretation
     from engine.language.steering import Read
+
+
+class WordsRead(TypedDict):
+    """How a rejection's or a standup reply's words read, as its event, the directive and the
+    receipt show it."""
+
+    says: str
+    axes: list[str]
+    unread: list[str]
+    actionable: bool
+
+
+def how_it_reads(read: Read) -> WordsRead:
+    """The one reading of the words, in words: what binds, on which axes, what binds nothing."""
+    return {
+        "says": "; ".join(d.line() for d in read.directions) or "nothing the gate checks",
+        "axes": sorted({d.axis for d in read.directions}),
+        "unread": list(read.unread),
+        "actionable": bool(read.directions),
+    }
+
+
+def on_top(standing: Directive | None, new: Directive) -> Directive:
+    """The directive new words make: on top of the standing fork decision, never instead of it
+    (its rule id and words stay, the new words' keywords are added)."""
+    if standing is None or standing.source == "founding" or not standing.rule_id:
+        return new
+    keywords = [
+        *standing.keywords[:6],
+        *(k for k in new.keywords if k not in standing.keywords),
+    ]
+    return replace(
+        new,
+        rule_id=standing.rule_id,
+        standing_text=standing.standing_text or standing.text,
+        keywords=keywords[:10],
+    )
+
+
+def decided(rule: Rule, text: str, *, memory_id: str, stage_id: str, day: int) -> Directive:
+    """The directive a fork decision makes: its rule's keywords first, then the words' own."""
+    keywords = list(rule.keywords) + [w for w in content_words(text) if w not in rule.keywords]
+    return Directive(
+        memory_id=memory_id,
+        source="decision",
+        rule_id=rule.id,
+        text=text,
+        keywords=keywords[:8],
+        stage_id=stage_id,
+        game_day=day,
+    )
 
 
 def read_rejection(st: GameState, reason: str) -> Read:

@@ -8,7 +8,7 @@ transaction, rollback, listeners. Steps never call a model and never touch the s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from engine.game import flaws, orders, pending, rules
@@ -28,7 +28,15 @@ from engine.game.models import (
     WorldEvent,
 )
 from engine.game.pricing import charge_named_price
-from engine.game.said import fork_directions, read_rejection, read_reply
+from engine.game.said import (
+    WordsRead,
+    decided,
+    fork_directions,
+    how_it_reads,
+    on_top,
+    read_rejection,
+    read_reply,
+)
 from engine.game.said import read_own_answer as read_answer
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
@@ -42,9 +50,9 @@ from engine.views.fork_words import (
     OwnAnswerView,
     binding_words,
     decision_summary,
+    mark_cards,
     own_answer_binds,
     own_answer_view,
-    replaces_on_card,
 )
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
@@ -371,13 +379,7 @@ def approve(step: Step) -> Dilemma:
         stage_id=stage.id,
     )
     st.dilemma = posed = pose(st, stage)
-    now = in_force(step)
-    for opt in posed.options:  # the same content the decision will bind (fork_directions)
-        bound = fork_directions(st, posed, stage.id, opt.rule_id, None, None, now)
-        opt.binds = "; ".join(d.line() for d in bound)
-        replaces = replaces_on_card(bound, now)
-        if replaces:
-            opt.binds += f" ({replaces})"
+    mark_cards(st, posed, stage.id, in_force(step))
     step.emit(
         E.DILEMMA_POSED,
         "narrator",
@@ -444,7 +446,7 @@ def reject(step: Step, reason: str) -> None:
 
 def _bind_said(
     step: Step, said: str, read: Read, note: str, stage_id: str | None = None
-) -> tuple[MemoryNote, dict[str, Any], list[str]]:
+) -> tuple[MemoryNote, WordsRead, list[str]]:
     """A rejection reason (`stage_id`: the stage it sends back) or a standup reply (none) binds:
     a named price is charged, the words become the newest binding note (its typed directions as
     the payload, replaced slot by slot; a standup reply without any supersedes the last reply),
@@ -466,12 +468,7 @@ def _bind_said(
         if read.directions or source == "rejection"
         else None,
     )
-    reading = {  # how the words read, from the one reading (nothing re-reads them)
-        "says": "; ".join(d.line() for d in read.directions) or "nothing the gate checks",
-        "axes": sorted({d.axis for d in read.directions}),
-        "unread": list(read.unread),
-        "actionable": bool(read.directions),
-    }
+    reading = how_it_reads(read)  # from the one reading (nothing re-reads them)
     new = Directive(
         memory_id=mem["id"],
         source=source,
@@ -479,22 +476,9 @@ def _bind_said(
         keywords=content_words(said)[:8],
         stage_id=stage_id,
         game_day=st.day,
-        reading=reading if read.directions or source == "rejection" else None,
+        reading=dict(reading) if read.directions or source == "rejection" else None,
     )
-    standing = st.directive
-    if standing is None or standing.source == "founding" or not standing.rule_id:
-        st.directive = new
-    else:
-        keywords = [
-            *standing.keywords[:6],
-            *(k for k in new.keywords if k not in standing.keywords),
-        ]
-        st.directive = replace(
-            new,
-            rule_id=standing.rule_id,
-            standing_text=standing.standing_text or standing.text,
-            keywords=keywords[:10],
-        )
+    st.directive = on_top(st.directive, new)
     return mem, reading, replaced
 
 
@@ -561,16 +545,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             said=text,
         ),
     )
-    keywords = list(rule.keywords) + [w for w in content_words(text) if w not in rule.keywords]
-    st.directive = Directive(
-        memory_id=mem["id"],
-        source="decision",
-        rule_id=rule_id,
-        text=text,
-        keywords=keywords[:8],
-        stage_id=stage.id,
-        game_day=st.day,
-    )
+    st.directive = decided(rule, text, memory_id=mem["id"], stage_id=stage.id, day=st.day)
     nxt = st.stages[st.stage_index + 1] if st.stage_index + 1 < len(st.stages) else None
     receipt = Receipt(
         stage_id=stage.id,

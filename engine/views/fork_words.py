@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from engine.game import rules
-from engine.game.models import Dilemma
+from engine.game.models import Dilemma, GameState
+from engine.game.said import fork_directions
 from engine.language.composition import replaces_named
 from engine.language.directions import Direction
 from engine.language.grammar import join_prose
@@ -32,6 +33,17 @@ class OwnAnswerView(TypedDict):
     says: str
     will_change: str
     binding: NotRequired[list[str]]  # the direction lines it will bind (before it commits)
+
+
+def mark_cards(st: GameState, posed: Dilemma, stage_id: str, now: list[Direction]) -> None:
+    """Each option's card says what it binds, the same content the decision will bind
+    (engine/game/said.py fork_directions), and what it replaces of what the CEO named."""
+    for opt in posed.options:
+        bound = fork_directions(st, posed, stage_id, opt.rule_id, None, None, now)
+        opt.binds = "; ".join(d.line() for d in bound)
+        replaces = replaces_on_card(bound, now)
+        if replaces:
+            opt.binds += f" ({replaces})"
 
 
 def replaces_on_card(bound: list[Direction], now: list[Direction]) -> str:
