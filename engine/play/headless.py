@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.errors import InputError
 from engine.game.said import read_rejection, read_reply
@@ -137,13 +137,29 @@ CAREFUL: dict[str, Callable[[GameState], str | None]] = {
     "answer_event": careful.event_choice,
     "decide": careful.fork_choice,
 }
+
+
+class Planned(TypedDict):
+    """Where a planned text was given: its option and the stage it was said for."""
+
+    option: str
+    stage_id: str | None
+    stage: str | None  # "4:SEARCH"
+
+
+class Unbound(Planned):
+    """A planned text's parts that bind nothing (what the TUI would have confirmed first)."""
+
+    parts: list[str]
+
+
 # What each player of the skill ladder says, by policy and command.
 POLICY_ANSWERS = {name: policies.answers(name) for name in policies.POLICIES}
 
 
 def play(
-    session: GameSession, plan: Plan, readings: list[dict[str, Any]] | None = None
-) -> list[dict[str, Any]]:
+    session: GameSession, plan: Plan, readings: list[dict[str, object]] | None = None
+) -> list[Unbound]:
     """Drive the session to its end following the plan, one command at a time (what the plan
     says for a stage is given in order, from where the venture stands). Returns what the TUI
     would have confirmed first and a script cannot: each planned text part of which binds
@@ -154,14 +170,14 @@ def play(
     currency throughout."""
     with books(session.state.founder.currency):
         given: Counter[tuple[str, str]] = Counter()
-        unbound: list[dict[str, Any]] = []
+        unbound: list[Unbound] = []
         while session.state.phase != "ended":
             kind, said = next_command(session, plan, given)
             missed = binds_nothing(session.state, kind, said)
             if kind.flag is not None and said:
                 sid = _planned_under(kind, session.state)
                 where = next((s for s in session.state.stages if s.id == sid), None)
-                at = {
+                at: Planned = {
                     "option": kind.flag.option,
                     "stage_id": where.id if where else None,
                     "stage": f"{where.number}:{where.beat}" if where else None,
@@ -182,7 +198,7 @@ def play(
 _SOURCES = {"reject": "rejection", "standup_reply": "standup", "decide_own": "own"}
 
 
-def _conflicts(state: GameState, source: str, said: str) -> dict[str, Any]:
+def _conflicts(state: GameState, source: str, said: str) -> dict[str, object]:
     """What the words would conflict with in what binds now, with the smallest fix (what the
     TUI's confirm shows first): each minimal conflicting set and the directions to drop."""
     if source == "rejection":
@@ -194,7 +210,7 @@ def _conflicts(state: GameState, source: str, said: str) -> dict[str, Any]:
     return commands.binding_conflicts(state, new).to_dict()
 
 
-def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, Any] | None:
+def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, object] | None:
     """How the words of a rejection, a standup reply or an own answer read (None for other
     commands): each direction with its span and words, the parts read as nothing, whether the
     reader asks."""
