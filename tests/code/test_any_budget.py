@@ -5,14 +5,15 @@ The issue's target is 250. The count was 329 on main when this test was written 
 Cosmos documents, audit rows and query parameters became TypedDicts; 206 after settings values
 became `object`, the OTLP export took its SDK's types and a Protocol for the events, and the JSON
 objects read by key (artifacts, JSON Schemas, request bodies) were named `JsonObject`, once
-(worldforge_textkit/json_types.py). Lower BUDGET as real types replace more."""
+(worldforge_textkit/json_types.py); 199 after headless typed what it tells a script. Lower BUDGET as
+real types replace more."""
 
 from __future__ import annotations
 
 from tests.code.any_count import count, counts
 
 TARGET = 250  # the issue's
-BUDGET = 206  # today's count: a new `Any` fails this test
+BUDGET = 199  # today's count: a new `Any` fails this test
 
 
 def test_product_code_says_any_no_more_than_the_budget():
