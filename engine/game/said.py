@@ -16,7 +16,8 @@ from engine.game.dilemmas import interpret, option_directions
 from engine.game.models import Dilemma, Directive, GameState, Option
 from engine.game.pricing import price_in_force
 from engine.game.rules import Rule
-from engine.language.composition import audiences, ceo_named, keep_named
+from engine.language.composition import audiences, ceo_named, keep_named, restates
+from engine.language.composition import slot as compose_slot
 from engine.language.directions import Direction
 from worldforge_textkit import clip, content_words, has_phrase, words
 
@@ -74,6 +75,17 @@ def decided(rule: Rule, text: str, *, memory_id: str, stage_id: str, day: int) -
         stage_id=stage_id,
         game_day=day,
     )
+
+
+def replaced_lines(before: Sequence[Direction], new: Sequence[Direction]) -> list[str]:
+    """For the receipt: which binding directions (`before`, recalled now) the new ones replace, on
+    one slot or by restating the same people or thing (engine.language.composition)."""
+    return [
+        f"{d.line()} replaces {old.line()}"
+        for d in new
+        for old in before
+        if (compose_slot(old) == compose_slot(d) or restates(d, old)) and old.line() != d.line()
+    ]
 
 
 def read_rejection(st: GameState, reason: str) -> Read:

@@ -36,12 +36,11 @@ from engine.game.said import (
     on_top,
     read_rejection,
     read_reply,
+    replaced_lines,
 )
 from engine.game.said import read_own_answer as read_answer
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
-from engine.language.composition import restates
-from engine.language.composition import slot as compose_slot
 from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count
 from engine.routing import RouteResult
@@ -396,18 +395,6 @@ def in_force(step: Step) -> list[Direction]:
     return fold(live).directions
 
 
-def replaced_lines(step: Step, new: list[Direction]) -> list[str]:
-    """For the receipt: which binding directions the new ones replace (recalled now), on one
-    slot or by restating the same people or thing (engine.language.composition)."""
-    before = in_force(step)
-    return [
-        f"{d.line()} replaces {old.line()}"
-        for d in new
-        for old in before
-        if (compose_slot(old) == compose_slot(d) or restates(d, old)) and old.line() != d.line()
-    ]
-
-
 def reject(step: Step, reason: str) -> None:
     """The reason becomes binding memory (its typed directions as the note's payload) and the
     stage goes back to its worker."""
@@ -455,7 +442,7 @@ def _bind_said(
     which binding directions they replace (for the receipt)."""
     st = step.state
     source: Literal["rejection", "standup"] = "standup" if stage_id is None else "rejection"
-    replaced = replaced_lines(step, read.directions)
+    replaced = replaced_lines(in_force(step), read.directions)
     charge_named_price(st.economics, read.directions)
     mem = step.remember(
         "procedural",
@@ -496,7 +483,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     else:
         reading, rule_id, interpreted, directions = read_own_answer(st, own_text)
         text, matched = own_text, reading.matched_by
-    replaced = replaced_lines(step, directions)
+    replaced = replaced_lines(in_force(step), directions)
     named = next((d.value for d in directions if d.axis == "audience"), None)
     niche = named or (reading.niche if reading is not None else None)
     if niche:
