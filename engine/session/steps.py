@@ -47,9 +47,9 @@ from engine.routing import RouteResult
 from engine.session.events import Event, EventType, Payload, make_event
 from engine.views.fork_words import (
     OwnAnswerView,
-    binding_words,
     decision_summary,
     mark_cards,
+    next_brief,
     own_answer_binds,
     own_answer_view,
 )
@@ -533,7 +533,6 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         ),
     )
     st.directive = decided(rule, text, memory_id=mem["id"], stage_id=stage.id, day=st.day)
-    nxt = st.stages[st.stage_index + 1] if st.stage_index + 1 < len(st.stages) else None
     receipt = Receipt(
         stage_id=stage.id,
         rule_id=rule_id,
@@ -550,16 +549,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         notes=governed,
         effect_line=done.effect_line,
         later=done.later,
-        next_brief=(
-            {
-                "stage_id": nxt.id,
-                "worker": nxt.worker_title,
-                "binding": binding_words(directions, rule_id, text),
-                "replaced": "; ".join(replaced),
-            }
-            if nxt
-            else None
-        ),
+        next_brief=next_brief(st, directions, rule_id, text, replaced),
     )
     step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", receipt)
     mv = move(st, rule_id, stage.id)

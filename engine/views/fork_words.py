@@ -71,6 +71,22 @@ def decision_summary(rule_id: str, dilemma: Dilemma, reading: Interpretation | N
     return rules.RULES[rule_id].summary
 
 
+def next_brief(
+    st: GameState, directions: list[Direction], rule_id: str, text: str, replaced: list[str]
+) -> dict[str, str] | None:
+    """The receipt's word on the next stage: who works next and what binds them (None after the
+    last fork)."""
+    if st.stage_index + 1 >= len(st.stages):
+        return None
+    nxt = st.stages[st.stage_index + 1]
+    return {
+        "stage_id": nxt.id,
+        "worker": nxt.worker_title,
+        "binding": binding_words(directions, rule_id, text),
+        "replaced": "; ".join(replaced),
+    }
+
+
 def own_answer_view(
     reading: Interpretation, dilemma: Dilemma, text: str = "", *, costed_as: str | None = None
 ) -> OwnAnswerView:
