@@ -51,6 +51,7 @@ from worldforge_textkit import clip, content_words, has_phrase, words
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
     from engine.language.reader.pick import Interpretation
     from engine.language.steering import Read
+    from engine.language.suggested import Suggestion
 
 E = EventType
 
@@ -399,10 +400,11 @@ def approve(step: Step) -> Dilemma:
     return posed
 
 
-def read_rejection(st: GameState, reason: str) -> Read:
+def read_rejection(st: GameState, reason: str, suggested: Sequence[Suggestion] = ()) -> Read:
     """A rejection reason read into directions, a relative one resolved against the artifact it
     rejects; "this ignores the decision" names the directions the attempt was briefed with (the
-    session asks a question instead of spending a redo when nothing is placed)."""
+    session asks a question instead of spending a redo when nothing is placed). `suggested`: a
+    model's placements of its unread parts, confirmed with it (engine.language.suggested)."""
     from engine.language.steering import DECISION_CUES, read_directions
 
     stage = st.stage
@@ -414,6 +416,7 @@ def read_rejection(st: GameState, reason: str) -> Read:
         current=st.current.artifact if st.current else None,
         base_price=price_in_force(st).amount,
         customer=st.founder.customer,
+        suggested=suggested,
     )
     toks = words(reason)
     if not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
@@ -461,15 +464,15 @@ def replaces_on_card(bound: list[Direction], now: list[Direction]) -> str:
 _NAMED_THING = ("audience", "scope", "place", "channel", "name")
 
 
-def reject(step: Step, reason: str) -> None:
-    """The reason becomes binding memory (its typed directions as the note's payload) and the
-    stage goes back to its worker."""
+def reject(step: Step, reason: str, suggested: Sequence[Suggestion] = ()) -> None:
+    """The reason becomes binding memory (its typed directions as the note's payload, with the
+    model's suggestions the CEO confirmed) and the stage goes back to its worker."""
     st = step.state
     stage = st.stage
     assert stage is not None
-    read = read_rejection(st, reason)
+    read = read_rejection(st, reason, suggested)
     mem, reading, replaced = _bind_said(
-        step, reason, read, f"CEO rejected the {stage.beat} artifact: {reason}", stage.id
+        step, reason, read, f"CEO rejected the {stage.beat} artifact: {reason}", stage.id, suggested
     )
     st.rejected = st.current.artifact if st.current else None
     aud = next((d.value for d in read.directions if d.axis == "audience"), None)
@@ -498,7 +501,12 @@ def reject(step: Step, reason: str) -> None:
 
 
 def _bind_said(
-    step: Step, said: str, read: Read, note: str, stage_id: str | None = None
+    step: Step,
+    said: str,
+    read: Read,
+    note: str,
+    stage_id: str | None = None,
+    suggested: Sequence[Suggestion] = (),
 ) -> tuple[MemoryNote, dict[str, Any], list[str]]:
     """A rejection reason (`stage_id`: the stage it sends back) or a standup reply (none) binds:
     a named price is charged, the words become the newest binding note (its typed directions as
@@ -526,6 +534,8 @@ def _bind_said(
         "axes": sorted({d.axis for d in read.directions}),
         "unread": list(read.unread),
         "actionable": bool(read.directions),
+        # a model's placements the CEO confirmed: in the recorded command, so replay asks none
+        **({"suggested": [x.to_dict() for x in suggested]} if suggested else {}),
     }
     new = Directive(
         memory_id=mem["id"],
@@ -846,8 +856,9 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
     st.standup = turns
 
 
-def read_reply(st: GameState, text: str) -> Read:
-    """A standup reply read into directions (for the stage it briefs, at the price in force)."""
+def read_reply(st: GameState, text: str, suggested: Sequence[Suggestion] = ()) -> Read:
+    """A standup reply read into directions (for the stage it briefs, at the price in force),
+    with a model's placements of its unread parts the CEO confirmed (`suggested`)."""
     from engine.language.steering import read_directions
 
     stage = st.stage
@@ -856,14 +867,17 @@ def read_reply(st: GameState, text: str) -> Read:
         source="standup",
         stage=stage.id if stage else None,
         base_price=price_in_force(st).amount if stage else None,
+        suggested=suggested,
     )
 
 
-def standup_reply(step: Step, text: str) -> MemoryNote:
+def standup_reply(step: Step, text: str, suggested: Sequence[Suggestion] = ()) -> MemoryNote:
     """The CEO's standup reply becomes the newest binding direction."""
     st = step.state
-    read = read_reply(st, text)
-    mem, reading, replaced = _bind_said(step, text, read, f"CEO replied at the standup: {text}")
+    read = read_reply(st, text, suggested)
+    mem, reading, replaced = _bind_said(
+        step, text, read, f"CEO replied at the standup: {text}", None, suggested
+    )
     given = orders.read_orders(text)
     st.orders = given
     st.standup_answered = True

@@ -1,0 +1,208 @@
+"""A model's suggestion for a part of the player's words the reader could not place: what it
+holds, how a model's answer is checked into one, and how a confirmed one joins the reading.
+
+The reader (engine.language.reader) leaves a clause it cannot place unread, with its typed
+reason. With a model tier configured, that part may be offered to the model as a constrained
+choice (engine.workers.suggest): an axis from `AXES` or none, do / don't, and a value that is a
+span of the player's own words. The answer is never trusted: `check` keeps a placement only when
+its part was offered, its axis is one of `AXES`, its words are a whole-word span of that part
+(the value is the player's slice of the text, never the model's) and its do / don't can bind
+(a thing to leave out is never a thing to do). A kept suggestion binds nothing until the player
+confirms the command that carries it; the command records it, so replay binds it again without
+asking any model (`with_suggestions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.language.reader.reads import Part, Read, Reading
+from engine.language.reader.utterance import parse
+from worldforge_savedb.records import FrozenRecord
+
+# The axes a span of the player's words can fill as it stands (a price, a number or a week needs
+# a figure the reader reads; a tone is one of the reader's own words), with what each means.
+AXES: dict[str, str] = {
+    "audience": "who the work speaks to or sells to",
+    "exclusion": "something the work must leave out (do is false)",
+    "channel": "how the work reaches customers",
+    "scope": "what the work centres on",
+    "place": "where the work starts",
+    "claim": "a claim the work must never make (do is false)",
+    "name": "what the product or company is called",
+}
+NONE = "none"  # the model's way to say no axis fits: the part stays unread
+LEAVE_OUT = frozenset(("exclusion", "claim"))  # axes that only ever bind as don't
+# Reasons a span cannot answer: the figure needs the player's own word (a currency, a week).
+NOT_OFFERED = frozenset(("no_currency", "no_week"))
+MAX_PARTS = 3  # parts offered from one input
+MAX_SPAN_WORDS = 8
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Suggestion(FrozenRecord):
+    """One placement a model suggested for an unread part, checked: the part (its offsets and
+    why the reader left it unread), the axis, do / don't, the span of the player's words
+    (offsets and the words as written) and who suggested it ("local: qwen2.5")."""
+
+    part_start: int
+    part_end: int
+    why: str
+    axis: str
+    do: bool
+    start: int
+    end: int
+    value: str
+    by: str
+
+    @classmethod
+    def from_dict(cls, raw: object) -> Suggestion:
+        """A suggestion from a recorded command (ValueError, one line, when it is not one)."""
+        if not isinstance(raw, Mapping):
+            raise ValueError("a suggestion is not an object")
+        try:
+            made = cls(
+                part_start=int(raw["part_start"]),
+                part_end=int(raw["part_end"]),
+                why=str(raw["why"]),
+                axis=str(raw["axis"]),
+                do=bool(raw["do"]),
+                start=int(raw["start"]),
+                end=int(raw["end"]),
+                value=str(raw["value"]),
+                by=str(raw["by"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            raise ValueError("a suggestion lacks a field or has a bad one") from None
+        if made.axis not in AXES:
+            raise ValueError(f"a suggestion's axis {made.axis[:20]!r} is not one it may take")
+        return made
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "part_start": self.part_start,
+            "part_end": self.part_end,
+            "why": self.why,
+            "axis": self.axis,
+            "do": self.do,
+            "start": self.start,
+            "end": self.end,
+            "value": self.value,
+            "by": self.by,
+        }
+
+    @property
+    def note(self) -> str:
+        """How the direction it binds was chosen, in words (its note on every screen)."""
+        return f"suggested by {self.by}"
+
+    def words(self) -> str:
+        """The suggestion in words for the confirm: “value” as axis (do / don't)."""
+        how = "" if self.do or self.axis in LEAVE_OUT else ", to avoid"
+        return f"“{self.value}” as {self.axis}{how}"
+
+
+def offerable(reading: Reading) -> list[Part]:
+    """The unread parts a model may be asked to place (at most MAX_PARTS, in order)."""
+    return [p for p in reading.parts if p.kind == "unread" and p.reason not in NOT_OFFERED][
+        :MAX_PARTS
+    ]
+
+
+def spans(text: str, part: Part) -> list[str]:
+    """Every whole-word run of the part (up to MAX_SPAN_WORDS words), as written: the values a
+    placement of it may take."""
+    toks = [t for t in parse(text).tokens if part.start <= t.start and t.end <= part.end]
+    out: list[str] = []
+    for i, first in enumerate(toks):
+        if not first.is_word:
+            continue
+        for last in toks[i : i + MAX_SPAN_WORDS]:
+            if last.is_word:
+                words = text[first.start : last.end]
+                if words not in out:
+                    out.append(words)
+    return out
+
+
+def check(
+    answer: Mapping[str, Any], text: str, parts: Sequence[Part], by: str
+) -> tuple[list[Suggestion], list[str]]:
+    """The placements of a model's answer that hold, and why each other one was discarded (one
+    short line each). `parts` are the parts offered, numbered from 1; `text` the reading's text."""
+    kept: list[Suggestion] = []
+    dropped: list[str] = []
+    placed: set[int] = set()
+    toks = parse(text).tokens
+    starts, ends = {t.start for t in toks}, {t.end for t in toks}
+    for raw in answer.get("placements") or []:
+        n, axis, words = raw.get("part"), str(raw.get("axis", "")), str(raw.get("words", ""))
+        if not isinstance(n, int) or not 1 <= n <= len(parts) or n in placed:
+            dropped.append(f"no part {str(n)[:8]} to place")
+            continue
+        if axis == NONE:
+            continue
+        part = parts[n - 1]
+        if axis not in AXES:
+            dropped.append(f"“{axis[:20]}” is no axis it may choose")
+            continue
+        do = bool(raw.get("do", True))
+        if do and axis in LEAVE_OUT:
+            dropped.append(f"“{axis}” only ever binds as something to leave out")
+            continue
+        value = words.strip()
+        at = _find(text, value, part, starts, ends)
+        if at is None:
+            dropped.append(f"“{value[:40]}” is not in your words")
+            continue
+        placed.add(n)
+        kept.append(
+            Suggestion(part.start, part.end, part.reason, axis, do, at, at + len(value), value, by)
+        )
+    return kept, dropped
+
+
+def _find(text: str, value: str, part: Part, starts: set[int], ends: set[int]) -> int | None:
+    """Where `value` stands in the part as whole words, exactly as written (None: it does not)."""
+    if not value:
+        return None
+    at = text.find(value, part.start, part.end)
+    while at != -1:
+        if at in starts and at + len(value) in ends:
+            return at
+        at = text.find(value, at + 1, part.end)
+    return None
+
+
+def with_suggestions(reading: Reading, suggested: Iterable[Suggestion]) -> Reading:
+    """The reading with each confirmed suggestion bound: its part becomes a direction read from
+    the suggested span. A suggestion that no longer fits the words (another text, another part)
+    binds nothing."""
+    fits = [
+        s
+        for s in suggested
+        if reading.text[s.start : s.end] == s.value
+        and s.part_start <= s.start < s.end <= s.part_end
+        and any(
+            p.kind == "unread" and (p.start, p.end) == (s.part_start, s.part_end)
+            for p in reading.parts
+        )
+    ]
+    if not fits:
+        return reading
+    placed = {(s.part_start, s.part_end) for s in fits}
+    return replace(
+        reading,
+        directions=[
+            *reading.directions,
+            *(Read(s.axis, s.do, s.value, s.start, s.end) for s in fits),
+        ],
+        parts=[
+            replace(p, kind="direction", reason="", teach_back="")
+            if p.kind == "unread" and (p.start, p.end) in placed
+            else p
+            for p in reading.parts
+        ],
+    )
