@@ -253,3 +253,33 @@ def test_a_recorded_suggestion_binds_only_where_it_fits_the_words():
     record["suggested"][0]["axis"] = "price"
     with pytest.raises(SaveError, match="not one it may take"):
         from_record(record)
+
+
+def test_simulate_json_shows_the_suggestion_in_the_reading_and_binds_nothing(
+    tmp_path, monkeypatch, capsys, server
+):
+    """Headless: the reading --json gives carries the model's placement, marked, and the one
+    line; a script confirms nothing, so the rejection binds what the reader read."""
+    from tests.routing.helpers import local_env
+    from worldforge_tui.cli import main
+
+    server.set_payload(answering({"part": 1, "axis": "scope", "do": True, "words": "a barista"}))
+    local_env(monkeypatch, server.url)
+    monkeypatch.setenv("AGENT_REQUEST_TIMEOUT", "30")
+    model_tier_ready().result()
+    said = "start with law firms and hire a barista for the launch"
+    argv = ["simulate", "--save-dir", str(tmp_path), "--pitch", PITCH, "--reject", f"1:{said}"]
+    assert main([*argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    [reading] = out["readings"]
+    assert [u["words"] for u in reading["unread"]] == ["hire a barista for the launch"]
+    [placed] = reading["suggested"]
+    assert (placed["axis"], placed["value"], placed["by"]) == (
+        "scope",
+        "a barista",
+        "local: qwen2.5",
+    )
+    assert reading["suggested_line"].startswith("Suggested by local: qwen2.5: “a barista” as scope")
+    assert out["binds_nothing"][0]["parts"] == ["hire a barista for the launch"]
+    rejected = next(s for s in out["stages"] if s.get("redos"))
+    assert rejected["redos"] == 1
