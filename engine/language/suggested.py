@@ -14,12 +14,23 @@ asking any model (`with_suggestions`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.language.reader.reads import Part, Read, Reading
-from engine.language.reader.utterance import parse
+from engine.language.reader.reads import (
+    ARTICLES,
+    CLAUSE_VERBS,
+    NEG,
+    VERBISH,
+    Part,
+    Read,
+    Reading,
+    tidy_value,
+)
+from engine.language.reader.utterance import Token, Utterance, parse
+from engine.language.reader.vocab import vocab
 from worldforge_savedb.records import FrozenRecord
 
 # The axes a span of the player's words can fill as it stands (a price, a number or a week needs
@@ -35,8 +46,38 @@ AXES: dict[str, str] = {
 }
 NONE = "none"  # the model's way to say no axis fits: the part stays unread
 LEAVE_OUT = frozenset(("exclusion", "claim"))  # axes that only ever bind as don't
+# A don't on these is a thing to leave out, as the reader reads a negated segment (a refused
+# place or name stays on its axis: the gate holds it as words to leave out).
+TO_EXCLUSION = frozenset(("audience", "channel", "scope"))
 # Reasons a span cannot answer: the figure needs the player's own word (a currency, a week).
 NOT_OFFERED = frozenset(("no_currency", "no_week"))
+# The closed class the vocabulary holds no list of: a value never starts or ends with one.
+PREPOSITIONS = frozenset(
+    [
+        "about",
+        "above",
+        "after",
+        "around",
+        "away",
+        "before",
+        "by",
+        "from",
+        "in",
+        "into",
+        "like",
+        "of",
+        "off",
+        "on",
+        "onto",
+        "over",
+        "than",
+        "through",
+        "under",
+        "with",
+        "within",
+        "without",
+    ]
+)
 MAX_PARTS = 3  # parts offered from one input
 MAX_SPAN_WORDS = 8
 
@@ -105,26 +146,63 @@ class Suggestion(FrozenRecord):
 
 
 def offerable(reading: Reading) -> list[Part]:
-    """The unread parts a model may be asked to place (at most MAX_PARTS, in order)."""
-    return [p for p in reading.parts if p.kind == "unread" and p.reason not in NOT_OFFERED][
-        :MAX_PARTS
-    ]
+    """The unread parts a model may be asked to place (at most MAX_PARTS, in order): not one
+    whose figure needs the player's own word, nor one with no words a value could be."""
+    return [
+        p
+        for p in reading.parts
+        if p.kind == "unread" and p.reason not in NOT_OFFERED and spans(reading.text, p)
+    ][:MAX_PARTS]
+
+
+@functools.cache
+def _function_words() -> frozenset[str]:
+    """Words a value never starts or ends with: the reader's articles, negations, verbs and
+    lead-ins, pronouns, terminators and the small words around money (vocab rows and the
+    grammar's own sets; one-word rows only)."""
+    lists = vocab().lists
+    rows = set().union(
+        *(
+            lists[name]
+            for name in ("pronouns", "verbs", "terminators", "adverbs", "imperative_lead")
+        ),
+        lists["after_money"] - lists["channels"],
+    )
+    return frozenset(
+        {w for w in rows if " " not in w}
+        | set(ARTICLES)
+        | NEG
+        | CLAUSE_VERBS
+        | VERBISH
+        | PREPOSITIONS
+    )
+
+
+def _value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
+    """The value a run of tokens holds, as the reader cuts one (articles and quotes off), or
+    None when what is left starts or ends with a function word ("should", "it", "for")."""
+    tidy = tidy_value(utt, toks)
+    if tidy is None:
+        return None
+    edges = [t for t in toks if t.start == tidy[1] or t.end == tidy[2]]
+    small = _function_words()
+    if not edges or any(t.low in small or not t.is_word for t in edges):
+        return None
+    return tidy
 
 
 def spans(text: str, part: Part) -> list[str]:
-    """Every whole-word run of the part (up to MAX_SPAN_WORDS words), as written: the values a
-    placement of it may take."""
-    toks = [t for t in parse(text).tokens if part.start <= t.start and t.end <= part.end]
+    """Every value a placement of the part may take: each run of its words (up to
+    MAX_SPAN_WORDS) that the reader would cut as a value, as written."""
+    utt = parse(text)
+    toks = [t for t in utt.tokens if part.start <= t.start and t.end <= part.end]
     out: list[str] = []
-    for i, first in enumerate(toks):
-        if not first.is_word:
-            continue
-        for last in toks[i : i + MAX_SPAN_WORDS]:
-            if last.is_word:
-                words = text[first.start : last.end]
-                if words not in out:
-                    out.append(words)
-    return out
+    for i in range(len(toks)):
+        for j in range(i + 1, min(len(toks), i + MAX_SPAN_WORDS) + 1):
+            got = _value(utt, toks[i:j])
+            if got is not None and got[0] == text[toks[i].start : toks[j - 1].end]:
+                out.append(got[0])
+    return list(dict.fromkeys(out))
 
 
 def check(
@@ -135,8 +213,8 @@ def check(
     kept: list[Suggestion] = []
     dropped: list[str] = []
     placed: set[int] = set()
-    toks = parse(text).tokens
-    starts, ends = {t.start for t in toks}, {t.end for t in toks}
+    utt = parse(text)
+    starts, ends = {t.start for t in utt.tokens}, {t.end for t in utt.tokens}
     for raw in answer.get("placements") or []:
         n, axis, words = raw.get("part"), str(raw.get("axis", "")), str(raw.get("words", ""))
         if not isinstance(n, int) or not 1 <= n <= len(parts) or n in placed:
@@ -149,6 +227,8 @@ def check(
             dropped.append(f"“{axis[:20]}” is no axis it may choose")
             continue
         do = bool(raw.get("do", True))
+        if not do and axis in TO_EXCLUSION:
+            axis = "exclusion"  # "not the tourists": people, a channel or a theme to leave out
         if do and axis in LEAVE_OUT:
             dropped.append(f"“{axis}” only ever binds as something to leave out")
             continue
@@ -157,10 +237,13 @@ def check(
         if at is None:
             dropped.append(f"“{value[:40]}” is not in your words")
             continue
+        cut = _value(utt, [t for t in utt.tokens if at <= t.start and t.end <= at + len(value)])
+        if cut is None:
+            dropped.append(f"“{value[:40]}” names nothing")
+            continue
         placed.add(n)
-        kept.append(
-            Suggestion(part.start, part.end, part.reason, axis, do, at, at + len(value), value, by)
-        )
+        value, a, b = cut
+        kept.append(Suggestion(part.start, part.end, part.reason, axis, do, a, b, value, by))
     return kept, dropped
 
 

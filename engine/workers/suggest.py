@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from engine.language.fence import DATA_RULE, data_block
 from engine.language.grammar import join_prose
 from engine.language.reader.reads import Part, Reading
-from engine.language.suggested import AXES, NONE, Suggestion, check, offerable, spans
+from engine.language.suggested import AXES, LEAVE_OUT, NONE, Suggestion, check, offerable, spans
 from engine.routing import Role, Router, RouteRequest
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import clip
@@ -65,27 +65,40 @@ def placements_contract() -> type[BaseModel]:
 
 
 def schema(text: str, parts: Sequence[Part]) -> dict[str, Any]:
-    """The JSON Schema the request carries: the part's number, the axis and the words as enums."""
+    """The JSON Schema the request carries: the part's number, the axis and the words as enums,
+    one placement for each part, and an axis that only leaves things out only with do false."""
     words = [w for p in parts for w in spans(text, p)]
     said: dict[str, Any] = {"type": "string", "maxLength": 400}
     if 0 < len(words) <= MAX_ENUM_SPANS:
         said = {"type": "string", "enum": list(dict.fromkeys(words))}
+
+    def placement(axes: list[str], do: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "part": {"type": "integer", "enum": list(range(1, len(parts) + 1))},
+                "axis": {"type": "string", "enum": axes},
+                "do": do,
+                "words": said,
+            },
+            "required": ["part", "axis", "do", "words"],
+            "additionalProperties": False,
+        }
+
     return {
         "type": "object",
         "properties": {
             "placements": {
                 "type": "array",
+                "minItems": len(parts),
                 "maxItems": len(parts),
                 "items": {
-                    "type": "object",
-                    "properties": {
-                        "part": {"type": "integer", "enum": list(range(1, len(parts) + 1))},
-                        "axis": {"type": "string", "enum": [*AXES, NONE]},
-                        "do": {"type": "boolean"},
-                        "words": said,
-                    },
-                    "required": ["part", "axis", "do", "words"],
-                    "additionalProperties": False,
+                    "anyOf": [
+                        placement(
+                            [a for a in AXES if a not in LEAVE_OUT] + [NONE], {"type": "boolean"}
+                        ),
+                        placement([a for a in AXES if a in LEAVE_OUT], {"const": False}),
+                    ]
                 },
             }
         },

@@ -144,6 +144,8 @@ def test_the_player_who_does_not_confirm_binds_only_what_the_reader_read(new_ses
         # something to leave out, offered as something to do: never the opposite
         ({"part": 1, "axis": "exclusion", "do": True, "words": "revolutionary"}, "leave out"),
         ({"part": 4, "axis": "exclusion", "do": False, "words": "revolutionary"}, "no part 4"),
+        # whole words of the player's that name nothing
+        ({"part": 1, "axis": "exclusion", "do": False, "words": "keep away from"}, "names nothing"),
     ],
 )
 def test_an_invalid_placement_is_discarded_and_the_part_stays_unread(
@@ -201,13 +203,14 @@ def test_a_rejection_carries_its_suggestion_through_the_redo_and_replays_without
     s = new_session(pitch=PITCH)
     s.give(RunStage)
     command, line = suggested(s, server, Reject(said))
-    assert [x.value for x in command.suggested] == ["a barista"], line
+    # the words as the reader cuts a value: the article off
+    assert [x.value for x in command.suggested] == ["barista"], line
     preview = command.preview(s.state)
     assert preview is not None and preview.unread == ()
-    assert "centre the work on a barista (suggested by local: qwen2.5)" in preview.will_change
+    assert "centre the work on barista (suggested by local: qwen2.5)" in preview.will_change
     s.execute(command)  # the redo runs on the simulation tier
     rejected = next(e for e in s.events() if e.type == "ARTIFACT_REJECTED")
-    assert "centre the work on a barista" in rejected.payload["binding"]
+    assert "centre the work on barista" in rejected.payload["binding"]
     s.give(Approve)
     s.give(Decide, "B")
     report = verify(s.conn, s.state.run_id)
@@ -217,10 +220,16 @@ def test_a_rejection_carries_its_suggestion_through_the_redo_and_replays_without
 def test_the_request_carries_the_enums_and_the_checks_hold_without_them():
     reading = read_text(REPLY, source="standup", period="month")
     parts = offerable(reading)
-    made = schema(reading.text, parts)["properties"]["placements"]["items"]["properties"]
-    assert made["axis"]["enum"][-1] == "none" and "price" not in made["axis"]["enum"]
-    assert "revolutionary" in made["words"]["enum"] and "revolution" not in made["words"]["enum"]
-    assert made["part"]["enum"] == [1]
+    placements = schema(reading.text, parts)["properties"]["placements"]
+    assert placements["minItems"] == placements["maxItems"] == 1  # one answer for each part
+    anything, leave_out = (shape["properties"] for shape in placements["items"]["anyOf"])
+    assert anything["axis"]["enum"][-1] == "none" and "price" not in anything["axis"]["enum"]
+    assert leave_out["axis"]["enum"] == ["exclusion", "claim"]
+    assert leave_out["do"] == {"const": False}  # never the opposite, in the grammar too
+    # the words: runs of the part the reader would cut as a value, never part of a word nor a
+    # run that starts or ends with a small word
+    assert anything["words"]["enum"] == ["word", "word revolutionary", "revolutionary"]
+    assert anything["part"]["enum"] == [1]
     # what a server that ignores the grammar may send, judged one placement at a time
     kept, dropped = check(
         {
@@ -233,9 +242,7 @@ def test_the_request_carries_the_enums_and_the_checks_hold_without_them():
         parts,
         "foundry: gpt-5-mini",
     )
-    assert [k.value for k in kept] == ["the word revolutionary"] and dropped == [
-        "no part 1 to place"
-    ]
+    assert [k.value for k in kept] == ["word revolutionary"] and dropped == ["no part 1 to place"]
 
 
 def test_a_recorded_suggestion_binds_only_where_it_fits_the_words():
@@ -276,10 +283,24 @@ def test_simulate_json_shows_the_suggestion_in_the_reading_and_binds_nothing(
     [placed] = reading["suggested"]
     assert (placed["axis"], placed["value"], placed["by"]) == (
         "scope",
-        "a barista",
+        "barista",
         "local: qwen2.5",
     )
-    assert reading["suggested_line"].startswith("Suggested by local: qwen2.5: “a barista” as scope")
+    assert reading["suggested_line"].startswith("Suggested by local: qwen2.5: “barista” as scope")
     assert out["binds_nothing"][0]["parts"] == ["hire a barista for the launch"]
     rejected = next(s for s in out["stages"] if s.get("redos"))
     assert rejected["redos"] == 1
+
+
+def test_a_dont_on_people_a_channel_or_a_theme_is_a_thing_to_leave_out():
+    """As the reader reads a negated segment: never the opposite, and never nothing."""
+    reading = read_text(REPLY, source="standup", period="month")
+    kept, _dropped = check(
+        {"placements": [{"part": 1, "axis": "audience", "do": False, "words": "revolutionary"}]},
+        reading.text,
+        offerable(reading),
+        "local: m",
+    )
+    assert [(k.axis, k.do, k.value) for k in kept] == [("exclusion", False, "revolutionary")]
+    bound = with_suggestions(reading, kept)
+    assert "-exclusion:revolutionary" in bound.summary() and bound.unread == []
