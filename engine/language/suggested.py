@@ -218,13 +218,13 @@ def check(
     for raw in answer.get("placements") or []:
         n, axis, words = raw.get("part"), str(raw.get("axis", "")), str(raw.get("words", ""))
         if not isinstance(n, int) or not 1 <= n <= len(parts) or n in placed:
-            dropped.append(f"no part {str(n)[:8]} to place")
+            dropped.append(f"no part {n} to place" if isinstance(n, int) else "a part it lacks")
             continue
         if axis == NONE:
             continue
         part = parts[n - 1]
         if axis not in AXES:
-            dropped.append(f"“{axis[:20]}” is no axis it may choose")
+            dropped.append("an axis outside the list it was given")  # its words never shown
             continue
         do = bool(raw.get("do", True))
         if not do and axis in TO_EXCLUSION:
@@ -235,7 +235,7 @@ def check(
         value = words.strip()
         at = _find(text, value, part, starts, ends)
         if at is None:
-            dropped.append(f"“{value[:40]}” is not in your words")
+            dropped.append("words that are not yours")  # the model's text is never shown
             continue
         cut = _value(utt, [t for t in utt.tokens if at <= t.start and t.end <= at + len(value)])
         if cut is None:

@@ -129,17 +129,20 @@ def test_the_player_who_does_not_confirm_binds_only_what_the_reader_read(new_ses
         # words the player never wrote (the model's own), and a part of a word
         (
             {"part": 1, "axis": "claim", "do": False, "words": "revolutionary claims"},
-            "not in your words",
+            "words that are not yours",
         ),
-        ({"part": 1, "axis": "exclusion", "do": False, "words": "revolution"}, "not in your words"),
+        (
+            {"part": 1, "axis": "exclusion", "do": False, "words": "revolution"},
+            "words that are not yours",
+        ),
         # an axis outside the enum, and one a span cannot fill
         (
             {"part": 1, "axis": "vibe", "do": False, "words": "revolutionary"},
-            "no axis it may choose",
+            "an axis outside the list",
         ),
         (
             {"part": 1, "axis": "price", "do": True, "words": "revolutionary"},
-            "no axis it may choose",
+            "an axis outside the list",
         ),
         # something to leave out, offered as something to do: never the opposite
         ({"part": 1, "axis": "exclusion", "do": True, "words": "revolutionary"}, "leave out"),
@@ -304,3 +307,22 @@ def test_a_dont_on_people_a_channel_or_a_theme_is_a_thing_to_leave_out():
     assert [(k.axis, k.do, k.value) for k in kept] == [("exclusion", False, "revolutionary")]
     bound = with_suggestions(reading, kept)
     assert "-exclusion:revolutionary" in bound.summary() and bound.unread == []
+
+
+def test_the_models_own_text_never_reaches_the_line(server, new_session):
+    """Markup, terminal escapes or a secret in a model's answer are discarded, never echoed."""
+    server.set_payload(
+        answering(
+            {"part": 1, "axis": "\x1b[31m[b]sk-live-123", "do": False, "words": "revolutionary"},
+        )
+    )
+    s = at_standup(new_session)
+    command, first = suggested(s, server, StandupReply(REPLY))
+    assert command.suggested == () and "an axis outside the list" in first
+    server.set_payload(
+        answering({"part": 1, "axis": "claim", "do": False, "words": "[/]\x1b]0;pwn\x07"})
+    )
+    command, second = suggested(s, server, StandupReply(REPLY))
+    assert command.suggested == () and "words that are not yours" in second
+    for line in (first, second):
+        assert not any(bad in line for bad in ("\x1b", "[/]", "[b]", "sk-live", "pwn"))
