@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.language.directions import Direction
 from engine.language.reader.reads import (
     ARTICLES,
     CLAUSE_VERBS,
@@ -78,6 +79,7 @@ PREPOSITIONS = frozenset(
         "without",
     ]
 )
+SUGGESTED_BY = "suggested by "  # a bound suggestion's direction notes who suggested it
 MAX_PARTS = 3  # parts offered from one input
 MAX_SPAN_WORDS = 8
 
@@ -137,12 +139,24 @@ class Suggestion(FrozenRecord):
     @property
     def note(self) -> str:
         """How the direction it binds was chosen, in words (its note on every screen)."""
-        return f"suggested by {self.by}"
+        return f"{SUGGESTED_BY}{self.by}"
 
     def words(self) -> str:
         """The suggestion in words for the confirm: “value” as axis (do / don't)."""
         how = "" if self.do or self.axis in LEAVE_OUT else ", to avoid"
         return f"“{self.value}” as {self.axis}{how}"
+
+
+def line_of(d: Direction) -> str:
+    """What a direction binds, in words; one a model suggested says so ("… (suggested by …)")."""
+    return d.shown() if d.note and d.note.startswith(SUGGESTED_BY) else d.line()
+
+
+def confirm_line(suggested: Sequence[Suggestion]) -> str:
+    """The confirm's sentence for suggestions: who suggested what; it binds only if confirmed."""
+    by = ", ".join(sorted({s.by for s in suggested}))
+    placed = "; ".join(s.words() for s in suggested)
+    return f"Suggested by {by}, not read by the game: {placed}; it binds if you confirm."
 
 
 def offerable(reading: Reading) -> list[Part]:

@@ -475,12 +475,13 @@ class Reject(Worded["StageRun | None"]):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class DecideOwn(PlainCommand["Receipt"]):
+class DecideOwn(Worded["Receipt"]):
     """The fork answered in the CEO's own words (read as a person means them)."""
 
     text: str
     cmd: ClassVar[str] = "decide_own"
     verb: ClassVar[str] = "decide"
+    source: ClassVar[Source] = "own"
     phases: ClassVar[tuple[str, ...] | None] = ("fork",)
     flag: ClassVar[Flag | None] = Flag(
         "--own", "STAGE:TEXT", "answer a stage's fork in your own words"
@@ -495,22 +496,29 @@ class DecideOwn(PlainCommand["Receipt"]):
         deciding: pure, nothing is written."""
         from engine.session import steps
 
-        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text)
-        view["binding"] = [d.line() for d in binds]
+        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text, self.suggested)
+        view["binding"] = _binds(binds)
         return view
+
+    @property
+    def said(self) -> str:
+        return self.text
 
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "own")
 
     def preview(self, state: GameState) -> Preview | None:
+        from engine.language.suggested import confirm_line
+
         self.check(state)  # asked before the reading is shown, not after it is confirmed
         view = self.reading(state)
-        return Preview(self.verb, view["says"], view["will_change"], view["option"])
+        says = f"{view['says']} {confirm_line(self.suggested)}" if self.suggested else view["says"]
+        return Preview(self.verb, says, view["will_change"], view["option"])
 
     def apply(self, step: Step, prepared: None) -> Receipt:
         from engine.session import steps
 
-        return steps.decide(step, "own", self.text)
+        return steps.decide(step, "own", self.text, self.suggested)
 
     def finish(self, session: Host, result: Receipt) -> Receipt:
         return _standup_after(session, result)
@@ -788,11 +796,9 @@ def unread_preview(
 
     if not (missed or suggested) or state.stage is None:
         return None
-    says = []
-    if suggested:
-        by = join_prose(sorted({s.by for s in suggested}))
-        placed = "; ".join(s.words() for s in suggested)
-        says.append(f"Suggested by {by}, not read by the game: {placed}; it binds if you confirm.")
+    from engine.language.suggested import confirm_line
+
+    says = [confirm_line(suggested)] if suggested else []
     if missed:
         quoted = join_prose([f"“{clip(m, 80)}”" for m in missed[:3]])
         says.append(
@@ -806,9 +812,9 @@ def unread_preview(
 
 def _binds(directions: list[Direction]) -> list[str]:
     """What directions bind, in words; one a model suggested says so ("… (suggested by …)")."""
-    return [
-        d.shown() if d.note and d.note.startswith("suggested by") else d.line() for d in directions
-    ]
+    from engine.language.suggested import line_of
+
+    return [line_of(d) for d in directions]
 
 
 def binding_conflicts(state: GameState, new: list[Direction]) -> Repair:

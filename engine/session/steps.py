@@ -563,9 +563,12 @@ def _bind_said(
     return mem, reading, replaced
 
 
-def decide(step: Step, key: str, own_text: str | None) -> Receipt:
+def decide(
+    step: Step, key: str, own_text: str | None, suggested: Sequence[Suggestion] = ()
+) -> Receipt:
     """The rule fires: before → after numbers, org change, binding memory, the rival's answer,
-    hardening, pending stages adapted, and the receipt."""
+    hardening, pending stages adapted, and the receipt. `suggested`: a model's placements of
+    the own answer's unread parts, confirmed with it (engine.language.suggested)."""
     st = step.state
     stage, dilemma = st.stage, st.dilemma
     assert stage is not None and dilemma is not None
@@ -575,7 +578,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         rule_id, text, matched = opt.rule_id, opt.text, "option"
         directions = fork_directions(st, dilemma, stage.id, rule_id, None, None, in_force(step))
     else:
-        reading, rule_id, interpreted, directions = read_own_answer(st, own_text)
+        reading, rule_id, interpreted, directions = read_own_answer(st, own_text, suggested)
         text, matched = own_text, reading.matched_by
     replaced = replaced_lines(step, directions)
     named = next((d.value for d in directions if d.axis == "audience"), None)
@@ -705,7 +708,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
 
 
 def read_own_answer(
-    st: GameState, text: str
+    st: GameState, text: str, suggested: Sequence[Suggestion] = ()
 ) -> tuple[Interpretation, str, OwnAnswerView, list[Direction]]:
     """How an own answer at the fork reads, as the confirm shows it and the decision applies it:
     the reading, the rule it is costed as ("both", "neither", no fit: the dearer option's), what
@@ -717,9 +720,11 @@ def read_own_answer(
     if reading.option is None:
         rule_id = costlier_option(st, dilemma, stage.id).rule_id
     view = own_answer_view(reading, dilemma, text, costed_as=rule_id)
-    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading)
+    from engine.language.suggested import line_of  # with the readers: when words are read
+
+    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading, suggested=suggested)
     if binds:  # what the next worker is held to, the words' own price or scope included
-        view["says"] += " Binds the next work: " + "; ".join(d.line() for d in binds) + "."
+        view["says"] += " Binds the next work: " + "; ".join(line_of(d) for d in binds) + "."
     return reading, rule_id, view, binds
 
 
@@ -753,6 +758,8 @@ def fork_directions(
     own_text: str | None,
     reading: Interpretation | None,
     bound: Sequence[Direction] = (),
+    *,
+    suggested: Sequence[Suggestion] = (),
 ) -> list[Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
     by what the CEO's own words name; "both" binds both options' content (the dearer one's where
@@ -778,7 +785,9 @@ def fork_directions(
     if own_text:
         from engine.language.steering import read_directions
 
-        said = read_directions(own_text, source="own", stage=stage_id, base_price=base.amount)
+        said = read_directions(
+            own_text, source="own", stage=stage_id, base_price=base.amount, suggested=suggested
+        )
         for d in said.directions:
             out[d.slot] = d
     return list(out.values())

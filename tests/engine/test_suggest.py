@@ -326,3 +326,28 @@ def test_the_models_own_text_never_reaches_the_line(server, new_session):
     assert command.suggested == () and "words that are not yours" in second
     for line in (first, second):
         assert not any(bad in line for bad in ("\x1b", "[/]", "[b]", "sk-live", "pwn"))
+
+
+def test_an_own_answer_carries_a_confirmed_suggestion_into_the_decision(new_session, server):
+    from engine.session.commands import DecideOwn
+
+    server.set_payload(
+        answering({"part": 1, "axis": "claim", "do": False, "words": "revolutionary"})
+    )
+    s = new_session(pitch=PITCH)
+    s.give(RunStage)
+    s.give(Approve)
+    said = "the first one. keep away from the word revolutionary"
+    command, line = suggested(s, server, DecideOwn(said))
+    assert [(x.axis, x.value) for x in command.suggested] == [("claim", "revolutionary")], line
+    preview = command.preview(s.state)
+    assert preview is not None and "Suggested by local: qwen2.5" in preview.says
+    assert "never claim revolutionary (suggested by local: qwen2.5)" in preview.says
+    assert "revolutionary" not in (DecideOwn(said).preview(s.state) or preview).says
+    s.execute(command)
+    decision = next(e for e in s.events() if e.type == "CEO_DECISION")
+    claims = [d for d in decision.payload["directions"] if d["axis"] == "claim"]
+    assert [(d["value"], d["note"]) for d in claims] == [
+        ("revolutionary", "suggested by local: qwen2.5")
+    ]
+    assert verify(s.conn, s.state.run_id).ok
