@@ -231,8 +231,11 @@ def check(
     starts, ends = {t.start for t in utt.tokens}, {t.end for t in utt.tokens}
     for raw in answer.get("placements") or []:
         n, axis, words = raw.get("part"), str(raw.get("axis", "")), str(raw.get("words", ""))
-        if not isinstance(n, int) or not 1 <= n <= len(parts) or n in placed:
+        if not isinstance(n, int) or not 1 <= n <= len(parts):
             dropped.append(f"no part {n} to place" if isinstance(n, int) else "a part it lacks")
+            continue
+        if n in placed:
+            dropped.append(f"a second placement of part {n}")
             continue
         if axis == NONE:
             continue

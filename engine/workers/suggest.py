@@ -43,7 +43,6 @@ class Offer(FrozenRecord):
 
     suggestions: tuple[Suggestion, ...] = ()
     line: str = ""
-    asked: bool = False
 
 
 @functools.cache
@@ -114,8 +113,8 @@ SYSTEM = (
     + "\n".join(f"- {axis}: {meaning}" for axis, meaning in AXES.items())
     + f"\n- {NONE}: the part sets none of these\n"
     "words: copy the fewest words of that part that hold the value, exactly as written; never "
-    "words of your own. do: false when the player says to avoid or leave the thing out. At most "
-    "one placement per part. Answer as JSON "
+    "words of your own. do: false when the player says to avoid or leave the thing out. Exactly "
+    "one placement for each part. Answer as JSON "
     '{"placements": [{"part": 1, "axis": "…", "do": true, "words": "…"}]}. ' + DATA_RULE
 )
 
@@ -148,9 +147,10 @@ def offer(router: Router, reading: Reading, *, role: Role, call_key: str) -> Off
         return Offer()
     result = router.call(request(reading, parts, role, call_key), lambda: {"placements": []})
     quoted = join_prose([f"“{clip(p.words, 60)}”" for p in parts])
+    stays = "stays unread" if len(parts) == 1 else "stay unread"
     if result.served_by not in ("local", "foundry"):
         why = result.fallback_reason or "no model answered"
-        return Offer((), f"No suggestion ({clip(why, 120)}): {quoted} stays unread.", True)
+        return Offer((), f"No suggestion ({clip(why, 120)}): {quoted} {stays}.")
     by = f"{result.served_by}: {result.model}"
     kept, dropped = check(result.output, reading.text, parts, by)
     lines = []
@@ -161,5 +161,5 @@ def offer(router: Router, reading: Reading, *, role: Role, call_key: str) -> Off
     if dropped:
         lines.append(f"Discarded from {by}: {'; '.join(dropped[:3])}.")
     if not kept:
-        lines.append(f"{quoted} stays unread.")
-    return Offer(tuple(kept), " ".join(lines), True)
+        lines.append(f"{quoted} {stays}.")
+    return Offer(tuple(kept), " ".join(lines))

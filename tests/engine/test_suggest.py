@@ -245,7 +245,9 @@ def test_the_request_carries_the_enums_and_the_checks_hold_without_them():
         parts,
         "foundry: gpt-5-mini",
     )
-    assert [k.value for k in kept] == ["word revolutionary"] and dropped == ["no part 1 to place"]
+    assert [k.value for k in kept] == ["word revolutionary"] and dropped == [
+        "a second placement of part 1"
+    ]
 
 
 def test_a_recorded_suggestion_binds_only_where_it_fits_the_words():
