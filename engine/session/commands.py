@@ -304,8 +304,13 @@ class Worded(PlainCommand[R]):
             read_text(self.said, source=self.source, period="month"),
             role=stage.owner_role if stage is not None else "strategist",
             call_key=f"{stage.id if stage is not None else 'venture'}/suggest",
+            placed=self.placed,
         )
         return replace(self, suggested=got.suggestions), got.line
+
+    def placed(self, words: str) -> bool:
+        """Whether something besides the reader places these unread words (never offered)."""
+        return False
 
     @classmethod
     def from_record(cls, record: Record) -> Self:
@@ -559,6 +564,12 @@ class StandupReply(Worded["MemoryNote"]):
     @property
     def said(self) -> str:
         return self.text
+
+    def placed(self, words: str) -> bool:
+        """A standing order ("freeze hiring") binds as an order: never offered to a model."""
+        from engine.game.orders import read_orders
+
+        return bool(read_orders(words))
 
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "standup")

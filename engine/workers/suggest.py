@@ -17,7 +17,7 @@ stays unread with its reason, and the one line says why.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -139,10 +139,18 @@ def request(reading: Reading, parts: Sequence[Part], role: Role, call_key: str) 
     )
 
 
-def offer(router: Router, reading: Reading, *, role: Role, call_key: str) -> Offer:
+def offer(
+    router: Router,
+    reading: Reading,
+    *,
+    role: Role,
+    call_key: str,
+    placed: Callable[[str], bool] = lambda words: False,
+) -> Offer:
     """Ask the router's model tier to place the reading's unread parts (see the module
-    docstring). No model tier, or nothing to place: nothing is asked (an empty Offer)."""
-    parts = offerable(reading)
+    docstring), but those `placed` says something else places (a standing order). No model
+    tier, or nothing to place: nothing is asked (an empty Offer)."""
+    parts = [p for p in offerable(reading) if not placed(p.words)]
     if not parts or router.runtime_label() == "replay" or not router.plan(role):
         return Offer()
     result = router.call(request(reading, parts, role, call_key), lambda: {"placements": []})

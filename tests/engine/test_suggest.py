@@ -353,3 +353,14 @@ def test_an_own_answer_carries_a_confirmed_suggestion_into_the_decision(new_sess
         ("revolutionary", "suggested by local: qwen2.5")
     ]
     assert verify(s.conn, s.state.run_id).ok
+
+
+def test_a_standing_order_is_never_offered_to_the_model(new_session, server):
+    """ "freeze hiring" binds as an order at the next fork: only the part nothing places is asked."""
+    server.set_payload(answering({"part": 1, "axis": "none", "do": True, "words": "cake"}))
+    s = at_standup(new_session)
+    suggested(s, server, StandupReply("freeze hiring, and bake a cake for the team"))
+    [asked] = [r for r in server.state.requests if r.body and r.path.endswith("completions")]
+    user = asked.body["messages"][-1]["content"]
+    assert "1. “bake a cake for the team”" in user and "2." not in user
+    assert "“freeze hiring”" not in user
