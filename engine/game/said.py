@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from engine.game import rules
 from engine.game.dilemmas import interpret, option_directions
@@ -24,6 +24,7 @@ from worldforge_textkit import clip, content_words, has_phrase, words
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
     from engine.language.reader.pick import Interpretation
     from engine.language.steering import Read
+    from engine.language.suggested import Suggestion
 
 
 class WordsRead(TypedDict):
@@ -34,16 +35,21 @@ class WordsRead(TypedDict):
     axes: list[str]
     unread: list[str]
     actionable: bool
+    suggested: NotRequired[list[dict[str, object]]]
 
 
-def how_it_reads(read: Read) -> WordsRead:
-    """The one reading of the words, in words: what binds, on which axes, what binds nothing."""
-    return {
+def how_it_reads(read: Read, suggested: Sequence[Suggestion] = ()) -> WordsRead:
+    """The one reading of the words, in words: what binds, on which axes, what binds nothing,
+    and a model's placements the CEO confirmed (in the recorded command: replay asks none)."""
+    out: WordsRead = {
         "says": "; ".join(d.line() for d in read.directions) or "nothing the gate checks",
         "axes": sorted({d.axis for d in read.directions}),
         "unread": list(read.unread),
         "actionable": bool(read.directions),
     }
+    if suggested:
+        out["suggested"] = [x.to_dict() for x in suggested]
+    return out
 
 
 def on_top(standing: Directive | None, new: Directive) -> Directive:
@@ -88,10 +94,11 @@ def replaced_lines(before: Sequence[Direction], new: Sequence[Direction]) -> lis
     ]
 
 
-def read_rejection(st: GameState, reason: str) -> Read:
+def read_rejection(st: GameState, reason: str, suggested: Sequence[Suggestion] = ()) -> Read:
     """A rejection reason read into directions, a relative one resolved against the artifact it
     rejects; "this ignores the decision" names the directions the attempt was briefed with (the
-    session asks a question instead of spending a redo when nothing is placed)."""
+    session asks a question instead of spending a redo when nothing is placed). `suggested`: a
+    model's placements of its unread parts, confirmed with it (engine.language.suggested)."""
     from engine.language.steering import DECISION_CUES, read_directions
 
     stage = st.stage
@@ -103,6 +110,7 @@ def read_rejection(st: GameState, reason: str) -> Read:
         current=st.current.artifact if st.current else None,
         base_price=price_in_force(st).amount,
         customer=st.founder.customer,
+        suggested=suggested,
     )
     toks = words(reason)
     if not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
@@ -119,8 +127,9 @@ def read_rejection(st: GameState, reason: str) -> Read:
     return read
 
 
-def read_reply(st: GameState, text: str) -> Read:
-    """A standup reply read into directions (for the stage it briefs, at the price in force)."""
+def read_reply(st: GameState, text: str, suggested: Sequence[Suggestion] = ()) -> Read:
+    """A standup reply read into directions (for the stage it briefs, at the price in force),
+    with a model's placements of its unread parts the CEO confirmed (`suggested`)."""
     from engine.language.steering import read_directions
 
     stage = st.stage
@@ -129,10 +138,13 @@ def read_reply(st: GameState, text: str) -> Read:
         source="standup",
         stage=stage.id if stage else None,
         base_price=price_in_force(st).amount if stage else None,
+        suggested=suggested,
     )
 
 
-def read_own_answer(st: GameState, text: str) -> tuple[Interpretation, str, list[Direction]]:
+def read_own_answer(
+    st: GameState, text: str, suggested: Sequence[Suggestion] = ()
+) -> tuple[Interpretation, str, list[Direction]]:
     """How an own answer at the fork reads and what the decision applies: the reading, the rule
     it is costed as ("both", "neither", no fit: the dearer option's), and the directions it
     binds."""
@@ -142,7 +154,7 @@ def read_own_answer(st: GameState, text: str) -> tuple[Interpretation, str, list
     rule_id = reading.rule_id
     if reading.option is None:
         rule_id = costlier_option(st, dilemma, stage.id).rule_id
-    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading)
+    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading, suggested=suggested)
     return reading, rule_id, binds
 
 
@@ -169,6 +181,8 @@ def fork_directions(
     own_text: str | None,
     reading: Interpretation | None,
     bound: Sequence[Direction] = (),
+    *,
+    suggested: Sequence[Suggestion] = (),
 ) -> list[Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
     by what the CEO's own words name; "both" binds both options' content (the dearer one's where
@@ -194,7 +208,9 @@ def fork_directions(
     if own_text:
         from engine.language.steering import read_directions
 
-        said = read_directions(own_text, source="own", stage=stage_id, base_price=base.amount)
+        said = read_directions(
+            own_text, source="own", stage=stage_id, base_price=base.amount, suggested=suggested
+        )
         for d in said.directions:
             out[d.slot] = d
     return list(out.values())

@@ -13,7 +13,7 @@ artifact a rejection answers states. What the reader cannot place is asked about
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -34,6 +34,7 @@ from engine.language.directions import (
 from engine.language.reader import read_text
 from engine.language.reader.reads import Read as Said
 from engine.language.reader.reads import Reading
+from engine.language.suggested import Suggestion, with_suggestions
 from worldforge_savedb.records import FrozenRecord, Record
 from worldforge_textkit import clip, has_phrase, words
 from worldforge_textkit.numbers import currency
@@ -96,18 +97,21 @@ def read_directions(
     current: Mapping[str, object] | None = None,
     base_price: float | None = None,
     customer: str | None = None,
+    suggested: Sequence[Suggestion] = (),
 ) -> Read:
     """Read free text into typed directions. `current` is the artifact a rejection answers (a
     relative week resolves against the week it states); `customer` is who "the wrong people"
     means the work should speak to instead; `base_price` is the company's list price when no
-    artifact states one (a relative "too expensive" moves it)."""
+    artifact states one (a relative "too expensive" moves it); `suggested`: a model's placements
+    of unread parts the player confirmed (engine.language.suggested), each bound as its own
+    words on its axis, its direction noting who suggested it."""
     given = structured(text)
     if given is not None:  # a script's directions, given as data: never re-read
         for d in given:
             d.source, d.stage, d.said = source, stage, clip(text, 160)
         return Read(directions=slotted(given))  # a competitor is its own slot here too
-    reading = read_text(text, source=source, period="month")
-    return from_reading(
+    reading = with_suggestions(read_text(text, source=source, period="month"), suggested)
+    out = from_reading(
         reading,
         source=source,
         stage=stage,
@@ -116,6 +120,10 @@ def read_directions(
         said=text,
         base_price=base_price,
     )
+    notes: dict[tuple[int | None, int | None], str] = {(s.start, s.end): s.note for s in suggested}
+    for d in out.directions:
+        d.note = notes.get((d.start, d.end), d.note)
+    return out
 
 
 def structured(text: str) -> list[Direction] | None:

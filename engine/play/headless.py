@@ -183,7 +183,9 @@ def play(
                     "stage": f"{where.number}:{where.beat}" if where else None,
                 }
                 if readings is not None and (read := reading_of(session.state, kind, said)):
-                    readings.append({**at, "said": said, **read})
+                    readings.append(
+                        {**at, "said": said, **read, **suggested_for(session, kind, said)}
+                    )
                 if missed:
                     unbound.append({**at, "parts": missed})
                     if plan.strict_reading:
@@ -252,6 +254,23 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, obj
         ],
         "asked": r.ask_why or None,
     }
+
+
+def suggested_for(session: GameSession, kind: Kind[object], said: str) -> dict[str, Any]:
+    """What a model tier suggests for the unread parts of the words (engine.workers.suggest),
+    for the reading --json shows: each placement marked with its model, and its one line. A
+    script confirms nothing, so they bind nothing here (give them as structured directions to
+    bind them). {} when no model was asked (the simulation tier, words that read whole)."""
+    try:
+        command = kind.from_said(said)
+    except InputError:
+        return {}
+    if not isinstance(command, commands.Worded):
+        return {}
+    got, line = session.suggest(command)
+    if not line:
+        return {}
+    return {"suggested": [s.to_dict() for s in got.suggested], "suggested_line": line}
 
 
 def binds_nothing(state: GameState, kind: Kind[object], said: str) -> list[str]:

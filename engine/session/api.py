@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from engine.config import load_settings
 from engine.errors import GameError, SaveError
@@ -69,6 +69,7 @@ class RunForgotten(TypedDict):
 
 P = TypeVar("P")
 R = TypeVar("R")
+C = TypeVar("C", bound="Command[Any, Any]")
 
 
 class GameSession:
@@ -431,6 +432,19 @@ class GameSession:
                 prepared = command.prepare(self)
             result = self._commit(command.record(), lambda step: command.apply(step, prepared))
             return result if replaying else command.finish(self, result)
+
+    def suggest(self, command: C) -> tuple[C, str]:
+        """A model tier's suggestions for the unread parts of a command's words (a rejection, a
+        standup reply: engine.workers.suggest), before the player confirms it: the command with
+        them, to preview and confirm (its preview marks each with its model; it binds them only
+        when issued), and the one line that says what was suggested or why nothing was. Any
+        other command, the simulation tier or words that read whole: unchanged, "" and nothing
+        asked. The call has an action's deadline and cancel (Esc), and writes nothing."""
+        if not isinstance(command, commands.Worded):
+            return command, ""
+        action = ActionDeadline.start(self.router.settings.agent_request_timeout)
+        with books(self.state.founder.currency), self.router.acting(action):
+            return command.suggest(self)
 
     def give(self, kind: Kind[R], said: str = "") -> R:
         """A player's command from what they said or pressed ("" for nothing): the one generic

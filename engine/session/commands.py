@@ -34,7 +34,7 @@ simulate` grows its flag and the headless driver gives it where the plan says
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from engine.errors import GameError, InputError, SaveError
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from engine.language.composition import Repair
     from engine.language.directions import Direction, Source
     from engine.language.steering import Read
+    from engine.language.suggested import Suggestion
     from engine.routing import Router, RouteResult
     from engine.session.steps import MemoryNote, Step
     from engine.views.fork_words import OwnAnswerView
@@ -276,6 +277,61 @@ class PlainCommand(Command[None, R]):
         return None
 
 
+@dataclass(frozen=True, eq=False, repr=False)
+class Worded(PlainCommand[R]):
+    """A command whose words the reader reads and binds (a rejection, a standup reply). With a
+    model tier configured, a model's placements of the words' unread parts ride with it
+    (`suggest`, engine.workers.suggest): shown in its preview, marked with the model, bound only
+    when the player confirms the command, and recorded with it, so replay binds them again
+    without asking a model. Recorded as before when it carries none."""
+
+    suggested: tuple[Suggestion, ...] = field(default=(), kw_only=True)
+    source: ClassVar[Source]
+
+    @property
+    def said(self) -> str:
+        """The player's words."""
+        raise NotImplementedError
+
+    def suggest(self, session: Host) -> tuple[Self, str]:
+        """The command with a model's suggestions for its unread parts, and the one line that
+        says what was suggested or why nothing was ("" when no model was asked)."""
+        from engine.language.reader import read_text
+        from engine.workers.suggest import offer
+
+        stage = session.state.stage
+        got = offer(
+            session.router,
+            read_text(self.said, source=self.source, period="month"),
+            role=stage.owner_role if stage is not None else "strategist",
+            call_key=f"{stage.id if stage is not None else 'venture'}/suggest",
+            placed=self.placed,
+        )
+        return replace(self, suggested=got.suggestions), got.line
+
+    def placed(self, words: str) -> bool:
+        """Whether something besides the reader places these unread words (never offered)."""
+        return False
+
+    @classmethod
+    def from_record(cls, record: Record) -> Self:
+        from engine.language.suggested import Suggestion
+
+        raw = record.get("suggested") or []
+        try:
+            suggested = tuple(Suggestion.from_dict(x) for x in raw)
+        except ValueError as err:
+            raise SaveError(f"a recorded {cls.cmd}: {err}") from None
+        rest = {k: v for k, v in record.items() if k not in ("cmd", "suggested")}
+        return cls(**rest, suggested=suggested)
+
+    def record(self) -> Record:
+        out = {"cmd": self.cmd, **{k: v for k, v in asdict(self).items() if k != "suggested"}}
+        if self.suggested:
+            out["suggested"] = [x.to_dict() for x in self.suggested]
+        return out
+
+
 # ---------------------------------------------------------------------------- the stage
 @dataclass(frozen=True, eq=False, repr=False)
 class RunStage(Command["tuple[StageRun, RouteResult]", "StageRun | None"]):
@@ -361,13 +417,14 @@ class Decide(PlainCommand["Receipt"]):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Reject(PlainCommand["StageRun | None"]):
+class Reject(Worded["StageRun | None"]):
     """A rejection with a reason: binding memory, and the worker redoes the stage at once (its
     result is the redo's work, None when the redo's days ended the venture)."""
 
     reason: str
     cmd: ClassVar[str] = "reject"
     verb: ClassVar[str] = "reject"
+    source: ClassVar[Source] = "rejection"
     phases: ClassVar[tuple[str, ...] | None] = ("gate",)
     flag: ClassVar[Flag | None] = Flag(
         "--reject",
@@ -389,10 +446,14 @@ class Reject(PlainCommand["StageRun | None"]):
         beat = state.stage.beat if state.stage is not None else "this stage"
         return f"no redos left for {beat} ({MAX_REDOS} used): approve it to go on"
 
+    @property
+    def said(self) -> str:
+        return self.reason
+
     def check(self, state: GameState) -> None:
         from engine.game.said import read_rejection
 
-        read = read_rejection(state, self.reason)
+        read = read_rejection(state, self.reason, self.suggested)
         if not read.directions or "price_amount" in read.unclear:  # one honest question; no
             assert state.stage is not None  # redo is spent (a price it cannot read: never guessed)
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
@@ -403,15 +464,15 @@ class Reject(PlainCommand["StageRun | None"]):
         from engine.game.said import read_rejection
 
         self.check(state)
-        read = read_rejection(state, self.reason)
+        read = read_rejection(state, self.reason, self.suggested)
         return unread_preview(
-            state, self.verb, read.unread, [d.line() for d in read.directions]
+            state, self.verb, read.unread, _binds(read.directions), self.suggested
         ) or conflict_preview(state, self.verb, read.directions)
 
     def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps
 
-        steps.reject(step, self.reason)
+        steps.reject(step, self.reason, self.suggested)
 
     def finish(self, session: Host, result: StageRun | None) -> StageRun | None:
         if session.state.phase == "ended":  # the redo's days can end the venture (a defeat)
@@ -420,12 +481,13 @@ class Reject(PlainCommand["StageRun | None"]):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class DecideOwn(PlainCommand["Receipt"]):
+class DecideOwn(Worded["Receipt"]):
     """The fork answered in the CEO's own words (read as a person means them)."""
 
     text: str
     cmd: ClassVar[str] = "decide_own"
     verb: ClassVar[str] = "decide"
+    source: ClassVar[Source] = "own"
     phases: ClassVar[tuple[str, ...] | None] = ("fork",)
     flag: ClassVar[Flag | None] = Flag(
         "--own", "STAGE:TEXT", "answer a stage's fork in your own words"
@@ -440,22 +502,29 @@ class DecideOwn(PlainCommand["Receipt"]):
         deciding: pure, nothing is written."""
         from engine.session import steps
 
-        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text)
-        view["binding"] = [d.line() for d in binds]
+        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text, self.suggested)
+        view["binding"] = _binds(binds)
         return view
+
+    @property
+    def said(self) -> str:
+        return self.text
 
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "own")
 
     def preview(self, state: GameState) -> Preview | None:
+        from engine.language.suggested import confirm_line
+
         self.check(state)  # asked before the reading is shown, not after it is confirmed
         view = self.reading(state)
-        return Preview(self.verb, view["says"], view["will_change"], view["option"])
+        says = f"{view['says']} {confirm_line(self.suggested)}" if self.suggested else view["says"]
+        return Preview(self.verb, says, view["will_change"], view["option"])
 
     def apply(self, step: Step, prepared: None) -> Receipt:
         from engine.session import steps
 
-        return steps.decide(step, "own", self.text)
+        return steps.decide(step, "own", self.text, self.suggested)
 
     def finish(self, session: Host, result: Receipt) -> Receipt:
         return _standup_after(session, result)
@@ -470,11 +539,12 @@ def _standup_after(session: Host, receipt: Receipt) -> Receipt:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class StandupReply(PlainCommand["MemoryNote"]):
+class StandupReply(Worded["MemoryNote"]):
     """The CEO's reply at the standup: it binds the next stage's work."""
 
     text: str
     cmd: ClassVar[str] = "standup_reply"
+    source: ClassVar[Source] = "standup"
     phases: ClassVar[tuple[str, ...] | None] = ("brief",)
     flag: ClassVar[Flag | None] = Flag(
         "--reply",
@@ -492,29 +562,39 @@ class StandupReply(PlainCommand["MemoryNote"]):
     def extra(cls, state: GameState) -> bool:
         return bool(state.standup) and not state.standup_answered
 
+    @property
+    def said(self) -> str:
+        return self.text
+
+    def placed(self, words: str) -> bool:
+        """A standing order ("freeze hiring") binds as an order: never offered to a model."""
+        from engine.game.orders import read_orders
+
+        return bool(read_orders(words))
+
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "standup")
 
     def preview(self, state: GameState) -> Preview | None:
         """Confirmed first only when part of the reply binds nothing (a direction or a standing
-        order: "freeze hiring"); None otherwise."""
+        order: "freeze hiring") or a model suggested a placement; None otherwise."""
         from engine.game.orders import read_orders
         from engine.game.said import read_reply
 
         self.check(state)
-        read = read_reply(state, self.text)
-        binds = [d.line() for d in read.directions] + [
+        read = read_reply(state, self.text, self.suggested)
+        binds = _binds(read.directions) + [
             f"{o['label'].split(' (')[0].lower()} at the next fork" for o in read_orders(self.text)
         ]
         missed = [part for part in read.unread if not read_orders(part)]  # "freeze hiring" binds
-        return unread_preview(state, "reply", missed, binds) or conflict_preview(
+        return unread_preview(state, "reply", missed, binds, self.suggested) or conflict_preview(
             state, "reply", read.directions
         )
 
     def apply(self, step: Step, prepared: None) -> MemoryNote:
         from engine.session import steps
 
-        return steps.standup_reply(step, self.text)
+        return steps.standup_reply(step, self.text, self.suggested)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -717,24 +797,36 @@ def unread_preview(
     verb: str,
     missed: list[str],
     binds: list[str],
+    suggested: tuple[Suggestion, ...] = (),
 ) -> Preview | None:
-    """The confirmation of words part of which binds nothing (the reading's unread parts): what
-    binds and what does not, and what the stage's work can be told instead (None: all of it
-    binds)."""
+    """The confirmation of words part of which binds nothing (the reading's unread parts), or
+    part of which a model suggested placing: what binds (a suggestion marked with its model,
+    bound only if the player confirms) and what does not, and what the stage's work can be told
+    instead (None: all of it binds as the reader read it)."""
     from engine.language.grammar import join_prose
     from worldforge_textkit import clip
 
-    if not missed or state.stage is None:
+    if not (missed or suggested) or state.stage is None:
         return None
-    quoted = join_prose([f"“{clip(m, 80)}”" for m in missed[:3]])
-    bound = "; ".join(binds) or "nothing the gate checks"
+    from engine.language.suggested import confirm_line
+
+    says = [confirm_line(suggested)] if suggested else []
+    if missed:
+        quoted = join_prose([f"“{clip(m, 80)}”" for m in missed[:3]])
+        says.append(
+            f"Binds nothing: {quoted}. The gate checks only what binds; the "
+            f"{state.stage.beat} work can change {can_change(state.stage.owner_role)}."
+        )
     return Preview(
-        verb,
-        f"Binds nothing: {quoted}. The gate checks only what binds; the {state.stage.beat} work "
-        f"can change {can_change(state.stage.owner_role)}.",
-        bound,
-        unread=tuple(missed),
+        verb, " ".join(says), "; ".join(binds) or "nothing the gate checks", unread=tuple(missed)
     )
+
+
+def _binds(directions: list[Direction]) -> list[str]:
+    """What directions bind, in words; one a model suggested says so ("… (suggested by …)")."""
+    from engine.language.suggested import line_of
+
+    return [line_of(d) for d in directions]
 
 
 def binding_conflicts(state: GameState, new: list[Direction]) -> Repair:

@@ -132,6 +132,8 @@ def own_answer_view(
 
 def own_answer_binds(view: OwnAnswerView, binds: list[Direction]) -> OwnAnswerView:
     """The view with what the next worker is held to, the words' own price or scope included."""
+    from engine.language.suggested import line_of  # with the readers: when words are read
+
     if binds:
-        view["says"] += " Binds the next work: " + "; ".join(d.line() for d in binds) + "."
+        view["says"] += " Binds the next work: " + "; ".join(line_of(d) for d in binds) + "."
     return view
