@@ -34,7 +34,7 @@ simulate` grows its flag and the headless driver gives it where the plan says
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from engine.errors import GameError, InputError, SaveError
@@ -259,8 +259,9 @@ class Command(FrozenRecord, ABC, Generic[P, R]):
         return result
 
     def record(self) -> Record:
-        """The command as the run's inputs keep it (and as replay re-issues it)."""
-        return {"cmd": self.cmd, **asdict(self)}
+        """The command as the run's inputs keep it (and as replay re-issues it); a field left
+        at None is left out (a reading nobody corrected: the record is as it always was)."""
+        return {"cmd": self.cmd, **{k: v for k, v in asdict(self).items() if v is not None}}
 
     def issue(self, session: Host, *, replaying: bool = False) -> R:
         """Run it on the session (`GameSession.execute`)."""
@@ -273,6 +274,31 @@ class PlainCommand(Command[None, R]):
 
     def prepare(self, session: Host) -> None:
         return None
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Said(PlainCommand[R]):
+    """A command of words that bind (a rejection reason, an own answer, a standup reply): what
+    they read as is shown first, and the player may correct the reading (a chip's axis changed,
+    its do / don't flipped, one dropped); `confirmed` then holds the directions the player
+    confirmed, recorded with the command so replay binds the same, and they bind instead of the
+    reading's (None: the reading binds as read)."""
+
+    confirmed: list[dict[str, Any]] | None = field(default=None, kw_only=True)
+
+    def read(self, state: GameState) -> Read:
+        """The words read into the directions they bind now (the confirmed ones, if any)."""
+        raise NotImplementedError
+
+    def corrected(self, directions: list[Direction]) -> Self:
+        """The same words with the directions the player confirmed (one line if one is bad)."""
+        from dataclasses import replace
+
+        from engine.language.steering import checked
+
+        raw = [d.to_dict(leave_out=("source", "stage", "said", "memory_id")) for d in directions]
+        checked(raw)
+        return replace(self, confirmed=raw)
 
 
 # ---------------------------------------------------------------------------- the stage
@@ -360,7 +386,7 @@ class Decide(PlainCommand["Receipt"]):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Reject(PlainCommand["StageRun | None"]):
+class Reject(Said["StageRun | None"]):
     """A rejection with a reason: binding memory, and the worker redoes the stage at once (its
     result is the redo's work, None when the redo's days ended the venture)."""
 
@@ -377,7 +403,12 @@ class Reject(PlainCommand["StageRun | None"]):
 
     @classmethod
     def from_said(cls, said: str) -> Self:
-        return cls(_said(said, "reason"))
+        return cls(reason=_said(said, "reason"))
+
+    def read(self, state: GameState) -> Read:
+        from engine.session import steps
+
+        return steps.read_rejection(state, self.reason, self.confirmed)
 
     @classmethod
     def extra(cls, state: GameState) -> bool:
@@ -389,9 +420,7 @@ class Reject(PlainCommand["StageRun | None"]):
         return f"no redos left for {beat} ({MAX_REDOS} used): approve it to go on"
 
     def check(self, state: GameState) -> None:
-        from engine.session import steps
-
-        read = steps.read_rejection(state, self.reason)
+        read = self.read(state)
         if not read.directions or "price_amount" in read.unclear:  # one honest question; no
             assert state.stage is not None  # redo is spent (a price it cannot read: never guessed)
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
@@ -399,10 +428,8 @@ class Reject(PlainCommand["StageRun | None"]):
     def preview(self, state: GameState) -> Preview | None:
         """Confirmed first only when part of the reason binds nothing ("… and hire a barista"):
         the player sees what binds and what does not, and can say it again (None otherwise)."""
-        from engine.session import steps
-
         self.check(state)
-        read = steps.read_rejection(state, self.reason)
+        read = self.read(state)
         return unread_preview(
             state, self.verb, read.unread, [d.line() for d in read.directions]
         ) or conflict_preview(state, self.verb, read.directions)
@@ -410,7 +437,7 @@ class Reject(PlainCommand["StageRun | None"]):
     def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps
 
-        steps.reject(step, self.reason)
+        steps.reject(step, self.reason, self.confirmed)
 
     def finish(self, session: Host, result: StageRun | None) -> StageRun | None:
         if session.state.phase == "ended":  # the redo's days can end the venture (a defeat)
@@ -419,7 +446,7 @@ class Reject(PlainCommand["StageRun | None"]):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class DecideOwn(PlainCommand["Receipt"]):
+class DecideOwn(Said["Receipt"]):
     """The fork answered in the CEO's own words (read as a person means them)."""
 
     text: str
@@ -432,29 +459,43 @@ class DecideOwn(PlainCommand["Receipt"]):
 
     @classmethod
     def from_said(cls, said: str) -> Self:
-        return cls(_said(said, "own answer"))
+        return cls(text=_said(said, "own answer"))
+
+    def read(self, state: GameState) -> Read:
+        """The words' own directions (what the chips show; they override the option's content)."""
+        from engine.session import steps
+
+        return steps.own_directions(state, self.text, self.confirmed)
 
     def reading(self, state: GameState) -> OwnAnswerView:
         """How the words read (rule, niche, what they will change, the binding lines), without
         deciding: pure, nothing is written."""
+        return self._reading(state)[0]
+
+    def _reading(self, state: GameState) -> tuple[OwnAnswerView, list[Direction]]:
         from engine.session import steps
 
-        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text)
+        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text, self.confirmed)
         view["binding"] = [d.line() for d in binds]
-        return view
+        return view, binds
 
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "own")
 
     def preview(self, state: GameState) -> Preview | None:
+        """How the words read and what they will change; and, as at the reject and standup
+        confirms, what they would conflict with across axes in what binds now, with the smallest
+        fix (engine.language.composition), before anything binds."""
         self.check(state)  # asked before the reading is shown, not after it is confirmed
-        view = self.reading(state)
-        return Preview(self.verb, view["says"], view["will_change"], view["option"])
+        view, binds = self._reading(state)
+        fix = binding_conflicts(state, binds)
+        says = f"{view['says']}\n⚠ {fix.line}" if fix.conflicts else view["says"]
+        return Preview(self.verb, says, view["will_change"], view["option"])
 
     def apply(self, step: Step, prepared: None) -> Receipt:
         from engine.session import steps
 
-        return steps.decide(step, "own", self.text)
+        return steps.decide(step, "own", self.text, self.confirmed)
 
     def finish(self, session: Host, result: Receipt) -> Receipt:
         return _standup_after(session, result)
@@ -469,7 +510,7 @@ def _standup_after(session: Host, receipt: Receipt) -> Receipt:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class StandupReply(PlainCommand["MemoryNote"]):
+class StandupReply(Said["MemoryNote"]):
     """The CEO's reply at the standup: it binds the next stage's work."""
 
     text: str
@@ -483,7 +524,12 @@ class StandupReply(PlainCommand["MemoryNote"]):
 
     @classmethod
     def from_said(cls, said: str) -> Self:
-        return cls(_said(said, "reply"))
+        return cls(text=_said(said, "reply"))
+
+    def read(self, state: GameState) -> Read:
+        from engine.session.steps import read_reply
+
+        return read_reply(state, self.text, self.confirmed)
 
     nothing_waiting: ClassVar[str | None] = "there is no standup waiting for a reply"
 
@@ -498,10 +544,9 @@ class StandupReply(PlainCommand["MemoryNote"]):
         """Confirmed first only when part of the reply binds nothing (a direction or a standing
         order: "freeze hiring"); None otherwise."""
         from engine.game.orders import read_orders
-        from engine.session.steps import read_reply
 
         self.check(state)
-        read = read_reply(state, self.text)
+        read = self.read(state)
         binds = [d.line() for d in read.directions] + [
             f"{o['label'].split(' (')[0].lower()} at the next fork" for o in read_orders(self.text)
         ]
@@ -513,7 +558,7 @@ class StandupReply(PlainCommand["MemoryNote"]):
     def apply(self, step: Step, prepared: None) -> MemoryNote:
         from engine.session import steps
 
-        return steps.standup_reply(step, self.text)
+        return steps.standup_reply(step, self.text, self.confirmed)
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -53,6 +53,9 @@ if TYPE_CHECKING:  # the readers load when a player's words are read, not in eve
     from engine.language.steering import Read
 
 E = EventType
+# The directions a player confirmed for their words (a corrected reading, as the command records
+# them), bound instead of the reading's; None: the reading binds as read.
+Confirmed = Sequence[Mapping[str, object]] | None
 
 
 class MemoryNote(TypedDict):
@@ -399,10 +402,11 @@ def approve(step: Step) -> Dilemma:
     return posed
 
 
-def read_rejection(st: GameState, reason: str) -> Read:
+def read_rejection(st: GameState, reason: str, confirmed: Confirmed = None) -> Read:
     """A rejection reason read into directions, a relative one resolved against the artifact it
     rejects; "this ignores the decision" names the directions the attempt was briefed with (the
-    session asks a question instead of spending a redo when nothing is placed)."""
+    session asks a question instead of spending a redo when nothing is placed). `confirmed`:
+    the directions the player confirmed instead of the reading's (engine.language.steering)."""
     from engine.language.steering import DECISION_CUES, read_directions
 
     stage = st.stage
@@ -414,9 +418,10 @@ def read_rejection(st: GameState, reason: str) -> Read:
         current=st.current.artifact if st.current else None,
         base_price=price_in_force(st).amount,
         customer=st.founder.customer,
+        confirmed=confirmed,
     )
     toks = words(reason)
-    if not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
+    if confirmed is None and not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
         for raw in st.current.binding:
             d = Direction.from_dict(raw)
             d.source, d.stage, d.said, d.memory_id, d.replaced = (
@@ -461,13 +466,13 @@ def replaces_on_card(bound: list[Direction], now: list[Direction]) -> str:
 _NAMED_THING = ("audience", "scope", "place", "channel", "name")
 
 
-def reject(step: Step, reason: str) -> None:
-    """The reason becomes binding memory (its typed directions as the note's payload) and the
-    stage goes back to its worker."""
+def reject(step: Step, reason: str, confirmed: Confirmed = None) -> None:
+    """The reason becomes binding memory (its typed directions as the note's payload: what the
+    player confirmed, when they corrected the reading) and the stage goes back to its worker."""
     st = step.state
     stage = st.stage
     assert stage is not None
-    read = read_rejection(st, reason)
+    read = read_rejection(st, reason, confirmed)
     mem, reading, replaced = _bind_said(
         step, reason, read, f"CEO rejected the {stage.beat} artifact: {reason}", stage.id
     )
@@ -553,7 +558,7 @@ def _bind_said(
     return mem, reading, replaced
 
 
-def decide(step: Step, key: str, own_text: str | None) -> Receipt:
+def decide(step: Step, key: str, own_text: str | None, confirmed: Confirmed = None) -> Receipt:
     """The rule fires: before → after numbers, org change, binding memory, the rival's answer,
     hardening, pending stages adapted, and the receipt."""
     st = step.state
@@ -565,7 +570,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
         rule_id, text, matched = opt.rule_id, opt.text, "option"
         directions = fork_directions(st, dilemma, stage.id, rule_id, None, None, in_force(step))
     else:
-        reading, rule_id, interpreted, directions = read_own_answer(st, own_text)
+        reading, rule_id, interpreted, directions = read_own_answer(st, own_text, confirmed)
         text, matched = own_text, reading.matched_by
     replaced = replaced_lines(step, directions)
     named = next((d.value for d in directions if d.axis == "audience"), None)
@@ -695,11 +700,12 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
 
 
 def read_own_answer(
-    st: GameState, text: str
+    st: GameState, text: str, confirmed: Confirmed = None
 ) -> tuple[Interpretation, str, OwnAnswerView, list[Direction]]:
     """How an own answer at the fork reads, as the confirm shows it and the decision applies it:
     the reading, the rule it is costed as ("both", "neither", no fit: the dearer option's), what
-    it will do in words, and the directions it binds. Pure: nothing is written."""
+    it will do in words, and the directions it binds (the words' own: what the player confirmed,
+    when they corrected the reading). Pure: nothing is written."""
     dilemma, stage = st.dilemma, st.stage
     assert dilemma is not None and stage is not None
     reading = interpret(text, dilemma, rules.RULES)
@@ -707,7 +713,7 @@ def read_own_answer(
     if reading.option is None:
         rule_id = costlier_option(st, dilemma, stage.id).rule_id
     view = own_answer_view(reading, dilemma, text, costed_as=rule_id)
-    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading)
+    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading, confirmed=confirmed)
     if binds:  # what the next worker is held to, the words' own price or scope included
         view["says"] += " Binds the next work: " + "; ".join(d.line() for d in binds) + "."
     return reading, rule_id, view, binds
@@ -743,6 +749,8 @@ def fork_directions(
     own_text: str | None,
     reading: Interpretation | None,
     bound: Sequence[Direction] = (),
+    *,
+    confirmed: Confirmed = None,
 ) -> list[Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
     by what the CEO's own words name; "both" binds both options' content (the dearer one's where
@@ -768,8 +776,7 @@ def fork_directions(
     if own_text:
         from engine.language.steering import read_directions
 
-        said = read_directions(own_text, source="own", stage=stage_id, base_price=base.amount)
-        for d in said.directions:
+        for d in own_directions(st, own_text, confirmed).directions:
             out[d.slot] = d
     return list(out.values())
 
@@ -846,8 +853,9 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
     st.standup = turns
 
 
-def read_reply(st: GameState, text: str) -> Read:
-    """A standup reply read into directions (for the stage it briefs, at the price in force)."""
+def read_reply(st: GameState, text: str, confirmed: Confirmed = None) -> Read:
+    """A standup reply read into directions (for the stage it briefs, at the price in force);
+    `confirmed`: the directions the player confirmed instead of the reading's."""
     from engine.language.steering import read_directions
 
     stage = st.stage
@@ -856,13 +864,31 @@ def read_reply(st: GameState, text: str) -> Read:
         source="standup",
         stage=stage.id if stage else None,
         base_price=price_in_force(st).amount if stage else None,
+        confirmed=confirmed,
     )
 
 
-def standup_reply(step: Step, text: str) -> MemoryNote:
-    """The CEO's standup reply becomes the newest binding direction."""
+def own_directions(st: GameState, text: str, confirmed: Confirmed = None) -> Read:
+    """An own answer's words read into directions (for the stage whose fork it answers, at the
+    price in force); `confirmed`: the directions the player confirmed instead of the reading's.
+    They override the chosen option's content slot by slot (`fork_directions`)."""
+    from engine.language.steering import read_directions
+
+    stage = st.stage
+    return read_directions(
+        text,
+        source="own",
+        stage=stage.id if stage else None,
+        base_price=price_in_force(st).amount,
+        confirmed=confirmed,
+    )
+
+
+def standup_reply(step: Step, text: str, confirmed: Confirmed = None) -> MemoryNote:
+    """The CEO's standup reply becomes the newest binding direction (what the player confirmed,
+    when they corrected the reading)."""
     st = step.state
-    read = read_reply(st, text)
+    read = read_reply(st, text, confirmed)
     mem, reading, replaced = _bind_said(step, text, read, f"CEO replied at the standup: {text}")
     given = orders.read_orders(text)
     st.orders = given
