@@ -421,7 +421,12 @@ def read_rejection(st: GameState, reason: str, confirmed: Confirmed = None) -> R
         confirmed=confirmed,
     )
     toks = words(reason)
-    if confirmed is None and not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
+    if (
+        confirmed is None
+        and not read.directions
+        and st.current
+        and any(has_phrase(toks, c) for c in DECISION_CUES)
+    ):
         for raw in st.current.binding:
             d = Direction.from_dict(raw)
             d.source, d.stage, d.said, d.memory_id, d.replaced = (
@@ -774,8 +779,6 @@ def fork_directions(
     else:  # the chosen option; words that pick neither are read and costed as the dearer one,
         out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
     if own_text:
-        from engine.language.steering import read_directions
-
         for d in own_directions(st, own_text, confirmed).directions:
             out[d.slot] = d
     return list(out.values())

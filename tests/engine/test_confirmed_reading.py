@@ -32,7 +32,7 @@ def test_a_corrected_rejection_binds_what_the_player_confirmed_and_replays(new_s
     s = _gate(new_session)
     read = Reject.from_said(SAID).read(s.state).directions
     assert [d.line() for d in read] == ["speak to head chefs", "leave out routes talk"]
-    audience, routes = read
+    audience, _routes = read
     flipped = Direction(axis="exclusion", value=audience.value, do=False, start=audience.start)
     command = Reject.from_said(SAID).corrected([flipped])  # flipped one, dropped the other
     s.execute(command)

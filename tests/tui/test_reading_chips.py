@@ -1,0 +1,115 @@
+"""The reading is shown as it is typed and corrected before it binds: a chip per direction over
+the words it came from, an unread part marked with why, one key to change a chip's axis, one to
+flip do / don't, one to drop it; what binds is what the player confirmed (and replay binds the
+same). Markup, control characters, emoji and huge pastes stay inert."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from engine.language.directions import Direction
+from engine.session.replay import verify
+from tests.tui.conftest import settle, text_of
+from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.widgets.reading_chips import ReadingChips
+
+HURRIED = "speak to head chefs, drop the routes talk, and call the van Sharp Sally"
+
+
+async def _read(app, pilot, text: str) -> ReadingChips:
+    """Type `text` key by key as a player does, and wait until the chips show its reading."""
+    chips = app.screen.query_one(ReadingChips)
+    app.screen.query_one(Input).value = ""
+    for ch in text:
+        await pilot.press(ch if ch != " " else "space")
+    for _ in range(400):
+        await pilot.pause()
+        if chips.read_for == text:
+            return chips
+        await app.workers.wait_for_complete()
+    raise AssertionError(f"the reading never showed (shows {chips.read_for!r})")
+
+
+def _bound(app) -> list[str]:
+    note = app.session.memory.records(kinds=["procedural"])[-1]
+    return [Direction.from_dict(d).line() for d in (note.payload or {})["directions"]]
+
+
+async def test_a_hurried_rejection_is_read_as_typed_corrected_and_binds_as_confirmed(tmp_path):
+    app = WorldForgeApp(pitch="Route planning for restaurant suppliers", seed=5, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        chips = await _read(app, pilot, HURRIED)
+        shown = text_of(app, "#prompt-reading")
+        assert "audience · do · head chefs" in shown
+        assert "exclusion · don't · routes talk" in shown
+        assert "✖ unread “call the van Sharp Sally”: too vague to place." in shown
+        await pilot.press("ctrl+f")  # speak to head chefs → leave out head chefs
+        assert "exclusion · don't · head chefs ✎" in text_of(app, "#prompt-reading")
+        await pilot.press("down", "ctrl+r")  # drop "leave out routes talk"
+        assert "dropped: exclusion · don't · routes talk" in text_of(app, "#prompt-reading")
+        assert [d.line() for d in chips.confirmed() or []] == ["leave out head chefs"]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen.__class__.__name__ == "ConfirmScreen"  # the unread part, confirmed
+        assert "leave out head chefs" in text_of(app, ".dialog-title")
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert _bound(app) == ["leave out head chefs"]
+        reject = next(r for r in app.session.inputs if r["cmd"] == "reject")
+        assert reject["reason"] == HURRIED and reject["confirmed"][0]["axis"] == "exclusion"
+        assert verify(app.session.conn, app.session.state.run_id).ok
+
+
+async def test_a_chip_axis_cycles_and_an_uncorrected_reading_binds_as_read(tmp_path):
+    app = WorldForgeApp(pitch="Route planning for restaurant suppliers", seed=5, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        chips = await _read(app, pilot, "speak to head chefs")
+        await pilot.press("ctrl+t")
+        assert "channel · do · head chefs ✎" in text_of(app, "#prompt-reading")
+        await pilot.press("ctrl+t", "ctrl+t", "ctrl+t", "ctrl+t", "ctrl+t", "ctrl+t")
+        shown = text_of(app, "#prompt-reading")
+        assert "audience · do · head chefs" in shown and "✎" not in shown  # round again
+        chips = await _read(app, pilot, "speak to head chefs, and skip the routes")
+        assert chips.chips.chips[0].now is not chips.chips.chips[0].read  # kept over re-reading
+        assert chips.confirmed() is None  # cycled round to where it began: the reading binds
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert _bound(app)[0] == "speak to head chefs"
+
+
+async def test_markup_control_characters_emoji_and_a_huge_paste_stay_inert(tmp_path):
+    app = WorldForgeApp(pitch="Route planning for restaurant suppliers", seed=5, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        field = app.screen.query_one(Input)
+        chips = app.screen.query_one(ReadingChips)
+
+        async def shown_for(text: str) -> str:
+            field.value = text
+            for _ in range(400):
+                await pilot.pause()
+                if chips.read_for == text.strip():
+                    return text_of(app, "#prompt-reading")
+                await app.workers.wait_for_complete()
+            raise AssertionError("the reading never showed")
+
+        shown = await shown_for(
+            "[bold red]speak[/] to 🧑‍🍳 chefs [/] and drop [link=x]routes[/link]"
+        )
+        assert "[bold red]speak[/]" in shown  # shown literally, never parsed
+        assert "don't" in shown  # and read: the chips are there
+        shown = await shown_for("speak to chefs \x1b[31m and \x07 drop routes")
+        assert "\x1b" not in shown and "\x07" not in shown
+        assert shown.startswith("✖ reason contains a control character")  # one line, no chips
+        field.insert_text_at_cursor("x" * 1_000_000)  # a 1 MB paste: refused in one line
+        await pilot.pause()
+        assert len(field.value) <= 1000
+        assert app.screen.__class__.__name__ == "TextPromptScreen"
