@@ -462,10 +462,19 @@ class DecideOwn(Said["Receipt"]):
         return cls(text=_said(said, "own answer"))
 
     def read(self, state: GameState) -> Read:
-        """The words' own directions (what the chips show; they override the option's content)."""
+        """The words' own directions (what the chips show; they override the option's content),
+        and what is unread of them, read against the fork: "go with the 2nd one" picks an
+        option, so it is no unread part."""
+        from engine.language.reader import read_text
         from engine.session import steps
 
-        return steps.own_directions(state, self.text, self.confirmed)
+        read = steps.own_directions(state, self.text, self.confirmed)
+        if state.dilemma is not None:
+            fork = {str(o.key): o.text for o in state.dilemma.options}
+            forked = read_text(self.text, source="own", fork=fork, period="month")
+            read.parts = [p for p in forked.parts if p.kind == "unread"]
+            read.unread = forked.unread
+        return read
 
     def reading(self, state: GameState) -> OwnAnswerView:
         """How the words read (rule, niche, what they will change, the binding lines), without

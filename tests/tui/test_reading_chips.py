@@ -11,6 +11,7 @@ from engine.language.directions import Direction
 from engine.session.replay import verify
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
+from worldforge_tui.widgets.memory_pane import MemoryPane, record_prompt
 from worldforge_tui.widgets.reading_chips import ReadingChips
 
 HURRIED = "speak to head chefs, drop the routes talk, and call the van Sharp Sally"
@@ -61,6 +62,11 @@ async def test_a_hurried_rejection_is_read_as_typed_corrected_and_binds_as_confi
         reject = next(r for r in app.session.inputs if r["cmd"] == "reject")
         assert reject["reason"] == HURRIED and reject["confirmed"][0]["axis"] == "exclusion"
         assert verify(app.session.conn, app.session.state.run_id).ok
+        pane = app.screen.query_one(MemoryPane)  # the note, with its chip and its words
+        note = next(r for r in pane.records.values() if str(r.get("text")).endswith(HURRIED))
+        row = record_prompt(note, False, app.session.state.day).plain
+        assert "BINDING" in row and "exclusion · don't · head chefs  ← “head chefs”" in row
+        assert "routes talk" not in row.split("\n", 1)[1]  # dropped: no chip
 
 
 async def test_a_chip_axis_cycles_and_an_uncorrected_reading_binds_as_read(tmp_path):
@@ -113,3 +119,45 @@ async def test_markup_control_characters_emoji_and_a_huge_paste_stay_inert(tmp_p
         await pilot.pause()
         assert len(field.value) <= 1000
         assert app.screen.__class__.__name__ == "TextPromptScreen"
+
+
+async def test_the_own_answer_shows_its_chips_and_its_conflict_before_it_binds(tmp_path):
+    app = WorldForgeApp(pitch="Route planning for restaurant suppliers", seed=5, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        await _read(app, pilot, "Speak to hair salons")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert app.session.state.phase == "fork"
+        await pilot.press("o")
+        await settle(app, pilot)
+        said = "the first option but leave out salons"
+        chips = await _read(app, pilot, said)
+        shown = text_of(app, "#prompt-reading")
+        assert "exclusion · don't · salons" in shown and "unread" not in shown
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen.__class__.__name__ == "ConfirmScreen"
+        confirm = " ".join(text_of(app, ".dialog-title").split())
+        assert "“speak to hair salons” and “leave out salons” cannot both hold" in confirm
+        await pilot.press("n")  # back to the words, to change them
+        await settle(app, pilot)
+        chips = await _read(app, pilot, said)
+        while chips.chips.current is not None and chips.chips.current.read.axis != "exclusion":
+            await pilot.press("down")
+        await pilot.press("ctrl+r")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen.__class__.__name__ == "ConfirmScreen"
+        assert "cannot" not in text_of(app, ".dialog-title")
+        await pilot.press("y")
+        await settle(app, pilot)
+        decided = app.session.state.receipts[-1]
+        assert app.session.state.phase != "fork" and decided is not None
+        own = next(r for r in app.session.inputs if r["cmd"] == "decide_own")
+        assert own["text"] == said and not any(d["axis"] == "exclusion" for d in own["confirmed"])
+        assert verify(app.session.conn, app.session.state.run_id).ok
