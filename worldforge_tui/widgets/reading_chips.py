@@ -44,7 +44,7 @@ class ReadingChips(Static):
     """The chip row under a prompt that reads its words (`reader`: the command's own reading)."""
 
     DEFAULT_CSS = """
-    ReadingChips { height: auto; max-height: 9; padding: 0 1; margin: 1 0 0 0;
+    ReadingChips { height: auto; max-height: 8; overflow-y: auto; padding: 0 1; margin: 1 0 0 0;
                    background: $boost; }
     """
 
