@@ -112,6 +112,8 @@ async def test_markup_control_characters_emoji_and_a_huge_paste_stay_inert(tmp_p
         )
         assert "[bold red]speak[/]" in shown  # shown literally, never parsed
         assert "don't" in shown  # and read: the chips are there
+        shown = await shown_for("talk to chefs, charge £20 a month")  # the books keep dollars
+        assert "? asked a price the books cannot take as written: say “$20 a month”." in shown
         shown = await shown_for("speak to chefs \x1b[31m and \x07 drop routes")
         assert "\x1b" not in shown and "\x07" not in shown
         assert shown.startswith("✖ reason contains a control character")  # one line, no chips
@@ -161,3 +163,13 @@ async def test_the_own_answer_shows_its_chips_and_its_conflict_before_it_binds(t
         own = next(r for r in app.session.inputs if r["cmd"] == "decide_own")
         assert own["text"] == said and not any(d["axis"] == "exclusion" for d in own["confirmed"])
         assert verify(app.session.conn, app.session.state.run_id).ok
+
+
+def test_the_chip_keys_are_rows_of_the_action_table_and_help_lists_them():
+    from worldforge_tui import actions
+    from worldforge_tui.screens.help import keys_content
+
+    shown = keys_content(lambda action_id: actions.BY_ID[action_id].key).plain
+    for row_id in ("reading.prev", "reading.next", "reading.axis", "reading.flip", "reading.drop"):
+        assert actions.BY_ID[row_id].scope == "prompt"
+        assert row_id in shown

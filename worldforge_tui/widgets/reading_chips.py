@@ -172,6 +172,14 @@ class ReadingChips(Static):
         if read is None:
             return []
         out = []
+        if "price_amount" in read.unclear:  # asked on Enter, never guessed: said before it
+            say = f": say “{read.in_books}”" if read.in_books else ": write it with figures"
+            out.append(
+                Content.assemble(
+                    ("? asked ", "$warning bold"),
+                    f"a price the books cannot take as written{say}.",
+                )
+            )
         told = {p.words for p in read.parts}
         for p in read.parts[:UNREAD_SHOWN]:
             why = UNREAD_REASONS.get(p.reason, p.reason.replace("_", " ") or "binds nothing")
