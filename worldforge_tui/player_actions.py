@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import GameError
 from worldforge_tui import actions
+from worldforge_tui.chip_edits import Chips
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.text.safe_text import first_line
 from worldforge_tui.widgets.action_bar import thinking_text
@@ -31,6 +32,9 @@ class PlayerActions:
 
     def __init__(self, app: WorldForgeApp) -> None:
         self.app = app
+        # the chips of the words last sent from a reading prompt, by row: when the player goes
+        # back to the words (a "no" at the confirm, a refusal), their corrections still stand
+        self._chips: dict[str, Chips] = {}
 
     def give(
         self,
@@ -136,6 +140,7 @@ class PlayerActions:
             assert isinstance(command, commands.Said)
             return command.read(session.state)
 
+        chips = self._chips.pop(row.id, None) if said else None
         screen = TextPromptScreen(
             prompt.title,
             prompt.placeholder,
@@ -143,10 +148,12 @@ class PlayerActions:
             initial=said,
             error=error,
             reader=reader,
+            chips=chips,
         )
 
         def done(text: str | None) -> None:
             if text:
+                self._chips[row.id] = screen.chips()
                 self.give(row.id, text, confirmed=screen.confirmed())
 
         self.app.push_screen(screen, done)

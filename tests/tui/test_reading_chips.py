@@ -56,6 +56,18 @@ async def test_a_hurried_rejection_is_read_as_typed_corrected_and_binds_as_confi
         await settle(app, pilot)
         assert app.screen.__class__.__name__ == "ConfirmScreen"  # the unread part, confirmed
         assert "leave out head chefs" in text_of(app, ".dialog-title")
+        await pilot.press("n")  # back to the words: the corrections still stand
+        await settle(app, pilot)
+        chips = app.screen.query_one(ReadingChips)
+        for _ in range(400):
+            if chips.read_for == HURRIED:
+                break
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+        shown = text_of(app, "#prompt-reading")
+        assert "exclusion · don't · head chefs ✎" in shown and "dropped: exclusion" in shown
+        await pilot.press("enter")
+        await settle(app, pilot)
         await pilot.press("y")
         await settle(app, pilot)
         assert _bound(app) == ["leave out head chefs"]

@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Static
 from engine.language.text import MAX_REASON_CHARS
 from worldforge_tui import actions
 from worldforge_tui.screens.resume import StyledOnMount
+from worldforge_tui.chip_edits import Chips
 from worldforge_tui.text.safe_text import clean, literal
 from worldforge_tui.widgets.bounded_input import BoundedInput
 from worldforge_tui.widgets.reading_chips import ReadingChips
@@ -46,9 +47,11 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
         initial: str = "",
         error: str = "",
         reader: Callable[[str], Read] | None = None,
+        chips: Chips | None = None,
     ) -> None:
         super().__init__(classes="dialog")
         self._reader = reader
+        self._chips = chips  # corrections made before, to keep on these words
         self._title = title
         self._placeholder = placeholder
         self._submit_label = submit_label
@@ -65,7 +68,7 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
                 max_length=PROMPT_LIMIT,
             )
             if self._reader is not None:
-                yield ReadingChips(self._reader, id="prompt-reading")
+                yield ReadingChips(self._reader, chips=self._chips, id="prompt-reading")
             yield Label(literal(self._error), id="prompt-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._submit_label, variant="primary", id="prompt-ok")
@@ -102,6 +105,10 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
         if self._reader is None:
             return None
         return self.query_one(ReadingChips).confirmed()
+
+    def chips(self) -> Chips:
+        """The chips and the corrections made to them (to keep if the words come back)."""
+        return self.query_one(ReadingChips).chips
 
     @on(Input.Submitted, "#prompt-input")
     @on(Button.Pressed, "#prompt-ok")

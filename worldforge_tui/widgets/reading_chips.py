@@ -55,10 +55,12 @@ class ReadingChips(Static):
             super().__init__()
             self.text, self.read, self.error = text, read, error
 
-    def __init__(self, reader: Callable[[str], Read], *, id: str | None = None) -> None:
+    def __init__(
+        self, reader: Callable[[str], Read], *, chips: Chips | None = None, id: str | None = None
+    ) -> None:
         super().__init__("", id=id)
         self.reader = reader
-        self.chips = Chips()
+        self.chips = chips or Chips()
         self.text = ""
         self.read_for: str | None = None  # the words the chips show the reading of
         self._read: Read | None = None
