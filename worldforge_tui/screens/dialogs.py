@@ -16,8 +16,8 @@ from textual.widgets import Button, Input, Label, Static
 
 from engine.language.text import MAX_REASON_CHARS
 from worldforge_tui import actions
-from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.chip_edits import Chips
+from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.safe_text import clean, literal
 from worldforge_tui.widgets.bounded_input import BoundedInput
 from worldforge_tui.widgets.reading_chips import ReadingChips
