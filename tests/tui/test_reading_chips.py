@@ -185,3 +185,31 @@ def test_the_chip_keys_are_rows_of_the_action_table_and_help_lists_them():
     for row_id in ("reading.prev", "reading.next", "reading.axis", "reading.flip", "reading.drop"):
         assert actions.BY_ID[row_id].scope == "prompt"
         assert row_id in shown
+
+
+async def test_a_standup_reply_is_read_as_typed_and_binds_as_confirmed(tmp_path):
+    app = WorldForgeApp(pitch="Bookkeeping for hair salons", seed=4, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("a")
+        await settle(app, pilot)
+        await pilot.press("1")
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        said = "ok but talk to salon owners not chains, charge 20 bucks a month"
+        chips = await _read(app, pilot, said)
+        shown = text_of(app, "#prompt-reading")
+        assert "price · do · $20 a month" in shown and "exclusion · don't · chains" in shown
+        while chips.chips.current is not None and chips.chips.current.read.axis != "exclusion":
+            await pilot.press("down")
+        await pilot.press("ctrl+t")  # not a thing to leave out: a claim never to make
+        assert "claim · don't · chains ✎" in text_of(app, "#prompt-reading")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert sorted(_bound(app)) == [
+            "never claim chains",
+            "price $20 a month",
+            "speak to salon owners",
+        ]
+        assert verify(app.session.conn, app.session.state.run_id).ok
