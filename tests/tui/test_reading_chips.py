@@ -213,3 +213,32 @@ async def test_a_standup_reply_is_read_as_typed_and_binds_as_confirmed(tmp_path)
             "speak to salon owners",
         ]
         assert verify(app.session.conn, app.session.state.run_id).ok
+
+
+async def test_a_long_reading_leaves_the_prompts_buttons_on_an_80x24_screen(tmp_path):
+    from textual.widgets import Button
+
+    from tests.tui.test_fit_80x24 import cut_off
+
+    app = WorldForgeApp(pitch="Bookkeeping for hair salons", seed=4, save_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        field = app.screen.query_one(Input)
+        chips = app.screen.query_one(ReadingChips)
+        long = (
+            "idk its too corporate?? talk to salon owners not chains, charge 20 bucks a month, "
+            "call the van Sharp Sally, hire a barista, make it chill, no jargon pls and launch "
+            "in week 3 or whatever"
+        )
+        field.value = long
+        for _ in range(400):
+            await pilot.pause()
+            if chips.read_for == long:
+                break
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "✖ unread" in text_of(app, "#prompt-reading")
+        for button in app.screen.query(Button):
+            assert cut_off(app.screen, button) is None, button.id

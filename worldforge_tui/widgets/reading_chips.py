@@ -44,7 +44,7 @@ class ReadingChips(Static):
     """The chip row under a prompt that reads its words (`reader`: the command's own reading)."""
 
     DEFAULT_CSS = """
-    ReadingChips { height: auto; max-height: 8; overflow-y: auto; padding: 0 1; margin: 1 0 0 0;
+    ReadingChips { height: auto; max-height: 20vh; overflow-y: auto; padding: 0 1; margin: 1 0 0 0;
                    background: $boost; }
     """
 
@@ -123,7 +123,9 @@ class ReadingChips(Static):
             return Content.assemble(("✖ ", "$error bold"), one_line(self._error, 200))
         if self._read is None:
             return Content.assemble(("The reading shows here as you type.", "$foreground-muted"))
-        lines = [self._words(), self._chip_line(), *self._unread_lines(), self._keys()]
+        # what to correct first, then why a part binds nothing, then the words with the spans
+        # (on a short screen the row scrolls and the first lines are the ones seen)
+        lines = [self._chip_line(), self._keys(), *self._unread_lines(), self._words()]
         return Content("\n").join(line for line in lines if line.plain)
 
     def _words(self) -> Content:
