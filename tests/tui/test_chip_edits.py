@@ -13,13 +13,15 @@ PRICE = Direction(axis="price", value="$49 a month", amount=49.0, start=40, end=
 
 
 def test_an_axis_cycles_through_the_axes_its_value_could_take_and_comes_round():
-    seen, d = [], CHEFS
+    seen: list[str] = []
+    d: Direction | None = CHEFS
     for _ in TO_DO:
-        d = next_axis(d)
+        d = next_axis(d) if d is not None else None
         assert d is not None and d.do and d.value == "head chefs"
         seen.append(d.axis)
-    assert sorted(seen) == sorted(TO_DO) and d.axis == "audience"
-    assert next_axis(ROUTES).axis == "claim" and set(LEAVE_OUT) == {"exclusion", "claim"}
+    assert sorted(seen) == sorted(TO_DO) and d is not None and d.axis == "audience"
+    claim = next_axis(ROUTES)
+    assert claim is not None and claim.axis == "claim" and set(LEAVE_OUT) == {"exclusion", "claim"}
     assert next_axis(PRICE) is None  # a figure keeps its axis
 
 
