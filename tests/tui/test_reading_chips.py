@@ -19,15 +19,21 @@ HURRIED = "speak to head chefs, drop the routes talk, and call the van Sharp Sal
 
 async def _read(app, pilot, text: str) -> ReadingChips:
     """Type `text` key by key as a player does, and wait until the chips show its reading."""
-    chips = app.screen.query_one(ReadingChips)
     app.screen.query_one(Input).value = ""
     for ch in text:
         await pilot.press(ch if ch != " " else "space")
-    for _ in range(400):
-        await pilot.pause()
+    return await _shown(app, pilot, text)
+
+
+async def _shown(app, pilot, text: str) -> ReadingChips:
+    """Wait (on the state, however loaded the machine) until the chips show `text`'s reading:
+    it comes after a pause in typing, from a worker thread."""
+    chips = app.screen.query_one(ReadingChips)
+    for _ in range(2000):
         if chips.read_for == text:
             return chips
         await app.workers.wait_for_complete()
+        await pilot.pause(0.01)
     raise AssertionError(f"the reading never showed (shows {chips.read_for!r})")
 
 
@@ -58,12 +64,7 @@ async def test_a_hurried_rejection_is_read_as_typed_corrected_and_binds_as_confi
         assert "leave out head chefs" in text_of(app, ".dialog-title")
         await pilot.press("n")  # back to the words: the corrections still stand
         await settle(app, pilot)
-        chips = app.screen.query_one(ReadingChips)
-        for _ in range(400):
-            if chips.read_for == HURRIED:
-                break
-            await pilot.pause()
-            await app.workers.wait_for_complete()
+        await _shown(app, pilot, HURRIED)
         shown = text_of(app, "#prompt-reading")
         assert "exclusion · don't · head chefs ✎" in shown and "dropped: exclusion" in shown
         await pilot.press("enter")
@@ -108,16 +109,11 @@ async def test_markup_control_characters_emoji_and_a_huge_paste_stay_inert(tmp_p
         await pilot.press("r")
         await settle(app, pilot)
         field = app.screen.query_one(Input)
-        chips = app.screen.query_one(ReadingChips)
 
         async def shown_for(text: str) -> str:
             field.value = text
-            for _ in range(400):
-                await pilot.pause()
-                if chips.read_for == text.strip():
-                    return text_of(app, "#prompt-reading")
-                await app.workers.wait_for_complete()
-            raise AssertionError("the reading never showed")
+            await _shown(app, pilot, text.strip())
+            return text_of(app, "#prompt-reading")
 
         shown = await shown_for(
             "[bold red]speak[/] to 🧑‍🍳 chefs [/] and drop [link=x]routes[/link]"
@@ -226,18 +222,13 @@ async def test_a_long_reading_leaves_the_prompts_buttons_on_an_80x24_screen(tmp_
         await pilot.press("r")
         await settle(app, pilot)
         field = app.screen.query_one(Input)
-        chips = app.screen.query_one(ReadingChips)
         long = (
             "idk its too corporate?? talk to salon owners not chains, charge 20 bucks a month, "
             "call the van Sharp Sally, hire a barista, make it chill, no jargon pls and launch "
             "in week 3 or whatever"
         )
         field.value = long
-        for _ in range(400):
-            await pilot.pause()
-            if chips.read_for == long:
-                break
-            await app.workers.wait_for_complete()
+        await _shown(app, pilot, long)
         await pilot.pause()
         assert "✖ unread" in text_of(app, "#prompt-reading")
         for button in app.screen.query(Button):
