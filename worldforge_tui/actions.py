@@ -121,6 +121,9 @@ _memory = partial(GameAction, scope="memory", group="Memory pane")
 _log = partial(GameAction, scope="log", group="Replay log")
 _settings = partial(GameAction, scope="settings", group="Settings")
 _dialog = partial(GameAction, group="Dialogs")  # the dialog's own scope comes sixth
+# The chip keys of a prompt whose words bind (a reason, a standup reply, an own answer): the
+# field keeps every printable key, so these are keys a line of text never types.
+_reading = partial(GameAction, scope="prompt", group="Reading what you type")
 
 ACTIONS: tuple[GameAction, ...] = (
     # ---- board (app scope): work only while the board is the active screen ------------------
@@ -375,6 +378,29 @@ ACTIONS: tuple[GameAction, ...] = (
     _dialog("end.new", "n", "choose('new')", "New venture", "Found a new company", "end"),
     _dialog("end.close", "escape", "choose(None)", "Board", "Back to the board", "end"),
     _dialog("dialog.cancel", "escape", "cancel", "Cancel", "Cancel the prompt", "prompt"),
+    _reading("reading.prev", "up", "chip('prev')", "Previous chip", "Select the previous chip"),
+    _reading("reading.next", "down", "chip('next')", "Next chip", "Select the next chip"),
+    _reading(
+        "reading.axis",
+        "ctrl+t",
+        "chip('axis')",
+        "Axis",
+        "Change the selected chip's axis (through the axes its value could take)",
+    ),
+    _reading(
+        "reading.flip",
+        "ctrl+f",
+        "chip('flip')",
+        "Do/don't",
+        "Flip the selected chip: a thing to do becomes one to leave out, and back",
+    ),
+    _reading(
+        "reading.drop",
+        "ctrl+r",
+        "chip('drop')",
+        "Drop",
+        "Drop the selected chip so it binds nothing (again: bring it back)",
+    ),
     _dialog("confirm.yes", "y", "answer(True)", "Yes", "Confirm", "confirm"),
     _dialog("confirm.no", "n,escape", "answer(False)", "No", "Decline", "confirm"),
     _dialog(

@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING
 
 from engine.errors import GameError
 from worldforge_tui import actions
+from worldforge_tui.chip_edits import Chips
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.text.safe_text import first_line
 from worldforge_tui.widgets.action_bar import thinking_text
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
 if TYPE_CHECKING:
+    from engine.language.directions import Direction
+    from engine.language.steering import Read
     from engine.session.api import GameSession
     from engine.session.commands import Issued
     from worldforge_tui.app import WorldForgeApp
@@ -29,12 +32,22 @@ class PlayerActions:
 
     def __init__(self, app: WorldForgeApp) -> None:
         self.app = app
+        # the chips of the words last sent from a reading prompt, by row: when the player goes
+        # back to the words (a "no" at the confirm, a refusal), their corrections still stand
+        self._chips: dict[str, Chips] = {}
 
-    def give(self, row_id: str, said: str = "", error: str = "") -> None:
+    def give(
+        self,
+        row_id: str,
+        said: str = "",
+        error: str = "",
+        confirmed: list[Direction] | None = None,
+    ) -> None:
         """The one path for every command row (worldforge_tui.actions): if the engine allows the
-        command now, ask for its text when the row has a prompt, show what it will do when the
-        command previews itself, then run it on the session worker. A refusal reopens the prompt
-        with the typed text and the engine's one line."""
+        command now, ask for its text when the row has a prompt (words that bind are read as
+        they are typed, and the player may correct the reading: `confirmed`), show what it will
+        do when the command previews itself, then run it on the session worker. A refusal
+        reopens the prompt with the typed text and the engine's one line."""
         from engine.session import commands
 
         row = actions.BY_ID[row_id]
@@ -55,6 +68,8 @@ class PlayerActions:
         again = (lambda why: self._ask_again(row, said, why)) if row.prompt else None
         try:
             command = kind.from_said(said or row.said)
+            if confirmed is not None and isinstance(command, commands.Worded):
+                command = command.corrected(confirmed)  # what binds is what the player confirmed
             preview = (
                 command.preview(self.app.session.state) if self.app.session is not None else None
             )
@@ -65,7 +80,7 @@ class PlayerActions:
             self.issue(command, self._thinking(row), report=row.report, on_refused=again)
             return
 
-        def confirmed(yes: bool | None) -> None:
+        def answered(yes: bool | None) -> None:
             if yes:
                 self.issue(command, self._thinking(row), report=row.report, on_refused=again)
             elif row.prompt is not None:  # "no" goes back to the words, to change them
@@ -83,12 +98,14 @@ class PlayerActions:
                 default=not fatal,  # Enter goes on, unless what it reads as ends the run
                 key_of=self.app.key_of,
             ),
-            confirmed,
+            answered,
         )
 
     def _ask_again(self, row: actions.GameAction, said: str, error: str = "") -> None:
         """Reopen a row's prompt with what was typed (and why it was refused)."""
-        if row.prompt is not None:
+        if row.prompt is not None and self._reads(row):
+            self._ask_reading(row, said, error)
+        elif row.prompt is not None:
             self.ask(
                 row.prompt.title,
                 lambda text: self.give(row.id, text),
@@ -97,6 +114,49 @@ class PlayerActions:
                 initial=said,
                 error=error,
             )
+
+    def _reads(self, row: actions.GameAction) -> bool:
+        """Whether the row's words bind (a rejection reason, a standup reply, an own answer)."""
+        from engine.session import commands
+
+        kind = commands.named(row.command or "")
+        return (
+            isinstance(kind, type)
+            and issubclass(kind, commands.Worded)
+            and self.app.session is not None
+        )
+
+    def _ask_reading(self, row: actions.GameAction, said: str, error: str) -> None:
+        """The row's prompt with the reading shown as chips while the words are typed; what the
+        player confirmed there (a chip's axis changed, flipped, dropped) is what binds."""
+        from engine.session import commands
+        from worldforge_tui.screens.dialogs import TextPromptScreen
+
+        session, kind, prompt = self.app.session, commands.named(row.command or ""), row.prompt
+        assert session is not None and kind is not None and prompt is not None
+
+        def reader(text: str) -> Read:
+            command = kind.from_said(text)
+            assert isinstance(command, commands.Worded)
+            return command.read(session.state)
+
+        chips = self._chips.pop(row.id, None) if said else None
+        screen = TextPromptScreen(
+            prompt.title,
+            prompt.placeholder,
+            submit_label=prompt.submit,
+            initial=said,
+            error=error,
+            reader=reader,
+            chips=chips,
+        )
+
+        def done(text: str | None) -> None:
+            if text:
+                self._chips[row.id] = screen.chips()
+                self.give(row.id, text, confirmed=screen.confirmed())
+
+        self.app.push_screen(screen, done)
 
     def _refused(self, row: actions.GameAction, said: str, why: str) -> None:
         if row.prompt is not None:

@@ -23,7 +23,7 @@ from worldforge_textkit import clip, content_words, has_phrase, words
 
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
     from engine.language.reader.pick import Interpretation
-    from engine.language.steering import Read
+    from engine.language.steering import Amends, Read
     from engine.language.suggested import Suggestion
 
 
@@ -94,11 +94,11 @@ def replaced_lines(before: Sequence[Direction], new: Sequence[Direction]) -> lis
     ]
 
 
-def read_rejection(st: GameState, reason: str, suggested: Sequence[Suggestion] = ()) -> Read:
+def read_rejection(st: GameState, reason: str, amends: Amends | None = None) -> Read:
     """A rejection reason read into directions, a relative one resolved against the artifact it
     rejects; "this ignores the decision" names the directions the attempt was briefed with (the
-    session asks a question instead of spending a redo when nothing is placed). `suggested`: a
-    model's placements of its unread parts, confirmed with it (engine.language.suggested)."""
+    session asks a question instead of spending a redo when nothing is placed). `amends`: what
+    the player added to the reading before it bound (engine.language.steering.Amends)."""
     from engine.language.steering import DECISION_CUES, read_directions
 
     stage = st.stage
@@ -110,10 +110,16 @@ def read_rejection(st: GameState, reason: str, suggested: Sequence[Suggestion] =
         current=st.current.artifact if st.current else None,
         base_price=price_in_force(st).amount,
         customer=st.founder.customer,
-        suggested=suggested,
+        amends=amends,
     )
     toks = words(reason)
-    if not read.directions and st.current and any(has_phrase(toks, c) for c in DECISION_CUES):
+    corrected = amends is not None and amends.confirmed is not None
+    if (
+        not corrected
+        and not read.directions
+        and st.current
+        and any(has_phrase(toks, c) for c in DECISION_CUES)
+    ):
         for raw in st.current.binding:
             d = Direction.from_dict(raw)
             d.source, d.stage, d.said, d.memory_id, d.replaced = (
@@ -127,9 +133,9 @@ def read_rejection(st: GameState, reason: str, suggested: Sequence[Suggestion] =
     return read
 
 
-def read_reply(st: GameState, text: str, suggested: Sequence[Suggestion] = ()) -> Read:
-    """A standup reply read into directions (for the stage it briefs, at the price in force),
-    with a model's placements of its unread parts the CEO confirmed (`suggested`)."""
+def read_reply(st: GameState, text: str, amends: Amends | None = None) -> Read:
+    """A standup reply read into directions (for the stage it briefs, at the price in force), as
+    the player amended the reading (`amends`)."""
     from engine.language.steering import read_directions
 
     stage = st.stage
@@ -138,12 +144,12 @@ def read_reply(st: GameState, text: str, suggested: Sequence[Suggestion] = ()) -
         source="standup",
         stage=stage.id if stage else None,
         base_price=price_in_force(st).amount if stage else None,
-        suggested=suggested,
+        amends=amends,
     )
 
 
 def read_own_answer(
-    st: GameState, text: str, suggested: Sequence[Suggestion] = ()
+    st: GameState, text: str, amends: Amends | None = None
 ) -> tuple[Interpretation, str, list[Direction]]:
     """How an own answer at the fork reads and what the decision applies: the reading, the rule
     it is costed as ("both", "neither", no fit: the dearer option's), and the directions it
@@ -154,7 +160,7 @@ def read_own_answer(
     rule_id = reading.rule_id
     if reading.option is None:
         rule_id = costlier_option(st, dilemma, stage.id).rule_id
-    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading, suggested=suggested)
+    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading, amends=amends)
     return reading, rule_id, binds
 
 
@@ -182,7 +188,7 @@ def fork_directions(
     reading: Interpretation | None,
     bound: Sequence[Direction] = (),
     *,
-    suggested: Sequence[Suggestion] = (),
+    amends: Amends | None = None,
 ) -> list[Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
     by what the CEO's own words name; "both" binds both options' content (the dearer one's where
@@ -206,11 +212,22 @@ def fork_directions(
     else:  # the chosen option; words that pick neither are read and costed as the dearer one,
         out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
     if own_text:
-        from engine.language.steering import read_directions
-
-        said = read_directions(
-            own_text, source="own", stage=stage_id, base_price=base.amount, suggested=suggested
-        )
-        for d in said.directions:
+        for d in own_directions(st, own_text, amends).directions:
             out[d.slot] = d
     return list(out.values())
+
+
+def own_directions(st: GameState, text: str, amends: Amends | None = None) -> Read:
+    """An own answer's words read into directions (for the stage whose fork it answers, at the
+    price in force), as the player amended the reading (`amends`). They override the chosen
+    option's content slot by slot (`fork_directions`)."""
+    from engine.language.steering import read_directions
+
+    stage = st.stage
+    return read_directions(
+        text,
+        source="own",
+        stage=stage.id if stage else None,
+        base_price=price_in_force(st).amount,
+        amends=amends,
+    )

@@ -32,8 +32,8 @@ from engine.language.directions import (
     slotted,
 )
 from engine.language.reader import read_text
+from engine.language.reader.reads import Part, Reading
 from engine.language.reader.reads import Read as Said
-from engine.language.reader.reads import Reading
 from engine.language.suggested import Suggestion, with_suggestions
 from worldforge_savedb.records import FrozenRecord, Record
 from worldforge_textkit import clip, has_phrase, words
@@ -87,6 +87,8 @@ class Read(Record):
     # "$25 a repair"): asked about with this as the example, never converted at a guessed rate
     in_books: str = ""
     unread: list[str] = field(default_factory=list)  # the words that place nothing, as written
+    # the unread clauses, each with its span, typed reason and teach-back (what a front end shows)
+    parts: list[Part] = field(default_factory=list)
 
 
 def read_directions(
@@ -97,20 +99,18 @@ def read_directions(
     current: Mapping[str, object] | None = None,
     base_price: float | None = None,
     customer: str | None = None,
-    suggested: Sequence[Suggestion] = (),
+    amends: Amends | None = None,
 ) -> Read:
     """Read free text into typed directions. `current` is the artifact a rejection answers (a
     relative week resolves against the week it states); `customer` is who "the wrong people"
     means the work should speak to instead; `base_price` is the company's list price when no
-    artifact states one (a relative "too expensive" moves it); `suggested`: a model's placements
-    of unread parts the player confirmed (engine.language.suggested), each bound as its own
-    words on its axis, its direction noting who suggested it."""
+    artifact states one (a relative "too expensive" moves it); `amends`: what the player added
+    to the reading before it bound (a model's placements they confirmed, their corrections)."""
     given = structured(text)
     if given is not None:  # a script's directions, given as data: never re-read
-        for d in given:
-            d.source, d.stage, d.said = source, stage, clip(text, 160)
-        return Read(directions=slotted(given))  # a competitor is its own slot here too
-    reading = with_suggestions(read_text(text, source=source, period="month"), suggested)
+        return Read(directions=_given(given, source, stage, text))
+    amends = amends or Amends()
+    reading = with_suggestions(read_text(text, source=source, period="month"), amends.suggested)
     out = from_reading(
         reading,
         source=source,
@@ -120,9 +120,50 @@ def read_directions(
         said=text,
         base_price=base_price,
     )
-    notes: dict[tuple[int | None, int | None], str] = {(s.start, s.end): s.note for s in suggested}
+    notes: dict[tuple[int | None, int | None], str] = {
+        (s.start, s.end): s.note for s in amends.suggested
+    }
     for d in out.directions:
         d.note = notes.get((d.start, d.end), d.note)
+    if amends.confirmed is not None:
+        out.directions = _given(checked(amends.confirmed), source, stage, text)
+        out.unclear = [u for u in out.unclear if u == "price_amount"]  # a figure is never guessed
+    return out
+
+
+@dataclass(frozen=True)
+class Amends:
+    """What the player added to a reading of their words before it bound, recorded with the
+    command so replay binds the same without asking anyone: a model's placements of unread parts
+    they confirmed (`suggested`, engine.language.suggested), and their own corrections
+    (`confirmed`: the directions they confirmed instead of the reading's, as a front end's chips
+    left them; None: the reading binds as read, with any suggestions)."""
+
+    suggested: Sequence[Suggestion] = ()
+    confirmed: Sequence[Mapping[str, object]] | None = None
+
+
+def _given(given: list[Direction], source: Source, stage: str | None, text: str) -> list[Direction]:
+    """Directions given as data (a script's JSON, a front end's confirmed reading), as bound:
+    tagged with where they were said; a competitor is its own slot here too."""
+    for d in given:
+        d.source, d.stage, d.said = source, stage, clip(text, 160)
+    return slotted(given)
+
+
+def checked(confirmed: Sequence[Mapping[str, object]]) -> list[Direction]:
+    """The directions a player confirmed, as a command records them: each must be a direction
+    (one line otherwise); a thing left out or a claim avoided is never bound as its opposite."""
+    out = []
+    for raw in confirmed:
+        try:
+            d = Direction.from_dict(raw)
+        except ValueError as err:
+            raise InputError(f"a confirmed reading has a bad direction: {err}") from None
+        if d.axis in ("exclusion", "claim"):
+            d.do = False
+        d.value = clip(d.value, MAX_VALUE)
+        out.append(d)
     return out
 
 
@@ -178,7 +219,11 @@ def from_reading(
     base_price: float | None = None,
 ) -> Read:
     """The session's directions from one reading (see the module docstring)."""
-    out = Read(unread=reading.unread, notes=list(reading.notes))
+    out = Read(
+        unread=reading.unread,
+        notes=list(reading.notes),
+        parts=[p for p in reading.parts if p.kind == "unread"],
+    )
     base = _Base(current, base_price)
     quoted = clip(said, 160)
     for r in reading.directions:

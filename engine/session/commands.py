@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from engine.game.models import Dilemma, GameState, Receipt, StageRun, StandupTurn, WorldEvent
     from engine.language.composition import Repair
     from engine.language.directions import Direction, Source
-    from engine.language.steering import Read
+    from engine.language.steering import Amends, Read
     from engine.language.suggested import Suggestion
     from engine.routing import Router, RouteResult
     from engine.session.steps import MemoryNote, Step
@@ -279,19 +279,45 @@ class PlainCommand(Command[None, R]):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Worded(PlainCommand[R]):
-    """A command whose words the reader reads and binds (a rejection, a standup reply). With a
-    model tier configured, a model's placements of the words' unread parts ride with it
-    (`suggest`, engine.workers.suggest): shown in its preview, marked with the model, bound only
-    when the player confirms the command, and recorded with it, so replay binds them again
-    without asking a model. Recorded as before when it carries none."""
+    """A command of words that bind (a rejection reason, an own answer, a standup reply): what
+    they read as is shown first, and what binds is the reading as the player amended it
+    (engine.language.steering.Amends), recorded with the command so replay binds the same
+    without asking anyone:
+    - `suggested`: with a model tier configured, a model's placements of the words' unread parts
+      (`suggest`, engine.workers.suggest), shown in the preview marked with the model and bound
+      only when the player confirms the command;
+    - `confirmed`: the directions the player confirmed after correcting the reading (a chip's
+      axis changed, its do / don't flipped, one dropped); they bind instead of the reading's
+      (None: the reading binds as read).
+    Recorded as before when it carries neither."""
 
     suggested: tuple[Suggestion, ...] = field(default=(), kw_only=True)
+    confirmed: list[dict[str, Any]] | None = field(default=None, kw_only=True)
     source: ClassVar[Source]
 
     @property
     def said(self) -> str:
         """The player's words."""
         raise NotImplementedError
+
+    @property
+    def amends(self) -> Amends:
+        """What the player added to the reading: confirmed suggestions, corrections."""
+        from engine.language.steering import Amends
+
+        return Amends(suggested=self.suggested, confirmed=self.confirmed)
+
+    def read(self, state: GameState) -> Read:
+        """The words read into the directions they bind now (as amended)."""
+        raise NotImplementedError
+
+    def corrected(self, directions: list[Direction]) -> Self:
+        """The same words with the directions the player confirmed (one line if one is bad)."""
+        from engine.language.steering import checked
+
+        raw = [d.to_dict(leave_out=("source", "stage", "said", "memory_id")) for d in directions]
+        checked(raw)
+        return replace(self, confirmed=raw)
 
     def suggest(self, session: Host) -> tuple[Self, str]:
         """The command with a model's suggestions for its unread parts, and the one line that
@@ -326,9 +352,12 @@ class Worded(PlainCommand[R]):
         return cls(**rest, suggested=suggested)
 
     def record(self) -> Record:
-        out = {"cmd": self.cmd, **{k: v for k, v in asdict(self).items() if k != "suggested"}}
+        amended = ("suggested", "confirmed")
+        out = {"cmd": self.cmd, **{k: v for k, v in asdict(self).items() if k not in amended}}
         if self.suggested:
             out["suggested"] = [x.to_dict() for x in self.suggested]
+        if self.confirmed is not None:
+            out["confirmed"] = self.confirmed
         return out
 
 
@@ -435,7 +464,12 @@ class Reject(Worded["StageRun | None"]):
 
     @classmethod
     def from_said(cls, said: str) -> Self:
-        return cls(_said(said, "reason"))
+        return cls(reason=_said(said, "reason"))
+
+    def read(self, state: GameState) -> Read:
+        from engine.game.said import read_rejection
+
+        return read_rejection(state, self.reason, self.amends)
 
     @classmethod
     def extra(cls, state: GameState) -> bool:
@@ -451,9 +485,7 @@ class Reject(Worded["StageRun | None"]):
         return self.reason
 
     def check(self, state: GameState) -> None:
-        from engine.game.said import read_rejection
-
-        read = read_rejection(state, self.reason, self.suggested)
+        read = self.read(state)
         if not read.directions or "price_amount" in read.unclear:  # one honest question; no
             assert state.stage is not None  # redo is spent (a price it cannot read: never guessed)
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
@@ -461,10 +493,8 @@ class Reject(Worded["StageRun | None"]):
     def preview(self, state: GameState) -> Preview | None:
         """Confirmed first only when part of the reason binds nothing ("… and hire a barista"):
         the player sees what binds and what does not, and can say it again (None otherwise)."""
-        from engine.game.said import read_rejection
-
         self.check(state)
-        read = read_rejection(state, self.reason, self.suggested)
+        read = self.read(state)
         return unread_preview(
             state, self.verb, read.unread, _binds(read.directions), self.suggested
         ) or conflict_preview(state, self.verb, read.directions)
@@ -472,7 +502,7 @@ class Reject(Worded["StageRun | None"]):
     def apply(self, step: Step, prepared: None) -> None:
         from engine.session import steps
 
-        steps.reject(step, self.reason, self.suggested)
+        steps.reject(step, self.reason, self.amends)
 
     def finish(self, session: Host, result: StageRun | None) -> StageRun | None:
         if session.state.phase == "ended":  # the redo's days can end the venture (a defeat)
@@ -495,16 +525,34 @@ class DecideOwn(Worded["Receipt"]):
 
     @classmethod
     def from_said(cls, said: str) -> Self:
-        return cls(_said(said, "own answer"))
+        return cls(text=_said(said, "own answer"))
+
+    def read(self, state: GameState) -> Read:
+        """The words' own directions (what the chips show; they override the option's content),
+        and what is unread of them, read against the fork: "go with the 2nd one" picks an
+        option, so it is no unread part."""
+        from engine.game.said import own_directions
+        from engine.language.reader import read_text
+
+        read = own_directions(state, self.text, self.amends)
+        if state.dilemma is not None:
+            fork = {str(o.key): o.text for o in state.dilemma.options}
+            forked = read_text(self.text, source="own", fork=fork, period="month")
+            read.parts = [p for p in forked.parts if p.kind == "unread"]
+            read.unread = forked.unread
+        return read
 
     def reading(self, state: GameState) -> OwnAnswerView:
         """How the words read (rule, niche, what they will change, the binding lines), without
         deciding: pure, nothing is written."""
+        return self._reading(state)[0]
+
+    def _reading(self, state: GameState) -> tuple[OwnAnswerView, list[Direction]]:
         from engine.session import steps
 
-        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text, self.suggested)
+        _reading, _rule_id, view, binds = steps.read_own_answer(state, self.text, self.amends)
         view["binding"] = _binds(binds)
-        return view
+        return view, binds
 
     @property
     def said(self) -> str:
@@ -514,17 +562,23 @@ class DecideOwn(Worded["Receipt"]):
         ask_unread_price(state, self.text, "own")
 
     def preview(self, state: GameState) -> Preview | None:
+        """How the words read and what they will change (with what a model suggested, when one
+        did); and, as at the reject and standup confirms, what they would conflict with across
+        axes in what binds now, with the smallest fix (engine.language.composition), before
+        anything binds."""
         from engine.language.suggested import confirm_line
 
         self.check(state)  # asked before the reading is shown, not after it is confirmed
-        view = self.reading(state)
+        view, binds = self._reading(state)
         says = f"{view['says']} {confirm_line(self.suggested)}" if self.suggested else view["says"]
+        fix = binding_conflicts(state, binds)
+        says = f"{says}\n⚠ {fix.line}" if fix.conflicts else says
         return Preview(self.verb, says, view["will_change"], view["option"])
 
     def apply(self, step: Step, prepared: None) -> Receipt:
         from engine.session import steps
 
-        return steps.decide(step, "own", self.text, self.suggested)
+        return steps.decide(step, "own", self.text, self.amends)
 
     def finish(self, session: Host, result: Receipt) -> Receipt:
         return _standup_after(session, result)
@@ -554,7 +608,12 @@ class StandupReply(Worded["MemoryNote"]):
 
     @classmethod
     def from_said(cls, said: str) -> Self:
-        return cls(_said(said, "reply"))
+        return cls(text=_said(said, "reply"))
+
+    def read(self, state: GameState) -> Read:
+        from engine.game.said import read_reply
+
+        return read_reply(state, self.text, self.amends)
 
     nothing_waiting: ClassVar[str | None] = "there is no standup waiting for a reply"
 
@@ -579,10 +638,9 @@ class StandupReply(Worded["MemoryNote"]):
         """Confirmed first only when part of the reply binds nothing (a direction or a standing
         order: "freeze hiring") or a model suggested a placement; None otherwise."""
         from engine.game.orders import read_orders
-        from engine.game.said import read_reply
 
         self.check(state)
-        read = read_reply(state, self.text, self.suggested)
+        read = self.read(state)
         binds = _binds(read.directions) + [
             f"{o['label'].split(' (')[0].lower()} at the next fork" for o in read_orders(self.text)
         ]
@@ -594,7 +652,7 @@ class StandupReply(Worded["MemoryNote"]):
     def apply(self, step: Step, prepared: None) -> MemoryNote:
         from engine.session import steps
 
-        return steps.standup_reply(step, self.text, self.suggested)
+        return steps.standup_reply(step, self.text, self.amends)
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -7,7 +7,7 @@ transaction, rollback, listeners. Steps never call a model and never touch the s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
@@ -59,8 +59,7 @@ from worldforge_textkit import clip, content_words
 
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
     from engine.language.reader.pick import Interpretation
-    from engine.language.steering import Read
-    from engine.language.suggested import Suggestion
+    from engine.language.steering import Amends, Read
 
 E = EventType
 
@@ -396,15 +395,15 @@ def in_force(step: Step) -> list[Direction]:
     return fold(live).directions
 
 
-def reject(step: Step, reason: str, suggested: Sequence[Suggestion] = ()) -> None:
-    """The reason becomes binding memory (its typed directions as the note's payload, with the
-    model's suggestions the CEO confirmed) and the stage goes back to its worker."""
+def reject(step: Step, reason: str, amends: Amends | None = None) -> None:
+    """The reason becomes binding memory (its typed directions as the note's payload, as the
+    player amended the reading) and the stage goes back to its worker."""
     st = step.state
     stage = st.stage
     assert stage is not None
-    read = read_rejection(st, reason, suggested)
+    read = read_rejection(st, reason, amends)
     mem, reading, replaced = _bind_said(
-        step, reason, read, f"CEO rejected the {stage.beat} artifact: {reason}", stage.id, suggested
+        step, reason, read, f"CEO rejected the {stage.beat} artifact: {reason}", stage.id, amends
     )
     st.rejected = st.current.artifact if st.current else None
     aud = next((d.value for d in read.directions if d.axis == "audience"), None)
@@ -438,7 +437,7 @@ def _bind_said(
     read: Read,
     note: str,
     stage_id: str | None = None,
-    suggested: Sequence[Suggestion] = (),
+    amends: Amends | None = None,
 ) -> tuple[MemoryNote, WordsRead, list[str]]:
     """A rejection reason (`stage_id`: the stage it sends back) or a standup reply (none) binds:
     a named price is charged, the words become the newest binding note (its typed directions as
@@ -461,7 +460,8 @@ def _bind_said(
         if read.directions or source == "rejection"
         else None,
     )
-    reading = how_it_reads(read, suggested)  # from the one reading (nothing re-reads them)
+    # how the words read, from the one reading (nothing re-reads them)
+    reading = how_it_reads(read, amends.suggested if amends else ())
     new = Directive(
         memory_id=mem["id"],
         source=source,
@@ -475,12 +475,10 @@ def _bind_said(
     return mem, reading, replaced
 
 
-def decide(
-    step: Step, key: str, own_text: str | None, suggested: Sequence[Suggestion] = ()
-) -> Receipt:
+def decide(step: Step, key: str, own_text: str | None, amends: Amends | None = None) -> Receipt:
     """The rule fires: before → after numbers, org change, binding memory, the rival's answer,
-    hardening, pending stages adapted, and the receipt. `suggested`: a model's placements of
-    the own answer's unread parts, confirmed with it (engine.language.suggested)."""
+    hardening, pending stages adapted, and the receipt. `amends`: what the player added to the
+    reading of their own answer (engine.language.steering.Amends)."""
     st = step.state
     stage, dilemma = st.stage, st.dilemma
     assert stage is not None and dilemma is not None
@@ -490,7 +488,7 @@ def decide(
         rule_id, text, matched = opt.rule_id, opt.text, "option"
         directions = fork_directions(st, dilemma, stage.id, rule_id, None, None, in_force(step))
     else:
-        reading, rule_id, interpreted, directions = read_own_answer(st, own_text, suggested)
+        reading, rule_id, interpreted, directions = read_own_answer(st, own_text, amends)
         text, matched = own_text, reading.matched_by
     replaced = replaced_lines(in_force(step), directions)
     named = next((d.value for d in directions if d.axis == "audience"), None)
@@ -587,13 +585,13 @@ def decide(
 
 
 def read_own_answer(
-    st: GameState, text: str, suggested: Sequence[Suggestion] = ()
+    st: GameState, text: str, amends: Amends | None = None
 ) -> tuple[Interpretation, str, OwnAnswerView, list[Direction]]:
     """How an own answer at the fork reads, as the confirm shows it and the decision applies it:
     the reading, the rule it is costed as, what it will do in words, and the directions it binds
     (engine/game/said.py reads, engine/views/fork_words.py words). Pure: nothing is written."""
     assert st.dilemma is not None
-    reading, rule_id, binds = read_answer(st, text, suggested)
+    reading, rule_id, binds = read_answer(st, text, amends)
     view = own_answer_view(reading, st.dilemma, text, costed_as=rule_id)
     return reading, rule_id, own_answer_binds(view, binds), binds
 
@@ -658,12 +656,12 @@ def record_standup(step: Step, turns: list[StandupTurn], results: list[RouteResu
     st.standup = turns
 
 
-def standup_reply(step: Step, text: str, suggested: Sequence[Suggestion] = ()) -> MemoryNote:
+def standup_reply(step: Step, text: str, amends: Amends | None = None) -> MemoryNote:
     """The CEO's standup reply becomes the newest binding direction."""
     st = step.state
-    read = read_reply(st, text, suggested)
+    read = read_reply(st, text, amends)
     mem, reading, replaced = _bind_said(
-        step, text, read, f"CEO replied at the standup: {text}", None, suggested
+        step, text, read, f"CEO replied at the standup: {text}", None, amends
     )
     given = orders.read_orders(text)
     st.orders = given

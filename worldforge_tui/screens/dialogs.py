@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,9 +16,15 @@ from textual.widgets import Button, Input, Label, Static
 
 from engine.language.text import MAX_REASON_CHARS
 from worldforge_tui import actions
+from worldforge_tui.chip_edits import Chips
 from worldforge_tui.screens.resume import StyledOnMount
 from worldforge_tui.text.safe_text import clean, literal
 from worldforge_tui.widgets.bounded_input import BoundedInput
+from worldforge_tui.widgets.reading_chips import ReadingChips
+
+if TYPE_CHECKING:
+    from engine.language.directions import Direction
+    from engine.language.steering import Read
 
 # Every prompt's answer (a reason, an own answer, a reply, a summary) meets the engine's limit for
 # player reasons: what the field takes, the engine accepts, so typed text is never lost.
@@ -26,7 +32,9 @@ PROMPT_LIMIT = MAX_REASON_CHARS
 
 
 class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
-    """Ask for one line (a rejection reason, an own answer); Enter submits, Escape cancels."""
+    """Ask for one line (a rejection reason, an own answer); Enter submits, Escape cancels.
+    Given a `reader` (words that bind), the reading shows as chips under the field as it is
+    typed, and the chip keys correct it: `confirmed()` is what binds when the words are sent."""
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("prompt")
 
@@ -38,8 +46,12 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
         submit_label: str = "OK",
         initial: str = "",
         error: str = "",
+        reader: Callable[[str], Read] | None = None,
+        chips: Chips | None = None,
     ) -> None:
         super().__init__(classes="dialog")
+        self._reader = reader
+        self._chips = chips  # corrections made before, to keep on these words
         self._title = title
         self._placeholder = placeholder
         self._submit_label = submit_label
@@ -55,6 +67,8 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
                 id="prompt-input",
                 max_length=PROMPT_LIMIT,
             )
+            if self._reader is not None:
+                yield ReadingChips(self._reader, chips=self._chips, id="prompt-reading")
             yield Label(literal(self._error), id="prompt-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._submit_label, variant="primary", id="prompt-ok")
@@ -68,6 +82,33 @@ class TextPromptScreen(StyledOnMount, ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+        if self._reader is not None and self._initial:
+            self.query_one(ReadingChips).typed(self._initial)
+
+    @on(Input.Changed, "#prompt-input")
+    def _typed(self, event: Input.Changed) -> None:
+        if self._reader is not None:
+            self.query_one(ReadingChips).typed(event.value.strip())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The chip keys act only where the words are read."""
+        return action != "chip" or self._reader is not None
+
+    def action_chip(self, what: str) -> None:
+        """A chip key: select, change the axis, flip do / don't, drop (reading_chips)."""
+        said = self.query_one(ReadingChips).correct(what)
+        if said:
+            self.notify(said, title="Reading", severity="warning", markup=False)
+
+    def confirmed(self) -> list[Direction] | None:
+        """What binds if the words are sent as typed (None: the reading as read)."""
+        if self._reader is None:
+            return None
+        return self.query_one(ReadingChips).confirmed()
+
+    def chips(self) -> Chips:
+        """The chips and the corrections made to them (to keep if the words come back)."""
+        return self.query_one(ReadingChips).chips
 
     @on(Input.Submitted, "#prompt-input")
     @on(Button.Pressed, "#prompt-ok")

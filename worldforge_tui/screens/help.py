@@ -56,7 +56,14 @@ def glossary_content() -> Content:
     return Content.assemble(*rows)
 
 
-HELP_GROUPS = ("Gate and fork", "Board", "Panes", "Memory pane", "Replay log")
+HELP_GROUPS = (
+    "Gate and fork",
+    "Reading what you type",
+    "Board",
+    "Panes",
+    "Memory pane",
+    "Replay log",
+)
 
 
 def keys_content(key_of: Callable[[str], str]) -> Content:

@@ -76,7 +76,32 @@ def record_prompt(record: dict[str, Any], marked: bool, today: int | None = None
     if record.get("reinforced"):
         meta += f" · reinforced ×{record.get('reinforced')}"
     parts.append((meta, "$foreground-muted"))
+    if binds(record, today):
+        parts.extend(chip_parts(record))
     return Content.assemble(*parts)
+
+
+def chip_parts(record: dict[str, Any]) -> list[str | tuple[str, str]]:
+    """A binding note's chips, one line under it: each direction it binds (axis · do / don't ·
+    value) and the words it was read from ("← head chefs"), as the player confirmed them."""
+    from engine.language.directions import Direction  # the engine loads after the first frame
+    from worldforge_tui.chip_edits import label
+
+    payload = record.get("payload")
+    raw = payload.get("directions") if isinstance(payload, dict) else None
+    out: list[str | tuple[str, str]] = []
+    for item in raw if isinstance(raw, list) else []:
+        try:
+            d = Direction.from_dict(item)
+        except ValueError:  # a payload another build wrote: shown as its words alone
+            continue
+        words = ""
+        if d.start is not None and d.end is not None and 0 <= d.start < d.end <= len(d.said):
+            words = f" ← “{one_line(d.said[d.start : d.end], 40)}”"
+        out.append("\n    " if not out else "  ")
+        out.append((f" {one_line(label(d), 60)} ", "$success" if d.do else "$error"))
+        out.append((words, "$foreground-muted"))
+    return out
 
 
 def group_records(records: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
