@@ -133,6 +133,7 @@ _REMOVALS = frozenset(
     ("drop", "cut", "remove", "lose", "exclude", "skip", "ditch", "forget", "leave", "scrap")
 )
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
+_OBJECTS = frozenset(("it", "them", "this", "these"))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
 
 
@@ -744,11 +745,25 @@ class ClauseReader:
         while k < len(low):
             nxt = None
             if k not in self.used:
-                for c in v.candidates(v.frames, low, k):
+                for c in v.candidates(v.frames, low, k) + self._object_cues(k):
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break
             k = nxt if nxt is not None else k + 1
+
+    def _object_cues(self, k: int) -> list[Cue]:
+        """A verb's object pronoun sits inside any cue that goes verb, preposition: "sell it
+        at", "pitch them to", "rename it to" read as "sell at", "pitch to", "rename to" (one
+        rule, no row per pronoun)."""
+        low = self.low
+        if k + 2 >= len(low) or low[k + 1] not in _OBJECTS:
+            return []
+        view = low[: k + 1] + low[k + 2 :]
+        return [
+            Cue((c.words[0], low[k + 1], *c.words[1:]), c.row)
+            for c in self.v.candidates(self.v.frames, view, k)
+            if len(c.words) > 1 and c.words[1] not in _OBJECTS
+        ]
 
     def _frame(self, c: Cue, k: int) -> int | None:
         """Read the value one cue at k introduces; the index after it, or None (no value)."""
