@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine.errors import InputError
 from engine.language.reader import read_text
+from engine.language.steering import read_directions
+from engine.session.commands import Reject, RunStage
+from worldforge_textkit.numbers import books
 
 
 def said(text: str, source: str = "standup") -> list[tuple[str, bool, str]]:
@@ -28,3 +32,23 @@ def test_a_verbs_object_pronoun_sits_inside_any_verb_preposition_cue(text, binds
 
 def test_selling_at_a_place_that_is_no_channel_binds_no_channel():
     assert said("sell it at the gate") == []
+
+
+def test_a_price_in_another_currency_stands_alone_and_its_siblings_bind():
+    with books("GBP"):
+        read = read_directions("€20 a knife, aim at head chefs, launch week 6", source="rejection")
+        assert [d.line() for d in read.directions] == ["launch in week 6", "speak to head chefs"]
+        assert read.unread == ["€20 a knife"] and read.in_books == "£20 a knife"
+        assert "price_amount" not in read.unclear
+        alone = read_directions("€20 a knife", source="rejection")
+        assert alone.directions == [] and "price_amount" in alone.unclear
+
+
+def test_a_rejection_with_a_foreign_price_beside_a_direction_is_not_refused(new_session):
+    s = new_session(pitch="Herbal tea subscriptions for night-shift nurses")
+    s.give(RunStage)
+    with pytest.raises(InputError):
+        s.give(Reject, "charge £25 a box")  # alone: one question, nothing spent
+    assert s.state.stage is not None and s.state.stage.redos == 0
+    s.give(Reject, "charge £25 a box and speak to ward nurses")
+    assert s.state.stage is not None and s.state.stage.redos == 1
