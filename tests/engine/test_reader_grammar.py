@@ -52,3 +52,25 @@ def test_a_rejection_with_a_foreign_price_beside_a_direction_is_not_refused(new_
     assert s.state.stage is not None and s.state.stage.redos == 0
     s.give(Reject, "charge £25 a box and speak to ward nurses")
     assert s.state.stage is not None and s.state.stage.redos == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        (
+            "its sharpening, not repairs",
+            [("scope", True, "sharpening"), ("exclusion", False, "repairs")],
+        ),
+        (
+            "it's the sharpening, not the repairs",
+            [("scope", True, "sharpening"), ("exclusion", False, "repairs")],
+        ),
+        ("It's a fun night out, not a West End show", []),  # what kind of thing: a description
+        (
+            "it's for commuters, not tourists",
+            [("audience", True, "commuters"), ("exclusion", False, "tourists")],
+        ),
+    ],
+)
+def test_what_it_is_set_against_what_it_is_not_binds_both_unless_it_is_a_kind(text, binds):
+    assert said(text, "rejection") == binds

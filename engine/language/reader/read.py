@@ -176,7 +176,7 @@ def read_text(
         per.append(got)
         found.extend(got)
     _answered(cx, utt.clauses, per)
-    _described(utt.clauses, per)
+    _described(cx, utt.clauses, per)
     _contrast(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
     found = [r for got in per for r in got]
@@ -221,12 +221,14 @@ def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
 _DESCRIBING = frozenset(("it's", "its", "it", "we're", "this", "that's", "they're", "we"))
 
 
-def _described(clauses: list[Clause], per: list[list[Read]]) -> None:
+def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
     """ "It's a fun night out, not a West End show": a "not X" beside a clause that says what
-    the venture is (and binds nothing) describes it; it leaves nothing out."""
+    kind of thing the venture is ("a …", and binds nothing) describes it; it leaves nothing out.
+    "its sharpening, not repairs" names what it does instead (no article): the contrast binds,
+    the bare words as its scope and the other thing left out."""
     for n in range(1, len(clauses)):
         low, before = clauses[n].low, clauses[n - 1].low
-        if (
+        if not (
             low[:1] == ["not"]
             and before[:1]
             and before[0] in _DESCRIBING
@@ -234,7 +236,14 @@ def _described(clauses: list[Clause], per: list[list[Read]]) -> None:
             and per[n]
             and all(r.axis == "exclusion" and r.weak for r in per[n])
         ):
+            continue
+        words = [t for t in clauses[n - 1].tokens[1:] if t.is_word and t.low != "only"]
+        tidy = tidy_value(cx.utt, words) if 0 < len(words) <= 4 else None
+        if tidy is None or words[0].low in ("a", "an"):
             per[n] = []
+            continue
+        per[n - 1].append(Read("scope", True, *tidy))
+        per[n][0].weak = False  # set against the scope: it is left out, whatever its kind
 
 
 def _bound_after(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
