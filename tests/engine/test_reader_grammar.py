@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import InputError
+from engine.language.pitch import read_pitch
 from engine.language.reader import read_text
 from engine.language.steering import read_directions
 from engine.session.commands import Reject, RunStage
@@ -74,3 +75,18 @@ def test_a_rejection_with_a_foreign_price_beside_a_direction_is_not_refused(new_
 )
 def test_what_it_is_set_against_what_it_is_not_binds_both_unless_it_is_a_kind(text, binds):
     assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer", "world"),
+    [
+        ("A knife sharpening van for chefs - sharpening, not repairs", "chefs", "repairs"),
+        ("A service for parents, not childcare", "parents", "general"),  # was: childcare
+        ("An app for gym goers, no meals", "gym goers", "fitness"),  # was: meals
+    ],
+)
+def test_a_pitch_is_not_about_what_it_says_it_is_not_and_a_dash_ends_the_customer(
+    pitch, customer, world
+):
+    r = read_pitch(pitch)
+    assert (r.customer, r.world) == (customer, world)
