@@ -90,3 +90,20 @@ def test_a_pitch_is_not_about_what_it_says_it_is_not_and_a_dash_ends_the_custome
 ):
     r = read_pitch(pitch)
     assert (r.customer, r.world) == (customer, world)
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        (
+            "only the Telegram groups of the community",
+            [("channel", True, "Telegram groups of the community")],
+        ),
+        (
+            "focus on the Facebook groups for parents",
+            [("channel", True, "Facebook groups for parents")],
+        ),
+    ],
+)
+def test_a_known_channel_after_an_article_is_a_channel_though_it_names_people(text, binds):
+    assert said(text, "rejection") == binds

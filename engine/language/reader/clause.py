@@ -979,12 +979,10 @@ class ClauseReader:
 
     def _scope_axis(self, c: Cue, vt: list[Token]) -> str:
         """What "just X" / "focus on X" centres on: people, a channel, a place or the scope."""
+        kind = self._value_kind(vt)  # a known channel first: "the Telegram groups" reach people
+        if kind in ("channel", "audience"):
+            return kind
         v = self.v
-        value = " ".join(t.text for t in vt)
-        if is_people(vt, v):
-            return "audience"
-        if is_channel(value, v):
-            return "channel"
         if (
             capitalised_words(vt)
             and len(vt) <= 3

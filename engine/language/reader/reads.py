@@ -566,8 +566,11 @@ def is_people(toks: list[Token], v: Vocab) -> bool:
 
 
 def is_channel(value: str, v: Vocab) -> bool:
-    """A known channel, said as the list has it or in the singular ("farm fairs": "fair")."""
+    """A known channel, said as the list has it or in the singular ("farm fairs": "fair"),
+    after any article ("the Telegram groups of the community")."""
     low = value.lower()
+    while low.split(" ", 1)[0] in ARTICLES and " " in low:
+        low = low.split(" ", 1)[1]
     said = " ".join(lemma(w) for w in low.split())
     return any(
         x == c or x.startswith(c + " ") or x.endswith(" " + c)
