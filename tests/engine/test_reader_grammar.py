@@ -107,3 +107,29 @@ def test_a_pitch_is_not_about_what_it_says_it_is_not_and_a_dash_ends_the_custome
 )
 def test_a_known_channel_after_an_article_is_a_channel_though_it_names_people(text, binds):
     assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        (
+            "aim at grooms. and maids of honour too i guess",
+            [("audience", True, "grooms"), ("audience", True, "maids of honour")],
+        ),
+        (
+            "our buyer is the employers, and the funders",
+            [("audience", True, "employers"), ("audience", True, "funders")],
+        ),
+        (
+            "avoid the word 'synergy'. and 'leverage'. please.",
+            [("exclusion", False, "synergy"), ("exclusion", False, "leverage")],
+        ),
+        (
+            "speak to nurses, and then launch week 6",
+            [("audience", True, "nurses"), ("timeline", True, "week 6")],
+        ),
+        ("drop Instagram. and nothing flashy", [("exclusion", False, "Instagram")]),
+    ],
+)
+def test_a_clause_that_only_adds_a_noun_phrase_adds_it_to_the_clause_before(text, binds):
+    assert said(text, "rejection") == binds

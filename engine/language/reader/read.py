@@ -34,9 +34,11 @@ from engine.language.reader.clause import ClauseReader
 from engine.language.reader.figures import NUM
 from engine.language.reader.fork import own_answer
 from engine.language.reader.reads import (
+    ARTICLES,
     CALENDAR,
     CLAUSE_VERBS,
     IMPERATIVE_CUES,
+    NOT_VALUES,
     QUOTES,
     REASON_STARTS,
     SUBJECTS,
@@ -178,6 +180,7 @@ def read_text(
     _answered(cx, utt.clauses, per)
     _described(cx, utt.clauses, per)
     _contrast(cx, utt.clauses, per)
+    _added(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
     found = [r for got in per for r in got]
     for cl, got in zip(utt.clauses, per, strict=True):
@@ -244,6 +247,46 @@ def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             continue
         per[n - 1].append(Read("scope", True, *tidy))
         per[n][0].weak = False  # set against the scope: it is left out, whatever its kind
+
+
+_ADDING = frozenset(("and", "or", "plus", "also", "nor"))
+_ADDED_ENDS = frozenset(("too", "also", "as", "i", "please", "pls", "though", "then"))
+_NEGATIONS = frozenset(("no", "not", "nothing", "never", "none"))  # "and no X": a clause of its own
+_ADDS_TO = ("audience", "channel", "exclusion", "claim", "scope")
+
+
+def _added(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+    """ "aim at grooms. and maids of honour too", "it's the employers, and the funders",
+    "avoid the word 'synergy'. and 'leverage'": a clause that only adds a noun phrase ("and …",
+    up to "too") adds it to what the clause before it named, on that axis, do or don't."""
+    v = cx.v
+    for n in range(1, len(clauses)):
+        toks = clauses[n].tokens
+        if per[n] or not per[n - 1] or toks[0].low not in _ADDING:
+            continue
+        last = next((r for r in reversed(per[n - 1]) if r.axis in _ADDS_TO), None)
+        words: list[Token] = []
+        for t in toks[1:]:
+            if t.low in _ADDED_ENDS:
+                break
+            if t.is_word and (words or t.low not in ARTICLES):
+                words.append(t)
+        if (
+            last is None
+            or not 0 < len(words) <= 5
+            or words[0].low in NOT_VALUES | _NEGATIONS
+            or any(
+                t.low in VERBISH or t.low in v.lists["verbs"] or t.low in CLAUSE_VERBS
+                for t in words
+            )
+            or words[0].low in REASON_STARTS
+            or words[0].low in SUBJECTS
+            or words[0].low in v.lists["pronouns"]
+        ):
+            continue
+        tidy = tidy_value(cx.utt, words)
+        if tidy is not None:
+            per[n].append(Read(last.axis, last.do, *tidy))
 
 
 def _bound_after(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
