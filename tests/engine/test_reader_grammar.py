@@ -133,3 +133,28 @@ def test_a_known_channel_after_an_article_is_a_channel_though_it_names_people(te
 )
 def test_a_clause_that_only_adds_a_noun_phrase_adds_it_to_the_clause_before(text, binds):
     assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        (
+            "RSPB shop or garden centres. not Amazon",
+            [
+                ("channel", True, "RSPB shop"),
+                ("channel", True, "garden centres"),
+                ("exclusion", False, "Amazon"),
+            ],
+        ),
+        (
+            "students and young renters, definitely not the retired DIY crowd",
+            [
+                ("audience", True, "students"),
+                ("audience", True, "young renters"),
+                ("exclusion", False, "retired DIY crowd"),
+            ],
+        ),
+    ],
+)
+def test_a_bare_list_is_its_items_and_an_adverb_is_no_thing_set_against_a_refusal(text, binds):
+    assert said(text) == binds

@@ -52,6 +52,7 @@ from engine.language.reader.reads import (
     is_channel,
     is_people,
     is_place,
+    list_items,
     opening_phrase,
     quoted_spans,
     settle,
@@ -123,8 +124,10 @@ def _bare(
     said = [r for r in prior + found if r.do and r.axis in ("name", "place")]
     if changed and said and (words[0].is_cap or toks[0].text in QUOTES):
         return [Read(said[-1].axis, True, value, a, b)]  # the change of mind replaces it
-    if is_channel(value, cx.v):
-        return [Read("channel", True, value, a, b, weak=True)]
+    if is_channel(value, cx.v):  # "RSPB shop or garden centres": each its own
+        return [
+            Read("channel", True, *x, weak=True) for x in list_items(cx.utt, words, "channel", cx.v)
+        ]
     if ("place" in refused or is_place(words, cx.v)) and capitalised_words(words):
         return [Read("place", True, value, a, b)]
     if "name" in refused and words[0].is_cap:
@@ -136,7 +139,10 @@ def _bare(
         and words[0].low not in _NOT_LEADS
         and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
     ):
-        return [Read("audience", True, value, a, b, weak=True)]
+        return [
+            Read("audience", True, *x, weak=True)
+            for x in list_items(cx.utt, words, "audience", cx.v)
+        ]
     if len(words) == 1 and re.match(r"^[A-Z][a-z]+[A-Z]\w+$", words[0].text):
         return [Read("name", True, value, a, b)]
     return []
@@ -376,7 +382,11 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 ),
                 r.start,
             )
-            head = [t for t in cl.tokens if t.end <= neg_at and t.is_word]
+            head = [
+                t
+                for t in cl.tokens
+                if t.end <= neg_at and t.is_word and t.low not in v.lists["adverbs"]
+            ]  # "…, definitely not the DIY crowd": the adverb is no thing set against it
             if head and (head[0].low in REASON_STARTS or head[0].low in SUBJECTS):
                 head = []
             target: list[Token] = []
@@ -427,7 +437,7 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 if target is head
                 else per[n - 1 if n > 0 and target[0].start < cl.start else n + 1]
             )
-            home.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
+            home.extend(Read(axis, True, *item) for item in list_items(cx.utt, target, axis, v))
 
 
 def _vague(cl: Clause, words: str) -> Part:
