@@ -43,40 +43,9 @@ from engine.language.reader.reads import (
     value_run,
 )
 from engine.language.reader.utterance import Clause, Token
-from engine.language.reader.vocab import Cue
+from engine.language.reader.vocab import Cue, vocab
 
-_FIGURE_FOLLOWERS = frozenset(
-    [
-        "a",
-        "an",
-        "per",
-        "or",
-        "and",
-        "to",
-        "cac",
-        "mrr",
-        "burn",
-        "churn",
-        "max",
-        "tops",
-        "maximum",
-        "k",
-        "month",
-        "year",
-        "week",
-        "mo",
-        "is",
-        "was",
-        "in",
-        "by",
-        "for",
-        "at",
-        "on",
-        "with",
-        "of",
-        "if",
-    ]
-)
+_FIGURE_FOLLOWERS = vocab().lists["figure_followers"]
 _ASKING = (["can"], ["could"], ["shall"], ["should"], ["must"], ["let"], ["will"])
 _NEG_LEADS = frozenset(("don't", "dont", "never", "not", "stop", "do"))
 _REACH_CUES = frozenset(
@@ -97,35 +66,7 @@ _SET_AGAINST = (["rather", "than"], ["instead", "of"], ["not", "at"])
 # A count of weeks said as a move ("two weeks earlier"): no launch week of its own.
 _MOVES = {"earlier": "earlier", "sooner": "earlier", "later": "later", "ahead": "earlier"}
 # A week said of something else happening (its verb), unless the clause names our launch.
-_HAPPENS = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "start",
-        "starts",
-        "begin",
-        "begins",
-        "end",
-        "ends",
-        "finish",
-        "finishes",
-        "fall",
-        "falls",
-        "happen",
-        "happens",
-        "run",
-        "runs",
-        "close",
-        "closes",
-        "open",
-        "opens",
-        "kick",
-        "kicks",
-        "break",
-        "breaks",
-    ]
-)
+_HAPPENS = vocab().lists["happens"]
 _LAUNCH_WORDS = frozenset(("launch", "launching", "ship", "shipping", "live", "release", "we"))
 _OUR_SIDE = frozenset(("we", "we'll", "we're", "i", "i'd", "let's", "lets", "our", "my"))
 # Verbs that take a thing out: under a negation they keep it ("never drop X").

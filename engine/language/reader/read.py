@@ -61,33 +61,7 @@ from engine.language.reader.reads import (
 from engine.language.reader.utterance import Clause, Token, parse
 from engine.language.reader.vocab import vocab
 
-_NOT_LEADS = frozenset(
-    [
-        "even",
-        "for",
-        "like",
-        "with",
-        "by",
-        "to",
-        "at",
-        "in",
-        "on",
-        "of",
-        "from",
-        "about",
-        "than",
-        "as",
-        "so",
-        "lots",
-        "most",
-        "some",
-        "many",
-        "fewer",
-        "more",
-        "both",
-        "all",
-    ]
-)
+_NOT_LEADS = vocab().lists["not_leads"]
 
 
 def _bare(

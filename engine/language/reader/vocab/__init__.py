@@ -166,6 +166,20 @@ def vocab() -> Vocab:
             "vague_heads",
             "before_a_name",
             "after_money",
+            "price_cues",
+            "target_cues",
+            "not_people_plurals",
+            "calendar",
+            "reason_starts",
+            "clause_verbs",
+            "verbish",
+            "strong_breaks",
+            "imperative_cues",
+            "subjects",
+            "not_values",
+            "figure_followers",
+            "happens",
+            "not_leads",
         )
     }
     return Vocab(
