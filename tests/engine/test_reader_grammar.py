@@ -8,6 +8,7 @@ import pytest
 from engine.errors import InputError
 from engine.language.pitch import read_pitch
 from engine.language.reader import read_text
+from engine.language.reader.vocab import VocabError, _word_list
 from engine.language.steering import read_directions
 from engine.session.commands import Reject, RunStage
 from worldforge_textkit.numbers import books
@@ -158,3 +159,10 @@ def test_a_clause_that_only_adds_a_noun_phrase_adds_it_to_the_clause_before(text
 )
 def test_a_bare_list_is_its_items_and_an_adverb_is_no_thing_set_against_a_refusal(text, binds):
     assert said(text) == binds
+
+
+def test_a_plain_word_list_is_checked_at_load():
+    assert "charge" in _word_list({"price_cues": ["charge"]}, "price_cues")
+    for bad in ({}, {"price_cues": "charge"}, {"price_cues": ["Charge"]}, {"price_cues": [3]}):
+        with pytest.raises(VocabError, match="price_cues"):
+            _word_list(bad, "price_cues")

@@ -127,12 +127,20 @@ def _by_first(key: int, rows: list[Cue]) -> dict[str, list[Cue]]:
     return index
 
 
+def _word_list(words: dict[str, Any], name: str) -> frozenset[str]:
+    """A plain list of words: present, and each one lowercase text (raised at load otherwise)."""
+    got = words.get(name)
+    if not isinstance(got, list) or not all(isinstance(w, str) and w == w.lower() for w in got):
+        raise VocabError(f"words.json {name}: not a list of lowercase words")
+    return frozenset(got)
+
+
 @cache
 def vocab() -> Vocab:
     """The vocabulary, loaded and checked once."""
     words = json.loads((_HERE / "words.json").read_text(encoding="utf-8"))
     lists = {
-        name: frozenset(words[name])
+        name: _word_list(words, name)
         for name in (
             "terminators",
             "people",
