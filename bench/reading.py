@@ -15,7 +15,8 @@ the session makes), and each labelled direction is counted as exactly one of:
 - `silent`: none of these: the words vanished without a word.
 
 `spurious` counts produced directions that match no label (neither read, near nor inverted), as a share
-of all produced directions. For the records labelled `ask: true`, `ask_asked` is the share the
+of all produced directions (a direction on an axis the corpus never labels, a competitor, is
+counted apart in `unlabelled_axes_produced`). For the records labelled `ask: true`, `ask_asked` is the share the
 reader asked about; for records with no label and no ask (chatter), `chatter_asked` is the share it
 asked about anyway (it should not). `p95_ms` is the 95th percentile of one reading's time (each
 record read three times, the least kept, so other processes' load on a shared machine is not
@@ -59,6 +60,9 @@ from bench.corpus import PARTS, Part, directions
 
 OUTCOMES = ("read", "near", "inverted", "asked", "unread", "silent")
 SOURCES = ("rejection", "standup", "own")
+# Axes the corpus never labels (a competitor the player names): counted apart, neither read nor
+# spurious, since no label can say whether one was meant.
+UNLABELLED = ("competitor",)
 _NAMING = ("audience", "channel", "scope", "place")  # what an exclusion of the same words undoes
 
 
@@ -345,6 +349,7 @@ def score(
     by_source: defaultdict[str, Tally] = defaultdict(Tally)
     by_axis: defaultdict[str, Tally] = defaultdict(Tally)
     ask = Counter[str]()
+    unlabelled = Counter[str]()
     times: list[float] = []
     for rec in records:
         reader(rec)  # warm (first-call imports and caches are not a reading's cost)
@@ -360,6 +365,9 @@ def score(
             for t in (total, by_source[rec["source"]], by_axis[label["axis"]]):
                 t.outcomes[outcome] += 1
         for p, extra in zip(res.directions, spurious, strict=True):
+            if p.axis in UNLABELLED:
+                unlabelled[p.axis] += 1
+                continue
             for t in (total, by_source[rec["source"]], by_axis[p.axis]):
                 t.produced += 1
                 t.spurious += extra
@@ -394,6 +402,7 @@ def score(
         "chatter_records": ask["chatter_records"],
         "chatter_asked_pct": _pct(ask["chatter_asked"], ask["chatter_records"]),
         "p95_ms": _p95(times),
+        "unlabelled_axes_produced": dict(unlabelled),
         "by_source": {s: by_source[s].figures() for s in SOURCES},
         "by_axis": {a: by_axis[a].figures() for a in sorted(by_axis)},
     }

@@ -166,3 +166,24 @@ def test_a_plain_word_list_is_checked_at_load():
     for bad in ({}, {"price_cues": "charge"}, {"price_cues": ["Charge"]}, {"price_cues": [3]}):
         with pytest.raises(VocabError, match="price_cues"):
             _word_list(bad, "price_cues")
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("undercut Gousto on the first box", ["competitor:Gousto"]),
+        ("we need to beat Rover on price", ["competitor:Rover"]),
+        ("unlike Rover, we answer the phone", ["competitor:Rover"]),
+        ("compete with Petal Express", ["competitor:Petal Express"]),
+        (
+            "Petal Express already sells to florists, so aim at cafes",
+            ["audience:cafes", "competitor:Petal Express"],
+        ),
+        ("Rover ignores the groomers", ["competitor:Rover"]),
+        ("Shipping charges are high", []),  # a noun, not what a rival does
+        ("beat London", []),  # a known place is no competitor
+    ],
+)
+def test_a_competitor_is_found_by_its_role_and_takes_its_own_slot(text, binds):
+    got = read_directions(text, source="rejection").directions
+    assert [f"{d.axis}:{d.value}" for d in got] == binds

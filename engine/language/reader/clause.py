@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from engine.language.composition import COMPETITOR_AFTER
 from engine.language.directions import GENERIC_CLAIM
 from engine.language.reader.figures import NUM, Fig, figures_of, fmt, number_of, word_number
 from engine.language.reader.reads import (
@@ -43,7 +44,7 @@ from engine.language.reader.reads import (
     value_run,
 )
 from engine.language.reader.utterance import Clause, Token
-from engine.language.reader.vocab import Cue, vocab
+from engine.language.reader.vocab import Cue, cue_words, vocab
 
 _FIGURE_FOLLOWERS = vocab().lists["figure_followers"]
 _ASKING = (["can"], ["could"], ["shall"], ["should"], ["must"], ["let"], ["will"])
@@ -74,6 +75,7 @@ _REMOVALS = frozenset(
     ("drop", "cut", "remove", "lose", "exclude", "skip", "ditch", "forget", "leave", "scrap")
 )
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
+_RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _OBJECTS = frozenset(("it", "them", "this", "these"))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
 
@@ -957,6 +959,9 @@ class ClauseReader:
                 return axis, qt  # "drop the 'guaranteed' line": the claim is the quote
         if axis == "name":
             return axis, (name_value(cl, j, run) or value, a, b)
+        if axis == "competitor":  # "undercut Gousto on the first box": the name only
+            rival = cap_run(run, v)
+            return (axis, (rival, a, a + len(rival))) if rival and not is_place(vt, v) else None
         if axis == "place" and not quoted:
             place = cap_run(run, v)
             if place is None or any(t.low in CALENDAR for t in vt):
@@ -1148,7 +1153,31 @@ class ClauseReader:
                 self.add("claim", False, k, k + len(c.words), GENERIC_CLAIM)
                 return
 
+    def rival(self) -> None:
+        """A proper name as the subject of what a competitor does ("Gousto charges £30",
+        "Petal Express already sells to florists", "Rover ignores groomers"): the competitor's
+        own slot, never the audience or the venture's place."""
+        toks, low, v = self.cl.tokens, self.low, self.v
+        k = 0
+        while k < len(toks) and toks[k].is_word and (toks[k].is_cap or (k and low[k] == "&")):
+            k += 1
+        m = k
+        while m < len(low) and low[m] in v.lists["adverbs"] | {"already", "still"}:
+            m += 1
+        does = next((c for c in _RIVAL_DOES if tuple(low[m : m + len(c)]) == c), None)
+        if (
+            k == 0
+            or does is None
+            or low[0] in SUBJECTS
+            or low[0] in v.lists["pronouns"]
+            or is_place(toks[:k], v)
+            or low[m + len(does) : m + len(does) + 1] in (["are"], ["is"])  # "Shipping charges are"
+        ):
+            return
+        self.add("competitor", True, 0, k, " ".join(t.text for t in toks[:k]))
+
     def read(self) -> list[Read]:
+        self.rival()
         self.free()
         self.figures()
         self.weeks()
