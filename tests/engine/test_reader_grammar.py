@@ -187,3 +187,29 @@ def test_a_plain_word_list_is_checked_at_load():
 def test_a_competitor_is_found_by_its_role_and_takes_its_own_slot(text, binds):
     got = read_directions(text, source="rejection").directions
     assert [f"{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        (
+            "just the rota. payroll is someone else's problem",
+            [("scope", True, "the rota"), ("exclusion", False, "payroll")],
+        ),
+        ("supermarkets can wait", [("exclusion", False, "supermarkets")]),
+        ("Google ads for translation is a bloodbath", [("exclusion", False, "Google ads")]),
+        ("the price is silly", []),  # an axis, not a thing: the price reading asks
+        ("Fernando was a joke", []),  # the past: a remark, not a direction
+    ],
+)
+def test_the_subject_of_a_dismissal_or_a_deferral_is_left_out(text, binds):
+    assert said(text, "rejection") == binds
+
+
+def test_in_an_own_answer_a_dismissal_leaves_out_only_what_an_option_names():
+    fork = {"A": "Physical welcome kits", "B": "Digital onboarding checklists"}
+    got = read_text("digital. shipping boxes is a nightmare", source="own", fork=fork)
+    assert not [d for d in got.directions if d.axis == "exclusion"]  # a reason for the pick
+    fork = {"A": "Queue-standing only", "B": "Queue-standing plus resale of the items"}
+    got = read_text("A. resale is scalping with extra steps", source="own", fork=fork)
+    assert ("exclusion", False, "resale") in [(d.axis, d.do, d.value) for d in got.directions]

@@ -37,13 +37,14 @@ from engine.language.reader.reads import (
     is_place,
     list_items,
     name_value,
+    noun_phrase,
     opening_phrase,
     quoted_spans,
     span_of,
     tidy_value,
     value_run,
 )
-from engine.language.reader.utterance import Clause, Token
+from engine.language.reader.utterance import Clause, Token, tokenize
 from engine.language.reader.vocab import Cue, cue_words, vocab
 
 _FIGURE_FOLLOWERS = vocab().lists["figure_followers"]
@@ -75,6 +76,7 @@ _REMOVALS = frozenset(
     ("drop", "cut", "remove", "lose", "exclude", "skip", "ditch", "forget", "leave", "scrap")
 )
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
+_NP_PREPOSITIONS = frozenset(("for", "in", "at", "with", "on", "from"))
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _OBJECTS = frozenset(("it", "them", "this", "these"))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
@@ -1176,6 +1178,41 @@ class ClauseReader:
             return
         self.add("competitor", True, 0, k, " ".join(t.text for t in toks[:k]))
 
+    def dismissed(self) -> None:
+        """ "payroll is someone else's problem", "resale is scalping", "supermarkets can wait":
+        the thing a clause dismisses or defers, named as its subject, is left out (a known
+        place is refused on its own axis)."""
+        v = self.v
+        words = [t for t in self.cl.tokens if t.is_word]
+        np = noun_phrase(words, v, limit=4)
+        cut = next((x for x, t in enumerate(np) if x and t.low in _NP_PREPOSITIONS), len(np))
+        rest = [t.low for t in words[words.index(np[-1]) + 1 :]] if np else []
+        np = np[:cut]  # "Google ads for 'translation' is a bloodbath": the ads
+        if (
+            self.out
+            or not np
+            or any(t.low in v.lists["axis_words"] for t in np)
+            or (self.cx.fork and not self._in_an_option(np))  # a reason for the pick
+        ):
+            return
+        while rest[:1] and rest[0] in ("is", "are", "gets", "just", "really", "honestly"):
+            rest = rest[1:]
+        said = " ".join(rest)
+        tidy = tidy_value(self.cx.utt, np)
+        if tidy is None or not any(
+            said == d or said.startswith(d + " ") for d in v.lists["dismissed_by"]
+        ):
+            return
+        place = capitalised_words(np) and is_place(np, v)
+        self.out.append(Read("place" if place else "exclusion", False, *tidy))
+
+    def _in_an_option(self, np: list[Token]) -> bool:
+        """Whether a fork option's words name the thing ("resale" in "… plus resale")."""
+        said = {t.lemma for t in np}
+        return any(
+            said & {t.lemma for t in tokenize(o.lower())} for o in (self.cx.fork or {}).values()
+        )
+
     def read(self) -> list[Read]:
         self.rival()
         self.free()
@@ -1187,4 +1224,5 @@ class ClauseReader:
         self.relative()
         self.overclaims()
         self.complaints()
+        self.dismissed()
         return self.out

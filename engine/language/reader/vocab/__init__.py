@@ -188,6 +188,7 @@ def vocab() -> Vocab:
             "figure_followers",
             "happens",
             "not_leads",
+            "dismissed_by",
         )
     }
     return Vocab(
