@@ -1019,23 +1019,6 @@ class ClauseReader:
                 self.out.append(Read(axis=axis, do=True, value=value, start=a, end=b, weak=True))
                 self.used.update(range(k + 1))
                 return
-        if len(low) >= 4 and low[-3:] in (["are", "our", "channel"], ["is", "our", "channel"]):
-            tidy = tidy_value(self.cx.utt, cl.tokens[:-3])
-            if tidy:
-                self.out.append(Read("channel", True, tidy[0], tidy[1], tidy[2]))
-        for tail, axis in (
-            ("as the name", "name"),
-            ("is the route in", "channel"),
-            ("are the route in", "channel"),
-        ):
-            words = tail.split()
-            n = len(words)
-            for k in range(1, len(low) - n + 1):
-                if low[k : k + n] == words:
-                    tidy = tidy_value(self.cx.utt, cl.tokens[:k])
-                    if tidy:
-                        self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
-                    return
 
     def relative(self) -> None:
         """ "it costs too much", "churn target too high", "launch sooner", "half that": a move
