@@ -213,3 +213,20 @@ def test_in_an_own_answer_a_dismissal_leaves_out_only_what_an_option_names():
     fork = {"A": "Queue-standing only", "B": "Queue-standing plus resale of the items"}
     got = read_text("A. resale is scalping with extra steps", source="own", fork=fork)
     assert ("exclusion", False, "resale") in [(d.axis, d.do, d.value) for d in got.directions]
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("forget Clifton, go Southville", [("place", True, "Southville")]),
+        (
+            "start with exporters in the West Midlands, not the whole UK",
+            [("audience", True, "exporters"), ("place", True, "the West Midlands")],
+        ),
+        ("our customers are in Ohio", []),  # where others are: a fact, no place to start
+        ("we are in Leeds", [("place", True, "Leeds")]),
+        ("Fine on everything except the price", []),  # the axis itself is nothing to leave out
+    ],
+)
+def test_one_valued_contrasts_facts_and_axis_words_bind_no_extra_direction(text, binds):
+    assert said(text, "rejection") == binds

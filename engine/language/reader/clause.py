@@ -851,6 +851,12 @@ class ClauseReader:
             )
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
             or first in v.lists["axis_words"]
+            or (first in ARTICLES and nxt in v.lists["axis_words"] and len(vt) == 2)  # "the price"
+            or (  # "our customers are in Ohio": where others are, a fact ("we are in Leeds": ours)
+                c.words == ("in",)
+                and lead in ("is", "are", "was", "were")
+                and low[k - 2 : k - 1] not in (["we"], ["i"])
+            )
             or (first != "a" and word_number(low, at, v) is not None)
         )
 

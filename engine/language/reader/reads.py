@@ -510,11 +510,10 @@ def _gives_way(r: Read, found: list[Read]) -> bool:
         and any(x.axis == "tone" for x in others)
     ):
         return True  # "formal but not stuffy": a shade of the tone, nothing to leave out
-    return (
+    return (  # "forget Clifton, go Southville", "not the whole UK": the place named replaces it
         r.axis == "exclusion"
-        and r.weak
-        and r.value[:1].isupper()
-        and any(x.axis == "place" for x in others)
+        and any(x.axis == "place" and x.do for x in others)
+        and ((r.weak and r.value[:1].isupper()) or is_place(parse(r.value).tokens, vocab()))
     )
 
 
