@@ -230,3 +230,17 @@ def test_in_an_own_answer_a_dismissal_leaves_out_only_what_an_option_names():
 )
 def test_one_valued_contrasts_facts_and_axis_words_bind_no_extra_direction(text, binds):
     assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "axis", "value", "words"),
+    [
+        ("NYC only at first", "place", "New York City", "NYC"),
+        ("web dev only", "scope", "web development", "web dev"),
+        ("ICs only", "audience", "individual contributors", "ICs"),
+        ("call it NYC Bagels", "name", "NYC Bagels", "NYC Bagels"),  # a name is kept as spelled
+    ],
+)
+def test_a_short_form_is_spelled_out_and_its_span_stays_the_players_words(text, axis, value, words):
+    (d,) = read_text(text, source="standup").directions
+    assert (d.axis, d.value, text[d.start : d.end]) == (axis, value, words)

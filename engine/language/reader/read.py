@@ -49,6 +49,7 @@ from engine.language.reader.reads import (
     Reading,
     capitalised_words,
     claimish,
+    expanded,
     is_channel,
     is_people,
     is_place,
@@ -169,7 +170,7 @@ def read_text(
             out.parts.append(Part("direction", cl.start, cl.end, words))
         else:
             out.parts.append(_other_part(cx, cl, words))
-    out.directions = settle(found)
+    out.directions = [expanded(r) for r in settle(found)]
     named = [r for r in found if r.axis == "price" and r.do and r.amount is not None]
     if len(named) > 1 and sum(1 for d in out.directions if d.axis == "price") == 1:
         out.notes.append("two prices named: the later one wins")

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.language.reader.figures import currency_in, fmt
-from engine.language.reader.utterance import Clause, Token, Utterance, lemma, parse
+from engine.language.reader.utterance import Clause, Token, Utterance, lemma, parse, tokenize
 from engine.language.reader.vocab import Vocab, vocab
 from worldforge_savedb.records import Record
 
@@ -454,6 +454,30 @@ def is_place(toks: list[Token], v: Vocab) -> bool:
     """A known place among the words, a hyphenated word's parts too ("Bristol-only")."""
     low = [part for t in toks for part in t.low.split("-")]
     return any(v.match(v.places, low, k) for k in range(len(low)))
+
+
+_EXPANDED = ("place", "audience", "channel", "scope", "exclusion")
+
+
+def expanded(r: Read) -> Read:
+    """A value with each short form players write spelled out ("NYC" → "New York City", "web
+    dev" → "web development"; vocab/words.json expansions); a name is kept as spelled."""
+    v = vocab()
+    if r.axis not in _EXPANDED:
+        return r
+    toks = tokenize(r.value)
+    low = [t.low for t in toks]
+    out, k, at = "", 0, 0
+    while k < len(toks):
+        c = v.match(v.expansions, low, k)
+        if c is None:
+            k += 1
+            continue
+        end = k + len(c.words)
+        out += r.value[at : toks[k].start] + str(c.row["value"])
+        at, k = toks[end - 1].end, end
+    r.value = out + r.value[at:] if out else r.value
+    return r
 
 
 def settle(found: list[Read]) -> list[Read]:

@@ -88,6 +88,7 @@ class Vocab(FrozenRecord):
     overclaim: list[Cue]
     complaints: list[Cue]
     include: list[Cue]
+    expansions: list[Cue]
     lists: dict[str, frozenset[str]]
 
     def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
@@ -210,5 +211,6 @@ def vocab() -> Vocab:
         overclaim=_rows("words.json", "overclaim", ()),
         complaints=_rows("words.json", "complaints", ("axis", "value")),
         include=_rows("words.json", "include", ()),
+        expansions=_rows("words.json", "expansions", ("value",)),
         lists=lists,
     )
