@@ -244,3 +244,15 @@ def test_one_valued_contrasts_facts_and_axis_words_bind_no_extra_direction(text,
 def test_a_short_form_is_spelled_out_and_its_span_stays_the_players_words(text, axis, value, words):
     (d,) = read_text(text, source="standup").directions
     assert (d.axis, d.value, text[d.start : d.end]) == (axis, value, words)
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("product labels and nothing else for launch", [("scope", True, "product labels")]),
+        ("invoicing and that's it", [("scope", True, "invoicing")]),
+        ("bars only", [("audience", True, "bars")]),
+    ],
+)
+def test_a_tail_that_means_only_centres_the_work_on_the_noun_phrase_before_it(text, binds):
+    assert said(text) == binds

@@ -987,15 +987,18 @@ class ClauseReader:
         return axis, (value, a, b)
 
     def postfix(self) -> None:
-        """ "Soho first", "bars only", "X are our channel", "X. That's the product"."""
+        """ "Soho first", "bars only", "product labels and nothing else": the noun phrase a tail
+        (vocab/words.json only_tails) centres the work on, on the axis its words give."""
         low, cl, v = self.low, self.cl, self.v
         if self.out:
             return
-        for k, t in enumerate(low):
-            if t in ("only", "first") and k > 0 and not self.used & set(range(k)):
+        tails = [tuple(x.split()) for x in v.lists["only_tails"]]
+        for k in range(1, len(low)):
+            tail = next((x for x in tails if tuple(low[k : k + len(x)]) == x), None)
+            if tail is not None and not self.used & set(range(k)):
                 run = [x for x in cl.tokens[:k] if x.is_word or x.text == "-"]
                 tidy = tidy_value(self.cx.utt, run)
-                nxt = low[k + 1] if k + 1 < len(low) else ""
+                nxt = low[k + len(tail)] if k + len(tail) < len(low) else ""
                 if (
                     not tidy
                     or len(run) > 6
@@ -1011,7 +1014,7 @@ class ClauseReader:
                 if run[0].is_cap and is_place(run[:1], v):
                     value, a, b = run[0].text, run[0].start, run[0].end
                     self.out.append(Read("place", True, value, a, b, weak=True))
-                    self.used.update(range(k + 1))
+                    self.used.update(range(k + len(tail)))
                     return
                 value, a, b = tidy
                 if is_people(run, v):
@@ -1023,7 +1026,7 @@ class ClauseReader:
                 else:
                     axis = "scope"
                 self.out.append(Read(axis=axis, do=True, value=value, start=a, end=b, weak=True))
-                self.used.update(range(k + 1))
+                self.used.update(range(k + len(tail)))
                 return
 
     def relative(self) -> None:

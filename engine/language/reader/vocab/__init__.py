@@ -190,6 +190,7 @@ def vocab() -> Vocab:
             "happens",
             "not_leads",
             "dismissed_by",
+            "only_tails",
         )
     }
     return Vocab(
