@@ -256,3 +256,17 @@ def test_a_short_form_is_spelled_out_and_its_span_stays_the_players_words(text, 
 )
 def test_a_tail_that_means_only_centres_the_work_on_the_noun_phrase_before_it(text, binds):
     assert said(text) == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("we don't do weddings", [("exclusion", False, "weddings")]),  # was: asked, nothing bound
+        ("we won't sell to schools", [("exclusion", False, "schools")]),
+        ("don't offer a free tier", [("exclusion", False, "free tier")]),
+        ("we're not building a CRM for donors", [("exclusion", False, "CRM for donors")]),
+        ("we're not making money", []),  # a complaint, not a thing to leave out
+    ],
+)
+def test_a_refused_verb_of_doing_leaves_its_object_out(text, binds):
+    assert said(text, "rejection") == binds

@@ -78,6 +78,7 @@ _REMOVALS = frozenset(
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
 _NP_PREPOSITIONS = frozenset(("for", "in", "at", "with", "on", "from"))
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
+_REFUSED = {"axis": "exclusion", "do": False}
 _OBJECTS = frozenset(("it", "them", "this", "these"))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
 
@@ -690,11 +691,25 @@ class ClauseReader:
         while k < len(low):
             nxt = None
             if k not in self.used:
-                for c in v.candidates(v.frames, low, k) + self._object_cues(k):
+                for c in v.candidates(v.frames, low, k) + self._object_cues(k) + self._refused(k):
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break
             k = nxt if nxt is not None else k + 1
+
+    def _refused(self, k: int) -> list[Cue]:
+        """A refusing word before a verb of doing or offering leaves its object out ("we're not
+        doing D2C", "we don't offer a free tier", "we won't sell to schools"), one rule over two
+        word lists (vocab/words.json refusing, doing_verbs) instead of a row per pair."""
+        low, lists = self.low, self.v.lists
+        if (
+            k + 2 >= len(low)
+            or low[k] not in lists["refusing"]
+            or low[k + 1] not in lists["doing_verbs"]
+        ):
+            return []
+        to = 1 if low[k + 2] == "to" else 0  # "sell to schools": the people
+        return [Cue(tuple(low[k : k + 2 + to]), _REFUSED)]
 
     def _object_cues(self, k: int) -> list[Cue]:
         """A verb's object pronoun sits inside any cue that goes verb, preposition: "sell it
@@ -747,8 +762,10 @@ class ClauseReader:
             # "don't use Fernando", "never call it X": the cue under a negation refuses its value
             do = False
             axis = axis if axis in ("name", "place", "tone", "price") else "exclusion"
-        if axis == "exclusion":
-            run = self._swap(run)  # "drop Instagram for Pinterest"
+        if axis == "exclusion" and c.row is not _REFUSED:
+            run = self._swap(
+                run
+            )  # "drop Instagram for Pinterest" ("not building X for Y": Y gains)
         items = list_items(self.cx.utt, run, axis, self.v) if axis in LISTED else [(value, a, b)]
         for part, pa, pb in items:
             self.out.append(Read(axis=axis, do=do, value=part, start=pa, end=pb, weak=weak))

@@ -191,6 +191,8 @@ def vocab() -> Vocab:
             "not_leads",
             "dismissed_by",
             "only_tails",
+            "doing_verbs",
+            "refusing",
         )
     }
     return Vocab(
