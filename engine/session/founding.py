@@ -158,12 +158,7 @@ if TYPE_CHECKING:
 #     A venture keeps its books in its founder's currency (USD, GBP, EUR; from the form, the pitch's
 #     money or place, else USD), recorded in the start; every amount is written in it, and a price
 #     the CEO names in it binds ("40 quid a visit" on a pound venture binds £40 a visit).
-# 66: steering readings generalise (engine.language.reader): a verb's object pronoun sits inside a
-#     cue ("sell it at farmers markets"), an added noun phrase ("and the funders") and a bare list
-#     bind on their axis, a dismissed or deferred subject, a refused verb of doing ("we don't do
-#     weddings") and a refused place beside a named one are read, short forms are spelled out
-#     ("NYC"), a competitor is found by its role ("undercut Gousto"), and a price in another
-#     currency no longer refuses the rest of its message.
+# 66: readings generalise (grammar over cue rows); a price in another currency refuses no sibling.
 RULES_VERSION = 66
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
