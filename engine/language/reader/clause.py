@@ -79,6 +79,12 @@ _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
 _NP_PREPOSITIONS = frozenset(("for", "in", "at", "with", "on", "from"))
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _REFUSED = {"axis": "exclusion", "do": False}
+# Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
+_REJECTING = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(w) for w in sorted(vocab().lists["rejections"], key=len, reverse=True))
+    + r")\b"
+)
 _OBJECTS = frozenset(("it", "them", "this", "these"))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
 
@@ -89,6 +95,7 @@ class ClauseReader:
         self.low = cl.low
         self.out: list[Read] = []
         self.used: set[int] = set()
+        self.at = {id(t): x for x, t in enumerate(cl.tokens)}  # a token's index, by identity
 
     def add(self, axis: str, do: bool, i: int, j: int, value: str, **kw: object) -> Read:
         a, b = span_of(self.cl, i, j)
@@ -337,9 +344,9 @@ class ClauseReader:
             return True  # "£149??": the figure alone, questioned
         text_after = " ".join(low[f.j :])
         text_before = " ".join(low[: f.i])
-        if any(
-            re.search(r"\b" + re.escape(w) + r"\b", text_after) for w in self.v.lists["rejections"]
-        ) and not any(t in ("make", "try", "cut", "get") for t in low[: f.i]):
+        if _REJECTING.search(text_after) and not any(
+            t in ("make", "try", "cut", "get") for t in low[: f.i]
+        ):
             return True
         if any(t in ("who", "who's", "nobody") for t in low[: f.i]) and "more" not in low[: f.i]:
             return True
@@ -353,7 +360,7 @@ class ClauseReader:
         """The clause dismisses the figure it names ("is a fantasy", "is robbery", "too")."""
         text = " ".join(self.low)
         return (
-            any(re.search(r"\b" + re.escape(w) + r"\b", text) for w in self.v.lists["rejections"])
+            _REJECTING.search(text) is not None
             or any(t in ("??", "?!") for t in self.low)
             or (self.cl.question and any(t in ("who", "why", "nobody") for t in self.low))
         )
@@ -832,7 +839,7 @@ class ClauseReader:
             if end is None or end == j:
                 return None
             run = cl.tokens[j:end]
-        used_at = next((x for x, t in enumerate(run) if cl.tokens.index(t) in self.used), None)
+        used_at = next((x for x, t in enumerate(run) if self.at[id(t)] in self.used), None)
         if used_at is not None:
             run = run[:used_at]  # "mention a weekly summary email and break even by month 9"
             while run and run[-1].low in ("and", "or", "&"):
@@ -849,7 +856,7 @@ class ClauseReader:
             first in CLAUSE_VERBS and nxt in ("in", "it", "at", "the", "to", "with")
         )
         lead = low[k - 1] if k > 0 else ""
-        at = self.cl.tokens.index(vt[0])
+        at = self.at[id(vt[0])]
         return not (
             first in v.lists["pronouns"]
             or (verb and not c.row.get("until"))
@@ -1195,7 +1202,7 @@ class ClauseReader:
         words = [t for t in self.cl.tokens if t.is_word]
         np = noun_phrase(words, v, limit=4)
         cut = next((x for x, t in enumerate(np) if x and t.low in _NP_PREPOSITIONS), len(np))
-        rest = [t.low for t in words[words.index(np[-1]) + 1 :]] if np else []
+        rest = [t.low for t in self.cl.tokens[self.at[id(np[-1])] + 1 :] if t.is_word] if np else []
         np = np[:cut]  # "Google ads for 'translation' is a bloodbath": the ads
         if (
             self.out
