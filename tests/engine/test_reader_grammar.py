@@ -8,7 +8,7 @@ import pytest
 from engine.errors import InputError
 from engine.language.pitch import read_pitch
 from engine.language.reader import read_text
-from engine.language.reader.vocab import VocabError, _word_list
+from engine.language.reader.vocab import VocabError, _check_example, _word_list
 from engine.language.steering import read_directions
 from engine.session.commands import Reject, RunStage
 from worldforge_textkit.numbers import books
@@ -270,3 +270,24 @@ def test_a_tail_that_means_only_centres_the_work_on_the_noun_phrase_before_it(te
 )
 def test_a_refused_verb_of_doing_leaves_its_object_out(text, binds):
     assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("Concentrate on hospitals", [("audience", True, "hospitals")]),  # was: asked
+        ("narrow it to hospitals", [("audience", True, "hospitals")]),
+        (
+            "Use both the union newsletter and local audiology clinics",  # was: one audience
+            [("channel", True, "union newsletter"), ("audience", True, "local audiology clinics")],
+        ),
+    ],
+)
+def test_the_issues_plain_requests_bind_and_each_listed_item_takes_its_own_kind(text, binds):
+    assert said(text, "rejection") == binds
+
+
+def test_a_rows_example_may_hold_the_verbs_object_pronoun_inside_the_cue():
+    _check_example("frames.json rows[0]", "narrow to", "narrow it to hospitals")
+    with pytest.raises(VocabError):
+        _check_example("frames.json rows[0]", "narrow to", "narrow the list to hospitals")

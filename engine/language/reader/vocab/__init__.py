@@ -40,8 +40,10 @@ def cue_words(phrase: str) -> tuple[str, ...]:
 
 def _check_example(where: str, cue: str, example: str) -> None:
     words, ex = cue_words(cue), cue_words(example)
-    n = len(words)
-    if not any(ex[i : i + n] == words for i in range(len(ex) - n + 1)):
+    said = [words] + [(words[0], o, *words[1:]) for o in ("it", "them") if len(words) > 1]
+    if not any(
+        ex[i : i + len(w)] == w for w in said for i in range(len(ex) - len(w) + 1)
+    ):  # the cue, or a verb's object pronoun inside it ("narrow it to": clause.py reads both)
         raise VocabError(f"{where}: example {example!r} does not hold the cue {cue!r}")
 
 
