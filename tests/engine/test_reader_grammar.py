@@ -291,3 +291,17 @@ def test_a_rows_example_may_hold_the_verbs_object_pronoun_inside_the_cue():
     _check_example("frames.json rows[0]", "narrow to", "narrow it to hospitals")
     with pytest.raises(VocabError):
         _check_example("frames.json rows[0]", "narrow to", "narrow the list to hospitals")
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("Call the van Sharp Sally.", [("name", True, "Sharp Sally")]),  # was: nothing bound
+        ("sell the van at farmers markets", [("channel", True, "farmers markets")]),
+        ("pitch the app to office managers", [("audience", True, "office managers")]),
+        ("call the van", []),
+        ("sell the van at", []),
+    ],
+)
+def test_a_verbs_noun_object_sits_inside_a_cue_like_its_pronoun(text, binds):
+    assert said(text, "rejection") == binds

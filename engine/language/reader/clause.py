@@ -86,6 +86,7 @@ _REJECTING = re.compile(
     + r")\b"
 )
 _OBJECTS = frozenset(("it", "them", "this", "these"))
+_OBJECT_ENDS = frozenset(("at", "to", "through", "via", "in", "on", "for", "as"))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
 
 
@@ -719,18 +720,38 @@ class ClauseReader:
         return [Cue(tuple(low[k : k + 2 + to]), _REFUSED)]
 
     def _object_cues(self, k: int) -> list[Cue]:
-        """A verb's object pronoun sits inside any cue that goes verb, preposition: "sell it
-        at", "pitch them to", "rename it to" read as "sell at", "pitch to", "rename to" (one
-        rule, no row per pronoun)."""
-        low = self.low
-        if k + 2 >= len(low) or low[k + 1] not in _OBJECTS:
+        """A verb's object sits inside any cue that goes verb, preposition or verb, pronoun: "sell
+        it at", "pitch them to", "sell the van at" read as "sell at", "pitch to"; "call the van
+        Sharp Sally" as "call it Sharp Sally" (one rule, no row per object)."""
+        low, cl = self.low, self.cl
+        n = 1 if k + 1 < len(low) and low[k + 1] in _OBJECTS else 0
+        if not n and k + 1 < len(low) and low[k + 1] in ("the", "our", "this", "my"):
+            n = next(  # an article and one or two lowercase words: "the van", "our new app"
+                (
+                    m
+                    for m in (2, 3)
+                    if k + 1 + m < len(low)
+                    and all(t.is_word and not t.is_cap for t in cl.tokens[k + 2 : k + 1 + m])
+                    and (cl.tokens[k + 1 + m].is_cap or low[k + 1 + m] in _OBJECT_ENDS)
+                ),
+                0,
+            )
+        if not n or k + n + 1 >= len(low):
             return []
-        view = low[: k + 1] + low[k + 2 :]
-        return [
-            Cue((c.words[0], low[k + 1], *c.words[1:]), c.row)
-            for c in self.v.candidates(self.v.frames, view, k)
+        obj = tuple(low[k + 1 : k + 1 + n])
+        out = [  # verb, object, preposition
+            Cue((c.words[0], *obj, *c.words[1:]), c.row)
+            for c in self.v.candidates(self.v.frames, low[: k + 1] + low[k + 1 + n :], k)
             if len(c.words) > 1 and c.words[1] not in _OBJECTS
         ]
+        if n > 1:  # verb, noun object, then the value: "call the van Sharp Sally"
+            view = [*low[: k + 1], "it", *low[k + 1 + n :]]
+            out += [
+                Cue((c.words[0], *obj, *c.words[2:]), c.row)
+                for c in self.v.candidates(self.v.frames, view, k)
+                if c.words[1:2] == ("it",)
+            ]
+        return out
 
     def _frame(self, c: Cue, k: int) -> int | None:
         """Read the value one cue at k introduces; the index after it, or None (no value)."""
