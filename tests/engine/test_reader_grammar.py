@@ -305,3 +305,25 @@ def test_a_rows_example_may_hold_the_verbs_object_pronoun_inside_the_cue():
 )
 def test_a_verbs_noun_object_sits_inside_a_cue_like_its_pronoun(text, binds):
     assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("brass and wind players", [("audience", True, "brass and wind players")]),  # was: nothing
+        ("not keen on Instagram", [("exclusion", False, "Instagram")]),
+        ("not a fan of TikTok", [("exclusion", False, "TikTok")]),
+        ("hate Instagram", []),  # was: the channel 'hate Instagram', the opposite
+        ("not sure", []),  # was: leave out 'sure'
+        ("not bad", []),
+    ],
+)
+def test_a_dislike_leaves_its_thing_out_and_never_binds_it(text, binds):
+    assert said(text) == binds
+
+
+def test_a_refusal_of_things_it_does_not_name_is_unread_with_its_reason():
+    got = read_text("aim at brass players. never the classical ones", source="standup")
+    assert [(d.axis, d.value) for d in got.directions] == [("audience", "brass players")]
+    (part,) = [p for p in got.parts if p.kind == "unread"]
+    assert part.reason == "pronoun" and "never the classical ones" in part.teach_back

@@ -83,8 +83,10 @@ def _bare(
         )
     ):
         return []
-    if any(t.low in cx.v.lists["chatter"] for t in words):
-        return []
+    if any(t.low in cx.v.lists["chatter"] for t in words) or (
+        words[0].low in _NEGATIONS and words[1:2] and words[1].low not in ("just", "only")
+    ):
+        return []  # "not keen on Instagram": never a thing to do ("not just vets": vets too)
     tidy = tidy_value(cx.utt, words)
     if tidy is None:
         return []
@@ -110,7 +112,7 @@ def _bare(
     if (
         is_people(words, cx.v)
         and cx.source != "option"
-        and len(words) <= 3
+        and sum(t.low not in ("and", "or") for t in words) <= 3  # "brass and wind players"
         and words[0].low not in _NOT_LEADS
         and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
     ):
@@ -445,6 +447,16 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
         or sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2
     ):
         return Part("commentary", cl.start, cl.end, words)
+    if low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:]):
+        return Part(  # "never the classical ones": left out, but which?
+            "unread",
+            cl.start,
+            cl.end,
+            words,
+            "pronoun",
+            f"“{words}” leaves out something it does not name: say who or what, "
+            "e.g. “not classical players”.",
+        )
     if any(t in CALENDAR for t in low) or "new year" in " ".join(low):
         return Part(
             "unread",

@@ -55,7 +55,7 @@ class Part(Record):
     start: int
     end: int
     words: str
-    reason: str = ""  # for unread: "no_axis", "no_currency", "no_week", "vague"
+    reason: str = ""  # for unread: "no_axis", "no_currency", "no_week", "vague", "pronoun"
     teach_back: str = ""
 
 
