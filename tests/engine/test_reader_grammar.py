@@ -327,3 +327,20 @@ def test_a_refusal_of_things_it_does_not_name_is_unread_with_its_reason():
     assert [(d.axis, d.value) for d in got.directions] == [("audience", "brass players")]
     (part,) = [p for p in got.parts if p.kind == "unread"]
     assert part.reason == "pronoun" and "never the classical ones" in part.teach_back
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        (
+            "we won't go through pharmacies",
+            [("exclusion", False, "pharmacies")],
+        ),  # was: the channel
+        ("no need to try Reddit first", [("exclusion", False, "Reddit")]),  # was: the channel
+        ("please don't pilot at my kids' school in Croydon", [("place", False, "Croydon")]),
+        ("don't just use Instagram", [("channel", True, "Instagram")]),  # additive: kept
+        ("not sure so start in Leeds", [("place", True, "Leeds")]),  # the scope ends at "so"
+    ],
+)
+def test_a_negation_covers_every_cue_after_it_in_its_clause(text, binds):
+    assert said(text, "rejection") == binds

@@ -50,6 +50,12 @@ from engine.language.reader.vocab import Cue, cue_words, vocab
 _FIGURE_FOLLOWERS = vocab().lists["figure_followers"]
 _ASKING = (["can"], ["could"], ["shall"], ["should"], ["must"], ["let"], ["will"])
 _NEG_LEADS = frozenset(("don't", "dont", "never", "not", "stop", "do"))
+_SCOPE_ENDS = frozenset(
+    ("just", "only", "that", "who", "which", "so", "but", "and", "then", "because", "if", "or")
+)
+_NEG_SCOPE = frozenset(
+    ("don't", "dont", "never", "not", "stop", "won't", "wont", "shouldn't", "mustn't", "needn't")
+)
 _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
@@ -786,8 +792,9 @@ class ClauseReader:
             end = j + len(run) + (1 if c.row.get("until") else 0)
             self.used.update(range(k, end))  # a double negative keeps what it names: no binding
             return end
-        if do and lead in _NEG_LEADS and lead != "do" and axis != "exclusion":
-            # "don't use Fernando", "never call it X": the cue under a negation refuses its value
+        if do and self._negated(k) and axis != "exclusion":
+            # "don't use Fernando", "we won't go through pharmacies", "no need to try Reddit":
+            # the cue under a negation refuses its value
             do = False
             axis = axis if axis in ("name", "place", "tone", "price") else "exclusion"
         if axis == "exclusion" and c.row is not _REFUSED:
@@ -803,6 +810,22 @@ class ClauseReader:
         end = j + len(run) + (1 if c.row.get("until") else 0)
         self.used.update(range(k, end))
         return end
+
+    def _negated(self, k: int) -> bool:
+        """Whether a negation's scope covers the cue at k: a refusing word before it in the
+        clause ("don't", "we won't", "please never", "no need to … pilot at … in Croydon"),
+        unless a word between ends its scope ("not sure so start in Leeds") or makes it additive
+        ("don't just use Instagram")."""
+        before = self.low[:k]
+        at = max(
+            (
+                x
+                for x, w in enumerate(before)
+                if w in _NEG_SCOPE or before[x : x + 2] == ["no", "need"]
+            ),
+            default=None,
+        )
+        return at is not None and not _SCOPE_ENDS & set(before[at:])
 
     def _antecedent(self, c: Cue, end: int) -> int | None:
         """ "Grandparents buying a present. Write it for them.", "the IT setup checklist is the
