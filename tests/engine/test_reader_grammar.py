@@ -3,6 +3,10 @@ object pronoun inside a cue, a list's members, a clause that only adds to the on
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from engine.errors import InputError
@@ -12,6 +16,8 @@ from engine.language.reader.vocab import VocabError, _check_example, _word_list
 from engine.language.steering import read_directions
 from engine.session.commands import Reject, RunStage
 from worldforge_textkit.numbers import books
+
+FRAMES = Path(__file__).parents[2] / "engine" / "language" / "reader" / "vocab" / "frames.json"
 
 
 def said(text: str, source: str = "standup") -> list[tuple[str, bool, str]]:
@@ -344,3 +350,26 @@ def test_a_refusal_of_things_it_does_not_name_is_unread_with_its_reason():
 )
 def test_a_negation_covers_every_cue_after_it_in_its_clause(text, binds):
     assert said(text, "rejection") == binds
+
+
+def test_no_frame_rows_example_negated_binds_its_value_as_a_thing_to_do():
+    """Every row that introduces a value to do, its own example negated five ways: the value is
+    never bound as a thing to do (142 of them were, before one negation scope covered the
+    clause). Only the clause the cue sits in is checked ("…, then clinics" is a clause of its own)."""
+    rows = json.loads((FRAMES).read_text(encoding="utf-8"))["rows"]
+    wrong = []
+    for row in rows:
+        if not row["do"] or row["axis"] == "competitor":
+            continue
+        at = row["example"].lower().find(row["cue"].lower())
+        if at < 0:
+            continue
+        clause = re.split(r"[,.;!?]", row["example"][at:])[0]
+        tail = clause[len(row["cue"]) :].strip(" '\"").lower()
+        for neg in ("don't ", "never ", "we won't ", "please don't ", "no need to "):
+            text = row["example"][:at] + neg + clause
+            for d in read_text(text, source="rejection").directions:
+                named = d.axis not in ("tone", "price", "timeline", "number") and d.value
+                if d.do and named and d.value.lower() in tail:
+                    wrong.append((text, d.axis, d.value))
+    assert wrong == []

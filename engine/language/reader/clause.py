@@ -797,7 +797,7 @@ class ClauseReader:
             # the cue under a negation refuses its value
             do = False
             axis = axis if axis in ("name", "place", "tone", "price") else "exclusion"
-        if axis == "exclusion" and c.row is not _REFUSED:
+        if axis == "exclusion" and c.row is not _REFUSED and c.words not in _NEGATING:
             run = self._swap(
                 run
             )  # "drop Instagram for Pinterest" ("not building X for Y": Y gains)
