@@ -82,6 +82,8 @@ CUSTOMER_COPY: dict[str, tuple[str, ...]] = {
 INTERNAL_PHRASES: tuple[str, ...] = tuple(_DATA["internal_phrases"])
 # The slots a competitor's name never lands in (it takes its own slot, `competitor`).
 COMPETITOR_SLOTS: tuple[str, ...] = tuple(_DATA["competitor_slots"])
+# What a competitor does, said after its name ("Petal Express ignores", "Gousto charges").
+COMPETITOR_AFTER: tuple[str, ...] = tuple(_DATA["competitor_after"])
 _NAME = r"(?P<name>[A-Z][\w&'.-]*(?:\s+(?:of\s+|the\s+|&\s+)?[A-Z][\w&'.-]*)*)"
 _ALT = "|".join  # the cue words as alternatives, longest first
 _AFTER = re.compile(

@@ -94,7 +94,8 @@ _MAX_CUSTOMER_WORDS = 8
 _MAX_READ = 600  # characters of a pitch read (the longest labelled pitch has about 350)
 _RELATIVE = frozenset(["who", "that", "qui", "que", "die", "der"])
 _SUBJECTS = frozenset(["we", "i", "that", "which", "who", "to", "will", "can"])
-_STOPS = frozenset(",;:.!?()—–")
+_STOPS = frozenset(",;:.!?()—–-")  # "-" alone is a dash (a hyphen stays inside its word)
+_NOT = frozenset(["not", "no", "never", "without", "isn't", "aren't", "pas", "kein", "keine"])
 
 
 def _language(toks: list[Token]) -> str:
@@ -568,6 +569,18 @@ def _best(
     return best
 
 
+def _affirmed(text: str) -> list[str]:
+    """The pitch's words outside a negation's scope: "sharpening, not repairs" is about
+    sharpening (a "not"/"no"/"without" runs to the clause's end)."""
+    out: list[str] = []
+    negated = False
+    for t in _tokens(text):
+        negated = (negated or t.low in _NOT) and t.text not in _STOPS
+        if t.is_word and not negated:
+            out.append(t.low)
+    return out
+
+
 def unmarked(pitch: str) -> str:
     """The pitch as read: markup tags and escapes gone, then `worldforge_textkit.clean` (stored as typed)."""
     pitch = re.sub(
@@ -618,7 +631,7 @@ def _read_pitch(pitch: str) -> PitchReading:
     customer, said = got["customer"], got["said"]
     found = bool(customer)
     core = _QUALIFIER.split(offering, maxsplit=1)[0]  # "wedding flowers" of "… on a budget"
-    world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), words(text))
+    world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), _affirmed(text))
     trade = (
         _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))
         if found

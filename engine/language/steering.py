@@ -241,8 +241,11 @@ def from_reading(
             continue
         d = _direction(r, base, out)
         if d is None:
-            if r.axis == "number" and r.key == "customers" and r.end > r.start:
-                out.unread.append(reading.text[r.start : r.end])  # no customer target to hold
+            if r.end > r.start and (
+                (r.axis == "number" and r.key == "customers")  # no customer target to hold
+                or (r.axis == "price" and r.do and r.currency not in (None, currency().symbol))
+            ):
+                out.unread.append(reading.text[r.start : r.end])
             continue
         d.source, d.stage, d.said = source, stage, quoted
         d.value = clip(d.value, MAX_VALUE)
@@ -266,6 +269,8 @@ def from_reading(
         )
     if len(out.directions) > 1:  # "Too broad. Price it at $12 a meal": the named change binds
         out.directions = [d for d in out.directions if d.value != CORE_SCOPE] or out.directions
+    if out.in_books and out.directions:  # a price in another currency stands alone: it is
+        out.unclear.remove("price_amount")  # unread (said so), and the rest of the words bind
     if reading.ask_why == "price_amount":
         out.unclear.append("price_amount")
     out.directions = slotted(out.directions)  # a competitor is its own slot, never the audience

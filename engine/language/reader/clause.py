@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from engine.language.composition import COMPETITOR_AFTER
 from engine.language.directions import GENERIC_CLAIM
 from engine.language.reader.figures import NUM, Fig, figures_of, fmt, number_of, word_number
 from engine.language.reader.reads import (
@@ -36,49 +37,25 @@ from engine.language.reader.reads import (
     is_place,
     list_items,
     name_value,
+    noun_phrase,
     opening_phrase,
     quoted_spans,
     span_of,
     tidy_value,
     value_run,
 )
-from engine.language.reader.utterance import Clause, Token
-from engine.language.reader.vocab import Cue
+from engine.language.reader.utterance import Clause, Token, tokenize
+from engine.language.reader.vocab import Cue, cue_words, vocab
 
-_FIGURE_FOLLOWERS = frozenset(
-    [
-        "a",
-        "an",
-        "per",
-        "or",
-        "and",
-        "to",
-        "cac",
-        "mrr",
-        "burn",
-        "churn",
-        "max",
-        "tops",
-        "maximum",
-        "k",
-        "month",
-        "year",
-        "week",
-        "mo",
-        "is",
-        "was",
-        "in",
-        "by",
-        "for",
-        "at",
-        "on",
-        "with",
-        "of",
-        "if",
-    ]
-)
+_FIGURE_FOLLOWERS = vocab().lists["figure_followers"]
 _ASKING = (["can"], ["could"], ["shall"], ["should"], ["must"], ["let"], ["will"])
 _NEG_LEADS = frozenset(("don't", "dont", "never", "not", "stop", "do"))
+_SCOPE_ENDS = frozenset(
+    ("just", "only", "that", "who", "which", "so", "but", "and", "then", "because", "if", "or")
+)
+_NEG_SCOPE = frozenset(
+    ("don't", "dont", "never", "not", "stop", "won't", "wont", "shouldn't", "mustn't", "needn't")
+)
 _REACH_CUES = frozenset(
     ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
 )
@@ -97,35 +74,7 @@ _SET_AGAINST = (["rather", "than"], ["instead", "of"], ["not", "at"])
 # A count of weeks said as a move ("two weeks earlier"): no launch week of its own.
 _MOVES = {"earlier": "earlier", "sooner": "earlier", "later": "later", "ahead": "earlier"}
 # A week said of something else happening (its verb), unless the clause names our launch.
-_HAPPENS = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "start",
-        "starts",
-        "begin",
-        "begins",
-        "end",
-        "ends",
-        "finish",
-        "finishes",
-        "fall",
-        "falls",
-        "happen",
-        "happens",
-        "run",
-        "runs",
-        "close",
-        "closes",
-        "open",
-        "opens",
-        "kick",
-        "kicks",
-        "break",
-        "breaks",
-    ]
-)
+_HAPPENS = vocab().lists["happens"]
 _LAUNCH_WORDS = frozenset(("launch", "launching", "ship", "shipping", "live", "release", "we"))
 _OUR_SIDE = frozenset(("we", "we'll", "we're", "i", "i'd", "let's", "lets", "our", "my"))
 # Verbs that take a thing out: under a negation they keep it ("never drop X").
@@ -133,6 +82,17 @@ _REMOVALS = frozenset(
     ("drop", "cut", "remove", "lose", "exclude", "skip", "ditch", "forget", "leave", "scrap")
 )
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
+_NP_PREPOSITIONS = frozenset(("for", "in", "at", "with", "on", "from"))
+_RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
+_REFUSED = {"axis": "exclusion", "do": False}
+# Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
+_REJECTING = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(w) for w in sorted(vocab().lists["rejections"], key=len, reverse=True))
+    + r")\b"
+)
+_OBJECTS = frozenset(("it", "them", "this", "these"))
+_OBJECT_ENDS = frozenset(("at", "to", "through", "via", "in", "on", "for", "as"))
 _FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
 
 
@@ -142,6 +102,7 @@ class ClauseReader:
         self.low = cl.low
         self.out: list[Read] = []
         self.used: set[int] = set()
+        self.at = {id(t): x for x, t in enumerate(cl.tokens)}  # a token's index, by identity
 
     def add(self, axis: str, do: bool, i: int, j: int, value: str, **kw: object) -> Read:
         a, b = span_of(self.cl, i, j)
@@ -390,9 +351,9 @@ class ClauseReader:
             return True  # "£149??": the figure alone, questioned
         text_after = " ".join(low[f.j :])
         text_before = " ".join(low[: f.i])
-        if any(
-            re.search(r"\b" + re.escape(w) + r"\b", text_after) for w in self.v.lists["rejections"]
-        ) and not any(t in ("make", "try", "cut", "get") for t in low[: f.i]):
+        if _REJECTING.search(text_after) and not any(
+            t in ("make", "try", "cut", "get") for t in low[: f.i]
+        ):
             return True
         if any(t in ("who", "who's", "nobody") for t in low[: f.i]) and "more" not in low[: f.i]:
             return True
@@ -735,11 +696,59 @@ class ClauseReader:
         while k < len(low):
             nxt = None
             if k not in self.used:
-                for c in v.candidates(v.frames, low, k):
+                for c in v.candidates(v.frames, low, k) + self._object_cues(k) + self._refused(k):
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break
             k = nxt if nxt is not None else k + 1
+
+    def _refused(self, k: int) -> list[Cue]:
+        """A refusing word before a verb of doing or offering leaves its object out ("we're not
+        doing D2C", "we don't offer a free tier", "we won't sell to schools"), one rule over two
+        word lists (vocab/words.json refusing, doing_verbs) instead of a row per pair."""
+        low, lists = self.low, self.v.lists
+        if (
+            k + 2 >= len(low)
+            or low[k] not in lists["refusing"]
+            or low[k + 1] not in lists["doing_verbs"]
+        ):
+            return []
+        to = 1 if low[k + 2] == "to" else 0  # "sell to schools": the people
+        return [Cue(tuple(low[k : k + 2 + to]), _REFUSED)]
+
+    def _object_cues(self, k: int) -> list[Cue]:
+        """A verb's object sits inside any cue that goes verb, preposition or verb, pronoun: "sell
+        it at", "pitch them to", "sell the van at" read as "sell at", "pitch to"; "call the van
+        Sharp Sally" as "call it Sharp Sally" (one rule, no row per object)."""
+        low, cl = self.low, self.cl
+        n = 1 if k + 1 < len(low) and low[k + 1] in _OBJECTS else 0
+        if not n and k + 1 < len(low) and low[k + 1] in ("the", "our", "this", "my"):
+            n = next(  # an article and one or two lowercase words: "the van", "our new app"
+                (
+                    m
+                    for m in (2, 3)
+                    if k + 1 + m < len(low)
+                    and all(t.is_word and not t.is_cap for t in cl.tokens[k + 2 : k + 1 + m])
+                    and (cl.tokens[k + 1 + m].is_cap or low[k + 1 + m] in _OBJECT_ENDS)
+                ),
+                0,
+            )
+        if not n or k + n + 1 >= len(low):
+            return []
+        obj = tuple(low[k + 1 : k + 1 + n])
+        out = [  # verb, object, preposition
+            Cue((c.words[0], *obj, *c.words[1:]), c.row)
+            for c in self.v.candidates(self.v.frames, low[: k + 1] + low[k + 1 + n :], k)
+            if len(c.words) > 1 and c.words[1] not in _OBJECTS
+        ]
+        if n > 1:  # verb, noun object, then the value: "call the van Sharp Sally"
+            view = [*low[: k + 1], "it", *low[k + 1 + n :]]
+            out += [
+                Cue((c.words[0], *obj, *c.words[2:]), c.row)
+                for c in self.v.candidates(self.v.frames, view, k)
+                if c.words[1:2] == ("it",)
+            ]
+        return out
 
     def _frame(self, c: Cue, k: int) -> int | None:
         """Read the value one cue at k introduces; the index after it, or None (no value)."""
@@ -774,18 +783,40 @@ class ClauseReader:
             end = j + len(run) + (1 if c.row.get("until") else 0)
             self.used.update(range(k, end))  # a double negative keeps what it names: no binding
             return end
-        if do and lead in _NEG_LEADS and lead != "do" and axis != "exclusion":
-            # "don't use Fernando", "never call it X": the cue under a negation refuses its value
+        if do and self._negated(k) and axis != "exclusion":
+            # "don't use Fernando", "we won't go through pharmacies", "no need to try Reddit":
+            # the cue under a negation refuses its value
             do = False
             axis = axis if axis in ("name", "place", "tone", "price") else "exclusion"
-        if axis == "exclusion":
-            run = self._swap(run)  # "drop Instagram for Pinterest"
+        if axis == "exclusion" and c.row is not _REFUSED and c.words not in _NEGATING:
+            run = self._swap(
+                run
+            )  # "drop Instagram for Pinterest" ("not building X for Y": Y gains)
         items = list_items(self.cx.utt, run, axis, self.v) if axis in LISTED else [(value, a, b)]
         for part, pa, pb in items:
-            self.out.append(Read(axis=axis, do=do, value=part, start=pa, end=pb, weak=weak))
+            own = axis  # "use the union newsletter and local clinics": each item its own kind
+            if c.row.get("kind") and do and len(items) > 1:
+                own = self._value_kind([t for t in run if pa <= t.start < pb]) or axis
+            self.out.append(Read(axis=own, do=do, value=part, start=pa, end=pb, weak=weak))
         end = j + len(run) + (1 if c.row.get("until") else 0)
         self.used.update(range(k, end))
         return end
+
+    def _negated(self, k: int) -> bool:
+        """Whether a negation's scope covers the cue at k: a refusing word before it in the
+        clause ("don't", "we won't", "please never", "no need to … pilot at … in Croydon"),
+        unless a word between ends its scope ("not sure so start in Leeds") or makes it additive
+        ("don't just use Instagram")."""
+        before = self.low[:k]
+        at = max(
+            (
+                x
+                for x, w in enumerate(before)
+                if w in _NEG_SCOPE or before[x : x + 2] == ["no", "need"]
+            ),
+            default=None,
+        )
+        return at is not None and not _SCOPE_ENDS & set(before[at:])
 
     def _antecedent(self, c: Cue, end: int) -> int | None:
         """ "Grandparents buying a present. Write it for them.", "the IT setup checklist is the
@@ -846,7 +877,7 @@ class ClauseReader:
             if end is None or end == j:
                 return None
             run = cl.tokens[j:end]
-        used_at = next((x for x, t in enumerate(run) if cl.tokens.index(t) in self.used), None)
+        used_at = next((x for x, t in enumerate(run) if self.at[id(t)] in self.used), None)
         if used_at is not None:
             run = run[:used_at]  # "mention a weekly summary email and break even by month 9"
             while run and run[-1].low in ("and", "or", "&"):
@@ -863,7 +894,7 @@ class ClauseReader:
             first in CLAUSE_VERBS and nxt in ("in", "it", "at", "the", "to", "with")
         )
         lead = low[k - 1] if k > 0 else ""
-        at = self.cl.tokens.index(vt[0])
+        at = self.at[id(vt[0])]
         return not (
             first in v.lists["pronouns"]
             or (verb and not c.row.get("until"))
@@ -882,6 +913,12 @@ class ClauseReader:
             )
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
             or first in v.lists["axis_words"]
+            or (first in ARTICLES and nxt in v.lists["axis_words"] and len(vt) == 2)  # "the price"
+            or (  # "our customers are in Ohio": where others are, a fact ("we are in Leeds": ours)
+                c.words == ("in",)
+                and lead in ("is", "are", "was", "were")
+                and low[k - 2 : k - 1] not in (["we"], ["i"])
+            )
             or (first != "a" and word_number(low, at, v) is not None)
         )
 
@@ -955,12 +992,10 @@ class ClauseReader:
 
     def _scope_axis(self, c: Cue, vt: list[Token]) -> str:
         """What "just X" / "focus on X" centres on: people, a channel, a place or the scope."""
+        kind = self._value_kind(vt)  # a known channel first: "the Telegram groups" reach people
+        if kind in ("channel", "audience"):
+            return kind
         v = self.v
-        value = " ".join(t.text for t in vt)
-        if is_people(vt, v):
-            return "audience"
-        if is_channel(value, v):
-            return "channel"
         if (
             capitalised_words(vt)
             and len(vt) <= 3
@@ -994,6 +1029,9 @@ class ClauseReader:
                 return axis, qt  # "drop the 'guaranteed' line": the claim is the quote
         if axis == "name":
             return axis, (name_value(cl, j, run) or value, a, b)
+        if axis == "competitor":  # "undercut Gousto on the first box": the name only
+            rival = cap_run(run, v)
+            return (axis, (rival, a, a + len(rival))) if rival and not is_place(vt, v) else None
         if axis == "place" and not quoted:
             place = cap_run(run, v)
             if place is None or any(t.low in CALENDAR for t in vt):
@@ -1011,15 +1049,18 @@ class ClauseReader:
         return axis, (value, a, b)
 
     def postfix(self) -> None:
-        """ "Soho first", "bars only", "X are our channel", "X. That's the product"."""
+        """ "Soho first", "bars only", "product labels and nothing else": the noun phrase a tail
+        (vocab/words.json only_tails) centres the work on, on the axis its words give."""
         low, cl, v = self.low, self.cl, self.v
         if self.out:
             return
-        for k, t in enumerate(low):
-            if t in ("only", "first") and k > 0 and not self.used & set(range(k)):
+        tails = [tuple(x.split()) for x in v.lists["only_tails"]]
+        for k in range(1, len(low)):
+            tail = next((x for x in tails if tuple(low[k : k + len(x)]) == x), None)
+            if tail is not None and not self.used & set(range(k)):
                 run = [x for x in cl.tokens[:k] if x.is_word or x.text == "-"]
                 tidy = tidy_value(self.cx.utt, run)
-                nxt = low[k + 1] if k + 1 < len(low) else ""
+                nxt = low[k + len(tail)] if k + len(tail) < len(low) else ""
                 if (
                     not tidy
                     or len(run) > 6
@@ -1035,7 +1076,7 @@ class ClauseReader:
                 if run[0].is_cap and is_place(run[:1], v):
                     value, a, b = run[0].text, run[0].start, run[0].end
                     self.out.append(Read("place", True, value, a, b, weak=True))
-                    self.used.update(range(k + 1))
+                    self.used.update(range(k + len(tail)))
                     return
                 value, a, b = tidy
                 if is_people(run, v):
@@ -1047,25 +1088,8 @@ class ClauseReader:
                 else:
                     axis = "scope"
                 self.out.append(Read(axis=axis, do=True, value=value, start=a, end=b, weak=True))
-                self.used.update(range(k + 1))
+                self.used.update(range(k + len(tail)))
                 return
-        if len(low) >= 4 and low[-3:] in (["are", "our", "channel"], ["is", "our", "channel"]):
-            tidy = tidy_value(self.cx.utt, cl.tokens[:-3])
-            if tidy:
-                self.out.append(Read("channel", True, tidy[0], tidy[1], tidy[2]))
-        for tail, axis in (
-            ("as the name", "name"),
-            ("is the route in", "channel"),
-            ("are the route in", "channel"),
-        ):
-            words = tail.split()
-            n = len(words)
-            for k in range(1, len(low) - n + 1):
-                if low[k : k + n] == words:
-                    tidy = tidy_value(self.cx.utt, cl.tokens[:k])
-                    if tidy:
-                        self.out.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
-                    return
 
     def relative(self) -> None:
         """ "it costs too much", "churn target too high", "launch sooner", "half that": a move
@@ -1185,7 +1209,66 @@ class ClauseReader:
                 self.add("claim", False, k, k + len(c.words), GENERIC_CLAIM)
                 return
 
+    def rival(self) -> None:
+        """A proper name as the subject of what a competitor does ("Gousto charges £30",
+        "Petal Express already sells to florists", "Rover ignores groomers"): the competitor's
+        own slot, never the audience or the venture's place."""
+        toks, low, v = self.cl.tokens, self.low, self.v
+        k = 0
+        while k < len(toks) and toks[k].is_word and (toks[k].is_cap or (k and low[k] == "&")):
+            k += 1
+        m = k
+        while m < len(low) and low[m] in v.lists["adverbs"] | {"already", "still"}:
+            m += 1
+        does = next((c for c in _RIVAL_DOES if tuple(low[m : m + len(c)]) == c), None)
+        if (
+            k == 0
+            or does is None
+            or low[0] in SUBJECTS
+            or low[0] in v.lists["pronouns"]
+            or is_place(toks[:k], v)
+            or low[m + len(does) : m + len(does) + 1] in (["are"], ["is"])  # "Shipping charges are"
+        ):
+            return
+        self.add("competitor", True, 0, k, " ".join(t.text for t in toks[:k]))
+
+    def dismissed(self) -> None:
+        """ "payroll is someone else's problem", "resale is scalping", "supermarkets can wait":
+        the thing a clause dismisses or defers, named as its subject, is left out (a known
+        place is refused on its own axis)."""
+        v = self.v
+        words = [t for t in self.cl.tokens if t.is_word]
+        np = noun_phrase(words, v, limit=4)
+        cut = next((x for x, t in enumerate(np) if x and t.low in _NP_PREPOSITIONS), len(np))
+        rest = [t.low for t in self.cl.tokens[self.at[id(np[-1])] + 1 :] if t.is_word] if np else []
+        np = np[:cut]  # "Google ads for 'translation' is a bloodbath": the ads
+        if (
+            self.out
+            or not np
+            or any(t.low in v.lists["axis_words"] for t in np)
+            or (self.cx.fork and not self._in_an_option(np))  # a reason for the pick
+        ):
+            return
+        while rest[:1] and rest[0] in ("is", "are", "gets", "just", "really", "honestly"):
+            rest = rest[1:]
+        said = " ".join(rest)
+        tidy = tidy_value(self.cx.utt, np)
+        if tidy is None or not any(
+            said == d or said.startswith(d + " ") for d in v.lists["dismissed_by"]
+        ):
+            return
+        place = capitalised_words(np) and is_place(np, v)
+        self.out.append(Read("place" if place else "exclusion", False, *tidy))
+
+    def _in_an_option(self, np: list[Token]) -> bool:
+        """Whether a fork option's words name the thing ("resale" in "… plus resale")."""
+        said = {t.lemma for t in np}
+        return any(
+            said & {t.lemma for t in tokenize(o.lower())} for o in (self.cx.fork or {}).values()
+        )
+
     def read(self) -> list[Read]:
+        self.rival()
         self.free()
         self.figures()
         self.weeks()
@@ -1195,4 +1278,5 @@ class ClauseReader:
         self.relative()
         self.overclaims()
         self.complaints()
+        self.dismissed()
         return self.out

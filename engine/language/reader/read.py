@@ -34,9 +34,11 @@ from engine.language.reader.clause import ClauseReader
 from engine.language.reader.figures import NUM
 from engine.language.reader.fork import own_answer
 from engine.language.reader.reads import (
+    ARTICLES,
     CALENDAR,
     CLAUSE_VERBS,
     IMPERATIVE_CUES,
+    NOT_VALUES,
     QUOTES,
     REASON_STARTS,
     SUBJECTS,
@@ -47,9 +49,11 @@ from engine.language.reader.reads import (
     Reading,
     capitalised_words,
     claimish,
+    expanded,
     is_channel,
     is_people,
     is_place,
+    list_items,
     opening_phrase,
     quoted_spans,
     settle,
@@ -58,33 +62,7 @@ from engine.language.reader.reads import (
 from engine.language.reader.utterance import Clause, Token, parse
 from engine.language.reader.vocab import vocab
 
-_NOT_LEADS = frozenset(
-    [
-        "even",
-        "for",
-        "like",
-        "with",
-        "by",
-        "to",
-        "at",
-        "in",
-        "on",
-        "of",
-        "from",
-        "about",
-        "than",
-        "as",
-        "so",
-        "lots",
-        "most",
-        "some",
-        "many",
-        "fewer",
-        "more",
-        "both",
-        "all",
-    ]
-)
+_NOT_LEADS = vocab().lists["not_leads"]
 
 
 def _bare(
@@ -105,8 +83,10 @@ def _bare(
         )
     ):
         return []
-    if any(t.low in cx.v.lists["chatter"] for t in words):
-        return []
+    if any(t.low in cx.v.lists["chatter"] for t in words) or (
+        words[0].low in _NEGATIONS and words[1:2] and words[1].low not in ("just", "only")
+    ):
+        return []  # "not keen on Instagram": never a thing to do ("not just vets": vets too)
     tidy = tidy_value(cx.utt, words)
     if tidy is None:
         return []
@@ -121,8 +101,10 @@ def _bare(
     said = [r for r in prior + found if r.do and r.axis in ("name", "place")]
     if changed and said and (words[0].is_cap or toks[0].text in QUOTES):
         return [Read(said[-1].axis, True, value, a, b)]  # the change of mind replaces it
-    if is_channel(value, cx.v):
-        return [Read("channel", True, value, a, b, weak=True)]
+    if is_channel(value, cx.v):  # "RSPB shop or garden centres": each its own
+        return [
+            Read("channel", True, *x, weak=True) for x in list_items(cx.utt, words, "channel", cx.v)
+        ]
     if ("place" in refused or is_place(words, cx.v)) and capitalised_words(words):
         return [Read("place", True, value, a, b)]
     if "name" in refused and words[0].is_cap:
@@ -130,11 +112,14 @@ def _bare(
     if (
         is_people(words, cx.v)
         and cx.source != "option"
-        and len(words) <= 3
+        and sum(t.low not in ("and", "or") for t in words) <= 3  # "brass and wind players"
         and words[0].low not in _NOT_LEADS
         and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
     ):
-        return [Read("audience", True, value, a, b, weak=True)]
+        return [
+            Read("audience", True, *x, weak=True)
+            for x in list_items(cx.utt, words, "audience", cx.v)
+        ]
     if len(words) == 1 and re.match(r"^[A-Z][a-z]+[A-Z]\w+$", words[0].text):
         return [Read("name", True, value, a, b)]
     return []
@@ -176,8 +161,9 @@ def read_text(
         per.append(got)
         found.extend(got)
     _answered(cx, utt.clauses, per)
-    _described(utt.clauses, per)
+    _described(cx, utt.clauses, per)
     _contrast(cx, utt.clauses, per)
+    _added(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
     found = [r for got in per for r in got]
     for cl, got in zip(utt.clauses, per, strict=True):
@@ -186,7 +172,7 @@ def read_text(
             out.parts.append(Part("direction", cl.start, cl.end, words))
         else:
             out.parts.append(_other_part(cx, cl, words))
-    out.directions = settle(found)
+    out.directions = [expanded(r) for r in settle(found)]
     named = [r for r in found if r.axis == "price" and r.do and r.amount is not None]
     if len(named) > 1 and sum(1 for d in out.directions if d.axis == "price") == 1:
         out.notes.append("two prices named: the later one wins")
@@ -221,12 +207,14 @@ def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
 _DESCRIBING = frozenset(("it's", "its", "it", "we're", "this", "that's", "they're", "we"))
 
 
-def _described(clauses: list[Clause], per: list[list[Read]]) -> None:
+def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
     """ "It's a fun night out, not a West End show": a "not X" beside a clause that says what
-    the venture is (and binds nothing) describes it; it leaves nothing out."""
+    kind of thing the venture is ("a …", and binds nothing) describes it; it leaves nothing out.
+    "its sharpening, not repairs" names what it does instead (no article): the contrast binds,
+    the bare words as its scope and the other thing left out."""
     for n in range(1, len(clauses)):
         low, before = clauses[n].low, clauses[n - 1].low
-        if (
+        if not (
             low[:1] == ["not"]
             and before[:1]
             and before[0] in _DESCRIBING
@@ -234,7 +222,54 @@ def _described(clauses: list[Clause], per: list[list[Read]]) -> None:
             and per[n]
             and all(r.axis == "exclusion" and r.weak for r in per[n])
         ):
+            continue
+        words = [t for t in clauses[n - 1].tokens[1:] if t.is_word and t.low != "only"]
+        tidy = tidy_value(cx.utt, words) if 0 < len(words) <= 4 else None
+        if tidy is None or words[0].low in ("a", "an"):
             per[n] = []
+            continue
+        per[n - 1].append(Read("scope", True, *tidy))
+        per[n][0].weak = False  # set against the scope: it is left out, whatever its kind
+
+
+_ADDING = frozenset(("and", "or", "plus", "also", "nor"))
+_ADDED_ENDS = frozenset(("too", "also", "as", "i", "please", "pls", "though", "then"))
+_NEGATIONS = frozenset(("no", "not", "nothing", "never", "none"))  # "and no X": a clause of its own
+_ADDS_TO = ("audience", "channel", "exclusion", "claim", "scope")
+
+
+def _added(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+    """ "aim at grooms. and maids of honour too", "it's the employers, and the funders",
+    "avoid the word 'synergy'. and 'leverage'": a clause that only adds a noun phrase ("and …",
+    up to "too") adds it to what the clause before it named, on that axis, do or don't."""
+    v = cx.v
+    for n in range(1, len(clauses)):
+        toks = clauses[n].tokens
+        if per[n] or not per[n - 1] or toks[0].low not in _ADDING:
+            continue
+        last = next((r for r in reversed(per[n - 1]) if r.axis in _ADDS_TO), None)
+        words: list[Token] = []
+        for t in toks[1:]:
+            if t.low in _ADDED_ENDS:
+                break
+            if t.is_word and (words or t.low not in ARTICLES):
+                words.append(t)
+        if (
+            last is None
+            or not 0 < len(words) <= 5
+            or words[0].low in NOT_VALUES | _NEGATIONS
+            or any(
+                t.low in VERBISH or t.low in v.lists["verbs"] or t.low in CLAUSE_VERBS
+                for t in words
+            )
+            or words[0].low in REASON_STARTS
+            or words[0].low in SUBJECTS
+            or words[0].low in v.lists["pronouns"]
+        ):
+            continue
+        tidy = tidy_value(cx.utt, words)
+        if tidy is not None:
+            per[n].append(Read(last.axis, last.do, *tidy))
 
 
 def _bound_after(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -324,7 +359,11 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 ),
                 r.start,
             )
-            head = [t for t in cl.tokens if t.end <= neg_at and t.is_word]
+            head = [
+                t
+                for t in cl.tokens
+                if t.end <= neg_at and t.is_word and t.low not in v.lists["adverbs"]
+            ]  # "…, definitely not the DIY crowd": the adverb is no thing set against it
             if head and (head[0].low in REASON_STARTS or head[0].low in SUBJECTS):
                 head = []
             target: list[Token] = []
@@ -375,7 +414,7 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 if target is head
                 else per[n - 1 if n > 0 and target[0].start < cl.start else n + 1]
             )
-            home.append(Read(axis, True, tidy[0], tidy[1], tidy[2]))
+            home.extend(Read(axis, True, *item) for item in list_items(cx.utt, target, axis, v))
 
 
 def _vague(cl: Clause, words: str) -> Part:
@@ -408,6 +447,16 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
         or sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2
     ):
         return Part("commentary", cl.start, cl.end, words)
+    if low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:]):
+        return Part(  # "never the classical ones": left out, but which?
+            "unread",
+            cl.start,
+            cl.end,
+            words,
+            "pronoun",
+            f"“{words}” leaves out something it does not name: say who or what, "
+            "e.g. “not classical players”.",
+        )
     if any(t in CALENDAR for t in low) or "new year" in " ".join(low):
         return Part(
             "unread",

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.language.reader.figures import currency_in, fmt
-from engine.language.reader.utterance import Clause, Token, Utterance, lemma, parse
+from engine.language.reader.utterance import Clause, Token, Utterance, lemma, parse, tokenize
 from engine.language.reader.vocab import Vocab, vocab
 from worldforge_savedb.records import Record
 
@@ -18,137 +18,13 @@ CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))
 SINGLE = ("price", "place", "name", "timeline")  # axes that hold one value (number: per key)
 QUOTES = "'\"‘’“”"
 ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
-PRICE_CUES = frozenset(
-    [
-        "charge",
-        "charging",
-        "charged",
-        "price",
-        "priced",
-        "pricing",
-        "try",
-        "pay",
-        "paying",
-        "fee",
-        "lean",
-        "prefer",
-    ]
-)
+PRICE_CUES = vocab().lists["price_cues"]
 PRICE_BIGRAMS = frozenset(("make it", "go with", "sell at", "sell for", "set it", "go for"))
-TARGET_CUES = frozenset(
-    [
-        "need",
-        "needs",
-        "aim",
-        "aiming",
-        "hit",
-        "reach",
-        "goal",
-        "target",
-        "want",
-        "wants",
-        "get",
-        "plan",
-        "thrilled",
-        "presell",
-        "pre-sell",
-        "sell",
-        "sold",
-        "placed",
-        "by",
-    ]
-)
-NOT_PEOPLE_PLURALS = frozenset(
-    [
-        "hours",
-        "hrs",
-        "weeks",
-        "wks",
-        "months",
-        "days",
-        "years",
-        "minutes",
-        "mins",
-        "%",
-        "x",
-        "times",
-        "bucks",
-        "quid",
-        "dollars",
-        "pounds",
-        "euros",
-        "grand",
-        "k",
-        "percent",
-        "seats",
-    ]
-)
+TARGET_CUES = vocab().lists["target_cues"]
+NOT_PEOPLE_PLURALS = vocab().lists["not_people_plurals"]
 NEG = frozenset(("not", "no", "never", "don't", "dont", "without", "nothing", "nobody"))
-CALENDAR = frozenset(
-    [
-        "christmas",
-        "xmas",
-        "easter",
-        "halloween",
-        "spring",
-        "summer",
-        "autumn",
-        "winter",
-        "january",
-        "february",
-        "march",
-        "april",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "sat",
-        "saturday",
-        "sunday",
-        "monday",
-        "friday",
-    ]
-)
-REASON_STARTS = frozenset(
-    [
-        "because",
-        "cause",
-        "cos",
-        "since",
-        "as",
-        "they",
-        "they're",
-        "it",
-        "it's",
-        "its",
-        "that",
-        "that's",
-        "this",
-        "we",
-        "we're",
-        "our",
-        "i",
-        "i'm",
-        "i've",
-        "he",
-        "she",
-        "there",
-        "there's",
-        "nobody",
-        "everyone",
-        "people",
-        "who",
-        "why",
-        "what",
-        "how",
-        "the",
-        "these",
-        "those",
-    ]
-)
+CALENDAR = vocab().lists["calendar"]
+REASON_STARTS = vocab().lists["reason_starts"]
 
 
 @dataclass(eq=False, repr=False)
@@ -179,7 +55,7 @@ class Part(Record):
     start: int
     end: int
     words: str
-    reason: str = ""  # for unread: "no_axis", "no_currency", "no_week", "vague"
+    reason: str = ""  # for unread: "no_axis", "no_currency", "no_week", "vague", "pronoun"
     teach_back: str = ""
 
 
@@ -216,103 +92,9 @@ class Reading(Record):
         return " | ".join(shown + tail) or "(nothing)"
 
 
-CLAUSE_VERBS = frozenset(
-    [
-        "add",
-        "aim",
-        "avoid",
-        "call",
-        "change",
-        "charge",
-        "cut",
-        "delay",
-        "drop",
-        "explain",
-        "fix",
-        "focus",
-        "get",
-        "give",
-        "go",
-        "hire",
-        "hold",
-        "include",
-        "keep",
-        "launch",
-        "lead",
-        "leave",
-        "lose",
-        "lower",
-        "make",
-        "mention",
-        "move",
-        "name",
-        "offer",
-        "open",
-        "partner",
-        "plan",
-        "price",
-        "push",
-        "put",
-        "raise",
-        "reduce",
-        "remove",
-        "rename",
-        "run",
-        "say",
-        "sell",
-        "set",
-        "ship",
-        "show",
-        "sign",
-        "skip",
-        "speak",
-        "start",
-        "stop",
-        "talk",
-        "target",
-        "tell",
-        "try",
-        "use",
-        "wait",
-        "write",
-        "ditch",
-        "forget",
-        "centre",
-        "center",
-        "pitch",
-    ]
-)
+CLAUSE_VERBS = vocab().lists["clause_verbs"]
 
-VERBISH = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "be",
-        "make",
-        "keep",
-        "go",
-        "do",
-        "don't",
-        "can",
-        "should",
-        "need",
-        "needs",
-        "want",
-        "let's",
-        "lets",
-        "it's",
-        "that's",
-        "we're",
-        "i'm",
-        "have",
-        "has",
-        "get",
-        "try",
-        "use",
-        "put",
-    ]
-)
+VERBISH = vocab().lists["verbish"]
 
 
 class Ctx:
@@ -376,7 +158,9 @@ _BEFORE_STUFF = frozenset(("of", "full", "with", "for", "and", "or", "other", "a
 def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
     """The value's words as written, articles and trailing filler off ("the delivery bit":
     a vague head, rows in words.json, names its modifier); its span."""
-    while toks and (toks[0].low in ARTICLES or toks[0].text in QUOTES or toks[0].low == "of"):
+    while toks and (
+        toks[0].low in ARTICLES or toks[0].text in QUOTES or toks[0].low in ("of", "both", "either")
+    ):  # "use both the union newsletter and …": the things, not "both"
         toks = toks[1:]
     while toks and (toks[-1].text in QUOTES or not toks[-1].is_word or toks[-1].low in ARTICLES):
         toks = toks[:-1]
@@ -566,8 +350,11 @@ def is_people(toks: list[Token], v: Vocab) -> bool:
 
 
 def is_channel(value: str, v: Vocab) -> bool:
-    """A known channel, said as the list has it or in the singular ("farm fairs": "fair")."""
+    """A known channel, said as the list has it or in the singular ("farm fairs": "fair"),
+    after any article ("the Telegram groups of the community")."""
     low = value.lower()
+    while low.split(" ", 1)[0] in ARTICLES and " " in low:
+        low = low.split(" ", 1)[1]
     said = " ".join(lemma(w) for w in low.split())
     return any(
         x == c or x.startswith(c + " ") or x.endswith(" " + c)
@@ -585,129 +372,11 @@ def capitalised_words(toks: list[Token]) -> bool:
     return bool(toks) and all(t.is_cap or t.low in ("of", "the", "upon", "on") for t in toks)
 
 
-_STRONG_BREAKS = frozenset(
-    [
-        "because",
-        "but",
-        "so",
-        "and",
-        "honestly",
-        "tbh",
-        "lol",
-        "i",
-        "obviously",
-        "especially",
-        "please",
-        "pls",
-        "since",
-    ]
-)
+_STRONG_BREAKS = vocab().lists["strong_breaks"]
 LISTED = ("audience", "channel", "exclusion")  # axes whose value can list several things
-IMPERATIVE_CUES = frozenset(
-    [
-        "use",
-        "switch",
-        "move",
-        "stick",
-        "lean",
-        "rely",
-        "double",
-        "push",
-        "try",
-        "scrap",
-        "steer",
-        "quit",
-        "drop",
-        "lose",
-        "remove",
-        "cut",
-        "ditch",
-        "skip",
-        "forget",
-        "leave",
-        "get",
-        "stay",
-        "avoid",
-        "keep",
-        "focus",
-        "centre",
-        "center",
-        "start",
-        "call",
-        "rename",
-        "name",
-        "sell",
-        "distribute",
-        "partner",
-        "put",
-        "target",
-        "aim",
-        "pitch",
-        "speak",
-        "talk",
-        "write",
-        "go",
-        "launch",
-        "tour",
-        "expand",
-    ]
-)
-SUBJECTS = frozenset(
-    [
-        "we",
-        "we're",
-        "we'll",
-        "i",
-        "i'm",
-        "it",
-        "it's",
-        "its",
-        "they",
-        "they're",
-        "you",
-        "he",
-        "she",
-        "there",
-        "there's",
-        "this",
-        "that",
-        "that's",
-    ]
-)
-NOT_VALUES = frozenset(
-    [
-        "one",
-        "one's",
-        "later",
-        "more",
-        "need",
-        "way",
-        "idea",
-        "question",
-        "wait",
-        "longer",
-        "rush",
-        "pressure",
-        "thanks",
-        "problem",
-        "worries",
-        "i",
-        "we",
-        "it's",
-        "its",
-        "doubt",
-        "chance",
-        "matter",
-        "offence",
-        "offense",
-        "rubbish",
-        "yet",
-        "per",
-        "less",
-        "fewer",
-        "than",
-    ]
-)
+IMPERATIVE_CUES = vocab().lists["imperative_cues"]
+SUBJECTS = vocab().lists["subjects"]
+NOT_VALUES = vocab().lists["not_values"]
 
 
 def quoted_spans(cl: Clause, i: int, j: int) -> list[Token]:
@@ -789,6 +458,30 @@ def is_place(toks: list[Token], v: Vocab) -> bool:
     return any(v.match(v.places, low, k) for k in range(len(low)))
 
 
+_EXPANDED = ("place", "audience", "channel", "scope", "exclusion")
+
+
+def expanded(r: Read) -> Read:
+    """A value with each short form players write spelled out ("NYC" → "New York City", "web
+    dev" → "web development"; vocab/words.json expansions); a name is kept as spelled."""
+    v = vocab()
+    if r.axis not in _EXPANDED:
+        return r
+    toks = tokenize(r.value)
+    low = [t.low for t in toks]
+    out, k, at = "", 0, 0
+    while k < len(toks):
+        c = v.match(v.expansions, low, k)
+        if c is None:
+            k += 1
+            continue
+        end = k + len(c.words)
+        out += r.value[at : toks[k].start] + str(c.row["value"])
+        at, k = toks[end - 1].end, end
+    r.value = out + r.value[at:] if out else r.value
+    return r
+
+
 def settle(found: list[Read]) -> list[Read]:
     """The message's directions: on an axis that holds one value the last positive one wins
     (a change of mind, a contrast); a refused value goes when another is named; a price that
@@ -843,11 +536,10 @@ def _gives_way(r: Read, found: list[Read]) -> bool:
         and any(x.axis == "tone" for x in others)
     ):
         return True  # "formal but not stuffy": a shade of the tone, nothing to leave out
-    return (
+    return (  # "forget Clifton, go Southville", "not the whole UK": the place named replaces it
         r.axis == "exclusion"
-        and r.weak
-        and r.value[:1].isupper()
-        and any(x.axis == "place" for x in others)
+        and any(x.axis == "place" and x.do for x in others)
+        and ((r.weak and r.value[:1].isupper()) or is_place(parse(r.value).tokens, vocab()))
     )
 
 

@@ -40,8 +40,10 @@ def cue_words(phrase: str) -> tuple[str, ...]:
 
 def _check_example(where: str, cue: str, example: str) -> None:
     words, ex = cue_words(cue), cue_words(example)
-    n = len(words)
-    if not any(ex[i : i + n] == words for i in range(len(ex) - n + 1)):
+    said = [words] + [(words[0], o, *words[1:]) for o in ("it", "them") if len(words) > 1]
+    if not any(
+        ex[i : i + len(w)] == w for w in said for i in range(len(ex) - len(w) + 1)
+    ):  # the cue, or a verb's object pronoun inside it ("narrow it to": clause.py reads both)
         raise VocabError(f"{where}: example {example!r} does not hold the cue {cue!r}")
 
 
@@ -88,6 +90,7 @@ class Vocab(FrozenRecord):
     overclaim: list[Cue]
     complaints: list[Cue]
     include: list[Cue]
+    expansions: list[Cue]
     lists: dict[str, frozenset[str]]
 
     def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
@@ -127,12 +130,20 @@ def _by_first(key: int, rows: list[Cue]) -> dict[str, list[Cue]]:
     return index
 
 
+def _word_list(words: dict[str, Any], name: str) -> frozenset[str]:
+    """A plain list of words: present, and each one lowercase text (raised at load otherwise)."""
+    got = words.get(name)
+    if not isinstance(got, list) or not all(isinstance(w, str) and w == w.lower() for w in got):
+        raise VocabError(f"words.json {name}: not a list of lowercase words")
+    return frozenset(got)
+
+
 @cache
 def vocab() -> Vocab:
     """The vocabulary, loaded and checked once."""
     words = json.loads((_HERE / "words.json").read_text(encoding="utf-8"))
     lists = {
-        name: frozenset(words[name])
+        name: _word_list(words, name)
         for name in (
             "terminators",
             "people",
@@ -166,6 +177,24 @@ def vocab() -> Vocab:
             "vague_heads",
             "before_a_name",
             "after_money",
+            "price_cues",
+            "target_cues",
+            "not_people_plurals",
+            "calendar",
+            "reason_starts",
+            "clause_verbs",
+            "verbish",
+            "strong_breaks",
+            "imperative_cues",
+            "subjects",
+            "not_values",
+            "figure_followers",
+            "happens",
+            "not_leads",
+            "dismissed_by",
+            "only_tails",
+            "doing_verbs",
+            "refusing",
         )
     }
     return Vocab(
@@ -187,5 +216,6 @@ def vocab() -> Vocab:
         overclaim=_rows("words.json", "overclaim", ()),
         complaints=_rows("words.json", "complaints", ("axis", "value")),
         include=_rows("words.json", "include", ()),
+        expansions=_rows("words.json", "expansions", ("value",)),
         lists=lists,
     )
