@@ -131,8 +131,8 @@ def read_directions(
     return out
 
 
-@dataclass(frozen=True)
-class Amends:
+@dataclass(frozen=True, eq=False, repr=False)
+class Amends(FrozenRecord):
     """What the player added to a reading of their words before it bound, recorded with the
     command so replay binds the same without asking anyone: a model's placements of unread parts
     they confirmed (`suggested`, engine.language.suggested), and their own corrections
@@ -246,6 +246,18 @@ def from_reading(
                 or (r.axis == "price" and r.do and r.currency not in (None, currency().symbol))
             ):
                 out.unread.append(reading.text[r.start : r.end])
+                if r.axis == "price":  # said why, with the figure in the books' currency
+                    out.parts.append(
+                        Part(
+                            kind="unread",
+                            start=r.start,
+                            end=r.end,
+                            words=reading.text[r.start : r.end],
+                            reason="other_currency",
+                            teach_back=f"The books are kept in {currency().name}: "
+                            f"say “{out.in_books}”.",
+                        )
+                    )
             continue
         d.source, d.stage, d.said = source, stage, quoted
         d.value = clip(d.value, MAX_VALUE)

@@ -14,7 +14,7 @@ from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.memory_pane import MemoryPane, record_prompt
 from worldforge_tui.widgets.reading_chips import ReadingChips
 
-HURRIED = "speak to head chefs, drop the routes talk, and call the van Sharp Sally"
+HURRIED = "speak to head chefs, drop the routes talk, and hire a barista"
 
 
 async def _read(app, pilot, text: str) -> ReadingChips:
@@ -52,7 +52,7 @@ async def test_a_hurried_rejection_is_read_as_typed_corrected_and_binds_as_confi
         shown = text_of(app, "#prompt-reading")
         assert "audience · do · head chefs" in shown
         assert "exclusion · don't · routes talk" in shown
-        assert "✖ unread “call the van Sharp Sally”: too vague to place." in shown
+        assert "✖ unread “hire a barista”: too vague to place." in shown
         await pilot.press("ctrl+f")  # speak to head chefs → leave out head chefs
         assert "exclusion · don't · head chefs ✎" in text_of(app, "#prompt-reading")
         await pilot.press("down", "ctrl+r")  # drop "leave out routes talk"
@@ -121,7 +121,10 @@ async def test_markup_control_characters_emoji_and_a_huge_paste_stay_inert(tmp_p
         assert "[bold red]speak[/]" in shown  # shown literally, never parsed
         assert "don't" in shown  # and read: the chips are there
         shown = await shown_for("talk to chefs, charge £20 a month")  # the books keep dollars
-        assert "? asked a price the books cannot take as written: say “$20 a month”." in shown
+        assert (  # the rest binds; the price is unread, with why and the figure to say instead
+            "✖ unread “£20 a month”: a price in another currency. "
+            "The books are kept in dollars: say “$20 a month”."
+        ) in shown
         shown = await shown_for("speak to chefs \x1b[31m and \x07 drop routes")
         assert "\x1b" not in shown and "\x07" not in shown
         assert shown.startswith("✖ reason contains a control character")  # one line, no chips

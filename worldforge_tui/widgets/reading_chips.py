@@ -32,6 +32,7 @@ UNREAD_REASONS = {
     "vague": "too vague to place",
     "no_currency": "a figure without its currency",
     "no_week": "a time without a week",
+    "other_currency": "a price in another currency",
 }
 
 
