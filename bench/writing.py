@@ -333,8 +333,8 @@ def board_lines(session: Any) -> list[tuple[str, str]]:
             lines += [("receipt", x) for x in p.get("notes") or []]
             binding = prose(str((p.get("next_brief") or {}).get("binding") or ""))
             lines.append(("next brief", binding))
-        elif e.type == "DECISION_LANDED":
-            lines.append(("landed", p.get("text") or ""))
+        elif e.type == "DECISION_LANDED":  # the board shows its message, numbers included
+            lines.append(("landed", e.message))
         elif e.type == "WORLD_EVENT":
             lines += [("event", o.get("text") or "") for o in p.get("options") or []]
         elif e.type == "RUN_ENDED":

@@ -158,7 +158,11 @@ if TYPE_CHECKING:
 #     A venture keeps its books in its founder's currency (USD, GBP, EUR; from the form, the pitch's
 #     money or place, else USD), recorded in the start; every amount is written in it, and a price
 #     the CEO names in it binds ("40 quid a visit" on a pound venture binds £40 a visit).
-RULES_VERSION = 65
+# 66: lines say what happened in this venture (engine.writing.outcomes): a consequence names what
+#     it moved at the company ("…; at Meal Kits Co, paying customers rose from 19 to 27."), a
+#     decision that lands later says the same ("Your earlier call, to …, lands at …: …"), a shipped
+#     stage's note names its worker, company, day, redos and score in one sentence.
+RULES_VERSION = 66
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

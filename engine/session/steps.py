@@ -44,6 +44,7 @@ from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count, join_prose
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, Payload, make_event
+from engine.writing.outcomes import consequence_line, landed_line, shipped_note
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
 from worldforge_textkit import clip, content_words, has_phrase, words
@@ -271,8 +272,9 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
         step.emit(E.FLAW_SURFACED, "narrator", due["line"], due)
     if run.attempt == 1:
         for landed in pending.land_due(st):  # a decision's later effect, shown pending, lands
-            message = f"{landed['text']} ({landed['effect_line']})"
-            step.emit(E.DECISION_LANDED, "narrator", message, landed)
+            before, after = landed.pop("numbers")
+            landed["text"] = landed_line(landed["decided"], st.founder.company, before, after)
+            step.emit(E.DECISION_LANDED, "narrator", landed["text"], landed)
     step.emit(
         E.STAGE_BRIEFED,
         stage.worker_id,
@@ -375,8 +377,16 @@ def approve(step: Step) -> Dilemma:
     )
     step.remember(
         "chat_summary",
-        f"Stage {stage.beat} '{stage.title}' shipped by "
-        f"{stage.worker_title} (score {run.rubric.final}/100). Goal: {clip(stage.goal, 160)}",
+        shipped_note(
+            stage.beat,
+            stage.title,
+            stage.worker_title,
+            run.rubric.final,
+            stage.redos,
+            st.day,
+            st.founder.company,
+            clip(stage.base_goal, 160),
+        ),
         author="system",
         importance=4,
         stage_id=stage.id,
@@ -607,6 +617,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     if governed:  # the receipt explains what happened, blocked hire included
         line = rules.effect_line(before, after, org_delta)
         step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
+    summary = consequence_line(summary, st.founder.company, before, after, said_later)
     stage.decision = StageDecision(
         rule_id=rule_id,
         option=key,
