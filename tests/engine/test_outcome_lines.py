@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 from engine.game.models import Economics
 from engine.session.commands import Approve, Decide, RunStage
 from engine.writing.outcomes import consequence_line, landed_line, moved, shipped_note
+from engine.writing.phrases import Voice
+from engine.writing.simulate import FINDINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -168,3 +171,15 @@ def test_the_games_own_lines_differ_between_ventures():
     assert got["total"] > 600  # the ventures were played to the end and read
     share = got["wide"] / got["total"]
     assert share <= 0.03, f"{share:.1%} of {got['total']}: {got['top']}"
+
+
+def test_a_finding_never_doubles_the_word_its_pain_ends_in():
+    """'asked about an audit found the week before before anything else' (the bench's doubled
+    word): a pain ends its sentence."""
+    v = Voice({"customer": "dental practices", "pain": "an audit found the week before"}, "t")
+    said = [v.fill(t, beat="SEARCH", unit="practice") for t in FINDINGS]
+    assert (
+        "SEARCH finding: before anything else, dental practices asked about an audit found the week before."
+        in said
+    )
+    assert not any(re.search(r"\b(\w+) \1\b", x) for x in said), said
