@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.game.models import Economics
+from engine.game.rules import RULES, hints
 from engine.session.commands import Approve, Decide, RunStage
 from engine.writing.outcomes import consequence_line, landed_line, moved, shipped_note
 from engine.writing.phrases import Voice
@@ -183,3 +184,24 @@ def test_a_finding_never_doubles_the_word_its_pain_ends_in():
         in said
     )
     assert not any(re.search(r"\b(\w+) \1\b", x) for x in said), said
+
+
+def test_a_fork_hint_says_where_this_company_stands_once_per_metric():
+    rule = RULES["designer.ship"]  # two scales, both read trust
+    assert [sc.metric for sc in rule.scales] == ["trust", "trust"]
+    assert hints(rule, _econ(trust=36.6)) == (
+        "more trust when trust is above 30, less below; "
+        "more revenue when trust is above 40, less below (now 37)"
+    )
+    assert hints(rule) == hints(rule, None)  # without the numbers: the rule's own words
+    assert "(now" not in hints(rule)
+
+
+def test_the_posed_fork_carries_the_companys_numbers_in_its_hints(new_session):
+    s = new_session(seed=7)
+    while s.state.phase != "fork":
+        s.give(RunStage if s.state.phase == "brief" else Approve)
+    for opt in s.state.dilemma.options:
+        rule = RULES[opt.rule_id]
+        if rule.scales:
+            assert opt.hint == hints(rule, s.state.economics) and "(now " in opt.hint
