@@ -256,7 +256,7 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
         run_id=run_id,
         seed=inputs.seed,
         founder=founder,
-        stages=build_stages(org),
+        stages=build_stages(org, company=founder.company),
         org=org,
         economics=economy.initial_economics(org, start, pricing.list_price(inputs.seed)),
         antagonist=forge(inputs.archetype, customer, inputs.seed),
