@@ -44,7 +44,7 @@ from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count, join_prose
 from engine.routing import RouteResult
 from engine.session.events import Event, EventType, Payload, make_event
-from engine.writing.outcomes import consequence_line, landed_line, shipped_note
+from engine.writing.outcomes import both_summary, consequence_line, landed_line, shipped_note
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
 from worldforge_textkit import clip, content_words, has_phrase, words
@@ -585,7 +585,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
     rule = rules.RULES[rule_id]
     summary = rule.summary
     if reading is not None and reading.matched_by == "both":  # the note says both, not option A
-        summary = "Both: " + " ".join(rules.RULES[o.rule_id].summary for o in dilemma.options)
+        summary = both_summary([rules.RULES[o.rule_id].summary for o in dilemma.options])
     step.emit(
         E.CEO_DECISION,
         "ceo",

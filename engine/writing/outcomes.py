@@ -1,9 +1,9 @@
 """Lines that say what happened in this venture, not what happens in every venture: a decision's
-consequence with the numbers it moved at this company, and a shipped stage's note with its worker,
-score, redos and day. A rule's summary alone ("The company takes a corner of the market the rival
-ignores.") reads the same in every venture that chose it; the same summary followed by "at Meal
-Kits Co, paying customers rose from 19 to 27" is this venture's. Pure functions of their inputs,
-so a replay words every line exactly as it was.
+consequence with the numbers it moved at this company, a later effect as it lands, and a shipped
+stage's note with its worker, company, day, rejections and score. A rule's summary alone ("The
+company takes a corner of the market the rival ignores.") reads the same in every venture that
+chose it; the same summary going on "— at Meal Kits Co, paying customers rose from 19 to 27." is
+this venture's. Pure functions of their inputs, so a replay words every line exactly as it was.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def consequence_line(
         tail = f"nothing on {possessive(company)} books moves until {when}"
     else:
         tail = f"nothing on {possessive(company)} books moved"
-    return f"{head}; {tail}."
+    return f"{head} — {tail}."
 
 
 def landed_line(decided: str, company: str, before: Economics, after: Economics) -> str:
@@ -79,6 +79,14 @@ def landed_line(decided: str, company: str, before: Economics, after: Economics)
     if not numbers:
         return f"Your earlier call, to {decided}, lands at {company}, and no number moves."
     return f"Your earlier call, to {decided}, lands at {company}: {join_prose(numbers)}."
+
+
+def both_summary(summaries: list[str]) -> str:
+    """An answer of both options in one sentence ("Both: The company positions itself head-on
+    against the rival, and the company takes a corner …"), so it runs on into what it moved."""
+    parts = [x.strip().rstrip(".") for x in summaries]
+    rest = [x[:1].lower() + x[1:] for x in parts[1:]]
+    return "Both: " + ", and ".join([parts[0], *rest]) + "."
 
 
 def shipped_note(

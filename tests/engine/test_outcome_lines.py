@@ -18,7 +18,13 @@ from engine.game.rubric import content_words
 from engine.game.rules import RULES, hints
 from engine.game.world import adapt_pending, pressure_lens, standing
 from engine.session.commands import Approve, Decide, RunStage
-from engine.writing.outcomes import consequence_line, landed_line, moved, shipped_note
+from engine.writing.outcomes import (
+    both_summary,
+    consequence_line,
+    landed_line,
+    moved,
+    shipped_note,
+)
 from engine.writing.phrases import Voice
 from engine.writing.simulate import FINDINGS
 
@@ -66,7 +72,7 @@ def test_a_consequence_is_one_sentence_naming_the_company_and_its_numbers():
         _econ(proof=34.0),
     )
     assert line == (
-        "The company takes a corner of the market the rival ignores; "
+        "The company takes a corner of the market the rival ignores — "
         "at Meal Kits Co, proof rose from 25 to 34."
     )
     assert ". " not in line  # one sentence: the summary alone is never read on its own
@@ -80,8 +86,8 @@ def test_a_consequence_that_moves_nothing_yet_says_when_it_lands():
         _econ(),
         later="at stage 3 (GO): Trust +2.7, revenue +$2,340/mo",
     )
-    assert still.endswith("; nothing on Luxury Cat Co's books moves until stage 3 (GO).")
-    assert consequence_line("A.", "Acme", _econ(), _econ()) == "A; nothing on Acme's books moved."
+    assert still.endswith(" — nothing on Luxury Cat Co's books moves until stage 3 (GO).")
+    assert consequence_line("A.", "Acme", _econ(), _econ()) == "A — nothing on Acme's books moved."
 
 
 def test_a_landing_call_reads_cleanly_even_when_it_ends_in_now():
@@ -243,3 +249,31 @@ def test_standing_names_the_number_its_lens_came_from(new_session, numbers, said
     st.founder.company, st.antagonist.name = "Acme", "Rivalco"
     st.economics = _econ(**{"runway_months": 6.0, **numbers})
     assert standing(st) == said
+
+
+def test_both_options_are_one_sentence():
+    said = both_summary(
+        [
+            "The company positions itself head-on against the rival.",
+            "The company takes a corner of the market the rival ignores.",
+        ]
+    )
+    assert said == (
+        "Both: The company positions itself head-on against the rival, and the company takes "
+        "a corner of the market the rival ignores."
+    )
+    line = consequence_line(said, "Acme", _econ(), _econ(proof=30.0))
+    assert line.count(". ") == 0 and line.endswith("— at Acme, proof rose from 25 to 30.")
+
+
+@pytest.mark.parametrize(
+    ("customer", "unit", "said"),
+    [
+        ("independent plumbers", "independent plumber", "an independent plumber they know"),
+        ("dental practices", "practice", "a practice they know"),
+    ],
+)
+def test_a_finding_about_trust_reads_for_a_person_and_a_business(customer, unit, said):
+    v = Voice({"customer": customer}, "t")
+    line = v.fill(FINDINGS[1], beat="GO", unit=unit)
+    assert line == f"GO finding: {customer} trust a number from {said} more than one from us."
