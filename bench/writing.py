@@ -527,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     for read in everything:
         seen_all.update(set(read))
     pairs_all = [x for read in everything for x in set(read)]
+    sentences_all = [x for read in tagged for x in {x for src, x in read if src not in FRAGMENTS}]
     marks = _world_marks()
     readings = [read_pitch(p) for p in pitches]
     hits: dict[str, list[str]] = {}
@@ -548,6 +549,10 @@ def main(argv: list[str] | None = None) -> int:
         "verbatim_in_3plus_ventures_share": round(len(widely) / max(1, len(pairs)), 3),
         "verbatim_in_3plus_ventures_share_all_lines": round(
             sum(seen_all[x] >= 3 for x in pairs_all) / max(1, len(pairs_all)), 3
+        ),
+        # the same, sentences only: a card's fragments and a binding line are labels, not prose
+        "verbatim_in_3plus_ventures_share_all_sentences": round(
+            sum(seen_all[x] >= 3 for x in sentences_all) / max(1, len(sentences_all)), 3
         ),
         "verbatim_in_3plus_ventures_by_source": by_source(tagged, seen_all),
         "repeated_within_venture_share": round(repeated / max(1, total), 3),
