@@ -524,9 +524,9 @@ def main(argv: list[str] | None = None) -> int:
     everything = [[x for _, x in read] for read in tagged]
     leaks = {k: [x for p in everything for x in p if rx.search(x)] for k, rx in LEAKS.items()}
     seen_all: Counter[str] = Counter()
-    for read in everything:
-        seen_all.update(set(read))
-    pairs_all = [x for read in everything for x in set(read)]
+    for said in everything:
+        seen_all.update(set(said))
+    pairs_all = [x for said in everything for x in set(said)]
     sentences_all = [x for read in tagged for x in {x for src, x in read if src not in FRAGMENTS}]
     marks = _world_marks()
     readings = [read_pitch(p) for p in pitches]

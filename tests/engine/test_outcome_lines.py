@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from engine.game.models import Economics
-from engine.game.rubric import content_words
 from engine.game.rules import RULES, hints
 from engine.game.world import adapt_pending, pressure_lens, standing
 from engine.session.commands import Approve, Decide, RunStage
@@ -27,6 +26,7 @@ from engine.writing.outcomes import (
 )
 from engine.writing.phrases import Voice
 from engine.writing.simulate import FINDINGS
+from worldforge_textkit import content_words
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +45,7 @@ def _econ(**kw: float) -> Economics:
         autonomy=40.0,
     )
     base.update(kw)
-    return Economics(**base)  # type: ignore[arg-type]
+    return Economics(**base)
 
 
 def test_moved_names_the_biggest_moves_first_in_words():
