@@ -679,7 +679,7 @@ def decide(step: Step, key: str, own_text: str | None) -> Receipt:
             else None
         ),
     )
-    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", receipt)
+    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {summary}", receipt)
     mv = move(st, rule_id, stage.id)
     st.moves.append(mv)
     step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, mv)

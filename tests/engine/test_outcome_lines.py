@@ -133,6 +133,8 @@ def test_the_receipt_and_the_note_name_what_the_decision_moved(new_session):
     assert receipt.summary.endswith(f"at {company}, {' and '.join(numbers)}.")
     note = receipt.memory_written[0]["text"]
     assert note.endswith(receipt.summary)  # the memory keeps what the receipt showed
+    logged = [e for e in s.events() if e.type == "CONSEQUENCE_APPLIED"][-1]
+    assert logged.message.endswith(receipt.summary)  # and so does the replay log's line
     shipped = [m.text for m in s.memory.records() if m.kind == "chat_summary"]
     assert shipped and all(f" for {company} on day " in t for t in shipped)
 
