@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.game.economy import DEFEATS
+from engine.game.endings import finish
 from engine.game.models import Economics
 from engine.game.rules import RULES, hints
 from engine.game.world import adapt_pending, pressure_lens, standing
@@ -279,3 +281,16 @@ def test_a_finding_about_trust_reads_for_a_person_and_a_business(customer, unit,
     v = Voice({"customer": customer}, "t")
     line = v.fill(FINDINGS[1], beat="GO", unit=unit)
     assert line == f"GO finding: {customer} trust a number from {said} more than one from us."
+
+
+def test_a_defeat_is_one_sentence_naming_the_company(new_session):
+    st = new_session(seed=7).state
+    st.founder.company, st.antagonist.name = "Acme", "Pipeline Partners"
+    st.economics = _econ(runway_months=2.5)
+    kind, reason = next((k, r) for _, _, k, r in DEFEATS if k == "rival")
+    out = finish(st, kind, reason)
+    assert out.result == "defeat"
+    assert out.reason == (
+        f"The rival took the market — Acme went down on day {st.day}, stage 1: "
+        "Pipeline Partners' threat reached 100 with 2.5 months of runway left."
+    )
