@@ -173,7 +173,7 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
     text = (
         f"{ending.title}: {story}"
         if ending.result == "victory"
-        else f"{(reason or '').strip().rstrip('.')} — {story}"
+        else f"{(reason or '').strip().rstrip('.')}, and {story}"
     )
     points = score(econ, st, ending.result)
     return Outcome(

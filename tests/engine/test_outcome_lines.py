@@ -291,6 +291,6 @@ def test_a_defeat_is_one_sentence_naming_the_company(new_session):
     out = finish(st, kind, reason)
     assert out.result == "defeat"
     assert out.reason == (
-        f"The rival took the market — Acme went down on day {st.day}, stage 1: "
+        f"The rival took the market, and Acme went down on day {st.day}, stage 1: "
         "Pipeline Partners' threat reached 100 with 2.5 months of runway left."
     )
