@@ -15,10 +15,14 @@ tier with seeds outside the tuned 7-14, each with a rejection, an own answer and
 
 Sentences are the prose a player reads: each stage's shipped artifact (rendered by engine.views.render),
 the standup lines, the rubric's notes, own-answer readings, receipt notes, flaw costs, world events
-and the rival's moves. A
-"sentence" has at least four words (shorter items are labels: a button, a tool name).
+and the rival's moves; "all lines" adds the rest of what the board, the receipt and the memory pane
+show: the stage goal, each fork (title, prompt, options, their trade-offs and what they bind), the
+consequence and the next brief's binding line, decisions that land later, the events' choices,
+the ending and every memory note. A "sentence" has at least four words (shorter items are labels:
+a button, a tool name). `verbatim_in_3plus_ventures_by_source` says which part of the game the
+repeats come from, and `widely_repeated_all_lines` lists the sentences found in most ventures.
 
-    python -m bench.writing --json [--pairs 10] [--gate 64]
+    python -m bench.writing --json [--pairs 10] [--gate 64] [--top 12]
 """
 
 from __future__ import annotations
@@ -255,45 +259,95 @@ def split_sentences(text: str) -> list[str]:
     return [p.strip() for p in parts if len(p.split()) >= 4]
 
 
+# Sources whose lines are fragments a card or a label carries ("speed, and a salary to pay",
+# "launch by week 2", a reading "nothing the gate checks"), not sentences: counted for
+# repetition, not checked for a capital start.
+FRAGMENTS = frozenset({"fork card", "next brief", "reading"})
+
+
 def venture_prose(session: Any, workers_only: bool = False) -> list[str]:
     """Every sentence the player reads in one venture (see the module docstring); with
     `workers_only`, only what the simulated workers wrote (artifacts, standups, 'Follows' lines),
     without the game's own lines (rubric notes, readings of the CEO's words, receipts)."""
+    return [x for _, x in venture_lines(session, workers_only)]
+
+
+def venture_lines(session: Any, workers_only: bool = False) -> list[tuple[str, str]]:
+    """`venture_prose`, each sentence with the part of the game it is read in (its source)."""
     from engine.views.render import artifact_markdown
 
     shipped: dict[str, dict[str, Any]] = {}
-    lines: list[str] = []
+    lines: list[tuple[str, str]] = []
     for e in session.events():
         p = e.payload
         if e.type == "STAGE_EXECUTED":
             shipped[p["stage_id"]] = p  # the last attempt is the one shipped
         elif e.type == "AGENT_STANDUP":
-            lines.append(p.get("line", ""))
+            lines.append(("standup", p.get("line", "")))
         elif e.type in ("FLAW_SURFACED", "ORDER_APPLIED") and not workers_only:
-            lines.append(e.message)
+            lines.append(("receipt", e.message))
         elif e.type in ("WORLD_EVENT", "ANTAGONIST_MOVE") and not workers_only:
-            lines.append(p.get("text") or p.get("narrative") or "")  # events and rival moves
+            text = p.get("text") or p.get("narrative") or ""  # events and rival moves
+            lines.append(("event" if e.type == "WORLD_EVENT" else "rival", text))
         elif e.type == "CEO_DECISION" and p.get("interpreted") and not workers_only:
-            lines.append(p["interpreted"]["says"])
+            lines.append(("reading", p["interpreted"]["says"]))
+    if not workers_only:
+        lines += board_lines(session)
     for p in shipped.values():
         for line in artifact_markdown(p.get("artifact") or {}):
-            lines.append(re.sub(r"^\s*- ", "", line))  # as the player sees it, label included
+            lines.append(("artifact", re.sub(r"^\s*- ", "", line)))  # as shown, label included
         if not workers_only:
-            lines += list((p.get("rubric") or {}).get("notes") or [])
-        lines.append(((p.get("artifact") or {}).get("follows_decision") or {}).get("how", ""))
+            lines += [("rubric", x) for x in (p.get("rubric") or {}).get("notes") or []]
+        how = ((p.get("artifact") or {}).get("follows_decision") or {}).get("how", "")
+        lines.append(("follows", how))
     # labels, not prose: a heading ("Features:") or a short labelled value ("Button: Join the pilot")
     lines = [
-        x
-        for x in lines
+        (src, x)
+        for src, x in lines
         if x
         and not x.rstrip().endswith(":")
         and len(re.sub(r"^[A-Z][\w ,]{0,40}: ", "", x).split()) >= 4
     ]
-    return [s for line in lines for s in split_sentences(line)]
+    return [(src, s) for src, line in lines for s in split_sentences(line)]
 
 
-def play_venture(row: tuple, directory: str) -> tuple[Any, list[str], list[str]]:
-    """Play one benchmark venture; (session, the workers' sentences, every sentence read)."""
+def board_lines(session: Any) -> list[tuple[str, str]]:
+    """The game's own lines outside the artifacts that a player reads, each with its source: the
+    stage goal on the board, each fork (title, prompt, options, trade-offs), the receipt (the
+    consequence, the next brief's binding line), decisions that land later, the events' choices,
+    the ending, the reading of a standup reply, and every memory note as the memory pane shows it."""
+    from engine.views.render import prose
+
+    lines: list[tuple[str, str]] = []
+    for e in session.events():
+        p = e.payload
+        if e.type == "STAGE_BRIEFED":
+            lines.append(("goal", p.get("goal") or ""))
+        elif e.type == "DILEMMA_POSED":
+            lines += [("fork", p.get("title") or ""), ("fork", p.get("prompt") or "")]
+            for o in p.get("options") or []:
+                lines.append(("fork", o.get("text") or ""))
+                lines += [("fork card", o.get(k) or "") for k in ("tradeoff", "hint", "binds")]
+        elif e.type == "CONSEQUENCE_APPLIED":
+            lines.append(("receipt", p.get("summary") or ""))
+            lines += [("receipt", x) for x in p.get("notes") or []]
+            binding = prose(str((p.get("next_brief") or {}).get("binding") or ""))
+            lines.append(("next brief", binding))
+        elif e.type == "DECISION_LANDED":  # the board shows its message, numbers included
+            lines.append(("landed", e.message))
+        elif e.type == "WORLD_EVENT":
+            lines += [("event", o.get("text") or "") for o in p.get("options") or []]
+        elif e.type == "RUN_ENDED":
+            lines.append(("ending", p.get("reason") or ""))
+        elif e.type == "CEO_STANDUP_RESPONSE":
+            lines.append(("reading", (p.get("reading") or {}).get("says") or ""))
+    lines += [(f"memory {m.kind}", prose(m.text)) for m in session.memory.records()]
+    return lines
+
+
+def play_venture(row: tuple, directory: str) -> tuple[Any, list[str], list[tuple[str, str]]]:
+    """Play one benchmark venture; (session, the workers' sentences, every sentence read with
+    its source)."""
     from engine.config import Settings
     from engine.routing import Router
     from engine.session.api import GameSession
@@ -328,7 +382,7 @@ def play_venture(row: tuple, directory: str) -> tuple[Any, list[str], list[str]]
             s.give(DecideOwn, answer)
         else:
             s.give(Decide, "A" if ((stage.number + seed) % 2 == 0) == flip else "B")
-    return s, venture_prose(s, workers_only=True), venture_prose(s)
+    return s, venture_prose(s, workers_only=True), venture_lines(s)
 
 
 def reading_figures() -> dict[str, Any]:
@@ -391,6 +445,22 @@ def shared_share(a: list[str], b: list[str]) -> float:
     return len(sa & sb) / max(1, len(sa))
 
 
+def by_source(tagged: list[list[tuple[str, str]]], seen: Counter[str]) -> dict[str, Any]:
+    """Per source of the lines read: its distinct sentences per venture, how many of them are
+    found in 3 or more ventures, and the share of all sentences read those repeats make."""
+    n: Counter[str] = Counter()
+    wide: Counter[str] = Counter()
+    for read in tagged:
+        for src, x in set(read):
+            n[src] += 1
+            wide[src] += seen[x] >= 3
+    total = max(1, sum(n.values()))
+    return {
+        src: {"sentences": n[src], "in_3plus": wide[src], "of_all": round(wide[src] / total, 4)}
+        for src in sorted(n, key=lambda k: -wide[k])
+    }
+
+
 def _median(xs: list[float]) -> float:
     xs = sorted(xs)
     n = len(xs)
@@ -417,18 +487,25 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="also play N balance paths and report the gate's catch rate",
     )
+    ap.add_argument(
+        "--top",
+        type=int,
+        default=12,
+        metavar="N",
+        help="list the N sentences (of every line read) found in the most ventures",
+    )
     args = ap.parse_args(argv)
     pitches = bench_pitches()
     rows = [venture_row(i, p) for i, p in enumerate(pitches)]
     per_venture: list[list[str]] = []
-    everything: list[list[str]] = []
+    tagged: list[list[tuple[str, str]]] = []
     other_seed: list[float] = []
     other_choice: list[float] = []
     with tempfile.TemporaryDirectory(prefix="wf-bench-writing-") as tmp:
         for row in rows:
             s, prose, read = play_venture(row, tmp)
             per_venture.append(prose)
-            everything.append(read)
+            tagged.append(read)
             s.close()
         for i, row in enumerate(rows[: args.pairs]):
             s, again, _ = play_venture(venture_row(i, row[0], seed=row[2] + 5003), tmp)
@@ -444,18 +521,22 @@ def main(argv: list[str] | None = None) -> int:
     widely = [x for _, x in pairs if seen_in[x] >= 3]
     total = sum(len(p) for p in per_venture)
     repeated = sum(len(p) - len(set(p)) for p in per_venture)
+    everything = [[x for _, x in read] for read in tagged]
     leaks = {k: [x for p in everything for x in p if rx.search(x)] for k, rx in LEAKS.items()}
     seen_all: Counter[str] = Counter()
-    for read in everything:
-        seen_all.update(set(read))
-    pairs_all = [x for read in everything for x in set(read)]
+    for said in everything:
+        seen_all.update(set(said))
+    pairs_all = [x for said in everything for x in set(said)]
+    sentences_all = [x for read in tagged for x in {x for src, x in read if src not in FRAGMENTS}]
     marks = _world_marks()
     readings = [read_pitch(p) for p in pitches]
     hits: dict[str, list[str]] = {}
     defective = 0
-    for prose, r in zip(everything, readings, strict=True):
-        for x in prose:
+    for read, r in zip(tagged, readings, strict=True):
+        for src, x in read:
             found = grammar_defects(x, r.customer) + world_defects(x, r.world, marks)
+            if src in FRAGMENTS:  # a card's fragment starts in lower case by design
+                found = [d for d in found if d != "lower-case start"]
             defective += bool(found)
             for d in found:
                 hits.setdefault(d.split(" (")[0].split(":")[0], []).append(f"{d}: {x}")
@@ -469,6 +550,11 @@ def main(argv: list[str] | None = None) -> int:
         "verbatim_in_3plus_ventures_share_all_lines": round(
             sum(seen_all[x] >= 3 for x in pairs_all) / max(1, len(pairs_all)), 3
         ),
+        # the same, sentences only: a card's fragments and a binding line are labels, not prose
+        "verbatim_in_3plus_ventures_share_all_sentences": round(
+            sum(seen_all[x] >= 3 for x in sentences_all) / max(1, len(sentences_all)), 3
+        ),
+        "verbatim_in_3plus_ventures_by_source": by_source(tagged, seen_all),
         "repeated_within_venture_share": round(repeated / max(1, total), 3),
         "same_pitch_other_seed_shared": {
             "pairs": len(other_seed),
@@ -486,6 +572,12 @@ def main(argv: list[str] | None = None) -> int:
         "defects": {k: {"hits": len(v), "examples": v[:3]} for k, v in sorted(hits.items())},
         "widely_repeated_examples": [
             f"{seen_in[x]}x {x}" for x in sorted(set(widely), key=lambda x: -seen_in[x])[:12]
+        ],
+        "widely_repeated_all_lines": [
+            f"{seen_all[x]}x {x}"
+            for x in sorted({x for x in pairs_all if seen_all[x] >= 3}, key=lambda x: -seen_all[x])[
+                : args.top
+            ]
         ],
         "reading": reading_figures(),
     }

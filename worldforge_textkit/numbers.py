@@ -107,8 +107,12 @@ def money_short(value: object, code: str | None = None) -> str:
 
 
 def months_said(months: float) -> str:
-    """`4.5 months`; two years and more in whole years (`68 years`, never `824.5 months`)."""
-    return f"{months:.1f} months" if months < 24 else f"{months / 12:.0f} years"
+    """`4.5 months`, `3 months` (never `3.0 months`), `1 month`; two years and more in whole
+    years (`68 years`, never `824.5 months`)."""
+    if months >= 24:
+        return f"{months / 12:.0f} years"
+    shown = f"{months:.1f}".removesuffix(".0")
+    return f"{shown} month" if shown == "1" else f"{shown} months"
 
 
 def runway(months: float | None) -> str:

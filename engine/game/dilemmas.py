@@ -242,7 +242,7 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
                 rule_id=rid,
                 effect_line=preview(state, rid, stage.id),
                 later=later_line(state, rid),
-                hint=hints(RULES[rid]),
+                hint=hints(RULES[rid], state.economics),
                 archetype=RULES[rid].archetype,
             )
         )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.game.models import Economics, GameState, Outcome
 from engine.game.rules import RULES
+from engine.language.grammar import possessive
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import numbers
 
@@ -44,25 +45,25 @@ ENDINGS: tuple[Ending, ...] = (
         "bankrupt",
         "bankrupt",
         "Out of cash",
-        "Day {day}, stage {stage}: revenue {revenue}/mo against burn {burn}/mo.",
+        "{company} went down on day {day}, stage {stage}: revenue {revenue}/mo against burn {burn}/mo.",
     ),
     _lost(
         "trust_collapse",
         "trust",
         "Trust collapsed",
-        "Day {day}, stage {stage}: trust reached 0 with {runway}.",
+        "{company} went down on day {day}, stage {stage}: trust reached 0 with {runway}.",
     ),
     _lost(
         "burnout",
         "burnout",
         "The team broke",
-        "Day {day}, stage {stage}: strain reached 100 with {runway}.",
+        "{company} went down on day {day}, stage {stage}: strain reached 100 with {runway}.",
     ),
     _lost(
         "overrun",
         "rival",
         "The rival took the market",
-        "Day {day}, stage {stage}: {rival}'s threat reached 100 with {runway}.",
+        "{company} went down on day {day}, stage {stage}: {rivals} threat reached 100 with {runway}.",
     ),
     Ending(
         "commons",
@@ -160,13 +161,20 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
         "revenue": numbers.money(econ.monthly_revenue_usd, st.founder.currency),
         "burn": numbers.money(econ.monthly_burn_usd, st.founder.currency),
         "rival": st.antagonist.name,
+        "rivals": possessive(st.antagonist.name),  # "Pipeline Partners'", never "Partners's"
         "company": st.founder.company,
         "profit": "profitable" if econ.profitable else "not yet profitable",
         "runway": runway,
         "trust": f"{econ.trust:.0f}",
     }
     story = ending.story.format(**facts)
-    text = f"{ending.title}: {story}" if ending.result == "victory" else f"{reason} {story}"
+    # a defeat's reason runs on into the company's own story: one sentence, not a stock line
+    # every venture that fell the same way shares ("Strain broke the team.")
+    text = (
+        f"{ending.title}: {story}"
+        if ending.result == "victory"
+        else f"{(reason or '').strip().rstrip('.')}, and {story}"
+    )
     points = score(econ, st, ending.result)
     return Outcome(
         result=ending.result,  # type: ignore[arg-type]

@@ -89,7 +89,9 @@ def land_due(state: GameState) -> list[dict[str, Any]]:
             {
                 **p,
                 "effect_line": effect_line(before, after, delta),
+                "decided": decided,
                 "text": f"Your call to {decided} lands now",
+                "numbers": (before, after),  # for the line that names them; not in the payload
             }
         )
     return out

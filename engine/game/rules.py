@@ -41,6 +41,7 @@ from engine.game.economy import (
     METERS,
     ROLE_COST_BY_LIFECYCLE,
     bump,
+    meter_shown,
     org_burn,
     recompute,
 )
@@ -48,7 +49,7 @@ from engine.game.models import Economics, GameState, Hint, OrgDelta, Worker, Wor
 from engine.language.directions import AXES, OPS, Axis, Op
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import slug
-from worldforge_textkit.numbers import money
+from worldforge_textkit.numbers import money, months_said
 
 EFFECT_FIELDS = (*METERS, "revenue", "cash", "overhead")
 LABEL = {k: name.capitalize() for k, name in METER_NAMES.items()}  # one name per meter
@@ -254,8 +255,29 @@ def resolve(rule: Rule, econ: Economics, archetype: str) -> dict[str, float]:
     return {k: v for k, v in out.items() if v}
 
 
-def hints(rule: Rule) -> str:
-    return "; ".join(sc.hint() for sc in rule.scales)
+def metric_now(metric: str, econ: Economics) -> str:
+    """Where this company stands on a metric a scale reads, as the hint's pivot is written."""
+    value = float(getattr(econ, metric))
+    if metric in METERS:
+        return str(meter_shown(metric, value))
+    if metric == "runway_months":
+        return "profitable" if econ.profitable else months_said(value)
+    if metric == "market_share":
+        return f"{value:.1f}%"
+    if metric == "monthly_burn_usd":
+        return money(value)
+    return f"{value:,.0f}"
+
+
+def hints(rule: Rule, econ: Economics | None = None) -> str:
+    """How state sizes the rule's effects; given the company's numbers, each metric the hints
+    read is followed by where this company stands on it ("…, less below (now 37)"), once."""
+    said = [sc.hint() for sc in rule.scales]
+    if econ is not None:
+        for i, sc in enumerate(rule.scales):
+            if all(later.metric != sc.metric for later in rule.scales[i + 1 :]):
+                said[i] += f" (now {metric_now(sc.metric, econ)})"
+    return "; ".join(said)
 
 
 def role_cost(rule: Rule, archetype: str) -> float:

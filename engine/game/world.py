@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from engine.errors import InputError
+from engine.game.economy import meter_shown
 from engine.game.models import Economics, GameState, Stage, Worker
+from engine.language.grammar import count
+from worldforge_textkit.numbers import money, months_said
 
 # id, beat, title, goal, success metric, owner role
 STAGE_TABLE: list[tuple[str, str, str, str, str, str]] = [
@@ -81,7 +84,9 @@ OWNER_WORKER = {
 STAGE_IDS = [row[0] for row in STAGE_TABLE]
 
 
-def build_stages(org: list[Worker]) -> list[Stage]:
+def build_stages(org: list[Worker], company: str = "") -> list[Stage]:
+    """The eight stages, each owned by its role's worker; a goal names the company it is for
+    until the first fork adapts it (adapt_pending)."""
     by_id = {w.id: w for w in org}
     stages = []
     for n, (sid, beat, title, goal, metric, role) in enumerate(STAGE_TABLE, start=1):
@@ -93,7 +98,7 @@ def build_stages(org: list[Worker]) -> list[Stage]:
                 number=n,
                 title=title,
                 base_goal=goal,
-                goal=goal,
+                goal=f"{goal} for {company}" if company else goal,
                 success_metric=metric,
                 owner_role=role,  # type: ignore[arg-type]
                 worker_id=worker.id,
@@ -114,25 +119,61 @@ def resolve_stage(ref: str) -> str:
     )
 
 
-def pressure_lens(econ: Economics) -> str:
-    if econ.runway_months <= 0.8 or econ.burn_pressure >= 70:
-        return "With runway tight, favour moves that pay for themselves quickly"
+def pressure(econ: Economics) -> str:
+    """The pressure the company is under, the first that applies (a key of LENS)."""
+    if econ.runway_months <= 0.8:
+        return "runway"
+    if econ.burn_pressure >= 70:
+        return "strain"
     if econ.trust <= 30:
-        return "With trust thin, lead with proof customers can check"
+        return "trust"
     if econ.threat >= 60:
-        return "With the rival pressing, defend the wedge before widening it"
+        return "threat"
     if econ.proof >= 70:
-        return "With proof in hand, turn it into repeatable scale"
-    return "Hold the current advantage"
+        return "proof"
+    return "hold"
+
+
+LENS = {
+    "runway": "With runway tight, favour moves that pay for themselves quickly",
+    "strain": "With runway tight, favour moves that pay for themselves quickly",
+    "trust": "With trust thin, lead with proof customers can check",
+    "threat": "With the rival pressing, defend the wedge before widening it",
+    "proof": "With proof in hand, turn it into repeatable scale",
+    "hold": "Hold the current advantage",
+}
+
+
+def pressure_lens(econ: Economics) -> str:
+    return LENS[pressure(econ)]
+
+
+def standing(state: GameState) -> str:
+    """The company's own numbers behind its pressure, as the goal ends with them ("0.7 months of
+    runway left at Meal Kits Co"): the goal names this venture, not only the pressure every venture
+    under it shares. Said after the goal's words, so the rubric's targets (its first content
+    words) stay the lens's and the goal's."""
+    econ = state.economics
+    key = pressure(econ)
+    if key == "runway":
+        return f"{months_said(econ.runway_months)} of runway left at {state.founder.company}"
+    if key in ("strain", "trust", "proof"):
+        field = "burn_pressure" if key == "strain" else key
+        return f"{key} at {meter_shown(field, getattr(econ, field))}/100"
+    if key == "threat":
+        return f"{state.antagonist.name} at threat {meter_shown('threat', econ.threat)}/100"
+    customers = count(round(econ.paying_customers), "paying customer")
+    return f"{customers} and {money(econ.monthly_revenue_usd)} a month to hold"
 
 
 def adapt_pending(state: GameState) -> list[str]:
-    """Rewrite the goals of stages not yet begun around the company's pressure. The CEO's calls are
-    not written into goals: they reach a worker only as directions recalled from memory, so a
-    forgotten or withheld note stops binding (the goal is game state, which memory cannot forget)."""
-    lens = pressure_lens(state.economics)
+    """Rewrite the goals of stages not yet begun around the company's pressure, ending with the
+    numbers behind it. The CEO's calls are not written into goals: they reach a worker only as
+    directions recalled from memory, so a forgotten or withheld note stops binding (the goal is
+    game state, which memory cannot forget)."""
+    lens, why = pressure_lens(state.economics), standing(state)
     adapted = []
     for stage in state.stages[state.stage_index + 1 :]:
-        stage.goal = f"{lens}: {stage.base_goal[0].lower()}{stage.base_goal[1:]}."
+        stage.goal = f"{lens}: {stage.base_goal[0].lower()}{stage.base_goal[1:]} ({why})."
         adapted.append(stage.id)
     return adapted

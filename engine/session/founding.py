@@ -159,6 +159,10 @@ if TYPE_CHECKING:
 #     money or place, else USD), recorded in the start; every amount is written in it, and a price
 #     the CEO names in it binds ("40 quid a visit" on a pound venture binds £40 a visit).
 # 66: readings generalise (grammar over cue rows); a price in another currency refuses no sibling.
+#     Lines say what happened in this venture (engine.writing.outcomes): a consequence names what
+#     it moved at the company ("…; at Meal Kits Co, paying customers rose from 19 to 27."), a
+#     decision that lands later says the same ("Your earlier call, to …, lands at …: …"), a shipped
+#     stage's note names its worker, company, day, redos and score in one sentence.
 RULES_VERSION = 66
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
@@ -253,7 +257,7 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
         run_id=run_id,
         seed=inputs.seed,
         founder=founder,
-        stages=build_stages(org),
+        stages=build_stages(org, company=founder.company),
         org=org,
         economics=economy.initial_economics(org, start, pricing.list_price(inputs.seed)),
         antagonist=forge(inputs.archetype, customer, inputs.seed),

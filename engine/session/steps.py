@@ -53,6 +53,7 @@ from engine.views.fork_words import (
     own_answer_binds,
     own_answer_view,
 )
+from engine.writing.outcomes import consequence_line, landed_line, shipped_note
 from memory.contract import MemoryBackend
 from memory.models import Author, Kind, NewNote
 from worldforge_textkit import clip, content_words
@@ -267,8 +268,9 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
         step.emit(E.FLAW_SURFACED, "narrator", due["line"], due)
     if run.attempt == 1:
         for landed in pending.land_due(st):  # a decision's later effect, shown pending, lands
-            message = f"{landed['text']} ({landed['effect_line']})"
-            step.emit(E.DECISION_LANDED, "narrator", message, landed)
+            before, after = landed.pop("numbers")
+            landed["text"] = landed_line(landed["decided"], st.founder.company, before, after)
+            step.emit(E.DECISION_LANDED, "narrator", landed["text"], landed)
     step.emit(
         E.STAGE_BRIEFED,
         stage.worker_id,
@@ -371,8 +373,16 @@ def approve(step: Step) -> Dilemma:
     )
     step.remember(
         "chat_summary",
-        f"Stage {stage.beat} '{stage.title}' shipped by "
-        f"{stage.worker_title} (score {run.rubric.final}/100). Goal: {clip(stage.goal, 160)}",
+        shipped_note(
+            stage.beat,
+            stage.title,
+            stage.worker_title,
+            run.rubric.final,
+            stage.redos,
+            st.day,
+            st.founder.company,
+            clip(stage.base_goal, 160),
+        ),
         author="system",
         importance=4,
         stage_id=stage.id,
@@ -516,6 +526,7 @@ def decide(step: Step, key: str, own_text: str | None, amends: Amends | None = N
     before, after, org_delta, governed = done.before, done.after, done.org_delta, done.governed
     if governed:  # the receipt explains what happened, blocked hire included
         step.emit(E.ORDER_APPLIED, "system", governed[0], {"stage_id": stage.id, "lines": governed})
+    summary = consequence_line(summary, st.founder.company, before, after, done.later)
     stage.decision = StageDecision(
         rule_id=rule_id,
         option=key,
@@ -558,7 +569,7 @@ def decide(step: Step, key: str, own_text: str | None, amends: Amends | None = N
         later=done.later,
         next_brief=next_brief(st, directions, rule_id, text, replaced),
     )
-    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {rule.summary}", receipt)
+    step.emit(E.CONSEQUENCE_APPLIED, "system", f"{rule_id}: {summary}", receipt)
     mv = move(st, rule_id, stage.id)
     st.moves.append(mv)
     step.emit(E.ANTAGONIST_MOVE, st.antagonist.name, mv.narrative, mv)

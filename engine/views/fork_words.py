@@ -14,6 +14,7 @@ from engine.game.said import fork_directions
 from engine.language.composition import replaces_named
 from engine.language.directions import Direction
 from engine.language.grammar import join_prose
+from engine.writing.outcomes import both_summary
 from worldforge_textkit import clip
 
 if TYPE_CHECKING:  # the readers load when a player's words are read, not in every venture
@@ -67,7 +68,7 @@ def decision_summary(rule_id: str, dilemma: Dilemma, reading: Interpretation | N
     """What the decision note and the receipt say was decided: the rule's summary, or both
     options' when the CEO's words chose both (the note says both, not option A)."""
     if reading is not None and reading.matched_by == "both":
-        return "Both: " + " ".join(rules.RULES[o.rule_id].summary for o in dilemma.options)
+        return both_summary([rules.RULES[o.rule_id].summary for o in dilemma.options])
     return rules.RULES[rule_id].summary
 
 

@@ -188,15 +188,7 @@ def _fresh(
         "memory_writes": [
             {
                 "kind": rng.choice(["context", "preference"]),
-                "text": v.fill(
-                    rng.choice(
-                        (
-                            "{beat} finding: {customer} answered fastest when the price was on the page.",
-                            "{beat} finding: {customer} <trusts> a number from {a:unit} like theirs.",
-                            "{beat} finding: {customer} asked about {pain} before anything else.",
-                        )
-                    )
-                ),
+                "text": v.fill(rng.choice(FINDINGS)),
                 "importance": round(rng.uniform(4, 8), 1),
             }
         ],
@@ -281,6 +273,16 @@ def _fresh(
 
 
 # Who does what in the org chart, varied by stage (stage number mod 3).
+# A worker's finding, the note it writes in flight. A pain is a phrase that may end in any word
+# ("an audit found the week before"), so it ends its sentence: "… asked about {pain} before
+# anything else" once read "the week before before anything else". A unit is a business or a
+# person ("a practice", "an independent plumber"): "a number from a plumber like theirs" read
+# wrong for a person.
+FINDINGS = (
+    "{beat} finding: {customer} answered fastest when the price was on the page.",
+    "{beat} finding: {customer} <trusts> a number from {a:unit} they know more than one from us.",
+    "{beat} finding: before anything else, {customer} asked about {pain}.",
+)
 ORG_DUTIES = {
     "founder": (
         "final calls and the promise to {customer}",

@@ -19,6 +19,7 @@ from engine.game.rules import RULES, Scale, resolve
 from engine.play.headless import Plan, play, summary
 from engine.session.api import GameSession
 from engine.session.replay import verify
+from worldforge_textkit.numbers import months_said
 
 PATHS = ("AAAAAAAA", "BBBBBBBB", "ABBABAAB", "BAABBABA")
 
@@ -172,7 +173,7 @@ def test_endings_score_and_truthful_victory_text(ventures):
             profitable = econ.monthly_revenue_usd >= econ.monthly_burn_usd
             assert ("not yet profitable" in o.reason) == (not profitable) or o.ending == "commons"
             if not profitable:
-                assert f"{econ.runway_months:.1f} months of runway" in o.reason
+                assert f"{months_said(econ.runway_months)} of runway" in o.reason
         else:
             assert o.stage >= 3
     assert len({s.state.outcome.ending for s in ventures}) >= 3

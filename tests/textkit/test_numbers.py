@@ -11,6 +11,7 @@ from worldforge_textkit.numbers import (
     in_books,
     money,
     money_short,
+    months_said,
     number,
     runway,
     runway_short,
@@ -45,7 +46,7 @@ def test_profitable_is_none_and_reads_as_words() -> None:
     econ.monthly_burn_usd = 5000.0
     recompute(econ)
     months = TUNING["seed_usd"] / 5000  # the seed money over a $5,000 burn, no revenue yet
-    assert runway_text(econ) == runway(econ.runway_months) == f"runway {months:.1f} months"
+    assert runway_text(econ) == runway(econ.runway_months) == f"runway {months_said(months)}"
     econ.market_share, econ.monthly_burn_usd = 100.0, 1.0
     recompute(econ)
     assert econ.shown()["runway_months"] is None and runway_text(econ) == "profitable"
@@ -78,5 +79,6 @@ def test_a_long_runway_is_said_in_years():
     from worldforge_textkit.numbers import months_said, runway
 
     assert months_said(4.52) == "4.5 months"
+    assert months_said(3.0) == "3 months" and months_said(1.02) == "1 month"  # no float noise
     assert months_said(824.5) == "69 years"
     assert runway(30.0) == "runway 2 years"
