@@ -1,6 +1,8 @@
 """How much product code says `Any`, counted as the issue counts it: the lines of the .py files
 of `engine`, `memory` and the `worldforge_*` packages that hold the word `Any` (what
-`grep -rw Any` lists), outside import statements.
+`grep -rw Any` lists), outside import statements. A line that says `JsonObject` counts too: it
+is `dict[str, Any]` under a name (worldforge_textkit/json_types.py), so naming an `Any` never
+lowers the count; only a real type does.
 
 Run: `.venv/bin/python -m tests.code.any_count` (one JSON object: the total and the ten files that
 say it most). `tests/code/test_any_budget.py` fails when the total is above the budget.
@@ -15,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-WORD = re.compile(r"\bAny\b")
+WORD = re.compile(r"\b(Any|JsonObject)\b")
 
 
 def product_files(root: Path = ROOT) -> list[Path]:

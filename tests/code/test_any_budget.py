@@ -5,15 +5,16 @@ The issue's target is 250. The count was 329 on main when this test was written 
 Cosmos documents, audit rows and query parameters became TypedDicts; 206 after settings values
 became `object`, the OTLP export took its SDK's types and a Protocol for the events, and the JSON
 objects read by key (artifacts, JSON Schemas, request bodies) were named `JsonObject`, once
-(worldforge_textkit/json_types.py); 199 after headless typed what it tells a script. Lower BUDGET as
-real types replace more."""
+(worldforge_textkit/json_types.py); 199 after headless typed what it tells a script. But a
+`JsonObject` is `dict[str, Any]` under a name, so its lines now count as `Any` lines too: 289 on
+the merged tree, counted that way. Lower BUDGET as real types replace more."""
 
 from __future__ import annotations
 
 from tests.code.any_count import count, counts
 
 TARGET = 250  # the issue's
-BUDGET = 199  # today's count: a new `Any` fails this test
+BUDGET = 289  # today's count: a new `Any` fails this test
 
 
 def test_product_code_says_any_no_more_than_the_budget():
@@ -22,7 +23,7 @@ def test_product_code_says_any_no_more_than_the_budget():
 
 
 def test_the_budget_never_rises_above_what_was_counted_on_main():
-    assert BUDGET <= TARGET <= 329  # the target is met: the budget only goes down from here
+    assert TARGET <= BUDGET <= 329  # only goes down from the first count, toward the target
 
 
 def test_the_count_skips_import_lines_and_counts_each_line_that_says_any():
@@ -33,3 +34,4 @@ def test_the_count_skips_import_lines_and_counts_each_line_that_says_any():
         "# Anything and AnyStr are other words\n"
     )
     assert count(source) == 2  # two lines (the second says it twice)
+    assert count("JsonObject = dict[str, Any]\ny: JsonObject = {}\n") == 2  # a name is no type
