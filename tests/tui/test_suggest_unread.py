@@ -135,13 +135,16 @@ async def test_on_the_simulation_tier_no_model_is_asked(tmp_path, fake_openai_fa
     app = WorldForgeApp(pitch=MODEL_PITCH, seed=MODEL_SEED, save_dir=tmp_path, router=router)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
+        asked: list[object] = []  # the session's own suggest, watched: the TUI never calls it
+        suggest = app.session.suggest
+        app.session.suggest = lambda command: asked.append(command) or suggest(command)
         await reject_with(app, pilot, SAID)
         await settle(app, pilot)
         assert app.screen.__class__.__name__ == "ConfirmScreen"
         shown = text_of(app, ".dialog-title")
         assert "Binds nothing: “keep away from the word revolutionary”" in shown
-        assert "Suggested by" not in shown
-        assert server.chat_requests == []
+        assert "Suggested by" not in shown and "No suggestion" not in shown
+        assert asked == [] and server.chat_requests == []
 
 
 async def test_a_model_that_fails_leaves_the_reading_as_read_with_its_line(
