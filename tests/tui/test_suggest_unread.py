@@ -129,7 +129,7 @@ async def test_escape_while_the_model_is_asked_brings_the_words_back(
         assert suggestion_calls(server) == 1
 
 
-async def test_on_the_simulation_tier_no_model_is_asked(tmp_path, fake_openai_factory):
+async def test_on_the_simulation_tier_no_model_is_asked(tmp_path, fake_openai_factory, monkeypatch):
     server = fake_openai_factory("ollama", payload=lambda body: json.dumps({"placements": []}))
     router = Router(Settings(demo_mode="simulation", local_agent_base_url=server.url))
     app = WorldForgeApp(pitch=MODEL_PITCH, seed=MODEL_SEED, save_dir=tmp_path, router=router)
@@ -137,7 +137,9 @@ async def test_on_the_simulation_tier_no_model_is_asked(tmp_path, fake_openai_fa
         await settle(app, pilot)
         asked: list[object] = []  # the session's own suggest, watched: the TUI never calls it
         suggest = app.session.suggest
-        app.session.suggest = lambda command: asked.append(command) or suggest(command)
+        monkeypatch.setattr(
+            app.session, "suggest", lambda command: asked.append(command) or suggest(command)
+        )
         await reject_with(app, pilot, SAID)
         await settle(app, pilot)
         assert app.screen.__class__.__name__ == "ConfirmScreen"
