@@ -2,7 +2,8 @@
 (issue 43: model tiers may help, never decide alone): with a real loopback model as the local
 tier, a rejection's unread part comes back as a suggestion marked with its model, binds only
 once confirmed and carries its model in the bound direction; Esc during the call brings the words
-back unchanged; on the simulation tier no model is asked."""
+back unchanged; a model that fails or never answers leaves the reading as read, with its one
+line; on the simulation tier no model is asked."""
 
 from __future__ import annotations
 
@@ -38,17 +39,20 @@ def model_server(factory: Any, artifact: dict[str, Any], **kwargs: Any) -> FakeO
     return server
 
 
-def local_router(server: FakeOpenAI) -> Router:
-    return Router(
-        Settings.from_values(
-            {
-                "demo_mode": "local",
-                "local_agent_base_url": server.url,
-                "local_agent_model": "qwen2.5",
-                "agent_request_timeout": 60,
-            }
-        )
+def local_settings(server: FakeOpenAI, **extra: object) -> Settings:
+    return Settings.from_values(
+        {
+            "demo_mode": "local",
+            "local_agent_base_url": server.url,
+            "local_agent_model": "qwen2.5",
+            "agent_request_timeout": 60,
+            **extra,
+        }
     )
+
+
+def local_router(server: FakeOpenAI) -> Router:
+    return Router(local_settings(server))
 
 
 def suggestion_calls(server: FakeOpenAI) -> int:
@@ -127,6 +131,28 @@ async def test_escape_while_the_model_is_asked_brings_the_words_back(
         assert app.screen.query_one(Input).value == SAID
         assert app.session.state.stage.redos == 0
         assert suggestion_calls(server) == 1
+
+
+async def test_a_model_that_never_answers_times_out_and_the_reading_goes_on(
+    tmp_path, fake_openai_factory, first_artifact
+):
+    server = model_server(fake_openai_factory, first_artifact)
+    router = local_router(server)
+    app = WorldForgeApp(pitch=MODEL_PITCH, seed=MODEL_SEED, save_dir=tmp_path, router=router)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.snap.phase == "gate"
+        # from here a model that writes no first token is given up on after half a second
+        router.update_settings(local_settings(server, agent_first_token_timeout=0.5))
+        server.script("hang")  # the suggestion call: no answer
+        await reject_with(app, pilot, SAID)
+        await settle(app, pilot)
+        server.release_hangs()
+        assert app.screen.__class__.__name__ == "ConfirmScreen"
+        shown = text_of(app, ".dialog-title")
+        assert "No suggestion (local: silent (no first token in" in shown
+        assert "Will change: speak to law firms." in shown
+        assert app.session.state.stage.redos == 0
 
 
 async def test_on_the_simulation_tier_no_model_is_asked(tmp_path, fake_openai_factory, monkeypatch):
