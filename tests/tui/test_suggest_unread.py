@@ -33,7 +33,11 @@ def model_server(factory: Any, artifact: dict[str, Any], **kwargs: Any) -> FakeO
     """A loopback model that places the unread part and writes the worker's artifact."""
 
     def payload(body: dict[str, Any]) -> str:
-        return json.dumps({"placements": [PLACED]} if asks(body) else artifact)
+        if asks(body):
+            return json.dumps({"placements": [PLACED]})
+        if "speaking at a standup" in body["messages"][0]["content"]:
+            return json.dumps({"line": "Heard the call; I will fold it into this week's work."})
+        return json.dumps(artifact)
 
     server: FakeOpenAI = factory("ollama", payload=payload, **kwargs)
     return server
@@ -102,6 +106,34 @@ async def test_the_model_places_an_unread_part_and_it_binds_once_confirmed(
         # recorded with the command, so a replay binds it again without asking any model
         [reject] = [i for i in app.session.inputs if i["cmd"] == "reject"]
         assert [x["value"] for x in reject["suggested"]] == ["revolutionary"]
+
+
+async def test_a_standup_reply_is_offered_too(tmp_path, fake_openai_factory, first_artifact):
+    server = model_server(fake_openai_factory, first_artifact)
+    app = WorldForgeApp(
+        pitch=MODEL_PITCH, seed=MODEL_SEED, save_dir=tmp_path, router=local_router(server)
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("a")
+        await settle(app, pilot)
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert app.snap.standup and app.snap.can.get("standup_reply")
+        await pilot.press("t")
+        await settle(app, pilot)
+        app.screen.query_one(Input).value = SAID
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert suggestion_calls(server) == 1
+        assert "Suggested by local: qwen2.5" in text_of(app, ".dialog-title")
+        await pilot.press("y")
+        await settle(app, pilot)
+        note = app.session.memory.records(kinds=["procedural"])[-1]
+        bound = [d for d in (note.payload or {})["directions"] if d["axis"] == "exclusion"]
+        assert [(d["value"], d["do"], d["note"]) for d in bound] == [
+            ("revolutionary", False, "suggested by local: qwen2.5")
+        ]
 
 
 async def test_escape_while_the_model_is_asked_brings_the_words_back(
