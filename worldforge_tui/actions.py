@@ -33,6 +33,10 @@ class Prompt:
     title: str
     placeholder: str = ""
     submit: str = "OK"
+    # words that bind: with a model tier configured, the parts the game could not read are
+    # offered to the model first; this names the handler (`worldforge_tui.reports`) that takes
+    # its suggestions to the confirm ("" never asks)
+    suggested: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +200,7 @@ ACTIONS: tuple[GameAction, ...] = (
             "Why reject it? The worker redoes the stage with your reason as binding direction.",
             "e.g. name the customer and cut the jargon",
             "Reject",
+            suggested="suggested",
         ),
         working="is redoing",
     ),
@@ -236,6 +241,7 @@ ACTIONS: tuple[GameAction, ...] = (
             "Your own answer at the fork (read as you mean it; you confirm the reading next):",
             "e.g. partner with local co-ops before raising",
             "Read it",
+            suggested="suggested",
         ),
         busy=DECIDING,
     ),
@@ -248,7 +254,11 @@ ACTIONS: tuple[GameAction, ...] = (
         hint="reply (binding)",
         button="btn-reply",
         palette="Reply to the standup…",
-        prompt=Prompt("Reply to the standup (binding for the next brief):", "", "Reply"),
+        prompt=Prompt(
+            "Reply to the standup (binding for the next brief):",
+            submit="Reply",
+            suggested="suggested",
+        ),
     ),
     command_row(
         "event.option_a",

@@ -83,6 +83,12 @@ def _is_standup(event: StreamEvent) -> bool:
     return "/standup-" in event.call_key
 
 
+def _is_suggestion(event: StreamEvent) -> bool:
+    """A model asked to place the words the game could not read (engine.workers.suggest): no
+    work to draw, and the action bar already says who is asked."""
+    return event.call_key.endswith("/suggest")
+
+
 def _reached(text: str, *, final: bool) -> tuple[Any, int]:
     """What a call's text shows so far (`partial_reach` of its drawable part) and how many of its
     characters that is: a piece beyond it (an unfinished word, key or number) is not drawn yet."""
@@ -189,6 +195,8 @@ class LiveFeed:
 
     def _event(self, event: StreamEvent) -> None:
         """Called on the worker thread: queue, and post one tick if none is pending."""
+        if _is_suggestion(event):
+            return
         with self._lock:
             self._queue.append(event)
             if self._posted:

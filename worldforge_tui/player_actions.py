@@ -1,18 +1,22 @@
 """What the player does at the gate, the fork, the standup and the memory pane, as session commands.
 
 The app owns one `PlayerActions`: every command row of the action table takes one path (`give`):
-it checks the engine allows the command now, asks for text where the row says, shows the command's
-preview for the player to confirm where it has one, then hands the command to the app's session
-worker (`WorldForgeApp.command`), which reports back by message to the handler the row names.
+it checks the engine allows the command now, asks for text where the row says, asks a configured
+model about the words the game could not read (on the session worker; the row's prompt names the
+report that goes on), shows the command's preview for the player to confirm where it has one, then
+hands the command to the app's session worker (`WorldForgeApp.command`), which reports back by
+message to the handler the row names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameError
 from worldforge_tui import actions
+from worldforge_tui.boot import log
 from worldforge_tui.chip_edits import Chips
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.text.safe_text import first_line
@@ -23,8 +27,21 @@ if TYPE_CHECKING:
     from engine.language.directions import Direction
     from engine.language.steering import Read
     from engine.session.api import GameSession
-    from engine.session.commands import Issued
+    from engine.session.commands import Issued, Worded
     from worldforge_tui.app import WorldForgeApp
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a model said about a command's unread words (the session worker's result): the
+    command to confirm (with its suggestions, if any), the one line, and whether the player
+    cancelled the call (Esc: the words go back to their prompt)."""
+
+    row_id: str
+    said: str
+    command: Issued[object]
+    line: str = ""
+    cancelled: bool = False
 
 
 class PlayerActions:
@@ -45,15 +62,36 @@ class PlayerActions:
     ) -> None:
         """The one path for every command row (worldforge_tui.actions): if the engine allows the
         command now, ask for its text when the row has a prompt (words that bind are read as
-        they are typed, and the player may correct the reading: `confirmed`), show what it will
-        do when the command previews itself, then run it on the session worker. A refusal
+        they are typed, and the player may correct the reading: `confirmed`); words the game
+        could not read go to a configured model first (`_suggest`); then `confirm`. A refusal
         reopens the prompt with the typed text and the engine's one line."""
         from engine.session import commands
 
         row = actions.BY_ID[row_id]
+        command = self._command(row, said, error, confirmed)
+        if command is None:
+            return
+        if isinstance(command, commands.Worded) and (
+            model := self._model_to_ask(row, command, confirmed)
+        ):
+            self._suggest(row, said, command, model)
+        else:
+            self.confirm(row, said, command)
+
+    def _command(
+        self,
+        row: actions.GameAction,
+        said: str,
+        error: str,
+        confirmed: list[Direction] | None,
+    ) -> Issued[object] | None:
+        """The row's command from what the player said, as corrected; None when there is none to
+        give now (the engine refuses it, an event waits, its prompt opened, the words are bad)."""
+        from engine.session import commands
+
         kind = commands.named(row.command or "")
         if kind is None or not self.app.can(kind.name):
-            return
+            return None
         if row.command == "run_stage" and self.app.snap is not None and self.app.snap.pending_event:
             one, two = self.app.key_of("event.option_a"), self.app.key_of("event.option_b")
             self.app.notify(  # running the stage would answer it with its default, for the player
@@ -61,15 +99,27 @@ class PlayerActions:
                 title="Event",
                 markup=False,
             )
-            return
+            return None
         if row.prompt is not None and not said:
             self._ask_again(row, said, error)
-            return
-        again = (lambda why: self._ask_again(row, said, why)) if row.prompt else None
+            return None
         try:
             command = kind.from_said(said or row.said)
             if confirmed is not None and isinstance(command, commands.Worded):
                 command = command.corrected(confirmed)  # what binds is what the player confirmed
+        except GameError as err:  # bad input: one clear line, the text comes back
+            self._refused(row, said, first_line(err))
+            return None
+        return command
+
+    def confirm(
+        self, row: actions.GameAction, said: str, command: Issued[object], line: str = ""
+    ) -> None:
+        """Show what the command will do when it previews itself (with `line`, what a model said
+        when it suggested nothing) and run it on the session worker if the player confirms; a
+        command without a preview runs at once. "No" goes back to the words."""
+        again = (lambda why: self._ask_again(row, said, why)) if row.prompt else None
+        try:
             preview = (
                 command.preview(self.app.session.state) if self.app.session is not None else None
             )
@@ -77,6 +127,8 @@ class PlayerActions:
             self._refused(row, said, first_line(err))
             return
         if preview is None:
+            if line:
+                self.app.notify(line, title="Reading", markup=False)
             self.issue(command, self._thinking(row), report=row.report, on_refused=again)
             return
 
@@ -88,11 +140,16 @@ class PlayerActions:
 
         fatal = self.app.snap.fatal_options.get(preview.option or "") if self.app.snap else None
         warning = f"\n✖ {fatal_text(fatal)}." if fatal else ""
+        from engine.session import commands
         from worldforge_tui.screens.dialogs import ConfirmScreen
+
+        # a suggestion is in the preview, marked with its model; nothing suggested: why not
+        shown = isinstance(command, commands.Worded) and bool(command.suggested)
+        unsuggested = f"\n{line}" if line and not shown else ""
 
         self.app.push_screen(
             ConfirmScreen(
-                f"{preview.says}\nWill change: {preview.will_change}.{warning}\n"
+                f"{preview.says}{unsuggested}\nWill change: {preview.will_change}.{warning}\n"
                 f"{preview.verb.capitalize()} this way?",
                 yes_label=preview.verb.capitalize(),
                 default=not fatal,  # Enter goes on, unless what it reads as ends the run
@@ -100,6 +157,68 @@ class PlayerActions:
             ),
             answered,
         )
+
+    # ---- a model asked about the words the game could not read ---------------------------
+    def _model_to_ask(
+        self, row: actions.GameAction, command: Worded[Any], confirmed: list[Direction] | None
+    ) -> str:
+        """The model the command's unread words go to ("" when none is asked: the row never
+        asks, the player corrected the reading, every word was read, or no model tier is
+        configured: the simulation never needs one)."""
+        session, router = self.app.session, self.app.router
+        if (
+            row.prompt is None
+            or not row.prompt.suggested
+            or confirmed is not None
+            or session is None
+            or router is None
+            or router.runtime_label() in ("simulation", "replay")
+            or not command.read(session.state).unread
+        ):
+            return ""
+        stage = session.state.stage  # the role GameSession.suggest asks as
+        targets = router.plan(stage.owner_role if stage is not None else "strategist")
+        return str(targets[0].model) if targets else ""
+
+    def _suggest(
+        self, row: actions.GameAction, said: str, command: Worded[Any], model: str
+    ) -> None:
+        """Ask the model on the session worker (GameSession.suggest: a constrained choice that
+        writes nothing); its report (`worldforge_tui.reports.suggested`) goes on to the confirm
+        with what came back. Esc cancels the call and the words come back unchanged; a call that
+        fails or times out leaves the reading as read, with its one line."""
+        assert row.prompt is not None
+
+        def ask(session: GameSession) -> Asked:
+            ended: list[str] = []  # the router ends a call the player cancelled as "cancelled"
+            unwatch = session.router.watch(
+                lambda event: ended.append(event.model) if event.kind == "end" else None
+            )
+            try:
+                with_suggestions, line = session.suggest(command)
+            except Exception as exc:  # noqa: BLE001 - a failed call: the reading as read goes on
+                log.exception("asking %s about unread words failed", model)
+                with_suggestions = command
+                line = f"No suggestion ({first_line(exc, 120)}): the words read as typed."
+            finally:
+                unwatch()
+            return Asked(row.id, said, with_suggestions, line, cancelled="cancelled" in ended)
+
+        self.app.command(
+            "suggest",
+            ask,
+            f"Asking {model} about the words it could not read… "
+            f"({self.app.key_of('app.cancel_call')} cancels)",
+            report=row.prompt.suggested,
+        )
+
+    def suggested(self, asked: Asked) -> None:
+        """What the model said came back: the confirm, with it (Esc: back to the words)."""
+        row = actions.BY_ID[asked.row_id]
+        if asked.cancelled:
+            self._ask_again(row, asked.said)
+        else:
+            self.confirm(row, asked.said, asked.command, asked.line)
 
     def _ask_again(self, row: actions.GameAction, said: str, error: str = "") -> None:
         """Reopen a row's prompt with what was typed (and why it was refused)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 from engine.language import grammar
 from engine.session.without import WithoutEach
 from memory.models import ConsolidationResult, ForgetReport, PruneReport
+from worldforge_tui.player_actions import Asked
 from worldforge_tui.screens.dialogs import InspectorScreen
 from worldforge_tui.widgets.memory_pane import MemoryPane
 
@@ -90,8 +91,14 @@ def forgot_memories(app: WorldForgeApp, result: object) -> None:
     )
 
 
-# By the name an action row's `report` gives.
+def suggested(app: WorldForgeApp, result: object) -> None:
+    """A model's suggestions for a command's unread words: the confirm goes on with them, or
+    with the one line that says why there are none (Esc: the words go back to their prompt)."""
+    app.player.suggested(expect(result, Asked))
+
+
+# By the name an action row's `report` (or its prompt's `suggested`) gives.
 REPORTS: dict[str, Report] = {
     fn.__name__: fn
-    for fn in (exported, pruned, consolidated, what_if, forgot_note, forgot_memories)
+    for fn in (exported, pruned, consolidated, what_if, forgot_note, forgot_memories, suggested)
 }

@@ -5,31 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from engine.config import Settings
 from engine.routing import Router
-from engine.session.api import GameSession
-from engine.session.commands import RunStage
-from tests.tui.conftest import settle
+from tests.tui.conftest import MODEL_PITCH, MODEL_SEED, settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.action_bar import ActionBar
 
-PITCH = "Meal kits for night-shift nurses"
 LINE = {"line": "Heard the call; I will fold it into this week's work."}
-
-
-@pytest.fixture(scope="module")
-def first_artifact(tmp_path_factory) -> dict[str, Any]:
-    session = GameSession.start_venture(
-        pitch=PITCH, seed=3, router=Router(Settings()), save_dir=tmp_path_factory.mktemp("sim")
-    )
-    try:
-        run = session.give(RunStage)
-        assert run is not None
-        return dict(run.artifact)
-    finally:
-        session.close()
 
 
 async def test_escape_at_the_standup_takes_the_decision_back(
@@ -50,7 +32,7 @@ async def test_escape_at_the_standup_takes_the_decision_back(
             }
         )
     )
-    app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp_path, router=router)
+    app = WorldForgeApp(pitch=MODEL_PITCH, seed=MODEL_SEED, save_dir=tmp_path, router=router)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(app, pilot)
         assert app.snap.phase == "gate"

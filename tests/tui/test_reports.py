@@ -16,6 +16,10 @@ from worldforge_tui.app import WorldForgeApp
 
 def test_every_report_a_row_names_is_a_handler_and_every_handler_is_named():
     named = {row.report for row in actions.ACTIONS if row.report}
+    # a prompt whose words a model may be asked about names the report that goes on to confirm
+    named |= {
+        row.prompt.suggested for row in actions.ACTIONS if row.prompt and row.prompt.suggested
+    }
     assert named == set(reports.REPORTS)
 
 
