@@ -97,7 +97,7 @@ def read_input(record: Mapping[str, Any]) -> Result:
     """Read one corpus record the way the game reads that kind of input: the direction reader
     (engine.language.reader), given what one unit of the offering is (the pitch's offering, as
     the game's pitch reading names it) and, for an own answer, the fork's two options."""
-    from engine.language.reader import read_text
+    from engine.language.reader.read import read_text
 
     out = read_text(
         record["text"],
@@ -410,7 +410,7 @@ def score(
 
 def golden_row(text: str, source: str, fork: Mapping[str, str] | None, unit: str | None) -> str:
     """One input's reading as the golden file holds it (engine.language.reader.reads.Reading.summary)."""
-    from engine.language.reader import read_text
+    from engine.language.reader.read import read_text
 
     return read_text(text, source=source, fork=fork, unit=unit).summary()
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from bench.corpus import directions
 from engine.config import Settings
-from engine.language.reader import read_text
+from engine.language.reader.read import read_text
 from engine.language.suggested import offerable
 from engine.routing import Router
 from engine.workers.suggest import offer

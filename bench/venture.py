@@ -14,8 +14,11 @@ medians, the ratios the issue asks for, and the interpreter's own start-up besid
 method can show).
 
 `--instructions` (needs valgrind) adds one run of each under callgrind: instructions executed, which
-the load of other processes does not change (a venture is deterministic), for a machine too busy
-for wall or CPU time to mean much.
+the load of other processes does not change (a venture is deterministic; the hash seed is fixed so
+a set's order does not move the count by a few million), for a machine too busy for wall or CPU
+time to mean much. Beside them, two floors counted the same way: `interpreter` (`python -c pass`)
+and `imports` (loading what `simulate` loads before its venture starts, and nothing else), so the
+share of a venture that is start-up is in the same JSON.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from pathlib import Path
 from bench import machine, process
 
 PITCH = "A solar microgrid cooperative for rural farmers"
+# What `worldforge simulate` imports before its venture's first command (the `imports` floor).
+IMPORTS = "import worldforge_tui.cli, engine.play.headless, engine.session.api"
 
 
 def ventures_per_second(n: int) -> float:
@@ -62,10 +67,12 @@ def measured(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> dic
 
 
 def instructions(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> int:
-    """Instructions one process executes (valgrind's callgrind, `Collected`), children not traced."""
+    """Instructions one process executes (valgrind's callgrind, `Collected`), children not traced,
+    under a fixed hash seed."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("bench.venture: --instructions needs valgrind on PATH")
+    env = {**env, "PYTHONHASHSEED": "0"}
     with tempfile.TemporaryDirectory() as out:
         done = subprocess.run(
             [
@@ -146,8 +153,12 @@ def balance_process(tree: Path | None = None) -> dict[str, float]:
 
 
 def count_instructions(a: argparse.Namespace) -> dict[str, int]:
-    """One callgrind run each of simulate, the --before tree's and the original's venture."""
+    """One callgrind run each of simulate, the --before tree's and the original's venture, and of
+    this tree's two floors (the interpreter alone; simulate's imports alone)."""
     counted = {"simulate": simulate_instructions()}
+    with tempfile.TemporaryDirectory() as tmp:
+        counted["imports"] = instructions([sys.executable, "-c", IMPORTS], _env(), cwd=tmp)
+        counted["interpreter"] = instructions([sys.executable, "-c", "pass"], _env(), cwd=tmp)
     if a.before:
         counted["before_tree"] = simulate_instructions(a.before)
     if a.original:

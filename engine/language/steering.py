@@ -31,7 +31,7 @@ from engine.language.directions import (
     price_words,
     slotted,
 )
-from engine.language.reader import read_text
+from engine.language.reader.read import read_text
 from engine.language.reader.reads import Part, Reading
 from engine.language.reader.reads import Read as Said
 from engine.language.suggested import Suggestion, with_suggestions

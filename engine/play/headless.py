@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from engine.errors import InputError
 from engine.game.said import read_rejection, read_reply
 from engine.game.world import STAGE_IDS, resolve_stage
-from engine.language.steering import read_directions
 from engine.language.text import MAX_REASON_CHARS, clean_text
 from engine.play import careful, policies
 from engine.session import commands
@@ -208,6 +207,8 @@ def _conflicts(state: GameState, source: str, said: str) -> dict[str, object]:
     elif source == "standup":
         new = read_reply(state, said).directions
     else:
+        from engine.language.steering import read_directions
+
         new = read_directions(said, source="own").directions
     return commands.binding_conflicts(state, new).to_dict()
 
@@ -216,18 +217,17 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, obj
     """How the words of a rejection, a standup reply or an own answer read (None for other
     commands): each direction with its span and words, the parts read as nothing, whether the
     reader asks."""
-    from engine.language.reader import read_text
-
     source = _SOURCES.get(kind.name)
     if source is None:
         return None
+    from engine.language.reader.read import read_text
+    from engine.language.steering import structured
+
     fork: dict[str, str] | None = (
         {str(o.key): o.text for o in state.dilemma.options}
         if source == "own" and state.dilemma
         else None
     )
-    from engine.language.steering import structured
-
     given = structured(said)
     if given is not None:  # directions given as data are bound as given, never read
         return {"given": [d.to_dict(leave_out=("source", "said")) for d in given], "unread": []}

@@ -322,7 +322,7 @@ class Worded(PlainCommand[R]):
     def suggest(self, session: Host) -> tuple[Self, str]:
         """The command with a model's suggestions for its unread parts, and the one line that
         says what was suggested or why nothing was ("" when no model was asked)."""
-        from engine.language.reader import read_text
+        from engine.language.reader.read import read_text
         from engine.workers.suggest import offer
 
         stage = session.state.stage
@@ -532,7 +532,7 @@ class DecideOwn(Worded["Receipt"]):
         and what is unread of them, read against the fork: "go with the 2nd one" picks an
         option, so it is no unread part."""
         from engine.game.said import own_directions
-        from engine.language.reader import read_text
+        from engine.language.reader.read import read_text
 
         read = own_directions(state, self.text, self.amends)
         if state.dilemma is not None:

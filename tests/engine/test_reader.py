@@ -3,7 +3,9 @@ accounted for, never the opposite of what was said."""
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import functools
 import json
 import time
 from pathlib import Path
@@ -11,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from engine.language.reader import read_text
+from engine.language.reader.read import read_text
 from engine.language.reader.utterance import MAX_CHARS, MAX_CLAUSES, parse
-from engine.language.reader.vocab import VocabError, _check_example, vocab
+from engine.language.reader.vocab import VocabError, _check_example, check_examples, vocab
 from engine.language.steering import read_directions
 
 GOLDEN = Path(__file__).parents[1] / "data" / "readings_build.jsonl"
@@ -391,6 +393,39 @@ def test_the_vocabulary_is_checked_at_load():
     _check_example("x", "call it", "call it Sockrates")
     with pytest.raises(VocabError, match="does not hold the cue"):
         _check_example("frames.json rows[0]", "call it", "name it Sockrates")
+
+
+def test_every_shipped_rows_example_holds_its_cue():
+    check_examples(vocab())  # the data check a start no longer runs: here, on every row
+    v = vocab()
+    bad_cue = dataclasses.replace(v.tone[0], row={**v.tone[0].row, "example": "nothing here"})
+    with pytest.raises(VocabError, match=r"tone\[0\]: example 'nothing here' does not hold"):
+        check_examples(dataclasses.replace(v, tone=[bad_cue]))
+    suffix = next(c for c in v.numbers + v.money if c.row.get("suffix"))
+    bad_figure = dataclasses.replace(suffix, row={**suffix.row, "example": "no figure"})
+    with pytest.raises(VocabError, match="has no figure"):
+        check_examples(dataclasses.replace(v, numbers=[bad_figure], money=[]))
+
+
+def test_the_vocabulary_reads_each_file_once_and_tokenises_no_example(monkeypatch):
+    import engine.language.reader.vocab as vocab_module
+
+    read: list[str] = []
+    real = Path.read_text
+
+    def counted(self: Path, *args: object, **kwargs: object) -> str:
+        read.append(self.name)
+        return real(self, *args, **kwargs)
+
+    def no_example_check(*args: object) -> None:
+        raise AssertionError("a start checked an example")
+
+    monkeypatch.setattr(Path, "read_text", counted)
+    monkeypatch.setattr(vocab_module, "_check_example", no_example_check)
+    monkeypatch.setattr(vocab_module, "vocab", functools.cache(vocab_module.vocab.__wrapped__))
+    vocab_module._data.cache_clear()
+    assert len(vocab_module.vocab().tone) == len(vocab().tone)
+    assert sorted(read) == ["frames.json", "places.json", "words.json"]
 
 
 @pytest.mark.parametrize(

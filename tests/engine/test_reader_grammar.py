@@ -11,7 +11,7 @@ import pytest
 
 from engine.errors import InputError
 from engine.language.pitch import read_pitch
-from engine.language.reader import read_text
+from engine.language.reader.read import read_text
 from engine.language.reader.vocab import VocabError, _check_example, _word_list
 from engine.language.steering import read_directions
 from engine.session.commands import Reject, RunStage

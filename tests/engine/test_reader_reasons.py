@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.language.reader import read_text
+from engine.language.reader.read import read_text
 
 
 @pytest.mark.parametrize(

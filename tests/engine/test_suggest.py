@@ -12,7 +12,7 @@ import pytest
 
 from engine.config import Settings
 from engine.errors import SaveError
-from engine.language.reader import read_text
+from engine.language.reader.read import read_text
 from engine.language.suggested import Suggestion, check, offerable, with_suggestions
 from engine.routing import Router
 from engine.routing.router import model_tier_ready

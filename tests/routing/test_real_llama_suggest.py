@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.language.reader import read_text
+from engine.language.reader.read import read_text
 from engine.language.suggested import AXES, LEAVE_OUT
 from engine.routing import Router
 from engine.workers.suggest import offer
