@@ -156,6 +156,12 @@ def progress_line(event: StreamEvent) -> str:
     )
 
 
+def _call_of(line: str) -> str:
+    """What a progress line says that is not a figure: who writes, on which tier and model, and
+    whether the first token came ('strategist writing · local: qwen2.5')."""
+    return " · ".join(line.split(" · ")[:2])
+
+
 class LiveFeed:
     """The live section of the story pane and the progress line, fed by the router's watcher."""
 
@@ -217,7 +223,11 @@ class LiveFeed:
         if last.kind != "end":
             waiting = not last.tokens
             bar = main.query_one(ActionBar)
-            bar.set_thinking(progress_line(last), clock=waiting and bar.clock_start is None)
+            line = progress_line(last)
+            # A new call or its first token redraws the line at once; the figures of a call
+            # writing (tokens, rate, seconds) follow at the spinner's pace, not a repaint a piece.
+            same = bar.thinking is not None and _call_of(bar.thinking) == _call_of(line)
+            bar.set_thinking(line, clock=waiting and bar.clock_start is None, redraw=not same)
 
     def track(self, event: StreamEvent) -> None:
         """Note each streamed piece's arrival until a frame shows it: an ended standup line is

@@ -213,3 +213,38 @@ async def test_a_new_line_scrolls_the_story_and_lays_the_screen_out_only_now_and
     assert len(lines) > 8  # the artifact grew line by line
     assert len(heights) <= len(lines) // 3  # not a layout a line
     assert in_view and sum(in_view) >= 0.8 * len(in_view)  # the last line is on screen
+
+
+async def test_the_progress_figures_follow_the_spinner_not_every_piece(
+    tmp_path, fake_openai_factory, first_artifact, monkeypatch
+):
+    """Every streamed piece used to repaint the progress line (its token count and rate), so each
+    frame redrew the action bar as well as the text; the figures now follow the spinner's tick,
+    and a new call or its first token is drawn at once."""
+    server = fake_openai_factory(
+        "ollama", payload=json.dumps(first_artifact), stream_piece=3, stream_delay=0.005
+    )
+    drawn: list[str | None] = []
+    real = ActionBar._render_thinking
+
+    def render(self) -> None:
+        drawn.append(self.thinking)
+        real(self)
+
+    monkeypatch.setattr(ActionBar, "_render_thinking", render)
+    ticks = [0]
+    real_tick = LiveFeed.tick
+
+    def tick(self) -> None:
+        ticks[0] += 1
+        real_tick(self)
+
+    monkeypatch.setattr(LiveFeed, "tick", tick)
+    app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp_path, router=_router(server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: "tok/s" in (app.main.query_one(ActionBar).thinking or ""))
+        await settle(app, pilot)
+    writing = [d for d in drawn if d is not None and " writing · " in d]
+    assert writing and ticks[0] > 30  # the figures were drawn, from many streamed ticks
+    assert len(writing) < ticks[0] / 3  # at the spinner's pace, not a repaint a tick
+    assert any(d is not None and "waiting for the first token" in d for d in drawn)
