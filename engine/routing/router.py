@@ -45,6 +45,7 @@ from engine.routing.types import (
     StreamEvent,
     Tier,
     Usage,
+    brief_trims,
 )
 from engine.routing.window import PROBE_S as WINDOW_PROBE_S
 from engine.routing.window import SAFE_WINDOW, Window, budget, prompt_tokens
@@ -797,7 +798,7 @@ class Router:
         budgeted = budget(window, target.model, messages, req.recalled, req.max_output_tokens)
         got, messages = budgeted.fit, budgeted.messages
         if budgeted.dropped and got.refused is None:
-            trace.adaptations.append(f"brief_trimmed:{budgeted.dropped}")
+            trace.adaptations.append(f"brief_trimmed:{budgeted.dropped}:{window.tokens}")
             log.info(
                 "%s %s#%s: %d recalled lines of the brief left out to fit its %s-token window",
                 target.tier,
@@ -1153,10 +1154,8 @@ class Router:
             if last.served_by == "simulation":
                 return "simulation"
             ft = last.usage.first_token_ms
-            trimmed = next(
-                (a.split(":")[1] for a in last.adaptations if a.startswith("brief_trimmed:")), ""
-            )
-            note = f" (brief trimmed to fit: {trimmed} recalled lines out)" if trimmed else ""
+            trims = brief_trims(last.adaptations)
+            note = f" (brief trimmed to fit: {trims[0][0]} recalled lines out)" if trims else ""
             if ft is not None and pace.is_slow(ft, self._settings.agent_first_token_timeout):
                 return f"{last.served_by}: {pace.slow_words(ft)}{note}"
             return f"{last.served_by}: {last.model}{note}"
