@@ -306,6 +306,8 @@ class Router:
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
         self._windows: dict[str, Window | None] = {}  # local model -> its context window
+        # endpoint -> its start-up probe in flight (on the router loop): a call gives way to it
+        self._probing: dict[str, asyncio.Task[list[dict[str, Any]]]] = {}
         _warm_model_tier(self._settings)
 
     # ---- configuration ------------------------------------------------------------------------
@@ -734,6 +736,7 @@ class Router:
         def on_sent() -> None:
             watch.asked_at = trace.asked_at = time.perf_counter()
 
+        self._probe_gives_way(target)
         task = asyncio.ensure_future(
             chat(
                 target,
@@ -1294,6 +1297,13 @@ class Router:
         timeout = self._settings.agent_request_timeout
         targets = [t for t in self.model_targets() if t.tier == "local"]
 
+        async def probe(target: Target, caps: DeploymentCaps) -> list[dict[str, Any]]:
+            row = self._note_probe(target, await one_token(target, caps, timeout))
+            if row["ok"] and row.get("first_token_ms"):  # then how fast it reads a brief
+                long = await one_token(target, caps, timeout, READING_PROBE)
+                self._note_reading(target, row, long)
+            return [row]
+
         async def run() -> list[dict[str, Any]]:
             await asyncio.wrap_future(model_tier_ready())  # the client's import, off this loop
             rows: list[dict[str, Any]] = []
@@ -1301,16 +1311,31 @@ class Router:
                 caps = self._caps.for_deployment(
                     target.endpoint, target.model, target.default_token_param
                 )
-                if caps.first_token_s is not None:
+                if caps.first_token_s is not None or target.endpoint in self._probing:
                     continue
-                row = self._note_probe(target, await one_token(target, caps, timeout))
-                rows.append(row)
-                if row["ok"] and row.get("first_token_ms"):  # then how fast it reads a brief
-                    long = await one_token(target, caps, timeout, READING_PROBE)
-                    self._note_reading(target, row, long)
+                task = asyncio.ensure_future(probe(target, caps))
+                self._probing[target.endpoint] = task
+                try:
+                    await asyncio.wait({task})
+                finally:
+                    self._probing.pop(target.endpoint, None)
+                if task.cancelled():  # a call needed the server: it learns the pace itself
+                    rows.append({**_probe_row(target), "error": "gave way to a model call"})
+                    break  # every later probe would hold a call up as well
+                rows.extend(task.result())
             return rows
 
         return asyncio_submit(run())
+
+    def _probe_gives_way(self, target: Target) -> None:
+        """A model call on an endpoint whose start-up probe is in flight cancels it (on the router
+        loop): on a one-slot server (llama-server --parallel 1) the call would otherwise queue
+        behind a probe that may take the whole budget. The call's own clocks then bound it, and a
+        first token it waits for is learned as the probe's would have been (`_learn_late`)."""
+        task = self._probing.get(target.endpoint)
+        if task is not None and not task.done():
+            task.cancel()
+            log.info("%s %s: the start-up probe gave way to a call", target.tier, target.endpoint)
 
     def _note_reading(self, target: Target, short: dict[str, Any], long: dict[str, Any]) -> None:
         """How fast the model reads a prompt, from the first tokens of a short and a long probe
@@ -1361,6 +1386,10 @@ class Router:
                 row["schema"] = _run_sync(schema_enforcement(target, self._caps, timeout))
             rows.append(row)
         return rows
+
+
+def _probe_row(target: Target) -> dict[str, Any]:
+    return {"tier": target.tier, "endpoint": target.endpoint, "model": target.model, "ok": False}
 
 
 def _chain(base: Target, models: list[str | None], big: str | None) -> list[Target]:
