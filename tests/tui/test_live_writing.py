@@ -211,7 +211,8 @@ async def test_a_new_line_scrolls_the_story_and_lays_the_screen_out_only_now_and
             await pilot.pause(0.02)
         await settle(app, pilot)
     assert len(lines) > 8  # the artifact grew line by line
-    assert len(heights) <= len(lines) // 3  # not a layout a line
+    heights.discard(0)  # not laid out yet
+    assert len(heights) <= max(3, len(lines) // 3)  # not a layout a line
     assert in_view and sum(in_view) >= 0.8 * len(in_view)  # the last line is on screen
 
 
