@@ -177,11 +177,11 @@ class LiveFeed:
         self._view = LiveView()
         self._router: Router | None = None
         self._unwatch: Callable[[], None] | None = None
-        # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it (a piece
-        # in an unfinished word, key or number waits for the frame that shows it whole; the last
-        # of an artifact, for the story to show the result), and how many pieces were never shown
-        # (an attempt given up on).
-        self.latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
+        # For bench.tui_stream: each piece's arrival and the frame that shows it (perf_counter; a
+        # piece in an unfinished word, key or number waits for the frame that shows it whole; the
+        # last of an artifact, for the story to show the result), and how many pieces were never
+        # shown (an attempt given up on).
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=LATENCY_SAMPLES)
         self.unshown = 0
 
     def attach(self, router: Router | None) -> None:
@@ -268,7 +268,7 @@ class LiveFeed:
 
             def stamp() -> None:
                 now = time.perf_counter()
-                self.latencies.extend(now - at for at in arrivals)
+                self.latencies.extend((at, now) for at in arrivals)
 
             self.app.call_after_refresh(stamp)
 
