@@ -598,6 +598,7 @@ class Router:
         schema, system = system_prompt(req)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": req.user}]
         overflowed: set[str] = set()
+        silenced: set[str] = set()  # endpoints that went silent in this call
         for index, target in enumerate(targets):
             if target.overflow and target.tier not in overflowed:
                 continue  # the larger-context model is only for a prompt another one refused
@@ -605,6 +606,8 @@ class Router:
             parked = self._cooldowns.active(target.endpoint) or self._cooldowns.active(
                 target.model_key
             )
+            if parked and target.endpoint in silenced and parked[0] == "silent":
+                parked = self._cooldowns.active(target.model_key)  # its own turn, once
             if parked:
                 reason, _left = parked
                 words = WORDS.get(reason, reason.replace("_", " "))
@@ -640,6 +643,10 @@ class Router:
             if isinstance(outcome, _Served):
                 return outcome
             failures.append((target.tier, outcome.reason))
+            if outcome.label == "silent":
+                # silent in this call: the server rests, but another model on it (Ollama, LM
+                # Studio keep several) is still asked once now, as the next tier would be
+                silenced.add(target.endpoint)
             if outcome.label == "context_window":
                 overflowed.add(target.tier)
             if outcome.final:
@@ -653,11 +660,12 @@ class Router:
         it. The first tier keeps FIRST_TIER_FLOOR of what is left; the last takes all of it."""
         target = targets[index]
         later = {
-            t.endpoint
+            t.model_key
             for t in targets[index + 1 :]
-            if t.endpoint != target.endpoint
+            if t.model_key != target.model_key  # another model, on this server or another
             and (not t.overflow or t.tier in overflowed)
             and self._cooldowns.state(t.endpoint) != "open"
+            and self._cooldowns.state(t.model_key) != "open"
         }
         now = time.monotonic()
         if not later:
