@@ -74,9 +74,8 @@ def test_a_trimmed_brief_is_logged_as_its_own_event(tmp_path, fake_openai_factor
             f"brief trimmed to fit qwen2.5's {window:,}-token window: {left_out} recalled "
             f"line{'s' if left_out > 1 else ''} left out"
         )
-        assert f"Left out to fit the model's context window: {left_out}" in (
-            server.chat_requests[-1].body["messages"][0]["content"]  # type: ignore[index]
-        )
+        brief = server.chat_requests[-1].body["messages"][0]["content"]
+        assert f"Left out to fit the model's context window: {left_out}" in brief
         assert "BRIEF_TRIMMED" in WORKER_TYPES  # the Workers & tools tab lists it
         assert verify(session.conn, session.state.run_id).ok
     finally:
