@@ -5,6 +5,15 @@ shows it whole, and the last pieces of an artifact for the frame that shows the 
 pieces of an attempt given up on are never shown, and counted apart. And key latency while
 streaming (a key press until the app has handled it and refreshed), in a headless Textual app.
 
+The figure is split where it is spent: `model_completes_it` (from a piece's arrival until the
+piece that completes its word, key or number arrives: the model's pace) and `screen` (from then to
+the frame that shows it: ours and Textual's). Beside it, `bare_floor` is a trivial Textual app (one
+anchored Static in a scroll view, updated with the drawable text on each piece) fed the same
+stream, piece for piece at the recorded times, timed the same way: what Textual itself costs. It
+replays after our run, so no server generates beside it (with `--server real` the model's process
+competed with ours for the CPU): a floor, not a twin. `--no-keys` streams without the key presses
+(like for like with the bare floor, which has none). Quote each figure with its load average.
+
 The model is the loopback fake server streaming a real stage artifact (`--server fake`, default:
 steady pieces at a set pace) or the real llama.cpp server (`--server real`, needs
 `make llm-runtime`). Run: `.venv/bin/python -m bench.tui_stream --json [--server real]`
@@ -86,7 +95,113 @@ async def _key_latency(app: Any, pilot: Any, key: str) -> float:
     return drawn[0] - start
 
 
-async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]:
+def _drawable_at(events: list[Any]) -> dict[float, float]:
+    """For each streamed piece (by its arrival), when it could first be drawn whole: the arrival of
+    the first piece of the same call whose text completes its word, key or number (the call's end
+    for the last pieces of an artifact, drawn with the stage's result)."""
+    from worldforge_tui.live_writing import _reached
+
+    out: dict[float, float] = {}
+    calls: dict[str, list[Any]] = {}
+    for event in events:
+        calls.setdefault(event.call_key, []).append(event)
+    for evs in calls.values():
+        end = next((e.at for e in evs if e.kind == "end"), None)
+        deltas = [e for e in evs if e.kind == "delta"]
+        reach = [_reached(e.text, final=False)[1] for e in deltas]
+        j = 0
+        for i, event in enumerate(deltas):
+            j = max(j, i)
+            while j < len(deltas) and reach[j] < len(event.text):
+                j += 1
+            done = deltas[j].at if j < len(deltas) else end
+            if done is not None:
+                out[event.at] = done
+    return out
+
+
+def _split(shown: list[tuple[float, float]], drawable: dict[float, float]) -> dict[str, Any]:
+    """Token -> screen, and its two parts: the model completing the piece, then the screen."""
+    whole = [t - at for at, t in shown]
+    model = [drawable[at] - at for at, _ in shown if at in drawable]
+    screen = [max(0.0, t - drawable[at]) for at, t in shown if at in drawable]
+    return {
+        "token_to_screen": _summary(whole),
+        "model_completes_it": _summary(model),
+        "screen": _summary(screen),
+    }
+
+
+async def _bare_floor(events: list[Any]) -> dict[str, Any]:
+    """The same stream into a trivial Textual app, piece for piece at the recorded times."""
+    import threading
+
+    from textual.app import App, ComposeResult
+    from textual.containers import VerticalScroll
+    from textual.message import Message
+    from textual.widgets import Static
+
+    from worldforge_tui.live_writing import _shown_cut
+
+    class Piece(Message):
+        def __init__(self, text: str, at: float) -> None:
+            super().__init__()
+            self.text, self.at = text, at
+
+    class Bare(App[None]):
+        def __init__(self) -> None:
+            super().__init__()
+            self.waiting: list[tuple[int, float]] = []  # (text length with the piece, arrival)
+            self.shown: list[tuple[float, float]] = []
+
+        def compose(self) -> ComposeResult:
+            with VerticalScroll():
+                yield Static(id="text", markup=False)
+
+        def on_mount(self) -> None:
+            self.query_one(VerticalScroll).anchor()
+
+        def on_piece(self, msg: Piece) -> None:
+            self.waiting.append((len(msg.text), msg.at))
+            cut = _shown_cut(msg.text, final=False)
+            self.query_one("#text", Static).update(msg.text[:cut])
+            ready = [at for n, at in self.waiting if n <= cut]
+            self.waiting = [(n, at) for n, at in self.waiting if n > cut]
+            if ready:
+                self.call_after_refresh(
+                    lambda: self.shown.extend((at, time.perf_counter()) for at in ready)
+                )
+
+    deltas = [e for e in events if e.kind == "delta"]
+    app = Bare()
+    arrivals: list[tuple[float, float]] = []  # (recorded arrival, replayed arrival)
+    async with app.run_test(size=(140, 45)) as pilot:
+        watch_frames(app)
+
+        def replay() -> None:
+            start, first = time.perf_counter(), deltas[0].at
+            for event in deltas:
+                wait = (event.at - first) - (time.perf_counter() - start)
+                if wait > 0:
+                    time.sleep(wait)
+                now = time.perf_counter()
+                arrivals.append((event.at, now))
+                app.post_message(Piece(event.text, now))
+
+        thread = threading.Thread(target=replay, daemon=True)
+        thread.start()
+        while thread.is_alive():
+            await pilot.pause(0.05)
+        await pilot.pause(0.2)
+    moved = dict(arrivals)  # the recorded stream's drawable times, moved to the replay's clock
+    recorded = _drawable_at(events)
+    drawable = {moved[at]: moved.get(done, done - at + moved[at]) for at, done in recorded.items()}
+    return _split(app.shown, drawable)
+
+
+async def _drive(
+    url: str, model: str, tmp: Path, stages: int, keys_on: bool = True
+) -> dict[str, Any]:
     from engine.config import Settings
     from engine.routing import Router
     from worldforge_tui.app import WorldForgeApp
@@ -100,8 +215,8 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
         ),
         caps_cache=None,
     )
-    deltas = [0]
-    router.watch(lambda e: deltas.__setitem__(0, deltas[0] + (e.kind == "delta")))
+    events: list[Any] = []  # every streamed event (the router's thread appends; bench-only)
+    router.watch(events.append)
     app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp / "tui", router=router)
     keys: list[float] = []
     async with app.run_test(size=(140, 45)) as pilot:
@@ -115,7 +230,8 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
                 await pilot.pause(0.005)
             i = 0
             while app.busy is not None:
-                keys.append(await _key_latency(app, pilot, KEYS[i % 2]))
+                if keys_on:
+                    keys.append(await _key_latency(app, pilot, KEYS[i % 2]))
                 i += 1
                 await pilot.pause(0.05)
             done += 1
@@ -131,14 +247,16 @@ async def _drive(url: str, model: str, tmp: Path, stages: int) -> dict[str, Any]
                         break
                     await pilot.pause(0.01)
                 await pilot.press("g")
-        latencies = list(app.live.latencies)
+        shown = list(app.live.latencies)
         unshown = app.live.unshown
+    streamed = [e for e in events if e.kind == "delta"]
     return {
-        "pieces_streamed": deltas[0],
-        "pieces_shown": len(latencies),
+        "pieces_streamed": len(streamed),
+        "pieces_shown": len(shown),
         "pieces_never_shown": unshown,
-        "token_to_screen": _summary(latencies),
+        **_split(shown, _drawable_at(events)),
         "key_latency_while_streaming": _summary(keys),
+        "bare_floor": await _bare_floor(events),
     }
 
 
@@ -148,6 +266,7 @@ def main() -> int:
     parser.add_argument("--stages", type=int, default=2, help="stages to stream (default 2)")
     parser.add_argument("--piece", type=int, default=4, help="fake: characters per piece")
     parser.add_argument("--delay", type=float, default=0.005, help="fake: seconds between pieces")
+    parser.add_argument("--no-keys", action="store_true", help="no key presses while streaming")
     parser.add_argument("--json", action="store_true", help="one line of JSON (default: indented)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="wf-tui-stream-") as tmp_name:
@@ -162,7 +281,9 @@ def main() -> int:
             servers = running_server(tmp)
             server = next(servers)
             try:
-                report = asyncio.run(_drive(server.url, server.model, tmp, args.stages))
+                report = asyncio.run(
+                    _drive(server.url, server.model, tmp, args.stages, not args.no_keys)
+                )
             finally:
                 servers.close()
             report["server"] = "llama-cpp-python 0.3.36 (tiny model)"
@@ -173,7 +294,9 @@ def main() -> int:
             with FakeOpenAI(
                 "ollama", payload=payload, stream_piece=args.piece, stream_delay=args.delay
             ) as fake:
-                report = asyncio.run(_drive(fake.url, "qwen2.5", tmp, args.stages))
+                report = asyncio.run(
+                    _drive(fake.url, "qwen2.5", tmp, args.stages, not args.no_keys)
+                )
             report["server"] = f"loopback fake: {args.piece} chars every {args.delay * 1000:g} ms"
     report["machine"] = machine()
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")

@@ -162,6 +162,12 @@ def progress_line(event: StreamEvent) -> str:
     )
 
 
+def _call_of(line: str) -> str:
+    """What a progress line says that is not a figure: who writes, on which tier and model, and
+    whether the first token came ('strategist writing · local: qwen2.5')."""
+    return " · ".join(line.split(" · ")[:2])
+
+
 class LiveFeed:
     """The live section of the story pane and the progress line, fed by the router's watcher."""
 
@@ -177,11 +183,11 @@ class LiveFeed:
         self._view = LiveView()
         self._router: Router | None = None
         self._unwatch: Callable[[], None] | None = None
-        # For bench.tui_stream: seconds from a piece's arrival to the frame that shows it (a piece
-        # in an unfinished word, key or number waits for the frame that shows it whole; the last
-        # of an artifact, for the story to show the result), and how many pieces were never shown
-        # (an attempt given up on).
-        self.latencies: deque[float] = deque(maxlen=LATENCY_SAMPLES)
+        # For bench.tui_stream: each piece's arrival and the frame that shows it (perf_counter; a
+        # piece in an unfinished word, key or number waits for the frame that shows it whole; the
+        # last of an artifact, for the story to show the result), and how many pieces were never
+        # shown (an attempt given up on).
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=LATENCY_SAMPLES)
         self.unshown = 0
 
     def attach(self, router: Router | None) -> None:
@@ -225,7 +231,11 @@ class LiveFeed:
         if last.kind != "end":
             waiting = not last.tokens
             bar = main.query_one(ActionBar)
-            bar.set_thinking(progress_line(last), clock=waiting and bar.clock_start is None)
+            line = progress_line(last)
+            # A new call or its first token redraws the line at once; the figures of a call
+            # writing (tokens, rate, seconds) follow at the spinner's pace, not a repaint a piece.
+            same = bar.thinking is not None and _call_of(bar.thinking) == _call_of(line)
+            bar.set_thinking(line, clock=waiting and bar.clock_start is None, redraw=not same)
 
     def track(self, event: StreamEvent) -> None:
         """Note each streamed piece's arrival until a frame shows it: an ended standup line is
@@ -266,7 +276,7 @@ class LiveFeed:
 
             def stamp() -> None:
                 now = time.perf_counter()
-                self.latencies.extend(now - at for at in arrivals)
+                self.latencies.extend((at, now) for at in arrivals)
 
             self.app.call_after_refresh(stamp)
 

@@ -34,6 +34,7 @@ WORKER_TYPES = frozenset(
         "ARTIFACT_REJECTED",
         "ARTIFACT_APPROVED",
         "ROUTE_FALLBACK",
+        "BRIEF_TRIMMED",
         "WORLD_DESIGNED",
         "ORG_CHARTERED",
         "ANTAGONIST_FORGED",

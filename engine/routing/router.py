@@ -45,6 +45,7 @@ from engine.routing.types import (
     StreamEvent,
     Tier,
     Usage,
+    brief_trims,
 )
 from engine.routing.window import PROBE_S as WINDOW_PROBE_S
 from engine.routing.window import SAFE_WINDOW, Window, budget, prompt_tokens
@@ -306,6 +307,8 @@ class Router:
         self._last: RouteResult | None = None
         self._served_counts: dict[str, int] = {}
         self._windows: dict[str, Window | None] = {}  # local model -> its context window
+        # endpoint -> its start-up probe in flight (on the router loop): a call gives way to it
+        self._probing: dict[str, asyncio.Task[list[JsonObject]]] = {}
         _warm_model_tier(self._settings)
 
     # ---- configuration ------------------------------------------------------------------------
@@ -596,6 +599,7 @@ class Router:
         schema, system = system_prompt(req)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": req.user}]
         overflowed: set[str] = set()
+        silenced: set[str] = set()  # endpoints that went silent in this call
         for index, target in enumerate(targets):
             if target.overflow and target.tier not in overflowed:
                 continue  # the larger-context model is only for a prompt another one refused
@@ -603,6 +607,8 @@ class Router:
             parked = self._cooldowns.active(target.endpoint) or self._cooldowns.active(
                 target.model_key
             )
+            if parked and target.endpoint in silenced and parked[0] == "silent":
+                parked = self._cooldowns.active(target.model_key)  # its own turn, once
             if parked:
                 reason, _left = parked
                 words = WORDS.get(reason, reason.replace("_", " "))
@@ -638,6 +644,10 @@ class Router:
             if isinstance(outcome, _Served):
                 return outcome
             failures.append((target.tier, outcome.reason))
+            if outcome.label == "silent":
+                # silent in this call: the server rests, but another model on it (Ollama, LM
+                # Studio keep several) is still asked once now, as the next tier would be
+                silenced.add(target.endpoint)
             if outcome.label == "context_window":
                 overflowed.add(target.tier)
             if outcome.final:
@@ -651,11 +661,12 @@ class Router:
         it. The first tier keeps FIRST_TIER_FLOOR of what is left; the last takes all of it."""
         target = targets[index]
         later = {
-            t.endpoint
+            t.model_key
             for t in targets[index + 1 :]
-            if t.endpoint != target.endpoint
+            if t.model_key != target.model_key  # another model, on this server or another
             and (not t.overflow or t.tier in overflowed)
             and self._cooldowns.state(t.endpoint) != "open"
+            and self._cooldowns.state(t.model_key) != "open"
         }
         now = time.monotonic()
         if not later:
@@ -734,6 +745,7 @@ class Router:
         def on_sent() -> None:
             watch.asked_at = trace.asked_at = time.perf_counter()
 
+        self._probe_gives_way(target)
         task = asyncio.ensure_future(
             chat(
                 target,
@@ -798,7 +810,7 @@ class Router:
         budgeted = budget(window, target.model, messages, req.recalled, req.max_output_tokens)
         got, messages = budgeted.fit, budgeted.messages
         if budgeted.dropped and got.refused is None:
-            trace.adaptations.append(f"brief_trimmed:{budgeted.dropped}")
+            trace.adaptations.append(f"brief_trimmed:{budgeted.dropped}:{window.tokens}")
             log.info(
                 "%s %s#%s: %d recalled lines of the brief left out to fit its %s-token window",
                 target.tier,
@@ -1154,10 +1166,8 @@ class Router:
             if last.served_by == "simulation":
                 return "simulation"
             ft = last.usage.first_token_ms
-            trimmed = next(
-                (a.split(":")[1] for a in last.adaptations if a.startswith("brief_trimmed:")), ""
-            )
-            note = f" (brief trimmed to fit: {trimmed} recalled lines out)" if trimmed else ""
+            trims = brief_trims(last.adaptations)
+            note = f" (brief trimmed to fit: {trims[0][0]} recalled lines out)" if trims else ""
             if ft is not None and pace.is_slow(ft, self._settings.agent_first_token_timeout):
                 return f"{last.served_by}: {pace.slow_words(ft)}{note}"
             return f"{last.served_by}: {last.model}{note}"
@@ -1296,6 +1306,13 @@ class Router:
         timeout = self._settings.agent_request_timeout
         targets = [t for t in self.model_targets() if t.tier == "local"]
 
+        async def probe(target: Target, caps: DeploymentCaps) -> list[JsonObject]:
+            row = self._note_probe(target, await one_token(target, caps, timeout))
+            if row["ok"] and row.get("first_token_ms"):  # then how fast it reads a brief
+                long = await one_token(target, caps, timeout, READING_PROBE)
+                self._note_reading(target, row, long)
+            return [row]
+
         async def run() -> list[JsonObject]:
             await asyncio.wrap_future(model_tier_ready())  # the client's import, off this loop
             rows: list[JsonObject] = []
@@ -1303,16 +1320,31 @@ class Router:
                 caps = self._caps.for_deployment(
                     target.endpoint, target.model, target.default_token_param
                 )
-                if caps.first_token_s is not None:
+                if caps.first_token_s is not None or target.endpoint in self._probing:
                     continue
-                row = self._note_probe(target, await one_token(target, caps, timeout))
-                rows.append(row)
-                if row["ok"] and row.get("first_token_ms"):  # then how fast it reads a brief
-                    long = await one_token(target, caps, timeout, READING_PROBE)
-                    self._note_reading(target, row, long)
+                task = asyncio.ensure_future(probe(target, caps))
+                self._probing[target.endpoint] = task
+                try:
+                    await asyncio.wait({task})
+                finally:
+                    self._probing.pop(target.endpoint, None)
+                if task.cancelled():  # a call needed the server: it learns the pace itself
+                    rows.append({**_probe_row(target), "error": "gave way to a model call"})
+                    break  # every later probe would hold a call up as well
+                rows.extend(task.result())
             return rows
 
         return asyncio_submit(run())
+
+    def _probe_gives_way(self, target: Target) -> None:
+        """A model call on an endpoint whose start-up probe is in flight cancels it (on the router
+        loop): on a one-slot server (llama-server --parallel 1) the call would otherwise queue
+        behind a probe that may take the whole budget. The call's own clocks then bound it, and a
+        first token it waits for is learned as the probe's would have been (`_learn_late`)."""
+        task = self._probing.get(target.endpoint)
+        if task is not None and not task.done():
+            task.cancel()
+            log.info("%s %s: the start-up probe gave way to a call", target.tier, target.endpoint)
 
     def _note_reading(self, target: Target, short: JsonObject, long: JsonObject) -> None:
         """How fast the model reads a prompt, from the first tokens of a short and a long probe
@@ -1363,6 +1395,10 @@ class Router:
                 row["schema"] = _run_sync(schema_enforcement(target, self._caps, timeout))
             rows.append(row)
         return rows
+
+
+def _probe_row(target: Target) -> JsonObject:
+    return {"tier": target.tier, "endpoint": target.endpoint, "model": target.model, "ok": False}
 
 
 def _chain(base: Target, models: list[str | None], big: str | None) -> list[Target]:

@@ -106,6 +106,19 @@ class RouteResult(Record):
     adaptations: list[str] = field(default_factory=list)
 
 
+def brief_trims(adaptations: list[str]) -> list[tuple[int, int]]:
+    """Each time a call's brief was cut to fit a local model's window: (recalled lines left out,
+    the window in tokens), from its adaptations ("brief_trimmed:3:4096"; 0 where an older trace
+    did not keep the window)."""
+    out: list[tuple[int, int]] = []
+    for adaptation in adaptations:
+        kind, _, rest = adaptation.partition(":")
+        if kind == "brief_trimmed":
+            left_out, _, window = rest.partition(":")
+            out.append((int(left_out or 0), int(window or 0)))
+    return out
+
+
 class ProbeRow(TypedDict):
     """One endpoint's answer to `Router.probe` (GET /models, or the simulation's own row): the
     error in words when it failed, and for a local endpoint the models the roles need that it lacks."""

@@ -43,6 +43,11 @@ class ReplayReport(BaseModel):
     first_difference: str | None = None
 
 
+# What only a model call can say (the replay tier serves the recorded answers, not the model's
+# fallbacks or its context window): left out of a replay's comparison.
+MODEL_ONLY = frozenset({"ROUTE_FALLBACK", "BRIEF_TRIMMED"})
+
+
 def router_for(stored: list[Event]) -> tuple[str, Router]:
     """The router a re-derivation uses: the simulation tier, or, for a run that tried a model, the
     replay tier serving the recorded model outputs (so a live run re-derives offline)."""
@@ -102,7 +107,7 @@ def verify(conn: sqlite3.Connection, run_id: str) -> ReplayReport:
         def norm(events: list[Event]) -> list[dict[str, Any]]:
             out: list[dict[str, Any]] = []
             for e in events:
-                if (mode == "replay" and e.type == "ROUTE_FALLBACK") or e.type in STORAGE_EVENTS:
+                if (mode == "replay" and e.type in MODEL_ONLY) or e.type in STORAGE_EVENTS:
                     continue
                 c = strip_keys(e.comparable(), keys)
                 if mode == "replay":  # the tier label differs by design: the replay tier served it

@@ -44,6 +44,7 @@ from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import count
 from engine.routing import RouteResult
+from engine.routing.types import brief_trims
 from engine.session.events import Event, EventType, Payload, make_event
 from engine.views.fork_words import (
     OwnAnswerView,
@@ -332,10 +333,29 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
 
 
 def _fallbacks(step: Step, result: RouteResult, **where: str) -> None:
-    """Each tier a routed call fell back from, logged (`where`: the stage it worked for)."""
+    """Each tier a routed call fell back from, logged (`where`: the stage it worked for), and a
+    brief the router cut to fit the serving model's context window."""
     for fb in result.fallbacks:
         message = f"{fb.from_tier} → {fb.to_tier}: {clip(fb.reason, 100)}"
         step.emit(E.ROUTE_FALLBACK, "router", message, {**where, **asdict(fb)})
+    for trimmed in brief_trims(result.adaptations):
+        left_out, window = trimmed
+        message = (
+            f"brief trimmed to fit {result.model}'s {window:,}-token window: "
+            f"{count(left_out, 'recalled line')} left out"
+        )
+        step.emit(
+            E.BRIEF_TRIMMED,
+            "router",
+            message,
+            {
+                **where,
+                "tier": result.served_by,
+                "model": result.model,
+                "left_out": left_out,
+                "window_tokens": window,
+            },
+        )
 
 
 def _adapt_pending(step: Step, *, lens: bool = False) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -178,3 +179,38 @@ def test_a_brief_too_big_even_trimmed_is_refused_in_one_line_naming_the_setting(
     assert reason.startswith("local: context too long (this stage needs about "), reason
     assert "set OLLAMA_CONTEXT_LENGTH" in reason and "even with 3 recalled lines left out" in reason
     assert runtime.chats == []  # nothing was sent
+
+
+def test_a_call_made_while_the_start_up_probe_holds_a_one_slot_server_is_not_kept_waiting():
+    """llama-server with one slot serves one request at a time: a stage call made while the
+    start-up probe is being read (the server takes 30 s over it; the probe waits up to the 8 s
+    budget) used to queue behind it and fall back silent at its first-token limit (3 s). The
+    probe now gives way: it is cancelled, the server frees the slot, and the call is served."""
+    with RuntimeFake(
+        "llamacpp",
+        model=MODEL,
+        answer=json.dumps(GOOD),
+        one_slot=True,
+        slow_first=1,
+        slow_first_s=30.0,
+    ) as server:
+        router = Router(
+            local_settings(
+                server.url,
+                local_agent_model=MODEL,
+                agent_request_timeout=8.0,
+                agent_first_token_timeout=3.0,
+            ),
+            caps_cache=False,
+        )
+        pace = router.measure_pace()
+        for _ in range(1000):  # the probe has reached the server and holds its slot
+            if server.chats or pace.done():
+                break
+            time.sleep(0.01)
+        assert server.chats and not pace.done()
+        result = router.call(req(), simulate)
+        assert result.served_by == "local", result.fallback_reason
+        rows = pace.result(timeout=10)
+        assert rows and rows[0]["error"] == "gave way to a model call"
+        assert len(server.chats) == 2  # the probe, then the call: no probe after it

@@ -23,6 +23,8 @@ Every answer streams as server-sent events (or is whole when `stream` is false).
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -52,6 +54,13 @@ class _State:
     loading_s: float = 0.0  # a chat to a model not loaded waits this long (it loads), then it is
     delay_s: float = 0.0  # every chat waits this long before its headers (a slow prompt)
     loading_now: bool = False
+    # One slot (llama-server --parallel 1): chats are served one at a time, in turn; the first
+    # `slow_first` of them take `slow_first_s` before their headers (a long prompt being read),
+    # and one whose client hangs up meanwhile frees the slot at once, as llama-server does.
+    one_slot: bool = False
+    slow_first: int = 0
+    slow_first_s: float = 0.0
+    slot: threading.Lock = field(default_factory=threading.Lock)
     requests: list[tuple[str, str, Any]] = field(default_factory=list)  # (method, path, body)
     lock: threading.Lock = field(default_factory=threading.Lock)
     release: threading.Event = field(default_factory=threading.Event)
@@ -150,7 +159,24 @@ class _Handler(LoopbackHandler):
         if path != "/v1/chat/completions" or not isinstance(body, dict):
             self._error(404, "not found", "not_found_error")
             return
-        self._chat(body)
+        if not st.one_slot:
+            self._chat(body)
+            return
+        with st.slot:
+            with st.lock:
+                chats = sum(1 for m, p, _ in st.requests if p.startswith("/v1/chat"))
+            if chats <= st.slow_first and self._client_left_within(st.slow_first_s):
+                return
+            self._chat(body)
+
+    def _client_left_within(self, seconds: float) -> bool:
+        """Wait `seconds` (the slot held), or until the client hangs up: True if it did."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            readable, _, _ = select.select([self.connection], [], [], min(left, 0.02))
+            if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                return True
+        return False
 
     # ---- chat ----------------------------------------------------------------------------
     def _chat(self, body: dict[str, Any]) -> None:
@@ -300,9 +326,24 @@ class RuntimeFake(Loopback[_State]):
         loaded: bool = True,
         loading_s: float = 0.0,
         delay_s: float = 0.0,
+        one_slot: bool = False,
+        slow_first: int = 0,
+        slow_first_s: float = 0.0,
     ) -> None:
         super().__init__(
-            _State(dialect, model, window, answer, num_ctx_in_modelfile, loaded, loading_s, delay_s)
+            _State(
+                dialect,
+                model,
+                window,
+                answer,
+                num_ctx_in_modelfile,
+                loaded,
+                loading_s,
+                delay_s,
+                one_slot=one_slot,
+                slow_first=slow_first,
+                slow_first_s=slow_first_s,
+            )
         )
 
     @property

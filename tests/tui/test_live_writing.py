@@ -83,9 +83,9 @@ async def test_artifact_fields_appear_while_the_worker_writes(
         assert "✎ Being written" in text_of(app, "#story-live")
         assert app.main.query_one("#story-live").display
         story = app.main.query_one(StoryPane)
-        assert story.is_anchored  # follows the writing to the end, in the frame that draws it
+        assert story.following  # follows the writing to its last line
         await settle(app, pilot)
-        assert not story.is_anchored and story.scroll_y == 0  # the shipped artifact, from the top
+        assert not story.following and story.scroll_y == 0  # the shipped artifact, from the top
         assert app.snap.current.served_by == "local"
         assert not app.main.query_one("#story-live").display  # the shipped artifact now
         assert "✎ Being written" not in text_of(app, "#story-live")
@@ -180,3 +180,72 @@ async def test_saving_settings_that_fail_their_test_asks_first(tmp_path):
         await _wait_for(pilot, lambda: app.screen.__class__.__name__ == "MainScreen")
         assert router.settings.demo_mode == "local"
         assert "LOCAL_AGENT_MODEL" in settings_path().read_text(encoding="utf-8")
+
+
+async def test_a_new_line_scrolls_the_story_and_lays_the_screen_out_only_now_and_then(
+    tmp_path, fake_openai_factory, first_artifact
+):
+    """Each new line of the text being written used to lay the whole screen out again (~25 times
+    an artifact, each a re-arrangement and redraw of the board: the most of token -> story on a
+    busy machine); the section now reserves lines ahead and the pane scrolls to the last line."""
+    server = fake_openai_factory(
+        "ollama", payload=json.dumps(first_artifact), stream_piece=6, stream_delay=0.01
+    )
+    app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp_path, router=_router(server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: app.main.query_one("#story-live").display)
+        story = app.main.query_one(StoryPane)
+        live = app.main.query_one("#story-live")
+        heights: set[int] = set()  # each new height is a layout of the whole screen
+        lines: set[int] = set()
+        in_view: list[bool] = []
+        while app.busy is not None and live.display:
+            written = len(text_of(app, "#story-live").splitlines())
+            lines.add(written)
+            heights.add(live.size.height)
+            if written and getattr(story, "following", True):
+                shown = getattr(live, "lines", live.size.height)  # wrapped lines written
+                last = live.region.y + shown - 1  # the last written line, on the screen
+                view = story.scrollable_content_region
+                in_view.append(view.y <= last < view.bottom)
+            await pilot.pause(0.02)
+        await settle(app, pilot)
+    assert len(lines) > 8  # the artifact grew line by line
+    heights.discard(0)  # not laid out yet
+    assert len(heights) <= max(3, len(lines) // 3)  # not a layout a line
+    assert in_view and sum(in_view) >= 0.8 * len(in_view)  # the last line is on screen
+
+
+async def test_the_progress_figures_follow_the_spinner_not_every_piece(
+    tmp_path, fake_openai_factory, first_artifact, monkeypatch
+):
+    """Every streamed piece used to repaint the progress line (its token count and rate), so each
+    frame redrew the action bar as well as the text; the figures now follow the spinner's tick,
+    and a new call or its first token is drawn at once."""
+    server = fake_openai_factory(
+        "ollama", payload=json.dumps(first_artifact), stream_piece=3, stream_delay=0.005
+    )
+    drawn: list[str | None] = []
+    real = ActionBar._render_thinking
+
+    def render(self) -> None:
+        drawn.append(self.thinking)
+        real(self)
+
+    monkeypatch.setattr(ActionBar, "_render_thinking", render)
+    ticks = [0]
+    real_tick = LiveFeed.tick
+
+    def tick(self) -> None:
+        ticks[0] += 1
+        real_tick(self)
+
+    monkeypatch.setattr(LiveFeed, "tick", tick)
+    app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp_path, router=_router(server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: "tok/s" in (app.main.query_one(ActionBar).thinking or ""))
+        await settle(app, pilot)
+    writing = [d for d in drawn if d is not None and " writing · " in d]
+    assert writing and ticks[0] > 30  # the figures were drawn, from many streamed ticks
+    assert len(writing) < ticks[0] / 3  # at the spinner's pace, not a repaint a tick
+    assert any(d is not None and "waiting for the first token" in d for d in drawn)

@@ -132,15 +132,18 @@ class ActionBar(Vertical):
 
     clock_start: float | None = None  # while waiting for a first token: the seconds waited
 
-    def set_thinking(self, text: str | None, *, clock: bool = False) -> None:
+    def set_thinking(self, text: str | None, *, clock: bool = False, redraw: bool = True) -> None:
         """Show (or clear, with None) the progress line naming who is working and how; `clock`
-        starts a live count of the seconds waited (kept until the line changes without it)."""
+        starts a live count of the seconds waited (kept until the line changes without it).
+        `redraw=False` only updates the figures of a line already shown: the spinner's next tick
+        draws them (a streamed piece then costs no repaint of the bar)."""
         self._thinking = text
         if clock:
             self.clock_start = time.monotonic()
         elif text is None or "waiting for the first token" not in text:
             self.clock_start = None
-        self._render_thinking()
+        if redraw or text is None:
+            self._render_thinking()
 
     @property
     def thinking(self) -> str | None:

@@ -431,10 +431,13 @@ class LiveSection(Widget):
     """The call being written, under the story. New text is built at most twice a frame (when the
     first piece since the last frame comes, and again when the screen paints if more came), so
     however many pieces stream in between two frames, they cost at most two renders. It repaints
-    only this section; the screen's layout is redone only when the text needs more (or fewer)
-    lines than the section has, and `on_shown` runs once a text is in a frame whole."""
+    only this section: its height is reserved ahead of the text (half a view more than it needs
+    each time it outgrows what it has), so a new line costs a scroll of the pane, not a layout of
+    the whole screen (measured: every layout re-arranged and redrew the board, 25 a streamed
+    artifact); `on_shown` runs once a text is in a frame whole."""
 
     DEFAULT_CSS = "LiveSection { height: auto; }"
+    MIN_STEP = 4  # lines reserved ahead at the least
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -442,7 +445,8 @@ class LiveSection(Widget):
         self._on_shown: Callable[[], None] | None = None
         self._pending: Callable[[], None] | None = None  # a text built, not yet in a frame whole
         self._drawn = Content("")
-        self._height = -1  # lines the text built last needs (-1: not measured)
+        self.lines = 0  # lines the text built last needs
+        self.rows = 0  # lines reserved (the section's height while it follows a call)
         self._due = False  # a frame is due (requested since the last paint)
         self._stale = False  # more text came after the build for the frame due
 
@@ -456,35 +460,60 @@ class LiveSection(Widget):
             return
         self._due = True
         grew = self._build()
-        self.refresh(layout=grew)
+        self.refresh()
+        self._follow(after_frame=grew)
 
     def _build(self) -> bool:
-        """Build the text now; True when it needs another height than the text built before."""
+        """Build the text now; True when it outgrew the lines reserved (reserved anew)."""
         assert self._source is not None
         self._drawn = self._source()
         self._pending = self._on_shown
         self._stale = False
         width = self.content_region.width
         # measured with the widget's styles, as Textual's own Widget.get_content_height does
-        height = self._drawn.get_height(self.styles, width) if width else -1  # type: ignore[arg-type]
-        grew = height != self._height or height < 0
-        self._height = height
-        return grew
+        lines = self._drawn.get_height(self.styles, width) if width else 0  # type: ignore[arg-type]
+        self.lines = lines
+        if lines <= self.rows:
+            return False
+        view = (
+            self.parent.scrollable_content_region.height if isinstance(self.parent, Widget) else 0
+        )
+        self.rows = lines + max(self.MIN_STEP, view // 2)
+        self.styles.height = self.rows
+        return True
+
+    def _follow(self, *, after_frame: bool) -> None:
+        """Its pane follows the last line (after the next frame, when that lays it out anew)."""
+        if after_frame:
+            self.call_after_refresh(self._next_frame)
+        elif isinstance(self.parent, StoryPane):
+            self.parent.follow_live()
+
+    def _next_frame(self) -> None:
+        self.refresh()
+        if isinstance(self.parent, StoryPane):
+            self.parent.follow_live()
 
     def stop(self) -> None:
         self._source = None
         self._on_shown = self._pending = None
         self._drawn = Content("")
-        self._height = -1
+        self.lines = self.rows = 0
         self._due = self._stale = False
+        self.styles.height = None  # back to the stylesheet's auto
         self.refresh(layout=True)
 
     def render(self) -> Content:
         self._due = False
-        if self._stale and self._source is not None and self._build():
-            self._due = True  # it needs another height: whole in the next frame, laid out anew
-            self.refresh(layout=True)
-        elif self._pending is not None:
+        if self._stale and self._source is not None:
+            before = self.lines
+            if self._build() or self.lines != before:
+                # a new line: the pane scrolls to it after this frame, the next one shows it
+                # (a refresh asked for inside a render is lost: it is asked after the frame)
+                self._due = True
+                self._follow(after_frame=True)
+                return self._drawn
+        if self._pending is not None:
             pending, self._pending = self._pending, None
             pending()
         return self._drawn
@@ -494,6 +523,7 @@ class StoryPane(ContentPane):
     """Scrollable story; `show(snapshot)` re-renders it, `show_live(source)` follows a call."""
 
     BODY_ID = "story-body"
+    _follow_y: int | None = None  # where following the live text last scrolled (None: not)
 
     def initial_content(self) -> Content:
         return story_content(None)
@@ -514,10 +544,10 @@ class StoryPane(ContentPane):
     ) -> None:
         live = self.query_one(LiveSection)
         was_live = bool(live.display)
+        self._follow_y = None
         if was_live:
             live.stop()
             live.display = False
-            self.anchor(False)
         # After a streamed call the pane was scrolled to the live text's end: start from the top
         # of what it became, never on the blank lines the live section left behind.
         if self.render_body(story_content(snap, found, key_of, busy=busy)) or was_live:
@@ -527,9 +557,25 @@ class StoryPane(ContentPane):
         self, source: Callable[[], Content], on_shown: Callable[[], None] | None = None
     ) -> None:
         """A call's text being written, under the story (only this part re-renders). The pane
-        follows it to the end, in the same frame, until the player scrolls away."""
+        follows its last line, in the same frame, until the player scrolls away."""
         live = self.query_one(LiveSection)
         if not live.display:
             live.display = True
-            self.anchor()
+            self._follow_y = 0
         live.follow(source, on_shown)
+
+    @property
+    def following(self) -> bool:
+        """The pane keeps the live text's last line in view (the player has not scrolled up)."""
+        return self._follow_y is not None and self.scroll_y >= self._follow_y
+
+    def follow_live(self) -> None:
+        """Scroll so the live text's last line is the view's last (the lines reserved below it
+        stay out of view), unless the player scrolled away from it."""
+        live = self.query_one(LiveSection)
+        if not self.following or not live.display:
+            return
+        blank = max(0, live.rows - live.lines)
+        self._follow_y = max(0, round(self.max_scroll_y) - blank)
+        if self.scroll_y != self._follow_y:
+            self.scroll_to(y=self._follow_y, animate=False, immediate=True)
