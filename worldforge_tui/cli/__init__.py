@@ -19,6 +19,7 @@ from engine.play import POLICIES
 from worldforge_textkit.numbers import money, runway
 
 if TYPE_CHECKING:
+    import sqlite3
     from typing import TypeAlias
 
     from engine.session.commands import Flag
@@ -313,7 +314,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _replay_without(conn: Any, args: argparse.Namespace) -> int:
+def _replay_without(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
     """`replay RUN --without NOTE_ID [--stage N]`: one stage re-derived without the note."""
     from engine.session.without import without
 
