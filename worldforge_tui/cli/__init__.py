@@ -10,7 +10,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import GameError
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     import sqlite3
     from typing import TypeAlias
 
+    from engine.game.models import Founder
+    from engine.language.pitch import ShownReading
     from engine.session.commands import Flag
 
     # what each sub-command module's `register` adds its parser to
@@ -194,19 +196,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def pitch_lines(founder: Any) -> dict[str, Any]:
+def pitch_lines(founder: Founder) -> dict[str, ShownReading]:
     """The pitch as the game read it and as the venture runs it (with --customer etc. applied)."""
     from engine.language.pitch import read_pitch, shown
 
     return {"read": shown(read_pitch(founder.pitch)), "confirmed": shown(founder.reading())}
 
 
-def describe_reading(pitch: dict[str, Any]) -> str:
+def describe_reading(pitch: Mapping[str, ShownReading]) -> str:
     """One line of the confirmed reading ("offering: … · who pays: … · place: …")."""
     c = pitch["confirmed"]
     return " · ".join(
-        f"{label}: {c[key] if c[key] is not None else '(none named)'}"
-        for label, key in (("offering", "offering"), ("who pays", "customer"), ("place", "place"))
+        f"{label}: {value if value is not None else '(none named)'}"
+        for label, value in (
+            ("offering", c["offering"]),
+            ("who pays", c["customer"]),
+            ("place", c["place"]),
+        )
     ) + (f" · problem: {c['problem']}" if c["problem"] else "")
 
 
