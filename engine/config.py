@@ -187,14 +187,15 @@ def _as_number(value: object, kind: str) -> float:
     return whole
 
 
-def _within(number: float, rule: Mapping[str, Any]) -> None:
-    """Refuse a number outside the field's limits (`gt`, `ge`, `le`)."""
-    if "gt" in rule and not number > rule["gt"]:
-        raise ValueError(f"must be greater than {rule['gt']}")
-    if "ge" in rule and not number >= rule["ge"]:
-        raise ValueError(f"must be greater than or equal to {rule['ge']}")
-    if "le" in rule and not number <= rule["le"]:
-        raise ValueError(f"must be less than or equal to {rule['le']}")
+def _within(number: float, rule: Mapping[str, object]) -> None:
+    """Refuse a number outside the field's limits (`gt`, `ge`, `le`, numbers when present)."""
+    gt, ge, le = rule.get("gt"), rule.get("ge"), rule.get("le")
+    if isinstance(gt, int | float) and not number > gt:
+        raise ValueError(f"must be greater than {gt}")
+    if isinstance(ge, int | float) and not number >= ge:
+        raise ValueError(f"must be greater than or equal to {ge}")
+    if isinstance(le, int | float) and not number <= le:
+        raise ValueError(f"must be less than or equal to {le}")
 
 
 # Control characters (C0, DEL, C1) and bidirectional overrides: no setting needs one, and an

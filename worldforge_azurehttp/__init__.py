@@ -24,7 +24,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:  # imported where a thread's future is made: a simulated venture makes none
@@ -51,20 +51,37 @@ class AuthUnavailable(RuntimeError):
     """No way to get a token at all: azure-identity is not installed."""
 
 
-def token_provider(scope: str, credential: Any = None) -> TokenProvider:
+class AccessToken(Protocol):
+    """A token as azure-identity's `get_token` returns it."""
+
+    @property
+    def token(self) -> str: ...
+
+    @property
+    def expires_on(self) -> float: ...  # seconds since the epoch
+
+
+class Credential(Protocol):
+    """Anything with azure-identity's `get_token(scope)` (DefaultAzureCredential is one)."""
+
+    def get_token(self, scope: str, /) -> AccessToken: ...
+
+
+def token_provider(scope: str, credential: Credential | None = None) -> TokenProvider:
     """Bearer tokens for `scope` from `credential` (anything with azure-identity's
     `get_token(scope)`; DefaultAzureCredential when omitted), each reused until five minutes
     before it expires. Some credentials in the chain start a subprocess per call, so after the
     first call this costs nothing. The token lives in memory only."""
-    state: dict[str, Any] = {} if credential is None else {"credential": credential}
+    held = credential
+    cached: AccessToken | None = None
     lock = threading.Lock()
 
     def provide() -> str:
+        nonlocal held, cached
         with lock:
-            cached = state.get("token")
             if cached is not None and cached.expires_on - TOKEN_REFRESH_MARGIN_S > time.time():
                 return str(cached.token)
-            if "credential" not in state:
+            if held is None:
                 try:
                     from azure.identity import DefaultAzureCredential
                 except ImportError as exc:
@@ -72,11 +89,9 @@ def token_provider(scope: str, credential: Any = None) -> TokenProvider:
                         "azure-identity is not installed: pip install 'worldforge-tui[azure]'"
                     ) from exc
 
-                state["credential"] = DefaultAzureCredential(
-                    exclude_interactive_browser_credential=True
-                )
-            state["token"] = state["credential"].get_token(scope)
-            return str(state["token"].token)
+                held = DefaultAzureCredential(exclude_interactive_browser_credential=True)
+            cached = held.get_token(scope)
+            return str(cached.token)
 
     return provide
 

@@ -8,9 +8,9 @@ earlier stage is never shown as new. Pure Python (no textual).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.game.economy import METER_NAMES
 from worldforge_tui.text.safe_text import one_line
@@ -75,11 +75,11 @@ def _one(entry: LogEntry) -> Consequence | None:
             return None
         return Consequence(entry.day, "event", _event_text(payload, entry.message))
     if kind == "WORLD_EVENT_RESOLVED":
-        options = payload.get("options") or []
+        options = payload.get("options")
         chosen = next(
             (
                 o.get("text")
-                for o in options
+                for o in (options if isinstance(options, list) else [])
                 if isinstance(o, dict) and o.get("key") == payload.get("choice")
             ),
             "",
@@ -95,11 +95,12 @@ def _one(entry: LogEntry) -> Consequence | None:
         return Consequence(entry.day, "later", one_line(entry.message, 300))
     if kind == "ORDER_APPLIED":
         lines = payload.get("lines") or [entry.message]
-        return Consequence(entry.day, "order", one_line(" ".join(map(str, lines)), 300))
+        said = lines if isinstance(lines, Iterable) else [lines]
+        return Consequence(entry.day, "order", one_line(" ".join(map(str, said)), 300))
     return None
 
 
-def _event_text(payload: dict[str, Any], fallback: str, answer: str = "") -> str:
+def _event_text(payload: dict[str, object], fallback: str, answer: str = "") -> str:
     title = one_line(payload.get("title"), 120)
     text = one_line(payload.get("text"), 300)
     effect = one_line(payload.get("effect_line"), 200)

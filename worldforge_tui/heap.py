@@ -24,12 +24,11 @@ the headless path keeps Python's defaults.
 from __future__ import annotations
 
 import gc
-from typing import Any
 
 YOUNG = 2000  # gen-0 threshold (Python's default 700): fewer, slightly larger young passes
 
 
-def _freeze_survivors(phase: str, info: dict[str, Any]) -> None:
+def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
     """gc callback: right after a full pass every unfrozen object is alive; freeze them."""
     if phase == "stop" and info.get("generation") == 2:
         gc.freeze()

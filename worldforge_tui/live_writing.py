@@ -15,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.message import Message
@@ -89,7 +89,7 @@ def _is_suggestion(event: StreamEvent) -> bool:
     return event.call_key.endswith("/suggest")
 
 
-def _reached(text: str, *, final: bool) -> tuple[Any, int]:
+def _reached(text: str, *, final: bool) -> tuple[object, int]:
     """What a call's text shows so far (`partial_reach` of its drawable part) and how many of its
     characters that is: a piece beyond it (an unfinished word, key or number) is not drawn yet."""
     from engine.routing.partial import partial_reach

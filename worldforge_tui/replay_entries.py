@@ -11,7 +11,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import SupportsIndex, SupportsInt
 
 from worldforge_tui.text.safe_text import one_line
 
@@ -52,7 +52,7 @@ TYPE_WIDTH, ACTOR_WIDTH = 20, 13
 MESSAGE_LIMIT = 300
 
 
-def payload_dict(payload: Any) -> dict[str, Any]:
+def payload_dict(payload: object) -> dict[str, object]:
     """The payload as a dict whatever shape it arrived in (dict, JSON text, None, junk)."""
     if isinstance(payload, dict):
         return payload
@@ -65,7 +65,7 @@ def payload_dict(payload: Any) -> dict[str, Any]:
     return {} if payload is None else {"value": payload}
 
 
-def categories(event_type: str, payload: dict[str, Any]) -> int:
+def categories(event_type: str, payload: dict[str, object]) -> int:
     """Bit mask of the log tabs (besides Events, which shows all) this event belongs to."""
     mask = 0
     if event_type in WORKER_TYPES or not WORKER_KEYS.isdisjoint(payload):
@@ -77,7 +77,7 @@ def categories(event_type: str, payload: dict[str, Any]) -> int:
     return mask
 
 
-_NO_PAYLOAD: dict[str, Any] = {}  # shared by every row without one (read, never written)
+_NO_PAYLOAD: dict[str, object] = {}  # shared by every row without one (read, never written)
 
 
 @dataclass(slots=True)
@@ -91,7 +91,7 @@ class LogEntry:
     day: int
     type: str
     actor: str
-    payload: dict[str, Any]
+    payload: dict[str, object]
     ts: str
     cats: int
     text: str
@@ -107,7 +107,9 @@ def head(event_id: int, day: int) -> str:
     return f"{event_id:>6} d{day:<4} "
 
 
-def _int(value: Any, default: int = 0) -> int:
+def _int(value: object, default: int = 0) -> int:
+    if not isinstance(value, str | bytes | SupportsInt | SupportsIndex):
+        return default  # what int() refuses with a TypeError
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -143,7 +145,7 @@ def entry_from_event(event: object) -> LogEntry:
         raw_day = event.get("game_day", event.get("day"))
     else:
 
-        def get(key: str, default: Any = None) -> Any:
+        def get(key: str, default: object = None) -> object:
             return getattr(event, key, default)
 
         raw_day = getattr(event, "game_day", None)

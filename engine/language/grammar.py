@@ -14,15 +14,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from worldforge_textkit import is_cjk
 from worldforge_textkit.patterns import Pattern
 
-_ENGINE: Any = None
+if TYPE_CHECKING:
+    import inflect
+
+_ENGINE: inflect.engine | None = None
 
 
-def _inflect() -> Any:
+def _inflect() -> inflect.engine:
     global _ENGINE
     if _ENGINE is None:
         import inflect
@@ -188,7 +191,7 @@ def article(phrase: str) -> str:
     first = phrase.split()[0]
     m = _DIGITS.match(first)
     if m:
-        first = _inflect().number_to_words(int(m.group(1))) + first[m.end() :]
+        first = str(_inflect().number_to_words(int(m.group(1)))) + first[m.end() :]
     if first[:1] == "U" and first.isupper():
         return "a"  # "a URL", "a UX review": the letter U sounds like "you"
     return str(_inflect().a(first)).split()[0]

@@ -17,7 +17,7 @@ import dataclasses
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from engine.language.domains import TRADES, WORLDS
 from engine.language.grammar import is_plural
@@ -435,7 +435,18 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
     return out
 
 
-def _read_latin(text: str) -> dict[str, Any]:
+class _Parts(TypedDict):
+    """What the first sentence of a pitch names, as read in its script (`_read_pitch` completes it)."""
+
+    offering: str
+    customer: str
+    said: str  # the words that named a customer who does not pay ("for kids" of parents)
+    place: str
+    setting: str
+    prep: NotRequired[str]  # the setting's preposition ("at", "in"), when one was read
+
+
+def _read_latin(text: str) -> _Parts:
     """The reading's parts of a pitch in a Latin script (see `read_pitch`)."""
     v = vocab()
     toks = _tokens(text)
@@ -589,7 +600,7 @@ def unmarked(pitch: str) -> str:
     return clean(_MARKUP.sub(" ", pitch))
 
 
-def _read_other_script(text: str) -> dict[str, Any]:
+def _read_other_script(text: str) -> _Parts:
     """CJK ("<customer>のための<offering>") and right-to-left scripts ("for" is a prefix: ل, ל)."""
     offering, customer = text, ""
     if is_cjk(text):
@@ -659,27 +670,53 @@ def _read_pitch(pitch: str) -> PitchReading:
     )
 
 
+class _Changes(TypedDict, total=False):
+    """The fields of a reading the player's confirmed words change."""
+
+    offering: str
+    world: str
+    customer: str
+    customer_found: bool
+    note: str
+    trade: str
+    place: str
+    setting: str
+    setting_prep: str
+    problem: str
+
+
 def confirmed(
     r: PitchReading, *, customer: str = "", offering: str = "", place: str = "", problem: str = ""
 ) -> PitchReading:
     """The reading with what the player confirmed on the new-venture form in place of what was
     read (an empty field keeps the reading's); the worlds follow a changed offering or payer."""
-    changes: dict[str, Any] = {}
+    changes: _Changes = {}
     if offering and offering != r.offering:
         core = _QUALIFIER.split(offering, maxsplit=1)[0]
         changes["offering"] = offering
         changes["world"] = _best({k: v[0] for k, v in WORLDS.items()}, words(core), [])
     if customer and customer != r.customer:
-        changes.update(customer=customer, customer_found=True, note="")
+        changes.update({"customer": customer, "customer_found": True, "note": ""})
         changes["trade"] = _best(TRADES, words(customer), [], _head_word(customer))
     if place and place != r.place:
-        changes.update(place=place, setting=place, setting_prep="in")
+        changes.update({"place": place, "setting": place, "setting_prep": "in"})
     if problem and problem != r.problem:
         changes["problem"] = problem
     return dataclasses.replace(r, **changes) if changes else r
 
 
-def shown(r: PitchReading) -> dict[str, Any]:
+class ShownReading(TypedDict):
+    """A pitch's reading as data: None where nothing was read."""
+
+    offering: str
+    customer: str | None
+    place: str | None
+    problem: str | None
+    setting: str | None
+    note: str | None
+
+
+def shown(r: PitchReading) -> ShownReading:
     """The reading as data (headless `--json`, the form): no customer read is null."""
     return {
         "offering": r.offering,

@@ -59,7 +59,7 @@ _KEYS: dict[str, dict[str, tuple[type, bool]]] = {
 _KINDS = frozenset(["minor", "occasion", "place", "owned"])
 
 
-def _check(section: str, row: Any) -> None:
+def _check(section: str, row: object) -> None:
     """One row: a dict of known keys and types, lower-case words, an example (no pydantic: the
     headless game reads pitches and imports none)."""
     where = f"{WORDS_FILE.name} {section}: {str(row)[:80]}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TypedDict, cast
 
 from engine.errors import InputError
 from engine.language.artifact_text import current_number, current_price_said, current_week
@@ -358,6 +358,13 @@ def _relative(r: Said, base: _Base) -> Direction | None:
     return None
 
 
+class Span(TypedDict, total=False):
+    """Where in the player's words a direction was read from (characters), when it was."""
+
+    start: int
+    end: int
+
+
 def _direction(r: Said, base: _Base, out: Read) -> Direction | None:
     """The session's direction for one reading (None: nothing the gate can hold binds)."""
     if r.amount is None and r.axis in ("price", "number", "timeline"):
@@ -367,7 +374,7 @@ def _direction(r: Said, base: _Base, out: Read) -> Direction | None:
         elif r.axis == "price":
             out.unclear.append("price")
         return d
-    span: dict[str, Any] = {"start": r.start, "end": r.end} if r.end > r.start else {}
+    span: Span = {"start": r.start, "end": r.end} if r.end > r.start else {}
     if r.axis == "price":
         return _price(r, out, span) if r.do else None
     if r.axis == "timeline":
@@ -395,7 +402,7 @@ def _direction(r: Said, base: _Base, out: Read) -> Direction | None:
     return Direction(axis=_axis(r.axis), value=r.value, do=True, **span)
 
 
-def _price(r: Said, out: Read, span: dict[str, Any]) -> Direction | None:
+def _price(r: Said, out: Read, span: Span) -> Direction | None:
     """A named price in the books' currency; another currency is asked about, not converted."""
     period = r.period or "month"
     unit = r.unit if period == "unit" else None
@@ -413,7 +420,7 @@ def _price(r: Said, out: Read, span: dict[str, Any]) -> Direction | None:
     return d
 
 
-def _number(r: Said, span: dict[str, Any]) -> Direction | None:
+def _number(r: Said, span: Span) -> Direction | None:
     """A number target the plan holds (no customer count: the caller reports it unread)."""
     if r.amount is None or r.key not in ("churn", "burn", "mrr", "breakeven", "cac", "hours"):
         return None

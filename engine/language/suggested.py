@@ -123,7 +123,7 @@ class Suggestion(FrozenRecord):
             raise ValueError(f"a suggestion's axis {made.axis[:20]!r} is not one it may take")
         return made
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "part_start": self.part_start,
             "part_end": self.part_end,

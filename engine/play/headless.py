@@ -339,6 +339,13 @@ def routing(session: GameSession, events: list[Event] | None = None) -> Served:
     return served_summary(session.router.runtime_label(), served, fallbacks)
 
 
+def _graded(shipped: Mapping[str, object], key: str, field: str) -> list[object]:
+    """`field` of each item the shipped work's rubric lists under `key` (flaws, violations)."""
+    rubric = shipped.get("rubric") or {}
+    items = rubric.get(key) if isinstance(rubric, dict) else None
+    return [item[field] for item in items or []]
+
+
 def _pick(obj: object, *names: str) -> dict[str, Any]:
     """These attributes of `obj` under their own names (one object of the summary)."""
     return {name: getattr(obj, name) for name in names}
@@ -387,14 +394,8 @@ def summary(session: GameSession) -> dict[str, Any]:
                     "score": s.score,
                     "drift": s.drift,
                     "redos": s.redos,
-                    "flaws": [
-                        f["kind"]
-                        for f in (work.get(s.id, {}).get("rubric") or {}).get("flaws") or []
-                    ],
-                    "verdict": [
-                        v["line"]
-                        for v in (work.get(s.id, {}).get("rubric") or {}).get("violations") or []
-                    ],
+                    "flaws": _graded(work.get(s.id, {}), "flaws", "kind"),
+                    "verdict": _graded(work.get(s.id, {}), "violations", "line"),
                     "shipped": artifact_markdown(work[s.id]["artifact"]) if s.id in work else [],
                     "decision": {
                         **_pick(s.decision, "rule_id", "option"),

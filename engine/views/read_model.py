@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from engine.game.models import GameState
@@ -19,7 +19,7 @@ class Logged(Protocol):
     def type(self) -> str: ...
 
     @property
-    def payload(self) -> Mapping[str, Any]: ...
+    def payload(self) -> Mapping[str, object]: ...
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

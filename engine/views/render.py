@@ -273,10 +273,10 @@ def _short(text: str, n: int = 70) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
-def shipped(events: Iterable[Logged]) -> dict[str, Mapping[str, Any]]:
+def shipped(events: Iterable[Logged]) -> dict[str, Mapping[str, object]]:
     """The last STAGE_EXECUTED payload of each stage (its shipped attempt), by stage id."""
-    out: dict[str, Mapping[str, Any]] = {}
+    out: dict[str, Mapping[str, object]] = {}
     for e in events:
         if e.type == "STAGE_EXECUTED":
-            out[e.payload.get("stage_id", "")] = e.payload
+            out[str(e.payload.get("stage_id", ""))] = e.payload
     return out

@@ -84,7 +84,9 @@ def render_report(view: ReadModel) -> str:
             f"### {stage.beat if stage else _md(sid)}: "
             f"shipped by {_md(stage.worker_title) if stage else 'a worker'}, score {p.get('score')}"
         )
-        flaws = [f.get("note", "") for f in (p.get("rubric") or {}).get("flaws") or []]
+        rubric = p.get("rubric") or {}
+        found = rubric.get("flaws") if isinstance(rubric, dict) else None
+        flaws = [f.get("note", "") for f in found or []]
         out += [f"- **Flaw:** {_md(n)}" for n in flaws]
         out += [
             _md(line)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, TypedDict
+from typing import TypedDict
 
 MODEL_TIERS = ("local", "foundry")
 SHOWN_REASONS = 6
@@ -30,7 +30,7 @@ class Served(TypedDict):
 
 
 def served_summary(
-    runtime: str, served: Mapping[str, int], fallbacks: Iterable[Mapping[str, Any]]
+    runtime: str, served: Mapping[str, int], fallbacks: Iterable[Mapping[str, object]]
 ) -> Served:
     """The served-by split and each fallback step with its count, most frequent first."""
     steps = Counter(

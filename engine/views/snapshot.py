@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.game.economy import MAX_REDOS, arc_stage, defeat_at
 from engine.game.models import (
@@ -45,7 +45,7 @@ class Snapshot:
     economics: Economics
     antagonist: Antagonist
     threat_arc: str
-    memory: list[dict[str, Any]]
+    memory: list[dict[str, object]]
     memory_counts: dict[str, int]
     memory_store: str
     treasury_history: list[tuple[int, float]]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.game.adherence import (
     BUZZWORDS,
@@ -289,7 +289,7 @@ def _never(schema: JsonObject, patterns: list[str]) -> None:
             _mark_strings(model, barred)
 
 
-def _mark_strings(node: Any, barred: JsonObject) -> None:
+def _mark_strings(node: object, barred: JsonObject) -> None:
     if not isinstance(node, dict):
         return
     if node.get("type") == "string":
@@ -314,7 +314,9 @@ def word_pattern(text: str) -> str:
     return f"(^|{edge}){_any_case(text)}({edge}|$)"
 
 
-def _bound(schema: JsonObject, where: str, prop_name: str, d: Direction, amount: Any) -> None:
+def _bound(
+    schema: JsonObject, where: str, prop_name: str, d: Direction, amount: float | None
+) -> None:
     prop = _prop(schema, where, prop_name)
     if prop is None or amount is None:
         return

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.language.fence import DATA_RULE, data_block
 from engine.language.grammar import join_prose
@@ -63,15 +63,15 @@ def placements_contract() -> type[BaseModel]:
     return Placements
 
 
-def schema(text: str, parts: Sequence[Part]) -> dict[str, Any]:
+def schema(text: str, parts: Sequence[Part]) -> dict[str, object]:
     """The JSON Schema the request carries: the part's number, the axis and the words as enums,
     one placement for each part, and an axis that only leaves things out only with do false."""
     words = [w for p in parts for w in spans(text, p)]
-    said: dict[str, Any] = {"type": "string", "maxLength": 400}
+    said: dict[str, object] = {"type": "string", "maxLength": 400}
     if 0 < len(words) <= MAX_ENUM_SPANS:
         said = {"type": "string", "enum": list(dict.fromkeys(words))}
 
-    def placement(axes: list[str], do: dict[str, Any]) -> dict[str, Any]:
+    def placement(axes: list[str], do: dict[str, object]) -> dict[str, object]:
         return {
             "type": "object",
             "properties": {

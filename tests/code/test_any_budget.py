@@ -7,14 +7,18 @@ became `object`, the OTLP export took its SDK's types and a Protocol for the eve
 objects read by key (artifacts, JSON Schemas, request bodies) were named `JsonObject`, once
 (worldforge_textkit/json_types.py); 199 after headless typed what it tells a script. But a
 `JsonObject` is `dict[str, Any]` under a name, so its lines now count as `Any` lines too: 289 on
-the merged tree, counted that way. Lower BUDGET as real types replace more."""
+the merged tree, counted that way; 238 after real types replaced them in the TUI's memory rows,
+log payloads and the snapshot's memory (Mapping or dict[str, object]), the views' event
+payloads, a pitch's reading (TypedDicts), steering's span, the Azure credential (a Protocol),
+the suggestion schema and a suggestion as data (dict[str, object]) and values only passed along
+(object). Lower BUDGET as real types replace more."""
 
 from __future__ import annotations
 
 from tests.code.any_count import count, counts
 
 TARGET = 250  # the issue's
-BUDGET = 289  # today's count: a new `Any` fails this test
+BUDGET = 245  # today's count: a new `Any` fails this test
 
 
 def test_product_code_says_any_no_more_than_the_budget():
@@ -23,7 +27,7 @@ def test_product_code_says_any_no_more_than_the_budget():
 
 
 def test_the_budget_never_rises_above_what_was_counted_on_main():
-    assert TARGET <= BUDGET <= 329  # only goes down from the first count, toward the target
+    assert BUDGET <= TARGET <= 329  # the target is met: the budget never rises back above it
 
 
 def test_the_count_skips_import_lines_and_counts_each_line_that_says_any():

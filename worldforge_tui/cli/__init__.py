@@ -10,7 +10,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.errors import GameError
@@ -19,8 +19,11 @@ from engine.play import POLICIES
 from worldforge_textkit.numbers import money, runway
 
 if TYPE_CHECKING:
+    import sqlite3
     from typing import TypeAlias
 
+    from engine.game.models import Founder
+    from engine.language.pitch import ShownReading
     from engine.session.commands import Flag
 
     # what each sub-command module's `register` adds its parser to
@@ -193,19 +196,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def pitch_lines(founder: Any) -> dict[str, Any]:
+def pitch_lines(founder: Founder) -> dict[str, ShownReading]:
     """The pitch as the game read it and as the venture runs it (with --customer etc. applied)."""
     from engine.language.pitch import read_pitch, shown
 
     return {"read": shown(read_pitch(founder.pitch)), "confirmed": shown(founder.reading())}
 
 
-def describe_reading(pitch: dict[str, Any]) -> str:
+def describe_reading(pitch: Mapping[str, ShownReading]) -> str:
     """One line of the confirmed reading ("offering: … · who pays: … · place: …")."""
     c = pitch["confirmed"]
     return " · ".join(
-        f"{label}: {c[key] if c[key] is not None else '(none named)'}"
-        for label, key in (("offering", "offering"), ("who pays", "customer"), ("place", "place"))
+        f"{label}: {value if value is not None else '(none named)'}"
+        for label, value in (
+            ("offering", c["offering"]),
+            ("who pays", c["customer"]),
+            ("place", c["place"]),
+        )
     ) + (f" · problem: {c['problem']}" if c["problem"] else "")
 
 
@@ -313,7 +320,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _replay_without(conn: Any, args: argparse.Namespace) -> int:
+def _replay_without(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
     """`replay RUN --without NOTE_ID [--stage N]`: one stage re-derived without the note."""
     from engine.session.without import without
 

@@ -20,6 +20,7 @@ from worldforge_tui.text.formatting import human_time
 from worldforge_tui.text.safe_text import one_line
 
 if TYPE_CHECKING:
+    from engine.session.api import GameSession
     from worldforge_tui.cli import Subcommands
 
 KEYMAP_FILENAME = "keymap.json"  # the same name `worldforge_tui.keymap` reads
@@ -158,7 +159,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export_otlp(args: argparse.Namespace, session: Any) -> int:
+def _export_otlp(args: argparse.Namespace, session: GameSession) -> int:
     """`export RUN --otlp FILE`: the run's trace as OTLP/JSON, from its event log."""
     from engine.errors import InputError
     from engine.views.otlp import otlp_json

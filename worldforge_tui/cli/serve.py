@@ -15,7 +15,7 @@ import shlex
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from worldforge_tui.cli import save_dir_option, whole_number
 
@@ -62,7 +62,7 @@ def bind_problem(host: str, port: int) -> str | None:
     try:
         ip = ipaddress.ip_address(host.strip("[]"))  # an address needs no name lookup
         family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
-        address: tuple[Any, ...] = (str(ip), port)
+        address: tuple[str, int] | tuple[str, int, int, int] | tuple[int, bytes] = (str(ip), port)
     except ValueError:
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)

@@ -328,4 +328,4 @@ def reading_fields(pitch: str) -> dict[str, str]:
         return {}
     from engine.language.pitch import read_pitch, shown
 
-    return {k: v or "" for k, v in shown(read_pitch(pitch)).items()}
+    return {k: v if isinstance(v, str) else "" for k, v in shown(read_pitch(pitch)).items()}

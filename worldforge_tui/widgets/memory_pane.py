@@ -5,7 +5,8 @@ the run, d forgets the highlighted note, w shows what the work of each stage the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -22,6 +23,7 @@ from worldforge_tui.widgets import shown
 if TYPE_CHECKING:
     from engine.views.snapshot import Snapshot
 
+Record = Mapping[str, object]  # one memory record as JSON data (MemoryRecord.to_dict), read by key
 KIND_ORDER = ("procedural", "user_profile", "semantic", "chat_summary", "preference", "context")
 
 
@@ -35,13 +37,13 @@ def _kind_words(kind: object, many: bool = False) -> str:
 SHOWN_STATUSES = ("provisional", "active")
 
 
-def expired(record: dict[str, Any], today: int | None) -> bool:
+def expired(record: Record, today: int | None) -> bool:
     """Past its expiry day: recall leaves it out of every brief from that day on."""
     expires = record.get("expires_day")
     return isinstance(expires, int) and today is not None and expires <= today
 
 
-def binds(record: dict[str, Any], today: int | None = None) -> bool:
+def binds(record: Record, today: int | None = None) -> bool:
     """A note that binds the next worker: a binding decision holding directions, live and not
     expired (one whose words were read into nothing binds nothing, and says so by no badge)."""
     payload = record.get("payload")  # a stored note's; a receipt's row carries them as words
@@ -56,7 +58,7 @@ def binds(record: dict[str, Any], today: int | None = None) -> bool:
     )
 
 
-def record_prompt(record: dict[str, Any], marked: bool, today: int | None = None) -> Content:
+def record_prompt(record: Record, marked: bool, today: int | None = None) -> Content:
     """One memory row: mark, badges, text, day and expiry (as recall applies it on `today`)."""
     parts: list[str | tuple[str, str]] = [("■ " if marked else "  ", "$accent bold")]
     if binds(record, today):
@@ -81,7 +83,7 @@ def record_prompt(record: dict[str, Any], marked: bool, today: int | None = None
     return Content.assemble(*parts)
 
 
-def chip_parts(record: dict[str, Any]) -> list[str | tuple[str, str]]:
+def chip_parts(record: Record) -> list[str | tuple[str, str]]:
     """A binding note's chips, one line under it: each direction it binds (axis · do / don't ·
     value) and the words it was read from ("← head chefs"), as the player confirmed them."""
     from engine.language.directions import Direction  # the engine loads after the first frame
@@ -104,9 +106,14 @@ def chip_parts(record: dict[str, Any]) -> list[str | tuple[str, str]]:
     return out
 
 
-def group_records(records: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+def _day(record: Record) -> int:
+    day = record.get("game_day")
+    return day if isinstance(day, int) else 0
+
+
+def group_records(records: list[Record]) -> list[tuple[str, list[Record]]]:
     """Live records (provisional, active) grouped by kind in display order, newest first."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[Record]] = {}
     for record in records:
         if not isinstance(record, dict) or record.get("status") not in SHOWN_STATUSES:
             continue
@@ -115,8 +122,7 @@ def group_records(records: list[dict[str, Any]]) -> list[tuple[str, list[dict[st
         k for k in groups if k not in KIND_ORDER
     )
     return [
-        (kind, sorted(groups[kind], key=lambda r: (-(r.get("game_day") or 0), str(r.get("id")))))
-        for kind in order
+        (kind, sorted(groups[kind], key=lambda r: (-_day(r), str(r.get("id"))))) for kind in order
     ]
 
 
@@ -155,10 +161,10 @@ class MemoryPane(Vertical):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.records: dict[str, dict[str, Any]] = {}
+        self.records: dict[str, Record] = {}
         self.marked: set[str] = set()
         self._head = "no venture"
-        self._signature: tuple[Any, ...] | None = None
+        self._signature: tuple[object, ...] | None = None
         self._today: int | None = None
 
     def compose(self) -> ComposeResult:
@@ -191,7 +197,7 @@ class MemoryPane(Vertical):
         self._show_head()
         self._rebuild(counts)
 
-    def _rebuild(self, counts: dict[str, Any]) -> None:
+    def _rebuild(self, counts: Mapping[str, int]) -> None:
         option_list = self.query_one(OptionList)
         highlighted = option_list.highlighted_option
         keep = highlighted.id if highlighted is not None else None

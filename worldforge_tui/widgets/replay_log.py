@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -108,11 +108,11 @@ class ReplayLog(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple[int, bool], Strip] = LRUCache(1024)
 
     # ---- feeding -------------------------------------------------------------------------
-    def push(self, event: Any) -> None:
+    def push(self, event: object) -> None:
         """Queue one engine event (thread-safe; converted here, shown on the next flush)."""
         self.inbox.put(event)
 
-    def push_many(self, batch: Iterable[Any]) -> None:
+    def push_many(self, batch: Iterable[object]) -> None:
         """Queue many events at once (thread-safe)."""
         self.inbox.put_many(batch)
 

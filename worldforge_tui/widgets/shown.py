@@ -9,13 +9,11 @@ while a worker runs) would never be redrawn by a `==` check: `same` compares the
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.content import Content
 from textual.widgets import Static
 
 
-def same(shown: Any, new: Any) -> bool:
+def same(shown: object, new: object) -> bool:
     """Whether `new` draws exactly as `shown` does (text and styles)."""
     if isinstance(shown, Content) and isinstance(new, Content):
         return shown.plain == new.plain and list(shown.spans) == list(new.spans)

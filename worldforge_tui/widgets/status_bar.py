@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -114,7 +114,7 @@ class StatusBar(Horizontal):
     def show(
         self,
         economics: Economics | None,
-        history: Sequence[Any] = (),
+        history: Sequence[tuple[int, float]] = (),
         day: int | None = None,
         pill: str | None = None,
         memory: str | None = None,

@@ -4,7 +4,7 @@ flag, the fork's options, the standup, and the ending. Every model/player string
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.content import Content
@@ -55,7 +55,7 @@ def phase_label(snap: Snapshot, busy: bool, key_of: KeyOf) -> str:
 RUBRIC_ORDER = ("relevance", "completeness", "actionability", "clarity", "compliance")
 
 
-def artifact_parts(artifact: Any, indent: str = "  ") -> list[Part]:
+def artifact_parts(artifact: object, indent: str = "  ") -> list[Part]:
     """Readable lines for any artifact (engine.views.render: labels, bullets, formatted numbers)."""
     if not isinstance(artifact, dict):
         return [indent, clean(artifact, 2000), "\n"]
@@ -114,7 +114,7 @@ def _rubric(rubric: Rubric) -> list[Part]:
     return parts
 
 
-def _binding(recalled: list[dict[str, Any]]) -> list[Part]:
+def _binding(recalled: Sequence[object]) -> list[Part]:
     """What bound this artifact: the directions recalled from memory for its brief, in words (a
     forgotten or withheld note is not among them, so nothing it said shows as binding)."""
     from engine.language.directions import Direction
