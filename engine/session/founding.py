@@ -158,7 +158,10 @@ if TYPE_CHECKING:
 #     A venture keeps its books in its founder's currency (USD, GBP, EUR; from the form, the pitch's
 #     money or place, else USD), recorded in the start; every amount is written in it, and a price
 #     the CEO names in it binds ("40 quid a visit" on a pound venture binds £40 a visit).
-RULES_VERSION = 65
+# 66: each founder has a kind of move that pays it extra (Archetype.tag_effects, in the option's
+#     effect line); the rival answers a repeated pattern harder (5 threat a repeat, was 3); the
+#     bridge note, the relief hire and the runway deal bite harder later (shown pending).
+RULES_VERSION = 66
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
