@@ -49,19 +49,19 @@ ARCHETYPE_RULES: dict[str, Archetype] = {
             "designer",
             "Designer — crafts experience",
             "Trust effects x1.4 both ways, a trusted but slower start, a slow careful move earns "
-            "trust +2; only a designer can co-design.",
+            "trust +3; only a designer can co-design.",
             start={"trust": 6, "velocity": -6, "cash": 4_000},
             effect_mult={"trust": 1.4},
-            tag_effects={"slow": {"trust": 2}},
+            tag_effects={"slow": {"trust": 3}},
         ),
         Archetype(
             "operator",
             "Operator — runs the machine",
             "Strain gains and overhead x0.7, speed gains x0.8, a cold efficient move eases strain "
-            "3; only an operator can run the org lean.",
+            "5; only an operator can run the org lean.",
             start={"burn_pressure": -8, "autonomy": 10, "velocity": -4},
             effect_mult={"burn_pressure+": 0.7, "overhead": 0.7, "velocity+": 0.8},
-            tag_effects={"cold": {"burn_pressure": -3}},
+            tag_effects={"cold": {"burn_pressure": -5}},
         ),
     ]
 }
