@@ -200,7 +200,7 @@ PERSONALITIES: dict[str, Personality] = {
 OPS = {"<": lambda a, b: a < b, ">=": lambda a, b: a >= b}
 # The rival reads the CEO's pattern: from the PATTERN_FROM-th decision of one kind (a rule tag)
 # on, it answers each further one with PATTERN_THREAT more threat per repeat past the first two.
-PATTERN = {"from": 3, "threat": 3.0}
+PATTERN = {"from": 3, "threat": 5.0}
 
 
 def pattern(state: GameState) -> tuple[str, int] | None:

@@ -115,6 +115,7 @@ class Stage(Record):
     owner_role: OwnerRole
     worker_id: str
     worker_title: str
+    handover: str = ""  # why another role's worker ships it this venture (engine.game.world)
     status: StageStatus = "pending"
     score: int | None = None
     drift: bool = False

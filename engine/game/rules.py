@@ -241,9 +241,13 @@ def verb_phrase(rule_id: str | None) -> str:
 
 
 def resolve(rule: Rule, econ: Economics, archetype: str) -> dict[str, float]:
-    """The rule's effect on this company now: base + state scalings, times the archetype's factor."""
+    """The rule's effect on this company now: base + the founder's extra for its kind of move +
+    state scalings, times the archetype's factor."""
     eff = {k: 0.0 for k in EFFECT_FIELDS}
     for k, v in rule.effects:
+        eff[k] += v
+    extra = ARCHETYPE_RULES[archetype].tag_effects  # the founder's own kind of move pays extra
+    for k, v in (kv for tag in rule.tags for kv in extra.get(tag, {}).items()):
         eff[k] += v
     for sc in rule.scales:
         eff[sc.field] += sc.amount(econ)

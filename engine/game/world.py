@@ -1,11 +1,16 @@
-"""The world: the eight stages, who owns them, stage references, and adaptation after decisions."""
+"""The world: the eight stages, who owns them, who ships them this venture (a handover), stage
+references, and adaptation after decisions."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+
 from engine.errors import InputError
 from engine.game.economy import meter_shown
-from engine.game.models import Economics, GameState, Stage, Worker
+from engine.game.models import Economics, GameState, OwnerRole, Stage, Worker
 from engine.language.grammar import count
+from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit.numbers import money, months_said
 
 # id, beat, title, goal, success metric, owner role
@@ -84,12 +89,65 @@ OWNER_WORKER = {
 STAGE_IDS = [row[0] for row in STAGE_TABLE]
 
 
-def build_stages(org: list[Worker], company: str = "") -> list[Stage]:
-    """The eight stages, each owned by its role's worker; a goal names the company it is for
-    until the first fork adapts it (adapt_pending)."""
+@dataclass(frozen=True, eq=False, repr=False)
+class Handover(FrozenRecord):
+    """A venture's shape: the stage's usual worker is gone by then, and the worker of `role` ships
+    it (its artifact contract and its weight in the stage's outcome are that role's), for the
+    reason the board shows from day 0."""
+
+    stage_id: str
+    role: OwnerRole
+    why: str
+
+
+HANDOVERS: tuple[Handover, ...] = (
+    Handover(
+        "stage_3_go",
+        "marketer",
+        "The Strategy Lead is lent to a partner bid for GO; the Growth Marketer positions it.",
+    ),
+    Handover(
+        "stage_4_search",
+        "strategist",
+        "The Product Builder is hired away before SEARCH; the Strategy Lead specifies the MVP.",
+    ),
+    Handover(
+        "stage_5_find",
+        "designer",
+        "The Growth Marketer quits before FIND; the Product Builder runs the launch.",
+    ),
+    Handover(
+        "stage_6_take",
+        "marketer",
+        "The Retention & Ops Worker is out for TAKE; the Growth Marketer carries support.",
+    ),
+    Handover(
+        "stage_7_return",
+        "strategist",
+        "The Retention & Ops Worker moves to support full time; the Strategy Lead ships RETURN.",
+    ),
+)
+HANDOVER_CHANCE = 0.6  # the share of ventures in which one worker leaves and another ships
+
+
+def handover_for(seed: int, archetype: str) -> Handover | None:
+    """The venture's handover (or none), drawn from its seed and founder archetype."""
+    rng = random.Random(f"{seed}:{archetype}:handover")
+    if rng.random() >= HANDOVER_CHANCE:
+        return None
+    return HANDOVERS[rng.randrange(len(HANDOVERS))]
+
+
+def build_stages(
+    org: list[Worker], handover: Handover | None = None, company: str = ""
+) -> list[Stage]:
+    """The eight stages, each owned by its role's worker (or, with a handover, the stand-in
+    role's); a goal names the company it is for until the first fork adapts it (adapt_pending)."""
     by_id = {w.id: w for w in org}
     stages = []
-    for n, (sid, beat, title, goal, metric, role) in enumerate(STAGE_TABLE, start=1):
+    for n, (sid, beat, title, goal, metric, usual) in enumerate(STAGE_TABLE, start=1):
+        moved = handover is not None and handover.stage_id == sid
+        role = handover.role if handover is not None and moved else usual
         worker = by_id[OWNER_WORKER[role]]
         stages.append(
             Stage(
@@ -103,6 +161,7 @@ def build_stages(org: list[Worker], company: str = "") -> list[Stage]:
                 owner_role=role,  # type: ignore[arg-type]
                 worker_id=worker.id,
                 worker_title=worker.title,
+                handover=handover.why if handover is not None and moved else "",
             )
         )
     return stages

@@ -391,6 +391,7 @@ def summary(session: GameSession) -> dict[str, Any]:
                     "id": s.id,
                     "beat": s.beat,
                     "worker": s.worker_title,
+                    "handover": s.handover,
                     "score": s.score,
                     "drift": s.drift,
                     "redos": s.redos,

@@ -12,7 +12,7 @@ from engine.game import economy, pricing
 from engine.game.antagonist import forge
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
-from engine.game.world import build_stages
+from engine.game.world import build_stages, handover_for
 from engine.language.currency import currency_code, pitch_currency
 from engine.language.pitch import company_name, unmarked
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
@@ -163,6 +163,10 @@ if TYPE_CHECKING:
 #     it moved at the company ("…; at Meal Kits Co, paying customers rose from 19 to 27."), a
 #     decision that lands later says the same ("Your earlier call, to …, lands at …: …"), a shipped
 #     stage's note names its worker, company, day, redos and score in one sentence.
+#     Each founder has a kind of move that pays it extra (Archetype.tag_effects, in the option's
+#     effect line); the rival answers a repeated pattern harder (5 threat a repeat, was 3); a
+#     venture may hand one stage to another role's worker (engine.game.world.HANDOVERS), shown on
+#     the board from day 0.
 RULES_VERSION = 66
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
@@ -236,7 +240,8 @@ def _reading_fields(reading: Mapping[str, str | None]) -> dict[str, str]:
 
 
 def found_state(inputs: StartInputs, run_id: str) -> GameState:
-    """The company on day 0: org, economics, eight stages, the rival."""
+    """The company on day 0: org, economics, eight stages (who ships each: a handover may move
+    one), the rival."""
     org = economy.founding_org()
     customer = inputs.customer or customer_from_pitch(inputs.pitch)
     founder = Founder(
@@ -257,7 +262,9 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
         run_id=run_id,
         seed=inputs.seed,
         founder=founder,
-        stages=build_stages(org, company=founder.company),
+        stages=build_stages(
+            org, handover_for(inputs.seed, inputs.archetype), company=founder.company
+        ),
         org=org,
         economics=economy.initial_economics(org, start, pricing.list_price(inputs.seed)),
         antagonist=forge(inputs.archetype, customer, inputs.seed),

@@ -60,6 +60,8 @@ class Snapshot:
     fatal_events: dict[str, str] = field(default_factory=dict)
     # Decisions' later effects still to land, each as the fork showed it (engine.game.pending).
     pending: list[str] = field(default_factory=list)
+    # Stages still to come that another role's worker ships this venture, and why (world.HANDOVERS).
+    handovers: list[str] = field(default_factory=list)
 
 
 def fatal_choices(state: GameState) -> tuple[dict[str, str], dict[str, str]]:
@@ -119,4 +121,9 @@ def build_snapshot(view: ReadModel) -> Snapshot:
         fatal_options=fatal_options,
         fatal_events=fatal_events,
         pending=[p["line"] for p in st.pending],
+        handovers=[
+            f"stage {s.number} ({s.beat}) shipped by {s.worker_title}: {s.handover}"
+            for s in st.stages[st.stage_index :]
+            if s.handover
+        ],
     )

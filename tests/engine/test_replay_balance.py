@@ -53,9 +53,9 @@ MIN_BETTER = 0.10
 # 101-124 in the sweep before this retune (about a fifth win), so a figure that holds only where
 # the game is easy fails here. A fixed path meets 16 (seed, archetype) combinations.
 CI_SEEDS = [7, 8, 113, 121]
-# Issue 45's figure, best fixed path ≤ 60 % of (seed, archetype), is the sweep's: 65.3 % over the
-# 18 tuning seeds (not yet met; 73.6 % before the retune). A handful of four seeds reads the best
-# path high (all A wins 12 of its 16 combinations here), so CI checks that no fixed path wins 14
+# Issue 45's figure, best fixed path ≤ 60 % of (seed, archetype), is the sweep's: 56.9 % over the
+# 18 tuning seeds (65.3 % before rules version 66). A handful of four seeds reads the best path
+# high (the best wins 12 of its 16 combinations here), so CI checks that no fixed path wins 14
 # or more of its 16: a path that wins nearly everywhere still fails.
 BEST_FIXED_PATH_MAX = 13 / 16
 
@@ -96,7 +96,7 @@ def test_the_design_targets_hold_on_a_small_sweep(balance):
     """Issue 45's targets, on the CI-sized sweep (four seeds x 4 archetypes); the full figures
     are over 18 tuning seeds and 18 held out (`python -m bench.balance_sweep --range ...`)."""
     report, _rows = balance
-    # a random fork path wins 0.296 here (0.356 over the 18 tuning seeds; the target is 0.20-0.35)
+    # a random fork path wins 0.244 here (0.321 over the 18 tuning seeds; the target is 0.20-0.35)
     assert 0.20 <= report["win_rate"] <= 0.40
     assert len(report["defeat_reasons"]) >= 4
     # pressure across the venture: defeats from stage 4 on, most of them before the last stage
@@ -114,8 +114,8 @@ def test_the_design_targets_hold_on_a_small_sweep(balance):
 
 
 def test_the_skill_ladder_rewards_planning_over_reading_the_card(balance):
-    """Here greedy wins 11 of 16 (seed, archetype), lookahead 13, hindsight all 16 (over the 18
-    tuning seeds: 0.611, 0.833, 1.0): a player who reads only the previews wins at most three in
+    """Here greedy wins 7 of 16 (seed, archetype), lookahead 13, hindsight all 16 (over the 18
+    tuning seeds: 0.542, 0.653, 1.0): a player who reads only the previews wins at most three in
     four, one who plans two forks ahead wins at least two more, and some path wins nearly
     everywhere."""
     report, _rows = balance

@@ -185,6 +185,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 f"{' DRIFT' if s['drift'] else '      '} redos {s['redos']}  "
                 f"{_decided(d)}"
             )
+            if s.get("handover"):  # another role's worker shipped it this venture, and why
+                print(f"          {s['handover']}")
         print(f"pitch read as: {describe_reading(pitch)}")  # after the run id line scripts read
         for line in served_lines(result["routing"]):
             print(line)

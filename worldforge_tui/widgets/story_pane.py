@@ -393,6 +393,10 @@ def story_content(
         parts.append("\n")
         parts.extend(_run(current))
     parts.extend(_consequences(found))
+    if snap.handovers and snap.outcome is None:
+        parts.append(("\nWho ships it this venture\n", "bold underline"))
+        for line in snap.handovers:
+            parts.append(("  ⇄ " + one_line(line, 300) + "\n", "$warning"))
     if snap.pending and snap.outcome is None:
         parts.append(("\nPending from your decisions\n", "bold underline"))
         for line in snap.pending:
