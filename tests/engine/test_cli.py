@@ -177,8 +177,9 @@ def test_simulate_says_profitable_or_the_runway(tmp_path, capsys):
     assert rc == 0
     if econ["profitable"]:
         assert " · profitable · " in out
-    elif econ["runway_months"] < 24:
-        assert f" · runway {econ['runway_months']:.1f} months · " in out
+    elif econ["runway_months"] < 24:  # "16 months", "4.5 months" (never "16.0 months")
+        months = f"{econ['runway_months']:.1f}".removesuffix(".0")
+        assert f" · runway {months} months · " in out
     else:  # two years and more is said in years
         assert f" · runway {econ['runway_months'] / 12:.0f} years · " in out
 

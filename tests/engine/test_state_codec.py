@@ -37,6 +37,15 @@ def _with_defaults(text: str) -> str:
     old = json.loads(text)
     for r in old["receipts"]:
         r["later"] = ""
+    stages = []
+    for stage in old["stages"]:  # a stage handed to another role's worker (rules 66): none
+        kept = {}
+        for k, v in stage.items():
+            kept[k] = v
+            if k == "worker_title":
+                kept["handover"] = ""
+        stages.append(kept)
+    old["stages"] = stages
     out = {}
     for k, v in old.items():
         out[k] = v

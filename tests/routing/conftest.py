@@ -9,6 +9,7 @@ from tests.netguard import netguard  # noqa: F401 - autouse fixture, active for 
 from tests.servers.fixtures import (  # noqa: F401
     fake_openai,
     fake_openai_factory,
+    first_artifact,
     fresh_llama_server,
     llama_server,
 )

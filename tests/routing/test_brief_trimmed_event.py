@@ -5,9 +5,6 @@ brief, the trace and the pill; a replay of the run still verifies."""
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import pytest
 
 from engine.config import Settings
 from engine.routing import Router
@@ -15,21 +12,8 @@ from engine.routing.window import prompt_tokens
 from engine.session.api import GameSession
 from engine.session.commands import RunStage
 from engine.session.replay import verify
+from tests.servers.fixtures import MODEL_PITCH, MODEL_SEED
 from worldforge_tui.replay_entries import WORKER_TYPES
-
-PITCH = "Meal kits for night-shift nurses"
-
-
-@pytest.fixture(scope="module")
-def first_artifact(tmp_path_factory) -> dict[str, Any]:
-    session = GameSession.start_venture(
-        pitch=PITCH, seed=3, router=Router(Settings()), save_dir=tmp_path_factory.mktemp("sim")
-    )
-    try:
-        session.give(RunStage)
-        return dict(session.state.current.artifact)
-    finally:
-        session.close()
 
 
 def _session(server, tmp_path, name: str, window: int) -> GameSession:
@@ -45,7 +29,9 @@ def _session(server, tmp_path, name: str, window: int) -> GameSession:
         ),
         caps_cache=None,
     )
-    return GameSession.start_venture(pitch=PITCH, seed=3, router=router, save_dir=tmp_path / name)
+    return GameSession.start_venture(
+        pitch=MODEL_PITCH, seed=MODEL_SEED, router=router, save_dir=tmp_path / name
+    )
 
 
 def test_a_trimmed_brief_is_logged_as_its_own_event(tmp_path, fake_openai_factory, first_artifact):

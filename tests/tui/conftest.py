@@ -2,41 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 import textual.constants
 from textual.widgets import Input
 
-from engine.config import Settings
-from engine.routing import Router
-from engine.session.api import GameSession
-from engine.session.commands import RunStage
-from tests.servers.fixtures import fake_openai, fake_openai_factory  # noqa: F401  (fixtures)
-
-# The venture of the tests that serve a worker's work from a loopback model (`first_artifact`).
-MODEL_PITCH = "Meal kits for night-shift nurses"
-MODEL_SEED = 3
+from tests.servers.fixtures import (  # noqa: F401  (fixtures)
+    fake_openai,
+    fake_openai_factory,
+    first_artifact,
+)
 
 textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]  # read by App.__init__; the env var is read too early
-
-
-@pytest.fixture(scope="module")
-def first_artifact(tmp_path_factory) -> dict[str, Any]:
-    """The first stage's artifact of MODEL_PITCH as the simulation writes it: what a loopback
-    model serves the worker, so a venture played on the local tier has real work to judge."""
-    session = GameSession.start_venture(
-        pitch=MODEL_PITCH,
-        seed=MODEL_SEED,
-        router=Router(Settings()),
-        save_dir=tmp_path_factory.mktemp("sim"),
-    )
-    try:
-        run = session.give(RunStage)
-        assert run is not None
-        return dict(run.artifact)
-    finally:
-        session.close()
 
 
 @pytest.fixture(autouse=True)

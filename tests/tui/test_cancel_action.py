@@ -7,7 +7,8 @@ from typing import Any
 
 from engine.config import Settings
 from engine.routing import Router
-from tests.tui.conftest import MODEL_PITCH, MODEL_SEED, settle
+from tests.servers.fixtures import MODEL_PITCH, MODEL_SEED
+from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.action_bar import ActionBar
 

@@ -15,8 +15,9 @@ from textual.widgets import Input
 from engine.config import Settings
 from engine.routing import Router
 from engine.workers.suggest import SYSTEM
+from tests.servers.fixtures import MODEL_PITCH, MODEL_SEED
 from tests.servers.openai_server import FakeOpenAI
-from tests.tui.conftest import MODEL_PITCH, MODEL_SEED, settle, text_of
+from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.widgets.action_bar import ActionBar
 
