@@ -79,8 +79,12 @@ WORLDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "repairs": (
         ("repair", "repairs", "fix", "fixing", "phone", "phones", "laptop", "laptops",
-         "gadgets", "electronics", "refurbished", "gear", "sharpening", "servicing"),
+         "gadgets", "electronics", "refurbished", "gear", "servicing"),
         "people with broken things",
+    ),
+    "sharpening": (
+        ("sharpening", "sharpen", "knife", "knives", "blade", "blades", "scissors", "grinding"),
+        "busy kitchens",
     ),
     "routes": (
         ("route", "routes", "routing", "lieferdienst", "logistics",

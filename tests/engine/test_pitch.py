@@ -250,5 +250,5 @@ def test_a_place_typed_in_lowercase_is_the_place_the_reading_line_shows():
 def test_a_van_is_how_a_service_travels_not_a_delivery_business():
     """A knife-sharpening van became a routing business ("drops missed because of one road
     closure"): a van names how the service reaches its customers; couriers and fleets stay routes."""
-    assert read_pitch("mobile knife sharpening van for restaurants in leeds").world == "repairs"
+    assert read_pitch("mobile knife sharpening van for restaurants in leeds").world == "sharpening"
     assert read_pitch("Courier vans for florists").world == "routes"

@@ -87,7 +87,7 @@ def test_what_it_is_set_against_what_it_is_not_binds_both_unless_it_is_a_kind(te
 @pytest.mark.parametrize(
     ("pitch", "customer", "world"),
     [
-        ("A knife sharpening van for chefs - sharpening, not repairs", "chefs", "repairs"),
+        ("A knife sharpening van for chefs - sharpening, not repairs", "chefs", "sharpening"),
         ("A service for parents, not childcare", "parents", "general"),  # was: childcare
         ("An app for gym goers, no meals", "gym goers", "fitness"),  # was: meals
     ],
