@@ -296,9 +296,9 @@ class Worded(PlainCommand[R]):
     source: ClassVar[Source]
 
     @property
+    @abstractmethod
     def said(self) -> str:
         """The player's words."""
-        raise NotImplementedError
 
     @property
     def amends(self) -> Amends:
@@ -307,9 +307,9 @@ class Worded(PlainCommand[R]):
 
         return Amends(suggested=self.suggested, confirmed=self.confirmed)
 
+    @abstractmethod
     def read(self, state: GameState) -> Read:
         """The words read into the directions they bind now (as amended)."""
-        raise NotImplementedError
 
     def corrected(self, directions: list[Direction]) -> Self:
         """The same words with the directions the player confirmed (one line if one is bad)."""
