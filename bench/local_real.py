@@ -253,14 +253,12 @@ def main() -> int:
     if reason:
         print(json.dumps({"skipped": reason}))
         return 1
-    with tempfile.TemporaryDirectory(prefix="wf-local-real-") as tmp:
-        servers = running_server(Path(tmp))
-        server = next(servers)
-        try:
-            seeds = list(range(args.seed, args.seed + max(1, args.seeds)))
-            report = run(server.url, server.model, seeds, choose, Path(tmp) / "saves")
-        finally:
-            servers.close()
+    with (
+        tempfile.TemporaryDirectory(prefix="wf-local-real-") as tmp,
+        running_server(Path(tmp)) as server,
+    ):
+        seeds = list(range(args.seed, args.seed + max(1, args.seeds)))
+        report = run(server.url, server.model, seeds, choose, Path(tmp) / "saves")
     report["machine"] = machine()
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")
     return 0

@@ -107,13 +107,11 @@ def main() -> int:
         if reason:
             print(json.dumps({"skipped": reason}))
             return 1
-        with tempfile.TemporaryDirectory(prefix="wf-suggest-real-") as tmp:
-            servers = running_server(Path(tmp))
-            server = next(servers)
-            try:
-                report = run(server.url, server.model, args.limit)
-            finally:
-                servers.close()
+        with (
+            tempfile.TemporaryDirectory(prefix="wf-suggest-real-") as tmp,
+            running_server(Path(tmp)) as server,
+        ):
+            report = run(server.url, server.model, args.limit)
     print(json.dumps(report, indent=2, ensure_ascii=False))
     return 0
 

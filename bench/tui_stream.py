@@ -278,14 +278,10 @@ def main() -> int:
             if reason:
                 print(json.dumps({"skipped": reason}))
                 return 1
-            servers = running_server(tmp)
-            server = next(servers)
-            try:
+            with running_server(tmp) as server:
                 report = asyncio.run(
                     _drive(server.url, server.model, tmp, args.stages, not args.no_keys)
                 )
-            finally:
-                servers.close()
             report["server"] = "llama-cpp-python 0.3.36 (tiny model)"
         else:
             from tests.servers.openai_server import FakeOpenAI

@@ -63,7 +63,8 @@ def _real_llama(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
-    yield from running_server(tmp_path_factory.mktemp("llama"))
+    with running_server(tmp_path_factory.mktemp("llama")) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

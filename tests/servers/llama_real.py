@@ -19,7 +19,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Generator
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,8 +170,10 @@ def start_server(model: Path, workdir: Path, *, n_ctx: int = N_CTX) -> LlamaServ
     raise RuntimeError(f"llama_cpp.server did not start on port {port}:\n{tail}")
 
 
-def running_server(workdir: Path) -> Generator[LlamaServer, None, None]:
-    """Start the server on the tiny model (built once, `cached_model`), yield it, stop it."""
+@contextmanager
+def running_server(workdir: Path) -> Iterator[LlamaServer]:
+    """The server on the tiny model (built once, `cached_model`) for a `with` block: started,
+    then stopped."""
     server = start_server(cached_model(), workdir)
     try:
         yield server
