@@ -213,7 +213,10 @@ async def test_a_new_line_scrolls_the_story_and_lays_the_screen_out_only_now_and
         heights: set[int] = set()  # each new height is a layout of the whole screen
         lines: set[int] = set()
         in_view: list[bool] = []
-        while app.busy is not None and live.display:
+        while app.busy is not None:  # sampled while the section shows (a retried attempt may
+            if not live.display:  # hide it for a moment between the two)
+                await pilot.pause(0.02)
+                continue
             written = len(text_of(app, "#story-live").splitlines())
             lines.add(written)
             heights.add(live.size.height)
