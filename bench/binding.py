@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -164,6 +165,7 @@ class Tally:
         self.by_axis_ok: Counter[str] = Counter()
         self.by_kind: Counter[str] = Counter()
         self.misses: list[dict[str, Any]] = []
+        self.shown: list[dict[str, Any]] = []  # every whole-artifact miss, for --show-misses
         self.pitches: set[str] = set()
         self.seeds: set[int] = set()
 
@@ -223,6 +225,52 @@ def observe(run: Any, seeded: bool, tally: Tally) -> None:
             tally.by_n_ok[n] += int(ok)
     if broken and len(tally.misses) < 24:
         tally.misses.append({"whole": sorted(x[1] for x in broken), "stage": run.stage_id})
+    gone = [v for v in check(run.role, run.artifact, live) if (v.axis, v.direction) in broken]
+    for v in [*gone, *cites, *copy]:
+        tally.shown.append(_shown(run, v))
+
+
+def _shown(run: Any, v: Any) -> dict[str, Any]:
+    """One broken direction of one artifact, with where it was checked and what those fields
+    say (the pitch, the stage and attempt, the binding as it was recalled): `--show-misses`."""
+    from engine.game.adherence import FIELDS
+
+    s = _CURRENT.get("session")
+    fields = FIELDS.get(v.axis, {}).get(run.role, ())
+    return {
+        "cause": cause(v.axis, v.did),
+        "pitch": s.state.founder.pitch if s is not None else "",
+        "stage": run.stage_id,
+        "role": run.role,
+        "attempt": run.attempt,
+        "line": v.line,
+        "binding": [f"{b.get('axis')}: {b.get('value')} ({b.get('source')})" for b in run.binding],
+        "fields": {f: json.dumps(run.artifact.get(f))[:240] for f in fields},
+    }
+
+
+_QUOTED = re.compile(r"“[^”]*”|\$[\d,.]+|\b\d[\d,.]*\b|\bmem-\d+")
+
+
+def cause(axis: str, did: str) -> str:
+    """A miss's cause, its axis and what the work did with the quoted words and figures taken
+    out ("price: price … a month"), so misses group by cause rather than by phrasing."""
+    return f"{axis}: {_QUOTED.sub('…', did)}"
+
+
+def show_misses(tally: Tally, out: Any = sys.stderr, per_cause: int = 3) -> None:
+    """The whole-artifact misses grouped by cause, most frequent first, with a few examples."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for m in tally.shown:
+        groups.setdefault(m["cause"], []).append(m)
+    for key, ms in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        print(f"{len(ms):4d}  {key}", file=out)
+        for m in ms[:per_cause]:
+            print(f"      {m['pitch'][:60]} · {m['stage']} {m['role']} #{m['attempt']}", file=out)
+            print(f"        {m['line'][:200]}", file=out)
+            print(f"        binding: {'; '.join(m['binding'])[:300]}", file=out)
+            for f, val in m["fields"].items():
+                print(f"        {f} = {val}", file=out)
 
 
 def _rivals() -> tuple[str, ...]:
@@ -470,6 +518,7 @@ def _judge(run: Any, pending: list[tuple[str, Any, int]], tally: Tally, seed_dri
 def _seeded(run: Any, binding: Any, tally: Tally) -> None:
     """Build this stage again with a seeded DRIFT on each applicable direction; the gate must flag
     every one (naming its axis), and the compliant build must carry no DRIFT."""
+    from engine.game.adherence import FIELDS
     from engine.game.rubric import evaluate
     from engine.writing.simulate import simulate_artifact
 
@@ -508,8 +557,23 @@ def _seeded(run: Any, binding: Any, tally: Tally) -> None:
             continue
         bent = simulate_artifact(run.role, drift=d, **common)
         r = judge(bent)
+        caught = r.drift and any(v["axis"] == d.axis for v in r.violations)
         tally.c["seeded"] += 1
-        tally.c["seeded_caught"] += int(r.drift and any(v["axis"] == d.axis for v in r.violations))
+        tally.c["seeded_caught"] += int(caught)
+        if not caught:
+            fields = FIELDS.get(d.axis, {}).get(run.role, ())
+            tally.shown.append(
+                {
+                    "cause": f"seeded {d.axis} not caught",
+                    "pitch": st.founder.pitch,
+                    "stage": run.stage_id,
+                    "role": run.role,
+                    "attempt": run.attempt,
+                    "line": f"seeded: {d.line()}; flagged: {[v['axis'] for v in r.violations]}",
+                    "binding": [x.line() for x in binding.directions],
+                    "fields": {f: json.dumps(bent.get(f))[:240] for f in fields},
+                }
+            )
 
 
 def _seeded_fields(role: str, clean: dict[str, Any], binding: Any, tally: Tally) -> None:
@@ -660,6 +724,7 @@ def play_corpus(
     from engine.errors import InputError
 
     s = _session(pitch, seed, save)
+    _CURRENT["session"] = s  # the rival whose name customer copy never carries, the pitch
     queue = {k: list(v) for k, v in texts.items()}
     try:
         while s.state.phase != "ended":
@@ -702,8 +767,9 @@ def play_corpus(
         s.close()
 
 
-def corpus(first_seed: int = 401) -> dict[str, Any]:
-    """The figures over the corpus's `build` part: one venture per pitch, seeds from 401."""
+def corpus(first_seed: int = 401, tally: Tally | None = None) -> dict[str, Any]:
+    """The figures over the corpus's `build` part: one venture per pitch, seeds from 401
+    (`tally` keeps what was seen, for --show-misses)."""
     from bench.corpus import directions
 
     by_pitch: dict[str, dict[str, list[str]]] = {}
@@ -711,7 +777,7 @@ def corpus(first_seed: int = 401) -> dict[str, Any]:
         q = by_pitch.setdefault(r["pitch"], {"standup": [], "rejection": [], "own": []})
         if r.get("source") in q:
             q[r["source"]].append(r["text"])
-    tally = Tally()
+    tally = tally if tally is not None else Tally()
     with tempfile.TemporaryDirectory() as tmp:
         for i, (pitch, texts) in enumerate(sorted(by_pitch.items())):
             play_corpus(pitch, texts, first_seed + i, Path(tmp) / f"c{i}", tally)
@@ -731,13 +797,14 @@ def corpus(first_seed: int = 401) -> dict[str, Any]:
     }
 
 
-def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
-    """DRIFT and flaw rates over ventures that always approve (balance-style), other seeds."""
+def sweep(n: int, first_seed: int = 101, seen: Tally | None = None) -> dict[str, Any]:
+    """DRIFT and flaw rates over ventures that always approve (balance-style), other seeds
+    (`seen` keeps what was seen, for --show-misses)."""
     from engine.game.models import ARCHETYPES
 
     stages = drift = flawed = 0
     kinds: Counter[str] = Counter()
-    seen = Tally()  # every artifact's recalled directions, as in the script's ventures
+    seen = seen if seen is not None else Tally()  # every artifact's recalled directions
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(n):
             seed = first_seed + i
@@ -753,6 +820,7 @@ def sweep(n: int, first_seed: int = 101) -> dict[str, Any]:
                 save_dir=Path(tmp) / str(i),
                 router=Router(Settings(demo_mode="simulation")),
             )
+            _CURRENT["session"] = s
             try:
                 path = format(seed % 256, "08b").replace("0", "A").replace("1", "B")
                 while s.state.phase != "ended":
@@ -803,6 +871,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--sweep-first-seed", type=int, default=101, help="the sweep's first seed (then +1, …)"
     )
+    ap.add_argument(
+        "--show-misses",
+        action="store_true",
+        help="list every whole-artifact miss on stderr, grouped by cause, with examples",
+    )
     args = ap.parse_args(argv)
     tally = Tally()
     started = time.perf_counter()
@@ -814,6 +887,7 @@ def main(argv: list[str] | None = None) -> int:
             save = Path(tmp) / f"v{i}"
             play_one(pitch, seed, save, tally)
     c = tally.c
+    seen, read = Tally(), Tally()  # the sweep's and the corpus's
     out = {
         "suite": {
             "directions": c["directions"],
@@ -881,11 +955,15 @@ def main(argv: list[str] | None = None) -> int:
         },
         "superseded_before_checked": c["superseded_before_checked"],
         "misses": tally.misses,
-        "sweep": sweep(args.sweep, args.sweep_first_seed) if args.sweep else None,
-        "corpus": corpus() if args.corpus else None,
+        "sweep": sweep(args.sweep, args.sweep_first_seed, seen) if args.sweep else None,
+        "corpus": corpus(tally=read) if args.corpus else None,
         "seconds": round(time.perf_counter() - started, 1),
         "load_1min_at_start": round(load, 2),
     }
+    if args.show_misses:
+        for name, t in (("script", tally), ("sweep", seen), ("corpus", read)):
+            print(f"== {name}: {len(t.shown)} broken directions", file=sys.stderr)
+            show_misses(t)
     if args.json:
         print(json.dumps(out, indent=2))
     else:
