@@ -80,6 +80,9 @@ CUSTOMER_COPY: dict[str, tuple[str, ...]] = {
     role: tuple(fields) for role, fields in _DATA["customer_copy"].items()
 }
 INTERNAL_PHRASES: tuple[str, ...] = tuple(_DATA["internal_phrases"])
+# The axes whose value the work must not say (an exclusion, a claim to avoid): a thing named on
+# another axis that one of them leaves out cannot hold beside it.
+LEAVES_OUT: tuple[str, ...] = tuple(_DATA["leaves_out"])
 # The slots a competitor's name never lands in (it takes its own slot, `competitor`).
 COMPETITOR_SLOTS: tuple[str, ...] = tuple(_DATA["competitor_slots"])
 # What a competitor does, said after its name ("Petal Express ignores", "Gousto charges").
@@ -195,9 +198,9 @@ _THINGS = ("audience", "scope", "place", "channel")
 def _lifts(new: Direction, old: Direction) -> bool:
     """Whether folding `new` on top takes out `old` across axes: a thing named that the CEO left
     out ("paid ads" after "leave out paid ads"), or a thing left out that the CEO named."""
-    if new.axis in _THINGS and new.do and old.axis == "exclusion":
+    if new.axis in _THINGS and new.do and old.axis in LEAVES_OUT:
         return said(new.value, old.value) is not None
-    if new.axis == "exclusion" and old.axis in _THINGS and old.do:
+    if new.axis in LEAVES_OUT and old.axis in _THINGS and old.do:
         return said(old.value, new.value) is not None
     return False
 
@@ -277,7 +280,7 @@ def _clash(a: Direction, b: Direction) -> bool:
     """Whether two directions cannot hold together: a thing one names that the other leaves
     out, or two bounds on one number whose allowed values do not overlap."""
     for x, y in ((a, b), (b, a)):
-        if x.axis in _NAMES_THINGS and x.do and y.axis == "exclusion" and said(x.value, y.value):
+        if x.axis in _NAMES_THINGS and x.do and y.axis in LEAVES_OUT and said(x.value, y.value):
             return True
     if a.axis in _BOUNDED and _line_of(a) == _line_of(b) and None not in (a.amount, b.amount):
         lo1, hi1, lo1o, hi1o = _interval(a)

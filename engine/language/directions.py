@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, Protocol, get_args
 
 from engine.language.artifact_text import said
-from engine.language.composition import restates, split_competitor
+from engine.language.composition import LEAVES_OUT, restates, split_competitor
 from engine.language.composition import slot as compose_slot
 from engine.language.grammar import article
 from worldforge_savedb.records import Record
@@ -286,12 +286,12 @@ def _lift(slots: dict[str, Direction], d: Direction) -> bool:
     out that was named); False when `d` itself must not bind: "leave out every mention of routes"
     also read as "routes" in the same note, whose words left routes out."""
     if d.axis in _NAMES_A_THING and d.do:
-        barred = [k for k, x in slots.items() if x.axis == "exclusion" and names(d, x)]
+        barred = [k for k, x in slots.items() if x.axis in LEAVES_OUT and names(d, x)]
         if any(slots[k].memory_id == d.memory_id for k in barred):
             return False
         for k in barred:
             del slots[k]
-    if d.axis == "exclusion":
+    if d.axis in LEAVES_OUT:
         for k in [k for k, x in slots.items() if x.axis in _NAMES_A_THING and x.do]:
             if names(slots[k], d):
                 del slots[k]
@@ -303,7 +303,8 @@ def fold(notes: Iterable[Note], *, stage_id: str | None = None) -> Binding:
     then id) folded into the directions that bind now (nothing else binds): on each slot
     (engine.language.composition: one value per axis, or several side by side) the later
     replaces the earlier; an audience, a scope, a place or a channel named later lifts an
-    exclusion of the same thing ("paid ads", later "no ads"), and the other way round (no
+    exclusion or a claim to avoid of the same thing ("paid ads", later "no ads"; "don't claim
+    species", later "centre it on species identification"), and the other way round (no
     artifact can follow both); in one note the exclusion is what the words said ("leave out every
     mention of routes" binds no scope "routes")."""
     out = Binding()
