@@ -489,6 +489,7 @@ class Reject(Worded["StageRun | None"]):
         if not read.directions or "price_amount" in read.unclear:  # one honest question; no
             assert state.stage is not None  # redo is spent (a price it cannot read: never guessed)
             raise InputError(question(read, state.stage.owner_role, state.stage.beat))
+        refuse_free_price(read)
 
     def preview(self, state: GameState) -> Preview | None:
         """Confirmed first only when part of the reason binds nothing ("… and hire a barista"):
@@ -560,6 +561,7 @@ class DecideOwn(Worded["Receipt"]):
 
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "own")
+        refuse_free_price(self.read(state))
 
     def preview(self, state: GameState) -> Preview | None:
         """How the words read and what they will change (with what a model suggested, when one
@@ -633,6 +635,7 @@ class StandupReply(Worded["MemoryNote"]):
 
     def check(self, state: GameState) -> None:
         ask_unread_price(state, self.text, "standup")
+        refuse_free_price(self.read(state))
 
     def preview(self, state: GameState) -> Preview | None:
         """Confirmed first only when part of the reply binds nothing (a direction or a standing
@@ -920,6 +923,22 @@ def ask_unread_price(state: GameState, text: str, source: Source) -> None:
     read = read_directions(text, source=source)
     if "price_amount" in read.unclear and state.stage is not None:
         raise InputError(question(read, state.stage.owner_role, state.stage.beat))
+
+
+def refuse_free_price(read: Read) -> None:
+    """A price the books cannot charge ("£0 a month", free, under the lowest a month) is refused
+    in one line before it binds, nothing recorded: revenue comes from market share and the price
+    divides it into paying customers, so a free price is no price the work or the books can hold
+    (the economy never charges it, and work stating it would plan revenue it cannot have)."""
+    from engine.game.pricing import PRICE, charge
+
+    lowest = PRICE["lowest"]
+    for d in read.directions:
+        if d.axis == "price" and d.do and d.amount is not None and charge(d) < lowest:
+            raise InputError(
+                f"“{d.line()}” cannot bind: customers pay at least {money(lowest)} a month in "
+                f"these books; name a price of {money(lowest)} or more, or leave the price out"
+            )
 
 
 # What each role's work can be told to change (a question names it; so does a preview), its
