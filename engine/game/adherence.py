@@ -212,6 +212,24 @@ def long_fields(art: Mapping[str, object], held: Iterable[str] = ()) -> dict[str
     return out
 
 
+# The axes realised in a sentence of their own, which a shorter field keeps (an audience and a
+# name are said inside the field's opening line, which a shorter field keeps anyway).
+_HELD_AXES = ("channel", "place", "scope")
+
+
+def held_words(directions: Iterable[Direction]) -> tuple[str, ...]:
+    """What a shorter field keeps past its core: a sentence that carries another binding
+    direction (a channel, a place, a scope in either words) and, when a warm tone binds, the one
+    that speaks to the reader. "Shorter" never takes out what binds."""
+    out: list[str] = []
+    for d in directions:
+        if d.do and d.axis in _HELD_AXES and d.value != CORE_SCOPE:
+            out += [d.value, SCOPE_SAID.get(d.value, d.value)] if d.axis == "scope" else [d.value]
+        elif d.axis == "tone" and d.value == "warm":
+            out += ["you", "your"]
+    return tuple(dict.fromkeys(x for x in out if x))
+
+
 def copy_words(art: Mapping[str, object]) -> int:
     """How many words the work's own text fields hold (the worker's notes aside)."""
     return sum(len(v.split()) for k, v in art.items() if k not in _NOT_COPY and isinstance(v, str))
@@ -270,15 +288,23 @@ def carries(role: str, d: Direction) -> bool:
 
 
 def check(
-    role: str, artifact: Mapping[str, object], directions: Iterable[Direction]
+    role: str,
+    artifact: Mapping[str, object],
+    directions: Iterable[Direction],
+    *,
+    held: Iterable[Direction] | None = None,
 ) -> list[Violation]:
-    """Each recalled direction against the artifact's fields (deterministic; DRIFT on a miss)."""
+    """Each recalled direction against the artifact's fields (deterministic; DRIFT on a miss).
+    `held`: everything that binds the work, when `directions` is a part of it (a shorter field
+    keeps the sentences that carry the rest: `held_words`); by default `directions` itself."""
     out: list[Violation] = []
     allp = prose(artifact)
-    for d in directions:
+    ds = list(directions)
+    keep = held_words(ds if held is None else held)
+    for d in ds:
         if not applies(role, d, artifact):
             continue
-        did = _violation(role, artifact, d, allp)
+        did = _violation(role, artifact, d, allp, keep)
         if did:
             out.append(
                 Violation(
@@ -288,10 +314,14 @@ def check(
     return out
 
 
-def _violation(role: str, art: Mapping[str, object], d: Direction, allp: str) -> str | None:
+def _violation(
+    role: str, art: Mapping[str, object], d: Direction, allp: str, held: tuple[str, ...] = ()
+) -> str | None:
     """What the artifact did instead of the direction, in words (None when it holds)."""
     fields = FIELDS.get(d.axis, {}).get(role, ())
     here = prose(art, fields) if fields else ""
+    if d.axis == "tone":
+        return _tone_miss(art, d, allp, here, held)
     return _CHECKS[d.axis](art, d, allp, here)
 
 
@@ -379,7 +409,9 @@ def _scope_miss(art: Mapping[str, object], d: Direction, here: str) -> str | Non
     return None if scope_named(here, d.value) else f"leaves out {d.value}"
 
 
-def _tone_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
+def _tone_miss(
+    art: Mapping[str, object], d: Direction, allp: str, here: str, held: tuple[str, ...] = ()
+) -> str | None:
     hit = next((b for b in BUZZWORDS if has_phrase(allp, b)), None)
     if hit:
         return f"uses “{hit}”"
@@ -387,7 +419,7 @@ def _tone_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) ->
         return "uses exclamation marks"
     if d.value == "warm" and not has_phrase(here, "you"):
         return "never speaks to the reader"
-    if d.value == "short" and (far := long_fields(art)):
+    if d.value == "short" and (far := long_fields(art, held)):
         k, n = next(iter(far.items()))
         return f"runs to {n} words in its {k.replace('_', ' ')}"
     if hits := tone_hits(allp, d.value):

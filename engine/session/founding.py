@@ -167,7 +167,12 @@ if TYPE_CHECKING:
 #     effect line); the rival answers a repeated pattern harder (5 threat a repeat, was 3); a
 #     venture may hand one stage to another role's worker (engine.game.world.HANDOVERS), shown on
 #     the board from day 0.
-RULES_VERSION = 66
+# 67: directions compose in the whole artifact: a redo speaks to every audience that binds and
+#     puts back what its rewrite broke; warm survives shorter and plainer; shorter keeps the
+#     sentences carrying a channel, place or scope; realised lines never say what a claim or an
+#     exclusion leaves out; a thing named later lifts a claim that left it out; a free price is
+#     refused at the confirm.
+RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

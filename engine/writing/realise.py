@@ -13,6 +13,7 @@ check pass, violating one makes it fail (tests/engine/test_directions.py holds b
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -30,6 +31,7 @@ from engine.game.adherence import (
     check,
     copy_words,
     core_cut,
+    held_words,
     long_fields,
     scope_lists,
     scope_named,
@@ -90,27 +92,58 @@ def realise(
     then what takes content out, then the name and the price (restated wherever one is stated,
     and the revenue plan's numbers recomputed from it; `booked` is the revenue already booked,
     which a plan never starts below). `keep` is every direction that binds (a redo realises only
-    what its reason named, and keeps what the others put in place: a channel another one holds)."""
+    what its reason named, and keeps what the others put in place: a channel another one holds,
+    the audiences that bind beside the one named; what the redo's edit broke of them, a name in
+    the headline it rewrote, is put back)."""
+    before = copy.deepcopy(art) if keep else None
+    _realise(role, art, directions, v, booked, keep or [])
+    if before is None or keep is None:
+        return
+    named = {(d.axis, d.value) for d in directions}
+    broke = [
+        d
+        for d in keep
+        if (d.axis, d.value) not in named
+        and applies(role, d, art)
+        and check(role, art, [d], held=keep)
+        and not check(role, before, [d], held=keep)
+    ]
+    if broke:
+        _realise(role, art, broke, v, booked, keep)
+
+
+def _realise(
+    role: str,
+    art: JsonObject,
+    directions: list[Direction],
+    v: Voice,
+    booked: float,
+    keep: list[Direction],
+) -> None:
     by = {a: [d for d in directions if d.axis == a] for a in _ORDER}
     gone = by["exclusion"] + by["claim"]
+    barred = tuple(d.value for d in [*directions, *keep] if d.axis in ("exclusion", "claim"))
     if by["audience"]:  # first: the named audience takes the old customer's place, so "not dog
-        _audience(role, art, audiences(by["audience"]), v)  # owners" rewrites, not deletes
+        # owners" rewrites, not deletes; every audience that binds is spoken to, side by side
+        held = [d.value for d in keep if d.axis == "audience"]
+        who = held if any(d.value in held for d in by["audience"]) else []
+        _audience(role, art, who or [d.value for d in by["audience"]], v)
     for d in gone:
         _take_out(role, art, d, v)
-    for d in by["tone"]:
+    for d in sorted(by["tone"], key=lambda d: d.value == "warm"):  # warm after the cutting
         _tone(role, art, d.value, v)
     for d in by["channel"]:  # several channels bind side by side; support steps take only the
         if applies(role, d, art):  # channels customers are answered through
-            held = [*by["channel"], *(x for x in keep or [] if x.axis == "channel")]
+            held = [*by["channel"], *(x for x in keep if x.axis == "channel")]
             others = tuple(x.value for x in held if x.value != d.value)
-            _channel(role, art, d.value, v, others)
+            _channel(role, art, d.value, v, others, barred)
     for d in by["scope"]:
         if d.value != CORE_SCOPE:
-            _scope(role, art, d.value, v)
+            _scope(role, art, d.value, v, barred=barred)
     for d in by["place"]:
-        _scope(role, art, d.value, v, kind="place")
+        _scope(role, art, d.value, v, kind="place", barred=barred)
     for d in by["timeline"]:
-        _timeline(role, art, d, v)
+        _timeline(role, art, d, v, barred)
     for d in by["number"]:
         _number(art, d, booked)
     for d in gone:
@@ -120,19 +153,31 @@ def realise(
     for d in by["price"]:
         _price(role, art, d, v, directions)
         _reprice_plan(art, d, directions, booked)
-    _cut_last(role, art, directions, [*directions, *(keep or [])], v)
+    _cut_last(role, art, directions, [*directions, *keep], v)
 
 
 def _cut_last(
     role: str, art: JsonObject, named: list[Direction], held: list[Direction], v: Voice
 ) -> None:
     """The cuts run after everything that adds lines: "too broad" (the cut keeps the price and
-    what the held directions put in lists), then "shorter" (each long field to its core)."""
+    what the held directions put in lists), then "shorter" (each long field to its core and the
+    sentences that carry what binds: adherence.held_words)."""
     if any(d.axis == "scope" and d.value == CORE_SCOPE for d in named):
         kept = tuple(x.value for x in held if x.axis in _HELD_IN_LISTS)
         _scope(role, art, CORE_SCOPE, v, held=kept)
     if any(d.axis == "tone" and d.value == "short" for d in named):
-        _shorten(art)
+        _shorten(art, held_words(held))
+
+
+def _line(v: Voice, key: str, bank: tuple[str, ...], barred: tuple[str, ...], **extra: str) -> str:
+    """A realised line from SAID (`key` seeds the pick) that says nothing the CEO left out (an
+    exclusion, a claim to avoid: "first in line" never takes out the line that starts the work in
+    New York City): the seeded pick among the templates that say none of it, the same pick as
+    ever when none does; the axis's plain line (PLAIN_SAID) when every template does."""
+    clear = tuple(t for t in bank if not any(said(v.fill(t, **extra), b) for b in barred))
+    if len(clear) == len(bank):
+        return v.pick(key, bank, **extra)
+    return v.pick(key, clear, **extra) if clear else v.fill(PLAIN_SAID[key], **extra)
 
 
 _ORDER = (
@@ -232,8 +277,11 @@ def _reprice_plan(
 
 
 # ------------------------------------------------------------------ audience, channel, scope
-def _audience(role: str, art: JsonObject, who: str, v: Voice) -> None:
+def _audience(role: str, art: JsonObject, values: list[str], v: Voice) -> None:
+    """Every audience that binds, in the role's audience field (the gate checks each one there):
+    the old customer's words become them, and a field that misses one is written for them all."""
     field = FIELDS["audience"][role][0]
+    who = audiences([Direction(axis="audience", value=x) for x in values])
     # the voice's and (on a redo) the pitch's customer, the longer first ("busy nurses" before
     # "nurses"), in a fixed order (a set's order of strings differs from process to process)
     olds = {v.slots.get("customer", ""), v.slots.get("pitch_customer", "")}
@@ -247,7 +295,7 @@ def _audience(role: str, art: JsonObject, who: str, v: Voice) -> None:
     if role == "strategist":  # the audience field is the audience itself, as the model tiers'
         art[field] = cap(who)  # compiled schema holds a model to (an enum: engine.workers.schema)
         return
-    if mentions(prose(art, (field,)), who):
+    if all(mentions(prose(art, (field,)), x) for x in values):
         return
     outcome = v.slots.get("outcome", "a calmer week")
     art[field] = {
@@ -312,7 +360,24 @@ SAID: dict[str, tuple[str, ...]] = {
 }
 
 
-def _channel(role: str, art: JsonObject, name: str, v: Voice, others: tuple[str, ...] = ()) -> None:
+# The plain line of each kind SAID writes, for when every template says a word the CEO left out
+# (the lead-in each kind's templates share, so a later line still takes its place).
+PLAIN_SAID = {
+    "realise:channel": "Through {name}",
+    "realise:scope": "Centred on {what}",
+    "realise:place": "Starting in {what}",
+    "realise:week": "Live in week {week}",
+}
+
+
+def _channel(
+    role: str,
+    art: JsonObject,
+    name: str,
+    v: Voice,
+    others: tuple[str, ...] = (),
+    barred: tuple[str, ...] = (),
+) -> None:
     field = FIELDS["channel"][role][0]
     if mentions(prose(art, (field,)), name):
         return
@@ -338,15 +403,15 @@ def _channel(role: str, art: JsonObject, name: str, v: Voice, others: tuple[str,
         okr = art["okrs_q1"][0]
         okr["key_results"] = [
             *okr["key_results"],
-            v.pick("realise:channel", SAID["channel_strategist"], name=name),
+            _line(v, "realise:channel", SAID["channel_strategist"], barred, name=name),
         ]
     elif role == "designer":
-        said = v.pick("realise:channel", SAID["channel_designer"], name=name)
+        said = _line(v, "realise:channel", SAID["channel_designer"], barred, name=name)
         art["wireframe_notes"] = f"{art.get('wireframe_notes', '').rstrip()} {said}"
     else:
         art["support_workflow"] = [
             *art.get("support_workflow", []),
-            v.pick("realise:channel", SAID["channel_ops"], name=name),
+            _line(v, "realise:channel", SAID["channel_ops"], barred, name=name),
         ]
 
 
@@ -376,6 +441,7 @@ def _scope(
     v: Voice,
     kind: str = "scope",
     held: tuple[str, ...] = (),
+    barred: tuple[str, ...] = (),
 ) -> None:
     """What the work centres on (or, with kind 'place', where it starts) in the role's field, in
     one line: a later one takes the earlier one's line, and a place and a scope each keep theirs.
@@ -400,7 +466,7 @@ def _scope(
     if kind == "scope":  # a customer reads the scope in the work's words, never the team's note
         said = scope_words(role, what)
         what = said if said != what else _the(what)
-    said = v.pick(f"realise:{kind}", SAID[f"{kind}_{role}"], what=what)
+    said = _line(v, f"realise:{kind}", SAID[f"{kind}_{role}"], barred, what=what)
     if role == "marketer":  # one scope binds at a time: a later one takes an earlier one's words
         art["body"] = f"{_CENTRE_SENTENCE[kind].sub('', art.get('body', '')).rstrip()} {said}"
         return
@@ -420,6 +486,7 @@ def _lead_ins(kind: str, *roles: str) -> str:
     earlier one was realised in. The whole lead-in, never its last words alone (" in " alone
     took an audience line that said "booked in one afternoon" for a place's)."""
     heads = {t.split("{what}")[0] for r in roles for t in SAID[f"{kind}_{r}"]}
+    heads.add(PLAIN_SAID[f"realise:{kind}"].split("{what}")[0])
     return "|".join(
         ".+?".join(re.escape(part) for part in re.split(r"\{[a-z_]+\}", h)) for h in sorted(heads)
     )
@@ -438,7 +505,9 @@ def target_week(d: Direction) -> int:
     return int(d.amount or 1)
 
 
-def _timeline(role: str, art: JsonObject, d: Direction, v: Voice) -> None:
+def _timeline(
+    role: str, art: JsonObject, d: Direction, v: Voice, barred: tuple[str, ...] = ()
+) -> None:
     field = FIELDS["timeline"][role][0]
     week = target_week(d)
     art[field] = _map(art.get(field), lambda s: WEEK_SAID.sub(f"week {week}", s))
@@ -446,14 +515,14 @@ def _timeline(role: str, art: JsonObject, d: Direction, v: Voice) -> None:
         return
     if role == "strategist":
         okr = art["okrs_q1"][0]
-        said = v.pick("realise:week", SAID["week_strategist"], week=str(week))
+        said = _line(v, "realise:week", SAID["week_strategist"], barred, week=str(week))
         okr["key_results"] = [*okr["key_results"], said]
     elif role in ("designer", "marketer"):
-        said = v.pick("realise:week", SAID[f"week_{role}"], week=str(week))
+        said = _line(v, "realise:week", SAID[f"week_{role}"], barred, week=str(week))
         field = "wireframe_notes" if role == "designer" else "body"
         art[field] = f"{art.get(field, '').rstrip()} {said}"
     else:
-        said = v.pick("realise:week", SAID["week_ops"], week=str(week))
+        said = _line(v, "realise:week", SAID["week_ops"], barred, week=str(week))
         art["support_workflow"] = [*art.get("support_workflow", []), said]
 
 
@@ -536,11 +605,12 @@ def _swap(instead: str) -> Callable[[re.Match[str]], str]:
     return lambda m: f"{instead.strip()}{m.group(1)}" if instead.strip() else ""
 
 
-def _shorten(art: JsonObject) -> None:
-    """Cut every long field to its core sentence(s): the opening and what must stay (a price, a
-    week, a call to action), as the gate's check of a "shorter" tone reads them."""
-    for k in long_fields(art):
-        art[k] = " ".join(core_cut(str(art[k]))[0])
+def _shorten(art: JsonObject, held: tuple[str, ...] = ()) -> None:
+    """Cut every long field to its core sentence(s): the opening, what must stay (a price, a
+    week, a call to action) and what carries a `held` direction, as the gate's check of a
+    "shorter" tone reads them."""
+    for k in long_fields(art, held):
+        art[k] = " ".join(core_cut(str(art[k]), held)[0])
 
 
 # ------------------------------------------------------------------ taking things out
