@@ -756,17 +756,27 @@ def violate(role: str, art: JsonObject, d: Direction, v: Voice) -> None:
         _number(art, bent)
     elif a == "scope" and d.value == CORE_SCOPE:
         _break_core_scope(role, art)
-    else:  # channel, scope, name: the named thing is left out
-        field = FIELDS.get(a, {}).get(role, ("summary",))[0]
-        gone = Direction(axis="exclusion", value=d.value, do=False)
-        said = scope_words(role, d.value) if a == "scope" else d.value
-        art[field] = _strip(
-            field, art.get(field), lambda s: has_phrase(s, gone.value) or has_phrase(s, said), v
-        )
+    else:  # channel, scope, place, name: the named thing is left out, by the gate's own test
+        field = FIELDS.get(a, {}).get(role, ("summary",))[0]  # ("community boards" names the
+        art[field] = _strip(field, art.get(field), lambda s: _names(d, s), v)  # "the community")
         if a == "channel" and role == "marketer":
             for c in art.get("gtm_channels") or []:
-                if has_phrase(str(c.get("channel", "")), d.value):
-                    c["channel"] = "cold email"
+                if _names(d, str(c.get("channel", ""))):
+                    c["channel"] = next(x for x in _OTHER_CHANNELS if not _names(d, x))
+
+
+# A channel a seeded DRIFT puts where the named one was (the first that does not name it).
+_OTHER_CHANNELS = ("cold email", "trade fairs", "printed flyers")
+
+
+def _names(d: Direction, text: str) -> bool:
+    """Whether `text` says the thing a channel, scope, place or name direction names, as the
+    gate's check reads it (engine.game.adherence)."""
+    if d.axis == "scope":
+        return scope_named(text, d.value)
+    if d.axis == "name":
+        return has_phrase(text, d.value)
+    return mentions(text, d.value)
 
 
 # ------------------------------------------------------------------ what a redo changed

@@ -165,3 +165,25 @@ def test_a_free_price_in_a_standup_reply_is_refused(new_session):
     with pytest.raises(InputError, match="cannot bind"):
         s.give(StandupReply, "Price it at $0 a month")
     assert s.can("standup_reply")
+
+
+@pytest.mark.parametrize("value", ["the community", "community"])
+def test_a_seeded_drift_on_a_channel_takes_out_every_channel_the_gate_reads_as_it(value):
+    """The one seeded DRIFT the gate missed (bench.binding, seeds 701…): a channel "the
+    community" was taken out only where those exact words stood, so "community boards" (which
+    the gate reads as naming it) stayed and the broken work passed."""
+    from engine.writing.phrases import Voice
+    from engine.writing.realise import violate
+
+    d = _d("channel", value, source="standup")
+    art = {
+        "subject": "Tools for gardens",
+        "body": "Borrow a tool for the weekend.",
+        "gtm_channels": [
+            {"channel": "community boards", "expected_cac_usd": 27, "weekly_hours": 6},
+            {"channel": "partner referrals", "expected_cac_usd": 17, "weekly_hours": 5},
+        ],
+    }
+    assert not check("marketer", art, [d])
+    violate("marketer", art, d, Voice({"customer": "gardeners"}, "t"))
+    assert [v.axis for v in check("marketer", art, [d])] == ["channel"]
