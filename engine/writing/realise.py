@@ -125,8 +125,8 @@ def _realise(
     barred = tuple(d.value for d in [*directions, *keep] if d.axis in ("exclusion", "claim"))
     if by["audience"]:  # first: the named audience takes the old customer's place, so "not dog
         # owners" rewrites, not deletes; every audience that binds is spoken to, side by side
-        held = [d.value for d in keep if d.axis == "audience"]
-        who = held if any(d.value in held for d in by["audience"]) else []
+        spoken = [d.value for d in keep if d.axis == "audience"]
+        who = spoken if any(d.value in spoken for d in by["audience"]) else []
         _audience(role, art, who or [d.value for d in by["audience"]], v)
     for d in gone:
         _take_out(role, art, d, v)

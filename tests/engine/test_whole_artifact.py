@@ -36,7 +36,7 @@ FOUNDER = Founder(
 
 
 def _d(axis: str, value: str = "", **kw: object) -> Direction:
-    return Direction(axis=axis, value=value, **kw)  # type: ignore[arg-type]
+    return Direction(axis=axis, value=value, **kw)
 
 
 def _work(role: str, directions: list[Direction], **kw: object) -> dict:
