@@ -937,7 +937,7 @@ def refuse_free_price(read: Read) -> None:
         if d.axis == "price" and d.do and d.amount is not None and charge(d) < lowest:
             raise InputError(
                 f"“{d.line()}” cannot bind: customers pay at least {money(lowest)} a month in "
-                f"these books; name a price of {money(lowest)} or more, or leave the price out"
+                f"these books, so the work keeps the price in force; name {money(lowest)} or more"
             )
 
 
