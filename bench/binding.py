@@ -33,7 +33,10 @@ input is read into directions (engine.language.steering) and written as a bindin
 - `sweep`: DRIFT and flaw rates over `balance`-style ventures (always approving) on other seeds
   (101 onwards, `--sweep-first-seed`), with the per-direction, per-artifact and N-stages figures of what forks bound.
 
-Run: `.venv/bin/python -m bench.binding --json [--ventures 64] [--sweep 64]`
+Run: `.venv/bin/python -m bench.binding --json [--ventures 64] [--sweep 64] [--corpus]`;
+`--show-misses` lists on stderr every whole-artifact miss and every seeded DRIFT not caught,
+grouped by cause (what the work did, with the fields the gate read), for the script, the sweep
+and the corpus (`--corpus-first-seed`: the corpus ventures on other seeds).
 """
 
 from __future__ import annotations
@@ -872,6 +875,9 @@ def main(argv: list[str] | None = None) -> int:
         "--sweep-first-seed", type=int, default=101, help="the sweep's first seed (then +1, …)"
     )
     ap.add_argument(
+        "--corpus-first-seed", type=int, default=401, help="the corpus ventures' first seed"
+    )
+    ap.add_argument(
         "--show-misses",
         action="store_true",
         help="list every whole-artifact miss on stderr, grouped by cause, with examples",
@@ -956,7 +962,7 @@ def main(argv: list[str] | None = None) -> int:
         "superseded_before_checked": c["superseded_before_checked"],
         "misses": tally.misses,
         "sweep": sweep(args.sweep, args.sweep_first_seed, seen) if args.sweep else None,
-        "corpus": corpus(tally=read) if args.corpus else None,
+        "corpus": corpus(args.corpus_first_seed, tally=read) if args.corpus else None,
         "seconds": round(time.perf_counter() - started, 1),
         "load_1min_at_start": round(load, 2),
     }
