@@ -187,3 +187,39 @@ def test_a_seeded_drift_on_a_channel_takes_out_every_channel_the_gate_reads_as_i
     assert not check("marketer", art, [d])
     violate("marketer", art, d, Voice({"customer": "gardeners"}, "t"))
     assert [v.axis for v in check("marketer", art, [d])] == ["channel"]
+
+
+def test_the_bench_groups_misses_by_cause_not_by_phrasing():
+    """`python -m bench.binding --show-misses`: two misses that differ only in the words and
+    figures they quote are one cause, listed once with its count and examples."""
+    import io
+
+    from bench.binding import Tally, cause, show_misses
+
+    a = cause("price", "plans its revenue at $95 a month")
+    assert (
+        a
+        == cause("price", "plans its revenue at $120 a month")
+        == "price: plans its revenue at … a month"
+    )
+    assert cause("audience", "speaks to “Best men”") == cause("audience", "speaks to “Commuters”")
+    t = Tally()
+    for did in ("speaks to “Best men”", "speaks to “Commuters”", "never uses word of mouth"):
+        axis = "channel" if "uses" in did else "audience"
+        t.shown.append(
+            {
+                "cause": cause(axis, did),
+                "pitch": "Ghostwritten wedding speeches",
+                "stage": "stage_2_need",
+                "role": "strategist",
+                "attempt": 2,
+                "line": f"DRIFT: {did}",
+                "binding": [],
+                "fields": {"target_audience": '"Best men"'},
+            }
+        )
+    out = io.StringIO()
+    show_misses(t, out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["2", "audience:", "speaks", "to", "…"]
+    assert any(x.split()[:2] == ["1", "channel:"] for x in lines)
