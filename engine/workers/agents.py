@@ -230,6 +230,10 @@ def run_worker(
 
     previous = state.rejected if attempt > 1 else None
     binding = ctx.binding
+    # the counterfactual without a note is written in the run's own voice (its picks follow the
+    # standing decision the run had), so `replay --without` shows what the note shaped, not a
+    # rewording of every line
+    pool = gather_context(state, stage, memory, knowledge).binding if withhold else binding
     flaw = flaws.draw(state, stage, attempt, bound=bool(binding.directions))
     faithful = partial(
         simulate_artifact,
@@ -241,6 +245,7 @@ def run_worker(
         seed=state.seed,
         attempt=attempt,
         thread=thread(state),
+        steer=pool.rule_id or "pitch",
     )  # the simulated work as it would follow every direction, without a flaw
     drift = None
     if flaw == "ignores_decision":
@@ -248,7 +253,6 @@ def run_worker(
         # the counterfactual without a note keeps the run's own mistake: the direction the run
         # broke, drawn from its whole binding, unless it is the withheld note's (then none), so
         # `replay --without` changes only what the note shaped
-        pool = gather_context(state, stage, memory, knowledge).binding if withhold else binding
         target = flaws.drift_target(
             state, stage, [d for d in pool.directions if applies(role, d, probe)]
         )

@@ -348,6 +348,7 @@ def simulate_artifact(
     flaw: str | None = None,
     previous: dict[str, Any] | None = None,
     drift: Direction | None = None,
+    steer: str | None = None,
 ) -> dict[str, Any]:
     """Build a role's artifact deterministically from (seed, stage, attempt, binding, state), as
     the JSON its contract gives (engine.game.artifacts.shaped: the engine's own, not validated).
@@ -356,7 +357,9 @@ def simulate_artifact(
     its directions is realised in the artifact's fields. `previous` is the rejected attempt: a
     redo changes only the fields the rejection's directions name. `flaw` is the honest mistake
     this attempt makes (engine.game.flaws.draw); `drift` is the one recalled direction a seeded
-    DRIFT breaks."""
+    DRIFT breaks. `steer` is what the voice's picks follow, the standing decision's rule id by
+    default; a counterfactual brief (a note withheld) keeps the run's own, so it changes only
+    what the note shaped, not every line's wording."""
     binding = binding or Binding()
     audience = audiences(binding.directions) or None
     t = {k: x for k, x in (thread or {}).items() if k != "niche"}
@@ -372,7 +375,8 @@ def simulate_artifact(
         if (d.axis, d.value) in folded
     ]
     avoid = _avoided([*binding.directions, *named])
-    v = _voice(founder, stage, economics, seed, attempt, t, binding.rule_id or "pitch", avoid)
+    steer = steer or binding.rule_id or "pitch"
+    v = _voice(founder, stage, economics, seed, attempt, t, steer, avoid)
     art: dict[str, Any]
     if redo is not None and previous is not None:
         art = copy.deepcopy(previous)

@@ -223,3 +223,40 @@ def test_the_bench_groups_misses_by_cause_not_by_phrasing():
     lines = out.getvalue().splitlines()
     assert lines[0].split() == ["2", "audience:", "speaks", "to", "…"]
     assert any(x.split()[:2] == ["1", "channel:"] for x in lines)
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+def test_replay_without_a_decision_changes_only_what_the_decision_shaped(new_session, seed):
+    """Played: `replay --without` a fork decision's note reworded the whole artifact (its
+    problem, promise, benefit, audience: 'unrelated changes in 3 of 6 diffs'), as the voice's
+    picks followed the standing decision; the counterfactual now keeps the run's own voice."""
+    from engine.game.adherence import FIELDS
+    from engine.session.commands import AnswerEvent, Approve, Decide
+    from engine.session.without import without
+    from worldforge_savedb.db import connect, db_path
+
+    s = new_session(
+        pitch="Mobile grooming for dogs, for solo groomers who work from a van", seed=seed
+    )
+    for option in ("A", "B"):
+        s.give(RunStage)
+        s.give(Approve)
+        s.give(Decide, option)
+        if s.state.pending_event is not None:
+            s.give(AnswerEvent, "A")
+    note = s.memory.records(kinds=["procedural"])[-1]
+    named = [Direction.from_dict(x) for x in note.payload["directions"]]
+    assert [d.axis for d in named] == ["channel"]
+    s.give(RunStage)
+    run_id, role, save = s.state.run_id, s.state.current.role, s.save_dir
+    s.close()
+    conn = connect(db_path(save), create=False, readonly=True)
+    try:
+        rep = without(conn, run_id, note.id)
+    finally:
+        conn.close()
+    w, wo = rep.with_note.artifact, rep.without_note.artifact
+    changed = {k for k in set(w) | set(wo) if w.get(k) != wo.get(k)}
+    shaped = {"summary", "follows_decision", "cites", "memory_writes", "financial_plan"}
+    shaped |= set(FIELDS["channel"][role])
+    assert changed and changed <= shaped, sorted(changed - shaped)
