@@ -15,8 +15,9 @@ input is read into directions (engine.language.steering) and written as a bindin
   artifact in turn (headline, body, each list, a channel, a key result, the subject): caught share.
 - `fork_options`: options whose content, folded on top of what binds, takes out a direction the
   CEO named, and of those the ones whose card does not say "replaces your …" (should be 0).
-- `replay_without`: `replay --without` on each venture's first standup note: diffs whose changed
-  fields are all ones the note's directions shape, and withheld prices still stated (should be 0).
+- `replay_without`: `replay --without` on each venture's first standup note and first fork
+  decision: diffs whose changed fields are all ones the note's directions shape (a decision's rule
+  also its revenue plan), and withheld prices still stated (should be 0).
 
 - `honoured`: of the directions an input bound, the share the next artifact that can carry them
   honours (the gate's own check, engine.game.adherence.check). Counted over artifacts that ship
@@ -399,6 +400,8 @@ def _fork_phase(
     pending.extend((kind, d, n + 1) for d in named)
     if note.payload and s.state.phase != "ended":
         _withhold_probe(s, note.id, tally)
+        if kind == "fork":
+            _CURRENT.setdefault("decisions", []).append(note.id)
 
 
 def play_one(pitch: str, seed: int, save: Path, tally: Tally) -> None:
@@ -406,6 +409,7 @@ def play_one(pitch: str, seed: int, save: Path, tally: Tally) -> None:
     s = _session(pitch, seed, save)
     _CURRENT["session"] = s  # `_seeded` rebuilds stages from this venture's state
     _CURRENT["notes"] = []
+    _CURRENT["decisions"] = []
     slots = _slots(pitch, seed)
     tally.pitches.add(pitch)
     tally.seeds.add(seed)
@@ -422,13 +426,14 @@ def play_one(pitch: str, seed: int, save: Path, tally: Tally) -> None:
     finally:
         run_id = s.state.run_id
         s.close()
-    for note_id in _CURRENT["notes"][:1]:
+    for note_id in [*_CURRENT["notes"][:1], *_CURRENT["decisions"][:1]]:
         without_probe(save, run_id, note_id, tally)
 
 
 def without_probe(save: Path, run_id: str, note_id: str, tally: Tally) -> None:
     """`replay --without NOTE`: the stage re-derived without the note may change only the fields
-    the note's directions shape (as a redo may: `allowed_fields`), and states none of its prices."""
+    the note's directions shape (as a redo may: `allowed_fields`; a fork decision's rule also
+    sets the revenue plan's growth), and states none of its prices."""
     from engine.errors import SaveError
     from engine.language.artifact_text import prose, stated_prices
     from engine.language.directions import Direction
@@ -439,6 +444,7 @@ def without_probe(save: Path, run_id: str, note_id: str, tally: Tally) -> None:
     try:
         rec = next((r for r in _memory_rows(conn, run_id) if r[0] == note_id), None)
         named = [Direction.from_dict(x) for x in (rec[1] if rec else [])]
+        ruled = bool(rec and rec[2])
         try:
             rep = without(conn, run_id, note_id)
         except SaveError:
@@ -448,7 +454,8 @@ def without_probe(save: Path, run_id: str, note_id: str, tally: Tally) -> None:
     w, wo = rep.with_note.artifact, rep.without_note.artifact
     role = _ROLE_OF_STAGE.get(rep.beat, "")
     changed = {k for k in set(w) | set(wo) if w.get(k) != wo.get(k)}
-    extra = changed - allowed_fields(role, w, named) if role else set()
+    allowed = allowed_fields(role, w, named) | ({"financial_plan"} if ruled else set())
+    extra = changed - allowed if role else set()
     tally.c["without_diffs"] += 1
     tally.c["without_limited"] += int(not extra)
     for d in named:
@@ -472,13 +479,13 @@ _ROLE_OF_STAGE = {  # the stage chain's owners (engine.game.world)
 }
 
 
-def _memory_rows(conn: Any, run_id: str) -> list[tuple[str, list[Any]]]:
-    """The run's notes as (id, the directions of its payload)."""
+def _memory_rows(conn: Any, run_id: str) -> list[tuple[str, list[Any], str | None]]:
+    """The run's notes as (id, the directions of its payload, the rule id a decision's has)."""
     rows = conn.execute("SELECT id, payload FROM memories WHERE run_id = ?", (run_id,)).fetchall()
     out = []
     for mid, raw in rows:
         payload = json.loads(raw) if raw else {}
-        out.append((mid, (payload or {}).get("directions") or []))
+        out.append((mid, (payload or {}).get("directions") or [], (payload or {}).get("rule_id")))
     return out
 
 
