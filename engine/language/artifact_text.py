@@ -92,11 +92,20 @@ def lemma(word: str) -> str:
     return stem(singular(word)) if word.isalpha() else word
 
 
+# A frame word right after one of these is the thing itself ("first in line", "on the line").
+_HELD_BY = frozenset({"in", "on", "at", "out", "into"})
+
+
 def key_lemmas(value: str) -> tuple[str, ...]:
     """The lemmas of what a direction's value names, in order: its content words without the
-    words that only frame it ("every mention of routes" -> ("rout",))."""
-    toks = [w for w in words(value) if w not in STOPWORDS]
-    core = [w for w in toks if w not in FRAME_WORDS] or toks
+    words that only frame it ("every mention of routes" -> ("rout",)); a frame word a
+    preposition holds is part of the thing ("first in line" -> ("first", "line"), never "first"
+    alone, which took every "the first month" out of the work)."""
+    raw = words(value)
+    toks = [
+        (w, i > 0 and raw[i - 1] in _HELD_BY) for i, w in enumerate(raw) if w not in STOPWORDS
+    ]
+    core = [w for w, held in toks if held or w not in FRAME_WORDS] or [w for w, _ in toks]
     return tuple(lemma(w) for w in core)
 
 

@@ -260,3 +260,19 @@ def test_replay_without_a_decision_changes_only_what_the_decision_shaped(new_ses
     shaped = {"summary", "follows_decision", "cites", "memory_writes", "financial_plan"}
     shaped |= set(FIELDS["channel"][role])
     assert changed and changed <= shaped, sorted(changed - shaped)
+
+
+def test_a_claim_with_a_frame_word_held_by_a_preposition_keeps_it():
+    """ "we can't guarantee first in line" bound a claim keyed on "first" alone (the frame word
+    "line" dropped), so every "the first month" and "the first shops" sentence went from the work
+    and counted as the claim; "first in line" is the claim, and "the 'fits around work' line"
+    still means the words quoted."""
+    from engine.language.artifact_text import said
+
+    claim = _d("claim", "first in line", do=False)
+    assert said("Launch to the first shops in week 4.", claim.value) is None
+    assert said("We get you first in line at every drop.", claim.value) == "first line"
+    assert said("It fits around work, every shift.", "fits around work' line") is not None
+    assert said("Plan tomorrow's routes in one click", "every mention of routes") == "routes"
+    work = _work("designer", [claim], seed=11)  # its page layout says "the first …"
+    assert "Launch to the first" in work["wireframe_notes"] and not check("designer", work, [claim])
