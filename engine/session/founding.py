@@ -167,7 +167,9 @@ if TYPE_CHECKING:
 #     effect line); the rival answers a repeated pattern harder (5 threat a repeat, was 3); a
 #     venture may hand one stage to another role's worker (engine.game.world.HANDOVERS), shown on
 #     the board from day 0.
-RULES_VERSION = 66
+# 67: a short clause that names something no cue places is unread with a reason ("unplaced"), not
+#     commentary; a clause whose words a direction read elsewhere took is a direction part.
+RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

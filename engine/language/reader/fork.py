@@ -263,6 +263,13 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     opts = {k: cx.read_option(t, unit) for k, t in fork.items()}
     _same_kind(opts)
     fork_text = " ".join(fork.values()).lower()
+    out.parts = [  # "bristol", "the shops one": a reference to an option, not an unplaced thing
+        replace(p, kind="commentary", reason="", teach_back="")
+        if p.reason == "unplaced"
+        and (_overlaps(p.words, fork_text) or any(k in p.words.split() for k in fork))
+        else p
+        for p in out.parts
+    ]
     content: list[Read] = []
     headlines = {k: _headline(t) for k, t in fork.items()}
     own: list[Read] = []

@@ -166,12 +166,13 @@ def read_text(
     _added(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
     found = [r for got in per for r in got]
+    said = frozenset(w for r in found for w in r.value.lower().split())
     for cl, got in zip(utt.clauses, per, strict=True):
         words = utt.span(cl.start, cl.end)
-        if got:
+        if got or any(cl.start <= r.start < cl.end for r in found):
             out.parts.append(Part("direction", cl.start, cl.end, words))
-        else:
-            out.parts.append(_other_part(cx, cl, words))
+        else:  # ("Best Man Standing. that's the brand": the pointer's words are a direction's)
+            out.parts.append(_other_part(cx, cl, words, said))
     out.directions = [expanded(r) for r in settle(found)]
     named = [r for r in found if r.axis == "price" and r.do and r.amount is not None]
     if len(named) > 1 and sum(1 for d in out.directions if d.axis == "price") == 1:
@@ -430,8 +431,10 @@ def _vague(cl: Clause, words: str) -> Part:
     )
 
 
-def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
-    """A clause with no direction: commentary (chatter, a reason, a question) or unread."""
+def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
+    """A clause with no direction: commentary (chatter, a reason, a question) or unread.
+    `said`: the words of the directions read elsewhere in the message (a clause that only
+    repeats them, "yes Fernando", places nothing new)."""
     low = cl.low
     lists = cx.v.lists
     if _obliges(low) and not cl.question and not _chatter(cx):
@@ -444,8 +447,11 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
             for k in range(len(low))
         )
         or (low and low[0] in REASON_STARTS and low[0] != "the")
-        or sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2
     ):
+        return Part("commentary", cl.start, cl.end, words)
+    if sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2:
+        if _unplaced(cx, cl, said):
+            return _unplaced_part(cl, words)
         return Part("commentary", cl.start, cl.end, words)
     if low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:]):
         return Part(  # "never the classical ones": left out, but which?
@@ -475,6 +481,8 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
             "no_currency",
             f"“{words}”: which currency? e.g. “£{_first_num(low)} a month”.",
         )
+    if _unplaced(cx, cl, said):
+        return _unplaced_part(cl, words)
     if (
         low
         and (low[0] in CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less"))
@@ -482,6 +490,63 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
     ):
         return _vague(cl, words)
     return Part("commentary", cl.start, cl.end, words)
+
+
+def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
+    """A short clause that names something and says nothing about it ("YouTube ads before piano
+    covers", "meds", "the 40-50 crowd"): no subject, no verb, no answer word, a word of content.
+    No cue placed it, so it is unread (a careful reader says so; it never guesses an axis). Not
+    one: a statement ("margins are rubbish", "shipping included", "legally murky"), a comparison
+    ("fewer shifts"), an aside ("even for cocktail bars"), a figure ("40 bars in a square mile"),
+    a pick among the options ("both groups"), words the grammar itself reads ("never more",
+    "in euros") or words already bound elsewhere in the message ("yes Fernando")."""
+    v, lists = cx.v, cx.v.lists
+    toks = [t for t in cl.tokens if t.is_word]
+    words = [t.low for t in toks]
+    if not 0 < len(words) <= 6 or cl.question or words[0] in lists["aside_leads"]:
+        return False
+    stated = (
+        lists["finite"]
+        | lists["verbs"]
+        | lists["pronouns"]
+        | lists["picks"]
+        | SUBJECTS
+        | CLAUSE_VERBS
+        | VERBISH
+        | REASON_STARTS
+    )
+    if any(
+        w in stated
+        or w.endswith(("n't", "'s", "'re", "'ll", "'ve", "'d"))
+        or (len(w) > 4 and w.endswith("ed"))  # a participle: "shipping included"
+        or any(ch.isdigit() for ch in w)
+        for w in words
+    ) or (len(words[0]) > 4 and words[0].endswith(("ly", "er"))):  # "legally murky", "fewer"
+        return False
+    grammar = (v.ops, v.period, v.money, v.money_nouns, v.numbers, v.tone, v.relative)
+    content = [
+        w
+        for k, w in enumerate(words)
+        if w not in lists["empty_words"]
+        and w not in lists["adverbs"]
+        and w not in lists["vague"]
+        and w not in said
+        and len(w) > 1
+        and not any(v.match(rows, words, k) for rows in grammar)
+    ]
+    return bool(content)
+
+
+def _unplaced_part(cl: Clause, words: str) -> Part:
+    return Part(
+        "unread",
+        cl.start,
+        cl.end,
+        words,
+        "unplaced",
+        f"“{words}” names something I cannot place: say what it is, e.g. “aim at …”, "
+        "“sell through …”, “focus on …” or “leave out …”.",
+    )
 
 
 _OBLIGING = frozenset(("should", "shouldn't", "must", "mustn't"))

@@ -215,6 +215,10 @@ def vocab() -> Vocab:
             "only_tails",
             "doing_verbs",
             "refusing",
+            "finite",
+            "empty_words",
+            "picks",
+            "aside_leads",
         )
     }
     return Vocab(
