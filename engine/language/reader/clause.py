@@ -49,19 +49,13 @@ from engine.language.reader.vocab import Cue, cue_words, vocab
 
 _FIGURE_FOLLOWERS = vocab().lists["figure_followers"]
 _ASKING = (["can"], ["could"], ["shall"], ["should"], ["must"], ["let"], ["will"])
-_NEG_LEADS = frozenset(("don't", "dont", "never", "not", "stop", "do"))
-_SCOPE_ENDS = frozenset(
-    ("just", "only", "that", "who", "which", "so", "but", "and", "then", "because", "if", "or")
-)
-_NEG_SCOPE = frozenset(
-    ("don't", "dont", "never", "not", "stop", "won't", "wont", "shouldn't", "mustn't", "needn't")
-)
-_REACH_CUES = frozenset(
-    ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
-)
+_NEG_LEADS = vocab().lists["neg_leads"]
+_SCOPE_ENDS = vocab().lists["scope_ends"]
+_NEG_SCOPE = vocab().lists["neg_scope"]
+_REACH_CUES = vocab().lists["reach_cues"]
 _NEGATING = (("not",), ("no",), ("never",))
 # A clause about others ("they bring 20 weddings each") reports a fact, it sets no target.
-_THIRD_PERSON = frozenset(("they", "they're", "they'll", "he", "she", "it", "it's", "there"))
+_THIRD_PERSON = vocab().lists["third_person"]
 
 
 def _doer(word: str) -> bool:
@@ -75,14 +69,12 @@ _SET_AGAINST = (["rather", "than"], ["instead", "of"], ["not", "at"])
 _MOVES = {"earlier": "earlier", "sooner": "earlier", "later": "later", "ahead": "earlier"}
 # A week said of something else happening (its verb), unless the clause names our launch.
 _HAPPENS = vocab().lists["happens"]
-_LAUNCH_WORDS = frozenset(("launch", "launching", "ship", "shipping", "live", "release", "we"))
-_OUR_SIDE = frozenset(("we", "we'll", "we're", "i", "i'd", "let's", "lets", "our", "my"))
+_LAUNCH_WORDS = vocab().lists["launch_words"]
+_OUR_SIDE = vocab().lists["our_side"]
 # Verbs that take a thing out: under a negation they keep it ("never drop X").
-_REMOVALS = frozenset(
-    ("drop", "cut", "remove", "lose", "exclude", "skip", "ditch", "forget", "leave", "scrap")
-)
+_REMOVALS = vocab().lists["removals"]
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
-_NP_PREPOSITIONS = frozenset(("for", "in", "at", "with", "on", "from"))
+_NP_PREPOSITIONS = vocab().lists["np_prepositions"]
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _REFUSED = {"axis": "exclusion", "do": False}
 # Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
@@ -91,9 +83,9 @@ _REJECTING = re.compile(
     + "|".join(re.escape(w) for w in sorted(vocab().lists["rejections"], key=len, reverse=True))
     + r")\b"
 )
-_OBJECTS = frozenset(("it", "them", "this", "these"))
-_OBJECT_ENDS = frozenset(("at", "to", "through", "via", "in", "on", "for", "as"))
-_FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
+_OBJECTS = vocab().lists["objects"]
+_OBJECT_ENDS = vocab().lists["object_ends"]
+_FOR_LEADS = vocab().lists["for_leads"]
 
 
 class ClauseReader:

@@ -25,8 +25,8 @@ from engine.language.reader.reads import (
 from engine.language.reader.utterance import Clause, parse
 from engine.language.reader.vocab import vocab
 
-_FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'd", "we", "we'll", "we're", "let's", "lets"))
-_PICK_AFTER = frozenset(("but", "and", "for", "obviously", "lol", "then", "please", "definitely"))
+_FIRST_PERSON = vocab().lists["first_person"]
+_PICK_AFTER = vocab().lists["pick_after"]
 
 
 def _pick(cx: Ctx, fork: Mapping[str, str]) -> str | None:

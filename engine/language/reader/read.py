@@ -205,7 +205,7 @@ def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             per[n + 1].append(Read("audience", True, tidy[0], tidy[1], tidy[2]))
 
 
-_DESCRIBING = frozenset(("it's", "its", "it", "we're", "this", "that's", "they're", "we"))
+_DESCRIBING = vocab().lists["describing_leads"]
 
 
 def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -233,9 +233,9 @@ def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         per[n][0].weak = False  # set against the scope: it is left out, whatever its kind
 
 
-_ADDING = frozenset(("and", "or", "plus", "also", "nor"))
-_ADDED_ENDS = frozenset(("too", "also", "as", "i", "please", "pls", "though", "then"))
-_NEGATIONS = frozenset(("no", "not", "nothing", "never", "none"))  # "and no X": a clause of its own
+_ADDING = vocab().lists["adding"]
+_ADDED_ENDS = vocab().lists["added_ends"]
+_NEGATIONS = vocab().lists["bare_negations"]
 _ADDS_TO = ("audience", "channel", "exclusion", "claim", "scope")
 
 
@@ -549,7 +549,7 @@ def _unplaced_part(cl: Clause, words: str) -> Part:
     )
 
 
-_OBLIGING = frozenset(("should", "shouldn't", "must", "mustn't"))
+_OBLIGING = vocab().lists["obliging"]
 
 
 def _obliges(low: list[str]) -> bool:
@@ -670,7 +670,7 @@ def option_directions(text: str, *, unit: str | None = None) -> list[Read]:
     return [replace(d) for d in _option_cached(text, unit)]
 
 
-_WHEN_LEADS = frozenset(("before", "after", "until", "during", "by", "from"))
+_WHEN_LEADS = vocab().lists["when_leads"]
 
 
 def _option_bare(text: str) -> list[Read]:

@@ -14,15 +14,15 @@ from engine.language.reader.vocab import Vocab, vocab
 from worldforge_savedb.records import Record
 
 KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
-CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))
+CANT = vocab().lists["cant"]
 SINGLE = ("price", "place", "name", "timeline")  # axes that hold one value (number: per key)
 QUOTES = "'\"‘’“”"
-ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
+ARTICLES = vocab().lists["articles"]
 PRICE_CUES = vocab().lists["price_cues"]
-PRICE_BIGRAMS = frozenset(("make it", "go with", "sell at", "sell for", "set it", "go for"))
+PRICE_BIGRAMS = vocab().lists["price_bigrams"]
 TARGET_CUES = vocab().lists["target_cues"]
 NOT_PEOPLE_PLURALS = vocab().lists["not_people_plurals"]
-NEG = frozenset(("not", "no", "never", "don't", "dont", "without", "nothing", "nobody"))
+NEG = vocab().lists["negations"]
 CALENDAR = vocab().lists["calendar"]
 REASON_STARTS = vocab().lists["reason_starts"]
 
@@ -152,7 +152,7 @@ def span_of(cl: Clause, i: int, j: int) -> tuple[int, int]:
     return cl.tokens[i].start, cl.tokens[j - 1].end
 
 
-_BEFORE_STUFF = frozenset(("of", "full", "with", "for", "and", "or", "other", "any", "some", "no"))
+_BEFORE_STUFF = vocab().lists["before_stuff"]
 
 
 def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
@@ -252,9 +252,7 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     )
 
 
-_HEAD_ENDS = frozenset(
-    ("in", "at", "for", "with", "of", "on", "doing", "who", "that", "which", "+", "&", ",", "from")
-)
+_HEAD_ENDS = vocab().lists["head_ends"]
 
 
 def head_words(toks: list[Token]) -> list[Token]:
@@ -274,10 +272,8 @@ def head_words(toks: list[Token]) -> list[Token]:
 
 
 # Words that open a clause pointing at its noun phrase ("it's the practice manager").
-POINTING = frozenset(("it's", "its", "it", "is", "that's", "who's", "whos"))
-_NP_ENDS = frozenset(
-    ("who", "that", "which", "because", "since", "so", "has", "have", "buys", "pays")
-)
+POINTING = vocab().lists["pointing"]
+_NP_ENDS = vocab().lists["np_ends"]
 
 
 def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:

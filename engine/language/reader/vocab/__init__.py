@@ -162,64 +162,10 @@ def _word_list(words: dict[str, Any], name: str) -> frozenset[str]:
 def vocab() -> Vocab:
     """The vocabulary, loaded and checked once."""
     words = _data(_HERE / "words.json")
-    lists = {
+    lists = {  # every section that is no list of rows is a plain list of words
         name: _word_list(words, name)
-        for name in (
-            "terminators",
-            "people",
-            "channels",
-            "claim_words",
-            "word_nouns",
-            "chatter",
-            "vague",
-            "pronouns",
-            "verbs",
-            "rejections",
-            "adverbs",
-            "deferrals",
-            "imperative_lead",
-            "axis_words",
-            "people_suffixes",
-            "not_people",
-            "claim_nouns",
-            "price_words",
-            "time_words",
-            "place_leads",
-            "our_costs",
-            "price_missing",
-            "changes_of_mind",
-            "figure_low",
-            "figure_high",
-            "time_low",
-            "time_high",
-            "staying",
-            "describing",
-            "vague_heads",
-            "before_a_name",
-            "after_money",
-            "price_cues",
-            "target_cues",
-            "not_people_plurals",
-            "calendar",
-            "reason_starts",
-            "clause_verbs",
-            "verbish",
-            "strong_breaks",
-            "imperative_cues",
-            "subjects",
-            "not_values",
-            "figure_followers",
-            "happens",
-            "not_leads",
-            "dismissed_by",
-            "only_tails",
-            "doing_verbs",
-            "refusing",
-            "finite",
-            "empty_words",
-            "picks",
-            "aside_leads",
-        )
+        for name, got in words.items()
+        if name != "_doc" and not (isinstance(got, list) and got and isinstance(got[0], dict))
     }
     return Vocab(
         frames=_rows("frames.json", "rows", ("axis", "do")),
