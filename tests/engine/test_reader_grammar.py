@@ -272,9 +272,29 @@ def test_a_tail_that_means_only_centres_the_work_on_the_noun_phrase_before_it(te
         ("don't offer a free tier", [("exclusion", False, "free tier")]),
         ("we're not building a CRM for donors", [("exclusion", False, "CRM for donors")]),
         ("we're not making money", []),  # a complaint, not a thing to leave out
+        # a verb of wanting refused: its object is left out (was: asked, nothing bound)
+        ("we don't want the TikTok ads", [("exclusion", False, "TikTok ads")]),
+        ("we do not need a loyalty card", [("exclusion", False, "loyalty card")]),
+        ("we don't want to sell to schools", [("exclusion", False, "schools")]),
     ],
 )
 def test_a_refused_verb_of_doing_leaves_its_object_out(text, binds):
+    assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # was: +channel LinkedIn, the opposite of what was said
+        ("LinkedIn? nope", [("exclusion", False, "LinkedIn")]),
+        (
+            "A loyalty card?? No. Charge $5 a box",
+            [("exclusion", False, "loyalty card"), ("price", True, "$5 a box")],
+        ),
+        ("LinkedIn? yes", [("channel", True, "LinkedIn")]),
+    ],
+)
+def test_a_noun_phrase_asked_back_and_refused_is_left_out(text, binds):
     assert said(text, "rejection") == binds
 
 

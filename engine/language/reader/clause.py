@@ -696,13 +696,16 @@ class ClauseReader:
 
     def _refused(self, k: int) -> list[Cue]:
         """A refusing word before a verb of doing or offering leaves its object out ("we're not
-        doing D2C", "we don't offer a free tier", "we won't sell to schools"), one rule over two
-        word lists (vocab/words.json refusing, doing_verbs) instead of a row per pair."""
+        doing D2C", "we don't offer a free tier", "we won't sell to schools"), and so before a
+        verb of wanting with an object ("we don't want the Facebook ads"; "we don't want to …"
+        is read by its own verb), one rule over word lists (vocab/words.json refusing,
+        doing_verbs, wanting_verbs) instead of a row per pair."""
         low, lists = self.low, self.v.lists
+        wanting = k + 2 < len(low) and low[k + 1] in lists["wanting_verbs"] and low[k + 2] != "to"
         if (
             k + 2 >= len(low)
             or low[k] not in lists["refusing"]
-            or low[k + 1] not in lists["doing_verbs"]
+            or (low[k + 1] not in lists["doing_verbs"] and not wanting)
         ):
             return []
         to = 1 if low[k + 2] == "to" else 0  # "sell to schools": the people

@@ -153,6 +153,7 @@ def read_text(
     per: list[list[Read]] = []
     for n, cl in enumerate(utt.clauses):
         got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
+        got = got or _echo_dismissed(cx, utt.clauses, n)
         got = got or ClauseReader(cx, cl).read()
         if not got:
             prev = utt.clauses[n - 1].low if n else []
@@ -340,6 +341,31 @@ def _quote_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
     if do and quote[0].is_cap and not claimish(quote, v):
         axis = "name"  # "How about 'Leaf Me Alone'? no wait. 'Fernando'. yes Fernando"
     return [Read(axis, do, tidy[0], tidy[1], tidy[2])]
+
+
+def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
+    """ "Free tier?? No.", "Instagram? nope": a bare noun phrase asked back, then refused by a
+    clause that is only a refusal, is left out (never bound as a thing to do)."""
+    v, cl = cx.v, clauses[n]
+    words = [t for t in cl.tokens if t.is_word]
+    nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
+    if not (cl.question and 0 < len(words) <= 4 and nxt):
+        return []
+    c = v.match(v.dismissals, nxt, 0)
+    refused = (c is not None and c.row["do"] is False and len(c.words) == len(nxt)) or (
+        len(nxt) <= 2 and nxt[0] in v.lists["refusals"]
+    )
+    if not refused or any(
+        t.low in v.lists["verbs"]
+        or t.low in CLAUSE_VERBS
+        or t.low in VERBISH
+        or t.low in SUBJECTS
+        or t.low in v.lists["pronouns"]
+        for t in words
+    ):
+        return []
+    tidy = tidy_value(cx.utt, words)
+    return [Read("exclusion", False, *tidy)] if tidy else []
 
 
 def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
