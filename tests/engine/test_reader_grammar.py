@@ -393,3 +393,18 @@ def test_no_frame_rows_example_negated_binds_its_value_as_a_thing_to_do():
                 if d.do and named and d.value.lower() in tail:
                     wrong.append((text, d.axis, d.value))
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # a cue's verb in its -ing or -ed form is the cue (was: nothing bound, or asked)
+        ("we are not targeting students", [("exclusion", False, "students")]),
+        ("aimed at nurses", [("audience", True, "nurses")]),
+        ("we're not mentioning the app", [("exclusion", False, "app")]),
+        # a row that holds the form itself still wins ("it's called …" names it)
+        ("it's called Yesterday", [("name", True, "Yesterday")]),
+    ],
+)
+def test_a_cue_verb_is_read_in_any_form(text, binds):
+    assert said(text, "rejection") == binds

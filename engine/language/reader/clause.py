@@ -44,7 +44,7 @@ from engine.language.reader.reads import (
     tidy_value,
     value_run,
 )
-from engine.language.reader.utterance import Clause, Token, tokenize
+from engine.language.reader.utterance import Clause, Token, tokenize, verb_stems
 from engine.language.reader.vocab import Cue, cue_words, vocab
 
 _FIGURE_FOLLOWERS = vocab().lists["figure_followers"]
@@ -685,10 +685,21 @@ class ClauseReader:
         text = " ".join(low)
         if any(re.search(r"\b" + re.escape(d) + r"\b", text) for d in v.lists["describing"]):
             return  # "this reads like it's for kids": the work as it reads now, not what to do
+        verbs = [  # a cue's verb in any form: "we are not targeting students", "aimed at nurses"
+            w
+            if v.starts(v.frames, w)
+            else next((s for s in verb_stems(w) if v.starts(v.frames, s)), w)
+            for w in low
+        ]
         while k < len(low):
             nxt = None
             if k not in self.used:
-                for c in v.candidates(v.frames, low, k) + self._object_cues(k) + self._refused(k):
+                cues = v.candidates(v.frames, low, k) or (
+                    v.candidates(v.frames, [*low[:k], verbs[k], *low[k + 1 :]], k)
+                    if verbs[k] != low[k]
+                    else []
+                )
+                for c in cues + self._object_cues(k) + self._refused(k):
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break

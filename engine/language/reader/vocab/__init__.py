@@ -135,6 +135,10 @@ class Vocab(FrozenRecord):
         ]
         return sorted(hits, key=lambda c: -len(c.words))  # stable: first row among equals
 
+    def starts(self, rows: list[Cue], word: str) -> bool:
+        """Whether some row's words start with this word."""
+        return word in _by_first(id(rows), rows)
+
 
 _INDEX: dict[int, dict[str, list[Cue]]] = {}
 
