@@ -408,3 +408,24 @@ def test_no_frame_rows_example_negated_binds_its_value_as_a_thing_to_do():
 )
 def test_a_cue_verb_is_read_in_any_form(text, binds):
     assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # a role said of a noun phrase, after it or before it, in any wording of the rule
+        ("landlords are our clients", [("audience", True, "landlords")]),
+        ("vets are the market", [("audience", True, "vets")]),
+        ("our clients are dentists", [("audience", True, "dentists")]),
+        (
+            "our buyers are dentists, not patients",
+            [("audience", True, "dentists"), ("exclusion", False, "patients")],
+        ),
+        ("the customer is not the patient", [("exclusion", False, "patient")]),
+        # was: +channel "Facebook isn't our channel", the opposite
+        ("Facebook isn't our channel", [("exclusion", False, "Facebook")]),
+        ("LinkedIn is our channel", [("channel", True, "LinkedIn")]),
+    ],
+)
+def test_a_role_said_of_a_noun_phrase_names_its_axis(text, binds):
+    assert said(text, "rejection") == binds

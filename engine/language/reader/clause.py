@@ -40,6 +40,7 @@ from engine.language.reader.reads import (
     noun_phrase,
     opening_phrase,
     quoted_spans,
+    role_before,
     span_of,
     tidy_value,
     value_run,
@@ -699,7 +700,8 @@ class ClauseReader:
                     if verbs[k] != low[k]
                     else []
                 )
-                for c in cues + self._object_cues(k) + self._refused(k):
+                role = role_before(v, low, k)
+                for c in cues + self._object_cues(k) + self._refused(k) + ([role] if role else []):
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break

@@ -56,11 +56,12 @@ from engine.language.reader.reads import (
     list_items,
     opening_phrase,
     quoted_spans,
+    role_after,
     settle,
     tidy_value,
 )
 from engine.language.reader.utterance import Clause, Token, parse
-from engine.language.reader.vocab import vocab
+from engine.language.reader.vocab import Cue, Vocab, vocab
 
 _NOT_LEADS = vocab().lists["not_leads"]
 
@@ -196,7 +197,7 @@ def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         refused = [r for r in per[n] if r.axis == "exclusion" and not r.weak]
         low = clauses[n].low
         pointed = any(
-            (c := cx.v.match(cx.v.pointers, low, k)) is not None and c.row.get("do") is False
+            (c := _pointed(cx.v, low, k)) is not None and c.row.get("do") is False
             for k in range(len(low))
         )
         if not (refused and pointed) or per[n + 1]:
@@ -294,7 +295,7 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
     v, cl = cx.v, clauses[n]
     low = cl.low
     for k in range(len(low)):
-        c = v.match(v.pointers, low, k)
+        c = _pointed(v, low, k)
         if c is None or c.row["axis"] == "number":
             continue
         toks = [t for t in cl.tokens[:k] if t.is_word or t.text in QUOTES]
@@ -308,6 +309,12 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
             return []
         return [Read(str(c.row["axis"]), bool(c.row.get("do", True)), tidy[0], tidy[1], tidy[2])]
     return []
+
+
+def _pointed(v: Vocab, low: list[str], k: int) -> Cue | None:
+    """What points back at the words before it, at k: a pointer row ("that's the brand") or a
+    role said of them ("are our customers")."""
+    return v.match(v.pointers, low, k) or role_after(v, low, k)
 
 
 def _quote_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:

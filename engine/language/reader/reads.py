@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from engine.language.reader.figures import currency_in, fmt
 from engine.language.reader.utterance import Clause, Token, Utterance, lemma, parse, tokenize
-from engine.language.reader.vocab import Vocab, vocab
+from engine.language.reader.vocab import Cue, Vocab, vocab
 from worldforge_savedb.records import Record
 
 KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
@@ -373,6 +373,50 @@ LISTED = ("audience", "channel", "exclusion")  # axes whose value can list sever
 IMPERATIVE_CUES = vocab().lists["imperative_cues"]
 SUBJECTS = vocab().lists["subjects"]
 NOT_VALUES = vocab().lists["not_values"]
+
+
+def _role_axis(v: Vocab, word: str) -> str | None:
+    """The axis a role noun names ("customers": audience, "channel": channel), if it is one."""
+    for axis in ("audience", "channel"):
+        if word in v.lists["roles_" + axis]:
+            return axis
+    return None
+
+
+def role_after(v: Vocab, low: list[str], k: int) -> Cue | None:
+    """A role said of the noun phrase before it, at k: "landlords are our customers", "LinkedIn
+    is our channel", "tenants aren't the customer" (left out): a copula, a negation or none, a
+    determiner, a role noun (words.json copulas, copulas_not, role_determiners, roles_*)."""
+    lists, n, neg = v.lists, k, False
+    if n < len(low) and low[n] in lists["copulas_not"]:
+        n, neg = n + 1, True
+    elif n < len(low) and low[n] in lists["copulas"]:
+        n += 1
+        if low[n : n + 1] == ["not"]:
+            n, neg = n + 1, True
+    else:
+        return None
+    if not (n + 1 < len(low) and low[n] in lists["role_determiners"]):
+        return None
+    axis = _role_axis(v, low[n + 1])
+    if axis is None:
+        return None
+    return Cue(tuple(low[k : n + 2]), {"axis": "exclusion" if neg else axis, "do": not neg})
+
+
+def role_before(v: Vocab, low: list[str], k: int) -> Cue | None:
+    """A role that names the noun phrase after it, at k: "the customers are care home managers",
+    "our buyer is the 60+ birdwatcher", "the customer isn't the patient" (left out)."""
+    lists = v.lists
+    if not (k + 2 < len(low) and low[k] in lists["role_determiners"]):
+        return None
+    axis = _role_axis(v, low[k + 1])
+    verb = low[k + 2]
+    if axis is None or verb not in lists["copulas"] | lists["copulas_not"]:
+        return None
+    n = k + 3 + (low[k + 3 : k + 4] == ["not"])
+    neg = verb in lists["copulas_not"] or n > k + 3
+    return Cue(tuple(low[k:n]), {"axis": "exclusion" if neg else axis, "do": not neg})
 
 
 def quoted_spans(cl: Clause, i: int, j: int) -> list[Token]:
