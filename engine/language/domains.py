@@ -12,32 +12,11 @@ pitch names none; a row that breaks this is refused at load, naming it.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
+from engine.language.wordlists import WordsError, checked_words
+
 DOMAINS_FILE = Path(__file__).with_name("domains.json")
-
-
-class DomainsError(ValueError):
-    """A row of domains.json that breaks the schema (raised at load, naming the row)."""
-
-
-def _words(section: str, name: str, row: object) -> tuple[str, ...]:
-    """A row's telling words: present, lower case, and one of them in the row's example."""
-    if not isinstance(row, dict):
-        raise DomainsError(f"domains.json {section}.{name}: not a row")
-    words, example = row.get("words"), row.get("example")
-    if not (
-        isinstance(words, list)
-        and words
-        and all(isinstance(w, str) and w == w.lower() and w for w in words)
-    ):
-        raise DomainsError(f"domains.json {section}.{name}: words are not lower-case words")
-    if not isinstance(example, str) or not set(re.findall(r"[\w'-]+", example.lower())) & set(
-        words
-    ):
-        raise DomainsError(f"domains.json {section}.{name}: example holds none of its words")
-    return tuple(words)
 
 
 def load() -> tuple[dict[str, tuple[tuple[str, ...], str]], dict[str, tuple[str, ...]]]:
@@ -45,12 +24,15 @@ def load() -> tuple[dict[str, tuple[tuple[str, ...], str]], dict[str, tuple[str,
     data = json.loads(DOMAINS_FILE.read_text(encoding="utf-8"))
     worlds: dict[str, tuple[tuple[str, ...], str]] = {}
     for name, row in data["worlds"].items():
-        words = _words("worlds", name, row)
-        customer = row.get("customer")
+        words = checked_words(f"domains.json worlds.{name}", row)
+        customer = row.get("customer") if isinstance(row, dict) else None
         if not isinstance(customer, str) or not customer:
-            raise DomainsError(f"domains.json worlds.{name}: no customer to fall back to")
+            raise WordsError(f"domains.json worlds.{name}: no customer to fall back to")
         worlds[name] = (words, customer)
-    trades = {name: _words("trades", name, row) for name, row in data["trades"].items()}
+    trades = {
+        name: checked_words(f"domains.json trades.{name}", row)
+        for name, row in data["trades"].items()
+    }
     return worlds, trades
 
 

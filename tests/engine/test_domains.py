@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.language import domains
-from engine.language.domains import TRADES, WORLDS, DomainsError
+from engine.language.domains import TRADES, WORLDS
+from engine.language.wordlists import WordsError
 
 
 def test_every_world_and_trade_loads_with_its_words():
@@ -32,5 +33,5 @@ def test_a_bad_row_is_refused_at_load_naming_it(tmp_path: Path, monkeypatch, sec
     bad = tmp_path / "domains.json"
     bad.write_text(json.dumps(data), encoding="utf-8")
     monkeypatch.setattr(domains, "DOMAINS_FILE", bad)
-    with pytest.raises(DomainsError, match=rf"{section}\.broken: .*{says}"):
+    with pytest.raises(WordsError, match=rf"{section}\.broken: .*{says}"):
         domains.load()
