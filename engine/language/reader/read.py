@@ -451,17 +451,11 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             home.extend(Read(axis, True, *item) for item in list_items(cx.utt, target, axis, v))
 
 
-def _vague(cl: Clause, words: str) -> Part:
-    """An order the reader cannot place on any axis: unread, said so in the player's words."""
-    return Part(
-        "unread",
-        cl.start,
-        cl.end,
-        words,
-        "vague",
-        f"“{words}” asks for a change I cannot place on price, audience, channel, "
-        "scope, place, launch week, a claim, the tone, a number or the name.",
-    )
+def _unread(cx: Ctx, cl: Clause, words: str, reason: str, figure: str = "") -> Part:
+    """A clause left unread, with its reason and what the reader says of it in the player's
+    words (words.json teach_backs)."""
+    teach = cx.v.teach_backs[reason].format(words=words, figure=figure)
+    return Part("unread", cl.start, cl.end, words, reason, teach)
 
 
 def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
@@ -471,7 +465,7 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
     low = cl.low
     lists = cx.v.lists
     if _obliges(low) and not cl.question and not _chatter(cx):
-        return _vague(cl, words)
+        return _unread(cx, cl, words, "vague")
     if (
         cl.question
         or any(
@@ -484,44 +478,22 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         return Part("commentary", cl.start, cl.end, words)
     if sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2:
         if _unplaced(cx, cl, said):
-            return _unplaced_part(cl, words)
+            return _unread(cx, cl, words, "unplaced")
         return Part("commentary", cl.start, cl.end, words)
     if low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:]):
-        return Part(  # "never the classical ones": left out, but which?
-            "unread",
-            cl.start,
-            cl.end,
-            words,
-            "pronoun",
-            f"“{words}” leaves out something it does not name: say who or what, "
-            "e.g. “not classical players”.",
-        )
+        return _unread(cx, cl, words, "pronoun")  # "never the classical ones": but which?
     if any(t in CALENDAR for t in low) or "new year" in " ".join(low):
-        return Part(
-            "unread",
-            cl.start,
-            cl.end,
-            words,
-            "no_week",
-            f"“{words}” names no game week: say a week, e.g. “launch week 8”.",
-        )
+        return _unread(cx, cl, words, "no_week")
     if any(_money_like(low, k) for k in range(len(low))) and not cx.currency:
-        return Part(
-            "unread",
-            cl.start,
-            cl.end,
-            words,
-            "no_currency",
-            f"“{words}”: which currency? e.g. “£{_first_num(low)} a month”.",
-        )
+        return _unread(cx, cl, words, "no_currency", _first_num(low))
     if _unplaced(cx, cl, said):
-        return _unplaced_part(cl, words)
+        return _unread(cx, cl, words, "unplaced")
     if (
         low
         and (low[0] in CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less"))
         and low[0] not in VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
     ):
-        return _vague(cl, words)
+        return _unread(cx, cl, words, "vague")
     return Part("commentary", cl.start, cl.end, words)
 
 
@@ -568,18 +540,6 @@ def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
         and not any(v.match(rows, words, k) for rows in grammar)
     ]
     return bool(content)
-
-
-def _unplaced_part(cl: Clause, words: str) -> Part:
-    return Part(
-        "unread",
-        cl.start,
-        cl.end,
-        words,
-        "unplaced",
-        f"“{words}” names something I cannot place: say what it is, e.g. “aim at …”, "
-        "“sell through …”, “focus on …” or “leave out …”.",
-    )
 
 
 _OBLIGING = vocab().lists["obliging"]

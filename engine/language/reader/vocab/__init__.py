@@ -112,6 +112,7 @@ class Vocab(FrozenRecord):
     include: list[Cue]
     expansions: list[Cue]
     lists: dict[str, frozenset[str]]
+    teach_backs: dict[str, str]  # an unread part's reason -> what the reader says of it
 
     def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
         """The row whose words start at `low[k]`: the longest, then the first."""
@@ -169,8 +170,13 @@ def vocab() -> Vocab:
     lists = {  # every section that is no list of rows is a plain list of words
         name: _word_list(words, name)
         for name, got in words.items()
-        if name != "_doc" and not (isinstance(got, list) and got and isinstance(got[0], dict))
+        if isinstance(got, list) and not (got and isinstance(got[0], dict))
     }
+    teach = words.get("teach_backs")
+    if not isinstance(teach, dict) or not all(
+        isinstance(t, str) and "{words}" in t for t in teach.values()
+    ):
+        raise VocabError("words.json teach_backs: each reason's line must quote {words}")
     return Vocab(
         frames=_rows("frames.json", "rows", ("axis", "do")),
         tone=_rows("words.json", "tone", ("value", "do")),
@@ -192,4 +198,5 @@ def vocab() -> Vocab:
         include=_rows("words.json", "include", ()),
         expansions=_rows("words.json", "expansions", ("value",)),
         lists=lists,
+        teach_backs=dict(teach),
     )
