@@ -429,3 +429,12 @@ def test_a_cue_verb_is_read_in_any_form(text, binds):
 )
 def test_a_role_said_of_a_noun_phrase_names_its_axis(text, binds):
     assert said(text, "rejection") == binds
+
+
+def test_a_reason_after_an_own_answer_names_and_does_not_pick():
+    # a clause whose noun phrase is followed by a verb of what happens ("break", "run") is a
+    # statement: it names the other option's word, it does not pick it (was: "Vans and bikes")
+    fork = {"A": "Vans only", "B": "Vans and bikes"}
+    read = read_text("just vans. bikes break too often", source="own", fork=fork)
+    assert read.option == "A"
+    assert [(d.axis, d.value) for d in read.directions] == [("scope", "Vans")]

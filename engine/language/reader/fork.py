@@ -229,8 +229,14 @@ def _statement(cl: Clause, cx: Ctx) -> bool:
     at = words.index(phrase[-1]) + 1 if phrase else len(words)
     if at >= len(words):
         return False
-    nxt = words[at].low
-    return nxt in VERBISH or nxt in cx.v.lists["verbs"] or nxt.endswith("n't")
+    nxt, lists = words[at].low, cx.v.lists
+    return (
+        nxt in VERBISH
+        or nxt in lists["verbs"]
+        or nxt in lists["finite"]  # "lunchboxes are …", "the agents want a cut"
+        or nxt in lists["happens"]  # "tablets break too easy"
+        or nxt.endswith("n't")
+    )
 
 
 def _alike(word: str, other: str) -> bool:

@@ -290,6 +290,7 @@ def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
             continue
         if (
             t.low in _NP_ENDS
+            or (out and (t.low in v.lists["finite"] or t.low in v.lists["happens"]))
             or t.low.startswith(("who'", "that'"))  # "who'll", "that's"
             or t.low in VERBISH
             or t.low in v.lists["verbs"]
