@@ -11,11 +11,14 @@ seconds at import on this machine (5.6 imports in 20 ms and has the same rules).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.language.wordlists import checked_words
 from worldforge_textkit import is_cjk
 from worldforge_textkit.patterns import Pattern
 
@@ -34,8 +37,20 @@ def _inflect() -> inflect.engine:
     return _ENGINE
 
 
+WORDS_FILE = Path(__file__).with_name("grammar_words.json")
+
+
+def _load_words() -> dict[str, frozenset[str]]:
+    """The word sets below, read from grammar_words.json (each row checked at load)."""
+    rows = json.loads(WORDS_FILE.read_text(encoding="utf-8"))["lists"]
+    return {
+        key: frozenset(checked_words(f"grammar_words.json {key}", row)) for key, row in rows.items()
+    }
+
+
+_WORDS = _load_words()
 # Nouns that are plural although they do not look it (inflect has no singular for them).
-_COLLECTIVE = frozenset(["staff", "police", "crew", "people", "folk", "cattle", "personnel"])
+_COLLECTIVE = _WORDS["collective"]
 # Endings inflect strips wrongly ("class" -> "clas", "business" -> "busines").
 _NOT_PLURAL_ENDINGS = ("ss", "us", "is", "sis", "ics")
 # A head noun ends at its qualifier ("nurses in Leeds", "parents of young children").
@@ -45,49 +60,8 @@ _QUALIFIER = Pattern(
 )
 _DIGITS = Pattern(r"^(\d+)")
 # Heads that take no article ("crop insurance", "tax filing help", "dog walking on demand").
-_MASS = frozenset(
-    [
-        "help",
-        "software",
-        "insurance",
-        "accounting",
-        "bookkeeping",
-        "advice",
-        "equipment",
-        "care",
-        "food",
-        "coffee",
-        "tea",
-        "energy",
-        "power",
-        "support",
-        "childcare",
-        "training",
-        "tutoring",
-        "coaching",
-        "payroll",
-        "delivery",
-        "translation",
-        "monitoring",
-        "tracking",
-        "planning",
-        "editing",
-        "grooming",
-        "walking",
-        "cleaning",
-        "plumbing",
-        "feedback",
-        "research",
-        "compliance",
-        "hardware",
-        "data",
-        "analytics",
-        "music",
-    ]
-)
-_COUNTABLE_ING = frozenset(
-    ["booking", "meeting", "building", "listing", "offering", "filing", "painting"]
-)
+_MASS = _WORDS["mass"]
+_COUNTABLE_ING = _WORDS["countable_ing"]
 
 
 def _head(phrase: str) -> str:
@@ -103,53 +77,12 @@ def _head(phrase: str) -> str:
     return part[-1] if part else ""
 
 
-_PLURAL_HEADS = frozenset(["people", "men", "women", "children", "staff", "folk"])
+_PLURAL_HEADS = _WORDS["plural_heads"]
 # Words of place after a head noun ("cafés nationwide"): never the head, never made plural.
-WHERE_AFTER = frozenset(
-    ["everywhere", "nationwide", "worldwide", "locally", "online", "abroad", "overseas"]
-)
+WHERE_AFTER = _WORDS["where_after"]
 # Heads that name a place of business, not people: a clause after them takes "that"
 # ("offices that want a simpler week", never "offices who want").
-_ORGANISATIONS = frozenset(
-    [
-        "agency",
-        "bakery",
-        "bar",
-        "business",
-        "café",
-        "cafe",
-        "charity",
-        "clinic",
-        "college",
-        "company",
-        "factory",
-        "farm",
-        "firm",
-        "gym",
-        "hospital",
-        "hotel",
-        "lab",
-        "laboratory",
-        "library",
-        "nursery",
-        "office",
-        "practice",
-        "pub",
-        "restaurant",
-        "retailer",
-        "salon",
-        "school",
-        "shop",
-        "startup",
-        "store",
-        "studio",
-        "surgery",
-        "university",
-        "venue",
-        "warehouse",
-        "workshop",
-    ]
-)
+_ORGANISATIONS = _WORDS["organisations"]
 
 
 def names_organisation(phrase: str) -> bool:
@@ -197,26 +130,7 @@ def article(phrase: str) -> str:
     return str(_inflect().a(first)).split()[0]
 
 
-_DETERMINERS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "our",
-        "your",
-        "their",
-        "my",
-        "its",
-        "this",
-        "that",
-        "each",
-        "every",
-        "one",
-        "no",
-        "some",
-        "any",
-    ]
-)
+_DETERMINERS = _WORDS["determiners"]
 
 
 def with_article(phrase: str) -> str:

@@ -34,25 +34,15 @@ from engine.language.directions import (
 from engine.language.reader.read import read_text
 from engine.language.reader.reads import Part, Reading
 from engine.language.reader.reads import Read as Said
+from engine.language.reader.vocab import vocab
 from engine.language.suggested import Suggestion, with_suggestions
 from worldforge_savedb.records import FrozenRecord, Record
 from worldforge_textkit import clip, has_phrase, words
 from worldforge_textkit.numbers import currency
 
 # What a rejection says when the work ignored the decision it was briefed with.
-DECISION_CUES = (
-    "ignores the decision",
-    "the decision",
-    "we decided",
-    "we chose",
-    "drifted",
-    "contradicts",
-    "off plan",
-    "off-plan",
-    "what i chose",
-    "my decision",
-)
-_WRONG_PEOPLE = ("wrong people", "wrong audience", "wrong customers", "wrong customer")
+DECISION_CUES = vocab().lists["decision_cues"]
+_WRONG_PEOPLE = vocab().lists["wrong_people"]
 _FORM = '{"axis": "price", "value": "$20 a month"}, or a list of them'
 _ORDER = (
     "price",

@@ -53,32 +53,7 @@ TO_EXCLUSION = frozenset(("audience", "channel", "scope"))
 # Reasons a span cannot answer: the figure needs the player's own word (a currency, a week).
 NOT_OFFERED = frozenset(("no_currency", "no_week"))
 # The closed class the vocabulary holds no list of: a value never starts or ends with one.
-PREPOSITIONS = frozenset(
-    [
-        "about",
-        "above",
-        "after",
-        "around",
-        "away",
-        "before",
-        "by",
-        "from",
-        "in",
-        "into",
-        "like",
-        "of",
-        "off",
-        "on",
-        "onto",
-        "over",
-        "than",
-        "through",
-        "under",
-        "with",
-        "within",
-        "without",
-    ]
-)
+PREPOSITIONS = vocab().lists["prepositions"]
 SUGGESTED_BY = "suggested by "  # a bound suggestion's direction notes who suggested it
 MAX_PARTS = 3  # parts offered from one input
 MAX_SPAN_WORDS = 8

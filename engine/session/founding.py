@@ -172,6 +172,8 @@ if TYPE_CHECKING:
 #     sentences carrying a channel, place or scope; realised lines never say what a claim or an
 #     exclusion leaves out; a thing named later lifts a claim that left it out; a free price is
 #     refused at the confirm.
+#     A short clause that names something no cue places is unread with a reason ("unplaced"), not
+#     commentary; a clause whose words a direction read elsewhere took is a direction part.
 RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -272,9 +272,29 @@ def test_a_tail_that_means_only_centres_the_work_on_the_noun_phrase_before_it(te
         ("don't offer a free tier", [("exclusion", False, "free tier")]),
         ("we're not building a CRM for donors", [("exclusion", False, "CRM for donors")]),
         ("we're not making money", []),  # a complaint, not a thing to leave out
+        # a verb of wanting refused: its object is left out (was: asked, nothing bound)
+        ("we don't want the TikTok ads", [("exclusion", False, "TikTok ads")]),
+        ("we do not need a loyalty card", [("exclusion", False, "loyalty card")]),
+        ("we don't want to sell to schools", [("exclusion", False, "schools")]),
     ],
 )
 def test_a_refused_verb_of_doing_leaves_its_object_out(text, binds):
+    assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # was: +channel LinkedIn, the opposite of what was said
+        ("LinkedIn? nope", [("exclusion", False, "LinkedIn")]),
+        (
+            "A loyalty card?? No. Charge $5 a box",
+            [("exclusion", False, "loyalty card"), ("price", True, "$5 a box")],
+        ),
+        ("LinkedIn? yes", [("channel", True, "LinkedIn")]),
+    ],
+)
+def test_a_noun_phrase_asked_back_and_refused_is_left_out(text, binds):
     assert said(text, "rejection") == binds
 
 
@@ -373,3 +393,48 @@ def test_no_frame_rows_example_negated_binds_its_value_as_a_thing_to_do():
                 if d.do and named and d.value.lower() in tail:
                     wrong.append((text, d.axis, d.value))
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # a cue's verb in its -ing or -ed form is the cue (was: nothing bound, or asked)
+        ("we are not targeting students", [("exclusion", False, "students")]),
+        ("aimed at nurses", [("audience", True, "nurses")]),
+        ("we're not mentioning the app", [("exclusion", False, "app")]),
+        # a row that holds the form itself still wins ("it's called …" names it)
+        ("it's called Yesterday", [("name", True, "Yesterday")]),
+    ],
+)
+def test_a_cue_verb_is_read_in_any_form(text, binds):
+    assert said(text, "rejection") == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # a role said of a noun phrase, after it or before it, in any wording of the rule
+        ("landlords are our clients", [("audience", True, "landlords")]),
+        ("vets are the market", [("audience", True, "vets")]),
+        ("our clients are dentists", [("audience", True, "dentists")]),
+        (
+            "our buyers are dentists, not patients",
+            [("audience", True, "dentists"), ("exclusion", False, "patients")],
+        ),
+        ("the customer is not the patient", [("exclusion", False, "patient")]),
+        # was: +channel "Facebook isn't our channel", the opposite
+        ("Facebook isn't our channel", [("exclusion", False, "Facebook")]),
+        ("LinkedIn is our channel", [("channel", True, "LinkedIn")]),
+    ],
+)
+def test_a_role_said_of_a_noun_phrase_names_its_axis(text, binds):
+    assert said(text, "rejection") == binds
+
+
+def test_a_reason_after_an_own_answer_names_and_does_not_pick():
+    # a clause whose noun phrase is followed by a verb of what happens ("break", "run") is a
+    # statement: it names the other option's word, it does not pick it (was: "Vans and bikes")
+    fork = {"A": "Vans only", "B": "Vans and bikes"}
+    read = read_text("just vans. bikes break too often", source="own", fork=fork)
+    assert read.option == "A"
+    assert [(d.axis, d.value) for d in read.directions] == [("scope", "Vans")]

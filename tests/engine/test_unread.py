@@ -46,10 +46,31 @@ def test_a_reason_divides_at_punctuation_and_at_and_before_a_verb():
         # questions and one-word asides are commentary, never reported
         ("Who is this for? Speak to nurses on night shifts in care homes", []),
         ("Price: $25 a month, flat. Not per visit.", []),
+        # a noun phrase no cue places is unread, never dropped without a word
+        ("charge $8 a bag. meal kits for night shifts", ["meal kits for night shifts"]),
+        ("start in Leeds. vintage vinyl, mostly", ["vintage vinyl"]),
+        # a statement, a comparison, an aside, a participle or a repeat is no thing to place
+        ("charge $8 a bag. margins are rubbish", []),
+        ("start in Leeds. fewer shifts, simpler", []),
+        ("start in Leeds, even for cocktail bars", []),
+        ("charge $8 a bag. shipping included", []),
+        ("call it Fernando. yes Fernando", []),
     ],
 )
 def test_the_parts_that_place_nothing_are_named(said, unread):
     assert read_text(said, source="rejection").unread == unread
+
+
+def test_an_unplaced_part_says_why_and_an_option_it_names_is_no_unread_part():
+    (part,) = [
+        p
+        for p in read_text("charge $8 a bag. meal kits", source="standup").parts
+        if p.kind == "unread"
+    ]
+    assert part.reason == "unplaced" and "cannot place" in part.teach_back
+    fork = {"A": "Sell through bike shops", "B": "Sell online"}
+    assert read_text("the bike shops one. obviously", source="own", fork=fork).unread == []
+    assert read_text("A. vintage vinyl", source="own", fork=fork).unread == ["vintage vinyl"]
 
 
 def test_a_rejection_with_an_unread_part_is_confirmed_first(new_session):

@@ -40,28 +40,23 @@ from engine.language.reader.reads import (
     noun_phrase,
     opening_phrase,
     quoted_spans,
+    role_before,
     span_of,
     tidy_value,
     value_run,
 )
-from engine.language.reader.utterance import Clause, Token, tokenize
+from engine.language.reader.utterance import Clause, Token, tokenize, verb_stems
 from engine.language.reader.vocab import Cue, cue_words, vocab
 
 _FIGURE_FOLLOWERS = vocab().lists["figure_followers"]
 _ASKING = (["can"], ["could"], ["shall"], ["should"], ["must"], ["let"], ["will"])
-_NEG_LEADS = frozenset(("don't", "dont", "never", "not", "stop", "do"))
-_SCOPE_ENDS = frozenset(
-    ("just", "only", "that", "who", "which", "so", "but", "and", "then", "because", "if", "or")
-)
-_NEG_SCOPE = frozenset(
-    ("don't", "dont", "never", "not", "stop", "won't", "wont", "shouldn't", "mustn't", "needn't")
-)
-_REACH_CUES = frozenset(
-    ["need", "aim", "hit", "reach", "goal", "want", "wants", "get", "by", "placed", "funder"]
-)
+_NEG_LEADS = vocab().lists["neg_leads"]
+_SCOPE_ENDS = vocab().lists["scope_ends"]
+_NEG_SCOPE = vocab().lists["neg_scope"]
+_REACH_CUES = vocab().lists["reach_cues"]
 _NEGATING = (("not",), ("no",), ("never",))
 # A clause about others ("they bring 20 weddings each") reports a fact, it sets no target.
-_THIRD_PERSON = frozenset(("they", "they're", "they'll", "he", "she", "it", "it's", "there"))
+_THIRD_PERSON = vocab().lists["third_person"]
 
 
 def _doer(word: str) -> bool:
@@ -75,14 +70,12 @@ _SET_AGAINST = (["rather", "than"], ["instead", "of"], ["not", "at"])
 _MOVES = {"earlier": "earlier", "sooner": "earlier", "later": "later", "ahead": "earlier"}
 # A week said of something else happening (its verb), unless the clause names our launch.
 _HAPPENS = vocab().lists["happens"]
-_LAUNCH_WORDS = frozenset(("launch", "launching", "ship", "shipping", "live", "release", "we"))
-_OUR_SIDE = frozenset(("we", "we'll", "we're", "i", "i'd", "let's", "lets", "our", "my"))
+_LAUNCH_WORDS = vocab().lists["launch_words"]
+_OUR_SIDE = vocab().lists["our_side"]
 # Verbs that take a thing out: under a negation they keep it ("never drop X").
-_REMOVALS = frozenset(
-    ("drop", "cut", "remove", "lose", "exclude", "skip", "ditch", "forget", "leave", "scrap")
-)
+_REMOVALS = vocab().lists["removals"]
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
-_NP_PREPOSITIONS = frozenset(("for", "in", "at", "with", "on", "from"))
+_NP_PREPOSITIONS = vocab().lists["np_prepositions"]
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _REFUSED = {"axis": "exclusion", "do": False}
 # Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
@@ -91,9 +84,9 @@ _REJECTING = re.compile(
     + "|".join(re.escape(w) for w in sorted(vocab().lists["rejections"], key=len, reverse=True))
     + r")\b"
 )
-_OBJECTS = frozenset(("it", "them", "this", "these"))
-_OBJECT_ENDS = frozenset(("at", "to", "through", "via", "in", "on", "for", "as"))
-_FOR_LEADS = ("it's", "only", "just", "is", "mainly", "mostly", "its", "all")
+_OBJECTS = vocab().lists["objects"]
+_OBJECT_ENDS = vocab().lists["object_ends"]
+_FOR_LEADS = vocab().lists["for_leads"]
 
 
 class ClauseReader:
@@ -693,10 +686,22 @@ class ClauseReader:
         text = " ".join(low)
         if any(re.search(r"\b" + re.escape(d) + r"\b", text) for d in v.lists["describing"]):
             return  # "this reads like it's for kids": the work as it reads now, not what to do
+        verbs = [  # a cue's verb in any form: "we are not targeting students", "aimed at nurses"
+            w
+            if v.starts(v.frames, w)
+            else next((s for s in verb_stems(w) if v.starts(v.frames, s)), w)
+            for w in low
+        ]
         while k < len(low):
             nxt = None
             if k not in self.used:
-                for c in v.candidates(v.frames, low, k) + self._object_cues(k) + self._refused(k):
+                cues = v.candidates(v.frames, low, k) or (
+                    v.candidates(v.frames, [*low[:k], verbs[k], *low[k + 1 :]], k)
+                    if verbs[k] != low[k]
+                    else []
+                )
+                role = role_before(v, low, k)
+                for c in cues + self._object_cues(k) + self._refused(k) + ([role] if role else []):
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break
@@ -704,13 +709,16 @@ class ClauseReader:
 
     def _refused(self, k: int) -> list[Cue]:
         """A refusing word before a verb of doing or offering leaves its object out ("we're not
-        doing D2C", "we don't offer a free tier", "we won't sell to schools"), one rule over two
-        word lists (vocab/words.json refusing, doing_verbs) instead of a row per pair."""
+        doing D2C", "we don't offer a free tier", "we won't sell to schools"), and so before a
+        verb of wanting with an object ("we don't want the Facebook ads"; "we don't want to …"
+        is read by its own verb), one rule over word lists (vocab/words.json refusing,
+        doing_verbs, wanting_verbs) instead of a row per pair."""
         low, lists = self.low, self.v.lists
+        wanting = k + 2 < len(low) and low[k + 1] in lists["wanting_verbs"] and low[k + 2] != "to"
         if (
             k + 2 >= len(low)
             or low[k] not in lists["refusing"]
-            or low[k + 1] not in lists["doing_verbs"]
+            or (low[k + 1] not in lists["doing_verbs"] and not wanting)
         ):
             return []
         to = 1 if low[k + 2] == "to" else 0  # "sell to schools": the people

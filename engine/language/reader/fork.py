@@ -25,8 +25,8 @@ from engine.language.reader.reads import (
 from engine.language.reader.utterance import Clause, parse
 from engine.language.reader.vocab import vocab
 
-_FIRST_PERSON = frozenset(("i", "i'm", "i've", "i'd", "we", "we'll", "we're", "let's", "lets"))
-_PICK_AFTER = frozenset(("but", "and", "for", "obviously", "lol", "then", "please", "definitely"))
+_FIRST_PERSON = vocab().lists["first_person"]
+_PICK_AFTER = vocab().lists["pick_after"]
 
 
 def _pick(cx: Ctx, fork: Mapping[str, str]) -> str | None:
@@ -229,8 +229,14 @@ def _statement(cl: Clause, cx: Ctx) -> bool:
     at = words.index(phrase[-1]) + 1 if phrase else len(words)
     if at >= len(words):
         return False
-    nxt = words[at].low
-    return nxt in VERBISH or nxt in cx.v.lists["verbs"] or nxt.endswith("n't")
+    nxt, lists = words[at].low, cx.v.lists
+    return (
+        nxt in VERBISH
+        or nxt in lists["verbs"]
+        or nxt in lists["finite"]  # "lunchboxes are …", "the agents want a cut"
+        or nxt in lists["happens"]  # "tablets break too easy"
+        or nxt.endswith("n't")
+    )
 
 
 def _alike(word: str, other: str) -> bool:
@@ -263,6 +269,13 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     opts = {k: cx.read_option(t, unit) for k, t in fork.items()}
     _same_kind(opts)
     fork_text = " ".join(fork.values()).lower()
+    out.parts = [  # "bristol", "the shops one": a reference to an option, not an unplaced thing
+        replace(p, kind="commentary", reason="", teach_back="")
+        if p.reason == "unplaced"
+        and (_overlaps(p.words, fork_text) or any(k in p.words.split() for k in fork))
+        else p
+        for p in out.parts
+    ]
     content: list[Read] = []
     headlines = {k: _headline(t) for k, t in fork.items()}
     own: list[Read] = []

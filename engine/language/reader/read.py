@@ -56,11 +56,12 @@ from engine.language.reader.reads import (
     list_items,
     opening_phrase,
     quoted_spans,
+    role_after,
     settle,
     tidy_value,
 )
 from engine.language.reader.utterance import Clause, Token, parse
-from engine.language.reader.vocab import vocab
+from engine.language.reader.vocab import Cue, Vocab, vocab
 
 _NOT_LEADS = vocab().lists["not_leads"]
 
@@ -153,6 +154,7 @@ def read_text(
     per: list[list[Read]] = []
     for n, cl in enumerate(utt.clauses):
         got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
+        got = got or _echo_dismissed(cx, utt.clauses, n)
         got = got or ClauseReader(cx, cl).read()
         if not got:
             prev = utt.clauses[n - 1].low if n else []
@@ -166,12 +168,13 @@ def read_text(
     _added(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
     found = [r for got in per for r in got]
+    said = frozenset(w for r in found for w in r.value.lower().split())
     for cl, got in zip(utt.clauses, per, strict=True):
         words = utt.span(cl.start, cl.end)
-        if got:
+        if got or any(cl.start <= r.start < cl.end for r in found):
             out.parts.append(Part("direction", cl.start, cl.end, words))
-        else:
-            out.parts.append(_other_part(cx, cl, words))
+        else:  # ("Best Man Standing. that's the brand": the pointer's words are a direction's)
+            out.parts.append(_other_part(cx, cl, words, said))
     out.directions = [expanded(r) for r in settle(found)]
     named = [r for r in found if r.axis == "price" and r.do and r.amount is not None]
     if len(named) > 1 and sum(1 for d in out.directions if d.axis == "price") == 1:
@@ -194,7 +197,7 @@ def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         refused = [r for r in per[n] if r.axis == "exclusion" and not r.weak]
         low = clauses[n].low
         pointed = any(
-            (c := cx.v.match(cx.v.pointers, low, k)) is not None and c.row.get("do") is False
+            (c := _pointed(cx.v, low, k)) is not None and c.row.get("do") is False
             for k in range(len(low))
         )
         if not (refused and pointed) or per[n + 1]:
@@ -204,7 +207,7 @@ def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             per[n + 1].append(Read("audience", True, tidy[0], tidy[1], tidy[2]))
 
 
-_DESCRIBING = frozenset(("it's", "its", "it", "we're", "this", "that's", "they're", "we"))
+_DESCRIBING = vocab().lists["describing_leads"]
 
 
 def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -232,9 +235,9 @@ def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         per[n][0].weak = False  # set against the scope: it is left out, whatever its kind
 
 
-_ADDING = frozenset(("and", "or", "plus", "also", "nor"))
-_ADDED_ENDS = frozenset(("too", "also", "as", "i", "please", "pls", "though", "then"))
-_NEGATIONS = frozenset(("no", "not", "nothing", "never", "none"))  # "and no X": a clause of its own
+_ADDING = vocab().lists["adding"]
+_ADDED_ENDS = vocab().lists["added_ends"]
+_NEGATIONS = vocab().lists["bare_negations"]
 _ADDS_TO = ("audience", "channel", "exclusion", "claim", "scope")
 
 
@@ -292,7 +295,7 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
     v, cl = cx.v, clauses[n]
     low = cl.low
     for k in range(len(low)):
-        c = v.match(v.pointers, low, k)
+        c = _pointed(v, low, k)
         if c is None or c.row["axis"] == "number":
             continue
         toks = [t for t in cl.tokens[:k] if t.is_word or t.text in QUOTES]
@@ -306,6 +309,12 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
             return []
         return [Read(str(c.row["axis"]), bool(c.row.get("do", True)), tidy[0], tidy[1], tidy[2])]
     return []
+
+
+def _pointed(v: Vocab, low: list[str], k: int) -> Cue | None:
+    """What points back at the words before it, at k: a pointer row ("that's the brand") or a
+    role said of them ("are our customers")."""
+    return v.match(v.pointers, low, k) or role_after(v, low, k)
 
 
 def _quote_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
@@ -339,6 +348,31 @@ def _quote_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
     if do and quote[0].is_cap and not claimish(quote, v):
         axis = "name"  # "How about 'Leaf Me Alone'? no wait. 'Fernando'. yes Fernando"
     return [Read(axis, do, tidy[0], tidy[1], tidy[2])]
+
+
+def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
+    """ "Free tier?? No.", "Instagram? nope": a bare noun phrase asked back, then refused by a
+    clause that is only a refusal, is left out (never bound as a thing to do)."""
+    v, cl = cx.v, clauses[n]
+    words = [t for t in cl.tokens if t.is_word]
+    nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
+    if not (cl.question and 0 < len(words) <= 4 and nxt):
+        return []
+    c = v.match(v.dismissals, nxt, 0)
+    refused = (c is not None and c.row["do"] is False and len(c.words) == len(nxt)) or (
+        len(nxt) <= 2 and nxt[0] in v.lists["refusals"]
+    )
+    if not refused or any(
+        t.low in v.lists["verbs"]
+        or t.low in CLAUSE_VERBS
+        or t.low in VERBISH
+        or t.low in SUBJECTS
+        or t.low in v.lists["pronouns"]
+        for t in words
+    ):
+        return []
+    tidy = tidy_value(cx.utt, words)
+    return [Read("exclusion", False, *tidy)] if tidy else []
 
 
 def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -417,25 +451,21 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             home.extend(Read(axis, True, *item) for item in list_items(cx.utt, target, axis, v))
 
 
-def _vague(cl: Clause, words: str) -> Part:
-    """An order the reader cannot place on any axis: unread, said so in the player's words."""
-    return Part(
-        "unread",
-        cl.start,
-        cl.end,
-        words,
-        "vague",
-        f"“{words}” asks for a change I cannot place on price, audience, channel, "
-        "scope, place, launch week, a claim, the tone, a number or the name.",
-    )
+def _unread(cx: Ctx, cl: Clause, words: str, reason: str, figure: str = "") -> Part:
+    """A clause left unread, with its reason and what the reader says of it in the player's
+    words (words.json teach_backs)."""
+    teach = cx.v.teach_backs[reason].format(words=words, figure=figure)
+    return Part("unread", cl.start, cl.end, words, reason, teach)
 
 
-def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
-    """A clause with no direction: commentary (chatter, a reason, a question) or unread."""
+def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
+    """A clause with no direction: commentary (chatter, a reason, a question) or unread.
+    `said`: the words of the directions read elsewhere in the message (a clause that only
+    repeats them, "yes Fernando", places nothing new)."""
     low = cl.low
     lists = cx.v.lists
     if _obliges(low) and not cl.question and not _chatter(cx):
-        return _vague(cl, words)
+        return _unread(cx, cl, words, "vague")
     if (
         cl.question
         or any(
@@ -444,47 +474,75 @@ def _other_part(cx: Ctx, cl: Clause, words: str) -> Part:
             for k in range(len(low))
         )
         or (low and low[0] in REASON_STARTS and low[0] != "the")
-        or sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2
     ):
         return Part("commentary", cl.start, cl.end, words)
+    if sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2:
+        if _unplaced(cx, cl, said):
+            return _unread(cx, cl, words, "unplaced")
+        return Part("commentary", cl.start, cl.end, words)
     if low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:]):
-        return Part(  # "never the classical ones": left out, but which?
-            "unread",
-            cl.start,
-            cl.end,
-            words,
-            "pronoun",
-            f"“{words}” leaves out something it does not name: say who or what, "
-            "e.g. “not classical players”.",
-        )
+        return _unread(cx, cl, words, "pronoun")  # "never the classical ones": but which?
     if any(t in CALENDAR for t in low) or "new year" in " ".join(low):
-        return Part(
-            "unread",
-            cl.start,
-            cl.end,
-            words,
-            "no_week",
-            f"“{words}” names no game week: say a week, e.g. “launch week 8”.",
-        )
+        return _unread(cx, cl, words, "no_week")
     if any(_money_like(low, k) for k in range(len(low))) and not cx.currency:
-        return Part(
-            "unread",
-            cl.start,
-            cl.end,
-            words,
-            "no_currency",
-            f"“{words}”: which currency? e.g. “£{_first_num(low)} a month”.",
-        )
+        return _unread(cx, cl, words, "no_currency", _first_num(low))
+    if _unplaced(cx, cl, said):
+        return _unread(cx, cl, words, "unplaced")
     if (
         low
         and (low[0] in CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less"))
         and low[0] not in VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
     ):
-        return _vague(cl, words)
+        return _unread(cx, cl, words, "vague")
     return Part("commentary", cl.start, cl.end, words)
 
 
-_OBLIGING = frozenset(("should", "shouldn't", "must", "mustn't"))
+def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
+    """A short clause that names something and says nothing about it ("YouTube ads before piano
+    covers", "meds", "the 40-50 crowd"): no subject, no verb, no answer word, a word of content.
+    No cue placed it, so it is unread (a careful reader says so; it never guesses an axis). Not
+    one: a statement ("margins are rubbish", "shipping included", "legally murky"), a comparison
+    ("fewer shifts"), an aside ("even for cocktail bars"), a figure ("40 bars in a square mile"),
+    a pick among the options ("both groups"), words the grammar itself reads ("never more",
+    "in euros") or words already bound elsewhere in the message ("yes Fernando")."""
+    v, lists = cx.v, cx.v.lists
+    toks = [t for t in cl.tokens if t.is_word]
+    words = [t.low for t in toks]
+    if not 0 < len(words) <= 6 or cl.question or words[0] in lists["aside_leads"]:
+        return False
+    stated = (
+        lists["finite"]
+        | lists["verbs"]
+        | lists["pronouns"]
+        | lists["picks"]
+        | SUBJECTS
+        | CLAUSE_VERBS
+        | VERBISH
+        | REASON_STARTS
+    )
+    if any(
+        w in stated
+        or w.endswith(("n't", "'s", "'re", "'ll", "'ve", "'d"))
+        or (len(w) > 4 and w.endswith("ed"))  # a participle: "shipping included"
+        or any(ch.isdigit() for ch in w)
+        for w in words
+    ) or (len(words[0]) > 4 and words[0].endswith(("ly", "er"))):  # "legally murky", "fewer"
+        return False
+    grammar = (v.ops, v.period, v.money, v.money_nouns, v.numbers, v.tone, v.relative)
+    content = [
+        w
+        for k, w in enumerate(words)
+        if w not in lists["empty_words"]
+        and w not in lists["adverbs"]
+        and w not in lists["vague"]
+        and w not in said
+        and len(w) > 1
+        and not any(v.match(rows, words, k) for rows in grammar)
+    ]
+    return bool(content)
+
+
+_OBLIGING = vocab().lists["obliging"]
 
 
 def _obliges(low: list[str]) -> bool:
@@ -605,7 +663,7 @@ def option_directions(text: str, *, unit: str | None = None) -> list[Read]:
     return [replace(d) for d in _option_cached(text, unit)]
 
 
-_WHEN_LEADS = frozenset(("before", "after", "until", "during", "by", "from"))
+_WHEN_LEADS = vocab().lists["when_leads"]
 
 
 def _option_bare(text: str) -> list[Read]:

@@ -10,19 +10,19 @@ from dataclasses import dataclass, field
 
 from engine.language.reader.figures import currency_in, fmt
 from engine.language.reader.utterance import Clause, Token, Utterance, lemma, parse, tokenize
-from engine.language.reader.vocab import Vocab, vocab
+from engine.language.reader.vocab import Cue, Vocab, vocab
 from worldforge_savedb.records import Record
 
 KEY_OPS = {"burn": "max", "cac": "max", "mrr": "min"}
-CANT = frozenset(("can't", "cannot", "won't", "shouldn't", "cant"))
+CANT = vocab().lists["cant"]
 SINGLE = ("price", "place", "name", "timeline")  # axes that hold one value (number: per key)
 QUOTES = "'\"‘’“”"
-ARTICLES = ("the", "a", "an", "our", "any", "every", "all", "some", "this", "that", "my")
+ARTICLES = vocab().lists["articles"]
 PRICE_CUES = vocab().lists["price_cues"]
-PRICE_BIGRAMS = frozenset(("make it", "go with", "sell at", "sell for", "set it", "go for"))
+PRICE_BIGRAMS = vocab().lists["price_bigrams"]
 TARGET_CUES = vocab().lists["target_cues"]
 NOT_PEOPLE_PLURALS = vocab().lists["not_people_plurals"]
-NEG = frozenset(("not", "no", "never", "don't", "dont", "without", "nothing", "nobody"))
+NEG = vocab().lists["negations"]
 CALENDAR = vocab().lists["calendar"]
 REASON_STARTS = vocab().lists["reason_starts"]
 
@@ -152,7 +152,7 @@ def span_of(cl: Clause, i: int, j: int) -> tuple[int, int]:
     return cl.tokens[i].start, cl.tokens[j - 1].end
 
 
-_BEFORE_STUFF = frozenset(("of", "full", "with", "for", "and", "or", "other", "any", "some", "no"))
+_BEFORE_STUFF = vocab().lists["before_stuff"]
 
 
 def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
@@ -252,9 +252,7 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     )
 
 
-_HEAD_ENDS = frozenset(
-    ("in", "at", "for", "with", "of", "on", "doing", "who", "that", "which", "+", "&", ",", "from")
-)
+_HEAD_ENDS = vocab().lists["head_ends"]
 
 
 def head_words(toks: list[Token]) -> list[Token]:
@@ -274,10 +272,8 @@ def head_words(toks: list[Token]) -> list[Token]:
 
 
 # Words that open a clause pointing at its noun phrase ("it's the practice manager").
-POINTING = frozenset(("it's", "its", "it", "is", "that's", "who's", "whos"))
-_NP_ENDS = frozenset(
-    ("who", "that", "which", "because", "since", "so", "has", "have", "buys", "pays")
-)
+POINTING = vocab().lists["pointing"]
+_NP_ENDS = vocab().lists["np_ends"]
 
 
 def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
@@ -294,6 +290,7 @@ def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
             continue
         if (
             t.low in _NP_ENDS
+            or (out and (t.low in v.lists["finite"] or t.low in v.lists["happens"]))
             or t.low.startswith(("who'", "that'"))  # "who'll", "that's"
             or t.low in VERBISH
             or t.low in v.lists["verbs"]
@@ -377,6 +374,50 @@ LISTED = ("audience", "channel", "exclusion")  # axes whose value can list sever
 IMPERATIVE_CUES = vocab().lists["imperative_cues"]
 SUBJECTS = vocab().lists["subjects"]
 NOT_VALUES = vocab().lists["not_values"]
+
+
+def _role_axis(v: Vocab, word: str) -> str | None:
+    """The axis a role noun names ("customers": audience, "channel": channel), if it is one."""
+    for axis in ("audience", "channel"):
+        if word in v.lists["roles_" + axis]:
+            return axis
+    return None
+
+
+def role_after(v: Vocab, low: list[str], k: int) -> Cue | None:
+    """A role said of the noun phrase before it, at k: "landlords are our customers", "LinkedIn
+    is our channel", "tenants aren't the customer" (left out): a copula, a negation or none, a
+    determiner, a role noun (words.json copulas, copulas_not, role_determiners, roles_*)."""
+    lists, n, neg = v.lists, k, False
+    if n < len(low) and low[n] in lists["copulas_not"]:
+        n, neg = n + 1, True
+    elif n < len(low) and low[n] in lists["copulas"]:
+        n += 1
+        if low[n : n + 1] == ["not"]:
+            n, neg = n + 1, True
+    else:
+        return None
+    if not (n + 1 < len(low) and low[n] in lists["role_determiners"]):
+        return None
+    axis = _role_axis(v, low[n + 1])
+    if axis is None:
+        return None
+    return Cue(tuple(low[k : n + 2]), {"axis": "exclusion" if neg else axis, "do": not neg})
+
+
+def role_before(v: Vocab, low: list[str], k: int) -> Cue | None:
+    """A role that names the noun phrase after it, at k: "the customers are care home managers",
+    "our buyer is the 60+ birdwatcher", "the customer isn't the patient" (left out)."""
+    lists = v.lists
+    if not (k + 2 < len(low) and low[k] in lists["role_determiners"]):
+        return None
+    axis = _role_axis(v, low[k + 1])
+    verb = low[k + 2]
+    if axis is None or verb not in lists["copulas"] | lists["copulas_not"]:
+        return None
+    n = k + 3 + (low[k + 3 : k + 4] == ["not"])
+    neg = verb in lists["copulas_not"] or n > k + 3
+    return Cue(tuple(low[k:n]), {"axis": "exclusion" if neg else axis, "do": not neg})
 
 
 def quoted_spans(cl: Clause, i: int, j: int) -> list[Token]:

@@ -98,6 +98,19 @@ def lemma(low: str) -> str:
     return low
 
 
+def verb_stems(low: str) -> list[str]:
+    """The base forms a verb's -ing or -ed form may have, most likely first ("targeting" →
+    "target", "using" → "use", "stopping" → "stop", "aimed" → "aim"); none for other words."""
+    for end in ("ing", "ed"):
+        stem = low[: -len(end)]
+        if low.endswith(end) and len(stem) >= 3:
+            out = [stem, stem + "e"]
+            if stem[-1] == stem[-2]:
+                out.insert(0, stem[:-1])
+            return out
+    return []
+
+
 def _clean(text: str) -> str:
     """Control and format characters become spaces (offsets stay put: one for one)."""
     return "".join(

@@ -112,6 +112,7 @@ class Vocab(FrozenRecord):
     include: list[Cue]
     expansions: list[Cue]
     lists: dict[str, frozenset[str]]
+    teach_backs: dict[str, str]  # an unread part's reason -> what the reader says of it
 
     def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
         """The row whose words start at `low[k]`: the longest, then the first."""
@@ -134,6 +135,10 @@ class Vocab(FrozenRecord):
             if tuple(low[k : k + len(c.words)]) == c.words
         ]
         return sorted(hits, key=lambda c: -len(c.words))  # stable: first row among equals
+
+    def starts(self, rows: list[Cue], word: str) -> bool:
+        """Whether some row's words start with this word."""
+        return word in _by_first(id(rows), rows)
 
 
 _INDEX: dict[int, dict[str, list[Cue]]] = {}
@@ -162,61 +167,16 @@ def _word_list(words: dict[str, Any], name: str) -> frozenset[str]:
 def vocab() -> Vocab:
     """The vocabulary, loaded and checked once."""
     words = _data(_HERE / "words.json")
-    lists = {
+    lists = {  # every section that is no list of rows is a plain list of words
         name: _word_list(words, name)
-        for name in (
-            "terminators",
-            "people",
-            "channels",
-            "claim_words",
-            "word_nouns",
-            "chatter",
-            "vague",
-            "pronouns",
-            "verbs",
-            "rejections",
-            "adverbs",
-            "deferrals",
-            "imperative_lead",
-            "axis_words",
-            "people_suffixes",
-            "not_people",
-            "claim_nouns",
-            "price_words",
-            "time_words",
-            "place_leads",
-            "our_costs",
-            "price_missing",
-            "changes_of_mind",
-            "figure_low",
-            "figure_high",
-            "time_low",
-            "time_high",
-            "staying",
-            "describing",
-            "vague_heads",
-            "before_a_name",
-            "after_money",
-            "price_cues",
-            "target_cues",
-            "not_people_plurals",
-            "calendar",
-            "reason_starts",
-            "clause_verbs",
-            "verbish",
-            "strong_breaks",
-            "imperative_cues",
-            "subjects",
-            "not_values",
-            "figure_followers",
-            "happens",
-            "not_leads",
-            "dismissed_by",
-            "only_tails",
-            "doing_verbs",
-            "refusing",
-        )
+        for name, got in words.items()
+        if isinstance(got, list) and not (got and isinstance(got[0], dict))
     }
+    teach = words.get("teach_backs")
+    if not isinstance(teach, dict) or not all(
+        isinstance(t, str) and "{words}" in t for t in teach.values()
+    ):
+        raise VocabError("words.json teach_backs: each reason's line must quote {words}")
     return Vocab(
         frames=_rows("frames.json", "rows", ("axis", "do")),
         tone=_rows("words.json", "tone", ("value", "do")),
@@ -238,4 +198,5 @@ def vocab() -> Vocab:
         include=_rows("words.json", "include", ()),
         expansions=_rows("words.json", "expansions", ("value",)),
         lists=lists,
+        teach_backs=dict(teach),
     )
