@@ -16,9 +16,12 @@ method can show).
 `--instructions` (needs valgrind) adds one run of each under callgrind: instructions executed, which
 the load of other processes does not change (a venture is deterministic; the hash seed is fixed so
 a set's order does not move the count by a few million), for a machine too busy for wall or CPU
-time to mean much. Beside them, two floors counted the same way: `interpreter` (`python -c pass`)
-and `imports` (loading what `simulate` loads before its venture starts, and nothing else), so the
-share of a venture that is start-up is in the same JSON.
+time to mean much. Beside them, floors counted the same way: `interpreter` (`python -c pass`),
+`imports` (loading what `simulate` loads before its venture starts, and nothing else),
+`first_use` (what the first venture of a process loads and compiles on first use) and
+`venture_work` (a second venture in the same process: the venture's own work), so the share of a
+venture that is start-up is in the same JSON (`interpreter` is inside `imports`; `imports`,
+`first_use` and `venture_work` add up to `simulate`).
 """
 
 from __future__ import annotations
@@ -40,6 +43,16 @@ from bench import machine, process
 PITCH = "A solar microgrid cooperative for rural farmers"
 # What `worldforge simulate` imports before its venture's first command (the `imports` floor).
 IMPORTS = "import worldforge_tui.cli, engine.play.headless, engine.session.api"
+# `worldforge simulate` played N times in one process, each into a save dir of its own (argv[1:]):
+# one venture against two splits a venture into what its first run loads or compiles on first use
+# (modules imported inside functions, regexes, vocabularies, caches) and the venture's own work.
+VENTURES_IN_ONE_PROCESS = f"""
+import contextlib, os, sys
+from worldforge_tui.cli import main
+with open(os.devnull, "w") as out, contextlib.redirect_stdout(out):
+    for save in sys.argv[1:]:
+        main(["simulate", "--pitch", {PITCH!r}, "--json", "--save-dir", save])
+"""
 
 
 def ventures_per_second(n: int) -> float:
@@ -152,13 +165,28 @@ def balance_process(tree: Path | None = None) -> dict[str, float]:
         return measured([str(exe), "balance", "--seed", "7", "--json"], env, cwd=tmp)
 
 
+def venture_split(tmp: str) -> dict[str, int]:
+    """Simulate's venture split in two (instructions): `first_use`, what only a process's first
+    venture spends (loading and compiling on first use), and `venture_work`, what a venture spends
+    when nothing is left to load (a second venture in the same process); with `imports` and
+    `interpreter` they add up to `simulate`, to within the entry script's few instructions."""
+    ventures = [sys.executable, "-c", VENTURES_IN_ONE_PROCESS]
+    one = instructions([*ventures, f"{tmp}/one"], _env(), cwd=tmp)
+    two = instructions([*ventures, f"{tmp}/two-a", f"{tmp}/two-b"], _env(), cwd=tmp)
+    return {"one_venture": one, "venture_work": two - one}
+
+
 def count_instructions(a: argparse.Namespace) -> dict[str, int]:
     """One callgrind run each of simulate, the --before tree's and the original's venture, and of
-    this tree's two floors (the interpreter alone; simulate's imports alone)."""
+    this tree's floors (the interpreter alone; simulate's imports alone; what the first venture
+    loads on first use; the venture's own work, see venture_split)."""
     counted = {"simulate": simulate_instructions()}
     with tempfile.TemporaryDirectory() as tmp:
         counted["imports"] = instructions([sys.executable, "-c", IMPORTS], _env(), cwd=tmp)
         counted["interpreter"] = instructions([sys.executable, "-c", "pass"], _env(), cwd=tmp)
+        split = venture_split(tmp)
+        counted["venture_work"] = split["venture_work"]
+        counted["first_use"] = split["one_venture"] - split["venture_work"] - counted["imports"]
     if a.before:
         counted["before_tree"] = simulate_instructions(a.before)
     if a.original:
