@@ -21,7 +21,8 @@ time to mean much. Beside them, floors counted the same way: `interpreter` (`pyt
 `first_use` (what the first venture of a process loads and compiles on first use) and
 `venture_work` (a second venture in the same process: the venture's own work), so the share of a
 venture that is start-up is in the same JSON (`interpreter` is inside `imports`; `imports`,
-`first_use` and `venture_work` add up to `simulate`).
+`first_use` and `venture_work` add up to `simulate`). `exec_compiled` is the part of `simulate`
+spent inside exec() of source text: the methods `@dataclass` compiles for each record class.
 """
 
 from __future__ import annotations
@@ -79,9 +80,12 @@ def measured(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> dic
     return {k: got[k] for k in ("wall_s", "cpu_s", "peak_mib")}
 
 
-def instructions(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> int:
+def instructions(
+    cmd: list[str], env: dict[str, str], cwd: str | None = None, only: str | None = None
+) -> int:
     """Instructions one process executes (valgrind's callgrind, `Collected`), children not traced,
-    under a fixed hash seed."""
+    under a fixed hash seed; `only`: just those inside that C function (callgrind's
+    --toggle-collect; a `python -c` command runs inside PyRun_StringFlags itself)."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("bench.venture: --instructions needs valgrind on PATH")
@@ -92,6 +96,7 @@ def instructions(cmd: list[str], env: dict[str, str], cwd: str | None = None) ->
                 valgrind,
                 "--tool=callgrind",
                 "--cache-sim=no",
+                *([f"--toggle-collect={only}"] if only else []),
                 f"--callgrind-out-file={out}/cg",
                 *cmd,
             ],
@@ -108,14 +113,14 @@ def instructions(cmd: list[str], env: dict[str, str], cwd: str | None = None) ->
     return int(found.group(1))
 
 
-def simulate_instructions(tree: Path | None = None) -> int:
+def simulate_instructions(tree: Path | None = None, only: str | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(sys.executable).with_name("worldforge")
         env = _env()
         if tree is not None:
             env["PYTHONPATH"] = str(tree.resolve())
         cmd = [str(exe), "simulate", "--pitch", PITCH, "--json", "--save-dir", tmp]
-        return instructions(cmd, env, cwd=tmp)
+        return instructions(cmd, env, cwd=tmp, only=only)
 
 
 def _env() -> dict[str, str]:
@@ -187,6 +192,10 @@ def count_instructions(a: argparse.Namespace) -> dict[str, int]:
         split = venture_split(tmp)
         counted["venture_work"] = split["venture_work"]
         counted["first_use"] = split["one_venture"] - split["venture_work"] - counted["imports"]
+    # source text compiled by exec() while simulate runs: on this path, only the methods
+    # @dataclass writes and compiles for each record class (its __init__, a frozen record's
+    # __setattr__ and __delattr__, ...), a cost of every class defined, used or not
+    counted["exec_compiled"] = simulate_instructions(only="PyRun_StringFlags")
     if a.before:
         counted["before_tree"] = simulate_instructions(a.before)
     if a.original:
