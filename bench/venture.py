@@ -16,9 +16,13 @@ method can show).
 `--instructions` (needs valgrind) adds one run of each under callgrind: instructions executed, which
 the load of other processes does not change (a venture is deterministic; the hash seed is fixed so
 a set's order does not move the count by a few million), for a machine too busy for wall or CPU
-time to mean much. Beside them, two floors counted the same way: `interpreter` (`python -c pass`)
-and `imports` (loading what `simulate` loads before its venture starts, and nothing else), so the
-share of a venture that is start-up is in the same JSON.
+time to mean much. Beside them, floors counted the same way: `interpreter` (`python -c pass`),
+`imports` (loading what `simulate` loads before its venture starts, and nothing else),
+`first_use` (what the first venture of a process loads and compiles on first use) and
+`venture_work` (a second venture in the same process: the venture's own work), so the share of a
+venture that is start-up is in the same JSON (`interpreter` is inside `imports`; `imports`,
+`first_use` and `venture_work` add up to `simulate`). `exec_compiled` is the part of `simulate`
+spent inside exec() of source text: the methods `@dataclass` compiles for each record class.
 """
 
 from __future__ import annotations
@@ -40,6 +44,16 @@ from bench import machine, process
 PITCH = "A solar microgrid cooperative for rural farmers"
 # What `worldforge simulate` imports before its venture's first command (the `imports` floor).
 IMPORTS = "import worldforge_tui.cli, engine.play.headless, engine.session.api"
+# `worldforge simulate` played N times in one process, each into a save dir of its own (argv[1:]):
+# one venture against two splits a venture into what its first run loads or compiles on first use
+# (modules imported inside functions, regexes, vocabularies, caches) and the venture's own work.
+VENTURES_IN_ONE_PROCESS = f"""
+import contextlib, os, sys
+from worldforge_tui.cli import main
+with open(os.devnull, "w") as out, contextlib.redirect_stdout(out):
+    for save in sys.argv[1:]:
+        main(["simulate", "--pitch", {PITCH!r}, "--json", "--save-dir", save])
+"""
 
 
 def ventures_per_second(n: int) -> float:
@@ -66,9 +80,12 @@ def measured(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> dic
     return {k: got[k] for k in ("wall_s", "cpu_s", "peak_mib")}
 
 
-def instructions(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> int:
+def instructions(
+    cmd: list[str], env: dict[str, str], cwd: str | None = None, only: str | None = None
+) -> int:
     """Instructions one process executes (valgrind's callgrind, `Collected`), children not traced,
-    under a fixed hash seed."""
+    under a fixed hash seed; `only`: just those inside that C function (callgrind's
+    --toggle-collect; a `python -c` command runs inside PyRun_StringFlags itself)."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("bench.venture: --instructions needs valgrind on PATH")
@@ -79,6 +96,7 @@ def instructions(cmd: list[str], env: dict[str, str], cwd: str | None = None) ->
                 valgrind,
                 "--tool=callgrind",
                 "--cache-sim=no",
+                *([f"--toggle-collect={only}"] if only else []),
                 f"--callgrind-out-file={out}/cg",
                 *cmd,
             ],
@@ -95,14 +113,14 @@ def instructions(cmd: list[str], env: dict[str, str], cwd: str | None = None) ->
     return int(found.group(1))
 
 
-def simulate_instructions(tree: Path | None = None) -> int:
+def simulate_instructions(tree: Path | None = None, only: str | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(sys.executable).with_name("worldforge")
         env = _env()
         if tree is not None:
             env["PYTHONPATH"] = str(tree.resolve())
         cmd = [str(exe), "simulate", "--pitch", PITCH, "--json", "--save-dir", tmp]
-        return instructions(cmd, env, cwd=tmp)
+        return instructions(cmd, env, cwd=tmp, only=only)
 
 
 def _env() -> dict[str, str]:
@@ -152,13 +170,32 @@ def balance_process(tree: Path | None = None) -> dict[str, float]:
         return measured([str(exe), "balance", "--seed", "7", "--json"], env, cwd=tmp)
 
 
+def venture_split(tmp: str) -> dict[str, int]:
+    """Simulate's venture split in two (instructions): `first_use`, what only a process's first
+    venture spends (loading and compiling on first use), and `venture_work`, what a venture spends
+    when nothing is left to load (a second venture in the same process); with `imports` and
+    `interpreter` they add up to `simulate`, to within the entry script's few instructions."""
+    ventures = [sys.executable, "-c", VENTURES_IN_ONE_PROCESS]
+    one = instructions([*ventures, f"{tmp}/one"], _env(), cwd=tmp)
+    two = instructions([*ventures, f"{tmp}/two-a", f"{tmp}/two-b"], _env(), cwd=tmp)
+    return {"one_venture": one, "venture_work": two - one}
+
+
 def count_instructions(a: argparse.Namespace) -> dict[str, int]:
     """One callgrind run each of simulate, the --before tree's and the original's venture, and of
-    this tree's two floors (the interpreter alone; simulate's imports alone)."""
+    this tree's floors (the interpreter alone; simulate's imports alone; what the first venture
+    loads on first use; the venture's own work, see venture_split)."""
     counted = {"simulate": simulate_instructions()}
     with tempfile.TemporaryDirectory() as tmp:
         counted["imports"] = instructions([sys.executable, "-c", IMPORTS], _env(), cwd=tmp)
         counted["interpreter"] = instructions([sys.executable, "-c", "pass"], _env(), cwd=tmp)
+        split = venture_split(tmp)
+        counted["venture_work"] = split["venture_work"]
+        counted["first_use"] = split["one_venture"] - split["venture_work"] - counted["imports"]
+    # source text compiled by exec() while simulate runs: on this path, only the methods
+    # @dataclass writes and compiles for each record class (its __init__, a frozen record's
+    # __setattr__ and __delattr__, ...), a cost of every class defined, used or not
+    counted["exec_compiled"] = simulate_instructions(only="PyRun_StringFlags")
     if a.before:
         counted["before_tree"] = simulate_instructions(a.before)
     if a.original:

@@ -12,10 +12,11 @@ from engine.game import orders, pending, rules
 from engine.game.models import Dilemma, Economics, GameState, OrgDelta
 from engine.game.pricing import charge_named_price
 from engine.language.directions import Direction
+from worldforge_savedb.records import FrozenRecord
 
 
-@dataclass(frozen=True)
-class Decided:
+@dataclass(frozen=True, eq=False, repr=False)
+class Decided(FrozenRecord):
     """The numbers a decision moved: what the receipt and the events show."""
 
     before: Economics

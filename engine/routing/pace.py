@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from worldforge_savedb.records import FrozenRecord
+
 SLOW_MARGIN = 1.5  # a model is silent only past this multiple of the first-token time it has shown
 BLEND = 0.5  # weight of an older measurement when a faster answer comes in (a slower one wins)
 
 
-@dataclass(frozen=True)
-class FirstToken:
+@dataclass(frozen=True, eq=False, repr=False)
+class FirstToken(FrozenRecord):
     """One attempt's clocks before its first token: `headers` for the response to start at all,
     `token` for the first token (both from the send, both within the attempt's budget)."""
 

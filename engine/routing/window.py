@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from engine.routing.target import Target
+from worldforge_savedb.records import FrozenRecord
 
 if TYPE_CHECKING:
     from httpx import AsyncClient
@@ -31,8 +32,8 @@ PROBE_S = 2.0  # the whole look-up, once per (endpoint, model), at most
 SAFE_WINDOW = 2048
 
 
-@dataclass(frozen=True)
-class Window:
+@dataclass(frozen=True, eq=False, repr=False)
+class Window(FrozenRecord):
     """A model's context window in tokens and who said so (for the player's line)."""
 
     tokens: int
@@ -64,8 +65,8 @@ def prompt_tokens(messages: list[dict[str, str]]) -> int:
     return sum(len(m.get("content") or "") // CHARS_PER_TOKEN + PER_MESSAGE for m in messages)
 
 
-@dataclass(frozen=True)
-class Fit:
+@dataclass(frozen=True, eq=False, repr=False)
+class Fit(FrozenRecord):
     """What a request may ask for in this window: the answer cap to send, or why not to send."""
 
     max_tokens: int
@@ -91,8 +92,8 @@ def fit(window: Window, model: str, prompt: int, max_tokens: int) -> Fit:
     )
 
 
-@dataclass(frozen=True)
-class Budgeted:
+@dataclass(frozen=True, eq=False, repr=False)
+class Budgeted(FrozenRecord):
     """A brief fitted to a window: its messages (recalled lines left out where needed), how many
     were left out, and the answer cap that fits (or why nothing is sent)."""
 

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 from engine.session.run_ids import run_id_tables
 from worldforge_savedb.db import transaction
+from worldforge_savedb.records import FrozenRecord
 
 KEPT = frozenset({"memory_audit", "run_leases", "memory_cosmos_tombstones"})
 
 
-@dataclass(frozen=True)
-class Checkpoint:
+@dataclass(frozen=True, eq=False, repr=False)
+class Checkpoint(FrozenRecord):
     """One run's rows, table by table (columns, rows), as read before an action."""
 
     run_id: str
