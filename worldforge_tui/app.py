@@ -35,8 +35,6 @@ from worldforge_tui.messages import (
     SessionOpened,
     VentureRequest,
 )
-from worldforge_tui.player_actions import PlayerActions
-from worldforge_tui.read_only import ReadOnlyWatch
 from worldforge_tui.screens.main import MainScreen
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.theme import DEFAULT_THEME, THEMES
@@ -58,6 +56,7 @@ if TYPE_CHECKING:
     from engine.session.api import GameSession
     from engine.session.saves import RunSummary
     from engine.views.snapshot import Snapshot
+    from worldforge_tui.player_actions import PlayerActions
     from worldforge_tui.screens.new_venture import NewVentureScreen
 
 BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
@@ -108,7 +107,7 @@ class WorldForgeApp(App[int]):
         self.save_dir = save_dir
         self.router = router
         self.game = SessionController(self, save_dir)  # the session and its workers
-        self.player = PlayerActions(self)
+        self._player: PlayerActions | None = None
         self.live = LiveFeed(self)
         self.auto_run = auto_run
         self.last_export: Path | None = None
@@ -195,9 +194,10 @@ class WorldForgeApp(App[int]):
     def _boot(self) -> None:
         """Import the engine (and the model SDKs behind the router) without blocking the UI."""
         try:
-            # Warm imports, after the first frame and off the UI thread: the engine (so the first
-            # command is quick) and the dialogs the board opens later.
+            # Warm imports, once the first screen is drawn and off the UI thread: the engine (so
+            # the first command is quick), the player's flows and the dialogs opened later.
             import engine.session.api  # noqa: F401
+            import worldforge_tui.player_actions
             import worldforge_tui.screens.dialogs
             import worldforge_tui.screens.end
             import worldforge_tui.screens.help
@@ -406,6 +406,16 @@ class WorldForgeApp(App[int]):
         if action == "cancel_call":  # Esc only means "cancel" while a worker is writing
             return self.busy is not None and isinstance(self.screen, MainScreen)
         return True
+
+    @property
+    def player(self) -> PlayerActions:
+        """The player's gate, fork, standup and memory flows, made on first use (no venture is
+        open before the engine has loaded; the boot thread warms the module meanwhile)."""
+        if self._player is None:
+            from worldforge_tui.player_actions import PlayerActions
+
+            self._player = PlayerActions(self)
+        return self._player
 
     # ---- state queries used by screens ---------------------------------------------------
     @property
@@ -667,6 +677,8 @@ class WorldForgeApp(App[int]):
         self.main.reveal("story")
         self.refresh_view()
         if session.read_only:
+            from worldforge_tui.read_only import ReadOnlyWatch
+
             ReadOnlyWatch(self, session)
         self._continue()
 
