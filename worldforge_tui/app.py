@@ -113,9 +113,9 @@ class WorldForgeApp(App[int]):
         self.last_export: Path | None = None
         self.live_keys: dict[str, str] = actions.default_keys()
         self.requested_theme = theme  # --theme: this session only, not saved
-        # Keys typed while the engine loads (the welcome frame's `n`, `l`, `?`…): the board keeps
-        # them and replays them, in order, once it can act on them. A start with keys typed opens
-        # no dialog by itself: a key is never typed into a dialog the player did not open.
+        # Keys typed on the board while the engine loads (the first form closed, the welcome
+        # frame's `n`, `l`, `?`…): the board keeps them and replays them, in order, once it can
+        # act on them (a venture started from the CLI shows the board first).
         self.booting = True
         self.typed_ahead: list[tuple[str, str | None]] = []
         self.start_form: NewVentureScreen | None = None  # the first screen, while it is open
@@ -163,10 +163,11 @@ class WorldForgeApp(App[int]):
     def _open_start_form(self) -> None:
         """The New venture form, the first screen, over the board: it needs no engine, so the
         player types a pitch while the engine loads behind it (`_startup` starts once the form
-        is drawn, or closed before that). Keys pressed before it was drawn are the board's."""
+        is drawn, or closed before that). No welcome frame shows before it: every key typed
+        from the start is typed into it."""
         from worldforge_tui.screens.new_venture import NewVentureScreen
 
-        form = NewVentureScreen(seed=self.form_seed, by_player=False, loading=True)
+        form = NewVentureScreen(seed=self.form_seed, loading=True)
         self.start_form = form
 
         def chosen(request: VentureRequest | None) -> None:
@@ -269,24 +270,6 @@ class WorldForgeApp(App[int]):
                 await self.run_action(row.action)  # its dialog's mount is awaited
             else:
                 self.post_message(events.Key(key, character))
-
-    def board_keys(self, action_id: str) -> list[str]:
-        """The keys that run an app-scope row now (live keymap)."""
-        return self.live_keys.get(action_id, actions.BY_ID[action_id].key).split(",")
-
-    def is_board_key(self, key: str) -> bool:
-        """Whether `key` is one of the board's app-scope keys (help, settings, new, load…)."""
-        return any(key in self.board_keys(row.id) for row in actions.in_scope("app"))
-
-    async def run_board_key(self, key: str) -> None:
-        """Run the board's app-scope key `key` as if pressed on the board now (while the engine
-        loads, kept and run once it has, as a key typed on the board then is)."""
-        if self.booting:
-            self.typed_ahead.append((key, None))
-            return
-        row = self._board_row(key)
-        if row is not None:
-            await self.run_action(row.action)
 
     def _board_row(self, key: str) -> actions.GameAction | None:
         """The app-scope row (help, settings, new, load…) a key runs on the board now, if any."""

@@ -37,7 +37,6 @@ from worldforge_tui.widgets.choice import Choice
 
 if TYPE_CHECKING:
     from engine.session.saves import RunSummary
-    from worldforge_tui.app import WorldForgeApp
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
 # The reading's fields: (key, label, placeholder). The key is the engine's (founding.READING_FIELDS).
@@ -47,9 +46,6 @@ FIELDS = (
     ("place", "Place", "(none named; optional)"),
     ("problem", "Problem", "what they struggle with (optional)"),
 )
-# How soon after the form opened by itself a board key is still taken as aimed at the welcome
-# frame (a person's reaction time to a changed screen is about a quarter of a second).
-REACTION_S = 0.3
 HINT = "Enter starts the venture · Tab moves to the next field · Esc cancels"
 LOADING_HINT = "The game is loading: type your pitch · Tab moves to the next field · Esc cancels"
 STARTING_HINT = "Starting… the venture starts as soon as the game has loaded · Esc cancels"
@@ -67,16 +63,12 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         resume: RunSummary | None = None,
         seed: int | None = None,
         typed: str = "",
-        by_player: bool = True,
         loading: bool = False,
     ) -> None:
         super().__init__(classes="dialog")
         # shown before the engine has loaded (the game's first screen): Enter waits for it
         self._loading = loading
         self._waiting = False  # Enter was pressed while the engine loaded: start once it has
-        # opened by the game, not by a key: keys pressed before it showed were meant for the board
-        self._by_player = by_player
-        self._shown_at: float | None = None
         self._resume = resume
         self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
@@ -158,8 +150,8 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         return Button(literal_line(f"Resume {name} (day {run.day})", limit=40), id="nv-resume")
 
     class Drawn(Message):
-        """The form the game opened by itself is on screen and has taken its time stamp (keys
-        stamped before it are the board's): the app loads the engine from here on."""
+        """The game's first form is on screen: the app loads the engine from here on, so that
+        nothing competes with the form's first frame."""
 
     def engine_loaded(self, resume: RunSummary | None, error: str | None) -> None:
         """The engine has loaded behind the form: offer the run to resume, say why the saves could
@@ -200,55 +192,16 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
             pitch.insert_text_at_cursor(self._typed)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Opened by the game (not by a key), the form takes no key pressed before it was on
-        screen: `n` pressed on the welcome frame as the form opened by itself was typed into the
-        pitch ("Nmeal kits …"); such a key does what the board says instead."""
-        if not self._by_player and self._shown_at is None:
-            self._shown_at = float("inf")  # nothing is typed into it until it has been drawn
-            self.query_one("#nv-pitch", BoundedInput).early = self._is_early
-            self.call_after_refresh(self._drawn)
+        """The game's first form says once it is drawn (the app loads the engine from then on)."""
+        if self._loading and not self._drawn_once:
+            self._drawn_once = True
+            self.call_after_refresh(self.post_message, self.Drawn())
 
-    def _drawn(self) -> None:
-        """The form is on screen (the time on Textual's own event clock, as a fresh message
-        stamps it)."""
-        self._shown_at = Message().time
-        self.post_message(self.Drawn())
-
-    def _is_early(self, event: events.Key) -> bool:
-        """A key aimed at the welcome frame, not at this form: pressed before the form was drawn,
-        or a board key (`n`, `l`, `?`) pressed into the empty pitch within a reaction time of it
-        appearing (decided while the player still saw the welcome frame's keys)."""
-        if self._shown_at is None or event.time < self._shown_at:
-            return self._shown_at is not None
-        wf: WorldForgeApp = self.app  # type: ignore[assignment]
-        pitch = self.query_one("#nv-pitch", BoundedInput)
-        return (
-            event.time < self._shown_at + REACTION_S
-            and not pitch.value
-            and wf.is_board_key(event.key)
-        )
-
-    def on_bounded_input_early_key(self, message: BoundedInput.EarlyKey) -> None:
-        message.stop()
-        self._early(message.key)
-
-    def _early(self, key: str) -> None:
-        """A key pressed before the form showed: the board's key for this form does nothing more
-        (the form is open); another board key (`l`, `?`, `s`) closes the form and does its work."""
-        wf: WorldForgeApp = self.app  # type: ignore[assignment]
-        if key in wf.board_keys("app.new"):
-            return
-        if wf.is_board_key(key):
-            self.dismiss(None)
-            wf.call_later(wf.run_board_key, key)
+    _drawn_once = False
 
     def on_key(self, event: events.Key) -> None:
         """A letter the app routed to the screen before the pitch field had focus (typed as the
-        form was pushed) goes into the pitch field instead of nowhere."""
-        if event.is_printable and not self._by_player and self._is_early(event):
-            event.stop()
-            self._early(event.key)
-            return
+        form was pushed, as the game started) goes into the pitch field instead of nowhere."""
         if event.is_printable and event.character:
             self._into_pitch(event, event.character)
 
