@@ -30,8 +30,7 @@ async def drawn(app: WorldForgeApp, pilot) -> NewVentureScreen:
     """The first screen once it is mounted with its pitch focused (no sleeps)."""
     for _ in range(200):
         form = app.screen
-        pitch = form.query("#nv-pitch") if isinstance(form, NewVentureScreen) else None
-        if pitch and app.focused is pitch.first():
+        if isinstance(form, NewVentureScreen) and app.focused in form.query("#nv-pitch"):
             return form
         await pilot.pause()
     raise AssertionError("the first form was never drawn")
