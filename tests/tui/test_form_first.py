@@ -187,3 +187,16 @@ def test_the_form_is_typeable_before_the_engine_loads_then_it_loads(tmp_path):
     lines = done.stdout.strip().splitlines()
     assert lines[-2] == "form first, then the engine"
     assert lines[-1].startswith("hint: Enter starts the venture")
+
+
+async def test_a_foreign_save_is_said_on_the_first_form_and_left_as_it_was(tmp_path):
+    """The saves are read once the engine has loaded: a file at the save's path that is no
+    WorldForge save is refused on the form already on screen, and never written."""
+    (tmp_path / "worldforge.db").write_text("not a database", encoding="utf-8")
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, NewVentureScreen)
+        assert "not a WorldForge save" in text_of(app, "#nv-error")
+        assert not app.screen.query("#nv-resume")
+    assert (tmp_path / "worldforge.db").read_text(encoding="utf-8") == "not a database"
