@@ -13,8 +13,11 @@ counted as its nearest Textual class (a BoundedInput as an Input, a pane as its 
 widget a Textual widget builds for itself (a Select's overlay) is not. Targets: ≤ 1.3× the anchor's
 time (wall, and CPU, which other processes' load blurs less) and ≤ 1.3× its peak memory at the
 form. Peak memory is each process's own (bench.process: a fresh launcher, nothing inherited).
-Each sample is a fresh interpreter with warm .pyc, as a player runs it. `--instructions` (needs
-valgrind) adds one callgrind run of each: instructions to the moment, which load does not move.
+Each sample is a fresh interpreter with warm .pyc, as a player runs it, and ends at its moment
+(`os._exit`, the game and the anchor alike): CPU, peak memory and instructions are those spent to
+the moment, not what loads after it (the engine behind the form) or the app's teardown.
+`--instructions` (needs valgrind) adds one callgrind run of each (and of `--before`'s tree):
+instructions to the moment, which load does not move.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ BARE_APP = str(Path(__file__).with_name("bare_app.py"))
 CHILD = r"""
 import time
 t0 = time.perf_counter()
-import json, sys
+import json, os, sys
 from worldforge_tui.app import WorldForgeApp
 t_import = time.perf_counter()
 from textual.widgets import Input
@@ -55,24 +58,25 @@ class Measured(WorldForgeApp):
             self._poll.stop()
             self.call_after_refresh(self._done)
     def _done(self):
-        self.ready = time.perf_counter()
-        self.cpu = time.process_time()
+        ready = time.perf_counter()
+        cpu = time.process_time()
         stack = self.screen_stack[-1:] if MOMENT == "board" else self.screen_stack
-        self.widgets = sum(1 for s in stack for _ in s.walk_children(with_self=False))
+        widgets = sum(1 for s in stack for _ in s.walk_children(with_self=False))
+        lines = []
         if "--spec" in sys.argv:  # the anchor's kinds (bench/bare_app.py, loaded after the moment)
             import importlib.util
             found = importlib.util.spec_from_file_location("bare_app", sys.argv[-1])
             bare_app = importlib.util.module_from_spec(found)
             found.loader.exec_module(bare_app)
-            self.spec = [bare_app.spec_of(s) for s in stack]
-        self.exit()
+            lines.append(json.dumps([bare_app.spec_of(s) for s in stack]))
+        lines.append(f"{cpu:.4f} {widgets} {t_import - t0:.4f} {ready - t0:.4f}")
+        # The process ends at the moment (fd 1: Textual holds sys.stdout while it runs): what
+        # loads after it (the engine, behind the form) and the app's teardown are not counted.
+        os.write(1, ("\n".join(lines) + "\n").encode())
+        os._exit(0)
 
-app = Measured()
-app.run(headless=True, size=(120, 40))
-if "--spec" in sys.argv:
-    print(json.dumps(app.spec))
-print(f"{app.cpu:.4f} {app.widgets} {t_import - t0:.4f} {app.ready - t0:.4f}")
-sys.exit(0 if getattr(app, "ready", 0) else 1)
+Measured().run(headless=True, size=(120, 40))
+sys.exit(1)  # never reached the moment
 """
 
 
@@ -177,6 +181,13 @@ def main(argv: list[str] | None = None) -> int:
                     "game": instructions(game(moment), env, cwd=home),
                     "anchor": instructions(bare(spec), env, cwd=home),
                 }
+                if args.before:
+                    counted["before_tree"] = instructions(
+                        game(moment), child_env(home, args.before), cwd=home
+                    )
+                    figures["before_tree_instructions_vs_anchor"] = round(
+                        counted["before_tree"] / counted["anchor"], 3
+                    )
                 figures["instructions"] = counted
                 figures["instructions_vs_anchor"] = round(counted["game"] / counted["anchor"], 3)
             out[moment] = figures

@@ -35,8 +35,6 @@ from worldforge_tui.messages import (
     SessionOpened,
     VentureRequest,
 )
-from worldforge_tui.player_actions import PlayerActions
-from worldforge_tui.read_only import ReadOnlyWatch
 from worldforge_tui.screens.main import MainScreen
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.theme import DEFAULT_THEME, THEMES
@@ -56,7 +54,10 @@ if TYPE_CHECKING:
     from engine.config import Settings
     from engine.routing import Router
     from engine.session.api import GameSession
+    from engine.session.saves import RunSummary
     from engine.views.snapshot import Snapshot
+    from worldforge_tui.player_actions import PlayerActions
+    from worldforge_tui.screens.new_venture import NewVentureScreen
 
 BOARD_ACTIONS = frozenset({"settings", "new_venture", "load", "export"})
 # A command still running this long after its key gets its busy view (buttons greyed, the thinking
@@ -106,17 +107,18 @@ class WorldForgeApp(App[int]):
         self.save_dir = save_dir
         self.router = router
         self.game = SessionController(self, save_dir)  # the session and its workers
-        self.player = PlayerActions(self)
+        self._player: PlayerActions | None = None
         self.live = LiveFeed(self)
         self.auto_run = auto_run
         self.last_export: Path | None = None
         self.live_keys: dict[str, str] = actions.default_keys()
         self.requested_theme = theme  # --theme: this session only, not saved
-        # Keys typed while the engine loads (the welcome frame's `n`, `l`, `?`…): the board keeps
-        # them and replays them, in order, once it can act on them. A start with keys typed opens
-        # no dialog by itself: a key is never typed into a dialog the player did not open.
+        # Keys typed on the board while the engine loads (the first form closed, the welcome
+        # frame's `n`, `l`, `?`…): the board keeps them and replays them, in order, once it can
+        # act on them (a venture started from the CLI shows the board first).
         self.booting = True
         self.typed_ahead: list[tuple[str, str | None]] = []
+        self.start_form: NewVentureScreen | None = None  # the first screen, while it is open
         for ours in THEMES:
             self.register_theme(ours)
         self.theme = self.requested_theme or DEFAULT_THEME
@@ -153,10 +155,39 @@ class WorldForgeApp(App[int]):
     def on_mount(self) -> None:
         heap.install(self)  # the collector's passes kept short, off the keys, while it runs
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
-        self.call_after_refresh(self._startup)
+        if self.start_request is None:  # form first: the engine loads once the form is drawn
+            self._open_start_form()
+        else:
+            self.call_after_refresh(self._startup)
+
+    def _open_start_form(self) -> None:
+        """The New venture form, the first screen, over the board: it needs no engine, so the
+        player types a pitch while the engine loads behind it (`_startup` starts once the form
+        is drawn, or closed before that). No welcome frame shows before it: every key typed
+        from the start is typed into it."""
+        from worldforge_tui.screens.new_venture import NewVentureScreen
+
+        form = NewVentureScreen(seed=self.form_seed, loading=True)
+        self.start_form = form
+
+        def chosen(request: VentureRequest | None) -> None:
+            self.start_form = None
+            self._startup()  # closed before it was drawn: the engine still loads
+            if request:
+                self.open_venture(request)
+
+        self.push_screen(form, chosen)
+
+    def on_new_venture_screen_drawn(self, _message: NewVentureScreen.Drawn) -> None:
+        self._startup()
+
+    _started = False
 
     def _startup(self) -> None:
-        """After the board's first frame: load the engine and router off the UI thread."""
+        """After the first screen is drawn: load the engine and router off the UI thread (once)."""
+        if self._started:
+            return
+        self._started = True
         self.refresh_view()
         self._boot()
 
@@ -164,9 +195,10 @@ class WorldForgeApp(App[int]):
     def _boot(self) -> None:
         """Import the engine (and the model SDKs behind the router) without blocking the UI."""
         try:
-            # Warm imports, after the first frame and off the UI thread: the engine (so the first
-            # command is quick) and the dialogs the board opens later.
+            # Warm imports, once the first screen is drawn and off the UI thread: the engine (so
+            # the first command is quick), the player's flows and the dialogs opened later.
             import engine.session.api  # noqa: F401
+            import worldforge_tui.player_actions
             import worldforge_tui.screens.dialogs
             import worldforge_tui.screens.end
             import worldforge_tui.screens.help
@@ -196,6 +228,8 @@ class WorldForgeApp(App[int]):
                 markup=False,
                 timeout=30,
             )
+            if self.start_form is not None:
+                self.start_form.engine_failed(message.warning or "the engine failed to load")
             return
         self.router = message.router
         # What boot loaded (the engine, the model SDKs) lives as long as the app: keep it out of
@@ -221,8 +255,8 @@ class WorldForgeApp(App[int]):
         self.refresh_view()
         if self.start_request is not None:
             self.open_venture(self.start_request)
-        elif not typed:
-            self.action_new_venture(by_player=False)
+        elif self.start_form is not None:  # the first screen: it may start the venture now
+            self.start_form.engine_loaded(*self._resume_offer())
         self.call_later(self._replay_typed, typed)
 
     async def _replay_typed(self, keys: list[tuple[str, str | None]]) -> None:
@@ -236,20 +270,6 @@ class WorldForgeApp(App[int]):
                 await self.run_action(row.action)  # its dialog's mount is awaited
             else:
                 self.post_message(events.Key(key, character))
-
-    def board_keys(self, action_id: str) -> list[str]:
-        """The keys that run an app-scope row now (live keymap)."""
-        return self.live_keys.get(action_id, actions.BY_ID[action_id].key).split(",")
-
-    def is_board_key(self, key: str) -> bool:
-        """Whether `key` is one of the board's app-scope keys (help, settings, new, load…)."""
-        return any(key in self.board_keys(row.id) for row in actions.in_scope("app"))
-
-    async def run_board_key(self, key: str) -> None:
-        """Run the board's app-scope key `key` as if pressed on the board now."""
-        row = self._board_row(key)
-        if row is not None:
-            await self.run_action(row.action)
 
     def _board_row(self, key: str) -> actions.GameAction | None:
         """The app-scope row (help, settings, new, load…) a key runs on the board now, if any."""
@@ -370,6 +390,16 @@ class WorldForgeApp(App[int]):
             return self.busy is not None and isinstance(self.screen, MainScreen)
         return True
 
+    @property
+    def player(self) -> PlayerActions:
+        """The player's gate, fork, standup and memory flows, made on first use (no venture is
+        open before the engine has loaded; the boot thread warms the module meanwhile)."""
+        if self._player is None:
+            from worldforge_tui.player_actions import PlayerActions
+
+            self._player = PlayerActions(self)
+        return self._player
+
     # ---- state queries used by screens ---------------------------------------------------
     @property
     def session(self) -> GameSession | None:
@@ -421,31 +451,17 @@ class WorldForgeApp(App[int]):
             return False
         return True
 
-    def action_new_venture(
-        self, error: str | None = None, typed: str = "", *, by_player: bool = True
-    ) -> AwaitMount | None:
-        """The new-venture form (offering to resume the last unfinished run); its mount, awaited
-        by keys typed while the engine loaded. `by_player=False`: the game opened it (at start),
-        so keys pressed before it showed are not typed into it."""
+    def action_new_venture(self, error: str | None = None, typed: str = "") -> AwaitMount | None:
+        """The new-venture form the player opened (offering to resume the last unfinished run);
+        its mount, awaited by keys typed while the engine loaded. The game's own first form is
+        `_open_start_form`."""
         if not self._engine_ready():
             return None
-        from engine.errors import SaveError
-        from engine.session.api import GameSession
-
-        resume = None
-        try:
-            runs = GameSession.list_runs(self.save_dir)
-            unfinished = [r for r in runs if not r.outcome]
-            resume = max(unfinished, key=lambda r: r.updated) if unfinished else None
-        except SaveError as exc:  # a damaged or foreign save: said on the first screen
-            error = error or str(exc)
-        except Exception:  # noqa: BLE001 - an unreadable save dir just means no resume offer
-            log.exception("listing runs failed")
+        resume, unreadable = self._resume_offer()
+        error = error or unreadable
         from worldforge_tui.screens.new_venture import NewVentureScreen
 
-        screen = NewVentureScreen(
-            resume=resume, seed=self.form_seed, typed=typed, by_player=by_player
-        )
+        screen = NewVentureScreen(resume=resume, seed=self.form_seed, typed=typed)
 
         def chosen(request: VentureRequest | None) -> None:
             if request:
@@ -455,6 +471,22 @@ class WorldForgeApp(App[int]):
         if error:
             self.call_after_refresh(screen.show_error, error)
         return mounted
+
+    def _resume_offer(self) -> tuple[RunSummary | None, str | None]:
+        """The last unfinished run (the form offers to resume it), and why the saves could not be
+        read (a damaged or foreign save, said on the form), once the engine has loaded."""
+        from engine.errors import SaveError
+        from engine.session.api import GameSession
+
+        try:
+            runs = GameSession.list_runs(self.save_dir)
+        except SaveError as exc:  # a damaged or foreign save: said on the first screen
+            return None, str(exc)
+        except Exception:  # noqa: BLE001 - an unreadable save dir just means no resume offer
+            log.exception("listing runs failed")
+            return None, None
+        unfinished = [r for r in runs if not r.outcome]
+        return (max(unfinished, key=lambda r: r.updated) if unfinished else None), None
 
     def action_load(self) -> AwaitMount | None:
         if not self._engine_ready():
@@ -628,6 +660,8 @@ class WorldForgeApp(App[int]):
         self.main.reveal("story")
         self.refresh_view()
         if session.read_only:
+            from worldforge_tui.read_only import ReadOnlyWatch
+
             ReadOnlyWatch(self, session)
         self._continue()
 

@@ -23,10 +23,13 @@ def steady_cursor(monkeypatch):
 
 
 async def settle(app, pilot, rounds: int = 400) -> None:
-    """Wait until no session command is running and none was chained after it (no sleeps)."""
+    """Wait until the engine has loaded (behind the first form), no session command is running
+    and none was chained after it (no sleeps)."""
     for _ in range(rounds):
         await app.workers.wait_for_complete()
         await pilot.pause()
+        if getattr(app, "booting", False):
+            continue
         if app.busy is None and not any(w.is_running for w in app.workers):
             await pilot.pause()
             if app.busy is None:

@@ -216,9 +216,10 @@ async def test_engine_load_failure_is_reported_not_fatal(tmp_path, monkeypatch):
     monkeypatch.setattr(app_module, "load_router", broken)
     app = WorldForgeApp(save_dir=tmp_path)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert app.is_running and app.router is None
+        await settle(app, pilot)  # the first form is drawn, then the engine fails behind it
+        assert app.is_running and app.router is None and not app.booting
         assert any("failed to load" in n.message for n in app._notifications)
-        await pilot.press("n", "l", "s")
+        assert app.screen.__class__.__name__ == "NewVentureScreen"
+        assert "failed to load" in text_of(app, "#nv-error")
+        await pilot.press("escape", "n", "l", "s")
         assert app.is_running and app.screen.__class__.__name__ == "MainScreen"

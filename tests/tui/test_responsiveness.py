@@ -64,55 +64,6 @@ async def test_only_the_board_carries_breakpoint_classes(tmp_path):
         assert not app.screen.has_class("-compact") and not app.screen.has_class("-wide")
 
 
-class HeldBoot(WorldForgeApp):
-    """The game with its engine load held until the test lets it go (as on a slow machine)."""
-
-    def _startup(self) -> None:
-        self.refresh_view()
-
-
-async def test_keys_typed_while_the_engine_loads_do_what_the_welcome_says(tmp_path):
-    """The welcome frame says `l` loads and `n` founds: typed before the engine has loaded, they
-    still do that once it has (in order), and no dialog the player did not open takes a key."""
-    from textual.widgets import Input
-
-    from worldforge_tui.screens.help import HelpScreen
-    from worldforge_tui.screens.load import LoadScreen
-    from worldforge_tui.screens.main import MainScreen
-    from worldforge_tui.screens.new_venture import NewVentureScreen
-
-    app = HeldBoot(save_dir=tmp_path)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, MainScreen) and len(app.screen_stack) == 1
-        app._boot()
-        await settle(app, pilot)
-        assert isinstance(app.screen, LoadScreen)
-        assert [type(s).__name__ for s in app.screen_stack] == ["MainScreen", "LoadScreen"]
-    app = HeldBoot(save_dir=tmp_path)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("question_mark")
-        app._boot()
-        await settle(app, pilot)
-        assert isinstance(app.screen, HelpScreen) and len(app.screen_stack) == 2
-    app = HeldBoot(save_dir=tmp_path)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("n", "b", "i", "k", "e")  # the form `n` opened takes the rest
-        app._boot()
-        await settle(app, pilot)
-        assert isinstance(app.screen, NewVentureScreen)
-        assert app.screen.query_one("#nv-pitch", Input).value == "bike"
-    loaded = WorldForgeApp(save_dir=tmp_path)  # nothing typed: the form opens, empty
-    async with loaded.run_test(size=(100, 40)) as pilot:
-        await settle(loaded, pilot)
-        assert isinstance(loaded.screen, NewVentureScreen)
-        assert loaded.screen.query_one("#nv-pitch", Input).value == ""
-
-
 async def test_a_step_done_before_its_busy_view_is_due_never_shows_one(tmp_path, monkeypatch):
     """A step that finishes before BUSY_VIEW_AFTER goes straight to its result: no thinking
     line, no greyed buttons, and its log rows come with the result, not a flush before it."""
@@ -229,43 +180,3 @@ async def test_a_reopened_screen_restyles_only_after_a_theme_change_it_missed(tm
         assert app.screen is screen and screen in app.restyled
         assert save.styles.background != before
         assert save.styles.background == app.current_theme.to_color_system().primary
-
-
-async def test_a_key_pressed_before_the_form_opened_by_itself_is_not_typed_into_it(tmp_path):
-    """Played in tmux: `n` pressed on the welcome frame just as the engine finished loading reached
-    the form the game opened by itself, and the venture was called "Nmeal Kits Co". A key pressed
-    before that form was on screen is the board's: `n` (the form is open) does nothing more, `l`
-    closes the form and loads; a key pressed once the form shows is typed into it."""
-    from textual import events
-    from textual.widgets import Input
-
-    from worldforge_tui.screens.load import LoadScreen
-    from worldforge_tui.screens.new_venture import NewVentureScreen
-
-    app = WorldForgeApp(save_dir=tmp_path)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(app, pilot)
-        form = app.screen
-        assert isinstance(form, NewVentureScreen)
-        pitch = form.query_one("#nv-pitch", Input)
-        shown = form._shown_at  # when the form was drawn (Textual's event clock)
-        assert shown is not None
-        before = shown - 0.01
-        for key in ("n", "m"):
-            early = events.Key(key, key)
-            early.time = before
-            app.post_message(early)
-        await pilot.pause()
-        assert pitch.value == "" and app.screen is form
-        just_after = events.Key("n", "n")  # `n` a moment after the form appeared: still the board's
-        just_after.time = shown + 0.1
-        app.post_message(just_after)
-        await pilot.pause()
-        assert pitch.value == "" and app.screen is form
-        await pilot.press("m", "e")
-        assert pitch.value == "me"
-        early = events.Key("l", "l")
-        early.time = before
-        app.post_message(early)
-        await settle(app, pilot)
-        assert isinstance(app.screen, LoadScreen)

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from worldforge_tui.screens.new_venture import REACTION_S
+from worldforge_tui.screens.new_venture import HINT
 
 pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is not installed")
 aiohttp = pytest.importorskip("aiohttp", reason="aiohttp (textual-serve's server) is missing")
@@ -208,10 +208,16 @@ async def see_the_board(page: Page) -> None:
     await page.until("Story", "Replay log", "New venture", "Pitch")
 
 
+PITCH = "Repair bookings for independent bike shops"
+
+
 async def play_a_stage(page: Page) -> None:
     """Found a venture, approve the first artifact with `a`, choose the fork with `1`: the
     player's first minute, by key, in the browser."""
-    await page.until("New venture", "Pitch")
+    # The form is the first screen, drawn before the engine loads (started once the form is
+    # drawn); its hint says what Enter does once the engine has loaded: a state the frames
+    # show, waited for instead of a time (every key typed into the form is the pitch's).
+    await page.until("New venture", "Pitch", HINT.split(" · ")[0])
     # Focus the terminal with a click beside the form (the board behind the dialog, two columns
     # in), so the pitch field keeps the focus the form gave it. A click mid-page lands on whichever
     # field is there: since the pitch reading added a line, that is the seed field, which refuses
@@ -220,10 +226,7 @@ async def play_a_stage(page: Page) -> None:
         await page.send(
             "Input.dispatchMouseEvent", type=kind, x=20, y=400, button="left", clickCount=1
         )
-    # A player reads the form before typing: keys within a reaction time of it appearing are
-    # taken as aimed at the welcome frame behind it (new_venture.REACTION_S), so wait that long.
-    await asyncio.sleep(REACTION_S + 0.5)
-    await page.type("Repair bookings for independent bike shops")
+    await page.type(PITCH)
     await page.until("independent bike", "Reading:")
     await page.key("Enter", "Enter", 13, "\r")
     await page.until("approve", "STAGE_EXECUTED")
@@ -365,10 +368,33 @@ class Shots(Page):
             if data.get("id") == want:
                 return dict(data.get("result") or {})
 
+    async def drawn(self) -> None:
+        """Wait for the page's own state: the terminal shown (textual-serve marks the body
+        `-first-byte` and fades the terminal in) and two animation frames drawn since."""
+        await self.call("Runtime.evaluate", expression=DRAWN, awaitPromise=True)
+
     async def shot(self) -> tuple[int, int, list[bytes]]:
-        await asyncio.sleep(0.5)  # let the canvas draw the frames already received
-        result = await self.call("Page.captureScreenshot", format="png")
-        return png_pixels(base64.b64decode(str(result["data"])))
+        """A screenshot once the canvas has stopped changing: two in a row, a drawn frame apart,
+        are the same (the frames already received are drawn), instead of a fixed wait."""
+        last = b""
+        for _ in range(40):
+            await self.drawn()
+            result = await self.call("Page.captureScreenshot", format="png")
+            data = base64.b64decode(str(result["data"]))
+            if data == last:
+                return png_pixels(data)
+            last = data
+        raise AssertionError("the page never stopped changing")
+
+
+DRAWN = """new Promise(done => {
+  const terminal = document.querySelector('#terminal');
+  const shown = () => document.body.classList.contains('-first-byte')
+    && getComputedStyle(terminal).opacity === '1';
+  const twice = () => requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
+  const check = () => shown() ? twice() : requestAnimationFrame(check);
+  check();
+})"""
 
 
 SIZES = ((1200, 800), (720, 460))

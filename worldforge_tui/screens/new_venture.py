@@ -5,11 +5,16 @@ As the pitch is typed, the game's reading fills four fields (the offering, who p
 the problem), each editable: what the player confirms is what every worker writes about (a field
 the player edited is never overwritten by a later reading). The seed is fresh for every new
 venture (shown and editable, so a run can be played again). At 80x24 the fields scroll between
-the title and the buttons, which stay in view; the hint says what Enter does."""
+the title and the buttons, which stay in view; the hint says what Enter does.
+
+It is also the game's first screen, shown before the engine has loaded (it needs none of it): the
+player types while the engine loads behind it, the hint says it is loading, Enter pressed before
+it has loaded says "starting…" and starts the venture, with what the form holds then, once it has
+(`engine_loaded`); the run to resume is offered as soon as the saves can be read."""
 
 from __future__ import annotations
 
-import secrets
+import random
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
@@ -21,7 +26,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from engine.game.archetypes import ARCHETYPE_RULES
-from engine.language.currency import pitch_currency
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS
 from worldforge_textkit.numbers import CURRENCIES
 from worldforge_tui import actions
@@ -33,7 +37,6 @@ from worldforge_tui.widgets.choice import Choice
 
 if TYPE_CHECKING:
     from engine.session.saves import RunSummary
-    from worldforge_tui.app import WorldForgeApp
 
 ARCHETYPES = tuple((a.label, a.id) for a in ARCHETYPE_RULES.values())
 # The reading's fields: (key, label, placeholder). The key is the engine's (founding.READING_FIELDS).
@@ -43,10 +46,9 @@ FIELDS = (
     ("place", "Place", "(none named; optional)"),
     ("problem", "Problem", "what they struggle with (optional)"),
 )
-# How soon after the form opened by itself a board key is still taken as aimed at the welcome
-# frame (a person's reaction time to a changed screen is about a quarter of a second).
-REACTION_S = 0.3
 HINT = "Enter starts the venture · Tab moves to the next field · Esc cancels"
+LOADING_HINT = "The game is loading: type your pitch · Tab moves to the next field · Esc cancels"
+STARTING_HINT = "Starting… the venture starts as soon as the game has loaded · Esc cancels"
 
 
 class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
@@ -61,12 +63,12 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         resume: RunSummary | None = None,
         seed: int | None = None,
         typed: str = "",
-        by_player: bool = True,
+        loading: bool = False,
     ) -> None:
         super().__init__(classes="dialog")
-        # opened by the game, not by a key: keys pressed before it showed were meant for the board
-        self._by_player = by_player
-        self._shown_at: float | None = None
+        # shown before the engine has loaded (the game's first screen): Enter waits for it
+        self._loading = loading
+        self._waiting = False  # Enter was pressed while the engine loaded: start once it has
         self._resume = resume
         self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
@@ -136,13 +138,43 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Start", variant="primary", id="nv-start")
                 if self._resume is not None:
-                    name = self._resume.name or self._resume.run_id
-                    day = self._resume.day
-                    yield Button(
-                        literal_line(f"Resume {name} (day {day})", limit=40), id="nv-resume"
-                    )
+                    yield self._resume_button(self._resume)
                 yield Button("Cancel", id="nv-cancel")
-            yield Label(HINT, id="nv-hint", classes="dialog-hint")
+            yield Label(
+                LOADING_HINT if self._loading else HINT, id="nv-hint", classes="dialog-hint"
+            )
+
+    @staticmethod
+    def _resume_button(run: RunSummary) -> Button:
+        name = run.name or run.run_id
+        return Button(literal_line(f"Resume {name} (day {run.day})", limit=40), id="nv-resume")
+
+    class Drawn(Message):
+        """The game's first form is on screen: the app loads the engine from here on, so that
+        nothing competes with the form's first frame."""
+
+    def engine_loaded(self, resume: RunSummary | None, error: str | None) -> None:
+        """The engine has loaded behind the form: offer the run to resume, say why the saves could
+        not be read, and start the venture if Enter was pressed while it loaded (with what the
+        form holds now: nothing typed meanwhile is lost)."""
+        self._loading = False
+        if resume is not None and self._resume is None:
+            self._resume = resume
+            self.query_one(".dialog-buttons", Horizontal).mount(
+                self._resume_button(resume), before="#nv-cancel"
+            )
+        if error:
+            self.show_error(error)
+        self.query_one("#nv-hint", Label).update(HINT)
+        if self._waiting:
+            self._waiting = False
+            self._start()
+
+    def engine_failed(self, error: str) -> None:
+        """The engine did not load: nothing can start; the form says why and keeps what it holds."""
+        self._waiting = False
+        self.show_error(error)
+        self.query_one("#nv-hint", Label).update("Esc closes the form")
 
     # The pitch field takes focus as the form mounts, not after its first draw: keys typed once the
     # form shows must land in it (with the focus deferred, a pitch typed in the ~0.5 s between the
@@ -160,54 +192,16 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
             pitch.insert_text_at_cursor(self._typed)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Opened by the game (not by a key), the form takes no key pressed before it was on
-        screen: `n` pressed on the welcome frame as the form opened by itself was typed into the
-        pitch ("Nmeal kits …"); such a key does what the board says instead."""
-        if not self._by_player and self._shown_at is None:
-            self._shown_at = float("inf")  # nothing is typed into it until it has been drawn
-            self.query_one("#nv-pitch", BoundedInput).early = self._is_early
-            self.call_after_refresh(self._drawn)
+        """The game's first form says once it is drawn (the app loads the engine from then on)."""
+        if self._loading and not self._drawn_once:
+            self._drawn_once = True
+            self.call_after_refresh(self.post_message, self.Drawn())
 
-    def _drawn(self) -> None:
-        """The form is on screen (the time on Textual's own event clock, as a fresh message
-        stamps it)."""
-        self._shown_at = Message().time
-
-    def _is_early(self, event: events.Key) -> bool:
-        """A key aimed at the welcome frame, not at this form: pressed before the form was drawn,
-        or a board key (`n`, `l`, `?`) pressed into the empty pitch within a reaction time of it
-        appearing (decided while the player still saw the welcome frame's keys)."""
-        if self._shown_at is None or event.time < self._shown_at:
-            return self._shown_at is not None
-        wf: WorldForgeApp = self.app  # type: ignore[assignment]
-        pitch = self.query_one("#nv-pitch", BoundedInput)
-        return (
-            event.time < self._shown_at + REACTION_S
-            and not pitch.value
-            and wf.is_board_key(event.key)
-        )
-
-    def on_bounded_input_early_key(self, message: BoundedInput.EarlyKey) -> None:
-        message.stop()
-        self._early(message.key)
-
-    def _early(self, key: str) -> None:
-        """A key pressed before the form showed: the board's key for this form does nothing more
-        (the form is open); another board key (`l`, `?`, `s`) closes the form and does its work."""
-        wf: WorldForgeApp = self.app  # type: ignore[assignment]
-        if key in wf.board_keys("app.new"):
-            return
-        if wf.is_board_key(key):
-            self.dismiss(None)
-            wf.call_later(wf.run_board_key, key)
+    _drawn_once = False
 
     def on_key(self, event: events.Key) -> None:
         """A letter the app routed to the screen before the pitch field had focus (typed as the
-        form was pushed) goes into the pitch field instead of nowhere."""
-        if event.is_printable and not self._by_player and self._is_early(event):
-            event.stop()
-            self._early(event.key)
-            return
+        form was pushed, as the game started) goes into the pitch field instead of nowhere."""
         if event.is_printable and event.character:
             self._into_pitch(event, event.character)
 
@@ -236,6 +230,9 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         fields = reading_fields(event.value)
         currency = self.query_one("#nv-currency", Select)
         if currency.value == self._read_currency:  # the player has not picked another
+            # here, not at the top: the reader's money words, which the first screen need not wait for
+            from engine.language.currency import pitch_currency
+
             self._read_currency = pitch_currency(event.value)  # the pitch's money or place
             currency.value = self._read_currency
         for key, _, _ in FIELDS:
@@ -274,6 +271,11 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
             self.show_error("Write a pitch first: a few words on what the company does.")
             self.query_one("#nv-pitch", Input).focus()
             return
+        if self._loading:  # the engine is still loading: it starts once it has, visibly
+            self._waiting = True
+            self.show_error("")
+            self.query_one("#nv-hint", Label).update(STARTING_HINT)
+            return
         seed_text = self.query_one("#nv-seed", Input).value.strip() or str(self._seed)
         try:
             seed = int(seed_text)
@@ -306,8 +308,9 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
 
 
 def fresh_seed() -> int:
-    """A new venture's seed: different every time, small enough to read and type again."""
-    return secrets.randbelow(1_000_000)
+    """A new venture's seed: different every time, small enough to read and type again (from the
+    OS's randomness; `secrets` would add hmac and hashlib to the first screen's imports)."""
+    return random.SystemRandom().randrange(1_000_000)
 
 
 def reading_line(pitch: str) -> str:
