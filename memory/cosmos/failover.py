@@ -363,11 +363,11 @@ class FailoverMemory:
         when it answers; otherwise leave a tombstone (in the caller's transaction) that any later
         session or command sends. `forget_pending()` says which it was."""
         self.local.authorize(run_id)
+        primary = self._primary()  # first: an outage met here seeds the local store, cleared next
         report = self.local.forget_run(compact=False)
-        primary = self._primary()
+        self._binding.clear()  # so an outage the Cosmos forget meets seeds nothing back
         forget = None if primary is None else functools.partial(primary.forget_run, compact=False)
         remote = None if forget is None else self._unless_outage(forget)
-        self._binding.clear()
         with transaction(self.conn):
             self._clear(self.run_id)
             if remote is None:  # Cosmos did not answer: its copy is deleted when it does
