@@ -119,8 +119,17 @@ def otlp_json(run_id: str, events: Iterable[Traced]) -> str:
 
 
 def _span(
-    tracer: Tracer, ctx: Context, event: Traced, op: str, attrs: Attrs, name: str = ""
+    tracer: Tracer,
+    ctx: Context,
+    event: Traced,
+    op: str,
+    attrs: Attrs,
+    name: str = "",
+    error: str | None = None,
 ) -> Span:
+    """One span of half a step at the event's time; `error` marks it failed (`error.type`)."""
+    from opentelemetry.trace import Status, StatusCode
+
     span = tracer.start_span(
         name or op,
         context=ctx,
@@ -130,6 +139,9 @@ def _span(
             **{k: v for k, v in attrs.items() if v is not None},
         },
     )
+    if error is not None:
+        span.set_attribute("error.type", error)
+        span.set_status(Status(StatusCode.ERROR))
     span.end(end_time=_at(event) + STEP_NS // 2)
     return span
 
@@ -192,8 +204,6 @@ def _stage(tracer: Tracer, ctx: Context, event: Traced) -> None:
 
 
 def _chat(tracer: Tracer, ctx: Context, event: Traced, p: JsonObject, attempt: JsonObject) -> None:
-    from opentelemetry.trace import Status, StatusCode
-
     tier = attempt.get("tier")
     model = attempt.get("model") or ("simulation" if tier == "simulation" else None)
     usage = p.get("usage") or {}
@@ -215,16 +225,5 @@ def _chat(tracer: Tracer, ctx: Context, event: Traced, p: JsonObject, attempt: J
         )
     if p.get("fallback_reason"):
         attrs["worldforge.fallback_reason"] = p["fallback_reason"]
-    span = tracer.start_span(
-        f"chat {model}" if model else "chat",
-        context=ctx,
-        start_time=_at(event),
-        attributes={
-            "gen_ai.operation.name": "chat",
-            **{k: v for k, v in attrs.items() if v is not None},
-        },
-    )
-    if not ok:
-        span.set_attribute("error.type", str(attempt.get("error") or attempt.get("outcome"))[:80])
-        span.set_status(Status(StatusCode.ERROR))
-    span.end(end_time=_at(event) + STEP_NS // 2)
+    error = None if ok else str(attempt.get("error") or attempt.get("outcome"))[:80]
+    _span(tracer, ctx, event, "chat", attrs, f"chat {model}" if model else "chat", error)

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 _PLAN = "FinancialPlan"
+# How a direction's op bounds a number in JSON Schema ("under $80": below it; "at least": from it).
+_BOUND = {"eq": "const", "max": "exclusiveMaximum", "min": "minimum"}
 _CHANNEL = "Channel"
 _NUMBER_PROP = {
     "churn": (_PLAN, "churn_target_pct"),
@@ -183,12 +185,7 @@ def _price(role: str, schema: JsonObject, d: Direction, done: set[str]) -> None:
     if plan is not None:
         plan.clear()
         plan["type"] = "number"
-        if d.op == "eq":
-            plan["const"] = monthly
-        elif d.op == "max":
-            plan["exclusiveMaximum"] = monthly
-        else:
-            plan["minimum"] = monthly
+        plan[_BOUND[d.op]] = monthly
         required = schema["$defs"][_PLAN].setdefault("required", [])
         if "price_usd_per_month" not in required:
             required.append("price_usd_per_month")
@@ -320,5 +317,4 @@ def _bound(
     prop = _prop(schema, where, prop_name)
     if prop is None or amount is None:
         return
-    key = {"eq": "const", "max": "exclusiveMaximum", "min": "minimum"}[d.op]
-    prop[key] = int(amount) if prop.get("type") == "integer" else float(amount)
+    prop[_BOUND[d.op]] = int(amount) if prop.get("type") == "integer" else float(amount)

@@ -134,12 +134,7 @@ class FailoverMemory:
             return None
         if self.cosmos is not None and self._check_due:
             self._check_due = False
-            try:
-                self._check(self.cosmos)
-            except Exception as exc:
-                if not _outage(exc):
-                    raise
-                self._park(str(exc))
+            if self._unless_outage(functools.partial(self._check, self.cosmos)) is None:
                 return None
         if self.cosmos is None:
             try:
@@ -155,6 +150,17 @@ class FailoverMemory:
                 self._park(outage_reason(exc))
                 return None
         return self.cosmos
+
+    def _unless_outage(self, call: Callable[[], T]) -> tuple[T] | None:
+        """`(call(),)` when Cosmos answered; None after an outage, which parks it (the local store
+        serves meanwhile). Any other error is the caller's."""
+        try:
+            return (call(),)
+        except Exception as exc:
+            if not _outage(exc):
+                raise
+            self._park(str(exc))
+            return None
 
     def _park(self, reason: str) -> None:
         if self.parked_reason is None:
@@ -247,17 +253,11 @@ class FailoverMemory:
         while parked) on the local store. The flag says whether the local store served it (its
         writes then go into the outbox)."""
         primary = self._primary()
-        if primary is not None:
-            try:
-                result = call(primary)
-            except Exception as exc:
-                if not _outage(exc):
-                    raise
-                self._park(str(exc))
-            else:
-                if mirror:
-                    self._mirror(call)
-                return result, False
+        served = None if primary is None else self._unless_outage(functools.partial(call, primary))
+        if served is not None:
+            if mirror:
+                self._mirror(call)
+            return served[0], False
         return call(self.local), True
 
     def remember(self, note: NewNote) -> MemoryRecord:
@@ -363,17 +363,11 @@ class FailoverMemory:
         when it answers; otherwise leave a tombstone (in the caller's transaction) that any later
         session or command sends. `forget_pending()` says which it was."""
         self.local.authorize(run_id)
+        primary = self._primary()  # first: an outage met here seeds the local store, cleared next
         report = self.local.forget_run(compact=False)
-        remote: ForgetReport | None = None
-        primary = self._primary()
-        if primary is not None:
-            try:
-                remote = primary.forget_run(compact=False)
-            except Exception as exc:
-                if not _outage(exc):
-                    raise
-                self._park(str(exc))
-        self._binding.clear()
+        self._binding.clear()  # so an outage the Cosmos forget meets seeds nothing back
+        forget = None if primary is None else functools.partial(primary.forget_run, compact=False)
+        remote = None if forget is None else self._unless_outage(forget)
         with transaction(self.conn):
             self._clear(self.run_id)
             if remote is None:  # Cosmos did not answer: its copy is deleted when it does
@@ -383,7 +377,7 @@ class FailoverMemory:
                     (self.run_id,),
                 )
         if remote is not None:
-            report.deleted = max(report.deleted, remote.deleted)
+            report.deleted = max(report.deleted, remote[0].deleted)
         return report
 
     def forget_pending(self) -> bool:
@@ -418,17 +412,16 @@ class FailoverMemory:
         if self.parked_reason is None:
             primary = self._primary()
             if primary is not None:
-                try:
-                    primary.flush_cloud()
-                    if self._waiting():
-                        self._drain(primary)
-                except Exception as exc:
-                    if not _outage(exc):
-                        raise
-                    self._park(str(exc))
+                self._unless_outage(functools.partial(self._send, primary))
         elif time.monotonic() - self._parked_at >= self.retry_seconds:
             self.retry()
         self._check_due = True
+
+    def _send(self, primary: Primary) -> None:
+        """Cosmos's queued audit rows, then whatever this save queued for it (any run)."""
+        primary.flush_cloud()
+        if self._waiting():
+            self._drain(primary)
 
     def retry(self) -> bool:
         """Probe Cosmos now; when it answers, sync the outbox and serve from it again."""
@@ -502,14 +495,8 @@ class FailoverMemory:
         writes, is made to hold the save's notes again (or, while it does not answer, when it
         next does: every reconnect compares)."""
         primary = self._primary()
-        if primary is None:
-            return
-        try:
-            self._reconcile(primary)
-        except Exception as exc:
-            if not _outage(exc):
-                raise
-            self._park(str(exc))
+        if primary is not None:
+            self._unless_outage(functools.partial(self._reconcile, primary))
 
     def _check(self, primary: Primary) -> None:
         """One small query: when the run's notes in Cosmos are not the mirror's (emptied,

@@ -250,3 +250,35 @@ def test_a_step_with_a_hanging_cosmos_plays_on_locally(shim, shim_config, tmp_pa
     finally:
         shim.hang = False
     game.close()
+
+
+def test_a_forget_cosmos_stops_answering_for_leaves_a_tombstone(
+    shim, shim_config, store_factory, tmp_path
+):
+    """Cosmos answered when the run connected and goes down before the forget reaches it: the
+    local copy goes at once, a tombstone waits, and the first retry that reaches Cosmos deletes
+    its copy."""
+    from memory.cosmos.failover import FailoverMemory
+    from memory.local.store import MemoryStore
+    from memory.models import NewNote
+    from worldforge_savedb.db import connect
+
+    conn = connect(db_path(tmp_path))
+    store = FailoverMemory(
+        MemoryStore(conn, "run-forget"),
+        lambda: store_factory("run-forget", config=shim_config),
+        retry_seconds=0,
+    )
+    try:
+        store.remember(NewNote("procedural", PITCH, author="ceo", game_day=1, axis="market"))
+        assert store.store_label() == "azure-cosmos" and _docs(store_factory, "run-forget")
+        shim.down = True
+        report = store.forget_run()
+        assert report.deleted == 1 and store.forget_pending()
+        assert store.store_label().startswith("local-sqlite (azure-cosmos down")
+        assert store.local.records() == [] and _docs(store_factory, "run-forget")
+        shim.down = False
+        assert store.retry() and not store.forget_pending()
+        assert _docs(store_factory, "run-forget") == []
+    finally:
+        conn.close()

@@ -287,3 +287,30 @@ def test_a_command_named_first_builds_the_same_parser_for_it() -> None:
         commands = next(a for a in part._actions if a.dest == "command").choices
         assert set(commands) == {name}
         assert commands[name].format_help() == whole_commands[name].format_help()
+
+
+def test_memory_forget_says_what_went_for_a_game_run_and_a_script_run(tmp_path, capsys):
+    """Both forget paths (the run's game session, and the store alone for notes a script wrote
+    under an id with no game behind it) print one line in the same form."""
+    from engine.routing import Router
+    from engine.session.api import GameSession
+    from engine.session.commands import RunStage
+    from memory.local.store import MemoryStore
+    from memory.models import NewNote
+
+    game = GameSession.start_venture(pitch=PITCH, seed=2, save_dir=tmp_path, router=Router())
+    game.give(RunStage)
+    run_id, memories = game.state.run_id, len(game.memory.records())
+    events = game.conn.execute("SELECT count(*) FROM events WHERE run_id = ?", (run_id,))
+    n_events = events.fetchone()[0]
+    script = MemoryStore(game.conn, "script-run")
+    script.remember(NewNote("context", "a note a script wrote", author="system", game_day=1))
+    game.close()
+    save = ["--yes", "--save-dir", str(tmp_path)]
+    assert main(["memory", "forget", run_id, *save]) == 0
+    assert main(["memory", "forget", "script-run", *save]) == 0
+    game_line = f"forgot run {run_id}: {memories} memories, {n_events} events deleted"
+    assert capsys.readouterr().out.splitlines() == [
+        f"{game_line}; copies of reports saved elsewhere are not tracked",
+        "forgot run script-run: 1 memory deleted",
+    ]

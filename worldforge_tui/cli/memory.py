@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine.errors import GameError
@@ -313,22 +314,10 @@ def _write_command(
         else:
             gone = session.forget_run()
             reports = gone["reports_deleted"]
-            memories = grammar.count(gone["memories"], "memory")
-            _emit(
-                args,
-                gone,
-                f"forgot run {gone['run_id']}: {memories}, "
-                f"{grammar.count(gone['events'], 'event')}"
-                + (f", {grammar.count(len(reports), 'exported report')}" if reports else "")
-                + " deleted"
-                + (
-                    ""
-                    if gone["compacted"]
-                    else " (another reader kept the WAL; run again to compact)"
-                )
-                + "; copies of reports saved elsewhere are not tracked"
-                + (COSMOS_PENDING if gone.get("cosmos_pending") else ""),
-            )
+            deleted = [grammar.count(gone["memories"], "memory")]
+            deleted.append(grammar.count(gone["events"], "event"))
+            deleted += [grammar.count(len(reports), "exported report")] if reports else []
+            _forgot_run(args, gone, deleted, "; copies of reports saved elsewhere are not tracked")
     finally:
         session.close()
 
@@ -371,15 +360,18 @@ def _store_only(conn: sqlite3.Connection, store: MemoryBackend, args: argparse.N
             forget_run(conn, args.run)
             delete_run(conn, args.run)
         gone.compacted = store.compact()
-        cosmos_pending = store.forget_pending()
-        _emit(
-            args,
-            {**gone.to_dict(), "cosmos_pending": cosmos_pending},
-            f"forgot run {gone.run_id}: "
-            f"{grammar.count(gone.deleted, 'memory')} deleted"
-            + ("" if gone.compacted else " (another reader kept the WAL; run again to compact)")
-            + (COSMOS_PENDING if cosmos_pending else ""),
-        )
+        data = {**gone.to_dict(), "cosmos_pending": store.forget_pending()}
+        _forgot_run(args, data, [grammar.count(gone.deleted, "memory")])
+
+
+def _forgot_run(
+    args: argparse.Namespace, gone: Mapping[str, object], deleted: list[str], tracked: str = ""
+) -> None:
+    """The one line a forgotten run prints, by the session or by the store alone."""
+    wal = "" if gone["compacted"] else " (another reader kept the WAL; run again to compact)"
+    pending = COSMOS_PENDING if gone.get("cosmos_pending") else ""
+    line = f"forgot run {gone['run_id']}: {', '.join(deleted)} deleted{wal}{tracked}{pending}"
+    _emit(args, gone, line)
 
 
 def _forgot_note(args: argparse.Namespace, rep: ForgetReport) -> None:
