@@ -357,45 +357,34 @@ class PlayerActions:
             self._consolidate(message.ids)
         elif message.action == "forget_note":
             note = message.ids[0]
-
-            def forget_it(yes: bool | None) -> None:
-                if yes:
-                    self.issue(
-                        commands.ForgetNote.typed(note),
-                        report=actions.BY_ID["memory.forget_note"].report,
-                    )
-
-            from worldforge_tui.screens.dialogs import ConfirmScreen
-
-            self.app.push_screen(
-                ConfirmScreen(
-                    f"Forget note {note}? The next brief drops exactly the directions it binds; "
-                    "every other note stands. This cannot be undone.",
-                    yes_label="Forget",
-                    key_of=self.app.key_of,
-                ),
-                forget_it,
+            self._forget_if_confirmed(
+                f"Forget note {note}? The next brief drops exactly the directions it binds; "
+                "every other note stands. This cannot be undone.",
+                lambda: commands.ForgetNote.typed(note),
+                "memory.forget_note",
             )
         elif message.action == "forget":
-
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    self.issue(
-                        commands.ForgetMemories(), report=actions.BY_ID["memory.forget"].report
-                    )
-
-            from worldforge_tui.screens.dialogs import ConfirmScreen
-
-            self.app.push_screen(
-                ConfirmScreen(
-                    "Forget every memory of this venture? Workers lose "
-                    "all binding direction. This cannot be undone. The venture, its pitch "
-                    "and its log stay: `worldforge memory forget --run ID` deletes the whole run.",
-                    yes_label="Forget",
-                    key_of=self.app.key_of,
-                ),
-                confirmed,
+            self._forget_if_confirmed(
+                "Forget every memory of this venture? Workers lose "
+                "all binding direction. This cannot be undone. The venture, its pitch "
+                "and its log stay: `worldforge memory forget --run ID` deletes the whole run.",
+                commands.ForgetMemories,
+                "memory.forget",
             )
+
+    def _forget_if_confirmed(
+        self, question: str, command: Callable[[], Issued[object]], row_id: str
+    ) -> None:
+        """Ask first (a forget cannot be undone; No is the default); on Forget, issue the command
+        built then, reported by the handler its row names."""
+        from worldforge_tui.screens.dialogs import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.issue(command(), report=actions.BY_ID[row_id].report)
+
+        confirm = ConfirmScreen(question, yes_label="Forget", key_of=self.app.key_of)
+        self.app.push_screen(confirm, answered)
 
     def _what_if(self, note_id: str) -> None:
         """Re-derive each stage the note binds without it (engine.session.without, as `replay

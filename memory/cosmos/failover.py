@@ -89,12 +89,18 @@ def _ensure_outbox(conn: sqlite3.Connection) -> None:
     )
 
 
+def _queued(conn: sqlite3.Connection, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    """Rows of the outbox, tombstone or mirror tables; [] on a save from before them (nothing
+    queued, nothing pending, no mirror known complete)."""
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError:
+        return []
+
+
 def pending_forgets(conn: sqlite3.Connection) -> list[str]:
     """Runs forgotten locally whose Cosmos copy is still to be deleted (read-only)."""
-    try:
-        rows = conn.execute("SELECT run_id FROM memory_cosmos_tombstones ORDER BY since").fetchall()
-    except sqlite3.OperationalError:  # a save from before tombstones: none pending
-        return []
+    rows = _queued(conn, "SELECT run_id FROM memory_cosmos_tombstones ORDER BY since")
     return [str(r[0]) for r in rows]
 
 
@@ -529,25 +535,16 @@ class FailoverMemory:
         return {r.id: (r.status, r.reinforced) for r in self.local.records() if not _expired(r)}
 
     def _mirror_complete(self) -> bool:
-        try:
-            row = self.conn.execute(
-                "SELECT 1 FROM memory_cosmos_mirror WHERE run_id = ?", (self.run_id,)
-            ).fetchone()
-        except sqlite3.OperationalError:  # a save from before the mirror table
-            return False
-        return row is not None
+        sql = "SELECT 1 FROM memory_cosmos_mirror WHERE run_id = ?"
+        return bool(_queued(self.conn, sql, self.run_id))
 
     def _waiting(self) -> bool:
         """Anything queued in this save for Cosmos (any run)?"""
-        try:
-            return bool(
-                self.conn.execute(
-                    "SELECT EXISTS (SELECT 1 FROM memory_cosmos_outbox)"
-                    " OR EXISTS (SELECT 1 FROM memory_cosmos_tombstones)"
-                ).fetchone()[0]
-            )
-        except sqlite3.OperationalError:  # an old save without the tables: nothing queued
-            return False
+        sql = (
+            "SELECT 1 WHERE EXISTS (SELECT 1 FROM memory_cosmos_outbox)"
+            " OR EXISTS (SELECT 1 FROM memory_cosmos_tombstones)"
+        )
+        return bool(_queued(self.conn, sql))
 
     def _drain(self, primary: Primary) -> int:
         """Send what the save holds for Cosmos, whoever queued it: tombstones first (a forgotten
