@@ -452,7 +452,7 @@ def without_probe(save: Path, run_id: str, note_id: str, tally: Tally) -> None:
     finally:
         conn.close()
     w, wo = rep.with_note.artifact, rep.without_note.artifact
-    role = _ROLE_OF_STAGE.get(rep.beat, "")
+    role = _role_of(w)
     changed = {k for k in set(w) | set(wo) if w.get(k) != wo.get(k)}
     allowed = allowed_fields(role, w, named) | ({"financial_plan"} if ruled else set())
     extra = changed - allowed if role else set()
@@ -467,16 +467,18 @@ def without_probe(save: Path, run_id: str, note_id: str, tally: Tally) -> None:
         tally.misses.append({"without": note_id, "stage": rep.stage_id, "extra": sorted(extra)})
 
 
-_ROLE_OF_STAGE = {  # the stage chain's owners (engine.game.world)
-    "YOU": "strategist",
-    "NEED": "strategist",
-    "GO": "strategist",
-    "SEARCH": "designer",
-    "FIND": "marketer",
-    "TAKE": "ops",
-    "RETURN": "ops",
-    "CHANGE": "ops",
+_MARKS = {  # a field only that role's work has
+    "target_audience": "strategist",
+    "hero_headline": "designer",
+    "subject": "marketer",
+    "nps_plan": "ops",
 }
+
+
+def _role_of(art: dict[str, Any]) -> str:
+    """The role whose work this is, from its fields (a venture may hand a stage to another role's
+    worker: engine.game.world.HANDOVERS, so the stage's beat does not say it)."""
+    return next((r for k, r in _MARKS.items() if k in art), "")
 
 
 def _memory_rows(conn: Any, run_id: str) -> list[tuple[str, list[Any], str | None]]:

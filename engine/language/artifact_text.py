@@ -102,9 +102,7 @@ def key_lemmas(value: str) -> tuple[str, ...]:
     preposition holds is part of the thing ("first in line" -> ("first", "line"), never "first"
     alone, which took every "the first month" out of the work)."""
     raw = words(value)
-    toks = [
-        (w, i > 0 and raw[i - 1] in _HELD_BY) for i, w in enumerate(raw) if w not in STOPWORDS
-    ]
+    toks = [(w, i > 0 and raw[i - 1] in _HELD_BY) for i, w in enumerate(raw) if w not in STOPWORDS]
     core = [w for w, held in toks if held or w not in FRAME_WORDS] or [w for w, _ in toks]
     return tuple(lemma(w) for w in core)
 

@@ -54,7 +54,7 @@ from engine.language.artifact_text import (
     unit_price_said,
     unquoted,
 )
-from engine.language.composition import audiences
+from engine.language.composition import LEAVES_OUT, audiences
 from engine.language.directions import (
     CORE_SCOPE,
     GENERIC_CLAIM,
@@ -122,7 +122,7 @@ def _realise(
 ) -> None:
     by = {a: [d for d in directions if d.axis == a] for a in _ORDER}
     gone = by["exclusion"] + by["claim"]
-    barred = tuple(d.value for d in [*directions, *keep] if d.axis in ("exclusion", "claim"))
+    barred = tuple(d.value for d in [*directions, *keep] if d.axis in LEAVES_OUT)
     if by["audience"]:  # first: the named audience takes the old customer's place, so "not dog
         # owners" rewrites, not deletes; every audience that binds is spoken to, side by side
         spoken = [d.value for d in keep if d.axis == "audience"]
