@@ -167,7 +167,11 @@ if TYPE_CHECKING:
 #     effect line); the rival answers a repeated pattern harder (5 threat a repeat, was 3); a
 #     venture may hand one stage to another role's worker (engine.game.world.HANDOVERS), shown on
 #     the board from day 0.
-RULES_VERSION = 66
+# 67: a fork speaks of this venture (engine.game.fork_slots): option texts, trade-offs, titles and
+#     questions are templates naming its company, customer, offering and rival and the option's
+#     own previewed numbers; cards and the next brief say what binds in its words; the rival's read
+#     of a pattern names the stages; events' choices name the company or customer.
+RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
