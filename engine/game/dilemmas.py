@@ -84,7 +84,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
         ),
         V(
             "founder_time",
-            "All in on {company}, or side income?",
+            "All in on {company} or side income?",
             "How much of your time does {company} get?",
         ),
     ),

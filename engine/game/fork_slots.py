@@ -9,10 +9,10 @@ An option's text and trade-off (engine/game/rules.json) and a dilemma's title an
 - the company now: {runway_now} ("3 months", or "no limit (profitable)");
 - the option's own preview (the copy of the company `rules.preview_after` makes, exactly what the
   receipt applies), each a phrase that says its own direction, so a number never reads the wrong
-  way round: {cash} ("€12,000 more cash", "€7,000 less cash"), {burn} ("€1,400 a month more
-  burn"), {revenue} ("€384 a month less revenue"), {runway} ("3 months of runway left"),
-  {added} (the role it adds and its monthly cost), {retired} ("retire the Support Specialist",
-  or "keep every role (none is free to retire)").
+  way round: {cash} ("€12,000 more cash", "€7,000 less cash"), {burn} ("€1,400/mo more
+  burn"), {revenue} ("€384/mo less revenue"), {runway} ("3 months of runway", or "still
+  profitable"), {retired} ("retire the Support Specialist", or "keep every role (none is free
+  to retire)").
 
 A verb written <trusts> agrees with the customer. A template naming any other slot fails as the
 rules load (`check`), so a typo in a card is a failing test, never a card with braces in it.
@@ -25,11 +25,11 @@ from collections.abc import Mapping
 from string import Formatter
 
 from engine.game.models import Economics, GameState, OrgDelta
-from engine.language.grammar import agree, is_plural, possessive, with_article
+from engine.language.grammar import agree, is_plural, possessive
 from worldforge_textkit.numbers import money, months_said
 
 VENTURE = frozenset({"company", "company_s", "customer", "rival", "offering", "runway_now"})
-PREVIEW = frozenset({"cash", "burn", "revenue", "runway", "added", "retired"})
+PREVIEW = frozenset({"cash", "burn", "revenue", "runway", "retired"})
 QUESTION_SLOTS = VENTURE  # a dilemma's title and question: the same for both options
 OPTION_SLOTS = VENTURE | PREVIEW  # an option's text and trade-off: its own numbers too
 _VERB = re.compile(r"<([a-z]+)>")
@@ -74,10 +74,10 @@ def venture_words(state: GameState) -> dict[str, str]:
 
 
 def _moved(amount: float, what: str, per_month: bool) -> str:
-    """'€1,400 a month more burn', '€7,000 less cash', 'no change in cash'."""
+    """'€1,400/mo more burn', '€7,000 less cash', 'no change in cash'."""
     if not amount:
         return f"no change in {what}"
-    month = " a month" if per_month else ""
+    month = "/mo" if per_month else ""  # as the effect line and the meters write it
     return f"{money(abs(amount))}{month} {'more' if amount > 0 else 'less'} {what}"
 
 
@@ -85,12 +85,9 @@ def preview_words(before: Economics, after: Economics, delta: OrgDelta) -> dict[
     """An option's own numbers in words, from the same before and after its effect line shows
     (engine.game.rules.effect_line), rounded as it rounds them."""
     if after.profitable:
-        left = "no runway to count: profitable"
+        left = "still profitable"
     else:
-        left = f"{months_said(after.runway_months)} of runway left"
-    added = "no new role"
-    if delta.added_role_title:
-        added = f"{with_article(delta.added_role_title)} at {money(delta.monthly_cost_usd)} a month"
+        left = f"{months_said(after.runway_months)} of runway"
     retired = "keep every role (none is free to retire)"
     if delta.removed_role_title:
         retired = f"retire the {delta.removed_role_title}"
@@ -101,7 +98,6 @@ def preview_words(before: Economics, after: Economics, delta: OrgDelta) -> dict[
             round(after.monthly_revenue_usd - before.monthly_revenue_usd), "revenue", True
         ),
         "runway": left,
-        "added": added,
         "retired": retired,
     }
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.game.models import EventChoice, GameState, WorldEvent
 from engine.game.rules import Rule, Scale, apply_rule, effect_line, make_rule, preview
 from engine.game.world_words import event_words
-from engine.language.grammar import agree, cap, is_plural
+from engine.language.grammar import agree, cap, is_plural, possessive
 from engine.language.pitch import read_pitch
 from worldforge_savedb.records import FrozenRecord
 
@@ -25,7 +25,7 @@ _VERB = re.compile(r"<([a-z]+)>")  # a verb in its singular form (<uses>), made 
 class EventKind(FrozenRecord):
     id: str
     title: str
-    text: str  # names {customer} {rival} {company} and the world's words (world_words.FIELDS);
+    text: str  # names {customer} {rival} {company} {company_s} and the world's words (world_words.FIELDS);
     # so do its choices' texts
     weight: float
     when: tuple[tuple[str, str, float], ...]
@@ -67,7 +67,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "supplier",
         "A supplier raises prices",
-        "{supplier} raises its prices for {company}.",
+        "{supplier} raises the prices {company} pays.",
         2,
         (),
         _e("supplier", {"overhead": 1_200}),
@@ -154,7 +154,7 @@ KINDS: tuple[EventKind, ...] = (
         (("runway_months", "<", 2),),
         choices=(
             (
-                "Take the angel's bridge note into {company}",
+                "Take the bridge note into {company_s} books",
                 _e("investor_take", {"cash": 15_000, "autonomy": -10, "overhead": 800}),
             ),
             ("Pass, and keep {company} independent", _e("investor_pass", {"autonomy": 2})),
@@ -172,7 +172,7 @@ KINDS: tuple[EventKind, ...] = (
                 "Apologise to {customer} publicly and refund",
                 _e("complaint_refund", {"trust": 3, "cash": -2_500}),
             ),
-            ("Stay quiet and let it pass at {company}", _e("complaint_quiet", {"trust": -7})),
+            ("Stay quiet: {company} lets it pass", _e("complaint_quiet", {"trust": -7})),
         ),
         default="A",
     ),
@@ -241,7 +241,11 @@ def _fill(state: GameState, text: str) -> str:
     text = _VERB.sub(lambda m: agree(m.group(1), is_plural(customer)), text)
     return cap(
         text.format(
-            customer=customer, rival=state.antagonist.name, company=state.founder.company, **words
+            customer=customer,
+            rival=state.antagonist.name,
+            company=state.founder.company,
+            company_s=possessive(state.founder.company),
+            **words,
         )
     )
 

@@ -44,7 +44,7 @@ _IN_WORDS = {
     "channel": "reach {customer} through {value}",
     "exclusion": "leave {value} out of {company_s} plans",
     "tone": "write {company_s} copy in a {value} tone",
-    "number": "{line} at {company}",
+    "number": "{company_s} {line}",
     "price": "price the {offering} {bound}{price}",
 }
 _BOUNDS = {

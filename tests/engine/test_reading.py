@@ -60,10 +60,9 @@ WORDS = {
     "offering": "crop planner",
     "runway_now": "3 months",
     "cash": "$4,000 more cash",
-    "burn": "$1,000 a month more burn",
-    "revenue": "$2,000 a month more revenue",
-    "runway": "3 months of runway left",
-    "added": "no new role",
+    "burn": "$1,000/mo more burn",
+    "revenue": "$2,000/mo more revenue",
+    "runway": "3 months of runway",
     "retired": "keep every role (none is free to retire)",
 }
 
