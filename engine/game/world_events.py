@@ -202,7 +202,7 @@ KINDS: tuple[EventKind, ...] = (
         (),
         choices=(
             (
-                "Take the contract: {company} builds {custom}",
+                "Take it: {company} signs for {custom}",
                 _e("contract_take", {"cash": 9_000, "burn_pressure": 8}),
             ),
             ("Decline it and keep {company} on {customer}", _e("contract_decline", {"proof": 1})),
