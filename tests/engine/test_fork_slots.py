@@ -14,6 +14,9 @@ from engine.game.economy import founding_org, initial_economics
 from engine.game.fork_slots import OPTION_SLOTS, QUESTION_SLOTS, check, fill, preview_words
 from engine.game.models import OrgDelta
 from engine.game.rules import RECORDS, RULES, load_rules
+from engine.game.said import how_it_reads
+from engine.game.world_events import KINDS, open_event
+from engine.language.steering import Read
 from engine.session.commands import Approve, Decide, RunStage
 from worldforge_textkit.numbers import books
 
@@ -110,3 +113,26 @@ def test_each_card_names_the_venture_and_states_its_own_preview(new_session, pit
             assert any(w in o.tradeoff for w in venture), o.tradeoff
             for amount in MONEY.findall(o.tradeoff):
                 assert amount in o.effect_line, (o.tradeoff, o.effect_line)
+
+
+def test_an_events_choices_name_the_company_or_the_customer(new_session):
+    """'Take the custom contract' / 'Decline it and stay focused' read the same in every venture:
+    each choice of each event with a choice now names this company or its customer."""
+    s = new_session(pitch="Battery swap stations for e-bike couriers in Lisbon", seed=21)
+    st = s.state
+    f = st.founder
+    for kind in (k for k in KINDS if k.choices is not None):
+        ev = open_event(st, kind, st.stages[0].id)  # a choice waits: nothing is applied
+        assert len(ev.options) == 2
+        for o in ev.options:
+            assert f.company in o.text or f.customer in o.text, o.text
+            assert "{" not in o.text and "<" not in o.text
+
+
+def test_words_that_bind_nothing_are_quoted_in_their_reading():
+    """A reply that binds nothing read 'nothing the gate checks' in every venture: it names the
+    words now, and says so plainly when there are none to name."""
+    assert how_it_reads(Read(unread=["meh, do better"]))["says"] == (
+        "nothing the gate checks in “meh, do better”"
+    )
+    assert how_it_reads(Read())["says"] == "nothing the gate checks"
