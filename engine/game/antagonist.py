@@ -12,6 +12,7 @@ from engine.game.economy import arc_stage, bump, recompute
 from engine.game.models import Antagonist, AntagonistMove, GameState
 from engine.game.rules import RULES
 from engine.game.world_words import event_words
+from engine.language.grammar import join_prose, possessive
 from engine.language.pitch import read_pitch
 from worldforge_savedb.records import FrozenRecord
 
@@ -94,9 +95,9 @@ RIVALS: dict[str, list[tuple[str, str, list[str]]]] = {
 # What the rival is doing at each stage of its arc, in the company's world (world_words fields).
 ACTIONS = {
     "watching": "is circling {customer} for an opening",
-    "probing": "is probing where your proof is thinnest",
+    "probing": "is probing where your proof with {customer} is thinnest",
     "contesting": "is pitching its own {order} to {customer} head-on",
-    "crisis": "is undercutting your {order} in every channel",
+    "crisis": "is undercutting your {order} for {customer} in every channel",
     "endgame": "is moving to take {customer} outright",
 }
 
@@ -215,14 +216,17 @@ def pattern(state: GameState) -> tuple[str, int] | None:
 
 
 def pattern_line(state: GameState) -> str:
-    """What the fork says of the rival's read of the CEO ("" before it has one)."""
+    """What the fork says of the rival's read of the CEO ("" before it has one), naming the
+    stages it read: "Glossline has read Acme's pattern (2 slow moves, at YOU and NEED): …"."""
     read = pattern(state)
     if read is None:
         return ""
     tag, n = read
     more = PATTERN["threat"] * (n + 1 - (PATTERN["from"] - 1))
+    beats = [s.beat for s in state.stages if s.decision and tag in RULES[s.decision.rule_id].tags]
     return (
-        f" It has read your pattern ({n} {tag} moves): another {tag} move draws "
+        f" {state.antagonist.name} has read {possessive(state.founder.company)} pattern "
+        f"({n} {tag} moves, at {join_prose(beats)}): another {tag} move draws "
         f"{more:g} more threat."
     )
 

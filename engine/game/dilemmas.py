@@ -15,9 +15,10 @@ from string import Formatter
 
 from engine.game.antagonist import doing, pattern_line
 from engine.game.economy import arc_stage, meter_shown
+from engine.game.fork_slots import QUESTION_SLOTS, check, fill, preview_words, venture_words
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.pending import later_line
-from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, hints, preview
+from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, effect_line, hints, preview_after
 from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
 from engine.language.reader.fork import outright
@@ -30,8 +31,8 @@ OPS = {">=": operator.ge, "<": operator.lt}
 @dataclass(frozen=True, eq=False, repr=False)
 class Variant(FrozenRecord):
     id: str
-    title: str
-    question: str  # may name {customer}, {company}, {rival}
+    title: str  # a template, like the question (engine.game.fork_slots.QUESTION_SLOTS)
+    question: str  # names the venture's slots: {customer}, {company}, {offering}, …
     a: tuple[str, str, str]  # (option text, trade-off, rule id)
     b: tuple[str, str, str]
     when: tuple[tuple[str, str, float], ...] = ()  # (economics field, ">=" or "<", value), all hold
@@ -63,7 +64,10 @@ def V(
     when: tuple[tuple[str, str, float], ...] = (),
     archetype: str | None = None,
 ) -> Variant:
-    """A dilemma variant; its two options are the rules that name it (engine.game.rules)."""
+    """A dilemma variant; its two options are the rules that name it (engine.game.rules). Its
+    title and question name only the venture's slots (a typo fails as the deck loads)."""
+    for template in (title, question):
+        check(template, QUESTION_SLOTS)
     try:
         a, b = _OFFERS.pop((id, "A")), _OFFERS.pop((id, "B"))
     except KeyError as missing:
@@ -80,7 +84,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
         ),
         V(
             "founder_time",
-            "All in or side income?",
+            "All in on {company} or side income?",
             "How much of your time does {company} get?",
         ),
     ),
@@ -92,7 +96,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
         ),
         V(
             "evidence",
-            "Interviews or a waitlist?",
+            "Interview {customer} or run a waitlist?",
             "Proof is thin. How do we learn what {customer} need?",
             when=(("proof", "<", 36),),
         ),
@@ -101,7 +105,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
         V(
             "rival_stance",
             "Confront or flank?",
-            "{rival} is in the market. Where do we stand?",
+            "{rival} is in the market: where does {company} stand?",
             when=(("threat", ">=", 16),),
         ),
         V(
@@ -112,7 +116,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
         V(
             "codesign",
             "Confront or co-design?",
-            "{rival} is in the market. How do we position?",
+            "{rival} is in the market: how does {company} position itself?",
             archetype="designer",
         ),
     ),
@@ -120,18 +124,18 @@ DECK: dict[str, tuple[Variant, ...]] = {
         V(
             "ship_polish",
             "Ship or polish?",
-            "The MVP is at 70 percent. Do we launch it?",
+            "The first version of the {offering} is at 70 percent: do we launch it?",
         ),
         V(
             "scope",
-            "Cut scope or borrow?",
-            "Runway is short. What gives?",
+            "Cut {company_s} scope or borrow?",
+            "Runway is down to {runway_now}: what gives at {company}?",
             when=(("runway_months", "<", 1.6),),
         ),
         V(
             "in_house",
-            "Ship or build it in-house?",
-            "The MVP is at 70 percent. Who finishes it?",
+            "Ship the {offering} or build it in-house?",
+            "The first version of the {offering} is at 70 percent: who finishes it?",
             archetype="builder",
         ),
     ),
@@ -139,17 +143,17 @@ DECK: dict[str, tuple[Variant, ...]] = {
         V(
             "adoption_runway",
             "Adoption or runway?",
-            "Which customers do we chase first?",
+            "Who among {customer} do we chase first?",
         ),
         V(
             "channel",
             "Ads or community?",
-            "Where does the next hundred {customer} come from?",
+            "Where does {company} find its next hundred customers among {customer}?",
         ),
         V(
             "presell",
             "Adoption or pre-sales?",
-            "Which customers do we chase first?",
+            "Who among {customer} do we chase first?",
             archetype="seller",
         ),
     ),
@@ -157,31 +161,31 @@ DECK: dict[str, tuple[Variant, ...]] = {
         V(
             "automate_steward",
             "Automate or steward?",
-            "Support load is climbing. Who answers customers?",
+            "Support load is climbing: who answers {customer}?",
         ),
         V(
             "relief",
             "Hire or triage?",
-            "The team is stretched. What relieves it?",
+            "The team at {company} is stretched: what relieves it?",
             when=(("burn_pressure", ">=", 55),),
         ),
         V(
             "lean",
-            "Automate or run lean?",
-            "Support load is climbing. How do we carry it?",
+            "Automate {company_s} support or run lean?",
+            "Support load from {customer} is climbing: how do we carry it?",
             archetype="operator",
         ),
     ),
     "stage_7_return": (
         V(
             "upside",
-            "Share the upside or retain it?",
-            "The first profits are in sight. Who gets them?",
+            "Share {company_s} upside or retain it?",
+            "The first profits of {company} are in sight: who gets them?",
         ),
         V(
             "alliance",
-            "Ally or go alone?",
-            "{rival} is pressing hard. Do we need a friend?",
+            "Ally against {rival} or go alone?",
+            "{rival} is pressing hard: does {company} need a friend?",
             when=(("threat", ">=", 45),),
         ),
     ),
@@ -194,7 +198,7 @@ DECK: dict[str, tuple[Variant, ...]] = {
         V(
             "partner_steward",
             "Partner or steward-owned?",
-            "A corporate buyer is interested. Who should own {company}?",
+            "A corporate buyer wants {company}: who should own it?",
             when=(("market_share", ">=", 10),),
         ),
     ),
@@ -219,14 +223,10 @@ def variant_for(state: GameState, stage: Stage) -> Variant:
 
 
 def pose(state: GameState, stage: Stage) -> Dilemma:
+    """The stage's dilemma in this venture's words: each option's text and trade-off filled from
+    the venture and from its own preview, the numbers its effect line shows."""
     v = variant_for(state, stage)
-    fill = {  # the customer the CEO narrowed to, as the option's content binds it
-        # a niche is kept as the CEO named it ("the busiest nurses"); the templates bring their
-        # own article ("in the {customer} forum" said "in the the busiest nurses forum")
-        "customer": (state.niche or state.founder.customer).removeprefix("the "),
-        "company": state.founder.company,
-        "rival": state.antagonist.name,
-    }
+    words = venture_words(state)
     threat = state.economics.threat
     pressure = (
         f"{state.antagonist.name} {doing(state, arc_stage(threat))} "
@@ -234,23 +234,25 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
     ) + pattern_line(state)
     options = []
     for key, (text, tradeoff, rid) in (("A", v.a), ("B", v.b)):
+        after, delta = preview_after(state, rid, stage.id)  # what the receipt would apply
+        own = {**words, **preview_words(state.economics, after, delta)}
         options.append(
             Option(
                 key=key,  # type: ignore[arg-type]
-                text=text.format(**fill),
-                tradeoff=tradeoff,
+                text=fill(text, own),
+                tradeoff=fill(tradeoff, own),
                 rule_id=rid,
-                effect_line=preview(state, rid, stage.id),
+                effect_line=effect_line(state.economics, after, delta),
                 later=later_line(state, rid),
-                hint=hints(RULES[rid], state.economics),
+                hint=hints(RULES[rid], state.economics, state.founder.company),
                 archetype=RULES[rid].archetype,
             )
         )
     return Dilemma(
         stage_id=stage.id,
-        title=v.title,
+        title=fill(v.title, words),
         axis=RULES[v.a[2]].axis,
-        prompt=f"{v.question.format(**fill)} {pressure}",
+        prompt=f"{fill(v.question, words)} {pressure}",
         options=options,
         family=stage.id,
         variant=v.id,

@@ -21,7 +21,8 @@ summary, principle, effects ({field: base amount}), scales (Scale: effect[field]
 (state[metric] - pivot), kept within [lo, hi]), role (Role: the one it adds), retires, threat
 (how hard the rival answers it; 4 unless said), tags (space-separated: what the rival may
 punish), flag, archetype (the only founder it is offered to); then option and tradeoff (the fork
-option's words), offered ([variant, side] or [variant, side, that variant's own trade-off]),
+option's words: templates whose slots, checked as the rules load, name this venture and the
+option's own previewed numbers: engine.game.fork_slots), offered ([variant, side] or [variant, side, that variant's own trade-off]),
 binds (Bind), verb (the simulated worker's phrase), decided (the receipt's), ownership (who owns
 the company after it), growth (how fast a revenue plan's customers grow), own_answer; later
 ({field: amount} that lands later_in stages after the fork, shown pending: engine.game.pending).
@@ -45,6 +46,7 @@ from engine.game.economy import (
     org_burn,
     recompute,
 )
+from engine.game.fork_slots import OPTION_SLOTS, check
 from engine.game.models import Economics, GameState, Hint, OrgDelta, Worker, WorkerKind
 from engine.language.directions import AXES, OPS, Axis, Op
 from worldforge_savedb.records import FrozenRecord
@@ -146,8 +148,8 @@ class Rule(FrozenRecord):
     tags: tuple[str, ...] = ()  # what the rival may punish (engine/game/antagonist.py)
     flag: str | None = None
     archetype: str | None = None  # only this founder archetype is offered the rule
-    option: str = ""  # the fork option's text (may name {customer}, {company}, {rival})
-    tradeoff: str = ""  # what the option costs, in words
+    option: str = ""  # the fork option's text, a template (engine.game.fork_slots)
+    tradeoff: str = ""  # what the option costs, in words: a template naming its own numbers
     offered: tuple[Offer, ...] = ()  # the dilemma variants that offer it
     binds: tuple[Bind, ...] = ()  # the content of its own the option binds the next worker to
     verb: str = ""  # the simulated worker's verb phrase ("Because you chose to …")
@@ -214,6 +216,8 @@ def _record(row: dict[str, Any]) -> Rule:
         raise ValueError("later_in is not a whole number of stages of at least 1")
     if bad_text := [f for f in _TEXTS if not isinstance(getattr(rule, f), str)]:
         raise ValueError(f"not words: {bad_text}")
+    for card in (rule.option, rule.tradeoff, *(o.tradeoff or "" for o in rule.offered)):
+        check(card, OPTION_SLOTS)  # a card's words name only slots engine.game.fork_slots fills
     checks = [(f, getattr(rule, f), c) for f, c in _CHOICES.items()]
     checks += [("offered", o.key, ("A", "B")) for o in rule.offered]
     checks += [("binds", b.axis, AXES) for b in rule.binds]
@@ -273,14 +277,16 @@ def metric_now(metric: str, econ: Economics) -> str:
     return f"{value:,.0f}"
 
 
-def hints(rule: Rule, econ: Economics | None = None) -> str:
+def hints(rule: Rule, econ: Economics | None = None, company: str = "") -> str:
     """How state sizes the rule's effects; given the company's numbers, each metric the hints
-    read is followed by where this company stands on it ("…, less below (now 37)"), once."""
+    read is followed by where this company stands on it ("…, less below (now 37 at Acme)"),
+    once."""
     said = [sc.hint() for sc in rule.scales]
+    at = f" at {company}" if company else ""
     if econ is not None:
         for i, sc in enumerate(rule.scales):
             if all(later.metric != sc.metric for later in rule.scales[i + 1 :]):
-                said[i] += f" (now {metric_now(sc.metric, econ)})"
+                said[i] += f" (now {metric_now(sc.metric, econ)}{at})"
     return "; ".join(said)
 
 

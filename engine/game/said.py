@@ -42,7 +42,7 @@ def how_it_reads(read: Read, suggested: Sequence[Suggestion] = ()) -> WordsRead:
     """The one reading of the words, in words: what binds, on which axes, what binds nothing,
     and a model's placements the CEO confirmed (in the recorded command: replay asks none)."""
     out: WordsRead = {
-        "says": "; ".join(d.line() for d in read.directions) or "nothing the gate checks",
+        "says": "; ".join(d.line() for d in read.directions) or _nothing(read.unread),
         "axes": sorted({d.axis for d in read.directions}),
         "unread": list(read.unread),
         "actionable": bool(read.directions),
@@ -50,6 +50,12 @@ def how_it_reads(read: Read, suggested: Sequence[Suggestion] = ()) -> WordsRead:
     if suggested:
         out["suggested"] = [x.to_dict() for x in suggested]
     return out
+
+
+def _nothing(unread: Sequence[str]) -> str:
+    """What words that bind nothing read as, naming them: "nothing the gate checks in “meh”"."""
+    quoted = " / ".join(clip(" ".join(x.split()), 60) for x in unread[:2] if x.strip())
+    return f"nothing the gate checks in “{quoted}”" if quoted else "nothing the gate checks"
 
 
 def on_top(standing: Directive | None, new: Directive) -> Directive:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.game.models import EventChoice, GameState, WorldEvent
 from engine.game.rules import Rule, Scale, apply_rule, effect_line, make_rule, preview
 from engine.game.world_words import event_words
-from engine.language.grammar import agree, cap, is_plural
+from engine.language.grammar import agree, cap, is_plural, possessive
 from engine.language.pitch import read_pitch
 from worldforge_savedb.records import FrozenRecord
 
@@ -25,7 +25,8 @@ _VERB = re.compile(r"<([a-z]+)>")  # a verb in its singular form (<uses>), made 
 class EventKind(FrozenRecord):
     id: str
     title: str
-    text: str  # names {customer} {rival} {company} and the world's words (world_words.FIELDS)
+    text: str  # names {customer} {rival} {company} {company_s} and the world's words (world_words.FIELDS);
+    # so do its choices' texts
     weight: float
     when: tuple[tuple[str, str, float], ...]
     effect: Rule | None = None  # applied at once (no choice)
@@ -50,7 +51,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "press",
         "A press mention",
-        "{press} writes up {company}.",
+        "{press} writes up {company} for its work with {customer}.",
         2,
         (("proof", ">=", 30),),
         _e("press", {"trust": 4, "revenue": 700}, S("revenue", "proof", 35, 30, -300, 900)),
@@ -66,7 +67,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "supplier",
         "A supplier raises prices",
-        "{supplier} raises its prices.",
+        "{supplier} raises the prices {company} pays.",
         2,
         (),
         _e("supplier", {"overhead": 1_200}),
@@ -74,7 +75,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "outage",
         "A service outage",
-        "{breaks} is down for half a day.",
+        "{breaks} is down for half a day, and {customer} <notices>.",
         2,
         (),
         _e("outage", {"trust": -5, "burn_pressure": 4}, S("trust", "autonomy", 40, 0.1, -3, 3)),
@@ -90,7 +91,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "rival_stumbles",
         "The rival stumbles",
-        "{rival} {stumble}.",
+        "{rival} {stumble}, and {customer} <hears> of it.",
         2,
         (("threat", ">=", 25),),
         _e("rival_stumbles", {"threat": -8}),
@@ -106,7 +107,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "regulation",
         "A new regulation",
-        "{rule} takes effect.",
+        "{rule} takes effect, and {company} must comply.",
         1.5,
         (),
         _e("regulation", {"proof": 3, "burn_pressure": 4, "overhead": 500}),
@@ -122,7 +123,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "price_war",
         "A price war",
-        "{rival} cuts the price of its {order} by a third.",
+        "{rival} cuts the price of its {order} for {customer} by a third.",
         2,
         (("threat", ">=", 40),),
         _e("price_war", {"revenue": -1_300, "threat": 4}),
@@ -135,10 +136,13 @@ KINDS: tuple[EventKind, ...] = (
         (),
         choices=(
             (
-                "Accept the grant and its quarterly reporting",
+                "Accept the grant for {company} and its quarterly reporting",
                 _e("grant_accept", {"cash": 10_000, "burn_pressure": 5}),
             ),
-            ("Decline it and keep the team's time", _e("grant_decline", {"burn_pressure": -2})),
+            (
+                "Decline it and keep the team on the work for {customer}",
+                _e("grant_decline", {"burn_pressure": -2}),
+            ),
         ),
         default="A",
     ),
@@ -150,10 +154,10 @@ KINDS: tuple[EventKind, ...] = (
         (("runway_months", "<", 2),),
         choices=(
             (
-                "Take the bridge note",
+                "Take the bridge note into {company_s} books",
                 _e("investor_take", {"cash": 15_000, "autonomy": -10, "overhead": 800}),
             ),
-            ("Pass and stay independent", _e("investor_pass", {"autonomy": 2})),
+            ("Pass, and keep {company} independent", _e("investor_pass", {"autonomy": 2})),
         ),
         default="A",
     ),
@@ -164,8 +168,11 @@ KINDS: tuple[EventKind, ...] = (
         2,
         (("market_share", ">=", 2),),
         choices=(
-            ("Apologise publicly and refund", _e("complaint_refund", {"trust": 3, "cash": -2_500})),
-            ("Stay quiet and let it pass", _e("complaint_quiet", {"trust": -7})),
+            (
+                "Apologise to {customer} publicly and refund",
+                _e("complaint_refund", {"trust": 3, "cash": -2_500}),
+            ),
+            ("Stay quiet: {company} lets it pass", _e("complaint_quiet", {"trust": -7})),
         ),
         default="A",
     ),
@@ -177,11 +184,11 @@ KINDS: tuple[EventKind, ...] = (
         (("burn_pressure", ">=", 60),),
         choices=(
             (
-                "Give everyone a week off",
+                "Give everyone at {company} a week off",
                 _e("burnout_rest", {"burn_pressure": -12, "velocity": -6}),
             ),
             (
-                "Push through to the next milestone",
+                "Push {company} through to the next milestone",
                 _e("burnout_push", {"burn_pressure": 5, "velocity": 2}),
             ),
         ),
@@ -194,8 +201,11 @@ KINDS: tuple[EventKind, ...] = (
         2,
         (),
         choices=(
-            ("Take the custom contract", _e("contract_take", {"cash": 9_000, "burn_pressure": 8})),
-            ("Decline it and stay focused", _e("contract_decline", {"proof": 1})),
+            (
+                "Take it: {company} signs for {custom}",
+                _e("contract_take", {"cash": 9_000, "burn_pressure": 8}),
+            ),
+            ("Decline it and keep {company} on {customer}", _e("contract_decline", {"proof": 1})),
         ),
         default="B",
     ),
@@ -231,7 +241,11 @@ def _fill(state: GameState, text: str) -> str:
     text = _VERB.sub(lambda m: agree(m.group(1), is_plural(customer)), text)
     return cap(
         text.format(
-            customer=customer, rival=state.antagonist.name, company=state.founder.company, **words
+            customer=customer,
+            rival=state.antagonist.name,
+            company=state.founder.company,
+            company_s=possessive(state.founder.company),
+            **words,
         )
     )
 
@@ -251,7 +265,11 @@ def open_event(state: GameState, kind: EventKind, after_stage: str) -> WorldEven
     else:
         assert kind.choices is not None
         ev.options = [
-            EventChoice(key=key, text=text, effect_line=preview(state, rule, after_stage))  # type: ignore[arg-type]
+            EventChoice(
+                key=key,  # type: ignore[arg-type]
+                text=_fill(state, text),
+                effect_line=preview(state, rule, after_stage),
+            )
             for key, (text, rule) in zip(("A", "B"), kind.choices, strict=True)
         ]
         ev.default = kind.default  # type: ignore[assignment]

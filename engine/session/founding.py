@@ -174,6 +174,10 @@ if TYPE_CHECKING:
 #     refused at the confirm.
 #     A short clause that names something no cue places is unread with a reason ("unplaced"), not
 #     commentary; a clause whose words a direction read elsewhere took is a direction part.
+#     A fork speaks of this venture (engine.game.fork_slots): option texts, trade-offs, titles and
+#     questions are templates naming its company, customer, offering and rival and the option's
+#     own previewed numbers; cards and the next brief say what binds in its words; the rival's read
+#     of a pattern names the stages; events' choices name the company or customer.
 RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -624,7 +624,7 @@ def read_own_answer(
     assert st.dilemma is not None
     reading, rule_id, binds = read_answer(st, text, amends)
     view = own_answer_view(reading, st.dilemma, text, costed_as=rule_id)
-    return reading, rule_id, own_answer_binds(view, binds), binds
+    return reading, rule_id, own_answer_binds(view, binds, st), binds
 
 
 def world_event(step: Step, after_stage: str) -> None:

@@ -12,8 +12,8 @@ from engine.game import rules
 from engine.game.models import Dilemma, GameState
 from engine.game.said import fork_directions
 from engine.language.composition import replaces_named
-from engine.language.directions import Direction
-from engine.language.grammar import join_prose
+from engine.language.directions import Direction, price_words
+from engine.language.grammar import join_prose, possessive
 from engine.writing.outcomes import both_summary
 from worldforge_textkit import clip
 
@@ -36,12 +36,55 @@ class OwnAnswerView(TypedDict):
     binding: NotRequired[list[str]]  # the direction lines it will bind (before it commits)
 
 
+# How a card and the next brief say a direction in this venture's words (its own line otherwise):
+# "launch Acme by week 2", not the "launch by week 2" every venture's card said.
+_IN_WORDS = {
+    "timeline": "launch {company} {bound} week {amount}",
+    "scope": "centre {company_s} work on {value}",
+    "channel": "reach {customer} through {value}",
+    "exclusion": "leave {value} out of {company_s} plans",
+    "tone": "write {company_s} copy in a {value} tone",
+    "number": "{company_s} {line}",
+    "price": "price the {offering} {bound}{price}",
+}
+_BOUNDS = {
+    "timeline": {"eq": "in", "max": "by", "min": "no sooner than"},
+    "price": {"eq": "at ", "max": "under ", "min": "at least "},
+}
+
+
+def in_words(d: Direction, st: GameState) -> str:
+    """One direction a fork option binds as a card and the next brief say it, naming this
+    venture's company, customer or offering; the same content as its line
+    (engine.language.directions). What the CEO's own words bind is said as it was read."""
+    template = _IN_WORDS.get(d.axis) if d.do or d.axis == "exclusion" else None
+    if template is None or d.source != "decision":
+        return d.line()
+    founder = st.founder
+    return template.format(
+        company=founder.company,
+        company_s=possessive(founder.company),
+        customer=st.niche or founder.customer,
+        offering=founder.reading().offering or "offering",
+        value=d.value,
+        line=d.line(),
+        amount=f"{d.amount or 0:.0f}",
+        price=price_words(d),
+        bound=_BOUNDS.get(d.axis, {}).get(d.op, ""),
+    )
+
+
+def bound_words(st: GameState, directions: list[Direction]) -> str:
+    """What directions bind, in this venture's words, as one line ("launch Acme by week 2; …")."""
+    return "; ".join(in_words(d, st) for d in directions)
+
+
 def mark_cards(st: GameState, posed: Dilemma, stage_id: str, now: list[Direction]) -> None:
     """Each option's card says what it binds, the same content the decision will bind
     (engine/game/said.py fork_directions), and what it replaces of what the CEO named."""
     for opt in posed.options:
         bound = fork_directions(st, posed, stage_id, opt.rule_id, None, None, now)
-        opt.binds = "; ".join(d.line() for d in bound)
+        opt.binds = bound_words(st, bound)
         replaces = replaces_on_card(bound, now)
         if replaces:
             opt.binds += f" ({replaces})"
@@ -57,10 +100,14 @@ def replaces_on_card(bound: list[Direction], now: list[Direction]) -> str:
     return f"replaces your {join_prose(said)}" if said else ""
 
 
-def binding_words(directions: list[Direction], rule_id: str, text: str) -> str:
-    """The receipt's next-brief line: what binds the next worker, in words (no ids)."""
+def binding_words(
+    directions: list[Direction], rule_id: str, text: str, st: GameState | None = None
+) -> str:
+    """The receipt's next-brief line: what binds the next worker, in words (no ids); given the
+    venture, in its words (`in_words`)."""
     if directions:
-        return "Binding: " + "; ".join(d.line() for d in directions)
+        lines = [in_words(d, st) if st is not None else d.line() for d in directions]
+        return "Binding: " + "; ".join(lines)
     return f"Binding: {rules.decided_words(rule_id) or clip(text, 120)}"
 
 
@@ -83,7 +130,7 @@ def next_brief(
     return {
         "stage_id": nxt.id,
         "worker": nxt.worker_title,
-        "binding": binding_words(directions, rule_id, text),
+        "binding": binding_words(directions, rule_id, text, st),
         "replaced": "; ".join(replaced),
     }
 
@@ -131,10 +178,17 @@ def own_answer_view(
     }
 
 
-def own_answer_binds(view: OwnAnswerView, binds: list[Direction]) -> OwnAnswerView:
-    """The view with what the next worker is held to, the words' own price or scope included."""
+def own_answer_binds(
+    view: OwnAnswerView, binds: list[Direction], st: GameState | None = None
+) -> OwnAnswerView:
+    """The view with what the next worker is held to, the words' own price or scope included;
+    given the venture, in its words (a model's suggestion keeps its "suggested by" note)."""
     from engine.language.suggested import line_of  # with the readers: when words are read
 
+    def said(d: Direction) -> str:
+        line = line_of(d)
+        return in_words(d, st) if st is not None and line == d.line() else line
+
     if binds:
-        view["says"] += " Binds the next work: " + "; ".join(line_of(d) for d in binds) + "."
+        view["says"] += " Binds the next work: " + "; ".join(said(d) for d in binds) + "."
     return view

@@ -326,7 +326,11 @@ def how_line(binding: Binding, v: Voice) -> str:
     none recalled, that nothing binds it), never a quoted fragment of the CEO's words."""
     if binding.directions:
         lines = [d.line() for d in binding.directions[:6]]
-        return sentences("It carries what you set: " + "; ".join(lines) + ".")
+        company = v.slots.get("company")  # whose work it is: the line is this venture's
+        head = (
+            f"It carries what you set for {company}: " if company else "It carries what you set: "
+        )
+        return sentences(head + "; ".join(lines) + ".")
     if verb := verb_phrase(binding.rule_id):
         return sentences(f"It follows your decision to {verb}.")
     return v.fill(

@@ -10,6 +10,7 @@ from engine.game.pricing import charge, list_price, set_price
 from engine.language.directions import Direction
 from engine.play.headless import Plan, play
 from engine.session.commands import Approve, Decide, Reject, RunStage
+from engine.views.fork_words import in_words
 from engine.views.report import render_report
 
 
@@ -115,7 +116,10 @@ def test_a_fork_prices_low_from_the_price_the_ceo_named_in_its_unit(new_session)
     shown = next(o["binds"] for o in posed["options"] if o["rule_id"] == "marketer.adoption")
     assert "$10 a meal" in shown  # the fork shows what the decision then binds, word for word
     binds, _, replaces = shown.partition(" (replaces your ")  # and what of the CEO's it replaces
-    assert binds == "; ".join(Direction.from_dict(d).line() for d in decision["directions"])
+    # in this venture's words ("price the meal kits at $10 a meal"), the content it binds
+    assert binds == "; ".join(
+        in_words(Direction.from_dict(d), s.state) for d in decision["directions"]
+    )
     assert replaces == "“price $19 a meal”)"
     take = [e for e in s.events() if e.type == "STAGE_EXECUTED"][-3].payload  # TAKE's work
     assert take["stage_id"] == "stage_6_take" and "$10 a meal" in str(take["artifact"])

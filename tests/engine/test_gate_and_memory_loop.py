@@ -10,6 +10,7 @@ from engine.game.rules import RULES
 from engine.language.directions import Direction
 from engine.play.headless import Plan, play
 from engine.session.commands import Approve, Decide, DecideOwn, Reject, RunStage, StandupReply
+from engine.views.fork_words import in_words
 from engine.writing.simulate import simulate_artifact
 
 
@@ -80,7 +81,10 @@ def test_receipt_has_every_field_before_after_and_next_brief(new_session):
     assert r.memory_written and r.memory_written[0]["kind"] == "procedural"
     assert r.next_brief["worker"] == s.state.stages[1].worker_title
     binds = r.memory_written[0]["directions"]  # the option's content of its own, in words
-    assert binds and all(line in r.next_brief["binding"] for line in binds)
+    decided = [e for e in s.events() if e.type == "CEO_DECISION"][-1].payload["directions"]
+    assert [Direction.from_dict(d).line() for d in decided] == binds
+    said = [in_words(Direction.from_dict(d), s.state) for d in decided]  # in the venture's words
+    assert binds and all(line in r.next_brief["binding"] for line in said)
     assert first.rule_id not in r.next_brief["binding"]  # no ids on screen
     assert len(s.state.standup) == 3
     assert all(

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.game.dilemmas import interpret
+from engine.game.fork_slots import fill
 from engine.game.models import Dilemma, Option
 from engine.game.rules import RULES
 from engine.language.pitch import read_pitch
@@ -50,15 +51,30 @@ FORK_PAIRS = {
 }
 
 
+# Every slot a card may name (engine.game.fork_slots), as one venture fills it.
+WORDS = {
+    "customer": "rural farmers",
+    "company": "Acme",
+    "company_s": "Acme's",
+    "rival": "Rival Co",
+    "offering": "crop planner",
+    "runway_now": "3 months",
+    "cash": "$4,000 more cash",
+    "burn": "$1,000/mo more burn",
+    "revenue": "$2,000/mo more revenue",
+    "runway": "3 months of runway",
+    "retired": "keep every role (none is free to retire)",
+}
+
+
 def dilemma_for(fork: str) -> Dilemma:
     """The first variant in the deck that poses this pair of rules, as the game poses it."""
     from engine.game.dilemmas import DECK
 
     pair = set(FORK_PAIRS[fork])
     v = next(v for family in DECK.values() for v in family if {v.a[2], v.b[2]} == pair)
-    fill = {"customer": "rural farmers", "company": "Acme", "rival": "Rival Co"}
     opts = [
-        Option(key=k, text=t.format(**fill), tradeoff=tr, rule_id=rid)
+        Option(key=k, text=fill(t, WORDS), tradeoff=fill(tr, WORDS), rule_id=rid)
         for k, (t, tr, rid) in (("A", v.a), ("B", v.b))
     ]
     return Dilemma(stage_id="s", title=v.title, axis=v.id, prompt=v.question, options=opts)

@@ -29,10 +29,12 @@ def test_no_pattern_before_a_kind_repeats_then_the_fork_names_it(new_session):
     _decide(st, 1, slow[1])
     assert pattern(st) == ("slow", 2)
     more = PATTERN["threat"] * (3 - (PATTERN["from"] - 1))
+    beats = " and ".join(st.stages[i].beat for i in (0, 1))
     assert pattern_line(st) == (
-        f" It has read your pattern (2 slow moves): another slow move draws {more:g} more threat."
+        f" {st.antagonist.name} has read {st.founder.company}'s pattern (2 slow moves, at "
+        f"{beats}): another slow move draws {more:g} more threat."
     )
-    assert "It has read your pattern" not in st.dilemma.prompt  # posed before the pattern
+    assert "pattern" not in st.dilemma.prompt  # posed before the pattern
 
 
 def test_the_move_that_repeats_the_pattern_draws_exactly_the_named_threat(new_session):
