@@ -438,3 +438,21 @@ def test_a_reason_after_an_own_answer_names_and_does_not_pick():
     read = read_text("just vans. bikes break too often", source="own", fork=fork)
     assert read.option == "A"
     assert [(d.axis, d.value) for d in read.directions] == [("scope", "Vans")]
+
+
+@pytest.mark.parametrize(
+    ("text", "binds", "unread"),
+    [
+        ("on reddit", [("channel", True, "reddit")], []),  # was: the channel "on reddit"
+        # was: +channel "stay off facebook", the opposite
+        ("stay off facebook", [("exclusion", False, "facebook")], []),
+        ("off facebook", [("exclusion", False, "facebook")], []),
+        # was: +channel "less facebook" and +channel "more reddit": a quantity places nothing
+        ("less facebook, more reddit", [], ["less facebook", "more reddit"]),
+        ("local papers", [("channel", True, "local papers")], []),
+    ],
+)
+def test_a_bare_channel_takes_the_sense_of_the_word_before_it(text, binds, unread):
+    read = read_text(text, source="standup")
+    assert [(d.axis, d.do, d.value) for d in read.directions] == binds
+    assert read.unread == unread

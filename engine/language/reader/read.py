@@ -103,9 +103,7 @@ def _bare(
     if changed and said and (words[0].is_cap or toks[0].text in QUOTES):
         return [Read(said[-1].axis, True, value, a, b)]  # the change of mind replaces it
     if is_channel(value, cx.v):  # "RSPB shop or garden centres": each its own
-        return [
-            Read("channel", True, *x, weak=True) for x in list_items(cx.utt, words, "channel", cx.v)
-        ]
+        return _bare_channel(cx, words)
     if ("place" in refused or is_place(words, cx.v)) and capitalised_words(words):
         return [Read("place", True, value, a, b)]
     if "name" in refused and words[0].is_cap:
@@ -124,6 +122,32 @@ def _bare(
     if len(words) == 1 and re.match(r"^[A-Z][a-z]+[A-Z]\w+$", words[0].text):
         return [Read("name", True, value, a, b)]
     return []
+
+
+def _bare_channel(cx: Ctx, words: list[Token]) -> list[Read]:
+    """A bare phrase that ends in a channel: the channel, each listed one its own; a preposition
+    of reach before it ("on Reddit") binds it, one of distance ("off Facebook", "stay off
+    Facebook", "without Facebook") leaves it out, and any other leading preposition, verb or
+    quantity ("less Facebook", "post on Reddit") places nothing (never bound as a thing to do)."""
+    lists = cx.v.lists
+    lead = 1 if words[0].low in ("stay", "keep") and len(words) > 2 else 0
+    do = True
+    if words[lead].low in lists["channel_away"]:
+        do, words = False, words[lead + 1 :]
+    elif not lead and words[0].low in lists["channel_reach"]:
+        words = words[1:]
+    if not words or (
+        words[0].low in lists["prepositions"] | lists["channel_away"] | lists["quantities"]
+        or words[0].low in lists["verbs"]
+        or words[0].low in CLAUSE_VERBS
+    ):
+        return []
+    if not do:
+        tidy = tidy_value(cx.utt, words)
+        return [Read("exclusion", False, *tidy)] if tidy else []
+    return [
+        Read("channel", True, *x, weak=True) for x in list_items(cx.utt, words, "channel", cx.v)
+    ]
 
 
 def _change_of_mind(cx: Ctx, low: list[str]) -> int:
