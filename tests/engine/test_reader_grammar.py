@@ -456,3 +456,26 @@ def test_a_bare_channel_takes_the_sense_of_the_word_before_it(text, binds, unrea
     read = read_text(text, source="standup")
     assert [(d.axis, d.do, d.value) for d in read.directions] == binds
     assert read.unread == unread
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # each bound its value as a thing to do before (the opposite of what was said)
+        ("Pinterest? absolutely not", [("exclusion", False, "Pinterest")]),
+        ("anything but pinterest", [("exclusion", False, "pinterest")]),
+        ("anything but formal", [("tone", False, "formal")]),
+        ("not so formal", [("tone", False, "formal")]),
+        ("lay off pinterest", [("exclusion", False, "pinterest")]),
+        ("zero pinterest", [("exclusion", False, "pinterest")]),
+        ("pinterest no more", []),
+    ],
+)
+def test_a_negation_in_any_position_never_binds_its_value_as_a_thing_to_do(text, binds):
+    assert said(text) == binds
+
+
+def test_a_price_called_too_high_is_refused_not_bound():
+    read = read_text("the price is too high at 20 quid", source="standup")
+    assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 20.0)]
+    assert read.asked  # which price, then?

@@ -348,6 +348,9 @@ class ClauseReader:
             t in ("make", "try", "cut", "get") for t in low[: f.i]
         ):
             return True
+        said = list(_REJECTING.finditer(text_before))  # "the price is too high at 20 quid"
+        if said and set(text_before[said[-1].end() :].split()) <= {"at", "for"}:
+            return True
         if any(t in ("who", "who's", "nobody") for t in low[: f.i]) and "more" not in low[: f.i]:
             return True
         if re.search(r"\b(?:in what world|why)\b", text_before + " " + text_after):
@@ -672,8 +675,11 @@ class ClauseReader:
                 k += 1
                 continue
             do = bool(c.row["do"])
-            if low[k - 1 : k] in (["not"], ["less"], ["no"]) and do:
-                do = False
+            before = [w for w in low[max(0, k - 3) : k] if w not in self.v.lists["intensifiers"]]
+            if do and (
+                before[-1:] in (["not"], ["less"], ["no"]) or before[-2:] == ["anything", "but"]
+            ):
+                do = False  # "not so formal", "anything but formal"
             if low[k - 1 : k] == ["too"] and do and c.row["value"] in ("formal", "bold"):
                 k += len(c.words)  # "too formal": a complaint (below) names the fix
                 continue

@@ -38,6 +38,7 @@ from engine.language.reader.reads import (
     CALENDAR,
     CLAUSE_VERBS,
     IMPERATIVE_CUES,
+    NEG,
     NOT_VALUES,
     QUOTES,
     REASON_STARTS,
@@ -126,15 +127,18 @@ def _bare(
 
 def _bare_channel(cx: Ctx, words: list[Token]) -> list[Read]:
     """A bare phrase that ends in a channel: the channel, each listed one its own; a preposition
-    of reach before it ("on Reddit") binds it, one of distance ("off Facebook", "stay off
-    Facebook", "without Facebook") leaves it out, and any other leading preposition, verb or
-    quantity ("less Facebook", "post on Reddit") places nothing (never bound as a thing to do)."""
+    of reach before it ("on Reddit") binds it, a word of distance before it ("off Facebook",
+    "lay off Facebook", "zero Facebook") leaves it out, and a leading preposition, verb or
+    quantity ("less Facebook", "post on Reddit") or a negation after it ("Facebook no more")
+    places nothing (never bound as a thing to do)."""
     lists = cx.v.lists
-    lead = 1 if words[0].low in ("stay", "keep") and len(words) > 2 else 0
-    do = True
-    if words[lead].low in lists["channel_away"]:
-        do, words = False, words[lead + 1 :]
-    elif not lead and words[0].low in lists["channel_reach"]:
+    if any(t.low in NEG or t.low in _NEGATIONS for t in words[1:]):
+        return []  # "instagram no more": never a thing to do
+    away = next((n for n, t in enumerate(words[:-1]) if t.low in lists["channel_away"]), None)
+    do = away is None
+    if away is not None:  # "lay off instagram", "zero instagram"
+        words = words[away + 1 :]
+    elif words[0].low in lists["channel_reach"]:
         words = words[1:]
     if not words or (
         words[0].low in lists["prepositions"] | lists["channel_away"] | lists["quantities"]
@@ -382,6 +386,7 @@ def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
     nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
     if not (cl.question and 0 < len(words) <= 4 and nxt):
         return []
+    nxt = [w for w in nxt if w not in v.lists["intensifiers"] | v.lists["adverbs"]] or nxt
     c = v.match(v.dismissals, nxt, 0)
     refused = (c is not None and c.row["do"] is False and len(c.words) == len(nxt)) or (
         len(nxt) <= 2 and nxt[0] in v.lists["refusals"]
