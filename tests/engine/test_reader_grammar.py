@@ -479,3 +479,20 @@ def test_a_price_called_too_high_is_refused_not_bound():
     read = read_text("the price is too high at 20 quid", source="standup")
     assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 20.0)]
     assert read.asked  # which price, then?
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("dont go formal", [("tone", False, "formal")]),  # was: +tone formal
+        ("don't make it formal", [("tone", False, "formal")]),
+        ("make it formal", [("tone", True, "formal")]),
+    ],
+)
+def test_a_negation_reaches_a_tone_word_over_the_verb_between(text, binds):
+    assert said(text) == binds
+
+
+def test_a_figure_called_a_rip_off_is_refused_not_bound():
+    read = read_text("$30 is a rip-off", source="standup")  # was: +price $30
+    assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 30.0)]

@@ -675,11 +675,16 @@ class ClauseReader:
                 k += 1
                 continue
             do = bool(c.row["do"])
-            before = [w for w in low[max(0, k - 3) : k] if w not in self.v.lists["intensifiers"]]
+            lists = self.v.lists
+            before = [w for w in low[max(0, k - 3) : k] if w not in lists["intensifiers"]]
+            while before and before[-1] in lists["tone_verbs"]:
+                before = before[:-1]  # "don't go formal", "never sound corporate"
             if do and (
-                before[-1:] in (["not"], ["less"], ["no"]) or before[-2:] == ["anything", "but"]
+                before[-1:] in (["less"], ["no"])
+                or (before[-1:] and (before[-1] in NEG or before[-1] in CANT))
+                or before[-2:] == ["anything", "but"]
             ):
-                do = False  # "not so formal", "anything but formal"
+                do = False  # "not so formal", "dont go formal", "anything but formal"
             if low[k - 1 : k] == ["too"] and do and c.row["value"] in ("formal", "bold"):
                 k += len(c.words)  # "too formal": a complaint (below) names the fix
                 continue
