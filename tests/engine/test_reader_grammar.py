@@ -496,3 +496,21 @@ def test_a_negation_reaches_a_tone_word_over_the_verb_between(text, binds):
 def test_a_figure_called_a_rip_off_is_refused_not_bound():
     read = read_text("$30 is a rip-off", source="standup")  # was: +price $30
     assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 30.0)]
+
+
+@pytest.mark.parametrize(
+    ("text", "op"),
+    [
+        ("launch by week 8", "max"),
+        ("no later than week 8", "max"),
+        ("launch week 8", "eq"),
+        # were: the latest week ("max") and an exclusion of the word "before" / "earlier than"
+        ("not before week 8", "min"),
+        ("don't launch before week 8", "min"),
+        ("no earlier than week 8", "min"),
+        ("launch after week 8", "min"),
+    ],
+)
+def test_a_launch_weeks_bound_reads_its_negation(text, op):
+    read = read_text(text, source="standup")
+    assert [(d.axis, d.amount, d.op) for d in read.directions] == [("timeline", 8.0, op)]

@@ -564,12 +564,7 @@ class ClauseReader:
             if dated and any(f.axis == "number" for f in self.out):
                 continue  # "40 by week 12" dates a target
             r = self.add("timeline", True, i, j, f"week {fmt(n)}", amount=n)
-            if low[i - 1 : i] in (["by"], ["before"], ["within"]) or low[max(0, i - 3) : i] == [
-                "no",
-                "later",
-                "than",
-            ]:
-                r.op = "max"
+            r.op = self._week_bound(i)
             if low[max(0, i - 1) : i] in (["is"], ["'s"], ["that's"], ["it's"]) and not any(
                 x in low for x in ("launch", "ship", "live", "start", "open")
             ):
@@ -585,6 +580,24 @@ class ClauseReader:
             elif k not in self.used and (moved := self._weeks_moved(k)) is not None:
                 self.add("timeline", True, k, k + 3, moved)
         self._breakeven_month()
+
+    def _week_bound(self, i: int) -> str:
+        """The bound a launch week is said with: "by / before / within week 8" and "no later
+        than week 8" are its latest ("max"); "after / from week 8", "no earlier than week 8"
+        and a negated latest ("not before week 8", "don't launch before week 8") its earliest."""
+        low = self.low
+        lead, three = low[i - 1 : i], low[max(0, i - 3) : i]
+        if three in (["no", "earlier", "than"], ["no", "sooner", "than"]) or lead in (
+            ["after"],
+            ["from"],
+        ):
+            return "min"
+        if three == ["no", "later", "than"]:
+            return "max"
+        if lead in (["by"], ["before"], ["within"], ["until"]):
+            negated = any(w in NEG or w in CANT for w in low[max(0, i - 4) : i - 1])
+            return "min" if negated else "max"
+        return "eq"
 
     def _weeks_moved(self, k: int) -> str | None:
         """ "3 weeks earlier", "four weeks later": a move of the launch by a count of weeks."""
@@ -919,6 +932,7 @@ class ClauseReader:
             or (verb and not c.row.get("until"))
             or (c.row["do"] is False and lead in ("who", "that", "which"))  # "who never learned"
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
+            or first in v.lists["when_words"]  # "not before week 8": a bound, no thing
             or (
                 k > 0
                 and c.words[0] in IMPERATIVE_CUES
