@@ -514,3 +514,9 @@ def test_a_figure_called_a_rip_off_is_refused_not_bound():
 def test_a_launch_weeks_bound_reads_its_negation(text, op):
     read = read_text(text, source="standup")
     assert [(d.axis, d.amount, d.op) for d in read.directions] == [("timeline", 8.0, op)]
+
+
+@pytest.mark.parametrize("text", ["$20 is too cheap", "$20? no"])
+def test_a_figure_dismissed_is_refused_and_never_an_exclusion(text):
+    read = read_text(text, source="standup")  # "$20 is too cheap" was: +price $20
+    assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 20.0)]

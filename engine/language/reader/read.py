@@ -384,8 +384,10 @@ def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
     v, cl = cx.v, clauses[n]
     words = [t for t in cl.tokens if t.is_word]
     nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
-    if not (cl.question and 0 < len(words) <= 4 and nxt):
-        return []
+    if not (cl.question and 0 < len(words) <= 4 and nxt) or any(
+        NUM.match(t.low) or t.text in "$£€" for t in cl.tokens
+    ):
+        return []  # "$20? no": a figure asked back is refused by the figures' own rule
     nxt = [w for w in nxt if w not in v.lists["intensifiers"] | v.lists["adverbs"]] or nxt
     c = v.match(v.dismissals, nxt, 0)
     refused = (c is not None and c.row["do"] is False and len(c.words) == len(nxt)) or (
