@@ -520,3 +520,17 @@ def test_a_launch_weeks_bound_reads_its_negation(text, op):
 def test_a_figure_dismissed_is_refused_and_never_an_exclusion(text):
     read = read_text(text, source="standup")  # "$20 is too cheap" was: +price $20
     assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 20.0)]
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # each bound +audience (the words, or "exclude students") before
+        ("students, no thanks", [("exclusion", False, "students")]),
+        ("exclude students", [("exclusion", False, "students")]),
+        ("ignore the hobbyists", [("exclusion", False, "hobbyists")]),
+        ("less about students", []),
+    ],
+)
+def test_a_refused_or_excluded_group_is_never_the_audience(text, binds):
+    assert said(text) == binds

@@ -80,6 +80,7 @@ def _bare(
     if (
         not words
         or len(words) > 4
+        or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
         or any(
             t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
         )
@@ -379,12 +380,13 @@ def _quote_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
 
 
 def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
-    """ "Free tier?? No.", "Instagram? nope": a bare noun phrase asked back, then refused by a
-    clause that is only a refusal, is left out (never bound as a thing to do)."""
+    """ "Free tier?? No.", "Instagram? nope", "students, no thanks": a bare noun phrase asked
+    back (or said, then refused outright), then refused by a clause that is only a refusal, is
+    left out (never bound as a thing to do)."""
     v, cl = cx.v, clauses[n]
     words = [t for t in cl.tokens if t.is_word]
     nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
-    if not (cl.question and 0 < len(words) <= 4 and nxt) or any(
+    if not (0 < len(words) <= 4 and nxt) or any(
         NUM.match(t.low) or t.text in "$£€" for t in cl.tokens
     ):
         return []  # "$20? no": a figure asked back is refused by the figures' own rule
@@ -393,6 +395,8 @@ def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
     refused = (c is not None and c.row["do"] is False and len(c.words) == len(nxt)) or (
         len(nxt) <= 2 and nxt[0] in v.lists["refusals"]
     )
+    if not cl.question:  # "students, no thanks": a bare "no" after a statement may go on
+        refused = refused and " ".join(nxt) in v.lists["outright_refusals"]
     if not refused or any(
         t.low in v.lists["verbs"]
         or t.low in CLAUSE_VERBS
