@@ -168,7 +168,8 @@ if TYPE_CHECKING:
 #     venture may hand one stage to another role's worker (engine.game.world.HANDOVERS), shown on
 #     the board from day 0.
 # 67: a short clause that names something no cue places is unread with a reason ("unplaced"), not
-#     commentary; a clause whose words a direction read elsewhere took is a direction part.
+#     commentary; a clause whose words a direction read elsewhere took is a direction part; refusals
+#     read as refusals ("X? nope", "anything but X", "not before week 8", "stay off X", …).
 RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
