@@ -534,3 +534,23 @@ def test_a_figure_dismissed_is_refused_and_never_an_exclusion(text):
 )
 def test_a_refused_or_excluded_group_is_never_the_audience(text, binds):
     assert said(text) == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "op", "amount"),
+    [
+        # were: the price refused ("no higher than", "not above", "don't charge less than") or
+        # bound with an exclusion of the bound's own word ("never below" left out "below")
+        ("no lower than $20", "min", 20.0),
+        ("don't charge less than $20", "min", 20.0),
+        ("never below $20", "min", 20.0),
+        ("no higher than $40", "max", 40.0),
+        ("not above $40", "max", 40.0),
+        ("keep it under $40", "max", 40.0),
+    ],
+)
+def test_a_price_bound_reads_its_negation_and_binds_no_word_of_it(text, op, amount):
+    read = read_text(text, source="standup")
+    assert [(d.axis, d.do, d.amount, d.op) for d in read.directions] == [
+        ("price", True, amount, op)
+    ]

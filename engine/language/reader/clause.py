@@ -76,6 +76,7 @@ _OUR_SIDE = vocab().lists["our_side"]
 _REMOVALS = vocab().lists["removals"]
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
 _NP_PREPOSITIONS = vocab().lists["np_prepositions"]
+_BOUND_WORDS = frozenset(w for c in vocab().ops for w in c.words)  # "under", "lower", "than" …
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _REFUSED = {"axis": "exclusion", "do": False}
 # Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
@@ -382,10 +383,10 @@ class ClauseReader:
             if c and k + len(c.words) >= f.i - 1:
                 if (
                     c.row["op"] == "max"
-                    and c.words[-1] in ("below", "under")
+                    and {"below", "under", "less", "lower", "cheaper"} & set(c.words)
                     and any(t in NEG or t in CANT or t == "ever" for t in low[max(0, k - 3) : k])
                 ):
-                    return "min"  # "don't ever go below $150"
+                    return "min"  # "don't ever go below $150", "don't charge less than $20"
                 return str(c.row["op"])
         for k in range(f.j, min(len(low), f.j + 6)):
             c = self._op_at(k, "after")
@@ -933,6 +934,7 @@ class ClauseReader:
             or (c.row["do"] is False and lead in ("who", "that", "which"))  # "who never learned"
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
             or first in v.lists["when_words"]  # "not before week 8": a bound, no thing
+            or all(t.low in _BOUND_WORDS for t in vt)  # "never below $20": the bound's words
             or (
                 k > 0
                 and c.words[0] in IMPERATIVE_CUES
