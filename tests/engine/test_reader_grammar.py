@@ -438,3 +438,119 @@ def test_a_reason_after_an_own_answer_names_and_does_not_pick():
     read = read_text("just vans. bikes break too often", source="own", fork=fork)
     assert read.option == "A"
     assert [(d.axis, d.value) for d in read.directions] == [("scope", "Vans")]
+
+
+@pytest.mark.parametrize(
+    ("text", "binds", "unread"),
+    [
+        ("on reddit", [("channel", True, "reddit")], []),  # was: the channel "on reddit"
+        # was: +channel "stay off facebook", the opposite
+        ("stay off facebook", [("exclusion", False, "facebook")], []),
+        ("off facebook", [("exclusion", False, "facebook")], []),
+        # was: +channel "less facebook" and +channel "more reddit": a quantity places nothing
+        ("less facebook, more reddit", [], ["less facebook", "more reddit"]),
+        ("local papers", [("channel", True, "local papers")], []),
+    ],
+)
+def test_a_bare_channel_takes_the_sense_of_the_word_before_it(text, binds, unread):
+    read = read_text(text, source="standup")
+    assert [(d.axis, d.do, d.value) for d in read.directions] == binds
+    assert read.unread == unread
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # each bound its value as a thing to do before (the opposite of what was said)
+        ("Pinterest? absolutely not", [("exclusion", False, "Pinterest")]),
+        ("anything but pinterest", [("exclusion", False, "pinterest")]),
+        ("anything but formal", [("tone", False, "formal")]),
+        ("not so formal", [("tone", False, "formal")]),
+        ("lay off pinterest", [("exclusion", False, "pinterest")]),
+        ("zero pinterest", [("exclusion", False, "pinterest")]),
+        ("pinterest no more", []),
+    ],
+)
+def test_a_negation_in_any_position_never_binds_its_value_as_a_thing_to_do(text, binds):
+    assert said(text) == binds
+
+
+def test_a_price_called_too_high_is_refused_not_bound():
+    read = read_text("the price is too high at 20 quid", source="standup")
+    assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 20.0)]
+    assert read.asked  # which price, then?
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("dont go formal", [("tone", False, "formal")]),  # was: +tone formal
+        ("don't make it formal", [("tone", False, "formal")]),
+        ("make it formal", [("tone", True, "formal")]),
+    ],
+)
+def test_a_negation_reaches_a_tone_word_over_the_verb_between(text, binds):
+    assert said(text) == binds
+
+
+def test_a_figure_called_a_rip_off_is_refused_not_bound():
+    read = read_text("$30 is a rip-off", source="standup")  # was: +price $30
+    assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 30.0)]
+
+
+@pytest.mark.parametrize(
+    ("text", "op"),
+    [
+        ("launch by week 8", "max"),
+        ("no later than week 8", "max"),
+        ("launch week 8", "eq"),
+        # were: the latest week ("max") and an exclusion of the word "before" / "earlier than"
+        ("not before week 8", "min"),
+        ("don't launch before week 8", "min"),
+        ("no earlier than week 8", "min"),
+        ("launch after week 8", "min"),
+    ],
+)
+def test_a_launch_weeks_bound_reads_its_negation(text, op):
+    read = read_text(text, source="standup")
+    assert [(d.axis, d.amount, d.op) for d in read.directions] == [("timeline", 8.0, op)]
+
+
+@pytest.mark.parametrize("text", ["$20 is too cheap", "$20? no"])
+def test_a_figure_dismissed_is_refused_and_never_an_exclusion(text):
+    read = read_text(text, source="standup")  # "$20 is too cheap" was: +price $20
+    assert [(d.axis, d.do, d.amount) for d in read.directions] == [("price", False, 20.0)]
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # each bound +audience (the words, or "exclude students") before
+        ("students, no thanks", [("exclusion", False, "students")]),
+        ("exclude students", [("exclusion", False, "students")]),
+        ("ignore the hobbyists", [("exclusion", False, "hobbyists")]),
+        ("less about students", []),
+    ],
+)
+def test_a_refused_or_excluded_group_is_never_the_audience(text, binds):
+    assert said(text) == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "op", "amount"),
+    [
+        # were: the price refused ("no higher than", "not above", "don't charge less than") or
+        # bound with an exclusion of the bound's own word ("never below" left out "below")
+        ("no lower than $20", "min", 20.0),
+        ("don't charge less than $20", "min", 20.0),
+        ("never below $20", "min", 20.0),
+        ("no higher than $40", "max", 40.0),
+        ("not above $40", "max", 40.0),
+        ("keep it under $40", "max", 40.0),
+    ],
+)
+def test_a_price_bound_reads_its_negation_and_binds_no_word_of_it(text, op, amount):
+    read = read_text(text, source="standup")
+    assert [(d.axis, d.do, d.amount, d.op) for d in read.directions] == [
+        ("price", True, amount, op)
+    ]

@@ -76,6 +76,7 @@ _OUR_SIDE = vocab().lists["our_side"]
 _REMOVALS = vocab().lists["removals"]
 _WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
 _NP_PREPOSITIONS = vocab().lists["np_prepositions"]
+_BOUND_WORDS = frozenset(w for c in vocab().ops for w in c.words)  # "under", "lower", "than" …
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _REFUSED = {"axis": "exclusion", "do": False}
 # Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
@@ -348,6 +349,9 @@ class ClauseReader:
             t in ("make", "try", "cut", "get") for t in low[: f.i]
         ):
             return True
+        said = list(_REJECTING.finditer(text_before))  # "the price is too high at 20 quid"
+        if said and set(text_before[said[-1].end() :].split()) <= {"at", "for"}:
+            return True
         if any(t in ("who", "who's", "nobody") for t in low[: f.i]) and "more" not in low[: f.i]:
             return True
         if re.search(r"\b(?:in what world|why)\b", text_before + " " + text_after):
@@ -379,10 +383,10 @@ class ClauseReader:
             if c and k + len(c.words) >= f.i - 1:
                 if (
                     c.row["op"] == "max"
-                    and c.words[-1] in ("below", "under")
+                    and {"below", "under", "less", "lower", "cheaper"} & set(c.words)
                     and any(t in NEG or t in CANT or t == "ever" for t in low[max(0, k - 3) : k])
                 ):
-                    return "min"  # "don't ever go below $150"
+                    return "min"  # "don't ever go below $150", "don't charge less than $20"
                 return str(c.row["op"])
         for k in range(f.j, min(len(low), f.j + 6)):
             c = self._op_at(k, "after")
@@ -561,12 +565,7 @@ class ClauseReader:
             if dated and any(f.axis == "number" for f in self.out):
                 continue  # "40 by week 12" dates a target
             r = self.add("timeline", True, i, j, f"week {fmt(n)}", amount=n)
-            if low[i - 1 : i] in (["by"], ["before"], ["within"]) or low[max(0, i - 3) : i] == [
-                "no",
-                "later",
-                "than",
-            ]:
-                r.op = "max"
+            r.op = self._week_bound(i)
             if low[max(0, i - 1) : i] in (["is"], ["'s"], ["that's"], ["it's"]) and not any(
                 x in low for x in ("launch", "ship", "live", "start", "open")
             ):
@@ -582,6 +581,24 @@ class ClauseReader:
             elif k not in self.used and (moved := self._weeks_moved(k)) is not None:
                 self.add("timeline", True, k, k + 3, moved)
         self._breakeven_month()
+
+    def _week_bound(self, i: int) -> str:
+        """The bound a launch week is said with: "by / before / within week 8" and "no later
+        than week 8" are its latest ("max"); "after / from week 8", "no earlier than week 8"
+        and a negated latest ("not before week 8", "don't launch before week 8") its earliest."""
+        low = self.low
+        lead, three = low[i - 1 : i], low[max(0, i - 3) : i]
+        if three in (["no", "earlier", "than"], ["no", "sooner", "than"]) or lead in (
+            ["after"],
+            ["from"],
+        ):
+            return "min"
+        if three == ["no", "later", "than"]:
+            return "max"
+        if lead in (["by"], ["before"], ["within"], ["until"]):
+            negated = any(w in NEG or w in CANT for w in low[max(0, i - 4) : i - 1])
+            return "min" if negated else "max"
+        return "eq"
 
     def _weeks_moved(self, k: int) -> str | None:
         """ "3 weeks earlier", "four weeks later": a move of the launch by a count of weeks."""
@@ -672,8 +689,16 @@ class ClauseReader:
                 k += 1
                 continue
             do = bool(c.row["do"])
-            if low[k - 1 : k] in (["not"], ["less"], ["no"]) and do:
-                do = False
+            lists = self.v.lists
+            before = [w for w in low[max(0, k - 3) : k] if w not in lists["intensifiers"]]
+            while before and before[-1] in lists["tone_verbs"]:
+                before = before[:-1]  # "don't go formal", "never sound corporate"
+            if do and (
+                before[-1:] in (["less"], ["no"])
+                or (before[-1:] and (before[-1] in NEG or before[-1] in CANT))
+                or before[-2:] == ["anything", "but"]
+            ):
+                do = False  # "not so formal", "dont go formal", "anything but formal"
             if low[k - 1 : k] == ["too"] and do and c.row["value"] in ("formal", "bold"):
                 k += len(c.words)  # "too formal": a complaint (below) names the fix
                 continue
@@ -908,6 +933,8 @@ class ClauseReader:
             or (verb and not c.row.get("until"))
             or (c.row["do"] is False and lead in ("who", "that", "which"))  # "who never learned"
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
+            or first in v.lists["when_words"]  # "not before week 8": a bound, no thing
+            or all(t.low in _BOUND_WORDS for t in vt)  # "never below $20": the bound's words
             or (
                 k > 0
                 and c.words[0] in IMPERATIVE_CUES

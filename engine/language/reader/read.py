@@ -38,6 +38,7 @@ from engine.language.reader.reads import (
     CALENDAR,
     CLAUSE_VERBS,
     IMPERATIVE_CUES,
+    NEG,
     NOT_VALUES,
     QUOTES,
     REASON_STARTS,
@@ -79,6 +80,7 @@ def _bare(
     if (
         not words
         or len(words) > 4
+        or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
         or any(
             t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
         )
@@ -103,9 +105,7 @@ def _bare(
     if changed and said and (words[0].is_cap or toks[0].text in QUOTES):
         return [Read(said[-1].axis, True, value, a, b)]  # the change of mind replaces it
     if is_channel(value, cx.v):  # "RSPB shop or garden centres": each its own
-        return [
-            Read("channel", True, *x, weak=True) for x in list_items(cx.utt, words, "channel", cx.v)
-        ]
+        return _bare_channel(cx, words)
     if ("place" in refused or is_place(words, cx.v)) and capitalised_words(words):
         return [Read("place", True, value, a, b)]
     if "name" in refused and words[0].is_cap:
@@ -124,6 +124,35 @@ def _bare(
     if len(words) == 1 and re.match(r"^[A-Z][a-z]+[A-Z]\w+$", words[0].text):
         return [Read("name", True, value, a, b)]
     return []
+
+
+def _bare_channel(cx: Ctx, words: list[Token]) -> list[Read]:
+    """A bare phrase that ends in a channel: the channel, each listed one its own; a preposition
+    of reach before it ("on Reddit") binds it, a word of distance before it ("off Facebook",
+    "lay off Facebook", "zero Facebook") leaves it out, and a leading preposition, verb or
+    quantity ("less Facebook", "post on Reddit") or a negation after it ("Facebook no more")
+    places nothing (never bound as a thing to do)."""
+    lists = cx.v.lists
+    if any(t.low in NEG or t.low in _NEGATIONS for t in words[1:]):
+        return []  # "instagram no more": never a thing to do
+    away = next((n for n, t in enumerate(words[:-1]) if t.low in lists["channel_away"]), None)
+    do = away is None
+    if away is not None:  # "lay off instagram", "zero instagram"
+        words = words[away + 1 :]
+    elif words[0].low in lists["channel_reach"]:
+        words = words[1:]
+    if not words or (
+        words[0].low in lists["prepositions"] | lists["channel_away"] | lists["quantities"]
+        or words[0].low in lists["verbs"]
+        or words[0].low in CLAUSE_VERBS
+    ):
+        return []
+    if not do:
+        tidy = tidy_value(cx.utt, words)
+        return [Read("exclusion", False, *tidy)] if tidy else []
+    return [
+        Read("channel", True, *x, weak=True) for x in list_items(cx.utt, words, "channel", cx.v)
+    ]
 
 
 def _change_of_mind(cx: Ctx, low: list[str]) -> int:
@@ -351,17 +380,23 @@ def _quote_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
 
 
 def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
-    """ "Free tier?? No.", "Instagram? nope": a bare noun phrase asked back, then refused by a
-    clause that is only a refusal, is left out (never bound as a thing to do)."""
+    """ "Free tier?? No.", "Instagram? nope", "students, no thanks": a bare noun phrase asked
+    back (or said, then refused outright), then refused by a clause that is only a refusal, is
+    left out (never bound as a thing to do)."""
     v, cl = cx.v, clauses[n]
     words = [t for t in cl.tokens if t.is_word]
     nxt = clauses[n + 1].low if n + 1 < len(clauses) else []
-    if not (cl.question and 0 < len(words) <= 4 and nxt):
-        return []
+    if not (0 < len(words) <= 4 and nxt) or any(
+        NUM.match(t.low) or t.text in "$£€" for t in cl.tokens
+    ):
+        return []  # "$20? no": a figure asked back is refused by the figures' own rule
+    nxt = [w for w in nxt if w not in v.lists["intensifiers"] | v.lists["adverbs"]] or nxt
     c = v.match(v.dismissals, nxt, 0)
     refused = (c is not None and c.row["do"] is False and len(c.words) == len(nxt)) or (
         len(nxt) <= 2 and nxt[0] in v.lists["refusals"]
     )
+    if not cl.question:  # "students, no thanks": a bare "no" after a statement may go on
+        refused = refused and " ".join(nxt) in v.lists["outright_refusals"]
     if not refused or any(
         t.low in v.lists["verbs"]
         or t.low in CLAUSE_VERBS

@@ -32,6 +32,7 @@ _TOKEN = re.compile(
 # alone ("but", a dash, a list marker "(b)").
 _STOPS = frozenset(".!?;\n—–…")
 _SPLIT_WORDS = frozenset(("but", "whereas", "although", "though"))
+_BUT_AFTER = frozenset(("anything", "everything", "anyone", "everyone", "anywhere"))  # "except"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -151,7 +152,7 @@ def _parse(text: str, new_clause_words: frozenset[str], clipped: bool) -> Uttera
         elif t.text == "(" and k + 2 < n and toks[k + 2].text == ")" and len(toks[k + 1].text) == 1:
             cuts.extend((k, k + 2))  # "(a) drop …, (b) …": the marker is no clause
         elif (
-            (low in _SPLIT_WORDS and k > 0)
+            (low in _SPLIT_WORDS and k > 0 and toks[k - 1].low not in _BUT_AFTER)
             or (
                 low in ("and", "&", "plus", "also", "then")
                 and k + 1 < n
