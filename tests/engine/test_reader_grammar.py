@@ -554,3 +554,39 @@ def test_a_price_bound_reads_its_negation_and_binds_no_word_of_it(text, op, amou
     assert [(d.axis, d.do, d.amount, d.op) for d in read.directions] == [
         ("price", True, amount, op)
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # a tone word before a noun describes the thing, not the tone
+        (
+            "scrap the warm network thing, go thru facebook groups for nurses instead",
+            [("exclusion", False, "warm network"), ("channel", True, "facebook groups for nurses")],
+        ),
+        ("forget the warm network", [("exclusion", False, "warm network")]),
+        # a hurried spelling of a word the grammar reads is read as the word
+        ("go thru facebook groups", [("channel", True, "facebook groups")]),
+        # a preposition of reach is no part of the value a cue before it took
+        ("go via facebook groups", [("channel", True, "facebook groups")]),
+        # a tone word before what carries a tone, or alone, is still the tone
+        ("warm tone", [("tone", True, "warm")]),
+        ("plain words please", [("tone", True, "plain")]),
+        ("can u make it warmer", [("tone", True, "warm")]),
+    ],
+)
+def test_words_played_in_a_hurry_bind_what_they_mean(text, binds):
+    assert said(text) == binds
+
+
+def test_a_spelling_row_must_be_one_lowercase_token_in_its_example(tmp_path, monkeypatch):
+    from engine.language.reader import utterance
+
+    bad = tmp_path / "vocab"
+    bad.mkdir()
+    (bad / "spellings.json").write_text(
+        json.dumps({"rows": [{"said": "w/o", "means": "without", "example": "launch w/o it"}]})
+    )
+    monkeypatch.setattr(utterance, "__file__", str(tmp_path / "utterance.py"))
+    with pytest.raises(ValueError, match="w/o"):
+        utterance._spellings()

@@ -690,6 +690,15 @@ class ClauseReader:
                 continue
             do = bool(c.row["do"])
             lists = self.v.lists
+            after = self.cl.tokens[k + 1] if k + 1 < len(low) else None
+            if (
+                len(c.words) == 1
+                and after
+                and after.is_word
+                and after.low not in lists["tone_followers"]
+            ):
+                k += 1  # "the warm network", "dry cleaning": it describes a thing
+                continue
             before = [w for w in low[max(0, k - 3) : k] if w not in lists["intensifiers"]]
             while before and before[-1] in lists["tone_verbs"]:
                 before = before[:-1]  # "don't go formal", "never sound corporate"

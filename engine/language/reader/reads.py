@@ -159,8 +159,11 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
     """The value's words as written, articles and trailing filler off ("the delivery bit":
     a vague head, rows in words.json, names its modifier); its span."""
     while toks and (
-        toks[0].low in ARTICLES or toks[0].text in QUOTES or toks[0].low in ("of", "both", "either")
-    ):  # "use both the union newsletter and …": the things, not "both"
+        toks[0].low in ARTICLES
+        or toks[0].text in QUOTES
+        or toks[0].low in ("of", "both", "either")
+        or (toks[0].low in vocab().lists["lead_off"] and len(toks) > 1)
+    ):  # "use both the union newsletter and …": the things, not "both"; "go via X": X
         toks = toks[1:]
     while toks and (toks[-1].text in QUOTES or not toks[-1].is_word or toks[-1].low in ARTICLES):
         toks = toks[:-1]

@@ -12,12 +12,32 @@ parse never holds more than `MAX_CLAUSES` clauses, so a reading returns within i
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 from worldforge_savedb.records import FrozenRecord, Record
+
+
+def _spellings() -> dict[str, str]:
+    """vocab/spellings.json: a hurried spelling of a word the grammar reads ("thru") and the word
+    ("through"), checked at load (every row a single token with its example)."""
+    data = json.loads((Path(__file__).parent / "vocab" / "spellings.json").read_text("utf-8"))
+    out = {}
+    for row in data["rows"]:
+        said, means, example = row["said"], row["means"], row["example"]
+        if (
+            not _TOKEN.fullmatch(said)
+            or said.lower() != said
+            or said not in _TOKEN.findall(example.lower())
+        ):
+            raise ValueError(f"spellings.json {said!r}: one lowercase token, in its example")
+        out[said] = means
+    return out
+
 
 MAX_CHARS = 1000  # the longest reason the session accepts (engine.language.text)
 MAX_CLAUSES = 40
@@ -31,6 +51,7 @@ _TOKEN = re.compile(
 # Tokens that end a clause, and words that start a new clause when they follow a comma or stand
 # alone ("but", a dash, a list marker "(b)").
 _STOPS = frozenset(".!?;\n—–…")
+_SPELLED = _spellings()
 _SPLIT_WORDS = frozenset(("but", "whereas", "although", "though"))
 _BUT_AFTER = frozenset(("anything", "everything", "anyone", "everyone", "anywhere"))  # "except"
 
@@ -124,6 +145,7 @@ def tokenize(text: str) -> list[Token]:
     for m in _TOKEN.finditer(text):
         raw = m.group()
         low = raw.lower().replace("’", "'").replace("‘", "'")
+        low = _SPELLED.get(low, low)
         out.append(Token(raw, m.start(), m.end(), low, lemma(low)))
     return out
 
