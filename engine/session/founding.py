@@ -174,7 +174,8 @@ if TYPE_CHECKING:
 #     refused at the confirm.
 #     A short clause that names something no cue places is unread with a reason ("unplaced"), not
 #     commentary; a clause whose words a direction read elsewhere took is a direction part; refusals
-#     read as refusals ("X? nope", "anything but X", "not before week 8", "stay off X", …).
+#     read as refusals ("X? nope", "anything but X", "not before week 8", "stay off X", …); a tone
+#     word before a noun describes the thing ("the warm network"); hurried spellings read ("thru").
 #     A fork speaks of this venture (engine.game.fork_slots): option texts, trade-offs, titles and
 #     questions are templates naming its company, customer, offering and rival and the option's
 #     own previewed numbers; cards and the next brief say what binds in its words; the rival's read
