@@ -53,6 +53,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.corpus import Part
 from engine.session.commands import (
     AnswerEvent,
     Approve,
@@ -779,13 +780,16 @@ def play_corpus(
         s.close()
 
 
-def corpus(first_seed: int = 401, tally: Tally | None = None) -> dict[str, Any]:
-    """The figures over the corpus's `build` part: one venture per pitch, seeds from 401
-    (`tally` keeps what was seen, for --show-misses)."""
+def corpus(
+    first_seed: int = 401, tally: Tally | None = None, part: Part = "build"
+) -> dict[str, Any]:
+    """The figures over one part of the corpus (the `build` part unless the held-out part is asked
+    for by name, to report: its misses are counted, never listed): one venture per pitch, seeds
+    from 401 (`tally` keeps what was seen, for --show-misses)."""
     from bench.corpus import directions
 
     by_pitch: dict[str, dict[str, list[str]]] = {}
-    for r in directions("build"):
+    for r in directions(part):
         q = by_pitch.setdefault(r["pitch"], {"standup": [], "rejection": [], "own": []})
         if r.get("source") in q:
             q[r["source"]].append(r["text"])
@@ -805,7 +809,8 @@ def corpus(first_seed: int = 401, tally: Tally | None = None) -> dict[str, Any]:
             str(n): round(tally.by_n_ok[n] / tally.by_n[n], 4) for n in sorted(tally.by_n)
         },
         "fork_options_replacing_unsaid": c["fork_replaces_unsaid"],
-        "misses": tally.misses[:12],
+        "part": part,
+        "misses": tally.misses[:12] if part == "build" else len(tally.misses),
     }
 
 
@@ -885,6 +890,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--corpus-first-seed", type=int, default=401, help="the corpus ventures' first seed"
+    )
+    ap.add_argument(
+        "--corpus-part",
+        choices=("build", "heldout"),
+        default="build",
+        help="the corpus part played (heldout: to report, never to tune; its misses are not listed)",
     )
     ap.add_argument(
         "--show-misses",
@@ -971,12 +982,19 @@ def main(argv: list[str] | None = None) -> int:
         "superseded_before_checked": c["superseded_before_checked"],
         "misses": tally.misses,
         "sweep": sweep(args.sweep, args.sweep_first_seed, seen) if args.sweep else None,
-        "corpus": corpus(args.corpus_first_seed, tally=read) if args.corpus else None,
+        "corpus": (
+            corpus(args.corpus_first_seed, tally=read, part=args.corpus_part)
+            if args.corpus
+            else None
+        ),
         "seconds": round(time.perf_counter() - started, 1),
         "load_1min_at_start": round(load, 2),
     }
     if args.show_misses:
-        for name, t in (("script", tally), ("sweep", seen), ("corpus", read)):
+        shown = [("script", tally), ("sweep", seen)]
+        if args.corpus_part == "build":  # the held-out part's misses are never listed
+            shown.append(("corpus", read))
+        for name, t in shown:
             print(f"== {name}: {len(t.shown)} broken directions", file=sys.stderr)
             show_misses(t)
     if args.json:
