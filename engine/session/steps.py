@@ -291,11 +291,12 @@ def record_run(step: Step, run: StageRun, result: RouteResult) -> StageRun:
             req, worker=stage.worker_id, stage_id=stage.id, game_day=st.day
         )
         dispositions.append(d.to_dict())
-        if d.status != "rejected":
+        if d.status != "rejected" and d.memory_id:
+            note = step.memory.get(d.memory_id).text  # the row says what the note holds
             step.emit(
                 E.MEMORY_WRITTEN,
                 stage.worker_id,
-                f"worker note {d.status}: {d.memory_id}",
+                f"worker note {d.status}: {clip(note, 80)}",
                 {"disposition": d.to_dict(), "store": step.store_label, "author": "worker"},
             )
     run.memory_dispositions = dispositions
