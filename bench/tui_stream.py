@@ -10,9 +10,11 @@ piece that completes its word, key or number arrives: the model's pace) and `scr
 the frame that shows it: ours and Textual's). Beside it, `bare_floor` is a trivial Textual app (one
 anchored Static in a scroll view, updated with the drawable text on each piece) fed the same
 stream, piece for piece at the recorded times, timed the same way: what Textual itself costs. It
-replays after our run, so no server generates beside it (with `--server real` the model's process
-competed with ours for the CPU): a floor, not a twin. `--no-keys` streams without the key presses
-(like for like with the bare floor, which has none). Quote each figure with its load average.
+replays after our run; with `--server real` the model generates beside it as it did beside ours (a
+streamed answer of as many tokens, read on another thread, so the model's process and the reading
+compete for the CPU as they did): like for like. `--no-keys` streams without the key presses (like
+for like with the bare floor, which has none). Quote each figure with its load average; `--runs N`
+repeats the whole bench and adds the medians of the runs.
 
 The model is the loopback fake server streaming a real stage artifact (`--server fake`, default:
 steady pieces at a set pace) or the real llama.cpp server (`--server real`, needs
@@ -132,8 +134,32 @@ def _split(shown: list[tuple[float, float]], drawable: dict[float, float]) -> di
     }
 
 
-async def _bare_floor(events: list[Any]) -> dict[str, Any]:
-    """The same stream into a trivial Textual app, piece for piece at the recorded times."""
+def _generate(url: str, model: str, tokens: int, stop: Any) -> None:
+    """Have the server stream an answer of about `tokens` tokens, read piece by piece, until
+    `stop` is set: the load a model writing puts on the machine, for the bare floor's replay."""
+    import urllib.request
+
+    body = json.dumps(
+        {
+            "model": model,
+            "messages": [{"role": "user", "content": "Write a long plan for a meal-kit company."}],
+            "max_tokens": tokens,
+            "stream": True,
+        }
+    ).encode()
+    req = urllib.request.Request(
+        f"{url}/chat/completions", data=body, headers={"Content-Type": "application/json"}
+    )
+    while not stop.is_set():
+        with urllib.request.urlopen(req, timeout=120) as resp:
+            for _line in resp:
+                if stop.is_set():
+                    return
+
+
+async def _bare_floor(events: list[Any], server: tuple[str, str] | None = None) -> dict[str, Any]:
+    """The same stream into a trivial Textual app, piece for piece at the recorded times (with
+    `server`, (url, model), the model writing beside it as it did beside ours)."""
     import threading
 
     from textual.app import App, ComposeResult
@@ -188,11 +214,18 @@ async def _bare_floor(events: list[Any]) -> dict[str, Any]:
                 arrivals.append((event.at, now))
                 app.post_message(Piece(event.text, now))
 
+        stop = threading.Event()
+        if server is not None:
+            writer = threading.Thread(
+                target=_generate, args=(*server, len(deltas) + 50, stop), daemon=True
+            )
+            writer.start()
         thread = threading.Thread(target=replay, daemon=True)
         thread.start()
         while thread.is_alive():
             await pilot.pause(0.05)
         await pilot.pause(0.2)
+        stop.set()
     moved = dict(arrivals)  # the recorded stream's drawable times, moved to the replay's clock
     recorded = _drawable_at(events)
     drawable = {moved[at]: moved.get(done, done - at + moved[at]) for at, done in recorded.items()}
@@ -200,7 +233,7 @@ async def _bare_floor(events: list[Any]) -> dict[str, Any]:
 
 
 async def _drive(
-    url: str, model: str, tmp: Path, stages: int, keys_on: bool = True
+    url: str, model: str, tmp: Path, stages: int, keys_on: bool = True, real: bool = False
 ) -> dict[str, Any]:
     from engine.config import Settings
     from engine.routing import Router
@@ -256,8 +289,46 @@ async def _drive(
         "pieces_never_shown": unshown,
         **_split(shown, _drawable_at(events)),
         "key_latency_while_streaming": _summary(keys),
-        "bare_floor": await _bare_floor(events),
+        "bare_floor": await _bare_floor(events, (url, model) if real else None),
     }
+
+
+MEDIANS = (  # figures whose median over the runs is reported: (name, path in a run's report)
+    ("token_to_screen_p95_ms", ("token_to_screen", "p95_ms")),
+    ("token_to_screen_p50_ms", ("token_to_screen", "p50_ms")),
+    ("screen_p95_ms", ("screen", "p95_ms")),
+    ("screen_p50_ms", ("screen", "p50_ms")),
+    ("model_completes_it_p95_ms", ("model_completes_it", "p95_ms")),
+    ("bare_floor_token_to_screen_p95_ms", ("bare_floor", "token_to_screen", "p95_ms")),
+    ("bare_floor_screen_p95_ms", ("bare_floor", "screen", "p95_ms")),
+    ("bare_floor_screen_p50_ms", ("bare_floor", "screen", "p50_ms")),
+    ("load_average_1m", ("load_average_1m",)),
+)
+
+
+def _medians(runs: list[dict[str, Any]]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for name, path in MEDIANS:
+        values = []
+        for run in runs:
+            value: Any = run
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            if isinstance(value, int | float):
+                values.append(float(value))
+        out[name] = round(statistics.median(values), 2) if values else None
+    return out
+
+
+def _runs(
+    url: str, model: str, tmp: Path, args: argparse.Namespace, real: bool
+) -> list[dict[str, Any]]:
+    runs = []
+    for i in range(args.runs):
+        run = asyncio.run(_drive(url, model, tmp / f"run-{i}", args.stages, not args.no_keys, real))
+        run["load_average_1m"] = machine()["load_average_1m"]  # as the run ended
+        runs.append(run)
+    return runs
 
 
 def main() -> int:
@@ -267,6 +338,7 @@ def main() -> int:
     parser.add_argument("--piece", type=int, default=4, help="fake: characters per piece")
     parser.add_argument("--delay", type=float, default=0.005, help="fake: seconds between pieces")
     parser.add_argument("--no-keys", action="store_true", help="no key presses while streaming")
+    parser.add_argument("--runs", type=int, default=1, help="runs (medians over them, default 1)")
     parser.add_argument("--json", action="store_true", help="one line of JSON (default: indented)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="wf-tui-stream-") as tmp_name:
@@ -279,10 +351,8 @@ def main() -> int:
                 print(json.dumps({"skipped": reason}))
                 return 1
             with running_server(tmp) as server:
-                report = asyncio.run(
-                    _drive(server.url, server.model, tmp, args.stages, not args.no_keys)
-                )
-            report["server"] = "llama-cpp-python 0.3.36 (tiny model)"
+                runs = _runs(server.url, server.model, tmp, args, real=True)
+            label = "llama-cpp-python 0.3.36 (tiny model)"
         else:
             from tests.servers.openai_server import FakeOpenAI
 
@@ -290,10 +360,12 @@ def main() -> int:
             with FakeOpenAI(
                 "ollama", payload=payload, stream_piece=args.piece, stream_delay=args.delay
             ) as fake:
-                report = asyncio.run(
-                    _drive(fake.url, "qwen2.5", tmp, args.stages, not args.no_keys)
-                )
-            report["server"] = f"loopback fake: {args.piece} chars every {args.delay * 1000:g} ms"
+                runs = _runs(fake.url, "qwen2.5", tmp, args, real=False)
+            label = f"loopback fake: {args.piece} chars every {args.delay * 1000:g} ms"
+    report: dict[str, Any] = dict(runs[0]) if len(runs) == 1 else {"runs": runs}
+    if len(runs) > 1:
+        report["medians"] = _medians(runs)
+    report["server"] = label
     report["machine"] = machine()
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")
     return 0

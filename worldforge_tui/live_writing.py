@@ -2,9 +2,9 @@
 
 The router calls its watcher on the session's worker thread for every streamed piece. The watcher
 only queues the event and, when none is pending, posts one `LiveTick` message; the UI thread folds
-everything queued into the live view (no text is built then) and marks the story's live section
-stale. The section builds its text when the screen paints, so a fast model costs one render per
-frame, never one widget write per token, and a piece waits for no timer but the next frame.
+everything queued into the live view and the story's live section builds its text once for all of
+it, repainting only the lines that changed (pieces that come while the screen is busy cost one
+build together), so a piece waits for no timer but the next frame and never lays the board out.
 The app owns one `LiveFeed` and hands it each `LiveTick`.
 """
 
@@ -258,21 +258,24 @@ class LiveFeed:
         pieces.clear()
 
     def _draw(self) -> Content:
-        """The live section's text, built when the screen paints it (once a frame at most)."""
+        """The live section's text, built once a tick (all the pieces queued since the last)."""
         content = live_content(self._view) or Content("")
         reach, pieces = self._view.reach, self._pieces
         while pieces and pieces[0][0] <= reach:
             self._drawn.append(pieces.popleft()[1])
         return content
 
-    def _shown(self) -> None:
-        """The text last built is drawn whole in this frame: its pieces are stamped right after the
-        frame reaches the terminal."""
+    def _shown(self, painted: bool = True) -> None:
+        """The text last built is being painted: its pieces are stamped right after the frame
+        reaches the terminal (now, when the screen already showed them)."""
         shown, self._drawn = self._drawn, []
-        self._stamp(shown)
+        self._stamp(shown, now=not painted)
 
-    def _stamp(self, arrivals: list[float]) -> None:
-        if arrivals:
+    def _stamp(self, arrivals: list[float], *, now: bool = False) -> None:
+        if arrivals and now:
+            at = time.perf_counter()
+            self.latencies.extend((a, at) for a in arrivals)
+        elif arrivals:
 
             def stamp() -> None:
                 now = time.perf_counter()

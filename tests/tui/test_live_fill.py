@@ -73,3 +73,18 @@ def test_an_attempt_given_up_on_is_counted_never_shown_and_holds_nothing_back() 
     assert list(host._pieces) == [(len('{"a": "x'), 5.0)]
     host.track(event("end", '{"a": "x"}', 6.0))
     assert host._final == [5.0] and not host._pieces  # shown with the stage's result
+
+
+def test_only_the_lines_that_differ_are_marked_for_repaint() -> None:
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    from worldforge_tui.widgets.live_section import changed_lines
+
+    def lines(*texts: str) -> list[Strip]:
+        return [Strip([Segment(t)]) for t in texts]
+
+    before = lines("title", "summary: one", "▌")
+    assert changed_lines(before, lines("title", "summary: one two", "▌")) == (1, 2)  # its line
+    assert changed_lines(before, lines("title", "summary: one", "two", "▌")) == (2, 4)  # moved
+    assert changed_lines(before, before) == (0, 0)  # nothing to repaint
