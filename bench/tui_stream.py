@@ -97,6 +97,39 @@ async def _key_latency(app: Any, pilot: Any, key: str) -> float:
     return drawn[0] - start
 
 
+def _watch_hops(app: Any) -> tuple[dict[str, list[float]], Any]:
+    """Time two hops of a piece's way to the screen (bench-only wrappers, as `watch_frames`):
+    `handoff` from the earliest piece queued to the screen thread taking the queue (the posted
+    LiveTick waiting its turn), and `build` the live section's text built and its changed lines
+    marked. The rest of `screen` is waiting for the frame and painting it. Returns the samples
+    and what undoes the wrapping."""
+    from worldforge_tui.widgets.live_section import LiveSection
+
+    hops: dict[str, list[float]] = {"handoff": [], "build": []}
+    feed = app.live
+    tick = feed.tick
+
+    def timed_tick() -> None:
+        with feed._lock:
+            queued = [e.at for e in feed._queue if e.kind == "delta"]
+        if queued:
+            hops["handoff"].append(time.perf_counter() - min(queued))
+        tick()
+
+    feed.tick = timed_tick
+    build = LiveSection._build
+
+    def timed_build(section: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return build(section)
+        finally:
+            hops["build"].append(time.perf_counter() - start)
+
+    setattr(LiveSection, "_build", timed_build)  # noqa: B010 - bench-only, undone after the run
+    return hops, lambda: setattr(LiveSection, "_build", build)
+
+
 def _drawable_at(events: list[Any]) -> dict[float, float]:
     """For each streamed piece (by its arrival), when it could first be drawn whole: the arrival of
     the first piece of the same call whose text completes its word, key or number (the call's end
@@ -254,6 +287,7 @@ async def _drive(
     keys: list[float] = []
     async with app.run_test(size=(140, 45)) as pilot:
         watch_frames(app)  # frames cost what a real terminal's do (headless skips the encoding)
+        hops, unwatch = _watch_hops(app)
         done = 0
         while done < stages:
             # wait for the worker to start writing, then press keys until it has shipped
@@ -280,6 +314,7 @@ async def _drive(
                         break
                     await pilot.pause(0.01)
                 await pilot.press("g")
+        unwatch()
         shown = list(app.live.latencies)
         unshown = app.live.unshown
     streamed = [e for e in events if e.kind == "delta"]
@@ -289,6 +324,7 @@ async def _drive(
         "pieces_never_shown": unshown,
         **_split(shown, _drawable_at(events)),
         "key_latency_while_streaming": _summary(keys),
+        "hops": {name: _summary(values) for name, values in hops.items()},
         "bare_floor": await _bare_floor(events, (url, model) if real else None),
     }
 
@@ -302,6 +338,8 @@ MEDIANS = (  # figures whose median over the runs is reported: (name, path in a 
     ("bare_floor_token_to_screen_p95_ms", ("bare_floor", "token_to_screen", "p95_ms")),
     ("bare_floor_screen_p95_ms", ("bare_floor", "screen", "p95_ms")),
     ("bare_floor_screen_p50_ms", ("bare_floor", "screen", "p50_ms")),
+    ("handoff_p95_ms", ("hops", "handoff", "p95_ms")),
+    ("build_p95_ms", ("hops", "build", "p95_ms")),
     ("load_average_1m", ("load_average_1m",)),
 )
 
