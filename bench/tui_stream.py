@@ -10,9 +10,11 @@ piece that completes its word, key or number arrives: the model's pace) and `scr
 the frame that shows it: ours and Textual's). Beside it, `bare_floor` is a trivial Textual app (one
 anchored Static in a scroll view, updated with the drawable text on each piece) fed the same
 stream, piece for piece at the recorded times, timed the same way: what Textual itself costs. It
-replays after our run, so no server generates beside it (with `--server real` the model's process
-competed with ours for the CPU): a floor, not a twin. `--no-keys` streams without the key presses
-(like for like with the bare floor, which has none). Quote each figure with its load average.
+replays after our run; with `--server real` the model generates beside it as it did beside ours (a
+streamed answer of as many tokens, read on another thread, so the model's process and the reading
+compete for the CPU as they did): like for like. `--no-keys` streams without the key presses (like
+for like with the bare floor, which has none). Quote each figure with its load average; `--runs N`
+repeats the whole bench and adds the medians of the runs.
 
 The model is the loopback fake server streaming a real stage artifact (`--server fake`, default:
 steady pieces at a set pace) or the real llama.cpp server (`--server real`, needs
@@ -95,6 +97,39 @@ async def _key_latency(app: Any, pilot: Any, key: str) -> float:
     return drawn[0] - start
 
 
+def _watch_hops(app: Any) -> tuple[dict[str, list[float]], Any]:
+    """Time two hops of a piece's way to the screen (bench-only wrappers, as `watch_frames`):
+    `handoff` from the earliest piece queued to the screen thread taking the queue (the posted
+    LiveTick waiting its turn), and `build` the live section's text built and its changed lines
+    marked. The rest of `screen` is waiting for the frame and painting it. Returns the samples
+    and what undoes the wrapping."""
+    from worldforge_tui.widgets.live_section import LiveSection
+
+    hops: dict[str, list[float]] = {"handoff": [], "build": []}
+    feed = app.live
+    tick = feed.tick
+
+    def timed_tick() -> None:
+        with feed._lock:
+            queued = [e.at for e in feed._queue if e.kind == "delta"]
+        if queued:
+            hops["handoff"].append(time.perf_counter() - min(queued))
+        tick()
+
+    feed.tick = timed_tick
+    build = LiveSection._build
+
+    def timed_build(section: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return build(section)
+        finally:
+            hops["build"].append(time.perf_counter() - start)
+
+    setattr(LiveSection, "_build", timed_build)  # noqa: B010 - bench-only, undone after the run
+    return hops, lambda: setattr(LiveSection, "_build", build)
+
+
 def _drawable_at(events: list[Any]) -> dict[float, float]:
     """For each streamed piece (by its arrival), when it could first be drawn whole: the arrival of
     the first piece of the same call whose text completes its word, key or number (the call's end
@@ -132,8 +167,32 @@ def _split(shown: list[tuple[float, float]], drawable: dict[float, float]) -> di
     }
 
 
-async def _bare_floor(events: list[Any]) -> dict[str, Any]:
-    """The same stream into a trivial Textual app, piece for piece at the recorded times."""
+def _generate(url: str, model: str, tokens: int, stop: Any) -> None:
+    """Have the server stream an answer of about `tokens` tokens, read piece by piece, until
+    `stop` is set: the load a model writing puts on the machine, for the bare floor's replay."""
+    import urllib.request
+
+    body = json.dumps(
+        {
+            "model": model,
+            "messages": [{"role": "user", "content": "Write a long plan for a meal-kit company."}],
+            "max_tokens": tokens,
+            "stream": True,
+        }
+    ).encode()
+    req = urllib.request.Request(
+        f"{url}/chat/completions", data=body, headers={"Content-Type": "application/json"}
+    )
+    while not stop.is_set():
+        with urllib.request.urlopen(req, timeout=120) as resp:
+            for _line in resp:
+                if stop.is_set():
+                    return
+
+
+async def _bare_floor(events: list[Any], server: tuple[str, str] | None = None) -> dict[str, Any]:
+    """The same stream into a trivial Textual app, piece for piece at the recorded times (with
+    `server`, (url, model), the model writing beside it as it did beside ours)."""
     import threading
 
     from textual.app import App, ComposeResult
@@ -188,11 +247,18 @@ async def _bare_floor(events: list[Any]) -> dict[str, Any]:
                 arrivals.append((event.at, now))
                 app.post_message(Piece(event.text, now))
 
+        stop = threading.Event()
+        if server is not None:
+            writer = threading.Thread(
+                target=_generate, args=(*server, len(deltas) + 50, stop), daemon=True
+            )
+            writer.start()
         thread = threading.Thread(target=replay, daemon=True)
         thread.start()
         while thread.is_alive():
             await pilot.pause(0.05)
         await pilot.pause(0.2)
+        stop.set()
     moved = dict(arrivals)  # the recorded stream's drawable times, moved to the replay's clock
     recorded = _drawable_at(events)
     drawable = {moved[at]: moved.get(done, done - at + moved[at]) for at, done in recorded.items()}
@@ -200,7 +266,7 @@ async def _bare_floor(events: list[Any]) -> dict[str, Any]:
 
 
 async def _drive(
-    url: str, model: str, tmp: Path, stages: int, keys_on: bool = True
+    url: str, model: str, tmp: Path, stages: int, keys_on: bool = True, real: bool = False
 ) -> dict[str, Any]:
     from engine.config import Settings
     from engine.routing import Router
@@ -221,6 +287,7 @@ async def _drive(
     keys: list[float] = []
     async with app.run_test(size=(140, 45)) as pilot:
         watch_frames(app)  # frames cost what a real terminal's do (headless skips the encoding)
+        hops, unwatch = _watch_hops(app)
         done = 0
         while done < stages:
             # wait for the worker to start writing, then press keys until it has shipped
@@ -247,6 +314,7 @@ async def _drive(
                         break
                     await pilot.pause(0.01)
                 await pilot.press("g")
+        unwatch()
         shown = list(app.live.latencies)
         unshown = app.live.unshown
     streamed = [e for e in events if e.kind == "delta"]
@@ -256,8 +324,49 @@ async def _drive(
         "pieces_never_shown": unshown,
         **_split(shown, _drawable_at(events)),
         "key_latency_while_streaming": _summary(keys),
-        "bare_floor": await _bare_floor(events),
+        "hops": {name: _summary(values) for name, values in hops.items()},
+        "bare_floor": await _bare_floor(events, (url, model) if real else None),
     }
+
+
+MEDIANS = (  # figures whose median over the runs is reported: (name, path in a run's report)
+    ("token_to_screen_p95_ms", ("token_to_screen", "p95_ms")),
+    ("token_to_screen_p50_ms", ("token_to_screen", "p50_ms")),
+    ("screen_p95_ms", ("screen", "p95_ms")),
+    ("screen_p50_ms", ("screen", "p50_ms")),
+    ("model_completes_it_p95_ms", ("model_completes_it", "p95_ms")),
+    ("bare_floor_token_to_screen_p95_ms", ("bare_floor", "token_to_screen", "p95_ms")),
+    ("bare_floor_screen_p95_ms", ("bare_floor", "screen", "p95_ms")),
+    ("bare_floor_screen_p50_ms", ("bare_floor", "screen", "p50_ms")),
+    ("handoff_p95_ms", ("hops", "handoff", "p95_ms")),
+    ("build_p95_ms", ("hops", "build", "p95_ms")),
+    ("load_average_1m", ("load_average_1m",)),
+)
+
+
+def _medians(runs: list[dict[str, Any]]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for name, path in MEDIANS:
+        values = []
+        for run in runs:
+            value: Any = run
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            if isinstance(value, int | float):
+                values.append(float(value))
+        out[name] = round(statistics.median(values), 2) if values else None
+    return out
+
+
+def _runs(
+    url: str, model: str, tmp: Path, args: argparse.Namespace, real: bool
+) -> list[dict[str, Any]]:
+    runs = []
+    for i in range(args.runs):
+        run = asyncio.run(_drive(url, model, tmp / f"run-{i}", args.stages, not args.no_keys, real))
+        run["load_average_1m"] = machine()["load_average_1m"]  # as the run ended
+        runs.append(run)
+    return runs
 
 
 def main() -> int:
@@ -267,6 +376,7 @@ def main() -> int:
     parser.add_argument("--piece", type=int, default=4, help="fake: characters per piece")
     parser.add_argument("--delay", type=float, default=0.005, help="fake: seconds between pieces")
     parser.add_argument("--no-keys", action="store_true", help="no key presses while streaming")
+    parser.add_argument("--runs", type=int, default=1, help="runs (medians over them, default 1)")
     parser.add_argument("--json", action="store_true", help="one line of JSON (default: indented)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="wf-tui-stream-") as tmp_name:
@@ -279,10 +389,8 @@ def main() -> int:
                 print(json.dumps({"skipped": reason}))
                 return 1
             with running_server(tmp) as server:
-                report = asyncio.run(
-                    _drive(server.url, server.model, tmp, args.stages, not args.no_keys)
-                )
-            report["server"] = "llama-cpp-python 0.3.36 (tiny model)"
+                runs = _runs(server.url, server.model, tmp, args, real=True)
+            label = "llama-cpp-python 0.3.36 (tiny model)"
         else:
             from tests.servers.openai_server import FakeOpenAI
 
@@ -290,10 +398,12 @@ def main() -> int:
             with FakeOpenAI(
                 "ollama", payload=payload, stream_piece=args.piece, stream_delay=args.delay
             ) as fake:
-                report = asyncio.run(
-                    _drive(fake.url, "qwen2.5", tmp, args.stages, not args.no_keys)
-                )
-            report["server"] = f"loopback fake: {args.piece} chars every {args.delay * 1000:g} ms"
+                runs = _runs(fake.url, "qwen2.5", tmp, args, real=False)
+            label = f"loopback fake: {args.piece} chars every {args.delay * 1000:g} ms"
+    report: dict[str, Any] = dict(runs[0]) if len(runs) == 1 else {"runs": runs}
+    if len(runs) > 1:
+        report["medians"] = _medians(runs)
+    report["server"] = label
     report["machine"] = machine()
     sys.stdout.write(json.dumps(report, indent=None if args.json else 2) + "\n")
     return 0

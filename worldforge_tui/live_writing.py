@@ -2,9 +2,9 @@
 
 The router calls its watcher on the session's worker thread for every streamed piece. The watcher
 only queues the event and, when none is pending, posts one `LiveTick` message; the UI thread folds
-everything queued into the live view (no text is built then) and marks the story's live section
-stale. The section builds its text when the screen paints, so a fast model costs one render per
-frame, never one widget write per token, and a piece waits for no timer but the next frame.
+everything queued into the live view and the story's live section builds its text once for all of
+it, repainting only the lines that changed (pieces that come while the screen is busy cost one
+build together), so a piece waits for no timer but the next frame and never lays the board out.
 The app owns one `LiveFeed` and hands it each `LiveTick`.
 """
 
@@ -50,7 +50,11 @@ class LiveView:
         elif event.kind == "end":
             if event.model != "cancelled" and _is_standup(event):
                 self.done.append(event)
-            self.current = None
+                self.current = None
+            elif _served_by_model(event):  # shown whole until the step's result replaces it
+                self.current = event
+            else:
+                self.current = None
 
     def clear(self) -> None:
         self.done.clear()
@@ -77,6 +81,11 @@ def _shown_cut(text: str, *, final: bool) -> int:
     if final:
         return len(text)
     return max(text.rfind(c) for c in _WORD_ENDS) + 1
+
+
+def _served_by_model(event: StreamEvent) -> bool:
+    """A call's end with a model's answer (not cancelled, not the simulation's or a replay's)."""
+    return event.model != "cancelled" and event.tier not in ("simulation", "replay")
 
 
 def _is_standup(event: StreamEvent) -> bool:
@@ -128,19 +137,21 @@ def live_content(view: LiveView) -> Content | None:
         if cur is not None and _is_standup(cur):
             parts.extend(_standup_line(cur, cursor=True, view=view))
     elif cur is not None:
-        parts.append(("\n✎ Being written", "bold underline"))
+        ended = cur.kind == "end"  # the whole answer: drawn whole while the game checks it
+        parts.append(("\n✓ Written" if ended else "\n✎ Being written", "bold underline"))
         parts.append(
             (
                 f"  {one_line(cur.role, 20)} · {cur.tier}: {one_line(cur.model, 60)}\n",
                 "$foreground-muted",
             )
         )
-        value, view.reach = _reached(cur.text or "", final=False)
+        value, view.reach = _reached(cur.text or "", final=ended)
         if isinstance(value, dict) and value:
             parts.extend(artifact_parts(value))
-        else:
+        elif not ended:
             parts.append(("  (waiting for the first field)\n", "$foreground-muted"))
-        parts.append(("  ▌\n", "$accent"))
+        if not ended:
+            parts.append(("  ▌\n", "$accent"))
     return Content.assemble(*parts)
 
 
@@ -179,7 +190,6 @@ class LiveFeed:
         # pieces of the current call not drawn yet: (its text's length with it, arrival)
         self._pieces: deque[tuple[int, float]] = deque()
         self._drawn: list[float] = []  # arrivals of pieces in the text being drawn
-        self._final: list[float] = []  # arrivals of pieces shown with the command's result
         self._view = LiveView()
         self._router: Router | None = None
         self._unwatch: Callable[[], None] | None = None
@@ -238,41 +248,39 @@ class LiveFeed:
             bar.set_thinking(line, clock=waiting and bar.clock_start is None, redraw=not same)
 
     def track(self, event: StreamEvent) -> None:
-        """Note each streamed piece's arrival until a frame shows it: an ended standup line is
-        drawn whole at the next frame; the rest of a served artifact with the command's result
-        (`reset`); an attempt given up on (a new one starts, or the call is cancelled or served by
-        the simulation) is never shown, and counted so."""
+        """Note each streamed piece's arrival until a frame shows it: the rest of a call a model
+        served (a standup line, or an artifact) is drawn whole at the next frame, not held for the
+        step's result; an attempt given up on (a new one starts, or the call is cancelled or
+        served by the simulation) is never shown, and counted so."""
         pieces = self._pieces
         if event.kind == "delta":
             pieces.append((len(event.text or ""), event.at))
             return
-        served = event.kind == "end" and event.model != "cancelled"
-        if served and _is_standup(event):
+        if event.kind == "end" and _served_by_model(event):
             self._pieces = deque((0, at) for _, at in pieces)
             return
-        if served and event.tier not in ("simulation", "replay"):
-            self._final.extend([*self._drawn, *(at for _, at in pieces)])
-            self._drawn = []
-        else:
-            self.unshown += len(pieces)
+        self.unshown += len(pieces)
         pieces.clear()
 
     def _draw(self) -> Content:
-        """The live section's text, built when the screen paints it (once a frame at most)."""
+        """The live section's text, built once a tick (all the pieces queued since the last)."""
         content = live_content(self._view) or Content("")
         reach, pieces = self._view.reach, self._pieces
         while pieces and pieces[0][0] <= reach:
             self._drawn.append(pieces.popleft()[1])
         return content
 
-    def _shown(self) -> None:
-        """The text last built is drawn whole in this frame: its pieces are stamped right after the
-        frame reaches the terminal."""
+    def _shown(self, painted: bool = True) -> None:
+        """The text last built is being painted: its pieces are stamped right after the frame
+        reaches the terminal (now, when the screen already showed them)."""
         shown, self._drawn = self._drawn, []
-        self._stamp(shown)
+        self._stamp(shown, now=not painted)
 
-    def _stamp(self, arrivals: list[float]) -> None:
-        if arrivals:
+    def _stamp(self, arrivals: list[float], *, now: bool = False) -> None:
+        if arrivals and now:
+            at = time.perf_counter()
+            self.latencies.extend((a, at) for a in arrivals)
+        elif arrivals:
 
             def stamp() -> None:
                 now = time.perf_counter()
@@ -281,11 +289,10 @@ class LiveFeed:
             self.app.call_after_refresh(stamp)
 
     def reset(self) -> None:
-        """A command finished: the next one starts a fresh live section (the story draws the whole
-        artifact with the command's result)."""
+        """A command finished: the next one starts a fresh live section. The story draws the whole
+        result now, so pieces not yet in a frame are stamped with the frame that shows it."""
         self._view.clear()
-        self.unshown += len(self._pieces) + len(self._drawn)
+        pending = [*self._drawn, *(at for _, at in self._pieces)]
         self._pieces.clear()
         self._drawn = []
-        final, self._final = self._final, []
-        self._stamp(final)
+        self._stamp(pending)

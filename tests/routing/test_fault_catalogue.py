@@ -84,6 +84,11 @@ def test_local_only(servers, sid):
     cell = run_scenario(BY_ID[sid], "local", primary, None, SCALE)
     assert _verdict_holds(cell, LOCAL[sid]), cell
     assert cell.checks["deadline"] == "ok" and cell.checks["cause_named"] == "ok"
+    # the scenarios one model cannot pass are exactly those the catalogue says so of, and why
+    assert cell.one_model == BY_ID[sid].one_model
+    assert (LOCAL[sid] == "safe") == bool(cell.one_model), sid
+    if sid == "S15":  # the model's own recovery needs no fallback model: judged here too
+        assert cell.checks["recovered"] == "ok", cell.checks
     if LOCAL[sid] == "safe" or sid == "S13":
         assert cell.served_by == "simulation"
         assert WORDS[sid] in cell.seen, cell.seen
@@ -152,3 +157,27 @@ def test_s08_cuts_every_attempt_and_the_scorecard_names_its_departures(servers):
     text = render([cell], SCALE)
     assert "departs from the public catalogue: the fallback model is the next tier" in text
     assert as_json([cell], SCALE)["departures"]
+
+
+def test_the_scorecard_says_plainly_which_scenarios_one_model_cannot_pass():
+    """A local-only cell no router could pass with one model says so, with the reason, and the
+    tally says how many one model could pass at most; the other set-ups carry no such line."""
+    from engine.routing.faults.scorecard import Cell, as_json, render
+
+    def cell(sid: str, setup, verdict: str) -> Cell:
+        scn = BY_ID[sid]
+        return Cell(
+            sid, scn.title, setup, verdict, "local", "seen", 0.1, 1, 0, {},
+            one_model=scn.one_model if setup == "local" else "",
+        )  # fmt: skip
+
+    cells = [cell("S01", "local", "pass"), cell("S04", "local", "safe")]
+    cells += [cell("S01", "hybrid", "pass"), cell("S04", "hybrid", "pass")]
+    text = render(cells, SCALE)
+    assert "local: cannot pass with one model: every attempt at the model gets 503" in text
+    assert "local: 1 pass, 0 partial, 1 safe, 0 fail (1 cannot pass with one model: S04; " in text
+    assert "at most 1 can)" in text
+    assert "hybrid: cannot pass" not in text and "hybrid: 2 pass, 0 partial, 0 safe, 0 fail\n" in (
+        text + "\n"
+    )
+    assert as_json(cells, SCALE)["passable"] == {"local": 1, "hybrid": 2}

@@ -69,3 +69,30 @@ async def test_compact_shows_the_pane_that_holds_the_next_decision(tmp_path):
         await settle(app, pilot)
         assert app.snap.phase == "gate" and board.shown_pane == "story"  # the new artifact
         assert board.query_one("#story").region.height > 0
+
+
+async def test_the_pane_tab_line_repaints_without_laying_the_board_out(tmp_path, monkeypatch):
+    """F1-F4 change which pane the tab line highlights, not its length: the line is repainted,
+    and the board is not laid out again for it (it was, a key, while a worker streamed)."""
+    from textual.widgets import Static
+
+    app = WorldForgeApp(pitch=PITCH, seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        tabs = app.main.query_one("#pane-tabs", Static)
+        asked: list[bool] = []  # each refresh of the tab line: whether it asked for a layout
+        real = Static.refresh
+
+        def refresh(self, *regions, **kw):
+            if self is tabs:
+                asked.append(bool(kw.get("layout")))
+            return real(self, *regions, **kw)
+
+        monkeypatch.setattr(Static, "refresh", refresh)
+        for key in ("f2", "f1", "f3", "f1"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert f" {key.upper()} " in tabs.content.plain
+        assert asked and not any(asked)  # repainted, never laid out
+        highlighted = [s for s in tabs.content.spans if "reverse" in str(s.style)]
+        assert len(highlighted) == 1  # the story's tab, drawn as chosen

@@ -72,4 +72,39 @@ def test_an_attempt_given_up_on_is_counted_never_shown_and_holds_nothing_back() 
     host.track(event("delta", '{"a": "x', 5.0))
     assert list(host._pieces) == [(len('{"a": "x'), 5.0)]
     host.track(event("end", '{"a": "x"}', 6.0))
-    assert host._final == [5.0] and not host._pieces  # shown with the stage's result
+    assert list(host._pieces) == [(0, 5.0)]  # drawn whole at the next frame, not at the result
+
+
+def test_only_the_lines_that_differ_are_marked_for_repaint() -> None:
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    from worldforge_tui.widgets.live_section import changed_lines
+
+    def lines(*texts: str) -> list[Strip]:
+        return [Strip([Segment(t)]) for t in texts]
+
+    before = lines("title", "summary: one", "▌")
+    assert changed_lines(before, lines("title", "summary: one two", "▌")) == (1, 2)  # its line
+    assert changed_lines(before, lines("title", "summary: one", "two", "▌")) == (2, 4)  # moved
+    assert changed_lines(before, before) == (0, 0)  # nothing to repaint
+
+
+def test_an_answer_a_model_served_is_drawn_whole_as_its_call_ends() -> None:
+    """The last word of an artifact used to wait for the step's result (the score, the gate, the
+    whole board redrawn) to reach the screen; the ended call is drawn whole at once, without the
+    cursor. An answer the simulation served instead is not drawn as the model's."""
+
+    def view_after(end_tier: str) -> str:
+        view = LiveView()
+        common = {"call_key": "stage-1/attempt-1", "role": "strategist", "model": "tiny"}
+        text = '{"title": "Dockside", "summary": "knives sharp before service"}'
+        view.apply(SimpleNamespace(kind="delta", text=text[:-3], tier="local", **common))
+        view.apply(SimpleNamespace(kind="end", text=text, tier=end_tier, **common))
+        content = live_content(view)
+        return "" if content is None else content.plain
+
+    shown = view_after("local")
+    assert "Knives sharp before service" in shown and "✓ Written" in shown
+    assert "▌" not in shown and "Being written" not in shown
+    assert view_after("simulation") == ""

@@ -266,3 +266,41 @@ async def test_the_progress_figures_follow_the_spinner_not_every_piece(
     assert writing and ticks[0] > 30  # the figures were drawn, from many streamed ticks
     assert len(writing) < ticks[0] / 3  # at the spinner's pace, not a repaint a tick
     assert any(d is not None and "waiting for the first token" in d for d in drawn)
+
+
+async def test_a_streamed_piece_repaints_only_the_lines_it_changed(
+    tmp_path, fake_openai_factory, first_artifact, monkeypatch
+):
+    """Each build of the text being written used to repaint the whole section (every line of the
+    artifact so far, a frame's worth of terminal output a piece); it now marks only the lines that
+    differ from what the screen shows, so a piece repaints its own line (two when it wraps) and
+    the screen is laid out only when the section outgrows the lines reserved for it."""
+    from textual.geometry import Region
+
+    from worldforge_tui.widgets.live_section import LiveSection
+
+    server = fake_openai_factory(
+        "ollama", payload=json.dumps(first_artifact), stream_piece=6, stream_delay=0.01
+    )
+    marked: list[int | None] = []  # lines each repaint asked for (None: the whole section)
+    layouts = [0]
+    real = LiveSection.refresh
+
+    def refresh(self, *regions: Region, **kw: Any):
+        if self.id == "story-live" and self.lines > 8:  # once the text has many lines
+            if kw.get("layout"):
+                layouts[0] += 1
+            elif kw.get("repaint", True):
+                marked.append(sum(r.height for r in regions) if regions else None)
+        return real(self, *regions, **kw)
+
+    monkeypatch.setattr(LiveSection, "refresh", refresh)
+    app = WorldForgeApp(pitch=PITCH, seed=SEED, save_dir=tmp_path, router=_router(server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: app.snap is not None and app.snap.current is not None)
+        await settle(app, pilot)
+    assert len(marked) > 20  # many pieces came after the text passed eight lines
+    assert marked.count(None) == 0  # never the whole section for a piece
+    lines = sorted(n for n in marked if n is not None)
+    assert lines[len(lines) // 2] <= 2  # most pieces: their own line, two when it wraps
+    assert layouts[0] <= 3  # the lines reserved ahead, not a layout a line

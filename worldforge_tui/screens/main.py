@@ -208,7 +208,13 @@ class MainScreen(StyledOnMount, Screen[None]):
         leaves a widget hidden now, unless the caller (`focusing`) moves it into the pane."""
         self._pane = pane
         self._lay_out(keep_focus=focusing)
-        shown.update(self.query_one("#pane-tabs", Static), pane_bar(pane, self.wf.key_of))
+        tabs = self.query_one("#pane-tabs", Static)
+        bar = pane_bar(pane, self.wf.key_of)
+        # Its one line keeps its length when only the highlighted pane changes: a repaint of the
+        # line, not a layout of the board (each F1-F4 laid every widget out again, ~35 a streamed
+        # stage in the bench's key presses); a rebound key's longer name still lays it out.
+        before = getattr(tabs.content, "plain", None)
+        shown.update(tabs, bar, layout=before is None or len(before) != len(bar.plain))
 
     def _lay_out(self, *, keep_focus: bool = False) -> None:
         """Display only the chosen pane's containers in compact mode, all of them when wide.

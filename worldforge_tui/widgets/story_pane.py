@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.content import Content
-from textual.widget import Widget
 
 from worldforge_tui.consequences import Consequence
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.text.safe_text import clean, one_line
 from worldforge_tui.widgets.content_pane import ContentPane
+from worldforge_tui.widgets.live_section import LiveSection
 
 if TYPE_CHECKING:
     from engine.game.models import Dilemma, Rubric, Stage, StageRun, StandupTurn
@@ -431,98 +431,6 @@ def story_content(
     return Content.assemble(*parts)
 
 
-class LiveSection(Widget):
-    """The call being written, under the story. New text is built at most twice a frame (when the
-    first piece since the last frame comes, and again when the screen paints if more came), so
-    however many pieces stream in between two frames, they cost at most two renders. It repaints
-    only this section: its height is reserved ahead of the text (half a view more than it needs
-    each time it outgrows what it has), so a new line costs a scroll of the pane, not a layout of
-    the whole screen (measured: every layout re-arranged and redrew the board, 25 a streamed
-    artifact); `on_shown` runs once a text is in a frame whole."""
-
-    DEFAULT_CSS = "LiveSection { height: auto; }"
-    MIN_STEP = 4  # lines reserved ahead at the least
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self._source: Callable[[], Content] | None = None
-        self._on_shown: Callable[[], None] | None = None
-        self._pending: Callable[[], None] | None = None  # a text built, not yet in a frame whole
-        self._drawn = Content("")
-        self.lines = 0  # lines the text built last needs
-        self.rows = 0  # lines reserved (the section's height while it follows a call)
-        self._due = False  # a frame is due (requested since the last paint)
-        self._stale = False  # more text came after the build for the frame due
-
-    def follow(
-        self, source: Callable[[], Content], on_shown: Callable[[], None] | None = None
-    ) -> None:
-        """New text is waiting: draw it from `source` at the next frame."""
-        self._source, self._on_shown = source, on_shown
-        if self._due:
-            self._stale = True  # the frame due rebuilds it
-            return
-        self._due = True
-        grew = self._build()
-        self.refresh()
-        self._follow(after_frame=grew)
-
-    def _build(self) -> bool:
-        """Build the text now; True when it outgrew the lines reserved (reserved anew)."""
-        assert self._source is not None
-        self._drawn = self._source()
-        self._pending = self._on_shown
-        self._stale = False
-        width = self.content_region.width
-        # measured with the widget's styles, as Textual's own Widget.get_content_height does
-        lines = self._drawn.get_height(self.styles, width) if width else 0  # type: ignore[arg-type]
-        self.lines = lines
-        if lines <= self.rows:
-            return False
-        view = (
-            self.parent.scrollable_content_region.height if isinstance(self.parent, Widget) else 0
-        )
-        self.rows = lines + max(self.MIN_STEP, view // 2)
-        self.styles.height = self.rows
-        return True
-
-    def _follow(self, *, after_frame: bool) -> None:
-        """Its pane follows the last line (after the next frame, when that lays it out anew)."""
-        if after_frame:
-            self.call_after_refresh(self._next_frame)
-        elif isinstance(self.parent, StoryPane):
-            self.parent.follow_live()
-
-    def _next_frame(self) -> None:
-        self.refresh()
-        if isinstance(self.parent, StoryPane):
-            self.parent.follow_live()
-
-    def stop(self) -> None:
-        self._source = None
-        self._on_shown = self._pending = None
-        self._drawn = Content("")
-        self.lines = self.rows = 0
-        self._due = self._stale = False
-        self.styles.height = None  # back to the stylesheet's auto
-        self.refresh(layout=True)
-
-    def render(self) -> Content:
-        self._due = False
-        if self._stale and self._source is not None:
-            before = self.lines
-            if self._build() or self.lines != before:
-                # a new line: the pane scrolls to it after this frame, the next one shows it
-                # (a refresh asked for inside a render is lost: it is asked after the frame)
-                self._due = True
-                self._follow(after_frame=True)
-                return self._drawn
-        if self._pending is not None:
-            pending, self._pending = self._pending, None
-            pending()
-        return self._drawn
-
-
 class StoryPane(ContentPane):
     """Scrollable story; `show(snapshot)` re-renders it, `show_live(source)` follows a call."""
 
@@ -536,7 +444,16 @@ class StoryPane(ContentPane):
         yield from super().compose()
         live = LiveSection(id="story-live", classes="pane-body")
         live.display = False
+        live.on_grow = self._live_grew
         yield live
+
+    def _live_grew(self, laid_out: bool) -> None:
+        """The live text has a new line: follow it (after the next frame when its lines were
+        reserved anew, which lays the pane out)."""
+        if laid_out:
+            self.call_after_refresh(self.follow_live)
+        else:
+            self.follow_live()
 
     def show(
         self,
@@ -558,7 +475,7 @@ class StoryPane(ContentPane):
             self.scroll_home(animate=False)
 
     def show_live(
-        self, source: Callable[[], Content], on_shown: Callable[[], None] | None = None
+        self, source: Callable[[], Content], on_shown: Callable[[bool], None] | None = None
     ) -> None:
         """A call's text being written, under the story (only this part re-renders). The pane
         follows its last line, in the same frame, until the player scrolls away."""

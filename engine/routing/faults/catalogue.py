@@ -57,6 +57,9 @@ class Scenario:
     max_wall_s: float = 45.0
     ideal: Literal["success", "error"] = "success"
     sequence: tuple[int, float, float] | None = None  # (requests, interval s, per-request max s)
+    # Why no router can pass it with one model and nothing behind it but the simulation ("" when
+    # one can): the fault is played on every attempt at that model, so only another model answers.
+    one_model: str = ""
 
 
 def _c(id: str, kind: CheckKind, value: float = 0.0, **kw: object) -> Check:
@@ -89,6 +92,9 @@ SCENARIOS: tuple[Scenario, ...] = (
             _c("no_hang", "no_hang"),
         ),
         max_wall_s=40,
+        one_model=(
+            "every attempt at the model is rate-limited (429), so only another model can answer"
+        ),
     ),
     Scenario(
         "S03",
@@ -110,6 +116,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "overloaded",
         (_c("bounded_attempts", "attempts_primary_max", 6), _c("no_hang", "no_hang")),
         max_wall_s=40,
+        one_model=("every attempt at the model gets 503, so only another model can answer"),
     ),
     Scenario(
         "S05",
@@ -132,6 +139,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             _c("silent_route_not_retried", "attempts_primary_max", 1, severity="advisory"),
         ),
         max_wall_s=130,
+        one_model=("the model never answers, so only another model can"),
     ),
     Scenario(
         "S07",
@@ -153,6 +161,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         "cut",
         (_c("no_truncated_success", "no_truncated_success"), _c("no_hang", "no_hang")),
         max_wall_s=40,
+        one_model=(
+            "every attempt at the model is cut mid-answer, so only another model can answer whole"
+        ),
     ),
     Scenario(
         "S09",
@@ -167,6 +178,9 @@ SCENARIOS: tuple[Scenario, ...] = (
             _c("no_hang", "no_hang"),
         ),
         max_wall_s=70,
+        one_model=(
+            "every attempt at the model stalls mid-answer, so only another model can answer whole"
+        ),
     ),
     Scenario(
         "S10",
@@ -202,6 +216,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         "context_window",
         (_c("no_same_model_retry", "attempts_primary_eq", 1), _c("no_hang", "no_hang")),
         max_wall_s=20,
+        one_model=(
+            "every attempt overflows the model's context and resending to it is wrong, so only a larger-context model can answer"
+        ),
     ),
     Scenario(
         "S13",
@@ -228,6 +245,9 @@ SCENARIOS: tuple[Scenario, ...] = (
             _c("no_truncated_success", "no_truncated_success"),
         ),
         max_wall_s=40,
+        one_model=(
+            "every attempt at the model is cut mid-answer, so only another model can answer whole"
+        ),
     ),
     Scenario(
         "S15",
@@ -238,7 +258,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         (
             _c("no_hang", "seq_no_hang"),
             _c("served_during_outage", "seq_served_during_outage", requires_fallback=True),
-            _c("recovered", "seq_recovered_within_s", 30, requires_fallback=True),
+            _c("recovered", "seq_recovered_within_s", 30),  # the model itself: no fallback needed
             _c(
                 "probe_discipline",
                 "seq_probe_discipline",
@@ -248,6 +268,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         ),
         max_wall_s=200,
         sequence=(20, 4.0, 30.0),
+        one_model=(
+            "the calls made during the outage have no other model to go to (the model's recovery after it is still checked)"
+        ),
     ),
     Scenario(
         "S16",
@@ -261,6 +284,9 @@ SCENARIOS: tuple[Scenario, ...] = (
             _c("bounded_attempts", "attempts_primary_max", 6),
         ),
         max_wall_s=40,
+        one_model=(
+            "every attempt at the model gets 503, and the check is what the caller sees of the other model that answers"
+        ),
     ),
 )
 

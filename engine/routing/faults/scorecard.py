@@ -9,7 +9,9 @@ with every time (the catalogue's waits and the router's deadline, limits and res
 factor so a run takes seconds. Verdicts: pass (rescued, every check clean), partial (rescued, an
 advisory check failed), safe (not rescued, but bounded, labelled and every required check clean),
 fail. Two checks are ours and required everywhere: the call ended by AGENT_REQUEST_TIMEOUT + 0.1 s,
-and the cause was named (its label in the trace, its words in the fallback reason).
+and the cause was named (its label in the trace, its words in the fallback reason). A local-only
+cell that no router could pass with one model (the catalogue's `one_model`: the fault is played on
+every attempt at it) says so and why, and the tally says how many one model can pass at most.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Cell:
     primary_attempts: int
     fallback_attempts: int
     checks: dict[str, str] = field(default_factory=dict)  # id -> ok | FAIL | n/a | info
+    one_model: str = ""  # local only: why no router passes it with one model ("" when one can)
 
 
 def settings_for(
@@ -304,6 +307,7 @@ def _score(run: _Run) -> Cell:
         primary_attempts=len(run.primary),
         fallback_attempts=len(run.fallback),
         checks=checks,
+        one_model=scn.one_model if run.setup == "local" else "",
     )
 
 
@@ -344,6 +348,7 @@ def as_json(cells: list[Cell], scale: float) -> dict[str, Any]:
         "scale": scale,
         "departures": list(DEPARTURES),
         "tally": tally(cells),
+        "passable": {s: _passable(cells, s) for s in dict.fromkeys(c.setup for c in cells)},
         "cells": [asdict(c) for c in cells],
     }
 
@@ -374,10 +379,24 @@ def render(cells: list[Cell], scale: float) -> str:
             failed = [k for k, v in c.checks.items() if v == "FAIL"]
             if failed:
                 lines.append(f"       {c.setup}: failed {', '.join(failed)}")
+            if c.one_model:
+                lines.append(f"       {c.setup}: cannot pass with one model: {c.one_model}")
     lines.extend(f"departs from the public catalogue: {d}" for d in DEPARTURES)
     for setup, counts in tally(cells).items():
-        lines.append(
+        line = (
             f"{setup}: {counts['pass']} pass, {counts['partial']} partial, "
             f"{counts['safe']} safe, {counts['fail']} fail"
         )
+        out_of_reach = [c.scenario for c in cells if c.setup == setup and c.one_model]
+        if out_of_reach:
+            line += (
+                f" ({len(out_of_reach)} cannot pass with one model: "
+                f"{', '.join(out_of_reach)}; at most {_passable(cells, setup)} can)"
+            )
+        lines.append(line)
     return "\n".join(lines)
+
+
+def _passable(cells: list[Cell], setup: str) -> int:
+    """How many of a set-up's scenarios some router could pass (those one model can)."""
+    return sum(1 for c in cells if c.setup == setup and not c.one_model)
