@@ -181,3 +181,14 @@ def test_two_runs_in_one_save_dir_never_see_each_others_memories(new_session):
     block = b.state.current.memory_block
     assert "courier" not in block.lower()
     assert a.state.run_id != b.state.run_id
+
+
+def test_a_workers_note_event_says_what_the_note_holds(new_session):
+    s = new_session()
+    s.give(RunStage)
+    notes = [m for m in s.memory.records() if m.author == "worker"]
+    assert notes, "the simulated worker writes a finding"
+    said = [e.message for e in s.events() if e.type == "MEMORY_WRITTEN" and e.actor != "memory"]
+    assert said and all(m.startswith("worker note ") for m in said)
+    assert any(notes[0].text[:30] in m for m in said)  # its words, not only its id
+    assert not any(notes[0].id in m for m in said)
