@@ -3,9 +3,11 @@
 Run: `.venv/bin/python -m bench.tui_startup [--runs N] [--before TREE] [--instructions]` (one JSON
 object; headless 120×40). Two moments are timed in fresh processes, each beside its own anchor:
 
-- `board`: the first frame of the board (the welcome frame).
+- `board`: the first frame of the board, as `worldforge play --pitch …` starts (a venture named on
+  the command line shows the board first and opens once the engine has loaded).
 - `form`: the New venture form on screen with its pitch field focused and a frame drawn, the first
-  moment a key typed lands where the screen says (the engine loaded, the dialog composed).
+  moment a key typed lands where the screen says: the first screen of `worldforge play` (since
+  form-first start-up, drawn before the engine loads; before that, once it had).
 
 The anchor of each is a bare Textual app (bench/bare_app.py) with the same kinds and count of
 widgets as the measured screens, taken from the live app in the warm-up run: each widget is
@@ -75,7 +77,8 @@ class Measured(WorldForgeApp):
         os.write(1, ("\n".join(lines) + "\n").encode())
         os._exit(0)
 
-Measured().run(headless=True, size=(120, 40))
+app = Measured(pitch="Meal kits for night-shift nurses") if MOMENT == "board" else Measured()
+app.run(headless=True, size=(120, 40))
 sys.exit(1)  # never reached the moment
 """
 
