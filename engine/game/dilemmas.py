@@ -17,7 +17,7 @@ from engine.game.antagonist import doing, pattern_line
 from engine.game.economy import arc_stage, meter_shown
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.pending import later_line
-from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, hints, preview
+from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, hints, made, preview
 from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
 from engine.language.reader.fork import outright
@@ -147,6 +147,12 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "Where does the next hundred {customer} come from?",
         ),
         V(
+            "referrals",
+            "Referrals or case studies?",
+            "Word is spreading among {customer}. How do we turn it into the next customers?",
+            when=(("trust", ">=", 45),),
+        ),
+        V(
             "presell",
             "Adoption or pre-sales?",
             "Which customers do we chase first?",
@@ -242,7 +248,7 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
                 rule_id=rid,
                 effect_line=preview(state, rid, stage.id),
                 later=later_line(state, rid),
-                hint=hints(RULES[rid], state.economics),
+                hint=hints(RULES[rid], state.economics, made(state)),
                 archetype=RULES[rid].archetype,
             )
         )

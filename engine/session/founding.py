@@ -167,7 +167,12 @@ if TYPE_CHECKING:
 #     effect line); the rival answers a repeated pattern harder (5 threat a repeat, was 3); a
 #     venture may hand one stage to another role's worker (engine.game.world.HANDOVERS), shown on
 #     the board from day 0.
-RULES_VERSION = 66
+# 67: what the CEO chose before changes what an option does (a rule's `after` effects: shipping
+#     at 70 percent makes automating support and chasing volume cost more, sharing the upside makes
+#     outside owners cost more), shown in the option's preview and hint; the planner reads it.
+#     The deck is larger and drawn by the company's state: FIND may pose referrals or case
+#     studies once trust is high (two new rule records).
+RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
