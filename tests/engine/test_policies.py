@@ -68,7 +68,7 @@ def test_the_ladder_reads_each_archetype_on_its_own_pairs():
         {**base, "archetype": "seller", "result": "victory"},
         {**base, "archetype": "builder", "result": "defeat"},
     ]
-    out = ladder(rows, played)  # type: ignore[arg-type]
+    out = ladder(rows, played)
     assert out["random_path_mean"] == 0.5
     assert list(out["by_archetype"]) == ["builder", "seller"]
     assert out["by_archetype"]["seller"]["random_path_mean"] == 1.0
