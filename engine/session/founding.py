@@ -168,7 +168,7 @@ if TYPE_CHECKING:
 #     venture may hand one stage to another role's worker (engine.game.world.HANDOVERS), shown on
 #     the board from day 0.
 # 67: what the CEO chose before changes what an option does (a rule's `after` effects: shipping
-#     at 70 percent makes automating support and chasing volume cost more, sharing the upside makes
+#     at 70 percent makes automating support cost more, sharing the upside or allying makes
 #     outside owners cost more), shown in the option's preview and hint; the planner reads it.
 #     The deck is larger and drawn by the company's state: FIND may pose referrals or case
 #     studies once trust is high (two new rule records).
