@@ -18,7 +18,7 @@ from engine.game.economy import arc_stage, meter_shown
 from engine.game.fork_slots import QUESTION_SLOTS, check, fill, preview_words, venture_words
 from engine.game.models import Dilemma, Economics, GameState, Option, Stage
 from engine.game.pending import later_line
-from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, effect_line, hints, preview_after
+from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, effect_line, hints, made, preview_after
 from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
 from engine.language.reader.fork import outright
@@ -151,6 +151,12 @@ DECK: dict[str, tuple[Variant, ...]] = {
             "Where does {company} find its next hundred customers among {customer}?",
         ),
         V(
+            "referrals",
+            "Referrals or case studies?",
+            "Word is spreading among {customer}. How do we turn it into the next customers?",
+            when=(("trust", ">=", 45),),
+        ),
+        V(
             "presell",
             "Adoption or pre-sales?",
             "Who among {customer} do we chase first?",
@@ -244,7 +250,7 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
                 rule_id=rid,
                 effect_line=effect_line(state.economics, after, delta),
                 later=later_line(state, rid),
-                hint=hints(RULES[rid], state.economics, state.founder.company),
+                hint=hints(RULES[rid], state.economics, made(state), state.founder.company),
                 archetype=RULES[rid].archetype,
             )
         )

@@ -25,7 +25,9 @@ option's words: templates whose slots, checked as the rules load, name this vent
 option's own previewed numbers: engine.game.fork_slots), offered ([variant, side] or [variant, side, that variant's own trade-off]),
 binds (Bind), verb (the simulated worker's phrase), decided (the receipt's), ownership (who owns
 the company after it), growth (how fast a revenue plan's customers grow), own_answer; later
-({field: amount} that lands later_in stages after the fork, shown pending: engine.game.pending).
+({field: amount} that lands later_in stages after the fork, shown pending: engine.game.pending);
+after (After: effects added when an earlier decision chose the named rule, with the words
+that say why: what you chose before changes what this option does, in its preview too).
 """
 
 from __future__ import annotations
@@ -134,6 +136,17 @@ class Bind(FrozenRecord):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
+class After(FrozenRecord):
+    """An effect that depends on what the CEO chose before: when the earlier decision `rule` is
+    on the record, this rule's effect also moves by `effects` (before the founder's factor), and
+    the option says `why` in its hint, so the preview and the receipt both carry it."""
+
+    rule: str
+    effects: tuple[tuple[str, float], ...]
+    why: str
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class Rule(FrozenRecord):
     id: str
     axis: str
@@ -159,6 +172,7 @@ class Rule(FrozenRecord):
     own_answer: bool = False  # the rule an own answer that fits no option is
     later: tuple[tuple[str, float], ...] = ()  # effects that land `later_in` stages on
     later_in: int = 2  # how many stages after the fork its later effects land (engine.game.pending)
+    after: tuple[After, ...] = ()  # effects that depend on an earlier decision
 
 
 def make_rule(id: str, effects: dict[str, float], *scales: Scale, retires: bool = False) -> Rule:
@@ -186,6 +200,9 @@ def load_rules(path: Path = RECORDS) -> dict[str, Rule]:
         if rule.id in out:
             raise ValueError(f"{path.name}: rule {rule.id} is there twice")
         out[rule.id] = rule
+    for rule in out.values():
+        if unknown := [a.rule for a in rule.after if a.rule not in out or a.rule == rule.id]:
+            raise ValueError(f"{path.name}: rule {rule.id}: after no such earlier rule {unknown}")
     return out
 
 
@@ -202,10 +219,15 @@ def _record(row: dict[str, Any]) -> Rule:
         "role": Role(**row["role"]) if "role" in row else None,
         "offered": tuple(Offer(*x) for x in row.get("offered", ())),
         "binds": tuple(Bind(**x) for x in row.get("binds", ())),
+        "after": tuple(
+            After(**{**x, "effects": tuple(x["effects"].items())}) for x in row.get("after", ())
+        ),
     }
     rule = Rule(**parts)
-    fields = [k for k, _ in (*rule.effects, *rule.later)] + [sc.field for sc in rule.scales]
-    numbers = [v for _, v in (*rule.effects, *rule.later)] + [
+    combos = [kv for a in rule.after for kv in a.effects]
+    fields = [k for k, _ in (*rule.effects, *rule.later, *combos)]
+    fields += [sc.field for sc in rule.scales]
+    numbers = [v for _, v in (*rule.effects, *rule.later, *combos)] + [
         getattr(sc, n) for sc in rule.scales for n in ("pivot", "per", "lo", "hi")
     ]
     if bad := [k for k in fields if k not in EFFECT_FIELDS]:
@@ -218,6 +240,8 @@ def _record(row: dict[str, Any]) -> Rule:
         raise ValueError(f"not words: {bad_text}")
     for card in (rule.option, rule.tradeoff, *(o.tradeoff or "" for o in rule.offered)):
         check(card, OPTION_SLOTS)  # a card's words name only slots engine.game.fork_slots fills
+    if [a for a in rule.after if not isinstance(a.why, str) or not a.why.strip()]:
+        raise ValueError("an effect after an earlier decision without its why")
     checks = [(f, getattr(rule, f), c) for f, c in _CHOICES.items()]
     checks += [("offered", o.key, ("A", "B")) for o in rule.offered]
     checks += [("binds", b.axis, AXES) for b in rule.binds]
@@ -244,11 +268,24 @@ def verb_phrase(rule_id: str | None) -> str:
     return rule.verb if rule is not None else ""
 
 
-def resolve(rule: Rule, econ: Economics, archetype: str) -> dict[str, float]:
-    """The rule's effect on this company now: base + the founder's extra for its kind of move +
-    state scalings, times the archetype's factor."""
+def made(state: GameState) -> frozenset[str]:
+    """The rules the CEO's decisions so far chose (what a rule's `after` effects read)."""
+    return frozenset(s.decision.rule_id for s in state.stages if s.decision)
+
+
+def combos(rule: Rule, chosen: frozenset[str]) -> list[After]:
+    """The rule's effects that apply after the decisions made so far."""
+    return [a for a in rule.after if a.rule in chosen]
+
+
+def resolve(
+    rule: Rule, econ: Economics, archetype: str, chosen: frozenset[str] = frozenset()
+) -> dict[str, float]:
+    """The rule's effect on this company now: base + what earlier decisions add (`chosen`: the
+    rules decided so far) + the founder's extra for its kind of move + state scalings, times the
+    archetype's factor."""
     eff = {k: 0.0 for k in EFFECT_FIELDS}
-    for k, v in rule.effects:
+    for k, v in (*rule.effects, *(kv for a in combos(rule, chosen) for kv in a.effects)):
         eff[k] += v
     extra = ARCHETYPE_RULES[archetype].tag_effects  # the founder's own kind of move pays extra
     for k, v in (kv for tag in rule.tags for kv in extra.get(tag, {}).items()):
@@ -277,16 +314,22 @@ def metric_now(metric: str, econ: Economics) -> str:
     return f"{value:,.0f}"
 
 
-def hints(rule: Rule, econ: Economics | None = None, company: str = "") -> str:
+def hints(
+    rule: Rule,
+    econ: Economics | None = None,
+    chosen: frozenset[str] = frozenset(),
+    company: str = "",
+) -> str:
     """How state sizes the rule's effects; given the company's numbers, each metric the hints
     read is followed by where this company stands on it ("…, less below (now 37 at Acme)"),
-    once."""
+    once; then why an earlier decision moves it (`chosen`: the rules decided so far)."""
     said = [sc.hint() for sc in rule.scales]
     at = f" at {company}" if company else ""
     if econ is not None:
         for i, sc in enumerate(rule.scales):
             if all(later.metric != sc.metric for later in rule.scales[i + 1 :]):
                 said[i] += f" (now {metric_now(sc.metric, econ)}{at})"
+    said += [a.why for a in combos(rule, chosen)]
     return "; ".join(said)
 
 
@@ -303,7 +346,7 @@ def _apply(state: GameState, rule: Rule, stage_id: str) -> OrgDelta:
     whose stages are all done (never one who owns the current stage or a later one)."""
     econ, org, archetype = state.economics, state.org, state.founder.archetype
     keep = {s.worker_id for s in state.stages[state.stage_index :]}
-    eff = resolve(rule, econ, archetype)
+    eff = resolve(rule, econ, archetype, made(state))
     org_delta = OrgDelta()
     if rule.retires:
         spawned = [w for w in org if w.active and w.spawned_by]
@@ -399,6 +442,6 @@ def apply_rule(
     after, org delta and the resolved effect (base + scalings + archetype factor)."""
     rule = RULES[rule] if isinstance(rule, str) else rule
     before = copy.copy(state.economics)
-    effect = resolve(rule, before, state.founder.archetype)
+    effect = resolve(rule, before, state.founder.archetype, made(state))
     org_delta = _apply(state, rule, stage_id)
     return before, copy.copy(state.economics), org_delta, effect

@@ -190,22 +190,42 @@ def _policy_job(job: tuple[int, str, str]) -> list[Row]:
     return [play_policy(seed, archetype, policy, pitch) for policy in POLICIES]
 
 
+def _share(hits: int, total: int) -> float:
+    return round(hits / max(1, total), 3)
+
+
 def ladder(rows: list[Row], played: list[list[Row]]) -> dict[str, Any]:
     """The skill ladder's win rates over the (seed, archetype) pairs: each policy's venture, the
     hindsight player (some path wins) and a uniformly random fork path (the mean over every path,
-    events on their defaults)."""
-    pairs = len(played)
-    out: dict[str, Any] = {
-        policy: round(sum(p[i]["result"] == "victory" for p in played) / max(1, pairs), 3)
+    events on their defaults); `by_archetype` holds the same figures over each founder
+    archetype's pairs alone."""
+    won = {(r["seed"], r["archetype"]) for r in rows if r["result"] == "victory"}
+    paths = list(expand(rows))
+    out: dict[str, Any] = _ladder_over(played, won, paths)
+    out["pairs"] = len(played)
+    archetypes = sorted({p[0]["archetype"] for p in played if p}, key=ARCHETYPES.index)
+    out["by_archetype"] = {
+        a: _ladder_over(
+            [p for p in played if p and p[0]["archetype"] == a],
+            won,
+            [r for r in paths if r["archetype"] == a],
+        )
+        for a in archetypes
+    }
+    return out
+
+
+def _ladder_over(
+    played: list[list[Row]], won: set[tuple[int, str]], paths: list[PathRow]
+) -> dict[str, float]:
+    """Each policy's win rate over these pairs' ventures, hindsight's and a random path's."""
+    out = {
+        policy: _share(sum(p[i]["result"] == "victory" for p in played), len(played))
         for i, policy in enumerate(POLICIES)
     }
-    won = {(r["seed"], r["archetype"]) for r in rows if r["result"] == "victory"}
-    out["hindsight"] = round(len(won) / max(1, pairs), 3)
-    paths = list(expand(rows))
-    out["random_path_mean"] = round(
-        sum(r["result"] == "victory" for r in paths) / max(1, len(paths)), 3
-    )
-    out["pairs"] = pairs
+    pairs = {(p[0]["seed"], p[0]["archetype"]) for p in played if p}
+    out["hindsight"] = _share(len(pairs & won), len(played))
+    out["random_path_mean"] = _share(sum(r["result"] == "victory" for r in paths), len(paths))
     return out
 
 

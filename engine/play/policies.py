@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from engine.game.dilemmas import variant_for
 from engine.game.economy import TUNING, advance_days
-from engine.game.models import GameState
+from engine.game.models import GameState, StageDecision
 from engine.game.pending import land_due, plan
 from engine.game.rules import Rule, apply_rule
 from engine.play import POLICIES, careful
@@ -53,6 +53,11 @@ def project(state: GameState, rule: Rule | str, stage_id: str) -> GameState:
     rule_id = rule if isinstance(rule, str) else rule.id
     apply_rule(probe, rule, stage_id)
     plan(probe, rule_id, stage_id)
+    # the decision goes on the probe's record (a copy of its stage): later options read it
+    probe.stages = list(state.stages)
+    i = probe.stage_index
+    probe.stages[i] = copy.copy(state.stages[i])
+    probe.stages[i].decision = StageDecision(rule_id=rule_id, option="own", text="")
     probe.stage_index += 1
     land_due(probe)
     advance_days(probe, int(TUNING["days_per_fork"] + TUNING["days_per_stage"]))

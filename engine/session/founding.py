@@ -180,6 +180,11 @@ if TYPE_CHECKING:
 #     questions are templates naming its company, customer, offering and rival and the option's
 #     own previewed numbers; cards and the next brief say what binds in its words; the rival's read
 #     of a pattern names the stages; events' choices name the company or customer.
+#     What the CEO chose before changes what an option does (a rule's `after` effects: shipping
+#     at 70 percent makes automating support cost more, sharing the upside or allying makes
+#     outside owners cost more), shown in the option's preview and hint; the planner reads it.
+#     The deck is larger and drawn by the company's state: FIND may pose referrals or case
+#     studies once trust is high (two new rule records).
 RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

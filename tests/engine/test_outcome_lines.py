@@ -16,7 +16,7 @@ import pytest
 from engine.game.economy import DEFEATS
 from engine.game.endings import finish
 from engine.game.models import Economics
-from engine.game.rules import RULES, hints
+from engine.game.rules import RULES, hints, made
 from engine.game.world import adapt_pending, pressure_lens, standing
 from engine.session.commands import Approve, Decide, RunStage
 from engine.writing.outcomes import (
@@ -211,7 +211,8 @@ def test_the_posed_fork_carries_the_companys_numbers_in_its_hints(new_session):
         rule = RULES[opt.rule_id]
         if rule.scales:
             company = s.state.founder.company
-            assert opt.hint == hints(rule, s.state.economics, company) and "(now " in opt.hint
+            hint = hints(rule, s.state.economics, made(s.state), company)
+            assert opt.hint == hint and "(now " in opt.hint
             assert f" at {company})" in opt.hint  # where this company stands, by name
 
 

@@ -59,6 +59,27 @@ def test_the_balance_ladder_counts_each_player_and_hindsight():
         assert len(played[0][i]["prefix"]) == len(played[0][i]["rules"]) > 0  # its letters
 
 
+def test_the_ladder_reads_each_archetype_on_its_own_pairs():
+    """The per-archetype figures count only that founder's pairs and paths: a seller that wins
+    every path and a builder that wins none read 1.0 and 0.0, not the 0.5 of their mean."""
+    played = [[play_policy(7, a, p) for p in policies.POLICIES] for a in ("builder", "seller")]
+    base = {"prefix": "", "seed": 7, "stage": 8, "reason": "", "rules": [], "dilemmas": []}
+    rows = [
+        {**base, "archetype": "seller", "result": "victory"},
+        {**base, "archetype": "builder", "result": "defeat"},
+    ]
+    out = ladder(rows, played)
+    assert out["random_path_mean"] == 0.5
+    assert list(out["by_archetype"]) == ["builder", "seller"]
+    assert out["by_archetype"]["seller"]["random_path_mean"] == 1.0
+    assert out["by_archetype"]["seller"]["hindsight"] == 1.0
+    assert out["by_archetype"]["builder"]["random_path_mean"] == 0.0
+    assert out["by_archetype"]["builder"]["hindsight"] == 0.0
+    for i, p in enumerate(policies.POLICIES):
+        for k, a in enumerate(("builder", "seller")):
+            assert out["by_archetype"][a][p] == float(played[k][i]["result"] == "victory")
+
+
 def test_simulate_takes_a_policy_and_refuses_an_unknown_one(tmp_path, capsys):
     rc = main(
         [

@@ -4,6 +4,7 @@ is missing, and no other product file names a rule id."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -119,3 +120,26 @@ def test_a_bad_record_is_refused_by_name_as_it_loads(tmp_path, change, said):
         load_rules(bad)
     assert said in str(refused.value)
     assert load_rules(RECORDS) == RULES  # the shipped file loads as the game has it
+
+
+@pytest.mark.parametrize(
+    ("after", "said"),
+    [
+        ({"rule": "no.such", "effects": {"trust": 1}, "why": "w"}, "no such earlier rule"),
+        ({"rule": "founder.network", "effects": {"trust": 1}, "why": "w"}, "no such earlier"),
+        ({"rule": "founder.craft", "effects": {"trst": 1}, "why": "w"}, "no such effect"),
+        ({"rule": "founder.craft", "effects": {"trust": "1"}, "why": "w"}, "not a number"),
+        ({"rule": "founder.craft", "effects": {"trust": 1}, "why": " "}, "without its why"),
+        ({"rule": "founder.craft", "effects": {"trust": 1}}, "why"),
+    ],
+)
+def test_an_effect_after_an_earlier_decision_is_checked_as_it_loads(tmp_path, after, said):
+    """An `after` part names an earlier rule that exists (not itself), moves real effects by
+    numbers, and says why; else the file does not load."""
+    rows = json.loads(RECORDS.read_text(encoding="utf-8"))
+    rows[0]["after"] = [after]  # founder.network
+    bad = tmp_path / "rules.json"
+    bad.write_text(json.dumps(rows), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"rules\.json: rule founder\.network") as refused:
+        load_rules(bad)
+    assert said in str(refused.value)
