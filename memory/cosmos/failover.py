@@ -31,7 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from memory.contract import MemoryBackend, Notice
 from memory.local.store import MemoryStore
@@ -67,7 +67,7 @@ class Primary(MemoryBackend, Protocol):
 
     def max_seq(self) -> int: ...
 
-    def restore(self, records: Sequence[MemoryRecord], extra: dict[str, dict[str, Any]]) -> int: ...
+    def restore(self, records: Sequence[MemoryRecord], extra: dict[str, dict[str, object]]) -> int: ...
 
     def fingerprint(self) -> dict[str, tuple[str, int]]: ...
 
@@ -89,7 +89,7 @@ def _ensure_outbox(conn: sqlite3.Connection) -> None:
     )
 
 
-def _queued(conn: sqlite3.Connection, sql: str, *params: object) -> list[tuple[Any, ...]]:
+def _queued(conn: sqlite3.Connection, sql: str, *params: object) -> list[tuple[object, ...]]:
     """Rows of the outbox, tombstone or mirror tables; [] on a save from before them (nothing
     queued, nothing pending, no mirror known complete)."""
     try:
@@ -159,7 +159,7 @@ class FailoverMemory:
 
     def _unless_outage(self, call: Callable[[], T]) -> tuple[T] | None:
         """`(call(),)` when Cosmos answered; None after an outage, which parks it (the local store
-        serves meanwhile). Any other error is the caller's."""
+        serves meanwhile). Every other error is the caller's."""
         try:
             return (call(),)
         except Exception as exc:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, cast
+from typing import cast
 
 from azure.core.credentials import TokenCredential
 from azure.cosmos import CosmosClient, exceptions
@@ -300,7 +300,7 @@ class CosmosMemoryStore(PolicyStore):
                 self.partition.reread()
         return self.insert(NewNote.copy_of(rec, keep_id=False))
 
-    def restore(self, records: Sequence[MemoryRecord], extra: dict[str, dict[str, Any]]) -> int:
+    def restore(self, records: Sequence[MemoryRecord], extra: dict[str, dict[str, object]]) -> int:
         """Make the run's partition hold exactly `records` (the save's mirror of it): each is
         written whole under its own id and sequence, status, reinforcement and supersession
         included (`extra`: the fields a record does not carry, by id: worker, reviewer,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from tests.code.any_count import count, counts
 
 TARGET = 250  # the issue's
-BUDGET = 245  # today's count: a new `Any` fails this test
+BUDGET = 244  # today's count: a new `Any` fails this test
 
 
 def test_product_code_says_any_no_more_than_the_budget():
