@@ -63,14 +63,6 @@ class PitchReading(FrozenRecord):
         return f"{self.setting_prep} {self.setting}" if self.setting else ""
 
 
-# ------------------------------------------------------------------------------ tokens
-
-
-def _tokens(text: str) -> list[Token]:
-    """The pitch's tokens: the reader's own (engine.language.reader.utterance), one tokenizer."""
-    return tokenize(text)
-
-
 def _span(text: str, toks: list[Token]) -> str:
     return text[toks[0].start : toks[-1].end].strip() if toks else ""
 
@@ -131,7 +123,7 @@ def _head(toks: list[Token]) -> Token | None:
         if out and (
             t.low in v.sets["clause_ends"]
             or t.low in v.sets["settings"]
-            or t.low in {"of", "de", "von", "di"}
+            or t.low in {"of", "for", "de", "von", "di"}  # "time for busy parents": time
         ):
             break
         if t.is_word:
@@ -320,9 +312,9 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         elif t.low in v.between:
             out.append((i + 1, "between"))
         elif t.low in v.sets["cue_verbs"] and (
-            t.low.endswith("s") or t.low in {"hilft", "zeigt"} or (prev and prev.low in _SUBJECTS)
+            t.low.endswith("s") or t.low in {"hilft", "zeigt"} or not prev or prev.low in _SUBJECTS
         ):
-            out.append((i + 1, "helps"))  # "helps teachers", "we help nurses"; not "tax help for"
+            out.append((i + 1, "helps"))  # "helps teachers", "we help nurses", "Helping …"
     return [(i, k) for i, k in out if i < len(toks)]
 
 
@@ -384,7 +376,10 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
             or (i and toks[i - 1].low in {"at", "to", "in", "for"})
         ):
             continue  # "Cat café in Lisbon" sells a café visit: no café pays
-        candidates.append((rank, neg, i, p.payer, _span(text, toks[i : i + n])))
+        key, payer, said = rank, p.payer, _span(text, toks[i : i + n])
+        if p.kind == "place" and after and is_plural(after.low) and _is_people([after], lang):
+            key, payer, said = -1, _span(text, toks[i : i + n + 1]), ""  # "office workers"
+        candidates.append((key, neg, i, payer, said))
     if not candidates:
         return "", ""
     _, _, _, payer, said = min(candidates)
@@ -395,6 +390,11 @@ def _subject(toks: list[Token], lang: str) -> str:
     """People the offering serves without a cue: "sensors landlords can fit" (a people noun before
     a modal), German "die Pendlern … zeigt" (a dative plural, given in the nominative)."""
     v = vocab()
+    for k, t in enumerate(toks[:-1]):  # "allotment gardeners' seed swap": the owners named
+        owner = toks[k + 1].text in "'’" and t.lemma not in _payer_words("minor")
+        if owner and _is_people([t], lang):
+            lead = [m + 1 for m, s in enumerate(toks[:k]) if s.low in STOPWORDS or not s.is_word]
+            return _span_words(_strip_front(toks[max(lead or [0]) : k + 1]))
     for k, t in enumerate(toks[1:-1], start=1):
         nxt = toks[k + 1]
         if (
@@ -449,7 +449,7 @@ class _Parts(TypedDict):
 def _read_latin(text: str) -> _Parts:
     """The reading's parts of a pitch in a Latin script (see `read_pitch`)."""
     v = vocab()
-    toks = _tokens(text)
+    toks = tokenize(text)  # the reader's own tokens (one tokenizer)
     lang = _language(toks)
     place, p0, p1 = _place(text, toks, lang)
     cues = _cues(toks)
@@ -536,13 +536,13 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
         and not re.search(r"\bf(?:ü|ue)r\b", pitch, re.IGNORECASE)
         and all(w[:1].isupper() for w in toks if w[:1].isalpha() and w.lower() not in STOPWORDS)
     )
-    opener = toks[0] if toks else ""
+    opener = toks[0].rstrip("'’") if toks else ""
     out = []
     for w in phrase.split():
         title = w[:1].isupper() and all(p[1:] == p[1:].lower() for p in w.split("-"))
         if w.isupper() and len(w) > 1:
             out.append(w)  # an acronym
-        elif w == opener and title and not place:
+        elif w.rstrip("'’") == opener and title and not place:
             out.append(w[:1].lower() + w[1:])
         elif title_case and title and w.isascii() and not place:
             out.append("-".join(p[:1].lower() + p[1:] for p in w.split("-")))
@@ -585,7 +585,7 @@ def _affirmed(text: str) -> list[str]:
     sharpening (a "not"/"no"/"without" runs to the clause's end)."""
     out: list[str] = []
     negated = False
-    for t in _tokens(text):
+    for t in tokenize(text):
         negated = (negated or t.low in _NOT) and t.text not in _STOPS
         if t.is_word and not negated:
             out.append(t.low)

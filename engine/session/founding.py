@@ -180,6 +180,8 @@ if TYPE_CHECKING:
 #     questions are templates naming its company, customer, offering and rival and the option's
 #     own previewed numbers; cards and the next brief say what binds in its words; the rival's read
 #     of a pattern names the stages; events' choices name the company or customer.
+#     A pitch's payer is read from its grammar: a cue verb opening it ("Help nurses …"), a
+#     possessive ("gardeners' seed swap"), a workplace in a people phrase ("office workers").
 RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -252,3 +252,25 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
     closure"): a van names how the service reaches its customers; couriers and fleets stay routes."""
     assert read_pitch("mobile knife sharpening van for restaurants in leeds").world == "sharpening"
     assert read_pitch("Courier vans for florists").world == "routes"
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer"),
+    [
+        # a cue verb opening the pitch (an imperative or "-ing"): the people it helps
+        ("Help nurses find shift swaps", "nurses"),
+        ("Helping landlords find reliable tenants", "landlords"),
+        # a benefit after a cue verb is no customer: the later "for" names them
+        ("Saves time for busy parents", "busy parents"),
+        # a possessive names who the thing is for; a minor's still does not pay
+        ("Allotment gardeners' seed swap", "allotment gardeners"),
+        ("Gardeners' tool rental", "gardeners"),
+        ("Kids' party planning", "parents"),
+        # a workplace inside a people phrase: the people, not the place
+        ("Lunch delivery to office workers in Manchester", "office workers"),
+        ("hospital car park payment app", "hospital visitors"),  # a payment is nobody
+    ],
+)
+def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
+    r = read_pitch(pitch)
+    assert r.customer == customer and r.customer_found
