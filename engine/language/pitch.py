@@ -395,15 +395,18 @@ def _subject(toks: list[Token], lang: str) -> str:
         if owner and _is_people([t], lang):
             lead = [m + 1 for m, s in enumerate(toks[:k]) if s.low in STOPWORDS or not s.is_word]
             return _span_words(_strip_front(toks[max(lead or [0]) : k + 1]))
-    for k, t in enumerate(toks[1:-1], start=1):
-        nxt = toks[k + 1]
+    verbs = v.sets["modals"]  # the verb after a people subject: "teachers spend hours …"
+    ends = verbs | _RELATIVE
+    for k, t in enumerate(toks[:-1]):
+        j = k + 1  # past a participle's clause: "renters facing eviction need …"
+        if toks[j].low.endswith("ing") and len(toks[j].low) > 4 and is_plural(t.low):
+            j = next((m for m in range(j, min(j + 5, len(toks))) if toks[m].low in ends), j)
         if (
-            t.is_word
-            and nxt.low in v.sets["modals"]
+            (toks[j].low in verbs or j > k + 1)
             and t.low not in v.sets["pronouns"]
             and _is_people([t], lang)
         ):
-            return t.text
+            return _span_words(toks[k:j])
     if lang == "de":
         for t in toks[1:]:
             if t.is_cap and t.low.endswith("ern") and t.low not in v.sets["nominative"]:
@@ -455,7 +458,10 @@ def _read_latin(text: str) -> _Parts:
     cues = _cues(toks)
     chosen: tuple[int, str] | None = None
     phrases = [(i, kind, _customer_phrase(toks, i, kind)) for i, kind in cues]
-    phrases = [(i, kind, ph) for i, kind, ph in phrases if ph]
+    no = v.sets["pronouns"]  # "helps you sleep", "done for 50 quid": nobody named
+    phrases = [
+        (i, k, ph) for i, k, ph in phrases if ph and not (ph[0].low in no or ph[0].low[0].isdigit())
+    ]
     for i, kind, ph in phrases:
         if _is_people(ph, lang):
             chosen = (i, kind)
@@ -670,39 +676,23 @@ def _read_pitch(pitch: str) -> PitchReading:
     )
 
 
-class _Changes(TypedDict, total=False):
-    """The fields of a reading the player's confirmed words change."""
-
-    offering: str
-    world: str
-    customer: str
-    customer_found: bool
-    note: str
-    trade: str
-    place: str
-    setting: str
-    setting_prep: str
-    problem: str
-
-
 def confirmed(
     r: PitchReading, *, customer: str = "", offering: str = "", place: str = "", problem: str = ""
 ) -> PitchReading:
     """The reading with what the player confirmed on the new-venture form in place of what was
     read (an empty field keeps the reading's); the worlds follow a changed offering or payer."""
-    changes: _Changes = {}
     if offering and offering != r.offering:
         core = _QUALIFIER.split(offering, maxsplit=1)[0]
-        changes["offering"] = offering
-        changes["world"] = _best({k: v[0] for k, v in WORLDS.items()}, words(core), [])
+        world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), [])
+        r = dataclasses.replace(r, offering=offering, world=world)
     if customer and customer != r.customer:
-        changes.update({"customer": customer, "customer_found": True, "note": ""})
-        changes["trade"] = _best(TRADES, words(customer), [], _head_word(customer))
+        trade = _best(TRADES, words(customer), [], _head_word(customer))
+        r = dataclasses.replace(r, customer=customer, customer_found=True, note="", trade=trade)
     if place and place != r.place:
-        changes.update({"place": place, "setting": place, "setting_prep": "in"})
+        r = dataclasses.replace(r, place=place, setting=place, setting_prep="in")
     if problem and problem != r.problem:
-        changes["problem"] = problem
-    return dataclasses.replace(r, **changes) if changes else r
+        r = dataclasses.replace(r, problem=problem)
+    return r
 
 
 class ShownReading(TypedDict):

@@ -269,8 +269,25 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         # a workplace inside a people phrase: the people, not the place
         ("Lunch delivery to office workers in Manchester", "office workers"),
         ("hospital car park payment app", "hospital visitors"),  # a payment is nobody
+        # people a problem-first pitch opens with, before their verb (past a participle's clause)
+        ("Teachers spend hours marking essays", "teachers"),
+        ("Renters facing eviction need fast legal advice", "renters facing eviction"),
+        ("Nurses nearing retirement who want pension advice", "nurses nearing retirement"),
     ],
 )
 def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
     r = read_pitch(pitch)
     assert r.customer == customer and r.customer_found
+
+
+@pytest.mark.parametrize(
+    "pitch",
+    [
+        "It helps you sleep better",  # a pronoun
+        "Get your tax return done for 50 quid",  # a price
+        "Tutors who come to you",  # the offering, not who pays for it
+    ],
+)
+def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):
+    r = read_pitch(pitch)
+    assert not r.customer_found and "names no customer" in r.note
