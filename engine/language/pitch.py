@@ -324,12 +324,15 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
     eight words (a rambling pitch keeps its first people word)."""
     v = vocab()
     phrase = _strip_front(_clause(toks, i))
-    if kind == "helps":
+    if kind == "helps":  # up to its verb, or its first people word: "lets landlords screen …"
         verb = next((k for k, t in enumerate(phrase) if t.low in v.sets["object_verbs"]), None)
-        phrase = phrase[:verb] if verb else phrase
+        ppl = [k + 1 for k, t in enumerate(phrase) if is_plural(t.low) and _is_people([t], "en")]
+        phrase = phrase[:verb] if verb else phrase[: (ppl or [len(phrase)])[0]]
     while len(phrase) > 1 and phrase[-1].low in v.sets["where_after"]:
         phrase = phrase[:-1]
     end = toks.index(phrase[-1]) + 1 if phrase else i
+    if len(phrase) > 1 and end < len(toks) and toks[end].low == "by":  # "farmers hit by floods"
+        phrase, end = phrase[:-1], end - 1  # a passive's participle is no part of who
     if phrase and _is_vague(phrase) and end < len(toks) and toks[end].low in _RELATIVE:
         stop = next((k for k in range(end, len(toks)) if toks[k].text in _STOPS), len(toks))
         return phrase + toks[end:stop]  # "people who hate dating apps": the clause says who
@@ -458,7 +461,7 @@ def _read_latin(text: str) -> _Parts:
     cues = _cues(toks)
     chosen: tuple[int, str] | None = None
     phrases = [(i, kind, _customer_phrase(toks, i, kind)) for i, kind in cues]
-    no = v.sets["pronouns"]  # "helps you sleep", "done for 50 quid": nobody named
+    no = v.sets["pronouns"] | v.fors  # "helps you sleep", "Help for …", "for 50 quid": nobody
     phrases = [
         (i, k, ph) for i, k, ph in phrases if ph and not (ph[0].low in no or ph[0].low[0].isdigit())
     ]

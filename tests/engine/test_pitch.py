@@ -273,6 +273,11 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("Teachers spend hours marking essays", "teachers"),
         ("Renters facing eviction need fast legal advice", "renters facing eviction"),
         ("Nurses nearing retirement who want pension advice", "nurses nearing retirement"),
+        # after "lets"/"helps", the people up to their first plural people word
+        ("Lets landlords screen tenants", "landlords"),
+        # a passive's participle goes with its agent ("hit by floods"), not with who pays
+        ("Help for farmers hit by floods", "farmers"),
+        ("Grants for businesses run by women", "businesses"),
     ],
 )
 def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
@@ -286,6 +291,7 @@ def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
         "It helps you sleep better",  # a pronoun
         "Get your tax return done for 50 quid",  # a price
         "Tutors who come to you",  # the offering, not who pays for it
+        "Help for people trying to quit smoking",  # "for people …" is no customer's words
     ],
 )
 def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):
