@@ -302,10 +302,15 @@ def _span_words(toks: list[Token]) -> str:
 def _cues(toks: list[Token]) -> list[tuple[int, str]]:
     """Where a customer is introduced: (index of its first word, cue kind)."""
     v = vocab()
-    out = []
+    out: list[tuple[int, str]] = []
     for i, t in enumerate(toks):
         prev = toks[i - 1] if i else None
-        if t.low in v.fors and not (prev is not None and prev.lemma in v.sets["not_cues"]):
+        verb = prev is not None and prev.lemma in v.sets["not_cues"]  # "caring for", "pay for"
+        if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
+            verb = toks[i - 2].low in STOPWORDS  # "lawn care for", "sick pay for": a noun
+        if t.low == "by" and prev is not None and prev.low in {"paid", "funded"}:
+            out.insert(0, (i + 1, "for"))  # "therapy for teens, paid by parents": who pays
+        elif t.low in v.fors and not verb:
             if i == 1 and prev is not None and prev.low in v.sets["brands"]:
                 continue  # "Uber for lawnmowers": what follows is the offering
             out.append((i + 1, "for"))

@@ -278,6 +278,10 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         # a passive's participle goes with its agent ("hit by floods"), not with who pays
         ("Help for farmers hit by floods", "farmers"),
         ("Grants for businesses run by women", "businesses"),
+        # "care"/"pay" after a noun is a noun ("lawn care for"), only a verb keeps "for" ("caring")
+        ("Lawn care for busy homeowners", "busy homeowners"),
+        # who pays, said outright, beats who it is for
+        ("Therapy for teens, paid by parents", "parents"),
     ],
 )
 def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
@@ -292,6 +296,7 @@ def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
         "Get your tax return done for 50 quid",  # a price
         "Tutors who come to you",  # the offering, not who pays for it
         "Help for people trying to quit smoking",  # "for people …" is no customer's words
+        "without each shop paying for its own expensive ticketing software",  # "paying for"
     ],
 )
 def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):
