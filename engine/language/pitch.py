@@ -307,7 +307,8 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         prev = toks[i - 1] if i else None
         verb = prev is not None and prev.lemma in v.sets["not_cues"]  # "caring for", "pay for"
         if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
-            verb = toks[i - 2].low in STOPWORDS  # "lawn care for", "sick pay for": a noun
+            w = toks[i - 2]  # "lawn care for", "sick pay for": a noun; "agents pay for": a verb
+            verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
         if t.low == "by" and prev is not None and prev.low in {"paid", "funded"}:
             out.insert(0, (i + 1, "for"))  # "therapy for teens, paid by parents": who pays
         elif t.low in v.fors and not verb:
@@ -412,6 +413,7 @@ def _subject(toks: list[Token], lang: str) -> str:
         if (
             (toks[j].low in verbs or j > k + 1)
             and t.low not in v.sets["pronouns"]
+            and t.lemma not in _payer_words("minor")  # "boxes kids love and parents buy"
             and _is_people([t], lang)
         ):
             return _span_words(toks[k:j])
@@ -645,13 +647,13 @@ def read_pitch(pitch: str) -> PitchReading:
 def _read_pitch(pitch: str) -> PitchReading:
     """The offering, who pays, the place, the setting and the two worlds of a pitch.
 
-    Reads the first sentence (any language; English, French, Spanish and German best) without
+    Reads the first of three sentences naming a payer, else the first (any language) without
     markup or escapes; a pitch that names no payer gets the offering world's usual one for the
     prose, `customer_found` False, and says so in `note`."""
     text = unmarked(pitch)
-    first = re.split(r"(?<=[.!?])\s", text[:_MAX_READ], maxsplit=1)[0] if text else ""
-    latin = not (is_cjk(text) or _RTL.search(text))
-    got = _read_latin(first) if latin else _read_other_script(first)
+    read = _read_other_script if is_cjk(text) or _RTL.search(text) else _read_latin
+    parts = re.split(r"(?<=[.!?])\s", text[:_MAX_READ])[:3] if text else [""]  # a later sentence
+    got = next((g for g in map(read, parts) if g["customer"]), None) or read(parts[0])  # says who
     offering = got["offering"] or " ".join(content_words(text)[:3]) or "the service"
     customer, said = got["customer"], got["said"]
     found = bool(customer)

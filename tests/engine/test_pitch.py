@@ -282,6 +282,14 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("Lawn care for busy homeowners", "busy homeowners"),
         # who pays, said outright, beats who it is for
         ("Therapy for teens, paid by parents", "parents"),
+        ("Software that estate agents pay for monthly", "agents"),  # "pay for": a verb here
+        ("Subscription boxes that kids love and parents buy", "parents"),  # a minor pays nothing
+        # a first sentence that names nobody: a later one may say who
+        (
+            "We're two ex-nurses from Leeds. We make meal kits for night-shift nurses.",
+            "night-shift nurses",
+        ),
+        ("Booking is a mess. Our app lets barbers fill empty chairs.", "barbers"),
     ],
 )
 def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
