@@ -305,6 +305,7 @@ def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
         "Tutors who come to you",  # the offering, not who pays for it
         "Help for people trying to quit smoking",  # "for people …" is no customer's words
         "without each shop paying for its own expensive ticketing software",  # "paying for"
+        "Nannies for hire",  # "for hire" says how it is sold, not to whom
     ],
 )
 def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):
