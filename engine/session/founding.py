@@ -180,8 +180,8 @@ if TYPE_CHECKING:
 #     questions are templates naming its company, customer, offering and rival and the option's
 #     own previewed numbers; cards and the next brief say what binds in its words; the rival's read
 #     of a pattern names the stages; events' choices name the company or customer.
-#     A pitch's payer is read from its grammar: a cue verb opening it ("Help nurses …"), a
-#     possessive ("gardeners' seed swap"), a workplace in a people phrase ("office workers").
+#     A pitch's payer is read from its grammar: an opening cue verb, a possessive, "office workers",
+#     a subject before its verb, "paid by", a later sentence; a pronoun, figure or "hire" is none.
 RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
