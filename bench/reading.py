@@ -484,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from bench import reading_pitch  # the pitches, read by engine.language.pitch
 
-    out["pitches"] = reading_pitch.figures(parts)
+    out["pitches"] = reading_pitch.figures(parts, args.half)
     print(json.dumps(out, indent=2))
     return 0
 

@@ -1,7 +1,9 @@
 """Bench: how well the game reads a pitch (engine.language.pitch.read_pitch) on the labelled corpus.
 
-Scored over `bench.corpus.pitches("build")` and `pitches("heldout")`; the held-out part is reported
-only as aggregate figures, never row by row (`--rows` lists build rows alone).
+Scored over `bench.corpus.pitches("build")` by default; the held-out part (`pitches("heldout")`) only
+when asked for by name (`--part heldout|both`), and then only as aggregate figures, never row by
+row (`--rows` lists build rows alone). `--half a|b` scores one half of the build part, split by a
+hash of the pitch as bench/reading.py splits it (`half_of`): tune on one half, check on the other.
 
 - `payer_right`: who pays, read right. Lenient on case, articles, plurals and possessives; strict on
   meaning: the reading's words and the label's share the head noun and one holds all the other's
@@ -16,7 +18,7 @@ only as aggregate figures, never row by row (`--rows` lists build rows alone).
 - `ms_per_pitch_median` / `ms_per_pitch_p95`: one cold reading (its cache cleared), the least of
   five tries per pitch, so another process's load on the machine is not counted.
 
-Run: `.venv/bin/python -m bench.reading_pitch --json` (add `--rows` for the build part's misses).
+Run: `.venv/bin/python -m bench.reading_pitch --json --half a` (add `--rows` for its misses).
 `figures()` returns the same dict for bench/reading.py to fold in.
 """
 
@@ -31,6 +33,7 @@ import time
 from typing import Any
 
 from bench.corpus import PARTS, Part, pitches
+from bench.reading import half_of
 
 
 def _set(spaced: str) -> frozenset[str]:
@@ -172,9 +175,16 @@ def _cost(pitch: str, repeats: int = 5) -> float:
     return best
 
 
-def score(part: Part, rows_out: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The figures for one part; `rows_out` (build only) collects the misses."""
+def score(
+    part: Part, rows_out: list[dict[str, Any]] | None = None, half: str | None = None
+) -> dict[str, Any]:
+    """The figures for one part (one half of the build part with `half`); `rows_out` (build only)
+    collects the misses."""
     rows = pitches(part)
+    if half:
+        if part != "build":
+            raise ValueError("a half is of the build part only")
+        rows = [r for r in rows if half_of(r["pitch"]) == half]
     payer = exact = offering = place = null_rows = null_right = 0
     bad = {"pronoun": 0, "verb": 0, "rival": 0, "benefit": 0}
     costs: list[float] = []
@@ -210,8 +220,11 @@ def score(part: Part, rows_out: list[dict[str, Any]] | None = None) -> dict[str,
     }
 
 
-def figures(parts: tuple[Part, ...] = PARTS) -> dict[str, Any]:
-    """Both parts' figures (the held-out part as aggregates only), for bench/reading.py."""
+def figures(parts: tuple[Part, ...] = ("build",), half: str | None = None) -> dict[str, Any]:
+    """The parts' figures (the held-out part as aggregates only, and only when named), for
+    bench/reading.py; with `half`, one half of the build part alone."""
+    if half:
+        return {"build": score("build", half=half)}
     return {part: score(part) for part in parts}
 
 
@@ -220,14 +233,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--rows", action="store_true", help="also list the build part's misses")
     ap.add_argument(
-        "--part", choices=PARTS, help="score one part only (tune on build, never on heldout)"
+        "--part",
+        choices=(*PARTS, "both"),
+        default="build",
+        help="which part to score (build by default: the held-out part only when asked by name)",
+    )
+    ap.add_argument(
+        "--half",
+        choices=("a", "b"),
+        help="score one half of the build part only (split by pitch: tune on a, check on b)",
     )
     args = ap.parse_args(argv)
-    parts: tuple[Part, ...] = (args.part,) if args.part else PARTS
-    out: dict[str, Any] = figures(parts)
+    parts: tuple[Part, ...] = PARTS if args.part == "both" else (args.part,)
+    if args.half:
+        parts = ("build",)  # a half is a check while tuning: the held-out part stays closed
+    out: dict[str, Any] = figures(parts, args.half)
     if args.rows:
         misses: list[dict[str, Any]] = []
-        score("build", misses)
+        score("build", misses, args.half)
         out["build_misses"] = misses
     if args.json:
         json.dump(out, sys.stdout, ensure_ascii=False, indent=2)

@@ -63,14 +63,6 @@ class PitchReading(FrozenRecord):
         return f"{self.setting_prep} {self.setting}" if self.setting else ""
 
 
-# ------------------------------------------------------------------------------ tokens
-
-
-def _tokens(text: str) -> list[Token]:
-    """The pitch's tokens: the reader's own (engine.language.reader.utterance), one tokenizer."""
-    return tokenize(text)
-
-
 def _span(text: str, toks: list[Token]) -> str:
     return text[toks[0].start : toks[-1].end].strip() if toks else ""
 
@@ -131,7 +123,7 @@ def _head(toks: list[Token]) -> Token | None:
         if out and (
             t.low in v.sets["clause_ends"]
             or t.low in v.sets["settings"]
-            or t.low in {"of", "de", "von", "di"}
+            or t.low in {"of", "for", "de", "von", "di"}  # "time for busy parents": time
         ):
             break
         if t.is_word:
@@ -310,19 +302,25 @@ def _span_words(toks: list[Token]) -> str:
 def _cues(toks: list[Token]) -> list[tuple[int, str]]:
     """Where a customer is introduced: (index of its first word, cue kind)."""
     v = vocab()
-    out = []
+    out: list[tuple[int, str]] = []
     for i, t in enumerate(toks):
         prev = toks[i - 1] if i else None
-        if t.low in v.fors and not (prev is not None and prev.lemma in v.sets["not_cues"]):
+        verb = prev is not None and prev.lemma in v.sets["not_cues"]  # "caring for", "pay for"
+        if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
+            w = toks[i - 2]  # "lawn care for", "sick pay for": a noun; "agents pay for": a verb
+            verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
+        if t.low == "by" and prev is not None and prev.low in {"paid", "funded"}:
+            out.insert(0, (i + 1, "for"))  # "therapy for teens, paid by parents": who pays
+        elif t.low in v.fors and not verb:
             if i == 1 and prev is not None and prev.low in v.sets["brands"]:
                 continue  # "Uber for lawnmowers": what follows is the offering
             out.append((i + 1, "for"))
         elif t.low in v.between:
             out.append((i + 1, "between"))
         elif t.low in v.sets["cue_verbs"] and (
-            t.low.endswith("s") or t.low in {"hilft", "zeigt"} or (prev and prev.low in _SUBJECTS)
+            t.low.endswith("s") or t.low in {"hilft", "zeigt"} or not prev or prev.low in _SUBJECTS
         ):
-            out.append((i + 1, "helps"))  # "helps teachers", "we help nurses"; not "tax help for"
+            out.append((i + 1, "helps"))  # "helps teachers", "we help nurses", "Helping …"
     return [(i, k) for i, k in out if i < len(toks)]
 
 
@@ -332,12 +330,15 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
     eight words (a rambling pitch keeps its first people word)."""
     v = vocab()
     phrase = _strip_front(_clause(toks, i))
-    if kind == "helps":
+    if kind == "helps":  # up to its verb, or its first people word: "lets landlords screen …"
         verb = next((k for k, t in enumerate(phrase) if t.low in v.sets["object_verbs"]), None)
-        phrase = phrase[:verb] if verb else phrase
+        ppl = [k + 1 for k, t in enumerate(phrase) if is_plural(t.low) and _is_people([t], "en")]
+        phrase = phrase[:verb] if verb else phrase[: (ppl or [len(phrase)])[0]]
     while len(phrase) > 1 and phrase[-1].low in v.sets["where_after"]:
         phrase = phrase[:-1]
     end = toks.index(phrase[-1]) + 1 if phrase else i
+    if len(phrase) > 1 and end < len(toks) and toks[end].low == "by":  # "farmers hit by floods"
+        phrase, end = phrase[:-1], end - 1  # a passive's participle is no part of who
     if phrase and _is_vague(phrase) and end < len(toks) and toks[end].low in _RELATIVE:
         stop = next((k for k in range(end, len(toks)) if toks[k].text in _STOPS), len(toks))
         return phrase + toks[end:stop]  # "people who hate dating apps": the clause says who
@@ -384,7 +385,10 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
             or (i and toks[i - 1].low in {"at", "to", "in", "for"})
         ):
             continue  # "Cat café in Lisbon" sells a café visit: no café pays
-        candidates.append((rank, neg, i, p.payer, _span(text, toks[i : i + n])))
+        key, payer, said = rank, p.payer, _span(text, toks[i : i + n])
+        if p.kind == "place" and after and is_plural(after.low) and _is_people([after], lang):
+            key, payer, said = -1, _span(text, toks[i : i + n + 1]), ""  # "office workers"
+        candidates.append((key, neg, i, payer, said))
     if not candidates:
         return "", ""
     _, _, _, payer, said = min(candidates)
@@ -395,15 +399,24 @@ def _subject(toks: list[Token], lang: str) -> str:
     """People the offering serves without a cue: "sensors landlords can fit" (a people noun before
     a modal), German "die Pendlern … zeigt" (a dative plural, given in the nominative)."""
     v = vocab()
-    for k, t in enumerate(toks[1:-1], start=1):
-        nxt = toks[k + 1]
+    for k, t in enumerate(toks[:-1]):  # "allotment gardeners' seed swap": the owners named
+        owner = toks[k + 1].text in "'’" and t.lemma not in _payer_words("minor")
+        if owner and _is_people([t], lang):
+            lead = [m + 1 for m, s in enumerate(toks[:k]) if s.low in STOPWORDS or not s.is_word]
+            return _span_words(_strip_front(toks[max(lead or [0]) : k + 1]))
+    verbs = v.sets["modals"]  # the verb after a people subject: "teachers spend hours …"
+    ends = verbs | _RELATIVE
+    for k, t in enumerate(toks[:-1]):
+        j = k + 1  # past a participle's clause: "renters facing eviction need …"
+        if toks[j].low.endswith("ing") and len(toks[j].low) > 4 and is_plural(t.low):
+            j = next((m for m in range(j, min(j + 5, len(toks))) if toks[m].low in ends), j)
         if (
-            t.is_word
-            and nxt.low in v.sets["modals"]
+            (toks[j].low in verbs or j > k + 1)
             and t.low not in v.sets["pronouns"]
+            and t.lemma not in _payer_words("minor")  # "boxes kids love and parents buy"
             and _is_people([t], lang)
         ):
-            return t.text
+            return _span_words(toks[k:j])
     if lang == "de":
         for t in toks[1:]:
             if t.is_cap and t.low.endswith("ern") and t.low not in v.sets["nominative"]:
@@ -449,13 +462,16 @@ class _Parts(TypedDict):
 def _read_latin(text: str) -> _Parts:
     """The reading's parts of a pitch in a Latin script (see `read_pitch`)."""
     v = vocab()
-    toks = _tokens(text)
+    toks = tokenize(text)  # the reader's own tokens (one tokenizer)
     lang = _language(toks)
     place, p0, p1 = _place(text, toks, lang)
     cues = _cues(toks)
     chosen: tuple[int, str] | None = None
     phrases = [(i, kind, _customer_phrase(toks, i, kind)) for i, kind in cues]
-    phrases = [(i, kind, ph) for i, kind, ph in phrases if ph]
+    no = v.sets["pronouns"] | v.fors  # "helps you sleep", "Help for …", "for 50 quid": nobody
+    phrases = [
+        (i, k, ph) for i, k, ph in phrases if ph and not (ph[0].low in no or ph[0].low[0].isdigit())
+    ]
     for i, kind, ph in phrases:
         if _is_people(ph, lang):
             chosen = (i, kind)
@@ -536,13 +552,13 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
         and not re.search(r"\bf(?:ü|ue)r\b", pitch, re.IGNORECASE)
         and all(w[:1].isupper() for w in toks if w[:1].isalpha() and w.lower() not in STOPWORDS)
     )
-    opener = toks[0] if toks else ""
+    opener = toks[0].rstrip("'’") if toks else ""
     out = []
     for w in phrase.split():
         title = w[:1].isupper() and all(p[1:] == p[1:].lower() for p in w.split("-"))
         if w.isupper() and len(w) > 1:
             out.append(w)  # an acronym
-        elif w == opener and title and not place:
+        elif w.rstrip("'’") == opener and title and not place:
             out.append(w[:1].lower() + w[1:])
         elif title_case and title and w.isascii() and not place:
             out.append("-".join(p[:1].lower() + p[1:] for p in w.split("-")))
@@ -585,7 +601,7 @@ def _affirmed(text: str) -> list[str]:
     sharpening (a "not"/"no"/"without" runs to the clause's end)."""
     out: list[str] = []
     negated = False
-    for t in _tokens(text):
+    for t in tokenize(text):
         negated = (negated or t.low in _NOT) and t.text not in _STOPS
         if t.is_word and not negated:
             out.append(t.low)
@@ -631,13 +647,13 @@ def read_pitch(pitch: str) -> PitchReading:
 def _read_pitch(pitch: str) -> PitchReading:
     """The offering, who pays, the place, the setting and the two worlds of a pitch.
 
-    Reads the first sentence (any language; English, French, Spanish and German best) without
+    Reads the first of three sentences naming a payer, else the first (any language) without
     markup or escapes; a pitch that names no payer gets the offering world's usual one for the
     prose, `customer_found` False, and says so in `note`."""
     text = unmarked(pitch)
-    first = re.split(r"(?<=[.!?])\s", text[:_MAX_READ], maxsplit=1)[0] if text else ""
-    latin = not (is_cjk(text) or _RTL.search(text))
-    got = _read_latin(first) if latin else _read_other_script(first)
+    read = _read_other_script if is_cjk(text) or _RTL.search(text) else _read_latin
+    parts = re.split(r"(?<=[.!?])\s", text[:_MAX_READ])[:3] if text else [""]  # a later sentence
+    got = next((g for g in map(read, parts) if g["customer"]), None) or read(parts[0])  # says who
     offering = got["offering"] or " ".join(content_words(text)[:3]) or "the service"
     customer, said = got["customer"], got["said"]
     found = bool(customer)
@@ -670,39 +686,23 @@ def _read_pitch(pitch: str) -> PitchReading:
     )
 
 
-class _Changes(TypedDict, total=False):
-    """The fields of a reading the player's confirmed words change."""
-
-    offering: str
-    world: str
-    customer: str
-    customer_found: bool
-    note: str
-    trade: str
-    place: str
-    setting: str
-    setting_prep: str
-    problem: str
-
-
 def confirmed(
     r: PitchReading, *, customer: str = "", offering: str = "", place: str = "", problem: str = ""
 ) -> PitchReading:
     """The reading with what the player confirmed on the new-venture form in place of what was
     read (an empty field keeps the reading's); the worlds follow a changed offering or payer."""
-    changes: _Changes = {}
     if offering and offering != r.offering:
         core = _QUALIFIER.split(offering, maxsplit=1)[0]
-        changes["offering"] = offering
-        changes["world"] = _best({k: v[0] for k, v in WORLDS.items()}, words(core), [])
+        world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), [])
+        r = dataclasses.replace(r, offering=offering, world=world)
     if customer and customer != r.customer:
-        changes.update({"customer": customer, "customer_found": True, "note": ""})
-        changes["trade"] = _best(TRADES, words(customer), [], _head_word(customer))
+        trade = _best(TRADES, words(customer), [], _head_word(customer))
+        r = dataclasses.replace(r, customer=customer, customer_found=True, note="", trade=trade)
     if place and place != r.place:
-        changes.update({"place": place, "setting": place, "setting_prep": "in"})
+        r = dataclasses.replace(r, place=place, setting=place, setting_prep="in")
     if problem and problem != r.problem:
-        changes["problem"] = problem
-    return dataclasses.replace(r, **changes) if changes else r
+        r = dataclasses.replace(r, problem=problem)
+    return r
 
 
 class ShownReading(TypedDict):

@@ -185,6 +185,8 @@ if TYPE_CHECKING:
 #     outside owners cost more), shown in the option's preview and hint; the planner reads it.
 #     The deck is larger and drawn by the company's state: FIND may pose referrals or case
 #     studies once trust is high (two new rule records).
+#     A pitch's payer is read from its grammar: an opening cue verb, a possessive, "office workers",
+#     a subject before its verb, "paid by", a later sentence; a pronoun, figure or "hire" is none.
 RULES_VERSION = 67
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -252,3 +252,62 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
     closure"): a van names how the service reaches its customers; couriers and fleets stay routes."""
     assert read_pitch("mobile knife sharpening van for restaurants in leeds").world == "sharpening"
     assert read_pitch("Courier vans for florists").world == "routes"
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer"),
+    [
+        # a cue verb opening the pitch (an imperative or "-ing"): the people it helps
+        ("Help nurses find shift swaps", "nurses"),
+        ("Helping landlords find reliable tenants", "landlords"),
+        # a benefit after a cue verb is no customer: the later "for" names them
+        ("Saves time for busy parents", "busy parents"),
+        # a possessive names who the thing is for; a minor's still does not pay
+        ("Allotment gardeners' seed swap", "allotment gardeners"),
+        ("Gardeners' tool rental", "gardeners"),
+        ("Kids' party planning", "parents"),
+        # a workplace inside a people phrase: the people, not the place
+        ("Lunch delivery to office workers in Manchester", "office workers"),
+        ("hospital car park payment app", "hospital visitors"),  # a payment is nobody
+        # people a problem-first pitch opens with, before their verb (past a participle's clause)
+        ("Teachers spend hours marking essays", "teachers"),
+        ("Renters facing eviction need fast legal advice", "renters facing eviction"),
+        ("Nurses nearing retirement who want pension advice", "nurses nearing retirement"),
+        # after "lets"/"helps", the people up to their first plural people word
+        ("Lets landlords screen tenants", "landlords"),
+        # a passive's participle goes with its agent ("hit by floods"), not with who pays
+        ("Help for farmers hit by floods", "farmers"),
+        ("Grants for businesses run by women", "businesses"),
+        # "care"/"pay" after a noun is a noun ("lawn care for"), only a verb keeps "for" ("caring")
+        ("Lawn care for busy homeowners", "busy homeowners"),
+        # who pays, said outright, beats who it is for
+        ("Therapy for teens, paid by parents", "parents"),
+        ("Software that estate agents pay for monthly", "agents"),  # "pay for": a verb here
+        ("Subscription boxes that kids love and parents buy", "parents"),  # a minor pays nothing
+        # a first sentence that names nobody: a later one may say who
+        (
+            "We're two ex-nurses from Leeds. We make meal kits for night-shift nurses.",
+            "night-shift nurses",
+        ),
+        ("Booking is a mess. Our app lets barbers fill empty chairs.", "barbers"),
+    ],
+)
+def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
+    r = read_pitch(pitch)
+    assert r.customer == customer and r.customer_found
+
+
+@pytest.mark.parametrize(
+    "pitch",
+    [
+        "It helps you sleep better",  # a pronoun
+        "Get your tax return done for 50 quid",  # a price
+        "Tutors who come to you",  # the offering, not who pays for it
+        "Help for people trying to quit smoking",  # "for people …" is no customer's words
+        "without each shop paying for its own expensive ticketing software",  # "paying for"
+        "Nannies for hire",  # "for hire" says how it is sold, not to whom
+    ],
+)
+def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):
+    r = read_pitch(pitch)
+    assert not r.customer_found and "names no customer" in r.note

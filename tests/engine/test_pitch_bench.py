@@ -72,3 +72,37 @@ def test_a_place_is_matched_as_written_apart_from_case(judged) -> None:
 
 def test_a_pronoun_a_verb_a_rival_or_a_benefit_is_flagged_as_a_customer(judged) -> None:
     assert judged["bad"] == [kind for _, _, kind in BAD]
+
+
+def test_the_bench_scores_the_build_part_unless_the_held_out_part_is_named_and_halves_split_it() -> (
+    None
+):
+    """The default and `--half` never score the held-out part; the halves split the build part."""
+    code = (
+        "import json\n"
+        "import bench.reading_pitch as rp\n"
+        "from bench.reading import half_of\n"
+        "row = lambda i, p: {'id': i, 'pitch': p, 'customer': 'dog owners', 'offering': 'walks',\n"
+        "  'place': None}\n"
+        "build = [row(str(i), f'Dog walks for dog owners in town {i}') for i in range(12)]\n"
+        "held = [row('h', 'Dog walks for dog owners, held out')]\n"
+        "rp.pitches = lambda part: build if part == 'build' else held\n"
+        "halves = [rp.figures(half=h) for h in 'ab']\n"
+        "print(json.dumps({'default': sorted(rp.figures()), 'halves': [sorted(h) for h in halves],\n"
+        "  'rows': [h['build']['rows'] for h in halves],\n"
+        "  'expected': [sum(half_of(r['pitch']) == h for r in build) for h in 'ab'],\n"
+        "  'named': sorted(rp.figures(('build', 'heldout')))}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        timeout=120,
+    )
+    got = json.loads(out.stdout)
+    assert got["default"] == ["build"]
+    assert got["halves"] == [["build"], ["build"]]
+    assert got["rows"] == got["expected"] and sum(got["rows"]) == 12 and 0 not in got["rows"]
+    assert got["named"] == ["build", "heldout"]
