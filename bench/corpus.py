@@ -13,6 +13,7 @@ Set WORLDFORGE_CORPUS to read the corpus from another folder.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -34,6 +35,36 @@ def part_of(pitch: str) -> Part:
     """The part a venture's records belong to, from its pitch alone (fixed forever)."""
     digest = int(hashlib.sha256(pitch.strip().encode("utf-8")).hexdigest(), 16)
     return "heldout" if digest % 3 == 0 else "build"
+
+
+def half_of(pitch: str) -> str:
+    """Which half of the build part a venture's records fall in ("a" or "b"), from its pitch
+    alone: a rule tuned on one half is checked on the other (`--half`)."""
+    digest = hashlib.sha256(("half:" + pitch.strip()).encode("utf-8")).hexdigest()
+    return "a" if int(digest, 16) % 2 == 0 else "b"
+
+
+def add_part_arguments(ap: argparse.ArgumentParser) -> None:
+    """`--part` (the build part unless the held-out part is asked for by name) and `--half`."""
+    ap.add_argument(
+        "--part",
+        choices=(*PARTS, "both"),
+        default="build",
+        help="which part to score (build by default: the held-out part only when asked by name)",
+    )
+    ap.add_argument(
+        "--half",
+        choices=("a", "b"),
+        help="score one half of the build part only (split by pitch: tune on a, check on b)",
+    )
+
+
+def parts_asked(args: argparse.Namespace) -> tuple[Part, ...]:
+    """The parts `--part` / `--half` ask for: a half is a check while tuning, so with one the
+    held-out part stays closed."""
+    if args.half:
+        return ("build",)
+    return PARTS if args.part == "both" else (args.part,)
 
 
 def _rows(name: str) -> list[dict[str, Any]]:

@@ -46,7 +46,6 @@ lists misses for `build` only).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import sys
@@ -56,7 +55,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from bench.corpus import PARTS, Part, directions
+from bench.corpus import add_part_arguments, directions, half_of, parts_asked
 
 OUTCOMES = ("read", "near", "inverted", "asked", "unread", "silent")
 SOURCES = ("rejection", "standup", "own")
@@ -435,27 +434,10 @@ def write_golden(path: str) -> None:
         fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
 
-def half_of(pitch: str) -> str:
-    """Which half of the build part a venture's records fall in ("a" or "b"), from its pitch
-    alone: a rule tuned on one half is checked on the other (`--half`)."""
-    digest = hashlib.sha256(("half:" + pitch.strip()).encode("utf-8")).hexdigest()
-    return "a" if int(digest, 16) % 2 == 0 else "b"
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print JSON (the default)")
-    ap.add_argument(
-        "--part",
-        choices=(*PARTS, "both"),
-        default="build",
-        help="which part to score (build by default: the held-out part only when asked by name)",
-    )
-    ap.add_argument(
-        "--half",
-        choices=("a", "b"),
-        help="score one half of the build part only (split by pitch, a check of over-fitting)",
-    )
+    add_part_arguments(ap)
     ap.add_argument(
         "--write-golden",
         metavar="PATH",
@@ -468,9 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_golden:
         write_golden(args.write_golden)
         return 0
-    parts: tuple[Part, ...] = PARTS if args.part == "both" else (args.part,)
-    if args.half:
-        parts = ("build",)  # a half is a check while tuning: the held-out part stays closed
+    parts = parts_asked(args)
     out: dict[str, Any] = {}
     misses: list[dict[str, Any]] = []
     for part in parts:

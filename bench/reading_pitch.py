@@ -32,8 +32,7 @@ import sys
 import time
 from typing import Any
 
-from bench.corpus import PARTS, Part, pitches
-from bench.reading import half_of
+from bench.corpus import Part, add_part_arguments, half_of, parts_asked, pitches
 
 
 def _set(spaced: str) -> frozenset[str]:
@@ -232,21 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--rows", action="store_true", help="also list the build part's misses")
-    ap.add_argument(
-        "--part",
-        choices=(*PARTS, "both"),
-        default="build",
-        help="which part to score (build by default: the held-out part only when asked by name)",
-    )
-    ap.add_argument(
-        "--half",
-        choices=("a", "b"),
-        help="score one half of the build part only (split by pitch: tune on a, check on b)",
-    )
+    add_part_arguments(ap)
     args = ap.parse_args(argv)
-    parts: tuple[Part, ...] = PARTS if args.part == "both" else (args.part,)
-    if args.half:
-        parts = ("build",)  # a half is a check while tuning: the held-out part stays closed
+    parts = parts_asked(args)
     out: dict[str, Any] = figures(parts, args.half)
     if args.rows:
         misses: list[dict[str, Any]] = []
