@@ -730,9 +730,8 @@ def shown(r: PitchReading) -> ShownReading:
 
 def describe(r: PitchReading) -> str:
     """The reading in one line for the new-venture form ("Offering: meal kits · Customer: …")."""
-    parts = [f"Offering: {r.offering}", f"Customer: {r.customer}"]
-    if r.setting:
-        parts.append(f"Where: {r.setting}")
+    where = f" ({r.setting_phrase})" if r.setting else ""  # theirs, not the venture's place
+    parts = [f"Offering: {r.offering}", f"Customer: {r.customer}{where}"]
     parts.append(
         f"About: {r.world}" + (f" · Their trade: {r.trade}" if r.trade != "general" else "")
     )

@@ -311,3 +311,11 @@ def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
 def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):
     r = read_pitch(pitch)
     assert not r.customer_found and "names no customer" in r.note
+
+
+def test_the_forms_reading_line_keeps_the_customers_setting_with_the_customer():
+    """The setting is where the customers work, not the venture's place: the line said
+    "Where: night shifts in bristol" beside a Place field that said "bristol"."""
+    line = describe(read_pitch("dog walking app for busy nurses on night shifts in bristol"))
+    assert "Customer: busy nurses (on night shifts in bristol)" in line
+    assert "Where:" not in line
