@@ -200,3 +200,19 @@ async def test_a_foreign_save_is_said_on_the_first_form_and_left_as_it_was(tmp_p
         assert "not a WorldForge save" in text_of(app, "#nv-error")
         assert not app.screen.query("#nv-resume")
     assert (tmp_path / "worldforge.db").read_text(encoding="utf-8") == "not a database"
+
+
+async def test_enter_typed_before_the_game_took_the_terminal_starts_the_venture(tmp_path):
+    """A terminal that has not yet been switched to raw keys turns Enter into a line feed, which
+    arrives as ctrl+j: on the form it starts the venture as Enter does."""
+    app = HeldBoot(save_dir=tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        form = await drawn(app, pilot)
+        await _type(pilot, "Bike repairs")
+        await pilot.press("ctrl+j")
+        await pilot.pause()
+        assert app.screen is form
+        assert text_of(app, "#nv-hint").startswith("Starting…")
+        app._boot()
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)

@@ -204,6 +204,11 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         form was pushed, as the game started) goes into the pitch field instead of nowhere."""
         if event.is_printable and event.character:
             self._into_pitch(event, event.character)
+        elif event.key == "ctrl+j" and isinstance(self.focused, Input):
+            # Enter typed before the game took the terminal arrives as a line feed (the terminal
+            # turned its carriage return into one): it starts the venture, as Enter does.
+            event.stop()
+            self._start()
 
     def on_paste(self, event: events.Paste) -> None:
         if event.text:
