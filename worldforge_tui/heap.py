@@ -24,6 +24,7 @@ the headless path keeps Python's defaults.
 from __future__ import annotations
 
 import gc
+import threading
 
 YOUNG = 2000  # gen-0 threshold (Python's default 700): fewer, slightly larger young passes
 
@@ -59,16 +60,23 @@ def uninstall(user: object = None) -> None:
         gc.set_threshold(_DEFAULT_YOUNG[0] if _DEFAULT_YOUNG else 700, middle, old)
 
 
+# `reclaim` runs on the session's worker thread while the screen thread may `settle`: a freeze
+# between its thaw and its collection would freeze the garbage it came to collect.
+_HEAP = threading.Lock()
+
+
 def settle() -> None:
     """Freeze what is alive now: it lives as long as the app (called at boot and first venture)."""
-    gc.freeze()
+    with _HEAP:
+        gc.freeze()
 
 
 def reclaim() -> int:
     """Thaw every frozen object, collect the garbage among them, freeze the survivors again; the
     number of objects collected. A full pass over the whole heap: call it only where the player
     is already waiting (a venture opening)."""
-    gc.unfreeze()
-    collected = gc.collect()
-    gc.freeze()
+    with _HEAP:
+        gc.unfreeze()
+        collected = gc.collect()
+        gc.freeze()
     return collected
