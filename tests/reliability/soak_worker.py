@@ -131,6 +131,11 @@ def run(save_dir: Path, first: int, count: int, artifacts_file: Path) -> dict[st
     server = FakeOpenAI(
         "ollama", payload=_payload(artifacts), hang_max=30.0, trickle_delay=0.05
     ).start()
+    # Each fault of the mix is served once first, between good answers (the slow ones last), so
+    # the mix really happens however few requests the breaker lets through on a busy machine;
+    # then the seeded random mix.
+    kinds = sorted((f for f in FAULT_MIX if f != "ok"), key=lambda f: -FAULT_MIX[f])
+    server.script(*(x for f in kinds for x in ("ok", f)))
     server.random_faults(first, FAULT_MIX)
     good, refused = Router(_settings(server.url)), Router(_settings(refused_url()))
     summary: dict[str, Any] = {
