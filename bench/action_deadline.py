@@ -25,6 +25,7 @@ from engine.config import Settings
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
+from tests.servers.artifacts import stage_one_artifact
 from tests.servers.openai_server import FakeOpenAI
 
 PITCH = "Repair bookings for independent bike shops"
@@ -33,13 +34,7 @@ PITCH = "Repair bookings for independent bike shops"
 def _artifact(seed: int) -> dict[str, Any]:
     """Stage 1's artifact as the simulator writes it (what the fast server answers)."""
     with tempfile.TemporaryDirectory() as tmp:
-        session = GameSession.start_venture(pitch=PITCH, name="Spoke Co", seed=seed, save_dir=tmp)
-        try:
-            run = session.give(RunStage)
-            assert run is not None
-            return dict(run.artifact)
-        finally:
-            session.close()
+        return stage_one_artifact(tmp, pitch=PITCH, name="Spoke Co", seed=seed)
 
 
 def _decision(budget: float, token_s: float, fault: str, seed: int) -> dict[str, Any]:

@@ -9,8 +9,7 @@ import pytest
 
 from engine.config import Settings
 from engine.routing import Router
-from engine.session.api import GameSession
-from engine.session.commands import RunStage
+from tests.servers.artifacts import stage_one_artifact
 from tests.servers.openai_server import FakeOpenAI
 
 # The venture of the tests that serve a worker's work from a loopback model (`first_artifact`).
@@ -22,18 +21,12 @@ MODEL_SEED = 3
 def first_artifact(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The first stage's artifact of MODEL_PITCH as the simulation writes it: what a loopback
     model serves the worker, so a venture played on the local tier has real work to judge."""
-    session = GameSession.start_venture(
+    return stage_one_artifact(
+        tmp_path_factory.mktemp("sim"),
         pitch=MODEL_PITCH,
         seed=MODEL_SEED,
         router=Router(Settings()),
-        save_dir=tmp_path_factory.mktemp("sim"),
     )
-    try:
-        run = session.give(RunStage)
-        assert run is not None
-        return dict(run.artifact)
-    finally:
-        session.close()
 
 
 @pytest.fixture
