@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from engine.language.grammar import singular
-from worldforge_textkit import STOPWORDS, has_phrase, stem, words
+from worldforge_textkit import STOPWORDS, fold, has_phrase, stem, words
 from worldforge_textkit.patterns import Pattern
 
 NUMBER_FIELD = {
@@ -63,11 +63,13 @@ def prose(artifact: Mapping[str, object], names: tuple[str, ...] | None = None) 
 
 
 def mentions(text: str, phrase: str) -> bool:
-    """Whole-word presence of a phrase's content (most of its content words, in any order)."""
+    """Whole-word presence of a phrase's content (most of its content words, in any order),
+    accents aside: "cafe" is mentioned by "café"."""
+    phrase = fold(phrase)
     need = [w for w in words(phrase) if w not in STOPWORDS]
     if not need:
         return False
-    toks = words(text)
+    toks = words(fold(text))
     if has_phrase(toks, phrase):
         return True
     hits = sum(1 for w in need if has_phrase(toks, w))
@@ -88,8 +90,9 @@ FRAME_WORDS = frozenset(_FRAME_TEXT.split())
 @lru_cache(maxsize=16_384)
 def lemma(word: str) -> str:
     """One form for a word's inflections: "routes", "route", "routing" and "routed" meet, so do
-    "fits" and "fit" (the singular by inflect, then the light suffix fold)."""
-    return stem(singular(word)) if word.isalpha() else word
+    "fits" and "fit" (the singular by inflect, then the light suffix fold); accents aside, so
+    "café" and "cafe" meet."""
+    return stem(singular(fold(word))) if word.isalpha() else word
 
 
 # A frame word right after one of these is the thing itself ("first in line", "on the line").

@@ -187,7 +187,9 @@ if TYPE_CHECKING:
 #     studies once trust is high (two new rule records).
 #     A pitch's payer is read from its grammar: an opening cue verb, a possessive, "office workers",
 #     a subject before its verb, "paid by", a later sentence; a pronoun, figure or "hire" is none.
-RULES_VERSION = 67
+# 68: a thing is the same thing with or without its accents ("cafe" leaves out "café"): the gate
+#     checks, and the worker leaves out, both spellings.
+RULES_VERSION = 68
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

@@ -13,6 +13,7 @@ from engine.game.economy import founding_org, initial_economics
 from engine.game.models import Founder
 from engine.game.rubric import evaluate
 from engine.game.world import build_stages
+from engine.language.artifact_text import prose
 from engine.language.directions import Binding, Direction
 from engine.language.steering import read_directions
 from engine.session.commands import (
@@ -265,7 +266,6 @@ def test_a_price_per_thing_bought_is_that_price_not_a_month(role):
     binding = Binding(directions=[d])
     common = _first_attempt(role, binding)
     art = simulate_artifact(role, **common)
-    from engine.language.artifact_text import prose
 
     text = prose(art)
     assert "$12 a meal" in text and "$12 a month" not in text
@@ -384,3 +384,31 @@ def test_a_negated_scope_cue_binds_only_the_exclusion_and_make_it_about_names_pe
 
     got = [d.line() for d in read_directions(text, source="rejection").directions]
     assert sorted(got) == sorted(lines)  # the order of directions is the words' order, not meaning
+
+
+@pytest.mark.parametrize("role", ["strategist", "designer", "marketer", "ops"])
+def test_an_exclusion_said_without_accents_leaves_out_the_accented_word(role):
+    """ "drop the cafe stuff" against work that says "café" (a hospitality venture's own word):
+    the gate saw no "cafe" in "café", said "Mentions of cafe were already gone" and passed every
+    later artifact that still named cafés. Accents aside, the two are one word, for the check
+    and for the worker who leaves it out."""
+    founder = Founder(
+        name="You",
+        company="Mobile Knife Co",
+        archetype="builder",
+        pitch="mobile knife sharpening van for restaurants around leeds",
+        customer="restaurants",
+        keywords=["sharpening", "restaurants"],
+    )
+    binding = Binding(
+        directions=read_directions("drop the cafe stuff", source="standup").directions
+    )
+    assert [(d.axis, d.value) for d in binding.directions] == [("exclusion", "cafe")]
+    common = {**_first_attempt(role, binding), "founder": founder}
+    plain = simulate_artifact(role, **{**common, "binding": Binding(directions=[])})
+    assert "café" in prose(plain)  # the venture's own word, before the direction
+    art = simulate_artifact(role, **common)
+    assert "caf" not in prose(art).lower()
+    assert check(role, art, binding.directions) == []
+    bent = {**art, "summary": f"{art['summary']} Every café gets a visit."}
+    assert check(role, bent, binding.directions)
