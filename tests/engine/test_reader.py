@@ -375,6 +375,16 @@ def test_a_bound_limits_the_options_price_and_replaces_it_only_when_broken(said,
     assert {(d.axis, d.amount, d.op) for d in r.directions} == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [("So: adults only, plain tone", "adults"), ("ok, aim at night nurses", "night nurses")],
+)
+def test_a_value_never_starts_with_a_discourse_word(said, value):
+    """ "So: adults only" binds the adults, not "So: adults" (the words a brief would quote)."""
+    got = [d.value for d in read_text(said, source="standup").directions if d.axis == "audience"]
+    assert got == [value]
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

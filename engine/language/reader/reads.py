@@ -163,6 +163,8 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
         or toks[0].text in QUOTES
         or toks[0].low in ("of", "both", "either")
         or (toks[0].low in vocab().lists["lead_off"] and len(toks) > 1)
+        or (toks[0].low in vocab().lists["fillers"] and len(toks) > 1)  # "So: adults only"
+        or (not toks[0].is_word and toks[0].text not in "$£€" and len(toks) > 1)
     ):  # "use both the union newsletter and …": the things, not "both"; "go via X": X
         toks = toks[1:]
     while toks and (toks[-1].text in QUOTES or not toks[-1].is_word or toks[-1].low in ARTICLES):
