@@ -385,6 +385,23 @@ def test_a_value_never_starts_with_a_discourse_word(said, value):
     assert got == [value]
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # a fact about other people is a reason: its figure is theirs, never ours to bind
+        ("anything but $49, every competitor is at $49", ["-price:$49 a unit"]),
+        ("most parents won't download another app, they have 4 already", []),
+        ("they visit every clinic monthly at $20 a visit", []),
+        # "any- but / other than X": X is left out, never the audience or channel
+        ("anyone but students", ["-exclusion:students"]),
+        ("anything other than TikTok", ["-exclusion:TikTok"]),
+    ],
+)
+def test_others_facts_and_any_but_never_bind_a_thing_to_do(said, binds):
+    got = read_text(said, source="standup").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

@@ -184,6 +184,9 @@ def read_text(
     for n, cl in enumerate(utt.clauses):
         got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
         got = got or _echo_dismissed(cx, utt.clauses, n)
+        if not got and _about_others(cx, cl):
+            per.append([])  # "they visit every clinic monthly", "every competitor is at $49"
+            continue
         got = got or ClauseReader(cx, cl).read()
         if not got:
             prev = utt.clauses[n - 1].low if n else []
@@ -217,6 +220,24 @@ def read_text(
         own_answer(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+def _about_others(cx: Ctx, cl: Clause) -> bool:
+    """A clause whose subject is other people ("they …", "every competitor …", "most parents
+    won't …"): a fact about them, a reason, never a direction of ours."""
+    low, lists = cl.low, cx.v.lists
+    if any(w in lists["roles_audience"] or w in lists["roles_channel"] for w in low):
+        return False  # "they're our customers": a role said of them names who
+    return (
+        bool(low)
+        and (
+            low[0] in lists["others"]
+            or (  # "every competitor is …", "most parents won't …": a quantified subject, a verb
+                low[0] in lists["others_quantifiers"]
+                and any(w in lists["finite"] or w.endswith("n't") for w in low[2:4])
+            )
+        )
+    )
 
 
 def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -509,6 +530,7 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
             for k in range(len(low))
         )
         or (low and low[0] in REASON_STARTS and low[0] != "the")
+        or _about_others(cx, cl)
     ):
         return Part("commentary", cl.start, cl.end, words)
     if sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2:
@@ -607,7 +629,7 @@ def _ask(cx: Ctx, out: Reading) -> None:
     replacement, a date with no week, a request that names nothing, "both" where both can't be,
     a bare "neither", an own answer that picks no option and binds nothing."""
     ds = out.directions
-    low = cx.low
+    low = [w for cl in cx.utt.clauses if not _about_others(cx, cl) for w in cl.low]
     why = ""
     money_words = {"dollars", "bucks", "quid", "pounds", "euros", "$", "£", "€"}
     if any(
