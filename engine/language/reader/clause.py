@@ -79,6 +79,7 @@ _NP_PREPOSITIONS = vocab().lists["np_prepositions"]
 _BOUND_WORDS = frozenset(w for c in vocab().ops for w in c.words)  # "under", "lower", "than" …
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _REFUSED = {"axis": "exclusion", "do": False}
+_APPROX = frozenset(("about", "around", "roughly", "like", "maybe", "some", "up", "to"))
 # Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
 _REJECTING = re.compile(
     r"\b(?:"
@@ -406,6 +407,8 @@ class ClauseReader:
         after = low[f.j] if f.j < len(low) else ""
         if after in NOT_PEOPLE_PLURALS or after in ("week", "weeks", "people", "minutes", "of"):
             return False
+        if self._throughput(f):
+            return False  # "we can refurb about 50 a month": a count of work, not a price
         if v.match(v.period, low, f.j) or after in ("per", "/"):
             return True
         if (
@@ -423,6 +426,23 @@ class ClauseReader:
         if cx.source in ("own", "option") and any(t in ("$", "£", "€") for t in cx.fork_low):
             return len(low) <= 4 or low[f.i - 1 : f.i] in (["but"], ["neither"])
         return f.i == 0 and len(low) <= 4 and cx.has_price
+
+    def _throughput(self, f: Fig) -> bool:
+        """A figure with no money said, after a subject and a verb that sets no price ("we
+        refurb 50 a month", "they deliver 200 a week"): how much is done, not what it costs."""
+        low, lists = self.low, self.v.lists
+        if f.currency is not None or self.cx.currency is not None:
+            return False
+        before = [w for w in low[: f.i] if w not in lists["adverbs"] and w not in _APPROX]
+        modal = lists["finite"] | lists["cant"] | lists["our_side"]
+        if len(before) < 2 or not (
+            before[0] in lists["subjects"] and all(w in modal for w in before[1:-1])
+        ):
+            return False  # only "we [can] VERB 50 a month"
+        verb = before[-1]
+        return verb.isalpha() and verb not in (
+            PRICE_CUES | modal | lists["prepositions"] | lists["proposing_verbs"]
+        )
 
     def price(self, f: Fig, op: str | None, rejected: bool) -> None:
         """A price: the figure, its currency (or the message's), its period or unit, its bound,
