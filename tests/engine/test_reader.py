@@ -405,6 +405,22 @@ def test_others_facts_and_any_but_never_bind_a_thing_to_do(said, binds):
     assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("lose the 'number one' claim", ["-claim:number one"]),
+        ("remove the 'best value' slogan", ["-claim:best value"]),
+        ("drop the 'guaranteed' line", ["-claim:guaranteed"]),
+        ("get rid of the 'lost sock' jokes", ["-exclusion:'lost sock' jokes"]),
+    ],
+)
+def test_quoted_words_before_a_claim_noun_are_the_claim_and_quotes_stay_paired(said, binds):
+    """The quoted words of "the 'X' claim / line / slogan" are the claim, whatever they say; a
+    value that keeps the noun after a quote keeps the quote that opened it."""
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

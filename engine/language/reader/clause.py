@@ -1039,10 +1039,14 @@ class ClauseReader:
         if vt[-1].low in v.lists["pronouns"] and not any(t.text in QUOTES for t in vt):
             return None  # "without changing anything": a pronoun's head is no thing to leave out
         quote = quoted_spans(cl, j, j + len(run) + 2)
-        if quote and claimish(quote, v) and c.words != ("avoid", "the", "word"):
+        claim_nouns = v.lists["claim_nouns"]
+        if (  # "the 'number one' claim": quoted words named as a claim are one
+            quote
+            and c.words != ("avoid", "the", "word")
+            and (claimish(quote, v) or vt[-1].low in claim_nouns)
+        ):
             return "claim"
         quoted = any(t.text in QUOTES for t in cl.tokens[j : j + 1])
-        claim_nouns = v.lists["claim_nouns"]
         if not quoted and len(vt) == 1 and (vt[0].low in claim_nouns or vt[0].lemma in claim_nouns):
             return "claim"  # "No guarantees"
         if (
@@ -1089,7 +1093,8 @@ class ClauseReader:
             quote = quoted_spans(cl, j, j + len(run) + 2)
             after = self.low[j + len(run) : j + len(run) + 1]
             qt = tidy_value(cx.utt, quote) if quote else None
-            if qt and after and after[0] in v.lists["word_nouns"]:
+            nouns = v.lists["word_nouns"] | v.lists["claim_nouns"]
+            if qt and ((after and after[0] in nouns) or (run and run[-1].low in nouns)):
                 return axis, qt  # "drop the 'guaranteed' line": the claim is the quote
         if axis == "name":
             return axis, (name_value(cl, j, run) or value, a, b)

@@ -184,6 +184,8 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
     if not toks:
         return None
     a, b = toks[0].start, toks[-1].end
+    if a > 0 and utt.text[a - 1] in QUOTES and sum(t.text in QUOTES for t in toks) % 2:
+        a -= 1  # "the 'lost sock' jokes": the quote it closes opens the value too
     return utt.span(a, b), a, b
 
 
