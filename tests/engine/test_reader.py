@@ -421,6 +421,20 @@ def test_quoted_words_before_a_claim_noun_are_the_claim_and_quotes_stay_paired(s
     assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("list it on Etsy", ["+channel:Etsy"]),
+        ("market it to teachers", ["+audience:teachers"]),
+        ("take it to Leeds", ["+place:Leeds"]),
+        ("bring it to market", []),  # a value of no known kind binds nothing
+    ],
+)
+def test_after_any_verb_and_its_object_a_preposition_binds_its_value_by_kind(said, binds):
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

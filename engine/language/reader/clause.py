@@ -79,6 +79,7 @@ _NP_PREPOSITIONS = vocab().lists["np_prepositions"]
 _BOUND_WORDS = frozenset(w for c in vocab().ops for w in c.words)  # "under", "lower", "than" …
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _REFUSED = {"axis": "exclusion", "do": False}
+_BY_KIND = {"axis": "scope", "do": True, "kind": "only"}  # the value's kind, or no reading
 _APPROX = frozenset(("about", "around", "roughly", "like", "maybe", "some", "up", "to"))
 # Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
 _REJECTING = re.compile(
@@ -755,7 +756,8 @@ class ClauseReader:
                     else []
                 )
                 role = role_before(v, low, k)
-                for c in cues + self._object_cues(k) + self._refused(k) + ([role] if role else []):
+                rest = self._refused(k) + ([role] if role else []) + self._reach(k)
+                for c in cues + self._object_cues(k) + rest:
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break
@@ -777,6 +779,16 @@ class ClauseReader:
             return []
         to = 1 if low[k + 2] == "to" else 0  # "sell to schools": the people
         return [Cue(tuple(low[k : k + 2 + to]), _REFUSED)]
+
+    def _reach(self, k: int) -> list[Cue]:
+        """A verb, its object, then a preposition of reach: "list it on Etsy", "market it to
+        teachers", "get them into bookshops". Whatever the verb, the value after the preposition
+        binds by its own kind (a known channel, people, a known place) or not at all: one rule
+        over positions (vocab/words.json objects, reach_prepositions), no row per verb."""
+        low, lists = self.low, self.v.lists
+        if k < 2 or low[k] not in lists["reach_prepositions"] or low[k - 1] not in lists["objects"]:
+            return []
+        return [Cue((low[k],), _BY_KIND)]
 
     def _object_cues(self, k: int) -> list[Cue]:
         """A verb's object sits inside any cue that goes verb, preposition or verb, pronoun: "sell
