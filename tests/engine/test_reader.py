@@ -435,6 +435,19 @@ def test_after_any_verb_and_its_object_a_preposition_binds_its_value_by_kind(sai
     assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("let's go with Pawsome as the name", "Pawsome"),
+        ("go with Second Chance Piano as the brand", "Second Chance Piano"),
+        ("Go Green as the name", "Go Green"),
+    ],
+)
+def test_a_pointer_points_at_the_noun_phrase_not_the_request_before_it(said, name):
+    got = read_text(said, source="rejection").directions
+    assert [(d.axis, d.value) for d in got] == [("name", name)]
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

@@ -351,7 +351,7 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
         toks = [t for t in cl.tokens[:k] if t.is_word or t.text in QUOTES]
         if not toks and n > 0 and not per[n - 1]:
             toks = [t for t in clauses[n - 1].tokens if t.is_word or t.text in QUOTES]
-        words = [t for t in toks if t.is_word]
+        words = _noun_phrase([t for t in toks if t.is_word], v)
         if not words or len(words) > 8:
             return []
         tidy = tidy_value(cx.utt, words)
@@ -359,6 +359,20 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
             return []
         return [Read(str(c.row["axis"]), bool(c.row.get("do", True)), tidy[0], tidy[1], tidy[2])]
     return []
+
+
+def _noun_phrase(words: list[Token], v: Vocab) -> list[Token]:
+    """The words a pointer points at, without the request that leads to them ("let's go with
+    Pawsome as the name": Pawsome): leading words of a request, verbs and prepositions, each
+    lowercase unless it opens the clause."""
+    lead = v.lists["imperative_lead"] | v.lists["our_side"] | v.lists["verbs"] | CLAUSE_VERBS
+    lead = lead | v.lists["prepositions"] | v.lists["staying"]
+    n = 0
+    while n < len(words) - 1 and words[n].low in lead and (n == 0 or not words[n].is_cap):
+        if words[n].is_cap and words[n + 1].is_cap:
+            break  # "Go Green as the name": a capitalised run is the name itself
+        n += 1
+    return words[n:]
 
 
 def _pointed(v: Vocab, low: list[str], k: int) -> Cue | None:
