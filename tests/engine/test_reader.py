@@ -392,6 +392,10 @@ def test_a_value_never_starts_with_a_discourse_word(said, value):
         ("anything but $49, every competitor is at $49", ["-price:$49 a unit"]),
         ("most parents won't download another app, they have 4 already", []),
         ("they visit every clinic monthly at $20 a visit", []),
+        ("our competitor charges $30", []),
+        # a hedge or a phrase of chatter is no value
+        ("maybe? not sure", []),
+        ("fair enough", []),
         # a count of our work is no price ("we refurb 50 a month"); a figure proposed still is
         ("we can refurb about 50 a month", []),
         ("I reckon 15 a month", ["+price:15 a month"]),

@@ -86,7 +86,7 @@ def _bare(
         )
     ):
         return []
-    if any(t.low in cx.v.lists["chatter"] for t in words) or (
+    if _chatty([t.low for t in words], cx.v) or (
         words[0].low in _NEGATIONS and words[1:2] and words[1].low not in ("just", "only")
     ):
         return []  # "not keen on Instagram": never a thing to do ("not just vets": vets too)
@@ -232,6 +232,10 @@ def _about_others(cx: Ctx, cl: Clause) -> bool:
         bool(low)
         and (
             low[0] in lists["others"]
+            or (  # "our competitor charges $30", "the rivals are at £10"
+                low[0] in lists["role_determiners"] | {"a", "an", "their"}
+                and any(w in lists["others"] for w in low[1:3])
+            )
             or (  # "every competitor is …", "most parents won't …": a quantified subject, a verb
                 low[0] in lists["others_quantifiers"]
                 and any(w in lists["finite"] or w.endswith("n't") for w in low[2:4])
@@ -538,11 +542,7 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         return _unread(cx, cl, words, "vague")
     if (
         cl.question
-        or any(
-            " ".join(low[k : k + len(c.split())]) == c
-            for c in lists["chatter"]
-            for k in range(len(low))
-        )
+        or _chatty(low, cx.v)
         or (low and low[0] in REASON_STARTS and low[0] != "the")
         or _about_others(cx, cl)
     ):
@@ -566,6 +566,15 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
     ):
         return _unread(cx, cl, words, "vague")
     return Part("commentary", cl.start, cl.end, words)
+
+
+def _chatty(low: list[str], v: Vocab) -> bool:
+    """Whether the words hold a phrase of chatter ("thanks", "fair enough"), as whole words."""
+    return any(
+        " ".join(low[k : k + len(c.split())]) == c
+        for c in v.lists["chatter"]
+        for k in range(len(low))
+    )
 
 
 def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:

@@ -155,6 +155,9 @@ def span_of(cl: Clause, i: int, j: int) -> tuple[int, int]:
 _BEFORE_STUFF = vocab().lists["before_stuff"]
 
 
+_NO_VALUE = vocab().lists["adverbs"] | vocab().lists["fillers"] | {"maybe", "perhaps", "sure"}
+
+
 def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
     """The value's words as written, articles and trailing filler off ("the delivery bit":
     a vague head, rows in words.json, names its modifier); its span."""
@@ -181,8 +184,8 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
         toks = toks[:-1]  # "forget the delivery bit": delivery
         while toks and not toks[-1].is_word:
             toks = toks[:-1]
-    if not toks:
-        return None
+    if not toks or all(t.low in _NO_VALUE for t in toks if t.is_word):
+        return None  # "maybe? not sure": a hedge is no value
     a, b = toks[0].start, toks[-1].end
     if a > 0 and utt.text[a - 1] in QUOTES and sum(t.text in QUOTES for t in toks) % 2:
         a -= 1  # "the 'lost sock' jokes": the quote it closes opens the value too
