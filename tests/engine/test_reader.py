@@ -452,6 +452,24 @@ def test_a_pointer_points_at_the_noun_phrase_not_the_request_before_it(said, nam
     assert [(d.axis, d.value) for d in got] == [("name", name)]
 
 
+@pytest.mark.parametrize(
+    ("said", "axis"),
+    [
+        ("call it something catchier", "the name"),
+        ("sell through whoever will have us", "where it sells"),
+        ("aim at them", "who it speaks to"),
+    ],
+)
+def test_a_cue_with_no_value_is_unread_says_which_axis_and_is_asked(said, axis):
+    """A cue the reader knows with a value it cannot bind (an indefinite, a pronoun) binds
+    nothing, never "something" or "whoever": the part is unread, its teach-back names the axis
+    in words, and the reader asks."""
+    r = read_text(said, source="standup")
+    assert r.directions == [] and r.asked
+    (part,) = [p for p in r.parts if p.kind == "unread"]
+    assert part.reason == "no_value" and f"says to change {axis} but not to what" in part.teach_back
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

@@ -525,10 +525,10 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             home.extend(Read(axis, True, *item) for item in list_items(cx.utt, target, axis, v))
 
 
-def _unread(cx: Ctx, cl: Clause, words: str, reason: str, figure: str = "") -> Part:
+def _unread(cx: Ctx, cl: Clause, words: str, reason: str, figure: str = "", axis: str = "") -> Part:
     """A clause left unread, with its reason and what the reader says of it in the player's
     words (words.json teach_backs)."""
-    teach = cx.v.teach_backs[reason].format(words=words, figure=figure)
+    teach = cx.v.teach_backs[reason].format(words=words, figure=figure, axis=axis)
     return Part("unread", cl.start, cl.end, words, reason, teach)
 
 
@@ -564,8 +564,18 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         and (low[0] in CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less"))
         and low[0] not in VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
     ):
+        axis = _opening_frame(cx, low)  # "call it something catchier": the name, but which?
+        if axis is not None:
+            return _unread(cx, cl, words, "no_value", axis=cx.v.axis_said[axis])
         return _unread(cx, cl, words, "vague")
     return Part("commentary", cl.start, cl.end, words)
+
+
+def _opening_frame(cx: Ctx, low: list[str]) -> str | None:
+    """The axis of the cue a clause opens with, when that cue asks for a value ("aim at",
+    "call it", "sell through"; not one that leaves a thing out), or None."""
+    c = cx.v.match(cx.v.frames, low, 0)
+    return str(c.row["axis"]) if c is not None and c.row.get("do", True) else None
 
 
 def _chatty(low: list[str], v: Vocab) -> bool:
@@ -686,7 +696,7 @@ def _ask(cx: Ctx, out: Reading) -> None:
         not ds
         and (
             cx.source == "rejection"
-            or any(p.reason == "vague" for p in out.parts)
+            or any(p.reason in ("vague", "no_value") for p in out.parts)
             or any(
                 " ".join(low[k : k + 3]).startswith(("make it", "can we make"))
                 for k in range(len(low))

@@ -55,7 +55,7 @@ class Part(Record):
     start: int
     end: int
     words: str
-    reason: str = ""  # for unread: "no_axis", "no_currency", "no_week", "vague", "pronoun"
+    reason: str = ""  # for unread: words.json teach_backs names each ("vague", "no_value" …)
     teach_back: str = ""
 
 
@@ -186,6 +186,12 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
             toks = toks[:-1]
     if not toks or all(t.low in _NO_VALUE for t in toks if t.is_word):
         return None  # "maybe? not sure": a hedge is no value
+    if (
+        toks[0].low in vocab().lists["indefinites"]
+        and not toks[0].is_cap
+        and not any(t.low in vocab().lists["prepositions"] | {"who", "that"} for t in toks[1:])
+    ):
+        return None  # "call it something catchier", "whoever will have us": which, then?
     a, b = toks[0].start, toks[-1].end
     if a > 0 and utt.text[a - 1] in QUOTES and sum(t.text in QUOTES for t in toks) % 2:
         a -= 1  # "the 'lost sock' jokes": the quote it closes opens the value too
