@@ -393,6 +393,11 @@ def test_a_value_never_starts_with_a_discourse_word(said, value):
         ("most parents won't download another app, they have 4 already", []),
         ("they visit every clinic monthly at $20 a visit", []),
         ("our competitor charges $30", []),
+        # reported speech is someone else's words: commentary, never bound
+        ("my mum said to aim at students", []),
+        ("a customer told me to drop the app", []),
+        ("my cofounder thinks we should charge $20", []),
+        ("I think we should charge $20", ["+price:$20 a unit"]),  # the player's own words
         # a hedge or a phrase of chatter is no value
         ("maybe? not sure", []),
         ("fair enough", []),

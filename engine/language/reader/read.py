@@ -184,7 +184,7 @@ def read_text(
     for n, cl in enumerate(utt.clauses):
         got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
         got = got or _echo_dismissed(cx, utt.clauses, n)
-        if not got and _about_others(cx, cl):
+        if not got and _not_ours(cx, cl):
             per.append([])  # "they visit every clinic monthly", "every competitor is at $49"
             continue
         got = got or ClauseReader(cx, cl).read()
@@ -222,6 +222,12 @@ def read_text(
     return out
 
 
+def _not_ours(cx: Ctx, cl: Clause) -> bool:
+    """A clause that says what others do or said, not what the player wants done: a fact about
+    others or reported speech. It binds nothing and is never asked about."""
+    return _about_others(cx, cl) or _reported(cx, cl)
+
+
 def _about_others(cx: Ctx, cl: Clause) -> bool:
     """A clause whose subject is other people ("they …", "every competitor …", "most parents
     won't …"): a fact about them, a reason, never a direction of ours."""
@@ -241,6 +247,26 @@ def _about_others(cx: Ctx, cl: Clause) -> bool:
                 and any(w in lists["finite"] or w.endswith("n't") for w in low[2:4])
             )
         )
+    )
+
+
+def _reported(cx: Ctx, cl: Clause) -> bool:
+    """Reported speech: someone else's words ("my mum said to aim at students", "a customer
+    told me to drop the app", "my cofounder thinks we should charge $20"): a person (a person
+    word, "my / our / a" and a noun, or a name) and a verb of saying or thinking open the
+    clause. What they said is commentary; the player's own words bind."""
+    lists, toks = cx.v.lists, [t for t in cl.tokens if t.is_word]
+    k = next((n for n, t in enumerate(toks[:4]) if t.low in lists["reporting_verbs"]), None)
+    if not k:
+        return False
+    subject = toks[:k]
+    first = subject[0].low
+    if first in lists["not_reporters"] | lists["imperative_lead"] | lists["neg_leads"]:
+        return False
+    return (
+        first in lists["reporters"]
+        or is_people(subject, cx.v)
+        or (k == 1 and subject[0].is_cap and first not in lists["pronouns"])
     )
 
 
@@ -544,7 +570,7 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         cl.question
         or _chatty(low, cx.v)
         or (low and low[0] in REASON_STARTS and low[0] != "the")
-        or _about_others(cx, cl)
+        or _not_ours(cx, cl)
     ):
         return Part("commentary", cl.start, cl.end, words)
     if sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2:
@@ -662,7 +688,7 @@ def _ask(cx: Ctx, out: Reading) -> None:
     replacement, a date with no week, a request that names nothing, "both" where both can't be,
     a bare "neither", an own answer that picks no option and binds nothing."""
     ds = out.directions
-    low = [w for cl in cx.utt.clauses if not _about_others(cx, cl) for w in cl.low]
+    low = [w for cl in cx.utt.clauses if not _not_ours(cx, cl) for w in cl.low]
     why = ""
     money_words = {"dollars", "bucks", "quid", "pounds", "euros", "$", "£", "€"}
     if any(
