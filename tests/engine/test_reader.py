@@ -475,6 +475,18 @@ def test_a_cue_with_no_value_is_unread_says_which_axis_and_is_asked(said, axis):
     assert part.reason == "no_value" and f"says to change {axis} but not to what" in part.teach_back
 
 
+@pytest.mark.parametrize(
+    "said", ["lean into the nostalgia", "emphasise the warranty", "double the customer target"]
+)
+def test_a_request_the_reader_cannot_place_is_unread_and_asked_never_silent(said):
+    """Shaped as a request (a bare word, then an object or an article) whatever its verb: when
+    nothing binds, the part is unread with a reason and the reader asks; it never vanishes as
+    commentary."""
+    r = read_text(said, source="standup")
+    assert r.directions == [] and r.asked
+    assert [(p.kind, p.reason) for p in r.parts] == [("unread", "vague")]
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

@@ -587,7 +587,12 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         return _unread(cx, cl, words, "unplaced")
     if (
         low
-        and (low[0] in CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less"))
+        and (
+            low[0] in CLAUSE_VERBS
+            or low[0] in lists["verbs"]
+            or low[0] in ("be", "more", "less")
+            or (_imperative(low, lists) and cx.source != "own")  # an answer may pick by it
+        )
         and low[0] not in VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
     ):
         axis = _opening_frame(cx, low)  # "call it something catchier": the name, but which?
@@ -595,6 +600,21 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
             return _unread(cx, cl, words, "no_value", axis=cx.v.axis_said[axis])
         return _unread(cx, cl, words, "vague")
     return Part("commentary", cl.start, cl.end, words)
+
+
+def _imperative(low: list[str], lists: Mapping[str, frozenset[str]]) -> bool:
+    """A clause shaped as a request whatever its verb: a bare word, then an object or an
+    article ("lean into the nostalgia", "position it as a luxury", "emphasise the warranty")."""
+    known = lists["empty_words"] | lists["adverbs"] | lists["pronouns"] | REASON_STARTS
+    known = known | lists["negations"] | lists["when_words"] | lists["quantities"]
+    return (
+        len(low) >= 2
+        and low[0] not in lists["subordinators"]
+        and low[0].isalpha()
+        and low[0] not in known | SUBJECTS | ARTICLES
+        and not low[0].endswith(("s", "ed", "ly"))  # "keeps us under …": a statement
+        and low[1] in lists["request_objects"]
+    )
 
 
 def _opening_frame(cx: Ctx, low: list[str]) -> str | None:
