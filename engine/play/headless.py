@@ -28,6 +28,7 @@ from worldforge_textkit.numbers import books
 
 if TYPE_CHECKING:
     from engine.game.models import GameState
+    from engine.language.directions import Source
     from engine.session.events import Event
 
 FORKS = len(STAGE_IDS)
@@ -150,6 +151,7 @@ class Unbound(Planned):
     """A planned text's parts that bind nothing (what the TUI would have confirmed first)."""
 
     parts: list[str]
+    why: list[str]  # each part's teach-back: why it binds nothing, how to say it ("" if none)
 
 
 # What each player of the skill ladder says, by policy and command.
@@ -186,17 +188,23 @@ def play(
                         {**at, "said": said, **read, **suggested_for(session, kind, said)}
                     )
                 if missed:
-                    unbound.append({**at, "parts": missed})
+                    parts, whys = [p for p, _ in missed], [w for _, w in missed]
+                    unbound.append({**at, "parts": parts, "why": whys})
                     if plan.strict_reading:
+                        why = f". {whys[0]}" if whys[0] else ": say it so it binds, or leave it out"
                         raise InputError(
-                            f"{at['option']} {at['stage'] or ''}: “{clip(missed[0], 80)}” binds "
-                            "nothing (--strict-reading): say it so it binds, or leave it out"
+                            f"{at['option']} {at['stage'] or ''}: “{clip(parts[0], 80)}” binds "
+                            f"nothing (--strict-reading){why}"
                         )
             session.give(kind, said)
         return unbound
 
 
-_SOURCES = {"reject": "rejection", "standup_reply": "standup", "decide_own": "own"}
+_SOURCES: dict[str, Source] = {
+    "reject": "rejection",
+    "standup_reply": "standup",
+    "decide_own": "own",
+}
 
 
 def _conflicts(state: GameState, source: str, said: str) -> dict[str, object]:
@@ -221,7 +229,7 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, obj
     if source is None:
         return None
     from engine.language.reader.read import read_text
-    from engine.language.steering import structured
+    from engine.language.steering import from_reading, structured
 
     fork: dict[str, str] | None = (
         {str(o.key): o.text for o in state.dilemma.options}
@@ -232,6 +240,11 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, obj
     if given is not None:  # directions given as data are bound as given, never read
         return {"given": [d.to_dict(leave_out=("source", "said")) for d in given], "unread": []}
     r = read_text(said, source=source, fork=fork, period="month")
+    # the parts that bind nothing as the session binds the reading: the reader's unread parts
+    # and a direction the books cannot hold (a price in another currency), each with its
+    # teach-back
+    unread = from_reading(r, source=source).parts
+    held = {(p.start, p.end) for p in unread}
     return {
         "repair": _conflicts(state, source, said),
         "directions": [
@@ -246,11 +259,16 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, obj
                 "words": r.text[d.start : d.end],
             }
             for d in r.directions
+            if (d.start, d.end) not in held
         ],
         "unread": [
-            {"words": p.words, "why": p.reason, "span": [p.start, p.end]}
-            for p in r.parts
-            if p.kind == "unread"
+            {
+                "words": p.words,
+                "why": p.reason,
+                "teach_back": p.teach_back,
+                "span": [p.start, p.end],
+            }
+            for p in unread
         ],
         "asked": r.ask_why or None,
     }
@@ -273,16 +291,19 @@ def suggested_for(session: GameSession, kind: Kind[object], said: str) -> dict[s
     return {"suggested": [s.to_dict() for s in got.suggested], "suggested_line": line}
 
 
-def binds_nothing(state: GameState, kind: Kind[object], said: str) -> list[str]:
-    """The parts of `said` that bind nothing, read as the command's confirmation reads them
-    ([] for a command without words, or words it refuses: giving them says why)."""
+def binds_nothing(state: GameState, kind: Kind[object], said: str) -> list[tuple[str, str]]:
+    """The parts of `said` that bind nothing, each with why (its teach-back, "" if none), read
+    as the command's confirmation reads them ([] for a command without words, or words it
+    refuses: giving them says why)."""
     if not said:
         return []
     try:
         preview = kind.from_said(said).preview(state)
     except InputError:
         return []
-    return list(preview.unread) if preview is not None else []
+    if preview is None:
+        return []
+    return list(zip(preview.unread, preview.why or [""] * len(preview.unread), strict=True))
 
 
 def next_command(

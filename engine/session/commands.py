@@ -34,6 +34,7 @@ simulate` grows its flag and the headless driver gives it where the plan says
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
@@ -121,6 +122,7 @@ class Preview(FrozenRecord):
     will_change: str
     option: str | None = None  # the fork option it reads as (the option card marks a fatal one)
     unread: tuple[str, ...] = ()  # the parts of what was said that bind nothing, as said
+    why: tuple[str, ...] = ()  # each unread part's teach-back (why it binds nothing), "" if none
 
 
 class Host(Protocol):
@@ -497,7 +499,7 @@ class Reject(Worded["StageRun | None"]):
         self.check(state)
         read = self.read(state)
         return unread_preview(
-            state, self.verb, read.unread, _binds(read.directions), self.suggested
+            state, self.verb, read.unread, _binds(read.directions), self.suggested, _why(read)
         ) or conflict_preview(state, self.verb, read.directions)
 
     def apply(self, step: Step, prepared: None) -> None:
@@ -648,9 +650,9 @@ class StandupReply(Worded["MemoryNote"]):
             f"{o['label'].split(' (')[0].lower()} at the next fork" for o in read_orders(self.text)
         ]
         missed = [part for part in read.unread if not read_orders(part)]  # "freeze hiring" binds
-        return unread_preview(state, "reply", missed, binds, self.suggested) or conflict_preview(
-            state, "reply", read.directions
-        )
+        return unread_preview(
+            state, "reply", missed, binds, self.suggested, _why(read)
+        ) or conflict_preview(state, "reply", read.directions)
 
     def apply(self, step: Step, prepared: None) -> MemoryNote:
         from engine.session import steps
@@ -859,11 +861,13 @@ def unread_preview(
     missed: list[str],
     binds: list[str],
     suggested: tuple[Suggestion, ...] = (),
+    why: Mapping[str, str] | None = None,
 ) -> Preview | None:
     """The confirmation of words part of which binds nothing (the reading's unread parts), or
     part of which a model suggested placing: what binds (a suggestion marked with its model,
-    bound only if the player confirms) and what does not, and what the stage's work can be told
-    instead (None: all of it binds as the reader read it)."""
+    bound only if the player confirms) and what does not, with why each part binds nothing (its
+    teach-back, from `why` by its words), and what the stage's work can be told instead (None:
+    all of it binds as the reader read it)."""
     from engine.language.grammar import join_prose
     from worldforge_textkit import clip
 
@@ -879,8 +883,17 @@ def unread_preview(
             f"{state.stage.beat} work can change {can_change(state.stage.owner_role)}."
         )
     return Preview(
-        verb, " ".join(says), "; ".join(binds) or "nothing the gate checks", unread=tuple(missed)
+        verb,
+        " ".join(says),
+        "; ".join(binds) or "nothing the gate checks",
+        unread=tuple(missed),
+        why=tuple((why or {}).get(m, "") for m in missed),
     )
+
+
+def _why(read: Read) -> dict[str, str]:
+    """Each unread part's teach-back by its words (the reading's typed reason, in words)."""
+    return {p.words: p.teach_back for p in read.parts if p.teach_back}
 
 
 def _binds(directions: list[Direction]) -> list[str]:

@@ -8,9 +8,11 @@ import sys
 
 import pytest
 
+from engine.language.reader.vocab import vocab
 from worldforge_tui.cli import main
 
 PITCH = "A solar microgrid cooperative for rural farmers"
+VAGUE = vocab().teach_backs["vague"]  # what the reader says of a request it cannot place
 
 
 @pytest.mark.parametrize(
@@ -153,20 +155,53 @@ def test_simulate_names_the_planned_words_that_bind_nothing(tmp_path, capsys):
             "stage_id": "stage_1_you",
             "stage": "1:YOU",
             "parts": ["hire a barista for the launch"],
+            "why": [VAGUE.format(words="hire a barista for the launch")],
         },
         {
             "option": "--reply",
             "stage_id": "stage_2_need",
             "stage": "2:NEED",
             "parts": ["bake a cake for the team"],
+            "why": [VAGUE.format(words="bake a cake for the team")],
         },
     ]
-    tail = "binds nothing (the gate checks only what binds)"
+    tail = "binds nothing (the gate checks only what binds)."
     assert captured.err.splitlines() == [
-        f"worldforge: warning: --reject 1:YOU: “hire a barista for the launch” {tail}",
-        f"worldforge: warning: --reply 2:NEED: “bake a cake for the team” {tail}",
+        f"worldforge: warning: --reject 1:YOU: “hire a barista for the launch” {tail} "
+        + VAGUE.format(words="hire a barista for the launch"),
+        f"worldforge: warning: --reply 2:NEED: “bake a cake for the team” {tail} "
+        + VAGUE.format(words="bake a cake for the team"),
     ]
     assert out["stages"][0]["redos"] == 1 and out["events"]["ARTIFACT_REJECTED"] == 1
+
+
+def test_a_part_that_binds_nothing_says_why_in_the_warning_the_json_and_strict_reading(
+    tmp_path, capsys
+):
+    """ "40 quid a box" in a venture that keeps its books in dollars binds nothing: the warning,
+    the JSON (binds_nothing and the reading's unread part) and the --strict-reading error each
+    carry the reading's teach-back (how to say it so it binds), not only the words."""
+    said = ["--pitch", "Refill subscriptions for office coffee in Denver"]
+    said += ["--reject", "1:charge 40 quid a box, start with law firms"]
+    teach = "The books are kept in dollars: say “$40 a box”."
+    rc = main(["simulate", "--save-dir", str(tmp_path / "warn"), "--json", *said])
+    assert rc == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert [(u["parts"], u["why"]) for u in out["binds_nothing"]] == [(["40 quid a box"], [teach])]
+    warning = "“40 quid a box” binds nothing (the gate checks only what binds)."
+    assert captured.err.splitlines() == [f"worldforge: warning: --reject 1:YOU: {warning} {teach}"]
+    reading = out["readings"][0]
+    assert reading["unread"] == [
+        {"words": "40 quid a box", "why": "other_currency", "teach_back": teach, "span": [7, 20]}
+    ]
+    assert [d["words"] for d in reading["directions"]] == ["law firms"]  # the £40 binds nothing
+    rc = main(["simulate", "--save-dir", str(tmp_path / "strict"), "--strict-reading", *said])
+    assert rc == 2
+    assert capsys.readouterr().err.strip() == (
+        "worldforge: error: --reject 1:YOU: “40 quid a box” binds nothing (--strict-reading). "
+        + teach
+    )
 
 
 def test_simulate_says_profitable_or_the_runway(tmp_path, capsys):

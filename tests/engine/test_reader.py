@@ -375,6 +375,118 @@ def test_a_bound_limits_the_options_price_and_replaces_it_only_when_broken(said,
     assert {(d.axis, d.amount, d.op) for d in r.directions} == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [("So: adults only, plain tone", "adults"), ("ok, aim at night nurses", "night nurses")],
+)
+def test_a_value_never_starts_with_a_discourse_word(said, value):
+    """ "So: adults only" binds the adults, not "So: adults" (the words a brief would quote)."""
+    got = [d.value for d in read_text(said, source="standup").directions if d.axis == "audience"]
+    assert got == [value]
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # a fact about other people is a reason: its figure is theirs, never ours to bind
+        ("anything but $49, every competitor is at $49", ["-price:$49 a unit"]),
+        ("most parents won't download another app, they have 4 already", []),
+        ("they visit every clinic monthly at $20 a visit", []),
+        ("our competitor charges $30", []),
+        # reported speech is someone else's words: commentary, never bound
+        ("my mum said to aim at students", []),
+        ("a customer told me to drop the app", []),
+        ("my cofounder thinks we should charge $20", []),
+        ("I think we should charge $20", ["+price:$20 a unit"]),  # the player's own words
+        # a hedge or a phrase of chatter is no value
+        ("maybe? not sure", []),
+        ("fair enough", []),
+        # a count of our work is no price ("we refurb 50 a month"); a figure proposed still is
+        ("we can refurb about 50 a month", []),
+        ("I reckon 15 a month", ["+price:15 a month"]),
+        # "any- but / other than X": X is left out, never the audience or channel
+        ("anyone but students", ["-exclusion:students"]),
+        ("anything other than TikTok", ["-exclusion:TikTok"]),
+    ],
+)
+def test_others_facts_and_any_but_never_bind_a_thing_to_do(said, binds):
+    got = read_text(said, source="standup").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("lose the 'number one' claim", ["-claim:number one"]),
+        ("remove the 'best value' slogan", ["-claim:best value"]),
+        ("drop the 'guaranteed' line", ["-claim:guaranteed"]),
+        ("get rid of the 'lost sock' jokes", ["-exclusion:'lost sock' jokes"]),
+    ],
+)
+def test_quoted_words_before_a_claim_noun_are_the_claim_and_quotes_stay_paired(said, binds):
+    """The quoted words of "the 'X' claim / line / slogan" are the claim, whatever they say; a
+    value that keeps the noun after a quote keeps the quote that opened it."""
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("list it on Etsy", ["+channel:Etsy"]),
+        ("market it to teachers", ["+audience:teachers"]),
+        ("take it to Leeds", ["+place:Leeds"]),
+        ("bring it to market", []),  # a value of no known kind binds nothing
+    ],
+)
+def test_after_any_verb_and_its_object_a_preposition_binds_its_value_by_kind(said, binds):
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("let's go with Pawsome as the name", "Pawsome"),
+        ("go with Second Chance Piano as the brand", "Second Chance Piano"),
+        ("Go Green as the name", "Go Green"),
+    ],
+)
+def test_a_pointer_points_at_the_noun_phrase_not_the_request_before_it(said, name):
+    got = read_text(said, source="rejection").directions
+    assert [(d.axis, d.value) for d in got] == [("name", name)]
+
+
+@pytest.mark.parametrize(
+    ("said", "axis"),
+    [
+        ("call it something catchier", "the name"),
+        ("sell through whoever will have us", "where it sells"),
+        ("aim at them", "who it speaks to"),
+    ],
+)
+def test_a_cue_with_no_value_is_unread_says_which_axis_and_is_asked(said, axis):
+    """A cue the reader knows with a value it cannot bind (an indefinite, a pronoun) binds
+    nothing, never "something" or "whoever": the part is unread, its teach-back names the axis
+    in words, and the reader asks."""
+    r = read_text(said, source="standup")
+    assert r.directions == [] and r.asked
+    (part,) = [p for p in r.parts if p.kind == "unread"]
+    assert part.reason == "no_value" and f"says to change {axis} but not to what" in part.teach_back
+
+
+@pytest.mark.parametrize(
+    "said", ["lean into the nostalgia", "emphasise the warranty", "double the customer target"]
+)
+def test_a_request_the_reader_cannot_place_is_unread_and_asked_never_silent(said):
+    """Shaped as a request (a bare word, then an object or an article) whatever its verb: when
+    nothing binds, the part is unread with a reason and the reader asks; it never vanishes as
+    commentary."""
+    r = read_text(said, source="standup")
+    assert r.directions == [] and r.asked
+    assert [(p.kind, p.reason) for p in r.parts] == [("unread", "vague")]
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

@@ -162,7 +162,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         where = f" {said['stage']}" if said["stage"] else ""
         parts = " and ".join(f"“{clip(part, 80)}”" for part in said["parts"])
         verb = "binds" if len(said["parts"]) == 1 else "bind"
-        warn(f"{said['option']}{where}: {parts} {verb} nothing (the gate checks only what binds)")
+        why = " ".join(w for w in said["why"] if w)  # each part's teach-back: how to say it
+        warn(
+            f"{said['option']}{where}: {parts} {verb} nothing (the gate checks only what binds)"
+            + (f". {why}" if why else "")
+        )
     if args.json:
         print_json(result)
     else:

@@ -79,6 +79,8 @@ _NP_PREPOSITIONS = vocab().lists["np_prepositions"]
 _BOUND_WORDS = frozenset(w for c in vocab().ops for w in c.words)  # "under", "lower", "than" …
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
 _REFUSED = {"axis": "exclusion", "do": False}
+_BY_KIND = {"axis": "scope", "do": True, "kind": "only"}  # the value's kind, or no reading
+_APPROX = frozenset(("about", "around", "roughly", "like", "maybe", "some", "up", "to"))
 # Any word that dismisses a figure ("is a fantasy", "robbery"), as one pattern (vocab rejections).
 _REJECTING = re.compile(
     r"\b(?:"
@@ -406,6 +408,8 @@ class ClauseReader:
         after = low[f.j] if f.j < len(low) else ""
         if after in NOT_PEOPLE_PLURALS or after in ("week", "weeks", "people", "minutes", "of"):
             return False
+        if self._throughput(f):
+            return False  # "we can refurb about 50 a month": a count of work, not a price
         if v.match(v.period, low, f.j) or after in ("per", "/"):
             return True
         if (
@@ -423,6 +427,23 @@ class ClauseReader:
         if cx.source in ("own", "option") and any(t in ("$", "£", "€") for t in cx.fork_low):
             return len(low) <= 4 or low[f.i - 1 : f.i] in (["but"], ["neither"])
         return f.i == 0 and len(low) <= 4 and cx.has_price
+
+    def _throughput(self, f: Fig) -> bool:
+        """A figure with no money said, after a subject and a verb that sets no price ("we
+        refurb 50 a month", "they deliver 200 a week"): how much is done, not what it costs."""
+        low, lists = self.low, self.v.lists
+        if f.currency is not None or self.cx.currency is not None:
+            return False
+        before = [w for w in low[: f.i] if w not in lists["adverbs"] and w not in _APPROX]
+        modal = lists["finite"] | lists["cant"] | lists["our_side"]
+        if len(before) < 2 or not (
+            before[0] in lists["subjects"] and all(w in modal for w in before[1:-1])
+        ):
+            return False  # only "we [can] VERB 50 a month"
+        verb = before[-1]
+        return verb.isalpha() and verb not in (
+            PRICE_CUES | modal | lists["prepositions"] | lists["proposing_verbs"]
+        )
 
     def price(self, f: Fig, op: str | None, rejected: bool) -> None:
         """A price: the figure, its currency (or the message's), its period or unit, its bound,
@@ -735,7 +756,8 @@ class ClauseReader:
                     else []
                 )
                 role = role_before(v, low, k)
-                for c in cues + self._object_cues(k) + self._refused(k) + ([role] if role else []):
+                rest = self._refused(k) + ([role] if role else []) + self._reach(k)
+                for c in cues + self._object_cues(k) + rest:
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break
@@ -757,6 +779,16 @@ class ClauseReader:
             return []
         to = 1 if low[k + 2] == "to" else 0  # "sell to schools": the people
         return [Cue(tuple(low[k : k + 2 + to]), _REFUSED)]
+
+    def _reach(self, k: int) -> list[Cue]:
+        """A verb, its object, then a preposition of reach: "list it on Etsy", "market it to
+        teachers", "get them into bookshops". Whatever the verb, the value after the preposition
+        binds by its own kind (a known channel, people, a known place) or not at all: one rule
+        over positions (vocab/words.json objects, reach_prepositions), no row per verb."""
+        low, lists = self.low, self.v.lists
+        if k < 2 or low[k] not in lists["reach_prepositions"] or low[k - 1] not in lists["objects"]:
+            return []
+        return [Cue((low[k],), _BY_KIND)]
 
     def _object_cues(self, k: int) -> list[Cue]:
         """A verb's object sits inside any cue that goes verb, preposition or verb, pronoun: "sell
@@ -1019,10 +1051,14 @@ class ClauseReader:
         if vt[-1].low in v.lists["pronouns"] and not any(t.text in QUOTES for t in vt):
             return None  # "without changing anything": a pronoun's head is no thing to leave out
         quote = quoted_spans(cl, j, j + len(run) + 2)
-        if quote and claimish(quote, v) and c.words != ("avoid", "the", "word"):
+        claim_nouns = v.lists["claim_nouns"]
+        if (  # "the 'number one' claim": quoted words named as a claim are one
+            quote
+            and c.words != ("avoid", "the", "word")
+            and (claimish(quote, v) or vt[-1].low in claim_nouns)
+        ):
             return "claim"
         quoted = any(t.text in QUOTES for t in cl.tokens[j : j + 1])
-        claim_nouns = v.lists["claim_nouns"]
         if not quoted and len(vt) == 1 and (vt[0].low in claim_nouns or vt[0].lemma in claim_nouns):
             return "claim"  # "No guarantees"
         if (
@@ -1069,7 +1105,8 @@ class ClauseReader:
             quote = quoted_spans(cl, j, j + len(run) + 2)
             after = self.low[j + len(run) : j + len(run) + 1]
             qt = tidy_value(cx.utt, quote) if quote else None
-            if qt and after and after[0] in v.lists["word_nouns"]:
+            nouns = v.lists["word_nouns"] | v.lists["claim_nouns"]
+            if qt and ((after and after[0] in nouns) or (run and run[-1].low in nouns)):
                 return axis, qt  # "drop the 'guaranteed' line": the claim is the quote
         if axis == "name":
             return axis, (name_value(cl, j, run) or value, a, b)

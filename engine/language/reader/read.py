@@ -86,7 +86,7 @@ def _bare(
         )
     ):
         return []
-    if any(t.low in cx.v.lists["chatter"] for t in words) or (
+    if _chatty([t.low for t in words], cx.v) or (
         words[0].low in _NEGATIONS and words[1:2] and words[1].low not in ("just", "only")
     ):
         return []  # "not keen on Instagram": never a thing to do ("not just vets": vets too)
@@ -184,6 +184,9 @@ def read_text(
     for n, cl in enumerate(utt.clauses):
         got = _pointer(cx, utt.clauses, n, per) or _quote_dismissed(cx, utt.clauses, n)
         got = got or _echo_dismissed(cx, utt.clauses, n)
+        if not got and _not_ours(cx, cl):
+            per.append([])  # "they visit every clinic monthly", "every competitor is at $49"
+            continue
         got = got or ClauseReader(cx, cl).read()
         if not got:
             prev = utt.clauses[n - 1].low if n else []
@@ -217,6 +220,54 @@ def read_text(
         own_answer(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+def _not_ours(cx: Ctx, cl: Clause) -> bool:
+    """A clause that says what others do or said, not what the player wants done: a fact about
+    others or reported speech. It binds nothing and is never asked about."""
+    return _about_others(cx, cl) or _reported(cx, cl)
+
+
+def _about_others(cx: Ctx, cl: Clause) -> bool:
+    """A clause whose subject is other people ("they …", "every competitor …", "most parents
+    won't …"): a fact about them, a reason, never a direction of ours."""
+    low, lists = cl.low, cx.v.lists
+    if any(w in lists["roles_audience"] or w in lists["roles_channel"] for w in low):
+        return False  # "they're our customers": a role said of them names who
+    return (
+        bool(low)
+        and (
+            low[0] in lists["others"]
+            or (  # "our competitor charges $30", "the rivals are at £10"
+                low[0] in lists["role_determiners"] | {"a", "an", "their"}
+                and any(w in lists["others"] for w in low[1:3])
+            )
+            or (  # "every competitor is …", "most parents won't …": a quantified subject, a verb
+                low[0] in lists["others_quantifiers"]
+                and any(w in lists["finite"] or w.endswith("n't") for w in low[2:4])
+            )
+        )
+    )
+
+
+def _reported(cx: Ctx, cl: Clause) -> bool:
+    """Reported speech: someone else's words ("my mum said to aim at students", "a customer
+    told me to drop the app", "my cofounder thinks we should charge $20"): a person (a person
+    word, "my / our / a" and a noun, or a name) and a verb of saying or thinking open the
+    clause. What they said is commentary; the player's own words bind."""
+    lists, toks = cx.v.lists, [t for t in cl.tokens if t.is_word]
+    k = next((n for n, t in enumerate(toks[:4]) if t.low in lists["reporting_verbs"]), None)
+    if not k:
+        return False
+    subject = toks[:k]
+    first = subject[0].low
+    if first in lists["not_reporters"] | lists["imperative_lead"] | lists["neg_leads"]:
+        return False
+    return (
+        first in lists["reporters"]
+        or is_people(subject, cx.v)
+        or (k == 1 and subject[0].is_cap and first not in lists["pronouns"])
+    )
 
 
 def _answered(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -330,7 +381,7 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
         toks = [t for t in cl.tokens[:k] if t.is_word or t.text in QUOTES]
         if not toks and n > 0 and not per[n - 1]:
             toks = [t for t in clauses[n - 1].tokens if t.is_word or t.text in QUOTES]
-        words = [t for t in toks if t.is_word]
+        words = _noun_phrase([t for t in toks if t.is_word], v)
         if not words or len(words) > 8:
             return []
         tidy = tidy_value(cx.utt, words)
@@ -338,6 +389,20 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
             return []
         return [Read(str(c.row["axis"]), bool(c.row.get("do", True)), tidy[0], tidy[1], tidy[2])]
     return []
+
+
+def _noun_phrase(words: list[Token], v: Vocab) -> list[Token]:
+    """The words a pointer points at, without the request that leads to them ("let's go with
+    Pawsome as the name": Pawsome): leading words of a request, verbs and prepositions, each
+    lowercase unless it opens the clause."""
+    lead = v.lists["imperative_lead"] | v.lists["our_side"] | v.lists["verbs"] | CLAUSE_VERBS
+    lead = lead | v.lists["prepositions"] | v.lists["staying"]
+    n = 0
+    while n < len(words) - 1 and words[n].low in lead and (n == 0 or not words[n].is_cap):
+        if words[n].is_cap and words[n + 1].is_cap:
+            break  # "Go Green as the name": a capitalised run is the name itself
+        n += 1
+    return words[n:]
 
 
 def _pointed(v: Vocab, low: list[str], k: int) -> Cue | None:
@@ -486,10 +551,10 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             home.extend(Read(axis, True, *item) for item in list_items(cx.utt, target, axis, v))
 
 
-def _unread(cx: Ctx, cl: Clause, words: str, reason: str, figure: str = "") -> Part:
+def _unread(cx: Ctx, cl: Clause, words: str, reason: str, figure: str = "", axis: str = "") -> Part:
     """A clause left unread, with its reason and what the reader says of it in the player's
     words (words.json teach_backs)."""
-    teach = cx.v.teach_backs[reason].format(words=words, figure=figure)
+    teach = cx.v.teach_backs[reason].format(words=words, figure=figure, axis=axis)
     return Part("unread", cl.start, cl.end, words, reason, teach)
 
 
@@ -503,12 +568,9 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         return _unread(cx, cl, words, "vague")
     if (
         cl.question
-        or any(
-            " ".join(low[k : k + len(c.split())]) == c
-            for c in lists["chatter"]
-            for k in range(len(low))
-        )
+        or _chatty(low, cx.v)
         or (low and low[0] in REASON_STARTS and low[0] != "the")
+        or _not_ours(cx, cl)
     ):
         return Part("commentary", cl.start, cl.end, words)
     if sum(1 for t in cl.tokens if t.is_word and len(t.text) > 2) < 2:
@@ -525,11 +587,50 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         return _unread(cx, cl, words, "unplaced")
     if (
         low
-        and (low[0] in CLAUSE_VERBS or low[0] in lists["verbs"] or low[0] in ("be", "more", "less"))
+        and (
+            low[0] in CLAUSE_VERBS
+            or low[0] in lists["verbs"]
+            or low[0] in ("be", "more", "less")
+            or (_imperative(low, lists) and cx.source != "own")  # an answer may pick by it
+        )
         and low[0] not in VERBISH - {"make", "keep", "go", "do", "get", "try", "use", "put"}
     ):
+        axis = _opening_frame(cx, low)  # "call it something catchier": the name, but which?
+        if axis is not None:
+            return _unread(cx, cl, words, "no_value", axis=cx.v.axis_said[axis])
         return _unread(cx, cl, words, "vague")
     return Part("commentary", cl.start, cl.end, words)
+
+
+def _imperative(low: list[str], lists: Mapping[str, frozenset[str]]) -> bool:
+    """A clause shaped as a request whatever its verb: a bare word, then an object or an
+    article ("lean into the nostalgia", "position it as a luxury", "emphasise the warranty")."""
+    known = lists["empty_words"] | lists["adverbs"] | lists["pronouns"] | REASON_STARTS
+    known = known | lists["negations"] | lists["when_words"] | lists["quantities"]
+    return (
+        len(low) >= 2
+        and low[0] not in lists["subordinators"]
+        and low[0].isalpha()
+        and low[0] not in known | SUBJECTS | ARTICLES
+        and not low[0].endswith(("s", "ed", "ly"))  # "keeps us under …": a statement
+        and low[1] in lists["request_objects"]
+    )
+
+
+def _opening_frame(cx: Ctx, low: list[str]) -> str | None:
+    """The axis of the cue a clause opens with, when that cue asks for a value ("aim at",
+    "call it", "sell through"; not one that leaves a thing out), or None."""
+    c = cx.v.match(cx.v.frames, low, 0)
+    return str(c.row["axis"]) if c is not None and c.row.get("do", True) else None
+
+
+def _chatty(low: list[str], v: Vocab) -> bool:
+    """Whether the words hold a phrase of chatter ("thanks", "fair enough"), as whole words."""
+    return any(
+        " ".join(low[k : k + len(c.split())]) == c
+        for c in v.lists["chatter"]
+        for k in range(len(low))
+    )
 
 
 def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
@@ -607,7 +708,7 @@ def _ask(cx: Ctx, out: Reading) -> None:
     replacement, a date with no week, a request that names nothing, "both" where both can't be,
     a bare "neither", an own answer that picks no option and binds nothing."""
     ds = out.directions
-    low = cx.low
+    low = [w for cl in cx.utt.clauses if not _not_ours(cx, cl) for w in cl.low]
     why = ""
     money_words = {"dollars", "bucks", "quid", "pounds", "euros", "$", "£", "€"}
     if any(
@@ -641,7 +742,7 @@ def _ask(cx: Ctx, out: Reading) -> None:
         not ds
         and (
             cx.source == "rejection"
-            or any(p.reason == "vague" for p in out.parts)
+            or any(p.reason in ("vague", "no_value") for p in out.parts)
             or any(
                 " ".join(low[k : k + 3]).startswith(("make it", "can we make"))
                 for k in range(len(low))

@@ -55,7 +55,7 @@ class Part(Record):
     start: int
     end: int
     words: str
-    reason: str = ""  # for unread: "no_axis", "no_currency", "no_week", "vague", "pronoun"
+    reason: str = ""  # for unread: words.json teach_backs names each ("vague", "no_value" …)
     teach_back: str = ""
 
 
@@ -155,6 +155,9 @@ def span_of(cl: Clause, i: int, j: int) -> tuple[int, int]:
 _BEFORE_STUFF = vocab().lists["before_stuff"]
 
 
+_NO_VALUE = vocab().lists["adverbs"] | vocab().lists["fillers"] | {"maybe", "perhaps", "sure"}
+
+
 def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None:
     """The value's words as written, articles and trailing filler off ("the delivery bit":
     a vague head, rows in words.json, names its modifier); its span."""
@@ -163,6 +166,8 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
         or toks[0].text in QUOTES
         or toks[0].low in ("of", "both", "either")
         or (toks[0].low in vocab().lists["lead_off"] and len(toks) > 1)
+        or (toks[0].low in vocab().lists["fillers"] and len(toks) > 1)  # "So: adults only"
+        or (not toks[0].is_word and toks[0].text not in "$£€" and len(toks) > 1)
     ):  # "use both the union newsletter and …": the things, not "both"; "go via X": X
         toks = toks[1:]
     while toks and (toks[-1].text in QUOTES or not toks[-1].is_word or toks[-1].low in ARTICLES):
@@ -179,9 +184,17 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
         toks = toks[:-1]  # "forget the delivery bit": delivery
         while toks and not toks[-1].is_word:
             toks = toks[:-1]
-    if not toks:
-        return None
+    if not toks or all(t.low in _NO_VALUE for t in toks if t.is_word):
+        return None  # "maybe? not sure": a hedge is no value
+    if (
+        toks[0].low in vocab().lists["indefinites"]
+        and not toks[0].is_cap
+        and not any(t.low in vocab().lists["prepositions"] | {"who", "that"} for t in toks[1:])
+    ):
+        return None  # "call it something catchier", "whoever will have us": which, then?
     a, b = toks[0].start, toks[-1].end
+    if a > 0 and utt.text[a - 1] in QUOTES and sum(t.text in QUOTES for t in toks) % 2:
+        a -= 1  # "the 'lost sock' jokes": the quote it closes opens the value too
     return utt.span(a, b), a, b
 
 

@@ -113,6 +113,7 @@ class Vocab(FrozenRecord):
     expansions: list[Cue]
     lists: dict[str, frozenset[str]]
     teach_backs: dict[str, str]  # an unread part's reason -> what the reader says of it
+    axis_said: dict[str, str]  # an axis as a teach-back names it ("audience": "who to speak to")
 
     def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
         """The row whose words start at `low[k]`: the longest, then the first."""
@@ -199,4 +200,13 @@ def vocab() -> Vocab:
         expansions=_rows("words.json", "expansions", ("value",)),
         lists=lists,
         teach_backs=dict(teach),
+        axis_said=_axis_said(words),
     )
+
+
+def _axis_said(words: dict[str, Any]) -> dict[str, str]:
+    """words.json axis_said: every axis named in words (raised at load otherwise)."""
+    said = words.get("axis_said")
+    if not isinstance(said, dict) or set(said) != set(AXES):
+        raise VocabError("words.json axis_said: one line for each axis")
+    return {str(k): str(x) for k, x in said.items()}
