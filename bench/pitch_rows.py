@@ -1,0 +1,117 @@
+"""Bench: how much of the pitch reader's build figure rests on vocabulary rows fitted to one pitch.
+
+Each row of `engine/language/pitch_words.json` (a payer row, or one word of a word list) is taken
+out in turn and the build part's pitches (`bench.corpus.pitches("build")`) are read again: a row
+whose removal changes the reading of no build pitch is unused there; a row that changes exactly one
+is one pitch's row (it may still be general: read its example). `lost_right` counts the pitches
+whose customer was right with the row and wrong without it. Never reads the held-out part.
+
+Run: `.venv/bin/python -m bench.pitch_rows --json` (prints `single` and `unused` rows, and counts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from bench.corpus import pitches
+from bench.reading_pitch import same_payer
+from engine.language import pitch, pitch_words
+
+
+@contextmanager
+def _vocab(raw: dict[str, Any]) -> Iterator[None]:
+    """Read with the vocabulary `raw` in place of the file's."""
+    v = pitch_words._load(raw)
+    saved = pitch.vocab
+    pitch.vocab = lambda: v  # type: ignore[assignment]
+    pitch._payer_words.cache_clear()
+    pitch._read_pitch.cache_clear()
+    try:
+        yield
+    finally:
+        pitch.vocab = saved  # type: ignore[assignment]
+        pitch._payer_words.cache_clear()
+        pitch._read_pitch.cache_clear()
+
+
+def _readings(texts: list[str]) -> list[tuple[str | None, str, str]]:
+    out = []
+    for t in texts:
+        r = pitch.read_pitch(t)
+        out.append((r.customer if r.customer_found else None, r.offering, r.place))
+    return out
+
+
+def _rows(raw: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(name, the vocabulary without that row) for every payer row and every list word."""
+    for section, rows in raw.items():
+        if section.startswith("_") or section in {"languages", "place_preps", "people"}:
+            continue
+        for k, row in enumerate(rows):
+            if section == "payers":
+                cut = copy.deepcopy(raw)
+                del cut[section][k]
+                yield f"payers:{row['words']}", cut
+                continue
+            for w in row.get("words", ()):
+                cut = copy.deepcopy(raw)
+                cut[section][k]["words"] = [x for x in row["words"] if x != w] or ["\u2060"]
+                yield f"{section}:{w}", cut
+
+
+def measure() -> dict[str, Any]:
+    rows = pitches("build")
+    texts = [r["pitch"] for r in rows]
+    raw = json.loads(pitch_words.WORDS_FILE.read_text(encoding="utf-8"))
+    with _vocab(raw):
+        base = _readings(texts)
+    single: dict[str, dict[str, Any]] = {}
+    unused: list[str] = []
+    lost = 0
+    for name, cut in _rows(raw):
+        with _vocab(cut):
+            got = _readings(texts)
+        changed = [k for k in range(len(texts)) if got[k] != base[k]]
+        right = [
+            k
+            for k in changed
+            if same_payer(base[k][0], rows[k]["customer"])
+            and not same_payer(got[k][0], rows[k]["customer"])
+        ]
+        lost += len(right)
+        if not changed:
+            unused.append(name)
+        elif len(changed) == 1:
+            single[name] = {"pitch": texts[changed[0]], "lost_right": len(right)}
+    return {
+        "build_pitches": len(texts),
+        "rows": sum(1 for _ in _rows(raw)),
+        "single_pitch_rows": len(single),
+        "single_pitch_rows_holding_a_right_payer": sum(r["lost_right"] for r in single.values()),
+        "unused_rows": len(unused),
+        "single": single,
+        "unused": unused,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    out = measure()
+    if args.json:
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print({k: v for k, v in out.items() if not isinstance(v, (dict, list))})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
