@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from engine.language.domains import TRADES, WORLDS
-from engine.language.grammar import is_plural
+from engine.language.grammar import is_plural, names_organisation, plural
 from engine.language.pitch_words import Payer, vocab
 from engine.language.reader.utterance import Token, tokenize
 from worldforge_savedb.records import FrozenRecord
@@ -230,8 +230,12 @@ def _payer_words(kind: str) -> frozenset[str]:
 
 def _match(toks: list[Token], lang: str) -> list[tuple[int, int, int, Payer]]:
     """Every payer row the words match: (kind rank, -length, position, row)."""
-    found = []
-    lemmas = [t.lemma for t in toks]
+    lemmas = [t.lemma for t in toks]  # a place of business buys (grammar's one list): "gym towels"
+    found = [
+        (_KIND_RANK["place"], -1, i, Payer((t.lemma,), "place", plural(t.lemma), False))
+        for i, t in enumerate(toks)
+        if lang == "en" and t.is_word and names_organisation(t.low)
+    ]
     for p in vocab().payers:
         n = len(p.words)
         for i in range(len(toks) - n + 1):
@@ -367,8 +371,9 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
     if subject:
         return subject, ""
     candidates: list[tuple[int, int, int, str, str]] = []
+    negated = _negated(toks)  # "without each shop paying for …": no shop pays
     for rank, neg, i, p in _match(toks, lang):
-        if place[0] <= i < place[1]:
+        if place[0] <= i < place[1] or i in negated:
             continue
         n = len(p.words)
         after = toks[i + n] if i + n < len(toks) else None
@@ -596,16 +601,21 @@ def _best(
     return best
 
 
-def _affirmed(text: str) -> list[str]:
-    """The pitch's words outside a negation's scope: "sharpening, not repairs" is about
-    sharpening (a "not"/"no"/"without" runs to the clause's end)."""
-    out: list[str] = []
-    negated = False
-    for t in tokenize(text):
-        negated = (negated or t.low in _NOT) and t.text not in _STOPS
-        if t.is_word and not negated:
-            out.append(t.low)
+def _negated(toks: list[Token]) -> set[int]:
+    """The words in a negation's scope: "sharpening, not repairs" is about sharpening (a
+    "not"/"no"/"without" runs to the clause's end)."""
+    out: set[int] = set()
+    for i, t in enumerate(toks):
+        if (i - 1 in out or t.low in _NOT) and t.text not in _STOPS:
+            out.add(i)
     return out
+
+
+def _affirmed(text: str) -> list[str]:
+    """The pitch's words outside a negation's scope (`_negated`)."""
+    toks = tokenize(text)
+    negated = _negated(toks)
+    return [t.low for i, t in enumerate(toks) if t.is_word and i not in negated]
 
 
 def unmarked(pitch: str) -> str:

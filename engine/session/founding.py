@@ -187,7 +187,8 @@ if TYPE_CHECKING:
 #     studies once trust is high (two new rule records).
 #     A pitch's payer is read from its grammar: an opening cue verb, a possessive, "office workers",
 #     a subject before its verb, "paid by", a later sentence; a pronoun, figure or "hire" is none.
-RULES_VERSION = 67
+# 68: a pitch's buying place is grammar's one list of organisations, not payer rows fitted to one pitch.
+RULES_VERSION = 68
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
