@@ -111,7 +111,7 @@ def _is_people(toks: list[Token], lang: str) -> bool:
     if head.lemma in v.sets["things"] or any(p.words == (head.lemma,) for p in v.payers):
         return False
     lem = head.lemma[:-1] if lang == "de" and head.lemma.endswith("ern") else head.lemma
-    return lem.endswith(v.suffixes) and len(lem) > 3
+    return lem.endswith(v.suffixes) and len(lem) > 3 and not lem.endswith("ment")  # "payment"
 
 
 def _head(toks: list[Token]) -> Token | None:
@@ -123,6 +123,7 @@ def _head(toks: list[Token]) -> Token | None:
         if out and (
             t.low in v.sets["clause_ends"]
             or t.low in v.sets["settings"]
+            or (t.low.endswith("ing") and is_plural(out[-1].low))  # "nurses nearing retirement"
             or t.low in {"of", "for", "de", "von", "di"}  # "time for busy parents": time
         ):
             break
@@ -450,6 +451,8 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
             break
         if t.is_word or (t.text in "'’" and out and t.start == out[-1].end):
             out.append(t)  # a possessive's apostrophe stays on its word ("kids' parties")
+    while len(out) > 1 and out[-1].low in v.sets["where_after"]:
+        out.pop()  # "piano lessons online": where it is sold is no part of what
     return out
 
 
@@ -508,7 +511,9 @@ def _read_latin(text: str) -> _Parts:
             nxt = toks.index(who[-1]) + 1
             if toks[nxt].low == "with":  # "parents of kids with dyslexia"
                 mapped += " with " + _span_words(_clause(toks, nxt + 1))
-        if not _is_vague(who):
+        thing = lang == "en" and not (changed or _is_people(who, lang) or is_plural(who[-1].low))
+        thing = thing and not who[-1].low.endswith(("ed", "ly"))  # "the self-employed": people
+        if not _is_vague(who) and not thing:  # "for corporate gifting": nobody, not a guess
             said = _nominative(_span_words(who), lang)
             customer = mapped if changed else said
             note_said = said if changed else ""

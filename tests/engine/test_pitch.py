@@ -270,6 +270,8 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("Lunch delivery to office workers in Manchester", "office workers"),
         # a place of business before what it buys is the buyer (grammar's one list of them)
         ("Clinic waiting room magazines", "clinics"),
+        # a participle after plural people is part of who they are, not a new clause
+        ("Workshops on pension planning for nurses nearing retirement", "nurses nearing retirement"),
         # people a problem-first pitch opens with, before their verb (past a participle's clause)
         ("Teachers spend hours marking essays", "teachers"),
         ("Renters facing eviction need fast legal advice", "renters facing eviction"),
@@ -307,6 +309,7 @@ def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
         "Help for people trying to quit smoking",  # "for people …" is no customer's words
         "without each shop paying for its own expensive ticketing software",  # "paying for"
         "Nannies for hire",  # "for hire" says how it is sold, not to whom
+        "Laptop stands for remote work",  # a singular thing after "for" is nobody: no guess
     ],
 )
 def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):
