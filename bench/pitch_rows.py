@@ -15,8 +15,10 @@ import argparse
 import copy
 import json
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from bench.corpus import pitches
@@ -26,18 +28,23 @@ from engine.language import pitch, pitch_words
 
 @contextmanager
 def _vocab(raw: dict[str, Any]) -> Iterator[None]:
-    """Read with the vocabulary `raw` in place of the file's."""
-    v = pitch_words._load(raw)
-    saved = pitch.vocab
-    pitch.vocab = lambda: v  # type: ignore[assignment]
+    """Read with the vocabulary `raw` in place of the file's (written to a scratch file)."""
+    saved = pitch_words.WORDS_FILE
+    with tempfile.TemporaryDirectory() as scratch:
+        pitch_words.WORDS_FILE = Path(scratch) / saved.name
+        pitch_words.WORDS_FILE.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+        _fresh()
+        try:
+            yield
+        finally:
+            pitch_words.WORDS_FILE = saved
+            _fresh()
+
+
+def _fresh() -> None:
+    pitch_words.vocab.cache_clear()
     pitch._payer_words.cache_clear()
-    pitch._read_pitch.cache_clear()
-    try:
-        yield
-    finally:
-        pitch.vocab = saved  # type: ignore[assignment]
-        pitch._payer_words.cache_clear()
-        pitch._read_pitch.cache_clear()
+    pitch.read_pitch.cache_clear()
 
 
 def _readings(texts: list[str]) -> list[tuple[str | None, str, str]]:

@@ -104,9 +104,7 @@ def _is_people(toks: list[Token], lang: str) -> bool:
     if head is None:
         return False
     v = vocab()
-    if head.lemma in v.sets["people"] or head.low in v.sets["people"]:
-        return True
-    if head.lemma in _payer_words("minor"):
+    if {head.lemma, head.low} & v.sets["people"] or head.lemma in _payer_words("minor"):
         return True
     if head.lemma in v.sets["things"] or any(p.words == (head.lemma,) for p in v.payers):
         return False
@@ -457,7 +455,7 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
 
 
 class _Parts(TypedDict):
-    """What the first sentence of a pitch names, as read in its script (`_read_pitch` completes it)."""
+    """What the first sentence of a pitch names, as read in its script (`read_pitch` completes it)."""
 
     offering: str
     customer: str
@@ -474,18 +472,13 @@ def _read_latin(text: str) -> _Parts:
     lang = _language(toks)
     place, p0, p1 = _place(text, toks, lang)
     cues = _cues(toks)
-    chosen: tuple[int, str] | None = None
     phrases = [(i, kind, _customer_phrase(toks, i, kind)) for i, kind in cues]
     no = v.sets["pronouns"] | v.fors  # "helps you sleep", "Help for …", "for 50 quid": nobody
     phrases = [
         (i, k, ph) for i, k, ph in phrases if ph and not (ph[0].low in no or ph[0].low[0].isdigit())
     ]
-    for i, kind, ph in phrases:
-        if _is_people(ph, lang):
-            chosen = (i, kind)
-            break
-    if chosen is None and phrases and phrases[0][1] == "for":
-        chosen = (phrases[0][0], phrases[0][1])
+    people = [(i, kind) for i, kind, ph in phrases if _is_people(ph, lang)]
+    chosen = people[0] if people else next(((i, k) for i, k, _ in phrases[:1] if k == "for"), None)
     offering: list[Token]
     customer, said, note_said, prep, setting = "", "", "", "", ""
     brand = len(toks) > 2 and toks[0].low in v.sets["brands"] and toks[1].low in v.fors
@@ -616,13 +609,6 @@ def _negated(toks: list[Token]) -> set[int]:
     return out
 
 
-def _affirmed(text: str) -> list[str]:
-    """The pitch's words outside a negation's scope (`_negated`)."""
-    toks = tokenize(text)
-    negated = _negated(toks)
-    return [t.low for i, t in enumerate(toks) if t.is_word and i not in negated]
-
-
 def unmarked(pitch: str) -> str:
     """The pitch as read: markup tags and escapes gone, then `worldforge_textkit.clean` (stored as typed)."""
     pitch = re.sub(
@@ -652,14 +638,8 @@ def _read_other_script(text: str) -> _Parts:
     return {"offering": offering, "customer": customer, "said": "", "place": "", "setting": ""}
 
 
+@functools.lru_cache(maxsize=256)  # a venture's workers read the same pitch at every stage
 def read_pitch(pitch: str) -> PitchReading:
-    """The pitch's reading (see `_read_pitch`), read once per pitch: a venture's workers read
-    the same pitch at every stage (a frozen value, so the cached one is shared)."""
-    return _read_pitch(pitch)
-
-
-@functools.lru_cache(maxsize=256)
-def _read_pitch(pitch: str) -> PitchReading:
     """The offering, who pays, the place, the setting and the two worlds of a pitch.
 
     Reads the first of three sentences naming a payer, else the first (any language) without
@@ -673,7 +653,9 @@ def _read_pitch(pitch: str) -> PitchReading:
     customer, said = got["customer"], got["said"]
     found = bool(customer)
     core = _QUALIFIER.split(offering, maxsplit=1)[0]  # "wedding flowers" of "… on a budget"
-    world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), _affirmed(text))
+    negated = _negated(toks := tokenize(text))  # "sharpening, not repairs" is about sharpening
+    affirmed = [t.low for i, t in enumerate(toks) if t.is_word and i not in negated]
+    world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), affirmed)
     trade = (
         _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))
         if found

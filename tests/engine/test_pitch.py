@@ -271,7 +271,10 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         # a place of business before what it buys is the buyer (grammar's one list of them)
         ("Clinic waiting room magazines", "clinics"),
         # a participle after plural people is part of who they are, not a new clause
-        ("Workshops on pension planning for nurses nearing retirement", "nurses nearing retirement"),
+        (
+            "Workshops on pension planning for nurses nearing retirement",
+            "nurses nearing retirement",
+        ),
         # people a problem-first pitch opens with, before their verb (past a participle's clause)
         ("Teachers spend hours marking essays", "teachers"),
         ("Renters facing eviction need fast legal advice", "renters facing eviction"),
