@@ -104,7 +104,8 @@ def _is_people(toks: list[Token], lang: str) -> bool:
     if head is None:
         return False
     v = vocab()
-    if {head.lemma, head.low} & v.sets["people"] or head.lemma in _payer_words("minor"):
+    people = {head.lemma, head.low} & v.sets["people"] or names_organisation(head.low)
+    if people or head.lemma in _payer_words("minor"):  # a place of business buys: "universities"
         return True
     if head.lemma in v.sets["things"] or any(p.words == (head.lemma,) for p in v.payers):
         return False
@@ -320,6 +321,8 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
             out.append((i + 1, "for"))
         elif t.low in v.between:
             out.append((i + 1, "between"))
+        elif t.low == "to" and any(s.lemma in v.sets["sell_verbs"] for s in toks[max(i - 6, 0) : i]):
+            out.append((i + 1, "for"))  # "we sell refurbished laptops to schools": who buys
         elif t.low in v.sets["cue_verbs"] and (
             t.low.endswith("s") or t.low in {"hilft", "zeigt"} or not prev or prev.low in _SUBJECTS
         ):
@@ -434,6 +437,9 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
     v = vocab()
     articles = v.articles.get(lang, frozenset())
     phrase = _strip_front(toks[:end])
+    sold = [k for k, t in enumerate(phrase[:-1]) if k and t.lemma in v.sets["sell_verbs"]]
+    sold = [k for k in sold if phrase[k - 1].low in v.sets["pronouns"] | {"to", "also"}]
+    phrase = _strip_front(phrase[sold[0] + 1 :]) if sold else phrase  # "I want to sell candles"
     out: list[Token] = []
     for k, t in enumerate(phrase):
         if t.text in _STOPS and out:
@@ -479,7 +485,6 @@ def _read_latin(text: str) -> _Parts:
     ]
     people = [(i, kind) for i, kind, ph in phrases if _is_people(ph, lang)]
     chosen = people[0] if people else next(((i, k) for i, k, _ in phrases[:1] if k == "for"), None)
-    offering: list[Token]
     customer, said, note_said, prep, setting = "", "", "", "", ""
     brand = len(toks) > 2 and toks[0].low in v.sets["brands"] and toks[1].low in v.fors
     if brand:
@@ -572,9 +577,7 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
 
 def _hits(word: str, tells: tuple[str, ...]) -> bool:
     """A whole-word hit; a CJK word (no spaces in those scripts) hits a tell it contains."""
-    if word in tells:
-        return True
-    return is_cjk(word) and any(is_cjk(t) and t in word for t in tells)
+    return word in tells or (is_cjk(word) and any(is_cjk(t) and t in word for t in tells))
 
 
 _QUALIFIER = Pattern(r"\s+(?:of|on|at|in|with|for|de|du|des|di|da)\s+", re.IGNORECASE)

@@ -270,6 +270,10 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("Lunch delivery to office workers in Manchester", "office workers"),
         # a place of business before what it buys is the buyer (grammar's one list of them)
         ("Clinic waiting room magazines", "clinics"),
+        # who a seller sells to buys; a place of business pays like people do
+        ("I want to sell handmade candles to gift shops", "gift shops"),
+        ("We rent e-bikes to delivery riders in Lisbon", "delivery riders"),
+        ("Affordable therapy for students, paid by universities", "universities"),
         # a participle after plural people is part of who they are, not a new clause
         (
             "Workshops on pension planning for nurses nearing retirement",

@@ -123,6 +123,10 @@ def test_the_pitch_is_read_on_the_readers_own_tokens():
     assert read_pitch("1,500 meals a week for care homes in Hackney").offering == "1,500 meals"
     assert read_pitch("Piano lessons online for adults").offering == "piano lessons"  # not where
     assert (
+        read_pitch("I want to sell handmade candles to gift shops").offering == "handmade candles"
+    )
+    assert read_pitch("A shop selling vinyl to collectors").offering == "shop selling vinyl"
+    assert (
         read_pitch("Kids' birthday party entertainers").offering
         == "kids' birthday party entertainers"
     )
