@@ -147,15 +147,11 @@ def _clause(toks: list[Token], i: int) -> list[Token]:
 def _strip_front(toks: list[Token]) -> list[Token]:
     """Without leading articles, possessives and "we're building" words."""
     v = vocab()
-    changed = True
-    while toks and changed:
-        changed = False
-        for lead in v.leads:
-            if tuple(t.low for t in toks[: len(lead)]) == lead:
-                toks, changed = toks[len(lead) :], True
-                break
-        if toks and (toks[0].low in v.articles["*"] or toks[0].low in v.sets["possessives"]):
-            toks, changed = toks[1:], True
+    while toks:
+        lead = next((ld for ld in v.leads if tuple(t.low for t in toks[: len(ld)]) == ld), None)
+        if lead is None and toks[0].low not in v.articles["*"] | v.sets["possessives"]:
+            return toks
+        toks = toks[len(lead) if lead else 1 :]
     return toks
 
 
@@ -230,20 +226,17 @@ def _payer_words(kind: str) -> frozenset[str]:
 
 def _match(toks: list[Token], lang: str) -> list[tuple[int, int, int, Payer]]:
     """Every payer row the words match: (kind rank, -length, position, row)."""
-    lemmas = [t.lemma for t in toks]  # a place of business buys (grammar's one list): "gym towels"
+    lemmas, lows = [t.lemma for t in toks], [t.low for t in toks]  # a place of business buys:
     found = [
         (_KIND_RANK["place"], -1, i, Payer((t.lemma,), "place", plural(t.lemma), False))
         for i, t in enumerate(toks)
-        if lang == "en" and t.is_word and names_organisation(t.low)
+        if lang == "en" and t.is_word and names_organisation(t.low)  # grammar's list: "gym towels"
     ]
     for p in vocab().payers:
         n = len(p.words)
         for i in range(len(toks) - n + 1):
-            got = lemmas[i : i + n]
-            hit = tuple(got) == p.words or tuple(t.low for t in toks[i : i + n]) == p.words
-            if not hit and p.compound and n == 1:
-                hit = toks[i].low.startswith(p.words[0])
-            if hit:
+            hit = p.words in (tuple(lemmas[i : i + n]), tuple(lows[i : i + n]))
+            if hit or (p.compound and n == 1 and toks[i].low.startswith(p.words[0])):
                 found.append((_KIND_RANK[p.kind], -n, i, p))
     taken: set[int] = set()
     kept = []
@@ -321,7 +314,9 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
             out.append((i + 1, "for"))
         elif t.low in v.between:
             out.append((i + 1, "between"))
-        elif t.low == "to" and any(s.lemma in v.sets["sell_verbs"] for s in toks[max(i - 6, 0) : i]):
+        elif t.low == "to" and any(
+            s.lemma in v.sets["sell_verbs"] for s in toks[max(i - 6, 0) : i]
+        ):
             out.append((i + 1, "for"))  # "we sell refurbished laptops to schools": who buys
         elif t.low in v.sets["cue_verbs"] and (
             t.low.endswith("s") or t.low in {"hilft", "zeigt"} or not prev or prev.low in _SUBJECTS
@@ -518,6 +513,9 @@ def _read_latin(text: str) -> _Parts:
             prep, setting = prep_word, _span(text, where)
     if not customer and not brand:
         customer, note_said = _implied(text, toks, lang, (p0, p1))
+    we = next((k for k in range(1, len(toks) - 2) if toks[k].low in {"we", "i"}), 0)
+    if we and customer and _span_words(offering).lower().startswith(customer.lower()):
+        offering = _offering(toks[we + 2 :], len(toks), lang)  # "Teachers …, so we built an app"
     return {
         "offering": _span_words(offering),
         "customer": customer,
