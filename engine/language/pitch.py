@@ -105,6 +105,7 @@ def _is_people(toks: list[Token], lang: str) -> bool:
         return False
     v = vocab()
     people = {head.lemma, head.low} & v.sets["people"] or names_organisation(head.low)
+    people = people or bool(re.fullmatch(r"[A-Z]{2,}s", head.text))  # "GPs", "SMEs", "NGOs"
     if people or head.lemma in _payer_words("minor"):  # a place of business buys: "universities"
         return True
     if head.lemma in v.sets["things"] or any(p.words == (head.lemma,) for p in v.payers):
@@ -306,8 +307,8 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
             w = toks[i - 2]  # "lawn care for", "sick pay for": a noun; "agents pay for": a verb
             verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
-        if t.low == "by" and prev is not None and prev.low in {"paid", "funded"}:
-            out.insert(0, (i + 1, "for"))  # "therapy for teens, paid by parents": who pays
+        if t.low == "by" and {"paid", "funded"} & {s.low for s in toks[max(i - 2, 0) : i]}:
+            out.insert(0, (i + 1, "paid"))  # "therapy for teens, paid by parents": who pays
         elif t.low in v.fors and not verb:
             if i == 1 and prev is not None and prev.low in v.sets["brands"]:
                 continue  # "Uber for lawnmowers": what follows is the offering
@@ -437,11 +438,13 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
     phrase = _strip_front(phrase[sold[0] + 1 :]) if sold else phrase  # "I want to sell candles"
     out: list[Token] = []
     for k, t in enumerate(phrase):
-        if t.text in _STOPS and out:
-            break
+        caps = len(t.text) > 1 and t.text.isupper()  # "IT support" is no "it"
+        if (t.text in _STOPS and out) or (t.low in v.sets["pronouns"] and not caps):
+            break  # "you can hire"; "We help …" offers no "we"
+        if not out and t.low in STOPWORDS and not caps:
+            continue  # "(apply) for grants": the offering is a noun phrase, from its first word
         if out and (
             t.low in v.sets["clause_ends"]
-            or t.low in v.sets["pronouns"]
             or t.low in articles
             or t.low in {"in", "across", "for", "en", "à", "im", "around", "pour", "para", "für"}
             or (k and t.low.endswith("ed") and len(t.low) > 4 and not t.is_cap)
@@ -478,7 +481,7 @@ def _read_latin(text: str) -> _Parts:
     phrases = [
         (i, k, ph) for i, k, ph in phrases if ph and not (ph[0].low in no or ph[0].low[0].isdigit())
     ]
-    people = [(i, kind) for i, kind, ph in phrases if _is_people(ph, lang)]
+    people = [(i, kind) for i, kind, ph in phrases if kind == "paid" or _is_people(ph, lang)]
     chosen = people[0] if people else next(((i, k) for i, k, _ in phrases[:1] if k == "for"), None)
     customer, said, note_said, prep, setting = "", "", "", "", ""
     brand = len(toks) > 2 and toks[0].low in v.sets["brands"] and toks[1].low in v.fors
@@ -505,8 +508,8 @@ def _read_latin(text: str) -> _Parts:
             if toks[nxt].low == "with":  # "parents of kids with dyslexia"
                 mapped += " with " + _span_words(_clause(toks, nxt + 1))
         thing = lang == "en" and not (changed or _is_people(who, lang) or is_plural(who[-1].low))
-        thing = thing and not who[-1].low.endswith(("ed", "ly"))  # "the self-employed": people
-        if not _is_vague(who) and not thing:  # "for corporate gifting": nobody, not a guess
+        thing = thing and chosen[1] != "paid" and not who[-1].low.endswith(("ed", "ly"))
+        if not _is_vague(who) and not thing:  # "for corporate gifting": nobody; "the elderly"
             said = _nominative(_span_words(who), lang)
             customer = mapped if changed else said
             note_said = said if changed else ""
@@ -729,11 +732,8 @@ def shown(r: PitchReading) -> ShownReading:
 def describe(r: PitchReading) -> str:
     """The reading in one line for the new-venture form ("Offering: meal kits · Customer: …")."""
     where = f" ({r.setting_phrase})" if r.setting else ""  # theirs, not the venture's place
-    parts = [f"Offering: {r.offering}", f"Customer: {r.customer}{where}"]
-    parts.append(
-        f"About: {r.world}" + (f" · Their trade: {r.trade}" if r.trade != "general" else "")
-    )
-    return " · ".join(parts)
+    trade = f" · Their trade: {r.trade}" if r.trade != "general" else ""
+    return f"Offering: {r.offering} · Customer: {r.customer}{where} · About: {r.world}{trade}"
 
 
 def company_name(pitch: str) -> str:

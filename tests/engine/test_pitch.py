@@ -274,6 +274,8 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("I want to sell handmade candles to gift shops", "gift shops"),
         ("We rent e-bikes to delivery riders in Lisbon", "delivery riders"),
         ("Affordable therapy for students, paid by universities", "universities"),
+        ("Free school meals apps, paid for by the council", "council"),  # said outright: it pays
+        ("Software that helps GPs manage appointments", "GPs"),  # a plural acronym is people
         # a participle after plural people is part of who they are, not a new clause
         (
             "Workshops on pension planning for nurses nearing retirement",

@@ -126,6 +126,9 @@ def test_the_pitch_is_read_on_the_readers_own_tokens():
         read_pitch("I want to sell handmade candles to gift shops").offering == "handmade candles"
     )
     assert read_pitch("A shop selling vinyl to collectors").offering == "shop selling vinyl"
+    # the offering is never a pronoun ("IT" is no "it")
+    assert read_pitch("We help small charities apply for grants").offering == "grants"
+    assert read_pitch("IT support for schools").offering == "IT support"
     # the offering is never the customer a problem-first pitch opens with
     r = read_pitch("Teachers spend hours marking essays, so we built an AI marking assistant")
     assert (r.customer, r.offering) == ("teachers", "AI marking assistant")
