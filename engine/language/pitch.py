@@ -507,7 +507,7 @@ def _read_latin(text: str) -> _Parts:
             nxt = toks.index(who[-1]) + 1
             if toks[nxt].low == "with":  # "parents of kids with dyslexia"
                 mapped += " with " + _span_words(_clause(toks, nxt + 1))
-        thing = lang == "en" and not (changed or _is_people(who, lang) or is_plural(who[-1].low))
+        thing = lang == "en" and not (changed or _is_people(who, lang))
         thing = thing and chosen[1] != "paid" and not who[-1].low.endswith(("ed", "ly"))
         if not _is_vague(who) and not thing:  # "for corporate gifting": nobody; "the elderly"
             said = _nominative(_span_words(who), lang)

@@ -276,6 +276,7 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("Affordable therapy for students, paid by universities", "universities"),
         ("Free school meals apps, paid for by the council", "council"),  # said outright: it pays
         ("Software that helps GPs manage appointments", "GPs"),  # a plural acronym is people
+        ("Meal plans for vegans", "vegans"),  # people words without a people ending are data
         # a participle after plural people is part of who they are, not a new clause
         (
             "Workshops on pension planning for nurses nearing retirement",
@@ -318,7 +319,8 @@ def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
         "Help for people trying to quit smoking",  # "for people …" is no customer's words
         "without each shop paying for its own expensive ticketing software",  # "paying for"
         "Nannies for hire",  # "for hire" says how it is sold, not to whom
-        "Laptop stands for remote work",  # a singular thing after "for" is nobody: no guess
+        "Laptop stands for remote work",  # a thing after "for" is nobody: no guess
+        "Sunscreen for water sports",
     ],
 )
 def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):
