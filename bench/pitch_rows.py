@@ -6,6 +6,9 @@ whose removal changes the reading of no build pitch is unused there; a row that 
 is one pitch's row (it may still be general: read its example). `lost_right` counts the pitches
 whose customer was right with the row and wrong without it. Never reads the held-out part.
 
+`--lines` instead traces the reader's own lines (engine/language/pitch.py) per build pitch: a line
+only one pitch runs is a grammar branch that pitch alone exercises.
+
 Run: `.venv/bin/python -m bench.pitch_rows --json` (prints `single` and `unused` rows, and counts).
 """
 
@@ -19,6 +22,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from bench.corpus import pitches
@@ -107,11 +111,42 @@ def measure() -> dict[str, Any]:
     }
 
 
+def branches() -> dict[str, Any]:
+    """The reader's lines each build pitch runs: how many run at all, and those only one runs."""
+    texts = [r["pitch"] for r in pitches("build")]
+    runs: dict[int, set[str]] = {}
+    here = pitch.__file__
+
+    def trace(frame: FrameType, event: str, arg: object) -> Any:
+        if frame.f_code.co_filename != here:
+            return None
+        if event == "line":
+            runs.setdefault(frame.f_lineno, set()).add(text)
+        return trace
+
+    for text in texts:
+        pitch.read_pitch.cache_clear()
+        sys.settrace(trace)
+        try:
+            pitch.read_pitch(text)
+        finally:
+            sys.settrace(None)
+    source = Path(here).read_text(encoding="utf-8").splitlines()
+    one = {n: next(iter(p)) for n, p in sorted(runs.items()) if len(p) == 1}
+    return {
+        "build_pitches": len(texts),
+        "lines_run": len(runs),
+        "lines_one_pitch_runs": len(one),
+        "one": {f"{n}: {source[n - 1].strip()[:80]}": p for n, p in one.items()},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--lines", action="store_true", help="trace the reader's lines, not its rows")
     args = ap.parse_args(argv)
-    out = measure()
+    out = branches() if args.lines else measure()
     if args.json:
         json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
