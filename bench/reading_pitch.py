@@ -163,13 +163,13 @@ def _read(pitch: str) -> dict[str, Any]:
 def _cost(pitch: str, repeats: int = 5) -> float:
     """Milliseconds one cold reading of `pitch` takes: the least of `repeats` (the machine's other
     load only ever adds time)."""
-    from engine.language.pitch import _read_pitch
+    from engine.language.pitch import read_pitch
 
     best = float("inf")
     for _ in range(repeats):
-        _read_pitch.cache_clear()
+        read_pitch.cache_clear()
         t0 = time.perf_counter()
-        _read_pitch(pitch)
+        read_pitch(pitch)
         best = min(best, (time.perf_counter() - t0) * 1000)
     return best
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from engine.language.domains import TRADES, WORLDS
-from engine.language.grammar import is_plural
+from engine.language.grammar import is_plural, names_organisation, plural
 from engine.language.pitch_words import Payer, vocab
 from engine.language.reader.utterance import Token, tokenize
 from worldforge_savedb.records import FrozenRecord
@@ -104,14 +104,14 @@ def _is_people(toks: list[Token], lang: str) -> bool:
     if head is None:
         return False
     v = vocab()
-    if head.lemma in v.sets["people"] or head.low in v.sets["people"]:
-        return True
-    if head.lemma in _payer_words("minor"):
+    people = {head.lemma, head.low} & v.sets["people"] or names_organisation(head.low)
+    people = people or bool(re.fullmatch(r"[A-Z]{2,}s", head.text))  # "GPs", "SMEs", "NGOs"
+    if people or head.lemma in _payer_words("minor"):  # a place of business buys: "universities"
         return True
     if head.lemma in v.sets["things"] or any(p.words == (head.lemma,) for p in v.payers):
         return False
     lem = head.lemma[:-1] if lang == "de" and head.lemma.endswith("ern") else head.lemma
-    return lem.endswith(v.suffixes) and len(lem) > 3
+    return lem.endswith(v.suffixes) and len(lem) > 3 and not lem.endswith("ment")  # "payment"
 
 
 def _head(toks: list[Token]) -> Token | None:
@@ -123,6 +123,7 @@ def _head(toks: list[Token]) -> Token | None:
         if out and (
             t.low in v.sets["clause_ends"]
             or t.low in v.sets["settings"]
+            or (t.low.endswith("ing") and is_plural(out[-1].low))  # "nurses nearing retirement"
             or t.low in {"of", "for", "de", "von", "di"}  # "time for busy parents": time
         ):
             break
@@ -147,15 +148,11 @@ def _clause(toks: list[Token], i: int) -> list[Token]:
 def _strip_front(toks: list[Token]) -> list[Token]:
     """Without leading articles, possessives and "we're building" words."""
     v = vocab()
-    changed = True
-    while toks and changed:
-        changed = False
-        for lead in v.leads:
-            if tuple(t.low for t in toks[: len(lead)]) == lead:
-                toks, changed = toks[len(lead) :], True
-                break
-        if toks and (toks[0].low in v.articles["*"] or toks[0].low in v.sets["possessives"]):
-            toks, changed = toks[1:], True
+    while toks:
+        lead = next((ld for ld in v.leads if tuple(t.low for t in toks[: len(ld)]) == ld), None)
+        if lead is None and toks[0].low not in v.articles["*"] | v.sets["possessives"]:
+            return toks
+        toks = toks[len(lead) if lead else 1 :]
     return toks
 
 
@@ -230,16 +227,17 @@ def _payer_words(kind: str) -> frozenset[str]:
 
 def _match(toks: list[Token], lang: str) -> list[tuple[int, int, int, Payer]]:
     """Every payer row the words match: (kind rank, -length, position, row)."""
-    found = []
-    lemmas = [t.lemma for t in toks]
+    lemmas, lows = [t.lemma for t in toks], [t.low for t in toks]  # a place of business buys:
+    found = [
+        (_KIND_RANK["place"], -1, i, Payer((t.lemma,), "place", plural(t.lemma), False))
+        for i, t in enumerate(toks)
+        if lang == "en" and t.is_word and names_organisation(t.low)  # grammar's list: "gym towels"
+    ]
     for p in vocab().payers:
         n = len(p.words)
         for i in range(len(toks) - n + 1):
-            got = lemmas[i : i + n]
-            hit = tuple(got) == p.words or tuple(t.low for t in toks[i : i + n]) == p.words
-            if not hit and p.compound and n == 1:
-                hit = toks[i].low.startswith(p.words[0])
-            if hit:
+            hit = p.words in (tuple(lemmas[i : i + n]), tuple(lows[i : i + n]))
+            if hit or (p.compound and n == 1 and toks[i].low.startswith(p.words[0])):
                 found.append((_KIND_RANK[p.kind], -n, i, p))
     taken: set[int] = set()
     kept = []
@@ -309,14 +307,18 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
             w = toks[i - 2]  # "lawn care for", "sick pay for": a noun; "agents pay for": a verb
             verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
-        if t.low == "by" and prev is not None and prev.low in {"paid", "funded"}:
-            out.insert(0, (i + 1, "for"))  # "therapy for teens, paid by parents": who pays
+        if t.low == "by" and {"paid", "funded"} & {s.low for s in toks[max(i - 2, 0) : i]}:
+            out.insert(0, (i + 1, "paid"))  # "therapy for teens, paid by parents": who pays
         elif t.low in v.fors and not verb:
             if i == 1 and prev is not None and prev.low in v.sets["brands"]:
                 continue  # "Uber for lawnmowers": what follows is the offering
             out.append((i + 1, "for"))
         elif t.low in v.between:
             out.append((i + 1, "between"))
+        elif t.low == "to" and any(
+            s.lemma in v.sets["sell_verbs"] for s in toks[max(i - 6, 0) : i]
+        ):
+            out.append((i + 1, "for"))  # "we sell refurbished laptops to schools": who buys
         elif t.low in v.sets["cue_verbs"] and (
             t.low.endswith("s") or t.low in {"hilft", "zeigt"} or not prev or prev.low in _SUBJECTS
         ):
@@ -367,8 +369,9 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
     if subject:
         return subject, ""
     candidates: list[tuple[int, int, int, str, str]] = []
+    negated = _negated(toks)  # "without each shop paying for …": no shop pays
     for rank, neg, i, p in _match(toks, lang):
-        if place[0] <= i < place[1]:
+        if place[0] <= i < place[1] or i in negated:
             continue
         n = len(p.words)
         after = toks[i + n] if i + n < len(toks) else None
@@ -430,13 +433,18 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
     v = vocab()
     articles = v.articles.get(lang, frozenset())
     phrase = _strip_front(toks[:end])
+    sold = [k for k, t in enumerate(phrase[:-1]) if k and t.lemma in v.sets["sell_verbs"]]
+    sold = [k for k in sold if phrase[k - 1].low in v.sets["pronouns"] | {"to", "also"}]
+    phrase = _strip_front(phrase[sold[0] + 1 :]) if sold else phrase  # "I want to sell candles"
     out: list[Token] = []
     for k, t in enumerate(phrase):
-        if t.text in _STOPS and out:
-            break
+        caps = len(t.text) > 1 and t.text.isupper()  # "IT support" is no "it"
+        if (t.text in _STOPS and out) or (t.low in v.sets["pronouns"] and not caps):
+            break  # "you can hire"; "We help …" offers no "we"
+        if not out and t.low in STOPWORDS and not caps:
+            continue  # "(apply) for grants": the offering is a noun phrase, from its first word
         if out and (
             t.low in v.sets["clause_ends"]
-            or t.low in v.sets["pronouns"]
             or t.low in articles
             or t.low in {"in", "across", "for", "en", "à", "im", "around", "pour", "para", "für"}
             or (k and t.low.endswith("ed") and len(t.low) > 4 and not t.is_cap)
@@ -445,11 +453,13 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
             break
         if t.is_word or (t.text in "'’" and out and t.start == out[-1].end):
             out.append(t)  # a possessive's apostrophe stays on its word ("kids' parties")
+    while len(out) > 1 and out[-1].low in v.sets["where_after"]:
+        out.pop()  # "piano lessons online": where it is sold is no part of what
     return out
 
 
 class _Parts(TypedDict):
-    """What the first sentence of a pitch names, as read in its script (`_read_pitch` completes it)."""
+    """What the first sentence of a pitch names, as read in its script (`read_pitch` completes it)."""
 
     offering: str
     customer: str
@@ -466,19 +476,13 @@ def _read_latin(text: str) -> _Parts:
     lang = _language(toks)
     place, p0, p1 = _place(text, toks, lang)
     cues = _cues(toks)
-    chosen: tuple[int, str] | None = None
     phrases = [(i, kind, _customer_phrase(toks, i, kind)) for i, kind in cues]
     no = v.sets["pronouns"] | v.fors  # "helps you sleep", "Help for …", "for 50 quid": nobody
     phrases = [
         (i, k, ph) for i, k, ph in phrases if ph and not (ph[0].low in no or ph[0].low[0].isdigit())
     ]
-    for i, kind, ph in phrases:
-        if _is_people(ph, lang):
-            chosen = (i, kind)
-            break
-    if chosen is None and phrases and phrases[0][1] == "for":
-        chosen = (phrases[0][0], phrases[0][1])
-    offering: list[Token]
+    people = [(i, kind) for i, kind, ph in phrases if kind == "paid" or _is_people(ph, lang)]
+    chosen = people[0] if people else next(((i, k) for i, k, _ in phrases[:1] if k == "for"), None)
     customer, said, note_said, prep, setting = "", "", "", "", ""
     brand = len(toks) > 2 and toks[0].low in v.sets["brands"] and toks[1].low in v.fors
     if brand:
@@ -503,13 +507,18 @@ def _read_latin(text: str) -> _Parts:
             nxt = toks.index(who[-1]) + 1
             if toks[nxt].low == "with":  # "parents of kids with dyslexia"
                 mapped += " with " + _span_words(_clause(toks, nxt + 1))
-        if not _is_vague(who):
+        thing = lang == "en" and not (changed or _is_people(who, lang))
+        thing = thing and chosen[1] != "paid" and not who[-1].low.endswith(("ed", "ly"))
+        if not _is_vague(who) and not thing:  # "for corporate gifting": nobody; "the elderly"
             said = _nominative(_span_words(who), lang)
             customer = mapped if changed else said
             note_said = said if changed else ""
             prep, setting = prep_word, _span(text, where)
     if not customer and not brand:
         customer, note_said = _implied(text, toks, lang, (p0, p1))
+    we = next((k for k in range(1, len(toks) - 2) if toks[k].low in {"we", "i"}), 0)
+    if we and customer and _span_words(offering).lower().startswith(customer.lower()):
+        offering = _offering(toks[we + 2 :], len(toks), lang)  # "Teachers …, so we built an app"
     return {
         "offering": _span_words(offering),
         "customer": customer,
@@ -569,9 +578,7 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
 
 def _hits(word: str, tells: tuple[str, ...]) -> bool:
     """A whole-word hit; a CJK word (no spaces in those scripts) hits a tell it contains."""
-    if word in tells:
-        return True
-    return is_cjk(word) and any(is_cjk(t) and t in word for t in tells)
+    return word in tells or (is_cjk(word) and any(is_cjk(t) and t in word for t in tells))
 
 
 _QUALIFIER = Pattern(r"\s+(?:of|on|at|in|with|for|de|du|des|di|da)\s+", re.IGNORECASE)
@@ -596,15 +603,13 @@ def _best(
     return best
 
 
-def _affirmed(text: str) -> list[str]:
-    """The pitch's words outside a negation's scope: "sharpening, not repairs" is about
-    sharpening (a "not"/"no"/"without" runs to the clause's end)."""
-    out: list[str] = []
-    negated = False
-    for t in tokenize(text):
-        negated = (negated or t.low in _NOT) and t.text not in _STOPS
-        if t.is_word and not negated:
-            out.append(t.low)
+def _negated(toks: list[Token]) -> set[int]:
+    """The words in a negation's scope: "sharpening, not repairs" is about sharpening (a
+    "not"/"no"/"without" runs to the clause's end)."""
+    out: set[int] = set()
+    for i, t in enumerate(toks):
+        if (i - 1 in out or t.low in _NOT) and t.text not in _STOPS:
+            out.add(i)
     return out
 
 
@@ -637,14 +642,8 @@ def _read_other_script(text: str) -> _Parts:
     return {"offering": offering, "customer": customer, "said": "", "place": "", "setting": ""}
 
 
+@functools.lru_cache(maxsize=256)  # a venture's workers read the same pitch at every stage
 def read_pitch(pitch: str) -> PitchReading:
-    """The pitch's reading (see `_read_pitch`), read once per pitch: a venture's workers read
-    the same pitch at every stage (a frozen value, so the cached one is shared)."""
-    return _read_pitch(pitch)
-
-
-@functools.lru_cache(maxsize=256)
-def _read_pitch(pitch: str) -> PitchReading:
     """The offering, who pays, the place, the setting and the two worlds of a pitch.
 
     Reads the first of three sentences naming a payer, else the first (any language) without
@@ -658,7 +657,9 @@ def _read_pitch(pitch: str) -> PitchReading:
     customer, said = got["customer"], got["said"]
     found = bool(customer)
     core = _QUALIFIER.split(offering, maxsplit=1)[0]  # "wedding flowers" of "… on a budget"
-    world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), _affirmed(text))
+    negated = _negated(toks := tokenize(text))  # "sharpening, not repairs" is about sharpening
+    affirmed = [t.low for i, t in enumerate(toks) if t.is_word and i not in negated]
+    world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), affirmed)
     trade = (
         _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))
         if found
@@ -731,11 +732,8 @@ def shown(r: PitchReading) -> ShownReading:
 def describe(r: PitchReading) -> str:
     """The reading in one line for the new-venture form ("Offering: meal kits · Customer: …")."""
     where = f" ({r.setting_phrase})" if r.setting else ""  # theirs, not the venture's place
-    parts = [f"Offering: {r.offering}", f"Customer: {r.customer}{where}"]
-    parts.append(
-        f"About: {r.world}" + (f" · Their trade: {r.trade}" if r.trade != "general" else "")
-    )
-    return " · ".join(parts)
+    trade = f" · Their trade: {r.trade}" if r.trade != "general" else ""
+    return f"Offering: {r.offering} · Customer: {r.customer}{where} · About: {r.world}{trade}"
 
 
 def company_name(pitch: str) -> str:

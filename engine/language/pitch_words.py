@@ -117,7 +117,7 @@ _SECTIONS = frozenset([
     "languages", "people", "place_preps", "payers", "leads", "cue_verbs", "object_verbs",
     "not_cues", "clause_ends", "settings", "where_after", "place_heads", "modals", "pronouns",
     "possessives", "vague", "things", "not_owner", "owned_modifiers", "made", "venues", "brands",
-    "nominative",
+    "nominative", "sell_verbs",
 ])
 # fmt: on
 

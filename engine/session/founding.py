@@ -189,6 +189,8 @@ if TYPE_CHECKING:
 #     a subject before its verb, "paid by", a later sentence; a pronoun, figure or "hire" is none.
 # 68: a thing is the same thing with or without its accents ("cafe" leaves out "café"): the gate
 #     checks, and the worker leaves out, both spellings.
+#     A pitch's buying place is grammar's one list of organisations, not payer rows fitted to
+#     one pitch.
 RULES_VERSION = 68
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

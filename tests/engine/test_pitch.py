@@ -268,7 +268,20 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("Kids' party planning", "parents"),
         # a workplace inside a people phrase: the people, not the place
         ("Lunch delivery to office workers in Manchester", "office workers"),
-        ("hospital car park payment app", "hospital visitors"),  # a payment is nobody
+        # a place of business before what it buys is the buyer (grammar's one list of them)
+        ("Clinic waiting room magazines", "clinics"),
+        # who a seller sells to buys; a place of business pays like people do
+        ("I want to sell handmade candles to gift shops", "gift shops"),
+        ("We rent e-bikes to delivery riders in Lisbon", "delivery riders"),
+        ("Affordable therapy for students, paid by universities", "universities"),
+        ("Free school meals apps, paid for by the council", "council"),  # said outright: it pays
+        ("Software that helps GPs manage appointments", "GPs"),  # a plural acronym is people
+        ("Meal plans for vegans", "vegans"),  # people words without a people ending are data
+        # a participle after plural people is part of who they are, not a new clause
+        (
+            "Workshops on pension planning for nurses nearing retirement",
+            "nurses nearing retirement",
+        ),
         # people a problem-first pitch opens with, before their verb (past a participle's clause)
         ("Teachers spend hours marking essays", "teachers"),
         ("Renters facing eviction need fast legal advice", "renters facing eviction"),
@@ -306,6 +319,8 @@ def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
         "Help for people trying to quit smoking",  # "for people …" is no customer's words
         "without each shop paying for its own expensive ticketing software",  # "paying for"
         "Nannies for hire",  # "for hire" says how it is sold, not to whom
+        "Laptop stands for remote work",  # a thing after "for" is nobody: no guess
+        "Sunscreen for water sports",
     ],
 )
 def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):

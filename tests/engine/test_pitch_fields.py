@@ -121,6 +121,17 @@ def test_the_pitch_is_read_on_the_readers_own_tokens():
     from engine.language.pitch import read_pitch
 
     assert read_pitch("1,500 meals a week for care homes in Hackney").offering == "1,500 meals"
+    assert read_pitch("Piano lessons online for adults").offering == "piano lessons"  # not where
+    assert (
+        read_pitch("I want to sell handmade candles to gift shops").offering == "handmade candles"
+    )
+    assert read_pitch("A shop selling vinyl to collectors").offering == "shop selling vinyl"
+    # the offering is never a pronoun ("IT" is no "it")
+    assert read_pitch("We help small charities apply for grants").offering == "grants"
+    assert read_pitch("IT support for schools").offering == "IT support"
+    # the offering is never the customer a problem-first pitch opens with
+    r = read_pitch("Teachers spend hours marking essays, so we built an AI marking assistant")
+    assert (r.customer, r.offering) == ("teachers", "AI marking assistant")
     assert (
         read_pitch("Kids' birthday party entertainers").offering
         == "kids' birthday party entertainers"
