@@ -187,7 +187,12 @@ if TYPE_CHECKING:
 #     studies once trust is high (two new rule records).
 #     A pitch's payer is read from its grammar: an opening cue verb, a possessive, "office workers",
 #     a subject before its verb, "paid by", a later sentence; a pronoun, figure or "hire" is none.
-RULES_VERSION = 67
+# 68: ventures differ in shape: after a fork the company's state may add a stage with its own fork
+#     (a cash crunch adds BRIDGE, a rival's raid adds HOLD: four new rule records) or skip one
+#     (strong traction skips TAKE), shown on the board and logged (engine.game.shape); a fork
+#     path is a letter per fork the venture has; an option says what it makes dearer or cheaper
+#     at a later stage (the later rule's `after`), on its own card.
+RULES_VERSION = 68
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
