@@ -351,6 +351,8 @@ def summarise(
         "distinct_dilemmas_per_venture": {"min": min(distinct), "max": max(distinct)}
         if distinct
         else None,
+        # ventures played to their end that met a dilemma twice (none should)
+        "dilemmas_repeated": sum(len(set(r["dilemmas"])) < len(r["dilemmas"]) for r in full),
         "rules_fired": dict(sorted(Counter(x for r in rows for x in r["rules"]).items())),
         "events_seen": dict(sorted(Counter(x for r in rows for x in r["events"]).items())),
         "reshaped": round(sum(bool(r["reshaped"]) for r in paths) / max(1, total), 3),
