@@ -1,15 +1,16 @@
 """Ventures that differ in shape: after a fork, the company's state may add a stage (with a fork
 of its own) or skip one still to come.
 
-Each kind is a row: after which forks it may happen, what the company must be like then, how
-likely it is then, the stage it adds or skips, and why, in the venture's words. It is drawn from
-(seed, stage, state), at most once a venture, so a replay re-derives it; the board shows the line
-it leaves ("Stage 6 added: …", "TAKE skipped: …"), and the event log records it.
+Each kind is a row: after which forks it may happen, what the company must be like then, the
+stage it adds or skips, and why, in the venture's words. It is drawn by the company's state alone
+(the seed and the CEO's choices make that state), the first kind whose conditions hold, at most
+once a venture, so a replay re-derives it and a player who knows the rules can plan for it (the
+two-forks planner does: engine.play.policies); the board shows the line it leaves ("Stage 6
+added: …", "TAKE skipped: …"), and the event log records it.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from engine.game.economy import defeat_at, meter_shown
@@ -31,7 +32,6 @@ class ShapeKind(FrozenRecord):
     id: str
     after: tuple[str, ...]  # the stages after whose fork it may happen
     when: tuple[tuple[str, str, float], ...]  # (economics field, ">=" or "<", value), all hold
-    chance: float  # how likely, when the company meets `when` after one of those forks
     why: str
     adds: str | None = None  # the stage it puts next (a row of engine.game.world.ADDED_TABLE)
     skips: str | None = None  # the stage still to come it removes
@@ -41,16 +41,14 @@ KINDS: tuple[ShapeKind, ...] = (
     ShapeKind(
         "cash_crunch",
         ("stage_4_search", "stage_5_find"),
-        (("runway_months", ">=", 0.3), ("runway_months", "<", 1.0)),
-        0.5,
+        (("runway_months", ">=", 0.4), ("runway_months", "<", 0.8)),
         "runway at {company} is down to {runway}, so a bridge comes before {next}",
         adds="stage_x_bridge",
     ),
     ShapeKind(
         "rival_raid",
         ("stage_4_search", "stage_5_find"),
-        (("threat", ">=", 60),),
-        0.5,
+        (("threat", ">=", 66),),
         "{rival} raids {customer} with a cheaper copy (threat {threat}/100); "
         "{company} must hold its wedge before {next}",
         adds="stage_x_hold",
@@ -59,7 +57,6 @@ KINDS: tuple[ShapeKind, ...] = (
         "traction",
         ("stage_5_find",),
         (("proof", ">=", 45), ("trust", ">=", 45)),
-        0.8,
         "proof at {proof}/100 and trust at {trust}/100: {customer} carry {company} past the "
         "operating toll",
         skips="stage_6_take",
@@ -71,8 +68,8 @@ MAX_FORKS = len(STAGE_TABLE) + 1  # the eight stages, and at most one added a ve
 
 def draw(state: GameState, after_stage: str) -> ShapeKind | None:
     """The change of shape after this stage's fork (or none): the first kind, in order, that may
-    follow this stage, whose conditions the company meets now and whose seeded chance comes up;
-    none once the venture has changed shape, or when these numbers end it."""
+    follow this stage and whose conditions the company meets now; none once the venture has
+    changed shape, or when these numbers end it."""
     if state.reshaped or state.stage_index >= len(state.stages):
         return None
     if defeat_at(state.economics, state.stage_index) is not None:  # the venture ends here
@@ -82,9 +79,7 @@ def draw(state: GameState, after_stage: str) -> ShapeKind | None:
     for kind in KINDS:
         if after_stage not in kind.after or (kind.skips and kind.skips not in ahead):
             continue
-        if not all(OPS[op](float(getattr(econ, f)), v) for f, op, v in kind.when):
-            continue
-        if random.Random(f"{state.seed}:shape:{kind.id}:{after_stage}").random() < kind.chance:
+        if all(OPS[op](float(getattr(econ, f)), v) for f, op, v in kind.when):
             return kind
     return None
 

@@ -13,11 +13,13 @@ from engine.game.dilemmas import ahead, pose
 from engine.game.models import StageDecision
 from engine.play.balance import PITCH, explore
 from engine.play.headless import Plan, letter, parse_path, play
+from engine.play.policies import project
+from engine.session.commands import Approve, Decide, RunStage
 from engine.session.replay import verify
 
 # Found by playing the physiotherapy pitch (engine.play.balance.PITCH) with fixed paths.
 ADDS_BRIDGE = (2, "builder", "A")  # runway 0.4 months after SEARCH: BRIDGE comes before FIND
-ADDS_HOLD = (1, "seller", "A")  # threat 63 after SEARCH: HOLD comes before FIND
+ADDS_HOLD = (1, "builder", "A")  # threat 82 after FIND: HOLD comes before TAKE
 SKIPS_TAKE = (1, "builder", "B")  # proof 47 and trust 51 after FIND: TAKE is skipped
 
 
@@ -28,32 +30,28 @@ def _played(new_session, seed: int, archetype: str, path: str):
 
 
 @pytest.mark.parametrize(
-    ("venture", "kind", "beat", "line"),
-    [
-        (
-            ADDS_BRIDGE,
-            "cash_crunch",
-            "BRIDGE",
-            "Stage 5 added: BRIDGE (Bridging the Gap), because ",
-        ),
-        (ADDS_HOLD, "rival_raid", "HOLD", "Stage 5 added: HOLD (Holding the Wedge), because "),
-    ],
+    ("venture", "kind", "number", "before"),
+    [(ADDS_BRIDGE, "cash_crunch", 5, "FIND"), (ADDS_HOLD, "rival_raid", 6, "TAKE")],
 )
 def test_a_state_adds_a_stage_with_its_own_fork_and_the_board_says_why(
-    new_session, venture, kind, beat, line
+    new_session, venture, kind, number, before
 ):
     s = _played(new_session, *venture)
     st = s.state
     assert [r.kind for r in st.reshaped] == [kind]
     beats = [x.beat for x in st.stages]
-    assert beats[:5] == ["YOU", "NEED", "GO", "SEARCH", beat] and len(beats) == 9
+    usual = ["YOU", "NEED", "GO", "SEARCH", "FIND", "TAKE", "RETURN", "CHANGE"]
+    assert beats[: number - 1] + beats[number:] == usual and beats[number] == before
     assert [x.number for x in st.stages] == list(range(1, 10))
-    added = st.stages[4]
-    assert added.decision is not None and added.decision.rule_id.startswith(("bridge.", "hold."))
-    assert st.reshaped[0].line.startswith(line) and st.reshaped[0].line.endswith("before FIND.")
+    added = st.stages[number - 1]
+    assert added.beat == st.reshaped[0].beat and added.decision is not None
+    assert added.decision.rule_id.startswith(("bridge.", "hold."))
+    line = st.reshaped[0].line
+    assert line.startswith(f"Stage {number} added: {added.beat} ({added.title}), because ")
+    assert line.endswith(f"before {before}.")
     logged = [e for e in s.events() if e.type == "VENTURE_RESHAPED"]
     assert [e.message for e in logged] == [st.reshaped[0].line]
-    assert logged[0].payload["stages"][4] == added.id
+    assert logged[0].payload["stages"][number - 1] == added.id
     assert verify(s.conn, st.run_id).ok
 
 
@@ -98,7 +96,10 @@ def test_the_shape_is_drawn_by_state_once_a_venture(new_session):
     st.economics.threat = 20.0
     assert shape.draw(st, "stage_4_search") is None
     st.economics.runway_months = 0.5
-    assert shape.draw(st, "stage_4_search") is shape.KIND_BY_ID["cash_crunch"]  # seed 2 draws it
+    assert shape.draw(st, "stage_4_search") is shape.KIND_BY_ID["cash_crunch"]
+    st.economics.runway_months = 0.2  # too late for a bridge: no stage added
+    assert shape.draw(st, "stage_4_search") is None
+    st.economics.runway_months = 0.5
     assert shape.draw(st, "stage_2_need") is None  # not after this stage
     shape.reshape(st, shape.KIND_BY_ID["cash_crunch"], "stage_4_search")
     assert shape.draw(st, "stage_5_find") is None  # once a venture
@@ -143,3 +144,22 @@ def test_no_forward_note_for_a_stage_already_past(new_session):
     st.stage_index = 6  # TAKE is behind: designer.ship's notes name nothing still to come
     assert ahead(st, "designer.ship") == ""
     assert "CHANGE" in ahead(st, "return.profit_share")
+
+
+def test_the_two_forks_planner_sees_the_stage_its_choice_would_add(new_session):
+    """The change of shape is drawn by the company's state alone, so the planner projects it on
+    its own copies (the next fork it weighs is BRIDGE's), and the real venture is untouched."""
+    seed, archetype, _ = ADDS_BRIDGE
+    s = new_session(pitch=PITCH, seed=seed, archetype=archetype, name="Balance Co")
+    while s.state.phase != "fork" or s.state.stage_index < 3:  # to SEARCH's fork, all A
+        s.give(Decide, "A") if s.state.phase == "fork" else _step(s)
+    st = s.state
+    probe = project(st, st.dilemma.options[0].rule_id, st.stage.id)
+    assert [r.kind for r in probe.reshaped] == ["cash_crunch"]
+    assert probe.stages[probe.stage_index].beat == "BRIDGE" and probe.stages[5].number == 6
+    assert [x.beat for x in st.stages][4] == "FIND" and st.stages[4].number == 5
+    assert st.reshaped == []
+
+
+def _step(s) -> None:
+    s.give(RunStage) if s.state.phase == "brief" else s.give(Approve)
