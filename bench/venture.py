@@ -1,5 +1,5 @@
 """Ventures per second in-process on the simulation tier with SQLite on disk, plus the whole-process
-`worldforge simulate --json` time and the balance time (4 archetypes x 256 paths on one seed). Prints JSON; quotes medians.
+`worldforge simulate --json` time and the balance time (4 archetypes x every fork path, 512, on one seed). Prints JSON; quotes medians.
 
     python -m bench.venture --json [--ventures 40] [--runs 5] [--process-only | --balance-only]
         [--original SUBMISSION_DIR --original-python PYTHON]
@@ -160,7 +160,7 @@ def interpreter_floor() -> dict[str, float]:
 
 
 def balance_process(tree: Path | None = None) -> dict[str, float]:
-    """One `worldforge balance --seed 7` process (4 archetypes x 256 paths, its worker processes'
+    """One `worldforge balance --seed 7` process (4 archetypes x 512 fork paths, its worker processes'
     CPU included, as wait4 counts reaped descendants); `tree` as in `simulate_process`."""
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(sys.executable).with_name("worldforge")
@@ -217,7 +217,7 @@ def main() -> None:
     p.add_argument(
         "--balance-only",
         action="store_true",
-        help="only the balance figure (4 archetypes x 256 paths on one seed)",
+        help="only the balance figure (4 archetypes x 512 fork paths on one seed)",
     )
     p.add_argument(
         "--original",

@@ -208,6 +208,21 @@ DECK: dict[str, tuple[Variant, ...]] = {
             when=(("market_share", ">=", 10),),
         ),
     ),
+    # stages a venture may gain after a fork (engine.game.shape)
+    "stage_x_bridge": (
+        V(
+            "bridge_gap",
+            "A bridge note or a year up front?",
+            "Runway at {company} is down to {runway_now}: who carries it through?",
+        ),
+    ),
+    "stage_x_hold": (
+        V(
+            "hold_wedge",
+            "Match {rival} or lock in your first customers?",
+            "{rival} is raiding {customer} with a cheaper copy: how does {company} hold its wedge?",
+        ),
+    ),
 }
 
 if _OFFERS:  # a rule offered in a variant the deck does not hold
@@ -226,6 +241,39 @@ def variant_for(state: GameState, stage: Stage) -> Variant:
     if not open_:
         return next(v for v in family if v.archetype is None)
     return open_[random.Random(f"{state.seed}:deck:{stage.id}").randrange(len(open_))]
+
+
+# Which way an effect moves the company: up is good for these fields, down for the rest.
+_GOOD_UP = frozenset({"proof", "trust", "velocity", "autonomy", "revenue", "cash"})
+
+
+def _dearer(effects: tuple[tuple[str, float], ...]) -> str:
+    net = sum((1 if v > 0 else -1) * (1 if k in _GOOD_UP else -1) for k, v in effects if v)
+    return "dearer" if net < 0 else "cheaper" if net > 0 else "different"
+
+
+def ahead(state: GameState, rule_id: str) -> str:
+    """What choosing this rule now does to an option of a stage still to come in this venture:
+    each later rule whose `after` names it, from that record ("makes TAKE's option to automate
+    the support path to protect margin dearer: the bots meet its bugs"); "" for none. Only the
+    options this founder may be offered there; the later card shows the amounts."""
+    notes = []
+    for later in state.stages[state.stage_index + 1 :]:
+        for v in DECK.get(later.id, ()):
+            if v.archetype not in (None, state.founder.archetype):
+                continue
+            for rid in (v.a[2], v.b[2]):
+                for a in RULES[rid].after:
+                    if a.rule != rule_id:
+                        continue
+                    reason = a.why.split(": ", 1)[-1]
+                    note = (
+                        f"makes {later.beat}'s option to {RULES[rid].decided} "
+                        f"{_dearer(a.effects)}: {reason}"
+                    )
+                    if note not in notes:
+                        notes.append(note)
+    return "; ".join(notes)
 
 
 def pose(state: GameState, stage: Stage) -> Dilemma:
@@ -250,6 +298,7 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
                 rule_id=rid,
                 effect_line=effect_line(state.economics, after, delta),
                 later=later_line(state, rid),
+                ahead=ahead(state, rid),
                 hint=hints(RULES[rid], state.economics, made(state), state.founder.company),
                 archetype=RULES[rid].archetype,
             )

@@ -146,6 +146,9 @@ class Option(Record):
     archetype: str | None = None  # set when only this founder archetype gets the option
     binds: str = ""  # what choosing it binds the next worker to, in words ("price $10 a walk")
     later: str = ""  # what it does later, and when ("at stage 6 (Take): trust -6")
+    # what choosing it does to a later option (a later rule's `after` names it), from that record:
+    # "makes TAKE's 'automate the support path …' dearer: the bots meet its bugs"
+    ahead: str = ""
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -293,6 +296,20 @@ class WorldEvent(Record):
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
+class Reshape(Record):
+    """A change to the venture's sequence of stages (engine.game.shape): a stage added after a
+    fork, with its own fork, or a stage still to come skipped; the board says why."""
+
+    kind: str
+    after_stage: str  # the stage whose fork it followed
+    day: int
+    stage_id: str  # the stage added or skipped
+    beat: str
+    number: int  # the added stage's number, or the skipped stage's number before it went
+    line: str  # what the board shows ("Stage 6 added: …", "TAKE skipped: …")
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
 class Outcome(Record):
     result: Literal["victory", "defeat"]
     reason: str
@@ -363,6 +380,7 @@ class GameState(Record):
     rejected: JsonObject | None = None  # the last rejected artifact (a redo starts from it)
     world_events: list[WorldEvent] = field(default_factory=list)
     pending_event: WorldEvent | None = None  # an event whose small choice waits for the CEO
+    reshaped: list[Reshape] = field(default_factory=list)  # stages added or skipped (shape.py)
 
     @property
     def stage(self) -> Stage | None:

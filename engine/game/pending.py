@@ -51,9 +51,19 @@ def later_line(state: GameState, rule: Rule | str) -> str:
     hit = landing(state, rule)
     if hit is None:
         return ""
-    due, amounts = hit
+    return _at(state, *hit)
+
+
+def _at(state: GameState, due: int, amounts: dict[str, float]) -> str:
     stage = state.stages[due]
     return f"at stage {stage.number} ({stage.beat}): {amounts_line(amounts)}"
+
+
+def restate(state: GameState) -> None:
+    """Say again where each pending effect lands, once the sequence of stages changed
+    (engine.game.shape): it lands at the stage it was shown to, which may have a new number."""
+    for p in state.pending:
+        p["line"] = _at(state, p["due_index"], p["amounts"])
 
 
 def plan(state: GameState, rule_id: str, stage_id: str) -> dict[str, Any] | None:

@@ -14,7 +14,8 @@ from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit.numbers import money, months_said
 
 # id, beat, title, goal, success metric, owner role
-STAGE_TABLE: list[tuple[str, str, str, str, str, str]] = [
+StageRow = tuple[str, str, str, str, str, str]
+STAGE_TABLE: list[StageRow] = [
     (
         "stage_1_you",
         "YOU",
@@ -80,6 +81,27 @@ STAGE_TABLE: list[tuple[str, str, str, str, str, str]] = [
         "ops",
     ),
 ]
+# The stages a venture may gain after a fork (engine.game.shape), each with a fork of its own
+# (engine.game.dilemmas.DECK); not in every venture, so never in STAGE_IDS.
+ADDED_TABLE: list[StageRow] = [
+    (
+        "stage_x_bridge",
+        "BRIDGE",
+        "Bridging the Gap",
+        "Find the months the plan still needs before the cash runs out",
+        "Runway for the rest of the plan from a named source",
+        "ops",
+    ),
+    (
+        "stage_x_hold",
+        "HOLD",
+        "Holding the Wedge",
+        "Keep the first customers the rival is raiding",
+        "The first customers kept and the wedge defended",
+        "marketer",
+    ),
+]
+ADDED_BY_ID = {row[0]: row for row in ADDED_TABLE}
 OWNER_WORKER = {
     "strategist": "strategy_lead",
     "designer": "product_builder",
@@ -168,10 +190,14 @@ def build_stages(
 
 
 def resolve_stage(ref: str) -> str:
-    """A stage named by id (`stage_2_need`), beat (`NEED`, any case) or number (`2`)."""
+    """A stage named by id (`stage_2_need`), beat (`NEED`, any case) or number (`2`: of the
+    eight every venture has); a stage some ventures add by id or beat (`HOLD`)."""
     key = ref.strip().lower()
     for n, (sid, beat, *_rest) in enumerate(STAGE_TABLE, start=1):
         if key in (sid, beat.lower(), str(n)):
+            return sid
+    for sid, beat, *_rest in ADDED_TABLE:
+        if key in (sid, beat.lower()):
             return sid
     raise InputError(
         f"unknown stage {ref[:40]!r} (use 1-8, a beat like NEED, or an id like stage_2_need)"
@@ -230,9 +256,14 @@ def adapt_pending(state: GameState) -> list[str]:
     numbers behind it. The CEO's calls are not written into goals: they reach a worker only as
     directions recalled from memory, so a forgotten or withheld note stops binding (the goal is
     game state, which memory cannot forget)."""
-    lens, why = pressure_lens(state.economics), standing(state)
     adapted = []
     for stage in state.stages[state.stage_index + 1 :]:
-        stage.goal = f"{lens}: {stage.base_goal[0].lower()}{stage.base_goal[1:]} ({why})."
+        stage.goal = goal_for(state, stage)
         adapted.append(stage.id)
     return adapted
+
+
+def goal_for(state: GameState, stage: Stage) -> str:
+    """A stage's goal around the company's pressure now, ending with the numbers behind it."""
+    lens, why = pressure_lens(state.economics), standing(state)
+    return f"{lens}: {stage.base_goal[0].lower()}{stage.base_goal[1:]} ({why})."

@@ -24,15 +24,17 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.game.models import ARCHETYPES
+from engine.game.shape import MAX_FORKS
 from engine.play import POLICIES, policies
-from engine.play.headless import FORKS
 from engine.session.commands import AnswerEvent, Approve, Decide, RunStage
 
 if TYPE_CHECKING:  # the session is imported where a job runs (its import is the engine's)
     from engine.session.api import GameSession
 
 PITCH = "A booking and invoicing assistant for independent physiotherapy clinics"
-ALL_PATHS = ["".join(p) for p in itertools.product("AB", repeat=FORKS)]
+# Every fixed path: one letter per fork of the longest venture (a venture with fewer forks reads
+# its first letters; engine.game.shape adds or skips a stage by the company's state).
+ALL_PATHS = ["".join(p) for p in itertools.product("AB", repeat=MAX_FORKS)]
 ECON_KEYS = (
     "treasury_usd",
     "monthly_burn_usd",
@@ -63,10 +65,12 @@ class Row(TypedDict):
     rules: list[str]
     dilemmas: list[str]
     events: list[str]
+    forks: int  # the venture's forks: its stages, after any added or skipped (engine.game.shape)
+    reshaped: list[str]  # how it changed shape, if it did
 
 
 class PathRow(Row):
-    """A row for one full 8-letter path."""
+    """A row for one full path: a letter for each fork of the longest venture."""
 
     path: str
 
@@ -99,6 +103,8 @@ def _row(session: GameSession, prefix: str, archetype: str, seed: int) -> Row:
         "rules": [s.decision.rule_id for s in st.stages if s.decision],
         "dilemmas": [s.decision.variant for s in st.stages if s.decision],
         "events": [e.kind for e in st.world_events],
+        "forks": len(st.stages),
+        "reshaped": [r.kind for r in st.reshaped],
     }
 
 
@@ -230,9 +236,10 @@ def _ladder_over(
 
 
 def expand(rows: list[Row]) -> Iterator[PathRow]:
-    """One row per full 8-letter path (a venture that ended early stands for all its suffixes)."""
+    """One row per full path of MAX_FORKS letters (a venture that ended before its last letter,
+    early or with fewer forks, stands for all its suffixes)."""
     for r in rows:
-        for tail in itertools.product("AB", repeat=FORKS - len(r["prefix"])):
+        for tail in itertools.product("AB", repeat=MAX_FORKS - len(r["prefix"])):
             yield {**r, "path": r["prefix"] + "".join(tail)}
 
 
@@ -240,7 +247,7 @@ def fork_stats(paths: list[PathRow]) -> list[dict[str, Any]]:
     """Per fork: each option's win rate where the fork is reached, and how often each option is
     the better one (higher win rate over the continuations) given the same earlier choices."""
     out = []
-    for k in range(FORKS):
+    for k in range(MAX_FORKS):
         groups: dict[tuple[int, str, str], dict[str, list[int]]] = defaultdict(
             lambda: {"A": [], "B": []}
         )
@@ -292,7 +299,8 @@ def summarise(
     for r in paths:
         outcome_sets[(r["seed"], r["path"])].add(r["result"])
     changed = sum(len(v) > 1 for v in outcome_sets.values())
-    full = [r for r in rows if len(r["dilemmas"]) == FORKS]
+    full = [r for r in rows if len(r["dilemmas"]) == r["forks"]]
+    last = sum(r["stage"] == r["forks"] for r in d_paths)
     distinct = [len(set(r["dilemmas"])) for r in full]
     days = [r["day"] for r in d_paths]
     return {
@@ -308,6 +316,7 @@ def summarise(
         "defeat_days": {"min": min(days), "median": statistics.median(days), "max": max(days)}
         if days
         else None,
+        "defeats_at_last_stage": round(last / len(d_paths), 3) if d_paths else 0.0,
         "defeats_before_stage_6": round(sum(r["stage"] < 6 for r in d_paths) / len(d_paths), 3)
         if d_paths
         else 0.0,
@@ -327,8 +336,8 @@ def summarise(
             "best": [{"path": p, "win_rate": rate[p]} for p in ranked[:3]],
             "worst": [{"path": p, "win_rate": rate[p]} for p in ranked[-3:]],
             "max_win_rate": rate[ranked[0]],
-            "all_a": rate["A" * FORKS],
-            "all_b": rate["B" * FORKS],
+            "all_a": rate["A" * MAX_FORKS],
+            "all_b": rate["B" * MAX_FORKS],
         },
         "archetypes_change_outcome": round(changed / len(outcome_sets), 3),
         "win_rate_by_archetype": {
@@ -342,8 +351,13 @@ def summarise(
         "distinct_dilemmas_per_venture": {"min": min(distinct), "max": max(distinct)}
         if distinct
         else None,
+        # ventures played to their end that met a dilemma twice (none should)
+        "dilemmas_repeated": sum(len(set(r["dilemmas"])) < len(r["dilemmas"]) for r in full),
         "rules_fired": dict(sorted(Counter(x for r in rows for x in r["rules"]).items())),
         "events_seen": dict(sorted(Counter(x for r in rows for x in r["events"]).items())),
+        "reshaped": round(sum(bool(r["reshaped"]) for r in paths) / max(1, total), 3),
+        "reshapes_seen": dict(sorted(Counter(x for r in rows for x in r["reshaped"]).items())),
+        "forks_per_venture": dict(sorted(Counter(r["forks"] for r in paths).items())),
         "defeat_ventures": len(defeats),
         "workers": workers,
         "elapsed_s": round(elapsed, 2),

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.errors import InputError
 from engine.game.said import read_rejection, read_reply
-from engine.game.world import STAGE_IDS, resolve_stage
+from engine.game.shape import MAX_FORKS
+from engine.game.world import resolve_stage
 from engine.language.text import MAX_REASON_CHARS, clean_text
 from engine.play import careful, policies
 from engine.session import commands
@@ -31,19 +32,22 @@ if TYPE_CHECKING:
     from engine.language.directions import Source
     from engine.session.events import Event
 
-FORKS = len(STAGE_IDS)
-
 
 def parse_path(path: str, option: str = "--choose") -> str:
-    """`A`/`B` letters, one per fork; a single letter applies to every fork."""
+    """`A`/`B` letters, one per fork in order; a single letter applies to every fork. A venture
+    has as many forks as its stages (engine.game.shape: one may be added or skipped), so a path
+    may be shorter than the forks played: the forks past its end take A (`letter`)."""
     p = (path or "").strip().upper()
     if not p or any(c not in "AB" for c in p):
         raise InputError(f"{option} takes letters A and B only, e.g. ABBA... (got {path[:20]!r})")
-    if len(p) == 1:
-        return p * FORKS
-    if len(p) != FORKS:
-        raise InputError(f"{option} needs 1 or {FORKS} letters, got {len(p)}")
-    return p
+    if len(p) > MAX_FORKS:
+        raise InputError(f"{option} takes at most {MAX_FORKS} letters, got {len(p)}")
+    return p * MAX_FORKS if len(p) == 1 else p
+
+
+def letter(path: str, fork: int) -> str:
+    """The path's letter at fork `fork` (0 for the first): A past the path's end."""
+    return path[fork] if fork < len(path) else "A"
 
 
 def parse_stage_pairs(items: list[str], flag: str) -> list[tuple[str, str]]:
@@ -80,7 +84,7 @@ class Plan(Record):
     command (engine.session.commands), by stage, in order. A command of the brief between two
     stages (a standup reply, an event's answer) is planned under the stage it follows."""
 
-    path: str = "A" * FORKS  # the letter at each fork where nothing else is planned
+    path: str = "A"  # the letter at each fork in order where nothing else is planned (A past it)
     said: Said = field(default_factory=dict)
     # forks and event choices by engine.play.careful's stated policy instead of `path` and defaults
     careful: bool = False
@@ -347,7 +351,7 @@ def _policy(plan: Plan, kind: Kind[object], st: GameState) -> str | None:
     if plan.careful and kind.name in CAREFUL:
         return CAREFUL[kind.name](st)
     if kind.flag is not None and kind.flag.form == "path" and st.stage is not None:
-        return plan.path[st.stage.number - 1]
+        return letter(plan.path, st.stage_index)
     return None
 
 
@@ -406,6 +410,7 @@ def summary(session: GameSession) -> dict[str, Any]:
                     for m in st.moves
                 ],
             },
+            "reshaped": [r.line for r in st.reshaped],  # stages added or skipped, and why
             "org": [w.title for w in st.org if w.active],
             "stages": [
                 {

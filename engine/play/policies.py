@@ -6,8 +6,9 @@ choices (`worldforge simulate --policy`, the balance sweep's side-by-side figure
   line (engine.play.careful), one fork at a time.
 - lookahead: plans two forks ahead from what a player can compute from the public rules: each
   option's preview, the pending effects already on the board landing when their stage comes, the
-  clock's known drift (burn, the rival's climb, strain) over the stage between, and the next
-  fork as the deck poses it for the company it would be; it takes the option whose best
+  clock's known drift (burn, the rival's climb, strain) over the stage between, a stage the
+  company's state would add or skip (engine.game.shape), and the next fork as the deck poses it
+  for the company it would be; it takes the option whose best
   follow-up leaves the company safest. It never reads the rubric, the seeded events or the
   rival's seeded noise, none of which a player sees in advance.
 """
@@ -18,6 +19,7 @@ import copy
 import random
 from collections.abc import Callable
 
+from engine.game import shape
 from engine.game.dilemmas import variant_for
 from engine.game.economy import TUNING, advance_days
 from engine.game.models import GameState, StageDecision
@@ -47,8 +49,8 @@ def _copy(state: GameState) -> GameState:
 
 def project(state: GameState, rule: Rule | str, stage_id: str) -> GameState:
     """The company after this decision and the stage that follows it, as far as a player can
-    compute it: the rule applied (its preview), the clock's drift to the next fork, and the
-    pending effects that land at the next stage."""
+    compute it: the rule applied (its preview), a stage its state adds or skips, the clock's
+    drift to the next fork, and the pending effects that land at the next stage."""
     probe = _copy(state)
     rule_id = rule if isinstance(rule, str) else rule.id
     apply_rule(probe, rule, stage_id)
@@ -59,6 +61,11 @@ def project(state: GameState, rule: Rule | str, stage_id: str) -> GameState:
     probe.stages[i] = copy.copy(state.stages[i])
     probe.stages[i].decision = StageDecision(rule_id=rule_id, option="own", text="")
     probe.stage_index += 1
+    kind = shape.draw(probe, stage_id) if probe.stage_index < len(probe.stages) else None
+    if kind is not None:  # the sequence changes on the probe's own copies
+        probe.stages = [copy.copy(s) for s in probe.stages]
+        probe.reshaped = list(probe.reshaped)
+        shape.reshape(probe, kind, stage_id)
     land_due(probe)
     advance_days(probe, int(TUNING["days_per_fork"] + TUNING["days_per_stage"]))
     return probe

@@ -44,6 +44,7 @@ class EventType(StrEnum):
     ORDER_APPLIED = "ORDER_APPLIED"  # a standing order from the CEO changed a consequence
     WORLD_EVENT = "WORLD_EVENT"  # a seeded happening between stages
     WORLD_EVENT_RESOLVED = "WORLD_EVENT_RESOLVED"  # the CEO's answer to an event's small choice
+    VENTURE_RESHAPED = "VENTURE_RESHAPED"  # a stage added after a fork, or one skipped
     RUN_ENDED = "RUN_ENDED"
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
-from engine.game import flaws, orders, pending, rules
+from engine.game import flaws, orders, pending, rules, shape
 from engine.game.antagonist import move
 from engine.game.decision import apply_decision, economics_delta
 from engine.game.dilemmas import pose
@@ -612,6 +612,7 @@ def decide(step: Step, key: str, own_text: str | None, amends: Amends | None = N
     st.stage_index += 1
     st.phase = "brief"
     if st.stage_index < len(st.stages):
+        reshape(step, stage.id)
         world_event(step, stage.id)
     return receipt
 
@@ -626,6 +627,26 @@ def read_own_answer(
     reading, rule_id, binds = read_answer(st, text, amends)
     view = own_answer_view(reading, st.dilemma, text, costed_as=rule_id)
     return reading, rule_id, own_answer_binds(view, binds, st), binds
+
+
+def reshape(step: Step, after_stage: str) -> None:
+    """The venture's change of shape after this fork, if the company's state draws one: a stage
+    added next, with its fork, or one still to come skipped (engine.game.shape)."""
+    st = step.state
+    kind = shape.draw(st, after_stage)
+    if kind is None:
+        return
+    done = shape.reshape(st, kind, after_stage)
+    step.emit(
+        E.VENTURE_RESHAPED,
+        "world",
+        done.line,
+        {
+            **asdict(done),
+            "stages": [s.id for s in st.stages],
+            "pending": [dict(p) for p in st.pending],
+        },
+    )
 
 
 def world_event(step: Step, after_stage: str) -> None:

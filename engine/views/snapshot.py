@@ -62,6 +62,8 @@ class Snapshot:
     pending: list[str] = field(default_factory=list)
     # Stages still to come that another role's worker ships this venture, and why (world.HANDOVERS).
     handovers: list[str] = field(default_factory=list)
+    # How this venture's sequence of stages changed, and why (engine.game.shape): "Stage 6 added: …".
+    reshaped: list[str] = field(default_factory=list)
 
 
 def fatal_choices(state: GameState) -> tuple[dict[str, str], dict[str, str]]:
@@ -126,4 +128,5 @@ def build_snapshot(view: ReadModel) -> Snapshot:
             for s in st.stages[st.stage_index :]
             if s.handover
         ],
+        reshaped=[r.line for r in st.reshaped],
     )

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from engine.game.shape import MAX_FORKS
 from engine.play.balance import PITCH, PathRow, run_balance
 from engine.play.headless import Plan, play
 from engine.session.commands import Approve, RoutingChanged, RunStage
@@ -71,16 +72,19 @@ def balance():
 
 def test_balance_covers_every_path_and_reports_the_design_figures(balance):
     report, rows = balance
-    assert report["paths"] == len(CI_SEEDS) * 4 * 256 == len(rows)
-    assert {len(r["path"]) for r in rows} == {8}
+    assert report["paths"] == len(CI_SEEDS) * 4 * 2**MAX_FORKS == len(rows)
+    assert {len(r["path"]) for r in rows} == {MAX_FORKS}
     # a profitable ending has no runway to show: null plus profitable, never a 99 sentinel
     assert all(
         r["economics"]["profitable"] == (r["economics"]["runway_months"] is None) for r in rows
     )
     assert report["victories"] > 0 and report["defeats"] > 0
     assert len(report["defeat_reasons"]) >= 2
-    assert len(report["forks"]) == 8 and all(f["histories"] > 0 for f in report["forks"])
-    assert report["distinct_dilemmas_per_venture"]["min"] == 8
+    # some ventures here gain a stage (a ninth fork) and some skip one (seven)
+    assert len(report["forks"]) == MAX_FORKS and all(f["histories"] > 0 for f in report["forks"])
+    assert set(report["forks_per_venture"]) == {7, 8, 9}, report["forks_per_venture"]
+    assert report["distinct_dilemmas_per_venture"] == {"min": 7, "max": 9}
+    assert report["dilemmas_repeated"] == 0
     assert (
         report["fixed_paths"]["best"][0]["win_rate"]
         >= report["fixed_paths"]["worst"][0]["win_rate"]
@@ -101,13 +105,11 @@ def test_the_design_targets_hold_on_a_small_sweep(balance):
     assert len(report["defeat_reasons"]) >= 4
     # pressure across the venture: defeats from stage 4 on, most of them before the last stage
     assert report["defeats_before_stage_6"] >= 0.20
-    stages = report["defeat_stages"]
-    assert stages.get(8, 0) <= 0.45 * sum(stages.values())
+    assert report["defeats_at_last_stage"] <= 0.45
     assert report["paths_graded_f"] <= 0.40
     fixed = report["fixed_paths"]
     assert 0.10 <= fixed["all_a"] <= 0.90 and 0.10 <= fixed["all_b"] <= 0.90
     assert report["archetypes_change_outcome"] >= 0.30
-    assert report["distinct_dilemmas_per_venture"] == {"min": 8, "max": 8}
     forks = report["forks"]
     for fork in forks:  # no dominant option, the last two forks included
         assert min(fork["better"]["A"], fork["better"]["B"]) >= MIN_BETTER, fork

@@ -51,6 +51,7 @@ def _with_defaults(text: str) -> str:
         out[k] = v
         if k == "planted":
             out["pending"] = []
+    out["reshaped"] = []  # a venture's change of shape (rules 68): none
     return json.dumps(out, separators=(",", ":"))
 
 

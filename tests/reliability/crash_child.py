@@ -23,8 +23,9 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from engine.game.shape import MAX_FORKS
 from engine.game.world import STAGE_IDS
-from engine.play.headless import FORKS, Plan, play
+from engine.play.headless import Plan, play
 from engine.session import api as session_module
 from engine.session.api import GameSession
 from engine.session.events import Event
@@ -54,7 +55,7 @@ MAX_VENTURES = 40
 def venture(generation: int, index: int) -> tuple[dict[str, Any], Plan]:
     """The founding arguments and CEO plan for one venture (seeded, so runs are reproducible)."""
     rng = random.Random(generation * 1000 + index)
-    plan = Plan(path="".join(rng.choice("AB") for _ in range(FORKS)))
+    plan = Plan(path="".join(rng.choice("AB") for _ in range(MAX_FORKS)))
     for sid in rng.sample(STAGE_IDS, 2):
         plan.say("reject", sid, rng.choice(REASONS))
     plan.say("decide_own", rng.choice(STAGE_IDS), rng.choice(OWN))

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.config import Settings
-from engine.play.headless import FORKS, Plan, play
+from engine.game.shape import MAX_FORKS
+from engine.play.headless import Plan, play
 from engine.routing import Router
 from engine.session.api import GameSession
 from engine.session.replay import verify
@@ -152,7 +153,7 @@ def run(save_dir: Path, first: int, count: int, artifacts_file: Path) -> dict[st
     try:
         for n in range(first, first + count):
             rng = random.Random(n)
-            plan = Plan(path="".join(rng.choice("AB") for _ in range(FORKS)))
+            plan = Plan(path="".join(rng.choice("AB") for _ in range(MAX_FORKS)))
             if rng.random() < 0.3:
                 plan.say("reject", "stage_3_go", "Name the first ten customers and the price")
             router = refused if n % REFUSED_EVERY == 0 else good

@@ -222,17 +222,17 @@ def describe_reading(pitch: Mapping[str, ShownReading]) -> str:
     ) + (f" · problem: {c['problem']}" if c["problem"] else "")
 
 
-PER_PATH_DROPS = frozenset({"prefix", "path", "rules", "dilemmas", "events"})
+PER_PATH_DROPS = frozenset({"prefix", "path", "rules", "dilemmas", "events", "reshaped"})
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from engine.play.balance import PathRow, run_balance
+    from engine.play.balance import ALL_PATHS, PathRow, run_balance
     from worldforge_tui.cli.info import progress
 
     seeds = list(range(args.seed, args.seed + args.seeds))
     rows: list[PathRow] = []
     kinds = len(args.archetype or ARCHETYPES)
-    with progress(f"balance: playing {len(seeds) * kinds * 256} fork paths"):
+    with progress(f"balance: playing {len(seeds) * kinds * len(ALL_PATHS)} fork paths"):
         report = run_balance(
             seeds=seeds, archetypes=args.archetype or None, rows_out=rows if args.per_path else None
         )
@@ -460,7 +460,9 @@ def _simulate_parser(sub: argparse._SubParsersAction[_Parser], flags: dict[str, 
 
 def _balance_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     bal = sub.add_parser(
-        "balance", help="play all 256 fork paths per archetype and seed and report outcomes"
+        "balance",
+        help="play every fork path (a letter per fork of the longest venture) per archetype and "
+        "seed and report outcomes",
     )
     bal.add_argument("--seed", type=_seed, default=7, help="first seed (default 7)")
     bal.add_argument(

@@ -240,6 +240,8 @@ def _dilemma(dilemma: Dilemma, key_of: KeyOf, fatal: Mapping[str, str]) -> list[
             parts.append(("     → " + one_line(effect, 300) + "\n", "$secondary"))
         if option.later:
             parts.append(("     ⧗ later " + one_line(option.later, 300) + "\n", "$warning"))
+        if option.ahead:
+            parts.append(("     ↦ " + one_line(option.ahead, 300) + "\n", "$warning"))
         parts.extend(_fatal(fatal.get(option.key)))
         hint = option.hint
         if hint:
@@ -325,6 +327,24 @@ def default_key(action_id: str) -> str:
     return BY_ID[action_id].key.split(",")[0].replace("question_mark", "?")
 
 
+def _ahead(snap: Snapshot) -> list[Part]:
+    """What the venture's shape holds: stages added or skipped and why, who ships what is to
+    come, and the decisions' effects still to land."""
+    parts: list[Part] = []
+    blocks = [("How this venture changed shape", "↷", snap.reshaped)]
+    if snap.outcome is None:
+        blocks += [
+            ("Who ships it this venture", "⇄", snap.handovers),
+            ("Pending from your decisions", "⧗", snap.pending),
+        ]
+    for title, mark, lines in blocks:
+        if lines:
+            parts.append((f"\n{title}\n", "bold underline"))
+            for line in lines:
+                parts.append((f"  {mark} " + one_line(line, 300) + "\n", "$warning"))
+    return parts
+
+
 def story_content(
     snap: Snapshot | None,
     found: Sequence[Consequence] = (),
@@ -393,14 +413,7 @@ def story_content(
         parts.append("\n")
         parts.extend(_run(current))
     parts.extend(_consequences(found))
-    if snap.handovers and snap.outcome is None:
-        parts.append(("\nWho ships it this venture\n", "bold underline"))
-        for line in snap.handovers:
-            parts.append(("  ⇄ " + one_line(line, 300) + "\n", "$warning"))
-    if snap.pending and snap.outcome is None:
-        parts.append(("\nPending from your decisions\n", "bold underline"))
-        for line in snap.pending:
-            parts.append(("  ⧗ " + one_line(line, 300) + "\n", "$warning"))
+    parts.extend(_ahead(snap))
     if phase == "brief":
         parts.extend(_pending_event(snap, key_of))
     standup = snap.standup
