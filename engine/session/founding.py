@@ -191,7 +191,7 @@ if TYPE_CHECKING:
 #     checks, and the worker leaves out, both spellings.
 #     A pitch's buying place is grammar's one list of organisations, not payer rows fitted to
 #     one pitch.
-#     ventures differ in shape: after a fork the company's state may add a stage with its own fork
+#     Ventures differ in shape: after a fork the company's state may add a stage with its own fork
 #     (a cash crunch adds BRIDGE, a rival's raid adds HOLD: four new rule records) or skip one
 #     (strong traction skips TAKE), shown on the board and logged (engine.game.shape); a fork
 #     path is a letter per fork the venture has; an option says what it makes dearer or cheaper
