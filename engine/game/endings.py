@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.game.models import Economics, GameState, Outcome
 from engine.game.rules import RULES
-from engine.language.grammar import possessive
+from engine.language.grammar import number_word, possessive
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import numbers
 
@@ -92,7 +92,7 @@ ENDINGS: tuple[Ending, ...] = (
         "victory",
         "Still standing",
         lambda st, d: True,
-        "{company} survived the eight stages but is not yet profitable: revenue {revenue}/mo "
+        "{company} survived all {stages} stages but is not yet profitable: revenue {revenue}/mo "
         "against burn {burn}/mo, {runway}.",
     ),
 )
@@ -158,6 +158,7 @@ def finish(st: GameState, defeat_kind: str | None, reason: str | None) -> Outcom
     facts = {
         "day": st.day,
         "stage": min(st.stage_index + 1, len(st.stages)),
+        "stages": number_word(len(st.stages)),  # eight, or nine when the venture added one
         "revenue": numbers.money(econ.monthly_revenue_usd, st.founder.currency),
         "burn": numbers.money(econ.monthly_burn_usd, st.founder.currency),
         "rival": st.antagonist.name,

@@ -291,3 +291,14 @@ def test_a_defeat_is_one_sentence_naming_the_company(new_session):
         f"The rival took the market, and Acme went down on day {st.day}, stage 1: "
         "Pipeline Partners' threat reached 100 with 2.5 months of runway left."
     )
+
+
+@pytest.mark.parametrize(("drop", "said"), [(0, "all eight stages"), (1, "all seven stages")])
+def test_a_survivor_counts_the_stages_its_venture_had(new_session, drop, said):
+    """A venture whose shape skipped a stage survives seven, not "the eight stages"."""
+    st = new_session(seed=7).state
+    st.stages = st.stages[: len(st.stages) - drop]
+    st.economics = _econ(runway_months=9.0)
+    out = finish(st, None, None)
+    assert (out.result, out.ending) == ("victory", "survivor")
+    assert said in out.reason
