@@ -104,6 +104,8 @@ ACTIONS = {
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Personality(FrozenRecord):
+    """How a rival plays: the metric its moves attack, how hard, in what words."""
+
     id: str
     text: str
     metric: str  # the economics field its moves attack

@@ -12,6 +12,8 @@ from worldforge_savedb.records import FrozenRecord
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Archetype(FrozenRecord):
+    """A founder archetype: its starting meters, its factors on effects and role costs."""
+
     id: str
     label: str  # the new-venture form's choice
     mechanic: str  # one line the form shows under the choice

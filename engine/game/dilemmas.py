@@ -30,6 +30,8 @@ OPS = {">=": operator.ge, "<": operator.lt}
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Variant(FrozenRecord):
+    """One wording of a fork: its question, two options and when it applies."""
+
     id: str
     title: str  # a template, like the question (engine.game.fork_slots.QUESTION_SLOTS)
     question: str  # names the venture's slots: {customer}, {company}, {offering}, …

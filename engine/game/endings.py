@@ -20,6 +20,8 @@ GRADES = ((85, "A"), (70, "B"), (55, "C"), (40, "D"), (0, "F"))
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Ending(FrozenRecord):
+    """One of the venture's endings: when it applies and the story it tells."""
+
     id: str
     result: str  # victory or defeat
     title: str

@@ -25,6 +25,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Flaw(FrozenRecord):
+    """A flaw an artifact can ship with: roles, the rubric's note, its cost when due."""
+
     kind: str
     roles: tuple[str, ...]
     note: str  # what the rubric says, in plain words

@@ -77,6 +77,8 @@ class Economics(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Worker(Record):
+    """One worker of the org: its role, lifecycle, how it thinks and its monthly cost."""
+
     id: str
     title: str
     kind: WorkerKind = "digital_worker"
@@ -93,6 +95,8 @@ class Worker(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class OrgDelta(Record):
+    """How a decision changed the org: the role it added or removed, the monthly cost."""
+
     added_role_id: str | None = None
     added_role_title: str | None = None
     monthly_cost_usd: float = 0.0
@@ -105,6 +109,8 @@ class OrgDelta(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Stage(Record):
+    """One chapter of the venture: its goal, the worker who ships it and how it went."""
+
     id: str
     beat: str
     number: int
@@ -125,6 +131,8 @@ class Stage(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class StageDecision(Record):
+    """The CEO's answer at a stage's fork: rule, option, how an own answer was read."""
+
     rule_id: str
     option: str  # "A", "B" or "own"
     text: str
@@ -137,6 +145,8 @@ class StageDecision(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Option(Record):
+    """One of a fork's two choices: its text, trade-off, rule and shown effect."""
+
     key: Literal["A", "B"]
     text: str
     tradeoff: str
@@ -153,6 +163,8 @@ class Option(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Dilemma(Record):
+    """The fork the CEO faces after a stage: the question and its two options."""
+
     stage_id: str
     title: str
     axis: str
@@ -179,6 +191,8 @@ class Directive(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Rubric(Record):
+    """The gate's verdict on one artifact: dimensions, checks, compliance, final score."""
+
     dimensions: dict[str, int]
     checks: dict[str, bool]
     floor: int
@@ -217,6 +231,8 @@ class StageRun(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Receipt(Record):
+    """What one decision did: economics before and after, org change, memory written."""
+
     stage_id: str
     rule_id: str
     option: str
@@ -237,6 +253,8 @@ class Receipt(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class StandupTurn(Record):
+    """One line of a stand-up: who spoke, the tool they used and what it returned."""
+
     speaker: str
     role: str
     line: str
@@ -247,6 +265,8 @@ class StandupTurn(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Antagonist(Record):
+    """The rival company: its name, archetype, org and the customer it goes after."""
+
     name: str
     archetype: str
     tagline: str
@@ -258,6 +278,8 @@ class Antagonist(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class AntagonistMove(Record):
+    """One move of the rival: the metric it pressed, by how much, and why."""
+
     day: int
     stage_id: str
     title: str
@@ -274,6 +296,8 @@ class AntagonistMove(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class EventChoice(Record):
+    """One of a world event's two small choices."""
+
     key: Literal["A", "B"]
     text: str
     effect_line: str = ""
@@ -311,6 +335,8 @@ class Reshape(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Outcome(Record):
+    """How the venture ended: victory or defeat, why, the day, its ending and score."""
+
     result: Literal["victory", "defeat"]
     reason: str
     day: int
@@ -323,6 +349,8 @@ class Outcome(Record):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Founder(Record):
+    """The venture as founded: CEO, company, pitch, archetype and customer."""
+
     name: str
     company: str
     pitch: str

@@ -99,6 +99,8 @@ class Scale(FrozenRecord):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Role(FrozenRecord):
+    """A role a rule's decision adds to the org (a row of the rules data)."""
+
     title: str
     lifecycle: str
     hint: Hint = "fast"
@@ -148,6 +150,8 @@ class After(FrozenRecord):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Rule(FrozenRecord):
+    """One consequence rule, a row of the rules table: effects, texts, bindings."""
+
     id: str
     axis: str
     keywords: tuple[str, ...]

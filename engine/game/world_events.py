@@ -23,6 +23,8 @@ _VERB = re.compile(r"<([a-z]+)>")  # a verb in its singular form (<uses>), made 
 
 @dataclass(frozen=True, eq=False, repr=False)
 class EventKind(FrozenRecord):
+    """A kind of world event: its texts, its weight and when it can happen."""
+
     id: str
     title: str
     text: str  # names {customer} {rival} {company} {company_s} and the world's words (world_words.FIELDS);

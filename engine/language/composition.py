@@ -20,6 +20,7 @@ from typing import Literal, Protocol, TypeVar
 from engine.language.artifact_text import key_lemmas, said
 from engine.language.grammar import join_prose
 from worldforge_savedb.records import FrozenRecord
+from worldforge_textkit.patterns import Pattern
 
 
 class Direction(Protocol):
@@ -89,12 +90,12 @@ COMPETITOR_SLOTS: tuple[str, ...] = tuple(_DATA["competitor_slots"])
 COMPETITOR_AFTER: tuple[str, ...] = tuple(_DATA["competitor_after"])
 _NAME = r"(?P<name>[A-Z][\w&'.-]*(?:\s+(?:of\s+|the\s+|&\s+)?[A-Z][\w&'.-]*)*)"
 _ALT = "|".join  # the cue words as alternatives, longest first
-_AFTER = re.compile(
+_AFTER = Pattern(  # compiled on first use: a venture whose words name no competitor never does
     rf"^(?P<rest>.+?)[\s,]+(?:(?:that|who|whom|which)\s+)?{_NAME}\s+"
     rf"(?:{_ALT(re.escape(c) for c in sorted(_DATA['competitor_after'], key=len, reverse=True))})"
     r"\b.*$"
 )
-_BEFORE = re.compile(
+_BEFORE = Pattern(
     rf"^(?P<rest>.+?)[\s,]+"
     rf"(?:{_ALT(re.escape(c) for c in sorted(_DATA['competitor_before'], key=len, reverse=True))})"
     rf"\s+{_NAME}\b.*$"

@@ -34,6 +34,8 @@ BreakerState = Literal["closed", "open", "half_open"]
 
 @dataclass(eq=False, repr=False)
 class _Park(Record):
+    """A breaker's park: until when an endpoint is skipped, and why."""
+
     until: float
     reason: str
     skips: int = 0

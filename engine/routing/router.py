@@ -94,6 +94,8 @@ class _Learned(Exception):
 
 @dataclass(eq=False, repr=False)
 class _Served(Record):
+    """What a tier served for one call: its output, raw text and token counts."""
+
     tier: Tier
     model: str
     output: JsonObject

@@ -52,3 +52,25 @@ def test_a_simulated_venture_imports_no_pydantic_nor_what_other_paths_need(tmp_p
     assert done.returncode == 0, done.stderr[-800:]
     seen = json.loads(done.stderr.strip().splitlines()[-1])
     assert seen == {"pydantic": False, "built": [], "loaded": []}, seen
+
+
+def test_no_collection_runs_while_simulate_loads_the_engine(tmp_path):
+    """What `simulate` imports lives to the end of the process: a cyclic collection while it loads
+    walks all of it and frees nothing (19M instructions of each run), so none runs then."""
+    code = (
+        "import gc, json, sys; from worldforge_tui.cli import main\n"
+        "during = []\n"
+        "def seen(phase, info):\n"
+        "    loading = 'engine.play.headless' in sys.modules and 'engine.views.served' not in sys.modules\n"
+        "    if phase == 'start' and loading: during.append(info['generation'])\n"
+        "gc.callbacks.append(seen)\n"
+        f"rc = main(['simulate', '--pitch', {PITCH!r}, '--json', '--save-dir', {str(tmp_path)!r}])\n"
+        "assert rc == 0, rc\n"
+        "print(json.dumps({'during': during, 'enabled': gc.isenabled()}), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=180, check=False
+    )
+    assert done.returncode == 0, done.stderr[-800:]
+    seen = json.loads(done.stderr.strip().splitlines()[-1])
+    assert seen == {"during": [], "enabled": True}, seen

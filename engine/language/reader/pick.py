@@ -54,6 +54,8 @@ class Interpretation(FrozenRecord):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class _Words(FrozenRecord):
+    """The word lists an own answer at a fork is read with."""
+
     concepts: dict[str, tuple[tuple[str, ...], ...]]
     negations: tuple[tuple[str, ...], ...]
     both: tuple[tuple[str, ...], ...]

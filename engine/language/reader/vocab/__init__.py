@@ -92,6 +92,8 @@ def check_examples(v: Vocab) -> None:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Vocab(FrozenRecord):
+    """The reader's vocabulary from its data files: the cue words of each kind."""
+
     frames: list[Cue]
     tone: list[Cue]
     money: list[Cue]
