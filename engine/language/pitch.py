@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from engine.language.domains import TRADES, WORLDS
-from engine.language.grammar import is_plural, names_organisation, plural
+from engine.language.grammar import is_plural, names_organisation, plural, singular
 from engine.language.pitch_words import Payer, vocab
 from engine.language.reader.utterance import Token, tokenize
 from worldforge_savedb.records import FrozenRecord
@@ -519,8 +519,10 @@ def _read_latin(text: str) -> _Parts:
     we = next((k for k in range(1, len(toks) - 2) if toks[k].low in {"we", "i"}), 0)
     if we and customer and _span_words(offering).lower().startswith(customer.lower()):
         offering = _offering(toks[we + 2 :], len(toks), lang)  # "Teachers …, so we built an app"
+    rest = " ".join(t.low for t in toks[toks.index(offering[-1]) + 1 :]) if offering else ""
+    noun = next((n for w, n in v.nouns.items() if f" {w} " in f" {rest} "), "")  # "… delivered"
     return {
-        "offering": _span_words(offering),
+        "offering": f"{singular(_span_words(offering))} {noun}" if noun else _span_words(offering),
         "customer": customer,
         "said": note_said,
         "place": place,
@@ -563,11 +565,11 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
     )
     opener = toks[0].rstrip("'’") if toks else ""
     out = []
-    for w in phrase.split():
+    for k, w in enumerate(phrase.split()):  # the opener, made singular: "Flowers delivered"
         title = w[:1].isupper() and all(p[1:] == p[1:].lower() for p in w.split("-"))
         if w.isupper() and len(w) > 1:
             out.append(w)  # an acronym
-        elif w.rstrip("'’") == opener and title and not place:
+        elif opener in (w.rstrip("'’"), plural(w) if k == 0 else "") and title and not place:
             out.append(w[:1].lower() + w[1:])
         elif title_case and title and w.isascii() and not place:
             out.append("-".join(p[:1].lower() + p[1:] for p in w.split("-")))
@@ -660,12 +662,8 @@ def read_pitch(pitch: str) -> PitchReading:
     negated = _negated(toks := tokenize(text))  # "sharpening, not repairs" is about sharpening
     affirmed = [t.low for i, t in enumerate(toks) if t.is_word and i not in negated]
     world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), affirmed)
-    trade = (
-        _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))
-        if found
-        else "general"
-    )
-    if found and "retired" in words(customer):  # a retired engineer's trade is no longer tech
+    trade = _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))
+    if "retired" in words(customer):  # a retired engineer's trade is no longer tech
         trade = "elders"
     note = ""
     if said and said != customer:
@@ -701,9 +699,7 @@ def confirmed(
         r = dataclasses.replace(r, customer=customer, customer_found=True, note="", trade=trade)
     if place and place != r.place:
         r = dataclasses.replace(r, place=place, setting=place, setting_prep="in")
-    if problem and problem != r.problem:
-        r = dataclasses.replace(r, problem=problem)
-    return r
+    return dataclasses.replace(r, problem=problem) if problem else r
 
 
 class ShownReading(TypedDict):
