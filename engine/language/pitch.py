@@ -1,11 +1,11 @@
 """Reading a pitch: what the company offers, who pays, where, and the two worlds it lives in.
 
 One grammar over the pitch's words; the vocabulary (cue words per language, people words, occasions
-and buying places with who pays for them, owned things, place prepositions) is data in
-`pitch_words.json`, validated at load, each row with an example the tests read back. Precedence
-(written once, in `_implied`): a customer named after a cue ("for", "helps", "between") beats one
-implied; among implied ones a people word beats an occasion, an occasion a buying place, a buying
-place an owned thing; then the longest match wins, then the first in the text.
+and owned things with who pays for them, place prepositions) is data in `pitch_words.json`, each row
+with an example the tests read back; a place of business is grammar's one list. Precedence: "paid
+by" beats a cue ("for", "helps", "sell … to", "between"), a cue one implied; among implied ones
+(`_implied`) a people word beats an occasion, an occasion a buying place, that an owned thing; then
+the longest, then the first. A phrase that names no payer reads as none, never as a guess.
 
 Any script is kept intact (accents, CJK); nothing is lower-cased except plain English words, so
 "NHS" and "Thé" survive. Markup, typed escapes and placeholders are not words of the pitch.
