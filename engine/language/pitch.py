@@ -124,7 +124,7 @@ def _head(toks: list[Token]) -> Token | None:
             t.low in v.sets["clause_ends"]
             or t.low in v.sets["settings"]
             or (t.low.endswith("ing") and is_plural(out[-1].low))  # "nurses nearing retirement"
-            or t.low in {"of", "for", "de", "von", "di"}  # "time for busy parents": time
+            or t.low in {"of", "for", "over", "under", "de", "von", "di"}  # "time for parents"
         ):
             break
         if t.is_word:
@@ -384,7 +384,7 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
         ):
             continue  # a cat café sells cats' company; "phone charging" is no phone's owner's
         if p.kind == "place" and not (
-            (after is not None and after.is_word and after.low not in v.sets["settings"])
+            (after is not None and after.is_word and after.low not in v.sets["settings"] | v.fors)
             or (i and toks[i - 1].low in {"at", "to", "in", "for"})
         ):
             continue  # "Cat café in Lisbon" sells a café visit: no café pays

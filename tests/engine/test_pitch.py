@@ -277,6 +277,8 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("Free school meals apps, paid for by the council", "council"),  # said outright: it pays
         ("Software that helps GPs manage appointments", "GPs"),  # a plural acronym is people
         ("Meal plans for vegans", "vegans"),  # people words without a people ending are data
+        ("Group travel for solo women over 50", "solo women over 50"),  # "over 50" qualifies
+        ("A gym for people over 60", "people over 60"),  # the offering's own place never pays
         # a participle after plural people is part of who they are, not a new clause
         (
             "Workshops on pension planning for nurses nearing retirement",
