@@ -307,7 +307,7 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
             w = toks[i - 2]  # "lawn care for", "sick pay for": a noun; "agents pay for": a verb
             verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
-        if t.low == "by" and {"paid", "funded"} & {s.low for s in toks[max(i - 2, 0) : i]}:
+        if t.low == "by" and v.sets["paid_by"] & {s.low for s in toks[max(i - 2, 0) : i]}:
             out.insert(0, (i + 1, "paid"))  # "therapy for teens, paid by parents": who pays
         elif t.low in v.fors and not verb:
             if i == 1 and prev is not None and prev.low in v.sets["brands"]:
@@ -507,8 +507,8 @@ def _read_latin(text: str) -> _Parts:
             nxt = toks.index(who[-1]) + 1
             if toks[nxt].low == "with":  # "parents of kids with dyslexia"
                 mapped += " with " + _span_words(_clause(toks, nxt + 1))
-        thing = lang == "en" and not (changed or _is_people(who, lang))
-        thing = thing and chosen[1] != "paid" and not who[-1].low.endswith(("ed", "ly"))
+        said_so = chosen[1] == "paid" or who[-1].low.endswith(("ed", "ly", "less", "bound"))
+        thing = lang == "en" and not (changed or said_so or _is_people(who, lang))  # "homeless"
         if not _is_vague(who) and not thing:  # "for corporate gifting": nobody; "the elderly"
             said = _nominative(_span_words(who), lang)
             customer = mapped if changed else said

@@ -275,6 +275,8 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("We rent e-bikes to delivery riders in Lisbon", "delivery riders"),
         ("Affordable therapy for students, paid by universities", "universities"),
         ("Free school meals apps, paid for by the council", "council"),  # said outright: it pays
+        ("Wheelchair-accessible taxis booked by carers", "carers"),  # pitch_words.json paid_by
+        ("Haircuts at home for the housebound", "housebound"),  # an adjective as people
         ("Software that helps GPs manage appointments", "GPs"),  # a plural acronym is people
         ("Meal plans for vegans", "vegans"),  # people words without a people ending are data
         ("Group travel for solo women over 50", "solo women over 50"),  # "over 50" qualifies
