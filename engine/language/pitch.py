@@ -508,7 +508,8 @@ def _read_latin(text: str) -> _Parts:
             if toks[nxt].low == "with":  # "parents of kids with dyslexia"
                 mapped += " with " + _span_words(_clause(toks, nxt + 1))
         said_so = chosen[1] == "paid" or who[-1].low.endswith(("ed", "ly", "less", "bound"))
-        thing = lang == "en" and not (changed or said_so or _is_people(who, lang))  # "homeless"
+        thing = lang == "en" and not (changed or said_so or is_plural(who[-1].low))  # "homeless"
+        thing = thing and not _is_people(who, lang)  # a plural is likely who buys: "theatres"
         if not _is_vague(who) and not thing:  # "for corporate gifting": nobody; "the elderly"
             said = _nominative(_span_words(who), lang)
             customer = mapped if changed else said
