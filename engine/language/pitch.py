@@ -1,11 +1,11 @@
 """Reading a pitch: what the company offers, who pays, where, and the two worlds it lives in.
 
 One grammar over the pitch's words; the vocabulary (cue words per language, people words, occasions
-and buying places with who pays for them, owned things, place prepositions) is data in
-`pitch_words.json`, validated at load, each row with an example the tests read back. Precedence
-(written once, in `_implied`): a customer named after a cue ("for", "helps", "between") beats one
-implied; among implied ones a people word beats an occasion, an occasion a buying place, a buying
-place an owned thing; then the longest match wins, then the first in the text.
+and owned things with who pays for them, place prepositions) is data in `pitch_words.json`, each row
+with an example the tests read back; a place of business is grammar's one list. Precedence: "paid
+by" beats a cue ("for", "helps", "sell … to", "between"), a cue one implied; among implied ones
+(`_implied`) a people word beats an occasion, an occasion a buying place, that an owned thing; then
+the longest, then the first. A phrase that names no payer reads as none, never as a guess.
 
 Any script is kept intact (accents, CJK); nothing is lower-cased except plain English words, so
 "NHS" and "Thé" survive. Markup, typed escapes and placeholders are not words of the pitch.
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from engine.language.domains import TRADES, WORLDS
-from engine.language.grammar import is_plural, names_organisation, plural
+from engine.language.grammar import is_plural, names_organisation, plural, singular
 from engine.language.pitch_words import Payer, vocab
 from engine.language.reader.utterance import Token, tokenize
 from worldforge_savedb.records import FrozenRecord
@@ -124,7 +124,7 @@ def _head(toks: list[Token]) -> Token | None:
             t.low in v.sets["clause_ends"]
             or t.low in v.sets["settings"]
             or (t.low.endswith("ing") and is_plural(out[-1].low))  # "nurses nearing retirement"
-            or t.low in {"of", "for", "de", "von", "di"}  # "time for busy parents": time
+            or t.low in {"of", "for", "over", "under", "de", "von", "di"}  # "time for parents"
         ):
             break
         if t.is_word:
@@ -307,7 +307,7 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
             w = toks[i - 2]  # "lawn care for", "sick pay for": a noun; "agents pay for": a verb
             verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
-        if t.low == "by" and {"paid", "funded"} & {s.low for s in toks[max(i - 2, 0) : i]}:
+        if t.low == "by" and v.sets["paid_by"] & {s.low for s in toks[max(i - 2, 0) : i]}:
             out.insert(0, (i + 1, "paid"))  # "therapy for teens, paid by parents": who pays
         elif t.low in v.fors and not verb:
             if i == 1 and prev is not None and prev.low in v.sets["brands"]:
@@ -384,7 +384,7 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
         ):
             continue  # a cat café sells cats' company; "phone charging" is no phone's owner's
         if p.kind == "place" and not (
-            (after is not None and after.is_word and after.low not in v.sets["settings"])
+            (after is not None and after.is_word and after.low not in v.sets["settings"] | v.fors)
             or (i and toks[i - 1].low in {"at", "to", "in", "for"})
         ):
             continue  # "Cat café in Lisbon" sells a café visit: no café pays
@@ -507,8 +507,9 @@ def _read_latin(text: str) -> _Parts:
             nxt = toks.index(who[-1]) + 1
             if toks[nxt].low == "with":  # "parents of kids with dyslexia"
                 mapped += " with " + _span_words(_clause(toks, nxt + 1))
-        thing = lang == "en" and not (changed or _is_people(who, lang))
-        thing = thing and chosen[1] != "paid" and not who[-1].low.endswith(("ed", "ly"))
+        said_so = chosen[1] == "paid" or who[-1].low.endswith(("ed", "ly", "less", "bound"))
+        thing = lang == "en" and not (changed or said_so or is_plural(who[-1].low))  # "homeless"
+        thing = thing and not _is_people(who, lang)  # a plural is likely who buys: "theatres"
         if not _is_vague(who) and not thing:  # "for corporate gifting": nobody; "the elderly"
             said = _nominative(_span_words(who), lang)
             customer = mapped if changed else said
@@ -519,8 +520,10 @@ def _read_latin(text: str) -> _Parts:
     we = next((k for k in range(1, len(toks) - 2) if toks[k].low in {"we", "i"}), 0)
     if we and customer and _span_words(offering).lower().startswith(customer.lower()):
         offering = _offering(toks[we + 2 :], len(toks), lang)  # "Teachers …, so we built an app"
+    rest = " ".join(t.low for t in toks[toks.index(offering[-1]) + 1 :]) if offering else ""
+    noun = next((n for w, n in v.nouns.items() if f" {w} " in f" {rest} "), "")  # "… delivered"
     return {
-        "offering": _span_words(offering),
+        "offering": f"{singular(_span_words(offering))} {noun}" if noun else _span_words(offering),
         "customer": customer,
         "said": note_said,
         "place": place,
@@ -563,11 +566,11 @@ def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
     )
     opener = toks[0].rstrip("'’") if toks else ""
     out = []
-    for w in phrase.split():
+    for k, w in enumerate(phrase.split()):  # the opener, made singular: "Flowers delivered"
         title = w[:1].isupper() and all(p[1:] == p[1:].lower() for p in w.split("-"))
         if w.isupper() and len(w) > 1:
             out.append(w)  # an acronym
-        elif w.rstrip("'’") == opener and title and not place:
+        elif opener in (w.rstrip("'’"), plural(w) if k == 0 else "") and title and not place:
             out.append(w[:1].lower() + w[1:])
         elif title_case and title and w.isascii() and not place:
             out.append("-".join(p[:1].lower() + p[1:] for p in w.split("-")))
@@ -660,12 +663,8 @@ def read_pitch(pitch: str) -> PitchReading:
     negated = _negated(toks := tokenize(text))  # "sharpening, not repairs" is about sharpening
     affirmed = [t.low for i, t in enumerate(toks) if t.is_word and i not in negated]
     world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), affirmed)
-    trade = (
-        _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))
-        if found
-        else "general"
-    )
-    if found and "retired" in words(customer):  # a retired engineer's trade is no longer tech
+    trade = _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))
+    if "retired" in words(customer):  # a retired engineer's trade is no longer tech
         trade = "elders"
     note = ""
     if said and said != customer:
@@ -701,9 +700,7 @@ def confirmed(
         r = dataclasses.replace(r, customer=customer, customer_found=True, note="", trade=trade)
     if place and place != r.place:
         r = dataclasses.replace(r, place=place, setting=place, setting_prep="in")
-    if problem and problem != r.problem:
-        r = dataclasses.replace(r, problem=problem)
-    return r
+    return dataclasses.replace(r, problem=problem) if problem else r
 
 
 class ShownReading(TypedDict):

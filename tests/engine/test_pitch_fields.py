@@ -126,6 +126,9 @@ def test_the_pitch_is_read_on_the_readers_own_tokens():
         read_pitch("I want to sell handmade candles to gift shops").offering == "handmade candles"
     )
     assert read_pitch("A shop selling vinyl to collectors").offering == "shop selling vinyl"
+    # what a participle after the offering says is sold (pitch_words.json service_nouns)
+    assert read_pitch("Flowers delivered same day").offering == "flower delivery"
+    assert read_pitch("Solar chargers you can hire at festivals").offering == "solar charger hire"
     # the offering is never a pronoun ("IT" is no "it")
     assert read_pitch("We help small charities apply for grants").offering == "grants"
     assert read_pitch("IT support for schools").offering == "IT support"
