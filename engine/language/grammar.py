@@ -51,8 +51,10 @@ def _load_words() -> dict[str, frozenset[str]]:
 _WORDS = _load_words()
 # Nouns that are plural although they do not look it (inflect has no singular for them).
 _COLLECTIVE = _WORDS["collective"]
-# Endings inflect strips wrongly ("class" -> "clas", "business" -> "busines").
+# Endings inflect strips wrongly ("class" -> "clas", "business" -> "busines"), and the words
+# ending in s it strips that no ending names ("gas" -> "ga", "sms" -> "sm").
 _NOT_PLURAL_ENDINGS = ("ss", "us", "is", "sis", "ics")
+_SINGULAR_S = _WORDS["singular_s"]
 # A head noun ends at its qualifier ("nurses in Leeds", "parents of young children").
 _QUALIFIER = Pattern(
     r"\s+(?:in|of|at|on|with|who|that|which|whose|near|across|from|for|de|du|des|di|da|del)\s+",
@@ -111,7 +113,7 @@ def is_plural(phrase: str) -> bool:
     w = re.sub(r"[^a-z'-]", "", head.lower())
     if w in _COLLECTIVE:
         return True
-    if w.endswith(_NOT_PLURAL_ENDINGS) and w not in ("clinics", "logistics"):
+    if w in _SINGULAR_S or (w.endswith(_NOT_PLURAL_ENDINGS) and w not in ("clinics", "logistics")):
         return False
     return bool(_inflect().singular_noun(w))
 
@@ -150,6 +152,8 @@ def plural(noun: str) -> str:
     if not noun or is_plural(noun):
         return noun
     head = _head(noun)
+    if head.isupper() and head.endswith("S"):
+        return noun  # "SMS", "GPS": inflect writes "SMSS"
     i = noun.rfind(head)
     return noun[:i] + str(_inflect().plural_noun(head)) + noun[i + len(head) :]
 

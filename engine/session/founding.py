@@ -188,7 +188,8 @@ if TYPE_CHECKING:
 #     A pitch's payer is read from its grammar: an opening cue verb, a possessive, "office workers",
 #     a subject before its verb, "paid by", a later sentence; a pronoun, figure or "hire" is none.
 # 68: a thing is the same thing with or without its accents ("cafe" leaves out "café"): the gate
-#     checks, and the worker leaves out, both spellings.
+#     checks, and the worker leaves out, both spellings; "gas", "SMS", "canvas" are one thing,
+#     not "ga", "SM", "canva".
 #     A pitch's buying place is grammar's one list of organisations, not payer rows fitted to
 #     one pitch.
 #     Ventures differ in shape: after a fork the company's state may add a stage with its own fork

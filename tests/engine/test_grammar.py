@@ -61,6 +61,13 @@ def test_plurals_and_singulars_of_a_phrase_head():
     assert is_plural("Künstler")  # a customer named in another language is a group
 
 
+@pytest.mark.parametrize("noun", ["gas", "SMS", "a GPS", "canvas", "bias", "chaos"])
+def test_a_singular_noun_ending_in_s_keeps_its_s(noun):
+    """inflect strips them ("the ga bill", "an SM reminder"): a word set says they are one."""
+    assert not is_plural(noun) and singular(noun) == noun
+    assert plural(noun) == (noun if noun[-1] == "S" else f"{noun}es")
+
+
 def test_a_word_of_place_after_the_head_is_no_head():
     assert plural("small business everywhere") == "small businesses everywhere"  # not "everywheres"
     assert singular("cafés nationwide") == "café nationwide" and is_plural("nurses online")
