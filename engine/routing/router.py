@@ -603,55 +603,59 @@ class Router:
         for index, target in enumerate(targets):
             if target.overflow and target.tier not in overflowed:
                 continue  # the larger-context model is only for a prompt another one refused
-            started = time.perf_counter()
-            parked = self._cooldowns.active(target.endpoint) or self._cooldowns.active(
-                target.model_key
-            )
-            if parked and target.endpoint in silenced and parked[0] == "silent":
-                parked = self._cooldowns.active(target.model_key)  # its own turn, once
-            if parked:
-                reason, _left = parked
-                words = WORDS.get(reason, reason.replace("_", " "))
-                when = self._cooldowns.next_probe(target.endpoint) or self._cooldowns.next_probe(
-                    target.model_key
+            try:
+                started = time.perf_counter()
+                parked = self._cooldowns.active(target.endpoint, trace) or self._cooldowns.active(
+                    target.model_key, trace
                 )
-                trace.add(
-                    target.tier,
-                    target,
-                    "parked",
-                    f"breaker open ({words}; next probe {when})",
-                    started,
+                if parked and target.endpoint in silenced and parked[0] == "silent":
+                    parked = self._cooldowns.active(target.model_key, trace)  # its own turn
+                if parked:
+                    reason, _left = parked
+                    words = WORDS.get(reason, reason.replace("_", " "))
+                    when = self._cooldowns.next_probe(
+                        target.endpoint
+                    ) or self._cooldowns.next_probe(target.model_key)
+                    trace.add(
+                        target.tier,
+                        target,
+                        "parked",
+                        f"breaker open ({words}; next probe {when})",
+                        started,
+                    )
+                    failures.append((target.tier, f"breaker open ({words})"))
+                    continue
+                if deadline - time.monotonic() <= MIN_ATTEMPT_BUDGET:
+                    trace.add(target.tier, target, "skipped", "out of time", started)
+                    failures.append((target.tier, "out of time (nothing left of the deadline)"))
+                    continue
+                share, has_next = self._share(targets, index, deadline, overflowed)
+                # set until the attempts on this target end with a verdict: a cancelled attempt
+                # (the caller's hard wait gave up on it) leaves it for `_bounded` to give one
+                trace.in_flight = target
+                sized = await self._sized(req, target, settings, messages, trace, deadline)
+                outcome = (
+                    sized
+                    if isinstance(sized, Failure)
+                    else await self._serve_target(
+                        sized[0], target, settings, sized[1], schema, share, has_next, trace
+                    )
                 )
-                failures.append((target.tier, f"breaker open ({words})"))
-                continue
-            if deadline - time.monotonic() <= MIN_ATTEMPT_BUDGET:
-                trace.add(target.tier, target, "skipped", "out of time", started)
-                failures.append((target.tier, "out of time (nothing left of the deadline)"))
-                continue
-            share, has_next = self._share(targets, index, deadline, overflowed)
-            # set until the attempts on this target end with a verdict: a cancelled attempt (the
-            # caller's hard wait gave up on it) leaves it set for `_bounded` to give the verdict
-            trace.in_flight = target
-            sized = await self._sized(req, target, settings, messages, trace, deadline)
-            outcome = (
-                sized
-                if isinstance(sized, Failure)
-                else await self._serve_target(
-                    sized[0], target, settings, sized[1], schema, share, has_next, trace
-                )
-            )
-            trace.in_flight = None
-            if isinstance(outcome, _Served):
-                return outcome
-            failures.append((target.tier, outcome.reason))
-            if outcome.label == "silent":
-                # silent in this call: the server rests, but another model on it (Ollama, LM
-                # Studio keep several) is still asked once now, as the next tier would be
-                silenced.add(target.endpoint)
-            if outcome.label == "context_window":
-                overflowed.add(target.tier)
-            if outcome.final:
-                break  # a content-filter refusal stands: no other model is asked to route round it
+                trace.in_flight = None
+                if isinstance(outcome, _Served):
+                    return outcome
+                failures.append((target.tier, outcome.reason))
+                if outcome.label == "silent":
+                    # silent in this call: the server rests, but another model on it (Ollama, LM
+                    # Studio keep several) is still asked once now, as the next tier would be
+                    silenced.add(target.endpoint)
+                if outcome.label == "context_window":
+                    overflowed.add(target.tier)
+                if outcome.final:
+                    break  # a content-filter refusal stands: no other model routes round it
+            finally:  # a probe this call took ends with a verdict, or the next call takes it
+                self._cooldowns.settle(target.endpoint, trace)
+                self._cooldowns.settle(target.model_key, trace)
         return None
 
     def _share(
