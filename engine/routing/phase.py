@@ -45,9 +45,9 @@ class Phase:
         exc_type: type[BaseException] | None,
         exc: BaseException | None,
         tb: TracebackType | None,
-    ) -> bool | None:
+    ) -> None:
         self._drop()
-        return await self._timeout.__aexit__(exc_type, exc, tb)
+        await self._timeout.__aexit__(exc_type, exc, tb)  # raises TimeoutError if it ran out
 
     def reschedule(self, when: float | None) -> None:
         """Move the phase's end (None: no end), as `asyncio.Timeout.reschedule`."""
