@@ -40,6 +40,7 @@ class _Park(Record):
     reason: str
     skips: int = 0
     probing: bool = False
+    prober: object = field(default=None, compare=False, repr=False)  # the call holding the probe
 
 
 class Cooldowns:
@@ -49,6 +50,7 @@ class Cooldowns:
     been sent elsewhere (a script's calls come back to back; a fixed wall would hand every later
     call to the floor). half_open: then one call goes through as the probe; its success closes the
     breaker (`success`), its failure opens it again (`park`). Calls meanwhile still skip the key.
+    A probe that ends with neither (`settle`) leaves the key half-open for the next call.
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, max_skips: int = 0) -> None:
@@ -84,9 +86,9 @@ class Cooldowns:
     def _resting(self, park: _Park, now: float) -> bool:
         return park.until > now and not (self.max_skips and park.skips >= self.max_skips)
 
-    def active(self, key: str) -> tuple[str, float] | None:
+    def active(self, key: str, caller: object = None) -> tuple[str, float] | None:
         """(reason, seconds left) while the key must be skipped; None lets this call through
-        (closed, or the one half-open probe, which this call then is)."""
+        (closed, or the one half-open probe, which this call, `caller`, then holds)."""
         now = self._clock()
         with self._lock:
             park = self._parks.get(key)
@@ -98,6 +100,7 @@ class Cooldowns:
                 park.skips += 1
                 return park.reason, max(0.0, park.until - now)
             park.probing = True
+            park.prober = caller
             return None
 
     def next_probe(self, key: str) -> str | None:
@@ -120,6 +123,18 @@ class Cooldowns:
         with self._lock:
             self._parks.pop(key, None)
             self._strikes.pop(key, None)
+
+    def settle(self, key: str, caller: object) -> None:
+        """`caller` is done with the key: if it holds the half-open probe and gave it no verdict
+        (it neither closed the breaker nor parked the key again: an answer that did not validate,
+        a reset, a zero-second rest, a call out of time before it asked, a call parked on the
+        model after it took the endpoint's probe), the next call probes again. Without this the
+        key stayed "probe in flight" for good, and every later call skipped it."""
+        with self._lock:
+            park = self._parks.get(key)
+            if park is not None and park.probing and park.prober is caller:
+                park.probing = False
+                park.prober = None
 
     def release(self, key: str) -> None:
         """The probe ended without a verdict (cancelled, say): the next call probes again."""

@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - depends on the installed openai line
 from engine.routing.errors import AnswerTooLong, BadResponse, Refused, StreamCut, StreamTimeout
 from engine.routing.extract import has_reasoning
 from engine.routing.health import DeploymentCaps, JsonMode
+from engine.routing.phase import Phase
 from engine.routing.target import Target
 from engine.routing.window import Window, read_loading, read_window
 from worldforge_azurehttp import in_daemon_thread, is_loopback
@@ -332,7 +333,7 @@ async def chat(
         sent = time.perf_counter()  # HTTP time: from here to the stream's end
         if on_sent is not None:
             on_sent()
-        phase = asyncio.timeout_at(_phase_end(limits.first_token))
+        phase = Phase(_phase_end(limits.first_token))  # its verdict reads what came first
         try:
             async with (
                 phase,

@@ -76,6 +76,7 @@ BACKOFF_CAP = 2.0
 SAME_ENDPOINT_RETRIES = 1  # a reset, a cut or garbled stream: the server is up, ask it again once
 DEADLINE_GRACE = 0.02  # the caller waits this past the deadline for the attempts' own labelled end
 CANCEL_POLL = 0.02  # how often a call in flight looks at the cancel flag (seconds)
+HELD_SLACK = 0.1  # a look this much later than CANCEL_POLL: our own thread was held (`_Watch`)
 CAPS_CACHE = "capabilities.json"
 # The start-up probe's long prompt (about 1,000 estimated tokens of plain words), whose first token
 # against a one-line probe's says how fast the model reads a brief; under READING_MIN_S more, the
@@ -251,19 +252,50 @@ def _note_repairs(
 @dataclass(eq=False, repr=False)
 class _Watch(Record):
     """One attempt's first-token verdict (`Router._attempt`): its clocks, when the request went
-    out, whether the response and a first token came, and whether the call moved on without it."""
+    out, whether the response and a first token came, and whether the call moved on without it.
+
+    The wait is the server's time, not ours: the watch looks every CANCEL_POLL, and a look that
+    comes HELD_SLACK or more late means the router's own thread was held (a busy CPU, a long
+    parse holding the GIL, a blocked callback; the request may not even have left). That pause
+    is not counted as the server's silence, nor learned as its slowness."""
 
     clocks: pace.FirstToken | None
     asked_at: float | None = None
     answered: bool = False
     first: bool = False
     detached: bool = False
+    looked_at: float | None = None  # the last look (perf_counter)
+    held_s: float = 0.0  # our own thread's pauses since the request went out
+    first_s: float | None = None  # the server's time to the first token (`waited` then)
+
+    def waited(self) -> float | None:
+        """Seconds of the server's time since the request went out (None: not sent yet)."""
+        if self.asked_at is None:
+            return None
+        return max(0.0, time.perf_counter() - self.asked_at - self.held_s)
+
+    def look(self) -> None:
+        """One look at the clock: a late one adds our own pause to `held_s`."""
+        now = time.perf_counter()
+        if self.asked_at is not None:
+            gap = now - max(self.looked_at or self.asked_at, self.asked_at)
+            if gap >= CANCEL_POLL + HELD_SLACK:
+                self.held_s += gap - CANCEL_POLL
+        self.looked_at = now
+
+    def timed(self, comp: Completion) -> Completion:
+        """The answer with the server's time to its first token, our own pauses left out: what
+        is learned and labelled (the client's clock also counts the key, the client, our stalls)."""
+        if self.first_s is not None and comp.first_token_ms is not None:
+            comp.first_token_ms = round(min(comp.first_token_ms, self.first_s * 1000), 2)
+        return comp
 
     def silent_for(self) -> float | None:
         """Seconds waited, once the verdict is due and no token came (else None)."""
-        if self.clocks is None or self.asked_at is None or self.first:
+        self.look()
+        waited = self.waited()
+        if self.clocks is None or waited is None or self.first:
             return None
-        waited = time.perf_counter() - self.asked_at
         due = self.clocks.token if self.answered else self.clocks.headers
         return waited if waited >= due else None
 
@@ -605,55 +637,59 @@ class Router:
         for index, target in enumerate(targets):
             if target.overflow and target.tier not in overflowed:
                 continue  # the larger-context model is only for a prompt another one refused
-            started = time.perf_counter()
-            parked = self._cooldowns.active(target.endpoint) or self._cooldowns.active(
-                target.model_key
-            )
-            if parked and target.endpoint in silenced and parked[0] == "silent":
-                parked = self._cooldowns.active(target.model_key)  # its own turn, once
-            if parked:
-                reason, _left = parked
-                words = WORDS.get(reason, reason.replace("_", " "))
-                when = self._cooldowns.next_probe(target.endpoint) or self._cooldowns.next_probe(
-                    target.model_key
+            try:
+                started = time.perf_counter()
+                parked = self._cooldowns.active(target.endpoint, trace) or self._cooldowns.active(
+                    target.model_key, trace
                 )
-                trace.add(
-                    target.tier,
-                    target,
-                    "parked",
-                    f"breaker open ({words}; next probe {when})",
-                    started,
+                if parked and target.endpoint in silenced and parked[0] == "silent":
+                    parked = self._cooldowns.active(target.model_key, trace)  # its own turn
+                if parked:
+                    reason, _left = parked
+                    words = WORDS.get(reason, reason.replace("_", " "))
+                    when = self._cooldowns.next_probe(
+                        target.endpoint
+                    ) or self._cooldowns.next_probe(target.model_key)
+                    trace.add(
+                        target.tier,
+                        target,
+                        "parked",
+                        f"breaker open ({words}; next probe {when})",
+                        started,
+                    )
+                    failures.append((target.tier, f"breaker open ({words})"))
+                    continue
+                if deadline - time.monotonic() <= MIN_ATTEMPT_BUDGET:
+                    trace.add(target.tier, target, "skipped", "out of time", started)
+                    failures.append((target.tier, "out of time (nothing left of the deadline)"))
+                    continue
+                share, has_next = self._share(targets, index, deadline, overflowed)
+                # set until the attempts on this target end with a verdict: a cancelled attempt
+                # (the caller's hard wait gave up on it) leaves it for `_bounded` to give one
+                trace.in_flight = target
+                sized = await self._sized(req, target, settings, messages, trace, deadline)
+                outcome = (
+                    sized
+                    if isinstance(sized, Failure)
+                    else await self._serve_target(
+                        sized[0], target, settings, sized[1], schema, share, has_next, trace
+                    )
                 )
-                failures.append((target.tier, f"breaker open ({words})"))
-                continue
-            if deadline - time.monotonic() <= MIN_ATTEMPT_BUDGET:
-                trace.add(target.tier, target, "skipped", "out of time", started)
-                failures.append((target.tier, "out of time (nothing left of the deadline)"))
-                continue
-            share, has_next = self._share(targets, index, deadline, overflowed)
-            # set until the attempts on this target end with a verdict: a cancelled attempt (the
-            # caller's hard wait gave up on it) leaves it set for `_bounded` to give the verdict
-            trace.in_flight = target
-            sized = await self._sized(req, target, settings, messages, trace, deadline)
-            outcome = (
-                sized
-                if isinstance(sized, Failure)
-                else await self._serve_target(
-                    sized[0], target, settings, sized[1], schema, share, has_next, trace
-                )
-            )
-            trace.in_flight = None
-            if isinstance(outcome, _Served):
-                return outcome
-            failures.append((target.tier, outcome.reason))
-            if outcome.label == "silent":
-                # silent in this call: the server rests, but another model on it (Ollama, LM
-                # Studio keep several) is still asked once now, as the next tier would be
-                silenced.add(target.endpoint)
-            if outcome.label == "context_window":
-                overflowed.add(target.tier)
-            if outcome.final:
-                break  # a content-filter refusal stands: no other model is asked to route round it
+                trace.in_flight = None
+                if isinstance(outcome, _Served):
+                    return outcome
+                failures.append((target.tier, outcome.reason))
+                if outcome.label == "silent":
+                    # silent in this call: the server rests, but another model on it (Ollama, LM
+                    # Studio keep several) is still asked once now, as the next tier would be
+                    silenced.add(target.endpoint)
+                if outcome.label == "context_window":
+                    overflowed.add(target.tier)
+                if outcome.final:
+                    break  # a content-filter refusal stands: no other model routes round it
+            finally:  # a probe this call took ends with a verdict, or the next call takes it
+                self._cooldowns.settle(target.endpoint, trace)
+                self._cooldowns.settle(target.model_key, trace)
         return None
 
     def _share(
@@ -710,8 +746,10 @@ class Router:
         def on_first() -> None:
             watch.first = True
             if watch.detached:
-                self._learn_late(target, time.perf_counter() - (watch.asked_at or t0))
+                self._learn_late(target, watch.waited() or 0.0)
                 raise _Learned  # closes the request: its answer goes to no one
+            watch.look()  # the watch is polling: a late look is our own pause
+            watch.first_s = watch.waited()
 
         def on_delta(piece: str) -> None:
             nonlocal text, pieces, first_ms
@@ -774,7 +812,7 @@ class Router:
                     self._watch_on(task)
                     raise StreamTimeout("silent", 0, waited)
                 await asyncio.wait({task}, timeout=CANCEL_POLL)
-            return task.result()
+            return watch.timed(task.result())
         finally:
             if not task.done() and not watch.detached:
                 task.cancel()

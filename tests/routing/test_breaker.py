@@ -5,10 +5,12 @@ decided far inside its 60 s deadline (so a saturated CPU cannot change a verdict
 
 from __future__ import annotations
 
+import pytest
+
 from engine.routing import Router
 from engine.routing.health import Cooldowns
 from tests.routing.artifacts import GOOD, simulate
-from tests.routing.helpers import live_settings, outcomes, req
+from tests.routing.helpers import live_settings, local_settings, outcomes, req
 
 
 def _silent_local(factory, now, **extra):
@@ -157,3 +159,55 @@ def test_status_shows_the_breaker(fake_openai_factory):
     info = router.status()["cooldowns"][local.url]
     assert info["state"] == "open" and info["reason"] == "silent"
     assert info["seconds_left"] == 30.0
+
+
+@pytest.mark.parametrize("cooldown", [0, 30])
+def test_a_probe_that_ends_without_a_verdict_is_taken_again(fake_openai, cooldown):
+    """The model rests after two 429s; its half-open probe is answered, but not validly (neither
+    a success that closes the breaker nor a fault that parks it again). The next call probes
+    again and is served: the key stayed "probe in flight" for good, so every later stage of a
+    busy soak went to the floor parked (1,273 of 1,409 in one run). No wall time: the rest is
+    an injected clock; the only real wait is the 429's 0.05 s Retry-After, inside a 60 s budget."""
+    from engine.routing.router import model_tier_ready
+
+    model_tier_ready().result()
+    now = [1000.0]
+    fake_openai.set_payload(GOOD)
+    fake_openai.script("rate_limit", "rate_limit", "invalid_schema", "invalid_schema")
+    settings = local_settings(
+        fake_openai.url,
+        agent_request_timeout=60.0,
+        agent_cooldown_seconds=cooldown,
+        agent_breaker_skips=3,
+    )
+    router = Router(settings, clock=lambda: now[0])
+    limited = router.call(req(), simulate)
+    assert limited.fallback_reason.startswith("local: rate-limited")
+    now[0] += 600  # the rest is over: the next call is the probe
+    probe = router.call(req(), simulate)
+    assert probe.fallback_reason.startswith("local: answer not valid")
+    assert outcomes(probe) == [("local", "invalid"), ("local", "invalid")]
+    served = router.call(req(), simulate)
+    assert served.served_by == "local", served.fallback_reason
+    assert len(fake_openai.chat_requests) == 5
+    assert router.status()["cooldowns"] == {}
+
+
+def test_settle_frees_only_the_callers_own_probe():
+    """A call that took a key's probe and gave no verdict frees it for the next call; a call
+    that never held the probe (parked, or after another call took it) leaves it in flight."""
+    now = [0.0]
+    breaker = Cooldowns(lambda: now[0])
+    breaker.park("k", 10, "silent")
+    now[0] = 11
+    prober, other = object(), object()
+    assert breaker.active("k", prober) is None  # prober holds the probe
+    assert breaker.active("k", other) == ("silent, probe in flight", 0.0)
+    breaker.settle("k", other)
+    assert breaker.state("k") == "half_open"
+    assert breaker.active("k", other) == ("silent, probe in flight", 0.0)
+    breaker.settle("k", prober)  # done with no verdict: the next call probes
+    assert breaker.active("k", other) is None
+    breaker.park("k", 10, "silent")  # the new probe's verdict: open again
+    breaker.settle("k", other)  # a new park is no one's probe: it rests its full time
+    assert breaker.state("k") == "open"
