@@ -487,6 +487,24 @@ def test_a_request_the_reader_cannot_place_is_unread_and_asked_never_silent(said
     assert [(p.kind, p.reason) for p in r.parts] == [("unread", "vague")]
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("the name should be Pawsome", ["+name:Pawsome"]),
+        ("Pawsome is the name", ["+name:Pawsome"]),
+        ("switch the name to Pawsome", ["+name:Pawsome"]),
+        ("it should be called Pawsome", ["+name:Pawsome"]),
+        ("the brand is Pawsome now", ["+name:Pawsome"]),
+        # never the opposite: a name disliked or negated is refused
+        ("I hate the name Spark", ["-name:Spark"]),
+        ("not Spark as the name", ["-name:Spark"]),
+    ],
+)
+def test_a_clause_about_the_name_names_it_by_its_capitalised_words(said, binds):
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]
