@@ -505,6 +505,20 @@ def test_a_clause_about_the_name_names_it_by_its_capitalised_words(said, binds):
     assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("we sell to nurses", ["+audience:nurses"]),
+        ("we'll focus on repairs", ["+scope:repairs"]),
+        ("they sell to nurses", []),  # others' business: a fact
+        ("why are we selling to tenants??", []),  # a question is never the thing to do
+    ],
+)
+def test_our_own_strategy_said_as_a_statement_binds(said, binds):
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

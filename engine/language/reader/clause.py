@@ -980,6 +980,8 @@ class ClauseReader:
                 k > 0
                 and c.words[0] in IMPERATIVE_CUES
                 and lead not in v.lists["imperative_lead"]
+                # "we sell to nurses": our strategy ("why are we selling to tenants??" is not)
+                and (lead not in v.lists["first_person"] or self.cl.question)
                 and not (lead == "we" and low[k - 2 : k - 1] in _ASKING)  # "can we get on …"
                 and lead not in _NEG_LEADS
             )
