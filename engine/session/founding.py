@@ -187,7 +187,13 @@ if TYPE_CHECKING:
 #     studies once trust is high (two new rule records).
 #     A pitch's payer is read from its grammar: an opening cue verb, a possessive, "office workers",
 #     a subject before its verb, "paid by", a later sentence; a pronoun, figure or "hire" is none.
-RULES_VERSION = 67
+# 68: what is not the player's own wish binds nothing: a fact about others ("every competitor is
+#     at $49"), reported speech ("my mum said …"), a count of our work ("we refurb 50 a month"), a
+#     hedge or chatter ("maybe?", "fair enough"); a cue with no value is unread ("no_value", its
+#     teach-back naming the axis) and asked; a clause about the name binds its capitalised words
+#     ("the name should be Pawsome"); our strategy said as a statement binds ("we sell to nurses");
+#     "any- but X" leaves X out; a part that binds nothing says why (headless warning, --json).
+RULES_VERSION = 68
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
