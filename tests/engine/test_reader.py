@@ -519,6 +519,15 @@ def test_our_own_strategy_said_as_a_statement_binds(said, binds):
     assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
 
 
+@pytest.mark.parametrize("said", ["£10 cheaper", "$5 more", "$10 off the first box"])
+def test_money_said_as_a_move_is_never_bound_as_the_price(said):
+    """ "£10 cheaper" bound a price of £10: a figure of money followed by a word of difference is
+    a move by that much, never the price; the reader asks instead of guessing the base."""
+    r = read_text(said, source="rejection", unit="box")
+    assert not any(d.axis == "price" and d.amount is not None for d in r.directions)
+    assert r.asked and r.ask_why == "price_amount"
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]
