@@ -528,6 +528,12 @@ def test_money_said_as_a_move_is_never_bound_as_the_price(said):
     assert r.asked and r.ask_why == "price_amount"
 
 
+def test_not_a_penny_more_bounds_the_figure_before_it_and_is_no_unread_part():
+    r = read_text("$20, not a penny more", source="rejection", unit="box")
+    assert [(d.axis, d.amount, d.op) for d in r.directions] == [("price", 20.0, "max")]
+    assert r.unread == []
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

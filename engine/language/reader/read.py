@@ -698,6 +698,13 @@ def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
     ) or (len(words[0]) > 4 and words[0].endswith(("ly", "er"))):  # "legally murky", "fewer"
         return False
     grammar = (v.ops, v.period, v.money, v.money_nouns, v.numbers, v.tone, v.relative)
+    read = {  # every word a row of the grammar covers ("not a penny more": a bound, whole)
+        x
+        for k in range(len(words))
+        for rows in grammar
+        if (c := v.match(rows, words, k)) is not None
+        for x in range(k, k + len(c.words))
+    }
     content = [
         w
         for k, w in enumerate(words)
@@ -706,7 +713,7 @@ def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
         and w not in lists["vague"]
         and w not in said
         and len(w) > 1
-        and not any(v.match(rows, words, k) for rows in grammar)
+        and k not in read
     ]
     return bool(content)
 
