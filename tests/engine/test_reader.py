@@ -534,6 +534,22 @@ def test_not_a_penny_more_bounds_the_figure_before_it_and_is_no_unread_part():
     assert r.unread == []
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("the buyer should be the practice manager", ["+audience:practice manager"]),
+        ("nurses should be the audience", ["+audience:nurses"]),
+        ("the target market is small gyms", ["+audience:small gyms"]),
+        ("customers: dog owners", ["+audience:dog owners"]),
+        ("channel: Instagram", ["+channel:Instagram"]),
+        ("the customer shouldn't be the patient", ["-exclusion:patient"]),
+    ],
+)
+def test_a_role_is_said_with_a_modal_a_colon_or_a_compound_role_noun(said, binds):
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]
