@@ -542,6 +542,8 @@ def test_not_a_penny_more_bounds_the_figure_before_it_and_is_no_unread_part():
         ("the target market is small gyms", ["+audience:small gyms"]),
         ("customers: dog owners", ["+audience:dog owners"]),
         ("channel: Instagram", ["+channel:Instagram"]),
+        ("place: Leeds", ["+place:Leeds"]),
+        ("scope: the app only", ["+scope:the app"]),
         ("the customer shouldn't be the patient", ["-exclusion:patient"]),
     ],
 )
