@@ -197,6 +197,12 @@ if TYPE_CHECKING:
 #     (strong traction skips TAKE), shown on the board and logged (engine.game.shape); a fork
 #     path is a letter per fork the venture has; an option says what it makes dearer or cheaper
 #     at a later stage (the later rule's `after`), on its own card.
+#     What is not the player's own wish binds nothing: a fact about others ("every competitor is
+#     at $49"), reported speech ("my mum said …"), a count of our work ("we refurb 50 a month"), a
+#     hedge or chatter ("maybe?", "fair enough"); a cue with no value is unread ("no_value", its
+#     teach-back naming the axis) and asked; a clause about the name binds its capitalised words
+#     ("the name should be Pawsome"); our strategy said as a statement binds ("we sell to nurses");
+#     "any- but X" leaves X out; a part that binds nothing says why (headless warning, --json).
 RULES_VERSION = 68
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

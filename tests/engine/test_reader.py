@@ -487,6 +487,71 @@ def test_a_request_the_reader_cannot_place_is_unread_and_asked_never_silent(said
     assert [(p.kind, p.reason) for p in r.parts] == [("unread", "vague")]
 
 
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("the name should be Pawsome", ["+name:Pawsome"]),
+        ("Pawsome is the name", ["+name:Pawsome"]),
+        ("switch the name to Pawsome", ["+name:Pawsome"]),
+        ("it should be called Pawsome", ["+name:Pawsome"]),
+        ("the brand is Pawsome now", ["+name:Pawsome"]),
+        # never the opposite: a name disliked or negated is refused
+        ("I hate the name Spark", ["-name:Spark"]),
+        ("not Spark as the name", ["-name:Spark"]),
+    ],
+)
+def test_a_clause_about_the_name_names_it_by_its_capitalised_words(said, binds):
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("we sell to nurses", ["+audience:nurses"]),
+        ("we'll focus on repairs", ["+scope:repairs"]),
+        ("they sell to nurses", []),  # others' business: a fact
+        ("why are we selling to tenants??", []),  # a question is never the thing to do
+    ],
+)
+def test_our_own_strategy_said_as_a_statement_binds(said, binds):
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize("said", ["£10 cheaper", "$5 more", "$10 off the first box"])
+def test_money_said_as_a_move_is_never_bound_as_the_price(said):
+    """ "£10 cheaper" bound a price of £10: a figure of money followed by a word of difference is
+    a move by that much, never the price; the reader asks instead of guessing the base."""
+    r = read_text(said, source="rejection", unit="box")
+    assert not any(d.axis == "price" and d.amount is not None for d in r.directions)
+    assert r.asked and r.ask_why == "price_amount"
+
+
+def test_not_a_penny_more_bounds_the_figure_before_it_and_is_no_unread_part():
+    r = read_text("$20, not a penny more", source="rejection", unit="box")
+    assert [(d.axis, d.amount, d.op) for d in r.directions] == [("price", 20.0, "max")]
+    assert r.unread == []
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("the buyer should be the practice manager", ["+audience:practice manager"]),
+        ("nurses should be the audience", ["+audience:nurses"]),
+        ("the target market is small gyms", ["+audience:small gyms"]),
+        ("customers: dog owners", ["+audience:dog owners"]),
+        ("channel: Instagram", ["+channel:Instagram"]),
+        ("place: Leeds", ["+place:Leeds"]),
+        ("scope: the app only", ["+scope:the app"]),
+        ("the customer shouldn't be the patient", ["-exclusion:patient"]),
+    ],
+)
+def test_a_role_is_said_with_a_modal_a_colon_or_a_compound_role_noun(said, binds):
+    got = read_text(said, source="rejection").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
 def test_a_figure_alone_and_questioned_is_refused():
     r = read_text("£149?? Nobody's paying more than £89", source="rejection")
     assert [(d.amount, d.op, d.do) for d in r.directions] == [(89.0, "max", True)]

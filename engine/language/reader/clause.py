@@ -123,6 +123,9 @@ class ClauseReader:
                 continue
             if f.i in quoted and len(quoted) >= 3:
                 continue  # "dont say 'saves 5 hours a week'": the figure is the quote's words
+            if f.money and low[f.j : f.j + 1] and low[f.j] in v.lists["differences"]:
+                self.used.update(range(f.i, f.j))  # "£10 cheaper", "a fiver off": a move by
+                continue  # a figure, never the price; the money left unread is asked about
             op = self._op(f)
             rejected = self._rejected_fig(f)
             key = self._figure_key(f, op, near=key_cue is not None)
@@ -980,6 +983,8 @@ class ClauseReader:
                 k > 0
                 and c.words[0] in IMPERATIVE_CUES
                 and lead not in v.lists["imperative_lead"]
+                # "we sell to nurses": our strategy ("why are we selling to tenants??" is not)
+                and (lead not in v.lists["first_person"] or self.cl.question)
                 and not (lead == "we" and low[k - 2 : k - 1] in _ASKING)  # "can we get on …"
                 and lead not in _NEG_LEADS
             )

@@ -187,7 +187,7 @@ def read_text(
         if not got and _not_ours(cx, cl):
             per.append([])  # "they visit every clinic monthly", "every competitor is at $49"
             continue
-        got = got or ClauseReader(cx, cl).read()
+        got = got or ClauseReader(cx, cl).read() or _named(cx, cl)
         if not got:
             prev = utt.clauses[n - 1].low if n else []
             changed = bool(prev) and _change_of_mind(cx, prev) == len(prev)
@@ -220,6 +220,36 @@ def read_text(
         own_answer(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+def _named(cx: Ctx, cl: Clause) -> list[Read]:
+    """A clause that speaks of the name ("the name should be Pawsome", "Pawsome is the name",
+    "switch the name to Pawsome", "it should be called Pawsome") names it by its capitalised
+    words, wherever they sit: one rule over positions, not a row per wording. Under a negation
+    before them ("not Spark as the name") the name is refused."""
+    lists = cx.v.lists
+    if not any(w in lists["naming_words"] for w in cl.low) or cl.question:
+        return []
+    lead = (
+        ARTICLES | SUBJECTS | lists["pronouns"] | lists["imperative_lead"] | lists["naming_words"]
+    )
+    lead = lead | lists["verbs"] | CLAUSE_VERBS  # a capital that only opens the sentence
+    run: list[Token] = []
+    for n, t in enumerate(cl.tokens):
+        capital = t.is_cap and t.is_word and not (n == 0 and t.low in lead)
+        if capital or (run and t.low in ("of", "&")):
+            run.append(t)
+        elif run:
+            break
+    while run and not run[-1].is_cap:
+        run.pop()
+    if not run or len(run) > 4 or any(t.low in lists["naming_words"] for t in run):
+        return []
+    before = [t.low for t in cl.tokens if t.end <= run[0].start]
+    disliked = any(w in lists["disliking"] for w in cl.low)  # "I hate the name Spark"
+    do = not disliked and not any(w in NEG or w in _NEGATIONS or w.endswith("n't") for w in before)
+    a, b = run[0].start, run[-1].end
+    return [Read("name", do, cx.utt.span(a, b), a, b)]
 
 
 def _not_ours(cx: Ctx, cl: Clause) -> bool:
@@ -382,12 +412,15 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
         if not toks and n > 0 and not per[n - 1]:
             toks = [t for t in clauses[n - 1].tokens if t.is_word or t.text in QUOTES]
         words = _noun_phrase([t for t in toks if t.is_word], v)
+        refused = bool(words) and words[0].low in NEG | _NEGATIONS  # "not Spark as the name"
+        words = words[1:] if refused else words
         if not words or len(words) > 8:
             return []
         tidy = tidy_value(cx.utt, words)
         if tidy is None:
             return []
-        return [Read(str(c.row["axis"]), bool(c.row.get("do", True)), tidy[0], tidy[1], tidy[2])]
+        do = bool(c.row.get("do", True)) and not refused
+        return [Read(str(c.row["axis"]), do, tidy[0], tidy[1], tidy[2])]
     return []
 
 
@@ -665,6 +698,13 @@ def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
     ) or (len(words[0]) > 4 and words[0].endswith(("ly", "er"))):  # "legally murky", "fewer"
         return False
     grammar = (v.ops, v.period, v.money, v.money_nouns, v.numbers, v.tone, v.relative)
+    read = {  # every word a row of the grammar covers ("not a penny more": a bound, whole)
+        x
+        for k in range(len(words))
+        for rows in grammar
+        if (c := v.match(rows, words, k)) is not None
+        for x in range(k, k + len(c.words))
+    }
     content = [
         w
         for k, w in enumerate(words)
@@ -673,7 +713,7 @@ def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
         and w not in lists["vague"]
         and w not in said
         and len(w) > 1
-        and not any(v.match(rows, words, k) for rows in grammar)
+        and k not in read
     ]
     return bool(content)
 

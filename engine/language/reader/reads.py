@@ -400,40 +400,73 @@ def _role_axis(v: Vocab, word: str) -> str | None:
     return None
 
 
-def role_after(v: Vocab, low: list[str], k: int) -> Cue | None:
-    """A role said of the noun phrase before it, at k: "landlords are our customers", "LinkedIn
-    is our channel", "tenants aren't the customer" (left out): a copula, a negation or none, a
-    determiner, a role noun (words.json copulas, copulas_not, role_determiners, roles_*)."""
-    lists, n, neg = v.lists, k, False
-    if n < len(low) and low[n] in lists["copulas_not"]:
-        n, neg = n + 1, True
-    elif n < len(low) and low[n] in lists["copulas"]:
-        n += 1
-        if low[n : n + 1] == ["not"]:
-            n, neg = n + 1, True
-    else:
+def _copula(v: Vocab, low: list[str], n: int) -> tuple[int, bool] | None:
+    """The copula at n, as (its length, whether negated): "is", "are not", "isn't", a modal and
+    "be" ("should be", "must not be", "needs to be"), or a colon ("customers: nurses")."""
+    lists = v.lists
+    if n >= len(low):
         return None
-    if not (n + 1 < len(low) and low[n] in lists["role_determiners"]):
+    if low[n] in lists["copulas_not"]:
+        return 1, True
+    if low[n] in lists["copulas"] or low[n] == ":":
+        neg = low[n + 1 : n + 2] == ["not"]
+        return 1 + neg, neg
+    modals = (tuple(m.split()) for m in lists["modal_be"])
+    modal = next((m for m in modals if tuple(low[n : n + len(m)]) == m), None)
+    if modal is None:
         return None
-    axis = _role_axis(v, low[n + 1])
+    m = n + len(modal)
+    neg = low[n].endswith("n't") or low[m : m + 1] == ["not"]
+    m += low[m : m + 1] == ["not"]
+    return (m + 1 - n, neg) if low[m : m + 1] == ["be"] else None
+
+
+def _role_at(v: Vocab, low: list[str], n: int) -> tuple[str, int] | None:
+    """The role noun at n, as (its axis, its length): "customers", "target market"."""
+    axis = _role_axis(v, low[n]) if n < len(low) else None
     if axis is None:
         return None
-    return Cue(tuple(low[k : n + 2]), {"axis": "exclusion" if neg else axis, "do": not neg})
+    return axis, 1 + (n + 1 < len(low) and _role_axis(v, low[n + 1]) is not None)
+
+
+def role_after(v: Vocab, low: list[str], k: int) -> Cue | None:
+    """A role said of the noun phrase before it, at k: "landlords are our customers", "LinkedIn
+    is our channel", "tenants aren't the customer" (left out), "nurses should be the audience":
+    a copula (a modal and "be" too), a determiner, a role noun (words.json copulas,
+    copulas_not, modal_be, role_determiners, roles_*)."""
+    cop = _copula(v, low, k)
+    if cop is None or low[k] == ":":
+        return None
+    n, neg = k + cop[0], cop[1]
+    if not (n + 1 < len(low) and low[n] in v.lists["role_determiners"]):
+        return None
+    role = _role_at(v, low, n + 1)
+    if role is None:
+        return None
+    return Cue(
+        tuple(low[k : n + 1 + role[1]]), {"axis": "exclusion" if neg else role[0], "do": not neg}
+    )
 
 
 def role_before(v: Vocab, low: list[str], k: int) -> Cue | None:
     """A role that names the noun phrase after it, at k: "the customers are care home managers",
-    "our buyer is the 60+ birdwatcher", "the customer isn't the patient" (left out)."""
+    "our buyer is the 60+ birdwatcher", "the customer isn't the patient" (left out), "the buyer
+    should be the practice manager", "the target market is gyms", "customers: dog owners" (a
+    role with no determiner opens the clause)."""
     lists = v.lists
-    if not (k + 2 < len(low) and low[k] in lists["role_determiners"]):
+    at = k + 1 if k < len(low) and low[k] in lists["role_determiners"] else k
+    if at == k and k != 0:
         return None
-    axis = _role_axis(v, low[k + 1])
-    verb = low[k + 2]
-    if axis is None or verb not in lists["copulas"] | lists["copulas_not"]:
+    role = _role_at(v, low, at)
+    if role is None:
         return None
-    n = k + 3 + (low[k + 3 : k + 4] == ["not"])
-    neg = verb in lists["copulas_not"] or n > k + 3
-    return Cue(tuple(low[k:n]), {"axis": "exclusion" if neg else axis, "do": not neg})
+    cop = _copula(v, low, at + role[1])
+    if cop is None:
+        return None
+    n = at + role[1] + cop[0]
+    if n >= len(low):
+        return None
+    return Cue(tuple(low[k:n]), {"axis": "exclusion" if cop[1] else role[0], "do": not cop[1]})
 
 
 def quoted_spans(cl: Clause, i: int, j: int) -> list[Token]:
