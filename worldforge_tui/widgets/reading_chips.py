@@ -33,6 +33,9 @@ UNREAD_REASONS = {
     "no_currency": "a figure without its currency",
     "no_week": "a time without a week",
     "other_currency": "a price in another currency",
+    "unplaced": "names something no cue places",
+    "no_value": "says what to change, not to what",
+    "pronoun": "leaves out what it does not name",
 }
 
 
