@@ -676,3 +676,21 @@ def test_a_script_can_give_directions_as_data():
         read_directions('{"axis": "colour", "value": "teal"}', source="rejection")
     with pytest.raises(InputError, match="needs a figure"):
         read_directions('{"axis": "price", "value": "cheap"}', source="rejection")
+
+
+@pytest.mark.parametrize(
+    ("said", "binds", "unread"),
+    [
+        # played: "not monthly" left every "monthly review" out of the work, and "pricing" was
+        # unread as a thing no cue places
+        ("ok but pricing - $35 a visit, not monthly", ["price $35 a visit"], []),
+        ("$35 a visit, not per month", ["price $35 a visit"], []),
+        ("drop the monthly newsletter", ["leave out monthly newsletter"], []),
+    ],
+)
+def test_a_refused_period_says_how_a_price_is_charged_and_an_axis_named_is_its_label(
+    said, binds, unread
+):
+    read = read_directions(said, source="standup")
+    assert [d.line() for d in read.directions] == binds
+    assert [p.words for p in read.parts if p.kind == "unread"] == unread

@@ -199,6 +199,7 @@ def read_text(
     _contrast(cx, utt.clauses, per)
     _added(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
+    _period_refused(cx, per)
     found = [r for got in per for r in got]
     said = frozenset(w for r in found for w in r.value.lower().split())
     for cl, got in zip(utt.clauses, per, strict=True):
@@ -220,6 +221,26 @@ def read_text(
         own_answer(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+def _period_refused(cx: Ctx, per: list[list[Read]]) -> None:
+    """ "£35 a visit, not monthly": a period refused says how the price is charged, never a
+    thing to leave out of the work (it took every "monthly review" out). An exclusion whose
+    words are all a period's (words.json period, period_before) binds nothing; with no price
+    beside it, the clause is left to the unread rules."""
+    v = cx.v
+    for got in per:
+        for r in list(got):
+            low = r.value.lower().split()
+            if r.axis != "exclusion" or not low:
+                continue
+            covered: set[int] = set()
+            for k in range(len(low)):
+                for rows in (v.period, v.period_before):
+                    if (c := v.match(rows, low, k)) is not None:
+                        covered.update(range(k, k + len(c.words)))
+            if len(covered) == len(low):
+                got.remove(r)
 
 
 def _named(cx: Ctx, cl: Clause) -> list[Read]:
@@ -711,6 +732,7 @@ def _unplaced(cx: Ctx, cl: Clause, said: frozenset[str]) -> bool:
         if w not in lists["empty_words"]
         and w not in lists["adverbs"]
         and w not in lists["vague"]
+        and w not in lists["axis_words"]  # "pricing - £35 a visit": the axis, named
         and w not in said
         and len(w) > 1
         and k not in read
