@@ -203,6 +203,8 @@ if TYPE_CHECKING:
 #     teach-back naming the axis) and asked; a clause about the name binds its capitalised words
 #     ("the name should be Pawsome"); our strategy said as a statement binds ("we sell to nurses");
 #     "any- but X" leaves X out; a part that binds nothing says why (headless warning, --json).
+#     An own answer picks what it does now: an option named after "then" or with "later" counts
+#     against it ("keep the gig till 10 kitchens, then go full time" keeps the side income).
 RULES_VERSION = 68
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -1,7 +1,8 @@
 """Which fork option an own answer picks, on the one parse (engine.language.reader.utterance):
 the option whose rule keywords, own words, or the everyday words of the idea they name the
 answer says most; a clause naming an option under a negation counts against it ("do not ship"
-reads as the other option); "not yet" picks the option that waits; "both" or a tie picks none
+reads as the other option), and so does one that puts it off ("then go full time" keeps the other
+now); "not yet" picks the option that waits; "both" or a tie picks none
 (the caller's own-answer rule); a change of mind ("ship, no wait, polish") is read from where it
 starts. The words are data (vocab/options.json)."""
 
@@ -58,6 +59,8 @@ class _Words(FrozenRecord):
 
     concepts: dict[str, tuple[tuple[str, ...], ...]]
     negations: tuple[tuple[str, ...], ...]
+    then: tuple[tuple[str, ...], ...]
+    later: tuple[tuple[str, ...], ...]
     both: tuple[tuple[str, ...], ...]
     now: tuple[tuple[str, ...], ...]
     generic: frozenset[str]
@@ -84,6 +87,8 @@ def _words() -> _Words:
     return _Words(
         concepts=concepts,
         negations=_phrases(data["negations"]),
+        then=_phrases(data["then"]),
+        later=_phrases(data["later"]),
         both=_phrases(data["both"]),
         now=_phrases(data["now"]),
         generic=frozenset(data["generic"]),
@@ -173,10 +178,10 @@ def read_own_answer(
         for key, _, otext, kw in options
     }
     negated_any = False
-    for clause in _windows(utt, start):
+    for clause, later in _now_and_later(utt, start):
         for key in scores:
             said = [p for p in named[key] if _has(clause, p)]
-            if said and _negated_apart(clause, said):
+            if said and (later or _negated_apart(clause, said) or _put_off(clause, said)):
                 negated_any = True
                 scores[key] -= len(said)
                 for other in scores:
@@ -222,6 +227,39 @@ def _negated_apart(clause: list[str], said: list[tuple[str, ...]]) -> bool:
     return any(
         not any(_inside(n, p) or _inside(p, n) for p in said)
         for n in _words().negations
+        if _has(clause, n)
+    )
+
+
+def _now_and_later(utt: Utterance, start: int) -> list[tuple[list[str], bool]]:
+    """The answer's clauses (as `_windows` cuts them), each marked later when a word of sequence
+    opens it ("…, then go full time") and cut where one starts what comes later inside it: what
+    follows such a word is not what the answer does now."""
+    out: list[tuple[list[str], bool]] = []
+    then = _words().then
+    end = start
+    for cl in utt.clauses:
+        if cl.j <= start:
+            continue
+        gap = [t.low for t in utt.tokens[end : max(cl.i, start)] if t.is_word]
+        end = cl.j
+        clause = [t.low for t in utt.tokens[max(cl.i, start) : cl.j] if t.is_word]
+        opened = any(_has(gap, p) or _at(clause, p, 0) for p in then)
+        cut = next((k for k in range(1, len(clause)) for p in then if _at(clause, p, k)), None)
+        if cut is None:
+            out.append((clause, opened))
+        else:
+            out += [(clause[:cut], opened), (clause[cut:], True)]
+    return out
+
+
+def _put_off(clause: list[str], said: list[tuple[str, ...]]) -> bool:
+    """Whether the clause puts off what it names of an option ("go full time later"): what
+    comes later is not what the answer does now. A word of later that is the option's own
+    ("wait" names polishing) puts nothing off."""
+    return any(
+        not any(_inside(n, p) or _inside(p, n) for p in said)
+        for n in _words().later
         if _has(clause, n)
     )
 
