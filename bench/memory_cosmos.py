@@ -148,7 +148,7 @@ def load(
 
 def game(endpoint: str, save_dir: Path) -> dict[str, Any]:
     from engine.config import Settings
-    from engine.play.headless import Plan
+    from engine.play.headless import Plan, letter
     from engine.routing import Router
     from engine.session.api import GameSession
 
@@ -198,7 +198,7 @@ def game(endpoint: str, save_dir: Path) -> dict[str, Any]:
             per_step["approve"].append(counter.count - before)
         else:
             assert st.stage is not None
-            session.give(Decide, plan.path[st.stage.number - 1])
+            session.give(Decide, letter(plan.path, st.stage_index))
             per_step["decide+standup"].append(counter.count - before)
     outcome = session.state.outcome.result if session.state.outcome else None
     label = session.memory_store_label()

@@ -113,7 +113,8 @@ def win_rule() -> str:
     stages = len(STAGE_IDS)
     closing = int(TUNING["days_per_fork"] + TUNING["days_after_final"])
     return (
-        f"Win: decide stage {stages}'s fork; the closing {closing} days then pass, and the company "
+        f"Win: decide the last stage's fork (stage {stages}, or {stages - 1} or {stages + 1} when "
+        f"the venture skipped or added a stage); the closing {closing} days then pass, and the company "
         "must still be inside every losing line after them (a line crossed then is a defeat)."
     )
 

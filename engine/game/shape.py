@@ -17,11 +17,10 @@ from engine.game.economy import defeat_at, meter_shown
 from engine.game.models import GameState, Reshape, Stage
 from engine.game.pending import restate
 from engine.game.world import ADDED_BY_ID, OWNER_WORKER, STAGE_TABLE, goal_for
+from engine.game.world_events import OPS  # the same conditions as an event's
 from engine.language.grammar import cap
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit.numbers import months_said
-
-OPS = {">=": lambda a, b: a >= b, "<": lambda a, b: a < b}
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -39,7 +39,8 @@ def test_shaped_artifacts_are_what_the_contract_validates_and_dumps(tmp_path, mo
     for role, art in made:
         dumped = artifacts.model(role).model_validate(art).model_dump(mode="json")
         assert json.dumps(dumped) == json.dumps(art)  # field order, number types and defaults
-    assert {role for role, _ in made} == set(artifacts.ROLES) and len(made) >= 16
+    # two ventures of 7 to 9 stages each (a stage added or skipped by the company's state)
+    assert {role for role, _ in made} == set(artifacts.ROLES) and len(made) >= 14
 
 
 def test_shaped_fills_defaults_types_numbers_and_drops_other_keys():

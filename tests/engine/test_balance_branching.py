@@ -9,12 +9,13 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from engine.game.shape import MAX_FORKS
 from engine.play.balance import PITCH, PathRow, _row, expand, explore
 from engine.play.headless import Plan, play
 from engine.session.api import GameSession
 
-# Two sub-trees of six forks (64 paths each, branched at forks 3 to 8), with victories and
-# defeats; on seed 113 two thirds of the designer's ventures end before their last fork (a row
+# Two sub-trees of up to seven forks (128 paths of MAX_FORKS letters each, branched at forks 3 to
+# 9: a venture that gains a stage has nine forks), with victories and defeats; on seed 113 two thirds of the designer's ventures end before their last fork (a row
 # that stands for every path sharing its prefix).
 SUBTREES = [(8, "operator", "AB"), (113, "designer", "AB")]
 
@@ -26,10 +27,10 @@ def _fast(seed: int, archetype: str, prefix: str) -> dict[str, PathRow]:
 
 
 def _sample(paths: list[str]) -> list[str]:
-    """Every fourth path, the last two choices turning over: 16 of 64, each choice of every fork
-    taken by half of them."""
+    """Every eighth path, the last three choices turning over: 16 of 128, each choice of every
+    fork taken by half of them."""
     ordered = sorted(paths)
-    return [ordered[4 * i + i % 4] for i in range(len(ordered) // 4)]
+    return [ordered[8 * i + i % 8] for i in range(len(ordered) // 8)]
 
 
 def _plain(new_session: Any, seed: int, archetype: str, path: str, prefix: str) -> dict[str, Any]:
@@ -68,7 +69,9 @@ def _leaky_state(session: Any) -> Callable[[], None]:
 def test_every_branched_path_is_the_path_played_from_day_0(new_session, monkeypatch):
     for seed, archetype, prefix in SUBTREES:
         fast = _fast(seed, archetype, prefix)
-        assert len(fast) == 64 and {r["result"] for r in fast.values()} == {"victory", "defeat"}
+        assert len(fast) == 2 ** (MAX_FORKS - len(prefix)) and {
+            r["result"] for r in fast.values()
+        } == {"victory", "defeat"}
         picked = _sample(list(fast))
         plain = {p: _plain(new_session, seed, archetype, p, fast[p]["prefix"]) for p in picked}
         assert {p: fast[p] for p in picked} == plain, next(p for p in picked if fast[p] != plain[p])

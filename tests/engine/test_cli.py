@@ -22,7 +22,7 @@ VAGUE = vocab().teach_backs["vague"]  # what the reader says of a request it can
         ["--pitch", "solar " * 20_000],
         ["--pitch", PITCH, "--archetype", "wizard"],
         ["--pitch", PITCH, "--choose", "ABX"],
-        ["--pitch", PITCH, "--choose", "ABA"],
+        ["--pitch", PITCH, "--choose", "A" * 10],  # more letters than any venture has forks
         ["--pitch", PITCH, "--reject", "9:too vague"],
         ["--pitch", PITCH, "--reject", "NEED"],
         ["--pitch", PITCH, "--reject", "2:"],
@@ -86,6 +86,7 @@ def test_simulate_json_shape(tmp_path, capsys):
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {
+        "reshaped",
         "run_id",
         "seed",
         "currency",

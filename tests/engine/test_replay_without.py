@@ -22,7 +22,8 @@ REPLY = "Focus on solo groomers who work from a van; leave salons alone."
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    """One venture: a standup reply after stage 1, a price rejection at FIND (stage 5)."""
+    """One venture: a standup reply after stage 1, a price rejection at FIND (stage 6: its
+    runway adds BRIDGE after SEARCH)."""
     save = tmp_path_factory.mktemp("without") / "saves"
     args = ["simulate", "--save-dir", str(save), "--pitch", PITCH, "--seed", "31", "--json"]
     with contextlib.redirect_stdout(io.StringIO()):
@@ -59,7 +60,7 @@ def test_withholding_the_price_rejection_takes_its_price_out_of_the_brief_and_th
     rc, out, err = _replay(capsys, save, run_id, "--without", reject, "--json")
     assert rc == 0, err
     r = json.loads(out)
-    assert r["stage"] == 5 and r["attempt"] == 2 and r["reached_brief"]  # the redo it bound
+    assert r["stage"] == 6 and r["attempt"] == 2 and r["reached_brief"]  # the redo it bound
     assert any("price $25 a month" in x for x in r["brief_gone"])
     assert not any("$25" in x for x in r["without_note"]["binding"])
     plan = r["with_note"]["artifact"]["financial_plan"]
@@ -98,7 +99,7 @@ def test_a_later_stage_can_be_named(run, capsys):
         (["run-0000000000000000", "--without", "mem-00001"], "no run"),
         (["{run}", "--without", "mem-99999"], "no note"),
         (["{run}", "--without", "\x1b[31m[bold]x[/]"], "no note"),
-        (["{run}", "--without", "{reject}", "--stage", "9"], "no stage 9"),
+        (["{run}", "--without", "{reject}", "--stage", "10"], "no stage 10"),
         (["{run}", "--without", "{reject}", "--stage", "2"], "not live when stage 2 ran"),
         (["{run}", "--without", "{reject}", "--stage", "abc"], "invalid int"),
         (["{run}", "--stage", "2"], "--without"),

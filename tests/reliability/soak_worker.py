@@ -63,17 +63,24 @@ STAGE_ROLES = ("strategist", "designer", "marketer", "ops")
 
 
 def _artifacts(save_dir: Path, pitch: str) -> dict[int, dict[str, Any]]:
-    """Role-valid artifacts per stage number, from a simulation run of the same pitch."""
+    """Role-valid artifacts per stage number, from a simulation run of the same pitch: each
+    number of that venture's stages (7 to 9 of them: engine.game.shape), and its last stage's
+    for a number past them."""
     session = GameSession.start_venture(
         pitch=pitch, seed=1, save_dir=save_dir, router=Router(Settings(demo_mode="simulation"))
     )
     try:
         play(session, Plan())
-        return {
-            int(re.match(r"stage_(\d+)_", e.payload["stage_id"]).group(1)): e.payload["artifact"]
+        by_id = {
+            e.payload["stage_id"]: e.payload["artifact"]
             for e in session.events()
             if e.type == "STAGE_EXECUTED"
         }
+        ran = [s for s in session.state.stages if s.id in by_id]
+        out = {s.number: by_id[s.id] for s in ran}
+        for n in range(1, MAX_FORKS + 1):
+            out.setdefault(n, by_id[ran[-1].id])
+        return out
     finally:
         session.close()
 

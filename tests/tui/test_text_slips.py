@@ -160,8 +160,10 @@ def test_the_report_lists_an_artifacts_fields_in_the_boards_order(tmp_path):
             kind, said = next_command(session, Plan(), given)
             session.give(kind, said)
         exported = shipped(session.events())
+        gated = [s.id for s in session.state.stages if s.score is not None]
     finally:
         session.close()
-    assert len(board) == 8
+    # a venture of 7 to 9 stages; one that ends in a stage's run never shows its gate
+    assert set(board) <= set(gated) and len(board) >= 7
     for sid, labels in board.items():  # what the report renders (artifact_markdown)
         assert [b.label for b in render_artifact(exported[sid]["artifact"])] == labels, sid

@@ -197,6 +197,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             )
             if s.get("handover"):  # another role's worker shipped it this venture, and why
                 print(f"          {s['handover']}")
+        for line in result["reshaped"]:  # a stage the company's state added or skipped, and why
+            print(f"  ↷ {line}")
         print(f"pitch read as: {describe_reading(pitch)}")  # after the run id line scripts read
         for line in served_lines(result["routing"]):
             print(line)
