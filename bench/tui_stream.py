@@ -1,8 +1,9 @@
 """Bench: the TUI while a worker streams. Time from each streamed piece arriving (the router's event)
 to the first frame that shows it (the frame composed for the terminal, `watch_frames`; ours and the
-bare floor's alike): a piece in a word, key or number not yet complete is not drawn (an unfinished
-word may be half a secret), so it waits for the frame that shows it whole, and the last pieces of
-an artifact for the frame that shows the stage's result;
+bare floor's alike): a piece in a key or number not yet complete is not drawn, nor one in a word
+that may still become (or hold) a secret (`may_show_open_word`: a few letters far from any key word
+are drawn as they come), so it waits for the frame that shows it, and the last pieces of an
+artifact for the frame that shows the stage's result;
 pieces of an attempt given up on are never shown, and counted apart. And key latency while
 streaming (a key press until the app has handled it and refreshed), in a headless Textual app.
 
