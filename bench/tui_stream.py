@@ -1,7 +1,9 @@
 """Bench: the TUI while a worker streams. Time from each streamed piece arriving (the router's event)
-to the first frame that shows it (after the screen refresh): a piece in a word, key or number not
-yet complete is not drawn (an unfinished word may be half a secret), so it waits for the frame that
-shows it whole, and the last pieces of an artifact for the frame that shows the stage's result;
+to the first frame that shows it (the frame composed for the terminal, `watch_frames`; ours and the
+bare floor's alike): a piece in a key or number not yet complete is not drawn, nor one in a word
+that may still become (or hold) a secret (`may_show_open_word`: a few letters far from any key word
+are drawn as they come), so it waits for the frame that shows it, and the last pieces of an
+artifact for the frame that shows the stage's result;
 pieces of an attempt given up on are never shown, and counted apart. And key latency while
 streaming (a key press until the app has handled it and refreshed), in a headless Textual app.
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import statistics
 import sys
@@ -34,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import machine
-from bench.tui_keys import watch_frames
+from bench.tui_keys import FRAMES, watch_frames
 from engine.session.commands import RunStage
 
 PITCH = "Meal kits for night-shift nurses"
@@ -130,6 +133,22 @@ def _watch_hops(app: Any) -> tuple[dict[str, list[float]], Any]:
     return hops, lambda: setattr(LiveSection, "_build", build)
 
 
+def _on_frames(stamps: Any) -> tuple[list[tuple[float, float]], int]:
+    """(arrival, shown) for each stamped piece: a piece stamped for a frame is shown by the first
+    frame composed at or after its stamp (`watch_frames`' times), the others when stamped; and how
+    many had no frame after them (the run ended first)."""
+    frames = sorted(FRAMES)
+    shown: list[tuple[float, float]] = []
+    missed = 0
+    for at, stamped, frame in stamps:
+        i = bisect.bisect_left(frames, stamped) if frame else -1
+        if i == len(frames):
+            missed += 1
+        else:
+            shown.append((at, frames[i] if frame else stamped))
+    return shown, missed
+
+
 def _drawable_at(events: list[Any]) -> dict[float, float]:
     """For each streamed piece (by its arrival), when it could first be drawn whole: the arrival of
     the first piece of the same call whose text completes its word, key or number (the call's end
@@ -211,7 +230,7 @@ async def _bare_floor(events: list[Any], server: tuple[str, str] | None = None) 
         def __init__(self) -> None:
             super().__init__()
             self.waiting: list[tuple[int, float]] = []  # (text length with the piece, arrival)
-            self.shown: list[tuple[float, float]] = []
+            self.shown: list[tuple[float, float, bool]] = []  # stamped as ours (`_on_frames`)
 
         def compose(self) -> ComposeResult:
             with VerticalScroll():
@@ -226,10 +245,8 @@ async def _bare_floor(events: list[Any], server: tuple[str, str] | None = None) 
             self.query_one("#text", Static).update(msg.text[:cut])
             ready = [at for n, at in self.waiting if n <= cut]
             self.waiting = [(n, at) for n, at in self.waiting if n > cut]
-            if ready:
-                self.call_after_refresh(
-                    lambda: self.shown.extend((at, time.perf_counter()) for at in ready)
-                )
+            now = time.perf_counter()  # shown by the first frame from now on
+            self.shown.extend((at, now, True) for at in ready)
 
     deltas = [e for e in events if e.kind == "delta"]
     app = Bare()
@@ -262,7 +279,8 @@ async def _bare_floor(events: list[Any], server: tuple[str, str] | None = None) 
     moved = dict(arrivals)  # the recorded stream's drawable times, moved to the replay's clock
     recorded = _drawable_at(events)
     drawable = {moved[at]: moved.get(done, done - at + moved[at]) for at, done in recorded.items()}
-    return _split(app.shown, drawable)
+    shown, missed = _on_frames(app.shown)
+    return {**_split(shown, drawable), "pieces_without_a_frame": missed}
 
 
 async def _drive(
@@ -315,13 +333,19 @@ async def _drive(
                     await pilot.pause(0.01)
                 await pilot.press("g")
         unwatch()
-        shown = list(app.live.latencies)
+        last = max((t for _, t, frame in app.live.latencies if frame), default=0.0)
+        for _ in range(300):  # the frame that shows the last stage's result
+            if FRAMES and FRAMES[-1] >= last:
+                break
+            await pilot.pause(0.01)
+        shown, missed = _on_frames(app.live.latencies)
         unshown = app.live.unshown
     streamed = [e for e in events if e.kind == "delta"]
     return {
         "pieces_streamed": len(streamed),
         "pieces_shown": len(shown),
         "pieces_never_shown": unshown,
+        "pieces_without_a_frame": missed,
         **_split(shown, _drawable_at(events)),
         "key_latency_while_streaming": _summary(keys),
         "hops": {name: _summary(values) for name, values in hops.items()},

@@ -322,6 +322,34 @@ _MEMO_SIZE = 4096
 _scrub_short = lru_cache(maxsize=_MEMO_SIZE)(_scrub)
 
 
+# A word a model is still writing may be drawn before it ends only when nothing redacted could grow
+# out of it (issue 46): a few letters and nothing else (every credential shape above is longer, or
+# holds a digit or punctuation), not the start of a shape's prefix ("sk-", "akia", "eyj"…), with no
+# trigger fragment in it or in the text close before it (the value after a secret's name, a key word
+# or "Bearer"), and no configured secret starting inside it.
+OPEN_WORD_MAX = 12  # letters: below the shortest run any pass takes as a value on its own (16)
+_OPEN_WORD_CONTEXT = 80  # characters before it: a key word and the 40 that may follow it, and more
+_OPEN_WORD = re.compile(rf"[A-Za-z]{{1,{OPEN_WORD_MAX}}}\Z")
+
+
+def may_show_open_word(before: str, word: str) -> bool:
+    """True when `word`, the unfinished last word of a streamed text after `before`, can be drawn
+    now: however the text goes on, the scrubber will not redact any of its letters. Callers still
+    draw it only where scrubbing the text with it gives the text without it plus the word."""
+    if not _OPEN_WORD.match(word):
+        return False
+    low = _lowered(word)
+    near = _lowered(before[-_OPEN_WORD_CONTEXT:]) + low
+    for fragment in _TRIGGERS:
+        if fragment.startswith(low) or fragment in near:
+            return False
+    for value in _configured:  # a configured secret may start anywhere, in any shape
+        for i in range(len(word)):
+            if value.startswith(word[i:]):
+                return False
+    return True
+
+
 def scrub(text: str) -> str:
     """Return `text` with credentials replaced by ``[redacted]``; non-str input is stringified."""
     if not isinstance(text, str):

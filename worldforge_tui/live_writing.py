@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.message import Message
 
+from worldforge_textkit.scrub import may_show_open_word, scrub
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets.action_bar import ActionBar
 from worldforge_tui.widgets.story_pane import Part, StoryPane, artifact_parts
@@ -56,6 +57,15 @@ class LiveView:
             else:
                 self.current = None
 
+    def drawn_from(self) -> tuple[object, ...]:
+        """What the section's text is drawn from: a piece that changes none of it (one more letter
+        of a word still held back) needs no build."""
+        cur = self.current
+        if cur is None:
+            return (len(self.done),)
+        cut = _word_cut(cur.text or "", final=cur.kind == "end")
+        return (len(self.done), cur.call_key, cur.kind, cur.tier, cur.model, cut)
+
     def clear(self) -> None:
         self.done.clear()
         self.current = None
@@ -67,20 +77,37 @@ _WORD_ENDS = ' \n\t\r",{}[]'  # whitespace and JSON's own punctuation end a word
 
 def _shown(text: str, *, final: bool) -> str:
     """Streamed text as it may be drawn (and sent by `serve`): scrubbed of secrets (an echoed key,
-    a URL's credentials), and while the call streams, without its unfinished last word, so a
-    secret is never drawn half-way before the scrubber can recognise it (issue 26). A word ends
-    at whitespace or at JSON's punctuation, so compact JSON with no spaces (a grammar-bound model)
-    still shows each field as it closes."""
-    from worldforge_textkit.scrub import scrub
-
+    a URL's credentials), and while the call streams, without an unfinished last word that could
+    still turn out to be (or hold) a secret, so a secret is never drawn half-way before the
+    scrubber can recognise it (issue 26). A word ends at whitespace or at JSON's punctuation, so
+    compact JSON with no spaces (a grammar-bound model) still shows each field as it closes."""
     return scrub(text[: _shown_cut(text, final=final)])
 
 
-def _shown_cut(text: str, *, final: bool) -> int:
-    """How much of streamed text may be drawn: all of it once final, else up to its last word end."""
+def _word_cut(text: str, *, final: bool) -> int:
+    """Where the drawable text may end, judged cheaply: all of it once final; else all of it when
+    its unfinished last word is a few letters nothing redacted can grow from
+    (`may_show_open_word`), else its last word end."""
     if final:
         return len(text)
-    return max(text.rfind(c) for c in _WORD_ENDS) + 1
+    cut = max(text.rfind(c) for c in _WORD_ENDS) + 1
+    if cut < len(text) and may_show_open_word(text[:cut], text[cut:]):
+        return len(text)
+    return cut
+
+
+def _shown_cut(text: str, *, final: bool) -> int:
+    """How much of streamed text may be drawn: `_word_cut`, where an unfinished word it lets
+    through must also come out of the scrubber as it went in (the text before it scrubs the same
+    with it as without it), else the text stops before that word (issue 46: a model writing a
+    character at a time had each word held until it ended, a p95 of 119 ms on the real server)."""
+    cut = _word_cut(text, final=final)
+    if final or cut < len(text):
+        return cut
+    start = max(text.rfind(c) for c in _WORD_ENDS) + 1  # the unfinished word let through
+    if start < cut and scrub(text) != scrub(text[:start]) + text[start:]:
+        return start
+    return cut
 
 
 def _served_by_model(event: StreamEvent) -> bool:
@@ -191,13 +218,15 @@ class LiveFeed:
         self._pieces: deque[tuple[int, float]] = deque()
         self._drawn: list[float] = []  # arrivals of pieces in the text being drawn
         self._view = LiveView()
+        self._drawn_from: tuple[object, ...] | None = None  # what the last build was drawn from
         self._router: Router | None = None
         self._unwatch: Callable[[], None] | None = None
-        # For bench.tui_stream: each piece's arrival and the frame that shows it (perf_counter; a
-        # piece in an unfinished word, key or number waits for the frame that shows it whole; the
-        # last of an artifact, for the story to show the result), and how many pieces were never
-        # shown (an attempt given up on).
-        self.latencies: deque[tuple[float, float]] = deque(maxlen=LATENCY_SAMPLES)
+        # For bench.tui_stream: each piece's arrival, when it reached the screen, and whether
+        # that is the first frame from then on (perf_counter; the bench reads the frames' times; a
+        # piece in a word, key or number that may not be drawn yet waits for the frame that shows
+        # it; the last of an artifact, for the story to show the result), and how many pieces
+        # were never shown (an attempt given up on).
+        self.latencies: deque[tuple[float, float, bool]] = deque(maxlen=LATENCY_SAMPLES)
         self.unshown = 0
 
     def attach(self, router: Router | None) -> None:
@@ -233,10 +262,15 @@ class LiveFeed:
             self.track(event)
         if self.app.busy is None:  # the command already finished: its result is on screen
             view.clear()
+            self._drawn_from = None
             return
         main = self.app.main
         if view.current is not None or view.done:
-            main.query_one(StoryPane).show_live(self._draw, self._shown)
+            story = main.query_one(StoryPane)
+            drawn_from = view.drawn_from()
+            if drawn_from != self._drawn_from or not story.live_shown:
+                self._drawn_from = drawn_from
+                story.show_live(self._draw, self._shown)
         last = events[-1]
         if last.kind != "end":
             waiting = not last.tokens
@@ -271,28 +305,26 @@ class LiveFeed:
         return content
 
     def _shown(self, painted: bool = True) -> None:
-        """The text last built is being painted: its pieces are stamped right after the frame
-        reaches the terminal (now, when the screen already showed them)."""
+        """The text last built is being painted (or the screen already showed it): its pieces are
+        stamped."""
         shown, self._drawn = self._drawn, []
-        self._stamp(shown, now=not painted)
+        self._stamp(shown, frame=painted)
 
-    def _stamp(self, arrivals: list[float], *, now: bool = False) -> None:
-        if arrivals and now:
+    def _stamp(self, arrivals: list[float], *, frame: bool) -> None:
+        """Note when `arrivals` reach the screen: now, or (`frame`) the first frame from now on
+        (the one being composed as a live line is painted; the next one for the stage's result).
+        An after-refresh callback asked for during a frame runs only after the next frame while
+        pieces keep the screen busy, a frame late (measured: 30-70 ms on the real server)."""
+        if arrivals:
             at = time.perf_counter()
-            self.latencies.extend((a, at) for a in arrivals)
-        elif arrivals:
-
-            def stamp() -> None:
-                now = time.perf_counter()
-                self.latencies.extend((at, now) for at in arrivals)
-
-            self.app.call_after_refresh(stamp)
+            self.latencies.extend((a, at, frame) for a in arrivals)
 
     def reset(self) -> None:
         """A command finished: the next one starts a fresh live section. The story draws the whole
         result now, so pieces not yet in a frame are stamped with the frame that shows it."""
         self._view.clear()
+        self._drawn_from = None
         pending = [*self._drawn, *(at for _, at in self._pieces)]
         self._pieces.clear()
         self._drawn = []
-        self._stamp(pending)
+        self._stamp(pending, frame=True)

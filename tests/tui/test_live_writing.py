@@ -304,3 +304,37 @@ async def test_a_streamed_piece_repaints_only_the_lines_it_changed(
     lines = sorted(n for n in marked if n is not None)
     assert lines[len(lines) // 2] <= 2  # most pieces: their own line, two when it wraps
     assert layouts[0] <= 3  # the lines reserved ahead, not a layout a line
+
+
+async def test_a_word_is_drawn_while_the_model_is_still_writing_it(
+    tmp_path, fake_openai_factory, first_artifact, monkeypatch
+):
+    """Issue 46: a model that writes a character at a time (the real llama.cpp server with the tiny
+    model) has its words drawn as they grow, not each held until it ends; the words are ordinary
+    prose, so nothing redacted can grow from them."""
+    answer = json.dumps(first_artifact)
+    server = fake_openai_factory("ollama", payload=answer, stream_piece=1, stream_delay=0.002)
+    router = _router(server)
+    drawn: list[tuple[str, str]] = []  # (the text streamed so far, what the section drew of it)
+    original = LiveFeed._draw
+
+    def draw(self):
+        content = original(self)
+        current = self._view.current
+        if current is not None and current.kind == "delta":
+            drawn.append((current.text, content.plain))
+        return content
+
+    monkeypatch.setattr(LiveFeed, "_draw", draw)
+    app = WorldForgeApp(pitch=PITCH, seed=SEED, save_dir=tmp_path, router=router)
+    async with app.run_test(size=(120, 40)) as pilot:
+        done = lambda: app.snap is not None and app.snap.current is not None  # noqa: E731
+        await _wait_for(pilot, done, rounds=12000)
+        await settle(app, pilot)
+    mid_word = []
+    for text, plain in drawn:
+        word = text[len(text.rstrip("abcdefghijklmnopqrstuvwxyz")) :]
+        follows = answer[len(text) : len(text) + 1]
+        if len(word) >= 3 and follows.isalpha() and answer.startswith(text):
+            mid_word.append(any(line.rstrip().endswith(word) for line in plain.splitlines()))
+    assert mid_word and any(mid_word)  # a half-written word was on screen, ending its line

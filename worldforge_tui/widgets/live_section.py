@@ -99,6 +99,9 @@ class LiveSection(Widget):
         assert self._source is not None
         content = self._content = self._source()
         width = self.content_region.width
+        guessed = width <= 0
+        if guessed:  # shown again (or first): as wide as the pane's text, laid out with its lines
+            width = self._pane_width()
         if width <= 0:
             self._strips, self.lines = [], 0
             self.refresh(layout=True)
@@ -116,7 +119,7 @@ class LiveSection(Widget):
         painted = end > first
         if painted:
             self.repainted += end - first
-            self.refresh(Region(0, first, width, end - first))
+            self.refresh(Region(0, first, width, end - first), layout=guessed)
         if self.lines <= self.rows:
             return painted, False, self.lines != before
         view = (
@@ -125,6 +128,23 @@ class LiveSection(Widget):
         self.rows = self.lines + max(self.MIN_STEP, view)
         self.styles.height = self.rows  # the one layout: a view of lines reserved ahead
         return True, True, True
+
+    def _pane_width(self) -> int:
+        """The width its text will have in the pane (the pane's, less this section's padding), for
+        the first build after it is shown again, before a layout has given it a region: its lines
+        are then painted by that layout's frame, not by the frame after it (measured on the real
+        llama.cpp server: a standup's first line waited two frames and a layout for its width)."""
+        parent = self.parent
+        if not isinstance(parent, Widget):
+            return 0
+        return max(0, parent.scrollable_content_region.width - self.styles.gutter.width)
+
+    def on_resize(self) -> None:
+        """Laid out at another width than its lines were built for (a guess, or the terminal
+        resized while a call streams): build them again at the width it has."""
+        width = self.content_region.width
+        if self._source is not None and width > 0 and width != self._width:
+            self.follow(self._source, self._on_shown)
 
     def render_line(self, y: int) -> Strip:
         """Line `y` of the text (blank in the lines reserved below it), as a frame paints it."""

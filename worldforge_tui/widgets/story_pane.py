@@ -499,6 +499,11 @@ class StoryPane(ContentPane):
         live.follow(source, on_shown)
 
     @property
+    def live_shown(self) -> bool:
+        """The live section is under the story (a call's text is being followed)."""
+        return bool(self.query_one(LiveSection).display)
+
+    @property
     def following(self) -> bool:
         """The pane keeps the live text's last line in view (the player has not scrolled up)."""
         return self._follow_y is not None and self.scroll_y >= self._follow_y
