@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
@@ -206,7 +207,7 @@ def vocab() -> Vocab:
     )
 
 
-def _axis_said(words: dict[str, Any]) -> dict[str, str]:
+def _axis_said(words: Mapping[str, object]) -> dict[str, str]:
     """words.json axis_said: every axis named in words (raised at load otherwise)."""
     said = words.get("axis_said")
     if not isinstance(said, dict) or set(said) != set(AXES):
