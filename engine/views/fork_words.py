@@ -147,6 +147,8 @@ def own_answer_view(
         says = f"Reads as option {opt.key}: {opt.text}."
         if reading.matched_by == "negation":
             says = f"Reads as option {opt.key} (you ruled out the other): {opt.text}."
+        elif reading.matched_by == "later":
+            says = f"Reads as option {opt.key} (you put the other off for later): {opt.text}."
         elif reading.matched_by == "not-yet":
             says = f"Reads as “not yet”, so option {opt.key}: {opt.text}."
         change = opt.effect_line or (rule.summary if rule else "")

@@ -51,3 +51,11 @@ def test_an_answer_picks_what_it_does_now_not_what_it_puts_off(said, option):
 )
 def test_first_and_then_order_shipping_and_polish(said, option):
     assert read_own_answer(said, _options("designer.ship", "designer.polish")).option == option
+
+
+def test_an_answer_that_puts_an_option_off_says_so_not_that_it_ruled_it_out():
+    options = _options("founder.full_time", "founder.side_income")
+    later = read_own_answer("keep the gig for now, then go full time", options)
+    ruled = read_own_answer("not full time", options)
+    assert (later.option, later.matched_by) == ("B", "later")
+    assert (ruled.option, ruled.matched_by) == ("B", "negation")

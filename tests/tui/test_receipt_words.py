@@ -30,4 +30,4 @@ def test_the_receipt_says_how_the_decision_was_read_in_words(tmp_path, said, how
 
 
 def test_every_way_a_decision_is_read_has_words():
-    assert set(HOW_READ) >= {"option", "keywords", "negation", "not-yet", "both", "custom"}
+    assert set(HOW_READ) >= {"option", "keywords", "negation", "later", "not-yet", "both", "custom"}

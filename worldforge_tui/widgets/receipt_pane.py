@@ -28,6 +28,7 @@ HOW_READ = {
     "option": "you picked the option",
     "keywords": "read from your words",
     "negation": "you ruled out the other",
+    "later": "you put the other off for later",
     "not-yet": "read as not yet",
     "both": "both options",
     "custom": "your own answer, neither option",

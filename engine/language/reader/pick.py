@@ -47,7 +47,7 @@ class Interpretation(FrozenRecord):
 
     rule_id: str
     option: str | None = None  # "A", "B" or None (no option fits)
-    matched_by: str = "custom"  # keywords, negation, not-yet, both, custom
+    matched_by: str = "custom"  # keywords, negation, later, not-yet, both, custom
     niche: str | None = None
     dropped: str | None = None
     says: str = ""
@@ -177,12 +177,14 @@ def read_own_answer(
         key: {p for p in _concept_words(kw, otext) if p not in shared or p in _phrases(kw)}
         for key, _, otext, kw in options
     }
-    negated_any = False
+    negated_any = put_off_any = False
     for clause, later in _now_and_later(utt, start):
         for key in scores:
             said = [p for p in named[key] if _has(clause, p)]
-            if said and (later or _negated_apart(clause, said) or _put_off(clause, said)):
-                negated_any = True
+            negated = bool(said) and _negated_apart(clause, said)
+            if said and (negated or later or _put_off(clause, said)):
+                negated_any = negated_any or negated
+                put_off_any = put_off_any or not negated
                 scores[key] -= len(said)
                 for other in scores:
                     if other != key:
@@ -214,7 +216,15 @@ def read_own_answer(
         how = "both" if both else "custom"
         return Interpretation(rule_id="", option=None, matched_by=how, niche=niche, dropped=dropped)
     key = ranked[0][0]
-    how = "not-yet" if not_yet else "negation" if negated_any else "keywords"
+    how = (
+        "not-yet"
+        if not_yet
+        else "negation"
+        if negated_any
+        else "later"
+        if put_off_any
+        else "keywords"
+    )
     return Interpretation(
         rule_id=rule_of[key], option=key, matched_by=how, niche=niche, dropped=dropped
     )
