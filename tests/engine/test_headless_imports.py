@@ -46,11 +46,7 @@ def test_a_simulated_venture_imports_no_pydantic_nor_what_other_paths_need(tmp_p
         "print(json.dumps({'pydantic': 'pydantic' in sys.modules, 'built': sorted(built), "
         "'loaded': loaded}), file=sys.stderr)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=180, check=False
-    )
-    assert done.returncode == 0, done.stderr[-800:]
-    seen = json.loads(done.stderr.strip().splitlines()[-1])
+    seen = _last_line(code)
     assert seen == {"pydantic": False, "built": [], "loaded": []}, seen
 
 
@@ -68,9 +64,14 @@ def test_no_collection_runs_while_simulate_loads_the_engine(tmp_path):
         "assert rc == 0, rc\n"
         "print(json.dumps({'during': during, 'enabled': gc.isenabled()}), file=sys.stderr)"
     )
+    seen = _last_line(code)
+    assert seen == {"during": [], "enabled": True}, seen
+
+
+def _last_line(code: str) -> object:
+    """Run `code` in a child Python and read the JSON its last line of stderr says."""
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=180, check=False
     )
     assert done.returncode == 0, done.stderr[-800:]
-    seen = json.loads(done.stderr.strip().splitlines()[-1])
-    assert seen == {"during": [], "enabled": True}, seen
+    return json.loads(done.stderr.strip().splitlines()[-1])

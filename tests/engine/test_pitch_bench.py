@@ -93,15 +93,7 @@ def test_the_bench_scores_the_build_part_unless_the_held_out_part_is_named_and_h
         "  'expected': [sum(half_of(r['pitch']) == h for r in build) for h in 'ab'],\n"
         "  'named': sorted(rp.figures(('build', 'heldout')))}))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=120,
-    )
-    got = json.loads(out.stdout)
+    got = _child(code, timeout=120)
     assert got["default"] == ["build"]
     assert got["halves"] == [["build"], ["build"]]
     assert got["rows"] == got["expected"] and sum(got["rows"]) == 12 and 0 not in got["rows"]
@@ -124,15 +116,20 @@ def test_the_row_bench_finds_a_row_only_one_pitch_uses_and_restores_the_vocabula
         "  'after': read_pitch('cakes for weddings').customer,\n"
         "  'lines': pr.branches()['build_pitches']}))\n"
     )
+    got = _child(code, timeout=300)
+    assert got["single"]["payers:wedding"] == {"pitch": "cakes for weddings", "lost_right": 1}
+    assert "payers:funeral" in got["unused"] and "payers:wedding" not in got["unused"]
+    assert got["after"] == "engaged couples" and got["lines"] == 2
+
+
+def _child(code: str, timeout: int) -> dict[str, Any]:
+    """What a child Python running `code` in the project prints as JSON."""
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         cwd=ROOT,
         check=True,
-        timeout=300,
+        timeout=timeout,
     )
-    got = json.loads(out.stdout)
-    assert got["single"]["payers:wedding"] == {"pitch": "cakes for weddings", "lost_right": 1}
-    assert "payers:funeral" in got["unused"] and "payers:wedding" not in got["unused"]
-    assert got["after"] == "engaged couples" and got["lines"] == 2
+    return dict(json.loads(out.stdout))
