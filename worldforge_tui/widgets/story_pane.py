@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.content import Content
+from textual.geometry import Size
+from textual.layout import DockArrangeResult
+from textual.scrollbar import ScrollBar
 
 from worldforge_tui.consequences import Consequence
 from worldforge_tui.glossary import fatal_text
@@ -449,6 +452,7 @@ class StoryPane(ContentPane):
 
     BODY_ID = "story-body"
     _follow_y: int | None = None  # where following the live text last scrolled (None: not)
+    _follow_on_layout = False  # the live text's new lines are laid out next: scroll as they are
 
     def initial_content(self) -> Content:
         return story_content(None)
@@ -461,12 +465,35 @@ class StoryPane(ContentPane):
         yield live
 
     def _live_grew(self, laid_out: bool) -> None:
-        """The live text has a new line: follow it (after the next frame when its lines were
-        reserved anew, which lays the pane out)."""
+        """The live text has a new line: follow it (as the pane is laid out when its lines were
+        reserved anew, or the section is shown: `arrange`)."""
         if laid_out:
-            self.call_after_refresh(self.follow_live)
+            self._follow_on_layout = True
+            self.call_after_refresh(self.follow_live)  # a layout that did not arrange the pane
         else:
             self.follow_live()
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """Lay the pane out; when the live text's new lines are laid out, scroll it to their last
+        line in this same layout, so the frame that draws them shows them (issue 46: a standup's
+        first line, and a line that outgrew the lines reserved, were drawn below the view and
+        scrolled to a frame and a layout later). Textual's own anchor does the same, to the very
+        end: here the lines reserved below the text stay out of view."""
+        result = super().arrange(size, optimal)
+        live = self.query_one(LiveSection)
+        if not self._follow_on_layout or not live.display:
+            return result
+        self._follow_on_layout = False
+        if not self.following:
+            return result
+        blank = max(0, live.rows - live.lines)
+        y = max(0, result.total_region.bottom - size.height - blank)
+        self._follow_y = y
+        if y != round(self.scroll_y):  # set as the compositor places the children with it
+            self.set_reactive(StoryPane.scroll_y, float(y))
+            self.set_reactive(StoryPane.scroll_target_y, float(y))
+            self.vertical_scrollbar.set_reactive(ScrollBar.position, float(y))
+        return result
 
     def show(
         self,
@@ -479,13 +506,15 @@ class StoryPane(ContentPane):
         live = self.query_one(LiveSection)
         was_live = bool(live.display)
         self._follow_y = None
+        self._follow_on_layout = False
         if was_live:
             live.stop()
             live.display = False
         # After a streamed call the pane was scrolled to the live text's end: start from the top
-        # of what it became, never on the blank lines the live section left behind.
+        # of what it became, never on the blank lines the live section left behind. At once: a
+        # scroll deferred past the next frame would undo the follow of a call shown meanwhile.
         if self.render_body(story_content(snap, found, key_of, busy=busy)) or was_live:
-            self.scroll_home(animate=False)
+            self.scroll_home(animate=False, immediate=True)
 
     def show_live(
         self, source: Callable[[], Content], on_shown: Callable[[bool], None] | None = None
