@@ -727,6 +727,11 @@ class WorldForgeApp(App[int]):
     _heap_frozen = False
 
     def on_command_finished(self, message: CommandFinished) -> None:
+        """A command's result: handled once the live text's last pieces are painted (`hold`)."""
+        if message.error or not self.live.hold(lambda: self._command_finished(message)):
+            self._command_finished(message)
+
+    def _command_finished(self, message: CommandFinished) -> None:
         self.game.finished()
         if self._busy_view is not None:  # done before its busy view showed: none is needed
             self._busy_view.stop()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from worldforge_tui.app import WorldForgeApp
 
 LATENCY_SAMPLES = 2000
+HOLD_LIMIT = 0.25  # seconds a finished command's result waits at most for the live text's frame
 
 
 class LiveTick(Message):
@@ -228,6 +229,7 @@ class LiveFeed:
         # were never shown (an attempt given up on).
         self.latencies: deque[tuple[float, float, bool]] = deque(maxlen=LATENCY_SAMPLES)
         self.unshown = 0
+        self._held: Callable[[], None] | None = None  # a finished command's result, held
 
     def attach(self, router: Router | None) -> None:
         """Watch the router's streamed calls (once per router)."""
@@ -306,9 +308,35 @@ class LiveFeed:
 
     def _shown(self, painted: bool = True) -> None:
         """The text last built is being painted (or the screen already showed it): its pieces are
-        stamped."""
+        stamped, and a result held for them (`hold`) is handled once this frame is out."""
         shown, self._drawn = self._drawn, []
         self._stamp(shown, frame=painted)
+        if self._held is not None and not self._pieces:
+            self.app.call_later(self._release)
+
+    def hold(self, finish: Callable[[], None]) -> bool:
+        """A command finished while the last pieces of its call wait for their frame (the ended
+        call's last word or field, built and not yet painted): keep `finish` (handling its result)
+        until the frame that paints those lines is out, so they are drawn by a frame of their own
+        lines, not by the result's re-render of the whole board (issue 46: 96-151 ms on the real
+        llama.cpp server). Only while the story shows and follows the live text (else no frame
+        would paint them), and `HOLD_LIMIT` at most. False when nothing waits: finish now."""
+        if self._held is not None or not (self._drawn or self._pieces):
+            return False
+        app = self.app
+        story = app.main.query_one(StoryPane)
+        if app.screen is not app.main or not (
+            story.live_shown and story.following and story.region.area
+        ):
+            return False
+        self._held = finish
+        app.set_timer(HOLD_LIMIT, self._release)
+        return True
+
+    def _release(self) -> None:
+        finish, self._held = self._held, None
+        if finish is not None:
+            finish()
 
     def _stamp(self, arrivals: list[float], *, frame: bool) -> None:
         """Note when `arrivals` reach the screen: now, or (`frame`) the first frame from now on

@@ -367,7 +367,6 @@ async def test_every_frame_that_draws_the_live_text_shows_its_last_line(
                 view = story.scrollable_content_region
                 frames.append(view.y <= last < view.bottom)
                 reserved.add(live.rows)
-                print("F", live.region, live.lines, live.rows, story.scroll_y, view, story.max_scroll_y, story._follow_y, app.size)
             display(screen, renderable)
 
         app._display = watched
@@ -378,3 +377,67 @@ async def test_every_frame_that_draws_the_live_text_shows_its_last_line(
     # terminal) through at least one time it outgrew the lines reserved
     assert len(frames) > 10 and len(reserved) >= 2
     assert all(frames), f"{frames.count(False)} of {len(frames)} frames drew it out of view"
+
+
+async def test_an_artifacts_last_pieces_are_painted_before_its_result_replaces_them(
+    tmp_path, fake_openai_factory, first_artifact, monkeypatch
+):
+    """Issue 46: on the real llama.cpp server an artifact's last pieces came in one burst with the
+    call's end and the stage's result right after, before the next frame, so they were first shown
+    by the result's frame (the whole board re-rendered). The result now waits for the frame that
+    paints those lines. Here that order is made certain: once most of the answer has streamed, the
+    screen thread waits until the command has posted its result, then takes the rest of the
+    pieces and the end in one tick."""
+    import threading
+
+    from worldforge_tui.messages import CommandFinished
+
+    server = fake_openai_factory(
+        "ollama", payload=json.dumps(first_artifact), stream_piece=6, stream_delay=0.005
+    )
+    answer = len(json.dumps(first_artifact))
+    app = WorldForgeApp(pitch=PITCH, seed=SEED, save_dir=tmp_path, router=_router(server))
+    posted = threading.Event()
+    post = app.post_message
+
+    def post_message(message: Any) -> bool:
+        if isinstance(message, CommandFinished):
+            posted.set()
+        return post(message)
+
+    monkeypatch.setattr(app, "post_message", post_message)
+    real_tick = LiveFeed.tick
+
+    def tick(self: LiveFeed) -> None:
+        with self._lock:
+            near = any(e.kind == "delta" and len(e.text) > 0.8 * answer for e in self._queue)
+        if near and not posted.is_set():  # the rest, the end and the result come together
+            posted.wait(10)
+        real_tick(self)
+
+    monkeypatch.setattr(LiveFeed, "tick", tick)
+    at_result: list[int] = []  # the call's pieces no frame had painted when its result showed
+    painted_written: list[int] = []  # pieces stamped by a frame of the section's 'Written' text
+    real_reset, real_shown = LiveFeed.reset, LiveFeed._shown
+
+    def reset(self: LiveFeed) -> None:
+        at_result.append(len(self._drawn) + len(self._pieces))
+        real_reset(self)
+
+    def shown(self: LiveFeed, painted: bool = True) -> None:
+        written = "✓ Written" in self.app.main.query_one("#story-live").render().plain
+        if painted and written:
+            painted_written.append(len(self._drawn))
+        real_shown(self, painted)
+
+    monkeypatch.setattr(LiveFeed, "reset", reset)
+    monkeypatch.setattr(LiveFeed, "_shown", shown)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: app.snap is not None and app.snap.current is not None)
+        await settle(app, pilot)
+        assert app.snap.current.served_by == "local"
+        assert "Summary: " in text_of(app, "#story-body")  # the result, whole
+        assert not app.main.query_one("#story-live").display
+    assert posted.is_set() and at_result
+    assert at_result[-1] == 0  # every piece was painted before the result replaced the section
+    assert sum(painted_written) > 0  # the last ones by a frame of the 'Written' text
