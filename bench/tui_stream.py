@@ -3,7 +3,8 @@ to the first frame that shows it (the frame composed for the terminal, `watch_fr
 bare floor's alike): a piece in a key or number not yet complete is not drawn, nor one in a word
 that may still become (or hold) a secret (`may_show_open_word`: a few letters far from any key word
 are drawn as they come), so it waits for the frame that shows it, and the last pieces of an
-artifact for the frame that shows the stage's result;
+artifact for the frame that paints the call drawn whole as it ends (the stage's result waits for
+that frame, `LiveFeed.hold`);
 pieces of an attempt given up on are never shown, and counted apart. And key latency while
 streaming (a key press until the app has handled it and refreshed), in a headless Textual app.
 
@@ -152,7 +153,7 @@ def _on_frames(stamps: Any) -> tuple[list[tuple[float, float]], int]:
 def _drawable_at(events: list[Any]) -> dict[float, float]:
     """For each streamed piece (by its arrival), when it could first be drawn whole: the arrival of
     the first piece of the same call whose text completes its word, key or number (the call's end
-    for the last pieces of an artifact, drawn with the stage's result)."""
+    for the last pieces of an artifact, drawn whole as the call ends)."""
     from worldforge_tui.live_writing import _reached
 
     out: dict[float, float] = {}

