@@ -442,3 +442,40 @@ async def test_an_artifacts_last_pieces_are_painted_before_its_result_replaces_t
     assert posted.is_set() and at_result
     assert at_result[-1] == 0  # every piece was painted before the result replaced the section
     assert sum(painted_written) > 0  # the last ones by a frame of the 'Written' text
+
+
+async def test_the_busy_view_keeps_the_text_being_written(
+    tmp_path, fake_openai_factory, first_artifact, monkeypatch
+):
+    """Issue 46: the busy view (the board redrawn 0.1 s into a command) hid the live section and
+    the next piece showed it again, so a call that started within 0.1 s (the first standup after
+    a decision) had its first pieces wait for the board's frame, a layout and the section's
+    first build again (142-150 ms on the real llama.cpp server). The live text now stays, and is
+    followed, while the rest of the board is redrawn."""
+    from worldforge_tui.widgets.live_section import LiveSection
+
+    server = fake_openai_factory(
+        "ollama", payload=json.dumps(first_artifact), stream_piece=4, stream_delay=0.01
+    )
+    app = WorldForgeApp(pitch=PITCH, seed=SEED, save_dir=tmp_path, router=_router(server))
+    async with app.run_test(size=(100, 16)) as pilot:
+        live = app.main.query_one(LiveSection)
+        story = app.main.query_one(StoryPane)
+        await _wait_for(pilot, lambda: live.display and live.lines > 6)
+        assert app.busy is not None
+        hidden: list[bool] = []
+        stop = live.stop
+
+        def stopped() -> None:
+            hidden.append(True)
+            stop()
+
+        monkeypatch.setattr(live, "stop", stopped)
+        app._show_busy(None)  # the busy view, now that the call is being written
+        assert live.display and not hidden
+        await pilot.pause()
+        last = live.region.y + live.lines - 1
+        view = story.scrollable_content_region
+        assert story.following and view.y <= last < view.bottom
+        await settle(app, pilot)
+        assert not live.display  # the result replaced it

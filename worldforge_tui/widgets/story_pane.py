@@ -505,6 +505,10 @@ class StoryPane(ContentPane):
     ) -> None:
         live = self.query_one(LiveSection)
         was_live = bool(live.display)
+        if busy and was_live:  # the busy view while a call is written: its live text stays
+            self.render_body(story_content(snap, found, key_of, busy=busy))
+            self._live_grew(True)  # the story above it may have changed height: follow it
+            return
         self._follow_y = None
         self._follow_on_layout = False
         if was_live:
