@@ -74,6 +74,9 @@ def test_an_answer_that_puts_an_option_off_says_so_not_that_it_ruled_it_out():
         ("B obviously", "B"),
         ("the second one", "B"),
         ("actually the first one", "A"),
+        # an ordinal near the start of the answer after a change of mind, not of the message
+        ("quit now. no wait, the second one", "B"),
+        ("side gig. actually, scratch that, the first one", "A"),
     ],
 )
 def test_the_game_and_the_reader_pick_the_same_option(said, option):

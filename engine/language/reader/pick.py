@@ -37,23 +37,6 @@ from worldforge_textkit import STOPWORDS
 Rows = tuple[tuple[str, ...], ...]  # phrases, each as the reader's lowercase tokens
 _VOCAB = Path(__file__).resolve().parent / "vocab" / "options.json"
 _STOPS = frozenset(",.;:!?")
-# Words that end a niche or a left-out phrase ("focus on nurses and then …", "nurses not doctors").
-_CUTS = (
-    ("and", "then"),
-    ("but",),
-    ("then",),
-    ("so",),
-    ("because",),
-    ("instead",),
-    ("rather",),
-    ("not",),
-    ("drop",),
-    ("while",),
-    ("please",),
-    ("in", "everything"),
-    ("everywhere",),
-    ("in", "all"),
-)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -84,6 +67,7 @@ class _Words(FrozenRecord):
     generic: frozenset[str]
     corrections: Rows
     niche_cues: Rows
+    niche_ends: Rows
     drop_cues: Rows
     action_verbs: frozenset[str]
     everyday: frozenset[tuple[str, ...]]
@@ -115,6 +99,7 @@ def _words() -> _Words:
         generic=frozenset(data["generic"]),
         corrections=_phrases(data["corrections"]),
         niche_cues=_phrases(data["niche_cues"]),
+        niche_ends=_phrases(data["niche_ends"]),
         drop_cues=_phrases(data["drop_cues"]),
         action_verbs=frozenset(data["action_verbs"]),
         everyday=frozenset(p for ps in concepts.values() for p in ps),
@@ -153,18 +138,24 @@ def _one_parse(text: str) -> Utterance:
     return parse(text, new_clause_words=CLAUSE_VERBS | vocab().lists["verbs"])
 
 
-def _start(tokens: list[Token]) -> int:
-    """Where the answer starts after the last change of mind said with a stop after it ("ship,
-    no wait, polish")."""
-    w = _words()
+def _restarts(tokens: list[Token]) -> set[int]:
+    """Where the answer starts again after a change of mind: after "actually", "no wait", "oh
+    wait", a bare "wait," (never the verb: "buyers won't wait for vans"), or a correction said
+    with a stop after it ("ship, scratch that, polish")."""
     low = [t.low for t in tokens]
-    start = 0
-    for k in range(len(low)):
-        for p in w.corrections:
+    out = set()
+    for k, word in enumerate(low):
+        nxt = tokens[k + 1] if k + 1 < len(low) else None
+        if word == "actually" or (
+            word == "wait"
+            and (low[k - 1 : k] in (["no"], ["oh"], ["hmm"]) or not nxt or not nxt.is_word)
+        ):
+            out.add(k + 1)
+        for p in _words().corrections:
             end = k + len(p)
             if _at(low, p, k) and end < len(low) and not tokens[end].is_word:
-                start = end + 1
-    return start
+                out.add(end + 1)
+    return out
 
 
 # A fork option as the picker reads it: its key ("A"), its rule id, its text, its rule's keywords
@@ -184,7 +175,9 @@ def pick(utt: Utterance, options: Sequence[Choice], context: str = "") -> Interp
     fork = {key: otext for key, _, otext, _ in options}
     rule_of = {key: rid for key, rid, _, _ in options}
     low = [t.low for t in utt.tokens]
-    niche, dropped = _niche(utt.tokens[_start(utt.tokens) :])
+    restarts = _restarts(utt.tokens)
+    start = max(restarts, default=0)
+    niche, dropped = _niche(utt.tokens[start:])
 
     def chose(key: str | None, how: str) -> Interpretation:
         rid = rule_of[key] if key else ""
@@ -201,11 +194,11 @@ def pick(utt: Utterance, options: Sequence[Choice], context: str = "") -> Interp
     # An everyday word for an option's idea still names it when the question says it too.
     shared: set[tuple[str, ...]] = {(x,) for x in _content(context) if x not in STOPWORDS}
     shared -= w.everyday
-    picker = _Picker(utt, vocab(), fork, {x for (x,) in shared})
+    picker = _Picker(utt, vocab(), fork, {x for (x,) in shared}, restarts)
     tally = picker.pick()
     if picker.outright:
         return chose(picker.outright, "keywords")
-    key, how = _scored(utt, options, shared, niche, picker.reasons | picker.statements)
+    key, how = _scored(utt, options, shared, niche, picker.reasons | picker.statements, start)
     if key is not None:
         return chose(key, how)
     if tally is not None:
@@ -231,12 +224,13 @@ def _scored(
     shared: set[tuple[str, ...]],
     niche: str | None,
     aside: set[int],
+    start: int,
 ) -> tuple[str | None, str]:
     """The option the answer's words of the options' ideas name most (see the module
     docstring), and how: keywords, negation, later or not-yet; None on a tie or no fit.
-    `shared`: the question's own words; `aside`: the tokens of reasons after the answer."""
+    `shared`: the question's own words; `aside`: the tokens of reasons after the answer;
+    `start`: where the answer starts after its last change of mind."""
     w = _words()
-    start = _start(utt.tokens)
     low = [t.low for t in utt.tokens[start:] if t.is_word]
     scores = {key: 0.0 for key, _, _, _ in options}
     named = {
@@ -351,7 +345,7 @@ def _after(tokens: list[Token], cues: Rows, limit: int) -> str | None:
             j += 1
         out: list[Token] = []
         while j < len(low) and tokens[j].text not in _STOPS and len(out) < limit:
-            if any(_at(low, c, j) for c in _CUTS):
+            if any(_at(low, c, j) for c in _words().niche_ends):
                 break
             out.append(tokens[j])
             j += 1
@@ -376,7 +370,9 @@ class _Picker:
     """The tally an own answer's words give each option, and the option a letter or an ordinal
     picks outright (see the module docstring)."""
 
-    def __init__(self, utt: Utterance, v: Vocab, fork: Mapping[str, str], asked: set[str]):
+    def __init__(
+        self, utt: Utterance, v: Vocab, fork: Mapping[str, str], asked: set[str], restarts: set[int]
+    ):
         self.fork, self.keys, self.asked = fork, list(fork), asked
         self.low = [t.low for t in utt.tokens]
         opt = {k: parse(fork[k]).tokens for k in self.keys}
@@ -409,14 +405,17 @@ class _Picker:
         }
         self.aside = dict.fromkeys(self.keys, 0.0)
         self.tokens = utt.tokens
+        self.restarts, self.begin = restarts, 0
 
     def pick(self) -> str | None:
-        for idx in range(len(self.tokens)):
-            if self._change_of_mind(idx):  # start the tally again
-                self.changed, self.outright = True, None
+        for idx in range(len(self.tokens) + 1):
+            if idx in self.restarts:  # start the tally again
+                self.changed, self.outright, self.begin = True, None, idx
                 self.scores = dict.fromkeys(self.keys, 0.0)
                 self.aside = dict.fromkeys(self.keys, 0.0)
-            elif idx in self.statements and any(sc > 0 for sc in self.scores.values()):
+            if idx == len(self.tokens):
+                break
+            if idx in self.statements and any(sc > 0 for sc in self.scores.values()):
                 self._set_aside(idx)
             elif not self._letter(idx) and not self._ordinal(idx):
                 self._words(idx, self._weight(idx))
@@ -440,16 +439,6 @@ class _Picker:
         named = [k for k in self.keys if any(_alike(t.lemma, ow) for ow in self.words[k])]
         if len(named) == 1:
             self.aside[named[0]] += 1
-
-    def _change_of_mind(self, idx: int) -> bool:
-        """ "actually", "no wait", "wait," (never the verb: "buyers won't wait for vans")."""
-        low = self.low
-        if low[idx] == "actually":
-            return True
-        if low[idx] != "wait":
-            return False
-        nxt = self.tokens[idx + 1] if idx + 1 < len(low) else None
-        return low[idx - 1 : idx] in (["no"], ["oh"], ["hmm"]) or nxt is None or not nxt.is_word
 
     def _weight(self, idx: int) -> float:
         """-1 for words under a negation or in a clause that dismisses or defers, else 1."""
@@ -481,12 +470,13 @@ class _Picker:
         """ "the first one", "the second", "the latter" near the start picks outright."""
         t, low = self.tokens[idx], self.low
         nxt = low[idx + 1] if idx + 1 < len(low) else ""
-        if t.low not in ("first", "1st", "former", "second", "2nd", "latter") or idx >= 4:
+        at = idx - self.begin  # near the start of the answer, after a change of mind
+        if t.low not in ("first", "1st", "former", "second", "2nd", "latter") or at >= 4:
             return False
         if (
             t.low == "first"
             and low[idx - 1 : idx] != ["the"]
-            and (idx > 0 or nxt not in ("one", "option", ""))
+            and (at > 0 or nxt not in ("one", "option", ""))
         ):
             return False  # "beta first" orders the work; "first", "the first one" pick
         if self.outright is not None and not self.changed:
