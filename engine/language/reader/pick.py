@@ -70,6 +70,8 @@ class _Words(FrozenRecord):
     niche_ends: Rows
     drop_cues: Rows
     action_verbs: frozenset[str]
+    ordinals: dict[str, int]  # "second": 1, the option's place
+    letter_cues: frozenset[str]
     everyday: frozenset[tuple[str, ...]]
 
 
@@ -102,6 +104,8 @@ def _words() -> _Words:
         niche_ends=_phrases(data["niche_ends"]),
         drop_cues=_phrases(data["drop_cues"]),
         action_verbs=frozenset(data["action_verbs"]),
+        ordinals={x: n for n, row in enumerate(data["ordinals"]) for x in row},
+        letter_cues=frozenset(data["letter_cues"]),
         everyday=frozenset(p for ps in concepts.values() for p in ps),
     )
 
@@ -459,7 +463,7 @@ class _Picker:
         t, low = self.tokens[idx], self.low
         nxt = low[idx + 1] if idx + 1 < len(low) else ""
         letter = t.text in ("A", "B") or (
-            t.low in ("a", "b") and (idx == 0 or low[idx - 1] in ("go", "option", "no"))
+            t.low in ("a", "b") and (idx == 0 or low[idx - 1] in _words().letter_cues)
         )
         if not letter or (nxt and nxt[0].isalpha() and nxt not in self.v.lists["pick_after"]):
             return False
@@ -471,7 +475,8 @@ class _Picker:
         t, low = self.tokens[idx], self.low
         nxt = low[idx + 1] if idx + 1 < len(low) else ""
         at = idx - self.begin  # near the start of the answer, after a change of mind
-        if t.low not in ("first", "1st", "former", "second", "2nd", "latter") or at >= 4:
+        place = _words().ordinals.get(t.low)
+        if place is None or place >= len(self.keys) or at >= 4:
             return False
         if (
             t.low == "first"
@@ -481,7 +486,7 @@ class _Picker:
             return False  # "beta first" orders the work; "first", "the first one" pick
         if self.outright is not None and not self.changed:
             return False
-        self._choose(self.keys[0] if t.low in ("first", "1st", "former") else self.keys[1])
+        self._choose(self.keys[place])
         return True
 
     def _words(self, idx: int, w: float) -> None:
