@@ -100,3 +100,15 @@ def test_a_function_word_of_an_option_picks_nothing():
     assert (read.option, read.matched_by) == (None, "custom")
     fork = {key: text for key, _, text, _ in options}
     assert read_text(said, source="own", fork=fork).option is None
+
+
+def test_what_an_option_puts_off_does_not_name_it():
+    """ "Craft: one showcase piece … before selling" does the selling later: "sell" fits neither
+    option, in the game's reading and the reader's alike."""
+    options = [
+        ("A", "a", "Network: warm leads among night-shift nurses first", ()),
+        ("B", "b", "Craft: one showcase piece for night-shift nurses before selling", ()),
+    ]
+    fork = {key: text for key, _, text, _ in options}
+    assert read_own_answer("sell", options).option is None
+    assert read_text("sell", source="own", fork=fork).option is None

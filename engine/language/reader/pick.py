@@ -72,6 +72,7 @@ class _Words(FrozenRecord):
     action_verbs: frozenset[str]
     ordinals: dict[str, int]  # "second": 1, the option's place
     letter_cues: frozenset[str]
+    option_later: Rows
     everyday: frozenset[tuple[str, ...]]
 
 
@@ -106,6 +107,7 @@ def _words() -> _Words:
         action_verbs=frozenset(data["action_verbs"]),
         ordinals={x: n for n, row in enumerate(data["ordinals"]) for x in row},
         letter_cues=frozenset(data["letter_cues"]),
+        option_later=_phrases(data["option_later"]),
         everyday=frozenset(p for ps in concepts.values() for p in ps),
     )
 
@@ -380,9 +382,14 @@ class _Picker:
         self.fork, self.keys, self.asked = fork, list(fork), asked
         self.low = [t.low for t in utt.tokens]
         opt = {k: parse(fork[k]).tokens for k in self.keys}
-        # an option's own words ("before", "with" name no option: "co-ops before raising")
+        # an option's own words of what it does now ("before", "with" name no option: "co-ops
+        # before raising"; nor does what it puts off: "sell" is not "a showcase before selling")
         self.words = {
-            k: {t.lemma for t in opt[k] if t.is_word and len(t.low) > 2 and t.low not in STOPWORDS}
+            k: {
+                t.lemma
+                for t in _till_later(opt[k])
+                if t.is_word and len(t.low) > 2 and t.low not in STOPWORDS
+            }
             for k in opt
         }
         self.nums = {k: {t.low for t in opt[k] if NUM.match(t.low)} for k in opt}
@@ -512,6 +519,15 @@ class _Picker:
                 self.scores[k] += w
                 if self.changed and w > 0:  # "Frozen Assets. Actually no, Clear Cut."
                     self._choose(k)
+
+
+def _till_later(tokens: list[Token]) -> list[Token]:
+    """An option's words up to the first word of what it puts off (vocab/options.json
+    option_later): "one showcase piece before selling" does not do the selling now."""
+    low = [t.low for t in tokens]
+    later = _words().option_later
+    cut = next((k for k in range(len(low)) for p in later if _at(low, p, k)), len(low))
+    return tokens[:cut]
 
 
 def dismisses(low: list[str], v: Vocab) -> bool:
