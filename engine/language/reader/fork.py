@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.language.reader.figures import currency_in, fmt
-from engine.language.reader.pick import dismisses
+from engine.language.reader.pick import alike, dismisses
 from engine.language.reader.pick import pick as pick_option
 from engine.language.reader.reads import (
     Ctx,
@@ -184,7 +184,7 @@ def _dismissed(cx: Ctx, fork: Mapping[str, str]) -> list[tuple[str, str]]:
 def _overlaps(value: str, text: str) -> bool:
     words = re.findall(r"\w+", text)
     return any(
-        len(w) >= 3 and any(x == w or (len(w) >= 4 and x.startswith(w[:4])) for x in words)
+        len(w) >= 3 and any(alike(w, x) for x in words)
         for w in re.findall(r"\w+", value.lower())
         if w not in ("the", "one", "ones", "and", "more", "per", "with", "for")
     )

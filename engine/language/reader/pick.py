@@ -1,14 +1,10 @@
-"""Which fork option an own answer picks: the one picker, on the one parse
-(engine.language.reader.utterance), that the game's confirm and receipt and the direction reader
-both take. In order: "neither" picks none; "both" (or "a bit of each") takes both; a letter or an
-ordinal picks outright ("B obviously", "the second one", after a change of mind the last); then
-the option whose rule keywords, own words, or the everyday words of the idea they name the answer
-says most, a clause naming an option under a negation ("do not ship" reads as the other option)
-or putting it off ("then go full time", "shops can come later") counting against it; then the
-option whose words or figures ("the cheaper one") the answer names most; "not yet" picks the
-option that waits. A tie picks none (the caller's own-answer rule); a change of mind ("ship, no
-wait, polish") is read from where it starts. The words are data (vocab/options.json,
-vocab/words.json)."""
+"""Which fork option an own answer picks: the one picker, on the one parse, that the game's
+confirm and receipt and the direction reader both take. In order: "neither" picks none; "both"
+takes both; a letter or an ordinal picks outright (after a change of mind the last); then the
+option whose rule keywords, own words, or the everyday words of the idea they name the answer
+says most, one named under a negation ("do not ship") or put off ("then go full time") counting
+against it; then the option whose words or figures ("the cheaper one") it names most; "not yet"
+picks the option that waits. A tie picks none. The words are data (vocab/options.json)."""
 
 from __future__ import annotations
 
@@ -35,6 +31,22 @@ from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import STOPWORDS
 
 Rows = tuple[tuple[str, ...], ...]  # phrases, each as the reader's lowercase tokens
+# The phrase lists of vocab/options.json (its _doc says what each holds); each must be there.
+_ROWS = [
+    "negations",
+    "then",
+    "later",
+    "both",
+    "both_not",
+    "neither",
+    "not_yet",
+    "now",
+    "corrections",
+    "niche_cues",
+    "niche_ends",
+    "drop_cues",
+    "option_later",
+]
 _VOCAB = Path(__file__).resolve().parent / "vocab" / "options.json"
 _STOPS = frozenset(",.;:!?")
 
@@ -56,23 +68,11 @@ class _Words(FrozenRecord):
     """The word lists an own answer at a fork is read with."""
 
     concepts: dict[str, Rows]
-    negations: Rows
-    then: Rows
-    later: Rows
-    both: Rows
-    both_not: Rows
-    neither: Rows
-    not_yet: Rows
-    now: Rows
+    rows: dict[str, Rows]  # the phrase lists (negations, then, later, both, …) by name
     generic: frozenset[str]
-    corrections: Rows
-    niche_cues: Rows
-    niche_ends: Rows
-    drop_cues: Rows
     action_verbs: frozenset[str]
     ordinals: dict[str, int]  # "second": 1, the option's place
     letter_cues: frozenset[str]
-    option_later: Rows
     everyday: frozenset[tuple[str, ...]]
 
 
@@ -91,23 +91,11 @@ def _words() -> _Words:
     concepts = {k: _phrases(v) for k, v in data["concepts"].items()}
     return _Words(
         concepts=concepts,
-        negations=_phrases(data["negations"]),
-        then=_phrases(data["then"]),
-        later=_phrases(data["later"]),
-        both=_phrases(data["both"]),
-        both_not=_phrases(data["both_not"]),
-        neither=_phrases(data["neither"]),
-        not_yet=_phrases(data["not_yet"]),
-        now=_phrases(data["now"]),
+        rows={name: _phrases(data[name]) for name in _ROWS},
         generic=frozenset(data["generic"]),
-        corrections=_phrases(data["corrections"]),
-        niche_cues=_phrases(data["niche_cues"]),
-        niche_ends=_phrases(data["niche_ends"]),
-        drop_cues=_phrases(data["drop_cues"]),
         action_verbs=frozenset(data["action_verbs"]),
         ordinals={x: n for n, row in enumerate(data["ordinals"]) for x in row},
         letter_cues=frozenset(data["letter_cues"]),
-        option_later=_phrases(data["option_later"]),
         everyday=frozenset(p for ps in concepts.values() for p in ps),
     )
 
@@ -157,7 +145,7 @@ def _restarts(tokens: list[Token]) -> set[int]:
             and (low[k - 1 : k] in (["no"], ["oh"], ["hmm"]) or not nxt or not nxt.is_word)
         ):
             out.add(k + 1)
-        for p in _words().corrections:
+        for p in _words().rows["corrections"]:
             end = k + len(p)
             if _at(low, p, k) and end < len(low) and not tokens[end].is_word:
                 out.add(end + 1)
@@ -189,10 +177,10 @@ def pick(utt: Utterance, options: Sequence[Choice], context: str = "") -> Interp
         rid = rule_of[key] if key else ""
         return Interpretation(rule_id=rid, option=key, matched_by=how, niche=niche, dropped=dropped)
 
-    if any(_has(low, p) for p in w.neither) or low[:2] == ["none", "of"]:
+    if any(_has(low, p) for p in w.rows["neither"]) or low[:2] == ["none", "of"]:
         return chose(None, "custom")
-    if any(_has(low, p) for p in w.both) and not (
-        "both" in low and any(_has(low, p) for p in w.both_not)
+    if any(_has(low, p) for p in w.rows["both"]) and not (
+        "both" in low and any(_has(low, p) for p in w.rows["both_not"])
     ):
         return chose(None, "both")
     # Words the question itself says (the customer, the rival) pick no option: "focus on ward
@@ -213,7 +201,7 @@ def pick(utt: Utterance, options: Sequence[Choice], context: str = "") -> Interp
 
 
 def _not_yet(low: list[str]) -> bool:
-    return any(_has(low, p) for p in _words().not_yet)
+    return any(_has(low, p) for p in _words().rows["not_yet"])
 
 
 def _staying(utt: Utterance, fork: Mapping[str, str]) -> str | None:
@@ -247,8 +235,8 @@ def _scored(
     for clause, later in _now_and_later(utt, start, aside):
         for key in scores:
             said = [p for p in named[key] if _has(clause, p)]
-            negated = bool(said) and _apart(clause, said, w.negations)
-            if said and (negated or later or _apart(clause, said, w.later)):
+            negated = bool(said) and _apart(clause, said, w.rows["negations"])
+            if said and (negated or later or _apart(clause, said, w.rows["later"])):
                 negated_any = negated_any or negated
                 put_off_any = put_off_any or not negated
                 scores[key] -= len(said)
@@ -260,8 +248,8 @@ def _scored(
     not_yet = _not_yet(low)
     if not_yet and all(v <= 0 for v in scores.values()):
         for key, _, otext, kw in options:
-            if any(_has(_content(otext), p) for p in w.now) or any(
-                p in w.now for p in _phrases(kw)
+            if any(_has(_content(otext), p) for p in w.rows["now"]) or any(
+                p in w.rows["now"] for p in _phrases(kw)
             ):
                 scores[key] -= 1
                 for other in scores:
@@ -300,7 +288,7 @@ def _now_and_later(utt: Utterance, start: int, aside: set[int]) -> list[tuple[li
     sequence opens it ("…, then go full time") and cut where one starts what comes later inside
     it: what follows such a word is not what the answer does now."""
     out: list[tuple[list[str], bool]] = []
-    then = _words().then
+    then = _words().rows["then"]
     end = start
     for cl in utt.clauses:
         if cl.j <= start:
@@ -327,8 +315,8 @@ def _niche(tokens: list[Token]) -> tuple[str | None, str | None]:
     """The customer niche the answer narrows to ("focus on night nurses") and the one it leaves
     out ("drop agencies"); neither when the words name an option's idea or an action."""
     w = _words()
-    niche = _after(tokens, w.niche_cues, 5)
-    dropped = _after(tokens, w.drop_cues, 4)
+    niche = _after(tokens, w.rows["niche_cues"], 5)
+    dropped = _after(tokens, w.rows["drop_cues"], 4)
     if niche and _is_option_word(niche):
         niche = None
     if dropped and (_is_option_word(dropped) or _content(dropped)[:1][0] in w.action_verbs):
@@ -351,7 +339,7 @@ def _after(tokens: list[Token], cues: Rows, limit: int) -> str | None:
             j += 1
         out: list[Token] = []
         while j < len(low) and tokens[j].text not in _STOPS and len(out) < limit:
-            if any(_at(low, c, j) for c in _words().niche_ends):
+            if any(_at(low, c, j) for c in _words().rows["niche_ends"]):
                 break
             out.append(tokens[j])
             j += 1
@@ -447,7 +435,7 @@ class _Picker:
         t = self.tokens[idx]
         if not t.is_word or len(t.low) < 3 or NUM.match(t.low):
             return
-        named = [k for k in self.keys if any(_alike(t.lemma, ow) for ow in self.words[k])]
+        named = [k for k in self.keys if any(alike(t.lemma, ow) for ow in self.words[k])]
         if len(named) == 1:
             self.aside[named[0]] += 1
 
@@ -515,7 +503,7 @@ class _Picker:
         for k in self.keys:
             if NUM.match(t.low):
                 self.scores[k] += 2 * w if t.low in self.nums[k] else 0
-            elif len(t.low) >= 3 and any(_alike(t.lemma, ow) for ow in self.words[k]):
+            elif len(t.low) >= 3 and any(alike(t.lemma, ow) for ow in self.words[k]):
                 self.scores[k] += w
                 if self.changed and w > 0:  # "Frozen Assets. Actually no, Clear Cut."
                     self._choose(k)
@@ -525,7 +513,7 @@ def _till_later(tokens: list[Token]) -> list[Token]:
     """An option's words up to the first word of what it puts off (vocab/options.json
     option_later): "one showcase piece before selling" does not do the selling now."""
     low = [t.low for t in tokens]
-    later = _words().option_later
+    later = _words().rows["option_later"]
     cut = next((k for k in range(len(low)) for p in later if _at(low, p, k)), len(low))
     return tokens[:cut]
 
@@ -557,13 +545,9 @@ def _statement(cl: Clause, v: Vocab) -> bool:
     )
 
 
-def _alike(word: str, other: str) -> bool:
+def alike(word: str, other: str) -> bool:
     """The same word, or one the other begins like ("meds" / "medication", "FB" aside)."""
-    return (
-        other == word
-        or (len(word) >= 4 and other.startswith(word[:4]))
-        or (len(other) >= 4 and len(word) >= 4 and word.startswith(other[:4]))
-    )
+    return other == word or (len(word) >= 4 and other.startswith(word[:4]))
 
 
 def _by_figure(fork: Mapping[str, str], *, low: bool) -> str | None:
