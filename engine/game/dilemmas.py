@@ -21,7 +21,6 @@ from engine.game.pending import later_line
 from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, effect_line, hints, made, preview_after
 from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
-from engine.language.reader.fork import outright
 from engine.language.reader.pick import Interpretation, read_own_answer
 from worldforge_savedb.records import FrozenRecord
 
@@ -324,13 +323,6 @@ def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) ->
         for o in dilemma.options
     ]
     read = read_own_answer(text, opts, f"{dilemma.title} {dilemma.prompt}")
-    if read.option is None and read.matched_by != "both":
-        # a letter or an ordinal the keywords do not see ("the second one but …") picks its
-        # option outright: the confirm never says "matches neither" of an option named
-        key = outright(text, {o.key: o.text for o in dilemma.options})
-        rule = next((rid for k, rid, _, _ in opts if k == key), None)
-        if rule is not None:
-            return replace(read, rule_id=rule, option=key, matched_by="keywords")
     return read if read.option is not None else replace(read, rule_id=OWN_ANSWER.id)
 
 

@@ -205,6 +205,9 @@ if TYPE_CHECKING:
 #     "any- but X" leaves X out; a part that binds nothing says why (headless warning, --json).
 #     An own answer picks what it does now: an option named after "then" or with "later" counts
 #     against it ("keep the gig till 10 kitchens, then go full time" keeps the side income).
+#     One picker for an own answer (engine.language.reader.pick), the game's and the reader's:
+#     "neither" picks none, a letter or an ordinal picks outright, then the option keywords, then
+#     the option's own words or figures ("the cheaper one"; never a function word like "before").
 RULES_VERSION = 68
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -7,6 +7,7 @@ import pytest
 
 from engine.game.rules import RULES
 from engine.language.reader.pick import read_own_answer
+from engine.language.reader.read import read_text
 
 
 def _options(*rule_ids: str) -> list[tuple[str, str, str, tuple[str, ...]]]:
@@ -59,3 +60,55 @@ def test_an_answer_that_puts_an_option_off_says_so_not_that_it_ruled_it_out():
     ruled = read_own_answer("not full time", options)
     assert (later.option, later.matched_by) == ("B", "later")
     assert (ruled.option, ruled.matched_by) == ("B", "negation")
+
+
+@pytest.mark.parametrize(
+    ("said", "option"),
+    [
+        # the reader's own tally read these as full time, the option the answer puts off
+        ("part time for now", "B"),
+        ("side gig till 10 kitchens then full time", "B"),
+        # the game's keywords read "quit now" as full time past the "neither"
+        ("neither, quit my job now", None),
+        # the game read no option in a letter or an ordinal before it asked a second picker
+        ("B obviously", "B"),
+        ("the second one", "B"),
+        ("actually the first one", "A"),
+        # an ordinal near the start of the answer after a change of mind, not of the message
+        ("quit now. no wait, the second one", "B"),
+        ("side gig. actually, scratch that, the first one", "A"),
+    ],
+)
+def test_the_game_and_the_reader_pick_the_same_option(said, option):
+    """One picker: the option the confirm and the receipt show is the one whose words the
+    reading binds (they were two pickers, and disagreed)."""
+    options = _options("founder.full_time", "founder.side_income")
+    fork = {key: text for key, _, text, _ in options}
+    assert read_own_answer(said, options).option == option
+    assert read_text(said, source="own", fork=fork).option == option
+
+
+def test_a_function_word_of_an_option_picks_nothing():
+    """ "before" is a word of "… before selling", not of the option: "Partner with local co-ops
+    before raising" fits neither option (the game costs it as the own-answer rule)."""
+    options = [
+        ("A", "a", "Network: warm leads among rural farmers first", ()),
+        ("B", "b", "Craft: one showcase piece for rural farmers before selling", ()),
+    ]
+    said = "Partner with local co-ops before raising"
+    read = read_own_answer(said, options)
+    assert (read.option, read.matched_by) == (None, "custom")
+    fork = {key: text for key, _, text, _ in options}
+    assert read_text(said, source="own", fork=fork).option is None
+
+
+def test_what_an_option_puts_off_does_not_name_it():
+    """ "Craft: one showcase piece … before selling" does the selling later: "sell" fits neither
+    option, in the game's reading and the reader's alike."""
+    options = [
+        ("A", "a", "Network: warm leads among night-shift nurses first", ()),
+        ("B", "b", "Craft: one showcase piece for night-shift nurses before selling", ()),
+    ]
+    fork = {key: text for key, _, text, _ in options}
+    assert read_own_answer("sell", options).option is None
+    assert read_text("sell", source="own", fork=fork).option is None
