@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.corpus import Part
+from engine.play.headless import letter
 from engine.session.commands import (
     AnswerEvent,
     Approve,
@@ -189,16 +190,23 @@ def _drawn(s: Any) -> bool:
     return flaws.draw(st, stage, 1, bound=bool(ctx.binding.directions)) is not None
 
 
-def _binds_from(d: Any) -> int:
+def _binds_from(d: Any, numbers: dict[str, int]) -> int:
     """The first stage a direction binds: a fork's from the next stage, a reply's or a
     rejection's from the stage it was given at."""
-    n = int((d.stage or "stage_0").split("_")[1])
+    n = numbers.get(d.stage or "", 0)
     return n + 1 if d.source in ("decision", "own") else n
 
 
-def observe(run: Any, seeded: bool, tally: Tally) -> None:
+def _numbers(st: Any) -> dict[str, int]:
+    """Each stage's number in this venture, by id (a stage a change of shape added has an id
+    with no number in it, and the stages after it are numbered anew)."""
+    return {stage.id: stage.number for stage in st.stages}
+
+
+def observe(run: Any, seeded: bool, tally: Tally, numbers: dict[str, int]) -> None:
     """One artifact that ships no seeded mistake: is every recalled direction honoured (the whole
-    artifact), and each one N stages after it first bound (the curve)."""
+    artifact), and each one N stages after it first bound (the curve). `numbers`: the venture's
+    stage numbers by id."""
     from engine.game.adherence import applies, check, citation_misses, copy_misses
     from engine.language.directions import Direction
 
@@ -212,7 +220,7 @@ def observe(run: Any, seeded: bool, tally: Tally) -> None:
     named = tuple(d.value for d in recalled if d.axis == "competitor")
     tally.c["competitors_recalled"] += len(named)
     copy = copy_misses(run.role, run.artifact, (*_rivals(), *named))
-    n_here = int(run.stage_id.split("_")[1])
+    n_here = numbers[run.stage_id]
     tally.c["artifacts"] += 1
     tally.c["artifacts_whole"] += int(not broken and not cites and not copy)
     tally.c["artifacts_cited"] += int(bool(run.artifact.get("cites")))
@@ -224,7 +232,7 @@ def observe(run: Any, seeded: bool, tally: Tally) -> None:
         ok = (d.axis, d.line()) not in broken
         tally.c["recalled"] += 1
         tally.c["recalled_ok"] += int(ok)
-        n = n_here - _binds_from(d) + 1
+        n = n_here - _binds_from(d, numbers) + 1
         if 1 <= n <= 7:
             tally.by_n[n] += 1
             tally.by_n_ok[n] += int(ok)
@@ -362,7 +370,7 @@ def _brief_phase(s: Any, n: int, slots: dict[str, str], pending: list, tally: Ta
         return
     seeded = _CURRENT["seeded"] = _drawn(s)
     s.give(RunStage)
-    observe(s.state.current, seeded, tally)
+    observe(s.state.current, seeded, tally, _numbers(s.state))
     _judge(s.state.current, pending, tally, seed_drift=True)
 
 
@@ -378,7 +386,9 @@ def _gate_phase(s: Any, n: int, slots: dict[str, str], tally: Tally) -> None:
     redo = s.state.current
     if redo is None:  # the redo's days ended the venture
         return
-    observe(redo, bool(_CURRENT.get("seeded")), tally)  # a redo keeps what it was not told
+    observe(
+        redo, bool(_CURRENT.get("seeded")), tally, _numbers(s.state)
+    )  # keeps what it was not told
     _judge_redo(redo, before, before_flaws, named, tally)
     for d in named:
         tally.by_kind["rejection"] += 1
@@ -755,7 +765,7 @@ def play_corpus(
                 seeded = _CURRENT["seeded"] = _drawn(s)
                 s.give(RunStage)
                 if s.state.current is not None:
-                    observe(s.state.current, seeded, tally)
+                    observe(s.state.current, seeded, tally, _numbers(s.state))
             elif st.phase == "gate":
                 if queue["rejection"] and not st.stage.redos and s.can("reject"):
                     try:
@@ -764,7 +774,12 @@ def play_corpus(
                         tally.c["corpus_asked"] += 1
                         continue
                     if s.state.current is not None and s.state.phase == "gate":
-                        observe(s.state.current, bool(_CURRENT.get("seeded")), tally)
+                        observe(
+                            s.state.current,
+                            bool(_CURRENT.get("seeded")),
+                            tally,
+                            _numbers(s.state),
+                        )
                     continue
                 s.give(Approve)
             else:
@@ -850,7 +865,7 @@ def sweep(n: int, first_seed: int = 101, seen: Tally | None = None) -> dict[str,
                         s.give(RunStage)
                         if s.state.current is None:  # the event answered first ended the run
                             continue
-                        observe(s.state.current, seeded, seen)
+                        observe(s.state.current, seeded, seen, _numbers(s.state))
                         r = s.state.current.rubric
                         stages += 1
                         drift += int(r.drift)
@@ -859,7 +874,7 @@ def sweep(n: int, first_seed: int = 101, seen: Tally | None = None) -> dict[str,
                     elif st.phase == "gate":
                         s.give(Approve)
                     else:
-                        s.give(Decide, path[st.stage.number - 1])
+                        s.give(Decide, letter(path, st.stage.number - 1))
             finally:
                 s.close()
     return {

@@ -276,3 +276,16 @@ def test_a_claim_with_a_frame_word_held_by_a_preposition_keeps_it():
     assert said("Plan tomorrow's routes in one click", "every mention of routes") == "routes"
     work = _work("designer", [claim], seed=11)  # its page layout says "the first …"
     assert "Launch to the first" in work["wireframe_notes"] and not check("designer", work, [claim])
+
+
+def test_the_binding_bench_counts_stages_by_the_ventures_own_numbers():
+    """A stage a change of shape added ("stage_x_hold") has no number in its id, and the stages
+    after it are numbered anew: the bench read numbers out of ids and stopped on such a venture."""
+    from types import SimpleNamespace
+
+    from bench.binding import _binds_from
+
+    added = SimpleNamespace(stage="stage_x_hold", source="rejection")
+    moved = SimpleNamespace(stage="stage_6_take", source="own")
+    numbers = {"stage_x_hold": 6, "stage_6_take": 7}
+    assert (_binds_from(added, numbers), _binds_from(moved, numbers)) == (6, 8)
