@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from engine.game.flaws import OVER_CLAIMS
+from engine.game.flaws import over_claim
 from engine.game.rules import RULES
 from engine.language.artifact_text import (
     NOT_PROSE,
@@ -366,7 +366,7 @@ def plan_price_miss(art: Mapping[str, object], d: Direction) -> str | None:
 
 def _claim_miss(art: Mapping[str, object], d: Direction, allp: str, here: str) -> str | None:
     if d.value == GENERIC_CLAIM:
-        hit = next((c for c in OVER_CLAIMS if has_phrase(allp, c)), None)
+        hit = over_claim(allp)
         return f"claims “{hit}”" if hit else None
     hit = said(allp, d.value)
     return f"still says “{hit}”" if hit else None

@@ -108,6 +108,17 @@ OVER_CLAIMS = (
     "triple your",
     "10x",
 )
+
+
+def over_claim(text: str) -> str | None:
+    """The first over-claim the text makes: said as written ("100%" is never "$100 a month"),
+    and a one-word claim as a whole word ("guaranteed", never inside another word)."""
+    low, toks = text.lower(), words(text)
+    return next(
+        (c for c in OVER_CLAIMS if c in low and (has_phrase(toks, c) or not c.isalnum())), None
+    )
+
+
 _PRICE = re.compile(
     r"(?:[$€£¥]\s?\d|\d\s?(?:usd|eur|gbp|dollars|euros|円)|\bper (?:month|seat|"
     r"user|year|week|site|clinic|farm|team)\b|/mo\b|\bfree tier\b)",
@@ -202,11 +213,7 @@ def find_flaws(
     if role in PRICE_FIELDS and not _PRICE.search(_field_text(artifact, PRICE_FIELDS[role])):
         found.append({"kind": "missing_price", "note": FLAWS["missing_price"].note})
     prose = _QUOTED.sub(" ", " ".join(_prose(artifact)))  # never the CEO's own quoted words
-    toks = words(prose)
-    claim = next(
-        (c for c in OVER_CLAIMS if c in prose.lower() if has_phrase(toks, c) or not c.isalnum()),
-        None,
-    )
+    claim = over_claim(prose)
     if claim:
         found.append(
             {"kind": "over_claim", "note": FLAWS["over_claim"].note.format(phrase=f"“{claim}”")}

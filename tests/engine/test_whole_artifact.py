@@ -289,3 +289,17 @@ def test_the_binding_bench_counts_stages_by_the_ventures_own_numbers():
     moved = SimpleNamespace(stage="stage_6_take", source="own")
     numbers = {"stage_x_hold": 6, "stage_6_take": 7}
     assert (_binds_from(added, numbers), _binds_from(moved, numbers)) == (6, 8)
+
+
+def test_a_price_of_100_is_no_claim_of_100_percent():
+    """The gate read the over-claim "100%" as the word "100" and flagged "Renewal at $100 a
+    month" against "never claim results it cannot prove yet" (bench.binding's one compliant
+    DRIFT); the flaw check already wanted the claim as written."""
+    from engine.game.adherence import check
+    from engine.language.directions import GENERIC_CLAIM
+
+    never = [_d("claim", GENERIC_CLAIM, do=False)]
+    priced = {"retention_loops": ["Renewal at $100 a month per owner, stated up front"]}
+    claimed = {"retention_loops": ["100% of owners renew"]}
+    assert not check("ops", priced, never)
+    assert check("ops", claimed, never)
