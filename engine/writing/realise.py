@@ -641,6 +641,8 @@ def _strip(key: str, val: object, names: Callable[[str], bool], v: Voice) -> obj
             return " ".join(kept)
         if key == "target_audience":  # who it is for stays who it is for, never a benefit line
             fills: tuple[str, ...] = (v.fill("{cap_customer}"),)
+        elif key == "responsibility":  # a role's duty stays a duty, never a benefit line
+            fills = (v.fill("talks with {customer} every week"), "keeps the plan on track")
         else:
             fills = (v.fill("{cap_outcome} for {customer}"), v.fill("Built for {customer}"))
         return next((f for f in fills if not names(f)), "A simpler week, start to finish.")

@@ -412,3 +412,20 @@ def test_an_exclusion_said_without_accents_leaves_out_the_accented_word(role):
     assert check(role, art, binding.directions) == []
     bent = {**art, "summary": f"{art['summary']} Every café gets a visit."}
     assert check(role, bent, binding.directions)
+
+
+def test_a_duty_that_names_what_is_left_out_stays_a_duty():
+    """ "dont mention the rival" against an org chart whose strategy lead "keeps the … wedge
+    sharp against the rival": the line went, and its place was taken by a benefit line ("A carer
+    their pet already knows for vet nurses") as if it were the lead's job."""
+    binding = Binding(
+        directions=read_directions("dont mention the rival", source="rejection").directions
+    )
+    assert [(d.axis, d.value) for d in binding.directions] == [("exclusion", "rival")]
+    plain = simulate_artifact("strategist", **_first_attempt("strategist", Binding(directions=[])))
+    assert any("rival" in r["responsibility"] for r in plain["org_chart"])
+    art = simulate_artifact("strategist", **_first_attempt("strategist", binding))
+    duties = [r["responsibility"] for r in art["org_chart"]]
+    assert not any("rival" in d for d in duties)
+    assert any(d.startswith("talks with") and d.endswith("every week") for d in duties)
+    assert check("strategist", art, binding.directions) == []
