@@ -128,6 +128,20 @@ class KnowledgeIndex:
             self._found[key] = self._rank(query, top_k)
         return list(self._found[key])
 
+    def section(self, title: str) -> KnowledgeHit | None:
+        """The section of that title ("Doc / Heading"), whole, as a hit; None when there is none
+        (a rule's record names the section its standup cites)."""
+        found = next((s for s in self.sections if s.title == title), None)
+        if found is None:
+            return None
+        return KnowledgeHit(
+            source=found.source,
+            title=found.title,
+            text=clip(found.text, HIT_TEXT_LIMIT),
+            score=0.0,
+            origin="local-knowledge",
+        )
+
     def _rank(self, query: str, top_k: int) -> list[KnowledgeHit]:
         scores: dict[int, float] = {}
         for term in query_terms(query):

@@ -177,6 +177,7 @@ class Rule(FrozenRecord):
     later: tuple[tuple[str, float], ...] = ()  # effects that land `later_in` stages on
     later_in: int = 2  # how many stages after the fork its later effects land (engine.game.pending)
     after: tuple[After, ...] = ()  # effects that depend on an earlier decision
+    playbook: str = ""  # the playbook section ("Doc / Heading") the standup cites for it
 
 
 def make_rule(id: str, effects: dict[str, float], *scales: Scale, retires: bool = False) -> Rule:
@@ -185,7 +186,7 @@ def make_rule(id: str, effects: dict[str, float], *scales: Scale, retires: bool 
 
 
 RECORDS = Path(__file__).with_name("rules.json")
-_TEXTS = ("id", "axis", "summary", "principle", "option", "tradeoff", "verb", "decided")
+_TEXTS = ("id", "axis", "summary", "principle", "playbook", "option", "tradeoff", "verb", "decided")
 _CHOICES: dict[str, tuple[object, ...]] = {
     "ownership": (None, "insiders", "outsiders"),
     "growth": ("volume", "steady"),

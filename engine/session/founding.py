@@ -208,7 +208,12 @@ if TYPE_CHECKING:
 #     One picker for an own answer (engine.language.reader.pick), the game's and the reader's:
 #     "neither" picks none, a letter or an ordinal picks outright, then the option keywords, then
 #     the option's own words or figures ("the cheaper one"; never a function word like "before").
-RULES_VERSION = 68
+# 69: the standup's playbook line is the decision's own: each rule's record names a playbook
+#     section and the line of it that backs the choice ("Pricing follows position | A position as
+#     the cheaper …"), instead of a search on the rule's slogan that cited hybrid ownership forms
+#     for a side contract.
+#     A role's duty that named what the CEO left out is replaced by a duty, not a benefit line.
+RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

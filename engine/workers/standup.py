@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.game.economy import runway_text
 from engine.game.models import GameState, Receipt, StandupTurn
-from engine.game.rules import decided_words
+from engine.game.rules import RULES, decided_words
 from engine.language.fence import DATA_RULE, data_block
 from engine.language.grammar import count
 from engine.routing import Router, RouteRequest, RouteResult
@@ -124,9 +124,18 @@ def _topic(title: str) -> str:
     return part[:1].lower() + part[1:] if part[1:2].islower() else part
 
 
-def _advice(text: str) -> str:
-    first = re.split(r"(?<=[.!?])\s+", " ".join(text.split()).lstrip("-*• "), maxsplit=1)[0]
-    first = clip(first, 160)
+def _parts(text: str) -> list[str]:
+    """A playbook section's sentences and list items, in order."""
+    cut = re.split(r"(?<=[.!?;])\s+(?=[A-Z])|\s*(?:^|\s)[-*•]\s+", " ".join(text.split()))
+    return [p.strip() for p in cut if p.strip()]
+
+
+def _advice(text: str, opening: str) -> str:
+    """The sentence or list item of the section that the rule's record names by its opening
+    words ("Pricing follows position | A position as the cheaper …"): advice that fits the
+    decision, never the section's first line whatever the option was."""
+    first = next((p for p in _parts(text) if p.startswith(opening)), "")
+    first = clip(first.rstrip(";") + ("" if first.endswith((".", "!", "?")) else "."), 160)
     head = first.split(" ", 1)[0]
     lower = head[1:].islower() or (len(head) == 1 and head != "I")
     return first[:1].lower() + first[1:] if lower else first
@@ -155,10 +164,12 @@ def run_standup(
             e = state.economics
             result = f"burn {money(e.monthly_burn_usd)} a month, {runway_text(e)}"
         else:
-            hits = knowledge.search(receipt.principle, top_k=1)
-            result = _topic(hits[0].title) if hits else "no playbook hit"
-            if hits:
-                slots["topic"], slots["advice"] = result, _advice(in_books(hits[0].text))
+            rule = RULES.get(receipt.rule_id)
+            title, _, opening = (rule.playbook if rule else "").partition(" | ")
+            hit = knowledge.index.section(title) if title else None
+            result = _topic(hit.title) if hit else "no playbook section"
+            if hit:
+                slots["topic"], slots["advice"] = result, _advice(in_books(hit.text), opening)
             else:
                 tool_lines = "search_knowledge_miss"
 

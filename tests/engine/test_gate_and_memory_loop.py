@@ -192,3 +192,22 @@ def test_a_workers_note_event_says_what_the_note_holds(new_session):
     assert said and all(m.startswith("worker note ") for m in said)
     assert any(notes[0].text[:30] in m for m in said)  # its words, not only its id
     assert not any(notes[0].id in m for m in said)
+
+
+def test_the_standups_playbook_line_is_the_decisions_own(new_session):
+    """Each option's record names the playbook line its standup cites: two options of one fork
+    are backed by their own lines, and the line is in the section the tool names."""
+    from engine.game.rules import RULES
+
+    cited = {}
+    for key in ("1", "2"):
+        s = new_session()
+        s.give(RunStage)
+        s.give(Approve)
+        rule = RULES[s.state.dilemma.options[int(key) - 1].rule_id]
+        s.give(Decide, key)
+        turn = next(t for t in s.state.standup if t.tool == "search_knowledge")
+        heading = rule.playbook.partition(" | ")[0].split(" / ")[-1]
+        assert turn.tool_result.lower() == heading.lower()
+        cited[key] = turn.line
+    assert cited["1"] != cited["2"]

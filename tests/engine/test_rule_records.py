@@ -38,6 +38,7 @@ def test_every_rule_has_every_part(rule_id):
         "keywords": all(rule.keywords),
         "summary": rule.summary,
         "principle": rule.principle,
+        "playbook": rule.playbook,
         "effects": rule.effects,
         "option": rule.option,
         "tradeoff": rule.tradeoff,
@@ -143,3 +144,15 @@ def test_an_effect_after_an_earlier_decision_is_checked_as_it_loads(tmp_path, af
     with pytest.raises(ValueError, match=r"rules\.json: rule founder\.network") as refused:
         load_rules(bad)
     assert said in str(refused.value)
+
+
+@pytest.mark.parametrize("rule_id", sorted(RULES))
+def test_every_rule_cites_a_line_of_a_playbook_section(rule_id):
+    """The standup's playbook advice is the record's: a section that exists and a line of it."""
+    from engine.workers.standup import _advice
+    from knowledge.retrieval import default_index
+
+    title, _, opening = RULES[rule_id].playbook.partition(" | ")
+    hit = default_index().section(title)
+    assert hit is not None, title
+    assert opening and _advice(hit.text, opening).lower().startswith(opening.lower()[:12])
