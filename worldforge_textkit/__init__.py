@@ -178,6 +178,8 @@ def stem(word: str) -> str:
     cut = False
     if len(word) > 5 and word.endswith("ing"):
         word, cut = word[:-3], True
+    elif len(word) > 5 and word.endswith("eed"):
+        word = word[:-1]  # guaranteed -> guarantee, agreed -> agree (then the e, as for them)
     elif len(word) > 4 and word.endswith("ed"):
         word, cut = word[:-2], True
     if cut and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeioulsz":

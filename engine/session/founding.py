@@ -213,6 +213,8 @@ if TYPE_CHECKING:
 #     the cheaper …"), instead of a search on the rule's slogan that cited hybrid ownership forms
 #     for a side contract.
 #     A role's duty that named what the CEO left out is replaced by a duty, not a benefit line.
+#     "guaranteed" is a form of "guarantee" (and "agreed" of "agree"): leaving out the guarantee
+#     takes out what is guaranteed, for the gate and the worker alike.
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -429,3 +429,14 @@ def test_a_duty_that_names_what_is_left_out_stays_a_duty():
     assert not any("rival" in d for d in duties)
     assert any(d.startswith("talks with") and d.endswith("every week") for d in duties)
     assert check("strategist", art, binding.directions) == []
+
+
+def test_leaving_out_a_guarantee_takes_out_what_is_guaranteed():
+    """ "drop the guarantee line, we cant promise that" against "Results guaranteed within a
+    week": the gate saw no "guarantee" in "guaranteed", told the CEO the mentions were already
+    gone, and the redo kept the promise."""
+    from engine.language.artifact_text import said
+
+    d = read_directions("drop the guarantee line, we cant promise that", source="rejection")
+    value = next(x.value for x in d.directions if x.axis in ("exclusion", "claim"))
+    assert said("Results guaranteed within a week for every ward team.", value) == "guaranteed"
