@@ -236,9 +236,10 @@ def draw(state: GameState, after_stage: str) -> EventKind | None:
 
 
 def _fill(state: GameState, text: str) -> str:
-    """An event's text in the company's world: its customer, rival and the offering's words; a
-    verb marked <uses> agrees with the customer, and the sentence starts with a capital."""
-    customer = state.founder.customer
+    """An event's text in the company's world: its customer as the CEO last named it (the
+    niche, as the board and the standup say it), rival and the offering's words; a verb marked
+    <uses> agrees with the customer, and the sentence starts with a capital."""
+    customer = state.niche or state.founder.customer
     words = event_words(read_pitch(state.founder.pitch).world)
     text = _VERB.sub(lambda m: agree(m.group(1), is_plural(customer)), text)
     return cap(

@@ -215,6 +215,7 @@ if TYPE_CHECKING:
 #     A role's duty that named what the CEO left out is replaced by a duty, not a benefit line.
 #     "guaranteed" is a form of "guarantee" (and "agreed" of "agree"): leaving out the guarantee
 #     takes out what is guaranteed, for the gate and the worker alike.
+#     An event names the customer as the CEO last named it (the niche), not the pitch's words.
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

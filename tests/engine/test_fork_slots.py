@@ -136,3 +136,16 @@ def test_words_that_bind_nothing_are_quoted_in_their_reading():
         "nothing the gate checks in “meh, do better”"
     )
     assert how_it_reads(Read())["says"] == "nothing the gate checks"
+
+
+def test_an_event_names_the_customer_the_ceo_last_named(new_session):
+    """The CEO said "its for vet nurses on night shifts"; the board and the standup said so, and
+    the next event still read "busy vets nurses notice" (the pitch's words)."""
+    from engine.game.world_events import KINDS, open_event
+
+    s = new_session()
+    s.state.niche = "vet nurses on night shifts"
+    kind = next(k for k in KINDS if "{customer}" in k.text)
+    ev = open_event(s.state, kind, s.state.stages[0].id)
+    assert "vet nurses on night shifts" in ev.text
+    assert s.state.founder.customer not in ev.text
