@@ -260,17 +260,19 @@ def ahead(state: GameState, rule_id: str) -> str:
     options this founder may be offered there; the later card shows the amounts."""
     notes = []
     for later in state.stages[state.stage_index + 1 :]:
-        for v in DECK.get(later.id, ()):
-            if v.archetype not in (None, state.founder.archetype):
-                continue
+        deck = [v for v in DECK.get(later.id, ()) if v.archetype in (None, state.founder.archetype)]
+        for v in deck:
             for rid in (v.a[2], v.b[2]):
+                # the stage draws its dilemma when it comes: an option only some draws pose is
+                # said as one that may come ("if it is offered"), never as a promise
+                sure = all(rid in (x.a[2], x.b[2]) for x in deck)
                 for a in RULES[rid].after:
                     if a.rule != rule_id:
                         continue
                     reason = a.why.split(": ", 1)[-1]
                     note = (
                         f"makes {later.beat}'s option to {RULES[rid].decided} "
-                        f"{_dearer(a.effects)}: {reason}"
+                        f"{_dearer(a.effects)}{'' if sure else ' (if it is offered)'}: {reason}"
                     )
                     if note not in notes:
                         notes.append(note)

@@ -216,6 +216,8 @@ if TYPE_CHECKING:
 #     "guaranteed" is a form of "guarantee" (and "agreed" of "agree"): leaving out the guarantee
 #     takes out what is guaranteed, for the gate and the worker alike.
 #     An event names the customer as the CEO last named it (the niche), not the pitch's words.
+#     An option's note on a later stage says "(if it is offered)" where that stage's draw may pose
+#     another dilemma.
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

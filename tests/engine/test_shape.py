@@ -129,12 +129,14 @@ def test_an_option_says_what_it_makes_dearer_at_a_later_stage(new_session):
     for i in range(3):
         st.stages[i].decision = StageDecision(rule_id="founder.network", option="A", text="")
     card = next(o for o in pose(st, st.stages[3]).options if o.rule_id == "designer.ship")
-    assert "makes TAKE's option to automate the support path to protect margin dearer: " in (
+    # TAKE draws its dilemma when it comes: an option only some draws pose may not be offered
+    assert "makes TAKE's option to automate the support path to protect margin dearer " in (
         card.ahead
     )
+    assert "dearer (if it is offered): " in card.ahead
     assert "better" not in card.ahead.split("dearer")[0]
     assert "makes TAKE's option to keep a human in the loop" in card.ahead
-    assert "cheaper: a person catches what it breaks" in card.ahead
+    assert "cheaper (if it is offered): a person catches what it breaks" in card.ahead
     other = next(o for o in pose(st, st.stages[3]).options if o.rule_id != "designer.ship")
     assert "TAKE" not in other.ahead
 
@@ -163,3 +165,15 @@ def test_the_two_forks_planner_sees_the_stage_its_choice_would_add(new_session):
 
 def _step(s) -> None:
     s.give(RunStage) if s.state.phase == "brief" else s.give(Approve)
+
+
+def test_a_later_option_every_draw_poses_is_named_without_a_hedge(new_session, monkeypatch):
+    from engine.game import dilemmas
+
+    st = new_session(pitch=PITCH, seed=7, archetype="seller").state
+    st.stage_index = 3
+    take = [v for v in dilemmas.DECK["stage_6_take"] if v.id == "automate_steward"]
+    monkeypatch.setitem(dilemmas.DECK, "stage_6_take", take)
+    note = ahead(st, "designer.ship")
+    assert "automate the support path to protect margin dearer: " in note
+    assert "if it is offered" not in note
