@@ -165,8 +165,8 @@ def run_standup(
             result = f"burn {money(e.monthly_burn_usd)} a month, {runway_text(e)}"
         else:
             rule = RULES.get(receipt.rule_id)
-            title, _, opening = (rule.playbook if rule else "").partition(" | ")
-            hit = knowledge.index.section(title) if title else None
+            section, _, opening = (rule.playbook if rule else "").partition(" | ")
+            hit = knowledge.index.section(section) if section else None
             result = _topic(hit.title) if hit else "no playbook section"
             if hit:
                 slots["topic"], slots["advice"] = result, _advice(in_books(hit.text), opening)

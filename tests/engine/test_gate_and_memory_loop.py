@@ -209,5 +209,6 @@ def test_the_standups_playbook_line_is_the_decisions_own(new_session):
         turn = next(t for t in s.state.standup if t.tool == "search_knowledge")
         heading = rule.playbook.partition(" | ")[0].split(" / ")[-1]
         assert turn.tool_result.lower() == heading.lower()
+        assert turn.speaker in {w.title for w in s.state.org}  # a worker speaks, not a section
         cited[key] = turn.line
     assert cited["1"] != cited["2"]
