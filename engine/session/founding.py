@@ -208,7 +208,14 @@ if TYPE_CHECKING:
 #     One picker for an own answer (engine.language.reader.pick), the game's and the reader's:
 #     "neither" picks none, a letter or an ordinal picks outright, then the option keywords, then
 #     the option's own words or figures ("the cheaper one"; never a function word like "before").
-RULES_VERSION = 68
+# 69: a pitch's payer is read from more of English's frames: a verb that aims ("targeting",
+#     "aimed at", "serving"), "helping" after a noun, a subject that pays ("employers pay for
+#     coaching for their staff"), the subject of a relative clause ("invoicing that freelancers
+#     enjoy"), a role as a modifier ("landlord compliance checklists"), "a tinder for …", and
+#     aide / ayuda; a pitch that opens with its customer takes its offering after "our", "we
+#     <verb>" or what they need. A place may follow "into" or "serving"; "no"/"not" end a
+#     customer; a plural the lemmas lack ("stag dos") meets its payer row.
+RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
