@@ -329,6 +329,13 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
             while k and toks[k - 1].is_word and toks[k - 1].low not in STOPWORDS:
                 k -= 1
             out.insert(0, (k, "paid"))
+        elif (
+            i > 1
+            and t.low in v.sets["copulas"]
+            and toks[i - 1].lemma in v.sets["buyers"]
+            and toks[i - 2].low in v.sets["possessives"]
+        ):
+            out.insert(0, (i + 1, "paid"))  # "our customers are dentists": said outright
         elif (aim := _aim(toks, i)) and i not in _negated(toks):
             out.append((i + aim, "aimed"))  # "a tool targeting clinics", "aimed at landlords"
         elif t.low in v.fors and not verb:
@@ -514,6 +521,7 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
             continue  # "(apply) for grants": the offering is a noun phrase, from its first word
         if out and (
             t.low in v.sets["clause_ends"]
+            or t.low in v.sets["copulas"]
             or t.low in articles
             or t.low in {"in", "across", "for", "en", "à", "im", "around", "pour", "para", "für"}
             or (k and t.low.endswith("ed") and len(t.low) > 4 and not t.is_cap)
@@ -623,7 +631,19 @@ def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str
     if chosen is not None and not offering and chosen[1] == "helps":
         after = _customer_phrase(toks, chosen[0], "helps")
         offering = _offering(toks[toks.index(after[-1]) + 2 :], len(toks), lang) if after else []
-    return offering
+    v = vocab()
+    end = toks.index(offering[-1]) + 1 if offering else 0
+    lone = len(offering) == 1 and (  # "Built for parents: a meal planner", "Aimed at nurses, …"
+        offering[0].low in v.sets["participles"] or offering[0].low.endswith("ed") or _aim(toks, 0)
+    )
+    # a name before a colon, comma or dash names no offering: "Quill - an AI tutor for …"
+    name = 0 < end < len(toks) and lang != "de" and all(t.is_cap for t in offering)
+    if name and toks[end].low in v.sets["copulas"]:  # "Ledgerly is bookkeeping for plumbers"
+        offering = _offering(toks[end + 1 :], len(toks), lang) or offering
+    elif lone or (name and toks[end].text in ":,-–—"):
+        stop = next((k for k in range(end, len(toks)) if toks[k].text in _STOPS), len(toks))
+        offering = _offering(toks[stop + 1 :], len(toks), lang) or offering
+    return [] if offering and offering[-1].lemma in v.sets["buyers"] else offering
 
 
 def _who(
@@ -772,7 +792,9 @@ def read_pitch(pitch: str) -> PitchReading:
     if read is _read_latin and customer and customer.split()[-1] in got["offering"].split():
         later = _offering_after(tokenize(text[:_MAX_READ]), _language(toks))  # "Vets drown …
         got["offering"] = _span_words(later) or got["offering"]  # … Our AI writes their notes"
-    offering = got["offering"] or " ".join(content_words(text)[:3]) or "the service"
+    first = got if got["offering"] or len(parts) < 2 else read(parts[0])  # "Bike repairs. For …"
+    offering = got["offering"] or first["offering"] or " ".join(content_words(text)[:3])
+    offering = offering or "the service"
     found = bool(customer)
     core = _QUALIFIER.split(offering, maxsplit=1)[0]  # "wedding flowers" of "… on a budget"
     negated = _negated(toks)  # "sharpening, not repairs" is about sharpening

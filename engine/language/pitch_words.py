@@ -121,7 +121,7 @@ _SECTIONS = frozenset([
     "not_cues", "clause_ends", "settings", "where_after", "place_heads", "modals", "pronouns",
     "possessives", "vague", "things", "not_owner", "owned_modifiers", "made", "venues", "brands",
     "nominative", "sell_verbs", "service_nouns", "paid_by", "aim_cues", "pays_for",
-    "offering_after", "participles", "role_modifiers",
+    "offering_after", "participles", "role_modifiers", "copulas", "buyers",
 ])
 # fmt: on
 

@@ -1,5 +1,5 @@
 """Pitches the reader was never tuned on (tests/data/pitches_fresh.jsonl): who pays, the offering
-and the place of 159 pitches written as founders write them ("X for Y", "we help Y do Z", "Uber
+and the place of 169 pitches written as founders write them ("X for Y", "we help Y do Z", "Uber
 for …", "B2B SaaS for …", "Y pay for X", one-liners, two sentences, lower case, no punctuation,
 five currencies, Spanish, French and German), each labelled before the reader ran on it.
 
@@ -33,6 +33,8 @@ MISSES: dict[str, dict[str, str]] = {
         "Pharmacy stock alerts": "a pharmacy as a modifier may be where goods come from",
         "Care home activity boxes": "'home' is no buying place ('home workouts')",
         "Dog-friendly holiday cottages in Cornwall": "the holiday's makers are read",
+        "Kitchen renovations in Leeds": "a kitchen may be a restaurant's: no owner is read",
+        "Piano tuning across Devon": "'piano' as a modifier is no owner ('piano lessons')",
     },
     "offering": {
         "We help small landlords collect rent on time": "the offering is a verb: 'collect rent'",
