@@ -387,8 +387,10 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
     eight words (a rambling pitch keeps its first people word)."""
     v = vocab()
     phrase = _strip_front(_clause(toks, i))
-    if kind == "paid" and any(_pays_for(toks, toks.index(t)) for t in phrase):
-        phrase = phrase[: next(k for k, t in enumerate(phrase) if _pays_for(toks, toks.index(t)))]
+    if kind == "paid" and phrase:  # "Parents pay for …": the payer ends at its verb
+        at = i + next(k for k, t in enumerate(toks[i:]) if t is phrase[0])
+        pays = [k for k in range(len(phrase)) if _pays_for(toks, at + k)]
+        phrase = phrase[: pays[0]] if pays else phrase
     if kind == "helps":  # up to its verb, or its first people word: "lets landlords screen …"
         verb = next((k for k, t in enumerate(phrase) if t.low in v.sets["object_verbs"]), None)
         ppl = [k + 1 for k, t in enumerate(phrase) if is_plural(t.low) and _is_person(t)]
