@@ -435,7 +435,7 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
         n = len(p.words)
         after = toks[i + n] if i + n < len(toks) else None
         if p.kind == "owned" and (
-            (after is not None and after.lemma in v.sets["venues"])
+            (after is not None and after.lemma in v.sets["venues"] | v.sets["not_owned_after"])
             or (
                 p.words[0] not in v.sets["owned_modifiers"]
                 and not (i and toks[i - 1].low in v.sets["possessives"])
@@ -525,7 +525,9 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
             t.low in v.sets["clause_ends"]
             or t.low in v.sets["copulas"]
             or t.low in articles
-            or t.low in {"in", "across", "for", "en", "à", "im", "around", "pour", "para", "für"}
+            or t.low
+            in {"in", "on", "near", "across", "for", "en", "à", "im", "around", "pour", "para"}
+            or t.low == "für"
             or (k and t.low.endswith("ed") and len(t.low) > 4 and not t.is_cap)
             or (lang == "fr" and k and t.low.endswith(("és", "ées", "é", "ée")))  # "livrés"
             or t.low in v.sets["participles"]  # "vegan cheese made in Bristol"

@@ -1,5 +1,5 @@
 """Pitches the reader was never tuned on (tests/data/pitches_fresh.jsonl): who pays, the offering
-and the place of 169 pitches written as founders write them ("X for Y", "we help Y do Z", "Uber
+and the place of 183 pitches written as founders write them ("X for Y", "we help Y do Z", "Uber
 for …", "B2B SaaS for …", "Y pay for X", one-liners, two sentences, lower case, no punctuation,
 five currencies, Spanish, French and German), each labelled before the reader ran on it.
 
@@ -31,10 +31,10 @@ MISSES: dict[str, dict[str, str]] = {
         "Mobile car valeting": "'car' as a modifier is no owner ('car hire'), so no payer is read",
         "Self-storage for students over the summer": "a time phrase ('over the summer') is kept",
         "Pharmacy stock alerts": "a pharmacy as a modifier may be where goods come from",
-        "Care home activity boxes": "'home' is no buying place ('home workouts')",
         "Dog-friendly holiday cottages in Cornwall": "the holiday's makers are read",
         "Kitchen renovations in Leeds": "a kitchen may be a restaurant's: no owner is read",
         "Piano tuning across Devon": "'piano' as a modifier is no owner ('piano lessons')",
+        "Food truck permits made simple": "a food truck is as often the business pitched",
     },
     "offering": {
         "We help small landlords collect rent on time": "the offering is a verb: 'collect rent'",
@@ -47,6 +47,9 @@ MISSES: dict[str, dict[str, str]] = {
         "helping small charities win grants": "what they win is read, not the writing",
         "Bridal makeup artists in Nairobi": "the artists are read, the label says the makeup",
         "Comida casera a domicilio para oficinas en Valencia": "'a domicilio' is kept",
+    },
+    "place": {
+        "Boat hire on the Norfolk Broads": "'on' leads no place: 'on Etsy', 'on the App Store'",
     },
 }
 
