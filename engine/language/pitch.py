@@ -117,14 +117,6 @@ def _is_people(toks: list[Token], lang: str) -> bool:
     return lem.endswith(v.suffixes) and len(lem) > 3 and not lem.endswith("ment")  # "payment"
 
 
-def _is_person(t: Token) -> bool:
-    """A plural word naming people in any language read ("nurses", "agricultores")."""
-    if _is_people([t], "en"):
-        return True
-    v = vocab()
-    return not t.low.isascii() or (t.low.endswith("es") and t.low[:-2].endswith(v.suffixes))
-
-
 def _head(toks: list[Token]) -> Token | None:
     """The head word: the last word before a qualifier or a clause ("parents" of "parents of young
     children", "nurses" of "nurses who work nights")."""
@@ -393,7 +385,7 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
         phrase = phrase[: pays[0]] if pays else phrase
     if kind == "helps":  # up to its verb, or its first people word: "lets landlords screen …"
         verb = next((k for k, t in enumerate(phrase) if t.low in v.sets["object_verbs"]), None)
-        ppl = [k + 1 for k, t in enumerate(phrase) if is_plural(t.low) and _is_person(t)]
+        ppl = [k + 1 for k, t in enumerate(phrase) if is_plural(t.low) and _is_people([t], "es")]
         phrase = phrase[:verb] if verb else phrase[: (ppl or [len(phrase)])[0]]
     while len(phrase) > 1 and phrase[-1].low in v.sets["where_after"]:
         phrase = phrase[:-1]

@@ -211,9 +211,12 @@ if TYPE_CHECKING:
 # 69: a pitch's payer is read from more of English's frames: a verb that aims ("targeting",
 #     "aimed at", "serving"), "helping" after a noun, a subject that pays ("employers pay for
 #     coaching for their staff"), the subject of a relative clause ("invoicing that freelancers
-#     enjoy"), a role as a modifier ("landlord compliance checklists"), "a tinder for …", and
-#     aide / ayuda; a pitch that opens with its customer takes its offering after "our", "we
-#     <verb>" or what they need. A place may follow "into" or "serving"; "no"/"not" end a
+#     enjoy"), a role as a modifier ("landlord compliance checklists"), "our customers are X",
+#     "a tinder for …", aide / ayuda; more buying places, occasions and owned things (garage,
+#     theatre, care home, christening, maternity, caravan …); a thing for hire has no owner who
+#     pays. The offering is never a name before ":", "-", "is", nor a lone participle ("Built for
+#     parents: a meal planner"); a pitch that opens with its customer takes it after "our",
+#     "we <verb>" or what they need. A place may follow "into" or "serving"; "no"/"not" end a
 #     customer; a plural the lemmas lack ("stag dos") meets its payer row.
 RULES_VERSION = 69
 
