@@ -85,8 +85,9 @@ _CJK_FOR = [
 _MAX_CUSTOMER_WORDS = 8
 _MAX_READ = 600  # characters of a pitch read (the longest labelled pitch has about 350)
 _RELATIVE = frozenset(["who", "that", "qui", "que", "die", "der"])
-_SUBJECTS = frozenset(["we", "i", "that", "which", "who", "to", "will", "can"])
+_SUBJECTS = frozenset(["we", "i", "that", "which", "who", "to", "will", "can", "que", "qui", "che"])
 _STOPS = frozenset(",;:.!?()—–-")  # "-" alone is a dash (a hyphen stays inside its word)
+_OBJECT_RELATIVE = frozenset(["that", "which"])
 _NOT = frozenset(["not", "no", "never", "without", "isn't", "aren't", "pas", "kein", "keine"])
 
 
@@ -111,6 +112,8 @@ def _is_people(toks: list[Token], lang: str) -> bool:
     if head.lemma in v.sets["things"] or any(p.words == (head.lemma,) for p in v.payers):
         return False
     lem = head.lemma[:-1] if lang == "de" and head.lemma.endswith("ern") else head.lemma
+    if lang not in ("en", "de") and head.low.endswith("s"):  # "agricultores", "turistas"
+        lem = head.low[:-2] if head.low[:-2].endswith(v.suffixes) else head.low[:-1]
     return lem.endswith(v.suffixes) and len(lem) > 3 and not lem.endswith("ment")  # "payment"
 
 
@@ -227,7 +230,11 @@ def _payer_words(kind: str) -> frozenset[str]:
 
 def _match(toks: list[Token], lang: str) -> list[tuple[int, int, int, Payer]]:
     """Every payer row the words match: (kind rank, -length, position, row)."""
-    lemmas, lows = [t.lemma for t in toks], [t.low for t in toks]  # a place of business buys:
+    lows = [t.low for t in toks]  # a plural the lemmas lack ("stag dos") made singular by grammar
+    lemmas = [
+        singular(t.low) if t.lemma == t.low and t.low.endswith("s") else t.lemma for t in toks
+    ]
+    # a place of business buys:
     found = [
         (_KIND_RANK["place"], -1, i, Payer((t.lemma,), "place", plural(t.lemma), False))
         for i, t in enumerate(toks)
@@ -309,21 +316,61 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
             verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
         if t.low == "by" and v.sets["paid_by"] & {s.low for s in toks[max(i - 2, 0) : i]}:
             out.insert(0, (i + 1, "paid"))  # "therapy for teens, paid by parents": who pays
+        elif _pays_for(toks, i):  # "Employers pay for coaching for their staff": the subject
+            k = i
+            while k and toks[k - 1].is_word and toks[k - 1].low not in STOPWORDS:
+                k -= 1
+            out.insert(0, (k, "paid"))
+        elif (
+            i > 1
+            and t.low in v.sets["copulas"]
+            and toks[i - 1].lemma in v.sets["buyers"]
+            and toks[i - 2].low in v.sets["possessives"]
+        ):
+            out.insert(0, (i + 1, "paid"))  # "our customers are dentists": said outright
+        elif (aim := _aim(toks, i)) and i not in _negated(toks):
+            out.append((i + aim, "aimed"))  # "a tool targeting clinics", "aimed at landlords"
         elif t.low in v.fors and not verb:
-            if i == 1 and prev is not None and prev.low in v.sets["brands"]:
+            if i <= 2 and prev is not None and prev.low in v.sets["brands"]:
                 continue  # "Uber for lawnmowers": what follows is the offering
             out.append((i + 1, "for"))
         elif t.low in v.between:
             out.append((i + 1, "between"))
-        elif t.low == "to" and any(
+        elif t.low in {"to", "aux"} and any(
             s.lemma in v.sets["sell_verbs"] for s in toks[max(i - 6, 0) : i]
         ):
             out.append((i + 1, "for"))  # "we sell refurbished laptops to schools": who buys
         elif t.low in v.sets["cue_verbs"] and (
-            t.low.endswith("s") or t.low in {"hilft", "zeigt"} or not prev or prev.low in _SUBJECTS
+            t.low.endswith(("s", "ing"))
+            or t.low in {"hilft", "zeigt"}
+            or not prev
+            or prev.low in _SUBJECTS
         ):
             out.append((i + 1, "helps"))  # "helps teachers", "we help nurses", "Helping …"
     return [(i, k) for i, k in out if i < len(toks)]
+
+
+def _pays_for(toks: list[Token], i: int) -> bool:
+    """Whether `toks[i]` is a paying verb whose subject is people: "parents pay for …"."""
+    v = vocab()
+    return (
+        0 < i < len(toks) - 1
+        and toks[i].low in v.sets["pays_for"]
+        and toks[i + 1].low in v.fors
+        and is_plural(toks[i - 1].low)
+        and _is_people([toks[i - 1]], "en")
+    )
+
+
+def _aim(toks: list[Token], i: int) -> int:
+    """How many words from `i` say whom the offering is aimed at ("targeting", "aimed at")."""
+    lows = tuple(t.low for t in toks[i : i + 2])
+    return max((len(a) for a in _aims() if lows[: len(a)] == a), default=0)
+
+
+@functools.cache
+def _aims() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(w.split()) for w in vocab().sets["aim_cues"])
 
 
 def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token]:
@@ -332,9 +379,13 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
     eight words (a rambling pitch keeps its first people word)."""
     v = vocab()
     phrase = _strip_front(_clause(toks, i))
+    if kind == "paid" and phrase:  # "Parents pay for …": the payer ends at its verb
+        at = i + next(k for k, t in enumerate(toks[i:]) if t is phrase[0])
+        pays = [k for k in range(len(phrase)) if _pays_for(toks, at + k)]
+        phrase = phrase[: pays[0]] if pays else phrase
     if kind == "helps":  # up to its verb, or its first people word: "lets landlords screen …"
         verb = next((k for k, t in enumerate(phrase) if t.low in v.sets["object_verbs"]), None)
-        ppl = [k + 1 for k, t in enumerate(phrase) if is_plural(t.low) and _is_people([t], "en")]
+        ppl = [k + 1 for k, t in enumerate(phrase) if is_plural(t.low) and _is_people([t], "es")]
         phrase = phrase[:verb] if verb else phrase[: (ppl or [len(phrase)])[0]]
     while len(phrase) > 1 and phrase[-1].low in v.sets["where_after"]:
         phrase = phrase[:-1]
@@ -376,7 +427,7 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
         n = len(p.words)
         after = toks[i + n] if i + n < len(toks) else None
         if p.kind == "owned" and (
-            (after is not None and after.lemma in v.sets["venues"])
+            (after is not None and after.lemma in v.sets["venues"] | v.sets["not_owned_after"])
             or (
                 p.words[0] not in v.sets["owned_modifiers"]
                 and not (i and toks[i - 1].low in v.sets["possessives"])
@@ -392,6 +443,14 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
         if p.kind == "place" and after and is_plural(after.low) and _is_people([after], lang):
             key, payer, said = -1, _span(text, toks[i : i + n + 1]), ""  # "office workers"
         candidates.append((key, neg, i, payer, said))
+    lead = _strip_front(toks)  # "Landlord compliance checklists": the landlords buy
+    if (
+        len(lead) > 1
+        and lead[0].low in v.sets["role_modifiers"]  # singular: a modifier, not a subject
+        and lead[1].is_word
+        and lead[1].low not in STOPWORDS | v.sets["clause_ends"]
+    ):
+        candidates.append((-1, 0, toks.index(lead[0]), plural(lead[0].text), ""))
     if not candidates:
         return "", ""
     _, _, _, payer, said = min(candidates)
@@ -420,6 +479,17 @@ def _subject(toks: list[Token], lang: str) -> str:
             and _is_people([t], lang)
         ):
             return _span_words(toks[k:j])
+    for k, t in enumerate(toks[2:-1], 2):  # "invoicing that freelancers enjoy", "… that small
+        rel = k - 1 if toks[k - 1].low in _OBJECT_RELATIVE else k - 2  # cafés use"
+        if (
+            toks[rel].low in _OBJECT_RELATIVE
+            and is_plural(t.low)
+            and _is_people([t], lang)
+            and toks[k + 1].is_word  # "that hosts your lessons": a verb with its object
+            and toks[k + 1].low not in STOPWORDS | v.sets["possessives"]
+            and not _is_people([toks[k + 1]], lang)
+        ):
+            return _span_words(toks[rel + 1 : k + 1])
     if lang == "de":
         for t in toks[1:]:
             if t.is_cap and t.low.endswith("ern") and t.low not in v.sets["nominative"]:
@@ -445,9 +515,15 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
             continue  # "(apply) for grants": the offering is a noun phrase, from its first word
         if out and (
             t.low in v.sets["clause_ends"]
+            or t.low in v.sets["copulas"]
             or t.low in articles
-            or t.low in {"in", "across", "for", "en", "à", "im", "around", "pour", "para", "für"}
+            or t.low
+            in {"in", "on", "near", "across", "for", "en", "à", "im", "around", "pour", "para"}
+            or t.low == "für"
             or (k and t.low.endswith("ed") and len(t.low) > 4 and not t.is_cap)
+            or (lang == "fr" and k and t.low.endswith(("és", "ées", "é", "ée")))  # "livrés"
+            or t.low in v.sets["participles"]  # "vegan cheese made in Bristol"
+            or _aim(phrase, k)  # "a tool targeting clinics"
             or (k + 1 < len(phrase) and phrase[k + 1].low in v.sets["modals"])
         ):
             break
@@ -456,6 +532,20 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
     while len(out) > 1 and out[-1].low in v.sets["where_after"]:
         out.pop()  # "piano lessons online": where it is sold is no part of what
     return out
+
+
+def _offering_after(toks: list[Token], lang: str) -> list[Token]:
+    """The offering of a pitch that opens with its customer: after "our", "we <verb>" or what
+    they need ("Small gyms that need a booking system", "Teachers …, so we built an app")."""
+    v = vocab()
+    for k, t in enumerate(toks[1:], 1):
+        start = k + 2 if t.low in {"we", "i"} else k + 1 if t.low in v.sets["offering_after"] else 0
+        if start < len(toks) and toks[start].low == "to":
+            continue  # "the ones we need to convince": a verb follows, no offering
+        found = _offering(toks[start:], len(toks), lang) if start else []
+        if found:
+            return found
+    return []
 
 
 class _Parts(TypedDict):
@@ -484,22 +574,14 @@ def _read_latin(text: str) -> _Parts:
     people = [(i, kind) for i, kind, ph in phrases if kind == "paid" or _is_people(ph, lang)]
     chosen = people[0] if people else next(((i, k) for i, k, _ in phrases[:1] if k == "for"), None)
     customer, said, note_said, prep, setting = "", "", "", "", ""
-    brand = len(toks) > 2 and toks[0].low in v.sets["brands"] and toks[1].low in v.fors
+    b = int(bool(toks) and toks[0].low in v.articles["*"])  # "a tinder for dog playdates"
+    brand = len(toks) > b + 2 and toks[b].low in v.sets["brands"] and toks[b + 1].low in v.fors
     if brand:
-        offering = _clause(toks, 2)
-    elif chosen is not None and chosen[0] == 1:  # "For nurses: meal kits"
-        stop = next((k for k, t in enumerate(toks) if t.text in _STOPS), len(toks))
-        offering = _offering(toks[stop + 1 :], len(toks), lang)
+        offering = [t for t in _clause(toks, b + 2) if p1 <= p0 or t.start < toks[p0].start]
     else:
-        offering = _offering(toks, chosen[0] - 1 if chosen else len(toks), lang)
-    if chosen is not None and not offering and chosen[1] == "helps":  # "We help X find childcare"
-        after = _customer_phrase(toks, chosen[0], "helps")
-        offering = _offering(toks[toks.index(after[-1]) + 2 :], len(toks), lang) if after else []
-    if chosen is not None:
-        phrase = _customer_phrase(toks, chosen[0], chosen[1])
-        who, prep_word, where = _split_setting(phrase)
-        if who and p0 >= chosen[0] and who[-1].start >= toks[p0].start:
-            who = [t for t in who if t.start < toks[p0].start]
+        offering = _first_offering(toks, chosen, lang)
+    who, prep_word, where = _who(toks, chosen, (p0, p1))
+    if who and chosen is not None:
         mapped, changed = _thing_payer(who, lang)
         if changed and mapped.endswith(" residents") and not place:
             place = _span_words(who)
@@ -515,11 +597,11 @@ def _read_latin(text: str) -> _Parts:
             customer = mapped if changed else said
             note_said = said if changed else ""
             prep, setting = prep_word, _span(text, where)
-    if not customer and not brand:
+    if not customer and brand:  # "Uber for dog walking": what the offering is for says who
+        mapped, changed = _thing_payer(_strip_front(offering), lang)
+        customer, note_said = (mapped, _span_words(offering)) if changed else ("", "")
+    elif not customer:
         customer, note_said = _implied(text, toks, lang, (p0, p1))
-    we = next((k for k in range(1, len(toks) - 2) if toks[k].low in {"we", "i"}), 0)
-    if we and customer and _span_words(offering).lower().startswith(customer.lower()):
-        offering = _offering(toks[we + 2 :], len(toks), lang)  # "Teachers …, so we built an app"
     rest = " ".join(t.low for t in toks[toks.index(offering[-1]) + 1 :]) if offering else ""
     noun = next((n for w, n in v.nouns.items() if f" {w} " in f" {rest} "), "")  # "… delivered"
     return {
@@ -530,6 +612,51 @@ def _read_latin(text: str) -> _Parts:
         "setting": setting or "",
         "prep": prep,
     }
+
+
+def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str) -> list[Token]:
+    """The offering around the chosen cue: before it, after "pay for" when the payer opens the
+    pitch, after "For nurses:", or after the helped people's verb ("We help X find childcare")."""
+    pay = next((k for k in range(len(toks)) if _pays_for(toks, k)), len(toks))
+    if chosen is not None and chosen[0] < pay < len(toks) and not _strip_front(toks[: chosen[0]]):
+        return _offering(toks[pay + 2 :], len(toks), lang)  # "parents pay for lessons"
+    if chosen is not None and chosen[0] == 1:  # "For nurses: meal kits"
+        stop = next((k for k, t in enumerate(toks) if t.text in _STOPS), len(toks))
+        return _offering(toks[stop + 1 :], len(toks), lang)
+    offering = _offering(toks, chosen[0] - 1 if chosen else len(toks), lang)
+    if chosen is not None and not offering and chosen[1] == "helps":
+        after = _customer_phrase(toks, chosen[0], "helps")
+        offering = _offering(toks[toks.index(after[-1]) + 2 :], len(toks), lang) if after else []
+    v = vocab()
+    end = toks.index(offering[-1]) + 1 if offering else 0
+    lone = len(offering) == 1 and (  # "Built for parents: a meal planner", "Aimed at nurses, …"
+        offering[0].low in v.sets["participles"] or offering[0].low.endswith("ed") or _aim(toks, 0)
+    )
+    # a name before a colon, comma or dash names no offering: "Quill - an AI tutor for …"
+    name = 0 < end < len(toks) and lang != "de" and all(t.is_cap for t in offering)
+    if name and toks[end].low in v.sets["copulas"]:  # "Ledgerly is bookkeeping for plumbers"
+        offering = _offering(toks[end + 1 :], len(toks), lang) or offering
+    elif lone or (name and toks[end].text in ":,-–—"):
+        stop = next((k for k in range(end, len(toks)) if toks[k].text in _STOPS), len(toks))
+        offering = _offering(toks[stop + 1 :], len(toks), lang) or offering
+    return [] if offering and offering[-1].lemma in v.sets["buyers"] else offering
+
+
+def _who(
+    toks: list[Token], chosen: tuple[int, str] | None, place: tuple[int, int]
+) -> tuple[list[Token], str, list[Token]]:
+    """The chosen cue's people, its setting's preposition and the setting; a place the pitch
+    names is no part of who ("brands expanding into Japan": its preposition and participle go
+    with it)."""
+    if chosen is None:
+        return [], "", []
+    who, prep_word, where = _split_setting(_customer_phrase(toks, chosen[0], chosen[1]))
+    p0, p1 = place
+    if who and p1 > p0 >= chosen[0] and toks.index(who[-1]) + 2 >= p0:
+        who = [t for t in who if t.start < toks[p0].start]
+        while len(who) > 1 and (who[-1].low in STOPWORDS or who[-1].low.endswith("ing")):
+            who = who[:-1]
+    return who, prep_word, where
 
 
 def _nominative(phrase: str, lang: str) -> str:
@@ -656,11 +783,17 @@ def read_pitch(pitch: str) -> PitchReading:
     read = _read_other_script if is_cjk(text) or _RTL.search(text) else _read_latin
     parts = re.split(r"(?<=[.!?])\s", text[:_MAX_READ])[:3] if text else [""]  # a later sentence
     got = next((g for g in map(read, parts) if g["customer"]), None) or read(parts[0])  # says who
-    offering = got["offering"] or " ".join(content_words(text)[:3]) or "the service"
     customer, said = got["customer"], got["said"]
+    toks = tokenize(text)
+    if read is _read_latin and customer and customer.split()[-1] in got["offering"].split():
+        later = _offering_after(tokenize(text[:_MAX_READ]), _language(toks))  # "Vets drown …
+        got["offering"] = _span_words(later) or got["offering"]  # … Our AI writes their notes"
+    first = got if got["offering"] or len(parts) < 2 else read(parts[0])  # "Bike repairs. For …"
+    offering = got["offering"] or first["offering"] or " ".join(content_words(text)[:3])
+    offering = offering or "the service"
     found = bool(customer)
     core = _QUALIFIER.split(offering, maxsplit=1)[0]  # "wedding flowers" of "… on a budget"
-    negated = _negated(toks := tokenize(text))  # "sharpening, not repairs" is about sharpening
+    negated = _negated(toks)  # "sharpening, not repairs" is about sharpening
     affirmed = [t.low for i, t in enumerate(toks) if t.is_word and i not in negated]
     world = _best({k: v[0] for k, v in WORLDS.items()}, words(core), affirmed)
     trade = _best(TRADES, words(f"{customer} {got['setting']}"), [], _head_word(customer))

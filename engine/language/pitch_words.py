@@ -120,7 +120,9 @@ _SECTIONS = frozenset([
     "languages", "people", "place_preps", "payers", "leads", "cue_verbs", "object_verbs",
     "not_cues", "clause_ends", "settings", "where_after", "place_heads", "modals", "pronouns",
     "possessives", "vague", "things", "not_owner", "owned_modifiers", "made", "venues", "brands",
-    "nominative", "sell_verbs", "service_nouns", "paid_by",
+    "nominative", "sell_verbs", "service_nouns", "paid_by", "aim_cues", "pays_for",
+    "offering_after", "participles", "role_modifiers", "copulas", "buyers",
+    "not_owned_after",
 ])
 # fmt: on
 

@@ -218,6 +218,16 @@ if TYPE_CHECKING:
 #     An event names the customer as the CEO last named it (the niche), not the pitch's words.
 #     An option's note on a later stage says "(if it is offered)" where that stage's draw may pose
 #     another dilemma.
+#     A pitch's payer is read from more of English's frames: a verb that aims ("targeting",
+#     "aimed at", "serving"), "helping" after a noun, a subject that pays ("employers pay for
+#     coaching for their staff"), the subject of a relative clause ("invoicing that freelancers
+#     enjoy"), a role as a modifier ("landlord compliance checklists"), "our customers are X",
+#     "a tinder for …", aide / ayuda; more buying places, occasions and owned things (garage,
+#     theatre, care home, christening, maternity, caravan …); a thing for hire has no owner who
+#     pays. The offering is never a name before ":", "-", "is", nor a lone participle ("Built for
+#     parents: a meal planner"); a pitch that opens with its customer takes it after "our",
+#     "we <verb>" or what they need. A place may follow "into" or "serving"; "no"/"not" end a
+#     customer; a plural the lemmas lack ("stag dos") meets its payer row.
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -300,7 +300,7 @@ def test_a_van_is_how_a_service_travels_not_a_delivery_business():
         ("Lawn care for busy homeowners", "busy homeowners"),
         # who pays, said outright, beats who it is for
         ("Therapy for teens, paid by parents", "parents"),
-        ("Software that estate agents pay for monthly", "agents"),  # "pay for": a verb here
+        ("Software that estate agents pay for monthly", "estate agents"),  # "pay for": a verb
         ("Subscription boxes that kids love and parents buy", "parents"),  # a minor pays nothing
         # a first sentence that names nobody: a later one may say who
         (
