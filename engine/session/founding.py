@@ -208,7 +208,14 @@ if TYPE_CHECKING:
 #     One picker for an own answer (engine.language.reader.pick), the game's and the reader's:
 #     "neither" picks none, a letter or an ordinal picks outright, then the option keywords, then
 #     the option's own words or figures ("the cheaper one"; never a function word like "before").
-RULES_VERSION = 68
+# 69: what happened before is a fact, never a direction: a time gone by ("last year we charged
+#     $40", "we used to sell at £25") or the player's own past doing ("i grew up in Leeds", "we
+#     tried instagram") binds nothing, unless it says what changes now or tells a decision ("we
+#     renamed it to Borrow Box"); what someone the player knows does ("my sister pays £12") is a
+#     fact about them; "we're a charity" binds no scope unless set against something ("now",
+#     "not a logistics company"). A hedge or filler either side of a value is not part of it
+#     ("perhaps nurses tbh": nurses); "only the small ones" names nothing and is unread.
+RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

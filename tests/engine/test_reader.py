@@ -476,6 +476,59 @@ def test_a_cue_with_no_value_is_unread_says_which_axis_and_is_asked(said, axis):
 
 
 @pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # what happened before is a fact, a reason: its figure, place or name is never bound
+        ("last yr we charged $40 and nobody bought lol", []),
+        ("we used to sell them at 25 quid a box tbh", []),
+        ("i grew up in Leeds", []),
+        ("we already tried tiktok, it flopped", []),
+        ("honestly we've launched in york before", []),
+        # ... unless it says what changes now, or tells a decision
+        ("we used to charge £25, now £30", ["+price:£30 a unit"]),
+        ("we renamed it to 'Borrow Box' last night", ["+name:Borrow Box"]),
+        ("i said £20 not £40", ["+price:£20 a unit"]),
+        # what someone the player knows does is a fact about them
+        ("my sister pays £12 a month for hers", []),
+        ("my mate runs a cafe in York and loves it", []),
+        ("my plan is £20 a box", ["+price:£20 a box"]),  # the player's own plan still binds
+        # a self-description binds a scope only when set against something
+        ("we're a charity so money is tight", []),
+        ("we're a startup lol", []),
+        ("we r a listings board now", []),  # (a typo: no cue, nothing guessed)
+        ("we're a listings board now", ["+scope:listings board"]),
+        ("we are a coop, not a company", []),
+    ],
+)
+def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
+    got = read_text(said, source="standup", unit="unit").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("perhaps nurses tbh", ["+audience:nurses"]),
+        ("maybe instagram pls", ["+channel:instagram"]),
+        ("prob aim at night nurses idk", ["+audience:night nurses"]),
+    ],
+)
+def test_a_hedge_or_filler_either_side_is_never_part_of_the_value(said, binds):
+    got = read_text(said, source="standup").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    "said", ["only the cheap ones", "aim at the younger ones pls", "just the small ones tbh"]
+)
+def test_ones_that_name_nothing_bind_nothing_and_are_unread_with_a_reason(said):
+    r = read_text(said, source="standup")
+    assert r.directions == []
+    assert [p.kind for p in r.parts] == ["unread"]
+    assert r.parts[0].reason in ("pronoun", "no_value")
+
+
+@pytest.mark.parametrize(
     "said", ["lean into the nostalgia", "emphasise the warranty", "double the customer target"]
 )
 def test_a_request_the_reader_cannot_place_is_unread_and_asked_never_silent(said):

@@ -842,7 +842,7 @@ class ClauseReader:
         ):
             return self._antecedent(c, j + len(run))
         tidy = tidy_value(self.cx.utt, run)
-        if tidy is None or not self._frame_allowed(c, k, vt):
+        if tidy is None or not self._frame_allowed(c, k, vt) or not self._set_against(c):
             return None
         axis = self._frame_axis(c, j, run, vt)
         if axis is None:
@@ -878,6 +878,21 @@ class ClauseReader:
         end = j + len(run) + (1 if c.row.get("until") else 0)
         self.used.update(range(k, end))
         return end
+
+    def _set_against(self, c: Cue) -> bool:
+        """A cue that needs a contrast ("we're a listings board, not a logistics company", "we're
+        a reminders app now") has one in its clause or the next; alone ("we're a charity, we
+        can't charge $50") it tells a fact, a reason (frames.json contrast)."""
+        if not c.row.get("contrast"):
+            return True
+        clauses = self.cx.utt.clauses
+        at = next((n for n, x in enumerate(clauses) if x is self.cl), 0)
+        nxt = clauses[at + 1].low[:2] if at + 1 < len(clauses) else []
+        lists = self.v.lists
+        said = f" {' '.join(self.low)} "
+        return any(f" {w} " in said for w in lists["change_now"] | lists["set_against"]) or any(
+            " ".join(nxt).startswith(w) for w in lists["set_against"]
+        )
 
     def _negated(self, k: int) -> bool:
         """Whether a negation's scope covers the cue at k: a refusing word before it in the

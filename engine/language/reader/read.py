@@ -276,7 +276,32 @@ def _named(cx: Ctx, cl: Clause) -> list[Read]:
 def _not_ours(cx: Ctx, cl: Clause) -> bool:
     """A clause that says what others do or said, not what the player wants done: a fact about
     others or reported speech. It binds nothing and is never asked about."""
-    return _about_others(cx, cl) or _reported(cx, cl)
+    return _about_others(cx, cl) or _reported(cx, cl) or _narrated(cx, cl)
+
+
+def _narrated(cx: Ctx, cl: Clause) -> bool:
+    """A clause that tells what happened before: a time gone by ("last year we charged $40",
+    "we used to sell at £25") or the player's own past doing ("i grew up in Leeds", "we tried
+    instagram"): a fact, a reason, never a direction. Not one when it says what changes now
+    ("we used to charge £25, now £30") or tells a decision ("we renamed to Borrow Box", "i said
+    £20": vocab/words.json past_times, past_doings, deciding, change_now)."""
+    low, lists = cl.low, cx.v.lists
+    text = f" {' '.join(low)} "
+    if any(f" {w} " in text for w in lists["change_now"]):
+        return False
+    for p in lists["past_times"]:
+        at = text.find(f" {p} ")
+        if at >= 0 and not text[:at].endswith((" who", " that", " which")):  # "who used to play"
+            return True
+    k = next((n for n, w in enumerate(low[:3]) if w in ("i", "we", "i've", "we've")), None)
+    if k is None or k + 1 >= len(low):
+        return False
+    verb = (
+        low[k + 2] if low[k + 1] in lists["adverbs"] | {"already", "also", "only"} else low[k + 1]
+    )
+    return verb not in lists["deciding"] and (
+        verb in lists["past_doings"] or (len(verb) > 4 and verb.endswith("ed"))
+    )
 
 
 def _about_others(cx: Ctx, cl: Clause) -> bool:
@@ -289,6 +314,13 @@ def _about_others(cx: Ctx, cl: Clause) -> bool:
         bool(low)
         and (
             low[0] in lists["others"]
+            or (  # "my sister pays £12 a month", "my mate runs a cafe": what they do
+                low[0] in lists["kin_determiners"]
+                and len(low) > 2
+                and low[1] not in lists["axis_words"] | lists["not_reporters"]
+                and low[2] not in lists["copulas"] | {"'s", "is", "was"}
+                and (low[2] in lists["finite"] or (low[2].endswith("s") and len(low[2]) > 3))
+            )
             or (  # "our competitor charges $30", "the rivals are at £10"
                 low[0] in lists["role_determiners"] | {"a", "an", "their"}
                 and any(w in lists["others"] for w in low[1:3])
@@ -358,6 +390,8 @@ def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         ):
             continue
         words = [t for t in clauses[n - 1].tokens[1:] if t.is_word and t.low != "only"]
+        if words and words[0].low in cx.v.lists["copulas"]:
+            words = words[1:]  # "we are a coop, not a company": what it is, with its article
         tidy = tidy_value(cx.utt, words) if 0 < len(words) <= 4 else None
         if tidy is None or words[0].low in ("a", "an"):
             per[n] = []
@@ -631,7 +665,10 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         if _unplaced(cx, cl, said):
             return _unread(cx, cl, words, "unplaced")
         return Part("commentary", cl.start, cl.end, words)
-    if low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:]):
+    ones = "ones" in low and cx.source != "own" and not lists["finite"] & set(low)
+    if (ones and low[0] not in ("which", "what", "who")) or (
+        low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:])
+    ):
         return _unread(cx, cl, words, "pronoun")  # "never the classical ones": but which?
     if any(t in CALENDAR for t in low) or "new year" in " ".join(low):
         return _unread(cx, cl, words, "no_week")

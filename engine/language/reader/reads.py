@@ -170,7 +170,12 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
         or (not toks[0].is_word and toks[0].text not in "$£€" and len(toks) > 1)
     ):  # "use both the union newsletter and …": the things, not "both"; "go via X": X
         toks = toks[1:]
-    while toks and (toks[-1].text in QUOTES or not toks[-1].is_word or toks[-1].low in ARTICLES):
+    while toks and (
+        toks[-1].text in QUOTES
+        or not toks[-1].is_word
+        or toks[-1].low in ARTICLES
+        or (toks[-1].low in vocab().lists["fillers"] and len(toks) > 1)  # "nurses tbh"
+    ):
         toks = toks[:-1]
     words = [t for t in toks if t.is_word]
     if (
@@ -186,6 +191,8 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
             toks = toks[:-1]
     if not toks or all(t.low in _NO_VALUE for t in toks if t.is_word):
         return None  # "maybe? not sure": a hedge is no value
+    if toks[-1].low == "ones":
+        return None  # "only small ones", "aim at the younger ones": which, then?
     if (
         toks[0].low in vocab().lists["indefinites"]
         and not toks[0].is_cap
