@@ -215,6 +215,8 @@ if TYPE_CHECKING:
 #     fact about them; "we're a charity" binds no scope unless set against something ("now",
 #     "not a logistics company"). A hedge or filler either side of a value is not part of it
 #     ("perhaps nurses tbh": nurses); "only the small ones" names nothing and is unread.
+#     A known place typed in lowercase is the place ("start in leeds", "manchester only"), save
+#     one that is also a common word in lowercase ("us", "bath": words.json places_cased_only).
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -508,6 +508,25 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
 @pytest.mark.parametrize(
     ("said", "binds"),
     [
+        # a known place typed in lowercase is the place, on every path a capitalised one takes
+        ("start in leeds pls", ["+place:leeds"]),
+        ("pilot in glasgow west end first", ["+place:glasgow west end"]),
+        ("only bradford for now", ["+place:bradford"]),
+        ("manchester only tbh", ["+place:manchester"]),
+        ("not in london yet", ["-place:london"]),
+        # ... but a place that is also a common word in lowercase is not guessed
+        ("give us a discount", []),
+        ("bath products only", ["+scope:bath products"]),
+    ],
+)
+def test_a_known_place_in_lowercase_is_a_place_and_a_common_word_is_not(said, binds):
+    got = read_text(said, source="standup").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
         ("perhaps nurses tbh", ["+audience:nurses"]),
         ("maybe instagram pls", ["+channel:instagram"]),
         ("prob aim at night nurses idk", ["+audience:night nurses"]),

@@ -39,6 +39,7 @@ from engine.language.reader.reads import (
     name_value,
     noun_phrase,
     opening_phrase,
+    place_said,
     quoted_spans,
     role_before,
     span_of,
@@ -1056,7 +1057,7 @@ class ClauseReader:
             return "channel"
         if is_people(vt, v):
             return "audience"
-        if capitalised_words(vt) and is_place(vt, v):
+        if place_said(vt, v):
             return "place"
         return None
 
@@ -1096,12 +1097,7 @@ class ClauseReader:
         if kind in ("channel", "audience"):
             return kind
         v = self.v
-        if (
-            capitalised_words(vt)
-            and len(vt) <= 3
-            and c.words in (("only",), ("just",))
-            and is_place(vt, v)
-        ):
+        if len(vt) <= 3 and c.words in (("only",), ("just",)) and place_said(vt, v):
             return "place"
         if c.words == ("name",) and capitalised_words(vt):
             return "place" if is_place(vt, v) else "name"
@@ -1137,8 +1133,8 @@ class ClauseReader:
             place = cap_run(run, v)
             if place is None or any(t.low in CALENDAR for t in vt):
                 return None  # "launch in March", "start in week 2": no place
-            last = place.split()[-1]
-            tail = vt[[t.text for t in vt].index(last) + 1 :]
+            last = place.split()[-1].lower()
+            tail = vt[[t.low for t in vt].index(last) + 1 :]
             said = " ".join(t.low for t in tail)
             if tail and not any(
                 said == x or said.startswith(x + " ") for x in v.lists["terminators"]
@@ -1184,7 +1180,7 @@ class ClauseReader:
                     axis = "audience"
                 elif is_channel(value, v):
                     axis = "channel"
-                elif capitalised_words(run) and len(run) <= 3 and is_place(run, v):
+                elif len(run) <= 3 and place_said(run, v):
                     axis = "place"
                 else:
                     axis = "scope"
@@ -1358,7 +1354,7 @@ class ClauseReader:
             said == d or said.startswith(d + " ") for d in v.lists["dismissed_by"]
         ):
             return
-        place = capitalised_words(np) and is_place(np, v)
+        place = place_said(np, v)
         self.out.append(Read("place" if place else "exclusion", False, *tidy))
 
     def _in_an_option(self, np: list[Token]) -> bool:

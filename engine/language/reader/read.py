@@ -56,6 +56,7 @@ from engine.language.reader.reads import (
     is_place,
     list_items,
     opening_phrase,
+    place_said,
     quoted_spans,
     role_after,
     settle,
@@ -106,7 +107,7 @@ def _bare(
         return [Read(said[-1].axis, True, value, a, b)]  # the change of mind replaces it
     if is_channel(value, cx.v):  # "RSPB shop or garden centres": each its own
         return _bare_channel(cx, words)
-    if ("place" in refused or is_place(words, cx.v)) and capitalised_words(words):
+    if ("place" in refused and capitalised_words(words)) or place_said(words, cx.v):
         return [Read("place", True, value, a, b)]
     if "name" in refused and words[0].is_cap:
         return [Read("name", True, value, a, b)]

@@ -519,8 +519,8 @@ def cap_run(run: list[Token], v: Vocab) -> str | None:
             runs[-1].append(t)
         elif runs[-1]:
             runs.append([])
-    best = [r for r in runs if r]
-    if not best:
+    best = [r for r in runs if r] or [lower_place(toks, v)]  # "start in leeds"
+    if not best[-1]:
         return None
     place = best[-1]
     at = toks.index(place[0])
@@ -553,6 +553,27 @@ def is_place(toks: list[Token], v: Vocab) -> bool:
     """A known place among the words, a hyphenated word's parts too ("Bristol-only")."""
     low = [part for t in toks for part in t.low.split("-")]
     return any(v.match(v.places, low, k) for k in range(len(low)))
+
+
+def lower_place(toks: list[Token], v: Vocab) -> list[Token]:
+    """A known place typed in lowercase ("start in leeds", "glasgow west end only"): its words,
+    the longest row at the first place it starts; none for a place that is also a common word
+    in lowercase ("us", "bath", "derby": words.json places_cased_only)."""
+    low = [t.low for t in toks]
+    for k in range(len(low)):
+        c = v.match(v.places, low, k)
+        if c is not None and " ".join(c.words) not in v.lists["places_cased_only"]:
+            return toks[k : k + len(c.words)]
+    return []
+
+
+def place_said(toks: list[Token], v: Vocab) -> bool:
+    """A known place said as one: capitalised, or in lowercase a whole known place by itself
+    ("only leeds", "not london")."""
+    if capitalised_words(toks):
+        return is_place(toks, v)
+    words = [t for t in toks if t.low != "the"]
+    return bool(words) and len(lower_place(words, v)) == len(words)
 
 
 _EXPANDED = ("place", "audience", "channel", "scope", "exclusion")
