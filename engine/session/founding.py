@@ -217,6 +217,10 @@ if TYPE_CHECKING:
 #     ("perhaps nurses tbh": nurses); "only the small ones" names nothing and is unread.
 #     A known place typed in lowercase is the place ("start in leeds", "manchester only"), save
 #     one that is also a common word in lowercase ("us", "bath": words.json places_cased_only).
+#     A negation inside a phrase that affirms what follows negates nothing ("why not nurses?",
+#     "no harm in trying tiktok", "don't forget the nurses": words.json affirming): the cue after
+#     it binds as said, or the value's own kind; never the opposite. "just charge £20" binds no
+#     scope "charge".
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

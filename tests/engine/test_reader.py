@@ -508,6 +508,29 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
 @pytest.mark.parametrize(
     ("said", "binds"),
     [
+        # a negation inside a phrase that affirms what follows is never bound as its opposite
+        ("why not nurses?", ["+audience:nurses"]),
+        ("why not try insta", []),  # (no known channel: nothing guessed, never left out)
+        ("why not try instagram tbh", ["+channel:instagram"]),
+        ("why not start in leeds", ["+place:leeds"]),
+        ("why arent we on tiktok", ["+channel:tiktok"]),
+        ("no harm in trying tiktok", ["+channel:tiktok"]),
+        ("nothing wrong with students", ["+audience:students"]),
+        ("dont forget the nurses", ["+audience:nurses"]),
+        ("no reason not to aim at nurses", ["+audience:nurses"]),
+        ("why not just charge £20", ["+price:£20 a unit"]),
+        # a plain negation still leaves out
+        ("dont target nurses", ["-exclusion:nurses"]),
+    ],
+)
+def test_a_negation_that_affirms_never_binds_the_opposite(said, binds):
+    got = read_text(said, source="standup", unit="unit").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
         # a known place typed in lowercase is the place, on every path a capitalised one takes
         ("start in leeds pls", ["+place:leeds"]),
         ("pilot in glasgow west end first", ["+place:glasgow west end"]),

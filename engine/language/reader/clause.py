@@ -93,10 +93,30 @@ _OBJECT_ENDS = vocab().lists["object_ends"]
 _FOR_LEADS = vocab().lists["for_leads"]
 
 
+_AFFIRMING = sorted((cue_words(p) for p in vocab().lists["affirming"]), key=len, reverse=True)
+
+
+def _affirmed(low: list[str]) -> tuple[list[str], list[int]]:
+    """ "why not nurses?", "no harm in trying tiktok", "don't forget the nurses": a phrase with a
+    negation in it that affirms what follows (words.json affirming) negates nothing. The clause
+    is read with the phrase as "please" (so "why not start in leeds" reads as "please start in
+    leeds"); the indexes where what it affirms starts."""
+    out, at, k = list(low), [], 0
+    while k < len(low):
+        p = next((p for p in _AFFIRMING if tuple(low[k : k + len(p)]) == p), None)
+        if p is None:
+            k += 1
+            continue
+        out[k : k + len(p)] = ["please"] * len(p)
+        k += len(p)
+        at.append(k)
+    return out, at
+
+
 class ClauseReader:
     def __init__(self, cx: Ctx, cl: Clause):
         self.cx, self.cl, self.v = cx, cl, cx.v
-        self.low = cl.low
+        self.low, self.affirmed_at = _affirmed(cl.low)
         self.out: list[Read] = []
         self.used: set[int] = set()
         self.at = {id(t): x for x, t in enumerate(cl.tokens)}  # a token's index, by identity
@@ -984,8 +1004,8 @@ class ClauseReader:
         nxt = vt[1].low if len(vt) > 1 else ""
         first = vt[0].low
         verb = first in v.lists["verbs"] or (
-            first in CLAUSE_VERBS and nxt in ("in", "it", "at", "the", "to", "with")
-        )
+            first in CLAUSE_VERBS and (nxt in ("in", "it", "at", "the", "to", "with") or not nxt)
+        )  # "just charge £20": the verb alone, its figure read already
         lead = low[k - 1] if k > 0 else ""
         at = self.at[id(vt[0])]
         return not (
@@ -1364,6 +1384,25 @@ class ClauseReader:
             said & {t.lemma for t in tokenize(o.lower())} for o in (self.cx.fork or {}).values()
         )
 
+    def affirmed(self) -> None:
+        """What an affirming phrase points at, when no cue after it read it ("why not nurses?",
+        "nothing wrong with students"): the value's own kind (people, a channel, a place), or
+        nothing (a suggestion the reader cannot place is never guessed)."""
+        for k in self.affirmed_at:
+            if self.out or k >= len(self.low):
+                return
+            while k < len(self.low) - 1 and (
+                self.low[k] in ("trying", "try", "using", "use", "just", "doing", "do", "we")
+                or self.low[k] in self.v.lists["prepositions"]
+            ):
+                k += 1  # "no harm in trying tiktok", "why aren't we on tiktok": tiktok
+            run = value_run(self.cl, k, self.v, people=True)
+            vt = [t for t in run if t.is_word]
+            kind = self._value_kind(vt) if vt else None
+            tidy = tidy_value(self.cx.utt, run) if kind else None
+            if kind and tidy:
+                self.add(kind, True, k, k + len(run), tidy[0]).weak = True
+
     def read(self) -> list[Read]:
         self.rival()
         self.free()
@@ -1376,4 +1415,5 @@ class ClauseReader:
         self.overclaims()
         self.complaints()
         self.dismissed()
+        self.affirmed()
         return self.out
