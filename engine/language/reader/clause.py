@@ -1388,9 +1388,10 @@ class ClauseReader:
         """What an affirming phrase points at, when no cue after it read it ("why not nurses?",
         "nothing wrong with students"): the value's own kind (people, a channel, a place), or
         nothing (a suggestion the reader cannot place is never guessed)."""
-        for k in self.affirmed_at:
-            if self.out or k >= len(self.low):
+        for at in self.affirmed_at:
+            if self.out or at >= len(self.low):
                 return
+            k = at
             while k < len(self.low) - 1 and (
                 self.low[k] in ("trying", "try", "using", "use", "just", "doing", "do", "we")
                 or self.low[k] in self.v.lists["prepositions"]
