@@ -221,6 +221,9 @@ if TYPE_CHECKING:
 #     "no harm in trying tiktok", "don't forget the nurses": words.json affirming): the cue after
 #     it binds as said, or the value's own kind; never the opposite. "just charge £20" binds no
 #     scope "charge".
+#     A price others set ("gousto charges £30", "the shops near me sell it for 20 quid"), what the
+#     player heard ("i heard …", "apparently …") and money we hold or spent ("we have £5k in the
+#     bank") bind no price and ask nothing.
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -492,6 +492,16 @@ def test_a_cue_with_no_value_is_unread_says_which_axis_and_is_asked(said, axis):
         ("my sister pays £12 a month for hers", []),
         ("my mate runs a cafe in York and loves it", []),
         ("my plan is £20 a box", ["+price:£20 a box"]),  # the player's own plan still binds
+        # what others charge, what the player heard, the money we hold: facts, not our price
+        ("gousto charges 30 quid a box", []),
+        ("the shops near me sell it for 20 quid", []),
+        ("most gyms charge £40 a month tbh", []),
+        ("i heard tesco sells it at £5", []),
+        ("apparently nurses hate apps", []),
+        ("we have £5k in the bank rn", []),
+        ("we spent $2,000 on ads, charge $20", ["+price:$20 a unit"]),
+        ("sell it for 20 quid", ["+price:£20 a unit"]),  # an order still binds
+        ("we charge £20 a box", ["+price:£20 a box"]),  # our strategy still binds
         # a self-description binds a scope only when set against something
         ("we're a charity so money is tight", []),
         ("we're a startup lol", []),

@@ -147,6 +147,10 @@ class ClauseReader:
             if f.money and low[f.j : f.j + 1] and low[f.j] in v.lists["differences"]:
                 self.used.update(range(f.i, f.j))  # "£10 cheaper", "a fiver off": a move by
                 continue  # a figure, never the price; the money left unread is asked about
+            if f.money and self._held(f):
+                self.used.update(range(f.i, f.j))  # "we have £5k in the bank": our books
+                self.cx.held = True
+                continue
             op = self._op(f)
             rejected = self._rejected_fig(f)
             key = self._figure_key(f, op, near=key_cue is not None)
@@ -156,6 +160,16 @@ class ClauseReader:
                 self.price(f, op, rejected)
             elif not self._customers(f, op, rejected):
                 self._bare_figure(f, op, rejected)
+
+    def _held(self, f: Fig) -> bool:
+        """Money we have, raised or spent ("we have £5k in the bank", "we've got about 20k"): a
+        verb of holding (words.json holding_verbs) right before the figure, after our subject."""
+        low = self.low
+        k = f.i - 1
+        while k > 0 and low[k] in _APPROX | {"only", "just", "nearly", "almost", "over"}:
+            k -= 1
+        first = self.v.lists["first_person"] | {"i've", "we've", "ive", "weve"}
+        return k > 0 and low[k] in self.v.lists["holding_verbs"] and low[k - 1] in first
 
     def _is_figure(self, f: Fig) -> bool:
         """A figure the player means as one: not a week's, a year's or a clock's number."""

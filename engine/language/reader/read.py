@@ -322,6 +322,7 @@ def _about_others(cx: Ctx, cl: Clause) -> bool:
                 and low[2] not in lists["copulas"] | {"'s", "is", "was"}
                 and (low[2] in lists["finite"] or (low[2].endswith("s") and len(low[2]) > 3))
             )
+            or _others_price(cx, low)
             or (  # "our competitor charges $30", "the rivals are at £10"
                 low[0] in lists["role_determiners"] | {"a", "an", "their"}
                 and any(w in lists["others"] for w in low[1:3])
@@ -334,12 +335,31 @@ def _about_others(cx: Ctx, cl: Clause) -> bool:
     )
 
 
+def _others_price(cx: Ctx, low: list[str]) -> bool:
+    """ "gousto charges £30", "the shops near me sell it for 20 quid", "most gyms charge £40": a
+    verb of selling or paying (words.json others_selling) after a subject that is not ours, in
+    the third person ("charges") or after a determiner ("the shops … sell"): their figure."""
+    lists = cx.v.lists
+    k = next((n for n, w in enumerate(low[:5]) if n and w in lists["others_selling"]), None)
+    if k is None or not any(NUM.match(w) or w in "$£€" for w in low[k:]):
+        return False  # "Petal Express already sells to florists": no figure, the rival's slot
+    ours = lists["first_person"] | SUBJECTS | lists["imperative_lead"] | lists["axis_words"]
+    ours = ours | lists["verbs"] | CLAUSE_VERBS | {"our", "my", "you", "u", "pls", cx.unit or "-"}
+    subject = low[:k]
+    if any(w in ours or w.endswith("n't") for w in subject):
+        return False
+    return low[k].endswith("s") or subject[0] in lists["others_quantifiers"] | {"the", "some"}
+
+
 def _reported(cx: Ctx, cl: Clause) -> bool:
     """Reported speech: someone else's words ("my mum said to aim at students", "a customer
     told me to drop the app", "my cofounder thinks we should charge $20"): a person (a person
     word, "my / our / a" and a noun, or a name) and a verb of saying or thinking open the
     clause. What they said is commentary; the player's own words bind."""
     lists, toks = cx.v.lists, [t for t in cl.tokens if t.is_word]
+    said = " ".join(t.low for t in toks[:4])
+    if any(said == h or said.startswith(h + " ") for h in lists["hearsay"]):
+        return True  # "i heard gousto charges £30", "apparently nurses hate apps"
     k = next((n for n, t in enumerate(toks[:4]) if t.low in lists["reporting_verbs"]), None)
     if not k:
         return False
@@ -811,9 +831,9 @@ def _ask(cx: Ctx, out: Reading) -> None:
     low = [w for cl in cx.utt.clauses if not _not_ours(cx, cl) for w in cl.low]
     why = ""
     money_words = {"dollars", "bucks", "quid", "pounds", "euros", "$", "£", "€"}
-    if any(
-        t in money_words and low[k + 1 : k + 2] != ["of"] for k, t in enumerate(low)
-    ) and not any(d.axis in ("price", "number") and d.amount is not None for d in ds):
+    if any(t in money_words and low[k + 1 : k + 2] != ["of"] for k, t in enumerate(low)) and not (
+        cx.held or any(d.axis in ("price", "number") and d.amount is not None for d in ds)
+    ):
         why = "price_amount"  # "twelve-ish dollars": money the reader cannot read
     elif any(d.axis == "price" and d.do and d.amount and not d.currency for d in ds):
         why = "no_currency"  # "free" is free in any currency: nothing to ask

@@ -125,6 +125,7 @@ class Ctx:
         self.unit: str | None = None
         self.period: str | None = None
         self.last_key: str | None = None
+        self.held = False  # money we have or spent was said ("we have £5k"): no price to ask
         self.has_price = (
             any(t in PRICE_CUES for t in all_low)
             or self.currency is not None
