@@ -224,6 +224,11 @@ if TYPE_CHECKING:
 #     A price others set ("gousto charges £30", "the shops near me sell it for 20 quid"), what the
 #     player heard ("i heard …", "apparently …") and money we hold or spent ("we have £5k in the
 #     bank") bind no price and ask nothing.
+#     A claim is what is said of it ("don't claim it cures back pain": cures back pain; "dont say
+#     we're the cheapest": cheapest); a quoted value runs to its closing quote ("lose the 'best in
+#     class' line"); new frames: "stop claiming", "never claim", "advertise in", "stock it in",
+#     "keep it to", "just do". A contraction typed without its apostrophe ("dont", "cant", "im")
+#     reads as the contraction (spellings.json); the "dont …" twins of "don't …" frames go.
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -518,6 +518,34 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
 @pytest.mark.parametrize(
     ("said", "binds"),
     [
+        # a claim is what is said of it, not its subject
+        ("dont claim it cures colds pls", ["-claim:cures colds"]),
+        ("dont say were the cheapest", ["-claim:cheapest"]),
+        ("don't say that it's vegan", ["-claim:vegan"]),
+        ("stop claiming its organic tbh", ["-claim:organic"]),
+        # a quoted claim runs to its closing quote, whatever words are inside it
+        ("lose the 'best in class' line", ["-claim:best in class"]),
+        ("drop the 'lost sock' jokes", ["-exclusion:'lost sock' jokes"]),
+        ("pilot at my kids' school in Leeds", ["+place:Leeds"]),  # an apostrophe, no quote
+        # channel and scope said as people say them
+        ("advertise in the parish newsletter", ["+channel:parish newsletter"]),
+        ("stock it in corner shops", ["+channel:corner shops"]),
+        ("keep it to cakes", ["+scope:cakes"]),
+        ("it should just do bookings", ["+scope:bookings"]),
+        ("make it about night nurses", ["+audience:night nurses"]),
+        # a contraction typed without its apostrophe reads as the contraction
+        ("we shouldnt promise it stops ALL leaks", ["-claim:stops ALL leaks"]),
+        ("we cant say organic", ["-claim:organic"]),
+    ],
+)
+def test_claims_channels_and_scope_read_by_their_grammar(said, binds):
+    got = read_text(said, source="standup").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
         # a negation inside a phrase that affirms what follows is never bound as its opposite
         ("why not nurses?", ["+audience:nurses"]),
         ("why not try insta", []),  # (no known channel: nothing guessed, never left out)

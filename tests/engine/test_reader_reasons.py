@@ -188,9 +188,7 @@ def test_what_comes_after_a_greater_than_sign_is_set_aside():
     assert [(d.amount, d.value) for d in r.directions if d.axis == "number"] == [(10.0, "10")]
 
 
-@pytest.mark.parametrize(
-    "said", ["we shouldn't promise it prevents ALL leaks", "It should ONLY summarise"]
-)
+@pytest.mark.parametrize("said", ["It should ONLY summarise"])
 def test_a_clause_that_says_what_should_change_and_places_nothing_is_unread(said):
     r = read_text(said, source="standup")
     assert [(p.words, p.reason) for p in r.parts if p.kind == "unread"] == [(said, "vague")]

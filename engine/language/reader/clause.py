@@ -89,6 +89,7 @@ _REJECTING = re.compile(
     + r")\b"
 )
 _OBJECTS = vocab().lists["objects"]
+_CLAIM_SUBJECTS = vocab().lists["claim_subjects"]
 _OBJECT_ENDS = vocab().lists["object_ends"]
 _FOR_LEADS = vocab().lists["for_leads"]
 
@@ -867,7 +868,9 @@ class ClauseReader:
         run = self._frame_run(c, k)
         if run is None:
             return None
-        j = k + len(c.words)
+        j, said_of = k + len(c.words), False
+        while c.row["axis"] == "claim" and len(run) > 1 and run[0].low in _CLAIM_SUBJECTS:
+            run, j, said_of = run[1:], j + 1, True  # "don't claim it cures back pain"
         vt = [t for t in run if t.is_word]
         if (
             [t.low for t in vt] in (["them"], ["that"], ["this"], ["those"])
@@ -882,6 +885,7 @@ class ClauseReader:
         axis = self._frame_axis(c, j, run, vt)
         if axis is None:
             return None
+        axis = "claim" if said_of and axis == "exclusion" else axis  # "…that it's vegan"
         got = self._frame_value(c, axis, j, run, vt, tidy)
         if got is None:
             return None

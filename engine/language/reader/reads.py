@@ -258,6 +258,10 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     """Whether the value ends before token idx: a terminator after a word, punctuation, a
     preposition after two words, or "and the / and we" (a new clause)."""
     t = toks[idx]
+    last = max((n for n, x in enumerate(out) if x.text in QUOTES), default=None)
+    at = idx - len(out) + (last or 0)
+    if last is not None and t.text not in QUOTES and (at == 0 or toks[at - 1].end < toks[at].start):
+        return False  # inside a quote: "lose the 'best in class' line" runs to its close
     low = [x.low for x in toks]
     if any(x.low not in ARTICLES for x in out) and any(
         " ".join(low[idx : idx + n]) in v.lists["terminators"]
