@@ -229,6 +229,8 @@ if TYPE_CHECKING:
 #     class' line"); new frames: "stop claiming", "never claim", "advertise in", "stock it in",
 #     "keep it to", "just do". A contraction typed without its apostrophe ("dont", "cant", "im")
 #     reads as the contraction (spellings.json); the "dont …" twins of "don't …" frames go.
+#     A thing dismissed as not worth doing is left out ("facebook ads are a money pit", "X doesn't
+#     work for us", "tablets break too easily": words.json dismissed_by).
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -533,6 +533,11 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
         ("keep it to cakes", ["+scope:cakes"]),
         ("it should just do bookings", ["+scope:bookings"]),
         ("make it about night nurses", ["+audience:night nurses"]),
+        # a thing dismissed as not worth doing is left out
+        ("facebook ads are a money pit tbh", ["-exclusion:facebook ads"]),
+        ("weekend delivery is not worth the hassle", ["-exclusion:weekend delivery"]),
+        ("instagram doesnt work for us", ["-exclusion:instagram"]),
+        ("the stigma is real", []),  # a reason, not a dismissal
         # a contraction typed without its apostrophe reads as the contraction
         ("we shouldnt promise it stops ALL leaks", ["-claim:stops ALL leaks"]),
         ("we cant say organic", ["-claim:organic"]),

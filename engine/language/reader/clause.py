@@ -342,19 +342,7 @@ class ClauseReader:
     def free(self) -> None:
         """ "free", "always free", "$0": a price of nothing."""
         words = [t.low for t in self.cl.tokens if t.is_word]
-        if "free" in words and set(words) <= {
-            "free",
-            "always",
-            "it's",
-            "its",
-            "it",
-            "is",
-            "keep",
-            "make",
-            "totally",
-            "completely",
-            "stays",
-        }:
+        if "free" in words and set(words) <= self.v.lists["free_words"]:
             k = self.low.index("free")
             self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")
 
