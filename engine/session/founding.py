@@ -231,6 +231,9 @@ if TYPE_CHECKING:
 #     reads as the contraction (spellings.json); the "dont …" twins of "don't …" frames go.
 #     A thing dismissed as not worth doing is left out ("facebook ads are a money pit", "X doesn't
 #     work for us", "tablets break too easily": words.json dismissed_by).
+#     A cue's lead is read past adverbs and a progressive "be" ("we should be selling to hr
+#     teams"); "mainly", "mostly", "directly" are no part of a value; new frames "reach out to",
+#     "approach" (by the value's kind).
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

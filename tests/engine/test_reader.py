@@ -533,6 +533,13 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
         ("keep it to cakes", ["+scope:cakes"]),
         ("it should just do bookings", ["+scope:bookings"]),
         ("make it about night nurses", ["+audience:night nurses"]),
+        # who and where, said as people say it
+        ("we should be selling to hr teams", ["+audience:hr teams"]),
+        ("mainly students tbh", ["+audience:students"]),
+        ("talk to cafe owners directly", ["+audience:cafe owners"]),
+        ("reach out to hairdressers", ["+audience:hairdressers"]),
+        ("approach garden centres", ["+channel:garden centres"]),
+        ("approach it differently", []),
         # a thing dismissed as not worth doing is left out
         ("facebook ads are a money pit tbh", ["-exclusion:facebook ads"]),
         ("weekend delivery is not worth the hassle", ["-exclusion:weekend delivery"]),

@@ -1012,7 +1012,10 @@ class ClauseReader:
         verb = first in v.lists["verbs"] or (
             first in CLAUSE_VERBS and (nxt in ("in", "it", "at", "the", "to", "with") or not nxt)
         )  # "just charge £20": the verb alone, its figure read already
-        lead = low[k - 1] if k > 0 else ""
+        back = k - 1  # the lead, past adverbs and a progressive "be" ("we should be selling to")
+        while back > 0 and (low[back] in v.lists["adverbs"] or low[back] in ("be", "really")):
+            back -= 1
+        lead = low[back] if k > 0 else ""
         at = self.at[id(vt[0])]
         return not (
             first in v.lists["pronouns"]
