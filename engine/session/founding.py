@@ -234,6 +234,8 @@ if TYPE_CHECKING:
 #     A cue's lead is read past adverbs and a progressive "be" ("we should be selling to hr
 #     teams"); "mainly", "mostly", "directly" are no part of a value; new frames "reach out to",
 #     "approach" (by the value's kind).
+#     An own answer that moves the picked option's week ("soft launch, but a week earlier") binds
+#     that week moved (week 5 of "Soft launch week 6"), not a move of whatever week is in force.
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -839,3 +839,23 @@ def test_a_refused_period_says_how_a_price_is_charged_and_an_axis_named_is_its_l
     read = read_directions(said, source="standup")
     assert [d.line() for d in read.directions] == binds
     assert [p.words for p in read.parts if p.kind == "unread"] == unread
+
+
+@pytest.mark.parametrize(
+    ("said", "week"),
+    [
+        ("soft launch but a week earlier pls", 5.0),
+        ("B but 2 weeks later", 12.0),
+        ("the full one, three weeks earlier tbh", 7.0),
+    ],
+)
+def test_a_move_of_the_picked_options_week_is_that_week_moved(said, week):
+    fork = {"A": "Soft launch week 6", "B": "Full launch week 10"}
+    got = [d for d in read_text(said, source="own", fork=fork).directions if d.axis == "timeline"]
+    assert [(d.amount, d.value) for d in got] == [(week, f"week {week:g}")]
+
+
+def test_a_move_of_the_week_with_no_option_picked_stays_a_move():
+    fork = {"A": "Soft launch week 6", "B": "Full launch week 10"}
+    got = read_text("a week earlier", source="own", fork=fork).directions
+    assert [(d.axis, d.amount) for d in got] == [("timeline", None)]
