@@ -236,6 +236,8 @@ if TYPE_CHECKING:
 #     "approach" (by the value's kind).
 #     An own answer that moves the picked option's week ("soft launch, but a week earlier") binds
 #     that week moved (week 5 of "Soft launch week 6"), not a move of whatever week is in force.
+#     A figure after a claim cue is the claim's words ("dont promise 24 hour delivery" was a target
+#     of 24 hours a week; "don't promise 500" left out "500"); frame "never promise".
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -523,6 +523,11 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
         ("dont say were the cheapest", ["-claim:cheapest"]),
         ("don't say that it's vegan", ["-claim:vegan"]),
         ("stop claiming its organic tbh", ["-claim:organic"]),
+        # a figure after a claim cue is the claim's words, never a target or a thing to leave out
+        ("dont promise 24 hour delivery", ["-claim:24 hour delivery"]),
+        ("never promise 100 customers", ["-claim:100 customers"]),
+        ("don't claim 99% accuracy", ["-claim:99% accuracy"]),
+        ("don't promise 500", ["-claim:500"]),
         # a quoted claim runs to its closing quote, whatever words are inside it
         ("lose the 'best in class' line", ["-claim:best in class"]),
         ("drop the 'lost sock' jokes", ["-exclusion:'lost sock' jokes"]),

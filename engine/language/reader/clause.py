@@ -90,6 +90,12 @@ _REJECTING = re.compile(
 )
 _OBJECTS = vocab().lists["objects"]
 _CLAIM_SUBJECTS = vocab().lists["claim_subjects"]
+
+
+def _claims(c: Cue) -> bool:
+    return c.row["axis"] == "claim" and not c.row["do"]
+
+
 _OBJECT_ENDS = vocab().lists["object_ends"]
 _FOR_LEADS = vocab().lists["for_leads"]
 
@@ -140,8 +146,14 @@ class ClauseReader:
         if key_cue:
             cx.last_key = str(key_cue.row["key"])
         quoted = self._quoted_at()
+        claim = next(  # "don't promise 24 hour delivery": a figure after a claim cue is its words
+            (k for k in range(len(low)) if (c := v.match(v.frames, low, k)) and _claims(c)),
+            len(low),
+        )
         for f in figures_of(low, v, keyed=key_cue is not None):
             if any(x in self.used for x in range(f.i, f.j)) or not self._is_figure(f):
+                continue
+            if f.i > claim:
                 continue
             if f.i in quoted and len(quoted) >= 3:
                 continue  # "dont say 'saves 5 hours a week'": the figure is the quote's words
@@ -1074,7 +1086,7 @@ class ClauseReader:
         if axis == "exclusion":
             return self._exclusion_axis(c, j, run, vt)
         if axis == "claim" and not quoted and len(vt) == 1 and not claimish(vt, v):
-            return "exclusion"
+            return "claim" if number_of(vt[0].low, v) else "exclusion"  # "don't promise 500"
         if axis == "scope":
             return self._scope_axis(c, vt)
         return axis

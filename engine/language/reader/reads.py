@@ -269,7 +269,7 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
         if idx + n <= len(low)
     ):
         return True
-    if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/") and out:
+    if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/", "%") and out:
         return True
     if t.low in ("in", "on", "at", "to", "from", "with") and len(out) >= 2:
         return True
