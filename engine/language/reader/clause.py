@@ -101,6 +101,7 @@ _FOR_LEADS = vocab().lists["for_leads"]
 
 
 _AFFIRMING = sorted((cue_words(p) for p in vocab().lists["affirming"]), key=len, reverse=True)
+_AFFIRMING_FIRST = frozenset(p[0] for p in _AFFIRMING)
 
 
 def _affirmed(low: list[str]) -> tuple[list[str], list[int]]:
@@ -110,7 +111,9 @@ def _affirmed(low: list[str]) -> tuple[list[str], list[int]]:
     leeds"); the indexes where what it affirms starts."""
     out, at, k = list(low), [], 0
     while k < len(low):
-        p = next((p for p in _AFFIRMING if tuple(low[k : k + len(p)]) == p), None)
+        p = None
+        if low[k] in _AFFIRMING_FIRST:
+            p = next((p for p in _AFFIRMING if tuple(low[k : k + len(p)]) == p), None)
         if p is None:
             k += 1
             continue
@@ -146,11 +149,16 @@ class ClauseReader:
         if key_cue:
             cx.last_key = str(key_cue.row["key"])
         quoted = self._quoted_at()
+        figs = figures_of(low, v, keyed=key_cue is not None)
         claim = next(  # "don't promise 24 hour delivery": a figure after a claim cue is its words
-            (k for k in range(len(low)) if (c := v.match(v.frames, low, k)) and _claims(c)),
+            (
+                k
+                for k in range(len(low))
+                if figs and (c := v.match(v.frames, low, k)) and _claims(c)
+            ),
             len(low),
         )
-        for f in figures_of(low, v, keyed=key_cue is not None):
+        for f in figs:
             if any(x in self.used for x in range(f.i, f.j)) or not self._is_figure(f):
                 continue
             if f.i > claim:

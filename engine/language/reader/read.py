@@ -280,6 +280,11 @@ def _not_ours(cx: Ctx, cl: Clause) -> bool:
     return _about_others(cx, cl) or _reported(cx, cl) or _narrated(cx, cl)
 
 
+_SAID_BEFORE = frozenset(  # a word a telling of the past opens with, or its subject
+    {p.split()[0] for p in vocab().lists["past_times"]} | {"i", "we", "i've", "we've"}
+)
+
+
 def _narrated(cx: Ctx, cl: Clause) -> bool:
     """A clause that tells what happened before: a time gone by ("last year we charged $40",
     "we used to sell at £25") or the player's own past doing ("i grew up in Leeds", "we tried
@@ -287,6 +292,8 @@ def _narrated(cx: Ctx, cl: Clause) -> bool:
     ("we used to charge £25, now £30") or tells a decision ("we renamed to Borrow Box", "i said
     £20": vocab/words.json past_times, past_doings, deciding, change_now)."""
     low, lists = cl.low, cx.v.lists
+    if not _SAID_BEFORE & set(low):
+        return False
     text = f" {' '.join(low)} "
     if any(f" {w} " in text for w in lists["change_now"]):
         return False
