@@ -228,6 +228,36 @@ if TYPE_CHECKING:
 #     parents: a meal planner"); a pitch that opens with its customer takes it after "our",
 #     "we <verb>" or what they need. A place may follow "into" or "serving"; "no"/"not" end a
 #     customer; a plural the lemmas lack ("stag dos") meets its payer row.
+#     What happened before is a fact, never a direction: a time gone by ("last year we charged
+#     $40", "we used to sell at £25") or the player's own past doing ("i grew up in Leeds", "we
+#     tried instagram") binds nothing, unless it says what changes now or tells a decision ("we
+#     renamed it to Borrow Box"); what someone the player knows does ("my sister pays £12") is a
+#     fact about them; "we're a charity" binds no scope unless set against something ("now",
+#     "not a logistics company"). A hedge or filler either side of a value is not part of it
+#     ("perhaps nurses tbh": nurses); "only the small ones" names nothing and is unread.
+#     A known place typed in lowercase is the place ("start in leeds", "manchester only"), save
+#     one that is also a common word in lowercase ("us", "bath": words.json places_cased_only).
+#     A negation inside a phrase that affirms what follows negates nothing ("why not nurses?",
+#     "no harm in trying tiktok", "don't forget the nurses": words.json affirming): the cue after
+#     it binds as said, or the value's own kind; never the opposite. "just charge £20" binds no
+#     scope "charge".
+#     A price others set ("gousto charges £30", "the shops near me sell it for 20 quid"), what the
+#     player heard ("i heard …", "apparently …") and money we hold or spent ("we have £5k in the
+#     bank") bind no price and ask nothing.
+#     A claim is what is said of it ("don't claim it cures back pain": cures back pain; "dont say
+#     we're the cheapest": cheapest); a quoted value runs to its closing quote ("lose the 'best in
+#     class' line"); new frames: "stop claiming", "never claim", "advertise in", "stock it in",
+#     "keep it to", "just do". A contraction typed without its apostrophe ("dont", "cant", "im")
+#     reads as the contraction (spellings.json); the "dont …" twins of "don't …" frames go.
+#     A thing dismissed as not worth doing is left out ("facebook ads are a money pit", "X doesn't
+#     work for us", "tablets break too easily": words.json dismissed_by).
+#     A cue's lead is read past adverbs and a progressive "be" ("we should be selling to hr
+#     teams"); "mainly", "mostly", "directly" are no part of a value; new frames "reach out to",
+#     "approach" (by the value's kind).
+#     An own answer that moves the picked option's week ("soft launch, but a week earlier") binds
+#     that week moved (week 5 of "Soft launch week 6"), not a move of whatever week is in force.
+#     A figure after a claim cue is the claim's words ("dont promise 24 hour delivery" was a target
+#     of 24 hours a week; "don't promise 500" left out "500"); frame "never promise".
 RULES_VERSION = 69
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -476,6 +476,156 @@ def test_a_cue_with_no_value_is_unread_says_which_axis_and_is_asked(said, axis):
 
 
 @pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # what happened before is a fact, a reason: its figure, place or name is never bound
+        ("last yr we charged $40 and nobody bought lol", []),
+        ("we used to sell them at 25 quid a box tbh", []),
+        ("i grew up in Leeds", []),
+        ("we already tried tiktok, it flopped", []),
+        ("honestly we've launched in york before", []),
+        # ... unless it says what changes now, or tells a decision
+        ("we used to charge £25, now £30", ["+price:£30 a unit"]),
+        ("we renamed it to 'Borrow Box' last night", ["+name:Borrow Box"]),
+        ("i said £20 not £40", ["+price:£20 a unit"]),
+        # what someone the player knows does is a fact about them
+        ("my sister pays £12 a month for hers", []),
+        ("my mate runs a cafe in York and loves it", []),
+        ("my plan is £20 a box", ["+price:£20 a box"]),  # the player's own plan still binds
+        # what others charge, what the player heard, the money we hold: facts, not our price
+        ("gousto charges 30 quid a box", []),
+        ("the shops near me sell it for 20 quid", []),
+        ("most gyms charge £40 a month tbh", []),
+        ("i heard tesco sells it at £5", []),
+        ("apparently nurses hate apps", []),
+        ("we have £5k in the bank rn", []),
+        ("we spent $2,000 on ads, charge $20", ["+price:$20 a unit"]),
+        ("sell it for 20 quid", ["+price:£20 a unit"]),  # an order still binds
+        ("we charge £20 a box", ["+price:£20 a box"]),  # our strategy still binds
+        # a self-description binds a scope only when set against something
+        ("we're a charity so money is tight", []),
+        ("we're a startup lol", []),
+        ("we r a listings board now", []),  # (a typo: no cue, nothing guessed)
+        ("we're a listings board now", ["+scope:listings board"]),
+        ("we are a coop, not a company", []),
+    ],
+)
+def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
+    got = read_text(said, source="standup", unit="unit").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # a claim is what is said of it, not its subject
+        ("dont claim it cures colds pls", ["-claim:cures colds"]),
+        ("dont say were the cheapest", ["-claim:cheapest"]),
+        ("don't say that it's vegan", ["-claim:vegan"]),
+        ("stop claiming its organic tbh", ["-claim:organic"]),
+        # a figure after a claim cue is the claim's words, never a target or a thing to leave out
+        ("dont promise 24 hour delivery", ["-claim:24 hour delivery"]),
+        ("never promise 100 customers", ["-claim:100 customers"]),
+        ("don't claim 99% accuracy", ["-claim:99% accuracy"]),
+        ("don't promise 500", ["-claim:500"]),
+        # a quoted claim runs to its closing quote, whatever words are inside it
+        ("lose the 'best in class' line", ["-claim:best in class"]),
+        ("drop the 'lost sock' jokes", ["-exclusion:'lost sock' jokes"]),
+        ("pilot at my kids' school in Leeds", ["+place:Leeds"]),  # an apostrophe, no quote
+        # channel and scope said as people say them
+        ("advertise in the parish newsletter", ["+channel:parish newsletter"]),
+        ("stock it in corner shops", ["+channel:corner shops"]),
+        ("keep it to cakes", ["+scope:cakes"]),
+        ("it should just do bookings", ["+scope:bookings"]),
+        ("make it about night nurses", ["+audience:night nurses"]),
+        # who and where, said as people say it
+        ("we should be selling to hr teams", ["+audience:hr teams"]),
+        ("mainly students tbh", ["+audience:students"]),
+        ("talk to cafe owners directly", ["+audience:cafe owners"]),
+        ("reach out to hairdressers", ["+audience:hairdressers"]),
+        ("approach garden centres", ["+channel:garden centres"]),
+        ("approach it differently", []),
+        # a thing dismissed as not worth doing is left out
+        ("facebook ads are a money pit tbh", ["-exclusion:facebook ads"]),
+        ("weekend delivery is not worth the hassle", ["-exclusion:weekend delivery"]),
+        ("instagram doesnt work for us", ["-exclusion:instagram"]),
+        ("the stigma is real", []),  # a reason, not a dismissal
+        # a contraction typed without its apostrophe reads as the contraction
+        ("we shouldnt promise it stops ALL leaks", ["-claim:stops ALL leaks"]),
+        ("we cant say organic", ["-claim:organic"]),
+    ],
+)
+def test_claims_channels_and_scope_read_by_their_grammar(said, binds):
+    got = read_text(said, source="standup").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # a negation inside a phrase that affirms what follows is never bound as its opposite
+        ("why not nurses?", ["+audience:nurses"]),
+        ("why not try insta", []),  # (no known channel: nothing guessed, never left out)
+        ("why not try instagram tbh", ["+channel:instagram"]),
+        ("why not start in leeds", ["+place:leeds"]),
+        ("why arent we on tiktok", ["+channel:tiktok"]),
+        ("no harm in trying tiktok", ["+channel:tiktok"]),
+        ("nothing wrong with students", ["+audience:students"]),
+        ("dont forget the nurses", ["+audience:nurses"]),
+        ("no reason not to aim at nurses", ["+audience:nurses"]),
+        ("why not just charge £20", ["+price:£20 a unit"]),
+        # a plain negation still leaves out
+        ("dont target nurses", ["-exclusion:nurses"]),
+    ],
+)
+def test_a_negation_that_affirms_never_binds_the_opposite(said, binds):
+    got = read_text(said, source="standup", unit="unit").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        # a known place typed in lowercase is the place, on every path a capitalised one takes
+        ("start in leeds pls", ["+place:leeds"]),
+        ("pilot in glasgow west end first", ["+place:glasgow west end"]),
+        ("only bradford for now", ["+place:bradford"]),
+        ("manchester only tbh", ["+place:manchester"]),
+        ("not in london yet", ["-place:london"]),
+        # ... but a place that is also a common word in lowercase is not guessed
+        ("give us a discount", []),
+        ("bath products only", ["+scope:bath products"]),
+    ],
+)
+def test_a_known_place_in_lowercase_is_a_place_and_a_common_word_is_not(said, binds):
+    got = read_text(said, source="standup").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    ("said", "binds"),
+    [
+        ("perhaps nurses tbh", ["+audience:nurses"]),
+        ("maybe instagram pls", ["+channel:instagram"]),
+        ("prob aim at night nurses idk", ["+audience:night nurses"]),
+    ],
+)
+def test_a_hedge_or_filler_either_side_is_never_part_of_the_value(said, binds):
+    got = read_text(said, source="standup").directions
+    assert [f"{'+' if d.do else '-'}{d.axis}:{d.value}" for d in got] == binds
+
+
+@pytest.mark.parametrize(
+    "said", ["only the cheap ones", "aim at the younger ones pls", "just the small ones tbh"]
+)
+def test_ones_that_name_nothing_bind_nothing_and_are_unread_with_a_reason(said):
+    r = read_text(said, source="standup")
+    assert r.directions == []
+    assert [p.kind for p in r.parts] == ["unread"]
+    assert r.parts[0].reason in ("pronoun", "no_value")
+
+
+@pytest.mark.parametrize(
     "said", ["lean into the nostalgia", "emphasise the warranty", "double the customer target"]
 )
 def test_a_request_the_reader_cannot_place_is_unread_and_asked_never_silent(said):
@@ -694,3 +844,23 @@ def test_a_refused_period_says_how_a_price_is_charged_and_an_axis_named_is_its_l
     read = read_directions(said, source="standup")
     assert [d.line() for d in read.directions] == binds
     assert [p.words for p in read.parts if p.kind == "unread"] == unread
+
+
+@pytest.mark.parametrize(
+    ("said", "week"),
+    [
+        ("soft launch but a week earlier pls", 5.0),
+        ("B but 2 weeks later", 12.0),
+        ("the full one, three weeks earlier tbh", 7.0),
+    ],
+)
+def test_a_move_of_the_picked_options_week_is_that_week_moved(said, week):
+    fork = {"A": "Soft launch week 6", "B": "Full launch week 10"}
+    got = [d for d in read_text(said, source="own", fork=fork).directions if d.axis == "timeline"]
+    assert [(d.amount, d.value) for d in got] == [(week, f"week {week:g}")]
+
+
+def test_a_move_of_the_week_with_no_option_picked_stays_a_move():
+    fork = {"A": "Soft launch week 6", "B": "Full launch week 10"}
+    got = read_text("a week earlier", source="own", fork=fork).directions
+    assert [(d.axis, d.amount) for d in got] == [("timeline", None)]

@@ -39,6 +39,7 @@ from engine.language.reader.reads import (
     name_value,
     noun_phrase,
     opening_phrase,
+    place_said,
     quoted_spans,
     role_before,
     span_of,
@@ -88,14 +89,44 @@ _REJECTING = re.compile(
     + r")\b"
 )
 _OBJECTS = vocab().lists["objects"]
+_CLAIM_SUBJECTS = vocab().lists["claim_subjects"]
+
+
+def _claims(c: Cue) -> bool:
+    return c.row["axis"] == "claim" and not c.row["do"]
+
+
 _OBJECT_ENDS = vocab().lists["object_ends"]
 _FOR_LEADS = vocab().lists["for_leads"]
+
+
+_AFFIRMING = sorted((cue_words(p) for p in vocab().lists["affirming"]), key=len, reverse=True)
+_AFFIRMING_FIRST = frozenset(p[0] for p in _AFFIRMING)
+
+
+def _affirmed(low: list[str]) -> tuple[list[str], list[int]]:
+    """ "why not nurses?", "no harm in trying tiktok", "don't forget the nurses": a phrase with a
+    negation in it that affirms what follows (words.json affirming) negates nothing. The clause
+    is read with the phrase as "please" (so "why not start in leeds" reads as "please start in
+    leeds"); the indexes where what it affirms starts."""
+    out, at, k = list(low), [], 0
+    while k < len(low):
+        p = None
+        if low[k] in _AFFIRMING_FIRST:
+            p = next((p for p in _AFFIRMING if tuple(low[k : k + len(p)]) == p), None)
+        if p is None:
+            k += 1
+            continue
+        out[k : k + len(p)] = ["please"] * len(p)
+        k += len(p)
+        at.append(k)
+    return out, at
 
 
 class ClauseReader:
     def __init__(self, cx: Ctx, cl: Clause):
         self.cx, self.cl, self.v = cx, cl, cx.v
-        self.low = cl.low
+        self.low, self.affirmed_at = _affirmed(cl.low)
         self.out: list[Read] = []
         self.used: set[int] = set()
         self.at = {id(t): x for x, t in enumerate(cl.tokens)}  # a token's index, by identity
@@ -118,14 +149,29 @@ class ClauseReader:
         if key_cue:
             cx.last_key = str(key_cue.row["key"])
         quoted = self._quoted_at()
-        for f in figures_of(low, v, keyed=key_cue is not None):
+        figs = figures_of(low, v, keyed=key_cue is not None)
+        claim = next(  # "don't promise 24 hour delivery": a figure after a claim cue is its words
+            (
+                k
+                for k in range(len(low))
+                if figs and (c := v.match(v.frames, low, k)) and _claims(c)
+            ),
+            len(low),
+        )
+        for f in figs:
             if any(x in self.used for x in range(f.i, f.j)) or not self._is_figure(f):
+                continue
+            if f.i > claim:
                 continue
             if f.i in quoted and len(quoted) >= 3:
                 continue  # "dont say 'saves 5 hours a week'": the figure is the quote's words
             if f.money and low[f.j : f.j + 1] and low[f.j] in v.lists["differences"]:
                 self.used.update(range(f.i, f.j))  # "£10 cheaper", "a fiver off": a move by
                 continue  # a figure, never the price; the money left unread is asked about
+            if f.money and self._held(f):
+                self.used.update(range(f.i, f.j))  # "we have £5k in the bank": our books
+                self.cx.held = True
+                continue
             op = self._op(f)
             rejected = self._rejected_fig(f)
             key = self._figure_key(f, op, near=key_cue is not None)
@@ -135,6 +181,16 @@ class ClauseReader:
                 self.price(f, op, rejected)
             elif not self._customers(f, op, rejected):
                 self._bare_figure(f, op, rejected)
+
+    def _held(self, f: Fig) -> bool:
+        """Money we have, raised or spent ("we have £5k in the bank", "we've got about 20k"): a
+        verb of holding (words.json holding_verbs) right before the figure, after our subject."""
+        low = self.low
+        k = f.i - 1
+        while k > 0 and low[k] in _APPROX | {"only", "just", "nearly", "almost", "over"}:
+            k -= 1
+        first = self.v.lists["first_person"] | {"i've", "we've", "ive", "weve"}
+        return k > 0 and low[k] in self.v.lists["holding_verbs"] and low[k - 1] in first
 
     def _is_figure(self, f: Fig) -> bool:
         """A figure the player means as one: not a week's, a year's or a clock's number."""
@@ -306,19 +362,7 @@ class ClauseReader:
     def free(self) -> None:
         """ "free", "always free", "$0": a price of nothing."""
         words = [t.low for t in self.cl.tokens if t.is_word]
-        if "free" in words and set(words) <= {
-            "free",
-            "always",
-            "it's",
-            "its",
-            "it",
-            "is",
-            "keep",
-            "make",
-            "totally",
-            "completely",
-            "stays",
-        }:
+        if "free" in words and set(words) <= self.v.lists["free_words"]:
             k = self.low.index("free")
             self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")
 
@@ -832,7 +876,9 @@ class ClauseReader:
         run = self._frame_run(c, k)
         if run is None:
             return None
-        j = k + len(c.words)
+        j, said_of = k + len(c.words), False
+        while c.row["axis"] == "claim" and len(run) > 1 and run[0].low in _CLAIM_SUBJECTS:
+            run, j, said_of = run[1:], j + 1, True  # "don't claim it cures back pain"
         vt = [t for t in run if t.is_word]
         if (
             [t.low for t in vt] in (["them"], ["that"], ["this"], ["those"])
@@ -842,11 +888,12 @@ class ClauseReader:
         ):
             return self._antecedent(c, j + len(run))
         tidy = tidy_value(self.cx.utt, run)
-        if tidy is None or not self._frame_allowed(c, k, vt):
+        if tidy is None or not self._frame_allowed(c, k, vt) or not self._set_against(c):
             return None
         axis = self._frame_axis(c, j, run, vt)
         if axis is None:
             return None
+        axis = "claim" if said_of and axis == "exclusion" else axis  # "…that it's vegan"
         got = self._frame_value(c, axis, j, run, vt, tidy)
         if got is None:
             return None
@@ -878,6 +925,21 @@ class ClauseReader:
         end = j + len(run) + (1 if c.row.get("until") else 0)
         self.used.update(range(k, end))
         return end
+
+    def _set_against(self, c: Cue) -> bool:
+        """A cue that needs a contrast ("we're a listings board, not a logistics company", "we're
+        a reminders app now") has one in its clause or the next; alone ("we're a charity, we
+        can't charge $50") it tells a fact, a reason (frames.json contrast)."""
+        if not c.row.get("contrast"):
+            return True
+        clauses = self.cx.utt.clauses
+        at = next((n for n, x in enumerate(clauses) if x is self.cl), 0)
+        nxt = clauses[at + 1].low[:2] if at + 1 < len(clauses) else []
+        lists = self.v.lists
+        said = f" {' '.join(self.low)} "
+        return any(f" {w} " in said for w in lists["change_now"] | lists["set_against"]) or any(
+            " ".join(nxt).startswith(w) for w in lists["set_against"]
+        )
 
     def _negated(self, k: int) -> bool:
         """Whether a negation's scope covers the cue at k: a refusing word before it in the
@@ -968,9 +1030,12 @@ class ClauseReader:
         nxt = vt[1].low if len(vt) > 1 else ""
         first = vt[0].low
         verb = first in v.lists["verbs"] or (
-            first in CLAUSE_VERBS and nxt in ("in", "it", "at", "the", "to", "with")
-        )
-        lead = low[k - 1] if k > 0 else ""
+            first in CLAUSE_VERBS and (nxt in ("in", "it", "at", "the", "to", "with") or not nxt)
+        )  # "just charge £20": the verb alone, its figure read already
+        back = k - 1  # the lead, past adverbs and a progressive "be" ("we should be selling to")
+        while back > 0 and (low[back] in v.lists["adverbs"] or low[back] in ("be", "really")):
+            back -= 1
+        lead = low[back] if k > 0 else ""
         at = self.at[id(vt[0])]
         return not (
             first in v.lists["pronouns"]
@@ -1029,7 +1094,7 @@ class ClauseReader:
         if axis == "exclusion":
             return self._exclusion_axis(c, j, run, vt)
         if axis == "claim" and not quoted and len(vt) == 1 and not claimish(vt, v):
-            return "exclusion"
+            return "claim" if number_of(vt[0].low, v) else "exclusion"  # "don't promise 500"
         if axis == "scope":
             return self._scope_axis(c, vt)
         return axis
@@ -1041,7 +1106,7 @@ class ClauseReader:
             return "channel"
         if is_people(vt, v):
             return "audience"
-        if capitalised_words(vt) and is_place(vt, v):
+        if place_said(vt, v):
             return "place"
         return None
 
@@ -1081,12 +1146,7 @@ class ClauseReader:
         if kind in ("channel", "audience"):
             return kind
         v = self.v
-        if (
-            capitalised_words(vt)
-            and len(vt) <= 3
-            and c.words in (("only",), ("just",))
-            and is_place(vt, v)
-        ):
+        if len(vt) <= 3 and c.words in (("only",), ("just",)) and place_said(vt, v):
             return "place"
         if c.words == ("name",) and capitalised_words(vt):
             return "place" if is_place(vt, v) else "name"
@@ -1122,8 +1182,8 @@ class ClauseReader:
             place = cap_run(run, v)
             if place is None or any(t.low in CALENDAR for t in vt):
                 return None  # "launch in March", "start in week 2": no place
-            last = place.split()[-1]
-            tail = vt[[t.text for t in vt].index(last) + 1 :]
+            last = place.split()[-1].lower()
+            tail = vt[[t.low for t in vt].index(last) + 1 :]
             said = " ".join(t.low for t in tail)
             if tail and not any(
                 said == x or said.startswith(x + " ") for x in v.lists["terminators"]
@@ -1169,7 +1229,7 @@ class ClauseReader:
                     axis = "audience"
                 elif is_channel(value, v):
                     axis = "channel"
-                elif capitalised_words(run) and len(run) <= 3 and is_place(run, v):
+                elif len(run) <= 3 and place_said(run, v):
                     axis = "place"
                 else:
                     axis = "scope"
@@ -1343,7 +1403,7 @@ class ClauseReader:
             said == d or said.startswith(d + " ") for d in v.lists["dismissed_by"]
         ):
             return
-        place = capitalised_words(np) and is_place(np, v)
+        place = place_said(np, v)
         self.out.append(Read("place" if place else "exclusion", False, *tidy))
 
     def _in_an_option(self, np: list[Token]) -> bool:
@@ -1352,6 +1412,26 @@ class ClauseReader:
         return any(
             said & {t.lemma for t in tokenize(o.lower())} for o in (self.cx.fork or {}).values()
         )
+
+    def affirmed(self) -> None:
+        """What an affirming phrase points at, when no cue after it read it ("why not nurses?",
+        "nothing wrong with students"): the value's own kind (people, a channel, a place), or
+        nothing (a suggestion the reader cannot place is never guessed)."""
+        for at in self.affirmed_at:
+            if self.out or at >= len(self.low):
+                return
+            k = at
+            while k < len(self.low) - 1 and (
+                self.low[k] in ("trying", "try", "using", "use", "just", "doing", "do", "we")
+                or self.low[k] in self.v.lists["prepositions"]
+            ):
+                k += 1  # "no harm in trying tiktok", "why aren't we on tiktok": tiktok
+            run = value_run(self.cl, k, self.v, people=True)
+            vt = [t for t in run if t.is_word]
+            kind = self._value_kind(vt) if vt else None
+            tidy = tidy_value(self.cx.utt, run) if kind else None
+            if kind and tidy:
+                self.add(kind, True, k, k + len(run), tidy[0]).weak = True
 
     def read(self) -> list[Read]:
         self.rival()
@@ -1365,4 +1445,5 @@ class ClauseReader:
         self.overclaims()
         self.complaints()
         self.dismissed()
+        self.affirmed()
         return self.out

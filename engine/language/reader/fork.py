@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
-from engine.language.reader.figures import currency_in, fmt
+from engine.language.reader.figures import currency_in, fmt, word_number
 from engine.language.reader.pick import alike, dismisses
 from engine.language.reader.pick import pick as pick_option
 from engine.language.reader.reads import (
@@ -82,6 +82,7 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     if pick is None:
         own = _on_fork_axis(cx, own, opts)
     _currency_said(cx, own, content)
+    _moved_week(cx, own, content)
     # a bound the player sets ("don't ever go below $150") limits the option's price, it does
     # not replace it: the option's figure stays beside it
     own_axes = {d.axis for d in own if d.do and not (d.axis == "price" and d.op != "eq")}
@@ -95,6 +96,20 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
         and not any(_breaks(c, d) for d in own)
     ]
     out.directions = settle(merged + own)
+
+
+def _moved_week(cx: Ctx, own: list[Read], content: list[Read]) -> None:
+    """ "soft launch, but a week earlier", "B but 2 weeks later": a move of the picked option's
+    launch week is that week, moved (the fork gives the base, so the week is known)."""
+    base = next((c.amount for c in content if c.axis == "timeline" and c.amount), None)
+    for d in own:
+        said = d.value.split()
+        if base is None or d.axis != "timeline" or d.amount is not None or len(said) != 3:
+            continue
+        n = word_number(said, 0, cx.v) if not said[0].isdigit() else float(said[0])
+        if n is not None and said[2] in ("earlier", "later"):
+            d.amount = base + (n if said[2] == "later" else -n)
+            d.value = f"week {fmt(d.amount)}"
 
 
 def _on_fork_axis(cx: Ctx, own: list[Read], opts: Mapping[str, list[Read]]) -> list[Read]:

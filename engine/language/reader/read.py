@@ -56,6 +56,7 @@ from engine.language.reader.reads import (
     is_place,
     list_items,
     opening_phrase,
+    place_said,
     quoted_spans,
     role_after,
     settle,
@@ -106,7 +107,7 @@ def _bare(
         return [Read(said[-1].axis, True, value, a, b)]  # the change of mind replaces it
     if is_channel(value, cx.v):  # "RSPB shop or garden centres": each its own
         return _bare_channel(cx, words)
-    if ("place" in refused or is_place(words, cx.v)) and capitalised_words(words):
+    if ("place" in refused and capitalised_words(words)) or place_said(words, cx.v):
         return [Read("place", True, value, a, b)]
     if "name" in refused and words[0].is_cap:
         return [Read("name", True, value, a, b)]
@@ -276,7 +277,39 @@ def _named(cx: Ctx, cl: Clause) -> list[Read]:
 def _not_ours(cx: Ctx, cl: Clause) -> bool:
     """A clause that says what others do or said, not what the player wants done: a fact about
     others or reported speech. It binds nothing and is never asked about."""
-    return _about_others(cx, cl) or _reported(cx, cl)
+    return _about_others(cx, cl) or _reported(cx, cl) or _narrated(cx, cl)
+
+
+_SAID_BEFORE = frozenset(  # a word a telling of the past opens with, or its subject
+    {p.split()[0] for p in vocab().lists["past_times"]} | {"i", "we", "i've", "we've"}
+)
+
+
+def _narrated(cx: Ctx, cl: Clause) -> bool:
+    """A clause that tells what happened before: a time gone by ("last year we charged $40",
+    "we used to sell at £25") or the player's own past doing ("i grew up in Leeds", "we tried
+    instagram"): a fact, a reason, never a direction. Not one when it says what changes now
+    ("we used to charge £25, now £30") or tells a decision ("we renamed to Borrow Box", "i said
+    £20": vocab/words.json past_times, past_doings, deciding, change_now)."""
+    low, lists = cl.low, cx.v.lists
+    if not _SAID_BEFORE & set(low):
+        return False
+    text = f" {' '.join(low)} "
+    if any(f" {w} " in text for w in lists["change_now"]):
+        return False
+    for p in lists["past_times"]:
+        at = text.find(f" {p} ")
+        if at >= 0 and not text[:at].endswith((" who", " that", " which")):  # "who used to play"
+            return True
+    k = next((n for n, w in enumerate(low[:3]) if w in ("i", "we", "i've", "we've")), None)
+    if k is None or k + 1 >= len(low):
+        return False
+    verb = (
+        low[k + 2] if low[k + 1] in lists["adverbs"] | {"already", "also", "only"} else low[k + 1]
+    )
+    return verb not in lists["deciding"] and (
+        verb in lists["past_doings"] or (len(verb) > 4 and verb.endswith("ed"))
+    )
 
 
 def _about_others(cx: Ctx, cl: Clause) -> bool:
@@ -289,6 +322,14 @@ def _about_others(cx: Ctx, cl: Clause) -> bool:
         bool(low)
         and (
             low[0] in lists["others"]
+            or (  # "my sister pays £12 a month", "my mate runs a cafe": what they do
+                low[0] in lists["kin_determiners"]
+                and len(low) > 2
+                and low[1] not in lists["axis_words"] | lists["not_reporters"]
+                and low[2] not in lists["copulas"] | {"'s", "is", "was"}
+                and (low[2] in lists["finite"] or (low[2].endswith("s") and len(low[2]) > 3))
+            )
+            or _others_price(cx, low)
             or (  # "our competitor charges $30", "the rivals are at £10"
                 low[0] in lists["role_determiners"] | {"a", "an", "their"}
                 and any(w in lists["others"] for w in low[1:3])
@@ -301,12 +342,31 @@ def _about_others(cx: Ctx, cl: Clause) -> bool:
     )
 
 
+def _others_price(cx: Ctx, low: list[str]) -> bool:
+    """ "gousto charges £30", "the shops near me sell it for 20 quid", "most gyms charge £40": a
+    verb of selling or paying (words.json others_selling) after a subject that is not ours, in
+    the third person ("charges") or after a determiner ("the shops … sell"): their figure."""
+    lists = cx.v.lists
+    k = next((n for n, w in enumerate(low[:5]) if n and w in lists["others_selling"]), None)
+    if k is None or not any(NUM.match(w) or w in "$£€" for w in low[k:]):
+        return False  # "Petal Express already sells to florists": no figure, the rival's slot
+    ours = lists["first_person"] | SUBJECTS | lists["imperative_lead"] | lists["axis_words"]
+    ours = ours | lists["verbs"] | CLAUSE_VERBS | {"our", "my", "you", "u", "pls", cx.unit or "-"}
+    subject = low[:k]
+    if any(w in ours or w.endswith("n't") for w in subject):
+        return False
+    return low[k].endswith("s") or subject[0] in lists["others_quantifiers"] | {"the", "some"}
+
+
 def _reported(cx: Ctx, cl: Clause) -> bool:
     """Reported speech: someone else's words ("my mum said to aim at students", "a customer
     told me to drop the app", "my cofounder thinks we should charge $20"): a person (a person
     word, "my / our / a" and a noun, or a name) and a verb of saying or thinking open the
     clause. What they said is commentary; the player's own words bind."""
     lists, toks = cx.v.lists, [t for t in cl.tokens if t.is_word]
+    said = " ".join(t.low for t in toks[:4])
+    if any(said == h or said.startswith(h + " ") for h in lists["hearsay"]):
+        return True  # "i heard gousto charges £30", "apparently nurses hate apps"
     k = next((n for n, t in enumerate(toks[:4]) if t.low in lists["reporting_verbs"]), None)
     if not k:
         return False
@@ -358,6 +418,8 @@ def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         ):
             continue
         words = [t for t in clauses[n - 1].tokens[1:] if t.is_word and t.low != "only"]
+        if words and words[0].low in cx.v.lists["copulas"]:
+            words = words[1:]  # "we are a coop, not a company": what it is, with its article
         tidy = tidy_value(cx.utt, words) if 0 < len(words) <= 4 else None
         if tidy is None or words[0].low in ("a", "an"):
             per[n] = []
@@ -631,7 +693,10 @@ def _other_part(cx: Ctx, cl: Clause, words: str, said: frozenset[str]) -> Part:
         if _unplaced(cx, cl, said):
             return _unread(cx, cl, words, "unplaced")
         return Part("commentary", cl.start, cl.end, words)
-    if low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:]):
+    ones = "ones" in low and cx.source != "own" and not lists["finite"] & set(low)
+    if (ones and low[0] not in ("which", "what", "who")) or (
+        low[:1] in (["not"], ["never"], ["no"]) and any(t in lists["pronouns"] for t in low[1:])
+    ):
         return _unread(cx, cl, words, "pronoun")  # "never the classical ones": but which?
     if any(t in CALENDAR for t in low) or "new year" in " ".join(low):
         return _unread(cx, cl, words, "no_week")
@@ -773,9 +838,9 @@ def _ask(cx: Ctx, out: Reading) -> None:
     low = [w for cl in cx.utt.clauses if not _not_ours(cx, cl) for w in cl.low]
     why = ""
     money_words = {"dollars", "bucks", "quid", "pounds", "euros", "$", "£", "€"}
-    if any(
-        t in money_words and low[k + 1 : k + 2] != ["of"] for k, t in enumerate(low)
-    ) and not any(d.axis in ("price", "number") and d.amount is not None for d in ds):
+    if any(t in money_words and low[k + 1 : k + 2] != ["of"] for k, t in enumerate(low)) and not (
+        cx.held or any(d.axis in ("price", "number") and d.amount is not None for d in ds)
+    ):
         why = "price_amount"  # "twelve-ish dollars": money the reader cannot read
     elif any(d.axis == "price" and d.do and d.amount and not d.currency for d in ds):
         why = "no_currency"  # "free" is free in any currency: nothing to ask

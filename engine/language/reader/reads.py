@@ -125,6 +125,7 @@ class Ctx:
         self.unit: str | None = None
         self.period: str | None = None
         self.last_key: str | None = None
+        self.held = False  # money we have or spent was said ("we have £5k"): no price to ask
         self.has_price = (
             any(t in PRICE_CUES for t in all_low)
             or self.currency is not None
@@ -170,7 +171,12 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
         or (not toks[0].is_word and toks[0].text not in "$£€" and len(toks) > 1)
     ):  # "use both the union newsletter and …": the things, not "both"; "go via X": X
         toks = toks[1:]
-    while toks and (toks[-1].text in QUOTES or not toks[-1].is_word or toks[-1].low in ARTICLES):
+    while toks and (
+        toks[-1].text in QUOTES
+        or not toks[-1].is_word
+        or toks[-1].low in ARTICLES
+        or (toks[-1].low in vocab().lists["fillers"] and len(toks) > 1)  # "nurses tbh"
+    ):
         toks = toks[:-1]
     words = [t for t in toks if t.is_word]
     if (
@@ -186,6 +192,8 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
             toks = toks[:-1]
     if not toks or all(t.low in _NO_VALUE for t in toks if t.is_word):
         return None  # "maybe? not sure": a hedge is no value
+    if toks[-1].low == "ones":
+        return None  # "only small ones", "aim at the younger ones": which, then?
     if (
         toks[0].low in vocab().lists["indefinites"]
         and not toks[0].is_cap
@@ -250,6 +258,10 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     """Whether the value ends before token idx: a terminator after a word, punctuation, a
     preposition after two words, or "and the / and we" (a new clause)."""
     t = toks[idx]
+    last = max((n for n, x in enumerate(out) if x.text in QUOTES), default=None)
+    at = idx - len(out) + (last or 0)
+    if last is not None and t.text not in QUOTES and (at == 0 or toks[at - 1].end < toks[at].start):
+        return False  # inside a quote: "lose the 'best in class' line" runs to its close
     low = [x.low for x in toks]
     if any(x.low not in ARTICLES for x in out) and any(
         " ".join(low[idx : idx + n]) in v.lists["terminators"]
@@ -257,7 +269,7 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
         if idx + n <= len(low)
     ):
         return True
-    if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/") and out:
+    if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/", "%") and out:
         return True
     if t.low in ("in", "on", "at", "to", "from", "with") and len(out) >= 2:
         return True
@@ -512,8 +524,8 @@ def cap_run(run: list[Token], v: Vocab) -> str | None:
             runs[-1].append(t)
         elif runs[-1]:
             runs.append([])
-    best = [r for r in runs if r]
-    if not best:
+    best = [r for r in runs if r] or [lower_place(toks, v)]  # "start in leeds"
+    if not best[-1]:
         return None
     place = best[-1]
     at = toks.index(place[0])
@@ -546,6 +558,27 @@ def is_place(toks: list[Token], v: Vocab) -> bool:
     """A known place among the words, a hyphenated word's parts too ("Bristol-only")."""
     low = [part for t in toks for part in t.low.split("-")]
     return any(v.match(v.places, low, k) for k in range(len(low)))
+
+
+def lower_place(toks: list[Token], v: Vocab) -> list[Token]:
+    """A known place typed in lowercase ("start in leeds", "glasgow west end only"): its words,
+    the longest row at the first place it starts; none for a place that is also a common word
+    in lowercase ("us", "bath", "derby": words.json places_cased_only)."""
+    low = [t.low for t in toks]
+    for k in range(len(low)):
+        c = v.match(v.places, low, k)
+        if c is not None and " ".join(c.words) not in v.lists["places_cased_only"]:
+            return toks[k : k + len(c.words)]
+    return []
+
+
+def place_said(toks: list[Token], v: Vocab) -> bool:
+    """A known place said as one: capitalised, or in lowercase a whole known place by itself
+    ("only leeds", "not london")."""
+    if capitalised_words(toks):
+        return is_place(toks, v)
+    words = [t for t in toks if t.low != "the"]
+    return bool(words) and len(lower_place(words, v)) == len(words)
 
 
 _EXPANDED = ("place", "audience", "channel", "scope", "exclusion")
