@@ -3,9 +3,10 @@
 It draws through Textual's line API (`render_line`): each build renders the text to lines, compares
 them with the lines on screen and marks only the lines that differ, so a streamed piece repaints the
 region of its own line (two when it wraps), not the section, the pane or the board. Its height is
-reserved ahead of the text (a view more than it needs each time it outgrows what it has): a new line
+reserved ahead of the text (a view more than it needs each time it fills what it has): a new line
 costs a scroll of the pane, never a layout of the whole screen, except the rare time the text
-outgrows what was reserved (measured: every layout re-arranged and redrew the board).
+fills what was reserved (measured: every layout re-arranged and redrew the board). Each turn of the
+feed builds at once, so the frame that is due paints every piece that came before it.
 """
 
 from __future__ import annotations
