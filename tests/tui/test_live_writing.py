@@ -15,6 +15,7 @@ from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.live_writing import LiveFeed
 from worldforge_tui.widgets.action_bar import ActionBar
+from worldforge_tui.widgets.live_section import LiveSection
 from worldforge_tui.widgets.story_pane import StoryPane
 
 PITCH, SEED = MODEL_PITCH, MODEL_SEED  # the venture whose first artifact the server writes
@@ -170,9 +171,9 @@ async def test_saving_settings_that_fail_their_test_asks_first(tmp_path):
 async def test_pieces_that_come_faster_than_frames_are_drawn_together(
     tmp_path, fake_openai_factory, first_artifact, monkeypatch
 ):
-    """The live section is built when the screen paints it, once a frame at most: pieces that
-    arrive within one frame are drawn together, not one build a piece. (A stream slower than the
-    frame rate is drawn a piece a frame, which is right; so this one comes in a burst.)"""
+    """The feed builds the live section once for all the pieces queued since its last turn: pieces
+    that arrive while the screen is busy are drawn together, not one build a piece. (So this
+    stream comes in a burst, faster than a build.)"""
     server = fake_openai_factory(
         "ollama", payload=json.dumps(first_artifact), stream_piece=6, stream_delay=0.0005
     )
@@ -193,7 +194,71 @@ async def test_pieces_that_come_faster_than_frames_are_drawn_together(
         await _wait_for(pilot, lambda: app.snap is not None and app.snap.current is not None)
         await settle(app, pilot)
     assert len(deltas) > 100 and renders
-    assert len(renders) < len(deltas) / 2  # batched: a build a frame, not one a piece
+    assert len(renders) < len(deltas)  # batched: a build a turn of the feed, not one a piece
+
+
+async def _live_section_shown(app, pilot) -> tuple[StoryPane, LiveSection, list[tuple[bool, str]]]:
+    """The story's live section following a text, laid out and painted; and what each frame that
+    paints its new lines shows ((painted, the section's text) each time it says so)."""
+    from textual.content import Content
+
+    await settle(app, pilot)
+    story = app.main.query_one(StoryPane)
+    live = story.query_one(LiveSection)
+    heard: list[tuple[bool, str]] = []
+    story.show_live(lambda: Content("  Summary: the first words\n"), lambda painted: None)
+    await pilot.pause()
+    await pilot.pause()
+    assert "first words" in text_of(app, "#story-live")
+    return story, live, heard
+
+
+async def test_pieces_built_before_a_frame_are_all_painted_by_that_frame(tmp_path):
+    """Issue 46: pieces that came while the lines of a build still waited for their frame were
+    built only after that frame (an after-refresh callback), so they waited a frame more: on the
+    real llama.cpp server a burst of tokens had its first piece painted and the rest a frame
+    later. They are built at once, and the frame that is due paints all of them: the first frame
+    after two turns of the feed shows the second turn's text."""
+    from textual.content import Content
+
+    app = WorldForgeApp(pitch=PITCH, seed=SEED, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        story, live, heard = await _live_section_shown(app, pilot)
+
+        def follow(text: str) -> None:  # a turn of the feed: the text so far, built
+            story.show_live(lambda: Content(text), lambda p: heard.append((p, live.render().plain)))
+
+        follow("  Summary: the first words and more\n")
+        follow("  Summary: the first words and more\n  Audience: nurses\n")  # no frame between
+        assert "Audience: nurses" in live.render().plain  # built now, not after the next frame
+        await pilot.pause()
+        await pilot.pause()
+        assert heard and heard[0] == (
+            True,
+            "  Summary: the first words and more\n  Audience: nurses\n",
+        )
+        assert "Audience: nurses" in text_of(app, "#story-live")
+
+
+async def test_a_piece_that_changes_nothing_drawn_paints_nothing_and_is_shown_at_once(tmp_path):
+    """A piece whose text draws the same lines as before (one more letter of a word still held
+    back, a standup line not yet begun) marks no line for repaint and is counted shown at once
+    (the screen already shows it); a piece that changes a line is shown by its frame."""
+    from textual.content import Content
+
+    app = WorldForgeApp(pitch=PITCH, seed=SEED, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        story, live, heard = await _live_section_shown(app, pilot)
+        before = live.repainted
+        same = "  Summary: the first words\n"
+        story.show_live(lambda: Content(same), lambda p: heard.append((p, live.render().plain)))
+        assert heard == [(False, same)] and live.repainted == before  # at once, nothing marked
+        more = "  Summary: the first words, more\n"
+        story.show_live(lambda: Content(more), lambda p: heard.append((p, live.render().plain)))
+        assert heard == [(False, same)] and live.repainted == before + 1  # its line, for a frame
+        await pilot.pause()
+        await pilot.pause()
+        assert heard == [(False, same), (True, more)]
 
 
 async def test_a_new_line_scrolls_the_story_and_lays_the_screen_out_only_now_and_then(

@@ -3,9 +3,10 @@
 It draws through Textual's line API (`render_line`): each build renders the text to lines, compares
 them with the lines on screen and marks only the lines that differ, so a streamed piece repaints the
 region of its own line (two when it wraps), not the section, the pane or the board. Its height is
-reserved ahead of the text (a view more than it needs each time it outgrows what it has): a new line
+reserved ahead of the text (a view more than it needs each time it fills what it has): a new line
 costs a scroll of the pane, never a layout of the whole screen, except the rare time the text
-outgrows what was reserved (measured: every layout re-arranged and redrew the board).
+fills what was reserved (measured: every layout re-arranged and redrew the board). Each turn of the
+feed builds at once, so the frame that is due paints every piece that came before it.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def changed_lines(old: list[Strip], new: list[Strip]) -> tuple[int, int]:
 
 class LiveSection(Widget):
     """The call being written: `follow(source)` builds its text and repaints the lines that
-    changed, at most once a frame."""
+    changed."""
 
     DEFAULT_CSS = "LiveSection { height: auto; }"
     MIN_STEP = 4  # lines reserved ahead at the least
@@ -48,8 +49,11 @@ class LiveSection(Widget):
         self._source: Callable[[], Content] | None = None
         self._on_shown: Callable[[bool], None] | None = None
         self._pending: Callable[[bool], None] | None = None  # lines built, not yet painted
-        self._due = False  # a build's lines wait for their frame
-        self._stale = False  # more text came meanwhile: built right after that frame
+        self._stale = False  # text came before it had a width: built once it is laid out
+        # Lines were reserved anew: until the frame that lays them out, text that comes is built
+        # right after it (a layout is the rare case: a build before it drew a line below the
+        # section's old height, out of view in the frame composed before the layout).
+        self._laying_out = False
         self._content = Content("")
         self._strips: list[Strip] = []
         self._width = 0
@@ -61,20 +65,24 @@ class LiveSection(Widget):
     def follow(
         self, source: Callable[[], Content], on_shown: Callable[[bool], None] | None = None
     ) -> None:
-        """New text is waiting: build it from `source` and repaint the lines it changed, at once
-        unless a build still waits for its frame (then right after that frame, once for all that
-        came meanwhile). `on_shown(painted)` is called as the frame paints the new lines
-        (painted=True), or at once when the screen already shows the text (a piece that only adds
-        a space, or completes nothing yet)."""
+        """New text is waiting: build it from `source` now and repaint the lines it changed (the
+        feed calls this once for all the pieces queued since its last turn). A build whose lines
+        still wait for their frame is built over: the frame paints the newest lines, so pieces
+        that came meanwhile join the frame already due instead of waiting for the one after it
+        (issue 46: a burst of tokens on the real llama.cpp server had its first piece built and
+        the rest held for an after-refresh callback, one frame late). `on_shown(painted)` is
+        called as the frame paints the new lines (painted=True), or at once when the screen
+        already shows the text (a piece that only adds a space, or completes nothing yet)."""
         self._source, self._on_shown = source, on_shown
-        if not self._due:
-            self._show()
-        elif not self._stale:
+        if self._laying_out:  # built right after the frame that lays the lines reserved out
             self._stale = True
-            self.call_after_refresh(self._catch_up)
+        else:
+            self._show()
 
     def _catch_up(self) -> None:
-        self._due = False
+        """Laid out at last (it had no width, or more lines were reserved, when the text came):
+        build what came meanwhile."""
+        self._laying_out = False
         if self._stale and self._source is not None:
             self._show()
 
@@ -84,11 +92,14 @@ class LiveSection(Widget):
         if built is None:  # not laid out yet: its pieces wait for the first build that draws
             return
         painted, grew, moved = built
-        self._due = painted
         if painted:  # heard when the frame paints its lines
             self._pending = self._on_shown
-        elif self._on_shown is not None:  # on screen already
+        elif self._pending is None and self._on_shown is not None:  # on screen already
             self._on_shown(False)
+        # else lines built before still wait for their frame: it shows this text too
+        if grew:
+            self._laying_out = True
+            self.call_after_refresh(self._catch_up)
         if (grew or moved) and self.on_grow is not None:
             self.on_grow(grew)
 
@@ -97,8 +108,11 @@ class LiveSection(Widget):
         lines reserved, which were reserved anew; the number of lines changed), or None when the
         section has no width yet (its first layout, asked here, gives it one)."""
         assert self._source is not None
-        content = self._content = self._source()
+        content = self._source()
         width = self.content_region.width
+        if width > 0 and width == self._width and content.is_same(self._content):
+            return False, False, False  # the same text and styles: the same lines, none to paint
+        self._content = content
         guessed = width <= 0
         if guessed:  # shown again (or first): as wide as the pane's text, laid out with its lines
             width = self._pane_width()
@@ -120,7 +134,7 @@ class LiveSection(Widget):
         if painted:
             self.repainted += end - first
             self.refresh(Region(0, first, width, end - first), layout=guessed)
-        if self.lines <= self.rows:
+        if self.lines < self.rows:  # a line spare: reserved anew as the text fills the last
             return painted, False, self.lines != before
         view = (
             self.parent.scrollable_content_region.height if isinstance(self.parent, Widget) else 0
@@ -148,7 +162,6 @@ class LiveSection(Widget):
 
     def render_line(self, y: int) -> Strip:
         """Line `y` of the text (blank in the lines reserved below it), as a frame paints it."""
-        self._due = False
         if self._pending is not None:
             pending, self._pending = self._pending, None
             pending(True)
@@ -162,7 +175,7 @@ class LiveSection(Widget):
 
     def stop(self) -> None:
         self._source = self._on_shown = self._pending = None
-        self._due = self._stale = False
+        self._stale = self._laying_out = False
         self._content = Content("")
         self._strips = []
         self._width = 0

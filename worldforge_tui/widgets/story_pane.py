@@ -468,6 +468,9 @@ class StoryPane(ContentPane):
         """The live text has a new line: follow it (as the pane is laid out when its lines were
         reserved anew, or the section is shown: `arrange`)."""
         if laid_out:
+            # now, as laid out (a frame composed before the layout shows the last line: it fills
+            # the line left spare), and again as the layout arranges the pane
+            self.follow_live(laid_out=True)
             self._follow_on_layout = True
             self.call_after_refresh(self.follow_live)  # a layout that did not arrange the pane
         else:
@@ -541,13 +544,14 @@ class StoryPane(ContentPane):
         """The pane keeps the live text's last line in view (the player has not scrolled up)."""
         return self._follow_y is not None and self.scroll_y >= self._follow_y
 
-    def follow_live(self) -> None:
+    def follow_live(self, laid_out: bool = False) -> None:
         """Scroll so the live text's last line is the view's last (the lines reserved below it
-        stay out of view), unless the player scrolled away from it."""
+        stay out of view), unless the player scrolled away from it; `laid_out`: in the layout it
+        has now (lines reserved anew wait for the next)."""
         live = self.query_one(LiveSection)
         if not self.following or not live.display:
             return
-        blank = max(0, live.rows - live.lines)
+        blank = max(0, (live.size.height if laid_out else live.rows) - live.lines)
         self._follow_y = max(0, round(self.max_scroll_y) - blank)
         if self.scroll_y != self._follow_y:
             self.scroll_to(y=self._follow_y, animate=False, immediate=True)
