@@ -282,6 +282,36 @@ def ladder_only(
     }
 
 
+def _merge_ladder(
+    recs: list[dict[str, Any]], seeds: list[int], parts: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """`merge` of --ladder-only parts alone: the players' figures, their errors and the halves."""
+    lad: dict[str, Any] = {k: round(sum(r[k] for r in recs) / len(recs), 3) for k in POLICIES}
+    lad["pairs"] = len(recs)
+    lad["se"] = {k: standard_error([r[k] for r in recs]) for k in POLICIES}
+    by_arch = with_errors(recs)
+    lo, hi = TARGETS["win_rate_each_archetype"]
+    out: dict[str, Any] = {
+        "mode": "merged, ladder-only: " + " + ".join(part["seeds"] for part in parts),
+        "seeds": _span(sorted(seeds)),
+        "seed_count": len(seeds),
+        "tuning_range": RANGES["tune"],
+        "held_out_range": RANGES["held-out"],
+        "ranges": RANGES,
+        "ladder": lad,
+        "by_archetype": {"definition": ARCHETYPE_DEFINITION, **by_arch},
+        "halves": halves(recs, seeds),
+    }
+    out["met"] = {
+        "greedy": lad["greedy"] <= TARGETS["greedy_max"],
+        "lookahead_over_greedy": lad["lookahead"] - lad["greedy"]
+        >= TARGETS["lookahead_over_greedy_min"] - 1e-9,
+        "win_rate_each_archetype": all(lo <= v["greedy"] <= hi for v in by_arch.values()),
+        "halves_within": out["halves"]["within"],
+    }
+    return out
+
+
 def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """One range run in parts (each part's `--pairs` JSON, in order) read as one run: the ladder,
     the per-archetype figures with their standard errors and the halves from the pairs (exact);
@@ -293,6 +323,8 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     seeds = [s for part in parts for s in seed_list(part["seeds"])]
     ladder_parts = [part for part in parts if "paths" not in part]
     parts = [part for part in parts if "paths" in part]
+    if not parts:
+        return _merge_ladder(recs, seeds, ladder_parts)
     paths = sum(part["paths"] for part in parts)
     stages: Counter[int] = Counter()
     for part in parts:

@@ -164,7 +164,12 @@ def test_a_range_run_in_parts_merges_to_one_runs_figures():
     second = _part("3-4", b, defeat_stages={"8": 824}, defeats_at_last_stage=0.1, **figs)
     ladder_recs = [{"seed": s, "archetype": "seller", **dict.fromkeys(POLICIES, 0)} for s in (5, 6)]
     quick = {"seeds": "5-6", "pair_records": ladder_recs}
-    out, mixed = sweep(("merge", [first, second]), ("merge", [first, second, quick]))
+    out, mixed, quick_only = sweep(
+        ("merge", [first, second]), ("merge", [first, second, quick]), ("merge", [quick])
+    )
+    assert quick_only["mode"].startswith("merged, ladder-only") and quick_only["seeds"] == "5-6"
+    assert quick_only["by_archetype"]["seller"]["greedy"] == 0.0
+    assert "random_path_mean" not in quick_only["by_archetype"]["seller"]
     assert out["seeds"] == "1-4" and out["paths"] == 4 * PATHS
     assert out["ladder"]["greedy"] == 0.5 and out["ladder"]["se"]["greedy"] == 0.25
     assert out["ladder"]["random_path_mean"] == round(600 / (4 * PATHS), 3)
