@@ -99,6 +99,7 @@ def lemma(word: str) -> str:
 _HELD_BY = frozenset({"in", "on", "at", "out", "into"})
 
 
+@lru_cache(maxsize=4_096)
 def key_lemmas(value: str) -> tuple[str, ...]:
     """The lemmas of what a direction's value names, in order: its content words without the
     words that only frame it ("every mention of routes" -> ("rout",)); a frame word a
@@ -110,6 +111,14 @@ def key_lemmas(value: str) -> tuple[str, ...]:
     return tuple(lemma(w) for w in core)
 
 
+@lru_cache(maxsize=256)
+def _content(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A text's content words (stopwords left out) and their lemmas, read once per text: the gate
+    asks `said` of one artifact's prose for each direction in force."""
+    toks = tuple(w for w in words(text) if w not in STOPWORDS)
+    return toks, tuple(lemma(w) for w in toks)
+
+
 def said(text: str, value: str) -> str | None:
     """The words of `text` that say what `value` names, by lemma and as a phrase (its content
     words in order, stopwords between them allowed): "Plan tomorrow's routes" says "every mention
@@ -117,10 +126,10 @@ def said(text: str, value: str) -> str | None:
     key = key_lemmas(value)
     if not key:
         return None
-    toks = [w for w in words(text) if w not in STOPWORDS]
+    toks, lemmas = _content(text)
     n = len(key)
     for i in range(len(toks) - n + 1):
-        if all(lemma(toks[i + j]) == key[j] for j in range(n)):
+        if lemmas[i : i + n] == key:
             return " ".join(toks[i : i + n])
     return None
 

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Literal, Protocol, TypeVar
@@ -143,6 +144,7 @@ def restates(new: Direction, old: Direction) -> bool:
     )
 
 
+@lru_cache(maxsize=1_024)
 def is_support_channel(value: str) -> bool:
     """Whether a channel is one customers are answered through (whatsapp, a named person on
     support), which support steps may take; else it is how customers are found."""

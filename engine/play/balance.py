@@ -200,38 +200,52 @@ def _share(hits: int, total: int) -> float:
     return round(hits / max(1, total), 3)
 
 
+def pairs(rows: list[Row], played: list[list[Row]]) -> list[dict[str, Any]]:
+    """One record per (seed, archetype), in `played`'s order: each policy's result (1 a victory),
+    hindsight's (some path wins) and `paths_won`, how many of the 2**MAX_FORKS fork paths win
+    (a row that ended before its last letter stands for all its suffixes). The sweep's standard
+    errors and its halves are read from these."""
+    won: Counter[tuple[int, str]] = Counter()
+    for r in rows:
+        if r["result"] == "victory":
+            won[(r["seed"], r["archetype"])] += 2 ** (MAX_FORKS - len(r["prefix"]))
+    out = []
+    for p in played:
+        if not p:
+            continue
+        key = (p[0]["seed"], p[0]["archetype"])
+        out.append(
+            {
+                "seed": key[0],
+                "archetype": key[1],
+                **{policy: int(p[i]["result"] == "victory") for i, policy in enumerate(POLICIES)},
+                "hindsight": int(won[key] > 0),
+                "paths_won": won[key],
+            }
+        )
+    return out
+
+
 def ladder(rows: list[Row], played: list[list[Row]]) -> dict[str, Any]:
     """The skill ladder's win rates over the (seed, archetype) pairs: each policy's venture, the
     hindsight player (some path wins) and a uniformly random fork path (the mean over every path,
     events on their defaults); `by_archetype` holds the same figures over each founder
     archetype's pairs alone."""
-    won = {(r["seed"], r["archetype"]) for r in rows if r["result"] == "victory"}
-    paths = list(expand(rows))
-    out: dict[str, Any] = _ladder_over(played, won, paths)
+    recs = pairs(rows, played)
+    out: dict[str, Any] = ladder_over(recs)
     out["pairs"] = len(played)
-    archetypes = sorted({p[0]["archetype"] for p in played if p}, key=ARCHETYPES.index)
+    archetypes = sorted({r["archetype"] for r in recs}, key=ARCHETYPES.index)
     out["by_archetype"] = {
-        a: _ladder_over(
-            [p for p in played if p and p[0]["archetype"] == a],
-            won,
-            [r for r in paths if r["archetype"] == a],
-        )
-        for a in archetypes
+        a: ladder_over([r for r in recs if r["archetype"] == a]) for a in archetypes
     }
     return out
 
 
-def _ladder_over(
-    played: list[list[Row]], won: set[tuple[int, str]], paths: list[PathRow]
-) -> dict[str, float]:
+def ladder_over(recs: list[dict[str, Any]]) -> dict[str, float]:
     """Each policy's win rate over these pairs' ventures, hindsight's and a random path's."""
-    out = {
-        policy: _share(sum(p[i]["result"] == "victory" for p in played), len(played))
-        for i, policy in enumerate(POLICIES)
-    }
-    pairs = {(p[0]["seed"], p[0]["archetype"]) for p in played if p}
-    out["hindsight"] = _share(len(pairs & won), len(played))
-    out["random_path_mean"] = _share(sum(r["result"] == "victory" for r in paths), len(paths))
+    out = {policy: _share(sum(r[policy] for r in recs), len(recs)) for policy in POLICIES}
+    out["hindsight"] = _share(sum(r["hindsight"] for r in recs), len(recs))
+    out["random_path_mean"] = _share(sum(r["paths_won"] for r in recs), len(recs) * len(ALL_PATHS))
     return out
 
 
@@ -410,7 +424,34 @@ def run_balance(
     rows = [r for part in parts for r in part]
     report = summarise(rows, seeds, archetypes, time.perf_counter() - started, workers)
     report["ladder"] = ladder(rows, played)
+    report["pairs"] = pairs(rows, played)
     report["elapsed_s"] = round(time.perf_counter() - started, 2)
     if rows_out is not None:
         rows_out.extend(sorted(expand(rows), key=lambda r: (r["seed"], r["archetype"], r["path"])))
     return report
+
+
+def run_ladder(
+    seeds: list[int],
+    pitch: str = PITCH,
+    workers: int | None = None,
+    archetypes: list[str] | None = None,
+) -> list[dict[str, Any]]:
+    """The skill ladder's players alone on each (seed, archetype), no fork path explored (a tenth
+    of the sweep's time): one record per pair as `pairs` gives, without hindsight or paths_won."""
+    archetypes = archetypes or list(ARCHETYPES)
+    pjobs = [(s, a, pitch) for s in seeds for a in archetypes]
+    workers = max(1, min(workers or min(2, os.cpu_count() or 1), len(pjobs)))
+    if workers == 1:
+        played = [_policy_job(job) for job in pjobs]
+    else:
+        import engine.session.api  # noqa: F401 - load once here: forked workers inherit it
+        from knowledge.retrieval import default_index
+
+        default_index()
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            played = list(pool.map(_policy_job, pjobs))
+    recs = pairs([], played)
+    for r in recs:
+        del r["hindsight"], r["paths_won"]
+    return recs
