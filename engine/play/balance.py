@@ -200,7 +200,10 @@ def _share(hits: int, total: int) -> float:
     return round(hits / max(1, total), 3)
 
 
-def pairs(rows: list[Row], played: list[list[Row]]) -> list[dict[str, Any]]:
+Pair = dict[str, int | str]  # one (seed, archetype)'s outcomes: `pairs` says what it holds
+
+
+def pairs(rows: list[Row], played: list[list[Row]]) -> list[Pair]:
     """One record per (seed, archetype), in `played`'s order: each policy's result (1 a victory),
     hindsight's (some path wins) and `paths_won`, how many of the 2**MAX_FORKS fork paths win
     (a row that ended before its last letter stands for all its suffixes). The sweep's standard
@@ -209,7 +212,7 @@ def pairs(rows: list[Row], played: list[list[Row]]) -> list[dict[str, Any]]:
     for r in rows:
         if r["result"] == "victory":
             won[(r["seed"], r["archetype"])] += 2 ** (MAX_FORKS - len(r["prefix"]))
-    out = []
+    out: list[Pair] = []
     for p in played:
         if not p:
             continue
@@ -232,7 +235,7 @@ def ladder(rows: list[Row], played: list[list[Row]]) -> dict[str, Any]:
     events on their defaults); `by_archetype` holds the same figures over each founder
     archetype's pairs alone."""
     recs = pairs(rows, played)
-    out: dict[str, Any] = ladder_over(recs)
+    out: dict[str, object] = {**ladder_over(recs)}
     out["pairs"] = len(played)
     archetypes = sorted({r["archetype"] for r in recs}, key=ARCHETYPES.index)
     out["by_archetype"] = {
@@ -241,11 +244,15 @@ def ladder(rows: list[Row], played: list[list[Row]]) -> dict[str, Any]:
     return out
 
 
-def ladder_over(recs: list[dict[str, Any]]) -> dict[str, float]:
+def ladder_over(recs: list[Pair]) -> dict[str, float]:
     """Each policy's win rate over these pairs' ventures, hindsight's and a random path's."""
-    out = {policy: _share(sum(r[policy] for r in recs), len(recs)) for policy in POLICIES}
-    out["hindsight"] = _share(sum(r["hindsight"] for r in recs), len(recs))
-    out["random_path_mean"] = _share(sum(r["paths_won"] for r in recs), len(recs) * len(ALL_PATHS))
+
+    def total(key: str) -> int:
+        return sum(int(r[key]) for r in recs)
+
+    out = {policy: _share(total(policy), len(recs)) for policy in POLICIES}
+    out["hindsight"] = _share(total("hindsight"), len(recs))
+    out["random_path_mean"] = _share(total("paths_won"), len(recs) * len(ALL_PATHS))
     return out
 
 
@@ -436,7 +443,7 @@ def run_ladder(
     pitch: str = PITCH,
     workers: int | None = None,
     archetypes: list[str] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Pair]:
     """The skill ladder's players alone on each (seed, archetype), no fork path explored (a tenth
     of the sweep's time): one record per pair as `pairs` gives, without hindsight or paths_won."""
     archetypes = archetypes or list(ARCHETYPES)
