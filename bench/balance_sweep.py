@@ -259,6 +259,18 @@ LADDER_ONLY = (
 )
 
 
+def _which(text: str, a: argparse.Namespace, seeds: list[int]) -> dict[str, Any]:
+    """Which seeds a run swept, beside both named ranges (each output states them)."""
+    return {
+        "seeds": text,
+        "range": None if a.seeds else a.range,
+        "tuning_range": RANGES["tune"],
+        "held_out_range": RANGES["held-out"],
+        "ranges": RANGES,
+        "seed_count": len(seeds),
+    }
+
+
 def ladder_only(
     text: str, a: argparse.Namespace, seeds: list[int], load_before: Any, started: float
 ) -> dict[str, Any]:
@@ -267,12 +279,7 @@ def ladder_only(
     recs = run_ladder(seeds, workers=a.workers)
     return {
         "mode": LADDER_ONLY,
-        "seeds": text,
-        "range": None if a.seeds else a.range,
-        "tuning_range": RANGES["tune"],
-        "held_out_range": RANGES["held-out"],
-        "ranges": RANGES,
-        "seed_count": len(seeds),
+        **_which(text, a, seeds),
         "pairs": len(recs),
         "by_archetype": with_errors(recs),
         "halves": halves(recs, seeds),
@@ -479,12 +486,7 @@ def main() -> None:
     )
     out = {
         "mode": "full: every fork path of every (seed, archetype) and the ladder's players",
-        "seeds": text,
-        "range": None if a.seeds else a.range,
-        "tuning_range": RANGES["tune"],
-        "held_out_range": RANGES["held-out"],
-        "ranges": RANGES,
-        "seed_count": len(seeds),
+        **_which(text, a, seeds),
         "paths": report["paths"],
         "ventures_played": report["ventures_played"],
         **figures(report),

@@ -39,7 +39,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """No test module imports `bench` in the test process: importing it moves HOME and the XDG
     directories to a temporary home (bench/__init__.py), and every later test on that worker
     looks there (the Cosmos DB server's install was then "not installed": 30 tests skipped).
-    Run a bench's code in a child process instead (tests/engine/test_writing_checks.py)."""
+    Run a bench's code in a child process instead (tests/bench_child.py)."""
     import sys
 
     if "bench" in sys.modules:

@@ -8,10 +8,7 @@ home of its own (bench/__init__.py), which must not leak into the tests that sha
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +17,7 @@ import pytest
 from engine.game.shape import MAX_FORKS
 from engine.play import POLICIES
 from engine.play.balance import pairs, play_policy, run_ladder
+from tests.bench_child import bench_child
 
 PATHS = 2**MAX_FORKS
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,16 +37,7 @@ def sweep(*calls: tuple[Any, ...]) -> list[Any]:
         "    out.append(v(*args) if callable(v) else v)\n"
         "print(json.dumps(out))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        input=json.dumps(calls),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=120,
-    )
-    return list(json.loads(done.stdout))
+    return list(bench_child(code, calls))
 
 
 def test_the_ranges_are_disjoint_and_sized_to_judge_an_eight_point_gap():

@@ -5,13 +5,12 @@ Run in a child process: importing `bench` gives the process a temporary home of 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.bench_child import bench_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,16 +49,7 @@ def judged() -> dict[str, Any]:
         "  'place': [same_place(a, b) for a, b, _ in c['place']],\n"
         "  'bad': [bad_kind(a, b) for a, b, _ in c['bad']]}))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        input=json.dumps({"payer": PAYERS, "place": PLACES, "bad": BAD}),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=120,
-    )
-    return dict(json.loads(out.stdout))
+    return dict(bench_child(code, {"payer": PAYERS, "place": PLACES, "bad": BAD}))
 
 
 def test_who_pays_is_matched_on_form_leniently_and_on_meaning_strictly(judged) -> None:
@@ -124,12 +114,4 @@ def test_the_row_bench_finds_a_row_only_one_pitch_uses_and_restores_the_vocabula
 
 def _child(code: str, timeout: int) -> dict[str, Any]:
     """What a child Python running `code` in the project prints as JSON."""
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=timeout,
-    )
-    return dict(json.loads(out.stdout))
+    return dict(bench_child(code, None, timeout))

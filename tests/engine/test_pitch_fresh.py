@@ -12,12 +12,12 @@ the list only shrinks."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.bench_child import bench_child
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = [
@@ -68,16 +68,7 @@ def judged() -> list[dict[str, Any]]:
         "        'bad': bad_kind(got['customer'], row['pitch']), 'read': got})\n"
         "print(json.dumps(out))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        input=json.dumps(ROWS),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=300,
-    )
-    return list(json.loads(done.stdout))
+    return list(bench_child(code, ROWS, timeout=300))
 
 
 def _cases(aspect: str) -> list[Any]:

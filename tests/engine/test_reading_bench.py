@@ -6,10 +6,9 @@ Run in a child process: importing `bench` gives the process a temporary home of 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.bench_child import bench_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,16 +22,7 @@ print(json.dumps(score_record(c['record'], res)))
 
 
 def _score(record: dict[str, object], got: list[dict[str, object]], asked: bool = False):
-    out = subprocess.run(
-        [sys.executable, "-c", _CODE],
-        input=json.dumps({"record": record, "got": got, "asked": asked}),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=120,
-    )
-    return json.loads(out.stdout)
+    return bench_child(_CODE, {"record": record, "got": got, "asked": asked})
 
 
 MONTH = {"axis": "price", "do": True, "value": "$199 a month", "amount": 199, "period": "month"}

@@ -5,12 +5,11 @@ They run in a child process: importing `bench` gives the process a temporary hom
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.bench_child import bench_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,16 +40,7 @@ def checked() -> dict[str, list[str]]:
         "said = json.load(sys.stdin)\n"
         "print(json.dumps({s: grammar_defects(s) for s in said}))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        input=json.dumps(sentences),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=120,
-    )
-    return json.loads(out.stdout)
+    return bench_child(code, sentences)
 
 
 @pytest.mark.parametrize(("sentence", "defect"), DEFECTS)
