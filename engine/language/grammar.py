@@ -63,6 +63,11 @@ _QUALIFIER = Pattern(
 _DIGITS = Pattern(r"^(\d+)")
 # Heads that take no article ("crop insurance", "tax filing help", "dog walking on demand").
 _MASS = _WORDS["mass"]
+# Abbreviations written in capitals however they were typed ("hr managers" -> "HR managers"); a
+# figure before one is a unit ("24 hr"), not the abbreviation.
+_ACRONYM = Pattern(
+    r"(?<![\w-])(?<!\d )(" + "|".join(sorted(_WORDS["acronyms"])) + r")(?![\w-])", re.I
+)
 _COUNTABLE_ING = _WORDS["countable_ing"]
 
 
@@ -270,9 +275,16 @@ def narrows(customer: str, broader: str) -> bool:
     return bool(b) and (b in c or busiest(b).lower() in c)
 
 
+def capitals(text: str) -> str:
+    """Abbreviations in capitals ("hr managers" -> "HR managers", "an ai tutor" -> "an AI tutor")."""
+    return _ACRONYM.sub(lambda m: m.group(1).upper(), text)
+
+
 def cap(text: str) -> str:
     """Raise the first letter only ('rural farmers need…' -> 'Rural farmers need…'); a word
-    written with inner capitals ('iPhone', 'eBay') is a name and stays."""
+    written with inner capitals ('iPhone', 'eBay') is a name and stays; an abbreviation is
+    written in capitals ('hr managers' -> 'HR managers')."""
+    text = capitals(text)
     stripped = text.lstrip(" “\"'(")
     first = stripped.split(" ", 1)[0]
     if any(c.isupper() for c in first[1:]):
@@ -311,5 +323,5 @@ def sentences(text: str) -> str:
     around punctuation."""
     text = re.sub(r"\s+([,.;:!?])", r"\1", " ".join(text.split()))
     text = re.sub(r"([.!?”])(?=[A-Z])", r"\1 ", text)
-    parts = _split(text)
+    parts = _split(capitals(text))
     return " ".join([parts[0]] + [cap(p) for p in parts[1:]]) if parts else ""

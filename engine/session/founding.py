@@ -218,6 +218,8 @@ if TYPE_CHECKING:
 #     An event names the customer as the CEO last named it (the niche), not the pitch's words.
 #     An option's note on a later stage says "(if it is offered)" where that stage's draw may pose
 #     another dilemma.
+#     An abbreviation is written in capitals however it was typed ("hr managers" -> "HR
+#     managers": grammar_words.json acronyms).
 #     A pitch's payer is read from more of English's frames: a verb that aims ("targeting",
 #     "aimed at", "serving"), "helping" after a noun, a subject that pays ("employers pay for
 #     coaching for their staff"), the subject of a relative clause ("invoicing that freelancers

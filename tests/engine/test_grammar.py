@@ -244,3 +244,19 @@ def test_a_broad_audience_flanked_keeps_its_breadth_last(new_session):
         if ln.startswith(("Headline:", "Email subject:", "Email:", "- Built", "Button:"))
     ]
     assert copy and not any(s.state.antagonist.name in ln for ln in copy)
+
+
+@pytest.mark.parametrize(
+    ("typed", "written"),
+    [
+        ("hr managers juggle punctures", "HR managers juggle punctures"),
+        ("an ai tutor for gp practices", "An AI tutor for GP practices"),
+        ("24 hr delivery for hr teams", "24 hr delivery for HR teams"),  # a figure's unit stays
+        ("chair hire", "Chair hire"),  # only whole words
+    ],
+)
+def test_an_abbreviation_is_written_in_capitals_however_it_was_typed(typed, written):
+    """ "hr managers are who we sell to": the work said "Who it is for: Hr managers"."""
+    from engine.language.grammar import cap
+
+    assert cap(typed) == written
