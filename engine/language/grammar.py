@@ -66,7 +66,7 @@ _MASS = _WORDS["mass"]
 # Abbreviations written in capitals however they were typed ("hr managers" -> "HR managers"); a
 # figure before one is a unit ("24 hr"), not the abbreviation.
 _ACRONYM = Pattern(
-    r"(?<![\w-])(?<!\d )(" + "|".join(sorted(_WORDS["acronyms"])) + r")(?![\w-])", re.I
+    r"(?<![\w-])(?<!\d )(" + "|".join(sorted(_WORDS["acronyms"])) + r")(?![\w-])", re.IGNORECASE
 )
 _COUNTABLE_ING = _WORDS["countable_ing"]
 
