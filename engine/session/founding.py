@@ -14,6 +14,7 @@ from engine.game.archetypes import ARCHETYPE_RULES
 from engine.game.models import ARCHETYPES, Founder, GameState
 from engine.game.world import build_stages, handover_for
 from engine.language.currency import currency_code, pitch_currency
+from engine.language.grammar import capitals
 from engine.language.pitch import company_name, unmarked
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS, clean_text
 from engine.writing.simulate import customer_from_pitch
@@ -336,7 +337,7 @@ def found_state(inputs: StartInputs, run_id: str) -> GameState:
     """The company on day 0: org, economics, eight stages (who ships each: a handover may move
     one), the rival."""
     org = economy.founding_org()
-    customer = inputs.customer or customer_from_pitch(inputs.pitch)
+    customer = capitals(inputs.customer or customer_from_pitch(inputs.pitch))  # "HR teams"
     founder = Founder(
         name="You",
         company=inputs.name,

@@ -42,7 +42,7 @@ from engine.game.said import read_own_answer as read_answer
 from engine.game.world import adapt_pending
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.directions import Direction, fold, payload
-from engine.language.grammar import count
+from engine.language.grammar import capitals, count
 from engine.routing import RouteResult
 from engine.routing.types import brief_trims
 from engine.session.events import Event, EventType, Payload, make_event
@@ -439,7 +439,7 @@ def reject(step: Step, reason: str, amends: Amends | None = None) -> None:
     st.rejected = st.current.artifact if st.current else None
     aud = next((d.value for d in read.directions if d.axis == "audience"), None)
     if aud:
-        st.niche = aud  # shown as the customer; what binds the work is the recalled note
+        st.niche = capitals(aud)  # shown as the customer; the recalled note binds the work
     step.emit(
         E.ARTIFACT_REJECTED,
         "ceo",
@@ -525,7 +525,7 @@ def decide(step: Step, key: str, own_text: str | None, amends: Amends | None = N
     named = next((d.value for d in directions if d.axis == "audience"), None)
     niche = named or (reading.niche if reading is not None else None)
     if niche:
-        st.niche = niche  # shown as the customer; the recalled note binds
+        st.niche = capitals(niche)  # shown as the customer; the recalled note binds
     rule = rules.RULES[rule_id]
     summary = decision_summary(rule_id, dilemma, reading)
     step.emit(

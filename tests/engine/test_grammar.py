@@ -260,3 +260,10 @@ def test_an_abbreviation_is_written_in_capitals_however_it_was_typed(typed, writ
     from engine.language.grammar import cap
 
     assert cap(typed) == written
+
+
+def test_the_customer_is_kept_with_its_abbreviations_in_capitals(new_session):
+    """The rival "asks hr consultancies in public": the board, the rival and the events name the
+    customer as the founder's record holds it, so the record holds it in capitals."""
+    s = new_session(pitch="ai bookkeeping for hr consultancies in the uk")
+    assert s.state.founder.customer == "HR consultancies"
