@@ -225,23 +225,40 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "defeat_reasons": report["defeat_reasons"],
         "endings": report["endings"],
     }
+    out["met"] = verdicts(
+        lad,
+        list(lad["by_archetype"].values()),
+        out,
+        never_worse=bool(never_worse),
+        best_fixed=out["best_fixed_path"]["win_rate"],
+        at_last=at_last,
+    )
+    return out
+
+
+def verdicts(
+    lad: dict[str, Any],
+    arch: list[dict[str, Any]],
+    out: dict[str, Any],
+    *,
+    never_worse: bool,
+    best_fixed: float,
+    at_last: float,
+) -> dict[str, bool]:
+    """Each target met or not, from the ladder, its per-archetype figures and the sweep's."""
     t = TARGETS
     lo, hi = t["win_rate_each_archetype"]
-    out["met"] = {
+    rlo, rhi = t["random_each_archetype"]
+    return {
         "greedy": lad["greedy"] <= t["greedy_max"],
         "lookahead_over_greedy": lad["lookahead"] - lad["greedy"]
         >= t["lookahead_over_greedy_min"] - 1e-9,
         "random": t["random"][0] <= lad["random_path_mean"] <= t["random"][1],
         "hindsight": lad["hindsight"] >= t["hindsight_min"],
-        "win_rate_each_archetype": all(
-            lo <= v["greedy"] <= hi for v in lad["by_archetype"].values()
-        ),
-        "random_each_archetype": all(
-            t["random_each_archetype"][0] <= v["random_path_mean"] <= t["random_each_archetype"][1]
-            for v in lad["by_archetype"].values()
-        ),
+        "win_rate_each_archetype": all(lo <= v["greedy"] <= hi for v in arch),
+        "random_each_archetype": all(rlo <= v["random_path_mean"] <= rhi for v in arch),
         "every_option_sometimes_better": not never_worse,
-        "best_fixed_path": out["best_fixed_path"]["win_rate"] <= t["best_fixed_path_max"],
+        "best_fixed_path": best_fixed <= t["best_fixed_path_max"],
         "archetypes_change_outcome": out["archetypes_change_outcome"]
         >= t["archetypes_change_outcome_min"],
         "defeats_at_last_stage": at_last <= t["defeats_at_last_stage_max"],
@@ -249,7 +266,6 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "paths_graded_f": out["paths_graded_f"] <= t["paths_graded_f_max"],
         "victories_profitable": out["victories_profitable"] >= t["victories_profitable_min"],
     }
-    return out
 
 
 LADDER_ONLY = (
@@ -412,26 +428,16 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "halves": halves(recs, seeds),
         "parts_met": {part["seeds"]: part["met"] for part in parts},
     }
-    t = TARGETS
-    lo, hi = t["win_rate_each_archetype"]
-    rlo, rhi = t["random_each_archetype"]
     arch = [v for k, v in out["by_archetype"].items() if k != "definition"]
     out["met"] = {
-        "greedy": lad["greedy"] <= t["greedy_max"],
-        "lookahead_over_greedy": lad["lookahead"] - lad["greedy"]
-        >= t["lookahead_over_greedy_min"] - 1e-9,
-        "random": t["random"][0] <= lad["random_path_mean"] <= t["random"][1],
-        "hindsight": lad["hindsight"] >= t["hindsight_min"],
-        "win_rate_each_archetype": all(lo <= v["greedy"] <= hi for v in arch),
-        "random_each_archetype": all(rlo <= v["random_path_mean"] <= rhi for v in arch),
-        "every_option_sometimes_better": not out["forks_with_a_never_worse_option"],
-        "best_fixed_path": out["best_fixed_path_at_most"] <= t["best_fixed_path_max"],
-        "archetypes_change_outcome": out["archetypes_change_outcome"]
-        >= t["archetypes_change_outcome_min"],
-        "defeats_at_last_stage": out["defeats_at_last_stage"] <= t["defeats_at_last_stage_max"],
-        "defeats_before_stage_6": out["defeats_before_stage_6"] >= t["defeats_before_stage_6_min"],
-        "paths_graded_f": out["paths_graded_f"] <= t["paths_graded_f_max"],
-        "victories_profitable": out["victories_profitable"] >= t["victories_profitable_min"],
+        **verdicts(
+            lad,
+            arch,
+            out,
+            never_worse=bool(out["forks_with_a_never_worse_option"]),
+            best_fixed=out["best_fixed_path_at_most"],
+            at_last=out["defeats_at_last_stage"],
+        ),
         "halves_within": out["halves"]["within"],
     }
     out["targets"] = TARGETS
