@@ -7,7 +7,6 @@ from textual.widgets import Input
 from engine.language.reader.vocab import vocab
 from tests.tui.conftest import settle, text_of
 from worldforge_tui.app import WorldForgeApp
-from worldforge_tui.widgets.reading_chips import UNREAD_REASONS
 
 SAID = "price it at £12 a week, start with law firms and hire a barista for the launch"
 
@@ -44,5 +43,5 @@ async def test_a_part_that_binds_nothing_is_shown_before_the_reason_binds(tmp_pa
 
 def test_every_reason_the_reader_gives_has_words_on_the_chip_row():
     """A reason the reader learns (words.json teach_backs) shows as words, not as its key
-    ("no value", "unplaced" reached the chip row as bare keys)."""
-    assert set(vocab().teach_backs) <= set(UNREAD_REASONS)
+    ("no value", "unplaced" reached the chip row as bare keys): its label sits beside it."""
+    assert set(vocab().teach_backs) <= set(vocab().reason_labels)

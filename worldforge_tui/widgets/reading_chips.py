@@ -27,16 +27,6 @@ if TYPE_CHECKING:
 DEBOUNCE = 0.15  # seconds of quiet typing before the words are read
 SHOWN_WORDS = 240  # the words shown above the chips (the field holds them all)
 UNREAD_SHOWN = 3
-UNREAD_REASONS = {
-    "no_axis": "names nothing the work can change",
-    "vague": "too vague to place",
-    "no_currency": "a figure without its currency",
-    "no_week": "a time without a week",
-    "other_currency": "a price in another currency",
-    "unplaced": "names something no cue places",
-    "no_value": "says what to change, not to what",
-    "pronoun": "leaves out what it does not name",
-}
 
 
 def _flat(words: str) -> str:
@@ -190,7 +180,10 @@ class ReadingChips(Static):
             )
         told = {p.words for p in read.parts}
         for p in read.parts[:UNREAD_SHOWN]:
-            why = UNREAD_REASONS.get(p.reason, p.reason.replace("_", " ") or "binds nothing")
+            from engine.language.reader.vocab import vocab  # loaded with the reading shown
+
+            labels = vocab().reason_labels  # words.json, beside each reason's teach-back
+            why = labels.get(p.reason, p.reason.replace("_", " ") or "binds nothing")
             out.append(
                 Content.assemble(
                     ("✖ unread ", "$warning bold"),

@@ -116,6 +116,7 @@ class Vocab(FrozenRecord):
     expansions: list[Cue]
     lists: dict[str, frozenset[str]]
     teach_backs: dict[str, str]  # an unread part's reason -> what the reader says of it
+    reason_labels: dict[str, str]  # an unread part's reason in a few words (the chip row's)
     axis_said: dict[str, str]  # an axis as a teach-back names it ("audience": "who to speak to")
 
     def match(self, rows: list[Cue], low: list[str], k: int) -> Cue | None:
@@ -181,6 +182,11 @@ def vocab() -> Vocab:
         isinstance(t, str) and "{words}" in t for t in teach.values()
     ):
         raise VocabError("words.json teach_backs: each reason's line must quote {words}")
+    labels = words.get("reason_labels")
+    if not isinstance(labels, dict) or not all(isinstance(t, str) for t in labels.values()):
+        raise VocabError("words.json reason_labels: a few words for each reason")
+    if unlabelled := sorted(set(teach) - set(labels)):
+        raise VocabError(f"words.json reason_labels: no label for {unlabelled}")
     return Vocab(
         frames=_rows("frames.json", "rows", ("axis", "do")),
         tone=_rows("words.json", "tone", ("value", "do")),
@@ -203,6 +209,7 @@ def vocab() -> Vocab:
         expansions=_rows("words.json", "expansions", ("value",)),
         lists=lists,
         teach_backs=dict(teach),
+        reason_labels=dict(labels),
         axis_said=_axis_said(words),
     )
 
