@@ -864,3 +864,28 @@ def test_a_move_of_the_week_with_no_option_picked_stays_a_move():
     fork = {"A": "Soft launch week 6", "B": "Full launch week 10"}
     got = read_text("a week earlier", source="own", fork=fork).directions
     assert [(d.axis, d.amount) for d in got] == [("timeline", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        (
+            "nah. hr managers are who we sell to, not the riders. and cut the jargon",
+            [
+                "leave out jargon",
+                "leave out riders",
+                "speak to hr managers",
+                "write in a plain tone",
+            ],
+        ),
+        ("formal but not stuffy", ["write in a formal tone"]),  # a shade of the tone, beside it
+        ("warm tone, not the students", ["leave out students", "write in a warm tone"]),
+    ],
+)
+def test_a_refusal_is_a_shade_of_the_tone_only_beside_it_and_never_people(text, lines):
+    """ "…, not the riders. and cut the jargon" lost the riders without a word: any one-word
+    exclusion in a message with a tone in it was taken for a shade of that tone."""
+    from engine.language.steering import read_directions
+
+    got = [d.line() for d in read_directions(text, source="rejection").directions]
+    assert sorted(got) == sorted(lines)

@@ -656,7 +656,8 @@ def _gives_way(r: Read, found: list[Read]) -> bool:
         and r.weak
         and " " not in r.value
         and r.value.islower()
-        and any(x.axis == "tone" for x in others)
+        and any(x.axis == "tone" and _beside(x, r) for x in others)
+        and not is_people(parse(r.value).tokens, vocab())
     ):
         return True  # "formal but not stuffy": a shade of the tone, nothing to leave out
     return (  # "forget Clifton, go Southville", "not the whole UK": the place named replaces it
@@ -664,6 +665,12 @@ def _gives_way(r: Read, found: list[Read]) -> bool:
         and any(x.axis == "place" and x.do for x in others)
         and ((r.weak and r.value[:1].isupper()) or is_place(parse(r.value).tokens, vocab()))
     )
+
+
+def _beside(x: Read, r: Read) -> bool:
+    """Two readings said next to each other ("formal but not stuffy"), not in sentences apart
+    ("…, not the riders. and cut the jargon": the riders are no shade of a plain tone)."""
+    return max(x.start, r.start) - min(x.end, r.end) <= 15
 
 
 def _replaced_later(r: Read, later: list[Read]) -> bool:
