@@ -100,6 +100,15 @@ def replaced_lines(before: Sequence[Direction], new: Sequence[Direction]) -> lis
     ]
 
 
+def _as_named(st: GameState, read: Read) -> Read:
+    """A value that is the rival's or the company's name, typed in another case, takes the name
+    as the venture spells it ("dont mention pipeline partners": leave out Pipeline Partners)."""
+    names = {n.lower(): n for n in (st.antagonist.name, st.founder.company) if n}
+    for d in read.directions:
+        d.value = names.get(d.value.lower(), d.value)
+    return read
+
+
 def read_rejection(st: GameState, reason: str, amends: Amends | None = None) -> Read:
     """A rejection reason read into directions, a relative one resolved against the artifact it
     rejects; "this ignores the decision" names the directions the attempt was briefed with (the
@@ -136,7 +145,7 @@ def read_rejection(st: GameState, reason: str, amends: Amends | None = None) -> 
                 None,
             )
             read.directions.append(d)
-    return read
+    return _as_named(st, read)
 
 
 def read_reply(st: GameState, text: str, amends: Amends | None = None) -> Read:
@@ -145,13 +154,14 @@ def read_reply(st: GameState, text: str, amends: Amends | None = None) -> Read:
     from engine.language.steering import read_directions
 
     stage = st.stage
-    return read_directions(
+    read = read_directions(
         text,
         source="standup",
         stage=stage.id if stage else None,
         base_price=price_in_force(st).amount if stage else None,
         amends=amends,
     )
+    return _as_named(st, read)
 
 
 def read_own_answer(

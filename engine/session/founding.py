@@ -223,6 +223,7 @@ if TYPE_CHECKING:
 #     managers": grammar_words.json acronyms).
 #     A one-word refusal is a shade of the tone only beside the tone and never people ("…, not the
 #     riders. and cut the jargon" lost the riders).
+#     The rival's or the company's name typed in another case binds as the venture spells it.
 #     A pitch's payer is read from more of English's frames: a verb that aims ("targeting",
 #     "aimed at", "serving"), "helping" after a noun, a subject that pays ("employers pay for
 #     coaching for their staff"), the subject of a relative clause ("invoicing that freelancers

@@ -212,3 +212,17 @@ def test_the_standups_playbook_line_is_the_decisions_own(new_session):
         assert turn.speaker in {w.title for w in s.state.org}  # a worker speaks, not a section
         cited[key] = turn.line
     assert cited["1"] != cited["2"]
+
+
+def test_the_rivals_name_typed_in_lower_case_binds_as_the_venture_spells_it(new_session):
+    """ "dont mention pipeline partners" bound "leave out pipeline partners": the binding line
+    and the memory pane named the rival in the player's lower case."""
+    from engine.session.commands import Reject
+
+    s = new_session()
+    rival = s.state.antagonist.name
+    s.give(RunStage)
+    s.give(Reject, f"too generic, and dont mention {rival.lower()}")
+    binding = s.state.current.binding if s.state.current else []
+    values = [Direction.from_dict(d).value for d in binding]
+    assert rival in values and rival.lower() not in values
