@@ -63,7 +63,7 @@ from engine.language.directions import (
     number_words,
     price_words,
 )
-from engine.language.grammar import narrows
+from engine.language.grammar import capitals, narrows
 from engine.writing.banks import WARM_HEADLINES, WARM_LINES
 from engine.writing.phrases import Voice, agree, cap, is_plural, relative
 from engine.writing.plan import fit_customers, reprice
@@ -281,7 +281,7 @@ def _audience(role: str, art: JsonObject, values: list[str], v: Voice) -> None:
     """Every audience that binds, in the role's audience field (the gate checks each one there):
     the old customer's words become them, and a field that misses one is written for them all."""
     field = FIELDS["audience"][role][0]
-    who = audiences([Direction(axis="audience", value=x) for x in values])
+    who = capitals(audiences([Direction(axis="audience", value=x) for x in values]))  # "HR …"
     # the voice's and (on a redo) the pitch's customer, the longer first ("busy nurses" before
     # "nurses"), in a fixed order (a set's order of strings differs from process to process)
     olds = {v.slots.get("customer", ""), v.slots.get("pitch_customer", "")}

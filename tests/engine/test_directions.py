@@ -440,3 +440,18 @@ def test_leaving_out_a_guarantee_takes_out_what_is_guaranteed():
     d = read_directions("drop the guarantee line, we cant promise that", source="rejection")
     value = next(x.value for x in d.directions if x.axis in ("exclusion", "claim"))
     assert said("Results guaranteed within a week for every ward team.", value) == "guaranteed"
+
+
+def test_an_audience_typed_in_lower_case_is_written_with_its_abbreviation_in_capitals(
+    new_session,
+):
+    """ "hr managers are who we sell to": the redo's audience field said "HR managers" and its
+    summary still read "the team to serve hr managers"."""
+    from engine.session.commands import Reject
+
+    s = new_session(pitch="mobile bike repair van for commuters, companies pay per visit")
+    s.give(RunStage)
+    s.give(Reject, "nah. hr managers are who we sell to")
+    assert s.state.current is not None
+    text = prose(s.state.current.artifact)
+    assert "HR managers" in text and "hr managers" not in text
