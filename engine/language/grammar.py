@@ -284,7 +284,11 @@ def cap(text: str) -> str:
     """Raise the first letter only ('rural farmers need…' -> 'Rural farmers need…'); a word
     written with inner capitals ('iPhone', 'eBay') is a name and stays; an abbreviation is
     written in capitals ('hr managers' -> 'HR managers')."""
-    text = capitals(text)
+    return _raise(capitals(text))
+
+
+def _raise(text: str) -> str:
+    """`cap` of a text whose abbreviations are in capitals already."""
     stripped = text.lstrip(" “\"'(")
     first = stripped.split(" ", 1)[0]
     if any(c.isupper() for c in first[1:]):
@@ -324,4 +328,4 @@ def sentences(text: str) -> str:
     text = re.sub(r"\s+([,.;:!?])", r"\1", " ".join(text.split()))
     text = re.sub(r"([.!?”])(?=[A-Z])", r"\1 ", text)
     parts = _split(capitals(text))
-    return " ".join([parts[0]] + [cap(p) for p in parts[1:]]) if parts else ""
+    return " ".join([parts[0]] + [_raise(p) for p in parts[1:]]) if parts else ""

@@ -385,6 +385,16 @@ def summarise(
     }
 
 
+def _forked_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of `workers` processes that inherit the engine and the playbook index, loaded once
+    here rather than in each of them."""
+    import engine.session.api  # noqa: F401 - load once here: forked workers inherit it
+    from knowledge.retrieval import default_index
+
+    default_index()
+    return ProcessPoolExecutor(max_workers=workers)
+
+
 def run_balance(
     seed: int = 7,
     pitch: str = PITCH,
@@ -419,11 +429,7 @@ def run_balance(
             tick(i)
         played = [_policy_job(job) for job in pjobs]
     else:
-        import engine.session.api  # noqa: F401 - load once here: forked workers inherit it
-        from knowledge.retrieval import default_index
-
-        default_index()
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with _forked_pool(workers) as pool:
             for i, part in enumerate(pool.map(_explore_job, jobs), 1):
                 parts.append(part)
                 tick(i)
@@ -452,11 +458,7 @@ def run_ladder(
     if workers == 1:
         played = [_policy_job(job) for job in pjobs]
     else:
-        import engine.session.api  # noqa: F401 - load once here: forked workers inherit it
-        from knowledge.retrieval import default_index
-
-        default_index()
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with _forked_pool(workers) as pool:
             played = list(pool.map(_policy_job, pjobs))
     recs = pairs([], played)
     for r in recs:
