@@ -159,14 +159,15 @@ def _strip_front(toks: list[Token]) -> list[Token]:
     return toks
 
 
-def _known_place(toks: list[Token], k: int) -> int:
+def _known_place(toks: list[Token], k: int) -> tuple[int, str]:
     """How many words from `k` on name a place the reader's vocabulary knows, however cased
-    ("leeds", "milton keynes"): one list of place names for the pitch and the CEO's words."""
+    ("leeds", "milton keynes"), and the place as it is spelled ("Leeds", "Milton Keynes"): one
+    list of place names for the pitch and the CEO's words."""
     from engine.language.reader.vocab import vocab as words
 
     v = words()
     found = v.match(v.places, [t.low for t in toks], k)
-    return len(found.words) if found is not None else 0
+    return (len(found.words), str(found.row["cue"])) if found is not None else (0, "")
 
 
 def _place(text: str, toks: list[Token], lang: str) -> tuple[str, int, int]:
@@ -186,7 +187,7 @@ def _place(text: str, toks: list[Token], lang: str) -> tuple[str, int, int]:
             k = j
             if toks[k].low in v.sets["place_heads"] and k + 1 < len(toks):
                 k += 1 + (toks[k + 1].low in {"of", "de"} and k + 2 < len(toks))
-            known = 0 if toks[k].is_cap else _known_place(toks, k)  # "in leeds", typed fast
+            known, spelled = (0, "") if toks[k].is_cap else _known_place(toks, k)  # "in leeds"
             if not (toks[k].is_cap or known) or toks[k].lemma in _payer_words("occasion"):
                 continue
             if lang == "de" and toks[k].low.endswith(("ung", "heit", "keit")):
@@ -214,13 +215,13 @@ def _place(text: str, toks: list[Token], lang: str) -> tuple[str, int, int]:
                 and toks[j - 1].low in v.articles["*"]
             ):
                 continue  # "at the Amazon warehouse": a name qualifying a noun, not a place
-            key = (rank, -i, j, end + 1)
+            key = (rank, -i, j, end + 1, spelled if j == k and end + 1 == k + known else "")
             if best is None or key[:2] > best[:2]:
                 best = key
     if best is None:
         return "", 0, 0
-    _, _, start, end = best
-    return _span(text, toks[start:end]), start, end
+    _, _, start, end, spelled = best
+    return spelled or _span(text, toks[start:end]), start, end
 
 
 @functools.cache
@@ -317,7 +318,7 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         if t.low == "by" and v.sets["paid_by"] & {s.low for s in toks[max(i - 2, 0) : i]}:
             out.insert(0, (i + 1, "paid"))  # "therapy for teens, paid by parents": who pays
         elif _pays_for(toks, i):  # "Employers pay for coaching for their staff": the subject
-            k = i
+            k = _subject_end(toks, i)
             while k and toks[k - 1].is_word and toks[k - 1].low not in STOPWORDS:
                 k -= 1
             out.insert(0, (k, "paid"))
@@ -351,15 +352,26 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
 
 
 def _pays_for(toks: list[Token], i: int) -> bool:
-    """Whether `toks[i]` is a paying verb whose subject is people: "parents pay for …"."""
+    """Whether `toks[i]` is a paying verb whose subject is people: "parents pay for …", "dog
+    owners in leeds pay per groom" (a place between the payer and its verb is no part of who)."""
     v = vocab()
-    return (
-        0 < i < len(toks) - 1
-        and toks[i].low in v.sets["pays_for"]
-        and toks[i + 1].low in v.fors
-        and is_plural(toks[i - 1].low)
-        and _is_people([toks[i - 1]], "en")
-    )
+    if not (0 < i < len(toks) - 1 and toks[i].low in v.sets["pays_for"]):
+        return False
+    if toks[i + 1].low not in v.fors | v.sets["pay_terms"]:
+        return False
+    end = _subject_end(toks, i)
+    return end > 0 and is_plural(toks[end - 1].low) and _is_people([toks[end - 1]], "en")
+
+
+def _subject_end(toks: list[Token], i: int) -> int:
+    """Where the subject of the verb at `i` ends: before a place that sits between them ("dog
+    owners in leeds pay"), else at the verb."""
+    v = vocab()
+    for k in range(max(i - 4, 1), i - 1):
+        named = all(t.is_cap for t in toks[k + 1 : i]) or _known_place(toks, k + 1)[0] == i - k - 1
+        if (toks[k].low,) in v.place_preps and named:
+            return k
+    return i
 
 
 def _aim(toks: list[Token], i: int) -> int:
@@ -617,7 +629,10 @@ def _read_latin(text: str) -> _Parts:
 def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str) -> list[Token]:
     """The offering around the chosen cue: before it, after "pay for" when the payer opens the
     pitch, after "For nurses:", or after the helped people's verb ("We help X find childcare")."""
-    pay = next((k for k in range(len(toks)) if _pays_for(toks, k)), len(toks))
+    v = vocab()
+    terms = v.sets["pay_terms"]  # "parents pay (monthly) for lessons"; "pay per visit": none
+    skip = [k + (toks[k + 1].low in terms) for k in range(len(toks) - 2) if _pays_for(toks, k)]
+    pay = next((k for k in skip if toks[k + 1].low in v.fors), len(toks))
     if chosen is not None and chosen[0] < pay < len(toks) and not _strip_front(toks[: chosen[0]]):
         return _offering(toks[pay + 2 :], len(toks), lang)  # "parents pay for lessons"
     if chosen is not None and chosen[0] == 1:  # "For nurses: meal kits"
@@ -627,7 +642,6 @@ def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str
     if chosen is not None and not offering and chosen[1] == "helps":
         after = _customer_phrase(toks, chosen[0], "helps")
         offering = _offering(toks[toks.index(after[-1]) + 2 :], len(toks), lang) if after else []
-    v = vocab()
     end = toks.index(offering[-1]) + 1 if offering else 0
     lone = len(offering) == 1 and (  # "Built for parents: a meal planner", "Aimed at nurses, …"
         offering[0].low in v.sets["participles"] or offering[0].low.endswith("ed") or _aim(toks, 0)
@@ -783,6 +797,7 @@ def read_pitch(pitch: str) -> PitchReading:
     read = _read_other_script if is_cjk(text) or _RTL.search(text) else _read_latin
     parts = re.split(r"(?<=[.!?])\s", text[:_MAX_READ])[:3] if text else [""]  # a later sentence
     got = next((g for g in map(read, parts) if g["customer"]), None) or read(parts[0])  # says who
+    place = got["place"] or next((g["place"] for g in map(read, parts) if g["place"]), "")
     customer, said = got["customer"], got["said"]
     toks = tokenize(text)
     if read is _read_latin and customer and customer.split()[-1] in got["offering"].split():
@@ -812,7 +827,7 @@ def read_pitch(pitch: str) -> PitchReading:
         customer_found=found,
         setting=_keep_case(got["setting"], text, place=True),
         setting_prep=got.get("prep") or "at",
-        place=got["place"],
+        place=place,
         world=world,
         trade=trade,
         note=note,

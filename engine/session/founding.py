@@ -264,7 +264,10 @@ if TYPE_CHECKING:
 #     that week moved (week 5 of "Soft launch week 6"), not a move of whatever week is in force.
 #     A figure after a claim cue is the claim's words ("dont promise 24 hour delivery" was a target
 #     of 24 hours a week; "don't promise 500" left out "500"); frame "never promise".
-RULES_VERSION = 69
+# 70: A pitch's place is read from any of its sentences, and a known place typed in lower case is
+#     written as it is spelled ("in leeds" -> "Leeds"); a payer may stand before "pay per …" with
+#     a place between ("dog owners in leeds pay per groom"), and "per" is English there.
+RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

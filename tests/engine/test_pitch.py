@@ -241,10 +241,24 @@ def test_people_and_places_a_pitch_is_for_are_kept(pitch):
 
 def test_a_place_typed_in_lowercase_is_the_place_the_reading_line_shows():
     """A hurried player types "in leeds": the form's Place field and the reading line agree
-    (the place names come from the reader's vocabulary, however cased)."""
+    (the place names come from the reader's vocabulary, however cased, and are written as the
+    place is spelled)."""
     r = read_pitch("mobile knife sharpening van for restaurants in leeds")
-    assert r.place == "leeds" and r.customer == "restaurants"
+    assert r.place == "Leeds" and r.customer == "restaurants"
     assert read_pitch("dog walking for busy owners in the rain").place == ""
+
+
+def test_the_place_of_any_sentence_and_a_payer_before_pay_per():
+    """Played: "we do mobile dog grooming, vans that come to ur house. dog owners in leeds pay
+    per groom" read no place (it was in the second sentence), took "per groom" for Italian "for
+    groom" and the pitch for Italian; a place may sit between the payer and "pay"."""
+    r = read_pitch(
+        "we do mobile dog grooming, vans that come to ur house. dog owners in leeds pay per groom"
+    )
+    assert (r.offering, r.customer, r.place) == ("mobile dog grooming", "dog owners", "Leeds")
+    r = read_pitch("Dog owners in Leeds pay monthly for a grooming van")
+    assert (r.offering, r.customer, r.place) == ("grooming van", "dog owners", "Leeds")
+    assert read_pitch("dog owners in leeds pay per groom").customer == "dog owners"
 
 
 def test_a_van_is_how_a_service_travels_not_a_delivery_business():
