@@ -239,11 +239,12 @@ def own_directions(st: GameState, text: str, amends: Amends | None = None) -> Re
     option's content slot by slot (`fork_directions`)."""
     from engine.language.steering import read_directions
 
-    stage = st.stage
+    stage, dilemma = st.stage, st.dilemma
     return read_directions(
         text,
         source="own",
         stage=stage.id if stage else None,
         base_price=price_in_force(st).amount,
         amends=amends,
+        fork={str(o.key): o.text for o in dilemma.options} if dilemma else None,
     )

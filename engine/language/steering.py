@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypedDict, cast
 
 from engine.errors import InputError
@@ -79,6 +79,7 @@ class Read(Record):
     unread: list[str] = field(default_factory=list)  # the words that place nothing, as written
     # the unread clauses, each with its span, typed reason and teach-back (what a front end shows)
     parts: list[Part] = field(default_factory=list)
+    option: str | None = None  # an own answer's pick: "A", "B", "both", or None
 
 
 def read_directions(
@@ -90,17 +91,24 @@ def read_directions(
     base_price: float | None = None,
     customer: str | None = None,
     amends: Amends | None = None,
+    fork: Mapping[str, str] | None = None,
 ) -> Read:
     """Read free text into typed directions. `current` is the artifact a rejection answers (a
     relative week resolves against the week it states); `customer` is who "the wrong people"
     means the work should speak to instead; `base_price` is the company's list price when no
     artifact states one (a relative "too expensive" moves it); `amends`: what the player added
-    to the reading before it bound (a model's placements they confirmed, their corrections)."""
+    to the reading before it bound (a model's placements they confirmed, their corrections);
+    `fork`: the options an own answer answers (the words that pick one are no unread part, and
+    the option's own content is the decision's to bind, not these words')."""
     given = structured(text)
     if given is not None:  # a script's directions, given as data: never re-read
         return Read(directions=_given(given, source, stage, text))
     amends = amends or Amends()
-    reading = with_suggestions(read_text(text, source=source, period="month"), amends.suggested)
+    reading = with_suggestions(
+        read_text(text, source=source, period="month", fork=fork), amends.suggested
+    )
+    own = [r for r in reading.directions if not r.option]  # an option's content is its own
+    reading = replace(reading, directions=own)
     out = from_reading(
         reading,
         source=source,
@@ -213,6 +221,7 @@ def from_reading(
         unread=reading.unread,
         notes=list(reading.notes),
         parts=[p for p in reading.parts if p.kind == "unread"],
+        option=reading.option,
     )
     base = _Base(current, base_price)
     quoted = clip(said, 160)

@@ -532,18 +532,11 @@ class DecideOwn(Worded["Receipt"]):
 
     def read(self, state: GameState) -> Read:
         """The words' own directions (what the chips show; they override the option's content),
-        and what is unread of them, read against the fork: "go with the 2nd one" picks an
+        and what is unread of them, read once against the fork: "go with the 2nd one" picks an
         option, so it is no unread part."""
         from engine.game.said import own_directions
-        from engine.language.reader.read import read_text
 
-        read = own_directions(state, self.text, self.amends)
-        if state.dilemma is not None:
-            fork = {str(o.key): o.text for o in state.dilemma.options}
-            forked = read_text(self.text, source="own", fork=fork, period="month")
-            read.parts = [p for p in forked.parts if p.kind == "unread"]
-            read.unread = forked.unread
-        return read
+        return own_directions(state, self.text, self.amends)
 
     def reading(self, state: GameState) -> OwnAnswerView:
         """How the words read (rule, niche, what they will change, the binding lines), without

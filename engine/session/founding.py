@@ -267,6 +267,8 @@ if TYPE_CHECKING:
 # 70: A pitch's place is read from any of its sentences, and a known place typed in lower case is
 #     written as it is spelled ("in leeds" -> "Leeds"); a payer may stand before "pay per …" with
 #     a place between ("dog owners in leeds pay per groom"), and "per" is English there.
+#     An own answer is read once, against its fork: the words that pick an option are no unread
+#     part, the option's own content is the decision's, and what binds nothing is said.
 RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

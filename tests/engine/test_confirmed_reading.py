@@ -85,3 +85,20 @@ def test_the_own_answer_confirm_shows_a_conflict_and_its_smallest_fix(new_sessio
     assert "Smallest fix: drop" in p.says
     calm = DecideOwn.from_said("Go with the first").preview(s.state)
     assert calm is not None and "cannot" not in calm.says
+
+
+def test_an_own_answer_is_read_once_against_its_fork(new_session):
+    """Played: "side gig for now, go full time once we got 20 regulars" showed "No direction
+    read yet: nothing binds" while it picked an option, and "20 regulars" (a customer count the
+    game keeps no target for) vanished without a word: the chips came from one reading and what
+    was unread from another. One reading now gives both: the option it picks and what binds
+    nothing."""
+    s = _gate(new_session)
+    s.give(Approve)
+    assert s.state.phase == "fork"
+    fork = {str(o.key): o.text for o in s.state.dilemma.options}
+    said = f"{fork['B'].split(':')[0].lower()} for now. 20 regulars first"
+    read = DecideOwn.from_said(said).read(s.state)
+    assert read.option == "B"
+    assert "20 regulars" in read.unread
+    assert not DecideOwn.from_said("the second one").read(s.state).unread

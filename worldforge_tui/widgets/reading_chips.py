@@ -151,9 +151,13 @@ class ReadingChips(Static):
         return Content.assemble(("Read: ", "bold"), *parts)
 
     def _chip_line(self) -> Content:
+        option = self._read.option if self._read else None
+        picks = "Picks both options" if option == "both" else f"Picks option {option}"
         if not self.chips.chips:
+            if option:
+                return Content.assemble((f"{picks}; nothing else binds.", "$success"))
             return Content.assemble(("No direction read yet: nothing binds.", "$warning"))
-        parts: list[str | tuple[str, str]] = []
+        parts: list[str | tuple[str, str]] = [(f"{picks}, and: ", "$success")] if option else []
         for n, chip in enumerate(self.chips.chips):
             picked = n == self.chips.selected
             if chip.now is None:
