@@ -269,6 +269,8 @@ if TYPE_CHECKING:
 #     a place between ("dog owners in leeds pay per groom"), and "per" is English there.
 #     An own answer is read once, against its fork: the words that pick an option are no unread
 #     part, the option's own content is the decision's, and what binds nothing is said.
+#     Grooming is its own world (telling words, word banks, event words): a mobile dog-grooming
+#     van wrote about "carers who cancel at the last minute", the pet-sitting world's pain.
 RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -144,7 +144,7 @@ def test_there_are_at_least_twenty_offering_worlds():
 def test_a_later_for_names_the_payer_when_the_first_names_a_thing(pitch, customer, trade):
     r = read_pitch(pitch)
     assert (r.customer, r.trade) == (customer, trade)
-    assert r.world in ("pets", "repairs", "meals")
+    assert r.world in ("pets", "grooming", "repairs", "meals")
 
 
 @pytest.mark.parametrize(
