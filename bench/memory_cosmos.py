@@ -95,7 +95,8 @@ def _summary(ms: list[float], requests: list[int]) -> dict[str, Any]:
 def load(
     endpoint: str, writes: int = 1000, recalls: int = 200, runs: int = 5, seed: int = 7
 ) -> dict[str, Any]:
-    from memory.cosmos.store import CosmosConfig, CosmosMemoryStore
+    from memory.cosmos.client import CosmosConfig
+    from memory.cosmos.store import CosmosMemoryStore
 
     rng = random.Random(seed)
     config = CosmosConfig(endpoint=endpoint, key=KEY, database=f"bench-{uuid.uuid4().hex[:8]}")

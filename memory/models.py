@@ -1,14 +1,14 @@
 """The records at the memory boundary: notes, worker write requests, dispositions, recall, reports.
 
-Plain dataclasses, so the headless path builds no pydantic model. `to_dict()` is the JSON-ready
-copy events, snapshots and the CLI print; `from_dict` checks what comes from outside the process
-(a save's rows and Cosmos documents) and raises ValueError on anything else.
+Plain dataclasses, so the headless path builds no pydantic model. `to_dict()` (every record's) is
+the JSON-ready copy events, snapshots and the CLI print; `from_dict` checks what comes from outside
+the process (a save's rows and Cosmos documents) and raises ValueError on anything else.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args
 
 from worldforge_savedb.records import FrozenRecord, Record
@@ -45,14 +45,8 @@ MAX_TEXT = 400
 _NONE = type(None)
 
 
-class _Record(Record):
-    def to_dict(self) -> dict[str, Any]:
-        """The record as plain JSON data (a deep copy)."""
-        return asdict(self)
-
-
 @dataclass(frozen=True, eq=False, repr=False)
-class MemoryRecord(_Record, FrozenRecord):
+class MemoryRecord(FrozenRecord):
     """One stored memory, scoped to one run (frozen: a store may hand the same record out twice)."""
 
     id: str
@@ -135,7 +129,7 @@ class NewNote(FrozenRecord):
 
 
 @dataclass(eq=False, repr=False)
-class WriteDisposition(_Record):
+class WriteDisposition(Record):
     """The framework's answer to one write request; a worker may claim "saved" only on `written`."""
 
     status: Literal["written", "reinforced", "superseded", "rejected"]
@@ -145,7 +139,7 @@ class WriteDisposition(_Record):
 
 
 @dataclass(eq=False, repr=False)
-class RecallResult(_Record):
+class RecallResult(Record):
     """The `<campaign_memory>` block for a brief plus exactly what went into it."""
 
     block: str
@@ -157,7 +151,7 @@ class RecallResult(_Record):
 
 
 @dataclass(eq=False, repr=False)
-class HardenReport(_Record):
+class HardenReport(Record):
     """What one hardening pass changed (ids only)."""
 
     promoted: list[str] = field(default_factory=list)
@@ -166,7 +160,7 @@ class HardenReport(_Record):
 
 
 @dataclass(eq=False, repr=False)
-class PruneReport(_Record):
+class PruneReport(Record):
     """Retention result; dry run and apply come from the same eligibility rule."""
 
     status: Literal["dry_run", "applied"]
@@ -177,7 +171,7 @@ class PruneReport(_Record):
 
 
 @dataclass(eq=False, repr=False)
-class ConsolidationResult(_Record):
+class ConsolidationResult(Record):
     """Outcome of folding several notes into one reviewed semantic note."""
 
     status: Literal["dry_run", "consolidated", "already_consolidated"]
@@ -189,7 +183,7 @@ class ConsolidationResult(_Record):
 
 
 @dataclass(eq=False, repr=False)
-class ForgetReport(_Record):
+class ForgetReport(Record):
     """Outcome of deleting a run's memories (right to deletion)."""
 
     run_id: str
@@ -198,7 +192,7 @@ class ForgetReport(_Record):
 
 
 @dataclass(eq=False, repr=False)
-class AuditRecord(_Record):
+class AuditRecord(Record):
     """A content-free audit row: who did what to which ids, never the text."""
 
     seq: int

@@ -31,7 +31,7 @@ SCHEMA_VERSION = 3  # 2: recall on FTS5; 3: index terms derived, not stored (mem
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SUGGESTION = "move it aside or use --save-dir DIR to start a fresh save dir"
 
-_Step = Callable[[sqlite3.Connection], None]
+_Step = Callable[[sqlite3.Connection], object]  # what it returns is not used
 _schemas: list[tuple[str, _Step, _Step | None]] = []
 _functions: dict[str, tuple[int, Callable[..., str | bytes | int | float | None]]] = {}
 _depth = threading.local()

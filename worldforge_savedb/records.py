@@ -6,7 +6,7 @@ class at import; for the records a headless venture loads that was about 4 % of
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import asdict, fields
 from reprlib import recursive_repr
 from typing import Any, ClassVar
 
@@ -29,6 +29,10 @@ class Record:  # noqa: PLW1641 - unhashable unless frozen (FrozenRecord), as wit
     def __repr__(self) -> str:
         shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
         return f"{type(self).__qualname__}({shown})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as plain JSON data (a deep copy)."""
+        return asdict(self)
 
 
 class FrozenRecord(Record):

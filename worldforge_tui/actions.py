@@ -335,7 +335,7 @@ ACTIONS: tuple[GameAction, ...] = (
     _memory(
         "memory.forget_note",
         "d",
-        "forget_note",
+        "note('forget_note', 'Forget note')",
         "Forget note",
         "Forget the highlighted note: the next brief drops exactly its directions (asks first)",
         report="forgot_note",
@@ -343,7 +343,7 @@ ACTIONS: tuple[GameAction, ...] = (
     _memory(
         "memory.what_if",
         "w",
-        "what_if",
+        "note('what_if', 'What if')",
         "What if?",
         "What if they forgot this? Each stage this note binds, re-derived in the simulator "
         "without it: brief, work, score and DRIFT side by side (the run is not changed)",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.game.flaws import over_claim
@@ -262,9 +262,6 @@ class Violation(FrozenRecord):
     @property
     def line(self) -> str:
         return f"DRIFT: {self.did}, you said {self.direction}"
-
-    def to_dict(self) -> dict[str, str | None]:
-        return asdict(self)
 
 
 def applies(role: str, d: Direction, artifact: Mapping[str, object]) -> bool:

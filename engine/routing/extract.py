@@ -263,13 +263,3 @@ def has_reasoning(delta: dict[str, Any]) -> bool:
     return any(
         isinstance(v, str) and v for v in (delta.get("reasoning"), delta.get("reasoning_content"))
     )
-
-
-__all__ = [
-    "Extraction",
-    "OutputError",
-    "has_reasoning",
-    "json_candidates",
-    "parse_artifact",
-    "strip_reasoning",
-]

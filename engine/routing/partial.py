@@ -32,14 +32,10 @@ def _open_string(body: str) -> str:
     return body
 
 
-def partial_json(text: str) -> Any:
-    """The first JSON object in `text` as far as it is written; None before one has begun."""
-    return partial_reach(text)[0]
-
-
 def partial_reach(text: str) -> tuple[Any, int]:
-    """`partial_json(text)` and how many characters of `text` it shows: a token beyond that (in a
-    key, a number or a literal not yet complete) is not on screen yet."""
+    """The first JSON object in `text` as far as it is written (None before one has begun), and
+    how many characters of `text` it shows: a token beyond that (in a key, a number or a literal
+    not yet complete) is not on screen yet."""
     start = text.find("{")
     if start < 0:
         return None, 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -60,10 +60,6 @@ class Event(Record):
     actor: str
     message: str
     payload: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The event as JSON data (a deep copy)."""
-        return asdict(self)
 
     def comparable(self) -> dict[str, Any]:
         """The event minus its run id and wall-clock metadata (timestamps, latencies), for

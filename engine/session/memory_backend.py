@@ -27,7 +27,8 @@ def memory_for(settings: Settings, conn: sqlite3.Connection, run_id: str) -> Mem
 
     def connect_for(run: str) -> CosmosMemoryStore:
         from engine.routing.embeddings import embedder_for
-        from memory.cosmos.store import CosmosConfig, CosmosMemoryStore
+        from memory.cosmos.client import CosmosConfig
+        from memory.cosmos.store import CosmosMemoryStore
 
         return CosmosMemoryStore(
             CosmosConfig.from_settings(settings), run, embedder=embedder_for(settings)
@@ -52,7 +53,8 @@ def backend_status(settings: Settings, *, probe: bool = True) -> dict[str, str |
         out.update(answers=None, detail="not probed")
         return out
     try:
-        from memory.cosmos.store import CosmosConfig, CosmosMemoryStore
+        from memory.cosmos.client import CosmosConfig
+        from memory.cosmos.store import CosmosMemoryStore
 
         store = CosmosMemoryStore(CosmosConfig.from_settings(settings), "status-probe")
         out["answers"] = store.ping()

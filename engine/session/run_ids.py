@@ -88,8 +88,4 @@ def migrate(conn: sqlite3.Connection) -> dict[str, str]:
     return renames
 
 
-def _ensure(conn: sqlite3.Connection) -> None:
-    migrate(conn)
-
-
-register_schema("run_ids", _ensure)
+register_schema("run_ids", migrate)

@@ -13,13 +13,7 @@ from pathlib import Path
 import memory.local.schema  # noqa: F401 - registers the memory tables and their migration
 from engine.errors import SaveError, SaveReadOnly
 from engine.session.run_ids import table_exists
-from worldforge_savedb.db import (
-    APPLICATION_ID,
-    SCHEMA_VERSION,
-    SaveFileError,
-    SaveReadOnlyError,
-    connect,
-)
+from worldforge_savedb.db import SCHEMA_VERSION, SaveFileError, SaveReadOnlyError, connect
 from worldforge_savedb.records import FrozenRecord
 
 
@@ -103,14 +97,3 @@ def inspect_save(path: str | Path) -> SaveInfo:
         )
     finally:
         conn.close()
-
-
-__all__ = [
-    "APPLICATION_ID",
-    "SCHEMA_VERSION",
-    "SaveInfo",
-    "inspect_save",
-    "integrity",
-    "open_save",
-    "open_to_look",
-]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,9 +38,6 @@ class RunSummary(FrozenRecord):
     outcome: str | None
     reason: str | None
     updated: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _ensure(conn: sqlite3.Connection) -> None:

@@ -8,7 +8,8 @@ import re
 from typing import Any
 
 from engine.game.flaws import WRONG_AUDIENCES
-from engine.writing.phrases import Voice, cap, relative
+from engine.language.grammar import cap, relative
+from engine.writing.phrases import Voice
 from engine.writing.realise import add_sentence
 from worldforge_textkit.patterns import Pattern
 

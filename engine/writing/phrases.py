@@ -1,6 +1,6 @@
 """`Voice`: picks hand-written fragments from banks (per world, trade, archetype and stage) and
 fills them so they agree with the nouns they carry; the grammar itself (articles, plurals, verb
-agreement, casing) is `engine.language.grammar`, built on inflect, re-exported here.
+agreement, casing) is `engine.language.grammar`, built on inflect.
 
 Templates mark a verb that must agree with the customer in its singular form, <loses> ("{C}
 <loses> hours" -> "nurses lose hours"), an article as {a:offering}, and a capital at a sentence
@@ -13,39 +13,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 
-from engine.language.grammar import (
-    agree,
-    article,
-    cap,
-    count,
-    is_plural,
-    join_prose,
-    number_word,
-    plural,
-    possessive,
-    relative,
-    relative_template,
-    sentences,
-    singular,
-    with_article,
-)
-
-__all__ = [
-    "Voice",
-    "agree",
-    "article",
-    "cap",
-    "count",
-    "is_plural",
-    "join_prose",
-    "number_word",
-    "plural",
-    "possessive",
-    "relative",
-    "sentences",
-    "singular",
-    "with_article",
-]
+from engine.language.grammar import agree, is_plural, relative_template, sentences, with_article
 
 _SLOT = re.compile(r"\{(a:)?([a-z_]+)\}")
 _VERB = re.compile(r"<([a-z]+)>")  # a verb in its singular form: <loses>, <has>

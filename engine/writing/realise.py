@@ -63,9 +63,9 @@ from engine.language.directions import (
     number_words,
     price_words,
 )
-from engine.language.grammar import capitals, narrows
+from engine.language.grammar import agree, cap, capitals, is_plural, narrows, relative
 from engine.writing.banks import WARM_HEADLINES, WARM_LINES
-from engine.writing.phrases import Voice, agree, cap, is_plural, relative
+from engine.writing.phrases import Voice
 from engine.writing.plan import fit_customers, reprice
 from worldforge_textkit import has_phrase
 from worldforge_textkit.json_types import JsonObject

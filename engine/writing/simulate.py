@@ -21,11 +21,11 @@ from engine.game.rules import verb_phrase
 from engine.language.artifact_text import said
 from engine.language.composition import audiences
 from engine.language.directions import Binding, Direction
-from engine.language.grammar import narrows
+from engine.language.grammar import cap, narrows, number_word, plural, sentences, singular
 from engine.language.pitch import read_pitch
 from engine.writing import banks
 from engine.writing.mistakes import inject
-from engine.writing.phrases import Voice, cap, number_word, plural, sentences, singular
+from engine.writing.phrases import Voice
 from engine.writing.plan import price_plan
 from engine.writing.realise import realise, violate, what_changed
 from engine.writing.trades import trade_words

@@ -149,12 +149,6 @@ def client_for(
         return client, counter
 
 
-def drop_clients() -> None:
-    """Forget cached clients (tests start servers on new ports)."""
-    with _clients_lock:
-        _clients.clear()
-
-
 def ttl_seconds(kind: str, importance: float, game_day: int, expires_day: int | None) -> int:
     """The document TTL from the memory's retention: -1 (never) for binding/profile memories, notes
     without an expiry and notes important enough that prune keeps them; else the retention in

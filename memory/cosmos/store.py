@@ -31,19 +31,12 @@ from memory import lifecycle
 from memory.cosmos import lifecycle as cosmos_lifecycle
 from memory.cosmos import recall as cosmos_recall
 from memory.cosmos.client import (
-    DEFAULT_AUDIT,
-    DEFAULT_DATABASE,
-    DEFAULT_MEMORIES,
     LIVE,
     ORIGIN,
     CosmosConfig,
     CosmosUnavailable,
     MemoryDoc,
-    RequestCounter,
-    StaleWrite,
-    client_for,
     doc_to_record,
-    drop_clients,
     param,
     ttl_seconds,
 )
@@ -63,21 +56,6 @@ from memory.models import (
 )
 from memory.recall import Candidates
 from memory.writes import PolicyStore
-
-__all__ = [
-    "DEFAULT_AUDIT",
-    "DEFAULT_DATABASE",
-    "DEFAULT_MEMORIES",
-    "ORIGIN",
-    "CosmosConfig",
-    "CosmosMemoryStore",
-    "CosmosUnavailable",
-    "RequestCounter",
-    "StaleWrite",
-    "client_for",
-    "drop_clients",
-    "ttl_seconds",
-]
 
 
 class CosmosMemoryStore(PolicyStore):

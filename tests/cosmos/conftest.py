@@ -40,7 +40,7 @@ def cosmos(cosmos_server_running, monkeypatch):
 
 @pytest.fixture
 def config(cosmos):
-    from memory.cosmos.store import CosmosConfig
+    from memory.cosmos.client import CosmosConfig
 
     return CosmosConfig(endpoint=cosmos.endpoint, key=KEY, database=f"db-{uuid.uuid4().hex[:8]}")
 

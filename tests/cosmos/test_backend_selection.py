@@ -122,9 +122,10 @@ def test_routing_status_says_the_server_answers(cosmos, config, capsys, monkeypa
 
 
 def test_settings_form_chooses_the_memory_backend():
-    from worldforge_tui.screens.settings_form import build_settings, form_fields, pills
+    from worldforge_tui.screens.settings import SELECTS
+    from worldforge_tui.screens.settings_form import SECRET_FIELDS, build_settings, pills
 
-    assert "memory_backend" in form_fields() and "azure_cosmos_key" in form_fields()
+    assert "memory_backend" in SELECTS and "azure_cosmos_key" in SECRET_FIELDS
     base = Settings(azure_cosmos_key="a2V5")
     chosen = build_settings(
         base,

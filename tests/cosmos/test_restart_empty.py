@@ -51,7 +51,7 @@ def _stage(game: GameSession, choice: str) -> None:
 
 
 def test_a_cosmos_restarted_empty_gets_the_run_back(own_server, tmp_path):
-    from memory.cosmos.store import CosmosConfig
+    from memory.cosmos.client import CosmosConfig
 
     config = CosmosConfig(
         endpoint=own_server.endpoint, key="dGVzdC1rZXktbm90LWEtc2VjcmV0", database="restart"

@@ -26,7 +26,7 @@ def _notes(store, n=3):
 
 
 def test_consolidation_is_one_atomic_batch_and_idempotent(shim, shim_config, store_factory):
-    from memory.cosmos.store import StaleWrite
+    from memory.cosmos.client import StaleWrite
 
     shim.atomic_batch = True
     store = store_factory(config=shim_config)
@@ -79,7 +79,7 @@ def test_throttling_waits_for_retry_after(shim, shim_config, store_factory):
 
 
 def test_outage_is_an_unavailable_error(shim, shim_config, store_factory):
-    from memory.cosmos.store import CosmosUnavailable
+    from memory.cosmos.client import CosmosUnavailable
 
     store = store_factory(config=shim_config)
     shim.down = True

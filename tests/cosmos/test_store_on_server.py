@@ -178,7 +178,7 @@ def test_ttl_follows_retention(store_factory):
 
 
 def test_updates_are_etag_conditional(store_factory):
-    from memory.cosmos.store import StaleWrite
+    from memory.cosmos.client import StaleWrite
 
     store = store_factory()
     rec = store.remember(NewNote("context", "Farmers lease batteries", author="system", game_day=1))

@@ -11,7 +11,7 @@ import pytest
 
 from engine.errors import GameError
 from engine.routing import Router
-from engine.routing.partial import partial_json, partial_reach
+from engine.routing.partial import partial_reach
 from engine.routing.types import CallCancelled, StreamEvent
 from tests.routing.artifacts import GOOD, simulate
 from tests.routing.helpers import local_router, local_settings, req
@@ -24,6 +24,11 @@ NESTED = {
     "none": None,
     "sub": {"a": [1, {"b": "x"}], "c": []},
 }
+
+
+def partial_json(text: str) -> object:
+    """The object as far as it is written (what a streamed answer shows so far)."""
+    return partial_reach(text)[0]
 
 
 def test_every_prefix_reads_as_the_fields_written_so_far():

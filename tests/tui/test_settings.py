@@ -13,14 +13,8 @@ from engine.routing.types import ProbeRow
 from tests.tui.conftest import settle
 from worldforge_tui.app import WorldForgeApp
 from worldforge_tui.replay_entries import in_tab
-from worldforge_tui.screens.settings import SettingsScreen
-from worldforge_tui.screens.settings_form import (
-    build_settings,
-    field_text,
-    form_fields,
-    inherited_hint,
-    pills,
-)
+from worldforge_tui.screens.settings import ROLE_FIELDS, SettingsScreen
+from worldforge_tui.screens.settings_form import build_settings, field_text, inherited_hint, pills
 from worldforge_tui.widgets.replay_log import ReplayLog
 
 
@@ -93,8 +87,7 @@ def test_saving_the_form_writes_only_the_fields_the_player_changed(monkeypatch):
 
 
 def test_form_covers_every_role_and_hints_inheritance():
-    fields = form_fields()
-    assert "local_org_designer_model" in fields and "npc_model" in fields
+    assert "local_org_designer_model" in ROLE_FIELDS and "npc_model" in ROLE_FIELDS
     s = Settings.from_values({"local_agent_model": "qwen2.5"})
     assert inherited_hint(s, "ops", "local") == "inherits default (qwen2.5)"
 

@@ -6,8 +6,9 @@ from dataclasses import fields
 
 from engine.session.api import GameSession
 from engine.session.commands import Approve, Decide, RunStage
+from worldforge_textkit.numbers import money_short as money
 from worldforge_tui.screens.end import report_card
-from worldforge_tui.text.formatting import delta_text, delta_tone, money, value_text
+from worldforge_tui.text.formatting import delta_text, delta_tone, value_text
 from worldforge_tui.widgets.receipt_pane import receipt_content
 from worldforge_tui.widgets.story_pane import artifact_parts, story_content
 

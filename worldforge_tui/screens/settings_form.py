@@ -18,7 +18,7 @@ from engine.config import (
     changed_fields,
     check_choices,
 )
-from engine.routing.types import ROLES, ProbeRow, Tier
+from engine.routing.types import ProbeRow, Tier
 from worldforge_tui.text.safe_text import one_line
 
 MODE_OPTIONS: tuple[tuple[str, str], ...] = (
@@ -52,14 +52,6 @@ SECRET_FIELDS = frozenset(name for name, _, secret in TEXT_FIELDS if secret)
 def role_fields(role: str) -> tuple[str, str]:
     """The (local, cloud) settings fields that override one role's model."""
     return LOCAL_CHAINS[role][0], CLOUD_CHAINS[role][0]
-
-
-def form_fields() -> list[str]:
-    """Every settings field the form can edit."""
-    names = ["demo_mode", "agent_routing", "memory_backend", *(name for name, _, _ in TEXT_FIELDS)]
-    for role in ROLES:
-        names.extend(role_fields(role))
-    return names
 
 
 def masked_url(url: str) -> str:

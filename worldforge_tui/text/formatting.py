@@ -9,8 +9,6 @@ from engine.game.economy import METER_NAMES, meter_shown
 from worldforge_textkit.numbers import money_short as money
 from worldforge_textkit.numbers import number, runway_short
 
-__all__ = ["money", "number"]  # the numbers module's, re-exported for the panes
-
 # Economics fields shown in the status bar and the receipt: (field, short label, kind, good-when-up).
 FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("treasury_usd", "treasury", "money", True),

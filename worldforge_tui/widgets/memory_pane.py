@@ -273,21 +273,14 @@ class MemoryPane(Vertical):
         ids = sorted(self.marked) if self.marked else ([x] if (x := self.selected_id()) else [])
         self.post_message(self.ActionRequested(action, ids))
 
-    def action_forget_note(self) -> None:
-        """The selected note (never the marks) is forgotten, after the player confirms."""
+    def action_note(self, action: str, title: str) -> None:
+        """An action on the selected note, never the marks: forget it (after the player confirms),
+        or what the work would be without it; `title` heads the line when none is selected."""
         memory_id = self.selected_id()
         if memory_id is None:
-            self.app.notify("Highlight a note first.", title="Forget note", markup=False)
+            self.app.notify("Highlight a note first.", title=title, markup=False)
             return
-        self.post_message(self.ActionRequested("forget_note", [memory_id]))
-
-    def action_what_if(self) -> None:
-        """The selected note (never the marks): what the work would be without it."""
-        memory_id = self.selected_id()
-        if memory_id is None:
-            self.app.notify("Highlight a note first.", title="What if", markup=False)
-            return
-        self.post_message(self.ActionRequested("what_if", [memory_id]))
+        self.post_message(self.ActionRequested(action, [memory_id]))
 
     def clear_marks(self) -> None:
         self.marked.clear()

@@ -10,8 +10,9 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Sparkline, Static
 
+from worldforge_textkit.numbers import number
 from worldforge_tui.glossary import METER_BY_FIELD, meters_tooltip
-from worldforge_tui.text.formatting import FIELD_INFO, TONE_STYLE, meter_tone, number, value_text
+from worldforge_tui.text.formatting import FIELD_INFO, TONE_STYLE, meter_tone, value_text
 from worldforge_tui.text.safe_text import one_line
 from worldforge_tui.widgets import shown
 
