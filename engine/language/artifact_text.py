@@ -121,15 +121,16 @@ def _content(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def said(text: str, value: str) -> str | None:
     """The words of `text` that say what `value` names, by lemma and as a phrase (its content
-    words in order, stopwords between them allowed): "Plan tomorrow's routes" says "every mention
-    of routes", so does "routing"; "big hotel chains" does not say "big chains". None when not."""
+    words side by side, in either order, stopwords between them allowed): "Plan tomorrow's
+    routes" says "every mention of routes", so does "routing"; "the first month is free" says
+    "free month"; "big hotel chains" does not say "big chains". None when not."""
     key = key_lemmas(value)
     if not key:
         return None
     toks, lemmas = _content(text)
-    n = len(key)
+    n, bag = len(key), sorted(key)
     for i in range(len(toks) - n + 1):
-        if lemmas[i : i + n] == key:
+        if lemmas[i : i + n] == key or (n > 1 and sorted(lemmas[i : i + n]) == bag):
             return " ".join(toks[i : i + n])
     return None
 

@@ -271,6 +271,9 @@ if TYPE_CHECKING:
 #     part, the option's own content is the decision's, and what binds nothing is said.
 #     Grooming is its own world (telling words, word banks, event words): a mobile dog-grooming
 #     van wrote about "carers who cancel at the last minute", the pet-sitting world's pain.
+#     What the CEO left out or barred as a claim is found with its words side by side in either
+#     order: "the first month is free" says "free month" (the gate passed it, the redo kept it and
+#     said "the claim was already gone").
 RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -32,6 +32,10 @@ FITS = Direction(axis="claim", value="fits around work", do=False)
         ("No more big chains", "big chains", "big chains"),
         ("Big hotel chains love it", "big chains", None),
         ("A routine that holds", "every mention of routes", None),
+        # played: "dont promise a free month" said "the claim was already gone" beside it
+        ("Calm dogs at home, or the first month is free", "free month", "month free"),
+        ("Results guaranteed in a week", "guaranteed results", "results guaranteed"),
+        ("A free first month", "free month", None),
     ],
 )
 def test_what_an_exclusion_names_is_found_by_lemma_and_phrase(text, value, hit):
