@@ -149,11 +149,17 @@ def _clause(toks: list[Token], i: int) -> list[Token]:
 
 
 def _strip_front(toks: list[Token]) -> list[Token]:
-    """Without leading articles, possessives and "we're building" words."""
+    """Without leading articles, possessives, "we're building" words and a subject before its
+    verb ("we clean gutters …": the offering is "clean gutters")."""
     v = vocab()
     while toks:
         lead = next((ld for ld in v.leads if tuple(t.low for t in toks[: len(ld)]) == ld), None)
-        if lead is None and toks[0].low not in v.articles["*"] | v.sets["possessives"]:
+        subject = len(toks) > 1 and toks[0].low in ("we", "i") and toks[1].low not in STOPWORDS
+        if (
+            lead is None
+            and not subject
+            and toks[0].low not in v.articles["*"] | v.sets["possessives"]
+        ):
             return toks
         toks = toks[len(lead) if lead else 1 :]
     return toks
@@ -337,6 +343,15 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
             out.append((i + 1, "for"))
         elif t.low in v.between:
             out.append((i + 1, "between"))
+        elif (
+            t.low in v.sets["where_cues"]
+            and prev is not None
+            and prev.is_word
+            and i + 1 < len(toks)
+            and is_plural(toks[i + 1].low)
+            and _is_people([toks[i + 1]], "en")
+        ):
+            out.append((i + 1, "helps"))  # "an app where landlords find tradespeople"
         elif t.low in {"to", "aux"} and any(
             s.lemma in v.sets["sell_verbs"] for s in toks[max(i - 6, 0) : i]
         ):
@@ -360,7 +375,9 @@ def _pays_for(toks: list[Token], i: int) -> bool:
     if toks[i + 1].low not in v.fors | v.sets["pay_terms"]:
         return False
     end = _subject_end(toks, i)
-    return end > 0 and is_plural(toks[end - 1].low) and _is_people([toks[end - 1]], "en")
+    who = toks[end - 1].low if end > 0 else ""  # people, or one body that pays ("council")
+    payer = (is_plural(who) and _is_people([toks[end - 1]], "en")) or names_organisation(who)
+    return payer and i not in _negated(toks)  # "without each shop paying for its own …"
 
 
 def _subject_end(toks: list[Token], i: int) -> int:

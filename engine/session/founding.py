@@ -274,6 +274,9 @@ if TYPE_CHECKING:
 #     What the CEO left out or barred as a claim is found with its words side by side in either
 #     order: "the first month is free" says "free month" (the gate passed it, the redo kept it and
 #     said "the claim was already gone").
+#     A pitch's payer is the subject of any paying verb ("council pays some of it", "HR teams buy
+#     them", "employers cover it"), never of a negated one; "we clean gutters" offers "clean
+#     gutters"; "an app where landlords find …" is for landlords.
 RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -352,3 +352,43 @@ def test_the_forms_reading_line_keeps_the_customers_setting_with_the_customer():
     line = describe(read_pitch("dog walking app for busy nurses on night shifts in bristol"))
     assert "Customer: busy nurses (on night shifts in bristol)" in line
     assert "Where:" not in line
+
+
+@pytest.mark.parametrize(
+    ("pitch", "offering", "customer"),
+    [
+        # a subject before its verb names no offering: the verb phrase does
+        (
+            "we clean gutters for old folks in swansea, council pays some of it",
+            "clean gutters",
+            "council",
+        ),
+        (
+            "we fix e-bikes for delivery riders in london, riders pay per fix",
+            "fix e-bikes",
+            "riders",
+        ),
+        # who pays is the subject of a paying verb, however it pays
+        (
+            "corporate wellbeing workshops, HR teams buy them",
+            "corporate wellbeing workshops",
+            "HR teams",
+        ),
+        (
+            "mobile phone screen repair, employers cover it",
+            "mobile phone screen repair",
+            "employers",
+        ),
+        ("i teach coding to kids after school, parents pay termly", "teach coding", "parents"),
+        # "an app where X do Y": X
+        ("app where landlords in glasgow find decent tradespeople fast", "app", "landlords"),
+    ],
+)
+def test_hurried_pitches_name_who_pays_by_the_verb_that_pays(pitch, offering, customer):
+    """Typed in a hurry, never seen by the reader before: who pays is the one the pitch says pays
+    ("council pays some of it", "HR teams buy them", "employers cover it"), never a pay verb that
+    is negated ("without each shop paying for its own software")."""
+    r = read_pitch(pitch)
+    assert (r.offering, r.customer) == (offering, customer)
+    without = "a platform for bookshops, without each shop paying for its own ticketing software"
+    assert read_pitch(without).customer == "bookshops"
