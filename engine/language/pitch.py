@@ -370,20 +370,26 @@ def _pays_for(toks: list[Token], i: int) -> bool:
     """Whether `toks[i]` is a paying verb whose subject is people: "parents pay for …", "dog
     owners in leeds pay per groom" (a place between the payer and its verb is no part of who)."""
     v = vocab()
-    if not (0 < i < len(toks) - 1 and toks[i].low in v.sets["pays_for"]):
+    if not (0 < i < len(toks) and toks[i].low in v.sets["pays_for"]):
         return False
-    if toks[i + 1].low not in v.fors | v.sets["pay_terms"]:
+    nxt = toks[i + 1] if i + 1 < len(toks) else None  # "…, the parents pay": the pitch ends
+    if nxt is not None and nxt.text not in _STOPS and nxt.low not in v.fors | v.sets["pay_terms"]:
         return False
     end = _subject_end(toks, i)
-    who = toks[end - 1].low if end > 0 else ""  # people, or one body that pays ("council")
-    payer = (is_plural(who) and _is_people([toks[end - 1]], "en")) or names_organisation(who)
-    return payer and i not in _negated(toks)  # "without each shop paying for its own …"
+    who = toks[end - 1] if end > 0 else None  # people, or one body that pays ("council")
+    if who is None:
+        return False
+    the = end > 1 and toks[end - 2].low in v.articles["*"]  # "the landlord pays"
+    payer = _is_people([who], "en") and (is_plural(who.low) or the)
+    return (payer or names_organisation(who.low)) and i not in _negated(toks)  # "without each …"
 
 
 def _subject_end(toks: list[Token], i: int) -> int:
     """Where the subject of the verb at `i` ends: before a place that sits between them ("dog
     owners in leeds pay"), else at the verb."""
     v = vocab()
+    while i > 1 and toks[i - 1].low in v.sets["pay_adverbs"]:
+        i -= 1  # "families usually pay"
     for k in range(max(i - 4, 1), i - 1):
         named = all(t.is_cap for t in toks[k + 1 : i]) or _known_place(toks, k + 1)[0] == i - k - 1
         if (toks[k].low,) in v.place_preps and named:

@@ -382,6 +382,15 @@ def test_the_forms_reading_line_keeps_the_customers_setting_with_the_customer():
         ("i teach coding to kids after school, parents pay termly", "teach coding", "parents"),
         # "an app where X do Y": X
         ("app where landlords in glasgow find decent tradespeople fast", "app", "landlords"),
+        # the paying verb ends the pitch, stands after an adverb, or has one payer
+        ("tutoring for gcse maths, the parents pay", "tutoring", "parents"),
+        (
+            "home visits by a physio for elderly people, families usually pay",
+            "home visits",
+            "families",
+        ),
+        ("bike storage lockers for flats, the landlord pays", "bike storage lockers", "landlord"),
+        ("i make custom cakes, mostly birthday parties, mums order them", "custom cakes", "mums"),
     ],
 )
 def test_hurried_pitches_name_who_pays_by_the_verb_that_pays(pitch, offering, customer):
