@@ -379,7 +379,7 @@ def _pays_for(toks: list[Token], i: int) -> bool:
     who = toks[end - 1] if end > 0 else None  # people, or one body that pays ("council")
     if who is None:
         return False
-    the = end > 1 and toks[end - 2].low in v.articles["*"]  # "the landlord pays"
+    the = any(t.low in v.articles["*"] for t in toks[max(end - 3, 0) : end - 1])  # "the landlord"
     payer = _is_people([who], "en") and (is_plural(who.low) or the)
     return (payer or names_organisation(who.low)) and i not in _negated(toks)  # "without each …"
 
@@ -427,9 +427,9 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
     end = toks.index(phrase[-1]) + 1 if phrase else i
     if len(phrase) > 1 and end < len(toks) and toks[end].low == "by":  # "farmers hit by floods"
         phrase, end = phrase[:-1], end - 1  # a passive's participle is no part of who
-    if phrase and _is_vague(phrase) and end < len(toks) and toks[end].low in _RELATIVE:
+    if phrase and _is_vague(phrase) and end < len(toks) and toks[end].low in _RELATIVE | {"with"}:
         stop = next((k for k in range(end, len(toks)) if toks[k].text in _STOPS), len(toks))
-        return phrase + toks[end:stop]  # "people who hate dating apps": the clause says who
+        return phrase + toks[end:stop]  # "people who hate dating apps", "people with diabetes"
     who, _, _ = _split_setting(phrase)
     if len(phrase) > _MAX_CUSTOMER_WORDS >= len(who):
         phrase = who  # a long setting goes before a long customer is cut

@@ -391,6 +391,13 @@ def test_the_forms_reading_line_keeps_the_customers_setting_with_the_customer():
         ),
         ("bike storage lockers for flats, the landlord pays", "bike storage lockers", "landlord"),
         ("i make custom cakes, mostly birthday parties, mums order them", "custom cakes", "mums"),
+        (
+            "recycling pickup for offices, the building manager pays",
+            "recycling pickup",
+            "building manager",
+        ),
+        # "people" says who only with what follows it
+        ("a meal kit for people with diabetes", "meal kit", "people with diabetes"),
     ],
 )
 def test_hurried_pitches_name_who_pays_by_the_verb_that_pays(pitch, offering, customer):
