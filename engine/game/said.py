@@ -177,7 +177,12 @@ def read_own_answer(
     if reading.option is None:
         rule_id = costlier_option(st, dilemma, stage.id).rule_id
     binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading, amends=amends)
-    return reading, rule_id, binds
+    # the customer it narrows to and what it leaves out are the words' one reading, as bound
+    # (the picker's own guess at them read "just mates - the dog park crowd" as a customer)
+    own = own_directions(st, text, amends).directions
+    niche = next((d.value for d in own if d.axis == "audience" and d.do), None)
+    dropped = next((d.value for d in own if d.axis == "exclusion"), None)
+    return replace(reading, niche=niche, dropped=dropped), rule_id, binds
 
 
 def costlier_option(st: GameState, dilemma: Dilemma, stage_id: str) -> Option:

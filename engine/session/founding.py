@@ -277,6 +277,9 @@ if TYPE_CHECKING:
 #     A pitch's payer is the subject of any paying verb ("council pays some of it", "HR teams buy
 #     them", "employers cover it"), never of a negated one; "we clean gutters" offers "clean
 #     gutters"; "an app where landlords find …" is for landlords.
+#     An own answer narrows the customer and leaves things out only as its one reading binds: the
+#     picker's own guess made "mates - the dog park" the customer of "not just mates - the dog
+#     park crowd".
 RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

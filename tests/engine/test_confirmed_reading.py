@@ -102,3 +102,25 @@ def test_an_own_answer_is_read_once_against_its_fork(new_session):
     assert read.option == "B"
     assert "20 regulars" in read.unread
     assert not DecideOwn.from_said("the second one").read(s.state).unread
+
+
+def test_an_own_answer_narrows_the_customer_only_as_its_reading_binds(new_session):
+    """Played: "network first obvs, but not just mates - the dog park crowd" made "mates - the
+    dog park" the customer every later worker, standup and rival move named, and the confirm
+    said "Leaves out just mates -": the own-answer picker's own guess at a niche, a second
+    reading of the words. The niche and what is left out are now the reading's, as bound."""
+    s = _gate(new_session)
+    s.give(Approve)
+    before = s.state.niche
+    said = "the first one obvs, but not just mates - the dog park crowd"
+    view = DecideOwn.from_said(said).reading(s.state)
+    assert "mates" not in view["says"] and view["niche"] is None and view["dropped"] is None
+    s.give(DecideOwn, said)
+    assert s.state.niche == before
+    focused = new_session(pitch="Route planning for restaurant suppliers", seed=5)
+    focused.give(RunStage)
+    focused.give(Approve)
+    assert (
+        DecideOwn.from_said("the first, and focus on hospitals").reading(focused.state)["niche"]
+        == "hospitals"
+    )
