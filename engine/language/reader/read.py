@@ -80,7 +80,7 @@ def _bare(
     words = [t for t in toks if t.is_word]
     if (
         not words
-        or len(words) > 4
+        or len(words) > (8 if is_channel(" ".join(t.low for t in words), cx.v) else 4)
         or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
         or any(
             t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
