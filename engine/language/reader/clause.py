@@ -75,7 +75,7 @@ _LAUNCH_WORDS = vocab().lists["launch_words"]
 _OUR_SIDE = vocab().lists["our_side"]
 # Verbs that take a thing out: under a negation they keep it ("never drop X").
 _REMOVALS = vocab().lists["removals"]
-_WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",), ("rather", "than"), ("instead", "of"))
+_WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",), ("rather", "than"), ("instead", "of"), ("not", "for"))
 _NP_PREPOSITIONS = vocab().lists["np_prepositions"]
 _BOUND_WORDS = frozenset(w for c in vocab().ops for w in c.words)  # "under", "lower", "than" …
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
@@ -1056,6 +1056,7 @@ class ClauseReader:
             or (
                 c.words in _NEGATING
                 and any(t in SUBJECTS or t in v.lists["verbs"] for t in low[:k])
+                and k - 1 not in self.used  # "go after nurses not doctors": set against a value
             )
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
             or first in v.lists["axis_words"]

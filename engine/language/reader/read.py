@@ -632,6 +632,8 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 for m in (n - 1, n + 1):
                     if 0 <= m < len(clauses) and not per[m]:
                         words = [t for t in clauses[m].tokens if t.is_word]
+                        while words[1:] and words[0].low in v.lists["pointing"] | ARTICLES:
+                            words = words[1:]  # "not builders, its the electricians"
                         if 0 < len(words) <= 6 and not any(
                             t.low in v.lists["verbs"]
                             or t.low in CLAUSE_VERBS
@@ -651,10 +653,10 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 and (is_place(target, v) or is_place(parse(r.value).tokens, v))
             ):
                 axis = "place"
+            elif is_channel(tidy[0], v) and (is_channel(r.value, v) or not is_people(target, v)):
+                axis = "channel"  # "whatsapp groups not instagram": set against a channel
             elif is_people(target, v):
                 axis = "audience"
-            elif is_channel(tidy[0], v):
-                axis = "channel"
             else:
                 continue
             if axis == "place" and r.axis == "exclusion":
