@@ -498,8 +498,8 @@ class ClauseReader:
         cur = f.currency or self.cx.currency
         period, unit, j = self._period_after(f)
         defaulted = period is None
-        if period is None:
-            period, unit = "unit", None
+        if period is None:  # none said: a unit's, or a month's for an app (words.json subscribed)
+            period, unit = "month" if self.cx.unit in self.v.lists["subscribed"] else "unit", None
         if period == "unit" and unit is None:
             unit = self.cx.unit
         op, neg = self._price_bound(f, op, rejected)

@@ -504,7 +504,14 @@ def list_items(utt: Utterance, run: list[Token], axis: str, v: Vocab) -> list[tu
         return [whole]
     left, right = run[:cut], run[cut + 1 :]
     lw = [t for t in left if t.is_word]
-    if not (len(lw) >= 2 or left[0].is_cap or right[0].is_cap or is_people(lw, v)):
+    said = [" ".join(t.low for t in side if t.is_word) for side in (left, right)]
+    if not (
+        len(lw) >= 2
+        or left[0].is_cap
+        or right[0].is_cap
+        or is_people(lw, v)
+        or all(is_channel(x, v) for x in said)  # "reddit and tiktok": two channels
+    ):
         return [whole]
     bare = [t for t in lw if t.low not in ARTICLES]
     rw = [t for t in right if t.is_word]
