@@ -264,7 +264,15 @@ if TYPE_CHECKING:
 #     that week moved (week 5 of "Soft launch week 6"), not a move of whatever week is in force.
 #     A figure after a claim cue is the claim's words ("dont promise 24 hour delivery" was a target
 #     of 24 hours a week; "don't promise 500" left out "500"); frame "never promise".
-RULES_VERSION = 69
+# 70: the reader reads what hurried players type, by class: "X are/r our crowd|people|folks" and
+#     postfix roles ("are our bread and butter", "is how we grow"); "a score", "a ton", "thirty
+#     five quid" (number words compound; it was £5); "X rather than / instead of Y" and "X not Y"
+#     after a verb bind X by its kind ("go after nurses not doctors" lost the doctors); "its the
+#     electricians" beside a refusal is the audience; "reddit and tiktok" and "a + b" are two;
+#     "ebikes not yet", "kitchen later" are deferred; trailing "instead" is no part of a value;
+#     frames "scratch", "don't bother with", "no to", "can't promise", "aimed at", "do <channel>";
+#     a price with no period for an app or subscription is a month's (words.json subscribed).
+RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
