@@ -75,7 +75,7 @@ _LAUNCH_WORDS = vocab().lists["launch_words"]
 _OUR_SIDE = vocab().lists["our_side"]
 # Verbs that take a thing out: under a negation they keep it ("never drop X").
 _REMOVALS = vocab().lists["removals"]
-_WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",), ("rather", "than"), ("instead", "of"), ("not", "for"))
+_WEAK_CUES = frozenset(tuple(c.split()) for c in vocab().lists["weak_cues"])
 _NP_PREPOSITIONS = vocab().lists["np_prepositions"]
 _BOUND_WORDS = frozenset(w for c in vocab().ops for w in c.words)  # "under", "lower", "than" …
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)

@@ -591,6 +591,22 @@ def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
     return [Read("exclusion", False, *tidy)] if tidy else []
 
 
+def _beside(v: Vocab, clauses: list[Clause], per: list[list[Read]], n: int) -> list[Token]:
+    """The bare words of the clause before or after clause n that reads nothing, past a pointing
+    word or an article ("not builders, its the electricians"); none when a verb or reason."""
+    for m in (n - 1, n + 1):
+        if 0 <= m < len(clauses) and not per[m]:
+            words = [t for t in clauses[m].tokens if t.is_word]
+            while words[1:] and words[0].low in v.lists["pointing"] | ARTICLES:
+                words = words[1:]
+            if 0 < len(words) <= 6 and not any(
+                t.low in v.lists["verbs"] or t.low in CLAUSE_VERBS or t.low in REASON_STARTS
+                for t in words
+            ):
+                return words
+    return []
+
+
 def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
     """ "couples not parents", "facilities managers. NOT the community managers", "Not
     Liverpool city centre, Kirkby": the bare words set against a thing to leave out take the
@@ -629,19 +645,7 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             ):
                 target = head
             else:
-                for m in (n - 1, n + 1):
-                    if 0 <= m < len(clauses) and not per[m]:
-                        words = [t for t in clauses[m].tokens if t.is_word]
-                        while words[1:] and words[0].low in v.lists["pointing"] | ARTICLES:
-                            words = words[1:]  # "not builders, its the electricians"
-                        if 0 < len(words) <= 6 and not any(
-                            t.low in v.lists["verbs"]
-                            or t.low in CLAUSE_VERBS
-                            or t.low in REASON_STARTS
-                            for t in words
-                        ):
-                            target = words
-                            break
+                target = _beside(v, clauses, per, n)
             if not target:
                 continue
             tidy = tidy_value(cx.utt, target)
