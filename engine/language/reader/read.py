@@ -502,8 +502,13 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
         tidy = tidy_value(cx.utt, words)
         if tidy is None:
             return []
-        do = bool(c.row.get("do", True)) and not refused
-        return [Read(str(c.row["axis"]), do, tidy[0], tidy[1], tidy[2])]
+        do, axis = bool(c.row.get("do", True)) and not refused, str(c.row["axis"])
+        items = list_items(cx.utt, words, axis, v) if axis in ("audience", "channel") else [tidy]
+        out = [Read(axis, do, *x) for x in items]  # "plumbers and sparkies are our people"
+        after = [t for t in cl.tokens[k + len(c.words) :] if t.is_word]
+        if do and after[:1] and after[0].low in NEG and (tail := tidy_value(cx.utt, after[1:6])):
+            out.append(Read("exclusion", False, *tail))  # "… are the market, not kids"
+        return out
     return []
 
 
