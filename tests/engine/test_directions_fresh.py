@@ -63,7 +63,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 86.0, 8.5, 4.5
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 86.4, 8.0, 4.5
 
 
 @pytest.fixture(scope="module")

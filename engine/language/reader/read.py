@@ -78,13 +78,16 @@ def _bare(
     skip = _change_of_mind(cx, [t.low for t in toks])
     changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
+    who = next((x for x, t in enumerate(words) if is_people([t], cx.v)), 0)
+    verbs = [
+        t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
+    ]
     if (
         not words
         or len(words) > (8 if is_channel(" ".join(t.low for t in words), cx.v) else 4)
         or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
-        or any(
-            t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
-        )
+        or verbs[0]
+        or any(verbs[who:])  # a verb before the people it names is theirs: "school run dads"
     ):
         return []
     if _chatty([t.low for t in words], cx.v) or (
