@@ -30,7 +30,7 @@ ROWS = [
 
 # Rows the reader still misses: id -> why.
 MISSES: dict[str, str] = {
-    "f014": "a range inside a noun phrase ('kids 8 to 12') ends the value at its first figure",
+    "f014": "'for kids 8 to 12': the figures of the range stop 'for' placing the people (unread)",
     "f015": "'should be shift workers' answers a rhetorical question: no role noun, the reader asks",
     "f020": "'office parks' is no person word, so 'target' places nothing",
     "f023": "'its office teams for socials' after 'neither': the pointing clause binds nothing alone",
@@ -55,7 +55,6 @@ MISSES: dict[str, str] = {
     "f161": "'instead of ads do a referral thing': the exclusion runs on into the next verb",
     "f163": "'not in supermarkets' is a place cue, and supermarkets no known place",
     "f166": "'list: busy mums, school run dads, …': the comma list after 'list:' is one value",
-    "f172": "a range inside a noun phrase ('places with 10 to 30 staff') ends the value early",
     "f176": "'cyclists who fix their own bikes' is cut to 'cyclists' (too broad to leave out)",
     "f177": "'the 30 somethings' is read as a number",
     "f182": "'b but also mumsnet': 'also' adds, but B's channel is replaced",
@@ -63,7 +62,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 86.4, 8.0, 4.5
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 86.8, 7.0, 3.5
 
 
 @pytest.fixture(scope="module")

@@ -272,7 +272,8 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/", "%") and out:
         return True
     if t.low in ("in", "on", "at", "to", "from", "with") and len(out) >= 2:
-        return True
+        to_figure = idx + 1 < len(low) and low[idx + 1].isdigit()  # "with 10 to 30 staff"
+        return not (t.low == "to" and out[-1].low.isdigit() and to_figure)
     return (
         t.low in ("and", "or")
         and idx + 1 < len(low)
