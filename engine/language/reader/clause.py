@@ -1060,6 +1060,7 @@ class ClauseReader:
             )
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
             or first in v.lists["axis_words"]
+            or " ".join(t.low for t in vt if t.low not in ARTICLES) in v.lists["wrong_people"]
             or (first in ARTICLES and nxt in v.lists["axis_words"] and len(vt) == 2)  # "the price"
             or (  # "our customers are in Ohio": where others are, a fact ("we are in Leeds": ours)
                 c.words == ("in",)

@@ -79,6 +79,8 @@ def _bare(
     changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
     who = next((x for x, t in enumerate(words) if is_people([t], cx.v)), 0)
+    if any(t.is_cap or "'" in t.low for t in words[:who]):
+        who = 0  # "LinkedIn won't reach farmers": a statement, not the people named
     verbs = [
         t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
     ]
