@@ -40,7 +40,7 @@ MISSES: dict[str, str] = {
     "f052": "'climbing walls' added to a channel is read as people",
     "f053": "'cold email is dead' before a second clause: the dismissal is not read beside a direction",
     "f077": "'its maths only' after a removal: only_tails does not fire past 'its'",
-    "f090": "'puncture repairs and brakes, thats it': 'thats it' centres nothing",
+    "f090": "'puncture repairs and brakes, thats it': a scope is one value, never a list",
     "f092": "'core thing is the games library': no role frame for 'core thing'",
     "f124": "'Dice Box? no wait. Meeple Manor': the name asked back is refused, the new one unread",
     "f125": "'instead of Rotamatic' after a name is left out as an exclusion (the label keeps one name)",
@@ -62,7 +62,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 86.8, 7.0, 3.5
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 87.2, 7.5, 3.5
 
 
 @pytest.fixture(scope="module")

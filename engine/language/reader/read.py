@@ -661,11 +661,15 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             tidy = tidy_value(cx.utt, target)
             if tidy is None:
                 continue
-            if r.axis == "place" or (
-                r.value[:1].isupper()
-                and capitalised_words(target)
-                and (is_place(target, v) or is_place(parse(r.value).tokens, v))
-            ):
+            if (
+                r.axis == "place"
+                or (
+                    r.value[:1].isupper()
+                    and capitalised_words(target)
+                    and (is_place(target, v) or is_place(parse(r.value).tokens, v))
+                )
+                or (place_said(target, v) and place_said(parse(r.value).tokens, v))
+            ):  # "leeds not york": two known places
                 axis = "place"
             elif is_channel(tidy[0], v) and (is_channel(r.value, v) or not is_people(target, v)):
                 axis = "channel"  # "whatsapp groups not instagram": set against a channel
