@@ -1055,7 +1055,7 @@ class ClauseReader:
             )
             or (
                 c.words in _NEGATING
-                and any(t in SUBJECTS or t in v.lists["verbs"] for t in low[:k])
+                and any(t in SUBJECTS or t in v.lists["verbs"] for t in low[self._its(vt) : k])
                 and k - 1 not in self.used  # "go after nurses not doctors": set against a value
             )
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
@@ -1069,6 +1069,11 @@ class ClauseReader:
             )
             or (first != "a" and word_number(low, at, v) is not None)
         )
+
+    def _its(self, vt: list[Token]) -> int:
+        """1 when the clause opens "its" and the value is people, a channel or a place ("its
+        parents not students"): "its" is no subject then ("its not cheap enough" still is)."""
+        return int(self.low[:1] == ["its"] and self._value_kind(vt) is not None)
 
     def _frame_axis(self, c: Cue, j: int, run: list[Token], vt: list[Token]) -> str | None:
         """The axis the cue gives, or the one the value's kind corrects it to."""

@@ -429,7 +429,8 @@ def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         if tidy is None or words[0].low in ("a", "an"):
             per[n] = []
             continue
-        per[n - 1].append(Read("scope", True, *tidy))
+        axis = "audience" if is_people(words, cx.v) else "scope"  # "it's parents, not students"
+        per[n - 1].append(Read(axis, True, *tidy))
         per[n][0].weak = False  # set against the scope: it is left out, whatever its kind
 
 
@@ -640,6 +641,7 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 for t in cl.tokens
                 if t.end <= neg_at and t.is_word and t.low not in v.lists["adverbs"]
             ]  # "…, definitely not the DIY crowd": the adverb is no thing set against it
+            head = head[head[:1] != [] and head[0].low in ("its", "it's") :]  # "its X not Y"
             if head and (head[0].low in REASON_STARTS or head[0].low in SUBJECTS):
                 head = []
             target: list[Token] = []
