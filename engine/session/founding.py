@@ -272,6 +272,13 @@ if TYPE_CHECKING:
 #     "ebikes not yet", "kitchen later" are deferred; trailing "instead" is no part of a value;
 #     frames "scratch", "don't bother with", "no to", "can't promise", "aimed at", "do <channel>";
 #     a price with no period for an app or subscription is a month's (words.json subscribed).
+#     A role said after a list reads each item and a refusal after it ("plumbers and sparkies are
+#     our people not accountants"); "its parents not students", "it's landlords, not tenants"
+#     name the audience; "leeds not york" the place; "X, that's it" centres the work on X; a
+#     range runs on in a value ("places with 10 to 30 staff"); "school run dads" are people.
+#     More frames and words as data: bin-less removals (kill, nix, axe, shelve, hold off on),
+#     "go for", "hand out", "post in", "get into", "team up with", channel head nouns, periods
+#     ("a yr", "a pop"), "insta"/"fb" spelled out.
 RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
