@@ -78,6 +78,8 @@ def _bare(
     skip = _change_of_mind(cx, [t.low for t in toks])
     changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
+    if words[1:] and words[0].low in ("its", "it's") and is_people(words[1:], cx.v):
+        words = words[1 + (words[1].low in ARTICLES and len(words) > 2) :]  # "its busy mums"
     who = next((x for x, t in enumerate(words) if is_people([t], cx.v)), 0)
     if any(t.is_cap or "'" in t.low for t in words[:who]):
         who = 0  # "LinkedIn won't reach farmers": a statement, not the people named
