@@ -590,7 +590,8 @@ def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
         len(nxt) <= 2 and nxt[0] in v.lists["refusals"]
     )
     if not cl.question:  # "students, no thanks": a bare "no" after a statement may go on
-        refused = refused and " ".join(nxt) in v.lists["outright_refusals"]
+        last = n + 2 == len(clauses) and len(nxt) == 1  # "tiktok - no": it ends on the refusal
+        refused = refused and (" ".join(nxt) in v.lists["outright_refusals"] or last)
     if not refused or any(
         t.low in v.lists["verbs"]
         or t.low in CLAUSE_VERBS
