@@ -39,7 +39,7 @@ MISSES: dict[str, str] = {
     "f047": "'stick a poster up in the pet shops': no cue, and shops read as people",
     "f052": "'climbing walls' added to a channel is read as people",
     "f053": "'cold email is dead' before a second clause: the dismissal is not read beside a direction",
-    "f077": "'its maths only' after a removal: only_tails does not fire past 'its'",
+    "f077": "'its maths only' restates a maths pitch: the corpus leaves 'it's trade only' unlabelled",
     "f090": "'puncture repairs and brakes, thats it': a scope is one value, never a list",
     "f092": "'core thing is the games library': no role frame for 'core thing'",
     "f124": "'Dice Box? no wait. Meeple Manor': the name asked back is refused, the new one unread",
