@@ -51,7 +51,6 @@ MISSES: dict[str, str] = {
     "f154": "'office workers want these too but nah': reported, so nothing is left out",
     "f156": "'its couples on date night we want': a cleft with 'we want' after the value",
     "f157": "'we keep saying startups but its the big firms …': the reader asks",
-    "f160": "nine words of two channels joined by '+': past the bare clause's length",
     "f161": "'instead of ads do a referral thing': the exclusion runs on into the next verb",
     "f163": "'not in supermarkets' is a place cue, and supermarkets no known place",
     "f166": "'list: busy mums, school run dads, …': the comma list after 'list:' is one value",
@@ -62,7 +61,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 87.2, 7.5, 3.5
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 88.2, 6.6, 3.4
 
 
 @pytest.fixture(scope="module")

@@ -88,7 +88,7 @@ def _bare(
     ]
     if (
         not words
-        or len(words) > (8 if is_channel(" ".join(t.low for t in words), cx.v) else 4)
+        or len(words) > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4)
         or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
         or verbs[0]
         or any(verbs[who:])  # a verb before the people it names is theirs: "school run dads"
