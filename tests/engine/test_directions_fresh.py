@@ -56,12 +56,11 @@ MISSES: dict[str, str] = {
     "f166": "'list: busy mums, school run dads, …': the comma list after 'list:' is one value",
     "f176": "'cyclists who fix their own bikes' is cut to 'cyclists' (too broad to leave out)",
     "f177": "'the 30 somethings' is read as a number",
-    "f182": "'b but also mumsnet': 'also' adds, but B's channel is replaced",
     "f186": "'had 3 restaurant owners say yes today!!': news read as unplaced, and the reader asks",
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 88.2, 6.6, 3.4
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 88.6, 6.2, 3.4
 
 
 @pytest.fixture(scope="module")
