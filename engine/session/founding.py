@@ -278,7 +278,9 @@ if TYPE_CHECKING:
 #     range runs on in a value ("places with 10 to 30 staff"); "school run dads" are people.
 #     More frames and words as data: bin-less removals (kill, nix, axe, shelve, hold off on),
 #     "go for", "hand out", "post in", "get into", "team up with", channel head nouns, periods
-#     ("a yr", "a pop"), "insta"/"fb" spelled out.
+#     ("a yr", "a pop", "pa"), "insta"/"fb" spelled out. "payroll in v2 / eventually / next
+#     year" defers; a message ending on a bare "no" refuses what it named ("tiktok, no" bound
+#     TikTok); "B but also mumsnet" keeps B's channel beside Mumsnet (words.json also_words).
 RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
