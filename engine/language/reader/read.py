@@ -511,6 +511,12 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
         if tidy is None:
             return []
         do, axis = bool(c.row.get("do", True)) and not refused, str(c.row["axis"])
+        if c.row.get("kind") == "first":  # "gyms are the way to go": by the words' own kind
+            if any(t.low[:1].isdigit() for t in words):
+                return []  # "£10 is the way to go": a figure is no thing of a kind
+            people = "audience" if is_people(words, v) else None
+            kind = "channel" if is_channel(tidy[0], v) else people
+            axis = kind or ("place" if place_said(words, v) else axis)
         items = list_items(cx.utt, words, axis, v) if axis in ("audience", "channel") else [tidy]
         out = [Read(axis, do, *x) for x in items]  # "plumbers and sparkies are our people"
         after = [t for t in cl.tokens[k + len(c.words) :] if t.is_word]
