@@ -35,7 +35,6 @@ MISSES: dict[str, str] = {
     "f020": "'office parks' is no person word, so 'target' places nothing",
     "f023": "'its office teams for socials' after 'neither': the pointing clause binds nothing alone",
     "f024": "a bare audience with a relative clause and 'but' ('older folks who love plants but …')",
-    "f040": "'sell them at climbing walls': a climbing wall is no known channel",
     "f047": "'stick a poster up in the pet shops': no cue, and shops read as people",
     "f052": "'climbing walls' added to a channel is read as people",
     "f053": "'cold email is dead' before a second clause: the dismissal is not read beside a direction",
@@ -44,7 +43,6 @@ MISSES: dict[str, str] = {
     "f092": "'core thing is the games library': no role frame for 'core thing'",
     "f124": "'Dice Box? no wait. Meeple Manor': the name asked back is refused, the new one unread",
     "f125": "'instead of Rotamatic' after a name is left out as an exclusion (the label keeps one name)",
-    "f128": "'call the thing mathsmate': 'the thing' ends the name cue",
     "f130": "'do Headingley first': Headingley is no known place; 'leeds centre' read as an exclusion",
     "f132": "'just do it in Bristol to begin with': the reader asks",
     "f138": "label 'grade 9' vs read 'grade 9s': the bench's singular needs a longer word",
@@ -60,7 +58,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 88.6, 6.2, 3.4
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 89.5, 5.7, 3.4
 
 
 @pytest.fixture(scope="module")
