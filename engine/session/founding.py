@@ -280,6 +280,23 @@ if TYPE_CHECKING:
 #     An own answer narrows the customer and leaves things out only as its one reading binds: the
 #     picker's own guess made "mates - the dog park" the customer of "not just mates - the dog
 #     park crowd".
+#     The reader reads what hurried players type, by class: "X are/r our crowd|people|folks" and
+#     postfix roles ("are our bread and butter", "is how we grow"); "a score", "a ton", "thirty
+#     five quid" (number words compound; it was £5); "X rather than / instead of Y" and "X not Y"
+#     after a verb bind X by its kind ("go after nurses not doctors" lost the doctors); "its the
+#     electricians" beside a refusal is the audience; "reddit and tiktok" and "a + b" are two;
+#     "ebikes not yet", "kitchen later" are deferred; trailing "instead" is no part of a value;
+#     frames "scratch", "don't bother with", "no to", "can't promise", "aimed at", "do <channel>";
+#     a price with no period for an app or subscription is a month's (words.json subscribed).
+#     A role said after a list reads each item and a refusal after it ("plumbers and sparkies are
+#     our people not accountants"); "its parents not students", "it's landlords, not tenants"
+#     name the audience; "leeds not york" the place; "X, that's it" centres the work on X; a
+#     range runs on in a value ("places with 10 to 30 staff"); "school run dads" are people.
+#     More frames and words as data: bin-less removals (kill, nix, axe, shelve, hold off on),
+#     "go for", "hand out", "post in", "get into", "team up with", channel head nouns, periods
+#     ("a yr", "a pop", "pa"), "insta"/"fb" spelled out. "payroll in v2 / eventually / next
+#     year" defers; a message ending on a bare "no" refuses what it named ("tiktok, no" bound
+#     TikTok); "B but also mumsnet" keeps B's channel beside Mumsnet (words.json also_words).
 RULES_VERSION = 70
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

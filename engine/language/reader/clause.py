@@ -75,7 +75,7 @@ _LAUNCH_WORDS = vocab().lists["launch_words"]
 _OUR_SIDE = vocab().lists["our_side"]
 # Verbs that take a thing out: under a negation they keep it ("never drop X").
 _REMOVALS = vocab().lists["removals"]
-_WEAK_CUES = (("no",), ("not",), ("never",), ("just",), ("only",), ("for",))
+_WEAK_CUES = frozenset(tuple(c.split()) for c in vocab().lists["weak_cues"])
 _NP_PREPOSITIONS = vocab().lists["np_prepositions"]
 _BOUND_WORDS = frozenset(w for c in vocab().ops for w in c.words)  # "under", "lower", "than" …
 _RIVAL_DOES = tuple(cue_words(c) for c in COMPETITOR_AFTER)
@@ -498,8 +498,8 @@ class ClauseReader:
         cur = f.currency or self.cx.currency
         period, unit, j = self._period_after(f)
         defaulted = period is None
-        if period is None:
-            period, unit = "unit", None
+        if period is None:  # none said: a unit's, or a month's for an app (words.json subscribed)
+            period, unit = "month" if self.cx.unit in self.v.lists["subscribed"] else "unit", None
         if period == "unit" and unit is None:
             unit = self.cx.unit
         op, neg = self._price_bound(f, op, rejected)
@@ -1055,10 +1055,12 @@ class ClauseReader:
             )
             or (
                 c.words in _NEGATING
-                and any(t in SUBJECTS or t in v.lists["verbs"] for t in low[:k])
+                and any(t in SUBJECTS or t in v.lists["verbs"] for t in low[self._its(vt) : k])
+                and k - 1 not in self.used  # "go after nurses not doctors": set against a value
             )
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
             or first in v.lists["axis_words"]
+            or " ".join(t.low for t in vt if t.low not in ARTICLES) in v.lists["wrong_people"]
             or (first in ARTICLES and nxt in v.lists["axis_words"] and len(vt) == 2)  # "the price"
             or (  # "our customers are in Ohio": where others are, a fact ("we are in Leeds": ours)
                 c.words == ("in",)
@@ -1067,6 +1069,11 @@ class ClauseReader:
             )
             or (first != "a" and word_number(low, at, v) is not None)
         )
+
+    def _its(self, vt: list[Token]) -> int:
+        """1 when the clause opens "its" and the value is people, a channel or a place ("its
+        parents not students"): "its" is no subject then ("its not cheap enough" still is)."""
+        return int(self.low[:1] == ["its"] and self._value_kind(vt) is not None)
 
     def _frame_axis(self, c: Cue, j: int, run: list[Token], vt: list[Token]) -> str | None:
         """The axis the cue gives, or the one the value's kind corrects it to."""

@@ -66,23 +66,24 @@ def figures_of(low: list[str], v: Vocab, keyed: bool = False) -> list[Fig]:
             k = j
             continue
         num = number_of(t, v)
-        wordnum = None if num else word_number(low, k, v)
+        wc = None if num else v.match(v.numbers, low, k)
+        wordnum, w = (float(wc.row["n"]), len(wc.words)) if wc else (None, 1)  # "thirty five"
         if (
             wordnum is not None
             and not keyed
             and not (
-                k + 1 < n
+                k + w < n
                 and (
-                    low[k + 1]
+                    low[k + w]
                     in ("weeks", "week", "hours", "%", "percent", "grand", "quid", "bucks")
-                    or low[k + 1] in ("dollars", "pounds", "euros", "k")
+                    or low[k + w] in ("dollars", "pounds", "euros", "k")
                 )
             )
         ):
             wordnum = None  # "the cheap one", "one room": no figure
         if num or (wordnum is not None and t != "a"):
             amount, cur, is_money = num or (float(wordnum or 0), None, False)
-            j = k + 1
+            j = k + w
             if j < n and low[j] == "%":
                 out.append(Fig(amount, k, j + 1, percent=True))
                 k = j + 1

@@ -85,7 +85,14 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     _moved_week(cx, own, content)
     # a bound the player sets ("don't ever go below $150") limits the option's price, it does
     # not replace it: the option's figure stays beside it
-    own_axes = {d.axis for d in own if d.do and not (d.axis == "price" and d.op != "eq")}
+    adds = {t.low for t in cx.utt.tokens} & cx.v.lists["also_words"]  # "B but also mumsnet"
+    own_axes = {
+        d.axis
+        for d in own
+        if d.do
+        and not (d.axis == "price" and d.op != "eq")
+        and not (adds and d.axis in ("audience", "channel"))
+    }
     excluded = {d.value.lower() for d in own if d.axis == "exclusion"}
     merged = [
         c

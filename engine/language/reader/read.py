@@ -78,13 +78,20 @@ def _bare(
     skip = _change_of_mind(cx, [t.low for t in toks])
     changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
+    if words[1:] and words[0].low in ("its", "it's") and is_people(words[1:], cx.v):
+        words = words[1 + (words[1].low in ARTICLES and len(words) > 2) :]  # "its busy mums"
+    who = next((x for x, t in enumerate(words) if is_people([t], cx.v)), 0)
+    if any(t.is_cap or "'" in t.low for t in words[:who]):
+        who = 0  # "LinkedIn won't reach farmers": a statement, not the people named
+    verbs = [
+        t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
+    ]
     if (
         not words
-        or len(words) > 4
+        or len(words) > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4)
         or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
-        or any(
-            t.low in VERBISH or t.low in cx.v.lists["verbs"] or t.low in CLAUSE_VERBS for t in words
-        )
+        or verbs[0]
+        or any(verbs[who:])  # a verb before the people it names is theirs: "school run dads"
     ):
         return []
     if _chatty([t.low for t in words], cx.v) or (
@@ -424,7 +431,8 @@ def _described(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         if tidy is None or words[0].low in ("a", "an"):
             per[n] = []
             continue
-        per[n - 1].append(Read("scope", True, *tidy))
+        axis = "audience" if is_people(words, cx.v) else "scope"  # "it's parents, not students"
+        per[n - 1].append(Read(axis, True, *tidy))
         per[n][0].weak = False  # set against the scope: it is left out, whatever its kind
 
 
@@ -502,8 +510,19 @@ def _pointer(cx: Ctx, clauses: list[Clause], n: int, per: list[list[Read]]) -> l
         tidy = tidy_value(cx.utt, words)
         if tidy is None:
             return []
-        do = bool(c.row.get("do", True)) and not refused
-        return [Read(str(c.row["axis"]), do, tidy[0], tidy[1], tidy[2])]
+        do, axis = bool(c.row.get("do", True)) and not refused, str(c.row["axis"])
+        if c.row.get("kind") == "first":  # "gyms are the way to go": by the words' own kind
+            if any(t.low[:1].isdigit() for t in words):
+                return []  # "£10 is the way to go": a figure is no thing of a kind
+            people = "audience" if is_people(words, v) else None
+            kind = "channel" if is_channel(tidy[0], v) else people
+            axis = kind or ("place" if place_said(words, v) else axis)
+        items = list_items(cx.utt, words, axis, v) if axis in ("audience", "channel") else [tidy]
+        out = [Read(axis, do, *x) for x in items]  # "plumbers and sparkies are our people"
+        after = [t for t in cl.tokens[k + len(c.words) :] if t.is_word]
+        if do and after[:1] and after[0].low in NEG and (tail := tidy_value(cx.utt, after[1:6])):
+            out.append(Read("exclusion", False, *tail))  # "… are the market, not kids"
+        return out
     return []
 
 
@@ -577,7 +596,8 @@ def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
         len(nxt) <= 2 and nxt[0] in v.lists["refusals"]
     )
     if not cl.question:  # "students, no thanks": a bare "no" after a statement may go on
-        refused = refused and " ".join(nxt) in v.lists["outright_refusals"]
+        last = n + 2 == len(clauses) and len(nxt) == 1  # "tiktok - no": it ends on the refusal
+        refused = refused and (" ".join(nxt) in v.lists["outright_refusals"] or last)
     if not refused or any(
         t.low in v.lists["verbs"]
         or t.low in CLAUSE_VERBS
@@ -589,6 +609,22 @@ def _echo_dismissed(cx: Ctx, clauses: list[Clause], n: int) -> list[Read]:
         return []
     tidy = tidy_value(cx.utt, words)
     return [Read("exclusion", False, *tidy)] if tidy else []
+
+
+def _beside(v: Vocab, clauses: list[Clause], per: list[list[Read]], n: int) -> list[Token]:
+    """The bare words of the clause before or after clause n that reads nothing, past a pointing
+    word or an article ("not builders, its the electricians"); none when a verb or reason."""
+    for m in (n - 1, n + 1):
+        if 0 <= m < len(clauses) and not per[m]:
+            words = [t for t in clauses[m].tokens if t.is_word]
+            while words[1:] and words[0].low in v.lists["pointing"] | ARTICLES:
+                words = words[1:]
+            if 0 < len(words) <= 6 and not any(
+                t.low in v.lists["verbs"] or t.low in CLAUSE_VERBS or t.low in REASON_STARTS
+                for t in words
+            ):
+                return words
+    return []
 
 
 def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -614,6 +650,7 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
                 for t in cl.tokens
                 if t.end <= neg_at and t.is_word and t.low not in v.lists["adverbs"]
             ]  # "…, definitely not the DIY crowd": the adverb is no thing set against it
+            head = head[head[:1] != [] and head[0].low in ("its", "it's") :]  # "its X not Y"
             if head and (head[0].low in REASON_STARTS or head[0].low in SUBJECTS):
                 head = []
             target: list[Token] = []
@@ -629,32 +666,26 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             ):
                 target = head
             else:
-                for m in (n - 1, n + 1):
-                    if 0 <= m < len(clauses) and not per[m]:
-                        words = [t for t in clauses[m].tokens if t.is_word]
-                        if 0 < len(words) <= 6 and not any(
-                            t.low in v.lists["verbs"]
-                            or t.low in CLAUSE_VERBS
-                            or t.low in REASON_STARTS
-                            for t in words
-                        ):
-                            target = words
-                            break
+                target = _beside(v, clauses, per, n)
             if not target:
                 continue
             tidy = tidy_value(cx.utt, target)
             if tidy is None:
                 continue
-            if r.axis == "place" or (
-                r.value[:1].isupper()
-                and capitalised_words(target)
-                and (is_place(target, v) or is_place(parse(r.value).tokens, v))
-            ):
+            if (
+                r.axis == "place"
+                or (
+                    r.value[:1].isupper()
+                    and capitalised_words(target)
+                    and (is_place(target, v) or is_place(parse(r.value).tokens, v))
+                )
+                or (place_said(target, v) and place_said(parse(r.value).tokens, v))
+            ):  # "leeds not york": two known places
                 axis = "place"
+            elif is_channel(tidy[0], v) and (is_channel(r.value, v) or not is_people(target, v)):
+                axis = "channel"  # "whatsapp groups not instagram": set against a channel
             elif is_people(target, v):
                 axis = "audience"
-            elif is_channel(tidy[0], v):
-                axis = "channel"
             else:
                 continue
             if axis == "place" and r.axis == "exclusion":

@@ -272,7 +272,8 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/", "%") and out:
         return True
     if t.low in ("in", "on", "at", "to", "from", "with") and len(out) >= 2:
-        return True
+        to_figure = idx + 1 < len(low) and low[idx + 1].isdigit()  # "with 10 to 30 staff"
+        return not (t.low == "to" and out[-1].low.isdigit() and to_figure)
     return (
         t.low in ("and", "or")
         and idx + 1 < len(low)
@@ -504,7 +505,14 @@ def list_items(utt: Utterance, run: list[Token], axis: str, v: Vocab) -> list[tu
         return [whole]
     left, right = run[:cut], run[cut + 1 :]
     lw = [t for t in left if t.is_word]
-    if not (len(lw) >= 2 or left[0].is_cap or right[0].is_cap or is_people(lw, v)):
+    said = [" ".join(t.low for t in side if t.is_word) for side in (left, right)]
+    if not (
+        len(lw) >= 2
+        or left[0].is_cap
+        or right[0].is_cap
+        or is_people(lw, v)
+        or all(is_channel(x, v) for x in said)  # "reddit and tiktok": two channels
+    ):
         return [whole]
     bare = [t for t in lw if t.low not in ARTICLES]
     rw = [t for t in right if t.is_word]

@@ -68,7 +68,7 @@ class Token(FrozenRecord):
 
     @property
     def is_word(self) -> bool:
-        return self.text[:1].isalnum()
+        return self.text[:1].isalnum() or self.low[:1].isalpha()  # "+" spelled for "and"
 
     @property
     def is_cap(self) -> bool:
