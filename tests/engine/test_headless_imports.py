@@ -4,7 +4,8 @@ dataclass, and a model's answer is validated by pydantic classes built only when
 pydantic's import and class building were ~0.2 s of each `worldforge simulate`. Nor does it load
 what only another path needs: importlib.metadata, importlib.resources (zipfile), the email package
 (an HTTP date in a model tier's retry-after), the OpenAI SDK, Rich or Textual, nor what only a model
-call or a run's deletion uses (concurrent.futures: a thread's future; glob: a report's name), nor
+call or a run's deletion uses (concurrent.futures: a thread's future; glob: a report's name; the
+checkpoint a cancellable model call takes), nor
 the reader of a player's words nor the picker of an own answer (a scripted venture's plan gives
 none: only the currency of its pitch is read, with the reader's vocabulary and figures)."""
 
@@ -25,6 +26,7 @@ NOT_ON_THE_PATH = (
     "textual",
     "concurrent.futures",
     "glob",
+    "engine.session.checkpoint",
     "engine.language.reader.read",
     "engine.language.reader.clause",
     "engine.language.steering",
