@@ -7,7 +7,6 @@ installed distribution's metadata always says the same, and asking costs nothing
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 
@@ -22,6 +21,8 @@ def version() -> str:
 def install_hint(extra: str) -> str:
     """How to add an extra (`serve`, `cosmos`) with the tool that installed WorldForge: pipx and
     `uv tool` keep their own environments, where a plain `pip install` never reaches."""
+    import shlex  # a hint only: every command's --version imports this module
+
     prefix = Path(sys.prefix).as_posix()
     spec = f"'worldforge-tui[{extra}]'"
     if "/pipx/venvs/" in prefix:

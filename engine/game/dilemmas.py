@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from string import Formatter
+from typing import TYPE_CHECKING
 
 from engine.game.antagonist import doing, pattern_line
 from engine.game.economy import arc_stage, meter_shown
@@ -21,8 +22,10 @@ from engine.game.pending import later_line
 from engine.game.rules import OWN_ANSWER, RULES, Bind, Rule, effect_line, hints, made, preview_after
 from engine.language.directions import Direction, price_words
 from engine.language.grammar import busiest
-from engine.language.reader.pick import Interpretation, read_own_answer
 from worldforge_savedb.records import FrozenRecord
+
+if TYPE_CHECKING:  # the picker loads when an own answer is read, not in every venture
+    from engine.language.reader.pick import Interpretation
 
 OPS = {">=": operator.ge, "<": operator.lt}
 
@@ -320,6 +323,8 @@ def pose(state: GameState, stage: Stage) -> Dilemma:
 def interpret(text: str, dilemma: Dilemma, rules: Mapping[str, Rule] = RULES) -> Interpretation:
     """Read an own answer against a posed dilemma (its options and their rules' keywords); words
     that pick no option are the own-answer rule."""
+    from engine.language.reader.pick import read_own_answer
+
     opts: list[tuple[str, str, str, tuple[str, ...]]] = [
         (o.key, o.rule_id, o.text, rules[o.rule_id].keywords if o.rule_id in rules else ())
         for o in dilemma.options

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engine.errors import InputError
 from engine.language.reader.figures import currency_in
-from engine.language.reader.utterance import tokenize
+from engine.language.reader.utterance import lows
 from engine.language.reader.vocab import vocab
 from worldforge_textkit.numbers import BY_SYMBOL, CURRENCIES
 
@@ -27,8 +27,8 @@ def _place_rows() -> tuple[tuple[tuple[str, ...], str], ...]:
         code = row.get("currency")
         if code not in CURRENCIES or not row.get("place") or not row.get("example"):
             raise ValueError(f"currency_places.json: bad row {row!r}")
-        words = tuple(t.low for t in tokenize(row["place"]))
-        if not _at(words, [t.low for t in tokenize(row["example"])]):
+        words = tuple(lows(row["place"]))
+        if not _at(words, lows(row["example"])):
             raise ValueError(f"currency_places.json: {row['place']!r} not in its example")
         out.append((words, str(code)))
     return tuple(sorted(out, key=lambda r: -len(r[0])))
@@ -41,7 +41,7 @@ def _at(words: tuple[str, ...], low: list[str]) -> bool:
 
 def pitch_currency(pitch: str) -> str:
     """The books' currency code for a pitch: its money's, else its place's, else "USD"."""
-    low = [t.low for t in tokenize(pitch)]
+    low = lows(pitch)
     said = currency_in(low, vocab(), counts=False)
     if said in BY_SYMBOL:
         return BY_SYMBOL[said].code

@@ -23,7 +23,6 @@ from engine.routing.deadline import ActionDeadline
 from engine.routing.types import CallCancelled
 from engine.session import commands, memory_commands, steps
 from engine.session import lease as leases
-from engine.session.checkpoint import Checkpoint
 from engine.session.commands import Command, Kind, Record
 from engine.session.events import Event, insert_events, list_events, next_event_id
 from engine.session.founding import RULES_VERSION, found_state, knowledge_for, validate_start
@@ -38,6 +37,7 @@ from worldforge_savedb.db import db_path, transaction
 from worldforge_textkit.numbers import books
 
 if TYPE_CHECKING:
+    from engine.session.checkpoint import Checkpoint
     from engine.views.read_model import ReadModel
     from engine.views.snapshot import Snapshot
     from knowledge import Knowledge
@@ -396,6 +396,8 @@ class GameSession:
         # only a model call can be cancelled: the simulator's actions need no copy
         mark = None
         if self.router.runtime_label() not in ("simulation", "replay") and not self.explore:
+            from engine.session.checkpoint import Checkpoint
+
             mark = Checkpoint.take(self.conn, self.state.run_id)
         self._acting = True
         try:

@@ -4,9 +4,10 @@ dataclass, and a model's answer is validated by pydantic classes built only when
 pydantic's import and class building were ~0.2 s of each `worldforge simulate`. Nor does it load
 what only another path needs: importlib.metadata, importlib.resources (zipfile), the email package
 (an HTTP date in a model tier's retry-after), the OpenAI SDK, Rich or Textual, nor what only a model
-call or a run's deletion uses (concurrent.futures: a thread's future; glob: a report's name), nor
-the reader of a player's words (a scripted venture's plan gives none: only the currency of its
-pitch is read, with the reader's vocabulary and figures)."""
+call or a run's deletion uses (concurrent.futures: a thread's future; glob: a report's name; the
+checkpoint a cancellable model call takes), nor
+the reader of a player's words nor the picker of an own answer (a scripted venture's plan gives
+none: only the currency of its pitch is read, with the reader's vocabulary and figures)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,12 @@ NOT_ON_THE_PATH = (
     "textual",
     "concurrent.futures",
     "glob",
+    "engine.session.checkpoint",
     "engine.language.reader.read",
     "engine.language.reader.clause",
     "engine.language.steering",
+    "engine.language.reader.pick",
+    "engine.language.reader.reads",
 )
 
 

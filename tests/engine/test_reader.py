@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine.language.reader.read import read_text
-from engine.language.reader.utterance import MAX_CHARS, MAX_CLAUSES, parse
+from engine.language.reader.utterance import MAX_CHARS, MAX_CLAUSES, lows, parse, tokenize
 from engine.language.reader.vocab import VocabError, _check_example, check_examples, vocab
 from engine.language.steering import read_directions
 
@@ -889,3 +889,15 @@ def test_a_refusal_is_a_shade_of_the_tone_only_beside_it_and_never_people(text, 
 
     got = [d.line() for d in read_directions(text, source="rejection").directions]
     assert sorted(got) == sorted(lines)
+
+
+def test_lows_are_the_tokens_lows_without_the_tokens() -> None:
+    """The vocabulary's cues, a pitch's currency and places are matched on `lows`: each token's
+    folded text exactly as `tokenize` gives it (curly quotes, shorthand spellings, figures)."""
+    for text in (
+        "Don’t go thru the CEO's 1,500 leads b4 Q3 — £40/week, 10p off, front-hub",
+        "Meal kits for night-shift nurses in Leeds, 40 quid a week",
+        "",
+    ):
+        assert lows(text) == [t.low for t in tokenize(text)]
+    assert lows("Thru the ‘Café’") == ["through", "the", "'", "café", "'"]

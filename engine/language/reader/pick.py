@@ -25,7 +25,7 @@ from engine.language.reader.reads import (
     VERBISH,
     noun_phrase,
 )
-from engine.language.reader.utterance import Clause, Token, Utterance, parse, tokenize
+from engine.language.reader.utterance import Clause, Token, Utterance, lows, parse, tokenize
 from engine.language.reader.vocab import Vocab, vocab
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit import STOPWORDS
@@ -78,7 +78,7 @@ class _Words(FrozenRecord):
 
 def phrase(text: str) -> tuple[str, ...]:
     """A phrase's words as the reader tokenizes them (lowercase, punctuation kept as tokens)."""
-    return tuple(t.low for t in tokenize(text))
+    return tuple(lows(text))
 
 
 def _phrases(rows: Iterable[str]) -> Rows:

@@ -144,10 +144,20 @@ def tokenize(text: str) -> list[Token]:
     out = []
     for m in _TOKEN.finditer(text):
         raw = m.group()
-        low = raw.lower().replace("’", "'").replace("‘", "'")
-        low = _SPELLED.get(low, low)
+        low = _low(raw)
         out.append(Token(raw, m.start(), m.end(), low, lemma(low)))
     return out
+
+
+def lows(text: str) -> list[str]:
+    """Each token's `low` (its folded text), without making the tokens: the words of a cue, a
+    place or a pitch matched as they are (the vocabulary's 722 cues at load)."""
+    return [_low(m.group()) for m in _TOKEN.finditer(text)]
+
+
+def _low(raw: str) -> str:
+    low = raw.lower().replace("’", "'").replace("‘", "'")
+    return _SPELLED.get(low, low)
 
 
 def parse(text: str, *, new_clause_words: frozenset[str] = frozenset()) -> Utterance:

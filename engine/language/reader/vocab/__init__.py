@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.language.directions import AXES
-from engine.language.reader.utterance import tokenize
+from engine.language.reader.utterance import lows
 from worldforge_savedb.records import FrozenRecord
 
 _HERE = Path(__file__).resolve().parent
@@ -37,7 +37,7 @@ class Cue(FrozenRecord):
 
 
 def cue_words(phrase: str) -> tuple[str, ...]:
-    return tuple(t.low for t in tokenize(phrase))
+    return tuple(lows(phrase))
 
 
 def _check_example(where: str, cue: str, example: str) -> None:
