@@ -280,6 +280,8 @@ if TYPE_CHECKING:
 #     An own answer narrows the customer and leaves things out only as its one reading binds: the
 #     picker's own guess made "mates - the dog park" the customer of "not just mates - the dog
 #     park crowd".
+#     A week a claim holds is the claim's words: "we cant promise results in 4 weeks" bound a
+#     launch in week 4 and left the claim "results in".
 #     The reader reads what hurried players type, by class: "X are/r our crowd|people|folks" and
 #     postfix roles ("are our bread and butter", "is how we grow"); "a score", "a ton", "thirty
 #     five quid" (number words compound; it was £5); "X rather than / instead of Y" and "X not Y"

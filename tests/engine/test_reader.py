@@ -528,6 +528,8 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
         ("never promise 100 customers", ["-claim:100 customers"]),
         ("don't claim 99% accuracy", ["-claim:99% accuracy"]),
         ("don't promise 500", ["-claim:500"]),
+        # and so is a week it holds: played, this bound "launch: week 4"
+        ("we cant promise results in 4 weeks", ["-claim:results in 4 weeks"]),
         # a quoted claim runs to its closing quote, whatever words are inside it
         ("lose the 'best in class' line", ["-claim:best in class"]),
         ("drop the 'lost sock' jokes", ["-exclusion:'lost sock' jokes"]),

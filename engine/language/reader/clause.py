@@ -150,14 +150,7 @@ class ClauseReader:
             cx.last_key = str(key_cue.row["key"])
         quoted = self._quoted_at()
         figs = figures_of(low, v, keyed=key_cue is not None)
-        claim = next(  # "don't promise 24 hour delivery": a figure after a claim cue is its words
-            (
-                k
-                for k in range(len(low))
-                if figs and (c := v.match(v.frames, low, k)) and _claims(c)
-            ),
-            len(low),
-        )
+        claim = self._claim_at() if figs else len(low)
         for f in figs:
             if any(x in self.used for x in range(f.i, f.j)) or not self._is_figure(f):
                 continue
@@ -608,15 +601,28 @@ class ClauseReader:
             neg = True
         return op, neg or (rejected and op is None)
 
+    def _claim_at(self) -> int:
+        """Where the first claim cue starts ("don't promise 24 hour delivery"): a figure or a week
+        after it is the claim's words, not a target or a launch week."""
+        v, low = self.v, self.low
+        return next(
+            (k for k in range(len(low)) if (c := v.match(v.frames, low, k)) and _claims(c)),
+            len(low),
+        )
+
     def weeks(self) -> None:
         """Launch weeks ("week 6", "in six weeks", "in a month"), a breakeven week or month, and
-        a relative week ("a week earlier"); a week the words reject binds nothing."""
+        a relative week ("a week earlier"); a week the words reject binds nothing, and one a
+        claim holds is its words ("we cant promise results in 4 weeks")."""
         low = self.low
+        claim = self._claim_at()
         for k in range(len(low)):
             at = None if k in self.used else self._week_at(k)
             if at is None:
                 continue
             n, i, j = at
+            if i > claim:
+                continue
             fact = self._dated_fact(i)
             if fact and not any(x in self.cx.low for x in _LAUNCH_WORDS):
                 self.used.update(range(i, j))
