@@ -282,6 +282,9 @@ if TYPE_CHECKING:
 #     park crowd".
 #     A week a claim holds is the claim's words: "we cant promise results in 4 weeks" bound a
 #     launch in week 4 and left the claim "results in".
+#     Frames "its about X" (by X's kind) and "its / it's / it is not about X" (leave X out), and
+#     "ppl", "n" spelled as "people", "and": "nah its not about cancellations, its about ppl with
+#     big dogs" was two clauses of commentary.
 #     The reader reads what hurried players type, by class: "X are/r our crowd|people|folks" and
 #     postfix roles ("are our bread and butter", "is how we grow"); "a score", "a ton", "thirty
 #     five quid" (number words compound; it was £5); "X rather than / instead of Y" and "X not Y"

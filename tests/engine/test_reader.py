@@ -540,6 +540,12 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
         ("keep it to cakes", ["+scope:cakes"]),
         ("it should just do bookings", ["+scope:bookings"]),
         ("make it about night nurses", ["+audience:night nurses"]),
+        # played: both clauses were commentary and the redo kept "carers who cancel"
+        (
+            "nah its not about cancellations, its about ppl with big dogs",
+            ["-exclusion:cancellations", "+audience:ppl with big dogs"],
+        ),
+        ("its about the big dogs", ["+scope:the big dogs"]),
         # who and where, said as people say it
         ("we should be selling to hr teams", ["+audience:hr teams"]),
         ("mainly students tbh", ["+audience:students"]),
