@@ -181,7 +181,7 @@ def _place(text: str, toks: list[Token], lang: str) -> tuple[str, int, int]:
     range: after a place preposition, a run of capitalised words (a direction word may lead, "of"
     may join). A market ("across Europe") beats an origin ("from Osaka"); then the first."""
     v = vocab()
-    best: tuple[int, int, int, int] | None = None  # rank, -position, start, end
+    best: tuple[int, int, int, int, str] | None = None  # rank, -position, start, end, spelling
     for i in range(len(toks)):
         for prep, rank in v.place_preps.items():
             n = len(prep)
