@@ -1154,7 +1154,10 @@ class ClauseReader:
         return "exclusion"
 
     def _scope_axis(self, c: Cue, vt: list[Token]) -> str:
-        """What "just X" / "focus on X" centres on: people, a channel, a place or the scope."""
+        """What "just X" / "focus on X" centres on: people, a channel, a place or the scope;
+        what the work is told to mention is a thing it says ("mention a weekly summary email")."""
+        if c.words[:1] == ("mention",):
+            return "scope"
         kind = self._value_kind(vt)  # a known channel first: "the Telegram groups" reach people
         if kind in ("channel", "audience"):
             return kind
