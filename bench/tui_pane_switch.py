@@ -1,7 +1,8 @@
 """Bench: what one pane switch (F2 then F1, as bench.tui_stream presses them while a worker
 streams) costs the board, in figures the machine's load does not move: layouts (compositor
-reflows), widgets whose size changed, full-screen vs partial updates, and the lines and cells the
-widgets rendered for the frames; beside them the CPU time per switch (load-sensitive, for scale).
+reflows), widgets whose size changed, full-screen vs partial updates, the lines and cells the
+widgets rendered for the frames, and the Python calls made (the same switches run again under
+cProfile, which counts them); beside them the CPU time per switch (load-sensitive, for scale).
 
 The board is the real one, headless, after a stage has run (the story full), at a wide size (every
 pane on screen, the bench's 140x45) and a compact one (one pane at a time). Counting wraps a few
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
+import pstats
 import sys
 import tempfile
 import time
@@ -101,9 +104,17 @@ async def _switches(size: tuple[int, int], switches: int, tmp: Path) -> dict[str
         finally:
             cpu = time.process_time() - cpu
             undo()
+        profile = cProfile.Profile()  # the same switches again, their Python calls counted
+        profile.enable()
+        for i in range(switches):
+            await pilot.press(("f2", "f1")[i % 2])
+            await pilot.pause()
+        profile.disable()
+    calls = pstats.Stats(profile).total_calls  # type: ignore[attr-defined]
     per = {name: round(value / switches, 2) for name, value in sorted(counts.items())}
     for name in ("layouts", "widgets_resized", "full_screen_updates", "partial_updates"):
         per.setdefault(name, 0.0)
+    per["python_calls"] = round(calls / switches)
     return {
         "size": list(size),
         "per_switch": per,
