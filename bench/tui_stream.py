@@ -16,7 +16,9 @@ stream, piece for piece at the recorded times, timed the same way: what Textual 
 replays after our run; with `--server real` the model generates beside it as it did beside ours (a
 streamed answer of as many tokens, read on another thread, so the model's process and the reading
 compete for the CPU as they did): like for like. `--no-keys` streams without the key presses (like
-for like with the bare floor, which has none). Quote each figure with its load average; `--runs N`
+for like with the bare floor, which has none); `token_to_screen_near_keys` is the figure of the
+pieces that arrived within 100 ms of a key press (F2/F1: a pane switch), those a switch's frame
+holds back. Quote each figure with its load average; `--runs N`
 repeats the whole bench and adds the medians of the runs.
 
 The model is the loopback fake server streaming a real stage artifact (`--server fake`, default:
@@ -34,6 +36,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +151,22 @@ def _on_frames(stamps: Any) -> tuple[list[tuple[float, float]], int]:
         else:
             shown.append((at, frames[i] if frame else stamped))
     return shown, missed
+
+
+NEAR_KEY = 0.1  # seconds after a key's press in which a piece's arrival counts as near it
+
+
+def _near(shown: list[tuple[float, float]], pressed: list[float]) -> list[float]:
+    """Token -> screen of the pieces that arrived within NEAR_KEY of a key press (the switch's
+    frame is the one they wait behind, if any): the figure a switch's cost moves, which the
+    whole run's p95 dilutes among the pieces streamed far from any key."""
+    keys = sorted(pressed)
+    out = []
+    for at, t in shown:
+        i = bisect.bisect_right(keys, at)
+        if i and at - keys[i - 1] < NEAR_KEY:
+            out.append(t - at)
+    return out
 
 
 def _drawable_at(events: list[Any]) -> dict[float, float]:
@@ -303,7 +322,11 @@ async def _drive(
     events: list[Any] = []  # every streamed event (the router's thread appends; bench-only)
     router.watch(events.append)
     app = WorldForgeApp(pitch=PITCH, seed=3, save_dir=tmp / "tui", router=router)
+    # every piece's stamp, not the feed's last LATENCY_SAMPLES: the keys fall early in the stream
+    # (the fake's standup streams after them), which the last 2000 pieces would leave out
+    app.live.latencies = deque(maxlen=None)
     keys: list[float] = []
+    pressed: list[float] = []  # when each key was posted
     async with app.run_test(size=(140, 45)) as pilot:
         watch_frames(app)  # frames cost what a real terminal's do (headless skips the encoding)
         hops, unwatch = _watch_hops(app)
@@ -317,6 +340,7 @@ async def _drive(
             i = 0
             while app.busy is not None:
                 if keys_on:
+                    pressed.append(time.perf_counter())
                     keys.append(await _key_latency(app, pilot, KEYS[i % 2]))
                 i += 1
                 await pilot.pause(0.05)
@@ -349,6 +373,7 @@ async def _drive(
         "pieces_without_a_frame": missed,
         **_split(shown, _drawable_at(events)),
         "key_latency_while_streaming": _summary(keys),
+        "token_to_screen_near_keys": _summary(_near(shown, pressed)),
         "hops": {name: _summary(values) for name, values in hops.items()},
         "bare_floor": await _bare_floor(events, (url, model) if real else None),
     }
@@ -363,6 +388,8 @@ MEDIANS = (  # figures whose median over the runs is reported: (name, path in a 
     ("bare_floor_token_to_screen_p95_ms", ("bare_floor", "token_to_screen", "p95_ms")),
     ("bare_floor_screen_p95_ms", ("bare_floor", "screen", "p95_ms")),
     ("bare_floor_screen_p50_ms", ("bare_floor", "screen", "p50_ms")),
+    ("near_keys_p95_ms", ("token_to_screen_near_keys", "p95_ms")),
+    ("near_keys_p50_ms", ("token_to_screen_near_keys", "p50_ms")),
     ("handoff_p95_ms", ("hops", "handoff", "p95_ms")),
     ("build_p95_ms", ("hops", "build", "p95_ms")),
     ("load_average_1m", ("load_average_1m",)),

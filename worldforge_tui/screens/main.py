@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
@@ -60,6 +61,13 @@ TYPED_AHEAD_LIMIT = 4000  # keys kept while the engine loads, replayed once it h
 
 class MainScreen(StyledOnMount, Screen[None]):
     """The board. In compact terminals one pane shows at a time (tabs, or F1–F4)."""
+
+    # Textual's `Screen.focused` repaints the whole screen when the focus moves: every widget on
+    # the board rendered again for an F1-F4 (~460 lines of 45 on a wide board), in the frame that
+    # also carries the streamed pieces, which waited behind it (bench.tui_stream). What the move
+    # changes repaints itself: the widgets focused and blurred (their Focus/Blur), the panes'
+    # `:focus-within` borders (restyled), the footer's keys (the bindings signal).
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     COMPACT_BELOW = 110  # columns; HORIZONTAL_BREAKPOINTS use the same edge
     # On the board only (the only screen whose CSS uses them): set on the app, every screen
