@@ -285,6 +285,8 @@ if TYPE_CHECKING:
 #     Frames "its about X" (by X's kind) and "its / it's / it is not about X" (leave X out), and
 #     "ppl", "n" spelled as "people", "and": "nah its not about cancellations, its about ppl with
 #     big dogs" was two clauses of commentary.
+#     A bare "too …" right after a thing left out says why it is left out: "forget london, too
+#     pricey" lowered the work's price.
 #     The reader reads what hurried players type, by class: "X are/r our crowd|people|folks" and
 #     postfix roles ("are our bread and butter", "is how we grow"); "a score", "a ton", "thirty
 #     five quid" (number words compound; it was £5); "X rather than / instead of Y" and "X not Y"

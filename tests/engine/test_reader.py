@@ -546,6 +546,10 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
             ["-exclusion:cancellations", "+audience:ppl with big dogs"],
         ),
         ("its about the big dogs", ["+scope:the big dogs"]),
+        # a bare "too …" after a thing left out says why, and moves no price of ours
+        ("forget london, too pricey", ["-exclusion:london"]),
+        ("skip the gyms, too busy", ["-exclusion:gyms"]),
+        ("too pricey", ["+price:lower price"]),
         # who and where, said as people say it
         ("we should be selling to hr teams", ["+audience:hr teams"]),
         ("mainly students tbh", ["+audience:students"]),

@@ -208,6 +208,7 @@ def read_text(
     _added(cx, utt.clauses, per)
     _bound_after(cx, utt.clauses, per)
     _period_refused(cx, per)
+    _reason_for_refusal(cx, utt.clauses, per)
     found = [r for got in per for r in got]
     said = frozenset(w for r in found for w in r.value.lower().split())
     for cl, got in zip(utt.clauses, per, strict=True):
@@ -229,6 +230,19 @@ def read_text(
         own_answer(cx, out, fork, unit)
     _ask(cx, out)
     return out
+
+
+def _reason_for_refusal(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
+    """ "forget london, too pricey", "skip the gyms, too busy": a bare "too …" right after a
+    thing left out, in the same sentence, says why it is left out; it moves no price or tone
+    of the work's (it read as "lower the price")."""
+    for n in range(1, len(clauses)):
+        cl, prev = clauses[n], clauses[n - 1]
+        between = cx.utt.text[prev.end : cl.start]
+        if cl.low[:1] != ["too"] or any(c in between for c in ".!?\n"):
+            continue
+        if any(not r.do and r.axis in ("exclusion", "place") for r in per[n - 1]):
+            per[n] = [r for r in per[n] if r.amount is not None]  # a figure still binds
 
 
 def _period_refused(cx: Ctx, per: list[list[Read]]) -> None:
