@@ -287,6 +287,8 @@ if TYPE_CHECKING:
 #     big dogs" was two clauses of commentary.
 #     A bare "too …" right after a thing left out says why it is left out: "forget london, too
 #     pricey" lowered the work's price.
+#     Prep, storage, rental, entertainment and transport take no article ("gives busy nurses a
+#     meal prep").
 #     The reader reads what hurried players type, by class: "X are/r our crowd|people|folks" and
 #     postfix roles ("are our bread and butter", "is how we grow"); "a score", "a ton", "thirty
 #     five quid" (number words compound; it was £5); "X rather than / instead of Y" and "X not Y"

@@ -34,6 +34,8 @@ from engine.writing.phrases import Voice
         ("account", "an account"),
         ("crop rotation planning", "crop rotation planning"),
         ("tax filing help", "tax filing help"),
+        ("meal prep", "meal prep"),  # played: "gives busy nurses a meal prep"
+        ("bike storage", "bike storage"),
         ("booking tool", "a booking tool"),
         ("night-shift nurses", "night-shift nurses"),
         ("お茶", "お茶"),
