@@ -176,10 +176,10 @@ def read_own_answer(
     rule_id = reading.rule_id
     if reading.option is None:
         rule_id = costlier_option(st, dilemma, stage.id).rule_id
-    binds = fork_directions(st, dilemma, stage.id, rule_id, text, reading, amends=amends)
+    own = own_directions(st, text, amends).directions
+    binds = fork_directions(st, dilemma, stage.id, rule_id, own, reading)
     # the customer it narrows to and what it leaves out are the words' one reading, as bound
     # (the picker's own guess at them read "just mates - the dog park crowd" as a customer)
-    own = own_directions(st, text, amends).directions
     niche = next((d.value for d in own if d.axis == "audience" and d.do), None)
     dropped = next((d.value for d in own if d.axis == "exclusion"), None)
     return replace(reading, niche=niche, dropped=dropped), rule_id, binds
@@ -205,14 +205,12 @@ def fork_directions(
     dilemma: Dilemma,
     stage_id: str,
     rule_id: str,
-    own_text: str | None,
+    own: Sequence[Direction] | None,
     reading: Interpretation | None,
     bound: Sequence[Direction] = (),
-    *,
-    amends: Amends | None = None,
 ) -> list[Direction]:
     """What a fork decision binds: the chosen option's content of its own, overridden on any slot
-    by what the CEO's own words name; "both" binds both options' content (the dearer one's where
+    by what the CEO's own words name (`own`: their reading, `own_directions`); "both" binds both options' content (the dearer one's where
     they clash); words that fit neither bind the option they are costed as (`rule_id`). An
     option keeps what the CEO named on an axis it may not replace (engine.language.composition):
     its audience is composed around the CEO's ("the busiest flower sellers"), never another's."""
@@ -232,9 +230,8 @@ def fork_directions(
             out.update({d.slot: d for d in content(opt.rule_id)})
     else:  # the chosen option; words that pick neither are read and costed as the dearer one,
         out = {d.slot: d for d in content(rule_id)}  # whose content they bind (never nothing)
-    if own_text:
-        for d in own_directions(st, own_text, amends).directions:
-            out[d.slot] = d
+    for d in own or ():
+        out[d.slot] = d
     return list(out.values())
 
 

@@ -819,14 +819,15 @@ def read_pitch(pitch: str) -> PitchReading:
     text = unmarked(pitch)
     read = _read_other_script if is_cjk(text) or _RTL.search(text) else _read_latin
     parts = re.split(r"(?<=[.!?])\s", text[:_MAX_READ])[:3] if text else [""]  # a later sentence
-    got = next((g for g in map(read, parts) if g["customer"]), None) or read(parts[0])  # says who
-    place = got["place"] or next((g["place"] for g in map(read, parts) if g["place"]), "")
+    read_parts = [read(part) for part in parts]
+    got = next((g for g in read_parts if g["customer"]), read_parts[0])  # the one that says who
+    place = got["place"] or next((g["place"] for g in read_parts if g["place"]), "")
     customer, said = got["customer"], got["said"]
     toks = tokenize(text)
     if read is _read_latin and customer and customer.split()[-1] in got["offering"].split():
         later = _offering_after(tokenize(text[:_MAX_READ]), _language(toks))  # "Vets drown …
         got["offering"] = _span_words(later) or got["offering"]  # … Our AI writes their notes"
-    first = got if got["offering"] or len(parts) < 2 else read(parts[0])  # "Bike repairs. For …"
+    first = got if got["offering"] or len(parts) < 2 else read_parts[0]  # "Bike repairs. For …"
     offering = got["offering"] or first["offering"] or " ".join(content_words(text)[:3])
     offering = offering or "the service"
     found = bool(customer)

@@ -44,7 +44,6 @@ _ROWS = [
     "corrections",
     "niche_cues",
     "niche_ends",
-    "drop_cues",
     "option_later",
 ]
 _VOCAB = Path(__file__).resolve().parent / "vocab" / "options.json"
@@ -58,8 +57,8 @@ class Interpretation(FrozenRecord):
     rule_id: str
     option: str | None = None  # "A", "B" or None (no option fits)
     matched_by: str = "custom"  # keywords, negation, later, not-yet, both, custom
-    niche: str | None = None
-    dropped: str | None = None
+    niche: str | None = None  # the picker's guess, for its tally; a decision binds its reading's
+    dropped: str | None = None  # what the reading leaves out (engine.game.said.read_own_answer)
     says: str = ""
 
 
@@ -70,7 +69,6 @@ class _Words(FrozenRecord):
     concepts: dict[str, Rows]
     rows: dict[str, Rows]  # the phrase lists (negations, then, later, both, …) by name
     generic: frozenset[str]
-    action_verbs: frozenset[str]
     ordinals: dict[str, int]  # "second": 1, the option's place
     letter_cues: frozenset[str]
     everyday: frozenset[tuple[str, ...]]
@@ -93,7 +91,6 @@ def _words() -> _Words:
         concepts=concepts,
         rows={name: _phrases(data[name]) for name in _ROWS},
         generic=frozenset(data["generic"]),
-        action_verbs=frozenset(data["action_verbs"]),
         ordinals={x: n for n, row in enumerate(data["ordinals"]) for x in row},
         letter_cues=frozenset(data["letter_cues"]),
         everyday=frozenset(p for ps in concepts.values() for p in ps),
@@ -171,11 +168,11 @@ def pick(utt: Utterance, options: Sequence[Choice], context: str = "") -> Interp
     low = [t.low for t in utt.tokens]
     restarts = _restarts(utt.tokens)
     start = max(restarts, default=0)
-    niche, dropped = _niche(utt.tokens[start:])
+    niche = _niche(utt.tokens[start:])
 
     def chose(key: str | None, how: str) -> Interpretation:
         rid = rule_of[key] if key else ""
-        return Interpretation(rule_id=rid, option=key, matched_by=how, niche=niche, dropped=dropped)
+        return Interpretation(rule_id=rid, option=key, matched_by=how, niche=niche)
 
     if any(_has(low, p) for p in w.rows["neither"]) or low[:2] == ["none", "of"]:
         return chose(None, "custom")
@@ -311,17 +308,11 @@ def _inside(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return " ".join(a) in " ".join(b)
 
 
-def _niche(tokens: list[Token]) -> tuple[str | None, str | None]:
-    """The customer niche the answer narrows to ("focus on night nurses") and the one it leaves
-    out ("drop agencies"); neither when the words name an option's idea or an action."""
-    w = _words()
-    niche = _after(tokens, w.rows["niche_cues"], 5)
-    dropped = _after(tokens, w.rows["drop_cues"], 4)
-    if niche and _is_option_word(niche):
-        niche = None
-    if dropped and (_is_option_word(dropped) or _content(dropped)[:1][0] in w.action_verbs):
-        dropped = None  # "do not chase the big hospitals" drops an action, not a customer
-    return niche, dropped
+def _niche(tokens: list[Token]) -> str | None:
+    """The customer niche the answer narrows to ("focus on night nurses"), which tips the tally
+    toward an option about a niche; none when the words name an option's idea."""
+    niche = _after(tokens, _words().rows["niche_cues"], 5)
+    return None if niche and _is_option_word(niche) else niche
 
 
 def _after(tokens: list[Token], cues: Rows, limit: int) -> str | None:
