@@ -629,6 +629,14 @@ def _read_latin(text: str) -> _Parts:
         thing = thing and not _is_people(who, lang)  # a plural is likely who buys: "theatres"
         if not _is_vague(who) and not thing:  # "for corporate gifting": nobody; "the elderly"
             said = _nominative(_span_words(who), lang)
+            if (
+                chosen[1] == "paid"
+                and lang == "en"
+                and not (is_plural(said) or names_organisation(said))
+            ):
+                said = plural(
+                    said
+                )  # "the landlord pays": it sells to landlords ("the council": one)
             customer = mapped if changed else said
             note_said = said if changed else ""
             prep, setting = prep_word, _span(text, where)

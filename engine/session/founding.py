@@ -276,7 +276,8 @@ if TYPE_CHECKING:
 #     said "the claim was already gone").
 #     A pitch's payer is the subject of any paying verb ("council pays some of it", "HR teams buy
 #     them", "employers cover it"), never of a negated one; "we clean gutters" offers "clean
-#     gutters"; "an app where landlords find …" is for landlords.
+#     gutters"; "an app where landlords find …" is for landlords; "the landlord pays" sells to
+#     landlords (one body that pays, "the council", stays one).
 #     An own answer narrows the customer and leaves things out only as its one reading binds: the
 #     picker's own guess made "mates - the dog park" the customer of "not just mates - the dog
 #     park crowd".

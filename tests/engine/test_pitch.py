@@ -389,12 +389,12 @@ def test_the_forms_reading_line_keeps_the_customers_setting_with_the_customer():
             "home visits",
             "families",
         ),
-        ("bike storage lockers for flats, the landlord pays", "bike storage lockers", "landlord"),
+        ("bike storage lockers for flats, the landlord pays", "bike storage lockers", "landlords"),
         ("i make custom cakes, mostly birthday parties, mums order them", "custom cakes", "mums"),
         (
             "recycling pickup for offices, the building manager pays",
             "recycling pickup",
-            "building manager",
+            "building managers",
         ),
         # "people" says who only with what follows it
         ("a meal kit for people with diabetes", "meal kit", "people with diabetes"),
