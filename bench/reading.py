@@ -23,11 +23,17 @@ record read three times, the least kept, so other processes' load on a shared ma
 counted as the reader's).
 
 Matching is lenient on surface form and strict on meaning:
-- values compare case-blind, with quotes, punctuation, leading articles and possessives dropped
-  and each word singular ("The night nurses'" = "night nurse");
-- a produced value matches a label when one holds the other as a whole run of words and the
-  shorter one keeps the label's last word (its head): "office managers" matches "office managers
-  who do the rota", "seating" does not match "seating plans";
+- values compare case-blind, with quotes, punctuation, leading articles and possessives dropped,
+  each word singular and hyphens optional ("The night nurses'" = "night nurse", "under-12s" =
+  "under 12s");
+- the same words in another order, function words aside, are the same value ("CRM for donors" =
+  "donor CRM", "Telegram groups of the community" = "community Telegram groups");
+- otherwise a produced value matches a label when one holds the other as a whole run of words and
+  the shorter one keeps the label's head: its last word, or for what to name (an audience, channel,
+  scope or place) the last word before a post-modifier ("who", "with", "of", "for", "under", ...).
+  "office managers" matches the audience "office managers who do the rota", but "cyclists" does
+  not match the exclusion "cyclists who fix their own bikes"; "seating" does not match "seating
+  plans", nor "Year 11 pupils" "parents of Year 11 pupils";
 - do / don't must agree;
 - a price must agree on amount (to the cent), op, period (a unit price on its unit's head word)
   and currency ($, £, € or none); a price with no amount (relative: "half the price") on the
@@ -160,14 +166,34 @@ def _run_in(short: list[str], long: list[str]) -> bool:
     return n > 0 and any(long[i : i + n] == short for i in range(len(long) - n + 1))
 
 
-def same_value(label: str, produced: str) -> bool:
-    """The lenient-on-form, strict-on-meaning value match (module docstring)."""
+# Words after a noun phrase's head that start what modifies it ("builders with under 10 staff").
+_POST_MODIFIERS = {"who", "that", "which", "whose", "with", "without", "of", "for", "in", "on"}
+_POST_MODIFIERS |= {"at", "from", "under", "over", "aged", "near", "by", "to", "across"}
+_FUNCTION_WORDS = _ARTICLES | {"of", "for", "in", "on", "at", "to", "from", "by", "with", "and"}
+
+
+def head_of(words: list[str]) -> str:
+    """A noun phrase's head: the last word before its first post-modifier, else its last word."""
+    cut = next((i for i, w in enumerate(words) if i and w in _POST_MODIFIERS), len(words))
+    return words[cut - 1]
+
+
+def _content(words: list[str]) -> list[str]:
+    return sorted(w for w in words if w not in _FUNCTION_WORDS)
+
+
+def same_value(label: str, produced: str, modified: bool = False) -> bool:
+    """The lenient-on-form, strict-on-meaning value match (module docstring); `modified`: the label
+    is a noun phrase that may be read without its post-modifier (what to name, not what to leave
+    out: "cyclists" is not "cyclists who fix their own bikes" to leave out)."""
     a, b = norm_words(label), norm_words(produced)
     if not a or not b:
         return False
-    if a == b:
+    if _singular("".join(a).replace("-", "")) == _singular("".join(b).replace("-", "")):
+        return True  # "under-12s" = "under 12s", "first day pack" = "first-day pack"
+    if len(_content(a)) > 1 and _content(a) == _content(b):
         return True
-    head = a[-1]
+    head = head_of(a) if modified else a[-1]
     if len(b) < len(a):
         return _run_in(b, a) and b[-1] == head
     return _run_in(a, b)
@@ -239,7 +265,7 @@ def matches(label: Mapping[str, Any], p: Produced) -> bool:
         return _change(label["value"]) is not None and _change(label["value"]) == _change(p.value)
     if axis == "tone":
         return p.value.lower() == label["value"]
-    return same_value(label["value"], p.value)
+    return same_value(label["value"], p.value, modified=axis in _NAMING)
 
 
 def near(label: Mapping[str, Any], p: Produced) -> bool:

@@ -45,7 +45,6 @@ MISSES: dict[str, str] = {
     "f125": "'instead of Rotamatic' after a name is left out as an exclusion (the label keeps one name)",
     "f130": "'do Headingley first': Headingley is no known place; 'leeds centre' read as an exclusion",
     "f132": "'just do it in Bristol to begin with': the reader asks",
-    "f138": "label 'grade 9' vs read 'grade 9s': the bench's singular needs a longer word",
     "f154": "'office workers want these too but nah': reported, so nothing is left out",
     "f156": "'its couples on date night we want': a cleft with 'we want' after the value",
     "f157": "'we keep saying startups but its the big firms …': the reader asks",

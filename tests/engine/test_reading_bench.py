@@ -55,3 +55,32 @@ def test_a_relative_week_with_no_direction_matches_on_its_words() -> None:
     assert _score({"expect": [label]}, [said]) == [["read"], [False]]
     later = {"axis": "timeline", "do": True, "value": "two weeks from now"}
     assert _score({"expect": [label]}, [later]) == [["silent"], [True]]
+
+
+def _one(axis: str, label: str, read: str) -> str:
+    do = axis not in ("exclusion", "claim")
+    outcomes, _ = _score(
+        {"expect": [{"axis": axis, "do": do, "value": label}]},
+        [{"axis": axis, "do": do, "value": read}],
+    )
+    return str(outcomes[0])
+
+
+def test_values_match_on_form_across_hyphens_and_word_order() -> None:
+    assert _one("exclusion", "under-12s", "under 12s") == "read"
+    assert _one("exclusion", "donor CRM", "CRM for donors") == "read"
+    assert (
+        _one("channel", "community Telegram groups", "Telegram groups of the community") == "read"
+    )
+    assert _one("exclusion", "donor CRM", "CRM for volunteers") == "silent"
+
+
+def test_a_shorter_reading_keeps_the_head_and_names_more_only_where_that_is_safe() -> None:
+    # What to name may be read without its post-modifier (the head stays)...
+    assert _one("audience", "small builders with under 10 staff", "small builders") == "read"
+    assert _one("audience", "small builders with under 10 staff", "10 staff") == "silent"
+    assert _one("audience", "parents of Year 11 pupils", "Year 11 pupils") == "silent"
+    # ...but what to leave out may not: that would leave out more than the player said.
+    assert _one("exclusion", "cyclists who fix their own bikes", "cyclists") == "silent"
+    assert _one("claim", "guaranteed first in line", "first in line") == "read"
+    assert _one("scope", "seating plans", "seating") == "silent"
