@@ -100,12 +100,21 @@ def replaced_lines(before: Sequence[Direction], new: Sequence[Direction]) -> lis
     ]
 
 
+# What a player calls the venture's rival without naming it ("dont mention the rival").
+_THE_RIVAL = ("rival", "rivals", "competitor", "competitors", "competition")
+
+
 def _as_named(st: GameState, read: Read) -> Read:
     """A value that is the rival's or the company's name, typed in another case, takes the name
-    as the venture spells it ("dont mention pipeline partners": leave out Pipeline Partners)."""
+    as the venture spells it ("dont mention pipeline partners": leave out Pipeline Partners), and
+    the rival called so is the rival by name ("dont mention the rival": leave out Quota Holdings;
+    the work names the rival, never the word)."""
     names = {n.lower(): n for n in (st.antagonist.name, st.founder.company) if n}
+    if st.antagonist.name:
+        names |= dict.fromkeys(_THE_RIVAL, st.antagonist.name)
     for d in read.directions:
-        d.value = names.get(d.value.lower(), d.value)
+        bare = d.value.lower().removeprefix("the ").removeprefix("our ")
+        d.value = names.get(d.value.lower(), names.get(bare, d.value))
     return read
 
 

@@ -307,7 +307,9 @@ if TYPE_CHECKING:
 #     ("a yr", "a pop", "pa"), "insta"/"fb" spelled out. "payroll in v2 / eventually / next
 #     year" defers; a message ending on a bare "no" refuses what it named ("tiktok, no" bound
 #     TikTok); "B but also mumsnet" keeps B's channel beside Mumsnet (words.json also_words).
-RULES_VERSION = 70
+# 71: "the rival" (or the competitor, the competition) left out is the rival by name ("dont
+#     mention the rival" bound "leave out rival", and the work went on naming Quota Holdings).
+RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")

@@ -226,3 +226,20 @@ def test_the_rivals_name_typed_in_lower_case_binds_as_the_venture_spells_it(new_
     binding = s.state.current.binding if s.state.current else []
     values = [Direction.from_dict(d).value for d in binding]
     assert rival in values and rival.lower() not in values
+
+
+def test_the_rival_called_so_is_left_out_by_name(new_session):
+    """ "dont mention the rival" bound "leave out rival", and the redo said "Mentions of 'rival'
+    were already gone" while it still named the rival in its goals (in play)."""
+    from engine.session.commands import Reject
+
+    s = new_session()
+    rival = s.state.antagonist.name
+    s.give(RunStage)
+    s.give(Reject, "too generic. dont mention the rival")
+    binding = s.state.current.binding if s.state.current else []
+    leave_out = [Direction.from_dict(d) for d in binding]
+    assert [(d.axis, d.value) for d in leave_out if not d.do] == [("exclusion", rival)]
+    assert s.state.current is not None and s.state.current.attempt == 2
+    said = {k: v for k, v in s.state.current.artifact.items() if rival in str(v)}
+    assert list(said) == ["follows_decision"], said  # only the note that says its mentions are gone
