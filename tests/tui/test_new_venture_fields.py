@@ -112,6 +112,8 @@ async def test_the_currency_follows_the_pitch_until_chosen_and_founds_the_books(
         await _type(pilot, "knife sharpening van for restaurants in leeds")
         await settle(app, pilot)
         assert currency.value == "GBP"
+        mechanic = text_of(app, "#nv-mechanic")  # the founder's perk in the books' currency
+        assert "£2,500" in mechanic and "$" not in mechanic
         currency.value = "EUR"  # the player's choice: later typing leaves it be
         await settle(app, pilot)
         app.screen.query_one("#nv-pitch", Input).focus()
