@@ -30,7 +30,9 @@ Matching is lenient on surface form and strict on meaning:
   "donor CRM", "Telegram groups of the community" = "community Telegram groups");
 - otherwise a produced value matches a label when one holds the other as a whole run of words and
   the shorter one keeps the label's head: its last word, or for what to name (an audience, channel,
-  scope or place) the last word before a post-modifier ("who", "with", "of", "for", "under", ...).
+  scope or place) the last word before a post-modifier ("who", "with", "of", "for", "under", ...),
+  with as much of the post-modifier as it says ("renters in flats" for "renters in flats without
+  a garden").
   "office managers" matches the audience "office managers who do the rota", but "cyclists" does
   not match the exclusion "cyclists who fix their own bikes"; "seating" does not match "seating
   plans", nor "Year 11 pupils" "parents of Year 11 pupils";
@@ -193,9 +195,10 @@ def same_value(label: str, produced: str, modified: bool = False) -> bool:
         return True  # "under-12s" = "under 12s", "first day pack" = "first-day pack"
     if len(_content(a)) > 1 and _content(a) == _content(b):
         return True
-    head = head_of(a) if modified else a[-1]
     if len(b) < len(a):
-        return _run_in(b, a) and b[-1] == head
+        if modified:  # "renters in flats" for "renters in flats without a garden"
+            return _run_in(b, a) and head_of(a) in b
+        return _run_in(b, a) and b[-1] == a[-1]
     return _run_in(a, b)
 
 

@@ -84,3 +84,4 @@ def test_a_shorter_reading_keeps_the_head_and_names_more_only_where_that_is_safe
     assert _one("exclusion", "cyclists who fix their own bikes", "cyclists") == "silent"
     assert _one("claim", "guaranteed first in line", "first in line") == "read"
     assert _one("scope", "seating plans", "seating") == "silent"
+    assert _one("audience", "renters in flats without a garden", "renters in flats") == "read"
