@@ -309,6 +309,8 @@ if TYPE_CHECKING:
 #     TikTok); "B but also mumsnet" keeps B's channel beside Mumsnet (words.json also_words).
 # 71: "the rival" (or the competitor, the competition) left out is the rival by name ("dont
 #     mention the rival" bound "leave out rival", and the work went on naming Quota Holdings).
+#     A time of day ("3:15") is one word, not a clause break ("the mom doing pickup at 3:15 with
+#     no plan for dinner" was cut to "mom doing pickup at 3").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -96,6 +96,14 @@ def test_every_direction_points_at_the_words_it_was_read_from():
     }
 
 
+def test_a_time_of_day_is_one_word_not_a_clause_break():
+    """ "the mom doing pickup at 3:15 with no plan for dinner" was cut to "mom doing pickup at 3"."""
+    r = read_text(
+        "our buyer is the mom doing pickup at 3:15 with no plan for dinner", source="standup"
+    )
+    assert [d.value for d in r.directions] == ["mom doing pickup at 3:15 with no plan for dinner"]
+
+
 def test_each_clause_is_a_direction_commentary_or_unread_with_a_reason():
     said = "price it at $12 a week, start with law firms and hire a barista. Who is this for?"
     r = read_text(said, source="rejection")

@@ -44,6 +44,7 @@ MAX_CLAUSES = 40
 
 _TOKEN = re.compile(
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?[a-zA-Z]*"  # 1,500 / 2,000k
+    r"|\d{1,2}:\d{2}(?:[ap]m)?\b"  # a time of day: 3:15, 9:30am
     r"|[^\W_]+(?:[-'’.][^\W_]+)*"  # words, 1.5k, front-hub, can't, 10p
     r"|[^\s\w]",  # one punctuation mark or symbol
     re.UNICODE,
