@@ -311,6 +311,7 @@ if TYPE_CHECKING:
 #     mention the rival" bound "leave out rival", and the work went on naming Quota Holdings).
 #     A time of day ("3:15") is one word, not a clause break ("the mom doing pickup at 3:15 with
 #     no plan for dinner" was cut to "mom doing pickup at 3").
+#     "chatty", "chattier" and "conversational" ask for a warm tone ("keep it chatty" was unread).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
