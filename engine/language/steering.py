@@ -80,6 +80,8 @@ class Read(Record):
     # the unread clauses, each with its span, typed reason and teach-back (what a front end shows)
     parts: list[Part] = field(default_factory=list)
     option: str | None = None  # an own answer's pick: "A", "B", "both", or None
+    text: str = ""  # the words as read (cleaned, clipped): what each span points into
+    asked: str = ""  # why the reader asks instead of binding ("neither", …), "" when it does not
 
 
 def read_directions(
@@ -222,6 +224,8 @@ def from_reading(
         notes=list(reading.notes),
         parts=[p for p in reading.parts if p.kind == "unread"],
         option=reading.option,
+        text=reading.text,
+        asked=reading.ask_why or "",
     )
     base = _Base(current, base_price)
     quoted = clip(said, 160)

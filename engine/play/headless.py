@@ -227,30 +227,29 @@ def _conflicts(state: GameState, source: str, said: str) -> dict[str, object]:
 
 def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, object] | None:
     """How the words of a rejection, a standup reply or an own answer read (None for other
-    commands): each direction with its span and words, the parts read as nothing, whether the
-    reader asks."""
-    source = _SOURCES.get(kind.name)
-    if source is None:
+    commands): the command's own reading, the one that binds (the rival called so is named, a
+    relative price resolved), each direction with its span and words, the parts read as nothing,
+    whether the reader asks."""
+    if _SOURCES.get(kind.name) is None:
         return None
-    from engine.language.reader.read import read_text
-    from engine.language.steering import from_reading, structured
+    from engine.language.steering import structured
 
-    fork: dict[str, str] | None = (
-        {str(o.key): o.text for o in state.dilemma.options}
-        if source == "own" and state.dilemma
-        else None
-    )
     given = structured(said)
     if given is not None:  # directions given as data are bound as given, never read
         return {"given": [d.to_dict(leave_out=("source", "said")) for d in given], "unread": []}
-    r = read_text(said, source=source, fork=fork, period="month")
+    try:
+        command = kind.from_said(said)
+    except InputError:
+        return None
+    if not isinstance(command, commands.Worded):
+        return None
+    r = command.read(state)
     # the parts that bind nothing as the session binds the reading: the reader's unread parts
     # and a direction the books cannot hold (a price in another currency), each with its
     # teach-back
-    unread = from_reading(r, source=source).parts
-    held = {(p.start, p.end) for p in unread}
+    held = {(p.start, p.end) for p in r.parts}
     return {
-        "repair": _conflicts(state, source, said),
+        "repair": _conflicts(state, _SOURCES[kind.name], said),
         "directions": [
             {
                 "axis": d.axis,
@@ -258,9 +257,8 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, obj
                 "value": d.value,
                 **({"amount": d.amount, "op": d.op} if d.amount is not None else {}),
                 **({"key": d.key} if d.key else {}),
-                **({"option": d.option} if d.option else {}),
-                "span": [d.start, d.end],
-                "words": r.text[d.start : d.end],
+                "span": [d.start, d.end] if d.start is not None else None,
+                "words": r.text[d.start : d.end] if d.start is not None else "",
             }
             for d in r.directions
             if (d.start, d.end) not in held
@@ -272,9 +270,10 @@ def reading_of(state: GameState, kind: Kind[object], said: str) -> dict[str, obj
                 "teach_back": p.teach_back,
                 "span": [p.start, p.end],
             }
-            for p in unread
+            for p in r.parts
         ],
-        "asked": r.ask_why or None,
+        **({"picks": r.option} if r.option else {}),  # an own answer's option
+        "asked": r.asked or None,
     }
 
 

@@ -350,3 +350,19 @@ def test_memory_forget_says_what_went_for_a_game_run_and_a_script_run(tmp_path, 
         f"{game_line}; copies of reports saved elsewhere are not tracked",
         "forgot run script-run: 1 memory deleted",
     ]
+
+
+def test_the_json_reading_is_the_one_that_binds(tmp_path, capsys):
+    """--json showed its own second reading: "drop the competition stuff" read "competition"
+    while the venture bound the rival by name, and "half the price" showed no figure while the
+    venture bound one. It shows the command's own reading now, and why the reader asks."""
+    said = ["--pitch", "meal prep boxes for shift workers at the hospital in leeds"]
+    said += ["--reject", "1:way too corporate. drop the competition stuff"]
+    said += ["--own", "2:neither, we go thru the staff wellbeing team"]
+    rc = main(["simulate", "--save-dir", str(tmp_path), "--seed", "11", "--json", *said])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    reject, own = out["readings"]
+    left_out = [(d["value"], d["words"]) for d in reject["directions"] if not d["do"]]
+    assert left_out == [(out["rival"]["name"], "competition")]
+    assert own["asked"] == "neither" and own["directions"] == []
