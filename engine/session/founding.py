@@ -312,6 +312,8 @@ if TYPE_CHECKING:
 #     A time of day ("3:15") is one word, not a clause break ("the mom doing pickup at 3:15 with
 #     no plan for dinner" was cut to "mom doing pickup at 3").
 #     "chatty", "chattier" and "conversational" ask for a warm tone ("keep it chatty" was unread).
+#     Allotments, veg and produce are farming; "kit" alone is no meal ("solar kits for allotments",
+#     the energy world's own example, was read as meals; an allotment veg swap as care).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -35,3 +35,13 @@ def test_a_bad_row_is_refused_at_load_naming_it(tmp_path: Path, monkeypatch, sec
     monkeypatch.setattr(domains, "DOMAINS_FILE", bad)
     with pytest.raises(WordsError, match=rf"{section}\.broken: .*{says}"):
         domains.load()
+
+
+def test_each_worlds_example_pitch_is_read_as_that_world():
+    """ "solar kits for allotments", the energy world's example, was read as meals ("kits"): a
+    word another world also tells by must not outweigh the world's own."""
+    from engine.language.pitch import read_pitch
+
+    rows = json.loads(domains.DOMAINS_FILE.read_text(encoding="utf-8"))["worlds"]
+    read = {name: read_pitch(row["example"]).world for name, row in rows.items()}
+    assert read == {name: name for name in rows}
