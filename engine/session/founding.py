@@ -314,6 +314,8 @@ if TYPE_CHECKING:
 #     "chatty", "chattier" and "conversational" ask for a warm tone ("keep it chatty" was unread).
 #     Allotments, veg and produce are farming; "kit" alone is no meal ("solar kits for allotments",
 #     the energy world's own example, was read as meals; an allotment veg swap as care).
+#     A bare finite verb is no value ("council just pays" bound the scope "pays"), and "ppl" is
+#     written "people" in a value ("allotment ppl" was the audience the work spoke to).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -551,7 +551,7 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
         # played: both clauses were commentary and the redo kept "carers who cancel"
         (
             "nah its not about cancellations, its about ppl with big dogs",
-            ["-exclusion:cancellations", "+audience:ppl with big dogs"],
+            ["-exclusion:cancellations", "+audience:people with big dogs"],
         ),
         ("its about the big dogs", ["+scope:the big dogs"]),
         # a bare "too …" after a thing left out says why, and moves no price of ours
@@ -921,3 +921,15 @@ def test_lows_are_the_tokens_lows_without_the_tokens() -> None:
     ):
         assert lows(text) == [t.low for t in tokenize(text)]
     assert lows("Thru the ‘Café’") == ["through", "the", "'", "café", "'"]
+
+
+def test_a_bare_finite_verb_is_no_value_and_ppl_are_people():
+    """ "its for the allotment ppl not the council, council just pays" bound the scope "pays"
+    and the audience "allotment ppl" (in play)."""
+    r = read_text(
+        "its for the allotment ppl not the council, council just pays", source="rejection"
+    )
+    assert [(d.axis, d.value) for d in r.directions] == [
+        ("audience", "allotment people"),
+        ("exclusion", "council"),
+    ]

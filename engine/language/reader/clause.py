@@ -1049,6 +1049,7 @@ class ClauseReader:
             or (c.row["do"] is False and lead in ("who", "that", "which"))  # "who never learned"
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
             or first in v.lists["when_words"]  # "not before week 8": a bound, no thing
+            or (len(vt) == 1 and first in v.lists["finite"])  # "council just pays": a statement
             or all(t.low in _BOUND_WORDS for t in vt)  # "never below $20": the bound's words
             or (
                 k > 0
