@@ -316,6 +316,8 @@ if TYPE_CHECKING:
 #     the energy world's own example, was read as meals; an allotment veg swap as care).
 #     A bare finite verb is no value ("council just pays" bound the scope "pays"), and "ppl" is
 #     written "people" in a value ("allotment ppl" was the audience the work spoke to).
+#     "not till / not til week 6" is the launch's earliest week, as "not until" ("full time but
+#     not till week 6" bound "launch in week 6").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -511,6 +511,9 @@ def test_a_figure_called_a_rip_off_is_refused_not_bound():
         ("don't launch before week 8", "min"),
         ("no earlier than week 8", "min"),
         ("launch after week 8", "min"),
+        # played: "full time but not till week 6" bound "launch in week 6"
+        ("full time but not till week 8", "min"),
+        ("not til wk 8", "min"),
     ],
 )
 def test_a_launch_weeks_bound_reads_its_negation(text, op):

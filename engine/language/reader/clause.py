@@ -659,7 +659,7 @@ class ClauseReader:
     def _week_bound(self, i: int) -> str:
         """The bound a launch week is said with: "by / before / within week 8" and "no later
         than week 8" are its latest ("max"); "after / from week 8", "no earlier than week 8"
-        and a negated latest ("not before week 8", "don't launch before week 8") its earliest."""
+        and a negated latest ("not before week 8", "not till week 6") its earliest."""
         low = self.low
         lead, three = low[i - 1 : i], low[max(0, i - 3) : i]
         if three in (["no", "earlier", "than"], ["no", "sooner", "than"]) or lead in (
@@ -669,7 +669,7 @@ class ClauseReader:
             return "min"
         if three == ["no", "later", "than"]:
             return "max"
-        if lead in (["by"], ["before"], ["within"], ["until"]):
+        if lead in (["by"], ["before"], ["within"], ["until"], ["till"], ["til"]):
             negated = any(w in NEG or w in CANT for w in low[max(0, i - 4) : i - 1])
             return "min" if negated else "max"
         return "eq"
