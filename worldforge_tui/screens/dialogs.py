@@ -145,7 +145,7 @@ class ConfirmScreen(StyledOnMount, ModalScreen[bool]):
         self._question = question
         self._yes_label = yes_label
         self._default = default
-        self._key_of = key_of or (lambda action_id: actions.BY_ID[action_id].key.split(",")[0])
+        self._key_of = key_of or actions.default_key
 
     def compose(self) -> ComposeResult:
         yes_key, no_key = self._key_of("confirm.yes"), self._key_of("confirm.no")

@@ -101,7 +101,7 @@ class EndScreen(StyledOnMount, ModalScreen[str | None]):
     def __init__(self, snap: Snapshot, key_of: Callable[[str], str] | None = None) -> None:
         super().__init__(classes="dialog")
         self._snap = snap
-        self._key_of = key_of or (lambda action_id: actions.BY_ID[action_id].key.split(",")[0])
+        self._key_of = key_of or actions.default_key
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box end-box"):
