@@ -527,7 +527,7 @@ class WorldForgeApp(App[int]):
             where = "keymap.json in the server's config dir"
         from worldforge_tui.screens.help import HelpScreen
 
-        return self.push_screen(HelpScreen(self.key_of, version(), where))
+        return self.push_screen(HelpScreen(version(), where))
 
     def action_settings(self) -> AwaitMount | None:
         if not self._engine_ready() or self.router is None:
@@ -762,7 +762,7 @@ class WorldForgeApp(App[int]):
             if _is_player_command(message.label):  # the step that ended it: the ending shows
                 from worldforge_tui.screens.end import EndScreen
 
-                self.push_screen(EndScreen(self.snap, self.key_of), self._end_choice)
+                self.push_screen(EndScreen(self.snap), self._end_choice)
             return
         if not message.error:
             self._continue()
