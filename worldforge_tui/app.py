@@ -110,7 +110,6 @@ class WorldForgeApp(App[int]):
         self._player: PlayerActions | None = None
         self.live = LiveFeed(self)
         self.auto_run = auto_run
-        self.last_export: Path | None = None
         self.live_keys: dict[str, str] = actions.default_keys()
         self.requested_theme = theme  # --theme: this session only, not saved
         # Keys typed on the board while the engine loads (the first form closed, the welcome
