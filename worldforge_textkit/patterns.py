@@ -56,3 +56,8 @@ class Pattern:
 
     def __repr__(self) -> str:
         return f"Pattern({self.pattern!r}, {self.flags})"
+
+
+# C0 controls except tab/newline, DEL, C1 controls, and bidi overrides that can reorder a line:
+# what no text shown on a terminal or written to a report may carry as it is.
+CONTROLS = Pattern("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

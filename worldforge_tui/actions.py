@@ -596,13 +596,16 @@ def conflicts(keymap: Mapping[str, str]) -> list[tuple[str, str, str]]:
     return found
 
 
+def default_key(action_id: str) -> str:
+    """The default key of an action as shown (`?`, `esc`, `a`): the first of its keys."""
+    first = BY_ID[action_id].key.split(",")[0]
+    return {"question_mark": "?", "escape": "esc"}.get(first, first)
+
+
 def live_key(app: object, action_id: str) -> str:
     """The live key of an action as the app shows it (its `key_of`), else the default key."""
     key_of = getattr(app, "key_of", None)
-    if callable(key_of):
-        return str(key_of(action_id))
-    first = BY_ID[action_id].key.split(",")[0]
-    return {"question_mark": "?", "escape": "esc"}.get(first, first)
+    return str(key_of(action_id)) if callable(key_of) else default_key(action_id)
 
 
 def unknown_ids(keymap: Iterable[str]) -> list[str]:

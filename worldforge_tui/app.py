@@ -110,7 +110,6 @@ class WorldForgeApp(App[int]):
         self._player: PlayerActions | None = None
         self.live = LiveFeed(self)
         self.auto_run = auto_run
-        self.last_export: Path | None = None
         self.live_keys: dict[str, str] = actions.default_keys()
         self.requested_theme = theme  # --theme: this session only, not saved
         # Keys typed on the board while the engine loads (the first form closed, the welcome
@@ -527,7 +526,7 @@ class WorldForgeApp(App[int]):
             where = "keymap.json in the server's config dir"
         from worldforge_tui.screens.help import HelpScreen
 
-        return self.push_screen(HelpScreen(self.key_of, version(), where))
+        return self.push_screen(HelpScreen(version(), where))
 
     def action_settings(self) -> AwaitMount | None:
         if not self._engine_ready() or self.router is None:
@@ -762,7 +761,7 @@ class WorldForgeApp(App[int]):
             if _is_player_command(message.label):  # the step that ended it: the ending shows
                 from worldforge_tui.screens.end import EndScreen
 
-                self.push_screen(EndScreen(self.snap, self.key_of), self._end_choice)
+                self.push_screen(EndScreen(self.snap), self._end_choice)
             return
         if not message.error:
             self._continue()

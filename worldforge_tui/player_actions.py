@@ -153,7 +153,6 @@ class PlayerActions:
                 f"{preview.verb.capitalize()} this way?",
                 yes_label=preview.verb.capitalize(),
                 default=not fatal,  # Enter goes on, unless what it reads as ends the run
-                key_of=self.app.key_of,
             ),
             answered,
         )
@@ -383,7 +382,7 @@ class PlayerActions:
             if yes:
                 self.issue(command(), report=actions.BY_ID[row_id].report)
 
-        confirm = ConfirmScreen(question, yes_label="Forget", key_of=self.app.key_of)
+        confirm = ConfirmScreen(question, yes_label="Forget")
         self.app.push_screen(confirm, answered)
 
     def _what_if(self, note_id: str) -> None:

@@ -35,7 +35,7 @@ def expect(result: object, kind: type[T]) -> T:
 
 def exported(app: WorldForgeApp, result: object) -> None:
     """The report file: named, or offered as a download in a browser (the file is the server's)."""
-    path = app.last_export = expect(result, Path)
+    path = expect(result, Path)
     if app.is_web:
         app.deliver_text(path, save_filename=path.name, mime_type="text/markdown")
         app.notify(f"Report {path.name} offered for download.", title="Exported", markup=False)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,6 +10,7 @@ from engine.version import version
 from engine.views.render import artifact_markdown, decision_words, economics_label, prose, shipped
 from memory.models import kind_words
 from worldforge_textkit.numbers import money
+from worldforge_textkit.patterns import CONTROLS
 from worldforge_textkit.scrub import scrub
 
 if TYPE_CHECKING:
@@ -121,9 +121,6 @@ def render_report(view: ReadModel) -> str:
     return scrub("\n".join(out)) + "\n"
 
 
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
 def write_report(view: ReadModel, save_dir: Path, path: str | Path | None = None) -> Path:
     """Write the report atomically: to a new temporary file beside the target (created, never
     opened through an existing name or symlink), then renamed over it. The default place, the save
@@ -145,7 +142,7 @@ def write_report(view: ReadModel, save_dir: Path, path: str | Path | None = None
     target.parent.mkdir(parents=True, exist_ok=True)
     # Text a model or player wrote reaches the file without controls (ESC, C1, NUL, bidi overrides):
     # a report opened with `cat` must not drive the terminal.
-    text = _CONTROLS.sub("", render_report(view))
+    text = CONTROLS.sub("", render_report(view))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -12,10 +12,11 @@ from collections.abc import Iterator
 import pytest
 
 from engine.routing.faults.catalogue import BY_ID, SCENARIOS
-from engine.routing.faults.scorecard import FALLBACK, LONG, run_scenario
+from engine.routing.faults.scorecard import FALLBACK, run_scenario
 from engine.routing.faults.server import FaultServer
 
 SCALE = 0.15
+LONG = "fb-long"  # the large-context model S12 falls back to (on the same faulty server)
 
 # local only: pass wherever a retry on the same endpoint (or waiting) rescues; else a labelled,
 # bounded fall to the simulation. hybrid (Foundry healthy behind): every scenario passes.

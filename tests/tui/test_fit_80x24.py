@@ -85,7 +85,7 @@ async def board_and_dialogs(app: WorldForgeApp, pilot) -> list[str]:
     made = {
         "confirm": lambda: ConfirmScreen("Forget this note for good?", yes_label="Forget"),
         "inspector": lambda: InspectorScreen("#1 RUN_STARTED", "{}\n" * 200),
-        "end": lambda: EndScreen(app.snap, app.key_of),
+        "end": lambda: EndScreen(app.snap),
         "prompt with an error": lambda: TextPromptScreen(
             "Why reject it? " * 8, "a reason", submit_label="Reject", error="refused: " * 30
         ),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.widgets import Tabs
 
 from worldforge_tui.widgets.replay_log import ReplayLog
 from worldforge_tui.widgets.replay_pane import ReplayPane
@@ -35,6 +36,11 @@ def events(n: int, start: int = 1):
     ]
 
 
+def select_tab(app: App[None], tab_id: str) -> None:
+    """Switch the pane's visible tab by id (events, workers, knowledge, memory), as a click does."""
+    app.screen.query_one("#replay-tabs", Tabs).active = f"replay-tab-{tab_id}"
+
+
 def rendered(log: ReplayLog) -> list[str]:
     return [log.render_line(y).text for y in range(log.size.height)]
 
@@ -54,11 +60,11 @@ async def test_batched_flush_tabs_filter_and_inspect():
         log.flush()
         assert [e.id for e in log.entries][-3:] == [30, 31, 32]
 
-        app.screen.query_one(ReplayPane).select_tab("memory")
+        select_tab(app, "memory")
         await pilot.pause()
         assert {e.type for e in log.visible_entries} == {"MEMORY_WRITTEN"}
 
-        app.screen.query_one(ReplayPane).select_tab("events")
+        select_tab(app, "events")
         await pilot.pause()
         log.focus()
         app.screen.query_one(ReplayPane).action_focus_filter()  # `/` on the board (test_focus)

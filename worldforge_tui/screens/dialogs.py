@@ -139,16 +139,14 @@ class ConfirmScreen(StyledOnMount, ModalScreen[bool]):
         *,
         yes_label: str = "Yes",
         default: bool = False,
-        key_of: Callable[[str], str] | None = None,
     ) -> None:
         super().__init__(classes="dialog")
         self._question = question
         self._yes_label = yes_label
         self._default = default
-        self._key_of = key_of or (lambda action_id: actions.BY_ID[action_id].key.split(",")[0])
 
     def compose(self) -> ComposeResult:
-        yes_key, no_key = self._key_of("confirm.yes"), self._key_of("confirm.no")
+        yes_key, no_key = (actions.live_key(self.app, a) for a in ("confirm.yes", "confirm.no"))
         with Vertical(classes="dialog-box"):
             yield Static(literal(self._question), classes="dialog-title")
             with Horizontal(classes="dialog-buttons"):

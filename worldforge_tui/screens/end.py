@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -98,17 +98,16 @@ class EndScreen(StyledOnMount, ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("end")
 
-    def __init__(self, snap: Snapshot, key_of: Callable[[str], str] | None = None) -> None:
+    def __init__(self, snap: Snapshot) -> None:
         super().__init__(classes="dialog")
         self._snap = snap
-        self._key_of = key_of or (lambda action_id: actions.BY_ID[action_id].key.split(",")[0])
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box end-box"):
             with VerticalScroll(id="end-scroll"):
                 yield Static(report_card(self._snap), id="end-card")
             with Horizontal(classes="dialog-buttons"):
-                key = self._key_of
+                key = partial(actions.live_key, self.app)
                 yield Button(
                     Content(f"Export report [{key('end.export')}]"),
                     variant="primary",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -97,11 +98,8 @@ class HelpScreen(StyledOnMount, ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = actions.bindings("help")
 
-    def __init__(
-        self, key_of: Callable[[str], str], version: str = "", keymap_path: str = "keymap.json"
-    ) -> None:
+    def __init__(self, version: str = "", keymap_path: str = "keymap.json") -> None:
         super().__init__()
-        self._key_of = key_of
         self._version = version
         self._keymap_path = keymap_path
 
@@ -110,9 +108,10 @@ class HelpScreen(StyledOnMount, ModalScreen[None]):
             title = "WorldForge — how to play" + (f" · v{self._version}" if self._version else "")
             yield Label(title, classes="dialog-title")
             with VerticalScroll(id="help-scroll"):
-                yield Static(Content(loop_text(self._key_of)), id="help-loop")
+                key_of = partial(actions.live_key, self.app)
+                yield Static(Content(loop_text(key_of)), id="help-loop")
                 yield Static(glossary_content(), id="help-glossary")
-                yield Static(keys_content(self._key_of), id="help-keys")
+                yield Static(keys_content(key_of), id="help-keys")
             yield Static(
                 Content(
                     f"{actions.live_key(self.app, 'help.close')} closes · rebind a key by its id "

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # rich loads with the TUI; headless commands use `clean` / `one_line` only
     from rich.text import Text
 
-from worldforge_tui.text.terminal import CONTROLS as _CONTROLS
+from worldforge_textkit.patterns import CONTROLS as _CONTROLS
 from worldforge_tui.text.terminal import ESCAPES as _ESCAPES
 from worldforge_tui.text.terminal import UNSAFE as _UNSAFE
 from worldforge_tui.text.terminal import visible as _visible

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
-from worldforge_textkit.patterns import Pattern
+from worldforge_textkit.patterns import CONTROLS, Pattern
 
 # CSI (ESC [ … final), OSC (ESC ] … BEL/ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST), 2-char ESC sequences,
 # and the 8-bit C1 forms of CSI/OSC. Compiled on first use: most output has no control at all.
@@ -24,11 +24,8 @@ ESCAPES = Pattern(
     r"|\x9b[0-?]*[ -/]*[@-~]?"
     r"|\x9d[^\x07\x9c]*(?:\x07|\x9c)?"
 )
-# C0 controls except tab/newline, DEL, C1 controls, and bidi overrides that can reorder a line.
-CONTROLS = Pattern("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Anything that needs work at all: every control (including tab, newline, ESC) and bidi overrides.
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_PRINT_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def visible(match: re.Match[str]) -> str:
@@ -44,7 +41,7 @@ def visible(match: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """`text` with escape sequences removed and other controls shown as symbols; newlines and
     tabs kept (so multi-line output and JSON indentation survive)."""
-    if not _PRINT_UNSAFE.search(text):
+    if not CONTROLS.search(text):
         return text
     return CONTROLS.sub(visible, ESCAPES.sub("", text.replace("\r\n", "\n")))
 

@@ -45,7 +45,7 @@ class ActionBar(Vertical):
         self._thinking: str | None = None
         self._frame = 0
         self._hint: str | None = None
-        self._key_of: Callable[[str], str] = lambda action_id: actions.BY_ID[action_id].key
+        self._key_of: Callable[[str], str] = actions.default_key
         self._labels: tuple[str, str] | None = None
         self._state: tuple[str | None, dict[str, bool], bool, int | None] = (None, {}, False, None)
         self._rows = actions.button_rows()  # the table's rows with a button, read when built

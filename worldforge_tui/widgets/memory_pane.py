@@ -257,13 +257,9 @@ class MemoryPane(Vertical):
         )
         self._show_head()
 
-    def _key(self, action_id: str) -> str:
-        key_of = getattr(self.app, "key_of", None)
-        return key_of(action_id) if callable(key_of) else actions.BY_ID[action_id].key
-
     def _show_head(self) -> None:
         marks = (
-            f" · {len(self.marked)} marked: {self._key('memory.consolidate')} consolidates"
+            f" · {len(self.marked)} marked: {actions.live_key(self.app, 'memory.consolidate')} consolidates"
             if self.marked
             else ""
         )

@@ -7,6 +7,7 @@ older one, never the other way round. Corrections live in `worldforge_tui.chip_e
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -204,12 +205,9 @@ class ReadingChips(Static):
         return out
 
     def _keys(self) -> Content:
-        key = self._key
+        key = partial(actions.live_key, self.app)
         keys = (
             f"{key('reading.prev')}/{key('reading.next')} select · {key('reading.axis')} axis · "
             f"{key('reading.flip')} do/don't · {key('reading.drop')} drop"
         )
         return Content.assemble((keys, "$foreground-muted"))
-
-    def _key(self, action_id: str) -> str:
-        return actions.live_key(self.app, action_id)

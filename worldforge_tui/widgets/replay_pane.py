@@ -87,7 +87,3 @@ class ReplayPane(Vertical):
             return False
         field.value = ""
         return True
-
-    def select_tab(self, tab_id: str) -> None:
-        """Switch the visible tab by id (events, workers, knowledge, memory)."""
-        self.query_one("#replay-tabs", Tabs).active = f"replay-tab-{tab_id}"

@@ -12,6 +12,7 @@ from textual.geometry import Size
 from textual.layout import DockArrangeResult
 from textual.scrollbar import ScrollBar
 
+from worldforge_tui.actions import default_key
 from worldforge_tui.consequences import Consequence
 from worldforge_tui.glossary import fatal_text
 from worldforge_tui.text.safe_text import clean, one_line
@@ -322,12 +323,6 @@ def _standup(turns: list[StandupTurn], open_for_reply: bool, key_of: KeyOf) -> l
         line = f"  {reply} reply (becomes binding memory) · {run} run the next stage\n"
         parts.append((line, "$accent"))
     return parts
-
-
-def default_key(action_id: str) -> str:
-    from worldforge_tui.actions import BY_ID
-
-    return BY_ID[action_id].key.split(",")[0].replace("question_mark", "?")
 
 
 def _ahead(snap: Snapshot) -> list[Part]:

@@ -32,7 +32,6 @@ Setup = Literal["local", "local+fb", "hybrid"]
 SETUPS: tuple[Setup, ...] = ("local", "local+fb", "hybrid")
 Verdict = Literal["pass", "partial", "safe", "fail"]
 PRIMARY = "fb-primary"
-LONG = "fb-long"
 FALLBACK = "fb-ok"  # the public catalogue's fallback model, on the faulty server (local+fb)
 CLOUD = "fb-cloud"
 DEADLINE_SLACK = 0.1
