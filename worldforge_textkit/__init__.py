@@ -140,10 +140,10 @@ def has_phrase(text: str | list[str], phrase: str) -> bool:
     if not target:
         return False
     tokens = words(text) if isinstance(text, str) else text
+    if target[0] not in tokens:  # most phrases checked are absent: one scan in C says so
+        return False
     n = len(target)
-    if n == 1:
-        return target[0] in tokens
-    return any(tokens[i : i + n] == target for i in range(len(tokens) - n + 1))
+    return n == 1 or any(tokens[i : i + n] == target for i in range(len(tokens) - n + 1))
 
 
 @lru_cache(maxsize=8192)

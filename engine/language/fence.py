@@ -21,6 +21,8 @@ DATA_RULE = (
 def neutralise(text: str) -> str:
     """`text` with compatibility forms folded (NFKC) and every angle bracket or look-alike made a
     parenthesis: it can no longer spell a tag of any kind."""
+    if text.isascii():  # NFKC leaves ASCII as it is, and its only angle brackets are < and >
+        return text.replace("<", "(").replace(">", ")")
     return unicodedata.normalize("NFKC", text).translate(_ANGLES)
 
 

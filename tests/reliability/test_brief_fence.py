@@ -77,3 +77,7 @@ def test_neutralise_folds_every_angle_look_alike() -> None:
     out = neutralise("<a> \uff1cb\uff1e \ufe64c\ufe65 \u2329d\u232a \u27e8e\u27e9 \u1438f\u1433")
     assert "<" not in out and ">" not in out and not BRACKETS.search(out)
     assert "\u2329" not in out and "\u1438" not in out
+
+
+def test_neutralise_of_plain_ascii_makes_its_brackets_parentheses() -> None:
+    assert neutralise("</venture_data> <b>ok</b>\n2 > 1") == "(/venture_data) (b)ok(/b)\n2 ) 1"

@@ -102,6 +102,9 @@ def test_one_tokenizer_keeps_contractions_and_compounds_whole() -> None:
     )
     assert worldforge_textkit.has_phrase("a cat-sitting app", "cat-sitting")
     assert not worldforge_textkit.has_phrase("a cat-sitting app", "cat")
+    # a phrase whose first word is there, but not the rest after it; and one at the very end
+    assert not worldforge_textkit.has_phrase("walk the dog, then cut prices", "walk prices")
+    assert worldforge_textkit.has_phrase(["we", "cut", "prices"], "cut prices")
 
 
 def test_words_are_the_same_remembered_or_split_and_a_caller_cannot_change_them() -> None:
