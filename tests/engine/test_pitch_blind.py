@@ -31,7 +31,6 @@ ROWS = [
 ]
 
 # The causes of the misses, each shared by the rows that list it.
-SOLD = "'sold to X' is not read as a seller's buyer (only 'sell ... to X' is)"
 PAYV = "'X pay <amount|per ...> for our Y': the pay verb's frame is not read past its terms"
 SUBJ = "a subject of two words before its verb is cut to its last word, its modifier read as the offering"
 MOD = "a leading modifier names the buyer or owner, and no vocabulary row says so"
@@ -43,30 +42,21 @@ LATER = "a later clause names who pays (another language, or 'X subscribe'), the
 # Misses the reader still makes, by aspect: pitch -> why.
 MISSES: dict[str, dict[str, str]] = {
     "payer": {
-        "tattoo aftercare kits sold to tattoo studios across the uk": SOLD,
-        "drone roof surveys sold to insurance loss adjusters": SOLD,
         "scout groups pay £5 a head for our camping kit rental": PAYV,
         "we help locksmiths win more emergency call-outs with a booking page": HELP,
-        "Independent eyewear frames sold to opticians in Ireland": SOLD,
         "HR teams at mid-size companies pay for our exit interview bot": "the payer's setting ('at mid-size companies') is read as who pays",
         "Food banks need volunteers at short notice - we built a rota app for them": "'banks' is not known as a buyer, so the subject frame reads nobody",
         "a booking app for university sports societies": "the first modifier's buying-place row ('university') wins over the head",
         "vintage clothing sellers on Depop can list faster with our photo tool": "a subject with a setting ('on Depop') before its verb is missed",
         "companionship visits for grandparents living alone, booked by their grown-up kids": "the payer named by 'booked by' is mapped as a minor ('kids')",
-        "twin prams sold to parents of twins across Scandinavia": SOLD,
         "hearing loop installation for churches and village halls": "a coordination of two buyers is cut at 'and'",
         "job seekers over fifty: CV rewrites and interview coaching, £49": "the customer's qualifier ('over fifty') is dropped",
-        "prayer time display screens sold to mosques": SOLD,
-        "one-to-one maths tutoring sold to schools for pupils who fell behind": SOLD,
         "Clases de programación para niñas en Bogotá, pagan los padres": LATER,
         "Nachhilfe für Grundschüler in Wien, bezahlt von den Eltern": LATER,
-        "Across Kenya, solar lamps sold to village shops on credit": SOLD,
         "so basically its an app where dog walkers in london can find clients and get paid and we take 10% from the walker": "the 'dog' row maps dog walkers to dog owners",
         "marketplace connecting farmers and restaurants": CONN,
         "marketplace connecting freelance editors with self-published authors": CONN,
-        "a reading app aimed at dyslexic teenagers, parents subscribe": LATER,
         "fitness classes aimed at over-60s in Swansea": "'over-60s' is not known as people",
-        "compostable coffee cups sold to market traders": SOLD,
         "landscape architects pay per render for our planting visualiser": PAYV,
         "we help hospices recruit volunteers": "'recruit' is no verb the help frame knows, so it is kept in who",
         "Campsite booking software": MOD,
