@@ -670,6 +670,11 @@ def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str
         stop = next((k for k, t in enumerate(toks) if t.text in _STOPS), len(toks))
         return _offering(toks[stop + 1 :], len(toks), lang)
     offering = _offering(toks, chosen[0] - 1 if chosen else len(toks), lang)
+    stop = next((k for k, t in enumerate(toks) if t.text in ":-–—"), len(toks))
+    lead = _strip_front(toks[:stop])  # "Cheaper than Deliveroo: food delivery", "Save time: …"
+    claim = lead and lead[0].low in v.sets["claims"] | v.sets["pronouns"]
+    if claim or any(t.low == "than" for t in lead):  # a claim before a colon or dash is none
+        offering = _offering(toks[stop + 1 :], len(toks), lang) or offering
     if chosen is not None and not offering and chosen[1] == "helps":
         after = _customer_phrase(toks, chosen[0], "helps")
         offering = _offering(toks[toks.index(after[-1]) + 2 :], len(toks), lang) if after else []

@@ -43,7 +43,6 @@ MISSES: dict[str, dict[str, str]] = {
         "Flea treatment delivered monthly for cat owners": "read as 'flea treatment delivery'",
         "Vets are drowning in paperwork. Our AI writes their notes.": "'writes' read as a noun",
         "It's like Strava but for swimmers": "no noun names the offering",
-        "Cheaper than Deliveroo: food delivery for students in Coventry": "the comparison leads",
         "helping small charities win grants": "what they win is read, not the writing",
         "Bridal makeup artists in Nairobi": "the artists are read, the label says the makeup",
         "Comida casera a domicilio para oficinas en Valencia": "'a domicilio' is kept",
