@@ -512,8 +512,12 @@ def _subject(toks: list[Token], lang: str) -> str:
             and t.low not in v.sets["pronouns"]
             and t.lemma not in _payer_words("minor")  # "boxes kids love and parents buy"
             and _is_people([t], lang)
-        ):
-            return _span_words(toks[k:j])
+        ):  # with the modifiers that open the pitch: "wheelchair users can book …"
+            m = next((m for m in range(k) if toks[m].low not in v.articles["*"]), k)
+            plain = all(
+                s.is_word and s.low not in STOPWORDS and not is_plural(s.low) for s in toks[m:k]
+            )
+            return _span_words(toks[m if plain and m + 3 > k else k : j])
     for k, t in enumerate(toks[2:-1], 2):  # "invoicing that freelancers enjoy", "… that small
         rel = k - 1 if toks[k - 1].low in _OBJECT_RELATIVE else k - 2  # cafés use"
         if (
@@ -837,7 +841,7 @@ def read_pitch(pitch: str) -> PitchReading:
     place = got["place"] or next((g["place"] for g in read_parts if g["place"]), "")
     customer, said = got["customer"], got["said"]
     toks = tokenize(text)
-    if read is _read_latin and customer and customer.split()[-1] in got["offering"].split():
+    if read is _read_latin and customer and set(customer.split()) & set(got["offering"].split()):
         later = _offering_after(tokenize(text[:_MAX_READ]), _language(toks))  # "Vets drown …
         got["offering"] = _span_words(later) or got["offering"]  # … Our AI writes their notes"
     first = got if got["offering"] or len(parts) < 2 else read_parts[0]  # "Bike repairs. For …"
