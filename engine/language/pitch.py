@@ -366,6 +366,12 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
     return [(i, k) for i, k in out if i < len(toks)]
 
 
+def _verb_after(toks: list[Token], phrase: list[Token]) -> bool:
+    """Whether the helped phrase is followed by its verb ("we help hospices recruit …"): who."""
+    k = toks.index(phrase[-1]) + 1
+    return k < len(toks) and toks[k].low in vocab().sets["object_verbs"]
+
+
 def _pays_for(toks: list[Token], i: int) -> bool:
     """Whether `toks[i]` is a paying verb whose subject is people: "parents pay for …", "dog
     owners in leeds pay per groom" (a place between the payer and its verb is no part of who)."""
@@ -611,6 +617,7 @@ def _read_latin(text: str) -> _Parts:
         (i, k, ph) for i, k, ph in phrases if ph and not (ph[0].low in no or ph[0].low[0].isdigit())
     ]
     people = [(i, kind) for i, kind, ph in phrases if kind == "paid" or _is_people(ph, lang)]
+    people += [(i, k) for i, k, ph in phrases if k == "helps" and _verb_after(toks, ph)]
     chosen = people[0] if people else next(((i, k) for i, k, _ in phrases[:1] if k == "for"), None)
     customer, said, note_said, prep, setting = "", "", "", "", ""
     b = int(bool(toks) and toks[0].low in v.articles["*"])  # "a tinder for dog playdates"
@@ -651,6 +658,9 @@ def _read_latin(text: str) -> _Parts:
         customer, note_said = _implied(text, toks, lang, (p0, p1))
     rest = " ".join(t.low for t in toks[toks.index(offering[-1]) + 1 :]) if offering else ""
     noun = next((n for w, n in v.nouns.items() if f" {w} " in f" {rest} "), "")  # "… delivered"
+    at = toks.index(offering[0]) if offering else 0  # "help landlords collect rent": collection
+    at -= at > 1 and toks[at - 1].low in v.articles["*"]  # "find a mortgage": a search
+    noun = v.verb_nouns.get(toks[at - 1].low, "") if at and cues and cues[0][1] == "helps" else noun
     return {
         "offering": f"{singular(_span_words(offering))} {noun}" if noun else _span_words(offering),
         "customer": customer,
@@ -670,7 +680,7 @@ def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str
     pay = next((k for k in skip if toks[k + 1].low in v.fors), len(toks))
     if chosen is not None and chosen[0] < pay < len(toks) and not _strip_front(toks[: chosen[0]]):
         return _offering(toks[pay + 2 :], len(toks), lang)  # "parents pay for lessons"
-    if chosen is not None and chosen[0] == 1:  # "For nurses: meal kits"
+    if chosen is not None and chosen[0] == 1 and chosen[1] != "helps":  # "For nurses: meal kits"
         stop = next((k for k, t in enumerate(toks) if t.text in _STOPS), len(toks))
         return _offering(toks[stop + 1 :], len(toks), lang)
     offering = _offering(toks, chosen[0] - 1 if chosen else len(toks), lang)
@@ -679,9 +689,13 @@ def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str
     claim = lead and lead[0].low in v.sets["claims"] | v.sets["pronouns"]
     if claim or any(t.low == "than" for t in lead):  # a claim before a colon or dash is none
         offering = _offering(toks[stop + 1 :], len(toks), lang) or offering
-    if chosen is not None and not offering and chosen[1] == "helps":
-        after = _customer_phrase(toks, chosen[0], "helps")
-        offering = _offering(toks[toks.index(after[-1]) + 2 :], len(toks), lang) if after else []
+    after = _customer_phrase(toks, chosen[0], "helps") if chosen and chosen[1] == "helps" else []
+    if after and not offering:  # what helps them do it: "… fill screenings with group bookings"
+        verb = toks.index(after[-1]) + 1
+        tool = next((k for k in range(verb, len(toks)) if toks[k].low in v.sets["tools"]), verb)
+        offering = _offering(toks[tool + 1 :], len(toks), lang) or _offering(
+            toks[verb + 1 :], len(toks), lang
+        )
     end = toks.index(offering[-1]) + 1 if offering else 0
     lone = len(offering) == 1 and (  # "Built for parents: a meal planner", "Aimed at nurses, …"
         offering[0].low in v.sets["participles"] or offering[0].low.endswith("ed") or _aim(toks, 0)

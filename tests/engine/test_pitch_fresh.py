@@ -37,8 +37,6 @@ MISSES: dict[str, dict[str, str]] = {
         "Food truck permits made simple": "a food truck is as often the business pitched",
     },
     "offering": {
-        "We help small landlords collect rent on time": "the offering is a verb: 'collect rent'",
-        "Helping first-time buyers find a mortgage": "what they find is read, not the search",
         "we make it easy for plumbers to send quotes": "no noun names the offering",
         "Flea treatment delivered monthly for cat owners": "read as 'flea treatment delivery'",
         "Vets are drowning in paperwork. Our AI writes their notes.": "'writes' read as a noun",
