@@ -321,7 +321,12 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
             w = toks[i - 2]  # "lawn care for", "sick pay for": a noun; "agents pay for": a verb
             verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
-        if t.low == "by" and v.sets["paid_by"] & {s.low for s in toks[max(i - 2, 0) : i]}:
+        by = _strip_front(_clause(toks, i + 1)) if t.low == "by" else []  # not "by the hour"
+        if (
+            by
+            and (is_plural(by[-1].low) or _is_people(by, "en"))
+            and v.sets["paid_by"] & {s.low for s in toks[max(i - 2, 0) : i]}
+        ):
             out.insert(0, (i + 1, "paid"))  # "therapy for teens, paid by parents": who pays
         elif _pays_for(toks, i):  # "Employers pay for coaching for their staff": the subject
             k = _subject_end(toks, i)
@@ -379,7 +384,8 @@ def _pays_for(toks: list[Token], i: int) -> bool:
     if not (0 < i < len(toks) and toks[i].low in v.sets["pays_for"]):
         return False
     nxt = toks[i + 1] if i + 1 < len(toks) else None  # "…, the parents pay": the pitch ends
-    if nxt is not None and nxt.text not in _STOPS and nxt.low not in v.fors | v.sets["pay_terms"]:
+    amount = nxt is not None and (not nxt.is_word or nxt.low[0].isdigit())  # "pay £5 a head"
+    if nxt is not None and not amount and nxt.low not in v.fors | v.sets["pay_terms"]:
         return False
     end = _subject_end(toks, i)
     who = toks[end - 1] if end > 0 else None  # people, or one body that pays ("council")
@@ -528,6 +534,7 @@ def _subject(toks: list[Token], lang: str) -> str:
         rel = k - 1 if toks[k - 1].low in _OBJECT_RELATIVE else k - 2  # cafés use"
         if (
             toks[rel].low in _OBJECT_RELATIVE
+            and toks[rel + 1].low not in v.sets["cue_verbs"]  # "that lets climbers log …"
             and is_plural(t.low)
             and _is_people([t], lang)
             and toks[k + 1].is_word  # "that hosts your lessons": a verb with its object
@@ -676,10 +683,10 @@ def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str
     pitch, after "For nurses:", or after the helped people's verb ("We help X find childcare")."""
     v = vocab()
     terms = v.sets["pay_terms"]  # "parents pay (monthly) for lessons"; "pay per visit": none
-    skip = [k + (toks[k + 1].low in terms) for k in range(len(toks) - 2) if _pays_for(toks, k)]
-    pay = next((k for k in skip if toks[k + 1].low in v.fors), len(toks))
-    if chosen is not None and chosen[0] < pay < len(toks) and not _strip_front(toks[: chosen[0]]):
-        return _offering(toks[pay + 2 :], len(toks), lang)  # "parents pay for lessons"
+    pays = [k for k in range(len(toks) - 2) if _pays_for(toks, k)]  # "… pay £5 a head for our Y"
+    pay = next((j for k in pays for j in range(k, len(toks)) if toks[j].low in v.fors - terms), 0)
+    if chosen is not None and chosen[0] < pay and not _strip_front(toks[: chosen[0]]):
+        return _offering(toks[pay + 1 :], len(toks), lang)  # "parents pay for lessons"
     if chosen is not None and chosen[0] == 1 and chosen[1] != "helps":  # "For nurses: meal kits"
         stop = next((k for k, t in enumerate(toks) if t.text in _STOPS), len(toks))
         return _offering(toks[stop + 1 :], len(toks), lang)

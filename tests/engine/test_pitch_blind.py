@@ -42,7 +42,6 @@ LATER = "a later clause names who pays (another language, or 'X subscribe'), the
 # Misses the reader still makes, by aspect: pitch -> why.
 MISSES: dict[str, dict[str, str]] = {
     "payer": {
-        "scout groups pay £5 a head for our camping kit rental": PAYV,
         "HR teams at mid-size companies pay for our exit interview bot": "the payer's setting ('at mid-size companies') is read as who pays",
         "Food banks need volunteers at short notice - we built a rota app for them": "'banks' is not known as a buyer, so the subject frame reads nobody",
         "a booking app for university sports societies": "the first modifier's buying-place row ('university') wins over the head",
@@ -56,7 +55,6 @@ MISSES: dict[str, dict[str, str]] = {
         "marketplace connecting farmers and restaurants": CONN,
         "marketplace connecting freelance editors with self-published authors": CONN,
         "fitness classes aimed at over-60s in Swansea": "'over-60s' is not known as people",
-        "landscape architects pay per render for our planting visualiser": PAYV,
         "Campsite booking software": MOD,
         "Zoo animal enrichment toys": MOD,
         "Tortoise hibernation boxes": MOD,
@@ -67,11 +65,9 @@ MISSES: dict[str, dict[str, str]] = {
         "Running a community pool is hard. We run the bookings, the lifeguard rota and the card payments for pool trusts.": "the 'pool' owned row wins over the named trusts",
         "coding camps for 8 to 12 year olds in Dublin": "an age ('8 to 12 year olds') is not read as minors",
         "smart locks for your holiday let": "'holiday' maps to holidaymakers; 'let' (a rented home) is unknown",
-        "More sleep for new dads: night nanny shifts booked by the hour": "'booked by the hour' is read as a payer",
     },
     "offering": {
         "marketplace connecting potters with cafés that want handmade cups": CONN,
-        "scout groups pay £5 a head for our camping kit rental": PAYV,
         "marketplace connecting dog sitters and owners, owners pay per night": CONN,
         "HR teams at mid-size companies pay for our exit interview bot": PAYV,
         "Food banks need volunteers at short notice - we built a rota app for them": SUBJ,
@@ -89,7 +85,6 @@ MISSES: dict[str, dict[str, str]] = {
         "less paperwork for foster carers - one app for logs and allowances": LEAD,
         "More bookings for yoga teachers with a simple class page": "a benefit leads; the instrument ('with a … page') is the offering",
         "B2B for florists — wholesale stems delivered before 7am": "'B2B' is read as the offering, 'delivered' makes it a delivery",
-        "landscape architects pay per render for our planting visualiser": PAYV,
         "parents pay, kids get a weekly science kit": PAYV,
         "we help small breweries sell kegs direct to pubs through one ordering site": HELP,
         "Guitar setups and repairs in Glasgow": "two offerings joined by 'and' are kept together",
@@ -109,10 +104,7 @@ MISSES: dict[str, dict[str, str]] = {
     },
 }
 # Customers read that no one could be, until fixed: pitch -> kind.
-BAD: dict[str, str] = {
-    "app that lets climbers log routes and share beta with their gym": "verb",
-    "More sleep for new dads: night nanny shifts booked by the hour": "benefit",
-}
+BAD: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
