@@ -478,6 +478,7 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
             or (
                 p.words[0] not in v.sets["owned_modifiers"]
                 and not (i and toks[i - 1].low in v.sets["possessives"])
+                and not (after is not None and after.low in v.sets["owned_services"])  # "tuning"
             )
         ):
             continue  # a cat café sells cats' company; "phone charging" is no phone's owner's

@@ -125,7 +125,7 @@ _SECTIONS = frozenset([
     "possessives", "vague", "things", "not_owner", "owned_modifiers", "made", "venues", "brands",
     "nominative", "sell_verbs", "service_nouns", "paid_by", "aim_cues", "pays_for",
     "offering_after", "participles", "role_modifiers", "copulas", "buyers",
-    "not_owned_after", "claims", "verb_nouns", "tools",
+    "not_owned_after", "claims", "verb_nouns", "tools", "owned_services",
 ])
 # fmt: on
 

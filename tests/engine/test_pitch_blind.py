@@ -57,8 +57,6 @@ MISSES: dict[str, dict[str, str]] = {
         "fitness classes aimed at over-60s in Swansea": "'over-60s' is not known as people",
         "Campsite booking software": MOD,
         "Zoo animal enrichment toys": MOD,
-        "Tortoise hibernation boxes": MOD,
-        "Guitar setups and repairs in Glasgow": MOD,
         "Vintage tractor parts by post": MOD,
         "pressure washing patios in perth": MOD,
         "uber for tractor hire in rural Kenya": "what a hire is for ('tractor') has no payer row",
