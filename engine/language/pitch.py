@@ -321,7 +321,12 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         if verb and prev is not None and i > 1 and prev.low[-3:] != "ing" and toks[i - 2].is_word:
             w = toks[i - 2]  # "lawn care for", "sick pay for": a noun; "agents pay for": a verb
             verb = w.low in STOPWORDS or (is_plural(w.low) and _is_people([w], "en"))
-        if t.low == "by" and v.sets["paid_by"] & {s.low for s in toks[max(i - 2, 0) : i]}:
+        by = _strip_front(_clause(toks, i + 1)) if t.low == "by" else []  # not "by the hour"
+        if (
+            by
+            and (is_plural(by[-1].low) or _is_people(by, "en"))
+            and v.sets["paid_by"] & {s.low for s in toks[max(i - 2, 0) : i]}
+        ):
             out.insert(0, (i + 1, "paid"))  # "therapy for teens, paid by parents": who pays
         elif _pays_for(toks, i):  # "Employers pay for coaching for their staff": the subject
             k = _subject_end(toks, i)
@@ -366,6 +371,12 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
     return [(i, k) for i, k in out if i < len(toks)]
 
 
+def _verb_after(toks: list[Token], phrase: list[Token]) -> bool:
+    """Whether the helped phrase is followed by its verb ("we help hospices recruit …"): who."""
+    k = toks.index(phrase[-1]) + 1
+    return k < len(toks) and toks[k].low in vocab().sets["object_verbs"]
+
+
 def _pays_for(toks: list[Token], i: int) -> bool:
     """Whether `toks[i]` is a paying verb whose subject is people: "parents pay for …", "dog
     owners in leeds pay per groom" (a place between the payer and its verb is no part of who)."""
@@ -373,7 +384,8 @@ def _pays_for(toks: list[Token], i: int) -> bool:
     if not (0 < i < len(toks) and toks[i].low in v.sets["pays_for"]):
         return False
     nxt = toks[i + 1] if i + 1 < len(toks) else None  # "…, the parents pay": the pitch ends
-    if nxt is not None and nxt.text not in _STOPS and nxt.low not in v.fors | v.sets["pay_terms"]:
+    amount = nxt is not None and (not nxt.is_word or nxt.low[0].isdigit())  # "pay £5 a head"
+    if nxt is not None and not amount and nxt.low not in v.fors | v.sets["pay_terms"]:
         return False
     end = _subject_end(toks, i)
     who = toks[end - 1] if end > 0 else None  # people, or one body that pays ("council")
@@ -466,6 +478,7 @@ def _implied(text: str, toks: list[Token], lang: str, place: tuple[int, int]) ->
             or (
                 p.words[0] not in v.sets["owned_modifiers"]
                 and not (i and toks[i - 1].low in v.sets["possessives"])
+                and not (after is not None and after.low in v.sets["owned_services"])  # "tuning"
             )
         ):
             continue  # a cat café sells cats' company; "phone charging" is no phone's owner's
@@ -512,12 +525,17 @@ def _subject(toks: list[Token], lang: str) -> str:
             and t.low not in v.sets["pronouns"]
             and t.lemma not in _payer_words("minor")  # "boxes kids love and parents buy"
             and _is_people([t], lang)
-        ):
-            return _span_words(toks[k:j])
+        ):  # with the modifiers that open the pitch: "wheelchair users can book …"
+            m = next((m for m in range(k) if toks[m].low not in v.articles["*"]), k)
+            plain = all(
+                s.is_word and s.low not in STOPWORDS and not is_plural(s.low) for s in toks[m:k]
+            )
+            return _span_words(toks[m if plain and m + 3 > k else k : j])
     for k, t in enumerate(toks[2:-1], 2):  # "invoicing that freelancers enjoy", "… that small
         rel = k - 1 if toks[k - 1].low in _OBJECT_RELATIVE else k - 2  # cafés use"
         if (
             toks[rel].low in _OBJECT_RELATIVE
+            and toks[rel + 1].low not in v.sets["cue_verbs"]  # "that lets climbers log …"
             and is_plural(t.low)
             and _is_people([t], lang)
             and toks[k + 1].is_word  # "that hosts your lessons": a verb with its object
@@ -607,6 +625,7 @@ def _read_latin(text: str) -> _Parts:
         (i, k, ph) for i, k, ph in phrases if ph and not (ph[0].low in no or ph[0].low[0].isdigit())
     ]
     people = [(i, kind) for i, kind, ph in phrases if kind == "paid" or _is_people(ph, lang)]
+    people += [(i, k) for i, k, ph in phrases if k == "helps" and _verb_after(toks, ph)]
     chosen = people[0] if people else next(((i, k) for i, k, _ in phrases[:1] if k == "for"), None)
     customer, said, note_said, prep, setting = "", "", "", "", ""
     b = int(bool(toks) and toks[0].low in v.articles["*"])  # "a tinder for dog playdates"
@@ -647,6 +666,9 @@ def _read_latin(text: str) -> _Parts:
         customer, note_said = _implied(text, toks, lang, (p0, p1))
     rest = " ".join(t.low for t in toks[toks.index(offering[-1]) + 1 :]) if offering else ""
     noun = next((n for w, n in v.nouns.items() if f" {w} " in f" {rest} "), "")  # "… delivered"
+    at = toks.index(offering[0]) if offering else 0  # "help landlords collect rent": collection
+    at -= at > 1 and toks[at - 1].low in v.articles["*"]  # "find a mortgage": a search
+    noun = v.verb_nouns.get(toks[at - 1].low, "") if at and cues and cues[0][1] == "helps" else noun
     return {
         "offering": f"{singular(_span_words(offering))} {noun}" if noun else _span_words(offering),
         "customer": customer,
@@ -662,17 +684,26 @@ def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str
     pitch, after "For nurses:", or after the helped people's verb ("We help X find childcare")."""
     v = vocab()
     terms = v.sets["pay_terms"]  # "parents pay (monthly) for lessons"; "pay per visit": none
-    skip = [k + (toks[k + 1].low in terms) for k in range(len(toks) - 2) if _pays_for(toks, k)]
-    pay = next((k for k in skip if toks[k + 1].low in v.fors), len(toks))
-    if chosen is not None and chosen[0] < pay < len(toks) and not _strip_front(toks[: chosen[0]]):
-        return _offering(toks[pay + 2 :], len(toks), lang)  # "parents pay for lessons"
-    if chosen is not None and chosen[0] == 1:  # "For nurses: meal kits"
+    pays = [k for k in range(len(toks) - 2) if _pays_for(toks, k)]  # "… pay £5 a head for our Y"
+    pay = next((j for k in pays for j in range(k, len(toks)) if toks[j].low in v.fors - terms), 0)
+    if chosen is not None and chosen[0] < pay and not _strip_front(toks[: chosen[0]]):
+        return _offering(toks[pay + 1 :], len(toks), lang)  # "parents pay for lessons"
+    if chosen is not None and chosen[0] == 1 and chosen[1] != "helps":  # "For nurses: meal kits"
         stop = next((k for k, t in enumerate(toks) if t.text in _STOPS), len(toks))
         return _offering(toks[stop + 1 :], len(toks), lang)
     offering = _offering(toks, chosen[0] - 1 if chosen else len(toks), lang)
-    if chosen is not None and not offering and chosen[1] == "helps":
-        after = _customer_phrase(toks, chosen[0], "helps")
-        offering = _offering(toks[toks.index(after[-1]) + 2 :], len(toks), lang) if after else []
+    stop = next((k for k, t in enumerate(toks) if t.text in ":-–—"), len(toks))
+    lead = _strip_front(toks[:stop])  # "Cheaper than Deliveroo: food delivery", "Save time: …"
+    claim = lead and lead[0].low in v.sets["claims"] | v.sets["pronouns"]
+    if claim or any(t.low == "than" for t in lead):  # a claim before a colon or dash is none
+        offering = _offering(toks[stop + 1 :], len(toks), lang) or offering
+    after = _customer_phrase(toks, chosen[0], "helps") if chosen and chosen[1] == "helps" else []
+    if after and not offering:  # what helps them do it: "… fill screenings with group bookings"
+        verb = toks.index(after[-1]) + 1
+        tool = next((k for k in range(verb, len(toks)) if toks[k].low in v.sets["tools"]), verb)
+        offering = _offering(toks[tool + 1 :], len(toks), lang) or _offering(
+            toks[verb + 1 :], len(toks), lang
+        )
     end = toks.index(offering[-1]) + 1 if offering else 0
     lone = len(offering) == 1 and (  # "Built for parents: a meal planner", "Aimed at nurses, …"
         offering[0].low in v.sets["participles"] or offering[0].low.endswith("ed") or _aim(toks, 0)
@@ -832,7 +863,7 @@ def read_pitch(pitch: str) -> PitchReading:
     place = got["place"] or next((g["place"] for g in read_parts if g["place"]), "")
     customer, said = got["customer"], got["said"]
     toks = tokenize(text)
-    if read is _read_latin and customer and customer.split()[-1] in got["offering"].split():
+    if read is _read_latin and customer and set(customer.split()) & set(got["offering"].split()):
         later = _offering_after(tokenize(text[:_MAX_READ]), _language(toks))  # "Vets drown …
         got["offering"] = _span_words(later) or got["offering"]  # … Our AI writes their notes"
     first = got if got["offering"] or len(parts) < 2 else read_parts[0]  # "Bike repairs. For …"

@@ -44,6 +44,7 @@ class Vocab(Record):
     place_preps: dict[tuple[str, ...], int]
     payers: tuple[Payer, ...]
     nouns: dict[str, str]  # words after the offering -> what is sold ("delivered" -> "delivery")
+    verb_nouns: dict[str, str]  # a helped verb -> its deed ("collect" rent -> rent "collection")
 
 
 # Each section's keys beyond "words" and "example": name -> (type, required). Unknown keys fail.
@@ -54,6 +55,7 @@ _KEYS: dict[str, dict[str, tuple[type, bool]]] = {
     "people": {"suffixes": (list, False)},
     "place_preps": {"rank": (int, True)},
     "service_nouns": {"noun": (str, True)},
+    "verb_nouns": {"noun": (str, True)},
     "payers": {"kind": (str, True), "payer": (str, True), "lang": (str, False),
                "compound": (bool, False)},
 }
@@ -112,6 +114,7 @@ def _load(raw: dict[str, Any]) -> Vocab:
             for r in f["payers"]
         ),
         nouns={w: r["noun"] for r in f["service_nouns"] for w in r["words"]},
+        verb_nouns={w: r["noun"] for r in f["verb_nouns"] for w in r["words"]},
     )
 
 
@@ -122,7 +125,7 @@ _SECTIONS = frozenset([
     "possessives", "vague", "things", "not_owner", "owned_modifiers", "made", "venues", "brands",
     "nominative", "sell_verbs", "service_nouns", "paid_by", "aim_cues", "pays_for",
     "offering_after", "participles", "role_modifiers", "copulas", "buyers",
-    "not_owned_after",
+    "not_owned_after", "claims", "verb_nouns", "tools", "owned_services",
 ])
 # fmt: on
 
