@@ -47,7 +47,6 @@ MISSES: dict[str, str] = {
     "b048": "'Bolt and Ola drivers need it too' after a question: the reader asks",
     "b050": "news ('going well! got 3 …') is asked about",
     "b051": "'lets try the WI and church halls for talks': 'try' places no channel",
-    "b053": "'park X for now' is no deferral cue; the reader asks",
     "b054": "'Manchester can wait': a deferred place is not read as not-this-place",
     "b057": "a question ('should we do X too?') binds X instead of asking",
     "b058": "'the AOP' in a list of channels is dropped",
@@ -59,8 +58,6 @@ MISSES: dict[str, str] = {
     "b077": "'big distribution centres first' is read as a scope, not the people",
     "b080": "'aim at pickers, drivers and the night shift': only the first of a list is read",
     "b084": "'start at Kings Cross': Kings Cross is no known place; the reader asks",
-    "b086": "'maybe students later' is read as an audience 'students later' (inverted)",
-    "b088": "'leave X for later' is no deferral cue (unread)",
     "b095": "'we could do X but lets not' leaves nothing out; 'standard stuff only' is cut to 'standard'",
     "b096": "'X would be great people to get onside' places no channel",
     "b102": "'kids' for 'their adult children' binds the player's word, not the option",
@@ -86,7 +83,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inversions only fall).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 74.0, 15.7, 13.5, 4
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 75.6, 15.7, 12.8, 3
 
 
 @pytest.fixture(scope="module")

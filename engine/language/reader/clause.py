@@ -910,7 +910,7 @@ class ClauseReader:
         if c.words == ("no",) and self.low[k - 2 : k] == [vt[0].low, "or"]:
             return j + len(run)  # "camera or no camera": either way, nothing to leave out
         if not do and axis in ("exclusion", "claim") and self._kept(c, lead, j, vt):
-            end = j + len(run) + (1 if c.row.get("until") else 0)
+            end = j + len(run) + len(str(c.row.get("until", "")).split())
             self.used.update(range(k, end))  # a double negative keeps what it names: no binding
             return end
         if do and self._negated(k) and axis != "exclusion":
@@ -928,7 +928,7 @@ class ClauseReader:
             if c.row.get("kind") and do and len(items) > 1:
                 own = self._value_kind([t for t in run if pa <= t.start < pb]) or axis
             self.out.append(Read(axis=own, do=do, value=part, start=pa, end=pb, weak=weak))
-        end = j + len(run) + (1 if c.row.get("until") else 0)
+        end = j + len(run) + len(str(c.row.get("until", "")).split())
         self.used.update(range(k, end))
         return end
 
@@ -1017,8 +1017,9 @@ class ClauseReader:
         v, low, cl = self.v, self.low, self.cl
         j = k + len(c.words)
         run = value_run(cl, j, v, people=c.row["axis"] in ("audience", "scope"))
-        if c.row.get("until"):  # "keep restaurants out of it": the value sits before the word
-            end = next((x for x in range(j, len(low)) if low[x] == c.row["until"]), None)
+        if c.row.get("until"):  # "keep restaurants out of it": the value sits before the words
+            u = str(c.row["until"]).split()
+            end = next((x for x in range(j, len(low)) if low[x : x + len(u)] == u), None)
             if end is None or end == j:
                 return None
             run = cl.tokens[j:end]
@@ -1400,6 +1401,8 @@ class ClauseReader:
         place is refused on its own axis)."""
         v = self.v
         words = [t for t in self.cl.tokens if t.is_word]
+        while words[1:] and words[0].low in v.lists["fillers"] | v.lists["adding"]:
+            words = words[1:]  # "maybe students later", "and honey later"
         np = noun_phrase(words, v, limit=4)
         cut = next((x for x, t in enumerate(np) if x and t.low in _NP_PREPOSITIONS), len(np))
         rest = [t.low for t in self.cl.tokens[self.at[id(np[-1])] + 1 :] if t.is_word] if np else []
