@@ -32,7 +32,6 @@ ROWS = [
 MISSES: dict[str, str] = {
     "f014": "'for kids 8 to 12': the figures of the range stop 'for' placing the people (unread)",
     "f015": "'should be shift workers' answers a rhetorical question: no role noun, the reader asks",
-    "f020": "'office parks' is no person word, so 'target' places nothing",
     "f023": "'its office teams for socials' after 'neither': the pointing clause binds nothing alone",
     "f024": "a bare audience with a relative clause and 'but' ('older folks who love plants but …')",
     "f047": "'stick a poster up in the pet shops': no cue, and shops read as people",

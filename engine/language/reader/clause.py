@@ -1101,7 +1101,9 @@ class ClauseReader:
                 return kind  # "use newsletters", "go LinkedIn": the value says which axis
         if c.row.get("caps") and (not head.is_cap or quoted or head.low in CALENDAR):
             return None
-        if c.row.get("people") and not is_people(vt, v):
+        head_word = head_words(vt)[-1]  # "target office parks", "sell to hospices": the buyers
+        plural = c.row.get("people") == "plural" and head_word.lemma != head_word.low
+        if c.row.get("people") and not plural and not is_people(vt, v):
             if c.words != ("for",) or low[j + len(run) : j + len(run) + 1] != ["only"]:
                 return None
             axis = "place" if capitalised_words(vt) else "scope"
