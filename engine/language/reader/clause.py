@@ -925,7 +925,7 @@ class ClauseReader:
         items = list_items(self.cx.utt, run, axis, self.v) if axis in LISTED else [(value, a, b)]
         for part, pa, pb in items:
             own = axis  # "use the union newsletter and local clinics": each item its own kind
-            if c.row.get("kind") and do and len(items) > 1:
+            if c.row.get("kind") not in (None, "known") and do and len(items) > 1:
                 own = self._value_kind([t for t in run if pa <= t.start < pb]) or axis
             self.out.append(Read(axis=own, do=do, value=part, start=pa, end=pb, weak=weak))
         end = j + len(run) + len(str(c.row.get("until", "")).split())

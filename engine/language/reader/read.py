@@ -463,18 +463,23 @@ def _added(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
     v = cx.v
     for n in range(1, len(clauses)):
         toks = clauses[n].tokens
-        if per[n] or not per[n - 1] or toks[0].low not in _ADDING:
-            continue
         last = next((r for r in reversed(per[n - 1]) if r.axis in _ADDS_TO), None)
+        # "aim at pickers, drivers and the night shift": a list's tail runs on the value before
+        tail = bool(last) and last.end >= clauses[n - 1].end and {"and", "or"} & {*clauses[n].low}
+        tail = tail and "," in cx.utt.text[clauses[n - 1].end : clauses[n].start]
+        if (per[n] and not (tail and all(r.weak for r in per[n]))) or not per[n - 1]:
+            continue
+        if toks[0].low not in _ADDING and not tail:
+            continue
         words: list[Token] = []
-        for t in toks[1:]:
+        for t in toks[toks[0].low in _ADDING :]:
             if t.low in _ADDED_ENDS:
                 break
             if t.is_word and (words or t.low not in ARTICLES):
                 words.append(t)
         if (
             last is None
-            or not 0 < len(words) <= 5
+            or not 0 < len(words) <= (8 if tail else 5)
             or words[0].low in NOT_VALUES | _NEGATIONS
             or any(
                 t.low in VERBISH or t.low in v.lists["verbs"] or t.low in CLAUSE_VERBS
@@ -485,9 +490,10 @@ def _added(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             or words[0].low in v.lists["pronouns"]
         ):
             continue
-        tidy = tidy_value(cx.utt, words)
-        if tidy is not None:
-            per[n].append(Read(last.axis, last.do, *tidy))
+        cut = max((x for x, t in enumerate(words) if t.low in ("and", "or")), default=0)
+        items = [words[:cut], words[cut + 1 :]] if tail and cut else [words]
+        tidied = [tidy_value(cx.utt, item) for item in items]
+        per[n][:] = [Read(last.axis, last.do, *t) for t in tidied if t is not None]
 
 
 def _bound_after(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
