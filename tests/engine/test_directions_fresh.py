@@ -41,7 +41,6 @@ MISSES: dict[str, str] = {
     "f090": "'puncture repairs and brakes, thats it': a scope is one value, never a list",
     "f092": "'core thing is the games library': no role frame for 'core thing'",
     "f124": "'Dice Box? no wait. Meeple Manor': the name asked back is refused, the new one unread",
-    "f125": "'instead of Rotamatic' after a name is left out as an exclusion (the label keeps one name)",
     "f130": "'do Headingley first': Headingley is no known place; 'leeds centre' read as an exclusion",
     "f132": "'just do it in Bristol to begin with': the reader asks",
     "f138": "label 'grade 9' vs read 'grade 9s': the bench's singular needs a longer word",

@@ -657,6 +657,11 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         for r in list(got):
             if r.axis not in ("exclusion", "place") or r.do or not r.weak:
                 continue
+            one = [x for x in (per[n - 1] if n else []) + got if x.axis in ("name", "place")]
+            kind = is_people(parse(r.value).tokens, v) or is_channel(r.value, v)
+            if one and one[-1].do and one[-1].end <= r.start and r.axis == "exclusion" and not kind:
+                r.axis = one[-1].axis  # "call it Bolt Bin not KitCarHub": the name refused
+                continue
             neg_at = next(
                 (
                     t.start
