@@ -31,12 +31,10 @@ ROWS = [
 MISSES: dict[str, str] = {
     "b002": "'£400 a pair is mad … 250 max': the dismissed figure is read as a second price",
     "b005": "'local pharmacies would sell these for us': a channel said as what others would do is unread",
-    "b015": "'its parents of kids with allergies, not …': the pointing clause places nothing; the reader asks",
     "b017": "'fleet managers buy this': the buyer named as subject of 'buy' is unread",
     "b020": "'its for new arrivals' is read as a scope, not the people",
     "b021": "'instagram is where they are': a channel said as where the people are is unread",
     "b023": "'too much <quoted word>' is no cue to leave the word out; the reader asks",
-    "b030": "'its retired people who have time' after a contrast: the pointing clause places nothing",
     "b035": "'it says we're X. we're not': a false statement quoted back is no claim cue",
     "b036": "'too formal' is read as 'warm' instead of not formal",
     "b040": "'£7 a month is right, £12 isnt': the refused figure wins (inverted)",

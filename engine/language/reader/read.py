@@ -40,6 +40,7 @@ from engine.language.reader.reads import (
     IMPERATIVE_CUES,
     NEG,
     NOT_VALUES,
+    NP_ENDS,
     QUOTES,
     REASON_STARTS,
     SUBJECTS,
@@ -78,8 +79,11 @@ def _bare(
     skip = _change_of_mind(cx, [t.low for t in toks])
     changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
-    if words[1:] and words[0].low in ("its", "it's") and is_people(words[1:], cx.v):
-        words = words[1 + (words[1].low in ARTICLES and len(words) > 2) :]  # "its busy mums"
+    pointing = bool(words[1:]) and words[0].low in ("its", "it's") and is_people(words[1:], cx.v)
+    if pointing:  # "its busy mums", "its retired people who have time", "its couples we want"
+        words = words[1 + (words[1].low in ARTICLES and len(words) > 2) :]
+        ends = (x for x, t in enumerate(words) if x and (t.low in NP_ENDS or t.low in SUBJECTS))
+        words = words[: next(ends, len(words))]
     who = next((x for x, t in enumerate(words) if is_people([t], cx.v)), 0)
     if any(t.is_cap or "'" in t.low for t in words[:who]):
         who = 0  # "LinkedIn won't reach farmers": a statement, not the people named
@@ -88,7 +92,7 @@ def _bare(
     ]
     if (
         not words
-        or len(words) > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4)
+        or len(words) > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4 + 3 * pointing)
         or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
         or verbs[0]
         or any(verbs[who:])  # a verb before the people it names is theirs: "school run dads"
@@ -121,7 +125,7 @@ def _bare(
     if (
         is_people(words, cx.v)
         and cx.source != "option"
-        and sum(t.low not in ("and", "or") for t in words) <= 3  # "brass and wind players"
+        and sum(t.low not in ("and", "or") for t in words) <= 3 + 3 * pointing  # "brass and wind players"
         and words[0].low not in _NOT_LEADS
         and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
     ):
