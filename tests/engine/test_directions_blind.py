@@ -57,7 +57,6 @@ MISSES: dict[str, str] = {
     "b096": "'X would be great people to get onside' places no channel",
     "b102": "'kids' for 'their adult children' binds the player's word, not the option",
     "b106": "'workshops' binds option B as a channel; 'and honey later' leaves out 'and honey' too",
-    "b109": "'associations' binds the option's whole text with its verb; 'portfolios' read as a scope",
     "b113": "'£35 for a 6-inch cake': the unit read as '6-inch' (near)",
     "b118": "'A but a week later' computes week 7; the label keeps the relative 'one week later'",
     "b119": "'tyre fitters AND leasing firms' (both options in own words): the reader asks",

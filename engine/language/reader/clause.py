@@ -1048,6 +1048,7 @@ class ClauseReader:
             first in v.lists["pronouns"]
             or (verb and not c.row.get("until"))
             or (c.row["do"] is False and lead in ("who", "that", "which"))  # "who never learned"
+            or (c.row["axis"] == "scope" and lead in ("is", "are") and self._named_before(back))
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
             or first in v.lists["when_words"]  # "not before week 8": a bound, no thing
             or all(t.low in _BOUND_WORDS for t in vt)  # "never below $20": the bound's words
@@ -1114,6 +1115,12 @@ class ClauseReader:
         if axis == "scope":
             return self._scope_axis(c, vt)
         return axis
+
+    def _named_before(self, k: int) -> bool:
+        """ "Rota is just a word", "insta is just portfolios": a name or a channel described."""
+        c = self.v.match(self.v.expansions, self.low, k - 1) if k > 0 else None  # "insta"
+        word = str(c.row["value"]) if c else self.low[k - 1] if k > 0 else ""
+        return k > 0 and (self.cl.tokens[k - 1].is_cap or is_channel(word, self.v))
 
     def _value_kind(self, vt: list[Token]) -> str | None:
         """The axis a value's own words give: a known channel, people, or a known place."""
