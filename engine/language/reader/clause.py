@@ -910,7 +910,7 @@ class ClauseReader:
         if c.words == ("no",) and self.low[k - 2 : k] == [vt[0].low, "or"]:
             return j + len(run)  # "camera or no camera": either way, nothing to leave out
         if not do and axis in ("exclusion", "claim") and self._kept(c, lead, j, vt):
-            end = j + len(run) + (1 if c.row.get("until") else 0)
+            end = j + len(run) + len(str(c.row.get("until", "")).split())
             self.used.update(range(k, end))  # a double negative keeps what it names: no binding
             return end
         if do and self._negated(k) and axis != "exclusion":
@@ -925,10 +925,10 @@ class ClauseReader:
         items = list_items(self.cx.utt, run, axis, self.v) if axis in LISTED else [(value, a, b)]
         for part, pa, pb in items:
             own = axis  # "use the union newsletter and local clinics": each item its own kind
-            if c.row.get("kind") and do and len(items) > 1:
+            if c.row.get("kind") not in (None, "known") and do and len(items) > 1:
                 own = self._value_kind([t for t in run if pa <= t.start < pb]) or axis
             self.out.append(Read(axis=own, do=do, value=part, start=pa, end=pb, weak=weak))
-        end = j + len(run) + (1 if c.row.get("until") else 0)
+        end = j + len(run) + len(str(c.row.get("until", "")).split())
         self.used.update(range(k, end))
         return end
 
@@ -1017,8 +1017,9 @@ class ClauseReader:
         v, low, cl = self.v, self.low, self.cl
         j = k + len(c.words)
         run = value_run(cl, j, v, people=c.row["axis"] in ("audience", "scope"))
-        if c.row.get("until"):  # "keep restaurants out of it": the value sits before the word
-            end = next((x for x in range(j, len(low)) if low[x] == c.row["until"]), None)
+        if c.row.get("until"):  # "keep restaurants out of it": the value sits before the words
+            u = str(c.row["until"]).split()
+            end = next((x for x in range(j, len(low)) if low[x : x + len(u)] == u), None)
             if end is None or end == j:
                 return None
             run = cl.tokens[j:end]
@@ -1047,6 +1048,7 @@ class ClauseReader:
             first in v.lists["pronouns"]
             or (verb and not c.row.get("until"))
             or (c.row["do"] is False and lead in ("who", "that", "which"))  # "who never learned"
+            or (c.row["axis"] == "scope" and lead in ("is", "are") and self._named_before(back))
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
             or first in v.lists["when_words"]  # "not before week 8": a bound, no thing
             or (len(vt) == 1 and first in v.lists["finite"])  # "council just pays": a statement
@@ -1101,7 +1103,9 @@ class ClauseReader:
                 return kind  # "use newsletters", "go LinkedIn": the value says which axis
         if c.row.get("caps") and (not head.is_cap or quoted or head.low in CALENDAR):
             return None
-        if c.row.get("people") and not is_people(vt, v):
+        head_word = head_words(vt)[-1]  # "target office parks", "sell to hospices": the buyers
+        plural = c.row.get("people") == "plural" and head_word.lemma != head_word.low
+        if c.row.get("people") and not plural and not is_people(vt, v):
             if c.words != ("for",) or low[j + len(run) : j + len(run) + 1] != ["only"]:
                 return None
             axis = "place" if capitalised_words(vt) else "scope"
@@ -1112,6 +1116,12 @@ class ClauseReader:
         if axis == "scope":
             return self._scope_axis(c, vt)
         return axis
+
+    def _named_before(self, k: int) -> bool:
+        """ "Rota is just a word", "insta is just portfolios": a name or a channel described."""
+        c = self.v.match(self.v.expansions, self.low, k - 1) if k > 0 else None  # "insta"
+        word = str(c.row["value"]) if c else self.low[k - 1] if k > 0 else ""
+        return k > 0 and (self.cl.tokens[k - 1].is_cap or is_channel(word, self.v))
 
     def _value_kind(self, vt: list[Token]) -> str | None:
         """The axis a value's own words give: a known channel, people, or a known place."""
@@ -1401,6 +1411,8 @@ class ClauseReader:
         place is refused on its own axis)."""
         v = self.v
         words = [t for t in self.cl.tokens if t.is_word]
+        while words[1:] and words[0].low in v.lists["fillers"] | v.lists["adding"]:
+            words = words[1:]  # "maybe students later", "and honey later"
         np = noun_phrase(words, v, limit=4)
         cut = next((x for x, t in enumerate(np) if x and t.low in _NP_PREPOSITIONS), len(np))
         rest = [t.low for t in self.cl.tokens[self.at[id(np[-1])] + 1 :] if t.is_word] if np else []

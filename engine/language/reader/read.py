@@ -40,6 +40,7 @@ from engine.language.reader.reads import (
     IMPERATIVE_CUES,
     NEG,
     NOT_VALUES,
+    NP_ENDS,
     QUOTES,
     REASON_STARTS,
     SUBJECTS,
@@ -78,8 +79,11 @@ def _bare(
     skip = _change_of_mind(cx, [t.low for t in toks])
     changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
-    if words[1:] and words[0].low in ("its", "it's") and is_people(words[1:], cx.v):
-        words = words[1 + (words[1].low in ARTICLES and len(words) > 2) :]  # "its busy mums"
+    pointing = bool(words[1:]) and words[0].low in ("its", "it's") and is_people(words[1:], cx.v)
+    if pointing:  # "its busy mums", "its retired people who have time", "its couples we want"
+        words = words[1 + (words[1].low in ARTICLES and len(words) > 2) :]
+        ends = (x for x, t in enumerate(words) if x and (t.low in NP_ENDS or t.low in SUBJECTS))
+        words = words[: next(ends, len(words))]
     who = next((x for x, t in enumerate(words) if is_people([t], cx.v)), 0)
     if any(t.is_cap or "'" in t.low for t in words[:who]):
         who = 0  # "LinkedIn won't reach farmers": a statement, not the people named
@@ -88,7 +92,7 @@ def _bare(
     ]
     if (
         not words
-        or len(words) > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4)
+        or len(words) > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4 + 3 * pointing)
         or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
         or verbs[0]
         or any(verbs[who:])  # a verb before the people it names is theirs: "school run dads"
@@ -121,7 +125,7 @@ def _bare(
     if (
         is_people(words, cx.v)
         and cx.source != "option"
-        and sum(t.low not in ("and", "or") for t in words) <= 3  # "brass and wind players"
+        and sum(t.low not in ("and", "or") for t in words) <= 3 + 3 * pointing  # "brass and wind players"
         and words[0].low not in _NOT_LEADS
         and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
     ):
@@ -463,18 +467,23 @@ def _added(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
     v = cx.v
     for n in range(1, len(clauses)):
         toks = clauses[n].tokens
-        if per[n] or not per[n - 1] or toks[0].low not in _ADDING:
-            continue
         last = next((r for r in reversed(per[n - 1]) if r.axis in _ADDS_TO), None)
+        # "aim at pickers, drivers and the night shift": a list's tail runs on the value before
+        tail = bool(last) and last.end >= clauses[n - 1].end and {"and", "or"} & {*clauses[n].low}
+        tail = tail and "," in cx.utt.text[clauses[n - 1].end : clauses[n].start]
+        if (per[n] and not (tail and all(r.weak for r in per[n]))) or not per[n - 1]:
+            continue
+        if toks[0].low not in _ADDING and not tail:
+            continue
         words: list[Token] = []
-        for t in toks[1:]:
+        for t in toks[toks[0].low in _ADDING :]:
             if t.low in _ADDED_ENDS:
                 break
             if t.is_word and (words or t.low not in ARTICLES):
                 words.append(t)
         if (
             last is None
-            or not 0 < len(words) <= 5
+            or not 0 < len(words) <= (8 if tail else 5)
             or words[0].low in NOT_VALUES | _NEGATIONS
             or any(
                 t.low in VERBISH or t.low in v.lists["verbs"] or t.low in CLAUSE_VERBS
@@ -485,9 +494,10 @@ def _added(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
             or words[0].low in v.lists["pronouns"]
         ):
             continue
-        tidy = tidy_value(cx.utt, words)
-        if tidy is not None:
-            per[n].append(Read(last.axis, last.do, *tidy))
+        cut = max((x for x, t in enumerate(words) if t.low in ("and", "or")), default=0)
+        items = [words[:cut], words[cut + 1 :]] if tail and cut else [words]
+        tidied = [tidy_value(cx.utt, item) for item in items]
+        per[n][:] = [Read(last.axis, last.do, *t) for t in tidied if t is not None]
 
 
 def _bound_after(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
@@ -650,6 +660,11 @@ def _contrast(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         got = per[n]
         for r in list(got):
             if r.axis not in ("exclusion", "place") or r.do or not r.weak:
+                continue
+            one = [x for x in (per[n - 1] if n else []) + got if x.axis in ("name", "place")]
+            kind = is_people(parse(r.value).tokens, v) or is_channel(r.value, v)
+            if one and one[-1].do and one[-1].end <= r.start and r.axis == "exclusion" and not kind:
+                r.axis = one[-1].axis  # "call it Bolt Bin not KitCarHub": the name refused
                 continue
             neg_at = next(
                 (

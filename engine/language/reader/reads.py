@@ -302,7 +302,7 @@ def head_words(toks: list[Token]) -> list[Token]:
 
 # Words that open a clause pointing at its noun phrase ("it's the practice manager").
 POINTING = vocab().lists["pointing"]
-_NP_ENDS = vocab().lists["np_ends"]
+NP_ENDS = vocab().lists["np_ends"]
 
 
 def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
@@ -318,7 +318,7 @@ def noun_phrase(toks: list[Token], v: Vocab, limit: int = 6) -> list[Token]:
             out.append(t)  # "grandparents buying a present": the participle describes them
             continue
         if (
-            t.low in _NP_ENDS
+            t.low in NP_ENDS
             or (out and (t.low in v.lists["finite"] or t.low in v.lists["happens"]))
             or t.low.startswith(("who'", "that'"))  # "who'll", "that's"
             or t.low in VERBISH
@@ -506,6 +506,8 @@ def list_items(utt: Utterance, run: list[Token], axis: str, v: Vocab) -> list[tu
     left, right = run[:cut], run[cut + 1 :]
     lw = [t for t in left if t.is_word]
     said = [" ".join(t.low for t in side if t.is_word) for side in (left, right)]
+    if any(t.low == "with" for t in lw[1:]):
+        return [whole]  # "big firms with showers and bike racks": the list is the preposition's
     if not (
         len(lw) >= 2
         or left[0].is_cap
