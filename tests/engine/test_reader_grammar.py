@@ -595,3 +595,21 @@ def test_a_spelling_row_must_be_one_lowercase_token_in_its_example(tmp_path, mon
     monkeypatch.setattr(utterance, "__file__", str(tmp_path / "utterance.py"))
     with pytest.raises(ValueError, match="w/o"):
         utterance._spellings()
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: the parents were left out, the opposite of what was said
+        (
+            "its not for students its for their parents",
+            ["-exclusion:students", "+audience:their parents"],
+        ),
+        ("dont aim at tourists its for locals", ["-exclusion:tourists", "+audience:locals"]),
+        ("dont say its the healthiest bar", ["-claim:healthiest bar"]),
+        ("cut its price in half", ["+price:lower price"]),
+    ],
+)
+def test_its_after_a_negated_thing_opens_the_clause_that_corrects_it(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

@@ -55,6 +55,17 @@ _STOPS = frozenset(".!?;\n—–…")
 _SPELLED = _spellings()
 _SPLIT_WORDS = frozenset(("but", "whereas", "although", "though"))
 _BUT_AFTER = frozenset(("anything", "everything", "anyone", "everyone", "anywhere"))  # "except"
+# "it's" typed "its" (or "thats") after a negation in the same clause opens a new one when a
+# word follows that a possessive "its" never takes: "its not for students its for their
+# parents" is two clauses ("cut its price", "reads like it's for kids" are one).
+_IT_IS = frozenset(("its", "it's", "thats", "that's"))
+_NEGATIONS = frozenset(("not", "no", "never", "isn't", "isnt", "aren't", "arent", "don't", "dont"))
+# words after which "its" belongs to their own clause: what is said, a preposition's object
+_KEEPS_ITS = frozenset(("say", "saying", "claim", "claiming", "promise", "imply", "think", "that"))
+_KEEPS_ITS |= frozenset(("like", "to", "of", "for", "with", "in", "on", "at", "because"))
+_IT_IS_NEXT = frozenset(
+    ("for", "about", "not", "the", "a", "an", "our", "their", "just", "only", "all", "too")
+)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -175,6 +186,7 @@ def _parse(text: str, new_clause_words: frozenset[str], clipped: bool) -> Uttera
     toks = tokenize(body)
     utt = Utterance(body, toks, clipped=clipped)
     cuts: list[int] = []  # token indexes where a clause ends (exclusive) / the next begins
+    opens: set[int] = set()  # cuts whose token opens the next clause ("… its for parents")
     k = 0
     n = len(toks)
     while k < n:
@@ -196,12 +208,21 @@ def _parse(text: str, new_clause_words: frozenset[str], clipped: bool) -> Uttera
             or (t.text == ":" and k + 1 < n and toks[k + 1].is_cap and k > 2)
         ):
             cuts.append(k)
+        elif low in _IT_IS and k > 1 and toks[k - 1].is_word and k + 1 < n:
+            since = [x.low for x in toks[(cuts[-1] + 1 if cuts else 0) : k - 1]]
+            if (
+                toks[k + 1].low in _IT_IS_NEXT
+                and any(x in _NEGATIONS for x in since)  # a thing said between: "not for students"
+                and toks[k - 1].low not in _KEEPS_ITS  # "dont say its the healthiest bar"
+            ):
+                cuts.append(k)
+                opens.add(k)
         k += 1
     bounds = [-1, *cuts, n]
     for a, b in itertools.pairwise(bounds):
-        # the token at a cut ("but", "and", a comma) belongs to neither side
-        words = toks[a + 1 : b]
-        first = a + 1
+        # the token at a cut ("but", "and", a comma) belongs to neither side, but "its" to the next
+        first = a if a in opens else a + 1
+        words = toks[first:b]
         while (
             words
             and not words[0].is_word
