@@ -45,7 +45,6 @@ MISSES: dict[str, str] = {
     "b051": "'lets try the WI and church halls for talks': 'try' places no channel",
     "b054": "'Manchester can wait': a deferred place is not read as not-this-place",
     "b057": "a question ('should we do X too?') binds X instead of asking",
-    "b058": "'the AOP' in a list of channels is dropped",
     "b062": "'school whatsapp groups are where the parents are': a channel said as where the people are is unread",
     "b065": "a question ('should we do X too?') is not asked about",
     "b070": "'porto later': a deferred place is not read as not-this-place",

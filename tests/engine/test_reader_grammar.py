@@ -613,3 +613,28 @@ def test_a_spelling_row_must_be_one_lowercase_token_in_its_example(tmp_path, mon
 def test_its_after_a_negated_thing_opens_the_clause_that_corrects_it(text, binds):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: the second thing vanished without a word
+        (
+            "lose the emoji and the exclamation marks",
+            ["-exclusion:emoji", "-exclusion:exclamation marks"],
+        ),
+        ("aim at nurses and the carers", ["+audience:nurses", "+audience:carers"]),
+        (
+            "use facebook and the school newsletter",
+            ["+channel:facebook", "+channel:school newsletter"],
+        ),
+        ("drop the emoji and the price is too high", ["-exclusion:emoji", "+price:lower price"]),
+        (
+            "sell through the wine and spirits wholesalers",
+            ["+channel:wine and spirits wholesalers"],
+        ),
+    ],
+)
+def test_and_the_adds_a_thing_to_the_list_unless_a_clause_follows(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

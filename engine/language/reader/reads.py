@@ -256,7 +256,7 @@ def _people_step(toks: list[Token], idx: int) -> str | None:
 
 def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool:
     """Whether the value ends before token idx: a terminator after a word, punctuation, a
-    preposition after two words, or "and the / and we" (a new clause)."""
+    preposition after two words, or "and we" / "and the … is" (a new clause)."""
     t = toks[idx]
     last = max((n for n, x in enumerate(out) if x.text in QUOTES), default=None)
     at = idx - len(out) + (last or 0)
@@ -274,11 +274,11 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     if t.low in ("in", "on", "at", "to", "from", "with") and len(out) >= 2:
         to_figure = idx + 1 < len(low) and low[idx + 1].isdigit()  # "with 10 to 30 staff"
         return not (t.low == "to" and out[-1].low.isdigit() and to_figure)
-    return (
-        t.low in ("and", "or")
-        and idx + 1 < len(low)
-        and low[idx + 1] in ("the", "we", "it", "our", "they", "i", "you", "then", "that", "this")
-    )
+    if t.low not in ("and", "or") or idx + 1 >= len(low):
+        return False
+    if low[idx + 1] in ("the", "our"):  # "and the price is wrong" opens a clause, "and the
+        return any(x in v.lists["finite"] for x in low[idx + 2 :])  # hashtags" adds a thing
+    return low[idx + 1] in ("we", "it", "they", "i", "you", "then", "that", "this")
 
 
 _HEAD_ENDS = vocab().lists["head_ends"]
@@ -518,7 +518,13 @@ def list_items(utt: Utterance, run: list[Token], axis: str, v: Vocab) -> list[tu
         return [whole]
     bare = [t for t in lw if t.low not in ARTICLES]
     rw = [t for t in right if t.is_word]
-    if len(bare) == 1 and bare[0].lemma == bare[0].low and len(rw) >= 2 and not bare[0].is_cap:
+    if (
+        len(bare) == 1
+        and bare[0].lemma == bare[0].low
+        and len(rw) >= 2
+        and not bare[0].is_cap
+        and rw[0].low not in ARTICLES  # "the emoji and the hashtags": two things
+    ):
         return [whole]  # "the wine and spirits wholesalers": a singular word shares the head
     out = [x for x in (tidy_value(utt, left), tidy_value(utt, right)) if x]
     return out or [whole]
