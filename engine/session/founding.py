@@ -318,6 +318,10 @@ if TYPE_CHECKING:
 #     written "people" in a value ("allotment ppl" was the audience the work spoke to).
 #     "not till / not til week 6" is the launch's earliest week, as "not until" ("full time but
 #     not till week 6" bound "launch in week 6").
+#     "its" after a negated thing opens the clause that corrects it ("its not for students its
+#     for their parents" left the parents out); "and the X" adds X to a list unless a clause
+#     follows; a swap ("swap facebook for nextdoor", "replace X with Y") leaves the first out
+#     and names the second; "for a while / for good" end a value.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

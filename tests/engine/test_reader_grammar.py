@@ -638,3 +638,23 @@ def test_its_after_a_negated_thing_opens_the_clause_that_corrects_it(text, binds
 def test_and_the_adds_a_thing_to_the_list_unless_a_clause_follows(text, binds):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: "swap facebook for nextdoor" bound the channel "swap facebook for nextdoor"
+        ("yeah fine but swap facebook for nextdoor", ["-exclusion:facebook", "+channel:nextdoor"]),
+        ("switch from facebook to nextdoor", ["-exclusion:facebook", "+channel:nextdoor"]),
+        ("swap the nurses for doctors", ["-exclusion:nurses", "+audience:doctors"]),
+        (
+            "replace the free trial with a money back guarantee",
+            ["-exclusion:free trial", "+scope:money back guarantee"],
+        ),
+        ("drop the radio ads for a while", ["-exclusion:radio ads"]),
+        ("change the price to 20 a month", ["+price:20 a month"]),
+    ],
+)
+def test_a_swap_leaves_one_thing_out_and_names_the_other(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

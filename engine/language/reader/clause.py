@@ -123,6 +123,10 @@ def _affirmed(low: list[str]) -> tuple[list[str], list[int]]:
     return out, at
 
 
+# "drop X for now / for good / for a while": a time, not a thing swapped in
+_FOR_NOW = frozenset(("now", "good", "ever", "a while", "a bit", "the moment", "the time being"))
+
+
 class ClauseReader:
     def __init__(self, cx: Ctx, cl: Clause):
         self.cx, self.cl, self.v = cx, cl, cx.v
@@ -1405,6 +1409,35 @@ class ClauseReader:
             return
         self.add("competitor", True, 0, k, " ".join(t.text for t in toks[:k]))
 
+    def replaced(self) -> None:
+        """ "swap facebook for nextdoor", "replace the free trial with a money back guarantee":
+        the first thing is left out, the second named on the axis its own kind gives, else the
+        first thing's, else the scope (words.json replacing). "drop X for now" swaps nothing."""
+        toks, low, v = self.cl.tokens, self.low, self.v
+        k = 0
+        while k < len(low) and low[k] in v.lists["fillers"]:
+            k += 1
+        c = v.match(v.replacing, low, k)
+        j = k + len(c.words) if c else 0
+        at = next((x for x in range(j + 1, len(low)) if c and low[x] in c.row["joins"]), None)
+        if c is None or at is None:
+            return
+        old_toks, new_toks = toks[j:at], toks[at + 1 :]
+        old, new = tidy_value(self.cx.utt, old_toks), tidy_value(self.cx.utt, new_toks)
+        after = {new_toks[0].low, " ".join(low[at + 1 : at + 3]), " ".join(low[at + 1 : at + 4])}
+        if (
+            old is None
+            or new is None
+            or after & (v.lists["when_words"] | NOT_VALUES | _FOR_NOW)
+            or low[j + (low[j] in ARTICLES)] in v.lists["axis_words"]  # "change the price to 20"
+            or any(number_of(t.low, v) for t in new_toks)
+        ):
+            return
+        axis = self._value_kind(new_toks) or self._value_kind(old_toks) or "scope"
+        self.out.append(Read("exclusion", False, old[0], old[1], old[2]))
+        self.out.append(Read(axis, True, new[0], new[1], new[2]))
+        self.used.update(range(k, len(low)))
+
     def dismissed(self) -> None:
         """ "payroll is someone else's problem", "resale is scalping", "supermarkets can wait":
         the thing a clause dismisses or defers, named as its subject, is left out (a known
@@ -1464,6 +1497,7 @@ class ClauseReader:
 
     def read(self) -> list[Read]:
         self.rival()
+        self.replaced()
         self.free()
         self.figures()
         self.weeks()

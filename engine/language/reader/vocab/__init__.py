@@ -114,6 +114,7 @@ class Vocab(FrozenRecord):
     complaints: list[Cue]
     include: list[Cue]
     expansions: list[Cue]
+    replacing: list[Cue]
     lists: dict[str, frozenset[str]]
     teach_backs: dict[str, str]  # an unread part's reason -> what the reader says of it
     reason_labels: dict[str, str]  # an unread part's reason in a few words (the chip row's)
@@ -207,6 +208,7 @@ def vocab() -> Vocab:
         complaints=_rows("words.json", "complaints", ("axis", "value")),
         include=_rows("words.json", "include", ()),
         expansions=_rows("words.json", "expansions", ("value",)),
+        replacing=_rows("words.json", "replacing", ("joins",)),
         lists=lists,
         teach_backs=dict(teach),
         reason_labels=dict(labels),
