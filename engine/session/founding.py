@@ -322,6 +322,7 @@ if TYPE_CHECKING:
 #     for their parents" left the parents out); "and the X" adds X to a list unless a clause
 #     follows; a swap ("swap facebook for nextdoor", "replace X with Y") leaves the first out
 #     and names the second; "for a while / for good" end a value.
+#     "fewer words", "less words", "wordy", "less text" ask for a short tone.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
