@@ -323,6 +323,8 @@ if TYPE_CHECKING:
 #     follows; a swap ("swap facebook for nextdoor", "replace X with Y") leaves the first out
 #     and names the second; "for a while / for good" end a value.
 #     "fewer words", "less words", "wordy", "less text" ask for a short tone.
+#     A letter or an ordinal under a negation refuses its option ("not A", "anything but the
+#     first one" picked the option refused); a refused letter is no thing to leave out.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

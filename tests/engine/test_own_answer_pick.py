@@ -112,3 +112,24 @@ def test_what_an_option_puts_off_does_not_name_it():
     fork = {key: text for key, _, text, _ in options}
     assert read_own_answer("sell", options).option is None
     assert read_text("sell", source="own", fork=fork).option is None
+
+
+@pytest.mark.parametrize(
+    ("said", "option"),
+    [
+        # played: each picked the option it refused
+        ("not A", "B"),
+        ("definitely not A", "B"),
+        ("anything but A", "B"),
+        ("not the first one", "B"),
+        ("no to A", "B"),
+        ("nope, not A. B", "B"),
+        ("not B", "A"),
+        ("A, no B", "A"),
+    ],
+)
+def test_a_letter_or_ordinal_under_a_negation_refuses_its_option(said, option):
+    fork = {"A": "Instagram ads", "B": "Farmers markets"}
+    read = read_text(said, source="own", fork=fork)
+    assert read.option == option
+    assert not any(d.value in fork for d in read.directions)  # a letter is no thing to leave out

@@ -45,6 +45,8 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     for d in out.directions:
         if pick and d.axis == "price" and d.amount is None and not d.unit:
             continue  # "the cheaper one": the words that picked the option, not a move of it
+        if not d.do and d.value in fork:
+            continue  # "A, not B": the letter refuses an option, it is no thing to leave out
         if (
             d.weak
             and d.axis in ("audience", "scope", "place", "name", "channel")

@@ -453,8 +453,20 @@ class _Picker:
         )
         if not letter or (nxt and nxt[0].isalpha() and nxt not in self.v.lists["pick_after"]):
             return False
-        self._choose(self.keys[0] if t.low == "a" else self.keys[1])
+        self._pick_or_refuse(self.keys[0] if t.low == "a" else self.keys[1], idx)
         return True
+
+    def _pick_or_refuse(self, key: str, idx: int) -> None:
+        """A letter or an ordinal picks its option, or refuses it under a negation ("not A",
+        "anything but the first one", "no to A": of two, the other is picked at the end)."""
+        before = self.tokens[max(0, idx - 3) : idx]
+        while before and any(not t.is_word for t in before):  # within its own clause
+            before = before[1:]
+        said = [t.low for t in before]
+        if any(x in NEG or x in CANT for x in said) or said[-2:] == ["anything", "but"]:
+            self.scores[key] -= 1
+        else:
+            self._choose(key)
 
     def _ordinal(self, idx: int) -> bool:
         """ "the first one", "the second", "the latter" near the start picks outright."""
@@ -472,7 +484,7 @@ class _Picker:
             return False  # "beta first" orders the work; "first", "the first one" pick
         if self.outright is not None and not self.changed:
             return False
-        self._choose(self.keys[place])
+        self._pick_or_refuse(self.keys[place], idx)
         return True
 
     def _words(self, idx: int, w: float) -> None:

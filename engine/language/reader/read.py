@@ -92,7 +92,8 @@ def _bare(
     ]
     if (
         not words
-        or len(words) > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4 + 3 * pointing)
+        or len(words)
+        > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4 + 3 * pointing)
         or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
         or verbs[0]
         or any(verbs[who:])  # a verb before the people it names is theirs: "school run dads"
@@ -125,7 +126,8 @@ def _bare(
     if (
         is_people(words, cx.v)
         and cx.source != "option"
-        and sum(t.low not in ("and", "or") for t in words) <= 3 + 3 * pointing  # "brass and wind players"
+        and sum(t.low not in ("and", "or") for t in words)
+        <= 3 + 3 * pointing  # "brass and wind players"
         and words[0].low not in _NOT_LEADS
         and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
     ):
