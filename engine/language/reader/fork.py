@@ -42,11 +42,10 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     content: list[Read] = []
     headlines = {k: _headline(t) for k, t in fork.items()}
     own: list[Read] = []
-    for d in out.directions:
+    # "A, not B": the letter refuses an option, it is no thing to leave out
+    for d in [d for d in out.directions if d.do or d.value not in fork]:
         if pick and d.axis == "price" and d.amount is None and not d.unit:
             continue  # "the cheaper one": the words that picked the option, not a move of it
-        if not d.do and d.value in fork:
-            continue  # "A, not B": the letter refuses an option, it is no thing to leave out
         if (
             d.weak
             and d.axis in ("audience", "scope", "place", "name", "channel")
