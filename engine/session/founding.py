@@ -325,6 +325,9 @@ if TYPE_CHECKING:
 #     "fewer words", "less words", "wordy", "less text" ask for a short tone.
 #     A letter or an ordinal under a negation refuses its option ("not A", "anything but the
 #     first one" picked the option refused); a refused letter is no thing to leave out.
+#     "in" before a whole known place in lowercase names the place ("A but in leeds not london"
+#     bound only "leave out london"), and a known place in lowercase is written as it is spelled
+#     (Leeds), unless it is also a common word (bath).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

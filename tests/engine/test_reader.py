@@ -555,7 +555,7 @@ def test_facts_told_of_the_past_of_others_or_of_us_bind_nothing(said, binds):
         ),
         ("its about the big dogs", ["+scope:the big dogs"]),
         # a bare "too …" after a thing left out says why, and moves no price of ours
-        ("forget london, too pricey", ["-exclusion:london"]),
+        ("forget london, too pricey", ["-exclusion:London"]),
         ("skip the gyms, too busy", ["-exclusion:gyms"]),
         ("too pricey", ["+price:lower price"]),
         # who and where, said as people say it
@@ -587,7 +587,7 @@ def test_claims_channels_and_scope_read_by_their_grammar(said, binds):
         ("why not nurses?", ["+audience:nurses"]),
         ("why not try insta", []),  # (no known channel: nothing guessed, never left out)
         ("why not try instagram tbh", ["+channel:instagram"]),
-        ("why not start in leeds", ["+place:leeds"]),
+        ("why not start in leeds", ["+place:Leeds"]),
         ("why arent we on tiktok", ["+channel:tiktok"]),
         ("no harm in trying tiktok", ["+channel:tiktok"]),
         ("nothing wrong with students", ["+audience:students"]),
@@ -606,12 +606,13 @@ def test_a_negation_that_affirms_never_binds_the_opposite(said, binds):
 @pytest.mark.parametrize(
     ("said", "binds"),
     [
-        # a known place typed in lowercase is the place, on every path a capitalised one takes
-        ("start in leeds pls", ["+place:leeds"]),
-        ("pilot in glasgow west end first", ["+place:glasgow west end"]),
-        ("only bradford for now", ["+place:bradford"]),
-        ("manchester only tbh", ["+place:manchester"]),
-        ("not in london yet", ["-place:london"]),
+        # a known place typed in lowercase is the place as it is spelled, on every path a
+        # capitalised one takes
+        ("start in leeds pls", ["+place:Leeds"]),
+        ("pilot in glasgow west end first", ["+place:Glasgow West End"]),
+        ("only bradford for now", ["+place:Bradford"]),
+        ("manchester only tbh", ["+place:Manchester"]),
+        ("not in london yet", ["-place:London"]),
         # ... but a place that is also a common word in lowercase is not guessed
         ("give us a discount", []),
         ("bath products only", ["+scope:bath products"]),

@@ -658,3 +658,19 @@ def test_and_the_adds_a_thing_to_the_list_unless_a_clause_follows(text, binds):
 def test_a_swap_leaves_one_thing_out_and_names_the_other(text, binds):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: "A but in leeds not london" bound only "leave out london"
+        ("in leeds not london", ["+place:Leeds"]),
+        ("in leeds, not london", ["+place:Leeds"]),
+        ("start in leeds", ["+place:Leeds"]),
+        ("forget bath", ["-exclusion:bath"]),  # a place that is also a word keeps its case
+        ("in the morning", []),
+    ],
+)
+def test_a_known_place_in_lowercase_after_in_is_the_place_as_spelled(text, binds):
+    read = read_text(text, source="standup")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

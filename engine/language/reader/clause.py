@@ -1105,7 +1105,9 @@ class ClauseReader:
             kind = self._value_kind(vt)
             if kind is not None or c.row["kind"] == "only":
                 return kind  # "use newsletters", "go LinkedIn": the value says which axis
-        if c.row.get("caps") and (not head.is_cap or quoted or head.low in CALENDAR):
+        if c.row.get("caps") and (
+            quoted or head.low in CALENDAR or not (head.is_cap or place_said(vt, v))
+        ):  # a capitalised name, or a whole known place in lowercase ("in leeds")
             return None
         head_word = head_words(vt)[-1]  # "target office parks", "sell to hospices": the buyers
         plural = c.row.get("people") == "plural" and head_word.lemma != head_word.low

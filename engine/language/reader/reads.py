@@ -602,7 +602,8 @@ _EXPANDED = ("place", "audience", "channel", "scope", "exclusion")
 
 def expanded(r: Read) -> Read:
     """A value with each short form players write spelled out ("NYC" → "New York City", "web
-    dev" → "web development"; vocab/words.json expansions); a name is kept as spelled."""
+    dev" → "web development"; vocab/words.json expansions), and a known place typed in lowercase
+    as it is spelled ("leeds" → "Leeds"); a name is kept as spelled."""
     v = vocab()
     if r.axis not in _EXPANDED:
         return r
@@ -618,6 +619,14 @@ def expanded(r: Read) -> Read:
         out += r.value[at : toks[k].start] + str(c.row["value"])
         at, k = toks[end - 1].end, end
     r.value = out + r.value[at:] if out else r.value
+    whole = v.match(v.places, low, 0) if r.value.islower() else None
+    said = " ".join(whole.words) if whole is not None else ""
+    if (
+        whole is not None
+        and len(whole.words) == len(low)
+        and said not in v.lists["places_cased_only"]
+    ):
+        r.value = str(whole.row["cue"])  # "start in leeds": the place as it is spelled, Leeds
     return r
 
 
