@@ -126,6 +126,7 @@ def test_what_an_option_puts_off_does_not_name_it():
         ("nope, not A. B", "B"),
         ("not B", "A"),
         ("A, no B", "A"),
+        ("go with B", "B"),  # was also: the name "B"
     ],
 )
 def test_a_letter_or_ordinal_under_a_negation_refuses_its_option(said, option):

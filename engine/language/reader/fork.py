@@ -42,8 +42,8 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     content: list[Read] = []
     headlines = {k: _headline(t) for k, t in fork.items()}
     own: list[Read] = []
-    # "A, not B": the letter refuses an option, it is no thing to leave out
-    for d in [d for d in out.directions if d.do or d.value not in fork]:
+    # "A, not B", "go with B": a letter picks or refuses an option, it is no value
+    for d in [d for d in out.directions if d.value not in fork]:
         if pick and d.axis == "price" and d.amount is None and not d.unit:
             continue  # "the cheaper one": the words that picked the option, not a move of it
         if (
