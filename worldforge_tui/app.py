@@ -450,7 +450,7 @@ class WorldForgeApp(App[int]):
             return False
         return True
 
-    def action_new_venture(self, error: str | None = None, typed: str = "") -> AwaitMount | None:
+    def action_new_venture(self, error: str | None = None) -> AwaitMount | None:
         """The new-venture form the player opened (offering to resume the last unfinished run);
         its mount, awaited by keys typed while the engine loaded. The game's own first form is
         `_open_start_form`."""
@@ -460,7 +460,7 @@ class WorldForgeApp(App[int]):
         error = error or unreadable
         from worldforge_tui.screens.new_venture import NewVentureScreen
 
-        screen = NewVentureScreen(resume=resume, seed=self.form_seed, typed=typed)
+        screen = NewVentureScreen(resume=resume, seed=self.form_seed)
 
         def chosen(request: VentureRequest | None) -> None:
             if request:

@@ -57,7 +57,6 @@ class PlayerActions:
         self,
         row_id: str,
         said: str = "",
-        error: str = "",
         confirmed: list[Direction] | None = None,
     ) -> None:
         """The one path for every command row (worldforge_tui.actions): if the engine allows the
@@ -68,7 +67,7 @@ class PlayerActions:
         from engine.session import commands
 
         row = actions.BY_ID[row_id]
-        command = self._command(row, said, error, confirmed)
+        command = self._command(row, said, confirmed)
         if command is None:
             return
         if isinstance(command, commands.Worded) and (
@@ -82,7 +81,6 @@ class PlayerActions:
         self,
         row: actions.GameAction,
         said: str,
-        error: str,
         confirmed: list[Direction] | None,
     ) -> Issued[object] | None:
         """The row's command from what the player said, as corrected; None when there is none to
@@ -101,7 +99,7 @@ class PlayerActions:
             )
             return None
         if row.prompt is not None and not said:
-            self._ask_again(row, said, error)
+            self._ask_again(row, said)
             return None
         try:
             command = kind.from_said(said or row.said)

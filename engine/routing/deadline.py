@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -27,11 +26,9 @@ class ActionDeadline:
     cancelled: threading.Event = field(default_factory=threading.Event)
 
     @classmethod
-    def start(
-        cls, seconds: float, *, clock: Callable[[], float] = time.monotonic
-    ) -> ActionDeadline:
+    def start(cls, seconds: float) -> ActionDeadline:
         """A deadline `seconds` from now."""
-        return cls(clock() + seconds)
+        return cls(time.monotonic() + seconds)
 
     def cut(self, call_deadline: float) -> float:
         """A call's own deadline, cut to the action's."""

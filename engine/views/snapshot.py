@@ -9,7 +9,6 @@ from engine.game.economy import MAX_REDOS, arc_stage, defeat_at
 from engine.game.models import (
     Antagonist,
     Dilemma,
-    Directive,
     Economics,
     Founder,
     GameState,
@@ -41,7 +40,6 @@ class Snapshot:
     last_receipt: Receipt | None
     standup: list[StandupTurn]
     standup_open: bool
-    directive: Directive | None
     economics: Economics
     antagonist: Antagonist
     threat_arc: str
@@ -107,7 +105,6 @@ def build_snapshot(view: ReadModel) -> Snapshot:
         last_receipt=st.receipts[-1] if st.receipts else None,
         standup=st.standup,
         standup_open=view.allowed.get("standup_reply", False),
-        directive=st.directive,
         economics=st.economics,
         antagonist=st.antagonist,
         threat_arc=arc_stage(st.economics.threat),

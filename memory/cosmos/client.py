@@ -60,7 +60,6 @@ class CosmosConfig:
     memories: str = DEFAULT_MEMORIES
     audit: str = DEFAULT_AUDIT
     key: str | None = field(default=None, repr=False)
-    embedding_deployment: str | None = None
     connection_timeout: float = 3.0
     read_timeout: float = 8.0
     deadline: float = 8.0  # seconds any one call may take, retries included (`within`)
@@ -79,7 +78,6 @@ class CosmosConfig:
             memories=settings.azure_cosmos_memory_container or DEFAULT_MEMORIES,
             audit=settings.azure_cosmos_audit_container or DEFAULT_AUDIT,
             key=secret.get_secret_value() if secret is not None else None,
-            embedding_deployment=settings.azure_cosmos_embedding_deployment,
             read_timeout=min(timeout, 30.0),
             deadline=remote_deadline(timeout),
         )

@@ -40,12 +40,13 @@ def test_schema_accepted_but_ignored_is_advisory(server):
     assert caps["schema_enforced"] is False
 
 
-def test_schema_enforced_is_recorded(server):
-    server.enforce_schema = True
-    router = Router(local_settings(server.url), caps_cache=False)
-    (row,) = router.test_completions()
-    assert row["schema"]["enforced"] is True
-    assert router.status()["capabilities"][f"{server.url}#qwen2.5"]["schema_enforced"] is True
+def test_schema_enforced_is_recorded():
+    with FaultServer(enforce_schema=True) as server:
+        server.use("ok")
+        router = Router(local_settings(server.url), caps_cache=False)
+        (row,) = router.test_completions()
+        assert row["schema"]["enforced"] is True
+        assert router.status()["capabilities"][f"{server.url}#qwen2.5"]["schema_enforced"] is True
 
 
 def test_routing_test_prints_completion_and_advisory(server, monkeypatch, capsys):

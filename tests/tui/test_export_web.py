@@ -17,5 +17,5 @@ async def test_export_offers_a_download_when_served(tmp_path, monkeypatch):
         await settle(app, pilot)
     assert len(offered) == 1
     path, options = offered[0]
-    assert [path] == list((tmp_path / "reports").glob("*.md"))  # the report export wrote
-    assert options["save_filename"] == path.name and path.name.endswith(".md")
+    (report,) = (tmp_path / "reports").glob("*.md")  # the report export wrote
+    assert path == report and options["save_filename"] == report.name

@@ -29,7 +29,7 @@ async def test_full_venture_by_keys(tmp_path):
         await settle(app, pilot)
         stage = app.session.state.stages[0]
         assert stage.redos == 1 and app.snap.phase == "gate"
-        assert app.snap.directive.source == "rejection"
+        assert app.session.state.directive.source == "rejection"
         # the story's binding line is what memory recalled for the redo, in words
         binding = [ln for ln in text_of(app, "#story-body").splitlines() if "Binding:" in ln]
         assert binding and "nurse" in binding[0] and "(" not in binding[0]  # no rule id
@@ -53,7 +53,7 @@ async def test_full_venture_by_keys(tmp_path):
         await type_text(pilot, "keep it simple")
         await pilot.press("enter")
         await settle(app, pilot)
-        assert app.snap.directive.source == "standup"
+        assert app.session.state.directive.source == "standup"
         assert app.snap.phase == "brief"  # the reply binds the next stage; it does not run it
         assert not app.snap.standup_open
         await pilot.press("g")

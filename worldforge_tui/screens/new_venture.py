@@ -62,7 +62,6 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         *,
         resume: RunSummary | None = None,
         seed: int | None = None,
-        typed: str = "",
         loading: bool = False,
     ) -> None:
         super().__init__(classes="dialog")
@@ -70,7 +69,6 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         self._loading = loading
         self._waiting = False  # Enter was pressed while the engine loaded: start once it has
         self._resume = resume
-        self._typed = typed[:MAX_PITCH_CHARS]  # letters typed while the engine loaded
         self._seed = fresh_seed() if seed is None else seed
         self._edited: set[str] = set()  # fields the player changed: the reading leaves them be
         # the books' currency the pitch was last read as: one the player picks instead stays
@@ -186,10 +184,7 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
         reading = self.query_one("#nv-reading", Label)
         reading.styles.width = "100%"  # wraps: the whole reading stays readable at 80 columns
         reading.styles.height = "auto"
-        pitch = self.query_one("#nv-pitch", Input)
-        pitch.focus()
-        if self._typed:
-            pitch.insert_text_at_cursor(self._typed)
+        self.query_one("#nv-pitch", Input).focus()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """The game's first form says once it is drawn (the app loads the engine from then on)."""

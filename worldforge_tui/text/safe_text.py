@@ -63,15 +63,15 @@ def first_line(err: BaseException, limit: int | None = 200) -> str:
     return text.splitlines()[0][:limit] if text else type(err).__name__
 
 
-def literal(value: object, style: str = "", limit: int | None = DEFAULT_LIMIT) -> Text:
+def literal(value: object, limit: int | None = DEFAULT_LIMIT) -> Text:
     """A rich `Text` holding the cleaned string verbatim: markup in it is shown, never parsed."""
     from rich.text import Text
 
-    return Text(clean(value, limit), style=style)
+    return Text(clean(value, limit))
 
 
-def literal_line(value: object, style: str = "", limit: int | None = LINE_LIMIT) -> Text:
+def literal_line(value: object, limit: int | None = LINE_LIMIT) -> Text:
     """A one-line rich `Text` of the cleaned string, for labels and rows."""
     from rich.text import Text
 
-    return Text(one_line(value, limit), style=style, no_wrap=True, overflow="ellipsis")
+    return Text(one_line(value, limit), no_wrap=True, overflow="ellipsis")

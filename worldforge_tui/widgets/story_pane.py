@@ -59,20 +59,20 @@ def phase_label(snap: Snapshot, busy: bool, key_of: KeyOf) -> str:
 RUBRIC_ORDER = ("relevance", "completeness", "actionability", "clarity", "compliance")
 
 
-def artifact_parts(artifact: object, indent: str = "  ") -> list[Part]:
+def artifact_parts(artifact: object) -> list[Part]:
     """Readable lines for any artifact (engine.views.render: labels, bullets, formatted numbers)."""
     if not isinstance(artifact, dict):
-        return [indent, clean(artifact, 2000), "\n"]
+        return ["  ", clean(artifact, 2000), "\n"]
     from engine.views.render import render_artifact  # the engine loads after the first frame
 
     parts: list[Part] = []
     for block in render_artifact(artifact):
-        parts.append((f"{indent}{one_line(block.label, 60)}: ", "$secondary bold"))
+        parts.append((f"  {one_line(block.label, 60)}: ", "$secondary bold"))
         if block.bullets:
             parts.append("\n")
             for line in block.lines:
                 sub = line.startswith("  ")
-                parts.append((f"{indent}{'    ◦ ' if sub else '  • '}", "$foreground-muted"))
+                parts.append(("      ◦ " if sub else "    • ", "$foreground-muted"))
                 parts.append(one_line(line.strip(), 300) + "\n")
         else:
             parts.append(clean(" ".join(block.lines), 2000) + "\n")

@@ -382,11 +382,3 @@ class FaultServer(Loopback[_State]):
     def hits(self) -> list[Hit]:
         with self._state.lock:
             return list(self._state.hits)
-
-    @property
-    def enforce_schema(self) -> bool:
-        return self._state.enforce_schema
-
-    @enforce_schema.setter
-    def enforce_schema(self, value: bool) -> None:
-        self._state.enforce_schema = value
