@@ -68,6 +68,8 @@ _MASS = _WORDS["mass"]
 _ACRONYM = Pattern(
     r"(?<![\w-])(?<!\d )(" + "|".join(sorted(_WORDS["acronyms"])) + r")(?![\w-])", re.IGNORECASE
 )
+_ACRONYMS = _WORDS["acronyms"]
+_RUN = Pattern(r"[\w-]+")  # a run of word characters; an abbreviation the pattern raises is one
 _COUNTABLE_ING = _WORDS["countable_ing"]
 
 
@@ -277,6 +279,10 @@ def narrows(customer: str, broader: str) -> bool:
 
 def capitals(text: str) -> str:
     """Abbreviations in capitals ("hr managers" -> "HR managers", "an ai tutor" -> "an AI tutor")."""
+    # Most texts hold none, and the case-blind pattern tries every choice at every letter: an
+    # ASCII text none of whose lower-cased word runs is an abbreviation is returned as it is.
+    if text.isascii() and _ACRONYMS.isdisjoint(_RUN.findall(text.lower())):
+        return text
     return _ACRONYM.sub(lambda m: m.group(1).upper(), text)
 
 
