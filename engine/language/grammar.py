@@ -125,6 +125,7 @@ def is_plural(phrase: str) -> bool:
     return bool(_inflect().singular_noun(w))
 
 
+@lru_cache(maxsize=4096)  # inflect answers the same few words again and again
 def article(phrase: str) -> str:
     """'a' or 'an' for an English noun phrase (by sound: 'an hour', 'a unit', 'an NHS ward',
     'a URL', 'an eight-week plan'); '' for one that takes none (CJK, other languages)."""
@@ -153,6 +154,7 @@ def with_article(phrase: str) -> str:
     return f"{a} {phrase}" if a else phrase
 
 
+@lru_cache(maxsize=4096)
 def plural(noun: str) -> str:
     """The plural of a noun phrase's head ('clinic' -> 'clinics', 'ward team' -> 'ward teams');
     a phrase already plural, or not English, is kept."""
@@ -165,6 +167,7 @@ def plural(noun: str) -> str:
     return noun[:i] + str(_inflect().plural_noun(head)) + noun[i + len(head) :]
 
 
+@lru_cache(maxsize=4096)
 def singular(noun: str) -> str:
     """The singular of a noun phrase's head ('nurses' -> 'nurse'); kept when it has none."""
     head = _head(noun)
