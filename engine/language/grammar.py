@@ -68,6 +68,8 @@ _MASS = _WORDS["mass"]
 _ACRONYM = Pattern(
     r"(?<![\w-])(?<!\d )(" + "|".join(sorted(_WORDS["acronyms"])) + r")(?![\w-])", re.IGNORECASE
 )
+_ACRONYMS = _WORDS["acronyms"]
+_RUN = Pattern(r"[\w-]+")  # a run of word characters; an abbreviation the pattern raises is one
 _COUNTABLE_ING = _WORDS["countable_ing"]
 
 
@@ -123,6 +125,7 @@ def is_plural(phrase: str) -> bool:
     return bool(_inflect().singular_noun(w))
 
 
+@lru_cache(maxsize=4096)  # inflect answers the same few words again and again
 def article(phrase: str) -> str:
     """'a' or 'an' for an English noun phrase (by sound: 'an hour', 'a unit', 'an NHS ward',
     'a URL', 'an eight-week plan'); '' for one that takes none (CJK, other languages)."""
@@ -151,6 +154,7 @@ def with_article(phrase: str) -> str:
     return f"{a} {phrase}" if a else phrase
 
 
+@lru_cache(maxsize=4096)
 def plural(noun: str) -> str:
     """The plural of a noun phrase's head ('clinic' -> 'clinics', 'ward team' -> 'ward teams');
     a phrase already plural, or not English, is kept."""
@@ -163,6 +167,7 @@ def plural(noun: str) -> str:
     return noun[:i] + str(_inflect().plural_noun(head)) + noun[i + len(head) :]
 
 
+@lru_cache(maxsize=4096)
 def singular(noun: str) -> str:
     """The singular of a noun phrase's head ('nurses' -> 'nurse'); kept when it has none."""
     head = _head(noun)
@@ -277,6 +282,10 @@ def narrows(customer: str, broader: str) -> bool:
 
 def capitals(text: str) -> str:
     """Abbreviations in capitals ("hr managers" -> "HR managers", "an ai tutor" -> "an AI tutor")."""
+    # Most texts hold none, and the case-blind pattern tries every choice at every letter: an
+    # ASCII text none of whose lower-cased word runs is an abbreviation is returned as it is.
+    if text.isascii() and _ACRONYMS.isdisjoint(_RUN.findall(text.lower())):
+        return text
     return _ACRONYM.sub(lambda m: m.group(1).upper(), text)
 
 

@@ -255,6 +255,9 @@ def test_a_broad_audience_flanked_keeps_its_breadth_last(new_session):
         ("an ai tutor for gp practices", "An AI tutor for GP practices"),
         ("24 hr delivery for hr teams", "24 hr delivery for HR teams"),  # a figure's unit stays
         ("chair hire", "Chair hire"),  # only whole words
+        ("b2b-sales for uk_shops and nyc", "B2b-sales for uk_shops and NYC"),  # a whole run only
+        ("café owners and hr", "Café owners and HR"),  # text beyond ASCII
+        ("ſeo for the İoT crowd", "SEO for the İOT crowd"),  # case-blind look-alikes count
     ],
 )
 def test_an_abbreviation_is_written_in_capitals_however_it_was_typed(typed, written):

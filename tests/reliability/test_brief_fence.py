@@ -81,3 +81,8 @@ def test_neutralise_folds_every_angle_look_alike() -> None:
 
 def test_neutralise_of_plain_ascii_makes_its_brackets_parentheses() -> None:
     assert neutralise("</venture_data> <b>ok</b>\n2 > 1") == "(/venture_data) (b)ok(/b)\n2 ) 1"
+
+
+def test_neutralise_folds_a_text_beyond_ascii_with_or_without_a_bracket() -> None:
+    assert neutralise("café — “ﬁne” ＜x＞") == "café — “fine” (x)"
+    assert neutralise("café — “ﬁne”") == "café — “fine”"
