@@ -307,7 +307,14 @@ if TYPE_CHECKING:
 #     ("a yr", "a pop", "pa"), "insta"/"fb" spelled out. "payroll in v2 / eventually / next
 #     year" defers; a message ending on a bare "no" refuses what it named ("tiktok, no" bound
 #     TikTok); "B but also mumsnet" keeps B's channel beside Mumsnet (words.json also_words).
-RULES_VERSION = 70
+# 71: A pitch is read by frame, not phrase: "sold to X" names who buys; "X subscribe", "X pay £5 a
+#     head for our Y" name who pays and what; "booked by the hour" names no payer; a claim before
+#     a colon or dash ("Cheaper than Deliveroo:", "Save time on rotas:") is no offering; an
+#     opening payer keeps its modifiers ("wheelchair users can book …"); "we help X <verb> Y (with
+#     Z)" offers Z or the deed ("rent collection"); a service done to a thing is its owner's
+#     ("car valeting" -> car owners); "marketplace connecting …" offers a marketplace; more
+#     buying places (societies, hospices …) and occasions (retirement, divorce, Valentine's …).
+RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
