@@ -69,8 +69,6 @@ MISSES: dict[str, dict[str, str]] = {
         "job seekers over fifty: CV rewrites and interview coaching, £49": LEAD,
         "a tiny sauna on wheels you can rent for the weekend": "'rent' makes a hire of the goods",
         "a cocktail bar inside an old tram in Zürich": "'inside' is kept in the offering",
-        "so basically its an app where dog walkers in london can find clients and get paid and we take 10% from the walker": "the chatty lead ('so basically its') is kept",
-        "ok so the idea is reading tutoring for adults and the council pays for it": "the chatty lead ('ok so the idea is') is kept",
         "we connect retired engineers with startups that need a mentor, startups pay": HELP,
         "less paperwork for foster carers - one app for logs and allowances": LEAD,
         "More bookings for yoga teachers with a simple class page": "a benefit leads; the instrument ('with a … page') is the offering",
