@@ -352,10 +352,8 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
             t.low in v.sets["where_cues"]
             and prev is not None
             and prev.is_word
-            and i + 1 < len(toks)
-            and is_plural(toks[i + 1].low)
-            and _is_people([toks[i + 1]], "en")
-        ):
+            and any(is_plural(s.low) and _is_people([s], "en") for s in toks[i + 1 : i + 3])
+        ):  # "an app where (dog) walkers find clients"
             out.append((i + 1, "helps"))  # "an app where landlords find tradespeople"
         elif t.low in {"to", "aux"} and any(
             s.lemma in v.sets["sell_verbs"] for s in toks[max(i - 6, 0) : i]

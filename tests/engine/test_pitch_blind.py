@@ -50,7 +50,6 @@ MISSES: dict[str, dict[str, str]] = {
         "job seekers over fifty: CV rewrites and interview coaching, £49": "the customer's qualifier ('over fifty') is dropped",
         "Clases de programación para niñas en Bogotá, pagan los padres": LATER,
         "Nachhilfe für Grundschüler in Wien, bezahlt von den Eltern": LATER,
-        "so basically its an app where dog walkers in london can find clients and get paid and we take 10% from the walker": "the 'dog' row maps dog walkers to dog owners",
         "marketplace connecting farmers and restaurants": CONN,
         "marketplace connecting freelance editors with self-published authors": CONN,
         "fitness classes aimed at over-60s in Swansea": "'over-60s' is not known as people",
