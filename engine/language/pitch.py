@@ -440,6 +440,9 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
     if phrase and _is_vague(phrase) and end < len(toks) and toks[end].low in _RELATIVE | {"with"}:
         stop = next((k for k in range(end, len(toks)) if toks[k].text in _STOPS), len(toks))
         return phrase + toks[end:stop]  # "people who hate dating apps", "people with diabetes"
+    ed = [k for k in range(1, len(phrase)) if is_plural(phrase[k - 1].low)]  # a participle after
+    ed = [k for k in ed if phrase[k].low.endswith("ed") and not _is_vague(phrase[:k])]  # who
+    phrase = phrase[: ed[0]] if ed else phrase  # "coffee for remote workers delivered weekly"
     who, _, _ = _split_setting(phrase)
     if len(phrase) > _MAX_CUSTOMER_WORDS >= len(who):
         phrase = who  # a long setting goes before a long customer is cut
