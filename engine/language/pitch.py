@@ -352,10 +352,8 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
             t.low in v.sets["where_cues"]
             and prev is not None
             and prev.is_word
-            and i + 1 < len(toks)
-            and is_plural(toks[i + 1].low)
-            and _is_people([toks[i + 1]], "en")
-        ):
+            and any(is_plural(s.low) and _is_people([s], "en") for s in toks[i + 1 : i + 3])
+        ):  # "an app where (dog) walkers find clients"
             out.append((i + 1, "helps"))  # "an app where landlords find tradespeople"
         elif t.low in {"to", "aux"} and any(
             s.lemma in v.sets["sell_verbs"] for s in toks[max(i - 6, 0) : i]
@@ -442,6 +440,9 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
     if phrase and _is_vague(phrase) and end < len(toks) and toks[end].low in _RELATIVE | {"with"}:
         stop = next((k for k in range(end, len(toks)) if toks[k].text in _STOPS), len(toks))
         return phrase + toks[end:stop]  # "people who hate dating apps", "people with diabetes"
+    ed = [k for k in range(1, len(phrase)) if phrase[k].low.endswith("ed")]  # a participle after
+    ed = [k for k in ed if is_plural(phrase[k - 1].low) and not _is_vague(phrase[:k])]  # who
+    phrase = phrase[: ed[0]] if ed else phrase  # "coffee for remote workers delivered weekly"
     who, _, _ = _split_setting(phrase)
     if len(phrase) > _MAX_CUSTOMER_WORDS >= len(who):
         phrase = who  # a long setting goes before a long customer is cut
@@ -697,8 +698,9 @@ def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str
     claim = lead and lead[0].low in v.sets["claims"] | v.sets["pronouns"]
     if claim or any(t.low == "than" for t in lead):  # a claim before a colon or dash is none
         offering = _offering(toks[stop + 1 :], len(toks), lang) or offering
-    after = _customer_phrase(toks, chosen[0], "helps") if chosen and chosen[1] == "helps" else []
-    if after and not offering:  # what helps them do it: "… fill screenings with group bookings"
+    helps = chosen is not None and chosen[1] == "helps" and not offering
+    after = _customer_phrase(toks, chosen[0], "helps") if helps and chosen else []
+    if after:  # what helps them do it: "… fill screenings with group bookings"
         verb = toks.index(after[-1]) + 1
         tool = next((k for k in range(verb, len(toks)) if toks[k].low in v.sets["tools"]), verb)
         offering = _offering(toks[tool + 1 :], len(toks), lang) or _offering(

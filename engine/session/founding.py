@@ -328,6 +328,13 @@ if TYPE_CHECKING:
 #     "in" before a whole known place in lowercase names the place ("A but in leeds not london"
 #     bound only "leave out london"), and a known place in lowercase is written as it is spelled
 #     (Leeds), unless it is also a common word (bath).
+#     A pitch is read by frame, not phrase: "sold to X" names who buys; "X subscribe", "X pay £5 a
+#     head for our Y" name who pays and what; "booked by the hour" names no payer; a claim before
+#     a colon or dash ("Cheaper than Deliveroo:", "Save time on rotas:") is no offering; an
+#     opening payer keeps its modifiers ("wheelchair users can book …"); "we help X <verb> Y (with
+#     Z)" offers Z or the deed ("rent collection"); a service done to a thing is its owner's
+#     ("car valeting" -> car owners); "marketplace connecting …" offers a marketplace; more
+#     buying places (societies, hospices …) and occasions (retirement, divorce, Valentine's …).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
