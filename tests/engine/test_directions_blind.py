@@ -66,7 +66,6 @@ MISSES: dict[str, str] = {
     "b138": "'Launch at Manchester Piccadilly' binds a channel, not the place",
     "b139": "'all of them' binds nothing of option B; 'deliveroo riders too' keeps 'too'",
     "b148": "'you decide' at a fork is asked about",
-    "b150": "'Free for families, hospices pay' binds two scopes, not the price free",
     "b154": "'dont call them cheap' leaves nothing out",
     "b155": "'lose the space' leaves out 'space' as an exclusion",
     "b156": "'whichever, not bothered' at a fork is asked about",

@@ -355,6 +355,7 @@ class ClauseReader:
     def free(self) -> None:
         """ "free", "always free", "$0": a price of nothing."""
         words = [t.low for t in self.cl.tokens if t.is_word]
+        words = words[: words.index("for")] if "for" in words else words  # "free for families"
         if "free" in words and set(words) <= self.v.lists["free_words"]:
             k = self.low.index("free")
             self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")

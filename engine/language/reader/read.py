@@ -1000,8 +1000,8 @@ def _option_bare(text: str) -> list[Read]:
         return []  # "Launch week 5, before term": when, not what
     if len(toks) > 1 and (toks[0].low in IMPERATIVE_CUES or toks[0].low in CLAUSE_VERBS):
         toks = toks[1:]  # "Stay Bristol-only": the place, not a name "Stay …"
-    if not toks or len(toks) > 6:
-        return []
+    if not toks or len(toks) > 6 or any(t.low in v.lists["finite"] for t in toks[1:]):
+        return []  # "hospices pay": a statement, no value
     tidy = tidy_value(utt, toks)
     if not tidy:
         return []
