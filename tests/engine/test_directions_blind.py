@@ -40,7 +40,6 @@ MISSES: dict[str, str] = {
     "b023": "'too much <quoted word>' is no cue to leave the word out; the reader asks",
     "b035": "'it says we're X. we're not': a false statement quoted back is no claim cue",
     "b036": "'too formal' is read as 'warm' instead of not formal",
-    "b040": "'£7 a month is right, £12 isnt': the refused figure wins (inverted)",
     "b042": "'site managers order these': the buyer named as subject of 'order' is unread",
     "b045": "'gentle' is no tone word (warm)",
     "b048": "'Bolt and Ola drivers need it too' after a question: the reader asks",
@@ -61,7 +60,6 @@ MISSES: dict[str, str] = {
     "b113": "'£35 for a 6-inch cake': the unit read as '6-inch' (near)",
     "b119": "'tyre fitters AND leasing firms' (both options in own words): the reader asks",
     "b127": "'HR' for 'Sell to HR directors' is not matched to the option; the reader asks",
-    "b135": "'A. hmm no, B': the first pick is kept, the price read as '£6 a pod' (inverted)",
     "b137": "'ours' picks nothing; 'dont want X owning the customer' is left out as an exclusion",
     "b138": "'Launch at Manchester Piccadilly' binds a channel, not the place",
     "b139": "'all of them' binds nothing of option B; 'deliveroo riders too' keeps 'too'",
@@ -73,7 +71,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inversions only fall).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 81.9, 11.0, 7.9, 2
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 83.0, 11.0, 7.9, 0
 
 
 @pytest.fixture(scope="module")

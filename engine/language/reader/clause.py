@@ -399,7 +399,7 @@ class ClauseReader:
             return True
         if re.search(r"\b(?:in what world|why)\b", text_before + " " + text_after):
             return True
-        return (f.j < len(low) and low[f.j] in ("?", "??")) or any(
+        return (f.j < len(low) and low[f.j] in ("?", "??", "isn't")) or any(
             self.cl.tokens[x].text == "?" for x in range(f.j, min(len(low), f.j + 1))
         )
 
