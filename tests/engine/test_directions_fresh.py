@@ -41,7 +41,6 @@ MISSES: dict[str, str] = {
     "f092": "'core thing is the games library': no role frame for 'core thing'",
     "f124": "'Dice Box? no wait. Meeple Manor': the name asked back is refused, the new one unread",
     "f130": "'do Headingley first': Headingley is no known place; 'leeds centre' read as an exclusion",
-    "f132": "'just do it in Bristol to begin with': the reader asks",
     "f138": "label 'grade 9' vs read 'grade 9s': the bench's singular needs a longer word",
     "f154": "'office workers want these too but nah': reported, so nothing is left out",
     "f157": "'we keep saying startups but its the big firms …': the reader asks",
