@@ -61,10 +61,8 @@ MISSES: dict[str, str] = {
     "b127": "'HR' for 'Sell to HR directors' is not matched to the option; the reader asks",
     "b137": "'ours' picks nothing; 'dont want X owning the customer' is left out as an exclusion",
     "b139": "'all of them' binds nothing of option B; 'deliveroo riders too' keeps 'too'",
-    "b148": "'you decide' at a fork is asked about",
     "b154": "'dont call them cheap' leaves nothing out",
     "b155": "'lose the space' leaves out 'space' as an exclusion",
-    "b156": "'whichever, not bothered' at a fork is asked about",
     "b157": "'10k' for 'Keep burn under £10k a month' reads £10,000 and a spurious price",
 }
 
