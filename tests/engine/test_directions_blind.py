@@ -33,10 +33,8 @@ ROWS = [
 
 # Rows the reader still misses: id -> why.
 MISSES: dict[str, str] = {
-    "b005": "'local pharmacies would sell these for us': a channel said as what others would do is unread",
     "b017": "'fleet managers buy this': the buyer named as subject of 'buy' is unread",
     "b020": "'its for new arrivals' is read as a scope, not the people",
-    "b021": "'instagram is where they are': a channel said as where the people are is unread",
     "b023": "'too much <quoted word>' is no cue to leave the word out; the reader asks",
     "b035": "'it says we're X. we're not': a false statement quoted back is no claim cue",
     "b036": "'too formal' is read as 'warm' instead of not formal",
@@ -47,7 +45,6 @@ MISSES: dict[str, str] = {
     "b051": "'lets try the WI and church halls for talks': 'try' places no channel",
     "b057": "a question ('should we do X too?') binds X instead of asking",
     "b058": "'the AOP' in a list of channels is dropped",
-    "b062": "'school whatsapp groups are where the parents are': a channel said as where the people are is unread",
     "b065": "a question ('should we do X too?') is not asked about",
     "b074": "a question ('go for europe too?') binds a place instead of asking",
     "b076": "'Kit Cave. no wait, Bolt Bin is better': the first name is kept",
