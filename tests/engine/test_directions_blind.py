@@ -64,7 +64,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inversions only fall).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 83.0, 11.0, 7.9, 0
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 85.7, 8.8, 7.2, 0
 
 
 @pytest.fixture(scope="module")

@@ -53,7 +53,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 89.5, 5.7, 3.4
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 91.6, 5.7, 2.9
 
 
 @pytest.fixture(scope="module")
