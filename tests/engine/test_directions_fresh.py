@@ -41,7 +41,6 @@ MISSES: dict[str, str] = {
     "f092": "'core thing is the games library': no role frame for 'core thing'",
     "f124": "'Dice Box? no wait. Meeple Manor': the name asked back is refused, the new one unread",
     "f130": "'do Headingley first': Headingley is no known place; 'leeds centre' read as an exclusion",
-    "f132": "'just do it in Bristol to begin with': the reader asks",
     "f154": "'office workers want these too but nah': reported, so nothing is left out",
     "f157": "'we keep saying startups but its the big firms …': the reader asks",
     "f161": "'instead of ads do a referral thing': the exclusion runs on into the next verb",
@@ -53,7 +52,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 89.5, 5.7, 3.4
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 91.6, 5.7, 2.9
 
 
 @pytest.fixture(scope="module")

@@ -359,6 +359,7 @@ class ClauseReader:
     def free(self) -> None:
         """ "free", "always free", "$0": a price of nothing."""
         words = [t.low for t in self.cl.tokens if t.is_word]
+        words = words[: words.index("for")] if "for" in words else words  # "free for families"
         if "free" in words and set(words) <= self.v.lists["free_words"]:
             k = self.low.index("free")
             self.add("price", True, k, k + 1, "free", amount=0.0, period="unit")
@@ -402,7 +403,7 @@ class ClauseReader:
             return True
         if re.search(r"\b(?:in what world|why)\b", text_before + " " + text_after):
             return True
-        return (f.j < len(low) and low[f.j] in ("?", "??")) or any(
+        return (f.j < len(low) and low[f.j] in ("?", "??", "isn't")) or any(
             self.cl.tokens[x].text == "?" for x in range(f.j, min(len(low), f.j + 1))
         )
 

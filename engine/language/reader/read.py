@@ -79,8 +79,8 @@ def _bare(
     skip = _change_of_mind(cx, [t.low for t in toks])
     changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
-    pointing = bool(words[1:]) and words[0].low in ("its", "it's") and is_people(words[1:], cx.v)
-    if pointing:  # "its busy mums", "its retired people who have time", "its couples we want"
+    wide = 3 * bool(words[1:] and words[0].low in ("its", "it's") and is_people(words[1:], cx.v))
+    if wide:  # "its busy mums", "its retired people who have time", "its couples we want"
         words = words[1 + (words[1].low in ARTICLES and len(words) > 2) :]
         ends = (x for x, t in enumerate(words) if x and (t.low in NP_ENDS or t.low in SUBJECTS))
         words = words[: next(ends, len(words))]
@@ -92,8 +92,7 @@ def _bare(
     ]
     if (
         not words
-        or len(words)
-        > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4 + 3 * pointing)
+        or len(words) > (10 if is_channel(" ".join(t.low for t in words), cx.v) else 4 + wide)
         or words[0].low in cx.v.lists["quantities"]  # "less about students": no thing to do
         or verbs[0]
         or any(verbs[who:])  # a verb before the people it names is theirs: "school run dads"
@@ -126,8 +125,7 @@ def _bare(
     if (
         is_people(words, cx.v)
         and cx.source != "option"
-        and sum(t.low not in ("and", "or") for t in words)
-        <= 3 + 3 * pointing  # "brass and wind players"
+        and sum(t.low not in ("and", "or") for t in words) <= 3 + wide  # "brass and wind players"
         and words[0].low not in _NOT_LEADS
         and not (words[0].low.endswith("er") and len(words) > 1)  # "Newer bars": a reason
     ):
@@ -471,8 +469,9 @@ def _added(cx: Ctx, clauses: list[Clause], per: list[list[Read]]) -> None:
         toks = clauses[n].tokens
         last = next((r for r in reversed(per[n - 1]) if r.axis in _ADDS_TO), None)
         # "aim at pickers, drivers and the night shift": a list's tail runs on the value before
-        tail = bool(last) and last.end >= clauses[n - 1].end and {"and", "or"} & {*clauses[n].low}
+        tail = last is not None and last.end >= clauses[n - 1].end
         tail = tail and "," in cx.utt.text[clauses[n - 1].end : clauses[n].start]
+        tail = tail and bool({"and", "or"} & {*clauses[n].low})
         if (per[n] and not (tail and all(r.weak for r in per[n]))) or not per[n - 1]:
             continue
         if toks[0].low not in _ADDING and not tail:
@@ -1002,8 +1001,8 @@ def _option_bare(text: str) -> list[Read]:
         return []  # "Launch week 5, before term": when, not what
     if len(toks) > 1 and (toks[0].low in IMPERATIVE_CUES or toks[0].low in CLAUSE_VERBS):
         toks = toks[1:]  # "Stay Bristol-only": the place, not a name "Stay …"
-    if not toks or len(toks) > 6:
-        return []
+    if not toks or len(toks) > 6 or any(t.low in v.lists["finite"] for t in toks[1:]):
+        return []  # "hospices pay": a statement, no value
     tidy = tidy_value(utt, toks)
     if not tidy:
         return []
