@@ -335,6 +335,9 @@ if TYPE_CHECKING:
 #     Z)" offers Z or the deed ("rent collection"); a service done to a thing is its owner's
 #     ("car valeting" -> car owners); "marketplace connecting …" offers a marketplace; more
 #     buying places (societies, hospices …) and occasions (retirement, divorce, Valentine's …).
+#     An option named beside the player's own channel or people keeps both ("markets and flyers",
+#     "B plus flyers at the school gate" lost one or both); a bare "the X" with no verb is a thing,
+#     not a reason; a value never ends in "too".
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -134,3 +134,25 @@ def test_a_letter_or_ordinal_under_a_negation_refuses_its_option(said, option):
     read = read_text(said, source="own", fork=fork)
     assert read.option == option
     assert not any(d.value in fork for d in read.directions)  # a letter is no thing to leave out
+
+
+@pytest.mark.parametrize(
+    ("said", "channels"),
+    [
+        # played: the option's channel or the player's was lost ("B plus flyers …" bound nothing)
+        ("markets and flyers", ["Farmers markets", "flyers"]),
+        (
+            "markets, and flyers at the school gate",
+            ["Farmers markets", "flyers at the school gate"],
+        ),
+        ("farmers markets + school newsletter", ["Farmers markets", "school newsletter"]),
+        ("B plus flyers at the school gate", ["Farmers markets", "flyers at the school gate"]),
+        ("B and flyers too", ["Farmers markets", "flyers"]),
+        ("b plus the school newsletter", ["Farmers markets", "school newsletter"]),
+        ("B. flyers instead", ["flyers"]),  # the player's own replaces the option's
+    ],
+)
+def test_an_option_named_beside_the_players_own_channel_keeps_both(said, channels):
+    read = read_text(said, source="own", fork={"A": "Instagram ads", "B": "Farmers markets"})
+    assert read.option == "B"
+    assert [d.value for d in read.directions if d.axis == "channel" and d.do] == channels

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from engine.language.reader.figures import currency_in, fmt, word_number
 from engine.language.reader.pick import alike, dismisses
+from engine.language.reader.utterance import parse
 from engine.language.reader.pick import pick as pick_option
 from engine.language.reader.reads import (
     Ctx,
@@ -87,6 +88,7 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     # a bound the player sets ("don't ever go below $150") limits the option's price, it does
     # not replace it: the option's figure stays beside it
     adds = {t.low for t in cx.utt.tokens} & cx.v.lists["also_words"]  # "B but also mumsnet"
+    adds = adds or _named_beside(cx, [fork[k] for k in keys], own)  # "markets and flyers"
     own_axes = {
         d.axis
         for d in own
@@ -104,6 +106,40 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
         and not any(_breaks(c, d) for d in own)
     ]
     out.directions = settle(merged + own)
+
+
+_JOINED = (["and"], ["plus"], ["with"], ["also"], ["&"], ["+"])
+
+
+def _named_beside(cx: Ctx, picked: list[str], own: list[Read]) -> bool:
+    """Whether the words name the picked option in a list with their own people or channel
+    ("markets and flyers", "farmers markets + school newsletter"): a word of the option's in the
+    same clause, outside what the words bind themselves, and the player's value no restatement of
+    the option's. Then the option's people and channels stay beside the player's."""
+    words = {t.lemma for text in picked for t in parse(text).tokens if len(t.low) > 3}
+    listed = [d for d in own if d.do and d.axis in ("audience", "channel")]
+    if any({t.lemma for t in parse(d.value).tokens} & words for d in listed):
+        return False  # "sell to the organisers" for "Sell to festival organisers": the same
+    clauses = cx.utt.clauses
+    for n, cl in enumerate(clauses):
+        if not any(cl.start <= d.start < cl.end for d in listed):
+            continue
+        before = cx.utt.text[clauses[n - 1].end : cl.start].split() if n else []
+        joined = (
+            n > 0
+            and (  # "markets, and flyers", "B plus flyers"
+                cl.low[:1] in (["and"], ["plus"], ["&"], ["+"]) or before[-1:] in _JOINED
+            )
+        )
+        if joined and clauses[n - 1].low in (["a"], ["b"]):
+            return True
+        toks = [*clauses[n - 1].tokens, *cl.tokens] if joined else cl.tokens
+        if any(
+            t.is_word and t.lemma in words and not any(d.start <= t.start < d.end for d in own)
+            for t in toks
+        ):
+            return True
+    return False
 
 
 def _moved_week(cx: Ctx, own: list[Read], content: list[Read]) -> None:

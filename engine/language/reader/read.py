@@ -107,11 +107,11 @@ def _bare(
         return []
     value, a, b = tidy
     if (
-        words[0].low in REASON_STARTS
+        (words[0].low in REASON_STARTS and not (words[0].low in ARTICLES and not any(verbs)))
         or words[0].low in SUBJECTS
         or words[0].low in ("and", "then", "later", "after")
     ):
-        return []
+        return []  # "the agents want a cut": a reason ("the school newsletter": a thing)
     refused = {r.axis for r in prior + found if not r.do}
     said = [r for r in prior + found if r.do and r.axis in ("name", "place")]
     if changed and said and (words[0].is_cap or toks[0].text in QUOTES):

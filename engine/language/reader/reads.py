@@ -176,6 +176,7 @@ def tidy_value(utt: Utterance, toks: list[Token]) -> tuple[str, int, int] | None
         or not toks[-1].is_word
         or toks[-1].low in ARTICLES
         or (toks[-1].low in vocab().lists["fillers"] and len(toks) > 1)  # "nurses tbh"
+        or (toks[-1].low in vocab().lists["also_words"] and len(toks) > 1)  # "flyers too"
     ):
         toks = toks[:-1]
     words = [t for t in toks if t.is_word]

@@ -58,6 +58,8 @@ _BUT_AFTER = frozenset(("anything", "everything", "anyone", "everyone", "anywher
 # "it's" typed "its" (or "thats") after a negation in the same clause opens a new one when a
 # word follows that a possessive "its" never takes: "its not for students its for their
 # parents" is two clauses ("cut its price", "reads like it's for kids" are one).
+_LETTERS = frozenset(("A", "B", "b"))  # an option's letter opening an own answer
+_JOINS = frozenset(("plus", "with", "and", "also", "+", "&"))
 _IT_IS = frozenset(("its", "it's", "thats", "that's"))
 _NEGATIONS = frozenset(("not", "no", "never", "isn't", "isnt", "aren't", "arent", "don't", "dont"))
 # words after which "its" belongs to their own clause: what is said, a preposition's object
@@ -208,6 +210,12 @@ def _parse(text: str, new_clause_words: frozenset[str], clipped: bool) -> Uttera
             or (t.text == ":" and k + 1 < n and toks[k + 1].is_cap and k > 2)
         ):
             cuts.append(k)
+        elif (
+            low in _JOINS
+            and k == 1 + (cuts[-1] if cuts else -1) + 1
+            and toks[k - 1].text in _LETTERS
+        ):
+            cuts.append(k)  # "B plus flyers", "A with a referral bonus": the option, then more
         elif low in _IT_IS and k > 1 and toks[k - 1].is_word and k + 1 < n:
             since = [x.low for x in toks[(cuts[-1] + 1 if cuts else 0) : k - 1]]
             if (
