@@ -10,7 +10,6 @@ from dataclasses import replace
 
 from engine.language.reader.figures import currency_in, fmt, word_number
 from engine.language.reader.pick import alike, dismisses
-from engine.language.reader.utterance import parse
 from engine.language.reader.pick import pick as pick_option
 from engine.language.reader.reads import (
     Ctx,
@@ -20,6 +19,7 @@ from engine.language.reader.reads import (
     settle,
     tidy_value,
 )
+from engine.language.reader.utterance import parse
 
 
 def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> None:
