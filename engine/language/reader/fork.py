@@ -87,8 +87,9 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     _moved_week(cx, own, content)
     # a bound the player sets ("don't ever go below $150") limits the option's price, it does
     # not replace it: the option's figure stays beside it
-    adds = {t.low for t in cx.utt.tokens} & cx.v.lists["also_words"]  # "B but also mumsnet"
-    adds = adds or _named_beside(cx, [fork[k] for k in keys], own)  # "markets and flyers"
+    adds = bool({t.low for t in cx.utt.tokens} & cx.v.lists["also_words"]) or _named_beside(
+        cx, [fork[k] for k in keys], own
+    )  # "B but also mumsnet", "markets and flyers"
     own_axes = {
         d.axis
         for d in own
