@@ -338,6 +338,8 @@ if TYPE_CHECKING:
 #     An option named beside the player's own channel or people keeps both ("markets and flyers",
 #     "B plus flyers at the school gate" lost one or both); a bare "the X" with no verb is a thing,
 #     not a reason; a value never ends in "too".
+#     A cue after "or we", "otherwise we", "if we" is a consequence, not an order ("… or we lose
+#     money" left out "money").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -674,3 +674,18 @@ def test_a_swap_leaves_one_thing_out_and_names_the_other(text, binds):
 def test_a_known_place_in_lowercase_after_in_is_the_place_as_spelled(text, binds):
     read = read_text(text, source="standup")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: "… or we lose money" left out "money"
+        ("at least £50 a session or we lose money", ["+price:£50 a session"]),
+        ("otherwise we lose the lot", []),
+        ("if we drop the price we die", []),
+        ("we lose the free trial", ["-exclusion:free trial"]),
+    ],
+)
+def test_a_cue_after_or_we_or_if_we_is_a_consequence_not_an_order(text, binds):
+    read = read_text(text, source="standup", unit="session", period="month")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

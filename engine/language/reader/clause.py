@@ -1057,6 +1057,11 @@ class ClauseReader:
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
             or first in v.lists["when_words"]  # "not before week 8": a bound, no thing
             or (len(vt) == 1 and first in v.lists["finite"])  # "council just pays": a statement
+            or (  # "or we lose money", "if we drop the price": what would happen, no order
+                k > 1
+                and low[k - 1] in SUBJECTS
+                and low[k - 2] in v.lists["subordinators"] | v.lists["consequences"]
+            )
             or all(t.low in _BOUND_WORDS for t in vt)  # "never below $20": the bound's words
             or (
                 k > 0
