@@ -340,6 +340,11 @@ if TYPE_CHECKING:
 #     not a reason; a value never ends in "too".
 #     A cue after "or we", "otherwise we", "if we" is a consequence, not an order ("… or we lose
 #     money" left out "money").
+#     Asking why we do a thing leaves it out ("why are we selling to tenants" bound tenants as the
+#     audience); "we're only doing manchester", "we only do manchester" name the place and "we're
+#     doing flyers" the channel; a kind of business is no name ("we're B2B" named the product
+#     B2B); "at all", "for this" and a multi-word terminator end a value ("covid at",
+#     "Chromebooks from").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -682,7 +682,7 @@ def test_a_clause_about_the_name_names_it_by_its_capitalised_words(said, binds):
         ("we sell to nurses", ["+audience:nurses"]),
         ("we'll focus on repairs", ["+scope:repairs"]),
         ("they sell to nurses", []),  # others' business: a fact
-        ("why are we selling to tenants??", []),  # a question is never the thing to do
+        ("why are we selling to tenants??", ["-exclusion:tenants"]),  # asking why: left out
     ],
 )
 def test_our_own_strategy_said_as_a_statement_binds(said, binds):

@@ -689,3 +689,22 @@ def test_a_known_place_in_lowercase_after_in_is_the_place_as_spelled(text, binds
 def test_a_cue_after_or_we_or_if_we_is_a_consequence_not_an_order(text, binds):
     read = read_text(text, source="standup", unit="session", period="month")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played, each bound nothing, the opposite, or a word that is no thing
+        ("why are we selling to tenants", ["-exclusion:tenants"]),
+        ("why are we doing Google ads for this??", ["-exclusion:Google ads"]),
+        ("we're only doing manchester", ["+place:Manchester"]),
+        ("we only do manchester", ["+place:Manchester"]),
+        ("we're doing flyers", ["+channel:flyers"]),
+        ("we're B2B. sell to HR teams", ["+audience:HR teams"]),
+        ("dont mention covid at all", ["-exclusion:covid"]),
+        ("we only do Chromebooks from now on", ["+scope:Chromebooks"]),
+    ],
+)
+def test_what_we_do_and_why_we_do_it_read_as_meant(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

@@ -815,7 +815,7 @@ class ClauseReader:
                 )
                 role = role_before(v, low, k)
                 rest = self._refused(k) + ([role] if role else []) + self._reach(k)
-                for c in cues + self._object_cues(k) + rest:
+                for c in self._asked_why(k) + cues + self._object_cues(k) + rest:
                     nxt = self._frame(c, k)
                     if nxt is not None:
                         break
@@ -837,6 +837,17 @@ class ClauseReader:
             return []
         to = 1 if low[k + 2] == "to" else 0  # "sell to schools": the people
         return [Cue(tuple(low[k : k + 2 + to]), _REFUSED)]
+
+    def _asked_why(self, k: int) -> list[Cue]:
+        """Asking why we do a thing leaves it out: "why are we doing Google ads for this??", "why
+        r we selling to tenants" (words.json doing_verbs; "we" just before the verb)."""
+        low, lists = self.low, self.v.lists
+        if not (low[:1] == ["why"] and k >= 2 and low[k - 1] == "we"):
+            return []
+        if k + 1 >= len(low) or low[k] not in lists["doing_verbs"]:
+            return []
+        to = 1 if low[k + 1] == "to" else 0  # "selling to tenants": the people
+        return [Cue(tuple(low[k : k + 1 + to]), _REFUSED)]
 
     def _reach(self, k: int) -> list[Cue]:
         """A verb, its object, then a preposition of reach: "list it on Etsy", "market it to
@@ -1065,6 +1076,7 @@ class ClauseReader:
             or all(t.low in _BOUND_WORDS for t in vt)  # "never below $20": the bound's words
             or (
                 k > 0
+                and c.row is not _REFUSED  # "why are we doing X??": X refused, see _asked_why
                 and c.words[0] in IMPERATIVE_CUES
                 and lead not in v.lists["imperative_lead"]
                 # "we sell to nurses": our strategy ("why are we selling to tenants??" is not)
@@ -1115,6 +1127,8 @@ class ClauseReader:
             quoted or head.low in CALENDAR or not (head.is_cap or place_said(vt, v))
         ):  # a capitalised name, or a whole known place in lowercase ("in leeds")
             return None
+        if axis == "name" and " ".join(t.low for t in vt) in v.lists["business_kinds"]:
+            return None  # "we're B2B": what kind of business, not its name
         head_word = head_words(vt)[-1]  # "target office parks", "sell to hospices": the buyers
         plural = c.row.get("people") == "plural" and head_word.lemma != head_word.low
         if c.row.get("people") and not plural and not is_people(vt, v):

@@ -227,6 +227,9 @@ def value_run(cl: Clause, k: int, v: Vocab, limit: int = 8, people: bool = False
                 break
             out.append(t)
             continue
+        said = [x.low for x in toks[idx : idx + 4]]
+        if out and any(" ".join(said[:n]) in v.lists["terminators"] for n in (4, 3, 2)):
+            break  # "Chromebooks from now on", "nurses in the headline": what follows is no part
         step = _people_step(toks, idx) if people and out else None
         if step == "stop":
             break  # "exporters in the West Midlands": the place is its own direction
