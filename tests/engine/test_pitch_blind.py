@@ -43,7 +43,6 @@ LATER = "a later clause names who pays (another language, or 'X subscribe'), the
 MISSES: dict[str, dict[str, str]] = {
     "payer": {
         "HR teams at mid-size companies pay for our exit interview bot": "the payer's setting ('at mid-size companies') is read as who pays",
-        "Food banks need volunteers at short notice - we built a rota app for them": "'banks' is not known as a buyer, so the subject frame reads nobody",
         "vintage clothing sellers on Depop can list faster with our photo tool": "a subject with a setting ('on Depop') before its verb is missed",
         "companionship visits for grandparents living alone, booked by their grown-up kids": "the payer named by 'booked by' is mapped as a minor ('kids')",
         "hearing loop installation for churches and village halls": "a coordination of two buyers is cut at 'and'",
