@@ -32,8 +32,10 @@ ROWS = [
 
 # The causes of the misses, each shared by the rows that list it.
 MOD = "a leading modifier names the buyer or owner, and no vocabulary row says so"
-CONN = "'connecting X with/and Y': the participle is kept in the offering / no buyer side is read"
-LATER = "a later clause names who pays (another language, or 'X subscribe'), the 'for' cue wins"
+CONN = "'connecting X with/and Y': neither side is read as the buyer"
+LATER = (
+    "a later Spanish or German clause names who pays ('pagan los padres'); the 'para/für' cue wins"
+)
 
 # Misses the reader still makes, by aspect: pitch -> why.
 MISSES: dict[str, dict[str, str]] = {
