@@ -272,8 +272,9 @@ def _thing_payer(phrase: list[Token], lang: str) -> tuple[str, bool]:
     if head is None:
         return "", False
     if _is_people(phrase, lang):
-        if head.lemma in _payer_words("minor"):
-            return f"parents of {_span_words(phrase)}", True
+        if head.lemma in _payer_words("minor"):  # "para niños": the row's own "padres"
+            row = next(p.payer for p in v.payers if p.kind == "minor" and p.words[-1] == head.lemma)
+            return (f"parents of {_span_words(phrase)}" if lang == "en" else row), True
         return "", False
     made = any(t.low in v.sets["made"] for t in phrase)
     if made and head.lemma in v.sets["things"]:
