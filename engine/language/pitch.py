@@ -272,8 +272,9 @@ def _thing_payer(phrase: list[Token], lang: str) -> tuple[str, bool]:
     if head is None:
         return "", False
     if _is_people(phrase, lang):
-        if head.lemma in _payer_words("minor"):
-            return f"parents of {_span_words(phrase)}", True
+        if head.lemma in _payer_words("minor"):  # "para niños": the row's own "padres"
+            row = next(p.payer for p in v.payers if p.kind == "minor" and p.words[-1] == head.lemma)
+            return (f"parents of {_span_words(phrase)}" if lang == "en" else row), True
         return "", False
     made = any(t.low in v.sets["made"] for t in phrase)
     if made and head.lemma in v.sets["things"]:
@@ -429,7 +430,8 @@ def _customer_phrase(toks: list[Token], i: int, kind: str = "for") -> list[Token
         pays = [k for k in range(len(phrase)) if _pays_for(toks, at + k)]
         phrase = phrase[: pays[0]] if pays else phrase
     if kind == "helps":  # up to its verb, or its first people word: "lets landlords screen …"
-        verb = next((k for k, t in enumerate(phrase) if t.low in v.sets["object_verbs"]), None)
+        ends = v.sets["object_verbs"] | v.sets["modals"]  # "walkers in leeds can find …"
+        verb = next((k for k, t in enumerate(phrase) if t.low in ends), None)
         ppl = [k + 1 for k, t in enumerate(phrase) if is_plural(t.low) and _is_people([t], "es")]
         phrase = phrase[:verb] if verb else phrase[: (ppl or [len(phrase)])[0]]
     while len(phrase) > 1 and phrase[-1].low in v.sets["where_after"]:

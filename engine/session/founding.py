@@ -334,7 +334,11 @@ if TYPE_CHECKING:
 #     opening payer keeps its modifiers ("wheelchair users can book …"); "we help X <verb> Y (with
 #     Z)" offers Z or the deed ("rent collection"); a service done to a thing is its owner's
 #     ("car valeting" -> car owners); "marketplace connecting …" offers a marketplace; more
-#     buying places (societies, hospices …) and occasions (retirement, divorce, Valentine's …).
+#     buying places (societies, hospices, banks …) and occasions (retirement, divorce, Valentine's
+#     …); chat before the offering ("so basically its an app …") is none of it; a minor or pet in
+#     Spanish, French or German maps to its payer in that language ("para niños" -> padres); a
+#     participle after the payer ("remote workers delivered weekly") or a modal ("walkers in
+#     london can find …") is no part of who pays or where.
 #     An option named beside the player's own channel or people keeps both ("markets and flyers",
 #     "B plus flyers at the school gate" lost one or both); a bare "the X" with no verb is a thing,
 #     not a reason; a value never ends in "too".
