@@ -1156,7 +1156,7 @@ class ClauseReader:
         if not quoted and len(vt) == 1 and (vt[0].low in claim_nouns or vt[0].lemma in claim_nouns):
             return "claim"  # "No guarantees"
         if (
-            c.words in _NEGATING
+            (c.words in _NEGATING or "in" in c.words)  # "not in London" ("not in shops": out)
             and capitalised_words(vt)
             and not quote
             and any(x in low for x in ("in", "start", "launch", "launching", "city"))
