@@ -1157,7 +1157,7 @@ class ClauseReader:
             return "claim"  # "No guarantees"
         if (
             (c.words in _NEGATING or "in" in c.words)  # "not in London" ("not in shops": out)
-            and capitalised_words(vt)
+            and (capitalised_words(vt) or place_said(vt, v))
             and not quote
             and any(x in low for x in ("in", "start", "launch", "launching", "city"))
         ):
