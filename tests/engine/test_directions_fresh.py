@@ -52,7 +52,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 91.6, 5.7, 2.9
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 92.0, 5.3, 2.9
 
 
 @pytest.fixture(scope="module")
