@@ -349,6 +349,20 @@ if TYPE_CHECKING:
 #     doing flyers" the channel; a kind of business is no name ("we're B2B" named the product
 #     B2B); "at all", "for this" and a multi-word terminator end a value ("covid at",
 #     "Chromebooks from").
+#     The reader generalises by class (a second blind set, tests/data/directions_blind.jsonl):
+#     deferrals "park X (for now)", "leave / save / keep X for later", "put X on hold" (a frame's
+#     "until" may be a phrase), read past a leading filler or "and" ("maybe students later" was
+#     an audience); "target" / "sell to" bind any plural noun phrase as the buyers ("target office
+#     parks", "Sell to hospices"); a list's tail after a comma runs on the value before it ("aim at
+#     pickers, drivers and the night shift"), and a channel cue's list keeps its axis ("through
+#     mosques, churches and schools"); "call it X not Y" / "Manchester only, not the north west"
+#     refuse Y on the name / place axis instead of leaving it out; "its <people> …" points to the
+#     relative or the next subject ("its retired people who have time"); "Rota is just a word",
+#     "insta is just portfolios" centre nothing; "Free for X" is free, an option's "hospices pay"
+#     no value; "mad", "steep" dismiss a figure, a bare "isn't" after one sets it aside; "hmm no"
+#     restarts an own answer; "start / launch / open at <Name>" place the company, "to begin
+#     with" ends a value; "you decide", "up to you" at a fork are chatter; "X is where they are",
+#     "X would sell these", "X should be handing these out" name a channel.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -44,7 +44,6 @@ MISSES: dict[str, str] = {
     "f154": "'office workers want these too but nah': reported, so nothing is left out",
     "f157": "'we keep saying startups but its the big firms …': the reader asks",
     "f161": "'instead of ads do a referral thing': the exclusion runs on into the next verb",
-    "f163": "'not in supermarkets' is a place cue, and supermarkets no known place",
     "f166": "'list: busy mums, school run dads, …': the comma list after 'list:' is one value",
     "f176": "'cyclists who fix their own bikes' is cut to 'cyclists' (too broad to leave out)",
     "f177": "'the 30 somethings' is read as a number",
@@ -52,7 +51,7 @@ MISSES: dict[str, str] = {
 }
 
 # Aggregates reached on this set (they only rise; inverted stays 0).
-READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 91.6, 5.7, 2.9
+READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING = 92.0, 5.3, 2.9
 
 
 @pytest.fixture(scope="module")

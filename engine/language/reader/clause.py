@@ -1182,8 +1182,8 @@ class ClauseReader:
         if not quoted and len(vt) == 1 and (vt[0].low in claim_nouns or vt[0].lemma in claim_nouns):
             return "claim"  # "No guarantees"
         if (
-            c.words in _NEGATING
-            and capitalised_words(vt)
+            (c.words in _NEGATING or "in" in c.words)  # "not in London" ("not in shops": out)
+            and (capitalised_words(vt) or place_said(vt, v))
             and not quote
             and any(x in low for x in ("in", "start", "launch", "launching", "city"))
         ):
