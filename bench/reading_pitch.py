@@ -45,7 +45,8 @@ _ARTICLES = _set(
 )
 _POSSESSIVES = _set("your their our my his her its")
 _QUALIFIERS = _set(
-    "who that which whose in at on with of for from near across by de du des en à a am an im "
+    "who that which whose in at on with of for from near across by to connecting matching "
+    "de du des en à a am an im "
     "von mit für pour para con qui que die der das"
 )
 PRONOUNS = _set(
@@ -96,7 +97,8 @@ def norm(phrase: str | None) -> list[str]:
 
 
 def head(phrase: str | None) -> str:
-    """The head noun: the last word before a qualifier ("students" of "students in halls")."""
+    """The head noun: the last word before a qualifier ("students" of "students in halls", "app"
+    of "app to split rent")."""
     ws = norm(phrase)
     out: list[str] = []
     for w in ws:

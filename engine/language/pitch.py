@@ -672,14 +672,43 @@ def _read_latin(text: str) -> _Parts:
     at = toks.index(offering[0]) if offering else 0  # "help landlords collect rent": collection
     at -= at > 1 and toks[at - 1].low in v.articles["*"]  # "find a mortgage": a search
     noun = v.verb_nouns.get(toks[at - 1].low, "") if at and cues and cues[0][1] == "helps" else noun
+    said_offering = f"{singular(_span_words(offering))} {noun}" if noun else _span_words(offering)
+    if len(offering) == 1 and offering[0].lemma in v.sets["generic_offerings"]:
+        said_offering = " ".join([said_offering, *(t.text for t in _purpose(toks, offering[0]))])
     return {
-        "offering": f"{singular(_span_words(offering))} {noun}" if noun else _span_words(offering),
+        "offering": said_offering,
         "customer": customer,
         "said": note_said,
         "place": place,
         "setting": setting or "",
         "prep": prep,
     }
+
+
+def _purpose(toks: list[Token], generic: Token) -> list[Token]:
+    """What a bare app or platform is for, from the words after it in its sentence: "app for
+    allotment holders to swap surplus veg" -> "to swap surplus veg", "platform connecting
+    freelance chefs with pubs" -> "connecting freelance chefs" (none when nothing says)."""
+    v = vocab()
+    for i in range(toks.index(generic) + 1, len(toks) - 2):
+        t, nxt = toks[i], toks[i + 1]
+        if t.text in _STOPS or t.text == ",":
+            return []
+        if t.low not in v.sets["purpose_leads"] or not nxt.is_word or nxt.is_cap:
+            continue
+        plural = nxt.low.endswith("s") and not nxt.low.endswith("ss")
+        if (t.low == "for" and not nxt.low.endswith("ing")) or nxt.low in v.articles["*"] or plural:
+            continue  # "for allotment holders", "to families abroad", "to the council": whom
+        words = [t]
+        for u in toks[i + 1 : i + 6]:
+            if not u.is_word or u.low in v.sets["clause_ends"] or u.low in _PURPOSE_ENDS:
+                break
+            words.append(u)
+        return words if len(words) > 2 else []
+    return []
+
+
+_PURPOSE_ENDS = frozenset(("in", "at", "for", "from", "with", "so", "and", "but", "near"))
 
 
 def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str) -> list[Token]:
@@ -792,6 +821,15 @@ def _hits(word: str, tells: tuple[str, ...]) -> bool:
 
 
 _QUALIFIER = Pattern(r"\s+(?:of|on|at|in|with|for|de|du|des|di|da)\s+", re.IGNORECASE)
+
+
+def offering_head(offering: str) -> str:
+    """The offering without what qualifies it or what it is for, to stand before another noun
+    ("the next app release" of "app to swap surplus veg", "subscription boxes" of "subscription
+    boxes of local cheese")."""
+    words = _QUALIFIER.split(offering, maxsplit=1)[0].split()
+    cut = next((i for i, w in enumerate(words) if i and w in vocab().sets["purpose_leads"]), 0)
+    return " ".join(words[:cut] if cut else words) or offering
 
 
 def _head_word(phrase: str) -> str:
@@ -953,6 +991,7 @@ def company_name(pitch: str) -> str:
     each word's first letter raised and the rest kept ("AI Receptionist Co", "Thé Co")."""
     r = read_pitch(pitch)
     source = r.offering or unmarked(pitch)
+    source = offering_head(source)  # "app to swap surplus veg": App Co
     if is_cjk(source):
         return source[:12]
     picked = [

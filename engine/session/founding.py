@@ -363,6 +363,9 @@ if TYPE_CHECKING:
 #     restarts an own answer; "start / launch / open at <Name>" place the company, "to begin
 #     with" ends a value; "you decide", "up to you" at a fork are chatter; "X is where they are",
 #     "X would sell these", "X should be handing these out" name a channel.
+#     A bare app, platform or tool says what it is for ("app for allotment holders … to swap
+#     surplus veg" read "Offering: app"); before another noun the work says its head ("the next
+#     app release"), and the company is named from it.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -1,7 +1,7 @@
 """Hand-written fragments for the simulated workers (data only): per industry, per founder
 archetype and per stage. `engine.writing.phrases.Voice` fills them; `engine.writing.simulate` decides which.
 
-Slots: {company} {customer} {offering} {pain} {outcome} {unit} {place} {rival} {decision} {niche}
+Slots: {company} {customer} {offering} {product} {pain} {outcome} {unit} {place} {rival} {decision} {niche}
 {n} {weeks} {price} {beat} {goal} {move}; {a:slot} adds an article; <verb> (singular form: <loses>) agrees with the customer.
 """
 
@@ -71,10 +71,10 @@ NICHE_LINES = (
 # Archetype voice: one line of the founder's craft per artifact.
 ARCHETYPE_LINES: dict[str, tuple[str, ...]] = {
     "builder": (
-        "We keep the {offering} build small enough to ship in a fortnight.",
+        "We keep the {product} build small enough to ship in a fortnight.",
         "Each piece is one loop {customer} can try, and we can fix within a week.",
         "Nothing gets built for {customer} that we cannot measure by Friday.",
-        "The next {offering} release is scoped to what two people can ship.",
+        "The next {product} release is scoped to what two people can ship.",
         "We build the part each {unit} touches first, and nothing else yet.",
         "Every change to the {tool} is tried with one {unit} before the rest.",
     ),
@@ -88,14 +88,14 @@ ARCHETYPE_LINES: dict[str, tuple[str, ...]] = {
     ),
     "designer": (
         "Every screen {customer} <sees> earns its place or goes.",
-        "We keep the {offering} experience calm and the words plain.",
+        "We keep the {product} experience calm and the words plain.",
         "One thing per screen, so {customer} never <has> to guess.",
         "Each detail is tested with {a:unit} before it ships.",
         "The {thing} read the way {customer} talk about them.",
         "Nothing on the page needs explaining {moment}.",
     ),
     "operator": (
-        "Each {offering} step has an owner and a time limit.",
+        "Each {product} step has an owner and a time limit.",
         "We measure it weekly and fix the slowest step for {customer} first.",
         "Every handover for {customer} is written down once and followed.",
         "The {unit} count, the cost per {unit} and the time per {unit} are tracked weekly.",

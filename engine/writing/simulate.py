@@ -22,7 +22,7 @@ from engine.language.artifact_text import said
 from engine.language.composition import audiences
 from engine.language.directions import Binding, Direction
 from engine.language.grammar import cap, narrows, number_word, plural, sentences, singular
-from engine.language.pitch import read_pitch
+from engine.language.pitch import offering_head, read_pitch
 from engine.writing import banks
 from engine.writing.mistakes import inject
 from engine.writing.phrases import Voice
@@ -70,6 +70,7 @@ def _voice(
         "customer": customer,
         "pitch_customer": founder.customer,  # whom earlier attempts were written for
         "offering": p.offering,
+        "product": offering_head(p.offering),  # before another noun: "the next {product} release"
         "setting": p.setting_phrase,
         "moment": moment,
         # a trade that runs the offering's world as a business (groomers, not pet owners) has
@@ -299,7 +300,7 @@ ORG_DUTIES = {
         "writes the one-line promise about {outcome}",
     ),
     "builder": (
-        "ships the first {offering} loop",
+        "ships the first {product} loop",
         "prototypes what {customer} <asks> for",
         "keeps the {tool} integration working",
         "turns what each {unit} says about the {thing} into fixes",

@@ -7,7 +7,7 @@ import pytest
 
 from engine.errors import InputError
 from engine.language.domains import TRADES, WORLDS
-from engine.language.pitch import company_name, describe, read_pitch
+from engine.language.pitch import company_name, describe, offering_head, read_pitch
 from engine.session.founding import validate_start
 
 
@@ -408,3 +408,34 @@ def test_hurried_pitches_name_who_pays_by_the_verb_that_pays(pitch, offering, cu
     assert (r.offering, r.customer) == (offering, customer)
     without = "a platform for bookshops, without each shop paying for its own ticketing software"
     assert read_pitch(without).customer == "bookshops"
+
+
+@pytest.mark.parametrize(
+    ("pitch", "offering", "head"),
+    [
+        # played: "Offering: app", and every worker wrote about an "app" for the council
+        (
+            "app for allotment holders in sheffield to swap surplus veg, council pays for it",
+            "app to swap surplus veg",
+            "app",
+        ),
+        ("An app for students to split rent with flatmates", "app to split rent", "app"),
+        (
+            "platform connecting freelance chefs with pubs",
+            "platform connecting freelance chefs",
+            "platform",
+        ),
+        (
+            "we help funeral directors stream services to families abroad",
+            "service streaming",
+            "service streaming",
+        ),
+        ("app for nurses", "app", "app"),
+    ],
+)
+def test_a_bare_app_or_platform_says_what_it_is_for(pitch, offering, head):
+    assert read_pitch(pitch).offering == offering
+    assert (
+        offering_head(offering) == head
+    )  # what stands before another noun ("the next app release")
+    assert company_name(pitch) == " ".join(w.capitalize() for w in head.split()) + " Co"
