@@ -366,6 +366,9 @@ if TYPE_CHECKING:
 #     A bare app, platform or tool says what it is for ("app for allotment holders … to swap
 #     surplus veg" read "Offering: app"); before another noun the work says its head ("the next
 #     app release"), and the company is named from it.
+#     "The wrong people" give way to the people named ("wrong people, aim at nurses" also bound the
+#     pitch's customer); "wrong crowd / market / buyers" complain of the audience; "should be X"
+#     and "needs to be X" name people ("who is this even for? should be gym owners" was chatter).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -708,3 +708,23 @@ def test_a_cue_after_or_we_or_if_we_is_a_consequence_not_an_order(text, binds):
 def test_what_we_do_and_why_we_do_it_read_as_meant(text, binds):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: the wrong people were bound beside the right ones, or nothing at all
+        (
+            "ur targeting the wrong ppl, its teachers not students",
+            ["-exclusion:students", "+audience:teachers"],
+        ),
+        ("wrong people, aim at nurses", ["+audience:nurses"]),
+        ("wrong crowd mate", ["+audience:"]),  # the session asks the work to speak to the customer
+        ("hmm no. who is this even for? should be gym owners", ["+audience:gym owners"]),
+        ("needs to be site managers, they order", ["+audience:site managers"]),
+        ("it should be cheaper", ["+price:lower price"]),
+    ],
+)
+def test_the_wrong_people_give_way_to_the_people_named(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

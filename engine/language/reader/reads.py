@@ -670,10 +670,13 @@ def _carry_period(found: list[Read]) -> None:
 
 def _gives_way(r: Read, found: list[Read]) -> bool:
     """A refused one-valued reading beside a named one, a rejected or dated week beside a
-    launch week, a weak figure beside a firm one, "not Soho" beside "start in Shoreditch"."""
+    launch week, a weak figure beside a firm one, "not Soho" beside "start in Shoreditch", "the
+    wrong people" beside the people named."""
     others = [x for x in found if x is not r]
     if r.axis in SINGLE and not r.do and any(x.axis == r.axis and x.do for x in found):
         return True
+    if r.axis == "audience" and not r.value:  # "wrong people, aim at nurses": the nurses
+        return any(x.axis == "audience" and x.do and x.value for x in others)
     if r.axis == "timeline" and r.weak:
         return not r.do or any(x.axis == "timeline" and not x.weak for x in found)
     if r.axis == "number" and r.weak:
