@@ -369,6 +369,7 @@ if TYPE_CHECKING:
 #     "The wrong people" give way to the people named ("wrong people, aim at nurses" also bound the
 #     pitch's customer); "wrong crowd / market / buyers" complain of the audience; "should be X"
 #     and "needs to be X" name people ("who is this even for? should be gym owners" was chatter).
+#     "first" before a noun is part of the thing ("mention the free first class" bound "the free").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

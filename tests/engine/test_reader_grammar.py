@@ -728,3 +728,16 @@ def test_what_we_do_and_why_we_do_it_read_as_meant(text, binds):
 def test_the_wrong_people_give_way_to_the_people_named(text, binds):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("warmer, and mention the free first class", ["+tone:warm", "+scope:the free first class"]),
+        ("do leeds first", ["+place:Leeds"]),  # "first" after the thing still ends it
+        ("target first time buyers", ["+audience:first time buyers"]),
+    ],
+)
+def test_first_before_a_noun_is_part_of_the_thing(text, binds):
+    read = read_text(text, source="rejection")  # played: "mention the free first class": "the free"
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

@@ -267,12 +267,10 @@ def _ends_value(toks: list[Token], idx: int, out: list[Token], v: Vocab) -> bool
     if last is not None and t.text not in QUOTES and (at == 0 or toks[at - 1].end < toks[at].start):
         return False  # inside a quote: "lose the 'best in class' line" runs to its close
     low = [x.low for x in toks]
-    if any(x.low not in ARTICLES for x in out) and any(
-        " ".join(low[idx : idx + n]) in v.lists["terminators"]
-        for n in (4, 3, 2, 1)
-        if idx + n <= len(low)
-    ):
-        return True
+    said = [" ".join(low[idx : idx + n]) for n in (4, 3, 2, 1) if idx + n <= len(low)]
+    if any(x.low not in ARTICLES for x in out) and any(w in v.lists["terminators"] for w in said):
+        first_of = low[idx] == "first" and idx + 1 < len(toks) and toks[idx + 1].is_word
+        return not (first_of and low[idx + 1] not in v.lists["terminators"])  # "free first class"
     if not t.is_word and t.text not in ("-", "&", "'", "’", "+", "/", "%") and out:
         return True
     if t.low in ("in", "on", "at", "to", "from", "with") and len(out) >= 2:
