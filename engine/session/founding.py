@@ -370,6 +370,7 @@ if TYPE_CHECKING:
 #     pitch's customer); "wrong crowd / market / buyers" complain of the audience; "should be X"
 #     and "needs to be X" name people ("who is this even for? should be gym owners" was chatter).
 #     "first" before a noun is part of the thing ("mention the free first class" bound "the free").
+#     A count set against another corrects the target ("40 customers not 400" was unread).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -741,3 +741,9 @@ def test_the_wrong_people_give_way_to_the_people_named(text, binds):
 def test_first_before_a_noun_is_part_of_the_thing(text, binds):
     read = read_text(text, source="rejection")  # played: "mention the free first class": "the free"
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+def test_a_count_set_against_another_corrects_the_target():
+    """ "the numbers are wrong. 40 customers not 400" was unread (asked for a currency)."""
+    read = read_text("the numbers are wrong. 40 customers not 400", source="rejection")
+    assert [(d.axis, d.key, d.amount) for d in read.directions] == [("number", "customers", 40.0)]

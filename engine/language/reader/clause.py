@@ -265,6 +265,7 @@ class ClauseReader:
         """ "we need 30 paying sites", "just 5 clinics": a customer target; whether it was one."""
         low, cx = self.low, self.cx
         before = low[f.i - 1] if f.i > 0 else ""
+        corrected = False
         noun_at = next(
             (
                 x
@@ -282,6 +283,7 @@ class ClauseReader:
             or (cx.source in ("own", "option") and low[0] not in _THIRD_PERSON)
             or before in ("just", "only")
             or rejected
+            or (corrected := self._corrected(noun_at))
         ):
             return False
         reached = any(t in _REACH_CUES for t in low)
@@ -297,7 +299,14 @@ class ClauseReader:
         )
         r.weak = r.refused = rejected
         cx.last_key = "customers"
+        if corrected:
+            self.used.update(range(noun_at + 1, len(low)))  # "… not 400": the figure set aside
         return True
+
+    def _corrected(self, at: int) -> bool:
+        """ "40 customers not 400": a count set against another, a target corrected."""
+        after = self.low[at + 1 :]
+        return after[:1] == ["not"] and any(number_of(w, self.v) for w in after[1:3])
 
     def _bare_figure(self, f: Fig, op: str | None, rejected: bool) -> None:
         """A figure with nothing by it: in the fork's terms in an own answer, else a corrected
