@@ -22,7 +22,9 @@ CALL_BUDGET_S = 300.0
     [
         "speak to law firms. keep away from the word revolutionary",
         "start with law firms and hire a barista for the launch",
-        "we should target team-building budgets, companies pay way more than hen dos",
+        # a part the reader leaves unread, so there is something to suggest ("target
+        # team-building budgets" is read now)
+        "lean into the nostalgia, companies pay way more than hen dos",
     ],
 )
 def test_the_real_server_answers_the_constrained_choice_within_it(llama_server, said):
