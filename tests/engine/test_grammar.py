@@ -3,6 +3,8 @@ possessives, and casing that survives abbreviations and names."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.language.grammar import (
@@ -265,6 +267,14 @@ def test_an_abbreviation_is_written_in_capitals_however_it_was_typed(typed, writ
     from engine.language.grammar import cap
 
     assert cap(typed) == written
+
+
+def test_every_abbreviation_is_one_run_of_word_characters():
+    """`capitals` skips an ASCII text none of whose lower-cased [\\w-] runs is an abbreviation:
+    exact only while each abbreviation is one such run, in lower case."""
+    from engine.language.grammar import _ACRONYMS
+
+    assert _ACRONYMS and all(re.fullmatch(r"[a-z0-9_-]+", a) for a in _ACRONYMS)
 
 
 def test_the_customer_is_kept_with_its_abbreviations_in_capitals(new_session):
