@@ -799,8 +799,19 @@ class ClauseReader:
             if low[k - 1 : k] == ["too"] and do and c.row["value"] in ("formal", "bold"):
                 k += len(c.words)  # "too formal": a complaint (below) names the fix
                 continue
+            if self._said_of_an_option(k):
+                k += len(c.words)  # "rota is boring": of the option, not the work's tone
+                continue
             self.add("tone", do, k, k + len(c.words), str(c.row["value"]))
             k += len(c.words)
+
+    def _said_of_an_option(self, k: int) -> bool:
+        """An own answer's "<option words> is/are <word at k>": said of the option named."""
+        fork, low = self.cx.fork, self.low
+        if not fork or k < 2 or low[k - 1] not in ("is", "are", "'s", "sounds", "seems"):
+            return False
+        said = {w for w in low[: k - 1] if len(w) > 2}
+        return any(said & set(text.lower().split()) for text in fork.values())
 
     def frames(self) -> None:
         v, low = self.v, self.low
