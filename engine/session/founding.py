@@ -371,6 +371,13 @@ if TYPE_CHECKING:
 #     and "needs to be X" name people ("who is this even for? should be gym owners" was chatter).
 #     "first" before a noun is part of the thing ("mention the free first class" bound "the free").
 #     A count set against another corrects the target ("40 customers not 400" was unread).
+#     "the other" picks the option not named ("rota is boring, the other" picked Rota); a tone word
+#     said of an option is no tone; beside a move ("Raise a seed round") a one-word option
+#     ("Bootstrap") is a move, not a name; a figure said beats "in between"'s midpoint.
+#     "drop the price (a bit)" lowers it (it left "price a" out); "less about price, more about
+#     trust" moves no price; "if we drop the price …" is no move; "nobody" ends a value ("ditch
+#     the blog nobody reads it"); "should be X" gives way to a verb's own cue ("should be talking
+#     to head teachers").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

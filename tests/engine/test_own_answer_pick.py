@@ -156,3 +156,30 @@ def test_an_option_named_beside_the_players_own_channel_keeps_both(said, channel
     read = read_text(said, source="own", fork={"A": "Instagram ads", "B": "Farmers markets"})
     assert read.option == "B"
     assert [d.value for d in read.directions if d.axis == "channel" and d.do] == channels
+
+
+@pytest.mark.parametrize(
+    ("said", "fork", "option", "binds"),
+    [
+        # played: "rota is boring, the other" picked Rota and bound a bold tone
+        ("rota is boring, the other", {"A": "Shelf Life", "B": "Rota"}, "A", ["+name:Shelf Life"]),
+        # played: bound the name "Bootstrap"
+        (
+            "bootstrap til we hit 10k mrr",
+            {"A": "Raise a seed round", "B": "Bootstrap"},
+            "B",
+            ["+scope:Bootstrap", "+number:10,000"],
+        ),
+        # played: "like 49" was read as the midpoint, $59
+        (
+            "somewhere in between, like 49",
+            {"A": "Premium at $99 a month", "B": "Cheap at $19 a month"},
+            None,
+            ["+price:$49 a month"],
+        ),
+    ],
+)
+def test_the_other_a_move_that_is_no_name_and_the_figure_said(said, fork, option, binds):
+    read = read_text(said, source="own", fork=fork, period="month")
+    assert read.option == option
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

@@ -747,3 +747,25 @@ def test_a_count_set_against_another_corrects_the_target():
     """ "the numbers are wrong. 40 customers not 400" was unread (asked for a currency)."""
     read = read_text("the numbers are wrong. 40 customers not 400", source="rejection")
     assert [(d.axis, d.key, d.amount) for d in read.directions] == [("number", "customers", 40.0)]
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: "drop the price a bit" left the price out ("price a")
+        ("maybe drop the price a bit", ["+price:lower price"]),
+        ("bring the price down a bit", ["+price:lower price"]),
+        ("drop the price to 20", ["+price:20 a session"]),
+        ("drop instagram", ["-exclusion:instagram"]),
+        # played: read as "lower the price"
+        ("less about price, more about trust", []),
+        ("ditch the blog nobody reads it", ["-exclusion:blog"]),
+        (
+            "we should be talking to head teachers, not parents",
+            ["+audience:head teachers", "-exclusion:parents"],
+        ),
+    ],
+)
+def test_dropping_the_price_moves_it_and_what_the_work_dwells_on_is_no_move(text, binds):
+    read = read_text(text, source="standup", unit="session", period="month")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

@@ -799,8 +799,19 @@ class ClauseReader:
             if low[k - 1 : k] == ["too"] and do and c.row["value"] in ("formal", "bold"):
                 k += len(c.words)  # "too formal": a complaint (below) names the fix
                 continue
+            if self._said_of_an_option(k):
+                k += len(c.words)  # "rota is boring": of the option, not the work's tone
+                continue
             self.add("tone", do, k, k + len(c.words), str(c.row["value"]))
             k += len(c.words)
+
+    def _said_of_an_option(self, k: int) -> bool:
+        """An own answer's "<option words> is/are <word at k>": said of the option named."""
+        fork, low = self.cx.fork, self.low
+        if not fork or k < 2 or low[k - 1] not in ("is", "are", "'s", "sounds", "seems"):
+            return False
+        said = {w for w in low[: k - 1] if len(w) > 2}
+        return any(said & set(text.lower().split()) for text in fork.values())
 
     def frames(self) -> None:
         v, low = self.v, self.low
@@ -1077,6 +1088,11 @@ class ClauseReader:
             or first in ("in", "on", "at", "for", "to", "of", "with", "by", "from", "now")
             or first in v.lists["when_words"]  # "not before week 8": a bound, no thing
             or (len(vt) == 1 and first in v.lists["finite"])  # "council just pays": a statement
+            or (  # "we should be talking to head teachers": the verb's own cue reads them
+                c.row.get("people")
+                and first.endswith("ing")
+                and nxt in ("to", "with", "for", "at", "on", "about")
+            )
             or (  # "or we lose money", "if we drop the price": what would happen, no order
                 k > 1
                 and low[k - 1] in SUBJECTS
@@ -1101,7 +1117,7 @@ class ClauseReader:
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
             or first in v.lists["axis_words"]
             or " ".join(t.low for t in vt if t.low not in ARTICLES) in v.lists["wrong_people"]
-            or (first in ARTICLES and nxt in v.lists["axis_words"] and len(vt) == 2)  # "the price"
+            or (first in ARTICLES and nxt in v.lists["axis_words"])  # "the price (a bit)"
             or (  # "our customers are in Ohio": where others are, a fact ("we are in Leeds": ours)
                 c.words == ("in",)
                 and lead in ("is", "are", "was", "were")
@@ -1306,6 +1322,8 @@ class ClauseReader:
         v, low = self.v, self.low
         if any(r.amount is not None or r.axis in ("price", "timeline") for r in self.out):
             return
+        if low[:1] and low[0] in v.lists["subordinators"] and low[1:2] in (["we"], ["i"]):
+            return  # "if we drop the price we die": what would happen, no move
         lem = [t.lemma for t in self.cl.tokens]
         quoted = self._quoted_at()
         move = next(
@@ -1338,6 +1356,8 @@ class ClauseReader:
             and c.words[0].endswith("er")
         ):
             return  # "Aldi is cheaper": a comparison, not a move ("burn is too high" is one)
+        if low[k + len(c.words) : k + len(c.words) + 1] == ["about"]:
+            return  # "less about price, more about trust": what the work dwells on, no move
         way, times = str(c.row["way"]), c.row.get("times")
         i, j = k, k + len(c.words)
         if (key and key != "hours") or (key == "hours" and way in ("down", "up")):

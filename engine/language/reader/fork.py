@@ -70,8 +70,8 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
         keys = []
     picked_text = " ".join(fork[k] for k in keys).lower()
     mid = _between(cx, opts)
-    if mid is not None:
-        own.append(mid)
+    if mid is not None and not any(d.axis == "price" and d.amount for d in own):
+        own.append(mid)  # "somewhere in between, like 49": the figure said, not the midpoint
     for k in keys:
         content += [replace(d, option=k, start=0, end=0) for d in opts[k]]
     for k, named in _dismissed(cx, fork):
@@ -215,12 +215,17 @@ def _currency_said(cx: Ctx, own: list[Read], content: list[Read]) -> None:
 
 def _same_kind(opts: Mapping[str, list[Read]]) -> None:
     """Two options are the same kind of thing: beside a channel ("Instagram ads"), "Gift shops"
-    is a channel too, not the people the work speaks to."""
+    is a channel too, not the people the work speaks to; beside a scope ("Raise a seed round"),
+    "Bootstrap" is a scope, not a name."""
     firsts = {k: next((d for d in ds if d.do), None) for k, ds in opts.items()}
     if any(d is not None and d.axis == "channel" for d in firsts.values()):
         for d in firsts.values():
             if d is not None and d.axis in ("audience", "scope") and d.start == 0:
                 d.axis = "channel"
+    if any(d is not None and d.axis == "scope" for d in firsts.values()):
+        for d in firsts.values():  # "Raise a seed round" / "Bootstrap": a move, no name
+            if d is not None and d.axis == "name" and d.weak:
+                d.axis = "scope"
 
 
 def _dismissed(cx: Ctx, fork: Mapping[str, str]) -> list[tuple[str, str]]:

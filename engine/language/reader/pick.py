@@ -469,9 +469,17 @@ class _Picker:
             self._choose(key)
 
     def _ordinal(self, idx: int) -> bool:
-        """ "the first one", "the second", "the latter" near the start picks outright."""
+        """ "the first one", "the second", "the latter" near the start picks outright; "the
+        other" picks the option the words have not named ("rota is boring, the other")."""
         t, low = self.tokens[idx], self.low
         nxt = low[idx + 1] if idx + 1 < len(low) else ""
+        if t.low == "other" and low[idx - 1 : idx] == ["the"] and nxt in ("one", "option", ""):
+            named = [k for k in self.keys if self.scores[k] != 0]
+            if len(self.keys) == 2 and len(named) == 1:
+                self.scores[named[0]] = 0.0
+                self._choose(next(k for k in self.keys if k != named[0]))
+                self.changed = True
+                return True
         at = idx - self.begin  # near the start of the answer, after a change of mind
         place = _words().ordinals.get(t.low)
         if place is None or place >= len(self.keys) or at >= 4:
