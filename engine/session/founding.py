@@ -378,6 +378,8 @@ if TYPE_CHECKING:
 #     trust" moves no price; "if we drop the price …" is no move; "nobody" ends a value ("ditch
 #     the blog nobody reads it"); "should be X" gives way to a verb's own cue ("should be talking
 #     to head teachers").
+#     Capitalised words after the name is spoken of are the new name ("name's wrong. Tidy Tails"
+#     was unread); "call it a/an …" names nothing ("dont call it an app" refused the name "an").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -769,3 +769,17 @@ def test_a_count_set_against_another_corrects_the_target():
 def test_dropping_the_price_moves_it_and_what_the_work_dwells_on_is_no_move(text, binds):
     read = read_text(text, source="standup", unit="session", period="month")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("name's wrong. Tidy Tails", ["+name:Tidy Tails"]),  # played: unread
+        ("the name is rubbish. Tidy Tails?", ["+name:Tidy Tails"]),
+        ("dont call it an app, its a service", []),  # played: refused the name "an"
+        ("the name is fine. Leeds first", ["+place:Leeds"]),
+    ],
+)
+def test_capitalised_words_after_the_name_is_said_are_the_new_name(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

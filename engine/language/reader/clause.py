@@ -1152,8 +1152,10 @@ class ClauseReader:
             quoted or head.low in CALENDAR or not (head.is_cap or place_said(vt, v))
         ):  # a capitalised name, or a whole known place in lowercase ("in leeds")
             return None
-        if axis == "name" and " ".join(t.low for t in vt) in v.lists["business_kinds"]:
-            return None  # "we're B2B": what kind of business, not its name
+        if axis == "name" and (
+            " ".join(t.low for t in vt) in v.lists["business_kinds"] or vt[0].low in ("a", "an")
+        ):
+            return None  # "we're B2B", "don't call it an app": what kind of thing, no name
         head_word = head_words(vt)[-1]  # "target office parks", "sell to hospices": the buyers
         plural = c.row.get("people") == "plural" and head_word.lemma != head_word.low
         if c.row.get("people") and not plural and not is_people(vt, v):

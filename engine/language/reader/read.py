@@ -120,8 +120,9 @@ def _bare(
         return _bare_channel(cx, words)
     if ("place" in refused and capitalised_words(words)) or place_said(words, cx.v):
         return [Read("place", True, value, a, b)]
-    if "name" in refused and words[0].is_cap:
-        return [Read("name", True, value, a, b)]
+    said_name = re.search(r"\bname\b|\bname's\b", cx.utt.text[: cl.start].lower())
+    if words[0].is_cap and ("name" in refused or (said_name and all(t.is_cap for t in words))):
+        return [Read("name", True, value, a, b)]  # "name's wrong. Tidy Tails"
     if (
         is_people(words, cx.v)
         and cx.source != "option"
