@@ -165,6 +165,24 @@ def _strip_front(toks: list[Token]) -> list[Token]:
     return toks
 
 
+def _place_alone(toks: list[Token]) -> tuple[str, int, int]:
+    """A known place that is a whole part of the pitch after a comma or stop ("…, manchester"),
+    as it is spelled; ("", 0, 0) when there is none."""
+    from engine.language.reader.vocab import vocab as words
+
+    cased_only = words().lists["places_cased_only"]
+    for k in range(len(toks)):
+        if k and toks[k - 1].text not in (",", *_STOPS):
+            continue
+        n, spelled = _known_place(toks, k)
+        end = k + n
+        if not n or (spelled.lower() in cased_only and not toks[k].is_cap):
+            continue  # "soaps, bath": a word, not Bath
+        if end == len(toks) or toks[end].text in (",", *_STOPS):
+            return spelled, k, end
+    return "", 0, 0
+
+
 def _known_place(toks: list[Token], k: int) -> tuple[int, str]:
     """How many words from `k` on name a place the reader's vocabulary knows, however cased
     ("leeds", "milton keynes"), and the place as it is spelled ("Leeds", "Milton Keynes"): one
@@ -344,7 +362,7 @@ def _cues(toks: list[Token]) -> list[tuple[int, str]]:
         elif (aim := _aim(toks, i)) and i not in _negated(toks):
             out.append((i + aim, "aimed"))  # "a tool targeting clinics", "aimed at landlords"
         elif t.low in v.fors and not verb:
-            if i <= 2 and prev is not None and prev.low in v.sets["brands"]:
+            if prev is not None and _brand_at(toks) == i - 1:
                 continue  # "Uber for lawnmowers": what follows is the offering
             out.append((i + 1, "for"))
         elif t.low in v.between:
@@ -567,6 +585,8 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
         caps = len(t.text) > 1 and t.text.isupper()  # "IT support" is no "it"
         if (t.text in _STOPS and out) or (t.low in v.sets["pronouns"] and not caps):
             break  # "you can hire"; "We help …" offers no "we"
+        if t.text == "," and out and not _listing(phrase, k + 1):
+            break  # "house cleaning, airbnb hosts pay": a comma ends it ("bread, cakes and …")
         if not out and t.low in STOPWORDS and not caps:
             continue  # "(apply) for grants": the offering is a noun phrase, from its first word
         if out and (
@@ -588,6 +608,16 @@ def _offering(toks: list[Token], end: int, lang: str) -> list[Token]:
     while len(out) > 1 and out[-1].low in v.sets["where_after"]:
         out.pop()  # "piano lessons online": where it is sold is no part of what
     return out
+
+
+def _listing(toks: list[Token], k: int) -> bool:
+    """Whether the words from `k` to the next comma or stop carry on a list ("cakes and pastries")."""
+    for t in toks[k:]:
+        if t.text == "," or t.text in _STOPS:
+            return False
+        if t.low in ("and", "or", "&", "+"):
+            return True
+    return False
 
 
 def _offering_after(toks: list[Token], lang: str) -> list[Token]:
@@ -621,6 +651,8 @@ def _read_latin(text: str) -> _Parts:
     toks = tokenize(text)  # the reader's own tokens (one tokenizer)
     lang = _language(toks)
     place, p0, p1 = _place(text, toks, lang)
+    if not place:  # "…, airbnb hosts pay per clean, manchester": a known place on its own
+        place, p0, p1 = _place_alone(toks)
     cues = _cues(toks)
     phrases = [(i, kind, _customer_phrase(toks, i, kind)) for i, kind in cues]
     no = v.sets["pronouns"] | v.fors  # "helps you sleep", "Help for …", "for 50 quid": nobody
@@ -631,10 +663,12 @@ def _read_latin(text: str) -> _Parts:
     people += [(i, k) for i, k, ph in phrases if k == "helps" and _verb_after(toks, ph)]
     chosen = people[0] if people else next(((i, k) for i, k, _ in phrases[:1] if k == "for"), None)
     customer, said, note_said, prep, setting = "", "", "", "", ""
-    b = int(bool(toks) and toks[0].low in v.articles["*"])  # "a tinder for dog playdates"
-    brand = len(toks) > b + 2 and toks[b].low in v.sets["brands"] and toks[b + 1].low in v.fors
-    if brand:
+    b = _brand_at(toks)  # "a tinder for dog playdates", "basically uber for dog walkers"
+    brand = b is not None
+    if b is not None:
         offering = [t for t in _clause(toks, b + 2) if p1 <= p0 or t.start < toks[p0].start]
+        while offering and offering[-1].low in _PLACE_PREPS:
+            offering.pop()  # "uber for dog walkers in leeds": the place is its own field
     else:
         offering = _first_offering(toks, chosen, lang)
     who, prep_word, where = _who(toks, chosen, (p0, p1))
@@ -709,6 +743,23 @@ def _purpose(toks: list[Token], generic: Token) -> list[Token]:
 
 
 _PURPOSE_ENDS = frozenset(("in", "at", "for", "from", "with", "so", "and", "but", "near"))
+
+
+_PLACE_PREPS = frozenset(("in", "at", "on", "near", "around", "across", "from", "throughout"))
+_OPENERS = frozenset(
+    ("so", "ok", "okay", "basically", "honestly", "its", "it's", "like", "imagine")
+)
+
+
+def _brand_at(toks: list[Token]) -> int | None:
+    """Where a pitch opens "<brand> for …" past an article or chat ("a tinder for dog
+    playdates", "basically uber for dog walkers"): the brand's index, else None."""
+    v = vocab()
+    k = 0
+    while k < min(len(toks), 4) and (toks[k].low in v.articles["*"] or toks[k].low in _OPENERS):
+        k += 1
+    ok = len(toks) > k + 2 and toks[k].low in v.sets["brands"] and toks[k + 1].low in v.fors
+    return k if ok else None
 
 
 def _first_offering(toks: list[Token], chosen: tuple[int, str] | None, lang: str) -> list[Token]:

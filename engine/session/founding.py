@@ -380,6 +380,10 @@ if TYPE_CHECKING:
 #     to head teachers").
 #     Capitalised words after the name is spoken of are the new name ("name's wrong. Tidy Tails"
 #     was unread); "call it a/an …" names nothing ("dont call it an app" refused the name "an").
+#     A brand after chat is still the brand ("basically uber for dog walking" offered "uber"), and
+#     the place after it is no part of the offering ("dog walkers in"); "we do X" offers X; a
+#     comma ends an offering that no list carries on ("house cleaning airbnb"); a known place on
+#     its own after a comma or stop is the place ("…, manchester").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

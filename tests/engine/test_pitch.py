@@ -439,3 +439,25 @@ def test_a_bare_app_or_platform_says_what_it_is_for(pitch, offering, head):
         offering_head(offering) == head
     )  # what stands before another noun ("the next app release")
     assert company_name(pitch) == " ".join(w.capitalize() for w in head.split()) + " Co"
+
+
+@pytest.mark.parametrize(
+    ("pitch", "offering", "customer", "place"),
+    [
+        # played: the offering was the brand ("uber") or "dog walkers in"
+        ("basically uber for dog walking", "dog walking", "dog owners", ""),
+        ("uber for dog walkers in leeds", "dog walkers", "pet owners", "Leeds"),
+        # played: "house cleaning airbnb" and no place
+        (
+            "we do house cleaning, airbnb hosts pay per clean, manchester",
+            "house cleaning",
+            "airbnb hosts",
+            "Manchester",
+        ),
+        ("dog walking. leeds.", "dog walking", "dog owners", "Leeds"),
+        ("vegan cakes, bath", "vegan cakes", "busy households", ""),  # a word, not Bath
+    ],
+)
+def test_a_hurried_pitch_keeps_its_offering_payer_and_place_apart(pitch, offering, customer, place):
+    r = read_pitch(pitch)
+    assert (r.offering, r.customer, r.place) == (offering, customer, place)
