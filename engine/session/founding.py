@@ -384,6 +384,9 @@ if TYPE_CHECKING:
 #     the place after it is no part of the offering ("dog walkers in"); "we do X" offers X; a
 #     comma ends an offering that no list carries on ("house cleaning airbnb"); a known place on
 #     its own after a comma or stop is the place ("…, manchester").
+#     "no prices in the email", "dont put the price in" never bind "state the price" (the
+#     opposite): an order opening with a negation is asked about; "where is the price?" and
+#     "theres no price" still ask for it.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

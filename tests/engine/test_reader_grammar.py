@@ -783,3 +783,19 @@ def test_dropping_the_price_moves_it_and_what_the_work_dwells_on_is_no_move(text
 def test_capitalised_words_after_the_name_is_said_are_the_new_name(text, binds):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds", "asks"),
+    [
+        # played: "no prices in the email" bound "state the price", the opposite
+        ("no prices in the email, just book a call", [], True),
+        ("dont put the price in", [], True),
+        ("where is the price?", ["+price:state the price"], False),
+        ("theres no price", ["+price:state the price"], False),
+    ],
+)
+def test_no_prices_as_an_order_never_binds_stating_one(text, binds, asks):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+    assert bool(read.ask_why) == asks

@@ -1348,7 +1348,10 @@ class ClauseReader:
             key = "breakeven"
         priced = self._names_price()
         if move is None:
-            if priced and any(self._has(w) for w in v.lists["price_missing"]):
+            ordered_out = low[:1] in (["no"], ["dont"], ["don't"], ["never"]) and not (
+                self.cl.question or any(w in low for w in ("missing", "where", "forgot"))
+            )  # "no prices in the email", "dont put the price in": an order, not a complaint
+            if priced and not ordered_out and any(self._has(w) for w in v.lists["price_missing"]):
                 self.add("price", True, 0, len(low), "state the price")  # "Where is the price?"
             return
         k, c = move
