@@ -387,6 +387,8 @@ if TYPE_CHECKING:
 #     "no prices in the email", "dont put the price in" never bind "state the price" (the
 #     opposite): an order opening with a negation is asked about; "where is the price?" and
 #     "theres no price" still ask for it.
+#     "make it about X" names people, or else what the work centres on ("make it about the dogs
+#     not the owners" was unread).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -799,3 +799,22 @@ def test_no_prices_as_an_order_never_binds_stating_one(text, binds, asks):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
     assert bool(read.ask_why) == asks
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        (
+            "make it about the dogs not the owners",
+            ["+scope:the dogs", "-exclusion:owners"],
+        ),  # played
+        (
+            "Make it about night nurses, not day staff",
+            ["+audience:night nurses", "-exclusion:day staff"],
+        ),
+        ("make it about saving time", ["+scope:saving time"]),
+    ],
+)
+def test_make_it_about_names_people_or_what_the_work_centres_on(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
