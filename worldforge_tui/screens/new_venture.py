@@ -27,7 +27,7 @@ from textual.widgets import Button, Input, Label, Select
 
 from engine.game.archetypes import ARCHETYPE_RULES
 from engine.language.text import MAX_FIELD_CHARS, MAX_NAME_CHARS, MAX_PITCH_CHARS
-from worldforge_textkit.numbers import CURRENCIES
+from worldforge_textkit.numbers import CURRENCIES, books, in_books
 from worldforge_tui import actions
 from worldforge_tui.messages import VentureRequest
 from worldforge_tui.screens.resume import StyledOnMount
@@ -262,11 +262,16 @@ class NewVentureScreen(StyledOnMount, ModalScreen[VentureRequest | None]):
             self._edited.discard(key)
 
     @on(Select.Changed, "#nv-archetype")
+    @on(Select.Changed, "#nv-currency")
     def _archetype_changed(self, event: Select.Changed) -> None:
-        """What the chosen founder changes in the game (its modifier and its own option)."""
-        rules = ARCHETYPE_RULES.get(str(event.value))
+        """What the chosen founder changes in the game (its modifier and its own option), its
+        amounts in the chosen currency: a venture in pounds read "saves $2,500"."""
+        rules = ARCHETYPE_RULES.get(str(self.query_one("#nv-archetype", Select).value))
+        code = self.query_one("#nv-currency", Select).value
         if rules is not None:
-            self.query_one("#nv-mechanic", Label).update(literal(rules.mechanic, limit=300))
+            with books(code if isinstance(code, str) else "USD"):
+                said = in_books(rules.mechanic)
+            self.query_one("#nv-mechanic", Label).update(literal(said, limit=300))
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#nv-start")
