@@ -307,7 +307,12 @@ if TYPE_CHECKING:
 #     ("a yr", "a pop", "pa"), "insta"/"fb" spelled out. "payroll in v2 / eventually / next
 #     year" defers; a message ending on a bare "no" refuses what it named ("tiktok, no" bound
 #     TikTok); "B but also mumsnet" keeps B's channel beside Mumsnet (words.json also_words).
-RULES_VERSION = 70
+# 71: No text puts a word before a customer that may carry its own article (the niche "the
+#     busiest nurses"): the referral wave read "Happy the busiest nurses start telling their
+#     peers", now "The busiest nurses, happy with your regular visits, start telling their
+#     peers."; the simulated strategist's "The first {customer} signed up" names the first
+#     nurses; the case-studies option writes up "three customers among {customer}".
+RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
 READING_FIELDS = ("customer", "offering", "place", "problem")
