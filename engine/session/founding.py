@@ -312,6 +312,9 @@ if TYPE_CHECKING:
 #     peers", now "The busiest nurses, happy with your regular visits, start telling their
 #     peers."; the simulated strategist's "The first {customer} signed up" names the first
 #     nurses; the case-studies option writes up "three customers among {customer}".
+#     The rival pitches "head-on to {customer}" (a long niche stranded "head-on" after it), and a
+#     standup names a playbook section titled as an order by its -ing form ("the playbook on
+#     mapping the field", was "on map the field").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
