@@ -315,6 +315,9 @@ if TYPE_CHECKING:
 #     The rival pitches "head-on to {customer}" (a long niche stranded "head-on" after it), and a
 #     standup names a playbook section titled as an order by its -ing form ("the playbook on
 #     mapping the field", was "on map the field").
+#     A flanked audience prices per its own head: the simulated page read "£60 a month per
+#     tradespeople the big players ignore" and "proof points from tradespeople the big players
+#     ignores"; now "per tradesperson", "from tradespeople".
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.game.adherence import applies, citations
 from engine.game.artifacts import shaped
+from engine.game.dilemmas import unflanked
 from engine.game.models import Economics, Founder, Stage
 from engine.game.pricing import list_price
 from engine.game.rules import verb_phrase
@@ -125,8 +126,12 @@ def _own_unit(units: tuple[str, ...], drawn: str, customer: str) -> str:
 
 def _unit_of(customer: str, pitch_customer: str) -> str:
     """Whom the price is per: a narrowing of the pitch's customer ("the busiest hairdressers")
-    prices per the customer itself ("per hairdresser", never "per busiest hairdresser")."""
-    return pitch_customer if narrows(customer, pitch_customer) else customer
+    prices per the customer itself ("per hairdresser", never "per busiest hairdresser"); a
+    flanked or broad audience per its own head ("the tradespeople the big players ignore" per
+    tradesperson, never "per tradespeople the big players ignore", and its plural never
+    "tradespeople the big players ignores")."""
+    head = unflanked(customer)
+    return pitch_customer if narrows(head, pitch_customer) else head
 
 
 def _without(
