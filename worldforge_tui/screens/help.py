@@ -13,10 +13,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from engine.game.economy import MAX_REDOS  # no engine import before the first frame
+from worldforge_textkit.numbers import currency
 from worldforge_tui import actions
 from worldforge_tui.glossary import GLOSSARY, loss_rule, meaning, score_rule, win_rule
 from worldforge_tui.screens.resume import StyledOnMount
-from worldforge_textkit.numbers import currency
 
 
 def loop_text(key_of: Callable[[str], str]) -> str:
