@@ -317,7 +317,8 @@ if TYPE_CHECKING:
 #     mapping the field", was "on map the field").
 #     A flanked audience prices per its own head: the simulated page read "£60 a month per
 #     tradespeople the big players ignore" and "proof points from tradespeople the big players
-#     ignores"; now "per tradesperson", "from tradespeople".
+#     ignores"; now "per tradesperson", "from tradespeople". Two kinds of customer count in
+#     customers ("each plumbers and electrician" was written for "plumbers and electricians").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -131,7 +131,13 @@ def _unit_of(customer: str, pitch_customer: str) -> str:
     tradesperson, never "per tradespeople the big players ignore", and its plural never
     "tradespeople the big players ignores")."""
     head = unflanked(customer)
-    return pitch_customer if narrows(head, pitch_customer) else head
+    who = pitch_customer if narrows(head, pitch_customer) else head
+    # two kinds of customer have no one noun to count in: "each plumbers and electrician" and
+    # "per tradespeople the big players ignore and bigger firm" (played) count customers
+    return "customer" if _TWO_KINDS.search(who) else who
+
+
+_TWO_KINDS = Pattern(r"\s(?:and|or|&|n)\s")
 
 
 def _without(

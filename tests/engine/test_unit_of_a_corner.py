@@ -30,3 +30,17 @@ def test_a_flanked_audience_prices_per_its_own_head(customer, pitch_customer, un
     assert "the big players ignore" in corner
     assert _unit(corner, pitch_customer) == unit
     assert plural(_unit(corner, pitch_customer)) == units
+
+
+@pytest.mark.parametrize(
+    ("customer", "pitch_customer"),
+    [
+        ("plumbers and electricians", "plumbers and electricians"),
+        (flanked("tradespeople") + " and bigger firms", "plumbers n sparkies"),
+        ("plumbers n sparkies", "plumbers n sparkies"),
+    ],
+)
+def test_two_kinds_of_customer_are_counted_as_customers(customer, pitch_customer):
+    """Played: "finds where each plumbers and electrician already looks" and "The pilot costs
+    £85 a month per tradespeople the big players ignore and bigger firm"."""
+    assert _unit(customer, pitch_customer) == "customer"
