@@ -221,7 +221,7 @@ def pressure(econ: Economics) -> str:
 
 LENS = {
     "runway": "With runway tight, favour moves that pay for themselves quickly",
-    "strain": "With runway tight, favour moves that pay for themselves quickly",
+    "strain": "With the team stretched, favour moves that ease the load",
     "trust": "With trust thin, lead with proof customers can check",
     "threat": "With the rival pressing, defend the wedge before widening it",
     "proof": "With proof in hand, turn it into repeatable scale",

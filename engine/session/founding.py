@@ -319,6 +319,8 @@ if TYPE_CHECKING:
 #     tradespeople the big players ignore" and "proof points from tradespeople the big players
 #     ignores"; now "per tradesperson", "from tradespeople". Two kinds of customer count in
 #     customers ("each plumbers and electrician" was written for "plumbers and electricians").
+#     The strain lens names the team, not the runway: a goal read "With runway tight, favour
+#     moves that pay for themselves quickly: … (strain at 80/100)" with 1.3 months of runway.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

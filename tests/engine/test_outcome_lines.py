@@ -302,3 +302,14 @@ def test_a_survivor_counts_the_stages_its_venture_had(new_session, drop, said):
     out = finish(st, None, None)
     assert (out.result, out.ending) == ("victory", "survivor")
     assert said in out.reason
+
+
+def test_each_pressure_names_itself_in_the_goal():
+    """Played: with 1.3 months of runway and strain at 80, the goal read "With runway tight,
+    favour moves that pay for themselves quickly: … (strain at 80/100)": the strain lens said
+    the runway's words."""
+    from engine.game.world import LENS
+
+    assert "runway" in LENS["runway"].lower()
+    assert "runway" not in LENS["strain"].lower() and "team" in LENS["strain"].lower()
+    assert len(set(LENS.values())) == len(LENS)  # no pressure borrows another's words
