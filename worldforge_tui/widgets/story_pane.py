@@ -127,8 +127,23 @@ def _binding(recalled: Sequence[object]) -> list[Part]:
             ("Binding: ", "$warning bold"),
             ("none recalled from memory\n", "$foreground-muted"),
         ]
-    lines = [Direction.from_dict(raw).shown() for raw in recalled]
-    return [("Binding: ", "$warning bold"), one_line("; ".join(lines), 300) + "\n"]
+    lines = [one_line(Direction.from_dict(raw).shown(), 120) for raw in recalled]
+    return [("Binding: ", "$warning bold"), _whole_lines(lines, BINDING_SHOWN) + "\n"]
+
+
+BINDING_SHOWN = 300  # characters of the binding line; past them, whole directions are counted
+
+
+def _whole_lines(lines: Sequence[str], limit: int) -> str:
+    """Directions joined while they fit in `limit`, then how many more: never one cut mid-word
+    (played: "… leave out deal desk hire; reach custom…")."""
+    shown: list[str] = []
+    for line in lines:
+        if shown and len("; ".join([*shown, line])) > limit:
+            break
+        shown.append(line)
+    more = len(lines) - len(shown)
+    return "; ".join(shown) + (f"; and {more} more (Memory pane)" if more else "")
 
 
 def _run(run: StageRun) -> list[Part]:
