@@ -263,6 +263,16 @@ def adapt_pending(state: GameState) -> list[str]:
     return adapted
 
 
+def restate_goal(state: GameState) -> None:
+    """The goal of the stage about to begin, with the numbers an event between stages just moved:
+    adapted at the fork, it read "0.8 months of runway left" beside a standup's "0.6 months"
+    after a tax bill landed (played)."""
+    if 0 < state.stage_index < len(state.stages):
+        stage = state.stages[state.stage_index]
+        if stage.status == "pending":
+            stage.goal = goal_for(state, stage)
+
+
 def goal_for(state: GameState, stage: Stage) -> str:
     """A stage's goal around the company's pressure now, ending with the numbers behind it."""
     lens, why = pressure_lens(state.economics), standing(state)

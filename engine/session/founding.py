@@ -321,6 +321,8 @@ if TYPE_CHECKING:
 #     customers ("each plumbers and electrician" was written for "plumbers and electricians").
 #     The strain lens names the team, not the runway: a goal read "With runway tight, favour
 #     moves that pay for themselves quickly: … (strain at 80/100)" with 1.3 months of runway.
+#     An event between stages restates the next goal's numbers (and so its lens): a tax bill
+#     left the goal at "0.8 months of runway left" beside the standup's "0.6 months".
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
