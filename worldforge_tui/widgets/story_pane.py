@@ -295,10 +295,11 @@ def _pending_event(snap: Snapshot, key_of: KeyOf) -> list[Part]:
         parts.append(" " + one_line(option.text, 200))
         parts.append(("  → " + one_line(option.effect_line, 200) + "\n", "$secondary"))
         parts.extend(_fatal(snap.fatal_events.get(option.key)))
-    default = key_of(EVENT_IDS[0] if pending.default == "A" else EVENT_IDS[1])
     keys = f"{key_of(EVENT_IDS[0])} / {key_of(EVENT_IDS[1])}"
     run = key_of("stage.run")
-    parts.append((f"  {keys} answer · {run} runs the stage with option {default}\n", "$accent"))
+    # the board never answers an event for the player: the run key waits for the answer (it
+    # read "g runs the stage with option 1", and g said "An event waits for your answer")
+    parts.append((f"  {keys} answer · then {run} runs the stage\n", "$accent"))
     return parts
 
 
