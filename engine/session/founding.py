@@ -323,6 +323,8 @@ if TYPE_CHECKING:
 #     moves that pay for themselves quickly: … (strain at 80/100)" with 1.3 months of runway.
 #     An event between stages restates the next goal's numbers (and so its lens): a tax bill
 #     left the goal at "0.8 months of runway left" beside the standup's "0.6 months".
+#     A change of shape names the niche, its verb agreeing ("the busiest nurses carry", was the
+#     pitch's "busy nurses carry" beside the niche in every other line).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).
