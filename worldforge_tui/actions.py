@@ -524,15 +524,18 @@ def hint_line(
             f"{key_of('app.new')} new venture"
         )
     words = []
+    event_waits = phase == "brief" and bool(can.get("answer_event"))
     for row in phase_rows(phase):
         if not can.get(row.command or ""):
             continue
         if row.id in ("fork.option_b", "event.option_b"):
             continue  # "1 / 2 choose an option" reads better as one item
+        if row.id == "stage.run" and event_waits:
+            continue  # refused until the event is answered: the board never answers it
         if row.id == "event.option_a":
             words.append(
                 f"{key_of('event.option_a')} / {key_of('event.option_b')} answer the event "
-                "(or run the stage: its default applies)"
+                f"(then {key_of('stage.run')} runs the stage)"
             )
             continue
         if row.id == "fork.option_a":

@@ -96,7 +96,7 @@ RIVALS: dict[str, list[tuple[str, str, list[str]]]] = {
 ACTIONS = {
     "watching": "is circling {customer} for an opening",
     "probing": "is probing where your proof with {customer} is thinnest",
-    "contesting": "is pitching its own {order} to {customer} head-on",
+    "contesting": "is pitching its own {order} head-on to {customer}",
     "crisis": "is undercutting your {order} for {customer} in every channel",
     "endgame": "is moving to take {customer} outright",
 }

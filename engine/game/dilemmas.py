@@ -346,6 +346,12 @@ def flanked(customer: str) -> str:
     return f"the {base.removesuffix(_BROAD)} {_IGNORED_BY}" + (_BROAD if broad else "")
 
 
+def unflanked(customer: str) -> str:
+    """The customer a flanked or broad audience names, without the clauses after it ("the
+    nurses the big players ignore and others like them" -> "the nurses"): what a price is per."""
+    return customer.removesuffix(_BROAD).removesuffix(f" {_IGNORED_BY}")
+
+
 def option_directions(
     rule_id: str, *, base: Direction, customer: str, stage: str | None
 ) -> list[Direction]:

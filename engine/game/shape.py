@@ -18,15 +18,16 @@ from engine.game.models import GameState, Reshape, Stage
 from engine.game.pending import restate
 from engine.game.world import ADDED_BY_ID, OWNER_WORKER, STAGE_TABLE, goal_for
 from engine.game.world_events import OPS  # the same conditions as an event's
-from engine.language.grammar import cap
+from engine.language.grammar import agree, cap, is_plural
 from worldforge_savedb.records import FrozenRecord
 from worldforge_textkit.numbers import months_said
 
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ShapeKind(FrozenRecord):
-    """One way a venture changes shape. `why` names {rival}, {customer}, {company}, {next} (the
-    beat the sequence was heading to) and the company's {runway}, {proof}, {trust}, {threat}."""
+    """One way a venture changes shape. `why` names {rival}, {customer} (as the CEO last named it,
+    the niche), {carry} (agreeing with it), {company}, {next} (the beat the sequence was heading
+    to) and the company's {runway}, {proof}, {trust}, {threat}."""
 
     id: str
     after: tuple[str, ...]  # the stages after whose fork it may happen
@@ -56,7 +57,7 @@ KINDS: tuple[ShapeKind, ...] = (
         "traction",
         ("stage_5_find",),
         (("proof", ">=", 45), ("trust", ">=", 45)),
-        "proof at {proof}/100 and trust at {trust}/100: {customer} carry {company} past the "
+        "proof at {proof}/100 and trust at {trust}/100: {customer} {carry} {company} past the "
         "operating toll",
         skips="stage_6_take",
     ),
@@ -85,9 +86,13 @@ def draw(state: GameState, after_stage: str) -> ShapeKind | None:
 
 def _why(state: GameState, kind: ShapeKind, nxt: Stage) -> str:
     econ = state.economics
+    # the customer as every other line names it (the niche): "busy nurses carry …" beside
+    # "the busiest nurses" everywhere else (played)
+    customer = state.niche or state.founder.customer
     return kind.why.format(
         rival=state.antagonist.name,
-        customer=state.founder.customer,
+        customer=customer,
+        carry=agree("carries", is_plural(customer)),
         company=state.founder.company,
         next=nxt.beat,
         runway="no limit" if econ.profitable else months_said(econ.runway_months),

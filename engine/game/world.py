@@ -221,7 +221,7 @@ def pressure(econ: Economics) -> str:
 
 LENS = {
     "runway": "With runway tight, favour moves that pay for themselves quickly",
-    "strain": "With runway tight, favour moves that pay for themselves quickly",
+    "strain": "With the team stretched, favour moves that ease the load",
     "trust": "With trust thin, lead with proof customers can check",
     "threat": "With the rival pressing, defend the wedge before widening it",
     "proof": "With proof in hand, turn it into repeatable scale",
@@ -261,6 +261,16 @@ def adapt_pending(state: GameState) -> list[str]:
         stage.goal = goal_for(state, stage)
         adapted.append(stage.id)
     return adapted
+
+
+def restate_goal(state: GameState) -> None:
+    """The goal of the stage about to begin, with the numbers an event between stages just moved:
+    adapted at the fork, it read "0.8 months of runway left" beside a standup's "0.6 months"
+    after a tax bill landed (played)."""
+    if 0 < state.stage_index < len(state.stages):
+        stage = state.stages[state.stage_index]
+        if stage.status == "pending":
+            stage.goal = goal_for(state, stage)
 
 
 def goal_for(state: GameState, stage: Stage) -> str:

@@ -85,7 +85,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind(
         "referral",
         "A referral wave",
-        "Happy {customer} <starts> telling their peers about your {order}.",
+        "{customer}, happy with your {order}, <starts> telling their peers.",
         2,
         (("trust", ">=", 45),),
         _e("referral", {"revenue": 1_200}, S("revenue", "trust", 45, 60, 0, 1_200)),

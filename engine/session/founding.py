@@ -389,6 +389,24 @@ if TYPE_CHECKING:
 #     "theres no price" still ask for it.
 #     "make it about X" names people, or else what the work centres on ("make it about the dogs
 #     not the owners" was unread).
+#     No text puts a word before a customer that may carry its own article (the niche "the
+#     busiest nurses"): the referral wave read "Happy the busiest nurses start telling their
+#     peers", now "The busiest nurses, happy with your regular visits, start telling their
+#     peers."; the simulated strategist's "The first {customer} signed up" names the first
+#     nurses; the case-studies option writes up "three customers among {customer}".
+#     The rival pitches "head-on to {customer}" (a long niche stranded "head-on" after it), and a
+#     standup names a playbook section titled as an order by its -ing form ("the playbook on
+#     mapping the field", was "on map the field").
+#     A flanked audience prices per its own head: the simulated page read "£60 a month per
+#     tradespeople the big players ignore" and "proof points from tradespeople the big players
+#     ignores"; now "per tradesperson", "from tradespeople". Two kinds of customer count in
+#     customers ("each plumbers and electrician" was written for "plumbers and electricians").
+#     The strain lens names the team, not the runway: a goal read "With runway tight, favour
+#     moves that pay for themselves quickly: … (strain at 80/100)" with 1.3 months of runway.
+#     An event between stages restates the next goal's numbers (and so its lens): a tax bill
+#     left the goal at "0.8 months of runway left" beside the standup's "0.6 months".
+#     A change of shape names the niche, its verb agreeing ("the busiest nurses carry", was the
+#     pitch's "busy nurses carry" beside the niche in every other line).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

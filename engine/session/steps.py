@@ -39,7 +39,7 @@ from engine.game.said import (
     replaced_lines,
 )
 from engine.game.said import read_own_answer as read_answer
-from engine.game.world import adapt_pending
+from engine.game.world import adapt_pending, restate_goal
 from engine.game.world_events import draw, open_event, resolve_choice
 from engine.language.directions import Direction, fold, payload
 from engine.language.grammar import capitals, count
@@ -668,6 +668,7 @@ def world_event(step: Step, after_stage: str) -> None:
     else:
         st.world_events.append(ev)
         step.emit(E.WORLD_EVENT, "world", f"{ev.title}: {ev.text} ({ev.effect_line})", ev)
+        restate_goal(st)  # the next goal's numbers are the ones the event left
 
 
 def answer_event(step: Step, key: str, *, by_default: bool = False) -> WorldEvent:
@@ -678,6 +679,7 @@ def answer_event(step: Step, key: str, *, by_default: bool = False) -> WorldEven
     resolve_choice(st, ev, key)
     st.pending_event = None
     st.world_events.append(ev)
+    restate_goal(st)  # the next goal's numbers are the ones the answer left
     chosen = next(o.text for o in ev.options if o.key == key)
     who = "default" if by_default else "ceo"
     step.emit(

@@ -139,18 +139,20 @@ def own_answer_view(
     reading: Interpretation, dilemma: Dilemma, text: str = "", *, costed_as: str | None = None
 ) -> OwnAnswerView:
     """What an own answer will do, in words, before (TUI confirm) and after (--json) it commits.
-    An answer that picks neither option is costed like `costed_as` (the dearer option)."""
+    An answer that picks neither option is costed like `costed_as` (the dearer option). An option
+    is named by its words, never by its internal key: the TUI shows the options as [1]/[2] and
+    the CLI as A/B, so "option B" would lie on one of them."""
     rule = rules.RULES.get(reading.rule_id)
     opt = next((o for o in dilemma.options if o.key == reading.option), None)
     costed = next((o for o in dilemma.options if o.rule_id == costed_as), None)
     if opt is not None:
-        says = f"Reads as option {opt.key}: {opt.text}."
+        says = f"Reads as “{opt.text}”."
         if reading.matched_by == "negation":
-            says = f"Reads as option {opt.key} (you ruled out the other): {opt.text}."
+            says = f"Reads as “{opt.text}” (you ruled out the other)."
         elif reading.matched_by == "later":
-            says = f"Reads as option {opt.key} (you put the other off for later): {opt.text}."
+            says = f"Reads as “{opt.text}” (you put the other off for later)."
         elif reading.matched_by == "not-yet":
-            says = f"Reads as “not yet”, so option {opt.key}: {opt.text}."
+            says = f"Reads as “not yet”, so “{opt.text}”."
         change = opt.effect_line or (rule.summary if rule else "")
     else:
         said = clip(text, 80)
@@ -163,7 +165,7 @@ def own_answer_view(
         change = "small shifts in proof and trust; no one is hired"
         if costed is not None:  # never free: costed as the dearer option (and, for words that
             how = "costed like" if both else "read and costed as"  # fit neither, bound as it)
-            says += f" It is {how} option {costed.key} ({costed.text})."
+            says += f" It is {how} “{costed.text}”."
             change = costed.effect_line or change
     if reading.niche:
         says += f" The customer narrows to {reading.niche}."

@@ -259,10 +259,13 @@ def _list_diff(old: list[str], new: list[str]) -> list[str]:
 
 
 def _diff(old: str, new: str) -> str:
-    """One changed line, showing where it changed: an addition as '+ “…”', else both sides
-    from the first word that differs."""
+    """One changed line, showing where it changed: an addition as '+ “…”', a cut at its end as
+    '− “…”' (it read "“… Also for interviews.” → “… ”"), else both sides from the first word
+    that differs."""
     if new.startswith(old):
         return f"+ “{_short(new[len(old) :].strip())}”"
+    if old.startswith(new):
+        return f"− “{_short(old[len(new) :].strip())}”"
     a, b = old.split(), new.split()
     i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     lead = "… " if i else ""

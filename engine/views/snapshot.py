@@ -119,7 +119,8 @@ def build_snapshot(view: ReadModel) -> Snapshot:
         max_redos=MAX_REDOS,
         fatal_options=fatal_options,
         fatal_events=fatal_events,
-        pending=[p["line"] for p in st.pending],
+        # in the order they land, whatever order they were chosen in
+        pending=[p["line"] for p in sorted(st.pending, key=lambda p: p["due_index"])],
         handovers=[
             f"stage {s.number} ({s.beat}) shipped by {s.worker_title}: {s.handover}"
             for s in st.stages[st.stage_index :]

@@ -117,10 +117,18 @@ def _slots(state: GameState, receipt: Receipt) -> dict[str, str]:
     }
 
 
+# A section titled as an order reads as a topic by its -ing form: "the playbook on map the
+# field" (played) is "the playbook on mapping the field".
+_ORDER_TOPIC = {"Map": "Mapping"}
+
+
 def _topic(title: str) -> str:
     """'Rivals and Competitive Pressure / Staying calm under pressure' -> 'staying calm under
-    pressure' (a playbook's section, never its file path)."""
+    pressure' (a playbook's section, never its file path); 'Map the field' -> 'mapping the
+    field'."""
     part = title.split("/")[-1].strip()
+    head, _, rest = part.partition(" ")
+    part = f"{_ORDER_TOPIC[head]} {rest}" if head in _ORDER_TOPIC and rest else part
     return part[:1].lower() + part[1:] if part[1:2].islower() else part
 
 

@@ -335,7 +335,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "Every loop for the first {unit_plural} is built around {what}",
     ),
     "place_strategist": (
-        "The first {customer} signed up, starting in {what}",
+        "The first {unit_plural} signed up, starting in {what}",
         "A first cohort of {customer}, starting in {what}",
     ),
     "place_designer": ("Launching first in {what}", "Open first to {customer} in {what}"),

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.game.adherence import applies, citations
 from engine.game.artifacts import shaped
+from engine.game.dilemmas import unflanked
 from engine.game.models import Economics, Founder, Stage
 from engine.game.pricing import list_price
 from engine.game.rules import verb_phrase
@@ -126,8 +127,18 @@ def _own_unit(units: tuple[str, ...], drawn: str, customer: str) -> str:
 
 def _unit_of(customer: str, pitch_customer: str) -> str:
     """Whom the price is per: a narrowing of the pitch's customer ("the busiest hairdressers")
-    prices per the customer itself ("per hairdresser", never "per busiest hairdresser")."""
-    return pitch_customer if narrows(customer, pitch_customer) else customer
+    prices per the customer itself ("per hairdresser", never "per busiest hairdresser"); a
+    flanked or broad audience per its own head ("the tradespeople the big players ignore" per
+    tradesperson, never "per tradespeople the big players ignore", and its plural never
+    "tradespeople the big players ignores")."""
+    head = unflanked(customer)
+    who = pitch_customer if narrows(head, pitch_customer) else head
+    # two kinds of customer have no one noun to count in: "each plumbers and electrician" and
+    # "per tradespeople the big players ignore and bigger firm" (played) count customers
+    return "customer" if _TWO_KINDS.search(who) else who
+
+
+_TWO_KINDS = Pattern(r"\s(?:and|or|&|n)\s")
 
 
 def _without(

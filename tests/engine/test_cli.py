@@ -121,7 +121,7 @@ def test_simulate_json_shape(tmp_path, capsys):
     assert own["option"] == "own" and own["rule_id"] == out["dilemmas"][4]["rule_id"]
     assert (
         own["interpreted"]["matched_by"] == "custom"
-        and "costed as option" in own["interpreted"]["says"]
+        and "read and costed as “" in own["interpreted"]["says"]
     )
     assert out["events"]["ARTIFACT_REJECTED"] == 1
     assert out["memory"]["procedural"] >= 2

@@ -302,3 +302,38 @@ def test_a_survivor_counts_the_stages_its_venture_had(new_session, drop, said):
     out = finish(st, None, None)
     assert (out.result, out.ending) == ("victory", "survivor")
     assert said in out.reason
+
+
+def test_each_pressure_names_itself_in_the_goal():
+    """Played: with 1.3 months of runway and strain at 80, the goal read "With runway tight,
+    favour moves that pay for themselves quickly: … (strain at 80/100)": the strain lens said
+    the runway's words."""
+    from engine.game.world import LENS
+
+    assert "runway" in LENS["runway"].lower()
+    assert "runway" not in LENS["strain"].lower() and "team" in LENS["strain"].lower()
+    assert len(set(LENS.values())) == len(LENS)  # no pressure borrows another's words
+
+
+def test_an_event_between_stages_restates_the_next_goal_numbers(new_session):
+    """Played: a tax bill landed after the fork, and the goal read "0.8 months of runway left"
+    beside the standup's "0.6 months": the goal of the stage about to begin says the numbers the
+    event left."""
+    from engine.game.world import restate_goal
+
+    for seed in range(1, 40):
+        s = new_session(seed=seed)
+        st = s.state
+        while st.phase != "fork":
+            s.give(RunStage if st.phase == "brief" else Approve)
+        s.give(Decide, "A")
+        moved = [e for e in st.world_events if not e.options and "cash" in e.effect_line]
+        if moved and "of runway left" in standing(st):  # a bill or a windfall moved the runway
+            break
+    else:
+        raise AssertionError("no seed drew a cash event after the first fork under runway pressure")
+    stage = st.stages[st.stage_index]
+    assert stage.goal.endswith(f"({standing(st)}).")
+    was = stage.goal
+    restate_goal(st)
+    assert stage.goal == was

@@ -63,3 +63,20 @@ def test_a_report_card_reads_the_events_and_memory_it_is_given(new_session, tmp_
     assert card.split("## Memory trail")[1].strip() == ""  # no memory in this read model
     written = write_report(view, tmp_path, tmp_path / "card.md")
     assert written.read_text(encoding="utf-8") == card
+
+
+def test_pending_effects_are_listed_in_the_order_they_land(new_session):
+    """Played: "Pending from your decisions" listed stage 7, stage 8, stage 7, in the order the
+    effects were chosen."""
+    s = _decided(new_session)
+    st = s.state
+    st.pending = [
+        {"due_index": 7, "line": "at stage 8 (RETURN): Threat +13"},
+        {"due_index": 6, "line": "at stage 7 (TAKE): Trust +1"},
+        {"due_index": 6, "line": "at stage 7 (TAKE): Threat -14"},
+    ]
+    assert build_snapshot(s.read_model()).pending == [
+        "at stage 7 (TAKE): Trust +1",
+        "at stage 7 (TAKE): Threat -14",
+        "at stage 8 (RETURN): Threat +13",
+    ]

@@ -150,3 +150,15 @@ def test_no_line_calls_a_customer_that():
     lines += [x for v in banks.ARCHETYPE_LINES.values() for x in v]
     assert len(lines) > 100
     assert not [x for x in lines if isinstance(x, str) and re.search(r"unit\} that\b", x)]
+
+
+def test_a_niche_named_with_the_reads_whole_in_every_event(new_session):
+    """Played: after "go deep" the niche is "the busiest nurses", and the referral wave read
+    "Happy the busiest nurses start telling their peers about your regular visits.": no word
+    stands before a customer that may carry its own article."""
+    s = new_session(pitch=MEALS, seed=41)
+    s.state.niche = "the busiest nurses"
+    for text in _texts(s.state):  # no sentence opens "Happy the busiest nurses"
+        assert not re.search(r"(?:^|[.:] )[A-Z][a-z]+ the busiest nurses", text), text
+    referral = world_events._fill(s.state, world_events.KIND_BY_ID["referral"].text)
+    assert referral.startswith("The busiest nurses, happy with your "), referral

@@ -127,3 +127,20 @@ async def test_the_currency_follows_the_pitch_until_chosen_and_founds_the_books(
         bar = text_of(app, "#status-meters")
         assert "€" in bar and "$" not in bar
     assert currency_in_force().code == "USD"  # closed, no venture's currency lingers
+
+
+async def test_the_founders_line_names_money_in_the_pitchs_currency(tmp_path):
+    """Played: a pitch in Leeds set the currency to pounds while the founder's line under it
+    still read "a slow careful move saves $2,500"."""
+    app = WorldForgeApp(save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert "saves $2,500" in text_of(app, "#nv-mechanic")
+        await _type(pilot, "dog walkin for busy nurses in leeds")
+        await settle(app, pilot)
+        assert app.screen.query_one("#nv-currency", Select).value == "GBP"
+        shown = text_of(app, "#nv-mechanic")
+        assert "saves £2,500" in shown and "$" not in shown
+        app.screen.query_one("#nv-archetype", Select).value = "seller"
+        await settle(app, pilot)
+        assert "brings £2,500 more" in text_of(app, "#nv-mechanic")

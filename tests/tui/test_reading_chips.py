@@ -152,9 +152,9 @@ async def test_the_own_answer_shows_its_chips_and_its_conflict_before_it_binds(t
         chips = await _read(app, pilot, said)
         shown = text_of(app, "#prompt-reading")
         assert "exclusion · don't · salons" in shown and "unread" not in shown
-        assert "Picks option A, and:" in shown
+        assert "Picks option [1], and:" in shown  # the key the fork shows, not "A"
         await _read(app, pilot, "the second one")
-        assert "Picks option B; nothing else binds." in text_of(app, "#prompt-reading")
+        assert "Picks option [2]; nothing else binds." in text_of(app, "#prompt-reading")
         chips = await _read(app, pilot, said)
         await pilot.press("enter")
         await settle(app, pilot)

@@ -152,3 +152,16 @@ async def test_small_terminals_keep_every_meter_and_the_whole_pill(tmp_path):
         await settle(app, pilot)
         bar = app.main.query_one(StatusBar)
         assert not bar.has_class("-two-lines") and bar.query_one("#status-spark").display
+
+
+async def test_the_help_names_the_treasury_by_the_books_currency(tmp_path):
+    """Played: a Leeds venture's status bar read "£24k", while the help's meter list put "$"
+    before the treasury."""
+    app = WorldForgeApp(pitch="Dog walking for busy nurses in Leeds", seed=7, save_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.session.state.founder.currency == "GBP"
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        glossary = text_of(app, "#help-glossary")
+        assert "£  treasury" in glossary and "$  treasury" not in glossary

@@ -111,3 +111,11 @@ def test_number_formats():
     assert delta_tone("monthly_burn_usd", 1000, 3000) == "bad"
     assert delta_tone("trust", 10, 20) == "good" and delta_text("trust", 5, 5) == "±0"
     assert value_text("proof", float("nan")) == "0"
+
+
+def test_a_count_is_written_with_thousands_separators():
+    """Played: the end card's defeat line said "paying customers rose from 3,757 to 13,440" and
+    its economics table "customers 13440"."""
+    assert value_text("paying_customers", 13440) == "13,440"
+    assert delta_text("paying_customers", 3757, 13440) == "+9,683"
+    assert value_text("paying_customers", 53) == "53"

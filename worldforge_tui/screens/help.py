@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from engine.game.economy import MAX_REDOS  # no engine import before the first frame
+from worldforge_textkit.numbers import currency
 from worldforge_tui import actions
 from worldforge_tui.glossary import GLOSSARY, loss_rule, meaning, score_rule, win_rule
 from worldforge_tui.screens.resume import StyledOnMount
@@ -47,8 +48,9 @@ def loop_text(key_of: Callable[[str], str]) -> str:
 def glossary_content() -> Content:
     """Every number on the board: its status-bar letter, its one name, what it means."""
     rows: list[str | tuple[str, str]] = [("\nMeters (status bar)\n", "bold underline")]
+    money = currency().symbol  # the books' own, as the status bar writes the treasury ("£24k")
     for meter in GLOSSARY:
-        letter = meter.short or ("$" if meter.field == "treasury_usd" else "—")
+        letter = meter.short or (money if meter.field == "treasury_usd" else "—")
         rows.append((f"{letter:>8}  ", "$accent bold"))
         rows.append((meter.name, "bold"))
         rows.append(f": {meaning(meter)}\n")

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 def run_prompt(run: RunSummary) -> Content:
     """One saved run: name, day, phase or outcome, pitch, last update."""
     outcome = run.outcome
-    state = outcome.upper() if outcome else f"in progress ({run.phase})"
+    # the phase as the board names it ("standup", never the engine's "brief")
+    phase = actions.PHASE_TITLES.get(run.phase, run.phase).lower()
+    state = outcome.upper() if outcome else f"in progress ({phase})"
     style = (
         "$success bold"
         if (outcome or "").lower() == "victory"

@@ -42,7 +42,7 @@ def value_text(field: str, value: object) -> str:
     if kind == "percent":
         return f"{amount:.1f}%"  # the engine keeps shares in percent already
     if kind == "count":
-        return f"{amount:.0f}"
+        return f"{amount:,.0f}"  # "13,440", as the receipt's words write it
     return str(meter_shown(field, amount))  # never rounded across a defeat line
 
 

@@ -128,8 +128,23 @@ def _binding(recalled: Sequence[object]) -> list[Part]:
             ("Binding: ", "$warning bold"),
             ("none recalled from memory\n", "$foreground-muted"),
         ]
-    lines = [Direction.from_dict(raw).shown() for raw in recalled]
-    return [("Binding: ", "$warning bold"), one_line("; ".join(lines), 300) + "\n"]
+    lines = [one_line(Direction.from_dict(raw).shown(), 120) for raw in recalled]
+    return [("Binding: ", "$warning bold"), _whole_lines(lines, BINDING_SHOWN) + "\n"]
+
+
+BINDING_SHOWN = 300  # characters of the binding line; past them, whole directions are counted
+
+
+def _whole_lines(lines: Sequence[str], limit: int) -> str:
+    """Directions joined while they fit in `limit`, then how many more: never one cut mid-word
+    (played: "… leave out deal desk hire; reach custom…")."""
+    shown: list[str] = []
+    for line in lines:
+        if shown and len("; ".join([*shown, line])) > limit:
+            break
+        shown.append(line)
+    more = len(lines) - len(shown)
+    return "; ".join(shown) + (f"; and {more} more (Memory pane)" if more else "")
 
 
 def _run(run: StageRun) -> list[Part]:
@@ -281,10 +296,11 @@ def _pending_event(snap: Snapshot, key_of: KeyOf) -> list[Part]:
         parts.append(" " + one_line(option.text, 200))
         parts.append(("  → " + one_line(option.effect_line, 200) + "\n", "$secondary"))
         parts.extend(_fatal(snap.fatal_events.get(option.key)))
-    default = key_of(EVENT_IDS[0] if pending.default == "A" else EVENT_IDS[1])
     keys = f"{key_of(EVENT_IDS[0])} / {key_of(EVENT_IDS[1])}"
     run = key_of("stage.run")
-    parts.append((f"  {keys} answer · {run} runs the stage with option {default}\n", "$accent"))
+    # the board never answers an event for the player: the run key waits for the answer (it
+    # read "g runs the stage with option 1", and g said "An event waits for your answer")
+    parts.append((f"  {keys} answer · then {run} runs the stage\n", "$accent"))
     return parts
 
 
