@@ -154,7 +154,9 @@ class ReadingChips(Static):
     def _chip_line(self) -> Content:
         option = self._read.option if self._read else None
         shown_key = {"A": "fork.option_a", "B": "fork.option_b"}.get(option or "")
-        shown = f"[{self._key(shown_key)}]" if shown_key else option  # the key the fork shows
+        shown = (
+            f"[{actions.live_key(self.app, shown_key)}]" if shown_key else option
+        )  # the key the fork shows
         picks = "Picks both options" if option == "both" else f"Picks option {shown}"
         if not self.chips.chips:
             if option:
