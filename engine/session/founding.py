@@ -407,6 +407,8 @@ if TYPE_CHECKING:
 #     left the goal at "0.8 months of runway left" beside the standup's "0.6 months".
 #     A change of shape names the niche, its verb agreeing ("the busiest nurses carry", was the
 #     pitch's "busy nurses carry" beside the niche in every other line).
+#     A figure we make, hit or reach is revenue, never the price ("no new hires til we make 30k a
+#     month" bound a price of £30,000 a month); "i said / i told you no X" still leaves X out.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -818,3 +818,20 @@ def test_no_prices_as_an_order_never_binds_stating_one(text, binds, asks):
 def test_make_it_about_names_people_or_what_the_work_centres_on(text, binds):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: bound the price £30,000 a month
+        ("no new hires til we make 30k a month", ["+number:30,000", "-exclusion:new hires"]),
+        ("hire once we hit 30k a month", ["+number:30,000"]),
+        ("we charge 30 a month", ["+price:30 a month"]),
+        # played: bound nothing
+        ("u put interviews back in, i said no interviews", ["-exclusion:interviews"]),
+        ("i told you no interviews", ["-exclusion:interviews"]),
+    ],
+)
+def test_what_we_make_is_revenue_and_what_i_said_still_binds(text, binds):
+    read = read_text(text, source="standup", unit="walk", period="month")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

@@ -172,6 +172,8 @@ class ClauseReader:
             op = self._op(f)
             rejected = self._rejected_fig(f)
             key = self._figure_key(f, op, near=key_cue is not None)
+            if key is None and self._earned(f):
+                key = "mrr"  # "no new hires til we make 30k a month": what we take, not a price
             if self._number(f, key, op, rejected):
                 continue
             if f.money or self._price_context(f):
@@ -456,6 +458,12 @@ class ClauseReader:
             (c for c in self.v.candidates(self.v.ops, self.low, k) if c.row["where"] == where),
             None,
         )
+
+    def _earned(self, f: Fig) -> bool:
+        """A figure we make, hit or reach ("til we make 30k a month", "once we hit 30k"): what
+        the venture takes in, a revenue target, never the price (words.json earning_verbs)."""
+        before = self.low[max(0, f.i - 4) : f.i]
+        return "we" in before and any(w in self.v.lists["earning_verbs"] for w in before)
 
     def _price_context(self, f: Fig) -> bool:
         low, cx, v = self.low, self.cx, self.v
@@ -1111,7 +1119,10 @@ class ClauseReader:
             )
             or (
                 c.words in _NEGATING
-                and any(t in SUBJECTS or t in v.lists["verbs"] for t in low[self._its(vt) : k])
+                and any(
+                    t in SUBJECTS or t in v.lists["verbs"]
+                    for t in low[max(self._its(vt), self._decided()) : k]
+                )
                 and k - 1 not in self.used  # "go after nurses not doctors": set against a value
             )
             or (c.words == ("for",) and k > 0 and lead not in _FOR_LEADS)
@@ -1125,6 +1136,14 @@ class ClauseReader:
             )
             or (first != "a" and word_number(low, at, v) is not None)
         )
+
+    def _decided(self) -> int:
+        """How many words open the clause by telling a decision already made ("i said", "i told
+        you", "we agreed"): what follows is read as said ("i said no interviews": none)."""
+        low, lists = self.low, self.v.lists
+        if len(low) < 3 or low[0] not in ("i", "we") or low[1] not in lists["deciding"]:
+            return 0
+        return 2 + (low[2] in ("you", "u", "that", "them", "ya"))
 
     def _its(self, vt: list[Token]) -> int:
         """1 when the clause opens "its" and the value is people, a channel or a place ("its
