@@ -841,6 +841,12 @@ def _is_vague(phrase: list[Token]) -> bool:
 # ------------------------------------------------------------------------------ the reading
 
 
+def _and_spelled(phrase: str) -> str:
+    """ "plumbers n sparkies", "fish & chips": the work writes "and" ("per tradesperson n sparky"
+    was written for the first)."""
+    return re.sub(r"(?<=\w) (?:n|&|\+) (?=\w)", " and ", phrase)
+
+
 def _keep_case(phrase: str, pitch: str, place: bool = False) -> str:
     """Keep names, acronyms, German nouns and CJK as written; lower-case only a word capitalised
     because it opens the pitch, or every plain English word of a Title Case pitch outside the
@@ -978,8 +984,8 @@ def read_pitch(pitch: str) -> PitchReading:
         customer = WORLDS[world][1] if world in WORLDS else "early customers"
         note = f"the pitch names no customer, so it is read as {customer}; add “for …” to say"
     return PitchReading(
-        customer=_keep_case(customer, text),
-        offering=_keep_case(offering, text),
+        customer=_and_spelled(_keep_case(customer, text)),
+        offering=_and_spelled(_keep_case(offering, text)),
         customer_found=found,
         setting=_keep_case(got["setting"], text, place=True),
         setting_prep=got.get("prep") or "at",

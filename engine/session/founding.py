@@ -409,6 +409,8 @@ if TYPE_CHECKING:
 #     pitch's "busy nurses carry" beside the niche in every other line).
 #     A figure we make, hit or reach is revenue, never the price ("no new hires til we make 30k a
 #     month" bound a price of £30,000 a month); "i said / i told you no X" still leaves X out.
+#     A pitch's "round bristol" names the place; "n", "&", "+" between words are written "and"
+#     ("plumbers n sparkies"); GCSE, DBS, HMRC, VAT, UCAS, Ofsted … are written in capitals.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

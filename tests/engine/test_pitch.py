@@ -461,3 +461,25 @@ def test_a_bare_app_or_platform_says_what_it_is_for(pitch, offering, head):
 def test_a_hurried_pitch_keeps_its_offering_payer_and_place_apart(pitch, offering, customer, place):
     r = read_pitch(pitch)
     assert (r.offering, r.customer, r.place) == (offering, customer, place)
+
+
+@pytest.mark.parametrize(
+    ("pitch", "customer", "place"),
+    [
+        # played: no place read; "plumbers n sparkies" written "per tradesperson n sparky"
+        ("coffee van for builders on sites round bristol", "builders", "Bristol"),
+        ("bookkeepin for plumbers n sparkies in manchester", "plumbers and sparkies", "Manchester"),
+    ],
+)
+def test_round_is_a_place_word_and_n_is_and(pitch, customer, place):
+    r = read_pitch(pitch)
+    assert (r.customer, r.place) == (customer, place)
+
+
+def test_school_and_public_body_acronyms_are_written_in_capitals():
+    from engine.language.grammar import capitals
+
+    assert (
+        capitals("parents of gcse kids, dbs checked tutors")
+        == "parents of GCSE kids, DBS checked tutors"
+    )
