@@ -411,6 +411,9 @@ if TYPE_CHECKING:
 #     month" bound a price of £30,000 a month); "i said / i told you no X" still leaves X out.
 #     A pitch's "round bristol" names the place; "n", "&", "+" between words are written "and"
 #     ("plumbers n sparkies"); GCSE, DBS, HMRC, VAT, UCAS, Ofsted … are written in capitals.
+#     "go through X" names a channel when X is people or a known channel ("go thru the nurses i
+#     know" was unread, "go through the nurses" an audience); "i" ends a value; "X will do", "X is
+#     plenty" centre the work on X.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

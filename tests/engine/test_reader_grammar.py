@@ -835,3 +835,20 @@ def test_make_it_about_names_people_or_what_the_work_centres_on(text, binds):
 def test_what_we_make_is_revenue_and_what_i_said_still_binds(text, binds):
     read = read_text(text, source="standup", unit="walk", period="month")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        # played: unread, or the upload page lost
+        (
+            "go thru the nurses i know at st james, no paid ads",
+            ["+channel:nurses", "-exclusion:paid ads"],
+        ),
+        ("go through pharmacies", ["+channel:pharmacies"]),
+        ("an upload page will do", ["+scope:upload page"]),
+    ],
+)
+def test_going_through_people_is_a_channel(text, binds):
+    read = read_text(text, source="standup")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
