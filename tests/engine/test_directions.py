@@ -371,12 +371,14 @@ def test_costs_and_less_of_a_channel_bind_what_they_say(new_session, text, lines
         ("Do not mention the NHS", ["leave out NHS"]),
         ("Don't mention the NHS, mention the app", ["leave out NHS", "centre the work on the app"]),
         ("Mention our NHS partnership", ["centre the work on our NHS partnership"]),
-        # "make it about" people names the audience (it bound only the exclusion)
+        # "make it about" people names the audience (it bound only the exclusion), a thing the
+        # scope
         (
             "Make it about night nurses, not day staff",
             ["leave out day staff", "speak to night nurses"],
         ),
-        ("make it about saving time", []),
+        # what the work centres on, as "its about saving time" reads
+        ("make it about saving time", ["centre the work on saving time"]),
     ],
 )
 def test_a_negated_scope_cue_binds_only_the_exclusion_and_make_it_about_names_people(text, lines):

@@ -173,7 +173,8 @@ def test_an_own_answer_matching_no_option_is_costed_like_one_never_free(new_sess
     view = DecideOwn.from_said("Partner with local co-ops before raising").reading(s.state)
     assert view["option"] is None and view["rule_id"] in options
     costed = options[view["rule_id"]]
-    assert view["will_change"] == costed.effect_line and f"option {costed.key}" in view["says"]
+    assert view["will_change"] == costed.effect_line
+    assert f"costed as “{costed.text}”" in view["says"]  # the option by its words, not its key
     r = s.give(DecideOwn, "Partner with local co-ops before raising")
     assert r.rule_id == costed.rule_id and r.effect_line == costed.effect_line
     assert r.option == "own" and r.matched_by == "custom"
