@@ -17,19 +17,13 @@ only shrinks; the aggregate floors below only rise."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.bench_child import bench_child
+from tests.engine.direction_sets import assert_floors, judge, right, row_params, rows
 
-ROOT = Path(__file__).resolve().parents[2]
-ROWS = [
-    json.loads(line)
-    for line in (ROOT / "tests/data/directions_blind.jsonl").read_text("utf-8").splitlines()
-]
+ROWS = rows("directions_blind")
 
 # Rows the reader still misses: id -> why.
 MISSES: dict[str, str] = {
@@ -68,28 +62,7 @@ READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING = 85.7, 8.8, 7.2,
 
 @pytest.fixture(scope="module")
 def judged() -> list[dict[str, Any]]:
-    code = (
-        "import json, sys\n"
-        "from bench.reading import UNLABELLED, read_input, score_record\n"
-        "out = []\n"
-        "for row in json.load(sys.stdin):\n"
-        "    res = read_input(row)\n"
-        "    outcomes, spurious = score_record(row, res)\n"
-        "    got = [(p.axis, p.do, p.value) for p in res.directions]\n"
-        "    extra = [g for g, s in zip(got, spurious) if s and g[0] not in UNLABELLED]\n"
-        "    out.append({'outcomes': outcomes, 'spurious': extra, 'asked': res.asked,\n"
-        "        'produced': sum(g[0] not in UNLABELLED for g in got), 'got': got})\n"
-        "print(json.dumps(out))\n"
-    )
-    return list(bench_child(code, ROWS, timeout=300))
-
-
-def _right(row: dict[str, Any], j: dict[str, Any]) -> bool:
-    return (
-        all(o == "read" for o in j["outcomes"])
-        and not j["spurious"]
-        and bool(j["asked"]) == row["ask"]
-    )
+    return judge(ROWS)
 
 
 def test_the_set_is_varied_and_every_miss_listed_is_one_of_its_rows() -> None:
@@ -107,29 +80,11 @@ def test_the_set_is_varied_and_every_miss_listed_is_one_of_its_rows() -> None:
     assert set(MISSES) <= ids
 
 
-@pytest.mark.parametrize(
-    "k",
-    [
-        pytest.param(
-            k,
-            id=f"{row['id']} {row['text'][:50]}",
-            marks=[pytest.mark.xfail(reason=MISSES[row["id"]], strict=True)]
-            if row["id"] in MISSES
-            else [],
-        )
-        for k, row in enumerate(ROWS)
-    ],
-)
+@pytest.mark.parametrize("k", row_params(ROWS, MISSES))
 def test_the_row_reads_as_labelled(judged: list[dict[str, Any]], k: int) -> None:
     row, j = ROWS[k], judged[k]
-    assert _right(row, j), (row["expect"], row["ask"], j)
+    assert right(row, j), (row["expect"], row["ask"], j)
 
 
 def test_the_set_reads_above_its_floors(judged: list[dict[str, Any]]) -> None:
-    outcomes = [o for j in judged for o in j["outcomes"]]
-    produced = sum(j["produced"] for j in judged)
-    spurious = sum(len(j["spurious"]) for j in judged)
-    assert outcomes.count("inverted") <= INVERTED_CEILING
-    assert 100 * outcomes.count("read") / len(outcomes) >= READ_FLOOR
-    assert 100 * outcomes.count("silent") / len(outcomes) <= SILENT_CEILING
-    assert 100 * spurious / produced <= SPURIOUS_CEILING
+    assert_floors(judged, READ_FLOOR, SILENT_CEILING, SPURIOUS_CEILING, INVERTED_CEILING)
