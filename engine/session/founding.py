@@ -414,6 +414,8 @@ if TYPE_CHECKING:
 #     "go through X" names a channel when X is people or a known channel ("go thru the nurses i
 #     know" was unread, "go through the nurses" an audience); "i" ends a value; "X will do", "X is
 #     plenty" centre the work on X.
+#     "and swap …" opens a new instruction ("dont mention the rival and swap facebook for
+#     nextdoor" left out "rival and swap facebook").
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

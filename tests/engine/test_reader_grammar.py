@@ -852,3 +852,11 @@ def test_what_we_make_is_revenue_and_what_i_said_still_binds(text, binds):
 def test_going_through_people_is_a_channel(text, binds):
     read = read_text(text, source="standup")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+def test_and_then_a_swap_opens_a_new_instruction():
+    """ "dont mention the rival and swap facebook for nextdoor" left out "rival and swap facebook"
+    (in play)."""
+    read = read_text("dont mention the rival and swap facebook for nextdoor", source="rejection")
+    got = [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions]
+    assert got == ["-exclusion:rival", "-exclusion:facebook", "+channel:nextdoor"]

@@ -18,8 +18,8 @@ from pathlib import Path
 from engine.language.reader.figures import NUM
 from engine.language.reader.reads import (
     CANT,
-    CLAUSE_VERBS,
     NEG,
+    NEW_CLAUSE_WORDS,
     REASON_STARTS,
     SUBJECTS,
     VERBISH,
@@ -126,7 +126,7 @@ def _concept_words(keywords: tuple[str, ...], option_text: str) -> set[tuple[str
 
 def _one_parse(text: str) -> Utterance:
     """The answer's one parse: the same the direction reader makes of it (and shares)."""
-    return parse(text, new_clause_words=CLAUSE_VERBS | vocab().lists["verbs"])
+    return parse(text, new_clause_words=NEW_CLAUSE_WORDS)
 
 
 def _restarts(tokens: list[Token]) -> set[int]:

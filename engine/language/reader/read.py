@@ -39,6 +39,7 @@ from engine.language.reader.reads import (
     CLAUSE_VERBS,
     IMPERATIVE_CUES,
     NEG,
+    NEW_CLAUSE_WORDS,
     NOT_VALUES,
     NP_ENDS,
     QUOTES,
@@ -188,7 +189,7 @@ def read_text(
     `unit` / `period`: what one unit is and the price's period when the words name none (the
     price in force); `fork`: the options an own answer answers."""
     v = vocab()
-    utt = parse(text, new_clause_words=CLAUSE_VERBS | v.lists["verbs"])
+    utt = parse(text, new_clause_words=NEW_CLAUSE_WORDS)
     cx = Ctx(utt, v, source, fork, read_option=_read_option)
     cx.unit, cx.period = unit, period
     out = Reading(text=utt.text, clipped=utt.clipped)

@@ -93,6 +93,9 @@ class Reading(Record):
 
 
 CLAUSE_VERBS = vocab().lists["clause_verbs"]
+# Words that begin a new instruction after "and" ("… and swap facebook for nextdoor"): the one
+# set every parse of the player's words is made with.
+NEW_CLAUSE_WORDS = CLAUSE_VERBS | vocab().lists["verbs"] | {c.words[0] for c in vocab().replacing}
 
 VERBISH = vocab().lists["verbish"]
 
