@@ -416,6 +416,8 @@ if TYPE_CHECKING:
 #     plenty" centre the work on X.
 #     "and swap …" opens a new instruction ("dont mention the rival and swap facebook for
 #     nextdoor" left out "rival and swap facebook").
+#     A redo told of other people makes the verbs agree again ("Allotment people wants", "one
+#     allotment people" were written where the council had stood).
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

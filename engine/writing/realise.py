@@ -63,7 +63,15 @@ from engine.language.directions import (
     number_words,
     price_words,
 )
-from engine.language.grammar import agree, cap, capitals, is_plural, narrows, relative
+from engine.language.grammar import (
+    agree,
+    cap,
+    capitals,
+    is_plural,
+    narrows,
+    relative,
+    singular,
+)
 from engine.writing.banks import WARM_HEADLINES, WARM_LINES
 from engine.writing.phrases import Voice
 from engine.writing.plan import fit_customers, reprice
@@ -277,6 +285,37 @@ def _reprice_plan(
 
 
 # ------------------------------------------------------------------ audience, channel, scope
+# The verbs the banks make agree with the customer (<loses>, <has> …), as written for one.
+_AGREED = ("loses", "has", "wants", "sees", "trusts", "struggles", "juggles", "is", "gets", "asks")
+_AGREED_PLURAL = {agree(x, True): x for x in _AGREED}
+_ONE = ("one", "each", "every", "a", "an")
+
+
+def _retold(s: str, old: str, who: str) -> str:
+    """A sentence written for one customer, told of another: the verb after it and a "one"
+    before it agree again ("council wants" -> "allotment people want", "one council" -> "one
+    allotment person"; "nurses want" -> "council wants")."""
+    if not who or is_plural(who) == is_plural(old):
+        return s
+    plural = is_plural(who)
+
+    def verb(m: re.Match[str]) -> str:
+        w = m.group(2)
+        if plural and w in _AGREED:
+            w = agree(w, True)
+        elif not plural:
+            w = _AGREED_PLURAL.get(w, w)
+        return f"{m.group(1)} {w}"
+
+    out = re.sub(rf"({re.escape(who)}|{re.escape(cap(who))}) (\w+)", verb, s)
+    if plural:
+        ones = "|".join(_ONE)
+        out = re.sub(
+            rf"\b({ones}) {re.escape(who)}\b", lambda m: f"{m.group(1)} {singular(who)}", out
+        )
+    return out
+
+
 def _audience(role: str, art: JsonObject, values: list[str], v: Voice) -> None:
     """Every audience that binds, in the role's audience field (the gate checks each one there):
     the old customer's words become them, and a field that misses one is written for them all."""
@@ -289,7 +328,7 @@ def _audience(role: str, art: JsonObject, values: list[str], v: Voice) -> None:
         if old and not narrows(who, old):
             # a narrowing ("the busiest hair salons" for "hair salons") leaves the old words standing
             def swap(s: str, o: str = old) -> str:
-                return s.replace(o, who).replace(cap(o), cap(who))
+                return _retold(s.replace(o, who).replace(cap(o), cap(who)), o, who)
 
             _map_strings(art, swap)
     if role == "strategist":  # the audience field is the audience itself, as the model tiers'

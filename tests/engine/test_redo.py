@@ -370,3 +370,16 @@ def test_an_audience_field_emptied_by_an_exclusion_still_names_the_audience():
     realise("strategist", art, [gone], v)
     assert art["target_audience"] == v.fill("{cap_customer}")
     assert check("strategist", art, [gone]) == []
+
+
+def test_a_redo_for_other_people_makes_the_verbs_agree_again():
+    """A redo for "allotment ppl" instead of the council read "Allotment people wants planting
+    dates" and "talks with one allotment people every day" (in play)."""
+    from engine.writing.realise import _retold
+
+    said = "Allotment people wants dates; talks with one allotment people daily"
+    assert _retold(said, "council", "allotment people") == (
+        "Allotment people want dates; talks with one allotment person daily"
+    )
+    assert _retold("Council want dates", "nurses", "council") == "Council wants dates"
+    assert _retold("Nurses want dates", "night nurses", "nurses") == "Nurses want dates"
