@@ -418,6 +418,8 @@ if TYPE_CHECKING:
 #     nextdoor" left out "rival and swap facebook").
 #     A redo told of other people makes the verbs agree again ("Allotment people wants", "one
 #     allotment people" were written where the council had stood).
+#     "doing X" names X only after "we're / we are / i'm" ("doing leeds is pointless" started the
+#     company in Leeds); "myself", "ourselves" end a value.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

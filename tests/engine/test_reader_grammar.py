@@ -860,3 +860,16 @@ def test_and_then_a_swap_opens_a_new_instruction():
     read = read_text("dont mention the rival and swap facebook for nextdoor", source="rejection")
     got = [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions]
     assert got == ["-exclusion:rival", "-exclusion:facebook", "+channel:nextdoor"]
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("doing leeds is pointless", []),  # was: start in Leeds
+        ("doing london first is mad", []),
+        ("i'm doing the school gates myself", ["+channel:school gates"]),
+    ],
+)
+def test_doing_as_a_subject_is_no_order(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
