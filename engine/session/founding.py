@@ -420,6 +420,8 @@ if TYPE_CHECKING:
 #     allotment people" were written where the council had stood).
 #     "doing X" names X only after "we're / we are / i'm" ("doing leeds is pointless" started the
 #     company in Leeds); "myself", "ourselves" end a value.
+#     "its <place>" (or "its for <place>") after a refusal names the place ("its not leeds its
+#     york" lost York); "its" with one last word after a negation opens its own clause.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

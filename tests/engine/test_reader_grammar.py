@@ -873,3 +873,16 @@ def test_and_then_a_swap_opens_a_new_instruction():
 def test_doing_as_a_subject_is_no_order(text, binds):
     read = read_text(text, source="rejection")
     assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds
+
+
+@pytest.mark.parametrize(
+    ("text", "binds"),
+    [
+        ("its not leeds its york", ["+place:York"]),  # York was lost
+        ("its not for london its for leeds", ["+place:Leeds"]),  # one place: the kept one
+        ("not students its parents", ["-exclusion:students", "+audience:parents"]),
+    ],
+)
+def test_its_then_a_place_or_people_corrects_what_was_refused(text, binds):
+    read = read_text(text, source="rejection")
+    assert [("+" if d.do else "-") + f"{d.axis}:{d.value}" for d in read.directions] == binds

@@ -80,6 +80,11 @@ def _bare(
     skip = _change_of_mind(cx, [t.low for t in toks])
     changed, toks = changed or skip > 0, toks[skip:]
     words = [t for t in toks if t.is_word]
+    if words[:1] and words[0].low in ("its", "it's"):  # "its not leeds its york": the place
+        at = 1 + (words[1:2] != [] and words[1].low == "for")
+        if words[at:] and place_said(words[at:], cx.v):
+            tidy = tidy_value(cx.utt, words[at:])
+            return [Read("place", True, *tidy)] if tidy else []
     wide = 3 * bool(words[1:] and words[0].low in ("its", "it's") and is_people(words[1:], cx.v))
     if wide:  # "its busy mums", "its retired people who have time", "its couples we want"
         words = words[1 + (words[1].low in ARTICLES and len(words) > 2) :]

@@ -218,8 +218,9 @@ def _parse(text: str, new_clause_words: frozenset[str], clipped: bool) -> Uttera
             cuts.append(k)  # "B plus flyers", "A with a referral bonus": the option, then more
         elif low in _IT_IS and k > 1 and toks[k - 1].is_word and k + 1 < n:
             since = [x.low for x in toks[(cuts[-1] + 1 if cuts else 0) : k - 1]]
+            last = k + 2 >= n or not toks[k + 2].is_word  # "its not leeds its york"
             if (
-                toks[k + 1].low in _IT_IS_NEXT
+                (toks[k + 1].low in _IT_IS_NEXT or last)
                 and any(x in _NEGATIONS for x in since)  # a thing said between: "not for students"
                 and toks[k - 1].low not in _KEEPS_ITS  # "dont say its the healthiest bar"
             ):
