@@ -251,7 +251,7 @@ def own_directions(st: GameState, text: str, amends: Amends | None = None) -> Re
     from engine.language.steering import read_directions
 
     stage, dilemma = st.stage, st.dilemma
-    return read_directions(
+    read = read_directions(
         text,
         source="own",
         stage=stage.id if stage else None,
@@ -259,3 +259,4 @@ def own_directions(st: GameState, text: str, amends: Amends | None = None) -> Re
         amends=amends,
         fork={str(o.key): o.text for o in dilemma.options} if dilemma else None,
     )
+    return _as_named(st, read)

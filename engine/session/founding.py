@@ -422,6 +422,7 @@ if TYPE_CHECKING:
 #     company in Leeds); "myself", "ourselves" end a value.
 #     "its <place>" (or "its for <place>") after a refusal names the place ("its not leeds its
 #     york" lost York); "its" with one last word after a negation opens its own clause.
+#     An own answer takes the rival's and the company's names as a rejection does.
 RULES_VERSION = 71
 
 # The fields of the pitch's reading the player confirms or corrects (new-venture form, simulate).

@@ -243,3 +243,14 @@ def test_the_rival_called_so_is_left_out_by_name(new_session):
     assert s.state.current is not None and s.state.current.attempt == 2
     said = {k: v for k, v in s.state.current.artifact.items() if rival in str(v)}
     assert list(said) == ["follows_decision"], said  # only the note that says its mentions are gone
+
+
+def test_an_own_answer_leaves_out_the_rival_by_name_too(new_session):
+    """The rival called so was named in a rejection and a standup reply but not in an own
+    answer: every reader of the player's words takes the venture's names the same way."""
+    s = new_session()
+    rival = s.state.antagonist.name
+    s.give(RunStage)
+    s.give(Approve)
+    read = DecideOwn.from_said("A, and dont mention the rival").read(s.state)
+    assert [d.value for d in read.directions if not d.do] == [rival]
