@@ -123,8 +123,6 @@ def _affirmed(low: list[str]) -> tuple[list[str], list[int]]:
     return out, at
 
 
-# "drop X for now / for good / for a while": a time, not a thing swapped in
-_FOR_NOW = frozenset(("now", "good", "ever", "a while", "a bit", "the moment", "the time being"))
 
 
 class ClauseReader:
@@ -1499,11 +1497,12 @@ class ClauseReader:
             return
         old_toks, new_toks = toks[j:at], toks[at + 1 :]
         old, new = tidy_value(self.cx.utt, old_toks), tidy_value(self.cx.utt, new_toks)
-        after = {new_toks[0].low, " ".join(low[at + 1 : at + 3]), " ".join(low[at + 1 : at + 4])}
+        for_now = (" ".join(low[at : at + n]) for n in (2, 3, 4))  # "for now", "for a while"
         if (
             old is None
             or new is None
-            or after & (v.lists["when_words"] | NOT_VALUES | _FOR_NOW)
+            or new_toks[0].low in v.lists["when_words"] | NOT_VALUES
+            or any(w in v.lists["terminators"] for w in for_now)
             or low[j + (low[j] in ARTICLES)] in v.lists["axis_words"]  # "change the price to 20"
             or any(number_of(t.low, v) for t in new_toks)
         ):
