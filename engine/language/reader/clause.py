@@ -123,8 +123,6 @@ def _affirmed(low: list[str]) -> tuple[list[str], list[int]]:
     return out, at
 
 
-
-
 class ClauseReader:
     def __init__(self, cx: Ctx, cl: Clause):
         self.cx, self.cl, self.v = cx, cl, cx.v

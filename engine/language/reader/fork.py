@@ -19,7 +19,7 @@ from engine.language.reader.reads import (
     settle,
     tidy_value,
 )
-from engine.language.reader.utterance import parse
+from engine.language.reader.utterance import JOINS, parse
 
 
 def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None) -> None:
@@ -109,9 +109,6 @@ def own_answer(cx: Ctx, out: Reading, fork: Mapping[str, str], unit: str | None)
     out.directions = settle(merged + own)
 
 
-_JOINED = (["and"], ["plus"], ["with"], ["also"], ["&"], ["+"])
-
-
 def _named_beside(cx: Ctx, picked: list[str], own: list[Read]) -> bool:
     """Whether the words name the picked option in a list with their own people or channel
     ("markets and flyers", "farmers markets + school newsletter"): a word of the option's in the
@@ -126,12 +123,7 @@ def _named_beside(cx: Ctx, picked: list[str], own: list[Read]) -> bool:
         if not any(cl.start <= d.start < cl.end for d in listed):
             continue
         before = cx.utt.text[clauses[n - 1].end : cl.start].split() if n else []
-        joined = (
-            n > 0
-            and (  # "markets, and flyers", "B plus flyers"
-                cl.low[:1] in (["and"], ["plus"], ["&"], ["+"]) or before[-1:] in _JOINED
-            )
-        )
+        joined = n > 0 and bool(set(cl.low[:1] + before[-1:]) & JOINS)  # "markets, and flyers"
         if joined and clauses[n - 1].low in (["a"], ["b"]):
             return True
         toks = [*clauses[n - 1].tokens, *cl.tokens] if joined else cl.tokens

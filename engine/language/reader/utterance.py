@@ -59,7 +59,7 @@ _BUT_AFTER = frozenset(("anything", "everything", "anyone", "everyone", "anywher
 # word follows that a possessive "its" never takes: "its not for students its for their
 # parents" is two clauses ("cut its price", "reads like it's for kids" are one).
 _LETTERS = frozenset(("A", "B", "b"))  # an option's letter opening an own answer
-_JOINS = frozenset(("plus", "with", "and", "also", "+", "&"))
+JOINS = frozenset(("plus", "with", "and", "also", "+", "&"))  # words that add one thing to another
 _IT_IS = frozenset(("its", "it's", "thats", "that's"))
 _NEGATIONS = frozenset(("not", "no", "never", "isn't", "isnt", "aren't", "arent", "don't", "dont"))
 # words after which "its" belongs to their own clause: what is said, a preposition's object
@@ -211,7 +211,7 @@ def _parse(text: str, new_clause_words: frozenset[str], clipped: bool) -> Uttera
         ):
             cuts.append(k)
         elif (
-            low in _JOINS
+            low in JOINS
             and k == 1 + (cuts[-1] if cuts else -1) + 1
             and toks[k - 1].text in _LETTERS
         ):
