@@ -667,7 +667,7 @@ def _read_latin(text: str) -> _Parts:
     brand = b is not None
     if b is not None:
         offering = [t for t in _clause(toks, b + 2) if p1 <= p0 or t.start < toks[p0].start]
-        while offering and offering[-1].low in _PLACE_PREPS:
+        while offering and (offering[-1].low,) in v.place_preps:
             offering.pop()  # "uber for dog walkers in leeds": the place is its own field
     else:
         offering = _first_offering(toks, chosen, lang)
@@ -745,18 +745,13 @@ def _purpose(toks: list[Token], generic: Token) -> list[Token]:
 _PURPOSE_ENDS = frozenset(("in", "at", "for", "from", "with", "so", "and", "but", "near"))
 
 
-_PLACE_PREPS = frozenset(("in", "at", "on", "near", "around", "across", "from", "throughout"))
-_OPENERS = frozenset(
-    ("so", "ok", "okay", "basically", "honestly", "its", "it's", "like", "imagine")
-)
-
-
 def _brand_at(toks: list[Token]) -> int | None:
     """Where a pitch opens "<brand> for …" past an article or chat ("a tinder for dog
     playdates", "basically uber for dog walkers"): the brand's index, else None."""
     v = vocab()
     k = 0
-    while k < min(len(toks), 4) and (toks[k].low in v.articles["*"] or toks[k].low in _OPENERS):
+    openers = {lead[0] for lead in v.leads if len(lead) == 1}  # "basically", "so", "its"
+    while k < min(len(toks), 4) and (toks[k].low in v.articles["*"] or toks[k].low in openers):
         k += 1
     ok = len(toks) > k + 2 and toks[k].low in v.sets["brands"] and toks[k + 1].low in v.fors
     return k if ok else None
