@@ -383,3 +383,20 @@ def test_a_redo_for_other_people_makes_the_verbs_agree_again():
     )
     assert _retold("Council want dates", "nurses", "council") == "Council wants dates"
     assert _retold("Nurses want dates", "night nurses", "nurses") == "Nurses want dates"
+
+
+def test_every_verb_the_banks_make_agree_is_one_a_redo_agrees_again():
+    """realise._AGREED lists the verbs the writing marks to agree with the customer (<loses>):
+    a new one in the banks must be listed there too, or a redo for other people misses it."""
+    import re
+    from pathlib import Path
+
+    from engine.writing import realise
+
+    root = Path(realise.__file__).parent
+    said = {
+        m
+        for f in [*root.glob("*.py"), *root.glob("*.json")]
+        for m in re.findall(r"<([a-z]+)>", f.read_text(encoding="utf-8"))
+    }
+    assert said - {"verb"} <= set(realise._AGREED)  # <verb> is the docstring's placeholder
