@@ -1,4 +1,4 @@
-"""One way to score a labelled set of pitches (tests/data/pitches_*.jsonl) with the pitch bench's
+"""One way to score a labelled set of pitches (tests/data/pitches_*.jsonl, loaded by direction_sets.rows) with the pitch bench's
 own rules (bench/reading_pitch.py: same_payer, the offering's head, same_place, bad_kind), for
 the fresh and the blind set alike, in a child process: importing `bench` gives the process a
 temporary home of its own (bench/__init__.py), which must not leak into the tests that share this
@@ -6,15 +6,11 @@ worker. A pitch listed as missed on an aspect fails the day it reads right (stri
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.bench_child import bench_child
-
-ROOT = Path(__file__).resolve().parents[2]
 
 _CODE = (
     "import json, sys\n"
@@ -29,12 +25,6 @@ _CODE = (
     "        'label_bad': bad_kind(row['customer'], row['pitch'])})\n"
     "print(json.dumps(out))\n"
 )
-
-
-def rows(name: str) -> list[dict[str, Any]]:
-    """The labelled pitches of tests/data/<name>.jsonl."""
-    lines = (ROOT / f"tests/data/{name}.jsonl").read_text("utf-8").splitlines()
-    return [json.loads(line) for line in lines]
 
 
 def judge(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

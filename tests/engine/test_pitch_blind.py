@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.engine.pitch_sets import ROOT, cases, judge, rows
+from tests.engine.direction_sets import ROOT, rows
+from tests.engine.pitch_sets import cases, judge
 
 ROWS = rows("pitches_blind")
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.engine.pitch_sets import cases, judge, rows
+from tests.engine.direction_sets import rows
+from tests.engine.pitch_sets import cases, judge
 
 ROWS = rows("pitches_fresh")
 
